@@ -1,0 +1,1 @@
+"""The ``fanfold`` command line: the front door for everything."""

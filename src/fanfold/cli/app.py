@@ -1,0 +1,209 @@
+"""The ``fanfold`` command: games, play, legal, replay, solve."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from fanfold import __version__
+from fanfold.agents.base import Agent, agent_specs, create_agent, strongest_agent
+from fanfold.cli import solve as solve_commands
+from fanfold.cli.common import console, fail, game_and_config
+from fanfold.cli.terminal import Session
+from fanfold.core.errors import FanfoldError
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import all_games
+
+app = typer.Typer(
+    name="fanfold",
+    help="Play, solve and study the Fan family of games: Fano, Fano330-R-Morris, Fan Tan, Fan.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(solve_commands.app, name="solve")
+
+GameArg = Annotated[str, typer.Argument(help="Game name, id or alias (see 'fanfold games').")]
+VariantOpt = Annotated[
+    str | None, typer.Option("--variant", "-v", help="A variant preset (see 'fanfold games').")
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="Change one config option: name=value (repeatable)."),
+]
+
+
+def _version(value: bool) -> None:
+    if value:
+        console.print(f"fanfold {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Play, solve and study the Fan family of games."""
+
+
+@app.command()
+def games() -> None:
+    """List the games, their variants and player counts."""
+    table = Table(title="fanfold games")
+    table.add_column("game")
+    table.add_column("id")
+    table.add_column("variant")
+    table.add_column("aliases")
+    table.add_column("players")
+    table.add_column("description")
+    for game in all_games():
+        for number, preset in enumerate(game.presets()):
+            players = preset.player_counts or (game.num_players(preset.config),)
+            table.add_row(
+                game.name if number == 0 else "",
+                game.id if number == 0 else "",
+                preset.name + (" (default)" if number == 0 else ""),
+                ", ".join(preset.aliases),
+                _ranges(players),
+                preset.description,
+            )
+    console.print(table)
+    agents = ", ".join(f"{spec.name} ({spec.description})" for spec in agent_specs())
+    console.print(f"Agents: {agents}", markup=False)
+
+
+def _ranges(numbers: tuple[int, ...]) -> str:
+    values = sorted(set(numbers))
+    if len(values) > 2 and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}-{values[-1]}"
+    return ", ".join(map(str, values))
+
+
+@app.command()
+def play(
+    game_name: GameArg,
+    variant: VariantOpt = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-n", help="Number of players.")
+    ] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--seat",
+            help="Who sits at each seat in turn order: 'human' or an agent name (repeatable). "
+            "Unnamed seats: seat 1 human, the rest the strongest agent.",
+        ),
+    ] = None,
+    white: Annotated[str | None, typer.Option(help="Morris: who plays White.")] = None,
+    black: Annotated[str | None, typer.Option(help="Morris: who plays Black.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the deal (random if not given).")
+    ] = None,
+    deal: Annotated[int | None, typer.Option(help="Fan: the deal number (same as --seed).")] = None,
+    option: OptionOpt = None,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Save the game record to this file at the end.")
+    ] = None,
+    agent_seed: Annotated[int, typer.Option(help="Seed of the agents' own generators.")] = 0,
+) -> None:
+    """Play a game in the terminal against agents or friends (type 'help' at the prompt)."""
+    game, config = game_and_config(game_name, variant, players, option)
+    count = game.num_players(config)
+    names = list(seat or [])
+    if white is not None or black is not None:
+        if game.name != "morris":
+            fail("--white and --black are for morris; use --seat for other games")
+        names = [white or "human", black or strongest_agent(game)]
+    if len(names) > count:
+        fail(f"{len(names)} seats given but the game has {count}")
+    default_agent = strongest_agent(game)
+    names += ["human" if not names and n == 0 else default_agent for n in range(len(names), count)]
+    seats: list[Agent | None] = []
+    try:
+        for number, name in enumerate(names):
+            seats.append(None if name == "human" else create_agent(name, game, agent_seed + number))
+    except FanfoldError as error:
+        fail(str(error))
+    if deal is not None and seed is not None and deal != seed:
+        fail("give --deal or --seed, not both")
+    chosen = deal if deal is not None else seed
+    if chosen is None:
+        chosen = random.SystemRandom().randrange(1, 1_000_000)
+    try:
+        state = game.new_state(config, chosen)
+    except FanfoldError as error:
+        fail(str(error))
+    start = GameRecord.start(game, config, chosen, players=names)
+    console.print(f"{game.title} ({game.id}), seed {chosen}. Type 'help' for help.", markup=False)
+    Session(game, state, start, seats, console, record_path=record).run()
+
+
+@app.command()
+def legal(
+    game_name: GameArg,
+    position: Annotated[
+        str, typer.Option("--position", "-p", help="Position in the game's notation.")
+    ],
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+) -> None:
+    """List the legal actions in a position."""
+    game, config = game_and_config(game_name, variant, None, option)
+    try:
+        state = game.parse_position(position, config)
+    except FanfoldError as error:
+        fail(str(error))
+    outcome = game.outcome(state)
+    if outcome is not None:
+        console.print(f"Game over: {outcome.reason}", markup=False)
+        return
+    actions = game.legal_actions(state)
+    console.print(game.describe(state), markup=False)
+    console.print(
+        f"{len(actions)} legal: " + "  ".join(game.action_text(a) for a in actions), markup=False
+    )
+
+
+@app.command()
+def replay(
+    path: Annotated[Path, typer.Argument(help="A game record (JSON) saved by fanfold.")],
+    show: Annotated[bool, typer.Option(help="Draw the position after every action.")] = False,
+) -> None:
+    """Check that a record replays under the rules and show how the game went."""
+    try:
+        record = GameRecord.load(path)
+        states = record.states()
+    except FanfoldError as error:
+        fail(str(error))
+    from fanfold.core.registry import get_game
+
+    game = get_game(record.game)
+    config = game.config_of(states[0])
+    console.print(
+        f"{game.title} ({record.game}), seed {record.seed}, {len(record.actions)} actions",
+        markup=False,
+    )
+    for number, (text, before) in enumerate(zip(record.actions, states, strict=False), start=1):
+        mover = game.current_player(before)
+        who = game.seat_name(config, mover) if mover is not None else "?"
+        console.print(f"{number:4d}. {who}: {text}", markup=False)
+        if show:
+            console.print(game.render(game.observe(states[number], 0)), markup=False)
+    final = states[-1]
+    console.print(f"final position: {game.format_position(final)}", markup=False)
+    outcome = game.outcome(final)
+    console.print(
+        f"result: {outcome.reason}" if outcome else "result: the game is unfinished", markup=False
+    )
+    console.print("The record replays under the rules.", markup=False)
+
+
+def main() -> None:
+    """Entry point of the ``fanfold`` script."""
+    app()

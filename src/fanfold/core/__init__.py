@@ -1,0 +1,1 @@
+"""The one game API every game, agent, solver and interface speaks."""

@@ -1,0 +1,170 @@
+"""Variant configurations: frozen dataclasses that validate themselves and travel as JSON.
+
+A game's config is a frozen dataclass whose fields are ``bool``, ``int``, ``float``, ``str``,
+an :class:`enum.Enum` with string values, ``X | None`` of those, or a ``tuple`` of those.
+Derive from :class:`GameConfig`, override :meth:`GameConfig.validate`, and the JSON round-trip
+comes for free::
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Example(GameConfig):
+    ...     players: int = 2
+    ...     def validate(self) -> None:
+    ...         if not 2 <= self.players <= 4:
+    ...             raise ConfigError(f"players must be 2 to 4, not {self.players}")
+    >>> Example.from_json({"players": 3})
+    Example(players=3)
+    >>> Example(players=3).to_json()
+    {'players': 3}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, Self
+
+from fanfold.core.errors import ConfigError
+
+JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
+JSONObject = dict[str, JSONValue]
+
+
+@dataclasses.dataclass(frozen=True)
+class GameConfig:
+    """Base class of every game's variant configuration."""
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Raise :class:`ConfigError` when the fields are inconsistent."""
+
+    def to_json(self) -> JSONObject:
+        """The config as a JSON object (every field, so a record is self-describing)."""
+        return {
+            field.name: _to_json(getattr(self, field.name)) for field in dataclasses.fields(self)
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Build and validate a config from a JSON object; unknown keys are an error."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"a {cls.__name__} must be a JSON object, not {type(data).__name__}")
+        hints = typing.get_type_hints(cls)
+        known = {field.name for field in dataclasses.fields(cls) if field.init}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(
+                f"unknown option(s) {', '.join(unknown)} for {cls.__name__}; "
+                f"known: {', '.join(sorted(known))}"
+            )
+        kwargs = {name: _from_json(hints[name], value, name) for name, value in data.items()}
+        return cls(**kwargs)
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    def with_options(self, options: Mapping[str, str]) -> Self:
+        """A copy with fields set from ``name=value`` text options, as a command line gives them."""
+        hints = typing.get_type_hints(type(self))
+        known = {field.name for field in dataclasses.fields(self) if field.init}
+        changes: dict[str, Any] = {}
+        for name, text in options.items():
+            key = name.replace("-", "_")
+            if key not in known:
+                raise ConfigError(f"unknown option {name!r}; known: {', '.join(sorted(known))}")
+            changes[key] = _from_text(hints[key], text, key)
+        return self.replace(**changes)
+
+
+def _to_json(value: object) -> JSONValue:
+    if isinstance(value, enum.Enum):
+        return _to_json(value.value)
+    if isinstance(value, tuple):
+        return [_to_json(item) for item in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    raise TypeError(f"config value {value!r} is not JSON-serialisable")
+
+
+def _from_json(hint: Any, value: Any, name: str) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        if value is None and type(None) in args:
+            return None
+        options = [arg for arg in args if arg is not type(None)]
+        errors = []
+        for option in options:
+            try:
+                return _from_json(option, value, name)
+            except ConfigError as error:
+                errors.append(str(error))
+        raise ConfigError("; ".join(errors))
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise ConfigError(f"option {name} must be a list, not {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_json(args[0], item, name) for item in value)
+        if len(args) != len(value):
+            raise ConfigError(f"option {name} must have {len(args)} items")
+        return tuple(_from_json(arg, item, name) for arg, item in zip(args, value, strict=True))
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            choices = ", ".join(str(member.value) for member in hint)
+            raise ConfigError(f"option {name} must be one of {choices}, not {value!r}") from None
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"option {name} must be true or false, not {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"option {name} must be a whole number, not {value!r}")
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"option {name} must be a number, not {value!r}")
+        return float(value)
+    if hint is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"option {name} must be text, not {value!r}")
+        return value
+    raise ConfigError(f"option {name} has an unsupported type {hint!r}")
+
+
+def _from_text(hint: Any, text: str, name: str) -> Any:
+    """Parse a command-line ``name=value`` into the field's type."""
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        if text.lower() in ("none", "null", "") and type(None) in args:
+            return None
+        options = [arg for arg in args if arg is not type(None)]
+        return _from_text(options[0], text, name)
+    if origin is tuple:
+        return _from_json(hint, [item for item in text.split(",") if item], name)
+    if hint is bool:
+        lowered = text.lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise ConfigError(f"option {name} must be true or false, not {text!r}")
+    if hint is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise ConfigError(f"option {name} must be a whole number, not {text!r}") from None
+    if hint is float:
+        try:
+            return float(text)
+        except ValueError:
+            raise ConfigError(f"option {name} must be a number, not {text!r}") from None
+    return _from_json(hint, text, name)

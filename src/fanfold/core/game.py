@@ -1,0 +1,253 @@
+"""The game protocol: the one API every game implements and everything else speaks.
+
+A game is a stateless object (one per rules edition, registered under a versioned id such as
+``morris.v1``) that works on immutable states:
+
+* :meth:`Game.new_state` deals or sets up a state from a config and a seed;
+* :meth:`Game.current_player` says who decides next: the player to move, or a player whose
+  turn it is not when the rules give them a decision (a reaction), or ``None`` when the game
+  is over;
+* :meth:`Game.legal_actions` and :meth:`Game.apply` move the game on; ``apply`` never mutates
+  and raises :class:`IllegalActionError` for an action the rules forbid here;
+* :meth:`Game.outcome` is the single source of truth for the end of the game;
+* :meth:`Game.observe` builds, fresh, what one player may see: agents and clients get views,
+  never states;
+* :meth:`Game.sample_state` deals a full state consistent with one player's view
+  (determinisation, for information-set search);
+* actions have a canonical text (``str(action)``) that :meth:`Game.parse_action` reads back,
+  and positions have a notation (:meth:`Game.format_position` / :meth:`Game.parse_position`).
+
+Chance (shuffles, deals) is resolved inside ``new_state`` and ``apply`` from the seed kept in
+the state, so a record of game id, config, seed and action texts replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
+
+from fanfold.core.config import GameConfig, JSONObject
+from fanfold.core.errors import ConfigError, IllegalActionError, NotationError, UnknownGameError
+
+
+class View(Protocol):
+    """What one player may see of a state. Frozen, comparable, and JSON-serialisable."""
+
+    @property
+    def player(self) -> int:
+        """The seat this view belongs to."""
+        ...
+
+    def to_json(self) -> JSONObject:
+        """The view as JSON, as the server sends it to that seat."""
+        ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: a short reason a player can read and each player's return.
+
+    Returns are +1 for a win and -1 for a loss in two-player games, 0 for a draw; games with
+    scores (penalty points, chips) use them directly, and :attr:`winners` reads the best.
+    """
+
+    reason: str
+    returns: tuple[float, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the best return, or ``()`` when every return is equal (a draw)."""
+        best = max(self.returns)
+        if all(value == best for value in self.returns):
+            return ()
+        return tuple(seat for seat, value in enumerate(self.returns) if value == best)
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody did better than anyone else."""
+        return not self.winners
+
+    def to_json(self) -> JSONObject:
+        """The outcome as JSON."""
+        return {"reason": self.reason, "returns": list(self.returns), "winners": list(self.winners)}
+
+
+ConfigT = TypeVar("ConfigT", bound=GameConfig)
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT", bound=Hashable)
+ViewT = TypeVar("ViewT", bound=View)
+
+
+@dataclass(frozen=True)
+class Preset(Generic[ConfigT]):
+    """A named variant: a config with a description and alternative names."""
+
+    name: str
+    config: ConfigT
+    description: str
+    aliases: tuple[str, ...] = ()
+    player_counts: tuple[int, ...] = field(default=())
+
+
+class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
+    """Base class of every game. Subclasses are stateless; all state lives in ``StateT``."""
+
+    #: Versioned id, e.g. ``"morris.v1"``. The part before the dot is the short name.
+    id: ClassVar[str]
+    #: Human title, e.g. ``"Fano330-R-Morris"``.
+    title: ClassVar[str]
+    #: Where the rules text lives and what kind of game it is, one line.
+    summary: ClassVar[str]
+    #: The config dataclass.
+    config_type: ClassVar[type[GameConfig]]
+    #: True when some players may not see everything (hands, decks).
+    has_hidden_information: ClassVar[bool] = False
+
+    @property
+    def name(self) -> str:
+        """The short name, e.g. ``"morris"``."""
+        return self.id.split(".")[0]
+
+    # ----------------------------------------------------------------- variants
+    @abstractmethod
+    def presets(self) -> Sequence[Preset[ConfigT]]:
+        """Named variants, the default first."""
+
+    def default_config(self) -> ConfigT:
+        """The config of the first preset."""
+        return self.presets()[0].config
+
+    def preset(self, name: str) -> Preset[ConfigT]:
+        """Find a preset by name or alias (case-insensitive, ``_`` and ``-`` alike)."""
+        wanted = _normalise(name)
+        for preset in self.presets():
+            if wanted in (_normalise(preset.name), *(_normalise(a) for a in preset.aliases)):
+                return preset
+        names = ", ".join(preset.name for preset in self.presets())
+        raise UnknownGameError(f"{self.title} has no variant {name!r}; variants: {names}")
+
+    def config_from_json(self, data: Mapping[str, Any]) -> ConfigT:
+        """Read a config written by ``config.to_json()``."""
+        return cast(ConfigT, self.config_type.from_json(data))
+
+    @abstractmethod
+    def num_players(self, config: ConfigT) -> int:
+        """How many seats a game with this config has."""
+
+    def seat_name(self, config: ConfigT, seat: int) -> str:
+        """How players call seat ``seat`` (0-based): ``"Player 1"``, ``"White"``, ..."""
+        return f"Player {seat + 1}"
+
+    def with_players(self, config: ConfigT, players: int) -> ConfigT:
+        """The config changed to seat ``players`` (games with a fixed count refuse others)."""
+        if players != self.num_players(config):
+            raise ConfigError(f"{self.title} is for {self.num_players(config)} players")
+        return config
+
+    # ------------------------------------------------------------------ playing
+    @abstractmethod
+    def new_state(self, config: ConfigT, seed: int = 0) -> StateT:
+        """The starting state (shuffled and dealt from ``seed`` where the game has chance)."""
+
+    @abstractmethod
+    def config_of(self, state: StateT) -> ConfigT:
+        """The config a state was made with."""
+
+    @abstractmethod
+    def current_player(self, state: StateT) -> int | None:
+        """The seat that decides next, or ``None`` when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: StateT) -> Sequence[ActionT]:
+        """Every legal action for the current player, in a stable order; empty iff over."""
+
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    def is_legal(self, state: StateT, action: ActionT) -> bool:
+        """Whether ``action`` may be applied now."""
+        return action in self.legal_actions(state)
+
+    def explain_illegal(self, state: StateT, action: ActionT) -> str:
+        """A sentence telling a player why ``action`` is not allowed here."""
+        if self.outcome(state) is not None:
+            return "the game is over"
+        return f"{action} is not a legal move here; type 'legal' to list the legal moves"
+
+    def apply(self, state: StateT, action: ActionT) -> StateT:
+        """The state after ``action``. Raises :class:`IllegalActionError`; never mutates."""
+        if not self.is_legal(state, action):
+            raise IllegalActionError(self.explain_illegal(state, action))
+        return self.apply_legal(state, action)
+
+    @abstractmethod
+    def apply_legal(self, state: StateT, action: ActionT) -> StateT:
+        """The state after an action already known to be legal (the fast path)."""
+
+    def apply_text(self, state: StateT, text: str) -> StateT:
+        """Parse ``text`` with the game's notation and apply it."""
+        return self.apply(state, self.parse_action(text))
+
+    # ----------------------------------------------------------------- notation
+    @abstractmethod
+    def parse_action(self, text: str) -> ActionT:
+        """Read an action's text. Raises :class:`NotationError`. ``str(action)`` is canonical."""
+
+    def action_text(self, action: ActionT) -> str:
+        """The canonical text of an action."""
+        return str(action)
+
+    def notation_help(self) -> str:
+        """How to write actions, for a player who asks."""
+        return "Type one of the legal moves exactly as listed."
+
+    @abstractmethod
+    def format_position(self, state: StateT) -> str:
+        """The position in the game's notation."""
+
+    @abstractmethod
+    def parse_position(self, text: str, config: ConfigT | None = None) -> StateT:
+        """A state from the game's position notation. Raises :class:`NotationError`."""
+
+    # ------------------------------------------------------ hidden information
+    @abstractmethod
+    def observe(self, state: StateT, player: int) -> ViewT:
+        """What ``player`` may see, built fresh from the state."""
+
+    @abstractmethod
+    def sample_state(self, view: ViewT, rng: random.Random) -> StateT:
+        """A full state consistent with ``view``: hidden cards dealt at random among the
+        places they could be, everything the view shows kept. For games with no hidden
+        information this is the observed state itself."""
+
+    # --------------------------------------------------------------- rendering
+    @abstractmethod
+    def render(self, view: ViewT) -> str:
+        """The view drawn as text for a terminal (plain text, no colour codes)."""
+
+    def describe(self, state: StateT) -> str:
+        """One line on whose turn it is and what phase the game is in."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return f"Game over: {outcome.reason}"
+        return f"Player {self.current_player(state)} to move"
+
+    # ---------------------------------------------------------------- testing
+    def invariant_violations(self, state: StateT) -> list[str]:
+        """Rule invariants broken by ``state`` (empty when all hold); the conformance suite
+        checks these after every action."""
+        return []
+
+
+def _normalise(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def require(condition: bool, message: str) -> None:
+    """Raise :class:`NotationError` with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise NotationError(message)

@@ -1,0 +1,183 @@
+"""Game records: game id, config, seed and action texts, as JSON, that replay exactly.
+
+>>> from fanfold.core.registry import get_game
+>>> game = get_game("morris")
+>>> record = GameRecord.start(game, game.default_config(), seed=0)
+>>> record = record.extend(game, "C1")
+>>> GameRecord.from_json(record.to_json()) == record
+True
+>>> game.format_position(record.replay())
+'C/-/-/-/-/-/- b'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.errors import FanfoldError, RecordError
+from fanfold.core.registry import AnyGame, get_game
+
+RECORD_FORMAT = "fanfold.record/1"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A replayable game: everything needed to rebuild every state exactly.
+
+    Attributes:
+        game: the versioned game id.
+        config: the variant config as JSON.
+        seed: the seed the game was dealt from.
+        actions: the action texts in order.
+        start_position: a position to start from instead of the dealt start (puzzles, tests).
+        players: a label per seat (``"human"``, ``"perfect"``, ...), for the reader.
+        outcome: the outcome as JSON when the game ended, for the reader; replay recomputes it.
+    """
+
+    game: str
+    config: JSONObject
+    seed: int
+    actions: tuple[str, ...] = ()
+    start_position: str | None = None
+    players: tuple[str, ...] = ()
+    outcome: JSONObject | None = field(default=None, compare=False)
+
+    @classmethod
+    def start(
+        cls,
+        game: AnyGame,
+        config: Any,
+        seed: int,
+        *,
+        start_position: str | None = None,
+        players: Sequence[str] = (),
+    ) -> GameRecord:
+        """An empty record for a new game."""
+        return cls(
+            game=game.id,
+            config=config.to_json(),
+            seed=seed,
+            start_position=start_position,
+            players=tuple(players),
+        )
+
+    def extend(self, game: AnyGame, action: object) -> GameRecord:
+        """The record with one more action (an action value or its text)."""
+        text = action if isinstance(action, str) else game.action_text(action)
+        return GameRecord(
+            self.game,
+            self.config,
+            self.seed,
+            (*self.actions, text),
+            self.start_position,
+            self.players,
+            self.outcome,
+        )
+
+    def initial_state(self) -> Any:
+        """The state before the first action."""
+        game = get_game(self.game)
+        config = game.config_from_json(self.config)
+        if self.start_position is not None:
+            return game.parse_position(self.start_position, config)
+        return game.new_state(config, self.seed)
+
+    def states(self) -> list[Any]:
+        """Every state of the game, the start first. Raises :class:`RecordError`."""
+        game = get_game(self.game)
+        try:
+            state = self.initial_state()
+        except FanfoldError as error:
+            raise RecordError(f"the record's start cannot be built: {error}") from error
+        states = [state]
+        for number, text in enumerate(self.actions, start=1):
+            try:
+                state = game.apply_text(state, text)
+            except FanfoldError as error:
+                raise RecordError(f"action {number} ({text!r}) does not replay: {error}") from error
+            states.append(state)
+        return states
+
+    def replay(self) -> Any:
+        """The final state."""
+        return self.states()[-1]
+
+    def to_json(self) -> JSONObject:
+        """The record as a JSON object."""
+        data: JSONObject = {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "config": self.config,
+            "seed": self.seed,
+            "actions": list(self.actions),
+        }
+        if self.start_position is not None:
+            data["start_position"] = self.start_position
+        if self.players:
+            data["players"] = list(self.players)
+        if self.outcome is not None:
+            data["outcome"] = self.outcome
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        """Read a record; a malformed one raises :class:`RecordError` with the reason."""
+        if not isinstance(data, Mapping):
+            raise RecordError("a record must be a JSON object")
+        if data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a fanfold record (expected format {RECORD_FORMAT!r})")
+        game, config, seed = data.get("game"), data.get("config"), data.get("seed")
+        actions, start = data.get("actions", []), data.get("start_position")
+        players, outcome = data.get("players", []), data.get("outcome")
+        if not isinstance(game, str):
+            raise RecordError("the record's 'game' must be a game id")
+        if not isinstance(config, dict):
+            raise RecordError("the record's 'config' must be an object")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RecordError("the record's 'seed' must be a whole number")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise RecordError("the record's 'actions' must be a list of action texts")
+        if start is not None and not isinstance(start, str):
+            raise RecordError("the record's 'start_position' must be text")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("the record's 'players' must be a list of names")
+        if outcome is not None and not isinstance(outcome, dict):
+            raise RecordError("the record's 'outcome' must be an object")
+        try:
+            get_game(game).config_from_json(config)
+        except FanfoldError as error:
+            raise RecordError(f"the record's game or config is not valid: {error}") from error
+        return cls(game, config, seed, tuple(actions), start, tuple(players), outcome)
+
+    def dumps(self) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_json(), indent=2) + "\n"
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        """Read a record from JSON text."""
+        try:
+            data: JSONValue = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"the record is not valid JSON: {error}") from error
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        return cls.from_json(data)
+
+    def save(self, path: str | Path) -> None:
+        """Write the record to a file."""
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        """Read a record from a file."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise RecordError(f"cannot read {path}: {error.strerror}") from error
+        return cls.loads(text)

@@ -1,0 +1,5 @@
+"""The games. Importing this package registers each one."""
+
+from fanfold.games import morris
+
+__all__ = ["morris"]
