@@ -1,0 +1,116 @@
+"""The fanfold command: games, play, legal, replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from fanfold.cli.app import app
+from fanfold.core.records import GameRecord
+
+runner = CliRunner()
+
+
+def test_games_lists_every_game_and_variant() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    for text in ("morris", "morris.v1", "geometric", "complete", "random"):
+        assert text in result.output
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert "fanfold" in result.output
+
+
+def test_legal_lists_the_moves_of_a_position() -> None:
+    result = runner.invoke(app, ["legal", "morris", "--position", "C/-/tc/-/-/-/T b"])
+    assert result.exit_code == 0
+    assert "Black to move (placement phase)" in result.output
+    assert "12 legal: C1  C2  C4" in result.output
+
+
+def test_legal_reports_a_finished_game_and_refuses_bad_positions() -> None:
+    over = runner.invoke(app, ["legal", "morris", "-p", "-/-/cC/-/tT/cT/tC b"])
+    assert over.exit_code == 0
+    assert "Black has no legal move and loses" in over.output
+    bad = runner.invoke(app, ["legal", "morris", "-p", "C/C/C/-/-/-/- w"])
+    assert bad.exit_code == 2
+    assert "each side has only two" in bad.output
+    unknown = runner.invoke(app, ["legal", "chess", "-p", "x"])
+    assert unknown.exit_code == 2
+    assert "no game called 'chess'" in unknown.output
+
+
+def test_play_between_agents_runs_to_the_end_and_saves_a_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app,
+        ["play", "morris", "--white", "random", "--black", "random", "--seed", "3",
+         "--record", str(path)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Game over:" in result.output
+    record = GameRecord.load(path)
+    assert record.players == ("random", "random")
+    assert record.outcome is not None
+    replayed = runner.invoke(app, ["replay", str(path)])
+    assert replayed.exit_code == 0
+    assert "The record replays under the rules." in replayed.output
+    assert record.outcome["reason"] in replayed.output
+
+
+def test_a_human_gets_help_and_bad_input_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "partial.json"
+    typed = "\n".join(["help", "bogus", "C1", "legal", "C1", f"save {path}", "quit"]) + "\n"
+    result = runner.invoke(
+        app, ["play", "morris", "--seat", "human", "--seat", "human", "--seed", "1"], input=typed
+    )
+    assert result.exit_code == 0, result.output
+    assert "Placement: the shape and a point" in result.output
+    assert "Not played: 'bogus' is not a Morris move" in result.output
+    assert "Legal: C1  C2" in result.output  # black may put a circle on white's circle
+    record = GameRecord.load(path)
+    assert record.actions == ("C1", "C1")
+    assert "Game left unfinished." in result.output
+
+
+def test_undo_takes_back_the_humans_move_and_the_agents_reply() -> None:
+    typed = "C1\nundo\nposition\nquit\n"
+    result = runner.invoke(
+        app, ["play", "morris", "--white", "human", "--black", "random", "--seed", "1"],
+        input=typed,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Took back the last move." in result.output
+    assert "-/-/-/-/-/-/- w" in result.output
+
+
+def test_play_refuses_bad_seats_and_variants() -> None:
+    result = runner.invoke(app, ["play", "morris", "--seat", "grandmaster"])
+    assert result.exit_code == 2
+    assert "no agent 'grandmaster'" in result.output
+    result = runner.invoke(app, ["play", "morris", "--variant", "hexagonal"])
+    assert result.exit_code == 2
+    assert "no variant 'hexagonal'" in result.output
+    result = runner.invoke(app, ["play", "morris", "--players", "3"])
+    assert result.exit_code == 2
+    assert "for 2 players" in result.output
+    result = runner.invoke(app, ["play", "morris", "-o", "adjacency"])
+    assert result.exit_code == 2
+    assert "name=value" in result.output
+
+
+def test_replay_refuses_broken_records(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(
+        json.dumps({"format": "fanfold.record/1", "game": "morris.v1",
+                    "config": {"adjacency": "geometric"}, "seed": 0, "actions": ["C1", "C1", "C1"]}),
+        encoding="utf-8",
+    )  # fmt: skip
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert "action 3 ('C1') does not replay" in result.output

@@ -1,0 +1,89 @@
+"""Game records: JSON round trip, exact replay, and clear errors for broken records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fanfold.agents import RandomAgent, play_game
+from fanfold.core.errors import RecordError
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game
+
+GAME = get_game("morris")
+
+
+def test_a_played_game_replays_to_the_same_final_position(tmp_path: Path) -> None:
+    agents = [RandomAgent(GAME, 1), RandomAgent(GAME, 2)]
+    final, record = play_game(GAME, GAME.default_config(), agents, seed=0)
+    path = tmp_path / "game.json"
+    record.save(path)
+    loaded = GameRecord.load(path)
+    assert loaded == record
+    assert GAME.format_position(loaded.replay()) == GAME.format_position(final)
+    assert record.outcome is not None
+    outcome = GAME.outcome(final)
+    assert outcome is not None
+    assert record.outcome["reason"] == outcome.reason
+    assert len(loaded.states()) == len(record.actions) + 1
+
+
+def test_a_record_can_start_from_a_position() -> None:
+    record = GameRecord.start(
+        GAME, GAME.default_config(), 0, start_position="C/T/-/c/t/-/- w"
+    ).extend(GAME, "C4")
+    outcome = GAME.outcome(GameRecord.loads(record.dumps()).replay())
+    assert outcome is not None
+    assert "White" in outcome.reason
+
+
+def _valid() -> dict[str, Any]:
+    return GameRecord.start(GAME, GAME.default_config(), 0).extend(GAME, "C1").to_json()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "other"}, "not a fanfold record"),
+        ({"game": 3}, "'game'"),
+        ({"game": "chess"}, "no game called"),
+        ({"config": []}, "'config'"),
+        ({"config": {"adjacency": "hexagonal"}}, "adjacency"),
+        ({"seed": "1"}, "'seed'"),
+        ({"actions": "C1"}, "'actions'"),
+        ({"actions": [1]}, "'actions'"),
+        ({"players": [1]}, "'players'"),
+        ({"start_position": 5}, "'start_position'"),
+    ],
+)
+def test_malformed_records_are_refused_with_the_reason(
+    change: dict[str, Any], message: str
+) -> None:
+    data = _valid() | change
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_json(data)
+
+
+def test_an_illegal_action_in_a_record_names_its_number() -> None:
+    data = _valid() | {"actions": ["C1", "c1", "C1"]}
+    record = GameRecord.from_json(data)
+    with pytest.raises(RecordError, match=r"action 3 \('C1'\)"):
+        record.replay()
+    data = _valid() | {"actions": ["C1", "Z9"]}
+    with pytest.raises(RecordError, match="action 2"):
+        GameRecord.from_json(data).replay()
+
+
+def test_unreadable_files_are_record_errors(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="cannot read"):
+        GameRecord.load(tmp_path / "missing.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    with pytest.raises(RecordError, match="not valid JSON"):
+        GameRecord.load(broken)
+    broken.write_text(json.dumps([1, 2]), encoding="utf-8")
+    with pytest.raises(RecordError, match="JSON object"):
+        GameRecord.load(broken)
