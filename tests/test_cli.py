@@ -60,7 +60,7 @@ def test_play_between_agents_runs_to_the_end_and_saves_a_record(tmp_path: Path) 
     replayed = runner.invoke(app, ["replay", str(path)])
     assert replayed.exit_code == 0
     assert "The record replays under the rules." in replayed.output
-    assert record.outcome["reason"] in replayed.output
+    assert str(record.outcome["reason"]) in replayed.output
 
 
 def test_a_human_gets_help_and_bad_input_changes_nothing(tmp_path: Path) -> None:

@@ -6,8 +6,11 @@ import os
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fanfold.core.conformance import check_playouts
+from fanfold.core.errors import NotationError
 from fanfold.core.registry import AnyGame, all_games
 
 PLAYOUTS = int(os.environ.get("FANFOLD_CONFORMANCE_PLAYOUTS", "12"))
@@ -33,3 +36,35 @@ def test_every_game_has_presets_and_a_title() -> None:
         assert game.presets()
         assert game.title
         assert "." in game.id
+
+
+GAMES = [pytest.param(game, id=game.id) for game in all_games()]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=40))
+def test_any_text_parses_as_an_action_or_is_a_notation_error(game: AnyGame, text: str) -> None:
+    try:
+        action = game.parse_action(text)
+    except NotationError as error:
+        message = str(error)
+    else:
+        message = "parsed"
+        assert game.parse_action(game.action_text(action)) == action
+    assert message
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=80))
+def test_any_text_loads_as_a_position_or_is_a_notation_error(game: AnyGame, text: str) -> None:
+    try:
+        state = game.parse_position(text, game.default_config())
+    except NotationError as error:
+        message = str(error)
+    else:
+        message = game.format_position(state)
+        reloaded = game.parse_position(message, game.default_config())
+        assert game.format_position(reloaded) == message
+    assert message
