@@ -106,11 +106,14 @@ def test_play_refuses_bad_seats_and_variants() -> None:
 
 def test_replay_refuses_broken_records(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
-    path.write_text(
-        json.dumps({"format": "fanfold.record/1", "game": "morris.v1",
-                    "config": {"adjacency": "geometric"}, "seed": 0, "actions": ["C1", "C1", "C1"]}),
-        encoding="utf-8",
-    )  # fmt: skip
+    record = {
+        "format": "fanfold.record/1",
+        "game": "morris.v1",
+        "config": {"adjacency": "geometric"},
+        "seed": 0,
+        "actions": ["C1", "C1", "C1"],
+    }
+    path.write_text(json.dumps(record), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2
     assert "action 3 ('C1') does not replay" in result.output

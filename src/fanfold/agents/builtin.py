@@ -1,6 +1,16 @@
 """Registers the built-in agents."""
 
 from fanfold.agents.base import register_agent
+from fanfold.agents.mcts import mcts_agent, strong_mcts_agent
 from fanfold.agents.random_agent import RandomAgent
 
-register_agent("random", RandomAgent, "uniformly random legal moves")
+register_agent("random", RandomAgent, "uniformly random legal moves", strength=0)
+register_agent(
+    "mcts", mcts_agent, "information-set Monte Carlo tree search, 200 playouts a move", strength=20
+)
+register_agent(
+    "mcts-strong",
+    strong_mcts_agent,
+    "information-set Monte Carlo tree search, 1000 playouts a move",
+    strength=30,
+)
