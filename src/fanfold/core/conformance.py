@@ -120,7 +120,7 @@ def playout(
                 state,
                 seed=seed,
                 step=step,
-                rng=rng,
+                rng=random.Random(seed * 1_000_003 + step),  # never the moves' generator
                 check_views=step % check_views_every == 0,
             )
         legal = game.legal_actions(state)

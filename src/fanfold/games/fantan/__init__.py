@@ -1,0 +1,50 @@
+"""Fan Tan (Sevens, Parliament, Domino) and its variants (rules text: seeds/003).
+
+Three to eight players share one 52-card pack, dealt one card at a time clockwise from the
+dealer's left (the seats nearest the dealer's left get one card more when it does not divide
+evenly); the deal passes to the left each hand. Each suit's row starts with its seven and
+builds down to the two and up to the ace (ace high). At your turn you must play a card if you
+can: a seven, or the card next in rank to an end of its suit's row; you pass only when you
+cannot. The first player to play all their cards wins the hand.
+
+Variants (presets; options combine where sensible, see :class:`FanTanConfig`): ``chips``
+(ante, a chip per pass, the winner takes the pool and a chip per card left),
+``seven-of-diamonds`` (its holder opens with it), ``ace-low``, ``sevens-online`` (seven of
+hearts first, each suit's 8 before its 6, face-value penalty points), ``domino`` (the first
+player chooses the starting rank for every suit), ``ten-titans`` (rows start at the ten,
+penalty points), and matches of several hands (``chips-match``, ``sevens-match``). See
+``docs/rules/fantan.md``.
+
+Notation: a play is the card, rank then suit (``7D``, ``TH``); ``pass`` passes. A position is
+``hand=1 leader=1 scores=0,0,0,0 pool=0 last=- seed=7 | <hand> / <hand> / ... | <actions>``
+(see :mod:`fanfold.games.fantan.notation`).
+"""
+
+from fanfold.core.registry import register
+from fanfold.games.fantan.config import FanTanConfig, Scoring
+from fanfold.games.fantan.game import FanTanGame
+from fanfold.games.fantan.state import (
+    PASS,
+    PLAYS,
+    FanTanAction,
+    FanTanState,
+    FanTanView,
+    Pass,
+    Play,
+)
+
+GAME = register(FanTanGame(), "sevens", "fan-tan", "parliament", "domino")
+
+__all__ = [
+    "GAME",
+    "PASS",
+    "PLAYS",
+    "FanTanAction",
+    "FanTanConfig",
+    "FanTanGame",
+    "FanTanState",
+    "FanTanView",
+    "Pass",
+    "Play",
+    "Scoring",
+]

@@ -1,0 +1,126 @@
+"""Fan Tan variant configuration (rules text: seeds/003)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from fanfold.core.cards import Card
+from fanfold.core.config import GameConfig
+from fanfold.core.errors import ConfigError, NotationError
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+
+
+class Scoring(enum.Enum):
+    """How a hand is scored.
+
+    * ``plain``: the first player out wins the hand; in a match, hands won are counted.
+    * ``chips``: everyone antes to a pool, a pass pays into it, and the winner takes the pool
+      plus chips for every card left in each opponent's hand.
+    * ``penalty``: when one player goes out, every other player scores penalty points for the
+      cards they still hold, at face value (aces 1, pictures 10); fewer is better.
+    """
+
+    PLAIN = "plain"
+    CHIPS = "chips"
+    PENALTY = "penalty"
+
+
+@dataclass(frozen=True)
+class FanTanConfig(GameConfig):
+    """Variant options for Fan Tan.
+
+    Attributes:
+        players: 3 to 8 seats.
+        ace_high: the ace ranks above the king (the standard game); false puts it below the 2.
+        start_rank: the rank that starts every suit's row (7 in the standard game, 10 in Ten
+            Titans, 1 for an ace, 11-13 for pictures); ``None`` lets the first player choose it
+            by playing any card (the French Domino), and every other suit must start with that
+            rank.
+        opening_card: a card (``7D``, ``7H``) whose holder leads the hand and must play it as
+            the first card; ``None`` has the player to the dealer's left lead.
+        up_before_down: a row must gain the card above its starting card before the card
+            below (the 8 of a suit before its 6, as in the online Sevens).
+        scoring: ``plain``, ``chips`` or ``penalty`` (see :class:`Scoring`).
+        ante: chips each player pays to the pool before a hand (chip scoring only).
+        pass_chips: chips a player pays to the pool for each pass (chip scoring only).
+        card_chips: chips the winner collects from each opponent per card left in their hand
+            (chip scoring only).
+        hands: how many hands the match lasts at most; 0 means no limit (a target is then
+            needed).
+        target: ends the match after the hand in which some player reaches it: hands won
+            (plain), net chips won (chips) or penalty points (penalty); ``None`` for no target.
+    """
+
+    players: int = 4
+    ace_high: bool = True
+    start_rank: int | None = 7
+    opening_card: str | None = None
+    up_before_down: bool = False
+    scoring: Scoring = Scoring.PLAIN
+    ante: int = 1
+    pass_chips: int = 1
+    card_chips: int = 1
+    hands: int = 1
+    target: int | None = None
+
+    def validate(self) -> None:
+        """Refuse out-of-range values and combinations that make no sense."""
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ConfigError(
+                f"Fan Tan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}"
+            )
+        if self.start_rank is not None and not 1 <= self.start_rank <= 13:
+            raise ConfigError(
+                f"start_rank must be 1 (ace) to 13 (king), or none for the first player's "
+                f"choice, not {self.start_rank}"
+            )
+        if self.opening_card is not None:
+            try:
+                card = Card.parse(self.opening_card)
+            except NotationError as error:
+                raise ConfigError(f"opening_card: {error}") from None
+            if str(card) != self.opening_card:
+                raise ConfigError(
+                    f"write the opening card as {str(card)!r}, not {self.opening_card!r}"
+                )
+            if self.start_rank is None:
+                raise ConfigError(
+                    "an opening card fixes the starting rank, so it cannot be combined with "
+                    "the first player's choice of rank (start_rank=none)"
+                )
+            if card.rank != self.start_rank:
+                raise ConfigError(
+                    f"the opening card {card} cannot start a row: rows start with rank "
+                    f"{self.start_rank}"
+                )
+        for name in ("ante", "pass_chips", "card_chips"):
+            value = getattr(self, name)
+            if value < 0:
+                raise ConfigError(f"{name} cannot be negative ({value})")
+            if self.scoring is not Scoring.CHIPS and value != 1:
+                raise ConfigError(f"{name} only applies to chip scoring (scoring=chips)")
+        if self.hands < 0:
+            raise ConfigError(f"hands must be 0 (no limit) or more, not {self.hands}")
+        if self.target is not None and self.target <= 0:
+            raise ConfigError(f"target must be a positive number, not {self.target}")
+        if self.hands == 0 and self.target is None:
+            raise ConfigError("a match with no hand limit (hands=0) needs a target")
+        if self.hands == 0 and self.scoring is Scoring.CHIPS:
+            raise ConfigError(
+                "a chip match needs a number of hands: net chips can go up and down forever"
+            )
+        if self.hands == 1 and self.target is not None:
+            raise ConfigError("a target only makes sense in a match of more than one hand")
+
+    @property
+    def opening(self) -> Card | None:
+        """The opening card, parsed."""
+        return None if self.opening_card is None else Card.parse(self.opening_card)
+
+    @property
+    def is_match(self) -> bool:
+        """True when more than one hand may be played."""
+        return self.hands != 1
