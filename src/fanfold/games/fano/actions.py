@@ -1,0 +1,216 @@
+"""Fano actions: small immutable values whose ``str()`` is the canonical notation.
+
+=====================  ================================================================
+``4H>6S:3H``           attack: your 4H in play attacks the 6S in play with the 3H from hand
+``4H>3S:6H reverse``   the same with the Reverse Fano special (arrows reversed)
+``1H+4H=5H``           combine 1H and 4H in play for the 5H from hand, both to discard
+``1H+4H=5H return 1H`` ... and return the 1H to hand
+``5H+6H=9H oversum``   Oversum special: any value below the sum
+``3H+4H=JK7``          a joker from hand enters play declared as a 7
+``promote 8H 9H TH``   discard three prestige cards in play and promote your commander
+``defend 5H``          Perfect defense special on a card in play
+``play 5H``            end action: play a combat card (``play JK4``: the joker as a 4)
+``sub 8H 5H``          end action: send 8H from play to discard, then play 5H
+``discard 8H 9H``      end action: discard any number of hand cards face down
+``pass``               end action: do nothing (the same as discarding none)
+``mulligan``/``keep``  draw phase, all-prestige hand: discard it face up and draw three, or not
+``shuffle``            reshuffle the discard pile (``shuffle joker``: add a Temporary Joker)
+=====================  ================================================================
+
+Card lists inside an action are in canonical (value, suit) order. "Discard any number" is one
+action carrying the set of cards, so the legal actions stay finite (at most seven discards).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from fanfold.core.errors import NotationError
+from fanfold.games.fano.cards import card_text, is_joker, parse_card
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """Attack ``target`` (next player's field) with ``attacker`` (own field), ``support`` from
+    hand (a joker support carries its declared value)."""
+
+    attacker: int
+    target: int
+    support: int
+    reverse: bool = False
+
+    def __str__(self) -> str:
+        text = f"{card_text(self.attacker)}>{card_text(self.target)}:{card_text(self.support)}"
+        return text + " reverse" if self.reverse else text
+
+
+@dataclass(frozen=True, slots=True)
+class Combine:
+    """Combine ``first`` and ``second`` (own field, ``first < second``) for ``result`` from
+    hand; ``returned`` (0 for none) goes back to hand."""
+
+    first: int
+    second: int
+    result: int
+    returned: int = 0
+    oversum: bool = False
+
+    def __str__(self) -> str:
+        text = f"{card_text(self.first)}+{card_text(self.second)}={card_text(self.result)}"
+        if self.oversum:
+            text += " oversum"
+        if self.returned:
+            text += f" return {card_text(self.returned)}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Promote:
+    """Discard three prestige cards in play and promote the commander."""
+
+    cards: tuple[int, int, int]
+
+    def __str__(self) -> str:
+        return "promote " + " ".join(card_text(card) for card in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Defend:
+    """Perfect defense special: ``card`` in play cannot be removed by opponents."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"defend {card_text(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """End action: play a combat card from hand to an empty slot."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"play {card_text(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Substitute:
+    """End action: send ``removed`` from play to the discard pile face up, then play ``card``."""
+
+    removed: int
+    card: int
+
+    def __str__(self) -> str:
+        return f"sub {card_text(self.removed)} {card_text(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """End action: discard one or more hand cards face down (canonical order)."""
+
+    cards: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(card_text(card) for card in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End action: end the turn doing nothing."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Mulligan:
+    """Draw phase, hand entirely prestige: ``take`` discards it face up and draws three."""
+
+    take: bool
+
+    def __str__(self) -> str:
+        return "mulligan" if self.take else "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """Reshuffle the discard pile into the draw pile, with a Temporary Joker if ``joker``."""
+
+    joker: bool = False
+
+    def __str__(self) -> str:
+        return "shuffle joker" if self.joker else "shuffle"
+
+
+FanoAction = (
+    Attack | Combine | Promote | Defend | Play | Substitute | Discard | Pass | Mulligan | Shuffle
+)
+
+#: Actions that end the turn.
+END_ACTIONS = (Play, Substitute, Discard, Pass)
+
+_ATTACK = re.compile(r"^(\S+?)\s*(?:>|->)\s*(\S+?)\s*(?::|->)\s*(\S+?)(\s+reverse)?$")
+_COMBINE = re.compile(r"^(\S+?)\s*\+\s*(\S+?)\s*=\s*(\S+?)(\s+oversum)?(?:\s+return\s+(\S+))?$")
+
+
+def parse_action(text: str) -> FanoAction:
+    """Read an action's text (case and extra spaces do not matter).
+
+    Raises:
+        NotationError: with a hint at the right form.
+    """
+    key = " ".join(text.strip().lower().split())
+    if not key:
+        raise NotationError("empty move; type 'legal' to list the legal moves")
+    words = key.split(" ")
+    head = words[0]
+    if key == "pass" or key == "discard":
+        return Pass()
+    if key in ("mulligan", "keep"):
+        return Mulligan(key == "mulligan")
+    if key in ("shuffle", "shuffle joker"):
+        return Shuffle(key == "shuffle joker")
+    if head == "promote":
+        cards = tuple(sorted(parse_card(word) for word in words[1:]))
+        if len(cards) != 3:
+            raise NotationError("promote names three prestige cards in play, e.g. promote 8H 9H TH")
+        return Promote((cards[0], cards[1], cards[2]))
+    if head == "defend":
+        if len(words) != 2:
+            raise NotationError("defend names one card in play, e.g. defend 5H")
+        return Defend(parse_card(words[1]))
+    if head == "play":
+        if len(words) != 2:
+            raise NotationError("play names one card from hand, e.g. play 5H or play JK4")
+        return Play(parse_card(words[1]))
+    if head in ("sub", "substitute"):
+        if len(words) != 3:
+            raise NotationError("sub names the card in play, then the card to play: sub 8H 5H")
+        return Substitute(parse_card(words[1]), parse_card(words[2]))
+    if head == "discard":
+        cards = tuple(sorted(parse_card(word) for word in words[1:]))
+        if len(set(cards)) != len(cards):
+            raise NotationError("discard names each card once")
+        return Discard(cards)
+    match = _ATTACK.match(key)
+    if match:
+        attacker, target, support = (parse_card(match.group(i)) for i in (1, 2, 3))
+        return Attack(attacker, target, support, bool(match.group(4)))
+    match = _COMBINE.match(key)
+    if match:
+        first, second, result = (parse_card(match.group(i)) for i in (1, 2, 3))
+        if first == second:
+            raise NotationError("a combine needs two different cards in play")
+        first, second = min(first, second), max(first, second)
+        returned = parse_card(match.group(5)) if match.group(5) else 0
+        if returned and returned not in (first, second):
+            raise NotationError("only one of the two combined cards can return to hand")
+        if returned and is_joker(returned):
+            raise NotationError("a joker can not be returned to hand after a combination")
+        return Combine(first, second, result, returned, bool(match.group(4)))
+    raise NotationError(
+        f"{text.strip()!r} is not a Fano move: try 4H>6S:3H (attack), 1H+4H=5H return 1H "
+        "(combine), promote 8H 9H TH, play 5H, sub 8H 5H, discard 9H, pass; 'help' explains"
+    )

@@ -1,0 +1,213 @@
+"""The Fano variant configuration and presets (rules text: seeds/000, classic edition)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from fanfold.core.config import GameConfig
+from fanfold.core.errors import ConfigError
+from fanfold.core.game import Preset
+
+
+class Edition(enum.Enum):
+    """Which rules text the engine follows. Only the classic edition is implemented."""
+
+    CLASSIC = "classic"
+
+
+class PromotionMode(enum.Enum):
+    """What three prestige cards a promotion needs (2-suit game with all six prestige cards).
+
+    ``easy``: any three prestige cards; ``intermediate``: an 8, a 9 and a 10 of any suits;
+    ``hard``: an 8, a 9 and a 10 of one suit. With one suit per player all three read the same
+    except ``easy``, which is only offered where duplicates exist.
+    """
+
+    EASY = "easy"
+    INTERMEDIATE = "intermediate"
+    HARD = "hard"
+
+
+class SpecialsMode(enum.Enum):
+    """Whether the once-per-promotion specials are in play, and who may use which.
+
+    ``off``: no specials. ``suit``: each suit has its own special (hearts Reverse Fano, clubs
+    Oversum, spades Temporary Joker, diamonds Perfect defense). ``choice``: every player may
+    use any special, a different one at each commander level.
+    """
+
+    OFF = "off"
+    SUIT = "suit"
+    CHOICE = "choice"
+
+
+class Special(enum.Enum):
+    """The four classic specials."""
+
+    REVERSE = "reverse"
+    OVERSUM = "oversum"
+    TEMP_JOKER = "joker"
+    DEFENSE = "defend"
+
+
+#: The special of each suit (index: clubs, diamonds, hearts, spades).
+SUIT_SPECIALS: tuple[Special, ...] = (
+    Special.OVERSUM,
+    Special.DEFENSE,
+    Special.REVERSE,
+    Special.TEMP_JOKER,
+)
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+
+@dataclass(frozen=True)
+class FanoConfig(GameConfig):
+    """Variant options for Fano.
+
+    Attributes:
+        edition: the rules edition; only ``classic`` for now.
+        players: 2 to 8 (5 or more use a second deck: suits repeat).
+        two_suit: the 2-suit 2-player game: red (hearts and diamonds) against black (spades
+            and clubs), 20 cards each.
+        all_prestige: in the 2-suit game, keep all six prestige cards (False removes the 8, 9
+            and 10 of each player's second suit).
+        promotion: what a promotion needs when a player has six prestige cards.
+        jokers: Joker's wild: one wild joker in each player's deck.
+        specials: the specials, once per commander level.
+        oversum_prestige_only: Oversum may only produce a prestige card.
+        mulligan: allow the optional all-prestige redraw in the draw phase.
+        promotion_ends_main: promoting ends the main phase (only the end action is left).
+        promotions_to_win: promotions that win the game (3: Jack, Queen, King, win).
+        turn_limit: turns (all players together) after which the game is drawn.
+    """
+
+    edition: Edition = Edition.CLASSIC
+    players: int = 2
+    two_suit: bool = False
+    all_prestige: bool = True
+    promotion: PromotionMode = PromotionMode.INTERMEDIATE
+    jokers: bool = False
+    specials: SpecialsMode = SpecialsMode.OFF
+    oversum_prestige_only: bool = False
+    mulligan: bool = True
+    promotion_ends_main: bool = False
+    promotions_to_win: int = 3
+    turn_limit: int = 200
+
+    def validate(self) -> None:
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ConfigError(
+                f"Fano is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}"
+            )
+        if self.two_suit and self.players != 2:
+            raise ConfigError("the 2-suit variant is for exactly 2 players")
+        if not 1 <= self.promotions_to_win <= 9:
+            raise ConfigError(f"promotions_to_win must be 1 to 9, not {self.promotions_to_win}")
+        if self.turn_limit < 1:
+            raise ConfigError(f"turn_limit must be at least 1, not {self.turn_limit}")
+
+    def suits_of(self, seat: int) -> tuple[int, ...]:
+        """The suits (0 clubs .. 3 spades) that ``seat`` commands."""
+        if self.two_suit:
+            return (2, 1) if seat == 0 else (3, 0)
+        return (SEAT_SUITS[seat % 4],)
+
+    @property
+    def six_prestige(self) -> bool:
+        """True when each player owns two of each prestige value."""
+        return self.two_suit and self.all_prestige
+
+
+#: The order seats take suits (as the rules text lists them): hearts, clubs, spades, diamonds.
+SEAT_SUITS: tuple[int, ...] = (2, 0, 3, 1)
+
+_ALL = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+PRESETS: tuple[Preset[FanoConfig], ...] = (
+    Preset(
+        "classic",
+        FanoConfig(),
+        "One suit each, 2 players (2-8 with --players; a player attacks the next in turn order)",
+        ("standard", "fano-classic"),
+        _ALL,
+    ),
+    Preset(
+        "four-players",
+        FanoConfig(players=4),
+        "One suit each, 4 players, each attacks the next player",
+        ("4p",),
+        _ALL,
+    ),
+    Preset(
+        "eight-players",
+        FanoConfig(players=8),
+        "One suit each from two decks, 8 players",
+        ("8p",),
+        _ALL,
+    ),
+    Preset(
+        "two-suit",
+        FanoConfig(two_suit=True),
+        "Red against black, all six prestige cards, intermediate promotion (8, 9, 10 any suits)",
+        ("2-suit", "red-black", "two-suit-intermediate"),
+        (2,),
+    ),
+    Preset(
+        "two-suit-easy",
+        FanoConfig(two_suit=True, promotion=PromotionMode.EASY),
+        "Red against black, promote with any three prestige cards",
+        (),
+        (2,),
+    ),
+    Preset(
+        "two-suit-hard",
+        FanoConfig(two_suit=True, promotion=PromotionMode.HARD),
+        "Red against black, promote with 8, 9 and 10 of one suit",
+        (),
+        (2,),
+    ),
+    Preset(
+        "two-suit-three-prestige",
+        FanoConfig(two_suit=True, all_prestige=False),
+        "Red against black with the second suit's 8, 9 and 10 removed",
+        ("two-suit-reduced",),
+        (2,),
+    ),
+    Preset(
+        "jokers-wild",
+        FanoConfig(jokers=True),
+        "Joker's wild: a wild joker in each deck",
+        ("jokers",),
+        _ALL,
+    ),
+    Preset(
+        "specials",
+        FanoConfig(specials=SpecialsMode.SUIT, players=4),
+        "Specials by suit (hearts Reverse Fano, clubs Oversum, spades Temporary Joker, "
+        "diamonds Perfect defense), once per promotion, 4 players",
+        ("suit-specials",),
+        _ALL,
+    ),
+    Preset(
+        "specials-choice",
+        FanoConfig(specials=SpecialsMode.CHOICE),
+        "Any special once per promotion, chosen at will",
+        ("choice-specials",),
+        _ALL,
+    ),
+    Preset(
+        "everything",
+        FanoConfig(
+            two_suit=True,
+            jokers=True,
+            specials=SpecialsMode.CHOICE,
+            oversum_prestige_only=True,
+        ),
+        "2-suit, jokers wild and specials by choice (Oversum for prestige results only)",
+        ("all-variants",),
+        (2,),
+    ),
+)

@@ -1,0 +1,238 @@
+"""The Fano game object: the core game API over the rules, notation and views."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import ClassVar
+
+from fanfold.core.config import GameConfig
+from fanfold.core.errors import ConfigError
+from fanfold.core.game import Game, Outcome, Preset
+from fanfold.games.fano import actions as actions_module
+from fanfold.games.fano import notation, render, rules, view
+from fanfold.games.fano.actions import (
+    Attack,
+    Combine,
+    Defend,
+    Discard,
+    FanoAction,
+    Mulligan,
+    Play,
+    Promote,
+    Shuffle,
+    Substitute,
+)
+from fanfold.games.fano.cards import (
+    ATTACK_SUPPORT,
+    LINE_THIRD,
+    MAX_COMBAT,
+    base_card,
+    card_text,
+    is_joker,
+    value_of,
+)
+from fanfold.games.fano.config import PRESETS, FanoConfig, Special
+from fanfold.games.fano.state import FanoState, Phase
+from fanfold.games.fano.view import FanoView
+
+
+class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
+    """Fano, classic edition (rules text: seeds/000_20e0e87f70a9328e.txt)."""
+
+    id: ClassVar[str] = "fano.v1"
+    title: ClassVar[str] = "Fano"
+    summary: ClassVar[str] = (
+        "Fano card game, classic edition (seeds/000): 2-8 players, hidden hands, shuffles"
+    )
+    config_type: ClassVar[type[GameConfig]] = FanoConfig
+    has_hidden_information: ClassVar[bool] = True
+
+    def presets(self) -> Sequence[Preset[FanoConfig]]:
+        return PRESETS
+
+    def num_players(self, config: FanoConfig) -> int:
+        return config.players
+
+    def seat_name(self, config: FanoConfig, seat: int) -> str:
+        return render.seat_label(config, seat)
+
+    def with_players(self, config: FanoConfig, players: int) -> FanoConfig:
+        if config.two_suit and players != 2:
+            raise ConfigError("the 2-suit variant is for exactly 2 players")
+        return config.replace(players=players)
+
+    def new_state(self, config: FanoConfig, seed: int = 0) -> FanoState:
+        return rules.new_state(config, seed)
+
+    def config_of(self, state: FanoState) -> FanoConfig:
+        return state.config
+
+    def current_player(self, state: FanoState) -> int | None:
+        if state.phase is Phase.OVER or rules.winner(state) is not None:
+            return None
+        return state.turn_player
+
+    def legal_actions(self, state: FanoState) -> Sequence[FanoAction]:
+        return rules.legal_actions(state)
+
+    def outcome(self, state: FanoState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def apply_legal(self, state: FanoState, action: FanoAction) -> FanoState:
+        return rules.apply(state, action)
+
+    def explain_illegal(self, state: FanoState, action: FanoAction) -> str:
+        return _explain(state, action)
+
+    # ------------------------------------------------------------------ notation
+    def parse_action(self, text: str) -> FanoAction:
+        return actions_module.parse_action(text)
+
+    def notation_help(self) -> str:
+        return NOTATION_HELP
+
+    def format_position(self, state: FanoState) -> str:
+        return notation.format_position(state)
+
+    def parse_position(self, text: str, config: FanoConfig | None = None) -> FanoState:
+        return notation.parse_position(text, config)
+
+    # ---------------------------------------------------------- hidden information
+    def observe(self, state: FanoState, player: int) -> FanoView:
+        return view.observe(state, player)
+
+    def sample_state(self, view_: FanoView, rng: random.Random) -> FanoState:
+        return view.sample_state(view_, rng)
+
+    # ------------------------------------------------------------------ rendering
+    def render(self, view_: FanoView) -> str:
+        return render.render(view_)
+
+    def describe(self, state: FanoState) -> str:
+        result = self.outcome(state)
+        if result is not None:
+            return f"Game over: {result.reason}"
+        seat = render.seat_label(state.config, state.turn_player)
+        target = render.seat_label(state.config, state.target_of(state.turn_player))
+        return f"Turn {state.turn}: {seat}, {render.PHASE_TEXT[state.phase]}; attacks {target}"
+
+    def invariant_violations(self, state: FanoState) -> list[str]:
+        return rules.invariant_violations(state)
+
+
+NOTATION_HELP = """\
+Fano moves (cards are rank then suit: AH 2H .. 9H TH; jokers JK, TJ; a joker in play JK4):
+  4H>6S:3H           attack: your 4H in play attacks the next player's 6S, 3H from hand
+  4H>3S:6H reverse   the same with Reverse Fano (special: the arrows turned round)
+  1H+4H=5H           combine two cards in play for their sum from hand (both discarded)
+  1H+4H=5H return 1H ... returning one of them to your hand
+  5H+6H=9H oversum   Oversum (special): any card worth less than the sum
+  3H+4H=JK7          a joker from hand enters play with the value you name
+  promote 8H 9H TH   discard three prestige cards in play and promote your commander
+  defend 5H          Perfect defense (special): 5H cannot be removed by opponents
+  play 5H            end your turn by playing a combat card (play JK4 for a joker)
+  sub 8H 5H          end your turn: 8H from play to the discard pile, then play 5H
+  discard 8H 9H      end your turn discarding cards face down
+  pass               end your turn
+  mulligan / keep    all-prestige hand at the draw: redraw three, or keep it
+  shuffle / shuffle joker   reshuffle your discard pile (with a Temporary Joker)
+Type 'plane' to see the Fano plane and every attack."""
+
+
+_SPECIAL_SPENT = "not your special, or you used a special at this commander level"
+
+
+def _explain(state: FanoState, action: FanoAction) -> str:
+    """Why ``action`` is not legal here, in a player's words."""
+    if rules.outcome(state) is not None:
+        return "the game is over"
+    phase = state.phase
+    if phase is Phase.MULLIGAN and not isinstance(action, Mulligan):
+        return "your hand is all prestige cards: answer 'mulligan' or 'keep' first"
+    if phase in (Phase.DRAW_SHUFFLE, Phase.SHUFFLE) and not isinstance(action, Shuffle):
+        return "your draw pile is empty: answer 'shuffle' or 'shuffle joker' first"
+    if isinstance(action, Mulligan):
+        return "a mulligan is only offered in the draw phase when the hand is all prestige"
+    if isinstance(action, Shuffle):
+        return "there is no reshuffle to decide now"
+    seat = state.turn_player
+    config = state.config
+    me = state.players[seat]
+    target_seat = state.target_of(seat)
+    opponent = state.players[target_seat]
+    hand = {base_card(card) for card in me.hand}
+    main_only = (Attack, Combine, Promote, Defend)
+    if phase is Phase.END and isinstance(action, main_only):
+        return "you promoted, which ends the main phase: play, sub, discard or pass"
+    if isinstance(action, Attack):
+        if action.attacker not in me.field:
+            return f"you have no {card_text(action.attacker)} in play"
+        if value_of(action.attacker) > MAX_COMBAT:
+            return "prestige cards can not attack"
+        if action.target not in opponent.field:
+            target = card_text(action.target)
+            return f"Player {target_seat + 1} (the player you attack) has no {target} in play"
+        if value_of(action.target) > MAX_COMBAT:
+            return "prestige cards can not be attacked"
+        if action.target in opponent.protected:
+            return f"{card_text(action.target)} has Perfect defense and can not be removed"
+        if base_card(action.support) not in hand:
+            return f"you have no {card_text(base_card(action.support))} in hand"
+        a, x = value_of(action.attacker), value_of(action.target)
+        if action.reverse:
+            if not rules.can_use(config, me, seat, Special.REVERSE):
+                return f"you can not use Reverse Fano now ({_SPECIAL_SPENT})"
+            needed = LINE_THIRD[a][x] if not ATTACK_SUPPORT[a][x] else 0
+        else:
+            needed = ATTACK_SUPPORT[a][x]
+        if not needed:
+            way = (
+                "even reversed"
+                if action.reverse
+                else f"({x} attacks {a} instead)"
+                if ATTACK_SUPPORT[x][a]
+                else ""
+            )
+            return f"a {a} can not attack a {x} {way}".rstrip()
+        return f"{a} -> {x} needs a {needed} in hand as support, not {card_text(action.support)}"
+    if isinstance(action, Combine):
+        for card in (action.first, action.second):
+            if card not in me.field:
+                return f"you have no {card_text(card)} in play"
+        if base_card(action.result) not in hand:
+            return f"you have no {card_text(base_card(action.result))} in hand"
+        total = value_of(action.first) + value_of(action.second)
+        if action.oversum:
+            if not rules.can_use(config, me, seat, Special.OVERSUM):
+                return f"you can not use Oversum now ({_SPECIAL_SPENT})"
+            if config.oversum_prestige_only and value_of(action.result) < 8:
+                return "Oversum may only make a prestige card in this variant"
+            return f"Oversum needs a card worth less than {total}"
+        if is_joker(action.result):
+            return f"a joker can only be a combat card (1-7) declared as the sum {total}"
+        pair = f"{card_text(action.first)} + {card_text(action.second)}"
+        return f"{pair} = {total}, not {value_of(action.result)}"
+    if isinstance(action, Promote):
+        return "promoting needs three prestige cards in play (8, 9 and 10; see the variant)"
+    if isinstance(action, Defend):
+        if not rules.can_use(config, me, seat, Special.DEFENSE):
+            return f"you can not use Perfect defense now ({_SPECIAL_SPENT})"
+        return "Perfect defense goes on one of your combat cards in play"
+    if isinstance(action, Play | Substitute):
+        card = action.card
+        if isinstance(action, Substitute) and action.removed not in me.field:
+            return f"you have no {card_text(action.removed)} in play"
+        if base_card(card) not in hand:
+            return f"you have no {card_text(base_card(card))} in hand"
+        if value_of(card) > MAX_COMBAT:
+            return "prestige cards can only enter play by combination"
+        if is_joker(card) and not value_of(card):
+            return "name the joker's value when you play it, e.g. play JK4"
+        if isinstance(action, Play):
+            return "your four field slots are full: use sub to replace a card"
+    if isinstance(action, Discard):
+        missing = [card_text(card) for card in action.cards if card not in me.hand]
+        if missing:
+            return f"you do not hold {', '.join(missing)}"
+    return f"{action} is not a legal move here; type 'legal' to list the legal moves"

@@ -1,0 +1,165 @@
+"""The Fano position notation: every card of every player, hidden ones included.
+
+A position is a header and one section per seat, ``|`` between them::
+
+    fano turn=5 player=1 phase=main seed=7 | level=0 hand=3H,4H field=AH,7H draw=2H,5H
+    up=6H down=TH known=- specials=- protected=- shuffles=0 | level=0 hand=... | ...
+
+* header: ``turn`` (from 1), ``player`` (whose turn, from 1), ``phase`` (``main``, ``mulligan``,
+  ``draw-shuffle``, ``shuffle``, ``end``, ``over``) and ``seed`` (names later reshuffles);
+* a seat: ``level`` (promotions so far), ``hand``, ``field`` (a joker in play with its value:
+  ``JK4``), ``draw`` (the draw pile, next card first), ``up``/``down`` (face-up and face-down
+  discards), ``known`` (hand cards everyone has seen), ``specials`` (``level:name`` for each
+  use, names ``reverse``, ``oversum``, ``joker``, ``defend``), ``protected`` (cards under
+  Perfect defense), ``shuffles`` (reshuffles so far). ``-`` is an empty list.
+
+Keys may come in any order and may be left out (empty, or 0). To set up a puzzle, name only the
+cards that matter: every card of a seat's deck that the section does not place goes under the
+named draw pile, in an order shuffled from the seed. A Temporary Joker ``TJ`` is in the game
+exactly when a section places it.
+"""
+
+from __future__ import annotations
+
+from fanfold.core.errors import NotationError
+from fanfold.core.rng import derive_rng
+from fanfold.games.fano.cards import TEMP_JOKER, base_card, cards_text, parse_cards
+from fanfold.games.fano.config import FanoConfig, Special
+from fanfold.games.fano.rules import deck_of, invariant_violations
+from fanfold.games.fano.state import FanoState, Phase, PlayerState
+
+_SEAT_KEYS = (
+    "level",
+    "hand",
+    "field",
+    "draw",
+    "up",
+    "down",
+    "known",
+    "specials",
+    "protected",
+    "shuffles",
+)
+_HEADER_KEYS = ("turn", "player", "phase", "seed")
+
+
+def format_position(state: FanoState) -> str:
+    """The position in Fano notation."""
+    header = (
+        f"fano turn={state.turn} player={state.turn_player + 1} "
+        f"phase={state.phase.value} seed={state.seed}"
+    )
+    sections = [header]
+    for player in state.players:
+        specials = ",".join(f"{level}:{special.value}" for level, special in player.specials)
+        sections.append(
+            f"level={player.level} hand={cards_text(player.hand)} "
+            f"field={cards_text(player.field)} draw={cards_text(player.draw[::-1])} "
+            f"up={cards_text(player.up)} down={cards_text(player.down)} "
+            f"known={cards_text(player.known)} specials={specials or '-'} "
+            f"protected={cards_text(player.protected)} shuffles={player.shuffles}"
+        )
+    return " | ".join(sections)
+
+
+def _pairs(text: str, allowed: tuple[str, ...], where: str) -> dict[str, str]:
+    result: dict[str, str] = {}
+    for word in text.split():
+        key, sep, value = word.partition("=")
+        key = key.lower()
+        if not sep:
+            raise NotationError(f"{where}: {word!r} should be key=value")
+        if key not in allowed:
+            raise NotationError(f"{where}: unknown key {key!r}; keys: {', '.join(allowed)}")
+        if key in result:
+            raise NotationError(f"{where}: {key} is given twice")
+        result[key] = value
+    return result
+
+
+def _number(text: str, name: str, where: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise NotationError(f"{where}: {name} must be a whole number, not {text!r}") from None
+
+
+def _specials(text: str, where: str) -> tuple[tuple[int, Special], ...]:
+    if text in ("", "-"):
+        return ()
+    result = []
+    for item in text.split(","):
+        level, sep, name = item.partition(":")
+        if not sep:
+            raise NotationError(f"{where}: a special is level:name, e.g. 0:reverse, not {item!r}")
+        try:
+            special = Special(name.lower())
+        except ValueError:
+            names = ", ".join(special.value for special in Special)
+            raise NotationError(f"{where}: unknown special {name!r} (use {names})") from None
+        result.append((_number(level, "a special's level", where), special))
+    return tuple(result)
+
+
+def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
+    """A state from Fano notation (see the module docstring).
+
+    Raises:
+        NotationError: the text is malformed or the position breaks the rules (a card in two
+            places, five cards in play, ...).
+    """
+    sections = [section.strip() for section in text.strip().split("|")]
+    head = sections[0].split(None, 1)
+    if not head or head[0].lower() != "fano":
+        raise NotationError("a Fano position starts with 'fano', e.g. 'fano turn=1 player=1 ...'")
+    header = _pairs(head[1] if len(head) > 1 else "", _HEADER_KEYS, "header")
+    seats = sections[1:]
+    if config is None:
+        config = FanoConfig(players=max(2, len(seats)))
+    if len(seats) != config.players:
+        raise NotationError(
+            f"the position has {len(seats)} seats but the game has {config.players}"
+        )
+    seed = _number(header.get("seed", "0"), "seed", "header")
+    turn = _number(header.get("turn", "1"), "turn", "header")
+    turn_player = _number(header.get("player", "1"), "player", "header") - 1
+    if not 0 <= turn_player < config.players:
+        raise NotationError(f"header: player must be 1 to {config.players}")
+    try:
+        phase = Phase(header.get("phase", "main").lower())
+    except ValueError:
+        names = ", ".join(phase.value for phase in Phase)
+        raise NotationError(f"header: unknown phase {header['phase']!r} (use {names})") from None
+    players = []
+    for seat, section in enumerate(seats):
+        where = f"seat {seat + 1}"
+        pairs = _pairs(section, _SEAT_KEYS, where)
+        hand, field, draw, up, down = (
+            parse_cards(pairs.get(key, "-")) for key in ("hand", "field", "draw", "up", "down")
+        )
+        placed = [base_card(card) for card in (*hand, *field, *draw, *up, *down)]
+        unplaced = list(deck_of(config, seat))
+        for card in placed:
+            if card in unplaced:
+                unplaced.remove(card)
+        derive_rng(seed, "setup", seat).shuffle(unplaced)
+        players.append(
+            PlayerState(
+                hand=tuple(sorted(hand)),
+                field=tuple(sorted(field)),
+                draw=(*unplaced, *draw[::-1]),
+                up=tuple(sorted(up)),
+                down=tuple(sorted(down)),
+                known=tuple(sorted(parse_cards(pairs.get("known", "-")))),
+                level=_number(pairs.get("level", "0"), "level", where),
+                specials=_specials(pairs.get("specials", "-"), where),
+                protected=tuple(sorted(parse_cards(pairs.get("protected", "-")))),
+                shuffles=_number(pairs.get("shuffles", "0"), "shuffles", where),
+                temp_jokers=placed.count(TEMP_JOKER),
+            )
+        )
+    state = FanoState(config, seed, tuple(players), turn_player, phase, turn)
+    problems = invariant_violations(state)
+    if problems:
+        raise NotationError("impossible position: " + "; ".join(problems))
+    return state

@@ -1,0 +1,538 @@
+"""The Fano rules: dealing, legal actions, applying actions, the end of the game.
+
+Everything the rules decide is decided here, once (rules text: seeds/000, classic edition;
+readings of open points: ``docs/rules/fano.md``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import replace
+from functools import cache
+from itertools import combinations
+
+from fanfold.core.game import Outcome
+from fanfold.core.rng import derive_rng
+from fanfold.games.fano.actions import (
+    Attack,
+    Combine,
+    Defend,
+    Discard,
+    FanoAction,
+    Mulligan,
+    Pass,
+    Play,
+    Promote,
+    Shuffle,
+    Substitute,
+)
+from fanfold.games.fano.cards import (
+    ATTACK_SUPPORT,
+    LINE_THIRD,
+    MAX_COMBAT,
+    MAX_VALUE,
+    TEMP,
+    TEMP_JOKER,
+    WILD,
+    WILD_JOKER,
+    base_card,
+    card_text,
+    suit_deck,
+)
+from fanfold.games.fano.config import (
+    SUIT_SPECIALS,
+    FanoConfig,
+    PromotionMode,
+    Special,
+    SpecialsMode,
+)
+from fanfold.games.fano.state import FanoState, Phase, PlayerState
+
+FIELD_SLOTS = 4
+HAND_SIZE = 3
+DRAW_SIZE = 3
+
+
+# ------------------------------------------------------------------------ decks and specials
+@cache
+def deck_of(config: FanoConfig, seat: int) -> tuple[int, ...]:
+    """The cards ``seat`` owns at the start, sorted (Temporary Jokers come later)."""
+    suits = config.suits_of(seat)
+    cards: list[int] = []
+    for number, suit in enumerate(suits):
+        cards.extend(suit_deck(suit, prestige=number == 0 or config.all_prestige))
+    if config.jokers:
+        cards.append(WILD_JOKER)
+    return tuple(sorted(cards))
+
+
+@cache
+def specials_of(config: FanoConfig, seat: int) -> frozenset[Special]:
+    """The specials ``seat`` may use (once per commander level in all)."""
+    if config.specials is SpecialsMode.OFF:
+        return frozenset()
+    if config.specials is SpecialsMode.CHOICE:
+        return frozenset(Special)
+    return frozenset(SUIT_SPECIALS[suit] for suit in config.suits_of(seat))
+
+
+def can_use(config: FanoConfig, player: PlayerState, seat: int, special: Special) -> bool:
+    """Whether ``seat`` may use ``special`` now (ignoring the moment)."""
+    if special not in specials_of(config, seat) or player.special_used_this_level:
+        return False
+    return special is not Special.TEMP_JOKER or player.temp_jokers == 0
+
+
+# ------------------------------------------------------------------------------ small helpers
+def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    index = cards.index(card)
+    return cards[:index] + cards[index + 1 :]
+
+
+def _add(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    return tuple(sorted((*cards, card)))
+
+
+def _to_discard(player: PlayerState, card: int, face_up: bool = True) -> PlayerState:
+    """``card`` (already taken from its place) goes to the discard pile; a Temporary Joker
+    leaves the game instead, and a wild joker becomes wild again."""
+    card = base_card(card)
+    if card == TEMP_JOKER:
+        return replace(player, temp_jokers=player.temp_jokers - 1)
+    if face_up:
+        return replace(player, up=_add(player.up, card))
+    return replace(player, down=_add(player.down, card))
+
+
+def _leave_field(player: PlayerState, card: int) -> PlayerState:
+    field = _remove(player.field, card)
+    protected = player.protected
+    if card in protected:
+        protected = _remove(protected, card)
+    return _to_discard(replace(player, field=field, protected=protected), card)
+
+
+def _take_from_hand(player: PlayerState, card: int) -> PlayerState:
+    """Take ``card`` (a declared joker: the joker) from the hand."""
+    card = base_card(card)
+    known = player.known
+    if card in known:
+        known = _remove(known, card)
+    return replace(player, hand=_remove(player.hand, card), known=known)
+
+
+def reshuffle(state: FanoState, seat: int, player: PlayerState, joker: bool) -> PlayerState:
+    """The whole discard pile (face up and face down), with a Temporary Joker when ``joker``,
+    shuffled into a new draw pile."""
+    cards = [*player.up, *player.down]
+    specials = player.specials
+    temp = player.temp_jokers
+    if joker:
+        cards.append(TEMP_JOKER)
+        specials = (*specials, (player.level, Special.TEMP_JOKER))
+        temp += 1
+    cards.sort()
+    derive_rng(state.seed, "reshuffle", seat, player.shuffles).shuffle(cards)
+    return replace(
+        player,
+        draw=(*cards, *player.draw),
+        up=(),
+        down=(),
+        shuffles=player.shuffles + 1,
+        specials=specials,
+        temp_jokers=temp,
+    )
+
+
+def draw_to_three(
+    state: FanoState, seat: int, player: PlayerState, ask: bool = True
+) -> tuple[PlayerState, bool]:
+    """Draw until the hand holds three cards, reshuffling when the draw pile runs out.
+
+    Returns the player and True when drawing stopped to ask whether to add a Temporary Joker
+    to the reshuffle (only when ``ask`` and that special is available). With both piles empty
+    the hand stays short (this cannot happen with the rules' card counts).
+    """
+    config = state.config
+    hand = list(player.hand)
+    draw = player.draw
+    while len(hand) < HAND_SIZE:
+        if not draw:
+            player = replace(player, hand=tuple(sorted(hand)), draw=draw)
+            if ask and can_use(config, player, seat, Special.TEMP_JOKER):
+                return player, True
+            if not player.up and not player.down:
+                break
+            player = reshuffle(state, seat, player, joker=False)
+            hand, draw = list(player.hand), player.draw
+            continue
+        hand.append(draw[-1])
+        draw = draw[:-1]
+    return replace(player, hand=tuple(sorted(hand)), draw=draw), False
+
+
+def _with(
+    players: tuple[PlayerState, ...], seat: int, player: PlayerState
+) -> tuple[PlayerState, ...]:
+    return (*players[:seat], player, *players[seat + 1 :])
+
+
+def _after_draw_phase(config: FanoConfig, player: PlayerState) -> Phase:
+    if config.mulligan and player.hand and all(card >> 4 >= 8 for card in player.hand):
+        return Phase.MULLIGAN
+    return Phase.MAIN
+
+
+def start_turn(state: FanoState, seat: int, turn: int) -> FanoState:
+    """Begin ``seat``'s turn ``turn``: the draw phase (or the end of the game at the limit)."""
+    if turn > state.config.turn_limit:
+        return replace(state, turn_player=seat, turn=turn, phase=Phase.OVER)
+    state = replace(state, turn_player=seat, turn=turn)
+    player, asked = draw_to_three(state, seat, state.players[seat])
+    phase = Phase.DRAW_SHUFFLE if asked else _after_draw_phase(state.config, player)
+    return replace(state, players=_with(state.players, seat, player), phase=phase)
+
+
+def new_state(config: FanoConfig, seed: int) -> FanoState:
+    """Shuffle each player's draw pile, pick the first player at random and start turn 1."""
+    players = []
+    for seat in range(config.players):
+        cards = list(deck_of(config, seat))
+        derive_rng(seed, "deal", seat).shuffle(cards)
+        players.append(PlayerState(draw=tuple(cards)))
+    first = derive_rng(seed, "first player").randrange(config.players)
+    state = FanoState(config, seed, tuple(players), first, Phase.MAIN, 0)
+    return start_turn(state, first, 1)
+
+
+# ----------------------------------------------------------------------------------- the end
+def winner(state: FanoState) -> int | None:
+    """The seat that reached the promotions needed, if any."""
+    target = state.config.promotions_to_win
+    for seat, player in enumerate(state.players):
+        if player.level >= target:
+            return seat
+    return None
+
+
+def outcome(state: FanoState) -> Outcome | None:
+    """+1 for the winner and -1 for the others; 0 for all at the turn limit."""
+    seat = winner(state)
+    if seat is not None:
+        returns = tuple(1.0 if other == seat else -1.0 for other in range(len(state.players)))
+        return Outcome(
+            f"Player {seat + 1} promoted {state.config.promotions_to_win} times and wins", returns
+        )
+    if state.phase is Phase.OVER:
+        return Outcome(
+            f"the turn limit ({state.config.turn_limit} turns) was reached: a draw",
+            (0.0,) * len(state.players),
+        )
+    return None
+
+
+# ---------------------------------------------------------------------------- legal actions
+def promotion_sets(config: FanoConfig, field: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """The sets of three prestige cards in ``field`` that may be promoted with."""
+    prestige = [card for card in field if 8 <= card >> 4 <= MAX_VALUE and card & 15 < WILD]
+    result = []
+    for trio in combinations(prestige, 3):
+        values = sorted(card >> 4 for card in trio)
+        easy = config.promotion is PromotionMode.EASY and config.six_prestige
+        one_suit = len({card & 15 for card in trio}) == 1
+        if easy or (
+            values == [8, 9, 10] and (config.promotion is not PromotionMode.HARD or one_suit)
+        ):
+            result.append((trio[0], trio[1], trio[2]))
+    return result
+
+
+def legal_actions(state: FanoState) -> tuple[FanoAction, ...]:
+    """Every legal action of the decider, in a stable order."""
+    phase = state.phase
+    if phase is Phase.OVER or winner(state) is not None:
+        return ()
+    if phase is Phase.MULLIGAN:
+        return (Mulligan(True), Mulligan(False))
+    if phase is Phase.DRAW_SHUFFLE or phase is Phase.SHUFFLE:
+        return (Shuffle(False), Shuffle(True))
+    seat = state.turn_player
+    me = state.players[seat]
+    actions: list[FanoAction] = []
+    if phase is Phase.MAIN:
+        _main_actions(state, seat, me, actions)
+    _end_actions(me, actions)
+    return tuple(actions)
+
+
+def _main_actions(state: FanoState, seat: int, me: PlayerState, actions: list[FanoAction]) -> None:
+    config = state.config
+    hand = me.hand
+    field = me.field
+    jokers = [card for card in hand if card & 15 >= WILD]
+    by_value: dict[int, list[int]] = {}
+    for card in hand:
+        if card & 15 < WILD:
+            by_value.setdefault(card >> 4, []).append(card)
+    opponent = state.players[state.target_of(seat)]
+    if field and opponent.field and hand:
+        reverse_ok = can_use(config, me, seat, Special.REVERSE)
+        for attacker in field:
+            value = attacker >> 4
+            if value > MAX_COMBAT:
+                continue
+            for target in opponent.field:
+                target_value = target >> 4
+                if target_value > MAX_COMBAT or target in opponent.protected:
+                    continue
+                support = ATTACK_SUPPORT[value][target_value]
+                reverse = False
+                if not support:
+                    if not reverse_ok:
+                        continue
+                    support = LINE_THIRD[value][target_value]
+                    reverse = True
+                    if not support:
+                        continue
+                for card in by_value.get(support, ()):
+                    actions.append(Attack(attacker, target, card, reverse))
+                for joker in jokers:
+                    actions.append(Attack(attacker, target, support * 16 + (joker & 15), reverse))
+    if len(field) >= 2 and hand:
+        oversum_ok = can_use(config, me, seat, Special.OVERSUM)
+        prestige_only = config.oversum_prestige_only
+        for first, second in combinations(field, 2):
+            total = (first >> 4) + (second >> 4)
+            returns = [0]
+            if first & 15 < WILD:
+                returns.append(first)
+            if second & 15 < WILD:
+                returns.append(second)
+            for card in hand:
+                kind = card & 15
+                if kind < WILD:
+                    value = card >> 4
+                    if value == total:
+                        results = [(card, False)]
+                    elif value < total and oversum_ok and (not prestige_only or value >= 8):
+                        results = [(card, True)]
+                    else:
+                        continue
+                else:
+                    results = []
+                    if total <= MAX_COMBAT:
+                        results.append((total * 16 + kind, False))
+                    if oversum_ok and not prestige_only:
+                        results.extend(
+                            (value * 16 + kind, True)
+                            for value in range(1, min(MAX_COMBAT + 1, total))
+                        )
+                for result, oversum in results:
+                    for returned in returns:
+                        actions.append(Combine(first, second, result, returned, oversum))
+    for trio in promotion_sets(config, field):
+        actions.append(Promote(trio))
+    if can_use(config, me, seat, Special.DEFENSE):
+        for card in field:
+            if card >> 4 <= MAX_COMBAT and card not in me.protected:
+                actions.append(Defend(card))
+
+
+def _end_actions(me: PlayerState, actions: list[FanoAction]) -> None:
+    hand = me.hand
+    playable: list[int] = []
+    for card in hand:
+        if card & 15 >= WILD:
+            playable.extend(value * 16 + (card & 15) for value in range(1, MAX_COMBAT + 1))
+        elif card >> 4 <= MAX_COMBAT:
+            playable.append(card)
+    if len(me.field) < FIELD_SLOTS:
+        actions.extend(Play(card) for card in playable)
+    for removed in me.field:
+        actions.extend(Substitute(removed, card) for card in playable)
+    for size in range(1, len(hand) + 1):
+        actions.extend(Discard(cards) for cards in combinations(hand, size))
+    actions.append(Pass())
+
+
+# ------------------------------------------------------------------------------- applying
+def apply(state: FanoState, action: FanoAction) -> FanoState:
+    """The state after a legal ``action`` (the caller checked legality)."""
+    seat = state.turn_player
+    me = state.players[seat]
+    players = state.players
+    if isinstance(action, Attack):
+        target_seat = state.target_of(seat)
+        me = _take_from_hand(me, action.support)
+        me = _leave_field(me, action.attacker)
+        me = replace(me, field=_add(me.field, action.support))
+        if action.reverse:
+            me = replace(me, specials=(*me.specials, (me.level, Special.REVERSE)))
+        players = _with(players, target_seat, _leave_field(players[target_seat], action.target))
+        return _after_main_action(state, players, seat, me)
+    if isinstance(action, Combine):
+        me = _take_from_hand(me, action.result)
+        for card in (action.first, action.second):
+            if card == action.returned:
+                field = _remove(me.field, card)
+                protected = _remove(me.protected, card) if card in me.protected else me.protected
+                me = replace(
+                    me,
+                    field=field,
+                    protected=protected,
+                    hand=_add(me.hand, card),
+                    known=_add(me.known, card),
+                )
+            else:
+                me = _leave_field(me, card)
+        me = replace(me, field=_add(me.field, action.result))
+        if action.oversum:
+            me = replace(me, specials=(*me.specials, (me.level, Special.OVERSUM)))
+        return _after_main_action(state, players, seat, me)
+    if isinstance(action, Promote):
+        for card in action.cards:
+            me = _leave_field(me, card)
+        me = replace(me, level=me.level + 1)
+        phase = Phase.END if state.config.promotion_ends_main else state.phase
+        return replace(state, players=_with(players, seat, me), phase=phase)
+    if isinstance(action, Defend):
+        me = replace(
+            me,
+            protected=_add(me.protected, action.card),
+            specials=(*me.specials, (me.level, Special.DEFENSE)),
+        )
+        return replace(state, players=_with(players, seat, me))
+    if isinstance(action, Mulligan):
+        if not action.take:
+            return replace(state, phase=Phase.MAIN)
+        me = replace(me, up=tuple(sorted((*me.up, *me.hand))), hand=(), known=())
+        me, asked = draw_to_three(state, seat, me)
+        return replace(
+            state, players=_with(players, seat, me), phase=Phase.SHUFFLE if asked else Phase.MAIN
+        )
+    if isinstance(action, Shuffle):
+        me = reshuffle(state, seat, me, action.joker)
+        me, _ = draw_to_three(state, seat, me, ask=False)
+        if state.phase is Phase.DRAW_SHUFFLE:
+            phase = _after_draw_phase(state.config, me)
+        else:
+            phase = Phase.MAIN
+        return replace(state, players=_with(players, seat, me), phase=phase)
+    # End actions.
+    if isinstance(action, Play):
+        me = _take_from_hand(me, action.card)
+        me = replace(me, field=_add(me.field, action.card))
+    elif isinstance(action, Substitute):
+        me = _leave_field(me, action.removed)
+        me = _take_from_hand(me, action.card)
+        me = replace(me, field=_add(me.field, action.card))
+    elif isinstance(action, Discard):
+        for card in action.cards:
+            me = replace(me, hand=_remove(me.hand, card))
+            me = _to_discard(me, card, face_up=False)
+        # Which hand cards went face down is hidden, so what others knew of the hand is lost.
+        me = replace(me, known=())
+    state = replace(state, players=_with(players, seat, me))
+    return start_turn(state, (seat + 1) % len(players), state.turn + 1)
+
+
+def _after_main_action(
+    state: FanoState, players: tuple[PlayerState, ...], seat: int, me: PlayerState
+) -> FanoState:
+    """Run the empty-hand draw of the main phase after an attack or a combine."""
+    phase = state.phase
+    if not me.hand:
+        me, asked = draw_to_three(state, seat, me)
+        if asked:
+            phase = Phase.SHUFFLE
+    return replace(state, players=_with(players, seat, me), phase=phase)
+
+
+# ------------------------------------------------------------------------------ invariants
+def invariant_violations(state: FanoState) -> list[str]:
+    """Every broken rule invariant of ``state``."""
+    problems: list[str] = []
+    config = state.config
+    if len(state.players) != config.players:
+        problems.append(f"{len(state.players)} players but the config has {config.players}")
+        return problems
+    if not 0 <= state.turn_player < config.players:
+        problems.append(f"turn player {state.turn_player} out of range")
+    if not 1 <= state.turn <= config.turn_limit + 1:
+        problems.append(f"turn {state.turn} outside 1..{config.turn_limit + 1}")
+    winners = [seat for seat, p in enumerate(state.players) if p.level >= config.promotions_to_win]
+    if len(winners) > 1:
+        problems.append(f"several winners: {winners}")
+    for seat, player in enumerate(state.players):
+        problems.extend(
+            f"Player {seat + 1}: {text}" for text in _player_problems(state, seat, player)
+        )
+    if state.phase is Phase.MULLIGAN and not all(
+        card >> 4 >= 8 for card in state.players[state.turn_player].hand
+    ):
+        problems.append("a mulligan is offered for a hand that is not all prestige")
+    if problems:
+        return problems
+    for action in legal_actions(state):
+        if isinstance(action, Attack) and (
+            action.attacker >> 4 > MAX_COMBAT or action.target >> 4 > MAX_COMBAT
+        ):
+            problems.append(f"legal attack {action} involves a prestige card")
+        if isinstance(action, Play | Substitute) and action.card >> 4 > MAX_COMBAT:
+            problems.append(f"legal {action} plays a prestige card from hand")
+    return problems
+
+
+def _player_problems(state: FanoState, seat: int, player: PlayerState) -> Iterable[str]:
+    config = state.config
+    zones = {
+        "hand": player.hand,
+        "field": player.field,
+        "draw pile": player.draw,
+        "face-up discards": player.up,
+        "face-down discards": player.down,
+    }
+    have: Counter[int] = Counter()
+    for name, cards in zones.items():
+        if name not in ("draw pile",) and list(cards) != sorted(cards):
+            yield f"{name} not in order"
+        for card in cards:
+            have[base_card(card)] += 1
+            if card & 15 >= WILD:
+                if card & 15 == TEMP and config.specials is SpecialsMode.OFF:
+                    yield "a Temporary Joker without specials"
+                if name == "field" and not 1 <= card >> 4 <= MAX_COMBAT:
+                    yield f"joker {card_text(card)} in play without a combat value"
+                if name != "field" and card >> 4:
+                    yield f"joker {card_text(card)} keeps a value off the field"
+    want = Counter(deck_of(config, seat))
+    want[TEMP_JOKER] += player.temp_jokers
+    if have != want:
+        missing = sorted((want - have).elements())
+        extra = sorted((have - want).elements())
+        yield (
+            f"cards not each in exactly one place (missing {[card_text(c) for c in missing]}, "
+            f"extra or repeated {[card_text(c) for c in extra]})"
+        )
+    if not 0 <= player.temp_jokers <= 1:
+        yield f"{player.temp_jokers} Temporary Jokers"
+    if len(player.field) > FIELD_SLOTS:
+        yield f"{len(player.field)} cards in play"
+    if len(player.hand) > HAND_SIZE:
+        yield f"{len(player.hand)} cards in hand"
+    if not set(player.known) <= set(player.hand):
+        yield "known cards not in hand"
+    if not set(player.protected) <= set(player.field):
+        yield "a protected card is not in play"
+    if any(card >> 4 > MAX_COMBAT for card in player.protected):
+        yield "a prestige card under Perfect defense"
+    if not 0 <= player.level <= config.promotions_to_win:
+        yield f"commander level {player.level}"
+    levels = [level for level, _ in player.specials]
+    if len(set(levels)) != len(levels) or any(level > player.level for level in levels):
+        yield "more than one special at a commander level"
+    if any(special not in specials_of(config, seat) for _, special in player.specials):
+        yield "a special this player may not use"
+    if player.shuffles < 0:
+        yield "negative shuffle count"
