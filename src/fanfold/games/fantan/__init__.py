@@ -33,7 +33,8 @@ from fanfold.games.fantan.state import (
     Play,
 )
 
-GAME = register(FanTanGame(), "sevens", "fan-tan", "parliament", "domino")
+GAME = FanTanGame()
+register(GAME, "sevens", "fan-tan", "parliament", "domino")
 
 __all__ = [
     "GAME",
