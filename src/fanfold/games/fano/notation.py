@@ -13,7 +13,8 @@ A position is a header and one section per seat, ``|`` between them::
   use, names ``reverse``, ``oversum``, ``joker``, ``defend``), ``protected`` (cards under
   Perfect defense), ``shuffles`` (reshuffles so far). ``-`` is an empty list.
 
-Keys may come in any order and may be left out (empty, or 0). To set up a puzzle, name only the
+Keys may come in any order and may be left out (empty, or 0); a seat written ``-`` has all
+its cards in the draw pile. To set up a puzzle, name only the
 cards that matter: every card of a seat's deck that the section does not place goes under the
 named draw pile, in an order shuffled from the seed. A Temporary Joker ``TJ`` is in the game
 exactly when a section places it.
@@ -64,6 +65,8 @@ def format_position(state: FanoState) -> str:
 
 def _pairs(text: str, allowed: tuple[str, ...], where: str) -> dict[str, str]:
     result: dict[str, str] = {}
+    if text.strip() == "-":
+        return result
     for word in text.split():
         key, sep, value = word.partition("=")
         key = key.lower()
