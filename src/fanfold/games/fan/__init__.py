@@ -1,0 +1,62 @@
+"""Fan patience: a one-player card game with an open deal (rules: seeds/004).
+
+The 52 cards are dealt face up to 17 fans of three and one fan of one. Only the top card of a
+fan moves, one card at a time: to its foundation (built up by suit from the ace) or onto the top
+card of another fan that is one rank higher in the same suit (fans build down by suit). Only a
+king may fill an empty fan. There is no stock and no redeal. The game is won when all 52 cards
+are on the foundations and lost when no legal move is left.
+
+Variants (presets): ``classic`` (the default), ``any-to-empty`` (any card fills an empty fan),
+``sequences`` (a run of one suit in descending order moves as a unit) and ``relaxed`` (both).
+Deals are numbered as in PySolFC (``new_state(config, 1234)`` is PySolFC's Fan deal 1234).
+
+Notation: fans are numbered 1..18; ``3-7`` moves the top card of fan 3 onto fan 7, ``3-F`` to
+its foundation, ``3-7:2`` the top two cards together where sequences may move. A position is
+the 18 fans bottom to top joined by ``/`` (``-`` when empty), then the top rank of the C, D, H
+and S foundations: ``4C2C4S/3D7CAD/.../3H A---``. Boards in fc-solve's text format are read and
+written by :func:`parse_fcs_board` and :func:`format_fcs_board`. See ``docs/rules/fan.md``.
+"""
+
+from fanfold.core.registry import register
+from fanfold.games.fan.deals import deal_fans, format_fcs_board, parse_fcs_board
+from fanfold.games.fan.game import (
+    KING,
+    NUM_FANS,
+    FanConfig,
+    FanGame,
+    FanMove,
+    FanState,
+    FanView,
+    apply_move,
+    format_position,
+    legal_moves,
+    make_state,
+    parse_move,
+    parse_position,
+    run_length,
+    why_illegal,
+)
+
+GAME = register(FanGame(), "fan-patience", "fan-solitaire")
+
+__all__ = [
+    "GAME",
+    "KING",
+    "NUM_FANS",
+    "FanConfig",
+    "FanGame",
+    "FanMove",
+    "FanState",
+    "FanView",
+    "apply_move",
+    "deal_fans",
+    "format_fcs_board",
+    "format_position",
+    "legal_moves",
+    "make_state",
+    "parse_fcs_board",
+    "parse_move",
+    "parse_position",
+    "run_length",
+    "why_illegal",
+]
