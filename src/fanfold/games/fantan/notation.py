@@ -89,14 +89,14 @@ def parse_position(game: FanTanGame, text: str, config: FanTanConfig | None) -> 
     if missing:
         raise NotationError(f"the header lacks {', '.join(key + '=' for key in missing)}")
     seat_texts = parts[1].split("/")
-    if config is None:
-        try:
+    try:  # the position's hands say how many play; the config says the rest
+        if config is None:
             config = FanTanConfig(players=len(seat_texts))
-        except ConfigError as error:
-            raise NotationError(str(error)) from None
+        elif config.players != len(seat_texts):
+            config = config.replace(players=len(seat_texts))
+    except ConfigError as error:
+        raise NotationError(f"the position has {len(seat_texts)} hands: {error}") from None
     players = config.players
-    if len(seat_texts) != players:
-        raise NotationError(f"the position has {len(seat_texts)} hands for {players} players")
     hands = [_hand(seat_text, seat) for seat, seat_text in enumerate(seat_texts)]
     history_tokens = parts[2].split()
     if history_tokens == ["-"]:
