@@ -407,8 +407,13 @@ def _distinct(indices: Int64Array, scratch: Int64Array) -> Int64Array:
     return _ints(indices[scratch[indices] == order])
 
 
-class _Space:
-    """The legal positions of one variant as arrays, with vectorised moves and unmoves."""
+class PositionSpace:
+    """The legal positions of one variant as arrays, with vectorised moves and unmoves.
+
+    Position ``i`` is the ``i``-th smallest legal code: ``low``, ``high`` and ``sides`` hold its
+    parts, ``digits`` its seven stack codes (shape ``(7, size)``), ``movement`` whether all
+    pieces are placed and ``line`` whether a losing line has ended the game.
+    """
 
     def __init__(self, adjacency: Adjacency) -> None:
         self.indexer = indexer()
@@ -422,6 +427,7 @@ class _Space:
 
     @property
     def size(self) -> int:
+        """The number of legal positions."""
         return len(self.sides)
 
     @staticmethod
@@ -630,7 +636,7 @@ def build_table(adjacency: Adjacency, progress: ProgressFn = _no_progress) -> Mo
     """
     started = time.perf_counter()
     progress("enumerating positions", 0.0)
-    space = _Space(adjacency)
+    space = PositionSpace(adjacency)
     progress("counting moves", 0.0)
     remaining = space.degree()
     scratch = np.zeros(space.size, dtype=np.int64)
@@ -663,6 +669,52 @@ def build_table(adjacency: Adjacency, progress: ProgressFn = _no_progress) -> Mo
     reachable = space.reachable()
     progress("marking reachable positions", 1.0)
     return MorrisTable(adjacency, results, distances, reachable, time.perf_counter() - started)
+
+
+def inconsistent_positions(table: MorrisTable) -> Int64Array:
+    """Indices of the positions whose stored value does not follow from the rules.
+
+    Checks every position forwards, independently of the backward pass that built the table:
+    a position ended by a losing line is won at distance 0; a movement position without a move
+    is lost at 0; otherwise it is won in ``n`` when its quickest move to a lost position leads
+    to one lost in ``n - 1``, lost in ``n`` when all its moves lead to won positions, the
+    slowest won in ``n - 1``, and drawn otherwise. A table passing this check everywhere is
+    the exact solution (distances strictly decrease along the checked links).
+    """
+    space = PositionSpace(table.adjacency)
+    results = table.results
+    distances = table.distances.astype(np.int64)
+    expected_result = np.zeros(space.size, dtype=np.int8)
+    expected_distance = np.zeros(space.size, dtype=np.int64)
+    never = np.iinfo(np.int64).max
+    chunk = 1 << 18
+    for start in range(0, space.size, chunk):
+        part = slice(start, min(space.size, start + chunk))
+        count = np.zeros(part.stop - part.start, dtype=np.int64)
+        quickest_loss = np.full(len(count), never, dtype=np.int64)
+        slowest_win = np.full(len(count), -1, dtype=np.int64)
+        not_won = np.zeros(len(count), dtype=np.bool_)
+        after = 1 - space.sides[part]
+        for legal, low, high in space.moves(part):
+            rows = np.flatnonzero(legal)
+            child, _ = space.indexer.index_parts(low[rows], high[rows], after[rows])
+            result, distance = results[child], distances[child]
+            count[rows] += 1
+            lost = result < 0
+            np.minimum.at(quickest_loss, rows[lost], distance[lost])
+            won = result > 0
+            np.maximum.at(slowest_win, rows[won], distance[won])
+            not_won[rows[~won]] = True
+        line, movement = space.line[part], space.movement[part]
+        value = np.where(quickest_loss < never, 1, np.where(not_won | (count == 0), 0, -1))
+        distance = np.where(value > 0, quickest_loss + 1, np.where(value < 0, slowest_win + 1, 0))
+        stuck = movement & (count == 0)
+        value = np.where(line, 1, np.where(stuck, -1, value))
+        distance = np.where(line | stuck, 0, distance)
+        expected_result[part] = value
+        expected_distance[part] = distance
+    wrong = (expected_result != results) | (expected_distance != distances)
+    return _ints(np.flatnonzero(wrong))
 
 
 # --------------------------------------------------------------------------- cache

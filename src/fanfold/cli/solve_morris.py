@@ -1,0 +1,240 @@
+"""``fanfold solve morris``: Fano330-R-Morris strongly solved.
+
+Without ``--position`` it reports the value of the start, the counts of positions by phase and
+result, and the time taken; with ``--position`` it gives the value of that position for the
+side to move and every move's value, best first.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from fanfold.cli.common import console, error_console, fail
+from fanfold.cli.solve import app
+from fanfold.core.errors import FanfoldError
+from fanfold.core.registry import get_game
+from fanfold.games.morris.game import SIDE_LETTERS, SIDE_NAMES, MorrisConfig, MorrisGame
+from fanfold.solvers.morris import (
+    MorrisTable,
+    Result,
+    Value,
+    cache_path,
+    load_table,
+    rank_actions,
+)
+
+
+class _ProgressDisplay:
+    """Shows the solver's stages as progress bars on standard error while it builds."""
+
+    def __init__(self) -> None:
+        self.progress: Progress | None = None
+        self.tasks: dict[str, TaskID] = {}
+
+    def __call__(self, stage: str, fraction: float) -> None:
+        if self.progress is None:
+            self.progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.percentage:>3.0f}%"),
+                TimeElapsedColumn(),
+                console=error_console,
+                transient=True,
+            )
+            self.progress.start()
+        if stage not in self.tasks:
+            for task in self.tasks.values():
+                self.progress.update(task, completed=1.0)
+            self.tasks[stage] = self.progress.add_task(f"solving: {stage}", total=1.0)
+        self.progress.update(self.tasks[stage], completed=min(1.0, fraction))
+
+    def stop(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def _value_text(value: Value, side: int) -> str:
+    who = SIDE_NAMES[side]
+    if value.result is Result.DRAW:
+        return f"{who} to move: a draw with perfect play"
+    return f"{who} to move: {value.result.value}s in {value.distance} plies with perfect play"
+
+
+def _load(config: MorrisConfig, rebuild: bool) -> tuple[MorrisTable, bool, float]:
+    """The table, whether it was solved now (not read from the cache), and the time taken."""
+    started = time.perf_counter()
+    display = _ProgressDisplay()
+    try:
+        table = load_table(
+            config.adjacency,
+            progress=display,
+            message=lambda text: error_console.print(text, markup=False),
+            use_cache=not rebuild,
+        )
+    finally:
+        display.stop()
+    return table, bool(display.tasks), time.perf_counter() - started
+
+
+def _counts_table(counts: dict[str, Any]) -> Table:
+    table = Table(title="positions by phase and value (for the side to move)")
+    for column in ("positions", "phase", "total", "win", "loss", "draw", "ended by a line"):
+        table.add_column(column, justify="left" if column in ("positions", "phase") else "right")
+    for scope in ("reachable", "legal"):
+        label = "reachable from the start" if scope == "reachable" else "all legal"
+        for phase in ("placement", "movement"):
+            row = counts[scope][phase]
+            table.add_row(
+                label if phase == "placement" else "",
+                phase,
+                *(f"{row[key]:,}" for key in ("total", "win", "loss", "draw", "ended_by_line")),
+            )
+        table.add_row("", "all", f"{counts[scope]['total']:,}", "", "", "", "")
+    return table
+
+
+def _describe_start(
+    game: MorrisGame, config: MorrisConfig, table: MorrisTable
+) -> tuple[dict[str, Any], list[str]]:
+    state = game.new_state(config)
+    value = table.state_value(state)
+    ranked = rank_actions(table, state)
+    best = [game.action_text(action) for action, move in ranked if move.rank == ranked[0][1].rank]
+    data = {
+        "position": game.format_position(state),
+        **value.to_json(),
+        "best_moves": best,
+        "moves": [{"move": game.action_text(a), **move.to_json()} for a, move in ranked],
+    }
+    if value.result is Result.DRAW:
+        length = (
+            "the game is drawn: with perfect play no line is ever forced and nobody is "
+            "blocked, so the game goes on until a position repeats"
+        )
+    else:
+        winner = SIDE_NAMES[0] if value.result is Result.WIN else SIDE_NAMES[1]
+        length = f"{winner} wins; the game lasts {value.distance} plies with perfect play"
+    lines = [
+        f"Start ({data['position']}): {_value_text(value, state.to_move)}",
+        f"Game length: {length}",
+        f"Best first moves: {' '.join(best)}",
+    ]
+    return data, lines
+
+
+@app.command("morris")
+def solve_morris(
+    position: Annotated[
+        str | None,
+        typer.Option(
+            "--position",
+            "-p",
+            help="A position to evaluate, e.g. 'C/-/tc/-/-/-/T b' (default: report on the start).",
+        ),
+    ] = None,
+    variant: Annotated[
+        str, typer.Option("--variant", "-v", help="geometric (the default) or complete.")
+    ] = "geometric",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    rebuild: Annotated[
+        bool, typer.Option("--rebuild", help="Solve afresh instead of reading the cache.")
+    ] = False,
+) -> None:
+    """Fano330-R-Morris strongly solved: the value of the start or of any position."""
+    game = get_game("morris")
+    if not isinstance(game, MorrisGame):  # the registry maps "morris" to the Morris engine
+        fail("the Morris game is not registered")
+    try:
+        config = game.preset(variant).config
+        state = game.parse_position(position, config) if position is not None else None
+    except FanfoldError as error:
+        fail(str(error))
+    table, built, seconds = _load(config, rebuild)
+    if state is None:
+        _report_start(game, config, table, built, seconds, as_json)
+    else:
+        _report_position(game, state, table, as_json)
+
+
+def _report_start(
+    game: MorrisGame,
+    config: MorrisConfig,
+    table: MorrisTable,
+    built: bool,
+    seconds: float,
+    as_json: bool,
+) -> None:
+    counts = table.summary()
+    start, lines = _describe_start(game, config, table)
+    if as_json:
+        data = {
+            "game": game.id,
+            "variant": config.adjacency.value,
+            "positions": table.size,
+            "start": start,
+            "game_length": start["distance"],
+            "counts": counts,
+            "seconds": round(seconds, 3),
+            "solve_seconds": round(table.build_seconds, 3),
+            "from_cache": not built,
+            "cache": str(cache_path(config.adjacency)),
+        }
+        console.print_json(json.dumps(data))
+        return
+    console.print(
+        f"{game.title}, {config.adjacency.value} adjacency: {table.size:,} legal positions "
+        f"({counts['reachable']['total']:,} reachable from the start)",
+        markup=False,
+    )
+    for line in lines:
+        console.print(line, markup=False)
+    console.print(_counts_table(counts))
+    source = "solved" if built else f"loaded from {cache_path(config.adjacency)}"
+    console.print(
+        f"Time: {seconds:.2f} s ({source}; solving takes {table.build_seconds:.2f} s)",
+        markup=False,
+    )
+
+
+def _report_position(game: MorrisGame, state: Any, table: MorrisTable, as_json: bool) -> None:
+    outcome = game.outcome(state)
+    value = table.state_value(state)
+    ranked = rank_actions(table, state)
+    best = [game.action_text(a) for a, move in ranked if move.rank == ranked[0][1].rank]
+    index = table.index(state.board, state.to_move)
+    if as_json:
+        data = {
+            "game": game.id,
+            "variant": state.config.adjacency.value,
+            "position": game.format_position(state),
+            "to_move": SIDE_LETTERS[state.to_move],
+            **value.to_json(),
+            "over": outcome is not None,
+            "outcome": outcome.reason if outcome is not None else None,
+            "reachable": bool(table.reachable[index]),
+            "best_moves": best,
+            "moves": [{"move": game.action_text(a), **move.to_json()} for a, move in ranked],
+        }
+        console.print_json(json.dumps(data))
+        return
+    console.print(f"Position {game.format_position(state)}", markup=False)
+    console.print(game.render(game.observe(state, state.to_move)), markup=False)
+    if outcome is not None:
+        console.print(f"Game over: {outcome.reason}", markup=False)
+        return
+    console.print(_value_text(value, state.to_move), markup=False)
+    if not bool(table.reachable[index]):
+        console.print("(a set-up position: no game from the empty board reaches it)")
+    console.print(f"Best moves: {' '.join(best)}", markup=False)
+    moves = Table(title="every move, best first (value for the side to move)")
+    moves.add_column("move")
+    moves.add_column("value")
+    for action, move in ranked:
+        moves.add_row(game.action_text(action), str(move))
+    console.print(moves)
