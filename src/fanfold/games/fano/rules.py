@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from fanfold.core.game import Outcome
 from fanfold.core.rng import derive_rng
@@ -55,26 +55,35 @@ DRAW_SIZE = 3
 
 
 # ------------------------------------------------------------------------ decks and specials
-@cache
 def deck_of(config: FanoConfig, seat: int) -> tuple[int, ...]:
     """The cards ``seat`` owns at the start, sorted (Temporary Jokers come later)."""
-    suits = config.suits_of(seat)
+    return _deck(config.two_suit, config.all_prestige, config.jokers, config.suits_of(seat))
+
+
+@cache
+def _deck(
+    two_suit: bool, all_prestige: bool, jokers: bool, suits: tuple[int, ...]
+) -> tuple[int, ...]:
     cards: list[int] = []
     for number, suit in enumerate(suits):
-        cards.extend(suit_deck(suit, prestige=number == 0 or config.all_prestige))
-    if config.jokers:
+        cards.extend(suit_deck(suit, prestige=number == 0 or all_prestige))
+    if jokers:
         cards.append(WILD_JOKER)
     return tuple(sorted(cards))
 
 
-@cache
 def specials_of(config: FanoConfig, seat: int) -> frozenset[Special]:
     """The specials ``seat`` may use (once per commander level in all)."""
-    if config.specials is SpecialsMode.OFF:
+    return _specials(config.specials, config.suits_of(seat))
+
+
+@cache
+def _specials(mode: SpecialsMode, suits: tuple[int, ...]) -> frozenset[Special]:
+    if mode is SpecialsMode.OFF:
         return frozenset()
-    if config.specials is SpecialsMode.CHOICE:
+    if mode is SpecialsMode.CHOICE:
         return frozenset(Special)
-    return frozenset(SUIT_SPECIALS[suit] for suit in config.suits_of(seat))
+    return frozenset(SUIT_SPECIALS[suit] for suit in suits)
 
 
 def can_use(config: FanoConfig, player: PlayerState, seat: int, special: Special) -> bool:
@@ -493,24 +502,26 @@ def _player_problems(state: FanoState, seat: int, player: PlayerState) -> Iterab
         "face-up discards": player.up,
         "face-down discards": player.down,
     }
-    have: Counter[int] = Counter()
+    have: list[int] = []
     for name, cards in zones.items():
-        if name not in ("draw pile",) and list(cards) != sorted(cards):
+        if name != "draw pile" and any(a > b for a, b in pairwise(cards)):
             yield f"{name} not in order"
         for card in cards:
-            have[base_card(card)] += 1
-            if card & 15 >= WILD:
-                if card & 15 == TEMP and config.specials is SpecialsMode.OFF:
-                    yield "a Temporary Joker without specials"
-                if name == "field" and not 1 <= card >> 4 <= MAX_COMBAT:
-                    yield f"joker {card_text(card)} in play without a combat value"
-                if name != "field" and card >> 4:
-                    yield f"joker {card_text(card)} keeps a value off the field"
-    want = Counter(deck_of(config, seat))
-    want[TEMP_JOKER] += player.temp_jokers
+            if card & 15 < WILD:
+                have.append(card)
+                continue
+            have.append(card & 15)
+            if card & 15 == TEMP and config.specials is SpecialsMode.OFF:
+                yield "a Temporary Joker without specials"
+            if name == "field" and not 1 <= card >> 4 <= MAX_COMBAT:
+                yield f"joker {card_text(card)} in play without a combat value"
+            if name != "field" and card >> 4:
+                yield f"joker {card_text(card)} keeps a value off the field"
+    have.sort()
+    want = sorted((*deck_of(config, seat), *([TEMP_JOKER] * player.temp_jokers)))
     if have != want:
-        missing = sorted((want - have).elements())
-        extra = sorted((have - want).elements())
+        missing = sorted((Counter(want) - Counter(have)).elements())
+        extra = sorted((Counter(have) - Counter(want)).elements())
         yield (
             f"cards not each in exactly one place (missing {[card_text(c) for c in missing]}, "
             f"extra or repeated {[card_text(c) for c in extra]})"

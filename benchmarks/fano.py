@@ -1,0 +1,120 @@
+"""Fano playout speed beside an OpenSpiel C++ card game, in one process.
+
+Plays random full games for ``--seconds`` each and prints games per second and actions per
+second:
+
+* the Fano rules engine through the game API (``legal_actions`` and ``apply_legal`` on
+  immutable states), for the 2-player classic game and the largest preset (8 players);
+  uniform random games mostly run to the turn limit (200 turns);
+* OpenSpiel's C++ ``hearts`` (``pip install open_spiel``, or ``.[bench]``), random moves
+  driven from Python, chance outcomes included; when OpenSpiel is not installed the row says
+  the peer is missing.
+
+Run: ``python3 benchmarks/fano.py --seconds 5``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import platform
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fanfold.games.fano import GAME, FanoConfig
+
+
+@dataclass(frozen=True)
+class Rate:
+    """One benchmark row."""
+
+    name: str
+    games: int
+    actions: int
+    seconds: float
+
+    def line(self) -> str:
+        """The row as text."""
+        return (
+            f"{self.name:<42} {self.games / self.seconds:>9,.1f} games/s "
+            f"{self.actions / self.seconds:>11,.0f} actions/s  ({self.games} games)"
+        )
+
+
+def _timed(name: str, seconds: float, one_game: Callable[[int], int]) -> Rate:
+    games = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions += one_game(games)
+        games += 1
+    return Rate(name, games, actions, time.perf_counter() - start)
+
+
+def fano_rate(preset: str, seconds: float) -> Rate:
+    """Random full Fano games of ``preset`` through the game API."""
+    config: FanoConfig = GAME.preset(preset).config
+    rng = random.Random(1)
+
+    def one_game(seed: int) -> int:
+        state = GAME.new_state(config, seed)
+        actions = 0
+        legal = GAME.legal_actions(state)
+        while legal:
+            state = GAME.apply_legal(state, legal[rng.randrange(len(legal))])
+            actions += 1
+            legal = GAME.legal_actions(state)
+        return actions
+
+    return _timed(f"fanfold fano {preset} ({config.players} players)", seconds, one_game)
+
+
+def openspiel_rate(seconds: float) -> Rate | str:
+    """Random full games of OpenSpiel's hearts, or why it could not run."""
+    try:
+        pyspiel: Any = importlib.import_module("pyspiel")
+    except ImportError:
+        return "OpenSpiel hearts: peer missing (pip install open_spiel, or .[bench])"
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(1)
+
+    def one_game(_: int) -> int:
+        state = game.new_initial_state()
+        actions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+            actions += 1
+        return actions
+
+    return _timed("OpenSpiel hearts (C++, from Python)", seconds, one_game)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark and print a table with the speed ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per row")
+    args = parser.parse_args(argv)
+    print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row")
+    rows = [fano_rate("classic", args.seconds), fano_rate("eight-players", args.seconds)]
+    peer = openspiel_rate(args.seconds)
+    for row in rows:
+        print(row.line())
+    if isinstance(peer, str):
+        print(peer)
+        return
+    print(peer.line())
+    peer_actions = peer.actions / peer.seconds
+    for row in rows:
+        ratio = peer_actions / (row.actions / row.seconds)
+        print(f"OpenSpiel hearts makes {ratio:,.1f}x the actions/s of {row.name}")
+
+
+if __name__ == "__main__":
+    main()
