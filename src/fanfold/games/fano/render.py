@@ -21,12 +21,13 @@ PHASE_TEXT = {
 
 PLANE = r"""
                  1
-                / \           The Fano plane: 7 at the centre, the circle is 2-3-5.
-               /   \          Each line is a cycle; an arrow a -> b means a attacks b
-              2  7  5         with the third card of the line in hand (a -> b : c).
+                / \
+               /   \          The Fano plane: 7 at the centre,
+              2  7  5         the circle is 2-3-5.
              /       \
             /         \
            4 --- 3 --- 6
+Each line is a cycle; a -> b means a attacks b with the line's third card in hand.
 """
 
 
@@ -44,7 +45,7 @@ def commander(level: int) -> str:
 def plane_text() -> str:
     """The Fano plane with every attack arrow and the supports needed."""
     lines = [PLANE.rstrip("\n")]
-    lines.append("Cycles: " + "  ".join(f"{a}->{b}->{c}->{a}" for a, b, c in CYCLES))
+    lines.append("Cycles: " + " ".join(f"{a}->{b}->{c}->{a}" for a, b, c in CYCLES))
     for attacker in range(1, 8):
         targets = [
             f"{target} (with {ATTACK_SUPPORT[attacker][target]})"
