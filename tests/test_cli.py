@@ -117,3 +117,28 @@ def test_replay_refuses_broken_records(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2
     assert "action 3 ('C1') does not replay" in result.output
+
+
+def test_a_face_down_discard_by_an_agent_is_not_revealed_to_the_human() -> None:
+    from fanfold.core.registry import get_game
+
+    fano = get_game("fano")
+    state = fano.new_state(fano.default_config(), 1)
+    discard = next(a for a in fano.legal_actions(state) if str(a).startswith("discard"))
+    mover = fano.current_player(state)
+    assert mover is not None
+    other = 1 - mover
+    hidden = fano.public_action_text(state, discard, other)
+    assert "face down" in hidden
+    assert str(discard)[len("discard ") :] not in hidden
+    assert fano.public_action_text(state, discard, mover) == str(discard)
+
+
+def test_reference_texts_are_prompt_commands() -> None:
+    result = runner.invoke(
+        app, ["play", "fano", "--seat", "human", "--seat", "random", "--seed", "2"],
+        input="plane\nquit\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "plane" in result.output
+    assert "->" in result.output or "→" in result.output

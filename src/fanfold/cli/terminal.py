@@ -26,6 +26,13 @@ def register_terminal_command(
     EXTRA_COMMANDS.setdefault(game_name, {})[name] = (help_text, run)
 
 
+def _constant(text: str) -> Callable[[Any], str]:
+    def show(_state: Any) -> str:
+        return text
+
+    return show
+
+
 @dataclass
 class Session:
     """A game in progress at the terminal."""
@@ -59,7 +66,8 @@ class Session:
             legal = self.game.legal_actions(self.state)
             if agent is not None:
                 action = agent.choose(self.game.observe(self.state, player), legal)
-                self.say(f"{self.seat_name(player)} plays {self.game.action_text(action)}")
+                announced = self.game.public_action_text(self.state, action, self._observer())
+                self.say(f"{self.seat_name(player)} plays {announced}")
                 self._apply(action)
                 shown_for = None
                 continue
@@ -95,6 +103,11 @@ class Session:
         self._save_if_asked()
         return self.record
 
+    def _observer(self) -> int | None:
+        """The seat the screen belongs to: the only human, else nobody in particular."""
+        humans = [seat for seat, agent in enumerate(self.seats) if agent is None]
+        return humans[0] if len(humans) == 1 else None
+
     def _apply(self, action: Any) -> None:
         self.past.append((self.state, self.record))
         self.state = self.game.apply(self.state, action)
@@ -104,7 +117,9 @@ class Session:
         """Handle one line typed by a human; False to stop playing."""
         word, _, rest = line.partition(" ")
         word = word.lower()
-        extras = EXTRA_COMMANDS.get(self.game.name, {})
+        extras = dict(EXTRA_COMMANDS.get(self.game.name, {}))
+        for name, (help_text, text) in self.game.reference_texts().items():
+            extras.setdefault(name, (help_text, _constant(text)))
         if not line:
             return True
         if word in ("quit", "exit"):

@@ -201,6 +201,12 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         """The canonical text of an action."""
         return str(action)
 
+    def public_action_text(self, state: StateT, action: ActionT, observer: int | None) -> str:
+        """How ``action``, taken in ``state``, is announced to seat ``observer`` (``None``: a
+        spectator who sees only what is public). Games hide here what the rules keep secret,
+        such as which cards went face down; the default is the full text."""
+        return self.action_text(action)
+
     def notation_help(self) -> str:
         """How to write actions, for a player who asks."""
         return "Type one of the legal moves exactly as listed."
@@ -228,6 +234,11 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
     @abstractmethod
     def render(self, view: ViewT) -> str:
         """The view drawn as text for a terminal (plain text, no colour codes)."""
+
+    def reference_texts(self) -> Mapping[str, tuple[str, str]]:
+        """Reference material a player can ask for by name at a prompt:
+        ``name -> (one-line help, text)``. Nothing here may depend on a position."""
+        return {}
 
     def describe(self, state: StateT) -> str:
         """One line on whose turn it is and what phase the game is in."""

@@ -25,7 +25,6 @@ and, for positions, :mod:`fanfold.games.fano.notation`. Every reading of an open
 ``docs/rules/fano.md``.
 """
 
-from fanfold.cli.terminal import register_terminal_command
 from fanfold.core.registry import register
 from fanfold.games.fano.actions import (
     Attack,
@@ -49,14 +48,10 @@ from fanfold.games.fano.config import (
     SpecialsMode,
 )
 from fanfold.games.fano.game import FanoGame
-from fanfold.games.fano.render import plane_text
 from fanfold.games.fano.state import FanoState, Phase, PlayerState
 from fanfold.games.fano.view import FanoView, PublicPlayer
 
 GAME = register(FanoGame(), "fano-classic", "fano.classic")
-register_terminal_command(
-    "fano", "plane", "draw the Fano plane with every attack arrow", lambda _state: plane_text()
-)
 
 __all__ = [
     "GAME",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig
@@ -108,6 +108,15 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     # ------------------------------------------------------------------ rendering
     def render(self, view_: FanoView) -> str:
         return render.render(view_)
+
+    def public_action_text(self, state: FanoState, action: FanoAction, observer: int | None) -> str:
+        if isinstance(action, Discard) and observer != self.current_player(state):
+            count = len(action.cards)
+            return f"discard {count} card{'s' if count != 1 else ''} face down"
+        return str(action)
+
+    def reference_texts(self) -> Mapping[str, tuple[str, str]]:
+        return {"plane": ("draw the Fano plane with every attack arrow", render.plane_text())}
 
     def describe(self, state: FanoState) -> str:
         result = self.outcome(state)
