@@ -131,11 +131,10 @@ class Session:
             legal = self.game.legal_actions(self.state)
             self.say("Legal: " + "  ".join(self.game.action_text(a) for a in legal))
         elif word == "position":
-            self.say(
-                self.game.format_position(self.state)
-                if self.seats.count(None) == len(self.seats) or not self.game.has_hidden_information
-                else "the full position shows hidden cards; it is not shown during play"
-            )
+            if self.game.has_hidden_information:
+                self.say("The position notation shows hidden cards, so it is not shown in play.")
+            else:
+                self.say(self.game.format_position(self.state))
         elif word == "board":
             self.say(self.game.render(self.game.observe(self.state, player)))
         elif word == "undo":
