@@ -424,6 +424,10 @@ class PositionSpace:
         self.movement = _SIZE[self.digits].sum(axis=0) == _PIECES_ON_FULL_BOARD
         self.line = has_losing_line(self.digits)
         self.pairs = _adjacent_pairs(adjacency)
+        #: Per target point, the points a piece may have come from.
+        self.sources = [
+            [source for source, target in self.pairs if target == point] for point in range(POINTS)
+        ]
 
     @property
     def size(self) -> int:
@@ -503,29 +507,40 @@ class PositionSpace:
         (they have no actions; the caller skips them because they are already solved).
         """
         digits, mover = self.digits[:, indices], 1 - self.sides[indices]
-        low, high, movement = self.low[indices], self.high[indices], self.movement[indices]
+        low, high = self.low[indices], self.high[indices]
         mover_key = mover * BASE
         lows, highs, sides = [], [], []
         for point in range(POINTS):
-            stack = digits[point]
-            ok = _OWN_TOP[mover_key + stack]
-            before_low, before_high = self._shift(low, high, point, _LEAVE[stack])
-            lows.append(before_low[ok])
-            highs.append(before_high[ok])
-            sides.append(mover[ok])
+            rows = np.flatnonzero(_OWN_TOP[mover_key + digits[point]])
+            before_low, before_high = self._shift(
+                low[rows], high[rows], point, _LEAVE[digits[point, rows]]
+            )
+            lows.append(before_low)
+            highs.append(before_high)
+            sides.append(mover[rows])
         found, valid = self.indexer.index_parts(
             np.concatenate(lows), np.concatenate(highs), np.concatenate(sides)
         )
         parts = [found[valid]]
+        moving = np.flatnonzero(self.movement[indices])
+        digits, mover = digits[:, moving], mover[moving]
+        low, high, mover_key = low[moving], high[moving], mover_key[moving]
         lows, highs, sides = [], [], []
-        for source, target in self.pairs:
-            key = (mover_key + digits[target]) * BASE + digits[source]
-            ok = movement & _UNMOVE_OK[key]
-            before = self._shift(low, high, target, _LEAVE[digits[target]])
-            before_low, before_high = self._shift(*before, source, _UNMOVE_SOURCE[key])
-            lows.append(before_low[ok])
-            highs.append(before_high[ok])
-            sides.append(mover[ok])
+        for target, sources in enumerate(self.sources):
+            # The piece now on top at ``target`` was moved there by the player who just moved.
+            rows = np.flatnonzero(_OWN_TOP[mover_key + digits[target]])
+            stack = digits[target, rows]
+            left_low, left_high = self._shift(low[rows], high[rows], target, _LEAVE[stack])
+            key_base = (mover_key[rows] + stack) * BASE
+            for source in sources:
+                key = key_base + digits[source, rows]
+                back = np.flatnonzero(_UNMOVE_OK[key])
+                before_low, before_high = self._shift(
+                    left_low[back], left_high[back], source, _UNMOVE_SOURCE[key[back]]
+                )
+                lows.append(before_low)
+                highs.append(before_high)
+                sides.append(mover[rows[back]])
         parts.append(
             self.indexer.index_full(
                 np.concatenate(lows), np.concatenate(highs), np.concatenate(sides)
