@@ -12,6 +12,7 @@ from rich.table import Table
 from fanfold import __version__
 from fanfold.agents.base import Agent, agent_specs, create_agent, strongest_agent
 from fanfold.cli import solve as solve_commands
+from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
 from fanfold.cli import solve_morris as _solve_morris  # noqa: F401  (registers 'solve morris')
 from fanfold.cli.common import console, fail, game_and_config
 from fanfold.cli.terminal import Session

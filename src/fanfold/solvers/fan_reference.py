@@ -9,7 +9,9 @@ move tried, nothing cut but revisits), which the tests use to check each pruning
 1. every card that can go to its foundation goes there at once (foundation moves are safe in
    Fan because building is by suit: nothing can ever be built on such a card);
 2. where only kings fill empty fans, a position in which a card can leave its fan only for
-   the foundation while a lower card of its own suit lies beneath it is lost.
+   the foundation while a lower card of its own suit lies beneath it is lost;
+3. a top card goes onto its successor at once when that successor can never leave its fan
+   again except for the foundation (and always where sequences move).
 
 Cards are integers ``suit * 13 + rank - 1`` (suits C, D, H, S), as ``Card.index``. A move is a
 tuple ``(source, target, count)`` of 0-based fan numbers, ``target == -1`` for the foundations.
@@ -17,11 +19,19 @@ tuple ``(source, target, count)`` of 0-based fan numbers, ``target == -1`` for t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 KING_RANK = 13
 FOUNDATION = -1
+
+#: Rule 1: play every card that can go to its foundation at once.
+HOME = "home"
+#: Rule 3: build a top card onto its successor at once when that loses nothing.
+BUILD = "build"
+#: Rule 2: cut positions where a pinned card lies above a lower card of its suit.
+DEAD = "dead"
+ALL_RULES = frozenset({HOME, BUILD, DEAD})
 
 Move = tuple[int, int, int]
 
@@ -63,13 +73,13 @@ class _Search:
         foundations: Sequence[int],
         any_card_to_empty: bool,
         sequence_moves: bool,
-        prune: bool,
+        rules: frozenset[str],
     ) -> None:
         self.fans = [list(fan) for fan in fans]
         self.home = list(foundations)
         self.any_card_to_empty = any_card_to_empty
         self.sequence_moves = sequence_moves
-        self.prune = prune
+        self.rules = rules
         self.path: list[Move] = []
 
     # ------------------------------------------------------------ moving cards
@@ -100,8 +110,9 @@ class _Search:
                 self.fans[source].extend(moving)
 
     # --------------------------------------------------------------- analysis
-    def key(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(sorted(tuple(fan) for fan in self.fans if fan))
+    def key(self) -> bytes:
+        """The fans sorted (they are interchangeable), as bytes; 64 separates fans."""
+        return b"@".join(sorted(bytes(fan) for fan in self.fans if fan))
 
     def is_won(self) -> bool:
         return all(rank == KING_RANK for rank in self.home)
@@ -114,7 +125,7 @@ class _Search:
         ]
 
     def moves(self) -> list[Move]:
-        result: list[Move] = [] if self.prune else self.home_moves()
+        result: list[Move] = [] if HOME in self.rules else self.home_moves()
         tops = {fan[-1]: number for number, fan in enumerate(self.fans) if fan}
         first_empty = next((number for number, fan in enumerate(self.fans) if not fan), None)
         for source, fan in enumerate(self.fans):
@@ -189,7 +200,7 @@ class _Search:
 
     # ------------------------------------------------------------------ search
     def run(self, max_states: int | None) -> SearchResult:
-        seen: set[tuple[tuple[int, ...], ...]] = set()
+        seen: set[bytes] = set()
         homes: list[int] = []
         # Each frame: the moves still to try here and the path length when the node was entered.
         frames: list[tuple[list[Move], int]] = []
@@ -220,27 +231,27 @@ class _Search:
                 homes.append(self.fans[move[0]][-1])
             self.apply(move)
 
-    def _enter(self, seen: set[tuple[tuple[int, ...], ...]], homes: list[int]) -> list[Move] | bool:
-        if self.prune:
-            played = True
-            while played:
-                played = False
+    def _enter(self, seen: set[bytes], homes: list[int]) -> list[Move] | bool:
+        played = True
+        while played:
+            played = False
+            if HOME in self.rules:
                 for move in self.home_moves():
                     homes.append(self.fans[move[0]][-1])
                     self.apply(move)
                     played = True
-                if not played:
-                    move_on = self.safe_build()
-                    if move_on is not None:
-                        self.apply(move_on)
-                        played = True
+            if not played and BUILD in self.rules:
+                move_on = self.safe_build()
+                if move_on is not None:
+                    self.apply(move_on)
+                    played = True
         if self.is_won():
             return True
         key = self.key()
         if key in seen:
             return False
         seen.add(key)
-        if self.prune and self.is_dead():
+        if DEAD in self.rules and self.is_dead():
             return False
         children = self.moves()
         children.reverse()  # popped from the end: try them in generation order
@@ -253,7 +264,7 @@ def search(
     *,
     any_card_to_empty: bool = False,
     sequence_moves: bool = False,
-    prune: bool = True,
+    prune: bool | Collection[str] = True,
     max_states: int | None = None,
 ) -> SearchResult:
     """Decide a Fan position by exhaustive depth-first search.
@@ -263,10 +274,21 @@ def search(
         foundations: the top rank of each foundation (C, D, H, S), 0 when empty.
         any_card_to_empty: the variant where any card fills an empty fan.
         sequence_moves: the variant where runs of one suit move as a unit.
-        prune: apply the sound pruning rules (False: plain exhaustive search).
+        prune: apply the sound pruning rules: True for all of them, False for none (the
+            plain exhaustive search), or a collection of rule names (``HOME``, ``BUILD``,
+            ``DEAD``) for some.
         max_states: give up with ``"unknown"`` after this many positions.
 
     Returns:
         The verdict, the winning moves when solved, and the positions searched.
     """
-    return _Search(fans, foundations, any_card_to_empty, sequence_moves, prune).run(max_states)
+    if prune is True:
+        rules = ALL_RULES
+    elif prune is False:
+        rules = frozenset()
+    else:
+        rules = frozenset(prune)
+        unknown = rules - ALL_RULES
+        if unknown:
+            raise ValueError(f"unknown pruning rules {sorted(unknown)}; known: {sorted(ALL_RULES)}")
+    return _Search(fans, foundations, any_card_to_empty, sequence_moves, rules).run(max_states)
