@@ -424,9 +424,12 @@ class PositionSpace:
         self.movement = _SIZE[self.digits].sum(axis=0) == _PIECES_ON_FULL_BOARD
         self.line = has_losing_line(self.digits)
         self.pairs = _adjacent_pairs(adjacency)
-        #: Per target point, the points a piece may have come from.
+        #: Per target point, the points a piece may have come from, and the other way round.
         self.sources = [
             [source for source, target in self.pairs if target == point] for point in range(POINTS)
+        ]
+        self.targets = [
+            [target for source, target in self.pairs if source == point] for point in range(POINTS)
         ]
 
     @property
@@ -443,31 +446,45 @@ class PositionSpace:
             return low + change * _WEIGHT[point], high
         return low, high + change * _WEIGHT[point - _LOW_POINTS]
 
-    def moves(
-        self, indices: Int64Array | slice
-    ) -> Iterator[tuple[BoolArray, Int64Array, Int64Array]]:
-        """For each candidate action: which of the positions allow it, and the parts it gives.
+    def moves(self, indices: Int64Array) -> Iterator[tuple[Int64Array, Int64Array, Int64Array]]:
+        """For each candidate action: the rows of ``indices`` that allow it, and the parts after.
 
         The side to move afterwards is the other side. Positions with a losing line are not
-        excluded here (callers mask them out).
+        excluded here (callers leave them out).
         """
         digits, sides = self.digits[:, indices], self.sides[indices]
-        low, high, movement = self.low[indices], self.high[indices], self.movement[indices]
-        placing = ~movement
+        low, high = self.low[indices], self.high[indices]
+        placing = np.flatnonzero(~self.movement[indices])
         for shape in (0, 1):
-            piece_key = (sides * 2 + shape) * BASE
-            held = _PIECE_COUNT[piece_key + digits[0]]
+            piece_key = (sides[placing] * 2 + shape) * BASE
+            held = _PIECE_COUNT[piece_key + digits[0, placing]]
             for point in range(1, POINTS):
-                held = held + _PIECE_COUNT[piece_key + digits[point]]
-            in_hand = placing & (held < PIECES_PER_SHAPE)
+                held = held + _PIECE_COUNT[piece_key + digits[point, placing]]
+            in_hand = held < PIECES_PER_SHAPE
+            rows, piece_key = placing[in_hand], piece_key[in_hand]
             for point in range(POINTS):
-                key = piece_key + digits[point]
-                yield (in_hand & _PLACE_OK[key], *self._shift(low, high, point, _PLACE_CHANGE[key]))
-        side_key = sides * BASE
-        for source, target in self.pairs:
-            key = (side_key + digits[source]) * BASE + digits[target]
-            after = self._shift(low, high, source, _LEAVE[digits[source]])
-            yield movement & _MOVE_OK[key], *self._shift(*after, target, _MOVE_TARGET[key])
+                key = piece_key + digits[point, rows]
+                ok = np.flatnonzero(_PLACE_OK[key])
+                chosen = rows[ok]
+                yield (
+                    chosen,
+                    *self._shift(low[chosen], high[chosen], point, _PLACE_CHANGE[key[ok]]),
+                )
+        moving = np.flatnonzero(self.movement[indices])
+        side_key = sides[moving] * BASE
+        for source, targets in enumerate(self.targets):
+            own = np.flatnonzero(_OWN_TOP[side_key + digits[source, moving]])
+            rows = moving[own]
+            stack = digits[source, rows]
+            left_low, left_high = self._shift(low[rows], high[rows], source, _LEAVE[stack])
+            key_base = (side_key[own] + stack) * BASE
+            for target in targets:
+                key = key_base + digits[target, rows]
+                ok = np.flatnonzero(_MOVE_OK[key])
+                yield (
+                    rows[ok],
+                    *self._shift(left_low[ok], left_high[ok], target, _MOVE_TARGET[key[ok]]),
+                )
 
     def degree(self) -> NDArray[np.int32]:
         """The number of legal actions of every position (0 where a losing line ended the game)."""
@@ -492,10 +509,10 @@ class PositionSpace:
         """Indices of the positions one action away (one entry per action)."""
         after = 1 - self.sides[indices]
         lows, highs, sides = [], [], []
-        for legal, low, high in self.moves(indices):
-            lows.append(low[legal])
-            highs.append(high[legal])
-            sides.append(after[legal])
+        for rows, low, high in self.moves(indices):
+            lows.append(low)
+            highs.append(high)
+            sides.append(after[rows])
         low, high, side = np.concatenate(lows), np.concatenate(highs), np.concatenate(sides)
         found, _ = self.indexer.index_parts(low, high, side)
         return found
@@ -710,15 +727,15 @@ def inconsistent_positions(table: MorrisTable) -> Int64Array:
         slowest_win = np.full(len(count), -1, dtype=np.int64)
         not_won = np.zeros(len(count), dtype=np.bool_)
         after = 1 - space.sides[part]
-        for legal, low, high in space.moves(part):
-            rows = np.flatnonzero(legal)
-            child, _ = space.indexer.index_parts(low[rows], high[rows], after[rows])
+        for rows, low, high in space.moves(np.arange(part.start, part.stop)):
+            child, _ = space.indexer.index_parts(low, high, after[rows])
             result, distance = results[child], distances[child]
             count[rows] += 1
             lost = result < 0
-            np.minimum.at(quickest_loss, rows[lost], distance[lost])
+            # Within one action each position appears once, so plain fancy indexing is safe.
+            quickest_loss[rows[lost]] = np.minimum(quickest_loss[rows[lost]], distance[lost])
             won = result > 0
-            np.maximum.at(slowest_win, rows[won], distance[won])
+            slowest_win[rows[won]] = np.maximum(slowest_win[rows[won]], distance[won])
             not_won[rows[~won]] = True
         line, movement = space.line[part], space.movement[part]
         value = np.where(quickest_loss < never, 1, np.where(not_won | (count == 0), 0, -1))
