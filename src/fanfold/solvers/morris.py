@@ -11,9 +11,9 @@ How it works:
 
 * **Encoding.** A point holds one of 17 stacks (empty, one of the four pieces ``C T c t``, or
   one of the 12 ordered pairs of different pieces). A position is the base-17 number of its
-  seven stacks (point 1 the lowest digit), times two, plus the side to move. The legal
-  positions are enumerated once, sorted, and a position's index in the tables is its rank
-  among them (:func:`numpy.searchsorted`).
+  seven stacks (point 1 the lowest digit), times two, plus the side to move. A position's index
+  in the tables is the rank of its code among the legal codes, computed with a few lookups in
+  small tables (see :class:`PositionSpace` and the indexer behind it).
 * **Rules, vectorised.** Small lookup tables give each stack's top piece, the stack left when
   the top leaves, and the stack made by putting a piece on top (or none, where the stacking
   rules forbid it). Moves, placements and their inverses are then array arithmetic over all
@@ -132,7 +132,7 @@ class Result(enum.Enum):
     DRAW = "draw"
 
 
-@dataclass(frozen=True, order=False)
+@dataclass(frozen=True)
 class Value:
     """A position's value for the side to move.
 
