@@ -101,8 +101,16 @@ def test_every_legal_position_is_enumerated_once_in_order() -> None:
 def test_index_accepts_exactly_what_the_notation_accepts() -> None:
     rng = random.Random(7)
     codes = solver.legal_codes()
-    for _ in range(3000):
-        code = rng.randrange(2 * solver.BASE**7)
+    accepted_count = 0
+    for number in range(3000):
+        if number % 2:
+            code = rng.randrange(2 * solver.BASE**7)  # almost never legal
+        else:
+            # A legal position with one point's stack replaced, or the side to move flipped.
+            board, side = solver.decode(int(codes[rng.randrange(len(codes))]))
+            changed = list(board)
+            changed[rng.randrange(7)] = solver.STACKS[rng.randrange(solver.BASE)]
+            code = solver.encode(changed, side ^ rng.randrange(2))
         board, side = solver.decode(code)
         assert solver.encode(board, side) == code
         text = format_key((board, side))
@@ -114,7 +122,9 @@ def test_index_accepts_exactly_what_the_notation_accepts() -> None:
         _, valid = solver.indexer().index(np.array([code], dtype=np.int64))
         assert bool(valid[0]) == accepted, text
         if accepted:
+            accepted_count += 1
             assert int(codes[solver.indexer().index(np.array([code]))[0][0]]) == code
+    assert 200 < accepted_count < 2800
 
 
 def test_encode_round_trips_the_issue_example() -> None:
