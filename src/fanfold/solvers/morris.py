@@ -49,6 +49,7 @@ import itertools
 import json
 import os
 import time
+import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -816,6 +817,8 @@ def read_table(path: Path, adjacency: Adjacency) -> MorrisTable:
     """
     if not path.exists():
         raise CacheError(f"{path} does not exist")
+    if not zipfile.is_zipfile(path):
+        raise CacheError(f"{path} is not a table file (not an .npz archive, or truncated)")
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(bytes(data["meta"]).decode())
