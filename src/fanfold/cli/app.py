@@ -113,8 +113,16 @@ def play(
         Path | None, typer.Option("--record", help="Save the game record to this file at the end.")
     ] = None,
     agent_seed: Annotated[int, typer.Option(help="Seed of the agents' own generators.")] = 0,
+    edition: Annotated[
+        str | None, typer.Option(help="Fano: the rules edition, classic or trionfey.")
+    ] = None,
 ) -> None:
     """Play a game in the terminal against agents or friends (type 'help' at the prompt)."""
+    if edition is not None:
+        if game_and_config(game_name)[0].name != "fano":
+            fail("--edition is for fano (classic or trionfey); other games have one edition")
+        variant = variant or edition
+        option = [*(option or []), f"edition={edition}"]
     game, config = game_and_config(game_name, variant, players, option)
     count = game.num_players(config)
     names = list(seat or [])

@@ -1,4 +1,7 @@
-"""Fano, classic edition: a card game on the Fano plane (rules: seeds/000_20e0e87f70a9328e.txt).
+"""Fano: a card game on the Fano plane, in two editions chosen by config.
+
+Rules texts: the classic edition, seeds/000_20e0e87f70a9328e.txt ("How to play Fano"), and
+"The battle for Trionfey", seeds/001_4b741ffe6572c987.txt (``edition=trionfey``).
 
 Each player commands one suit: A (1) to 10 shuffled as their own draw pile, J/Q/K as the
 commander track, four field slots and a discard pile (face up, and face down for end-of-turn
@@ -19,6 +22,15 @@ Variants (config flags, with presets): 2 to 8 players (each attacks the next pla
 Joker's wild, and the four specials (Reverse Fano, Oversum, Temporary Joker, Perfect defense),
 once per commander level, by suit or by choice.
 
+The Trionfey edition (presets ``trionfey``: two promotions win; ``trionfey-queen``: one;
+``trionfey-tournament``: three) declares attacks without showing the support (``4H>6S``; a
+bluff is legal: without the support the attacker is discarded face up). The defender decides
+in a counter window during the attacker's turn (``current_player`` is the defender): a combine
+counter (``counter 3S+2S=5S``) or a recruit-combine counter redirects the attack to the new
+card, which may end it or be countered again; or ``allow``. Recruit (``recruit 2H with AH 4H``)
+brings a card from hand when the three values share a line. Only a hand of 8, 9 and 10 may be
+redrawn. With three players each turn's first declaration chooses the opponent (``4H>6S@3``).
+
 Notation: ``4H>6S:3H`` attack, ``1H+4H=5H return 1H`` combine, ``promote 8H 9H TH``,
 ``play 5H``, ``sub 8H 5H``, ``discard 9H``, ``pass``; see :mod:`fanfold.games.fano.actions`
 and, for positions, :mod:`fanfold.games.fano.notation`. Every reading of an open point is in
@@ -27,8 +39,11 @@ and, for positions, :mod:`fanfold.games.fano.notation`. Every reading of an open
 
 from fanfold.core.registry import register
 from fanfold.games.fano.actions import (
+    Allow,
     Attack,
     Combine,
+    CombineCounter,
+    Declare,
     Defend,
     Discard,
     FanoAction,
@@ -36,6 +51,7 @@ from fanfold.games.fano.actions import (
     Pass,
     Play,
     Promote,
+    Recruit,
     Shuffle,
     Substitute,
 )
@@ -48,7 +64,7 @@ from fanfold.games.fano.config import (
     SpecialsMode,
 )
 from fanfold.games.fano.game import FanoGame
-from fanfold.games.fano.state import FanoState, Phase, PlayerState
+from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 from fanfold.games.fano.view import FanoView, PublicPlayer
 
 GAME = register(FanoGame(), "fano-classic", "fano.classic")
@@ -56,8 +72,11 @@ GAME = register(FanoGame(), "fano-classic", "fano.classic")
 __all__ = [
     "GAME",
     "PRESETS",
+    "Allow",
     "Attack",
     "Combine",
+    "CombineCounter",
+    "Declare",
     "Defend",
     "Discard",
     "Edition",
@@ -68,12 +87,14 @@ __all__ = [
     "FanoView",
     "Mulligan",
     "Pass",
+    "Pending",
     "Phase",
     "Play",
     "PlayerState",
     "Promote",
     "PromotionMode",
     "PublicPlayer",
+    "Recruit",
     "Shuffle",
     "Special",
     "SpecialsMode",

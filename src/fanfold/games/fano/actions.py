@@ -17,6 +17,19 @@
 ``shuffle``            reshuffle the discard pile (``shuffle joker``: add a Temporary Joker)
 =====================  ================================================================
 
+The Trionfey edition adds:
+
+=========================================  ================================================
+``4H>6S``                                  declare an attack (support shown on resolving)
+``4H>6S@3``                                ... on Player 3 (three players: the chosen foe)
+``4H>6S reverse``                          ... with Reverse Fano (tribute special)
+``recruit 2H with AH 4H``                  AH and 4H in play bring 2H from hand into play
+``counter 3S+2S=5S``                       defender: combine counter with the attacked 3S
+``counter 3S+4S=7S recruit 4S with AS 2S``  defender: recruit-combine counter
+``... return 2S``                          ... returning one combined card to hand
+``allow``                                  defender: no counter, the support is asked for
+=========================================  ================================================
+
 Card lists inside an action are in canonical (value, suit) order. "Discard any number" is one
 action carrying the set of cards, so the legal actions stay finite (at most seven discards).
 """
@@ -144,8 +157,88 @@ class Shuffle:
         return "shuffle joker" if self.joker else "shuffle"
 
 
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Trionfey: declare an attack of ``attacker`` (own field) on ``target``; the support is
+    shown only when the attack resolves. ``seat`` names the attacked player when there are
+    three or more players (None with two)."""
+
+    attacker: int
+    target: int
+    seat: int | None = None
+    reverse: bool = False
+
+    def __str__(self) -> str:
+        text = f"{card_text(self.attacker)}>{card_text(self.target)}"
+        if self.seat is not None:
+            text += f"@{self.seat + 1}"
+        return text + " reverse" if self.reverse else text
+
+
+@dataclass(frozen=True, slots=True)
+class Recruit:
+    """Trionfey: ``first`` and ``second`` in play (``first < second``) bring ``card`` from hand
+    into an empty slot; the three distinct values share a line of the plane."""
+
+    card: int
+    first: int
+    second: int
+
+    def __str__(self) -> str:
+        return (
+            f"recruit {card_text(self.card)} with {card_text(self.first)} {card_text(self.second)}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CombineCounter:
+    """Trionfey, the defender's counter: ``first`` and ``second`` (``first < second``, one of
+    them the attacked card) combine for ``result`` from hand, and the attack turns on
+    ``result``. With ``recruiters`` it is a recruit-combine counter: the two cards in play
+    first recruit ``recruited`` (the other combined card) from hand. ``returned`` (0: none)
+    goes back to hand."""
+
+    first: int
+    second: int
+    result: int
+    returned: int = 0
+    recruited: int = 0
+    recruiters: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        text = f"counter {card_text(self.first)}+{card_text(self.second)}={card_text(self.result)}"
+        if self.recruiters:
+            text += f" recruit {card_text(self.recruited)} with " + " ".join(
+                card_text(card) for card in self.recruiters
+            )
+        if self.returned:
+            text += f" return {card_text(self.returned)}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Allow:
+    """Trionfey, the defender: no counter; the attacker must now show the support."""
+
+    def __str__(self) -> str:
+        return "allow"
+
+
 FanoAction = (
-    Attack | Combine | Promote | Defend | Play | Substitute | Discard | Pass | Mulligan | Shuffle
+    Attack
+    | Combine
+    | Promote
+    | Defend
+    | Play
+    | Substitute
+    | Discard
+    | Pass
+    | Mulligan
+    | Shuffle
+    | Declare
+    | Recruit
+    | CombineCounter
+    | Allow
 )
 
 #: Actions that end the turn.
@@ -153,6 +246,12 @@ END_ACTIONS = (Play, Substitute, Discard, Pass)
 
 _ATTACK = re.compile(r"^(\S+?)\s*(?:>|->)\s*(\S+?)\s*(?::|->)\s*(\S+?)(\s+reverse)?$")
 _COMBINE = re.compile(r"^(\S+?)\s*\+\s*(\S+?)\s*=\s*(\S+?)(\s+oversum)?(?:\s+return\s+(\S+))?$")
+_DECLARE = re.compile(r"^(\S+?)\s*(?:>|->)\s*([^\s@]+?)(?:\s*@\s*(\d))?(\s+reverse)?$")
+_RECRUIT = re.compile(r"^recruit\s+(\S+)\s+with\s+(\S+)\s+(\S+)$")
+_COUNTER = re.compile(
+    r"^counter\s+(\S+?)\s*\+\s*(\S+?)\s*=\s*(\S+?)"
+    r"(?:\s+recruit\s+(\S+)\s+with\s+(\S+)\s+(\S+))?(?:\s+return\s+(\S+))?$"
+)
 
 
 def parse_action(text: str) -> FanoAction:
@@ -194,6 +293,20 @@ def parse_action(text: str) -> FanoAction:
         if len(set(cards)) != len(cards):
             raise NotationError("discard names each card once")
         return Discard(cards)
+    if key == "allow":
+        return Allow()
+    if head == "recruit":
+        match = _RECRUIT.match(key)
+        if not match:
+            raise NotationError(
+                "recruit names the card from hand, then two in play: recruit 2H with AH 4H"
+            )
+        card, first, second = (parse_card(match.group(i)) for i in (1, 2, 3))
+        if first == second:
+            raise NotationError("recruiting needs two different cards in play")
+        return Recruit(card, min(first, second), max(first, second))
+    if head == "counter":
+        return _parse_counter(key)
     match = _ATTACK.match(key)
     if match:
         attacker, target, support = (parse_card(match.group(i)) for i in (1, 2, 3))
@@ -210,7 +323,43 @@ def parse_action(text: str) -> FanoAction:
         if returned and is_joker(returned):
             raise NotationError("a joker can not be returned to hand after a combination")
         return Combine(first, second, result, returned, bool(match.group(4)))
+    match = _DECLARE.match(key)
+    if match:
+        attacker, target = parse_card(match.group(1)), parse_card(match.group(2))
+        seat = int(match.group(3)) - 1 if match.group(3) else None
+        if seat is not None and seat < 0:
+            raise NotationError("players are numbered from 1: write 4H>6S@2")
+        return Declare(attacker, target, seat, bool(match.group(4)))
     raise NotationError(
         f"{text.strip()!r} is not a Fano move: try 4H>6S:3H (attack), 1H+4H=5H return 1H "
         "(combine), promote 8H 9H TH, play 5H, sub 8H 5H, discard 9H, pass; 'help' explains"
     )
+
+
+def _parse_counter(key: str) -> CombineCounter:
+    match = _COUNTER.match(key)
+    if not match:
+        raise NotationError(
+            "a counter is written counter 3S+2S=5S (return 2S), or with a recruit: "
+            "counter 3S+4S=7S recruit 4S with AS 2S"
+        )
+    first, second, result = (parse_card(match.group(i)) for i in (1, 2, 3))
+    if first == second:
+        raise NotationError("a counter combines two different cards")
+    first, second = min(first, second), max(first, second)
+    recruited = 0
+    recruiters: tuple[int, ...] = ()
+    if match.group(4):
+        recruited = parse_card(match.group(4))
+        one, two = parse_card(match.group(5)), parse_card(match.group(6))
+        if recruited not in (first, second):
+            raise NotationError("the recruited card is one of the two combined cards")
+        if one == two or recruited in (one, two):
+            raise NotationError("two different cards in play recruit a third from hand")
+        recruiters = (min(one, two), max(one, two))
+    returned = parse_card(match.group(7)) if match.group(7) else 0
+    if returned and returned not in (first, second):
+        raise NotationError("only one of the two combined cards can return to hand")
+    if returned and is_joker(returned):
+        raise NotationError("a joker can not be returned to hand after a combination")
+    return CombineCounter(first, second, result, returned, recruited, recruiters)

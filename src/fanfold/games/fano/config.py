@@ -1,4 +1,8 @@
-"""The Fano variant configuration and presets (rules text: seeds/000, classic edition)."""
+"""The Fano variant configuration and presets.
+
+Two editions share one engine: ``classic`` (rules text seeds/000_20e0e87f70a9328e.txt) and
+``trionfey`` ("The battle for Trionfey", seeds/001_4b741ffe6572c987.txt).
+"""
 
 from __future__ import annotations
 
@@ -11,9 +15,15 @@ from fanfold.core.game import Preset
 
 
 class Edition(enum.Enum):
-    """Which rules text the engine follows. Only the classic edition is implemented."""
+    """Which rules text the engine follows.
+
+    ``classic``: "How to play Fano". ``trionfey``: "The battle for Trionfey" (declared attacks
+    with bluffs and the defender's counters, recruit, the 8-9-10 redraw, tribute specials,
+    three-player target choice).
+    """
 
     CLASSIC = "classic"
+    TRIONFEY = "trionfey"
 
 
 class PromotionMode(enum.Enum):
@@ -68,7 +78,7 @@ class FanoConfig(GameConfig):
     """Variant options for Fano.
 
     Attributes:
-        edition: the rules edition; only ``classic`` for now.
+        edition: the rules edition, ``classic`` or ``trionfey``.
         players: 2 to 8 (5 or more use a second deck: suits repeat).
         two_suit: the 2-suit 2-player game: red (hearts and diamonds) against black (spades
             and clubs), 20 cards each.
@@ -82,6 +92,7 @@ class FanoConfig(GameConfig):
         promotion_ends_main: promoting ends the main phase (only the end action is left).
         promotions_to_win: promotions that win the game (3: Jack, Queen, King, win).
         turn_limit: turns (all players together) after which the game is drawn.
+        tribute: Trionfey specials: tribute counters buy each suit's special.
     """
 
     edition: Edition = Edition.CLASSIC
@@ -96,6 +107,12 @@ class FanoConfig(GameConfig):
     promotion_ends_main: bool = False
     promotions_to_win: int = 3
     turn_limit: int = 200
+    tribute: bool = False
+
+    @property
+    def trionfey(self) -> bool:
+        """True for "The battle for Trionfey" edition."""
+        return self.edition is Edition.TRIONFEY
 
     def validate(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -108,6 +125,19 @@ class FanoConfig(GameConfig):
             raise ConfigError(f"promotions_to_win must be 1 to 9, not {self.promotions_to_win}")
         if self.turn_limit < 1:
             raise ConfigError(f"turn_limit must be at least 1, not {self.turn_limit}")
+        if self.trionfey:
+            if self.two_suit or self.jokers or self.specials is not SpecialsMode.OFF:
+                raise ConfigError(
+                    "the Trionfey edition has no 2-suit, Joker's wild or classic specials "
+                    "variants (its specials are the tribute specials: tribute=true)"
+                )
+            if self.players not in TRIONFEY_PLAYERS:
+                counts = ", ".join(map(str, TRIONFEY_PLAYERS))
+                raise ConfigError(
+                    f"the Trionfey edition is for {counts} players, not {self.players}"
+                )
+        elif self.tribute:
+            raise ConfigError("tribute counters belong to the Trionfey edition (edition=trionfey)")
 
     def suits_of(self, seat: int) -> tuple[int, ...]:
         """The suits (0 clubs .. 3 spades) that ``seat`` commands."""
@@ -121,10 +151,16 @@ class FanoConfig(GameConfig):
         return self.two_suit and self.all_prestige
 
 
+#: Player counts the Trionfey edition is implemented for.
+TRIONFEY_PLAYERS: tuple[int, ...] = (2, 3)
+
 #: The order seats take suits (as the rules text lists them): hearts, clubs, spades, diamonds.
 SEAT_SUITS: tuple[int, ...] = (2, 0, 3, 1)
 
 _ALL = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+#: The Trionfey edition's standard game: two promotions win.
+TRIONFEY = FanoConfig(edition=Edition.TRIONFEY, promotions_to_win=2)
 
 PRESETS: tuple[Preset[FanoConfig], ...] = (
     Preset(
@@ -209,5 +245,27 @@ PRESETS: tuple[Preset[FanoConfig], ...] = (
         "2-suit, jokers wild and specials by choice (Oversum for prestige results only)",
         ("all-variants",),
         (2,),
+    ),
+    Preset(
+        "trionfey",
+        TRIONFEY,
+        '"The battle for Trionfey": two promotions win (King), declared attacks and counters, '
+        "recruit",
+        ("battle-for-trionfey", "fano-trionfey"),
+        TRIONFEY_PLAYERS,
+    ),
+    Preset(
+        "trionfey-queen",
+        TRIONFEY.replace(promotions_to_win=1),
+        "Trionfey, the shorter game: stop at Queen (one promotion wins)",
+        ("stop-at-queen",),
+        TRIONFEY_PLAYERS,
+    ),
+    Preset(
+        "trionfey-tournament",
+        TRIONFEY.replace(promotions_to_win=3),
+        "Trionfey, tournament game: three promotions win",
+        ("tournament",),
+        TRIONFEY_PLAYERS,
     ),
 )

@@ -12,14 +12,18 @@ from fanfold.core.game import Game, Outcome, Preset
 from fanfold.games.fano import actions as actions_module
 from fanfold.games.fano import notation, render, rules, view
 from fanfold.games.fano.actions import (
+    Allow,
     Attack,
     Combine,
+    CombineCounter,
+    Declare,
     Defend,
     Discard,
     FanoAction,
     Mulligan,
     Play,
     Promote,
+    Recruit,
     Shuffle,
     Substitute,
 )
@@ -71,7 +75,7 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def current_player(self, state: FanoState) -> int | None:
         if state.phase is Phase.OVER or rules.winner(state) is not None:
             return None
-        return state.turn_player
+        return state.decider
 
     def legal_actions(self, state: FanoState) -> Sequence[FanoAction]:
         return rules.legal_actions(state)
@@ -122,8 +126,17 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
         result = self.outcome(state)
         if result is not None:
             return f"Game over: {result.reason}"
-        seat = render.seat_label(state.config, state.turn_player)
-        target = render.seat_label(state.config, state.target_of(state.turn_player))
+        config = state.config
+        seat = render.seat_label(config, state.turn_player)
+        pending = state.pending
+        if pending is not None:
+            defender = render.seat_label(config, pending.defender)
+            return (
+                f"Turn {state.turn}: {seat} attacks {card_text(pending.target)} with "
+                f"{card_text(pending.attacker)}; {defender} may counter or allow"
+            )
+        foes = rules.opponents(state, state.turn_player)
+        target = " or ".join(render.seat_label(config, foe) for foe in foes)
         return f"Turn {state.turn}: {seat}, {render.PHASE_TEXT[state.phase]}; attacks {target}"
 
     def invariant_violations(self, state: FanoState) -> list[str]:
@@ -146,6 +159,16 @@ Fano moves (cards are rank then suit: AH 2H .. 9H TH; jokers JK, TJ; a joker in 
   pass               end your turn
   mulligan / keep    all-prestige hand at the draw: redraw three, or keep it
   shuffle / shuffle joker   reshuffle your discard pile (with a Temporary Joker)
+The Trionfey edition ("The battle for Trionfey") declares attacks and adds:
+  4H>6S              declare an attack; the support (here 3H) is shown when it resolves, and
+                     without it your 4H is discarded: a bluff is legal
+  4H>6S@3            ... on Player 3 (with three players you choose whom to attack each turn)
+  4H>3S reverse      Reverse Fano (Hearts tribute special, 3 counters)
+  recruit 2H with AH 4H   AH and 4H in play bring 2H from hand (1, 2, 4 share a line)
+  counter 3S+2S=5S   when your 3S is attacked: combine it with 2S for 5S, the attack turns on 5S
+  counter 3S+4S=7S recruit 4S with AS 2S   recruit 4S first, then combine it with the 3S
+  ... return 2S      a counter may return one combined card to hand, like a combine
+  allow              no counter: the attacker must show the support
 Type 'plane' to see the Fano plane and every attack."""
 
 
@@ -161,6 +184,10 @@ def _explain(state: FanoState, action: FanoAction) -> str:
         return "your hand is all prestige cards: answer 'mulligan' or 'keep' first"
     if phase in (Phase.DRAW_SHUFFLE, Phase.SHUFFLE) and not isinstance(action, Shuffle):
         return "your draw pile is empty: answer 'shuffle' or 'shuffle joker' first"
+    if phase is Phase.REACT:
+        return _explain_react(state, action)
+    if isinstance(action, CombineCounter | Allow):
+        return "counters and 'allow' answer an attack declared on one of your cards"
     if isinstance(action, Mulligan):
         return "a mulligan is only offered in the draw phase when the hand is all prestige"
     if isinstance(action, Shuffle):
@@ -171,9 +198,27 @@ def _explain(state: FanoState, action: FanoAction) -> str:
     target_seat = state.target_of(seat)
     opponent = state.players[target_seat]
     hand = {base_card(card) for card in me.hand}
-    main_only = (Attack, Combine, Promote, Defend)
+    main_only = (Attack, Combine, Promote, Defend, Declare, Recruit)
     if phase is Phase.END and isinstance(action, main_only):
         return "you promoted, which ends the main phase: play, sub, discard or pass"
+    if config.trionfey and isinstance(action, Attack):
+        return (
+            "in the Trionfey edition you declare an attack without naming the support: "
+            f"{card_text(action.attacker)}>{card_text(action.target)}"
+        )
+    if not config.trionfey and isinstance(action, Declare | Recruit):
+        what = (
+            "attacks name their support, e.g. 4H>6S:3H"
+            if isinstance(action, Declare)
+            else ("there is no recruit")
+        )
+        return f"in the classic edition {what}"
+    if isinstance(action, Declare):
+        return _explain_declare(state, action)
+    if isinstance(action, Recruit):
+        return _explain_recruit(state, action)
+    if isinstance(action, Defend) and config.trionfey:
+        return "the Trionfey edition's Perfect defense plays a card face down at the end of turn"
     if isinstance(action, Attack):
         if action.attacker not in me.field:
             return f"you have no {card_text(action.attacker)} in play"
@@ -245,3 +290,84 @@ def _explain(state: FanoState, action: FanoAction) -> str:
         if missing:
             return f"you do not hold {', '.join(missing)}"
     return f"{action} is not a legal move here; type 'legal' to list the legal moves"
+
+
+_LEGAL_HINT = "; type 'legal' to list the legal moves"
+
+
+def _explain_declare(state: FanoState, action: Declare) -> str:
+    seat = state.turn_player
+    me = state.players[seat]
+    foes = rules.opponents(state, seat)
+    if len(state.players) > 2 and action.seat is None:
+        return f"name the player you attack: {action}@{foes[0] + 1}"
+    foe = action.seat if action.seat is not None else state.target_of(seat)
+    if len(state.players) == 2 and action.seat is not None:
+        return f"with two players write the attack without @: {card_text(action.attacker)}>" + (
+            card_text(action.target)
+        )
+    if foe not in foes:
+        if foe == seat or not 0 <= foe < len(state.players):
+            return "attack one of your opponents"
+        return f"this turn you attack Player {foes[0] + 1} only (one opponent per turn)"
+    if action.attacker not in me.field:
+        return f"you have no {card_text(action.attacker)} in play"
+    if action.attacker in me.hidden:
+        return f"{card_text(action.attacker)} lies face down: flip it first"
+    if value_of(action.attacker) > MAX_COMBAT:
+        return "prestige cards can not attack"
+    opponent = state.players[foe]
+    if action.target not in opponent.field:
+        return f"Player {foe + 1} has no {card_text(action.target)} in play"
+    if value_of(action.target) > MAX_COMBAT:
+        return "prestige cards can not be attacked"
+    a, x = value_of(action.attacker), value_of(action.target)
+    if action.reverse:
+        if not rules.can_use(state.config, me, seat, Special.REVERSE):
+            return "Reverse Fano needs the Hearts tribute special and three tribute counters"
+        if not rules.support_value(a, x, True):
+            return f"reversed, a {a} can attack only what attacks it normally; a {a} attacks {x}"
+    if not rules.support_value(a, x, action.reverse):
+        return f"a {a} can not attack a {x}" + (
+            f" ({x} attacks {a} instead)" if ATTACK_SUPPORT[x][a] else ""
+        )
+    return f"{action} is not a legal move here" + _LEGAL_HINT
+
+
+def _explain_recruit(state: FanoState, action: Recruit) -> str:
+    me = state.players[state.turn_player]
+    for card in (action.first, action.second):
+        if card not in me.field:
+            return f"you have no {card_text(card)} in play"
+        if card in me.hidden:
+            return f"{card_text(card)} lies face down: flip it first"
+    if base_card(action.card) not in me.hand:
+        return f"you have no {card_text(base_card(action.card))} in hand"
+    values = [value_of(card) for card in (action.first, action.second, action.card)]
+    if len(set(values)) != 3 or LINE_THIRD[values[0]][values[1]] != values[2]:
+        return "a recruit needs three different values on one line of the Fano plane ('plane')"
+    if len(me.field) >= rules.FIELD_SLOTS:
+        return "your four field slots are full"
+    return f"{action} is not a legal move here" + _LEGAL_HINT
+
+
+def _explain_react(state: FanoState, action: FanoAction) -> str:
+    pending = state.pending
+    if pending is None:  # pragma: no cover - the react phase always has an attack
+        return "there is no attack to answer"
+    attack = f"{card_text(pending.attacker)} attacks your {card_text(pending.target)}"
+    if not isinstance(action, CombineCounter | Allow):
+        return f"{attack}: answer with a counter or 'allow'" + _LEGAL_HINT
+    me = state.players[pending.defender]
+    if isinstance(action, CombineCounter):
+        if pending.target not in (action.first, action.second):
+            return f"a counter combines the attacked {card_text(pending.target)} with another card"
+        if base_card(action.result) not in me.hand:
+            return f"you have no {card_text(base_card(action.result))} in hand"
+        if value_of(action.first) + value_of(action.second) > MAX_COMBAT:
+            return "a counter makes a combat card (1-7)"
+        if value_of(action.first) + value_of(action.second) != value_of(action.result):
+            return f"{card_text(action.first)} + {card_text(action.second)} is not " + (
+                card_text(action.result)
+            )
+    return f"{action} is not a legal answer here" + _LEGAL_HINT

@@ -13,6 +13,11 @@ A position is a header and one section per seat, ``|`` between them::
   use, names ``reverse``, ``oversum``, ``joker``, ``defend``), ``protected`` (cards under
   Perfect defense), ``shuffles`` (reshuffles so far). ``-`` is an empty list.
 
+The Trionfey edition adds, in the header, ``attack`` (a declared attack in the defender's
+counter window: ``4H>6S@2``, with ``/reverse`` for Reverse Fano; ``-`` for none) and ``foe``
+(the player chosen as target this turn with three or more players, ``-`` for none); and in each
+seat ``tribute`` (counters held) and ``hidden`` (cards in play lying face down).
+
 Keys may come in any order and may be left out (empty, or 0); a seat written ``-`` has all
 its cards in the draw pile. To set up a puzzle, name only the
 cards that matter: every card of a seat's deck that the section does not place goes under the
@@ -24,10 +29,11 @@ from __future__ import annotations
 
 from fanfold.core.errors import NotationError
 from fanfold.core.rng import derive_rng
-from fanfold.games.fano.cards import TEMP_JOKER, base_card, cards_text, parse_cards
+from fanfold.games.fano.actions import Declare, parse_action
+from fanfold.games.fano.cards import TEMP_JOKER, base_card, card_text, cards_text, parse_cards
 from fanfold.games.fano.config import FanoConfig, Special
 from fanfold.games.fano.rules import deck_of, invariant_violations
-from fanfold.games.fano.state import FanoState, Phase, PlayerState
+from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 
 _SEAT_KEYS = (
     "level",
@@ -41,7 +47,8 @@ _SEAT_KEYS = (
     "protected",
     "shuffles",
 )
-_HEADER_KEYS = ("turn", "player", "phase", "seed")
+_HEADER_KEYS = ("turn", "player", "phase", "seed", "attack", "foe")
+_TRIONFEY_SEAT_KEYS = ("tribute", "hidden")
 
 
 def format_position(state: FanoState) -> str:
@@ -50,6 +57,17 @@ def format_position(state: FanoState) -> str:
         f"fano turn={state.turn} player={state.turn_player + 1} "
         f"phase={state.phase.value} seed={state.seed}"
     )
+    trionfey = state.config.trionfey
+    if trionfey:
+        pending = state.pending
+        attack = "-"
+        if pending is not None:
+            attack = (
+                f"{card_text(pending.attacker)}>{card_text(pending.target)}@{pending.defender + 1}"
+                + ("/reverse" if pending.reverse else "")
+            )
+        foe = "-" if state.target_seat is None else str(state.target_seat + 1)
+        header += f" attack={attack} foe={foe}"
     sections = [header]
     for player in state.players:
         specials = ",".join(f"{level}:{special.value}" for level, special in player.specials)
@@ -59,6 +77,7 @@ def format_position(state: FanoState) -> str:
             f"up={cards_text(player.up)} down={cards_text(player.down)} "
             f"known={cards_text(player.known)} specials={specials or '-'} "
             f"protected={cards_text(player.protected)} shuffles={player.shuffles}"
+            + (f" tribute={player.tribute} hidden={cards_text(player.hidden)}" if trionfey else "")
         )
     return " | ".join(sections)
 
@@ -104,6 +123,23 @@ def _specials(text: str, where: str) -> tuple[tuple[int, Special], ...]:
     return tuple(result)
 
 
+def _pending(text: str, config: FanoConfig) -> Pending | None:
+    if text == "-":
+        return None
+    body, _, flag = text.partition("/")
+    if flag not in ("", "reverse"):
+        raise NotationError(f"header: attack={text!r}: only '/reverse' may follow the attack")
+    try:
+        action = parse_action(body)
+    except NotationError as error:
+        raise NotationError(f"header: attack={text!r}: {error}") from None
+    if not isinstance(action, Declare) or action.seat is None or action.reverse:
+        raise NotationError(f"header: attack={text!r} should read like 4H>6S@2")
+    if not 0 <= action.seat < config.players:
+        raise NotationError(f"header: attack={text!r}: no Player {action.seat + 1}")
+    return Pending(action.attacker, action.target, action.seat, flag == "reverse")
+
+
 def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
     """A state from Fano notation (see the module docstring).
 
@@ -116,6 +152,7 @@ def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
     if not head or head[0].lower() != "fano":
         raise NotationError("a Fano position starts with 'fano', e.g. 'fano turn=1 player=1 ...'")
     header = _pairs(head[1] if len(head) > 1 else "", _HEADER_KEYS, "header")
+    seat_keys = _SEAT_KEYS + _TRIONFEY_SEAT_KEYS
     seats = sections[1:]
     if config is None:
         config = FanoConfig(players=max(2, len(seats)))
@@ -136,7 +173,7 @@ def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
     players = []
     for seat, section in enumerate(seats):
         where = f"seat {seat + 1}"
-        pairs = _pairs(section, _SEAT_KEYS, where)
+        pairs = _pairs(section, seat_keys, where)
         hand, field, draw, up, down = (
             parse_cards(pairs.get(key, "-")) for key in ("hand", "field", "draw", "up", "down")
         )
@@ -159,9 +196,18 @@ def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
                 protected=tuple(sorted(parse_cards(pairs.get("protected", "-")))),
                 shuffles=_number(pairs.get("shuffles", "0"), "shuffles", where),
                 temp_jokers=placed.count(TEMP_JOKER),
+                tribute=_number(pairs.get("tribute", "0"), "tribute", where),
+                hidden=tuple(sorted(parse_cards(pairs.get("hidden", "-")))),
             )
         )
-    state = FanoState(config, seed, tuple(players), turn_player, phase, turn)
+    if not config.trionfey and any(key in header for key in ("attack", "foe")):
+        raise NotationError("header: attack and foe belong to the Trionfey edition")
+    pending = _pending(header.get("attack", "-"), config)
+    foe = header.get("foe", "-")
+    target_seat = None if foe == "-" else _number(foe, "foe", "header") - 1
+    if target_seat is not None and not 0 <= target_seat < config.players:
+        raise NotationError(f"header: foe must be 1 to {config.players}")
+    state = FanoState(config, seed, tuple(players), turn_player, phase, turn, pending, target_seat)
     problems = invariant_violations(state)
     if problems:
         raise NotationError("impossible position: " + "; ".join(problems))

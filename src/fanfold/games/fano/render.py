@@ -14,6 +14,7 @@ PHASE_TEXT = {
     Phase.DRAW_SHUFFLE: "draw phase (reshuffle: add a Temporary Joker?)",
     Phase.MULLIGAN: "draw phase (all prestige: mulligan or keep?)",
     Phase.MAIN: "main phase",
+    Phase.REACT: "main phase, an attack waits for the defender's counter or 'allow'",
     Phase.SHUFFLE: "main phase (reshuffle: add a Temporary Joker?)",
     Phase.END: "end of turn (promoted: play, sub, discard or pass)",
     Phase.OVER: "the game is over",
@@ -74,12 +75,19 @@ def render(view: FanoView) -> str:
         slots = [
             f"[{card_text(card)}{'*' if card in public.protected else ''}]" for card in public.field
         ]
-        slots += ["[  ]"] * (FIELD_SLOTS - len(public.field))
+        if seat == view.player:
+            slots += [f"[{card_text(card)} face down]" for card in view.hidden]
+        slots += ["[??]"] * public.hidden_count if seat != view.player else []
+        slots += ["[  ]"] * (FIELD_SLOTS - len(public.field) - public.hidden_count)
         specials = ", ".join(f"{special.value}@{level}" for level, special in public.specials)
         lines.append(
             f"{marker} {seat_label(config, seat)}  {commander(public.level)}"
             f" ({public.level}/{config.promotions_to_win} promotions)"
-            + (f"  attacks Player {(seat + 1) % players + 1}" if players > 2 else "")
+            + (
+                f"  attacks Player {(seat + 1) % players + 1}"
+                if players > 2 and not config.trionfey
+                else ""
+            )
         )
         lines.append(f"    field: {' '.join(slots)}")
         if seat == view.player:
@@ -93,10 +101,20 @@ def render(view: FanoView) -> str:
                 f"{public.down_count}"
             )
         extra = f"   specials used: {specials}" if specials else ""
+        if config.tribute:
+            extra += f"   tribute: {public.tribute}"
         if public.temp_jokers:
             extra += "   a Temporary Joker is in the deck"
         lines.append(
             f"    draw pile: {public.draw_count}   face-up discards: {_cards(public.up)}{extra}"
+        )
+    pending = view.pending
+    if pending is not None:
+        lines.append(
+            f"Attack: {card_text(pending.attacker)} attacks {card_text(pending.target)} of "
+            f"{seat_label(config, pending.defender)}"
+            + (" (Reverse Fano)" if pending.reverse else "")
+            + "; the support is shown when the attack resolves."
         )
     if view.phase is not Phase.OVER:
         lines.append("(* = Perfect defense; type 'legal' for your moves, 'plane' for the arrows)")

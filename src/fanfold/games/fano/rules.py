@@ -1,7 +1,11 @@
 """The Fano rules: dealing, legal actions, applying actions, the end of the game.
 
-Everything the rules decide is decided here, once (rules text: seeds/000, classic edition;
-readings of open points: ``docs/rules/fano.md``).
+Everything the rules decide is decided here, once, for both editions (rules texts: seeds/000,
+classic edition, and seeds/001, "The battle for Trionfey"; readings of open points:
+``docs/rules/fano.md``). The edition is read from the config: the Trionfey edition declares
+attacks (the support is shown when the attack resolves, so a bluff is legal), gives the
+defender a counter window (phase ``react``, decided by the defender), adds recruit, and
+redraws only a hand of 8, 9 and 10.
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ from itertools import combinations, pairwise
 from fanfold.core.game import Outcome
 from fanfold.core.rng import derive_rng
 from fanfold.games.fano.actions import (
+    Allow,
     Attack,
     Combine,
+    CombineCounter,
+    Declare,
     Defend,
     Discard,
     FanoAction,
@@ -24,6 +31,7 @@ from fanfold.games.fano.actions import (
     Pass,
     Play,
     Promote,
+    Recruit,
     Shuffle,
     Substitute,
 )
@@ -47,11 +55,13 @@ from fanfold.games.fano.config import (
     Special,
     SpecialsMode,
 )
-from fanfold.games.fano.state import FanoState, Phase, PlayerState
+from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 
 FIELD_SLOTS = 4
 HAND_SIZE = 3
 DRAW_SIZE = 3
+TRIBUTE_CAP = 7
+TRIBUTE_COST = 3
 
 
 # ------------------------------------------------------------------------ decks and specials
@@ -87,7 +97,14 @@ def _specials(mode: SpecialsMode, suits: tuple[int, ...]) -> frozenset[Special]:
 
 
 def can_use(config: FanoConfig, player: PlayerState, seat: int, special: Special) -> bool:
-    """Whether ``seat`` may use ``special`` now (ignoring the moment)."""
+    """Whether ``seat`` may use ``special`` now (ignoring the moment). Trionfey: with tribute
+    counters, a player may buy their own suit's special for three counters, again and again."""
+    if config.trionfey:
+        return (
+            config.tribute
+            and player.tribute >= TRIBUTE_COST
+            and special in _specials(SpecialsMode.SUIT, config.suits_of(seat))
+        )
     if special not in specials_of(config, seat) or player.special_used_this_level:
         return False
     return special is not Special.TEMP_JOKER or player.temp_jokers == 0
@@ -187,17 +204,27 @@ def _with(
     return (*players[:seat], player, *players[seat + 1 :])
 
 
+def mulligan_offered(config: FanoConfig, hand: tuple[int, ...]) -> bool:
+    """Whether the draw-phase redraw is offered for ``hand``: classic, a hand entirely of
+    prestige cards; Trionfey, a hand of 8, 9 and 10."""
+    if not config.mulligan or not hand:
+        return False
+    if config.trionfey:
+        return sorted(card >> 4 for card in hand) == [8, 9, 10]
+    return all(card >> 4 >= 8 for card in hand)
+
+
 def _after_draw_phase(config: FanoConfig, player: PlayerState) -> Phase:
-    if config.mulligan and player.hand and all(card >> 4 >= 8 for card in player.hand):
-        return Phase.MULLIGAN
-    return Phase.MAIN
+    return Phase.MULLIGAN if mulligan_offered(config, player.hand) else Phase.MAIN
 
 
 def start_turn(state: FanoState, seat: int, turn: int) -> FanoState:
     """Begin ``seat``'s turn ``turn``: the draw phase (or the end of the game at the limit)."""
     if turn > state.config.turn_limit:
-        return replace(state, turn_player=seat, turn=turn, phase=Phase.OVER)
-    state = replace(state, turn_player=seat, turn=turn)
+        return replace(
+            state, turn_player=seat, turn=turn, phase=Phase.OVER, pending=None, target_seat=None
+        )
+    state = replace(state, turn_player=seat, turn=turn, pending=None, target_seat=None)
     player, asked = draw_to_three(state, seat, state.players[seat])
     phase = Phase.DRAW_SHUFFLE if asked else _after_draw_phase(state.config, player)
     return replace(state, players=_with(state.players, seat, player), phase=phase)
@@ -266,11 +293,16 @@ def legal_actions(state: FanoState) -> tuple[FanoAction, ...]:
         return (Mulligan(True), Mulligan(False))
     if phase is Phase.DRAW_SHUFFLE or phase is Phase.SHUFFLE:
         return (Shuffle(False), Shuffle(True))
+    if phase is Phase.REACT:
+        return _react_actions(state)
     seat = state.turn_player
     me = state.players[seat]
     actions: list[FanoAction] = []
     if phase is Phase.MAIN:
-        _main_actions(state, seat, me, actions)
+        if state.config.trionfey:
+            _trionfey_main_actions(state, seat, me, actions)
+        else:
+            _main_actions(state, seat, me, actions)
     _end_actions(me, actions)
     return tuple(actions)
 
@@ -308,6 +340,19 @@ def _main_actions(state: FanoState, seat: int, me: PlayerState, actions: list[Fa
                     actions.append(Attack(attacker, target, card, reverse))
                 for joker in jokers:
                     actions.append(Attack(attacker, target, support * 16 + (joker & 15), reverse))
+    _combine_and_promote(state, seat, me, actions)
+    if can_use(state.config, me, seat, Special.DEFENSE):
+        for card in field:
+            if card >> 4 <= MAX_COMBAT and card not in me.protected:
+                actions.append(Defend(card))
+
+
+def _combine_and_promote(
+    state: FanoState, seat: int, me: PlayerState, actions: list[FanoAction]
+) -> None:
+    config = state.config
+    hand = me.hand
+    field = me.field
     if len(field) >= 2 and hand:
         oversum_ok = can_use(config, me, seat, Special.OVERSUM)
         prestige_only = config.oversum_prestige_only
@@ -342,10 +387,122 @@ def _main_actions(state: FanoState, seat: int, me: PlayerState, actions: list[Fa
                         actions.append(Combine(first, second, result, returned, oversum))
     for trio in promotion_sets(config, field):
         actions.append(Promote(trio))
-    if can_use(config, me, seat, Special.DEFENSE):
-        for card in field:
-            if card >> 4 <= MAX_COMBAT and card not in me.protected:
-                actions.append(Defend(card))
+
+
+# ------------------------------------------------------------------- Trionfey: attacks
+def support_value(attacker: int, target: int, reverse: bool) -> int:
+    """The support value an ``attacker`` value needs against a ``target`` value (0: that is
+    not a legal direction), with the arrows reversed when ``reverse``."""
+    if reverse:
+        return LINE_THIRD[attacker][target] if ATTACK_SUPPORT[target][attacker] else 0
+    return ATTACK_SUPPORT[attacker][target]
+
+
+def opponents(state: FanoState, seat: int) -> tuple[int, ...]:
+    """The seats ``seat`` may attack now (Trionfey: the one chosen this turn, once chosen)."""
+    if not state.config.trionfey or len(state.players) == 2:
+        return (state.target_of(seat),)
+    if state.target_seat is not None:
+        return (state.target_seat,)
+    return tuple(other for other in range(len(state.players)) if other != seat)
+
+
+def _active(player: PlayerState) -> list[int]:
+    """The combat cards in play that may attack, combine, recruit or counter (face up)."""
+    return [card for card in player.field if card >> 4 <= MAX_COMBAT and card not in player.hidden]
+
+
+def _can_reverse(config: FanoConfig, me: PlayerState, seat: int) -> bool:
+    return can_use(config, me, seat, Special.REVERSE)
+
+
+def _trionfey_main_actions(
+    state: FanoState, seat: int, me: PlayerState, actions: list[FanoAction]
+) -> None:
+    config = state.config
+    active = _active(me)
+    reverse_ok = _can_reverse(config, me, seat)
+    named = len(state.players) > 2
+    for foe in opponents(state, seat):
+        targets = _active(state.players[foe])
+        for attacker in active:
+            for target in targets:
+                a, x = attacker >> 4, target >> 4
+                if ATTACK_SUPPORT[a][x]:
+                    actions.append(Declare(attacker, target, foe if named else None))
+                elif reverse_ok and ATTACK_SUPPORT[x][a]:
+                    actions.append(Declare(attacker, target, foe if named else None, True))
+    if len(me.field) < FIELD_SLOTS and me.hand:
+        for first, second in combinations(active, 2):
+            third = LINE_THIRD[first >> 4][second >> 4]
+            if not third:
+                continue
+            for card in me.hand:
+                if card & 15 < WILD and card >> 4 == third:
+                    actions.append(Recruit(card, first, second))
+                elif card & 15 >= WILD:
+                    actions.append(Recruit(third * 16 + (card & 15), first, second))
+    _combine_and_promote(state, seat, me, actions)
+
+
+def _counter_shapes(defender: PlayerState, target: int) -> list[tuple[int, int, int, int]]:
+    """Every counter the defender's field allows against ``target``, whatever the hand:
+    ``(partner, result value, recruit value, recruiter pair index)`` rows; ``recruit value``
+    is 0 for a combine counter. Public: the window opens only when this is not empty."""
+    x = target >> 4
+    active = _active(defender)
+    shapes: list[tuple[int, int, int, int]] = []
+    for partner in active:
+        if partner != target and x + (partner >> 4) <= MAX_COMBAT:
+            shapes.append((partner, x + (partner >> 4), 0, -1))
+    if len(defender.field) < FIELD_SLOTS:
+        for index, (one, two) in enumerate(combinations(active, 2)):
+            third = LINE_THIRD[one >> 4][two >> 4]
+            if third and x + third <= MAX_COMBAT:
+                shapes.append((0, x + third, third, index))
+    return shapes
+
+
+def window_opens(state: FanoState, defender_seat: int, target: int) -> bool:
+    """Whether the defender gets a counter window: the field (public) allows some counter."""
+    return bool(_counter_shapes(state.players[defender_seat], target))
+
+
+def _hand_cards(hand: tuple[int, ...], value: int) -> list[int]:
+    """The hand cards that can enter play as ``value`` (a joker declared as it)."""
+    found = [card for card in hand if card & 15 < WILD and card >> 4 == value]
+    found.extend(value * 16 + (card & 15) for card in sorted(set(hand)) if card & 15 >= WILD)
+    return found
+
+
+def _react_actions(state: FanoState) -> tuple[FanoAction, ...]:
+    pending = state.pending
+    if pending is None:
+        return ()
+    defender = state.players[pending.defender]
+    target = pending.target
+    actions: list[FanoAction] = [Allow()]
+    active = _active(defender)
+    pairs = list(combinations(active, 2))
+    for partner, total, third, index in _counter_shapes(defender, target):
+        if not third:
+            for result in _hand_cards(defender.hand, total):
+                one, two = min(partner, target), max(partner, target)
+                for returned in (0, one, two):
+                    if returned & 15 < WILD:
+                        actions.append(CombineCounter(one, two, result, returned))
+            continue
+        recruiters = pairs[index]
+        for recruited in _hand_cards(defender.hand, third):
+            rest = _remove(defender.hand, base_card(recruited))
+            for result in _hand_cards(rest, total):
+                one, two = min(recruited, target), max(recruited, target)
+                for returned in (0, one, two):
+                    if returned & 15 < WILD:
+                        actions.append(
+                            CombineCounter(one, two, result, returned, recruited, recruiters)
+                        )
+    return tuple(actions)
 
 
 def _end_actions(me: PlayerState, actions: list[FanoAction]) -> None:
@@ -368,9 +525,15 @@ def _end_actions(me: PlayerState, actions: list[FanoAction]) -> None:
 # ------------------------------------------------------------------------------- applying
 def apply(state: FanoState, action: FanoAction) -> FanoState:
     """The state after a legal ``action`` (the caller checked legality)."""
+    if isinstance(action, Declare | CombineCounter | Allow):
+        return _apply_attack_step(state, action)
     seat = state.turn_player
     me = state.players[seat]
     players = state.players
+    if isinstance(action, Recruit):
+        me = _take_from_hand(me, action.card)
+        me = replace(me, field=_add(me.field, action.card))
+        return _after_main_action(state, players, seat, me)
     if isinstance(action, Attack):
         target_seat = state.target_of(seat)
         me = _take_from_hand(me, action.support)
@@ -458,6 +621,108 @@ def _after_main_action(
     return replace(state, players=_with(players, seat, me), phase=phase)
 
 
+def _apply_attack_step(state: FanoState, action: Declare | CombineCounter | Allow) -> FanoState:
+    """A declaration, a counter, or the defender letting the attack resolve (Trionfey)."""
+    if isinstance(action, Declare):
+        seat = state.turn_player
+        defender = action.seat if action.seat is not None else state.target_of(seat)
+        me = state.players[seat]
+        if action.reverse:
+            me = _spend(state.config, me, Special.REVERSE)
+        state = replace(
+            state,
+            players=_with(state.players, seat, me),
+            pending=Pending(action.attacker, action.target, defender, action.reverse),
+            target_seat=defender if len(state.players) > 2 else None,
+        )
+        if window_opens(state, defender, action.target):
+            return replace(state, phase=Phase.REACT)
+        return _resolve(state)
+    if isinstance(action, Allow):
+        return _resolve(state)
+    pending = state.pending
+    if pending is None:  # pragma: no cover - the caller checked legality
+        return state
+    seat = pending.defender
+    me = state.players[seat]
+    if action.recruiters:
+        me = _take_from_hand(me, action.recruited)
+        me = replace(me, field=_add(me.field, action.recruited))
+    me = _take_from_hand(me, action.result)
+    for card in (action.first, action.second):
+        if card == action.returned:
+            me = replace(
+                me,
+                field=_remove(me.field, card),
+                hand=_add(me.hand, card),
+                known=_add(me.known, card),
+            )
+        else:
+            me = _leave_field(me, card)
+    me = replace(me, field=_add(me.field, action.result))
+    me = _earn(state.config, me)
+    pending = replace(pending, target=action.result)
+    state = replace(state, players=_with(state.players, seat, me), pending=pending)
+    # The attack turns on the new card: it goes on only if that is still a legal direction
+    # and the attacker holds the support; otherwise only the attacker is discarded.
+    needed = support_value(pending.attacker >> 4, action.result >> 4, pending.reverse)
+    attacker = state.players[state.turn_player]
+    if not needed or not _hand_cards(attacker.hand, needed):
+        return _fail_attack(state)
+    if window_opens(state, seat, action.result):
+        return replace(state, phase=Phase.REACT)
+    return _resolve(state)
+
+
+def _resolve(state: FanoState) -> FanoState:
+    """The defender lets the attack be: the attacker shows the support, or loses the attacker."""
+    pending = state.pending
+    if pending is None:  # pragma: no cover - only called with an attack pending
+        return state
+    seat = state.turn_player
+    me = state.players[seat]
+    needed = support_value(pending.attacker >> 4, pending.target >> 4, pending.reverse)
+    supports = _hand_cards(me.hand, needed) if needed else []
+    if not supports:
+        return _fail_attack(state)
+    # A real card is shown before a joker (the joker stays wild in hand).
+    support = supports[0]
+    me = _take_from_hand(me, support)
+    me = _leave_field(me, pending.attacker)
+    me = replace(me, field=_add(me.field, support))
+    players = _with(
+        state.players,
+        pending.defender,
+        _leave_field(state.players[pending.defender], pending.target),
+    )
+    state = replace(state, pending=None, phase=Phase.MAIN)
+    return _after_main_action(state, players, seat, me)
+
+
+def _fail_attack(state: FanoState) -> FanoState:
+    """The attack cannot be completed: only the attacking card is discarded, face up."""
+    pending = state.pending
+    if pending is None:  # pragma: no cover - only called with an attack pending
+        return state
+    seat = state.turn_player
+    me = _leave_field(state.players[seat], pending.attacker)
+    return replace(state, players=_with(state.players, seat, me), pending=None, phase=Phase.MAIN)
+
+
+def _spend(config: FanoConfig, player: PlayerState, special: Special) -> PlayerState:
+    """Pay for a special: three tribute counters (Trionfey) or the level's use (classic)."""
+    if config.trionfey:
+        return replace(player, tribute=player.tribute - TRIBUTE_COST)
+    return replace(player, specials=(*player.specials, (player.level, special)))
+
+
+def _earn(config: FanoConfig, player: PlayerState) -> PlayerState:
+    """One tribute counter for discarding your own cards (Trionfey specials; at most 7)."""
+    if not config.tribute:
+        return player
+    return replace(player, tribute=min(TRIBUTE_CAP, player.tribute + 1))
+
+
 # ------------------------------------------------------------------------------ invariants
 def invariant_violations(state: FanoState) -> list[str]:
     """Every broken rule invariant of ``state``."""
@@ -477,10 +742,11 @@ def invariant_violations(state: FanoState) -> list[str]:
         problems.extend(
             f"Player {seat + 1}: {text}" for text in _player_problems(state, seat, player)
         )
-    if state.phase is Phase.MULLIGAN and not all(
-        card >> 4 >= 8 for card in state.players[state.turn_player].hand
+    if state.phase is Phase.MULLIGAN and not mulligan_offered(
+        config, state.players[state.turn_player].hand
     ):
-        problems.append("a mulligan is offered for a hand that is not all prestige")
+        problems.append("a mulligan is offered for a hand that does not allow it")
+    problems.extend(_attack_problems(state))
     if problems:
         return problems
     for action in legal_actions(state):
@@ -491,6 +757,33 @@ def invariant_violations(state: FanoState) -> list[str]:
         if isinstance(action, Play | Substitute) and action.card >> 4 > MAX_COMBAT:
             problems.append(f"legal {action} plays a prestige card from hand")
     return problems
+
+
+def _attack_problems(state: FanoState) -> Iterable[str]:
+    pending = state.pending
+    if (pending is not None) != (state.phase is Phase.REACT):
+        yield "a declared attack is pending exactly in the counter window"
+    if state.target_seat is not None and (
+        not state.config.trionfey
+        or len(state.players) == 2
+        or state.target_seat == state.turn_player
+        or not 0 <= state.target_seat < len(state.players)
+    ):
+        yield f"impossible attacked player {state.target_seat + 1}"
+    if pending is None:
+        return
+    if not state.config.trionfey:
+        yield "a declared attack in the classic edition"
+        return
+    if pending.defender == state.turn_player or not 0 <= pending.defender < len(state.players):
+        yield "the defender is not an opponent"
+        return
+    if pending.attacker not in _active(state.players[state.turn_player]):
+        yield "the declared attacker is not a face-up combat card in play"
+    if pending.target not in _active(state.players[pending.defender]):
+        yield "the attacked card is not a face-up combat card in play"
+    if len(state.players) > 2 and state.target_seat != pending.defender:
+        yield "the defender is not the player attacked this turn"
 
 
 def _player_problems(state: FanoState, seat: int, player: PlayerState) -> Iterable[str]:
@@ -547,3 +840,9 @@ def _player_problems(state: FanoState, seat: int, player: PlayerState) -> Iterab
         yield "a special this player may not use"
     if player.shuffles < 0:
         yield "negative shuffle count"
+    if not 0 <= player.tribute <= TRIBUTE_CAP or (player.tribute and not config.tribute):
+        yield f"{player.tribute} tribute counters"
+    if player.hidden and not config.tribute:
+        yield "face-down cards in play without the Trionfey specials"
+    if not set(player.hidden) <= set(player.field):
+        yield "a face-down card is not in play"

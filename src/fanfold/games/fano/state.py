@@ -15,12 +15,14 @@ class Phase(enum.Enum):
     when a Temporary Joker could be added): after ``draw-shuffle`` the draw phase goes on to the
     mulligan check, after ``shuffle`` the main phase resumes. ``end`` is the main phase closed
     by a promotion (only with ``promotion_ends_main``). ``over`` is a game ended by the turn
-    limit (a win is read from the commander levels).
+    limit (a win is read from the commander levels). ``react`` (Trionfey) is the defender's
+    counter window of a declared attack: the defender decides during the attacker's turn.
     """
 
     DRAW_SHUFFLE = "draw-shuffle"
     MULLIGAN = "mulligan"
     MAIN = "main"
+    REACT = "react"
     SHUFFLE = "shuffle"
     END = "end"
     OVER = "over"
@@ -41,7 +43,10 @@ class PlayerState:
         specials: ``(level, special)`` for each special used, in order.
         protected: field cards under Perfect defense, sorted.
         shuffles: how many times the discard pile was reshuffled (names the shuffle's seed).
-        temp_jokers: Temporary Jokers now in the game (0 or 1).
+        temp_jokers: Temporary Jokers now in the game (0 or 1; Trionfey: Spades jokers, up
+            to ``JOKER_SUPPLY``).
+        tribute: Trionfey tribute counters held (0 to 7).
+        hidden: Trionfey Perfect defense: cards in play that lie face down, sorted.
     """
 
     hand: tuple[int, ...] = ()
@@ -55,11 +60,30 @@ class PlayerState:
     protected: tuple[int, ...] = ()
     shuffles: int = 0
     temp_jokers: int = 0
+    tribute: int = 0
+    hidden: tuple[int, ...] = ()
 
     @property
     def special_used_this_level(self) -> bool:
         """True once a special was used since the last promotion."""
         return any(level == self.level for level, _ in self.specials)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A declared attack (Trionfey) waiting for the defender's answer.
+
+    Attributes:
+        attacker: the attacking card, on the turn player's field.
+        target: the card now attacked (a counter redirects the attack to the card it makes).
+        defender: the seat that owns ``target``.
+        reverse: declared with Reverse Fano (the arrows turned round for this attack).
+    """
+
+    attacker: int
+    target: int
+    defender: int
+    reverse: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +99,9 @@ class FanoState:
             make someone else the decider.
         phase: where the turn is.
         turn: the turn number, from 1.
+        pending: the declared attack in the defender's counter window (phase ``react``).
+        target_seat: Trionfey with three or more players: the opponent chosen this turn (by the
+            first declaration), or None.
     """
 
     config: FanoConfig
@@ -83,6 +110,13 @@ class FanoState:
     turn_player: int
     phase: Phase
     turn: int = 1
+    pending: Pending | None = None
+    target_seat: int | None = None
+
+    @property
+    def decider(self) -> int:
+        """The seat that decides now: the defender in a counter window, else the turn player."""
+        return self.pending.defender if self.pending is not None else self.turn_player
 
     def target_of(self, seat: int) -> int:
         """The player ``seat`` attacks: the next player in turn order."""

@@ -5,6 +5,11 @@ the field, Perfect defense marks, face-up discards, the number of cards in hand,
 pile and face down, the hand cards everyone has seen (returned to hand by a combine),
 commander level, specials used, reshuffle count and whether a Temporary Joker is in the game.
 Nobody sees the order of any draw pile, their own included.
+
+Trionfey adds: a declared attack waiting for the defender and the opponent chosen this turn
+(public, the support is not: it is shown only when the attack resolves); every player's tribute
+counters (public); cards in play lying face down (Perfect defense) are seen only by their owner,
+the others see how many there are.
 """
 
 from __future__ import annotations
@@ -13,10 +18,10 @@ import random
 from dataclasses import dataclass
 
 from fanfold.core.config import JSONObject, JSONValue
-from fanfold.games.fano.cards import TEMP_JOKER, base_card, card_text
+from fanfold.games.fano.cards import MAX_COMBAT, TEMP_JOKER, base_card, card_text
 from fanfold.games.fano.config import FanoConfig, Special
 from fanfold.games.fano.rules import deck_of
-from fanfold.games.fano.state import FanoState, Phase, PlayerState
+from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +39,8 @@ class PublicPlayer:
     specials: tuple[tuple[int, Special], ...]
     shuffles: int
     temp_jokers: int
+    tribute: int = 0
+    hidden_count: int = 0
 
     def to_json(self) -> JSONObject:
         """The public part as JSON (cards as text)."""
@@ -49,6 +56,8 @@ class PublicPlayer:
             "specials_used": [[level, special.value] for level, special in self.specials],
             "shuffles": self.shuffles,
             "temporary_jokers": self.temp_jokers,
+            "tribute": self.tribute,
+            "face_down_in_play": self.hidden_count,
         }
 
 
@@ -65,6 +74,9 @@ class FanoView:
         players: the public part of every seat.
         hand: this seat's hand.
         down: this seat's face-down discards.
+        hidden: this seat's cards in play lying face down (Trionfey Perfect defense).
+        pending: the declared attack in a counter window (Trionfey).
+        target_seat: the opponent chosen this turn (Trionfey, three or more players).
     """
 
     player: int
@@ -75,6 +87,9 @@ class FanoView:
     players: tuple[PublicPlayer, ...]
     hand: tuple[int, ...]
     down: tuple[int, ...]
+    hidden: tuple[int, ...] = ()
+    pending: Pending | None = None
+    target_seat: int | None = None
 
     def to_json(self) -> JSONObject:
         """The view as JSON, as a server sends it to the seat."""
@@ -88,13 +103,30 @@ class FanoView:
             "players": players,
             "hand": [card_text(card) for card in self.hand],
             "face_down_discards": [card_text(card) for card in self.down],
+            "face_down_in_play": [card_text(card) for card in self.hidden],
+            "attack": _pending_json(self.pending),
+            "target_seat": self.target_seat,
         }
+
+
+def _pending_json(pending: Pending | None) -> JSONValue:
+    if pending is None:
+        return None
+    return {
+        "attacker": card_text(pending.attacker),
+        "target": card_text(pending.target),
+        "defender": pending.defender,
+        "reverse": pending.reverse,
+    }
 
 
 def public_part(player: PlayerState) -> PublicPlayer:
     """What everyone sees of ``player``."""
+    field = player.field
+    if player.hidden:
+        field = tuple(card for card in field if card not in player.hidden)
     return PublicPlayer(
-        field=player.field,
+        field=field,
         protected=player.protected,
         up=player.up,
         hand_count=len(player.hand),
@@ -105,6 +137,8 @@ def public_part(player: PlayerState) -> PublicPlayer:
         specials=player.specials,
         shuffles=player.shuffles,
         temp_jokers=player.temp_jokers,
+        tribute=player.tribute,
+        hidden_count=len(player.hidden),
     )
 
 
@@ -124,6 +158,9 @@ def observe(state: FanoState, seat: int) -> FanoView:
         players=tuple(public_part(player) for player in state.players),
         hand=own.hand,
         down=own.down,
+        hidden=own.hidden,
+        pending=state.pending,
+        target_seat=state.target_seat,
     )
 
 
@@ -146,15 +183,24 @@ def sample_state(view: FanoView, rng: random.Random) -> FanoState:
     players = []
     for seat, public in enumerate(view.players):
         specials = public.specials
+        field = public.field
+        hidden: tuple[int, ...] = ()
         if seat == view.player:
-            pool = _unseen(
-                config, seat, public, [*public.field, *public.up, *view.hand, *view.down]
-            )
+            hidden = view.hidden
+            field = tuple(sorted((*field, *hidden)))
+            pool = _unseen(config, seat, public, [*field, *public.up, *view.hand, *view.down])
             rng.shuffle(pool)
             hand, down, draw = view.hand, view.down, tuple(pool)
         else:
             pool = _unseen(config, seat, public, [*public.field, *public.up, *public.known])
             rng.shuffle(pool)
+            if public.hidden_count:
+                # Face-down cards in play are combat cards played from hand.
+                combat = [card for card in pool if 1 <= card >> 4 <= MAX_COMBAT]
+                hidden = tuple(sorted(combat[: public.hidden_count]))
+                for card in hidden:
+                    pool.remove(card)
+                field = tuple(sorted((*field, *hidden)))
             extra = public.hand_count - len(public.known)
             hand = tuple(sorted((*public.known, *pool[:extra])))
             down = tuple(sorted(pool[extra : extra + public.down_count]))
@@ -162,7 +208,7 @@ def sample_state(view: FanoView, rng: random.Random) -> FanoState:
         players.append(
             PlayerState(
                 hand=hand,
-                field=public.field,
+                field=field,
                 draw=draw,
                 up=public.up,
                 down=down,
@@ -172,6 +218,8 @@ def sample_state(view: FanoView, rng: random.Random) -> FanoState:
                 protected=public.protected,
                 shuffles=public.shuffles,
                 temp_jokers=public.temp_jokers,
+                tribute=public.tribute,
+                hidden=hidden,
             )
         )
     return FanoState(
@@ -181,4 +229,6 @@ def sample_state(view: FanoView, rng: random.Random) -> FanoState:
         turn_player=view.turn_player,
         phase=view.phase,
         turn=view.turn,
+        pending=view.pending,
+        target_seat=view.target_seat,
     )

@@ -1,0 +1,449 @@
+"""Fano, "The battle for Trionfey" edition: worked examples and every rule that differs.
+
+Rules text: seeds/001_4b741ffe6572c987.txt; readings in docs/rules/fano.md.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fanfold.core.conformance import check_playouts
+from fanfold.core.errors import ConfigError, IllegalActionError, NotationError
+from fanfold.core.registry import get_game
+from fanfold.games.fano import (
+    PRESETS,
+    Allow,
+    Attack,
+    CombineCounter,
+    Declare,
+    Edition,
+    FanoConfig,
+    FanoState,
+    Mulligan,
+    Pass,
+    Phase,
+    Recruit,
+)
+from fanfold.games.fano.cards import parse_card
+from fanfold.games.fano.game import FanoGame
+from fanfold.games.fano.rules import mulligan_offered
+
+GAME = get_game("fano")
+assert isinstance(GAME, FanoGame)
+FANO: FanoGame = GAME
+
+TRIONFEY = FANO.preset("trionfey").config
+TRIONFEY_PRESETS = [preset for preset in PRESETS if preset.config.trionfey]
+
+
+def setup(text: str, config: FanoConfig = TRIONFEY) -> FanoState:
+    """A Trionfey position: players given as '|' sections after a header."""
+    return FANO.parse_position(text, config.replace(players=text.count("|")))
+
+
+def play(state: FanoState, *moves: str) -> FanoState:
+    for move in moves:
+        state = FANO.apply_text(state, move)
+    return state
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(sorted(parse_card(word) for word in text.split()))
+
+
+def legal_texts(state: FanoState) -> list[str]:
+    return [str(action) for action in FANO.legal_actions(state)]
+
+
+# ------------------------------------------------------------------------ edition and win
+def test_presets_choose_the_edition_and_the_promotions_to_win() -> None:
+    assert TRIONFEY.edition is Edition.TRIONFEY
+    assert TRIONFEY.promotions_to_win == 2
+    assert FANO.preset("stop-at-queen").config.promotions_to_win == 1
+    assert FANO.preset("tournament").config.promotions_to_win == 3
+    assert FANO.preset("classic").config.edition is Edition.CLASSIC
+
+
+def test_edition_refuses_classic_only_variants_and_other_player_counts() -> None:
+    with pytest.raises(ConfigError, match="Trionfey"):
+        TRIONFEY.replace(jokers=True)
+    with pytest.raises(ConfigError, match="2, 3 players"):
+        TRIONFEY.replace(players=5)
+    with pytest.raises(ConfigError, match="Trionfey"):
+        FanoConfig(tribute=True)
+
+
+def test_second_promotion_wins_as_king() -> None:
+    state = setup("fano player=1 | level=1 field=8H,9H,TH | -")
+    after = play(state, "promote 8H 9H TH")
+    outcome = FANO.outcome(after)
+    assert outcome is not None
+    assert outcome.winners == (0,)
+    assert FANO.current_player(after) is None
+
+
+def test_first_promotion_is_queen_and_the_game_goes_on() -> None:
+    state = setup("fano player=1 | field=8H,9H,TH | -")
+    after = play(state, "promote 8H 9H TH")
+    assert after.players[0].level == 1
+    assert FANO.outcome(after) is None
+
+
+def test_stop_at_queen_and_tournament_presets() -> None:
+    queen = FANO.preset("trionfey-queen").config
+    state = setup("fano player=1 | field=8H,9H,TH | -", queen)
+    assert FANO.outcome(play(state, "promote 8H 9H TH")) is not None
+    tournament = FANO.preset("trionfey-tournament").config
+    state = setup("fano player=1 | level=1 field=8H,9H,TH | -", tournament)
+    assert FANO.outcome(play(state, "promote 8H 9H TH")) is None
+
+
+# ------------------------------------------------------------------------------ draw phase
+def test_redraw_needs_exactly_8_9_and_10() -> None:
+    assert mulligan_offered(TRIONFEY, cards("8H 9H TH"))
+    assert not mulligan_offered(TRIONFEY, cards("8H 9H"))
+    classic = FanoConfig()
+    assert mulligan_offered(classic, cards("8H 9H"))
+
+
+def test_redraw_is_offered_at_the_draw_and_draws_three_new_cards() -> None:
+    # Player 2 passes; Player 1 draws 8, 9, 10 from the top of the pile.
+    state = setup("fano player=2 | field=AH draw=8H,9H,TH,2H,3H,4H | field=AC")
+    after = play(state, "pass")
+    assert after.phase is Phase.MULLIGAN
+    assert set(FANO.legal_actions(after)) == {Mulligan(True), Mulligan(False)}
+    redrawn = play(after, "mulligan")
+    assert redrawn.players[0].hand == cards("2H 3H 4H")
+    assert redrawn.players[0].up == cards("8H 9H TH")
+
+
+# --------------------------------------------------------------------------------- recruit
+def test_recruit_example_1_and_4_bring_the_2() -> None:
+    state = setup("fano player=1 | hand=2H,9H field=AH,4H | -")
+    assert "recruit 2H with AH 4H" in legal_texts(state)
+    after = play(state, "recruit 2H with AH 4H")
+    assert after.players[0].field == cards("AH 2H 4H")
+    assert after.players[0].hand == cards("9H")
+    assert after.players[0].up == ()
+    assert after.phase is Phase.MAIN
+
+
+def test_recruit_needs_a_line_and_an_empty_slot() -> None:
+    state = setup("fano player=1 | hand=3H field=AH,4H | -")
+    assert not any(isinstance(action, Recruit) for action in FANO.legal_actions(state))
+    with pytest.raises(IllegalActionError, match="one line"):
+        play(state, "recruit 3H with AH 4H")
+    full = setup("fano player=1 | hand=2H field=AH,4H,8H,9H | -")
+    with pytest.raises(IllegalActionError, match="full"):
+        play(full, "recruit 2H with AH 4H")
+
+
+def test_recruit_that_empties_the_hand_draws_three() -> None:
+    state = setup("fano player=1 | hand=2H field=AH,4H draw=5H,6H,7H | -")
+    after = play(state, "recruit 2H with AH 4H")
+    assert after.players[0].hand == cards("5H 6H 7H")
+
+
+def test_classic_edition_has_no_recruit_nor_declarations() -> None:
+    state = FANO.parse_position("fano player=1 | hand=2H,3H field=AH,4H | field=6C")
+    with pytest.raises(IllegalActionError, match="classic"):
+        play(state, "recruit 2H with AH 4H")
+    with pytest.raises(IllegalActionError, match="support"):
+        play(state, "4H>6C")
+
+
+# ----------------------------------------------------------------------------- end actions
+def test_end_actions_play_substitute_discard_and_pass() -> None:
+    state = setup("fano player=1 | hand=5H,9H field=AH | field=TC")
+    texts = legal_texts(state)
+    for text in ("play 5H", "sub AH 5H", "discard 9H", "discard 5H 9H", "pass"):
+        assert text in texts
+    assert "play 9H" not in texts
+    after = play(state, "discard 5H 9H")
+    assert after.players[0].down == cards("5H 9H")
+    assert after.turn_player == 1
+
+
+# ------------------------------------------------------------------------ declared attacks
+def test_example_1_attacking_hearts_4_takes_the_6_of_clubs() -> None:
+    state = setup("fano player=1 | hand=3H,9H field=4H | field=6C")
+    assert "4H>6C" in legal_texts(state)
+    assert not any(isinstance(action, Attack) for action in FANO.legal_actions(state))
+    after = play(state, "4H>6C")  # a lone 6 cannot be countered: it resolves at once
+    me, them = after.players
+    assert me.field == cards("3H")
+    assert me.up == cards("4H")
+    assert them.up == cards("6C")
+    assert after.phase is Phase.MAIN
+
+
+def test_attack_example_2_attacks_3_4_6_with_5_1_7() -> None:
+    state = setup("fano player=1 | hand=7H field=2H | field=3C,4C,6C")
+    declared = {str(a) for a in FANO.legal_actions(state) if isinstance(a, Declare)}
+    assert declared == {"2H>3C", "2H>4C", "2H>6C"}
+    after = play(state, "2H>6C")  # no counter can make a combat card from a 6 here
+    assert after.players[0].field == cards("7H")
+    assert after.players[0].up == cards("2H")
+    assert after.players[1].up == cards("6C")
+
+
+def test_example_2_combine_then_attack() -> None:
+    state = setup("fano player=1 | hand=2H,5H,TH field=AH,4H | hand=9C field=3C,6C,8C,TC")
+    after = play(state, "AH+4H=5H return AH", "5H>6C")
+    me, them = after.players
+    assert me.field == cards("AH")
+    assert me.up == cards("4H 5H")
+    assert them.field == cards("3C 8C TC")
+    assert them.up == cards("6C")
+
+
+def test_example_3_combo_and_draw_three() -> None:
+    state = setup("fano player=1 | hand=4H,3H,8H field=AH,5H,7H draw=2H,6H,9H,TH | field=2C,6C")
+    after = play(state, "AH>2C", "4H>6C", "3H+5H=8H")
+    me, them = after.players
+    assert them.field == ()
+    assert me.field == cards("7H 8H")
+    assert me.hand == cards("2H 6H 9H")
+
+
+def test_declaration_needs_a_legal_direction() -> None:
+    state = setup("fano player=1 | hand=3H field=6H | field=4C")
+    assert not any(isinstance(action, Declare) for action in FANO.legal_actions(state))
+    with pytest.raises(IllegalActionError, match="4 attacks 6 instead"):
+        play(state, "6H>4C")
+
+
+def test_bluff_is_legal_and_costs_only_the_attacker() -> None:
+    state = setup("fano player=1 | hand=9H field=2H | field=3C,4C")
+    assert "2H>3C" in legal_texts(state)
+    declared = play(state, "2H>3C")
+    assert declared.phase is Phase.REACT  # 3C + 4C = 7 could be a counter
+    after = play(declared, "allow")
+    me, them = after.players
+    assert me.field == ()
+    assert me.up == cards("2H")
+    assert me.hand == cards("9H")
+    assert them.field == cards("3C 4C")
+    assert after.phase is Phase.MAIN
+    assert FANO.current_player(after) == 0
+
+
+def test_the_defender_decides_in_the_counter_window() -> None:
+    state = setup("fano player=1 | hand=5H field=2H | hand=4C field=3C,AC")
+    declared = play(state, "2H>3C")
+    assert declared.phase is Phase.REACT
+    assert declared.turn_player == 0
+    assert FANO.current_player(declared) == 1
+    assert set(legal_texts(declared)) == {
+        "allow",
+        "counter AC+3C=4C",
+        "counter AC+3C=4C return AC",
+        "counter AC+3C=4C return 3C",
+    }
+    with pytest.raises(IllegalActionError, match="counter or 'allow'"):
+        play(declared, "pass")
+
+
+def test_window_opens_from_the_public_field_even_without_a_counter_in_hand() -> None:
+    state = setup("fano player=1 | hand=5H field=2H | hand=9C field=3C,AC")
+    declared = play(state, "2H>3C")
+    assert FANO.current_player(declared) == 1
+    assert legal_texts(declared) == ["allow"]
+
+
+def test_counter_to_an_invalid_attack_discards_only_the_attacker() -> None:
+    # 2 attacks 3; the counter 3 + 2 = 5 turns the attack on a 5, which a 2 can not attack.
+    state = setup("fano player=1 | hand=5H field=2H | hand=5C field=2C,3C")
+    after = play(state, "2H>3C", "counter 2C+3C=5C return 2C")
+    me, them = after.players
+    assert me.field == ()
+    assert me.up == cards("2H")
+    assert me.hand == cards("5H")  # the support was never shown
+    assert them.field == cards("5C")
+    assert them.hand == cards("2C")
+    assert them.known == cards("2C")
+    assert them.up == cards("3C")
+    assert after.phase is Phase.MAIN
+    assert FANO.current_player(after) == 0
+
+
+def test_counter_to_a_valid_attack_without_support_discards_the_attacker() -> None:
+    # 2 -> 3 redirected to 4 (3 + 1): 2 attacks 4 with an ace, which the attacker lacks.
+    state = setup("fano player=1 | hand=5H field=2H | hand=4C field=AC,3C")
+    after = play(state, "2H>3C", "counter AC+3C=4C")
+    assert after.players[0].up == cards("2H")
+    assert after.players[1].field == cards("4C")
+    assert after.phase is Phase.MAIN
+
+
+def test_counter_to_a_valid_supported_attack_continues_and_may_be_countered_again() -> None:
+    state = setup("fano player=1 | hand=AH,7H field=2H | hand=4C,6C field=AC,2C,3C")
+    countered = play(state, "2H>3C", "counter AC+3C=4C")
+    assert countered.phase is Phase.REACT  # 2 -> 4 needs the ace, which is in hand
+    assert countered.pending is not None
+    assert countered.pending.target == parse_card("4C")
+    assert FANO.current_player(countered) == 1
+    again = play(countered, "counter 2C+4C=6C")
+    # 2 -> 6 needs a 7, also in hand; a lone 6 has no counter, so the attack completes.
+    me, them = again.players
+    assert me.field == cards("7H")
+    assert me.up == cards("2H")
+    assert them.field == ()
+    assert them.up == cards("AC 2C 3C 4C 6C")
+    assert again.phase is Phase.MAIN
+
+
+def test_recruit_combine_counter() -> None:
+    state = setup("fano player=1 | hand=5H field=2H | hand=4C,7C field=AC,2C,3C")
+    declared = play(state, "2H>3C")
+    move = "counter 3C+4C=7C recruit 4C with AC 2C"
+    assert move in legal_texts(declared)
+    after = play(declared, move)
+    them = after.players[1]
+    assert them.field == cards("AC 2C 7C")
+    assert them.up == cards("3C 4C")
+    assert after.players[0].up == cards("2H")  # 2 can not attack a 7
+    full = setup("fano player=1 | hand=5H field=2H | hand=4C,7C field=AC,2C,3C,8C")
+    assert move not in legal_texts(play(full, "2H>3C"))
+
+
+def test_counter_must_involve_the_attacked_card() -> None:
+    state = setup("fano player=1 | hand=5H field=2H | hand=5C field=AC,3C,4C")
+    declared = play(state, "2H>3C")
+    with pytest.raises(IllegalActionError, match="attacked 3C"):
+        play(declared, "counter AC+4C=5C")
+
+
+def test_a_counter_is_only_an_answer() -> None:
+    state = setup("fano player=1 | hand=4H field=AH,3H | -")
+    with pytest.raises(IllegalActionError, match="answer an attack"):
+        play(state, "counter AH+3H=4H")
+
+
+# ----------------------------------------------------------------------------- 3 players
+def test_three_players_choose_one_opponent_per_turn() -> None:
+    state = setup("fano player=1 | hand=5H,AH field=2H,4H | field=3C | field=6S")
+    declared = sorted(str(a) for a in FANO.legal_actions(state) if isinstance(a, Declare))
+    assert declared == ["2H>3C@2", "2H>6S@3", "4H>6S@3"]
+    after = play(state, "2H>3C@2")
+    assert after.target_seat == 1
+    assert not any(isinstance(action, Declare) for action in FANO.legal_actions(after))
+    with pytest.raises(IllegalActionError, match="Player 2 only"):
+        play(after, "4H>6S@3")
+    next_turn = play(after, "pass")
+    assert next_turn.target_seat is None
+
+
+def test_three_players_attack_needs_the_player_named() -> None:
+    state = setup("fano player=1 | hand=5H field=2H | field=3C | field=6S")
+    with pytest.raises(IllegalActionError, match="name the player"):
+        play(state, "2H>3C")
+    with pytest.raises(NotationError):
+        FANO.parse_action("2H>3C@0")
+
+
+# ------------------------------------------------------------------ views and notation
+def test_everyone_sees_the_declaration_but_not_the_support() -> None:
+    state = setup("fano player=1 | hand=5H,9H field=2H | hand=4C field=3C,AC")
+    declared = play(state, "2H>3C")
+    for seat in (0, 1):
+        view = FANO.observe(declared, seat)
+        assert view.pending == declared.pending
+        assert view.phase is Phase.REACT
+    defender_view = FANO.observe(declared, 1)
+    assert "5H" not in str(defender_view.to_json())
+    sampled = FANO.sample_state(defender_view, random.Random(3))
+    assert FANO.observe(sampled, 1) == defender_view
+    assert FANO.legal_actions(sampled) == FANO.legal_actions(declared)
+
+
+def test_position_notation_keeps_the_pending_attack() -> None:
+    state = setup("fano player=1 | hand=5H field=2H | hand=4C field=3C,AC")
+    declared = play(state, "2H>3C")
+    text = FANO.format_position(declared)
+    assert "attack=2H>3C@2" in text
+    assert "tribute=0" in text
+    reloaded = FANO.parse_position(text, TRIONFEY)
+    assert reloaded == declared
+    with pytest.raises(NotationError, match="Trionfey"):
+        FANO.parse_position("fano attack=2H>3C@2 | - | -")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["4H>6C", "4H>6C@3", "4H>6C reverse", "recruit 2H with AH 4H", "counter 2C+3C=5C",
+     "counter 3C+4C=7C recruit 4C with AC 2C return 3C", "allow"],
+)  # fmt: skip
+def test_trionfey_notation_round_trips(text: str) -> None:
+    action = FANO.parse_action(text)
+    assert str(action) == text
+    assert isinstance(action, Declare | Recruit | CombineCounter | Allow)
+
+
+def test_pass_is_still_pass() -> None:
+    assert FANO.parse_action("pass") == Pass()
+
+
+# ------------------------------------------------------------------------- conformance
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [(preset.name, count) for preset in TRIONFEY_PRESETS for count in preset.player_counts],
+)
+def test_conformance_for_every_trionfey_preset_and_player_count(name: str, players: int) -> None:
+    config = FANO.with_players(FANO.preset(name).config, players)
+    reports = check_playouts(FANO, config, range(4))
+    assert all(report.outcome_reason for report in reports)
+
+
+# ------------------------------------------------------------------------------- terminal
+def test_terminal_asks_the_defender_for_the_counter() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from fanfold.cli.terminal import Session
+    from fanfold.core.records import GameRecord
+
+    state = setup("fano player=1 | hand=AH,5H field=2H | hand=4C field=AC,3C")
+    lines = iter(["2H>3C", "counter 3C+4C=7C", "counter AC+3C=4C return AC"])
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    out = StringIO()
+    console = Console(file=out, width=120)
+    record = GameRecord.start(FANO, TRIONFEY, 0, players=["human", "human"])
+    session = Session(FANO, state, record, [None, None], console, read=read)
+    session.run()
+    text = out.getvalue()
+    assert "Player 2 (♣) may counter or allow" in text
+    assert "Player 2 (♣) (human)> " in text
+    assert "Not played: you have no 7C in hand" in text  # explained, nothing changes
+    after = session.state
+    assert after.players[1].field == ()
+    assert after.players[1].up == cards("3C 4C")
+    assert after.players[0].field == cards("AH")  # 2 -> 4 with the ace: the attack completed
+    assert FANO.current_player(after) == 0
+
+
+def test_play_command_takes_the_edition() -> None:
+    from typer.testing import CliRunner
+
+    from fanfold.cli.app import app
+
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["play", "fano", "--edition", "trionfey", "--seat", "human", "--seat", "random",
+              "--seed", "2"], input="quit\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "0/2 promotions" in result.output
+    refused = runner.invoke(app, ["play", "morris", "--edition", "trionfey"])
+    assert refused.exit_code != 0
+    assert "--edition is for fano" in refused.output
