@@ -316,3 +316,9 @@ def test_random_lines_of_play_keep_the_stacking_rules(choices: list[int]) -> Non
         assert GAME.format_position(position(GAME.format_position(state))) == GAME.format_position(
             state
         )
+
+
+def test_placements_are_announced_with_the_colour_and_shape() -> None:
+    state = play(GAME.new_state(GAME.default_config()), "C1")
+    assert GAME.public_action_text(state, Place("T", 3), 0) == "T3 (black triangle on 3)"
+    assert GAME.public_action_text(state, Move(1, 2), None) == "1-2"

@@ -352,6 +352,14 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
             "two points (3-5)"
         )
 
+    def public_action_text(
+        self, state: MorrisState, action: MorrisAction, observer: int | None
+    ) -> str:
+        if isinstance(action, Place):
+            colour = SIDE_NAMES[state.to_move].lower()
+            return f"{action} ({colour} {SHAPE_NAMES[action.shape]} on {action.point})"
+        return str(action)
+
     def notation_help(self) -> str:
         return (
             "Placement: the shape and a point, e.g. C1 (circle on 1) or T7 (triangle on 7); "
