@@ -160,3 +160,17 @@ def test_prefers_a_draw_by_repetition_to_a_loss(
     choice = perfect(0, morris_cache).choose(GAME.observe(with_history, side), legal)
     assert solver.action_value(table, with_history, choice).result is Result.DRAW
     assert GAME.apply(with_history, choice).drawn
+
+
+def test_prepare_says_when_the_table_must_be_solved_first(
+    tmp_path: Path, tables: dict[Adjacency, MorrisTable]
+) -> None:
+    config = MorrisConfig()
+    said: list[str] = []
+    fresh = tmp_path / "fresh"
+    solver.save_table(tables[config.adjacency], solver.cache_path(config.adjacency, tmp_path))
+    perfect(0, tmp_path).prepare(config, said.append)
+    assert said == []  # cached: nothing slow to announce
+    perfect(0, fresh).prepare(config, said.append)
+    assert any("first use only" in text for text in said)
+    assert solver.cache_path(config.adjacency, fresh).exists()

@@ -32,6 +32,11 @@ class Agent(ABC):
     def choose(self, view: Any, legal: Sequence[Any]) -> Any:
         """One of ``legal`` for the seat whose view this is."""
 
+    def prepare(self, config: Any, say: Callable[[str], None]) -> None:
+        """Get ready for a game with ``config`` before it starts (load tables, warm up),
+        telling the player through ``say`` about anything slow. The default has nothing to do."""
+        del config, say
+
 
 AgentFactory = Callable[[AnyGame, int], Agent]
 

@@ -14,7 +14,7 @@ caches it; see :func:`fanfold.solvers.morris.load_table`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +57,16 @@ class PerfectAgent(Agent):
         return load_table(
             view.state.config.adjacency, cache_dir=self.cache_dir, message=_LOG.warning
         )
+
+    def prepare(self, config: Any, say: Callable[[str], None]) -> None:
+        from fanfold.solvers.morris import cache_path, load_table
+
+        if not cache_path(config.adjacency, self.cache_dir).exists():
+            say(
+                "The perfect player is solving Fano330-R-Morris "
+                f"({config.adjacency.value} adjacency): first use only, a few seconds..."
+            )
+        load_table(config.adjacency, cache_dir=self.cache_dir, message=say)
 
     def choose(self, view: Any, legal: Sequence[Any]) -> Any:
         from fanfold.solvers.morris import action_value

@@ -149,6 +149,9 @@ def play(
         state = game.new_state(config, chosen)
     except FanfoldError as error:
         fail(str(error))
+    for agent in seats:
+        if agent is not None:
+            agent.prepare(config, lambda text: console.print(text, markup=False))
     start = GameRecord.start(game, config, chosen, players=names)
     console.print(f"{game.title} ({game.id}), seed {chosen}. Type 'help' for help.", markup=False)
     Session(game, state, start, seats, console, record_path=record).run()
