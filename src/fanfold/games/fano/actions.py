@@ -28,6 +28,10 @@ The Trionfey edition adds:
 ``counter 3S+4S=7S recruit 4S with AS 2S``  defender: recruit-combine counter
 ``... return 2S``                          ... returning one combined card to hand
 ``allow``                                  defender: no counter, the support is asked for
+``joker``                                  Spades special: a joker on top of the draw pile
+``play 5D down``                           Diamonds special: end action, a card face down
+``flip 5D``                                turn a face-down card in play face up
+``sacrifice 5D``                           the face-down 5D is discarded instead
 =========================================  ================================================
 
 Card lists inside an action are in canonical (value, suit) order. "Discard any number" is one
@@ -100,12 +104,14 @@ class Defend:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """End action: play a combat card from hand to an empty slot."""
+    """End action: play a combat card from hand to an empty slot (``face_down``: Trionfey
+    Perfect defense, the card goes in face down)."""
 
     card: int
+    face_down: bool = False
 
     def __str__(self) -> str:
-        return f"play {card_text(self.card)}"
+        return f"play {card_text(self.card)}" + (" down" if self.face_down else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +223,35 @@ class CombineCounter:
 
 
 @dataclass(frozen=True, slots=True)
+class Flip:
+    """Trionfey Perfect defense: turn your face-down ``card`` in play face up."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"flip {card_text(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sacrifice:
+    """Trionfey Perfect defense: the attack's support was shown; discard your face-down
+    ``card`` (face down) instead of the attacked card."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"sacrifice {card_text(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceJoker:
+    """Trionfey Spades special: a joker face up on top of your draw pile (3 tribute)."""
+
+    def __str__(self) -> str:
+        return "joker"
+
+
+@dataclass(frozen=True, slots=True)
 class Allow:
     """Trionfey, the defender: no counter; the attacker must now show the support."""
 
@@ -239,6 +274,9 @@ FanoAction = (
     | Recruit
     | CombineCounter
     | Allow
+    | Flip
+    | Sacrifice
+    | PlaceJoker
 )
 
 #: Actions that end the turn.
@@ -281,17 +319,29 @@ def parse_action(text: str) -> FanoAction:
             raise NotationError("defend names one card in play, e.g. defend 5H")
         return Defend(parse_card(words[1]))
     if head == "play":
+        if len(words) == 3 and words[2] == "down":
+            return Play(parse_card(words[1]), face_down=True)
         if len(words) != 2:
-            raise NotationError("play names one card from hand, e.g. play 5H or play JK4")
+            raise NotationError(
+                "play names one card from hand, e.g. play 5H, play JK4 or play 5D down"
+            )
         return Play(parse_card(words[1]))
+    if key == "joker":
+        return PlaceJoker()
+    if head in ("flip", "sacrifice"):
+        if len(words) != 2:
+            raise NotationError(f"{head} names one face-down card in play, e.g. {head} 5D")
+        card = parse_card(words[1])
+        return Flip(card) if head == "flip" else Sacrifice(card)
     if head in ("sub", "substitute"):
         if len(words) != 3:
             raise NotationError("sub names the card in play, then the card to play: sub 8H 5H")
         return Substitute(parse_card(words[1]), parse_card(words[2]))
     if head == "discard":
         cards = tuple(sorted(parse_card(word) for word in words[1:]))
-        if len(set(cards)) != len(cards):
-            raise NotationError("discard names each card once")
+        suited = [card for card in cards if not is_joker(card)]
+        if len(set(suited)) != len(suited):
+            raise NotationError("discard names each card once (two jokers: discard TJ TJ)")
         return Discard(cards)
     if key == "allow":
         return Allow()
@@ -314,7 +364,7 @@ def parse_action(text: str) -> FanoAction:
     match = _COMBINE.match(key)
     if match:
         first, second, result = (parse_card(match.group(i)) for i in (1, 2, 3))
-        if first == second:
+        if first == second and not is_joker(first):
             raise NotationError("a combine needs two different cards in play")
         first, second = min(first, second), max(first, second)
         returned = parse_card(match.group(5)) if match.group(5) else 0
@@ -344,7 +394,7 @@ def _parse_counter(key: str) -> CombineCounter:
             "counter 3S+4S=7S recruit 4S with AS 2S"
         )
     first, second, result = (parse_card(match.group(i)) for i in (1, 2, 3))
-    if first == second:
+    if first == second and not is_joker(first):
         raise NotationError("a counter combines two different cards")
     first, second = min(first, second), max(first, second)
     recruited = 0

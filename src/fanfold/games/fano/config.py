@@ -93,6 +93,8 @@ class FanoConfig(GameConfig):
         promotions_to_win: promotions that win the game (3: Jack, Queen, King, win).
         turn_limit: turns (all players together) after which the game is drawn.
         tribute: Trionfey specials: tribute counters buy each suit's special.
+        suits: the suit each seat commands, one letter per seat in turn order (``HD``: hearts
+            against diamonds); empty for the usual order hearts, clubs, spades, diamonds.
     """
 
     edition: Edition = Edition.CLASSIC
@@ -108,6 +110,7 @@ class FanoConfig(GameConfig):
     promotions_to_win: int = 3
     turn_limit: int = 200
     tribute: bool = False
+    suits: str = ""
 
     @property
     def trionfey(self) -> bool:
@@ -125,6 +128,16 @@ class FanoConfig(GameConfig):
             raise ConfigError(f"promotions_to_win must be 1 to 9, not {self.promotions_to_win}")
         if self.turn_limit < 1:
             raise ConfigError(f"turn_limit must be at least 1, not {self.turn_limit}")
+        if self.suits:
+            if self.two_suit:
+                raise ConfigError("the 2-suit variant fixes the suits (red against black)")
+            if len(self.suits) != self.players or any(s not in "CDHS" for s in self.suits):
+                raise ConfigError(
+                    f"suits names one suit letter (C, D, H, S) per seat: {self.players} letters, "
+                    f"not {self.suits!r}"
+                )
+            if self.players <= 4 and len(set(self.suits)) != self.players:
+                raise ConfigError("with up to four players each seat has its own suit")
         if self.trionfey:
             if self.two_suit or self.jokers or self.specials is not SpecialsMode.OFF:
                 raise ConfigError(
@@ -143,6 +156,8 @@ class FanoConfig(GameConfig):
         """The suits (0 clubs .. 3 spades) that ``seat`` commands."""
         if self.two_suit:
             return (2, 1) if seat == 0 else (3, 0)
+        if self.suits:
+            return ("CDHS".index(self.suits[seat]),)
         return (SEAT_SUITS[seat % 4],)
 
     @property
@@ -252,6 +267,15 @@ PRESETS: tuple[Preset[FanoConfig], ...] = (
         '"The battle for Trionfey": two promotions win (King), declared attacks and counters, '
         "recruit",
         ("battle-for-trionfey", "fano-trionfey"),
+        TRIONFEY_PLAYERS,
+    ),
+    Preset(
+        "trionfey-specials",
+        TRIONFEY.replace(tribute=True, suits="HD"),
+        "Trionfey with tribute counters and the suit specials (Spades joker, Hearts Reverse "
+        "Fano, Clubs Oversum, Diamonds face-down Perfect defense); hearts against diamonds "
+        "(choose with suits=..., e.g. suits=SC)",
+        ("tribute", "trionfey-tribute"),
         TRIONFEY_PLAYERS,
     ),
     Preset(

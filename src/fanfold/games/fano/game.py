@@ -20,10 +20,13 @@ from fanfold.games.fano.actions import (
     Defend,
     Discard,
     FanoAction,
+    Flip,
     Mulligan,
+    PlaceJoker,
     Play,
     Promote,
     Recruit,
+    Sacrifice,
     Shuffle,
     Substitute,
 )
@@ -64,7 +67,8 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def with_players(self, config: FanoConfig, players: int) -> FanoConfig:
         if config.two_suit and players != 2:
             raise ConfigError("the 2-suit variant is for exactly 2 players")
-        return config.replace(players=players)
+        suits = config.suits if len(config.suits) == players else ""
+        return config.replace(players=players, suits=suits)
 
     def new_state(self, config: FanoConfig, seed: int = 0) -> FanoState:
         return rules.new_state(config, seed)
@@ -114,9 +118,16 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
         return render.render(view_)
 
     def public_action_text(self, state: FanoState, action: FanoAction, observer: int | None) -> str:
-        if isinstance(action, Discard) and observer != self.current_player(state):
+        if observer == self.current_player(state):
+            return str(action)
+        if isinstance(action, Discard):
             count = len(action.cards)
             return f"discard {count} card{'s' if count != 1 else ''} face down"
+        if isinstance(action, Play) and action.face_down:
+            return "play a card face down (Perfect defense)"
+        if isinstance(action, Sacrifice):
+            return "sacrifice a face-down card instead"
+        # A declaration names no support: the support is shown when it enters play.
         return str(action)
 
     def reference_texts(self) -> Mapping[str, tuple[str, str]]:
@@ -163,12 +174,18 @@ The Trionfey edition ("The battle for Trionfey") declares attacks and adds:
   4H>6S              declare an attack; the support (here 3H) is shown when it resolves, and
                      without it your 4H is discarded: a bluff is legal
   4H>6S@3            ... on Player 3 (with three players you choose whom to attack each turn)
-  4H>3S reverse      Reverse Fano (Hearts tribute special, 3 counters)
   recruit 2H with AH 4H   AH and 4H in play bring 2H from hand (1, 2, 4 share a line)
   counter 3S+2S=5S   when your 3S is attacked: combine it with 2S for 5S, the attack turns on 5S
   counter 3S+4S=7S recruit 4S with AS 2S   recruit 4S first, then combine it with the 3S
   ... return 2S      a counter may return one combined card to hand, like a combine
   allow              no counter: the attacker must show the support
+  Tribute specials (3 counters; one counter for each combine, substitute or face-down discard):
+  joker              Spades: a joker face up on top of your draw pile (TJ; TJ4 in play)
+  4H>3S reverse      Hearts: Reverse Fano for one attack
+  5C+6C=9C oversum   Clubs: Oversum, any card worth less than the sum
+  play 5D down       Diamonds: end your turn playing a card face down; it can not be attacked
+  flip 5D            turn it face up (your main phase, or when your card is attacked)
+  sacrifice 5D       the attack's support was shown: discard 5D face down instead
 Type 'plane' to see the Fano plane and every attack."""
 
 
@@ -217,6 +234,10 @@ def _explain(state: FanoState, action: FanoAction) -> str:
         return _explain_declare(state, action)
     if isinstance(action, Recruit):
         return _explain_recruit(state, action)
+    if isinstance(action, PlaceJoker | Flip | Sacrifice) or (
+        isinstance(action, Play) and action.face_down
+    ):
+        return _explain_special(state, action)
     if isinstance(action, Defend) and config.trionfey:
         return "the Trionfey edition's Perfect defense plays a card face down at the end of turn"
     if isinstance(action, Attack):
@@ -259,6 +280,8 @@ def _explain(state: FanoState, action: FanoAction) -> str:
         total = value_of(action.first) + value_of(action.second)
         if action.oversum:
             if not rules.can_use(config, me, seat, Special.OVERSUM):
+                if config.trionfey:
+                    return "Oversum is the Clubs tribute special (3 tribute counters)"
                 return f"you can not use Oversum now ({_SPECIAL_SPENT})"
             if config.oversum_prestige_only and value_of(action.result) < 8:
                 return "Oversum may only make a prestige card in this variant"
@@ -332,6 +355,32 @@ def _explain_declare(state: FanoState, action: Declare) -> str:
             f" ({x} attacks {a} instead)" if ATTACK_SUPPORT[x][a] else ""
         )
     return f"{action} is not a legal move here" + _LEGAL_HINT
+
+
+def _explain_special(state: FanoState, action: FanoAction) -> str:
+    config = state.config
+    seat = state.decider
+    me = state.players[seat]
+    if not config.trionfey:
+        return "that belongs to the Trionfey edition's tribute specials"
+    if isinstance(action, Flip):
+        if action.card not in me.hidden:
+            return f"you have no face-down {card_text(action.card)} in play"
+        return "flip a face-down card in your main phase or when your card is attacked"
+    if isinstance(action, Sacrifice):
+        return "a face-down card is sacrificed only after an attack on you shows its support"
+    special = Special.TEMP_JOKER if isinstance(action, PlaceJoker) else Special.DEFENSE
+    if not config.tribute:
+        return "this game is played without the tribute specials"
+    if not rules.can_use(config, me, seat, special):
+        return f"that is not your suit's special, or you have fewer than {rules.TRIBUTE_COST} " + (
+            "tribute counters"
+        )
+    if isinstance(action, PlaceJoker):
+        if state.phase is not Phase.MAIN:
+            return "a joker is placed in your main phase"
+        return f"at most {rules.JOKER_SUPPLY} jokers are in the game at a time"
+    return "play a combat card (not a joker) from hand face down into an empty slot"
 
 
 def _explain_recruit(state: FanoState, action: Recruit) -> str:

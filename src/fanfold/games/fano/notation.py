@@ -15,7 +15,8 @@ A position is a header and one section per seat, ``|`` between them::
 
 The Trionfey edition adds, in the header, ``attack`` (a declared attack in the defender's
 counter window: ``4H>6S@2``, with ``/reverse`` for Reverse Fano; ``-`` for none) and ``foe``
-(the player chosen as target this turn with three or more players, ``-`` for none); and in each
+(the player chosen as target this turn with three or more players, ``-`` for none) and
+``support`` (the support once shown, when the defender may sacrifice a face-down card); and in each
 seat ``tribute`` (counters held) and ``hidden`` (cards in play lying face down).
 
 Keys may come in any order and may be left out (empty, or 0); a seat written ``-`` has all
@@ -27,10 +28,19 @@ exactly when a section places it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fanfold.core.errors import NotationError
 from fanfold.core.rng import derive_rng
 from fanfold.games.fano.actions import Declare, parse_action
-from fanfold.games.fano.cards import TEMP_JOKER, base_card, card_text, cards_text, parse_cards
+from fanfold.games.fano.cards import (
+    TEMP_JOKER,
+    base_card,
+    card_text,
+    cards_text,
+    parse_card,
+    parse_cards,
+)
 from fanfold.games.fano.config import FanoConfig, Special
 from fanfold.games.fano.rules import deck_of, invariant_violations
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
@@ -47,7 +57,7 @@ _SEAT_KEYS = (
     "protected",
     "shuffles",
 )
-_HEADER_KEYS = ("turn", "player", "phase", "seed", "attack", "foe")
+_HEADER_KEYS = ("turn", "player", "phase", "seed", "attack", "foe", "support")
 _TRIONFEY_SEAT_KEYS = ("tribute", "hidden")
 
 
@@ -67,7 +77,8 @@ def format_position(state: FanoState) -> str:
                 + ("/reverse" if pending.reverse else "")
             )
         foe = "-" if state.target_seat is None else str(state.target_seat + 1)
-        header += f" attack={attack} foe={foe}"
+        support = "-" if pending is None or not pending.support else card_text(pending.support)
+        header += f" attack={attack} foe={foe} support={support}"
     sections = [header]
     for player in state.players:
         specials = ",".join(f"{level}:{special.value}" for level, special in player.specials)
@@ -200,9 +211,14 @@ def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
                 hidden=tuple(sorted(parse_cards(pairs.get("hidden", "-")))),
             )
         )
-    if not config.trionfey and any(key in header for key in ("attack", "foe")):
-        raise NotationError("header: attack and foe belong to the Trionfey edition")
+    if not config.trionfey and any(key in header for key in ("attack", "foe", "support")):
+        raise NotationError("header: attack, foe and support belong to the Trionfey edition")
     pending = _pending(header.get("attack", "-"), config)
+    support = header.get("support", "-")
+    if support != "-":
+        if pending is None:
+            raise NotationError("header: a support is shown only for a declared attack")
+        pending = replace(pending, support=parse_card(support))
     foe = header.get("foe", "-")
     target_seat = None if foe == "-" else _number(foe, "foe", "header") - 1
     if target_seat is not None and not 0 <= target_seat < config.players:

@@ -103,7 +103,9 @@ def render(view: FanoView) -> str:
         extra = f"   specials used: {specials}" if specials else ""
         if config.tribute:
             extra += f"   tribute: {public.tribute}"
-        if public.temp_jokers:
+        if public.jokers_on_draw:
+            extra += f"   jokers face up on the draw pile: {public.jokers_on_draw}"
+        elif public.temp_jokers and not config.trionfey:
             extra += "   a Temporary Joker is in the deck"
         lines.append(
             f"    draw pile: {public.draw_count}   face-up discards: {_cards(public.up)}{extra}"
@@ -114,7 +116,11 @@ def render(view: FanoView) -> str:
             f"Attack: {card_text(pending.attacker)} attacks {card_text(pending.target)} of "
             f"{seat_label(config, pending.defender)}"
             + (" (Reverse Fano)" if pending.reverse else "")
-            + "; the support is shown when the attack resolves."
+            + (
+                f"; support shown: {card_text(pending.support)} (sacrifice a face-down card?)"
+                if pending.support
+                else "; the support is shown when the attack resolves."
+            )
         )
     if view.phase is not Phase.OVER:
         lines.append("(* = Perfect defense; type 'legal' for your moves, 'plane' for the arrows)")

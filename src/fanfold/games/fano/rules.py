@@ -27,11 +27,14 @@ from fanfold.games.fano.actions import (
     Defend,
     Discard,
     FanoAction,
+    Flip,
     Mulligan,
     Pass,
+    PlaceJoker,
     Play,
     Promote,
     Recruit,
+    Sacrifice,
     Shuffle,
     Substitute,
 )
@@ -62,6 +65,8 @@ HAND_SIZE = 3
 DRAW_SIZE = 3
 TRIBUTE_CAP = 7
 TRIBUTE_COST = 3
+#: Jokers a deck holds for the Spades special (Trionfey: "Standard deck (54 cards)").
+JOKER_SUPPLY = 2
 
 
 # ------------------------------------------------------------------------ decks and specials
@@ -131,12 +136,16 @@ def _to_discard(player: PlayerState, card: int, face_up: bool = True) -> PlayerS
     return replace(player, down=_add(player.down, card))
 
 
-def _leave_field(player: PlayerState, card: int) -> PlayerState:
+def _leave_field(player: PlayerState, card: int, face_up: bool = True) -> PlayerState:
     field = _remove(player.field, card)
     protected = player.protected
     if card in protected:
         protected = _remove(protected, card)
-    return _to_discard(replace(player, field=field, protected=protected), card)
+    hidden = player.hidden
+    if card in hidden:
+        hidden = _remove(hidden, card)
+    player = replace(player, field=field, protected=protected, hidden=hidden)
+    return _to_discard(player, card, face_up)
 
 
 def _take_from_hand(player: PlayerState, card: int) -> PlayerState:
@@ -186,13 +195,16 @@ def draw_to_three(
     while len(hand) < HAND_SIZE:
         if not draw:
             player = replace(player, hand=tuple(sorted(hand)), draw=draw)
-            if ask and can_use(config, player, seat, Special.TEMP_JOKER):
+            if ask and not config.trionfey and can_use(config, player, seat, Special.TEMP_JOKER):
                 return player, True
             if not player.up and not player.down:
                 break
             player = reshuffle(state, seat, player, joker=False)
             hand, draw = list(player.hand), player.draw
             continue
+        if draw[-1] == TEMP_JOKER and config.trionfey:
+            # The Spades joker lies face up on the draw pile: everyone sees it drawn.
+            player = replace(player, known=_add(player.known, TEMP_JOKER))
         hand.append(draw[-1])
         draw = draw[:-1]
     return replace(player, hand=tuple(sorted(hand)), draw=draw), False
@@ -303,7 +315,10 @@ def legal_actions(state: FanoState) -> tuple[FanoAction, ...]:
             _trionfey_main_actions(state, seat, me, actions)
         else:
             _main_actions(state, seat, me, actions)
-    _end_actions(me, actions)
+    _end_actions(state, seat, me, actions)
+    if any(player.temp_jokers > 1 for player in state.players):
+        # Two jokers in play with one value are one card for the rules: list each move once.
+        return tuple(dict.fromkeys(actions))
     return tuple(actions)
 
 
@@ -353,6 +368,8 @@ def _combine_and_promote(
     config = state.config
     hand = me.hand
     field = me.field
+    if me.hidden:
+        field = tuple(card for card in field if card not in me.hidden)
     if len(field) >= 2 and hand:
         oversum_ok = can_use(config, me, seat, Special.OVERSUM)
         prestige_only = config.oversum_prestige_only
@@ -363,7 +380,7 @@ def _combine_and_promote(
                 returns.append(first)
             if second & 15 < WILD:
                 returns.append(second)
-            for card in hand:
+            for card in sorted(set(hand)):
                 kind = card & 15
                 if kind < WILD:
                     value = card >> 4
@@ -437,12 +454,15 @@ def _trionfey_main_actions(
             third = LINE_THIRD[first >> 4][second >> 4]
             if not third:
                 continue
-            for card in me.hand:
+            for card in sorted(set(me.hand)):
                 if card & 15 < WILD and card >> 4 == third:
                     actions.append(Recruit(card, first, second))
                 elif card & 15 >= WILD:
                     actions.append(Recruit(third * 16 + (card & 15), first, second))
     _combine_and_promote(state, seat, me, actions)
+    actions.extend(Flip(card) for card in me.hidden)
+    if me.temp_jokers < JOKER_SUPPLY and can_use(config, me, seat, Special.TEMP_JOKER):
+        actions.append(PlaceJoker())
 
 
 def _counter_shapes(defender: PlayerState, target: int) -> list[tuple[int, int, int, int]]:
@@ -464,8 +484,10 @@ def _counter_shapes(defender: PlayerState, target: int) -> list[tuple[int, int, 
 
 
 def window_opens(state: FanoState, defender_seat: int, target: int) -> bool:
-    """Whether the defender gets a counter window: the field (public) allows some counter."""
-    return bool(_counter_shapes(state.players[defender_seat], target))
+    """Whether the defender gets a counter window: the field (public) allows some counter, or
+    holds a face-down card (which could be flipped for one)."""
+    defender = state.players[defender_seat]
+    return bool(defender.hidden) or bool(_counter_shapes(defender, target))
 
 
 def _hand_cards(hand: tuple[int, ...], value: int) -> list[int]:
@@ -480,8 +502,20 @@ def _react_actions(state: FanoState) -> tuple[FanoAction, ...]:
     if pending is None:
         return ()
     defender = state.players[pending.defender]
-    target = pending.target
     actions: list[FanoAction] = [Allow()]
+    if defender.temp_jokers > 1:
+        return tuple(dict.fromkeys(_counter_actions(pending, defender, actions)))
+    return tuple(_counter_actions(pending, defender, actions))
+
+
+def _counter_actions(
+    pending: Pending, defender: PlayerState, actions: list[FanoAction]
+) -> list[FanoAction]:
+    target = pending.target
+    if pending.support:
+        actions.extend(Sacrifice(card) for card in defender.hidden)
+        return actions
+    actions.extend(Flip(card) for card in defender.hidden)
     active = _active(defender)
     pairs = list(combinations(active, 2))
     for partner, total, third, index in _counter_shapes(defender, target):
@@ -502,34 +536,46 @@ def _react_actions(state: FanoState) -> tuple[FanoAction, ...]:
                         actions.append(
                             CombineCounter(one, two, result, returned, recruited, recruiters)
                         )
-    return tuple(actions)
+    return actions
 
 
-def _end_actions(me: PlayerState, actions: list[FanoAction]) -> None:
+def _end_actions(state: FanoState, seat: int, me: PlayerState, actions: list[FanoAction]) -> None:
     hand = me.hand
     playable: list[int] = []
-    for card in hand:
+    for card in sorted(set(hand)):
         if card & 15 >= WILD:
             playable.extend(value * 16 + (card & 15) for value in range(1, MAX_COMBAT + 1))
         elif card >> 4 <= MAX_COMBAT:
             playable.append(card)
     if len(me.field) < FIELD_SLOTS:
         actions.extend(Play(card) for card in playable)
+        if state.config.trionfey and can_use(state.config, me, seat, Special.DEFENSE):
+            # A joker was seen drawn face up, so only suited cards go in face down.
+            actions.extend(Play(card, face_down=True) for card in playable if card & 15 < WILD)
     for removed in me.field:
         actions.extend(Substitute(removed, card) for card in playable)
     for size in range(1, len(hand) + 1):
-        actions.extend(Discard(cards) for cards in combinations(hand, size))
+        actions.extend(Discard(cards) for cards in dict.fromkeys(combinations(hand, size)))
     actions.append(Pass())
 
 
 # ------------------------------------------------------------------------------- applying
 def apply(state: FanoState, action: FanoAction) -> FanoState:
     """The state after a legal ``action`` (the caller checked legality)."""
-    if isinstance(action, Declare | CombineCounter | Allow):
+    if isinstance(action, Declare | CombineCounter | Allow | Sacrifice):
         return _apply_attack_step(state, action)
+    if isinstance(action, Flip):
+        seat = state.decider
+        me = state.players[seat]
+        me = replace(me, hidden=_remove(me.hidden, action.card))
+        return replace(state, players=_with(state.players, seat, me))
     seat = state.turn_player
     me = state.players[seat]
     players = state.players
+    if isinstance(action, PlaceJoker):
+        me = _spend(state.config, me, Special.TEMP_JOKER)
+        me = replace(me, draw=(*me.draw, TEMP_JOKER), temp_jokers=me.temp_jokers + 1)
+        return replace(state, players=_with(players, seat, me))
     if isinstance(action, Recruit):
         me = _take_from_hand(me, action.card)
         me = replace(me, field=_add(me.field, action.card))
@@ -560,7 +606,10 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
                 me = _leave_field(me, card)
         me = replace(me, field=_add(me.field, action.result))
         if action.oversum:
-            me = replace(me, specials=(*me.specials, (me.level, Special.OVERSUM)))
+            me = _spend(state.config, me, Special.OVERSUM)
+        if not action.oversum or action.result >> 4 <= MAX_COMBAT:
+            # No tribute for an Oversum combine that makes a prestige card.
+            me = _earn(state.config, me)
         return _after_main_action(state, players, seat, me)
     if isinstance(action, Promote):
         for card in action.cards:
@@ -595,16 +644,25 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
     if isinstance(action, Play):
         me = _take_from_hand(me, action.card)
         me = replace(me, field=_add(me.field, action.card))
+        if action.face_down:
+            me = _spend(state.config, me, Special.DEFENSE)
+            me = replace(me, hidden=_add(me.hidden, action.card))
     elif isinstance(action, Substitute):
         me = _leave_field(me, action.removed)
         me = _take_from_hand(me, action.card)
         me = replace(me, field=_add(me.field, action.card))
+        me = _earn(state.config, me)
     elif isinstance(action, Discard):
         for card in action.cards:
             me = replace(me, hand=_remove(me.hand, card))
             me = _to_discard(me, card, face_up=False)
-        # Which hand cards went face down is hidden, so what others knew of the hand is lost.
-        me = replace(me, known=())
+        # Which hand cards went face down is hidden, so what others knew of the hand is lost
+        # (a Spades joker leaves the game openly, so one still in hand stays known).
+        known: tuple[int, ...] = ()
+        if state.config.trionfey:
+            known = tuple(card for card in me.hand if card == TEMP_JOKER)
+        me = replace(me, known=known)
+        me = _earn(state.config, me)
     state = replace(state, players=_with(players, seat, me))
     return start_turn(state, (seat + 1) % len(players), state.turn + 1)
 
@@ -621,7 +679,9 @@ def _after_main_action(
     return replace(state, players=_with(players, seat, me), phase=phase)
 
 
-def _apply_attack_step(state: FanoState, action: Declare | CombineCounter | Allow) -> FanoState:
+def _apply_attack_step(
+    state: FanoState, action: Declare | CombineCounter | Allow | Sacrifice
+) -> FanoState:
     """A declaration, a counter, or the defender letting the attack resolve (Trionfey)."""
     if isinstance(action, Declare):
         seat = state.turn_player
@@ -639,7 +699,11 @@ def _apply_attack_step(state: FanoState, action: Declare | CombineCounter | Allo
             return replace(state, phase=Phase.REACT)
         return _resolve(state)
     if isinstance(action, Allow):
+        if state.pending is not None and state.pending.support:
+            return _complete(state, state.pending.target)
         return _resolve(state)
+    if isinstance(action, Sacrifice):
+        return _complete(state, action.card)
     pending = state.pending
     if pending is None:  # pragma: no cover - the caller checked legality
         return state
@@ -686,15 +750,27 @@ def _resolve(state: FanoState) -> FanoState:
     if not supports:
         return _fail_attack(state)
     # A real card is shown before a joker (the joker stays wild in hand).
-    support = supports[0]
-    me = _take_from_hand(me, support)
+    state = replace(state, pending=replace(pending, support=supports[0]))
+    if state.players[pending.defender].hidden:
+        # Perfect defense: the defender may discard a face-down card instead.
+        return replace(state, phase=Phase.REACT)
+    return _complete(state, pending.target)
+
+
+def _complete(state: FanoState, lost: int) -> FanoState:
+    """The attack succeeds: the attacker and ``lost`` (the target, or a face-down card
+    sacrificed for it, which goes face down) are discarded and the support enters play."""
+    pending = state.pending
+    if pending is None:  # pragma: no cover - only called with an attack pending
+        return state
+    seat = state.turn_player
+    me = state.players[seat]
+    me = _take_from_hand(me, pending.support)
     me = _leave_field(me, pending.attacker)
-    me = replace(me, field=_add(me.field, support))
-    players = _with(
-        state.players,
-        pending.defender,
-        _leave_field(state.players[pending.defender], pending.target),
-    )
+    me = replace(me, field=_add(me.field, pending.support))
+    defender = state.players[pending.defender]
+    face_up = lost not in defender.hidden
+    players = _with(state.players, pending.defender, _leave_field(defender, lost, face_up))
     state = replace(state, pending=None, phase=Phase.MAIN)
     return _after_main_action(state, players, seat, me)
 
@@ -782,6 +858,13 @@ def _attack_problems(state: FanoState) -> Iterable[str]:
         yield "the declared attacker is not a face-up combat card in play"
     if pending.target not in _active(state.players[pending.defender]):
         yield "the attacked card is not a face-up combat card in play"
+    if pending.support:
+        needed = support_value(pending.attacker >> 4, pending.target >> 4, pending.reverse)
+        hand = state.players[state.turn_player].hand
+        if pending.support >> 4 != needed or base_card(pending.support) not in hand:
+            yield "the shown support does not fit the attack"
+        if not state.players[pending.defender].hidden:
+            yield "a shown support waits with no face-down card to sacrifice"
     if len(state.players) > 2 and state.target_seat != pending.defender:
         yield "the defender is not the player attacked this turn"
 
@@ -804,7 +887,7 @@ def _player_problems(state: FanoState, seat: int, player: PlayerState) -> Iterab
                 have.append(card)
                 continue
             have.append(card & 15)
-            if card & 15 == TEMP and config.specials is SpecialsMode.OFF:
+            if card & 15 == TEMP and config.specials is SpecialsMode.OFF and not config.tribute:
                 yield "a Temporary Joker without specials"
             if name == "field" and not 1 <= card >> 4 <= MAX_COMBAT:
                 yield f"joker {card_text(card)} in play without a combat value"
@@ -819,7 +902,7 @@ def _player_problems(state: FanoState, seat: int, player: PlayerState) -> Iterab
             f"cards not each in exactly one place (missing {[card_text(c) for c in missing]}, "
             f"extra or repeated {[card_text(c) for c in extra]})"
         )
-    if not 0 <= player.temp_jokers <= 1:
+    if not 0 <= player.temp_jokers <= (JOKER_SUPPLY if config.trionfey else 1):
         yield f"{player.temp_jokers} Temporary Jokers"
     if len(player.field) > FIELD_SLOTS:
         yield f"{len(player.field)} cards in play"
@@ -846,3 +929,9 @@ def _player_problems(state: FanoState, seat: int, player: PlayerState) -> Iterab
         yield "face-down cards in play without the Trionfey specials"
     if not set(player.hidden) <= set(player.field):
         yield "a face-down card is not in play"
+    if any(not 1 <= card >> 4 <= MAX_COMBAT for card in player.hidden):
+        yield "a face-down card in play that is not a combat card"
+    if config.trionfey:
+        jokers = player.draw.count(TEMP_JOKER)
+        if jokers and set(player.draw[-jokers:]) != {TEMP_JOKER}:
+            yield "a Spades joker inside the draw pile (they lie on top)"

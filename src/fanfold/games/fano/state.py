@@ -78,12 +78,15 @@ class Pending:
         target: the card now attacked (a counter redirects the attack to the card it makes).
         defender: the seat that owns ``target``.
         reverse: declared with Reverse Fano (the arrows turned round for this attack).
+        support: the support card once shown (0 before): the defender may then sacrifice a
+            face-down card (Perfect defense) instead of the attacked card.
     """
 
     attacker: int
     target: int
     defender: int
     reverse: bool = False
+    support: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ class PublicPlayer:
     temp_jokers: int
     tribute: int = 0
     hidden_count: int = 0
+    jokers_on_draw: int = 0
 
     def to_json(self) -> JSONObject:
         """The public part as JSON (cards as text)."""
@@ -58,6 +59,7 @@ class PublicPlayer:
             "temporary_jokers": self.temp_jokers,
             "tribute": self.tribute,
             "face_down_in_play": self.hidden_count,
+            "jokers_on_draw_pile": self.jokers_on_draw,
         }
 
 
@@ -117,11 +119,13 @@ def _pending_json(pending: Pending | None) -> JSONValue:
         "target": card_text(pending.target),
         "defender": pending.defender,
         "reverse": pending.reverse,
+        "support": card_text(pending.support) if pending.support else None,
     }
 
 
-def public_part(player: PlayerState) -> PublicPlayer:
-    """What everyone sees of ``player``."""
+def public_part(player: PlayerState, trionfey: bool = False) -> PublicPlayer:
+    """What everyone sees of ``player`` (``trionfey``: Spades jokers lie face up on the draw
+    pile)."""
     field = player.field
     if player.hidden:
         field = tuple(card for card in field if card not in player.hidden)
@@ -139,6 +143,7 @@ def public_part(player: PlayerState) -> PublicPlayer:
         temp_jokers=player.temp_jokers,
         tribute=player.tribute,
         hidden_count=len(player.hidden),
+        jokers_on_draw=player.draw.count(TEMP_JOKER) if trionfey else 0,
     )
 
 
@@ -155,7 +160,7 @@ def observe(state: FanoState, seat: int) -> FanoView:
         turn=state.turn,
         turn_player=state.turn_player,
         phase=phase,
-        players=tuple(public_part(player) for player in state.players),
+        players=tuple(public_part(player, state.config.trionfey) for player in state.players),
         hand=own.hand,
         down=own.down,
         hidden=own.hidden,
@@ -167,8 +172,7 @@ def observe(state: FanoState, seat: int) -> FanoView:
 def _unseen(config: FanoConfig, seat: int, public: PublicPlayer, seen: list[int]) -> list[int]:
     """``seat``'s cards that are in none of the places listed in ``seen`` (field, ...)."""
     pool = list(deck_of(config, seat))
-    if public.temp_jokers:
-        pool.append(TEMP_JOKER)
+    pool.extend([TEMP_JOKER] * public.temp_jokers)
     for card in seen:
         pool.remove(base_card(card))
     return sorted(pool)
@@ -182,17 +186,25 @@ def sample_state(view: FanoView, rng: random.Random) -> FanoState:
     config = view.config
     players = []
     for seat, public in enumerate(view.players):
+        on_top: tuple[int, ...] = (TEMP_JOKER,) * public.jokers_on_draw
         specials = public.specials
         field = public.field
         hidden: tuple[int, ...] = ()
         if seat == view.player:
             hidden = view.hidden
             field = tuple(sorted((*field, *hidden)))
-            pool = _unseen(config, seat, public, [*field, *public.up, *view.hand, *view.down])
+            pool = _unseen(
+                config, seat, public, [*field, *public.up, *view.hand, *view.down, *on_top]
+            )
             rng.shuffle(pool)
-            hand, down, draw = view.hand, view.down, tuple(pool)
+            hand, down, draw = view.hand, view.down, (*pool, *on_top)
         else:
-            pool = _unseen(config, seat, public, [*public.field, *public.up, *public.known])
+            in_hand = list(public.known)
+            shown = view.pending.support if view.pending is not None else 0
+            if shown and seat == view.turn_player and base_card(shown) not in in_hand:
+                # The support was shown from the attacker's hand.
+                in_hand.append(base_card(shown))
+            pool = _unseen(config, seat, public, [*public.field, *public.up, *in_hand, *on_top])
             rng.shuffle(pool)
             if public.hidden_count:
                 # Face-down cards in play are combat cards played from hand.
@@ -201,10 +213,10 @@ def sample_state(view: FanoView, rng: random.Random) -> FanoState:
                 for card in hidden:
                     pool.remove(card)
                 field = tuple(sorted((*field, *hidden)))
-            extra = public.hand_count - len(public.known)
-            hand = tuple(sorted((*public.known, *pool[:extra])))
+            extra = public.hand_count - len(in_hand)
+            hand = tuple(sorted((*in_hand, *pool[:extra])))
             down = tuple(sorted(pool[extra : extra + public.down_count]))
-            draw = tuple(pool[extra + public.down_count :])
+            draw = (*pool[extra + public.down_count :], *on_top)
         players.append(
             PlayerState(
                 hand=hand,
