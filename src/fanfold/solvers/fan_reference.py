@@ -35,6 +35,10 @@ ALL_RULES = frozenset({HOME, BUILD, DEAD})
 
 Move = tuple[int, int, int]
 
+#: Rank (1..13) and suit (0..3) of each card index, looked up rather than computed.
+_RANKS = tuple(card % 13 + 1 for card in range(52))
+_SUITS = tuple(card // 13 for card in range(52))
+
 
 @dataclass(frozen=True)
 class SearchResult:
@@ -118,10 +122,11 @@ class _Search:
         return all(rank == KING_RANK for rank in self.home)
 
     def home_moves(self) -> list[Move]:
+        home = self.home
         return [
             (number, FOUNDATION, 1)
             for number, fan in enumerate(self.fans)
-            if fan and self.home[_suit(fan[-1])] + 1 == _rank(fan[-1])
+            if fan and home[_SUITS[fan[-1]]] + 1 == _RANKS[fan[-1]]
         ]
 
     def moves(self) -> list[Move]:
@@ -153,11 +158,8 @@ class _Search:
         its fan except for the foundation.
         """
         tops = {fan[-1]: number for number, fan in enumerate(self.fans) if fan}
-        for source, fan in enumerate(self.fans):
-            if not fan:
-                continue
-            card = fan[-1]
-            if _rank(card) == KING_RANK:
+        for card, source in tops.items():
+            if _RANKS[card] == KING_RANK:
                 continue
             target = tops.get(card + 1)
             if target is None:
@@ -187,14 +189,15 @@ class _Search:
                     while (
                         bottom > 0
                         and fan[bottom] + 1 == fan[bottom - 1]
-                        and _rank(fan[bottom]) < KING_RANK
+                        and _RANKS[fan[bottom]] < KING_RANK
                     ):
                         bottom -= 1
                 head = fan[bottom]
-                if _rank(head) == KING_RANK or head + 1 not in fan[:bottom]:
+                if _RANKS[head] == KING_RANK or head + 1 not in fan[:bottom]:
                     continue
-                suit, rank = _suit(card), _rank(card)
-                if any(_suit(other) == suit and _rank(other) < rank for other in fan[:bottom]):
+                # A lower card of the same suit is an index from the suit's ace up to card - 1.
+                ace = card - _RANKS[card] + 1
+                if any(ace <= other < card for other in fan[:bottom]):
                     return True
         return False
 
@@ -254,8 +257,23 @@ class _Search:
         if DEAD in self.rules and self.is_dead():
             return False
         children = self.moves()
-        children.reverse()  # popped from the end: try them in generation order
+        children.reverse()  # popped from the end: try them in generation order ...
+        children.sort(key=self.promise)  # ... the most promising first (the sort is stable)
         return children
+
+    def promise(self, move: Move) -> int:
+        """How promising a move looks, for the order of the search only (never its verdict):
+        a foundation move, then one that uncovers a card that can go home, then one that
+        empties a fan, are tried first; filling an empty fan is tried last."""
+        source, target, count = move
+        if target == FOUNDATION:
+            return 4
+        fan = self.fans[source]
+        if count == len(fan):
+            return 2
+        uncovered = fan[-count - 1]
+        score = 3 if self.home[_SUITS[uncovered]] + 1 == _RANKS[uncovered] else 0
+        return score - 1 if not self.fans[target] else score
 
 
 def search(
