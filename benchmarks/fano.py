@@ -4,8 +4,10 @@ Plays random full games for ``--seconds`` each and prints games per second and a
 second:
 
 * the Fano rules engine through the game API (``legal_actions`` and ``apply_legal`` on
-  immutable states), for the 2-player classic game and the largest preset (8 players);
-  uniform random games mostly run to the turn limit (200 turns);
+  immutable states), for the 2-player classic game, the largest preset (8 players), and the
+  Trionfey edition with its tribute specials (2 players, counter windows included) and its
+  8-player "One for all" partnerships; uniform random games mostly run to the turn limit
+  (200 turns);
 * OpenSpiel's C++ ``hearts`` (``pip install open_spiel``, or ``.[bench]``), random moves
   driven from Python, chance outcomes included; when OpenSpiel is not installed the row says
   the peer is missing.
@@ -53,9 +55,11 @@ def _timed(name: str, seconds: float, one_game: Callable[[int], int]) -> Rate:
     return Rate(name, games, actions, time.perf_counter() - start)
 
 
-def fano_rate(preset: str, seconds: float) -> Rate:
-    """Random full Fano games of ``preset`` through the game API."""
+def fano_rate(preset: str, seconds: float, players: int | None = None) -> Rate:
+    """Random full Fano games of ``preset`` (with ``players`` seats) through the game API."""
     config: FanoConfig = GAME.preset(preset).config
+    if players is not None:
+        config = GAME.with_players(config, players)
     rng = random.Random(1)
 
     def one_game(seed: int) -> int:
@@ -102,7 +106,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row")
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row")
-    rows = [fano_rate("classic", args.seconds), fano_rate("eight-players", args.seconds)]
+    rows = [
+        fano_rate("classic", args.seconds),
+        fano_rate("eight-players", args.seconds),
+        fano_rate("trionfey-specials", args.seconds),
+        fano_rate("trionfey-one-for-all", args.seconds, players=8),
+    ]
     peer = openspiel_rate(args.seconds)
     for row in rows:
         print(row.line())

@@ -84,12 +84,19 @@ class Combine:
 
 @dataclass(frozen=True, slots=True)
 class Promote:
-    """Discard three prestige cards in play and promote the commander."""
+    """Discard three prestige cards in play and promote the commander. ``owners`` (Trionfey
+    "One for all") gives, card by card, the partner whose field holds it (None: your own);
+    empty when all three are your own."""
 
     cards: tuple[int, int, int]
+    owners: tuple[int | None, ...] = ()
 
     def __str__(self) -> str:
-        return "promote " + " ".join(card_text(card) for card in self.cards)
+        owners = self.owners or (None,) * len(self.cards)
+        return "promote " + " ".join(
+            card_text(card) + ("" if owner is None else f"@{owner + 1}")
+            for card, owner in zip(self.cards, owners, strict=True)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,10 +317,7 @@ def parse_action(text: str) -> FanoAction:
     if key in ("shuffle", "shuffle joker"):
         return Shuffle(key == "shuffle joker")
     if head == "promote":
-        cards = tuple(sorted(parse_card(word) for word in words[1:]))
-        if len(cards) != 3:
-            raise NotationError("promote names three prestige cards in play, e.g. promote 8H 9H TH")
-        return Promote((cards[0], cards[1], cards[2]))
+        return _parse_promote(words[1:])
     if head == "defend":
         if len(words) != 2:
             raise NotationError("defend names one card in play, e.g. defend 5H")
@@ -384,6 +388,24 @@ def parse_action(text: str) -> FanoAction:
         f"{text.strip()!r} is not a Fano move: try 4H>6S:3H (attack), 1H+4H=5H return 1H "
         "(combine), promote 8H 9H TH, play 5H, sub 8H 5H, discard 9H, pass; 'help' explains"
     )
+
+
+def _parse_promote(words: list[str]) -> Promote:
+    if len(words) != 3:
+        raise NotationError("promote names three prestige cards in play, e.g. promote 8H 9H TH")
+    pairs: list[tuple[int, int | None]] = []
+    for word in words:
+        card_word, at, seat_word = word.partition("@")
+        owner = None
+        if at:
+            if not seat_word.isdigit() or int(seat_word) < 1:
+                raise NotationError(f"{word!r}: a partner's card is written 8H@3 (Player 3)")
+            owner = int(seat_word) - 1
+        pairs.append((parse_card(card_word), owner))
+    pairs.sort(key=lambda pair: (pair[0], -1 if pair[1] is None else pair[1]))
+    cards = (pairs[0][0], pairs[1][0], pairs[2][0])
+    owners = tuple(owner for _, owner in pairs)
+    return Promote(cards, () if all(owner is None for owner in owners) else owners)
 
 
 def _parse_counter(key: str) -> CombineCounter:

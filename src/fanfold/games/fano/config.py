@@ -26,6 +26,19 @@ class Edition(enum.Enum):
     TRIONFEY = "trionfey"
 
 
+class Teams(enum.Enum):
+    """Trionfey partnerships (4, 6 or 8 players; odd seats against even seats).
+
+    ``none``: no partnerships (2 or 3 players). ``all-for-one``: partners take their turns
+    together but each player wins alone. ``one-for-all``: a partnership shares one commander,
+    promoted with an 8, 9 and 10 from any partners' fields.
+    """
+
+    NONE = "none"
+    ALL_FOR_ONE = "all-for-one"
+    ONE_FOR_ALL = "one-for-all"
+
+
 class PromotionMode(enum.Enum):
     """What three prestige cards a promotion needs (2-suit game with all six prestige cards).
 
@@ -93,6 +106,7 @@ class FanoConfig(GameConfig):
         promotions_to_win: promotions that win the game (3: Jack, Queen, King, win).
         turn_limit: turns (all players together) after which the game is drawn.
         tribute: Trionfey specials: tribute counters buy each suit's special.
+        teams: Trionfey partnerships for 4, 6 or 8 players.
         suits: the suit each seat commands, one letter per seat in turn order (``HD``: hearts
             against diamonds); empty for the usual order hearts, clubs, spades, diamonds.
     """
@@ -110,6 +124,7 @@ class FanoConfig(GameConfig):
     promotions_to_win: int = 3
     turn_limit: int = 200
     tribute: bool = False
+    teams: Teams = Teams.NONE
     suits: str = ""
 
     @property
@@ -149,8 +164,16 @@ class FanoConfig(GameConfig):
                 raise ConfigError(
                     f"the Trionfey edition is for {counts} players, not {self.players}"
                 )
-        elif self.tribute:
-            raise ConfigError("tribute counters belong to the Trionfey edition (edition=trionfey)")
+            if (self.players in TEAM_PLAYERS) != (self.teams is not Teams.NONE):
+                raise ConfigError(
+                    "Trionfey with 4, 6 or 8 players is played in two partnerships "
+                    "(teams=all-for-one or teams=one-for-all), and only then"
+                )
+        elif self.tribute or self.teams is not Teams.NONE:
+            raise ConfigError(
+                "tribute counters and partnerships belong to the Trionfey edition "
+                "(edition=trionfey)"
+            )
 
     def suits_of(self, seat: int) -> tuple[int, ...]:
         """The suits (0 clubs .. 3 spades) that ``seat`` commands."""
@@ -166,8 +189,10 @@ class FanoConfig(GameConfig):
         return self.two_suit and self.all_prestige
 
 
-#: Player counts the Trionfey edition is implemented for.
-TRIONFEY_PLAYERS: tuple[int, ...] = (2, 3)
+#: Player counts of the Trionfey edition: 2, 3, and partnerships of 4, 6 or 8.
+TRIONFEY_PLAYERS: tuple[int, ...] = (2, 3, 4, 6, 8)
+#: Trionfey player counts played in two partnerships.
+TEAM_PLAYERS: tuple[int, ...] = (4, 6, 8)
 
 #: The order seats take suits (as the rules text lists them): hearts, clubs, spades, diamonds.
 SEAT_SUITS: tuple[int, ...] = (2, 0, 3, 1)
@@ -268,6 +293,22 @@ PRESETS: tuple[Preset[FanoConfig], ...] = (
         "recruit",
         ("battle-for-trionfey", "fano-trionfey"),
         TRIONFEY_PLAYERS,
+    ),
+    Preset(
+        "trionfey-all-for-one",
+        TRIONFEY.replace(players=4, teams=Teams.ALL_FOR_ONE),
+        'Trionfey partnerships, "All for one": partners play their turns together in priority '
+        "order, each wins alone (4, 6 or 8 players)",
+        ("all-for-one",),
+        TEAM_PLAYERS,
+    ),
+    Preset(
+        "trionfey-one-for-all",
+        TRIONFEY.replace(players=4, teams=Teams.ONE_FOR_ALL),
+        'Trionfey partnerships, "One for all": one shared commander per partnership, '
+        "promotions paid from several partners' fields (4, 6 or 8 players)",
+        ("one-for-all",),
+        TEAM_PLAYERS,
     ),
     Preset(
         "trionfey-specials",

@@ -39,7 +39,7 @@ from fanfold.games.fano.cards import (
     is_joker,
     value_of,
 )
-from fanfold.games.fano.config import PRESETS, FanoConfig, Special
+from fanfold.games.fano.config import PRESETS, TEAM_PLAYERS, FanoConfig, Special, Teams
 from fanfold.games.fano.state import FanoState, Phase
 from fanfold.games.fano.view import FanoView
 
@@ -68,7 +68,13 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
         if config.two_suit and players != 2:
             raise ConfigError("the 2-suit variant is for exactly 2 players")
         suits = config.suits if len(config.suits) == players else ""
-        return config.replace(players=players, suits=suits)
+        teams = config.teams
+        if config.trionfey:
+            if players in TEAM_PLAYERS and teams is Teams.NONE:
+                teams = Teams.ALL_FOR_ONE
+            elif players not in TEAM_PLAYERS:
+                teams = Teams.NONE
+        return config.replace(players=players, suits=suits, teams=teams)
 
     def new_state(self, config: FanoConfig, seed: int = 0) -> FanoState:
         return rules.new_state(config, seed)
@@ -291,6 +297,13 @@ def _explain(state: FanoState, action: FanoAction) -> str:
         pair = f"{card_text(action.first)} + {card_text(action.second)}"
         return f"{pair} = {total}, not {value_of(action.result)}"
     if isinstance(action, Promote):
+        if action.owners and config.teams is not Teams.ONE_FOR_ALL:
+            return 'only in a "One for all" partnership may partners\' cards pay a promotion'
+        if any(
+            owner is not None and owner not in rules.teammates(config, seat)
+            for owner in action.owners
+        ):
+            return "a promotion is paid only from your own and your partners' fields"
         return "promoting needs three prestige cards in play (8, 9 and 10; see the variant)"
     if isinstance(action, Defend):
         if not rules.can_use(config, me, seat, Special.DEFENSE):

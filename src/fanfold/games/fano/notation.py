@@ -16,7 +16,8 @@ A position is a header and one section per seat, ``|`` between them::
 The Trionfey edition adds, in the header, ``attack`` (a declared attack in the defender's
 counter window: ``4H>6S@2``, with ``/reverse`` for Reverse Fano; ``-`` for none) and ``foe``
 (the player chosen as target this turn with three or more players, ``-`` for none) and
-``support`` (the support once shown, when the defender may sacrifice a face-down card); and in each
+``support`` (the support once shown, when the defender may sacrifice a face-down card),
+``priority`` (partnerships: the seat holding priority, by default the turn player); and in each
 seat ``tribute`` (counters held) and ``hidden`` (cards in play lying face down).
 
 Keys may come in any order and may be left out (empty, or 0); a seat written ``-`` has all
@@ -41,7 +42,7 @@ from fanfold.games.fano.cards import (
     parse_card,
     parse_cards,
 )
-from fanfold.games.fano.config import FanoConfig, Special
+from fanfold.games.fano.config import FanoConfig, Special, Teams
 from fanfold.games.fano.rules import deck_of, invariant_violations
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 
@@ -57,7 +58,7 @@ _SEAT_KEYS = (
     "protected",
     "shuffles",
 )
-_HEADER_KEYS = ("turn", "player", "phase", "seed", "attack", "foe", "support")
+_HEADER_KEYS = ("turn", "player", "phase", "seed", "attack", "foe", "support", "priority")
 _TRIONFEY_SEAT_KEYS = ("tribute", "hidden")
 
 
@@ -79,6 +80,8 @@ def format_position(state: FanoState) -> str:
         foe = "-" if state.target_seat is None else str(state.target_seat + 1)
         support = "-" if pending is None or not pending.support else card_text(pending.support)
         header += f" attack={attack} foe={foe} support={support}"
+        if state.config.teams is not Teams.NONE:
+            header += f" priority={state.priority + 1}"
     sections = [header]
     for player in state.players:
         specials = ",".join(f"{level}:{special.value}" for level, special in player.specials)
@@ -211,8 +214,20 @@ def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
                 hidden=tuple(sorted(parse_cards(pairs.get("hidden", "-")))),
             )
         )
-    if not config.trionfey and any(key in header for key in ("attack", "foe", "support")):
-        raise NotationError("header: attack, foe and support belong to the Trionfey edition")
+    if not config.trionfey and any(
+        key in header for key in ("attack", "foe", "support", "priority")
+    ):
+        raise NotationError(
+            "header: attack, foe, support and priority belong to the Trionfey edition"
+        )
+    priority = 0
+    if config.teams is not Teams.NONE:
+        default = str(turn_player + 1)
+        priority = _number(header.get("priority", default), "priority", "header") - 1
+        if not 0 <= priority < config.players:
+            raise NotationError(f"header: priority must be 1 to {config.players}")
+    elif "priority" in header:
+        raise NotationError("header: priority belongs to partnership games")
     pending = _pending(header.get("attack", "-"), config)
     support = header.get("support", "-")
     if support != "-":
@@ -223,7 +238,9 @@ def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
     target_seat = None if foe == "-" else _number(foe, "foe", "header") - 1
     if target_seat is not None and not 0 <= target_seat < config.players:
         raise NotationError(f"header: foe must be 1 to {config.players}")
-    state = FanoState(config, seed, tuple(players), turn_player, phase, turn, pending, target_seat)
+    state = FanoState(
+        config, seed, tuple(players), turn_player, phase, turn, pending, target_seat, priority
+    )
     problems = invariant_violations(state)
     if problems:
         raise NotationError("impossible position: " + "; ".join(problems))

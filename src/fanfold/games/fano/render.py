@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fanfold.games.fano.cards import ATTACK_SUPPORT, CYCLES, SUIT_SYMBOLS, card_text
-from fanfold.games.fano.config import FanoConfig
+from fanfold.games.fano.config import FanoConfig, Teams
 from fanfold.games.fano.rules import FIELD_SLOTS
 from fanfold.games.fano.state import Phase
 from fanfold.games.fano.view import FanoView
@@ -80,8 +80,13 @@ def render(view: FanoView) -> str:
         slots += ["[??]"] * public.hidden_count if seat != view.player else []
         slots += ["[  ]"] * (FIELD_SLOTS - len(public.field) - public.hidden_count)
         specials = ", ".join(f"{special.value}@{level}" for level, special in public.specials)
+        team = ""
+        if config.teams is not Teams.NONE:
+            team = f"  partnership {'AB'[seat % 2]}" + (
+                ", priority" if seat == view.priority else ""
+            )
         lines.append(
-            f"{marker} {seat_label(config, seat)}  {commander(public.level)}"
+            f"{marker} {seat_label(config, seat)}{team}  {commander(public.level)}"
             f" ({public.level}/{config.promotions_to_win} promotions)"
             + (
                 f"  attacks Player {(seat + 1) % players + 1}"

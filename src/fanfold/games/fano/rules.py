@@ -57,6 +57,7 @@ from fanfold.games.fano.config import (
     PromotionMode,
     Special,
     SpecialsMode,
+    Teams,
 )
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 
@@ -250,8 +251,33 @@ def new_state(config: FanoConfig, seed: int) -> FanoState:
         derive_rng(seed, "deal", seat).shuffle(cards)
         players.append(PlayerState(draw=tuple(cards)))
     first = derive_rng(seed, "first player").randrange(config.players)
-    state = FanoState(config, seed, tuple(players), first, Phase.MAIN, 0)
+    priority = first if config.teams is not Teams.NONE else 0
+    state = FanoState(config, seed, tuple(players), first, Phase.MAIN, 0, priority=priority)
     return start_turn(state, first, 1)
+
+
+# ----------------------------------------------------------------------------- partnerships
+def teammates(config: FanoConfig, seat: int) -> tuple[int, ...]:
+    """``seat`` and its partners, in clockwise order from ``seat`` (just ``seat`` without
+    partnerships): odd seats against even seats."""
+    if config.teams is Teams.NONE:
+        return (seat,)
+    count = config.players
+    return tuple((seat + step) % count for step in range(0, count, 2))
+
+
+def next_turn(state: FanoState) -> tuple[int, int]:
+    """Who plays the next turn, and who then holds priority. In partnerships the priority
+    holder plays first, then each partner clockwise; then priority passes clockwise to the
+    next seat, in the other partnership."""
+    count = len(state.players)
+    if state.config.teams is Teams.NONE:
+        return (state.turn_player + 1) % count, 0
+    following = (state.turn_player + 2) % count
+    if following != state.priority:
+        return following, state.priority
+    passed = (state.priority + 1) % count
+    return passed, passed
 
 
 # ----------------------------------------------------------------------------------- the end
@@ -267,11 +293,20 @@ def winner(state: FanoState) -> int | None:
 def outcome(state: FanoState) -> Outcome | None:
     """+1 for the winner and -1 for the others; 0 for all at the turn limit."""
     seat = winner(state)
+    config = state.config
     if seat is not None:
-        returns = tuple(1.0 if other == seat else -1.0 for other in range(len(state.players)))
-        return Outcome(
-            f"Player {seat + 1} promoted {state.config.promotions_to_win} times and wins", returns
-        )
+        if config.teams is Teams.ONE_FOR_ALL:
+            team = teammates(config, seat)
+            names = ", ".join(str(member + 1) for member in sorted(team))
+            reason = (
+                f"the partnership of Players {names} promoted its commander "
+                f"{config.promotions_to_win} times and wins"
+            )
+        else:
+            team = (seat,)
+            reason = f"Player {seat + 1} promoted {config.promotions_to_win} times and wins"
+        returns = tuple(1.0 if other in team else -1.0 for other in range(len(state.players)))
+        return Outcome(reason, returns)
     if state.phase is Phase.OVER:
         return Outcome(
             f"the turn limit ({state.config.turn_limit} turns) was reached: a draw",
@@ -402,8 +437,30 @@ def _combine_and_promote(
                 for result, oversum in results:
                     for returned in returns:
                         actions.append(Combine(first, second, result, returned, oversum))
+    if config.teams is Teams.ONE_FOR_ALL:
+        actions.extend(_team_promotions(state, seat))
+        return
     for trio in promotion_sets(config, field):
         actions.append(Promote(trio))
+
+
+def _team_promotions(state: FanoState, seat: int) -> list[Promote]:
+    """One for all: an 8, a 9 and a 10 of any suits from the fields of the partnership."""
+    by_value: dict[int, list[tuple[int, int | None]]] = {8: [], 9: [], 10: []}
+    for member in teammates(state.config, seat):
+        owner = None if member == seat else member
+        for card in state.players[member].field:
+            if card >> 4 >= 8 and card & 15 < WILD:
+                by_value[card >> 4].append((card, owner))
+    promotions = []
+    for eight in by_value[8]:
+        for nine in by_value[9]:
+            for ten in by_value[10]:
+                trio = (eight, nine, ten)
+                owners = tuple(owner for _, owner in trio)
+                cards = (eight[0], nine[0], ten[0])
+                promotions.append(Promote(cards, () if all(o is None for o in owners) else owners))
+    return promotions
 
 
 # ------------------------------------------------------------------- Trionfey: attacks
@@ -421,7 +478,8 @@ def opponents(state: FanoState, seat: int) -> tuple[int, ...]:
         return (state.target_of(seat),)
     if state.target_seat is not None:
         return (state.target_seat,)
-    return tuple(other for other in range(len(state.players)) if other != seat)
+    partners = teammates(state.config, seat)
+    return tuple(other for other in range(len(state.players)) if other not in partners)
 
 
 def _active(player: PlayerState) -> list[int]:
@@ -612,11 +670,22 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
             me = _earn(state.config, me)
         return _after_main_action(state, players, seat, me)
     if isinstance(action, Promote):
-        for card in action.cards:
-            me = _leave_field(me, card)
-        me = replace(me, level=me.level + 1)
+        owners = action.owners or (None,) * len(action.cards)
+        for card, owner in zip(action.cards, owners, strict=True):
+            if owner is None:
+                me = _leave_field(me, card)
+            else:
+                players = _with(players, owner, _leave_field(players[owner], card))
+        players = _with(players, seat, me)
+        # One for all: the partnership's shared commander moves up for every partner.
+        for member in (
+            teammates(state.config, seat) if state.config.teams is Teams.ONE_FOR_ALL else (seat,)
+        ):
+            players = _with(
+                players, member, replace(players[member], level=players[member].level + 1)
+            )
         phase = Phase.END if state.config.promotion_ends_main else state.phase
-        return replace(state, players=_with(players, seat, me), phase=phase)
+        return replace(state, players=players, phase=phase)
     if isinstance(action, Defend):
         me = replace(
             me,
@@ -664,7 +733,8 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
         me = replace(me, known=known)
         me = _earn(state.config, me)
     state = replace(state, players=_with(players, seat, me))
-    return start_turn(state, (seat + 1) % len(players), state.turn + 1)
+    following, priority = next_turn(state)
+    return start_turn(replace(state, priority=priority), following, state.turn + 1)
 
 
 def _after_main_action(
@@ -812,8 +882,21 @@ def invariant_violations(state: FanoState) -> list[str]:
     if not 1 <= state.turn <= config.turn_limit + 1:
         problems.append(f"turn {state.turn} outside 1..{config.turn_limit + 1}")
     winners = [seat for seat, p in enumerate(state.players) if p.level >= config.promotions_to_win]
+    if config.teams is Teams.ONE_FOR_ALL:
+        winners = sorted({min(teammates(config, seat)) for seat in winners})
+        for seat in range(config.players):
+            partner = (seat + 2) % config.players
+            if state.players[seat].level != state.players[partner].level:
+                problems.append(f"Players {seat + 1} and {partner + 1} share a commander")
     if len(winners) > 1:
         problems.append(f"several winners: {winners}")
+    if config.teams is Teams.NONE and state.priority != 0:
+        problems.append("priority without partnerships")
+    if config.teams is not Teams.NONE and (
+        not 0 <= state.priority < config.players
+        or state.turn_player not in teammates(config, state.priority)
+    ):
+        problems.append("the turn player is not in the partnership holding priority")
     for seat, player in enumerate(state.players):
         problems.extend(
             f"Player {seat + 1}: {text}" for text in _player_problems(state, seat, player)

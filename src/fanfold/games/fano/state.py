@@ -105,6 +105,8 @@ class FanoState:
         pending: the declared attack in the defender's counter window (phase ``react``).
         target_seat: Trionfey with three or more players: the opponent chosen this turn (by the
             first declaration), or None.
+        priority: Trionfey partnerships: the seat holding priority (its partnership's turn
+            began with it); 0 otherwise.
     """
 
     config: FanoConfig
@@ -115,6 +117,7 @@ class FanoState:
     turn: int = 1
     pending: Pending | None = None
     target_seat: int | None = None
+    priority: int = 0
 
     @property
     def decider(self) -> int:

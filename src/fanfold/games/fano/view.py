@@ -79,6 +79,7 @@ class FanoView:
         hidden: this seat's cards in play lying face down (Trionfey Perfect defense).
         pending: the declared attack in a counter window (Trionfey).
         target_seat: the opponent chosen this turn (Trionfey, three or more players).
+        priority: the seat holding priority (Trionfey partnerships).
     """
 
     player: int
@@ -92,6 +93,7 @@ class FanoView:
     hidden: tuple[int, ...] = ()
     pending: Pending | None = None
     target_seat: int | None = None
+    priority: int = 0
 
     def to_json(self) -> JSONObject:
         """The view as JSON, as a server sends it to the seat."""
@@ -108,6 +110,7 @@ class FanoView:
             "face_down_in_play": [card_text(card) for card in self.hidden],
             "attack": _pending_json(self.pending),
             "target_seat": self.target_seat,
+            "priority": self.priority,
         }
 
 
@@ -166,6 +169,7 @@ def observe(state: FanoState, seat: int) -> FanoView:
         hidden=own.hidden,
         pending=state.pending,
         target_seat=state.target_seat,
+        priority=state.priority,
     )
 
 
@@ -243,4 +247,5 @@ def sample_state(view: FanoView, rng: random.Random) -> FanoState:
         turn=view.turn,
         pending=view.pending,
         target_seat=view.target_seat,
+        priority=view.priority,
     )
