@@ -18,18 +18,6 @@ from fanfold.solvers.morris import MorrisTable, Result
 VARIANTS = list(Adjacency)
 
 
-@pytest.fixture(scope="session")
-def morris_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.getbasetemp() / "morris-tables"
-
-
-@pytest.fixture(scope="session")
-def tables(morris_cache: Path) -> dict[Adjacency, MorrisTable]:
-    return {
-        adjacency: solver.load_table(adjacency, cache_dir=morris_cache) for adjacency in VARIANTS
-    }
-
-
 def perfect(seed: int, cache: Path) -> PerfectAgent:
     return PerfectAgent(GAME, seed, cache_dir=cache)
 

@@ -17,18 +17,6 @@ runner = CliRunner()
 VARIANTS = list(Adjacency)
 
 
-@pytest.fixture(scope="session")
-def morris_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.getbasetemp() / "morris-tables"
-
-
-@pytest.fixture(scope="session")
-def tables(morris_cache: Path) -> dict[Adjacency, MorrisTable]:
-    return {
-        adjacency: solver.load_table(adjacency, cache_dir=morris_cache) for adjacency in VARIANTS
-    }
-
-
 @pytest.fixture
 def cache_env(
     monkeypatch: pytest.MonkeyPatch, morris_cache: Path, tables: dict[Adjacency, MorrisTable]

@@ -21,18 +21,6 @@ VARIANTS = list(Adjacency)
 
 
 @pytest.fixture(scope="session")
-def morris_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.getbasetemp() / "morris-tables"
-
-
-@pytest.fixture(scope="session")
-def tables(morris_cache: Path) -> dict[Adjacency, MorrisTable]:
-    return {
-        adjacency: solver.load_table(adjacency, cache_dir=morris_cache) for adjacency in Adjacency
-    }
-
-
-@pytest.fixture(scope="session")
 def spaces() -> dict[Adjacency, solver.PositionSpace]:
     return {adjacency: solver.PositionSpace(adjacency) for adjacency in Adjacency}
 
