@@ -41,7 +41,7 @@ class Rate:
     def line(self) -> str:
         """The row as text."""
         return (
-            f"{self.name:<42} {self.games / self.seconds:>9,.1f} games/s "
+            f"{self.name:<46} {self.games / self.seconds:>9,.1f} games/s "
             f"{self.actions / self.seconds:>11,.0f} actions/s  ({self.games} games)"
         )
 

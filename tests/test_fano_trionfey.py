@@ -710,3 +710,59 @@ def test_partnership_position_keeps_priority() -> None:
     assert FANO.parse_position(text, config) == state
     with pytest.raises(NotationError, match="partnership"):
         FANO.parse_position("fano player=2 priority=1 | - | - | - | -", config)
+
+
+# ------------------------------------------------------------------------ more of the text
+def test_cycles_as_the_text_states_them() -> None:
+    # "1[A] beats 2, 2 beats 4, and 4 beats 1; 2 beats 3, 3 beats 5, and 5 beats 2"
+    for values, beats in (("A24", ("A2", "24", "4A")), ("235", ("23", "35", "52"))):
+        mine = ",".join(f"{v}H" for v in values)
+        theirs = ",".join(f"{v}C" for v in values)
+        state = setup(f"fano player=1 | field={mine} | field={theirs}")
+        declared = {str(a) for a in FANO.legal_actions(state) if isinstance(a, Declare)}
+        assert declared == {f"{pair[0]}H>{pair[1]}C" for pair in beats}
+
+
+def test_combine_example_1_and_6_make_7_and_either_may_return() -> None:
+    state = setup("fano player=1 | hand=7H field=AH,6H | -")
+    texts = legal_texts(state)
+    for text in ("AH+6H=7H", "AH+6H=7H return AH", "AH+6H=7H return 6H"):
+        assert text in texts
+    after = play(state, "AH+6H=7H return 6H")
+    assert after.players[0].field == cards("7H")
+    assert after.players[0].hand == cards("6H")
+    assert after.players[0].up == cards("AH")
+
+
+def test_reverse_attack_redirect_is_checked_reversed() -> None:
+    # 3 -> 6 reversed (6 attacks 3 normally; support 4); the counter 6 + 1 = 7 turns it on a 7.
+    config = SPECIALS
+    state = setup("fano player=1 | tribute=3 hand=4H,AH field=3H | hand=7D field=AD,6D", config)
+    declared = play(state, "3H>6D reverse")
+    assert FANO.current_player(declared) == 1
+    after = play(declared, "counter AD+6D=7D")
+    # Reversed, a 3 attacks only what attacks it normally; 7 attacks 1, 2 and 4, not 3: the
+    # attack is invalid and only the attacker is discarded.
+    assert after.players[0].up == cards("3H")
+    assert after.players[0].hand == cards("AH 4H")
+    assert after.players[1].field == cards("7D")
+
+
+def test_illegal_answers_in_the_window_are_explained() -> None:
+    config = specials("DH")
+    state = setup("fano player=2 | field=3D,6D hidden=6D | hand=5H field=2H", config)
+    declared = play(state, "2H>3D")
+    with pytest.raises(IllegalActionError, match="only once the attack's support is shown"):
+        play(declared, "sacrifice 6D")
+    shown = play(declared, "allow")
+    assert "may sacrifice a face-down card or allow" in FANO.describe(shown)
+    with pytest.raises(IllegalActionError, match="showed 5H"):
+        play(shown, "flip 6D")
+
+
+def test_declaration_is_announced_without_a_support() -> None:
+    state = setup("fano player=1 | hand=5H field=2H | hand=4C field=3C,AC")
+    action = FANO.parse_action("2H>3C")
+    assert FANO.public_action_text(state, action, 1) == "2H>3C"
+    with pytest.raises(IllegalActionError, match="without @"):
+        play(state, "2H>3C@2")

@@ -148,9 +148,15 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
         pending = state.pending
         if pending is not None:
             defender = render.seat_label(config, pending.defender)
+            answer = (
+                f"the support {card_text(pending.support)} is shown; {defender} may sacrifice "
+                "a face-down card or allow"
+                if pending.support
+                else f"{defender} may counter or allow"
+            )
             return (
                 f"Turn {state.turn}: {seat} attacks {card_text(pending.target)} with "
-                f"{card_text(pending.attacker)}; {defender} may counter or allow"
+                f"{card_text(pending.attacker)}; {answer}"
             )
         foes = rules.opponents(state, state.turn_player)
         target = " or ".join(render.seat_label(config, foe) for foe in foes)
@@ -418,9 +424,20 @@ def _explain_react(state: FanoState, action: FanoAction) -> str:
     if pending is None:  # pragma: no cover - the react phase always has an attack
         return "there is no attack to answer"
     attack = f"{card_text(pending.attacker)} attacks your {card_text(pending.target)}"
+    me = state.players[pending.defender]
+    if pending.support:
+        if isinstance(action, Sacrifice) and action.card not in me.hidden:
+            return f"you have no face-down {card_text(action.card)} in play"
+        return (
+            f"{attack} and showed {card_text(pending.support)}: answer 'allow' or sacrifice "
+            "a face-down card" + _LEGAL_HINT
+        )
+    if isinstance(action, Sacrifice):
+        return "a face-down card is sacrificed only once the attack's support is shown"
+    if isinstance(action, Flip):
+        return f"you have no face-down {card_text(action.card)} in play"
     if not isinstance(action, CombineCounter | Allow):
         return f"{attack}: answer with a counter or 'allow'" + _LEGAL_HINT
-    me = state.players[pending.defender]
     if isinstance(action, CombineCounter):
         if pending.target not in (action.first, action.second):
             return f"a counter combines the attacked {card_text(pending.target)} with another card"
