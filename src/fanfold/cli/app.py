@@ -57,27 +57,31 @@ def _main(
 @app.command()
 def games() -> None:
     """List the games, their variants and player counts."""
-    table = Table(title="fanfold games")
-    table.add_column("game")
-    table.add_column("id")
-    table.add_column("variant")
-    table.add_column("aliases")
-    table.add_column("players")
-    table.add_column("description")
     for game in all_games():
+        table = Table(
+            title=f"{game.name} ({game.id}): {game.title}",
+            caption=game.summary,
+            title_justify="left",
+            caption_justify="left",
+            expand=True,
+        )
+        table.add_column("variant", no_wrap=True)
+        table.add_column("aliases", overflow="fold", ratio=1)
+        table.add_column("players", no_wrap=True)
+        table.add_column("description", ratio=2)
         for number, preset in enumerate(game.presets()):
             players = preset.player_counts or (game.num_players(preset.config),)
             table.add_row(
-                game.name if number == 0 else "",
-                game.id if number == 0 else "",
                 preset.name + (" (default)" if number == 0 else ""),
                 ", ".join(preset.aliases),
                 _ranges(players),
                 preset.description,
             )
-    console.print(table)
-    agents = ", ".join(f"{spec.name} ({spec.description})" for spec in agent_specs())
-    console.print(f"Agents: {agents}", markup=False)
+        console.print(table)
+        console.print()
+    console.print("Agents:", markup=False)
+    for spec in agent_specs():
+        console.print(f"  {spec.name}: {spec.description}", markup=False)
 
 
 def _ranges(numbers: tuple[int, ...]) -> str:
