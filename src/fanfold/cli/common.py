@@ -10,8 +10,8 @@ from rich.console import Console
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import AnyGame, get_game
 
-console = Console(highlight=False)
-error_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+error_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
