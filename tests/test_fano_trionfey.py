@@ -575,6 +575,80 @@ def test_diamonds_face_down_card_is_hidden_and_can_not_be_attacked() -> None:
     assert not any(str(a).startswith("2H>6D") for a in FANO.legal_actions(after))
 
 
+def test_diamonds_substitute_face_down_earns_then_spends() -> None:
+    config = specials("DH")
+    text = "fano player=1 | tribute={} hand=5D,TJ field=8D,AD | hand=AH field=4H"
+    state = setup(text.format(2), config)
+    legal = legal_texts(state)
+    # Two counters suffice: the substitute's discard earns the third before the play spends.
+    assert {"sub 8D 5D down", "sub AD 5D down", "sub 8D 5D"} <= set(legal)
+    assert "play 5D down" not in legal  # a play earns nothing: it needs all three
+    assert not any(move.startswith("sub") and "TJ" in move and "down" in move for move in legal)
+    after = play(state, "sub 8D 5D down")
+    me = after.players[0]
+    assert me.field == cards("AD 5D")
+    assert me.hidden == cards("5D")
+    assert me.up == cards("8D")
+    assert me.down == ()
+    assert me.tribute == 0
+    assert after.turn_player == 1
+    # At the cap the earned counter is lost first: 7, still 7, then 4.
+    assert play(setup(text.format(7), config), "sub 8D 5D down").players[0].tribute == 4
+    # A plain substitute only earns.
+    assert play(setup(text.format(2), config), "sub 8D 5D").players[0].tribute == 3
+    # The face-down card can not be attacked: the 4 attacks a 5 with a 6, but not this one.
+    assert not any(str(action).startswith("4H>5D") for action in FANO.legal_actions(after))
+    assert not FANO.invariant_violations(after)
+
+
+def test_diamonds_substitute_face_down_is_hidden_from_others() -> None:
+    config = specials("DH")
+    state = setup("fano player=1 | tribute=3 hand=5D,9D field=8D | hand=AH field=2H", config)
+    action = FANO.parse_action("sub 8D 5D down")
+    after = FANO.apply(state, action)
+    their_view = FANO.observe(after, 1)
+    assert parse_card("5D") not in their_view.players[0].field
+    assert their_view.players[0].hidden_count == 1
+    assert their_view.players[0].up == cards("8D")
+    assert "5D" not in str(their_view.to_json())
+    assert FANO.observe(after, 0).hidden == cards("5D")
+    assert FANO.public_action_text(state, action, 1) == (
+        "sub 8D for a card face down (Perfect defense)"
+    )
+    assert FANO.public_action_text(state, action, 0) == "sub 8D 5D down"
+    sampled = FANO.sample_state(their_view, random.Random(3))
+    assert FANO.observe(sampled, 1) == their_view
+
+
+def test_diamonds_substitute_face_down_needs_the_special_and_counters() -> None:
+    config = specials("DH")
+    poor = setup("fano player=1 | tribute=1 hand=5D field=8D | hand=AH field=2H", config)
+    assert "sub 8D 5D down" not in legal_texts(poor)
+    with pytest.raises(IllegalActionError, match="too few tribute counters"):
+        FANO.apply_text(poor, "sub 8D 5D down")
+    hearts = setup("fano player=2 | hand=AD field=2D | tribute=5 hand=5H field=8H", config)
+    assert "sub 8H 5H down" not in legal_texts(hearts)
+    with pytest.raises(IllegalActionError, match="not your suit's special"):
+        FANO.apply_text(hearts, "sub 8H 5H down")
+    rich = setup("fano player=1 | tribute=5 hand=5D,TJ field=8D | hand=AH field=2H", config)
+    with pytest.raises(IllegalActionError, match="no 7D in play"):
+        FANO.apply_text(rich, "sub 7D 5D down")
+    with pytest.raises(IllegalActionError, match="not a joker"):
+        FANO.apply_text(rich, "sub 8D TJ4 down")
+    plain = setup("fano player=1 | hand=5H field=8H | hand=AC field=2C")
+    with pytest.raises(IllegalActionError, match="without the tribute specials"):
+        FANO.apply_text(plain, "sub 8H 5H down")
+
+
+def test_diamonds_substitute_face_down_notation_round_trips() -> None:
+    action = FANO.parse_action("  SUBSTITUTE 8d  5d   Down ")
+    assert str(action) == "sub 8D 5D down"
+    assert FANO.parse_action(str(action)) == action
+    assert FANO.parse_action("sub 8D 5D") != action
+    with pytest.raises(NotationError, match="sub 8D 5D down"):
+        FANO.parse_action("sub 8D 5D up")
+
+
 def test_diamonds_flip_and_then_the_card_acts() -> None:
     config = specials("DH")
     state = setup("fano player=1 | hand=7D field=AD,6D hidden=6D | -", config)

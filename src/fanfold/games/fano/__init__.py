@@ -31,9 +31,9 @@ card, which may end it or be countered again; or ``allow``. Recruit (``recruit 2
 brings a card from hand when the three values share a line. Only a hand of 8, 9 and 10 may be
 redrawn. With three players each turn's first declaration chooses the opponent (``4H>6S@3``).
 Tribute counters (``tribute=true``, preset ``trionfey-specials``) buy each suit's special:
-Spades ``joker``, Hearts ``... reverse``, Clubs ``... oversum``, Diamonds ``play 5D down``
-(then ``flip 5D`` or ``sacrifice 5D``). 4, 6 or 8 players play in two partnerships (odd
-against even seats, turns in priority order): ``trionfey-all-for-one`` and
+Spades ``joker``, Hearts ``... reverse``, Clubs ``... oversum``, Diamonds ``play 5D down`` or
+``sub 8D 5D down`` (then ``flip 5D`` or ``sacrifice 5D``). 4, 6 or 8 players play in two
+partnerships (odd against even seats, turns in priority order): ``trionfey-all-for-one`` and
 ``trionfey-one-for-all`` (one shared commander, ``promote 8H 9S@3 TH``).
 
 Notation: ``4H>6S:3H`` attack, ``1H+4H=5H return 1H`` combine, ``promote 8H 9H TH``,

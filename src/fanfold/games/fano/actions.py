@@ -30,6 +30,7 @@ The Trionfey edition adds:
 ``allow``                                  defender: no counter, the support is asked for
 ``joker``                                  Spades special: a joker on top of the draw pile
 ``play 5D down``                           Diamonds special: end action, a card face down
+``sub 8D 5D down``                         ... the same as a substitute (8D leaves face up)
 ``flip 5D``                                turn a face-down card in play face up
 ``sacrifice 5D``                           the face-down 5D is discarded instead
 =========================================  ================================================
@@ -123,13 +124,16 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Substitute:
-    """End action: send ``removed`` from play to the discard pile face up, then play ``card``."""
+    """End action: send ``removed`` from play to the discard pile face up, then play ``card``
+    (``face_down``: Trionfey Perfect defense, the card goes in face down)."""
 
     removed: int
     card: int
+    face_down: bool = False
 
     def __str__(self) -> str:
-        return f"sub {card_text(self.removed)} {card_text(self.card)}"
+        text = f"sub {card_text(self.removed)} {card_text(self.card)}"
+        return text + " down" if self.face_down else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,8 +342,12 @@ def parse_action(text: str) -> FanoAction:
         card = parse_card(words[1])
         return Flip(card) if head == "flip" else Sacrifice(card)
     if head in ("sub", "substitute"):
+        if len(words) == 4 and words[3] == "down":
+            return Substitute(parse_card(words[1]), parse_card(words[2]), face_down=True)
         if len(words) != 3:
-            raise NotationError("sub names the card in play, then the card to play: sub 8H 5H")
+            raise NotationError(
+                "sub names the card in play, then the card to play: sub 8H 5H (or sub 8D 5D down)"
+            )
         return Substitute(parse_card(words[1]), parse_card(words[2]))
     if head == "discard":
         cards = tuple(sorted(parse_card(word) for word in words[1:]))

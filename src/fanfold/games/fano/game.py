@@ -131,6 +131,9 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
             return f"discard {count} card{'s' if count != 1 else ''} face down"
         if isinstance(action, Play) and action.face_down:
             return "play a card face down (Perfect defense)"
+        if isinstance(action, Substitute) and action.face_down:
+            # The removed card goes to the discard pile face up: only the new card is hidden.
+            return f"sub {card_text(action.removed)} for a card face down (Perfect defense)"
         if isinstance(action, Sacrifice):
             return "sacrifice a face-down card instead"
         # A declaration names no support: the support is shown when it enters play.
@@ -196,6 +199,7 @@ The Trionfey edition ("The battle for Trionfey") declares attacks and adds:
   4H>3S reverse      Hearts: Reverse Fano for one attack
   5C+6C=9C oversum   Clubs: Oversum, any card worth less than the sum
   play 5D down       Diamonds: end your turn playing a card face down; it can not be attacked
+  sub 8D 5D down     ... or substituting it face down (the substitute's counter helps pay)
   flip 5D            turn it face up (your main phase, or when your card is attacked)
   sacrifice 5D       the attack's support was shown: discard 5D face down instead
 Type 'plane' to see the Fano plane and every attack."""
@@ -247,7 +251,7 @@ def _explain(state: FanoState, action: FanoAction) -> str:
     if isinstance(action, Recruit):
         return _explain_recruit(state, action)
     if isinstance(action, PlaceJoker | Flip | Sacrifice) or (
-        isinstance(action, Play) and action.face_down
+        isinstance(action, Play | Substitute) and action.face_down
     ):
         return _explain_special(state, action)
     if isinstance(action, Defend) and config.trionfey:
@@ -391,6 +395,15 @@ def _explain_special(state: FanoState, action: FanoAction) -> str:
     special = Special.TEMP_JOKER if isinstance(action, PlaceJoker) else Special.DEFENSE
     if not config.tribute:
         return "this game is played without the tribute specials"
+    if isinstance(action, Substitute):
+        if not rules.can_substitute_down(config, me, seat):
+            return (
+                "that is not your suit's special, or you have too few tribute counters "
+                f"({rules.TRIBUTE_COST}, counting the one the substitute earns)"
+            )
+        if action.removed not in me.field:
+            return f"you have no {card_text(action.removed)} in play"
+        return "substitute a combat card (not a joker) from hand face down for a card in play"
     if not rules.can_use(config, me, seat, special):
         return f"that is not your suit's special, or you have fewer than {rules.TRIBUTE_COST} " + (
             "tribute counters"

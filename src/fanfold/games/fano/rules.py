@@ -116,6 +116,16 @@ def can_use(config: FanoConfig, player: PlayerState, seat: int, special: Special
     return special is not Special.TEMP_JOKER or player.temp_jokers == 0
 
 
+def can_substitute_down(config: FanoConfig, player: PlayerState, seat: int) -> bool:
+    """Trionfey Diamonds: whether ``seat`` may substitute a card face down. The substitute's
+    discard comes first and earns its counter (up to the cap), so two counters can suffice."""
+    if not config.tribute or Special.DEFENSE not in _specials(
+        SpecialsMode.SUIT, config.suits_of(seat)
+    ):
+        return False
+    return min(TRIBUTE_CAP, player.tribute + 1) >= TRIBUTE_COST
+
+
 # ------------------------------------------------------------------------------ small helpers
 def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     index = cards.index(card)
@@ -612,6 +622,10 @@ def _end_actions(state: FanoState, seat: int, me: PlayerState, actions: list[Fan
             actions.extend(Play(card, face_down=True) for card in playable if card & 15 < WILD)
     for removed in me.field:
         actions.extend(Substitute(removed, card) for card in playable)
+    if me.field and state.config.trionfey and can_substitute_down(state.config, me, seat):
+        hidden_ok = [card for card in playable if card & 15 < WILD]
+        for removed in me.field:
+            actions.extend(Substitute(removed, card, face_down=True) for card in hidden_ok)
     for size in range(1, len(hand) + 1):
         actions.extend(Discard(cards) for cards in dict.fromkeys(combinations(hand, size)))
     actions.append(Pass())
@@ -720,7 +734,11 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
         me = _leave_field(me, action.removed)
         me = _take_from_hand(me, action.card)
         me = replace(me, field=_add(me.field, action.card))
+        # The discard comes first and earns its counter, which may pay for the face-down play.
         me = _earn(state.config, me)
+        if action.face_down:
+            me = _spend(state.config, me, Special.DEFENSE)
+            me = replace(me, hidden=_add(me.hidden, action.card))
     elif isinstance(action, Discard):
         for card in action.cards:
             me = replace(me, hand=_remove(me.hand, card))
