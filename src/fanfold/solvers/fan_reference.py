@@ -19,6 +19,7 @@ tuple ``(source, target, count)`` of 0-based fan numbers, ``target == -1`` for t
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -34,6 +35,15 @@ DEAD = "dead"
 ALL_RULES = frozenset({HOME, BUILD, DEAD})
 
 Move = tuple[int, int, int]
+
+#: The first pass (best first) gives up after this many positions and the exhaustive search
+#: starts afresh.
+FIRST_PASS_STATES = 400
+#: Weights of the first pass's rating: a card buried above a lower card of its suit, a card
+#: home, an empty fan.
+BURIED_WEIGHT = 2
+HOME_WEIGHT = 1
+EMPTY_WEIGHT = 1
 
 #: Rank (1..13) and suit (0..3) of each card index, looked up rather than computed.
 _RANKS = tuple(card % 13 + 1 for card in range(52))
@@ -55,22 +65,22 @@ class SearchResult:
     states: int
 
 
-def _rank(card: int) -> int:
-    return card % 13 + 1
-
-
-def _suit(card: int) -> int:
-    return card // 13
-
-
-def _run_length(fan: list[int]) -> int:
+def _run_length(fan: bytes) -> int:
+    """How many cards at the top of ``fan`` form a run of one suit (each on its successor)."""
     length = 1
-    while length < len(fan) and fan[-length] + 1 == fan[-length - 1] and _rank(fan[-length]) < 13:
+    while (
+        length < len(fan)
+        and fan[-length] + 1 == fan[-length - 1]
+        and _RANKS[fan[-length]] < KING_RANK
+    ):
         length += 1
     return length
 
 
 class _Search:
+    """One search: the position being looked at (fans as bytes, bottom to top), the foundations
+    and the moves that led here from the start."""
+
     def __init__(
         self,
         fans: Sequence[Sequence[int]],
@@ -79,7 +89,7 @@ class _Search:
         sequence_moves: bool,
         rules: frozenset[str],
     ) -> None:
-        self.fans = [list(fan) for fan in fans]
+        self.fans = [bytes(fan) for fan in fans]
         self.home = list(foundations)
         self.any_card_to_empty = any_card_to_empty
         self.sequence_moves = sequence_moves
@@ -91,35 +101,58 @@ class _Search:
         source, target, count = move
         fan = self.fans[source]
         if target == FOUNDATION:
-            self.home[_suit(fan.pop())] += 1
+            self.home[_SUITS[fan[-1]]] += 1
+            self.fans[source] = fan[:-1]
         else:
-            moving = fan[-count:]
-            del fan[-count:]
-            self.fans[target].extend(moving)
+            self.fans[target] += fan[-count:]
+            self.fans[source] = fan[:-count]
         self.path.append(move)
 
-    def undo_to(self, length: int, homes: list[int]) -> None:
-        """Take back moves until the path has ``length`` moves; ``homes`` lists the cards
-        played home, in order, so foundation moves can be reversed."""
-        while len(self.path) > length:
-            source, target, count = self.path.pop()
-            if target == FOUNDATION:
-                card = homes.pop()
-                self.home[_suit(card)] -= 1
-                self.fans[source].append(card)
-            else:
-                fan = self.fans[target]
-                moving = fan[-count:]
-                del fan[-count:]
-                self.fans[source].extend(moving)
+    def restore(self, fans: tuple[bytes, ...], home: tuple[int, ...], length: int) -> None:
+        """Go back to a position saved earlier, reached by the first ``length`` moves."""
+        self.fans = list(fans)
+        self.home = list(home)
+        del self.path[length:]
+
+    def settle(self) -> None:
+        """Play the moves the rules in force make at once: every card that can go home
+        (rule 1), then one safe build (rule 3), until neither applies."""
+        fans, home, path = self.fans, self.home, self.path
+        home_rule, build_rule = HOME in self.rules, BUILD in self.rules
+        while True:
+            tops = {fan[-1]: number for number, fan in enumerate(fans) if fan}
+            if home_rule:
+                went_home = played = False
+                while True:
+                    for suit in range(4):
+                        rank = home[suit]
+                        # The card that can go home next in this suit is index suit*13 + rank.
+                        while rank < KING_RANK and suit * 13 + rank in tops:
+                            number = tops.pop(suit * 13 + rank)
+                            fan = fans[number] = fans[number][:-1]
+                            if fan:
+                                tops[fan[-1]] = number
+                            path.append((number, FOUNDATION, 1))
+                            rank += 1
+                            played = True
+                        home[suit] = rank
+                    if not played:
+                        break
+                    went_home, played = True, False
+                if went_home:  # the build below looks at the fans in order
+                    tops = {fan[-1]: number for number, fan in enumerate(fans) if fan}
+            move_on = self.safe_build(tops) if build_rule else None
+            if move_on is None:
+                return
+            self.apply(move_on)
 
     # --------------------------------------------------------------- analysis
     def key(self) -> bytes:
         """The fans sorted (they are interchangeable), as bytes; 64 separates fans."""
-        return b"@".join(sorted(bytes(fan) for fan in self.fans if fan))
+        return b"@".join(sorted([fan for fan in self.fans if fan]))
 
     def is_won(self) -> bool:
-        return all(rank == KING_RANK for rank in self.home)
+        return sum(self.home) == 4 * KING_RANK
 
     def home_moves(self) -> list[Move]:
         home = self.home
@@ -139,127 +172,79 @@ class _Search:
             longest = _run_length(fan) if self.sequence_moves else 1
             for count in range(1, longest + 1):
                 head = fan[-count]
-                if _rank(head) < KING_RANK:
+                if _RANKS[head] < KING_RANK:
                     target = tops.get(head + 1)
                     if target is not None and target != source:
                         result.append((source, target, count))
                 if (
                     first_empty is not None
                     and count < len(fan)
-                    and (self.any_card_to_empty or _rank(head) == KING_RANK)
+                    and (self.any_card_to_empty or _RANKS[head] == KING_RANK)
                 ):
                     result.append((source, first_empty, count))
         return result
 
-    def safe_build(self) -> Move | None:
+    def safe_build(self, tops: dict[int, int]) -> Move | None:
         """Rule 3: a top card that may go onto its successor at once, when that loses nothing.
 
         With sequence moves always; with single-card moves when the successor can never leave
-        its fan except for the foundation.
+        its fan except for the foundation. ``tops`` maps each top card to its fan, in fan order.
         """
-        tops = {fan[-1]: number for number, fan in enumerate(self.fans) if fan}
+        fans, sequence_moves = self.fans, self.sequence_moves
         for card, source in tops.items():
-            if _RANKS[card] == KING_RANK:
-                continue
             target = tops.get(card + 1)
-            if target is None:
+            if target is None or _RANKS[card] == KING_RANK:
                 continue
-            if self.sequence_moves or self._is_pinned(
-                self.fans[target], len(self.fans[target]) - 1
-            ):
+            if sequence_moves or self._is_pinned(fans[target]):
                 return (source, target, 1)
         return None
 
-    def _is_pinned(self, fan: list[int], index: int) -> bool:
-        """Whether the card at ``fan[index]`` (single-card moves) can leave only for home."""
-        card = fan[index]
-        if _rank(card) == KING_RANK:
-            return index == 0
-        return not self.any_card_to_empty and card + 1 in fan[:index]
+    def _is_pinned(self, fan: bytes) -> bool:
+        """Whether the top card of ``fan`` (single-card moves) can leave only for home: a king
+        alone in its fan, or (kings only in empty fans) a card above its own successor."""
+        card = fan[-1]
+        if _RANKS[card] == KING_RANK:
+            return len(fan) == 1
+        return not self.any_card_to_empty and card + 1 in fan  # the top is not card + 1
 
     def is_dead(self) -> bool:
-        """Rule 2: a card pinned above a lower card of its own suit (kings-only variants)."""
+        """Rule 2: a card pinned above a lower card of its own suit (kings-only variants).
+
+        One pass up each fan: ``below`` holds the cards under the current one (a bit per
+        card), ``head`` the lowest card of the block that must move with it (the card itself
+        with single-card moves; the bottom of its run of one suit with sequence moves).
+        """
         if self.any_card_to_empty:
             return False
+        sequence_moves = self.sequence_moves
         for fan in self.fans:
-            for index in range(1, len(fan)):
-                card = fan[index]
-                bottom = index  # the lowest card of the block that must move with ``card``
-                if self.sequence_moves:
-                    while (
-                        bottom > 0
-                        and fan[bottom] + 1 == fan[bottom - 1]
-                        and _RANKS[fan[bottom]] < KING_RANK
-                    ):
-                        bottom -= 1
-                head = fan[bottom]
-                if _RANKS[head] == KING_RANK or head + 1 not in fan[:bottom]:
-                    continue
-                # A lower card of the same suit is an index from the suit's ace up to card - 1.
-                ace = card - _RANKS[card] + 1
-                if any(ace <= other < card for other in fan[:bottom]):
+            below = 0
+            head = previous = -1
+            for card in fan:
+                rank = _RANKS[card]
+                if not (sequence_moves and card + 1 == previous and rank < KING_RANK):
+                    head = card
+                if (
+                    below >> (head + 1) & 1
+                    and _RANKS[head] < KING_RANK
+                    and below & ((1 << card) - (1 << (card - rank + 1)))
+                ):
                     return True
+                below |= 1 << card
+                previous = card
         return False
 
-    # ------------------------------------------------------------------ search
-    def run(self, max_states: int | None) -> SearchResult:
-        seen: set[bytes] = set()
-        homes: list[int] = []
-        # Each frame: the moves still to try here and the path length when the node was entered.
-        frames: list[tuple[list[Move], int]] = []
-        pending: int | None = 0  # path length before the move into the node being entered
-        while True:
-            if pending is not None:
-                entry = pending
-                pending = None
-                children = self._enter(seen, homes)
-                if children is True:
-                    return SearchResult("solved", tuple(self.path), len(seen))
-                if children is not False:
-                    frames.append((children, entry))
-                else:
-                    self.undo_to(entry, homes)
-                if max_states is not None and len(seen) > max_states:
-                    return SearchResult("unknown", (), len(seen))
-            if not frames:
-                return SearchResult("unsolvable", (), len(seen))
-            children_left, entry = frames[-1]
-            if not children_left:
-                frames.pop()
-                self.undo_to(entry, homes)
-                continue
-            move = children_left.pop()
-            pending = len(self.path)
-            if move[1] == FOUNDATION:
-                homes.append(self.fans[move[0]][-1])
-            self.apply(move)
-
-    def _enter(self, seen: set[bytes], homes: list[int]) -> list[Move] | bool:
-        played = True
-        while played:
-            played = False
-            if HOME in self.rules:
-                for move in self.home_moves():
-                    homes.append(self.fans[move[0]][-1])
-                    self.apply(move)
-                    played = True
-            if not played and BUILD in self.rules:
-                move_on = self.safe_build()
-                if move_on is not None:
-                    self.apply(move_on)
-                    played = True
-        if self.is_won():
-            return True
-        key = self.key()
-        if key in seen:
-            return False
-        seen.add(key)
-        if DEAD in self.rules and self.is_dead():
-            return False
-        children = self.moves()
-        children.reverse()  # popped from the end: try them in generation order ...
-        children.sort(key=self.promise)  # ... the most promising first (the sort is stable)
-        return children
+    def buried(self) -> int:
+        """How many cards lie above a lower card of their own suit (each must move again
+        before that card can go home): the first pass's measure of how tangled a position is."""
+        count = 0
+        for fan in self.fans:
+            below = 0
+            for card in fan:
+                if below & ((1 << card) - (1 << (card - _RANKS[card] + 1))):
+                    count += 1
+                below |= 1 << card
+        return count
 
     def promise(self, move: Move) -> int:
         """How promising a move looks, for the order of the search only (never its verdict):
@@ -275,6 +260,105 @@ class _Search:
         score = 3 if self.home[_SUITS[uncovered]] + 1 == _RANKS[uncovered] else 0
         return score - 1 if not self.fans[target] else score
 
+    # ------------------------------------------------------------------ search
+    def _enter(self, seen: set[bytes]) -> list[Move] | bool:
+        """Settle the position just reached: True when won, False when it needs no search
+        (seen before, or lost by rule 2), else its moves, the most promising last."""
+        self.settle()
+        if self.is_won():
+            return True
+        key = self.key()
+        if key in seen:
+            return False
+        seen.add(key)
+        if DEAD in self.rules and self.is_dead():
+            return False
+        children = self.moves()
+        children.reverse()  # popped from the end: try them in generation order ...
+        children.sort(key=self.promise)  # ... the most promising first (the sort is stable)
+        return children
+
+    def run(self, max_states: int | None) -> SearchResult:
+        """The exhaustive depth-first search from the current position."""
+        seen: set[bytes] = set()
+        # Each frame: the moves still to try from a position, and the position itself.
+        frames: list[tuple[list[Move], int, tuple[bytes, ...], tuple[int, ...]]] = []
+        children = self._enter(seen)
+        while True:
+            if children is True:
+                return SearchResult("solved", tuple(self.path), len(seen))
+            if children is not False:
+                frames.append((children, len(self.path), tuple(self.fans), tuple(self.home)))
+            if max_states is not None and len(seen) > max_states:
+                return SearchResult("unknown", (), len(seen))
+            while frames and not frames[-1][0]:
+                frames.pop()
+            if not frames:
+                return SearchResult("unsolvable", (), len(seen))
+            moves_left, length, fans, home = frames[-1]
+            self.restore(fans, home, length)
+            self.apply(moves_left.pop())
+            children = self._enter(seen)
+
+    def first_pass(self, budget: int) -> SearchResult:
+        """Best-first search from the current position, most promising position first.
+
+        Answers ``"solved"`` with the moves, ``"unsolvable"`` when every reachable position
+        was expanded (the pass is then exhaustive too), or ``"unknown"`` once more than
+        ``budget`` positions have been seen.
+        """
+        seen: set[bytes] = set()
+        root = self._enter(seen)
+        if root is True:
+            return SearchResult("solved", tuple(self.path), len(seen))
+        if root is False:
+            return SearchResult("unsolvable", (), len(seen))
+        start = list(self.path)
+        # Each node: the position, the node it was reached from and the moves from there.
+        nodes: list[tuple[tuple[bytes, ...], tuple[int, ...], int, tuple[Move, ...]]] = [
+            (tuple(self.fans), tuple(self.home), -1, ())
+        ]
+        frontier = [(0, 0)]
+        while frontier:
+            if len(seen) > budget:
+                return SearchResult("unknown", (), len(seen))
+            _, parent = heapq.heappop(frontier)
+            fans, home, _, _ = nodes[parent]
+            self.restore(fans, home, 0)
+            for move in self.moves():
+                self.restore(fans, home, 0)
+                self.apply(move)
+                self.settle()
+                if self.is_won():
+                    moves = (*start, *self._path_to(nodes, parent), *self.path)
+                    return SearchResult("solved", moves, len(seen))
+                key = self.key()
+                if key in seen:
+                    continue
+                seen.add(key)
+                if DEAD in self.rules and self.is_dead():
+                    continue
+                nodes.append((tuple(self.fans), tuple(self.home), parent, tuple(self.path)))
+                heapq.heappush(frontier, (self.rating(), len(nodes) - 1))
+        return SearchResult("unsolvable", (), len(seen))
+
+    def rating(self) -> int:
+        """The first pass's order (lower first): cards not yet home, cards buried above a
+        lower card of their suit, and fans not empty."""
+        empty = sum(1 for fan in self.fans if not fan)
+        return BURIED_WEIGHT * self.buried() - HOME_WEIGHT * sum(self.home) - EMPTY_WEIGHT * empty
+
+    @staticmethod
+    def _path_to(
+        nodes: list[tuple[tuple[bytes, ...], tuple[int, ...], int, tuple[Move, ...]]], node: int
+    ) -> list[Move]:
+        segments = []
+        while node >= 0:
+            _, _, parent, moves = nodes[node]
+            segments.append(moves)
+            node = parent
+        return [move for segment in reversed(segments) for move in segment]
+
 
 def search(
     fans: Sequence[Sequence[int]],
@@ -284,6 +368,7 @@ def search(
     sequence_moves: bool = False,
     prune: bool | Collection[str] = True,
     max_states: int | None = None,
+    first_pass: int = 0,
 ) -> SearchResult:
     """Decide a Fan position by exhaustive depth-first search.
 
@@ -309,4 +394,10 @@ def search(
         unknown = rules - ALL_RULES
         if unknown:
             raise ValueError(f"unknown pruning rules {sorted(unknown)}; known: {sorted(ALL_RULES)}")
+    if first_pass > 0:
+        found = _Search(fans, foundations, any_card_to_empty, sequence_moves, rules).first_pass(
+            first_pass if max_states is None else min(first_pass, max_states)
+        )
+        if found.verdict != "unknown":
+            return found
     return _Search(fans, foundations, any_card_to_empty, sequence_moves, rules).run(max_states)
