@@ -93,6 +93,9 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def outcome(self, state: FanoState) -> Outcome | None:
         return rules.outcome(state)
 
+    def is_legal(self, state: FanoState, action: FanoAction) -> bool:
+        return rules.is_legal(state, action)
+
     def apply_legal(self, state: FanoState, action: FanoAction) -> FanoState:
         return rules.apply(state, action)
 

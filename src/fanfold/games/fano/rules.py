@@ -10,10 +10,11 @@ redraws only a hand of 8, 9 and 10.
 
 from __future__ import annotations
 
+import enum
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, pairwise
 
 from fanfold.core.game import Outcome
@@ -105,6 +106,8 @@ def _specials(mode: SpecialsMode, suits: tuple[int, ...]) -> frozenset[Special]:
 def can_use(config: FanoConfig, player: PlayerState, seat: int, special: Special) -> bool:
     """Whether ``seat`` may use ``special`` now (ignoring the moment). Trionfey: with tribute
     counters, a player may buy their own suit's special for three counters, again and again."""
+    if not config.tribute and config.specials is SpecialsMode.OFF:
+        return False  # the common case, answered without looking up the seat's specials
     if config.trionfey:
         return (
             config.tribute
@@ -127,6 +130,76 @@ def can_substitute_down(config: FanoConfig, player: PlayerState, seat: int) -> b
 
 
 # ------------------------------------------------------------------------------ small helpers
+class _Keep(enum.Enum):
+    """Marks a state field that :func:`_st` leaves as it was (``None`` is a value there)."""
+
+    KEEP = 0
+
+
+_KEEP = _Keep.KEEP
+
+
+def _pl(
+    p: PlayerState,
+    *,
+    hand: tuple[int, ...] | None = None,
+    field: tuple[int, ...] | None = None,
+    draw: tuple[int, ...] | None = None,
+    up: tuple[int, ...] | None = None,
+    down: tuple[int, ...] | None = None,
+    known: tuple[int, ...] | None = None,
+    level: int = -1,
+    specials: tuple[tuple[int, Special], ...] | None = None,
+    protected: tuple[int, ...] | None = None,
+    shuffles: int = -1,
+    temp_jokers: int = -1,
+    tribute: int = -1,
+    hidden: tuple[int, ...] | None = None,
+) -> PlayerState:
+    """``p`` with the given fields changed: ``dataclasses.replace`` without its generic cost
+    (the apply path's hot spot)."""
+    return PlayerState(
+        p.hand if hand is None else hand,
+        p.field if field is None else field,
+        p.draw if draw is None else draw,
+        p.up if up is None else up,
+        p.down if down is None else down,
+        p.known if known is None else known,
+        p.level if level < 0 else level,
+        p.specials if specials is None else specials,
+        p.protected if protected is None else protected,
+        p.shuffles if shuffles < 0 else shuffles,
+        p.temp_jokers if temp_jokers < 0 else temp_jokers,
+        p.tribute if tribute < 0 else tribute,
+        p.hidden if hidden is None else hidden,
+    )
+
+
+def _st(
+    s: FanoState,
+    *,
+    players: tuple[PlayerState, ...] | None = None,
+    turn_player: int = -1,
+    phase: Phase | None = None,
+    turn: int = -1,
+    pending: Pending | _Keep | None = _KEEP,
+    target_seat: int | _Keep | None = _KEEP,
+    priority: int = -1,
+) -> FanoState:
+    """``s`` with the given fields changed (see :func:`_pl`)."""
+    return FanoState(
+        s.config,
+        s.seed,
+        s.players if players is None else players,
+        s.turn_player if turn_player < 0 else turn_player,
+        s.phase if phase is None else phase,
+        s.turn if turn < 0 else turn,
+        s.pending if pending is _KEEP else pending,
+        s.target_seat if target_seat is _KEEP else target_seat,
+        s.priority if priority < 0 else priority,
+    )
+
+
 def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     index = cards.index(card)
     return cards[:index] + cards[index + 1 :]
@@ -141,10 +214,10 @@ def _to_discard(player: PlayerState, card: int, face_up: bool = True) -> PlayerS
     leaves the game instead, and a wild joker becomes wild again."""
     card = base_card(card)
     if card == TEMP_JOKER:
-        return replace(player, temp_jokers=player.temp_jokers - 1)
+        return _pl(player, temp_jokers=player.temp_jokers - 1)
     if face_up:
-        return replace(player, up=_add(player.up, card))
-    return replace(player, down=_add(player.down, card))
+        return _pl(player, up=_add(player.up, card))
+    return _pl(player, down=_add(player.down, card))
 
 
 def _leave_field(player: PlayerState, card: int, face_up: bool = True) -> PlayerState:
@@ -155,17 +228,35 @@ def _leave_field(player: PlayerState, card: int, face_up: bool = True) -> Player
     hidden = player.hidden
     if card in hidden:
         hidden = _remove(hidden, card)
-    player = replace(player, field=field, protected=protected, hidden=hidden)
-    return _to_discard(player, card, face_up)
+    # The discard of _to_discard, made in the same new player.
+    base = base_card(card)
+    if base == TEMP_JOKER:
+        return _pl(
+            player,
+            field=field,
+            protected=protected,
+            hidden=hidden,
+            temp_jokers=player.temp_jokers - 1,
+        )
+    if face_up:
+        return _pl(
+            player, field=field, protected=protected, hidden=hidden, up=_add(player.up, base)
+        )
+    return _pl(
+        player, field=field, protected=protected, hidden=hidden, down=_add(player.down, base)
+    )
 
 
-def _take_from_hand(player: PlayerState, card: int) -> PlayerState:
-    """Take ``card`` (a declared joker: the joker) from the hand."""
+def _take_from_hand(
+    player: PlayerState, card: int, field: tuple[int, ...] | None = None
+) -> PlayerState:
+    """Take ``card`` (a declared joker: the joker) from the hand; ``field``, when given,
+    becomes the field in the same step."""
     card = base_card(card)
     known = player.known
     if card in known:
         known = _remove(known, card)
-    return replace(player, hand=_remove(player.hand, card), known=known)
+    return _pl(player, hand=_remove(player.hand, card), known=known, field=field)
 
 
 def reshuffle(state: FanoState, seat: int, player: PlayerState, joker: bool) -> PlayerState:
@@ -180,7 +271,7 @@ def reshuffle(state: FanoState, seat: int, player: PlayerState, joker: bool) -> 
         temp += 1
     cards.sort()
     derive_rng(state.seed, "reshuffle", seat, player.shuffles).shuffle(cards)
-    return replace(
+    return _pl(
         player,
         draw=(*cards, *player.draw),
         up=(),
@@ -205,7 +296,7 @@ def draw_to_three(
     draw = player.draw
     while len(hand) < HAND_SIZE:
         if not draw:
-            player = replace(player, hand=tuple(sorted(hand)), draw=draw)
+            player = _pl(player, hand=tuple(sorted(hand)), draw=draw)
             if ask and not config.trionfey and can_use(config, player, seat, Special.TEMP_JOKER):
                 return player, True
             if not player.up and not player.down:
@@ -215,10 +306,10 @@ def draw_to_three(
             continue
         if draw[-1] == TEMP_JOKER and config.trionfey:
             # The Spades joker lies face up on the draw pile: everyone sees it drawn.
-            player = replace(player, known=_add(player.known, TEMP_JOKER))
+            player = _pl(player, known=_add(player.known, TEMP_JOKER))
         hand.append(draw[-1])
         draw = draw[:-1]
-    return replace(player, hand=tuple(sorted(hand)), draw=draw), False
+    return _pl(player, hand=tuple(sorted(hand)), draw=draw), False
 
 
 def _with(
@@ -244,13 +335,21 @@ def _after_draw_phase(config: FanoConfig, player: PlayerState) -> Phase:
 def start_turn(state: FanoState, seat: int, turn: int) -> FanoState:
     """Begin ``seat``'s turn ``turn``: the draw phase (or the end of the game at the limit)."""
     if turn > state.config.turn_limit:
-        return replace(
+        return _st(
             state, turn_player=seat, turn=turn, phase=Phase.OVER, pending=None, target_seat=None
         )
-    state = replace(state, turn_player=seat, turn=turn, pending=None, target_seat=None)
+    # draw_to_three reads only the config and the seed of the state it is given.
     player, asked = draw_to_three(state, seat, state.players[seat])
     phase = Phase.DRAW_SHUFFLE if asked else _after_draw_phase(state.config, player)
-    return replace(state, players=_with(state.players, seat, player), phase=phase)
+    return _st(
+        state,
+        players=_with(state.players, seat, player),
+        turn_player=seat,
+        phase=phase,
+        turn=turn,
+        pending=None,
+        target_seat=None,
+    )
 
 
 def new_state(config: FanoConfig, seed: int) -> FanoState:
@@ -365,6 +464,36 @@ def legal_actions(state: FanoState) -> tuple[FanoAction, ...]:
         # Two jokers in play with one value are one card for the rules: list each move once.
         return tuple(dict.fromkeys(actions))
     return tuple(actions)
+
+
+_MULLIGANS: tuple[FanoAction, ...] = (Mulligan(True), Mulligan(False))
+_SHUFFLES: tuple[FanoAction, ...] = (Shuffle(False), Shuffle(True))
+
+
+def is_legal(state: FanoState, action: FanoAction) -> bool:
+    """``action in legal_actions(state)``, enumerating only the part of the legal actions
+    that can hold an action of its kind (end actions, or main-phase actions)."""
+    phase = state.phase
+    if phase is Phase.OVER or winner(state) is not None:
+        return False
+    if phase is Phase.MULLIGAN:
+        return action in _MULLIGANS
+    if phase is Phase.DRAW_SHUFFLE or phase is Phase.SHUFFLE:
+        return action in _SHUFFLES
+    if phase is Phase.REACT:
+        return action in _react_actions(state)
+    seat = state.turn_player
+    me = state.players[seat]
+    actions: list[FanoAction] = []
+    if isinstance(action, Play | Substitute | Discard | Pass):
+        _end_actions(state, seat, me, actions)
+    elif phase is not Phase.MAIN:
+        return False
+    elif state.config.trionfey:
+        _trionfey_main_actions(state, seat, me, actions)
+    else:
+        _main_actions(state, seat, me, actions)
+    return action in actions
 
 
 def _main_actions(state: FanoState, seat: int, me: PlayerState, actions: list[FanoAction]) -> None:
@@ -608,27 +737,65 @@ def _counter_actions(
 
 
 def _end_actions(state: FanoState, seat: int, me: PlayerState, actions: list[FanoAction]) -> None:
+    config = state.config
     hand = me.hand
+    field = me.field
+    plays, down_plays, discards = _hand_end_actions(hand)
+    if len(field) < FIELD_SLOTS:
+        actions.extend(plays)
+        if config.trionfey and can_use(config, me, seat, Special.DEFENSE):
+            actions.extend(down_plays)
+    for removed in field:
+        actions.extend(_substitutes(removed, hand, False))
+    if field and config.trionfey and can_substitute_down(config, me, seat):
+        for removed in field:
+            actions.extend(_substitutes(removed, hand, True))
+    actions.extend(discards)
+    actions.append(_PASS)
+
+
+_PASS = Pass()
+
+
+def _playable(hand: tuple[int, ...]) -> list[int]:
+    """The combat cards ``hand`` can play (a joker as each combat value), in order."""
     playable: list[int] = []
     for card in sorted(set(hand)):
         if card & 15 >= WILD:
             playable.extend(value * 16 + (card & 15) for value in range(1, MAX_COMBAT + 1))
         elif card >> 4 <= MAX_COMBAT:
             playable.append(card)
-    if len(me.field) < FIELD_SLOTS:
-        actions.extend(Play(card) for card in playable)
-        if state.config.trionfey and can_use(state.config, me, seat, Special.DEFENSE):
-            # A joker was seen drawn face up, so only suited cards go in face down.
-            actions.extend(Play(card, face_down=True) for card in playable if card & 15 < WILD)
-    for removed in me.field:
-        actions.extend(Substitute(removed, card) for card in playable)
-    if me.field and state.config.trionfey and can_substitute_down(state.config, me, seat):
-        hidden_ok = [card for card in playable if card & 15 < WILD]
-        for removed in me.field:
-            actions.extend(Substitute(removed, card, face_down=True) for card in hidden_ok)
-    for size in range(1, len(hand) + 1):
-        actions.extend(Discard(cards) for cards in dict.fromkeys(combinations(hand, size)))
-    actions.append(Pass())
+    return playable
+
+
+@lru_cache(maxsize=4096)
+def _hand_end_actions(
+    hand: tuple[int, ...],
+) -> tuple[tuple[Play, ...], tuple[Play, ...], tuple[Discard, ...]]:
+    """The end actions a hand allows, whatever the field: plays, face-down plays (Trionfey
+    Diamonds: a joker was seen drawn face up, so only suited cards go in face down) and
+    discards. Cached: hands repeat across turns and games."""
+    playable = _playable(hand)
+    discards = tuple(
+        Discard(cards)
+        for size in range(1, len(hand) + 1)
+        for cards in dict.fromkeys(combinations(hand, size))
+    )
+    return (
+        tuple(Play(card) for card in playable),
+        tuple(Play(card, face_down=True) for card in playable if card & 15 < WILD),
+        discards,
+    )
+
+
+@lru_cache(maxsize=8192)
+def _substitutes(removed: int, hand: tuple[int, ...], face_down: bool) -> tuple[Substitute, ...]:
+    """Every substitute of ``removed`` (in play) by a card of ``hand`` (face down: suited
+    cards only)."""
+    playable = _playable(hand)
+    if face_down:
+        return tuple(Substitute(removed, card, True) for card in playable if card & 15 < WILD)
+    return tuple(Substitute(removed, card) for card in playable)
 
 
 # ------------------------------------------------------------------------------- applying
@@ -639,26 +806,26 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
     if isinstance(action, Flip):
         seat = state.decider
         me = state.players[seat]
-        me = replace(me, hidden=_remove(me.hidden, action.card))
-        return replace(state, players=_with(state.players, seat, me))
+        me = _pl(me, hidden=_remove(me.hidden, action.card))
+        return _st(state, players=_with(state.players, seat, me))
     seat = state.turn_player
     me = state.players[seat]
     players = state.players
     if isinstance(action, PlaceJoker):
         me = _spend(state.config, me, Special.TEMP_JOKER)
-        me = replace(me, draw=(*me.draw, TEMP_JOKER), temp_jokers=me.temp_jokers + 1)
-        return replace(state, players=_with(players, seat, me))
+        me = _pl(me, draw=(*me.draw, TEMP_JOKER), temp_jokers=me.temp_jokers + 1)
+        return _st(state, players=_with(players, seat, me))
     if isinstance(action, Recruit):
         me = _take_from_hand(me, action.card)
-        me = replace(me, field=_add(me.field, action.card))
+        me = _pl(me, field=_add(me.field, action.card))
         return _after_main_action(state, players, seat, me)
     if isinstance(action, Attack):
         target_seat = state.target_of(seat)
         me = _take_from_hand(me, action.support)
         me = _leave_field(me, action.attacker)
-        me = replace(me, field=_add(me.field, action.support))
+        me = _pl(me, field=_add(me.field, action.support))
         if action.reverse:
-            me = replace(me, specials=(*me.specials, (me.level, Special.REVERSE)))
+            me = _pl(me, specials=(*me.specials, (me.level, Special.REVERSE)))
         players = _with(players, target_seat, _leave_field(players[target_seat], action.target))
         return _after_main_action(state, players, seat, me)
     if isinstance(action, Combine):
@@ -667,7 +834,7 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
             if card == action.returned:
                 field = _remove(me.field, card)
                 protected = _remove(me.protected, card) if card in me.protected else me.protected
-                me = replace(
+                me = _pl(
                     me,
                     field=field,
                     protected=protected,
@@ -676,7 +843,7 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
                 )
             else:
                 me = _leave_field(me, card)
-        me = replace(me, field=_add(me.field, action.result))
+        me = _pl(me, field=_add(me.field, action.result))
         if action.oversum:
             me = _spend(state.config, me, Special.OVERSUM)
         if not action.oversum or action.result >> 4 <= MAX_COMBAT:
@@ -695,24 +862,22 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
         for member in (
             teammates(state.config, seat) if state.config.teams is Teams.ONE_FOR_ALL else (seat,)
         ):
-            players = _with(
-                players, member, replace(players[member], level=players[member].level + 1)
-            )
+            players = _with(players, member, _pl(players[member], level=players[member].level + 1))
         phase = Phase.END if state.config.promotion_ends_main else state.phase
-        return replace(state, players=players, phase=phase)
+        return _st(state, players=players, phase=phase)
     if isinstance(action, Defend):
-        me = replace(
+        me = _pl(
             me,
             protected=_add(me.protected, action.card),
             specials=(*me.specials, (me.level, Special.DEFENSE)),
         )
-        return replace(state, players=_with(players, seat, me))
+        return _st(state, players=_with(players, seat, me))
     if isinstance(action, Mulligan):
         if not action.take:
-            return replace(state, phase=Phase.MAIN)
-        me = replace(me, up=tuple(sorted((*me.up, *me.hand))), hand=(), known=())
+            return _st(state, phase=Phase.MAIN)
+        me = _pl(me, up=tuple(sorted((*me.up, *me.hand))), hand=(), known=())
         me, asked = draw_to_three(state, seat, me)
-        return replace(
+        return _st(
             state, players=_with(players, seat, me), phase=Phase.SHUFFLE if asked else Phase.MAIN
         )
     if isinstance(action, Shuffle):
@@ -722,37 +887,52 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
             phase = _after_draw_phase(state.config, me)
         else:
             phase = Phase.MAIN
-        return replace(state, players=_with(players, seat, me), phase=phase)
+        return _st(state, players=_with(players, seat, me), phase=phase)
     # End actions.
     if isinstance(action, Play):
-        me = _take_from_hand(me, action.card)
-        me = replace(me, field=_add(me.field, action.card))
+        me = _take_from_hand(me, action.card, field=_add(me.field, action.card))
         if action.face_down:
             me = _spend(state.config, me, Special.DEFENSE)
-            me = replace(me, hidden=_add(me.hidden, action.card))
+            me = _pl(me, hidden=_add(me.hidden, action.card))
     elif isinstance(action, Substitute):
         me = _leave_field(me, action.removed)
-        me = _take_from_hand(me, action.card)
-        me = replace(me, field=_add(me.field, action.card))
+        me = _take_from_hand(me, action.card, field=_add(me.field, action.card))
         # The discard comes first and earns its counter, which may pay for the face-down play.
         me = _earn(state.config, me)
         if action.face_down:
             me = _spend(state.config, me, Special.DEFENSE)
-            me = replace(me, hidden=_add(me.hidden, action.card))
+            me = _pl(me, hidden=_add(me.hidden, action.card))
     elif isinstance(action, Discard):
+        hand = me.hand
+        down = list(me.down)
+        temp_jokers = me.temp_jokers
         for card in action.cards:
-            me = replace(me, hand=_remove(me.hand, card))
-            me = _to_discard(me, card, face_up=False)
+            hand = _remove(hand, card)
+            # As _to_discard: a Temporary Joker leaves the game, the rest goes face down.
+            if base_card(card) == TEMP_JOKER:
+                temp_jokers -= 1
+            else:
+                down.append(base_card(card))
         # Which hand cards went face down is hidden, so what others knew of the hand is lost
         # (a Spades joker leaves the game openly, so one still in hand stays known).
         known: tuple[int, ...] = ()
         if state.config.trionfey:
-            known = tuple(card for card in me.hand if card == TEMP_JOKER)
-        me = replace(me, known=known)
-        me = _earn(state.config, me)
-    state = replace(state, players=_with(players, seat, me))
+            known = tuple(card for card in hand if card == TEMP_JOKER)
+        tribute = min(TRIBUTE_CAP, me.tribute + 1) if state.config.tribute else me.tribute
+        me = _pl(
+            me,
+            hand=hand,
+            down=tuple(sorted(down)),
+            known=known,
+            temp_jokers=temp_jokers,
+            tribute=tribute,
+        )
     following, priority = next_turn(state)
-    return start_turn(replace(state, priority=priority), following, state.turn + 1)
+    return start_turn(
+        _st(state, players=_with(players, seat, me), priority=priority),
+        following,
+        state.turn + 1,
+    )
 
 
 def _after_main_action(
@@ -764,7 +944,7 @@ def _after_main_action(
         me, asked = draw_to_three(state, seat, me)
         if asked:
             phase = Phase.SHUFFLE
-    return replace(state, players=_with(players, seat, me), phase=phase)
+    return _st(state, players=_with(players, seat, me), phase=phase)
 
 
 def _apply_attack_step(
@@ -777,14 +957,14 @@ def _apply_attack_step(
         me = state.players[seat]
         if action.reverse:
             me = _spend(state.config, me, Special.REVERSE)
-        state = replace(
+        state = _st(
             state,
             players=_with(state.players, seat, me),
             pending=Pending(action.attacker, action.target, defender, action.reverse),
             target_seat=defender if len(state.players) > 2 else None,
         )
         if window_opens(state, defender, action.target):
-            return replace(state, phase=Phase.REACT)
+            return _st(state, phase=Phase.REACT)
         return _resolve(state)
     if isinstance(action, Allow):
         if state.pending is not None and state.pending.support:
@@ -799,11 +979,11 @@ def _apply_attack_step(
     me = state.players[seat]
     if action.recruiters:
         me = _take_from_hand(me, action.recruited)
-        me = replace(me, field=_add(me.field, action.recruited))
+        me = _pl(me, field=_add(me.field, action.recruited))
     me = _take_from_hand(me, action.result)
     for card in (action.first, action.second):
         if card == action.returned:
-            me = replace(
+            me = _pl(
                 me,
                 field=_remove(me.field, card),
                 hand=_add(me.hand, card),
@@ -811,10 +991,10 @@ def _apply_attack_step(
             )
         else:
             me = _leave_field(me, card)
-    me = replace(me, field=_add(me.field, action.result))
+    me = _pl(me, field=_add(me.field, action.result))
     me = _earn(state.config, me)
     pending = replace(pending, target=action.result)
-    state = replace(state, players=_with(state.players, seat, me), pending=pending)
+    state = _st(state, players=_with(state.players, seat, me), pending=pending)
     # The attack turns on the new card: it goes on only if that is still a legal direction
     # and the attacker holds the support; otherwise only the attacker is discarded.
     needed = support_value(pending.attacker >> 4, action.result >> 4, pending.reverse)
@@ -822,7 +1002,7 @@ def _apply_attack_step(
     if not needed or not _hand_cards(attacker.hand, needed):
         return _fail_attack(state)
     if window_opens(state, seat, action.result):
-        return replace(state, phase=Phase.REACT)
+        return _st(state, phase=Phase.REACT)
     return _resolve(state)
 
 
@@ -838,10 +1018,10 @@ def _resolve(state: FanoState) -> FanoState:
     if not supports:
         return _fail_attack(state)
     # A real card is shown before a joker (the joker stays wild in hand).
-    state = replace(state, pending=replace(pending, support=supports[0]))
+    state = _st(state, pending=replace(pending, support=supports[0]))
     if state.players[pending.defender].hidden:
         # Perfect defense: the defender may discard a face-down card instead.
-        return replace(state, phase=Phase.REACT)
+        return _st(state, phase=Phase.REACT)
     return _complete(state, pending.target)
 
 
@@ -855,11 +1035,11 @@ def _complete(state: FanoState, lost: int) -> FanoState:
     me = state.players[seat]
     me = _take_from_hand(me, pending.support)
     me = _leave_field(me, pending.attacker)
-    me = replace(me, field=_add(me.field, pending.support))
+    me = _pl(me, field=_add(me.field, pending.support))
     defender = state.players[pending.defender]
     face_up = lost not in defender.hidden
     players = _with(state.players, pending.defender, _leave_field(defender, lost, face_up))
-    state = replace(state, pending=None, phase=Phase.MAIN)
+    state = _st(state, pending=None, phase=Phase.MAIN)
     return _after_main_action(state, players, seat, me)
 
 
@@ -870,21 +1050,21 @@ def _fail_attack(state: FanoState) -> FanoState:
         return state
     seat = state.turn_player
     me = _leave_field(state.players[seat], pending.attacker)
-    return replace(state, players=_with(state.players, seat, me), pending=None, phase=Phase.MAIN)
+    return _st(state, players=_with(state.players, seat, me), pending=None, phase=Phase.MAIN)
 
 
 def _spend(config: FanoConfig, player: PlayerState, special: Special) -> PlayerState:
     """Pay for a special: three tribute counters (Trionfey) or the level's use (classic)."""
     if config.trionfey:
-        return replace(player, tribute=player.tribute - TRIBUTE_COST)
-    return replace(player, specials=(*player.specials, (player.level, special)))
+        return _pl(player, tribute=player.tribute - TRIBUTE_COST)
+    return _pl(player, specials=(*player.specials, (player.level, special)))
 
 
 def _earn(config: FanoConfig, player: PlayerState) -> PlayerState:
     """One tribute counter for discarding your own cards (Trionfey specials; at most 7)."""
     if not config.tribute:
         return player
-    return replace(player, tribute=min(TRIBUTE_CAP, player.tribute + 1))
+    return _pl(player, tribute=min(TRIBUTE_CAP, player.tribute + 1))
 
 
 # ------------------------------------------------------------------------------ invariants
