@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from fanfold.agents import RandomAgent, create_agent, play_game, strongest_agent
@@ -62,3 +64,15 @@ def test_mcts_chooses_legal_actions_in_every_game(game: AnyGame, config: object)
         action = agent.choose(game.observe(state, player), legal)
         assert action in legal
         state = game.apply(state, action)
+
+
+def test_a_time_cap_stops_the_search_early() -> None:
+    fano = get_game("fano")
+    state = fano.new_state(fano.default_config(), 3)
+    player = fano.current_player(state)
+    assert player is not None
+    legal = fano.legal_actions(state)
+    agent = MCTSAgent(fano, 1, iterations=1_000_000, move_seconds=0.2)
+    started = time.monotonic()
+    assert agent.choose(fano.observe(state, player), legal) in legal
+    assert time.monotonic() - started < 5.0  # a million playouts would take hours

@@ -7,12 +7,15 @@ from fanfold.agents.random_agent import RandomAgent
 
 register_agent("random", RandomAgent, "uniformly random legal moves", strength=0)
 register_agent(
-    "mcts", mcts_agent, "information-set Monte Carlo tree search, 200 playouts a move", strength=20
+    "mcts",
+    mcts_agent,
+    "information-set Monte Carlo tree search, 200 playouts (at most 1 s) a move",
+    strength=20,
 )
 register_agent(
     "mcts-strong",
     strong_mcts_agent,
-    "information-set Monte Carlo tree search, 1000 playouts a move",
+    "information-set Monte Carlo tree search, 1000 playouts (at most 3 s) a move",
     strength=30,
 )
 register_agent(

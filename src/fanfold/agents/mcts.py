@@ -8,12 +8,15 @@ draw beyond it) and backs the returns up to the players who decided at each node
 with no hidden information the deal is the observed state and this is plain UCT.
 
 Strength is set by the number of iterations per decision: ``mcts`` runs 200 and ``mcts-strong``
-1000.
+1000, each with a time cap per decision (1 and 3 seconds) so that play stays responsive in games
+whose playouts are long; a search that meets its cap stops early and is then no longer
+reproducible from the seed alone (records still replay exactly: they store the actions).
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -41,6 +44,7 @@ class MCTSAgent(Agent):
         iterations: playouts per decision.
         exploration: the UCB1 constant.
         rollout_limit: actions in a rollout before it is scored as a draw.
+        move_seconds: stop searching a decision after this long (``None``: no cap).
     """
 
     name = "mcts"
@@ -53,18 +57,23 @@ class MCTSAgent(Agent):
         iterations: int = 200,
         exploration: float = 0.7,
         rollout_limit: int = 400,
+        move_seconds: float | None = None,
     ) -> None:
         super().__init__(game, seed)
         self.iterations = iterations
         self.exploration = exploration
         self.rollout_limit = rollout_limit
+        self.move_seconds = move_seconds
 
     def choose(self, view: Any, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
             return legal[0]
         game, rng = self.game, self.rng
         root = _Node(view.player)
+        deadline = None if self.move_seconds is None else time.monotonic() + self.move_seconds
         for _ in range(self.iterations):
+            if deadline is not None and time.monotonic() > deadline:
+                break
             state = game.sample_state(view, rng)
             node, path = root, [root]
             # Selection: descend while every action legal in this deal has a child.
@@ -121,12 +130,12 @@ class MCTSAgent(Agent):
 
 
 def mcts_agent(game: AnyGame, seed: int) -> Agent:
-    """The ``mcts`` agent: 200 iterations a decision."""
-    return MCTSAgent(game, seed, iterations=200)
+    """The ``mcts`` agent: 200 iterations a decision, at most a second."""
+    return MCTSAgent(game, seed, iterations=200, move_seconds=1.0)
 
 
 def strong_mcts_agent(game: AnyGame, seed: int) -> Agent:
-    """The ``mcts-strong`` agent: 1000 iterations a decision."""
-    agent = MCTSAgent(game, seed, iterations=1000)
+    """The ``mcts-strong`` agent: 1000 iterations a decision, at most three seconds."""
+    agent = MCTSAgent(game, seed, iterations=1000, move_seconds=3.0)
     agent.name = "mcts-strong"
     return agent
