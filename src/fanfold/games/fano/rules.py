@@ -20,6 +20,7 @@ from itertools import combinations, pairwise
 from fanfold.core.game import Outcome
 from fanfold.core.rng import derive_rng
 from fanfold.games.fano.actions import (
+    END_ACTIONS,
     Allow,
     Attack,
     Combine,
@@ -100,6 +101,12 @@ def _specials(mode: SpecialsMode, suits: tuple[int, ...]) -> frozenset[Special]:
         return frozenset()
     if mode is SpecialsMode.CHOICE:
         return frozenset(Special)
+    return _suit_specials(suits)
+
+
+@cache
+def _suit_specials(suits: tuple[int, ...]) -> frozenset[Special]:
+    """The specials of ``suits`` (keyed by small ints alone: looked up on every move)."""
     return frozenset(SUIT_SPECIALS[suit] for suit in suits)
 
 
@@ -112,7 +119,7 @@ def can_use(config: FanoConfig, player: PlayerState, seat: int, special: Special
         return (
             config.tribute
             and player.tribute >= TRIBUTE_COST
-            and special in _specials(SpecialsMode.SUIT, config.suits_of(seat))
+            and special in _suit_specials(config.suits_of(seat))
         )
     if special not in specials_of(config, seat) or player.special_used_this_level:
         return False
@@ -122,11 +129,19 @@ def can_use(config: FanoConfig, player: PlayerState, seat: int, special: Special
 def can_substitute_down(config: FanoConfig, player: PlayerState, seat: int) -> bool:
     """Trionfey Diamonds: whether ``seat`` may substitute a card face down. The substitute's
     discard comes first and earns its counter (up to the cap), so two counters can suffice."""
-    if not config.tribute or Special.DEFENSE not in _specials(
-        SpecialsMode.SUIT, config.suits_of(seat)
-    ):
+    if not config.tribute or Special.DEFENSE not in _suit_specials(config.suits_of(seat)):
         return False
     return min(TRIBUTE_CAP, player.tribute + 1) >= TRIBUTE_COST
+
+
+# ------------------------------------------------------------------------- action values
+# Legal-action lists are rebuilt on every move; equal actions are equal immutable values, so
+# one shared instance per action saves building it again (bounded caches).
+_attack = lru_cache(maxsize=1 << 16)(Attack)
+_combine = lru_cache(maxsize=1 << 16)(Combine)
+_declare = lru_cache(maxsize=1 << 14)(Declare)
+_recruit = lru_cache(maxsize=1 << 14)(Recruit)
+_combine_counter = lru_cache(maxsize=1 << 16)(CombineCounter)
 
 
 # ------------------------------------------------------------------------------ small helpers
@@ -292,8 +307,15 @@ def draw_to_three(
     the hand stays short (this cannot happen with the rules' card counts).
     """
     config = state.config
-    hand = list(player.hand)
+    need = HAND_SIZE - len(player.hand)
+    if need <= 0:
+        return _pl(player, hand=tuple(sorted(player.hand))), False
     draw = player.draw
+    if len(draw) >= need and (not config.trionfey or TEMP_JOKER not in draw[-need:]):
+        # The common case: the pile holds enough cards and no face-up joker is drawn.
+        drawn = (*player.hand, *draw[-need:])
+        return _pl(player, hand=tuple(sorted(drawn)), draw=draw[:-need]), False
+    hand = list(player.hand)
     while len(hand) < HAND_SIZE:
         if not draw:
             player = _pl(player, hand=tuple(sorted(hand)), draw=draw)
@@ -526,9 +548,9 @@ def _main_actions(state: FanoState, seat: int, me: PlayerState, actions: list[Fa
                     if not support:
                         continue
                 for card in by_value.get(support, ()):
-                    actions.append(Attack(attacker, target, card, reverse))
+                    actions.append(_attack(attacker, target, card, reverse))
                 for joker in jokers:
-                    actions.append(Attack(attacker, target, support * 16 + (joker & 15), reverse))
+                    actions.append(_attack(attacker, target, support * 16 + (joker & 15), reverse))
     _combine_and_promote(state, seat, me, actions)
     if can_use(state.config, me, seat, Special.DEFENSE):
         for card in field:
@@ -575,7 +597,7 @@ def _combine_and_promote(
                         )
                 for result, oversum in results:
                     for returned in returns:
-                        actions.append(Combine(first, second, result, returned, oversum))
+                        actions.append(_combine(first, second, result, returned, oversum))
     if config.teams is Teams.ONE_FOR_ALL:
         actions.extend(_team_promotions(state, seat))
         return
@@ -643,9 +665,9 @@ def _trionfey_main_actions(
             for target in targets:
                 a, x = attacker >> 4, target >> 4
                 if ATTACK_SUPPORT[a][x]:
-                    actions.append(Declare(attacker, target, foe if named else None))
+                    actions.append(_declare(attacker, target, foe if named else None))
                 elif reverse_ok and ATTACK_SUPPORT[x][a]:
-                    actions.append(Declare(attacker, target, foe if named else None, True))
+                    actions.append(_declare(attacker, target, foe if named else None, True))
     if len(me.field) < FIELD_SLOTS and me.hand:
         for first, second in combinations(active, 2):
             third = LINE_THIRD[first >> 4][second >> 4]
@@ -653,9 +675,9 @@ def _trionfey_main_actions(
                 continue
             for card in sorted(set(me.hand)):
                 if card & 15 < WILD and card >> 4 == third:
-                    actions.append(Recruit(card, first, second))
+                    actions.append(_recruit(card, first, second))
                 elif card & 15 >= WILD:
-                    actions.append(Recruit(third * 16 + (card & 15), first, second))
+                    actions.append(_recruit(third * 16 + (card & 15), first, second))
     _combine_and_promote(state, seat, me, actions)
     actions.extend(Flip(card) for card in me.hidden)
     if me.temp_jokers < JOKER_SUPPLY and can_use(config, me, seat, Special.TEMP_JOKER):
@@ -721,7 +743,7 @@ def _counter_actions(
                 one, two = min(partner, target), max(partner, target)
                 for returned in (0, one, two):
                     if returned & 15 < WILD:
-                        actions.append(CombineCounter(one, two, result, returned))
+                        actions.append(_combine_counter(one, two, result, returned))
             continue
         recruiters = pairs[index]
         for recruited in _hand_cards(defender.hand, third):
@@ -731,7 +753,7 @@ def _counter_actions(
                 for returned in (0, one, two):
                     if returned & 15 < WILD:
                         actions.append(
-                            CombineCounter(one, two, result, returned, recruited, recruiters)
+                            _combine_counter(one, two, result, returned, recruited, recruiters)
                         )
     return actions
 
@@ -801,6 +823,8 @@ def _substitutes(removed: int, hand: tuple[int, ...], face_down: bool) -> tuple[
 # ------------------------------------------------------------------------------- applying
 def apply(state: FanoState, action: FanoAction) -> FanoState:
     """The state after a legal ``action`` (the caller checked legality)."""
+    if isinstance(action, END_ACTIONS):  # most moves: checked first
+        return _apply_end(state, action)
     if isinstance(action, Declare | CombineCounter | Allow | Sacrifice):
         return _apply_attack_step(state, action)
     if isinstance(action, Flip):
@@ -880,15 +904,19 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
         return _st(
             state, players=_with(players, seat, me), phase=Phase.SHUFFLE if asked else Phase.MAIN
         )
-    if isinstance(action, Shuffle):
-        me = reshuffle(state, seat, me, action.joker)
-        me, _ = draw_to_three(state, seat, me, ask=False)
-        if state.phase is Phase.DRAW_SHUFFLE:
-            phase = _after_draw_phase(state.config, me)
-        else:
-            phase = Phase.MAIN
-        return _st(state, players=_with(players, seat, me), phase=phase)
-    # End actions.
+    # The one kind left: a reshuffle decision.
+    me = reshuffle(state, seat, me, action.joker)
+    me, _ = draw_to_three(state, seat, me, ask=False)
+    drawing = state.phase is Phase.DRAW_SHUFFLE
+    phase = _after_draw_phase(state.config, me) if drawing else Phase.MAIN
+    return _st(state, players=_with(players, seat, me), phase=phase)
+
+
+def _apply_end(state: FanoState, action: Play | Substitute | Discard | Pass) -> FanoState:
+    """An end action, then the next player's turn."""
+    seat = state.turn_player
+    me = state.players[seat]
+    players = state.players
     if isinstance(action, Play):
         me = _take_from_hand(me, action.card, field=_add(me.field, action.card))
         if action.face_down:
