@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 
 from fanfold.core.cards import Card
-from fanfold.solvers.fan_reference import search
+from fanfold.solvers.fan_reference import BEST_FIRST_STATES, search
 
 NUM_FANS = 18
 
@@ -31,7 +31,7 @@ def main(argv: list[str]) -> int:
         if line.strip()
     ]
     fans.extend([] for _ in range(NUM_FANS - len(fans)))
-    result = search(fans, (0, 0, 0, 0))
+    result = search(fans, (0, 0, 0, 0), best_first=BEST_FIRST_STATES)  # as fanfold's solve
     print(result.verdict, result.states)
     return 0
 

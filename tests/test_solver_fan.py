@@ -27,7 +27,17 @@ from fanfold.solvers.fan import (
     solve_deal,
     wilson_interval,
 )
-from fanfold.solvers.fan_reference import ALL_RULES, BUILD, DEAD, HOME, search
+from fanfold.solvers.fan_reference import (
+    ALL_RULES,
+    BEST_FIRST_STATES,
+    BUILD,
+    DEAD,
+    FOUNDATION,
+    HOME,
+    Move,
+    SearchResult,
+    search,
+)
 
 GAME = FanGame()
 VARIANTS = [
@@ -55,6 +65,17 @@ def replay(state: FanState, moves: tuple[FanMove, ...]) -> FanState:
     for move in moves:
         state = GAME.apply(state, move)  # raises on any illegal move
     return state
+
+
+def replay_search(state: FanState, moves: tuple[Move, ...]) -> FanState:
+    """Replay the search's own 0-based moves through the rules engine."""
+    return replay(
+        state,
+        tuple(
+            FanMove(source + 1, None if target == FOUNDATION else target + 1, count)
+            for source, target, count in moves
+        ),
+    )
 
 
 @pytest.mark.parametrize("deal", sorted(KNOWN))
@@ -99,6 +120,14 @@ def test_each_pruning_rule_agrees_with_plain_search_on_deals(deal: int) -> None:
         pruned = search(fans, (0, 0, 0, 0), prune=rules)
         assert pruned.verdict == plain.verdict, rules
         assert pruned.states <= plain.states
+    # The solver's way, with the best-first pass early: the same verdict, and its depth-first
+    # (exhaustive) phase is never larger than plain search, as the pass only adds positions of
+    # its own and the depth-first phase stops as soon as the deal is decided.
+    for after in (0, 20):
+        guided = search(fans, (0, 0, 0, 0), best_first=BEST_FIRST_STATES, best_first_after=after)
+        assert guided.verdict == plain.verdict
+        assert guided.states - guided.best_first_states <= plain.states
+        assert guided.best_first_states <= BEST_FIRST_STATES + 1
 
 
 def small_position(rng: random.Random, config: FanConfig, left: int) -> FanState:
@@ -126,6 +155,7 @@ def test_each_pruning_rule_agrees_with_plain_search_on_small_positions(
 ) -> None:
     rng = random.Random(2024)
     verdicts = {SOLVED: 0, UNSOLVABLE: 0}
+    outcomes: set[tuple[str, str]] = set()
     for _ in range(150):
         state = small_position(rng, config, rng.randrange(6, 13))
         options = {
@@ -137,13 +167,36 @@ def test_each_pruning_rule_agrees_with_plain_search_on_small_positions(
         for rules in ({HOME}, {BUILD}, {DEAD}, ALL_RULES):
             pruned = search(indices(state), state.foundations, prune=rules, **options)
             assert pruned.verdict == plain.verdict, (GAME.format_position(state), rules)
+        # The best-first pass deciding alone (a budget it never reaches), and giving up after
+        # a few positions so that the depth-first search goes on where it paused.
+        for budget, after in ((10_000, 0), (3, 1), (2, 4)):
+            guided = search(
+                indices(state),
+                state.foundations,
+                best_first=budget,
+                best_first_after=after,
+                **options,
+            )
+            assert guided.verdict == plain.verdict, (GAME.format_position(state), budget, after)
+            outcomes.add(how_decided(guided))
+            if guided.verdict == SOLVED:
+                assert replay_search(state, guided.moves).is_won
         result = solve(state)
         assert result.verdict == plain.verdict
         if result.verdict == SOLVED:
             assert replay(state, result.moves).is_won
     assert verdicts[SOLVED] > 0
+    # The best-first pass found wins, and handed over to the depth-first search, which won.
+    assert {("best-first", SOLVED), ("depth-first", SOLVED)} <= outcomes
     if not config.any_card_to_empty:  # with empty fans open to any card, few positions are lost
         assert verdicts[UNSOLVABLE] > 0
+        # Lost positions were proved so by each pass (the best-first one exhausting them).
+        assert {("best-first", UNSOLVABLE), ("depth-first", UNSOLVABLE)} <= outcomes
+
+
+def how_decided(result: SearchResult) -> tuple[str, str]:
+    """Which pass decided a search, and how."""
+    return ("best-first" if result.by_best_first else "depth-first", result.verdict)
 
 
 def test_pinned_card_above_a_lower_card_of_its_suit_is_lost() -> None:

@@ -2,10 +2,12 @@
 
 :func:`solve` searches every position reachable from a Fan position (depth first, never
 expanding a position twice, fans compared as interchangeable) under pruning rules that are
-proved to lose no solution (``docs/solvers/fan.md``). Its verdict is ``"solved"`` with the
-full move list, or ``"unsolvable"`` once the whole reachable space is exhausted; ``"unknown"``
-only when the caller set ``max_states``. Every move list is replayed through the rules engine
-before it is returned, so the solver cannot claim a win the rules reject::
+proved to lose no solution (``docs/solvers/fan.md``), with a short best-first pass after the
+first few hundred positions to find the quick wins the depth-first order reaches late. Its
+verdict is ``"solved"`` with the full move list, or ``"unsolvable"`` once the whole reachable
+space is exhausted; ``"unknown"`` only when the caller set ``max_states``. Every move list is
+replayed through the rules engine before it is returned, so the solver cannot claim a win the
+rules reject::
 
     >>> from fanfold.games.fan import FanConfig, FanGame
     >>> state = FanGame().new_state(FanConfig(), 3)
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.games.fan import FanConfig, FanGame, FanMove, FanState
-from fanfold.solvers.fan_reference import FOUNDATION, search
+from fanfold.solvers.fan_reference import BEST_FIRST_STATES, FOUNDATION, search
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -92,6 +94,7 @@ def solve(state: FanState, *, max_states: int | None = None) -> FanSolution:
         any_card_to_empty=state.config.any_card_to_empty,
         sequence_moves=state.config.sequence_moves,
         max_states=max_states,
+        best_first=BEST_FIRST_STATES,
     )
     seconds = time.perf_counter() - started
     moves = tuple(

@@ -13,6 +13,13 @@ move tried, nothing cut but revisits), which the tests use to check each pruning
 3. a top card goes onto its successor at once when that successor can never leave its fan
    again except for the foundation (and always where sequences move).
 
+With ``best_first`` set (as :func:`fanfold.solvers.fan.solve` does), the depth-first search
+pauses after ``best_first_after`` positions and a best-first pass with a small budget looks for
+a quick win, most promising position first (rated by cards buried above lower cards of their
+suit, cards lying on the next card each suit needs, and cards home); if it finds none, the
+depth-first search goes on where it stopped, so a deal is still proved unsolvable only by an
+exhaustive search. The pass changes how soon a win is found, never a verdict.
+
 Cards are integers ``suit * 13 + rank - 1`` (suits C, D, H, S), as ``Card.index``. A move is a
 tuple ``(source, target, count)`` of 0-based fan numbers, ``target == -1`` for the foundations.
 """
@@ -36,14 +43,10 @@ ALL_RULES = frozenset({HOME, BUILD, DEAD})
 
 Move = tuple[int, int, int]
 
-#: The first pass (best first) gives up after this many positions and the exhaustive search
-#: starts afresh.
-FIRST_PASS_STATES = 400
-#: Weights of the first pass's rating: a card buried above a lower card of its suit, a card
-#: home, an empty fan.
-BURIED_WEIGHT = 2
-HOME_WEIGHT = 1
-EMPTY_WEIGHT = 1
+#: The depth-first search pauses after this many positions for the best-first pass ...
+BEST_FIRST_AFTER = 500
+#: ... which gives up after this many (the depth-first search then goes on where it stopped).
+BEST_FIRST_STATES = 600
 
 #: Rank (1..13) and suit (0..3) of each card index, looked up rather than computed.
 _RANKS = tuple(card % 13 + 1 for card in range(52))
@@ -57,12 +60,17 @@ class SearchResult:
     Attributes:
         verdict: ``"solved"``, ``"unsolvable"`` or ``"unknown"`` (the state limit was hit).
         moves: the winning moves when solved, else ``()``.
-        states: distinct positions expanded.
+        states: distinct positions seen, by both passes.
+        best_first_states: of those, the positions the best-first pass saw (0 without it).
+        by_best_first: whether the best-first pass reached the verdict (found the win, or
+            exhausted the space), rather than the depth-first search.
     """
 
     verdict: str
     moves: tuple[Move, ...]
     states: int
+    best_first_states: int = 0
+    by_best_first: bool = False
 
 
 def _run_length(fan: bytes) -> int:
@@ -95,6 +103,14 @@ class _Search:
         self.sequence_moves = sequence_moves
         self.rules = rules
         self.path: list[Move] = []
+        # The depth-first search's visited set and stack, kept so that it can be paused.
+        self.seen: set[bytes] = set()
+        # Each frame: the moves still to try from a position, and the position itself.
+        self.frames: list[tuple[list[Move], int, tuple[bytes, ...], tuple[int, ...]]] = []
+        self.started = False
+        # What rule 2 and the rating found for each fan seen so far.
+        self.dead_fans: dict[bytes, bool] = {}
+        self.buried_in_fan: dict[bytes, int] = {}
 
     # ------------------------------------------------------------ moving cards
     def apply(self, move: Move) -> None:
@@ -210,41 +226,59 @@ class _Search:
     def is_dead(self) -> bool:
         """Rule 2: a card pinned above a lower card of its own suit (kings-only variants).
 
-        One pass up each fan: ``below`` holds the cards under the current one (a bit per
-        card), ``head`` the lowest card of the block that must move with it (the card itself
-        with single-card moves; the bottom of its run of one suit with sequence moves).
+        Each fan is judged on its own, and most fans recur from position to position, so the
+        answer for each fan is remembered.
         """
         if self.any_card_to_empty:
             return False
-        sequence_moves = self.sequence_moves
+        known = self.dead_fans
         for fan in self.fans:
-            below = 0
-            head = previous = -1
-            for card in fan:
-                rank = _RANKS[card]
-                if not (sequence_moves and card + 1 == previous and rank < KING_RANK):
-                    head = card
-                if (
-                    below >> (head + 1) & 1
-                    and _RANKS[head] < KING_RANK
-                    and below & ((1 << card) - (1 << (card - rank + 1)))
-                ):
-                    return True
-                below |= 1 << card
-                previous = card
+            dead = known.get(fan)
+            if dead is None:
+                dead = known[fan] = self._is_dead_fan(fan)
+            if dead:
+                return True
+        return False
+
+    def _is_dead_fan(self, fan: bytes) -> bool:
+        """Rule 2 in one fan, in one pass up it: ``below`` holds the cards under the current
+        one (a bit per card), ``head`` the lowest card of the block that must move with it (the
+        card itself with single-card moves; the bottom of its run of one suit with sequence
+        moves)."""
+        sequence_moves = self.sequence_moves
+        below = 0
+        head = previous = -1
+        for card in fan:
+            rank = _RANKS[card]
+            if not (sequence_moves and card + 1 == previous and rank < KING_RANK):
+                head = card
+            if (
+                below >> (head + 1) & 1
+                and _RANKS[head] < KING_RANK
+                and below & ((1 << card) - (1 << (card - rank + 1)))
+            ):
+                return True
+            below |= 1 << card
+            previous = card
         return False
 
     def buried(self) -> int:
         """How many cards lie above a lower card of their own suit (each must move again
-        before that card can go home): the first pass's measure of how tangled a position is."""
-        count = 0
+        before that card can go home): part of the best-first pass's rating."""
+        known = self.buried_in_fan
+        total = 0
         for fan in self.fans:
-            below = 0
-            for card in fan:
-                if below & ((1 << card) - (1 << (card - _RANKS[card] + 1))):
-                    count += 1
-                below |= 1 << card
-        return count
+            count = known.get(fan)
+            if count is None:
+                count = 0
+                below = 0
+                for card in fan:
+                    if below & ((1 << card) - (1 << (card - _RANKS[card] + 1))):
+                        count += 1
+                    below |= 1 << card
+                known[fan] = count
+            total += count
+        return total
 
     def promise(self, move: Move) -> int:
         """How promising a move looks, for the order of the search only (never its verdict):
@@ -278,29 +312,38 @@ class _Search:
         children.sort(key=self.promise)  # ... the most promising first (the sort is stable)
         return children
 
-    def run(self, max_states: int | None) -> SearchResult:
-        """The exhaustive depth-first search from the current position."""
-        seen: set[bytes] = set()
-        # Each frame: the moves still to try from a position, and the position itself.
-        frames: list[tuple[list[Move], int, tuple[bytes, ...], tuple[int, ...]]] = []
-        children = self._enter(seen)
-        while True:
+    def depth_first(self, limit: int | None) -> str:
+        """Run (or go on with) the exhaustive depth-first search from the starting position.
+
+        Returns ``"solved"`` (the moves are in :attr:`path`), ``"unsolvable"``, or
+        ``"unknown"`` once more than ``limit`` positions have been seen; a later call goes on
+        from where this one stopped, with the same visited set and stack.
+        """
+        seen, frames = self.seen, self.frames
+        if not self.started:
+            self.started = True
+            children = self._enter(seen)
             if children is True:
-                return SearchResult("solved", tuple(self.path), len(seen))
+                return "solved"
             if children is not False:
                 frames.append((children, len(self.path), tuple(self.fans), tuple(self.home)))
-            if max_states is not None and len(seen) > max_states:
-                return SearchResult("unknown", (), len(seen))
+        while True:
+            if limit is not None and len(seen) > limit:
+                return "unknown"
             while frames and not frames[-1][0]:
                 frames.pop()
             if not frames:
-                return SearchResult("unsolvable", (), len(seen))
+                return "unsolvable"
             moves_left, length, fans, home = frames[-1]
             self.restore(fans, home, length)
             self.apply(moves_left.pop())
             children = self._enter(seen)
+            if children is True:
+                return "solved"
+            if children is not False:
+                frames.append((children, len(self.path), tuple(self.fans), tuple(self.home)))
 
-    def first_pass(self, budget: int) -> SearchResult:
+    def best_first(self, budget: int) -> SearchResult:
         """Best-first search from the current position, most promising position first.
 
         Answers ``"solved"`` with the moves, ``"unsolvable"`` when every reachable position
@@ -343,10 +386,19 @@ class _Search:
         return SearchResult("unsolvable", (), len(seen))
 
     def rating(self) -> int:
-        """The first pass's order (lower first): cards not yet home, cards buried above a
-        lower card of their suit, and fans not empty."""
-        empty = sum(1 for fan in self.fans if not fan)
-        return BURIED_WEIGHT * self.buried() - HOME_WEIGHT * sum(self.home) - EMPTY_WEIGHT * empty
+        """The best-first pass's order, lower first: cards buried above a lower card of their
+        suit, plus cards lying on the next card each suit needs, less cards home."""
+        return self.buried() + self.depth_of_next() - sum(self.home)
+
+    def depth_of_next(self) -> int:
+        """How many cards lie on the cards that go home next, one a suit."""
+        wanted = {suit * 13 + rank for suit, rank in enumerate(self.home) if rank < KING_RANK}
+        total = 0
+        for fan in self.fans:
+            for index, card in enumerate(fan):
+                if card in wanted:
+                    total += len(fan) - 1 - index
+        return total
 
     @staticmethod
     def _path_to(
@@ -368,9 +420,10 @@ def search(
     sequence_moves: bool = False,
     prune: bool | Collection[str] = True,
     max_states: int | None = None,
-    first_pass: int = 0,
+    best_first: int = 0,
+    best_first_after: int = BEST_FIRST_AFTER,
 ) -> SearchResult:
-    """Decide a Fan position by exhaustive depth-first search.
+    """Decide a Fan position by exhaustive depth-first search (with an optional best-first pass).
 
     Args:
         fans: the fans as card indices, bottom to top.
@@ -380,7 +433,13 @@ def search(
         prune: apply the sound pruning rules: True for all of them, False for none (the
             plain exhaustive search), or a collection of rule names (``HOME``, ``BUILD``,
             ``DEAD``) for some.
-        max_states: give up with ``"unknown"`` after this many positions.
+        max_states: give up with ``"unknown"`` once the depth-first search has seen this
+            many positions (the best-first pass then has at most as many).
+        best_first: when above 0, the depth-first search pauses after ``best_first_after``
+            positions and a best-first pass of at most this many positions looks for a win
+            (or exhausts the space, which also decides it) before the depth-first search goes
+            on where it stopped; 0 (the default) is the depth-first search alone.
+        best_first_after: how many positions the depth-first search sees before that pass.
 
     Returns:
         The verdict, the winning moves when solved, and the positions searched.
@@ -394,10 +453,24 @@ def search(
         unknown = rules - ALL_RULES
         if unknown:
             raise ValueError(f"unknown pruning rules {sorted(unknown)}; known: {sorted(ALL_RULES)}")
-    if first_pass > 0:
-        found = _Search(fans, foundations, any_card_to_empty, sequence_moves, rules).first_pass(
-            first_pass if max_states is None else min(first_pass, max_states)
-        )
-        if found.verdict != "unknown":
-            return found
-    return _Search(fans, foundations, any_card_to_empty, sequence_moves, rules).run(max_states)
+
+    def new_search() -> _Search:
+        return _Search(fans, foundations, any_card_to_empty, sequence_moves, rules)
+
+    exhaustive = new_search()
+    guided_states = 0
+    verdict = "unknown"
+    if best_first > 0:
+        head_start = best_first_after if max_states is None else min(best_first_after, max_states)
+        verdict = exhaustive.depth_first(head_start)
+        if verdict == "unknown" and head_start == best_first_after:
+            budget = best_first if max_states is None else min(best_first, max_states)
+            guided = new_search().best_first(budget)
+            if guided.verdict != "unknown":
+                states = len(exhaustive.seen) + guided.states
+                return SearchResult(guided.verdict, guided.moves, states, guided.states, True)
+            guided_states = guided.states
+    if verdict == "unknown":
+        verdict = exhaustive.depth_first(max_states)
+    moves = tuple(exhaustive.path) if verdict == "solved" else ()
+    return SearchResult(verdict, moves, len(exhaustive.seen) + guided_states, guided_states)
