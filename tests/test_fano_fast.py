@@ -1,7 +1,8 @@
 """Fano's fast paths against the plain ones, on random games of every preset.
 
 ``is_legal`` enumerates only the part of the legal actions an action's kind can be in; the end
-actions a hand allows are cached. Both must answer exactly as the plain enumeration does.
+actions a hand allows and the combinations of a field and hand are cached. Both must answer
+exactly as the plain enumeration does.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ MAX_STEPS = 150
 def _clear_caches() -> None:
     rules._hand_end_actions.cache_clear()
     rules._substitutes.cache_clear()
+    rules._combines.cache_clear()
 
 
 @settings(max_examples=60, deadline=None)

@@ -568,41 +568,50 @@ def _combine_and_promote(
         field = tuple(card for card in field if card not in me.hidden)
     if len(field) >= 2 and hand:
         oversum_ok = can_use(config, me, seat, Special.OVERSUM)
-        prestige_only = config.oversum_prestige_only
-        for first, second in combinations(field, 2):
-            total = (first >> 4) + (second >> 4)
-            returns = [0]
-            if first & 15 < WILD:
-                returns.append(first)
-            if second & 15 < WILD:
-                returns.append(second)
-            for card in sorted(set(hand)):
-                kind = card & 15
-                if kind < WILD:
-                    value = card >> 4
-                    if value == total:
-                        results = [(card, False)]
-                    elif value < total and oversum_ok and (not prestige_only or value >= 8):
-                        results = [(card, True)]
-                    else:
-                        continue
-                else:
-                    results = []
-                    if total <= MAX_COMBAT:
-                        results.append((total * 16 + kind, False))
-                    if oversum_ok and not prestige_only:
-                        results.extend(
-                            (value * 16 + kind, True)
-                            for value in range(1, min(MAX_COMBAT + 1, total))
-                        )
-                for result, oversum in results:
-                    for returned in returns:
-                        actions.append(_combine(first, second, result, returned, oversum))
+        actions.extend(_combines(field, hand, oversum_ok, config.oversum_prestige_only))
     if config.teams is Teams.ONE_FOR_ALL:
         actions.extend(_team_promotions(state, seat))
         return
     for trio in promotion_sets(config, field):
         actions.append(Promote(trio))
+
+
+@lru_cache(maxsize=1 << 14)
+def _combines(
+    field: tuple[int, ...], hand: tuple[int, ...], oversum_ok: bool, prestige_only: bool
+) -> tuple[Combine, ...]:
+    """Every combination of two cards of ``field`` (face up) for a card of ``hand``. Cached:
+    a field and hand often come back within and across games."""
+    actions: list[Combine] = []
+    for first, second in combinations(field, 2):
+        total = (first >> 4) + (second >> 4)
+        returns = [0]
+        if first & 15 < WILD:
+            returns.append(first)
+        if second & 15 < WILD:
+            returns.append(second)
+        for card in sorted(set(hand)):
+            kind = card & 15
+            if kind < WILD:
+                value = card >> 4
+                if value == total:
+                    results = [(card, False)]
+                elif value < total and oversum_ok and (not prestige_only or value >= 8):
+                    results = [(card, True)]
+                else:
+                    continue
+            else:
+                results = []
+                if total <= MAX_COMBAT:
+                    results.append((total * 16 + kind, False))
+                if oversum_ok and not prestige_only:
+                    results.extend(
+                        (value * 16 + kind, True) for value in range(1, min(MAX_COMBAT + 1, total))
+                    )
+            for result, oversum in results:
+                for returned in returns:
+                    actions.append(_combine(first, second, result, returned, oversum))
+    return tuple(actions)
 
 
 def _team_promotions(state: FanoState, seat: int) -> list[Promote]:
