@@ -20,6 +20,7 @@ from fanfold.games.fano import (
 )
 from fanfold.games.fano.cards import ATTACK_SUPPORT, CYCLES, SEQUENCES, card_text, parse_card
 from fanfold.games.fano.game import FanoGame
+from fano_helpers import cards, legal_texts, play
 
 GAME = get_game("fano")
 assert isinstance(GAME, FanoGame)
@@ -29,20 +30,6 @@ FANO: FanoGame = GAME
 def setup(text: str, config: FanoConfig | None = None) -> FanoState:
     """A position from notation; players given as '|' sections after a header."""
     return FANO.parse_position(text, config or FanoConfig(players=text.count("|")))
-
-
-def play(state: FanoState, *moves: str) -> FanoState:
-    for move in moves:
-        state = FANO.apply_text(state, move)
-    return state
-
-
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(sorted(parse_card(word) for word in text.split()))
-
-
-def legal_texts(state: FanoState) -> list[str]:
-    return [str(action) for action in FANO.legal_actions(state)]
 
 
 # ------------------------------------------------------------------------ the attack graph

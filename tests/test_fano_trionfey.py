@@ -30,6 +30,7 @@ from fanfold.games.fano import (
 from fanfold.games.fano.cards import parse_card
 from fanfold.games.fano.game import FanoGame
 from fanfold.games.fano.rules import mulligan_offered, teammates
+from fano_helpers import cards, legal_texts, play
 
 GAME = get_game("fano")
 assert isinstance(GAME, FanoGame)
@@ -42,20 +43,6 @@ TRIONFEY_PRESETS = [preset for preset in PRESETS if preset.config.trionfey]
 def setup(text: str, config: FanoConfig = TRIONFEY) -> FanoState:
     """A Trionfey position: players given as '|' sections after a header."""
     return FANO.parse_position(text, config.replace(players=text.count("|")))
-
-
-def play(state: FanoState, *moves: str) -> FanoState:
-    for move in moves:
-        state = FANO.apply_text(state, move)
-    return state
-
-
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(sorted(parse_card(word) for word in text.split()))
-
-
-def legal_texts(state: FanoState) -> list[str]:
-    return [str(action) for action in FANO.legal_actions(state)]
 
 
 # ------------------------------------------------------------------------ edition and win

@@ -20,6 +20,7 @@ from fanfold.games.fano import (
 from fanfold.games.fano.cards import TEMP_JOKER, WILD_JOKER, parse_card
 from fanfold.games.fano.game import FanoGame
 from fanfold.games.fano.rules import deck_of
+from fano_helpers import cards, legal_texts, play
 
 GAME = get_game("fano")
 assert isinstance(GAME, FanoGame)
@@ -33,20 +34,6 @@ SUIT = FanoConfig(specials=SpecialsMode.SUIT)
 
 def setup(text: str, config: FanoConfig) -> FanoState:
     return FANO.parse_position(text, config)
-
-
-def play(state: FanoState, *moves: str) -> FanoState:
-    for move in moves:
-        state = FANO.apply_text(state, move)
-    return state
-
-
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(sorted(parse_card(word) for word in text.split()))
-
-
-def legal_texts(state: FanoState) -> list[str]:
-    return [str(action) for action in FANO.legal_actions(state)]
 
 
 # ----------------------------------------------------------------------------- players
