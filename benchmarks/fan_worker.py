@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 
 from fanfold.core.cards import Card
-from fanfold.solvers.fan_reference import BEST_FIRST_STATES, search
+from fanfold.solvers.fan_search import BEST_FIRST_STATES, search
 
 NUM_FANS = 18
 

@@ -27,7 +27,7 @@ from fanfold.solvers.fan import (
     solve_deal,
     wilson_interval,
 )
-from fanfold.solvers.fan_reference import (
+from fanfold.solvers.fan_search import (
     ALL_RULES,
     BEST_FIRST_STATES,
     BUILD,

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.games.fan import FanConfig, FanGame, FanMove, FanState
-from fanfold.solvers.fan_reference import BEST_FIRST_STATES, FOUNDATION, search
+from fanfold.solvers.fan_search import BEST_FIRST_STATES, FOUNDATION, search
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"

@@ -1,4 +1,4 @@
-"""The plain-Python Fan search: the reference the compiled search is tested against.
+"""The Fan search itself: depth-first over positions, with sound pruning and a best-first pass.
 
 A depth-first search over positions with a set of visited positions. Positions are compared by
 a canonical key: the fans sorted (fans are interchangeable), the foundations being implied by
