@@ -20,7 +20,7 @@ from fanfold.games.fano import (
 )
 from fanfold.games.fano.cards import ATTACK_SUPPORT, CYCLES, SEQUENCES, card_text, parse_card
 from fanfold.games.fano.game import FanoGame
-from fano_helpers import cards, legal_texts, play
+from tests.games.fano.helpers import cards, legal_texts, play
 
 GAME = get_game("fano")
 assert isinstance(GAME, FanoGame)

@@ -30,7 +30,7 @@ from fanfold.games.fano import (
 from fanfold.games.fano.cards import parse_card
 from fanfold.games.fano.game import FanoGame
 from fanfold.games.fano.rules import mulligan_offered, teammates
-from fano_helpers import cards, legal_texts, play
+from tests.games.fano.helpers import cards, legal_texts, play
 
 GAME = get_game("fano")
 assert isinstance(GAME, FanoGame)

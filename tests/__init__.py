@@ -1,0 +1,1 @@
+"""The fanfold test suite: one folder per package of src/fanfold."""
