@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from fanfold.agents import RandomAgent, agent_names, create_agent, play_game, strongest_agent
+from fanfold.agents import RandomAgent, agent_names, create_agent, strongest_agent
 from fanfold.agents.perfect import PerfectAgent
 from fanfold.core.registry import all_games
 from fanfold.games.morris import GAME, Adjacency, MorrisConfig, MorrisState
 from fanfold.games.morris.game import losing_line
+from fanfold.play import Seat, play_game
 from fanfold.solvers import morris as solver
 from fanfold.solvers.morris import MorrisTable, Result
 
@@ -75,8 +76,9 @@ def test_perfect_against_perfect_gives_the_start_value(
         Result.DRAW
     )
     for seed in range(3):
-        agents = [perfect(seed, morris_cache), perfect(seed + 100, morris_cache)]
-        final, record = play_game(GAME, MorrisConfig(adjacency), agents, seed)
+        seats = [Seat("perfect", perfect(seed + extra, morris_cache)) for extra in (0, 100)]
+        table = play_game(GAME, MorrisConfig(adjacency), seats, seed)
+        final, record = table.state, table.finish()
         outcome = GAME.outcome(final)
         assert outcome is not None
         assert outcome.returns == (0.0, 0.0)

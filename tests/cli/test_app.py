@@ -92,7 +92,7 @@ def test_undo_takes_back_the_humans_move_and_the_agents_reply() -> None:
 def test_play_refuses_bad_seats_and_variants() -> None:
     result = runner.invoke(app, ["play", "morris", "--seat", "grandmaster"])
     assert result.exit_code == 2
-    assert "no agent 'grandmaster'" in result.output
+    assert "no agent called 'grandmaster'" in result.output
     result = runner.invoke(app, ["play", "morris", "--variant", "hexagonal"])
     assert result.exit_code == 2
     assert "no variant 'hexagonal'" in result.output
@@ -142,3 +142,42 @@ def test_reference_texts_are_prompt_commands() -> None:
     assert result.exit_code == 0, result.output
     assert "plane" in result.output
     assert "->" in result.output or "→" in result.output
+
+
+def test_a_match_of_two_games_swaps_colours(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    result = runner.invoke(
+        app,
+        ["play", "morris", "--white", "mcts(iterations=40)", "--black", "random", "--games", "2",
+         "--record", str(path)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Game 1 of 2" in result.output
+    assert "Game 2 of 2" in result.output
+    first, second = (
+        GameRecord.load(tmp_path / "match-1.json"),
+        GameRecord.load(tmp_path / "match-2.json"),
+    )
+    assert first.players == ("mcts(iterations=40)", "random")
+    assert second.players == ("random", "mcts(iterations=40)")
+    assert "Match:" in result.output
+    assert "mcts(iterations=40) (first game White):" in result.output
+    refused = runner.invoke(app, ["play", "morris", "--games", "0"])
+    assert refused.exit_code == 2
+    assert "--games must be at least 1" in refused.output
+
+
+def test_agents_and_their_parameters_are_listed() -> None:
+    listed = runner.invoke(app, ["games"])
+    assert "mcts: information-set Monte Carlo tree search" in listed.output
+    assert "iterations=200, exploration=0.7, rollout_limit=400, seconds=none" in listed.output
+    assert "perfect: " in listed.output
+    helped = runner.invoke(app, ["play", "--help"])
+    assert helped.exit_code == 0
+    assert "iterations=1000" in helped.output  # mcts-strong's parameters
+
+
+def test_agent_parameters_are_checked_before_play() -> None:
+    result = runner.invoke(app, ["play", "morris", "--seat", "mcts(iterations=0)"])
+    assert result.exit_code == 2
+    assert "iterations must be at least 1" in result.output

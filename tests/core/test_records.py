@@ -8,17 +8,17 @@ from typing import Any
 
 import pytest
 
-from fanfold.agents import RandomAgent, play_game
 from fanfold.core.errors import RecordError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
+from fanfold.play import play_game
 
 GAME = get_game("morris")
 
 
 def test_a_played_game_replays_to_the_same_final_position(tmp_path: Path) -> None:
-    agents = [RandomAgent(GAME, 1), RandomAgent(GAME, 2)]
-    final, record = play_game(GAME, GAME.default_config(), agents, seed=0)
+    table = play_game(GAME, None, ["random", "random"], seed=0, agent_seed=1)
+    final, record = table.state, table.finish()
     path = tmp_path / "game.json"
     record.save(path)
     loaded = GameRecord.load(path)

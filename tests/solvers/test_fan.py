@@ -3,18 +3,11 @@ exhaustive search on deals and on small constructed positions."""
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from fanfold.cli.app import app
-from fanfold.cli.solve_fan import parse_deal_ranges
-from fanfold.cli.terminal import EXTRA_COMMANDS
 from fanfold.core.cards import SUITS, Card
-from fanfold.core.errors import FanfoldError
 from fanfold.games.fan import FanConfig, FanGame, FanMove, FanState, make_state
 from fanfold.solvers.fan import (
     SOLVED,
@@ -25,7 +18,6 @@ from fanfold.solvers.fan import (
     hint,
     solve,
     solve_deal,
-    wilson_interval,
 )
 from fanfold.solvers.fan_search import (
     ALL_RULES,
@@ -229,67 +221,3 @@ def test_limits_hint_and_checks() -> None:
         check_solution(state, (FanMove(1, 2),))
     with pytest.raises(SolverError, match="before every card"):
         check_solution(state, ())
-    low, high = wilson_interval(0, 10)
-    assert low == 0.0
-    assert 0.2 < high < 0.35
-    assert wilson_interval(0, 0) == (0.0, 1.0)
-
-
-def test_deal_ranges() -> None:
-    assert parse_deal_ranges("1-3,7") == [1, 2, 3, 7]
-    for bad in ("x", "5-2", "", "-3"):
-        with pytest.raises(FanfoldError):
-            parse_deal_ranges(bad)
-
-
-def test_cli_solves_a_deal_and_a_board(tmp_path: Path) -> None:
-    runner = CliRunner()
-    result = runner.invoke(app, ["solve", "fan", "--deal", "3", "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
-    assert data["verdict"] == SOLVED
-    state = GAME.new_state(FanConfig(), 3)
-    assert replay(state, tuple(GAME.parse_action(text) for text in data["moves"])).is_won
-    result = runner.invoke(app, ["solve", "fan", "--deal", "1"])
-    assert result.exit_code == 0
-    assert "unsolvable" in result.output
-    board = tmp_path / "deal3.txt"
-    board.write_text("".join(" ".join(map(str, fan)) + "\n" for fan in state.fans))
-    result = runner.invoke(app, ["solve", "fan", "--board", str(board), "--json"])
-    assert json.loads(result.output)["verdict"] == SOLVED
-    board.write_text("4C 2C XX\n")
-    result = runner.invoke(app, ["solve", "fan", "--board", str(board)])
-    assert result.exit_code == 2
-    assert "line 1" in result.output
-    result = runner.invoke(app, ["solve", "fan"])
-    assert result.exit_code == 2
-
-
-def test_cli_census_is_resumable(tmp_path: Path) -> None:
-    runner = CliRunner()
-    results = tmp_path / "census.jsonl"
-    args = ["solve", "fan", "--deals", "1-6", "--results", str(results), "--json"]
-    first = runner.invoke(app, args)
-    assert first.exit_code == 0, first.output
-    summary = json.loads(first.output)
-    assert summary["deals"] == 6
-    assert summary["unknown"] == 0
-    assert summary["solved"] + summary["unsolvable"] == 6
-    low, high = summary["wilson_95"]
-    assert low <= summary["winnable_fraction"] <= high
-    lines = results.read_text().splitlines()
-    assert len(lines) == 6
-    again = runner.invoke(app, [*args[:3], "1-8", *args[4:], "--workers", "2"])
-    assert again.exit_code == 0, again.output
-    assert json.loads(again.output)["deals"] == 8
-    assert len(results.read_text().splitlines()) == 8  # deals 1-6 were not decided again
-
-
-def test_terminal_commands_for_hint_and_winnable() -> None:
-    commands = EXTRA_COMMANDS["fan"]
-    state = GAME.new_state(FanConfig(), 3)
-    assert commands["hint"][1](state).startswith("Try ")
-    assert commands["winnable"][1](state).startswith("Yes")
-    lost = GAME.new_state(FanConfig(), 1)
-    assert commands["winnable"][1](lost).startswith("No")
-    assert "No win" in commands["hint"][1](lost)

@@ -1,19 +1,45 @@
-"""The agent interface and the registry of agents by name."""
+"""Agents as data: the agent protocol, agent configs and the registry of agents by name.
+
+An agent is a registered name plus a frozen, validated config, written as text the way game
+options are: ``random``, ``mcts``, ``mcts(iterations=2000)``, ``mcts(iterations=500, seconds=1)``.
+:func:`parse_agent` reads such a text into an :class:`AgentSpec`, whose ``str()`` is the
+canonical text again, and :meth:`AgentSpec.create` makes the agent for a game::
+
+    >>> spec = parse_agent("MCTS( iterations = 2000 )")
+    >>> str(spec), spec.config.iterations
+    ('mcts(iterations=2000)', 2000)
+    >>> str(parse_agent("mcts-strong"))
+    'mcts-strong'
+
+Budgets are counted in iterations, so a seeded game plays the same moves on any machine; a
+time cap (``seconds=``) applies only where the caller asks for one.
+"""
 
 from __future__ import annotations
 
 import importlib
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from fanfold.core.errors import UnknownGameError
+from fanfold.core.config import Config, GameConfig
+from fanfold.core.errors import ConfigError, NotationError, UnknownAgentError
+from fanfold.core.game import ActionT, Game, ViewT
 from fanfold.core.registry import AnyGame
 
 
-class Agent(ABC):
+@dataclass(frozen=True)
+class AgentConfig(Config):
+    """Base class of every agent's settings (frozen, validated, text and JSON in and out)."""
+
+
+AgentConfigT = TypeVar("AgentConfigT", bound=AgentConfig)
+
+
+class Agent(ABC, Generic[ViewT, ActionT]):
     """A player that chooses among legal actions from what its seat may see.
 
     Args:
@@ -21,50 +47,87 @@ class Agent(ABC):
         seed: seeds the agent's own generator (never the dealer's).
     """
 
-    #: The name the registry and the command line use.
+    #: The name the command line and records use; set from the spec that made the agent.
     name: str = "agent"
 
-    def __init__(self, game: AnyGame, seed: int = 0) -> None:
+    def __init__(self, game: Game[Any, Any, ActionT, ViewT], seed: int = 0) -> None:
         self.game = game
         self.rng = random.Random(seed)
 
     @abstractmethod
-    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+    def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         """One of ``legal`` for the seat whose view this is."""
 
-    def prepare(self, config: Any, say: Callable[[str], None]) -> None:
+    def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
         """Get ready for a game with ``config`` before it starts (load tables, warm up),
         telling the player through ``say`` about anything slow. The default has nothing to do."""
         del config, say
 
 
-AgentFactory = Callable[[AnyGame, int], Agent]
+AnyAgent = Agent[Any, Any]
+#: Makes an agent: ``make(game, config, seed)``.
+AgentMaker = Callable[[AnyGame, Any, int], AnyAgent]
 
 
 @dataclass(frozen=True)
-class AgentSpec:
-    """A registered agent: how to make it and which games it plays."""
+class RegisteredAgent:
+    """A registered agent: its name, its default config, how to make it, which games it plays.
+
+    Attributes:
+        name: the name in texts such as ``mcts(iterations=2000)``.
+        config: the default config; a text's ``key=value`` pairs change fields of it.
+        make: builds the agent from a game, a config of ``config``'s type and a seed.
+        description: one line for ``fanfold games`` and ``--help``.
+        supports: whether the agent plays a game.
+        strength: orders agents; the strongest that plays a game is its default.
+    """
 
     name: str
-    factory: AgentFactory
+    config: AgentConfig
+    make: AgentMaker
     description: str
     supports: Callable[[AnyGame], bool]
     strength: int
 
+    def parameters(self) -> str:
+        """The config's fields with their defaults, e.g. ``iterations=200, seconds=none``."""
+        return ", ".join(f"{key}={value}" for key, value in self.config.option_texts().items())
 
-_AGENTS: dict[str, AgentSpec] = {}
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent as data: a registered name and a config. ``str()`` is the canonical text."""
+
+    name: str
+    config: AgentConfig
+
+    def __str__(self) -> str:
+        changed = self.config.changed_options_from(registered_agent(self.name).config)
+        if not changed:
+            return self.name
+        return f"{self.name}(" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")"
+
+    def create(self, game: AnyGame, seed: int = 0) -> AnyAgent:
+        """Make this agent for ``game``, its generator seeded with ``seed``."""
+        entry = registered_agent(self.name)
+        if not entry.supports(game):
+            names = ", ".join(agent_names(game))
+            raise UnknownAgentError(
+                f"the agent {self.name!r} does not play {game.title}; agents for it: {names}"
+            )
+        agent = entry.make(game, self.config, seed)
+        agent.name = str(self)
+        return agent
+
+
+_AGENTS: dict[str, RegisteredAgent] = {}
 _loaded = False
+_TEXT = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 
 
-def register_agent(
-    name: str,
-    factory: AgentFactory,
-    description: str,
-    supports: Callable[[AnyGame], bool] = lambda game: True,
-    strength: int = 0,
-) -> None:
-    """Add an agent under ``name``; ``strength`` orders agents, the strongest is the default."""
-    _AGENTS[name] = AgentSpec(name, factory, description, supports, strength)
+def register_agent(entry: RegisteredAgent) -> None:
+    """Add an agent to the registry under ``entry.name``."""
+    _AGENTS[entry.name] = entry
 
 
 def _ensure_loaded() -> None:
@@ -74,27 +137,62 @@ def _ensure_loaded() -> None:
         importlib.import_module("fanfold.agents.builtin")
 
 
-def agent_specs(game: AnyGame | None = None) -> list[AgentSpec]:
+def registered_agent(name: str) -> RegisteredAgent:
+    """The registry entry called ``name`` (case-insensitive)."""
+    _ensure_loaded()
+    entry = _AGENTS.get(name.strip().lower())
+    if entry is None:
+        names = ", ".join(_AGENTS)
+        raise UnknownAgentError(f"no agent called {name.strip()!r}; agents: {names}")
+    return entry
+
+
+def registered_agents(game: AnyGame | None = None) -> list[RegisteredAgent]:
     """Registered agents (those that play ``game`` when it is given)."""
     _ensure_loaded()
-    return [spec for spec in _AGENTS.values() if game is None or spec.supports(game)]
-
-
-def strongest_agent(game: AnyGame) -> str:
-    """The name of the strongest registered agent that plays ``game``."""
-    return max(agent_specs(game), key=lambda spec: spec.strength).name
+    return [entry for entry in _AGENTS.values() if game is None or entry.supports(game)]
 
 
 def agent_names(game: AnyGame | None = None) -> list[str]:
     """Names of the registered agents (those that play ``game`` when it is given)."""
-    return [spec.name for spec in agent_specs(game)]
+    return [entry.name for entry in registered_agents(game)]
 
 
-def create_agent(name: str, game: AnyGame, seed: int = 0) -> Agent:
-    """Make the agent called ``name`` for ``game``."""
-    _ensure_loaded()
-    spec = _AGENTS.get(name.strip().lower())
-    if spec is None or not spec.supports(game):
-        names = ", ".join(agent_names(game))
-        raise UnknownGameError(f"no agent {name!r} for {game.title}; agents: {names}")
-    return spec.factory(game, seed)
+def strongest_agent(game: AnyGame) -> str:
+    """The name of the strongest registered agent that plays ``game``."""
+    return max(registered_agents(game), key=lambda entry: entry.strength).name
+
+
+def parse_agent(text: str) -> AgentSpec:
+    """Read ``name`` or ``name(key=value, ...)`` into an :class:`AgentSpec`.
+
+    Raises:
+        NotationError: the text is not of that shape.
+        UnknownAgentError: no agent has that name.
+        ConfigError: a parameter is unknown or its value is out of range.
+    """
+    match = _TEXT.match(text)
+    if match is None:
+        raise NotationError(
+            f"{text!r} is not an agent: write a name such as 'mcts' or "
+            "'mcts(iterations=2000, seconds=1)'"
+        )
+    entry = registered_agent(match.group(1))
+    options: dict[str, str] = {}
+    for item in (match.group(2) or "").split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise NotationError(f"agent parameters are key=value, not {item.strip()!r}")
+        options[key.strip()] = value.strip()
+    try:
+        config = entry.config.with_options(options)
+    except ConfigError as error:
+        raise ConfigError(f"agent {entry.name}: {error}") from None
+    return AgentSpec(entry.name, config)
+
+
+def create_agent(text: str, game: AnyGame, seed: int = 0) -> AnyAgent:
+    """Make the agent written as ``text`` (e.g. ``mcts(iterations=500)``) for ``game``."""
+    return parse_agent(text).create(game, seed)

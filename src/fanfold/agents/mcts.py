@@ -7,10 +7,11 @@ IS-MCTS), adds one node, finishes the game with random moves (up to a depth limi
 draw beyond it) and backs the returns up to the players who decided at each node. For a game
 with no hidden information the deal is the observed state and this is plain UCT.
 
-Strength is set by the number of iterations per decision: ``mcts`` runs 200 and ``mcts-strong``
-1000, each with a time cap per decision (1 and 3 seconds) so that play stays responsive in games
-whose playouts are long; a search that meets its cap stops early and is then no longer
-reproducible from the seed alone (records still replay exactly: they store the actions).
+Strength is set by the number of iterations per decision (:class:`MCTSConfig`): ``mcts`` runs
+200 and ``mcts-strong`` 1000, so a seeded game plays the same moves on any machine. A caller
+that needs answers in bounded time (a browser table, the terminal) adds a cap,
+``mcts(seconds=1)``; a search that meets its cap stops early and is then no longer reproducible
+from the seed alone (records still replay exactly: they store the actions).
 """
 
 from __future__ import annotations
@@ -18,10 +19,39 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from fanfold.agents.base import Agent
-from fanfold.core.registry import AnyGame
+from fanfold.agents.base import Agent, AgentConfig
+from fanfold.core.errors import ConfigError
+from fanfold.core.game import ActionT, Game, ViewT
+
+
+@dataclass(frozen=True)
+class MCTSConfig(AgentConfig):
+    """Settings of the IS-MCTS agent.
+
+    Attributes:
+        iterations: playouts per decision (the budget).
+        exploration: the UCB1 constant.
+        rollout_limit: actions in a rollout before it is scored as a draw.
+        seconds: stop searching a decision after this long (``None``: no cap).
+    """
+
+    iterations: int = 200
+    exploration: float = 0.7
+    rollout_limit: int = 400
+    seconds: float | None = None
+
+    def validate(self) -> None:
+        if self.iterations < 1:
+            raise ConfigError(f"iterations must be at least 1, not {self.iterations}")
+        if self.exploration < 0:
+            raise ConfigError(f"exploration must be 0 or more, not {self.exploration}")
+        if self.rollout_limit < 0:
+            raise ConfigError(f"rollout_limit must be 0 or more, not {self.rollout_limit}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
 
 
 class _Node:
@@ -35,43 +65,32 @@ class _Node:
         self.reward = 0.0
 
 
-class MCTSAgent(Agent):
+class MCTSAgent(Agent[ViewT, ActionT]):
     """IS-MCTS with random rollouts.
 
     Args:
         game: the game being played.
+        config: the budget and search constants.
         seed: seeds the agent's own generator.
-        iterations: playouts per decision.
-        exploration: the UCB1 constant.
-        rollout_limit: actions in a rollout before it is scored as a draw.
-        move_seconds: stop searching a decision after this long (``None``: no cap).
     """
 
     name = "mcts"
 
     def __init__(
-        self,
-        game: AnyGame,
-        seed: int = 0,
-        *,
-        iterations: int = 200,
-        exploration: float = 0.7,
-        rollout_limit: int = 400,
-        move_seconds: float | None = None,
+        self, game: Game[Any, Any, ActionT, ViewT], config: MCTSConfig, seed: int = 0
     ) -> None:
         super().__init__(game, seed)
-        self.iterations = iterations
-        self.exploration = exploration
-        self.rollout_limit = rollout_limit
-        self.move_seconds = move_seconds
+        self.config = config
+        self.exploration = config.exploration
 
-    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+    def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         if len(legal) == 1:
             return legal[0]
         game, rng = self.game, self.rng
         root = _Node(view.player)
-        deadline = None if self.move_seconds is None else time.monotonic() + self.move_seconds
-        for _ in range(self.iterations):
+        seconds = self.config.seconds
+        deadline = None if seconds is None else time.monotonic() + seconds
+        for _ in range(self.config.iterations):
             if deadline is not None and time.monotonic() > deadline:
                 break
             state = game.sample_state(view, rng)
@@ -105,8 +124,8 @@ class MCTSAgent(Agent):
                     visited.reward += returns[visited.player]
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
 
-    def _select(self, node: _Node, actions: Sequence[Any]) -> Any:
-        best_action, best_score = None, -math.inf
+    def _select(self, node: _Node, actions: Sequence[ActionT]) -> ActionT:
+        best_action, best_score = actions[0], -math.inf
         for action in actions:
             child = node.children[action]
             mean = child.reward / child.visits if child.visits else 0.0
@@ -117,9 +136,9 @@ class MCTSAgent(Agent):
                 best_action, best_score = action, score
         return best_action
 
-    def _rollout(self, state: Any) -> tuple[float, ...] | None:
+    def _rollout(self, state: object) -> tuple[float, ...] | None:
         game, rng = self.game, self.rng
-        for _ in range(self.rollout_limit):
+        for _ in range(self.config.rollout_limit):
             outcome = game.outcome(state)
             if outcome is not None:
                 return tuple(outcome.returns)
@@ -127,15 +146,3 @@ class MCTSAgent(Agent):
             state = game.apply_legal(state, actions[rng.randrange(len(actions))])
         outcome = game.outcome(state)
         return tuple(outcome.returns) if outcome is not None else None
-
-
-def mcts_agent(game: AnyGame, seed: int) -> Agent:
-    """The ``mcts`` agent: 200 iterations a decision, at most a second."""
-    return MCTSAgent(game, seed, iterations=200, move_seconds=1.0)
-
-
-def strong_mcts_agent(game: AnyGame, seed: int) -> Agent:
-    """The ``mcts-strong`` agent: 1000 iterations a decision, at most three seconds."""
-    agent = MCTSAgent(game, seed, iterations=1000, move_seconds=3.0)
-    agent.name = "mcts-strong"
-    return agent

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from fanfold.agents.base import Agent
+from fanfold.agents.base import Agent, AgentConfig
+from fanfold.core.config import GameConfig
 from fanfold.core.registry import AnyGame
-from fanfold.games.morris.game import MorrisGame, MorrisView
+from fanfold.games.morris import MorrisAction, MorrisConfig, MorrisGame, MorrisView
 
 if TYPE_CHECKING:
     from fanfold.solvers.morris import MorrisTable
@@ -33,7 +35,12 @@ def plays_morris(game: AnyGame) -> bool:
     return isinstance(game, MorrisGame)
 
 
-class PerfectAgent(Agent):
+@dataclass(frozen=True)
+class PerfectConfig(AgentConfig):
+    """The perfect agent has no settings: it always plays a best move."""
+
+
+class PerfectAgent(Agent[MorrisView, MorrisAction]):
     """Plays Fano330-R-Morris perfectly from the solved table.
 
     Args:
@@ -58,8 +65,11 @@ class PerfectAgent(Agent):
             view.state.config.adjacency, cache_dir=self.cache_dir, message=_LOG.warning
         )
 
-    def prepare(self, config: Any, say: Callable[[str], None]) -> None:
+    def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
         from fanfold.solvers.morris import cache_path, load_table
+
+        if not isinstance(config, MorrisConfig):
+            raise TypeError(f"the perfect agent plays Fano330-R-Morris, not {config!r}")
 
         if not cache_path(config.adjacency, self.cache_dir).exists():
             say(
@@ -68,7 +78,7 @@ class PerfectAgent(Agent):
             )
         load_table(config.adjacency, cache_dir=self.cache_dir, message=say)
 
-    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+    def choose(self, view: MorrisView, legal: Sequence[MorrisAction]) -> MorrisAction:
         from fanfold.solvers.morris import action_value
 
         table = self.table(view)

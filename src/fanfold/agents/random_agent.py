@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
 
-from fanfold.agents.base import Agent
+from fanfold.agents.base import Agent, AgentConfig
+from fanfold.core.game import ActionT, ViewT
 
 
-class RandomAgent(Agent):
+@dataclass(frozen=True)
+class RandomConfig(AgentConfig):
+    """The random agent has no settings."""
+
+
+class RandomAgent(Agent[ViewT, ActionT]):
     """Chooses uniformly among the legal actions."""
 
     name = "random"
 
-    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+    def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         return legal[self.rng.randrange(len(legal))]

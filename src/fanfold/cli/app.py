@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Annotated
 
@@ -10,15 +9,25 @@ import typer
 from rich.table import Table
 
 from fanfold import __version__
-from fanfold.agents.base import Agent, agent_specs, create_agent, strongest_agent
+from fanfold.agents.base import registered_agents
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
 from fanfold.cli import solve_morris as _solve_morris  # noqa: F401  (registers 'solve morris')
 from fanfold.cli.common import console, fail, game_and_config
 from fanfold.cli.terminal import Session
+from fanfold.core.config import GameConfig
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
-from fanfold.core.registry import all_games
+from fanfold.core.registry import AnyGame, all_games, get_game
+from fanfold.play.setup import (
+    choose_seed,
+    default_agent,
+    match_totals,
+    new_table,
+    plan_seats,
+    rotate_seats,
+)
+from fanfold.play.table import HUMAN
 
 app = typer.Typer(
     name="fanfold",
@@ -79,9 +88,21 @@ def games() -> None:
             )
         console.print(table)
         console.print()
-    console.print("Agents:", markup=False)
-    for spec in agent_specs():
-        console.print(f"  {spec.name}: {spec.description}", markup=False)
+    console.print(_agents_text(), markup=False)
+
+
+def _agents_text() -> str:
+    lines = ["Agents (write parameters in brackets, e.g. --seat 'mcts(iterations=2000)'):"]
+    for entry in registered_agents():
+        games = ", ".join(game.name for game in all_games() if entry.supports(game))
+        parameters = entry.parameters() or "none"
+        lines.append(f"  {entry.name}: {entry.description} ({games}); parameters: {parameters}")
+    return "\n".join(lines)
+
+
+def _agents_epilog() -> str:
+    """The agents and their parameters, for ``fanfold play --help``."""
+    return "\n\n".join(_agents_text().splitlines())
 
 
 def _ranges(numbers: tuple[int, ...]) -> str:
@@ -91,7 +112,7 @@ def _ranges(numbers: tuple[int, ...]) -> str:
     return ", ".join(map(str, values))
 
 
-@app.command()
+@app.command(epilog=_agents_epilog())
 def play(
     game_name: GameArg,
     variant: VariantOpt = None,
@@ -102,8 +123,9 @@ def play(
         list[str] | None,
         typer.Option(
             "--seat",
-            help="Who sits at each seat in turn order: 'human' or an agent name (repeatable). "
-            "Unnamed seats: seat 1 human, the rest the strongest agent.",
+            help="Who sits at each seat in turn order: 'human' or an agent, with parameters if "
+            "wanted, e.g. 'mcts(iterations=500)' (repeatable; see 'fanfold games'). Unnamed "
+            "seats: seat 1 human, the rest the strongest agent, capped at 3 s a move.",
         ),
     ] = None,
     white: Annotated[str | None, typer.Option(help="Morris: who plays White.")] = None,
@@ -120,6 +142,14 @@ def play(
     edition: Annotated[
         str | None, typer.Option(help="Fano: the rules edition, classic or trionfey.")
     ] = None,
+    games_in_match: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            help="Play a match of this many games, every player moving one seat on after each "
+            "(--games 2 in Morris: play again swapping colours, as the rules suggest).",
+        ),
+    ] = 1,
 ) -> None:
     """Play a game in the terminal against agents or friends (type 'help' at the prompt)."""
     if edition is not None:
@@ -128,37 +158,61 @@ def play(
         variant = variant or edition
         option = [*(option or []), f"edition={edition}"]
     game, config = game_and_config(game_name, variant, players, option)
-    count = game.num_players(config)
     names = list(seat or [])
     if white is not None or black is not None:
         if game.name != "morris":
             fail("--white and --black are for morris; use --seat for other games")
-        names = [white or "human", black or strongest_agent(game)]
-    if len(names) > count:
-        fail(f"{len(names)} seats given but the game has {count}")
-    default_agent = strongest_agent(game)
-    names += ["human" if not names and n == 0 else default_agent for n in range(len(names), count)]
-    seats: list[Agent | None] = []
+        names = [white or HUMAN, black or default_agent(game, INTERACTIVE_SECONDS)]
+    if games_in_match < 1:
+        fail("--games must be at least 1")
     try:
-        for number, name in enumerate(names):
-            seats.append(None if name == "human" else create_agent(name, game, agent_seed + number))
+        planned = plan_seats(game, config, names, default=default_agent(game, INTERACTIVE_SECONDS))
+        first_seed = choose_seed(seed, deal)
     except FanfoldError as error:
         fail(str(error))
-    if deal is not None and seed is not None and deal != seed:
-        fail("give --deal or --seed, not both")
-    chosen = deal if deal is not None else seed
-    if chosen is None:
-        chosen = random.SystemRandom().randrange(1, 1_000_000)
+    records: list[GameRecord] = []
+    for number in range(games_in_match):
+        if games_in_match > 1:
+            console.print(f"Game {number + 1} of {games_in_match}", markup=False)
+        path = record
+        if record is not None and games_in_match > 1:
+            path = record.with_name(f"{record.stem}-{number + 1}{record.suffix}")
+        records.append(
+            _play_one(
+                game, config, rotate_seats(planned, number), first_seed + number, agent_seed, path
+            )
+        )
+        if records[-1].outcome is None:
+            break
+    if games_in_match > 1:
+        totals = match_totals(records, len(planned))
+        console.print("Match:", markup=False)
+        for player, total in enumerate(totals):
+            name = game.seat_name(config, player)
+            console.print(f"  {planned[player]} (first game {name}): {total:g}", markup=False)
+
+
+#: Seconds a decision for the agents the terminal seats by default.
+INTERACTIVE_SECONDS = 3.0
+
+
+def _play_one(
+    game: AnyGame,
+    config: GameConfig,
+    names: list[str],
+    seed: int,
+    agent_seed: int,
+    record: Path | None,
+) -> GameRecord:
     try:
-        state = game.new_state(config, chosen)
+        table = new_table(game, config, names, seed=seed, agent_seed=agent_seed)
     except FanfoldError as error:
         fail(str(error))
-    for agent in seats:
-        if agent is not None:
-            agent.prepare(config, lambda text: console.print(text, markup=False))
-    start = GameRecord.start(game, config, chosen, players=names)
-    console.print(f"{game.title} ({game.id}), seed {chosen}. Type 'help' for help.", markup=False)
-    Session(game, state, start, seats, console, record_path=record).run()
+    for player in table.seats:
+        if player.agent is not None:
+            player.agent.prepare(table.config, lambda text: console.print(text, markup=False))
+    console.print(f"{game.title} ({game.id}), seed {seed}. Type 'help' for help.", markup=False)
+    return Session(table, console, record_path=record).run()
 
 
 @app.command()
@@ -198,8 +252,6 @@ def replay(
         states = record.states()
     except FanfoldError as error:
         fail(str(error))
-    from fanfold.core.registry import get_game
-
     game = get_game(record.game)
     config = game.config_of(states[0])
     console.print(

@@ -1,4 +1,4 @@
-"""``fanfold solve fan``: decide Fan deals; and the ``hint`` / ``winnable`` prompt commands.
+"""``fanfold solve fan``: decide Fan deals, one or a census on the batch runner.
 
 One deal (``--deal N``) or a board in fc-solve's format (``--board FILE``) gets a verdict:
 ``solved`` with the move list, or ``unsolvable`` (proved by exhausting the reachable space).
@@ -10,68 +10,24 @@ the fraction winnable is reported with its Wilson 95% interval.
 from __future__ import annotations
 
 import json
-import statistics
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fanfold.cli.common import console, error_console, fail
 from fanfold.cli.solve import app
-from fanfold.cli.terminal import register_terminal_command
 from fanfold.core.errors import FanfoldError
 from fanfold.games.fan import FanConfig, FanGame, FanState, make_state, parse_fcs_board
-from fanfold.solvers.fan import (
-    SOLVED,
-    UNKNOWN,
-    FanSolution,
-    hint,
-    solve,
-    solve_deal,
-    wilson_interval,
-)
+from fanfold.play.batch import progress_bar
+from fanfold.play.census import census_summary, parse_deal_ranges, run_census, variant_name
+from fanfold.solvers.fan import SOLVED, FanSolution, solve
 
 _GAME = FanGame()
 
 
-def parse_deal_ranges(text: str) -> list[int]:
-    """``"1-1000"`` or ``"1,5,7-9"`` into deal numbers, in order, without repeats.
-
-    >>> parse_deal_ranges("3,1-2,2")
-    [3, 1, 2]
-    """
-    deals: dict[int, None] = {}
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        low, sep, high = part.partition("-")
-        try:
-            start = int(low)
-            stop = int(high) if sep else start
-        except ValueError:
-            raise FanfoldError(f"{part!r} is not a deal number or range such as 1-1000") from None
-        if start < 0 or stop < start:
-            raise FanfoldError(f"{part!r} is not a range of deal numbers (low-high, from 0)")
-        for deal in range(start, stop + 1):
-            deals[deal] = None
-    if not deals:
-        raise FanfoldError("no deals given: write e.g. --deals 1-1000")
-    return list(deals)
-
-
 def _config(variant: str | None) -> FanConfig:
     return _GAME.default_config() if variant is None else _GAME.preset(variant).config
-
-
-def _variant_name(config: FanConfig) -> str:
-    for preset in _GAME.presets():
-        if preset.config == config:
-            return preset.name
-    return "custom"
 
 
 def _summary_line(result: FanSolution) -> str:
@@ -79,80 +35,6 @@ def _summary_line(result: FanSolution) -> str:
     if result.verdict == SOLVED:
         text += f", {len(result.moves)} moves"
     return text
-
-
-def _census_one(deal: int, config_json: dict[str, Any], max_states: int | None) -> dict[str, Any]:
-    config = FanConfig.from_json(config_json)
-    result = solve_deal(deal, config, max_states=max_states)
-    return {
-        "deal": deal,
-        "verdict": result.verdict,
-        "states": result.states,
-        "seconds": round(result.seconds, 6),
-        "moves": len(result.moves),
-    }
-
-
-def _read_done(path: Path, variant: str) -> dict[int, dict[str, Any]]:
-    done: dict[int, dict[str, Any]] = {}
-    if not path.exists():
-        return done
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            if row.get("variant") == variant and row.get("verdict") != UNKNOWN:
-                done[int(row["deal"])] = row
-        except (ValueError, KeyError, TypeError):
-            raise FanfoldError(f"{path} line {number} is not a census result") from None
-    return done
-
-
-def _run_census(
-    deals: list[int],
-    config: FanConfig,
-    workers: int,
-    results: Path,
-    max_states: int | None,
-) -> Iterator[dict[str, Any]]:
-    variant = _variant_name(config)
-    with results.open("a", encoding="utf-8") as out:
-        if workers <= 1:
-            for deal in deals:
-                row = {"variant": variant, **_census_one(deal, config.to_json(), max_states)}
-                out.write(json.dumps(row) + "\n")
-                out.flush()
-                yield row
-            return
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [
-                pool.submit(_census_one, deal, config.to_json(), max_states) for deal in deals
-            ]
-            for future in as_completed(futures):
-                row = {"variant": variant, **future.result()}
-                out.write(json.dumps(row) + "\n")
-                out.flush()
-                yield row
-
-
-def census_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Counts, the winnable fraction with its Wilson 95% interval, and time figures."""
-    decided = [row for row in rows if row["verdict"] != UNKNOWN]
-    won = sum(1 for row in decided if row["verdict"] == SOLVED)
-    low, high = wilson_interval(won, len(decided))
-    times = sorted(float(row["seconds"]) for row in rows)
-    return {
-        "deals": len(rows),
-        "solved": won,
-        "unsolvable": len(decided) - won,
-        "unknown": len(rows) - len(decided),
-        "winnable_fraction": won / len(decided) if decided else None,
-        "wilson_95": [low, high],
-        "median_seconds": statistics.median(times) if times else None,
-        "max_seconds": times[-1] if times else None,
-        "total_states": sum(int(row["states"]) for row in rows),
-    }
 
 
 @app.command("fan")
@@ -202,13 +84,13 @@ def solve_fan(
         fail(str(error))
     result = solve(state, max_states=max_states)
     if as_json:
-        data: dict[str, Any] = {"deal": deal, "variant": _variant_name(config), **result.to_json()}
+        data: dict[str, Any] = {"deal": deal, "variant": variant_name(config), **result.to_json()}
         if board is not None:
             data["board"] = str(board)
         console.print_json(json.dumps(data))
         return
     where = f"deal {deal}" if deal is not None else str(board)
-    console.print(f"Fan ({_variant_name(config)}) {where}: {_summary_line(result)}", markup=False)
+    console.print(f"Fan ({variant_name(config)}) {where}: {_summary_line(result)}", markup=False)
     if result.moves:
         console.print(" ".join(str(move) for move in result.moves), markup=False)
 
@@ -238,61 +120,31 @@ def _census(
     max_states: int | None,
     as_json: bool,
 ) -> None:
-    variant = _variant_name(config)
+    variant = variant_name(config)
     path = results or Path(f"fan-census-{variant}.jsonl")
-    done = _read_done(path, variant)
-    todo = [deal for deal in deal_list if deal not in done]
-    rows = [done[deal] for deal in deal_list if deal in done]
-    progress = Progress(
-        TextColumn("deciding Fan deals"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=error_console,
-        transient=True,
-    )
-    with progress:
-        task = progress.add_task("census", total=len(deal_list), completed=len(rows))
-        for row in _run_census(todo, config, workers, path, max_states):
-            rows.append(row)
-            progress.advance(task)
+    with progress_bar("deciding Fan deals", error_console) as progress:
+        rows = run_census(
+            deal_list,
+            config,
+            workers=workers,
+            results=path,
+            max_states=max_states,
+            progress=progress,
+        )
     summary = {"variant": variant, "results": str(path), **census_summary(rows)}
     if as_json:
         console.print_json(json.dumps(summary))
         return
-    low, high = summary["wilson_95"]
-    fraction = summary["winnable_fraction"]
     console.print(
         f"Fan ({variant}), {summary['deals']} deals: {summary['solved']} solved, "
         f"{summary['unsolvable']} unsolvable, {summary['unknown']} unknown",
         markup=False,
     )
+    fraction = summary["winnable_fraction"]
     if fraction is not None:
+        low, high = summary["wilson_95"]
         console.print(
             f"winnable: {fraction:.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
             f"median {summary['median_seconds']:.4f} s a deal; results in {path}",
             markup=False,
         )
-
-
-# ------------------------------------------------------------- prompt commands
-
-
-def _hint_text(state: FanState) -> str:
-    if state.is_won:
-        return "The game is won."
-    move = hint(state)
-    if move is None:
-        return "No win is possible from here: undo to get back to a winnable position."
-    return f"Try {move}."
-
-
-def _winnable_text(state: FanState) -> str:
-    result = solve(state)
-    if result.verdict == SOLVED:
-        return f"Yes: this position can still be won ({len(result.moves)} moves to go)."
-    return f"No: no sequence of moves wins from here ({result.states} positions examined)."
-
-
-register_terminal_command("fan", "hint", "a move that keeps a win possible", _hint_text)
-register_terminal_command("fan", "winnable", "is this position still winnable?", _winnable_text)

@@ -20,6 +20,7 @@ from fanfold.cli.solve import app
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import get_game
 from fanfold.games.morris.game import SIDE_LETTERS, SIDE_NAMES, MorrisConfig, MorrisGame
+from fanfold.play.analysis import morris_value_text
 from fanfold.solvers.morris import (
     MorrisTable,
     Result,
@@ -60,10 +61,7 @@ class _ProgressDisplay:
 
 
 def _value_text(value: Value, side: int) -> str:
-    who = SIDE_NAMES[side]
-    if value.result is Result.DRAW:
-        return f"{who} to move: a draw with perfect play"
-    return f"{who} to move: {value.result.value}s in {value.distance} plies with perfect play"
+    return morris_value_text(value.result.value, value.distance, SIDE_NAMES[side])
 
 
 def _load(config: MorrisConfig, rebuild: bool) -> tuple[MorrisTable, bool, float]:

@@ -1,125 +1,108 @@
-"""Playing a game in the terminal: humans type moves, agents answer."""
+"""Playing a game in the terminal: a prompt and printing around a :class:`~fanfold.play.Table`.
+
+The table runs the game (seats, agents, legality, undo, the record); this module only reads
+what a human types, prints views and announcements, and offers the game's reference texts and
+position analyses (:func:`fanfold.play.analysis.analyses_for`) as prompt commands.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
-from fanfold.agents.base import Agent
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
-from fanfold.core.registry import AnyGame
-
-#: Extra commands a game offers at the prompt: name -> (help, function of the state -> text).
-ExtraCommand = tuple[str, Callable[[Any], str]]
-EXTRA_COMMANDS: dict[str, dict[str, ExtraCommand]] = {}
-
-
-def register_terminal_command(
-    game_name: str, name: str, help_text: str, run: Callable[[Any], str]
-) -> None:
-    """Offer ``name`` at the prompt while playing ``game_name``."""
-    EXTRA_COMMANDS.setdefault(game_name, {})[name] = (help_text, run)
-
-
-def _constant(text: str) -> Callable[[Any], str]:
-    def show(_state: Any) -> str:
-        return text
-
-    return show
+from fanfold.play.analysis import analyses_for
+from fanfold.play.table import Played, Table
 
 
 @dataclass
 class Session:
-    """A game in progress at the terminal."""
+    """A game in progress at the terminal.
 
-    game: AnyGame
-    state: Any
-    record: GameRecord
-    seats: Sequence[Agent | None]  # None is a human
+    Args:
+        table: the game.
+        console: where to print.
+        read: how to read a line (``input`` by default; tests pass their own).
+        record_path: where to save the record when the game ends or is left.
+    """
+
+    table: Table
     console: Console
     read: Callable[[str], str] = input
     record_path: Path | None = None
-    past: list[tuple[Any, GameRecord]] = field(default_factory=list)
 
-    def seat_name(self, seat: int) -> str:
-        agent = self.seats[seat]
-        label = "you" if agent is None and self.seats.count(None) == 1 else "human"
-        name = self.game.seat_name(self.game.config_of(self.state), seat)
-        return f"{name} ({label if agent is None else agent.name})"
+    def seat_label(self, seat: int) -> str:
+        """``"White (you)"``, ``"Player 2 (mcts)"``, ``"Player 1 (human)"``."""
+        player = self.table.seats[seat]
+        if player.is_human:
+            label = "you" if len(self.table.humans) == 1 else "human"
+        else:
+            label = player.player
+        return f"{self.table.seat_name(seat)} ({label})"
 
     def say(self, text: str) -> None:
+        """Print plain text (no markup, no highlighting)."""
         self.console.print(text, markup=False, highlight=False)
+
+    @property
+    def observer(self) -> int | None:
+        """The seat the screen belongs to: the only human, else nobody in particular."""
+        humans = self.table.humans
+        return humans[0] if len(humans) == 1 else None
 
     def run(self) -> GameRecord:
         """Play until the game ends or a human quits; returns the record."""
-        shown_for: int | None = None
+        table = self.table
+        shown_at: int | None = None
         while True:
-            player = self.game.current_player(self.state)
-            if player is None:
+            table.play_agents(on_played=self._announce)
+            seat = table.decider
+            if seat is None:
                 break
-            agent = self.seats[player]
-            legal = self.game.legal_actions(self.state)
-            if agent is not None:
-                action = agent.choose(self.game.observe(self.state, player), legal)
-                announced = self.game.public_action_text(self.state, action, self._observer())
-                self.say(f"{self.seat_name(player)} plays {announced}")
-                self._apply(action)
-                shown_for = None
-                continue
-            if shown_for != len(self.record.actions):
+            if shown_at != table.version:
                 self.say("")
-                self.say(self.game.render(self.game.observe(self.state, player)))
-                self.say(self.game.describe(self.state))
-                shown_for = len(self.record.actions)
+                self.say(table.game.render(table.view(seat)))
+                self.say(table.game.describe(table.state))
+                shown_at = table.version
             try:
-                line = self.read(f"{self.seat_name(player)}> ").strip()
+                line = self.read(f"{self.seat_label(seat)}> ").strip()
             except (EOFError, KeyboardInterrupt):
                 self.say("\nGame left unfinished.")
-                self._save_if_asked()
-                return self.record
-            if not self._command(line, player):
-                self._save_if_asked()
-                return self.record
-        outcome = self.game.outcome(self.state)
-        final = self.game.render(self.game.observe(self.state, 0))
+                return self._save_if_asked()
+            if not self._command(line, seat):
+                return self._save_if_asked()
+        outcome = table.outcome
         self.say("")
-        self.say(final)
+        self.say(table.game.render(table.view(self.observer or 0)))
         if outcome is not None:
             self.say(f"Game over: {outcome.reason}")
-            self.record = GameRecord(
-                self.record.game,
-                self.record.config,
-                self.record.seed,
-                self.record.actions,
-                self.record.start_position,
-                self.record.players,
-                outcome.to_json(),
-            )
-        self._save_if_asked()
-        return self.record
+        return self._save_if_asked()
 
-    def _observer(self) -> int | None:
-        """The seat the screen belongs to: the only human, else nobody in particular."""
-        humans = [seat for seat, agent in enumerate(self.seats) if agent is None]
-        return humans[0] if len(humans) == 1 else None
+    def _announce(self, played: Played) -> None:
+        announced = self.table.announcement(played, self.observer)
+        self.say(f"{self.seat_label(played.seat)} plays {announced}")
 
-    def _apply(self, action: Any) -> None:
-        self.past.append((self.state, self.record))
-        self.state = self.game.apply(self.state, action)
-        self.record = self.record.extend(self.game, action)
+    def _commands(self) -> dict[str, tuple[str, Callable[[], str]]]:
+        """The game's own prompt commands: analyses, then reference texts."""
+        table = self.table
+        commands: dict[str, tuple[str, Callable[[], str]]] = {}
+        for name, analysis in analyses_for(table.game).items():
+            commands[name] = (analysis.help, partial(analysis.run, table.state))
+        for name, (help_text, text) in table.game.reference_texts().items():
+            commands.setdefault(name, (help_text, partial(str, text)))
+        return commands
 
-    def _command(self, line: str, player: int) -> bool:
+    def _command(self, line: str, seat: int) -> bool:
         """Handle one line typed by a human; False to stop playing."""
+        table = self.table
         word, _, rest = line.partition(" ")
         word = word.lower()
-        extras = dict(EXTRA_COMMANDS.get(self.game.name, {}))
-        for name, (help_text, text) in self.game.reference_texts().items():
-            extras.setdefault(name, (help_text, _constant(text)))
+        extras = self._commands()
         if not line:
             return True
         if word in ("quit", "exit"):
@@ -128,50 +111,32 @@ class Session:
         if word in ("help", "h"):
             self.say(self._help(extras))
         elif word in ("legal", "moves", "?"):
-            legal = self.game.legal_actions(self.state)
-            self.say("Legal: " + "  ".join(self.game.action_text(a) for a in legal))
+            self.say("Legal: " + "  ".join(table.legal_texts()))
         elif word == "position":
-            if self.game.has_hidden_information:
+            if table.game.has_hidden_information:
                 self.say("The position notation shows hidden cards, so it is not shown in play.")
             else:
-                self.say(self.game.format_position(self.state))
+                self.say(table.game.format_position(table.state))
         elif word == "board":
-            self.say(self.game.render(self.game.observe(self.state, player)))
+            self.say(table.game.render(table.view(seat)))
         elif word == "undo":
-            self._undo()
+            self.say("Took back the last move." if table.undo() else "Nothing to take back.")
         elif word == "save":
             path = Path(rest.strip() or "fanfold-game.json")
-            self.record.save(path)
+            table.finish().save(path)
             self.say(f"Saved the record to {path}")
         elif word in extras:
-            self.say(extras[word][1](self.state))
+            self.say(extras[word][1]())
         else:
             try:
-                action = self.game.parse_action(line)
-                self._apply_checked(action)
+                table.submit(seat, line, table.version)
             except FanfoldError as error:
                 self.say(f"Not played: {error}. Type 'help' for help, 'legal' for the moves.")
         return True
 
-    def _apply_checked(self, action: Any) -> None:
-        next_state = self.game.apply(self.state, action)
-        self.past.append((self.state, self.record))
-        self.state = next_state
-        self.record = self.record.extend(self.game, action)
-
-    def _undo(self) -> None:
-        """Take back moves until it is a human's decision again, before their last move."""
-        while self.past:
-            self.state, self.record = self.past.pop()
-            player = self.game.current_player(self.state)
-            if player is not None and self.seats[player] is None:
-                self.say("Took back the last move.")
-                return
-        self.say("Nothing to take back.")
-
-    def _help(self, extras: dict[str, ExtraCommand]) -> str:
+    def _help(self, extras: dict[str, tuple[str, Callable[[], str]]]) -> str:
         lines = [
-            self.game.notation_help(),
+            self.table.game.notation_help(),
             "",
             "Commands: legal (list legal moves), board (draw again), undo, save [FILE],",
             "          position (position notation), help, quit",
@@ -179,7 +144,9 @@ class Session:
         lines += [f"          {name}: {text}" for name, (text, _) in extras.items()]
         return "\n".join(lines)
 
-    def _save_if_asked(self) -> None:
+    def _save_if_asked(self) -> GameRecord:
+        record = self.table.finish()
         if self.record_path is not None:
-            self.record.save(self.record_path)
+            record.save(self.record_path)
             self.say(f"Saved the record to {self.record_path}")
+        return record

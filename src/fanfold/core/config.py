@@ -1,9 +1,10 @@
-"""Variant configurations: frozen dataclasses that validate themselves and travel as JSON.
+"""Configurations as data: frozen dataclasses that validate themselves and travel as JSON.
 
-A game's config is a frozen dataclass whose fields are ``bool``, ``int``, ``float``, ``str``,
-an :class:`enum.Enum` with string values, ``X | None`` of those, or a ``tuple`` of those.
-Derive from :class:`GameConfig`, override :meth:`GameConfig.validate`, and the JSON round-trip
-comes for free::
+:class:`Config` is the machinery, shared by game variants (:class:`GameConfig`) and agent
+settings (``fanfold.agents.AgentConfig``). A config is a frozen dataclass whose fields are
+``bool``, ``int``, ``float``, ``str``, an :class:`enum.Enum` with string values, ``X | None``
+of those, or a ``tuple`` of those. Derive from :class:`GameConfig`, override
+:meth:`GameConfig.validate`, and the JSON round-trip comes for free::
 
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
@@ -34,8 +35,8 @@ JSONObject = dict[str, JSONValue]
 
 
 @dataclasses.dataclass(frozen=True)
-class GameConfig:
-    """Base class of every game's variant configuration."""
+class Config:
+    """Base class of every configuration: validated on creation, JSON and text in and out."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -80,6 +81,37 @@ class GameConfig:
                 raise ConfigError(f"unknown option {name!r}; known: {', '.join(sorted(known))}")
             changes[key] = _from_text(hints[key], text, key)
         return self.replace(**changes)
+
+    def option_texts(self) -> dict[str, str]:
+        """Every field as ``name -> value`` text, as :meth:`with_options` reads it back."""
+        return {
+            field.name: _to_text(getattr(self, field.name))
+            for field in dataclasses.fields(self)
+            if field.init
+        }
+
+    def changed_options_from(self, base: Config) -> dict[str, str]:
+        """The fields that differ from ``base``, as text options: ``base.with_options(result)``
+        equals this config."""
+        mine, theirs = self.option_texts(), base.option_texts()
+        return {name: text for name, text in mine.items() if theirs.get(name) != text}
+
+
+@dataclasses.dataclass(frozen=True)
+class GameConfig(Config):
+    """Base class of every game's variant configuration."""
+
+
+def _to_text(value: object) -> str:
+    if isinstance(value, enum.Enum):
+        return _to_text(value.value)
+    if isinstance(value, tuple):
+        return ",".join(_to_text(item) for item in value)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _to_json(value: object) -> JSONValue:

@@ -24,10 +24,25 @@ class ConfigError(FanfoldError, ValueError):
 
 
 class UnknownGameError(FanfoldError, KeyError):
-    """A game id, variant name or agent name that is not registered."""
+    """A game id or variant name that is not registered."""
 
     def __str__(self) -> str:  # KeyError quotes its message; show it plainly.
         return str(self.args[0]) if self.args else ""
+
+
+class UnknownAgentError(FanfoldError, KeyError):
+    """An agent name that is not registered, or not for this game."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; show it plainly.
+        return str(self.args[0]) if self.args else ""
+
+
+class TurnError(IllegalActionError):
+    """An action submitted by a seat that is not the one to decide now."""
+
+
+class StaleVersionError(FanfoldError, ValueError):
+    """An action submitted against a version of a table that has since moved on."""
 
 
 class RecordError(FanfoldError, ValueError):

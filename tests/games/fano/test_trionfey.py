@@ -393,6 +393,7 @@ def test_terminal_asks_the_defender_for_the_counter() -> None:
 
     from fanfold.cli.terminal import Session
     from fanfold.core.records import GameRecord
+    from fanfold.play import HUMAN, Seat, Table
 
     state = setup("fano player=1 | hand=AH,5H field=2H | hand=4C field=AC,3C")
     lines = iter(["2H>3C", "counter 3C+4C=7C", "counter AC+3C=4C return AC"])
@@ -407,13 +408,13 @@ def test_terminal_asks_the_defender_for_the_counter() -> None:
     out = StringIO()
     console = Console(file=out, width=120)
     record = GameRecord.start(FANO, TRIONFEY, 0, players=["human", "human"])
-    session = Session(FANO, state, record, [None, None], console, read=read)
-    session.run()
+    table = Table(FANO, state, record, [Seat(HUMAN), Seat(HUMAN)])
+    Session(table, console, read=read).run()
     text = out.getvalue()
     assert "Player 2 (♣) may counter or allow" in text
     assert "Player 2 (♣) (human)> " in text
     assert "Not played: you have no 7C in hand" in text  # explained, nothing changes
-    after = session.state
+    after = table.state
     assert after.players[1].field == ()
     assert after.players[1].up == cards("3C 4C")
     assert after.players[0].field == cards("AH")  # 2 -> 4 with the ace: the attack completed

@@ -1,0 +1,182 @@
+"""The batch runner: many independent jobs (a seeded game, a deal to solve), run in parallel,
+resumable, with results that do not depend on the worker count.
+
+A job is a key and a JSON payload; a worker is a module-level function from payload to a JSON
+row (module-level so that worker processes can import it). :func:`run_batch` runs the jobs in
+this process (``workers=1``) or in a process pool, appends each row to a JSON-lines file as it
+finishes (so an interrupted run loses nothing), skips on a rerun the jobs whose rows are already
+there, and returns the rows in the order of the jobs. Everything random in a job comes from its
+payload (its seed), so the rows are the same whatever the number of workers::
+
+    >>> rows = run_batch(square, [Job(str(n), {"n": n}) for n in range(4)], workers=1)
+    >>> [row["square"] for row in rows]
+    [0, 1, 4, 9]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from fanfold.core.config import JSONObject
+from fanfold.core.errors import FanfoldError
+
+#: A job's work: payload in, result row out. Must be importable (a module-level function).
+Worker = Callable[[JSONObject], JSONObject]
+#: Told after every finished job: (jobs done, jobs in all).
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work: a key unique in its batch (``"classic:1234"``) and a JSON payload."""
+
+    key: str
+    payload: JSONObject
+
+
+def square(payload: JSONObject) -> JSONObject:
+    """A worker for examples and tests: ``{"n": 3}`` gives ``{"square": 9}``."""
+    value = payload["n"]
+    if not isinstance(value, int):
+        raise TypeError("n must be a whole number")
+    return {"square": value * value}
+
+
+def read_results(path: Path) -> dict[str, JSONObject]:
+    """The rows of a results file by job key (a later row for the same key wins).
+
+    Raises:
+        FanfoldError: a line that is not a row written by the batch runner.
+    """
+    rows: dict[str, JSONObject] = {}
+    if not path.exists():
+        return rows
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise FanfoldError(f"cannot read {path}: {error.strerror}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        if not isinstance(row, dict) or not isinstance(row.get("job"), str):
+            raise FanfoldError(
+                f"{path} line {number} is not a result row of fanfold's batch runner; "
+                "use another results file or remove that line"
+            )
+        rows[row["job"]] = row
+    return rows
+
+
+def run_batch(
+    worker: Worker,
+    jobs: Sequence[Job],
+    *,
+    workers: int = 1,
+    results: Path | None = None,
+    is_done: Callable[[JSONObject], bool] | None = None,
+    progress: ProgressCallback | None = None,
+) -> list[JSONObject]:
+    """Run ``jobs`` with ``worker``; returns one row per job, in job order, each with its
+    ``"job"`` key.
+
+    Args:
+        worker: a module-level function from payload to row.
+        jobs: the jobs, keys unique.
+        workers: processes; 1 runs in this process.
+        results: a JSON-lines file; rows found there for these keys (and accepted by
+            ``is_done``) are reused, new rows are appended as they finish.
+        is_done: whether a stored row counts as finished (e.g. not an ``unknown`` verdict);
+            every stored row counts when not given.
+        progress: called after every job with (done, total), reused jobs counted as done.
+
+    Raises:
+        FanfoldError: repeated keys, fewer than one worker, or an unreadable results file.
+    """
+    if workers < 1:
+        raise FanfoldError(f"workers must be at least 1, not {workers}")
+    keys = [job.key for job in jobs]
+    if len(set(keys)) != len(keys):
+        raise FanfoldError("every job of a batch needs its own key")
+    stored = read_results(results) if results is not None else {}
+    rows: dict[str, JSONObject] = {
+        job.key: stored[job.key]
+        for job in jobs
+        if job.key in stored and (is_done is None or is_done(stored[job.key]))
+    }
+    todo = [job for job in jobs if job.key not in rows]
+    total = len(jobs)
+    if progress is not None:
+        progress(len(rows), total)
+    with _appender(results) as append:
+        for row in _run(worker, todo, workers):
+            rows[str(row["job"])] = row
+            append(row)
+            if progress is not None:
+                progress(len(rows), total)
+    return [rows[key] for key in keys]
+
+
+def _run(worker: Worker, jobs: Sequence[Job], workers: int) -> Iterator[JSONObject]:
+    if workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield {"job": job.key, **worker(job.payload)}
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        futures: dict[Future[JSONObject], str] = {
+            pool.submit(worker, job.payload): job.key for job in jobs
+        }
+        for future in as_completed(futures):
+            yield {"job": futures[future], **future.result()}
+
+
+@contextmanager
+def _appender(path: Path | None) -> Iterator[Callable[[JSONObject], None]]:
+    if path is None:
+        yield lambda row: None
+        return
+    try:
+        out = path.open("a", encoding="utf-8")
+    except OSError as error:
+        raise FanfoldError(f"cannot write {path}: {error.strerror}") from None
+    with out:
+
+        def append(row: JSONObject) -> None:
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+
+        yield append
+
+
+@contextmanager
+def progress_bar(label: str, console: Console | None = None) -> Iterator[ProgressCallback]:
+    """A progress bar on standard error (or ``console``) for :func:`run_batch`'s ``progress``.
+
+    The bar disappears when the batch ends, leaving the screen to the results.
+    """
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console or Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield update

@@ -1,0 +1,287 @@
+"""A :class:`Table`: one game in progress, the thing every front end drives.
+
+A table holds the game, its seats (a human or an agent each), the state, the record and a
+version number that grows with every change. Front ends never keep their own loop: the terminal,
+the server, the arena and the balance lab all submit text for a seat, step the agents, and read
+views and announcements from here::
+
+    >>> from fanfold.core.registry import get_game
+    >>> from fanfold.play.setup import new_table
+    >>> table = new_table(get_game("morris"), seats=["human", "random"], seed=1)
+    >>> table.decider, table.version
+    (0, 0)
+    >>> played = table.submit(0, "C1", version=0)
+    >>> played.text, table.version, table.decider
+    ('C1', 1, 1)
+    >>> len(table.play_agents()), table.decider
+    (1, 0)
+
+Every refusal (a seat that is not the one to decide, a stale version, text that does not parse,
+an action the rules forbid) raises the matching :class:`~fanfold.core.errors.FanfoldError` and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fanfold.agents.base import AnyAgent
+from fanfold.core.config import GameConfig
+from fanfold.core.errors import StaleVersionError, TurnError
+from fanfold.core.game import Outcome
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import AnyGame
+
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits at a seat: a human (``agent`` is ``None``) or an agent.
+
+    Attributes:
+        player: ``"human"`` or the agent's canonical text (``"mcts(iterations=500)"``).
+        agent: the agent, or ``None`` for a human.
+    """
+
+    player: str
+    agent: AnyAgent | None = None
+
+    @property
+    def is_human(self) -> bool:
+        """True for a seat whose decisions a person submits."""
+        return self.agent is None
+
+
+@dataclass(frozen=True)
+class Played:
+    """One applied action, as the table remembers it.
+
+    Attributes:
+        number: 1 for the first action of the game, 2 for the next, ...
+        seat: who decided it.
+        action: the action value.
+        text: its canonical text (what the deciding seat and the record see).
+        before: the state it was applied to (what announcements are computed from).
+    """
+
+    number: int
+    seat: int
+    action: Any
+    text: str
+    before: Any = field(repr=False)
+
+
+@dataclass
+class _Snapshot:
+    state: Any
+    record: GameRecord
+    played: int
+
+
+class Table:
+    """One game in progress.
+
+    Args:
+        game: the game.
+        state: the state to start from (dealt from the record's seed, or a loaded position).
+        record: the record so far (its actions lead from the start to ``state``).
+        seats: one per player, in seat order.
+        allow_undo: whether :meth:`undo` may take moves back (a front end may forbid it).
+    """
+
+    def __init__(
+        self,
+        game: AnyGame,
+        state: Any,
+        record: GameRecord,
+        seats: Sequence[Seat],
+        *,
+        allow_undo: bool = True,
+    ) -> None:
+        config = game.config_of(state)
+        if len(seats) != game.num_players(config):
+            raise ValueError(
+                f"{game.title} with this variant has {game.num_players(config)} seats, "
+                f"not {len(seats)}"
+            )
+        self.game = game
+        self.config: GameConfig = config
+        self.seats = tuple(seats)
+        self.state = state
+        self.record = record
+        self.allow_undo = allow_undo
+        self.version = 0
+        self.played: list[Played] = []
+        self._past: list[_Snapshot] = []
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def decider(self) -> int | None:
+        """The seat that decides next, or ``None`` when the game is over."""
+        return self.game.current_player(self.state)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        return self.game.outcome(self.state)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.decider is None
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats people play."""
+        return tuple(number for number, seat in enumerate(self.seats) if seat.is_human)
+
+    def seat_name(self, seat: int) -> str:
+        """The game's name for a seat: ``"White"``, ``"Player 3"``, ..."""
+        return self.game.seat_name(self.config, seat)
+
+    def legal_actions(self) -> Sequence[Any]:
+        """The decider's legal actions (empty once the game is over)."""
+        return self.game.legal_actions(self.state)
+
+    def legal_texts(self) -> list[str]:
+        """The decider's legal actions in the game's notation."""
+        return [self.game.action_text(action) for action in self.legal_actions()]
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may see now, built fresh from the state."""
+        return self.game.observe(self.state, seat)
+
+    def announcement(self, played: Played, observer: int | None) -> str:
+        """How ``played`` is announced to ``observer`` (``None``: a spectator): the game hides
+        what that observer may not see, such as which cards went face down."""
+        if observer == played.seat:
+            return played.text
+        return self.game.public_action_text(played.before, played.action, observer)
+
+    def log(self, observer: int | None) -> list[str]:
+        """Every action so far as ``observer`` was told it."""
+        return [self.announcement(played, observer) for played in self.played]
+
+    # ---------------------------------------------------------------- changing
+    def submit(self, seat: int, text: str, version: int | None = None) -> Played:
+        """Parse ``text`` with the game's notation and apply it for ``seat``.
+
+        Args:
+            seat: the seat submitting.
+            text: the action in the game's notation.
+            version: the version the submitter saw; ``None`` skips the check.
+
+        Raises:
+            StaleVersionError: the table has moved on since ``version``.
+            TurnError: ``seat`` is not the one to decide now (or the game is over).
+            NotationError: the text does not parse.
+            IllegalActionError: the rules forbid the action here.
+        """
+        self._check_turn(seat, version)
+        return self._apply(seat, self.game.parse_action(text))
+
+    def submit_action(self, seat: int, action: Any, version: int | None = None) -> Played:
+        """Apply an action value for ``seat``, with the checks of :meth:`submit`."""
+        self._check_turn(seat, version)
+        return self._apply(seat, action)
+
+    def step(self) -> Played | None:
+        """Let the agent whose decision it is choose and apply; ``None`` when the decider is a
+        human or the game is over."""
+        seat = self.decider
+        if seat is None:
+            return None
+        agent = self.seats[seat].agent
+        if agent is None:
+            return None
+        action = agent.choose(
+            self.game.observe(self.state, seat), self.game.legal_actions(self.state)
+        )
+        return self._apply(seat, action)
+
+    def play_agents(
+        self, on_played: Callable[[Played], None] | None = None, max_actions: int = 1_000_000
+    ) -> list[Played]:
+        """Step agents until a human must decide or the game ends; returns what they played.
+
+        Raises:
+            RuntimeError: more than ``max_actions`` actions without reaching either (a game
+                whose agents never finish).
+        """
+        played: list[Played] = []
+        for _ in range(max_actions):
+            step = self.step()
+            if step is None:
+                return played
+            played.append(step)
+            if on_played is not None:
+                on_played(step)
+        raise RuntimeError(f"{self.game.title} did not end within {max_actions} actions")
+
+    def undo(self) -> bool:
+        """Take moves back until a human decides again, before that human's last decision.
+
+        Returns:
+            False (with nothing changed) when undo is not allowed here or there is nothing
+            to take back.
+        """
+        if not self.allow_undo:
+            return False
+        for index in range(len(self._past) - 1, -1, -1):
+            snapshot = self._past[index]
+            player = self.game.current_player(snapshot.state)
+            if player is not None and self.seats[player].is_human:
+                del self._past[index:]
+                self.state, self.record = snapshot.state, snapshot.record
+                del self.played[snapshot.played :]
+                self.version += 1
+                return True
+        return False
+
+    def finish(self) -> GameRecord:
+        """The record with the outcome written in when the game has ended."""
+        outcome = self.outcome
+        if outcome is None:
+            return self.record
+        return GameRecord(
+            self.record.game,
+            self.record.config,
+            self.record.seed,
+            self.record.actions,
+            self.record.start_position,
+            self.record.players,
+            outcome.to_json(),
+        )
+
+    # ----------------------------------------------------------------- helpers
+    def _check_turn(self, seat: int, version: int | None) -> None:
+        if version is not None and version != self.version:
+            raise StaleVersionError(
+                f"the game has moved on (you acted on version {version}, it is now "
+                f"{self.version}); look again and decide"
+            )
+        decider = self.decider
+        if decider is None:
+            raise TurnError("the game is over")
+        if not 0 <= seat < len(self.seats):
+            raise TurnError(f"there is no seat {seat + 1} at this table")
+        if seat != decider:
+            raise TurnError(
+                f"it is {self.seat_name(decider)}'s decision, not {self.seat_name(seat)}'s"
+            )
+
+    def _apply(self, seat: int, action: Any) -> Played:
+        before = self.state
+        after = self.game.apply(before, action)  # raises IllegalActionError, nothing changed
+        self._past.append(_Snapshot(before, self.record, len(self.played)))
+        self.state = after
+        self.record = self.record.extend(self.game, action)
+        self.version += 1
+        played = Played(
+            len(self.record.actions), seat, action, self.game.action_text(action), before
+        )
+        self.played.append(played)
+        return played
