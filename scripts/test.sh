@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
-# Install everything the tests need, then run lint, format check, type check and the whole suite.
+# Install everything the tests need (Python packages, Debian's Chromium for the browser tests and
+# PostgreSQL for the storage tests), then run lint, format check, type check and the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 echo "== ruff check" && ruff check .
 echo "== ruff format --check" && ruff format --check .

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from fanfold import __version__
 from fanfold.agents.base import registered_agents
+from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
 from fanfold.cli import solve_morris as _solve_morris  # noqa: F401  (registers 'solve morris')
@@ -37,6 +38,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(solve_commands.app, name="solve")
+app.command()(serve_command.serve)
 
 GameArg = Annotated[str, typer.Argument(help="Game name, id or alias (see 'fanfold games').")]
 VariantOpt = Annotated[

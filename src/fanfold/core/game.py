@@ -207,6 +207,20 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         such as which cards went face down; the default is the full text."""
         return self.action_text(action)
 
+    def public_view(self, state: StateT) -> JSONObject:
+        """What a spectator may see, as JSON, with ``"player": None``. Games without hidden
+        information show seat 0's view; games with hidden information override this to leave
+        out every card no spectator may see.
+
+        Raises:
+            NotImplementedError: a game with hidden information that has no spectator view.
+        """
+        if self.has_hidden_information:
+            raise NotImplementedError(f"{self.title} has no spectator view yet")
+        data = dict(self.observe(state, 0).to_json())
+        data["player"] = None
+        return data
+
     def notation_help(self) -> str:
         """How to write actions, for a player who asks."""
         return "Type one of the legal moves exactly as listed."

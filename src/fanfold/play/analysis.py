@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from fanfold.core.config import JSONValue
 from fanfold.core.registry import AnyGame
 from fanfold.games.morris import GAME as MORRIS
 from fanfold.solvers import fan as fan_solver
@@ -33,11 +34,13 @@ class Analysis:
         name: the word a player types (``hint``) or the button's label.
         help: one line on what it tells.
         run: the position in, the answer out as text.
+        data: the same answer as JSON for a front end that draws it (``None``: text only).
     """
 
     name: str
     help: str
     run: Callable[[Any], str]
+    data: Callable[[Any], JSONValue] | None = None
 
 
 def analyses_for(game: AnyGame) -> dict[str, Analysis]:
@@ -97,6 +100,20 @@ def morris_values(state: Any) -> str:
     return "\n".join(lines)
 
 
+def morris_values_data(state: Any) -> JSONValue:
+    """The position's value and each legal move's, as JSON: ``{"value": {...}, "moves":
+    [{"action": "3-5", "value": {"result": "win", "distance": 13}, "text": "win in 13
+    plies"}, ...]}``, best move first; values are for the side to move."""
+    if MORRIS.outcome(state) is not None:
+        return {"value": None, "moves": []}
+    table = morris_solver.load_table(state.config.adjacency)
+    moves: list[JSONValue] = [
+        {"action": MORRIS.action_text(action), "value": move.to_json(), "text": str(move)}
+        for action, move in morris_solver.rank_actions(table, state)
+    ]
+    return {"value": table.state_value(state).to_json(), "moves": moves}
+
+
 _ANALYSES: dict[str, tuple[Analysis, ...]] = {
     "fan": (
         Analysis("hint", "a move that keeps a win possible", fan_hint),
@@ -104,7 +121,10 @@ _ANALYSES: dict[str, tuple[Analysis, ...]] = {
     ),
     "morris": (
         Analysis(
-            "values", "the position's value and every move's, from the solved table", morris_values
+            "values",
+            "the position's value and every move's, from the solved table",
+            morris_values,
+            morris_values_data,
         ),
     ),
 }

@@ -241,6 +241,21 @@ class Table:
                 return True
         return False
 
+    def take_back(self) -> Played:
+        """Remove the last action whoever played it (a front end whose store refused to keep
+        it); the version still grows, so a submission made on the removed one is stale.
+
+        Raises:
+            ValueError: nothing has been played.
+        """
+        if not self._past:
+            raise ValueError("nothing to take back")
+        snapshot = self._past.pop()
+        self.state, self.record = snapshot.state, snapshot.record
+        last = self.played.pop()
+        self.version += 1
+        return last
+
     def finish(self) -> GameRecord:
         """The record with the outcome written in when the game has ended."""
         outcome = self.outcome

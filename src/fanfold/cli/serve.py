@@ -1,0 +1,47 @@
+"""``fanfold serve``: the browser play server, on its embedded store or a database by URL."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from fanfold.cli.common import console
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///path.db or postgresql+psycopg://user@host/name "
+            "(default: a SQLite file in your data directory)."
+        ),
+    ] = None,
+    bot_seconds: Annotated[
+        float, typer.Option(help="Most seconds a bot thinks per decision.", min=0.05)
+    ] = 1.0,
+    bot_pause: Annotated[
+        float, typer.Option(help="Seconds between bot moves, so you can follow them.", min=0)
+    ] = 0.4,
+) -> None:
+    """Serve fanfold in the browser: open the printed address to play."""
+    import uvicorn
+
+    from fanfold.server.app import MAX_MESSAGE, create_app
+    from fanfold.server.store import default_url
+
+    url = db or default_url()
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    console.print(f"fanfold is serving on http://{shown}:{port}/  (store: {url})", markup=False)
+    console.print("Open that address in a browser to play; Ctrl-C stops the server.", markup=False)
+    uvicorn.run(
+        create_app(url, bot_seconds=bot_seconds, bot_pause=bot_pause),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=MAX_MESSAGE * 4,
+    )

@@ -1,0 +1,590 @@
+"""The web application: lobby, tables, rules pages, the JSON API and the WebSocket.
+
+:func:`create_app` builds a FastAPI application around a :class:`~fanfold.server.hub.Hub`;
+``fanfold serve`` runs it with uvicorn. Every page and script is served from the package's own
+``static`` folder: nothing is fetched from elsewhere at run time.
+
+HTTP API (JSON in and out; errors are ``{"error": sentence, "kind": name}`` with a 4xx code):
+
+* ``GET /api/games``: games, variants with player counts, bots, analyses;
+* ``POST /api/tables``: open a table (``game``, ``variant``, ``players``, ``options``,
+  ``seats``, ``seed`` or ``deal``); answers its id, the creator's token and the friends' tokens;
+* ``GET /api/tables``: recent tables (for the lobby and spectators);
+* ``GET /api/tables/{id}?seat=N`` with header ``X-Fanfold-Token``: that seat's message (without
+  a token: the spectator's);
+* ``POST /api/tables/{id}/act`` (``token``, ``version``, ``action``, optional ``seat``),
+  ``POST /api/tables/{id}/undo`` (``token``, ``version``);
+* ``GET /api/tables/{id}/analysis/{name}``: an analysis of the position (where the table
+  allows it);
+* ``GET /api/tables/{id}/record``: the record (once the game is over, or at any time for games
+  without hidden information); ``GET /api/tables/{id}/replay?step=K&seat=N``: a finished game
+  after ``K`` actions;
+* ``POST /api/records``: open a table from a record (to replay it or play it on).
+
+WebSocket ``/ws/tables/{id}``: the first message is ``{"type": "hello", "token": ..., "seat":
+N}`` (token and seat optional: a spectator); then ``{"type": "act", "version": V, "action":
+"3-5"}``, ``{"type": "undo", "version": V}`` or ``{"type": "view", "seat": N}``. The server
+answers ``{"type": "ok", ...}`` or ``{"type": "error", ...}`` and pushes ``{"type": "state",
+...}`` to every watcher after each change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fanfold import __version__
+from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.errors import (
+    FanfoldError,
+    StaleVersionError,
+    TurnError,
+    UnknownAgentError,
+    UnknownGameError,
+)
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game
+from fanfold.play.analysis import analyses_for
+from fanfold.play.setup import choose_seed
+from fanfold.server.hub import (
+    ForbiddenError,
+    Hub,
+    NotFoundError,
+    StorageError,
+    Watcher,
+    game_catalogue,
+    message_for,
+)
+from fanfold.server.rules import rules_page
+from fanfold.server.store import Store
+
+STATIC = Path(__file__).parent / "static"
+#: The largest request body or WebSocket message accepted, in bytes (a long record fits).
+MAX_BODY = 512 * 1024
+MAX_MESSAGE = 8 * 1024
+#: WebSocket messages a connection may send per second, on average, and in a burst.
+RATE, BURST = 20.0, 40.0
+
+
+# ------------------------------------------------------------------ requests
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CreateTable(_Strict):
+    """Open a table."""
+
+    game: str = Field(min_length=1, max_length=60)
+    variant: str | None = Field(default=None, max_length=60)
+    players: int | None = Field(default=None, ge=1, le=16)
+    options: dict[str, str] = Field(default_factory=dict, max_length=40)
+    seats: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=16)
+    seed: int | None = Field(default=None, ge=0, lt=2**53)
+    deal: int | None = Field(default=None, ge=0, lt=2**53)
+    position: str | None = Field(default=None, max_length=2000)
+
+
+class Act(_Strict):
+    """Play an action for a seat."""
+
+    token: str = Field(max_length=200)
+    version: int | None = Field(default=None, ge=0)
+    action: str = Field(max_length=400)
+    seat: int | None = Field(default=None, ge=0, le=16)
+
+
+class Undo(_Strict):
+    """Take moves back."""
+
+    token: str = Field(max_length=200)
+    version: int | None = Field(default=None, ge=0)
+
+
+class LoadRecord(_Strict):
+    """Open a table from a record."""
+
+    record: dict[str, Any]
+    seats: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=16)
+
+
+class Hello(_Strict):
+    type: str = Field(pattern="^hello$")
+    token: str | None = Field(default=None, max_length=200)
+    seat: int | None = Field(default=None, ge=0, le=16)
+
+
+class WsAct(_Strict):
+    type: str = Field(pattern="^act$")
+    version: int | None = Field(default=None, ge=0)
+    action: str = Field(max_length=400)
+    seat: int | None = Field(default=None, ge=0, le=16)
+
+
+class WsUndo(_Strict):
+    type: str = Field(pattern="^undo$")
+    version: int | None = Field(default=None, ge=0)
+
+
+class WsView(_Strict):
+    type: str = Field(pattern="^view$")
+    seat: int | None = Field(default=None, ge=0, le=16)
+
+
+# ------------------------------------------------------------------ errors
+
+
+def status_of(error: Exception) -> int:
+    """The HTTP status for an error a request caused."""
+    if isinstance(error, NotFoundError):
+        return 404
+    if isinstance(error, ForbiddenError):
+        return 403
+    if isinstance(error, StaleVersionError | TurnError):
+        return 409
+    if isinstance(error, StorageError):
+        return 503
+    return 400
+
+
+def error_body(error: Exception) -> JSONObject:
+    """``{"error": sentence, "kind": name}``; the sentence is the error's own."""
+    message = error.args[0] if error.args else str(error)
+    return {"error": str(message), "kind": type(error).__name__}
+
+
+def _daily_deal(today: dt.date | None = None) -> int:
+    """Today's Fan deal: the date as a number, ``20261123``, the same for everyone."""
+    day = today or dt.datetime.now(dt.UTC).date()
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+# -------------------------------------------------------------------- the app
+
+
+def create_app(
+    store_url: str,
+    *,
+    bot_seconds: float | None = 1.0,
+    bot_pause: float = 0.0,
+    resume: bool = True,
+) -> FastAPI:
+    """The application, on the store at ``store_url``.
+
+    Args:
+        bot_seconds: the time cap per decision for bots that take one.
+        bot_pause: seconds between bot actions, so that people can follow them.
+        resume: load unfinished tables at start-up so that their bots play on.
+    """
+    state: dict[str, Hub] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, store_url)
+        hub = Hub(store, bot_seconds=bot_seconds, bot_pause=bot_pause)
+        state["hub"] = hub
+        app.state.hub = hub
+        if resume:
+            await hub.resume_all()
+        try:
+            yield
+        finally:
+            for live in hub.live.values():
+                if live.bots is not None:
+                    live.bots.cancel()
+            hub.executor.shutdown(wait=False, cancel_futures=True)
+            store.close()
+
+    app = FastAPI(title="fanfold", version=__version__, lifespan=lifespan, docs_url="/api/docs")
+
+    def hub() -> Hub:
+        return state["hub"]
+
+    @app.exception_handler(FanfoldError)
+    async def _fanfold_error(request: Request, error: FanfoldError) -> JSONResponse:
+        del request
+        return JSONResponse(error_body(error), status_code=status_of(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        del request
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in item.get('loc', ()) if p != 'body')}: {item.get('msg')}"
+            for item in error.errors()[:5]
+        )
+        return JSONResponse(
+            {"error": f"malformed request: {problems}", "kind": "MalformedRequest"},
+            status_code=422,
+        )
+
+    @app.middleware("http")
+    async def _limit_body(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return JSONResponse(
+                {"error": f"request too large (at most {MAX_BODY} bytes)", "kind": "TooLarge"},
+                status_code=413,
+            )
+        return await call_next(request)
+
+    # ---------------------------------------------------------------- pages
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        del table_id
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/rules/{name}", include_in_schema=False)
+    async def rules(name: str) -> HTMLResponse:
+        try:
+            game = get_game(name)
+        except UnknownGameError as error:
+            return HTMLResponse(str(error.args[0]), status_code=404)
+        return HTMLResponse(rules_page(game))
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # ------------------------------------------------------------------ API
+    @app.get("/api/games", response_model=None)
+    async def games() -> list[JSONValue]:
+        return game_catalogue(hub())
+
+    @app.get("/api/daily", response_model=None)
+    async def daily() -> JSONObject:
+        return {"game": "fan", "deal": _daily_deal()}
+
+    @app.post("/api/tables", response_model=None)
+    async def create(body: CreateTable) -> JSONObject:
+        game = get_game(body.game)
+        config = game.preset(body.variant).config if body.variant else game.default_config()
+        if body.options:
+            config = config.with_options(body.options)
+        if body.players is not None:
+            config = game.with_players(config, body.players)
+        seats = list(body.seats) or ["you"] + ["mcts"] * (game.num_players(config) - 1)
+        if body.seed is not None and body.deal is not None and body.seed != body.deal:
+            raise UnknownGameError("give a seed or a deal number, not both")
+        seed = choose_seed(body.seed, body.deal)
+        try:
+            created = await hub().create(
+                game,
+                config,
+                seats,
+                seed=seed,
+                start_position=body.position,
+                options={"variant": body.variant or game.presets()[0].name},
+            )
+        except UnknownAgentError as error:
+            raise BadRequestError(str(error.args[0])) from None
+        return {
+            "table": created.id,
+            "token": created.token,
+            "friends": {str(seat): token for seat, token in created.friends.items()},
+        }
+
+    @app.get("/api/tables", response_model=None)
+    async def recent(limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[JSONValue]:
+        summaries = await asyncio.to_thread(hub().store.recent, limit)
+        return [
+            {
+                "table": s.id,
+                "game": s.game.split(".")[0],
+                "players": list(s.players),
+                "moves": s.moves,
+                "over": s.over,
+                "updated": s.updated,
+            }
+            for s in summaries
+        ]
+
+    @app.get("/api/tables/{table_id}", response_model=None)
+    async def table_state(
+        table_id: str,
+        seat: Annotated[int | None, Query(ge=0, le=16)] = None,
+        token: Annotated[str | None, Header(alias="X-Fanfold-Token", max_length=200)] = None,
+    ) -> JSONObject:
+        live = await hub().get(table_id)
+        async with live.lock:
+            held = live.seats_of(token)
+            chosen = _chosen_seat(live.table.decider, held, seat)
+            return _message(live, chosen, held)
+
+    @app.post("/api/tables/{table_id}/act", response_model=None)
+    async def act(table_id: str, body: Act) -> JSONObject:
+        played = await hub().act(table_id, body.token, body.version, body.action, body.seat)
+        live = await hub().get(table_id)
+        return {
+            "ok": True,
+            "played": played.text,
+            "number": played.number,
+            "version": live.table.version,
+        }
+
+    @app.post("/api/tables/{table_id}/undo", response_model=None)
+    async def undo(table_id: str, body: Undo) -> JSONObject:
+        done = await hub().undo(table_id, body.token, body.version)
+        live = await hub().get(table_id)
+        return {"ok": done, "version": live.table.version}
+
+    @app.get("/api/tables/{table_id}/analysis/{name}", response_model=None)
+    async def analysis(
+        table_id: str,
+        name: str,
+        token: Annotated[str | None, Header(alias="X-Fanfold-Token", max_length=200)] = None,
+    ) -> JSONObject:
+        live = await hub().get(table_id)
+        if not live.seats_of(token):
+            raise ForbiddenError("only a player at this table may ask for an analysis")
+        found = analyses_for(live.table.game).get(name) if live.options.get("analysis") else None
+        if found is None:
+            raise NotFoundError(f"this table offers no analysis called {name!r}")
+        position = live.table.state
+        loop = asyncio.get_running_loop()
+        text = await loop.run_in_executor(hub().executor, found.run, position)
+        data = (
+            await loop.run_in_executor(hub().executor, found.data, position)
+            if found.data is not None
+            else None
+        )
+        return {"name": name, "text": text, "data": data, "version": live.table.version}
+
+    @app.get("/api/tables/{table_id}/record", response_model=None)
+    async def record(table_id: str) -> Response:
+        live = await hub().get(table_id)
+        table = live.table
+        if table.game.has_hidden_information and not table.is_over:
+            raise ForbiddenError(
+                "the record holds every hidden card: it can be downloaded once the game is over"
+            )
+        body = table.finish().dumps()
+        name = f"{table.game.name}-{table_id}.json"
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    @app.get("/api/tables/{table_id}/replay", response_model=None)
+    async def replay(
+        table_id: str,
+        step: Annotated[int, Query(ge=0)] = 0,
+        seat: Annotated[int | None, Query(ge=0, le=16)] = None,
+    ) -> JSONObject:
+        live = await hub().get(table_id)
+        table = live.table
+        if table.game.has_hidden_information and not table.is_over:
+            raise ForbiddenError("a game with hidden cards can be replayed once it is over")
+        return _replay_frame(live, step, seat)
+
+    @app.post("/api/records", response_model=None)
+    async def load_record(body: LoadRecord) -> JSONObject:
+        try:
+            record = GameRecord.from_json(body.record)
+        except (KeyError, TypeError, ValueError) as error:
+            if isinstance(error, FanfoldError):
+                raise
+            raise BadRequestError(f"this is not a fanfold record: {error}") from None
+        if not 0 <= record.seed < 2**63:  # the store keeps seeds as signed 64-bit numbers
+            raise BadRequestError(
+                f"the record's seed must be from 0 to 2**63 - 1, not {record.seed}"
+            )
+        game = get_game(record.game)
+        config = game.config_from_json(record.config)
+        count = game.num_players(config)
+        seats = list(body.seats) or ["you"] * count
+        created = await hub().create(
+            game, config, seats, record=record, options={"variant": "loaded record"}
+        )
+        return {"table": created.id, "token": created.token, "friends": {}}
+
+    # ------------------------------------------------------------- websocket
+    @app.websocket("/ws/tables/{table_id}")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+
+        async def send(message: JSONObject) -> None:
+            await websocket.send_text(json.dumps(message))
+
+        try:
+            live = await hub().get(table_id)
+        except NotFoundError as error:
+            await send({"type": "error", **error_body(error)})
+            await websocket.close(code=4404)
+            return
+        watcher: Watcher | None = None
+        allowance, last = BURST, time.monotonic()
+        try:
+            while True:
+                raw = await websocket.receive_text()
+                now = time.monotonic()
+                allowance = min(BURST, allowance + (now - last) * RATE)
+                last = now
+                if allowance < 1:
+                    await send(
+                        {"type": "error", "error": "too many messages; slow down", "kind": "Flood"}
+                    )
+                    await websocket.close(code=1008)
+                    return
+                allowance -= 1
+                if len(raw) > MAX_MESSAGE:
+                    await send(
+                        {
+                            "type": "error",
+                            "error": f"message too large (at most {MAX_MESSAGE} bytes)",
+                            "kind": "TooLarge",
+                        }
+                    )
+                    continue
+                try:
+                    data = json.loads(raw)
+                    if not isinstance(data, dict):
+                        raise ValueError("a message is a JSON object")
+                    kind = data.get("type")
+                    if watcher is None:
+                        hello = Hello.model_validate(data)
+                        held = live.seats_of(hello.token)
+                        if hello.token and not held:
+                            raise ForbiddenError("this link holds no seat at this table")
+                        chosen = _chosen_seat(live.table.decider, held, hello.seat)
+                        watcher = Watcher(chosen, held, send, hello.token)
+                        _check_spectator(live, chosen)
+                        await hub().watch(live, watcher)
+                        continue
+                    if kind == "act":
+                        act_message = WsAct.model_validate(data)
+                        played = await hub().act(
+                            table_id,
+                            watcher.token,
+                            act_message.version,
+                            act_message.action,
+                            act_message.seat if act_message.seat is not None else watcher.seat,
+                        )
+                        await send({"type": "ok", "played": played.text, "number": played.number})
+                    elif kind == "undo":
+                        undo_message = WsUndo.model_validate(data)
+                        done = await hub().undo(table_id, watcher.token, undo_message.version)
+                        await send({"type": "ok", "undone": done})
+                    elif kind == "view":
+                        view_message = WsView.model_validate(data)
+                        if view_message.seat is not None and view_message.seat not in watcher.seats:
+                            raise ForbiddenError("this link does not hold that seat")
+                        watcher.seat = view_message.seat
+                        _check_spectator(live, watcher.seat)
+                        await send(message_for(live, watcher.seat, watcher.seats))
+                    else:
+                        raise ValueError(f"unknown message type {kind!r}; use act, undo or view")
+                except ValidationError as error:
+                    first = error.errors()[0]
+                    where = ".".join(str(p) for p in first.get("loc", ()))
+                    await send(
+                        {
+                            "type": "error",
+                            "error": f"malformed message: {where}: {first.get('msg')}",
+                            "kind": "MalformedRequest",
+                        }
+                    )
+                except FanfoldError as error:
+                    await send({"type": "error", **error_body(error)})
+                except ValueError as error:
+                    await send(
+                        {
+                            "type": "error",
+                            "error": f"malformed message: {error}",
+                            "kind": "MalformedRequest",
+                        }
+                    )
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if watcher is not None:
+                live.watchers.discard(watcher)
+
+    return app
+
+
+class BadRequestError(FanfoldError, ValueError):
+    """A request the server cannot act on (an unknown agent, a broken record)."""
+
+
+def _chosen_seat(decider: int | None, held: frozenset[int], wanted: int | None) -> int | None:
+    """The seat a watcher sees: the one asked for (when held), else the decider when held,
+    else the first held, else ``None`` (a spectator)."""
+    if wanted is not None:
+        if wanted not in held:
+            raise ForbiddenError("this link does not hold that seat")
+        return wanted
+    if decider is not None and decider in held:
+        return decider
+    return min(held) if held else None
+
+
+def _check_spectator(live: Any, seat: int | None) -> None:
+    if seat is None and live.table.game.has_hidden_information:
+        try:
+            live.table.game.public_view(live.table.state)
+        except NotImplementedError as error:
+            raise ForbiddenError(str(error)) from None
+
+
+def _message(live: Any, seat: int | None, held: frozenset[int]) -> JSONObject:
+    _check_spectator(live, seat)
+    return message_for(live, seat, held)
+
+
+def _replay_frame(live: Any, step: int, seat: int | None) -> JSONObject:
+    """The game after ``step`` actions, from ``seat``'s side (``None``: seat 0's view for games
+    without hidden information, the public view otherwise)."""
+    table = live.table
+    game = table.game
+    states = table.finish().states()
+    if step >= len(states):
+        raise NotFoundError(f"the game has {len(states) - 1} actions; there is no step {step}")
+    position = states[step]
+    if seat is not None and not 0 <= seat < len(table.seats):
+        raise NotFoundError(f"there is no seat {seat + 1}")
+    if seat is None:
+        try:
+            view: JSONValue = game.public_view(position)
+        except NotImplementedError as error:
+            raise ForbiddenError(f"{error}: replay it from a seat's side (seat=N)") from None
+        text = game.render(game.observe(position, 0)) if not game.has_hidden_information else ""
+    else:
+        seat_view = game.observe(position, seat)
+        view, text = seat_view.to_json(), game.render(seat_view)
+    log: list[JSONValue] = [
+        {"number": p.number, "seat": p.seat, "text": table.announcement(p, seat)}
+        for p in table.played[:step]
+    ]
+    return {
+        "type": "replay",
+        "table": live.id,
+        "game": game.name,
+        "step": step,
+        "steps": len(states) - 1,
+        "view": view,
+        "text": text,
+        "log": log,
+        "outcome": table.outcome.to_json() if table.outcome is not None else None,
+    }

@@ -1,0 +1,535 @@
+"""The live tables of a server: each a :class:`~fanfold.play.table.Table` with its seats'
+tokens, its watchers and its bots, kept in step with the store.
+
+The hub is authoritative. A submission names the table, a seat token and the version it acts
+on; the hub finds the seats that token holds, lets the :class:`Table` check turn, version,
+notation and legality, commits the action to the store and only then answers and tells every
+watcher (each gets its own view and the announcements it may hear). Bots choose in worker
+threads, off the event loop, with a time cap, so a slow bot never stalls another table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from fanfold.agents.base import AgentSpec, parse_agent, registered_agents
+from fanfold.core.config import GameConfig, JSONObject, JSONValue
+from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import AnyGame, all_games, get_game
+from fanfold.play.analysis import analyses_for
+from fanfold.play.setup import choose_seed, make_seats, new_table
+from fanfold.play.table import HUMAN, Played, Table
+from fanfold.server.store import Store, StoredTable, token_hash
+
+#: A seat the creator plays.
+YOU = "you"
+#: A seat the creator hands to someone at the same screen (the creator's token holds it).
+HOTSEAT = "hotseat"
+#: A seat for a friend, who joins with its own link.
+FRIEND = "friend"
+
+Send = Callable[[JSONObject], Awaitable[None]]
+
+
+class NotFoundError(FanfoldError, KeyError):
+    """No table by that id."""
+
+
+class ForbiddenError(FanfoldError, PermissionError):
+    """A token that holds no seat the request needs."""
+
+
+class StorageError(FanfoldError, RuntimeError):
+    """The store refused a write; nothing was changed."""
+
+
+@dataclass(eq=False)
+class Watcher:
+    """A connection that hears about a table: as a seat (a token holding it) or a spectator."""
+
+    seat: int | None
+    seats: frozenset[int]
+    send: Send
+    #: The token the connection said hello with (kept in memory, never sent back).
+    token: str | None = field(default=None, repr=False)
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table in memory with what the server adds around it."""
+
+    id: str
+    table: Table
+    seat_hashes: list[str | None]
+    options: JSONObject
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: set[Watcher] = field(default_factory=set)
+    bots: asyncio.Task[None] | None = None
+    #: Seats whose next decision a bot is computing (shown to players as "thinking").
+    thinking: int | None = None
+
+    def seats_of(self, token: str | None) -> frozenset[int]:
+        """The seats ``token`` holds here (none for a missing or forged token)."""
+        if not token:
+            return frozenset()
+        hashed = token_hash(token)
+        return frozenset(n for n, held in enumerate(self.seat_hashes) if held == hashed)
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new table: its id, the creator's token and a token per friend's seat."""
+
+    id: str
+    token: str
+    friends: dict[int, str]
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Hub:
+    """Every live table of one server.
+
+    Args:
+        store: where tables live between actions and across restarts.
+        bot_seconds: the time cap per decision given to bots that take one (``None``: their
+            iteration budgets alone).
+        bot_pause: seconds to wait after each bot action so that people can follow the play.
+        executor: where bots think (a thread pool by default).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_seconds: float | None = 1.0,
+        bot_pause: float = 0.0,
+        executor: Executor | None = None,
+    ) -> None:
+        self.store = store
+        self.bot_seconds = bot_seconds
+        self.bot_pause = bot_pause
+        self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
+        self.live: dict[str, LiveTable] = {}
+        self._loading = asyncio.Lock()
+
+    # ------------------------------------------------------------- creating
+    def bot_text(self, game: AnyGame, text: str) -> str:
+        """The canonical agent text a bot seat plays with: ``text`` with the server's time cap
+        added when the agent takes one and the text does not set it.
+
+        Raises:
+            FanfoldError: not an agent, or one that does not play ``game``.
+        """
+        spec = parse_agent(text)
+        spec.create(game)  # raises the clear error for an agent that does not play the game
+        if (
+            self.bot_seconds is not None
+            and "seconds" in spec.config.option_texts()
+            and getattr(spec.config, "seconds", None) is None
+        ):
+            config = spec.config.with_options({"seconds": f"{self.bot_seconds:g}"})
+            spec = AgentSpec(spec.name, config)
+        return str(spec)
+
+    async def create(
+        self,
+        game: AnyGame,
+        config: GameConfig,
+        seats: Sequence[str],
+        *,
+        seed: int | None = None,
+        start_position: str | None = None,
+        record: GameRecord | None = None,
+        options: Mapping[str, JSONValue] | None = None,
+    ) -> Created:
+        """Open a table. ``seats`` has one entry per seat: ``"you"``, ``"hotseat"``,
+        ``"friend"`` or an agent text (``"mcts"``, ``"random"``...). With ``record``, the
+        table starts as the record left the game (its actions replayed).
+
+        Raises:
+            ConfigError, FanfoldError: a wrong seat count, an unknown agent, a bad position or
+                a record that does not replay.
+        """
+        count = game.num_players(config)
+        if len(seats) != count:
+            raise ConfigError(f"{game.title} with this variant has {count} seats, not {len(seats)}")
+        creator = secrets.token_urlsafe(24)
+        friends: dict[int, str] = {}
+        players: list[str] = []
+        hashes: list[str | None] = []
+        for number, wanted in enumerate(seats):
+            kind = wanted.strip().lower()
+            if kind in (YOU, HOTSEAT, HUMAN):
+                players.append(HUMAN)
+                hashes.append(token_hash(creator))
+            elif kind == FRIEND:
+                friends[number] = secrets.token_urlsafe(24)
+                players.append(HUMAN)
+                hashes.append(token_hash(friends[number]))
+            else:
+                players.append(self.bot_text(game, wanted))
+                hashes.append(None)
+        chosen_seed = record.seed if record is not None else choose_seed(seed)
+        table = new_table(
+            game,
+            config,
+            make_seats(game, players, chosen_seed),
+            seed=chosen_seed,
+            start_position=record.start_position if record is not None else start_position,
+            allow_undo=self._undo_allowed(hashes),
+        )
+        if record is not None:
+            _replay(table, record.actions)
+        table_options: JSONObject = dict(options or {})
+        humans = {hashed for hashed in hashes if hashed is not None}
+        table_options["analysis"] = bool(analyses_for(game)) and len(humans) <= 1
+        table_options["hotseat"] = sum(1 for h in hashes if h == token_hash(creator)) > 1
+        table_id = _new_id()
+        await asyncio.to_thread(
+            self.store.create,
+            table_id,
+            game.id,
+            table.config.to_json(),
+            table.record.seed,
+            table.record.start_position,
+            players,
+            hashes,
+            allow_undo=table.allow_undo,
+            options=table_options,
+            actions_done=[(played.seat, played.text) for played in table.played],
+            version=table.version,
+        )
+        live = LiveTable(table_id, table, hashes, table_options)
+        self.live[table_id] = live
+        self._start_bots(live)
+        return Created(table_id, creator, friends)
+
+    @staticmethod
+    def _undo_allowed(hashes: Sequence[str | None]) -> bool:
+        """Undo only where every human seat belongs to one person (solo, against bots, or
+        hot-seat): it would take back another person's move otherwise."""
+        humans = {hashed for hashed in hashes if hashed is not None}
+        return len(humans) == 1
+
+    # -------------------------------------------------------------- loading
+    async def get(self, table_id: str) -> LiveTable:
+        """The live table ``table_id``, rebuilt from the store if it is not in memory.
+
+        Raises:
+            NotFoundError: no such table.
+        """
+        live = self.live.get(table_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self.live.get(table_id)
+            if live is not None:
+                return live
+            stored = await asyncio.to_thread(self.store.load, table_id)
+            if stored is None:
+                raise NotFoundError(f"there is no table {table_id!r}")
+            live = _rebuild(stored)
+            self.live[table_id] = live
+        self._start_bots(live)
+        return live
+
+    async def resume_all(self) -> int:
+        """Load every unfinished table (at start-up) so that bots go on playing; returns how
+        many were loaded."""
+        ids = await asyncio.to_thread(self.store.unfinished)
+        for table_id in ids:
+            await self.get(table_id)
+        return len(ids)
+
+    # ---------------------------------------------------------------- acting
+    async def act(
+        self, table_id: str, token: str | None, version: int | None, text: str, seat: int | None
+    ) -> Played:
+        """Apply ``text`` for the deciding seat, if ``token`` holds it.
+
+        Args:
+            seat: the seat the submitter acts for (``None``: the decider, when the token holds
+                it; hot-seat players hold several seats).
+
+        Raises:
+            ForbiddenError: the token holds no seat here, or not ``seat``.
+            StaleVersionError, TurnError, NotationError, IllegalActionError: from the table.
+            StorageError: the store could not keep the action (nothing changed).
+        """
+        live = await self.get(table_id)
+        async with live.lock:
+            table = live.table
+            held = live.seats_of(token)
+            if not held:
+                raise ForbiddenError("this link holds no seat at this table")
+            acting = seat
+            if acting is None:
+                # The decider when held (hot-seat), else the holder's own seat, so that acting
+                # out of turn is told it is not its turn (409), not that it holds no seat.
+                acting = table.decider if table.decider in held else min(held)
+            if acting not in held:
+                name = (
+                    table.seat_name(acting)
+                    if 0 <= acting < len(table.seats)
+                    else f"Seat {acting + 1}"
+                )
+                raise ForbiddenError(f"this link does not hold {name}'s seat")
+            played = table.submit(acting, text, version)
+            await self._store_played(live, played)
+        await self.broadcast(live)
+        self._start_bots(live)
+        return played
+
+    async def undo(self, table_id: str, token: str | None, version: int | None) -> bool:
+        """Take moves back to the holder's last decision (see :meth:`Table.undo`)."""
+        live = await self.get(table_id)
+        async with live.lock:
+            table = live.table
+            if not live.seats_of(token):
+                raise ForbiddenError("this link holds no seat at this table")
+            if version is not None and version != table.version:
+                raise StaleVersionError(
+                    f"the game has moved on (you saw version {version}, it is now "
+                    f"{table.version}); look again"
+                )
+            if not table.undo():
+                return False  # the bots (if any) play on: nothing was taken back
+            if live.bots is not None and not live.bots.done():
+                live.bots.cancel()  # a human decides now; the bots' work is moot
+            await asyncio.to_thread(self.store.truncate, live.id, len(table.played), table.version)
+        await self.broadcast(live)
+        self._start_bots(live)
+        return True
+
+    async def _store_played(self, live: LiveTable, played: Played) -> None:
+        table = live.table
+        outcome = table.outcome
+        try:
+            await asyncio.to_thread(
+                self.store.append,
+                live.id,
+                played.number,
+                played.seat,
+                played.text,
+                table.version,
+                outcome.to_json() if outcome is not None else None,
+            )
+        except Exception as error:
+            table.take_back()
+            raise StorageError(f"the move could not be stored ({error}); try again") from None
+
+    # ------------------------------------------------------------------ bots
+    def _start_bots(self, live: LiveTable) -> None:
+        decider = live.table.decider
+        if decider is None or live.table.seats[decider].is_human:
+            return
+        if live.bots is None or live.bots.done():
+            live.bots = asyncio.get_running_loop().create_task(self._run_bots(live))
+
+    async def _run_bots(self, live: LiveTable) -> None:
+        loop = asyncio.get_running_loop()
+        table = live.table
+        while True:
+            async with live.lock:
+                seat = table.decider
+                if seat is None:
+                    return
+                agent = table.seats[seat].agent
+                if agent is None:
+                    return
+                view, legal, version = table.view(seat), table.legal_actions(), table.version
+                live.thinking = seat
+            try:
+                action = await loop.run_in_executor(self.executor, agent.choose, view, legal)
+            finally:
+                live.thinking = None
+            async with live.lock:
+                if table.version != version:
+                    continue  # an undo came in while the bot thought
+                played = table.submit_action(seat, action, version)
+                await self._store_played(live, played)
+            await self.broadcast(live)
+            if self.bot_pause:
+                await asyncio.sleep(self.bot_pause)
+
+    async def idle(self, table_id: str, timeout: float = 60.0) -> None:
+        """Wait until the table's bots have nothing left to do (tests, scripts)."""
+        live = await self.get(table_id)
+        deadline = time.monotonic() + timeout
+        while live.bots is not None and not live.bots.done():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the bots of table {table_id} are still playing")
+            await asyncio.wait({live.bots}, timeout=deadline - time.monotonic())
+        if live.bots is not None and not live.bots.cancelled() and live.bots.exception():
+            raise RuntimeError("a bot failed") from live.bots.exception()
+
+    # ------------------------------------------------------------- watching
+    async def watch(self, live: LiveTable, watcher: Watcher) -> None:
+        """Add a watcher and send it the table as it is now."""
+        live.watchers.add(watcher)
+        await watcher.send(message_for(live, watcher.seat, watcher.seats))
+
+    async def broadcast(self, live: LiveTable) -> None:
+        """Send every watcher its own message about the table as it is now."""
+        for watcher in list(live.watchers):
+            try:
+                await watcher.send(message_for(live, watcher.seat, watcher.seats))
+            except Exception:
+                live.watchers.discard(watcher)
+
+
+def _replay(table: Table, texts: Sequence[str]) -> None:
+    for text in texts:
+        decider = table.decider
+        if decider is None:
+            raise RecordError("the record goes on after the game ended")
+        table.submit(decider, text)
+
+
+def _rebuild(stored: StoredTable) -> LiveTable:
+    game = get_game(stored.game)
+    config = game.config_from_json(stored.config)
+    players = [seat.player for seat in stored.seats]
+    table = new_table(
+        game,
+        config,
+        make_seats(game, players, stored.seed),
+        seed=stored.seed,
+        start_position=stored.start_position,
+        allow_undo=stored.allow_undo,
+    )
+    for seat, text in stored.actions:
+        table.submit(seat, text)
+    table.version = stored.version
+    return LiveTable(
+        stored.id, table, [seat.token_hash for seat in stored.seats], dict(stored.options)
+    )
+
+
+# ------------------------------------------------------------------ messages
+
+
+def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSONObject:
+    """What one watcher is told about a table: the view of ``seat`` (``None``: a spectator's
+    public view), the legal moves when that seat decides, and the announcements it may hear.
+
+    Nothing here comes from the full state except through the game's views and public
+    announcements, so no hidden card reaches a watcher who may not see it.
+    """
+    table = live.table
+    game = table.game
+    view: JSONValue
+    if seat is None:
+        view = game.public_view(table.state)
+        text = ""
+    else:
+        seat_view = table.view(seat)
+        view = seat_view.to_json()
+        text = game.render(seat_view)
+    decider = table.decider
+    deciding = seat is not None and decider == seat
+    outcome = table.outcome
+    analyses = analyses_for(game) if live.options.get("analysis") else {}
+    seats: list[JSONValue] = [
+        {
+            "seat": number,
+            "name": table.seat_name(number),
+            "player": entry.player,
+            "bot": not entry.is_human,
+            "yours": number in held,
+        }
+        for number, entry in enumerate(table.seats)
+    ]
+    log: list[JSONValue] = [
+        {"number": played.number, "seat": played.seat, "text": table.announcement(played, seat)}
+        for played in table.played
+    ]
+    return {
+        "type": "state",
+        "table": live.id,
+        "version": table.version,
+        "game": {"name": game.name, "id": game.id, "title": game.title},
+        "config": table.config.to_json(),
+        "options": live.options,
+        "seats": seats,
+        "seat": seat,
+        "yours": list[JSONValue](sorted(held)),
+        "decider": decider,
+        "thinking": live.thinking,
+        "view": view,
+        "text": text,
+        "legal": list[JSONValue](table.legal_texts() if deciding else []),
+        "log": log,
+        "outcome": outcome.to_json() if outcome is not None else None,
+        "can_undo": table.allow_undo and bool(held) and bool(table.played),
+        "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
+        "hidden_information": game.has_hidden_information,
+    }
+
+
+def game_catalogue(hub: Hub) -> list[JSONValue]:
+    """Every game with its presets (and their player counts) and the bots that play it."""
+    games: list[JSONValue] = []
+    for game in all_games():
+        presets: list[JSONValue] = []
+        for preset in game.presets():
+            counts = list(preset.player_counts) or [game.num_players(preset.config)]
+            presets.append(
+                {
+                    "name": preset.name,
+                    "description": preset.description,
+                    "players": list[JSONValue](counts),
+                    "default_players": game.num_players(preset.config),
+                }
+            )
+        bots: list[JSONValue] = [
+            {"name": entry.name, "description": entry.description, "strength": entry.strength}
+            for entry in sorted(registered_agents(game), key=lambda e: e.strength)
+        ]
+        games.append(
+            {
+                "name": game.name,
+                "id": game.id,
+                "title": game.title,
+                "summary": game.summary,
+                "hidden_information": game.has_hidden_information,
+                "presets": presets,
+                "bots": bots,
+                "analyses": list[JSONValue](sorted(analyses_for(game))),
+            }
+        )
+    del hub
+    return games
+
+
+def describe(stored_game: str) -> str:
+    """A game's title from its id, for lists (the id itself when unknown)."""
+    try:
+        return get_game(stored_game).title
+    except FanfoldError:
+        return stored_game
+
+
+__all__ = [
+    "FRIEND",
+    "HOTSEAT",
+    "YOU",
+    "Created",
+    "ForbiddenError",
+    "Hub",
+    "LiveTable",
+    "NotFoundError",
+    "StorageError",
+    "Watcher",
+    "game_catalogue",
+    "message_for",
+]

@@ -1,0 +1,43 @@
+"""The rules pages: ``docs/rules/NAME.md`` rendered to HTML, one click away from every table."""
+
+from __future__ import annotations
+
+import html
+from functools import cache
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from fanfold.core.registry import AnyGame
+
+#: Where the rules documents live in a source checkout (the README installs from one).
+RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
+
+
+@cache
+def rules_html(name: str) -> str | None:
+    """The rules document of game ``name`` as an HTML fragment, or ``None`` without one."""
+    path = RULES / f"{name}.md"
+    if not path.is_file():
+        return None
+    rendered: str = MarkdownIt("commonmark").enable("table").render(path.read_text("utf-8"))
+    return rendered
+
+
+def rules_page(game: AnyGame) -> str:
+    """A whole page with the game's rules, styled like the rest of the site."""
+    body = rules_html(game.name)
+    if body is None:
+        body = (
+            f"<p>The rules document of {html.escape(game.title)} is not installed here; "
+            f"it lives in the source checkout as <code>docs/rules/{game.name}.md</code>.</p>"
+        )
+    title = html.escape(game.title)
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{title}: rules, fanfold</title>"
+        "<link rel='stylesheet' href='/static/fanfold.css'></head>"
+        f"<body class='rules'><header class='bar'><a href='/'>fanfold</a> <span>{title}: rules"
+        f"</span></header><main class='doc'>{body}</main></body></html>"
+    )

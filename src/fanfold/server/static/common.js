@@ -1,0 +1,80 @@
+// Shared by the lobby and the table pages: the JSON API, remembered seats, cards.
+
+export async function api(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Fanfold-Token"] = token;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { error: text };
+  }
+  if (!response.ok) throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+const KEY = "fanfold.tables";
+
+export function myTables() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+// Keep a table's token (and its friends' links) in this browser, newest first.
+export function remember(table, token, friends, label) {
+  const others = myTables().filter((entry) => entry.table !== table);
+  const old = myTables().find((entry) => entry.table === table) || {};
+  const entry = { table, token, friends: friends || old.friends || {}, label: label || old.label || table };
+  localStorage.setItem(KEY, JSON.stringify([entry, ...others].slice(0, 50)));
+  return entry;
+}
+
+export function tokenFor(table) {
+  return myTables().find((entry) => entry.table === table) || null;
+}
+
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const RANKS = { T: "10" };
+
+// A card element from its text ("7H", "TC"); red suits in red.
+export function cardElement(text, extra = "") {
+  const el = document.createElement("div");
+  const rank = text.slice(0, -1);
+  const suit = text.slice(-1);
+  el.className = `card ${suit === "H" || suit === "D" ? "red" : ""} ${extra}`.trim();
+  el.dataset.card = text;
+  el.setAttribute("aria-label", text);
+  const label = `${RANKS[rank] || rank}${SUITS[suit] || suit}`;
+  el.innerHTML = `<span></span><span class="pip-bottom"></span>`;
+  el.firstChild.textContent = label;
+  el.lastChild.textContent = label;
+  return el;
+}
+
+export function cardBack() {
+  const el = document.createElement("div");
+  el.className = "card back";
+  return el;
+}
+
+export function suitSymbol(suit) {
+  return SUITS[suit] || suit;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}

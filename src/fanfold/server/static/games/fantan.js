@@ -1,0 +1,79 @@
+// Fan Tan: the four rows built from the starting rank, the players with their card counts,
+// passes and chips, and your hand with the cards you may play lit.
+import { cardBack, cardElement, el, suitSymbol } from "../common.js";
+
+export function render(root, m, ui) {
+  const view = m.view;
+  root.replaceChildren();
+  const head = el("p", {
+    text: `Hand ${view.hand_number + 1} · rows start at ${view.start_rank} · pool ${view.pool} chips · ${view.score_kind}`,
+  });
+  root.append(head);
+  const ranks = view.config.ace_high ? "23456789TJQKA" : "A23456789TJQK";
+  const rows = el("div", { class: "ft-rows", "aria-label": "layout" });
+  for (const suit of ["C", "D", "H", "S"]) {
+    const row = el("div", { class: "ft-row", "data-suit": suit });
+    row.append(el("span", { class: "suit", text: suitSymbol(suit) }));
+    const played = new Set(view.layout[suit]);
+    for (const rank of ranks) {
+      const card = `${rank}${suit}`;
+      if (played.has(card)) row.append(cardElement(card));
+      else if (rank === view.start_rank && !played.size) row.append(el("div", { class: "slot", text: rank }));
+      else row.append(el("span"));
+    }
+    rows.append(row);
+  }
+  root.append(rows);
+
+  const players = el("div", { class: "ft-players", "aria-label": "players" });
+  view.hand_counts.forEach((count, seat) => {
+    const box = el("div", { class: "ft-player" });
+    if (m.decider === seat) box.classList.add("deciding");
+    const you = seat === m.seat ? " (you)" : "";
+    const dealer = seat === view.dealer ? " · dealer" : "";
+    box.textContent = `${ui.seatName(seat)}${you}: ${count} cards · ${view.passes[seat]} passes · ${view.score_kind} ${view.scores[seat]}${dealer}`;
+    players.append(box);
+  });
+  root.append(players);
+
+  if (view.revealed) {
+    const shown = el("div", { "aria-label": "revealed hands" });
+    view.revealed.forEach((cards, seat) => {
+      const hand = el("div", { class: "hand" });
+      for (const card of cards) hand.append(cardElement(card, "dim"));
+      shown.append(el("p", { text: `${ui.seatName(seat)}:` }), hand);
+    });
+    root.append(shown);
+  }
+
+  if (view.player === null || view.player === undefined) {
+    const backs = el("p", { class: "muted", text: "Spectating: hands are hidden." });
+    root.append(backs);
+    return;
+  }
+  const handBox = el("div", { class: "ft-hand" });
+  handBox.append(el("h3", { text: "Your hand" }));
+  const hand = el("div", { class: "hand", "aria-label": "your hand" });
+  for (const card of view.hand) {
+    const node = cardElement(card);
+    if (m.legal.includes(card)) {
+      node.classList.add("playable");
+      node.tabIndex = 0;
+      node.addEventListener("click", () => ui.act(card));
+      node.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") ui.act(card);
+      });
+    } else if (m.legal.length) {
+      node.classList.add("dim");
+    }
+    hand.append(node);
+  }
+  if (!view.hand.length) hand.append(cardBack());
+  handBox.append(hand);
+  if (m.legal.includes("pass")) {
+    handBox.append(
+      el("div", { class: "legal-buttons" }, el("button", { type: "button", "data-action": "pass", text: "Pass (no card to play)", onclick: () => ui.act("pass") })),
+    );
+  }
+  root.append(handBox);
+}

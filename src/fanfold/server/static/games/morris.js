@@ -1,0 +1,133 @@
+// Fano330-R-Morris on the Fano plane: click a shape then a point to place, a piece then a
+// point to move. The analysis mode writes every move's value from the solved table beside it.
+import { el } from "../common.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const POINTS = {
+  1: [200, 325], 2: [115, 177.5], 3: [200, 30], 4: [285, 177.5], 5: [30, 325], 6: [370, 325], 7: [200, 226.7],
+};
+const LINES = [[5, 2, 3], [3, 4, 6], [6, 1, 5], [2, 7, 6], [4, 7, 5], [1, 7, 3]];
+let shape = null; // "C" or "T" while placing
+let from = null; // a point while moving
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+function piece(letter, x, y, size) {
+  const white = letter === letter.toUpperCase();
+  const fill = white ? "#fdfdf8" : "#1b1b1b";
+  const stroke = white ? "#1b1b1b" : "#f0f0f0";
+  if (letter.toUpperCase() === "C") return svg("circle", { cx: x, cy: y, r: size, fill, stroke, "stroke-width": 2, class: "piece" });
+  const h = size * 1.15;
+  return svg("polygon", { points: `${x},${y - h} ${x - h},${y + h * 0.75} ${x + h},${y + h * 0.75}`, fill, stroke, "stroke-width": 2, class: "piece" });
+}
+
+function valueOf(analysis, action) {
+  if (!analysis) return null;
+  return analysis.moves.find((move) => move.action === action) || null;
+}
+
+function short(value) {
+  if (value.value.result === "draw") return "=";
+  return `${value.value.result === "win" ? "W" : "L"}${value.value.distance}`;
+}
+
+export function render(root, m, ui) {
+  const view = m.view;
+  const legal = m.legal;
+  const placing = view.placement;
+  const mover = view.to_move === "w" ? "White" : "Black";
+  root.replaceChildren();
+  const box = el("div", { class: "morris" });
+  const drawing = svg("svg", { viewBox: "-10 0 425 360", role: "img", "aria-label": "the Fano plane" });
+  for (const line of LINES) {
+    const [a, , c] = line;
+    drawing.append(svg("line", { x1: POINTS[a][0], y1: POINTS[a][1], x2: POINTS[c][0], y2: POINTS[c][1], class: "line" }));
+  }
+  drawing.append(svg("circle", { cx: 200, cy: 226.7, r: 98.3, class: "line" }));
+
+  if (legal.length === 0) {
+    shape = null;
+    from = null;
+  }
+  if (placing && shape === null) {
+    const shapes = new Set(legal.map((a) => a[0]));
+    if (shapes.size === 1) shape = [...shapes][0];
+  }
+  const targets = new Map(); // point -> action
+  const sources = new Set();
+  for (const action of legal) {
+    if (placing) {
+      if (action[0] === shape) targets.set(Number(action.slice(1)), action);
+    } else {
+      const [a, b] = action.split("-").map(Number);
+      sources.add(a);
+      if (a === from) targets.set(b, action);
+    }
+  }
+  for (let p = 1; p <= 7; p++) {
+    const [x, y] = POINTS[p];
+    const spot = svg("circle", { cx: x, cy: y, r: 26, class: "point", "data-point": String(p) });
+    if (targets.has(p)) spot.classList.add("target");
+    else if (!placing && sources.has(p) && !ui.replay) spot.classList.add("source");
+    if (from === p) spot.classList.add("selected");
+    spot.addEventListener("click", () => {
+      if (targets.has(p)) {
+        const action = targets.get(p);
+        shape = null;
+        from = null;
+        ui.act(action);
+      } else if (!placing && sources.has(p)) {
+        from = from === p ? null : p;
+        render(root, m, ui);
+      }
+    });
+    drawing.append(spot);
+    const stack = view.board[p - 1];
+    if (stack.length === 2) {
+      drawing.append(piece(stack[0], x - 7, y + 7, 12));
+      drawing.append(piece(stack[1], x + 4, y - 4, 15));
+    } else if (stack.length === 1) {
+      drawing.append(piece(stack[0], x, y, 15));
+    }
+    for (const node of drawing.querySelectorAll(".piece")) node.style.pointerEvents = "none";
+    const number = svg("text", { x: x + 27, y: y - 18, class: "label" });
+    number.textContent = String(p);
+    drawing.append(number);
+    const value = targets.has(p) ? valueOf(ui.analysis, targets.get(p)) : null;
+    if (value) {
+      const text = svg("text", { x: x - 12, y: y + 44, class: `value ${value.value.result}` });
+      text.textContent = short(value);
+      drawing.append(text);
+    }
+  }
+  box.append(drawing);
+
+  const hands = el("p", {
+    text: `In hand: White ${"●".repeat(view.in_hand.w.C)}${"▲".repeat(view.in_hand.w.T)} · Black ${"●".repeat(view.in_hand.b.C)}${"▲".repeat(view.in_hand.b.T)}`,
+  });
+  box.append(hands);
+  if (legal.length && placing) {
+    const pick = el("div", { class: "hand-pick", "aria-label": "shape to place" });
+    for (const [letter, name] of [["C", "Circle"], ["T", "Triangle"]]) {
+      const has = legal.some((a) => a[0] === letter);
+      const button = el("button", { type: "button", "data-shape": letter, text: `Place a ${name.toLowerCase()}`, onclick: () => { shape = letter; render(root, m, ui); } });
+      button.disabled = !has;
+      if (shape === letter) button.classList.add("chosen");
+      pick.append(button);
+    }
+    box.append(pick);
+    box.append(el("p", { class: "muted", text: shape ? `${mover}: click a lit point to place your ${shape === "C" ? "circle" : "triangle"}.` : `${mover}: choose a shape to place.` }));
+  } else if (legal.length) {
+    box.append(el("p", { class: "muted", text: from ? "Click a lit point to move there (or the piece again to let go)." : `${mover}: click one of your top pieces (blue) to move it.` }));
+  }
+  if (ui.analysis && ui.analysis.moves.length) {
+    const list = el("ul", { class: "values-list", "aria-label": "move values" });
+    for (const move of ui.analysis.moves) list.append(el("li", { class: move.value.result, text: `${move.action}: ${move.text}` }));
+    box.append(el("h3", { text: "Every move, from the solved table" }), list);
+  }
+  root.append(box);
+}

@@ -1,0 +1,179 @@
+// The lobby: pick a game, a variant and the seats, then open the table.
+import { api, remember, myTables } from "./common.js";
+
+const gamesBox = document.getElementById("games");
+const form = document.getElementById("setup");
+const variantSelect = document.getElementById("variant");
+const playersSelect = document.getElementById("players");
+const seatsBox = document.getElementById("seats");
+const errorBox = document.getElementById("setup-error");
+const seedInput = document.getElementById("seed");
+const dailyButton = document.getElementById("daily");
+let games = [];
+let chosen = null;
+
+const SEAT_KINDS = [
+  ["you", "You"],
+  ["hotseat", "Someone at this screen"],
+  ["friend", "A friend (join link)"],
+];
+
+function preset() {
+  return chosen.presets.find((p) => p.name === variantSelect.value);
+}
+
+function botLabel(bot) {
+  return `Bot: ${bot.name}, ${bot.description}`;
+}
+
+function drawSeats() {
+  const count = Number(playersSelect.value);
+  seatsBox.replaceChildren();
+  const strongest = chosen.bots[chosen.bots.length - 1];
+  for (let seat = 0; seat < count; seat++) {
+    const row = document.createElement("div");
+    row.className = "seat-row";
+    const label = document.createElement("label");
+    label.textContent = count === 1 ? "Player" : `Seat ${seat + 1}`;
+    label.htmlFor = `seat-${seat}`;
+    const select = document.createElement("select");
+    select.id = `seat-${seat}`;
+    select.name = `seat-${seat}`;
+    for (const [value, text] of SEAT_KINDS) {
+      if (count === 1 && value !== "you") continue;
+      if (seat === 0 && value === "hotseat") continue;
+      select.add(new Option(text, value));
+    }
+    if (count > 1) {
+      for (const bot of chosen.bots) select.add(new Option(botLabel(bot), bot.name));
+      select.value = seat === 0 ? "you" : strongest.name;
+    }
+    row.append(label, select);
+    seatsBox.append(row);
+  }
+}
+
+function drawPlayers() {
+  const p = preset();
+  playersSelect.replaceChildren();
+  for (const n of p.players) playersSelect.add(new Option(String(n), String(n)));
+  playersSelect.value = String(p.default_players);
+  playersSelect.disabled = p.players.length < 2;
+  document.getElementById("variant-description").textContent = p.description;
+  drawSeats();
+}
+
+function choose(game) {
+  chosen = game;
+  for (const card of gamesBox.children) card.classList.toggle("selected", card.dataset.game === game.name);
+  form.hidden = false;
+  document.getElementById("setup-title").textContent = `New table: ${game.title}`;
+  document.getElementById("setup-summary").textContent = game.summary;
+  document.getElementById("rules-link").href = `/rules/${game.name}`;
+  variantSelect.replaceChildren();
+  for (const p of game.presets) variantSelect.add(new Option(p.name, p.name));
+  const dealt = game.name !== "morris";
+  document.getElementById("deal-row").hidden = !dealt;
+  document.getElementById("seed-label").firstChild.textContent = game.name === "fan" ? "Deal number (PySolFC) " : "Seed ";
+  dailyButton.hidden = game.name !== "fan";
+  seedInput.value = "";
+  errorBox.textContent = "";
+  drawPlayers();
+  form.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+async function start(event) {
+  event.preventDefault();
+  errorBox.textContent = "";
+  const seats = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+  const body = { game: chosen.name, variant: variantSelect.value, players: Number(playersSelect.value), seats };
+  if (seedInput.value !== "") body.seed = Number(seedInput.value);
+  try {
+    const created = await api("POST", "/api/tables", body);
+    remember(created.table, created.token, created.friends, `${chosen.title} (${variantSelect.value})`);
+    location.href = `/table/${created.table}#token=${created.token}`;
+  } catch (error) {
+    errorBox.textContent = error.message;
+  }
+}
+
+function listMine() {
+  const box = document.getElementById("mine");
+  const mine = myTables();
+  if (!mine.length) return;
+  box.replaceChildren();
+  for (const entry of mine.slice(0, 15)) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = `/table/${entry.table}#token=${entry.token}`;
+    a.textContent = entry.label || entry.table;
+    li.append(a);
+    box.append(li);
+  }
+}
+
+async function listRecent() {
+  const box = document.getElementById("recent");
+  try {
+    const rows = await api("GET", "/api/tables?limit=12");
+    box.replaceChildren();
+    for (const row of rows) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = row.over ? `/table/${row.table}?replay=1` : `/table/${row.table}`;
+      const title = games.find((g) => g.name === row.game)?.title || row.game;
+      a.textContent = `${title}: ${row.players.join(" v ")}`;
+      li.append(a, ` · ${row.moves} moves${row.over ? " · over (replay)" : " · watch"}`);
+      box.append(li);
+    }
+    if (!rows.length) box.innerHTML = '<li class="muted">No games yet.</li>';
+  } catch (error) {
+    box.textContent = error.message;
+  }
+}
+
+async function loadRecord(event) {
+  const file = event.target.files[0];
+  const errors = document.getElementById("record-error");
+  errors.textContent = "";
+  if (!file) return;
+  try {
+    const record = JSON.parse(await file.text());
+    const created = await api("POST", "/api/records", { record });
+    remember(created.table, created.token, {}, `Loaded: ${file.name}`);
+    location.href = `/table/${created.table}#token=${created.token}`;
+  } catch (error) {
+    errors.textContent = error instanceof SyntaxError ? "That file is not JSON." : error.message;
+  }
+}
+
+async function main() {
+  games = await api("GET", "/api/games");
+  const order = ["fano", "morris", "fantan", "fan"];
+  games.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  for (const game of games) {
+    const card = document.createElement("button");
+    card.type = "button";
+    card.className = "game-card";
+    card.dataset.game = game.name;
+    card.innerHTML = `<h3></h3><p class="muted"></p>`;
+    card.querySelector("h3").textContent = game.title;
+    card.querySelector("p").textContent = game.summary;
+    card.addEventListener("click", () => choose(game));
+    gamesBox.append(card);
+  }
+  variantSelect.addEventListener("change", drawPlayers);
+  playersSelect.addEventListener("change", drawSeats);
+  form.addEventListener("submit", start);
+  dailyButton.addEventListener("click", async () => {
+    seedInput.value = (await api("GET", "/api/daily")).deal;
+  });
+  document.getElementById("record-file").addEventListener("change", loadRecord);
+  listMine();
+  listRecent();
+  const wanted = new URLSearchParams(location.search).get("game");
+  const game = games.find((g) => g.name === wanted);
+  if (game) choose(game);
+}
+
+main();

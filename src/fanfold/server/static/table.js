@@ -1,0 +1,285 @@
+// A table page: one WebSocket to the server, the board drawn by the game's own module, the
+// side panel (status, seats, moves, undo, analyses, record) drawn here.
+import { api, remember, tokenFor, el } from "./common.js";
+
+const tableId = location.pathname.split("/").filter(Boolean).pop();
+const params = new URLSearchParams(location.search);
+const replayMode = params.has("replay");
+const fragment = new URLSearchParams(location.hash.slice(1));
+let token = fragment.get("token") || tokenFor(tableId)?.token || null;
+if (fragment.get("token")) remember(tableId, token);
+
+const $ = (id) => document.getElementById(id);
+let socket = null;
+let message = null; // the last state message
+let shownSeat = null; // the seat whose view is on screen (hot-seat switches it)
+let coverConfirmed = null; // the seat the last "pass the device" screen was confirmed for
+let renderer = null;
+let analysisData = null; // {version, data} of the last analysis with data
+let analysisPending = false;
+let analysisMode = false; // re-run the data analysis at every position (Morris "Analysis")
+let retry = 500;
+
+async function loadRenderer(name) {
+  try {
+    return await import(`/static/games/${name}.js`);
+  } catch {
+    return await import("/static/games/generic.js");
+  }
+}
+
+function seatName(n) {
+  return message?.seats?.[n]?.name ?? `Player ${n + 1}`;
+}
+
+function showError(text) {
+  $("error").textContent = text || "";
+}
+
+// ------------------------------------------------------------------ socket
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
+  socket.addEventListener("open", () => {
+    retry = 500;
+    const hello = { type: "hello" };
+    if (token) hello.token = token;
+    if (shownSeat !== null) hello.seat = shownSeat;
+    socket.send(JSON.stringify(hello));
+  });
+  socket.addEventListener("message", (event) => {
+    const data = JSON.parse(event.data);
+    if (data.type === "state") onState(data);
+    else if (data.type === "error") showError(data.error);
+    else if (data.type === "ok") showError("");
+  });
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4404) {
+      $("status").textContent = "There is no such table.";
+      return;
+    }
+    $("status").textContent = "Connection lost; reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+function send(data) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(data));
+  else showError("Not connected; reconnecting…");
+}
+
+function act(text) {
+  showError("");
+  send({ type: "act", version: message.version, action: text, seat: message.seat });
+}
+
+// ------------------------------------------------------------------- state
+function onState(data) {
+  const first = message === null;
+  message = data;
+  shownSeat = data.seat;
+  if (first) setUpPage();
+  // Hot-seat: the decider is another of this screen's seats.
+  const decider = data.decider;
+  if (decider !== null && data.yours.includes(decider) && decider !== data.seat) {
+    if (data.hidden_information) {
+      cover(decider);
+      return;
+    }
+    send({ type: "view", seat: decider });
+    return;
+  }
+  if (data.hidden_information && data.options.hotseat && data.seat !== null && coverConfirmed !== data.seat) {
+    cover(data.seat);
+    return;
+  }
+  draw();
+}
+
+function cover(seat) {
+  $("cover-text").textContent = `Pass the device to ${seatName(seat)}. Everyone else, look away.`;
+  $("cover").hidden = false;
+  $("game").replaceChildren();
+  $("log").replaceChildren(); // the last player's own announcements may name their cards
+  $("cover-ok").onclick = () => {
+    $("cover").hidden = true;
+    coverConfirmed = seat;
+    if (message.seat !== seat) send({ type: "view", seat });
+    else draw();
+  };
+}
+
+function setUpPage() {
+  document.title = `${message.game.title}: fanfold`;
+  $("title").textContent = `${message.game.title} · ${message.options.variant ?? ""}`;
+  $("rules").href = `/rules/${message.game.name}`;
+  const entry = tokenFor(tableId);
+  const friends = Object.entries(entry?.friends || {});
+  if (friends.length) {
+    const box = $("invite");
+    box.hidden = false;
+    for (const [seat, friendToken] of friends) {
+      const link = `${location.origin}/table/${tableId}#token=${friendToken}`;
+      const input = el("input", { readonly: "", value: link, "aria-label": `join link for seat ${Number(seat) + 1}` });
+      input.addEventListener("focus", () => input.select());
+      box.append(el("p", { text: `Send this link to the player of ${seatName(Number(seat))}:` }), input);
+    }
+  }
+}
+
+function statusText() {
+  const m = message;
+  if (m.outcome) return "The game is over.";
+  if (m.decider === null) return "";
+  if (m.thinking !== null && m.thinking !== undefined) return `${seatName(m.thinking)} is thinking…`;
+  if (m.decider === m.seat) return m.seats.length > 1 ? `Your move, ${seatName(m.seat)}.` : "Your move.";
+  const who = m.seats[m.decider];
+  return who.bot ? `${seatName(m.decider)} (${who.player}) to play…` : `Waiting for ${seatName(m.decider)}…`;
+}
+
+function draw() {
+  const m = message;
+  const status = $("status");
+  status.textContent = statusText();
+  status.classList.toggle("your-turn", m.decider !== null && m.decider === m.seat);
+  drawSeats();
+  drawLog(m.log);
+  drawControls();
+  const outcome = $("outcome");
+  if (m.outcome) $("analysis").hidden = true;
+  outcome.hidden = !m.outcome;
+  if (m.outcome) outcome.textContent = m.outcome.reason;
+  const analysis = analysisData && analysisData.version === m.version ? analysisData.data : null;
+  renderer.render($("game"), m, { act, seatName, analysis, replay: false });
+  if (analysisMode && !analysis && !analysisPending && m.decider !== null && m.yours.includes(m.decider)) {
+    runAnalysis("values", true);
+  }
+}
+
+function drawSeats() {
+  const list = $("seats");
+  list.replaceChildren();
+  message.seats.forEach((seat) => {
+    const who = seat.bot ? `bot ${seat.player}` : seat.yours ? "you" : "player";
+    const li = el("li", { text: `${seat.name}: ${who}` });
+    if (message.decider === seat.seat) li.classList.add("deciding");
+    list.append(li);
+  });
+}
+
+function drawLog(log) {
+  const box = $("log");
+  box.replaceChildren();
+  for (const entry of log) {
+    box.append(el("li", { text: `${seatName(entry.seat)}: ${entry.text}` }));
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+function drawControls() {
+  const box = $("controls");
+  box.replaceChildren();
+  const m = message;
+  if (m.yours.length && !m.outcome) {
+    box.append(
+      el("button", { type: "button", id: "undo", text: "Undo", onclick: () => send({ type: "undo", version: m.version }) }),
+    );
+    $("undo").disabled = !m.can_undo;
+  }
+  for (const analysis of m.outcome ? [] : m.analyses) {
+    box.append(
+      el("button", { type: "button", "data-analysis": analysis.name, title: analysis.help, text: label(analysis.name), onclick: () => runAnalysis(analysis.name) }),
+    );
+  }
+  const recordReady = m.outcome || !m.hidden_information;
+  if (recordReady) {
+    box.append(el("a", { href: `/api/tables/${tableId}/record`, download: "", id: "download", text: "Download record" }));
+  }
+  if (m.outcome) box.append(el("a", { href: `/table/${tableId}?replay=1`, id: "replay-link", text: "Replay" }));
+}
+
+function label(name) {
+  return { hint: "Hint", winnable: "Still winnable?", values: "Analysis" }[name] || name;
+}
+
+async function runAnalysis(name, again = false) {
+  const out = $("analysis");
+  if (name === "values" && !again) {
+    analysisMode = !analysisMode;
+    if (!analysisMode) {
+      analysisData = null;
+      out.hidden = true;
+      draw();
+      return;
+    }
+  }
+  out.hidden = false;
+  out.textContent = "Thinking…";
+  analysisPending = true;
+  try {
+    const result = await api("GET", `/api/tables/${tableId}/analysis/${name}`, undefined, token);
+    out.textContent = result.data ? result.text.split("\n")[0] : result.text;
+    if (result.data) {
+      analysisData = { version: result.version, data: result.data };
+      if (result.version === message.version) draw();
+    }
+  } catch (error) {
+    out.textContent = error.message;
+  } finally {
+    analysisPending = false;
+  }
+}
+
+// ------------------------------------------------------------------ replay
+async function replay() {
+  $("replay-bar").hidden = false;
+  const spectator = await api("GET", `/api/tables/${tableId}`).catch(() => null);
+  const first = await api("GET", `/api/tables/${tableId}/replay?step=0`);
+  message = spectator || { seats: [], game: { title: "Replay", name: "" }, options: {} };
+  if (spectator) setUpPage();
+  const slider = $("replay-step");
+  slider.max = String(first.steps);
+  async function show(step) {
+    step = Math.max(0, Math.min(first.steps, step));
+    slider.value = String(step);
+    const frame = await api("GET", `/api/tables/${tableId}/replay?step=${step}`);
+    $("replay-label").textContent = `move ${step} of ${frame.steps}`;
+    $("status").textContent = step === frame.steps && frame.outcome ? frame.outcome.reason : `Replay: after move ${step}`;
+    drawLog(frame.log);
+    const fake = { ...message, view: frame.view, text: frame.text, legal: [], decider: null, seat: null, outcome: null };
+    renderer.render($("game"), fake, { act: () => {}, seatName, analysis: null, replay: true });
+  }
+  $("replay-first").onclick = () => show(0);
+  $("replay-prev").onclick = () => show(Number(slider.value) - 1);
+  $("replay-next").onclick = () => show(Number(slider.value) + 1);
+  $("replay-last").onclick = () => show(first.steps);
+  slider.oninput = () => show(Number(slider.value));
+  await show(0);
+}
+
+async function main() {
+  let name = "generic";
+  if (replayMode) {
+    try {
+      name = (await api("GET", `/api/tables/${tableId}/replay?step=0`)).game;
+    } catch (error) {
+      $("status").textContent = error.message;
+      return;
+    }
+    renderer = await loadRenderer(name);
+    replay().catch((error) => showError(error.message));
+    return;
+  }
+  try {
+    const state = await api("GET", `/api/tables/${tableId}`, undefined, token);
+    name = state.game.name;
+  } catch (error) {
+    $("status").textContent = error.message;
+    return;
+  }
+  renderer = await loadRenderer(name);
+  connect();
+}
+
+main();

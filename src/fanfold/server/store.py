@@ -1,0 +1,338 @@
+"""The server's storage: tables, seats and actions in SQL, through SQLAlchemy.
+
+A game is stored as its record (game id, config, seed, start position, action texts), the seats
+(who plays each, and the hash of the secret token that holds it) and a version number. Every
+action is committed before the server acknowledges it, so a restart (even a kill) loses nothing
+that a player was told had happened. SQLite is the default (one file, nothing to install);
+PostgreSQL works by URL (``postgresql+psycopg://user@host/db``). The schema is created and
+upgraded by Alembic migrations (:mod:`fanfold.server.migrations`) when the store opens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from fanfold.core.config import JSONObject
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("config", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("start_position", sa.Text, nullable=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("allow_undo", sa.Boolean, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("outcome", sa.Text, nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False, index=True),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(40), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player", sa.String(200), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True, index=True),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.String(40), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("text", sa.String(400), nullable=False),
+)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat's token: its SHA-256, so the file alone holds no seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class StoredSeat:
+    """One seat as stored: its player (``"human"`` or an agent text) and its token's hash."""
+
+    seat: int
+    player: str
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as stored: enough to rebuild it exactly."""
+
+    id: str
+    game: str
+    config: JSONObject
+    seed: int
+    start_position: str | None
+    version: int
+    allow_undo: bool
+    options: JSONObject
+    outcome: JSONObject | None
+    created: float
+    updated: float
+    seats: tuple[StoredSeat, ...]
+    actions: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A line of the lobby's list."""
+
+    id: str
+    game: str
+    players: tuple[str, ...]
+    moves: int
+    over: bool
+    updated: float
+
+
+def default_url() -> str:
+    """SQLite in the user's data directory (``~/.local/share/fanfold/fanfold.db`` on Linux)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("fanfold"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'fanfold.db'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets write-ahead logging and foreign keys."""
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")  # durable across process kills in WAL
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def upgrade(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest migration."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Store:
+    """Tables, seats and actions in one SQL database.
+
+    Args:
+        url: a SQLAlchemy URL (``sqlite:///path.db``, ``postgresql+psycopg://...``).
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        upgrade(self.engine)
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        with self.engine.begin() as connection:
+            yield connection
+
+    # --------------------------------------------------------------- writing
+    def create(
+        self,
+        table_id: str,
+        game: str,
+        config: JSONObject,
+        seed: int,
+        start_position: str | None,
+        players: Sequence[str],
+        token_hashes: Sequence[str | None],
+        *,
+        allow_undo: bool,
+        options: JSONObject,
+        actions_done: Sequence[tuple[int, str]] = (),
+        version: int = 0,
+    ) -> None:
+        """Store a new table with its seats (and, for a loaded record, its actions)."""
+        now = time.time()
+        with self._begin() as connection:
+            connection.execute(
+                tables.insert().values(
+                    id=table_id,
+                    game=game,
+                    config=json.dumps(config),
+                    seed=seed,
+                    start_position=start_position,
+                    version=version,
+                    allow_undo=allow_undo,
+                    options=json.dumps(options),
+                    outcome=None,
+                    created=now,
+                    updated=now,
+                )
+            )
+            connection.execute(
+                seats.insert(),
+                [
+                    {"table_id": table_id, "seat": n, "player": player, "token_hash": hashed}
+                    for n, (player, hashed) in enumerate(zip(players, token_hashes, strict=True))
+                ],
+            )
+            if actions_done:
+                connection.execute(
+                    actions.insert(),
+                    [
+                        {"table_id": table_id, "number": n + 1, "seat": seat, "text": text}
+                        for n, (seat, text) in enumerate(actions_done)
+                    ],
+                )
+
+    def append(
+        self,
+        table_id: str,
+        number: int,
+        seat: int,
+        text: str,
+        version: int,
+        outcome: JSONObject | None,
+    ) -> None:
+        """Store action ``number`` (1-based) and the table's new version, in one transaction."""
+        with self._begin() as connection:
+            connection.execute(
+                actions.insert().values(table_id=table_id, number=number, seat=seat, text=text)
+            )
+            self._touch(connection, table_id, version, outcome)
+
+    def truncate(self, table_id: str, keep: int, version: int) -> None:
+        """Keep only the first ``keep`` actions (an undo) and store the new version."""
+        with self._begin() as connection:
+            connection.execute(
+                actions.delete().where(actions.c.table_id == table_id, actions.c.number > keep)
+            )
+            self._touch(connection, table_id, version, None)
+
+    def claim(self, table_id: str, seat: int, hashed: str) -> None:
+        """Give ``seat`` a token's hash (a friend's join)."""
+        with self._begin() as connection:
+            connection.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(token_hash=hashed)
+            )
+
+    def _touch(
+        self, connection: Connection, table_id: str, version: int, outcome: JSONObject | None
+    ) -> None:
+        connection.execute(
+            tables.update()
+            .where(tables.c.id == table_id)
+            .values(
+                version=version,
+                updated=time.time(),
+                outcome=json.dumps(outcome) if outcome is not None else None,
+            )
+        )
+
+    # --------------------------------------------------------------- reading
+    def load(self, table_id: str) -> StoredTable | None:
+        """The stored table, or ``None`` when there is none by that id."""
+        with self.engine.connect() as connection:
+            row = connection.execute(tables.select().where(tables.c.id == table_id)).first()
+            if row is None:
+                return None
+            seat_rows = connection.execute(
+                seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
+            ).all()
+            action_rows = connection.execute(
+                sa.select(actions.c.seat, actions.c.text)
+                .where(actions.c.table_id == table_id)
+                .order_by(actions.c.number)
+            ).all()
+        return StoredTable(
+            id=row.id,
+            game=row.game,
+            config=json.loads(row.config),
+            seed=int(row.seed),
+            start_position=row.start_position,
+            version=int(row.version),
+            allow_undo=bool(row.allow_undo),
+            options=json.loads(row.options),
+            outcome=json.loads(row.outcome) if row.outcome is not None else None,
+            created=float(row.created),
+            updated=float(row.updated),
+            seats=tuple(StoredSeat(r.seat, r.player, r.token_hash) for r in seat_rows),
+            actions=tuple((int(r.seat), str(r.text)) for r in action_rows),
+        )
+
+    def recent(self, limit: int = 20) -> list[TableSummary]:
+        """The most recently changed tables, newest first."""
+        moves = (
+            sa.select(actions.c.table_id, sa.func.count().label("moves"))
+            .group_by(actions.c.table_id)
+            .subquery()
+        )
+        query = (
+            sa.select(tables.c.id, tables.c.game, tables.c.outcome, tables.c.updated, moves.c.moves)
+            .select_from(tables.outerjoin(moves, moves.c.table_id == tables.c.id))
+            .order_by(tables.c.updated.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+            players: dict[str, list[str]] = {row.id: [] for row in rows}
+            if players:
+                for seat_row in connection.execute(
+                    sa.select(seats.c.table_id, seats.c.player)
+                    .where(seats.c.table_id.in_(list(players)))
+                    .order_by(seats.c.table_id, seats.c.seat)
+                ):
+                    players[seat_row.table_id].append(seat_row.player)
+        return [
+            TableSummary(
+                row.id,
+                row.game,
+                tuple(players[row.id]),
+                int(row.moves or 0),
+                row.outcome is not None,
+                float(row.updated),
+            )
+            for row in rows
+        ]
+
+    def unfinished(self) -> list[str]:
+        """The ids of tables whose game has not ended (resumed at start-up)."""
+        with self.engine.connect() as connection:
+            return [
+                row.id
+                for row in connection.execute(
+                    sa.select(tables.c.id).where(tables.c.outcome.is_(None))
+                )
+            ]

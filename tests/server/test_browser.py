@@ -1,0 +1,268 @@
+"""End-to-end: Debian's Chromium, driven by Playwright, plays whole games through the pages.
+
+A real server (uvicorn, in a thread of this process) on a temporary SQLite file serves the
+lobby and the tables; the tests click as a player would, never typing notation. Screenshots of
+every page go to ``build/screenshots/`` for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from fanfold.server.app import create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a fresh server; its bots answer at once."""
+    database = tmp_path_factory.mktemp("browser") / "fanfold.db"
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(f"sqlite:///{database}", bot_seconds=0.2, bot_pause=0.0),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+    )
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium (the test set-up installs it: ``apt-get install chromium``)."""
+    assert CHROMIUM.exists(), (
+        "Debian's chromium is missing: scripts/test.sh installs it (apt-get install chromium)"
+    )
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser context (its own storage) with a page; page errors fail the test."""
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def open_table(page: Page, server: str, game: str, seats: dict[int, str], seed: str = "") -> None:
+    """Create a table from the lobby: pick the game, set the seats, start."""
+    page.goto(f"{server}/")
+    page.click(f"[data-game={game}]")
+    for seat, choice in seats.items():
+        page.select_option(f"#seat-{seat}", choice)
+    if seed:
+        page.fill("#seed", seed)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/table/"))
+
+
+def wait_turn_or_end(page: Page) -> bool:
+    """Wait until the player must move (True) or the game is over (False)."""
+    page.wait_for_function(
+        "() => document.querySelector('#status').classList.contains('your-turn')"
+        " || !document.querySelector('#outcome').hidden",
+        timeout=20_000,
+    )
+    return page.locator("#outcome").is_hidden()
+
+
+def log_length(page: Page) -> int:
+    return page.locator("#log li").count()
+
+
+def morris_move(page: Page) -> None:
+    """One Morris move by clicking: a shape then a lit point, or a piece then a lit point."""
+    shapes = page.locator(".hand-pick button:not([disabled])")
+    if shapes.count():
+        shapes.first.click()
+    else:
+        page.locator(".point.source").first.click()
+    before = log_length(page)
+    page.locator(".point.target").first.click()
+    page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+
+
+def test_lobby_lists_every_game_and_its_rules(page: Page, server: str) -> None:
+    page.goto(f"{server}/")
+    cards = page.locator(".game-card")
+    expect(cards).to_have_count(4)
+    page.click("[data-game=fantan]")
+    expect(page.locator("#variant option")).to_have_count(9)
+    expect(page.locator("#seats select")).to_have_count(4)
+    shot(page, "lobby")
+    page.goto(f"{server}/rules/morris")
+    expect(page.locator("h1")).to_contain_text("Fano330-R-Morris")
+
+
+def test_morris_against_a_bot_to_the_end_with_a_reload(page: Page, server: str) -> None:
+    open_table(page, server, "morris", {1: "random"})
+    page.wait_for_selector(".morris svg")
+    page.click("[data-analysis=values]")  # the analysis mode: every move's value
+    page.wait_for_selector(".values-list li")
+    expect(page.locator(".values-list li").first).to_contain_text("draw")
+    shot(page, "morris-analysis")
+    page.click("[data-analysis=values]")
+    moves = 0
+    while wait_turn_or_end(page):
+        morris_move(page)
+        moves += 1
+        if moves == 1:  # a reload finds the same game, at the same point
+            seen = log_length(page)
+            page.reload()
+            page.wait_for_selector(".morris svg")
+            page.wait_for_function(f"() => document.querySelectorAll('#log li').length >= {seen}")
+        assert moves < 200
+    expect(page.locator("#outcome")).to_be_visible()
+    shot(page, "morris-over")
+
+
+def test_fantan_against_three_bots_to_the_end(page: Page, server: str) -> None:
+    open_table(page, server, "fantan", {1: "random", 2: "random", 3: "random"}, seed="7")
+    page.wait_for_selector(".ft-rows")
+    plays = 0
+    while wait_turn_or_end(page):
+        before = log_length(page)
+        playable = page.locator(".hand .card.playable")
+        if playable.count():
+            playable.first.click()
+        else:
+            page.click("[data-action=pass]")
+        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+        plays += 1
+        if plays == 2:
+            shot(page, "fantan")
+        assert plays < 200
+    expect(page.locator("#outcome")).to_be_visible()
+    shot(page, "fantan-over")
+
+
+def test_fan_deal_won_by_following_the_hints(page: Page, server: str) -> None:
+    open_table(page, server, "fan", {}, seed="2")
+    page.wait_for_selector(".fans")
+    shot(page, "fan")
+    moves = 0
+    while wait_turn_or_end(page):
+        page.click("[data-analysis=hint]")
+        expect(page.locator("#analysis")).to_contain_text("Try")
+        hint = page.locator("#analysis").inner_text()
+        found = re.search(r"Try (\d+)-(\w+)(?::(\d+))?", hint)
+        assert found, hint
+        source, target, count = found.group(1), found.group(2), found.group(3) or "1"
+        cards = page.locator(f".fan[data-fan='{source}'] .card")
+        cards.nth(cards.count() - int(count)).click()
+        before = log_length(page)
+        if target == "F":
+            page.locator("[data-foundation].target").first.click()
+        else:
+            page.click(f".fan[data-fan='{target}']")
+        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+        moves += 1
+        if moves == 5:  # take one back and play it again
+            page.click("#undo")
+            page.wait_for_function(f"() => document.querySelectorAll('#log li').length == {before}")
+        assert moves < 200
+    expect(page.locator("#outcome")).to_contain_text("won")
+    shot(page, "fan-won")
+
+
+def test_two_browsers_play_through_a_join_link(browser: Browser, server: str) -> None:
+    host = browser.new_context()
+    guest = browser.new_context()
+    try:
+        first = host.new_page()
+        open_table(first, server, "morris", {1: "friend"})
+        link = first.locator("#invite input").input_value()
+        assert "#token=" in link
+        second = guest.new_page()
+        second.goto(link)
+        second.wait_for_selector(".morris svg")
+        for _ in range(3):
+            assert wait_turn_or_end(first)
+            morris_move(first)
+            assert wait_turn_or_end(second)
+            morris_move(second)
+        expect(first.locator("#log li")).to_have_count(6)
+        expect(second.locator("#log li")).to_have_count(6)
+        shot(second, "morris-friend")
+    finally:
+        host.close()
+        guest.close()
+
+
+def test_hotseat_covers_the_hand_between_players(page: Page, server: str) -> None:
+    open_table(page, server, "fantan", {1: "hotseat", 2: "random", 3: "random"}, seed="11")
+    seen: set[str] = set()
+    for _ in range(12):
+        page.wait_for_function(
+            "() => !document.querySelector('#cover').hidden"
+            " || document.querySelector('#status').classList.contains('your-turn')"
+            " || !document.querySelector('#outcome').hidden"
+        )
+        if page.locator("#cover").is_visible():
+            expect(page.locator("#game .card")).to_have_count(0)  # nothing shows under it
+            expect(page.locator("#cover-text")).to_contain_text("Pass the device")
+            shot(page, "fantan-hotseat-cover")
+            page.click("#cover-ok")
+            continue
+        if not page.locator("#outcome").is_hidden():
+            break
+        seen.add(page.locator("#status").inner_text())
+        before = log_length(page)
+        playable = page.locator(".hand .card.playable")
+        if playable.count():
+            playable.first.click()
+        else:
+            page.click("[data-action=pass]")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#log li').length > {before}"
+            " || !document.querySelector('#cover').hidden"
+        )
+    assert {"Your move, Player 1.", "Your move, Player 2."} <= seen
