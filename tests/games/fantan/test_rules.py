@@ -9,9 +9,17 @@ import pytest
 from fanfold.core.errors import ConfigError, IllegalActionError
 from fanfold.core.registry import get_game
 from fanfold.core.rng import derive_rng
-from fanfold.games.fantan import GAME, PASS, FanTanConfig, FanTanState, Scoring
-from fanfold.games.fantan.game import deal_sizes, dealer_of, state_playable
-from fanfold.games.fantan.layout import CARDS, cards_of
+from fanfold.games.fantan import (
+    GAME,
+    PASS,
+    PLAYS,
+    FanTanAction,
+    FanTanConfig,
+    FanTanState,
+    Scoring,
+)
+from fanfold.games.fantan.cards import CARDS, cards_of
+from fanfold.games.fantan.rules import deal_sizes, dealer_of, state_playable, why_illegal
 
 ALL = [str(card) for card in CARDS]
 
@@ -180,6 +188,21 @@ def test_illegal_plays_are_explained_and_change_nothing() -> None:
     assert GAME.format_position(state) == GAME.format_position(position(FOUR, SPLIT, "7C 6C 7H 7S"))
 
 
+@pytest.mark.parametrize("preset", [preset.name for preset in GAME.presets()])
+def test_why_illegal_allows_exactly_the_legal_actions(preset: str) -> None:
+    rng = random.Random(3)
+    state = GAME.new_state(GAME.preset(preset).config, seed=3)
+    while True:
+        legal = GAME.legal_actions(state)
+        every: list[FanTanAction] = [*PLAYS, PASS]
+        allowed = [action for action in every if why_illegal(state, action) is None]
+        assert sorted(map(str, allowed)) == sorted(map(str, legal))
+        if not legal:
+            break
+        state = GAME.apply(state, legal[rng.randrange(len(legal))])
+    assert GAME.outcome(state) is not None
+
+
 def test_the_first_player_out_wins_the_hand() -> None:
     config = FOUR.replace(players=4)
     hands = [suit("C"), suit("D"), suit("H"), suit("S")]
@@ -273,7 +296,7 @@ def test_penalty_points_at_face_value_for_the_others() -> None:
 
 
 def test_face_values_aces_one_pictures_ten() -> None:
-    from fanfold.games.fantan.layout import face_points
+    from fanfold.games.fantan.cards import face_points
 
     def mask(text: str) -> int:
         return sum(1 << ALL.index(card) for card in text.split())
@@ -343,7 +366,7 @@ def test_a_match_deals_the_next_hand_and_passes_the_deal_left() -> None:
     assert state.last_winner == 0
     assert state.history == ()
     fresh = GAME.new_state(config, seed=5)
-    from fanfold.games.fantan.game import deal
+    from fanfold.games.fantan.rules import deal
 
     assert state.hands == deal(config, 5, 1) != fresh.hands
 
