@@ -25,11 +25,17 @@ Modules: ``config`` (options and presets), ``deals`` (PySolFC's deals, fc-solve'
 from fanfold.core.registry import register
 from fanfold.games.fan.actions import FanMove, parse_move
 from fanfold.games.fan.config import PRESETS, FanConfig
-from fanfold.games.fan.deals import deal_fans, format_fcs_board, parse_fcs_board
+from fanfold.games.fan.deals import (
+    KING,
+    NUM_FANS,
+    deal_fans,
+    format_fcs_board,
+    parse_fcs_board,
+)
 from fanfold.games.fan.game import FanGame
 from fanfold.games.fan.notation import format_position, parse_position
 from fanfold.games.fan.rules import apply_move, legal_moves, run_length, why_illegal
-from fanfold.games.fan.state import KING, NUM_FANS, FanState, make_state
+from fanfold.games.fan.state import FanState, make_state
 from fanfold.games.fan.view import FanView
 
 GAME = register(FanGame(), "fan-patience", "fan-solitaire")

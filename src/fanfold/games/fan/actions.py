@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from fanfold.core.errors import NotationError
-from fanfold.games.fan.state import NUM_FANS
+from fanfold.games.fan.deals import NUM_FANS
 
 
 @dataclass(frozen=True, slots=True)

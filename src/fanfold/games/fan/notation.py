@@ -11,7 +11,8 @@ from __future__ import annotations
 from fanfold.core.cards import Card
 from fanfold.core.errors import NotationError
 from fanfold.games.fan.config import FanConfig
-from fanfold.games.fan.state import NUM_FANS, FanState, make_state
+from fanfold.games.fan.deals import NUM_FANS
+from fanfold.games.fan.state import FanState, make_state
 
 #: Foundation ranks as written in the position notation: ``-`` for an empty foundation.
 FOUNDATION_LETTERS = "-A23456789TJQK"

@@ -14,8 +14,8 @@ from fanfold.core.errors import ConfigError, NotationError
 from fanfold.core.game import Outcome
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import FanConfig
-from fanfold.games.fan.deals import deal_fans
-from fanfold.games.fan.state import KING, FanState, make_state
+from fanfold.games.fan.deals import KING, deal_fans
+from fanfold.games.fan.state import FanState, make_state
 
 
 def new_state(config: FanConfig, deal: int) -> FanState:

@@ -8,10 +8,7 @@ from dataclasses import dataclass
 from fanfold.core.cards import SUITS, Card, full_deck
 from fanfold.core.errors import NotationError
 from fanfold.games.fan.config import FanConfig
-
-#: Fans in a Fan layout: 17 of three cards and one of one.
-NUM_FANS = 18
-KING = 13
+from fanfold.games.fan.deals import KING, NUM_FANS
 
 Fans = tuple[tuple[Card, ...], ...]
 
