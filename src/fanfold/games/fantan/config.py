@@ -185,7 +185,8 @@ PRESETS: tuple[Preset[FanTanConfig], ...] = (
     Preset(
         "chips-match",
         FanTanConfig(scoring=Scoring.CHIPS, hands=4),
-        "a match of four hands with a chip pool; net chips decide it",
+        "a match of four hands with a chip pool; net chips decide it (four is fanfold's "
+        "reading: the text sets no match length)",
         aliases=("chip-match",),
         player_counts=tuple(range(3, 9)),
     ),
@@ -195,7 +196,7 @@ PRESETS: tuple[Preset[FanTanConfig], ...] = (
             opening_card="7H", up_before_down=True, scoring=Scoring.PENALTY, hands=0, target=100
         ),
         "online Sevens played as a match until someone has 100 penalty points; the fewest "
-        "points wins",
+        "points wins (100 is fanfold's reading: the text sets no target)",
         aliases=("penalty-match", "sevens-100"),
         player_counts=tuple(range(3, 9)),
     ),
