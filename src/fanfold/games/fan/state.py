@@ -1,4 +1,4 @@
-"""Fan patience positions: 18 fans and four foundations, checked on construction."""
+"""Fan patience positions: 18 fans and four foundations; :func:`make_state` builds a checked one."""
 
 from __future__ import annotations
 
