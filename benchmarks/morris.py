@@ -26,7 +26,7 @@ from pathlib import Path
 
 from fanfold.agents.perfect import PerfectAgent
 from fanfold.games.morris import GAME, Adjacency, MorrisConfig
-from fanfold.games.morris.game import format_key
+from fanfold.games.morris.notation import format_key
 from fanfold.solvers import morris as solver
 
 

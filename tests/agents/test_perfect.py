@@ -11,7 +11,7 @@ from fanfold.agents import RandomAgent, agent_names, create_agent, strongest_age
 from fanfold.agents.perfect import PerfectAgent
 from fanfold.core.registry import all_games
 from fanfold.games.morris import GAME, Adjacency, MorrisConfig, MorrisState
-from fanfold.games.morris.game import losing_line
+from fanfold.games.morris.rules import losing_line
 from fanfold.play import Seat, play_game
 from fanfold.solvers import morris as solver
 from fanfold.solvers.morris import MorrisTable, Result

@@ -13,7 +13,9 @@ import pytest
 
 from fanfold.core.errors import NotationError
 from fanfold.games.morris import GAME, Adjacency, MorrisConfig, MorrisState
-from fanfold.games.morris.game import PIECES, format_key, losing_line, parse_board
+from fanfold.games.morris.board import PIECES
+from fanfold.games.morris.notation import format_key, parse_board
+from fanfold.games.morris.rules import losing_line
 from fanfold.solvers import morris as solver
 from fanfold.solvers.morris import MorrisTable, Result, Value
 

@@ -19,7 +19,8 @@ from fanfold.cli.common import console, error_console, fail
 from fanfold.cli.solve import app
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import get_game
-from fanfold.games.morris.game import SIDE_LETTERS, SIDE_NAMES, MorrisConfig, MorrisGame
+from fanfold.games.morris import MorrisConfig, MorrisGame
+from fanfold.games.morris.board import SIDE_LETTERS, SIDE_NAMES
 from fanfold.play.analysis import morris_value_text
 from fanfold.solvers.morris import (
     MorrisTable,

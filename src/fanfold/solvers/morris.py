@@ -60,20 +60,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from fanfold.games.morris.game import (
+from fanfold.games.morris import Adjacency, MorrisAction, MorrisGame, MorrisState
+from fanfold.games.morris.board import (
     BLACK,
     LINES,
     PIECES,
     PIECES_PER_SHAPE,
     POINTS,
     WHITE,
-    Adjacency,
-    MorrisAction,
-    MorrisGame,
-    MorrisState,
-    losing_line,
     neighbours,
 )
+from fanfold.games.morris.rules import losing_line
 
 #: Version of the table format and of the solver's results; a cache of another version is rebuilt.
 FORMAT_VERSION = 1

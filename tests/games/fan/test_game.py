@@ -18,6 +18,7 @@ from fanfold.games.fan import (
     format_fcs_board,
     make_state,
     parse_fcs_board,
+    why_illegal,
 )
 
 GAME = FanGame()
@@ -158,6 +159,30 @@ def test_sequence_variant_moves_runs_of_one_suit() -> None:
     classic = position(fans, (13, 13, 13, 6))
     with pytest.raises(IllegalActionError, match="one card moves at a time"):
         GAME.apply_text(classic, "1-2:3")
+
+
+#: Moves a player could write, and some out of range.
+EVERY_MOVE = [
+    FanMove(source, target, count)
+    for source in range(20)
+    for target in (None, *range(20))
+    for count in range(14)
+]
+
+
+@pytest.mark.parametrize("config", [CLASSIC, ANY, SEQUENCES, FanConfig(True, True)])
+def test_why_illegal_allows_exactly_the_legal_moves(config: FanConfig) -> None:
+    rng = random.Random(5)
+    state = GAME.new_state(config, 5)
+    for _ in range(40):
+        legal = GAME.legal_actions(state)
+        assert [move for move in EVERY_MOVE if why_illegal(state, move) is None] == sorted(
+            legal,
+            key=lambda move: (move.source, -1 if move.target is None else move.target, move.count),
+        )
+        if not legal:
+            break
+        state = GAME.apply(state, legal[rng.randrange(len(legal))])
 
 
 def test_winning_and_losing() -> None:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from fanfold.games.fantan import GAME, FanTanConfig, Pass
 from fanfold.games.fantan.fast import PASS_CODE, random_hand
-from fanfold.games.fantan.game import hand_winner
+from fanfold.games.fantan.rules import hand_winner
 
 SINGLE_HANDS = [preset.config.replace(hands=1, target=None) for preset in GAME.presets()]
 

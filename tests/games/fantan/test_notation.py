@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fanfold.core.errors import NotationError
 from fanfold.games.fantan import GAME, PASS, PLAYS, FanTanConfig, FanTanState, Play, Scoring
-from fanfold.games.fantan.layout import CARDS
+from fanfold.games.fantan.cards import CARDS
 
 
 def test_actions_round_trip_and_accept_common_spellings() -> None:

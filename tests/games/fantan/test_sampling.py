@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from fanfold.core.errors import NotationError
 from fanfold.games.fantan import GAME, PASS, FanTanConfig, FanTanState, sampling
-from fanfold.games.fantan.game import state_playable
+from fanfold.games.fantan.rules import state_playable
 from fanfold.games.fantan.sampling import is_completable
 
 CONFIGS = [preset.config.replace(hands=1, target=None) for preset in GAME.presets()[:7]]

@@ -11,13 +11,15 @@ from fanfold.games.morris import (
     GEOMETRIC_ADJACENT,
     LINES,
     Adjacency,
+    MorrisAction,
     MorrisConfig,
     MorrisGame,
     MorrisState,
     Move,
     Place,
 )
-from fanfold.games.morris.game import losing_line, neighbours
+from fanfold.games.morris.board import neighbours
+from fanfold.games.morris.rules import losing_line, why_illegal
 
 GAME = MorrisGame()
 COMPLETE = MorrisConfig(Adjacency.COMPLETE)
@@ -316,6 +318,30 @@ def test_random_lines_of_play_keep_the_stacking_rules(choices: list[int]) -> Non
         assert GAME.format_position(position(GAME.format_position(state))) == GAME.format_position(
             state
         )
+
+
+#: Every action a player could write, and some no player could.
+EVERY_ACTION: list[MorrisAction] = [
+    *(Place(shape, point) for shape in "CTX" for point in range(9)),
+    *(Move(source, target) for source in range(9) for target in range(9)),
+]
+
+
+@given(
+    st.sampled_from([Adjacency.GEOMETRIC, Adjacency.COMPLETE]),
+    st.lists(st.integers(min_value=0, max_value=10_000), max_size=60),
+)
+def test_why_illegal_allows_exactly_the_legal_actions(
+    adjacency: Adjacency, choices: list[int]
+) -> None:
+    state = GAME.new_state(MorrisConfig(adjacency))
+    for choice in [*choices, 0]:
+        legal = GAME.legal_actions(state)
+        allowed = [action for action in EVERY_ACTION if why_illegal(state, action) is None]
+        assert sorted(map(str, allowed)) == sorted(map(str, legal))
+        if not legal:
+            break
+        state = GAME.apply(state, legal[choice % len(legal)])
 
 
 def test_placements_are_announced_with_the_colour_and_shape() -> None:

@@ -15,27 +15,28 @@ its foundation, ``3-7:2`` the top two cards together where sequences may move. A
 the 18 fans bottom to top joined by ``/`` (``-`` when empty), then the top rank of the C, D, H
 and S foundations: ``4C2C4S/3D7CAD/.../3H A---``. Boards in fc-solve's text format are read and
 written by :func:`parse_fcs_board` and :func:`format_fcs_board`. See ``docs/rules/fan.md``.
+
+Modules: ``config`` (options and presets), ``deals`` (PySolFC's deals, fc-solve's boards),
+``actions``, ``state`` (positions, checked), ``rules`` (everything the rules decide;
+``why_illegal`` is the one source of legality), ``view``, ``notation``, ``render`` and ``game``
+(the :class:`~fanfold.core.game.Game` object).
 """
 
 from fanfold.core.registry import register
-from fanfold.games.fan.deals import deal_fans, format_fcs_board, parse_fcs_board
-from fanfold.games.fan.game import (
+from fanfold.games.fan.actions import FanMove, parse_move
+from fanfold.games.fan.config import PRESETS, FanConfig
+from fanfold.games.fan.deals import (
     KING,
     NUM_FANS,
-    FanConfig,
-    FanGame,
-    FanMove,
-    FanState,
-    FanView,
-    apply_move,
-    format_position,
-    legal_moves,
-    make_state,
-    parse_move,
-    parse_position,
-    run_length,
-    why_illegal,
+    deal_fans,
+    format_fcs_board,
+    parse_fcs_board,
 )
+from fanfold.games.fan.game import FanGame
+from fanfold.games.fan.notation import format_position, parse_position
+from fanfold.games.fan.rules import apply_move, legal_moves, run_length, why_illegal
+from fanfold.games.fan.state import FanState, make_state
+from fanfold.games.fan.view import FanView
 
 GAME = register(FanGame(), "fan-patience", "fan-solitaire")
 
@@ -43,6 +44,7 @@ __all__ = [
     "GAME",
     "KING",
     "NUM_FANS",
+    "PRESETS",
     "FanConfig",
     "FanGame",
     "FanMove",

@@ -1,4 +1,4 @@
-"""Fan deals compatible with PySolFC, and boards in fc-solve's text format.
+"""The shape of a Fan layout, deals compatible with PySolFC, and boards in fc-solve's format.
 
 PySolFC numbers its deals from 1; "Fan deal 1234" here is the same layout as in PySolFC, made
 with the ``pysol-cards`` package (PySolFC's own dealing code, published separately): the
@@ -16,6 +16,10 @@ from collections.abc import Sequence
 from fanfold.core.cards import SUITS, Card, Suit, parse_rank, rank_text
 from fanfold.core.errors import NotationError
 
+#: Fans in a Fan layout: 17 of three cards and one of one.
+NUM_FANS = 18
+#: The rank of a king: a full foundation, and (classic game) the only card for an empty fan.
+KING = 13
 #: pysol-cards numbers suits C, S, H, D.
 _PYSOL_SUITS = "CSHD"
 
@@ -38,7 +42,7 @@ def deal_fans(deal: int) -> tuple[tuple[Card, ...], ...]:
         generator.setSeed(0)
         cards = generator.shuffle(createCards(1))
     cards.reverse()
-    fans: list[list[Card]] = [[] for _ in range(18)]
+    fans: list[list[Card]] = [[] for _ in range(NUM_FANS)]
     for position, pysol_card in enumerate(cards):
         card = Card(pysol_card.rank, Suit(_PYSOL_SUITS[pysol_card.suit]))
         fans[position % 17 if position < 51 else 17].append(card)

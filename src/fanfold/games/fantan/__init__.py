@@ -18,20 +18,20 @@ penalty points), and matches of several hands (``chips-match``, ``sevens-match``
 Notation: a play is the card, rank then suit (``7D``, ``TH``); ``pass`` passes. A position is
 ``hand=1 leader=1 scores=0,0,0,0 pool=0 last=- seed=7 | <hand> / <hand> / ... | <actions>``
 (see :mod:`fanfold.games.fantan.notation`).
+
+Modules: ``config`` (options and presets), ``cards`` (cards as bits), ``actions``, ``state``,
+``rules`` (everything the rules decide; ``why_illegal`` is the one source of legality),
+``view`` (what a seat sees), ``sampling`` (deals consistent with a view), ``notation``,
+``render``, ``game`` (the :class:`~fanfold.core.game.Game` object) and ``fast`` (a random
+playout tested equal to the rules).
 """
 
 from fanfold.core.registry import register
-from fanfold.games.fantan.config import FanTanConfig, Scoring
+from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction, Pass, Play
+from fanfold.games.fantan.config import PRESETS, FanTanConfig, Scoring
 from fanfold.games.fantan.game import FanTanGame
-from fanfold.games.fantan.state import (
-    PASS,
-    PLAYS,
-    FanTanAction,
-    FanTanState,
-    FanTanView,
-    Pass,
-    Play,
-)
+from fanfold.games.fantan.state import FanTanState
+from fanfold.games.fantan.view import FanTanView
 
 GAME = FanTanGame()
 register(GAME, "sevens", "fan-tan", "parliament", "domino")
@@ -40,6 +40,7 @@ __all__ = [
     "GAME",
     "PASS",
     "PLAYS",
+    "PRESETS",
     "FanTanAction",
     "FanTanConfig",
     "FanTanGame",

@@ -1,4 +1,4 @@
-"""Fan Tan variant configuration (rules text: seeds/003)."""
+"""Fan Tan variant configuration and presets (rules text: seeds/003)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fanfold.core.cards import Card
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import ConfigError, NotationError
+from fanfold.core.game import Preset
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -124,3 +125,79 @@ class FanTanConfig(GameConfig):
     def is_match(self) -> bool:
         """True when more than one hand may be played."""
         return self.hands != 1
+
+
+#: The named variants, the default first.
+PRESETS: tuple[Preset[FanTanConfig], ...] = (
+    Preset(
+        "standard",
+        FanTanConfig(),
+        "one hand: sevens start the rows, ace high, the first player out wins",
+        aliases=("fan-tan", "sevens", "parliament", "default"),
+        player_counts=tuple(range(3, 9)),
+    ),
+    Preset(
+        "chips",
+        FanTanConfig(scoring=Scoring.CHIPS),
+        "chip pool: everyone antes a chip, a pass pays a chip, the winner takes the pool and "
+        "a chip per card left in each opponent's hand",
+        aliases=("chip-pool", "pool"),
+        player_counts=tuple(range(3, 9)),
+    ),
+    Preset(
+        "seven-of-diamonds",
+        FanTanConfig(opening_card="7D"),
+        "the holder of the seven of diamonds opens with it",
+        aliases=("7d", "7d-opens"),
+        player_counts=tuple(range(3, 9)),
+    ),
+    Preset(
+        "ace-low",
+        FanTanConfig(ace_high=False),
+        "the ace ranks below the 2, so the rows run from ace to king",
+        aliases=("ace-below-two",),
+        player_counts=tuple(range(3, 9)),
+    ),
+    Preset(
+        "sevens-online",
+        FanTanConfig(opening_card="7H", up_before_down=True, scoring=Scoring.PENALTY),
+        "the online Sevens: seven of hearts first, each suit's 8 before its 6, penalty points "
+        "at face value (aces 1, pictures 10) for the others when one goes out",
+        aliases=("online", "fwend"),
+        player_counts=tuple(range(3, 9)),
+    ),
+    Preset(
+        "domino",
+        FanTanConfig(start_rank=None),
+        "the French Domino: the first player opens with a rank of their choice and every "
+        "suit's row must start with that rank",
+        aliases=("french", "chosen-rank"),
+        player_counts=tuple(range(3, 9)),
+    ),
+    Preset(
+        "ten-titans",
+        FanTanConfig(start_rank=10, scoring=Scoring.PENALTY),
+        "Ten Titans: every suit starts at the ten; when one goes out the others score "
+        "penalty points for the cards they hold",
+        aliases=("titans", "tens"),
+        player_counts=tuple(range(3, 9)),
+    ),
+    Preset(
+        "chips-match",
+        FanTanConfig(scoring=Scoring.CHIPS, hands=4),
+        "a match of four hands with a chip pool; net chips decide it (four is fanfold's "
+        "reading: the text sets no match length)",
+        aliases=("chip-match",),
+        player_counts=tuple(range(3, 9)),
+    ),
+    Preset(
+        "sevens-match",
+        FanTanConfig(
+            opening_card="7H", up_before_down=True, scoring=Scoring.PENALTY, hands=0, target=100
+        ),
+        "online Sevens played as a match until someone has 100 penalty points; the fewest "
+        "points wins (100 is fanfold's reading: the text sets no target)",
+        aliases=("penalty-match", "sevens-100"),
+        player_counts=tuple(range(3, 9)),
+    ),
+)

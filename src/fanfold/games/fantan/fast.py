@@ -2,9 +2,9 @@
 
 :func:`random_hand` plays a hand with uniformly random legal moves on plain mutable integers
 (no state objects). It makes exactly the choices the rules engine makes when each move is
-``legal[rng.randrange(len(legal))]`` over :meth:`FanTanGame.legal_actions` (a pass, the only
-legal move when nothing is playable, also draws ``rng.randrange(1)``), so the two are
-property-tested equal move for move (``tests/test_fantan_fast.py``).
+``legal[rng.randrange(len(legal))]`` over :func:`fanfold.games.fantan.rules.legal_actions` (a
+pass, the only legal move when nothing is playable, also draws ``rng.randrange(1)``), so the
+two are property-tested equal move for move (``tests/games/fantan/test_fast.py``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from fanfold.games.fantan.cards import ALL_CARDS, SUIT_MASK
 from fanfold.games.fantan.config import FanTanConfig
-from fanfold.games.fantan.game import deal, dealer_of, leader_of
-from fanfold.games.fantan.layout import ALL_CARDS, SUIT_MASK, playable_cards, suit_table
+from fanfold.games.fantan.rules import deal, dealer_of, leader_of, playable_cards, suit_table
 
 #: The code of a pass in :attr:`HandPlayout.actions` (plays are card indices 0..51).
 PASS_CODE = -1

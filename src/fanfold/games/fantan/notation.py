@@ -1,4 +1,4 @@
-"""Fan Tan position notation: reading a position back, and the invariants of a state.
+"""Fan Tan position notation: writing a position, and reading it back under the rules.
 
 A position is three parts separated by ``|``::
 
@@ -15,16 +15,24 @@ A position is three parts separated by ``|``::
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from fanfold.core.cards import Card
 from fanfold.core.errors import ConfigError, NotationError
-from fanfold.games.fantan.config import FanTanConfig, Scoring
-from fanfold.games.fantan.layout import ALL_CARDS, CARDS, is_valid_layout, suit_table
-from fanfold.games.fantan.state import FanTanAction, FanTanState, Pass, Play
-
-if TYPE_CHECKING:
-    from fanfold.games.fantan.game import FanTanGame
+from fanfold.games.fantan.actions import FanTanAction, Play, parse_action
+from fanfold.games.fantan.cards import ALL_CARDS, CARDS, cards_of
+from fanfold.games.fantan.config import FanTanConfig
+from fanfold.games.fantan.rules import (
+    deal_sizes,
+    dealer_of,
+    hand_winner,
+    history_seats,
+    invariant_violations,
+    leader_of,
+    step,
+    why_illegal,
+)
+from fanfold.games.fantan.state import FanTanState
 
 _KEYS = ("hand", "leader", "scores", "pool", "last", "seed")
 
@@ -59,17 +67,29 @@ def _hand(text: str, seat: int) -> int:
     return mask
 
 
-def parse_position(game: FanTanGame, text: str, config: FanTanConfig | None) -> FanTanState:
-    """Read a position, replaying its hand under the rules. Raises :class:`NotationError`."""
-    from fanfold.games.fantan.game import (
-        deal_sizes,
-        dealer_of,
-        hand_winner,
-        history_seats,
-        leader_of,
-        step,
+def format_position(state: FanTanState) -> str:
+    """The position: header, hands and this hand's actions (see the module docstring)."""
+    header = (
+        f"hand={state.hand_number + 1} leader={state.leader + 1} "
+        f"scores={_scores_text(state.scores)} pool={state.pool} "
+        f"last={'-' if state.last_winner is None else state.last_winner + 1} "
+        f"seed={state.seed}"
     )
+    hands = " / ".join(_hand_text(hand) for hand in state.hands)
+    history = " ".join(str(action) for action in state.history) or "-"
+    return f"{header} | {hands} | {history}"
 
+
+def _scores_text(scores: Sequence[int]) -> str:
+    return ",".join(str(score) for score in scores)
+
+
+def _hand_text(mask: int) -> str:
+    return " ".join(str(card) for card in cards_of(mask)) or "-"
+
+
+def parse_position(text: str, config: FanTanConfig | None = None) -> FanTanState:
+    """Read a position, replaying its hand under the rules. Raises :class:`NotationError`."""
     parts = text.split("|")
     if len(parts) != 3:
         raise NotationError(
@@ -101,7 +121,7 @@ def parse_position(game: FanTanGame, text: str, config: FanTanConfig | None) -> 
     history_tokens = parts[2].split()
     if history_tokens == ["-"]:
         history_tokens = []
-    history: list[FanTanAction] = [game.parse_action(token) for token in history_tokens]
+    history: list[FanTanAction] = [parse_action(token) for token in history_tokens]
 
     hand_number = _number("hand", header["hand"]) - 1
     if hand_number < 0 or (config.hands and hand_number >= config.hands):
@@ -152,132 +172,17 @@ def parse_position(game: FanTanGame, text: str, config: FanTanConfig | None) -> 
     for number, action in enumerate(history, start=1):
         if hand_winner(state) is not None:
             raise NotationError(f"the hand was over before action {number} ({action})")
-        if not game.is_legal(state, action):
-            raise NotationError(
-                f"action {number} ({action}) is illegal: {game.explain_illegal(state, action)}"
-            )
+        reason = why_illegal(state, action)
+        if reason is not None:
+            raise NotationError(f"action {number} ({action}) is illegal: {reason}")
         state = step(state, action)
     state = dataclasses.replace(
         state, scores=scores, pool=pool, finished=hand_winner(state) is not None
     )
-    problems = state_problems(state)
+    problems = invariant_violations(state)
     if problems:
         raise NotationError("impossible position: " + "; ".join(problems))
     return state
 
 
-def state_problems(state: FanTanState) -> list[str]:
-    """Every rule invariant ``state`` breaks (empty when all hold)."""
-    from fanfold.games.fantan.game import (
-        deal_sizes,
-        dealer_of,
-        hand_winner,
-        history_seats,
-        leader_of,
-    )
-
-    config = state.config
-    players = config.players
-    problems: list[str] = []
-    if not len(state.hands) == len(state.passes) == len(state.scores) == players:
-        return [f"hands, passes and scores must have {players} entries"]
-    held = 0
-    for hand in state.hands:
-        if held & hand:
-            problems.append("two seats hold the same card")
-        held |= hand
-    if held & state.layout:
-        problems.append("a card is both held and on the layout")
-    if held | state.layout != ALL_CARDS:
-        problems.append("some cards are neither held nor on the layout")
-    played = 0
-    passes = [0] * players
-    start_hands = list(state.hands)
-    first_rank: int | None = None
-    for seat, action in zip(
-        history_seats(state.leader, players, len(state.history)), state.history, strict=True
-    ):
-        if isinstance(action, Pass):
-            passes[seat] += 1
-        else:
-            played |= 1 << action.index
-            start_hands[seat] |= 1 << action.index
-            if first_rank is None:
-                first_rank = CARDS[action.index].rank
-    if played != state.layout:
-        problems.append("the layout is not the cards played this hand")
-    if tuple(passes) != state.passes:
-        problems.append("the pass counts do not match this hand's passes")
-    expected_rank = config.start_rank if config.start_rank is not None else first_rank
-    if state.start_rank != expected_rank:
-        problems.append(f"the starting rank should be {expected_rank}")
-    if state.start_rank is not None and not is_valid_layout(
-        state.layout, suit_table(state.start_rank, config.ace_high, config.up_before_down)
-    ):
-        problems.append("a row of the layout is not a run from its starting card")
-    if state.dealer != dealer_of(players, state.hand_number):
-        problems.append(f"hand {state.hand_number + 1} is dealt by another seat")
-    if tuple(hand.bit_count() for hand in start_hands) != deal_sizes(players, state.dealer):
-        problems.append("the hands do not add up to the deal")
-    if state.leader != leader_of(config, state.dealer, start_hands):
-        problems.append("the wrong seat leads this hand")
-    if config.hands and state.hand_number >= config.hands:
-        problems.append(f"the match has only {config.hands} hands")
-    winner = hand_winner(state)
-    if state.finished != (winner is not None):
-        problems.append("the match is over exactly when a seat has no cards")
-    expected_to_move = (state.leader + len(state.history) - (1 if state.finished else 0)) % players
-    if state.to_move != expected_to_move:
-        problems.append(f"seat {expected_to_move + 1} should be to move")
-    problems.extend(_score_problems(state))
-    return problems
-
-
-def _score_problems(state: FanTanState) -> list[str]:
-    from fanfold.games.fantan.game import is_match_over as match_over
-
-    config = state.config
-    problems = []
-    scores = state.scores
-    if config.scoring is Scoring.CHIPS:
-        if sum(scores) + state.pool != 0:
-            problems.append("the chips in play do not add up")
-        expected_pool = (
-            0
-            if state.finished
-            else config.ante * config.players + config.pass_chips * sum(state.passes)
-        )
-        if state.pool != expected_pool:
-            problems.append(f"the pool should hold {expected_pool} chips")
-        before = [
-            score + config.ante + config.pass_chips * passes
-            for score, passes in zip(scores, state.passes, strict=True)
-        ]
-    else:
-        if state.pool != 0:
-            problems.append("only chip scoring has a pool")
-        if any(score < 0 for score in scores):
-            problems.append("scores cannot be negative")
-        before = list(scores)
-        if config.scoring is Scoring.PLAIN:
-            won = state.hand_number + (1 if state.finished else 0)
-            if sum(scores) != won:
-                problems.append(f"{won} hands have been won, not {sum(scores)}")
-    if state.finished and not match_over(config, state.hand_number, scores):
-        problems.append("the match should go on to another hand")
-    target = config.target
-    if (
-        not state.finished
-        and state.hand_number > 0
-        and target is not None
-        and max(before) >= target
-    ):
-        problems.append("the target was reached, so the match should be over")
-    if state.last_winner is None and state.hand_number > 0:
-        problems.append("a later hand must name the previous hand's winner")
-    if state.last_winner is not None and state.hand_number == 0:
-        problems.append("the first hand has no previous winner")
-    return problems
-
-
-__all__ = ["parse_position", "state_problems"]
+__all__ = ["format_position", "parse_position"]

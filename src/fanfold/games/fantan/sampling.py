@@ -1,5 +1,8 @@
 """Determinisation: deal the cards a seat cannot see, consistently with everything it saw.
 
+:func:`sample_state` is ``FanTanGame.sample_state``: a full state that keeps everything the
+view shows, with the unseen cards dealt by :func:`sample_hands`.
+
 What a view tells about the other seats' hands:
 
 * how many cards each holds;
@@ -20,16 +23,41 @@ before the choice was completable) but is only approximately uniform.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from fanfold.core.errors import NotationError
-from fanfold.games.fantan.layout import ALL_CARDS, indices_of
-
-if TYPE_CHECKING:
-    from fanfold.games.fantan.state import FanTanView
+from fanfold.games.fantan.cards import ALL_CARDS, indices_of
+from fanfold.games.fantan.rules import pass_constraints
+from fanfold.games.fantan.state import FanTanState
+from fanfold.games.fantan.view import FanTanView
 
 #: Uniform rejection tries before the constructive deal.
 REJECTION_TRIES = 12
+
+
+def sample_state(view: FanTanView, rng: random.Random) -> FanTanState:
+    """A full state consistent with ``view`` (every hand shown once the match is over)."""
+    hands = view.revealed if view.revealed is not None else sample_hands(view, rng)
+    return FanTanState(
+        config=view.config,
+        seed=rng.getrandbits(63),
+        hand_number=view.hand_number,
+        dealer=view.dealer,
+        leader=view.leader,
+        to_move=view.to_move if view.to_move is not None else _last_actor(view),
+        hands=hands,
+        layout=view.layout,
+        start_rank=view.start_rank,
+        history=view.history,
+        passes=view.passes,
+        scores=view.scores,
+        pool=view.pool,
+        last_winner=view.last_winner,
+        finished=view.to_move is None,
+    )
+
+
+def _last_actor(view: FanTanView) -> int:
+    return (view.leader + len(view.history) - 1) % view.config.players
 
 
 def hidden_constraints(view: FanTanView) -> tuple[int, list[int], list[int], list[int]]:
@@ -40,8 +68,6 @@ def hidden_constraints(view: FanTanView) -> tuple[int, list[int], list[int], lis
         receive (0 for the viewer), the cards each seat may not hold, and the cards each seat
         must hold.
     """
-    from fanfold.games.fantan.game import pass_constraints
-
     config = view.config
     players = config.players
     unseen = ALL_CARDS & ~view.hand & ~view.layout

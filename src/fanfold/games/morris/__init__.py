@@ -14,21 +14,20 @@ Variants: ``geometric`` adjacency (neighbours on the drawing, the default) and `
 Notation: a placement is the shape and the point (``C1``, ``T7``: the colour is the mover's);
 a move is the two points (``3-5``). A position is the seven points bottom to top, ``/``
 between them, then the side to move: ``C/-/tc/-/-/-/T b``.
+
+Modules: ``config`` (options and presets), ``board`` (points, lines, adjacency, pieces),
+``actions``, ``state``, ``rules`` (everything the rules decide; ``why_illegal`` is the one
+source of legality), ``view``, ``notation``, ``render`` and ``game`` (the
+:class:`~fanfold.core.game.Game` object).
 """
 
 from fanfold.core.registry import register
-from fanfold.games.morris.game import (
-    GEOMETRIC_ADJACENT,
-    LINES,
-    Adjacency,
-    MorrisAction,
-    MorrisConfig,
-    MorrisGame,
-    MorrisState,
-    MorrisView,
-    Move,
-    Place,
-)
+from fanfold.games.morris.actions import MorrisAction, Move, Place
+from fanfold.games.morris.board import GEOMETRIC_ADJACENT, LINES
+from fanfold.games.morris.config import PRESETS, Adjacency, MorrisConfig
+from fanfold.games.morris.game import MorrisGame
+from fanfold.games.morris.state import MorrisState
+from fanfold.games.morris.view import MorrisView
 
 GAME = register(MorrisGame(), "fano330", "fano330-r-morris", "fano-morris")
 
@@ -36,6 +35,7 @@ __all__ = [
     "GAME",
     "GEOMETRIC_ADJACENT",
     "LINES",
+    "PRESETS",
     "Adjacency",
     "MorrisAction",
     "MorrisConfig",

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fanfold.core.cards import SUITS, Card, rank_text
+from fanfold.games.fantan.cards import cards_of, rank_order, row_ranks
 from fanfold.games.fantan.config import Scoring
-from fanfold.games.fantan.layout import cards_of, rank_order, row_ranks
-
-if TYPE_CHECKING:
-    from fanfold.games.fantan.game import FanTanGame
-    from fanfold.games.fantan.state import FanTanView
+from fanfold.games.fantan.rules import seat_name
+from fanfold.games.fantan.view import FanTanView
 
 _SCORE_LABEL = {
     Scoring.PLAIN: "hands won",
@@ -19,11 +15,11 @@ _SCORE_LABEL = {
 }
 
 
-def render_view(game: FanTanGame, view: FanTanView) -> str:
+def render(view: FanTanView) -> str:
     """The layout as a grid (one line per suit, ranks in order), the players, and your hand."""
     config = view.config
     order = rank_order(config.ace_high)
-    name = [game.seat_name(config, seat) for seat in range(config.players)]
+    name = [seat_name(seat) for seat in range(config.players)]
     lines = []
     hand_label = f"Hand {view.hand_number + 1}" + (
         f" of {config.hands}" if config.hands > 1 else ""

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from pathlib import Path
 
 import pytest
 
 from fanfold.core.errors import ConfigError, IllegalActionError
 from fanfold.core.registry import get_game
 from fanfold.core.rng import derive_rng
-from fanfold.games.fantan import GAME, PASS, FanTanConfig, FanTanState, Scoring
-from fanfold.games.fantan.game import deal_sizes, dealer_of, state_playable
-from fanfold.games.fantan.layout import CARDS, cards_of
+from fanfold.games.fantan import (
+    GAME,
+    PASS,
+    PLAYS,
+    FanTanAction,
+    FanTanConfig,
+    FanTanState,
+    Scoring,
+)
+from fanfold.games.fantan.cards import CARDS, cards_of
+from fanfold.games.fantan.rules import deal_sizes, dealer_of, state_playable, why_illegal
 
 ALL = [str(card) for card in CARDS]
 
@@ -180,6 +190,21 @@ def test_illegal_plays_are_explained_and_change_nothing() -> None:
     assert GAME.format_position(state) == GAME.format_position(position(FOUR, SPLIT, "7C 6C 7H 7S"))
 
 
+@pytest.mark.parametrize("preset", [preset.name for preset in GAME.presets()])
+def test_why_illegal_allows_exactly_the_legal_actions(preset: str) -> None:
+    rng = random.Random(3)
+    state = GAME.new_state(GAME.preset(preset).config, seed=3)
+    while True:
+        legal = GAME.legal_actions(state)
+        every: list[FanTanAction] = [*PLAYS, PASS]
+        allowed = [action for action in every if why_illegal(state, action) is None]
+        assert sorted(map(str, allowed)) == sorted(map(str, legal))
+        if not legal:
+            break
+        state = GAME.apply(state, legal[rng.randrange(len(legal))])
+    assert GAME.outcome(state) is not None
+
+
 def test_the_first_player_out_wins_the_hand() -> None:
     config = FOUR.replace(players=4)
     hands = [suit("C"), suit("D"), suit("H"), suit("S")]
@@ -273,7 +298,7 @@ def test_penalty_points_at_face_value_for_the_others() -> None:
 
 
 def test_face_values_aces_one_pictures_ten() -> None:
-    from fanfold.games.fantan.layout import face_points
+    from fanfold.games.fantan.cards import face_points
 
     def mask(text: str) -> int:
         return sum(1 << ALL.index(card) for card in text.split())
@@ -343,7 +368,7 @@ def test_a_match_deals_the_next_hand_and_passes_the_deal_left() -> None:
     assert state.last_winner == 0
     assert state.history == ()
     fresh = GAME.new_state(config, seed=5)
-    from fanfold.games.fantan.game import deal
+    from fanfold.games.fantan.rules import deal
 
     assert state.hands == deal(config, 5, 1) != fresh.hands
 
@@ -378,6 +403,65 @@ def test_a_penalty_match_ends_when_someone_reaches_the_target() -> None:
         previous_max = max(state.scores)
     assert max(state.scores) >= 100
     assert GAME.outcome(state).returns == tuple(-float(s) for s in state.scores)  # type: ignore[union-attr]
+
+
+#: The match numbers fanfold chose where the text sets none, as docs/rules/fantan.md and the
+#: README state them (marked there as readings).
+CHIPS_MATCH_HANDS = 4
+SEVENS_MATCH_TARGET = 100
+REPOSITORY = Path(__file__).resolve().parents[3]
+
+
+def test_the_match_presets_have_the_documented_lengths() -> None:
+    chips = GAME.preset("chips-match")
+    assert (chips.config.scoring, chips.config.hands, chips.config.target) == (
+        Scoring.CHIPS,
+        CHIPS_MATCH_HANDS,
+        None,
+    )
+    sevens = GAME.preset("sevens-match")
+    assert (sevens.config.scoring, sevens.config.hands, sevens.config.target) == (
+        Scoring.PENALTY,
+        0,
+        SEVENS_MATCH_TARGET,
+    )
+    assert "four hands" in chips.description
+    assert "reading" in chips.description
+    assert f"{SEVENS_MATCH_TARGET} penalty points" in sevens.description
+    assert "reading" in sevens.description
+    rules = (REPOSITORY / "docs" / "rules" / "fantan.md").read_text(encoding="utf-8")
+    assert f"`chips-match` lasts **{CHIPS_MATCH_HANDS} hands**" in rules
+    assert f"someone reaches **{SEVENS_MATCH_TARGET} penalty points**" in rules
+    readme = " ".join((REPOSITORY / "README.md").read_text(encoding="utf-8").split())
+    assert f"`chips-match` lasts {CHIPS_MATCH_HANDS} hands" in readme
+    assert f"`sevens-match` runs until someone has {SEVENS_MATCH_TARGET} penalty points" in readme
+
+
+@pytest.mark.parametrize(
+    ("scores", "returns"),
+    [
+        ((2, 1, 0), (1.0, -1.0, -1.0)),
+        ((2, 2, 0), (1.0, 1.0, -1.0)),
+        ((0, 3, 1), (-1.0, 1.0, -1.0)),
+        ((1, 1, 1), (0.0, 0.0, 0.0)),
+        ((2, 2, 2), (0.0, 0.0, 0.0)),
+    ],
+)
+def test_a_plain_match_gives_plus_one_to_the_most_hands_won_and_minus_one_to_the_rest(
+    scores: tuple[int, int, int], returns: tuple[float, float, float]
+) -> None:
+    config = FOUR.replace(players=3, hands=sum(scores))
+    rng = random.Random(sum(scores))
+    state = GAME.new_state(config, seed=1)
+    while GAME.outcome(state) is None:
+        legal = GAME.legal_actions(state)
+        state = GAME.apply(state, legal[rng.randrange(len(legal))])
+    state = dataclasses.replace(state, scores=scores)
+    assert GAME.invariant_violations(state) == []
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert outcome.returns == returns
+    assert f"after {sum(scores)} hands" in outcome.reason
 
 
 def test_a_plain_match_target_counts_hands_won() -> None:

@@ -1,0 +1,159 @@
+"""Fan patience rules: the deal, legal moves, applying them, the end of the game.
+
+Everything the rules decide is decided here, once (rules text: seeds/004; readings:
+``docs/rules/fan.md``). :func:`why_illegal` is the single source of legality: a move is legal
+exactly when it returns ``None``, and :func:`legal_moves` lists exactly those moves (tested).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fanfold.core.cards import Card
+from fanfold.core.errors import ConfigError, NotationError
+from fanfold.core.game import Outcome
+from fanfold.games.fan.actions import FanMove
+from fanfold.games.fan.config import FanConfig
+from fanfold.games.fan.deals import KING, deal_fans
+from fanfold.games.fan.state import FanState, make_state
+
+
+def new_state(config: FanConfig, deal: int) -> FanState:
+    """PySolFC's Fan deal number ``deal`` (0 or more)."""
+    if deal < 0:
+        raise ConfigError(f"deal numbers are 0 or more, not {deal}")
+    return make_state(config, deal_fans(deal), deal=deal)
+
+
+def run_length(fan: Sequence[Card]) -> int:
+    """How many cards at the top of ``fan`` form a run: one suit, each one rank below the last."""
+    if not fan:
+        return 0
+    length = 1
+    while length < len(fan):
+        upper, lower = fan[-length], fan[-length - 1]
+        if upper.suit is not lower.suit or upper.rank + 1 != lower.rank:
+            break
+        length += 1
+    return length
+
+
+def legal_moves(state: FanState) -> tuple[FanMove, ...]:
+    """Every legal move, in a stable order: by source fan, foundation first, then by target."""
+    if state.is_won:
+        return ()
+    config = state.config
+    fans = state.fans
+    moves: list[FanMove] = []
+    for source, fan in enumerate(fans, start=1):
+        if not fan:
+            continue
+        top = fan[-1]
+        if state.foundations[top.suit.order] + 1 == top.rank:
+            moves.append(FanMove(source, None))
+        longest = run_length(fan) if config.sequence_moves else 1
+        for count in range(1, longest + 1):
+            head = fan[-count]
+            for target, other in enumerate(fans, start=1):
+                if target == source:
+                    continue
+                if other:
+                    below = other[-1]
+                    if below.suit is head.suit and below.rank == head.rank + 1:
+                        moves.append(FanMove(source, target, count))
+                elif count < len(fan) and (config.any_card_to_empty or head.rank == KING):
+                    moves.append(FanMove(source, target, count))
+    moves.sort(key=_move_order)
+    return tuple(moves)
+
+
+def _move_order(move: FanMove) -> tuple[int, int, int]:
+    return (move.source, 0 if move.target is None else move.target, move.count)
+
+
+def why_illegal(state: FanState, move: FanMove) -> str | None:
+    """A sentence saying why ``move`` breaks a rule here, or ``None`` when it is legal."""
+    if state.is_won:
+        return "the game is over: every card is on its foundation"
+    fans = state.fans
+    for number in (move.source, move.target):
+        if number is not None and not 1 <= number <= len(fans):
+            return f"there is no fan {number}: the fans are numbered 1 to {len(fans)}"
+    fan = fans[move.source - 1]
+    if not fan:
+        return f"fan {move.source} is empty"
+    if move.count < 1:
+        return "a move takes at least one card"
+    if move.count > 1 and not state.config.sequence_moves:
+        return "only one card moves at a time (sequence moves are a variant: --variant sequences)"
+    if move.count > len(fan):
+        return f"fan {move.source} holds only {len(fan)} card(s)"
+    if move.count > run_length(fan):
+        return (
+            f"the top {move.count} cards of fan {move.source} are not one suit in descending "
+            "order, so they cannot move together"
+        )
+    head = fan[-move.count]
+    if move.target is None:
+        if move.count != 1:
+            return "cards go to the foundations one at a time"
+        have = state.foundations[head.suit.order]
+        if have + 1 != head.rank:
+            needed = Card(have + 1, head.suit) if have < KING else None
+            return (
+                f"{head} cannot go to the foundations: the {head.suit.name.lower()} foundation "
+                f"needs {needed} next"
+            )
+        return None
+    if move.target == move.source:
+        return "a card must move to another fan"
+    target = fans[move.target - 1]
+    if target:
+        below = target[-1]
+        if below.suit is not head.suit or below.rank != head.rank + 1:
+            return f"{head} cannot go on {below}: fans are built down by suit"
+        return None
+    if not state.config.any_card_to_empty and head.rank != KING:
+        return f"only a king may fill an empty fan, and {head} is not a king"
+    if move.count == len(fan):
+        return f"fan {move.source} would just move to another empty fan: that changes nothing"
+    return None
+
+
+def apply_move(state: FanState, move: FanMove) -> FanState:
+    """The position after a legal move (not checked)."""
+    fans = list(state.fans)
+    source = fans[move.source - 1]
+    moving = source[-move.count :]
+    fans[move.source - 1] = source[: -move.count]
+    foundations = state.foundations
+    if move.target is None:
+        card = moving[0]
+        as_list = list(foundations)
+        as_list[card.suit.order] = card.rank
+        foundations = (as_list[0], as_list[1], as_list[2], as_list[3])
+    else:
+        fans[move.target - 1] = fans[move.target - 1] + moving
+    return FanState(state.config, tuple(fans), foundations, state.deal)
+
+
+def outcome(state: FanState) -> Outcome | None:
+    """Won with every card home; lost when no legal move is left; ``None`` while play goes on."""
+    if state.is_won:
+        return Outcome("won: all 52 cards are on the foundations", (1.0,))
+    if not legal_moves(state):
+        return Outcome(
+            f"lost: no legal move is left with {state.cards_on_foundations} of 52 cards "
+            "on the foundations",
+            (0.0,),
+        )
+    return None
+
+
+def invariant_violations(state: FanState) -> list[str]:
+    """Rule invariants ``state`` breaks: every card exactly once, in a fan or home."""
+    try:
+        make_state(state.config, state.fans, state.foundations)
+    except NotationError as error:
+        return [str(error)]
+    return []
