@@ -360,7 +360,7 @@ def create_app(
         found = analyses_for(live.table.game).get(name) if live.options.get("analysis") else None
         if found is None:
             raise NotFoundError(f"this table offers no analysis called {name!r}")
-        position = live.table.state
+        position, version = live.table.state, live.table.version  # the version analysed
         loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(hub().executor, found.run, position)
         data = (
@@ -368,7 +368,7 @@ def create_app(
             if found.data is not None
             else None
         )
-        return {"name": name, "text": text, "data": data, "version": live.table.version}
+        return {"name": name, "text": text, "data": data, "version": version}
 
     @app.get("/api/tables/{table_id}/record", response_model=None)
     async def record(table_id: str) -> Response:
@@ -437,7 +437,10 @@ def create_app(
         allowance, last = BURST, time.monotonic()
         try:
             while True:
-                raw = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                raw: str | None = frame.get("text")
                 now = time.monotonic()
                 allowance = min(BURST, allowance + (now - last) * RATE)
                 last = now
@@ -448,7 +451,16 @@ def create_app(
                     await websocket.close(code=1008)
                     return
                 allowance -= 1
-                if len(raw) > MAX_MESSAGE:
+                if raw is None:  # a binary frame
+                    await send(
+                        {
+                            "type": "error",
+                            "error": "malformed message: send JSON text, not binary data",
+                            "kind": "MalformedRequest",
+                        }
+                    )
+                    continue
+                if len(raw) > MAX_MESSAGE or len(raw.encode()) > MAX_MESSAGE:
                     await send(
                         {
                             "type": "error",
@@ -468,8 +480,8 @@ def create_app(
                         if hello.token and not held:
                             raise ForbiddenError("this link holds no seat at this table")
                         chosen = _chosen_seat(live.table.decider, held, hello.seat)
+                        _check_spectator(live, chosen)  # before the hello counts
                         watcher = Watcher(chosen, held, send, hello.token)
-                        _check_spectator(live, chosen)
                         await hub().watch(live, watcher)
                         continue
                     if kind == "act":
@@ -479,7 +491,7 @@ def create_app(
                             watcher.token,
                             act_message.version,
                             act_message.action,
-                            act_message.seat if act_message.seat is not None else watcher.seat,
+                            act_message.seat,  # None: the decider when held (hot-seat)
                         )
                         await send({"type": "ok", "played": played.text, "number": played.number})
                     elif kind == "undo":
@@ -490,8 +502,8 @@ def create_app(
                         view_message = WsView.model_validate(data)
                         if view_message.seat is not None and view_message.seat not in watcher.seats:
                             raise ForbiddenError("this link does not hold that seat")
+                        _check_spectator(live, view_message.seat)  # refused: nothing changes
                         watcher.seat = view_message.seat
-                        _check_spectator(live, watcher.seat)
                         await send(message_for(live, watcher.seat, watcher.seats))
                     else:
                         raise ValueError(f"unknown message type {kind!r}; use act, undo or view")
@@ -515,8 +527,8 @@ def create_app(
                             "kind": "MalformedRequest",
                         }
                     )
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the browser went away (RuntimeError: a send after it closed)
         finally:
             if watcher is not None:
                 live.watchers.discard(watcher)

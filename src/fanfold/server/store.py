@@ -67,6 +67,18 @@ def token_hash(token: str) -> str:
 
 
 @dataclass(frozen=True)
+class AppendRow:
+    """One action to store with the table's version after it (see :meth:`Store.append_many`)."""
+
+    table_id: str
+    number: int
+    seat: int
+    text: str
+    version: int
+    outcome: JSONObject | None
+
+
+@dataclass(frozen=True)
 class StoredSeat:
     """One seat as stored: its player (``"human"`` or an agent text) and its token's hash."""
 
@@ -230,6 +242,42 @@ class Store:
                 actions.insert().values(table_id=table_id, number=number, seat=seat, text=text)
             )
             self._touch(connection, table_id, version, outcome)
+
+    def append_many(self, rows: Sequence[AppendRow]) -> None:
+        """Store several tables' new actions in one transaction (a group commit): all of them
+        or, on an error, none."""
+        if not rows:
+            return
+        now = time.time()
+        with self._begin() as connection:
+            connection.execute(
+                actions.insert(),
+                [
+                    {"table_id": r.table_id, "number": r.number, "seat": r.seat, "text": r.text}
+                    for r in rows
+                ],
+            )
+            latest: dict[str, AppendRow] = {}
+            for row in rows:
+                latest[row.table_id] = row  # a table's last row carries its newest version
+            connection.execute(
+                tables.update()
+                .where(tables.c.id == sa.bindparam("table"))
+                .values(
+                    version=sa.bindparam("new_version"),
+                    updated=sa.bindparam("now"),
+                    outcome=sa.bindparam("new_outcome"),
+                ),
+                [
+                    {
+                        "table": row.table_id,
+                        "new_version": row.version,
+                        "now": now,
+                        "new_outcome": json.dumps(row.outcome) if row.outcome is not None else None,
+                    }
+                    for row in latest.values()
+                ],
+            )
 
     def truncate(self, table_id: str, keep: int, version: int) -> None:
         """Keep only the first ``keep`` actions (an undo) and store the new version."""

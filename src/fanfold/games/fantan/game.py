@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
-from fanfold.core.config import GameConfig
+from fanfold.core.config import GameConfig, JSONObject
 from fanfold.core.game import Game, Outcome, Preset
 from fanfold.games.fantan import actions, notation, render, rules, sampling, view
 from fanfold.games.fantan.actions import PASS, FanTanAction
@@ -78,6 +78,9 @@ class FanTanGame(Game[FanTanConfig, FanTanState, FanTanAction, FanTanView]):
     # ------------------------------------------------------ hidden information
     def observe(self, state: FanTanState, player: int) -> FanTanView:
         return view.observe(state, player)
+
+    def public_view(self, state: FanTanState) -> JSONObject:
+        return view.public_json(state)
 
     def sample_state(self, view_: FanTanView, rng: random.Random) -> FanTanState:
         return sampling.sample_state(view_, rng)

@@ -125,3 +125,12 @@ def observe(state: FanTanState, player: int) -> FanTanView:
         last_winner=state.last_winner,
         revealed=state.hands if state.finished else None,
     )
+
+
+def public_json(state: FanTanState) -> JSONObject:
+    """What a spectator sees, as JSON: every seat's view without a hand (``"hand": []``,
+    ``"player": None``); at the end of the match every hand is shown, as to the players."""
+    data = dict(observe(state, 0).to_json())
+    data["player"] = None
+    data["hand"] = []
+    return data
