@@ -141,3 +141,20 @@ def test_fan_patience_seats_one_human() -> None:
     first = table.legal_texts()[0]
     table.submit(0, first)
     assert table.record.actions == (first,)
+
+
+def test_take_back_removes_the_last_action_whoever_played_it() -> None:
+    table = new_table(get_game("morris"), seats=["human", "random"], seed=4)
+    with pytest.raises(ValueError, match="nothing to take back"):
+        table.take_back()
+    table.submit(0, "C1", version=0)
+    table.play_agents()
+    assert len(table.played) == 2
+    before = table.game.format_position(table.state)
+    taken = table.take_back()
+    assert taken.seat == 1 and len(table.played) == 1
+    assert table.record.actions == ("C1",)
+    assert table.game.format_position(table.state) == "C/-/-/-/-/-/- b"
+    assert table.game.format_position(table.state) != before
+    assert table.version == 3  # still grows: a submission made on version 2 is stale
+    assert table.decider == 1
