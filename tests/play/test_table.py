@@ -152,7 +152,8 @@ def test_take_back_removes_the_last_action_whoever_played_it() -> None:
     assert len(table.played) == 2
     before = table.game.format_position(table.state)
     taken = table.take_back()
-    assert taken.seat == 1 and len(table.played) == 1
+    assert taken.seat == 1
+    assert len(table.played) == 1
     assert table.record.actions == ("C1",)
     assert table.game.format_position(table.state) == "C/-/-/-/-/-/- b"
     assert table.game.format_position(table.state) != before
