@@ -44,6 +44,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnected
 
 from fanfold import __version__
 from fanfold.core.config import JSONObject, JSONValue
@@ -230,6 +232,15 @@ def create_app(
             status_code=422,
         )
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        del request  # an unknown path, a wrong method, a body that cannot be read: same shape
+        return JSONResponse(
+            {"error": f"{error.detail} (HTTP {error.status_code})", "kind": "HTTPError"},
+            status_code=error.status_code,
+            headers=error.headers,
+        )
+
     @app.middleware("http")
     async def _limit_body(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -360,7 +371,8 @@ def create_app(
         found = analyses_for(live.table.game).get(name) if live.options.get("analysis") else None
         if found is None:
             raise NotFoundError(f"this table offers no analysis called {name!r}")
-        position, version = live.table.state, live.table.version  # the version analysed
+        async with live.lock:  # never a position whose last action is still being stored
+            position, version = live.table.state, live.table.version  # the version analysed
         loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(hub().executor, found.run, position)
         data = (
@@ -374,11 +386,12 @@ def create_app(
     async def record(table_id: str) -> Response:
         live = await hub().get(table_id)
         table = live.table
-        if table.game.has_hidden_information and not table.is_over:
-            raise ForbiddenError(
-                "the record holds every hidden card: it can be downloaded once the game is over"
-            )
-        body = table.finish().dumps()
+        async with live.lock:  # never an action that is still being stored
+            if table.game.has_hidden_information and not table.is_over:
+                raise ForbiddenError(
+                    "the record holds every hidden card: it can be downloaded once the game is over"
+                )
+            body = table.finish().dumps()
         name = f"{table.game.name}-{table_id}.json"
         return Response(
             body,
@@ -394,9 +407,10 @@ def create_app(
     ) -> JSONObject:
         live = await hub().get(table_id)
         table = live.table
-        if table.game.has_hidden_information and not table.is_over:
-            raise ForbiddenError("a game with hidden cards can be replayed once it is over")
-        return _replay_frame(live, step, seat)
+        async with live.lock:  # never an action that is still being stored
+            if table.game.has_hidden_information and not table.is_over:
+                raise ForbiddenError("a game with hidden cards can be replayed once it is over")
+            return _replay_frame(live, step, seat)
 
     @app.post("/api/records", response_model=None)
     async def load_record(body: LoadRecord) -> JSONObject:
@@ -504,7 +518,9 @@ def create_app(
                             raise ForbiddenError("this link does not hold that seat")
                         _check_spectator(live, view_message.seat)  # refused: nothing changes
                         watcher.seat = view_message.seat
-                        await send(message_for(live, watcher.seat, watcher.seats))
+                        async with live.lock:  # never an action still being stored
+                            message = message_for(live, watcher.seat, watcher.seats)
+                        await send(message)
                     else:
                         raise ValueError(f"unknown message type {kind!r}; use act, undo or view")
                 except ValidationError as error:
@@ -527,8 +543,8 @@ def create_app(
                             "kind": "MalformedRequest",
                         }
                     )
-        except (WebSocketDisconnect, RuntimeError):
-            pass  # the browser went away (RuntimeError: a send after it closed)
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass  # the browser went away (WebSocketDisconnected: a send after it closed)
         finally:
             if watcher is not None:
                 live.watchers.discard(watcher)

@@ -380,7 +380,15 @@ class Hub:
                 if table.version != version:
                     continue  # an undo came in while the bot thought
                 played = table.submit_action(seat, action, version)
-                await self._store_played(live, played)
+                try:
+                    await self._store_played(live, played)
+                except StorageError:
+                    stored = False
+                else:
+                    stored = True
+            if not stored:  # taken back: the bot decides again once the store recovers
+                await asyncio.sleep(1.0)
+                continue
             await self.broadcast(live)
             if self.bot_pause:
                 await asyncio.sleep(self.bot_pause)
@@ -406,9 +414,15 @@ class Hub:
 
     async def broadcast(self, live: LiveTable) -> None:
         """Send every watcher its own message about the table as it is now."""
-        for watcher in list(live.watchers):
+        async with live.lock:  # every message first: while one is sent, another action may
+            # be submitted and wait for its commit, and no watcher may hear of it before that
+            messages = [
+                (watcher, message_for(live, watcher.seat, watcher.seats))
+                for watcher in list(live.watchers)
+            ]
+        for watcher, message in messages:
             try:
-                await watcher.send(message_for(live, watcher.seat, watcher.seats))
+                await watcher.send(message)
             except Exception:
                 live.watchers.discard(watcher)
 

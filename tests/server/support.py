@@ -1,0 +1,189 @@
+"""Helpers shared by the server tests: an app on a fresh SQLite file, and short API calls."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from fanfold.server.app import create_app
+
+#: Header that carries a seat's token.
+TOKEN = "X-Fanfold-Token"
+
+JSON = dict[str, Any]
+
+
+def sqlite_url(folder: Path, name: str = "fanfold.db") -> str:
+    """A SQLite URL for a file in ``folder``."""
+    return f"sqlite:///{folder / name}"
+
+
+@contextmanager
+def serve(
+    folder: Path, *, bot_seconds: float | None = 0.5, bot_pause: float = 0.0, resume: bool = True
+) -> Iterator[TestClient]:
+    """A test client on an app whose store is a new SQLite file in ``folder`` (lifespan run)."""
+    app = create_app(
+        sqlite_url(folder), bot_seconds=bot_seconds, bot_pause=bot_pause, resume=resume
+    )
+    with TestClient(app) as client:
+        yield client
+
+
+def open_table(client: TestClient, **body: Any) -> JSON:
+    """``POST /api/tables``; fails the test unless the table was opened."""
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 200, answer.text
+    created: JSON = answer.json()
+    assert set(created) == {"table", "token", "friends"}
+    return created
+
+
+def look(client: TestClient, table: str, token: str | None = None, seat: int | None = None) -> JSON:
+    """The table's message for ``token`` (a spectator's without one); fails unless 200."""
+    answer = client.get(
+        f"/api/tables/{table}",
+        params={} if seat is None else {"seat": seat},
+        headers={} if token is None else {TOKEN: token},
+    )
+    assert answer.status_code == 200, answer.text
+    message: JSON = answer.json()
+    assert message["type"] == "state"
+    return message
+
+
+def act(
+    client: TestClient,
+    table: str,
+    token: str,
+    action: str,
+    version: int | None = None,
+    seat: int | None = None,
+) -> Any:
+    """``POST /api/tables/{table}/act`` (the raw response)."""
+    body: JSON = {"token": token, "action": action}
+    if version is not None:
+        body["version"] = version
+    if seat is not None:
+        body["seat"] = seat
+    return client.post(f"/api/tables/{table}/act", json=body)
+
+
+def wait_for(
+    client: TestClient,
+    table: str,
+    token: str | None,
+    ready: Callable[[JSON], bool],
+    timeout: float = 20.0,
+    seat: int | None = None,
+) -> JSON:
+    """Poll the table until ``ready(message)``; fails the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = look(client, table, token, seat)
+        if ready(message):
+            return message
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"table {table} did not get there in {timeout}s: version {message['version']}, "
+                f"decider {message['decider']}, outcome {message['outcome']}"
+            )
+        time.sleep(0.02)
+
+
+def my_turn(seat: int) -> Callable[[JSON], bool]:
+    """Ready when ``seat`` decides or the game is over."""
+    return lambda message: message["decider"] == seat or message["outcome"] is not None
+
+
+def refused(answer: Any, status: int | tuple[int, ...]) -> JSON:
+    """Check an error answer: the status, and ``{"error": sentence, "kind": name}``."""
+    wanted = (status,) if isinstance(status, int) else status
+    assert answer.status_code in wanted, (answer.status_code, answer.text)
+    body: JSON = answer.json()
+    assert isinstance(body.get("error"), str), body
+    assert len(body["error"]) > 5, body
+    assert isinstance(body.get("kind"), str), body
+    return body
+
+
+def fingerprint(message: JSON) -> tuple[Any, ...]:
+    """What must not change when a request is refused: version, log, decider and view."""
+    return (message["version"], message["log"], message["decider"], message["view"])
+
+
+def friends_table(client: TestClient) -> tuple[str, str, str]:
+    """A Morris table between the creator (White) and a friend (Black), after ``C1 T2``:
+    White decides at version 2."""
+    created = open_table(client, game="morris", seats=["you", "friend"], seed=3)
+    table, token, friend = created["table"], created["token"], created["friends"]["1"]
+    assert act(client, table, token, "C1", version=0).status_code == 200
+    assert act(client, table, friend, "T2", version=1).status_code == 200
+    return table, token, friend
+
+
+# ------------------------------------------------------------------ sockets
+
+
+class SilenceError(AssertionError):
+    """Nothing came on the socket in time."""
+
+
+def receive(socket: WebSocketTestSession, timeout: float = 10.0) -> JSON:
+    """The next message on ``socket`` as JSON; :class:`SilenceError` after ``timeout`` seconds, and
+    ``WebSocketDisconnect`` when the server closed the socket."""
+
+    async def next_message() -> Any:
+        with anyio.fail_after(timeout):
+            return await socket._send_rx.receive()
+
+    try:
+        message = socket.portal.call(next_message)
+    except TimeoutError:
+        raise SilenceError(f"no message within {timeout}s") from None
+    if message["type"] == "websocket.close":
+        raise WebSocketDisconnect(code=message.get("code", 1000))
+    data: JSON = json.loads(message["text"])
+    return data
+
+
+def silent(socket: WebSocketTestSession, timeout: float = 0.3) -> bool:
+    """True when nothing arrives on ``socket`` within ``timeout`` seconds."""
+    try:
+        message = receive(socket, timeout)
+    except SilenceError:
+        return True
+    raise AssertionError(f"unexpected message {message}")
+
+
+def receive_until(
+    socket: WebSocketTestSession, ready: Callable[[JSON], bool], timeout: float = 10.0
+) -> list[JSON]:
+    """Messages up to and including the first for which ``ready`` holds."""
+    seen: list[JSON] = []
+    deadline = time.monotonic() + timeout
+    while True:
+        message = receive(socket, max(0.05, deadline - time.monotonic()))
+        seen.append(message)
+        if ready(message):
+            return seen
+
+
+def hello(socket: WebSocketTestSession, token: str | None = None, seat: int | None = None) -> JSON:
+    """Say hello (as a seat, or a spectator without a token) and return the answer."""
+    message: JSON = {"type": "hello"}
+    if token is not None:
+        message["token"] = token
+    if seat is not None:
+        message["seat"] = seat
+    socket.send_json(message)
+    return receive(socket)
