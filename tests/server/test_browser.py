@@ -266,3 +266,25 @@ def test_hotseat_covers_the_hand_between_players(page: Page, server: str) -> Non
             " || !document.querySelector('#cover').hidden"
         )
     assert {"Your move, Player 1.", "Your move, Player 2."} <= seen
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [("morris", {1: "random"}), ("fantan", {1: "random", 2: "random", 3: "random"}), ("fan", {})],
+)
+def test_tables_fit_a_phone_screen(
+    browser: Browser, server: str, game: str, seats: dict[int, str]
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        open_table(page, server, game, seats)
+        page.wait_for_selector("#game > *")
+        wait_turn_or_end(page)
+        overflow = page.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"the {game} table is {overflow} px wider than the phone's screen"
+        shot(page, f"{game}-phone")
+    finally:
+        context.close()

@@ -79,7 +79,7 @@ function choose(game) {
   seedInput.value = "";
   errorBox.textContent = "";
   drawPlayers();
-  form.scrollIntoView({ behavior: "smooth", block: "nearest" });
+  form.scrollIntoView({ block: "nearest" });
 }
 
 async function start(event) {
