@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fanfold.games.fano.cards import ATTACK_SUPPORT, CYCLES, SUIT_SYMBOLS, card_text
 from fanfold.games.fano.config import FanoConfig, Teams
-from fanfold.games.fano.rules import FIELD_SLOTS
+from fanfold.games.fano.rules.zones import FIELD_SLOTS
 from fanfold.games.fano.state import Phase
 from fanfold.games.fano.view import FanoView
 
