@@ -24,6 +24,7 @@ from fanfold.games.fano.rules.apply import apply
 from fanfold.games.fano.rules.attacks import support_value, window_opens
 from fanfold.games.fano.rules.deck import HAND_SIZE, deck_of, draw_to_three, mulligan_offered
 from fanfold.games.fano.rules.invariants import invariant_violations
+from fanfold.games.fano.rules.legality import why_illegal
 from fanfold.games.fano.rules.moves import (
     clear_caches,
     is_legal,
@@ -74,6 +75,7 @@ __all__ = [
     "start_turn",
     "support_value",
     "teammates",
+    "why_illegal",
     "window_opens",
     "winner",
 ]
