@@ -15,7 +15,8 @@ play, the target on the next player's field, the support in hand; attacker and t
 their owners' discard piles face up and the support enters play. A combination removes two of
 your cards in play and plays their sum (at most 10) from hand, optionally returning one to hand;
 it is the only way prestige cards (8, 9, 10) enter play. Promoting discards an 8, 9 and 10 in
-play; the third promotion wins. A turn limit (default 200 turns) ends the game drawn.
+play; the third promotion wins. A turn limit (``turns_per_player``, default 400 turns for each
+player) ends the game drawn.
 
 Variants (config flags, with presets): 2 to 8 players (each attacks the next player), the 2-suit
 2-player game (all six prestige cards with easy/intermediate/hard promotion, or three removed),

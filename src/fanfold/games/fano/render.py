@@ -67,7 +67,7 @@ def render(view: FanoView) -> str:
     config = view.config
     players = len(view.players)
     lines = [
-        f"Turn {view.turn} of at most {config.turn_limit}: {seat_label(config, view.turn_player)}, "
+        f"Turn {view.turn} of at most {config.last_turn}: {seat_label(config, view.turn_player)}, "
         f"{PHASE_TEXT[view.phase]}. You are {seat_label(config, view.player)}.",
     ]
     for seat, public in enumerate(view.players):

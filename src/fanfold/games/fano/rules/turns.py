@@ -11,8 +11,9 @@ from fanfold.games.fano.state import FanoState, Phase, PlayerState
 
 
 def last_turn(config: FanoConfig) -> int:
-    """The last turn played before the game ends drawn."""
-    return config.turn_limit
+    """The last turn played before the game ends drawn: each player gets
+    ``turns_per_player`` turns, whatever the table size."""
+    return config.last_turn
 
 
 def new_state(config: FanoConfig, seed: int) -> FanoState:
@@ -129,7 +130,8 @@ def outcome(state: FanoState) -> Outcome | None:
         return Outcome(reason, returns)
     if state.phase is Phase.OVER:
         return Outcome(
-            f"the turn limit ({state.config.turn_limit} turns) was reached: a draw",
+            f"the turn limit ({config.turns_per_player} turns each, {config.last_turn} in all) "
+            "was reached: a draw",
             (0.0,) * len(state.players),
         )
     return None
