@@ -111,7 +111,8 @@ def render(view: FanoView) -> str:
         if public.jokers_on_draw:
             extra += f"   jokers face up on the draw pile: {public.jokers_on_draw}"
         elif public.temp_jokers and not config.trionfey:
-            extra += "   a Temporary Joker is in the deck"
+            count = public.temp_jokers
+            extra += f"   Temporary Jokers in the game: {count}"
         lines.append(
             f"    draw pile: {public.draw_count}   face-up discards: {_cards(public.up)}{extra}"
         )

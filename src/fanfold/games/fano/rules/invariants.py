@@ -146,7 +146,12 @@ def _player_problems(state: FanoState, seat: int, player: PlayerState) -> Iterab
             f"cards not each in exactly one place (missing {[card_text(c) for c in missing]}, "
             f"extra or repeated {[card_text(c) for c in extra]})"
         )
-    if not 0 <= player.temp_jokers <= (JOKER_SUPPLY if config.trionfey else 1):
+    # Classic: one Temporary Joker at most per commander level below the winning one.
+    if (
+        not 0
+        <= player.temp_jokers
+        <= (JOKER_SUPPLY if config.trionfey else config.promotions_to_win)
+    ):
         yield f"{player.temp_jokers} Temporary Jokers"
     if len(player.field) > FIELD_SLOTS:
         yield f"{len(player.field)} cards in play"

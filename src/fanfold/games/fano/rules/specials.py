@@ -44,7 +44,8 @@ def suit_specials(suits: tuple[int, ...]) -> frozenset[Special]:
 def can_use(config: FanoConfig, player: PlayerState, seat: int, special: Special) -> bool:
     """Whether ``seat`` may use ``special`` now (ignoring the moment). Trionfey: with tribute
     counters, a player may buy their own suit's special for three counters, again and again.
-    Classic: once per commander level."""
+    Classic: once per commander level (a Temporary Joker may be added while an earlier one is
+    still in the game: the text sets no limit of one at a time)."""
     if not config.tribute and config.specials is SpecialsMode.OFF:
         return False  # the common case, answered without looking up the seat's specials
     if config.trionfey:
@@ -53,9 +54,7 @@ def can_use(config: FanoConfig, player: PlayerState, seat: int, special: Special
             and player.tribute >= TRIBUTE_COST
             and special in suit_specials(config.suits_of(seat))
         )
-    if special not in specials_of(config, seat) or player.special_used_this_level:
-        return False
-    return special is not Special.TEMP_JOKER or player.temp_jokers == 0
+    return special in specials_of(config, seat) and not player.special_used_this_level
 
 
 def can_substitute_down(config: FanoConfig, player: PlayerState, seat: int) -> bool:
