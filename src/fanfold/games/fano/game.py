@@ -6,21 +6,22 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+import fanfold.games.fano.notation as notation
+import fanfold.games.fano.render as render
+import fanfold.games.fano.rules as rules
+import fanfold.games.fano.view as view
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import Game, Outcome, Preset
-from fanfold.games.fano import actions as actions_module
-from fanfold.games.fano import notation, render, rules, view
 from fanfold.games.fano.actions import (
     Discard,
     FanoAction,
     Play,
     Sacrifice,
     Substitute,
+    parse_action,
 )
-from fanfold.games.fano.cards import (
-    card_text,
-)
+from fanfold.games.fano.cards import card_text
 from fanfold.games.fano.config import PRESETS, TEAM_PLAYERS, FanoConfig, Teams
 from fanfold.games.fano.state import FanoState, Phase
 from fanfold.games.fano.view import FanoView
@@ -89,7 +90,7 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
 
     # ------------------------------------------------------------------ notation
     def parse_action(self, text: str) -> FanoAction:
-        return actions_module.parse_action(text)
+        return parse_action(text)
 
     def notation_help(self) -> str:
         return NOTATION_HELP

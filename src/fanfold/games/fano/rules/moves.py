@@ -36,8 +36,13 @@ from fanfold.games.fano.cards import (
     value_of,
 )
 from fanfold.games.fano.config import FanoConfig, PromotionMode, Special, Teams
-from fanfold.games.fano.rules import attacks
-from fanfold.games.fano.rules.attacks import active, classic_attacks, counters, declarations
+from fanfold.games.fano.rules.attacks import (
+    active,
+    classic_attacks,
+    counters,
+    declarations,
+)
+from fanfold.games.fano.rules.attacks import clear_caches as clear_attack_caches
 from fanfold.games.fano.rules.specials import can_place_joker, can_substitute_down, can_use
 from fanfold.games.fano.rules.turns import teammates, winner
 from fanfold.games.fano.rules.zones import FIELD_SLOTS
@@ -334,7 +339,7 @@ def _substitutes(removed: int, hand: tuple[int, ...], face_down: bool) -> tuple[
 
 def clear_caches() -> None:
     """Forget the cached move lists (tests compare them with a cold enumeration)."""
-    attacks.clear_caches()
+    clear_attack_caches()
     _recruits.cache_clear()
     _promotion_sets.cache_clear()
     _hand_end_actions.cache_clear()
