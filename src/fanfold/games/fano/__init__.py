@@ -37,6 +37,9 @@ Spades ``joker``, Hearts ``... reverse``, Clubs ``... oversum``, Diamonds ``play
 partnerships (odd against even seats, turns in priority order): ``trionfey-all-for-one`` and
 ``trionfey-one-for-all`` (one shared commander, ``promote 8H 9S@3 TH``).
 
+Every legal action comes from the move generator in :mod:`fanfold.games.fano.rules`, and
+:func:`why_illegal` explains any other action from the same checks (None for a legal one).
+
 Notation: ``4H>6S:3H`` attack, ``1H+4H=5H return 1H`` combine, ``promote 8H 9H TH``,
 ``play 5H``, ``sub 8H 5H``, ``discard 9H``, ``pass``; see :mod:`fanfold.games.fano.actions`
 and, for positions, :mod:`fanfold.games.fano.notation`. Every reading of an open point is in
@@ -71,6 +74,7 @@ from fanfold.games.fano.config import (
     Teams,
 )
 from fanfold.games.fano.game import FanoGame
+from fanfold.games.fano.rules import why_illegal
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 from fanfold.games.fano.view import FanoView, PublicPlayer
 
@@ -107,4 +111,5 @@ __all__ = [
     "SpecialsMode",
     "Substitute",
     "Teams",
+    "why_illegal",
 ]
