@@ -6,8 +6,9 @@ second:
 * the Fano rules engine through the game API (``legal_actions`` and ``apply_legal`` on
   immutable states), for the 2-player classic game, the largest preset (8 players), and the
   Trionfey edition with its tribute specials (2 players, counter windows included) and its
-  8-player "One for all" partnerships; uniform random games mostly run to the turn limit
-  (200 turns);
+  8-player "One for all" partnerships; uniform random games run to the turn limit (by
+  default 400 turns for each player; ``--turns-per-player 0`` plays 200 turns in all, the
+  limit before it became one per player, for comparison with older figures);
 * OpenSpiel's C++ ``hearts`` (``pip install open_spiel``, or ``.[bench]``), random moves
   driven from Python, chance outcomes included; when OpenSpiel is not installed the row says
   the peer is missing.
@@ -55,11 +56,16 @@ def _timed(name: str, seconds: float, one_game: Callable[[int], int]) -> Rate:
     return Rate(name, games, actions, time.perf_counter() - start)
 
 
-def fano_rate(preset: str, seconds: float, players: int | None = None) -> Rate:
-    """Random full Fano games of ``preset`` (with ``players`` seats) through the game API."""
+def fano_rate(
+    preset: str, seconds: float, players: int | None = None, turns_per_player: int | None = None
+) -> Rate:
+    """Random full Fano games of ``preset`` (with ``players`` seats) through the game API;
+    ``turns_per_player`` 0 gives 200 turns in all."""
     config: FanoConfig = GAME.preset(preset).config
     if players is not None:
         config = GAME.with_players(config, players)
+    if turns_per_player is not None:
+        config = config.replace(turns_per_player=turns_per_player or 200 // config.players)
     rng = random.Random(1)
 
     def one_game(seed: int) -> int:
@@ -104,13 +110,17 @@ def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print a table with the speed ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row")
+    parser.add_argument(
+        "--turns-per-player", type=int, default=None, help="the limit (0: 200 turns in all)"
+    )
     args = parser.parse_args(argv)
+    limit = args.turns_per_player
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row")
     rows = [
-        fano_rate("classic", args.seconds),
-        fano_rate("eight-players", args.seconds),
-        fano_rate("trionfey-specials", args.seconds),
-        fano_rate("trionfey-one-for-all", args.seconds, players=8),
+        fano_rate("classic", args.seconds, turns_per_player=limit),
+        fano_rate("eight-players", args.seconds, turns_per_player=limit),
+        fano_rate("trionfey-specials", args.seconds, turns_per_player=limit),
+        fano_rate("trionfey-one-for-all", args.seconds, players=8, turns_per_player=limit),
     ]
     peer = openspiel_rate(args.seconds)
     for row in rows:

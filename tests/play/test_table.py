@@ -11,6 +11,7 @@ from fanfold.core.errors import (
     TurnError,
 )
 from fanfold.core.registry import get_game
+from fanfold.games.fano import FanoConfig
 from fanfold.play import HUMAN, Seat, Table, new_table, play_game
 
 MORRIS = get_game("morris")
@@ -107,7 +108,9 @@ def test_undo_can_be_forbidden() -> None:
 
 
 def test_views_and_announcements_hide_what_a_seat_may_not_see() -> None:
-    table = play_game(FANO, None, ["random", "random"], seed=5, agent_seed=5)
+    # 100 turns each: the length random games had before the limit became 400 per player.
+    config = FanoConfig(turns_per_player=100)
+    table = play_game(FANO, config, ["random", "random"], seed=5, agent_seed=5)
     hidden = [step for step in table.played if "face down" in table.announcement(step, None)]
     assert hidden, "a random Fano game discards face down at least once"
     for step in table.played:

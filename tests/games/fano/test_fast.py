@@ -26,12 +26,6 @@ FANO: FanoGame = GAME
 MAX_STEPS = 150
 
 
-def _clear_caches() -> None:
-    rules._hand_end_actions.cache_clear()
-    rules._substitutes.cache_clear()
-    rules._combines.cache_clear()
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     preset=st.sampled_from(PRESETS),
@@ -69,7 +63,7 @@ def test_cached_end_actions_match_a_cold_enumeration(preset: Preset[FanoConfig],
     state: FanoState = FANO.new_state(config, seed)
     for _ in range(MAX_STEPS):
         warm = FANO.legal_actions(state)
-        _clear_caches()
+        rules.clear_caches()
         assert FANO.legal_actions(state) == warm
         if not warm:
             break

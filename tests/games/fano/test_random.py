@@ -26,6 +26,7 @@ from fanfold.games.fano import (
     Promote,
 )
 from fanfold.games.fano.game import FanoGame
+from tests.games.fano.helpers import short_games
 
 GAME = get_game("fano")
 assert isinstance(GAME, FanoGame)
@@ -53,6 +54,7 @@ def choose(legal: Sequence[FanoAction], rng: random.Random, eager: bool) -> Fano
 def run_game(config: FanoConfig, seed: int) -> tuple[str, int]:
     rng = random.Random(seed)
     eager = seed % 2 == 1
+    config = short_games(config)
     state = FANO.new_state(config, seed)
     steps = 0
     while True:

@@ -295,17 +295,6 @@ def test_promotion_can_end_the_main_phase_by_option() -> None:
         FANO.apply_text(after, "4H>6C:3H")
 
 
-def test_the_turn_limit_draws_the_game() -> None:
-    state = FANO.new_state(FanoConfig(turn_limit=3), seed=1)
-    state = play(state, "pass", "pass")
-    assert FANO.outcome(state) is None
-    state = play(state, "pass")
-    outcome = FANO.outcome(state)
-    assert outcome is not None
-    assert outcome.returns == (0.0, 0.0)
-    assert outcome.is_draw
-
-
 def test_returned_card_is_usable_at_once_and_counts_as_known() -> None:
     state = setup("fano player=1 | hand=5H field=AH,4H | field=6C")
     after = play(state, "AH+4H=5H return AH", "5H>6C:AH")

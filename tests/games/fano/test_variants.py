@@ -210,6 +210,39 @@ def test_temporary_joker_is_offered_at_a_reshuffle_and_leaves_the_game_after_use
     assert TEMP_JOKER not in removed.players[0].up
 
 
+def test_a_second_temporary_joker_joins_one_still_in_play() -> None:
+    """The text sets no limit of one Temporary Joker at a time: once per promotion."""
+    text = (
+        "fano player=1 seed={seed} | level=1 specials=0:joker hand=3H field=TJ3,AH,2H "
+        "up=4H,5H,6H,7H,8H,9H,TH | field=6C"
+    )
+    for seed in range(50):
+        state = setup(text.format(seed=seed), CHOICE)
+        asked = play(state, "AH+2H=3H")  # the hand empties and the draw pile is empty
+        assert asked.phase is Phase.SHUFFLE
+        assert legal_texts(asked) == ["shuffle", "shuffle joker"]
+        after = play(asked, "shuffle joker")
+        if TEMP_JOKER in after.players[0].hand:
+            break
+    else:  # pragma: no cover - a third of the shuffles deal the joker
+        pytest.fail("no seed dealt the new joker")
+    both = play(after, "play TJ5")
+    me = both.players[0]
+    assert me.field == cards("TJ3 3H TJ5")
+    assert me.temp_jokers == 2
+    assert me.specials == ((0, Special.TEMP_JOKER), (1, Special.TEMP_JOKER))
+    assert FANO.invariant_violations(both) == []
+    assert "Temporary Jokers in the game: 2" in FANO.render(FANO.observe(both, 1))
+    # Each leaves the game on its own when removed.
+    attacked = setup(
+        "fano player=2 | level=1 specials=0:joker,1:joker field=TJ3,TJ5 | hand=5C field=2C",
+        CHOICE,
+    )
+    after_attack = play(attacked, "2C>TJ3:5C")
+    assert after_attack.players[0].field == cards("TJ5")
+    assert after_attack.players[0].temp_jokers == 1
+
+
 def test_perfect_defense_protects_a_card_until_it_leaves_play() -> None:
     state = setup("fano player=2 | hand=3H field=4H | field=6C hand=AC", CHOICE)
     defended = play(state, "defend 6C")

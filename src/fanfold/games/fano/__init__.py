@@ -15,7 +15,8 @@ play, the target on the next player's field, the support in hand; attacker and t
 their owners' discard piles face up and the support enters play. A combination removes two of
 your cards in play and plays their sum (at most 10) from hand, optionally returning one to hand;
 it is the only way prestige cards (8, 9, 10) enter play. Promoting discards an 8, 9 and 10 in
-play; the third promotion wins. A turn limit (default 200 turns) ends the game drawn.
+play; the third promotion wins. A turn limit (``turns_per_player``, default 400 turns for each
+player) ends the game drawn.
 
 Variants (config flags, with presets): 2 to 8 players (each attacks the next player), the 2-suit
 2-player game (all six prestige cards with easy/intermediate/hard promotion, or three removed),
@@ -35,6 +36,9 @@ Spades ``joker``, Hearts ``... reverse``, Clubs ``... oversum``, Diamonds ``play
 ``sub 8D 5D down`` (then ``flip 5D`` or ``sacrifice 5D``). 4, 6 or 8 players play in two
 partnerships (odd against even seats, turns in priority order): ``trionfey-all-for-one`` and
 ``trionfey-one-for-all`` (one shared commander, ``promote 8H 9S@3 TH``).
+
+Every legal action comes from the move generator in :mod:`fanfold.games.fano.rules`, and
+:func:`why_illegal` explains any other action from the same checks (None for a legal one).
 
 Notation: ``4H>6S:3H`` attack, ``1H+4H=5H return 1H`` combine, ``promote 8H 9H TH``,
 ``play 5H``, ``sub 8H 5H``, ``discard 9H``, ``pass``; see :mod:`fanfold.games.fano.actions`
@@ -70,6 +74,7 @@ from fanfold.games.fano.config import (
     Teams,
 )
 from fanfold.games.fano.game import FanoGame
+from fanfold.games.fano.rules import why_illegal
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 from fanfold.games.fano.view import FanoView, PublicPlayer
 
@@ -106,4 +111,5 @@ __all__ = [
     "SpecialsMode",
     "Substitute",
     "Teams",
+    "why_illegal",
 ]

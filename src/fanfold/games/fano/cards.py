@@ -94,6 +94,16 @@ def is_combat(card: int) -> bool:
     return 1 <= card >> 4 <= MAX_COMBAT
 
 
+def declared_as(joker: int, value: int) -> int:
+    """``joker`` entering play as a card of ``value`` (a suited card's value is its own)."""
+    return value * 16 + (joker & 15)
+
+
+def is_suited(card: int) -> bool:
+    """True for a card of a suit (not a joker)."""
+    return (card & 15) < WILD
+
+
 def base_card(card: int) -> int:
     """The card as it is off the field: a declared joker becomes wild again."""
     return card & 15 if (card & 15) >= WILD else card

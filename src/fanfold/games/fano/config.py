@@ -7,7 +7,9 @@ Two editions share one engine: ``classic`` (rules text seeds/000_20e0e87f70a9328
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, Self
 
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import ConfigError
@@ -84,6 +86,20 @@ SUIT_SPECIALS: tuple[Special, ...] = (
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+#: The default turn limit per player: games between reasonable players almost never reach it
+#: (``docs/rules/fano.md`` gives the measured rates).
+TURNS_PER_PLAYER = 400
+
+
+def _refuse_renamed(options: Mapping[str, Any]) -> None:
+    """Explain an option that was renamed: ``turn_limit`` counted all players' turns together."""
+    if "turn_limit" in options:
+        raise ConfigError(
+            "option turn_limit (turns of all players together) was replaced by "
+            "turns_per_player (each player's turns; the game ends drawn after "
+            "turns_per_player * players turns): e.g. turn_limit=200 with 2 players is "
+            "turns_per_player=100"
+        )
 
 
 @dataclass(frozen=True)
@@ -104,7 +120,9 @@ class FanoConfig(GameConfig):
         mulligan: allow the optional all-prestige redraw in the draw phase.
         promotion_ends_main: promoting ends the main phase (only the end action is left).
         promotions_to_win: promotions that win the game (3: Jack, Queen, King, win).
-        turn_limit: turns (all players together) after which the game is drawn.
+        turns_per_player: turns each player gets before the game ends drawn (the texts have no
+            draw: a safety limit that games between reasonable players almost never reach;
+            the table plays ``turns_per_player * players`` turns in all).
         tribute: Trionfey specials: tribute counters buy each suit's special.
         teams: Trionfey partnerships for 4, 6 or 8 players.
         suits: the suit each seat commands, one letter per seat in turn order (``HD``: hearts
@@ -122,10 +140,25 @@ class FanoConfig(GameConfig):
     mulligan: bool = True
     promotion_ends_main: bool = False
     promotions_to_win: int = 3
-    turn_limit: int = 200
+    turns_per_player: int = TURNS_PER_PLAYER
     tribute: bool = False
     teams: Teams = Teams.NONE
     suits: str = ""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        _refuse_renamed(data)
+        return super().from_json(data)
+
+    def with_options(self, options: Mapping[str, str]) -> Self:
+        _refuse_renamed({name.replace("-", "_"): text for name, text in options.items()})
+        return super().with_options(options)
+
+    @property
+    def last_turn(self) -> int:
+        """The last turn of the game, counting every player's turns: ``turns_per_player``
+        rounds of the table."""
+        return self.turns_per_player * self.players
 
     @property
     def trionfey(self) -> bool:
@@ -141,8 +174,8 @@ class FanoConfig(GameConfig):
             raise ConfigError("the 2-suit variant is for exactly 2 players")
         if not 1 <= self.promotions_to_win <= 9:
             raise ConfigError(f"promotions_to_win must be 1 to 9, not {self.promotions_to_win}")
-        if self.turn_limit < 1:
-            raise ConfigError(f"turn_limit must be at least 1, not {self.turn_limit}")
+        if self.turns_per_player < 1:
+            raise ConfigError(f"turns_per_player must be at least 1, not {self.turns_per_player}")
         if self.suits:
             if self.two_suit:
                 raise ConfigError("the 2-suit variant fixes the suits (red against black)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fanfold.games.fano.cards import ATTACK_SUPPORT, CYCLES, SUIT_SYMBOLS, card_text
 from fanfold.games.fano.config import FanoConfig, Teams
-from fanfold.games.fano.rules import FIELD_SLOTS
+from fanfold.games.fano.rules.zones import FIELD_SLOTS
 from fanfold.games.fano.state import Phase
 from fanfold.games.fano.view import FanoView
 
@@ -67,7 +67,7 @@ def render(view: FanoView) -> str:
     config = view.config
     players = len(view.players)
     lines = [
-        f"Turn {view.turn} of at most {config.turn_limit}: {seat_label(config, view.turn_player)}, "
+        f"Turn {view.turn} of at most {config.last_turn}: {seat_label(config, view.turn_player)}, "
         f"{PHASE_TEXT[view.phase]}. You are {seat_label(config, view.player)}.",
     ]
     for seat, public in enumerate(view.players):
@@ -111,7 +111,8 @@ def render(view: FanoView) -> str:
         if public.jokers_on_draw:
             extra += f"   jokers face up on the draw pile: {public.jokers_on_draw}"
         elif public.temp_jokers and not config.trionfey:
-            extra += "   a Temporary Joker is in the deck"
+            count = public.temp_jokers
+            extra += f"   Temporary Jokers in the game: {count}"
         lines.append(
             f"    draw pile: {public.draw_count}   face-up discards: {_cards(public.up)}{extra}"
         )

@@ -43,7 +43,8 @@ class PlayerState:
         specials: ``(level, special)`` for each special used, in order.
         protected: field cards under Perfect defense, sorted.
         shuffles: how many times the discard pile was reshuffled (names the shuffle's seed).
-        temp_jokers: Temporary Jokers now in the game (0 or 1; Trionfey: Spades jokers, up
+        temp_jokers: Temporary Jokers now in the game (classic: at most one added per
+            commander level, several may be in the game at once; Trionfey: Spades jokers, up
             to ``JOKER_SUPPLY``).
         tribute: Trionfey tribute counters held (0 to 7).
         hidden: Trionfey Perfect defense: cards in play that lie face down, sorted.

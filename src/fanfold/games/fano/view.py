@@ -3,7 +3,7 @@
 A player sees their own hand and face-down discards; of every player (themselves included)
 the field, Perfect defense marks, face-up discards, the number of cards in hand, in the draw
 pile and face down, the hand cards everyone has seen (returned to hand by a combine),
-commander level, specials used, reshuffle count and whether a Temporary Joker is in the game.
+commander level, specials used, reshuffle count and how many Temporary Jokers are in the game.
 Nobody sees the order of any draw pile, their own included.
 
 Trionfey adds: a declared attack waiting for the defender and the opponent chosen this turn
