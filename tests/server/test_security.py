@@ -259,7 +259,8 @@ def test_no_hidden_card_reaches_a_seat(name: str, preset: str, players: int, see
         if table.step() is None:
             break
     assert table.is_over
-    assert len(heard[0]) == len(table.played) > 10
+    assert len(table.played) > 10
+    assert 0 < len(heard[0]) <= len(table.played)  # actions a seat is not told of leave no entry
     check_whole_log(live, observers, heard, rng)
 
 
@@ -290,12 +291,6 @@ class _LeakyFanTan(FanTanGame):
         return dataclasses.replace(view, hand=state.hands[(player + 1) % len(state.hands)])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Fano announces 'keep' to every seat, though the rules (docs/rules/fano.md, D4) say "
-    "the others do not learn that a mulligan was offered (an all-prestige hand); the view hides "
-    "the mulligan phase but public_action_text does not (games/fano, not server code)",
-)
 def test_others_do_not_learn_of_a_kept_mulligan() -> None:
     found = 0
     for seed in range(40):
@@ -309,7 +304,8 @@ def test_others_do_not_learn_of_a_kept_mulligan() -> None:
                 hidden_phase = FANO.observe(played.before, other).phase
                 assert hidden_phase != played.before.phase  # the view hides it...
                 log = seat_message(live, other)["log"]
-                assert log[played.number - 1]["text"] != "keep"  # ... the log must too
+                told = [entry for entry in log if entry["number"] == played.number]
+                assert told == []  # ... and so does the log: no entry at all
         if found >= 3:
             break
     assert found

@@ -85,7 +85,8 @@ class Session:
 
     def _announce(self, played: Played) -> None:
         announced = self.table.announcement(played, self.observer)
-        self.say(f"{self.seat_label(played.seat)} plays {announced}")
+        if announced:  # an action this player is not told of leaves no line
+            self.say(f"{self.seat_label(played.seat)} plays {announced}")
 
     def _commands(self) -> dict[str, tuple[str, Callable[[], str]]]:
         """The game's own prompt commands: analyses, then reference texts."""

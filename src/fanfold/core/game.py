@@ -204,7 +204,8 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
     def public_action_text(self, state: StateT, action: ActionT, observer: int | None) -> str:
         """How ``action``, taken in ``state``, is announced to seat ``observer`` (``None``: a
         spectator who sees only what is public). Games hide here what the rules keep secret,
-        such as which cards went face down; the default is the full text."""
+        such as which cards went face down; the default is the full text. An empty text means
+        the observer is told nothing: the action leaves no trace they may see."""
         return self.action_text(action)
 
     def public_view(self, state: StateT) -> JSONObject:

@@ -162,8 +162,8 @@ class Table:
         return self.game.public_action_text(played.before, played.action, observer)
 
     def log(self, observer: int | None) -> list[str]:
-        """Every action so far as ``observer`` was told it."""
-        return [self.announcement(played, observer) for played in self.played]
+        """Every action so far as ``observer`` was told it (those it was not told of left out)."""
+        return [text for played in self.played if (text := self.announcement(played, observer))]
 
     # ---------------------------------------------------------------- changing
     def submit(self, seat: int, text: str, version: int | None = None) -> Played:

@@ -602,8 +602,9 @@ def _replay_frame(live: Any, step: int, seat: int | None) -> JSONObject:
         seat_view = game.observe(position, seat)
         view, text = seat_view.to_json(), game.render(seat_view)
     log: list[JSONValue] = [
-        {"number": p.number, "seat": p.seat, "text": table.announcement(p, seat)}
+        {"number": p.number, "seat": p.seat, "text": told}
         for p in table.played[:step]
+        if (told := table.announcement(p, seat))
     ]
     return {
         "type": "replay",

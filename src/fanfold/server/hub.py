@@ -490,8 +490,9 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         for number, entry in enumerate(table.seats)
     ]
     log: list[JSONValue] = [
-        {"number": played.number, "seat": played.seat, "text": table.announcement(played, seat)}
+        {"number": played.number, "seat": played.seat, "text": told}
         for played in table.played
+        if (told := table.announcement(played, seat))  # an action it is not told of: no entry
     ]
     return {
         "type": "state",

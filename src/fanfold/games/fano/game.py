@@ -16,6 +16,7 @@ from fanfold.core.game import Game, Outcome, Preset
 from fanfold.games.fano.actions import (
     Discard,
     FanoAction,
+    Mulligan,
     Play,
     Sacrifice,
     Substitute,
@@ -115,6 +116,8 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def public_action_text(self, state: FanoState, action: FanoAction, observer: int | None) -> str:
         if observer == self.current_player(state):
             return str(action)
+        if isinstance(action, Mulligan) and not action.take:
+            return ""  # the others do not learn that a redraw was offered (D4)
         if isinstance(action, Discard):
             count = len(action.cards)
             return f"discard {count} card{'s' if count != 1 else ''} face down"
