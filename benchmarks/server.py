@@ -8,7 +8,12 @@ concurrency, the human actions acknowledged per second and the round-trip latenc
 action (from sending ``act`` to receiving ``ok``, which includes the store's commit), p50 and
 p99.
 
-Run: ``python3 benchmarks/server.py`` (``--tables 10,100,500``, ``--seconds 10``).
+Rows with ``--think 0`` saturate the server (every scripted player acts the moment it may);
+rows with a think time (2 s by default, drawn from 0.5 to 1.5 times it) play at a person's pace,
+the load a real server sees.
+
+Run: ``python3 benchmarks/server.py`` (``--tables 10,100,500``, ``--seconds 10``,
+``--think 0,2``).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import asyncio
 import json
 import os
 import platform
+import random
 import socket
 import statistics
 import subprocess
@@ -87,8 +93,10 @@ async def player(
     stop: list[float],
     latencies: list[float],
     errors: list[str],
+    think: float,
 ) -> None:
-    """Play table after table until ``stop``: the first legal move each time."""
+    """Play table after table until ``stop``: the first legal move each time, after ``think``
+    seconds (a person's pace; 0: at once, the server saturated)."""
     table, token = first
     await start.wait()
     while time.monotonic() < stop[0]:
@@ -110,6 +118,8 @@ async def player(
                 if message["outcome"] is not None:
                     break
                 if message["decider"] == message["seat"] and message["legal"] and sent_at is None:
+                    if think:
+                        await asyncio.sleep(think * (0.5 + random.random()))
                     sent_at = time.perf_counter()
                     act = {
                         "type": "act",
@@ -120,7 +130,9 @@ async def player(
         table, token = await create(base, client)
 
 
-async def level(base: str, tables: int, seconds: float) -> tuple[int, float, float, int]:
+async def level(
+    base: str, tables: int, seconds: float, think: float
+) -> tuple[int, float, float, int]:
     """(actions, p50 ms, p99 ms, errors) for ``tables`` concurrent tables."""
     latencies: list[float] = []
     errors: list[str] = []
@@ -134,7 +146,7 @@ async def level(base: str, tables: int, seconds: float) -> tuple[int, float, flo
         start = asyncio.Event()
         stop = [0.0]
         players = [
-            asyncio.create_task(player(base, client, made, start, stop, latencies, errors))
+            asyncio.create_task(player(base, client, made, start, stop, latencies, errors, think))
             for made in tables_made
         ]
         stop[0] = time.monotonic() + seconds
@@ -153,6 +165,12 @@ def main() -> None:
         "--tables", default="10,100,500", help="concurrency levels, comma-separated"
     )
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per level")
+    parser.add_argument(
+        "--think",
+        default="0,2",
+        help="seconds a scripted player waits before each action, on average (0: at once); "
+        "comma-separated, each a row per level",
+    )
     args = parser.parse_args()
     levels = [int(part) for part in args.tables.split(",")]
     print(
@@ -164,21 +182,23 @@ def main() -> None:
         "over WebSocket"
     )
     print()
-    print("| tables | human actions | actions/s | p50 ms | p99 ms | errors |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    thinks = [float(part) for part in args.think.split(",")]
+    print("| tables | think s | human actions | actions/s | p50 ms | p99 ms | errors |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         server = start_server(Path(folder), port)
         try:
-            for tables in levels:
-                actions, p50, p99, errors = asyncio.run(
-                    level(f"http://127.0.0.1:{port}", tables, args.seconds)
-                )
-                print(
-                    f"| {tables} | {actions} | {actions / args.seconds:,.0f} | {p50:.1f} "
-                    f"| {p99:.1f} | {errors} |",
-                    flush=True,
-                )
+            for think in thinks:
+                for tables in levels:
+                    actions, p50, p99, errors = asyncio.run(
+                        level(f"http://127.0.0.1:{port}", tables, args.seconds, think)
+                    )
+                    print(
+                        f"| {tables} | {think:g} | {actions} | {actions / args.seconds:,.0f} "
+                        f"| {p50:.1f} | {p99:.1f} | {errors} |",
+                        flush=True,
+                    )
         finally:
             server.kill()
             server.wait()
