@@ -162,3 +162,19 @@ def test_take_back_removes_the_last_action_whoever_played_it() -> None:
     assert table.game.format_position(table.state) != before
     assert table.version == 3  # still grows: a submission made on version 2 is stale
     assert table.decider == 1
+
+
+def test_an_agents_choice_can_be_asked_and_applied_apart() -> None:
+    table = new_table(get_game("morris"), seats=["human", "random"], seed=4, agent_seed=2)
+    assert table.agent_to_move() is None  # the human decides
+    with pytest.raises(TurnError):
+        table.agent_choice(0)
+    table.submit(0, "C1")
+    assert table.agent_to_move() == 1
+    version = table.version
+    action = table.agent_choice(1)
+    assert table.version == version  # asking changes nothing
+    assert action in table.legal_actions()
+    played = table.submit_action(1, action, version)
+    assert played.seat == 1
+    assert table.agent_to_move() is None

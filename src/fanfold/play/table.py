@@ -188,19 +188,36 @@ class Table:
         self._check_turn(seat, version)
         return self._apply(seat, action)
 
+    def agent_to_move(self) -> int | None:
+        """The seat whose agent decides next, or ``None`` when a human decides or the game is
+        over."""
+        seat = self.decider
+        if seat is None or self.seats[seat].agent is None:
+            return None
+        return seat
+
+    def agent_choice(self, seat: int) -> Any:
+        """What ``seat``'s agent chooses now, from its view and the legal actions; nothing is
+        applied (a front end may run this off its event loop, then submit it with
+        :meth:`submit_action` and the version it was asked on).
+
+        Raises:
+            TurnError: ``seat`` has no agent or does not decide now.
+        """
+        agent = self.seats[seat].agent if 0 <= seat < len(self.seats) else None
+        if agent is None or seat != self.decider:
+            raise TurnError(f"{self.seat_name(seat)}'s agent does not decide now")
+        return agent.choose(
+            self.game.observe(self.state, seat), self.game.legal_actions(self.state)
+        )
+
     def step(self) -> Played | None:
         """Let the agent whose decision it is choose and apply; ``None`` when the decider is a
         human or the game is over."""
-        seat = self.decider
+        seat = self.agent_to_move()
         if seat is None:
             return None
-        agent = self.seats[seat].agent
-        if agent is None:
-            return None
-        action = agent.choose(
-            self.game.observe(self.state, seat), self.game.legal_actions(self.state)
-        )
-        return self._apply(seat, action)
+        return self._apply(seat, self.agent_choice(seat))
 
     def play_agents(
         self, on_played: Callable[[Played], None] | None = None, max_actions: int = 1_000_000

@@ -353,8 +353,7 @@ class Hub:
 
     # ------------------------------------------------------------------ bots
     def _start_bots(self, live: LiveTable) -> None:
-        decider = live.table.decider
-        if decider is None or live.table.seats[decider].is_human:
+        if live.table.agent_to_move() is None:
             return
         if live.bots is None or live.bots.done():
             live.bots = asyncio.get_running_loop().create_task(self._run_bots(live))
@@ -364,12 +363,12 @@ class Hub:
         table = live.table
         while True:
             async with live.lock:
-                seat = table.decider
-                if seat is None:
-                    return
-                agent = table.seats[seat].agent
-                if agent is None:
-                    return
+                seat = table.agent_to_move()
+                agent = table.seats[seat].agent if seat is not None else None
+                if seat is None or agent is None:
+                    return  # a human decides, or the game is over
+                # The view and the legal actions now, so that the bot thinks off the loop
+                # without the lock; its choice is applied only on the version it was asked on.
                 view, legal, version = table.view(seat), table.legal_actions(), table.version
                 live.thinking = seat
             try:
