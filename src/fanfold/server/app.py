@@ -280,7 +280,7 @@ def create_app(
     # ------------------------------------------------------------------ API
     @app.get("/api/games", response_model=None)
     async def games() -> list[JSONValue]:
-        return game_catalogue(hub())
+        return game_catalogue()
 
     @app.get("/api/daily", response_model=None)
     async def daily() -> JSONObject:

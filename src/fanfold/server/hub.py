@@ -516,7 +516,7 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
     }
 
 
-def game_catalogue(hub: Hub) -> list[JSONValue]:
+def game_catalogue() -> list[JSONValue]:
     """Every game with its presets (and their player counts) and the bots that play it."""
     games: list[JSONValue] = []
     for game in all_games():
@@ -547,16 +547,7 @@ def game_catalogue(hub: Hub) -> list[JSONValue]:
                 "analyses": list[JSONValue](sorted(analyses_for(game))),
             }
         )
-    del hub
     return games
-
-
-def describe(stored_game: str) -> str:
-    """A game's title from its id, for lists (the id itself when unknown)."""
-    try:
-        return get_game(stored_game).title
-    except FanfoldError:
-        return stored_game
 
 
 __all__ = [
