@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from fanfold.agents import agent_names, create_agent, parse_agent
-from fanfold.agents.knowledge import Knowledge, knowledge_for
-from fanfold.agents.levels import LEVELS, level_agent, register_levels
+from fanfold.agents import agent_names, create_agent, parse_agent, strategy
+from fanfold.agents.knowledge import Knowledge
+from fanfold.agents.levels import LEVELS, level_agent
 from fanfold.agents.mcts import MCTSAgent
+from fanfold.agents.strategy import knowledge_for
 from fanfold.core.errors import ConfigError, UnknownAgentError
 from fanfold.core.registry import AnyGame, all_games, get_game
 
@@ -34,8 +35,8 @@ def test_the_hard_level_is_the_default_bot_where_nothing_is_stronger() -> None:
 def test_levels_are_checked() -> None:
     with pytest.raises(UnknownAgentError, match="no level called 'expert'"):
         level_agent(get_game("fano"), "expert")
-    with pytest.raises(ValueError, match="must be easy, medium, hard"):
-        register_levels("fano", {"easy": "random"})
+    for name, levels in strategy.LEVELS.items():
+        assert tuple(levels) == LEVELS, name
     with pytest.raises(ConfigError, match="known: none, it takes no options"):
         parse_agent("hard(iterations=5)")
 

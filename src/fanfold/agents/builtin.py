@@ -14,11 +14,11 @@ from fanfold.agents.base import (
     register_agent,
 )
 from fanfold.agents.heuristic import HeuristicAgent, HeuristicConfig
-from fanfold.agents.knowledge import has_knowledge
 from fanfold.agents.levels import LEVELS, has_levels, level_agent
 from fanfold.agents.mcts import MCTSAgent, MCTSConfig
 from fanfold.agents.perfect import PerfectAgent, PerfectConfig, plays_morris
 from fanfold.agents.random_agent import RandomAgent, RandomConfig
+from fanfold.agents.strategy import has_knowledge
 from fanfold.core.registry import AnyGame
 
 
@@ -69,7 +69,7 @@ register_agent(
         "mcts",
         MCTSConfig(iterations=200),
         _mcts,
-        "information-set Monte Carlo tree search with random playouts",
+        "information-set Monte Carlo tree search (random or heuristic playouts)",
         _everywhere,
         20,
     )

@@ -54,27 +54,3 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
 AnyKnowledge = Knowledge[Any, Any, Any]
 #: Makes a game's knowledge: ``make(game)``.
 KnowledgeMaker = Callable[[AnyGame], AnyKnowledge]
-
-_KNOWLEDGE: dict[str, KnowledgeMaker] = {}
-
-
-def register_knowledge(game_name: str, make: KnowledgeMaker) -> None:
-    """Register the strategy of the game called ``game_name``."""
-    _KNOWLEDGE[game_name] = make
-
-
-def has_knowledge(game: AnyGame) -> bool:
-    """Whether a strategy is registered for ``game``."""
-    _ensure_loaded()
-    return game.name in _KNOWLEDGE
-
-
-def knowledge_for(game: AnyGame) -> AnyKnowledge:
-    """The registered strategy of ``game`` (the knowledge-free base class when none is)."""
-    _ensure_loaded()
-    make = _KNOWLEDGE.get(game.name)
-    return make(game) if make is not None else Knowledge(game)
-
-
-def _ensure_loaded() -> None:
-    import fanfold.agents.strategy  # noqa: F401  (registers every game's strategy)

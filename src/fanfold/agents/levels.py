@@ -1,6 +1,6 @@
 """Difficulty levels: ``easy``, ``medium`` and ``hard`` are agent names in every game.
 
-Each game maps each level to a configured agent (registered next to the game's strategy in
+Each game maps each level to a configured agent (``LEVELS`` in its module of
 :mod:`fanfold.agents.strategy`), so ``--seat hard`` is the hard bot of whatever game is played
 and ``fanfold games`` shows what each level is. The levels are promises to players: ``easy`` is
 beatable by a beginner, ``hard`` answers within about a second a decision on a small machine;
@@ -9,32 +9,17 @@ beatable by a beginner, ``hard`` answers within about a second a decision on a s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from fanfold.agents import strategy
 from fanfold.core.errors import UnknownAgentError
 from fanfold.core.registry import AnyGame
 
 #: The level names, weakest first.
 LEVELS = ("easy", "medium", "hard")
 
-_LEVELS: dict[str, dict[str, str]] = {}
-
-
-def register_levels(game_name: str, levels: Mapping[str, str]) -> None:
-    """Say which agent text plays each level of the game called ``game_name``.
-
-    Raises:
-        ValueError: ``levels`` does not name exactly the three levels.
-    """
-    if set(levels) != set(LEVELS):
-        raise ValueError(f"levels of {game_name} must be {', '.join(LEVELS)}, not {sorted(levels)}")
-    _LEVELS[game_name] = dict(levels)
-
 
 def has_levels(game: AnyGame) -> bool:
     """Whether the levels are set for ``game``."""
-    _ensure_loaded()
-    return game.name in _LEVELS
+    return game.name in strategy.LEVELS
 
 
 def level_agent(game: AnyGame, level: str) -> str:
@@ -43,14 +28,9 @@ def level_agent(game: AnyGame, level: str) -> str:
     Raises:
         UnknownAgentError: not a level, or the game has no levels.
     """
-    _ensure_loaded()
     if level not in LEVELS:
         raise UnknownAgentError(f"no level called {level!r}; levels: {', '.join(LEVELS)}")
-    levels = _LEVELS.get(game.name)
+    levels = strategy.LEVELS.get(game.name)
     if levels is None:
         raise UnknownAgentError(f"{game.title} has no difficulty levels")
     return levels[level]
-
-
-def _ensure_loaded() -> None:
-    import fanfold.agents.strategy  # noqa: F401  (registers every game's levels)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fanfold.agents.base import Agent, AgentConfig
-from fanfold.agents.knowledge import knowledge_for
+from fanfold.agents.strategy import knowledge_for
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import ActionT, Game, ViewT
 

@@ -1,8 +1,11 @@
-"""Fan patience: the difficulty levels."""
+"""Fan patience: the strategy and the difficulty levels."""
 
-from fanfold.agents.levels import register_levels
+from __future__ import annotations
 
-register_levels(
-    "fan",
-    {"easy": "random", "medium": "mcts(iterations=50)", "hard": "mcts(iterations=200)"},
-)
+from fanfold.agents.knowledge import KnowledgeMaker
+
+#: What makes the game's strategy (none yet: the heuristic agent does not play Fan patience).
+KNOWLEDGE: KnowledgeMaker | None = None
+
+#: The agent behind each level.
+LEVELS = {"easy": "random", "medium": "mcts(iterations=50)", "hard": "mcts(iterations=200)"}
