@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from fanfold.agents.base import AnyAgent, RegisteredAgent, register_agent
+from fanfold.agents.base import (
+    AgentConfig,
+    AgentMaker,
+    AnyAgent,
+    RegisteredAgent,
+    parse_agent,
+    register_agent,
+)
+from fanfold.agents.heuristic import HeuristicAgent, HeuristicConfig
+from fanfold.agents.levels import LEVELS, has_levels, level_agent
 from fanfold.agents.mcts import MCTSAgent, MCTSConfig
 from fanfold.agents.perfect import PerfectAgent, PerfectConfig, plays_morris
 from fanfold.agents.random_agent import RandomAgent, RandomConfig
+from fanfold.agents.strategy import has_knowledge
 from fanfold.core.registry import AnyGame
 
 
@@ -25,6 +36,24 @@ def _perfect(game: AnyGame, config: Any, seed: int) -> AnyAgent:
     return PerfectAgent(game, seed)
 
 
+def _heuristic(game: AnyGame, config: Any, seed: int) -> AnyAgent:
+    del config
+    return HeuristicAgent(game, seed)
+
+
+@dataclass(frozen=True)
+class LevelConfig(AgentConfig):
+    """A level has no settings of its own: it is the configured agent the game names for it."""
+
+
+def _level(level: str) -> AgentMaker:
+    def make(game: AnyGame, config: Any, seed: int) -> AnyAgent:
+        del config
+        return parse_agent(level_agent(game, level)).create(game, seed)
+
+    return make
+
+
 def _everywhere(game: AnyGame) -> bool:
     del game
     return True
@@ -40,7 +69,7 @@ register_agent(
         "mcts",
         MCTSConfig(iterations=200),
         _mcts,
-        "information-set Monte Carlo tree search with random playouts",
+        "information-set Monte Carlo tree search (random or heuristic playouts)",
         _everywhere,
         20,
     )
@@ -65,3 +94,24 @@ register_agent(
         100,
     )
 )
+register_agent(
+    RegisteredAgent(
+        "heuristic",
+        HeuristicConfig(),
+        _heuristic,
+        "the game's strategy played directly, one quick move a decision with no search",
+        has_knowledge,
+        10,
+    )
+)
+_LEVEL_TEXTS = {
+    "easy": "the easy level: beatable by a beginner",
+    "medium": "the medium level",
+    "hard": "the hard level: the strongest bot that answers within about a second",
+}
+for _strength, _name in enumerate(LEVELS):
+    register_agent(
+        RegisteredAgent(
+            _name, LevelConfig(), _level(_name), _LEVEL_TEXTS[_name], has_levels, 40 + 5 * _strength
+        )
+    )

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from fanfold import __version__
 from fanfold.agents.base import registered_agents
+from fanfold.agents.levels import LEVELS, has_levels, level_agent
 from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
@@ -99,6 +100,12 @@ def _agents_text() -> str:
         games = ", ".join(game.name for game in all_games() if entry.supports(game))
         parameters = entry.parameters() or "none"
         lines.append(f"  {entry.name}: {entry.description} ({games}); parameters: {parameters}")
+        if entry.name in LEVELS:
+            lines.extend(
+                f"    {game.name}: {level_agent(game, entry.name)}"
+                for game in all_games()
+                if has_levels(game)
+            )
     return "\n".join(lines)
 
 
