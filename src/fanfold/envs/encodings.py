@@ -2,7 +2,7 @@
 
 >>> encoding = make_encoding("morris", "complete")
 >>> encoding.num_actions, encoding.layout.size
-(56, 68)
+(56, 64)
 """
 
 from __future__ import annotations
