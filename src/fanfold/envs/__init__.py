@@ -13,15 +13,19 @@ one is made::
 Entry points:
 
 * :func:`aec_env`: a PettingZoo AEC environment (every seat an agent);
+* :func:`gym_env`: a Gymnasium environment for one seat, bots in the others;
+* :func:`register_openspiel`: registers ``python_fanfold_<game>`` with OpenSpiel.
 
 See ``docs/envs.md`` for the action and observation encodings and their sizes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from fanfold.envs.gymnasium_env import FanfoldGymEnv
     from fanfold.envs.pettingzoo_env import FanfoldAECEnv
 
 
@@ -33,4 +37,28 @@ def aec_env(game: str, variant: str | None = None, **options: Any) -> FanfoldAEC
     return FanfoldAECEnv(game, variant, **options)
 
 
-__all__ = ["aec_env"]
+def gym_env(
+    game: str,
+    variant: str | None = None,
+    opponents: str | Sequence[str] | None = None,
+    **options: Any,
+) -> FanfoldGymEnv:
+    """A Gymnasium environment for one seat of a game, with ``opponents`` (agent texts such
+    as ``"random"`` or ``"mcts(iterations=50)"``; one text for every other seat, or one per
+    seat; default ``random``) in the other seats (see
+    :class:`~fanfold.envs.gymnasium_env.FanfoldGymEnv` for the options)."""
+    from fanfold.envs.gymnasium_env import FanfoldGymEnv
+
+    return FanfoldGymEnv(game, variant, opponents, **options)
+
+
+def register_openspiel() -> list[str]:
+    """Register every fanfold game with OpenSpiel as ``python_fanfold_<game>``; returns the
+    names. Safe to call more than once."""
+    from fanfold.envs.openspiel_game import register
+
+    names: list[str] = register()
+    return names
+
+
+__all__ = ["aec_env", "gym_env", "register_openspiel"]

@@ -48,6 +48,7 @@ class Episode:
         seed: the game's seed (the deal).
         agent_seed: seeds the bots (seat ``n`` gets ``agent_seed + n``).
         max_steps: actions after which the episode is truncated (``None``: never).
+        start_position: a position in the game's notation to start from instead of the deal.
     """
 
     def __init__(
@@ -59,17 +60,36 @@ class Episode:
         seed: int,
         agent_seed: int = 0,
         max_steps: int | None = None,
+        start_position: str | None = None,
     ) -> None:
         self.game = game
         self.encoding = encoding
         self.max_steps = max_steps
         self.table: Table = new_table(
-            game, config, list(seats), seed=seed, agent_seed=agent_seed, allow_undo=False
+            game,
+            config,
+            list(seats),
+            seed=seed,
+            agent_seed=agent_seed,
+            start_position=start_position,
+            allow_undo=False,
         )
         for seat in self.table.seats:
             if seat.agent is not None:
                 seat.agent.prepare(config, quiet)
         self.steps = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
+        """A copy that goes on independently: a new table at the same state and record (states
+        and records are immutable), sharing the game, the encoding and the seats."""
+        copy = object.__new__(Episode)
+        copy.game = self.game
+        copy.encoding = self.encoding
+        copy.max_steps = self.max_steps
+        copy.steps = self.steps
+        table = self.table
+        copy.table = Table(table.game, table.state, table.record, table.seats, allow_undo=False)
+        return copy
 
     @property
     def decider(self) -> int | None:
