@@ -312,7 +312,7 @@ def test_trionfey_hot_seat_the_defender_counters(browser: Browser, server: Serve
         shot(page, "fano-trionfey-declare")
         page.click('#game .card[data-ref="f:1:6C"]')  # one way to attack it: declared at once
         # the defender's window, during the attacker's turn: the screen is covered first
-        assert ready(page) == "cover"
+        page.wait_for_selector("#cover:not([hidden])")
         expect(page.locator("#cover-text")).to_contain_text("Player 2")
         expect(page.locator("#game .card")).to_have_count(0)
         expect(page.locator("#log li")).to_have_count(0)
