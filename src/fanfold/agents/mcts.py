@@ -3,8 +3,9 @@
 Each iteration deals a full state consistent with the agent's view
 (:meth:`fanfold.core.game.Game.sample_state`), walks down one tree shared by every deal, choosing
 among the actions legal in that deal by UCB1 with availability counts (single-observer
-IS-MCTS), adds one node, finishes the game with random moves (up to a depth limit, scored as a
-draw beyond it) and backs the returns up to the players who decided at each node. For a game
+IS-MCTS), adds one node, finishes the game with random moves or, with ``playout=heuristic``,
+the game's strategy (up to a depth limit, scored beyond it by the strategy's evaluation, or
+as a draw) and backs the returns up to the players who decided at each node. For a game
 with no hidden information the deal is the observed state and this is plain UCT.
 
 Strength is set by the number of iterations per decision (:class:`MCTSConfig`): ``mcts`` runs
@@ -23,8 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from fanfold.agents.base import Agent, AgentConfig
+from fanfold.agents.strategy import knowledge_for
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import ActionT, Game, ViewT
+
+#: The playout policies.
+PLAYOUTS = ("random", "heuristic")
 
 
 @dataclass(frozen=True)
@@ -36,12 +41,16 @@ class MCTSConfig(AgentConfig):
         exploration: the UCB1 constant.
         rollout_limit: actions in a rollout before it is scored as a draw.
         seconds: stop searching a decision after this long (``None``: no cap).
+        playout: how playouts choose moves: ``random`` (uniformly), or ``heuristic`` (the
+            game's strategy, :mod:`fanfold.agents.knowledge`), whose evaluation then also
+            scores a playout cut off at ``rollout_limit`` actions.
     """
 
     iterations: int = 200
     exploration: float = 0.7
     rollout_limit: int = 400
     seconds: float | None = None
+    playout: str = "random"
 
     def validate(self) -> None:
         if self.iterations < 1:
@@ -52,6 +61,8 @@ class MCTSConfig(AgentConfig):
             raise ConfigError(f"rollout_limit must be 0 or more, not {self.rollout_limit}")
         if self.seconds is not None and self.seconds <= 0:
             raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+        if self.playout not in PLAYOUTS:
+            raise ConfigError(f"playout must be one of {', '.join(PLAYOUTS)}, not {self.playout!r}")
 
 
 class _Node:
@@ -82,6 +93,7 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         super().__init__(game, seed)
         self.config = config
         self.exploration = config.exploration
+        self.knowledge = knowledge_for(game) if config.playout == "heuristic" else None
 
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         if len(legal) == 1:
@@ -137,12 +149,18 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         return best_action
 
     def _rollout(self, state: object) -> tuple[float, ...] | None:
-        game, rng = self.game, self.rng
+        game, rng, knowledge = self.game, self.rng, self.knowledge
         for _ in range(self.config.rollout_limit):
             outcome = game.outcome(state)
             if outcome is not None:
                 return tuple(outcome.returns)
             actions = game.legal_actions(state)
-            state = game.apply_legal(state, actions[rng.randrange(len(actions))])
+            if knowledge is None:
+                action = actions[rng.randrange(len(actions))]
+            else:
+                action = knowledge.playout_action(state, actions, rng)
+            state = game.apply_legal(state, action)
         outcome = game.outcome(state)
-        return tuple(outcome.returns) if outcome is not None else None
+        if outcome is not None:
+            return tuple(outcome.returns)
+        return knowledge.evaluate(state) if knowledge is not None else None

@@ -1,4 +1,4 @@
-"""The ``fanfold`` command: games, play, legal, replay, solve."""
+"""The ``fanfold`` command: games, play, legal, replay, solve, arena, serve."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from rich.table import Table
 
 from fanfold import __version__
 from fanfold.agents.base import registered_agents
+from fanfold.agents.levels import LEVELS, has_levels, level_agent
+from fanfold.cli import arena as arena_command
 from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
@@ -39,6 +41,7 @@ app = typer.Typer(
 )
 app.add_typer(solve_commands.app, name="solve")
 app.command()(serve_command.serve)
+app.command()(arena_command.arena)
 
 GameArg = Annotated[str, typer.Argument(help="Game name, id or alias (see 'fanfold games').")]
 VariantOpt = Annotated[
@@ -99,6 +102,12 @@ def _agents_text() -> str:
         games = ", ".join(game.name for game in all_games() if entry.supports(game))
         parameters = entry.parameters() or "none"
         lines.append(f"  {entry.name}: {entry.description} ({games}); parameters: {parameters}")
+        if entry.name in LEVELS:
+            lines.extend(
+                f"    {game.name}: {level_agent(game, entry.name)}"
+                for game in all_games()
+                if has_levels(game)
+            )
     return "\n".join(lines)
 
 

@@ -78,7 +78,8 @@ class Config:
         for name, text in options.items():
             key = name.replace("-", "_")
             if key not in known:
-                raise ConfigError(f"unknown option {name!r}; known: {', '.join(sorted(known))}")
+                listed = ", ".join(sorted(known)) or "none, it takes no options"
+                raise ConfigError(f"unknown option {name!r}; known: {listed}")
             changes[key] = _from_text(hints[key], text, key)
         return self.replace(**changes)
 

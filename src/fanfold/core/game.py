@@ -52,14 +52,20 @@ class Outcome:
 
     Returns are +1 for a win and -1 for a loss in two-player games, 0 for a draw; games with
     scores (penalty points, chips) use them directly, and :attr:`winners` reads the best.
+    ``by_limit`` marks a game stopped by a length limit (Fano's turn limit) rather than
+    decided by play.
     """
 
     reason: str
     returns: tuple[float, ...]
+    by_limit: bool = False
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """Seats with the best return, or ``()`` when every return is equal (a draw)."""
+        """Seats with the best return, or ``()`` when every return is equal (a draw); in a
+        one-player game, the player when the return is positive (a solitaire won)."""
+        if len(self.returns) == 1:
+            return (0,) if self.returns[0] > 0 else ()
         best = max(self.returns)
         if all(value == best for value in self.returns):
             return ()
@@ -72,7 +78,14 @@ class Outcome:
 
     def to_json(self) -> JSONObject:
         """The outcome as JSON."""
-        return {"reason": self.reason, "returns": list(self.returns), "winners": list(self.winners)}
+        data: JSONObject = {
+            "reason": self.reason,
+            "returns": list(self.returns),
+            "winners": list(self.winners),
+        }
+        if self.by_limit:
+            data["by_limit"] = True
+        return data
 
 
 ConfigT = TypeVar("ConfigT", bound=GameConfig)

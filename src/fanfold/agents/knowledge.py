@@ -1,0 +1,56 @@
+"""What a game's strategy tells an agent: a heuristic move, a playout policy, an evaluation.
+
+A game's :class:`Knowledge` is written once (in :mod:`fanfold.agents.strategy`) and used twice:
+the ``heuristic`` agent plays its moves directly, and the search agents (``mcts`` with
+``playout=heuristic``) use it to finish their simulated games with sensible moves instead of
+uniformly random ones, and to score a playout cut off at ``rollout_limit`` actions by the
+evaluation instead of calling it a draw.
+
+Knowledge that works on a full state only ever sees a state the agent dealt itself, consistent
+with its own view (:meth:`fanfold.core.game.Game.sample_state`), so it cannot peek at hidden
+cards: the default :meth:`Knowledge.choose` deals such a state and plays the playout move in it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Generic
+
+from fanfold.core.game import ActionT, Game, StateT, ViewT
+from fanfold.core.registry import AnyGame
+
+
+class Knowledge(Generic[StateT, ActionT, ViewT]):
+    """A game's strategy. The base class knows nothing: random moves and no evaluation.
+
+    Args:
+        game: the game the knowledge is about.
+    """
+
+    def __init__(self, game: Game[Any, StateT, ActionT, ViewT]) -> None:
+        self.game = game
+
+    def choose(self, view: ViewT, legal: Sequence[ActionT], rng: random.Random) -> ActionT:
+        """The heuristic's move for the seat whose view this is. The default deals a full state
+        consistent with the view and plays :meth:`playout_action` in it."""
+        state = self.game.sample_state(view, rng)
+        return self.playout_action(state, legal, rng)
+
+    def playout_action(
+        self, state: StateT, legal: Sequence[ActionT], rng: random.Random
+    ) -> ActionT:
+        """A quick, sensible move among ``legal`` in a full (dealt) state. Default: random."""
+        del state
+        return legal[rng.randrange(len(legal))]
+
+    def evaluate(self, state: StateT) -> tuple[float, ...] | None:
+        """Each seat's expected return from ``state`` on the scale of
+        :attr:`fanfold.core.game.Outcome.returns`; ``None``: no estimate (scored as a draw)."""
+        del state
+        return None
+
+
+AnyKnowledge = Knowledge[Any, Any, Any]
+#: Makes a game's knowledge: ``make(game)``.
+KnowledgeMaker = Callable[[AnyGame], AnyKnowledge]

@@ -1,0 +1,36 @@
+"""Difficulty levels: ``easy``, ``medium`` and ``hard`` are agent names in every game.
+
+Each game maps each level to a configured agent (``LEVELS`` in its module of
+:mod:`fanfold.agents.strategy`), so ``--seat hard`` is the hard bot of whatever game is played
+and ``fanfold games`` shows what each level is. The levels are promises to players: ``easy`` is
+beatable by a beginner, ``hard`` answers within about a second a decision on a small machine;
+``docs/agents.md`` gives their measured strength.
+"""
+
+from __future__ import annotations
+
+from fanfold.agents import strategy
+from fanfold.core.errors import UnknownAgentError
+from fanfold.core.registry import AnyGame
+
+#: The level names, weakest first.
+LEVELS = ("easy", "medium", "hard")
+
+
+def has_levels(game: AnyGame) -> bool:
+    """Whether the levels are set for ``game``."""
+    return game.name in strategy.LEVELS
+
+
+def level_agent(game: AnyGame, level: str) -> str:
+    """The agent text that plays ``level`` in ``game``, e.g. ``mcts(iterations=400)``.
+
+    Raises:
+        UnknownAgentError: not a level, or the game has no levels.
+    """
+    if level not in LEVELS:
+        raise UnknownAgentError(f"no level called {level!r}; levels: {', '.join(LEVELS)}")
+    levels = strategy.LEVELS.get(game.name)
+    if levels is None:
+        raise UnknownAgentError(f"{game.title} has no difficulty levels")
+    return levels[level]

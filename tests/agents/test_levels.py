@@ -1,0 +1,71 @@
+"""Difficulty levels and the heuristic agent: names like any other agent, one per game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fanfold.agents import agent_names, create_agent, parse_agent, strategy
+from fanfold.agents.knowledge import Knowledge
+from fanfold.agents.levels import LEVELS, level_agent
+from fanfold.agents.mcts import MCTSAgent
+from fanfold.agents.strategy import knowledge_for
+from fanfold.core.errors import ConfigError, UnknownAgentError
+from fanfold.core.registry import AnyGame, all_games, get_game
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.name)
+def test_every_game_has_the_three_levels_as_agents(game: AnyGame) -> None:
+    assert set(LEVELS) <= set(agent_names(game))
+    for level in LEVELS:
+        inner = parse_agent(level_agent(game, level))  # a valid agent text for this game
+        agent = create_agent(level, game, seed=3)
+        assert agent.name == level
+        assert type(agent) is type(inner.create(game, 3))
+
+
+def test_the_hard_level_is_the_default_bot_where_nothing_is_stronger() -> None:
+    from fanfold.agents import strongest_agent
+
+    assert strongest_agent(get_game("fano")) == "hard"
+    assert strongest_agent(get_game("morris")) == "perfect"
+
+
+def test_levels_are_checked() -> None:
+    with pytest.raises(UnknownAgentError, match="no level called 'expert'"):
+        level_agent(get_game("fano"), "expert")
+    for name, levels in strategy.LEVELS.items():
+        assert tuple(levels) == LEVELS, name
+    with pytest.raises(ConfigError, match="unknown option 'iterations'; known: seconds"):
+        parse_agent("hard(iterations=5)")
+
+
+def test_heuristic_playouts_are_a_search_option() -> None:
+    agent = create_agent("mcts(playout=heuristic)", get_game("fantan"), 1)
+    assert isinstance(agent, MCTSAgent)
+    assert isinstance(agent.knowledge, Knowledge)
+    with pytest.raises(ConfigError, match="playout must be one of random, heuristic"):
+        parse_agent("mcts(playout=greedy)")
+
+
+def test_knowledge_without_a_strategy_plays_legal_moves() -> None:
+    game = get_game("morris")
+    knowledge = knowledge_for(game)
+    state = game.new_state(game.default_config(), seed=1)
+    legal = game.legal_actions(state)
+    rng = random.Random(2)
+    assert knowledge.choose(game.observe(state, 0), legal, rng) in legal
+    assert knowledge.playout_action(state, legal, rng) in legal
+
+
+def test_a_level_takes_a_time_cap_for_its_searching_agent() -> None:
+    game = get_game("fantan")
+    capped = create_agent("hard(seconds=0.5)", game, 1)
+    inner = parse_agent(level_agent(game, "hard"))
+    if "seconds" in inner.config.option_texts():
+        assert isinstance(capped, MCTSAgent)
+        assert capped.config.seconds == 0.5
+    assert create_agent("hard(seconds=0.5)", get_game("morris"), 1).name == "hard(seconds=0.5)"
+    with pytest.raises(ConfigError, match="seconds must be more than 0"):
+        parse_agent("easy(seconds=0)")
