@@ -302,7 +302,7 @@ def create_app(
             config = config.with_options(body.options)
         if body.players is not None:
             config = game.with_players(config, body.players)
-        seats = list(body.seats) or ["you"] + ["mcts"] * (game.num_players(config) - 1)
+        seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
         if body.seed is not None and body.deal is not None and body.seed != body.deal:
             raise UnknownGameError("give a seed or a deal number, not both")
         seed = choose_seed(body.seed, body.deal)
