@@ -37,7 +37,7 @@ def test_levels_are_checked() -> None:
         level_agent(get_game("fano"), "expert")
     for name, levels in strategy.LEVELS.items():
         assert tuple(levels) == LEVELS, name
-    with pytest.raises(ConfigError, match="known: none, it takes no options"):
+    with pytest.raises(ConfigError, match="unknown option 'iterations'; known: seconds"):
         parse_agent("hard(iterations=5)")
 
 
@@ -57,3 +57,15 @@ def test_knowledge_without_a_strategy_plays_legal_moves() -> None:
     rng = random.Random(2)
     assert knowledge.choose(game.observe(state, 0), legal, rng) in legal
     assert knowledge.playout_action(state, legal, rng) in legal
+
+
+def test_a_level_takes_a_time_cap_for_its_searching_agent() -> None:
+    game = get_game("fantan")
+    capped = create_agent("hard(seconds=0.5)", game, 1)
+    inner = parse_agent(level_agent(game, "hard"))
+    if "seconds" in inner.config.option_texts():
+        assert isinstance(capped, MCTSAgent)
+        assert capped.config.seconds == 0.5
+    assert create_agent("hard(seconds=0.5)", get_game("morris"), 1).name == "hard(seconds=0.5)"
+    with pytest.raises(ConfigError, match="seconds must be more than 0"):
+        parse_agent("easy(seconds=0)")

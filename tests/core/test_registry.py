@@ -31,6 +31,10 @@ def test_outcome_winners_and_draws() -> None:
     assert Outcome("x", (1.0, -1.0)).winners == (0,)
     assert Outcome("x", (0.0, 0.0)).is_draw
     assert Outcome("x", (-3.0, 0.0, 0.0)).winners == (1, 2)
+    assert Outcome("won", (1.0,)).winners == (0,)  # a solitaire is won or lost
+    assert Outcome("lost", (0.0,)).winners == ()
+    assert "by_limit" not in Outcome("x", (0.0, 0.0)).to_json()
+    assert Outcome("limit", (0.0, 0.0), by_limit=True).to_json()["by_limit"] is True
     assert Outcome("x", (1.0, -1.0)).to_json() == {"reason": "x", "returns": [1.0, -1.0],
                                                     "winners": [0]}  # fmt: skip
 

@@ -16,16 +16,16 @@ FANTAN = get_game("fantan")
 
 def test_seats_are_planned_human_first_then_the_strongest_agent() -> None:
     config = FANTAN.default_config()
-    assert plan_seats(FANTAN, config) == ["human", "mcts-strong", "mcts-strong", "mcts-strong"]
-    assert plan_seats(FANTAN, config, ["random"]) == ["random"] + ["mcts-strong"] * 3
+    assert plan_seats(FANTAN, config) == ["human", "hard", "hard", "hard"]
+    assert plan_seats(FANTAN, config, ["random"]) == ["random"] + ["hard"] * 3
     assert plan_seats(FANTAN, config, ["random"], default="mcts") == ["random"] + ["mcts"] * 3
     with pytest.raises(ConfigError, match="5 seats given"):
         plan_seats(FANTAN, config, ["random"] * 5)
 
 
 def test_the_interactive_default_caps_searching_agents_only() -> None:
-    assert default_agent(FANTAN) == "mcts-strong"
-    assert default_agent(FANTAN, seconds=3) == "mcts-strong(seconds=3)"
+    assert default_agent(FANTAN) == "hard"
+    assert default_agent(FANTAN, seconds=3) == "hard(seconds=3)"
     assert default_agent(MORRIS, seconds=3) == "perfect"  # the table answers at once
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from fanfold.agents.base import (
     AgentConfig,
     AgentMaker,
+    AgentSpec,
     AnyAgent,
     RegisteredAgent,
     parse_agent,
@@ -19,6 +20,7 @@ from fanfold.agents.mcts import MCTSAgent, MCTSConfig
 from fanfold.agents.perfect import PerfectAgent, PerfectConfig, plays_morris
 from fanfold.agents.random_agent import RandomAgent, RandomConfig
 from fanfold.agents.strategy import has_knowledge
+from fanfold.core.errors import ConfigError
 from fanfold.core.registry import AnyGame
 
 
@@ -43,13 +45,29 @@ def _heuristic(game: AnyGame, config: Any, seed: int) -> AnyAgent:
 
 @dataclass(frozen=True)
 class LevelConfig(AgentConfig):
-    """A level has no settings of its own: it is the configured agent the game names for it."""
+    """A level is the configured agent its game names for it; ``seconds`` caps that agent's
+    time a decision where it searches (a browser table or the terminal asks for a cap).
+
+    Attributes:
+        seconds: the cap (``None``: the level's own budget only).
+    """
+
+    seconds: float | None = None
+
+    def validate(self) -> None:
+        if self.seconds is not None and self.seconds <= 0:
+            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
 
 
 def _level(level: str) -> AgentMaker:
     def make(game: AnyGame, config: Any, seed: int) -> AnyAgent:
-        del config
-        return parse_agent(level_agent(game, level)).create(game, seed)
+        spec = parse_agent(level_agent(game, level))
+        cap = config.seconds
+        if cap is not None and "seconds" in spec.config.option_texts():
+            own = getattr(spec.config, "seconds", None)
+            seconds = cap if own is None else min(own, cap)
+            spec = AgentSpec(spec.name, spec.config.with_options({"seconds": f"{seconds:g}"}))
+        return spec.create(game, seed)
 
     return make
 

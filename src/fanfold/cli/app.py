@@ -1,4 +1,4 @@
-"""The ``fanfold`` command: games, play, legal, replay, solve."""
+"""The ``fanfold`` command: games, play, legal, replay, solve, arena, serve."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rich.table import Table
 from fanfold import __version__
 from fanfold.agents.base import registered_agents
 from fanfold.agents.levels import LEVELS, has_levels, level_agent
+from fanfold.cli import arena as arena_command
 from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
@@ -40,6 +41,7 @@ app = typer.Typer(
 )
 app.add_typer(solve_commands.app, name="solve")
 app.command()(serve_command.serve)
+app.command()(arena_command.arena)
 
 GameArg = Annotated[str, typer.Argument(help="Game name, id or alias (see 'fanfold games').")]
 VariantOpt = Annotated[

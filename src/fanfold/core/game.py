@@ -52,14 +52,20 @@ class Outcome:
 
     Returns are +1 for a win and -1 for a loss in two-player games, 0 for a draw; games with
     scores (penalty points, chips) use them directly, and :attr:`winners` reads the best.
+    ``by_limit`` marks a game stopped by a length limit (Fano's turn limit) rather than
+    decided by play.
     """
 
     reason: str
     returns: tuple[float, ...]
+    by_limit: bool = False
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """Seats with the best return, or ``()`` when every return is equal (a draw)."""
+        """Seats with the best return, or ``()`` when every return is equal (a draw); in a
+        one-player game, the player when the return is positive (a solitaire won)."""
+        if len(self.returns) == 1:
+            return (0,) if self.returns[0] > 0 else ()
         best = max(self.returns)
         if all(value == best for value in self.returns):
             return ()
@@ -72,7 +78,14 @@ class Outcome:
 
     def to_json(self) -> JSONObject:
         """The outcome as JSON."""
-        return {"reason": self.reason, "returns": list(self.returns), "winners": list(self.winners)}
+        data: JSONObject = {
+            "reason": self.reason,
+            "returns": list(self.returns),
+            "winners": list(self.winners),
+        }
+        if self.by_limit:
+            data["by_limit"] = True
+        return data
 
 
 ConfigT = TypeVar("ConfigT", bound=GameConfig)
@@ -177,6 +190,17 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         if self.outcome(state) is not None:
             return "the game is over"
         return f"{action} is not a legal move here; type 'legal' to list the legal moves"
+
+    def passive_action(self, state: StateT) -> ActionT | None:
+        """The legal action that commits the decider to nothing (pass, keep, allow...), which
+        a front end plays for a player whose time to decide ran out; ``None`` when the game
+        has no such action here. Games that have one in every position take a time limit per
+        decision (:attr:`has_passive_action`)."""
+        del state
+        return None
+
+    #: True when :meth:`passive_action` answers in every position where someone decides.
+    has_passive_action: ClassVar[bool] = False
 
     def apply(self, state: StateT, action: ActionT) -> StateT:
         """The state after ``action``. Raises :class:`IllegalActionError`; never mutates."""

@@ -8,7 +8,8 @@ HTTP API (JSON in and out; errors are ``{"error": sentence, "kind": name}`` with
 
 * ``GET /api/games``: games, variants with player counts, bots, analyses;
 * ``POST /api/tables``: open a table (``game``, ``variant``, ``players``, ``options``,
-  ``seats``, ``seed`` or ``deal``); answers its id, the creator's token and the friends' tokens;
+  ``seats``, ``seed`` or ``deal``, ``time_limit``: seconds per decision, for games with a
+  passive choice); answers its id, the creator's token and the friends' tokens;
 * ``GET /api/tables``: recent tables (for the lobby and spectators);
 * ``GET /api/tables/{id}?seat=N`` with header ``X-Fanfold-Token``: that seat's message (without
   a token: the spectator's);
@@ -98,6 +99,7 @@ class CreateTable(_Strict):
     seed: int | None = Field(default=None, ge=0, lt=2**53)
     deal: int | None = Field(default=None, ge=0, lt=2**53)
     position: str | None = Field(default=None, max_length=2000)
+    time_limit: int | None = Field(default=None, ge=1, le=3600)
 
 
 class Act(_Strict):
@@ -205,8 +207,9 @@ def create_app(
             yield
         finally:
             for live in hub.live.values():
-                if live.bots is not None:
-                    live.bots.cancel()
+                for task in (live.bots, live.clock):
+                    if task is not None:
+                        task.cancel()
             hub.executor.shutdown(wait=False, cancel_futures=True)
             store.close()
 
@@ -298,6 +301,14 @@ def create_app(
         if body.seed is not None and body.deal is not None and body.seed != body.deal:
             raise UnknownGameError("give a seed or a deal number, not both")
         seed = choose_seed(body.seed, body.deal)
+        options: JSONObject = {"variant": body.variant or game.presets()[0].name}
+        if body.time_limit is not None:
+            if not game.has_passive_action:
+                raise BadRequestError(
+                    f"{game.title} takes no time limit: some of its decisions have no passive "
+                    "choice to play when the time runs out"
+                )
+            options["time_limit"] = body.time_limit
         try:
             created = await hub().create(
                 game,
@@ -305,7 +316,7 @@ def create_app(
                 seats,
                 seed=seed,
                 start_position=body.position,
-                options={"variant": body.variant or game.presets()[0].name},
+                options=options,
             )
         except UnknownAgentError as error:
             raise BadRequestError(str(error.args[0])) from None

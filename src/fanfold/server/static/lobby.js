@@ -76,6 +76,10 @@ function choose(game) {
   document.getElementById("deal-row").hidden = !dealt;
   document.getElementById("seed-label").firstChild.textContent = game.name === "fan" ? "Deal number (PySolFC) " : "Seed ";
   dailyButton.hidden = game.name !== "fan";
+  document.getElementById("time-row").hidden = !game.time_limit;
+  document.getElementById("time-help").hidden = !game.time_limit;
+  document.getElementById("time-limit").value = "";
+  document.getElementById("options").value = "";
   seedInput.value = "";
   errorBox.textContent = "";
   drawPlayers();
@@ -88,6 +92,20 @@ async function start(event) {
   const seats = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
   const body = { game: chosen.name, variant: variantSelect.value, players: Number(playersSelect.value), seats };
   if (seedInput.value !== "") body.seed = Number(seedInput.value);
+  const limit = document.getElementById("time-limit").value;
+  if (chosen.time_limit && limit) body.time_limit = Number(limit);
+  const options = document.getElementById("options").value.trim();
+  if (options) {
+    body.options = {};
+    for (const word of options.split(/\s+/)) {
+      const [name, ...rest] = word.split("=");
+      if (!name || !rest.length) {
+        errorBox.textContent = `Options are written name=value (${word} is not).`;
+        return;
+      }
+      body.options[name] = rest.join("=");
+    }
+  }
   try {
     const created = await api("POST", "/api/tables", body);
     remember(created.table, created.token, created.friends, `${chosen.title} (${variantSelect.value})`);

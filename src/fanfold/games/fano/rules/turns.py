@@ -133,5 +133,6 @@ def outcome(state: FanoState) -> Outcome | None:
             f"the turn limit ({config.turns_per_player} turns each, {config.last_turn} in all) "
             "was reached: a draw",
             (0.0,) * len(state.players),
+            by_limit=True,
         )
     return None

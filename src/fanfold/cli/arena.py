@@ -1,0 +1,187 @@
+"""``fanfold arena GAME --agents A,B --games N``: measure agents against each other."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from fanfold.cli.common import console, fail, game_and_config
+from fanfold.core.errors import FanfoldError
+from fanfold.play.arena import ArenaPlan, ArenaReport, plan_arena, run_arena, summarize
+from fanfold.play.batch import progress_bar
+
+
+def arena(
+    game_name: Annotated[str, typer.Argument(help="Game name, id or alias (see 'fanfold games').")],
+    agents: Annotated[
+        str,
+        typer.Option(
+            help="The agents, comma-separated, e.g. 'hard,random' or "
+            "'mcts(iterations=400),heuristic'. With fewer agents than seats the last fills the "
+            "rest ('hard,heuristic' at four players: one hard, three heuristic); with more, "
+            "every group of them meets.",
+        ),
+    ],
+    games: Annotated[
+        int,
+        typer.Option(
+            help="Games per lineup, a multiple of the number of seats: each deal is played "
+            "once per seat rotation, so every agent plays every seat of every deal."
+        ),
+    ] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal (deal r: seed + r).")] = 1,
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="A variant preset (see 'fanfold games').")
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-n", help="Number of players.")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Change one config option: name=value (repeatable)."),
+    ] = None,
+    workers: Annotated[int, typer.Option(help="Processes to play in.", min=1)] = 1,
+    results: Annotated[
+        Path | None,
+        typer.Option(
+            help="Append each game's result to this JSON-lines file; a rerun with the same "
+            "file skips the games already there (an interrupted run resumes)."
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of tables.")
+    ] = False,
+) -> None:
+    """Play agents against each other over seeded games and count wins, draws and losses with
+    95% intervals, game length, limit draws, time per decision and (with more than two agents)
+    Elo-style ratings. The same seed gives the same games with any number of workers."""
+    game, config = game_and_config(game_name, variant, players, option)
+    names = [name.strip() for name in _split_agents(agents)]
+    try:
+        plan = plan_arena(game, config, names, games, seed)
+        if as_json:
+            rows = run_arena(plan, workers=workers, results=results)
+        else:
+            with progress_bar(f"{game.title}: {plan.games} games") as progress:
+                rows = run_arena(plan, workers=workers, results=results, progress=progress)
+    except FanfoldError as error:
+        fail(str(error))
+    report = summarize(plan, rows)
+    if as_json:
+        print(json.dumps(_json(plan, report), indent=2))
+    else:
+        _print(plan, report)
+
+
+def _split_agents(text: str) -> list[str]:
+    """Split at the commas between agents, not those inside an agent's brackets."""
+    parts: list[str] = []
+    depth, current = 0, ""
+    for char in text:
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        current += char
+    parts.append(current)
+    if any(not part.strip() for part in parts):
+        fail(f"--agents is a comma-separated list of agents, not {text!r}")
+    return parts
+
+
+def _json(plan: ArenaPlan, report: ArenaReport) -> dict[str, object]:
+    return {
+        "game": plan.game.id,
+        "config": plan.config.to_json(),
+        "players": plan.players,
+        "seed": plan.seed,
+        "rounds": plan.rounds,
+        **report.to_json(),
+    }
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table with aligned columns: readable in a terminal, pasteable into docs.
+
+    >>> print(markdown_table(["agent", "won"], [["hard", "97"]]))
+    | agent | won |
+    |-------|----:|
+    | hard  |  97 |
+    """
+    widths = [max(len(row[n]) for row in [headers, *rows]) for n in range(len(headers))]
+
+    def line(cells: list[str]) -> str:
+        padded = [
+            cell.ljust(width) if n == 0 else cell.rjust(width)
+            for n, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = (
+        "|"
+        + "|".join(
+            "-" * (width + 2) if n == 0 else "-" * (width + 1) + ":"
+            for n, width in enumerate(widths)
+        )
+        + "|"
+    )
+    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
+
+
+def _print(plan: ArenaPlan, report: ArenaReport) -> None:
+    rated = any(agent.rating is not None for agent in report.agents)
+    headers = ["agent", "games", "won", "drawn", "lost", "win %", "95% interval", "return"]
+    headers += ["s/decision", "max s"] + (["rating"] if rated else [])
+    rows: list[list[str]] = []
+    for agent in sorted(report.agents, key=lambda entry: -(entry.rating or entry.wins)):
+        low, high = agent.win_rate.interval
+        row = [
+            agent.name,
+            str(agent.games),
+            str(agent.wins),
+            str(agent.draws),
+            str(agent.losses),
+            _percent(agent.win_rate.fraction),
+            f"{_percent(low)}-{_percent(high)}",
+            f"{agent.returns / agent.games:+.2f}" if agent.games else "-",
+            f"{agent.seconds_per_decision:.3f}",
+            f"{agent.slowest:.2f}",
+        ]
+        if rated:
+            row.append(f"{agent.rating:.0f}" if agent.rating is not None else "-")
+        rows.append(row)
+    out = [f"{plan.game.title}: {report.games} games from seed {plan.seed}", ""]
+    out += [markdown_table(headers, rows), ""]
+    if len(report.pairs) > 1 or (report.pairs and plan.players > 2):
+        out += ["Head to head (in the games both played, the higher return wins):", ""]
+        out += [
+            markdown_table(
+                ["agents", "games", "first won", "second won", "drawn"],
+                [
+                    [
+                        f"{pair.first} vs {pair.second}",
+                        str(pair.games),
+                        str(pair.first_wins),
+                        str(pair.second_wins),
+                        str(pair.draws),
+                    ]
+                    for pair in report.pairs
+                ],
+            ),
+            "",
+        ]
+    share = report.limit_draws / report.games if report.games else 0.0
+    out.append(
+        f"Mean game length {report.mean_length:.1f} actions; {report.limit_draws} of "
+        f"{report.games} games ({_percent(share)}) ended at the turn limit. A game is one seat "
+        "taken; a shared first place counts as a win."
+    )
+    console.print("\n".join(out), markup=False)

@@ -1,0 +1,64 @@
+"""Research environments: every fanfold game for PettingZoo, Gymnasium and OpenSpiel.
+
+Install the extra first (``pip install -e '.[envs]'``); the encodings
+(:mod:`fanfold.envs.encodings`) need only numpy, the environments import their library when
+one is made::
+
+    >>> import fanfold.envs
+    >>> env = fanfold.envs.aec_env("morris")
+    >>> env.reset(seed=0)
+    >>> env.agent_selection
+    'player_0'
+
+Entry points:
+
+* :func:`aec_env`: a PettingZoo AEC environment (every seat an agent);
+* :func:`gym_env`: a Gymnasium environment for one seat, bots in the others;
+* :func:`register_openspiel`: registers ``python_fanfold_<game>`` with OpenSpiel.
+
+See ``docs/envs.md`` for the action and observation encodings and their sizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fanfold.envs.gymnasium_env import FanfoldGymEnv
+    from fanfold.envs.pettingzoo_env import FanfoldAECEnv
+
+
+def aec_env(game: str, variant: str | None = None, **options: Any) -> FanfoldAECEnv:
+    """A PettingZoo AEC environment for a game and preset (see
+    :class:`~fanfold.envs.pettingzoo_env.FanfoldAECEnv` for the options)."""
+    from fanfold.envs.pettingzoo_env import FanfoldAECEnv
+
+    return FanfoldAECEnv(game, variant, **options)
+
+
+def gym_env(
+    game: str,
+    variant: str | None = None,
+    opponents: str | Sequence[str] | None = None,
+    **options: Any,
+) -> FanfoldGymEnv:
+    """A Gymnasium environment for one seat of a game, with ``opponents`` (agent texts such
+    as ``"random"`` or ``"mcts(iterations=50)"``; one text for every other seat, or one per
+    seat; default ``random``) in the other seats (see
+    :class:`~fanfold.envs.gymnasium_env.FanfoldGymEnv` for the options)."""
+    from fanfold.envs.gymnasium_env import FanfoldGymEnv
+
+    return FanfoldGymEnv(game, variant, opponents, **options)
+
+
+def register_openspiel() -> list[str]:
+    """Register every fanfold game with OpenSpiel as ``python_fanfold_<game>``; returns the
+    names. Safe to call more than once."""
+    from fanfold.envs.openspiel_game import register
+
+    names: list[str] = register()
+    return names
+
+
+__all__ = ["aec_env", "gym_env", "register_openspiel"]

@@ -1,0 +1,195 @@
+"""One game in progress for an environment: a play-layer table plus the encoding.
+
+Every environment (PettingZoo, Gymnasium, OpenSpiel) drives its game through an
+:class:`Episode`, which drives a :class:`~fanfold.play.table.Table`: learners sit in human seats
+and submit actions by index; bots sit in agent seats and are stepped by the table. The episode
+checks an index before anything changes (an index out of range, a masked-out action, a seat
+that does not decide now are refused with a clear error and no change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from fanfold.core.errors import IllegalActionError, TurnError
+from fanfold.core.registry import AnyGame
+from fanfold.envs.encoding import Encoding, MaskArray
+from fanfold.envs.layout import FloatArray
+from fanfold.play.setup import new_table
+from fanfold.play.table import HUMAN, Table
+
+#: Steps after which an episode is cut short (truncated) unless the caller says otherwise:
+#: Fan patience with any card allowed to fill an empty fan can move a card back and forth
+#: forever; the other games end by their own rules (repetition, turn limits, empty hands).
+DEFAULT_MAX_STEPS: dict[str, int | None] = {
+    "fan": 1000,
+    "fano": None,
+    "fantan": None,
+    "morris": 1000,
+}
+
+
+def quiet(message: str) -> None:
+    """A ``say`` callback for agents preparing in an environment: nobody is there to read it."""
+    del message
+
+
+class Episode:
+    """A game between learners (human seats) and bots (agent seats) at a table.
+
+    Args:
+        game: the game.
+        config: the variant.
+        encoding: the encoding of that variant.
+        seats: ``"human"`` for a seat an environment's caller plays, or an agent's text.
+        seed: the game's seed (the deal).
+        agent_seed: seeds the bots (seat ``n`` gets ``agent_seed + n``).
+        max_steps: actions after which the episode is truncated (``None``: never).
+        start_position: a position in the game's notation to start from instead of the deal.
+    """
+
+    def __init__(
+        self,
+        game: AnyGame,
+        config: Any,
+        encoding: Encoding,
+        seats: Sequence[str],
+        seed: int,
+        agent_seed: int = 0,
+        max_steps: int | None = None,
+        start_position: str | None = None,
+    ) -> None:
+        self.game = game
+        self.encoding = encoding
+        self.max_steps = max_steps
+        self.table: Table = new_table(
+            game,
+            config,
+            list(seats),
+            seed=seed,
+            agent_seed=agent_seed,
+            start_position=start_position,
+            allow_undo=False,
+        )
+        for seat in self.table.seats:
+            if seat.agent is not None:
+                seat.agent.prepare(config, quiet)
+        self.steps = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
+        """A copy that goes on independently: a new table at the same state and record (states
+        and records are immutable), sharing the game, the encoding and the seats."""
+        copy = object.__new__(Episode)
+        copy.game = self.game
+        copy.encoding = self.encoding
+        copy.max_steps = self.max_steps
+        copy.steps = self.steps
+        table = self.table
+        copy.table = Table(table.game, table.state, table.record, table.seats, allow_undo=False)
+        return copy
+
+    @property
+    def decider(self) -> int | None:
+        """The seat that decides now, or ``None`` when the game is over or truncated."""
+        return None if self.is_truncated else self.table.decider
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the game has ended by its rules."""
+        return self.table.is_over
+
+    @property
+    def is_truncated(self) -> bool:
+        """True when the step limit cut the game short before its end."""
+        return (
+            self.max_steps is not None and self.steps >= self.max_steps and not self.table.is_over
+        )
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's return: the outcome's, or all 0 while the game goes on (or was cut)."""
+        outcome = self.table.outcome
+        if outcome is None:
+            return (0.0,) * len(self.table.seats)
+        return outcome.returns
+
+    def observation(self, seat: int) -> FloatArray:
+        """``seat``'s observation tensor, built from its view."""
+        return self.encoding.observation(self.table.view(seat))
+
+    def legal_indices(self) -> list[int]:
+        """The decider's legal action indices (empty when nobody decides)."""
+        seat = self.decider
+        if seat is None:
+            return []
+        return self.encoding.legal_indices(seat, self.table.legal_actions())
+
+    def mask(self, seat: int) -> MaskArray:
+        """``seat``'s action mask: its legal actions when it decides now, else all 0."""
+        if seat != self.decider:
+            return np.zeros(self.encoding.num_actions, dtype=np.int8)
+        return self.encoding.legal_mask(seat, self.table.legal_actions())
+
+    def act(self, seat: int, index: Any) -> None:
+        """Apply the action at ``index`` for ``seat``.
+
+        Raises:
+            TurnError: ``seat`` does not decide now (or the episode is over).
+            IllegalActionError: ``index`` is not an integer in range, or its action is illegal
+                here. Nothing changes.
+        """
+        if self.decider is None:
+            raise TurnError("the episode is over: reset it to play again")
+        if seat != self.decider:
+            raise TurnError(f"seat {seat} does not decide now; seat {self.decider} does")
+        number = as_index(index)
+        action = self.encoding.action(seat, number)
+        try:
+            self.table.submit_action(seat, action)
+        except IllegalActionError as error:
+            raise IllegalActionError(
+                f"action {number} ({self.game.action_text(action)}) is not legal here: {error}"
+            ) from None
+        self.steps += 1
+
+    def play_bots(self) -> None:
+        """Let the bots play until a learner decides, the game ends or the step limit is hit."""
+        while not self.is_truncated:
+            seat = self.table.agent_to_move()
+            if seat is None:
+                return
+            self.table.submit_action(seat, self.table.agent_choice(seat))
+            self.steps += 1
+
+
+def as_index(index: Any) -> int:
+    """An action index as an ``int``.
+
+    Raises:
+        IllegalActionError: not an integer (``bool``, ``float`` and ``None`` are refused).
+    """
+    if isinstance(index, bool) or not isinstance(index, int | np.integer):
+        if isinstance(index, np.ndarray) and index.shape == () and index.dtype.kind in "iu":
+            return int(index)
+        raise IllegalActionError(f"an action is an integer index, not {index!r}")
+    return int(index)
+
+
+def seat_names(players: int, learners: Sequence[int], opponents: Sequence[str]) -> list[str]:
+    """Seat texts: ``"human"`` for each learner seat, the opponents' texts in the others."""
+    others = [seat for seat in range(players) if seat not in learners]
+    if len(opponents) != len(others):
+        raise ValueError(
+            f"{len(others)} opponent seat(s) to fill, but {len(opponents)} opponent(s) given"
+        )
+    names = [HUMAN] * players
+    for seat, text in zip(others, opponents, strict=True):
+        names[seat] = text
+    return names
+
+
+def draw_seed(rng: np.random.Generator) -> int:
+    """A game seed from an environment's generator."""
+    return int(rng.integers(0, 2**31 - 1))

@@ -1,0 +1,400 @@
+"""The arena: agents play many seeded games against each other, and the results are counted.
+
+A run seats *lineups*: with no more agents than seats, one lineup (the agents in order, the last
+one filling the seats that are left, so ``hard,heuristic`` at four players is one ``hard``
+against three ``heuristic``); with more agents than seats, every combination of as many agents as
+there are seats (every pair in a two-player game), so that each meets each. A lineup plays
+*rounds*: one deal, seeded, played once per seat rotation (:func:`fanfold.play.setup.rotate_seats`),
+so every agent plays every seat of every deal and the luck of the deal cancels out. In a
+one-player game every agent plays the same deals.
+
+Each game is a job of the batch runner (:mod:`fanfold.play.batch`): seeded by the round, so the
+results are the same on every run and with any number of workers; only the measured times vary.
+:func:`summarize` turns the rows into per-agent counts with Wilson 95% intervals, head-to-head
+results, mean game length, limit draws, time per decision and, with more than two agents,
+Elo-style ratings fitted to every head-to-head result (Bradley-Terry, draws half a win).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fanfold.agents.base import parse_agent
+from fanfold.core.config import GameConfig, JSONObject, JSONValue
+from fanfold.core.errors import ConfigError
+from fanfold.core.registry import AnyGame, get_game
+from fanfold.play.batch import Job, ProgressCallback, run_batch
+from fanfold.play.setup import make_seats, new_table, rotate_seats
+from fanfold.play.stats import Proportion
+
+#: Actions after which an arena game is given up as endless (no game here comes close).
+MAX_ACTIONS = 200_000
+
+
+@dataclass(frozen=True)
+class ArenaPlan:
+    """What an arena run plays.
+
+    Attributes:
+        game: the game.
+        config: its variant and options (the player count included).
+        agents: the agents' canonical texts, distinct, in the order given.
+        rounds: deals per lineup; each is played once per seat rotation.
+        seed: the first deal's seed; round ``r`` deals from ``seed + r``.
+    """
+
+    game: AnyGame
+    config: GameConfig
+    agents: tuple[str, ...]
+    rounds: int
+    seed: int
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.game.num_players(self.config)
+
+    def lineups(self) -> list[tuple[str, ...]]:
+        """The seatings played, each in the seat order of its first game."""
+        players = self.players
+        if len(self.agents) <= players:
+            filler = self.agents[-1]
+            return [self.agents + (filler,) * (players - len(self.agents))]
+        return [tuple(group) for group in itertools.combinations(self.agents, players)]
+
+    def jobs(self) -> list[Job]:
+        """One job a game: lineup, round and rotation."""
+        config = self.config.to_json()
+        jobs: list[Job] = []
+        for number, lineup in enumerate(self.lineups()):
+            for round_ in range(self.rounds):
+                for rotation in range(self.players):
+                    seats = rotate_seats(list(lineup), rotation)
+                    payload: JSONObject = {
+                        "game": self.game.id,
+                        "config": config,
+                        "seats": list(seats),
+                        "seed": self.seed + round_,
+                        "agent_seed": (self.seed + round_) * 1000 + rotation * 100,
+                    }
+                    jobs.append(Job(f"{number}:{round_}:{rotation}", payload))
+        return jobs
+
+    @property
+    def games(self) -> int:
+        """Games in the whole run."""
+        return len(self.lineups()) * self.rounds * self.players
+
+
+def plan_arena(
+    game: AnyGame, config: GameConfig, agents: Sequence[str], games: int, seed: int = 0
+) -> ArenaPlan:
+    """Check an arena request and plan it; ``games`` is per lineup and must fill whole rounds.
+
+    Raises:
+        ConfigError: no agents, the same agent twice, too few games, or games that do not
+            split evenly over the seats.
+        UnknownAgentError, NotationError: an agent text that is not an agent for ``game``.
+    """
+    if not agents:
+        raise ConfigError("name the agents, e.g. --agents hard,random")
+    texts: list[str] = []
+    for text in agents:
+        spec = parse_agent(text)
+        spec.create(game)  # refuses an agent that does not play this game
+        if str(spec) in texts:
+            raise ConfigError(
+                f"{spec} is named twice; name each agent once (the last one fills empty seats)"
+            )
+        texts.append(str(spec))
+    players = game.num_players(config)
+    if games < 1:
+        raise ConfigError(f"--games must be at least 1, not {games}")
+    if games % players:
+        raise ConfigError(
+            f"--games must be a multiple of {players} so that every agent plays every seat "
+            f"of every deal equally (try {games + players - games % players})"
+        )
+    if seed < 0:
+        raise ConfigError(f"the seed is 0 or more, not {seed}")
+    return ArenaPlan(game, config, tuple(texts), games // players, seed)
+
+
+def play_arena_game(payload: JSONObject) -> JSONObject:
+    """The arena's worker: one seeded game between the payload's seats, with each seat's
+    returns, decisions (choices among two or more actions) and time spent deciding."""
+    game_id, seats, seed, agent_seed = (
+        payload["game"],
+        payload["seats"],
+        payload["seed"],
+        payload["agent_seed"],
+    )
+    config_json = payload["config"]
+    if not (
+        isinstance(game_id, str)
+        and isinstance(seats, list)
+        and isinstance(seed, int)
+        and isinstance(agent_seed, int)
+        and isinstance(config_json, dict)
+    ):
+        raise TypeError(f"not an arena job: {payload!r}")
+    game = get_game(game_id)
+    config = game.config_from_json(config_json)
+    table = new_table(
+        game,
+        config,
+        make_seats(game, [str(seat) for seat in seats], agent_seed),
+        seed=seed,
+        allow_undo=False,
+    )
+    for entry in table.seats:
+        if entry.agent is not None:
+            entry.agent.prepare(config, lambda text: None)
+    count = len(seats)
+    decisions = [0] * count
+    seconds = [0.0] * count
+    slowest = [0.0] * count
+    for _ in range(MAX_ACTIONS):
+        seat = table.agent_to_move()
+        if seat is None:
+            break
+        choices = len(table.legal_actions())
+        start = time.perf_counter()
+        table.step()
+        elapsed = time.perf_counter() - start
+        if choices > 1:
+            decisions[seat] += 1
+            seconds[seat] += elapsed
+            slowest[seat] = max(slowest[seat], elapsed)
+    outcome = table.outcome
+    if outcome is None:
+        raise RuntimeError(f"{game.title} did not end within {MAX_ACTIONS} actions")
+    return {
+        "returns": list(outcome.returns),
+        "winners": list(outcome.winners),
+        "by_limit": outcome.by_limit,
+        "reason": outcome.reason,
+        "actions": len(table.played),
+        "decisions": list(decisions),
+        "seconds": list(seconds),
+        "slowest": list(slowest),
+        "seats": list(seats),
+    }
+
+
+def run_arena(
+    plan: ArenaPlan,
+    *,
+    workers: int = 1,
+    results: Path | None = None,
+    progress: ProgressCallback | None = None,
+) -> list[JSONObject]:
+    """Play ``plan`` on the batch runner; one row per game, in job order."""
+    return run_batch(
+        play_arena_game, plan.jobs(), workers=workers, results=results, progress=progress
+    )
+
+
+@dataclass
+class AgentResult:
+    """One agent's results over a run. A *game* is one seat taken: an agent filling three
+    seats of one game counts three."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    returns: float = 0.0
+    decisions: int = 0
+    seconds: float = 0.0
+    slowest: float = 0.0
+    rating: float | None = None
+
+    @property
+    def win_rate(self) -> Proportion:
+        """Wins among games, with its Wilson interval."""
+        return Proportion(self.wins, self.games)
+
+    @property
+    def seconds_per_decision(self) -> float:
+        """Mean time a decision (0 with none)."""
+        return self.seconds / self.decisions if self.decisions else 0.0
+
+    def to_json(self) -> JSONObject:
+        low, high = self.win_rate.interval
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "win_rate": self.win_rate.fraction,
+            "win_interval": [low, high],
+            "mean_return": self.returns / self.games if self.games else None,
+            "decisions": self.decisions,
+            "seconds_per_decision": self.seconds_per_decision,
+            "max_seconds_per_decision": self.slowest,
+            "rating": self.rating,
+        }
+
+
+@dataclass
+class HeadToHead:
+    """Games in which two agents both sat, counted by whose return was higher."""
+
+    first: str
+    second: str
+    first_wins: int = 0
+    second_wins: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        """Games they met in."""
+        return self.first_wins + self.second_wins + self.draws
+
+    def to_json(self) -> JSONObject:
+        low, high = Proportion(self.first_wins, self.games).interval
+        return {
+            "first": self.first,
+            "second": self.second,
+            "games": self.games,
+            "first_wins": self.first_wins,
+            "second_wins": self.second_wins,
+            "draws": self.draws,
+            "first_win_interval": [low, high],
+        }
+
+
+@dataclass
+class ArenaReport:
+    """Everything an arena run measured."""
+
+    agents: list[AgentResult]
+    pairs: list[HeadToHead]
+    games: int
+    limit_draws: int
+    mean_length: float
+    reasons: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> JSONObject:
+        agents: list[JSONValue] = [agent.to_json() for agent in self.agents]
+        pairs: list[JSONValue] = [pair.to_json() for pair in self.pairs]
+        return {
+            "games": self.games,
+            "limit_draws": self.limit_draws,
+            "mean_length": self.mean_length,
+            "agents": agents,
+            "pairs": pairs,
+        }
+
+
+def summarize(plan: ArenaPlan, rows: Sequence[JSONObject]) -> ArenaReport:
+    """Count ``rows`` (from :func:`run_arena`) per agent and per pair of agents."""
+    results = {name: AgentResult(name) for name in plan.agents}
+    pairs = {
+        (first, second): HeadToHead(first, second)
+        for first, second in itertools.combinations(plan.agents, 2)
+    }
+    limit_draws = 0
+    length = 0
+    for row in rows:
+        seats = [str(seat) for seat in _list(row["seats"])]
+        returns = [float(_number(value)) for value in _list(row["returns"])]
+        winners = {int(_number(seat)) for seat in _list(row["winners"])}
+        decisions = _list(row["decisions"])
+        seconds = _list(row["seconds"])
+        slowest = _list(row["slowest"])
+        limit_draws += bool(row["by_limit"])
+        length += int(_number(row["actions"]))
+        for seat, name in enumerate(seats):
+            result = results[name]
+            result.games += 1
+            result.returns += returns[seat]
+            if seat in winners:
+                result.wins += 1
+            elif not winners and len(seats) > 1:  # a solitaire not won is lost
+                result.draws += 1
+            else:
+                result.losses += 1
+            result.decisions += int(_number(decisions[seat]))
+            result.seconds += _number(seconds[seat])
+            result.slowest = max(result.slowest, _number(slowest[seat]))
+        best: dict[str, float] = {}
+        for seat, name in enumerate(seats):
+            best[name] = max(best.get(name, -math.inf), returns[seat])
+        for (first, second), pair in pairs.items():
+            if first in best and second in best:
+                if best[first] > best[second]:
+                    pair.first_wins += 1
+                elif best[second] > best[first]:
+                    pair.second_wins += 1
+                else:
+                    pair.draws += 1
+    met = [pair for pair in pairs.values() if pair.games]
+    if len(plan.agents) > 2:
+        for name, rating in elo_ratings(plan.agents, met).items():
+            results[name].rating = rating
+    return ArenaReport(
+        agents=list(results.values()),
+        pairs=met,
+        games=len(rows),
+        limit_draws=limit_draws,
+        mean_length=length / len(rows) if rows else 0.0,
+    )
+
+
+def elo_ratings(
+    names: Sequence[str], pairs: Sequence[HeadToHead], iterations: int = 2000
+) -> dict[str, float]:
+    """Elo-scale ratings (mean 1500) that best explain the head-to-head results.
+
+    A Bradley-Terry fit by minorization-maximization, a draw counting half a win to each side,
+    with one drawn game added between every pair that met, so that an agent that won every
+    game gets a large finite rating rather than an infinite one. 400 points of difference
+    mean odds of 10 to 1.
+
+    >>> ratings = elo_ratings(["a", "b"], [HeadToHead("a", "b", first_wins=3, second_wins=1)])
+    >>> round(ratings["a"] - ratings["b"])
+    147
+    """
+    index = {name: number for number, name in enumerate(names)}
+    count = len(names)
+    wins = [[0.0] * count for _ in range(count)]
+    for pair in pairs:
+        a, b = index[pair.first], index[pair.second]
+        half = (pair.draws + 1) / 2
+        wins[a][b] += pair.first_wins + half
+        wins[b][a] += pair.second_wins + half
+    strength = [1.0] * count
+    for _ in range(iterations):
+        updated = []
+        for a in range(count):
+            total = sum(wins[a])
+            denominator = sum(
+                (wins[a][b] + wins[b][a]) / (strength[a] + strength[b])
+                for b in range(count)
+                if b != a and wins[a][b] + wins[b][a]
+            )
+            updated.append(total / denominator if denominator else strength[a])
+        scale = math.exp(sum(math.log(value) for value in updated) / count)
+        strength = [value / scale for value in updated]
+    return {name: 1500 + 400 * math.log10(strength[index[name]]) for name in names}
+
+
+def _list(value: JSONValue) -> list[JSONValue]:
+    if not isinstance(value, list):
+        raise TypeError(f"not a list in an arena row: {value!r}")
+    return value
+
+
+def _number(value: JSONValue) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise TypeError(f"not a number in an arena row: {value!r}")
+    return float(value)

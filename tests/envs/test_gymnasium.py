@@ -1,0 +1,100 @@
+"""Gymnasium: the official environment checker for every game, and bots in the other seats."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import fanfold.envs
+from fanfold.core.errors import IllegalActionError, UnknownAgentError
+from fanfold.envs.gymnasium_env import FanfoldGymEnv
+from tests.envs.conftest import SHORT
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+@pytest.mark.parametrize(
+    ("name", "preset"),
+    [
+        ("fan", "classic"),
+        ("fan", "relaxed"),
+        ("morris", "geometric"),
+        ("fantan", "standard"),
+        ("fantan", "chips-match"),
+        ("fano", "classic"),
+        ("fano", "trionfey"),
+    ],
+)
+def test_check_env_passes(name: str, preset: str) -> None:
+    check_env(fanfold.envs.gym_env(name, preset, **SHORT.get(name, {})), skip_render_check=True)
+
+
+def finish(env: FanfoldGymEnv, seed: int) -> tuple[float, int]:
+    observation, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    while True:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, terminated, truncated, _ = env.step(action)
+        steps += 1
+        if terminated or truncated:
+            return float(reward), steps
+
+
+def test_bots_play_the_other_seats_until_the_end() -> None:
+    env = fanfold.envs.gym_env("fantan", "standard", opponents="random", players=5, seat=2)
+    reward, steps = finish(env, 3)
+    assert env.episode is not None
+    outcome = env.episode.table.outcome
+    assert outcome is not None
+    assert reward == outcome.returns[2]
+    assert 0 < steps <= 11  # the learner's own plays and passes only
+    assert [seat.player for seat in env.episode.table.seats] == [
+        "random",
+        "random",
+        "human",
+        "random",
+        "random",
+    ]
+
+
+def test_any_agent_text_is_an_opponent() -> None:
+    env = fanfold.envs.gym_env("morris", opponents=["mcts(iterations=20)"])
+    reward, _ = finish(env, 1)
+    assert reward in (-1.0, 0.0, 1.0)
+    with pytest.raises(UnknownAgentError):
+        fanfold.envs.gym_env("morris", opponents="grandmaster")
+    with pytest.raises(ValueError, match="opponent"):
+        fanfold.envs.gym_env("fantan", opponents=["random", "random"])
+
+
+def test_same_seed_same_episode() -> None:
+    env = fanfold.envs.gym_env("fano", "trionfey", turns_per_player=8)
+    assert finish(env, 9) == finish(env, 9)
+
+
+def test_illegal_action_ends_the_episode_or_raises() -> None:
+    env = fanfold.envs.gym_env("morris")
+    observation, _ = env.reset(seed=0)
+    masked_out = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    after, reward, terminated, truncated, info = env.step(masked_out)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert "not legal" in info["illegal_action"]
+    np.testing.assert_array_equal(after["observation"], observation["observation"])
+    strict = fanfold.envs.gym_env("morris", illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        strict.step(masked_out)
+    with pytest.raises(IllegalActionError):
+        strict.step(10_000)
+    with pytest.raises(ValueError, match="seat"):
+        fanfold.envs.gym_env("morris", seat=2)
+
+
+def test_fan_patience_is_a_single_player_puzzle() -> None:
+    env = fanfold.envs.gym_env("fan", max_steps=30)
+    assert env.seats == ["human"]
+    reward, steps = finish(env, 2)
+    assert reward in (0.0, 1.0)
+    assert steps <= 30

@@ -1,0 +1,161 @@
+"""The arena: lineups and rotations, reproducible results, counts, ratings, the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from fanfold.cli.app import app
+from fanfold.core.config import JSONObject
+from fanfold.core.errors import ConfigError, UnknownAgentError
+from fanfold.core.registry import get_game
+from fanfold.play.arena import HeadToHead, elo_ratings, plan_arena, run_arena, summarize
+
+MORRIS = get_game("morris")
+FANTAN = get_game("fantan")
+FAN = get_game("fan")
+
+
+def test_lineups_fill_seats_with_the_last_agent_and_rotate_every_deal() -> None:
+    config = FANTAN.with_players(FANTAN.default_config(), 4)
+    plan = plan_arena(FANTAN, config, ["mcts(iterations=5)", "random"], games=8, seed=3)
+    assert plan.lineups() == [("mcts(iterations=5)", "random", "random", "random")]
+    jobs = plan.jobs()
+    assert len(jobs) == plan.games == 8
+    seats = [job.payload["seats"] for job in jobs]
+    assert [s.index("mcts(iterations=5)") for s in seats[:4]] == [0, 1, 2, 3]  # type: ignore[union-attr]
+    assert [job.payload["seed"] for job in jobs] == [3, 3, 3, 3, 4, 4, 4, 4]
+
+
+def test_more_agents_than_seats_meet_in_every_pair() -> None:
+    plan = plan_arena(MORRIS, MORRIS.default_config(), ["random", "easy", "hard"], 2)
+    assert plan.lineups() == [("random", "easy"), ("random", "hard"), ("easy", "hard")]
+    assert plan.games == 6
+
+
+@pytest.mark.parametrize(
+    ("agents", "games", "error", "message"),
+    [
+        ([], 2, ConfigError, "name the agents"),
+        (["random", "random"], 2, ConfigError, "named twice"),
+        (["random", "perfect"], 3, ConfigError, r"multiple of 2 .* \(try 4\)"),
+        (["random", "mcts"], 0, ConfigError, "at least 1"),
+        (["oracle"], 2, UnknownAgentError, "no agent called 'oracle'"),
+    ],
+)
+def test_bad_requests_are_refused(
+    agents: list[str], games: int, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        plan_arena(MORRIS, MORRIS.default_config(), agents, games)
+
+
+def test_an_agent_for_another_game_is_refused() -> None:
+    with pytest.raises(UnknownAgentError, match="does not play Fan Tan"):
+        plan_arena(FANTAN, FANTAN.default_config(), ["perfect", "random"], 4)
+
+
+def _without_times(rows: list[JSONObject]) -> list[JSONObject]:
+    return [{k: v for k, v in row.items() if k not in ("seconds", "slowest")} for row in rows]
+
+
+def test_results_are_the_same_on_every_run_and_with_any_worker_count() -> None:
+    plan = plan_arena(MORRIS, MORRIS.default_config(), ["mcts(iterations=20)", "random"], 4, 7)
+    one = run_arena(plan, workers=1)
+    again = run_arena(plan, workers=1)
+    two = run_arena(plan, workers=2)
+    assert _without_times(one) == _without_times(again) == _without_times(two)
+
+
+def test_counts_add_up_and_the_stronger_agent_wins_more() -> None:
+    plan = plan_arena(MORRIS, MORRIS.default_config(), ["perfect", "random"], 6, 1)
+    report = summarize(plan, run_arena(plan))
+    perfect, random_ = report.agents
+    for agent in report.agents:
+        assert agent.games == 6 == agent.wins + agent.draws + agent.losses
+        assert agent.decisions > 0
+    assert perfect.losses == 0
+    assert perfect.wins > random_.wins
+    (pair,) = report.pairs
+    assert (pair.first_wins, pair.second_wins) == (perfect.wins, random_.wins)
+    assert report.limit_draws == 0
+    assert report.mean_length > 0
+
+
+def test_a_solitaire_counts_wins_and_losses_over_the_same_deals() -> None:
+    plan = plan_arena(FAN, FAN.default_config(), ["random", "mcts(iterations=5)"], 3, 1)
+    assert plan.lineups() == [("random",), ("mcts(iterations=5)",)]
+    rows = run_arena(plan)
+    assert [row["seats"] for row in rows] == [["random"]] * 3 + [["mcts(iterations=5)"]] * 3
+    report = summarize(plan, rows)
+    for agent in report.agents:
+        assert agent.draws == 0
+        assert agent.wins + agent.losses == 3
+
+
+def test_limit_draws_are_counted() -> None:
+    fano = get_game("fano")
+    config = fano.default_config().with_options({"turns_per_player": "2"})
+    plan = plan_arena(fano, config, ["random", "mcts(iterations=3)"], 2, 1)
+    report = summarize(plan, run_arena(plan))
+    assert report.limit_draws == report.games == 2
+    assert all(agent.draws == 2 for agent in report.agents)
+
+
+def test_ratings_follow_the_results() -> None:
+    pairs = [
+        HeadToHead("a", "b", first_wins=8, second_wins=2),
+        HeadToHead("b", "c", first_wins=8, second_wins=2),
+        HeadToHead("a", "c", first_wins=10),
+    ]
+    ratings = elo_ratings(["a", "b", "c"], pairs)
+    assert ratings["a"] > ratings["b"] > ratings["c"]
+    assert sum(ratings.values()) == pytest.approx(4500)
+    even = elo_ratings(["a", "b"], [HeadToHead("a", "b", first_wins=5, second_wins=5)])
+    assert even["a"] == pytest.approx(even["b"])
+
+
+def test_the_command_prints_tables_and_json() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["arena", "morris", "--agents", "perfect,random,mcts(iterations=5)", "--games", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "rating" in result.output
+    assert "Head to head" in result.output
+    result = runner.invoke(
+        app, ["arena", "morris", "--agents", "perfect,random", "--games", "2", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    names = [agent["name"] for agent in data["agents"]]
+    assert names == ["perfect", "random"]
+    for agent in data["agents"]:
+        for key in ("games", "wins", "draws", "losses", "seconds_per_decision"):
+            assert key in agent
+    assert data["games"] == 2
+
+
+def test_the_command_explains_bad_input() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["arena", "morris", "--agents", "perfect,,random"])
+    assert result.exit_code == 2
+    assert "comma-separated" in result.output
+    result = runner.invoke(app, ["arena", "morris", "--agents", "perfect,random", "--games", "3"])
+    assert result.exit_code == 2
+    assert "multiple of 2" in result.output
+
+
+def test_an_interrupted_run_resumes_from_its_results_file(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "arena.jsonl"
+    plan = plan_arena(MORRIS, MORRIS.default_config(), ["mcts(iterations=10)", "random"], 4, 2)
+    first = run_arena(plan, results=path)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:2]) + "\n")  # as if stopped after two games
+    resumed = run_arena(plan, results=path)
+    assert _without_times(resumed) == _without_times(first)
+    assert len(path.read_text().splitlines()) == 4
