@@ -247,6 +247,14 @@ def test_a_classic_game_against_a_bot_from_the_lobby(browser: Browser, server: S
         expect(page.locator("#outcome")).to_be_visible()
         expect(page.locator("#log li").first).to_be_visible()
         shot(page, "fano-2p-over")
+        # the finished game replays move by move, from the public view
+        page.click("#replay-link")
+        page.wait_for_selector(".fano")
+        expect(page.locator(".fano-strip")).to_contain_text("replay")
+        page.click("#replay-last")
+        expect(page.locator("#replay-label")).to_have_text(re.compile(r"move (\d+) of \1"))
+        expect(page.locator("#game .fano-seat")).to_have_count(2)
+        expect(page.locator("#game .hand .card:not(.back):not(.known)")).to_have_count(0)
     finally:
         close(page)
 
