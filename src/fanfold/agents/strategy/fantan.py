@@ -21,8 +21,8 @@ move the same as stepping :meth:`FanTanKnowledge.playout_action` through the rul
 (tested), about ten times as fast; the search uses it through :meth:`FanTanKnowledge.rollout`.
 
 Levels: ``easy`` is the heuristic alone, which plays sensibly but never looks ahead;
-``medium`` a short search with heuristic playouts, ``hard`` a longer one (measured in
-``docs/agents.md``).
+``medium`` and ``hard`` try each move on dealt states played out by it
+(:mod:`fanfold.agents.pimc`), on 20 and 100 deals a decision (measured in ``docs/agents.md``).
 """
 
 from __future__ import annotations
@@ -309,11 +309,7 @@ def _make(game: AnyGame) -> Knowledge[Any, Any, Any]:
 KNOWLEDGE = _make
 
 #: The agent behind each level.
-LEVELS = {
-    "easy": "heuristic",
-    "medium": "mcts(iterations=60, playout=heuristic)",
-    "hard": "mcts(iterations=300, playout=heuristic)",
-}
+LEVELS = {"easy": "heuristic", "medium": "pimc(deals=20)", "hard": "pimc(deals=100)"}
 
 __all__ = [
     "DEFAULT_WEIGHTS",
