@@ -122,7 +122,7 @@ def test_the_search_deals_only_states_the_view_allows(
 
     monkeypatch.setattr(sampling, "sample_state", checked)
     config = GAME.preset(preset).config.replace(players=5)
-    search = PIMCAgent(GAME, PIMCConfig(deals=4), 3)
+    search = PIMCAgent(GAME, PIMCConfig(deals=4, infer=True), 3)
     others = [create_agent("heuristic", GAME, seat) for seat in range(5)]
     for seed in range(6):
         state = GAME.new_state(config, seed)
@@ -149,3 +149,23 @@ def test_every_level_is_a_configured_agent_and_plays() -> None:
             action = agents[seat].choose(GAME.observe(state, seat), legal)
             assert action in legal
             state = GAME.apply(state, action)
+
+
+def test_the_others_play_is_read_from_the_strategy() -> None:
+    config = FanTanConfig()
+    agents = [create_agent("heuristic", GAME, seat) for seat in range(4)]
+    state = GAME.new_state(config, 21)
+    for _ in range(40):
+        seat = state.to_move
+        state = GAME.apply(
+            state, agents[seat].choose(GAME.observe(state, seat), GAME.legal_actions(state))
+        )
+    view = GAME.observe(state, 0)
+    # The true hands explain every play the strategy made (stray=0: only its best cards) ...
+    assert strategy.play_likelihood(view, state.hands, stray=0.0) > 0
+    rng = random.Random(4)
+    dealt = [GAME.sample_state(view, rng).hands for _ in range(60)]
+    chances = [strategy.play_likelihood(view, hands, stray=0.0) for hands in dealt]
+    # ... while some deals the view allows do not, and with strays every deal stays possible.
+    assert min(chances) == 0.0
+    assert all(strategy.play_likelihood(view, hands) > 0 for hands in dealt)
