@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fanfold.agents import create_agent
+from fanfold.agents import create_agent, parse_agent
 from fanfold.agents.levels import LEVELS
 from fanfold.agents.pimc import PIMCAgent, PIMCConfig
 from fanfold.agents.strategy import fantan as strategy
 from fanfold.agents.strategy import knowledge_for
 from fanfold.core.cards import Card
+from fanfold.core.errors import ConfigError
 from fanfold.games.fantan import GAME, FanTanConfig, FanTanState, FanTanView, Pass, sampling
 from fanfold.games.fantan.rules import pass_constraints
 
@@ -169,3 +170,31 @@ def test_the_others_play_is_read_from_the_strategy() -> None:
     # ... while some deals the view allows do not, and with strays every deal stays possible.
     assert min(chances) == 0.0
     assert all(strategy.play_likelihood(view, hands) > 0 for hands in dealt)
+
+
+@pytest.mark.parametrize("preset", ["standard", "seven-of-diamonds", "sevens-online", "domino"])
+def test_states_read_from_the_others_play_keep_every_constraint_of_the_view(preset: str) -> None:
+    config = GAME.preset(preset).config.replace(players=4)
+    agents = [create_agent("heuristic", GAME, seat) for seat in range(4)]
+    rng = random.Random(9)
+    checked = 0
+    for seed in range(3):
+        state = GAME.new_state(config, seed)
+        while GAME.current_player(state) is not None:
+            seat = state.to_move
+            view = GAME.observe(state, seat)
+            if len(view.history) % 9 == 0:
+                inferred = strategy.infer_states(view, 12, rng)
+                assert len(inferred) == 12
+                for dealt in inferred:
+                    _check_consistent(view, dealt)
+                checked += 1
+            state = GAME.apply(state, agents[seat].choose(view, GAME.legal_actions(state)))
+    assert checked >= 6
+
+
+def test_pimc_settings_are_checked() -> None:
+    assert str(parse_agent("pimc(deals=100)")) == "pimc"
+    assert parse_agent("pimc(infer=true)").config == PIMCConfig(infer=True)
+    with pytest.raises(ConfigError, match="deals must be at least 1"):
+        parse_agent("pimc(deals=0)")

@@ -7,7 +7,7 @@ The strategy (:class:`FanTanKnowledge`) scores each playable card by what playin
   its row's direction has to be opened some day anyway, the sooner the better;
 * **hold the cards that block others**: a card with none of your cards beyond it only opens
   cards for the other players, so it is kept as long as the rules allow (you must play when
-  you can); among such blockers the one that holds back the fewest of their cards goes first;
+  you can); among such blockers the one that holds back the fewest of their cards goes first.
 
 The scoring looks only at the seat's own cards and the layout (every card neither held nor
 played belongs to "the others"), so the heuristic agent plays from its view alone, and a
@@ -16,11 +16,18 @@ the same rule, the way such opponents play.
 
 :func:`heuristic_rollout` plays the rest of a match with that policy on plain integers, move for
 move the same as stepping :meth:`FanTanKnowledge.playout_action` through the rules engine
-(tested), about ten times as fast; the search uses it through :meth:`FanTanKnowledge.rollout`.
+(tested), several times as fast; the search uses it through :meth:`FanTanKnowledge.rollout`.
+
+Reading the others' hands: a player of this strategy plays its best-scored card, so the cards
+each other seat chose reveal something of what it holds. :func:`infer_states` deals states in
+proportion to how likely the strategy would have made the plays seen (:class:`PlayRecord`),
+with a Metropolis chain over card swaps between the other seats; every state it deals keeps
+every constraint of the view.
 
 Levels: ``easy`` is the heuristic alone, which plays sensibly but never looks ahead;
-``medium`` and ``hard`` try each move on dealt states played out by it
-(:mod:`fanfold.agents.pimc`), on 20 and 100 deals a decision (measured in ``docs/agents.md``).
+``medium`` tries each move on 20 deals drawn uniformly and played out by the heuristic
+(:mod:`fanfold.agents.pimc`); ``hard`` on 200 deals drawn by reading the others' play
+(measured in ``docs/agents.md``).
 """
 
 from __future__ import annotations
@@ -432,7 +439,11 @@ def _make(game: AnyGame) -> Knowledge[Any, Any, Any]:
 KNOWLEDGE = _make
 
 #: The agent behind each level.
-LEVELS = {"easy": "heuristic", "medium": "pimc(deals=20)", "hard": "pimc(deals=100)"}
+LEVELS = {
+    "easy": "heuristic",
+    "medium": "pimc(deals=20)",
+    "hard": "pimc(deals=200, infer=true)",
+}
 
 __all__ = [
     "DEFAULT_WEIGHTS",
