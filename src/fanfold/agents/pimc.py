@@ -106,9 +106,15 @@ class PIMCAgent(Agent[ViewT, ActionT]):
         return totals
 
     def best_index(self, view: ViewT, legal: Sequence[ActionT]) -> int:
-        """The position in ``legal`` of the move with the best total (the first of equals)."""
+        """The position in ``legal`` of the move with the best total; among equals, the
+        strategy's own choice if it is one of them, else the first."""
         totals = self.action_values(view, legal)
-        return max(range(len(legal)), key=totals.__getitem__)
+        best = max(totals)
+        tied = [position for position, total in enumerate(totals) if total == best]
+        if len(tied) > 1:
+            preferred = self.knowledge.choose(view, [legal[p] for p in tied], self.rng)
+            return tied[[legal[p] for p in tied].index(preferred)]
+        return tied[0]
 
     def _playout(self, state: Any, rng: random.Random) -> tuple[float, ...] | None:
         game, knowledge = self.game, self.knowledge
