@@ -7,6 +7,7 @@ import random
 import pytest
 
 from fanfold.core.registry import get_game
+from fanfold.games.fano.cards import card_text
 from fanfold.games.fantan.cards import cards_of
 
 
@@ -47,7 +48,61 @@ def test_fantan_spectators_see_no_hand_until_the_match_is_over(variant: str) -> 
         assert game.public_view(state)["revealed"] is not None  # the count at the end is public
 
 
-def test_fano_has_no_spectator_view_until_its_table_lands() -> None:
+FANO_TABLES = [
+    ("classic", 2),
+    ("eight-players", 8),
+    ("jokers-wild", 3),
+    ("everything", 2),
+    ("trionfey", 3),
+    ("trionfey-specials", 2),
+    ("trionfey-one-for-all", 4),
+]
+PRIVATE = ("hand", "face_down_discards", "face_down_in_play")
+
+
+def _texts(cards: object) -> set[str]:
+    assert isinstance(cards, list)
+    return {str(card) for card in cards}
+
+
+@pytest.mark.parametrize(("variant", "players"), FANO_TABLES)
+def test_fano_spectators_see_only_public_information(variant: str, players: int) -> None:
     game = get_game("fano")
-    with pytest.raises(NotImplementedError, match="spectator"):
-        game.public_view(game.new_state(game.default_config(), 1))
+    config = game.with_players(game.preset(variant).config, players)
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = game.new_state(config, seed)
+        for _ in range(250):
+            public = game.public_view(state)
+            assert public["player"] is None
+            assert all(public[key] == [] for key in PRIVATE)
+            assert public["phase"] != "mulligan"  # being offered a redraw is not public (D4)
+            for seat in range(players):
+                # what every other seat sees, less its own cards
+                if seat != state.turn_player:
+                    mine = dict(game.observe(state, seat).to_json())
+                    assert {**mine, "player": None, **{key: [] for key in PRIVATE}} == public
+                # the same whatever the hidden cards are: dealt again from any seat's view
+                again = game.sample_state(game.observe(state, seat), rng)
+                assert game.public_view(again) == public
+                # and no hidden card of a seat is named in that seat's public part
+                player = state.players[seat]
+                hidden = {
+                    card_text(card)
+                    for card in (*player.hand, *player.draw, *player.down, *player.hidden)
+                    if card not in player.known
+                }
+                parts = public["players"]
+                assert isinstance(parts, list)
+                part = parts[seat]
+                assert isinstance(part, dict)
+                shown = {
+                    text
+                    for key in ("field", "face_up_discards", "known_in_hand")
+                    for text in _texts(part[key])
+                }
+                assert not hidden & shown
+            legal = game.legal_actions(state)
+            if not legal:
+                break
+            state = game.apply(state, rng.choice(legal))

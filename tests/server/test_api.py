@@ -64,6 +64,9 @@ def test_the_catalogue_lists_every_game_preset_and_bot(client: TestClient) -> No
         assert {"random", "mcts"} <= set(bots), (name, bots)
         strengths = [bot["strength"] for bot in entry["bots"]]
         assert strengths == sorted(strengths)
+        levels = {bot["name"]: bot["agent"] for bot in entry["bots"] if bot["level"]}
+        assert list(levels) == ["easy", "medium", "hard"], (name, levels)
+        assert all(agent and agent not in levels for agent in levels.values())
     assert "perfect" in [bot["name"] for bot in games["morris"]["bots"]]
     assert "perfect" not in [bot["name"] for bot in games["fantan"]["bots"]]
     assert games["fantan"]["presets"][0]["players"] == [3, 4, 5, 6, 7, 8]
@@ -255,11 +258,22 @@ def test_reading_a_table_is_refused_to_whoever_may_not_see_it(client: TestClient
         shown = json.dumps(watcher)
         for card in mine["view"]["hand"] + theirs["view"]["hand"]:
             assert f'"{card}"' not in shown
-    # Fano has no spectator's view: no spectators, no forged tokens
+    # Fano hides hands, draw piles and face-down cards: a spectator sees the public part only
     created = open_table(client, game="fano", seats=["you", "random"])
+    mine = look(client, created["table"], created["token"])
+    assert mine["seat"] == 0
+    assert len(mine["view"]["hand"]) == 3
     for headers in ({}, {TOKEN: "forged"}):
-        refused(client.get(f"/api/tables/{created['table']}", headers=headers), 403)
-    assert look(client, created["table"], created["token"])["seat"] == 0
+        refused(
+            client.get(f"/api/tables/{created['table']}", params={"seat": 0}, headers=headers), 403
+        )
+        watcher = client.get(f"/api/tables/{created['table']}", headers=headers).json()
+        assert (watcher["seat"], watcher["legal"], watcher["text"]) == (None, [], "")
+        assert watcher["view"]["hand"] == []
+        assert watcher["view"]["players"][0]["hand_count"] == 3
+        shown = json.dumps(watcher)
+        for card in mine["view"]["hand"]:
+            assert f'"{card}"' not in shown
 
 
 # ------------------------------------------------------------------------ undo

@@ -70,10 +70,13 @@ def fano_texts(cards: Any) -> set[str]:
     return {card_text(card) for card in cards} | {card_text(base_card(card)) for card in cards}
 
 
-def fano_hidden(state: Any, seat: int) -> tuple[set[str], set[str]]:
-    """Fano: (cards hidden from ``seat``, the other seats' hand cards it may not see)."""
-    me = state.players[seat]
-    visible = fano_texts((*me.hand, *me.down, *me.hidden, *me.field))
+def fano_hidden(state: Any, seat: int | None) -> tuple[set[str], set[str]]:
+    """Fano: (cards hidden from ``seat``, the other seats' hand cards it may not see); a
+    spectator (``None``) sees no seat's own cards."""
+    visible: set[str] = set()
+    if seat is not None:
+        me = state.players[seat]
+        visible = fano_texts((*me.hand, *me.down, *me.hidden, *me.field))
     for player in state.players:
         shown = [card for card in player.field if card not in player.hidden]
         visible |= fano_texts((*shown, *player.up, *player.known, *player.protected))
@@ -84,7 +87,7 @@ def fano_hidden(state: Any, seat: int) -> tuple[set[str], set[str]]:
             visible |= fano_texts((pending.support,))
     if state.config.trionfey and any(TEMP_JOKER in player.draw for player in state.players):
         visible |= fano_texts((TEMP_JOKER,))  # Spades jokers lie face up on the draw piles
-    hidden = fano_texts(me.draw)  # the order of one's own pile is hidden too
+    hidden = fano_texts(state.players[seat].draw) if seat is not None else set()  # its order
     hands: set[str] = set()
     for other, player in enumerate(state.players):
         if other != seat:
@@ -107,7 +110,6 @@ def fantan_hidden(state: Any, seat: int | None) -> tuple[set[str], set[str]]:
 
 def hidden_from(game: AnyGame, state: Any, seat: int | None) -> tuple[set[str], set[str]]:
     if game is FANO:
-        assert seat is not None
         return fano_hidden(state, seat)
     return fantan_hidden(state, seat)
 
@@ -225,6 +227,8 @@ GAMES = [
     ("fano", "classic", 4, range(3)),
     ("fano", "trionfey", 2, range(6)),
     ("fano", "trionfey", 4, range(3)),
+    ("fano", "trionfey", 3, range(1)),
+    ("fano", "trionfey-specials", 2, range(2)),
 ]
 
 

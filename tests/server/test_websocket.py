@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from fanfold.core.registry import get_game
 from fanfold.server.app import BURST, MAX_MESSAGE
 from tests.server.support import (
     JSON,
@@ -72,7 +73,19 @@ def test_hello_as_a_seat_and_as_a_spectator(client: TestClient) -> None:
         assert hello(wrong, token)["seat"] == 0  # a refused hello leaves the door open
 
 
-def test_no_spectators_where_cards_are_hidden(client: TestClient) -> None:
+def _no_spectator_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make Fano a game with hidden cards and no spectator's view (as a new game may be)."""
+
+    def refuse(self: Any, state: Any) -> Any:
+        raise NotImplementedError(f"{self.title} has no spectator view yet")
+
+    monkeypatch.setattr(type(get_game("fano")), "public_view", refuse)
+
+
+def test_no_spectators_where_hidden_cards_have_no_public_view(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _no_spectator_view(monkeypatch)
     created = open_table(client, game="fano", seats=["you", "random"], seed=3)
     with connect(client, created["table"]) as socket:
         assert is_error(hello(socket), "ForbiddenError")
@@ -176,9 +189,33 @@ def test_hot_seat_players_act_for_whoever_decides(client: TestClient) -> None:
         assert is_error(receive(socket), "NotationError")
 
 
-def test_a_refused_view_keeps_the_watcher(client: TestClient) -> None:
-    """Asking for the spectator's view of Fano (it has none) or for another seat is refused,
-    and the socket still hears the table as its seat."""
+def test_a_fano_spectator_sees_no_hidden_card(client: TestClient) -> None:
+    created = open_table(client, game="fano", seats=["you", "friend"], seed=3)
+    table = created["table"]
+    hands = [
+        look(client, table, token)["view"]["hand"]
+        for token in (created["token"], created["friends"]["1"])
+    ]
+    with connect(client, table) as socket:
+        message = hello(socket)
+        assert (message["seat"], message["yours"], message["legal"]) == (None, [], [])
+        view = message["view"]
+        assert view["player"] is None
+        assert view["hand"] == view["face_down_discards"] == view["face_down_in_play"] == []
+        assert [player["hand_count"] for player in view["players"]] == [len(hand) for hand in hands]
+        shown = json.dumps(message)
+        for card in hands[0] + hands[1]:
+            assert f'"{card}"' not in shown
+        socket.send_json({"type": "act", "version": message["version"], "action": "pass"})
+        assert is_error(receive(socket), "ForbiddenError")  # watching holds no seat
+
+
+def test_a_refused_view_keeps_the_watcher(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asking for the spectator's view of a game that has none, or for another seat, is
+    refused, and the socket still hears the table as its seat."""
+    _no_spectator_view(monkeypatch)
     created = open_table(client, game="fano", seats=["you", "friend"], seed=5)
     table = created["table"]
     tokens = [created["token"], created["friends"]["1"]]

@@ -191,6 +191,17 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
             return "the game is over"
         return f"{action} is not a legal move here; type 'legal' to list the legal moves"
 
+    def passive_action(self, state: StateT) -> ActionT | None:
+        """The legal action that commits the decider to nothing (pass, keep, allow...), which
+        a front end plays for a player whose time to decide ran out; ``None`` when the game
+        has no such action here. Games that have one in every position take a time limit per
+        decision (:attr:`has_passive_action`)."""
+        del state
+        return None
+
+    #: True when :meth:`passive_action` answers in every position where someone decides.
+    has_passive_action: ClassVar[bool] = False
+
     def apply(self, state: StateT, action: ActionT) -> StateT:
         """The state after ``action``. Raises :class:`IllegalActionError`; never mutates."""
         if not self.is_legal(state, action):

@@ -8,7 +8,8 @@ HTTP API (JSON in and out; errors are ``{"error": sentence, "kind": name}`` with
 
 * ``GET /api/games``: games, variants with player counts, bots, analyses;
 * ``POST /api/tables``: open a table (``game``, ``variant``, ``players``, ``options``,
-  ``seats``, ``seed`` or ``deal``); answers its id, the creator's token and the friends' tokens;
+  ``seats``, ``seed`` or ``deal``, ``time_limit``: seconds per decision, for games with a
+  passive choice); answers its id, the creator's token and the friends' tokens;
 * ``GET /api/tables``: recent tables (for the lobby and spectators);
 * ``GET /api/tables/{id}?seat=N`` with header ``X-Fanfold-Token``: that seat's message (without
   a token: the spectator's);
@@ -19,7 +20,10 @@ HTTP API (JSON in and out; errors are ``{"error": sentence, "kind": name}`` with
 * ``GET /api/tables/{id}/record``: the record (once the game is over, or at any time for games
   without hidden information); ``GET /api/tables/{id}/replay?step=K&seat=N``: a finished game
   after ``K`` actions;
-* ``POST /api/records``: open a table from a record (to replay it or play it on).
+* ``POST /api/records``: open a table from a record (to replay it or play it on);
+* ``GET /api/lessons``, ``GET /api/lessons/{game}/{id}?step=K``, ``POST
+  /api/lessons/{game}/{id}/try``: the lessons (worked examples to play; see
+  :mod:`fanfold.server.lessons`), whose pages are ``/learn/{game}`` and ``/learn/{game}/{id}``.
 
 WebSocket ``/ws/tables/{id}``: the first message is ``{"type": "hello", "token": ..., "seat":
 N}`` (token and seat optional: a spectator); then ``{"type": "act", "version": V, "action":
@@ -69,6 +73,7 @@ from fanfold.server.hub import (
     game_catalogue,
     message_for,
 )
+from fanfold.server.lessons import has_lessons, lessons_router
 from fanfold.server.rules import rules_page
 from fanfold.server.store import Store
 
@@ -98,6 +103,7 @@ class CreateTable(_Strict):
     seed: int | None = Field(default=None, ge=0, lt=2**53)
     deal: int | None = Field(default=None, ge=0, lt=2**53)
     position: str | None = Field(default=None, max_length=2000)
+    time_limit: int | None = Field(default=None, ge=1, le=3600)
 
 
 class Act(_Strict):
@@ -205,8 +211,9 @@ def create_app(
             yield
         finally:
             for live in hub.live.values():
-                if live.bots is not None:
-                    live.bots.cancel()
+                for task in (live.bots, live.clock):
+                    if task is not None:
+                        task.cancel()
             hub.executor.shutdown(wait=False, cancel_futures=True)
             store.close()
 
@@ -273,8 +280,9 @@ def create_app(
             game = get_game(name)
         except UnknownGameError as error:
             return HTMLResponse(str(error.args[0]), status_code=404)
-        return HTMLResponse(rules_page(game))
+        return HTMLResponse(rules_page(game, lessons=has_lessons(game.name)))
 
+    app.include_router(lessons_router())  # /learn pages and /api/lessons (see lessons.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # ------------------------------------------------------------------ API
@@ -294,10 +302,18 @@ def create_app(
             config = config.with_options(body.options)
         if body.players is not None:
             config = game.with_players(config, body.players)
-        seats = list(body.seats) or ["you"] + ["mcts"] * (game.num_players(config) - 1)
+        seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
         if body.seed is not None and body.deal is not None and body.seed != body.deal:
             raise UnknownGameError("give a seed or a deal number, not both")
         seed = choose_seed(body.seed, body.deal)
+        options: JSONObject = {"variant": body.variant or game.presets()[0].name}
+        if body.time_limit is not None:
+            if not game.has_passive_action:
+                raise BadRequestError(
+                    f"{game.title} takes no time limit: some of its decisions have no passive "
+                    "choice to play when the time runs out"
+                )
+            options["time_limit"] = body.time_limit
         try:
             created = await hub().create(
                 game,
@@ -305,7 +321,7 @@ def create_app(
                 seats,
                 seed=seed,
                 start_position=body.position,
-                options={"variant": body.variant or game.presets()[0].name},
+                options=options,
             )
         except UnknownAgentError as error:
             raise BadRequestError(str(error.args[0])) from None

@@ -18,6 +18,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from fanfold.agents.base import AgentSpec, parse_agent, registered_agents
+from fanfold.agents.levels import LEVELS, level_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
 from fanfold.core.records import GameRecord
@@ -73,6 +74,16 @@ class LiveTable:
     bots: asyncio.Task[None] | None = None
     #: Seats whose next decision a bot is computing (shown to players as "thinking").
     thinking: int | None = None
+    #: The time limit's timer for the decision now (tables with ``time_limit``).
+    clock: asyncio.Task[None] | None = None
+    #: When the decision now runs out of time (``time.monotonic()``), and the version it is for.
+    deadline: tuple[int, float] | None = None
+
+    @property
+    def time_limit(self) -> float:
+        """Seconds a person has for each decision (0: no limit)."""
+        limit = self.options.get("time_limit")
+        return float(limit) if isinstance(limit, int | float) else 0.0
 
     def seats_of(self, token: str | None) -> frozenset[int]:
         """The seats ``token`` holds here (none for a missing or forged token)."""
@@ -211,6 +222,7 @@ class Hub:
         live = LiveTable(table_id, table, hashes, table_options)
         self.live[table_id] = live
         self._start_bots(live)
+        self._start_clock(live)
         return Created(table_id, creator, friends)
 
     @staticmethod
@@ -240,6 +252,7 @@ class Hub:
             live = _rebuild(stored)
             self.live[table_id] = live
         self._start_bots(live)
+        self._start_clock(live)
         return live
 
     async def resume_all(self) -> int:
@@ -285,6 +298,7 @@ class Hub:
                 raise ForbiddenError(f"this link does not hold {name}'s seat")
             played = table.submit(acting, text, version)
             await self._store_played(live, played)
+        self._start_clock(live)
         await self.broadcast(live)
         self._start_bots(live)
         return played
@@ -306,6 +320,7 @@ class Hub:
             if live.bots is not None and not live.bots.done():
                 live.bots.cancel()  # a human decides now; the bots' work is moot
             self.store.truncate(live.id, len(table.played), table.version)
+        self._start_clock(live)
         await self.broadcast(live)
         self._start_bots(live)
         return True
@@ -388,9 +403,52 @@ class Hub:
             if not stored:  # taken back: the bot decides again once the store recovers
                 await asyncio.sleep(1.0)
                 continue
+            self._start_clock(live)
             await self.broadcast(live)
             if self.bot_pause:
                 await asyncio.sleep(self.bot_pause)
+
+    # ------------------------------------------------------------ time limit
+    def _start_clock(self, live: LiveTable) -> None:
+        """Start the timer of the decision now when a person decides at a table with a time
+        limit; a timer left from an earlier decision stops (it would find the version moved
+        on anyway)."""
+        limit = live.time_limit
+        table = live.table
+        if not limit:
+            return
+        if live.deadline is not None and live.deadline[0] == table.version:
+            return  # this decision's timer runs already
+        if live.clock is not None and not live.clock.done():
+            live.clock.cancel()
+        live.clock, live.deadline = None, None
+        if table.decider is None or table.agent_to_move() is not None:
+            return  # the game is over, or a bot decides
+        version = table.version
+        live.deadline = (version, time.monotonic() + limit)
+        live.clock = asyncio.get_running_loop().create_task(self._run_clock(live, version, limit))
+
+    async def _run_clock(self, live: LiveTable, version: int, limit: float) -> None:
+        """When the time runs out, play the game's passive choice for the decider (``allow``,
+        ``keep``, ``shuffle``, ``pass`` in Fano), through the same checks as any action."""
+        await asyncio.sleep(limit)
+        async with live.lock:
+            table = live.table
+            seat = table.decider
+            if table.version != version or seat is None:
+                return  # decided in time (or undone): nothing to do
+            action = table.game.passive_action(table.state)
+            if action is None:
+                return
+            played = table.submit_action(seat, action, version)
+            try:
+                await self._store_played(live, played)
+            except StorageError:
+                live.deadline = None  # taken back: the decision gets a new timer
+            live.clock = None  # this timer is done: the next decision gets its own
+        self._start_clock(live)
+        await self.broadcast(live)
+        self._start_bots(live)
 
     async def idle(self, table_id: str, timeout: float = 60.0) -> None:
         """Wait until the table's bots have nothing left to do (tests, scripts)."""
@@ -512,8 +570,19 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         "outcome": outcome.to_json() if outcome is not None else None,
         "can_undo": table.allow_undo and bool(held) and bool(table.played),
         "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
+        "clock": _clock(live),
         "hidden_information": game.has_hidden_information,
     }
+
+
+def _clock(live: LiveTable) -> JSONValue:
+    """The time limit of the decision now: ``{"limit": seconds, "left": seconds}``, or None
+    (no limit, or a bot decides)."""
+    deadline = live.deadline
+    if deadline is None or deadline[0] != live.table.version:
+        return None
+    left = max(0.0, deadline[1] - time.monotonic())
+    return {"limit": live.time_limit, "left": round(left, 1)}
 
 
 def game_catalogue() -> list[JSONValue]:
@@ -532,7 +601,13 @@ def game_catalogue() -> list[JSONValue]:
                 }
             )
         bots: list[JSONValue] = [
-            {"name": entry.name, "description": entry.description, "strength": entry.strength}
+            {
+                "name": entry.name,
+                "description": entry.description,
+                "strength": entry.strength,
+                "level": entry.name in LEVELS,
+                "agent": level_agent(game, entry.name) if entry.name in LEVELS else entry.name,
+            }
             for entry in sorted(registered_agents(game), key=lambda e: e.strength)
         ]
         games.append(
@@ -542,6 +617,7 @@ def game_catalogue() -> list[JSONValue]:
                 "title": game.title,
                 "summary": game.summary,
                 "hidden_information": game.has_hidden_information,
+                "time_limit": game.has_passive_action,
                 "presets": presets,
                 "bots": bots,
                 "analyses": list[JSONValue](sorted(analyses_for(game))),

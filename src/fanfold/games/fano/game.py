@@ -10,15 +10,18 @@ import fanfold.games.fano.notation as notation
 import fanfold.games.fano.render as render
 import fanfold.games.fano.rules as rules
 import fanfold.games.fano.view as view
-from fanfold.core.config import GameConfig
+from fanfold.core.config import GameConfig, JSONObject
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import Game, Outcome, Preset
 from fanfold.games.fano.actions import (
+    Allow,
     Discard,
     FanoAction,
     Mulligan,
+    Pass,
     Play,
     Sacrifice,
+    Shuffle,
     Substitute,
     parse_action,
 )
@@ -38,6 +41,7 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     )
     config_type: ClassVar[type[GameConfig]] = FanoConfig
     has_hidden_information: ClassVar[bool] = True
+    has_passive_action: ClassVar[bool] = True
 
     def presets(self) -> Sequence[Preset[FanoConfig]]:
         return PRESETS
@@ -83,6 +87,16 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def apply_legal(self, state: FanoState, action: FanoAction) -> FanoState:
         return rules.apply(state, action)
 
+    def passive_action(self, state: FanoState) -> FanoAction | None:
+        """The choice that commits nothing: ``allow`` in a counter window (or after the
+        support is shown), ``keep`` at a mulligan or the 8-9-10 redraw, ``shuffle`` (no
+        Temporary Joker) at a reshuffle, ``pass`` as the end action."""
+        legal = rules.legal_actions(state)
+        for action in PASSIVE_ACTIONS:
+            if action in legal:
+                return action
+        return None
+
     def explain_illegal(self, state: FanoState, action: FanoAction) -> str:
         reason = rules.why_illegal(state, action)
         if reason is None:  # pragma: no cover - asked only about illegal actions
@@ -105,6 +119,9 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     # ---------------------------------------------------------- hidden information
     def observe(self, state: FanoState, player: int) -> FanoView:
         return view.observe(state, player)
+
+    def public_view(self, state: FanoState) -> JSONObject:
+        return view.public_view(state)
 
     def sample_state(self, view_: FanoView, rng: random.Random) -> FanoState:
         return view.sample_state(view_, rng)
@@ -160,6 +177,9 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def invariant_violations(self, state: FanoState) -> list[str]:
         return rules.invariant_violations(state)
 
+
+#: The passive choices, in the order :meth:`FanoGame.passive_action` looks for them.
+PASSIVE_ACTIONS: tuple[FanoAction, ...] = (Allow(), Mulligan(False), Shuffle(False), Pass())
 
 NOTATION_HELP = """\
 Fano moves (cards are rank then suit: AH 2H .. 9H TH; jokers JK, TJ; a joker in play JK4):

@@ -173,6 +173,29 @@ def observe(state: FanoState, seat: int) -> FanoView:
     )
 
 
+def public_view(state: FanoState) -> JSONObject:
+    """What a spectator may see, as JSON: every seat's public part, whose turn and which phase
+    (a mulligan decision shows as ``main``, as it does to the other seats), the declared attack
+    and the chosen opponent; no hand, no face-down card. The same shape as a seat's view, with
+    ``"player": None`` and the private lists empty."""
+    phase = Phase.MAIN if state.phase is Phase.MULLIGAN else state.phase
+    data = FanoView(
+        player=0,
+        config=state.config,
+        turn=state.turn,
+        turn_player=state.turn_player,
+        phase=phase,
+        players=tuple(public_part(player, state.config.trionfey) for player in state.players),
+        hand=(),
+        down=(),
+        pending=state.pending,
+        target_seat=state.target_seat,
+        priority=state.priority,
+    ).to_json()
+    data["player"] = None
+    return data
+
+
 def _unseen(config: FanoConfig, seat: int, public: PublicPlayer, seen: list[int]) -> list[int]:
     """``seat``'s cards that are in none of the places listed in ``seen`` (field, ...)."""
     pool = list(deck_of(config, seat))

@@ -1,0 +1,192 @@
+"""Environment steps per second: fanfold's environments beside PettingZoo's classic games and
+OpenSpiel games, all driven the same way in one process.
+
+Every row plays uniform random games for ``--seconds`` and counts steps (one action each):
+
+* **PettingZoo AEC**: ``reset``, then for each agent ``last()`` (observation and action mask),
+  a random index among the mask's ones, ``step``; fanfold's ``aec_env`` for every game beside
+  PettingZoo's classic card environments ``leduc_holdem_v4`` and ``texas_holdem_v4`` (RLCard
+  underneath) and its board games ``tictactoe_v3`` and ``connect_four_v3``
+  (``pip install -e '.[bench]'``; a missing peer is reported, not fatal);
+* **OpenSpiel**: ``legal_actions()``, ``observation_tensor()`` of the player to move, a random
+  legal action, ``apply_action``; fanfold's ``python_fanfold_<game>`` beside OpenSpiel's C++
+  ``tic_tac_toe``, ``connect_four``, ``leduc_poker`` and ``hearts`` (chance outcomes sampled;
+  ``hearts`` has no observation tensor, so its row only steps).
+
+Fano plays with ``turns_per_player=30`` so that random games end within a row.
+
+Run: ``python benchmarks/envs.py --seconds 5 [--json OUT]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import platform
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+import fanfold.envs
+
+#: fanfold rows: (game, preset, config options).
+FANFOLD: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("morris", "geometric", {}),
+    ("fan", "classic", {}),
+    ("fantan", "standard", {}),
+    ("fano", "classic", {"turns_per_player": 30}),
+    ("fano", "trionfey", {"turns_per_player": 30}),
+)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """One benchmark row."""
+
+    api: str
+    name: str
+    games: int
+    steps: int
+    seconds: float
+
+    @property
+    def steps_per_second(self) -> float:
+        """Steps per second."""
+        return self.steps / self.seconds
+
+    def line(self) -> str:
+        """The row as text."""
+        return (
+            f"| {self.api} | {self.name} | {self.steps_per_second:,.0f} | "
+            f"{self.games / self.seconds:,.1f} | {self.games} |"
+        )
+
+
+def _timed(api: str, name: str, seconds: float, one_game: Callable[[int], int]) -> Rate:
+    games = steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += one_game(games)
+        games += 1
+    return Rate(api, name, games, steps, time.perf_counter() - start)
+
+
+def aec_rate(name: str, make: Callable[[], Any], seconds: float) -> Rate:
+    """Random games in a PettingZoo AEC environment."""
+    env = make()
+    rng = np.random.default_rng(0)
+
+    def one_game(number: int) -> int:
+        env.reset(seed=number)
+        steps = 0
+        for _agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+        return steps
+
+    return _timed("PettingZoo AEC", name, seconds, one_game)
+
+
+def openspiel_rate(name: str, game: Any, seconds: float) -> Rate:
+    """Random games of an OpenSpiel game, with the mover's observation tensor each step."""
+    rng = random.Random(0)
+    observe = game.get_type().provides_observation_tensor
+
+    def one_game(number: int) -> int:
+        del number
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            if observe:
+                state.observation_tensor(state.current_player())
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+        return steps
+
+    return _timed("OpenSpiel", name, seconds, one_game)
+
+
+def _maker(game: str, preset: str, options: dict[str, Any]) -> Callable[[], Any]:
+    def make() -> Any:
+        return fanfold.envs.aec_env(game, preset, **options)
+
+    return make
+
+
+def rows(seconds: float) -> tuple[list[Rate], list[str]]:
+    """Every row that can run here, and a note for each peer that is missing."""
+    found: list[Rate] = []
+    missing: list[str] = []
+    for game, preset, options in FANFOLD:
+        label = f"fanfold {game} ({preset})"
+        found.append(aec_rate(label, _maker(game, preset, options), seconds))
+    for module in ("leduc_holdem_v4", "texas_holdem_v4", "tictactoe_v3", "connect_four_v3"):
+        try:
+            peer = importlib.import_module(f"pettingzoo.classic.{module}")
+        except ImportError as error:
+            missing.append(
+                f"PettingZoo {module}: peer missing ({error}; pip install -e '.[bench]')"
+            )
+            continue
+        found.append(aec_rate(f"PettingZoo classic {module}", peer.env, seconds))
+    try:
+        pyspiel: Any = importlib.import_module("pyspiel")
+    except ImportError:
+        missing.append("OpenSpiel: peer missing (pip install open_spiel)")
+        return found, missing
+    fanfold.envs.register_openspiel()
+    for game, preset, options in FANFOLD:
+        params: dict[str, Any] = {"variant": preset}
+        if options:
+            params["options"] = ",".join(f"{key}={value}" for key, value in options.items())
+        loaded = pyspiel.load_game(f"python_fanfold_{game}", params)
+        found.append(openspiel_rate(f"fanfold {game} ({preset}, Python game)", loaded, seconds))
+    for cpp in ("tic_tac_toe", "connect_four", "leduc_poker", "hearts"):
+        found.append(openspiel_rate(f"OpenSpiel {cpp} (C++)", pyspiel.load_game(cpp), seconds))
+    return found, missing
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark and print a table (Markdown), optionally writing JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per row")
+    parser.add_argument("--json", default=None, help="also write the rows to this JSON file")
+    args = parser.parse_args(argv)
+    found, missing = rows(args.seconds)
+    print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row")
+    print("| API | environment | steps/s | games/s | games |")
+    print("|---|---|---:|---:|---:|")
+    for row in found:
+        print(row.line())
+    for note in missing:
+        print(note)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(
+                {
+                    "command": "python benchmarks/envs.py --seconds " + f"{args.seconds:g}",
+                    "python": platform.python_version(),
+                    "rows": [asdict(row) for row in found],
+                    "missing": missing,
+                },
+                handle,
+                indent=2,
+            )
+
+
+if __name__ == "__main__":
+    main()

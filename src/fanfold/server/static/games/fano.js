@@ -1,0 +1,635 @@
+// Fano: the seats around the table (commander, four field slots, draw pile, discards, hand),
+// the Fano plane with its seven directed cycles, and every action by pointing. Click cards to
+// select them: the cards that complete an action light up, and the actions the selection makes
+// are offered as buttons (an attack goes at once when the lit target allows only one). The
+// legal actions come from the server in the game's notation; this module reads them to know
+// which cards each one involves, and sends back the one chosen, never a text typed by hand.
+import { cardBack, el, suitSymbol } from "../common.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+// The plane: 1 on top, 4 and 6 at the bottom corners, 2, 5, 3 the middles of the sides, 7 the
+// centre; the lines are the seven cycles i -> i+1 -> i+3 (the circle is 2 -> 3 -> 5).
+const POINTS = { 1: [100, 24], 2: [55, 102], 3: [100, 180], 4: [10, 180], 5: [145, 102], 6: [190, 180], 7: [100, 128] };
+const CYCLES = [[1, 2, 4], [2, 3, 5], [3, 4, 6], [4, 5, 7], [5, 6, 1], [6, 7, 2], [7, 1, 3]];
+const SUPPORT = {}; // SUPPORT[a][b]: the support an a needs to attack a b (undefined: it can not)
+for (const [a, b, c] of CYCLES) {
+  for (const [x, y, z] of [[a, b, c], [b, c, a], [c, a, b]]) (SUPPORT[x] ||= {})[y] = z;
+}
+const COMMANDERS = ["Jack", "Queen", "King"];
+const PHASES = {
+  "draw-shuffle": "draw phase: reshuffle",
+  mulligan: "draw phase: redraw?",
+  main: "main phase",
+  react: "counter window",
+  shuffle: "main phase: reshuffle",
+  end: "end of turn",
+  over: "game over",
+};
+const SPECIALS = { reverse: "Reverse Fano", oversum: "Oversum", joker: "Temporary Joker", defend: "Perfect defense" };
+const RANKS = { A: "A", T: "10" };
+
+let selection = []; // the references of the selected cards, in the order clicked
+let selectionKey = null; // table version and seat the selection belongs to
+let drawnBefore = null; // the card references drawn last time, for the entry animation
+let drawnKey = null;
+const openPiles = new Set(); // discard piles being browsed
+let clockTimer = null;
+
+// ------------------------------------------------------------------------------ cards
+function isJoker(text) {
+  return /^(JK|TJ)\d?$/.test(text);
+}
+
+function valueOf(text) {
+  const joker = /^(JK|TJ)(\d?)$/.exec(text);
+  if (joker) return Number(joker[2] || 0);
+  const rank = text.slice(0, -1);
+  if (rank === "A") return 1;
+  if (rank === "T" || rank === "10") return 10;
+  return Number(rank);
+}
+
+// A joker in hand has no value yet: "JK4" in an action is the "JK" from hand entering as a 4.
+function handText(text) {
+  return /^(JK|TJ)\d$/.test(text) ? text.slice(0, 2) : text;
+}
+
+function pretty(text) {
+  const joker = /^(JK|TJ)(\d?)$/.exec(text);
+  if (joker) return `${joker[1] === "TJ" ? "temporary joker" : "joker"}${joker[2] ? ` as ${joker[2]}` : ""}`;
+  const rank = text.slice(0, -1);
+  return `${RANKS[rank] || rank}${suitSymbol(text.slice(-1))}`;
+}
+
+function cardNode(text, extra = "") {
+  const node = document.createElement("div");
+  node.dataset.card = text;
+  node.setAttribute("aria-label", text);
+  if (isJoker(text)) {
+    node.className = `card joker ${extra}`.trim();
+    const value = valueOf(text);
+    node.append(el("span", { text: text.startsWith("TJ") ? "T★" : "★" }), el("span", { class: "pip-bottom", text: value ? String(value) : "" }));
+    return node;
+  }
+  const suit = text.slice(-1);
+  node.className = `card ${suit === "H" || suit === "D" ? "red" : ""} ${extra}`.trim();
+  const label = pretty(text);
+  node.append(el("span", { text: label }), el("span", { class: "pip-bottom", text: label }));
+  return node;
+}
+
+// --------------------------------------------------------------------------- actions
+// A reference names one card on the table: "f:SEAT:CARD" in play, "h:SEAT:CARD" in hand (the
+// second of two equal hand cards, two jokers, is "h:SEAT:TJ~1").
+const field = (seat, card) => `f:${seat}:${card}`;
+
+function handRefs(seat, cards) {
+  const seen = {};
+  return cards.map((card) => {
+    const text = handText(card);
+    const count = seen[text] || 0;
+    seen[text] = count + 1;
+    return `h:${seat}:${text}${count ? `~${count}` : ""}`;
+  });
+}
+
+// Read one legal action (canonical notation) into {text, kind, keys, label}: ``keys`` are the
+// cards to click for it (none: a button of its own).
+function parseAction(text, ctx) {
+  const me = ctx.me;
+  const words = text.split(" ");
+  const head = words[0];
+  const hand = (card) => handRefs(me, [card])[0];
+  const action = (kind, keys, label, more = {}) => ({ text, kind, keys, label, ...more });
+  const simple = {
+    pass: ["pass", "Pass: end the turn"],
+    allow: ["allow", "Allow: no counter"],
+    keep: ["keep", "Keep this hand"],
+    mulligan: ["mulligan", "Mulligan: discard them face up and draw three"],
+    shuffle: ["shuffle", "Reshuffle the discard pile"],
+    "shuffle joker": ["shuffle", "Reshuffle with a Temporary Joker"],
+    joker: ["joker", "Spades joker: a joker on top of your draw pile (3 tribute)"],
+  };
+  if (simple[text]) return action(simple[text][0], [], simple[text][1]);
+  if (head === "promote") {
+    const cards = words.slice(1).map((word) => {
+      const [card, seat] = word.split("@");
+      return seat ? `${pretty(card)} of Player ${seat}` : pretty(card);
+    });
+    return action("promote", [], `Promote your commander with ${cards.join(", ")}`);
+  }
+  if (head === "defend") return action("defend", [field(me, words[1])], `Perfect defense on ${pretty(words[1])}`);
+  if (head === "flip") return action("flip", ctx.react ? [] : [field(me, words[1])], `Flip ${pretty(words[1])} face up`);
+  if (head === "sacrifice") return action("sacrifice", [], `Sacrifice your face-down ${pretty(words[1])} instead`);
+  if (head === "play") {
+    const down = words[2] === "down";
+    return action("play", [hand(words[1])], down ? `Play ${pretty(words[1])} face down (Perfect defense)` : `Play ${pretty(words[1])}`);
+  }
+  if (head === "sub") {
+    const down = words[3] === "down";
+    return action("sub", [field(me, words[1]), hand(words[2])], `Substitute: ${pretty(words[1])} to the discard pile, ${pretty(words[2])} into play${down ? " face down" : ""}`);
+  }
+  if (head === "discard") {
+    const cards = words.slice(1);
+    return action("discard", handRefs(me, cards), `Discard ${cards.length === 1 ? pretty(cards[0]) : `${cards.length} cards`} face down`);
+  }
+  if (head === "recruit") {
+    const [, card, , one, two] = words;
+    return action("recruit", [hand(card), field(me, one), field(me, two)], `Recruit ${pretty(card)} with ${pretty(one)} and ${pretty(two)}`);
+  }
+  if (head === "counter") return action("counter", [], counterLabel(text));
+  let found = /^(\S+)>(\S+):(\S+)( reverse)?$/.exec(text);
+  if (found) {
+    const [, attacker, target, support, reverse] = found;
+    return action("attack", [field(me, attacker), field(ctx.next, target)], `Attack ${pretty(target)} with ${pretty(attacker)}: ${pretty(support)} from hand enters play${reverse ? " (Reverse Fano)" : ""}`, { support, reverse: !!reverse, attacker, target });
+  }
+  found = /^(\S+)>([^\s@:]+)(?:@(\d))?( reverse)?$/.exec(text);
+  if (found) {
+    const [, attacker, target, seat, reverse] = found;
+    const foe = seat ? Number(seat) - 1 : ctx.foe;
+    const need = third(valueOf(attacker), valueOf(target));
+    const held = ctx.hand.find((card) => valueOf(card) === need) || ctx.hand.find((card) => card === "TJ");
+    const support = held ? `you hold ${pretty(held)}` : `you hold none: a bluff`;
+    return action("declare", [field(me, attacker), field(foe, target)], `Declare: ${pretty(attacker)} attacks ${pretty(target)}${seat ? ` of Player ${seat}` : ""}${reverse ? " (Reverse Fano)" : ""}; it needs a ${need}, ${support}`, { need, held, reverse: !!reverse, attacker, target });
+  }
+  found = /^(\S+)\+(\S+)=(\S+)( oversum)?(?: return (\S+))?$/.exec(text);
+  if (found) {
+    const [, one, two, result, oversum, back] = found;
+    const after = back ? `, ${pretty(back)} back to your hand` : ", both to the discard pile";
+    return action("combine", [field(me, one), field(me, two)], `${pretty(one)} + ${pretty(two)} → ${pretty(result)}${oversum ? " (Oversum)" : ""}${after}`);
+  }
+  return action("other", [], text);
+}
+
+// The legal actions of a state message, each with the cards to click for it (``keys``, card
+// references as the table draws them) or none (a button of its own), and a label in words.
+export function actionsOf(m) {
+  const view = m.view;
+  const count = view.players.length;
+  const me = view.player ?? null;
+  const ctx = {
+    me,
+    next: me === null ? 0 : (me + 1) % count,
+    foe: me === null ? 0 : view.target_seat ?? (me + 1) % count,
+    hand: view.hand,
+    react: view.phase === "react",
+  };
+  return m.legal.map((text) => parseAction(text, ctx));
+}
+
+function counterLabel(text) {
+  const found = /^counter (\S+)\+(\S+)=(\S+)(?: recruit (\S+) with (\S+) (\S+))?(?: return (\S+))?$/.exec(text);
+  if (!found) return text;
+  const [, one, two, result, recruited, a, b, back] = found;
+  const first = recruited ? `recruit ${pretty(recruited)} with ${pretty(a)} and ${pretty(b)}, then ` : "";
+  return `Counter: ${first}${pretty(one)} + ${pretty(two)} → ${pretty(result)}${back ? `, ${pretty(back)} back to hand` : ""}`;
+}
+
+function third(a, b) {
+  for (const line of CYCLES) if (line.includes(a) && line.includes(b) && a !== b) return line.find((p) => p !== a && p !== b);
+  return 0;
+}
+
+function contains(keys, chosen) {
+  return chosen.every((ref) => keys.includes(ref));
+}
+
+// ---------------------------------------------------------------------------- the plane
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+// The plane as the rules draw it: six straight lines and the circle, each a directed cycle
+// (small arrowheads show which way it turns). Attacks possible now are drawn as bold arrows.
+const STRAIGHT = [[1, 2, 4], [1, 5, 6], [4, 3, 6], [1, 7, 3], [2, 7, 6], [5, 7, 4]]; // in the order they lie
+const CENTRE = [100, 128];
+const RADIUS = 51;
+
+function arcMiddle(a, b) {
+  // the middle of the shorter arc from a to b, and the direction of travel there
+  const angle = (p) => Math.atan2(POINTS[p][1] - CENTRE[1], POINTS[p][0] - CENTRE[0]);
+  const from = angle(a);
+  let delta = angle(b) - from;
+  while (delta > Math.PI) delta -= 2 * Math.PI;
+  while (delta < -Math.PI) delta += 2 * Math.PI;
+  const middle = from + delta / 2;
+  const sign = Math.sign(delta);
+  return { x: CENTRE[0] + RADIUS * Math.cos(middle), y: CENTRE[1] + RADIUS * Math.sin(middle), dx: -Math.sin(middle) * sign, dy: Math.cos(middle) * sign };
+}
+
+function head(x, y, dx, dy, size, cls) {
+  const length = Math.hypot(dx, dy) || 1;
+  const ux = dx / length;
+  const uy = dy / length;
+  const tip = [x + ux * size, y + uy * size];
+  const left = [x - ux * size * 0.6 - uy * size * 0.7, y - uy * size * 0.6 + ux * size * 0.7];
+  const right = [x - ux * size * 0.6 + uy * size * 0.7, y - uy * size * 0.6 - ux * size * 0.7];
+  return svg("polygon", { points: `${tip.join(",")} ${left.join(",")} ${right.join(",")}`, class: cls });
+}
+
+function plane(arrows, pending) {
+  const drawing = svg("svg", { viewBox: "-6 10 212 186", class: "fano-plane", role: "img", "aria-label": "the Fano plane: its seven directed cycles" });
+  for (const [a, , c] of STRAIGHT) {
+    drawing.append(svg("line", { x1: POINTS[a][0], y1: POINTS[a][1], x2: POINTS[c][0], y2: POINTS[c][1], class: "plane-line" }));
+  }
+  drawing.append(svg("circle", { cx: CENTRE[0], cy: CENTRE[1], r: RADIUS, class: "plane-line" }));
+  // which way each cycle turns: an arrowhead on each step between neighbours
+  for (const cycle of CYCLES) {
+    for (let i = 0; i < 3; i++) {
+      const a = cycle[i];
+      const b = cycle[(i + 1) % 3];
+      const line = STRAIGHT.find((l) => l.includes(a) && l.includes(b));
+      if (!line) {
+        const arc = arcMiddle(a, b); // the circle 2 -> 3 -> 5
+        drawing.append(head(arc.x, arc.y, arc.dx, arc.dy, 4, "plane-turn"));
+        continue;
+      }
+      if (line.indexOf(a) + line.indexOf(b) === 2) continue; // the two ends: the step back round
+      const [x1, y1] = POINTS[a];
+      const [x2, y2] = POINTS[b];
+      drawing.append(head((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1, 4, "plane-turn"));
+    }
+  }
+  for (const key of [...arrows, ...(pending ? [pending] : [])]) {
+    const [a, b] = key.split(">").map(Number);
+    const kind = key === pending ? "attack" : "lit";
+    const [x1, y1] = POINTS[a];
+    const [x2, y2] = POINTS[b];
+    const length = Math.hypot(x2 - x1, y2 - y1);
+    const ux = (x2 - x1) / length;
+    const uy = (y2 - y1) / length;
+    const line = STRAIGHT.find((l) => l.includes(a) && l.includes(b));
+    const ends = line && line.indexOf(a) + line.indexOf(b) === 2;
+    // the step back round a line bends inwards, over the middle point; a step round the
+    // circle bends outwards, along it
+    const size = ends ? 0.22 * length : line ? 0.06 * length : 0.12 * length;
+    const mx = (x1 + x2) / 2;
+    const my = (y1 + y2) / 2;
+    const inwards = (CENTRE[0] - mx) * -uy + (CENTRE[1] - my) * ux >= 0 ? 1 : -1;
+    const bend = size * (line ? inwards : -inwards);
+    const cx = mx - uy * bend;
+    const cy = my + ux * bend;
+    const start = [x1 + ux * 12, y1 + uy * 12];
+    const end = [x2 - ux * 15, y2 - uy * 15];
+    drawing.append(svg("path", { d: `M${start.join(",")} Q${cx},${cy} ${end.join(",")}`, class: `arrow ${kind}`, "data-arrow": key }));
+    // the head points along the curve's last stretch
+    drawing.append(head(end[0], end[1], end[0] - cx, end[1] - cy, 6, `arrow-head ${kind}`));
+  }
+  for (let p = 1; p <= 7; p++) {
+    const [x, y] = POINTS[p];
+    drawing.append(svg("circle", { cx: x, cy: y, r: 10, class: "plane-point" }));
+    const label = svg("text", { x, y: y + 4.5, class: "plane-label", "text-anchor": "middle" });
+    label.textContent = String(p);
+    drawing.append(label);
+  }
+  return drawing;
+}
+
+// ---------------------------------------------------------------------------- the table
+function seatOrder(count, bottom) {
+  const others = [];
+  for (let step = 1; step < count; step++) others.push((bottom + step) % count);
+  const k = others.length;
+  if (count >= 5) return { left: [], top: others, right: [] }; // a crowd: every seat along the top
+  const sides = k <= 2 ? 0 : k <= 5 ? 1 : 2;
+  return { left: others.slice(0, sides), top: others.slice(sides, k - sides), right: others.slice(k - sides) };
+}
+
+function foesOf(view, seat) {
+  const config = view.config;
+  const count = view.players.length;
+  if (config.edition !== "trionfey" || count === 2) return [(seat + 1) % count];
+  if (view.target_seat !== null && view.target_seat !== undefined) return [view.target_seat];
+  const team = teamOf(config, seat);
+  return view.players.map((_, other) => other).filter((other) => other !== seat && (team === null || teamOf(config, other) !== team));
+}
+
+function teamOf(config, seat) {
+  return config.teams && config.teams !== "none" ? seat % 2 : null;
+}
+
+export function render(root, m, ui) {
+  const view = m.view;
+  const config = view.config;
+  const players = view.players;
+  const count = players.length;
+  const me = view.player ?? null;
+  const bottom = me ?? 0;
+  const deciding = m.legal.length > 0 && !ui.replay;
+  const selectionOwner = `${m.table}:${m.version}:${m.seat}`;
+  if (selectionKey !== selectionOwner) {
+    selection = [];
+    selectionKey = selectionOwner;
+  }
+  if (clockTimer) clearInterval(clockTimer);
+  clockTimer = null;
+
+  // The legal actions, read.
+  const pending = view.attack;
+  const actions = deciding ? actionsOf(m) : [];
+  const keyed = actions.filter((a) => a.keys.length);
+  const global = actions.filter((a) => !a.keys.length);
+  const candidates = keyed.filter((a) => contains(a.keys, selection));
+  const ready = selection.length ? candidates.filter((a) => a.keys.length === selection.length) : [];
+  const lit = new Set();
+  for (const a of candidates) for (const ref of a.keys) if (!selection.includes(ref)) lit.add(ref);
+  const usable = new Set(keyed.flatMap((a) => a.keys));
+
+  // Where cards were last time: new ones get a short entry animation.
+  const drawn = new Set();
+  const owner = `${m.table}:${m.seat}`;
+  const animate = drawnKey === owner && drawnBefore !== null;
+
+  function click(ref) {
+    if (selection.includes(ref)) selection = selection.filter((r) => r !== ref);
+    else if (lit.has(ref)) selection = [...selection, ref];
+    else selection = [ref];
+    const after = keyed.filter((a) => contains(a.keys, selection));
+    const done = after.filter((a) => a.keys.length === selection.length);
+    if (after.length === 1 && done.length === 1 && (done[0].kind === "attack" || done[0].kind === "declare")) {
+      go(done[0].text);
+      return;
+    }
+    render(root, m, ui);
+  }
+
+  function go(text) {
+    selection = [];
+    ui.act(text);
+  }
+
+  function card(text, ref, extra = "") {
+    const node = cardNode(text, extra);
+    node.dataset.ref = ref;
+    drawn.add(ref);
+    if (animate && !drawnBefore.has(ref)) node.classList.add("fresh");
+    if (!deciding) return node;
+    const chosen = selection.includes(ref);
+    if (chosen) node.classList.add("selected");
+    if (lit.has(ref)) node.classList.add("target");
+    else if (!selection.length && usable.has(ref)) node.classList.add("playable");
+    if (chosen || lit.has(ref) || usable.has(ref)) {
+      node.tabIndex = 0;
+      node.setAttribute("role", "button");
+      node.addEventListener("click", () => click(ref));
+      node.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          click(ref);
+        }
+      });
+    }
+    return node;
+  }
+
+  // The support each lit target needs, for the selected attacker.
+  function targetBadge(ref) {
+    const aimed = candidates.filter((a) => (a.kind === "attack" || a.kind === "declare") && a.keys[1] === ref && selection.length === 1 && a.keys[0] === selection[0]);
+    if (!aimed.length) return null;
+    if (aimed[0].kind === "attack") {
+      const supports = [...new Set(aimed.map((a) => pretty(a.support)))];
+      return el("span", { class: "badge", title: aimed.map((a) => a.label).join("\n"), text: supports.join("/") });
+    }
+    const first = aimed[0];
+    return el("span", { class: `badge ${first.held ? "" : "bluff"}`, title: first.label, text: first.held ? `${first.need}: ${pretty(first.held)}` : `${first.need}: bluff` });
+  }
+
+  const last = {};
+  for (const entry of m.log) last[entry.seat] = entry.text;
+
+  function seatPanel(seat) {
+    const p = players[seat];
+    const mine = seat === me;
+    const team = teamOf(config, seat);
+    const box = el("section", { class: `fano-seat ${mine ? "mine" : "other"}`, "data-seat": String(seat), "aria-label": ui.seatName(seat) });
+    if (seat === view.turn_player) box.classList.add("turn");
+    if (m.decider === seat) box.classList.add("deciding");
+    const head = el("div", { class: "seat-head" });
+    head.append(el("strong", { text: ui.seatName(seat) + (mine ? " (you)" : "") }));
+    const level = p.level;
+    head.append(
+      el("span", { class: "commander", title: `${COMMANDERS[Math.min(level, 2)]}: ${level} of ${config.promotions_to_win} promotions`, text: `${"JQK"[Math.min(level, 2)]}${level > 2 ? "+" : ""} ${level}/${config.promotions_to_win}` }),
+    );
+    if (team !== null) {
+      const partner = me !== null && seat !== me && teamOf(config, me) === team;
+      head.append(el("span", { class: `team team-${team}`, text: `${"AB"[team]}${partner ? " · partner" : ""}` }));
+      if (seat === view.priority) head.append(el("span", { class: "tag", text: "priority" }));
+    }
+    if (seat === view.turn_player && !m.outcome) head.append(el("span", { class: "tag now", text: "to play" }));
+    if (pending && pending.defender === seat) head.append(el("span", { class: "tag defend", text: "defending" }));
+    if (view.target_seat === seat && !pending) head.append(el("span", { class: "tag", text: "attacked this turn" }));
+    const bot = m.seats?.[seat];
+    if (bot?.bot) head.append(el("span", { class: "muted small", text: bot.player }));
+    box.append(head);
+
+    // the field: four slots
+    const row = el("div", { class: "field", "aria-label": `${ui.seatName(seat)}: field` });
+    const cards = p.field.map((text) => {
+      const extra = p.protected.includes(text) ? "protected" : "";
+      const node = card(text, field(seat, text), extra);
+      if (pending && pending.target === text && pending.defender === seat) node.classList.add("attacked");
+      if (pending && pending.attacker === text && view.turn_player === seat) node.classList.add("attacking");
+      const badge = lit.has(field(seat, text)) ? targetBadge(field(seat, text)) : null;
+      if (badge) node.append(badge);
+      return node;
+    });
+    if (mine) for (const text of view.face_down_in_play) cards.push(card(text, field(seat, text), "face-down-own"));
+    for (let i = 0; i < p.face_down_in_play && !mine; i++) {
+      const back = cardBack();
+      back.classList.add("face-down-play");
+      back.title = "a card in play face down (Perfect defense)";
+      cards.push(back);
+    }
+    while (cards.length < 4) cards.push(el("div", { class: "slot" }));
+    row.append(...cards);
+    box.append(row);
+
+    // hand, piles, counters
+    const line = el("div", { class: "seat-line" });
+    const hand = el("div", { class: "hand", "aria-label": mine ? "your hand" : `${ui.seatName(seat)}: hand` });
+    if (mine) {
+      handRefs(seat, view.hand).forEach((ref, i) => hand.append(card(view.hand[i], ref, p.known_in_hand.includes(view.hand[i]) ? "known" : "")));
+    } else {
+      const known = p.known_in_hand;
+      known.forEach((text, i) => hand.append(card(text, `k:${seat}:${text}:${i}`, "known")));
+      for (let i = known.length; i < p.hand_count; i++) hand.append(cardBack());
+    }
+    if (!p.hand_count) hand.append(el("span", { class: "muted small", text: "no cards in hand" }));
+    line.append(hand);
+    const piles = el("div", { class: "piles" });
+    piles.append(el("span", { class: "pile", title: "draw pile", text: `draw ${p.draw_count}${p.jokers_on_draw_pile ? ` (${p.jokers_on_draw_pile} joker on top)` : ""}` }));
+    const up = p.face_up_discards;
+    const pileKey = `${m.table}:${seat}`;
+    const browse = el("button", { type: "button", class: "pile up", "data-pile": String(seat), "aria-expanded": String(openPiles.has(pileKey)), title: "face-up discard pile: click to look through it", text: `discards ↑${up.length}` });
+    browse.addEventListener("click", () => {
+      if (openPiles.has(pileKey)) openPiles.delete(pileKey);
+      else openPiles.add(pileKey);
+      render(root, m, ui);
+    });
+    piles.append(browse);
+    const down = mine ? view.face_down_discards.length : p.face_down_count;
+    piles.append(el("span", { class: "pile", title: "face-down discards", text: `↓${down}` }));
+    if (config.tribute) piles.append(el("span", { class: "pile tribute", title: "tribute counters", text: `tribute ${p.tribute}` }));
+    const used = p.specials_used.filter(([at]) => at === level).map(([, name]) => SPECIALS[name] || name);
+    if (used.length) piles.append(el("span", { class: "pile", title: "specials used since the last promotion", text: `used: ${used.join(", ")}` }));
+    if (p.temporary_jokers && !config.edition?.startsWith("trionfey")) piles.append(el("span", { class: "pile", text: `temporary jokers ${p.temporary_jokers}` }));
+    line.append(piles);
+    box.append(line);
+    if (openPiles.has(pileKey)) {
+      const list = el("div", { class: "discards", "aria-label": `${ui.seatName(seat)}: face-up discards` });
+      for (const text of up) list.append(cardNode(text, "mini"));
+      if (mine && view.face_down_discards.length) {
+        list.append(el("span", { class: "muted small", text: "face down:" }));
+        for (const text of view.face_down_discards) list.append(cardNode(text, "mini dim"));
+      }
+      if (!list.children.length) list.append(el("span", { class: "muted small", text: "empty" }));
+      box.append(list);
+    }
+    if (last[seat] && !mine) box.append(el("div", { class: "last", title: "last action", text: `last: ${last[seat]}` }));
+    return box;
+  }
+
+  // --- the page
+  root.replaceChildren();
+  const wrap = el("div", { class: `fano seats-${count}`, "data-version": String(m.version) });
+  const turnName = ui.seatName(view.turn_player);
+  const strip = el("div", { class: "fano-strip", "aria-label": "turn" });
+  strip.append(el("span", { text: `Turn ${view.turn} · ${turnName} · ${PHASES[view.phase] || view.phase}` }));
+  if (config.edition === "trionfey") strip.append(el("span", { class: "muted", text: `Trionfey · ${config.promotions_to_win} promotion${config.promotions_to_win > 1 ? "s" : ""} win${config.teams !== "none" ? ` · ${config.teams === "one-for-all" ? "One for all" : "All for one"}` : ""}` }));
+  else strip.append(el("span", { class: "muted", text: `${config.promotions_to_win} promotions win${count > 2 ? " · each attacks the next player" : ""}` }));
+  if (view.player === null || view.player === undefined) strip.append(el("span", { class: "tag", text: ui.replay ? "replay: public view" : "spectating: hands hidden" }));
+  wrap.append(strip);
+
+  const ring = el("div", { class: `fano-ring ${count >= 5 ? "crowd" : ""}`.trim() });
+  const order = seatOrder(count, bottom);
+  for (const [side, seats] of Object.entries(order)) {
+    const column = el("div", { class: `ring-${side}` });
+    for (const seat of seats) column.append(seatPanel(seat));
+    ring.append(column);
+  }
+
+  // the centre: the plane with the attacks possible now, and the attack under way
+  const centre = el("div", { class: "ring-centre" });
+  const arrows = new Set();
+  const chosenAttacker = selection.length === 1 && selection[0].startsWith(`f:${me}:`) ? selection[0] : null;
+  for (const a of actions) {
+    if (a.kind !== "attack" && a.kind !== "declare") continue;
+    if (chosenAttacker && a.keys[0] !== chosenAttacker) continue;
+    const from = valueOf(a.attacker);
+    const to = valueOf(a.target);
+    if (a.reverse) arrows.add(`${to}>${from}`);
+    else arrows.add(`${from}>${to}`);
+  }
+  if (!actions.length && view.phase === "main") {
+    // Not our decision: the attacks the player to move could make, from what is in play.
+    const attacker = players[view.turn_player];
+    const foes = foesOf(view, view.turn_player);
+    for (const a of attacker.field) {
+      for (const foe of foes) {
+        for (const t of players[foe].field) {
+          const x = valueOf(a);
+          const y = valueOf(t);
+          if (x <= 7 && y <= 7 && SUPPORT[x]?.[y] && !players[foe].protected.includes(t)) arrows.add(`${x}>${y}`);
+        }
+      }
+    }
+  }
+  const pendingArrow = pending ? (pending.reverse ? `${valueOf(pending.target)}>${valueOf(pending.attacker)}` : `${valueOf(pending.attacker)}>${valueOf(pending.target)}`) : null;
+  centre.append(plane(arrows, pendingArrow));
+  const caption = el("p", { class: "plane-caption muted small" });
+  caption.textContent = chosenAttacker
+    ? "Lit: what the selected card can attack. The support is the third card of the line."
+    : "a → b: a attacks b with the third card of their line in hand. Lit: the attacks possible now.";
+  centre.append(caption);
+  if (pending) {
+    const support = pending.support ? `the support ${pretty(pending.support)} was shown` : "the support is shown when the attack resolves";
+    centre.append(
+      el("div", { class: "pending", role: "status", text: `${ui.seatName(view.turn_player)}: ${pretty(pending.attacker)} attacks ${pretty(pending.target)} of ${ui.seatName(pending.defender)}${pending.reverse ? " (Reverse Fano)" : ""}; ${support}.` }),
+    );
+  }
+  ring.append(centre);
+
+  const mineBox = el("div", { class: "ring-bottom" });
+  mineBox.append(seatPanel(bottom));
+  const bar = actionBar();
+  if (bar.children.length) mineBox.append(bar);
+  ring.append(mineBox);
+  wrap.append(ring);
+  root.append(wrap);
+  drawnBefore = drawn;
+  drawnKey = owner;
+
+  // --- what to do now
+  function actionBar() {
+    const bar = el("div", { class: "fano-actions", "aria-label": "your actions" });
+    if (!deciding) {
+      if (me !== null && !m.outcome && !ui.replay && m.decider !== null) {
+        const who = ui.seatName(m.decider);
+        const text = pending && m.decider === pending.defender ? `${who} may counter or allow…` : `${who} to decide…`;
+        bar.append(el("p", { class: "prompt muted", text }));
+        clock(bar);
+      }
+      return bar;
+    }
+    const prompt = el("p", { class: "prompt" });
+    if (view.phase === "react" && pending) {
+      const needs = third(valueOf(pending.attacker), valueOf(pending.target));
+      prompt.textContent = pending.support
+        ? `${ui.seatName(view.turn_player)} showed the support ${pretty(pending.support)}: your ${pretty(pending.target)} is lost unless you sacrifice a face-down card.`
+        : `${ui.seatName(view.turn_player)} attacks your ${pretty(pending.target)} with ${pretty(pending.attacker)} (it needs a ${needs} from hand, maybe a bluff). Counter, or allow?`;
+      prompt.classList.add("alert");
+    } else if (view.phase === "mulligan") {
+      prompt.textContent = config.edition === "trionfey" ? "You drew 8, 9 and 10: redraw, or keep them?" : "Your hand is all prestige cards: mulligan, or keep it?";
+    } else if (view.phase === "draw-shuffle" || view.phase === "shuffle") {
+      prompt.textContent = "Your draw pile is empty: reshuffle your discard pile.";
+    } else if (view.phase === "end") {
+      prompt.textContent = "You promoted: end your turn (play, substitute, discard or pass).";
+    } else if (!selection.length) {
+      prompt.textContent = "Your turn. Click a card of yours in play to attack, combine, recruit or defend with it; a card in your hand to play, substitute or discard it.";
+    } else {
+      const hints = new Set();
+      for (const a of candidates) {
+        if (a.keys.length === selection.length) continue;
+        hints.add(
+          {
+            attack: "Attack: click a lit card of your opponent (its badge shows the support).",
+            declare: "Declare an attack: click a lit enemy card (its badge shows the support you need, or a bluff).",
+            combine: "Combine: click another lit card of yours in play.",
+            sub: "Substitute: click the lit card to replace (in play) or to play (in hand).",
+            discard: "Discard several: click more lit cards in your hand.",
+            recruit: "Recruit: click the lit cards in play that recruit it (two).",
+          }[a.kind] || "Click a lit card.",
+        );
+      }
+      prompt.textContent = hints.size || ready.length ? [...hints].join(" ") || "Choose:" : "Nothing to do with that card: click another.";
+    }
+    bar.append(prompt);
+    clock(bar);
+    const buttons = el("div", { class: "legal-buttons" });
+    for (const a of ready) buttons.append(actionButton(a, "primary"));
+    for (const a of global) buttons.append(actionButton(a, a.kind === "promote" || a.kind === "counter" ? "primary" : ""));
+    if (selection.length) buttons.append(el("button", { type: "button", class: "clear", text: "Clear selection", onclick: () => { selection = []; render(root, m, ui); } }));
+    bar.append(buttons);
+    return bar;
+  }
+
+  function actionButton(a, kind) {
+    return el("button", { type: "button", class: kind, "data-action": a.text, title: a.text, text: a.label, onclick: () => go(a.text) });
+  }
+
+  function clock(bar) {
+    if (!m.clock) return;
+    const started = performance.now();
+    const node = el("span", { class: "clock", role: "timer" });
+    const tick = () => {
+      const left = Math.max(0, m.clock.left - (performance.now() - started) / 1000);
+      node.textContent = `${Math.ceil(left)} s left`;
+      node.classList.toggle("low", left < 6);
+    };
+    tick();
+    clockTimer = setInterval(tick, 250);
+    bar.append(node);
+  }
+}

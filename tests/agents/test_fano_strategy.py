@@ -1,0 +1,178 @@
+"""Fano's strategy: legal moves everywhere, a sane evaluation, moves a player would make,
+determinizations true to the view, and a clear edge over random play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fanfold.agents import create_agent
+from fanfold.agents.strategy import has_knowledge, knowledge_for
+from fanfold.agents.strategy.fano_knowledge import (
+    FanoKnowledge,
+    evaluation,
+    potential,
+)
+from fanfold.games.fano import FanoConfig, FanoState
+from fanfold.games.fano.game import FanoGame
+from fanfold.games.fano.state import Phase
+from fanfold.play import play_game
+from tests.games.fano.helpers import FANO
+
+PRESETS = [preset.name for preset in FANO.presets()]
+
+
+def _knowledge() -> FanoKnowledge:
+    knowledge = knowledge_for(FANO)
+    assert isinstance(knowledge, FanoKnowledge)
+    return knowledge
+
+
+def _short(name: str, turns: int, players: int | None = None) -> FanoConfig:
+    config: FanoConfig = FANO.preset(name).config
+    if players is not None:
+        config = FANO.with_players(config, players)
+    return config.replace(turns_per_player=turns)
+
+
+def _positions(config: FanoConfig, seed: int) -> list[FanoState]:
+    """Every decision's state of a heuristic self-play game."""
+    agents = [create_agent("heuristic", FANO, seed=seed + seat) for seat in range(config.players)]
+    state = FANO.new_state(config, seed)
+    states = []
+    while (seat := FANO.current_player(state)) is not None:
+        states.append(state)
+        legal = FANO.legal_actions(state)
+        action = agents[seat].choose(FANO.observe(state, seat), legal)
+        assert action in legal, f"{action} is not legal in {FANO.format_position(state)}"
+        state = FANO.apply_legal(state, action)
+    return states
+
+
+def test_fano_has_a_strategy() -> None:
+    assert has_knowledge(FANO)
+    assert isinstance(knowledge_for(FANO), FanoKnowledge)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_heuristic_plays_only_legal_moves_in_every_preset(name: str) -> None:
+    config = _short(name, 30)
+    for seed in range(2):
+        assert _positions(config, seed)
+
+
+@pytest.mark.parametrize(("name", "players"), [("trionfey", 3), ("trionfey-specials", 3)])
+def test_the_heuristic_chooses_whom_to_attack(name: str, players: int) -> None:
+    assert _positions(_short(name, 30, players), 4)
+
+
+@pytest.mark.parametrize("name", ["classic", "trionfey", "trionfey-specials", "everything"])
+def test_every_level_plays_only_legal_moves(name: str) -> None:
+    config = _short(name, 2)
+    for level in ("easy", "medium", "hard"):
+        table = play_game(FANO, config, [level, "heuristic"], seed=5)
+        assert table.outcome is not None
+
+
+def test_determinizations_keep_what_the_view_shows() -> None:
+    rng = random.Random(9)
+    for name in ("classic", "everything", "trionfey-specials", "trionfey-one-for-all"):
+        states = _positions(_short(name, 25), 1)
+        for state in states[::3]:
+            seat = FANO.current_player(state)
+            assert seat is not None
+            for observer in {seat, (seat + 1) % state.config.players}:
+                view = FANO.observe(state, observer)
+                dealt = FANO.sample_state(view, rng)
+                assert FANO.observe(dealt, observer) == view
+                assert not FANO.invariant_violations(dealt)
+                if observer == seat:
+                    assert FANO.legal_actions(dealt) == FANO.legal_actions(state)
+
+
+def test_the_evaluation_is_zero_sum_bounded_and_rewards_promotions() -> None:
+    for name in ("classic", "trionfey-specials"):
+        for state in _positions(_short(name, 40), 2)[::5]:
+            values = evaluation(state)
+            assert len(values) == 2
+            assert all(-1 < value < 1 for value in values)
+            assert values[0] == pytest.approx(-values[1])
+    even = FANO.parse_position("fano player=1 | hand=2H field=3H,5H | hand=2C field=3C,5C")
+    assert evaluation(even) == pytest.approx((0.0, 0.0))
+    ahead = FANO.parse_position("fano player=1 | level=1 hand=2H field=3H,5H | hand=2C field=3C,5C")
+    prestige = FANO.parse_position("fano player=1 | hand=2H field=8H,5H | hand=2C field=3C,5C")
+    assert evaluation(ahead)[0] > evaluation(prestige)[0] > 0
+    assert evaluation(ahead)[1] < 0
+
+
+def test_knowledge_evaluates_an_ended_game_by_its_outcome() -> None:
+    won = FANO.parse_position("fano player=1 | level=3 | level=1")
+    assert _knowledge().evaluate(won) == (1.0, -1.0)
+
+
+def test_potential_climbs_the_road_to_a_promotion() -> None:
+    nothing = potential((), (3,), (2, 9), 3)
+    half = potential((), (3,), (6, 9), 3)  # 3 in play, 6 and 9 in hand
+    ready = potential((), (3, 6), (9,), 2)  # 3 + 6 in play, 9 in hand
+    done = potential((9,), (), (), 3)
+    assert nothing < half < ready < done
+    assert potential((8, 9), (), (), 2) < potential((8, 9, 10), (), (), 1)
+
+
+def _choice(position: str, seed: int = 0) -> str:
+    state = FANO.parse_position(position)
+    legal = FANO.legal_actions(state)
+    return str(_knowledge().playout_action(state, legal, random.Random(seed)))
+
+
+def test_the_heuristic_promotes_and_combines_for_prestige() -> None:
+    assert _choice("fano player=1 | hand=2H field=8H,9H,TH | field=3C") == "promote 8H 9H TH"
+    assert _choice("fano player=1 | hand=9H,2H field=3H,6H,8H | field=AC").startswith("3H+6H=9H")
+
+
+def test_the_heuristic_plays_the_card_that_completes_a_pair() -> None:
+    # 4 in play and 10 in hand: the 6 makes the pair (it was once discarded instead).
+    position = "fano player=1 | hand=3H,6H,TH field=4H,8H,9H | hand=5C field=2C,4C"
+    assert _choice(position) == "play 6H"
+
+
+def test_the_heuristic_attacks_the_card_that_completes_a_pair() -> None:
+    # 2C + 6C would make the 8C in hand; the 4H attacks the 6C with the 3H.
+    position = "fano player=1 | hand=3H,5H field=4H,AH | hand=8C field=2C,6C"
+    assert _choice(position) == "4H>6C:3H"
+
+
+def test_the_defender_counters_only_a_real_attack() -> None:
+    # 2H declares on the 4C (support 1): a combine counter 3C+4C=7C is open to the defender.
+    bluff = "fano player=1 | hand=5H field=2H | hand=7C,9C field=3C,4C"
+    real = "fano player=1 | hand=AH field=2H | hand=7C,9C field=3C,4C"
+    trionfey = FANO.preset("trionfey").config
+    for position, answer in ((bluff, "allow"), (real, "counter")):
+        state = FANO.parse_position(position, trionfey)
+        state = FANO.apply_text(state, "2H>4C")
+        assert state.phase is Phase.REACT
+        legal = FANO.legal_actions(state)
+        action = _knowledge().playout_action(state, legal, random.Random(1))
+        assert str(action).startswith(answer)
+
+
+@pytest.mark.parametrize("name", ["classic", "trionfey"])
+def test_the_heuristic_beats_random_play(name: str) -> None:
+    config = _short(name, 150)
+    wins = 0
+    for game in range(4):
+        seats = ["heuristic", "random"] if game % 2 == 0 else ["random", "heuristic"]
+        table = play_game(FANO, config, seats, seed=game)
+        assert table.outcome is not None
+        wins += table.outcome.returns[seats.index("heuristic")] > 0
+    assert wins == 4
+
+
+def test_the_game_type_is_checked() -> None:
+    from fanfold.agents.strategy import fano
+    from fanfold.core.registry import get_game
+
+    assert isinstance(FANO, FanoGame)
+    with pytest.raises(TypeError, match="Fano's strategy plays Fano"):
+        fano.KNOWLEDGE(get_game("morris"))
