@@ -205,6 +205,8 @@ def test_the_summary_counts_seats_players_draws_and_kinds() -> None:
     assert seat_two.delta == pytest.approx(0.75)
     assert seat_two.interval[0] > 0
     assert seat_two.p_value < 0.05
+    first = next(d for d in summary.differences if d.what == "first mover's win rate")
+    assert first.delta == pytest.approx(-0.5)
     document = summary.to_json()
     assert document["experiment"]["variants"][1]["players"][1] == "random; forbid=oversum"  # type: ignore[index,call-overload]
 

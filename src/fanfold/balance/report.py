@@ -85,6 +85,11 @@ class VariantSummary:
         return Proportion(self.player_wins[player], self.player_games[player])
 
     @property
+    def first_rate(self) -> Proportion:
+        """Wins of the seat that took the game's first decision."""
+        return Proportion(self.first_wins, self.first_games)
+
+    @property
     def limit_rate(self) -> Proportion:
         """Games that ended at the turn limit."""
         return Proportion(self.limit_draws, self.games)
@@ -287,6 +292,10 @@ def summarize(experiment: Experiment, rows: Sequence[JSONObject]) -> Summary:
                         base.player_rate(player),
                         other.player_rate(player),
                     )
+                )
+            if base.first_games and other.first_games:
+                differences.append(
+                    Difference("first mover's win rate", name, base.first_rate, other.first_rate)
                 )
             differences.append(
                 Difference("turn-limit draws", name, base.limit_rate, other.limit_rate)
@@ -612,7 +621,10 @@ def draw_pictures(summary: Summary, folder: Path) -> list[tuple[str, str]]:
         ("win_rates.png", "Win rates with 95% intervals; the dashed lines are the fair shares")
     )
     fig, ax = plt.subplots(figsize=(8, 3.5))
-    longest = max((max(v.lengths) for v in variants if v.lengths), default=1)
+    # the longest 1% of games are left off the picture (a game at the turn limit would squash
+    # every other bar into a corner); the tables give the longest game
+    everything = [float(length) for v in variants for length in v.lengths]
+    longest = max(1.0, quantile(everything, 0.99) or 1.0)
     bins = min(50, max(5, int(math.sqrt(max(1, variants[0].games if variants else 1)))))
     for variant in variants:
         if variant.lengths:
@@ -623,7 +635,7 @@ def draw_pictures(summary: Summary, folder: Path) -> list[tuple[str, str]]:
                 alpha=0.5,
                 label=variant.variant.name,
             )
-    ax.set_xlabel("actions in the game")
+    ax.set_xlabel("actions in the game (the longest 1% left off)")
     ax.set_ylabel("games")
     ax.set_title("game length")
     ax.legend(fontsize="small")
