@@ -19,6 +19,7 @@ from fanfold.core.errors import ConfigError, FanfoldError
 from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
 from fanfold.play.census import run_census
+from fanfold.play.stats import Proportion
 
 FANO = get_game("fano")
 FANTAN = get_game("fantan")
@@ -197,6 +198,9 @@ def test_the_summary_counts_seats_players_draws_and_kinds() -> None:
     # rotation 1 seats player 2 first: seat 1's wins in games 0:0:1 went to player 2
     assert a.player_wins == [1, 2]
     assert (a.first_games, a.first_wins) == (4, 2)
+    # the drawn game is left out of the seats' shares, which are tested against 1/2
+    assert a.seat_share(0) == Proportion(2, 3)
+    assert a.first_share == Proportion(2, 3)
     assert a.lengths == [10, 10, 10, 30]
     oversum = a.kinds["combine+oversum"]
     assert (oversum.times, oversum.used, oversum.used_won, oversum.winner_used) == (4, 4, 2, 2)
