@@ -107,7 +107,7 @@ class MCTSAgent(Agent[ViewT, ActionT]):
             return legal[0]
         knowledge = self.knowledge
         if knowledge is not None:
-            sure = knowledge.obvious(view, legal)
+            sure: ActionT | None = knowledge.obvious(view, legal)
             if sure is not None:
                 return sure
         game, rng = self.game, self.rng
