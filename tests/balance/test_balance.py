@@ -4,6 +4,7 @@ counts of the summary, the report, and the same results on every backend."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,10 @@ from fanfold.balance.experiment import parse_player
 from fanfold.balance.report import write_report
 from fanfold.cli.app import app
 from fanfold.core.config import JSONObject
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, FanfoldError
 from fanfold.core.registry import get_game
+from fanfold.games.fan import FanGame
+from fanfold.play.census import run_census
 
 FANO = get_game("fano")
 FANTAN = get_game("fantan")
@@ -229,6 +232,9 @@ def test_the_report_has_tables_pictures_and_a_page_that_opens_alone(tmp_path: Pa
 
 
 def test_results_are_the_same_with_two_workers_and_on_ray() -> None:
+    """One local Ray instance (two CPUs) plays a small experiment and decides a few Fan deals;
+    the rows equal those of one process and of two."""
+    ray = pytest.importorskip("ray", reason="the ray extra is installed by scripts/test.sh")
     experiment = build_experiment(
         "fano",
         [{"preset": "specials-choice", "options": {"turns_per_player": 20}}],
@@ -245,7 +251,22 @@ def test_results_are_the_same_with_two_workers_and_on_ray() -> None:
 
     one = stable(run_experiment(experiment))
     assert stable(run_experiment(experiment, workers=2)) == one
-    assert stable(run_experiment(experiment, workers=2, ray="local")) == one
+    deals = list(range(1, 9))
+    fan = FanGame().default_config()
+    census = stable(run_census(deals, fan))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        assert stable(run_experiment(experiment, ray="auto")) == one
+        assert stable(run_census(deals, fan, ray="auto")) == census
+    finally:
+        ray.shutdown()
+
+
+def test_ray_missing_or_unreachable_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the extra were not installed
+    experiment = build_experiment("fantan", [], ["random"], games=4)
+    with pytest.raises(FanfoldError, match="Ray is not installed"):
+        run_experiment(experiment, ray="auto")
 
 
 def test_the_command_runs_a_file_and_resumes(tmp_path: Path) -> None:
