@@ -5,8 +5,9 @@ Every row plays uniform random games for ``--seconds`` and counts steps (one act
 
 * **PettingZoo AEC**: ``reset``, then for each agent ``last()`` (observation and action mask),
   a random index among the mask's ones, ``step``; fanfold's ``aec_env`` for every game beside
-  PettingZoo's ``tictactoe_v3`` and ``connect_four_v3`` (``pip install 'pettingzoo[classic]'``;
-  a missing peer is reported, not fatal);
+  PettingZoo's classic card environments ``leduc_holdem_v4`` and ``texas_holdem_v4`` (RLCard
+  underneath) and its board games ``tictactoe_v3`` and ``connect_four_v3``
+  (``pip install -e '.[bench]'``; a missing peer is reported, not fatal);
 * **OpenSpiel**: ``legal_actions()``, ``observation_tensor()`` of the player to move, a random
   legal action, ``apply_action``; fanfold's ``python_fanfold_<game>`` beside OpenSpiel's C++
   ``tic_tac_toe``, ``connect_four``, ``leduc_poker`` and ``hearts`` (chance outcomes sampled;
@@ -133,12 +134,12 @@ def rows(seconds: float) -> tuple[list[Rate], list[str]]:
     for game, preset, options in FANFOLD:
         label = f"fanfold {game} ({preset})"
         found.append(aec_rate(label, _maker(game, preset, options), seconds))
-    for module in ("tictactoe_v3", "connect_four_v3"):
+    for module in ("leduc_holdem_v4", "texas_holdem_v4", "tictactoe_v3", "connect_four_v3"):
         try:
             peer = importlib.import_module(f"pettingzoo.classic.{module}")
         except ImportError as error:
             missing.append(
-                f"PettingZoo {module}: peer missing ({error}; pip install 'pettingzoo[classic]')"
+                f"PettingZoo {module}: peer missing ({error}; pip install -e '.[bench]')"
             )
             continue
         found.append(aec_rate(f"PettingZoo classic {module}", peer.env, seconds))

@@ -64,6 +64,9 @@ def test_the_catalogue_lists_every_game_preset_and_bot(client: TestClient) -> No
         assert {"random", "mcts"} <= set(bots), (name, bots)
         strengths = [bot["strength"] for bot in entry["bots"]]
         assert strengths == sorted(strengths)
+        levels = {bot["name"]: bot["agent"] for bot in entry["bots"] if bot["level"]}
+        assert list(levels) == ["easy", "medium", "hard"], (name, levels)
+        assert all(agent and agent not in levels for agent in levels.values())
     assert "perfect" in [bot["name"] for bot in games["morris"]["bots"]]
     assert "perfect" not in [bot["name"] for bot in games["fantan"]["bots"]]
     assert games["fantan"]["presets"][0]["players"] == [3, 4, 5, 6, 7, 8]

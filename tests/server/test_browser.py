@@ -137,6 +137,10 @@ def test_lobby_lists_every_game_and_its_rules(page: Page, server: str) -> None:
     page.click("[data-game=fantan]")
     expect(page.locator("#variant option")).to_have_count(9)
     expect(page.locator("#seats select")).to_have_count(4)
+    expect(page.locator("#seat-1")).to_have_value("medium")  # the levels come first
+    expect(page.locator("#seat-1 optgroup[label=Bots] option")).to_have_text(
+        ["Easy bot", "Medium bot", "Hard bot"]
+    )
     shot(page, "lobby")
     page.goto(f"{server}/rules/morris")
     expect(page.locator("h1")).to_contain_text("Fano330-R-Morris")

@@ -247,6 +247,14 @@ def test_a_classic_game_against_a_bot_from_the_lobby(browser: Browser, server: S
         expect(page.locator("#outcome")).to_be_visible()
         expect(page.locator("#log li").first).to_be_visible()
         shot(page, "fano-2p-over")
+        # the finished game replays move by move, from the public view
+        page.click("#replay-link")
+        page.wait_for_selector(".fano")
+        expect(page.locator(".fano-strip")).to_contain_text("replay")
+        page.click("#replay-last")
+        expect(page.locator("#replay-label")).to_have_text(re.compile(r"move (\d+) of \1"))
+        expect(page.locator("#game .fano-seat")).to_have_count(2)
+        expect(page.locator("#game .hand .card:not(.back):not(.known)")).to_have_count(0)
     finally:
         close(page)
 
@@ -312,7 +320,7 @@ def test_trionfey_hot_seat_the_defender_counters(browser: Browser, server: Serve
         shot(page, "fano-trionfey-declare")
         page.click('#game .card[data-ref="f:1:6C"]')  # one way to attack it: declared at once
         # the defender's window, during the attacker's turn: the screen is covered first
-        assert ready(page) == "cover"
+        page.wait_for_selector("#cover:not([hidden])")
         expect(page.locator("#cover-text")).to_contain_text("Player 2")
         expect(page.locator("#game .card")).to_have_count(0)
         expect(page.locator("#log li")).to_have_count(0)
@@ -511,6 +519,114 @@ def test_a_spectator_sees_no_hidden_card(browser: Browser, server: Server) -> No
         assert not shown & hidden
         assert page.locator("#game .hand .card:not(.back):not(.known)").count() == 0
         shot(page, "fano-spectator")
+    finally:
+        close(page)
+
+
+#: (variant, options, position, the seat that decides, the specials offered, one to take)
+SPECIALS = [
+    (
+        "trionfey-specials",
+        {},
+        "fano player=1 phase=main | tribute=3 hand=AH,5H field=4H | hand=7D field=2D,6D",
+        0,
+        {"4H>2D reverse": "Reverse Fano"},
+        ["f:0:4H", "f:1:2D"],
+    ),
+    (
+        "trionfey-specials",
+        {"suits": "SC"},
+        "fano player=1 phase=main | tribute=3 hand=3S field=4S | field=6C",
+        0,
+        {"joker": "Spades joker"},
+        ["joker"],
+    ),
+    (
+        "trionfey-specials",
+        {"suits": "CD"},
+        "fano player=1 phase=main | tribute=3 hand=3C,TC field=4C,7C | field=6D",
+        0,
+        {"4C+7C=TC oversum": "Oversum"},
+        ["f:0:4C", "f:0:7C", "4C+7C=TC oversum"],
+    ),
+    (
+        "trionfey-specials",
+        {},
+        "fano player=2 phase=main | field=4H | tribute=3 hand=5D,2D field=6D",
+        1,
+        {"play 5D down": "face down", "sub 6D 5D down": "face down"},
+        ["h:1:5D", "play 5D down"],
+    ),
+    (
+        "trionfey-specials",
+        {},
+        "fano player=2 phase=main | field=4H | hand=2D field=6D,5D hidden=5D",
+        1,
+        {"flip 5D": "Flip"},
+        ["f:1:5D", "flip 5D"],
+    ),
+    (
+        "specials-choice",
+        {},
+        "fano player=1 phase=main | hand=3H,5H,TH field=4H,6H | field=6C,2C",
+        0,
+        {"defend 4H": "Perfect defense", "4H+6H=5H oversum": "Oversum"},
+        ["f:0:6H", "defend 6H"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "position", "seat", "specials", "clicks"),
+    SPECIALS,
+    ids=["reverse", "spades-joker", "clubs-oversum", "diamonds-down", "flip", "classic"],
+)
+def test_specials_are_offered_by_pointing_exactly_when_legal(
+    browser: Browser,
+    server: Server,
+    variant: str,
+    options: dict[str, str],
+    position: str,
+    seat: int,
+    specials: dict[str, str],
+    clicks: list[str],
+) -> None:
+    page = new_page(browser)
+    try:
+        seats = ["random", "random"]
+        seats[seat] = "you"
+        table, token = open_table(
+            page,
+            server,
+            game="fano",
+            variant=variant,
+            options=options,
+            seats=seats,
+            position=position,
+        )
+        assert ready(page) == "decide"
+        state = message(page, server, table, token)
+        actions = {action["text"]: action for action in offered(page, state)}
+        for text, words in specials.items():
+            assert words in actions[text]["label"]
+        before = version(page)
+        for click in clicks:
+            if click.startswith(("f:", "h:")):
+                page.click(f'#game .card[data-ref="{click}"]')
+            else:
+                page.click(f'.fano-actions [data-action="{click}"]')
+        page.wait_for_function(
+            f"() => document.querySelector('.fano')?.dataset.version !== '{before}'"
+        )
+        played = message(page, server, table, token)["log"][0]
+        assert played["seat"] == seat
+        if "down" in played["text"]:
+            # the card lies face down: its owner sees it marked, a spectator sees a back
+            expect(page.locator('#game .card.face-down-own[data-card="5D"]')).to_have_count(1)
+            public = message(page, server, table, None)
+            assert public["view"]["players"][seat]["face_down_in_play"] == 1
+            assert "5D" not in json.dumps(public)
+            assert public["log"][0]["text"] == "play a card face down (Perfect defense)"
     finally:
         close(page)
 

@@ -14,10 +14,12 @@ from fanfold.agents.base import (
     parse_agent,
     register_agent,
 )
+from fanfold.agents.fan_solver import FanSolverAgent, SolverConfig, plays_fan
 from fanfold.agents.heuristic import HeuristicAgent, HeuristicConfig
 from fanfold.agents.levels import LEVELS, has_levels, level_agent
 from fanfold.agents.mcts import MCTSAgent, MCTSConfig
 from fanfold.agents.perfect import PerfectAgent, PerfectConfig, plays_morris
+from fanfold.agents.pimc import PIMCAgent, PIMCConfig
 from fanfold.agents.random_agent import RandomAgent, RandomConfig
 from fanfold.agents.strategy import has_knowledge
 from fanfold.core.errors import ConfigError
@@ -34,8 +36,15 @@ def _mcts(game: AnyGame, config: Any, seed: int) -> AnyAgent:
 
 
 def _perfect(game: AnyGame, config: Any, seed: int) -> AnyAgent:
-    del config
-    return PerfectAgent(game, seed)
+    return PerfectAgent(game, seed, mistakes=config.mistakes)
+
+
+def _pimc(game: AnyGame, config: Any, seed: int) -> AnyAgent:
+    return PIMCAgent(game, config, seed)
+
+
+def _solver(game: AnyGame, config: Any, seed: int) -> AnyAgent:
+    return FanSolverAgent(game, config, seed)
 
 
 def _heuristic(game: AnyGame, config: Any, seed: int) -> AnyAgent:
@@ -104,11 +113,34 @@ register_agent(
 )
 register_agent(
     RegisteredAgent(
+        "pimc",
+        PIMCConfig(),
+        _pimc,
+        "determinized Monte Carlo: each move tried on the same dealt states, played out by "
+        "the game's strategy",
+        has_knowledge,
+        25,
+    )
+)
+register_agent(
+    RegisteredAgent(
         "perfect",
         PerfectConfig(),
         _perfect,
-        "Fano330-R-Morris solved: perfect play from the retrograde table",
+        "Fano330-R-Morris solved: perfect play from the retrograde table "
+        "(mistakes=P: a second-best move with probability P)",
         plays_morris,
+        100,
+    )
+)
+register_agent(
+    RegisteredAgent(
+        "solver",
+        SolverConfig(),
+        _solver,
+        "Fan patience solved: plays the exact solver's win on every winnable deal "
+        "(mistakes=P: another move with probability P)",
+        plays_fan,
         100,
     )
 )

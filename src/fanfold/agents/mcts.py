@@ -180,6 +180,10 @@ class MCTSAgent(Agent[ViewT, ActionT]):
 
     def _rollout(self, state: object) -> tuple[float, ...] | None:
         game, rng, knowledge = self.game, self.rng, self.knowledge
+        if knowledge is not None:
+            returns = knowledge.rollout(state, rng)
+            if returns is not None:
+                return returns
         for _ in range(self.config.rollout_limit):
             outcome = game.outcome(state)
             if outcome is not None:

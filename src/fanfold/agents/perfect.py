@@ -7,6 +7,13 @@ the draw that the repetition rule makes it, so the agent is perfect given the ga
 too: after perfect play a won game never repeats, because every winning move shortens the
 distance to the end.
 
+Graded down with ``mistakes=P`` (``perfect(mistakes=0.2)``), the agent plays a second-best move
+with probability ``P`` at each decision where the moves are not all equally good: one of the
+moves whose value comes next after the best (a slower win, a draw given away from a won
+position, a loss from a drawn one, a faster loss). ``mistakes=0`` is the perfect player, move
+for move. The difficulty levels of the game are this agent at chosen rates
+(:mod:`fanfold.agents.strategy.morris`).
+
 The first game in a variant loads the table from the cache, or solves it (a few seconds) and
 caches it; see :func:`fanfold.solvers.morris.load_table`.
 """
@@ -21,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from fanfold.agents.base import Agent, AgentConfig
 from fanfold.core.config import GameConfig
+from fanfold.core.errors import ConfigError
 from fanfold.core.registry import AnyGame
 from fanfold.games.morris import MorrisAction, MorrisConfig, MorrisGame, MorrisView
 
@@ -37,7 +45,18 @@ def plays_morris(game: AnyGame) -> bool:
 
 @dataclass(frozen=True)
 class PerfectConfig(AgentConfig):
-    """The perfect agent has no settings: it always plays a best move."""
+    """Settings of the table player.
+
+    Attributes:
+        mistakes: the probability of a second-best move at a decision where the moves are
+            not all equally good (0: perfect play).
+    """
+
+    mistakes: float = 0.0
+
+    def validate(self) -> None:
+        if not 0.0 <= self.mistakes <= 1.0:
+            raise ConfigError(f"mistakes must be between 0 and 1, not {self.mistakes}")
 
 
 class PerfectAgent(Agent[MorrisView, MorrisAction]):
@@ -45,17 +64,35 @@ class PerfectAgent(Agent[MorrisView, MorrisAction]):
 
     Args:
         game: the Morris game.
-        seed: seeds the agent's own generator, used to choose among equally good moves.
+        seed: seeds the agent's own generator, used to choose among equally good moves (and
+            when to make a mistake).
         cache_dir: where the solved tables are cached (default: the user cache directory).
+        mistakes: the probability of a second-best move where one exists (0: perfect play).
+
+    Attributes:
+        mistakes_made: how many second-best moves the agent has played.
+        graded_decisions: decisions at which a second-best move existed.
     """
 
     name = "perfect"
 
-    def __init__(self, game: AnyGame, seed: int = 0, *, cache_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        game: AnyGame,
+        seed: int = 0,
+        *,
+        cache_dir: Path | None = None,
+        mistakes: float = 0.0,
+    ) -> None:
         if not plays_morris(game):
             raise TypeError(f"the perfect agent plays Fano330-R-Morris, not {game.title}")
+        if not 0.0 <= mistakes <= 1.0:
+            raise ConfigError(f"mistakes must be between 0 and 1, not {mistakes}")
         super().__init__(game, seed)
         self.cache_dir = cache_dir
+        self.mistakes = mistakes
+        self.mistakes_made = 0
+        self.graded_decisions = 0
 
     def table(self, view: MorrisView) -> MorrisTable:
         """The solved table of the variant being played."""
@@ -83,6 +120,12 @@ class PerfectAgent(Agent[MorrisView, MorrisAction]):
 
         table = self.table(view)
         scored = [(action, action_value(table, view.state, action).rank) for action in legal]
-        best = max(rank for _, rank in scored)
-        choices = [action for action, rank in scored if rank == best]
+        ranks = sorted({rank for _, rank in scored}, reverse=True)
+        wanted = ranks[0]
+        if len(ranks) > 1:
+            self.graded_decisions += 1
+            if self.mistakes and self.rng.random() < self.mistakes:
+                self.mistakes_made += 1
+                wanted = ranks[1]
+        choices = [action for action, rank in scored if rank == wanted]
         return choices[self.rng.randrange(len(choices))]

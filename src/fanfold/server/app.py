@@ -20,7 +20,10 @@ HTTP API (JSON in and out; errors are ``{"error": sentence, "kind": name}`` with
 * ``GET /api/tables/{id}/record``: the record (once the game is over, or at any time for games
   without hidden information); ``GET /api/tables/{id}/replay?step=K&seat=N``: a finished game
   after ``K`` actions;
-* ``POST /api/records``: open a table from a record (to replay it or play it on).
+* ``POST /api/records``: open a table from a record (to replay it or play it on);
+* ``GET /api/lessons``, ``GET /api/lessons/{game}/{id}?step=K``, ``POST
+  /api/lessons/{game}/{id}/try``: the lessons (worked examples to play; see
+  :mod:`fanfold.server.lessons`), whose pages are ``/learn/{game}`` and ``/learn/{game}/{id}``.
 
 WebSocket ``/ws/tables/{id}``: the first message is ``{"type": "hello", "token": ..., "seat":
 N}`` (token and seat optional: a spectator); then ``{"type": "act", "version": V, "action":
@@ -70,6 +73,7 @@ from fanfold.server.hub import (
     game_catalogue,
     message_for,
 )
+from fanfold.server.lessons import has_lessons, lessons_router
 from fanfold.server.rules import rules_page
 from fanfold.server.store import Store
 
@@ -276,8 +280,9 @@ def create_app(
             game = get_game(name)
         except UnknownGameError as error:
             return HTMLResponse(str(error.args[0]), status_code=404)
-        return HTMLResponse(rules_page(game))
+        return HTMLResponse(rules_page(game, lessons=has_lessons(game.name)))
 
+    app.include_router(lessons_router())  # /learn pages and /api/lessons (see lessons.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # ------------------------------------------------------------------ API
@@ -297,7 +302,7 @@ def create_app(
             config = config.with_options(body.options)
         if body.players is not None:
             config = game.with_players(config, body.players)
-        seats = list(body.seats) or ["you"] + ["mcts"] * (game.num_players(config) - 1)
+        seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
         if body.seed is not None and body.deal is not None and body.seed != body.deal:
             raise UnknownGameError("give a seed or a deal number, not both")
         seed = choose_seed(body.seed, body.deal)

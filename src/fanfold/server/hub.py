@@ -18,6 +18,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from fanfold.agents.base import AgentSpec, parse_agent, registered_agents
+from fanfold.agents.levels import LEVELS, level_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
 from fanfold.core.records import GameRecord
@@ -600,7 +601,13 @@ def game_catalogue() -> list[JSONValue]:
                 }
             )
         bots: list[JSONValue] = [
-            {"name": entry.name, "description": entry.description, "strength": entry.strength}
+            {
+                "name": entry.name,
+                "description": entry.description,
+                "strength": entry.strength,
+                "level": entry.name in LEVELS,
+                "agent": level_agent(game, entry.name) if entry.name in LEVELS else entry.name,
+            }
             for entry in sorted(registered_agents(game), key=lambda e: e.strength)
         ]
         games.append(

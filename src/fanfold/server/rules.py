@@ -24,8 +24,9 @@ def rules_html(name: str) -> str | None:
     return rendered
 
 
-def rules_page(game: AnyGame) -> str:
-    """A whole page with the game's rules, styled like the rest of the site."""
+def rules_page(game: AnyGame, lessons: bool = False) -> str:
+    """A whole page with the game's rules, styled like the rest of the site (``lessons``: with
+    a link to the game's lessons)."""
     body = rules_html(game.name)
     if body is None:
         body = (
@@ -33,6 +34,11 @@ def rules_page(game: AnyGame) -> str:
             f"it lives in the source checkout as <code>docs/rules/{game.name}.md</code>.</p>"
         )
     title = html.escape(game.title)
+    if lessons:
+        body = (
+            f"<p class='lessons-link'>New to {title}? <a href='/learn/{html.escape(game.name)}'>"
+            "Learn it by playing the worked examples</a>, one move at a time.</p>" + body
+        )
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"

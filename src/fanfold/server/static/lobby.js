@@ -23,13 +23,29 @@ function preset() {
 }
 
 function botLabel(bot) {
-  return `Bot: ${bot.name}, ${bot.description}`;
+  if (bot.level) return `${bot.name[0].toUpperCase()}${bot.name.slice(1)} bot`;
+  return `${bot.name}: ${bot.description}`;
+}
+
+// The levels first (what most players want), then every other agent by name.
+function addBots(select) {
+  const levels = document.createElement("optgroup");
+  levels.label = "Bots";
+  const others = document.createElement("optgroup");
+  others.label = "Other agents";
+  for (const bot of chosen.bots) {
+    const option = new Option(botLabel(bot), bot.name);
+    option.title = bot.level ? `${bot.description} (${bot.agent})` : bot.description;
+    (bot.level ? levels : others).append(option);
+  }
+  select.append(levels, others);
 }
 
 function drawSeats() {
   const count = Number(playersSelect.value);
   seatsBox.replaceChildren();
-  const strongest = chosen.bots[chosen.bots.length - 1];
+  const level = chosen.bots.find((bot) => bot.name === "medium");
+  const fallback = level || chosen.bots[chosen.bots.length - 1];
   for (let seat = 0; seat < count; seat++) {
     const row = document.createElement("div");
     row.className = "seat-row";
@@ -45,8 +61,8 @@ function drawSeats() {
       select.add(new Option(text, value));
     }
     if (count > 1) {
-      for (const bot of chosen.bots) select.add(new Option(botLabel(bot), bot.name));
-      select.value = seat === 0 ? "you" : strongest.name;
+      addBots(select);
+      select.value = seat === 0 ? "you" : fallback.name;
     }
     row.append(label, select);
     seatsBox.append(row);

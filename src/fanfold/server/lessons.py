@@ -1,0 +1,197 @@
+"""Lessons in the browser: the pages and the JSON API.
+
+Pages: ``/learn/GAME`` (the game's lessons) and ``/learn/GAME/ID`` (one lesson), both
+``static/learn.html`` driven by ``static/learn.js``.
+
+API (JSON; errors are ``{"error": sentence, "kind": name}`` as everywhere else):
+
+* ``GET /api/lessons``: every lesson of every game (``game``, ``id``, ``title``, ``source``,
+  ``variant``, ``steps``);
+* ``GET /api/lessons/GAME/ID?step=K``: the lesson (intro, seats) and step ``K`` (default 0): the
+  question, the hint, the learner's view of the position, the learner's legal moves and the
+  moves played so far. ``K`` may be the number of steps: the position after the last one;
+* ``POST /api/lessons/GAME/ID/try`` with ``{"step": K, "action": TEXT}``: the verdict on the
+  learner's move, read with the game's notation and judged by its rules: ``correct`` (with the
+  explanation and the next step, or the final position, the summary and the next lesson),
+  ``other`` (legal, but not the lesson's move, and why) or ``illegal`` (the rules' reason).
+  Text that does not parse is refused (400, ``NotationError``); an unknown game, lesson or step
+  is 404. Nothing is stored: a lesson's positions are rebuilt from its data.
+
+The learner sees only their own seat's view (``game.observe``) and the lesson's words: the
+position's other hidden cards (opponents' hands, draw piles) never leave the server.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.lessons import Lesson, LessonBook, UnknownLessonError, Verdict
+from fanfold.core.registry import get_game
+from fanfold.games.fano.game import FanoGame
+from fanfold.games.fano.lessons import lesson_book
+from fanfold.server.hub import NotFoundError
+
+STATIC = Path(__file__).parent / "static"
+
+
+def _books() -> dict[str, LessonBook[Any]]:
+    fano = get_game("fano")
+    assert isinstance(fano, FanoGame)  # registered as such by fanfold.games.fano
+    return {"fano": lesson_book(fano)}
+
+
+#: Every game's lessons, by game name.
+BOOKS: dict[str, LessonBook[Any]] = _books()
+
+
+def has_lessons(game: str) -> bool:
+    """Whether the game called ``game`` has lessons."""
+    return game in BOOKS
+
+
+class Try(BaseModel):
+    """A learner's move at a step of a lesson."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    step: int = Field(ge=0, le=100)
+    action: str = Field(min_length=1, max_length=400)
+
+
+def _book(game: str) -> LessonBook[Any]:
+    book = BOOKS.get(game)
+    if book is None:
+        games = ", ".join(sorted(BOOKS))
+        raise NotFoundError(f"there are no lessons for {game!r}; lessons exist for: {games}")
+    return book
+
+
+def _lesson(book: LessonBook[Any], lesson_id: str) -> Lesson:
+    try:
+        return book.get(lesson_id)
+    except UnknownLessonError as error:
+        raise NotFoundError(str(error)) from None
+
+
+def _summary(game: str, lesson: Lesson) -> JSONObject:
+    return {
+        "game": game,
+        "id": lesson.id,
+        "title": lesson.title,
+        "source": lesson.source,
+        "variant": lesson.variant,
+        "steps": len(lesson.steps),
+    }
+
+
+def _position(
+    book: LessonBook[Any], lesson: Lesson, step: int, reached: tuple[Any, list[tuple[int, str]]]
+) -> JSONObject:
+    """Step ``step`` as the learner sees it in the position ``reached`` (a state and the moves
+    played to it): the question (none after the last step), the learner's view, their legal
+    moves when they decide, and the moves played so far as they were told them."""
+    state, played = reached
+    game = book.game
+    view = game.observe(state, lesson.seat)
+    asked = lesson.steps[step] if step < len(lesson.steps) else None
+    deciding = asked is not None and game.current_player(state) == lesson.seat
+    legal: list[JSONValue] = (
+        [game.action_text(action) for action in game.legal_actions(state)] if deciding else []
+    )
+    log: list[JSONValue] = [{"seat": seat, "text": text} for seat, text in played]
+    outcome = game.outcome(state)
+    return {
+        "index": step,
+        "prompt": asked.prompt if asked else None,
+        "hint": asked.hint if asked else None,
+        "view": view.to_json(),
+        "text": game.render(view),
+        "legal": legal,
+        "log": log,
+        "outcome": outcome.to_json() if outcome is not None else None,
+    }
+
+
+def _before(book: LessonBook[Any], lesson: Lesson, step: int) -> tuple[Any, list[tuple[int, str]]]:
+    try:
+        return book.state(lesson, step), book.played(lesson, step)
+    except UnknownLessonError as error:
+        raise NotFoundError(str(error)) from None
+
+
+def lessons_router() -> APIRouter:
+    """The lesson pages and API, to include in the application."""
+    router = APIRouter()
+
+    @router.get("/learn/{game}", include_in_schema=False)
+    async def lessons_page(game: str) -> Response:
+        if game not in BOOKS:
+            return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
+        return FileResponse(STATIC / "learn.html")
+
+    @router.get("/learn/{game}/{lesson_id}", include_in_schema=False)
+    async def lesson_page(game: str, lesson_id: str) -> Response:
+        book = BOOKS.get(game)
+        if book is None:
+            return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
+        try:
+            book.get(lesson_id)
+        except UnknownLessonError as error:
+            return HTMLResponse(str(error), status_code=404)
+        return FileResponse(STATIC / "learn.html")
+
+    @router.get("/api/lessons", response_model=None)
+    async def all_lessons() -> list[JSONValue]:
+        return [_summary(game, lesson) for game, book in BOOKS.items() for lesson in book.lessons]
+
+    @router.get("/api/lessons/{game}/{lesson_id}", response_model=None)
+    async def lesson(
+        game: str, lesson_id: str, step: Annotated[int, Query(ge=0, le=100)] = 0
+    ) -> JSONObject:
+        book = _book(game)
+        found = _lesson(book, lesson_id)
+        config = book.game.config_of(book.state(found, 0))
+        seats: list[JSONValue] = [
+            book.game.seat_name(config, seat) for seat in range(book.game.num_players(config))
+        ]
+        following = book.next_after(found)
+        return {
+            **_summary(game, found),
+            "intro": found.intro,
+            "seat": found.seat,
+            "seats": seats,
+            "next_lesson": None if following is None else _summary(game, following),
+            "step": _position(book, found, step, _before(book, found, step)),
+        }
+
+    @router.post("/api/lessons/{game}/{lesson_id}/try", response_model=None)
+    async def try_move(game: str, lesson_id: str, body: Try) -> JSONObject:
+        book = _book(game)
+        found = _lesson(book, lesson_id)
+        try:
+            judged = book.judge(found, body.step, body.action)
+        except UnknownLessonError as error:
+            raise NotFoundError(str(error)) from None
+        answer: JSONObject = {
+            "verdict": judged.verdict.value,
+            "played": judged.played,
+            "message": judged.message,
+        }
+        if judged.verdict is Verdict.CORRECT:
+            following = book.next_after(found)
+            done = body.step + 1 == len(found.steps)
+            answer["done"] = done
+            reached = book.after(found, body.step, judged.played)
+            answer["next"] = _position(book, found, body.step + 1, reached)
+            if done:
+                answer["summary"] = found.summary
+                answer["next_lesson"] = None if following is None else _summary(game, following)
+        return answer
+
+    return router

@@ -1,0 +1,208 @@
+// Lessons: /learn/GAME lists a game's lessons, /learn/GAME/ID plays one. The learner points at
+// cards on the game's own board (as at a table) or types the move; the server judges it with the
+// game's notation and rules (POST /api/lessons/GAME/ID/try).
+import { api, el } from "./common.js";
+
+const parts = location.pathname.split("/").filter(Boolean); // ["learn", game, id?]
+const game = parts[1];
+const lessonId = parts[2] || null;
+const root = document.getElementById("learn");
+const DONE_KEY = "fanfold.lessons.done";
+
+document.getElementById("all-lessons").href = `/learn/${game}`;
+document.getElementById("rules").href = `/rules/${game}`;
+
+function doneLessons() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(DONE_KEY) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function markDone(id) {
+  const done = doneLessons();
+  done.add(`${game}/${id}`);
+  localStorage.setItem(DONE_KEY, JSON.stringify([...done]));
+}
+
+// ------------------------------------------------------------------ the list
+async function showList() {
+  const lessons = (await api("GET", "/api/lessons")).filter((lesson) => lesson.game === game);
+  const title = game.charAt(0).toUpperCase() + game.slice(1);
+  document.title = `fanfold: learn ${title}`;
+  document.getElementById("title").textContent = `Learn ${title}`;
+  const done = doneLessons();
+  root.append(
+    el("h1", { text: `Learn ${title}, one move at a time` }),
+    el("p", {
+      class: "muted",
+      text: "Each lesson sets up a worked example of the rules: find the move, ask for a hint if you are stuck, and read why it works.",
+    }),
+  );
+  const groups = new Map();
+  for (const lesson of lessons) {
+    if (!groups.has(lesson.variant)) groups.set(lesson.variant, []);
+    groups.get(lesson.variant).push(lesson);
+  }
+  for (const [variant, members] of groups) {
+    const list = el("ol", { class: "lesson-list" });
+    for (const lesson of members) {
+      const finished = done.has(`${game}/${lesson.id}`);
+      list.append(
+        el(
+          "li",
+          { class: finished ? "done" : "" },
+          el("a", { href: `/learn/${game}/${lesson.id}`, "data-lesson": lesson.id, text: lesson.title }),
+          el("span", { class: "muted lesson-source", text: `${lesson.source}; ${lesson.steps} move${lesson.steps === 1 ? "" : "s"}${finished ? "; done" : ""}` }),
+        ),
+      );
+    }
+    root.append(el("section", { class: "panel lesson-group" }, el("h2", { text: `Fano ${variant}` }), list));
+  }
+}
+
+// ------------------------------------------------------------------ one lesson
+// The position is drawn by the game's own table module (static/games/GAME.js, the same board
+// as at a table): the learner points at cards there, and the move it would send to a table
+// comes here to be judged instead.
+let board = null; // the game's module: render(root, message, ui)
+let lesson = null; // the lesson's answer from the API
+let step = null; // the step on screen
+let tries = 0; // moves tried at this step (a fresh board selection after each)
+let finished = false;
+
+function seatName(seat) {
+  return lesson.seats[seat] || `Player ${seat + 1}`;
+}
+
+function setMessage(kind, text) {
+  const box = document.getElementById("verdict");
+  if (!box) return;
+  box.className = `verdict ${kind}`;
+  box.textContent = text;
+  if (text) box.scrollIntoView({ block: "nearest" });
+}
+
+async function tryMove(text) {
+  const action = text.trim();
+  if (!action) {
+    setMessage("illegal", "Type a move first, or point at the cards on the board.");
+    return;
+  }
+  let answer;
+  try {
+    answer = await api("POST", `/api/lessons/${game}/${lessonId}/try`, { step: step.index, action });
+  } catch (error) {
+    tries += 1;
+    draw();
+    setMessage("illegal", error.message);
+    return;
+  }
+  if (answer.verdict !== "correct") {
+    tries += 1;
+    draw();
+    setMessage(answer.verdict, answer.verdict === "illegal" ? `Not allowed: ${answer.message}` : answer.message);
+    return;
+  }
+  const explained = { step: step.index, played: answer.played, message: answer.message };
+  step = answer.next;
+  tries = 0;
+  if (answer.done) {
+    finished = true;
+    markDone(lessonId);
+  }
+  draw(explained, answer);
+}
+
+// The step as the table module expects a table's state message.
+function message() {
+  const deciding = !finished && step.legal.length > 0;
+  return {
+    type: "state",
+    table: `lesson:${lessonId}`,
+    version: step.index * 1000 + tries,
+    game,
+    seat: lesson.seat,
+    yours: [lesson.seat],
+    decider: deciding ? lesson.seat : null,
+    thinking: null,
+    view: step.view,
+    text: step.text,
+    legal: deciding ? step.legal : [],
+    log: step.log,
+    outcome: step.outcome,
+    seats: lesson.seats.map((name) => ({ name, player: "", bot: false })),
+  };
+}
+
+function questionPanel(explained, answer) {
+  const panel = el("section", { class: "panel question", "aria-label": "the question" });
+  if (explained) {
+    panel.append(
+      el("div", { class: "verdict correct explanation", id: "explanation", "data-step": String(explained.step), role: "status" },
+        el("strong", { text: `Right: ${explained.played}. ` }),
+        document.createTextNode(explained.message)),
+    );
+  }
+  if (finished) {
+    panel.append(el("h2", { text: "Lesson complete" }), el("p", { id: "summary", text: answer ? answer.summary : "" }));
+    const next = answer ? answer.next_lesson : lesson.next_lesson;
+    const links = el("div", { class: "buttons" });
+    if (next) links.append(el("a", { class: "button primary", id: "next-lesson", href: `/learn/${game}/${next.id}`, text: `Next lesson: ${next.title}` }));
+    links.append(el("a", { class: "button", href: `/learn/${game}`, text: "All lessons" }));
+    panel.append(links);
+    return panel;
+  }
+  panel.append(
+    el("div", { class: "muted", text: `Move ${step.index + 1} of ${lesson.steps}` }),
+    el("p", { class: "prompt", id: "prompt", text: step.prompt }),
+    el("p", { class: "muted", text: "Point at the cards on the board (a card of yours first) and choose the move, or type it:" }),
+  );
+  const hintBox = el("p", { class: "hint", id: "hint", hidden: "" }, el("strong", { text: "Hint: " }), document.createTextNode(step.hint));
+  const typed = el("input", { id: "typed", type: "text", placeholder: "a move, e.g. 4H>6C:3H", autocomplete: "off", "aria-label": "a move in notation" });
+  const form = el("form", { class: "typed-move", onsubmit: (event) => { event.preventDefault(); tryMove(typed.value); } },
+    typed, el("button", { type: "submit", id: "try", text: "Try" }));
+  panel.append(
+    form,
+    el("div", { class: "buttons" }, el("button", { type: "button", id: "hint-button", onclick: () => { hintBox.hidden = false; }, text: "Hint" })),
+    hintBox,
+    el("p", { class: "verdict", id: "verdict", role: "alert" }),
+  );
+  return panel;
+}
+
+function draw(explained, answer) {
+  const layout = el("div", { class: "lesson-layout" });
+  const area = el("section", { class: "board lesson-board", id: "board", "aria-label": "the position" });
+  const game_ = el("div", { id: "game" });
+  area.append(game_);
+  const side = el("aside", { class: "side" });
+  side.append(questionPanel(explained, answer));
+  if (step.log.length) {
+    const log = el("ol", { class: "log", id: "log" });
+    for (const entry of step.log) log.append(el("li", { text: `${seatName(entry.seat)}: ${entry.text}` }));
+    side.append(el("div", { class: "panel" }, el("h2", { text: "Moves so far" }), log));
+  }
+  layout.append(area, side);
+  const head = [
+    el("h1", { text: lesson.title }),
+    el("p", { class: "muted source", text: `${lesson.source}. You play ${seatName(lesson.seat)}.` }),
+    el("p", { class: "intro", id: "intro", text: lesson.intro }),
+  ];
+  root.replaceChildren(...head, layout);
+  board.render(game_, message(), { act: tryMove, seatName, analysis: null, replay: false });
+  if (explained) document.getElementById("explanation")?.scrollIntoView({ block: "nearest" });
+}
+
+async function showLesson() {
+  [board, lesson] = await Promise.all([import(`/static/games/${game}.js`), api("GET", `/api/lessons/${game}/${lessonId}`)]);
+  document.title = `fanfold: ${lesson.title}`;
+  document.getElementById("title").textContent = `Lesson: ${lesson.title}`;
+  step = lesson.step;
+  draw();
+}
+
+(lessonId ? showLesson() : showList()).catch((error) => {
+  root.replaceChildren(el("p", { class: "error", role: "alert", text: error.message }));
+});

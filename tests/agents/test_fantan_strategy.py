@@ -1,0 +1,151 @@
+"""The Fan Tan strategy, its fast playout, and the searches that use it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fanfold.agents import create_agent
+from fanfold.agents.levels import LEVELS
+from fanfold.agents.pimc import PIMCAgent, PIMCConfig
+from fanfold.agents.strategy import fantan as strategy
+from fanfold.agents.strategy import knowledge_for
+from fanfold.core.cards import Card
+from fanfold.games.fantan import GAME, FanTanConfig, FanTanState, FanTanView, Pass, sampling
+from fanfold.games.fantan.rules import pass_constraints
+
+PRESETS = GAME.presets()
+#: Cheap agents that still go through every code path of the real ones.
+AGENTS = ("heuristic", "pimc(deals=3)", "mcts(iterations=12, playout=heuristic)")
+
+
+def _mask(*cards: str) -> int:
+    return sum(1 << Card.parse(card).index for card in cards)
+
+
+def test_the_heuristic_releases_its_own_cards_before_others() -> None:
+    config = FanTanConfig()
+    layout = _mask("7H", "7C")
+    hand = _mask("8H", "9H", "6C")
+    scores = strategy.card_scores(config, layout, 7, hand, _mask("8H", "6C"))
+    assert scores[Card.parse("8H").index] > scores[Card.parse("6C").index]
+
+
+def test_of_two_blockers_the_heuristic_keeps_the_one_that_blocks_more() -> None:
+    config = FanTanConfig()  # ace high: beyond the 6C lie 5C..2C, beyond the KH only the AH
+    layout = _mask("7C", "7H", "8H", "9H", "TH", "JH", "QH")
+    hand = _mask("6C", "KH")
+    rng = random.Random(1)
+    best = strategy.best_card(config, layout, 7, hand, hand, rng)
+    assert best == Card.parse("KH").index
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda preset: preset.name)
+def test_agents_play_only_legal_moves_in_every_preset(preset: object) -> None:
+    config = preset.config  # type: ignore[attr-defined]  # a Preset of Fan Tan
+    for number, text in enumerate(AGENTS):
+        players = (3, 4, 6)[number]
+        table_config = config.replace(players=players)
+        agents = [create_agent(text if seat == 0 else "heuristic", GAME, seat) for seat in
+                  range(players)]  # fmt: skip
+        state = GAME.new_state(table_config, 11 + number)
+        while GAME.current_player(state) is not None:
+            seat = state.to_move
+            legal = GAME.legal_actions(state)
+            action = agents[seat].choose(GAME.observe(state, seat), legal)
+            assert action in legal
+            state = GAME.apply(state, action)
+        assert GAME.outcome(state) is not None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([preset.config for preset in PRESETS]),
+    st.integers(3, 8),
+    st.integers(0, 10_000),
+    st.integers(0, 40),
+)
+def test_the_fast_playout_equals_the_strategy_stepped_through_the_rules(
+    config: FanTanConfig, players: int, seed: int, moves: int
+) -> None:
+    config = config.replace(players=players)
+    state = GAME.new_state(config, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = GAME.legal_actions(state)
+        if not legal:
+            break
+        state = GAME.apply(state, legal[rng.randrange(len(legal))])
+    knowledge = knowledge_for(GAME)
+    fast = strategy.heuristic_rollout(state, random.Random(seed + 1))
+    stepped_rng = random.Random(seed + 1)
+    actions = []
+    while GAME.current_player(state) is not None:
+        action = knowledge.playout_action(state, GAME.legal_actions(state), stepped_rng)
+        actions.append(-1 if isinstance(action, Pass) else action.index)
+        state = GAME.apply(state, action)
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert fast.actions == tuple(actions)
+    assert fast.returns == tuple(outcome.returns)
+
+
+def _check_consistent(view: FanTanView, state: FanTanState) -> None:
+    """``state`` keeps everything ``view`` shows, and puts no card where the view rules it out."""
+    assert GAME.observe(state, view.player) == view
+    assert GAME.invariant_violations(state) == []
+    forbidden = pass_constraints(view.config, view.leader, view.history)
+    for seat, hand in enumerate(state.hands):
+        if seat != view.player:
+            assert not hand & forbidden[seat], "a seat that passed was dealt a playable card"
+            assert not hand & view.hand
+            assert not hand & view.layout
+    opening = view.config.opening
+    if opening is not None and not view.layout:
+        assert state.hands[view.leader] >> opening.index & 1
+
+
+@pytest.mark.parametrize("preset", ["standard", "sevens-online", "domino"])
+def test_the_search_deals_only_states_the_view_allows(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dealt: list[tuple[FanTanView, FanTanState]] = []
+    real = sampling.sample_state
+
+    def checked(view: FanTanView, rng: random.Random) -> FanTanState:
+        state = real(view, rng)
+        dealt.append((view, state))
+        return state
+
+    monkeypatch.setattr(sampling, "sample_state", checked)
+    config = GAME.preset(preset).config.replace(players=5)
+    search = PIMCAgent(GAME, PIMCConfig(deals=4), 3)
+    others = [create_agent("heuristic", GAME, seat) for seat in range(5)]
+    for seed in range(6):
+        state = GAME.new_state(config, seed)
+        while GAME.current_player(state) is not None:
+            seat = state.to_move
+            legal = GAME.legal_actions(state)
+            agent = search if seat == seed % 5 else others[seat]
+            state = GAME.apply(state, agent.choose(GAME.observe(state, seat), legal))
+    assert len(dealt) >= 20
+    assert any(any(view.passes) for view, _ in dealt)
+    for view, sampled in dealt:
+        _check_consistent(view, sampled)
+
+
+def test_every_level_is_a_configured_agent_and_plays() -> None:
+    config = FanTanConfig()
+    for level in LEVELS:
+        agents = [create_agent(level if seat == 0 else "heuristic", GAME, seat) for seat in
+                  range(4)]  # fmt: skip
+        state = GAME.new_state(config, 5)
+        while GAME.current_player(state) is not None:
+            seat = state.to_move
+            legal = GAME.legal_actions(state)
+            action = agents[seat].choose(GAME.observe(state, seat), legal)
+            assert action in legal
+            state = GAME.apply(state, action)
