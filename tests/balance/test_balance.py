@@ -237,15 +237,15 @@ def test_the_report_has_tables_pictures_and_a_page_that_opens_alone(tmp_path: Pa
     assert data["variants"][1]["games"] == 8
 
 
-def test_results_are_the_same_with_two_workers_and_on_ray() -> None:
+def test_results_are_the_same_in_processes_and_on_ray() -> None:
     """One local Ray instance (two CPUs) plays a small experiment and decides a few Fan deals;
-    the rows equal those of one process and of two."""
+    the rows equal those of one process (two processes: tests/play/test_batch.py)."""
     ray = pytest.importorskip("ray", reason="the ray extra is installed by scripts/test.sh")
     experiment = build_experiment(
         "fano",
         [{"preset": "specials-choice", "options": {"turns_per_player": 20}}],
         ["random; forbid=oversum", "random"],
-        games=12,
+        games=6,
         seed=5,
     )
 
@@ -256,8 +256,7 @@ def test_results_are_the_same_with_two_workers_and_on_ray() -> None:
         ]
 
     one = stable(run_experiment(experiment))
-    assert stable(run_experiment(experiment, workers=2)) == one
-    deals = list(range(1, 9))
+    deals = list(range(1, 5))
     fan = FanGame().default_config()
     census = stable(run_census(deals, fan))
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
