@@ -64,6 +64,7 @@ class VariantSummary:
     player_decisions: list[int] = field(default_factory=list)
     player_yielded: list[int] = field(default_factory=list)
     first_games: int = 0
+    first_draws: int = 0
     first_wins: int = 0
     draws: int = 0
     limit_draws: int = 0
@@ -80,9 +81,29 @@ class VariantSummary:
         """Seat ``seat``'s wins among the games."""
         return Proportion(self.seat_wins[seat], self.games)
 
+    @property
+    def decided(self) -> int:
+        """Games someone won (the others drawn)."""
+        return self.games - self.draws
+
+    def seat_share(self, seat: int) -> Proportion:
+        """Seat ``seat``'s wins among the decided games: what its fair share is tested on
+        (with draws, every seat's win rate among all games falls short of 1 / seats)."""
+        return Proportion(self.seat_wins[seat], self.decided)
+
+    @property
+    def first_share(self) -> Proportion:
+        """The first mover's wins among the decided games."""
+        return Proportion(self.first_wins, self.first_games - self.first_draws)
+
     def player_rate(self, player: int) -> Proportion:
         """Player ``player``'s wins among the games it played (a seat each)."""
         return Proportion(self.player_wins[player], self.player_games[player])
+
+    @property
+    def first_rate(self) -> Proportion:
+        """Wins of the seat that took the game's first decision."""
+        return Proportion(self.first_wins, self.first_games)
 
     @property
     def limit_rate(self) -> Proportion:
@@ -102,7 +123,9 @@ class VariantSummary:
                     "win_rate": rate.fraction,
                     "interval": list(rate.interval),
                     "fair_share": self.fair,
-                    "p_value": proportion_test(rate, self.fair),
+                    "share_of_decided": self.seat_share(seat).fraction,
+                    "share_interval": list(self.seat_share(seat).interval),
+                    "p_value": proportion_test(self.seat_share(seat), self.fair),
                 }
             )
         players: list[JSONValue] = []
@@ -250,6 +273,7 @@ def summarize(experiment: Experiment, rows: Sequence[JSONObject]) -> Summary:
         if isinstance(first, int) and summary.seats > 1:
             summary.first_games += 1
             summary.first_wins += first in winners
+            summary.first_draws += not winners
         for seat, player in enumerate(order):
             won = seat in winners
             summary.seat_wins[seat] += won
@@ -287,6 +311,10 @@ def summarize(experiment: Experiment, rows: Sequence[JSONObject]) -> Summary:
                         base.player_rate(player),
                         other.player_rate(player),
                     )
+                )
+            if base.first_games and other.first_games:
+                differences.append(
+                    Difference("first mover's win rate", name, base.first_rate, other.first_rate)
                 )
             differences.append(
                 Difference("turn-limit draws", name, base.limit_rate, other.limit_rate)
@@ -402,8 +430,9 @@ def render_markdown(summary: Summary, pictures: Sequence[tuple[str, str]] = ()) 
     out += [
         f"{experiment.game.title}, {experiment.games} games per variant from seed "
         f"{experiment.seed} ({order}). Intervals are 95% (Wilson for a rate, Newcombe for a "
-        "difference); p is the two-sided z test (a seat against its fair share, a variant "
-        "against the first). A shared first place counts as a win for each.",
+        "difference); p is the two-sided z test (a seat's share of the decided games "
+        "against its fair share, a variant against the first). A shared first place counts "
+        "as a win for each.",
         "",
     ]
     for variant in summary.variants:
@@ -439,34 +468,26 @@ def _variant_markdown(experiment: Experiment, variant: VariantSummary) -> list[s
     described = ", ".join(f"{k}={v}" for k, v in options.items()) or "the default rules"
     out += [f"Rules: {described}. {variant.games} games.", ""]
     rows = []
-    for seat in range(variant.seats):
-        rate = variant.seat_rate(seat)
+    entries = [
+        (f"seat {n + 1}", variant.seat_rate(n), variant.seat_share(n)) for n in range(variant.seats)
+    ]
+    if variant.first_games:
+        entries.append(("moved first", variant.first_rate, variant.first_share))
+    for label, rate, share in entries:
         rows.append(
             [
-                f"seat {seat + 1}",
+                label,
                 str(rate.successes),
                 percent(rate.fraction),
                 _interval(rate.interval),
+                percent(share.fraction),
+                _interval(share.interval),
                 percent(variant.fair),
-                _p(proportion_test(rate, variant.fair)),
+                _p(proportion_test(share, variant.fair)),
             ]
         )
-    if variant.first_games:
-        first = Proportion(variant.first_wins, variant.first_games)
-        rows.append(
-            [
-                "moved first",
-                str(first.successes),
-                percent(first.fraction),
-                _interval(first.interval),
-                percent(variant.fair),
-                _p(proportion_test(first, variant.fair)),
-            ]
-        )
-    out += [
-        markdown_table(["seat", "wins", "win rate", "95% interval", "fair share", "p"], rows),
-        "",
-    ]
+    headers = ["seat", "wins", "win rate", "95% interval", "of decided", "95% interval"]
+    out += [markdown_table([*headers, "fair share", "p"], rows), ""]
     rows = []
     for number, player in enumerate(experiment.lineup(variant.variant)):
         rate = variant.player_rate(number)
@@ -612,7 +633,10 @@ def draw_pictures(summary: Summary, folder: Path) -> list[tuple[str, str]]:
         ("win_rates.png", "Win rates with 95% intervals; the dashed lines are the fair shares")
     )
     fig, ax = plt.subplots(figsize=(8, 3.5))
-    longest = max((max(v.lengths) for v in variants if v.lengths), default=1)
+    # the longest 1% of games are left off the picture (a game at the turn limit would squash
+    # every other bar into a corner); the tables give the longest game
+    everything = [float(length) for v in variants for length in v.lengths]
+    longest = max(1.0, quantile(everything, 0.99) or 1.0)
     bins = min(50, max(5, int(math.sqrt(max(1, variants[0].games if variants else 1)))))
     for variant in variants:
         if variant.lengths:
@@ -623,7 +647,7 @@ def draw_pictures(summary: Summary, folder: Path) -> list[tuple[str, str]]:
                 alpha=0.5,
                 label=variant.variant.name,
             )
-    ax.set_xlabel("actions in the game")
+    ax.set_xlabel("actions in the game (the longest 1% left off)")
     ax.set_ylabel("games")
     ax.set_title("game length")
     ax.legend(fontsize="small")
