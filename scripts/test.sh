@@ -13,7 +13,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-python3 -m pip install --quiet --disable-pip-version-check -e '.[test,envs]'
+python3 -m pip install --quiet --disable-pip-version-check -e '.[test,envs,ray,balance]'
 echo "== ruff check" && ruff check .
 echo "== ruff format --check" && ruff format --check .
 echo "== mypy --strict" && mypy

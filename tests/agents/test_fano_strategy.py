@@ -176,3 +176,27 @@ def test_the_game_type_is_checked() -> None:
     assert isinstance(FANO, FanoGame)
     with pytest.raises(TypeError, match="Fano's strategy plays Fano"):
         fano.KNOWLEDGE(get_game("morris"))
+
+
+def test_search_with_the_strategy_beats_random_play() -> None:
+    # A small budget of the hard level's kind of search (strength claims live in the arena).
+    agent = "mcts(playout=heuristic, iterations=12, rollout_limit=4, widening=1)"
+    config = _short("classic", 120)
+    for game in range(2):
+        seats = [agent, "random"] if game % 2 == 0 else ["random", agent]
+        table = play_game(FANO, config, seats, seed=game)
+        assert table.outcome is not None
+        assert table.outcome.returns[seats.index(agent)] > 0
+
+
+def test_search_asks_the_strategy_for_priors_and_obvious_moves() -> None:
+    from fanfold.agents.mcts import MCTSAgent
+
+    agent = create_agent("mcts(playout=heuristic, iterations=30, widening=1)", FANO, seed=2)
+    assert isinstance(agent, MCTSAgent)
+    state = FANO.parse_position("fano player=1 | hand=2H,3H field=8H,9H,TH | field=3C")
+    legal = FANO.legal_actions(state)
+    assert str(agent.choose(FANO.observe(state, 0), legal)) == "promote 8H 9H TH"
+    scores = _knowledge().priors(state, legal)
+    assert len(scores) == len(legal)
+    assert max(scores) == scores[[str(a) for a in legal].index("promote 8H 9H TH")]

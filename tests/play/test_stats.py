@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from fanfold.play.stats import Proportion, median, quantile, wilson_interval
+from fanfold.play.stats import (
+    Proportion,
+    difference_interval,
+    median,
+    proportion_test,
+    quantile,
+    two_proportion_test,
+    wilson_interval,
+)
 
 
 def test_wilson_interval() -> None:
@@ -35,3 +43,21 @@ def test_quantiles() -> None:
     assert quantile([4.0, 1.0, 3.0, 2.0], 1.0) == 4.0
     assert median([2.0, 9.0, 4.0]) == 4.0
     assert median([]) is None
+
+
+def test_newcombe_interval_matches_the_published_example() -> None:
+    # Newcombe (1998), example (e): 56/70 against 48/80, method 10: 0.0524 to 0.3339
+    low, high = difference_interval(Proportion(56, 70), Proportion(48, 80))
+    assert (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
+    assert difference_interval(Proportion(0, 0), Proportion(1, 2)) == (-1.0, 1.0)
+    low, high = difference_interval(Proportion(10, 10), Proportion(0, 10))
+    assert 0 < low < high <= 1
+
+
+def test_proportion_tests_reject_only_real_differences() -> None:
+    assert two_proportion_test(Proportion(500, 1000), Proportion(500, 1000)) == 1.0
+    assert two_proportion_test(Proportion(550, 1000), Proportion(450, 1000)) < 0.001
+    assert two_proportion_test(Proportion(0, 10), Proportion(0, 10)) == 1.0
+    assert proportion_test(Proportion(50, 100), 0.5) == 1.0
+    assert proportion_test(Proportion(70, 100), 0.5) < 0.001
+    assert proportion_test(Proportion(3, 10), 0.0) == 1.0

@@ -44,6 +44,19 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         del state
         return legal[rng.randrange(len(legal))]
 
+    def priors(self, state: StateT, legal: Sequence[ActionT]) -> Sequence[float] | None:
+        """How much the strategy likes each action of ``legal`` in a full (dealt) state, higher
+        first, on any scale; search tries the liked ones first and, with progressive
+        widening, only the best few at a node visited a few times. Default: no preference."""
+        del state, legal
+        return None
+
+    def obvious(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT | None:
+        """A move so clearly right that search need not look (e.g. the move that wins at
+        once), or ``None``. Default: none."""
+        del view, legal
+        return None
+
     def rollout(self, state: StateT, rng: random.Random) -> tuple[float, ...] | None:
         """The returns of the game played on from ``state`` by :meth:`playout_action` for every
         seat, computed by a faster route than stepping the rules engine (a game's fast playout,

@@ -44,6 +44,10 @@ class MCTSConfig(AgentConfig):
         playout: how playouts choose moves: ``random`` (uniformly), or ``heuristic`` (the
             game's strategy, :mod:`fanfold.agents.knowledge`), whose evaluation then also
             scores a playout cut off at ``rollout_limit`` actions.
+        widening: progressive widening by the strategy's priors (``playout=heuristic``, a game
+            whose strategy has them): a node visited ``n`` times considers only the
+            ``ceil(widening * sqrt(n + 1))`` best actions by prior, tried best first; 0 (the
+            default) considers every action, tried in random order.
     """
 
     iterations: int = 200
@@ -51,6 +55,7 @@ class MCTSConfig(AgentConfig):
     rollout_limit: int = 400
     seconds: float | None = None
     playout: str = "random"
+    widening: float = 0.0
 
     def validate(self) -> None:
         if self.iterations < 1:
@@ -61,6 +66,8 @@ class MCTSConfig(AgentConfig):
             raise ConfigError(f"rollout_limit must be 0 or more, not {self.rollout_limit}")
         if self.seconds is not None and self.seconds <= 0:
             raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+        if self.widening < 0:
+            raise ConfigError(f"widening must be 0 or more, not {self.widening}")
         if self.playout not in PLAYOUTS:
             raise ConfigError(f"playout must be one of {', '.join(PLAYOUTS)}, not {self.playout!r}")
 
@@ -98,22 +105,32 @@ class MCTSAgent(Agent[ViewT, ActionT]):
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         if len(legal) == 1:
             return legal[0]
+        knowledge = self.knowledge
+        if knowledge is not None:
+            sure: ActionT | None = knowledge.obvious(view, legal)
+            if sure is not None:
+                return sure
         game, rng = self.game, self.rng
         root = _Node(view.player)
         seconds = self.config.seconds
         deadline = None if seconds is None else time.monotonic() + seconds
+        widen = self.config.widening if knowledge is not None else 0.0
         for _ in range(self.config.iterations):
             if deadline is not None and time.monotonic() > deadline:
                 break
             state = game.sample_state(view, rng)
             node, path = root, [root]
-            # Selection: descend while every action legal in this deal has a child.
+            # Selection: descend while every action considered in this deal has a child.
             while True:
                 player = game.current_player(state)
                 if player is None:
                     break
                 actions = game.legal_actions(state)
-                untried = [a for a in actions if a not in node.children]
+                if widen and len(actions) > 1:
+                    actions = self._widened(node, state, actions, widen)
+                    untried = [a for a in actions if a not in node.children][:1]
+                else:
+                    untried = [a for a in actions if a not in node.children]
                 for action in actions:
                     child = node.children.get(action)
                     if child is not None:
@@ -135,6 +152,19 @@ class MCTSAgent(Agent[ViewT, ActionT]):
                 if visited.player is not None and returns is not None:
                     visited.reward += returns[visited.player]
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+    def _widened(
+        self, node: _Node, state: object, actions: Sequence[ActionT], widen: float
+    ) -> Sequence[ActionT]:
+        """The actions a node considers: the best ``ceil(widen * sqrt(visits + 1))`` by the
+        strategy's priors, best first (all of them, in order, when it has none)."""
+        assert self.knowledge is not None  # widening only with the strategy
+        priors = self.knowledge.priors(state, actions)
+        if priors is None:
+            return actions
+        order = sorted(range(len(actions)), key=priors.__getitem__, reverse=True)
+        keep = math.ceil(widen * math.sqrt(node.visits + 1))
+        return [actions[index] for index in order[:keep]]
 
     def _select(self, node: _Node, actions: Sequence[ActionT]) -> ActionT:
         best_action, best_score = actions[0], -math.inf

@@ -1,4 +1,4 @@
-"""The ``fanfold`` command: games, play, legal, replay, solve, arena, serve."""
+"""The ``fanfold`` command: games, play, legal, replay, solve, arena, balance, serve."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from fanfold import __version__
 from fanfold.agents.base import registered_agents
 from fanfold.agents.levels import LEVELS, has_levels, level_agent
 from fanfold.cli import arena as arena_command
+from fanfold.cli import balance as balance_command
 from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
@@ -42,6 +43,7 @@ app = typer.Typer(
 app.add_typer(solve_commands.app, name="solve")
 app.command()(serve_command.serve)
 app.command()(arena_command.arena)
+app.command()(balance_command.balance)
 
 GameArg = Annotated[str, typer.Argument(help="Game name, id or alias (see 'fanfold games').")]
 VariantOpt = Annotated[

@@ -10,6 +10,7 @@ the fraction winnable is reported with its Wilson 95% interval.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -51,7 +52,16 @@ def solve_fan(
         str | None,
         typer.Option("--variant", "-v", help="classic, any-to-empty, sequences or relaxed."),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Census: processes deciding deals.")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Census: processes deciding deals (or a local Ray's CPUs).")
+    ] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Census on Ray: 'auto' (a running cluster), 'local' (start one here with "
+            "--workers CPUs) or a cluster address. Needs the ray extra."
+        ),
+    ] = None,
     results: Annotated[
         Path | None,
         typer.Option(help="Census: JSON-lines file results are appended to (and resumed from)."),
@@ -77,7 +87,7 @@ def solve_fan(
     try:
         config = _config(variant)
         if deals is not None:
-            _census(parse_deal_ranges(deals), config, workers, results, max_states, as_json)
+            _census(parse_deal_ranges(deals), config, workers, results, max_states, as_json, ray)
             return
         state = _load_state(config, deal, board)
     except FanfoldError as error:
@@ -119,9 +129,11 @@ def _census(
     results: Path | None,
     max_states: int | None,
     as_json: bool,
+    ray: str | None = None,
 ) -> None:
     variant = variant_name(config)
     path = results or Path(f"fan-census-{variant}.jsonl")
+    start = time.perf_counter()
     with progress_bar("deciding Fan deals", error_console) as progress:
         rows = run_census(
             deal_list,
@@ -130,8 +142,15 @@ def _census(
             results=path,
             max_states=max_states,
             progress=progress,
+            ray=ray,
         )
-    summary = {"variant": variant, "results": str(path), **census_summary(rows)}
+    seconds = round(time.perf_counter() - start, 3)
+    summary = {
+        "variant": variant,
+        "results": str(path),
+        "seconds": seconds,
+        **census_summary(rows),
+    }
     if as_json:
         console.print_json(json.dumps(summary))
         return
@@ -145,6 +164,7 @@ def _census(
         low, high = summary["wilson_95"]
         console.print(
             f"winnable: {fraction:.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
-            f"median {summary['median_seconds']:.4f} s a deal; results in {path}",
+            f"median {summary['median_seconds']:.4f} s a deal; this run took {seconds:.1f} s "
+            f"(deals already in the results file are not decided again); results in {path}",
             markup=False,
         )

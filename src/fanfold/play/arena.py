@@ -21,7 +21,7 @@ import itertools
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fanfold.agents.base import parse_agent
@@ -29,6 +29,7 @@ from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.play.batch import Job, ProgressCallback, run_batch
+from fanfold.play.kinds import allowed, played_kind
 from fanfold.play.setup import make_seats, new_table, rotate_seats
 from fanfold.play.stats import Proportion
 
@@ -126,8 +127,14 @@ def plan_arena(
 
 
 def play_arena_game(payload: JSONObject) -> JSONObject:
-    """The arena's worker: one seeded game between the payload's seats, with each seat's
-    returns, decisions (choices among two or more actions) and time spent deciding."""
+    """The arena's (and the balance lab's) worker: one seeded game between the payload's seats,
+    with each seat's returns, decisions (choices among two or more actions), time spent
+    deciding and the kinds of the actions it played (:mod:`fanfold.play.kinds`), the seat that
+    decided first, and the turns played where the game counts turns (Fano).
+
+    An optional ``"forbidden"`` entry of the payload, one list of action kinds per seat,
+    restricts what each seat's agent is offered; ``"yielded"`` in the row counts, per seat, the
+    decisions where the restriction left nothing and so gave way."""
     game_id, seats, seed, agent_seed = (
         payload["game"],
         payload["seats"],
@@ -143,12 +150,14 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
         and isinstance(config_json, dict)
     ):
         raise TypeError(f"not an arena job: {payload!r}")
+    forbidden = _forbidden(payload.get("forbidden"), len(seats))
     game = get_game(game_id)
     config = game.config_from_json(config_json)
+    made = make_seats(game, [str(seat) for seat in seats], agent_seed)
     table = new_table(
         game,
         config,
-        make_seats(game, [str(seat) for seat in seats], agent_seed),
+        [replace(seat, forbidden=names) for seat, names in zip(made, forbidden, strict=True)],
         seed=seed,
         allow_undo=False,
     )
@@ -159,22 +168,30 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
     decisions = [0] * count
     seconds = [0.0] * count
     slowest = [0.0] * count
+    yielded = [0] * count
+    kinds: list[dict[str, int]] = [{} for _ in range(count)]
+    first = table.decider
     for _ in range(MAX_ACTIONS):
         seat = table.agent_to_move()
         if seat is None:
             break
-        choices = len(table.legal_actions())
+        legal = table.legal_actions()
+        if forbidden[seat] and not allowed(game, table.state, legal, forbidden[seat]):
+            yielded[seat] += 1
         start = time.perf_counter()
-        table.step()
+        played = table.step()
         elapsed = time.perf_counter() - start
-        if choices > 1:
+        if len(legal) > 1:
             decisions[seat] += 1
             seconds[seat] += elapsed
             slowest[seat] = max(slowest[seat], elapsed)
+        if played is not None:
+            kind = played_kind(game, played.before, played.action)
+            kinds[seat][kind] = kinds[seat].get(kind, 0) + 1
     outcome = table.outcome
     if outcome is None:
         raise RuntimeError(f"{game.title} did not end within {MAX_ACTIONS} actions")
-    return {
+    row: JSONObject = {
         "returns": list(outcome.returns),
         "winners": list(outcome.winners),
         "by_limit": outcome.by_limit,
@@ -184,7 +201,23 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
         "seconds": list(seconds),
         "slowest": list(slowest),
         "seats": list(seats),
+        "kinds": [dict(counts) for counts in kinds],
+        "first": first,
     }
+    turns = getattr(table.state, "turn", None)
+    if isinstance(turns, int) and not isinstance(turns, bool):
+        row["turns"] = turns
+    if any(forbidden):
+        row["yielded"] = list(yielded)
+    return row
+
+
+def _forbidden(value: JSONValue | None, seats: int) -> list[tuple[str, ...]]:
+    if value is None:
+        return [()] * seats
+    if not isinstance(value, list) or len(value) != seats:
+        raise TypeError(f"forbidden needs one list of action kinds per seat, not {value!r}")
+    return [tuple(str(name) for name in _list(names)) for names in value]
 
 
 def run_arena(

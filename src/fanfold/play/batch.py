@@ -6,7 +6,11 @@ row (module-level so that worker processes can import it). :func:`run_batch` run
 this process (``workers=1``) or in a process pool, appends each row to a JSON-lines file as it
 finishes (so an interrupted run loses nothing), skips on a rerun the jobs whose rows are already
 there, and returns the rows in the order of the jobs. Everything random in a job comes from its
-payload (its seed), so the rows are the same whatever the number of workers::
+payload (its seed), so the rows are the same whatever the number of workers, and whatever the
+backend: a process pool on this machine by default, or a Ray cluster (``ray="auto"`` joins a
+running one, ``ray="local"`` starts one here, any other text is a cluster's address; see
+:mod:`fanfold.play.backends`; Ray is an optional extra, imported only then). Jobs go to the
+workers in small chunks, so that many quick jobs do not drown in scheduling::
 
     >>> rows = run_batch(square, [Job(str(n), {"n": n}) for n in range(4)], workers=1)
     >>> [row["square"] for row in rows]
@@ -17,9 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -27,19 +29,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
+from fanfold.play.backends import LOCAL, Job, Worker, chunks, run_jobs
 
-#: A job's work: payload in, result row out. Must be importable (a module-level function).
-Worker = Callable[[JSONObject], JSONObject]
 #: Told after every finished job: (jobs done, jobs in all).
 ProgressCallback = Callable[[int, int], None]
-
-
-@dataclass(frozen=True)
-class Job:
-    """One unit of work: a key unique in its batch (``"classic:1234"``) and a JSON payload."""
-
-    key: str
-    payload: JSONObject
 
 
 def square(payload: JSONObject) -> JSONObject:
@@ -87,6 +80,7 @@ def run_batch(
     results: Path | None = None,
     is_done: Callable[[JSONObject], bool] | None = None,
     progress: ProgressCallback | None = None,
+    ray: str | None = None,
 ) -> list[JSONObject]:
     """Run ``jobs`` with ``worker``; returns one row per job, in job order, each with its
     ``"job"`` key.
@@ -100,9 +94,12 @@ def run_batch(
         is_done: whether a stored row counts as finished (e.g. not an ``unknown`` verdict);
             every stored row counts when not given.
         progress: called after every job with (done, total), reused jobs counted as done.
+        ray: run on Ray instead of local processes: ``"auto"`` (a running cluster),
+            ``"local"`` (start one here with ``workers`` CPUs) or a cluster's address.
 
     Raises:
-        FanfoldError: repeated keys, fewer than one worker, or an unreadable results file.
+        FanfoldError: repeated keys, fewer than one worker, an unreadable results file, or Ray
+            asked for but not installed or not reachable.
     """
     if workers < 1:
         raise FanfoldError(f"workers must be at least 1, not {workers}")
@@ -120,25 +117,12 @@ def run_batch(
     if progress is not None:
         progress(len(rows), total)
     with _appender(results) as append:
-        for row in _run(worker, todo, workers):
+        for row in run_jobs(worker, todo, workers, ray):
             rows[str(row["job"])] = row
             append(row)
             if progress is not None:
                 progress(len(rows), total)
     return [rows[key] for key in keys]
-
-
-def _run(worker: Worker, jobs: Sequence[Job], workers: int) -> Iterator[JSONObject]:
-    if workers == 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield {"job": job.key, **worker(job.payload)}
-        return
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        futures: dict[Future[JSONObject], str] = {
-            pool.submit(worker, job.payload): job.key for job in jobs
-        }
-        for future in as_completed(futures):
-            yield {"job": futures[future], **future.result()}
 
 
 @contextmanager
@@ -180,3 +164,16 @@ def progress_bar(label: str, console: Console | None = None) -> Iterator[Progres
 
     with bar:
         yield update
+
+
+__all__ = [
+    "LOCAL",
+    "Job",
+    "ProgressCallback",
+    "Worker",
+    "chunks",
+    "progress_bar",
+    "read_results",
+    "run_batch",
+    "square",
+]

@@ -81,9 +81,11 @@ def run_census(
     results: Path | None = None,
     max_states: int | None = None,
     progress: ProgressCallback | None = None,
+    ray: str | None = None,
 ) -> list[JSONObject]:
     """Decide ``deals`` (rows in deal order); deals already decided in ``results`` are reused,
-    those left ``unknown`` there are tried again."""
+    those left ``unknown`` there are tried again. ``ray`` runs it on a Ray cluster (see
+    :mod:`fanfold.play.backends`), with the same rows."""
     variant = variant_name(config)
     jobs = [
         Job(
@@ -99,6 +101,7 @@ def run_census(
         results=results,
         is_done=lambda row: row.get("verdict") != UNKNOWN,
         progress=progress,
+        ray=ray,
     )
 
 

@@ -33,6 +33,7 @@ from fanfold.core.errors import StaleVersionError, TurnError
 from fanfold.core.game import Outcome
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
+from fanfold.play.kinds import allowed
 
 HUMAN = "human"
 
@@ -44,10 +45,13 @@ class Seat:
     Attributes:
         player: ``"human"`` or the agent's canonical text (``"mcts(iterations=500)"``).
         agent: the agent, or ``None`` for a human.
+        forbidden: action kinds this seat's agent is not offered (an experiment's restriction,
+            e.g. ``("oversum",)``; see :mod:`fanfold.play.kinds`).
     """
 
     player: str
     agent: AnyAgent | None = None
+    forbidden: tuple[str, ...] = ()
 
     @property
     def is_human(self) -> bool:
@@ -207,9 +211,17 @@ class Table:
         agent = self.seats[seat].agent if 0 <= seat < len(self.seats) else None
         if agent is None or seat != self.decider:
             raise TurnError(f"{self.seat_name(seat)}'s agent does not decide now")
-        return agent.choose(
-            self.game.observe(self.state, seat), self.game.legal_actions(self.state)
-        )
+        return agent.choose(self.game.observe(self.state, seat), self.offered(seat))
+
+    def offered(self, seat: int) -> Sequence[Any]:
+        """The legal actions ``seat``'s agent is offered: all of them, less the kinds its
+        seat's restriction forbids; all of them again when the restriction would leave none
+        (a seat must act, so a restriction yields where the rules leave no other choice)."""
+        legal = self.game.legal_actions(self.state)
+        forbidden = self.seats[seat].forbidden
+        if not forbidden:
+            return legal
+        return allowed(self.game, self.state, legal, forbidden) or legal
 
     def step(self) -> Played | None:
         """Let the agent whose decision it is choose and apply; ``None`` when the decider is a

@@ -17,5 +17,13 @@ def _knowledge(game: AnyGame) -> AnyKnowledge:
 #: What makes the game's strategy (:mod:`fanfold.agents.strategy.fano_knowledge`).
 KNOWLEDGE = _knowledge
 
-#: The agent behind each level.
-LEVELS = {"easy": "random", "medium": "mcts(iterations=50)", "hard": "mcts(iterations=200)"}
+#: The agent behind each level. ``easy``: a light search with random playouts (it finds few
+#: promotions: a beginner beats it); ``medium``: the strategy played directly, no search;
+#: ``hard``: information-set search whose playouts follow the strategy for ten actions, scored
+#: by its evaluation, considering the strategy's best few moves at each node (progressive
+#: widening). ``docs/agents.md`` gives their measured strength and time per decision.
+LEVELS = {
+    "easy": "mcts(iterations=40, rollout_limit=40)",
+    "medium": "heuristic",
+    "hard": "mcts(playout=heuristic, iterations=150, rollout_limit=10, widening=1)",
+}

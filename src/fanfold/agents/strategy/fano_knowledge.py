@@ -106,6 +106,7 @@ SPECIAL = 1.0
 SCALE = 0.4
 
 _PROMOTE = 1000.0
+_DRAW_PHASES = (Phase.MULLIGAN, Phase.DRAW_SHUFFLE, Phase.SHUFFLE)
 _NEVER = -1000.0
 
 
@@ -171,12 +172,12 @@ def _hand_values(hand: tuple[int, ...]) -> tuple[int, ...]:
 
 def player_potential(player: PlayerState) -> float:
     """:func:`potential` of one player's cards."""
-    prestige, combat = _split(player.field)
-    free = FIELD_SLOTS - len(player.field)
-    return potential(prestige, combat, _hand_values(player.hand), free)
+    return _cards_potential(player.field, player.hand)
 
 
+@lru_cache(maxsize=1 << 16)
 def _cards_potential(field: tuple[int, ...], hand: tuple[int, ...]) -> float:
+    """:func:`potential` of cards in play and in hand (cached: the same cards come back)."""
     prestige, combat = _split(field)
     return potential(prestige, combat, _hand_values(hand), FIELD_SLOTS - len(field))
 
@@ -200,7 +201,8 @@ def attackers_of(config: FanoConfig, seat: int, players: int) -> tuple[int, ...]
     return tuple(other for other in range(players) if other not in partners)
 
 
-def _exposed(card_value: int, attackers: Sequence[int]) -> int:
+@lru_cache(maxsize=1 << 12)
+def _exposed(card_value: int, attackers: tuple[int, ...]) -> int:
     """How many of ``attackers`` (values in play) could attack a card of ``card_value``."""
     return sum(
         1 for value in attackers if value <= MAX_COMBAT and ATTACK_SUPPORT[value][card_value]
@@ -216,11 +218,14 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
 
     #: Main-phase moves the heuristic makes in one turn before it ends the turn regardless.
     MAIN_MOVES = 24
+    #: Positions whose move scores are remembered (then forgotten all at once).
+    REMEMBERED = 1 << 13
 
     def __init__(self, game: Game[FanoConfig, FanoState, FanoAction, FanoView]) -> None:
         super().__init__(game)
         self._turn = (-1, -1)
         self._moves = 0
+        self._scores: dict[tuple[object, ...], dict[FanoAction, float]] = {}
 
     # -------------------------------------------------------------------------- deciding
     def choose(self, view: FanoView, legal: Sequence[FanoAction], rng: random.Random) -> FanoAction:
@@ -244,6 +249,21 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
             return legal[0]
         return self.best(state, legal, rng)
 
+    def priors(self, state: FanoState, legal: Sequence[FanoAction]) -> Sequence[float]:
+        return self.scores(state, legal)
+
+    def obvious(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction | None:
+        """Promote whenever possible; the draw phase's questions (redraw, Temporary Joker)
+        by the heuristic's rule, which reads only the seat's own cards."""
+        for action in legal:
+            if isinstance(action, Promote):
+                return action
+        if view.phase in _DRAW_PHASES and view.turn_player == view.player:
+            state = self.game.sample_state(view, random.Random(view.turn))
+            scores = self.scores(state, legal)
+            return legal[scores.index(max(scores))]
+        return None
+
     def best(self, state: FanoState, legal: Sequence[FanoAction], rng: random.Random) -> FanoAction:
         """The best-scored action of ``legal`` (ties broken at random)."""
         scores = self.scores(state, legal)
@@ -252,10 +272,35 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
         return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
 
     def scores(self, state: FanoState, legal: Sequence[FanoAction]) -> list[float]:
-        """Each action's score for the decider of ``state`` (higher is better)."""
+        """Each action's score for the decider of ``state`` (higher is better). A move's score
+        reads only the cards in play and in hand, so scores are remembered by those (search
+        and playouts meet the same cards again and again)."""
         if state.phase is Phase.REACT:
             return _React(state).scores(legal)
-        return _Turn(state).scores(legal)
+        me = state.players[state.turn_player]
+        key = (
+            state.config,
+            state.phase,
+            state.turn_player,
+            me.hand,
+            me.tribute,
+            tuple((p.field, p.level, p.hidden, p.protected) for p in state.players),
+        )
+        known = self._scores.get(key)
+        if known is None:
+            if len(self._scores) >= self.REMEMBERED:
+                self._scores.clear()
+            known = self._scores[key] = {}
+        turn = None
+        result = []
+        for action in legal:
+            score = known.get(action)
+            if score is None:
+                if turn is None:
+                    turn = _Turn(state)
+                score = known[action] = turn.score(action)
+            result.append(score)
+        return result
 
     # ------------------------------------------------------------------------ evaluating
     def evaluate(self, state: FanoState) -> tuple[float, ...] | None:
@@ -270,12 +315,12 @@ def standing(state: FanoState, seat: int) -> float:
     me = state.players[seat]
     units = LEVEL * me.level + player_potential(me) + TRIBUTE * me.tribute
     players = len(state.players)
-    attacking = [
+    attacking = tuple(
         card >> 4
         for other in attackers_of(state.config, seat, players)
         for card in state.players[other].field
         if card not in state.players[other].hidden
-    ]
+    )
     if attacking:
         for card in me.field:
             value = card >> 4
@@ -319,12 +364,12 @@ class _Turn:
         self.me = state.players[self.seat]
         self.base = player_potential(self.me)
         players = len(state.players)
-        self.threats = [
+        self.threats = tuple(
             card >> 4
             for other in attackers_of(self.config, self.seat, players)
             for card in state.players[other].field
             if card not in state.players[other].hidden
-        ]
+        )
         self._foes: dict[int, float] = {}
         #: What one more tribute counter is worth (nothing at the cap).
         self.earn = TRIBUTE if self.config.tribute and self.me.tribute < TRIBUTE_CAP else 0.0
@@ -340,13 +385,13 @@ class _Turn:
         return gain
 
     def foe_loss(self, seat: int, target: int) -> float:
-        """What losing ``target`` costs the player at ``seat`` (their potential drop), plus
-        a little for the leader."""
+        """What losing ``target`` costs the player at ``seat`` (their potential drop, from
+        their cards in play: their hand is hidden), plus a little for the leader."""
         foe = self.state.players[seat]
         before = self._foes.get(seat)
         if before is None:
-            before = self._foes[seat] = player_potential(foe)
-        after = _cards_potential(_without(foe.field, target), foe.hand)
+            before = self._foes[seat] = _cards_potential(foe.field, ())
+        after = _cards_potential(_without(foe.field, target), ())
         lead = 0.05 * (LEVEL * (foe.level - self.me.level) + before - self.base)
         return before - after + max(0.0, lead)
 

@@ -1,0 +1,337 @@
+"""A balance experiment: one game, the variants to compare, who plays, how many games.
+
+An experiment is a small TOML file (or the same from the command line)::
+
+    game = "fano"
+    games = 400            # per variant; a multiple of the seats when the players rotate
+    seed = 1               # deal r of every variant is dealt from seed + r
+    players = ["mcts(iterations=50)", "mcts(iterations=50); forbid=oversum"]
+    rotate = true          # each deal played once per rotation of the players over the seats
+
+    [[variant]]
+    name = "free"
+    preset = "specials-choice"
+
+    [[variant]]
+    name = "prestige only"
+    preset = "specials-choice"
+    options = { oversum_prestige_only = true }
+    # players = [...]      # a variant may seat its own players
+
+A *player* is an agent text, optionally followed by ``; forbid=KIND,KIND``: the action kinds
+(:mod:`fanfold.play.kinds`) that player's agent is never offered, wherever it sits. With fewer
+players than seats the last fills the rest. With ``rotate`` (the default) every deal is played
+once per rotation of the players over the seats, so that each player meets every seat of every
+deal and the luck of the deal cancels out of the comparison between players; every variant is
+played on the same deals, so the comparison between variants is not at the mercy of the deals
+either.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fanfold.agents.base import parse_agent
+from fanfold.core.config import GameConfig, JSONObject, JSONValue
+from fanfold.core.errors import ConfigError, FanfoldError
+from fanfold.core.registry import AnyGame, get_game
+from fanfold.play.batch import Job
+from fanfold.play.kinds import check_names
+
+_TOP_KEYS = {"game", "games", "seed", "players", "rotate", "variant", "title"}
+_VARIANT_KEYS = {"name", "preset", "options", "players"}
+
+
+@dataclass(frozen=True)
+class Player:
+    """An agent and the action kinds it may not choose.
+
+    Attributes:
+        agent: the agent's canonical text.
+        forbidden: action kinds never offered to it (normalised names).
+    """
+
+    agent: str
+    forbidden: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.forbidden:
+            return self.agent
+        return f"{self.agent}; forbid={','.join(self.forbidden)}"
+
+
+def parse_player(text: str, game: AnyGame) -> Player:
+    """``"AGENT"`` or ``"AGENT; forbid=KIND,KIND"`` into a :class:`Player`.
+
+    Raises:
+        ConfigError: an unknown agent or a malformed restriction, named in the message.
+    """
+    agent_text, sep, rest = text.partition(";")
+    forbidden: tuple[str, ...] = ()
+    if sep:
+        key, eq, names = rest.partition("=")
+        if key.strip().lower() != "forbid" or not eq or not names.strip():
+            raise ConfigError(
+                f"player {text!r}: after ';' write forbid=KIND,KIND (e.g. 'heuristic; "
+                "forbid=oversum')"
+            )
+        forbidden = check_names(names.split(","))
+    try:
+        spec = parse_agent(agent_text.strip())
+        spec.create(game)
+    except FanfoldError as error:
+        raise ConfigError(f"player {text!r}: {error}") from None
+    return Player(str(spec), forbidden)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One arm of an experiment: a config and the players seated."""
+
+    name: str
+    config: GameConfig
+    players: tuple[Player, ...]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A checked experiment (see the module text)."""
+
+    game: AnyGame
+    variants: tuple[Variant, ...]
+    games: int
+    seed: int
+    rotate: bool = True
+    title: str = ""
+
+    def seats(self, variant: Variant) -> int:
+        """Seats at the table in ``variant``."""
+        return self.game.num_players(variant.config)
+
+    def lineup(self, variant: Variant) -> tuple[Player, ...]:
+        """The player of each seat in the first game of a deal (the last player filling up)."""
+        count = self.seats(variant)
+        players = variant.players
+        return players + (players[-1],) * (count - len(players))
+
+    def rounds(self, variant: Variant) -> int:
+        """Deals played in ``variant``."""
+        return self.games // self.seats(variant) if self.rotate else self.games
+
+    def jobs(self) -> list[Job]:
+        """One job a game: variant, deal and rotation; the payload is the arena worker's."""
+        jobs: list[Job] = []
+        for number, variant in enumerate(self.variants):
+            players = self.lineup(variant)
+            count = len(players)
+            config = variant.config.to_json()
+            rotations = count if self.rotate else 1
+            for round_ in range(self.rounds(variant)):
+                for rotation in range(rotations):
+                    # as rotate_seats: game k of a deal moves every player k seats on
+                    order = [(seat - rotation) % count for seat in range(count)]
+                    seats: list[JSONValue] = [players[index].agent for index in order]
+                    forbidden: list[JSONValue] = [list(players[index].forbidden) for index in order]
+                    payload: JSONObject = {
+                        "game": self.game.id,
+                        "config": config,
+                        "seats": seats,
+                        "forbidden": forbidden,
+                        "players": list(order),
+                        "seed": self.seed + round_,
+                        "agent_seed": (self.seed + round_) * 1000 + rotation * 100,
+                    }
+                    jobs.append(Job(f"{number}:{round_}:{rotation}", payload))
+        return jobs
+
+    def to_json(self) -> JSONObject:
+        """The experiment as it was run (for the report)."""
+        variants: list[JSONValue] = [
+            {
+                "name": variant.name,
+                "config": variant.config.to_json(),
+                "players": [str(player) for player in self.lineup(variant)],
+            }
+            for variant in self.variants
+        ]
+        return {
+            "game": self.game.id,
+            "games": self.games,
+            "seed": self.seed,
+            "rotate": self.rotate,
+            "title": self.title,
+            "variants": variants,
+        }
+
+
+def build_experiment(
+    game_name: str,
+    variants: Sequence[Mapping[str, Any]],
+    players: Sequence[str],
+    *,
+    games: int,
+    seed: int = 1,
+    rotate: bool = True,
+    title: str = "",
+    where: str = "the experiment",
+) -> Experiment:
+    """Check an experiment's parts and build it; every message names what is wrong.
+
+    Args:
+        game_name: the game.
+        variants: each with ``name`` (optional), ``preset`` (optional), ``options`` (a table
+            of option values, optional) and ``players`` (optional, else ``players``).
+        players: the players of every variant that names none.
+        games: games per variant.
+        seed: the first deal's seed.
+        rotate: play every deal once per rotation of the players over the seats.
+        title: a heading for the report.
+        where: how messages name the source (a file name).
+
+    Raises:
+        ConfigError: anything wrong, named.
+    """
+    try:
+        game = get_game(game_name)
+    except FanfoldError as error:
+        raise ConfigError(f"{where}: {error}") from None
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ConfigError(f"{where}: games must be a whole number of at least 1, not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"{where}: seed must be a whole number, 0 or more, not {seed!r}")
+    if not variants:
+        variants = [{}]
+    built: list[Variant] = []
+    names: set[str] = set()
+    for number, entry in enumerate(variants, start=1):
+        unknown = set(entry) - _VARIANT_KEYS
+        if unknown:
+            raise ConfigError(
+                f"{where}: variant {number} has unknown keys {', '.join(sorted(unknown))} "
+                f"(a variant takes {', '.join(sorted(_VARIANT_KEYS))})"
+            )
+        preset = entry.get("preset")
+        label = str(entry.get("name") or preset or f"variant {number}")
+        if label in names:
+            raise ConfigError(f"{where}: two variants are called {label!r}; name each once")
+        names.add(label)
+        config = _config(game, preset, entry.get("options"), f"{where}, variant {label!r}")
+        texts = entry.get("players", players)
+        if isinstance(texts, str):
+            texts = [texts]
+        if not isinstance(texts, list | tuple) or not texts:
+            raise ConfigError(
+                f"{where}, variant {label!r}: name the players, e.g. players = "
+                '["hard", "hard; forbid=oversum"]'
+            )
+        seated = tuple(parse_player(str(text), game) for text in texts)
+        seats = game.num_players(config)
+        if len(seated) > seats:
+            raise ConfigError(
+                f"{where}, variant {label!r}: {len(seated)} players for {seats} seats"
+            )
+        if rotate and games % seats:
+            raise ConfigError(
+                f"{where}, variant {label!r}: games must be a multiple of {seats} so that "
+                f"every player plays every seat of every deal (try "
+                f"{games + seats - games % seats}), or set rotate = false"
+            )
+        built.append(Variant(label, config, seated))
+    return Experiment(game, tuple(built), games, seed, rotate, title)
+
+
+def _config(game: AnyGame, preset: Any, options: Any, where: str) -> GameConfig:
+    try:
+        config: GameConfig = (
+            game.default_config() if preset is None else game.preset(str(preset)).config
+        )
+        if options is not None:
+            if not isinstance(options, Mapping):
+                raise ConfigError(
+                    "options is a table of option values, e.g. { oversum_prestige_only = true }"
+                )
+            config = config.with_options({str(k): _option_text(v) for k, v in options.items()})
+    except FanfoldError as error:
+        raise ConfigError(f"{where}: {error}") from None
+    return config
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def load_experiment(path: Path) -> Experiment:
+    """Read and check an experiment file (TOML, see the module text).
+
+    Raises:
+        ConfigError: the file is missing, not TOML, or wrong in any part (named).
+    """
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"cannot read {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path} is not a TOML file: {error}") from None
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise ConfigError(
+            f"{path}: unknown keys {', '.join(sorted(unknown))} (an experiment takes "
+            f"{', '.join(sorted(_TOP_KEYS))})"
+        )
+    if "game" not in data:
+        raise ConfigError(f'{path}: name the game, e.g. game = "fano"')
+    variants = data.get("variant", [])
+    if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants):
+        raise ConfigError(f"{path}: variants are [[variant]] tables")
+    players = data.get("players", [])
+    if isinstance(players, str):
+        players = [players]
+    rotate = data.get("rotate", True)
+    if not isinstance(rotate, bool):
+        raise ConfigError(f"{path}: rotate is true or false, not {rotate!r}")
+    return build_experiment(
+        str(data["game"]),
+        variants,
+        players,
+        games=data.get("games", 100),
+        seed=data.get("seed", 1),
+        rotate=rotate,
+        title=str(data.get("title", "")),
+        where=str(path),
+    )
+
+
+def parse_variant_text(text: str) -> dict[str, Any]:
+    """A command-line variant, ``[LABEL:] [PRESET] [name=value ...]``, as a variant table.
+
+    >>> parse_variant_text("strict: specials-choice oversum_prestige_only=true")["options"]
+    {'oversum_prestige_only': 'true'}
+    >>> parse_variant_text("players=3")
+    {'options': {'players': '3'}}
+    """
+    label, sep, rest = text.partition(":")
+    if not sep or "=" in label:
+        label, rest = "", text
+    entry: dict[str, Any] = {}
+    if label.strip():
+        entry["name"] = label.strip()
+    options: dict[str, str] = {}
+    for word in rest.split():
+        name, eq, value = word.partition("=")
+        if eq:
+            options[name] = value
+        elif "preset" in entry:
+            raise ConfigError(
+                f"variant {text!r}: one preset a variant ({entry['preset']!r} and {word!r})"
+            )
+        else:
+            entry["preset"] = word
+    if options:
+        entry["options"] = options
+    return entry

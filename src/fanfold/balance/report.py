@@ -1,0 +1,720 @@
+"""What a balance experiment measured, and the report a designer reads.
+
+:func:`summarize` counts the rows of :func:`fanfold.balance.run.run_experiment` per variant:
+win rate of every seat against its fair share (1 / seats) and of every player, each with its
+Wilson 95% interval and a z test; the player who moved first; game length (actions, and turns
+where the game counts them); draws and turn-limit draws; how often each action kind was played,
+and how a seat fared in the games it used a kind against those it did not. With two or more
+variants, each is compared with the first: the difference of every seat's and every player's
+win rate and of the limit-draw rate, with Newcombe's 95% interval and the two-proportion test.
+
+:func:`write_report` writes ``report.md`` (tables and pictures), ``report.html`` (the same, one
+file with the pictures inside, to open directly) and ``summary.json``.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fanfold.balance.experiment import Experiment, Variant
+from fanfold.core.config import JSONObject, JSONValue
+from fanfold.play.stats import (
+    Proportion,
+    difference_interval,
+    proportion_test,
+    quantile,
+    two_proportion_test,
+)
+
+
+@dataclass
+class UseCount:
+    """One action kind in one variant."""
+
+    kind: str
+    times: int = 0
+    #: seat-games in which the kind was played at least once, and of those the ones won
+    used: int = 0
+    used_won: int = 0
+    #: seat-games in which it was not played (where it was in the variant), and those won
+    unused: int = 0
+    unused_won: int = 0
+    #: games whose winner played the kind
+    winner_used: int = 0
+
+
+@dataclass
+class VariantSummary:
+    """Everything measured in one variant."""
+
+    variant: Variant
+    seats: int
+    games: int = 0
+    seat_wins: list[int] = field(default_factory=list)
+    player_games: list[int] = field(default_factory=list)
+    player_wins: list[int] = field(default_factory=list)
+    player_returns: list[float] = field(default_factory=list)
+    player_seconds: list[float] = field(default_factory=list)
+    player_decisions: list[int] = field(default_factory=list)
+    player_yielded: list[int] = field(default_factory=list)
+    first_games: int = 0
+    first_draws: int = 0
+    first_wins: int = 0
+    draws: int = 0
+    limit_draws: int = 0
+    lengths: list[int] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    kinds: dict[str, UseCount] = field(default_factory=dict)
+
+    @property
+    def fair(self) -> float:
+        """A seat's fair share of the wins."""
+        return 1 / self.seats
+
+    def seat_rate(self, seat: int) -> Proportion:
+        """Seat ``seat``'s wins among the games."""
+        return Proportion(self.seat_wins[seat], self.games)
+
+    @property
+    def decided(self) -> int:
+        """Games someone won (the others drawn)."""
+        return self.games - self.draws
+
+    def seat_share(self, seat: int) -> Proportion:
+        """Seat ``seat``'s wins among the decided games: what its fair share is tested on
+        (with draws, every seat's win rate among all games falls short of 1 / seats)."""
+        return Proportion(self.seat_wins[seat], self.decided)
+
+    @property
+    def first_share(self) -> Proportion:
+        """The first mover's wins among the decided games."""
+        return Proportion(self.first_wins, self.first_games - self.first_draws)
+
+    def player_rate(self, player: int) -> Proportion:
+        """Player ``player``'s wins among the games it played (a seat each)."""
+        return Proportion(self.player_wins[player], self.player_games[player])
+
+    @property
+    def first_rate(self) -> Proportion:
+        """Wins of the seat that took the game's first decision."""
+        return Proportion(self.first_wins, self.first_games)
+
+    @property
+    def limit_rate(self) -> Proportion:
+        """Games that ended at the turn limit."""
+        return Proportion(self.limit_draws, self.games)
+
+    def to_json(self, experiment: Experiment) -> JSONObject:
+        lineup = experiment.lineup(self.variant)
+        seats: list[JSONValue] = []
+        for seat in range(self.seats):
+            rate = self.seat_rate(seat)
+            seats.append(
+                {
+                    "seat": seat + 1,
+                    "wins": rate.successes,
+                    "games": rate.trials,
+                    "win_rate": rate.fraction,
+                    "interval": list(rate.interval),
+                    "fair_share": self.fair,
+                    "share_of_decided": self.seat_share(seat).fraction,
+                    "share_interval": list(self.seat_share(seat).interval),
+                    "p_value": proportion_test(self.seat_share(seat), self.fair),
+                }
+            )
+        players: list[JSONValue] = []
+        for number, player in enumerate(lineup):
+            rate = self.player_rate(number)
+            players.append(
+                {
+                    "player": number + 1,
+                    "agent": player.agent,
+                    "forbidden": list(player.forbidden),
+                    "wins": rate.successes,
+                    "games": rate.trials,
+                    "win_rate": rate.fraction,
+                    "interval": list(rate.interval),
+                    "yielded": self.player_yielded[number],
+                }
+            )
+        kinds: list[JSONValue] = [
+            {
+                "kind": use.kind,
+                "per_game": use.times / self.games if self.games else 0.0,
+                "games_used": use.used,
+                "win_rate_used": Proportion(use.used_won, use.used).fraction,
+                "win_rate_unused": Proportion(use.unused_won, use.unused).fraction,
+                "winner_used": use.winner_used,
+            }
+            for use in self.kinds.values()
+        ]
+        first = Proportion(self.first_wins, self.first_games)
+        return {
+            "name": self.variant.name,
+            "config": self.variant.config.to_json(),
+            "games": self.games,
+            "seats": seats,
+            "players": players,
+            "first_mover": {
+                "wins": first.successes,
+                "games": first.trials,
+                "win_rate": first.fraction,
+                "interval": list(first.interval),
+            },
+            "draws": self.draws,
+            "limit_draws": self.limit_draws,
+            "limit_interval": list(self.limit_rate.interval),
+            "length": _spread(self.lengths),
+            "turns": _spread(self.turns) if self.turns else None,
+            "kinds": kinds,
+        }
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One rate compared between a variant and the first."""
+
+    what: str
+    variant: str
+    baseline: Proportion
+    other: Proportion
+
+    @property
+    def delta(self) -> float | None:
+        """other - baseline, or ``None`` when either had no trials."""
+        if self.baseline.fraction is None or self.other.fraction is None:
+            return None
+        return self.other.fraction - self.baseline.fraction
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Newcombe's 95% interval of the difference."""
+        return difference_interval(self.other, self.baseline)
+
+    @property
+    def p_value(self) -> float:
+        """Two-sided p-value of the two-proportion test."""
+        return two_proportion_test(self.other, self.baseline)
+
+    def to_json(self) -> JSONObject:
+        return {
+            "what": self.what,
+            "variant": self.variant,
+            "baseline": self.baseline.fraction,
+            "other": self.other.fraction,
+            "difference": self.delta,
+            "interval": list(self.interval),
+            "p_value": self.p_value,
+        }
+
+
+@dataclass
+class Summary:
+    """A whole experiment's results."""
+
+    experiment: Experiment
+    variants: list[VariantSummary]
+    differences: list[Difference]
+
+    def to_json(self) -> JSONObject:
+        variants: list[JSONValue] = [v.to_json(self.experiment) for v in self.variants]
+        differences: list[JSONValue] = [d.to_json() for d in self.differences]
+        return {
+            "experiment": self.experiment.to_json(),
+            "variants": variants,
+            "differences": differences,
+        }
+
+
+def summarize(experiment: Experiment, rows: Sequence[JSONObject]) -> Summary:
+    """Count ``rows`` (one per job of ``experiment``, any order) per variant."""
+    payloads = {job.key: job.payload for job in experiment.jobs()}
+    summaries = []
+    for variant in experiment.variants:
+        seats = experiment.seats(variant)
+        players = len(experiment.lineup(variant))
+        summaries.append(
+            VariantSummary(
+                variant,
+                seats,
+                seat_wins=[0] * seats,
+                player_games=[0] * players,
+                player_wins=[0] * players,
+                player_returns=[0.0] * players,
+                player_seconds=[0.0] * players,
+                player_decisions=[0] * players,
+                player_yielded=[0] * players,
+            )
+        )
+    for row in rows:
+        key = str(row["job"])
+        summary = summaries[int(key.split(":")[0])]
+        order = [int(_number(index)) for index in _list(payloads[key]["players"])]
+        winners = {int(_number(seat)) for seat in _list(row["winners"])}
+        returns = [_number(value) for value in _list(row["returns"])]
+        decisions = _list(row["decisions"])
+        seconds = _list(row["seconds"])
+        yielded = _list(row.get("yielded") or [0] * len(order))
+        kinds = [_counts(entry) for entry in _list(row.get("kinds") or [{}] * len(order))]
+        summary.games += 1
+        summary.lengths.append(int(_number(row["actions"])))
+        if isinstance(row.get("turns"), int):
+            summary.turns.append(int(_number(row["turns"])))
+        if not winners and summary.seats > 1:
+            summary.draws += 1
+        summary.limit_draws += bool(row["by_limit"])
+        first = row.get("first")
+        if isinstance(first, int) and summary.seats > 1:
+            summary.first_games += 1
+            summary.first_wins += first in winners
+            summary.first_draws += not winners
+        for seat, player in enumerate(order):
+            won = seat in winners
+            summary.seat_wins[seat] += won
+            summary.player_games[player] += 1
+            summary.player_wins[player] += won
+            summary.player_returns[player] += returns[seat]
+            summary.player_seconds[player] += _number(seconds[seat])
+            summary.player_decisions[player] += int(_number(decisions[seat]))
+            summary.player_yielded[player] += int(_number(yielded[seat]))
+        _count_kinds(summary, kinds, winners)
+    differences: list[Difference] = []
+    if len(summaries) > 1:
+        base = summaries[0]
+        for other in summaries[1:]:
+            name = other.variant.name
+            if other.seats != base.seats:  # seats and players of another table: not compared
+                differences.append(
+                    Difference("turn-limit draws", name, base.limit_rate, other.limit_rate)
+                )
+                continue
+            for seat in range(base.seats):
+                differences.append(
+                    Difference(
+                        f"seat {seat + 1} win rate",
+                        name,
+                        base.seat_rate(seat),
+                        other.seat_rate(seat),
+                    )
+                )
+            for player in range(min(len(base.player_games), len(other.player_games))):
+                differences.append(
+                    Difference(
+                        f"player {player + 1} win rate",
+                        name,
+                        base.player_rate(player),
+                        other.player_rate(player),
+                    )
+                )
+            if base.first_games and other.first_games:
+                differences.append(
+                    Difference("first mover's win rate", name, base.first_rate, other.first_rate)
+                )
+            differences.append(
+                Difference("turn-limit draws", name, base.limit_rate, other.limit_rate)
+            )
+    return Summary(experiment, summaries, differences)
+
+
+def _count_kinds(summary: VariantSummary, kinds: list[dict[str, int]], winners: set[int]) -> None:
+    seen = set(summary.kinds)
+    for counts in kinds:
+        seen.update(counts)
+    for kind in sorted(seen):
+        use = summary.kinds.setdefault(kind, UseCount(kind))
+        for seat, counts in enumerate(kinds):
+            times = counts.get(kind, 0)
+            use.times += times
+            won = seat in winners
+            if times:
+                use.used += 1
+                use.used_won += won
+            else:
+                use.unused += 1
+                use.unused_won += won
+        if any(kinds[seat].get(kind, 0) for seat in winners if seat < len(kinds)):
+            use.winner_used += 1
+
+
+def _spread(values: Sequence[int]) -> JSONObject:
+    floats = [float(value) for value in values]
+    return {
+        "mean": sum(floats) / len(floats) if floats else None,
+        "p10": quantile(floats, 0.1),
+        "median": quantile(floats, 0.5),
+        "p90": quantile(floats, 0.9),
+        "max": max(floats) if floats else None,
+    }
+
+
+def _counts(value: JSONValue) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise TypeError(f"not action-kind counts: {value!r}")
+    return {str(kind): int(_number(times)) for kind, times in value.items()}
+
+
+def _list(value: JSONValue | None) -> list[JSONValue]:
+    if not isinstance(value, list):
+        raise TypeError(f"not a list in a result row: {value!r}")
+    return value
+
+
+def _number(value: JSONValue | None) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise TypeError(f"not a number in a result row: {value!r}")
+    return float(value)
+
+
+# ---------------------------------------------------------------------------------- writing
+def percent(value: float | None) -> str:
+    """``0.4812`` as ``48.1%``; ``-`` for nothing."""
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _interval(pair: tuple[float, float]) -> str:
+    return f"{percent(pair[0])} to {percent(pair[1])}"
+
+
+def _points(pair: tuple[float, float]) -> str:
+    return f"{100 * pair[0]:+.1f} to {100 * pair[1]:+.1f} points"
+
+
+def _p(value: float) -> str:
+    return "<0.0001" if value < 0.0001 else f"{value:.4f}"
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table, first column left-aligned, the rest right-aligned.
+
+    >>> print(markdown_table(["seat", "won"], [["1", "97"]]))
+    | seat | won |
+    |------|----:|
+    | 1    |  97 |
+    """
+    widths = [max(len(row[n]) for row in [headers, *rows]) for n in range(len(headers))]
+
+    def line(cells: list[str]) -> str:
+        padded = [
+            cell.ljust(width) if n == 0 else cell.rjust(width)
+            for n, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = (
+        "|"
+        + "|".join(
+            "-" * (width + 2) if n == 0 else "-" * (width + 1) + ":"
+            for n, width in enumerate(widths)
+        )
+        + "|"
+    )
+    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
+
+
+def render_markdown(summary: Summary, pictures: Sequence[tuple[str, str]] = ()) -> str:
+    """The report as Markdown; ``pictures`` are (file name, caption) pairs placed after the
+    tables."""
+    experiment = summary.experiment
+    out = [f"# {experiment.title or experiment.game.title + ': balance experiment'}", ""]
+    order = (
+        "each deal played once per rotation of the players over the seats"
+        if experiment.rotate
+        else "players in fixed seats"
+    )
+    out += [
+        f"{experiment.game.title}, {experiment.games} games per variant from seed "
+        f"{experiment.seed} ({order}). Intervals are 95% (Wilson for a rate, Newcombe for a "
+        "difference); p is the two-sided z test (a seat's share of the decided games "
+        "against its fair share, a variant against the first). A shared first place counts "
+        "as a win for each.",
+        "",
+    ]
+    for variant in summary.variants:
+        out += _variant_markdown(experiment, variant)
+    if summary.differences:
+        base = summary.variants[0].variant.name
+        out += [f"## Against {base}", ""]
+        rows = [
+            [
+                f"{diff.variant}: {diff.what}",
+                percent(diff.baseline.fraction),
+                percent(diff.other.fraction),
+                "-" if diff.delta is None else f"{100 * diff.delta:+.1f}",
+                _points(diff.interval),
+                _p(diff.p_value),
+            ]
+            for diff in summary.differences
+        ]
+        out += [
+            markdown_table(
+                ["what", base, "variant", "difference (points)", "95% interval", "p"], rows
+            ),
+            "",
+        ]
+    for name, caption in pictures:
+        out += [f"![{caption}]({name})", "", f"*{caption}*", ""]
+    return "\n".join(out)
+
+
+def _variant_markdown(experiment: Experiment, variant: VariantSummary) -> list[str]:
+    out = [f"## {variant.variant.name}", ""]
+    options = variant.variant.config.changed_options_from(experiment.game.default_config())
+    described = ", ".join(f"{k}={v}" for k, v in options.items()) or "the default rules"
+    out += [f"Rules: {described}. {variant.games} games.", ""]
+    rows = []
+    entries = [
+        (f"seat {n + 1}", variant.seat_rate(n), variant.seat_share(n)) for n in range(variant.seats)
+    ]
+    if variant.first_games:
+        entries.append(("moved first", variant.first_rate, variant.first_share))
+    for label, rate, share in entries:
+        rows.append(
+            [
+                label,
+                str(rate.successes),
+                percent(rate.fraction),
+                _interval(rate.interval),
+                percent(share.fraction),
+                _interval(share.interval),
+                percent(variant.fair),
+                _p(proportion_test(share, variant.fair)),
+            ]
+        )
+    headers = ["seat", "wins", "win rate", "95% interval", "of decided", "95% interval"]
+    out += [markdown_table([*headers, "fair share", "p"], rows), ""]
+    rows = []
+    for number, player in enumerate(experiment.lineup(variant.variant)):
+        rate = variant.player_rate(number)
+        games = variant.player_games[number]
+        decisions = variant.player_decisions[number]
+        rows.append(
+            [
+                f"player {number + 1}: {player}",
+                str(games),
+                str(rate.successes),
+                percent(rate.fraction),
+                _interval(rate.interval),
+                f"{variant.player_returns[number] / games:+.2f}" if games else "-",
+                f"{variant.player_seconds[number] / decisions:.4f}" if decisions else "-",
+                str(variant.player_yielded[number]),
+            ]
+        )
+    out += [
+        markdown_table(
+            [
+                "player",
+                "games",
+                "wins",
+                "win rate",
+                "95% interval",
+                "mean return",
+                "s/decision",
+                "yielded",
+            ],
+            rows,
+        ),
+        "",
+    ]
+    length = _spread(variant.lengths)
+    limit = variant.limit_rate
+    text = (
+        f"Length: mean {_float(length['mean'])} actions (10% {_float(length['p10'])}, median "
+        f"{_float(length['median'])}, 90% {_float(length['p90'])}, longest {_float(length['max'])})"
+    )
+    if variant.turns:
+        turns = _spread(variant.turns)
+        text += (
+            f"; turns: mean {_float(turns['mean'])} (median {_float(turns['median'])}, 90% "
+            f"{_float(turns['p90'])})"
+        )
+    text += (
+        f". Drawn: {variant.draws}; at the turn limit: {variant.limit_draws} "
+        f"({percent(limit.fraction)}, 95% interval {_interval(limit.interval)})."
+    )
+    out += [text, ""]
+    rows = []
+    for use in sorted(variant.kinds.values(), key=lambda entry: -entry.times):
+        used = Proportion(use.used_won, use.used)
+        unused = Proportion(use.unused_won, use.unused)
+        rows.append(
+            [
+                use.kind,
+                f"{use.times / variant.games:.2f}" if variant.games else "-",
+                percent(use.used / (variant.games * variant.seats)) if variant.games else "-",
+                percent(used.fraction),
+                percent(unused.fraction),
+                _points(difference_interval(used, unused)) if use.used and use.unused else "-",
+                percent(use.winner_used / variant.games) if variant.games else "-",
+            ]
+        )
+    out += [
+        "Actions: how often each kind was played, and how seats that played it fared against "
+        "seats that did not (an association, not a cause: a restriction experiment measures "
+        "the cause).",
+        "",
+        markdown_table(
+            [
+                "kind",
+                "per game",
+                "seat-games used",
+                "win rate used",
+                "not used",
+                "difference 95%",
+                "winner used",
+            ],
+            rows,
+        ),
+        "",
+    ]
+    return out
+
+
+def _float(value: JSONValue | None) -> str:
+    return "-" if not isinstance(value, int | float) else f"{value:.1f}"
+
+
+def draw_pictures(summary: Summary, folder: Path) -> list[tuple[str, str]]:
+    """Win rates with their intervals (per seat and per player, each variant) and game-length
+    histograms, as PNG files in ``folder``; returns (file name, caption) pairs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pictures: list[tuple[str, str]] = []
+    variants = summary.variants
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    width = 0.8 / max(1, len(variants))
+    counts = [0, 0]
+    for number, variant in enumerate(variants):
+        for panel, (ax, count, rate_of) in enumerate(
+            (
+                (axes[0], variant.seats, variant.seat_rate),
+                (axes[1], len(variant.player_games), variant.player_rate),
+            )
+        ):
+            counts[panel] = max(counts[panel], count)
+            xs = [index + number * width for index in range(count)]
+            rates = [rate_of(index) for index in range(count)]
+            values = [rate.fraction or 0.0 for rate in rates]
+            errors = [
+                [max(0.0, v - rate.interval[0]) for v, rate in zip(values, rates, strict=True)],
+                [max(0.0, rate.interval[1] - v) for v, rate in zip(values, rates, strict=True)],
+            ]
+            ax.bar(xs, values, width, yerr=errors, capsize=3, label=variant.variant.name)
+            # the fair share of this variant's table, across each of its bars
+            ax.hlines(
+                [variant.fair] * count,
+                [x - width / 2 for x in xs],
+                [x + width / 2 for x in xs],
+                colors="black",
+                linestyles="dashed",
+                linewidth=1,
+            )
+    for ax, count, label, title in (
+        (axes[0], counts[0], "seat", "win rate by seat"),
+        (axes[1], counts[1], "player", "win rate by player"),
+    ):
+        ax.set_xticks([index + (len(variants) - 1) * width / 2 for index in range(count)])
+        ax.set_xticklabels([f"{label} {index + 1}" for index in range(count)])
+        ax.set_title(title + " (95% intervals)")
+        ax.set_ylim(0, 1)
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(folder / "win_rates.png", dpi=90)
+    plt.close(fig)
+    pictures.append(
+        ("win_rates.png", "Win rates with 95% intervals; the dashed lines are the fair shares")
+    )
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    # the longest 1% of games are left off the picture (a game at the turn limit would squash
+    # every other bar into a corner); the tables give the longest game
+    everything = [float(length) for v in variants for length in v.lengths]
+    longest = max(1.0, quantile(everything, 0.99) or 1.0)
+    bins = min(50, max(5, int(math.sqrt(max(1, variants[0].games if variants else 1)))))
+    for variant in variants:
+        if variant.lengths:
+            ax.hist(
+                variant.lengths,
+                bins=bins,
+                range=(0, longest),
+                alpha=0.5,
+                label=variant.variant.name,
+            )
+    ax.set_xlabel("actions in the game (the longest 1% left off)")
+    ax.set_ylabel("games")
+    ax.set_title("game length")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(folder / "lengths.png", dpi=90)
+    plt.close(fig)
+    pictures.append(("lengths.png", "Game length in actions"))
+    return pictures
+
+
+def write_report(summary: Summary, folder: Path) -> Path:
+    """Write ``report.md``, ``report.html``, ``summary.json`` and the pictures into ``folder``;
+    returns the HTML report's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    pictures = draw_pictures(summary, folder)
+    text = render_markdown(summary, pictures)
+    (folder / "report.md").write_text(text + "\n", encoding="utf-8")
+    (folder / "summary.json").write_text(
+        json.dumps(summary.to_json(), indent=2) + "\n", encoding="utf-8"
+    )
+    page = folder / "report.html"
+    page.write_text(markdown_to_html(text, folder), encoding="utf-8")
+    return page
+
+
+def markdown_to_html(text: str, folder: Path) -> str:
+    """The report's Markdown (headings, paragraphs, tables, pictures) as one HTML page, the
+    pictures inlined so that the page opens on its own."""
+    body: list[str] = []
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.startswith("|"):
+            table = []
+            while index < len(lines) and lines[index].startswith("|"):
+                table.append(lines[index])
+                index += 1
+            cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in table]
+            head, rows = cells[0], cells[2:]
+            body.append(
+                "<table><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in head) + "</tr>"
+            )
+            body += [
+                "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                for row in rows
+            ]
+            body.append("</table>")
+            continue
+        if line.startswith("## "):
+            body.append(f"<h2>{html.escape(line[3:])}</h2>")
+        elif line.startswith("# "):
+            body.append(f"<h1>{html.escape(line[2:])}</h1>")
+        elif line.startswith("!["):
+            caption, _, name = line[2:].rstrip(")").partition("](")
+            data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
+            body.append(f'<img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">')
+        elif line.strip():
+            body.append(f"<p>{html.escape(line.strip('*'))}</p>")
+        index += 1
+    style = (
+        "body{font-family:sans-serif;max-width:70em;margin:2em auto}"
+        "table{border-collapse:collapse;margin:1em 0}"
+        "td,th{border:1px solid #bbb;padding:2px 8px;text-align:right}"
+        "td:first-child,th:first-child{text-align:left}img{max-width:100%}"
+    )
+    return (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>fanfold balance report</title>"
+        f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
