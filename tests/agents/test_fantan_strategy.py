@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fanfold.agents import create_agent
+from fanfold.agents import create_agent, parse_agent
 from fanfold.agents.levels import LEVELS
 from fanfold.agents.pimc import PIMCAgent, PIMCConfig
 from fanfold.agents.strategy import fantan as strategy
 from fanfold.agents.strategy import knowledge_for
 from fanfold.core.cards import Card
+from fanfold.core.errors import ConfigError
 from fanfold.games.fantan import GAME, FanTanConfig, FanTanState, FanTanView, Pass, sampling
 from fanfold.games.fantan.rules import pass_constraints
 
@@ -122,7 +123,7 @@ def test_the_search_deals_only_states_the_view_allows(
 
     monkeypatch.setattr(sampling, "sample_state", checked)
     config = GAME.preset(preset).config.replace(players=5)
-    search = PIMCAgent(GAME, PIMCConfig(deals=4), 3)
+    search = PIMCAgent(GAME, PIMCConfig(deals=4, infer=True), 3)
     others = [create_agent("heuristic", GAME, seat) for seat in range(5)]
     for seed in range(6):
         state = GAME.new_state(config, seed)
@@ -149,3 +150,51 @@ def test_every_level_is_a_configured_agent_and_plays() -> None:
             action = agents[seat].choose(GAME.observe(state, seat), legal)
             assert action in legal
             state = GAME.apply(state, action)
+
+
+def test_the_others_play_is_read_from_the_strategy() -> None:
+    config = FanTanConfig()
+    agents = [create_agent("heuristic", GAME, seat) for seat in range(4)]
+    state = GAME.new_state(config, 21)
+    for _ in range(40):
+        seat = state.to_move
+        state = GAME.apply(
+            state, agents[seat].choose(GAME.observe(state, seat), GAME.legal_actions(state))
+        )
+    view = GAME.observe(state, 0)
+    # The true hands explain every play the strategy made (stray=0: only its best cards) ...
+    assert strategy.play_likelihood(view, state.hands, stray=0.0) > 0
+    rng = random.Random(4)
+    dealt = [GAME.sample_state(view, rng).hands for _ in range(60)]
+    chances = [strategy.play_likelihood(view, hands, stray=0.0) for hands in dealt]
+    # ... while some deals the view allows do not, and with strays every deal stays possible.
+    assert min(chances) == 0.0
+    assert all(strategy.play_likelihood(view, hands) > 0 for hands in dealt)
+
+
+@pytest.mark.parametrize("preset", ["standard", "seven-of-diamonds", "sevens-online", "domino"])
+def test_states_read_from_the_others_play_keep_every_constraint_of_the_view(preset: str) -> None:
+    config = GAME.preset(preset).config.replace(players=4)
+    agents = [create_agent("heuristic", GAME, seat) for seat in range(4)]
+    rng = random.Random(9)
+    checked = 0
+    for seed in range(3):
+        state = GAME.new_state(config, seed)
+        while GAME.current_player(state) is not None:
+            seat = state.to_move
+            view = GAME.observe(state, seat)
+            if len(view.history) % 9 == 0:
+                inferred = strategy.infer_states(view, 12, rng)
+                assert len(inferred) == 12
+                for dealt in inferred:
+                    _check_consistent(view, dealt)
+                checked += 1
+            state = GAME.apply(state, agents[seat].choose(view, GAME.legal_actions(state)))
+    assert checked >= 6
+
+
+def test_pimc_settings_are_checked() -> None:
+    assert str(parse_agent("pimc(deals=100)")) == "pimc"
+    assert parse_agent("pimc(infer=true)").config == PIMCConfig(infer=True)
+    with pytest.raises(ConfigError, match="deals must be at least 1"):
+        parse_agent("pimc(deals=0)")

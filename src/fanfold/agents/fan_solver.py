@@ -14,7 +14,8 @@ where it left it (the position is the one its own last move made) it knows the v
 
 ``mistakes`` grades it down for players who want a weaker helper: with that probability a
 decision that has a choice plays a move other than the plan's, uniformly among the others (the
-next decision then solves the position it finds). ``solver(mistakes=0)`` is the full-strength
+next decision then solves the position it finds, within a budget of positions, and plays the
+greedy strategy where that budget finds no win). ``solver(mistakes=0)`` is the full-strength
 agent.
 """
 
@@ -28,6 +29,9 @@ from fanfold.agents.strategy.fan import greedy_move
 from fanfold.core.errors import ConfigError
 from fanfold.core.registry import AnyGame
 from fanfold.games.fan import FanGame, FanMove, FanState, FanView
+
+#: Positions a graded agent's search may expand (a few tenths of a second at most).
+GRADED_STATES = 5000
 
 
 def plays_fan(game: AnyGame) -> bool:
@@ -118,8 +122,12 @@ class FanSolverAgent(Agent[FanView, FanMove]):
     def _solve(self, state: FanState) -> None:
         from fanfold.solvers.fan import solve
 
+        # Graded play solves within a budget: it need not find every win, and a position a
+        # mistake has lost could otherwise take a long exhaustive search at every mistake.
+        budget = GRADED_STATES if self.config.mistakes else None
         self.solves += 1
-        result = solve(state)
+        result = solve(state, max_states=budget)
         self._plan = list(result.moves)
         self._expected = state if result.moves else None
-        self._lost = result.is_winnable is False
+        # Not proved winnable within the budget: play on by the greedy strategy.
+        self._lost = not result.moves

@@ -65,6 +65,14 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         del state, rng
         return None
 
+    def infer_states(self, view: ViewT, count: int, rng: random.Random) -> list[StateT] | None:
+        """``count`` full states consistent with ``view``, drawn in proportion to how likely
+        players of this strategy would have made the moves the view shows (reading the others'
+        hidden cards from their play), for a search to play out. ``None``: the strategy reads
+        nothing from play, and the search deals uniformly. Default: ``None``."""
+        del view, count, rng
+        return None
+
     def evaluate(self, state: StateT) -> tuple[float, ...] | None:
         """Each seat's expected return from ``state`` on the scale of
         :attr:`fanfold.core.game.Outcome.returns`; ``None``: no estimate (scored as a draw)."""

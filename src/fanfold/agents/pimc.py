@@ -44,11 +44,16 @@ class PIMCConfig(AgentConfig):
         rollout_limit: actions in a stepped playout before it is scored by the strategy's
             evaluation (or as a draw).
         seconds: stop dealing after this long (``None``: no cap); at least one deal is made.
+        infer: read the others' hands from their play: draw the deals in proportion to how
+            likely the strategy's players would have made the moves seen
+            (:meth:`fanfold.agents.knowledge.Knowledge.infer_states`) instead of uniformly
+            among the deals the view allows.
     """
 
     deals: int = 100
     rollout_limit: int = 400
     seconds: float | None = None
+    infer: bool = False
 
     def validate(self) -> None:
         if self.deals < 1:
@@ -88,10 +93,11 @@ class PIMCAgent(Agent[ViewT, ActionT]):
         player = view.player
         totals = [0.0] * len(legal)
         deadline = None if config.seconds is None else time.monotonic() + config.seconds
+        inferred = self.knowledge.infer_states(view, config.deals, rng) if config.infer else None
         for number in range(config.deals):
             if number and deadline is not None and time.monotonic() > deadline:
                 break
-            state = game.sample_state(view, rng)
+            state = game.sample_state(view, rng) if inferred is None else inferred[number]
             seed = rng.getrandbits(64)
             for position, action in enumerate(legal):
                 returns = self._playout(game.apply_legal(state, action), random.Random(seed))
@@ -100,9 +106,15 @@ class PIMCAgent(Agent[ViewT, ActionT]):
         return totals
 
     def best_index(self, view: ViewT, legal: Sequence[ActionT]) -> int:
-        """The position in ``legal`` of the move with the best total (the first of equals)."""
+        """The position in ``legal`` of the move with the best total; among equals, the
+        strategy's own choice if it is one of them, else the first."""
         totals = self.action_values(view, legal)
-        return max(range(len(legal)), key=totals.__getitem__)
+        best = max(totals)
+        tied = [position for position, total in enumerate(totals) if total == best]
+        if len(tied) > 1:
+            preferred = self.knowledge.choose(view, [legal[p] for p in tied], self.rng)
+            return tied[[legal[p] for p in tied].index(preferred)]
+        return tied[0]
 
     def _playout(self, state: Any, rng: random.Random) -> tuple[float, ...] | None:
         game, knowledge = self.game, self.knowledge

@@ -7,9 +7,7 @@ The strategy (:class:`FanTanKnowledge`) scores each playable card by what playin
   its row's direction has to be opened some day anyway, the sooner the better;
 * **hold the cards that block others**: a card with none of your cards beyond it only opens
   cards for the other players, so it is kept as long as the rules allow (you must play when
-  you can); among such blockers the one that holds back the fewest of their cards goes first;
-* **keep a move in hand**: a play that leaves you a playable card next turn beats one after
-  which you may have to pass.
+  you can); among such blockers the one that holds back the fewest of their cards goes first.
 
 The scoring looks only at the seat's own cards and the layout (every card neither held nor
 played belongs to "the others"), so the heuristic agent plays from its view alone, and a
@@ -18,15 +16,23 @@ the same rule, the way such opponents play.
 
 :func:`heuristic_rollout` plays the rest of a match with that policy on plain integers, move for
 move the same as stepping :meth:`FanTanKnowledge.playout_action` through the rules engine
-(tested), about ten times as fast; the search uses it through :meth:`FanTanKnowledge.rollout`.
+(tested), several times as fast; the search uses it through :meth:`FanTanKnowledge.rollout`.
+
+Reading the others' hands: a player of this strategy plays its best-scored card, so the cards
+each other seat chose reveal something of what it holds. :func:`infer_states` deals states in
+proportion to how likely the strategy would have made the plays seen (:class:`PlayRecord`),
+with a Metropolis chain over card swaps between the other seats; every state it deals keeps
+every constraint of the view.
 
 Levels: ``easy`` is the heuristic alone, which plays sensibly but never looks ahead;
-``medium`` and ``hard`` try each move on dealt states played out by it
-(:mod:`fanfold.agents.pimc`), on 20 and 100 deals a decision (measured in ``docs/agents.md``).
+``medium`` tries each move on 20 deals drawn uniformly and played out by the heuristic
+(:mod:`fanfold.agents.pimc`); ``hard`` on 200 deals drawn by reading the others' play
+(measured in ``docs/agents.md``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,7 +41,7 @@ from typing import Any
 
 from fanfold.agents.knowledge import Knowledge
 from fanfold.core.registry import AnyGame
-from fanfold.games.fantan import rules
+from fanfold.games.fantan import rules, sampling
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction, Play
 from fanfold.games.fantan.cards import SUIT_MASK, rank_order
 from fanfold.games.fantan.config import FanTanConfig, Scoring
@@ -55,7 +61,6 @@ class Weights:
             (subtracted: they must be played before that card can be).
         blocked: for a play with no own card beyond it, per card of the others it holds back
             (subtracted: the more it blocks, the longer it is kept).
-        next_move: for a play after which the player still has a playable card.
     """
 
     own_opened: float = 3.0
@@ -63,7 +68,6 @@ class Weights:
     own_beyond: float = 1.0
     gap: float = 0.3
     blocked: float = 0.5
-    next_move: float = 2.0
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -117,7 +121,6 @@ def card_scores(
     """The score of playing each card in ``choices`` (a mask of playable cards in ``hand``)
     to ``layout``; higher is better."""
     ace_high = config.ace_high
-    playable = rules.playable_mask(config, layout, start_rank)
     scores: dict[int, float] = {}
     mask = choices
     while mask:
@@ -132,12 +135,8 @@ def card_scores(
         hand13 = (hand >> shift) & SUIT_MASK
         others13 = SUIT_MASK & ~hand13 & ~row
         rest13 = hand13 & ~(1 << bit)
-        if start_rank is None:  # the first card of the hand chooses the starting rank
-            before13 = table[0]
-            elsewhere = rules.playable_cards(low, table) & ~(SUIT_MASK << shift)
-        else:
-            before13 = table[row]
-            elsewhere = playable & ~(SUIT_MASK << shift)
+        # Before the first card of a hand that chooses its starting rank, that card's own row.
+        before13 = table[row] if start_rank is not None else table[0]
         after13 = table[row | 1 << bit]
         opened = after13 & ~before13
         beyond = _beyond(rank, ace_high)[bit]
@@ -150,8 +149,6 @@ def card_scores(
             score -= weights.gap * (span & others13).bit_count()
         else:
             score -= weights.blocked * (beyond & others13).bit_count()
-        if after13 & rest13 or elsewhere & hand:
-            score += weights.next_move
         scores[index] = score
     return scores
 
@@ -212,8 +209,141 @@ class FanTanKnowledge(Knowledge[FanTanState, FanTanAction, FanTanView]):
         """The returns of the match played out from ``state`` by this policy for every seat."""
         return heuristic_rollout(state, rng).returns
 
+    def infer_states(
+        self, view: FanTanView, count: int, rng: random.Random
+    ) -> list[FanTanState] | None:
+        return infer_states(view, count, rng)
+
     def evaluate(self, state: FanTanState) -> tuple[float, ...] | None:
         return evaluate(state)
+
+
+#: The chance that a player of the strategy strays from its best card (to any playable card):
+#: the reading of the others' hands does not take their play for certain.
+STRAY = 0.1
+
+
+class PlayRecord:
+    """The other seats' plays this hand, seen from one view, ready to be scored against any
+    hands dealt for them: for each seat, each play it made from a choice of cards, with the
+    layout and the playable cards of that moment.
+
+    Args:
+        view: the view whose history is read.
+        stray: the chance that a player of the strategy strays from its best card (to any
+            playable card): the reading of the others' hands never takes their play for
+            certain.
+    """
+
+    def __init__(self, view: FanTanView, stray: float = STRAY) -> None:
+        config = view.config
+        self.config = config
+        self.stray = stray
+        self.plays: list[list[tuple[int, int, int | None, int]]] = [
+            [] for _ in range(config.players)
+        ]
+        layout = 0
+        start_rank = config.start_rank
+        seat = view.leader
+        for action in view.history:
+            if isinstance(action, Play):
+                if seat != view.player:
+                    playable = rules.playable_mask(config, layout, start_rank)
+                    self.plays[seat].append((action.index, layout, start_rank, playable))
+                layout |= 1 << action.index
+                if start_rank is None:
+                    start_rank = action.index % 13 + 1
+            seat = (seat + 1) % config.players
+
+    def seat_likelihood(self, seat: int, hand: int) -> float:
+        """How likely ``seat``'s plays were under the strategy, had it held ``hand`` now."""
+        config, stray = self.config, self.stray
+        likelihood = 1.0
+        for index, layout, start_rank, playable in reversed(self.plays[seat]):
+            hand |= 1 << index  # the hand it held at that play
+            choices = hand & playable
+            if choices & (choices - 1):
+                scores = card_scores(config, layout, start_rank, hand, choices)
+                best = max(scores.values())
+                chance = stray / len(scores)
+                if scores[index] == best:
+                    chance += (1.0 - stray) / sum(1 for score in scores.values() if score == best)
+                likelihood *= chance
+        return likelihood
+
+
+def play_likelihood(view: FanTanView, hands: Sequence[int], stray: float = STRAY) -> float:
+    """How likely the other seats' plays this hand are under the strategy, had they held
+    ``hands`` now: each play from a choice of cards counts the chance the strategy gives it
+    (its best card, else a stray pick at rate ``stray``)."""
+    record = PlayRecord(view, stray)
+    likelihood = 1.0
+    for seat, hand in enumerate(hands):
+        if seat != view.player:
+            likelihood *= record.seat_likelihood(seat, hand)
+    return likelihood
+
+
+#: Swaps tried before the first inferred deal, and between two deals.
+BURN_IN = 60
+THINNING = 3
+
+
+def infer_states(view: FanTanView, count: int, rng: random.Random) -> list[FanTanState]:
+    """``count`` states consistent with ``view``, drawn in proportion to
+    :func:`play_likelihood` by a Metropolis chain: from a deal drawn uniformly
+    (:func:`fanfold.games.fantan.sampling.sample_state`), swap one card between two other
+    seats where the view allows both to hold the other's card, and keep the swap with
+    probability ``min(1, likelihood after / likelihood before)``. A swap keeps every hand size
+    and every constraint of the view, so every state drawn is consistent with it."""
+    first = sampling.sample_state(view, rng)
+    config = view.config
+    record = PlayRecord(view)
+    seats = [seat for seat in range(config.players) if seat != view.player and record.plays[seat]]
+    if not seats or view.revealed is not None:
+        return [first] + [sampling.sample_state(view, rng) for _ in range(count - 1)]
+    others = [seat for seat in range(config.players) if seat != view.player]
+    forbidden = rules.pass_constraints(config, view.leader, view.history)
+    _, _, _, required = sampling.hidden_constraints(view)
+    fixed = 0
+    for mask in required:
+        fixed |= mask
+    hands = list(first.hands)
+    chances = {seat: record.seat_likelihood(seat, hands[seat]) for seat in others}
+    states: list[FanTanState] = []
+    step = 0
+    while len(states) < count:
+        step += 1
+        first_seat = seats[rng.randrange(len(seats))]
+        second_seat = others[rng.randrange(len(others) - 1)]
+        if second_seat == first_seat:
+            second_seat = others[-1]
+        mine, theirs = hands[first_seat] & ~fixed, hands[second_seat] & ~fixed
+        if mine and theirs:
+            give = _random_card(mine, rng)
+            take = _random_card(theirs, rng)
+            if not give & forbidden[second_seat] and not take & forbidden[first_seat]:
+                new_first = hands[first_seat] ^ give ^ take
+                new_second = hands[second_seat] ^ give ^ take
+                after_first = record.seat_likelihood(first_seat, new_first)
+                after_second = record.seat_likelihood(second_seat, new_second)
+                before = chances[first_seat] * chances[second_seat]
+                after = after_first * after_second
+                if after >= before or rng.random() * before < after:
+                    hands[first_seat], hands[second_seat] = new_first, new_second
+                    chances[first_seat], chances[second_seat] = after_first, after_second
+        if step >= BURN_IN and (step - BURN_IN) % THINNING == 0:
+            states.append(dataclasses.replace(first, hands=tuple(hands), seed=rng.getrandbits(63)))
+    return states
+
+
+def _random_card(mask: int, rng: random.Random) -> int:
+    """One card of ``mask`` (as a one-bit mask), uniformly."""
+    choice = rng.randrange(mask.bit_count())
+    while choice:
+        mask &= mask - 1
+        choice -= 1
+    return mask & -mask
 
 
 def evaluate(state: FanTanState) -> tuple[float, ...]:
@@ -309,7 +439,11 @@ def _make(game: AnyGame) -> Knowledge[Any, Any, Any]:
 KNOWLEDGE = _make
 
 #: The agent behind each level.
-LEVELS = {"easy": "heuristic", "medium": "pimc(deals=20)", "hard": "pimc(deals=100)"}
+LEVELS = {
+    "easy": "heuristic",
+    "medium": "pimc(deals=20)",
+    "hard": "pimc(deals=200, infer=true)",
+}
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -322,4 +456,6 @@ __all__ = [
     "card_scores",
     "evaluate",
     "heuristic_rollout",
+    "infer_states",
+    "play_likelihood",
 ]
