@@ -259,7 +259,12 @@ def test_results_are_the_same_in_processes_and_on_ray() -> None:
     deals = list(range(1, 5))
     fan = FanGame().default_config()
     census = stable(run_census(deals, fan))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        _system_config={"worker_niceness": 0},
+    )
     try:
         assert stable(run_experiment(experiment, ray="auto")) == one
         assert stable(run_census(deals, fan, ray="auto")) == census

@@ -10,13 +10,16 @@ to run is one text:
 * ``"auto"``: join the cluster already running (``ray start --head`` on this machine, or the
   one ``RAY_ADDRESS`` names);
 * ``"local"``: start a private Ray instance on this machine with the batch's worker count as
-  its CPUs, and stop it afterwards (what the tests and a single machine use);
+  its CPUs and its workers at normal priority, and stop it afterwards (what the tests and a
+  single machine use);
 * anything else: a cluster's address, ``HOST:6379`` or ``ray://HOST:10001``.
 
-On Ray a few chunks per CPU of the cluster are in flight at a time, so a million-deal census
-never holds a million tasks. Every machine of the cluster needs fanfold installed (the worker
-is sent by reference, as ``module.function``). Each row holds what its payload alone decides,
-so the rows are the same on every backend and with any worker count.
+A cluster keeps its own settings: Ray starts its workers at niceness 15, so on machines that
+also do other work start it with ``RAY_worker_niceness=0 ray start ...`` to give the games
+normal priority. On Ray a few chunks per CPU of the cluster are in flight at a time, so a
+million-deal census never holds a million tasks. Every machine of the cluster needs fanfold
+installed (the worker is sent by reference, as ``module.function``). Each row holds what its
+payload alone decides, so the rows are the same on every backend and with any worker count.
 """
 
 from __future__ import annotations
@@ -127,6 +130,10 @@ def run_on_ray(
                     include_dashboard=False,
                     log_to_driver=False,
                     configure_logging=False,
+                    # Ray runs its workers at niceness 15 by default; on a machine that also
+                    # does other work they then get a fraction of the CPU the process backend
+                    # gets. An instance started for this batch runs it at normal priority.
+                    _system_config={"worker_niceness": 0},
                 )
             else:
                 ray.init(address=where, log_to_driver=False, configure_logging=False)
