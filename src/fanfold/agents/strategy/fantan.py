@@ -24,10 +24,10 @@ proportion to how likely the strategy would have made the plays seen (:class:`Pl
 with a Metropolis chain over card swaps between the other seats; every state it deals keeps
 every constraint of the view.
 
-Levels: ``easy`` is the heuristic alone, which plays sensibly but never looks ahead;
-``medium`` tries each move on 20 deals drawn uniformly and played out by the heuristic
-(:mod:`fanfold.agents.pimc`); ``hard`` on 200 deals drawn by reading the others' play
-(measured in ``docs/agents.md``).
+Levels: ``easy`` plays at random; ``medium`` is the heuristic, which plays sensibly but never
+looks ahead (a short search, ``pimc(deals=20)``, measured no stronger than it); ``hard`` tries
+each move on 200 deals drawn by reading the others' play, played out by the heuristic
+(:mod:`fanfold.agents.pimc`; measured in ``docs/agents.md``).
 """
 
 from __future__ import annotations
@@ -439,11 +439,7 @@ def _make(game: AnyGame) -> Knowledge[Any, Any, Any]:
 KNOWLEDGE = _make
 
 #: The agent behind each level.
-LEVELS = {
-    "easy": "heuristic",
-    "medium": "pimc(deals=20)",
-    "hard": "pimc(deals=200, infer=true)",
-}
+LEVELS = {"easy": "random", "medium": "heuristic", "hard": "pimc(deals=200, infer=true)"}
 
 __all__ = [
     "DEFAULT_WEIGHTS",
