@@ -24,6 +24,7 @@ from pathlib import Path
 
 from fanfold.balance.experiment import Experiment, Variant
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.play.markdown import markdown_table
 from fanfold.play.stats import (
     Proportion,
     difference_interval,
@@ -387,34 +388,6 @@ def _points(pair: tuple[float, float]) -> str:
 
 def _p(value: float) -> str:
     return "<0.0001" if value < 0.0001 else f"{value:.4f}"
-
-
-def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
-    """A Markdown table, first column left-aligned, the rest right-aligned.
-
-    >>> print(markdown_table(["seat", "won"], [["1", "97"]]))
-    | seat | won |
-    |------|----:|
-    | 1    |  97 |
-    """
-    widths = [max(len(row[n]) for row in [headers, *rows]) for n in range(len(headers))]
-
-    def line(cells: list[str]) -> str:
-        padded = [
-            cell.ljust(width) if n == 0 else cell.rjust(width)
-            for n, (cell, width) in enumerate(zip(cells, widths, strict=True))
-        ]
-        return "| " + " | ".join(padded) + " |"
-
-    rule = (
-        "|"
-        + "|".join(
-            "-" * (width + 2) if n == 0 else "-" * (width + 1) + ":"
-            for n, width in enumerate(widths)
-        )
-        + "|"
-    )
-    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
 
 
 def render_markdown(summary: Summary, pictures: Sequence[tuple[str, str]] = ()) -> str:

@@ -12,6 +12,7 @@ from fanfold.cli.common import console, fail, game_and_config
 from fanfold.core.errors import FanfoldError
 from fanfold.play.arena import ArenaPlan, ArenaReport, plan_arena, run_arena, summarize
 from fanfold.play.batch import progress_bar
+from fanfold.play.markdown import markdown_table
 
 
 def arena(
@@ -106,34 +107,6 @@ def _json(plan: ArenaPlan, report: ArenaReport) -> dict[str, object]:
 
 def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
-
-
-def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
-    """A Markdown table with aligned columns: readable in a terminal, pasteable into docs.
-
-    >>> print(markdown_table(["agent", "won"], [["hard", "97"]]))
-    | agent | won |
-    |-------|----:|
-    | hard  |  97 |
-    """
-    widths = [max(len(row[n]) for row in [headers, *rows]) for n in range(len(headers))]
-
-    def line(cells: list[str]) -> str:
-        padded = [
-            cell.ljust(width) if n == 0 else cell.rjust(width)
-            for n, (cell, width) in enumerate(zip(cells, widths, strict=True))
-        ]
-        return "| " + " | ".join(padded) + " |"
-
-    rule = (
-        "|"
-        + "|".join(
-            "-" * (width + 2) if n == 0 else "-" * (width + 1) + ":"
-            for n, width in enumerate(widths)
-        )
-        + "|"
-    )
-    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
 
 
 def _print(plan: ArenaPlan, report: ArenaReport) -> None:
