@@ -32,8 +32,10 @@ def test_api_and_seed_tests_pass(name: str, preset: str, cycles: int) -> None:
 
 
 @pytest.mark.parametrize(("name", "preset"), every_preset())
-def test_api_test_passes_for_every_preset(name: str, preset: str) -> None:
-    api_test(fanfold.envs.aec_env(name, preset, **SHORT.get(name, {})), num_cycles=40)
+def test_api_and_seed_tests_pass_for_every_preset(name: str, preset: str) -> None:
+    options = SHORT.get(name, {})
+    api_test(fanfold.envs.aec_env(name, preset, **options), num_cycles=40)
+    seed_test(lambda: fanfold.envs.aec_env(name, preset, **options), num_cycles=40)
 
 
 def play_randomly(env: FanfoldAECEnv, seed: int) -> list[tuple[str, int | None]]:
