@@ -4,6 +4,7 @@ counts of the summary, the report, and the same results on every backend."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -213,6 +214,11 @@ def test_the_summary_counts_seats_players_draws_and_kinds() -> None:
     assert first.delta == pytest.approx(-0.5)
     document = summary.to_json()
     assert document["experiment"]["variants"][1]["players"][1] == "random; forbid=oversum"  # type: ignore[index,call-overload]
+    # lengths 10, 10, 10, 30: mean 15, standard deviation 10, so 15 +- 1.96 * 10 / 2
+    length = document["variants"][0]["length"]  # type: ignore[index,call-overload]
+    assert length["mean"] == pytest.approx(15.0)  # type: ignore[index,call-overload]
+    assert length["mean_interval"] == pytest.approx([5.2, 24.8])  # type: ignore[index,call-overload]
+    assert document["variants"][1]["length"]["mean_interval"] == [10.0, 10.0]  # type: ignore[index,call-overload]
 
 
 def test_the_report_has_tables_pictures_and_a_page_that_opens_alone(tmp_path: Path) -> None:
@@ -227,6 +233,7 @@ def test_the_report_has_tables_pictures_and_a_page_that_opens_alone(tmp_path: Pa
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "| seat 1 " in text
     assert "## Against four" in text
+    assert re.search(r"Length: mean [0-9.]+ actions, 95% interval [0-9.]+ to [0-9.]+ \(10%", text)
     assert "![" in text
     assert (tmp_path / "win_rates.png").read_bytes().startswith(b"\x89PNG")
     assert (tmp_path / "lengths.png").stat().st_size > 1000

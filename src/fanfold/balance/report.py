@@ -344,14 +344,32 @@ def _count_kinds(summary: VariantSummary, kinds: list[dict[str, int]], winners: 
 
 
 def _spread(values: Sequence[int]) -> JSONObject:
+    """Mean (with its 95% interval: the normal approximation, mean +- 1.96 standard errors),
+    10% quantile, median, 90% quantile and maximum of ``values``."""
     floats = [float(value) for value in values]
+    mean = sum(floats) / len(floats) if floats else None
+    interval: JSONValue = None
+    if mean is not None and len(floats) > 1:
+        variance = sum((value - mean) ** 2 for value in floats) / (len(floats) - 1)
+        half = 1.96 * math.sqrt(variance / len(floats))
+        interval = [mean - half, mean + half]
     return {
-        "mean": sum(floats) / len(floats) if floats else None,
+        "mean": mean,
+        "mean_interval": interval,
         "p10": quantile(floats, 0.1),
         "median": quantile(floats, 0.5),
         "p90": quantile(floats, 0.9),
         "max": max(floats) if floats else None,
     }
+
+
+def _mean_interval(spread: JSONObject) -> str:
+    """ ", 95% interval A to B" for a spread's mean, or nothing without one."""
+    interval = spread.get("mean_interval")
+    if not isinstance(interval, list):
+        return ""
+    low, high = interval
+    return f", 95% interval {_float(low)} to {_float(high)}"
 
 
 def _counts(value: JSONValue) -> dict[str, int]:
@@ -497,14 +515,15 @@ def _variant_markdown(experiment: Experiment, variant: VariantSummary) -> list[s
     length = _spread(variant.lengths)
     limit = variant.limit_rate
     text = (
-        f"Length: mean {_float(length['mean'])} actions (10% {_float(length['p10'])}, median "
-        f"{_float(length['median'])}, 90% {_float(length['p90'])}, longest {_float(length['max'])})"
+        f"Length: mean {_float(length['mean'])} actions{_mean_interval(length)} (10% "
+        f"{_float(length['p10'])}, median {_float(length['median'])}, 90% "
+        f"{_float(length['p90'])}, longest {_float(length['max'])})"
     )
     if variant.turns:
         turns = _spread(variant.turns)
         text += (
-            f"; turns: mean {_float(turns['mean'])} (median {_float(turns['median'])}, 90% "
-            f"{_float(turns['p90'])})"
+            f"; turns: mean {_float(turns['mean'])}{_mean_interval(turns)} (median "
+            f"{_float(turns['median'])}, 90% {_float(turns['p90'])})"
         )
     text += (
         f". Drawn: {variant.draws}; at the turn limit: {variant.limit_draws} "
