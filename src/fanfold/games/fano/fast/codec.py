@@ -14,6 +14,7 @@ from fanfold.core.rng import derive_rng
 from fanfold.games.fano.actions import (
     Attack,
     Combine,
+    Defend,
     Discard,
     FanoAction,
     Mulligan,
@@ -23,9 +24,9 @@ from fanfold.games.fano.actions import (
     Shuffle,
     Substitute,
 )
-from fanfold.games.fano.config import FanoConfig, PromotionMode, Special
+from fanfold.games.fano.config import FanoConfig, PromotionMode, Special, SpecialsMode, Teams
 from fanfold.games.fano.fast import layout
-from fanfold.games.fano.rules import deck_of
+from fanfold.games.fano.rules import deck_of, specials_of
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 
 StateArray = npt.NDArray[np.int32]
@@ -55,6 +56,15 @@ def encode_config(config: FanoConfig) -> StateArray:
     cfg[layout.C_EASY] = int(config.promotion is PromotionMode.EASY and config.six_prestige)
     cfg[layout.C_HARD] = int(config.promotion is PromotionMode.HARD)
     cfg[layout.C_TRIONFEY] = int(config.trionfey)
+    cfg[layout.C_SPECIALS] = tuple(SpecialsMode).index(config.specials)
+    cfg[layout.C_OVERSUM_PRESTIGE_ONLY] = int(config.oversum_prestige_only)
+    cfg[layout.C_TRIBUTE] = int(config.tribute)
+    cfg[layout.C_TEAMS] = tuple(Teams).index(config.teams)
+    for seat in range(config.players):
+        mask = 0
+        for special in specials_of(config, seat):
+            mask |= 1 << _SPECIAL_CODES[special]
+        cfg[layout.C_SEAT_SPECIALS + seat] = mask
     return cfg
 
 
@@ -205,6 +215,8 @@ def action_id(action: FanoAction) -> int:
         if action.owners:
             raise ValueError("promotions from partners' fields are not covered by the fast path")
         return _pack(layout.K_PROMOTE, *action.cards)
+    if isinstance(action, Defend):
+        return _pack(layout.K_DEFEND, action.card)
     if isinstance(action, Play):
         return _pack(layout.K_PLAY, action.card, flags=action.face_down)
     if isinstance(action, Substitute):
@@ -236,6 +248,8 @@ def to_action(packed: int) -> FanoAction:
         return Combine(a, b, c, d, flag)
     if kind == layout.K_PROMOTE:
         return Promote((a, b, c))
+    if kind == layout.K_DEFEND:
+        return Defend(a)
     if kind == layout.K_PLAY:
         return Play(a, flag)
     if kind == layout.K_SUBSTITUTE:
