@@ -10,14 +10,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fanfold.games.fano import PRESETS, Combine, FanoAction, FanoConfig, Play, Promote, fast
-from fanfold.games.fano.config import Edition, SpecialsMode, Teams
+from fanfold.games.fano import (
+    PRESETS,
+    Attack,
+    Combine,
+    Defend,
+    FanoAction,
+    FanoConfig,
+    Play,
+    Promote,
+    Shuffle,
+    fast,
+)
+from fanfold.games.fano.cards import is_joker, parse_card
+from fanfold.games.fano.config import Edition
 from fanfold.games.fano.fast import codec, engine
 
 from .helpers import FANO
@@ -64,18 +77,11 @@ def _play_both(config: FanoConfig, seed: int, choice_seed: int, greedy: bool = F
         played += 1
 
 
-def test_the_supported_presets_are_the_classic_ones_without_jokers_or_specials() -> None:
+def test_the_supported_presets_are_the_classic_edition() -> None:
     names = {preset.name for preset in SUPPORTED}
-    assert {"classic", "four-players", "eight-players", "two-suit", "two-suit-hard"} <= names
+    assert {"classic", "eight-players", "two-suit-hard", "jokers-wild", "everything"} <= names
     for preset in PRESETS:
-        config = preset.config
-        plain = (
-            config.edition is Edition.CLASSIC
-            and not config.jokers
-            and config.specials is SpecialsMode.OFF
-            and config.teams is Teams.NONE
-        )
-        assert fast.supports(config) == plain, preset.name
+        assert fast.supports(preset.config) == (preset.config.edition is Edition.CLASSIC)
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
@@ -172,3 +178,70 @@ def test_compiled_deals_play_whole_games() -> None:
     engine.seed(5)
     assert engine.random_games(config, 20) == first  # the fast generator is seeded
     assert first >= 20 * 2 * 10  # at least one action a turn unless a game is won early
+
+
+def _special_kind(action: FanoAction) -> str | None:
+    """The special or joker an action uses, if any."""
+    if isinstance(action, Attack) and action.reverse:
+        return "reverse"
+    if isinstance(action, Combine) and action.oversum:
+        return "oversum"
+    if isinstance(action, Defend):
+        return "defend"
+    if isinstance(action, Shuffle) and action.joker:
+        return "temporary joker"
+    cards = [getattr(action, name, 0) for name in ("support", "result", "card")]
+    if any(is_joker(card) for card in cards if isinstance(card, int)):
+        return "joker into play"
+    return None
+
+
+def test_the_specials_and_jokers_are_compared_too() -> None:
+    """Games that use every special and the jokers whenever they can, compared step by step:
+    the comparison reaches each of them, and two Temporary Jokers in one seat's game."""
+    seen: set[str] = set()
+    for name, players in (("everything", 2), ("specials-choice", 3), ("specials", 4)):
+        for seed in range(3):
+            config = _config(name, players, turns_per_player=25)
+            choices = random.Random(seed)
+            state = FANO.new_state(config, seed)
+            quick = engine.encode(state)
+            while legal := FANO.legal_actions(state):
+                assert engine.legal_actions(quick) == tuple(legal)
+                special = [action for action in legal if _special_kind(action)]
+                if special and choices.random() < 0.7:
+                    action = special[choices.randrange(len(special))]
+                else:
+                    action = _choose(legal, choices, greedy=True)
+                kind = _special_kind(action)
+                if kind:
+                    seen.add(kind)
+                state = FANO.apply_legal(state, action)
+                quick = engine.apply(quick, action)
+                assert engine.decode(quick) == state
+            assert engine.outcome(quick) == FANO.outcome(state)
+    assert seen == {"reverse", "oversum", "defend", "temporary joker", "joker into play"}
+
+
+def test_two_temporary_jokers_list_each_move_once() -> None:
+    """Two Temporary Jokers in hand (one added at each commander level): the moves they make
+    alike are listed once, as the reference lists them, and play goes on equal."""
+    config = _config("specials-choice", 2, turns_per_player=12)
+    state = FANO.new_state(config, 7)
+    seat = state.turn_player
+    me = state.players[seat]
+    temporary = parse_card("TJ")
+    jokers = replace(me, hand=(temporary, temporary, me.hand[-1]), temp_jokers=2, level=1)
+    players = tuple(jokers if other == seat else p for other, p in enumerate(state.players))
+    state = replace(state, players=players)
+    legal = FANO.legal_actions(state)
+    assert len(set(legal)) == len(legal)
+    assert engine.legal_actions(engine.encode(state)) == tuple(legal)
+    choices = random.Random(7)
+    quick = engine.encode(state)
+    while legal := FANO.legal_actions(state):
+        assert engine.legal_actions(quick) == tuple(legal)
+        action = _choose(legal, choices, greedy=True)
+        state = FANO.apply_legal(state, action)
+        quick = engine.apply(quick, action)
+        assert engine.decode(quick) == state

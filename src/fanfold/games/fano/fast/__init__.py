@@ -5,23 +5,19 @@ random playouts compiled by Numba, tested equal to the reference rules action by
 of the API lives in :mod:`.engine`, imported on first use so that importing fanfold (the
 server, the command line) never loads Numba or compiles anything. See ``docs/fast.md``.
 
->>> from fanfold.games.fano.config import FanoConfig, SpecialsMode
->>> supports(FanoConfig(players=8)), supports(FanoConfig(specials=SpecialsMode.SUIT))
-(True, False)
+>>> from fanfold.games.fano.config import Edition, FanoConfig, SpecialsMode
+>>> supports(FanoConfig(players=8, jokers=True, specials=SpecialsMode.SUIT))
+True
+>>> supports(FanoConfig(edition=Edition.TRIONFEY))
+False
 """
 
 from __future__ import annotations
 
-from fanfold.games.fano.config import FanoConfig, SpecialsMode, Teams
+from fanfold.games.fano.config import FanoConfig, Teams
 
 
 def supports(config: FanoConfig) -> bool:
     """Whether the fast path plays ``config`` exactly as the reference does; other configs
     use the reference engine."""
-    return (
-        not config.trionfey
-        and not config.jokers
-        and config.specials is SpecialsMode.OFF
-        and not config.tribute
-        and config.teams is Teams.NONE
-    )
+    return not config.trionfey and not config.tribute and config.teams is Teams.NONE

@@ -14,6 +14,7 @@ from fanfold.core.rng import derive_rng
 from fanfold.games.fano.actions import (
     Attack,
     Combine,
+    Defend,
     Discard,
     FanoAction,
     Mulligan,
@@ -23,10 +24,10 @@ from fanfold.games.fano.actions import (
     Shuffle,
     Substitute,
 )
-from fanfold.games.fano.config import FanoConfig, PromotionMode, Special
+from fanfold.games.fano.config import FanoConfig, PromotionMode, Special, SpecialsMode, Teams
 from fanfold.games.fano.fast import layout
-from fanfold.games.fano.rules import deck_of
-from fanfold.games.fano.state import FanoState, Phase, PlayerState
+from fanfold.games.fano.rules import deck_of, specials_of
+from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 
 StateArray = npt.NDArray[np.int32]
 
@@ -34,6 +35,9 @@ PHASES: tuple[Phase, ...] = tuple(Phase)
 SPECIALS: tuple[Special, ...] = tuple(Special)
 _PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
 _SPECIAL_CODES = {special: code for code, special in enumerate(SPECIALS)}
+#: The zones in the order of ``PlayerState``'s fields: hand, field, draw, up, down, known,
+#: protected, hidden.
+_ZONES = tuple(layout.ZONES.values())
 
 
 def size(config: FanoConfig) -> int:
@@ -52,6 +56,15 @@ def encode_config(config: FanoConfig) -> StateArray:
     cfg[layout.C_EASY] = int(config.promotion is PromotionMode.EASY and config.six_prestige)
     cfg[layout.C_HARD] = int(config.promotion is PromotionMode.HARD)
     cfg[layout.C_TRIONFEY] = int(config.trionfey)
+    cfg[layout.C_SPECIALS] = tuple(SpecialsMode).index(config.specials)
+    cfg[layout.C_OVERSUM_PRESTIGE_ONLY] = int(config.oversum_prestige_only)
+    cfg[layout.C_TRIBUTE] = int(config.tribute)
+    cfg[layout.C_TEAMS] = tuple(Teams).index(config.teams)
+    for seat in range(config.players):
+        mask = 0
+        for special in specials_of(config, seat):
+            mask |= 1 << _SPECIAL_CODES[special]
+        cfg[layout.C_SEAT_SPECIALS + seat] = mask
     return cfg
 
 
@@ -67,93 +80,97 @@ def decks(config: FanoConfig) -> StateArray:
 
 def encode_state(state: FanoState) -> StateArray:
     """``state`` as an array (raises ValueError when a zone is over the layout's capacity)."""
-    s = np.zeros(size(state.config), np.int32)
-    s[layout.TURN_PLAYER] = state.turn_player
-    s[layout.PHASE] = _PHASE_CODES[state.phase]
-    s[layout.TURN] = state.turn
+    v = [0] * size(state.config)
+    v[layout.TURN_PLAYER] = state.turn_player
+    v[layout.PHASE] = _PHASE_CODES[state.phase]
+    v[layout.TURN] = state.turn
     pending = state.pending
     if pending is not None:
-        s[layout.PENDING_ATTACKER] = pending.attacker
-        s[layout.PENDING_TARGET] = pending.target
-        s[layout.PENDING_DEFENDER] = pending.defender
-        s[layout.PENDING_REVERSE] = int(pending.reverse)
-        s[layout.PENDING_SUPPORT] = pending.support
-    s[layout.TARGET_SEAT] = -1 if state.target_seat is None else state.target_seat
-    s[layout.PRIORITY] = state.priority
+        v[layout.PENDING_ATTACKER] = pending.attacker
+        v[layout.PENDING_TARGET] = pending.target
+        v[layout.PENDING_DEFENDER] = pending.defender
+        v[layout.PENDING_REVERSE] = int(pending.reverse)
+        v[layout.PENDING_SUPPORT] = pending.support
+    v[layout.TARGET_SEAT] = -1 if state.target_seat is None else state.target_seat
+    v[layout.PRIORITY] = state.priority
     for seat, player in enumerate(state.players):
         p = layout.HEADER + seat * layout.PLAYER_WIDTH
-        for name, (offset, capacity) in layout.ZONES.items():
-            cards: tuple[int, ...] = getattr(player, name)
+        zones = (
+            player.hand,
+            player.field,
+            player.draw,
+            player.up,
+            player.down,
+            player.known,
+            player.protected,
+            player.hidden,
+        )
+        for cards, (offset, capacity) in zip(zones, _ZONES, strict=True):
             if len(cards) > capacity:
-                raise ValueError(
-                    f"{name} holds {len(cards)} cards, over the fast layout's {capacity}"
-                )
-            s[p + offset] = len(cards)
-            s[p + offset + 1 : p + offset + 1 + len(cards)] = cards
+                raise ValueError(f"a zone holds {len(cards)} cards, over the layout's {capacity}")
+            v[p + offset] = len(cards)
+            v[p + offset + 1 : p + offset + 1 + len(cards)] = cards
         if len(player.specials) > layout.SPECIALS_CAP:
             raise ValueError("too many specials used for the fast layout")
-        s[p + layout.SPECIALS] = len(player.specials)
+        at = p + layout.SPECIALS
+        v[at] = len(player.specials)
         for index, (level, special) in enumerate(player.specials):
-            s[p + layout.SPECIALS + 1 + index] = level * 4 + _SPECIAL_CODES[special]
-        s[p + layout.LEVEL] = player.level
-        s[p + layout.SHUFFLES] = player.shuffles
-        s[p + layout.TEMP_JOKERS] = player.temp_jokers
-        s[p + layout.TRIBUTE] = player.tribute
-    return s
-
-
-def _zone(s: StateArray, at: int) -> tuple[int, ...]:
-    return tuple(int(card) for card in s[at + 1 : at + 1 + s[at]])
+            v[at + 1 + index] = level * 4 + _SPECIAL_CODES[special]
+        v[p + layout.LEVEL] = player.level
+        v[p + layout.SHUFFLES] = player.shuffles
+        v[p + layout.TEMP_JOKERS] = player.temp_jokers
+        v[p + layout.TRIBUTE] = player.tribute
+    return np.array(v, np.int32)
 
 
 def decode_state(s: StateArray, config: FanoConfig, seed: int) -> FanoState:
     """The reference state an array stands for."""
-    from fanfold.games.fano.state import Pending
-
+    v: list[int] = s.tolist()
     players = []
     for seat in range(config.players):
         p = layout.HEADER + seat * layout.PLAYER_WIDTH
-        zones = {name: _zone(s, p + offset) for name, (offset, _) in layout.ZONES.items()}
-        specials = tuple(
-            (int(code) // 4, SPECIALS[int(code) % 4]) for code in _zone(s, p + layout.SPECIALS)
+        hand, field, draw, up, down, known, protected, hidden = (
+            tuple(v[p + offset + 1 : p + offset + 1 + v[p + offset]]) for offset, _ in _ZONES
         )
+        at = p + layout.SPECIALS
+        specials = tuple((code // 4, SPECIALS[code % 4]) for code in v[at + 1 : at + 1 + v[at]])
         players.append(
             PlayerState(
-                hand=zones["hand"],
-                field=zones["field"],
-                draw=zones["draw"],
-                up=zones["up"],
-                down=zones["down"],
-                known=zones["known"],
-                level=int(s[p + layout.LEVEL]),
-                specials=specials,
-                protected=zones["protected"],
-                shuffles=int(s[p + layout.SHUFFLES]),
-                temp_jokers=int(s[p + layout.TEMP_JOKERS]),
-                tribute=int(s[p + layout.TRIBUTE]),
-                hidden=zones["hidden"],
+                hand,
+                field,
+                draw,
+                up,
+                down,
+                known,
+                v[p + layout.LEVEL],
+                specials,
+                protected,
+                v[p + layout.SHUFFLES],
+                v[p + layout.TEMP_JOKERS],
+                v[p + layout.TRIBUTE],
+                hidden,
             )
         )
     pending = None
-    if s[layout.PENDING_ATTACKER]:
+    if v[layout.PENDING_ATTACKER]:
         pending = Pending(
-            int(s[layout.PENDING_ATTACKER]),
-            int(s[layout.PENDING_TARGET]),
-            int(s[layout.PENDING_DEFENDER]),
-            bool(s[layout.PENDING_REVERSE]),
-            int(s[layout.PENDING_SUPPORT]),
+            v[layout.PENDING_ATTACKER],
+            v[layout.PENDING_TARGET],
+            v[layout.PENDING_DEFENDER],
+            bool(v[layout.PENDING_REVERSE]),
+            v[layout.PENDING_SUPPORT],
         )
-    target = int(s[layout.TARGET_SEAT])
+    target = v[layout.TARGET_SEAT]
     return FanoState(
         config,
         seed,
         tuple(players),
-        int(s[layout.TURN_PLAYER]),
-        PHASES[int(s[layout.PHASE])],
-        int(s[layout.TURN]),
+        v[layout.TURN_PLAYER],
+        PHASES[v[layout.PHASE]],
+        v[layout.TURN],
         pending,
         None if target < 0 else target,
-        int(s[layout.PRIORITY]),
+        v[layout.PRIORITY],
     )
 
 
@@ -198,6 +215,8 @@ def action_id(action: FanoAction) -> int:
         if action.owners:
             raise ValueError("promotions from partners' fields are not covered by the fast path")
         return _pack(layout.K_PROMOTE, *action.cards)
+    if isinstance(action, Defend):
+        return _pack(layout.K_DEFEND, action.card)
     if isinstance(action, Play):
         return _pack(layout.K_PLAY, action.card, flags=action.face_down)
     if isinstance(action, Substitute):
@@ -229,6 +248,8 @@ def to_action(packed: int) -> FanoAction:
         return Combine(a, b, c, d, flag)
     if kind == layout.K_PROMOTE:
         return Promote((a, b, c))
+    if kind == layout.K_DEFEND:
+        return Defend(a)
     if kind == layout.K_PLAY:
         return Play(a, flag)
     if kind == layout.K_SUBSTITUTE:

@@ -24,9 +24,11 @@ from fanfold.games.fano.fast.layout import (
     C_HARD,
     C_LAST_TURN,
     C_MULLIGAN,
+    C_OVERSUM_PRESTIGE_ONLY,
     C_PLAYERS,
     C_PROMOTION_ENDS_MAIN,
     C_PROMOTIONS_TO_WIN,
+    C_SEAT_SPECIALS,
     DOWN,
     DRAW,
     F_SET,
@@ -36,6 +38,7 @@ from fanfold.games.fano.fast.layout import (
     HIDDEN,
     K_ATTACK,
     K_COMBINE,
+    K_DEFEND,
     K_DISCARD,
     K_MULLIGAN,
     K_PASS,
@@ -63,6 +66,10 @@ from fanfold.games.fano.fast.layout import (
     PILE_CAP,
     PLAYER_WIDTH,
     PROTECTED,
+    S_DEFENSE,
+    S_OVERSUM,
+    S_REVERSE,
+    S_TEMP_JOKER,
     SHIFT_A,
     SHIFT_B,
     SHIFT_C,
@@ -75,6 +82,7 @@ from fanfold.games.fano.fast.layout import (
     SHUFFLE_SEAT,
     SHUFFLE_SIZE,
     SHUFFLES,
+    SPECIALS,
     TARGET_SEAT,
     TEMP_JOKERS,
     TURN,
@@ -83,6 +91,8 @@ from fanfold.games.fano.fast.layout import (
 )
 
 HAND_SIZE = 3
+#: :func:`_draw_to_three` stopped to ask whether to add a Temporary Joker.
+ASKED = 2
 FIELD_SLOTS = 4
 MAX_COMBAT = 7
 WILD = 4
@@ -101,6 +111,19 @@ def _support_table() -> npt.NDArray[np.int32]:
 
 #: ``ATTACK_SUPPORT[a, x]`` as in :mod:`fanfold.games.fano.cards` (0: no attack).
 ATTACK_SUPPORT = _support_table()
+
+
+def _third_table() -> npt.NDArray[np.int32]:
+    table = np.zeros((11, 11), np.int32)
+    for x in range(1, 8):
+        for y in range(1, 8):
+            if ATTACK_SUPPORT[x, y]:
+                table[x, y] = table[y, x] = ATTACK_SUPPORT[x, y]
+    return table
+
+
+#: ``LINE_THIRD[a, x]``: the third point of the line through ``a`` and ``x``.
+LINE_THIRD = _third_table()
 
 
 # ----------------------------------------------------------------------------- card lists
@@ -203,24 +226,58 @@ def _enter_play(s, p, card):  # type: ignore[no-untyped-def]
     _insert(s, p + FIELD, card)
 
 
+# ---------------------------------------------------------------------------------- specials
+@njit(cache=True)
+def _can_use(s, cfg, seat, special):  # type: ignore[no-untyped-def]
+    """Classic: ``special`` is the seat's and no special was used at this commander level."""
+    if (cfg[C_SEAT_SPECIALS + seat] >> special) & 1 == 0:
+        return False
+    p = _seat(seat)
+    level = s[p + LEVEL]
+    for i in range(s[p + SPECIALS]):  # noqa: SIM110 - plain loops compile best in Numba
+        if s[p + SPECIALS + 1 + i] // 4 == level:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _spend(s, p, special):  # type: ignore[no-untyped-def]
+    """Record the use of a classic special at the current level (in order of use)."""
+    n = s[p + SPECIALS]
+    s[p + SPECIALS + 1 + n] = s[p + LEVEL] * 4 + special
+    s[p + SPECIALS] = n + 1
+
+
 # ------------------------------------------------------------------------ drawing, shuffles
 @njit(cache=True)
-def _reshuffle(s, seat, shuffle):  # type: ignore[no-untyped-def]
-    """The discard pile (face up and face down, sorted) shuffled under the draw pile."""
+def _reshuffle(s, seat, shuffle, joker):  # type: ignore[no-untyped-def]
+    """The discard pile (face up and face down, sorted; with a Temporary Joker when
+    ``joker``) shuffled under the draw pile."""
     p = _seat(seat)
-    cards = np.empty(2 * PILE_CAP, np.int32)
+    cards = np.empty(2 * PILE_CAP + 1, np.int32)
     n = 0
     i = 0
     j = 0
     nu = s[p + UP]
     nd = s[p + DOWN]
+    placed = not joker
     while i < nu or j < nd:
+        if not placed and (
+            (i >= nu or s[p + UP + 1 + i] >= TEMP) and (j >= nd or s[p + DOWN + 1 + j] >= TEMP)
+        ):
+            cards[n] = TEMP
+            n += 1
+            placed = True
+            continue
         if j >= nd or (i < nu and s[p + UP + 1 + i] <= s[p + DOWN + 1 + j]):
             cards[n] = s[p + UP + 1 + i]
             i += 1
         else:
             cards[n] = s[p + DOWN + 1 + j]
             j += 1
+        n += 1
+    if not placed:
+        cards[n] = TEMP
         n += 1
     if shuffle[SHUFFLE_MODE] == 1:
         if shuffle[SHUFFLE_GIVEN] != n or shuffle[SHUFFLE_SEAT] != seat:
@@ -250,19 +307,25 @@ def _reshuffle(s, seat, shuffle):  # type: ignore[no-untyped-def]
     s[p + UP] = 0
     s[p + DOWN] = 0
     s[p + SHUFFLES] += 1
+    if joker:
+        _spend(s, p, S_TEMP_JOKER)
+        s[p + TEMP_JOKERS] += 1
     return OK
 
 
 @njit(cache=True)
-def _draw_to_three(s, seat, shuffle):  # type: ignore[no-untyped-def]
-    """Draw until the hand holds three cards, reshuffling when the pile runs out."""
+def _draw_to_three(s, cfg, seat, shuffle, ask):  # type: ignore[no-untyped-def]
+    """Draw until the hand holds three cards, reshuffling when the pile runs out. Returns
+    :data:`ASKED` when drawing stopped to ask about a Temporary Joker (``ask``)."""
     p = _seat(seat)
     while s[p + HAND] < HAND_SIZE:
         n = s[p + DRAW]
         if n == 0:
+            if ask and _can_use(s, cfg, seat, S_TEMP_JOKER):
+                return ASKED
             if s[p + UP] == 0 and s[p + DOWN] == 0:
                 break
-            status = _reshuffle(s, seat, shuffle)
+            status = _reshuffle(s, seat, shuffle, False)
             if status != OK:
                 return status
             continue
@@ -307,7 +370,10 @@ def _start_turn(s, cfg, seat, turn, shuffle):  # type: ignore[no-untyped-def]
     if turn > cfg[C_LAST_TURN]:
         s[PHASE] = P_OVER
         return OK
-    status = _draw_to_three(s, seat, shuffle)
+    status = _draw_to_three(s, cfg, seat, shuffle, True)
+    if status == ASKED:
+        s[PHASE] = P_DRAW_SHUFFLE
+        return OK
     if status != OK:
         return status
     s[PHASE] = P_MULLIGAN if _mulligan_offered(s, cfg, _seat(seat)) else P_MAIN
@@ -321,9 +387,13 @@ def _end_turn(s, cfg, shuffle):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _after_main_action(s, seat, shuffle):  # type: ignore[no-untyped-def]
+def _after_main_action(s, cfg, seat, shuffle):  # type: ignore[no-untyped-def]
     if s[_seat(seat) + HAND] == 0:
-        return _draw_to_three(s, seat, shuffle)
+        status = _draw_to_three(s, cfg, seat, shuffle, True)
+        if status == ASKED:
+            s[PHASE] = P_SHUFFLE
+            return OK
+        return status
     return OK
 
 
@@ -341,11 +411,30 @@ def _pack(kind, a, b, c, d, flags):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _hand_supports(s, p, value, attacker, target, reverse, out, n):  # type: ignore[no-untyped-def]
+    """Attacks with each hand card that enters play as ``value``: suited cards in hand order,
+    then each joker kind declared as it."""
+    nh = s[p + HAND]
+    for k in range(nh):
+        card = s[p + HAND + 1 + k]
+        if _suited(card) and (card >> 4) == value:
+            out[n] = _pack(K_ATTACK, attacker, target, card, 0, reverse)
+            n += 1
+    for k in range(nh):
+        card = s[p + HAND + 1 + k]
+        if not _suited(card) and (k == 0 or card != s[p + HAND + k]):
+            out[n] = _pack(K_ATTACK, attacker, target, value * 16 + card, 0, reverse)
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def _attacks(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     p = _seat(seat)
     q = _seat((seat + 1) % cfg[C_PLAYERS])
     if s[p + FIELD] == 0 or s[q + FIELD] == 0 or s[p + HAND] == 0:
         return n
+    reverse_ok = _can_use(s, cfg, seat, S_REVERSE)
     for i in range(s[p + FIELD]):
         attacker = s[p + FIELD + 1 + i]
         a = attacker >> 4
@@ -355,14 +444,26 @@ def _attacks(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
             target = s[q + FIELD + 1 + j]
             if not _combat(target) or _contains(s, q + PROTECTED, target):
                 continue
-            support = ATTACK_SUPPORT[a, target >> 4]
-            if support == 0:
-                continue
-            for k in range(s[p + HAND]):
-                card = s[p + HAND + 1 + k]
-                if _suited(card) and (card >> 4) == support:
-                    out[n] = _pack(K_ATTACK, attacker, target, card, 0, 0)
-                    n += 1
+            x = target >> 4
+            support = ATTACK_SUPPORT[a, x]
+            if support != 0:
+                n = _hand_supports(s, p, support, attacker, target, 0, out, n)
+            elif reverse_ok and ATTACK_SUPPORT[x, a] != 0:
+                n = _hand_supports(s, p, LINE_THIRD[a, x], attacker, target, F_SET, out, n)
+    return n
+
+
+@njit(cache=True)
+def _combine_returns(first, second, result, oversum, out, n):  # type: ignore[no-untyped-def]
+    """A combination returning nothing, then ``first``, then ``second`` (suited only)."""
+    out[n] = _pack(K_COMBINE, first, second, result, 0, oversum)
+    n += 1
+    if _suited(first):
+        out[n] = _pack(K_COMBINE, first, second, result, first, oversum)
+        n += 1
+    if _suited(second):
+        out[n] = _pack(K_COMBINE, first, second, result, second, oversum)
+        n += 1
     return n
 
 
@@ -371,6 +472,8 @@ def _combines(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     p = _seat(seat)
     nf = s[p + FIELD]
     nh = s[p + HAND]
+    oversum_ok = _can_use(s, cfg, seat, S_OVERSUM)
+    prestige_only = cfg[C_OVERSUM_PRESTIGE_ONLY] == 1
     if nf >= 2 and nh > 0:
         for i in range(nf):
             first = s[p + FIELD + 1 + i]
@@ -381,16 +484,18 @@ def _combines(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
                     card = s[p + HAND + 1 + k]
                     if k > 0 and card == s[p + HAND + k]:
                         continue  # the hand as a set
-                    if (card >> 4) != total or not _suited(card):
+                    if _suited(card):
+                        value = card >> 4
+                        if value == total:
+                            n = _combine_returns(first, second, card, 0, out, n)
+                        elif value < total and oversum_ok and (not prestige_only or value >= 8):
+                            n = _combine_returns(first, second, card, F_SET, out, n)
                         continue
-                    out[n] = _pack(K_COMBINE, first, second, card, 0, 0)
-                    n += 1
-                    if _suited(first):
-                        out[n] = _pack(K_COMBINE, first, second, card, first, 0)
-                        n += 1
-                    if _suited(second):
-                        out[n] = _pack(K_COMBINE, first, second, card, second, 0)
-                        n += 1
+                    if total <= MAX_COMBAT:
+                        n = _combine_returns(first, second, total * 16 + card, 0, out, n)
+                    if oversum_ok and not prestige_only:
+                        for value in range(1, min(MAX_COMBAT + 1, total)):
+                            n = _combine_returns(first, second, value * 16 + card, F_SET, out, n)
     # Promotions: an 8, a 9 and a 10 (hard: of one suit), or any three (easy).
     for i in range(nf):
         one = s[p + FIELD + 1 + i]
@@ -416,7 +521,32 @@ def _combines(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
                 if ok:
                     out[n] = _pack(K_PROMOTE, one, two, three, 0, 0)
                     n += 1
+    if _can_use(s, cfg, seat, S_DEFENSE):
+        for i in range(nf):
+            card = s[p + FIELD + 1 + i]
+            if _combat(card) and not _contains(s, p + PROTECTED, card):
+                out[n] = _pack(K_DEFEND, card, 0, 0, 0, 0)
+                n += 1
     return n
+
+
+@njit(cache=True)
+def _playable(s, p, cards):  # type: ignore[no-untyped-def]
+    """The combat cards the hand can play (a joker as each combat value), in order."""
+    nh = s[p + HAND]
+    m = 0
+    for k in range(nh):
+        card = s[p + HAND + 1 + k]
+        if k > 0 and card == s[p + HAND + k]:
+            continue
+        if not _suited(card):
+            for value in range(1, MAX_COMBAT + 1):
+                cards[m] = value * 16 + card
+                m += 1
+        elif (card >> 4) <= MAX_COMBAT:
+            cards[m] = card
+            m += 1
+    return m
 
 
 @njit(cache=True)
@@ -424,19 +554,17 @@ def _end_actions(s, seat, out, n):  # type: ignore[no-untyped-def]
     p = _seat(seat)
     nh = s[p + HAND]
     nf = s[p + FIELD]
+    cards = np.empty(8 * HAND_SIZE + 8, np.int32)
+    m = _playable(s, p, cards)
     if nf < FIELD_SLOTS:
-        for k in range(nh):
-            card = s[p + HAND + 1 + k]
-            if (k == 0 or card != s[p + HAND + k]) and (card >> 4) <= MAX_COMBAT:
-                out[n] = _pack(K_PLAY, card, 0, 0, 0, 0)
-                n += 1
+        for k in range(m):
+            out[n] = _pack(K_PLAY, cards[k], 0, 0, 0, 0)
+            n += 1
     for i in range(nf):
         removed = s[p + FIELD + 1 + i]
-        for k in range(nh):
-            card = s[p + HAND + 1 + k]
-            if (k == 0 or card != s[p + HAND + k]) and (card >> 4) <= MAX_COMBAT:
-                out[n] = _pack(K_SUBSTITUTE, removed, card, 0, 0, 0)
-                n += 1
+        for k in range(m):
+            out[n] = _pack(K_SUBSTITUTE, removed, cards[k], 0, 0, 0)
+            n += 1
     # Discards: every set of one to three hand cards, in the order of combinations().
     for size in range(1, nh + 1):
         if size == 1:
@@ -484,7 +612,28 @@ def legal_actions(s, cfg, out):  # type: ignore[no-untyped-def]
     if phase == P_MAIN:
         n = _attacks(s, cfg, seat, out, n)
         n = _combines(s, cfg, seat, out, n)
-    return _end_actions(s, seat, out, n)
+    n = _end_actions(s, seat, out, n)
+    for other in range(cfg[C_PLAYERS]):
+        if s[_seat(other) + TEMP_JOKERS] > 1:
+            # Two jokers in play with one value are one card for the rules: each move once.
+            return _unique(out, n)
+    return n
+
+
+@njit(cache=True)
+def _unique(out, n):  # type: ignore[no-untyped-def]
+    """Keep the first of equal actions, in order; the new count."""
+    m = 0
+    for i in range(n):
+        seen = False
+        for j in range(m):
+            if out[j] == out[i]:
+                seen = True
+                break
+        if not seen:
+            out[m] = out[i]
+            m += 1
+    return m
 
 
 # ------------------------------------------------------------------------------------ apply
@@ -526,8 +675,10 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
         _take_from_hand(s, p, c)
         _leave_field(s, p, a, True)
         _insert(s, p + FIELD, c)
+        if flags:
+            _spend(s, p, S_REVERSE)
         _leave_field(s, q, b, True)
-        return _after_main_action(s, seat, shuffle)
+        return _after_main_action(s, cfg, seat, shuffle)
     if kind == K_COMBINE:
         _take_from_hand(s, p, c)
         for card in (a, b):
@@ -536,7 +687,25 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
             else:
                 _leave_field(s, p, card, True)
         _insert(s, p + FIELD, c)
-        return _after_main_action(s, seat, shuffle)
+        if flags:
+            _spend(s, p, S_OVERSUM)
+        return _after_main_action(s, cfg, seat, shuffle)
+    if kind == K_DEFEND:
+        _insert(s, p + PROTECTED, a)
+        _spend(s, p, S_DEFENSE)
+        return OK
+    if kind == K_SHUFFLE:
+        status = _reshuffle(s, seat, shuffle, flags != 0)
+        if status != OK:
+            return status
+        status = _draw_to_three(s, cfg, seat, shuffle, False)
+        if status != OK:
+            return status
+        if s[PHASE] == P_DRAW_SHUFFLE:
+            s[PHASE] = P_MULLIGAN if _mulligan_offered(s, cfg, p) else P_MAIN
+        else:
+            s[PHASE] = P_MAIN
+        return OK
     if kind == K_PROMOTE:
         for card in (a, b, c):
             _leave_field(s, p, card, True)
@@ -555,7 +724,10 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
         for k in range(s[p + KNOWN]):
             s[p + KNOWN + 1 + k] = 0
         s[p + KNOWN] = 0
-        status = _draw_to_three(s, seat, shuffle)
+        status = _draw_to_three(s, cfg, seat, shuffle, True)
+        if status == ASKED:
+            s[PHASE] = P_SHUFFLE
+            return OK
         s[PHASE] = P_MAIN
         return status
     return OK
