@@ -65,6 +65,16 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         del state, rng
         return None
 
+    def fast_rollout(
+        self, state: StateT, limit: int, rng: random.Random
+    ) -> tuple[float, ...] | None:
+        """The returns after up to ``limit`` uniformly random actions from ``state`` played by
+        a compiled fast path (scored by :meth:`evaluate` when the game goes on), for search
+        with ``playout=fast``; ``None``: no fast path for this state, the search steps the
+        game. Default: ``None``."""
+        del state, limit, rng
+        return None
+
     def infer_states(self, view: ViewT, count: int, rng: random.Random) -> list[StateT] | None:
         """``count`` full states consistent with ``view``, drawn in proportion to how likely
         players of this strategy would have made the moves the view shows (reading the others'

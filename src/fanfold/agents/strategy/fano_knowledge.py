@@ -41,6 +41,7 @@ from functools import lru_cache
 
 from fanfold.agents.knowledge import Knowledge
 from fanfold.core.game import Game
+from fanfold.games.fano import fast
 from fanfold.games.fano.actions import (
     Allow,
     Attack,
@@ -337,6 +338,20 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
                 assert isinstance(action, Defend)
                 result[index] = after + turn.defend(action.card)
         return result
+
+    def fast_rollout(
+        self, state: FanoState, limit: int, rng: random.Random
+    ) -> tuple[float, ...] | None:
+        """Up to ``limit`` uniformly random actions on the compiled fast path
+        (:mod:`fanfold.games.fano.fast`; its own generator, seeded from ``rng``), scored by
+        :meth:`evaluate`; ``None`` for a variant the fast path does not cover."""
+        if not fast.supports(state.config):
+            return None
+        from fanfold.games.fano.fast import engine
+
+        engine.seed(rng.getrandbits(31))
+        end, _ = engine.playout(engine.encode(state), limit)
+        return self.evaluate(engine.decode(end))
 
     # ------------------------------------------------------------------------ evaluating
     def evaluate(self, state: FanoState) -> tuple[float, ...] | None:
