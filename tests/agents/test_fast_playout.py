@@ -31,6 +31,9 @@ def test_a_fast_rollout_is_the_evaluation_after_random_compiled_actions() -> Non
     assert knowledge.fast_rollout(state, 0, random.Random(1)) == knowledge.evaluate(state)
     returns = knowledge.fast_rollout(state, 30, random.Random(1))
     assert returns is not None
+    greedy = knowledge.fast_rollout(state, 30, random.Random(1), greedy=True)
+    assert greedy is not None
+    assert all(-1.0 <= value <= 1.0 for value in greedy)
     assert len(returns) == 2
     assert all(-1.0 <= value <= 1.0 for value in returns)
     # Its own generator is seeded from the agent's: the same rng gives the same rollout.
@@ -60,7 +63,8 @@ def test_a_fast_search_is_seeded() -> None:
     assert player is not None
     view = FANO.observe(state, player)
     legal = FANO.legal_actions(state)
-    config = MCTSConfig(iterations=60, playout="fast", rollout_limit=10, widening=1)
-    first = MCTSAgent(FANO, config, seed=5).choose(view, legal)
-    assert first in legal
-    assert MCTSAgent(FANO, config, seed=5).choose(view, legal) == first
+    for playout in ("fast", "fast-greedy"):
+        config = MCTSConfig(iterations=60, playout=playout, rollout_limit=10, widening=1)
+        first = MCTSAgent(FANO, config, seed=5).choose(view, legal)
+        assert first in legal
+        assert MCTSAgent(FANO, config, seed=5).choose(view, legal) == first

@@ -341,3 +341,23 @@ def test_a_face_down_card_sacrificed_instead_of_the_attacked_one() -> None:
         quick = engine.apply(quick, action)
         assert engine.decode(quick) == state
     assert state.players[0].down == (parse_card("6D"),)
+
+
+def test_greedy_playouts_are_legal_games_that_reach_promotions() -> None:
+    """The compiled greedy playout ends in a state the reference accepts, and, preferring
+    promotions and prestige combinations, ends games by a win where uniform play does not."""
+    config = _config("classic", 2, turns_per_player=100)
+    engine.seed(11)
+    wins = {"greedy": 0, "uniform": 0}
+    for seed in range(10):
+        start = engine.encode(FANO.new_state(config, seed))
+        for name, play in (("greedy", engine.greedy_playout), ("uniform", engine.playout)):
+            end, played = play(start)
+            final = engine.decode(end)
+            assert played > 0
+            assert FANO.invariant_violations(final) == []
+            result = FANO.outcome(final)
+            assert result is not None
+            wins[name] += not result.by_limit
+    assert wins["greedy"] >= 5
+    assert wins["greedy"] > wins["uniform"]

@@ -340,17 +340,19 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
         return result
 
     def fast_rollout(
-        self, state: FanoState, limit: int, rng: random.Random
+        self, state: FanoState, limit: int, rng: random.Random, greedy: bool = False
     ) -> tuple[float, ...] | None:
-        """Up to ``limit`` uniformly random actions on the compiled fast path
-        (:mod:`fanfold.games.fano.fast`; its own generator, seeded from ``rng``), scored by
-        :meth:`evaluate`; ``None`` for a variant the fast path does not cover."""
+        """Up to ``limit`` uniformly random actions (``greedy``: by the fast path's rough
+        preference) on the compiled fast path (:mod:`fanfold.games.fano.fast`; its own
+        generator, seeded from ``rng``), scored by :meth:`evaluate`; ``None`` for a variant
+        the fast path does not cover."""
         if not fast.supports(state.config):
             return None
         from fanfold.games.fano.fast import engine
 
         engine.seed(rng.getrandbits(31))
-        end, _ = engine.playout(engine.encode(state), limit)
+        play = engine.greedy_playout if greedy else engine.playout
+        end, _ = play(engine.encode(state), limit)
         return self.evaluate(engine.decode(end))
 
     # ------------------------------------------------------------------------ evaluating

@@ -7,6 +7,8 @@ one ``int32`` array and decodes back to an equal state; a
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import numpy.typing as npt
 
@@ -281,6 +283,7 @@ def action_id(action: FanoAction) -> int:
     raise ValueError(f"{action} is not covered by the fast path")
 
 
+@lru_cache(maxsize=1 << 16)
 def to_action(packed: int) -> FanoAction:
     """The reference action a packed id stands for."""
     kind = packed & 255

@@ -1247,6 +1247,60 @@ def playout(s, cfg, max_actions):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _greedy_score(action):  # type: ignore[no-untyped-def]
+    """A rough preference by kind of move: promote, make a prestige card, take material,
+    fill the field; the rest last."""
+    kind = action & 255
+    if kind == K_PROMOTE:
+        return 100
+    if kind == K_COMBINE or kind == K_COUNTER:  # noqa: SIM109 - Numba
+        result = (action >> SHIFT_C) & 255
+        return 50 if result >> 4 >= 8 else 6
+    if kind == K_ATTACK or kind == K_DECLARE:  # noqa: SIM109 - Numba
+        return 20
+    if kind == K_RECRUIT:
+        return 15
+    if kind == K_PLAY:
+        return 10
+    if kind == K_SUBSTITUTE:
+        return 3
+    if kind == K_DISCARD:
+        return 1
+    return 2
+
+
+@njit(cache=True)
+def greedy_playout(s, cfg, max_actions):  # type: ignore[no-untyped-def]
+    """Like :func:`playout`, choosing by :func:`_greedy_score` (ties and one move in ten at
+    random): a quick stand-in for the strategy's playout policy."""
+    out = np.empty(MAX_ACTIONS, np.int64)
+    shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
+    best = np.empty(MAX_ACTIONS, np.int64)
+    played = 0
+    while played < max_actions:
+        n = legal_actions(s, cfg, out)
+        if n == 0:
+            break
+        if np.random.random() < 0.1:
+            choice = out[np.random.randint(0, n)]
+        else:
+            top = -1
+            m = 0
+            for i in range(n):
+                score = _greedy_score(out[i])
+                if score > top:
+                    top = score
+                    m = 0
+                if score == top:
+                    best[m] = out[i]
+                    m += 1
+            choice = best[np.random.randint(0, m)]
+        apply(s, cfg, choice, shuffle)
+        played += 1
+    return played
+
+
+@njit(cache=True)
 def deal(s, cfg, decks):  # type: ignore[no-untyped-def]
     """A new game on the zeroed ``s``: each seat's deck (``decks[seat]``: count, then cards)
     shuffled by the fast path's generator, a random first player, turn 1 begun."""
