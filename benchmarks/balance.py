@@ -10,7 +10,8 @@ The same seeded games (a balance experiment's jobs) are played four ways:
 * with ``--ray``, the simulator on a local Ray instance with 2 CPUs (its start-up timed
   apart).
 
-The outcomes must agree between all of them (the script stops otherwise). Run::
+The outcomes must agree between all of them (the script stops otherwise). It ends with the
+simulator's speed against plain play (1 worker) and the scaling from 1 to 2 workers. Run::
 
     PYTHONPATH=src python3 benchmarks/balance.py --game fantan --agent random --games 400
     PYTHONPATH=src python3 benchmarks/balance.py --game fano --agent random \\
@@ -59,12 +60,15 @@ def _plain(jobs: list[JSONObject]) -> list[list[int]]:
     return winners
 
 
-def _timed(label: str, games: int, run: Callable[[], list[list[int]]]) -> list[list[int]]:
+def _timed(
+    label: str, games: int, run: Callable[[], list[list[int]]]
+) -> tuple[list[list[int]], float]:
+    """The outcomes of ``run`` and its games per second (printed)."""
     start = time.perf_counter()
     winners = run()
     seconds = time.perf_counter() - start
     print(f"{label:<34} {games / seconds:>9.1f} games/s  ({games} games in {seconds:.2f} s)")
-    return winners
+    return winners, games / seconds
 
 
 def main() -> None:
@@ -94,11 +98,14 @@ def main() -> None:
 
         return run
 
-    plain = _timed("plain play, one process", len(jobs), lambda: _plain(payloads))
+    plain, plain_rate = _timed("plain play, one process", len(jobs), lambda: _plain(payloads))
     runs = [("simulator, 1 worker", simulator(1)), ("simulator, 2 worker processes", simulator(2))]
+    rates = []
     for label, run in runs:
-        if _timed(label, len(jobs), run) != plain:
+        winners, rate = _timed(label, len(jobs), run)
+        if winners != plain:
             raise SystemExit(f"{label}: the outcomes differ from plain play")
+        rates.append(rate)
     if args.ray:
         ray = import_ray()
         start = time.perf_counter()
@@ -110,11 +117,15 @@ def main() -> None:
         )
         print(f"{'local Ray with 2 CPUs: start-up':<34} {time.perf_counter() - start:>9.1f} s")
         try:
-            if _timed("simulator on that Ray", len(jobs), simulator(2, "auto")) != plain:
+            if _timed("simulator on that Ray", len(jobs), simulator(2, "auto"))[0] != plain:
                 raise SystemExit("Ray: the outcomes differ from plain play")
         finally:
             ray.shutdown()
     print("every way gave the same outcomes")
+    one, two = rates
+    print(f"{'simulator (1 worker) / plain play':<34} {one / plain_rate:>9.2f}")
+    print(f"{'scaling, 2 workers / 1 worker':<34} {two / one:>9.2f}")
+    print(f"load after the runs {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

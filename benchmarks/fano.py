@@ -9,19 +9,31 @@ second:
   8-player "One for all" partnerships; uniform random games run to the turn limit (by
   default 400 turns for each player; ``--turns-per-player 0`` plays 200 turns in all, the
   limit before it became one per player, for comparison with older figures);
+* the compiled fast path (:mod:`fanfold.games.fano.fast`, Numba) on the same presets: the
+  same uniform random games to the turn limit, dealt, chosen and played in compiled code;
+  and the fast path's start-up: importing it and its first call, with Numba's cache cold
+  (compiling, in a fresh cache directory) and warm (loading the cached machine code), each in
+  a fresh process;
 * OpenSpiel's C++ ``hearts`` (``pip install open_spiel``, or ``.[bench]``), random moves
   driven from Python, chance outcomes included; when OpenSpiel is not installed the row says
   the peer is missing.
 
-Run: ``python3 benchmarks/fano.py --seconds 5``.
+Run: ``python3 benchmarks/fano.py --seconds 5``; ``--json`` prints one JSON object instead
+(``reference_actions_per_s``, ``fast_actions_per_s`` and ``hearts_actions_per_s`` are the
+classic 2-player game's and hearts' figures).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import os
 import platform
 import random
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,6 +93,85 @@ def fano_rate(
     return _timed(f"fanfold fano {preset} ({config.players} players)", seconds, one_game)
 
 
+def fast_rate(
+    preset: str, seconds: float, players: int | None = None, turns_per_player: int | None = None
+) -> Rate:
+    """The same random games as :func:`fano_rate` on the compiled fast path (deal, choices
+    and reshuffles from its own generator), timed in batches."""
+    from fanfold.games.fano.fast import engine, supports
+
+    config: FanoConfig = GAME.preset(preset).config
+    if players is not None:
+        config = GAME.with_players(config, players)
+    if turns_per_player is not None:
+        config = config.replace(turns_per_player=turns_per_player or 200 // config.players)
+    if not supports(config):  # pragma: no cover - every preset is covered
+        raise ValueError(f"the fast path does not cover {preset}")
+    engine.warm_up()
+    engine.seed(1)
+    games = actions = 0
+    batch = 1
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions += engine.random_games(config, batch)
+        games += batch
+        batch = min(batch * 2, 64)
+    elapsed = time.perf_counter() - start
+    return Rate(f"fanfold fano fast {preset} ({config.players} players)", games, actions, elapsed)
+
+
+def fast_step_rate(preset: str, seconds: float, turns_per_player: int | None = None) -> Rate:
+    """The fast path's step API driven from Python, one call per legal-action list and one per
+    action (reshuffles exact, as the reference's): what a Python search loop gets."""
+    from fanfold.games.fano.fast import engine
+
+    config: FanoConfig = GAME.preset(preset).config
+    if turns_per_player is not None:
+        config = config.replace(turns_per_player=turns_per_player or 200 // config.players)
+    engine.warm_up()
+    rng = random.Random(1)
+
+    def one_game(seed: int) -> int:
+        state = engine.encode(GAME.new_state(config, seed))
+        actions = 0
+        legal = engine.legal_action_ids(state)
+        while len(legal):
+            state = engine.apply(state, int(legal[rng.randrange(len(legal))]))
+            actions += 1
+            legal = engine.legal_action_ids(state)
+        return actions
+
+    return _timed(
+        f"fanfold fano fast steps from Python {preset} ({config.players} p)", seconds, one_game
+    )
+
+
+_FIRST_CALL = (
+    "import time; start = time.perf_counter(); "
+    "from fanfold.games.fano.fast import engine; imported = time.perf_counter(); "
+    "engine.warm_up(); done = time.perf_counter(); "
+    "print(imported - start, done - imported)"
+)
+
+
+def start_up(cold: bool) -> tuple[float, float]:
+    """Seconds to import the fast path and to make its first calls, in a fresh process; with
+    ``cold`` Numba compiles everything (an empty cache directory)."""
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as cache:
+        if cold:
+            env["NUMBA_CACHE_DIR"] = cache
+        else:  # make sure the cache is filled, then measure loading it
+            subprocess.run(
+                [sys.executable, "-c", _FIRST_CALL], env=env, check=True, capture_output=True
+            )
+        result = subprocess.run(
+            [sys.executable, "-c", _FIRST_CALL], env=env, check=True, capture_output=True, text=True
+        )
+    imported, first = (float(word) for word in result.stdout.split())
+    return imported, first
+
+
 def openspiel_rate(seconds: float) -> Rate | str:
     """Random full games of OpenSpiel's hearts, or why it could not run."""
     try:
@@ -107,32 +198,76 @@ def openspiel_rate(seconds: float) -> Rate | str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the benchmark and print a table with the speed ratios."""
+    """Run the benchmark and print a table with the speed ratios (or one JSON object)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row")
     parser.add_argument(
         "--turns-per-player", type=int, default=None, help="the limit (0: 200 turns in all)"
     )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--no-start-up", action="store_true", help="skip the fast path's start-up timings"
+    )
     args = parser.parse_args(argv)
     limit = args.turns_per_player
-    print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row")
+    seconds = args.seconds
+    classic = fano_rate("classic", seconds, turns_per_player=limit)
+    fast_classic = fast_rate("classic", seconds, turns_per_player=limit)
     rows = [
-        fano_rate("classic", args.seconds, turns_per_player=limit),
-        fano_rate("eight-players", args.seconds, turns_per_player=limit),
-        fano_rate("trionfey-specials", args.seconds, turns_per_player=limit),
-        fano_rate("trionfey-one-for-all", args.seconds, players=8, turns_per_player=limit),
+        classic,
+        fast_classic,
+        fast_step_rate("classic", seconds, turns_per_player=limit),
+        fano_rate("eight-players", seconds, turns_per_player=limit),
+        fast_rate("eight-players", seconds, turns_per_player=limit),
+        fano_rate("trionfey-specials", seconds, turns_per_player=limit),
+        fast_rate("trionfey-specials", seconds, turns_per_player=limit),
+        fano_rate("trionfey-one-for-all", seconds, players=8, turns_per_player=limit),
+        fast_rate("trionfey-one-for-all", seconds, players=8, turns_per_player=limit),
     ]
-    peer = openspiel_rate(args.seconds)
+    peer = openspiel_rate(seconds)
+    cold = warm = None
+    if not args.no_start_up:
+        cold = start_up(cold=True)
+        warm = start_up(cold=False)
+
+    def per_s(rate: Rate) -> float:
+        return rate.actions / rate.seconds
+
+    if args.json:
+        report: dict[str, Any] = {
+            "python": platform.python_version(),
+            "seconds_per_row": seconds,
+            "reference_actions_per_s": round(per_s(classic)),
+            "fast_actions_per_s": round(per_s(fast_classic)),
+            "hearts_actions_per_s": None if isinstance(peer, str) else round(per_s(peer)),
+            "fast_over_reference": round(per_s(fast_classic) / per_s(classic), 2),
+            "rows": {row.name: round(per_s(row)) for row in rows},
+        }
+        if not isinstance(peer, str):
+            report["hearts_over_fast"] = round(per_s(peer) / per_s(fast_classic), 3)
+        if cold is not None and warm is not None:
+            report["fast_import_s"] = round(warm[0], 3)
+            report["fast_first_call_cold_s"] = round(cold[1], 3)
+            report["fast_first_call_cached_s"] = round(warm[1], 3)
+        print(json.dumps(report))
+        return
+    print(f"Python {platform.python_version()} on {platform.machine()}, {seconds:g} s per row")
     for row in rows:
         print(row.line())
+    print(f"fast path / reference, classic 2 players: {per_s(fast_classic) / per_s(classic):,.1f}x")
+    if cold is not None and warm is not None:
+        print(
+            f"fast path start-up: import {warm[0]:.2f} s; first call {cold[1]:.2f} s compiling "
+            f"(cold cache), {warm[1]:.2f} s from the cache"
+        )
     if isinstance(peer, str):
         print(peer)
         return
     print(peer.line())
-    peer_actions = peer.actions / peer.seconds
+    peer_actions = per_s(peer)
     for row in rows:
-        ratio = peer_actions / (row.actions / row.seconds)
-        print(f"OpenSpiel hearts makes {ratio:,.1f}x the actions/s of {row.name}")
+        ratio = peer_actions / per_s(row)
+        print(f"OpenSpiel hearts makes {ratio:,.2f}x the actions/s of {row.name}")
 
 
 if __name__ == "__main__":

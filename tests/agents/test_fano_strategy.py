@@ -10,11 +10,14 @@ import pytest
 from fanfold.agents import create_agent
 from fanfold.agents.strategy import has_knowledge, knowledge_for
 from fanfold.agents.strategy.fano_knowledge import (
+    PROTECTION,
     FanoKnowledge,
+    _Turn,
     evaluation,
     potential,
 )
 from fanfold.games.fano import FanoConfig, FanoState
+from fanfold.games.fano.config import SpecialsMode
 from fanfold.games.fano.game import FanoGame
 from fanfold.games.fano.state import Phase
 from fanfold.play import play_game
@@ -120,8 +123,8 @@ def test_potential_climbs_the_road_to_a_promotion() -> None:
     assert potential((8, 9), (), (), 2) < potential((8, 9, 10), (), (), 1)
 
 
-def _choice(position: str, seed: int = 0) -> str:
-    state = FANO.parse_position(position)
+def _choice(position: str, seed: int = 0, config: FanoConfig | None = None) -> str:
+    state = FANO.parse_position(position, config)
     legal = FANO.legal_actions(state)
     return str(_knowledge().playout_action(state, legal, random.Random(seed)))
 
@@ -200,3 +203,84 @@ def test_search_asks_the_strategy_for_priors_and_obvious_moves() -> None:
     scores = _knowledge().priors(state, legal)
     assert len(scores) == len(legal)
     assert max(scores) == scores[[str(a) for a in legal].index("promote 8H 9H TH")]
+
+
+# Perfect defense: diamonds (seat 1) against clubs, specials by suit (diamonds may use Perfect
+# defense only) or by choice (every special, one a commander level).
+BY_SUIT = FANO.preset("specials-choice").config.replace(specials=SpecialsMode.SUIT, suits="DC")
+BY_CHOICE = FANO.preset("specials-choice").config.replace(suits="DC")
+# 2D + 6D would make an 8; the AC attacks the 2D with a 4 (and nothing else of seat 1's).
+PAIR_UNDER_ATTACK = "fano player=1 | hand=3D,7D field=2D,6D | hand=4C,9C known=4C field=AC"
+
+
+def test_perfect_defense_protects_the_card_the_opponent_can_attack() -> None:
+    assert _choice(PAIR_UNDER_ATTACK, config=BY_SUIT) == "defend 2D"
+    # The 4C known to be in the discards, not in hand: nothing can attack the 2D.
+    safe = "fano player=1 | hand=3D,7D field=2D,6D | hand=9C known=9C up=4C field=AC"
+    assert _choice(safe, config=BY_SUIT) == "play 7D"
+    # Once the level's special is used, Perfect defense is not offered again.
+    used = PAIR_UNDER_ATTACK.replace("field=2D,6D", "field=2D,6D specials=0:defend protected=2D")
+    state = FANO.parse_position(used, BY_SUIT)
+    assert not any(str(action).startswith("defend") for action in FANO.legal_actions(state))
+
+
+def test_perfect_defense_goes_on_the_card_whose_loss_costs_most() -> None:
+    # The AC attacks the 2D (support 4) and the 5D (support 6): both supports are known in
+    # hand; the 2D makes an 8 with the 6D, the 5D makes nothing that is missing.
+    position = "fano player=1 | hand=3D field=2D,5D,6D,9D | hand=4C,6C known=4C,6C field=AC"
+    state = FANO.parse_position(position, BY_SUIT)
+    turn = _Turn(state)
+    two, five = (card for card in state.players[0].field if card >> 4 in (2, 5))
+    assert turn.threat(two) == turn.threat(five) == pytest.approx(1.0)
+    assert turn.defend(two) > turn.defend(five)
+    assert _choice(position, config=BY_SUIT) == "defend 2D"
+
+
+def test_perfect_defense_is_dearer_when_the_level_could_buy_another_special() -> None:
+    # A lone 2D (worth less than a pair): defended when Perfect defense is the seat's only
+    # special, kept for Oversum or Reverse Fano when the seat may choose any special.
+    lone = "fano player=1 | hand=3D,7D field=2D | hand=4C,9C known=4C field=AC"
+    assert _choice(lone, config=BY_SUIT) == "defend 2D"
+    assert _choice(lone, config=BY_CHOICE) == "play 7D"
+
+
+def test_the_chance_of_the_support_reads_only_what_is_in_sight() -> None:
+    # Clubs: AC in play, two unknown cards in hand, seven in the draw pile; one 4C among the
+    # nine hidden cards, so the chance that the hand holds it is 1 - C(8,2)/C(9,2) = 2/9.
+    for hand in ("4C,9C", "5C,9C"):  # the dealt hand does not matter, only what is seen
+        state = FANO.parse_position(
+            f"fano player=1 | hand=3D,7D field=2D,6D | hand={hand} field=AC", BY_SUIT
+        )
+        turn = _Turn(state)
+        assert turn.holds(1, 4) == pytest.approx(2 / 9)
+        assert turn.threat(state.players[0].field[0]) == pytest.approx(2 / 9)
+    seen = FANO.parse_position("fano player=1 | field=2D | hand=5C,9C up=4C field=AC", BY_SUIT)
+    assert _Turn(seen).holds(1, 4) == 0.0
+    known = FANO.parse_position("fano player=1 | field=2D | hand=4C,9C known=4C field=AC", BY_SUIT)
+    assert _Turn(known).holds(1, 4) == 1.0
+    # The 6D is attacked by a 4 or a 5 (supports 3 and 1); the AC does not attack it.
+    six = FANO.parse_position("fano player=1 | field=6D | hand=4C known=4C field=AC", BY_SUIT)
+    assert _Turn(six).threat(six.players[0].field[0]) == 0.0
+
+
+def test_a_protected_card_is_used_only_for_more_than_its_protection() -> None:
+    # The 2D attacks the 4C with the AD; under Perfect defense, that attack gives it up.
+    free = "fano player=1 | hand=AD field=2D,6D | hand=9C field=4C"
+    state = FANO.parse_position(free, BY_SUIT)
+    protected = FANO.parse_position(
+        free.replace("field=2D,6D", "field=2D,6D specials=0:defend protected=2D"), BY_SUIT
+    )
+    attack = FANO.parse_action("2D>4C:AD")
+    before = _knowledge().scores(state, [attack])[0]
+    after = _knowledge().scores(protected, [attack])[0]
+    assert before - after == pytest.approx(PROTECTION)
+
+
+def test_the_heuristic_uses_perfect_defense_in_play() -> None:
+    config = BY_SUIT.replace(turns_per_player=80)
+    defended = 0
+    for seed in range(3):
+        table = play_game(FANO, config, ["heuristic", "heuristic"], seed=seed)
+        assert table.outcome is not None
+        defended += sum(1 for text in table.record.actions if text.startswith("defend"))
+    assert defended >= 3

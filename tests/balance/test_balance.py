@@ -4,6 +4,7 @@ counts of the summary, the report, and the same results on every backend."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from fanfold.balance import build_experiment, load_experiment, run_experiment, s
 from fanfold.balance.experiment import parse_player
 from fanfold.balance.report import write_report
 from fanfold.cli.app import app
-from fanfold.core.config import JSONObject
+from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError
 from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
@@ -161,7 +162,14 @@ def test_a_restriction_yields_where_the_rules_leave_no_other_choice() -> None:
     assert variant.kinds["pass"].times >= variant.player_yielded[0]
 
 
-def _row(job: str, winners: list[int], *, actions: int = 10, limit: bool = False) -> JSONObject:
+def _row(
+    job: str,
+    winners: list[int],
+    *,
+    actions: int = 10,
+    limit: bool = False,
+    kinds: list[JSONValue] | None = None,
+) -> JSONObject:
     return {
         "job": job,
         "returns": [1.0 if seat in winners else -1.0 for seat in range(2)],
@@ -173,7 +181,9 @@ def _row(job: str, winners: list[int], *, actions: int = 10, limit: bool = False
         "seconds": [0.1, 0.2],
         "slowest": [0.1, 0.2],
         "seats": ["random", "random"],
-        "kinds": [{"attack": 2, "combine+oversum": 1}, {"attack": 1}],
+        "kinds": kinds
+        if kinds is not None
+        else [{"attack": 2, "combine+oversum": 1}, {"attack": 1}],
         "first": 0,
     }
 
@@ -213,6 +223,32 @@ def test_the_summary_counts_seats_players_draws_and_kinds() -> None:
     assert first.delta == pytest.approx(-0.5)
     document = summary.to_json()
     assert document["experiment"]["variants"][1]["players"][1] == "random; forbid=oversum"  # type: ignore[index,call-overload]
+    # lengths 10, 10, 10, 30: mean 15, standard deviation 10, so 15 +- 1.96 * 10 / 2
+    length = document["variants"][0]["length"]  # type: ignore[index,call-overload]
+    assert length["mean"] == pytest.approx(15.0)  # type: ignore[index,call-overload]
+    assert length["mean_interval"] == pytest.approx([5.2, 24.8])  # type: ignore[index,call-overload]
+    assert document["variants"][1]["length"]["mean_interval"] == [10.0, 10.0]  # type: ignore[index,call-overload]
+
+
+def test_action_kinds_count_every_seat_game_with_intervals() -> None:
+    experiment = build_experiment("fano", [{"name": "a"}], ["random"], games=4)
+    rows = [
+        _row("0:0:0", [0], kinds=[{"attack": 1}, {}]),
+        _row("0:0:1", [1], kinds=[{"attack": 1}, {}]),
+        # "defend" first appears in the third game: the four earlier seat-games did not play it
+        _row("0:1:0", [0], kinds=[{"defend": 3}, {"attack": 1}]),
+        _row("0:1:1", [1], kinds=[{}, {"defend": 1}]),
+    ]
+    variant = summarize(experiment, rows).variants[0]
+    defend = variant.kinds["defend"]
+    assert (defend.used, defend.used_won, defend.unused, defend.unused_won) == (2, 2, 6, 2)
+    attack = variant.kinds["attack"]
+    assert attack.used + attack.unused == 8
+    # per game 0, 0, 3, 1: mean 1, sample variance 2, so 1 +- 1.96 * sqrt(2 / 4)
+    mean, (low, high) = defend.per_game(4)
+    assert mean == pytest.approx(1.0)
+    assert high == pytest.approx(1 + 1.96 * (2 / 4) ** 0.5)
+    assert low == 0.0  # clipped: a kind is never played a negative number of times
 
 
 def test_the_report_has_tables_pictures_and_a_page_that_opens_alone(tmp_path: Path) -> None:
@@ -227,6 +263,8 @@ def test_the_report_has_tables_pictures_and_a_page_that_opens_alone(tmp_path: Pa
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "| seat 1 " in text
     assert "## Against four" in text
+    assert re.search(r"Length: mean [0-9.]+ actions, 95% interval [0-9.]+ to [0-9.]+ \(10%", text)
+    assert re.search(r"\| play +\| +[0-9.]+ \([0-9.]+ to [0-9.]+\) \| +100.0% \(", text)
     assert "![" in text
     assert (tmp_path / "win_rates.png").read_bytes().startswith(b"\x89PNG")
     assert (tmp_path / "lengths.png").stat().st_size > 1000

@@ -65,6 +65,17 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         del state, rng
         return None
 
+    def fast_rollout(
+        self, state: StateT, limit: int, rng: random.Random, greedy: bool = False
+    ) -> tuple[float, ...] | None:
+        """The returns after up to ``limit`` uniformly random actions (``greedy``: by a rough
+        compiled preference) from ``state`` played by a compiled fast path (scored by
+        :meth:`evaluate` when the game goes on), for search with ``playout=fast`` or
+        ``fast-greedy``; ``None``: no fast path for this state, the search steps the game.
+        Default: ``None``."""
+        del state, limit, rng, greedy
+        return None
+
     def infer_states(self, view: ViewT, count: int, rng: random.Random) -> list[StateT] | None:
         """``count`` full states consistent with ``view``, drawn in proportion to how likely
         players of this strategy would have made the moves the view shows (reading the others'

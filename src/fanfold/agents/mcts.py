@@ -29,7 +29,7 @@ from fanfold.core.errors import ConfigError
 from fanfold.core.game import ActionT, Game, ViewT
 
 #: The playout policies.
-PLAYOUTS = ("random", "heuristic")
+PLAYOUTS = ("random", "heuristic", "fast", "fast-greedy")
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,12 @@ class MCTSConfig(AgentConfig):
         seconds: stop searching a decision after this long (``None``: no cap).
         playout: how playouts choose moves: ``random`` (uniformly), or ``heuristic`` (the
             game's strategy, :mod:`fanfold.agents.knowledge`), whose evaluation then also
-            scores a playout cut off at ``rollout_limit`` actions.
+            scores a playout cut off at ``rollout_limit`` actions; or ``fast``: uniformly
+            random actions in the game's compiled fast path where it has one
+            (:meth:`fanfold.agents.knowledge.Knowledge.fast_rollout`; otherwise stepped like
+            ``random``), cut off and scored by the strategy's evaluation like ``heuristic``,
+            with the strategy's priors for widening; ``fast-greedy``: the same with a rough
+            compiled move preference instead of uniform choices.
         widening: progressive widening by the strategy's priors (``playout=heuristic``, a game
             whose strategy has them): a node visited ``n`` times considers only the
             ``ceil(widening * sqrt(n + 1))`` best actions by prior, tried best first; 0 (the
@@ -100,7 +105,9 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         super().__init__(game, seed)
         self.config = config
         self.exploration = config.exploration
-        self.knowledge = knowledge_for(game) if config.playout == "heuristic" else None
+        self.knowledge = knowledge_for(game) if config.playout != "random" else None
+        self.fast = config.playout.startswith("fast")
+        self.greedy = config.playout == "fast-greedy"
 
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         if len(legal) == 1:
@@ -180,7 +187,11 @@ class MCTSAgent(Agent[ViewT, ActionT]):
 
     def _rollout(self, state: object) -> tuple[float, ...] | None:
         game, rng, knowledge = self.game, self.rng, self.knowledge
-        if knowledge is not None:
+        if knowledge is not None and self.fast:
+            returns = knowledge.fast_rollout(state, self.config.rollout_limit, rng, self.greedy)
+            if returns is not None:
+                return returns
+        elif knowledge is not None:
             returns = knowledge.rollout(state, rng)
             if returns is not None:
                 return returns
@@ -189,7 +200,7 @@ class MCTSAgent(Agent[ViewT, ActionT]):
             if outcome is not None:
                 return tuple(outcome.returns)
             actions = game.legal_actions(state)
-            if knowledge is None:
+            if knowledge is None or self.fast:
                 action = actions[rng.randrange(len(actions))]
             else:
                 action = knowledge.playout_action(state, actions, rng)

@@ -43,11 +43,24 @@ class UseCount:
     #: seat-games in which the kind was played at least once, and of those the ones won
     used: int = 0
     used_won: int = 0
-    #: seat-games in which it was not played (where it was in the variant), and those won
+    #: seat-games in which it was not played (every seat-game of the variant), and those won
     unused: int = 0
     unused_won: int = 0
     #: games whose winner played the kind
     winner_used: int = 0
+    #: the sum over games of the square of the times it was played in the game
+    squares: int = 0
+
+    def per_game(self, games: int) -> tuple[float, tuple[float, float]]:
+        """Times played a game, and its 95% interval (normal approximation) over ``games``."""
+        if not games:
+            return 0.0, (0.0, 0.0)
+        mean = self.times / games
+        if games < 2:
+            return mean, (mean, mean)
+        variance = max(0.0, (self.squares - games * mean * mean) / (games - 1))
+        half = 1.96 * math.sqrt(variance / games)
+        return mean, (max(0.0, mean - half), mean + half)
 
 
 @dataclass
@@ -148,7 +161,10 @@ class VariantSummary:
             {
                 "kind": use.kind,
                 "per_game": use.times / self.games if self.games else 0.0,
+                "per_game_interval": list(use.per_game(self.games)[1]),
                 "games_used": use.used,
+                "share_used": Proportion(use.used, use.used + use.unused).fraction,
+                "share_used_interval": list(Proportion(use.used, use.used + use.unused).interval),
                 "win_rate_used": Proportion(use.used_won, use.used).fraction,
                 "win_rate_unused": Proportion(use.unused_won, use.unused).fraction,
                 "winner_used": use.winner_used,
@@ -324,14 +340,22 @@ def summarize(experiment: Experiment, rows: Sequence[JSONObject]) -> Summary:
 
 
 def _count_kinds(summary: VariantSummary, kinds: list[dict[str, int]], winners: set[int]) -> None:
+    """Count one game's action kinds (the game already counted in ``summary``'s games and
+    seat wins): a kind seen for the first time was not played in any earlier seat-game."""
     seen = set(summary.kinds)
     for counts in kinds:
         seen.update(counts)
     for kind in sorted(seen):
-        use = summary.kinds.setdefault(kind, UseCount(kind))
+        use = summary.kinds.get(kind)
+        if use is None:
+            use = summary.kinds[kind] = UseCount(kind)
+            use.unused = (summary.games - 1) * len(kinds)
+            use.unused_won = sum(summary.seat_wins) - len(winners)
+        game_times = 0
         for seat, counts in enumerate(kinds):
             times = counts.get(kind, 0)
             use.times += times
+            game_times += times
             won = seat in winners
             if times:
                 use.used += 1
@@ -339,19 +363,38 @@ def _count_kinds(summary: VariantSummary, kinds: list[dict[str, int]], winners: 
             else:
                 use.unused += 1
                 use.unused_won += won
+        use.squares += game_times * game_times
         if any(kinds[seat].get(kind, 0) for seat in winners if seat < len(kinds)):
             use.winner_used += 1
 
 
 def _spread(values: Sequence[int]) -> JSONObject:
+    """Mean (with its 95% interval: the normal approximation, mean +- 1.96 standard errors),
+    10% quantile, median, 90% quantile and maximum of ``values``."""
     floats = [float(value) for value in values]
+    mean = sum(floats) / len(floats) if floats else None
+    interval: JSONValue = None
+    if mean is not None and len(floats) > 1:
+        variance = sum((value - mean) ** 2 for value in floats) / (len(floats) - 1)
+        half = 1.96 * math.sqrt(variance / len(floats))
+        interval = [mean - half, mean + half]
     return {
-        "mean": sum(floats) / len(floats) if floats else None,
+        "mean": mean,
+        "mean_interval": interval,
         "p10": quantile(floats, 0.1),
         "median": quantile(floats, 0.5),
         "p90": quantile(floats, 0.9),
         "max": max(floats) if floats else None,
     }
+
+
+def _mean_interval(spread: JSONObject) -> str:
+    """ ", 95% interval A to B" for a spread's mean, or nothing without one."""
+    interval = spread.get("mean_interval")
+    if not isinstance(interval, list):
+        return ""
+    low, high = interval
+    return f", 95% interval {_float(low)} to {_float(high)}"
 
 
 def _counts(value: JSONValue) -> dict[str, int]:
@@ -497,14 +540,15 @@ def _variant_markdown(experiment: Experiment, variant: VariantSummary) -> list[s
     length = _spread(variant.lengths)
     limit = variant.limit_rate
     text = (
-        f"Length: mean {_float(length['mean'])} actions (10% {_float(length['p10'])}, median "
-        f"{_float(length['median'])}, 90% {_float(length['p90'])}, longest {_float(length['max'])})"
+        f"Length: mean {_float(length['mean'])} actions{_mean_interval(length)} (10% "
+        f"{_float(length['p10'])}, median {_float(length['median'])}, 90% "
+        f"{_float(length['p90'])}, longest {_float(length['max'])})"
     )
     if variant.turns:
         turns = _spread(variant.turns)
         text += (
-            f"; turns: mean {_float(turns['mean'])} (median {_float(turns['median'])}, 90% "
-            f"{_float(turns['p90'])})"
+            f"; turns: mean {_float(turns['mean'])}{_mean_interval(turns)} (median "
+            f"{_float(turns['median'])}, 90% {_float(turns['p90'])})"
         )
     text += (
         f". Drawn: {variant.draws}; at the turn limit: {variant.limit_draws} "
@@ -515,11 +559,13 @@ def _variant_markdown(experiment: Experiment, variant: VariantSummary) -> list[s
     for use in sorted(variant.kinds.values(), key=lambda entry: -entry.times):
         used = Proportion(use.used_won, use.used)
         unused = Proportion(use.unused_won, use.unused)
+        mean, (low, high) = use.per_game(variant.games)
+        share = Proportion(use.used, use.used + use.unused)
         rows.append(
             [
                 use.kind,
-                f"{use.times / variant.games:.2f}" if variant.games else "-",
-                percent(use.used / (variant.games * variant.seats)) if variant.games else "-",
+                f"{mean:.2f} ({low:.2f} to {high:.2f})" if variant.games else "-",
+                f"{percent(share.fraction)} ({_interval(share.interval)})" if share.trials else "-",
                 percent(used.fraction),
                 percent(unused.fraction),
                 _points(difference_interval(used, unused)) if use.used and use.unused else "-",
@@ -534,8 +580,8 @@ def _variant_markdown(experiment: Experiment, variant: VariantSummary) -> list[s
         markdown_table(
             [
                 "kind",
-                "per game",
-                "seat-games used",
+                "per game (95% interval)",
+                "seat-games used (95% interval)",
                 "win rate used",
                 "not used",
                 "difference 95%",

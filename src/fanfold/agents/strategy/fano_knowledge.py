@@ -17,7 +17,12 @@ Moves are scored by how they change the potentials: your own, and the opponent's
 attack (a card that completes their pair is worth more than a stray one). On top of that:
 promote at once; an attack weighs the material taken; a card played where the opponent's
 field can attack it costs a little; cycling the deck (a face-down discard, an empty hand
-drawing three) gains a little; a special is used when the move it enables pays for it. The
+drawing three) gains a little; a special is used when the move it enables pays for it.
+Perfect defense (classic) goes on the card in play whose expected loss is largest: the chance
+that a player who attacks you holds the support for one of the attacks on it (from what is in
+sight: known hand cards, the copies of the value already seen, the hidden cards), times what
+losing it costs; it is used before ending the turn when that beats the special's use, and a
+protected card is used only when the move pays for giving up its protection. The
 Trionfey defender compares letting the attack through with each counter: a counter that
 leaves the attacker without a legal direction or without the support (in the dealt state)
 ends the attack at the cost of the combined cards.
@@ -36,6 +41,7 @@ from functools import lru_cache
 
 from fanfold.agents.knowledge import Knowledge
 from fanfold.core.game import Game
+from fanfold.games.fano import fast
 from fanfold.games.fano.actions import (
     Allow,
     Attack,
@@ -64,8 +70,15 @@ from fanfold.games.fano.cards import (
     is_joker,
     value_of,
 )
-from fanfold.games.fano.config import FanoConfig, Teams
-from fanfold.games.fano.rules import FIELD_SLOTS, TRIBUTE_CAP, support_value, teammates
+from fanfold.games.fano.config import FanoConfig, Special, Teams
+from fanfold.games.fano.rules import (
+    FIELD_SLOTS,
+    TRIBUTE_CAP,
+    can_use,
+    specials_of,
+    support_value,
+    teammates,
+)
 from fanfold.games.fano.state import FanoState, Phase, PlayerState
 from fanfold.games.fano.view import FanoView
 
@@ -102,6 +115,11 @@ FRESH_HAND = 0.4
 CYCLE = 0.15
 #: What a classic special costs when used (one use per commander level).
 SPECIAL = 1.0
+#: What Perfect defense costs when it is the only special the seat may use (the level's use
+#: then buys nothing else but a later defense).
+DEFENSE_ONLY = 0.3
+#: What using a card under Perfect defense gives up (its protection ends).
+PROTECTION = 0.3
 #: A decision of the evaluation's scale: the difference that maps to tanh(1).
 SCALE = 0.4
 
@@ -293,14 +311,49 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
             known = self._scores[key] = {}
         turn = None
         result = []
-        for action in legal:
+        defends = []
+        for index, action in enumerate(legal):
+            if isinstance(action, Defend):
+                # Read from the others' hidden cards too, so never remembered; scored below.
+                defends.append(index)
+                result.append(0.0)
+                continue
             score = known.get(action)
             if score is None:
                 if turn is None:
                     turn = _Turn(state)
                 score = known[action] = turn.score(action)
             result.append(score)
+        if defends:
+            turn = turn or _Turn(state)
+            # Perfect defense does not end the turn: it adds to the best end action.
+            ends = [
+                score
+                for action, score in zip(legal, result, strict=True)
+                if isinstance(action, Play | Substitute | Discard | Pass)
+            ]
+            after = max(ends) if ends else 0.0
+            for index in defends:
+                action = legal[index]
+                assert isinstance(action, Defend)
+                result[index] = after + turn.defend(action.card)
         return result
+
+    def fast_rollout(
+        self, state: FanoState, limit: int, rng: random.Random, greedy: bool = False
+    ) -> tuple[float, ...] | None:
+        """Up to ``limit`` uniformly random actions (``greedy``: by the fast path's rough
+        preference) on the compiled fast path (:mod:`fanfold.games.fano.fast`; its own
+        generator, seeded from ``rng``), scored by :meth:`evaluate`; ``None`` for a variant
+        the fast path does not cover."""
+        if not fast.supports(state.config):
+            return None
+        from fanfold.games.fano.fast import engine
+
+        engine.seed(rng.getrandbits(31))
+        play = engine.greedy_playout if greedy else engine.playout
+        end, _ = play(engine.encode(state), limit)
+        return self.evaluate(engine.decode(end))
 
     # ------------------------------------------------------------------------ evaluating
     def evaluate(self, state: FanoState) -> tuple[float, ...] | None:
@@ -404,7 +457,7 @@ class _Turn:
             hand = _without(me.hand, action.result)
             if action.returned:
                 hand = (*hand, action.returned)
-            gain = self.mine(field, hand)
+            gain = self.mine(field, hand) - self.unprotect(action.first, action.second)
             if action.oversum:
                 gain -= SPECIAL
             if value_of(action.result) <= MAX_COMBAT:
@@ -416,6 +469,7 @@ class _Turn:
             gain = self.mine(field, hand) + self.foe_loss(
                 self.state.target_of(self.seat), action.target
             )
+            gain -= self.unprotect(action.attacker)
             return gain - (SPECIAL if action.reverse else 0.0)
         if isinstance(action, Declare):
             return self.declare(action)
@@ -430,6 +484,7 @@ class _Turn:
         if isinstance(action, Substitute):
             field = (*_without(me.field, action.removed), action.card)
             gain = self.mine(field, _without(me.hand, action.card)) - 0.1 + self.earn
+            gain -= self.unprotect(action.removed)
             if action.face_down:
                 return gain - 3 * TRIBUTE
             return gain - self.exposure(action.card)
@@ -475,12 +530,70 @@ class _Turn:
         gain = self.mine(field, hand) + self.foe_loss(seat, action.target)
         return 0.85 * gain - cost
 
+    def unprotect(self, *cards: int) -> float:
+        """What using ``cards`` gives up: the Perfect defense of those under it."""
+        protected = self.me.protected
+        return PROTECTION * sum(1 for card in cards if card in protected) if protected else 0.0
+
     def defend(self, card: int) -> float:
-        """Classic Perfect defense: worth it for a threatened card that completes a pair."""
-        if not self.exposure(card):
+        """Classic Perfect defense on ``card``, against using nothing: the chance that it is
+        attacked (:meth:`threat`) times what losing it costs, less the special's use (the
+        level's only use of any special, so dearer when the seat may use others)."""
+        threat = self.threat(card)
+        if not threat:
             return -0.5
         loss = self.base - _cards_potential(_without(self.me.field, card), self.me.hand)
-        return loss - SPECIAL
+        others = specials_of(self.config, self.seat) - {Special.DEFENSE}
+        cost = SPECIAL if others else DEFENSE_ONLY
+        return threat * (loss + CARD) - cost
+
+    def threat(self, card: int) -> float:
+        """The chance that a player who attacks me can attack ``card`` on their next turn: for
+        each of their cards in play that attacks it (reversed too while they may use Reverse
+        Fano), the chance they hold the support (:meth:`holds`), the attacks taken as
+        independent."""
+        value = card >> 4
+        if value > MAX_COMBAT:
+            return 0.0
+        state = self.state
+        safe = 1.0
+        for seat in attackers_of(self.config, self.seat, len(state.players)):
+            foe = state.players[seat]
+            ways = (False, True) if can_use(self.config, foe, seat, Special.REVERSE) else (False,)
+            for attacker in foe.field:
+                if attacker in foe.hidden or attacker >> 4 > MAX_COMBAT:
+                    continue
+                for reverse in ways:
+                    needed = support_value(attacker >> 4, value, reverse)
+                    if needed:
+                        safe *= 1.0 - self.holds(seat, needed)
+        return 1.0 - safe
+
+    def holds(self, seat: int, value: int) -> float:
+        """The chance that the player at ``seat`` holds a card of ``value`` (or a joker), read
+        from what every player sees, not from this state's dealt hand: certain when a known
+        card of their hand is one; else the chance that their unknown hand cards include one
+        of the copies not in sight (one per suit they command, less those in play, face up in
+        their discards or known in hand), drawn from all their hidden cards (hand, draw pile,
+        face-down discards)."""
+        foe = self.state.players[seat]
+        if any(card >> 4 == value or is_joker(card) for card in foe.known):
+            return 1.0
+        unknown = len(foe.hand) - len(foe.known)
+        if unknown <= 0:
+            return 0.0
+        seen = sum(
+            1
+            for card in (*foe.field, *foe.up, *foe.known)
+            if card >> 4 == value and not is_joker(card)
+        )
+        copies = len(self.config.suits_of(seat)) - seen
+        if copies <= 0:
+            return 0.0
+        pool = unknown + len(foe.draw) + len(foe.down)
+        if pool - copies < unknown:
+            return 1.0
+        return 1.0 - math.comb(pool - copies, unknown) / math.comb(pool, unknown)
 
     def flip(self, card: int) -> float:
         """Turning a face-down card up in the main phase: only for a ready combination."""
