@@ -340,10 +340,10 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
         return result
 
     def fast_rollout(
-        self, state: FanoState, limit: int, rng: random.Random, greedy: bool = False
+        self, state: FanoState, limit: int, rng: random.Random, policy: str = "random"
     ) -> tuple[float, ...] | None:
-        """Up to ``limit`` uniformly random actions (``greedy``: by the fast path's rough
-        preference) on the compiled fast path (:mod:`fanfold.games.fano.fast`; its own
+        """Up to ``limit`` actions chosen by ``policy`` (``random``, ``greedy`` or
+        ``heuristic``) on the compiled fast path (:mod:`fanfold.games.fano.fast`; its own
         generator, seeded from ``rng``), scored by :meth:`evaluate`; ``None`` for a variant
         the fast path does not cover."""
         if not fast.supports(state.config):
@@ -351,7 +351,12 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
         from fanfold.games.fano.fast import engine
 
         engine.seed(rng.getrandbits(31))
-        play = engine.greedy_playout if greedy else engine.playout
+        plays = {
+            "random": engine.playout,
+            "greedy": engine.greedy_playout,
+            "heuristic": engine.heuristic_playout,
+        }
+        play = plays[policy]
         end, _ = play(engine.encode(state), limit)
         return self.evaluate(engine.decode(end))
 
