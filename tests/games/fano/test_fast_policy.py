@@ -39,7 +39,9 @@ def _codes(cards: list[int]) -> npt.NDArray[np.int64]:
 def test_the_potential_is_the_strategys(field: list[int], hand: list[int]) -> None:
     field, hand = sorted(field), sorted(hand)
     expected = _cards_potential(tuple(field), tuple(hand))
-    found = policy.cards_potential(WEIGHTS, _codes(field), len(field), _codes(hand), len(hand))
+    found = policy.cards_potential(
+        WEIGHTS, _codes(field), len(field), _codes(hand), len(hand), policy.scratch()
+    )
     assert found == pytest.approx(expected, abs=1e-9)
 
 
@@ -57,7 +59,9 @@ def test_the_move_scores_are_the_strategys(preset: str, players: int) -> None:
             for action, expected in zip(legal, scores, strict=True):
                 if isinstance(action, PORTED):
                     packed = np.int64(codec.action_id(action))
-                    found = policy.score(WEIGHTS, quick.array, quick.options, packed)
+                    found = policy.score(
+                        WEIGHTS, quick.array, quick.options, packed, policy.scratch()
+                    )
                     assert found == pytest.approx(expected, abs=1e-9), str(action)
                     compared += 1
             state = FANO.apply_legal(state, knowledge.best(state, legal, rng))

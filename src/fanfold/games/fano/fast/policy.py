@@ -71,6 +71,8 @@ W_SPECIAL = 17
 W_PROTECTION = 18
 W_LEVEL = 19
 WEIGHTS = 20
+#: Rows of scratch space the scoring functions use.
+SCRATCH = 10
 
 
 def weights() -> npt.NDArray[np.float64]:
@@ -108,10 +110,10 @@ def _has(values, n, value):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def potential(w, prestige, n_prestige, combat, n_combat, hand, n_hand, free):  # type: ignore[no-untyped-def]
+def potential(w, prestige, n_prestige, combat, n_combat, hand, n_hand, free, tmp):  # type: ignore[no-untyped-def]
     """The strategy's :func:`~fanfold.agents.strategy.fano_knowledge.potential`, compiled:
     values of the prestige cards and combat cards in play, of the hand (0: a joker), and the
-    free slots."""
+    free slots; ``tmp`` is scratch space (:func:`scratch`)."""
     distinct = 0
     for value in (8, 9, 10):
         if _has(prestige, n_prestige, value):
@@ -121,18 +123,20 @@ def potential(w, prestige, n_prestige, combat, n_combat, hand, n_hand, free):  #
     for i in range(n_hand):
         if hand[i] == 0:
             jokers += 1
-    wanted = np.zeros(3, np.int64)
+    wanted = tmp[0]
     n_wanted = 0
     for value in (8, 9, 10):
         if not _has(prestige, n_prestige, value):
             wanted[n_wanted] = value
             n_wanted += 1
-    unused = np.empty(8, np.int64)
+    unused = tmp[2]
     n_unused = n_combat
     for i in range(n_combat):
         unused[i] = combat[i]
     for ready in (True, False):
-        snapshot = wanted.copy()
+        snapshot = tmp[1]
+        for k in range(n_wanted):
+            snapshot[k] = wanted[k]
         n_snapshot = n_wanted
         for w_index in range(n_snapshot):
             value = snapshot[w_index]
@@ -198,11 +202,11 @@ def potential(w, prestige, n_prestige, combat, n_combat, hand, n_hand, free):  #
 
 
 @njit(cache=True)
-def cards_potential(w, field, n_field, hand, n_hand):  # type: ignore[no-untyped-def]
+def cards_potential(w, field, n_field, hand, n_hand, tmp):  # type: ignore[no-untyped-def]
     """:func:`potential` of card codes in play and in hand (the strategy's
     ``_cards_potential``)."""
-    prestige = np.empty(8, np.int64)
-    combat = np.empty(8, np.int64)
+    prestige = tmp[3]
+    combat = tmp[4]
     n_prestige = 0
     n_combat = 0
     for i in range(n_field):
@@ -213,12 +217,23 @@ def cards_potential(w, field, n_field, hand, n_hand):  # type: ignore[no-untyped
         else:
             combat[n_combat] = value
             n_combat += 1
-    values = np.empty(8, np.int64)
+    values = tmp[5]
     for i in range(n_hand):
         card = hand[i]
         values[i] = 0 if (card & 15) >= 4 else card >> 4
-    values[:n_hand].sort()
-    return potential(w, prestige, n_prestige, combat, n_combat, values, n_hand, 4 - n_field)
+    for i in range(1, n_hand):  # insertion sort: at most three values
+        value = values[i]
+        j = i
+        while j > 0 and values[j - 1] > value:
+            values[j] = values[j - 1]
+            j -= 1
+        values[j] = value
+    return potential(w, prestige, n_prestige, combat, n_combat, values, n_hand, 4 - n_field, tmp)
+
+
+def scratch() -> npt.NDArray[np.int64]:
+    """Scratch space for :func:`potential`, :func:`cards_potential` and :func:`score`."""
+    return np.zeros((SCRATCH, 8), np.int64)
 
 
 @njit(cache=True)
@@ -274,7 +289,7 @@ def _unprotect(w, s, p, card):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def score(w, s, cfg, action):  # type: ignore[no-untyped-def]
+def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
     """The strategy's score of ``action`` for the turn player, for the moves ported; others
     get the rough preference (far below the ported scores' range for a promotion)."""
     kind = action & 255
@@ -291,11 +306,11 @@ def score(w, s, cfg, action):  # type: ignore[no-untyped-def]
         return float(_greedy_score(action))
     if kind == K_SHUFFLE:
         return 1.0 if flags else 0.0
-    field = np.empty(8, np.int64)
-    hand = np.empty(8, np.int64)
+    field = tmp[6]
+    hand = tmp[7]
     nf = _zone(s, p + FIELD, field)
     nh = _zone(s, p + HAND, hand)
-    base = cards_potential(w, field, nf, hand, nh)
+    base = cards_potential(w, field, nf, hand, nh, tmp)
     main = s[PHASE] == P_MAIN
     if kind == K_PASS:
         return 0.0
@@ -323,7 +338,7 @@ def score(w, s, cfg, action):  # type: ignore[no-untyped-def]
             if card:
                 nh = _without(hand, nh, card)
                 count += 1
-        return cards_potential(w, field, nf, hand, nh) - base + w[W_CYCLE] * count
+        return cards_potential(w, field, nf, hand, nh, tmp) - base + w[W_CYCLE] * count
     if kind == K_COMBINE:
         nf = _without(field, nf, a)
         nf = _without(field, nf, b)
@@ -333,7 +348,7 @@ def score(w, s, cfg, action):  # type: ignore[no-untyped-def]
         if d:
             hand[nh] = d
             nh += 1
-        gain = cards_potential(w, field, nf, hand, nh) - base
+        gain = cards_potential(w, field, nf, hand, nh, tmp) - base
         if nh == 0 and main:
             gain += w[W_FRESH_HAND]
         gain -= _unprotect(w, s, p, a) + _unprotect(w, s, p, b)
@@ -345,16 +360,16 @@ def score(w, s, cfg, action):  # type: ignore[no-untyped-def]
         field[nf] = c
         nf += 1
         nh = _without(hand, nh, c)
-        gain = cards_potential(w, field, nf, hand, nh) - base
+        gain = cards_potential(w, field, nf, hand, nh, tmp) - base
         if nh == 0 and main:
             gain += w[W_FRESH_HAND]
         q = _seat((seat + 1) % cfg[C_PLAYERS])
-        foe = np.empty(8, np.int64)
-        nothing = np.empty(1, np.int64)
+        foe = tmp[8]
+        nothing = tmp[9]
         n_foe = _zone(s, q + FIELD, foe)
-        before = cards_potential(w, foe, n_foe, nothing, 0)
+        before = cards_potential(w, foe, n_foe, nothing, 0, tmp)
         n_foe = _without(foe, n_foe, b)
-        after = cards_potential(w, foe, n_foe, nothing, 0)
+        after = cards_potential(w, foe, n_foe, nothing, 0, tmp)
         lead = 0.05 * (w[W_LEVEL] * (s[q + LEVEL] - s[p + LEVEL]) + before - base)
         gain += before - after + max(0.0, lead)
         gain -= _unprotect(w, s, p, a)
@@ -366,7 +381,7 @@ def score(w, s, cfg, action):  # type: ignore[no-untyped-def]
         field[nf] = card
         nf += 1
         nh = _without(hand, nh, card)
-        gain = cards_potential(w, field, nf, hand, nh) - base
+        gain = cards_potential(w, field, nf, hand, nh, tmp) - base
         if nh == 0 and main:
             gain += w[W_FRESH_HAND]
         if kind == K_SUBSTITUTE:
@@ -381,6 +396,7 @@ def heuristic_playout(s, cfg, w, max_actions):  # type: ignore[no-untyped-def]
     out = np.empty(MAX_ACTIONS, np.int64)
     best = np.empty(MAX_ACTIONS, np.int64)
     shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
+    tmp = np.zeros((SCRATCH, 8), np.int64)
     played = 0
     while played < max_actions:
         n = legal_actions(s, cfg, out)
@@ -392,7 +408,7 @@ def heuristic_playout(s, cfg, w, max_actions):  # type: ignore[no-untyped-def]
             top = -1e18
             m = 0
             for i in range(n):
-                value = score(w, s, cfg, out[i])
+                value = score(w, s, cfg, out[i], tmp)
                 if value > top + 1e-12:
                     top = value
                     m = 0
