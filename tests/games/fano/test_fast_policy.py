@@ -15,14 +15,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fanfold.agents.strategy.fano_knowledge import FanoKnowledge, _cards_potential
+from fanfold.agents.strategy.fano_knowledge import (
+    FanoKnowledge,
+    _cards_potential,
+    policy_weights,
+)
 from fanfold.games.fano import Combine, Discard, Pass, Play, Promote, Substitute
 from fanfold.games.fano.actions import Attack, Mulligan
 from fanfold.games.fano.fast import codec, engine, policy
 
 from .helpers import FANO
 
-WEIGHTS = policy.weights()
+WEIGHTS = policy_weights()
 CARDS = [value * 16 + suit for value in range(1, 11) for suit in range(4)]
 PORTED = (Attack, Combine, Promote, Play, Substitute, Discard, Pass, Mulligan)
 
@@ -73,7 +77,8 @@ def test_heuristic_playouts_are_legal_games() -> None:
     engine.seed(3)
     won = 0
     for seed in range(5):
-        end, played = engine.heuristic_playout(engine.encode(FANO.new_state(config, seed)))
+        start = engine.encode(FANO.new_state(config, seed))
+        end, played = engine.heuristic_playout(start, WEIGHTS)
         final = engine.decode(end)
         assert played > 0
         assert FANO.invariant_violations(final) == []

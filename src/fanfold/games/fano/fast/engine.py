@@ -144,21 +144,17 @@ def greedy_playout(state: FastState, max_actions: int = 1 << 30) -> tuple[FastSt
     return FastState(state.config, state.seed, array, state.options), int(played)
 
 
-def heuristic_playout(state: FastState, max_actions: int = 1 << 30) -> tuple[FastState, int]:
+def heuristic_playout(
+    state: FastState, weights: npt.NDArray[np.float64], max_actions: int = 1 << 30
+) -> tuple[FastState, int]:
     """Like :func:`playout`, the moves chosen by the compiled part of the strategy's playout
-    policy (:mod:`.policy`: the classic game's common moves; the rest roughly)."""
+    policy (:mod:`.policy`: the classic game's common moves; the rest roughly), with the
+    strategy's ``weights`` (indexed by the ``W_`` constants of :mod:`.policy`)."""
     from fanfold.games.fano.fast import policy
 
     array = state.array.copy()
-    played = policy.heuristic_playout(array, state.options, _weights(), max_actions)
+    played = policy.heuristic_playout(array, state.options, weights, max_actions)
     return FastState(state.config, state.seed, array, state.options), int(played)
-
-
-@lru_cache(maxsize=1)
-def _weights() -> npt.NDArray[np.float64]:
-    from fanfold.games.fano.fast import policy
-
-    return policy.weights()
 
 
 def random_games(config: FanoConfig, games: int) -> int:
@@ -174,7 +170,9 @@ def warm_up() -> None:
 
     random_games(config, 1)
     greedy_playout(encode(new_state(config, 1)), 5)
-    heuristic_playout(encode(new_state(config, 1)), 5)
+    from fanfold.games.fano.fast import policy
+
+    heuristic_playout(encode(new_state(config, 1)), np.ones(policy.WEIGHTS), 5)
 
     state = encode(new_state(config, 0))
     legal = legal_action_ids(state)

@@ -6,8 +6,9 @@
 common classic moves (promote, combine, attack, play, substitute, discard, pass, the redraw
 question), and plays a playout by them. Moves it does not score (the specials, every Trionfey
 move) get the fast path's rough preference instead, so on those variants it is a cruder
-policy than the strategy's. The weights are the strategy's (passed in as an array so that the
-two cannot drift apart silently: :func:`weights` reads them from the strategy module).
+policy than the strategy's. The weights are the strategy's, passed in as an array indexed by
+the ``W_`` constants below (the strategy builds it from its own constants, so the two cannot
+drift apart; the games layer does not import the agents).
 """
 
 from __future__ import annotations
@@ -73,32 +74,6 @@ W_LEVEL = 19
 WEIGHTS = 20
 #: Rows of scratch space the scoring functions use.
 SCRATCH = 10
-
-
-def weights() -> npt.NDArray[np.float64]:
-    """The strategy's weights, in this module's order."""
-    from fanfold.agents.strategy import fano_knowledge as k
-
-    values = [
-        *k.PROGRESS,
-        k.PAIR_READY,
-        k.PAIR,
-        k.HALF_READY,
-        k.HALF,
-        k.PRESTIGE_IN_HAND,
-        k.COMBAT,
-        k.DEAD,
-        k.CARD,
-        k.PRESTIGE_CARD,
-        k.JOKER,
-        k.EXPOSED,
-        k.FRESH_HAND,
-        k.CYCLE,
-        k.SPECIAL,
-        k.PROTECTION,
-        k.LEVEL,
-    ]
-    return np.array(values, np.float64)
 
 
 @njit(cache=True)
