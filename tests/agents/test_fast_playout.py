@@ -31,7 +31,7 @@ def test_a_fast_rollout_is_the_evaluation_after_random_compiled_actions() -> Non
     assert knowledge.fast_rollout(state, 0, random.Random(1)) == knowledge.evaluate(state)
     returns = knowledge.fast_rollout(state, 30, random.Random(1))
     assert returns is not None
-    greedy = knowledge.fast_rollout(state, 30, random.Random(1), greedy=True)
+    greedy = knowledge.fast_rollout(state, 30, random.Random(1), "greedy")
     assert greedy is not None
     assert all(-1.0 <= value <= 1.0 for value in greedy)
     assert len(returns) == 2
@@ -63,7 +63,7 @@ def test_a_fast_search_is_seeded() -> None:
     assert player is not None
     view = FANO.observe(state, player)
     legal = FANO.legal_actions(state)
-    for playout in ("fast", "fast-greedy"):
+    for playout in ("fast", "fast-greedy", "fast-heuristic"):
         config = MCTSConfig(iterations=60, playout=playout, rollout_limit=10, widening=1)
         first = MCTSAgent(FANO, config, seed=5).choose(view, legal)
         assert first in legal

@@ -66,14 +66,15 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         return None
 
     def fast_rollout(
-        self, state: StateT, limit: int, rng: random.Random, greedy: bool = False
+        self, state: StateT, limit: int, rng: random.Random, policy: str = "random"
     ) -> tuple[float, ...] | None:
-        """The returns after up to ``limit`` uniformly random actions (``greedy``: by a rough
-        compiled preference) from ``state`` played by a compiled fast path (scored by
-        :meth:`evaluate` when the game goes on), for search with ``playout=fast`` or
-        ``fast-greedy``; ``None``: no fast path for this state, the search steps the game.
+        """The returns after up to ``limit`` actions from ``state`` played by a compiled fast
+        path (scored by :meth:`evaluate` when the game goes on), chosen by ``policy``:
+        ``random`` (uniformly), ``greedy`` (a rough preference) or ``heuristic`` (the
+        strategy's policy, compiled), for search with ``playout=fast``, ``fast-greedy`` or
+        ``fast-heuristic``; ``None``: no fast path for this state, the search steps the game.
         Default: ``None``."""
-        del state, limit, rng, greedy
+        del state, limit, rng, policy
         return None
 
     def infer_states(self, view: ViewT, count: int, rng: random.Random) -> list[StateT] | None:

@@ -144,6 +144,19 @@ def greedy_playout(state: FastState, max_actions: int = 1 << 30) -> tuple[FastSt
     return FastState(state.config, state.seed, array, state.options), int(played)
 
 
+def heuristic_playout(
+    state: FastState, weights: npt.NDArray[np.float64], max_actions: int = 1 << 30
+) -> tuple[FastState, int]:
+    """Like :func:`playout`, the moves chosen by the compiled part of the strategy's playout
+    policy (:mod:`.policy`: the classic game's common moves; the rest roughly), with the
+    strategy's ``weights`` (indexed by the ``W_`` constants of :mod:`.policy`)."""
+    from fanfold.games.fano.fast import policy
+
+    array = state.array.copy()
+    played = policy.heuristic_playout(array, state.options, weights, max_actions)
+    return FastState(state.config, state.seed, array, state.options), int(played)
+
+
 def random_games(config: FanoConfig, games: int) -> int:
     """Play ``games`` uniformly random games from compiled deals; the actions played."""
     template = np.zeros(codec.size(config), np.int32)
@@ -157,6 +170,9 @@ def warm_up() -> None:
 
     random_games(config, 1)
     greedy_playout(encode(new_state(config, 1)), 5)
+    from fanfold.games.fano.fast import policy
+
+    heuristic_playout(encode(new_state(config, 1)), np.ones(policy.WEIGHTS), 5)
 
     state = encode(new_state(config, 0))
     legal = legal_action_ids(state)
