@@ -15,7 +15,8 @@ from fanfold.agents.strategy import fantan as strategy
 from fanfold.agents.strategy import knowledge_for
 from fanfold.core.cards import Card
 from fanfold.core.errors import ConfigError
-from fanfold.games.fantan import GAME, FanTanConfig, FanTanState, FanTanView, Pass, sampling
+from fanfold.games.fantan import GAME, FanTanConfig, FanTanState, FanTanView, Pass, rules, sampling
+from fanfold.games.fantan.cards import SUIT_MASK
 from fanfold.games.fantan.rules import pass_constraints
 
 PRESETS = GAME.presets()
@@ -198,3 +199,102 @@ def test_pimc_settings_are_checked() -> None:
     assert parse_agent("pimc(infer=true)").config == PIMCConfig(infer=True)
     with pytest.raises(ConfigError, match="deals must be at least 1"):
         parse_agent("pimc(deals=0)")
+
+
+def _reached_states(preset: str, players: int, seeds: range) -> list[FanTanState]:
+    """Every state of a few games the heuristic plays in ``preset``."""
+    config = GAME.preset(preset).config.replace(players=players)
+    agents = [create_agent("heuristic", GAME, seat) for seat in range(players)]
+    states = []
+    for seed in seeds:
+        state = GAME.new_state(config, seed)
+        while GAME.current_player(state) is not None:
+            states.append(state)
+            seat = state.to_move
+            legal = GAME.legal_actions(state)
+            state = GAME.apply(state, agents[seat].choose(GAME.observe(state, seat), legal))
+    return states
+
+
+@pytest.mark.parametrize("preset", ["standard", "ace-low", "sevens-online", "ten-titans"])
+def test_the_memo_of_suit_scores_gives_the_scores_of_card_scores(preset: str) -> None:
+    rng = random.Random(2)
+    checked = 0
+    for state in _reached_states(preset, 4, range(3)):
+        if state.start_rank is None:
+            continue
+        config = state.config
+        playable = rules.state_playable(state)
+        for hand in state.hands:
+            choices = hand & playable
+            if not choices:
+                continue
+            expected = strategy.card_scores(config, state.layout, state.start_rank, hand, choices)
+            memo = {}
+            for shift in (0, 13, 26, 39):
+                row = (state.layout >> shift) & SUIT_MASK
+                for bit, score in strategy._suit_scores(
+                    config, state.start_rank, row, (hand >> shift) & SUIT_MASK,
+                    strategy.DEFAULT_WEIGHTS,
+                ):  # fmt: skip
+                    if choices >> (shift + bit) & 1:  # the opening card alone may be playable
+                        memo[shift + bit] = score
+            assert memo == expected
+            # best_card picks among the best-scored cards of any subset of the choices.
+            subset = choices & ~(1 << rng.choice(list(expected))) or choices
+            best = max(score for index, score in expected.items() if subset >> index & 1)
+            picked = strategy.best_card(config, state.layout, state.start_rank, hand, subset, rng)
+            assert subset >> picked & 1
+            assert expected[picked] == best
+            checked += 1
+    assert checked > 100
+
+
+def _likelihood_by_card_scores(view: FanTanView, seat: int, hand: int, stray: float) -> float:
+    """:meth:`strategy.PlayRecord.seat_likelihood` written out with :func:`card_scores`."""
+    likelihood = 1.0
+    layout, start_rank, player = 0, view.config.start_rank, view.leader
+    seats = rules.history_seats(view.leader, view.config.players, len(view.history))
+    held = hand  # the hand before the first play: now, with every card it played since
+    for actor, action in zip(seats, view.history, strict=True):
+        if actor == seat and not isinstance(action, Pass):
+            held |= 1 << action.index
+    for action in view.history:
+        if not isinstance(action, Pass):
+            if player == seat:
+                choices = held & rules.playable_mask(view.config, layout, start_rank)
+                if choices & (choices - 1):
+                    scores = strategy.card_scores(view.config, layout, start_rank, held, choices)
+                    best = max(scores.values())
+                    chance = stray / len(scores)
+                    if scores[action.index] == best:
+                        chance += (1 - stray) / list(scores.values()).count(best)
+                    likelihood *= chance
+                held &= ~(1 << action.index)
+            layout |= 1 << action.index
+            if start_rank is None:
+                start_rank = action.index % 13 + 1
+        player = (player + 1) % view.config.players
+    return likelihood
+
+
+@pytest.mark.parametrize("preset", ["standard", "domino", "sevens-online"])
+def test_the_likelihood_of_the_others_play_is_the_strategy_s_chance_of_each_play(
+    preset: str,
+) -> None:
+    states = _reached_states(preset, 4, range(2))
+    rng = random.Random(5)
+    for state in states[10::7]:
+        view = GAME.observe(state, state.to_move)
+        record = strategy.PlayRecord(view, 0.05)
+        for hands in (state.hands, GAME.sample_state(view, rng).hands):
+            for seat in range(4):
+                if seat != view.player:
+                    expected = _likelihood_by_card_scores(view, seat, hands[seat], 0.05)
+                    assert record.seat_likelihood(seat, hands[seat]) == pytest.approx(expected)
+        # The hands really held explain every play the strategy made.
+        assert all(
+            strategy.PlayRecord(view, 0.0).seat_likelihood(seat, state.hands[seat]) > 0
+            for seat in range(4)
+            if seat != view.player
+        )

@@ -31,20 +31,30 @@ def test_a_fast_rollout_is_the_evaluation_after_random_compiled_actions() -> Non
     assert knowledge.fast_rollout(state, 0, random.Random(1)) == knowledge.evaluate(state)
     returns = knowledge.fast_rollout(state, 30, random.Random(1))
     assert returns is not None
+    greedy = knowledge.fast_rollout(state, 30, random.Random(1), "greedy")
+    assert greedy is not None
+    assert all(-1.0 <= value <= 1.0 for value in greedy)
     assert len(returns) == 2
     assert all(-1.0 <= value <= 1.0 for value in returns)
     # Its own generator is seeded from the agent's: the same rng gives the same rollout.
     assert knowledge.fast_rollout(state, 30, random.Random(1)) == returns
 
 
-def test_trionfey_has_no_fast_rollout_and_search_steps_the_game() -> None:
+def test_trionfey_rollouts_run_on_the_fast_path_too() -> None:
     state = _midgame("trionfey-specials", 3)
-    assert FanoKnowledge(FANO).fast_rollout(state, 10, random.Random(1)) is None
-    agent = MCTSAgent(FANO, MCTSConfig(iterations=20, playout="fast", rollout_limit=5), seed=1)
-    player = FANO.current_player(state)
+    returns = FanoKnowledge(FANO).fast_rollout(state, 10, random.Random(1))
+    assert returns is not None
+    assert all(-1.0 <= value <= 1.0 for value in returns)
+
+
+def test_a_game_without_a_fast_path_steps_the_rules() -> None:
+    game = get_game("fantan")
+    state = game.new_state(game.default_config(), 1)
+    player = game.current_player(state)
     assert player is not None
-    legal = FANO.legal_actions(state)
-    assert agent.choose(FANO.observe(state, player), legal) in legal
+    legal = game.legal_actions(state)
+    agent = MCTSAgent(game, MCTSConfig(iterations=20, playout="fast", rollout_limit=5), seed=1)
+    assert agent.choose(game.observe(state, player), legal) in legal
 
 
 def test_a_fast_search_is_seeded() -> None:
@@ -53,7 +63,8 @@ def test_a_fast_search_is_seeded() -> None:
     assert player is not None
     view = FANO.observe(state, player)
     legal = FANO.legal_actions(state)
-    config = MCTSConfig(iterations=60, playout="fast", rollout_limit=10, widening=1)
-    first = MCTSAgent(FANO, config, seed=5).choose(view, legal)
-    assert first in legal
-    assert MCTSAgent(FANO, config, seed=5).choose(view, legal) == first
+    for playout in ("fast", "fast-greedy", "fast-heuristic"):
+        config = MCTSConfig(iterations=60, playout=playout, rollout_limit=10, widening=1)
+        first = MCTSAgent(FANO, config, seed=5).choose(view, legal)
+        assert first in legal
+        assert MCTSAgent(FANO, config, seed=5).choose(view, legal) == first

@@ -66,13 +66,15 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         return None
 
     def fast_rollout(
-        self, state: StateT, limit: int, rng: random.Random
+        self, state: StateT, limit: int, rng: random.Random, policy: str = "random"
     ) -> tuple[float, ...] | None:
-        """The returns after up to ``limit`` uniformly random actions from ``state`` played by
-        a compiled fast path (scored by :meth:`evaluate` when the game goes on), for search
-        with ``playout=fast``; ``None``: no fast path for this state, the search steps the
-        game. Default: ``None``."""
-        del state, limit, rng
+        """The returns after up to ``limit`` actions from ``state`` played by a compiled fast
+        path (scored by :meth:`evaluate` when the game goes on), chosen by ``policy``:
+        ``random`` (uniformly), ``greedy`` (a rough preference) or ``heuristic`` (the
+        strategy's policy, compiled), for search with ``playout=fast``, ``fast-greedy`` or
+        ``fast-heuristic``; ``None``: no fast path for this state, the search steps the game.
+        Default: ``None``."""
+        del state, limit, rng, policy
         return None
 
     def infer_states(self, view: ViewT, count: int, rng: random.Random) -> list[StateT] | None:

@@ -37,7 +37,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
+
+import numpy as np
+import numpy.typing as npt
 
 from fanfold.agents.knowledge import Knowledge
 from fanfold.core.game import Game
@@ -340,17 +343,22 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
         return result
 
     def fast_rollout(
-        self, state: FanoState, limit: int, rng: random.Random
+        self, state: FanoState, limit: int, rng: random.Random, policy: str = "random"
     ) -> tuple[float, ...] | None:
-        """Up to ``limit`` uniformly random actions on the compiled fast path
-        (:mod:`fanfold.games.fano.fast`; its own generator, seeded from ``rng``), scored by
-        :meth:`evaluate`; ``None`` for a variant the fast path does not cover."""
+        """Up to ``limit`` actions chosen by ``policy`` (``random``, ``greedy`` or
+        ``heuristic``) on the compiled fast path (:mod:`fanfold.games.fano.fast`; its own
+        generator, seeded from ``rng``), scored by :meth:`evaluate`; ``None`` for a variant
+        the fast path does not cover."""
         if not fast.supports(state.config):
             return None
         from fanfold.games.fano.fast import engine
 
         engine.seed(rng.getrandbits(31))
-        end, _ = engine.playout(engine.encode(state), limit)
+        start = engine.encode(state)
+        if policy == "heuristic":
+            end, _ = engine.heuristic_playout(start, policy_weights(), limit)
+        else:
+            end, _ = (engine.greedy_playout if policy == "greedy" else engine.playout)(start, limit)
         return self.evaluate(engine.decode(end))
 
     # ------------------------------------------------------------------------ evaluating
@@ -359,6 +367,37 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
         if outcome is not None:
             return tuple(outcome.returns)
         return evaluation(state)
+
+
+@cache
+def policy_weights() -> npt.NDArray[np.float64]:
+    """The strategy's weights as the compiled policy reads them
+    (:mod:`fanfold.games.fano.fast.policy`, imported here only when first needed: it loads
+    Numba)."""
+    from fanfold.games.fano.fast import policy as p
+
+    weights = np.zeros(p.WEIGHTS, np.float64)
+    weights[p.W_PROGRESS : p.W_PROGRESS + 4] = PROGRESS
+    for index, value in (
+        (p.W_PAIR_READY, PAIR_READY),
+        (p.W_PAIR, PAIR),
+        (p.W_HALF_READY, HALF_READY),
+        (p.W_HALF, HALF),
+        (p.W_PRESTIGE_IN_HAND, PRESTIGE_IN_HAND),
+        (p.W_COMBAT, COMBAT),
+        (p.W_DEAD, DEAD),
+        (p.W_CARD, CARD),
+        (p.W_PRESTIGE_CARD, PRESTIGE_CARD),
+        (p.W_JOKER, JOKER),
+        (p.W_EXPOSED, EXPOSED),
+        (p.W_FRESH_HAND, FRESH_HAND),
+        (p.W_CYCLE, CYCLE),
+        (p.W_SPECIAL, SPECIAL),
+        (p.W_PROTECTION, PROTECTION),
+        (p.W_LEVEL, LEVEL),
+    ):
+        weights[index] = value
+    return weights
 
 
 def standing(state: FanoState, seat: int) -> float:

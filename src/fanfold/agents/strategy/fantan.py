@@ -153,6 +153,40 @@ def card_scores(
     return scores
 
 
+#: Entries a memo of :func:`_suit_scores` keeps before it starts again.
+MEMO_LIMIT = 1 << 17
+
+
+@cache
+def _suit_scorer(
+    start_rank: int, ace_high: bool, up_before_down: bool, weights: Weights
+) -> dict[int, tuple[tuple[int, float], ...]]:
+    """A memo for one variant and set of weights: for ``row << 13 | hand`` (a suit's played
+    ranks and the ranks a seat holds in it), each playable held rank bit with its score,
+    filled by :func:`_suit_scores`."""
+    del start_rank, ace_high, up_before_down, weights
+    return {}
+
+
+def _suit_scores(
+    config: FanTanConfig, start_rank: int, row: int, hand13: int, weights: Weights
+) -> tuple[tuple[int, float], ...]:
+    """The held cards of one suit playable to its ``row``, as ``(rank bit, score)`` in rank-bit
+    order, scored as :func:`card_scores` scores them (the score of a card depends only on its
+    suit's row and the seat's cards of that suit)."""
+    memo = _suit_scorer(start_rank, config.ace_high, config.up_before_down, weights)
+    key = row << 13 | hand13
+    found = memo.get(key)
+    if found is None:
+        table = rules.suit_table(start_rank, config.ace_high, config.up_before_down)
+        scores = card_scores(config, row, start_rank, hand13, hand13 & table[row], weights)
+        found = tuple(sorted(scores.items()))
+        if len(memo) >= MEMO_LIMIT:  # a long-lived process keeps it bounded
+            memo.clear()
+        memo[key] = found
+    return found
+
+
 def best_card(
     config: FanTanConfig,
     layout: int,
@@ -165,6 +199,23 @@ def best_card(
     """The index of the best-scored card among ``choices`` (ties broken by ``rng``)."""
     if choices & (choices - 1) == 0:
         return choices.bit_length() - 1
+    if start_rank is not None:
+        best = -1e9
+        top: list[int] = []
+        for shift in (0, 13, 26, 39):
+            if (choices >> shift) & SUIT_MASK:
+                row = (layout >> shift) & SUIT_MASK
+                for bit, score in _suit_scores(
+                    config, start_rank, row, (hand >> shift) & SUIT_MASK, weights
+                ):
+                    if not choices >> (shift + bit) & 1:
+                        continue
+                    if score > best:
+                        best = score
+                        top = [shift + bit]
+                    elif score == best:
+                        top.append(shift + bit)
+        return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
     scores = card_scores(config, layout, start_rank, hand, choices, weights)
     best = max(scores.values())
     top = [index for index, score in scores.items() if score == best]
@@ -262,7 +313,27 @@ class PlayRecord:
         for index, layout, start_rank, playable in reversed(self.plays[seat]):
             hand |= 1 << index  # the hand it held at that play
             choices = hand & playable
-            if choices & (choices - 1):
+            if choices & (choices - 1) and start_rank is not None:
+                # The scores of every card in ``choices``, from the memo of each suit's.
+                count, ties, best, played = 0, 0, -1e9, 0.0
+                for shift in (0, 13, 26, 39):
+                    if (choices >> shift) & SUIT_MASK:
+                        row = (layout >> shift) & SUIT_MASK
+                        for bit, score in _suit_scores(
+                            config, start_rank, row, (hand >> shift) & SUIT_MASK, DEFAULT_WEIGHTS
+                        ):
+                            count += 1
+                            if shift + bit == index:
+                                played = score
+                            if score > best:
+                                best, ties = score, 1
+                            elif score == best:
+                                ties += 1
+                chance = stray / count
+                if played == best:
+                    chance += (1.0 - stray) / ties
+                likelihood *= chance
+            elif choices & (choices - 1):
                 scores = card_scores(config, layout, start_rank, hand, choices)
                 best = max(scores.values())
                 chance = stray / len(scores)
@@ -388,7 +459,10 @@ def heuristic_rollout(state: FanTanState, rng: random.Random) -> Rollout:
 
 
 def _play_hand(state: FanTanState, rng: random.Random, actions: list[int]) -> FanTanState:
-    """Play the current hand to its end; the next hand's state, or the finished match."""
+    """Play the current hand to its end; the next hand's state, or the finished match.
+
+    The moves are :func:`best_card`'s, with its scores read from the memo of
+    :func:`_suit_scores` and the playable cards updated one suit at a time."""
     config = state.config
     players = config.players
     chips = config.scoring is Scoring.CHIPS
@@ -400,7 +474,16 @@ def _play_hand(state: FanTanState, rng: random.Random, actions: list[int]) -> Fa
     start_rank = state.start_rank
     seat = state.to_move
     record = actions.append
+    randrange = rng.randrange
     playable = rules.playable_mask(config, layout, start_rank)
+    # Whether ``playable`` is the rows' table read for ``layout`` (not the opening card alone,
+    # nor every card before a chosen starting rank), so a play changes only its suit's part.
+    by_table = layout != 0 and start_rank is not None
+    table: tuple[int, ...] = ()
+    memo: dict[int, tuple[tuple[int, float], ...]] = {}
+    if start_rank is not None:
+        table = rules.suit_table(start_rank, config.ace_high, config.up_before_down)
+        memo = _suit_scorer(start_rank, config.ace_high, config.up_before_down, DEFAULT_WEIGHTS)
     while True:
         hand = hands[seat]
         choices = hand & playable
@@ -412,7 +495,27 @@ def _play_hand(state: FanTanState, rng: random.Random, actions: list[int]) -> Fa
                 pool += config.pass_chips
             seat = (seat + 1) % players
             continue
-        index = best_card(config, layout, start_rank, hand, choices, rng)
+        if choices & (choices - 1) == 0:
+            index = choices.bit_length() - 1
+        elif start_rank is None:
+            index = best_card(config, layout, start_rank, hand, choices, rng)
+        else:
+            best = -1e9
+            top: list[int] = []
+            for shift in (0, 13, 26, 39):
+                if (choices >> shift) & SUIT_MASK:
+                    row = (layout >> shift) & SUIT_MASK
+                    hand13 = (hand >> shift) & SUIT_MASK
+                    found = memo.get(row << 13 | hand13)
+                    if found is None:
+                        found = _suit_scores(config, start_rank, row, hand13, DEFAULT_WEIGHTS)
+                    for bit, score in found:
+                        if score > best:
+                            best = score
+                            top = [shift + bit]
+                        elif score == best:
+                            top.append(shift + bit)
+            index = top[0] if len(top) == 1 else top[randrange(len(top))]
         record(index)
         bit = 1 << index
         hand ^= bit
@@ -420,9 +523,18 @@ def _play_hand(state: FanTanState, rng: random.Random, actions: list[int]) -> Fa
         layout |= bit
         if start_rank is None:
             start_rank = index % 13 + 1
+            table = rules.suit_table(start_rank, config.ace_high, config.up_before_down)
+            memo = _suit_scorer(start_rank, config.ace_high, config.up_before_down, DEFAULT_WEIGHTS)
         if not hand:
             break
-        playable = rules.playable_mask(config, layout, start_rank)
+        if by_table:
+            shift = index - index % 13
+            playable = (playable & ~(SUIT_MASK << shift)) | (
+                table[(layout >> shift) & SUIT_MASK] << shift
+            )
+        else:
+            playable = rules.playable_mask(config, layout, start_rank)
+            by_table = True
         seat = (seat + 1) % players
     ended = FanTanState(
         config, state.seed, state.hand_number, state.dealer, state.leader, seat, tuple(hands),

@@ -8,16 +8,26 @@ server, the command line) never loads Numba or compiles anything. See ``docs/fas
 >>> from fanfold.games.fano.config import Edition, FanoConfig, SpecialsMode
 >>> supports(FanoConfig(players=8, jokers=True, specials=SpecialsMode.SUIT))
 True
->>> supports(FanoConfig(edition=Edition.TRIONFEY))
-False
+>>> supports(FanoConfig(edition=Edition.TRIONFEY, players=3))
+True
 """
 
 from __future__ import annotations
 
-from fanfold.games.fano.config import FanoConfig, Teams
+from fanfold.games.fano.config import FanoConfig
+from fanfold.games.fano.fast.layout import MAX_SEATS, PILE_CAP
+from fanfold.games.fano.rules import deck_of
+
+#: Jokers the Trionfey Spades special may add (see :mod:`fanfold.games.fano.rules.specials`).
+JOKER_SUPPLY = 2
 
 
 def supports(config: FanoConfig) -> bool:
-    """Whether the fast path plays ``config`` exactly as the reference does; other configs
-    use the reference engine."""
-    return not config.trionfey and not config.tribute and config.teams is Teams.NONE
+    """Whether the fast path plays ``config`` exactly as the reference does: every valid
+    config of both editions fits its array layout (at most eight seats, each seat's cards
+    within a zone's capacity). Other configs use the reference engine."""
+    if config.players > MAX_SEATS:
+        return False
+    largest = max(len(deck_of(config, seat)) for seat in range(config.players))
+    # Every card a seat owns, and the Temporary Jokers added, may lie in one pile.
+    return largest + config.promotions_to_win + JOKER_SUPPLY <= PILE_CAP

@@ -7,26 +7,36 @@ one ``int32`` array and decodes back to an equal state; a
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import numpy.typing as npt
 
 from fanfold.core.rng import derive_rng
 from fanfold.games.fano.actions import (
+    Allow,
     Attack,
     Combine,
+    CombineCounter,
+    Declare,
     Defend,
     Discard,
     FanoAction,
+    Flip,
     Mulligan,
     Pass,
+    PlaceJoker,
     Play,
     Promote,
+    Recruit,
+    Sacrifice,
     Shuffle,
     Substitute,
 )
 from fanfold.games.fano.config import FanoConfig, PromotionMode, Special, SpecialsMode, Teams
 from fanfold.games.fano.fast import layout
 from fanfold.games.fano.rules import deck_of, specials_of
+from fanfold.games.fano.rules.specials import suit_specials
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 
 StateArray = npt.NDArray[np.int32]
@@ -61,8 +71,12 @@ def encode_config(config: FanoConfig) -> StateArray:
     cfg[layout.C_TRIBUTE] = int(config.tribute)
     cfg[layout.C_TEAMS] = tuple(Teams).index(config.teams)
     for seat in range(config.players):
+        if config.trionfey:
+            usable = suit_specials(config.suits_of(seat)) if config.tribute else frozenset()
+        else:
+            usable = specials_of(config, seat)
         mask = 0
-        for special in specials_of(config, seat):
+        for special in usable:
             mask |= 1 << _SPECIAL_CODES[special]
         cfg[layout.C_SEAT_SPECIALS + seat] = mask
     return cfg
@@ -184,7 +198,9 @@ def reshuffle_permutation(seed: int, seat: int, shuffles: int, count: int) -> li
 
 
 # ------------------------------------------------------------------------------- actions
-def _pack(kind: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0, flags: int = 0) -> int:
+def _pack(
+    kind: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0, flags: int = 0, e: int = 0
+) -> int:
     return (
         kind
         | a << layout.SHIFT_A
@@ -192,7 +208,12 @@ def _pack(kind: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0, flags: int 
         | c << layout.SHIFT_C
         | d << layout.SHIFT_D
         | flags << layout.SHIFT_FLAGS
+        | e << layout.SHIFT_E
     )
+
+
+def _seat_code(seat: int | None) -> int:
+    return 0 if seat is None else seat + 1
 
 
 def action_id(action: FanoAction) -> int:
@@ -212,9 +233,37 @@ def action_id(action: FanoAction) -> int:
             action.oversum,
         )
     if isinstance(action, Promote):
-        if action.owners:
-            raise ValueError("promotions from partners' fields are not covered by the fast path")
-        return _pack(layout.K_PROMOTE, *action.cards)
+        owners = [_seat_code(owner) for owner in action.owners or (None, None, None)]
+        return _pack(layout.K_PROMOTE, *action.cards, owners[0] | owners[1] << 4, e=owners[2])
+    if isinstance(action, Declare):
+        return _pack(
+            layout.K_DECLARE,
+            action.attacker,
+            action.target,
+            _seat_code(action.seat),
+            flags=action.reverse,
+        )
+    if isinstance(action, Recruit):
+        return _pack(layout.K_RECRUIT, action.card, action.first, action.second)
+    if isinstance(action, CombineCounter):
+        first, second = action.recruiters or (0, 0)
+        return _pack(
+            layout.K_COUNTER,
+            action.first,
+            action.second,
+            action.result,
+            action.returned,
+            first,
+            action.recruited,
+        ) | (second << 56)
+    if isinstance(action, Allow):
+        return _pack(layout.K_ALLOW)
+    if isinstance(action, Flip):
+        return _pack(layout.K_FLIP, action.card)
+    if isinstance(action, Sacrifice):
+        return _pack(layout.K_SACRIFICE, action.card)
+    if isinstance(action, PlaceJoker):
+        return _pack(layout.K_PLACE_JOKER)
     if isinstance(action, Defend):
         return _pack(layout.K_DEFEND, action.card)
     if isinstance(action, Play):
@@ -234,6 +283,7 @@ def action_id(action: FanoAction) -> int:
     raise ValueError(f"{action} is not covered by the fast path")
 
 
+@lru_cache(maxsize=1 << 16)
 def to_action(packed: int) -> FanoAction:
     """The reference action a packed id stands for."""
     kind = packed & 255
@@ -241,13 +291,33 @@ def to_action(packed: int) -> FanoAction:
     b = (packed >> layout.SHIFT_B) & 255
     c = (packed >> layout.SHIFT_C) & 255
     d = (packed >> layout.SHIFT_D) & 255
-    flag = bool((packed >> layout.SHIFT_FLAGS) & 255)
+    flags = (packed >> layout.SHIFT_FLAGS) & 255
+    flag = bool(flags)
+    e = (packed >> layout.SHIFT_E) & 255
     if kind == layout.K_ATTACK:
         return Attack(a, b, c, flag)
     if kind == layout.K_COMBINE:
         return Combine(a, b, c, d, flag)
     if kind == layout.K_PROMOTE:
-        return Promote((a, b, c))
+        codes = (d & 15, d >> 4, e)
+        owners = tuple(None if code == 0 else code - 1 for code in codes)
+        return Promote((a, b, c), () if not any(codes) else owners)
+    if kind == layout.K_DECLARE:
+        return Declare(a, b, None if c == 0 else c - 1, flag)
+    if kind == layout.K_RECRUIT:
+        return Recruit(a, b, c)
+    if kind == layout.K_COUNTER:
+        second = (packed >> 56) & 255
+        recruiters = (flags, second) if e else ()
+        return CombineCounter(a, b, c, d, e, recruiters)
+    if kind == layout.K_ALLOW:
+        return Allow()
+    if kind == layout.K_FLIP:
+        return Flip(a)
+    if kind == layout.K_SACRIFICE:
+        return Sacrifice(a)
+    if kind == layout.K_PLACE_JOKER:
+        return PlaceJoker()
     if kind == layout.K_DEFEND:
         return Defend(a)
     if kind == layout.K_PLAY:

@@ -7,7 +7,7 @@ Numba's cache); :mod:`fanfold.games.fano.fast` imports it only when first used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -22,15 +22,34 @@ from fanfold.games.fano.state import FanoState
 
 ActionIds = npt.NDArray[np.int64]
 
+#: Scratch buffers of the step API (one process, one caller at a time).
+_LEGAL = np.empty(layout.MAX_ACTIONS, np.int64)
+_SHUFFLE = np.zeros(layout.SHUFFLE_SIZE, np.int32)
+
+
+@lru_cache(maxsize=64)
+def _config_array(config: FanoConfig) -> codec.StateArray:
+    return codec.encode_config(config)
+
+
+def _no_options() -> codec.StateArray:
+    return np.zeros(0, np.int32)
+
 
 @dataclass(frozen=True, eq=False)
 class FastState:
     """A Fano position on the fast path: the config, the game's seed (which names the
-    reference's reshuffles) and the state array (see :mod:`.layout`)."""
+    reference's reshuffles) and the state array (see :mod:`.layout`); ``options`` is the
+    config as the kernels read it (filled in when not given)."""
 
     config: FanoConfig
     seed: int
     array: codec.StateArray
+    options: codec.StateArray = field(default_factory=_no_options, repr=False)
+
+    def __post_init__(self) -> None:
+        if not len(self.options):
+            object.__setattr__(self, "options", _config_array(self.config))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -41,11 +60,6 @@ class FastState:
         )
 
     __hash__ = None  # type: ignore[assignment]  # a mutable array inside
-
-
-@lru_cache(maxsize=64)
-def _config_array(config: FanoConfig) -> codec.StateArray:
-    return codec.encode_config(config)
 
 
 @lru_cache(maxsize=64)
@@ -65,22 +79,21 @@ def decode(state: FastState) -> FanoState:
 
 def legal_action_ids(state: FastState) -> ActionIds:
     """The decider's legal actions as packed ids, in the reference's order."""
-    out = np.empty(layout.MAX_ACTIONS, np.int64)
-    count = kernels.legal_actions(state.array, _config_array(state.config), out)
-    return out[:count].copy()
+    count = kernels.legal_actions(state.array, state.options, _LEGAL)
+    return _LEGAL[:count].copy()
 
 
 def legal_actions(state: FastState) -> tuple[FanoAction, ...]:
     """The decider's legal actions as reference action values."""
-    return tuple(codec.to_action(int(packed)) for packed in legal_action_ids(state))
+    return tuple(codec.to_action(packed) for packed in legal_action_ids(state).tolist())
 
 
 def apply(state: FastState, action: int | FanoAction) -> FastState:
     """The state after a legal action (a packed id or a reference action), reshuffles done
     exactly as the reference does them (derived from the game's seed)."""
     packed = action if isinstance(action, int) else codec.action_id(action)
-    cfg = _config_array(state.config)
-    shuffle = np.zeros(layout.SHUFFLE_SIZE, np.int32)
+    cfg = state.options
+    shuffle = _SHUFFLE
     shuffle[layout.SHUFFLE_MODE] = 1
     shuffle[layout.SHUFFLE_GIVEN] = -1
     array = state.array.copy()
@@ -96,12 +109,12 @@ def apply(state: FastState, action: int | FanoAction) -> FastState:
         status = kernels.apply(array, cfg, np.int64(packed), shuffle)
         if status != layout.OK:  # pragma: no cover - one reshuffle per action at most
             raise RuntimeError("the fast path asked for a second reshuffle in one action")
-    return FastState(state.config, state.seed, array)
+    return FastState(state.config, state.seed, array, cfg)
 
 
 def outcome(state: FastState) -> Outcome | None:
     """The game's outcome (the reference's reading of the decoded winner or turn limit)."""
-    cfg = _config_array(state.config)
+    cfg = state.options
     array = state.array
     if array[layout.PHASE] != layout.P_OVER and kernels.winner(array, cfg) < 0:
         return None
@@ -119,8 +132,29 @@ def playout(state: FastState, max_actions: int = 1 << 30) -> tuple[FastState, in
     generator (:func:`seed`), not from the game's seed: a determinized playout's future
     shuffles are unknown anyway."""
     array = state.array.copy()
-    played = kernels.playout(array, _config_array(state.config), max_actions)
-    return FastState(state.config, state.seed, array), int(played)
+    played = kernels.playout(array, state.options, max_actions)
+    return FastState(state.config, state.seed, array, state.options), int(played)
+
+
+def greedy_playout(state: FastState, max_actions: int = 1 << 30) -> tuple[FastState, int]:
+    """Like :func:`playout`, the moves chosen by a rough compiled preference (promote, make a
+    prestige card, attack, play; one move in ten and ties at random)."""
+    array = state.array.copy()
+    played = kernels.greedy_playout(array, state.options, max_actions)
+    return FastState(state.config, state.seed, array, state.options), int(played)
+
+
+def heuristic_playout(
+    state: FastState, weights: npt.NDArray[np.float64], max_actions: int = 1 << 30
+) -> tuple[FastState, int]:
+    """Like :func:`playout`, the moves chosen by the compiled part of the strategy's playout
+    policy (:mod:`.policy`: the classic game's common moves; the rest roughly), with the
+    strategy's ``weights`` (indexed by the ``W_`` constants of :mod:`.policy`)."""
+    from fanfold.games.fano.fast import policy
+
+    array = state.array.copy()
+    played = policy.heuristic_playout(array, state.options, weights, max_actions)
+    return FastState(state.config, state.seed, array, state.options), int(played)
 
 
 def random_games(config: FanoConfig, games: int) -> int:
@@ -132,8 +166,13 @@ def random_games(config: FanoConfig, games: int) -> int:
 def warm_up() -> None:
     """Compile (or load from the cache) every kernel, on a tiny game."""
     config = FanoConfig(turns_per_player=2)
-    random_games(config, 1)
     from fanfold.games.fano.rules import new_state
+
+    random_games(config, 1)
+    greedy_playout(encode(new_state(config, 1)), 5)
+    from fanfold.games.fano.fast import policy
+
+    heuristic_playout(encode(new_state(config, 1)), np.ones(policy.WEIGHTS), 5)
 
     state = encode(new_state(config, 0))
     legal = legal_action_ids(state)

@@ -29,6 +29,9 @@ from fanfold.games.fano.fast.layout import (
     C_PROMOTION_ENDS_MAIN,
     C_PROMOTIONS_TO_WIN,
     C_SEAT_SPECIALS,
+    C_TEAMS,
+    C_TRIBUTE,
+    C_TRIONFEY,
     DOWN,
     DRAW,
     F_SET,
@@ -36,14 +39,21 @@ from fanfold.games.fano.fast.layout import (
     HAND,
     HEADER,
     HIDDEN,
+    K_ALLOW,
     K_ATTACK,
     K_COMBINE,
+    K_COUNTER,
+    K_DECLARE,
     K_DEFEND,
     K_DISCARD,
+    K_FLIP,
     K_MULLIGAN,
     K_PASS,
+    K_PLACE_JOKER,
     K_PLAY,
     K_PROMOTE,
+    K_RECRUIT,
+    K_SACRIFICE,
     K_SHUFFLE,
     K_SUBSTITUTE,
     KNOWN,
@@ -56,6 +66,7 @@ from fanfold.games.fano.fast.layout import (
     P_MAIN,
     P_MULLIGAN,
     P_OVER,
+    P_REACT,
     P_SHUFFLE,
     PENDING_ATTACKER,
     PENDING_DEFENDER,
@@ -65,6 +76,7 @@ from fanfold.games.fano.fast.layout import (
     PHASE,
     PILE_CAP,
     PLAYER_WIDTH,
+    PRIORITY,
     PROTECTED,
     S_DEFENSE,
     S_OVERSUM,
@@ -74,6 +86,7 @@ from fanfold.games.fano.fast.layout import (
     SHIFT_B,
     SHIFT_C,
     SHIFT_D,
+    SHIFT_E,
     SHIFT_FLAGS,
     SHUFFLE_COUNT,
     SHUFFLE_GIVEN,
@@ -85,12 +98,17 @@ from fanfold.games.fano.fast.layout import (
     SPECIALS,
     TARGET_SEAT,
     TEMP_JOKERS,
+    TRIBUTE,
     TURN,
     TURN_PLAYER,
     UP,
 )
 
 HAND_SIZE = 3
+TRIBUTE_COST = 3
+TRIBUTE_CAP = 7
+JOKER_SUPPLY = 2
+ONE_FOR_ALL = 2
 #: :func:`_draw_to_three` stopped to ask whether to add a Temporary Joker.
 ASKED = 2
 FIELD_SLOTS = 4
@@ -229,10 +247,13 @@ def _enter_play(s, p, card):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------------------------- specials
 @njit(cache=True)
 def _can_use(s, cfg, seat, special):  # type: ignore[no-untyped-def]
-    """Classic: ``special`` is the seat's and no special was used at this commander level."""
+    """Classic: ``special`` is the seat's and no special was used at this commander level.
+    Trionfey: the seat's suit special and three tribute counters."""
     if (cfg[C_SEAT_SPECIALS + seat] >> special) & 1 == 0:
         return False
     p = _seat(seat)
+    if cfg[C_TRIONFEY] == 1:
+        return cfg[C_TRIBUTE] == 1 and s[p + TRIBUTE] >= TRIBUTE_COST
     level = s[p + LEVEL]
     for i in range(s[p + SPECIALS]):  # noqa: SIM110 - plain loops compile best in Numba
         if s[p + SPECIALS + 1 + i] // 4 == level:
@@ -241,11 +262,30 @@ def _can_use(s, cfg, seat, special):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _spend(s, p, special):  # type: ignore[no-untyped-def]
-    """Record the use of a classic special at the current level (in order of use)."""
+def _spend(s, cfg, p, special):  # type: ignore[no-untyped-def]
+    """Pay for a special: three tribute counters (Trionfey), or the level's use (classic,
+    recorded in order of use)."""
+    if cfg[C_TRIONFEY] == 1:
+        s[p + TRIBUTE] -= TRIBUTE_COST
+        return
     n = s[p + SPECIALS]
     s[p + SPECIALS + 1 + n] = s[p + LEVEL] * 4 + special
     s[p + SPECIALS] = n + 1
+
+
+@njit(cache=True)
+def _earn(s, cfg, p):  # type: ignore[no-untyped-def]
+    """One tribute counter (Trionfey specials; at most seven)."""
+    if cfg[C_TRIBUTE] == 1:
+        s[p + TRIBUTE] = min(TRIBUTE_CAP, s[p + TRIBUTE] + 1)
+
+
+@njit(cache=True)
+def _can_substitute_down(s, cfg, seat):  # type: ignore[no-untyped-def]
+    """Trionfey Diamonds: the substitute's counter may complete the three."""
+    if cfg[C_TRIBUTE] == 0 or (cfg[C_SEAT_SPECIALS + seat] >> S_DEFENSE) & 1 == 0:
+        return False
+    return min(TRIBUTE_CAP, s[_seat(seat) + TRIBUTE] + 1) >= TRIBUTE_COST
 
 
 # ------------------------------------------------------------------------ drawing, shuffles
@@ -308,7 +348,9 @@ def _reshuffle(s, seat, shuffle, joker):  # type: ignore[no-untyped-def]
     s[p + DOWN] = 0
     s[p + SHUFFLES] += 1
     if joker:
-        _spend(s, p, S_TEMP_JOKER)
+        n = s[p + SPECIALS]
+        s[p + SPECIALS + 1 + n] = s[p + LEVEL] * 4 + S_TEMP_JOKER
+        s[p + SPECIALS] = n + 1
         s[p + TEMP_JOKERS] += 1
     return OK
 
@@ -321,7 +363,7 @@ def _draw_to_three(s, cfg, seat, shuffle, ask):  # type: ignore[no-untyped-def]
     while s[p + HAND] < HAND_SIZE:
         n = s[p + DRAW]
         if n == 0:
-            if ask and _can_use(s, cfg, seat, S_TEMP_JOKER):
+            if ask and cfg[C_TRIONFEY] == 0 and _can_use(s, cfg, seat, S_TEMP_JOKER):
                 return ASKED
             if s[p + UP] == 0 and s[p + DOWN] == 0:
                 break
@@ -332,6 +374,9 @@ def _draw_to_three(s, cfg, seat, shuffle, ask):  # type: ignore[no-untyped-def]
         card = s[p + DRAW + n]
         s[p + DRAW + n] = 0
         s[p + DRAW] = n - 1
+        if card == TEMP and cfg[C_TRIONFEY] == 1:
+            # The Spades joker lies face up on the draw pile: everyone sees it drawn.
+            _insert(s, p + KNOWN, TEMP)
         _insert(s, p + HAND, card)
     return OK
 
@@ -341,6 +386,13 @@ def _mulligan_offered(s, cfg, p):  # type: ignore[no-untyped-def]
     n = s[p + HAND]
     if cfg[C_MULLIGAN] == 0 or n == 0:
         return False
+    if cfg[C_TRIONFEY] == 1:
+        return (
+            n == 3
+            and s[p + HAND + 1] >> 4 == 8
+            and s[p + HAND + 2] >> 4 == 9
+            and s[p + HAND + 3] >> 4 == 10
+        )
     for i in range(n):  # noqa: SIM110 - plain loops compile best in Numba
         if not _prestige(s[p + HAND + 1 + i]):
             return False
@@ -382,7 +434,16 @@ def _start_turn(s, cfg, seat, turn, shuffle):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _end_turn(s, cfg, shuffle):  # type: ignore[no-untyped-def]
-    following = (s[TURN_PLAYER] + 1) % cfg[C_PLAYERS]
+    """The next turn: the next seat; in partnerships the priority holder's partners in turn,
+    then priority passes to the next seat."""
+    count = cfg[C_PLAYERS]
+    if cfg[C_TEAMS] == 0:
+        following = (s[TURN_PLAYER] + 1) % count
+    else:
+        following = (s[TURN_PLAYER] + 2) % count
+        if following == s[PRIORITY]:
+            following = (s[PRIORITY] + 1) % count
+            s[PRIORITY] = following
     return _start_turn(s, cfg, following, s[TURN] + 1, shuffle)
 
 
@@ -468,17 +529,17 @@ def _combine_returns(first, second, result, oversum, out, n):  # type: ignore[no
 
 
 @njit(cache=True)
-def _combines(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
+def _combines(s, cfg, seat, field, nf, out, n):  # type: ignore[no-untyped-def]
+    """Combinations of the face-up cards ``field[:nf]`` and promotions."""
     p = _seat(seat)
-    nf = s[p + FIELD]
     nh = s[p + HAND]
     oversum_ok = _can_use(s, cfg, seat, S_OVERSUM)
     prestige_only = cfg[C_OVERSUM_PRESTIGE_ONLY] == 1
     if nf >= 2 and nh > 0:
         for i in range(nf):
-            first = s[p + FIELD + 1 + i]
+            first = field[i]
             for j in range(i + 1, nf):
-                second = s[p + FIELD + 1 + j]
+                second = field[j]
                 total = (first >> 4) + (second >> 4)
                 for k in range(nh):
                     card = s[p + HAND + 1 + k]
@@ -496,17 +557,19 @@ def _combines(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
                     if oversum_ok and not prestige_only:
                         for value in range(1, min(MAX_COMBAT + 1, total)):
                             n = _combine_returns(first, second, value * 16 + card, F_SET, out, n)
+    if cfg[C_TEAMS] == ONE_FOR_ALL:
+        return _team_promotions(s, cfg, seat, out, n)
     # Promotions: an 8, a 9 and a 10 (hard: of one suit), or any three (easy).
     for i in range(nf):
-        one = s[p + FIELD + 1 + i]
+        one = field[i]
         if not _prestige(one):
             continue
         for j in range(i + 1, nf):
-            two = s[p + FIELD + 1 + j]
+            two = field[j]
             if not _prestige(two):
                 continue
             for k in range(j + 1, nf):
-                three = s[p + FIELD + 1 + k]
+                three = field[k]
                 if not _prestige(three):
                     continue
                 ok = cfg[C_EASY] == 1
@@ -521,12 +584,270 @@ def _combines(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
                 if ok:
                     out[n] = _pack(K_PROMOTE, one, two, three, 0, 0)
                     n += 1
-    if _can_use(s, cfg, seat, S_DEFENSE):
-        for i in range(nf):
-            card = s[p + FIELD + 1 + i]
-            if _combat(card) and not _contains(s, p + PROTECTED, card):
-                out[n] = _pack(K_DEFEND, card, 0, 0, 0, 0)
+    return n
+
+
+@njit(cache=True)
+def _team_promotions(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
+    """One for all: an 8, a 9 and a 10 from the partnership's fields; owners (seat + 1, 0 for
+    the promoting seat) packed in d (first two) and e (third)."""
+    count = cfg[C_PLAYERS]
+    cards = np.zeros((3, 4 * 4), np.int32)
+    owners = np.zeros((3, 4 * 4), np.int32)
+    found = np.zeros(3, np.int32)
+    for step in range(0, count, 2):
+        member = (seat + step) % count
+        owner = 0 if member == seat else member + 1
+        q = _seat(member)
+        for i in range(s[q + FIELD]):
+            card = s[q + FIELD + 1 + i]
+            if _prestige(card):
+                row = (card >> 4) - 8
+                cards[row, found[row]] = card
+                owners[row, found[row]] = owner
+                found[row] += 1
+    for i in range(found[0]):
+        for j in range(found[1]):
+            for k in range(found[2]):
+                out[n] = _pack(
+                    K_PROMOTE,
+                    cards[0, i],
+                    cards[1, j],
+                    cards[2, k],
+                    owners[0, i] | (owners[1, j] << 4),
+                    0,
+                ) | (np.int64(owners[2, k]) << SHIFT_E)
                 n += 1
+    return n
+
+
+@njit(cache=True)
+def _active(s, p, cards):  # type: ignore[no-untyped-def]
+    """The face-up combat cards in play (they attack, are attacked, recruit, counter)."""
+    m = 0
+    for i in range(s[p + FIELD]):
+        card = s[p + FIELD + 1 + i]
+        if _combat(card) and not _contains(s, p + HIDDEN, card):
+            cards[m] = card
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _face_up(s, p, cards):  # type: ignore[no-untyped-def]
+    """The cards in play that may combine: face up."""
+    m = 0
+    for i in range(s[p + FIELD]):
+        card = s[p + FIELD + 1 + i]
+        if not _contains(s, p + HIDDEN, card):
+            cards[m] = card
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _hand_cards(s, p, value, skip, cards):  # type: ignore[no-untyped-def]
+    """The hand cards that enter play as ``value`` (suited first, in hand order, then each
+    joker kind declared as it), the hand less one ``skip`` card (0: none)."""
+    m = 0
+    if value <= 0:
+        return 0
+    skipped = skip == 0
+    nh = s[p + HAND]
+    for k in range(nh):
+        card = s[p + HAND + 1 + k]
+        if not skipped and card == skip:
+            skipped = True
+            continue
+        if _suited(card) and (card >> 4) == value:
+            cards[m] = card
+            m += 1
+    skipped = skip == 0
+    last = -1
+    for k in range(nh):
+        card = s[p + HAND + 1 + k]
+        if not skipped and card == skip:
+            skipped = True
+            continue
+        if not _suited(card) and card != last:
+            cards[m] = value * 16 + card
+            m += 1
+            last = card
+    return m
+
+
+@njit(cache=True)
+def _support_value(attacker, target, reverse):  # type: ignore[no-untyped-def]
+    if reverse:
+        return LINE_THIRD[attacker, target] if ATTACK_SUPPORT[target, attacker] else 0
+    return ATTACK_SUPPORT[attacker, target]
+
+
+@njit(cache=True)
+def _window_opens(s, cfg, defender, target):  # type: ignore[no-untyped-def]
+    """The defender gets a counter window: a face-down card, or a counter shape."""
+    q = _seat(defender)
+    if s[q + HIDDEN] > 0:
+        return True
+    cards = np.empty(8, np.int32)
+    m = _active(s, q, cards)
+    x = target >> 4
+    for i in range(m):
+        if cards[i] != target and x + (cards[i] >> 4) <= MAX_COMBAT:
+            return True
+    if s[q + FIELD] < FIELD_SLOTS:
+        for i in range(m):
+            for j in range(i + 1, m):
+                third = LINE_THIRD[cards[i] >> 4, cards[j] >> 4]
+                if third and x + third <= MAX_COMBAT:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _opponents(s, cfg, seat, seats):  # type: ignore[no-untyped-def]
+    """The seats ``seat`` may attack now."""
+    count = cfg[C_PLAYERS]
+    if cfg[C_TRIONFEY] == 0 or count == 2:
+        seats[0] = (seat + 1) % count
+        return 1
+    if s[TARGET_SEAT] >= 0:
+        seats[0] = s[TARGET_SEAT]
+        return 1
+    m = 0
+    for other in range(count):
+        partner = other == seat if cfg[C_TEAMS] == 0 else (other - seat) % 2 == 0
+        if not partner:
+            seats[m] = other
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _declarations(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
+    p = _seat(seat)
+    attackers = np.empty(8, np.int32)
+    na = _active(s, p, attackers)
+    if na == 0:
+        return n
+    reverse_ok = _can_use(s, cfg, seat, S_REVERSE)
+    named = cfg[C_PLAYERS] > 2
+    seats = np.empty(8, np.int32)
+    targets = np.empty(8, np.int32)
+    for f in range(_opponents(s, cfg, seat, seats)):
+        foe = seats[f]
+        nt = _active(s, _seat(foe), targets)
+        for i in range(na):
+            a = attackers[i] >> 4
+            for j in range(nt):
+                x = targets[j] >> 4
+                if ATTACK_SUPPORT[a, x]:
+                    reverse = 0
+                elif reverse_ok and ATTACK_SUPPORT[x, a]:
+                    reverse = F_SET
+                else:
+                    continue
+                out[n] = _pack(
+                    K_DECLARE, attackers[i], targets[j], foe + 1 if named else 0, 0, reverse
+                )
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _recruits(s, seat, out, n):  # type: ignore[no-untyped-def]
+    p = _seat(seat)
+    nh = s[p + HAND]
+    if s[p + FIELD] >= FIELD_SLOTS or nh == 0:
+        return n
+    cards = np.empty(8, np.int32)
+    m = _active(s, p, cards)
+    for i in range(m):
+        for j in range(i + 1, m):
+            third = LINE_THIRD[cards[i] >> 4, cards[j] >> 4]
+            if not third:
+                continue
+            for k in range(nh):
+                card = s[p + HAND + 1 + k]
+                if k > 0 and card == s[p + HAND + k]:
+                    continue
+                if not _suited(card):
+                    out[n] = _pack(K_RECRUIT, third * 16 + card, cards[i], cards[j], 0, 0)
+                    n += 1
+                elif card >> 4 == third:
+                    out[n] = _pack(K_RECRUIT, card, cards[i], cards[j], 0, 0)
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _counter(one, two, result, returned, recruited, first, second):  # type: ignore[no-untyped-def]
+    """A packed counter: the recruiters in the flags byte and bits 56-63."""
+    return (
+        _pack(K_COUNTER, one, two, result, returned, first)
+        | (np.int64(recruited) << SHIFT_E)
+        | (np.int64(second) << 56)
+    )
+
+
+@njit(cache=True)
+def _counter_returns(one, two, result, recruited, first, second, out, n):  # type: ignore[no-untyped-def]
+    out[n] = _counter(one, two, result, 0, recruited, first, second)
+    n += 1
+    if _suited(one):
+        out[n] = _counter(one, two, result, one, recruited, first, second)
+        n += 1
+    if _suited(two):
+        out[n] = _counter(one, two, result, two, recruited, first, second)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _react_actions(s, cfg, out):  # type: ignore[no-untyped-def]
+    """The defender's answers to the pending attack."""
+    defender = s[PENDING_DEFENDER]
+    q = _seat(defender)
+    target = s[PENDING_TARGET]
+    out[0] = _pack(K_ALLOW, 0, 0, 0, 0, 0)
+    n = 1
+    if s[PENDING_SUPPORT]:
+        for i in range(s[q + HIDDEN]):
+            out[n] = _pack(K_SACRIFICE, s[q + HIDDEN + 1 + i], 0, 0, 0, 0)
+            n += 1
+        return n
+    for i in range(s[q + HIDDEN]):
+        out[n] = _pack(K_FLIP, s[q + HIDDEN + 1 + i], 0, 0, 0, 0)
+        n += 1
+    cards = np.empty(8, np.int32)
+    m = _active(s, q, cards)
+    x = target >> 4
+    results = np.empty(16, np.int32)
+    recruits = np.empty(16, np.int32)
+    for i in range(m):
+        partner = cards[i]
+        total = x + (partner >> 4)
+        if partner != target and total <= MAX_COMBAT:
+            one = min(partner, target)
+            two = max(partner, target)
+            for r in range(_hand_cards(s, q, total, 0, results)):
+                n = _counter_returns(one, two, results[r], 0, 0, 0, out, n)
+    if s[q + FIELD] < FIELD_SLOTS:
+        for i in range(m):
+            for j in range(i + 1, m):
+                third = LINE_THIRD[cards[i] >> 4, cards[j] >> 4]
+                if not third or x + third > MAX_COMBAT:
+                    continue
+                for k in range(_hand_cards(s, q, third, 0, recruits)):
+                    recruited = recruits[k]
+                    one = min(recruited, target)
+                    two = max(recruited, target)
+                    for r in range(_hand_cards(s, q, x + third, _base(recruited), results)):
+                        n = _counter_returns(
+                            one, two, results[r], recruited, cards[i], cards[j], out, n
+                        )
+    if s[q + TEMP_JOKERS] > 1:
+        return _unique(out, n)
     return n
 
 
@@ -550,21 +871,34 @@ def _playable(s, p, cards):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _end_actions(s, seat, out, n):  # type: ignore[no-untyped-def]
+def _end_actions(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     p = _seat(seat)
     nh = s[p + HAND]
     nf = s[p + FIELD]
     cards = np.empty(8 * HAND_SIZE + 8, np.int32)
     m = _playable(s, p, cards)
+    trionfey = cfg[C_TRIONFEY] == 1
     if nf < FIELD_SLOTS:
         for k in range(m):
             out[n] = _pack(K_PLAY, cards[k], 0, 0, 0, 0)
             n += 1
+        if trionfey and _can_use(s, cfg, seat, S_DEFENSE):
+            for k in range(m):
+                if _suited(cards[k]):
+                    out[n] = _pack(K_PLAY, cards[k], 0, 0, 0, F_SET)
+                    n += 1
     for i in range(nf):
         removed = s[p + FIELD + 1 + i]
         for k in range(m):
             out[n] = _pack(K_SUBSTITUTE, removed, cards[k], 0, 0, 0)
             n += 1
+    if nf > 0 and trionfey and _can_substitute_down(s, cfg, seat):
+        for i in range(nf):
+            removed = s[p + FIELD + 1 + i]
+            for k in range(m):
+                if _suited(cards[k]):
+                    out[n] = _pack(K_SUBSTITUTE, removed, cards[k], 0, 0, F_SET)
+                    n += 1
     # Discards: every set of one to three hand cards, in the order of combinations().
     for size in range(1, nh + 1):
         if size == 1:
@@ -607,12 +941,33 @@ def legal_actions(s, cfg, out):  # type: ignore[no-untyped-def]
         out[0] = _pack(K_SHUFFLE, 0, 0, 0, 0, 0)
         out[1] = _pack(K_SHUFFLE, 0, 0, 0, 0, F_SET)
         return 2
+    if phase == P_REACT:
+        return _react_actions(s, cfg, out)
     seat = s[TURN_PLAYER]
+    p = _seat(seat)
     n = 0
     if phase == P_MAIN:
-        n = _attacks(s, cfg, seat, out, n)
-        n = _combines(s, cfg, seat, out, n)
-    n = _end_actions(s, seat, out, n)
+        field = np.empty(8, np.int32)
+        if cfg[C_TRIONFEY] == 1:
+            n = _declarations(s, cfg, seat, out, n)
+            n = _recruits(s, seat, out, n)
+            n = _combines(s, cfg, seat, field, _face_up(s, p, field), out, n)
+            for i in range(s[p + HIDDEN]):
+                out[n] = _pack(K_FLIP, s[p + HIDDEN + 1 + i], 0, 0, 0, 0)
+                n += 1
+            if s[p + TEMP_JOKERS] < JOKER_SUPPLY and _can_use(s, cfg, seat, S_TEMP_JOKER):
+                out[n] = _pack(K_PLACE_JOKER, 0, 0, 0, 0, 0)
+                n += 1
+        else:
+            n = _attacks(s, cfg, seat, out, n)
+            n = _combines(s, cfg, seat, field, _face_up(s, p, field), out, n)
+            if _can_use(s, cfg, seat, S_DEFENSE):
+                for i in range(s[p + FIELD]):
+                    card = s[p + FIELD + 1 + i]
+                    if _combat(card) and not _contains(s, p + PROTECTED, card):
+                        out[n] = _pack(K_DEFEND, card, 0, 0, 0, 0)
+                        n += 1
+    n = _end_actions(s, cfg, seat, out, n)
     for other in range(cfg[C_PLAYERS]):
         if s[_seat(other) + TEMP_JOKERS] > 1:
             # Two jokers in play with one value are one card for the rules: each move once.
@@ -638,6 +993,65 @@ def _unique(out, n):  # type: ignore[no-untyped-def]
 
 # ------------------------------------------------------------------------------------ apply
 @njit(cache=True)
+def _clear(s, at):  # type: ignore[no-untyped-def]
+    for k in range(s[at]):
+        s[at + 1 + k] = 0
+    s[at] = 0
+
+
+@njit(cache=True)
+def _clear_pending(s):  # type: ignore[no-untyped-def]
+    s[PENDING_ATTACKER] = 0
+    s[PENDING_TARGET] = 0
+    s[PENDING_DEFENDER] = 0
+    s[PENDING_REVERSE] = 0
+    s[PENDING_SUPPORT] = 0
+
+
+@njit(cache=True)
+def _fail_attack(s):  # type: ignore[no-untyped-def]
+    """Only the attacking card is discarded, face up."""
+    _leave_field(s, _seat(s[TURN_PLAYER]), s[PENDING_ATTACKER], True)
+    _clear_pending(s)
+    s[PHASE] = P_MAIN
+    return OK
+
+
+@njit(cache=True)
+def _complete(s, cfg, lost, shuffle):  # type: ignore[no-untyped-def]
+    """The attack succeeds: attacker and ``lost`` discarded, the support into play."""
+    seat = s[TURN_PLAYER]
+    p = _seat(seat)
+    q = _seat(s[PENDING_DEFENDER])
+    support = s[PENDING_SUPPORT]
+    _take_from_hand(s, p, support)
+    _leave_field(s, p, s[PENDING_ATTACKER], True)
+    _insert(s, p + FIELD, support)
+    face_up = not _contains(s, q + HIDDEN, lost)
+    _leave_field(s, q, lost, face_up)
+    _clear_pending(s)
+    s[PHASE] = P_MAIN
+    return _after_main_action(s, cfg, seat, shuffle)
+
+
+@njit(cache=True)
+def _resolve(s, cfg, shuffle):  # type: ignore[no-untyped-def]
+    """No (more) counter: the attacker shows the support, or loses the attacker."""
+    p = _seat(s[TURN_PLAYER])
+    needed = _support_value(
+        s[PENDING_ATTACKER] >> 4, s[PENDING_TARGET] >> 4, s[PENDING_REVERSE] == 1
+    )
+    supports = np.empty(8, np.int32)
+    if _hand_cards(s, p, needed, 0, supports) == 0:
+        return _fail_attack(s)
+    s[PENDING_SUPPORT] = supports[0]
+    if s[_seat(s[PENDING_DEFENDER]) + HIDDEN] > 0:
+        s[PHASE] = P_REACT
+        return OK
+    return _complete(s, cfg, s[PENDING_TARGET], shuffle)
+
+
+@njit(cache=True)
 def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
     """Apply the legal ``action`` to ``s`` in place. Returns :data:`OK`, or in exact mode
     :data:`NEEDS_SHUFFLE` (``s`` is then half changed: the caller works on a copy)."""
@@ -647,16 +1061,24 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
     c = (action >> SHIFT_C) & 255
     d = (action >> SHIFT_D) & 255
     flags = (action >> SHIFT_FLAGS) & 255
+    e = (action >> SHIFT_E) & 255
     seat = s[TURN_PLAYER]
     p = _seat(seat)
     if kind == K_PASS:
         return _end_turn(s, cfg, shuffle)
     if kind == K_PLAY:
         _enter_play(s, p, a)
+        if flags:
+            _spend(s, cfg, p, S_DEFENSE)
+            _insert(s, p + HIDDEN, a)
         return _end_turn(s, cfg, shuffle)
     if kind == K_SUBSTITUTE:
         _leave_field(s, p, a, True)
         _enter_play(s, p, b)
+        _earn(s, cfg, p)
+        if flags:
+            _spend(s, cfg, p, S_DEFENSE)
+            _insert(s, p + HIDDEN, b)
         return _end_turn(s, cfg, shuffle)
     if kind == K_DISCARD:
         for card in (a, b, c):
@@ -666,9 +1088,12 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
                     s[p + TEMP_JOKERS] -= 1
                 else:
                     _insert(s, p + DOWN, _base(card))
-        for k in range(s[p + KNOWN]):
-            s[p + KNOWN + 1 + k] = 0
-        s[p + KNOWN] = 0
+        _clear(s, p + KNOWN)
+        if cfg[C_TRIONFEY] == 1:
+            for k in range(s[p + HAND]):
+                if s[p + HAND + 1 + k] == TEMP:
+                    _insert(s, p + KNOWN, TEMP)
+        _earn(s, cfg, p)
         return _end_turn(s, cfg, shuffle)
     if kind == K_ATTACK:
         q = _seat((seat + 1) % cfg[C_PLAYERS])
@@ -676,7 +1101,7 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
         _leave_field(s, p, a, True)
         _insert(s, p + FIELD, c)
         if flags:
-            _spend(s, p, S_REVERSE)
+            _spend(s, cfg, p, S_REVERSE)
         _leave_field(s, q, b, True)
         return _after_main_action(s, cfg, seat, shuffle)
     if kind == K_COMBINE:
@@ -688,11 +1113,70 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
                 _leave_field(s, p, card, True)
         _insert(s, p + FIELD, c)
         if flags:
-            _spend(s, p, S_OVERSUM)
+            _spend(s, cfg, p, S_OVERSUM)
+        if not flags or _combat(c):
+            _earn(s, cfg, p)
         return _after_main_action(s, cfg, seat, shuffle)
+    if kind == K_DECLARE:
+        defender = c - 1 if c else (seat + 1) % cfg[C_PLAYERS]
+        if flags:
+            _spend(s, cfg, p, S_REVERSE)
+        s[PENDING_ATTACKER] = a
+        s[PENDING_TARGET] = b
+        s[PENDING_DEFENDER] = defender
+        s[PENDING_REVERSE] = 1 if flags else 0
+        s[PENDING_SUPPORT] = 0
+        s[TARGET_SEAT] = defender if cfg[C_PLAYERS] > 2 else -1
+        if _window_opens(s, cfg, defender, b):
+            s[PHASE] = P_REACT
+            return OK
+        return _resolve(s, cfg, shuffle)
+    if kind == K_ALLOW:
+        if s[PENDING_SUPPORT]:
+            return _complete(s, cfg, s[PENDING_TARGET], shuffle)
+        return _resolve(s, cfg, shuffle)
+    if kind == K_SACRIFICE:
+        return _complete(s, cfg, a, shuffle)
+    if kind == K_COUNTER:
+        defender = s[PENDING_DEFENDER]
+        q = _seat(defender)
+        if e:
+            _take_from_hand(s, q, e)
+            _insert(s, q + FIELD, e)
+        _take_from_hand(s, q, c)
+        for card in (a, b):
+            if card == d:
+                _return_to_hand(s, q, card)
+            else:
+                _leave_field(s, q, card, True)
+        _insert(s, q + FIELD, c)
+        _earn(s, cfg, q)
+        s[PENDING_TARGET] = c
+        needed = _support_value(s[PENDING_ATTACKER] >> 4, c >> 4, s[PENDING_REVERSE] == 1)
+        supports = np.empty(8, np.int32)
+        if needed == 0 or _hand_cards(s, p, needed, 0, supports) == 0:
+            return _fail_attack(s)
+        if _window_opens(s, cfg, defender, c):
+            s[PHASE] = P_REACT
+            return OK
+        return _resolve(s, cfg, shuffle)
+    if kind == K_FLIP:
+        decider = s[PENDING_DEFENDER] if s[PENDING_ATTACKER] else seat
+        _remove(s, _seat(decider) + HIDDEN, a)
+        return OK
+    if kind == K_RECRUIT:
+        _enter_play(s, p, a)
+        return _after_main_action(s, cfg, seat, shuffle)
+    if kind == K_PLACE_JOKER:
+        _spend(s, cfg, p, S_TEMP_JOKER)
+        n = s[p + DRAW]
+        s[p + DRAW + 1 + n] = TEMP
+        s[p + DRAW] = n + 1
+        s[p + TEMP_JOKERS] += 1
+        return OK
     if kind == K_DEFEND:
         _insert(s, p + PROTECTED, a)
-        _spend(s, p, S_DEFENSE)
+        _spend(s, cfg, p, S_DEFENSE)
         return OK
     if kind == K_SHUFFLE:
         status = _reshuffle(s, seat, shuffle, flags != 0)
@@ -707,9 +1191,17 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
             s[PHASE] = P_MAIN
         return OK
     if kind == K_PROMOTE:
-        for card in (a, b, c):
-            _leave_field(s, p, card, True)
-        s[p + LEVEL] += 1
+        owners = (d & 15, d >> 4, e)
+        cards = (a, b, c)
+        for i in range(3):
+            owner = owners[i]
+            _leave_field(s, p if owner == 0 else _seat(owner - 1), cards[i], True)
+        count = cfg[C_PLAYERS]
+        if cfg[C_TEAMS] == ONE_FOR_ALL:
+            for step in range(0, count, 2):
+                s[_seat((seat + step) % count) + LEVEL] += 1
+        else:
+            s[p + LEVEL] += 1
         if cfg[C_PROMOTION_ENDS_MAIN] == 1:
             s[PHASE] = P_END
         return OK
@@ -721,9 +1213,7 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
             _insert(s, p + UP, s[p + HAND + 1 + k])
             s[p + HAND + 1 + k] = 0
         s[p + HAND] = 0
-        for k in range(s[p + KNOWN]):
-            s[p + KNOWN + 1 + k] = 0
-        s[p + KNOWN] = 0
+        _clear(s, p + KNOWN)
         status = _draw_to_three(s, cfg, seat, shuffle, True)
         if status == ASKED:
             s[PHASE] = P_SHUFFLE
@@ -757,6 +1247,60 @@ def playout(s, cfg, max_actions):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _greedy_score(action):  # type: ignore[no-untyped-def]
+    """A rough preference by kind of move: promote, make a prestige card, take material,
+    fill the field; the rest last."""
+    kind = action & 255
+    if kind == K_PROMOTE:
+        return 100
+    if kind == K_COMBINE or kind == K_COUNTER:  # noqa: SIM109 - Numba
+        result = (action >> SHIFT_C) & 255
+        return 50 if result >> 4 >= 8 else 6
+    if kind == K_ATTACK or kind == K_DECLARE:  # noqa: SIM109 - Numba
+        return 20
+    if kind == K_RECRUIT:
+        return 15
+    if kind == K_PLAY:
+        return 10
+    if kind == K_SUBSTITUTE:
+        return 3
+    if kind == K_DISCARD:
+        return 1
+    return 2
+
+
+@njit(cache=True)
+def greedy_playout(s, cfg, max_actions):  # type: ignore[no-untyped-def]
+    """Like :func:`playout`, choosing by :func:`_greedy_score` (ties and one move in ten at
+    random): a quick stand-in for the strategy's playout policy."""
+    out = np.empty(MAX_ACTIONS, np.int64)
+    shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
+    best = np.empty(MAX_ACTIONS, np.int64)
+    played = 0
+    while played < max_actions:
+        n = legal_actions(s, cfg, out)
+        if n == 0:
+            break
+        if np.random.random() < 0.1:
+            choice = out[np.random.randint(0, n)]
+        else:
+            top = -1
+            m = 0
+            for i in range(n):
+                score = _greedy_score(out[i])
+                if score > top:
+                    top = score
+                    m = 0
+                if score == top:
+                    best[m] = out[i]
+                    m += 1
+            choice = best[np.random.randint(0, m)]
+        apply(s, cfg, choice, shuffle)
+        played += 1
+    return played
+
+
+@njit(cache=True)
 def deal(s, cfg, decks):  # type: ignore[no-untyped-def]
     """A new game on the zeroed ``s``: each seat's deck (``decks[seat]``: count, then cards)
     shuffled by the fast path's generator, a random first player, turn 1 begun."""
@@ -774,6 +1318,8 @@ def deal(s, cfg, decks):  # type: ignore[no-untyped-def]
             s[p + DRAW + 1 + r] = t
         s[p + DRAW] = n
     first = np.random.randint(0, players)
+    if cfg[C_TEAMS] != 0:
+        s[PRIORITY] = first
     _start_turn(s, cfg, first, 1, shuffle)
 
 

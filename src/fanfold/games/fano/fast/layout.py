@@ -88,7 +88,9 @@ C_OVERSUM_PRESTIGE_ONLY = 9
 C_TRIBUTE = 10
 C_TEAMS = 11  # 0 none, 1 all for one, 2 one for all
 C_SEAT_SPECIALS = 16  # one bit mask per seat: the specials it may use (bit = special index)
-CFG_SIZE = C_SEAT_SPECIALS + 8
+#: Seats the layout has room for.
+MAX_SEATS = 8
+CFG_SIZE = C_SEAT_SPECIALS + MAX_SEATS
 
 #: Special indices, in the order of the reference's ``Special`` enum.
 S_REVERSE = 0

@@ -1,0 +1,396 @@
+"""A compiled port of the strategy's playout policy for the classic game (part of it).
+
+:mod:`fanfold.agents.strategy.fano_knowledge` scores each move by how it changes a player's
+*potential* (how far along the road to a promotion their cards are). This module compiles
+:func:`potential` (checked equal to the strategy's on random inputs) and the move scores of the
+common classic moves (promote, combine, attack, play, substitute, discard, pass, the redraw
+question), and plays a playout by them. Moves it does not score (the specials, every Trionfey
+move) get the fast path's rough preference instead, so on those variants it is a cruder
+policy than the strategy's. The weights are the strategy's, passed in as an array indexed by
+the ``W_`` constants below (the strategy builds it from its own constants, so the two cannot
+drift apart; the games layer does not import the agents).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from fanfold.games.fano.fast.kernels import (
+    ATTACK_SUPPORT,
+    _greedy_score,
+    _seat,
+    apply,
+    legal_actions,
+)
+from fanfold.games.fano.fast.layout import (
+    C_PLAYERS,
+    C_TRIONFEY,
+    FIELD,
+    HAND,
+    HIDDEN,
+    K_ATTACK,
+    K_COMBINE,
+    K_DISCARD,
+    K_MULLIGAN,
+    K_PASS,
+    K_PLAY,
+    K_PROMOTE,
+    K_SHUFFLE,
+    K_SUBSTITUTE,
+    LEVEL,
+    MAX_ACTIONS,
+    P_MAIN,
+    PHASE,
+    PROTECTED,
+    SHIFT_A,
+    SHIFT_B,
+    SHIFT_C,
+    SHIFT_D,
+    SHIFT_FLAGS,
+    SHUFFLE_SIZE,
+    TURN_PLAYER,
+)
+
+# Indices into the weights array.
+W_PROGRESS = 0  # four entries: 0, 1, 2 and 3 prestige values
+W_PAIR_READY = 4
+W_PAIR = 5
+W_HALF_READY = 6
+W_HALF = 7
+W_PRESTIGE_IN_HAND = 8
+W_COMBAT = 9
+W_DEAD = 10
+W_CARD = 11
+W_PRESTIGE_CARD = 12
+W_JOKER = 13
+W_EXPOSED = 14
+W_FRESH_HAND = 15
+W_CYCLE = 16
+W_SPECIAL = 17
+W_PROTECTION = 18
+W_LEVEL = 19
+WEIGHTS = 20
+#: Rows of scratch space the scoring functions use.
+SCRATCH = 10
+
+
+@njit(cache=True)
+def _has(values, n, value):  # type: ignore[no-untyped-def]
+    for i in range(n):  # noqa: SIM110 - plain loops compile best in Numba
+        if values[i] == value:
+            return True
+    return False
+
+
+@njit(cache=True)
+def potential(w, prestige, n_prestige, combat, n_combat, hand, n_hand, free, tmp):  # type: ignore[no-untyped-def]
+    """The strategy's :func:`~fanfold.agents.strategy.fano_knowledge.potential`, compiled:
+    values of the prestige cards and combat cards in play, of the hand (0: a joker), and the
+    free slots; ``tmp`` is scratch space (:func:`scratch`)."""
+    distinct = 0
+    for value in (8, 9, 10):
+        if _has(prestige, n_prestige, value):
+            distinct += 1
+    units = w[W_PROGRESS + min(distinct, 3)]
+    jokers = 0
+    for i in range(n_hand):
+        if hand[i] == 0:
+            jokers += 1
+    wanted = tmp[0]
+    n_wanted = 0
+    for value in (8, 9, 10):
+        if not _has(prestige, n_prestige, value):
+            wanted[n_wanted] = value
+            n_wanted += 1
+    unused = tmp[2]
+    n_unused = n_combat
+    for i in range(n_combat):
+        unused[i] = combat[i]
+    for ready in (True, False):
+        snapshot = tmp[1]
+        for k in range(n_wanted):
+            snapshot[k] = wanted[k]
+        n_snapshot = n_wanted
+        for w_index in range(n_snapshot):
+            value = snapshot[w_index]
+            if _has(hand, n_hand, value) != ready:
+                continue
+            for i in range(n_unused):
+                first = unused[i]
+                found = -1
+                for j in range(i + 1, n_unused):
+                    if unused[j] == value - first:
+                        found = j
+                        break
+                if found >= 0:
+                    units += w[W_PAIR_READY] if ready else w[W_PAIR]
+                    # Remove ``found`` then ``i`` (found > i), keeping the order.
+                    for k in range(found, n_unused - 1):
+                        unused[k] = unused[k + 1]
+                    n_unused -= 1
+                    for k in range(i, n_unused - 1):
+                        unused[k] = unused[k + 1]
+                    n_unused -= 1
+                    m = 0
+                    for k in range(n_wanted):
+                        if wanted[k] != value:
+                            wanted[m] = wanted[k]
+                            m += 1
+                    n_wanted = m
+                    break
+    for w_index in range(n_wanted):
+        value = wanted[w_index]
+        ready = _has(hand, n_hand, value)
+        if ready:
+            units += w[W_PRESTIGE_IN_HAND]
+        if free:
+            for i in range(n_unused):
+                first = unused[i]
+                partner = value - first
+                if (
+                    1 <= partner <= 7
+                    and partner != first
+                    and (_has(hand, n_hand, partner) or jokers)
+                ):
+                    units += w[W_HALF_READY] if ready else w[W_HALF]
+                    break
+    for i in range(n_combat):
+        value = combat[i]
+        useful = False
+        for other in (8, 9, 10):
+            if not _has(prestige, n_prestige, other):
+                diff = other - value
+                if 1 <= diff <= 7 and diff != value:
+                    useful = True
+        units += w[W_COMBAT] if useful else w[W_DEAD]
+    for i in range(n_hand):
+        value = hand[i]
+        if value == 0:
+            units += w[W_JOKER]
+        elif value > 7:
+            units += w[W_PRESTIGE_CARD]
+        else:
+            units += w[W_CARD]
+    return units
+
+
+@njit(cache=True)
+def cards_potential(w, field, n_field, hand, n_hand, tmp):  # type: ignore[no-untyped-def]
+    """:func:`potential` of card codes in play and in hand (the strategy's
+    ``_cards_potential``)."""
+    prestige = tmp[3]
+    combat = tmp[4]
+    n_prestige = 0
+    n_combat = 0
+    for i in range(n_field):
+        value = field[i] >> 4
+        if value > 7:
+            prestige[n_prestige] = value
+            n_prestige += 1
+        else:
+            combat[n_combat] = value
+            n_combat += 1
+    values = tmp[5]
+    for i in range(n_hand):
+        card = hand[i]
+        values[i] = 0 if (card & 15) >= 4 else card >> 4
+    for i in range(1, n_hand):  # insertion sort: at most three values
+        value = values[i]
+        j = i
+        while j > 0 and values[j - 1] > value:
+            values[j] = values[j - 1]
+            j -= 1
+        values[j] = value
+    return potential(w, prestige, n_prestige, combat, n_combat, values, n_hand, 4 - n_field, tmp)
+
+
+def scratch() -> npt.NDArray[np.int64]:
+    """Scratch space for :func:`potential`, :func:`cards_potential` and :func:`score`."""
+    return np.zeros((SCRATCH, 8), np.int64)
+
+
+@njit(cache=True)
+def _zone(s, at, out):  # type: ignore[no-untyped-def]
+    n = s[at]
+    for i in range(n):
+        out[i] = s[at + 1 + i]
+    return n
+
+
+@njit(cache=True)
+def _without(cards, n, card):  # type: ignore[no-untyped-def]
+    """Remove one ``card`` (a declared joker: the joker) from ``cards[:n]``; the new count."""
+    for target in (card, card & 15 if (card & 15) >= 4 else -1):
+        for i in range(n):
+            if cards[i] == target:
+                for k in range(i, n - 1):
+                    cards[k] = cards[k + 1]
+                return n - 1
+    return n
+
+
+@njit(cache=True)
+def _exposure(w, s, cfg, seat, card):  # type: ignore[no-untyped-def]
+    value = card >> 4
+    if value > 7:
+        return 0.0
+    q = _seat((seat - 1) % cfg[C_PLAYERS])
+    count = 0
+    threats = 0
+    for i in range(s[q + FIELD]):
+        other = s[q + FIELD + 1 + i]
+        for j in range(s[q + HIDDEN]):
+            if s[q + HIDDEN + 1 + j] == other:
+                other = -1
+        if other < 0:
+            continue
+        threats += 1
+        attacker = other >> 4
+        if attacker <= 7 and ATTACK_SUPPORT[attacker, value]:
+            count += 1
+    if threats == 0:
+        return 0.0
+    return w[W_EXPOSED] * min(2, count)
+
+
+@njit(cache=True)
+def _unprotect(w, s, p, card):  # type: ignore[no-untyped-def]
+    for i in range(s[p + PROTECTED]):
+        if s[p + PROTECTED + 1 + i] == card:
+            return w[W_PROTECTION]
+    return 0.0
+
+
+@njit(cache=True)
+def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
+    """The strategy's score of ``action`` for the turn player, for the moves ported; others
+    get the rough preference (far below the ported scores' range for a promotion)."""
+    kind = action & 255
+    a = (action >> SHIFT_A) & 255
+    b = (action >> SHIFT_B) & 255
+    c = (action >> SHIFT_C) & 255
+    d = (action >> SHIFT_D) & 255
+    flags = (action >> SHIFT_FLAGS) & 255
+    seat = s[TURN_PLAYER]
+    p = _seat(seat)
+    if kind == K_PROMOTE:
+        return 1000.0
+    if cfg[C_TRIONFEY] == 1:
+        return float(_greedy_score(action))
+    if kind == K_SHUFFLE:
+        return 1.0 if flags else 0.0
+    field = tmp[6]
+    hand = tmp[7]
+    nf = _zone(s, p + FIELD, field)
+    nh = _zone(s, p + HAND, hand)
+    base = cards_potential(w, field, nf, hand, nh, tmp)
+    main = s[PHASE] == P_MAIN
+    if kind == K_PASS:
+        return 0.0
+    if kind == K_MULLIGAN:
+        if not flags:
+            return 0.0
+        # Redraw only when no combination of the combat cards in play makes a hand card.
+        combat = 0
+        usable = False
+        for i in range(nf):
+            first = field[i] >> 4
+            if first > 7:
+                continue
+            combat += 1
+            for j in range(i + 1, nf):
+                second = field[j] >> 4
+                if second <= 7:
+                    for k in range(nh):
+                        if hand[k] >> 4 == first + second:
+                            usable = True
+        return -0.5 if usable or combat >= 3 else 0.5
+    if kind == K_DISCARD:
+        count = 0
+        for card in (a, b, c):
+            if card:
+                nh = _without(hand, nh, card)
+                count += 1
+        return cards_potential(w, field, nf, hand, nh, tmp) - base + w[W_CYCLE] * count
+    if kind == K_COMBINE:
+        nf = _without(field, nf, a)
+        nf = _without(field, nf, b)
+        field[nf] = c
+        nf += 1
+        nh = _without(hand, nh, c)
+        if d:
+            hand[nh] = d
+            nh += 1
+        gain = cards_potential(w, field, nf, hand, nh, tmp) - base
+        if nh == 0 and main:
+            gain += w[W_FRESH_HAND]
+        gain -= _unprotect(w, s, p, a) + _unprotect(w, s, p, b)
+        if flags:
+            gain -= w[W_SPECIAL]
+        return gain - 0.05
+    if kind == K_ATTACK:
+        nf = _without(field, nf, a)
+        field[nf] = c
+        nf += 1
+        nh = _without(hand, nh, c)
+        gain = cards_potential(w, field, nf, hand, nh, tmp) - base
+        if nh == 0 and main:
+            gain += w[W_FRESH_HAND]
+        q = _seat((seat + 1) % cfg[C_PLAYERS])
+        foe = tmp[8]
+        nothing = tmp[9]
+        n_foe = _zone(s, q + FIELD, foe)
+        before = cards_potential(w, foe, n_foe, nothing, 0, tmp)
+        n_foe = _without(foe, n_foe, b)
+        after = cards_potential(w, foe, n_foe, nothing, 0, tmp)
+        lead = 0.05 * (w[W_LEVEL] * (s[q + LEVEL] - s[p + LEVEL]) + before - base)
+        gain += before - after + max(0.0, lead)
+        gain -= _unprotect(w, s, p, a)
+        return gain - (w[W_SPECIAL] if flags else 0.0)
+    if kind == K_PLAY or kind == K_SUBSTITUTE:  # noqa: SIM109 - Numba
+        card = a if kind == K_PLAY else b
+        if kind == K_SUBSTITUTE:
+            nf = _without(field, nf, a)
+        field[nf] = card
+        nf += 1
+        nh = _without(hand, nh, card)
+        gain = cards_potential(w, field, nf, hand, nh, tmp) - base
+        if nh == 0 and main:
+            gain += w[W_FRESH_HAND]
+        if kind == K_SUBSTITUTE:
+            gain -= 0.1 + _unprotect(w, s, p, a)
+        return gain - _exposure(w, s, cfg, seat, card)
+    return float(_greedy_score(action)) * 0.01
+
+
+@njit(cache=True)
+def heuristic_playout(s, cfg, w, max_actions):  # type: ignore[no-untyped-def]
+    """Play by :func:`score` (ties at random) on ``s`` in place; the actions played."""
+    out = np.empty(MAX_ACTIONS, np.int64)
+    best = np.empty(MAX_ACTIONS, np.int64)
+    shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
+    tmp = np.zeros((SCRATCH, 8), np.int64)
+    played = 0
+    while played < max_actions:
+        n = legal_actions(s, cfg, out)
+        if n == 0:
+            break
+        if n == 1:
+            choice = out[0]
+        else:
+            top = -1e18
+            m = 0
+            for i in range(n):
+                value = score(w, s, cfg, out[i], tmp)
+                if value > top + 1e-12:
+                    top = value
+                    m = 0
+                if value >= top - 1e-12:
+                    best[m] = out[i]
+                    m += 1
+            choice = best[np.random.randint(0, m)]
+        apply(s, cfg, choice, shuffle)
+        played += 1
+    return played
