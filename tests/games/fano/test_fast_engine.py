@@ -82,8 +82,13 @@ def _play_both(config: FanoConfig, seed: int, choice_seed: int, greedy: bool = F
         played += 1
 
 
-def test_every_preset_is_supported() -> None:
+def test_every_preset_is_supported_at_every_player_count() -> None:
     assert list(PRESETS) == SUPPORTED
+    for preset in PRESETS:
+        for players in preset.player_counts:
+            assert fast.supports(FANO.with_players(preset.config, players))
+    # The largest decks and the most Temporary Jokers still fit the layout's piles.
+    assert fast.supports(FanoConfig(two_suit=True, jokers=True, promotions_to_win=9))
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
