@@ -71,7 +71,9 @@ W_CYCLE = 16
 W_SPECIAL = 17
 W_PROTECTION = 18
 W_LEVEL = 19
-WEIGHTS = 20
+W_TRIBUTE = 20  # one tribute counter (the evaluation's standing)
+W_SCALE = 21  # the evaluation's scale (see :mod:`.search`)
+WEIGHTS = 22
 #: Rows of scratch space the scoring functions use.
 SCRATCH = 10
 
