@@ -269,6 +269,24 @@ def _unprotect(w, s, p, card):  # type: ignore[no-untyped-def]
 def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
     """The strategy's score of ``action`` for the turn player, for the moves ported; others
     get the rough preference (far below the ported scores' range for a promotion)."""
+    return score_from(w, s, cfg, action, tmp, -1.0)
+
+
+@njit(cache=True)
+def mover_potential(w, s, tmp):  # type: ignore[no-untyped-def]
+    """:func:`cards_potential` of the turn player's cards (what :func:`score_from` takes)."""
+    p = _seat(s[TURN_PLAYER])
+    field = tmp[6]
+    hand = tmp[7]
+    nf = _zone(s, p + FIELD, field)
+    nh = _zone(s, p + HAND, hand)
+    return cards_potential(w, field, nf, hand, nh, tmp)
+
+
+@njit(cache=True)
+def score_from(w, s, cfg, action, tmp, base):  # type: ignore[no-untyped-def]
+    """:func:`score`, given the turn player's potential ``base`` (:func:`mover_potential`:
+    the same for every action of a position; a negative ``base`` is computed here)."""
     kind = action & 255
     a = (action >> SHIFT_A) & 255
     b = (action >> SHIFT_B) & 255
@@ -287,7 +305,8 @@ def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
     hand = tmp[7]
     nf = _zone(s, p + FIELD, field)
     nh = _zone(s, p + HAND, hand)
-    base = cards_potential(w, field, nf, hand, nh, tmp)
+    if base < 0.0:
+        base = cards_potential(w, field, nf, hand, nh, tmp)
     main = s[PHASE] == P_MAIN
     if kind == K_PASS:
         return 0.0

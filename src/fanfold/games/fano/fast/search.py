@@ -78,7 +78,8 @@ from fanfold.games.fano.fast.policy import (
     W_TRIBUTE,
     _zone,
     cards_potential,
-    score,
+    mover_potential,
+    score_from,
 )
 
 #: Columns of the tree's integer array.
@@ -226,8 +227,9 @@ def _rollout(s, cfg, w, limit, out, best, shuffle, tmp):  # type: ignore[no-unty
         else:
             top = -1e18
             m = 0
+            base = mover_potential(w, s, tmp)
             for i in range(n):
-                value = score(w, s, cfg, out[i], tmp)
+                value = score_from(w, s, cfg, out[i], tmp, base)
                 if value > top + 1e-12:
                     top = value
                     m = 0
@@ -287,8 +289,9 @@ def run(  # type: ignore[no-untyped-def]
             player = decider(s)
             widen = widening > 0.0 and n > 1
             if widen:
+                base = mover_potential(w, s, tmp)
                 for i in range(n):
-                    scores[i] = score(w, s, cfg, out[i], tmp)
+                    scores[i] = score_from(w, s, cfg, out[i], tmp, base)
                 keep = min(n, int(math.ceil(widening * math.sqrt(tree[node, T_VISITS] + 1))))
                 for k in range(keep):
                     pick = -1
