@@ -182,10 +182,7 @@ def evaluate(s, cfg, w, returns, tmp, own):  # type: ignore[no-untyped-def]
     won = winner(s, cfg)
     if won >= 0:
         for seat in range(count):
-            if cfg[C_TEAMS] == ONE_FOR_ALL:
-                ours = _partners(cfg, won, seat)
-            else:
-                ours = seat == won
+            ours = _partners(cfg, won, seat) if cfg[C_TEAMS] == ONE_FOR_ALL else seat == won
             returns[seat] = 1.0 if ours else -1.0
         return
     if s[PHASE] == P_OVER:
@@ -292,7 +289,7 @@ def run(  # type: ignore[no-untyped-def]
                 base = mover_potential(w, s, tmp)
                 for i in range(n):
                     scores[i] = score_from(w, s, cfg, out[i], tmp, base)
-                keep = min(n, int(math.ceil(widening * math.sqrt(tree[node, T_VISITS] + 1))))
+                keep = min(n, math.ceil(widening * math.sqrt(tree[node, T_VISITS] + 1)))
                 for k in range(keep):
                     pick = -1
                     for i in range(n):
@@ -443,11 +440,17 @@ class Search:
 
     def root_children(self) -> list[tuple[int, int, float]]:
         """The root's children: (action id, visits, reward sum), in the order expanded."""
+        return [(action, visits, total) for action, visits, total, _ in self.children(0)]
+
+    def children(self, node: int) -> list[tuple[int, int, float, int]]:
+        """The children of ``node`` (0: the root): (action id, visits, reward sum, node), in
+        the order expanded."""
         found = []
-        child = int(self.tree[0, T_CHILD])
+        child = int(self.tree[node, T_CHILD])
         while child >= 0:
             row = self.tree[child]
-            found.append((int(row[T_ACTION]), int(row[T_VISITS]), float(self.reward[child])))
+            visits = int(row[T_VISITS])
+            found.append((int(row[T_ACTION]), visits, float(self.reward[child]), child))
             child = int(row[T_SIBLING])
         return found[::-1]
 
