@@ -280,12 +280,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.search:
-        rows = search_rates()
+        lines = search_rates()
         if args.json:
-            print(json.dumps({"python": platform.python_version(), "search": rows}))
+            print(json.dumps({"python": platform.python_version(), "search": lines}))
         else:
             print(f"Python {platform.python_version()} on {platform.machine()}")
-            print("\n".join(rows))
+            print("\n".join(lines))
         return
     limit = args.turns_per_player
     seconds = args.seconds

@@ -13,10 +13,12 @@ import random
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge, policy_weights
 from fanfold.games.fano import PRESETS, Combine, FanoConfig, FanoState, Promote
-from fanfold.games.fano.fast import codec, engine, layout, search
+from fanfold.games.fano.fast import codec, engine, layout, policy, search
 
 from .helpers import FANO
 
@@ -34,6 +36,29 @@ EVALUATED = [
     ("trionfey-all-for-one", 4),
     ("trionfey-one-for-all", 4),
 ]
+
+
+CARDS = [value * 16 + suit for value in range(1, 11) for suit in range(4)]
+#: A memo of four entries shared by every example: collisions and hits both happen.
+SMALL_MEMO = policy.memo(2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    field=st.lists(st.sampled_from(CARDS), max_size=4),
+    hand=st.lists(st.sampled_from([*CARDS, 4, 5]), max_size=3),
+)
+def test_the_remembered_potential_is_the_potential(field: list[int], hand: list[int]) -> None:
+    """In play in any order (the order matters to the pairing), in hand sorted or not."""
+    codes = np.array([*field, 0], np.int64), np.array([*hand, 0], np.int64)
+    for _ in range(2):  # computed, then (unless evicted) remembered
+        expected = policy.cards_potential(
+            WEIGHTS, codes[0], len(field), codes[1], len(hand), policy.scratch()
+        )
+        found = policy.memo_potential(
+            WEIGHTS, codes[0], len(field), codes[1], len(hand), policy.scratch(), *SMALL_MEMO
+        )
+        assert found == expected
 
 
 def _config(preset: str, players: int, turns_per_player: int) -> FanoConfig:

@@ -77,7 +77,8 @@ from fanfold.games.fano.fast.policy import (
     W_SCALE,
     W_TRIBUTE,
     _zone,
-    cards_potential,
+    memo,
+    memo_potential,
     mover_potential,
     score_from,
 )
@@ -138,7 +139,7 @@ def _in_zone(s, at, card):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def standing(s, cfg, w, seat, tmp):  # type: ignore[no-untyped-def]
+def standing(s, cfg, w, seat, tmp, keys, values):  # type: ignore[no-untyped-def]
     """The strategy's ``standing``: promotions and potential in units, tribute, less a little
     for each combat card in play that a player who attacks the seat could attack."""
     p = _seat(seat)
@@ -146,7 +147,7 @@ def standing(s, cfg, w, seat, tmp):  # type: ignore[no-untyped-def]
     hand = tmp[7]
     nf = _zone(s, p + FIELD, field)
     nh = _zone(s, p + HAND, hand)
-    units = w[W_LEVEL] * s[p + LEVEL] + cards_potential(w, field, nf, hand, nh, tmp)
+    units = w[W_LEVEL] * s[p + LEVEL] + memo_potential(w, field, nf, hand, nh, tmp, keys, values)
     units += w[W_TRIBUTE] * s[p + TRIBUTE]
     count = cfg[C_PLAYERS]
     for i in range(s[p + FIELD]):
@@ -173,11 +174,12 @@ def standing(s, cfg, w, seat, tmp):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def evaluate(s, cfg, w, returns, tmp, own):  # type: ignore[no-untyped-def]
+def evaluate(s, cfg, w, returns, tmp, own, keys, values):  # type: ignore[no-untyped-def]
     """Write each seat's return into ``returns``: the outcome's when the game is over (+1 the
     winner, or its partnership in "One for all", -1 the others; 0 each at the turn limit),
     else the strategy's evaluation. ``tmp``: :func:`.policy.scratch`; ``own``: two rows of
-    :data:`MAX_SEATS` floats of scratch."""
+    :data:`MAX_SEATS` floats of scratch; ``keys`` and ``values``: a potential memo
+    (:func:`.policy.memo`)."""
     count = cfg[C_PLAYERS]
     won = winner(s, cfg)
     if won >= 0:
@@ -190,7 +192,7 @@ def evaluate(s, cfg, w, returns, tmp, own):  # type: ignore[no-untyped-def]
             returns[seat] = 0.0
         return
     for seat in range(count):
-        own[0, seat] = standing(s, cfg, w, seat, tmp)
+        own[0, seat] = standing(s, cfg, w, seat, tmp, keys, values)
     for seat in range(count):
         side = own[0, seat]
         if cfg[C_TEAMS] != 0:
@@ -209,7 +211,7 @@ def evaluate(s, cfg, w, returns, tmp, own):  # type: ignore[no-untyped-def]
 
 # --------------------------------------------------------------------------------- search
 @njit(cache=True)
-def _rollout(s, cfg, w, limit, out, best, shuffle, tmp):  # type: ignore[no-untyped-def]
+def _rollout(s, cfg, w, limit, out, best, shuffle, tmp, keys, values):  # type: ignore[no-untyped-def]
     """Up to ``limit`` actions by :func:`.policy.score` (ties at random) on ``s`` in place
     (:func:`.policy.heuristic_playout` on the caller's buffers)."""
     played = 0
@@ -224,9 +226,9 @@ def _rollout(s, cfg, w, limit, out, best, shuffle, tmp):  # type: ignore[no-unty
         else:
             top = -1e18
             m = 0
-            base = mover_potential(w, s, tmp)
+            base = mover_potential(w, s, tmp, keys, values)
             for i in range(n):
-                value = score_from(w, s, cfg, out[i], tmp, base)
+                value = score_from(w, s, cfg, out[i], tmp, base, keys, values)
                 if value > top + 1e-12:
                     top = value
                     m = 0
@@ -252,11 +254,23 @@ def _child(tree, node, action):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def run(  # type: ignore[no-untyped-def]
-    dets, cfg, w, exploration, widening, rollout_limit, first, iterations, tree, reward, meta
+    dets,
+    cfg,
+    w,
+    exploration,
+    widening,
+    rollout_limit,
+    first,
+    iterations,
+    tree,
+    reward,
+    meta,
+    keys,
+    values,
 ):
     """Search iterations ``first`` to ``first + iterations - 1`` (iteration ``i`` on deal
     ``dets[i % len(dets)]``), growing the tree in ``tree``, ``reward`` and ``meta`` (see
-    :class:`Search`)."""
+    :class:`Search`); ``keys`` and ``values``: a potential memo (:func:`.policy.memo`)."""
     deals = dets.shape[0]
     s = np.empty(dets.shape[1], np.int32)
     out = np.empty(MAX_ACTIONS, np.int64)
@@ -286,9 +300,9 @@ def run(  # type: ignore[no-untyped-def]
             player = decider(s)
             widen = widening > 0.0 and n > 1
             if widen:
-                base = mover_potential(w, s, tmp)
+                base = mover_potential(w, s, tmp, keys, values)
                 for i in range(n):
-                    scores[i] = score_from(w, s, cfg, out[i], tmp, base)
+                    scores[i] = score_from(w, s, cfg, out[i], tmp, base, keys, values)
                 keep = min(n, math.ceil(widening * math.sqrt(tree[node, T_VISITS] + 1)))
                 for k in range(keep):
                     pick = -1
@@ -351,8 +365,8 @@ def run(  # type: ignore[no-untyped-def]
             node = children[chosen]
             path[depth] = node
             depth += 1
-        _rollout(s, cfg, w, rollout_limit, out, best, shuffle, tmp)
-        evaluate(s, cfg, w, returns, tmp, own)
+        _rollout(s, cfg, w, rollout_limit, out, best, shuffle, tmp, keys, values)
+        evaluate(s, cfg, w, returns, tmp, own, keys, values)
         for d in range(depth):
             visited = path[d]
             tree[visited, T_VISITS] += 1
@@ -406,6 +420,7 @@ class Search:
         self.reward = np.zeros(max_nodes, np.float64)
         self.meta = np.zeros(M_SIZE, np.int64)
         self.meta[M_NODES] = 1
+        self.keys, self.values = memo()
         self.iterations = 0
         seed_generator(seed)
 
@@ -424,6 +439,8 @@ class Search:
                 self.tree,
                 self.reward,
                 self.meta,
+                self.keys,
+                self.values,
             )
             self.iterations += iterations
         return self.iterations
@@ -462,5 +479,6 @@ def evaluation(
     returns = np.zeros(MAX_SEATS, np.float64)
     tmp = np.zeros((SCRATCH, 8), np.int64)
     own = np.zeros((2, MAX_SEATS), np.float64)
-    evaluate(array, options, weights, returns, tmp, own)
+    keys, values = memo(1)
+    evaluate(array, options, weights, returns, tmp, own, keys, values)
     return tuple(float(value) for value in returns[: int(options[C_PLAYERS])])
