@@ -278,3 +278,10 @@ def test_legal_action_lists_stay_far_below_the_buffers() -> None:
                 for state in _game(config, players, heuristic):
                     largest = max(largest, len(engine.legal_action_ids(engine.encode(state))))
     assert 20 < largest <= layout.MAX_ACTIONS // 8
+
+
+def test_the_warm_up_compiles_the_search_too() -> None:
+    engine.warm_up()
+    state = _midgame()
+    quick = engine.encode(state)
+    assert len(search.evaluation(quick.array, quick.options, WEIGHTS)) == 2
