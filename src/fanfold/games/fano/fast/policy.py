@@ -213,20 +213,9 @@ def memo_potential(w, field, n_field, hand, n_hand, tmp, keys, values):  # type:
     """:func:`cards_potential`, remembered in a direct-mapped table (:func:`memo`) keyed by the
     values in play (in order: the pairing reads them in order) and in hand (sorted): the
     same result, computed once for cards met again."""
-    prestige = tmp[3]
-    combat = tmp[4]
-    n_prestige = 0
-    n_combat = 0
     key = n_field
     for i in range(n_field):
-        value = field[i] >> 4
-        key = key * 16 + value
-        if value > 7:
-            prestige[n_prestige] = value
-            n_prestige += 1
-        else:
-            combat[n_combat] = value
-            n_combat += 1
+        key = key * 16 + (field[i] >> 4)
     sorted_hand = tmp[5]
     for i in range(n_hand):
         card = hand[i]
@@ -244,6 +233,18 @@ def memo_potential(w, field, n_field, hand, n_hand, tmp, keys, values):  # type:
     slot = (key ^ (key >> 13) ^ (key >> 29)) & (keys.shape[0] - 1)
     if keys[slot] == key:
         return values[slot]
+    prestige = tmp[3]
+    combat = tmp[4]
+    n_prestige = 0
+    n_combat = 0
+    for i in range(n_field):
+        value = field[i] >> 4
+        if value > 7:
+            prestige[n_prestige] = value
+            n_prestige += 1
+        else:
+            combat[n_combat] = value
+            n_combat += 1
     units = potential(
         w, prestige, n_prestige, combat, n_combat, sorted_hand, n_hand, 4 - n_field, tmp
     )
