@@ -26,8 +26,8 @@ player's view, encoded; iteration ``i`` plays on deal ``i % D``):
 **Memory.** The tree holds at most ``max_nodes`` nodes (each iteration adds one). A full tree
 stops expanding and keeps searching: the iteration plays the action it would have expanded
 and its rollout without adding a node, and backs up along the nodes it passed
-(:attr:`Search.refused` counts those iterations). A path longer than :data:`PATH_CAP` nodes
-stops descending the same way (no game of Fano gets near it).
+(:attr:`Search.refused` counts those iterations). A path that reaches :data:`PATH_CAP` nodes
+stops descending there and plays its rollout (no game of Fano gets near it).
 
 **Randomness.** Reshuffles, rollout choices and untried actions come from the fast path's own
 generator (:func:`.kernels.seed_generator`), seeded when a :class:`Search` is made; one search
