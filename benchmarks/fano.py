@@ -21,6 +21,12 @@ second:
 Run: ``python3 benchmarks/fano.py --seconds 5``; ``--json`` prints one JSON object instead
 (``reference_actions_per_s``, ``fast_actions_per_s`` and ``hearts_actions_per_s`` are the
 classic 2-player game's and hearts' figures).
+
+``--search`` measures the IS-MCTS agent instead, on the same mid-game positions (random play
+from seeded deals, up to a decision the strategy finds no obvious move for): the Python tree
+with the strategy's playouts (the ``hard`` level's settings), the Python tree with compiled
+playouts (``playout=fast-heuristic``), and the compiled tree (``tree=fast``), printing
+milliseconds a decision and search iterations a second (``--json``: one object of rows).
 """
 
 from __future__ import annotations
@@ -197,6 +203,67 @@ def openspiel_rate(seconds: float) -> Rate | str:
     return _timed("OpenSpiel hearts (C++, from Python)", seconds, one_game)
 
 
+#: The searches ``--search`` compares: a name, the agent (its iterations filled in), the
+#: iterations of each decision.
+SEARCHES = (
+    ("python tree, heuristic playouts (hard)", "playout=heuristic", 150),
+    ("python tree, compiled playouts", "playout=fast-heuristic", 150),
+    ("compiled tree", "playout=fast-heuristic, tree=fast", 150),
+    ("compiled tree", "playout=fast-heuristic, tree=fast", 3000),
+)
+
+
+def search_positions(preset: str, count: int) -> list[Any]:
+    """``count`` mid-game positions of ``preset`` (2 players) that need a search: (state,
+    player)."""
+    from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
+
+    knowledge = FanoKnowledge(GAME)
+    positions: list[Any] = []
+    seed = 0
+    while len(positions) < count:
+        rng = random.Random(seed)
+        state = GAME.new_state(GAME.preset(preset).config, seed)
+        seed += 1
+        for _ in range(30 + rng.randrange(30)):
+            legal = GAME.legal_actions(state)
+            if not legal:
+                break
+            state = GAME.apply_legal(state, legal[rng.randrange(len(legal))])
+        while (player := GAME.current_player(state)) is not None:
+            legal = GAME.legal_actions(state)
+            if len(legal) > 1 and knowledge.obvious(GAME.observe(state, player), legal) is None:
+                positions.append((state, player))
+                break
+            state = GAME.apply_legal(state, legal[rng.randrange(len(legal))])
+    return positions
+
+
+def search_rates(presets: tuple[str, ...] = ("classic", "trionfey-specials")) -> list[str]:
+    """One row a search and preset: milliseconds a decision, iterations a second."""
+    from fanfold.agents import create_agent
+
+    rows = []
+    for preset in presets:
+        positions = search_positions(preset, 4)
+        for name, options, iterations in SEARCHES:
+            text = f"mcts({options}, rollout_limit=10, widening=1, iterations={iterations})"
+            agent = create_agent(text, GAME, seed=1)
+            state, player = positions[0]
+            agent.choose(GAME.observe(state, player), GAME.legal_actions(state))  # warm up
+            started = time.perf_counter()
+            for state, player in positions:
+                agent.choose(GAME.observe(state, player), GAME.legal_actions(state))
+            spent = time.perf_counter() - started
+            decisions = len(positions)
+            rows.append(
+                f"{preset:<18} {name:<40} {iterations:>5} it "
+                f"{1e3 * spent / decisions:>9.1f} ms/decision "
+                f"{iterations * decisions / spent:>10,.0f} iterations/s"
+            )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print a table with the speed ratios (or one JSON object)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -208,7 +275,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-start-up", action="store_true", help="skip the fast path's start-up timings"
     )
+    parser.add_argument(
+        "--search", action="store_true", help="time the IS-MCTS agent's searches instead"
+    )
     args = parser.parse_args(argv)
+    if args.search:
+        lines = search_rates()
+        if args.json:
+            print(json.dumps({"python": platform.python_version(), "search": lines}))
+        else:
+            print(f"Python {platform.python_version()} on {platform.machine()}")
+            print("\n".join(lines))
+        return
     limit = args.turns_per_player
     seconds = args.seconds
     classic = fano_rate("classic", seconds, turns_per_player=limit)

@@ -30,6 +30,8 @@ from fanfold.core.game import ActionT, Game, ViewT
 
 #: The playout policies.
 PLAYOUTS = ("random", "heuristic", "fast", "fast-greedy", "fast-heuristic")
+#: Where the search tree lives.
+TREES = ("python", "fast")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,12 @@ class MCTSConfig(AgentConfig):
             whose strategy has them): a node visited ``n`` times considers only the
             ``ceil(widening * sqrt(n + 1))`` best actions by prior, tried best first; 0 (the
             default) considers every action, tried in random order.
+        tree: ``python`` (the default): the search loop above, in Python; ``fast``: the whole
+            loop compiled (:mod:`fanfold.games.fano.fast.search`, Fano only, with
+            ``playout=fast-heuristic``): ``deals`` states dealt consistent with the view,
+            reused in turn by the iterations, the compiled move scores as priors, the
+            compiled evaluation; a game or config it does not cover uses the Python tree.
+        deals: determinizations dealt per decision by ``tree=fast``.
     """
 
     iterations: int = 200
@@ -62,6 +70,8 @@ class MCTSConfig(AgentConfig):
     seconds: float | None = None
     playout: str = "random"
     widening: float = 0.0
+    tree: str = "python"
+    deals: int = 64
 
     def validate(self) -> None:
         if self.iterations < 1:
@@ -76,6 +86,12 @@ class MCTSConfig(AgentConfig):
             raise ConfigError(f"widening must be 0 or more, not {self.widening}")
         if self.playout not in PLAYOUTS:
             raise ConfigError(f"playout must be one of {', '.join(PLAYOUTS)}, not {self.playout!r}")
+        if self.tree not in TREES:
+            raise ConfigError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
+        if self.tree == "fast" and self.playout != "fast-heuristic":
+            raise ConfigError(f"tree=fast needs playout=fast-heuristic, not {self.playout!r}")
+        if self.deals < 1:
+            raise ConfigError(f"deals must be at least 1, not {self.deals}")
 
 
 class _Node:
@@ -109,6 +125,8 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         self.knowledge = knowledge_for(game) if config.playout != "random" else None
         self.fast = config.playout.startswith("fast")
         self.policy = config.playout.removeprefix("fast").removeprefix("-") or "random"
+        #: The last compiled search (``tree=fast``), for inspection.
+        self.last_search: object = None
 
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         if len(legal) == 1:
@@ -118,6 +136,12 @@ class MCTSAgent(Agent[ViewT, ActionT]):
             sure: ActionT | None = knowledge.obvious(view, legal)
             if sure is not None:
                 return sure
+        if self.config.tree == "fast":
+            from fanfold.agents.fast_search import choose_fast
+
+            found: ActionT | None = choose_fast(self, view, legal)
+            if found is not None:
+                return found
         game, rng = self.game, self.rng
         root = _Node(view.player)
         seconds = self.config.seconds

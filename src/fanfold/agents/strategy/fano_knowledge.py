@@ -395,6 +395,8 @@ def policy_weights() -> npt.NDArray[np.float64]:
         (p.W_SPECIAL, SPECIAL),
         (p.W_PROTECTION, PROTECTION),
         (p.W_LEVEL, LEVEL),
+        (p.W_TRIBUTE, TRIBUTE),
+        (p.W_SCALE, SCALE),
     ):
         weights[index] = value
     return weights

@@ -164,7 +164,8 @@ def random_games(config: FanoConfig, games: int) -> int:
 
 
 def warm_up() -> None:
-    """Compile (or load from the cache) every kernel, on a tiny game."""
+    """Compile (or load from the cache) every kernel, the compiled search's included, on a
+    tiny game."""
     config = FanoConfig(turns_per_player=2)
     from fanfold.games.fano.rules import new_state
 
@@ -173,6 +174,22 @@ def warm_up() -> None:
     from fanfold.games.fano.fast import policy
 
     heuristic_playout(encode(new_state(config, 1)), np.ones(policy.WEIGHTS), 5)
+    from fanfold.games.fano.fast import search
+
+    start = encode(new_state(config, 1))
+    search.evaluation(start.array, start.options, np.ones(policy.WEIGHTS))
+    tree = search.Search(
+        start.array[None, :],
+        start.options,
+        np.ones(policy.WEIGHTS),
+        0,
+        exploration=0.7,
+        widening=1.0,
+        rollout_limit=5,
+        max_nodes=8,
+        seed=0,
+    )
+    tree.run(4)
 
     state = encode(new_state(config, 0))
     legal = legal_action_ids(state)

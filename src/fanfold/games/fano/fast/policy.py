@@ -71,7 +71,9 @@ W_CYCLE = 16
 W_SPECIAL = 17
 W_PROTECTION = 18
 W_LEVEL = 19
-WEIGHTS = 20
+W_TRIBUTE = 20  # one tribute counter (the evaluation's standing)
+W_SCALE = 21  # the evaluation's scale (see :mod:`.search`)
+WEIGHTS = 22
 #: Rows of scratch space the scoring functions use.
 SCRATCH = 10
 
@@ -206,6 +208,60 @@ def cards_potential(w, field, n_field, hand, n_hand, tmp):  # type: ignore[no-un
     return potential(w, prestige, n_prestige, combat, n_combat, values, n_hand, 4 - n_field, tmp)
 
 
+@njit(cache=True)
+def memo_potential(w, field, n_field, hand, n_hand, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """:func:`cards_potential`, remembered in a direct-mapped table (:func:`memo`) keyed by the
+    values in play (in order: the pairing reads them in order) and in hand (sorted): the
+    same result, computed once for cards met again."""
+    key = n_field
+    for i in range(n_field):
+        key = key * 16 + (field[i] >> 4)
+    sorted_hand = tmp[5]
+    for i in range(n_hand):
+        card = hand[i]
+        sorted_hand[i] = 0 if (card & 15) >= 4 else card >> 4
+    for i in range(1, n_hand):  # insertion sort: at most three values
+        value = sorted_hand[i]
+        j = i
+        while j > 0 and sorted_hand[j - 1] > value:
+            sorted_hand[j] = sorted_hand[j - 1]
+            j -= 1
+        sorted_hand[j] = value
+    key = key * 8 + n_hand
+    for i in range(n_hand):
+        key = key * 16 + sorted_hand[i]
+    slot = (key ^ (key >> 13) ^ (key >> 29)) & (keys.shape[0] - 1)
+    if keys[slot] == key:
+        return values[slot]
+    prestige = tmp[3]
+    combat = tmp[4]
+    n_prestige = 0
+    n_combat = 0
+    for i in range(n_field):
+        value = field[i] >> 4
+        if value > 7:
+            prestige[n_prestige] = value
+            n_prestige += 1
+        else:
+            combat[n_combat] = value
+            n_combat += 1
+    units = potential(
+        w, prestige, n_prestige, combat, n_combat, sorted_hand, n_hand, 4 - n_field, tmp
+    )
+    keys[slot] = key
+    values[slot] = units
+    return units
+
+
+#: log2 of the entries of a potential memo.
+MEMO_BITS = 15
+
+
+def memo(bits: int = MEMO_BITS) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """An empty memo for :func:`memo_potential`: ``2**bits`` keys and values."""
+    return np.full(1 << bits, -1, np.int64), np.zeros(1 << bits, np.float64)
+
+
 def scratch() -> npt.NDArray[np.int64]:
     """Scratch space for :func:`potential`, :func:`cards_potential` and :func:`score`."""
     return np.zeros((SCRATCH, 8), np.int64)
@@ -267,6 +323,27 @@ def _unprotect(w, s, p, card):  # type: ignore[no-untyped-def]
 def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
     """The strategy's score of ``action`` for the turn player, for the moves ported; others
     get the rough preference (far below the ported scores' range for a promotion)."""
+    keys = np.full(1, -1, np.int64)
+    values = np.zeros(1, np.float64)
+    return score_from(w, s, cfg, action, tmp, -1.0, keys, values)
+
+
+@njit(cache=True)
+def mover_potential(w, s, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """:func:`cards_potential` of the turn player's cards (what :func:`score_from` takes)."""
+    p = _seat(s[TURN_PLAYER])
+    field = tmp[6]
+    hand = tmp[7]
+    nf = _zone(s, p + FIELD, field)
+    nh = _zone(s, p + HAND, hand)
+    return memo_potential(w, field, nf, hand, nh, tmp, keys, values)
+
+
+@njit(cache=True)
+def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-untyped-def]
+    """:func:`score`, given the turn player's potential ``base`` (:func:`mover_potential`:
+    the same for every action of a position; a negative ``base`` is computed here), its
+    potentials remembered in the memo ``keys`` and ``values`` (:func:`memo`)."""
     kind = action & 255
     a = (action >> SHIFT_A) & 255
     b = (action >> SHIFT_B) & 255
@@ -285,7 +362,8 @@ def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
     hand = tmp[7]
     nf = _zone(s, p + FIELD, field)
     nh = _zone(s, p + HAND, hand)
-    base = cards_potential(w, field, nf, hand, nh, tmp)
+    if base < 0.0:
+        base = memo_potential(w, field, nf, hand, nh, tmp, keys, values)
     main = s[PHASE] == P_MAIN
     if kind == K_PASS:
         return 0.0
@@ -313,7 +391,7 @@ def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
             if card:
                 nh = _without(hand, nh, card)
                 count += 1
-        return cards_potential(w, field, nf, hand, nh, tmp) - base + w[W_CYCLE] * count
+        return memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base + w[W_CYCLE] * count
     if kind == K_COMBINE:
         nf = _without(field, nf, a)
         nf = _without(field, nf, b)
@@ -323,7 +401,7 @@ def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
         if d:
             hand[nh] = d
             nh += 1
-        gain = cards_potential(w, field, nf, hand, nh, tmp) - base
+        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
         if nh == 0 and main:
             gain += w[W_FRESH_HAND]
         gain -= _unprotect(w, s, p, a) + _unprotect(w, s, p, b)
@@ -335,16 +413,16 @@ def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
         field[nf] = c
         nf += 1
         nh = _without(hand, nh, c)
-        gain = cards_potential(w, field, nf, hand, nh, tmp) - base
+        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
         if nh == 0 and main:
             gain += w[W_FRESH_HAND]
         q = _seat((seat + 1) % cfg[C_PLAYERS])
         foe = tmp[8]
         nothing = tmp[9]
         n_foe = _zone(s, q + FIELD, foe)
-        before = cards_potential(w, foe, n_foe, nothing, 0, tmp)
+        before = memo_potential(w, foe, n_foe, nothing, 0, tmp, keys, values)
         n_foe = _without(foe, n_foe, b)
-        after = cards_potential(w, foe, n_foe, nothing, 0, tmp)
+        after = memo_potential(w, foe, n_foe, nothing, 0, tmp, keys, values)
         lead = 0.05 * (w[W_LEVEL] * (s[q + LEVEL] - s[p + LEVEL]) + before - base)
         gain += before - after + max(0.0, lead)
         gain -= _unprotect(w, s, p, a)
@@ -356,7 +434,7 @@ def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
         field[nf] = card
         nf += 1
         nh = _without(hand, nh, card)
-        gain = cards_potential(w, field, nf, hand, nh, tmp) - base
+        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
         if nh == 0 and main:
             gain += w[W_FRESH_HAND]
         if kind == K_SUBSTITUTE:
@@ -372,6 +450,8 @@ def heuristic_playout(s, cfg, w, max_actions):  # type: ignore[no-untyped-def]
     best = np.empty(MAX_ACTIONS, np.int64)
     shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
     tmp = np.zeros((SCRATCH, 8), np.int64)
+    keys = np.full(1 << 10, -1, np.int64)
+    values = np.zeros(1 << 10, np.float64)
     played = 0
     while played < max_actions:
         n = legal_actions(s, cfg, out)
@@ -382,8 +462,9 @@ def heuristic_playout(s, cfg, w, max_actions):  # type: ignore[no-untyped-def]
         else:
             top = -1e18
             m = 0
+            base = mover_potential(w, s, tmp, keys, values)
             for i in range(n):
-                value = score(w, s, cfg, out[i], tmp)
+                value = score_from(w, s, cfg, out[i], tmp, base, keys, values)
                 if value > top + 1e-12:
                     top = value
                     m = 0

@@ -1,0 +1,62 @@
+"""The driver of the compiled Fano search (``mcts(playout=fast-heuristic, tree=fast)``).
+
+Deals ``deals`` determinizations of the view with the game's ``sample_state`` (the agent's
+generator), encodes them, and runs :class:`fanfold.games.fano.fast.search.Search` for the
+agent's iterations, in chunks when a time cap is set; the move is the legal action whose
+root child has the most visits (the first in legal order on a tie). ``None`` for a game or a
+config the compiled search does not cover: the agent then searches with its Python tree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from fanfold.games.fano import fast
+from fanfold.games.fano.view import FanoView
+
+if TYPE_CHECKING:
+    from fanfold.agents.mcts import MCTSAgent
+
+#: The largest tree a decision grows (nodes; each iteration adds at most one).
+MAX_NODES = 1 << 18
+#: Iterations between two looks at the clock when a time cap is set.
+CHUNK = 32
+
+
+def choose_fast(agent: MCTSAgent[Any, Any], view: object, legal: Sequence[Any]) -> Any | None:
+    """The compiled search's move for ``view`` (``None``: not a position it covers)."""
+    if not isinstance(view, FanoView) or not fast.supports(view.config):
+        return None
+    from fanfold.agents.strategy.fano_knowledge import policy_weights
+    from fanfold.games.fano.fast import codec, engine
+    from fanfold.games.fano.fast.search import Search
+
+    config = agent.config
+    started = time.monotonic()
+    deadline = None if config.seconds is None else started + config.seconds
+    rng = agent.rng
+    count = min(config.deals, config.iterations)
+    dealt = [engine.encode(agent.game.sample_state(view, rng)) for _ in range(count)]
+    search = Search(
+        np.stack([state.array for state in dealt]),
+        dealt[0].options,
+        policy_weights(),
+        view.player,
+        exploration=config.exploration,
+        widening=config.widening,
+        rollout_limit=config.rollout_limit,
+        max_nodes=min(config.iterations + 1, MAX_NODES),
+        seed=rng.getrandbits(31),
+    )
+    if deadline is None:
+        search.run(config.iterations)
+    else:
+        while search.iterations < config.iterations and time.monotonic() <= deadline:
+            search.run(min(CHUNK, config.iterations - search.iterations))
+    agent.last_search = search
+    visits = {action: count for action, count, _ in search.root_children()}
+    return max(legal, key=lambda action: visits.get(codec.action_id(action), -1))

@@ -1,0 +1,140 @@
+"""Search with ``tree=fast``: the compiled Fano search behind the IS-MCTS agent."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fanfold.agents import create_agent
+from fanfold.agents.fast_search import MAX_NODES
+from fanfold.agents.mcts import MCTSAgent, MCTSConfig
+from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
+from fanfold.core.errors import ConfigError
+from fanfold.core.registry import get_game
+from fanfold.games.fano import FanoState
+from fanfold.games.fano.actions import FanoAction
+from fanfold.games.fano.fast.search import Search
+from fanfold.games.fano.game import FanoGame
+from fanfold.games.fano.view import FanoView
+
+GAME = get_game("fano")
+assert isinstance(GAME, FanoGame)
+FANO: FanoGame = GAME
+
+
+def _agent(seed: int = 1, **options: object) -> MCTSAgent[FanoView, FanoAction]:
+    settings: dict[str, object] = {
+        "iterations": 60,
+        "rollout_limit": 10,
+        "widening": 1.0,
+        "playout": "fast-heuristic",
+        "tree": "fast",
+        "deals": 8,
+    }
+    settings.update(options)
+    return MCTSAgent(FANO, MCTSConfig(**settings), seed=seed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"tree": "numba"}, "tree must be one of python, fast, not 'numba'"),
+        ({"tree": "fast", "playout": "heuristic"}, "tree=fast needs playout=fast-heuristic"),
+        ({"tree": "fast", "playout": "fast-heuristic", "deals": 0}, "deals must be at least 1"),
+    ],
+)
+def test_bad_settings_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        MCTSConfig(**options).validate()  # type: ignore[arg-type]
+
+
+def test_the_settings_parse_from_text() -> None:
+    agent = create_agent("mcts(playout=fast-heuristic, tree=fast, deals=16, iterations=30)", FANO)
+    assert isinstance(agent, MCTSAgent)
+    assert agent.config.tree == "fast"
+    assert agent.config.deals == 16
+
+
+def _midgame(preset: str, seed: int, players: int = 2) -> FanoState:
+    config = FANO.with_players(FANO.preset(preset).config, players)
+    state = FANO.new_state(config, seed)
+    rng = random.Random(seed)
+    for _ in range(25):
+        legal = FANO.legal_actions(state)
+        state = FANO.apply_legal(state, legal[rng.randrange(len(legal))])
+    # On to a position that needs a search (no promotion, no draw-phase question).
+    knowledge = FanoKnowledge(FANO)
+    while True:
+        player = FANO.current_player(state)
+        assert player is not None
+        legal = FANO.legal_actions(state)
+        if len(legal) > 1 and knowledge.obvious(FANO.observe(state, player), legal) is None:
+            return state
+        state = FANO.apply_legal(state, legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("classic", 2), ("specials", 2), ("trionfey-specials", 2), ("classic", 4)],
+)
+def test_seeded_games_get_only_legal_moves(preset: str, players: int) -> None:
+    """Every seat searched by the compiled tree, to the end of short games."""
+    config = FANO.with_players(FANO.preset(preset).config, players)
+    config = config.replace(turns_per_player=8)
+    searched = 0
+    for seed in range(2):
+        agents = [_agent(seed * 10 + seat, iterations=40) for seat in range(players)]
+        state = FANO.new_state(config, seed)
+        while (player := FANO.current_player(state)) is not None:
+            legal = FANO.legal_actions(state)
+            agent = agents[player]
+            agent.last_search = None
+            action = agent.choose(FANO.observe(state, player), legal)
+            assert action in legal
+            if agent.last_search is not None:
+                assert isinstance(agent.last_search, Search)
+                assert agent.last_search.iterations == 40
+                searched += 1
+            state = FANO.apply_legal(state, action)
+    assert searched >= 10
+
+
+def test_the_same_seed_gives_the_same_moves() -> None:
+    moves = []
+    for _ in range(2):
+        agent = _agent(seed=7)
+        found = []
+        for seed in range(4):
+            state = _midgame("classic", seed)
+            player = FANO.current_player(state)
+            assert player is not None
+            found.append(agent.choose(FANO.observe(state, player), FANO.legal_actions(state)))
+            assert isinstance(agent.last_search, Search)
+        moves.append(found)
+    assert moves[0] == moves[1]
+
+
+def test_a_time_cap_stops_the_search_between_chunks() -> None:
+    state = _midgame("classic", 3)
+    player = FANO.current_player(state)
+    assert player is not None
+    legal = FANO.legal_actions(state)
+    agent = _agent(iterations=10**7, seconds=0.05)
+    assert agent.choose(FANO.observe(state, player), legal) in legal
+    search = agent.last_search
+    assert isinstance(search, Search)
+    assert 0 < search.iterations < 10**7
+    assert search.tree.shape[0] == MAX_NODES
+
+
+def test_a_game_without_a_compiled_search_uses_the_python_tree() -> None:
+    game = get_game("fantan")
+    state = game.new_state(game.default_config(), 1)
+    player = game.current_player(state)
+    assert player is not None
+    legal = game.legal_actions(state)
+    config = MCTSConfig(iterations=20, playout="fast-heuristic", tree="fast", rollout_limit=5)
+    agent = MCTSAgent(game, config, seed=1)
+    assert agent.choose(game.observe(state, player), legal) in legal
+    assert agent.last_search is None
