@@ -32,7 +32,8 @@ every constraint of the view.
 
 Levels: ``easy`` plays at random; ``medium`` is the heuristic, which plays sensibly but never
 looks ahead (a short search, ``pimc(deals=20)``, measured no stronger than it); ``hard`` tries
-each move on 200 deals drawn by reading the others' play, played out by the heuristic
+each move on 200 deals drawn by reading the others' play, played out by the heuristic except at
+its own next two choices, which :func:`search_values` searches per view
 (:mod:`fanfold.agents.pimc`; measured in ``docs/agents.md``).
 """
 
@@ -600,7 +601,11 @@ def _make(game: AnyGame) -> Knowledge[Any, Any, Any]:
 KNOWLEDGE = _make
 
 #: The agent behind each level.
-LEVELS = {"easy": "random", "medium": "heuristic", "hard": "pimc(deals=200, infer=true)"}
+LEVELS = {
+    "easy": "random",
+    "medium": "heuristic",
+    "hard": "pimc(deals=200, infer=true, lookahead=2)",
+}
 
 __all__ = [
     "DEFAULT_WEIGHTS",
