@@ -23,3 +23,12 @@ def tables(morris_cache: Path) -> dict[Adjacency, MorrisTable]:
     return {
         adjacency: solver.load_table(adjacency, cache_dir=morris_cache) for adjacency in Adjacency
     }
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fano_compiled() -> None:
+    """Fano's compiled engine and search loaded (compiled on a fresh checkout) before any test,
+    so that the first ``hard`` Fano bot of a timed test does not pay Numba's compile time."""
+    from fanfold.games.fano.fast import engine
+
+    engine.warm_up()

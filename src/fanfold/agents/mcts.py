@@ -234,3 +234,9 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         if outcome is not None:
             return tuple(outcome.returns)
         return knowledge.evaluate(state) if knowledge is not None else None
+
+
+def uses_compiled_search(agent: object) -> bool:
+    """Whether ``agent`` searches with the compiled Fano search (``tree=fast``: its first
+    decision in a process loads the compiled code, or compiles it on a fresh installation)."""
+    return isinstance(agent, MCTSAgent) and agent.config.tree == "fast"

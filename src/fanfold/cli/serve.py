@@ -39,7 +39,7 @@ def serve(
     console.print(f"fanfold is serving on http://{shown}:{port}/  (store: {url})", markup=False)
     console.print("Open that address in a browser to play; Ctrl-C stops the server.", markup=False)
     uvicorn.run(
-        create_app(url, bot_seconds=bot_seconds, bot_pause=bot_pause),
+        create_app(url, bot_seconds=bot_seconds, bot_pause=bot_pause, warm_fast=True),
         host=host,
         port=port,
         log_level="warning",

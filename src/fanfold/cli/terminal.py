@@ -58,6 +58,7 @@ class Session:
     def run(self) -> GameRecord:
         """Play until the game ends or a human quits; returns the record."""
         table = self.table
+        self._load_compiled_search()
         shown_at: int | None = None
         while True:
             table.play_agents(on_played=self._announce)
@@ -82,6 +83,20 @@ class Session:
         if outcome is not None:
             self.say(f"Game over: {outcome.reason}")
         return self._save_if_asked()
+
+    def _load_compiled_search(self) -> None:
+        """Load the compiled Fano search before play when a bot uses it, so that its first
+        move does not stall the game without a word."""
+        from fanfold.agents.mcts import uses_compiled_search
+
+        if any(uses_compiled_search(seat.agent) for seat in self.table.seats):
+            self.say(
+                "Loading Fano's compiled search (a fresh installation compiles it once, "
+                "which takes one to four minutes)..."
+            )
+            from fanfold.games.fano.fast import engine
+
+            engine.warm_up()
 
     def _announce(self, played: Played) -> None:
         announced = self.table.announcement(played, self.observer)

@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -76,6 +77,8 @@ from fanfold.server.hub import (
 from fanfold.server.lessons import has_lessons, lessons_router
 from fanfold.server.rules import rules_page
 from fanfold.server.store import Store
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 #: The largest request body or WebSocket message accepted, in bytes (a long record fits).
@@ -180,6 +183,15 @@ def _daily_deal(today: dt.date | None = None) -> int:
     return day.year * 10000 + day.month * 100 + day.day
 
 
+def _warm_fast() -> None:
+    """Load Fano's compiled kernels from Numba's cache (compile them on first use)."""
+    from fanfold.games.fano.fast import engine
+
+    started = time.monotonic()
+    engine.warm_up()
+    log.info("Fano's compiled engine ready in %.1f s", time.monotonic() - started)
+
+
 # -------------------------------------------------------------------- the app
 
 
@@ -189,6 +201,7 @@ def create_app(
     bot_seconds: float | None = 1.0,
     bot_pause: float = 0.0,
     resume: bool = True,
+    warm_fast: bool = False,
 ) -> FastAPI:
     """The application, on the store at ``store_url``.
 
@@ -196,6 +209,9 @@ def create_app(
         bot_seconds: the time cap per decision for bots that take one.
         bot_pause: seconds between bot actions, so that people can follow them.
         resume: load unfinished tables at start-up so that their bots play on.
+        warm_fast: load (or, on a fresh installation, compile) Fano's compiled engine and
+            search in the bots' thread pool at start-up, so that the first ``hard`` Fano bot
+            does not pay for it in play.
     """
     state: dict[str, Hub] = {}
 
@@ -205,6 +221,8 @@ def create_app(
         hub = Hub(store, bot_seconds=bot_seconds, bot_pause=bot_pause)
         state["hub"] = hub
         app.state.hub = hub
+        if warm_fast:
+            asyncio.get_running_loop().run_in_executor(hub.executor, _warm_fast)
         if resume:
             await hub.resume_all()
         try:

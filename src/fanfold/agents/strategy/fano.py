@@ -21,9 +21,15 @@ KNOWLEDGE = _knowledge
 #: promotions: a beginner beats it); ``medium``: the strategy played directly, no search;
 #: ``hard``: information-set search whose playouts follow the strategy for ten actions, scored
 #: by its evaluation, considering the strategy's best few moves at each node (progressive
-#: widening). ``docs/agents.md`` gives their measured strength and time per decision.
+#: widening), the whole loop compiled (:mod:`fanfold.games.fano.fast.search`) over 64 deals
+#: of the view, with a small exploration constant (the evaluation's differences between moves
+#: are a few hundredths). ``docs/agents.md`` gives their measured strength and time per
+#: decision.
 LEVELS = {
     "easy": "mcts(iterations=40, rollout_limit=40)",
     "medium": "heuristic",
-    "hard": "mcts(playout=heuristic, iterations=150, rollout_limit=10, widening=1)",
+    "hard": (
+        "mcts(playout=fast-heuristic, tree=fast, deals=64, iterations=4000, rollout_limit=10,"
+        " widening=1, exploration=0.1)"
+    ),
 }

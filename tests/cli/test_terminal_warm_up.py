@@ -1,0 +1,49 @@
+"""The terminal loads Fano's compiled search before play when a bot seat uses it."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from rich.console import Console
+
+from fanfold.agents import create_agent
+from fanfold.cli.terminal import Session
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game
+from fanfold.games.fano.fast import engine
+from fanfold.play import HUMAN, Seat, Table
+
+FANO = get_game("fano")
+LOADING = "Loading Fano's compiled search"
+
+
+def _session_output(bot: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
+    calls: list[None] = []
+    monkeypatch.setattr(engine, "warm_up", lambda: calls.append(None))
+    config = FANO.default_config()
+    record = GameRecord.start(FANO, config, 3, players=["human", bot])
+    seats = [Seat(HUMAN), Seat(bot, create_agent(bot, FANO, 1))]
+    table = Table(FANO, FANO.new_state(config, 3), record, seats)
+    out = StringIO()
+
+    def leave(prompt: str) -> str:
+        raise EOFError
+
+    Session(table, Console(file=out, width=120), read=leave).run()
+    return out.getvalue(), len(calls)
+
+
+def test_a_hard_fano_bot_has_its_compiled_search_loaded_before_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text, calls = _session_output("hard", monkeypatch)
+    assert calls == 1
+    assert LOADING in text
+    assert text.index(LOADING) < text.index("Game left unfinished")
+
+
+def test_a_bot_without_it_loads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    text, calls = _session_output("heuristic", monkeypatch)
+    assert calls == 0
+    assert LOADING not in text
