@@ -16,12 +16,18 @@ from fanfold.agents.strategy import knowledge_for
 from fanfold.core.cards import Card
 from fanfold.core.errors import ConfigError
 from fanfold.games.fantan import GAME, FanTanConfig, FanTanState, FanTanView, Pass, rules, sampling
+from fanfold.games.fantan.actions import PLAYS, FanTanAction
 from fanfold.games.fantan.cards import SUIT_MASK
 from fanfold.games.fantan.rules import pass_constraints
 
 PRESETS = GAME.presets()
 #: Cheap agents that still go through every code path of the real ones.
-AGENTS = ("heuristic", "pimc(deals=3)", "mcts(iterations=12, playout=heuristic)")
+AGENTS = (
+    "heuristic",
+    "pimc(deals=3)",
+    "mcts(iterations=12, playout=heuristic)",
+    "pimc(deals=4, lookahead=2, group=1)",
+)
 
 
 def _mask(*cards: str) -> int:
@@ -49,7 +55,7 @@ def test_of_two_blockers_the_heuristic_keeps_the_one_that_blocks_more() -> None:
 def test_agents_play_only_legal_moves_in_every_preset(preset: object) -> None:
     config = preset.config  # type: ignore[attr-defined]  # a Preset of Fan Tan
     for number, text in enumerate(AGENTS):
-        players = (3, 4, 6)[number]
+        players = (3, 4, 6, 4)[number]
         table_config = config.replace(players=players)
         agents = [create_agent(text if seat == 0 else "heuristic", GAME, seat) for seat in
                   range(players)]  # fmt: skip
@@ -199,6 +205,11 @@ def test_pimc_settings_are_checked() -> None:
     assert parse_agent("pimc(infer=true)").config == PIMCConfig(infer=True)
     with pytest.raises(ConfigError, match="deals must be at least 1"):
         parse_agent("pimc(deals=0)")
+    assert parse_agent("pimc(lookahead=2, group=3)").config == PIMCConfig(lookahead=2, group=3)
+    with pytest.raises(ConfigError, match="lookahead must be 0 or more"):
+        parse_agent("pimc(lookahead=-1)")
+    with pytest.raises(ConfigError, match="group must be at least 1"):
+        parse_agent("pimc(group=0)")
 
 
 def _reached_states(preset: str, players: int, seeds: range) -> list[FanTanState]:
@@ -298,3 +309,126 @@ def test_the_likelihood_of_the_others_play_is_the_strategy_s_chance_of_each_play
             for seat in range(4)
             if seat != view.player
         )
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 30), st.integers(0, 3))
+def test_the_fast_playout_scores_each_seat_with_its_own_weights(
+    seed: int, moves: int, odd: int
+) -> None:
+    config = FanTanConfig()
+    state = GAME.new_state(config, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = GAME.legal_actions(state)
+        state = GAME.apply(state, legal[rng.randrange(len(legal))])
+    weights = [strategy.DEFAULT_WEIGHTS] * 4
+    weights[odd] = strategy.Weights(0.0, 1.7, 1.5, -1.2, 0.5)
+    fast = strategy.heuristic_rollout(state, random.Random(seed + 1), weights)
+    stepped_rng = random.Random(seed + 1)
+    actions = []
+    while GAME.current_player(state) is not None:
+        seat = state.to_move
+        choices = state.hands[seat] & rules.playable_mask(config, state.layout, state.start_rank)
+        if choices:
+            index = strategy.best_card(
+                config, state.layout, state.start_rank, state.hands[seat], choices, stepped_rng,
+                weights[seat],
+            )  # fmt: skip
+            action = next(a for a in GAME.legal_actions(state) if getattr(a, "index", -1) == index)
+        else:
+            action = Pass()
+        actions.append(-1 if isinstance(action, Pass) else index)
+        state = GAME.apply(state, action)
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert fast.actions == tuple(actions)
+    assert fast.returns == tuple(outcome.returns)
+    default = strategy.heuristic_rollout(GAME.new_state(config, seed), random.Random(seed + 1))
+    assert default == strategy.heuristic_rollout(
+        GAME.new_state(config, seed), random.Random(seed + 1), [strategy.DEFAULT_WEIGHTS] * 4
+    )
+
+
+def _decision(seed: int) -> tuple[FanTanView, list[FanTanState], list[FanTanAction]]:
+    """Player 1's first choice among two or more cards in a heuristic game, and 30 deals of its
+    view read from the others' play."""
+    knowledge = knowledge_for(GAME)
+    rng = random.Random(seed)
+    for deal in range(seed, seed + 100):
+        state = GAME.new_state(FanTanConfig(), deal)
+        while GAME.current_player(state) is not None:
+            legal = GAME.legal_actions(state)
+            if state.to_move == 0 and len(legal) > 1 and len(state.history) > 8:
+                view = GAME.observe(state, 0)
+                states = strategy.infer_states(view, 30, random.Random(seed))
+                return view, states, list(legal)
+            state = GAME.apply(state, knowledge.playout_action(state, legal, rng))
+    raise AssertionError("no decision found")  # pragma: no cover
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_own_move_search_is_seeded_and_bounded(seed: int) -> None:
+    _, states, legal = _decision(seed)
+    values = strategy.search_values(states, legal, 0, random.Random(5), 2, 3)
+    assert len(values) == len(legal)
+    assert all(-len(states) <= value <= len(states) for value in values)
+    assert values == strategy.search_values(states, legal, 0, random.Random(5), 2, 3)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_without_a_large_enough_group_or_time_the_search_plays_the_heuristic(seed: int) -> None:
+    _, states, legal = _decision(seed)
+    plain = strategy.search_values(states, legal, 0, random.Random(5), 0, 1)
+    too_few = strategy.search_values(states, legal, 0, random.Random(5), 3, len(states) + 1)
+    late = strategy.search_values(states, legal, 0, random.Random(5), 3, 1, deadline=0.0)
+    assert too_few == plain
+    assert late == plain
+
+
+def test_the_search_chooses_one_card_per_view_not_per_deal() -> None:
+    seats = (strategy.DEFAULT_WEIGHTS,) * 4
+    searched = fused = 0
+    for view, states, legal in map(_decision, (4, 5, 6)):
+        assert view.player == 0
+        for action in legal:
+            members = [(state, number) for number, state in enumerate(states)]
+            _, groups = strategy._spread(members, action, 0, seats)
+            for group in groups:
+                paused = group[0][0]
+                for state, _ in group:  # one view: the same hand and layout for the whole group
+                    assert GAME.invariant_violations(state) == []
+                    assert state.to_move == 0
+                    assert GAME.observe(state, 0) == GAME.observe(paused, 0)
+                choices = paused.hands[0] & rules.playable_mask(
+                    paused.config, paused.layout, paused.start_rank
+                )
+                cards = [index for index in range(52) if choices >> index & 1]
+                totals = []
+                for index in cards:
+                    total, later = strategy._spread(group, PLAYS[index], 0, seats)
+                    total += sum(strategy._group_value(g, 0, seats, 0, 1, None) for g in later)
+                    totals.append(total)
+                value = strategy._group_value(group, 0, seats, 1, 1, None)
+                assert value == max(totals)  # the best card for the whole group, not one per deal
+                # Choosing for each deal alone (knowing its hidden cards) would claim more.
+                alone = sum(
+                    strategy._group_value([member], 0, seats, 1, 1, None) for member in group
+                )
+                assert alone >= value
+                searched += 1
+                fused += alone > value
+    assert searched
+    assert fused  # some group would have chosen differently deal by deal
+
+
+def test_a_strategy_without_the_search_leaves_pimc_to_its_playouts() -> None:
+    from fanfold.agents.knowledge import Knowledge
+
+    view, states, legal = _decision(1)
+    knowledge: Knowledge[FanTanState, FanTanAction, FanTanView] = Knowledge(GAME)
+    assert knowledge.search_values(states, legal, 0, random.Random(1), 2, 5, None) is None
+    agent = PIMCAgent(GAME, PIMCConfig(deals=8, lookahead=2, group=2), seed=3)
+    values = agent.action_values(view, legal)
+    assert len(values) == len(legal)
+    assert all(-8 <= value <= 8 for value in values)

@@ -65,6 +65,25 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         del state, rng
         return None
 
+    def search_values(
+        self,
+        states: Sequence[StateT],
+        legal: Sequence[ActionT],
+        player: int,
+        rng: random.Random,
+        depth: int,
+        group: int,
+        deadline: float | None,
+    ) -> list[float] | None:
+        """Each of ``legal``'s total return for ``player`` over ``states`` (deals of its
+        view), played out by the strategy except at ``player``'s next ``depth`` decisions,
+        which are searched: one move per group of at least ``group`` deals that show it the
+        same view there (the strategy's move after ``deadline``, a :func:`time.monotonic`
+        time, and in smaller groups); ``None``: no such search, the caller plays every deal
+        out by the strategy. Default: ``None``."""
+        del states, legal, player, rng, depth, group, deadline
+        return None
+
     def fast_rollout(
         self, state: StateT, limit: int, rng: random.Random, policy: str = "random"
     ) -> tuple[float, ...] | None:

@@ -15,6 +15,13 @@ of the game, and it models the other seats as playing that strategy too. It suit
 few moves a decision and playouts that are cheap and sensible (Fan Tan); where the strategy
 has nothing to say, playouts are uniformly random.
 
+With ``lookahead=N`` (where the game's strategy offers it:
+:meth:`fanfold.agents.knowledge.Knowledge.search_values`, Fan Tan) the seat's own next N
+decisions are searched too instead of played by the strategy: the deals that show the seat the
+same view at such a decision are grouped, and each group of at least ``group`` deals plays the
+move with the best total over the whole group. One move per view, never one per deal, so the
+search cannot credit the seat with knowing the others' hidden cards.
+
 Strength is set by ``deals`` per decision, so a seeded game plays the same moves on any machine;
 ``seconds`` caps a decision's time where the caller asks for it (and then gives up
 reproducibility from the seed alone).
@@ -48,18 +55,29 @@ class PIMCConfig(AgentConfig):
             likely the strategy's players would have made the moves seen
             (:meth:`fanfold.agents.knowledge.Knowledge.infer_states`) instead of uniformly
             among the deals the view allows.
+        lookahead: search the deciding seat's own next ``lookahead`` decisions inside the
+            deals instead of playing them by the strategy, where the game's strategy offers
+            that search (:meth:`fanfold.agents.knowledge.Knowledge.search_values`); 0: none.
+        group: the fewest deals that must show the seat the same view at a later decision
+            for the look-ahead to choose its move there (fewer: the strategy's move).
     """
 
     deals: int = 100
     rollout_limit: int = 400
     seconds: float | None = None
     infer: bool = False
+    lookahead: int = 0
+    group: int = 5
 
     def validate(self) -> None:
         if self.deals < 1:
             raise ConfigError(f"deals must be at least 1, not {self.deals}")
         if self.rollout_limit < 0:
             raise ConfigError(f"rollout_limit must be 0 or more, not {self.rollout_limit}")
+        if self.lookahead < 0:
+            raise ConfigError(f"lookahead must be 0 or more, not {self.lookahead}")
+        if self.group < 1:
+            raise ConfigError(f"group must be at least 1, not {self.group}")
         if self.seconds is not None and self.seconds <= 0:
             raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
 
@@ -94,6 +112,15 @@ class PIMCAgent(Agent[ViewT, ActionT]):
         totals = [0.0] * len(legal)
         deadline = None if config.seconds is None else time.monotonic() + config.seconds
         inferred = self.knowledge.infer_states(view, config.deals, rng) if config.infer else None
+        if config.lookahead:
+            states = inferred
+            if states is None:
+                states = [game.sample_state(view, rng) for _ in range(config.deals)]
+            searched = self.knowledge.search_values(
+                states, legal, player, rng, config.lookahead, config.group, deadline
+            )
+            if searched is not None:
+                return searched
         for number in range(config.deals):
             if number and deadline is not None and time.monotonic() > deadline:
                 break

@@ -17,6 +17,12 @@ the same rule, the way such opponents play.
 :func:`heuristic_rollout` plays the rest of a match with that policy on plain integers, move for
 move the same as stepping :meth:`FanTanKnowledge.playout_action` through the rules engine
 (tested), several times as fast; the search uses it through :meth:`FanTanKnowledge.rollout`.
+Each seat may score its plays with its own :class:`Weights`.
+
+:func:`search_values` searches the searching seat's own later decisions inside the dealt states
+(the other seats keep playing the heuristic): at each of its next few choices, the deals that
+show it the same view are grouped and the group plays the card with the best total over its
+deals, so no card is chosen with knowledge of one deal's hidden cards.
 
 Reading the others' hands: a player of this strategy plays its best-scored card, so the cards
 each other seat chose reveal something of what it holds. :func:`infer_states` deals states in
@@ -26,17 +32,20 @@ every constraint of the view.
 
 Levels: ``easy`` plays at random; ``medium`` is the heuristic, which plays sensibly but never
 looks ahead (a short search, ``pimc(deals=20)``, measured no stronger than it); ``hard`` tries
-each move on 200 deals drawn by reading the others' play, played out by the heuristic
+each move on 200 deals drawn by reading the others' play, played out by the heuristic except at
+its own next two choices, which :func:`search_values` searches per view
 (:mod:`fanfold.agents.pimc`; measured in ``docs/agents.md``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from time import monotonic
 from typing import Any
 
 from fanfold.agents.knowledge import Knowledge
@@ -260,6 +269,18 @@ class FanTanKnowledge(Knowledge[FanTanState, FanTanAction, FanTanView]):
         """The returns of the match played out from ``state`` by this policy for every seat."""
         return heuristic_rollout(state, rng).returns
 
+    def search_values(
+        self,
+        states: Sequence[FanTanState],
+        legal: Sequence[FanTanAction],
+        player: int,
+        rng: random.Random,
+        depth: int,
+        group: int,
+        deadline: float | None,
+    ) -> list[float] | None:
+        return search_values(states, legal, player, rng, depth, group, deadline)
+
     def infer_states(
         self, view: FanTanView, count: int, rng: random.Random
     ) -> list[FanTanState] | None:
@@ -445,24 +466,37 @@ class Rollout:
     returns: tuple[float, ...]
 
 
-def heuristic_rollout(state: FanTanState, rng: random.Random) -> Rollout:
+def heuristic_rollout(
+    state: FanTanState, rng: random.Random, weights: Sequence[Weights] | None = None
+) -> Rollout:
     """Play the match on from ``state`` with the heuristic for every seat, on plain integers
     (the same moves, and the same draws from ``rng``, as :meth:`FanTanKnowledge.playout_action`
-    stepped through the rules engine)."""
+    stepped through the rules engine). ``weights``, one per seat, scores each seat's plays
+    with its own weights (by default every seat plays :data:`DEFAULT_WEIGHTS`)."""
     actions: list[int] = []
+    seats = tuple(weights) if weights is not None else (DEFAULT_WEIGHTS,) * state.config.players
     while not state.finished:
-        state = _play_hand(state, rng, actions)
+        state, _ = _play_hand(state, rng, actions, seats)
     outcome = rules.outcome(state)
     if outcome is None:  # pragma: no cover - a finished state always has an outcome
         raise RuntimeError("a finished Fan Tan match has no outcome")
     return Rollout(tuple(actions), tuple(outcome.returns))
 
 
-def _play_hand(state: FanTanState, rng: random.Random, actions: list[int]) -> FanTanState:
-    """Play the current hand to its end; the next hand's state, or the finished match.
+def _play_hand(
+    state: FanTanState,
+    rng: random.Random,
+    actions: list[int],
+    weights: tuple[Weights, ...],
+    stop: int = -1,
+) -> tuple[FanTanState, bool]:
+    """Play the current hand to its end: the next hand's state, or the finished match, and
+    False; or, when seat ``stop`` is to choose among two or more cards, that moment's state
+    and True.
 
     The moves are :func:`best_card`'s, with its scores read from the memo of
     :func:`_suit_scores` and the playable cards updated one suit at a time."""
+    started = len(actions)
     config = state.config
     players = config.players
     chips = config.scoring is Scoring.CHIPS
@@ -480,10 +514,12 @@ def _play_hand(state: FanTanState, rng: random.Random, actions: list[int]) -> Fa
     # nor every card before a chosen starting rank), so a play changes only its suit's part.
     by_table = layout != 0 and start_rank is not None
     table: tuple[int, ...] = ()
-    memo: dict[int, tuple[tuple[int, float], ...]] = {}
+    memos: list[dict[int, tuple[tuple[int, float], ...]]] = []
     if start_rank is not None:
         table = rules.suit_table(start_rank, config.ace_high, config.up_before_down)
-        memo = _suit_scorer(start_rank, config.ace_high, config.up_before_down, DEFAULT_WEIGHTS)
+        memos = [
+            _suit_scorer(start_rank, config.ace_high, config.up_before_down, own) for own in weights
+        ]
     while True:
         hand = hands[seat]
         choices = hand & playable
@@ -497,18 +533,29 @@ def _play_hand(state: FanTanState, rng: random.Random, actions: list[int]) -> Fa
             continue
         if choices & (choices - 1) == 0:
             index = choices.bit_length() - 1
+        elif seat == stop:
+            history = state.history + tuple(
+                PASS if code < 0 else PLAYS[code] for code in actions[started:]
+            )
+            paused = FanTanState(
+                config, state.seed, state.hand_number, state.dealer, state.leader, seat,
+                tuple(hands), layout, start_rank, history, tuple(passes), tuple(scores), pool,
+                state.last_winner, False,
+            )  # fmt: skip
+            return paused, True
         elif start_rank is None:
-            index = best_card(config, layout, start_rank, hand, choices, rng)
+            index = best_card(config, layout, start_rank, hand, choices, rng, weights[seat])
         else:
             best = -1e9
             top: list[int] = []
+            memo = memos[seat]
             for shift in (0, 13, 26, 39):
                 if (choices >> shift) & SUIT_MASK:
                     row = (layout >> shift) & SUIT_MASK
                     hand13 = (hand >> shift) & SUIT_MASK
                     found = memo.get(row << 13 | hand13)
                     if found is None:
-                        found = _suit_scores(config, start_rank, row, hand13, DEFAULT_WEIGHTS)
+                        found = _suit_scores(config, start_rank, row, hand13, weights[seat])
                     for bit, score in found:
                         if score > best:
                             best = score
@@ -524,7 +571,10 @@ def _play_hand(state: FanTanState, rng: random.Random, actions: list[int]) -> Fa
         if start_rank is None:
             start_rank = index % 13 + 1
             table = rules.suit_table(start_rank, config.ace_high, config.up_before_down)
-            memo = _suit_scorer(start_rank, config.ace_high, config.up_before_down, DEFAULT_WEIGHTS)
+            memos = [
+                _suit_scorer(start_rank, config.ace_high, config.up_before_down, own)
+                for own in weights
+            ]
         if not hand:
             break
         if by_table:
@@ -540,7 +590,7 @@ def _play_hand(state: FanTanState, rng: random.Random, actions: list[int]) -> Fa
         config, state.seed, state.hand_number, state.dealer, state.leader, seat, tuple(hands),
         layout, start_rank, (), tuple(passes), tuple(scores), pool, state.last_winner, False,
     )  # fmt: skip
-    return rules.finish_hand(ended, seat)
+    return rules.finish_hand(ended, seat), False
 
 
 def _make(game: AnyGame) -> Knowledge[Any, Any, Any]:
@@ -551,7 +601,11 @@ def _make(game: AnyGame) -> Knowledge[Any, Any, Any]:
 KNOWLEDGE = _make
 
 #: The agent behind each level.
-LEVELS = {"easy": "random", "medium": "heuristic", "hard": "pimc(deals=200, infer=true)"}
+LEVELS = {
+    "easy": "random",
+    "medium": "heuristic",
+    "hard": "pimc(deals=200, infer=true, lookahead=2)",
+}
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -567,3 +621,112 @@ __all__ = [
     "infer_states",
     "play_likelihood",
 ]
+
+
+def _advance(
+    state: FanTanState, rng: random.Random, seats: tuple[Weights, ...], player: int
+) -> tuple[FanTanState, tuple[int, ...] | None]:
+    """Play on from ``state`` by the heuristic until ``player`` is to choose among two or more
+    cards: that moment's state and what ``player`` has seen since ``state`` (the actions, and
+    its hand, which a new hand of a match deals afresh); or the finished match and ``None``."""
+    actions: list[int] = []
+    while not state.finished:
+        state, stopped = _play_hand(state, rng, actions, seats, player)
+        if stopped:
+            return state, (*actions, state.hands[player])
+    return state, None
+
+
+def _returns(state: FanTanState, player: int) -> float:
+    outcome = rules.outcome(state)
+    if outcome is None:  # pragma: no cover - a finished state always has an outcome
+        raise RuntimeError("a finished Fan Tan match has no outcome")
+    return outcome.returns[player]
+
+
+#: Deals that have reached one of the searching seat's later decisions: each paused there,
+#: with the seed of its playout's random draws from that point on.
+Members = list[tuple[FanTanState, int]]
+
+
+def _spread(
+    members: Members, move: FanTanAction, player: int, seats: tuple[Weights, ...]
+) -> tuple[float, list[Members]]:
+    """Play ``move`` in every member and on to ``player``'s next choice: the total return of
+    the deals whose match ended first, and the others grouped by what ``player`` saw."""
+    total = 0.0
+    groups: dict[tuple[int, ...], Members] = {}
+    for state, seed in members:
+        inner = random.Random(seed)
+        after, seen = _advance(rules.apply(state, move), inner, seats, player)
+        if seen is None:
+            total += _returns(after, player)
+        else:
+            groups.setdefault(seen, []).append((after, inner.getrandbits(64)))
+    return total, list(groups.values())
+
+
+def _group_value(
+    members: Members,
+    player: int,
+    seats: tuple[Weights, ...],
+    depth: int,
+    group: int,
+    deadline: float | None,
+) -> float:
+    """The total return over ``members`` (deals that all show ``player`` the same view at its
+    choice) of its best card for them all, searched ``depth`` choices deep; with fewer than
+    ``group`` members, no depth left or the ``deadline`` passed, of the heuristic's card."""
+    paused = members[0][0]
+    config, layout, start_rank = paused.config, paused.layout, paused.start_rank
+    hand = paused.hands[player]
+    choices = hand & rules.playable_mask(config, layout, start_rank)
+    if depth <= 0 or len(members) < group or (deadline is not None and monotonic() > deadline):
+        tie_break = random.Random(members[0][1])
+        move = PLAYS[best_card(config, layout, start_rank, hand, choices, tie_break)]
+        return sum(
+            heuristic_rollout(rules.apply(state, move), random.Random(seed), seats).returns[player]
+            for state, seed in members
+        )
+    best = -math.inf
+    while choices:
+        low = choices & -choices
+        choices ^= low
+        total, groups = _spread(members, PLAYS[low.bit_length() - 1], player, seats)
+        for later in groups:
+            total += _group_value(later, player, seats, depth - 1, group, deadline)
+        best = max(best, total)
+    return best
+
+
+def search_values(
+    states: Sequence[FanTanState],
+    moves: Sequence[FanTanAction],
+    player: int,
+    rng: random.Random,
+    depth: int,
+    group: int,
+    deadline: float | None = None,
+) -> list[float]:
+    """Each of ``moves``' total return for ``player`` over ``states`` (deals of one view),
+    with ``player``'s next ``depth`` decisions searched inside the deals.
+
+    Every seat plays the heuristic, except ``player`` at its next ``depth`` choices among two
+    or more cards: the deals are grouped by what ``player`` has seen by then (the same view),
+    and each group of at least ``group`` deals plays the card with the best total over the
+    group, searched further the same way (a card chosen for one view, never for one deal,
+    so the search does not credit the seat with knowing the others' hands). A smaller group,
+    or any group once ``deadline`` (a :func:`time.monotonic` time) has passed, plays the
+    heuristic's card. Every move is played out from the same random draws (common random
+    numbers)."""
+    if not states:
+        return [0.0] * len(moves)
+    seats = (DEFAULT_WEIGHTS,) * states[0].config.players
+    members = [(state, rng.getrandbits(64)) for state in states]
+    totals = []
+    for move in moves:
+        total, groups = _spread(members, move, player, seats)
+        for later in groups:
+            total += _group_value(later, player, seats, depth, group, deadline)
+        totals.append(total)
+    return totals
