@@ -444,19 +444,17 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
 
 
 @njit(cache=True)
-def heuristic_playout(s, cfg, w, max_actions):  # type: ignore[no-untyped-def]
-    """Play by :func:`score` (ties at random) on ``s`` in place; the actions played."""
-    out = np.empty(MAX_ACTIONS, np.int64)
-    best = np.empty(MAX_ACTIONS, np.int64)
-    shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
-    tmp = np.zeros((SCRATCH, 8), np.int64)
-    keys = np.full(1 << 10, -1, np.int64)
-    values = np.zeros(1 << 10, np.float64)
+def playout_on(s, cfg, w, limit, out, best, shuffle, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """Up to ``limit`` actions by :func:`score` (ties at random) on ``s`` in place, on the
+    caller's buffers (legal actions, ties, shuffle, scratch, the potential memo); the actions
+    played."""
     played = 0
-    while played < max_actions:
+    while played < limit:
         n = legal_actions(s, cfg, out)
         if n == 0:
             break
+        if n > MAX_ACTIONS:
+            raise RuntimeError("more legal actions than the fast path's buffers hold")
         if n == 1:
             choice = out[0]
         else:
@@ -475,3 +473,15 @@ def heuristic_playout(s, cfg, w, max_actions):  # type: ignore[no-untyped-def]
         apply(s, cfg, choice, shuffle)
         played += 1
     return played
+
+
+@njit(cache=True)
+def heuristic_playout(s, cfg, w, max_actions):  # type: ignore[no-untyped-def]
+    """Play by :func:`score` (ties at random) on ``s`` in place; the actions played."""
+    out = np.empty(MAX_ACTIONS, np.int64)
+    best = np.empty(MAX_ACTIONS, np.int64)
+    shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
+    tmp = np.zeros((SCRATCH, 8), np.int64)
+    keys = np.full(1 << 10, -1, np.int64)
+    values = np.zeros(1 << 10, np.float64)
+    return playout_on(s, cfg, w, max_actions, out, best, shuffle, tmp, keys, values)

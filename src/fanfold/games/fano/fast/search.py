@@ -80,6 +80,7 @@ from fanfold.games.fano.fast.policy import (
     memo,
     memo_potential,
     mover_potential,
+    playout_on,
     score_from,
 )
 
@@ -211,37 +212,6 @@ def evaluate(s, cfg, w, returns, tmp, own, keys, values):  # type: ignore[no-unt
 
 # --------------------------------------------------------------------------------- search
 @njit(cache=True)
-def _rollout(s, cfg, w, limit, out, best, shuffle, tmp, keys, values):  # type: ignore[no-untyped-def]
-    """Up to ``limit`` actions by :func:`.policy.score` (ties at random) on ``s`` in place
-    (:func:`.policy.heuristic_playout` on the caller's buffers)."""
-    played = 0
-    while played < limit:
-        n = legal_actions(s, cfg, out)
-        if n == 0:
-            break
-        if n > MAX_ACTIONS:
-            raise RuntimeError("more legal actions than the fast path's buffers hold")
-        if n == 1:
-            choice = out[0]
-        else:
-            top = -1e18
-            m = 0
-            base = mover_potential(w, s, tmp, keys, values)
-            for i in range(n):
-                value = score_from(w, s, cfg, out[i], tmp, base, keys, values)
-                if value > top + 1e-12:
-                    top = value
-                    m = 0
-                if value >= top - 1e-12:
-                    best[m] = out[i]
-                    m += 1
-            choice = best[np.random.randint(0, m)]
-        apply(s, cfg, choice, shuffle)
-        played += 1
-    return played
-
-
-@njit(cache=True)
 def _child(tree, node, action):  # type: ignore[no-untyped-def]
     """The child of ``node`` reached by ``action``, or -1."""
     child = tree[node, T_CHILD]
@@ -365,7 +335,7 @@ def run(  # type: ignore[no-untyped-def]
             node = children[chosen]
             path[depth] = node
             depth += 1
-        _rollout(s, cfg, w, rollout_limit, out, best, shuffle, tmp, keys, values)
+        playout_on(s, cfg, w, rollout_limit, out, best, shuffle, tmp, keys, values)
         evaluate(s, cfg, w, returns, tmp, own, keys, values)
         for d in range(depth):
             visited = path[d]
