@@ -84,6 +84,24 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         del states, legal, player, rng, depth, group, deadline
         return None
 
+    def fast_values(
+        self,
+        view: ViewT,
+        legal: Sequence[ActionT],
+        deals: int,
+        infer: bool,
+        lookahead: int,
+        group: int,
+        rng: random.Random,
+        deadline: float | None,
+    ) -> list[float] | None:
+        """:meth:`search_values` over ``deals`` deals of ``view`` (read from the others' play
+        when ``infer``, as :meth:`infer_states`), run by a compiled fast path: each of
+        ``legal``'s total return for the viewing seat. ``None``: no fast path for this view,
+        the caller deals and searches by the reference route. Default: ``None``."""
+        del view, legal, deals, infer, lookahead, group, rng, deadline
+        return None
+
     def fast_rollout(
         self, state: StateT, limit: int, rng: random.Random, policy: str = "random"
     ) -> tuple[float, ...] | None:

@@ -286,6 +286,24 @@ class FanTanKnowledge(Knowledge[FanTanState, FanTanAction, FanTanView]):
     ) -> list[FanTanState] | None:
         return infer_states(view, count, rng)
 
+    def fast_values(
+        self,
+        view: FanTanView,
+        legal: Sequence[FanTanAction],
+        deals: int,
+        infer: bool,
+        lookahead: int,
+        group: int,
+        rng: random.Random,
+        deadline: float | None,
+    ) -> list[float] | None:
+        from fanfold.agents.strategy import fantan_fast
+
+        if not fantan_fast.supports(view.config) or view.revealed is not None:
+            return None
+        hands = fantan_fast.infer_deals(view, deals, rng, infer)
+        return fantan_fast.search_values(view, hands, legal, rng, lookahead, group, deadline)
+
     def evaluate(self, state: FanTanState) -> tuple[float, ...] | None:
         return evaluate(state)
 
