@@ -27,8 +27,11 @@ def tables(morris_cache: Path) -> dict[Adjacency, MorrisTable]:
 
 @pytest.fixture(scope="session", autouse=True)
 def fano_compiled() -> None:
-    """Fano's compiled engine and search loaded (compiled on a fresh checkout) before any test,
-    so that the first ``hard`` Fano bot of a timed test does not pay Numba's compile time."""
+    """Fano's compiled engine and search, and Fan Tan's compiled search, loaded (compiled on a
+    fresh checkout) before any test, so that the first ``hard`` bot of a timed test does not
+    pay Numba's compile time."""
+    from fanfold.agents.strategy import fantan_fast
     from fanfold.games.fano.fast import engine
 
     engine.warm_up()
+    fantan_fast.warm_up()

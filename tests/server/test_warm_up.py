@@ -1,4 +1,5 @@
-"""``fanfold serve`` loads Fano's compiled engine at start-up, off the event loop."""
+"""``fanfold serve`` loads Fano's and Fan Tan's compiled kernels at start-up, off the event
+loop."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from fanfold.agents.strategy import fantan_fast
 from fanfold.games.fano.fast import engine
 from fanfold.server.app import create_app
 from tests.server.support import sqlite_url
@@ -17,18 +19,23 @@ from tests.server.support import sqlite_url
 def test_the_server_warms_the_compiled_engine_up_only_when_asked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, warm: bool
 ) -> None:
-    called = threading.Event()
+    called = {"fano": threading.Event(), "fantan": threading.Event()}
     threads: list[str] = []
 
-    def warm_up() -> None:
-        threads.append(threading.current_thread().name)
-        called.set()
+    def warmer(name: str) -> object:
+        def warm_up() -> None:
+            threads.append(threading.current_thread().name)
+            called[name].set()
 
-    monkeypatch.setattr(engine, "warm_up", warm_up)
+        return warm_up
+
+    monkeypatch.setattr(engine, "warm_up", warmer("fano"))
+    monkeypatch.setattr(fantan_fast, "warm_up", warmer("fantan"))
     app = create_app(sqlite_url(tmp_path), warm_fast=warm)
     with TestClient(app) as client:
         assert client.get("/api/games").status_code == 200
-        assert called.wait(10 if warm else 1) is warm
+        for event in called.values():
+            assert event.wait(10 if warm else 1) is warm
     if warm:
-        assert len(threads) == 1
-        assert threads[0].startswith("bot")
+        assert len(threads) == 2
+        assert all(thread.startswith("bot") for thread in threads)

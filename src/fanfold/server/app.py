@@ -184,12 +184,17 @@ def _daily_deal(today: dt.date | None = None) -> int:
 
 
 def _warm_fast() -> None:
-    """Load Fano's compiled kernels from Numba's cache (compile them on first use)."""
+    """Load Fano's and Fan Tan's compiled kernels from Numba's cache (compile them on first
+    use)."""
+    from fanfold.agents.strategy import fantan_fast
     from fanfold.games.fano.fast import engine
 
     started = time.monotonic()
     engine.warm_up()
     log.info("Fano's compiled engine ready in %.1f s", time.monotonic() - started)
+    started = time.monotonic()
+    fantan_fast.warm_up()
+    log.info("Fan Tan's compiled search ready in %.1f s", time.monotonic() - started)
 
 
 # -------------------------------------------------------------------- the app
@@ -210,8 +215,8 @@ def create_app(
         bot_pause: seconds between bot actions, so that people can follow them.
         resume: load unfinished tables at start-up so that their bots play on.
         warm_fast: load (or, on a fresh installation, compile) Fano's compiled engine and
-            search in the bots' thread pool at start-up, so that the first ``hard`` Fano bot
-            does not pay for it in play.
+            search and Fan Tan's compiled search in the bots' thread pool at start-up, so that
+            the first ``hard`` Fano or Fan Tan bot does not pay for it in play.
     """
     state: dict[str, Hub] = {}
 

@@ -32,9 +32,11 @@ every constraint of the view.
 
 Levels: ``easy`` plays at random; ``medium`` is the heuristic, which plays sensibly but never
 looks ahead (a short search, ``pimc(deals=20)``, measured no stronger than it); ``hard`` tries
-each move on 200 deals drawn by reading the others' play, played out by the heuristic except at
-its own next two choices, which :func:`search_values` searches per view
-(:mod:`fanfold.agents.pimc`; measured in ``docs/agents.md``).
+each move on 2000 deals drawn by reading the others' play, played out by the heuristic except at
+its own next two choices, searched per view where at least 50 deals share it, all in compiled
+code (:mod:`fanfold.agents.strategy.fantan_fast`; the same search as :func:`search_values`
+over :func:`infer_states`' deals, which the other variants use; measured in
+``docs/agents.md``).
 """
 
 from __future__ import annotations
@@ -622,7 +624,7 @@ KNOWLEDGE = _make
 LEVELS = {
     "easy": "random",
     "medium": "heuristic",
-    "hard": "pimc(deals=200, infer=true, lookahead=2)",
+    "hard": "pimc(deals=2000, infer=true, lookahead=2, group=50, fast=true)",
 }
 
 __all__ = [
