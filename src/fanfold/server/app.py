@@ -197,6 +197,15 @@ def _warm_fast() -> None:
     log.info("Fan Tan's compiled search ready in %.1f s", time.monotonic() - started)
 
 
+async def _sweep(hub: Hub) -> None:
+    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`)."""
+    while True:
+        await asyncio.sleep(max(1.0, min(60.0, hub.keep_seconds / 2)))
+        gone = hub.evict_idle()
+        if gone:
+            log.info("%d idle tables left memory (%d remain)", gone, len(hub.live))
+
+
 # -------------------------------------------------------------------- the app
 
 
@@ -207,6 +216,7 @@ def create_app(
     bot_pause: float = 0.0,
     resume: bool = True,
     warm_fast: bool = False,
+    keep_seconds: float = 600.0,
 ) -> FastAPI:
     """The application, on the store at ``store_url``.
 
@@ -217,22 +227,27 @@ def create_app(
         warm_fast: load (or, on a fresh installation, compile) Fano's compiled engine and
             search and Fan Tan's compiled search in the bots' thread pool at start-up, so that
             the first ``hard`` Fano or Fan Tan bot does not pay for it in play.
+        keep_seconds: how long a table nobody watches and nothing plays on stays in memory
+            (finished games and games their players left); the store keeps it, and it comes
+            back when asked for.
     """
     state: dict[str, Hub] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, store_url)
-        hub = Hub(store, bot_seconds=bot_seconds, bot_pause=bot_pause)
+        hub = Hub(store, bot_seconds=bot_seconds, bot_pause=bot_pause, keep_seconds=keep_seconds)
         state["hub"] = hub
         app.state.hub = hub
         if warm_fast:
             asyncio.get_running_loop().run_in_executor(hub.executor, _warm_fast)
         if resume:
             await hub.resume_all()
+        sweeper = asyncio.get_running_loop().create_task(_sweep(hub))
         try:
             yield
         finally:
+            sweeper.cancel()
             for live in hub.live.values():
                 for task in (live.bots, live.clock):
                     if task is not None:
@@ -535,7 +550,7 @@ def create_app(
                         chosen = _chosen_seat(live.table.decider, held, hello.seat)
                         _check_spectator(live, chosen)  # before the hello counts
                         watcher = Watcher(chosen, held, send, hello.token)
-                        await hub().watch(live, watcher)
+                        live = await hub().watch(live, watcher)
                         continue
                     if kind == "act":
                         act_message = WsAct.model_validate(data)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from fanfold.agents.base import AgentSpec, parse_agent, registered_agents
@@ -78,6 +79,22 @@ class LiveTable:
     clock: asyncio.Task[None] | None = None
     #: When the decision now runs out of time (``time.monotonic()``), and the version it is for.
     deadline: tuple[int, float] | None = None
+    #: When the table was last asked for (``time.monotonic()``).
+    touched: float = field(default_factory=time.monotonic)
+    #: True once the hub has let the table go from memory: whoever still holds this object
+    #: asks the hub again (the table is rebuilt from the store).
+    evicted: bool = False
+
+    def is_idle(self) -> bool:
+        """Nobody watches, no bot thinks or plays on, no timer runs and nothing holds the
+        lock: the table may leave memory, nothing of it lost (every action is stored)."""
+        return (
+            not self.watchers
+            and self.thinking is None
+            and (self.bots is None or self.bots.done())
+            and (self.clock is None or self.clock.done())
+            and not self.lock.locked()
+        )
 
     @property
     def time_limit(self) -> float:
@@ -115,6 +132,9 @@ class Hub:
             iteration budgets alone).
         bot_pause: seconds to wait after each bot action so that people can follow the play.
         executor: where bots think (a thread pool by default).
+        keep_seconds: how long a table nobody watches and nothing plays on stays in memory
+            after it was last asked for (:meth:`evict_idle`); it is rebuilt from the store
+            when asked for again.
     """
 
     def __init__(
@@ -124,8 +144,10 @@ class Hub:
         bot_seconds: float | None = 1.0,
         bot_pause: float = 0.0,
         executor: Executor | None = None,
+        keep_seconds: float = 600.0,
     ) -> None:
         self.store = store
+        self.keep_seconds = keep_seconds
         self.bot_seconds = bot_seconds
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
@@ -241,10 +263,12 @@ class Hub:
         """
         live = self.live.get(table_id)
         if live is not None:
+            live.touched = time.monotonic()
             return live
         async with self._loading:
             live = self.live.get(table_id)
             if live is not None:
+                live.touched = time.monotonic()
                 return live
             stored = await asyncio.to_thread(self.store.load, table_id)
             if stored is None:
@@ -254,6 +278,36 @@ class Hub:
         self._start_bots(live)
         self._start_clock(live)
         return live
+
+    @asynccontextmanager
+    async def holding(self, table_id: str) -> AsyncIterator[LiveTable]:
+        """The live table ``table_id`` with its lock held: the one in memory now (asked for
+        again when the one first found was let go from memory while this waited).
+
+        Raises:
+            NotFoundError: no such table.
+        """
+        while True:
+            live = await self.get(table_id)
+            async with live.lock:
+                if live.evicted:
+                    continue
+                yield live
+                return
+
+    def evict_idle(self, now: float | None = None) -> int:
+        """Let go from memory every idle table (:meth:`LiveTable.is_idle`) not asked for in
+        the last ``keep_seconds``; returns how many. Finished games and games their players
+        left stay in the store, and come back when asked for."""
+        now = time.monotonic() if now is None else now
+        gone = [
+            table_id
+            for table_id, live in self.live.items()
+            if now - live.touched >= self.keep_seconds and live.is_idle()
+        ]
+        for table_id in gone:
+            self.live.pop(table_id).evicted = True
+        return len(gone)
 
     async def resume_all(self) -> int:
         """Load every unfinished table (at start-up) so that bots go on playing; returns how
@@ -278,8 +332,7 @@ class Hub:
             StaleVersionError, TurnError, NotationError, IllegalActionError: from the table.
             StorageError: the store could not keep the action (nothing changed).
         """
-        live = await self.get(table_id)
-        async with live.lock:
+        async with self.holding(table_id) as live:
             table = live.table
             held = live.seats_of(token)
             if not held:
@@ -305,8 +358,7 @@ class Hub:
 
     async def undo(self, table_id: str, token: str | None, version: int | None) -> bool:
         """Take moves back to the holder's last decision (see :meth:`Table.undo`)."""
-        live = await self.get(table_id)
-        async with live.lock:
+        async with self.holding(table_id) as live:
             table = live.table
             if not live.seats_of(token):
                 raise ForbiddenError("this link holds no seat at this table")
@@ -462,12 +514,14 @@ class Hub:
             raise RuntimeError("a bot failed") from live.bots.exception()
 
     # ------------------------------------------------------------- watching
-    async def watch(self, live: LiveTable, watcher: Watcher) -> None:
-        """Add a watcher and send it the table as it is now."""
-        async with live.lock:  # never an action that is still being stored
-            message = message_for(live, watcher.seat, watcher.seats)
-            live.watchers.add(watcher)
+    async def watch(self, live: LiveTable, watcher: Watcher) -> LiveTable:
+        """Add a watcher and send it the table as it is now; returns the live table it watches
+        (``live``, or the table in memory now if ``live`` was let go meanwhile)."""
+        async with self.holding(live.id) as held:  # never an action still being stored
+            message = message_for(held, watcher.seat, watcher.seats)
+            held.watchers.add(watcher)
         await watcher.send(message)
+        return held
 
     async def broadcast(self, live: LiveTable) -> None:
         """Send every watcher its own message about the table as it is now."""

@@ -1,0 +1,113 @@
+"""Idle tables leave the server's memory and come back from the store, nothing lost."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from fanfold.core.registry import get_game
+from fanfold.server.app import create_app
+from fanfold.server.hub import Hub, Watcher
+from fanfold.server.store import Store
+from tests.server.support import JSON, act, look, open_table, sqlite_url
+
+MORRIS = get_game("morris")
+
+
+async def _nothing(message: JSON) -> None:
+    del message
+
+
+def test_an_idle_table_leaves_memory_and_comes_back_as_it_was(tmp_path: Path) -> None:
+    async def run() -> None:
+        hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None, keep_seconds=60)
+        created = await hub.create(MORRIS, MORRIS.default_config(), ["you", "random"], seed=3)
+        live = await hub.get(created.id)
+        await hub.act(created.id, created.token, None, live.table.legal_texts()[0], None)
+        await hub.idle(created.id)
+        version, state = live.table.version, live.table.state
+        assert hub.evict_idle(now=time.monotonic() + 30) == 0  # asked for too recently
+        assert hub.evict_idle(now=time.monotonic() + 61) == 1
+        assert created.id not in hub.live
+        assert live.evicted
+        back = await hub.get(created.id)
+        assert back is not live
+        assert (back.table.version, back.table.state) == (version, state)
+        # The player acts on; the table in memory now takes the action.
+        await hub.act(created.id, created.token, version, back.table.legal_texts()[0], None)
+        await hub.idle(created.id)
+        assert back.table.version > version
+        assert live.table.version == version  # the object let go is never written to again
+        hub.executor.shutdown()
+        hub.store.close()
+
+    asyncio.run(run())
+
+
+def test_a_watched_or_busy_table_stays_in_memory(tmp_path: Path) -> None:
+    async def run() -> None:
+        hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None, keep_seconds=0)
+        watched = await hub.create(MORRIS, MORRIS.default_config(), ["you", "random"], seed=3)
+        live = await hub.watch(await hub.get(watched.id), Watcher(0, frozenset({0}), _nothing))
+        bots = await hub.create(MORRIS, MORRIS.default_config(), ["random", "random"], seed=4)
+        busy = await hub.get(bots.id)
+        assert busy.bots is not None
+        assert not busy.bots.done()  # the bots play on
+        assert hub.evict_idle() == 0
+        live.watchers.clear()  # the watcher went away
+        assert hub.evict_idle() == 1
+        assert watched.id not in hub.live
+        assert bots.id in hub.live
+        busy.bots.cancel()
+        hub.executor.shutdown()
+        hub.store.close()
+
+    asyncio.run(run())
+
+
+def test_an_action_waiting_on_a_table_let_go_lands_on_the_table_in_memory(tmp_path: Path) -> None:
+    async def run() -> None:
+        hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None, keep_seconds=0)
+        created = await hub.create(MORRIS, MORRIS.default_config(), ["you", "you"], seed=3)
+        first = await hub.get(created.id)
+        move = first.table.legal_texts()[0]
+        async with first.lock:  # someone else acts: the action below waits for the lock
+            waiting = asyncio.create_task(hub.act(created.id, created.token, None, move, None))
+            await asyncio.sleep(0.05)
+            # Let the table go while the action waits (as if the lock had been free a moment).
+            hub.live.pop(created.id).evicted = True
+        played = await waiting
+        now = hub.live[created.id]
+        assert now is not first
+        assert played.text == move
+        assert [p.text for p in now.table.played] == [move]
+        assert first.table.played == []
+        watcher = Watcher(None, frozenset(), _nothing)
+        assert await hub.watch(first, watcher) is now  # a late hello joins the table in memory
+        assert watcher in now.watchers
+        hub.executor.shutdown()
+        hub.store.close()
+
+    asyncio.run(run())
+
+
+def test_the_server_lets_idle_tables_go_and_serves_them_again(tmp_path: Path) -> None:
+    app = create_app(sqlite_url(tmp_path), bot_seconds=None, keep_seconds=0.5)
+    with TestClient(app) as client:
+        created = open_table(client, game="morris", seats=["you", "you"], seed=2)
+        table, token = created["table"], created["token"]
+        before = look(client, table, token)
+        move = before["legal"][0]
+        assert act(client, table, token, move).status_code == 200
+        hub: Hub = app.state.hub
+        deadline = time.monotonic() + 10
+        while table in hub.live and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert table not in hub.live
+        after = look(client, table, token)
+        assert after["version"] == before["version"] + 1
+        assert act(client, table, token, after["legal"][0]).status_code == 200
+        assert look(client, table, token)["version"] == before["version"] + 2
