@@ -357,6 +357,11 @@ class FailingStore(Store):
             raise RuntimeError("the disk is full")
         super().append_many(*args, **kwargs)
 
+    def truncate(self, *args: Any, **kwargs: Any) -> None:
+        if self.fail:
+            raise RuntimeError("the disk is full")
+        super().truncate(*args, **kwargs)
+
 
 def test_a_new_watcher_is_not_told_of_an_action_being_stored(tmp_path: Path) -> None:
     """A watcher arrives while an action waits for its commit, which then fails: it must
@@ -380,6 +385,36 @@ def test_a_new_watcher_is_not_told_of_an_action_being_stored(tmp_path: Path) -> 
         await watching
         assert [len(message["log"]) for message in heard] == [0]
         assert live.table.played == []
+        hub.executor.shutdown()
+        store.close()
+
+    run(scenario())
+
+
+def test_an_undo_the_store_refuses_changes_nothing(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = FailingStore(sqlite_url(tmp_path))
+        hub = Hub(store, bot_seconds=None)
+        created = await hub.create(MORRIS, MORRIS.default_config(), ["you", "random"], seed=2)
+        live = hub.live[created.id]
+        for _ in range(2):
+            await hub.act(created.id, created.token, None, live.table.legal_texts()[0], None)
+            await hub.idle(created.id)
+        table = live.table
+        before = (table.version, table.state, table.record, list(table.played))
+        store.fail = True
+        with pytest.raises(StorageError, match="could not be taken back"):
+            await hub.undo(created.id, created.token, None)
+        assert (table.version, table.state, table.record, list(table.played)) == before
+        stored = store.load(created.id)
+        assert stored is not None
+        assert len(stored.actions) == len(table.played)
+        store.fail = False  # the store recovers: the same undo goes through
+        assert await hub.undo(created.id, created.token, table.version)
+        assert len(table.played) < len(before[3])
+        stored = store.load(created.id)
+        assert stored is not None
+        assert (len(stored.actions), stored.version) == (len(table.played), table.version)
         hub.executor.shutdown()
         store.close()
 

@@ -85,6 +85,17 @@ class _Snapshot:
     played: int
 
 
+@dataclass(frozen=True)
+class TableCheckpoint:
+    """A table's game at one moment (:meth:`Table.checkpoint`)."""
+
+    state: Any
+    record: GameRecord
+    played: tuple[Played, ...]
+    past: tuple[_Snapshot, ...]
+    version: int
+
+
 class Table:
     """One game in progress.
 
@@ -269,6 +280,21 @@ class Table:
                 self.version += 1
                 return True
         return False
+
+    def checkpoint(self) -> TableCheckpoint:
+        """Where the game stands now, for :meth:`restore` (a front end that must undo an
+        :meth:`undo` its store refused to keep)."""
+        return TableCheckpoint(
+            self.state, self.record, tuple(self.played), tuple(self._past), self.version
+        )
+
+    def restore(self, checkpoint: TableCheckpoint) -> None:
+        """Put the game back where :meth:`checkpoint` found it: state, record, the actions
+        played, what undo can take back, and the version."""
+        self.state, self.record = checkpoint.state, checkpoint.record
+        self.played[:] = checkpoint.played
+        self._past[:] = checkpoint.past
+        self.version = checkpoint.version
 
     def take_back(self) -> Played:
         """Remove the last action whoever played it (a front end whose store refused to keep

@@ -357,7 +357,13 @@ class Hub:
         return played
 
     async def undo(self, table_id: str, token: str | None, version: int | None) -> bool:
-        """Take moves back to the holder's last decision (see :meth:`Table.undo`)."""
+        """Take moves back to the holder's last decision (see :meth:`Table.undo`).
+
+        Raises:
+            ForbiddenError: the token holds no seat here.
+            StaleVersionError: ``version`` is not the table's.
+            StorageError: the store could not take the moves back (nothing changed).
+        """
         async with self.holding(table_id) as live:
             table = live.table
             if not live.seats_of(token):
@@ -367,11 +373,18 @@ class Hub:
                     f"the game has moved on (you saw version {version}, it is now "
                     f"{table.version}); look again"
                 )
+            before = table.checkpoint()
             if not table.undo():
                 return False  # the bots (if any) play on: nothing was taken back
+            try:
+                self.store.truncate(live.id, len(table.played), table.version)
+            except Exception as error:
+                table.restore(before)  # the store keeps the moves, so the table does too
+                raise StorageError(
+                    f"the moves could not be taken back ({error}); try again"
+                ) from None
             if live.bots is not None and not live.bots.done():
                 live.bots.cancel()  # a human decides now; the bots' work is moot
-            self.store.truncate(live.id, len(table.played), table.version)
         self._start_clock(live)
         await self.broadcast(live)
         self._start_bots(live)
