@@ -214,6 +214,27 @@ def test_every_refused_action_changes_nothing(client: TestClient) -> None:
     assert look(client, table, friend)["log"][-1]["text"].startswith(legal)
 
 
+def test_a_body_sent_in_chunks_is_held_to_the_same_limit(client: TestClient) -> None:
+    created = open_table(client, game="morris", seats=["you", "you"], seed=2)
+    table, token = created["table"], created["token"]
+    url = f"/api/tables/{table}/act"
+    legal = look(client, table, token)["legal"][0]
+
+    def chunks(data: bytes, size: int) -> Any:
+        for start in range(0, len(data), size):
+            yield data[start : start + size]
+
+    big = json.dumps({"token": token, "action": legal, "p": "x" * 2**20}).encode()
+    answer = client.post(url, content=chunks(big, 2**16), headers=JSON_TYPE)
+    assert "content-length" not in answer.request.headers  # sent in chunks
+    error = refused(answer, 413)
+    assert "large" in error["error"]
+    assert look(client, table, token)["version"] == 0  # nothing changed
+    small = json.dumps({"token": token, "action": legal}).encode()
+    assert client.post(url, content=chunks(small, 8), headers=JSON_TYPE).status_code == 200
+    assert look(client, table, token)["version"] == 1
+
+
 def test_every_error_has_the_same_shape(client: TestClient) -> None:
     """Errors that the framework raises (an unreadable body, an unknown path, a wrong method)
     answer ``{"error", "kind"}`` like the API's own."""

@@ -39,7 +39,7 @@ import datetime as dt
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -50,6 +50,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnected
 
 from fanfold import __version__
@@ -197,6 +198,72 @@ def _warm_fast() -> None:
     log.info("Fan Tan's compiled search ready in %.1f s", time.monotonic() - started)
 
 
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413: by their ``Content-Length`` before
+    reading them, and, for a body sent in chunks without one, as soon as what arrived passes
+    the limit (the application is then told the client went away, and what it answers is
+    dropped), so no request body larger than the limit is ever held in memory.
+
+    Args:
+        app: the ASGI application behind it.
+        limit: the most bytes a request body may have.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {"error": f"request too large (at most {self.limit} bytes)", "kind": "TooLarge"}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(send)
+            return
+        refused = started = False
+        received = 0
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        async def limited_receive() -> Message:
+            nonlocal refused, received
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    if not started:
+                        await self._refuse(send)
+                    refused = True
+                    return {"type": "http.disconnect"}
+            return message
+
+        await self.app(scope, limited_receive, guarded_send)
+
+
 async def _sweep(hub: Hub) -> None:
     """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`)."""
     while True:
@@ -286,17 +353,7 @@ def create_app(
             headers=error.headers,
         )
 
-    @app.middleware("http")
-    async def _limit_body(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse(
-                {"error": f"request too large (at most {MAX_BODY} bytes)", "kind": "TooLarge"},
-                status_code=413,
-            )
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     # ---------------------------------------------------------------- pages
     @app.get("/", include_in_schema=False)
