@@ -91,6 +91,20 @@ def test_hint_wrong_moves_and_typed_moves(page: Page, server: str) -> None:
     expect(page.locator("#prompt")).to_have_text(lesson.steps[1].prompt)
 
 
+def test_the_answer_on_request(page: Page, server: str) -> None:
+    lesson = LESSONS[0]
+    step = lesson.steps[0]
+    page.goto(f"{server}/learn/fano/{lesson.id}")
+    expect(page.locator("#answer")).to_be_hidden()
+    page.click("#answer-button")
+    expect(page.locator("#answer")).to_contain_text(step.answers[0])
+    expect(page.locator("#answer")).to_contain_text(step.explanation)
+    expect(page.locator("#typed")).to_have_value(step.answers[0])
+    shot(page, "fano-lesson-answer")
+    page.click("#try")  # the answer shown is filled in: trying it moves the lesson on
+    expect(page.locator("#explanation")).to_contain_text(step.explanation)
+
+
 @pytest.mark.parametrize(("name", "width", "height"), [("desktop", 1280, 800), ("phone", 390, 844)])
 def test_lessons_fit_the_screen(
     browser: Browser, server: str, name: str, width: int, height: int

@@ -130,6 +130,26 @@ def test_an_illegal_move_gets_the_rules_reason(client: TestClient) -> None:
     assert "next" not in body
 
 
+def test_the_answer_is_shown_on_request_and_is_accepted(client: TestClient) -> None:
+    for lesson in LESSONS:
+        for number, step in enumerate(lesson.steps):
+            answer = client.get(f"/api/lessons/fano/{lesson.id}/answer", params={"step": number})
+            assert answer.status_code == 200, answer.text
+            shown = answer.json()
+            assert shown == {
+                "step": number,
+                "answers": list(step.answers),
+                "explanation": step.explanation,
+            }
+            judged = attempt(client, lesson.id, number, shown["answers"][0]).json()
+            assert judged["verdict"] == "correct"
+    past = client.get(
+        f"/api/lessons/fano/{LESSONS[0].id}/answer", params={"step": len(LESSONS[0].steps)}
+    )
+    assert "no step" in refused(past, 404)["error"]
+    assert refused(client.get("/api/lessons/fano/no-such/answer"), 404)
+
+
 def test_refusals_are_clear_and_change_nothing(client: TestClient) -> None:
     before = get_lesson(client, "classic-1")
     body = refused(attempt(client, "classic-1", 0, "attack the six"), 400)

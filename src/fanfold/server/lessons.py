@@ -10,6 +10,8 @@ API (JSON; errors are ``{"error": sentence, "kind": name}`` as everywhere else):
 * ``GET /api/lessons/GAME/ID?step=K``: the lesson (intro, seats) and step ``K`` (default 0): the
   question, the hint, the learner's view of the position, the learner's legal moves and the
   moves played so far. ``K`` may be the number of steps: the position after the last one;
+* ``GET /api/lessons/GAME/ID/answer?step=K``: the lesson's move(s) at step ``K`` and why,
+  for a learner who gives up (``answers``, ``explanation``); 404 past the last step;
 * ``POST /api/lessons/GAME/ID/try`` with ``{"step": K, "action": TEXT}``: the verdict on the
   learner's move, read with the game's notation and judged by its rules: ``correct`` (with the
   explanation and the next step, or the final position, the summary and the next lesson),
@@ -169,6 +171,20 @@ def lessons_router() -> APIRouter:
             "next_lesson": None if following is None else _summary(game, following),
             "step": _position(book, found, step, _before(book, found, step)),
         }
+
+    @router.get("/api/lessons/{game}/{lesson_id}/answer", response_model=None)
+    async def show_answer(
+        game: str, lesson_id: str, step: Annotated[int, Query(ge=0, le=100)] = 0
+    ) -> JSONObject:
+        book = _book(game)
+        found = _lesson(book, lesson_id)
+        if step >= len(found.steps):
+            raise NotFoundError(
+                f"lesson {found.id!r} has {len(found.steps)} steps; there is no step {step}"
+            )
+        asked = found.steps[step]
+        answers: list[JSONValue] = list(asked.answers)
+        return {"step": step, "answers": answers, "explanation": asked.explanation}
 
     @router.post("/api/lessons/{game}/{lesson_id}/try", response_model=None)
     async def try_move(game: str, lesson_id: str, body: Try) -> JSONObject:

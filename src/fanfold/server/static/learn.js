@@ -163,10 +163,29 @@ function questionPanel(explained, answer) {
   const typed = el("input", { id: "typed", type: "text", placeholder: "a move, e.g. 4H>6C:3H", autocomplete: "off", "aria-label": "a move in notation" });
   const form = el("form", { class: "typed-move", onsubmit: (event) => { event.preventDefault(); tryMove(typed.value); } },
     typed, el("button", { type: "submit", id: "try", text: "Try" }));
+  const answerBox = el("p", { class: "hint", id: "answer", hidden: "" });
+  const showAnswer = async () => {
+    let shown;
+    try {
+      shown = await api("GET", `/api/lessons/${game}/${lessonId}/answer?step=${step.index}`);
+    } catch (error) {
+      setMessage("illegal", error.message);
+      return;
+    }
+    answerBox.replaceChildren(
+      el("strong", { text: `The move: ${shown.answers.join(" or ")}. ` }),
+      document.createTextNode(`${shown.explanation} Play it to go on.`),
+    );
+    answerBox.hidden = false;
+    typed.value = shown.answers[0];
+  };
   panel.append(
     form,
-    el("div", { class: "buttons" }, el("button", { type: "button", id: "hint-button", onclick: () => { hintBox.hidden = false; }, text: "Hint" })),
+    el("div", { class: "buttons" },
+      el("button", { type: "button", id: "hint-button", onclick: () => { hintBox.hidden = false; }, text: "Hint" }),
+      el("button", { type: "button", id: "answer-button", onclick: showAnswer, text: "Show the answer" })),
     hintBox,
+    answerBox,
     el("p", { class: "verdict", id: "verdict", role: "alert" }),
   );
   return panel;
