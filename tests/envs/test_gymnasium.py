@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import fanfold.core.registry
 import fanfold.envs
 from fanfold.core.errors import IllegalActionError, UnknownAgentError
 from fanfold.envs.gymnasium_env import FanfoldGymEnv
@@ -98,3 +99,24 @@ def test_fan_patience_is_a_single_player_puzzle() -> None:
     reward, steps = finish(env, 2)
     assert reward in (0.0, 1.0)
     assert steps <= 30
+
+
+def test_a_deal_over_before_the_learner_decides_is_passed_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fanfold.envs import gymnasium_env
+
+    lost = 15788  # a Fan deal with no legal move at all: lost before any decision
+    game = fanfold.core.registry.get_game("fan")
+    assert game.outcome(game.new_state(game.default_config(), lost)) is not None
+    seeds = iter([lost, lost, 7])
+    monkeypatch.setattr(gymnasium_env, "draw_seed", lambda rng: next(seeds))
+    env = FanfoldGymEnv("fan")
+    observation, info = env.reset(seed=1)
+    assert info == {"skipped_deals": 2}
+    assert observation["action_mask"].any()  # the learner has a decision
+    assert env.episode is not None
+    assert not env.episode.is_terminal
+    monkeypatch.setattr(gymnasium_env, "draw_seed", lambda rng: lost)
+    with pytest.raises(RuntimeError, match="ended before the learner's first decision"):
+        env.reset(seed=2)

@@ -34,6 +34,11 @@ from fanfold.envs.episode import DEFAULT_MAX_STEPS, Episode, draw_seed, seat_nam
 UNSET: Any = object()
 
 
+#: Deals :meth:`FanfoldGymEnv.reset` passes over (games over before the learner's first
+#: decision) before it gives up.
+MAX_SKIPPED = 1000
+
+
 class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """A fanfold game for one learner as a Gymnasium environment.
 
@@ -130,10 +135,26 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Deal a new game and let the bots play up to the learner's first decision."""
+        """Deal a new game and let the bots play up to the learner's first decision.
+
+        A deal whose game ends before the learner has a decision (a Fan patience deal with no
+        legal move at all) is no episode: another is dealt from the same generator, and
+        ``info["skipped_deals"]`` says how many were passed over.
+
+        Raises:
+            RuntimeError: :data:`MAX_SKIPPED` deals in a row ended that way.
+        """
         super().reset(seed=seed, options=options)
+        skipped = 0
         self._start(draw_seed(self.np_random))
-        return self._observation(), {}
+        while self._require_episode().is_terminal:
+            skipped += 1
+            if skipped >= MAX_SKIPPED:
+                raise RuntimeError(
+                    f"{MAX_SKIPPED} deals in a row ended before the learner's first decision"
+                )
+            self._start(draw_seed(self.np_random))
+        return self._observation(), ({"skipped_deals": skipped} if skipped else {})
 
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """The learner's action, then the bots' until the learner decides or the game ends."""
