@@ -146,3 +146,20 @@ def test_render_shows_the_acting_seats_view() -> None:
     assert text
     with pytest.raises(ValueError, match="render_mode"):
         fanfold.envs.aec_env("morris", render_mode="rgb_array")
+
+
+def test_a_deal_over_before_any_decision_ends_at_reset(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fanfold.envs import pettingzoo_env
+
+    monkeypatch.setattr(pettingzoo_env, "draw_seed", lambda rng: 15788)  # no legal move
+    env = fanfold.envs.aec_env("fan")
+    env.reset(seed=1)
+    assert env.terminations == {"player_0": True}
+    observation, reward, terminated, truncated, info = env.last()
+    assert terminated
+    assert not truncated
+    assert reward == 0.0
+    assert "no legal move" in info["outcome"]
+    assert not observation["action_mask"].any()
+    env.step(None)
+    assert env.agents == []

@@ -120,6 +120,8 @@ class FanfoldAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        if self._end_if_over():  # a deal over before any decision (a Fan deal with no move)
+            self._accumulate_rewards()
         self._select()
 
     def step(self, action: Any) -> None:
@@ -136,20 +138,28 @@ class FanfoldAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         episode.act(self._seat_of[agent], action)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if episode.is_terminal or episode.is_truncated:
-            ended = episode.is_terminal
-            for name, value in zip(self.possible_agents, episode.returns(), strict=True):
-                self.rewards[name] = float(value)
-                self.terminations[name] = ended
-                self.truncations[name] = not ended
-            outcome = episode.table.outcome
-            reason = outcome.reason if outcome is not None else "cut short at the step limit"
-            for name in self.agents:
-                self.infos[name] = {"outcome": reason}
+        self._end_if_over()
         self._accumulate_rewards()
         self._select()
         if self.render_mode == "human":
             self.render()
+
+    def _end_if_over(self) -> bool:
+        """When the game has ended (or reached the step limit): every agent terminated (or
+        truncated) with its return as reward and the reason in its info; whether it has."""
+        episode = self._require_episode()
+        if not (episode.is_terminal or episode.is_truncated):
+            return False
+        ended = episode.is_terminal
+        for name, value in zip(self.possible_agents, episode.returns(), strict=True):
+            self.rewards[name] = float(value)
+            self.terminations[name] = ended
+            self.truncations[name] = not ended
+        outcome = episode.table.outcome
+        reason = outcome.reason if outcome is not None else "cut short at the step limit"
+        for name in self.agents:
+            self.infos[name] = {"outcome": reason}
+        return True
 
     def _select(self) -> None:
         episode = self._require_episode()
