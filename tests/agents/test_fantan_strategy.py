@@ -12,7 +12,7 @@ from fanfold.agents import create_agent, parse_agent
 from fanfold.agents.levels import LEVELS
 from fanfold.agents.pimc import PIMCAgent, PIMCConfig
 from fanfold.agents.strategy import fantan as strategy
-from fanfold.agents.strategy import knowledge_for
+from fanfold.agents.strategy import fantan_scoring, knowledge_for
 from fanfold.core.cards import Card
 from fanfold.core.errors import ConfigError
 from fanfold.games.fantan import GAME, FanTanConfig, FanTanState, FanTanView, Pass, rules, sampling
@@ -244,7 +244,7 @@ def test_the_memo_of_suit_scores_gives_the_scores_of_card_scores(preset: str) ->
             memo = {}
             for shift in (0, 13, 26, 39):
                 row = (state.layout >> shift) & SUIT_MASK
-                for bit, score in strategy._suit_scores(
+                for bit, score in fantan_scoring._suit_scores(
                     config, state.start_rank, row, (hand >> shift) & SUIT_MASK,
                     strategy.DEFAULT_WEIGHTS,
                 ):  # fmt: skip

@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fanfold.agents.strategy import fantan_kernels as kernels
-from fanfold.agents.strategy.fantan import (
+from fanfold.agents.strategy.fantan_scoring import (
     BURN_IN,
     DEFAULT_WEIGHTS,
     STRAY,
