@@ -101,13 +101,11 @@ def playable(layout, opening, table):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def best_card(  # type: ignore[no-untyped-def]
-    hand, choices, layout, rs, m, table, pop, beyond_of, position, start, span, weights
+def score_choices(  # type: ignore[no-untyped-def]
+    hand, choices, layout, cards, scores, table, pop, beyond_of, position, start, span, weights
 ):
-    """The index of the strategy's card among ``choices`` (two or more), ties broken by deal
-    ``m``'s generator."""
-    best = -1e9
-    top = np.empty(52, np.int64)
+    """Write each card of ``choices`` (in index order) into ``cards`` and the strategy's score
+    of playing it into ``scores``; returns how many."""
     count = 0
     for suit in range(4):
         shift = 13 * suit
@@ -117,19 +115,39 @@ def best_card(  # type: ignore[no-untyped-def]
             hand13 = (hand >> shift) & SUIT
             for bit in range(13):
                 if mine >> bit & 1:
-                    score = card_score(
+                    cards[count] = shift + bit
+                    scores[count] = card_score(
                         row, hand13, bit, table, pop, beyond_of, position, start, span, weights
                     )
-                    if score > best:
-                        best = score
-                        top[0] = shift + bit
-                        count = 1
-                    elif score == best:
-                        top[count] = shift + bit
-                        count += 1
-    if count == 1:
-        return int(top[0])
-    return int(top[below(rs, m, count)])
+                    count += 1
+    return count
+
+
+@njit(cache=True)
+def best_card(  # type: ignore[no-untyped-def]
+    hand, choices, layout, rs, m, table, pop, beyond_of, position, start, span, weights
+):
+    """The index of the strategy's card among ``choices`` (two or more), ties broken by deal
+    ``m``'s generator."""
+    cards = np.empty(52, np.int64)
+    scores = np.empty(52, np.float64)
+    count = score_choices(
+        hand, choices, layout, cards, scores, table, pop, beyond_of, position, start, span,
+        weights,
+    )  # fmt: skip
+    best = -1e9
+    ties = 0
+    for k in range(count):
+        if scores[k] > best:
+            best = scores[k]
+            cards[0] = cards[k]
+            ties = 1
+        elif scores[k] == best:
+            cards[ties] = cards[k]
+            ties += 1
+    if ties == 1:
+        return int(cards[0])
+    return int(cards[below(rs, m, ties)])
 
 
 @njit(cache=True)
@@ -224,37 +242,30 @@ def seat_likelihood(  # type: ignore[no-untyped-def]
     """How likely one seat's plays ``first .. last - 1`` (in order) were under the strategy,
     had it held ``hand`` now: :meth:`fanfold.agents.strategy.fantan.PlayRecord.seat_likelihood`."""
     likelihood = 1.0
+    cards = np.empty(52, np.int64)
+    scores = np.empty(52, np.float64)
     for k in range(last - 1, first - 1, -1):
         index = indices[k]
         hand |= 1 << index
         choices = hand & playables[k]
         if choices & (choices - 1) == 0:
             continue
-        layout = layouts[k]
-        count = 0
+        count = score_choices(
+            hand, choices, layouts[k], cards, scores, table, pop, beyond_of, position, start,
+            span, weights,
+        )  # fmt: skip
         ties = 0
         best = -1e9
         played = 0.0
-        for suit in range(4):
-            shift = 13 * suit
-            mine = (choices >> shift) & SUIT
-            if mine:
-                row = (layout >> shift) & SUIT
-                hand13 = (hand >> shift) & SUIT
-                for bit in range(13):
-                    if mine >> bit & 1:
-                        score = card_score(
-                            row, hand13, bit, table, pop, beyond_of, position, start, span,
-                            weights,
-                        )  # fmt: skip
-                        count += 1
-                        if shift + bit == index:
-                            played = score
-                        if score > best:
-                            best = score
-                            ties = 1
-                        elif score == best:
-                            ties += 1
+        for n in range(count):
+            score = scores[n]
+            if cards[n] == index:
+                played = score
+            if score > best:
+                best = score
+                ties = 1
+            elif score == best:
+                ties += 1
         chance = stray / count
         if played == best:
             chance += (1.0 - stray) / ties
