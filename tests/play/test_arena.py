@@ -159,3 +159,22 @@ def test_an_interrupted_run_resumes_from_its_results_file(tmp_path: object) -> N
     resumed = run_arena(plan, results=path)
     assert _without_times(resumed) == _without_times(first)
     assert len(path.read_text().splitlines()) == 4
+
+
+def test_a_game_going_round_in_circles_is_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fan patience with any card allowed into an empty fan can go on for ever (a card moved to
+    an empty fan and back): such a game is cut short and counted, not run out of memory."""
+    from fanfold.play import arena
+
+    monkeypatch.setattr(arena, "MAX_ACTIONS", 40)
+    config = FAN.default_config().with_options({"any_card_to_empty": "true"})
+    plan = plan_arena(FAN, config, ["random"], 6, 1)
+    rows = run_arena(plan)
+    cut = [row for row in rows if row["by_limit"]]
+    assert cut, "a random player should not finish a Fan deal within 40 moves"
+    for row in cut:
+        assert row["returns"] == [0.0]
+        assert row["actions"] == 40
+        assert "cut short after 40 actions" in str(row["reason"])
+    report = summarize(plan, rows)
+    assert report.limit_draws == len(cut)

@@ -164,6 +164,23 @@ def test_take_back_removes_the_last_action_whoever_played_it() -> None:
     assert table.decider == 1
 
 
+def test_without_undo_a_table_keeps_only_the_last_action_to_take_back() -> None:
+    """A table that may not undo keeps what take_back needs and no more, so a long game (an
+    arena's, a bot's) does not keep a copy of the record at every action."""
+    table = new_table(FANO, seats=["random", "random"], seed=4, allow_undo=False)
+    for _ in range(12):
+        table.step()
+    assert len(table.played) == 12
+    before = table.record.actions
+    table.take_back()
+    assert table.record.actions == before[:-1]
+    with pytest.raises(ValueError, match="nothing to take back"):
+        table.take_back()
+    table.step()  # play goes on, and the new last action can be taken back again
+    table.take_back()
+    assert len(table.played) == 11
+
+
 def test_an_agents_choice_can_be_asked_and_applied_apart() -> None:
     table = new_table(get_game("morris"), seats=["human", "random"], seed=4, agent_seed=2)
     assert table.agent_to_move() is None  # the human decides

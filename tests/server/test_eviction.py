@@ -6,6 +6,7 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from fanfold.core.registry import get_game
@@ -111,3 +112,29 @@ def test_the_server_lets_idle_tables_go_and_serves_them_again(tmp_path: Path) ->
         assert after["version"] == before["version"] + 1
         assert act(client, table, token, after["legal"][0]).status_code == 200
         assert look(client, table, token)["version"] == before["version"] + 2
+
+
+def test_bots_stop_a_game_that_goes_round_in_circles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fan patience with any card allowed into an empty fan can go on for ever: the bots stop
+    after the play layer's limit of actions, so such a table stops storing moves."""
+    from fanfold.server import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "ENDLESS", 8)
+
+    async def run() -> None:
+        hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None)
+        fano = get_game("fano")
+        created = await hub.create(fano, fano.default_config(), ["random", "random"], seed=5)
+        await hub.idle(created.id)
+        live = hub.live[created.id]
+        assert len(live.table.played) == 8
+        assert not live.table.is_over
+        stored = hub.store.load(created.id)
+        assert stored is not None
+        assert len(stored.actions) == 8
+        hub.executor.shutdown()
+        hub.store.close()
+
+    asyncio.run(run())

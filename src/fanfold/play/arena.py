@@ -27,14 +27,17 @@ from pathlib import Path
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError
+from fanfold.core.game import Outcome
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.play.batch import Job, ProgressCallback, run_batch
 from fanfold.play.kinds import allowed, played_kind
 from fanfold.play.setup import make_seats, new_table, rotate_seats
 from fanfold.play.stats import Proportion
+from fanfold.play.table import ENDLESS
 
-#: Actions after which an arena game is given up as endless (no game here comes close).
-MAX_ACTIONS = 200_000
+#: Actions after which an arena game is cut short as endless (it counts as a draw: returns 0,
+#: "cut short"; see :data:`fanfold.play.table.ENDLESS`).
+MAX_ACTIONS = ENDLESS
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,11 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
             kinds[seat][kind] = kinds[seat].get(kind, 0) + 1
     outcome = table.outcome
     if outcome is None:
-        raise RuntimeError(f"{game.title} did not end within {MAX_ACTIONS} actions")
+        outcome = Outcome(
+            f"cut short after {MAX_ACTIONS} actions without an end (play went round in circles)",
+            (0.0,) * count,
+            by_limit=True,
+        )
     row: JSONObject = {
         "returns": list(outcome.returns),
         "winners": list(outcome.winners),

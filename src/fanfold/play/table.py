@@ -38,6 +38,13 @@ from fanfold.play.kinds import allowed
 HUMAN = "human"
 
 
+#: Actions after which bots stop playing a game as endless: over five times the longest game
+#: the turn limits allow (random Fano players at eight seats reach the limit in about 3,600
+#: actions), but in Fan patience with any card allowed into an empty fan play can go round in
+#: circles for ever, a card moved to an empty fan and back.
+ENDLESS = 20_000
+
+
 @dataclass(frozen=True)
 class Seat:
     """Who sits at a seat: a human (``agent`` is ``None``) or an agent.
@@ -104,7 +111,8 @@ class Table:
         state: the state to start from (dealt from the record's seed, or a loaded position).
         record: the record so far (its actions lead from the start to ``state``).
         seats: one per player, in seat order.
-        allow_undo: whether :meth:`undo` may take moves back (a front end may forbid it).
+        allow_undo: whether :meth:`undo` may take moves back (a front end may forbid it);
+            without it the table keeps only what :meth:`take_back` needs, the last action's.
     """
 
     def __init__(
@@ -346,6 +354,10 @@ class Table:
     def _apply(self, seat: int, action: Any) -> Played:
         before = self.state
         after = self.game.apply(before, action)  # raises IllegalActionError, nothing changed
+        if not self.allow_undo:
+            # Only take_back (of the last action) can use the past: keeping every snapshot
+            # (each with the record so far) would grow with the square of the game's length.
+            self._past.clear()
         self._past.append(_Snapshot(before, self.record, len(self.played)))
         self.state = after
         self.record = self.record.extend(self.game, action)

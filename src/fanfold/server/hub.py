@@ -11,6 +11,7 @@ threads, off the event loop, with a time cap, so a slow bot never stalls another
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -26,7 +27,7 @@ from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, make_seats, new_table
-from fanfold.play.table import HUMAN, Played, Table
+from fanfold.play.table import ENDLESS, HUMAN, Played, Table
 from fanfold.server.store import AppendRow, Store, StoredTable, token_hash
 
 #: A seat the creator plays.
@@ -37,6 +38,9 @@ HOTSEAT = "hotseat"
 FRIEND = "friend"
 
 Send = Callable[[JSONObject], Awaitable[None]]
+
+
+log = logging.getLogger(__name__)
 
 
 class NotFoundError(FanfoldError, KeyError):
@@ -447,6 +451,9 @@ class Hub:
                 agent = table.seats[seat].agent if seat is not None else None
                 if seat is None or agent is None:
                     return  # a human decides, or the game is over
+                if len(table.played) >= ENDLESS:
+                    log.warning("table %s: the bots stop after %d actions", live.id, ENDLESS)
+                    return  # play went round in circles (see ENDLESS): nothing more is stored
                 # The view and the legal actions now, so that the bot thinks off the loop
                 # without the lock; its choice is applied only on the version it was asked on.
                 view, legal, version = table.view(seat), table.legal_actions(), table.version
