@@ -170,3 +170,10 @@ class PIMCAgent(Agent[ViewT, ActionT]):
         if outcome is not None:
             return tuple(outcome.returns)
         return knowledge.evaluate(state)
+
+
+def uses_compiled_search(agent: object) -> bool:
+    """Whether ``agent`` asks for its game's compiled search (``fast=true``: in Fan Tan its
+    first decision in a process loads the compiled code, or compiles it on a fresh
+    installation)."""
+    return isinstance(agent, PIMCAgent) and agent.config.fast

@@ -85,11 +85,12 @@ class Session:
         return self._save_if_asked()
 
     def _load_compiled_search(self) -> None:
-        """Load the compiled Fano search before play when a bot uses it, so that its first
-        move does not stall the game without a word."""
-        from fanfold.agents.mcts import uses_compiled_search
+        """Load the compiled Fano or Fan Tan search before play when a bot uses it, so that
+        its first move does not stall the game without a word."""
+        from fanfold.agents import mcts, pimc
 
-        if any(uses_compiled_search(seat.agent) for seat in self.table.seats):
+        agents = [seat.agent for seat in self.table.seats]
+        if any(mcts.uses_compiled_search(agent) for agent in agents):
             self.say(
                 "Loading Fano's compiled search (a fresh installation compiles it once, "
                 "which takes one to four minutes)..."
@@ -97,6 +98,16 @@ class Session:
             from fanfold.games.fano.fast import engine
 
             engine.warm_up()
+        if self.table.game.name == "fantan" and any(
+            pimc.uses_compiled_search(agent) for agent in agents
+        ):
+            self.say(
+                "Loading Fan Tan's compiled search (a fresh installation compiles it once, "
+                "in a few seconds)..."
+            )
+            from fanfold.agents.strategy import fantan_fast
+
+            fantan_fast.warm_up()
 
     def _announce(self, played: Played) -> None:
         announced = self.table.announcement(played, self.observer)
