@@ -107,17 +107,38 @@ def test_a_record_keeps_the_limit_and_replays() -> None:
     assert final.turn == 16
 
 
-def test_the_old_option_name_is_refused_with_its_replacement() -> None:
-    with pytest.raises(ConfigError, match="turns_per_player"):
-        FanoConfig.from_json({"turn_limit": 200})
+def test_the_old_option_name_is_refused_when_typed_and_read_from_old_records() -> None:
     with pytest.raises(ConfigError, match="turn_limit=200 with 2 players is turns_per_player=100"):
         FanoConfig().with_options({"turn-limit": "200"})
-    old = {
-        "format": GameRecord.start(FANO, FanoConfig(), 0).to_json()["format"],
-        "game": FANO.id,
-        "config": {"turn_limit": 200},
-        "seed": 0,
-        "actions": [],
-    }
-    with pytest.raises(RecordError, match="replaced by turns_per_player"):
+    # A config of an earlier version: the same last turn, in today's option.
+    assert FanoConfig.from_json({"turn_limit": 200}) == FanoConfig(turns_per_player=100)
+    assert FanoConfig.from_json({"turn_limit": 200, "players": 4}) == FanoConfig(
+        players=4, turns_per_player=50
+    )
+    with pytest.raises(ConfigError, match="not a whole number of turns for each of 3 players"):
+        FanoConfig.from_json({"turn_limit": 200, "players": 3})
+    with pytest.raises(ConfigError, match="turns_per_player only"):
+        FanoConfig.from_json({"turn_limit": 200, "turns_per_player": 100})
+
+
+def test_a_record_of_an_earlier_version_loads_and_replays_to_the_same_end() -> None:
+    """A game written with ``turn_limit`` (turns of all players together) replays to the same
+    end: the limit is read as the same last turn."""
+    config = FanoConfig(turns_per_player=4)
+    table = play_game(FANO, config, ["random", "random"], seed=7)
+    record = table.finish()
+    old = json.loads(record.dumps())
+    del old["config"]["turns_per_player"]
+    old["config"]["turn_limit"] = 8  # 4 turns each for 2 players, as an earlier version wrote it
+    loaded = GameRecord.loads(json.dumps(old))
+    assert FANO.config_from_json(loaded.config) == config
+    final = loaded.replay()
+    assert final == table.state
+    outcome, expected = FANO.outcome(final), table.outcome
+    assert outcome is not None
+    assert expected is not None
+    assert outcome.reason == expected.reason
+    old["config"]["players"] = 2
+    old["config"]["turn_limit"] = 9  # not a whole number of turns each: refused, saying why
+    with pytest.raises(RecordError, match="not a whole number of turns"):
         GameRecord.loads(json.dumps(old))

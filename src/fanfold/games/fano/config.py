@@ -102,6 +102,34 @@ def _refuse_renamed(options: Mapping[str, Any]) -> None:
         )
 
 
+def _upgrade(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A config written before ``turn_limit`` was replaced (records of earlier versions), in
+    today's options: ``turn_limit`` turns in all become ``turn_limit / players`` turns each,
+    the same last turn, so the game replays the same. A limit that is not a whole number of
+    turns each cannot be written today and is refused, saying so."""
+    if "turn_limit" not in data:
+        return data
+    limit, players = data["turn_limit"], data.get("players", 2)
+    if "turns_per_player" in data:
+        raise ConfigError("give turns_per_player only: turn_limit is its old name")
+    if (
+        isinstance(limit, int)
+        and isinstance(players, int)
+        and not isinstance(limit, bool)
+        and players >= 1
+        and limit >= players
+        and limit % players == 0
+    ):
+        upgraded = {name: value for name, value in data.items() if name != "turn_limit"}
+        upgraded["turns_per_player"] = limit // players
+        return upgraded
+    raise ConfigError(
+        f"this config's turn_limit={limit!r} (turns of all players together, an earlier "
+        f"version's option) is not a whole number of turns for each of {players!r} players, "
+        "which turns_per_player, its replacement, counts; give turns_per_player instead"
+    )
+
+
 @dataclass(frozen=True)
 class FanoConfig(GameConfig):
     """Variant options for Fano.
@@ -147,8 +175,7 @@ class FanoConfig(GameConfig):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        _refuse_renamed(data)
-        return super().from_json(data)
+        return super().from_json(_upgrade(data))
 
     def with_options(self, options: Mapping[str, str]) -> Self:
         _refuse_renamed({name.replace("-", "_"): text for name, text in options.items()})
