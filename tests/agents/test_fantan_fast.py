@@ -87,8 +87,9 @@ def test_the_kernel_plays_one_of_the_strategy_s_best_cards(preset: str) -> None:
         best = max(scores.values())
         for _ in range(3):
             index = kernels.best_card(
-                view.hand, choices, view.layout, randoms, 0, *tables.scoring()
-            )
+                view.hand, choices, view.layout, randoms, 0, np.empty(52, np.int64),
+                np.empty(52), *tables.scoring(),
+            )  # fmt: skip
             assert scores[index] == best
         assert kernels.playable(view.layout, tables.opening, tables.table) == playable
         checked += 1

@@ -125,12 +125,23 @@ def score_choices(  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def best_card(  # type: ignore[no-untyped-def]
-    hand, choices, layout, rs, m, table, pop, beyond_of, position, start, span, weights
+    hand,
+    choices,
+    layout,
+    rs,
+    m,
+    cards,
+    scores,
+    table,
+    pop,
+    beyond_of,
+    position,
+    start,
+    span,
+    weights,
 ):
     """The index of the strategy's card among ``choices`` (two or more), ties broken by deal
-    ``m``'s generator."""
-    cards = np.empty(52, np.int64)
-    scores = np.empty(52, np.float64)
+    ``m``'s generator (``cards`` and ``scores``: room for 52 of each, overwritten)."""
     count = score_choices(
         hand, choices, layout, cards, scores, table, pop, beyond_of, position, start, span,
         weights,
@@ -179,6 +190,8 @@ def advance(  # type: ignore[no-untyped-def]
     every action since the call (what ``player`` has seen: deals with equal keys show it the
     same view)."""
     players = hands.shape[1]
+    cards = np.empty(52, np.int64)
+    scores = np.empty(52, np.float64)
     for m in range(hands.shape[0]):
         layout = layouts[m]
         seat = seats[m]
@@ -206,8 +219,8 @@ def advance(  # type: ignore[no-untyped-def]
                 break
             else:
                 index = best_card(
-                    hand, choices, layout, rs, m, table, pop, beyond_of, position, start, span,
-                    weights,
+                    hand, choices, layout, rs, m, cards, scores, table, pop, beyond_of,
+                    position, start, span, weights,
                 )  # fmt: skip
             hands[m, seat] = hand ^ (1 << index)
             layout |= 1 << index
