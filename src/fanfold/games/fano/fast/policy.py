@@ -179,9 +179,25 @@ def potential(w, prestige, n_prestige, combat, n_combat, hand, n_hand, free, tmp
 
 
 @njit(cache=True)
-def cards_potential(w, field, n_field, hand, n_hand, tmp):  # type: ignore[no-untyped-def]
-    """:func:`potential` of card codes in play and in hand (the strategy's
-    ``_cards_potential``)."""
+def _sorted_hand_values(hand, n_hand, values):  # type: ignore[no-untyped-def]
+    """Write the values of the cards in hand into ``values``, sorted (a card that is not a
+    combat or prestige card counts 0)."""
+    for i in range(n_hand):
+        card = hand[i]
+        values[i] = 0 if (card & 15) >= 4 else card >> 4
+    for i in range(1, n_hand):  # insertion sort: at most three values
+        value = values[i]
+        j = i
+        while j > 0 and values[j - 1] > value:
+            values[j] = values[j - 1]
+            j -= 1
+        values[j] = value
+
+
+@njit(cache=True)
+def _potential_with(w, field, n_field, values, n_hand, tmp):  # type: ignore[no-untyped-def]
+    """:func:`potential` of the cards in play (split into prestige and combat values) and the
+    sorted hand ``values``."""
     prestige = tmp[3]
     combat = tmp[4]
     n_prestige = 0
@@ -194,18 +210,16 @@ def cards_potential(w, field, n_field, hand, n_hand, tmp):  # type: ignore[no-un
         else:
             combat[n_combat] = value
             n_combat += 1
-    values = tmp[5]
-    for i in range(n_hand):
-        card = hand[i]
-        values[i] = 0 if (card & 15) >= 4 else card >> 4
-    for i in range(1, n_hand):  # insertion sort: at most three values
-        value = values[i]
-        j = i
-        while j > 0 and values[j - 1] > value:
-            values[j] = values[j - 1]
-            j -= 1
-        values[j] = value
     return potential(w, prestige, n_prestige, combat, n_combat, values, n_hand, 4 - n_field, tmp)
+
+
+@njit(cache=True)
+def cards_potential(w, field, n_field, hand, n_hand, tmp):  # type: ignore[no-untyped-def]
+    """:func:`potential` of card codes in play and in hand (the strategy's
+    ``_cards_potential``)."""
+    values = tmp[5]
+    _sorted_hand_values(hand, n_hand, values)
+    return _potential_with(w, field, n_field, values, n_hand, tmp)
 
 
 @njit(cache=True)
@@ -217,37 +231,14 @@ def memo_potential(w, field, n_field, hand, n_hand, tmp, keys, values):  # type:
     for i in range(n_field):
         key = key * 16 + (field[i] >> 4)
     sorted_hand = tmp[5]
-    for i in range(n_hand):
-        card = hand[i]
-        sorted_hand[i] = 0 if (card & 15) >= 4 else card >> 4
-    for i in range(1, n_hand):  # insertion sort: at most three values
-        value = sorted_hand[i]
-        j = i
-        while j > 0 and sorted_hand[j - 1] > value:
-            sorted_hand[j] = sorted_hand[j - 1]
-            j -= 1
-        sorted_hand[j] = value
+    _sorted_hand_values(hand, n_hand, sorted_hand)
     key = key * 8 + n_hand
     for i in range(n_hand):
         key = key * 16 + sorted_hand[i]
     slot = (key ^ (key >> 13) ^ (key >> 29)) & (keys.shape[0] - 1)
     if keys[slot] == key:
         return values[slot]
-    prestige = tmp[3]
-    combat = tmp[4]
-    n_prestige = 0
-    n_combat = 0
-    for i in range(n_field):
-        value = field[i] >> 4
-        if value > 7:
-            prestige[n_prestige] = value
-            n_prestige += 1
-        else:
-            combat[n_combat] = value
-            n_combat += 1
-    units = potential(
-        w, prestige, n_prestige, combat, n_combat, sorted_hand, n_hand, 4 - n_field, tmp
-    )
+    units = _potential_with(w, field, n_field, sorted_hand, n_hand, tmp)
     keys[slot] = key
     values[slot] = units
     return units
