@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fanfold.core.registry import get_game
-from fanfold.server.app import create_app
+from fanfold.server.app import NO_AUTOMATIC_FULL_COLLECTION, create_app
 from fanfold.server.hub import Hub, Watcher
 from fanfold.server.store import Store
 from tests.server.support import JSON, act, look, open_table, sqlite_url
@@ -42,6 +43,35 @@ def test_an_idle_table_leaves_memory_and_comes_back_as_it_was(tmp_path: Path) ->
         await hub.idle(created.id)
         assert back.table.version > version
         assert live.table.version == version  # the object let go is never written to again
+        hub.executor.shutdown()
+        hub.store.close()
+
+    asyncio.run(run())
+
+
+def test_a_finished_game_leaves_memory_sooner_than_one_in_play(tmp_path: Path) -> None:
+    async def run() -> None:
+        hub = Hub(
+            Store(sqlite_url(tmp_path)),
+            bot_seconds=None,
+            keep_seconds=600,
+            keep_finished_seconds=30,
+        )
+        done = await hub.create(MORRIS, MORRIS.default_config(), ["random", "random"], seed=5)
+        await hub.idle(done.id)
+        playing = await hub.create(MORRIS, MORRIS.default_config(), ["you", "random"], seed=3)
+        await hub.idle(playing.id)
+        finished = hub.live[done.id]
+        assert finished.table.outcome is not None
+        assert hub.live[playing.id].table.outcome is None
+        assert hub.evict_idle(now=time.monotonic() + 20) == 0
+        assert hub.evict_idle(now=time.monotonic() + 31) == 1
+        assert done.id not in hub.live
+        assert playing.id in hub.live
+        back = await hub.get(done.id)  # a replay or a late look: rebuilt, the same game
+        assert back.table.outcome == finished.table.outcome
+        assert back.table.version == finished.table.version
+        assert hub.evict_idle(now=time.monotonic() + 601) == 2
         hub.executor.shutdown()
         hub.store.close()
 
@@ -138,3 +168,16 @@ def test_bots_stop_a_game_that_goes_round_in_circles(
         hub.store.close()
 
     asyncio.run(run())
+
+
+def test_the_server_runs_full_collections_itself_and_leaves_python_as_it_was(
+    tmp_path: Path,
+) -> None:
+    before = gc.get_threshold()
+    with TestClient(create_app(sqlite_url(tmp_path), bot_seconds=None)) as client:
+        assert client.get("/api/games").status_code == 200
+        # Young objects are collected as before; full collections only by the sweeper.
+        assert gc.get_threshold()[:2] == before[:2]
+        assert gc.get_threshold()[2] == NO_AUTOMATIC_FULL_COLLECTION
+        assert gc.get_freeze_count() > 0  # what start-up loaded is set aside
+    assert gc.get_threshold() == before

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import gc
 import json
 import logging
 import time
@@ -186,7 +187,7 @@ def _daily_deal(today: dt.date | None = None) -> int:
 
 def _warm_fast() -> None:
     """Load Fano's and Fan Tan's compiled kernels from Numba's cache (compile them on first
-    use)."""
+    use), then set aside what that loaded (:func:`_set_aside`)."""
     from fanfold.agents.strategy import fantan_fast
     from fanfold.games.fano.fast import engine
 
@@ -196,6 +197,30 @@ def _warm_fast() -> None:
     started = time.monotonic()
     fantan_fast.warm_up()
     log.info("Fan Tan's compiled search ready in %.1f s", time.monotonic() - started)
+    _set_aside()
+
+
+def _set_aside() -> None:
+    """Move every object alive now (the modules, Numba's compiled kernels and their types,
+    the tables loaded at start-up) out of the garbage collector's reach, for the life of the
+    process (see :data:`FULL_COLLECTION_SECONDS`)."""
+    gc.collect()
+    gc.freeze()
+    log.info("%d objects set aside from garbage collection", gc.get_freeze_count())
+
+
+#: How often the server runs the garbage collector's full collection itself (its sweeper does,
+#: :func:`_sweep`), instead of letting Python start one whenever enough objects have grown old.
+#:
+#: Python's cycle collector walks every object it tracks in a full collection, and every
+#: table waits while it does: after the warm-up that was about two hundred thousand objects
+#: (set aside by :func:`_set_aside`), and a busy server adds one or two hundred thousand more
+#: (its tables, their moves, the connections), each walk about 0.2 s. Young objects are still
+#: collected as usual (a few milliseconds), and finished games leave memory soon
+#: (``keep_finished_seconds``). Measured with ``benchmarks/server.py`` in ``docs/server.md``.
+FULL_COLLECTION_SECONDS = 600.0
+#: The third generation's threshold that keeps Python from starting full collections itself.
+NO_AUTOMATIC_FULL_COLLECTION = 1 << 30
 
 
 class BodyLimit:
@@ -265,12 +290,20 @@ class BodyLimit:
 
 
 async def _sweep(hub: Hub) -> None:
-    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`)."""
+    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), and run a full
+    garbage collection every :data:`FULL_COLLECTION_SECONDS`."""
+    collected = time.monotonic()
     while True:
-        await asyncio.sleep(max(1.0, min(60.0, hub.keep_seconds / 2)))
+        keep = min(hub.keep_seconds, hub.keep_finished_seconds)
+        await asyncio.sleep(max(1.0, min(60.0, keep / 2)))
         gone = hub.evict_idle()
         if gone:
             log.info("%d idle tables left memory (%d remain)", gone, len(hub.live))
+        if time.monotonic() - collected >= FULL_COLLECTION_SECONDS:
+            started = time.monotonic()
+            found = gc.collect()
+            collected = time.monotonic()
+            log.info("full collection: %d objects in %.3f s", found, collected - started)
 
 
 # -------------------------------------------------------------------- the app
@@ -284,6 +317,7 @@ def create_app(
     resume: bool = True,
     warm_fast: bool = False,
     keep_seconds: float = 600.0,
+    keep_finished_seconds: float = 30.0,
 ) -> FastAPI:
     """The application, on the store at ``store_url``.
 
@@ -297,24 +331,36 @@ def create_app(
         keep_seconds: how long a table nobody watches and nothing plays on stays in memory
             (finished games and games their players left); the store keeps it, and it comes
             back when asked for.
+        keep_finished_seconds: the same for a finished game (see :class:`Hub`).
     """
     state: dict[str, Hub] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, store_url)
-        hub = Hub(store, bot_seconds=bot_seconds, bot_pause=bot_pause, keep_seconds=keep_seconds)
+        hub = Hub(
+            store,
+            bot_seconds=bot_seconds,
+            bot_pause=bot_pause,
+            keep_seconds=keep_seconds,
+            keep_finished_seconds=keep_finished_seconds,
+        )
         state["hub"] = hub
         app.state.hub = hub
-        if warm_fast:
+        if warm_fast:  # sets what it loads aside once loaded
             asyncio.get_running_loop().run_in_executor(hub.executor, _warm_fast)
         if resume:
             await hub.resume_all()
+        if not warm_fast:
+            _set_aside()
+        thresholds = gc.get_threshold()
+        gc.set_threshold(thresholds[0], thresholds[1], NO_AUTOMATIC_FULL_COLLECTION)
         sweeper = asyncio.get_running_loop().create_task(_sweep(hub))
         try:
             yield
         finally:
             sweeper.cancel()
+            gc.set_threshold(*thresholds)
             for live in hub.live.values():
                 for task in (live.bots, live.clock):
                     if task is not None:

@@ -139,6 +139,9 @@ class Hub:
         keep_seconds: how long a table nobody watches and nothing plays on stays in memory
             after it was last asked for (:meth:`evict_idle`); it is rebuilt from the store
             when asked for again.
+        keep_finished_seconds: the same for a finished game, which nothing will change: a
+            server finishes many games, and every object kept in memory lengthens the
+            garbage collector's pauses, which every table waits for.
     """
 
     def __init__(
@@ -149,9 +152,11 @@ class Hub:
         bot_pause: float = 0.0,
         executor: Executor | None = None,
         keep_seconds: float = 600.0,
+        keep_finished_seconds: float = 30.0,
     ) -> None:
         self.store = store
         self.keep_seconds = keep_seconds
+        self.keep_finished_seconds = keep_finished_seconds
         self.bot_seconds = bot_seconds
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
@@ -301,13 +306,16 @@ class Hub:
 
     def evict_idle(self, now: float | None = None) -> int:
         """Let go from memory every idle table (:meth:`LiveTable.is_idle`) not asked for in
-        the last ``keep_seconds``; returns how many. Finished games and games their players
-        left stay in the store, and come back when asked for."""
+        the last ``keep_seconds`` (``keep_finished_seconds`` for a finished game); returns how
+        many. Finished games and games their players left stay in the store, and come back
+        when asked for."""
         now = time.monotonic() if now is None else now
         gone = [
             table_id
             for table_id, live in self.live.items()
-            if now - live.touched >= self.keep_seconds and live.is_idle()
+            if now - live.touched
+            >= (self.keep_seconds if live.table.outcome is None else self.keep_finished_seconds)
+            and live.is_idle()
         ]
         for table_id in gone:
             self.live.pop(table_id).evicted = True
