@@ -329,8 +329,8 @@ def create_app(
             search and Fan Tan's compiled search in the bots' thread pool at start-up, so that
             the first ``hard`` Fano or Fan Tan bot does not pay for it in play.
         keep_seconds: how long a table nobody watches and nothing plays on stays in memory
-            (finished games and games their players left); the store keeps it, and it comes
-            back when asked for.
+            (games their players left); the store keeps it, and it comes back when asked
+            for.
         keep_finished_seconds: the same for a finished game (see :class:`Hub`).
     """
     state: dict[str, Hub] = {}
