@@ -52,7 +52,10 @@ def _valid() -> dict[str, Any]:
         ({"game": "chess"}, "no game called"),
         ({"config": []}, "'config'"),
         ({"config": {"adjacency": "hexagonal"}}, "adjacency"),
-        ({"seed": "1"}, "'seed'"),
+        ({"seed": 1}, "'seed'"),  # the current format writes it as digits in a string
+        ({"seed": "-1"}, "'seed'"),
+        ({"seed": "1e5"}, "'seed'"),
+        ({"seed": "1" * 61}, "'seed'"),
         ({"actions": "C1"}, "'actions'"),
         ({"actions": [1]}, "'actions'"),
         ({"players": [1]}, "'players'"),
@@ -65,6 +68,29 @@ def test_malformed_records_are_refused_with_the_reason(
     data = _valid() | change
     with pytest.raises(RecordError, match=message):
         GameRecord.from_json(data)
+
+
+def test_a_seed_of_128_bits_survives_the_round_trip_as_text() -> None:
+    seed = 2**128 - 159
+    record = GameRecord.start(GAME, GAME.default_config(), seed)
+    data = json.loads(record.dumps())
+    assert data["format"] == "fanfold.record/2"
+    assert data["seed"] == str(seed)  # a string: JSON readers keep numbers to 53 bits
+    assert GameRecord.loads(record.dumps()).seed == seed
+
+
+def test_records_of_the_first_format_still_load() -> None:
+    old = {
+        "format": "fanfold.record/1",
+        "game": "morris.v1",
+        "config": {"adjacency": "geometric"},
+        "seed": 2**60 + 7,
+        "actions": ["C1"],
+    }
+    record = GameRecord.from_json(old)
+    assert (record.seed, record.actions) == (2**60 + 7, ("C1",))
+    with pytest.raises(RecordError, match="'seed'"):
+        GameRecord.from_json(old | {"seed": "12"})  # the first format wrote numbers
 
 
 def test_an_illegal_action_in_a_record_names_its_number() -> None:

@@ -42,7 +42,8 @@ def test_seeds_are_chosen_or_given() -> None:
     assert choose_seed(7) == 7
     assert choose_seed(deal=9) == 9
     assert choose_seed(5, 5) == 5
-    assert 1 <= choose_seed() < 1_000_000
+    assert 0 <= choose_seed() < 2**128
+    assert 1 <= choose_seed(game=get_game("fan")) <= 999_999  # an open deal: a deal number
     with pytest.raises(ConfigError, match="not both"):
         choose_seed(1, 2)
     with pytest.raises(ConfigError, match="0 or more"):

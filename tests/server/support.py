@@ -40,12 +40,25 @@ def serve(
 
 
 def open_table(client: TestClient, **body: Any) -> JSON:
-    """``POST /api/tables``; fails the test unless the table was opened."""
+    """``POST /api/tables``; fails the test unless the table was opened. Every friend's seat
+    is claimed with its invitation: ``friends`` maps those seats to the tokens that hold
+    them (``invites``: the invitations, spent now)."""
     answer = client.post("/api/tables", json=body)
     assert answer.status_code == 200, answer.text
     created: JSON = answer.json()
-    assert set(created) == {"table", "token", "friends"}
+    assert set(created) == {"table", "token", "invites"}
+    created["friends"] = {
+        seat: claim(client, created["table"], invite) for seat, invite in created["invites"].items()
+    }
     return created
+
+
+def claim(client: TestClient, table: str, invite: str) -> str:
+    """Claim the seat ``invite`` opens; returns the token that holds it now."""
+    answer = client.post(f"/api/tables/{table}/claim", json={"invite": invite})
+    assert answer.status_code == 200, answer.text
+    token: str = answer.json()["token"]
+    return token
 
 
 def look(client: TestClient, table: str, token: str | None = None, seat: int | None = None) -> JSON:

@@ -96,7 +96,7 @@ def test_the_catalogue_lists_every_game_preset_and_bot(client: TestClient) -> No
     ],
 )
 def test_opening_a_table_for_each_game(client: TestClient, body: JSON, bots: set[int]) -> None:
-    created = open_table(client, **body)
+    created = open_table(client, **body, public=True)
     table, token = created["table"], created["token"]
     seats = body["seats"]
     friend_seats = {n for n, kind in enumerate(seats) if kind == "friend"}
@@ -486,7 +486,8 @@ def test_bad_records_are_refused_clearly(
     [
         ({"record": "not an object"}, 422),
         ({"record": [1, 2]}, 422),
-        ({}, 422),
+        ({}, 400),
+        ({"record": {}, "text": "{}"}, 400),
         ({"record": {}, "extra": 1}, 422),
         ({"record": {}}, 400),
     ],
@@ -602,7 +603,7 @@ def play_first_legal(
 
 
 def test_a_whole_game_of_morris_against_random(client: TestClient) -> None:
-    created = open_table(client, game="morris", seats=["you", "random"], seed=11)
+    created = open_table(client, game="morris", seats=["you", "random"], seed=11, public=True)
     last = play_first_legal(client, created["table"], created["token"], seat=0)
     assert last["outcome"] is not None
     assert last["outcome"]["reason"]

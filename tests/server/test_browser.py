@@ -224,10 +224,19 @@ def test_two_browsers_play_through_a_join_link(browser: Browser, server: str) ->
         first = host.new_page()
         open_table(first, server, "morris", {1: "friend"})
         link = first.locator("#invite input").input_value()
-        assert "#token=" in link
+        assert "#invite=" in link  # an invitation, not a seat's token
+        assert "token" not in link
         second = guest.new_page()
         second.goto(link)
+        expect(second.locator("#join")).to_contain_text("Black")
+        shot(second, "morris-invitation")
+        second.click("#join-take")
         second.wait_for_selector(".morris svg")
+        assert "#token=" in second.url  # the seat's own token, remembered by this browser
+        third = guest.new_page()  # the link again: the seat is taken, and says so
+        third.goto(link)
+        expect(third.locator("#join")).to_contain_text("used already")
+        third.close()
         for _ in range(3):
             assert wait_turn_or_end(first)
             morris_move(first)
@@ -292,3 +301,23 @@ def test_tables_fit_a_phone_screen(
         shot(page, f"{game}-phone")
     finally:
         context.close()
+
+
+def test_a_record_with_a_128_bit_seed_loads_through_the_lobby_with_every_digit(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    seed = 2**128 - 5  # JSON.parse would round it to 340282366920938460000000000000000000000
+    text = (
+        '{"format": "fanfold.record/1", "game": "morris.v1", '
+        f'"config": {{"adjacency": "geometric"}}, "seed": {seed}, "actions": ["C1"]}}'
+    )
+    path = tmp_path / "long-seed.json"
+    path.write_text(text, encoding="utf-8")
+    page.goto(server)
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_url(re.compile(r"/table/"))
+    page.wait_for_selector(".morris svg")
+    table = page.url.split("/table/")[1].split("#")[0]
+    record = page.request.get(f"{server}/api/tables/{table}/record").json()
+    assert record["seed"] == str(seed)
+    assert record["format"] == "fanfold.record/2"

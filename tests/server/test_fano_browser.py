@@ -365,10 +365,13 @@ def test_trionfey_the_attacker_bluffs(browser: Browser, server: Server) -> None:
             },
         ).json()
         table = created["table"]
+        friend = page.request.post(
+            f"{server.url}/api/tables/{table}/claim", data={"invite": created["invites"]["1"]}
+        ).json()["token"]
         page.goto(f"{server.url}/table/{table}#token={created['token']}")
         guest = new_page(browser)
         try:
-            guest.goto(f"{server.url}/table/{table}#token={created['friends']['1']}")
+            guest.goto(f"{server.url}/table/{table}#token={friend}")
             guest.wait_for_selector(".fano")
             assert ready(page) == "decide"
             page.click('#game .card[data-ref="f:0:4H"]')

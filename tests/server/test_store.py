@@ -16,11 +16,13 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from sqlalchemy.exc import IntegrityError
 
 from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub, StorageError, Watcher
-from fanfold.server.store import Store, token_hash, upgrade
+from fanfold.server.store import Store, StoredSeat, make_engine, token_hash, upgrade
 from tests.server.support import JSON, sqlite_url
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -130,6 +132,7 @@ def create_table(store: Store, table_id: str = "t1", **changes: Any) -> None:
         "token_hashes": [token_hash("secret"), None],
         "allow_undo": True,
         "options": {"variant": "geometric", "analysis": True},
+        "listed": True,
     }
     arguments.update(changes)
     store.create(**arguments)
@@ -220,12 +223,78 @@ def test_recent_and_unfinished(store: Store) -> None:
     assert sorted(store.unfinished()) == ["t0", "t1", "t2", "t4"]
 
 
-def test_claim_a_seat(store: Store) -> None:
-    create_table(store, token_hashes=[token_hash("a"), None])
-    store.claim("t1", 1, token_hash("b"))
+def test_a_seat_is_claimed_once_with_its_invitation(store: Store) -> None:
+    create_table(
+        store, token_hashes=[token_hash("a"), None], invite_hashes=[None, token_hash("invite")]
+    )
+    assert not store.claim("t1", 1, token_hash("wrong"), token_hash("b"))
+    assert store.claim("t1", 1, token_hash("invite"), token_hash("b"))
+    assert not store.claim("t1", 1, token_hash("invite"), token_hash("c"))  # spent
     loaded = store.load("t1")
     assert loaded is not None
     assert [seat.token_hash for seat in loaded.seats] == [token_hash("a"), token_hash("b")]
+    assert [seat.invite_hash for seat in loaded.seats] == [None, None]
+    store.invite("t1", 1, token_hash("again"))  # the creator's new link: the old holder is out
+    loaded = store.load("t1")
+    assert loaded is not None
+    assert loaded.seats[1] == StoredSeat(1, "random", None, token_hash("again"))
+
+
+def test_seeds_of_128_bits_and_the_creator_are_kept(store: Store) -> None:
+    seed = 2**128 - 12345
+    create_table(store, seed=seed, creator_hash=token_hash("creator"), listed=True)
+    create_table(store, "t2", listed=False)
+    loaded = store.load("t1")
+    assert loaded is not None
+    assert loaded.seed == seed
+    assert loaded.creator_hash == token_hash("creator")
+    assert loaded.listed
+    assert [summary.id for summary in store.recent()] == ["t1"]  # t2 is not listed
+
+
+def test_a_store_of_revision_0001_is_upgraded_and_keeps_its_tables(store_url: str) -> None:
+    engine = make_engine(store_url)
+    config = Config()
+    config.set_main_option(
+        "script_location", str(Path(upgrade.__code__.co_filename).parent / "migrations")
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(
+            sa.text(
+                "INSERT INTO tables (id, game, config, seed, start_position, version, "
+                "allow_undo, options, outcome, created, updated) VALUES ('old', 'morris.v1', "
+                "'{\"adjacency\": \"geometric\"}', 9007199254740993, NULL, 1, TRUE, '{}', NULL, "
+                "1.0, 2.0)"
+            )
+        )
+        connection.execute(
+            sa.text(
+                "INSERT INTO seats (table_id, seat, player, token_hash) VALUES "
+                "('old', 0, 'human', 'h0'), ('old', 1, 'random', NULL)"
+            )
+        )
+        connection.execute(
+            sa.text("INSERT INTO actions (table_id, number, seat, text) VALUES ('old', 1, 0, 'C1')")
+        )
+    engine.dispose()
+    store = Store(store_url)
+    loaded = store.load("old")
+    assert loaded is not None
+    assert loaded.seed == 2**53 + 1  # every digit kept
+    assert loaded.actions == ((0, "C1"),)
+    assert [(seat.token_hash, seat.invite_hash) for seat in loaded.seats] == [
+        ("h0", None),
+        (None, None),
+    ]
+    assert loaded.creator_hash is None
+    assert not loaded.listed
+    create_table(store, "new", seed=2**128 - 1)  # the new column holds a 128-bit seed
+    new = store.load("new")
+    assert new is not None
+    assert new.seed == 2**128 - 1
+    store.close()
 
 
 def test_migrations_run_once_and_keep_the_data(store_url: str) -> None:
@@ -240,7 +309,7 @@ def test_migrations_run_once_and_keep_the_data(store_url: str) -> None:
     with second.engine.connect() as connection:
         versions = connection.execute(sa.text("SELECT version_num FROM alembic_version")).all()
         names = set(sa.inspect(connection).get_table_names())
-    assert [row[0] for row in versions] == ["0001"]
+    assert [row[0] for row in versions] == ["0002"]
     assert {"tables", "seats", "actions", "alembic_version"} <= names
     second.close()
 

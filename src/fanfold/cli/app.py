@@ -26,6 +26,7 @@ from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.setup import (
     choose_seed,
     default_agent,
+    fresh_agent_seed,
     match_totals,
     new_table,
     plan_seats,
@@ -151,7 +152,13 @@ def play(
     record: Annotated[
         Path | None, typer.Option("--record", help="Save the game record to this file at the end.")
     ] = None,
-    agent_seed: Annotated[int, typer.Option(help="Seed of the agents' own generators.")] = 0,
+    agent_seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the agents' own generators (drawn from the system's generator, apart "
+            "from the deal's, if not given)."
+        ),
+    ] = None,
     edition: Annotated[
         str | None, typer.Option(help="Fano: the rules edition, classic or trionfey.")
     ] = None,
@@ -180,7 +187,7 @@ def play(
         fail("--games must be at least 1")
     try:
         planned = plan_seats(game, config, names, default=default_agent(game, INTERACTIVE_SECONDS))
-        first_seed = choose_seed(seed, deal)
+        first_seed = choose_seed(seed, deal, game=game)
     except FanfoldError as error:
         fail(str(error))
     records: list[GameRecord] = []
@@ -192,7 +199,13 @@ def play(
             path = record.with_name(f"{record.stem}-{number + 1}{record.suffix}")
         records.append(
             _play_one(
-                game, config, rotate_seats(planned, number), first_seed + number, agent_seed, path
+                game,
+                config,
+                rotate_seats(planned, number),
+                first_seed + number,
+                fresh_agent_seed() if agent_seed is None else agent_seed,
+                path,
+                told=seed is not None or deal is not None or not game.has_hidden_information,
             )
         )
         if records[-1].outcome is None:
@@ -216,7 +229,11 @@ def _play_one(
     seed: int,
     agent_seed: int,
     record: Path | None,
+    *,
+    told: bool,
 ) -> GameRecord:
+    """Play one game in the terminal. The seed is printed at the start only when ``told``
+    (given by the person, or a game without hidden cards): it would tell the hidden cards."""
     try:
         table = new_table(game, config, names, seed=seed, agent_seed=agent_seed)
     except FanfoldError as error:
@@ -224,8 +241,12 @@ def _play_one(
     for player in table.seats:
         if player.agent is not None:
             player.agent.prepare(table.config, lambda text: console.print(text, markup=False))
-    console.print(f"{game.title} ({game.id}), seed {seed}. Type 'help' for help.", markup=False)
-    return Session(table, console, record_path=record).run()
+    dealt = f", seed {seed}" if told else ""
+    console.print(f"{game.title} ({game.id}){dealt}. Type 'help' for help.", markup=False)
+    finished = Session(table, console, record_path=record).run()
+    if not told and finished.outcome is not None:
+        console.print(f"The game was dealt from seed {seed}.", markup=False)
+    return finished
 
 
 @app.command()

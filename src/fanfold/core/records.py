@@ -22,7 +22,13 @@ from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import FanfoldError, RecordError
 from fanfold.core.registry import AnyGame, get_game
 
-RECORD_FORMAT = "fanfold.record/1"
+#: The record format written now: the seed is a string of decimal digits, since a seed of a
+#: dealt game has 128 bits and JSON readers (a browser's among them) keep numbers to 53.
+RECORD_FORMAT = "fanfold.record/2"
+#: The first format, with the seed as a JSON number; such records still load.
+RECORD_FORMAT_1 = "fanfold.record/1"
+#: The most digits a seed may have in a record (a 128-bit seed has 39).
+MAX_SEED_DIGITS = 60
 
 
 @dataclass(frozen=True)
@@ -113,7 +119,7 @@ class GameRecord:
             "format": RECORD_FORMAT,
             "game": self.game,
             "config": self.config,
-            "seed": self.seed,
+            "seed": str(self.seed),
             "actions": list(self.actions),
         }
         if self.start_position is not None:
@@ -129,17 +135,17 @@ class GameRecord:
         """Read a record; a malformed one raises :class:`RecordError` with the reason."""
         if not isinstance(data, Mapping):
             raise RecordError("a record must be a JSON object")
-        if data.get("format") != RECORD_FORMAT:
+        form = data.get("format")
+        if form not in (RECORD_FORMAT, RECORD_FORMAT_1):
             raise RecordError(f"not a fanfold record (expected format {RECORD_FORMAT!r})")
-        game, config, seed = data.get("game"), data.get("config"), data.get("seed")
+        game, config = data.get("game"), data.get("config")
+        seed = _read_seed(data.get("seed"), text=form == RECORD_FORMAT)
         actions, start = data.get("actions", []), data.get("start_position")
         players, outcome = data.get("players", []), data.get("outcome")
         if not isinstance(game, str):
             raise RecordError("the record's 'game' must be a game id")
         if not isinstance(config, dict):
             raise RecordError("the record's 'config' must be an object")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RecordError("the record's 'seed' must be a whole number")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError("the record's 'actions' must be a list of action texts")
         if start is not None and not isinstance(start, str):
@@ -181,3 +187,17 @@ class GameRecord:
         except OSError as error:
             raise RecordError(f"cannot read {path}: {error.strerror}") from error
         return cls.loads(text)
+
+
+def _read_seed(value: object, *, text: bool) -> int:
+    """A record's seed: decimal digits in a string (``text``, the current format), a whole
+    number in the first format."""
+    if text:
+        if not isinstance(value, str) or not value.isascii() or not value.isdigit():
+            raise RecordError("the record's 'seed' must be a string of decimal digits")
+        if len(value) > MAX_SEED_DIGITS:
+            raise RecordError(f"the record's 'seed' has more than {MAX_SEED_DIGITS} digits")
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError("the record's 'seed' must be a whole number")
+    return value

@@ -16,6 +16,8 @@ from fanfold.play.batch import Job, run_batch
 from fanfold.play.setup import (
     choose_seed,
     default_agent,
+    fresh_agent_seed,
+    fresh_seed,
     make_seats,
     new_table,
     plan_seats,
@@ -36,6 +38,8 @@ __all__ = [
     "analyses_for",
     "choose_seed",
     "default_agent",
+    "fresh_agent_seed",
+    "fresh_seed",
     "make_seats",
     "new_table",
     "plan_seats",

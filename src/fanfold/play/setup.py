@@ -14,7 +14,7 @@ These are the functions every front end calls instead of deciding seats and seed
 
 from __future__ import annotations
 
-import random
+import secrets
 from collections.abc import Sequence
 
 from fanfold.agents.base import parse_agent, registered_agent, strongest_agent
@@ -73,9 +73,34 @@ def make_seats(game: AnyGame, names: Sequence[str], agent_seed: int = 0) -> list
     return seats
 
 
-def choose_seed(seed: int | None = None, deal: int | None = None) -> int:
+#: Bits of a new game's seed where the seed would tell hidden cards (a dealt game), and of a
+#: bots' stream: too many to search, so that no seat can find the deal from the cards it sees.
+SEED_BITS = 128
+#: Open deals (Fan patience, where every card is face up) draw a deal number from 1 to this,
+#: which a person can read and type again (PySolFC's numbering).
+OPEN_DEALS = 999_999
+
+
+def fresh_seed(game: AnyGame | None = None) -> int:
+    """A new seed from the operating system's generator (:mod:`secrets`): 128 bits for a game
+    with hidden information (or when the game is not given), a deal number from 1 to
+    :data:`OPEN_DEALS` for a game whose every card is in view."""
+    if game is not None and not game.has_hidden_information:
+        return secrets.randbelow(OPEN_DEALS) + 1
+    return secrets.randbits(SEED_BITS)
+
+
+def fresh_agent_seed() -> int:
+    """A seed for the bots of one game, drawn apart from the deal's (:data:`SEED_BITS` bits),
+    so that what the bots choose says nothing about the deal and the deal nothing about them."""
+    return secrets.randbits(SEED_BITS)
+
+
+def choose_seed(
+    seed: int | None = None, deal: int | None = None, *, game: AnyGame | None = None
+) -> int:
     """The seed of a new game: ``seed`` or ``deal`` (Fan's deal numbers are seeds) when given,
-    else a fresh random one.
+    else a fresh one (:func:`fresh_seed` for ``game``).
 
     Raises:
         ConfigError: both given and different, or a negative number.
@@ -84,7 +109,7 @@ def choose_seed(seed: int | None = None, deal: int | None = None) -> int:
         raise ConfigError("give a seed or a deal number, not both")
     chosen = seed if seed is not None else deal
     if chosen is None:
-        return random.SystemRandom().randrange(1, 1_000_000)
+        return fresh_seed(game)
     if chosen < 0:
         raise ConfigError(f"seeds and deal numbers are 0 or more, not {chosen}")
     return chosen
@@ -114,7 +139,7 @@ def new_table(
         seat_list = make_seats(game, plan_seats(game, config, named), agent_seed)
     else:
         seat_list = [seat for seat in seats if isinstance(seat, Seat)]
-    chosen = choose_seed(seed)
+    chosen = choose_seed(seed, game=game)
     if start_position is not None:
         state = game.parse_position(start_position, config)
     else:

@@ -49,7 +49,7 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnected
@@ -63,11 +63,11 @@ from fanfold.core.errors import (
     UnknownAgentError,
     UnknownGameError,
 )
-from fanfold.core.records import GameRecord
+from fanfold.core.records import MAX_SEED_DIGITS, GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play.analysis import analyses_for
-from fanfold.play.setup import choose_seed
 from fanfold.server.hub import (
+    Created,
     ForbiddenError,
     Hub,
     NotFoundError,
@@ -97,6 +97,24 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _seed_value(value: object) -> int:
+    """A seed from a request: decimal digits in a string, or a whole JSON number."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.isascii() or not text.isdigit() or len(text) > MAX_SEED_DIGITS:
+            raise ValueError(f"a seed is up to {MAX_SEED_DIGITS} decimal digits")
+        return int(text)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("a seed is a whole number, written in decimal digits")
+    if not 0 <= value < 10**MAX_SEED_DIGITS:
+        raise ValueError(f"a seed is from 0 to {MAX_SEED_DIGITS} digits long")
+    return value
+
+
+#: A seed in a request (see :func:`_seed_value`).
+Seed = Annotated[int, BeforeValidator(_seed_value)]
+
+
 class CreateTable(_Strict):
     """Open a table."""
 
@@ -105,10 +123,16 @@ class CreateTable(_Strict):
     players: int | None = Field(default=None, ge=1, le=16)
     options: dict[str, str] = Field(default_factory=dict, max_length=40)
     seats: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=16)
-    seed: int | None = Field(default=None, ge=0, lt=2**53)
-    deal: int | None = Field(default=None, ge=0, lt=2**53)
+    #: A seed in decimal digits (a string: seeds have up to 128 bits, more than a browser's
+    #: JSON numbers keep); a JSON number is taken too. Told to everyone who joins.
+    seed: Seed | None = None
+    deal: Seed | None = None
     position: str | None = Field(default=None, max_length=2000)
     time_limit: int | None = Field(default=None, ge=1, le=3600)
+    #: A practice table: undo allowed in games with hidden cards, told to all, never fair.
+    practice: bool = False
+    #: List the table in the lobby (for anyone to watch).
+    public: bool = False
 
 
 class Act(_Strict):
@@ -128,10 +152,25 @@ class Undo(_Strict):
 
 
 class LoadRecord(_Strict):
-    """Open a table from a record."""
+    """Open a table from a record: the record as JSON, or its file's text (``text``, which
+    keeps every digit of a seed written as a number)."""
 
-    record: dict[str, Any]
+    record: dict[str, Any] | None = None
+    text: str | None = Field(default=None, max_length=MAX_BODY)
     seats: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=16)
+
+
+class Claim(_Strict):
+    """Take the seat an invitation opens."""
+
+    invite: str = Field(min_length=1, max_length=200)
+
+
+class Invite(_Strict):
+    """A new invitation to a seat, for the table's creator."""
+
+    token: str = Field(max_length=200)
+    seat: int = Field(ge=0, le=16)
 
 
 class Hello(_Strict):
@@ -445,8 +484,8 @@ def create_app(
             config = game.with_players(config, body.players)
         seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
         if body.seed is not None and body.deal is not None and body.seed != body.deal:
-            raise UnknownGameError("give a seed or a deal number, not both")
-        seed = choose_seed(body.seed, body.deal)
+            raise BadRequestError("give a seed or a deal number, not both")
+        seed = body.seed if body.seed is not None else body.deal
         options: JSONObject = {"variant": body.variant or game.presets()[0].name}
         if body.time_limit is not None:
             if not game.has_passive_action:
@@ -463,14 +502,39 @@ def create_app(
                 seed=seed,
                 start_position=body.position,
                 options=options,
+                practice=body.practice,
+                listed=body.public,
             )
         except UnknownAgentError as error:
             raise BadRequestError(str(error.args[0])) from None
+        return _created(created)
+
+    @app.get("/api/tables/{table_id}/invitation", response_model=None)
+    async def invitation(
+        table_id: str,
+        invite: Annotated[str, Header(alias="X-Fanfold-Invite", max_length=200)],
+    ) -> JSONObject:
+        seat = await hub().invitation(table_id, invite)
+        live = await hub().get(table_id)
         return {
-            "table": created.id,
-            "token": created.token,
-            "friends": {str(seat): token for seat, token in created.friends.items()},
+            "table": table_id,
+            "seat": seat,
+            "name": live.table.seat_name(seat),
+            "game": live.table.game.title,
+            "variant": live.options.get("variant"),
+            "chosen_deal": bool(live.options.get("chosen_deal")),
+            "practice": bool(live.options.get("practice")),
         }
+
+    @app.post("/api/tables/{table_id}/claim", response_model=None)
+    async def claim(table_id: str, body: Claim) -> JSONObject:
+        seat, token = await hub().claim(table_id, body.invite)
+        return {"table": table_id, "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/invite", response_model=None)
+    async def reinvite(table_id: str, body: Invite) -> JSONObject:
+        invite = await hub().reinvite(table_id, body.token, body.seat)
+        return {"table": table_id, "seat": body.seat, "invite": invite}
 
     @app.get("/api/tables", response_model=None)
     async def recent(limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[JSONValue]:
@@ -571,15 +635,20 @@ def create_app(
 
     @app.post("/api/records", response_model=None)
     async def load_record(body: LoadRecord) -> JSONObject:
+        if (body.record is None) == (body.text is None):
+            raise BadRequestError("send the record as 'record' (JSON) or 'text', one of them")
         try:
-            record = GameRecord.from_json(body.record)
-        except (KeyError, TypeError, ValueError) as error:
+            if body.text is not None:
+                record = GameRecord.loads(body.text)
+            else:
+                record = GameRecord.from_json(body.record or {})
+        except (KeyError, TypeError, ValueError, RecursionError) as error:
             if isinstance(error, FanfoldError):
                 raise
             raise BadRequestError(f"this is not a fanfold record: {error}") from None
-        if not 0 <= record.seed < 2**63:  # the store keeps seeds as signed 64-bit numbers
+        if not 0 <= record.seed < 10**MAX_SEED_DIGITS:
             raise BadRequestError(
-                f"the record's seed must be from 0 to 2**63 - 1, not {record.seed}"
+                f"the record's seed must be 0 or more, up to {MAX_SEED_DIGITS} digits"
             )
         game = get_game(record.game)
         config = game.config_from_json(record.config)
@@ -588,7 +657,7 @@ def create_app(
         created = await hub().create(
             game, config, seats, record=record, options={"variant": "loaded record"}
         )
-        return {"table": created.id, "token": created.token, "friends": {}}
+        return _created(created)
 
     # ------------------------------------------------------------- websocket
     @app.websocket("/ws/tables/{table_id}")
@@ -648,7 +717,7 @@ def create_app(
                     if watcher is None:
                         hello = Hello.model_validate(data)
                         held = live.seats_of(hello.token)
-                        if hello.token and not held:
+                        if hello.token and not held and not live.is_creator(hello.token):
                             raise ForbiddenError("this link holds no seat at this table")
                         chosen = _chosen_seat(live.table.decider, held, hello.seat)
                         _check_spectator(live, chosen)  # before the hello counts
@@ -704,13 +773,22 @@ def create_app(
             pass  # the browser went away (WebSocketDisconnected: a send after it closed)
         finally:
             if watcher is not None:
-                live.watchers.discard(watcher)
+                hub().unwatch(live, watcher)
 
     return app
 
 
 class BadRequestError(FanfoldError, ValueError):
     """A request the server cannot act on (an unknown agent, a broken record)."""
+
+
+def _created(created: Created) -> JSONObject:
+    """The answer to a new table: its id, the creator's token and the invitations."""
+    return {
+        "table": created.id,
+        "token": created.token,
+        "invites": {str(seat): invite for seat, invite in created.invites.items()},
+    }
 
 
 def _chosen_seat(decider: int | None, held: frozenset[int], wanted: int | None) -> int | None:

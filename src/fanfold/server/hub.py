@@ -26,7 +26,7 @@ from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVer
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.analysis import analyses_for
-from fanfold.play.setup import choose_seed, make_seats, new_table
+from fanfold.play.setup import choose_seed, fresh_agent_seed, make_seats, new_table
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
 from fanfold.server.store import AppendRow, Store, StoredTable, token_hash
 
@@ -34,8 +34,11 @@ from fanfold.server.store import AppendRow, Store, StoredTable, token_hash
 YOU = "you"
 #: A seat the creator hands to someone at the same screen (the creator's token holds it).
 HOTSEAT = "hotseat"
-#: A seat for a friend, who joins with its own link.
+#: A seat for a friend, who claims it with an invitation link (and gets a token of its own).
 FRIEND = "friend"
+#: Seconds a claimed seat's player must have been away (no connection holding the seat)
+#: before the table's creator may invite someone else to it.
+GONE_SECONDS = 120.0
 
 Send = Callable[[JSONObject], Awaitable[None]]
 
@@ -55,6 +58,10 @@ class StorageError(FanfoldError, RuntimeError):
     """The store refused a write; nothing was changed."""
 
 
+class InvitationError(ForbiddenError):
+    """An invitation that opens no seat: used already, replaced, or never issued."""
+
+
 @dataclass(eq=False)
 class Watcher:
     """A connection that hears about a table: as a seat (a token holding it) or a spectator."""
@@ -72,8 +79,17 @@ class LiveTable:
 
     id: str
     table: Table
+    #: The hash of the token holding each seat (``None``: a bot, or a seat nobody claimed).
     seat_hashes: list[str | None]
     options: JSONObject
+    #: The hash of each seat's pending invitation (``None``: none pending).
+    invite_hashes: list[str | None] = field(default_factory=list)
+    #: The hash of the creator's token (``None``: a table from before invitations).
+    creator_hash: str | None = field(default=None, repr=False)
+    #: When a connection last held each seat (``time.monotonic()``); see :meth:`is_gone`.
+    seen: dict[int, float] = field(default_factory=dict)
+    #: When the table came into memory.
+    loaded: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     bots: asyncio.Task[None] | None = None
@@ -106,6 +122,27 @@ class LiveTable:
         limit = self.options.get("time_limit")
         return float(limit) if isinstance(limit, int | float) else 0.0
 
+    def is_creator(self, token: str | None) -> bool:
+        """Whether ``token`` is the creator's."""
+        if not token or self.creator_hash is None:
+            return False
+        return secrets.compare_digest(token_hash(token), self.creator_hash)
+
+    def is_open(self, seat: int) -> bool:
+        """Whether ``seat`` waits for its invitation to be claimed."""
+        return seat < len(self.invite_hashes) and self.invite_hashes[seat] is not None
+
+    def is_present(self, seat: int) -> bool:
+        """Whether a connection holds ``seat`` now."""
+        return any(seat in watcher.seats for watcher in self.watchers)
+
+    def is_gone(self, seat: int, now: float | None = None) -> bool:
+        """Whether ``seat``'s player has left: no connection holds it, and none has for
+        :data:`GONE_SECONDS`."""
+        now = time.monotonic() if now is None else now
+        last = self.seen.get(seat, self.loaded)
+        return not self.is_present(seat) and now - last >= GONE_SECONDS
+
     def seats_of(self, token: str | None) -> frozenset[int]:
         """The seats ``token`` holds here (none for a missing or forged token)."""
         if not token:
@@ -116,11 +153,13 @@ class LiveTable:
 
 @dataclass(frozen=True)
 class Created:
-    """A new table: its id, the creator's token and a token per friend's seat."""
+    """A new table: its id, the creator's token (it holds the creator's seats, and lets the
+    creator invite someone to a seat again) and an invitation per friend's seat (the code
+    of a join link: whoever claims it gets a token of its own)."""
 
     id: str
     token: str
-    friends: dict[int, str]
+    invites: dict[int, str]
 
 
 def _new_id() -> str:
@@ -193,10 +232,19 @@ class Hub:
         start_position: str | None = None,
         record: GameRecord | None = None,
         options: Mapping[str, JSONValue] | None = None,
+        practice: bool = False,
+        listed: bool = False,
     ) -> Created:
         """Open a table. ``seats`` has one entry per seat: ``"you"``, ``"hotseat"``,
         ``"friend"`` or an agent text (``"mcts"``, ``"random"``...). With ``record``, the
         table starts as the record left the game (its actions replayed).
+
+        The deal's seed is the creator's ``seed`` when given, else a fresh one from the
+        operating system (:func:`~fanfold.play.setup.fresh_seed`); the bots get a stream of
+        their own, drawn apart from it and never stored. A deal or position the creator chose
+        (or a loaded record) is told to everyone at the table, and the game is not counted as
+        a fair one (``options["fair"]``), nor is a ``practice`` table, the only kind where a
+        game with hidden information allows undo.
 
         Raises:
             ConfigError, FanfoldError: a wrong seat count, an unknown agent, a bad position or
@@ -206,36 +254,51 @@ class Hub:
         if len(seats) != count:
             raise ConfigError(f"{game.title} with this variant has {count} seats, not {len(seats)}")
         creator = secrets.token_urlsafe(24)
-        friends: dict[int, str] = {}
+        creator_hash = token_hash(creator)
+        invites: dict[int, str] = {}
         players: list[str] = []
         hashes: list[str | None] = []
+        invite_hashes: list[str | None] = []
         for number, wanted in enumerate(seats):
             kind = wanted.strip().lower()
             if kind in (YOU, HOTSEAT, HUMAN):
                 players.append(HUMAN)
-                hashes.append(token_hash(creator))
+                hashes.append(creator_hash)
+                invite_hashes.append(None)
             elif kind == FRIEND:
-                friends[number] = secrets.token_urlsafe(24)
+                invites[number] = secrets.token_urlsafe(18)
                 players.append(HUMAN)
-                hashes.append(token_hash(friends[number]))
+                hashes.append(None)
+                invite_hashes.append(token_hash(invites[number]))
             else:
                 players.append(self.bot_text(game, wanted))
                 hashes.append(None)
-        chosen_seed = record.seed if record is not None else choose_seed(seed)
+                invite_hashes.append(None)
+        chosen_seed = record.seed if record is not None else choose_seed(seed, game=game)
+        # Undo only where every person's seat is the creator's (solo, against bots, or
+        # hot-seat): it would take back another person's move otherwise. Where cards are
+        # hidden, an undo shows what was drawn and lets the bots choose again, so only a table
+        # opened for practice allows it there.
+        solo = not invites and creator_hash in hashes
+        allow_undo = solo and (practice or not game.has_hidden_information)
         table = new_table(
             game,
             config,
-            make_seats(game, players, chosen_seed),
+            make_seats(game, players, fresh_agent_seed()),
             seed=chosen_seed,
             start_position=record.start_position if record is not None else start_position,
-            allow_undo=self._undo_allowed(hashes),
+            allow_undo=allow_undo,
         )
         if record is not None:
             _replay(table, record.actions)
+        chosen = seed is not None or start_position is not None or record is not None
         table_options: JSONObject = dict(options or {})
-        humans = {hashed for hashed in hashes if hashed is not None}
-        table_options["analysis"] = bool(analyses_for(game)) and len(humans) <= 1
-        table_options["hotseat"] = sum(1 for h in hashes if h == token_hash(creator)) > 1
+        table_options["analysis"] = bool(analyses_for(game)) and solo
+        table_options["hotseat"] = hashes.count(creator_hash) > 1
+        table_options["chosen_deal"] = chosen
+        table_options["practice"] = practice and game.has_hidden_information
+        table_options["listed"] = listed
+        table_options["fair"] = not chosen and not allow_undo
         table_id = _new_id()
         self.store.create(
             table_id,
@@ -249,19 +312,99 @@ class Hub:
             options=table_options,
             actions_done=[(played.seat, played.text) for played in table.played],
             version=table.version,
+            invite_hashes=invite_hashes,
+            creator_hash=creator_hash,
+            listed=listed,
         )
-        live = LiveTable(table_id, table, hashes, table_options)
+        live = LiveTable(
+            table_id, table, hashes, table_options, invite_hashes, creator_hash=creator_hash
+        )
         self.live[table_id] = live
         self._start_bots(live)
         self._start_clock(live)
-        return Created(table_id, creator, friends)
+        return Created(table_id, creator, invites)
 
-    @staticmethod
-    def _undo_allowed(hashes: Sequence[str | None]) -> bool:
-        """Undo only where every human seat belongs to one person (solo, against bots, or
-        hot-seat): it would take back another person's move otherwise."""
-        humans = {hashed for hashed in hashes if hashed is not None}
-        return len(humans) == 1
+    # ---------------------------------------------------------- invitations
+    async def invitation(self, table_id: str, invite: str) -> int:
+        """The seat ``invite`` opens at ``table_id`` (nothing changes).
+
+        Raises:
+            NotFoundError: no such table.
+            InvitationError: the invitation opens no seat (used already, or replaced).
+        """
+        live = await self.get(table_id)
+        return _invited_seat(live, invite)
+
+    async def claim(self, table_id: str, invite: str) -> tuple[int, str]:
+        """Take the seat ``invite`` opens: returns the seat and a new token that holds it. The
+        invitation is spent: the link claims nothing again.
+
+        Raises:
+            NotFoundError: no such table.
+            InvitationError: the invitation opens no seat (used already, or replaced).
+            StorageError: the store could not keep the claim (nothing changed).
+        """
+        async with self.holding(table_id) as live:
+            seat = _invited_seat(live, invite)
+            token = secrets.token_urlsafe(24)
+            hashed = token_hash(token)
+            try:
+                claimed = self.store.claim(live.id, seat, token_hash(invite), hashed)
+            except Exception as error:
+                raise StorageError(f"the seat could not be taken ({error}); try again") from None
+            if not claimed:
+                raise InvitationError(USED_INVITATION)
+            live.invite_hashes[seat] = None
+            live.seat_hashes[seat] = hashed
+            live.seen[seat] = time.monotonic()
+        await self.broadcast(live)
+        return seat, token
+
+    async def reinvite(self, table_id: str, token: str | None, seat: int) -> str:
+        """A new invitation to ``seat``, for the table's creator: to a seat nobody has claimed
+        (the old link stops working) or whose player is gone (:meth:`LiveTable.is_gone`: that
+        player's token stops holding it).
+
+        Raises:
+            ForbiddenError: ``token`` is not the creator's, or the seat is not a friend's.
+            ConfigError: no such seat, the seat's player is still there, or the game is over.
+            StorageError: the store could not keep it (nothing changed).
+        """
+        async with self.holding(table_id) as live:
+            table = live.table
+            if not live.is_creator(token):
+                raise ForbiddenError("only the table's creator may invite someone to a seat")
+            if not 0 <= seat < len(table.seats):
+                raise ConfigError(
+                    f"this table has {len(table.seats)} seats; there is no seat {seat + 1}"
+                )
+            name = table.seat_name(seat)
+            held = live.seat_hashes[seat]
+            if not table.seats[seat].is_human or held == live.creator_hash:
+                raise ForbiddenError(f"{name}'s seat is not a friend's seat")
+            if table.outcome is not None:
+                raise ConfigError("the game is over: nobody can join it")
+            if held is not None and not live.is_gone(seat):
+                raise ConfigError(
+                    f"{name}'s player is still at the table (a seat can be given to someone "
+                    f"else {GONE_SECONDS:g} seconds after its player left)"
+                )
+            invite = secrets.token_urlsafe(18)
+            try:
+                self.store.invite(live.id, seat, token_hash(invite))
+            except Exception as error:
+                raise StorageError(f"the link could not be made ({error}); try again") from None
+            live.invite_hashes[seat] = token_hash(invite)
+            live.seat_hashes[seat] = None
+        await self.broadcast(live)
+        return invite
+
+    def unwatch(self, live: LiveTable, watcher: Watcher) -> None:
+        """A watcher leaves the table (its seats were held until now)."""
+        live.watchers.discard(watcher)
+        now = time.monotonic()
+        for seat in watcher.seats:
+            live.seen[seat] = now
 
     # -------------------------------------------------------------- loading
     async def get(self, table_id: str) -> LiveTable:
@@ -361,6 +504,7 @@ class Hub:
                     else f"Seat {acting + 1}"
                 )
                 raise ForbiddenError(f"this link does not hold {name}'s seat")
+            live.seen[acting] = time.monotonic()
             played = table.submit(acting, text, version)
             await self._store_played(live, played)
         self._start_clock(live)
@@ -566,6 +710,22 @@ class Hub:
                 live.watchers.discard(watcher)
 
 
+#: What a spent or replaced invitation is told.
+USED_INVITATION = (
+    "this link opens no seat: it was used already (a seat is claimed once) or replaced by a "
+    "new one; ask the table's creator for a new link"
+)
+
+
+def _invited_seat(live: LiveTable, invite: str) -> int:
+    """The seat whose pending invitation is ``invite``."""
+    hashed = token_hash(invite)
+    for seat, pending in enumerate(live.invite_hashes):
+        if pending is not None and secrets.compare_digest(pending, hashed):
+            return seat
+    raise InvitationError(USED_INVITATION)
+
+
 def _replay(table: Table, texts: Sequence[str]) -> None:
     for text in texts:
         decider = table.decider
@@ -581,7 +741,7 @@ def _rebuild(stored: StoredTable) -> LiveTable:
     table = new_table(
         game,
         config,
-        make_seats(game, players, stored.seed),
+        make_seats(game, players, fresh_agent_seed()),
         seed=stored.seed,
         start_position=stored.start_position,
         allow_undo=stored.allow_undo,
@@ -590,7 +750,12 @@ def _rebuild(stored: StoredTable) -> LiveTable:
         table.submit(seat, text)
     table.version = stored.version
     return LiveTable(
-        stored.id, table, [seat.token_hash for seat in stored.seats], dict(stored.options)
+        stored.id,
+        table,
+        [seat.token_hash for seat in stored.seats],
+        dict(stored.options),
+        [seat.invite_hash for seat in stored.seats],
+        creator_hash=stored.creator_hash,
     )
 
 
@@ -625,6 +790,10 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
             "player": entry.player,
             "bot": not entry.is_human,
             "yours": number in held,
+            # A friend's seat: waiting for its invitation to be claimed, and held by a
+            # connection now.
+            "open": live.is_open(number),
+            "present": live.is_present(number),
         }
         for number, entry in enumerate(table.seats)
     ]
@@ -715,6 +884,7 @@ __all__ = [
     "Created",
     "ForbiddenError",
     "Hub",
+    "InvitationError",
     "LiveTable",
     "NotFoundError",
     "StorageError",

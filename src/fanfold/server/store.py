@@ -32,7 +32,8 @@ tables = sa.Table(
     sa.Column("id", sa.String(40), primary_key=True),
     sa.Column("game", sa.String(40), nullable=False),
     sa.Column("config", sa.Text, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
+    # Decimal digits: a dealt game's seed has 128 bits (see fanfold.play.setup.fresh_seed).
+    sa.Column("seed", sa.String(60), nullable=False),
     sa.Column("start_position", sa.Text, nullable=True),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("allow_undo", sa.Boolean, nullable=False),
@@ -40,6 +41,10 @@ tables = sa.Table(
     sa.Column("outcome", sa.Text, nullable=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False, index=True),
+    # The hash of the creator's token: the creator may give a seat a new invitation.
+    sa.Column("creator_hash", sa.String(64), nullable=True),
+    # Whether the lobby lists the table (tables opened to the public).
+    sa.Column("listed", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats = sa.Table(
@@ -49,6 +54,8 @@ seats = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("player", sa.String(200), nullable=False),
     sa.Column("token_hash", sa.String(64), nullable=True, index=True),
+    # The hash of the seat's pending invitation (a join link nobody has claimed yet).
+    sa.Column("invite_hash", sa.String(64), nullable=True),
 )
 
 actions = sa.Table(
@@ -80,11 +87,13 @@ class AppendRow:
 
 @dataclass(frozen=True)
 class StoredSeat:
-    """One seat as stored: its player (``"human"`` or an agent text) and its token's hash."""
+    """One seat as stored: its player (``"human"`` or an agent text), its token's hash (none
+    while nobody holds it) and its pending invitation's hash."""
 
     seat: int
     player: str
     token_hash: str | None
+    invite_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,8 @@ class StoredTable:
     updated: float
     seats: tuple[StoredSeat, ...]
     actions: tuple[tuple[int, str], ...]
+    creator_hash: str | None = None
+    listed: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,9 +162,23 @@ def upgrade(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if sqlite:
+            # SQLite alters a column by copying its table; foreign keys are checked again
+            # after the migration, and a PRAGMA takes effect only outside a transaction.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        with connection.begin():
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+            if sqlite:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+                if broken is not None:
+                    raise RuntimeError(f"the store's rows do not hold together: {tuple(broken)}")
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 class Store:
@@ -192,8 +217,12 @@ class Store:
         options: JSONObject,
         actions_done: Sequence[tuple[int, str]] = (),
         version: int = 0,
+        invite_hashes: Sequence[str | None] = (),
+        creator_hash: str | None = None,
+        listed: bool = False,
     ) -> None:
         """Store a new table with its seats (and, for a loaded record, its actions)."""
+        invites = list(invite_hashes) or [None] * len(players)
         now = time.time()
         with self._begin() as connection:
             connection.execute(
@@ -201,7 +230,7 @@ class Store:
                     id=table_id,
                     game=game,
                     config=json.dumps(config),
-                    seed=seed,
+                    seed=str(seed),
                     start_position=start_position,
                     version=version,
                     allow_undo=allow_undo,
@@ -209,13 +238,23 @@ class Store:
                     outcome=None,
                     created=now,
                     updated=now,
+                    creator_hash=creator_hash,
+                    listed=listed,
                 )
             )
             connection.execute(
                 seats.insert(),
                 [
-                    {"table_id": table_id, "seat": n, "player": player, "token_hash": hashed}
-                    for n, (player, hashed) in enumerate(zip(players, token_hashes, strict=True))
+                    {
+                        "table_id": table_id,
+                        "seat": n,
+                        "player": player,
+                        "token_hash": hashed,
+                        "invite_hash": invite,
+                    }
+                    for n, (player, hashed, invite) in enumerate(
+                        zip(players, token_hashes, invites, strict=True)
+                    )
                 ],
             )
             if actions_done:
@@ -287,13 +326,29 @@ class Store:
             )
             self._touch(connection, table_id, version, None)
 
-    def claim(self, table_id: str, seat: int, hashed: str) -> None:
-        """Give ``seat`` a token's hash (a friend's join)."""
+    def claim(self, table_id: str, seat: int, invite_hash: str, hashed: str) -> bool:
+        """Give ``seat`` a token's hash if its pending invitation is ``invite_hash``, and spend
+        the invitation, in one statement (two claims of one link: only the first wins); returns
+        whether it did."""
+        with self._begin() as connection:
+            done = connection.execute(
+                seats.update()
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.seat == seat,
+                    seats.c.invite_hash == invite_hash,
+                )
+                .values(token_hash=hashed, invite_hash=None)
+            )
+            return done.rowcount == 1
+
+    def invite(self, table_id: str, seat: int, invite_hash: str) -> None:
+        """Give ``seat`` a new invitation; whoever held the seat before holds it no more."""
         with self._begin() as connection:
             connection.execute(
                 seats.update()
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(token_hash=hashed)
+                .values(token_hash=None, invite_hash=invite_hash)
             )
 
     def _touch(
@@ -336,12 +391,16 @@ class Store:
             outcome=json.loads(row.outcome) if row.outcome is not None else None,
             created=float(row.created),
             updated=float(row.updated),
-            seats=tuple(StoredSeat(r.seat, r.player, r.token_hash) for r in seat_rows),
+            seats=tuple(
+                StoredSeat(r.seat, r.player, r.token_hash, r.invite_hash) for r in seat_rows
+            ),
             actions=tuple((int(r.seat), str(r.text)) for r in action_rows),
+            creator_hash=row.creator_hash,
+            listed=bool(row.listed),
         )
 
     def recent(self, limit: int = 20) -> list[TableSummary]:
-        """The most recently changed tables, newest first."""
+        """The most recently changed tables opened to the public (``listed``), newest first."""
         moves = (
             sa.select(actions.c.table_id, sa.func.count().label("moves"))
             .group_by(actions.c.table_id)
@@ -350,6 +409,7 @@ class Store:
         query = (
             sa.select(tables.c.id, tables.c.game, tables.c.outcome, tables.c.updated, moves.c.moves)
             .select_from(tables.outerjoin(moves, moves.c.table_id == tables.c.id))
+            .where(tables.c.listed.is_(True))
             .order_by(tables.c.updated.desc())
             .limit(limit)
         )

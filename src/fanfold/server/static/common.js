@@ -1,7 +1,7 @@
 // Shared by the lobby and the table pages: the JSON API, remembered seats, cards.
 
-export async function api(method, path, body, token) {
-  const headers = { Accept: "application/json" };
+export async function api(method, path, body, token, extra = {}) {
+  const headers = { Accept: "application/json", ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Fanfold-Token"] = token;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -26,11 +26,12 @@ export function myTables() {
   }
 }
 
-// Keep a table's token (and its friends' links) in this browser, newest first.
-export function remember(table, token, friends, label) {
+// Keep a table's token (and, for its creator, the invitations to its seats) in this browser,
+// newest first.
+export function remember(table, token, invites, label) {
   const others = myTables().filter((entry) => entry.table !== table);
   const old = myTables().find((entry) => entry.table === table) || {};
-  const entry = { table, token, friends: friends || old.friends || {}, label: label || old.label || table };
+  const entry = { table, token, invites: invites || old.invites || {}, label: label || old.label || table };
   localStorage.setItem(KEY, JSON.stringify([entry, ...others].slice(0, 50)));
   return entry;
 }

@@ -93,6 +93,9 @@ function choose(game) {
   document.getElementById("seed-label").firstChild.textContent = game.name === "fan" ? "Deal number (PySolFC) " : "Seed ";
   dailyButton.hidden = game.name !== "fan";
   document.getElementById("time-row").hidden = !game.time_limit;
+  document.getElementById("practice-row").hidden = !game.hidden_information;
+  document.getElementById("practice").checked = false;
+  document.getElementById("seed-help").hidden = !dealt;
   document.getElementById("time-help").hidden = !game.time_limit;
   document.getElementById("time-limit").value = "";
   document.getElementById("options").value = "";
@@ -107,7 +110,16 @@ async function start(event) {
   errorBox.textContent = "";
   const seats = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
   const body = { game: chosen.name, variant: variantSelect.value, players: Number(playersSelect.value), seats };
-  if (seedInput.value !== "") body.seed = Number(seedInput.value);
+  const seed = seedInput.value.trim();
+  if (seed !== "") {
+    if (!/^[0-9]+$/.test(seed)) {
+      errorBox.textContent = "A seed or deal number is written in digits only.";
+      return;
+    }
+    body.seed = seed; // a string: seeds have more digits than a JavaScript number keeps
+  }
+  if (chosen.hidden_information && document.getElementById("practice").checked) body.practice = true;
+  if (document.getElementById("public").checked) body.public = true;
   const limit = document.getElementById("time-limit").value;
   if (chosen.time_limit && limit) body.time_limit = Number(limit);
   const options = document.getElementById("options").value.trim();
@@ -124,7 +136,7 @@ async function start(event) {
   }
   try {
     const created = await api("POST", "/api/tables", body);
-    remember(created.table, created.token, created.friends, `${chosen.title} (${variantSelect.value})`);
+    remember(created.table, created.token, created.invites, `${chosen.title} (${variantSelect.value})`);
     location.href = `/table/${created.table}#token=${created.token}`;
   } catch (error) {
     errorBox.textContent = error.message;
@@ -160,7 +172,7 @@ async function listRecent() {
       li.append(a, ` · ${row.moves} moves${row.over ? " · over (replay)" : " · watch"}`);
       box.append(li);
     }
-    if (!rows.length) box.innerHTML = '<li class="muted">No games yet.</li>';
+    if (!rows.length) box.innerHTML = '<li class="muted">No open tables now.</li>';
   } catch (error) {
     box.textContent = error.message;
   }
@@ -172,12 +184,12 @@ async function loadRecord(event) {
   errors.textContent = "";
   if (!file) return;
   try {
-    const record = JSON.parse(await file.text());
-    const created = await api("POST", "/api/records", { record });
+    // The text as it is: JSON.parse would round a seed written as a long number.
+    const created = await api("POST", "/api/records", { text: await file.text() });
     remember(created.table, created.token, {}, `Loaded: ${file.name}`);
     location.href = `/table/${created.table}#token=${created.token}`;
   } catch (error) {
-    errors.textContent = error instanceof SyntaxError ? "That file is not JSON." : error.message;
+    errors.textContent = error.message;
   }
 }
 
@@ -200,7 +212,7 @@ async function main() {
   playersSelect.addEventListener("change", drawSeats);
   form.addEventListener("submit", start);
   dailyButton.addEventListener("click", async () => {
-    seedInput.value = (await api("GET", "/api/daily")).deal;
+    seedInput.value = String((await api("GET", "/api/daily")).deal);
   });
   document.getElementById("record-file").addEventListener("change", loadRecord);
   listMine();

@@ -114,18 +114,96 @@ function setUpPage() {
   document.title = `${message.game.title}: fanfold`;
   $("title").textContent = `${message.game.title} · ${message.options.variant ?? ""}`;
   $("rules").href = `/rules/${message.game.name}`;
+  const notes = [];
+  if (message.options.chosen_deal) notes.push("The deal was chosen by the table's creator: not a fair game.");
+  if (message.options.practice) notes.push("A practice table: moves can be taken back; not a fair game.");
+  $("notes").textContent = notes.join(" ");
+  $("notes").hidden = !notes.length;
+}
+
+// The creator's links for friends' seats: the invitation while a seat waits for its player,
+// and a new link for a seat whose link went astray or whose player left.
+function drawInvites() {
   const entry = tokenFor(tableId);
-  const friends = Object.entries(entry?.friends || {});
-  if (friends.length) {
-    const box = $("invite");
-    box.hidden = false;
-    for (const [seat, friendToken] of friends) {
-      const link = `${location.origin}/table/${tableId}#token=${friendToken}`;
-      const input = el("input", { readonly: "", value: link, "aria-label": `join link for seat ${Number(seat) + 1}` });
+  const invites = entry?.invites || {};
+  const friendSeats = message.seats.filter((seat) => !seat.bot && !seat.yours);
+  const box = $("invite");
+  if (!Object.keys(invites).length || message.outcome) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.replaceChildren(el("h2", { text: "Invite" }));
+  for (const seat of friendSeats) {
+    const code = invites[seat.seat];
+    if (seat.open && code) {
+      const link = `${location.origin}/table/${tableId}#invite=${code}`;
+      const input = el("input", { readonly: "", value: link, "aria-label": `join link for ${seat.name}` });
       input.addEventListener("focus", () => input.select());
-      box.append(el("p", { text: `Send this link to the player of ${seatName(Number(seat))}:` }), input);
+      box.append(el("p", { text: `Send this link to the player of ${seat.name} (it seats one person, once):` }), input);
+    } else {
+      box.append(el("p", { text: seat.open ? `${seat.name} waits for a player.` : seat.present ? `${seat.name} has joined.` : `${seat.name} has joined (away now).` }));
+    }
+    if (seat.open || !seat.present) {
+      box.append(
+        el("button", {
+          type: "button",
+          text: `New link for ${seat.name}`,
+          "data-seat": seat.seat,
+          onclick: () => reinvite(seat.seat),
+        }),
+      );
     }
   }
+}
+
+async function reinvite(seat) {
+  try {
+    const made = await api("POST", `/api/tables/${tableId}/invite`, { token, seat });
+    const entry = tokenFor(tableId);
+    remember(tableId, entry.token, { ...(entry.invites || {}), [seat]: made.invite });
+    showError("");
+    drawInvites();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+// Someone opened an invitation link: say which seat it opens, and take it on a click (a link
+// previewer that opens the page takes nothing).
+async function join(invite) {
+  const box = $("join");
+  box.hidden = false;
+  let info;
+  try {
+    info = await api("GET", `/api/tables/${tableId}/invitation`, undefined, undefined, { "X-Fanfold-Invite": invite });
+  } catch (error) {
+    $("join-text").textContent = error.message;
+    return null;
+  }
+  $("join-title").textContent = `${info.game}: you are invited`;
+  $("join-text").textContent = `You are invited to play ${info.name} at this ${info.game} table (${info.variant}).`;
+  const notes = [];
+  if (info.chosen_deal) notes.push("The deal was chosen by the table's creator, so this game is not counted as a fair one.");
+  if (info.practice) notes.push("It is a practice table: moves can be taken back.");
+  $("join-notes").textContent = notes.join(" ");
+  const button = $("join-take");
+  button.hidden = false;
+  button.focus();
+  return await new Promise((resolve) => {
+    button.onclick = async () => {
+      try {
+        const claimed = await api("POST", `/api/tables/${tableId}/claim`, { invite });
+        remember(tableId, claimed.token);
+        history.replaceState(null, "", `${location.pathname}${location.search}#token=${claimed.token}`);
+        box.hidden = true;
+        resolve(claimed.token);
+      } catch (error) {
+        $("join-text").textContent = error.message;
+        button.hidden = true;
+      }
+    };
+  });
 }
 
 function statusText() {
@@ -144,6 +222,7 @@ function draw() {
   status.textContent = statusText();
   status.classList.toggle("your-turn", m.decider !== null && m.decider === m.seat);
   drawSeats();
+  drawInvites();
   drawLog(m.log);
   drawControls();
   const outcome = $("outcome");
@@ -270,6 +349,12 @@ async function main() {
     renderer = await loadRenderer(name);
     replay().catch((error) => showError(error.message));
     return;
+  }
+  const invite = fragment.get("invite");
+  if (invite) {
+    const claimed = await join(invite);
+    if (!claimed) return;
+    token = claimed;
   }
   try {
     const state = await api("GET", `/api/tables/${tableId}`, undefined, token);
