@@ -17,9 +17,9 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from fanfold.agents.base import AgentSpec, parse_agent, registered_agents
+from fanfold.agents.base import parse_agent, registered_agents
 from fanfold.agents.levels import LEVELS, level_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
@@ -28,7 +28,8 @@ from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, make_seats, new_table
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
-from fanfold.server.store import AppendRow, Store, StoredTable, token_hash
+from fanfold.server.budget import BotBudget
+from fanfold.server.store import AppendRow, Store, StoredSeat, StoredTable, token_hash
 
 #: A seat the creator plays.
 YOU = "you"
@@ -158,6 +159,7 @@ class Hub:
         self.keep_seconds = keep_seconds
         self.keep_finished_seconds = keep_finished_seconds
         self.bot_seconds = bot_seconds
+        self.budget = BotBudget(seconds=bot_seconds)
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
         self.live: dict[str, LiveTable] = {}
@@ -166,22 +168,17 @@ class Hub:
 
     # ------------------------------------------------------------- creating
     def bot_text(self, game: AnyGame, text: str) -> str:
-        """The canonical agent text a bot seat plays with: ``text`` with the server's time cap
-        added when the agent takes one and the text does not set it.
+        """The canonical agent text a bot seat plays with: ``text`` within the server's limits
+        (:mod:`fanfold.server.budget`), the time cap added when the agent takes one and the
+        text does not set it.
 
         Raises:
+            BudgetError: the text asks for more than the server's limits allow.
             FanfoldError: not an agent, or one that does not play ``game``.
         """
         spec = parse_agent(text)
         spec.create(game)  # raises the clear error for an agent that does not play the game
-        if (
-            self.bot_seconds is not None
-            and "seconds" in spec.config.option_texts()
-            and getattr(spec.config, "seconds", None) is None
-        ):
-            config = spec.config.with_options({"seconds": f"{self.bot_seconds:g}"})
-            spec = AgentSpec(spec.name, config)
-        return str(spec)
+        return str(self.budget.check(spec))
 
     async def create(
         self,
@@ -282,11 +279,34 @@ class Hub:
             stored = await asyncio.to_thread(self.store.load, table_id)
             if stored is None:
                 raise NotFoundError(f"there is no table {table_id!r}")
-            live = _rebuild(stored)
+            live = _rebuild(self._within_budget(stored))
             self.live[table_id] = live
         self._start_bots(live)
         self._start_clock(live)
         return live
+
+    def _within_budget(self, stored: StoredTable) -> StoredTable:
+        """``stored`` with every bot's agent text brought within the server's limits (a text
+        stored by an older server or written into the store directly): an over-budget text is
+        capped, and the change logged, never played as stored."""
+        seats: list[StoredSeat] = []
+        for seat in stored.seats:
+            if seat.player == HUMAN:
+                seats.append(seat)
+                continue
+            text, said = self.budget.capped_text(seat.player)
+            if said:
+                log.warning(
+                    "table %s, seat %d: the stored bot %s is over this server's limits; it "
+                    "plays as %s (%s)",
+                    stored.id,
+                    seat.seat,
+                    seat.player,
+                    text,
+                    ", ".join(said),
+                )
+            seats.append(replace(seat, player=text))
+        return replace(stored, seats=tuple(seats))
 
     @asynccontextmanager
     async def holding(self, table_id: str) -> AsyncIterator[LiveTable]:
