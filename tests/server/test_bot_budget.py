@@ -4,19 +4,37 @@ rebuilt, and bots think in a pool where no table holds more than its share."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import functools
+import json
 import logging
+import os
+import socket
+import statistics
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
+import uvicorn
+from fastapi import FastAPI
+from websockets.sync.client import ClientConnection, connect
 
 from fanfold.agents.base import parse_agent, registered_agents
 from fanfold.agents.levels import LEVELS
 from fanfold.agents.strategy import LEVELS as GAME_LEVELS
-from fanfold.core.registry import all_games, get_game
+from fanfold.cli.serve import serve as serve_command
+from fanfold.core.registry import AnyGame, all_games, get_game
+from fanfold.play.setup import make_seats, new_table
+from fanfold.server.app import create_app
+from fanfold.server.bots import NICENESS, BotPool, Decision
 from fanfold.server.budget import MAXIMA, NOT_BUDGETS, SECONDS, BotBudget, BudgetError
 from fanfold.server.store import Store, token_hash
-from tests.server.support import look, open_table, refused, serve, sqlite_url
+from tests.server.support import JSON, look, open_table, refused, serve, sqlite_url
 
 MORRIS = get_game("morris")
 HOG = "mcts(iterations=100000000, seconds=600)"
@@ -145,3 +163,177 @@ def test_a_stored_over_budget_bot_is_capped_when_its_table_is_resumed(
         "over this server's limits" in record.getMessage() and HOG in record.getMessage()
         for record in caplog.records
     ), caplog.text
+
+
+# ------------------------------------------------------------- the bot pool
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def _live_server(app: FastAPI) -> Iterator[str]:
+    """``app`` served by uvicorn on a loopback port, in a thread of this process."""
+    running = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
+    )
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"127.0.0.1:{running.config.port}"
+    finally:
+        running.should_exit = True
+        thread.join(timeout=30)
+
+
+def _next_state(socket_: ClientConnection, ready: Callable[[JSON], bool]) -> JSON:
+    while True:
+        message: JSON = json.loads(socket_.recv(timeout=20))
+        if message["type"] == "state" and ready(message):
+            return message
+
+
+def test_ten_maximal_bot_tables_neither_stop_another_tables_bot_nor_slow_its_player(
+    tmp_path: Path,
+) -> None:
+    """Ten Fan Tan tables of four ``mcts`` bots at the server's maxima (5000 iterations, the
+    0.3 s cap) think all the time; a Morris table's random bot still answers at once and its
+    player's actions are acknowledged quickly (act to ok on loopback), as ``fanfold serve``
+    runs (bots thinking in worker processes)."""
+    hog = f"mcts(iterations={MAXIMA['iterations']}, seconds=0.3)"
+    app = create_app(
+        sqlite_url(tmp_path), bot_seconds=0.3, bot_pause=0.0, resume=False, bot_processes=True
+    )
+    latencies: list[float] = []
+    replies: list[float] = []
+    with _live_server(app) as address, httpx.Client(base_url=f"http://{address}") as client:
+        for _ in range(10):
+            answer = client.post("/api/tables", json={"game": "fantan", "seats": [hog] * 4})
+            assert answer.status_code == 200, answer.text
+        time.sleep(1.0)  # every hog is thinking
+        while len(latencies) < 20:
+            answer = client.post("/api/tables", json={"game": "morris", "seats": ["you", "random"]})
+            created = answer.json()
+            url = f"ws://{address}/ws/tables/{created['table']}"
+            with connect(url) as socket_:
+                socket_.send(json.dumps({"type": "hello", "token": created["token"]}))
+                message = _next_state(socket_, lambda m: True)
+                while message["outcome"] is None and len(latencies) < 20:
+                    started = time.perf_counter()
+                    act = {
+                        "type": "act",
+                        "version": message["version"],
+                        "action": message["legal"][0],
+                    }
+                    socket_.send(json.dumps(act))
+                    answered: JSON | None = None  # the bot's answer may come before the ok
+                    while (heard := json.loads(socket_.recv(timeout=20)))["type"] != "ok":
+                        if heard["decider"] == 0 or heard["outcome"] is not None:
+                            answered = heard
+                    acknowledged = time.perf_counter()
+                    latencies.append(acknowledged - started)
+                    message = answered or _next_state(
+                        socket_, lambda m: m["decider"] == 0 or m["outcome"] is not None
+                    )
+                    if message["outcome"] is None:
+                        replies.append(time.perf_counter() - acknowledged)
+        hogs_moving = [
+            table["moves"]
+            for table in client.get("/api/tables", params={"limit": 100}).json()
+            if table["game"] == "fantan"
+        ]
+    p50 = statistics.median(latencies)
+    print(f"act to ok p50 {p50 * 1000:.1f} ms, bot reply p50 {statistics.median(replies):.3f} s")
+    assert p50 < 0.020, sorted(latencies)
+    assert statistics.median(replies) < 1.0, sorted(replies)
+    assert max(replies) < 5.0, sorted(replies)  # on a busy machine, a few seconds at worst
+    assert len(hogs_moving) == 10
+    assert all(moves > 0 for moves in hogs_moving), hogs_moving
+
+
+def _mark(folder: Path) -> None:
+    """A warm-up that leaves the worker's process id and CPU niceness in ``folder``."""
+    (folder / str(os.getpid())).write_text(str(os.nice(0)))
+
+
+def test_the_warm_up_runs_in_every_worker_process_at_a_lower_priority(tmp_path: Path) -> None:
+    pool = BotPool(2, processes=True, warm=functools.partial(_mark, tmp_path))
+    try:
+        for started in pool.start():
+            started.result(timeout=60)
+    finally:
+        pool.shutdown()
+    marks = {int(path.name): int(path.read_text()) for path in tmp_path.iterdir()}
+    assert len(marks) == 2
+    assert os.getpid() not in marks
+    assert set(marks.values()) == {os.nice(0) + NICENESS}
+
+
+def test_fanfold_serve_thinks_in_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: dict[str, object] = {}
+
+    def fake_create_app(url: str, **options: object) -> str:
+        made.update(options, url=url)
+        return "app"
+
+    monkeypatch.setattr("fanfold.server.app.create_app", fake_create_app)
+    monkeypatch.setattr("uvicorn.run", lambda app, **options: made.update(ran=app))
+    serve_command(db="sqlite:///unused.db", bot_workers=3)
+    assert made["ran"] == "app"
+    assert made["bot_processes"] is True
+    assert made["bot_workers"] == 3
+    assert made["warm_fast"] is True
+
+
+def test_a_table_whose_bots_think_long_waits_behind_one_whose_bots_answer_at_once() -> None:
+    """One worker, three tables whose bots use the whole 0.2 s cap every decision and one
+    whose random bot answers at once: the quick table's decisions never queue behind all three
+    (first come, first served would make each wait about 0.4 s)."""
+    morris = get_game("morris")
+    hog = f"mcts(iterations={MAXIMA['iterations']}, seconds=0.2)"
+
+    def decision(table: str, game: AnyGame, agent: str) -> Decision:
+        played = new_table(
+            game,
+            game.default_config(),
+            make_seats(game, [agent] * game.num_players(game.default_config()), 1),
+            seed=1,
+        )
+        seat = played.decider
+        assert seat is not None
+        return Decision(
+            table, seat, game.id, agent, 1, played.view(seat), tuple(played.legal_actions())
+        )
+
+    async def play() -> list[float]:
+        pool = BotPool(1)
+        stop = asyncio.Event()
+
+        async def hogging(name: str) -> None:
+            while not stop.is_set():
+                await pool.decide(decision(name, morris, hog))
+
+        hogs = [asyncio.create_task(hogging(f"hog{n}")) for n in range(3)]
+        await asyncio.sleep(0.5)
+        waits: list[float] = []
+        quick = decision("quick", morris, "random")
+        for _ in range(6):
+            started = time.monotonic()
+            await pool.decide(quick)
+            waits.append(time.monotonic() - started)
+            await asyncio.sleep(0.05)
+        stop.set()
+        await asyncio.gather(*hogs)
+        pool.shutdown()
+        return waits
+
+    waits = asyncio.run(play())
+    assert max(waits) < 0.35, waits

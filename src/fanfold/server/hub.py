@@ -4,8 +4,9 @@ tokens, its watchers and its bots, kept in step with the store.
 The hub is authoritative. A submission names the table, a seat token and the version it acts
 on; the hub finds the seats that token holds, lets the :class:`Table` check turn, version,
 notation and legality, commits the action to the store and only then answers and tells every
-watcher (each gets its own view and the announcements it may hear). Bots choose in worker
-threads, off the event loop, with a time cap, so a slow bot never stalls another table.
+watcher (each gets its own view and the announcements it may hear). Bots choose in a pool of
+workers shared fairly by the tables (:mod:`fanfold.server.bots`), off the event loop, within
+the server's budget (:mod:`fanfold.server.budget`), so a slow bot never stalls another table.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, make_seats, new_table
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
+from fanfold.server.bots import BotPool, decision_for
 from fanfold.server.budget import BotBudget
 from fanfold.server.store import AppendRow, Store, StoredSeat, StoredTable, token_hash
 
@@ -136,7 +138,9 @@ class Hub:
         bot_seconds: the time cap per decision given to bots that take one (``None``: their
             iteration budgets alone).
         bot_pause: seconds to wait after each bot action so that people can follow the play.
-        executor: where bots think (a thread pool by default).
+        executor: where analyses run (a thread pool by default).
+        pool: where bots think (:class:`~fanfold.server.bots.BotPool`; by default four
+            worker threads).
         keep_seconds: how long a table nobody watches and nothing plays on stays in memory
             after it was last asked for (:meth:`evict_idle`); it is rebuilt from the store
             when asked for again.
@@ -154,6 +158,7 @@ class Hub:
         executor: Executor | None = None,
         keep_seconds: float = 600.0,
         keep_finished_seconds: float = 30.0,
+        pool: BotPool | None = None,
     ) -> None:
         self.store = store
         self.keep_seconds = keep_seconds
@@ -162,6 +167,7 @@ class Hub:
         self.budget = BotBudget(seconds=bot_seconds)
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
+        self.pool = pool or BotPool()
         self.live: dict[str, LiveTable] = {}
         self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
         self._loading = asyncio.Lock()
@@ -471,7 +477,6 @@ class Hub:
             live.bots = asyncio.get_running_loop().create_task(self._run_bots(live))
 
     async def _run_bots(self, live: LiveTable) -> None:
-        loop = asyncio.get_running_loop()
         table = live.table
         while True:
             async with live.lock:
@@ -486,8 +491,9 @@ class Hub:
                 # without the lock; its choice is applied only on the version it was asked on.
                 view, legal, version = table.view(seat), table.legal_actions(), table.version
                 live.thinking = seat
+            decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
             try:
-                action = await loop.run_in_executor(self.executor, agent.choose, view, legal)
+                action = await self.pool.decide(decision)
             finally:
                 live.thinking = None
             async with live.lock:
