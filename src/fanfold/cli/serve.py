@@ -22,11 +22,25 @@ def serve(
         ),
     ] = None,
     bot_seconds: Annotated[
-        float, typer.Option(help="Most seconds a bot thinks per decision.", min=0.05)
+        float,
+        typer.Option(
+            help="Most seconds a bot thinks per decision: bots without a time cap get this "
+            "one, and a table asking for more is refused (docs/server.md, the bots' budget).",
+            min=0.05,
+        ),
     ] = 1.0,
     bot_pause: Annotated[
         float, typer.Option(help="Seconds between bot moves, so you can follow them.", min=0)
     ] = 0.4,
+    bot_workers: Annotated[
+        int,
+        typer.Option(
+            help="Bot decisions computed at once, each in a worker process of its own, shared "
+            "fairly by the tables.",
+            min=1,
+            max=64,
+        ),
+    ] = 4,
 ) -> None:
     """Serve fanfold in the browser: open the printed address to play."""
     import uvicorn
@@ -39,7 +53,14 @@ def serve(
     console.print(f"fanfold is serving on http://{shown}:{port}/  (store: {url})", markup=False)
     console.print("Open that address in a browser to play; Ctrl-C stops the server.", markup=False)
     uvicorn.run(
-        create_app(url, bot_seconds=bot_seconds, bot_pause=bot_pause, warm_fast=True),
+        create_app(
+            url,
+            bot_seconds=bot_seconds,
+            bot_pause=bot_pause,
+            warm_fast=True,
+            bot_workers=bot_workers,
+            bot_processes=True,
+        ),
         host=host,
         port=port,
         log_level="warning",

@@ -66,6 +66,7 @@ from fanfold.core.errors import (
 from fanfold.core.records import MAX_SEED_DIGITS, GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play.analysis import analyses_for
+from fanfold.server.bots import BotPool
 from fanfold.server.hub import (
     Created,
     ForbiddenError,
@@ -357,6 +358,8 @@ def create_app(
     warm_fast: bool = False,
     keep_seconds: float = 600.0,
     keep_finished_seconds: float = 30.0,
+    bot_workers: int = 4,
+    bot_processes: bool = False,
 ) -> FastAPI:
     """The application, on the store at ``store_url``.
 
@@ -365,12 +368,17 @@ def create_app(
         bot_pause: seconds between bot actions, so that people can follow them.
         resume: load unfinished tables at start-up so that their bots play on.
         warm_fast: load (or, on a fresh installation, compile) Fano's compiled engine and
-            search and Fan Tan's compiled search in the bots' thread pool at start-up, so that
-            the first ``hard`` Fano or Fan Tan bot does not pay for it in play.
+            search and Fan Tan's compiled search where the bots think (in every worker
+            process, or once in a worker thread) at start-up, so that the first ``hard`` Fano
+            or Fan Tan bot does not pay for it in play.
         keep_seconds: how long a table nobody watches and nothing plays on stays in memory
             (games their players left); the store keeps it, and it comes back when asked
             for.
         keep_finished_seconds: the same for a finished game (see :class:`Hub`).
+        bot_workers: how many bot decisions run at once, in the pool shared fairly by the
+            tables (:class:`~fanfold.server.bots.BotPool`).
+        bot_processes: bots think in worker processes (``fanfold serve``), so that no search
+            slows the server's answers; otherwise in threads of the server's process (tests).
     """
     state: dict[str, Hub] = {}
 
@@ -383,14 +391,16 @@ def create_app(
             bot_pause=bot_pause,
             keep_seconds=keep_seconds,
             keep_finished_seconds=keep_finished_seconds,
+            pool=BotPool(
+                bot_workers, processes=bot_processes, warm=_warm_fast if warm_fast else None
+            ),
         )
         state["hub"] = hub
         app.state.hub = hub
-        if warm_fast:  # sets what it loads aside once loaded
-            asyncio.get_running_loop().run_in_executor(hub.executor, _warm_fast)
+        hub.pool.start()  # a worker thread's warm-up sets what it loads aside once loaded
         if resume:
             await hub.resume_all()
-        if not warm_fast:
+        if not warm_fast or bot_processes:
             _set_aside()
         thresholds = gc.get_threshold()
         gc.set_threshold(thresholds[0], thresholds[1], NO_AUTOMATIC_FULL_COLLECTION)
@@ -405,6 +415,7 @@ def create_app(
                     if task is not None:
                         task.cancel()
             hub.executor.shutdown(wait=False, cancel_futures=True)
+            hub.pool.shutdown()
             store.close()
 
     app = FastAPI(title="fanfold", version=__version__, lifespan=lifespan, docs_url="/api/docs")

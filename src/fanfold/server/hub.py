@@ -4,8 +4,9 @@ tokens, its watchers and its bots, kept in step with the store.
 The hub is authoritative. A submission names the table, a seat token and the version it acts
 on; the hub finds the seats that token holds, lets the :class:`Table` check turn, version,
 notation and legality, commits the action to the store and only then answers and tells every
-watcher (each gets its own view and the announcements it may hear). Bots choose in worker
-threads, off the event loop, with a time cap, so a slow bot never stalls another table.
+watcher (each gets its own view and the announcements it may hear). Bots choose in a pool of
+workers shared fairly by the tables (:mod:`fanfold.server.bots`), off the event loop, within
+the server's budget (:mod:`fanfold.server.budget`), so a slow bot never stalls another table.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from fanfold.agents.base import AgentSpec, parse_agent, registered_agents
+from fanfold.agents.base import parse_agent, registered_agents
 from fanfold.agents.levels import LEVELS, level_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
@@ -28,7 +29,9 @@ from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, fresh_agent_seed, make_seats, new_table
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
-from fanfold.server.store import AppendRow, Store, StoredTable, token_hash
+from fanfold.server.bots import BotPool, decision_for
+from fanfold.server.budget import BotBudget
+from fanfold.server.store import AppendRow, Store, StoredSeat, StoredTable, token_hash
 
 #: A seat the creator plays.
 YOU = "you"
@@ -174,7 +177,9 @@ class Hub:
         bot_seconds: the time cap per decision given to bots that take one (``None``: their
             iteration budgets alone).
         bot_pause: seconds to wait after each bot action so that people can follow the play.
-        executor: where bots think (a thread pool by default).
+        executor: where analyses run (a thread pool by default).
+        pool: where bots think (:class:`~fanfold.server.bots.BotPool`; by default four
+            worker threads).
         keep_seconds: how long a table nobody watches and nothing plays on stays in memory
             after it was last asked for (:meth:`evict_idle`); it is rebuilt from the store
             when asked for again.
@@ -192,35 +197,33 @@ class Hub:
         executor: Executor | None = None,
         keep_seconds: float = 600.0,
         keep_finished_seconds: float = 30.0,
+        pool: BotPool | None = None,
     ) -> None:
         self.store = store
         self.keep_seconds = keep_seconds
         self.keep_finished_seconds = keep_finished_seconds
         self.bot_seconds = bot_seconds
+        self.budget = BotBudget(seconds=bot_seconds)
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
+        self.pool = pool or BotPool()
         self.live: dict[str, LiveTable] = {}
         self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
         self._loading = asyncio.Lock()
 
     # ------------------------------------------------------------- creating
     def bot_text(self, game: AnyGame, text: str) -> str:
-        """The canonical agent text a bot seat plays with: ``text`` with the server's time cap
-        added when the agent takes one and the text does not set it.
+        """The canonical agent text a bot seat plays with: ``text`` within the server's limits
+        (:mod:`fanfold.server.budget`), the time cap added when the agent takes one and the
+        text does not set it.
 
         Raises:
+            BudgetError: the text asks for more than the server's limits allow.
             FanfoldError: not an agent, or one that does not play ``game``.
         """
         spec = parse_agent(text)
         spec.create(game)  # raises the clear error for an agent that does not play the game
-        if (
-            self.bot_seconds is not None
-            and "seconds" in spec.config.option_texts()
-            and getattr(spec.config, "seconds", None) is None
-        ):
-            config = spec.config.with_options({"seconds": f"{self.bot_seconds:g}"})
-            spec = AgentSpec(spec.name, config)
-        return str(spec)
+        return str(self.budget.check(spec))
 
     async def create(
         self,
@@ -425,11 +428,34 @@ class Hub:
             stored = await asyncio.to_thread(self.store.load, table_id)
             if stored is None:
                 raise NotFoundError(f"there is no table {table_id!r}")
-            live = _rebuild(stored)
+            live = _rebuild(self._within_budget(stored))
             self.live[table_id] = live
         self._start_bots(live)
         self._start_clock(live)
         return live
+
+    def _within_budget(self, stored: StoredTable) -> StoredTable:
+        """``stored`` with every bot's agent text brought within the server's limits (a text
+        stored by an older server or written into the store directly): an over-budget text is
+        capped, and the change logged, never played as stored."""
+        seats: list[StoredSeat] = []
+        for seat in stored.seats:
+            if seat.player == HUMAN:
+                seats.append(seat)
+                continue
+            text, said = self.budget.capped_text(seat.player)
+            if said:
+                log.warning(
+                    "table %s, seat %d: the stored bot %s is over this server's limits; it "
+                    "plays as %s (%s)",
+                    stored.id,
+                    seat.seat,
+                    seat.player,
+                    text,
+                    ", ".join(said),
+                )
+            seats.append(replace(seat, player=text))
+        return replace(stored, seats=tuple(seats))
 
     @asynccontextmanager
     async def holding(self, table_id: str) -> AsyncIterator[LiveTable]:
@@ -595,7 +621,6 @@ class Hub:
             live.bots = asyncio.get_running_loop().create_task(self._run_bots(live))
 
     async def _run_bots(self, live: LiveTable) -> None:
-        loop = asyncio.get_running_loop()
         table = live.table
         while True:
             async with live.lock:
@@ -610,8 +635,9 @@ class Hub:
                 # without the lock; its choice is applied only on the version it was asked on.
                 view, legal, version = table.view(seat), table.legal_actions(), table.version
                 live.thinking = seat
+            decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
             try:
-                action = await loop.run_in_executor(self.executor, agent.choose, view, legal)
+                action = await self.pool.decide(decision)
             finally:
                 live.thinking = None
             async with live.lock:

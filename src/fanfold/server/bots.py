@@ -1,0 +1,267 @@
+"""Where the server's bots think: a pool of workers shared fairly by every table.
+
+``fanfold serve`` runs the pool in worker processes (``processes=True``), each a process of its
+own at a lower CPU priority than the server (:data:`NICENESS`): a search holds its own
+process's interpreter lock, never the server's, so people's actions are answered while every
+worker thinks. Tests may use threads (the same code, without the processes' start-up).
+
+Each decision travels as a :class:`Decision`: the table, the seat, the game, the agent text
+(already within the server's budget, :mod:`fanfold.server.budget`), a seed drawn from the
+table's own bot stream, the seat's view and the legal actions; nothing more of the game. A
+worker keeps the agents it made (by table, seat and text, :data:`CACHE`) so that an agent that
+is costly to make or that follows a plan (the Fan solver) is made once, and reseeds it for
+each decision; the pool sends a table's decisions to the worker that had its last one when
+that worker is free.
+
+Fairness: each table has one decision at a time (the hub plays its bots in turn), and when
+more tables wait than there are free workers the pool starts the decision of the table that
+has used the least thinking time (start-time fair queuing: a table's tag grows by the seconds
+its decisions took), so a table whose bots think at the server's cap waits behind tables
+whose bots answer at once, never the other way round; a decision waits at most for one
+running decision to end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import heapq
+import itertools
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from fanfold.agents.base import AnyAgent, parse_agent
+from fanfold.core.registry import get_game
+
+log = logging.getLogger(__name__)
+
+#: How much lower the worker processes' CPU priority is than the server's (``os.nice``).
+NICENESS = 10
+#: Agents a worker keeps (the most recently used).
+CACHE = 64
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One bot decision: what a worker needs and nothing more.
+
+    Attributes:
+        table: the table's id (with ``seat``, which agent of the worker's cache decides).
+        seat: the deciding seat.
+        game: the game's id.
+        agent: the agent text the seat plays with.
+        seed: seeds the agent's generator for this decision (from the table's bot stream).
+        view: the seat's view.
+        legal: the legal actions.
+    """
+
+    table: str
+    seat: int
+    game: str
+    agent: str
+    seed: int
+    view: Any
+    legal: tuple[Any, ...]
+
+
+_local = threading.local()
+
+
+def decide(decision: Decision) -> Any:
+    """The action the seat's agent chooses (run in a worker)."""
+    cache: OrderedDict[tuple[str, int, str, str], AnyAgent] | None = getattr(_local, "agents", None)
+    if cache is None:
+        cache = _local.agents = OrderedDict()
+    key = (decision.table, decision.seat, decision.game, decision.agent)
+    agent = cache.pop(key, None)
+    if agent is None:
+        agent = parse_agent(decision.agent).create(get_game(decision.game), decision.seed)
+    cache[key] = agent
+    while len(cache) > CACHE:
+        cache.popitem(last=False)
+    agent.rng.seed(decision.seed)
+    return agent.choose(decision.view, list(decision.legal))
+
+
+def _start_process(warm: Callable[[], object] | None) -> None:
+    """A worker process starts: lower its priority, then warm up (compiled kernels)."""
+    os.nice(NICENESS)
+    if warm is not None:
+        warm()
+
+
+def _nothing() -> None:
+    """Submitted to make a worker start now."""
+
+
+def _pass_on(ready: Future[Any], done: Future[Any]) -> None:
+    """Settle ``ready`` as ``done`` ended."""
+    if done.cancelled():
+        ready.cancel()
+    elif (error := done.exception()) is not None:
+        ready.set_exception(error)
+    else:
+        ready.set_result(done.result())
+
+
+class BotPool:
+    """``workers`` workers where bots think, shared fairly by the tables (see the module).
+
+    Args:
+        workers: how many decisions may run at once.
+        processes: think in worker processes (``fanfold serve``); otherwise in threads.
+        warm: run where the bots think before the first decision: in every worker process,
+            or once in a worker thread (e.g. loading the compiled kernels).
+    """
+
+    def __init__(
+        self,
+        workers: int = 4,
+        *,
+        processes: bool = False,
+        warm: Callable[[], object] | None = None,
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"the bot pool needs at least one worker, not {workers}")
+        self.processes = processes
+        self.warm = warm
+        self.executors: list[Executor] = [self._executor(n) for n in range(workers)]
+        self._free: list[int] = list(range(workers))
+        self._waiting: list[tuple[float, int, str, asyncio.Future[tuple[int, float]]]] = []
+        self._finish: dict[str, float] = {}
+        self._clock = 0.0
+        self._order = itertools.count()
+        self._last: dict[str, int] = {}
+
+    def _executor(self, number: int) -> Executor:
+        if self.processes:
+            return ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_process,
+                initargs=(self.warm,),
+            )
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"bot-{number}")
+
+    def start(self) -> list[Future[Any]]:
+        """Start every worker now (and warm them up) rather than at the first decision; the
+        first worker process warms up alone, so that what it compiles is cached before the
+        others load it. Returns a future per worker (or per warm-up) that ends when it is
+        ready."""
+        if self.processes:
+            first = self.executors[0].submit(_nothing)
+            rest: list[Future[Any]] = [Future() for _ in self.executors[1:]]
+
+            def others(_: Future[Any]) -> None:
+                for executor, ready in zip(self.executors[1:], rest, strict=True):
+                    try:
+                        started = executor.submit(_nothing)
+                    except RuntimeError:  # shut down meanwhile
+                        ready.cancel()
+                        continue
+                    started.add_done_callback(functools.partial(_pass_on, ready))
+
+            first.add_done_callback(others)
+            return [first, *rest]
+        if self.warm is not None:
+            return [self.executors[0].submit(self.warm)]
+        return []
+
+    def shutdown(self) -> None:
+        """Stop the workers (a decision under way ends first, in its own worker)."""
+        for executor in self.executors:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def busy(self) -> int:
+        """How many workers are deciding now."""
+        return len(self.executors) - len(self._free)
+
+    async def decide(self, decision: Decision) -> Any:
+        """The agent's choice, computed in a worker once the table's turn in the pool comes."""
+        slot, tag = await self._acquire(decision.table)
+        loop = asyncio.get_running_loop()
+        began = time.monotonic()
+        try:
+            future = self.executors[slot].submit(decide, decision)
+        except BaseException:
+            self._release(slot, decision.table, tag, 0.0)
+            raise
+
+        def done(_: Future[Any]) -> None:
+            used = time.monotonic() - began
+            loop.call_soon_threadsafe(self._release, slot, decision.table, tag, used)
+
+        # The worker is handed back when the work ends, not when the table stops waiting for
+        # it (an undo, a shutdown): a table cannot hold more than one worker by cancelling.
+        future.add_done_callback(done)
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            self._replace(slot)
+            raise
+
+    def _replace(self, slot: int) -> None:
+        """A worker process died (killed, out of memory): the slot gets a new one."""
+        log.error("a bot worker process stopped; starting another")
+        broken = self.executors[slot]
+        if isinstance(broken, ProcessPoolExecutor):
+            self.executors[slot] = self._executor(slot)
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    async def _acquire(self, table: str) -> tuple[int, float]:
+        tag = max(self._clock, self._finish.get(table, 0.0))
+        if self._free and not self._waiting:
+            self._clock = tag
+            return self._pick(table), tag
+        waiting: asyncio.Future[tuple[int, float]] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (tag, next(self._order), table, waiting))
+        try:
+            return await waiting
+        except asyncio.CancelledError:
+            if waiting.done() and not waiting.cancelled():  # given a worker as it was cancelled
+                slot, given = waiting.result()
+                self._release(slot, table, given, 0.0)
+            raise
+
+    def _pick(self, table: str) -> int:
+        last = self._last.get(table)
+        slot = last if last in self._free else self._free[0]
+        self._free.remove(slot)
+        self._last[table] = slot
+        return slot
+
+    def _release(self, slot: int, table: str, tag: float, used: float) -> None:
+        self._finish[table] = max(self._finish.get(table, 0.0), tag + used)
+        self._free.append(slot)
+        while self._free and self._waiting:
+            tag, _, waiter, waiting = heapq.heappop(self._waiting)
+            if waiting.done():
+                continue  # its table stopped waiting
+            self._clock = max(self._clock, tag)
+            waiting.set_result((self._pick(waiter), tag))
+        if len(self._finish) > 4 * len(self.executors):  # forget tables with no credit left
+            for name in [name for name, end in self._finish.items() if end <= self._clock]:
+                del self._finish[name]
+        if len(self._last) > 64 * len(self.executors):
+            self._last.clear()  # only a preference: which worker had a table's last decision
+
+
+def decision_for(
+    table: str, seat: int, game: str, agent: AnyAgent, view: Any, legal: Sequence[Any]
+) -> Decision:
+    """The decision of ``seat``'s ``agent`` (the table's own agent object, whose generator is
+    the table's bot stream and gives the decision's seed)."""
+    return Decision(table, seat, game, agent.name, agent.rng.getrandbits(64), view, tuple(legal))
+
+
+__all__ = ["CACHE", "NICENESS", "BotPool", "Decision", "decide", "decision_for"]

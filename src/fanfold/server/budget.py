@@ -1,0 +1,131 @@
+"""The server's limits on what a bot may spend on one decision.
+
+Any agent text a client sends (the seats of ``POST /api/tables`` and ``POST /api/records``) is
+checked here before a table opens: the time cap (``seconds``) may not exceed the server's
+``--bot-seconds`` and is set to it where the text leaves it out, and every budget option of the
+registered agents (:data:`MAXIMA`) has a server maximum. A text over a limit is refused with a
+sentence naming it (:class:`BudgetError`, a 400 to the client). Texts already in a store are
+checked again when their table is rebuilt: those are capped to the limits (and the change
+logged), never played as stored.
+
+The maxima are chosen so that the levels (``easy``, ``medium``, ``hard``,
+:mod:`fanfold.agents.levels`), the registered agents' defaults and the lobby's list pass
+unchanged: the largest of them are Fano's ``hard`` (``iterations=4000``) and Fan Tan's
+``hard`` (``deals=2000, lookahead=2``).
+
+    >>> budget = BotBudget(seconds=1.0)
+    >>> str(budget.check(parse_agent("mcts(iterations=2000)")))
+    'mcts(iterations=2000, seconds=1.0)'
+    >>> str(budget.cap(parse_agent("mcts(iterations=100000000, seconds=600)"))[0])
+    'mcts(iterations=5000, seconds=1.0)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from fanfold.agents.base import AgentSpec, parse_agent
+from fanfold.core.errors import ConfigError, FanfoldError
+
+#: The most of each budget option (a name any registered agent's config may have) a bot may
+#: be given on this server. ``iterations``: search playouts per decision (``mcts``);
+#: ``deals``: determinizations per decision (``pimc``, ``mcts(tree=fast)``);
+#: ``rollout_limit``: actions per playout; ``lookahead``: own decisions searched inside each
+#: deal (``pimc``).
+MAXIMA: Mapping[str, int] = MappingProxyType(
+    {"iterations": 5000, "deals": 2000, "rollout_limit": 400, "lookahead": 2}
+)
+#: Numeric agent options that are not budgets (they do not make a decision cost more).
+NOT_BUDGETS = frozenset({"exploration", "widening", "group", "mistakes"})
+#: The option that caps a decision's time.
+SECONDS = "seconds"
+
+
+class BudgetError(ConfigError):
+    """An agent text asks for more than the server allows a bot."""
+
+
+@dataclass(frozen=True)
+class BotBudget:
+    """The limits on a bot's decision on this server.
+
+    Attributes:
+        seconds: the most seconds a bot that takes a time cap may think per decision (the
+            server's ``--bot-seconds``); ``None``: no time cap (the maxima still apply).
+        maxima: the most of each budget option (:data:`MAXIMA`).
+    """
+
+    seconds: float | None = 1.0
+    maxima: Mapping[str, int] = field(default_factory=lambda: MAXIMA)
+
+    def check(self, spec: AgentSpec) -> AgentSpec:
+        """``spec`` with the time cap set where it sets none.
+
+        Raises:
+            BudgetError: an option over its limit; the sentence names the limit.
+        """
+        options = spec.config.option_texts()
+        for name, most in self.maxima.items():
+            value = getattr(spec.config, name, None) if name in options else None
+            if isinstance(value, int | float) and value > most:
+                raise BudgetError(
+                    f"{name} may be at most {most} on this server, not {_shown(value)} "
+                    f"(agent {spec.name})"
+                )
+        own = getattr(spec.config, SECONDS, None) if SECONDS in options else None
+        if self.seconds is not None and isinstance(own, int | float) and own > self.seconds:
+            raise BudgetError(
+                f"seconds may be at most {self.seconds:g} on this server, not {_shown(own)} "
+                f"(agent {spec.name})"
+            )
+        return self._timed(spec)
+
+    def cap(self, spec: AgentSpec) -> tuple[AgentSpec, list[str]]:
+        """``spec`` brought within the limits: every option over its limit set to it, the
+        time cap set where it is missing or above the server's; also the sentences saying
+        what was lowered (empty when nothing was)."""
+        options = spec.config.option_texts()
+        lowered: dict[str, str] = {}
+        said: list[str] = []
+        for name, most in self.maxima.items():
+            value = getattr(spec.config, name, None) if name in options else None
+            if isinstance(value, int | float) and value > most:
+                lowered[name] = str(most)
+                said.append(f"{name} {_shown(value)} -> {most}")
+        own = getattr(spec.config, SECONDS, None) if SECONDS in options else None
+        if self.seconds is not None and isinstance(own, int | float) and own > self.seconds:
+            lowered[SECONDS] = f"{self.seconds:g}"
+            said.append(f"seconds {_shown(own)} -> {self.seconds:g}")
+        if lowered:
+            spec = AgentSpec(spec.name, spec.config.with_options(lowered))
+        return self._timed(spec), said
+
+    def _timed(self, spec: AgentSpec) -> AgentSpec:
+        """``spec`` with the server's time cap where the agent takes one and sets none."""
+        if (
+            self.seconds is not None
+            and SECONDS in spec.config.option_texts()
+            and getattr(spec.config, SECONDS, None) is None
+        ):
+            spec = AgentSpec(spec.name, spec.config.with_options({SECONDS: f"{self.seconds:g}"}))
+        return spec
+
+    def capped_text(self, text: str) -> tuple[str, list[str]]:
+        """An agent text as stored brought within the limits (see :meth:`cap`); a text that is
+        not an agent's comes back as it is (rebuilding the table says what is wrong)."""
+        try:
+            spec = parse_agent(text)
+        except FanfoldError:  # an unknown agent or a malformed text: rebuilding says so
+            return text, []
+        capped, said = self.cap(spec)
+        return str(capped), said
+
+
+def _shown(value: float) -> str:
+    """A number as a person writes it (``100000000``, ``0.5``)."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
+
+__all__ = ["MAXIMA", "NOT_BUDGETS", "SECONDS", "BotBudget", "BudgetError"]

@@ -1,0 +1,339 @@
+"""The server's limits on bots: agent texts from clients are checked against the server's
+budget (time cap and search budgets), texts already in a store are capped when their table is
+rebuilt, and bots think in a pool where no table holds more than its share."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import json
+import logging
+import os
+import socket
+import statistics
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from websockets.sync.client import ClientConnection, connect
+
+from fanfold.agents.base import parse_agent, registered_agents
+from fanfold.agents.levels import LEVELS
+from fanfold.agents.strategy import LEVELS as GAME_LEVELS
+from fanfold.cli.serve import serve as serve_command
+from fanfold.core.registry import AnyGame, all_games, get_game
+from fanfold.play.setup import make_seats, new_table
+from fanfold.server.app import create_app
+from fanfold.server.bots import NICENESS, BotPool, Decision
+from fanfold.server.budget import MAXIMA, NOT_BUDGETS, SECONDS, BotBudget, BudgetError
+from fanfold.server.store import Store, token_hash
+from tests.server.support import JSON, look, open_table, refused, serve, sqlite_url
+
+MORRIS = get_game("morris")
+HOG = "mcts(iterations=100000000, seconds=600)"
+
+
+# ------------------------------------------------------------- the limits
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [
+        ("mcts(iterations=100000000)", "iterations may be at most 5000 on this server"),
+        ("mcts(seconds=600)", "seconds may be at most 0.5 on this server"),
+        (HOG, "on this server"),
+        ("mcts(rollout_limit=100000)", "rollout_limit may be at most 400 on this server"),
+        ("mcts(deals=100000)", "deals may be at most 2000 on this server"),
+        ("hard(seconds=30)", "seconds may be at most 0.5 on this server"),
+    ],
+)
+def test_an_over_budget_agent_text_is_refused_with_the_limit_named(
+    tmp_path: Path, text: str, limit: str
+) -> None:
+    with serve(tmp_path, bot_seconds=0.5) as client:
+        before = client.get("/api/tables").json()
+        answer = client.post("/api/tables", json={"game": "morris", "seats": ["you", text]})
+        body = refused(answer, 400)
+        assert limit in body["error"], body
+        assert body["kind"] == "BudgetError"
+        assert client.get("/api/tables").json() == before  # nothing opened
+
+
+def test_pimc_budgets_are_limited_too(tmp_path: Path) -> None:
+    with serve(tmp_path, bot_seconds=0.5) as client:
+        for text, limit in [
+            ("pimc(deals=1000000)", "deals may be at most 2000"),
+            ("pimc(lookahead=40)", "lookahead may be at most 2"),
+        ]:
+            seats = ["you", text, "random", "random"]
+            answer = client.post("/api/tables", json={"game": "fantan", "seats": seats})
+            assert limit in refused(answer, 400)["error"]
+
+
+def test_a_record_loaded_with_an_over_budget_bot_is_refused(tmp_path: Path) -> None:
+    with serve(tmp_path, bot_seconds=0.5) as client:
+        created = open_table(client, game="morris", seats=["you", "friend"])
+        table = created["table"]
+        record = client.get(f"/api/tables/{table}/record").json()
+        answer = client.post("/api/records", json={"record": record, "seats": ["you", HOG]})
+        assert "on this server" in refused(answer, 400)["error"]
+
+
+def test_the_levels_and_a_normal_mcts_pass_with_the_time_cap_added(tmp_path: Path) -> None:
+    with serve(tmp_path, bot_seconds=0.5) as client:
+        for text, seated in [
+            ("hard", "hard(seconds=0.5)"),
+            ("easy", "easy(seconds=0.5)"),
+            ("mcts", "mcts(seconds=0.5)"),
+            ("mcts(iterations=2000, seconds=0.25)", "mcts(iterations=2000, seconds=0.25)"),
+            ("perfect(mistakes=0.1)", "perfect(mistakes=0.1)"),
+        ]:
+            created = open_table(client, game="morris", seats=["you", text])
+            message = look(client, created["table"], created["token"])
+            assert message["seats"][1]["player"] == seated
+
+
+def test_every_level_and_every_agent_the_lobby_offers_is_within_the_limits() -> None:
+    budget = BotBudget(seconds=1.0)
+    for levels in GAME_LEVELS.values():
+        for level in LEVELS:
+            spec = parse_agent(levels[level])
+            assert budget.check(spec) is not None  # the game's own agent behind the level
+    for game in all_games():
+        for entry in registered_agents(game):
+            budget.check(parse_agent(entry.name))
+
+
+def test_every_numeric_agent_option_is_a_budget_with_a_limit_or_known_not_to_be() -> None:
+    """A new agent option that makes decisions cost more must get a server maximum."""
+    for entry in registered_agents():
+        for spec_field in dataclasses.fields(entry.config):
+            value = getattr(entry.config, spec_field.name)
+            if isinstance(value, bool) or not isinstance(value, int | float | type(None)):
+                continue
+            name = spec_field.name
+            assert name in MAXIMA or name in NOT_BUDGETS or name == SECONDS, (entry.name, name)
+
+
+def test_the_budget_caps_what_it_would_refuse() -> None:
+    budget = BotBudget(seconds=0.3)
+    with pytest.raises(BudgetError, match="iterations may be at most 5000"):
+        budget.check(parse_agent(HOG))
+    capped, said = budget.cap(parse_agent(HOG))
+    assert str(capped) == "mcts(iterations=5000, seconds=0.3)"
+    assert said == ["iterations 100000000 -> 5000", "seconds 600 -> 0.3"]
+    assert budget.cap(parse_agent("hard"))[0] == parse_agent("hard(seconds=0.3)")
+    assert budget.cap(parse_agent("random")) == (parse_agent("random"), [])
+
+
+# ------------------------------------------------------- texts in the store
+
+
+def test_a_stored_over_budget_bot_is_capped_when_its_table_is_resumed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = Store(sqlite_url(tmp_path))
+    token = "creator-token"
+    store.create(
+        "hogged",
+        MORRIS.id,
+        MORRIS.default_config().to_json(),
+        7,
+        None,
+        ["human", HOG],
+        [token_hash(token), None],
+        allow_undo=True,
+        options={},
+    )
+    store.close()
+    with (
+        caplog.at_level(logging.WARNING, logger="fanfold.server.hub"),
+        serve(tmp_path, bot_seconds=0.5) as client,
+    ):
+        message = look(client, "hogged", token)
+        assert message["seats"][1]["player"] == "mcts(iterations=5000, seconds=0.5)"
+    assert any(
+        "over this server's limits" in record.getMessage() and HOG in record.getMessage()
+        for record in caplog.records
+    ), caplog.text
+
+
+# ------------------------------------------------------------- the bot pool
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def _live_server(app: FastAPI) -> Iterator[str]:
+    """``app`` served by uvicorn on a loopback port, in a thread of this process."""
+    running = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
+    )
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"127.0.0.1:{running.config.port}"
+    finally:
+        running.should_exit = True
+        thread.join(timeout=30)
+
+
+def _next_state(socket_: ClientConnection, ready: Callable[[JSON], bool]) -> JSON:
+    while True:
+        message: JSON = json.loads(socket_.recv(timeout=20))
+        if message["type"] == "state" and ready(message):
+            return message
+
+
+def test_ten_maximal_bot_tables_neither_stop_another_tables_bot_nor_slow_its_player(
+    tmp_path: Path,
+) -> None:
+    """Ten Fan Tan tables of four ``mcts`` bots at the server's maxima (5000 iterations, the
+    0.3 s cap) think all the time; a Morris table's random bot still answers at once and its
+    player's actions are acknowledged quickly (act to ok on loopback), as ``fanfold serve``
+    runs (bots thinking in worker processes)."""
+    hog = f"mcts(iterations={MAXIMA['iterations']}, seconds=0.3)"
+    app = create_app(
+        sqlite_url(tmp_path), bot_seconds=0.3, bot_pause=0.0, resume=False, bot_processes=True
+    )
+    latencies: list[float] = []
+    replies: list[float] = []
+    with _live_server(app) as address, httpx.Client(base_url=f"http://{address}") as client:
+        for _ in range(10):
+            answer = client.post("/api/tables", json={"game": "fantan", "seats": [hog] * 4})
+            assert answer.status_code == 200, answer.text
+        time.sleep(1.0)  # every hog is thinking
+        while len(latencies) < 20:
+            answer = client.post("/api/tables", json={"game": "morris", "seats": ["you", "random"]})
+            created = answer.json()
+            url = f"ws://{address}/ws/tables/{created['table']}"
+            with connect(url) as socket_:
+                socket_.send(json.dumps({"type": "hello", "token": created["token"]}))
+                message = _next_state(socket_, lambda m: True)
+                while message["outcome"] is None and len(latencies) < 20:
+                    started = time.perf_counter()
+                    act = {
+                        "type": "act",
+                        "version": message["version"],
+                        "action": message["legal"][0],
+                    }
+                    socket_.send(json.dumps(act))
+                    answered: JSON | None = None  # the bot's answer may come before the ok
+                    while (heard := json.loads(socket_.recv(timeout=20)))["type"] != "ok":
+                        if heard["decider"] == 0 or heard["outcome"] is not None:
+                            answered = heard
+                    acknowledged = time.perf_counter()
+                    latencies.append(acknowledged - started)
+                    message = answered or _next_state(
+                        socket_, lambda m: m["decider"] == 0 or m["outcome"] is not None
+                    )
+                    if message["outcome"] is None:
+                        replies.append(time.perf_counter() - acknowledged)
+        hogs_moving = [
+            table["moves"]
+            for table in client.get("/api/tables", params={"limit": 100}).json()
+            if table["game"] == "fantan"
+        ]
+    p50 = statistics.median(latencies)
+    print(f"act to ok p50 {p50 * 1000:.1f} ms, bot reply p50 {statistics.median(replies):.3f} s")
+    assert p50 < 0.020, sorted(latencies)
+    assert statistics.median(replies) < 1.0, sorted(replies)
+    assert max(replies) < 5.0, sorted(replies)  # on a busy machine, a few seconds at worst
+    assert len(hogs_moving) == 10
+    assert all(moves > 0 for moves in hogs_moving), hogs_moving
+
+
+def _mark(folder: Path) -> None:
+    """A warm-up that leaves the worker's process id and CPU niceness in ``folder``."""
+    (folder / str(os.getpid())).write_text(str(os.nice(0)))
+
+
+def test_the_warm_up_runs_in_every_worker_process_at_a_lower_priority(tmp_path: Path) -> None:
+    pool = BotPool(2, processes=True, warm=functools.partial(_mark, tmp_path))
+    try:
+        for started in pool.start():
+            started.result(timeout=60)
+    finally:
+        pool.shutdown()
+    marks = {int(path.name): int(path.read_text()) for path in tmp_path.iterdir()}
+    assert len(marks) == 2
+    assert os.getpid() not in marks
+    assert set(marks.values()) == {os.nice(0) + NICENESS}
+
+
+def test_fanfold_serve_thinks_in_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: dict[str, object] = {}
+
+    def fake_create_app(url: str, **options: object) -> str:
+        made.update(options, url=url)
+        return "app"
+
+    monkeypatch.setattr("fanfold.server.app.create_app", fake_create_app)
+    monkeypatch.setattr("uvicorn.run", lambda app, **options: made.update(ran=app))
+    serve_command(db="sqlite:///unused.db", bot_workers=3)
+    assert made["ran"] == "app"
+    assert made["bot_processes"] is True
+    assert made["bot_workers"] == 3
+    assert made["warm_fast"] is True
+
+
+def test_a_table_whose_bots_think_long_waits_behind_one_whose_bots_answer_at_once() -> None:
+    """One worker, three tables whose bots use the whole 0.2 s cap every decision and one
+    whose random bot answers at once: the quick table's decisions never queue behind all three
+    (first come, first served would make each wait about 0.4 s)."""
+    morris = get_game("morris")
+    hog = f"mcts(iterations={MAXIMA['iterations']}, seconds=0.2)"
+
+    def decision(table: str, game: AnyGame, agent: str) -> Decision:
+        played = new_table(
+            game,
+            game.default_config(),
+            make_seats(game, [agent] * game.num_players(game.default_config()), 1),
+            seed=1,
+        )
+        seat = played.decider
+        assert seat is not None
+        return Decision(
+            table, seat, game.id, agent, 1, played.view(seat), tuple(played.legal_actions())
+        )
+
+    async def play() -> list[float]:
+        pool = BotPool(1)
+        stop = asyncio.Event()
+
+        async def hogging(name: str) -> None:
+            while not stop.is_set():
+                await pool.decide(decision(name, morris, hog))
+
+        hogs = [asyncio.create_task(hogging(f"hog{n}")) for n in range(3)]
+        await asyncio.sleep(0.5)
+        waits: list[float] = []
+        quick = decision("quick", morris, "random")
+        for _ in range(6):
+            started = time.monotonic()
+            await pool.decide(quick)
+            waits.append(time.monotonic() - started)
+            await asyncio.sleep(0.05)
+        stop.set()
+        await asyncio.gather(*hogs)
+        pool.shutdown()
+        return waits
+
+    waits = asyncio.run(play())
+    assert max(waits) < 0.35, waits
