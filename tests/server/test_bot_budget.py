@@ -216,7 +216,8 @@ def test_ten_maximal_bot_tables_neither_stop_another_tables_bot_nor_slow_its_pla
     replies: list[float] = []
     with _live_server(app) as address, httpx.Client(base_url=f"http://{address}") as client:
         for _ in range(10):
-            answer = client.post("/api/tables", json={"game": "fantan", "seats": [hog] * 4})
+            body = {"game": "fantan", "seats": [hog] * 4, "public": True}  # listed below
+            answer = client.post("/api/tables", json=body)
             assert answer.status_code == 200, answer.text
         time.sleep(1.0)  # every hog is thinking
         while len(latencies) < 20:
