@@ -75,6 +75,7 @@ from fanfold.server.hub import (
     Watcher,
     game_catalogue,
     message_for,
+    storage_failure,
 )
 from fanfold.server.lessons import has_lessons, lessons_router
 from fanfold.server.rules import rules_page
@@ -474,7 +475,10 @@ def create_app(
 
     @app.get("/api/tables", response_model=None)
     async def recent(limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[JSONValue]:
-        summaries = await asyncio.to_thread(hub().store.recent, limit)
+        try:
+            summaries = await asyncio.to_thread(hub().store.recent, limit)
+        except Exception as error:
+            raise storage_failure("the tables could not be listed", error) from None
         return [
             {
                 "table": s.id,
@@ -600,9 +604,9 @@ def create_app(
 
         try:
             live = await hub().get(table_id)
-        except NotFoundError as error:
+        except (NotFoundError, StorageError) as error:
             await send({"type": "error", **error_body(error)})
-            await websocket.close(code=4404)
+            await websocket.close(code=4404 if isinstance(error, NotFoundError) else 1011)
             return
         watcher: Watcher | None = None
         allowance, last = BURST, time.monotonic()

@@ -55,6 +55,16 @@ class StorageError(FanfoldError, RuntimeError):
     """The store refused a write; nothing was changed."""
 
 
+def storage_failure(doing: str, error: BaseException) -> StorageError:
+    """The error a player gets when the store fails while ``doing`` something ("the move
+    could not be stored"): a short sentence with an error id, never the database's own text
+    (which names its host, port and SQL). The log gets the id with the whole exception, so
+    an operator can find what the player saw."""
+    error_id = secrets.token_hex(4)
+    log.error("storage error %s: %s", error_id, doing, exc_info=error)
+    return StorageError(f"{doing}: the store failed (error {error_id}); try again")
+
+
 @dataclass(eq=False)
 class Watcher:
     """A connection that hears about a table: as a seat (a token holding it) or a spectator."""
@@ -237,19 +247,22 @@ class Hub:
         table_options["analysis"] = bool(analyses_for(game)) and len(humans) <= 1
         table_options["hotseat"] = sum(1 for h in hashes if h == token_hash(creator)) > 1
         table_id = _new_id()
-        self.store.create(
-            table_id,
-            game.id,
-            table.config.to_json(),
-            table.record.seed,
-            table.record.start_position,
-            players,
-            hashes,
-            allow_undo=table.allow_undo,
-            options=table_options,
-            actions_done=[(played.seat, played.text) for played in table.played],
-            version=table.version,
-        )
+        try:
+            self.store.create(
+                table_id,
+                game.id,
+                table.config.to_json(),
+                table.record.seed,
+                table.record.start_position,
+                players,
+                hashes,
+                allow_undo=table.allow_undo,
+                options=table_options,
+                actions_done=[(played.seat, played.text) for played in table.played],
+                version=table.version,
+            )
+        except Exception as error:
+            raise storage_failure("the table could not be stored", error) from None
         live = LiveTable(table_id, table, hashes, table_options)
         self.live[table_id] = live
         self._start_bots(live)
@@ -279,7 +292,10 @@ class Hub:
             if live is not None:
                 live.touched = time.monotonic()
                 return live
-            stored = await asyncio.to_thread(self.store.load, table_id)
+            try:
+                stored = await asyncio.to_thread(self.store.load, table_id)
+            except Exception as error:
+                raise storage_failure("the table could not be read", error) from None
             if stored is None:
                 raise NotFoundError(f"there is no table {table_id!r}")
             live = _rebuild(stored)
@@ -392,9 +408,7 @@ class Hub:
                 self.store.truncate(live.id, len(table.played), table.version)
             except Exception as error:
                 table.restore(before)  # the store keeps the moves, so the table does too
-                raise StorageError(
-                    f"the moves could not be taken back ({error}); try again"
-                ) from None
+                raise storage_failure("the moves could not be taken back", error) from None
             if live.bots is not None and not live.bots.done():
                 live.bots.cancel()  # a human decides now; the bots' work is moot
         self._start_clock(live)
@@ -417,7 +431,7 @@ class Hub:
             await self._commit(row)
         except Exception as error:
             table.take_back()
-            raise StorageError(f"the move could not be stored ({error}); try again") from None
+            raise storage_failure("the move could not be stored", error) from None
 
     async def _commit(self, row: AppendRow) -> None:
         """Store ``row``; returns once it is committed. Rows from every table that arrive in
