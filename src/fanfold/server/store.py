@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from fanfold.core.config import JSONObject
+from fanfold.core.errors import FanfoldError
 
 metadata = sa.MetaData()
 
@@ -118,6 +119,42 @@ class TableSummary:
     updated: float
 
 
+class StoreOpenError(FanfoldError, RuntimeError):
+    """The store cannot be opened (a damaged file, a database that cannot be reached, a
+    schema this version does not know): the sentence says which store and why."""
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be shown: its password, if any, masked."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return url
+
+
+def make_folder(url: str) -> None:
+    """Create the folder of a SQLite file when it is missing (other databases: nothing)."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        return  # the engine says what is wrong with the URL
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return
+    if database.startswith("file:"):
+        return  # a SQLite URI: its own options decide
+    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+
+def open_error(url: str, error: BaseException) -> StoreOpenError:
+    """The error for a store that cannot be opened: ``the store at URL cannot be opened:
+    REASON``, the reason the database's own first line (``file is not a database``)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines()
+    reason = lines[0] if lines else type(cause).__name__
+    return StoreOpenError(f"the store at {shown_url(url)} cannot be opened: {reason}")
+
+
 def default_url() -> str:
     """SQLite in the user's data directory (``~/.local/share/fanfold/fanfold.db`` on Linux)."""
     from platformdirs import user_data_dir
@@ -161,12 +198,25 @@ class Store:
 
     Args:
         url: a SQLAlchemy URL (``sqlite:///path.db``, ``postgresql+psycopg://...``).
+
+    Raises:
+        StoreOpenError: the store cannot be opened or its schema brought up to date (a
+            damaged file, an unknown database, a folder that cannot be made); a SQLite file's
+            missing folder is made.
     """
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = make_engine(url)
-        upgrade(self.engine)
+        try:
+            make_folder(url)
+            self.engine = make_engine(url)
+        except Exception as error:
+            raise open_error(url, error) from error
+        try:
+            upgrade(self.engine)
+        except Exception as error:
+            self.engine.dispose()
+            raise open_error(url, error) from error
 
     def close(self) -> None:
         """Release the connections."""
