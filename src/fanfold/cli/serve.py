@@ -27,6 +27,14 @@ def serve(
     bot_pause: Annotated[
         float, typer.Option(help="Seconds between bot moves, so you can follow them.", min=0)
     ] = 0.4,
+    expire_days: Annotated[
+        float,
+        typer.Option(
+            help="Days an unfinished table may go without an action before it is deleted "
+            "as abandoned (0: never).",
+            min=0,
+        ),
+    ] = 30.0,
 ) -> None:
     """Serve fanfold in the browser: open the printed address to play."""
     import uvicorn
@@ -42,7 +50,13 @@ def serve(
     )
     console.print("Open that address in a browser to play; Ctrl-C stops the server.", markup=False)
     uvicorn.run(
-        create_app(url, bot_seconds=bot_seconds, bot_pause=bot_pause, warm_fast=True),
+        create_app(
+            url,
+            bot_seconds=bot_seconds,
+            bot_pause=bot_pause,
+            warm_fast=True,
+            expire_seconds=expire_days * 24 * 3600 if expire_days else None,
+        ),
         host=host,
         port=port,
         log_level="warning",

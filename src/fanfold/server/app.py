@@ -68,6 +68,7 @@ from fanfold.core.registry import get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed
 from fanfold.server.hub import (
+    EXPIRE_SECONDS,
     ForbiddenError,
     Hub,
     NotFoundError,
@@ -290,11 +291,19 @@ class BodyLimit:
         await self.app(scope, limited_receive, guarded_send)
 
 
+#: How often the sweeper lets abandoned tables expire (:meth:`Hub.expire_abandoned`).
+EXPIRY_SWEEP_SECONDS = 3600.0
+
+
 async def _sweep(hub: Hub) -> None:
-    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), and run a full
-    garbage collection every :data:`FULL_COLLECTION_SECONDS`."""
-    collected = time.monotonic()
+    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), run a full
+    garbage collection every :data:`FULL_COLLECTION_SECONDS` and let abandoned tables expire
+    every :data:`EXPIRY_SWEEP_SECONDS`."""
+    collected = expired = time.monotonic()
     while True:
+        if time.monotonic() - expired >= EXPIRY_SWEEP_SECONDS:
+            await hub.expire_abandoned()
+            expired = time.monotonic()
         keep = min(hub.keep_seconds, hub.keep_finished_seconds)
         await asyncio.sleep(max(1.0, min(60.0, keep / 2)))
         gone = hub.evict_idle()
@@ -319,13 +328,15 @@ def create_app(
     warm_fast: bool = False,
     keep_seconds: float = 600.0,
     keep_finished_seconds: float = 30.0,
+    expire_seconds: float | None = EXPIRE_SECONDS,
 ) -> FastAPI:
     """The application, on the store at ``store_url``.
 
     Args:
         bot_seconds: the time cap per decision for bots that take one.
         bot_pause: seconds between bot actions, so that people can follow them.
-        resume: load unfinished tables at start-up so that their bots play on.
+        resume: at start-up, let abandoned tables expire and load the unfinished tables
+            where play goes on without a person (bots, time limits: :meth:`Hub.resume_all`).
         warm_fast: load (or, on a fresh installation, compile) Fano's compiled engine and
             search and Fan Tan's compiled search in the bots' thread pool at start-up, so that
             the first ``hard`` Fano or Fan Tan bot does not pay for it in play.
@@ -333,6 +344,8 @@ def create_app(
             (games their players left); the store keeps it, and it comes back when asked
             for.
         keep_finished_seconds: the same for a finished game (see :class:`Hub`).
+        expire_seconds: an unfinished table with no action for this long is deleted
+            (``None``: never; see :meth:`Hub.expire_abandoned`).
     """
     state: dict[str, Hub] = {}
 
@@ -345,6 +358,7 @@ def create_app(
             bot_pause=bot_pause,
             keep_seconds=keep_seconds,
             keep_finished_seconds=keep_finished_seconds,
+            expire_seconds=expire_seconds,
         )
         state["hub"] = hub
         app.state.hub = hub

@@ -28,7 +28,7 @@ from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, make_seats, new_table
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
-from fanfold.server.store import AppendRow, Store, StoredTable, token_hash
+from fanfold.server.store import RESUME, AppendRow, Store, StoredTable, token_hash
 
 #: A seat the creator plays.
 YOU = "you"
@@ -38,6 +38,10 @@ HOTSEAT = "hotseat"
 FRIEND = "friend"
 
 Send = Callable[[JSONObject], Awaitable[None]]
+
+#: How long an unfinished table may go without an action before it expires (is deleted):
+#: 30 days (``fanfold serve --expire-days``).
+EXPIRE_SECONDS = 30 * 24 * 3600.0
 
 
 log = logging.getLogger(__name__)
@@ -152,6 +156,8 @@ class Hub:
         keep_finished_seconds: the same for a finished game, which nothing will change: a
             server finishes many games, and every object kept in memory lengthens the
             garbage collector's pauses, which every table waits for.
+        expire_seconds: an unfinished table with no action for this long is abandoned and
+            deleted from the store (:meth:`expire_abandoned`); ``None``: never.
     """
 
     def __init__(
@@ -163,8 +169,10 @@ class Hub:
         executor: Executor | None = None,
         keep_seconds: float = 600.0,
         keep_finished_seconds: float = 30.0,
+        expire_seconds: float | None = EXPIRE_SECONDS,
     ) -> None:
         self.store = store
+        self.expire_seconds = expire_seconds
         self.keep_seconds = keep_seconds
         self.keep_finished_seconds = keep_finished_seconds
         self.bot_seconds = bot_seconds
@@ -257,7 +265,7 @@ class Hub:
                 players,
                 hashes,
                 allow_undo=table.allow_undo,
-                options=table_options,
+                options=_stored_options(table, table_options),
                 actions_done=[(played.seat, played.text) for played in table.played],
                 version=table.version,
             )
@@ -338,12 +346,45 @@ class Hub:
         return len(gone)
 
     async def resume_all(self) -> int:
-        """Load every unfinished table (at start-up) so that bots go on playing; returns how
-        many were loaded."""
-        ids = await asyncio.to_thread(self.store.unfinished)
-        for table_id in ids:
-            await self.get(table_id)
-        return len(ids)
+        """At start-up: let abandoned tables expire (:meth:`expire_abandoned`), then load the
+        unfinished tables where play goes on without a person (a bot decides next, or a
+        person decides under a time limit, whose timer must run); returns how many were
+        loaded. The others wait in the store for their players. A table stored before the
+        store said which it is is loaded, and the store told."""
+        await self.expire_abandoned()
+        since = None if self.expire_seconds is None else time.time() - self.expire_seconds
+        found = await asyncio.to_thread(self.store.to_resume, since)
+        loaded = 0
+        for table_id, resume in found:
+            if resume is False:
+                continue
+            live = await self.get(table_id)
+            loaded += 1
+            if resume is None:
+                options = _stored_options(live.table, live.options)
+                await asyncio.to_thread(self.store.set_options, table_id, options)
+        return loaded
+
+    async def expire_abandoned(self, now: float | None = None) -> list[str]:
+        """Delete from the store every unfinished table with no action for
+        ``expire_seconds`` (not one in memory that someone watches or that plays on), and
+        let them go from memory; returns their ids. Finished games stay."""
+        if self.expire_seconds is None:
+            return []
+        before = (time.time() if now is None else now) - self.expire_seconds
+        busy = [table_id for table_id, live in self.live.items() if not live.is_idle()]
+        try:
+            gone = await asyncio.to_thread(self.store.expire, before, busy)
+        except Exception:
+            log.exception("abandoned tables could not be expired; the next sweep tries again")
+            return []
+        for table_id in gone:
+            live = self.live.pop(table_id, None)
+            if live is not None:
+                live.evicted = True
+        if gone:
+            log.info("%d abandoned tables expired", len(gone))
+        return gone
 
     # ---------------------------------------------------------------- acting
     async def act(
@@ -405,7 +446,12 @@ class Hub:
             if not table.undo():
                 return False  # the bots (if any) play on: nothing was taken back
             try:
-                self.store.truncate(live.id, len(table.played), table.version)
+                self.store.truncate(
+                    live.id,
+                    len(table.played),
+                    table.version,
+                    options=_stored_options(table, live.options),
+                )
             except Exception as error:
                 table.restore(before)  # the store keeps the moves, so the table does too
                 raise storage_failure("the moves could not be taken back", error) from None
@@ -426,6 +472,7 @@ class Hub:
             played.text,
             table.version,
             outcome.to_json() if outcome is not None else None,
+            _stored_options(table, live.options),
         )
         try:
             await self._commit(row)
@@ -588,6 +635,16 @@ def _replay(table: Table, texts: Sequence[str]) -> None:
         table.submit(decider, text)
 
 
+def _stored_options(table: Table, options: Mapping[str, JSONValue]) -> JSONObject:
+    """A table's options as the store keeps them: with :data:`~fanfold.server.store.RESUME`,
+    true while play goes on without a person (a bot decides next, or a person decides under
+    a time limit, whose timer runs), so that start-up loads only those tables."""
+    limit = options.get("time_limit")
+    timed = isinstance(limit, int | float) and limit > 0
+    bots = table.agent_to_move() is not None and len(table.played) < ENDLESS
+    return {**options, RESUME: table.decider is not None and (bots or timed)}
+
+
 def _rebuild(stored: StoredTable) -> LiveTable:
     game = get_game(stored.game)
     config = game.config_from_json(stored.config)
@@ -603,9 +660,8 @@ def _rebuild(stored: StoredTable) -> LiveTable:
     for seat, text in stored.actions:
         table.submit(seat, text)
     table.version = stored.version
-    return LiveTable(
-        stored.id, table, [seat.token_hash for seat in stored.seats], dict(stored.options)
-    )
+    options = {name: value for name, value in stored.options.items() if name != RESUME}
+    return LiveTable(stored.id, table, [seat.token_hash for seat in stored.seats], options)
 
 
 # ------------------------------------------------------------------ messages

@@ -77,6 +77,14 @@ class AppendRow:
     text: str
     version: int
     outcome: JSONObject | None
+    #: The table's options to store with it (they carry :data:`RESUME`); ``None`` keeps them.
+    options: JSONObject | None = None
+
+
+#: The key of a table's stored options that says whether start-up loads it: true while a bot
+#: decides next or a person decides under a time limit (the hub writes it with every change;
+#: a table stored before it existed has none and is loaded, as every table was before).
+RESUME = "resume"
 
 
 @dataclass(frozen=True)
@@ -317,6 +325,9 @@ class Store:
                     version=sa.bindparam("new_version"),
                     updated=sa.bindparam("now"),
                     outcome=sa.bindparam("new_outcome"),
+                    options=sa.func.coalesce(
+                        sa.bindparam("new_options", type_=sa.Text), tables.c.options
+                    ),
                 ),
                 [
                     {
@@ -324,18 +335,62 @@ class Store:
                         "new_version": row.version,
                         "now": now,
                         "new_outcome": json.dumps(row.outcome) if row.outcome is not None else None,
+                        "new_options": json.dumps(row.options) if row.options is not None else None,
                     }
                     for row in latest.values()
                 ],
             )
 
-    def truncate(self, table_id: str, keep: int, version: int) -> None:
-        """Keep only the first ``keep`` actions (an undo) and store the new version."""
+    def truncate(
+        self, table_id: str, keep: int, version: int, *, options: JSONObject | None = None
+    ) -> None:
+        """Keep only the first ``keep`` actions (an undo) and store the new version (and the
+        table's ``options``, unless ``None``)."""
         with self._begin() as connection:
             connection.execute(
                 actions.delete().where(actions.c.table_id == table_id, actions.c.number > keep)
             )
             self._touch(connection, table_id, version, None)
+            if options is not None:
+                self._set_options(connection, table_id, options)
+
+    def set_options(self, table_id: str, options: JSONObject) -> None:
+        """Store a table's options (the hub's :data:`RESUME`, written after start-up)."""
+        with self._begin() as connection:
+            self._set_options(connection, table_id, options)
+
+    @staticmethod
+    def _set_options(connection: Connection, table_id: str, options: JSONObject) -> None:
+        connection.execute(
+            tables.update().where(tables.c.id == table_id).values(options=json.dumps(options))
+        )
+
+    def expire(self, before: float, keep: Sequence[str] = ()) -> list[str]:
+        """Delete every unfinished table whose last change (its ``updated`` time) is before
+        ``before`` (a ``time.time()``), with its seats and actions, except the ids in
+        ``keep``; returns the ids deleted. Finished games stay."""
+        stale = sa.select(tables.c.id).where(tables.c.outcome.is_(None), tables.c.updated < before)
+        if keep:
+            stale = stale.where(tables.c.id.not_in(list(keep)))
+        with self._begin() as connection:
+            if connection.dialect.name == "sqlite":
+                # A first write takes SQLite's write lock, so no action is stored for one of
+                # these tables between choosing them and deleting them.
+                connection.execute(actions.delete().where(actions.c.table_id.in_(stale)))
+            else:  # the rows chosen stay locked (an action for one waits) until the commit
+                stale = stale.with_for_update()
+            ids = [row.id for row in connection.execute(stale)]
+            if not ids:
+                return []
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                for table in reversed(metadata.sorted_tables):
+                    if table is tables:
+                        continue
+                    if "table_id" in table.c:  # every table that belongs to a table
+                        connection.execute(table.delete().where(table.c.table_id.in_(chunk)))
+                connection.execute(tables.delete().where(tables.c.id.in_(chunk)))
+        return ids
 
     def claim(self, table_id: str, seat: int, hashed: str) -> None:
         """Give ``seat`` a token's hash (a friend's join)."""
@@ -424,6 +479,21 @@ class Store:
             )
             for row in rows
         ]
+
+    def to_resume(self, since: float | None = None) -> list[tuple[str, bool | None]]:
+        """The unfinished tables changed since ``since`` (a ``time.time()``; ``None``: all),
+        each with its stored :data:`RESUME` (``None``: stored before it existed)."""
+        query = sa.select(tables.c.id, tables.c.options).where(tables.c.outcome.is_(None))
+        if since is not None:
+            query = query.where(tables.c.updated >= since)
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        found: list[tuple[str, bool | None]] = []
+        for row in rows:
+            options = json.loads(row.options)
+            resume = options.get(RESUME) if isinstance(options, dict) else None
+            found.append((row.id, resume if isinstance(resume, bool) else None))
+        return found
 
     def unfinished(self) -> list[str]:
         """The ids of tables whose game has not ended (resumed at start-up)."""
