@@ -127,3 +127,10 @@ def test_the_command_line_refuses_an_option_out_of_range() -> None:
     )
     assert result.exit_code != 0
     assert "turns_per_player must be from 1 to 10000, not 1e+23" in result.output
+
+
+def test_fanfold_games_lists_the_ranges() -> None:
+    result = CliRunner().invoke(app, ["games"])
+    assert result.exit_code == 0
+    assert "turns_per_player 1 to 10000" in result.output
+    assert "hands 0 to 1000" in result.output
