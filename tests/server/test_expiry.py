@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from fanfold.cli.app import app
+from fanfold.core.errors import ConfigError
 from fanfold.core.registry import get_game
 from fanfold.server import app as server_app
 from fanfold.server.hub import EXPIRE_SECONDS, Hub, NotFoundError, Watcher
@@ -87,6 +88,30 @@ def test_start_up_loads_only_the_tables_that_play_on_without_a_person(store_url:
     ids = run(first_life())
     run(second_life(ids))
     run(third_life(ids))
+
+
+def test_a_table_that_cannot_be_rebuilt_does_not_stop_start_up(store: Store) -> None:
+    create_table(store, "bots", players=["random", "random"], token_hashes=[None, None])
+    create_table(
+        store,
+        "broken",
+        game="fano.v1",
+        config={"players": 2, "turns_per_player": 10**23},  # stored before options had ranges
+        players=["random", "random"],
+        token_hashes=[None, None],
+    )
+
+    async def scenario() -> None:
+        hub = Hub(store, bot_seconds=None)
+        assert await hub.resume_all() == 1
+        assert set(hub.live) == {"bots"}
+        with pytest.raises(ConfigError, match="turns_per_player must be from 1 to 10000"):
+            await hub.get("broken")
+        hub.live["bots"].bots.cancel()  # type: ignore[union-attr]
+        await asyncio.sleep(0)
+        hub.executor.shutdown()
+
+    run(scenario())
 
 
 def _age(opened: Store, table_ids: list[str], days: float) -> None:

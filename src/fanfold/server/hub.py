@@ -358,7 +358,12 @@ class Hub:
         for table_id, resume in found:
             if resume is False:
                 continue
-            live = await self.get(table_id)
+            try:
+                live = await self.get(table_id)
+            except FanfoldError as error:  # one that cannot be rebuilt (a config out of
+                # range since) must not keep the server from starting: it says why if opened
+                log.warning("table %s was not resumed: %s", table_id, error)
+                continue
             loaded += 1
             if resume is None:
                 options = _stored_options(live.table, live.options)
