@@ -73,20 +73,28 @@ def test_a_value_out_of_range_is_refused_and_the_bounds_accepted(
     base = game.default_config()
     context = CONTEXT.get((game_name, name), {})
     for bad in (low - 1, high + 1):
-        sentence = f"{name} must be from {low} to {high}, not {bad}"
         with pytest.raises(ConfigError) as raised:
             base.with_options({**context, name: str(bad)})
-        assert str(raised.value) == sentence
+        sentence = str(raised.value)
+        assert f"{low} to {high}" in sentence
+        assert sentence.endswith(f", not {bad}")
+        assert sentence in (f"{name} must be from {low} to {high}, not {bad}", _players(game, bad))
         with pytest.raises(ConfigError) as raised:
             game.config_from_json({**base.to_json(), name: bad})
         assert str(raised.value) == sentence
     with pytest.raises(ConfigError) as raised:
         base.with_options({name: "1e23"})
-    assert str(raised.value) == f"{name} must be from {low} to {high}, not 1e+23"
+    assert str(raised.value) == sentence.replace(f"not {high + 1}", "not 1e+23")
     for good in (low, high):
         config = base.with_options({**context, name: str(good)})
         assert getattr(config, name) == good
         assert game.config_from_json(json.loads(json.dumps(config.to_json()))) == config
+
+
+def _players(game: Any, count: int) -> str:
+    """The players option's own sentence (the game's title says whose)."""
+    low, high = game.config_type.option_ranges()["players"]
+    return f"{game.title} is for {low} to {high} players, not {count}"
 
 
 def test_every_preset_is_in_range() -> None:

@@ -42,13 +42,23 @@ RANGE = "range"
 _Number = typing.TypeVar("_Number")
 
 
-def ranged(default: _Number, low: int | float, high: int | float) -> _Number:
+#: The key of a field's metadata that holds the sentence refusing a value out of its range.
+SENTENCE = "sentence"
+
+
+def ranged(
+    default: _Number, low: int | float, high: int | float, sentence: str | None = None
+) -> _Number:
     """Declare a numeric option with its range: ``turns: int = ranged(400, 1, 10_000)``. Every
     config checks its fields against their ranges when it is made (from text options, JSON, a
     record or code), before :meth:`Config.validate`, and refuses a value outside with the
-    sentence ``turns must be from 1 to 10000, not 1e+23``; ``None`` (an optional field left
-    unset) is not checked."""
-    field: _Number = dataclasses.field(default=default, metadata={RANGE: (low, high)})
+    sentence ``turns must be from 1 to 10000, not 1e+23`` (or ``sentence``, formatted with
+    ``name``, ``low``, ``high`` and ``value``: ``"Fan Tan is for {low} to {high} players, not
+    {value}"``); ``None`` (an optional field left unset) is not checked."""
+    metadata: dict[str, object] = {RANGE: (low, high)}
+    if sentence is not None:
+        metadata[SENTENCE] = sentence
+    field: _Number = dataclasses.field(default=default, metadata=metadata)
     return field
 
 
@@ -77,14 +87,22 @@ class Config:
         }
 
     def _check_ranges(self) -> None:
-        for name, (low, high) in self.option_ranges().items():
+        for field in dataclasses.fields(self):
+            if RANGE not in field.metadata:
+                continue
+            name, (low, high) = field.name, field.metadata[RANGE]
             value = getattr(self, name)
             if value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ConfigError(f"{name} must be a number, not {value!r}")
             if not low <= value <= high:
-                raise ConfigError(f"{name} must be from {low} to {high}, not {_shown(value)}")
+                sentence = field.metadata.get(
+                    SENTENCE, "{name} must be from {low} to {high}, not {value}"
+                )
+                raise ConfigError(
+                    sentence.format(name=name, low=low, high=high, value=_shown(value))
+                )
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` when the fields are inconsistent."""

@@ -109,7 +109,7 @@ def test_deal_sizes_give_the_extra_cards_from_the_dealers_left() -> None:
 
 def test_players_three_to_eight_only() -> None:
     for players in (2, 9):
-        with pytest.raises(ConfigError, match=f"players must be from 3 to 8, not {players}"):
+        with pytest.raises(ConfigError, match=f"Fan Tan is for 3 to 8 players, not {players}"):
             GAME.with_players(FOUR, players)
     assert GAME.num_players(GAME.with_players(FOUR, 7)) == 7
     assert all(preset.player_counts == tuple(range(3, 9)) for preset in GAME.presets())
@@ -479,7 +479,7 @@ def test_a_plain_match_target_counts_hands_won() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"players": 2}, "players must be from 3 to 8, not 2"),
+        ({"players": 2}, "Fan Tan is for 3 to 8 players, not 2"),
         ({"start_rank": 0}, "start_rank must be"),
         ({"opening_card": "ZZ"}, "opening_card"),
         ({"opening_card": "7d"}, "write the opening card as '7D'"),
