@@ -160,7 +160,7 @@ def test_take_back_removes_the_last_action_whoever_played_it() -> None:
     assert table.record.actions == ("C1",)
     assert table.game.format_position(table.state) == "C/-/-/-/-/-/- b"
     assert table.game.format_position(table.state) != before
-    assert table.version == 3  # still grows: a submission made on version 2 is stale
+    assert table.version == 1  # back where it was before the removed action: no gap
     assert table.decider == 1
 
 

@@ -95,6 +95,10 @@ def games() -> None:
                 preset.description,
             )
         console.print(table)
+        ranges = game.config_type.option_ranges()
+        if ranges:
+            listed = ", ".join(f"{name} {low} to {high}" for name, (low, high) in ranges.items())
+            console.print(f"Number options (--option name=value): {listed}", markup=False)
         console.print()
     console.print(_agents_text(), markup=False)
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import console
+from fanfold.cli.common import console, fail
 
 
 def serve(
@@ -41,16 +41,27 @@ def serve(
             max=64,
         ),
     ] = 4,
+    expire_days: Annotated[
+        float,
+        typer.Option(
+            help="Days an unfinished table may go without an action before it is deleted "
+            "as abandoned (0: never).",
+            min=0,
+        ),
+    ] = 30.0,
 ) -> None:
     """Serve fanfold in the browser: open the printed address to play."""
     import uvicorn
 
     from fanfold.server.app import MAX_MESSAGE, create_app
-    from fanfold.server.store import default_url
+    from fanfold.server.store import default_url, shown_url
 
     url = db or default_url()
+    _check_store(url)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    console.print(f"fanfold is serving on http://{shown}:{port}/  (store: {url})", markup=False)
+    console.print(
+        f"fanfold is serving on http://{shown}:{port}/  (store: {shown_url(url)})", markup=False
+    )
     console.print("Open that address in a browser to play; Ctrl-C stops the server.", markup=False)
     uvicorn.run(
         create_app(
@@ -60,9 +71,22 @@ def serve(
             warm_fast=True,
             bot_workers=bot_workers,
             bot_processes=True,
+            expire_seconds=expire_days * 24 * 3600 if expire_days else None,
         ),
         host=host,
         port=port,
         log_level="warning",
         ws_max_size=MAX_MESSAGE * 4,
     )
+
+
+def _check_store(url: str) -> None:
+    """Open the store once before serving (creating a SQLite file's folder, bringing the
+    schema up to date), so that one that cannot be opened stops ``fanfold serve`` with a
+    sentence and exit status 1 instead of a traceback."""
+    from fanfold.server.store import Store, StoreOpenError
+
+    try:
+        Store(url).close()
+    except StoreOpenError as error:
+        fail(str(error), code=1)

@@ -3,20 +3,23 @@
 :class:`Config` is the machinery, shared by game variants (:class:`GameConfig`) and agent
 settings (``fanfold.agents.AgentConfig``). A config is a frozen dataclass whose fields are
 ``bool``, ``int``, ``float``, ``str``, an :class:`enum.Enum` with string values, ``X | None``
-of those, or a ``tuple`` of those. Derive from :class:`GameConfig`, override
-:meth:`GameConfig.validate`, and the JSON round-trip comes for free::
+of those, or a ``tuple`` of those. Derive from :class:`GameConfig`, declare each numeric
+field's range with :func:`ranged` (checked whenever a config is made: from text options, JSON
+or code), override :meth:`GameConfig.validate` for the rest, and the JSON round-trip comes
+for free::
 
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
     ... class Example(GameConfig):
-    ...     players: int = 2
-    ...     def validate(self) -> None:
-    ...         if not 2 <= self.players <= 4:
-    ...             raise ConfigError(f"players must be 2 to 4, not {self.players}")
+    ...     players: int = ranged(2, 2, 4)
     >>> Example.from_json({"players": 3})
     Example(players=3)
     >>> Example(players=3).to_json()
     {'players': 3}
+    >>> Example().with_options({"players": "1e23"})
+    Traceback (most recent call last):
+    ...
+    fanfold.core.errors.ConfigError: players must be from 2 to 4, not 1e+23
 """
 
 from __future__ import annotations
@@ -33,13 +36,73 @@ from fanfold.core.errors import ConfigError
 JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 JSONObject = dict[str, JSONValue]
 
+#: The key of a field's metadata that holds its range (see :func:`ranged`).
+RANGE = "range"
+
+_Number = typing.TypeVar("_Number")
+
+
+#: The key of a field's metadata that holds the sentence refusing a value out of its range.
+SENTENCE = "sentence"
+
+
+def ranged(
+    default: _Number, low: int | float, high: int | float, sentence: str | None = None
+) -> _Number:
+    """Declare a numeric option with its range: ``turns: int = ranged(400, 1, 10_000)``. Every
+    config checks its fields against their ranges when it is made (from text options, JSON, a
+    record or code), before :meth:`Config.validate`, and refuses a value outside with the
+    sentence ``turns must be from 1 to 10000, not 1e+23`` (or ``sentence``, formatted with
+    ``name``, ``low``, ``high`` and ``value``: ``"Fan Tan is for {low} to {high} players, not
+    {value}"``); ``None`` (an optional field left unset) is not checked."""
+    metadata: dict[str, object] = {RANGE: (low, high)}
+    if sentence is not None:
+        metadata[SENTENCE] = sentence
+    field: _Number = dataclasses.field(default=default, metadata=metadata)
+    return field
+
+
+def _shown(value: float) -> str:
+    """A number as a sentence shows it: exactly when short, else in exponent form."""
+    text = str(value)
+    return text if len(text) <= 12 else f"{float(value):g}"
+
 
 @dataclasses.dataclass(frozen=True)
 class Config:
     """Base class of every configuration: validated on creation, JSON and text in and out."""
 
     def __post_init__(self) -> None:
+        self._check_ranges()
         self.validate()
+
+    @classmethod
+    def option_ranges(cls) -> dict[str, tuple[int | float, int | float]]:
+        """Every numeric option with its declared range (:func:`ranged`), ``name -> (low,
+        high)``, both ends allowed."""
+        return {
+            field.name: field.metadata[RANGE]
+            for field in dataclasses.fields(cls)
+            if RANGE in field.metadata
+        }
+
+    def _check_ranges(self) -> None:
+        for field in dataclasses.fields(self):
+            if RANGE not in field.metadata:
+                continue
+            name, (low, high) = field.name, field.metadata[RANGE]
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigError(f"{name} must be a number, not {value!r}")
+            if not low <= value <= high:
+                sentence = field.metadata.get(
+                    SENTENCE, "{name} must be from {low} to {high}, not {value}"
+                )
+                raise ConfigError(
+                    sentence.format(name=name, low=low, high=high, value=_shown(value))
+                )
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` when the fields are inconsistent."""
@@ -194,7 +257,14 @@ def _from_text(hint: Any, text: str, name: str) -> Any:
         try:
             return int(text)
         except ValueError:
-            raise ConfigError(f"option {name} must be a whole number, not {text!r}") from None
+            pass
+        try:
+            number = float(text)  # "1e3": a whole number written with an exponent
+        except ValueError:
+            number = 0.5
+        if not number.is_integer():  # nan and infinity are not whole numbers either
+            raise ConfigError(f"option {name} must be a whole number, not {text!r}")
+        return int(number)
     if hint is float:
         try:
             return float(text)

@@ -305,8 +305,10 @@ class Table:
         self.version = checkpoint.version
 
     def take_back(self) -> Played:
-        """Remove the last action whoever played it (a front end whose store refused to keep
-        it); the version still grows, so a submission made on the removed one is stale.
+        """Remove the last action whoever played it, as if it had never been submitted (a
+        front end whose store refused to keep it): the table is back at the version it had
+        before, so every acknowledged action is exactly one version and the next one takes
+        the number the removed action had. Only for an action nobody was told of.
 
         Raises:
             ValueError: nothing has been played.
@@ -316,7 +318,7 @@ class Table:
         snapshot = self._past.pop()
         self.state, self.record = snapshot.state, snapshot.record
         last = self.played.pop()
-        self.version += 1
+        self.version -= 1
         return last
 
     def finish(self) -> GameRecord:

@@ -68,6 +68,7 @@ from fanfold.core.registry import get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.server.bots import BotPool
 from fanfold.server.hub import (
+    EXPIRE_SECONDS,
     Created,
     ForbiddenError,
     Hub,
@@ -76,6 +77,7 @@ from fanfold.server.hub import (
     Watcher,
     game_catalogue,
     message_for,
+    storage_failure,
 )
 from fanfold.server.lessons import has_lessons, lessons_router
 from fanfold.server.rules import rules_page
@@ -329,11 +331,19 @@ class BodyLimit:
         await self.app(scope, limited_receive, guarded_send)
 
 
+#: How often the sweeper lets abandoned tables expire (:meth:`Hub.expire_abandoned`).
+EXPIRY_SWEEP_SECONDS = 3600.0
+
+
 async def _sweep(hub: Hub) -> None:
-    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), and run a full
-    garbage collection every :data:`FULL_COLLECTION_SECONDS`."""
-    collected = time.monotonic()
+    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), run a full
+    garbage collection every :data:`FULL_COLLECTION_SECONDS` and let abandoned tables expire
+    every :data:`EXPIRY_SWEEP_SECONDS`."""
+    collected = expired = time.monotonic()
     while True:
+        if time.monotonic() - expired >= EXPIRY_SWEEP_SECONDS:
+            await hub.expire_abandoned()
+            expired = time.monotonic()
         keep = min(hub.keep_seconds, hub.keep_finished_seconds)
         await asyncio.sleep(max(1.0, min(60.0, keep / 2)))
         gone = hub.evict_idle()
@@ -360,13 +370,15 @@ def create_app(
     keep_finished_seconds: float = 30.0,
     bot_workers: int = 4,
     bot_processes: bool = False,
+    expire_seconds: float | None = EXPIRE_SECONDS,
 ) -> FastAPI:
     """The application, on the store at ``store_url``.
 
     Args:
         bot_seconds: the time cap per decision for bots that take one.
         bot_pause: seconds between bot actions, so that people can follow them.
-        resume: load unfinished tables at start-up so that their bots play on.
+        resume: at start-up, let abandoned tables expire and load the unfinished tables
+            where play goes on without a person (bots, time limits: :meth:`Hub.resume_all`).
         warm_fast: load (or, on a fresh installation, compile) Fano's compiled engine and
             search and Fan Tan's compiled search where the bots think (in every worker
             process, or once in a worker thread) at start-up, so that the first ``hard`` Fano
@@ -379,6 +391,8 @@ def create_app(
             tables (:class:`~fanfold.server.bots.BotPool`).
         bot_processes: bots think in worker processes (``fanfold serve``), so that no search
             slows the server's answers; otherwise in threads of the server's process (tests).
+        expire_seconds: an unfinished table with no action for this long is deleted
+            (``None``: never; see :meth:`Hub.expire_abandoned`).
     """
     state: dict[str, Hub] = {}
 
@@ -394,6 +408,7 @@ def create_app(
             pool=BotPool(
                 bot_workers, processes=bot_processes, warm=_warm_fast if warm_fast else None
             ),
+            expire_seconds=expire_seconds,
         )
         state["hub"] = hub
         app.state.hub = hub
@@ -549,7 +564,10 @@ def create_app(
 
     @app.get("/api/tables", response_model=None)
     async def recent(limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[JSONValue]:
-        summaries = await asyncio.to_thread(hub().store.recent, limit)
+        try:
+            summaries = await asyncio.to_thread(hub().store.recent, limit)
+        except Exception as error:
+            raise storage_failure("the tables could not be listed", error) from None
         return [
             {
                 "table": s.id,
@@ -680,9 +698,9 @@ def create_app(
 
         try:
             live = await hub().get(table_id)
-        except NotFoundError as error:
+        except (NotFoundError, StorageError) as error:
             await send({"type": "error", **error_body(error)})
-            await websocket.close(code=4404)
+            await websocket.close(code=4404 if isinstance(error, NotFoundError) else 1011)
             return
         watcher: Watcher | None = None
         allowance, last = BURST, time.monotonic()

@@ -31,7 +31,7 @@ from fanfold.play.setup import choose_seed, fresh_agent_seed, make_seats, new_ta
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
 from fanfold.server.bots import BotPool, decision_for
 from fanfold.server.budget import BotBudget
-from fanfold.server.store import AppendRow, Store, StoredSeat, StoredTable, token_hash
+from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
 
 #: A seat the creator plays.
 YOU = "you"
@@ -44,6 +44,10 @@ FRIEND = "friend"
 GONE_SECONDS = 120.0
 
 Send = Callable[[JSONObject], Awaitable[None]]
+
+#: How long an unfinished table may go without an action before it expires (is deleted):
+#: 30 days (``fanfold serve --expire-days``).
+EXPIRE_SECONDS = 30 * 24 * 3600.0
 
 
 log = logging.getLogger(__name__)
@@ -63,6 +67,16 @@ class StorageError(FanfoldError, RuntimeError):
 
 class InvitationError(ForbiddenError):
     """An invitation that opens no seat: used already, replaced, or never issued."""
+
+
+def storage_failure(doing: str, error: BaseException) -> StorageError:
+    """The error a player gets when the store fails while ``doing`` something ("the move
+    could not be stored"): a short sentence with an error id, never the database's own text
+    (which names its host, port and SQL). The log gets the id with the whole exception, so
+    an operator can find what the player saw."""
+    error_id = secrets.token_hex(4)
+    log.error("storage error %s: %s", error_id, doing, exc_info=error)
+    return StorageError(f"{doing}: the store failed (error {error_id}); try again")
 
 
 @dataclass(eq=False)
@@ -186,6 +200,8 @@ class Hub:
         keep_finished_seconds: the same for a finished game, which nothing will change: a
             server finishes many games, and every object kept in memory lengthens the
             garbage collector's pauses, which every table waits for.
+        expire_seconds: an unfinished table with no action for this long is abandoned and
+            deleted from the store (:meth:`expire_abandoned`); ``None``: never.
     """
 
     def __init__(
@@ -198,8 +214,10 @@ class Hub:
         keep_seconds: float = 600.0,
         keep_finished_seconds: float = 30.0,
         pool: BotPool | None = None,
+        expire_seconds: float | None = EXPIRE_SECONDS,
     ) -> None:
         self.store = store
+        self.expire_seconds = expire_seconds
         self.keep_seconds = keep_seconds
         self.keep_finished_seconds = keep_finished_seconds
         self.bot_seconds = bot_seconds
@@ -303,22 +321,25 @@ class Hub:
         table_options["listed"] = listed
         table_options["fair"] = not chosen and not allow_undo
         table_id = _new_id()
-        self.store.create(
-            table_id,
-            game.id,
-            table.config.to_json(),
-            table.record.seed,
-            table.record.start_position,
-            players,
-            hashes,
-            allow_undo=table.allow_undo,
-            options=table_options,
-            actions_done=[(played.seat, played.text) for played in table.played],
-            version=table.version,
-            invite_hashes=invite_hashes,
-            creator_hash=creator_hash,
-            listed=listed,
-        )
+        try:
+            self.store.create(
+                table_id,
+                game.id,
+                table.config.to_json(),
+                table.record.seed,
+                table.record.start_position,
+                players,
+                hashes,
+                allow_undo=table.allow_undo,
+                options=_stored_options(table, table_options),
+                actions_done=[(played.seat, played.text) for played in table.played],
+                version=table.version,
+                invite_hashes=invite_hashes,
+                creator_hash=creator_hash,
+                listed=listed,
+            )
+        except Exception as error:
+            raise storage_failure("the table could not be stored", error) from None
         live = LiveTable(
             table_id, table, hashes, table_options, invite_hashes, creator_hash=creator_hash
         )
@@ -354,7 +375,7 @@ class Hub:
             try:
                 claimed = self.store.claim(live.id, seat, token_hash(invite), hashed)
             except Exception as error:
-                raise StorageError(f"the seat could not be taken ({error}); try again") from None
+                raise storage_failure("the seat could not be taken", error) from None
             if not claimed:
                 raise InvitationError(USED_INVITATION)
             live.invite_hashes[seat] = None
@@ -396,7 +417,7 @@ class Hub:
             try:
                 self.store.invite(live.id, seat, token_hash(invite))
             except Exception as error:
-                raise StorageError(f"the link could not be made ({error}); try again") from None
+                raise storage_failure("the link could not be made", error) from None
             live.invite_hashes[seat] = token_hash(invite)
             live.seat_hashes[seat] = None
         await self.broadcast(live)
@@ -425,7 +446,10 @@ class Hub:
             if live is not None:
                 live.touched = time.monotonic()
                 return live
-            stored = await asyncio.to_thread(self.store.load, table_id)
+            try:
+                stored = await asyncio.to_thread(self.store.load, table_id)
+            except Exception as error:
+                raise storage_failure("the table could not be read", error) from None
             if stored is None:
                 raise NotFoundError(f"there is no table {table_id!r}")
             live = _rebuild(self._within_budget(stored))
@@ -491,12 +515,50 @@ class Hub:
         return len(gone)
 
     async def resume_all(self) -> int:
-        """Load every unfinished table (at start-up) so that bots go on playing; returns how
-        many were loaded."""
-        ids = await asyncio.to_thread(self.store.unfinished)
-        for table_id in ids:
-            await self.get(table_id)
-        return len(ids)
+        """At start-up: let abandoned tables expire (:meth:`expire_abandoned`), then load the
+        unfinished tables where play goes on without a person (a bot decides next, or a
+        person decides under a time limit, whose timer must run); returns how many were
+        loaded. The others wait in the store for their players. A table stored before the
+        store said which it is is loaded, and the store told."""
+        await self.expire_abandoned()
+        since = None if self.expire_seconds is None else time.time() - self.expire_seconds
+        found = await asyncio.to_thread(self.store.to_resume, since)
+        loaded = 0
+        for table_id, resume in found:
+            if resume is False:
+                continue
+            try:
+                live = await self.get(table_id)
+            except FanfoldError as error:  # one that cannot be rebuilt (a config out of
+                # range since) must not keep the server from starting: it says why if opened
+                log.warning("table %s was not resumed: %s", table_id, error)
+                continue
+            loaded += 1
+            if resume is None:
+                options = _stored_options(live.table, live.options)
+                await asyncio.to_thread(self.store.set_options, table_id, options)
+        return loaded
+
+    async def expire_abandoned(self, now: float | None = None) -> list[str]:
+        """Delete from the store every unfinished table with no action for
+        ``expire_seconds`` (not one in memory that someone watches or that plays on), and
+        let them go from memory; returns their ids. Finished games stay."""
+        if self.expire_seconds is None:
+            return []
+        before = (time.time() if now is None else now) - self.expire_seconds
+        busy = [table_id for table_id, live in self.live.items() if not live.is_idle()]
+        try:
+            gone = await asyncio.to_thread(self.store.expire, before, busy)
+        except Exception:
+            log.exception("abandoned tables could not be expired; the next sweep tries again")
+            return []
+        for table_id in gone:
+            live = self.live.pop(table_id, None)
+            if live is not None:
+                live.evicted = True
+        if gone:
+            log.info("%d abandoned tables expired", len(gone))
+        return gone
 
     # ---------------------------------------------------------------- acting
     async def act(
@@ -559,12 +621,15 @@ class Hub:
             if not table.undo():
                 return False  # the bots (if any) play on: nothing was taken back
             try:
-                self.store.truncate(live.id, len(table.played), table.version)
+                self.store.truncate(
+                    live.id,
+                    len(table.played),
+                    table.version,
+                    options=_stored_options(table, live.options),
+                )
             except Exception as error:
                 table.restore(before)  # the store keeps the moves, so the table does too
-                raise StorageError(
-                    f"the moves could not be taken back ({error}); try again"
-                ) from None
+                raise storage_failure("the moves could not be taken back", error) from None
             if live.bots is not None and not live.bots.done():
                 live.bots.cancel()  # a human decides now; the bots' work is moot
         self._start_clock(live)
@@ -582,12 +647,13 @@ class Hub:
             played.text,
             table.version,
             outcome.to_json() if outcome is not None else None,
+            _stored_options(table, live.options),
         )
         try:
             await self._commit(row)
         except Exception as error:
             table.take_back()
-            raise StorageError(f"the move could not be stored ({error}); try again") from None
+            raise storage_failure("the move could not be stored", error) from None
 
     async def _commit(self, row: AppendRow) -> None:
         """Store ``row``; returns once it is committed. Rows from every table that arrive in
@@ -760,6 +826,16 @@ def _replay(table: Table, texts: Sequence[str]) -> None:
         table.submit(decider, text)
 
 
+def _stored_options(table: Table, options: Mapping[str, JSONValue]) -> JSONObject:
+    """A table's options as the store keeps them: with :data:`~fanfold.server.store.RESUME`,
+    true while play goes on without a person (a bot decides next, or a person decides under
+    a time limit, whose timer runs), so that start-up loads only those tables."""
+    limit = options.get("time_limit")
+    timed = isinstance(limit, int | float) and limit > 0
+    bots = table.agent_to_move() is not None and len(table.played) < ENDLESS
+    return {**options, RESUME: table.decider is not None and (bots or timed)}
+
+
 def _rebuild(stored: StoredTable) -> LiveTable:
     game = get_game(stored.game)
     config = game.config_from_json(stored.config)
@@ -775,11 +851,12 @@ def _rebuild(stored: StoredTable) -> LiveTable:
     for seat, text in stored.actions:
         table.submit(seat, text)
     table.version = stored.version
+    options = {name: value for name, value in stored.options.items() if name != RESUME}
     return LiveTable(
         stored.id,
         table,
         [seat.token_hash for seat in stored.seats],
-        dict(stored.options),
+        options,
         [seat.invite_hash for seat in stored.seats],
         creator_hash=stored.creator_hash,
     )

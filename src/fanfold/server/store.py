@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from fanfold.core.config import JSONObject
+from fanfold.core.errors import FanfoldError
 
 metadata = sa.MetaData()
 
@@ -83,6 +84,14 @@ class AppendRow:
     text: str
     version: int
     outcome: JSONObject | None
+    #: The table's options to store with it (they carry :data:`RESUME`); ``None`` keeps them.
+    options: JSONObject | None = None
+
+
+#: The key of a table's stored options that says whether start-up loads it: true while a bot
+#: decides next or a person decides under a time limit (the hub writes it with every change;
+#: a table stored before it existed has none and is loaded, as every table was before).
+RESUME = "resume"
 
 
 @dataclass(frozen=True)
@@ -127,6 +136,42 @@ class TableSummary:
     moves: int
     over: bool
     updated: float
+
+
+class StoreOpenError(FanfoldError, RuntimeError):
+    """The store cannot be opened (a damaged file, a database that cannot be reached, a
+    schema this version does not know): the sentence says which store and why."""
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be shown: its password, if any, masked."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return url
+
+
+def make_folder(url: str) -> None:
+    """Create the folder of a SQLite file when it is missing (other databases: nothing)."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        return  # the engine says what is wrong with the URL
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return
+    if database.startswith("file:"):
+        return  # a SQLite URI: its own options decide
+    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+
+def open_error(url: str, error: BaseException) -> StoreOpenError:
+    """The error for a store that cannot be opened: ``the store at URL cannot be opened:
+    REASON``, the reason the database's own first line (``file is not a database``)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines()
+    reason = lines[0] if lines else type(cause).__name__
+    return StoreOpenError(f"the store at {shown_url(url)} cannot be opened: {reason}")
 
 
 def default_url() -> str:
@@ -186,12 +231,25 @@ class Store:
 
     Args:
         url: a SQLAlchemy URL (``sqlite:///path.db``, ``postgresql+psycopg://...``).
+
+    Raises:
+        StoreOpenError: the store cannot be opened or its schema brought up to date (a
+            damaged file, an unknown database, a folder that cannot be made); a SQLite file's
+            missing folder is made.
     """
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = make_engine(url)
-        upgrade(self.engine)
+        try:
+            make_folder(url)
+            self.engine = make_engine(url)
+        except Exception as error:
+            raise open_error(url, error) from error
+        try:
+            upgrade(self.engine)
+        except Exception as error:
+            self.engine.dispose()
+            raise open_error(url, error) from error
 
     def close(self) -> None:
         """Release the connections."""
@@ -306,6 +364,9 @@ class Store:
                     version=sa.bindparam("new_version"),
                     updated=sa.bindparam("now"),
                     outcome=sa.bindparam("new_outcome"),
+                    options=sa.func.coalesce(
+                        sa.bindparam("new_options", type_=sa.Text), tables.c.options
+                    ),
                 ),
                 [
                     {
@@ -313,18 +374,62 @@ class Store:
                         "new_version": row.version,
                         "now": now,
                         "new_outcome": json.dumps(row.outcome) if row.outcome is not None else None,
+                        "new_options": json.dumps(row.options) if row.options is not None else None,
                     }
                     for row in latest.values()
                 ],
             )
 
-    def truncate(self, table_id: str, keep: int, version: int) -> None:
-        """Keep only the first ``keep`` actions (an undo) and store the new version."""
+    def truncate(
+        self, table_id: str, keep: int, version: int, *, options: JSONObject | None = None
+    ) -> None:
+        """Keep only the first ``keep`` actions (an undo) and store the new version (and the
+        table's ``options``, unless ``None``)."""
         with self._begin() as connection:
             connection.execute(
                 actions.delete().where(actions.c.table_id == table_id, actions.c.number > keep)
             )
             self._touch(connection, table_id, version, None)
+            if options is not None:
+                self._set_options(connection, table_id, options)
+
+    def set_options(self, table_id: str, options: JSONObject) -> None:
+        """Store a table's options (the hub's :data:`RESUME`, written after start-up)."""
+        with self._begin() as connection:
+            self._set_options(connection, table_id, options)
+
+    @staticmethod
+    def _set_options(connection: Connection, table_id: str, options: JSONObject) -> None:
+        connection.execute(
+            tables.update().where(tables.c.id == table_id).values(options=json.dumps(options))
+        )
+
+    def expire(self, before: float, keep: Sequence[str] = ()) -> list[str]:
+        """Delete every unfinished table whose last change (its ``updated`` time) is before
+        ``before`` (a ``time.time()``), with its seats and actions, except the ids in
+        ``keep``; returns the ids deleted. Finished games stay."""
+        stale = sa.select(tables.c.id).where(tables.c.outcome.is_(None), tables.c.updated < before)
+        if keep:
+            stale = stale.where(tables.c.id.not_in(list(keep)))
+        with self._begin() as connection:
+            if connection.dialect.name == "sqlite":
+                # A first write takes SQLite's write lock, so no action is stored for one of
+                # these tables between choosing them and deleting them.
+                connection.execute(actions.delete().where(actions.c.table_id.in_(stale)))
+            else:  # the rows chosen stay locked (an action for one waits) until the commit
+                stale = stale.with_for_update()
+            ids = [row.id for row in connection.execute(stale)]
+            if not ids:
+                return []
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                for table in reversed(metadata.sorted_tables):
+                    if table is tables:
+                        continue
+                    if "table_id" in table.c:  # every table that belongs to a table
+                        connection.execute(table.delete().where(table.c.table_id.in_(chunk)))
+                connection.execute(tables.delete().where(tables.c.id.in_(chunk)))
+        return ids
 
     def claim(self, table_id: str, seat: int, invite_hash: str, hashed: str) -> bool:
         """Give ``seat`` a token's hash if its pending invitation is ``invite_hash``, and spend
@@ -434,6 +539,21 @@ class Store:
             )
             for row in rows
         ]
+
+    def to_resume(self, since: float | None = None) -> list[tuple[str, bool | None]]:
+        """The unfinished tables changed since ``since`` (a ``time.time()``; ``None``: all),
+        each with its stored :data:`RESUME` (``None``: stored before it existed)."""
+        query = sa.select(tables.c.id, tables.c.options).where(tables.c.outcome.is_(None))
+        if since is not None:
+            query = query.where(tables.c.updated >= since)
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        found: list[tuple[str, bool | None]] = []
+        for row in rows:
+            options = json.loads(row.options)
+            resume = options.get(RESUME) if isinstance(options, dict) else None
+            found.append((row.id, resume if isinstance(resume, bool) else None))
+        return found
 
     def unfinished(self) -> list[str]:
         """The ids of tables whose game has not ended (resumed at start-up)."""

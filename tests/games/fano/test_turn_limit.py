@@ -89,7 +89,7 @@ def test_the_limit_travels_in_config_json_and_text_options() -> None:
     assert FanoConfig.from_json(json.loads(json.dumps(data))) == config
     assert FanoConfig().with_options({"turns-per-player": "7", "players": "4"}) == config
     assert config.changed_options_from(FanoConfig()) == {"players": "4", "turns_per_player": "7"}
-    with pytest.raises(ConfigError, match="at least 1"):
+    with pytest.raises(ConfigError, match="turns_per_player must be from 1 to 10000, not 0"):
         FanoConfig(turns_per_player=0)
 
 

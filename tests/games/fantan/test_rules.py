@@ -109,7 +109,7 @@ def test_deal_sizes_give_the_extra_cards_from_the_dealers_left() -> None:
 
 def test_players_three_to_eight_only() -> None:
     for players in (2, 9):
-        with pytest.raises(ConfigError, match="3 to 8 players"):
+        with pytest.raises(ConfigError, match=f"Fan Tan is for 3 to 8 players, not {players}"):
             GAME.with_players(FOUR, players)
     assert GAME.num_players(GAME.with_players(FOUR, 7)) == 7
     assert all(preset.player_counts == tuple(range(3, 9)) for preset in GAME.presets())
@@ -479,18 +479,18 @@ def test_a_plain_match_target_counts_hands_won() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"players": 2}, "3 to 8 players"),
+        ({"players": 2}, "Fan Tan is for 3 to 8 players, not 2"),
         ({"start_rank": 0}, "start_rank must be"),
         ({"opening_card": "ZZ"}, "opening_card"),
         ({"opening_card": "7d"}, "write the opening card as '7D'"),
         ({"opening_card": "7D", "start_rank": None}, "first player's choice"),
         ({"opening_card": "7D", "start_rank": 10}, "rows start with rank 10"),
         ({"ante": 2}, "only applies to chip scoring"),
-        ({"scoring": Scoring.CHIPS, "ante": -1}, "cannot be negative"),
+        ({"scoring": Scoring.CHIPS, "ante": -1}, "ante must be from 0 to 100, not -1"),
         ({"hands": -1}, "hands must be"),
         ({"hands": 0}, "needs a target"),
         ({"hands": 0, "target": 5, "scoring": Scoring.CHIPS}, "chip match needs"),
-        ({"hands": 3, "target": 0}, "positive"),
+        ({"hands": 3, "target": 0}, "target must be from 1 to 10000, not 0"),
         ({"target": 10}, "more than one hand"),
     ],
 )

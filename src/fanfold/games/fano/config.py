@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
-from fanfold.core.config import GameConfig
+from fanfold.core.config import GameConfig, ranged
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import Preset
 
@@ -89,6 +89,8 @@ MAX_PLAYERS = 8
 #: The default turn limit per player: games between reasonable players almost never reach it
 #: (``docs/rules/fano.md`` gives the measured rates).
 TURNS_PER_PLAYER = 400
+#: The most turns per player an option may set (25 times the default).
+MAX_TURNS_PER_PLAYER = 10_000
 
 
 def _refuse_renamed(options: Mapping[str, Any]) -> None:
@@ -147,10 +149,10 @@ class FanoConfig(GameConfig):
         oversum_prestige_only: Oversum may only produce a prestige card.
         mulligan: allow the optional all-prestige redraw in the draw phase.
         promotion_ends_main: promoting ends the main phase (only the end action is left).
-        promotions_to_win: promotions that win the game (3: Jack, Queen, King, win).
+        promotions_to_win: promotions that win the game (3: Jack, Queen, King, win), 1 to 9.
         turns_per_player: turns each player gets before the game ends drawn (the texts have no
             draw: a safety limit that games between reasonable players almost never reach;
-            the table plays ``turns_per_player * players`` turns in all).
+            the table plays ``turns_per_player * players`` turns in all), 1 to 10,000.
         tribute: Trionfey specials: tribute counters buy each suit's special.
         teams: Trionfey partnerships for 4, 6 or 8 players.
         suits: the suit each seat commands, one letter per seat in turn order (``HD``: hearts
@@ -158,7 +160,9 @@ class FanoConfig(GameConfig):
     """
 
     edition: Edition = Edition.CLASSIC
-    players: int = 2
+    players: int = ranged(
+        2, MIN_PLAYERS, MAX_PLAYERS, "Fano is for {low} to {high} players, not {value}"
+    )
     two_suit: bool = False
     all_prestige: bool = True
     promotion: PromotionMode = PromotionMode.INTERMEDIATE
@@ -167,8 +171,8 @@ class FanoConfig(GameConfig):
     oversum_prestige_only: bool = False
     mulligan: bool = True
     promotion_ends_main: bool = False
-    promotions_to_win: int = 3
-    turns_per_player: int = TURNS_PER_PLAYER
+    promotions_to_win: int = ranged(3, 1, 9)
+    turns_per_player: int = ranged(TURNS_PER_PLAYER, 1, MAX_TURNS_PER_PLAYER)
     tribute: bool = False
     teams: Teams = Teams.NONE
     suits: str = ""
@@ -193,16 +197,9 @@ class FanoConfig(GameConfig):
         return self.edition is Edition.TRIONFEY
 
     def validate(self) -> None:
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(
-                f"Fano is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}"
-            )
+        # players, promotions_to_win and turns_per_player: their ranges (declared above)
         if self.two_suit and self.players != 2:
             raise ConfigError("the 2-suit variant is for exactly 2 players")
-        if not 1 <= self.promotions_to_win <= 9:
-            raise ConfigError(f"promotions_to_win must be 1 to 9, not {self.promotions_to_win}")
-        if self.turns_per_player < 1:
-            raise ConfigError(f"turns_per_player must be at least 1, not {self.turns_per_player}")
         if self.suits:
             if self.two_suit:
                 raise ConfigError("the 2-suit variant fixes the suits (red against black)")

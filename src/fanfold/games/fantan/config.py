@@ -6,12 +6,16 @@ import enum
 from dataclasses import dataclass
 
 from fanfold.core.cards import Card
-from fanfold.core.config import GameConfig
+from fanfold.core.config import GameConfig, ranged
 from fanfold.core.errors import ConfigError, NotationError
 from fanfold.core.game import Preset
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
+#: The most chips an ante, a pass or a card left in hand may cost.
+MAX_CHIPS = 100
+#: The most hands a match may last, and the highest target it may set.
+MAX_HANDS, MAX_TARGET = 1000, 10_000
 
 
 class Scoring(enum.Enum):
@@ -45,39 +49,34 @@ class FanTanConfig(GameConfig):
         up_before_down: a row must gain the card above its starting card before the card
             below (the 8 of a suit before its 6, as in the online Sevens).
         scoring: ``plain``, ``chips`` or ``penalty`` (see :class:`Scoring`).
-        ante: chips each player pays to the pool before a hand (chip scoring only).
-        pass_chips: chips a player pays to the pool for each pass (chip scoring only).
+        ante: chips each player pays to the pool before a hand (chip scoring only), 0 to 100.
+        pass_chips: chips a player pays to the pool for each pass (chip scoring only), 0 to
+            100.
         card_chips: chips the winner collects from each opponent per card left in their hand
-            (chip scoring only).
-        hands: how many hands the match lasts at most; 0 means no limit (a target is then
-            needed).
+            (chip scoring only), 0 to 100.
+        hands: how many hands the match lasts at most, 1 to 1,000; 0 means no limit (a target
+            is then needed).
         target: ends the match after the hand in which some player reaches it: hands won
-            (plain), net chips won (chips) or penalty points (penalty); ``None`` for no target.
+            (plain), net chips won (chips) or penalty points (penalty), 1 to 10,000; ``None``
+            for no target.
     """
 
-    players: int = 4
+    players: int = ranged(
+        4, MIN_PLAYERS, MAX_PLAYERS, "Fan Tan is for {low} to {high} players, not {value}"
+    )
     ace_high: bool = True
-    start_rank: int | None = 7
+    start_rank: int | None = ranged(7, 1, 13)
     opening_card: str | None = None
     up_before_down: bool = False
     scoring: Scoring = Scoring.PLAIN
-    ante: int = 1
-    pass_chips: int = 1
-    card_chips: int = 1
-    hands: int = 1
-    target: int | None = None
+    ante: int = ranged(1, 0, MAX_CHIPS)
+    pass_chips: int = ranged(1, 0, MAX_CHIPS)
+    card_chips: int = ranged(1, 0, MAX_CHIPS)
+    hands: int = ranged(1, 0, MAX_HANDS)
+    target: int | None = ranged(None, 1, MAX_TARGET)
 
     def validate(self) -> None:
-        """Refuse out-of-range values and combinations that make no sense."""
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(
-                f"Fan Tan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}"
-            )
-        if self.start_rank is not None and not 1 <= self.start_rank <= 13:
-            raise ConfigError(
-                f"start_rank must be 1 (ace) to 13 (king), or none for the first player's "
-                f"choice, not {self.start_rank}"
-            )
+        """Refuse combinations that make no sense (each number's range is declared above)."""
         if self.opening_card is not None:
             try:
                 card = Card.parse(self.opening_card)
@@ -98,15 +97,8 @@ class FanTanConfig(GameConfig):
                     f"{self.start_rank}"
                 )
         for name in ("ante", "pass_chips", "card_chips"):
-            value = getattr(self, name)
-            if value < 0:
-                raise ConfigError(f"{name} cannot be negative ({value})")
-            if self.scoring is not Scoring.CHIPS and value != 1:
+            if self.scoring is not Scoring.CHIPS and getattr(self, name) != 1:
                 raise ConfigError(f"{name} only applies to chip scoring (scoring=chips)")
-        if self.hands < 0:
-            raise ConfigError(f"hands must be 0 (no limit) or more, not {self.hands}")
-        if self.target is not None and self.target <= 0:
-            raise ConfigError(f"target must be a positive number, not {self.target}")
         if self.hands == 0 and self.target is None:
             raise ConfigError("a match with no hand limit (hands=0) needs a target")
         if self.hands == 0 and self.scoring is Scoring.CHIPS:

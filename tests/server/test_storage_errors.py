@@ -1,0 +1,90 @@
+"""When the store fails: the player gets a short sentence with an error id (never the
+database's own text, with its host, port and SQL), the log gets the id and the whole
+exception, and a refused write leaves no gap in the table's versions."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from fanfold.server.store import Store
+from tests.server.support import act, hello, look, open_table, receive, refused, serve
+
+HOST, PORT = "db-7.example.internal", "6543"
+SQL = "INSERT INTO actions (table_id, number, seat, text) VALUES"
+
+
+def _database_down(*_args: Any, **_kwargs: Any) -> None:
+    raise OperationalError(
+        SQL,
+        {"table_id": "x"},
+        Exception(
+            f'connection to server at "{HOST}" (10.1.2.3), port {PORT} failed: '
+            "server closed the connection unexpectedly"
+        ),
+    )
+
+
+def _error_id(sentence: str) -> str:
+    for leaked in (HOST, PORT, "INSERT", "actions"):
+        assert leaked not in sentence, sentence
+    assert "10.1.2.3" not in sentence, sentence
+    found = re.search(r"error ([0-9a-f]{8})\b", sentence)
+    assert found is not None, sentence
+    return found.group(1)
+
+
+def test_a_storage_error_tells_the_player_an_id_and_the_log_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR)
+    with serve(tmp_path) as client:
+        created = open_table(client, game="morris", seats=["you", "hotseat"], seed=1)
+        table, token = created["table"], created["token"]
+        monkeypatch.setattr(Store, "append_many", _database_down)
+        body = refused(act(client, table, token, "C1", version=0), 503)
+        assert body["kind"] == "StorageError"
+        assert body["error"].startswith("the move could not be stored")
+        error_id = _error_id(body["error"])
+        logged = [r for r in caplog.records if error_id in r.getMessage()]
+        assert len(logged) == 1
+        assert logged[0].exc_info is not None  # the whole exception, with its traceback
+        for detail in (HOST, PORT, SQL):
+            assert detail in caplog.text
+
+        with client.websocket_connect(f"/ws/tables/{table}") as socket:
+            hello(socket, token)
+            socket.send_json({"type": "act", "version": 0, "action": "C1"})
+            answer = receive(socket)
+            assert (answer["type"], answer["kind"]) == ("error", "StorageError")
+            other_id = _error_id(answer["error"])
+            assert other_id != error_id
+            assert other_id in caplog.text
+        assert look(client, table, token)["version"] == 0  # nothing changed
+
+
+def test_a_refused_write_leaves_no_gap_in_the_versions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with serve(tmp_path) as client:
+        created = open_table(client, game="morris", seats=["you", "hotseat"], seed=1)
+        table, token = created["table"], created["token"]
+        assert act(client, table, token, "C1", version=0).json()["version"] == 1
+        with monkeypatch.context() as patched:
+            patched.setattr(Store, "append_many", _database_down)
+            refused(act(client, table, token, "T2", version=1), 503)
+            refused(act(client, table, token, "T2", version=1), 503)
+        assert look(client, table, token)["version"] == 1
+        answer = act(client, table, token, "T2", version=1)  # the version the player saw
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["version"] == 2
+        assert look(client, table, token)["version"] == 2
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        stored = hub.store.load(table)
+        assert stored is not None
+        assert (stored.version, len(stored.actions)) == (2, 2)
