@@ -27,21 +27,46 @@ def serve(
     bot_pause: Annotated[
         float, typer.Option(help="Seconds between bot moves, so you can follow them.", min=0)
     ] = 0.4,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="ADDR",
+            help="Address or network of a proxy in front of the server (repeat it, or separate "
+            "with commas): requests through it count against the client its X-Forwarded-For "
+            "names. Default: none, every client is the address it connects from.",
+        ),
+    ] = None,
 ) -> None:
     """Serve fanfold in the browser: open the printed address to play."""
     import uvicorn
 
     from fanfold.server.app import MAX_MESSAGE, create_app
     from fanfold.server.store import default_url
+    from fanfold.server.throttle import trusted_networks
+
+    proxies = list(trusted_proxy or [])
+    try:
+        trusted_networks(proxies)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--trusted-proxy") from None
 
     url = db or default_url()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     console.print(f"fanfold is serving on http://{shown}:{port}/  (store: {url})", markup=False)
     console.print("Open that address in a browser to play; Ctrl-C stops the server.", markup=False)
     uvicorn.run(
-        create_app(url, bot_seconds=bot_seconds, bot_pause=bot_pause, warm_fast=True),
+        create_app(
+            url,
+            bot_seconds=bot_seconds,
+            bot_pause=bot_pause,
+            warm_fast=True,
+            trusted_proxies=proxies,
+        ),
         host=host,
         port=port,
         log_level="warning",
+        # fanfold reads X-Forwarded-For itself, from --trusted-proxy only (uvicorn would
+        # believe it from any local peer).
+        proxy_headers=False,
         ws_max_size=MAX_MESSAGE * 4,
     )

@@ -11,6 +11,7 @@ threads, off the event loop, with a time cap, so a slow bot never stalls another
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -28,6 +29,7 @@ from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, make_seats, new_table
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
+from fanfold.server.outbox import Outbox
 from fanfold.server.store import AppendRow, Store, StoredTable, token_hash
 
 #: A seat the creator plays.
@@ -55,6 +57,10 @@ class StorageError(FanfoldError, RuntimeError):
     """The store refused a write; nothing was changed."""
 
 
+class CrowdedError(FanfoldError, RuntimeError):
+    """The table has as many spectators as it takes."""
+
+
 @dataclass(eq=False)
 class Watcher:
     """A connection that hears about a table: as a seat (a token holding it) or a spectator."""
@@ -64,6 +70,14 @@ class Watcher:
     send: Send
     #: The token the connection said hello with (kept in memory, never sent back).
     token: str | None = field(default=None, repr=False)
+    #: Where the connection's messages queue, serialised, for its own writer (a socket);
+    #: without one, ``send`` is awaited for each message.
+    outbox: Outbox | None = field(default=None, repr=False)
+
+    @property
+    def spectating(self) -> bool:
+        """A connection that holds no seat here."""
+        return not self.seats
 
 
 @dataclass(eq=False)
@@ -542,24 +556,63 @@ class Hub:
             raise RuntimeError("a bot failed") from live.bots.exception()
 
     # ------------------------------------------------------------- watching
-    async def watch(self, live: LiveTable, watcher: Watcher) -> LiveTable:
+    async def watch(
+        self, live: LiveTable, watcher: Watcher, *, spectators: int | None = None
+    ) -> LiveTable:
         """Add a watcher and send it the table as it is now; returns the live table it watches
-        (``live``, or the table in memory now if ``live`` was let go meanwhile)."""
+        (``live``, or the table in memory now if ``live`` was let go meanwhile).
+
+        Raises:
+            CrowdedError: ``watcher`` holds no seat and the table has ``spectators`` already.
+        """
         async with self.holding(live.id) as held:  # never an action still being stored
+            if spectators is not None and watcher.spectating:
+                watching = sum(1 for other in held.watchers if other.spectating)
+                if watching >= spectators:
+                    raise CrowdedError(
+                        f"this table has as many spectators as it takes ({spectators}); "
+                        "try again later"
+                    )
             message = message_for(held, watcher.seat, watcher.seats)
             held.watchers.add(watcher)
-        await watcher.send(message)
+        if watcher.outbox is not None:  # queued before any later broadcast can queue
+            if not watcher.outbox.post(json.dumps(message)):
+                held.watchers.discard(watcher)
+        else:
+            await watcher.send(message)
         return held
 
     async def broadcast(self, live: LiveTable) -> None:
-        """Send every watcher its own message about the table as it is now."""
+        """Tell every watcher about the table as it is now: each seat its own view, every
+        spectator the same public message, built and serialised once.
+
+        A connection's message is queued (:class:`~fanfold.server.outbox.Outbox`), never
+        awaited: nobody waits while the table's other connections are written to, and a
+        connection whose queue is full is dropped.
+        """
         async with live.lock:  # every message first: while one is sent, another action may
             # be submitted and wait for its commit, and no watcher may hear of it before that
-            messages = [
-                (watcher, message_for(live, watcher.seat, watcher.seats))
-                for watcher in list(live.watchers)
-            ]
-        for watcher, message in messages:
+            watchers = sorted(live.watchers, key=lambda watcher: watcher.spectating)
+            built: dict[tuple[int | None, frozenset[int]], JSONObject] = {}
+            for watcher in watchers:
+                key = (watcher.seat, watcher.seats)
+                if key not in built:
+                    built[key] = message_for(live, watcher.seat, watcher.seats)
+        # Serialised and queued outside the lock, but with no await before every queue has
+        # its message: a later broadcast cannot queue its version ahead of this one.
+        texts: dict[tuple[int | None, frozenset[int]], str] = {}
+        awaited: list[tuple[Watcher, JSONObject]] = []
+        for watcher in watchers:  # seats first: the player who acted hears first
+            key = (watcher.seat, watcher.seats)
+            if watcher.outbox is None:
+                awaited.append((watcher, built[key]))
+                continue
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = json.dumps(built[key])
+            if not watcher.outbox.post(text):
+                live.watchers.discard(watcher)
+        for watcher, message in awaited:
             try:
                 await watcher.send(message)
             except Exception:
@@ -713,6 +766,7 @@ __all__ = [
     "HOTSEAT",
     "YOU",
     "Created",
+    "CrowdedError",
     "ForbiddenError",
     "Hub",
     "LiveTable",
