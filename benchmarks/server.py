@@ -16,7 +16,9 @@ and requests a minute, open sockets) see many clients, not one.
 It prints, per level, the human actions acknowledged (and per second), the round-trip time of
 a human action (from sending ``act`` to receiving ``ok``, which includes the store's commit),
 p50 and p99, the errors and refusals the players met, the spectators the server dropped for
-falling behind, and the server's memory (resident set, at the end of the level, and its peak).
+falling behind, the CPU the server and the load generator used (per cent of one core, over
+the level; the server's includes opening the level's tables and a level's start-up), and the
+server's memory (resident set, at the end of the level, and its peak).
 
 Rows with ``--think 0`` saturate the server (every scripted player acts the moment it may);
 rows with a think time (2 s by default, drawn from 0.5 to 1.5 times it) play at a person's pace,
@@ -109,6 +111,12 @@ def memory_mb(pid: int) -> tuple[float, float]:
     return fields.get("VmRSS", float("nan")), fields.get("VmHWM", float("nan"))
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far, user and system (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class Tally:
     """What one level measured."""
@@ -118,6 +126,7 @@ class Tally:
     refused: int = 0
     dropped: int = 0
     spectated_bytes: int = 0
+    client_cpu: float = 0.0
 
 
 @dataclass
@@ -215,52 +224,113 @@ async def player(
                 moved.set()  # its spectators follow it
 
 
-async def spectator(base: str, slot: Slot, number: int, stop: list[float], tally: Tally) -> None:
-    """Watch ``slot``'s table, following it to the next; reads and discards what it is sent
-    (a raw WebSocket, so that the load generator spends little on it)."""
-    port = int(base.rsplit(":", 1)[1])
-    address = loopback(2, number)
-    while time.monotonic() < stop[0]:
-        moved = slot.moved
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
-        key = base64.b64encode(os.urandom(16)).decode()
-        writer.write(
-            (
-                f"GET /ws/tables/{slot.table} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        try:
-            head = await reader.readuntil(b"\r\n\r\n")
-            if not head.startswith(b"HTTP/1.1 101"):
-                tally.errors.append(head.split(b"\r\n")[0].decode())
+class Discard(asyncio.Protocol):
+    """A spectator's connection: the WebSocket handshake, its hello, then everything it is
+    sent counted and thrown away (no parsing, so the load generator spends little on it)."""
+
+    def __init__(self, port: int, table: str, tally: Tally) -> None:
+        self.request = (
+            f"GET /ws/tables/{table} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+        self.tally = tally
+        self.head = b""
+        self.frames = bytearray()
+        self.skip = 0
+        self.upgraded = False
+        self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        if self.upgraded:
+            self.tally.spectated_bytes += len(data)
+            self.frames += data
+            self._frames()
+            return
+        self.head += data
+        if b"\r\n\r\n" not in self.head:
+            return
+        head, _, rest = self.head.partition(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 101"):
+            self.tally.errors.append(head.split(b"\r\n")[0].decode())
+            assert self.transport is not None
+            self.transport.close()
+            return
+        self.upgraded = True
+        self._send(0x1, b'{"type": "hello"}')
+        self.frames += rest
+        self._frames()
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        """One short masked frame (a client's frames are masked)."""
+        mask = os.urandom(4)
+        masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+        assert self.transport is not None
+        self.transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
+
+    def _frames(self) -> None:
+        """Skip whole frames, answering the server's keep-alive pings."""
+        buffer = self.frames
+        while True:
+            if self.skip:
+                gone = min(self.skip, len(buffer))
+                del buffer[:gone]
+                self.skip -= gone
+                if self.skip:
+                    return
+            if len(buffer) < 2:
                 return
-            payload = b'{"type": "hello"}'
-            mask = os.urandom(4)
-            masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
-            writer.write(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
-            moving = asyncio.create_task(moved.wait())
-            while time.monotonic() < stop[0]:
-                reading = asyncio.create_task(reader.read(1 << 16))
-                done, _ = await asyncio.wait(
-                    {reading, moving}, timeout=1.0, return_when="FIRST_COMPLETED"
-                )
-                if reading not in done:
-                    reading.cancel()
-                    if moving in done:
-                        break
-                    continue
-                chunk = reading.result()
-                if not chunk:  # the server closed it: it fell behind (or the table is gone)
-                    tally.dropped += 1
-                    break
-                tally.spectated_bytes += len(chunk)
-            moving.cancel()
-        except (ConnectionError, asyncio.IncompleteReadError):
-            tally.dropped += 1
-        finally:
-            writer.close()
+            opcode, length, start = buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length, start = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length, start = int.from_bytes(buffer[2:10], "big"), 10
+            if opcode == 0x9:  # ping: answer it, or the server closes the connection
+                if len(buffer) < start + length:
+                    return
+                self._send(0xA, bytes(buffer[start : start + length]))
+            del buffer[:start]
+            self.skip = length
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.lost.done():
+            self.lost.set_result(None)
+
+
+async def spectator(base: str, slot: Slot, number: int, stop: asyncio.Event, tally: Tally) -> None:
+    """Watch ``slot``'s table until ``stop``, following its player to the next table."""
+    port = int(base.rsplit(":", 1)[1])
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.ensure_future(stop.wait())
+    while not stop.is_set():
+        moved = slot.moved
+        _, protocol = await loop.create_connection(
+            lambda: Discard(port, slot.table, tally),
+            "127.0.0.1",
+            port,
+            local_addr=(loopback(2, number), 0),
+        )
+        moving = asyncio.ensure_future(moved.wait())
+        waiting: set[asyncio.Future[Any]] = {protocol.lost, moving, stopping}
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        moving.cancel()
+        if protocol.lost.done() and not stop.is_set() and not moved.is_set():
+            tally.dropped += 1  # the server closed it: it fell behind
+            await asyncio.sleep(0.5)
+        if protocol.transport is not None:
+            protocol.transport.close()
+    stopping.cancel()
 
 
 async def level(
@@ -277,15 +347,19 @@ async def level(
         for task in players:
             if task.done():
                 task.result()  # a player that failed to open its table says why
+    stopped = asyncio.Event()
     watchers = [
-        asyncio.create_task(spectator(base, slots[index], index * spectators + n, stop, tally))
+        asyncio.create_task(spectator(base, slots[index], index * spectators + n, stopped, tally))
         for index in range(min(watched, tables))
         for n in range(spectators)
     ]
     await asyncio.sleep(1.0)  # the spectators are in
     stop[0] = time.monotonic() + seconds
     start.set()
+    started = time.process_time()
     await asyncio.gather(*players)
+    tally.client_cpu = time.process_time() - started
+    stopped.set()
     await asyncio.gather(*watchers)
     return tally
 
@@ -327,15 +401,16 @@ def main() -> None:
     print()
     print(
         "| tables | think s | human actions | actions/s | p50 ms | p99 ms | errors "
-        "| refused | dropped | RSS MB | peak MB |"
+        "| refused | dropped | server CPU % | load CPU % | RSS MB | peak MB |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         server = start_server(Path(folder), port, args.bot_seconds)
         try:
             for think in thinks:
                 for tables in levels:
+                    cpu = cpu_seconds(server.pid)
                     tally = asyncio.run(
                         level(
                             f"http://127.0.0.1:{port}",
@@ -346,6 +421,8 @@ def main() -> None:
                             args.spectators,
                         )
                     )
+                    server_cpu = (cpu_seconds(server.pid) - cpu) / args.seconds * 100
+                    client_cpu = tally.client_cpu / args.seconds * 100
                     rss, peak = memory_mb(server.pid)
                     actions = len(tally.latencies)
                     p50 = statistics.median(tally.latencies) * 1000 if actions else float("nan")
@@ -353,7 +430,8 @@ def main() -> None:
                     print(
                         f"| {tables} | {think:g} | {actions} | {actions / args.seconds:,.0f} "
                         f"| {p50:.1f} | {p99:.1f} | {len(tally.errors)} | {tally.refused} "
-                        f"| {tally.dropped} | {rss:.0f} | {peak:.0f} |",
+                        f"| {tally.dropped} | {server_cpu:.0f} | {client_cpu:.0f} "
+                        f"| {rss:.0f} | {peak:.0f} |",
                         flush=True,
                     )
                     for error in sorted(set(tally.errors))[:5]:
