@@ -15,9 +15,15 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from fanfold.server.app import create_app
+from fanfold.server.throttle import ClientLimits
 
 #: Header that carries a seat's token.
 TOKEN = "X-Fanfold-Token"
+#: Limits no test meets unless it means to: every test client is one address, and tests poll
+#: and open tables far faster than a person (tests/server/test_limits.py checks the limits).
+ROOMY = ClientLimits(
+    tables_per_minute=100_000, requests_per_minute=1_000_000, sockets=10_000, spectators=10_000
+)
 
 JSON = dict[str, Any]
 
@@ -29,11 +35,20 @@ def sqlite_url(folder: Path, name: str = "fanfold.db") -> str:
 
 @contextmanager
 def serve(
-    folder: Path, *, bot_seconds: float | None = 0.5, bot_pause: float = 0.0, resume: bool = True
+    folder: Path,
+    *,
+    bot_seconds: float | None = 0.5,
+    bot_pause: float = 0.0,
+    resume: bool = True,
+    limits: ClientLimits = ROOMY,
 ) -> Iterator[TestClient]:
     """A test client on an app whose store is a new SQLite file in ``folder`` (lifespan run)."""
     app = create_app(
-        sqlite_url(folder), bot_seconds=bot_seconds, bot_pause=bot_pause, resume=resume
+        sqlite_url(folder),
+        bot_seconds=bot_seconds,
+        bot_pause=bot_pause,
+        resume=resume,
+        limits=limits,
     )
     with TestClient(app) as client:
         yield client

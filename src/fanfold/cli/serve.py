@@ -49,12 +49,28 @@ def serve(
             min=0,
         ),
     ] = 30.0,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="ADDR",
+            help="Address or network of a proxy in front of the server (repeat it, or separate "
+            "with commas): requests through it count against the client its X-Forwarded-For "
+            "names. Default: none, every client is the address it connects from.",
+        ),
+    ] = None,
 ) -> None:
     """Serve fanfold in the browser: open the printed address to play."""
     import uvicorn
 
     from fanfold.server.app import MAX_MESSAGE, create_app
     from fanfold.server.store import default_url, shown_url
+    from fanfold.server.throttle import trusted_networks
+
+    proxies = list(trusted_proxy or [])
+    try:
+        trusted_networks(proxies)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--trusted-proxy") from None
 
     url = db or default_url()
     _check_store(url)
@@ -72,10 +88,14 @@ def serve(
             bot_workers=bot_workers,
             bot_processes=True,
             expire_seconds=expire_days * 24 * 3600 if expire_days else None,
+            trusted_proxies=proxies,
         ),
         host=host,
         port=port,
         log_level="warning",
+        # fanfold reads X-Forwarded-For itself, from --trusted-proxy only (uvicorn would
+        # believe it from any local peer).
+        proxy_headers=False,
         ws_max_size=MAX_MESSAGE * 4,
     )
 

@@ -40,7 +40,7 @@ import gc
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -70,6 +70,7 @@ from fanfold.server.bots import BotPool
 from fanfold.server.hub import (
     EXPIRE_SECONDS,
     Created,
+    CrowdedError,
     ForbiddenError,
     Hub,
     NotFoundError,
@@ -80,8 +81,10 @@ from fanfold.server.hub import (
     storage_failure,
 )
 from fanfold.server.lessons import has_lessons, lessons_router
+from fanfold.server.outbox import BEHIND, Outbox
 from fanfold.server.rules import rules_page
 from fanfold.server.store import Store
+from fanfold.server.throttle import ClientLimits, Throttle, trusted_networks
 
 log = logging.getLogger(__name__)
 
@@ -371,6 +374,8 @@ def create_app(
     bot_workers: int = 4,
     bot_processes: bool = False,
     expire_seconds: float | None = EXPIRE_SECONDS,
+    limits: ClientLimits | None = None,
+    trusted_proxies: Sequence[str] = (),
 ) -> FastAPI:
     """The application, on the store at ``store_url``.
 
@@ -393,7 +398,18 @@ def create_app(
             slows the server's answers; otherwise in threads of the server's process (tests).
         expire_seconds: an unfinished table with no action for this long is deleted
             (``None``: never; see :meth:`Hub.expire_abandoned`).
+        limits: what one client may do: tables and requests a minute, open sockets, and
+            the spectators a table takes (:class:`~fanfold.server.throttle.ClientLimits`;
+            default: its defaults).
+        trusted_proxies: addresses or networks of the proxies in front of the server whose
+            ``X-Forwarded-For`` names the client (default: none, every client is its own
+            address).
+
+    Raises:
+        ValueError: a trusted proxy that is not an address or a network.
     """
+    client_limits = limits if limits is not None else ClientLimits()
+    proxies = trusted_networks(trusted_proxies)
     state: dict[str, Hub] = {}
 
     @asynccontextmanager
@@ -458,6 +474,14 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         del request  # an unknown path, a wrong method, a body that cannot be read: same shape
+        if isinstance(error.__cause__, RecursionError):  # the body parser gave up
+            return JSONResponse(
+                {
+                    "error": "malformed request: the JSON body is nested too deeply",
+                    "kind": "MalformedRequest",
+                },
+                status_code=400,
+            )
         return JSONResponse(
             {"error": f"{error.detail} (HTTP {error.status_code})", "kind": "HTTPError"},
             status_code=error.status_code,
@@ -465,6 +489,8 @@ def create_app(
         )
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    # Outermost: a client over its limits costs the server as little as possible.
+    app.add_middleware(Throttle, limits=client_limits, trusted_proxies=proxies)
 
     # ---------------------------------------------------------------- pages
     @app.get("/", include_in_schema=False)
@@ -693,14 +719,30 @@ def create_app(
     async def socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
 
+        async def close(code: int, reason: str) -> None:
+            await websocket.close(code=code, reason=reason)
+
+        # Everything this connection is told goes through its outbox, written by its own
+        # task: an answer never waits for another connection (see fanfold.server.outbox).
+        outbox = Outbox(websocket.send_text, close)
+
         async def send(message: JSONObject) -> None:
-            await websocket.send_text(json.dumps(message))
+            outbox.post(json.dumps(message))
+
+        async def refuse(error: FanfoldError | JSONObject, code: int, reason: str) -> None:
+            body = error_body(error) if isinstance(error, Exception) else error
+            await send({"type": "error", **body})
+            outbox.shut(code, reason)
+            await outbox.wait()
 
         try:
             live = await hub().get(table_id)
         except (NotFoundError, StorageError) as error:
-            await send({"type": "error", **error_body(error)})
-            await websocket.close(code=4404 if isinstance(error, NotFoundError) else 1011)
+            if isinstance(error, NotFoundError):
+                await refuse(error, 4404, "no such table")
+            else:
+                await refuse(error, 1011, "the store failed")
+            await outbox.stop()
             return
         watcher: Watcher | None = None
         allowance, last = BURST, time.monotonic()
@@ -714,10 +756,11 @@ def create_app(
                 allowance = min(BURST, allowance + (now - last) * RATE)
                 last = now
                 if allowance < 1:
-                    await send(
-                        {"type": "error", "error": "too many messages; slow down", "kind": "Flood"}
+                    await refuse(
+                        {"error": "too many messages; slow down", "kind": "Flood"},
+                        1008,
+                        "too many messages",
                     )
-                    await websocket.close(code=1008)
                     return
                 allowance -= 1
                 if raw is None:  # a binary frame
@@ -739,7 +782,7 @@ def create_app(
                     )
                     continue
                 try:
-                    data = json.loads(raw)
+                    data = parse_json(raw)
                     if not isinstance(data, dict):
                         raise ValueError("a message is a JSON object")
                     kind = data.get("type")
@@ -750,8 +793,15 @@ def create_app(
                             raise ForbiddenError("this link holds no seat at this table")
                         chosen = _chosen_seat(live.table.decider, held, hello.seat)
                         _check_spectator(live, chosen)  # before the hello counts
-                        watcher = Watcher(chosen, held, send, hello.token)
-                        live = await hub().watch(live, watcher)
+                        watcher = Watcher(chosen, held, send, hello.token, outbox)
+                        try:
+                            live = await hub().watch(
+                                live, watcher, spectators=client_limits.spectators
+                            )
+                        except CrowdedError as error:
+                            watcher = None
+                            await refuse(error, BEHIND, "the table has all the spectators it takes")
+                            return
                         continue
                     if kind == "act":
                         act_message = WsAct.model_validate(data)
@@ -803,6 +853,7 @@ def create_app(
         finally:
             if watcher is not None:
                 hub().unwatch(live, watcher)
+            await outbox.stop()
 
     return app
 
@@ -818,6 +869,19 @@ def _created(created: Created) -> JSONObject:
         "token": created.token,
         "invites": {str(seat): invite for seat, invite in created.invites.items()},
     }
+
+
+def parse_json(raw: str | bytes) -> Any:
+    """``raw`` as JSON.
+
+    Raises:
+        ValueError: not JSON, or nested so deeply that the parser gives up (a few KB of
+            brackets do that), with a sentence.
+    """
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply; a message never is") from None
 
 
 def _chosen_seat(decider: int | None, held: frozenset[int], wanted: int | None) -> int | None:

@@ -12,6 +12,7 @@ the server's budget (:mod:`fanfold.server.budget`), so a slow bot never stalls a
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -31,6 +32,7 @@ from fanfold.play.setup import choose_seed, fresh_agent_seed, make_seats, new_ta
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
 from fanfold.server.bots import BotPool, decision_for
 from fanfold.server.budget import BotBudget
+from fanfold.server.outbox import Outbox
 from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
 
 #: A seat the creator plays.
@@ -79,6 +81,10 @@ def storage_failure(doing: str, error: BaseException) -> StorageError:
     return StorageError(f"{doing}: the store failed (error {error_id}); try again")
 
 
+class CrowdedError(FanfoldError, RuntimeError):
+    """The table has as many spectators as it takes."""
+
+
 @dataclass(eq=False)
 class Watcher:
     """A connection that hears about a table: as a seat (a token holding it) or a spectator."""
@@ -88,6 +94,14 @@ class Watcher:
     send: Send
     #: The token the connection said hello with (kept in memory, never sent back).
     token: str | None = field(default=None, repr=False)
+    #: Where the connection's messages queue, serialised, for its own writer (a socket);
+    #: without one, ``send`` is awaited for each message.
+    outbox: Outbox | None = field(default=None, repr=False)
+
+    @property
+    def spectating(self) -> bool:
+        """A connection that holds no seat here."""
+        return not self.seats
 
 
 @dataclass(eq=False)
@@ -778,28 +792,67 @@ class Hub:
             raise RuntimeError("a bot failed") from live.bots.exception()
 
     # ------------------------------------------------------------- watching
-    async def watch(self, live: LiveTable, watcher: Watcher) -> LiveTable:
+    async def watch(
+        self, live: LiveTable, watcher: Watcher, *, spectators: int | None = None
+    ) -> LiveTable:
         """Add a watcher and send it the table as it is now; returns the live table it watches
-        (``live``, or the table in memory now if ``live`` was let go meanwhile)."""
+        (``live``, or the table in memory now if ``live`` was let go meanwhile).
+
+        Raises:
+            CrowdedError: ``watcher`` holds no seat and the table has ``spectators`` already.
+        """
         async with self.holding(live.id) as held:  # never an action still being stored
+            if spectators is not None and watcher.spectating:
+                watching = sum(1 for other in held.watchers if other.spectating)
+                if watching >= spectators:
+                    raise CrowdedError(
+                        f"this table has as many spectators as it takes ({spectators}); "
+                        "try again later"
+                    )
             message = message_for(held, watcher.seat, watcher.seats)
             held.watchers.add(watcher)
-        await watcher.send(message)
+        if watcher.outbox is not None:  # queued before any later broadcast can queue
+            if not watcher.outbox.post(json.dumps(message)):
+                self.unwatch(held, watcher)
+        else:
+            await watcher.send(message)
         return held
 
     async def broadcast(self, live: LiveTable) -> None:
-        """Send every watcher its own message about the table as it is now."""
+        """Tell every watcher about the table as it is now: each seat its own view, every
+        spectator the same public message, built and serialised once.
+
+        A connection's message is queued (:class:`~fanfold.server.outbox.Outbox`), never
+        awaited: nobody waits while the table's other connections are written to, and a
+        connection whose queue is full is dropped.
+        """
         async with live.lock:  # every message first: while one is sent, another action may
             # be submitted and wait for its commit, and no watcher may hear of it before that
-            messages = [
-                (watcher, message_for(live, watcher.seat, watcher.seats))
-                for watcher in list(live.watchers)
-            ]
-        for watcher, message in messages:
+            watchers = sorted(live.watchers, key=lambda watcher: watcher.spectating)
+            built: dict[tuple[int | None, frozenset[int]], JSONObject] = {}
+            for watcher in watchers:
+                key = (watcher.seat, watcher.seats)
+                if key not in built:
+                    built[key] = message_for(live, watcher.seat, watcher.seats)
+        # Serialised and queued outside the lock, but with no await before every queue has
+        # its message: a later broadcast cannot queue its version ahead of this one.
+        texts: dict[tuple[int | None, frozenset[int]], str] = {}
+        awaited: list[tuple[Watcher, JSONObject]] = []
+        for watcher in watchers:  # seats first: the player who acted hears first
+            key = (watcher.seat, watcher.seats)
+            if watcher.outbox is None:
+                awaited.append((watcher, built[key]))
+                continue
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = json.dumps(built[key])
+            if not watcher.outbox.post(text):
+                self.unwatch(live, watcher)
+        for watcher, message in awaited:
             try:
                 await watcher.send(message)
             except Exception:
-                live.watchers.discard(watcher)
+                self.unwatch(live, watcher)
 
 
 #: What a spent or replaced invitation is told.
@@ -985,6 +1038,7 @@ __all__ = [
     "HOTSEAT",
     "YOU",
     "Created",
+    "CrowdedError",
     "ForbiddenError",
     "Hub",
     "InvitationError",

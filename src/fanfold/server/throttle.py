@@ -1,0 +1,206 @@
+"""Limits per client: requests and new tables a minute, open WebSockets at once.
+
+A client is the address it connects from or, when it connects through one of the server's
+trusted proxies (``fanfold serve --trusted-proxy``), the address the proxies forwarded: the
+right-most entry of ``X-Forwarded-For`` that is not itself a trusted proxy. A forwarded
+address from anywhere else is ignored (anyone can write the header). No address is exempt,
+loopback included.
+
+The counting is done by the ``limits`` library (a moving window, in memory: one server
+process). A refused request gets 429 with ``{"error": sentence, "kind": "RateLimited"}`` and
+``Retry-After``; a refused WebSocket is accepted, told why in an error message and closed with
+code 1008 (policy violation).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import math
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from limits import RateLimitItem, RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+#: Requests that open a table (each also counts as a request).
+CREATING = frozenset({("POST", "/api/tables"), ("POST", "/api/records")})
+#: The WebSocket close code for a connection refused by a limit (policy violation).
+POLICY = 1008
+
+
+@dataclass(frozen=True)
+class ClientLimits:
+    """What one client may do. The defaults are far above what a person at a browser does
+    (the lobby and a table page make a few dozen requests; a person opens a table or two a
+    minute and watches a handful), and far below what a script flooding the server does.
+
+    Attributes:
+        tables_per_minute: tables a client may open a minute (``POST /api/tables`` and
+            ``POST /api/records``).
+        requests_per_minute: HTTP requests and WebSocket connections a client may make a
+            minute, pages and scripts included.
+        sockets: WebSockets a client may hold open at once.
+        spectators: spectators (sockets without a seat) a table takes at once; its players
+            are never refused.
+    """
+
+    tables_per_minute: int = 30
+    requests_per_minute: int = 600
+    sockets: int = 20
+    spectators: int = 200
+
+    def __post_init__(self) -> None:
+        for name in ("tables_per_minute", "requests_per_minute", "sockets", "spectators"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"the limit {name} must be at least 1, not {getattr(self, name)}")
+
+
+def trusted_networks(proxies: Iterable[str]) -> tuple[Network, ...]:
+    """The proxies' addresses (``10.0.0.5``) or networks (``10.0.0.0/24``); entries may also
+    be comma-separated lists.
+
+    Raises:
+        ValueError: an entry that is not an address or a network, with a sentence naming it.
+    """
+    networks: list[Network] = []
+    for entry in proxies:
+        for part in entry.split(","):
+            text = part.strip()
+            if not text:
+                continue
+            try:
+                networks.append(ipaddress.ip_network(text, strict=False))
+            except ValueError:
+                raise ValueError(
+                    f"{text!r} is not an IP address or network (a trusted proxy is given as "
+                    "10.0.0.5, 10.0.0.0/24 or ::1)"
+                ) from None
+    return tuple(networks)
+
+
+def _trusted(address: str, networks: Sequence[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
+def client_address(scope: Scope, networks: Sequence[Network]) -> str:
+    """Who made the request in ``scope``: the peer's address, or, when the peer is a trusted
+    proxy, the right-most address of ``X-Forwarded-For`` that is not a trusted proxy (the
+    left-most when every one is)."""
+    peer = scope.get("client")
+    address = str(peer[0]) if peer else "unknown"
+    if not networks or not _trusted(address, networks):
+        return address
+    forwarded: list[str] = []
+    for name, value in scope.get("headers", ()):
+        if name == b"x-forwarded-for":
+            forwarded.extend(part.strip() for part in value.decode("latin-1").split(","))
+    hops = [hop for hop in forwarded if hop]
+    for hop in reversed(hops):
+        if not _trusted(hop, networks):
+            return hop
+        address = hop
+    return address
+
+
+class Throttle:
+    """ASGI middleware that applies :class:`ClientLimits` to every HTTP request and WebSocket.
+
+    Args:
+        app: the application behind it.
+        limits: what a client may do.
+        trusted_proxies: the proxies whose ``X-Forwarded-For`` is believed.
+    """
+
+    def __init__(
+        self, app: ASGIApp, limits: ClientLimits, trusted_proxies: Sequence[Network] = ()
+    ) -> None:
+        self.app = app
+        self.limits = limits
+        self.trusted = tuple(trusted_proxies)
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.requests: RateLimitItem = RateLimitItemPerMinute(limits.requests_per_minute)
+        self.tables: RateLimitItem = RateLimitItemPerMinute(limits.tables_per_minute)
+        #: Open WebSockets per client.
+        self.open: Counter[str] = Counter()
+
+    def _wait(self, item: RateLimitItem, client: str) -> int:
+        """Whole seconds until ``client`` may try ``item`` again."""
+        reset = self.limiter.get_window_stats(item, item.namespace, client).reset_time
+        return max(1, math.ceil(reset - time.time()))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        client = client_address(scope, self.trusted)
+        scope.setdefault("state", {})["client"] = client
+        if not self.limiter.hit(self.requests, "requests", client):
+            wait = self._wait(self.requests, client)
+            sentence = (
+                f"too many requests from {client} (at most {self.limits.requests_per_minute} "
+                f"a minute); try again in {wait} s"
+            )
+            await self._refuse(kind, sentence, wait, receive, send)
+            return
+        creating = kind == "http" and (scope.get("method"), scope.get("path")) in CREATING
+        if creating and not self.limiter.hit(self.tables, "tables", client):
+            wait = self._wait(self.tables, client)
+            sentence = (
+                f"too many new tables from {client} (at most "
+                f"{self.limits.tables_per_minute} a minute); try again in {wait} s"
+            )
+            await self._refuse(kind, sentence, wait, receive, send)
+            return
+        if kind == "http":
+            await self.app(scope, receive, send)
+            return
+        if self.open[client] >= self.limits.sockets:
+            sentence = (
+                f"too many open connections from {client} (at most {self.limits.sockets}); "
+                "close a table's tab and try again"
+            )
+            await self._refuse(kind, sentence, 0, receive, send)
+            return
+        self.open[client] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.open[client] -= 1
+            if self.open[client] <= 0:
+                del self.open[client]
+
+    @staticmethod
+    async def _refuse(kind: str, sentence: str, wait: int, receive: Receive, send: Send) -> None:
+        payload = {"error": sentence, "kind": "RateLimited"}
+        if kind == "http":
+            data = json.dumps(payload).encode()
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+            ]
+            if wait:
+                headers.append((b"retry-after", str(wait).encode()))
+            await send({"type": "http.response.start", "status": 429, "headers": headers})
+            await send({"type": "http.response.body", "body": data})
+            return
+        message = await receive()
+        if message["type"] != "websocket.connect":
+            return  # the client went away first
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": json.dumps({"type": "error", **payload})})
+        await send({"type": "websocket.close", "code": POLICY, "reason": sentence[:120]})
+
+
+__all__ = ["CREATING", "POLICY", "ClientLimits", "Throttle", "client_address", "trusted_networks"]
