@@ -24,7 +24,6 @@ running decision to end.
 from __future__ import annotations
 
 import asyncio
-import functools
 import heapq
 import itertools
 import logging
@@ -103,16 +102,6 @@ def _nothing() -> None:
     """Submitted to make a worker start now."""
 
 
-def _pass_on(ready: Future[Any], done: Future[Any]) -> None:
-    """Settle ``ready`` as ``done`` ended."""
-    if done.cancelled():
-        ready.cancel()
-    elif (error := done.exception()) is not None:
-        ready.set_exception(error)
-    else:
-        ready.set_result(done.result())
-
-
 class BotPool:
     """``workers`` workers where bots think, shared fairly by the tables (see the module).
 
@@ -148,30 +137,19 @@ class BotPool:
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_process,
-                initargs=(self.warm,),
+                # Only the first worker warms up: the others play at once the bots that need
+                # no compiled kernels (a fresh installation compiles for minutes), and load the
+                # kernels from the cache when a bot first needs them.
+                initargs=(self.warm if number == 0 else None,),
             )
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"bot-{number}")
 
     def start(self) -> list[Future[Any]]:
-        """Start every worker now (and warm them up) rather than at the first decision; the
-        first worker process warms up alone, so that what it compiles is cached before the
-        others load it. Returns a future per worker (or per warm-up) that ends when it is
-        ready."""
+        """Start every worker now rather than at the first decision, the first warming up
+        (:attr:`warm`) as it starts. Returns a future per worker (or for the warm-up) that
+        ends when it is ready."""
         if self.processes:
-            first = self.executors[0].submit(_nothing)
-            rest: list[Future[Any]] = [Future() for _ in self.executors[1:]]
-
-            def others(_: Future[Any]) -> None:
-                for executor, ready in zip(self.executors[1:], rest, strict=True):
-                    try:
-                        started = executor.submit(_nothing)
-                    except RuntimeError:  # shut down meanwhile
-                        ready.cancel()
-                        continue
-                    started.add_done_callback(functools.partial(_pass_on, ready))
-
-            first.add_done_callback(others)
-            return [first, *rest]
+            return [executor.submit(_nothing) for executor in self.executors]
         if self.warm is not None:
             return [self.executors[0].submit(self.warm)]
         return []
