@@ -12,6 +12,8 @@ import logging
 import os
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -342,3 +344,51 @@ def test_a_table_whose_bots_think_long_waits_behind_one_whose_bots_answer_at_onc
 
     waits = asyncio.run(play())
     assert max(waits) < 0.35, waits
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _gone(pids: list[int], seconds: float = 15.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while any(_alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_the_worker_processes_end_with_the_pool() -> None:
+    pool = BotPool(2, processes=True)
+    try:
+        for started in pool.start():
+            started.result(timeout=60)
+        pids = [executor.submit(os.getpid).result(timeout=60) for executor in pool.executors]
+    finally:
+        pool.shutdown()
+    assert len(set(pids)) == 2
+    assert _gone(pids)
+
+
+def test_the_worker_processes_end_when_their_server_is_killed(tmp_path: Path) -> None:
+    script = (
+        "import os, sys\n"
+        "from fanfold.server.bots import BotPool\n"
+        "pool = BotPool(2, processes=True)\n"
+        "[started.result(timeout=60) for started in pool.start()]\n"
+        "pids = [e.submit(os.getpid).result(timeout=60) for e in pool.executors]\n"
+        "print(' '.join(map(str, pids)), flush=True)\n"
+        "os._exit(0)  # as a kill would: nothing stops the workers\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    pids = [int(word) for word in ran.stdout.split()]
+    assert len(pids) == 2
+    assert _gone(pids)  # each saw its server go, and left

@@ -91,8 +91,24 @@ def decide(decision: Decision) -> Any:
     return agent.choose(decision.view, list(decision.legal))
 
 
+#: Seconds between a worker process's looks at whether the server that started it still runs.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _leave_with_parent(parent: int) -> None:
+    """End this worker process once the process that started it has gone (killed, or ended
+    without stopping its workers): a bot worker never outlives its server."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
+
+
 def _start_process(warm: Callable[[], object] | None) -> None:
-    """A worker process starts: lower its priority, then warm up (compiled kernels)."""
+    """A worker process starts: watch for its server's end, lower its priority, then warm up
+    (compiled kernels)."""
+    threading.Thread(
+        target=_leave_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
+    ).start()
     os.nice(NICENESS)
     if warm is not None:
         warm()
@@ -155,9 +171,13 @@ class BotPool:
         return []
 
     def shutdown(self) -> None:
-        """Stop the workers (a decision under way ends first, in its own worker)."""
+        """Stop the workers now: a decision under way is abandoned (the server is stopping,
+        and an unfinished decision is asked again after a restart)."""
         for executor in self.executors:
             executor.shutdown(wait=False, cancel_futures=True)
+            processes = getattr(executor, "_processes", None) or {}
+            for process in list(processes.values()):
+                process.terminate()
 
     @property
     def busy(self) -> int:
