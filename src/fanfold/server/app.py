@@ -81,7 +81,7 @@ from fanfold.server.hub import (
     storage_failure,
 )
 from fanfold.server.lessons import has_lessons, lessons_router
-from fanfold.server.outbox import BEHIND, Outbox
+from fanfold.server.outbox import BEHIND, Outbox, spectators_pacer
 from fanfold.server.rules import rules_page
 from fanfold.server.store import Store
 from fanfold.server.throttle import ClientLimits, Throttle, trusted_networks
@@ -717,6 +717,10 @@ def create_app(
     # ------------------------------------------------------------- websocket
     @app.websocket("/ws/tables/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
+        # New connections come in a few at a time (a crowd arriving at once, such as the
+        # spectators who follow a watched player to a new table): the players' actions are
+        # read between them.
+        await spectators_pacer().turn()
         await websocket.accept()
 
         async def close(code: int, reason: str) -> None:
@@ -794,6 +798,11 @@ def create_app(
                         chosen = _chosen_seat(live.table.decider, held, hello.seat)
                         _check_spectator(live, chosen)  # before the hello counts
                         watcher = Watcher(chosen, held, send, hello.token, outbox)
+                        if watcher.spectating:
+                            # A crowd of spectators arriving at once (a watched game ended,
+                            # and they follow its player) is let in a few at a time: the
+                            # players' actions are read between them.
+                            await spectators_pacer().turn()
                         try:
                             live = await hub().watch(
                                 live, watcher, spectators=client_limits.spectators

@@ -32,7 +32,7 @@ from fanfold.play.setup import choose_seed, fresh_agent_seed, make_seats, new_ta
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
 from fanfold.server.bots import BotPool, decision_for
 from fanfold.server.budget import BotBudget
-from fanfold.server.outbox import Outbox
+from fanfold.server.outbox import Outbox, spectators_pacer
 from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
 
 #: A seat the creator plays.
@@ -811,6 +811,8 @@ class Hub:
                     )
             message = message_for(held, watcher.seat, watcher.seats)
             held.watchers.add(watcher)
+        if watcher.outbox is not None and watcher.spectating:
+            watcher.outbox.pacer = spectators_pacer()
         if watcher.outbox is not None:  # queued before any later broadcast can queue
             if not watcher.outbox.post(json.dumps(message)):
                 self.unwatch(held, watcher)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 
 log = logging.getLogger(__name__)
@@ -23,8 +24,49 @@ OUTBOX_SIZE = 64
 #: The close code for a connection that fell behind ("try again later").
 BEHIND = 1013
 
+#: Spectators' messages written in one turn of the event loop, at most (see :class:`Pacer`).
+SPECTATOR_BURST = 8
+
 Write = Callable[[str], Awaitable[None]]
 Close = Callable[[int, str], Awaitable[None]]
+
+
+class Pacer:
+    """Spreads spectators' writes over turns of the event loop: at most ``burst`` of them in
+    one turn, the others in later turns.
+
+    A move at a watched table is a message for each of its spectators (up to a few hundred),
+    each write a fraction of a millisecond; written all in one turn, they would hold up for
+    tens of milliseconds every player whose action arrived meanwhile. Between two turns the
+    loop reads the sockets, so a player's action waits at most for one burst.
+    """
+
+    def __init__(self, burst: int = SPECTATOR_BURST) -> None:
+        self.burst = burst
+        self._written = 0
+
+    async def turn(self) -> None:
+        """Until one more write fits in this turn of the loop."""
+        while self._written >= self.burst:
+            await asyncio.sleep(0)  # the next turn: the sockets are read first
+        if self._written == 0:
+            asyncio.get_running_loop().call_soon(self._next_turn)
+        self._written += 1
+
+    def _next_turn(self) -> None:
+        self._written = 0
+
+
+_pacers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Pacer] = weakref.WeakKeyDictionary()
+
+
+def spectators_pacer() -> Pacer:
+    """The pacer of the running event loop's spectators' writes."""
+    loop = asyncio.get_running_loop()
+    pacer = _pacers.get(loop)
+    if pacer is None:
+        pacer = _pacers[loop] = Pacer()
+    return pacer
 
 
 class Outbox:
@@ -43,6 +85,9 @@ class Outbox:
         self.size = size
         #: True once the connection was dropped or shut: nothing more is posted.
         self.closed = False
+        #: Writes wait for their turn (:class:`Pacer`): a spectator's connection, whose
+        #: messages may come a moment later so that players' actions never wait for them.
+        self.pacer: Pacer | None = None
         self._dropped = False
         self._task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._run())
 
@@ -92,6 +137,8 @@ class Outbox:
                 await self._close_quietly(*item)
                 return
             try:
+                if self.pacer is not None:
+                    await self.pacer.turn()
                 await self._write(item)
             except Exception:  # the connection is gone: its loop ends on its own
                 self.closed = True
@@ -104,4 +151,4 @@ class Outbox:
             log.debug("closing a connection: %s", error)
 
 
-__all__ = ["BEHIND", "OUTBOX_SIZE", "Outbox"]
+__all__ = ["BEHIND", "OUTBOX_SIZE", "SPECTATOR_BURST", "Outbox", "Pacer", "spectators_pacer"]

@@ -113,6 +113,28 @@ def client_address(scope: Scope, networks: Sequence[Network]) -> str:
     return address
 
 
+#: Seconds between two sweeps of the counters of clients whose windows have passed.
+SWEEP_SECONDS = 60.0
+
+
+class QuietMemoryStorage(MemoryStorage):
+    """``limits``' memory storage without its expiry thread: the stock storage starts a timer
+    thread every 10 ms while requests come, each walking every client's counters, and on a
+    busy server those threads take the interpreter lock from the event loop. The counts do not
+    need it (a moving window compares its entries' times when it is hit); only memory does, so
+    :meth:`sweep` lets the passed windows go, called now and then by :class:`Throttle`."""
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 (the stock private hook)
+        """No timer: see :meth:`sweep`."""
+
+    def sweep(self) -> None:
+        """Forget the entries and counters whose windows have passed, and the clients left
+        with none."""
+        self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
+        for key in [key for key, entries in self.events.items() if not entries]:
+            del self.events[key]
+
+
 class Throttle:
     """ASGI middleware that applies :class:`ClientLimits` to every HTTP request and WebSocket.
 
@@ -128,7 +150,9 @@ class Throttle:
         self.app = app
         self.limits = limits
         self.trusted = tuple(trusted_proxies)
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.storage = QuietMemoryStorage()
+        self.limiter = MovingWindowRateLimiter(self.storage)
+        self._swept = time.monotonic()
         self.requests: RateLimitItem = RateLimitItemPerMinute(limits.requests_per_minute)
         self.tables: RateLimitItem = RateLimitItemPerMinute(limits.tables_per_minute)
         #: Open WebSockets per client.
@@ -146,6 +170,9 @@ class Throttle:
             return
         client = client_address(scope, self.trusted)
         scope.setdefault("state", {})["client"] = client
+        if time.monotonic() - self._swept >= SWEEP_SECONDS:
+            self._swept = time.monotonic()
+            self.storage.sweep()
         if not self.limiter.hit(self.requests, "requests", client):
             wait = self._wait(self.requests, client)
             sentence = (

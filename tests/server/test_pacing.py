@@ -1,0 +1,92 @@
+"""Spectators' writes and new connections come a few per turn of the event loop, and the
+limits' counters run without a thread of their own: nothing a crowd does holds up the loop
+that reads the players' actions."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+from limits import RateLimitItemPerMinute
+from limits.strategies import MovingWindowRateLimiter
+
+from fanfold.server.outbox import SPECTATOR_BURST, Outbox, Pacer
+from fanfold.server.throttle import QuietMemoryStorage
+
+
+def test_a_burst_of_spectators_writes_is_spread_over_turns_of_the_loop() -> None:
+    async def scenario() -> list[int]:
+        turn = 0
+        written: list[int] = []
+
+        async def count_turns() -> None:
+            nonlocal turn
+            while True:
+                turn += 1
+                await asyncio.sleep(0)
+
+        async def write(text: str) -> None:
+            del text
+            written.append(turn)
+
+        async def close(code: int, reason: str) -> None:
+            del code, reason
+
+        ticker = asyncio.get_running_loop().create_task(count_turns())
+        pacer = Pacer()
+        boxes = [Outbox(write, close) for _ in range(5 * SPECTATOR_BURST)]
+        for box in boxes:
+            box.pacer = pacer
+            box.post("state")
+        while len(written) < len(boxes):
+            await asyncio.sleep(0)
+        ticker.cancel()
+        for box in boxes:
+            await box.stop()
+        return written
+
+    written = asyncio.run(scenario())
+    per_turn = [written.count(turn) for turn in sorted(set(written))]
+    assert max(per_turn) <= SPECTATOR_BURST
+    assert len(per_turn) >= 5  # forty writes, at most eight a turn
+
+
+def test_a_players_outbox_is_not_paced() -> None:
+    async def scenario() -> int:
+        written: list[str] = []
+
+        async def write(text: str) -> None:
+            written.append(text)
+
+        async def close(code: int, reason: str) -> None:
+            del code, reason
+
+        box = Outbox(write, close)
+        for number in range(3 * SPECTATOR_BURST):
+            box.post(str(number))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        done = len(written)
+        await box.stop()
+        return done
+
+    assert asyncio.run(scenario()) == 3 * SPECTATOR_BURST  # all at once, in its own turn
+
+
+def test_the_limits_count_without_starting_threads_and_forget_passed_windows() -> None:
+    storage = QuietMemoryStorage()
+    limiter = MovingWindowRateLimiter(storage)
+    item = RateLimitItemPerMinute(3)
+    time.sleep(0.05)  # the storage's one start-up timer has run
+    threads = threading.active_count()
+    hits = [limiter.hit(item, "requests", f"127.0.0.{n % 50}") for n in range(500)]
+    assert threading.active_count() == threads  # the stock storage starts a timer per 10 ms
+    assert hits[:150] == [True] * 150  # three for each of the fifty clients
+    assert not any(hits[150:])  # the fourth of each is refused
+    assert len(storage.events) == 50
+    for entries in storage.events.values():  # their minute has passed
+        for entry in entries:
+            entry.expiry = time.time() - 1
+    storage.sweep()
+    assert storage.events == {}
