@@ -174,9 +174,11 @@ class BotPool:
         """Stop the workers now: a decision under way is abandoned (the server is stopping,
         and an unfinished decision is asked again after a restart)."""
         for executor in self.executors:
+            # Its processes first: shutting it down forgets them, and a worker busy warming
+            # up would hold the server's exit until it finished.
+            processes = list((getattr(executor, "_processes", None) or {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
-            processes = getattr(executor, "_processes", None) or {}
-            for process in list(processes.values()):
+            for process in processes:
                 process.terminate()
 
     @property
