@@ -240,7 +240,7 @@ function drawSeats() {
   const list = $("seats");
   list.replaceChildren();
   message.seats.forEach((seat) => {
-    const who = seat.bot ? `bot ${seat.player}` : seat.yours ? "you" : "player";
+    const who = seat.bot ? `bot ${seat.player}` : seat.yours ? "you" : seat.open ? "invited, not here yet" : "player";
     const li = el("li", { text: `${seat.name}: ${who}` });
     if (message.decider === seat.seat) li.classList.add("deciding");
     list.append(li);
