@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -10,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import uvicorn
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
@@ -26,6 +29,40 @@ ROOMY = ClientLimits(
 )
 
 JSON = dict[str, Any]
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def uvicorn_thread(app: Any, *, proxy_headers: bool = True) -> Iterator[int]:
+    """``app`` served by uvicorn on a free loopback port, in a thread of this process; yields
+    the port, and stops the server at the end."""
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=free_port(),
+            log_level="warning",
+            proxy_headers=proxy_headers,
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield server.config.port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
 
 def sqlite_url(folder: Path, name: str = "fanfold.db") -> str:

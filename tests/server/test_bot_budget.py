@@ -11,11 +11,9 @@ import json
 import logging
 import multiprocessing
 import os
-import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,7 +21,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from websockets.sync.client import ClientConnection, connect
 
@@ -37,7 +34,15 @@ from fanfold.server.app import create_app
 from fanfold.server.bots import NICENESS, BotPool, Decision
 from fanfold.server.budget import MAXIMA, NOT_BUDGETS, SECONDS, BotBudget, BudgetError
 from fanfold.server.store import Store, token_hash
-from tests.server.support import JSON, look, open_table, refused, serve, sqlite_url
+from tests.server.support import (
+    JSON,
+    look,
+    open_table,
+    refused,
+    serve,
+    sqlite_url,
+    uvicorn_thread,
+)
 
 MORRIS = get_game("morris")
 HOG = "mcts(iterations=100000000, seconds=600)"
@@ -171,30 +176,11 @@ def test_a_stored_over_budget_bot_is_capped_when_its_table_is_resumed(
 # ------------------------------------------------------------- the bot pool
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextmanager
 def _live_server(app: FastAPI) -> Iterator[str]:
     """``app`` served by uvicorn on a loopback port, in a thread of this process."""
-    running = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
-    )
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"127.0.0.1:{running.config.port}"
-    finally:
-        running.should_exit = True
-        thread.join(timeout=30)
+    with uvicorn_thread(app) as port:
+        yield f"127.0.0.1:{port}"
 
 
 def _next_state(socket_: ClientConnection, ready: Callable[[JSON], bool]) -> JSON:

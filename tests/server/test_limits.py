@@ -11,9 +11,7 @@ import asyncio
 import base64
 import json
 import os
-import socket
 import statistics
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +20,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 import websockets
 from typer.testing import CliRunner
 
@@ -34,19 +31,20 @@ from fanfold.server.hub import Hub, Watcher
 from fanfold.server.outbox import BEHIND, Outbox
 from fanfold.server.store import Store
 from fanfold.server.throttle import ClientLimits, client_address, trusted_networks
-from tests.server.support import ROOMY, hello, open_table, receive, serve, sqlite_url
+from tests.server.support import (
+    ROOMY,
+    hello,
+    open_table,
+    receive,
+    serve,
+    sqlite_url,
+    uvicorn_thread,
+)
 
 MORRIS = MorrisGame()
 
 
 # ------------------------------------------------------------------ a live server
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextmanager
@@ -57,22 +55,8 @@ def live_server(
     application = create_app(
         sqlite_url(folder), bot_seconds=None, limits=limits, trusted_proxies=trusted
     )
-    port = _free_port()
-    config = uvicorn.Config(
-        application, host="127.0.0.1", port=port, log_level="warning", proxy_headers=False
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
+    with uvicorn_thread(application, proxy_headers=False) as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
 
 
 def http(address: str) -> httpx.Client:

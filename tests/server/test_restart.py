@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from tests.server.support import JSON, TOKEN, sqlite_url
+from tests.server.support import JSON, TOKEN, free_port, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,13 +29,6 @@ def _environment() -> dict[str, str]:
     )
     environment["COLUMNS"] = "120"
     return environment
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextmanager

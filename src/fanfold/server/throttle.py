@@ -158,10 +158,24 @@ class Throttle:
         #: Open WebSockets per client.
         self.open: Counter[str] = Counter()
 
-    def _wait(self, item: RateLimitItem, client: str) -> int:
-        """Whole seconds until ``client`` may try ``item`` again."""
-        reset = self.limiter.get_window_stats(item, item.namespace, client).reset_time
+    def _wait(self, item: RateLimitItem, namespace: str, client: str) -> int:
+        """Whole seconds until ``client`` may try ``item`` (counted under ``namespace``)
+        again."""
+        reset = self.limiter.get_window_stats(item, namespace, client).reset_time
         return max(1, math.ceil(reset - time.time()))
+
+    def _over(self, item: RateLimitItem, what: str, client: str) -> tuple[str, int] | None:
+        """Count one of ``what`` for ``client``; over the limit, the sentence and the wait in
+        seconds (nothing is counted then)."""
+        namespace = what.split()[-1]
+        if self.limiter.hit(item, namespace, client):
+            return None
+        wait = self._wait(item, namespace, client)
+        return (
+            f"too many {what} from {client} (at most {item.amount} a minute); "
+            f"try again in {wait} s",
+            wait,
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -173,22 +187,12 @@ class Throttle:
         if time.monotonic() - self._swept >= SWEEP_SECONDS:
             self._swept = time.monotonic()
             self.storage.sweep()
-        if not self.limiter.hit(self.requests, "requests", client):
-            wait = self._wait(self.requests, client)
-            sentence = (
-                f"too many requests from {client} (at most {self.limits.requests_per_minute} "
-                f"a minute); try again in {wait} s"
-            )
-            await self._refuse(kind, sentence, wait, receive, send)
-            return
+        refusal = self._over(self.requests, "requests", client)
         creating = kind == "http" and (scope.get("method"), scope.get("path")) in CREATING
-        if creating and not self.limiter.hit(self.tables, "tables", client):
-            wait = self._wait(self.tables, client)
-            sentence = (
-                f"too many new tables from {client} (at most "
-                f"{self.limits.tables_per_minute} a minute); try again in {wait} s"
-            )
-            await self._refuse(kind, sentence, wait, receive, send)
+        if refusal is None and creating:
+            refusal = self._over(self.tables, "new tables", client)
+        if refusal is not None:
+            await self._refuse(kind, *refusal, receive, send)
             return
         if kind == "http":
             await self.app(scope, receive, send)
