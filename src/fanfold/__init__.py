@@ -17,7 +17,7 @@ from fanfold.core.errors import (
     RecordError,
     UnknownGameError,
 )
-from fanfold.core.game import Game, Outcome, Preset
+from fanfold.core.game import Game, Outcome, Preset, Termination
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import all_games, get_game, resolve_variant
 
@@ -33,6 +33,7 @@ __all__ = [
     "Outcome",
     "Preset",
     "RecordError",
+    "Termination",
     "UnknownGameError",
     "__version__",
     "all_games",

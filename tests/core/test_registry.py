@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fanfold.core.errors import UnknownGameError
-from fanfold.core.game import Outcome
+from fanfold.core.game import Outcome, Termination
 from fanfold.core.registry import all_games, get_game, resolve_variant
 from fanfold.core.rng import derive_rng, derive_seed
 
@@ -28,15 +28,21 @@ def test_presets_are_found_by_name_and_alias() -> None:
 
 
 def test_outcome_winners_and_draws() -> None:
-    assert Outcome("x", (1.0, -1.0)).winners == (0,)
-    assert Outcome("x", (0.0, 0.0)).is_draw
-    assert Outcome("x", (-3.0, 0.0, 0.0)).winners == (1, 2)
-    assert Outcome("won", (1.0,)).winners == (0,)  # a solitaire is won or lost
-    assert Outcome("lost", (0.0,)).winners == ()
-    assert "by_limit" not in Outcome("x", (0.0, 0.0)).to_json()
-    assert Outcome("limit", (0.0, 0.0), by_limit=True).to_json()["by_limit"] is True
-    assert Outcome("x", (1.0, -1.0)).to_json() == {"reason": "x", "returns": [1.0, -1.0],
-                                                    "winners": [0]}  # fmt: skip
+    line, limit = Termination.LINE_OF_THREE, Termination.TURN_LIMIT
+    assert Outcome("x", (1.0, -1.0), termination=line).winners == (0,)
+    assert Outcome("x", (0.0, 0.0), termination=Termination.REPETITION).is_draw
+    assert Outcome("x", (-3.0, 0.0, 0.0), termination=Termination.WENT_OUT).winners == (1, 2)
+    won, lost = Termination.ALL_ON_FOUNDATIONS, Termination.NO_MOVE
+    assert Outcome("won", (1.0,), termination=won).winners == (0,)  # a solitaire is won or lost
+    assert Outcome("lost", (0.0,), termination=lost).winners == ()
+    assert "by_limit" not in Outcome("x", (0.0, 0.0), termination=limit).to_json()
+    assert Outcome("limit", (0.0, 0.0), by_limit=True, termination=limit).to_json()["by_limit"]
+    assert Outcome("x", (1.0, -1.0), termination=line).to_json() == {
+        "reason": "x",
+        "termination": "line_of_three",
+        "returns": [1.0, -1.0],
+        "winners": [0],
+    }
 
 
 def test_derived_generators_are_stable_and_independent() -> None:

@@ -176,5 +176,6 @@ def test_a_game_going_round_in_circles_is_cut_short(monkeypatch: pytest.MonkeyPa
         assert row["returns"] == [0.0]
         assert row["actions"] == 40
         assert "cut short after 40 actions" in str(row["reason"])
+        assert row["termination"] == "cut_short"
     report = summarize(plan, rows)
     assert report.limit_draws == len(cut)

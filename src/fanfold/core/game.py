@@ -26,7 +26,8 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from fanfold.core.config import GameConfig, JSONObject
@@ -46,9 +47,40 @@ class View(Protocol):
         ...
 
 
+class Termination(StrEnum):
+    """How a game ended, for a program to read (the :class:`Outcome`'s ``reason`` is the
+    sentence for a person). Each value is the text written in JSON."""
+
+    #: Fano: a player (in Trionfey's one-for-all partnerships, a partnership) promoted its
+    #: commander the times the variant needs, and wins.
+    PROMOTIONS = "promotions"
+    #: Fano: the turn limit was reached; a draw.
+    TURN_LIMIT = "turn_limit"
+    #: Fan Tan, one hand: a player went out (played their last card).
+    WENT_OUT = "went_out"
+    #: Fan Tan, a match: a player went out in the match's last hand.
+    HANDS_PLAYED = "hands_played"
+    #: Fan Tan, a match: a player went out, and some score reached the match's target.
+    TARGET_REACHED = "target_reached"
+    #: Morris: a player ended their turn with three of one colour or one shape on a line,
+    #: and loses.
+    LINE_OF_THREE = "line_of_three"
+    #: Morris: a position repeated; a draw.
+    REPETITION = "repetition"
+    #: Morris: the player to move has no legal move, and loses; Fan: no legal move is left,
+    #: and the deal is lost.
+    NO_MOVE = "no_move"
+    #: Fan: all 52 cards are on the foundations; the deal is won.
+    ALL_ON_FOUNDATIONS = "all_on_foundations"
+    #: Not an end the rules give: the arena stopped a game that went on past its limit of
+    #: actions (play going round in circles).
+    CUT_SHORT = "cut_short"
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: a short reason a player can read and each player's return.
+    """How a game ended: a short reason a player can read, each player's return, and the
+    :class:`Termination` a program can read.
 
     Returns are +1 for a win and -1 for a loss in two-player games, 0 for a draw; games with
     scores (penalty points, chips) use them directly, and :attr:`winners` reads the best.
@@ -59,6 +91,8 @@ class Outcome:
     reason: str
     returns: tuple[float, ...]
     by_limit: bool = False
+    _: KW_ONLY
+    termination: Termination
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -80,6 +114,7 @@ class Outcome:
         """The outcome as JSON."""
         data: JSONObject = {
             "reason": self.reason,
+            "termination": self.termination.value,
             "returns": list(self.returns),
             "winners": list(self.winners),
         }

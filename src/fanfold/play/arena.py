@@ -27,7 +27,7 @@ from pathlib import Path
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError
-from fanfold.core.game import Outcome
+from fanfold.core.game import Outcome, Termination
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.play.batch import Job, ProgressCallback, run_batch
 from fanfold.play.kinds import allowed, played_kind
@@ -197,12 +197,14 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
             f"cut short after {MAX_ACTIONS} actions without an end (play went round in circles)",
             (0.0,) * count,
             by_limit=True,
+            termination=Termination.CUT_SHORT,
         )
     row: JSONObject = {
         "returns": list(outcome.returns),
         "winners": list(outcome.winners),
         "by_limit": outcome.by_limit,
         "reason": outcome.reason,
+        "termination": outcome.termination.value,
         "actions": len(table.played),
         "decisions": list(decisions),
         "seconds": list(seconds),

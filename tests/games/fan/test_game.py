@@ -8,6 +8,7 @@ import pytest
 
 from fanfold.core.cards import Card, full_deck
 from fanfold.core.errors import ConfigError, IllegalActionError, NotationError
+from fanfold.core.game import Termination
 from fanfold.core.registry import get_game
 from fanfold.games.fan import (
     FanConfig,
@@ -190,6 +191,7 @@ def test_winning_and_losing() -> None:
     outcome = GAME.outcome(won)
     assert outcome is not None
     assert outcome.reason.startswith("won")
+    assert outcome.termination is Termination.ALL_ON_FOUNDATIONS
     assert GAME.legal_actions(won) == ()
     assert GAME.current_player(won) is None
     # QS waits for JS, which lies under it; KS is buried: nothing can move.
@@ -197,6 +199,7 @@ def test_winning_and_losing() -> None:
     outcome = GAME.outcome(lost)
     assert outcome is not None
     assert outcome.reason.startswith("lost")
+    assert outcome.termination is Termination.NO_MOVE
     assert outcome.returns == (0.0,)
     with pytest.raises(IllegalActionError, match="game is over"):
         GAME.apply_text(lost, "1-F")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from fanfold.core.errors import ConfigError, IllegalActionError, NotationError
+from fanfold.core.game import Termination
 from fanfold.games.fano import Declare, Teams
 from fanfold.games.fano.rules import teammates
 from tests.games.fano.helpers import FANO, TRIONFEY, cards, legal_texts, play
@@ -63,6 +64,7 @@ def test_all_for_one_winner_wins_alone() -> None:
     outcome = FANO.outcome(play(state, "promote 8H 9H TH"))
     assert outcome is not None
     assert outcome.returns == (1.0, -1.0, -1.0, -1.0)
+    assert outcome.termination is Termination.PROMOTIONS
 
 
 def test_one_for_all_promotion_paid_from_partners_fields() -> None:
@@ -80,6 +82,7 @@ def test_one_for_all_promotion_paid_from_partners_fields() -> None:
     assert outcome is not None
     assert outcome.returns == (1.0, -1.0, 1.0, -1.0)
     assert "partnership of Players 1, 3" in outcome.reason
+    assert outcome.termination is Termination.PROMOTIONS
 
 
 def test_one_for_all_partners_cards_do_not_combine_or_attack() -> None:

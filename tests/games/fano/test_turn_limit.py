@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from fanfold.core.errors import ConfigError, RecordError
+from fanfold.core.game import Termination
 from fanfold.core.records import GameRecord
 from fanfold.games.fano import PRESETS, FanoConfig, FanoState, Pass, Phase
 from fanfold.games.fano.config import TURNS_PER_PLAYER
@@ -56,6 +57,7 @@ def test_an_eight_player_game_plays_eight_times_the_turns_of_the_limit() -> None
     assert outcome.is_draw
     assert outcome.returns == (0.0,) * 8
     assert "2 turns each, 16 in all" in outcome.reason
+    assert outcome.termination is Termination.TURN_LIMIT
 
 
 def test_the_game_ends_drawn_exactly_at_the_limit() -> None:
@@ -105,6 +107,8 @@ def test_a_record_keeps_the_limit_and_replays() -> None:
     assert outcome is not None
     assert "turn limit" in outcome.reason
     assert final.turn == 16
+    assert record.outcome is not None
+    assert record.outcome["termination"] == "turn_limit"
 
 
 def test_the_old_option_name_is_refused_when_typed_and_read_from_old_records() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from fanfold.core.errors import ConfigError, IllegalActionError
+from fanfold.core.game import Termination
 from fanfold.core.registry import get_game
 from fanfold.core.rng import derive_rng
 from fanfold.games.fantan import (
@@ -21,7 +22,13 @@ from fanfold.games.fantan import (
     Scoring,
 )
 from fanfold.games.fantan.cards import CARDS, cards_of
-from fanfold.games.fantan.rules import deal_sizes, dealer_of, state_playable, why_illegal
+from fanfold.games.fantan.rules import (
+    deal_sizes,
+    dealer_of,
+    match_termination,
+    state_playable,
+    why_illegal,
+)
 
 ALL = [str(card) for card in CARDS]
 
@@ -217,6 +224,7 @@ def test_the_first_player_out_wins_the_hand() -> None:
     assert outcome is not None
     assert outcome.returns == (1.0, -1.0, -1.0, -1.0)
     assert "Player 1 went out first" in outcome.reason
+    assert outcome.termination is Termination.WENT_OUT
     assert GAME.current_player(state) is None
     assert GAME.legal_actions(state) == ()
 
@@ -389,6 +397,7 @@ def test_a_match_ends_after_its_hands_and_the_most_hands_won_wins() -> None:
     best = max(state.scores)
     assert outcome.returns == tuple(1.0 if s == best else -1.0 for s in state.scores)
     assert "after 4 hands" in outcome.reason
+    assert outcome.termination is Termination.HANDS_PLAYED
 
 
 def test_a_penalty_match_ends_when_someone_reaches_the_target() -> None:
@@ -402,7 +411,10 @@ def test_a_penalty_match_ends_when_someone_reaches_the_target() -> None:
         state = GAME.apply(state, legal[rng.randrange(len(legal))])
         previous_max = max(state.scores)
     assert max(state.scores) >= 100
-    assert GAME.outcome(state).returns == tuple(-float(s) for s in state.scores)  # type: ignore[union-attr]
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert outcome.returns == tuple(-float(s) for s in state.scores)
+    assert outcome.termination is Termination.TARGET_REACHED
 
 
 #: The match numbers fanfold chose where the text sets none, as docs/rules/fantan.md and the
@@ -473,6 +485,16 @@ def test_a_plain_match_target_counts_hands_won() -> None:
         state = GAME.apply(state, legal[rng.randrange(len(legal))])
     assert max(state.scores) == 2
     assert 2 <= sum(state.scores) <= 5
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert outcome.termination is Termination.TARGET_REACHED
+
+
+def test_a_target_reached_in_the_last_hand_is_told_as_the_target() -> None:
+    config = FOUR.replace(hands=3, target=2)
+    assert match_termination(config, (2, 1, 0, 0)) is Termination.TARGET_REACHED
+    assert match_termination(config, (1, 1, 1, 0)) is Termination.HANDS_PLAYED
+    assert match_termination(FOUR, (1, 0, 0, 0)) is Termination.WENT_OUT
 
 
 # ------------------------------------------------------------------------ config

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fanfold.core.errors import IllegalActionError, NotationError
+from fanfold.core.game import Termination
 from fanfold.games.morris import (
     GEOMETRIC_ADJACENT,
     LINES,
@@ -170,6 +171,7 @@ def test_three_tops_of_your_own_colour_on_a_line_lose_during_placement() -> None
     assert outcome.returns == (-1.0, 1.0)
     assert "White" in outcome.reason
     assert "1-2-4" in outcome.reason
+    assert outcome.termination is Termination.LINE_OF_THREE
     assert GAME.current_player(after) is None
     assert GAME.legal_actions(after) == ()
 
@@ -190,6 +192,7 @@ def test_you_lose_by_making_a_line_of_the_opponents_colour() -> None:
     assert outcome.returns == (1.0, -1.0)
     assert "Black" in outcome.reason
     assert "2-7-6" in outcome.reason
+    assert outcome.termination is Termination.LINE_OF_THREE
 
 
 def test_only_the_topmost_piece_counts_and_a_line_with_an_empty_point_never_does() -> None:
@@ -206,6 +209,7 @@ def test_no_legal_move_at_the_start_of_a_movement_turn_loses() -> None:
     assert outcome is not None
     assert outcome.returns == (1.0, -1.0)
     assert "no legal move" in outcome.reason
+    assert outcome.termination is Termination.NO_MOVE
 
 
 def test_a_repeated_position_is_a_draw() -> None:
@@ -218,6 +222,8 @@ def test_a_repeated_position_is_a_draw() -> None:
     assert outcome.is_draw
     assert outcome.returns == (0.0, 0.0)
     assert "repeated" in outcome.reason
+    assert outcome.termination is Termination.REPETITION
+    assert outcome.to_json()["termination"] == "repetition"
 
 
 def test_the_same_board_with_the_other_side_to_move_is_not_a_repetition() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from fanfold.core.cards import Card
 from fanfold.core.errors import ConfigError, NotationError
-from fanfold.core.game import Outcome
+from fanfold.core.game import Outcome, Termination
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import FanConfig
 from fanfold.games.fan.deals import KING, deal_fans
@@ -140,12 +140,17 @@ def apply_move(state: FanState, move: FanMove) -> FanState:
 def outcome(state: FanState) -> Outcome | None:
     """Won with every card home; lost when no legal move is left; ``None`` while play goes on."""
     if state.is_won:
-        return Outcome("won: all 52 cards are on the foundations", (1.0,))
+        return Outcome(
+            "won: all 52 cards are on the foundations",
+            (1.0,),
+            termination=Termination.ALL_ON_FOUNDATIONS,
+        )
     if not legal_moves(state):
         return Outcome(
             f"lost: no legal move is left with {state.cards_on_foundations} of 52 cards "
             "on the foundations",
             (0.0,),
+            termination=Termination.NO_MOVE,
         )
     return None
 

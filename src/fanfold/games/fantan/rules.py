@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from fanfold.core.cards import rank_text
-from fanfold.core.game import Outcome
+from fanfold.core.game import Outcome, Termination
 from fanfold.core.rng import derive_rng
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction, Pass
 from fanfold.games.fantan.cards import (
@@ -326,6 +326,17 @@ def is_match_over(config: FanTanConfig, hand_number: int, scores: Sequence[int])
     return config.target is not None and max(scores) >= config.target
 
 
+def match_termination(config: FanTanConfig, scores: Sequence[int]) -> Termination:
+    """How a finished game ended: one hand is over when a player goes out; a match ends on its
+    target when some score reached it (even in what was also its last hand), else after its
+    last hand."""
+    if not config.is_match:
+        return Termination.WENT_OUT
+    if config.target is not None and max(scores) >= config.target:
+        return Termination.TARGET_REACHED
+    return Termination.HANDS_PLAYED
+
+
 def settle(
     config: FanTanConfig, hands: Sequence[int], winner: int, scores: Sequence[int], pool: int
 ) -> tuple[tuple[int, ...], int]:
@@ -396,6 +407,7 @@ def outcome(state: FanTanState) -> Outcome | None:
     players = config.players
     scores = state.scores
     winner = hand_winner(state)
+    termination = match_termination(config, state.scores)
     out = f"{seat_name(winner)} went out" if winner is not None else "the end"
     names = [seat_name(seat) for seat in range(players)]
     if config.scoring is Scoring.PLAIN:
@@ -405,22 +417,28 @@ def outcome(state: FanTanState) -> Outcome | None:
         else:
             returns = tuple(1.0 if score == best else -1.0 for score in scores)
         if not config.is_match:
-            return Outcome(f"{out} first and wins the hand", returns)
+            return Outcome(f"{out} first and wins the hand", returns, termination=termination)
         tops = [names[seat] for seat in range(players) if scores[seat] == best]
         return Outcome(
             f"{out}; after {state.hand_number + 1} hands "
             f"{' and '.join(tops)} won the most hands ({best})",
             returns,
+            termination=termination,
         )
     if config.scoring is Scoring.CHIPS:
         table = ", ".join(f"{names[seat]} {scores[seat]:+d}" for seat in range(players))
         what = "the hand" if not config.is_match else f"{state.hand_number + 1} hands"
-        return Outcome(f"{out}; net chips after {what}: {table}", tuple(map(float, scores)))
+        return Outcome(
+            f"{out}; net chips after {what}: {table}",
+            tuple(map(float, scores)),
+            termination=termination,
+        )
     table = ", ".join(f"{names[seat]} {scores[seat]}" for seat in range(players))
     what = "the hand" if not config.is_match else f"{state.hand_number + 1} hands"
     return Outcome(
         f"{out}; penalty points after {what}: {table}",
         tuple(-float(score) for score in scores),
+        termination=termination,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fanfold.core.game import Outcome
+from fanfold.core.game import Outcome, Termination
 from fanfold.games.morris.actions import MorrisAction, Move, Place
 from fanfold.games.morris.board import (
     BLACK,
@@ -167,13 +167,20 @@ def outcome(state: MorrisState) -> Outcome | None:
             f"{SIDE_NAMES[loser]} ended the turn with {kind} on line "
             f"{'-'.join(map(str, line))} and loses",
             returns,
+            termination=Termination.LINE_OF_THREE,
         )
     if state.drawn:
-        return Outcome("the position repeated: a draw", (0.0, 0.0))
+        return Outcome(
+            "the position repeated: a draw", (0.0, 0.0), termination=Termination.REPETITION
+        )
     if not state.is_placement and not _moves(state):
         loser = state.to_move
         returns = (1.0, -1.0) if loser == BLACK else (-1.0, 1.0)
-        return Outcome(f"{SIDE_NAMES[loser]} has no legal move and loses", returns)
+        return Outcome(
+            f"{SIDE_NAMES[loser]} has no legal move and loses",
+            returns,
+            termination=Termination.NO_MOVE,
+        )
     return None
 
 

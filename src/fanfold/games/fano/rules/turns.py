@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fanfold.core.game import Outcome
+from fanfold.core.game import Outcome, Termination
 from fanfold.core.rng import derive_rng
 from fanfold.games.fano.config import FanoConfig, Teams
 from fanfold.games.fano.rules.deck import after_draw_phase, draw_to_three, shuffled_decks
@@ -127,12 +127,13 @@ def outcome(state: FanoState) -> Outcome | None:
             team = (seat,)
             reason = f"Player {seat + 1} promoted {config.promotions_to_win} times and wins"
         returns = tuple(1.0 if other in team else -1.0 for other in range(len(state.players)))
-        return Outcome(reason, returns)
+        return Outcome(reason, returns, termination=Termination.PROMOTIONS)
     if state.phase is Phase.OVER:
         return Outcome(
             f"the turn limit ({config.turns_per_player} turns each, {config.last_turn} in all) "
             "was reached: a draw",
             (0.0,) * len(state.players),
             by_limit=True,
+            termination=Termination.TURN_LIMIT,
         )
     return None
