@@ -57,7 +57,13 @@ FANO_TABLES = [
     ("trionfey-specials", 2),
     ("trionfey-one-for-all", 4),
 ]
-PRIVATE = ("hand", "face_down_discards", "face_down_in_play")
+PRIVATE = (
+    "hand",
+    "face_down_discards",
+    "face_down_in_play",
+    "hand_refs",
+    "face_down_in_play_refs",
+)
 
 
 def _texts(cards: object) -> set[str]:
@@ -101,6 +107,9 @@ def test_fano_spectators_see_only_public_information(variant: str, players: int)
                     for key in ("field", "face_up_discards", "known_in_hand")
                     for text in _texts(part[key])
                 }
+                # the references name only cards in play, face up
+                refs = _texts(part["field_refs"])
+                assert refs == {f"f:{seat}:{text}" for text in _texts(part["field"])}
                 assert not hidden & shown
             legal = game.legal_actions(state)
             if not legal:

@@ -29,6 +29,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fanfold.core.config import JSONValue
+from fanfold.core.game import Choice
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.games.fano.actions import Mulligan
 from fanfold.games.fano.cards import TEMP_JOKER, base_card, card_text
@@ -161,7 +163,7 @@ def check_step(
     try:
         message = seat_message(live, seat)
         where = f"{'a spectator' if seat is None else f'seat {seat}'} at version {table.version}"
-        parts = {key: message[key] for key in ("text", "legal", "outcome", "seats")}
+        parts = {key: message[key] for key in ("text", "legal", "choices", "outcome", "seats")}
         parts["view"] = {key: item for key, item in message["view"].items() if key != "config"}
         leaked = card_tokens(parts) & hidden
         assert not leaked, f"{where}: hidden cards {sorted(leaked)} in {parts}"
@@ -280,6 +282,12 @@ def test_the_checks_see_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
         check_step(live, 0, hidden, hands, None, random.Random(0))
     with pytest.raises(AssertionError, match="depends on hidden cards"):  # even unnamed
         check_step(live, 0, set(), set(), None, random.Random(0))
+    table.game = _LeakyChoicesFanTan()
+    seat = table.game.current_player(table.state)
+    assert seat is not None
+    hidden, hands = hidden_from(FANTAN, table.state, seat)
+    with pytest.raises(AssertionError, match="hidden cards"):  # a choice naming them
+        check_step(live, seat, hidden, hands, None, random.Random(0))
     monkeypatch.setattr(
         type(FANO), "public_action_text", lambda self, state, action, observer: str(action)
     )
@@ -293,6 +301,19 @@ class _LeakyFanTan(FanTanGame):
     def observe(self, state: Any, player: int) -> Any:
         view = super().observe(state, player)
         return dataclasses.replace(view, hand=state.hands[(player + 1) % len(state.hands)])
+
+
+class _LeakyChoicesFanTan(FanTanGame):
+    """Fan Tan whose choices tell the deciding seat the next seat's hand."""
+
+    def choices(self, state: Any) -> list[Choice]:
+        seat = self.current_player(state)
+        assert seat is not None
+        following = [str(card) for card in cards_of(state.hands[(seat + 1) % len(state.hands)])]
+        return [
+            dataclasses.replace(choice, details={"next_hand": list[JSONValue](following)})
+            for choice in super().choices(state)
+        ]
 
 
 def test_others_do_not_learn_of_a_kept_mulligan() -> None:

@@ -9,6 +9,10 @@ properties every fanfold game promises:
 * every view is JSON, and a state sampled from a player's view gives that player the same view
   and the same legal actions (so the view is all that player knows, and hidden cards can be
   redealt without the view changing: views leak nothing that resampling changes);
+* the choices (:meth:`Game.choices`) are the legal actions in order, each text parsing back to
+  its action, and name nothing the deciding player's view does not show: every reference in
+  ``points`` and every text in ``details`` appears in that view's JSON, and a state sampled
+  from the view gives the same choices;
 * an action that is not legal raises :class:`IllegalActionError` and changes nothing;
 * the game's own invariants hold;
 * the same seed gives the same game, and the record replays to the same final position.
@@ -22,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fanfold.core.errors import IllegalActionError
+from fanfold.core.game import Choice
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
 
@@ -69,6 +74,7 @@ def check_state(
         parsed = game.parse_action(text)
         if parsed != action or game.action_text(parsed) != text:
             raise _fail(game, seed, step, f"action text {text!r} does not round-trip")
+    choices = check_choices(game, state, legal, seed=seed, step=step)
     problems = game.invariant_violations(state)
     if problems:
         raise _fail(game, seed, step, "invariant broken: " + "; ".join(problems))
@@ -97,6 +103,54 @@ def check_state(
             raise _fail(game, seed, step, "sampled state breaks: " + "; ".join(extra))
         if seat == player and list(game.legal_actions(sampled)) != legal:
             raise _fail(game, seed, step, "a sampled state gives the mover other legal actions")
+        if seat == player and game.choices(sampled) != choices:
+            raise _fail(game, seed, step, "a sampled state gives the mover other choices")
+
+
+def check_choices(
+    game: AnyGame, state: Any, legal: list[Any], *, seed: int = 0, step: int = 0
+) -> list[Choice]:
+    """Check the choices of the player who decides in ``state`` (``legal``: the legal actions
+    there) and return them: one per legal action, in order, whose text parses back to it, with
+    a kind and a label, and naming in ``points`` and ``details`` only texts that the deciding
+    player's view JSON shows."""
+    choices = game.choices(state)
+    texts = [choice.text for choice in choices]
+    wanted = [game.action_text(action) for action in legal]
+    if texts != wanted:
+        raise _fail(game, seed, step, f"the choices {texts} are not the legal actions {wanted}")
+    player = game.current_player(state)
+    if player is None:
+        return choices
+    visible = _strings(game.observe(state, player).to_json(), keys=True)
+    for choice, action in zip(choices, legal, strict=True):
+        if game.parse_action(choice.text) != action:
+            raise _fail(game, seed, step, f"choice {choice.text!r} does not parse to its action")
+        if not choice.kind or not choice.label:
+            raise _fail(game, seed, step, f"choice {choice.text!r} has no kind or no label")
+        json.dumps(choice.to_json())
+        named = [*choice.points, *_strings(choice.details, keys=False)]
+        unseen = sorted({text for text in named if text not in visible})
+        if unseen:
+            raise _fail(game, seed, step, f"choice {choice.text!r} names {unseen}, not in the view")
+    return choices
+
+
+def _strings(data: Any, *, keys: bool) -> set[str]:
+    """Every text inside a JSON value (and every key of its objects when ``keys``)."""
+    found: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            if keys:
+                found.update(item)
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return found
 
 
 def playout(

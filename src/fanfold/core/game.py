@@ -12,6 +12,9 @@ A game is a stateless object (one per rules edition, registered under a versione
 * :meth:`Game.outcome` is the single source of truth for the end of the game;
 * :meth:`Game.observe` builds, fresh, what one player may see: agents and clients get views,
   never states;
+* :meth:`Game.choices` describes the legal actions for the player who decides, as
+  :class:`Choice` values a front end draws and selects (what to point at, a label in words)
+  without reading the notation;
 * :meth:`Game.sample_state` deals a full state consistent with one player's view
   (determinisation, for information-set search);
 * actions have a canonical text (``str(action)``) that :meth:`Game.parse_action` reads back,
@@ -30,7 +33,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
-from fanfold.core.config import GameConfig, JSONObject
+from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, IllegalActionError, NotationError, UnknownGameError
 
 
@@ -121,6 +124,42 @@ class Outcome:
         if self.by_limit:
             data["by_limit"] = True
         return data
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action described for the player who may take it, so that a front end can
+    offer it without reading the notation or knowing a rule.
+
+    Attributes:
+        text: the action's canonical notation: what a front end sends back to take it.
+        kind: a short machine word for the kind of action (``"attack"``, ``"play"``,
+            ``"pass"``, ``"place"``, ``"move"``...), the same for every action of that kind.
+        label: a sentence in words for a player (cards named with suit symbols ♣♦♥♠).
+        points: what a player points at on the board to make it, in the order they would,
+            as references the game's view JSON uses for those things (each game documents
+            its scheme); empty for an action taken by a button of its own.
+        details: a small JSON object with what a front end shows beside it (the support an
+            attack needs and whether it is held, what a combine returns...); cards are named
+            by their text as the view shows them.
+    """
+
+    text: str
+    kind: str
+    label: str
+    points: tuple[str, ...] = ()
+    details: JSONObject = field(default_factory=dict)
+
+    def to_json(self) -> JSONObject:
+        """The choice as JSON, as the server sends it beside the legal texts."""
+        points: list[JSONValue] = list(self.points)
+        return {
+            "text": self.text,
+            "kind": self.kind,
+            "label": self.label,
+            "points": points,
+            "details": dict(self.details),
+        }
 
 
 ConfigT = TypeVar("ConfigT", bound=GameConfig)
@@ -225,6 +264,26 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         if self.outcome(state) is not None:
             return "the game is over"
         return f"{action} is not a legal move here; type 'legal' to list the legal moves"
+
+    def choices(self, state: StateT) -> list[Choice]:
+        """The legal actions of the player who decides, described for that player, in the
+        order of :meth:`legal_actions` (empty when the game is over).
+
+        Built from that player's view and the legal actions only (see :meth:`choices_for`),
+        so a choice never tells the player more than their view does."""
+        player = self.current_player(state)
+        if player is None:
+            return []
+        return self.choices_for(self.observe(state, player), self.legal_actions(state))
+
+    def choices_for(self, view: ViewT, actions: Sequence[ActionT]) -> list[Choice]:
+        """``actions`` (the legal actions of the seat whose view is ``view``) as choices, one
+        each, in order. Games override this with words, kinds and the things to point at;
+        the default names each action by its text, of kind ``"move"``."""
+        del view
+        return [
+            Choice(text, "move", text) for text in (self.action_text(action) for action in actions)
+        ]
 
     def passive_action(self, state: StateT) -> ActionT | None:
         """The legal action that commits the decider to nothing (pass, keep, allow...), which

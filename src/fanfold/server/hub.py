@@ -975,6 +975,7 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         "view": view,
         "text": text,
         "legal": list[JSONValue](table.legal_texts() if deciding else []),
+        "choices": [c.to_json() for c in game.choices(table.state)] if deciding else [],
         "log": log,
         "outcome": outcome.to_json() if outcome is not None else None,
         "can_undo": table.allow_undo and bool(held) and bool(table.played),

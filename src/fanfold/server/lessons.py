@@ -8,8 +8,9 @@ API (JSON; errors are ``{"error": sentence, "kind": name}`` as everywhere else):
 * ``GET /api/lessons``: every lesson of every game (``game``, ``id``, ``title``, ``source``,
   ``variant``, ``steps``);
 * ``GET /api/lessons/GAME/ID?step=K``: the lesson (intro, seats) and step ``K`` (default 0): the
-  question, the hint, the learner's view of the position, the learner's legal moves and the
-  moves played so far. ``K`` may be the number of steps: the position after the last one;
+  question, the hint, the learner's view of the position, the learner's legal moves (``legal``,
+  their texts, and ``choices``, as in a table's state message) and the moves played so far.
+  ``K`` may be the number of steps: the position after the last one;
 * ``GET /api/lessons/GAME/ID/answer?step=K``: the lesson's move(s) at step ``K`` and why,
   for a learner who gives up (``answers``, ``explanation``); 404 past the last step;
 * ``POST /api/lessons/GAME/ID/try`` with ``{"step": K, "action": TEXT}``: the verdict on the
@@ -106,6 +107,9 @@ def _position(
     legal: list[JSONValue] = (
         [game.action_text(action) for action in game.legal_actions(state)] if deciding else []
     )
+    choices: list[JSONValue] = (
+        [choice.to_json() for choice in game.choices(state)] if deciding else []
+    )
     log: list[JSONValue] = [{"seat": seat, "text": text} for seat, text in played]
     outcome = game.outcome(state)
     return {
@@ -115,6 +119,7 @@ def _position(
         "view": view.to_json(),
         "text": game.render(view),
         "legal": legal,
+        "choices": choices,
         "log": log,
         "outcome": outcome.to_json() if outcome is not None else None,
     }

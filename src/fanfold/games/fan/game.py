@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig
-from fanfold.core.game import Game, Outcome, Preset
-from fanfold.games.fan import actions, notation, rules
+from fanfold.core.game import Choice, Game, Outcome, Preset
+from fanfold.games.fan import actions, choices, notation, rules
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import PRESETS, FanConfig
 from fanfold.games.fan.render import render_state
@@ -88,6 +88,9 @@ class FanGame(Game[FanConfig, FanState, FanMove, FanView]):
     # ---------------------------------------------------------------- views
     def observe(self, state: FanState, player: int) -> FanView:
         return FanView(player, state)
+
+    def choices_for(self, view: FanView, legal: Sequence[FanMove]) -> list[Choice]:
+        return choices.choices_for(view, legal)
 
     def sample_state(self, view: FanView, rng: random.Random) -> FanState:
         return view.state

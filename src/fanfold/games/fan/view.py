@@ -30,4 +30,15 @@ class FanView:
             "deal": self.state.deal,
             "any_card_to_empty": self.state.config.any_card_to_empty,
             "sequence_moves": self.state.config.sequence_moves,
+            "fan_refs": [fan_ref(number) for number in range(1, len(self.state.fans) + 1)],
+            "foundation_ref": FOUNDATIONS,
         }
+
+
+#: The reference of the foundations, where a move may send a card.
+FOUNDATIONS = "F"
+
+
+def fan_ref(number: int) -> str:
+    """The reference of fan ``number`` (1 to 18): ``fan:N``."""
+    return f"fan:{number}"

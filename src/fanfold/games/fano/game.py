@@ -6,13 +6,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+import fanfold.games.fano.choices as choices
 import fanfold.games.fano.notation as notation
 import fanfold.games.fano.render as render
 import fanfold.games.fano.rules as rules
 import fanfold.games.fano.view as view
 from fanfold.core.config import GameConfig, JSONObject
 from fanfold.core.errors import ConfigError
-from fanfold.core.game import Game, Outcome, Preset
+from fanfold.core.game import Choice, Game, Outcome, Preset
 from fanfold.games.fano.actions import (
     Allow,
     Discard,
@@ -127,6 +128,9 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
         return view.sample_state(view_, rng)
 
     # ------------------------------------------------------------------ rendering
+    def choices_for(self, view_: FanoView, legal: Sequence[FanoAction]) -> list[Choice]:
+        return choices.choices_for(view_, legal)
+
     def render(self, view_: FanoView) -> str:
         return render.render(view_)
 

@@ -6,6 +6,13 @@ pile and face down, the hand cards everyone has seen (returned to hand by a comb
 commander level, specials used, reshuffle count and how many Temporary Jokers are in the game.
 Nobody sees the order of any draw pile, their own included.
 
+The view's JSON also carries what a front end needs to draw and point without knowing a rule:
+references naming each card a player may point at (``field_refs`` of every player,
+``hand_refs`` and ``face_down_in_play_refs`` of the seat: see :mod:`fanfold.games.fano.choices`),
+the partnership of each seat (``teams``), and the plane (``plane``): its seven directed cycles
+as point triples and the arrows of the attacks the player to move could make now from what is
+in play (``[attacker value, target value]``, supports aside).
+
 Trionfey adds: a declared attack waiting for the defender and the opponent chosen this turn
 (public, the support is not: it is shown only when the attack resolves); every player's tribute
 counters (public); cards in play lying face down (Perfect defense) are seen only by their owner,
@@ -18,9 +25,20 @@ import random
 from dataclasses import dataclass
 
 from fanfold.core.config import JSONObject, JSONValue
-from fanfold.games.fano.cards import MAX_COMBAT, TEMP_JOKER, base_card, card_text
-from fanfold.games.fano.config import FanoConfig, Special
+from fanfold.games.fano.cards import (
+    ATTACK_SUPPORT,
+    CYCLES,
+    MAX_COMBAT,
+    TEMP_JOKER,
+    base_card,
+    card_text,
+    is_combat,
+    value_of,
+)
+from fanfold.games.fano.config import FanoConfig, Special, Teams
 from fanfold.games.fano.rules import deck_of
+from fanfold.games.fano.rules.attacks import support_value
+from fanfold.games.fano.rules.turns import teammates
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 
 
@@ -97,7 +115,11 @@ class FanoView:
 
     def to_json(self) -> JSONObject:
         """The view as JSON, as a server sends it to the seat."""
-        players: list[JSONValue] = [player.to_json() for player in self.players]
+        players: list[JSONValue] = []
+        for seat, player in enumerate(self.players):
+            data = player.to_json()
+            data["field_refs"] = [field_ref(seat, card) for card in player.field]
+            players.append(data)
         return {
             "player": self.player,
             "config": self.config.to_json(),
@@ -111,18 +133,78 @@ class FanoView:
             "attack": _pending_json(self.pending),
             "target_seat": self.target_seat,
             "priority": self.priority,
+            "hand_refs": list[JSONValue](hand_refs(self.player, self.hand)),
+            "face_down_in_play_refs": [field_ref(self.player, card) for card in self.hidden],
+            "teams": _teams(self.config),
+            "plane": {"cycles": [list(cycle) for cycle in CYCLES], "arrows": _arrows(self)},
         }
+
+
+def field_ref(seat: int, card: int) -> str:
+    """The reference of ``seat``'s ``card`` in play: ``f:SEAT:CARD``."""
+    return f"f:{seat}:{card_text(card)}"
+
+
+def hand_refs(seat: int, cards: tuple[int, ...]) -> list[str]:
+    """The references of ``seat``'s hand ``cards`` (or of some of them, in hand order):
+    ``h:SEAT:CARD``, the second of two equal cards ``h:SEAT:CARD~1``; a joker declared as a
+    value is the joker in hand."""
+    seen: dict[str, int] = {}
+    refs = []
+    for card in cards:
+        text = card_text(base_card(card))
+        count = seen.get(text, 0)
+        seen[text] = count + 1
+        refs.append(f"h:{seat}:{text}" + (f"~{count}" if count else ""))
+    return refs
+
+
+def _teams(config: FanoConfig) -> JSONValue:
+    """Each seat's partnership (0 or 1), or None without partnerships."""
+    if config.teams is Teams.NONE:
+        return None
+    return [0 if 0 in teammates(config, seat) else 1 for seat in range(config.players)]
+
+
+def _arrows(view: FanoView) -> list[JSONValue]:
+    """The attacks the player to move could make now along the arrows, from what is in play:
+    ``[attacker value, target value]`` pairs, each once (in the main phase only)."""
+    if view.phase is not Phase.MAIN:
+        return []
+    seat = view.turn_player
+    count = len(view.players)
+    if not view.config.trionfey or count == 2:
+        foes: tuple[int, ...] = ((seat + 1) % count,)
+    elif view.target_seat is not None:
+        foes = (view.target_seat,)
+    else:
+        partners = teammates(view.config, seat)
+        foes = tuple(other for other in range(count) if other not in partners)
+    found: set[tuple[int, int]] = set()
+    for attacker in view.players[seat].field:
+        for foe in foes:
+            public = view.players[foe]
+            for target in public.field:
+                if not (is_combat(attacker) and is_combat(target)) or target in public.protected:
+                    continue
+                if ATTACK_SUPPORT[value_of(attacker)][value_of(target)]:
+                    found.add((value_of(attacker), value_of(target)))
+    return [[a, b] for a, b in sorted(found)]
 
 
 def _pending_json(pending: Pending | None) -> JSONValue:
     if pending is None:
         return None
+    attacker, target = value_of(pending.attacker), value_of(pending.target)
+    arrow: list[JSONValue] = [target, attacker] if pending.reverse else [attacker, target]
     return {
         "attacker": card_text(pending.attacker),
         "target": card_text(pending.target),
         "defender": pending.defender,
         "reverse": pending.reverse,
         "support": card_text(pending.support) if pending.support else None,
+        "needs": support_value(attacker, target, pending.reverse),
+        "arrow": arrow,
     }
 
 

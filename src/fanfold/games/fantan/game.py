@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig, JSONObject
-from fanfold.core.game import Game, Outcome, Preset
-from fanfold.games.fantan import actions, notation, render, rules, sampling, view
+from fanfold.core.game import Choice, Game, Outcome, Preset
+from fanfold.games.fantan import actions, choices, notation, render, rules, sampling, view
 from fanfold.games.fantan.actions import PASS, FanTanAction
 from fanfold.games.fantan.config import PRESETS, FanTanConfig
 from fanfold.games.fantan.state import FanTanState
@@ -78,6 +78,9 @@ class FanTanGame(Game[FanTanConfig, FanTanState, FanTanAction, FanTanView]):
     # ------------------------------------------------------ hidden information
     def observe(self, state: FanTanState, player: int) -> FanTanView:
         return view.observe(state, player)
+
+    def choices_for(self, view_: FanTanView, legal: Sequence[FanTanAction]) -> list[Choice]:
+        return choices.choices_for(view_, legal)
 
     def public_view(self, state: FanTanState) -> JSONObject:
         return view.public_json(state)

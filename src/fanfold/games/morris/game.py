@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig
-from fanfold.core.game import Game, Outcome, Preset
-from fanfold.games.morris import actions, notation, rules
+from fanfold.core.game import Choice, Game, Outcome, Preset
+from fanfold.games.morris import actions, choices, notation, rules
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SHAPE_NAMES, SIDE_NAMES
 from fanfold.games.morris.config import PRESETS, MorrisConfig
@@ -83,6 +83,9 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
     # ---------------------------------------------------------------- views
     def observe(self, state: MorrisState, player: int) -> MorrisView:
         return MorrisView(player, state)
+
+    def choices_for(self, view: MorrisView, legal: Sequence[MorrisAction]) -> list[Choice]:
+        return choices.choices_for(view, legal)
 
     def sample_state(self, view: MorrisView, rng: random.Random) -> MorrisState:
         return view.state

@@ -30,4 +30,10 @@ class MorrisView:
             },
             "adjacency": self.state.config.adjacency.value,
             "history": [format_key(key) for key in sorted(self.state.history)],
+            "points": [point_ref(point) for point in range(1, len(self.state.board) + 1)],
         }
+
+
+def point_ref(point: int) -> str:
+    """The reference of point ``point`` of the plane (1 to 7): ``point:N``."""
+    return f"point:{point}"

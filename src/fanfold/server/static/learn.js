@@ -130,6 +130,7 @@ function message() {
     view: step.view,
     text: step.text,
     legal: deciding ? step.legal : [],
+    choices: deciding ? step.choices : [],
     log: step.log,
     outcome: step.outcome,
     seats: lesson.seats.map((name) => ({ name, player: "", bot: false })),

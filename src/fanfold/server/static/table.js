@@ -326,7 +326,7 @@ async function replay() {
     $("replay-label").textContent = `move ${step} of ${frame.steps}`;
     $("status").textContent = step === frame.steps && frame.outcome ? frame.outcome.reason : `Replay: after move ${step}`;
     drawLog(frame.log);
-    const fake = { ...message, view: frame.view, text: frame.text, legal: [], decider: null, seat: null, outcome: null };
+    const fake = { ...message, view: frame.view, text: frame.text, legal: [], choices: [], decider: null, seat: null, outcome: null };
     renderer.render($("game"), fake, { act: () => {}, seatName, analysis: null, replay: true });
   }
   $("replay-first").onclick = () => show(0);

@@ -1,27 +1,25 @@
 // Fan patience: eighteen fans and four foundations. Click a card (or drag it) and then where
-// it goes; a card with only one place to go goes there on a double click.
+// it goes; a card with only one place to go goes there on a double click. The moves come as the
+// message's choices: each points at the fan it takes cards from, then where they go (the
+// view's fan references, or the foundations'), and says how many cards move together.
 import { cardElement, el, suitSymbol } from "../common.js";
 
 const SUITS = ["C", "D", "H", "S"];
 const RANK_TEXT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 let selected = null; // {fan, count}
 
-function movesFrom(legal, fan, count) {
-  return legal.filter((text) => {
-    const [from, rest] = text.split("-");
-    if (Number(from) !== fan) return false;
-    const n = rest.includes(":") ? Number(rest.split(":")[1]) : 1;
-    return n === count;
-  });
+function movesFrom(choices, fan, count) {
+  return choices.filter((c) => c.points[0] === fan && c.details.count === count);
 }
 
-function target(text) {
-  return text.split("-")[1].split(":")[0];
+function target(choice) {
+  return choice.points[1];
 }
 
 export function render(root, m, ui) {
   const view = m.view;
-  const legal = m.legal;
+  const legal = m.choices || [];
+  const home = view.foundation_ref;
   root.replaceChildren();
   const top = el("div", { class: "fan-top" });
   top.append(el("span", { class: "grow", text: `Deal ${view.deal}` }));
@@ -33,76 +31,81 @@ export function render(root, m, ui) {
     foundations.append(slot);
   }
   const sourceMoves = selected ? movesFrom(legal, selected.fan, selected.count) : [];
-  if (sourceMoves.some((t) => target(t) === "F")) {
+  const toFoundation = sourceMoves.find((c) => target(c) === home);
+  if (toFoundation) {
     for (const slot of foundations.children) {
       slot.classList.add("target");
-      slot.addEventListener("click", () => go(`${selected.fan}-F`));
+      slot.addEventListener("click", () => go(toFoundation.text));
     }
   }
   root.append(top, foundations);
 
   const fans = el("div", { class: "fans", "aria-label": "fans" });
   function go(text) {
+    // text: a choice's text, as the server gave it
     selected = null;
     ui.act(text);
   }
   view.fans.forEach((cards, index) => {
     const number = index + 1;
+    const ref = view.fan_refs[index];
     const fan = el("div", { class: "fan", "data-fan": String(number) });
     const wrap = el("div", {}, el("div", { class: "fan-label", text: `fan ${number}` }), fan);
-    const moveHere = sourceMoves.find((t) => target(t) === String(number));
+    const moveHere = sourceMoves.find((c) => target(c) === ref);
     if (moveHere) {
       fan.classList.add("target");
+      fan.title = moveHere.label;
       fan.addEventListener("click", (event) => {
         event.stopPropagation();
-        go(moveHere);
+        go(moveHere.text);
       });
     }
     if (!cards.length) fan.append(el("div", { class: "slot", text: "" }));
     cards.forEach((card, depth) => {
       const count = cards.length - depth;
       const node = cardElement(card);
-      const moves = movesFrom(legal, number, count);
+      const moves = movesFrom(legal, ref, count);
       if (moves.length && !ui.replay) {
         node.classList.add("playable");
         node.draggable = true;
         node.addEventListener("dragstart", (event) => {
-          selected = { fan: number, count };
+          selected = { fan: ref, count };
           event.dataTransfer.setData("text/plain", `${number}:${count}`);
         });
         node.addEventListener("click", (event) => {
           if (moveHere) return;
           event.stopPropagation();
-          const same = selected && selected.fan === number && selected.count === count;
-          selected = same ? null : { fan: number, count };
+          const same = selected && selected.fan === ref && selected.count === count;
+          selected = same ? null : { fan: ref, count };
           render(root, m, ui);
         });
         node.addEventListener("dblclick", (event) => {
           event.stopPropagation();
-          const home = moves.find((t) => target(t) === "F") || (moves.length === 1 ? moves[0] : null);
-          if (home) go(home);
+          const only = moves.find((c) => target(c) === home) || (moves.length === 1 ? moves[0] : null);
+          if (only) go(only.text);
         });
       }
-      if (selected && selected.fan === number && count <= selected.count) node.classList.add("selected");
+      if (selected && selected.fan === ref && count <= selected.count) node.classList.add("selected");
       fan.append(node);
     });
     fan.addEventListener("dragover", (event) => {
-      if (selected && movesFrom(legal, selected.fan, selected.count).some((t) => target(t) === String(number))) event.preventDefault();
+      if (selected && movesFrom(legal, selected.fan, selected.count).some((c) => target(c) === ref)) event.preventDefault();
     });
     fan.addEventListener("drop", (event) => {
       event.preventDefault();
-      const move = selected && movesFrom(legal, selected.fan, selected.count).find((t) => target(t) === String(number));
-      if (move) go(move);
+      const move = selected && movesFrom(legal, selected.fan, selected.count).find((c) => target(c) === ref);
+      if (move) go(move.text);
     });
     fans.append(wrap);
   });
   for (const slot of foundations.children) {
     slot.addEventListener("dragover", (event) => {
-      if (selected && movesFrom(legal, selected.fan, selected.count).some((t) => target(t) === "F")) event.preventDefault();
+      if (selected && movesFrom(legal, selected.fan, selected.count).some((c) => target(c) === home)) event.preventDefault();
     });
     slot.addEventListener("drop", (event) => {
       event.preventDefault();
-      if (selected) go(`${selected.fan}-F`);
+      const move = selected && movesFrom(legal, selected.fan, selected.count).find((c) => target(c) === home);
+      if (move) go(move.text);
     });
   }
   root.append(fans);

@@ -2,19 +2,17 @@
 // the Fano plane with its seven directed cycles, and every action by pointing. Click cards to
 // select them: the cards that complete an action light up, and the actions the selection makes
 // are offered as buttons (an attack goes at once when the lit target allows only one). The
-// legal actions come from the server in the game's notation; this module reads them to know
-// which cards each one involves, and sends back the one chosen, never a text typed by hand.
+// legal actions come from the server as choices (the message's ``choices``): the cards each one
+// points at, named by the references the view gives every card, a label in words and details
+// (the support an attack needs and whether it is held); this module sends back the text of
+// the one chosen and never reads the notation. The plane's cycles and the attacks possible now
+// come from the view too: the drawing is this module's, the rules are the server's.
 import { cardBack, el, suitSymbol } from "../common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-// The plane: 1 on top, 4 and 6 at the bottom corners, 2, 5, 3 the middles of the sides, 7 the
-// centre; the lines are the seven cycles i -> i+1 -> i+3 (the circle is 2 -> 3 -> 5).
+// Where the plane's points are drawn: 1 on top, 4 and 6 at the bottom corners, 2, 5, 3 the
+// middles of the sides, 7 the centre (the view's cycles say which way each line turns).
 const POINTS = { 1: [100, 24], 2: [55, 102], 3: [100, 180], 4: [10, 180], 5: [145, 102], 6: [190, 180], 7: [100, 128] };
-const CYCLES = [[1, 2, 4], [2, 3, 5], [3, 4, 6], [4, 5, 7], [5, 6, 1], [6, 7, 2], [7, 1, 3]];
-const SUPPORT = {}; // SUPPORT[a][b]: the support an a needs to attack a b (undefined: it can not)
-for (const [a, b, c] of CYCLES) {
-  for (const [x, y, z] of [[a, b, c], [b, c, a], [c, a, b]]) (SUPPORT[x] ||= {})[y] = z;
-}
 const COMMANDERS = ["Jack", "Queen", "King"];
 const PHASES = {
   "draw-shuffle": "draw phase: reshuffle",
@@ -49,11 +47,6 @@ function valueOf(text) {
   return Number(rank);
 }
 
-// A joker in hand has no value yet: "JK4" in an action is the "JK" from hand entering as a 4.
-function handText(text) {
-  return /^(JK|TJ)\d$/.test(text) ? text.slice(0, 2) : text;
-}
-
 function pretty(text) {
   const joker = /^(JK|TJ)(\d?)$/.exec(text);
   if (joker) return `${joker[1] === "TJ" ? "temporary joker" : "joker"}${joker[2] ? ` as ${joker[2]}` : ""}`;
@@ -79,115 +72,11 @@ function cardNode(text, extra = "") {
 }
 
 // --------------------------------------------------------------------------- actions
-// A reference names one card on the table: "f:SEAT:CARD" in play, "h:SEAT:CARD" in hand (the
-// second of two equal hand cards, two jokers, is "h:SEAT:TJ~1").
-const field = (seat, card) => `f:${seat}:${card}`;
-
-function handRefs(seat, cards) {
-  const seen = {};
-  return cards.map((card) => {
-    const text = handText(card);
-    const count = seen[text] || 0;
-    seen[text] = count + 1;
-    return `h:${seat}:${text}${count ? `~${count}` : ""}`;
-  });
-}
-
-// Read one legal action (canonical notation) into {text, kind, keys, label}: ``keys`` are the
-// cards to click for it (none: a button of its own).
-function parseAction(text, ctx) {
-  const me = ctx.me;
-  const words = text.split(" ");
-  const head = words[0];
-  const hand = (card) => handRefs(me, [card])[0];
-  const action = (kind, keys, label, more = {}) => ({ text, kind, keys, label, ...more });
-  const simple = {
-    pass: ["pass", "Pass: end the turn"],
-    allow: ["allow", "Allow: no counter"],
-    keep: ["keep", "Keep this hand"],
-    mulligan: ["mulligan", "Mulligan: discard them face up and draw three"],
-    shuffle: ["shuffle", "Reshuffle the discard pile"],
-    "shuffle joker": ["shuffle", "Reshuffle with a Temporary Joker"],
-    joker: ["joker", "Spades joker: a joker on top of your draw pile (3 tribute)"],
-  };
-  if (simple[text]) return action(simple[text][0], [], simple[text][1]);
-  if (head === "promote") {
-    const cards = words.slice(1).map((word) => {
-      const [card, seat] = word.split("@");
-      return seat ? `${pretty(card)} of Player ${seat}` : pretty(card);
-    });
-    return action("promote", [], `Promote your commander with ${cards.join(", ")}`);
-  }
-  if (head === "defend") return action("defend", [field(me, words[1])], `Perfect defense on ${pretty(words[1])}`);
-  if (head === "flip") return action("flip", ctx.react ? [] : [field(me, words[1])], `Flip ${pretty(words[1])} face up`);
-  if (head === "sacrifice") return action("sacrifice", [], `Sacrifice your face-down ${pretty(words[1])} instead`);
-  if (head === "play") {
-    const down = words[2] === "down";
-    return action("play", [hand(words[1])], down ? `Play ${pretty(words[1])} face down (Perfect defense)` : `Play ${pretty(words[1])}`);
-  }
-  if (head === "sub") {
-    const down = words[3] === "down";
-    return action("sub", [field(me, words[1]), hand(words[2])], `Substitute: ${pretty(words[1])} to the discard pile, ${pretty(words[2])} into play${down ? " face down" : ""}`);
-  }
-  if (head === "discard") {
-    const cards = words.slice(1);
-    return action("discard", handRefs(me, cards), `Discard ${cards.length === 1 ? pretty(cards[0]) : `${cards.length} cards`} face down`);
-  }
-  if (head === "recruit") {
-    const [, card, , one, two] = words;
-    return action("recruit", [hand(card), field(me, one), field(me, two)], `Recruit ${pretty(card)} with ${pretty(one)} and ${pretty(two)}`);
-  }
-  if (head === "counter") return action("counter", [], counterLabel(text));
-  let found = /^(\S+)>(\S+):(\S+)( reverse)?$/.exec(text);
-  if (found) {
-    const [, attacker, target, support, reverse] = found;
-    return action("attack", [field(me, attacker), field(ctx.next, target)], `Attack ${pretty(target)} with ${pretty(attacker)}: ${pretty(support)} from hand enters play${reverse ? " (Reverse Fano)" : ""}`, { support, reverse: !!reverse, attacker, target });
-  }
-  found = /^(\S+)>([^\s@:]+)(?:@(\d))?( reverse)?$/.exec(text);
-  if (found) {
-    const [, attacker, target, seat, reverse] = found;
-    const foe = seat ? Number(seat) - 1 : ctx.foe;
-    const need = third(valueOf(attacker), valueOf(target));
-    const held = ctx.hand.find((card) => valueOf(card) === need) || ctx.hand.find((card) => card === "TJ");
-    const support = held ? `you hold ${pretty(held)}` : `you hold none: a bluff`;
-    return action("declare", [field(me, attacker), field(foe, target)], `Declare: ${pretty(attacker)} attacks ${pretty(target)}${seat ? ` of Player ${seat}` : ""}${reverse ? " (Reverse Fano)" : ""}; it needs a ${need}, ${support}`, { need, held, reverse: !!reverse, attacker, target });
-  }
-  found = /^(\S+)\+(\S+)=(\S+)( oversum)?(?: return (\S+))?$/.exec(text);
-  if (found) {
-    const [, one, two, result, oversum, back] = found;
-    const after = back ? `, ${pretty(back)} back to your hand` : ", both to the discard pile";
-    return action("combine", [field(me, one), field(me, two)], `${pretty(one)} + ${pretty(two)} → ${pretty(result)}${oversum ? " (Oversum)" : ""}${after}`);
-  }
-  return action("other", [], text);
-}
-
-// The legal actions of a state message, each with the cards to click for it (``keys``, card
-// references as the table draws them) or none (a button of its own), and a label in words.
+// The legal actions of a state message, from its choices: each with the cards to click for it
+// (``keys``: the references the view gives the cards, e.g. "f:SEAT:CARD" in play and
+// "h:SEAT:CARD" in hand) or none (a button of its own), a label in words, and details.
 export function actionsOf(m) {
-  const view = m.view;
-  const count = view.players.length;
-  const me = view.player ?? null;
-  const ctx = {
-    me,
-    next: me === null ? 0 : (me + 1) % count,
-    foe: me === null ? 0 : view.target_seat ?? (me + 1) % count,
-    hand: view.hand,
-    react: view.phase === "react",
-  };
-  return m.legal.map((text) => parseAction(text, ctx));
-}
-
-function counterLabel(text) {
-  const found = /^counter (\S+)\+(\S+)=(\S+)(?: recruit (\S+) with (\S+) (\S+))?(?: return (\S+))?$/.exec(text);
-  if (!found) return text;
-  const [, one, two, result, recruited, a, b, back] = found;
-  const first = recruited ? `recruit ${pretty(recruited)} with ${pretty(a)} and ${pretty(b)}, then ` : "";
-  return `Counter: ${first}${pretty(one)} + ${pretty(two)} → ${pretty(result)}${back ? `, ${pretty(back)} back to hand` : ""}`;
-}
-
-function third(a, b) {
-  for (const line of CYCLES) if (line.includes(a) && line.includes(b) && a !== b) return line.find((p) => p !== a && p !== b);
-  return 0;
+  return (m.choices || []).map((c) => ({ text: c.text, kind: c.kind, keys: c.points, label: c.label, details: c.details }));
 }
 
 function contains(keys, chosen) {
@@ -229,14 +118,14 @@ function head(x, y, dx, dy, size, cls) {
   return svg("polygon", { points: `${tip.join(",")} ${left.join(",")} ${right.join(",")}`, class: cls });
 }
 
-function plane(arrows, pending) {
+function plane(cycles, arrows, pending) {
   const drawing = svg("svg", { viewBox: "-6 10 212 186", class: "fano-plane", role: "img", "aria-label": "the Fano plane: its seven directed cycles" });
   for (const [a, , c] of STRAIGHT) {
     drawing.append(svg("line", { x1: POINTS[a][0], y1: POINTS[a][1], x2: POINTS[c][0], y2: POINTS[c][1], class: "plane-line" }));
   }
   drawing.append(svg("circle", { cx: CENTRE[0], cy: CENTRE[1], r: RADIUS, class: "plane-line" }));
   // which way each cycle turns: an arrowhead on each step between neighbours
-  for (const cycle of CYCLES) {
+  for (const cycle of cycles) {
     for (let i = 0; i < 3; i++) {
       const a = cycle[i];
       const b = cycle[(i + 1) % 3];
@@ -297,17 +186,9 @@ function seatOrder(count, bottom) {
   return { left: others.slice(0, sides), top: others.slice(sides, k - sides), right: others.slice(k - sides) };
 }
 
-function foesOf(view, seat) {
-  const config = view.config;
-  const count = view.players.length;
-  if (config.edition !== "trionfey" || count === 2) return [(seat + 1) % count];
-  if (view.target_seat !== null && view.target_seat !== undefined) return [view.target_seat];
-  const team = teamOf(config, seat);
-  return view.players.map((_, other) => other).filter((other) => other !== seat && (team === null || teamOf(config, other) !== team));
-}
-
-function teamOf(config, seat) {
-  return config.teams && config.teams !== "none" ? seat % 2 : null;
+// A seat's partnership (0 or 1) as the view gives it, or null without partnerships.
+function teamOf(view, seat) {
+  return view.teams ? view.teams[seat] : null;
 }
 
 export function render(root, m, ui) {
@@ -317,7 +198,7 @@ export function render(root, m, ui) {
   const count = players.length;
   const me = view.player ?? null;
   const bottom = me ?? 0;
-  const deciding = m.legal.length > 0 && !ui.replay;
+  const deciding = (m.choices?.length ?? 0) > 0 && !ui.replay;
   const selectionOwner = `${m.table}:${m.version}:${m.seat}`;
   if (selectionKey !== selectionOwner) {
     selection = [];
@@ -326,7 +207,7 @@ export function render(root, m, ui) {
   if (clockTimer) clearInterval(clockTimer);
   clockTimer = null;
 
-  // The legal actions, read.
+  // The legal actions, as the server describes them.
   const pending = view.attack;
   const actions = deciding ? actionsOf(m) : [];
   const keyed = actions.filter((a) => a.keys.length);
@@ -388,12 +269,13 @@ export function render(root, m, ui) {
   function targetBadge(ref) {
     const aimed = candidates.filter((a) => (a.kind === "attack" || a.kind === "declare") && a.keys[1] === ref && selection.length === 1 && a.keys[0] === selection[0]);
     if (!aimed.length) return null;
+    const needs = aimed[0].details.needs;
     if (aimed[0].kind === "attack") {
-      const supports = [...new Set(aimed.map((a) => pretty(a.support)))];
-      return el("span", { class: "badge", title: aimed.map((a) => a.label).join("\n"), text: supports.join("/") });
+      const supports = [...new Set(aimed.map((a) => pretty(a.details.support)))];
+      return el("span", { class: "badge", title: aimed.map((a) => a.label).join("\n"), text: `${needs}: ${supports.join("/")}` });
     }
-    const first = aimed[0];
-    return el("span", { class: `badge ${first.held ? "" : "bluff"}`, title: first.label, text: first.held ? `${first.need}: ${pretty(first.held)}` : `${first.need}: bluff` });
+    const first = aimed[0].details;
+    return el("span", { class: `badge ${first.bluff ? "bluff" : ""}`.trim(), title: aimed[0].label, text: first.bluff ? `${needs}: bluff` : `${needs}: ${pretty(first.held)}` });
   }
 
   const last = {};
@@ -402,7 +284,7 @@ export function render(root, m, ui) {
   function seatPanel(seat) {
     const p = players[seat];
     const mine = seat === me;
-    const team = teamOf(config, seat);
+    const team = teamOf(view, seat);
     const box = el("section", { class: `fano-seat ${mine ? "mine" : "other"}`, "data-seat": String(seat), "aria-label": ui.seatName(seat) });
     if (seat === view.turn_player) box.classList.add("turn");
     if (m.decider === seat) box.classList.add("deciding");
@@ -413,7 +295,7 @@ export function render(root, m, ui) {
       el("span", { class: "commander", title: `${COMMANDERS[Math.min(level, 2)]}: ${level} of ${config.promotions_to_win} promotions`, text: `${"JQK"[Math.min(level, 2)]}${level > 2 ? "+" : ""} ${level}/${config.promotions_to_win}` }),
     );
     if (team !== null) {
-      const partner = me !== null && seat !== me && teamOf(config, me) === team;
+      const partner = me !== null && seat !== me && teamOf(view, me) === team;
       head.append(el("span", { class: `team team-${team}`, text: `${"AB"[team]}${partner ? " · partner" : ""}` }));
       if (seat === view.priority) head.append(el("span", { class: "tag", text: "priority" }));
     }
@@ -426,16 +308,17 @@ export function render(root, m, ui) {
 
     // the field: four slots
     const row = el("div", { class: "field", "aria-label": `${ui.seatName(seat)}: field` });
-    const cards = p.field.map((text) => {
+    const cards = p.field.map((text, i) => {
       const extra = p.protected.includes(text) ? "protected" : "";
-      const node = card(text, field(seat, text), extra);
+      const ref = p.field_refs[i];
+      const node = card(text, ref, extra);
       if (pending && pending.target === text && pending.defender === seat) node.classList.add("attacked");
       if (pending && pending.attacker === text && view.turn_player === seat) node.classList.add("attacking");
-      const badge = lit.has(field(seat, text)) ? targetBadge(field(seat, text)) : null;
+      const badge = lit.has(ref) ? targetBadge(ref) : null;
       if (badge) node.append(badge);
       return node;
     });
-    if (mine) for (const text of view.face_down_in_play) cards.push(card(text, field(seat, text), "face-down-own"));
+    if (mine) view.face_down_in_play.forEach((text, i) => cards.push(card(text, view.face_down_in_play_refs[i], "face-down-own")));
     for (let i = 0; i < p.face_down_in_play && !mine; i++) {
       const back = cardBack();
       back.classList.add("face-down-play");
@@ -450,7 +333,7 @@ export function render(root, m, ui) {
     const line = el("div", { class: "seat-line" });
     const hand = el("div", { class: "hand", "aria-label": mine ? "your hand" : `${ui.seatName(seat)}: hand` });
     if (mine) {
-      handRefs(seat, view.hand).forEach((ref, i) => hand.append(card(view.hand[i], ref, p.known_in_hand.includes(view.hand[i]) ? "known" : "")));
+      view.hand_refs.forEach((ref, i) => hand.append(card(view.hand[i], ref, p.known_in_hand.includes(view.hand[i]) ? "known" : "")));
     } else {
       const known = p.known_in_hand;
       known.forEach((text, i) => hand.append(card(text, `k:${seat}:${text}:${i}`, "known")));
@@ -513,31 +396,16 @@ export function render(root, m, ui) {
   // the centre: the plane with the attacks possible now, and the attack under way
   const centre = el("div", { class: "ring-centre" });
   const arrows = new Set();
-  const chosenAttacker = selection.length === 1 && selection[0].startsWith(`f:${me}:`) ? selection[0] : null;
-  for (const a of actions) {
-    if (a.kind !== "attack" && a.kind !== "declare") continue;
+  const attacks = actions.filter((a) => a.kind === "attack" || a.kind === "declare");
+  const chosenAttacker = selection.length === 1 && attacks.some((a) => a.keys[0] === selection[0]) ? selection[0] : null;
+  for (const a of attacks) {
     if (chosenAttacker && a.keys[0] !== chosenAttacker) continue;
-    const from = valueOf(a.attacker);
-    const to = valueOf(a.target);
-    if (a.reverse) arrows.add(`${to}>${from}`);
-    else arrows.add(`${from}>${to}`);
+    arrows.add(a.details.arrow.join(">"));
   }
-  if (!actions.length && view.phase === "main") {
-    // Not our decision: the attacks the player to move could make, from what is in play.
-    const attacker = players[view.turn_player];
-    const foes = foesOf(view, view.turn_player);
-    for (const a of attacker.field) {
-      for (const foe of foes) {
-        for (const t of players[foe].field) {
-          const x = valueOf(a);
-          const y = valueOf(t);
-          if (x <= 7 && y <= 7 && SUPPORT[x]?.[y] && !players[foe].protected.includes(t)) arrows.add(`${x}>${y}`);
-        }
-      }
-    }
-  }
-  const pendingArrow = pending ? (pending.reverse ? `${valueOf(pending.target)}>${valueOf(pending.attacker)}` : `${valueOf(pending.attacker)}>${valueOf(pending.target)}`) : null;
-  centre.append(plane(arrows, pendingArrow));
+  // Not our decision: the attacks the player to move could make, from what is in play.
+  if (!actions.length) for (const arrow of view.plane.arrows) arrows.add(arrow.join(">"));
+  const pendingArrow = pending ? pending.arrow.join(">") : null;
+  centre.append(plane(view.plane.cycles, arrows, pendingArrow));
   const caption = el("p", { class: "plane-caption muted small" });
   caption.textContent = chosenAttacker
     ? "Lit: what the selected card can attack. The support is the third card of the line."
@@ -575,10 +443,9 @@ export function render(root, m, ui) {
     }
     const prompt = el("p", { class: "prompt" });
     if (view.phase === "react" && pending) {
-      const needs = third(valueOf(pending.attacker), valueOf(pending.target));
       prompt.textContent = pending.support
         ? `${ui.seatName(view.turn_player)} showed the support ${pretty(pending.support)}: your ${pretty(pending.target)} is lost unless you sacrifice a face-down card.`
-        : `${ui.seatName(view.turn_player)} attacks your ${pretty(pending.target)} with ${pretty(pending.attacker)} (it needs a ${needs} from hand, maybe a bluff). Counter, or allow?`;
+        : `${ui.seatName(view.turn_player)} attacks your ${pretty(pending.target)} with ${pretty(pending.attacker)} (it needs a ${pending.needs} from hand, maybe a bluff). Counter, or allow?`;
       prompt.classList.add("alert");
     } else if (view.phase === "mulligan") {
       prompt.textContent = config.edition === "trionfey" ? "You drew 8, 9 and 10: redraw, or keep them?" : "Your hand is all prestige cards: mulligan, or keep it?";

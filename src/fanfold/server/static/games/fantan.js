@@ -54,25 +54,30 @@ export function render(root, m, ui) {
   const handBox = el("div", { class: "ft-hand" });
   handBox.append(el("h3", { text: "Your hand" }));
   const hand = el("div", { class: "hand", "aria-label": "your hand" });
+  // The legal actions as the server describes them: a play points at its card in the hand.
+  const choices = m.choices || [];
+  const plays = new Map(choices.filter((c) => c.kind === "play").map((c) => [c.points[0], c]));
   for (const card of view.hand) {
     const node = cardElement(card);
-    if (m.legal.includes(card)) {
+    const play = plays.get(card);
+    if (play) {
       node.classList.add("playable");
       node.tabIndex = 0;
-      node.addEventListener("click", () => ui.act(card));
+      node.title = play.label;
+      node.addEventListener("click", () => ui.act(play.text));
       node.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") ui.act(card);
+        if (event.key === "Enter" || event.key === " ") ui.act(play.text);
       });
-    } else if (m.legal.length) {
+    } else if (choices.length) {
       node.classList.add("dim");
     }
     hand.append(node);
   }
   if (!view.hand.length) hand.append(cardBack());
   handBox.append(hand);
-  if (m.legal.includes("pass")) {
+  for (const choice of choices.filter((c) => !c.points.length)) {
     handBox.append(
-      el("div", { class: "legal-buttons" }, el("button", { type: "button", "data-action": "pass", text: "Pass (no card to play)", onclick: () => ui.act("pass") })),
+      el("div", { class: "legal-buttons" }, el("button", { type: "button", "data-action": choice.text, text: choice.label, onclick: () => ui.act(choice.text) })),
     );
   }
   root.append(handBox);

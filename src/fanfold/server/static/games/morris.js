@@ -1,5 +1,7 @@
 // Fano330-R-Morris on the Fano plane: click a shape then a point to place, a piece then a
 // point to move. The analysis mode writes every move's value from the solved table beside it.
+// The moves come as the message's choices: a placement points at its point (and names its
+// shape), a move at the point it leaves and the one it goes to, by the view's point references.
 import { el } from "../common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -8,7 +10,7 @@ const POINTS = {
 };
 const LINES = [[5, 2, 3], [3, 4, 6], [6, 1, 5], [2, 7, 6], [4, 7, 5], [1, 7, 3]];
 let shape = null; // "C" or "T" while placing
-let from = null; // a point while moving
+let from = null; // a point's reference while moving
 
 function svg(tag, attrs) {
   const node = document.createElementNS(SVG, tag);
@@ -37,7 +39,7 @@ function short(value) {
 
 export function render(root, m, ui) {
   const view = m.view;
-  const legal = m.legal;
+  const legal = m.choices || [];
   const placing = view.placement;
   const mover = view.to_move === "w" ? "White" : "Black";
   root.replaceChildren();
@@ -54,34 +56,35 @@ export function render(root, m, ui) {
     from = null;
   }
   if (placing && shape === null) {
-    const shapes = new Set(legal.map((a) => a[0]));
+    const shapes = new Set(legal.map((c) => c.details.shape));
     if (shapes.size === 1) shape = [...shapes][0];
   }
-  const targets = new Map(); // point -> action
+  const targets = new Map(); // point reference -> choice
   const sources = new Set();
-  for (const action of legal) {
-    if (placing) {
-      if (action[0] === shape) targets.set(Number(action.slice(1)), action);
+  for (const choice of legal) {
+    if (choice.kind === "place") {
+      if (choice.details.shape === shape) targets.set(choice.points[0], choice);
     } else {
-      const [a, b] = action.split("-").map(Number);
+      const [a, b] = choice.points;
       sources.add(a);
-      if (a === from) targets.set(b, action);
+      if (a === from) targets.set(b, choice);
     }
   }
   for (let p = 1; p <= 7; p++) {
     const [x, y] = POINTS[p];
+    const ref = view.points[p - 1];
     const spot = svg("circle", { cx: x, cy: y, r: 26, class: "point", "data-point": String(p) });
-    if (targets.has(p)) spot.classList.add("target");
-    else if (!placing && sources.has(p) && !ui.replay) spot.classList.add("source");
-    if (from === p) spot.classList.add("selected");
+    if (targets.has(ref)) spot.classList.add("target");
+    else if (!placing && sources.has(ref) && !ui.replay) spot.classList.add("source");
+    if (from === ref) spot.classList.add("selected");
     spot.addEventListener("click", () => {
-      if (targets.has(p)) {
-        const action = targets.get(p);
+      if (targets.has(ref)) {
+        const choice = targets.get(ref);
         shape = null;
         from = null;
-        ui.act(action);
-      } else if (!placing && sources.has(p)) {
-        from = from === p ? null : p;
+        ui.act(choice.text);
+      } else if (!placing && sources.has(ref)) {
+        from = from === ref ? null : ref;
         render(root, m, ui);
       }
     });
@@ -97,7 +100,8 @@ export function render(root, m, ui) {
     const number = svg("text", { x: x + 27, y: y - 18, class: "label" });
     number.textContent = String(p);
     drawing.append(number);
-    const value = targets.has(p) ? valueOf(ui.analysis, targets.get(p)) : null;
+    if (targets.has(ref)) spot.setAttribute("aria-label", targets.get(ref).label);
+    const value = targets.has(ref) ? valueOf(ui.analysis, targets.get(ref).text) : null;
     if (value) {
       const text = svg("text", { x: x - 12, y: y + 44, class: `value ${value.value.result}` });
       text.textContent = short(value);
@@ -113,7 +117,7 @@ export function render(root, m, ui) {
   if (legal.length && placing) {
     const pick = el("div", { class: "hand-pick", "aria-label": "shape to place" });
     for (const [letter, name] of [["C", "Circle"], ["T", "Triangle"]]) {
-      const has = legal.some((a) => a[0] === letter);
+      const has = legal.some((c) => c.kind === "place" && c.details.shape === letter);
       const button = el("button", { type: "button", "data-shape": letter, text: `Place a ${name.toLowerCase()}`, onclick: () => { shape = letter; render(root, m, ui); } });
       button.disabled = !has;
       if (shape === letter) button.classList.add("chosen");
