@@ -42,7 +42,7 @@ def test_every_api_route_has_a_response_schema() -> None:
     routes = _api_routes()
     assert len(routes) >= 18
     missing = [
-        f"{sorted(route.methods)} {route.path}"
+        f"{sorted(route.methods or ())} {route.path}"
         for route in routes
         if route.response_model is None
         and "schema"
@@ -55,7 +55,7 @@ def test_openapi_describes_every_api_answer() -> None:
     app = create_app("sqlite://")
     paths = app.openapi()["paths"]
     for route in _api_routes():
-        for method in route.methods:
+        for method in route.methods or ():
             answer = paths[route.path][method.lower()]["responses"]["200"]
             schema = answer["content"]["application/json"]["schema"]
             assert schema, (method, route.path)
