@@ -16,24 +16,40 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from fanfold.agents.base import parse_agent, registered_agents
-from fanfold.agents.levels import LEVELS, level_agent
+from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
 from fanfold.core.records import GameRecord
-from fanfold.core.registry import AnyGame, all_games, get_game
+from fanfold.core.registry import AnyGame, get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, fresh_agent_seed, make_seats, new_table
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
-from fanfold.server.bots import BotPool, decision_for
+from fanfold.server.bots import BotPool
 from fanfold.server.budget import BotBudget
-from fanfold.server.outbox import Outbox, spectators_pacer
+from fanfold.server.live import (
+    GONE_SECONDS,
+    Acted,
+    Created,
+    CrowdedError,
+    ForbiddenError,
+    InvitationError,
+    LiveTable,
+    NotFoundError,
+    Send,
+    StorageError,
+    Undone,
+    Watcher,
+    storage_failure,
+)
+from fanfold.server.outbox import spectators_pacer
+from fanfold.server.protocol import game_catalogue, message_for
 from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
+from fanfold.server.tasks import start_bots, start_clock
 
 #: A seat the creator plays.
 YOU = "you"
@@ -41,156 +57,12 @@ YOU = "you"
 HOTSEAT = "hotseat"
 #: A seat for a friend, who claims it with an invitation link (and gets a token of its own).
 FRIEND = "friend"
-#: Seconds a claimed seat's player must have been away (no connection holding the seat)
-#: before the table's creator may invite someone else to it.
-GONE_SECONDS = 120.0
-
-Send = Callable[[JSONObject], Awaitable[None]]
 
 #: How long an unfinished table may go without an action before it expires (is deleted):
 #: 30 days (``fanfold serve --expire-days``).
 EXPIRE_SECONDS = 30 * 24 * 3600.0
 
-
 log = logging.getLogger(__name__)
-
-
-class NotFoundError(FanfoldError, KeyError):
-    """No table by that id."""
-
-
-class ForbiddenError(FanfoldError, PermissionError):
-    """A token that holds no seat the request needs."""
-
-
-class StorageError(FanfoldError, RuntimeError):
-    """The store refused a write; nothing was changed."""
-
-
-class InvitationError(ForbiddenError):
-    """An invitation that opens no seat: used already, replaced, or never issued."""
-
-
-def storage_failure(doing: str, error: BaseException) -> StorageError:
-    """The error a player gets when the store fails while ``doing`` something ("the move
-    could not be stored"): a short sentence with an error id, never the database's own text
-    (which names its host, port and SQL). The log gets the id with the whole exception, so
-    an operator can find what the player saw."""
-    error_id = secrets.token_hex(4)
-    log.error("storage error %s: %s", error_id, doing, exc_info=error)
-    return StorageError(f"{doing}: the store failed (error {error_id}); try again")
-
-
-class CrowdedError(FanfoldError, RuntimeError):
-    """The table has as many spectators as it takes."""
-
-
-@dataclass(eq=False)
-class Watcher:
-    """A connection that hears about a table: as a seat (a token holding it) or a spectator."""
-
-    seat: int | None
-    seats: frozenset[int]
-    send: Send
-    #: The token the connection said hello with (kept in memory, never sent back).
-    token: str | None = field(default=None, repr=False)
-    #: Where the connection's messages queue, serialised, for its own writer (a socket);
-    #: without one, ``send`` is awaited for each message.
-    outbox: Outbox | None = field(default=None, repr=False)
-
-    @property
-    def spectating(self) -> bool:
-        """A connection that holds no seat here."""
-        return not self.seats
-
-
-@dataclass(eq=False)
-class LiveTable:
-    """A table in memory with what the server adds around it."""
-
-    id: str
-    table: Table
-    #: The hash of the token holding each seat (``None``: a bot, or a seat nobody claimed).
-    seat_hashes: list[str | None]
-    options: JSONObject
-    #: The hash of each seat's pending invitation (``None``: none pending).
-    invite_hashes: list[str | None] = field(default_factory=list)
-    #: The hash of the creator's token (``None``: a table from before invitations).
-    creator_hash: str | None = field(default=None, repr=False)
-    #: When a connection last held each seat (``time.monotonic()``); see :meth:`is_gone`.
-    seen: dict[int, float] = field(default_factory=dict)
-    #: When the table came into memory.
-    loaded: float = field(default_factory=time.monotonic)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: set[Watcher] = field(default_factory=set)
-    bots: asyncio.Task[None] | None = None
-    #: Seats whose next decision a bot is computing (shown to players as "thinking").
-    thinking: int | None = None
-    #: The time limit's timer for the decision now (tables with ``time_limit``).
-    clock: asyncio.Task[None] | None = None
-    #: When the decision now runs out of time (``time.monotonic()``), and the version it is for.
-    deadline: tuple[int, float] | None = None
-    #: When the table was last asked for (``time.monotonic()``).
-    touched: float = field(default_factory=time.monotonic)
-    #: True once the hub has let the table go from memory: whoever still holds this object
-    #: asks the hub again (the table is rebuilt from the store).
-    evicted: bool = False
-
-    def is_idle(self) -> bool:
-        """Nobody watches, no bot thinks or plays on, no timer runs and nothing holds the
-        lock: the table may leave memory, nothing of it lost (every action is stored)."""
-        return (
-            not self.watchers
-            and self.thinking is None
-            and (self.bots is None or self.bots.done())
-            and (self.clock is None or self.clock.done())
-            and not self.lock.locked()
-        )
-
-    @property
-    def time_limit(self) -> float:
-        """Seconds a person has for each decision (0: no limit)."""
-        limit = self.options.get("time_limit")
-        return float(limit) if isinstance(limit, int | float) else 0.0
-
-    def is_creator(self, token: str | None) -> bool:
-        """Whether ``token`` is the creator's."""
-        if not token or self.creator_hash is None:
-            return False
-        return secrets.compare_digest(token_hash(token), self.creator_hash)
-
-    def is_open(self, seat: int) -> bool:
-        """Whether ``seat`` waits for its invitation to be claimed."""
-        return seat < len(self.invite_hashes) and self.invite_hashes[seat] is not None
-
-    def is_present(self, seat: int) -> bool:
-        """Whether a connection holds ``seat`` now."""
-        return any(seat in watcher.seats for watcher in self.watchers)
-
-    def is_gone(self, seat: int, now: float | None = None) -> bool:
-        """Whether ``seat``'s player has left: no connection holds it, and none has for
-        :data:`GONE_SECONDS`."""
-        now = time.monotonic() if now is None else now
-        last = self.seen.get(seat, self.loaded)
-        return not self.is_present(seat) and now - last >= GONE_SECONDS
-
-    def seats_of(self, token: str | None) -> frozenset[int]:
-        """The seats ``token`` holds here (none for a missing or forged token)."""
-        if not token:
-            return frozenset()
-        hashed = token_hash(token)
-        return frozenset(n for n, held in enumerate(self.seat_hashes) if held == hashed)
-
-
-@dataclass(frozen=True)
-class Created:
-    """A new table: its id, the creator's token (it holds the creator's seats, and lets the
-    creator invite someone to a seat again) and an invitation per friend's seat (the code
-    of a join link: whoever claims it gets a token of its own)."""
-
-    id: str
-    token: str
-    invites: dict[int, str]
 
 
 def _new_id() -> str:
@@ -358,8 +230,8 @@ class Hub:
             table_id, table, hashes, table_options, invite_hashes, creator_hash=creator_hash
         )
         self.live[table_id] = live
-        self._start_bots(live)
-        self._start_clock(live)
+        start_bots(self, live)
+        start_clock(self, live)
         return Created(table_id, creator, invites)
 
     # ---------------------------------------------------------- invitations
@@ -468,8 +340,8 @@ class Hub:
                 raise NotFoundError(f"there is no table {table_id!r}")
             live = _rebuild(self._within_budget(stored))
             self.live[table_id] = live
-        self._start_bots(live)
-        self._start_clock(live)
+        start_bots(self, live)
+        start_clock(self, live)
         return live
 
     def _within_budget(self, stored: StoredTable) -> StoredTable:
@@ -577,8 +449,9 @@ class Hub:
     # ---------------------------------------------------------------- acting
     async def act(
         self, table_id: str, token: str | None, version: int | None, text: str, seat: int | None
-    ) -> Played:
-        """Apply ``text`` for the deciding seat, if ``token`` holds it.
+    ) -> Acted:
+        """Apply ``text`` for the deciding seat, if ``token`` holds it; returns the action and
+        the version it produced (read before the lock is let go: a bot may act at once).
 
         Args:
             seat: the seat the submitter acts for (``None``: the decider, when the token holds
@@ -608,14 +481,16 @@ class Hub:
                 raise ForbiddenError(f"this link does not hold {name}'s seat")
             live.seen[acting] = time.monotonic()
             played = table.submit(acting, text, version)
-            await self._store_played(live, played)
-        self._start_clock(live)
+            await self.store_played(live, played)
+            produced = table.version
+        start_clock(self, live)
         await self.broadcast(live)
-        self._start_bots(live)
-        return played
+        start_bots(self, live)
+        return Acted(played, produced)
 
-    async def undo(self, table_id: str, token: str | None, version: int | None) -> bool:
-        """Take moves back to the holder's last decision (see :meth:`Table.undo`).
+    async def undo(self, table_id: str, token: str | None, version: int | None) -> Undone:
+        """Take moves back to the holder's last decision (see :meth:`Table.undo`); returns
+        whether anything was taken back and the table's version then (read under the lock).
 
         Raises:
             ForbiddenError: the token holds no seat here.
@@ -633,7 +508,7 @@ class Hub:
                 )
             before = table.checkpoint()
             if not table.undo():
-                return False  # the bots (if any) play on: nothing was taken back
+                return Undone(False, table.version)  # the bots (if any) play on
             try:
                 self.store.truncate(
                     live.id,
@@ -646,12 +521,15 @@ class Hub:
                 raise storage_failure("the moves could not be taken back", error) from None
             if live.bots is not None and not live.bots.done():
                 live.bots.cancel()  # a human decides now; the bots' work is moot
-        self._start_clock(live)
+            produced = table.version
+        start_clock(self, live)
         await self.broadcast(live)
-        self._start_bots(live)
-        return True
+        start_bots(self, live)
+        return Undone(True, produced)
 
-    async def _store_played(self, live: LiveTable, played: Played) -> None:
+    async def store_played(self, live: LiveTable, played: Played) -> None:
+        """Store ``played`` (just submitted to ``live``), or take it back from the table and
+        raise :class:`StorageError` when the store fails."""
         table = live.table
         outcome = table.outcome
         row = AppendRow(
@@ -692,93 +570,6 @@ class Hub:
         for _, future in batch:
             if not future.done():
                 future.set_result(None)
-
-    # ------------------------------------------------------------------ bots
-    def _start_bots(self, live: LiveTable) -> None:
-        if live.table.agent_to_move() is None:
-            return
-        if live.bots is None or live.bots.done():
-            live.bots = asyncio.get_running_loop().create_task(self._run_bots(live))
-
-    async def _run_bots(self, live: LiveTable) -> None:
-        table = live.table
-        while True:
-            async with live.lock:
-                seat = table.agent_to_move()
-                agent = table.seats[seat].agent if seat is not None else None
-                if seat is None or agent is None:
-                    return  # a human decides, or the game is over
-                if len(table.played) >= ENDLESS:
-                    log.warning("table %s: the bots stop after %d actions", live.id, ENDLESS)
-                    return  # play went round in circles (see ENDLESS): nothing more is stored
-                # The view and the legal actions now, so that the bot thinks off the loop
-                # without the lock; its choice is applied only on the version it was asked on.
-                view, legal, version = table.view(seat), table.legal_actions(), table.version
-                live.thinking = seat
-            decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
-            try:
-                action = await self.pool.decide(decision)
-            finally:
-                live.thinking = None
-            async with live.lock:
-                if table.version != version:
-                    continue  # an undo came in while the bot thought
-                played = table.submit_action(seat, action, version)
-                try:
-                    await self._store_played(live, played)
-                except StorageError:
-                    stored = False
-                else:
-                    stored = True
-            if not stored:  # taken back: the bot decides again once the store recovers
-                await asyncio.sleep(1.0)
-                continue
-            self._start_clock(live)
-            await self.broadcast(live)
-            if self.bot_pause:
-                await asyncio.sleep(self.bot_pause)
-
-    # ------------------------------------------------------------ time limit
-    def _start_clock(self, live: LiveTable) -> None:
-        """Start the timer of the decision now when a person decides at a table with a time
-        limit; a timer left from an earlier decision stops (it would find the version moved
-        on anyway)."""
-        limit = live.time_limit
-        table = live.table
-        if not limit:
-            return
-        if live.deadline is not None and live.deadline[0] == table.version:
-            return  # this decision's timer runs already
-        if live.clock is not None and not live.clock.done():
-            live.clock.cancel()
-        live.clock, live.deadline = None, None
-        if table.decider is None or table.agent_to_move() is not None:
-            return  # the game is over, or a bot decides
-        version = table.version
-        live.deadline = (version, time.monotonic() + limit)
-        live.clock = asyncio.get_running_loop().create_task(self._run_clock(live, version, limit))
-
-    async def _run_clock(self, live: LiveTable, version: int, limit: float) -> None:
-        """When the time runs out, play the game's passive choice for the decider (``allow``,
-        ``keep``, ``shuffle``, ``pass`` in Fano), through the same checks as any action."""
-        await asyncio.sleep(limit)
-        async with live.lock:
-            table = live.table
-            seat = table.decider
-            if table.version != version or seat is None:
-                return  # decided in time (or undone): nothing to do
-            action = table.game.passive_action(table.state)
-            if action is None:
-                return
-            played = table.submit_action(seat, action, version)
-            try:
-                await self._store_played(live, played)
-            except StorageError:
-                live.deadline = None  # taken back: the decision gets a new timer
-            live.clock = None  # this timer is done: the next decision gets its own
-        self._start_clock(live)
-        await self.broadcast(live)
-        self._start_bots(live)
 
     async def idle(self, table_id: str, timeout: float = 60.0) -> None:
         """Wait until the table's bots have nothing left to do (tests, scripts)."""
@@ -917,127 +708,10 @@ def _rebuild(stored: StoredTable) -> LiveTable:
     )
 
 
-# ------------------------------------------------------------------ messages
-
-
-def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSONObject:
-    """What one watcher is told about a table: the view of ``seat`` (``None``: a spectator's
-    public view), the legal moves when that seat decides, and the announcements it may hear.
-
-    Nothing here comes from the full state except through the game's views and public
-    announcements, so no hidden card reaches a watcher who may not see it.
-    """
-    table = live.table
-    game = table.game
-    view: JSONValue
-    if seat is None:
-        view = game.public_view(table.state)
-        text = ""
-    else:
-        seat_view = table.view(seat)
-        view = seat_view.to_json()
-        text = game.render(seat_view)
-    decider = table.decider
-    deciding = seat is not None and decider == seat
-    outcome = table.outcome
-    analyses = analyses_for(game) if live.options.get("analysis") else {}
-    seats: list[JSONValue] = [
-        {
-            "seat": number,
-            "name": table.seat_name(number),
-            "player": entry.player,
-            "bot": not entry.is_human,
-            "yours": number in held,
-            # A friend's seat: waiting for its invitation to be claimed, and held by a
-            # connection now.
-            "open": live.is_open(number),
-            "present": live.is_present(number),
-        }
-        for number, entry in enumerate(table.seats)
-    ]
-    log: list[JSONValue] = [
-        {"number": played.number, "seat": played.seat, "text": told}
-        for played in table.played
-        if (told := table.announcement(played, seat))  # an action it is not told of: no entry
-    ]
-    return {
-        "type": "state",
-        "table": live.id,
-        "version": table.version,
-        "game": {"name": game.name, "id": game.id, "title": game.title},
-        "config": table.config.to_json(),
-        "options": live.options,
-        "seats": seats,
-        "seat": seat,
-        "yours": list[JSONValue](sorted(held)),
-        "decider": decider,
-        "thinking": live.thinking,
-        "view": view,
-        "text": text,
-        "legal": list[JSONValue](table.legal_texts() if deciding else []),
-        "choices": [c.to_json() for c in game.choices(table.state)] if deciding else [],
-        "log": log,
-        "outcome": outcome.to_json() if outcome is not None else None,
-        "can_undo": table.allow_undo and bool(held) and bool(table.played),
-        "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
-        "clock": _clock(live),
-        "hidden_information": game.has_hidden_information,
-    }
-
-
-def _clock(live: LiveTable) -> JSONValue:
-    """The time limit of the decision now: ``{"limit": seconds, "left": seconds}``, or None
-    (no limit, or a bot decides)."""
-    deadline = live.deadline
-    if deadline is None or deadline[0] != live.table.version:
-        return None
-    left = max(0.0, deadline[1] - time.monotonic())
-    return {"limit": live.time_limit, "left": round(left, 1)}
-
-
-def game_catalogue() -> list[JSONValue]:
-    """Every game with its presets (and their player counts) and the bots that play it."""
-    games: list[JSONValue] = []
-    for game in all_games():
-        presets: list[JSONValue] = []
-        for preset in game.presets():
-            counts = list(preset.player_counts) or [game.num_players(preset.config)]
-            presets.append(
-                {
-                    "name": preset.name,
-                    "description": preset.description,
-                    "players": list[JSONValue](counts),
-                    "default_players": game.num_players(preset.config),
-                }
-            )
-        bots: list[JSONValue] = [
-            {
-                "name": entry.name,
-                "description": entry.description,
-                "strength": entry.strength,
-                "level": entry.name in LEVELS,
-                "agent": level_agent(game, entry.name) if entry.name in LEVELS else entry.name,
-            }
-            for entry in sorted(registered_agents(game), key=lambda e: e.strength)
-        ]
-        games.append(
-            {
-                "name": game.name,
-                "id": game.id,
-                "title": game.title,
-                "summary": game.summary,
-                "hidden_information": game.has_hidden_information,
-                "time_limit": game.has_passive_action,
-                "presets": presets,
-                "bots": bots,
-                "analyses": list[JSONValue](sorted(analyses_for(game))),
-            }
-        )
-    return games
-
-
 __all__ = [
+    "EXPIRE_SECONDS",
     "FRIEND",
+    "GONE_SECONDS",
     "HOTSEAT",
     "YOU",
     "Created",
@@ -1047,8 +721,10 @@ __all__ = [
     "InvitationError",
     "LiveTable",
     "NotFoundError",
+    "Send",
     "StorageError",
     "Watcher",
     "game_catalogue",
     "message_for",
+    "storage_failure",
 ]

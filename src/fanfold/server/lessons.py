@@ -1,7 +1,7 @@
 """Lessons in the browser: the pages and the JSON API.
 
-Pages: ``/learn/GAME`` (the game's lessons) and ``/learn/GAME/ID`` (one lesson), both
-``static/learn.html`` driven by ``static/learn.js``.
+Pages (routes in :mod:`fanfold.server.routes.lessons`): ``/learn/GAME`` (the game's lessons)
+and ``/learn/GAME/ID`` (one lesson), both ``static/learn.html`` driven by ``static/learn.js``.
 
 API (JSON; errors are ``{"error": sentence, "kind": name}`` as everywhere else):
 
@@ -27,18 +27,16 @@ position's other hidden cards (opponents' hands, draw piles) never leave the ser
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query
-from fastapi.responses import FileResponse, HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from fanfold.core.config import JSONObject, JSONValue
-from fanfold.core.lessons import Lesson, LessonBook, UnknownLessonError, Verdict
+from fanfold.core.lessons import Lesson, LessonBook, UnknownLessonError
 from fanfold.core.registry import get_game
 from fanfold.games.fano.game import FanoGame
 from fanfold.games.fano.lessons import lesson_book
-from fanfold.server.hub import NotFoundError
+from fanfold.server.live import NotFoundError
 
 STATIC = Path(__file__).parent / "static"
 
@@ -130,89 +128,3 @@ def _before(book: LessonBook[Any], lesson: Lesson, step: int) -> tuple[Any, list
         return book.state(lesson, step), book.played(lesson, step)
     except UnknownLessonError as error:
         raise NotFoundError(str(error)) from None
-
-
-def lessons_router() -> APIRouter:
-    """The lesson pages and API, to include in the application."""
-    router = APIRouter()
-
-    @router.get("/learn/{game}", include_in_schema=False)
-    async def lessons_page(game: str) -> Response:
-        if game not in BOOKS:
-            return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
-        return FileResponse(STATIC / "learn.html")
-
-    @router.get("/learn/{game}/{lesson_id}", include_in_schema=False)
-    async def lesson_page(game: str, lesson_id: str) -> Response:
-        book = BOOKS.get(game)
-        if book is None:
-            return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
-        try:
-            book.get(lesson_id)
-        except UnknownLessonError as error:
-            return HTMLResponse(str(error), status_code=404)
-        return FileResponse(STATIC / "learn.html")
-
-    @router.get("/api/lessons", response_model=None)
-    async def all_lessons() -> list[JSONValue]:
-        return [_summary(game, lesson) for game, book in BOOKS.items() for lesson in book.lessons]
-
-    @router.get("/api/lessons/{game}/{lesson_id}", response_model=None)
-    async def lesson(
-        game: str, lesson_id: str, step: Annotated[int, Query(ge=0, le=100)] = 0
-    ) -> JSONObject:
-        book = _book(game)
-        found = _lesson(book, lesson_id)
-        config = book.game.config_of(book.state(found, 0))
-        seats: list[JSONValue] = [
-            book.game.seat_name(config, seat) for seat in range(book.game.num_players(config))
-        ]
-        following = book.next_after(found)
-        return {
-            **_summary(game, found),
-            "intro": found.intro,
-            "seat": found.seat,
-            "seats": seats,
-            "next_lesson": None if following is None else _summary(game, following),
-            "step": _position(book, found, step, _before(book, found, step)),
-        }
-
-    @router.get("/api/lessons/{game}/{lesson_id}/answer", response_model=None)
-    async def show_answer(
-        game: str, lesson_id: str, step: Annotated[int, Query(ge=0, le=100)] = 0
-    ) -> JSONObject:
-        book = _book(game)
-        found = _lesson(book, lesson_id)
-        if step >= len(found.steps):
-            raise NotFoundError(
-                f"lesson {found.id!r} has {len(found.steps)} steps; there is no step {step}"
-            )
-        asked = found.steps[step]
-        answers: list[JSONValue] = list(asked.answers)
-        return {"step": step, "answers": answers, "explanation": asked.explanation}
-
-    @router.post("/api/lessons/{game}/{lesson_id}/try", response_model=None)
-    async def try_move(game: str, lesson_id: str, body: Try) -> JSONObject:
-        book = _book(game)
-        found = _lesson(book, lesson_id)
-        try:
-            judged = book.judge(found, body.step, body.action)
-        except UnknownLessonError as error:
-            raise NotFoundError(str(error)) from None
-        answer: JSONObject = {
-            "verdict": judged.verdict.value,
-            "played": judged.played,
-            "message": judged.message,
-        }
-        if judged.verdict is Verdict.CORRECT:
-            following = book.next_after(found)
-            done = body.step + 1 == len(found.steps)
-            answer["done"] = done
-            reached = book.after(found, body.step, judged.played)
-            answer["next"] = _position(book, found, body.step + 1, reached)
-            if done:
-                answer["summary"] = found.summary
-                answer["next_lesson"] = None if following is None else _summary(game, following)
-        return answer
-
-    return router

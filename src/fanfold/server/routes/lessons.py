@@ -1,0 +1,125 @@
+"""The lessons' pages (``/learn/GAME``, ``/learn/GAME/ID``) and API (``/api/lessons``...);
+what they answer is described in :mod:`fanfold.server.lessons`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.lessons import UnknownLessonError, Verdict
+from fanfold.server import protocol
+from fanfold.server.lessons import (
+    BOOKS,
+    STATIC,
+    Try,
+    _before,
+    _book,
+    _lesson,
+    _position,
+    _summary,
+)
+from fanfold.server.live import NotFoundError
+
+router = APIRouter()
+
+
+@router.get("/learn/{game}", include_in_schema=False)
+async def lessons_page(game: str) -> Response:
+    if game not in BOOKS:
+        return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
+    return FileResponse(STATIC / "learn.html")
+
+
+@router.get("/learn/{game}/{lesson_id}", include_in_schema=False)
+async def lesson_page(game: str, lesson_id: str) -> Response:
+    book = BOOKS.get(game)
+    if book is None:
+        return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
+    try:
+        book.get(lesson_id)
+    except UnknownLessonError as error:
+        return HTMLResponse(str(error), status_code=404)
+    return FileResponse(STATIC / "learn.html")
+
+
+@router.get(
+    "/api/lessons", response_model=list[protocol.LessonSummary], response_model_exclude_unset=True
+)
+async def all_lessons() -> list[JSONValue]:
+    return [_summary(game, lesson) for game, book in BOOKS.items() for lesson in book.lessons]
+
+
+@router.get(
+    "/api/lessons/{game}/{lesson_id}",
+    response_model=protocol.LessonAnswer,
+    response_model_exclude_unset=True,
+)
+async def lesson(
+    game: str, lesson_id: str, step: Annotated[int, Query(ge=0, le=100)] = 0
+) -> JSONObject:
+    book = _book(game)
+    found = _lesson(book, lesson_id)
+    config = book.game.config_of(book.state(found, 0))
+    seats: list[JSONValue] = [
+        book.game.seat_name(config, seat) for seat in range(book.game.num_players(config))
+    ]
+    following = book.next_after(found)
+    return {
+        **_summary(game, found),
+        "intro": found.intro,
+        "seat": found.seat,
+        "seats": seats,
+        "next_lesson": None if following is None else _summary(game, following),
+        "step": _position(book, found, step, _before(book, found, step)),
+    }
+
+
+@router.get(
+    "/api/lessons/{game}/{lesson_id}/answer",
+    response_model=protocol.LessonShown,
+    response_model_exclude_unset=True,
+)
+async def show_answer(
+    game: str, lesson_id: str, step: Annotated[int, Query(ge=0, le=100)] = 0
+) -> JSONObject:
+    book = _book(game)
+    found = _lesson(book, lesson_id)
+    if step >= len(found.steps):
+        raise NotFoundError(
+            f"lesson {found.id!r} has {len(found.steps)} steps; there is no step {step}"
+        )
+    asked = found.steps[step]
+    answers: list[JSONValue] = list(asked.answers)
+    return {"step": step, "answers": answers, "explanation": asked.explanation}
+
+
+@router.post(
+    "/api/lessons/{game}/{lesson_id}/try",
+    response_model=protocol.LessonVerdict,
+    response_model_exclude_unset=True,
+)
+async def try_move(game: str, lesson_id: str, body: Try) -> JSONObject:
+    book = _book(game)
+    found = _lesson(book, lesson_id)
+    try:
+        judged = book.judge(found, body.step, body.action)
+    except UnknownLessonError as error:
+        raise NotFoundError(str(error)) from None
+    answer: JSONObject = {
+        "verdict": judged.verdict.value,
+        "played": judged.played,
+        "message": judged.message,
+    }
+    if judged.verdict is Verdict.CORRECT:
+        following = book.next_after(found)
+        done = body.step + 1 == len(found.steps)
+        answer["done"] = done
+        reached = book.after(found, body.step, judged.played)
+        answer["next"] = _position(book, found, body.step + 1, reached)
+        if done:
+            answer["summary"] = found.summary
+            answer["next_lesson"] = None if following is None else _summary(game, following)
+    return answer

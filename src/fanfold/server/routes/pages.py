@@ -1,0 +1,42 @@
+"""The pages: the lobby, a table's page, the rules of each game, the icon."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, HTMLResponse
+
+from fanfold.core.errors import UnknownGameError
+from fanfold.core.registry import get_game
+from fanfold.server.lessons import has_lessons
+from fanfold.server.rules import rules_page
+
+STATIC = Path(__file__).parent.parent / "static"
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+async def lobby() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@router.get("/favicon.ico")
+async def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
+@router.get("/table/{table_id}")
+async def table_page(table_id: str) -> FileResponse:
+    del table_id
+    return FileResponse(STATIC / "table.html")
+
+
+@router.get("/rules/{name}")
+async def rules(name: str) -> HTMLResponse:
+    try:
+        game = get_game(name)
+    except UnknownGameError as error:
+        return HTMLResponse(str(error.args[0]), status_code=404)
+    return HTMLResponse(rules_page(game, lessons=has_lessons(game.name)))

@@ -1,0 +1,91 @@
+"""Records: a table's record to download, a finished game's replay frames, and a table opened
+from a record."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.responses import Response
+
+from fanfold.core.config import JSONObject
+from fanfold.core.errors import FanfoldError
+from fanfold.core.records import MAX_SEED_DIGITS, GameRecord
+from fanfold.core.registry import get_game
+from fanfold.server import protocol
+from fanfold.server.live import BadRequestError, ForbiddenError
+from fanfold.server.protocol import LoadRecord, created_message, replay_frame
+from fanfold.server.routes import HubDep
+
+router = APIRouter(prefix="/api")
+
+
+@router.get(
+    "/tables/{table_id}/record",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The record, as a file to download.",
+            "content": {"application/json": {"schema": protocol.RecordFile.model_json_schema()}},
+        }
+    },
+)
+async def record(table_id: str, hub: HubDep) -> Response:
+    live = await hub.get(table_id)
+    table = live.table
+    async with live.lock:  # never an action that is still being stored
+        if table.game.has_hidden_information and not table.is_over:
+            raise ForbiddenError(
+                "the record holds every hidden card: it can be downloaded once the game is over"
+            )
+        body = table.finish().dumps()
+    name = f"{table.game.name}-{table_id}.json"
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get(
+    "/tables/{table_id}/replay", response_model=protocol.Replay, response_model_exclude_unset=True
+)
+async def replay(
+    table_id: str,
+    hub: HubDep,
+    step: Annotated[int, Query(ge=0)] = 0,
+    seat: Annotated[int | None, Query(ge=0, le=16)] = None,
+) -> JSONObject:
+    live = await hub.get(table_id)
+    table = live.table
+    async with live.lock:  # never an action that is still being stored
+        if table.game.has_hidden_information and not table.is_over:
+            raise ForbiddenError("a game with hidden cards can be replayed once it is over")
+        return replay_frame(live, step, seat)
+
+
+@router.post("/records", response_model=protocol.Created, response_model_exclude_unset=True)
+async def load_record(body: LoadRecord, hub: HubDep) -> JSONObject:
+    if (body.record is None) == (body.text is None):
+        raise BadRequestError("send the record as 'record' (JSON) or 'text', one of them")
+    try:
+        if body.text is not None:
+            record = GameRecord.loads(body.text)
+        else:
+            record = GameRecord.from_json(body.record or {})
+    except (KeyError, TypeError, ValueError, RecursionError) as error:
+        if isinstance(error, FanfoldError):
+            raise
+        raise BadRequestError(f"this is not a fanfold record: {error}") from None
+    if not 0 <= record.seed < 10**MAX_SEED_DIGITS:
+        raise BadRequestError(
+            f"the record's seed must be 0 or more, up to {MAX_SEED_DIGITS} digits"
+        )
+    game = get_game(record.game)
+    config = game.config_from_json(record.config)
+    count = game.num_players(config)
+    seats = list(body.seats) or ["you"] * count
+    created = await hub.create(
+        game, config, seats, record=record, options={"variant": "loaded record"}
+    )
+    return created_message(created)

@@ -1,0 +1,209 @@
+"""The tables' API: the games on offer, opening a table, a seat's (or a spectator's) message,
+acting and undoing over HTTP, invitations, analyses and the lobby's list of public tables."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query
+
+from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.errors import UnknownAgentError
+from fanfold.core.registry import get_game
+from fanfold.play.analysis import analyses_for
+from fanfold.server import protocol
+from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, storage_failure
+from fanfold.server.protocol import (
+    Act,
+    Claim,
+    CreateTable,
+    Invite,
+    Undo,
+    check_spectator,
+    created_message,
+    game_catalogue,
+    message_for,
+)
+from fanfold.server.routes import HubDep
+
+router = APIRouter(prefix="/api")
+
+
+def _daily_deal(today: dt.date | None = None) -> int:
+    """Today's Fan deal: the date as a number, ``20261123``, the same for everyone."""
+    day = today or dt.datetime.now(dt.UTC).date()
+    return day.year * 10000 + day.month * 100 + day.day
+
+
+def chosen_seat(decider: int | None, held: frozenset[int], wanted: int | None) -> int | None:
+    """The seat a watcher sees: the one asked for (when held), else the decider when held,
+    else the first held, else ``None`` (a spectator)."""
+    if wanted is not None:
+        if wanted not in held:
+            raise ForbiddenError("this link does not hold that seat")
+        return wanted
+    if decider is not None and decider in held:
+        return decider
+    return min(held) if held else None
+
+
+@router.get(
+    "/games", response_model=list[protocol.CatalogueEntry], response_model_exclude_unset=True
+)
+async def games() -> list[JSONValue]:
+    return game_catalogue()
+
+
+@router.get("/daily", response_model=protocol.Daily, response_model_exclude_unset=True)
+async def daily() -> JSONObject:
+    return {"game": "fan", "deal": _daily_deal()}
+
+
+@router.post("/tables", response_model=protocol.Created, response_model_exclude_unset=True)
+async def create(body: CreateTable, hub: HubDep) -> JSONObject:
+    game = get_game(body.game)
+    config = game.preset(body.variant).config if body.variant else game.default_config()
+    if body.options:
+        config = config.with_options(body.options)
+    if body.players is not None:
+        config = game.with_players(config, body.players)
+    seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
+    if body.seed is not None and body.deal is not None and body.seed != body.deal:
+        raise BadRequestError("give a seed or a deal number, not both")
+    seed = body.seed if body.seed is not None else body.deal
+    options: JSONObject = {"variant": body.variant or game.presets()[0].name}
+    if body.time_limit is not None:
+        if not game.has_passive_action:
+            raise BadRequestError(
+                f"{game.title} takes no time limit: some of its decisions have no passive "
+                "choice to play when the time runs out"
+            )
+        options["time_limit"] = body.time_limit
+    try:
+        created = await hub.create(
+            game,
+            config,
+            seats,
+            seed=seed,
+            start_position=body.position,
+            options=options,
+            practice=body.practice,
+            listed=body.public,
+        )
+    except UnknownAgentError as error:
+        raise BadRequestError(str(error.args[0])) from None
+    return created_message(created)
+
+
+@router.get(
+    "/tables/{table_id}/invitation",
+    response_model=protocol.Invitation,
+    response_model_exclude_unset=True,
+)
+async def invitation(
+    table_id: str,
+    invite: Annotated[str, Header(alias="X-Fanfold-Invite", max_length=200)],
+    hub: HubDep,
+) -> JSONObject:
+    seat = await hub.invitation(table_id, invite)
+    live = await hub.get(table_id)
+    return {
+        "table": table_id,
+        "seat": seat,
+        "name": live.table.seat_name(seat),
+        "game": live.table.game.title,
+        "variant": live.options.get("variant"),
+        "chosen_deal": bool(live.options.get("chosen_deal")),
+        "practice": bool(live.options.get("practice")),
+    }
+
+
+@router.post(
+    "/tables/{table_id}/claim", response_model=protocol.Claimed, response_model_exclude_unset=True
+)
+async def claim(table_id: str, body: Claim, hub: HubDep) -> JSONObject:
+    seat, token = await hub.claim(table_id, body.invite)
+    return {"table": table_id, "seat": seat, "token": token}
+
+
+@router.post(
+    "/tables/{table_id}/invite",
+    response_model=protocol.Reinvited,
+    response_model_exclude_unset=True,
+)
+async def reinvite(table_id: str, body: Invite, hub: HubDep) -> JSONObject:
+    invite = await hub.reinvite(table_id, body.token, body.seat)
+    return {"table": table_id, "seat": body.seat, "invite": invite}
+
+
+@router.get(
+    "/tables", response_model=list[protocol.TableSummary], response_model_exclude_unset=True
+)
+async def recent(hub: HubDep, limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[JSONValue]:
+    try:
+        found = await asyncio.to_thread(hub.store.recent, limit)
+    except Exception as error:
+        raise storage_failure("the tables could not be listed", error) from None
+    return protocol.summaries(found)
+
+
+@router.get("/tables/{table_id}", response_model=protocol.State, response_model_exclude_unset=True)
+async def table_state(
+    table_id: str,
+    hub: HubDep,
+    seat: Annotated[int | None, Query(ge=0, le=16)] = None,
+    token: Annotated[str | None, Header(alias="X-Fanfold-Token", max_length=200)] = None,
+) -> JSONObject:
+    live = await hub.get(table_id)
+    async with live.lock:
+        held = live.seats_of(token)
+        chosen = chosen_seat(live.table.decider, held, seat)
+        check_spectator(live, chosen)
+        return message_for(live, chosen, held)
+
+
+@router.post(
+    "/tables/{table_id}/act", response_model=protocol.Acted, response_model_exclude_unset=True
+)
+async def act(table_id: str, body: Act, hub: HubDep) -> JSONObject:
+    acted = await hub.act(table_id, body.token, body.version, body.action, body.seat)
+    return {"ok": True, "played": acted.text, "number": acted.number, "version": acted.version}
+
+
+@router.post(
+    "/tables/{table_id}/undo", response_model=protocol.Undone, response_model_exclude_unset=True
+)
+async def undo(table_id: str, body: Undo, hub: HubDep) -> JSONObject:
+    undone = await hub.undo(table_id, body.token, body.version)
+    return {"ok": undone.done, "version": undone.version}
+
+
+@router.get(
+    "/tables/{table_id}/analysis/{name}",
+    response_model=protocol.AnalysisAnswer,
+    response_model_exclude_unset=True,
+)
+async def analysis(
+    table_id: str,
+    name: str,
+    hub: HubDep,
+    token: Annotated[str | None, Header(alias="X-Fanfold-Token", max_length=200)] = None,
+) -> JSONObject:
+    live = await hub.get(table_id)
+    if not live.seats_of(token):
+        raise ForbiddenError("only a player at this table may ask for an analysis")
+    found = analyses_for(live.table.game).get(name) if live.options.get("analysis") else None
+    if found is None:
+        raise NotFoundError(f"this table offers no analysis called {name!r}")
+    async with live.lock:  # never a position whose last action is still being stored
+        position, version = live.table.state, live.table.version  # the version analysed
+    loop = asyncio.get_running_loop()
+    text = await loop.run_in_executor(hub.executor, found.run, position)
+    data = (
+        await loop.run_in_executor(hub.executor, found.data, position)
+        if found.data is not None
+        else None
+    )
+    return {"name": name, "text": text, "data": data, "version": version}

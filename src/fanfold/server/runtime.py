@@ -1,0 +1,227 @@
+"""What a server process does around its tables: the bots' warm-up (:func:`_warm_fast`), the
+garbage collector's policy (:func:`_set_aside`, :data:`FULL_COLLECTION_SECONDS`), the sweeper
+that lets idle tables go and abandoned ones expire (:func:`_sweep`), the request body limit
+(:class:`BodyLimit`), and the application's life span (:func:`lifespan`) that starts and stops
+all of it with the :class:`~fanfold.server.hub.Hub`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fanfold.server.bots import BotPool
+from fanfold.server.hub import Hub
+from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER
+from fanfold.server.settings import Settings
+from fanfold.server.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def _warm_fast() -> None:
+    """Load Fano's and Fan Tan's compiled kernels from Numba's cache (compile them on first
+    use), then set aside what that loaded (:func:`_set_aside`)."""
+    from fanfold.agents.strategy import fantan_fast
+    from fanfold.games.fano.fast import engine
+
+    started = time.monotonic()
+    engine.warm_up()
+    log.info("Fano's compiled engine ready in %.1f s", time.monotonic() - started)
+    started = time.monotonic()
+    fantan_fast.warm_up()
+    log.info("Fan Tan's compiled search ready in %.1f s", time.monotonic() - started)
+    _set_aside()
+
+
+def _set_aside() -> None:
+    """Move every object alive now (the modules, Numba's compiled kernels and their types,
+    the tables loaded at start-up) out of the garbage collector's reach, for the life of the
+    process (see :data:`FULL_COLLECTION_SECONDS`)."""
+    gc.collect()
+    gc.freeze()
+    log.info("%d objects set aside from garbage collection", gc.get_freeze_count())
+
+
+#: How often the server runs the garbage collector's full collection itself (its sweeper does,
+#: :func:`_sweep`), instead of letting Python start one whenever enough objects have grown old.
+#:
+#: Python's cycle collector walks every object it tracks in a full collection, and every
+#: table waits while it does: after the warm-up that was about two hundred thousand objects
+#: (set aside by :func:`_set_aside`), and a busy server adds one or two hundred thousand more
+#: (its tables, their moves, the connections), each walk about 0.2 s. Young objects are still
+#: collected as usual (a few milliseconds), and finished games leave memory soon
+#: (``keep_finished_seconds``). Measured with ``benchmarks/server.py`` in ``docs/server.md``.
+FULL_COLLECTION_SECONDS = 600.0
+#: The third generation's threshold that keeps Python from starting full collections itself.
+NO_AUTOMATIC_FULL_COLLECTION = 1 << 30
+
+
+class ProtocolHeader:
+    """Name the protocol's number (:data:`~fanfold.server.protocol.PROTOCOL`) in a header of
+    every HTTP answer, the pages', the API's and the refusals' alike.
+
+    Args:
+        app: the ASGI application behind it.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.header = (PROTOCOL_HEADER.lower().encode(), str(PROTOCOL).encode())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def named_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), self.header]}
+            await send(message)
+
+        await self.app(scope, receive, named_send)
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413: by their ``Content-Length`` before
+    reading them, and, for a body sent in chunks without one, as soon as what arrived passes
+    the limit (the application is then told the client went away, and what it answers is
+    dropped), so no request body larger than the limit is ever held in memory.
+
+    Args:
+        app: the ASGI application behind it.
+        limit: the most bytes a request body may have.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {"error": f"request too large (at most {self.limit} bytes)", "kind": "TooLarge"}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(send)
+            return
+        refused = started = False
+        received = 0
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        async def limited_receive() -> Message:
+            nonlocal refused, received
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    if not started:
+                        await self._refuse(send)
+                    refused = True
+                    return {"type": "http.disconnect"}
+            return message
+
+        await self.app(scope, limited_receive, guarded_send)
+
+
+#: How often the sweeper lets abandoned tables expire (:meth:`Hub.expire_abandoned`).
+EXPIRY_SWEEP_SECONDS = 3600.0
+
+
+async def _sweep(hub: Hub) -> None:
+    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), run a full
+    garbage collection every :data:`FULL_COLLECTION_SECONDS` and let abandoned tables expire
+    every :data:`EXPIRY_SWEEP_SECONDS`."""
+    collected = expired = time.monotonic()
+    while True:
+        if time.monotonic() - expired >= EXPIRY_SWEEP_SECONDS:
+            await hub.expire_abandoned()
+            expired = time.monotonic()
+        keep = min(hub.keep_seconds, hub.keep_finished_seconds)
+        await asyncio.sleep(max(1.0, min(60.0, keep / 2)))
+        gone = hub.evict_idle()
+        if gone:
+            log.info("%d idle tables left memory (%d remain)", gone, len(hub.live))
+        if time.monotonic() - collected >= FULL_COLLECTION_SECONDS:
+            started = time.monotonic()
+            found = gc.collect()
+            collected = time.monotonic()
+            log.info("full collection: %d objects in %.3f s", found, collected - started)
+
+
+def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The application's life span: open the store, start the hub (its bot pool, the tables
+    to resume), set the garbage collector's policy and the sweeper going; undo all of it at
+    the end. The hub is ``app.state.hub`` while the application runs."""
+
+    @asynccontextmanager
+    async def running(app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, settings.store_url)
+        hub = Hub(
+            store,
+            bot_seconds=settings.bot_seconds,
+            bot_pause=settings.bot_pause,
+            keep_seconds=settings.keep_seconds,
+            keep_finished_seconds=settings.keep_finished_seconds,
+            pool=BotPool(
+                settings.bot_workers,
+                processes=settings.bot_processes,
+                warm=_warm_fast if settings.warm_fast else None,
+            ),
+            expire_seconds=settings.expire_seconds,
+        )
+        app.state.hub = hub
+        hub.pool.start()  # a worker thread's warm-up sets what it loads aside once loaded
+        if settings.resume:
+            await hub.resume_all()
+        if not settings.warm_fast or settings.bot_processes:
+            _set_aside()
+        thresholds = gc.get_threshold()
+        gc.set_threshold(thresholds[0], thresholds[1], NO_AUTOMATIC_FULL_COLLECTION)
+        sweeper = asyncio.get_running_loop().create_task(_sweep(hub))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            gc.set_threshold(*thresholds)
+            for live in hub.live.values():
+                for task in (live.bots, live.clock):
+                    if task is not None:
+                        task.cancel()
+            hub.executor.shutdown(wait=False, cancel_futures=True)
+            hub.pool.shutdown()
+            store.close()
+
+    return running

@@ -1,0 +1,113 @@
+"""What plays on at a table without a person: its bots' loop and the clock of a decision
+under a time limit.
+
+The bots choose in the server's pool (:mod:`fanfold.server.bots`) off the event loop, without
+the table's lock, and their choice is applied only on the version they were asked on; the
+clock plays the game's passive choice when a person's time runs out. Both go through the hub's
+store and broadcast (:class:`~fanfold.server.hub.Hub`) like any action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from fanfold.play.table import ENDLESS
+from fanfold.server.bots import decision_for
+from fanfold.server.live import LiveTable, StorageError
+
+if TYPE_CHECKING:
+    from fanfold.server.hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+def start_bots(hub: Hub, live: LiveTable) -> None:
+    if live.table.agent_to_move() is None:
+        return
+    if live.bots is None or live.bots.done():
+        live.bots = asyncio.get_running_loop().create_task(run_bots(hub, live))
+
+
+async def run_bots(hub: Hub, live: LiveTable) -> None:
+    table = live.table
+    while True:
+        async with live.lock:
+            seat = table.agent_to_move()
+            agent = table.seats[seat].agent if seat is not None else None
+            if seat is None or agent is None:
+                return  # a human decides, or the game is over
+            if len(table.played) >= ENDLESS:
+                log.warning("table %s: the bots stop after %d actions", live.id, ENDLESS)
+                return  # play went round in circles (see ENDLESS): nothing more is stored
+            # The view and the legal actions now, so that the bot thinks off the loop
+            # without the lock; its choice is applied only on the version it was asked on.
+            view, legal, version = table.view(seat), table.legal_actions(), table.version
+            live.thinking = seat
+        decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
+        try:
+            action = await hub.pool.decide(decision)
+        finally:
+            live.thinking = None
+        async with live.lock:
+            if table.version != version:
+                continue  # an undo came in while the bot thought
+            played = table.submit_action(seat, action, version)
+            try:
+                await hub.store_played(live, played)
+            except StorageError:
+                stored = False
+            else:
+                stored = True
+        if not stored:  # taken back: the bot decides again once the store recovers
+            await asyncio.sleep(1.0)
+            continue
+        start_clock(hub, live)
+        await hub.broadcast(live)
+        if hub.bot_pause:
+            await asyncio.sleep(hub.bot_pause)
+
+
+def start_clock(hub: Hub, live: LiveTable) -> None:
+    """Start the timer of the decision now when a person decides at a table with a time
+    limit; a timer left from an earlier decision stops (it would find the version moved
+    on anyway)."""
+    limit = live.time_limit
+    table = live.table
+    if not limit:
+        return
+    if live.deadline is not None and live.deadline[0] == table.version:
+        return  # this decision's timer runs already
+    if live.clock is not None and not live.clock.done():
+        live.clock.cancel()
+    live.clock, live.deadline = None, None
+    if table.decider is None or table.agent_to_move() is not None:
+        return  # the game is over, or a bot decides
+    version = table.version
+    live.deadline = (version, time.monotonic() + limit)
+    live.clock = asyncio.get_running_loop().create_task(run_clock(hub, live, version, limit))
+
+
+async def run_clock(hub: Hub, live: LiveTable, version: int, limit: float) -> None:
+    """When the time runs out, play the game's passive choice for the decider (``allow``,
+    ``keep``, ``shuffle``, ``pass`` in Fano), through the same checks as any action."""
+    await asyncio.sleep(limit)
+    async with live.lock:
+        table = live.table
+        seat = table.decider
+        if table.version != version or seat is None:
+            return  # decided in time (or undone): nothing to do
+        action = table.game.passive_action(table.state)
+        if action is None:
+            return
+        played = table.submit_action(seat, action, version)
+        try:
+            await hub.store_played(live, played)
+        except StorageError:
+            live.deadline = None  # taken back: the decision gets a new timer
+        live.clock = None  # this timer is done: the next decision gets its own
+    start_clock(hub, live)
+    await hub.broadcast(live)
+    start_bots(hub, live)

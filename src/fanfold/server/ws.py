@@ -1,0 +1,173 @@
+"""The WebSocket ``/ws/tables/{id}``: one connection's loop.
+
+The first message is a hello (a seat's token, or none for a spectator); then act, undo or
+view (:data:`fanfold.server.protocol.INCOMING`, read once and dispatched on its type). Each
+connection may send :data:`RATE` messages a second on average (bursts of :data:`BURST`) of at
+most :data:`MAX_MESSAGE` bytes; a refusal is an error message and changes nothing. Everything
+the connection is told goes through its own outbox (:mod:`fanfold.server.outbox`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnected
+
+from fanfold.core.config import JSONObject
+from fanfold.core.errors import FanfoldError
+from fanfold.server.live import CrowdedError, ForbiddenError, NotFoundError, StorageError, Watcher
+from fanfold.server.outbox import BEHIND, Outbox, spectators_pacer
+from fanfold.server.protocol import (
+    INCOMING_TYPES,
+    Hello,
+    WsAct,
+    WsUndo,
+    WsView,
+    check_spectator,
+    error_message,
+    malformed,
+    message_for,
+    ok_played,
+    ok_undone,
+    parse_incoming,
+    parse_json,
+)
+from fanfold.server.routes import HubDep
+from fanfold.server.routes.tables import chosen_seat
+from fanfold.server.settings import Settings
+
+#: The largest WebSocket message accepted, in bytes.
+MAX_MESSAGE = 8 * 1024
+#: WebSocket messages a connection may send per second, on average, and in a burst.
+RATE, BURST = 20.0, 40.0
+
+router = APIRouter()
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
+    settings: Settings = websocket.app.state.settings
+    # New connections come in a few at a time (a crowd arriving at once, such as the
+    # spectators who follow a watched player to a new table): the players' actions are
+    # read between them.
+    await spectators_pacer().turn()
+    await websocket.accept()
+
+    async def close(code: int, reason: str) -> None:
+        await websocket.close(code=code, reason=reason)
+
+    # Everything this connection is told goes through its outbox, written by its own
+    # task: an answer never waits for another connection (see fanfold.server.outbox).
+    outbox = Outbox(websocket.send_text, close)
+
+    async def send(message: JSONObject) -> None:
+        outbox.post(json.dumps(message))
+
+    async def refuse(error: FanfoldError | JSONObject, code: int, reason: str) -> None:
+        await send(error_message(error))
+        outbox.shut(code, reason)
+        await outbox.wait()
+
+    try:
+        live = await hub.get(table_id)
+    except (NotFoundError, StorageError) as error:
+        if isinstance(error, NotFoundError):
+            await refuse(error, 4404, "no such table")
+        else:
+            await refuse(error, 1011, "the store failed")
+        await outbox.stop()
+        return
+    watcher: Watcher | None = None
+    allowance, last = BURST, time.monotonic()
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(frame.get("code", 1000))
+            raw: str | None = frame.get("text")
+            now = time.monotonic()
+            allowance = min(BURST, allowance + (now - last) * RATE)
+            last = now
+            if allowance < 1:
+                await refuse(
+                    {"error": "too many messages; slow down", "kind": "Flood"},
+                    1008,
+                    "too many messages",
+                )
+                return
+            allowance -= 1
+            if raw is None:  # a binary frame
+                await send(malformed("send JSON text, not binary data"))
+                continue
+            if len(raw) > MAX_MESSAGE or len(raw.encode()) > MAX_MESSAGE:
+                await send(
+                    error_message(
+                        {
+                            "error": f"message too large (at most {MAX_MESSAGE} bytes)",
+                            "kind": "TooLarge",
+                        }
+                    )
+                )
+                continue
+            try:
+                message = parse_incoming(parse_json(raw), hello=watcher is None)
+                if isinstance(message, Hello):
+                    held = live.seats_of(message.token)
+                    if message.token and not held and not live.is_creator(message.token):
+                        raise ForbiddenError("this link holds no seat at this table")
+                    chosen = chosen_seat(live.table.decider, held, message.seat)
+                    check_spectator(live, chosen)  # before the hello counts
+                    watcher = Watcher(chosen, held, send, message.token, outbox)
+                    if watcher.spectating:
+                        # A crowd of spectators arriving at once (a watched game ended,
+                        # and they follow its player) is let in a few at a time: the
+                        # players' actions are read between them.
+                        await spectators_pacer().turn()
+                    try:
+                        live = await hub.watch(live, watcher, spectators=settings.limits.spectators)
+                    except CrowdedError as error:
+                        watcher = None
+                        await refuse(error, BEHIND, "the table has all the spectators it takes")
+                        return
+                    continue
+                assert watcher is not None  # parse_incoming reads a hello first
+                if isinstance(message, WsAct):
+                    played = await hub.act(
+                        table_id,
+                        watcher.token,
+                        message.version,
+                        message.action,
+                        message.seat,  # None: the decider when held (hot-seat)
+                    )
+                    await send(ok_played(played))
+                elif isinstance(message, WsUndo):
+                    done = await hub.undo(table_id, watcher.token, message.version)
+                    await send(ok_undone(done))
+                elif isinstance(message, WsView):
+                    if message.seat is not None and message.seat not in watcher.seats:
+                        raise ForbiddenError("this link does not hold that seat")
+                    check_spectator(live, message.seat)  # refused: nothing changes
+                    watcher.seat = message.seat
+                    async with live.lock:  # never an action still being stored
+                        state = message_for(live, watcher.seat, watcher.seats)
+                    await send(state)
+            except ValidationError as error:
+                first = error.errors()[0]
+                place = tuple(first.get("loc", ()))
+                if place and place[0] in INCOMING_TYPES:  # the union's tag, said already
+                    place = place[1:]
+                where = ".".join(str(p) for p in place)
+                await send(malformed(f"{where}: {first.get('msg')}"))
+            except FanfoldError as error:
+                await send(error_message(error))
+            except ValueError as error:
+                await send(malformed(str(error)))
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        pass  # the browser went away (WebSocketDisconnected: a send after it closed)
+    finally:
+        if watcher is not None:
+            hub.unwatch(live, watcher)
+        await outbox.stop()
