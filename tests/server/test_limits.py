@@ -498,7 +498,7 @@ def test_deeply_nested_json_gets_a_sentence_and_the_socket_stays(tmp_path: Path)
             assert receive(socket_)["kind"] == "MalformedRequest"
             socket_.send_json({"type": "act", "version": 0, "action": message["legal"][0]})
             seen = [receive(socket_) for _ in range(2)]
-            assert {"type": "ok", "played": message["legal"][0], "number": 1} in seen
+            assert {"protocol": 1, "type": "ok", "played": message["legal"][0], "number": 1} in seen
         for path in ("/api/tables", "/api/records", f"/api/tables/{created['table']}/act"):
             answer = client.post(
                 path,

@@ -448,7 +448,7 @@ def test_fuzzed_socket_messages_are_refused_and_change_nothing(tmp_path: Path) -
                     assert answer["type"] == "error", (message, answer)
                     assert isinstance(answer["error"], str)
                 elif answer["type"] == "ok":
-                    assert answer == {"type": "ok", "undone": False}
+                    assert answer == {"protocol": 1, "type": "ok", "undone": False}
                 else:
                     assert answer["type"] in ("error", "state"), answer
             assert fingerprint(look(client, table, token)) == before

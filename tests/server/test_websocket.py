@@ -136,7 +136,7 @@ def test_act_and_undo_reach_every_watcher(client: TestClient) -> None:
         move = first["legal"][0]
         player.send_json({"type": "act", "version": 0, "action": move})
         seen = receive_until(player, state_at(2))  # my move, then the bot's
-        assert {"type": "ok", "played": move, "number": 1} in seen
+        assert {"protocol": 1, "type": "ok", "played": move, "number": 1} in seen
         states = [m for m in seen if m["type"] == "state"]
         assert [m["version"] for m in states] == [1, 2]
         assert states[-1]["log"][0] == {"number": 1, "seat": 0, "text": move}
@@ -148,7 +148,7 @@ def test_act_and_undo_reach_every_watcher(client: TestClient) -> None:
         # undo takes both back and tells everyone
         player.send_json({"type": "undo", "version": 2})
         seen = receive_until(player, lambda m: m["type"] == "ok")
-        assert seen[-1] == {"type": "ok", "undone": True}
+        assert seen[-1] == {"protocol": 1, "type": "ok", "undone": True}
         assert [(m["version"], m["log"]) for m in seen if m["type"] == "state"] == [(3, [])]
         pushed = receive_until(watcher, state_at(3))
         assert pushed[-1]["log"] == []
