@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from fanfold.core.errors import IllegalActionError, TurnError
+from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
 from fanfold.envs.encoding import Encoding, MaskArray
 from fanfold.envs.layout import FloatArray
@@ -89,6 +90,23 @@ class Episode:
         copy.steps = self.steps
         table = self.table
         copy.table = Table(table.game, table.state, table.record, table.seats, allow_undo=False)
+        return copy
+
+    def going_on_from(self, state: Any, seed: int) -> Episode:
+        """A copy that goes on from ``state`` instead (a state of the same game and variant at
+        the same point, such as one whose hidden cards were re-dealt consistently with a
+        seat's view): same seats and step count, a record that starts at that position with
+        ``seed`` (the state's own seed, named in its position)."""
+        copy = self.__deepcopy__({})
+        game = self.game
+        record = GameRecord.start(
+            game,
+            game.config_of(state),
+            seed,
+            start_position=game.format_position(state),
+            players=self.table.record.players,
+        )
+        copy.table = Table(game, state, record, self.table.seats, allow_undo=False)
         return copy
 
     @property
