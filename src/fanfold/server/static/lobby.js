@@ -212,7 +212,17 @@ async function main() {
   playersSelect.addEventListener("change", drawSeats);
   form.addEventListener("submit", start);
   dailyButton.addEventListener("click", async () => {
-    seedInput.value = String((await api("GET", "/api/daily")).deal);
+    errorBox.textContent = "";
+    try {
+      const daily = await api("GET", "/api/daily");
+      if (daily.variant && chosen.presets.some((p) => p.name === daily.variant) && variantSelect.value !== daily.variant) {
+        variantSelect.value = daily.variant; // the deal is proved winnable under these rules
+        drawPlayers();
+      }
+      seedInput.value = String(daily.deal);
+    } catch (error) {
+      errorBox.textContent = error.message;
+    }
   });
   document.getElementById("record-file").addEventListener("change", loadRecord);
   listMine();
