@@ -4,7 +4,6 @@ acting and undoing over HTTP, invitations, analyses and the lobby's list of publ
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
@@ -14,6 +13,7 @@ from fanfold.core.errors import UnknownAgentError
 from fanfold.core.registry import get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.server import protocol
+from fanfold.server.daily import daily_deal, today
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, storage_failure
 from fanfold.server.protocol import (
     Act,
@@ -29,12 +29,6 @@ from fanfold.server.protocol import (
 from fanfold.server.routes import HubDep
 
 router = APIRouter(prefix="/api")
-
-
-def _daily_deal(today: dt.date | None = None) -> int:
-    """Today's Fan deal: the date as a number, ``20261123``, the same for everyone."""
-    day = today or dt.datetime.now(dt.UTC).date()
-    return day.year * 10000 + day.month * 100 + day.day
 
 
 def chosen_seat(decider: int | None, held: frozenset[int], wanted: int | None) -> int | None:
@@ -58,7 +52,9 @@ async def games() -> list[JSONValue]:
 
 @router.get("/daily", response_model=protocol.Daily, response_model_exclude_unset=True)
 async def daily() -> JSONObject:
-    return {"game": "fan", "deal": _daily_deal()}
+    day = today()
+    deal = await asyncio.to_thread(daily_deal, day)
+    return {"game": "fan", "deal": deal, "variant": "classic", "date": day.isoformat()}
 
 
 @router.post("/tables", response_model=protocol.Created, response_model_exclude_unset=True)
