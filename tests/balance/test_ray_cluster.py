@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +32,9 @@ pytest.importorskip("ray.util.client", reason="the ray extra is installed by scr
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     home = tmp_path_factory.mktemp("ray-home")
-    temp = Path(tmp_path_factory.mktemp("ray-temp"))
+    # Ray's sockets live under its temp folder, and a socket's path has at most 107 bytes:
+    # pytest's folders are too deep for it, so the temp folder is a short one of its own.
+    temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
     token = secrets.token_hex(32)
     ports = [free_port() for _ in range(9)]
     env = {**os.environ, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}
@@ -60,6 +64,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
         head.send_signal(signal.SIGTERM)  # ray start --block stops the processes it started
         head.wait(timeout=60)
         log.close()
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 CODE = """
