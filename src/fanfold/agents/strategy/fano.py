@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fanfold.agents.knowledge import AnyKnowledge
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
 from fanfold.core.registry import AnyGame
@@ -16,6 +18,19 @@ def _knowledge(game: AnyGame) -> AnyKnowledge:
 
 #: What makes the game's strategy (:mod:`fanfold.agents.strategy.fano_knowledge`).
 KNOWLEDGE = _knowledge
+
+
+def prepare(say: Callable[[str], None]) -> None:
+    """Load Fano's compiled engine and search from Numba's cache (compile them on a fresh
+    installation), telling the player through ``say``."""
+    from fanfold.games.fano.fast import engine
+
+    say(
+        "Loading Fano's compiled search (a fresh installation compiles it once, "
+        "which takes one to four minutes)..."
+    )
+    engine.warm_up()
+
 
 #: The agent behind each level. ``easy``: a light search with random playouts (it finds few
 #: promotions: a beginner beats it); ``medium``: the strategy played directly, no search;
