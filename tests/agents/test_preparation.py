@@ -6,17 +6,16 @@ from __future__ import annotations
 import pytest
 
 from fanfold.agents import create_agent, parse_agent, prepare, with_time_cap
-from fanfold.agents.strategy import fantan_fast, has_compiled_code
+from fanfold.agents.strategy import fano_fast, fantan_fast, has_compiled_code
 from fanfold.core.errors import ConfigError
 from fanfold.core.registry import all_games, get_game
-from fanfold.games.fano.fast import engine
 
 
 @pytest.fixture
 def loaded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The compiled code each call loads, by game, instead of loading it."""
     calls: list[str] = []
-    monkeypatch.setattr(engine, "warm_up", lambda: calls.append("fano"))
+    monkeypatch.setattr(fano_fast, "warm_up", lambda: calls.append("fano"))
     monkeypatch.setattr(fantan_fast, "warm_up", lambda: calls.append("fantan"))
     return calls
 

@@ -58,7 +58,7 @@ class MCTSConfig(AgentConfig):
             ``ceil(widening * sqrt(n + 1))`` best actions by prior, tried best first; 0 (the
             default) considers every action, tried in random order.
         tree: ``python`` (the default): the search loop above, in Python; ``fast``: the whole
-            loop compiled (:mod:`fanfold.games.fano.fast.search`, Fano only, with
+            loop compiled (:mod:`fanfold.agents.strategy.fano_search`, Fano only, with
             ``playout=fast-heuristic``): ``deals`` states dealt consistent with the view,
             reused in turn by the iterations, the compiled move scores as priors, the
             compiled evaluation; a game or config it does not cover uses the Python tree.

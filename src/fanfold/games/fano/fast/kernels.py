@@ -6,6 +6,10 @@ directory when that is not writable; ``NUMBA_CACHE_DIR`` overrides both), so lat
 load it instead of compiling. Importing this module imports Numba: only :mod:`.engine` does,
 on first use.
 
+The kernels import the rules' constants (hand size, tribute cost and cap, Joker supply, field
+slots, the plane's tables) from the rules modules; :mod:`fanfold.core.numba_cache` makes a
+change to any of them compile the kernels afresh instead of loading stale code.
+
 The kernels follow the reference rules (:mod:`fanfold.games.fano.rules`) step by step, in the
 same order, so the legal actions come out in the reference's order; the tests check this
 action by action. Reshuffles use the fast path's own generator (``np.random``, seeded per
@@ -19,6 +23,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from fanfold.core import numba_cache
+from fanfold.games.fano.cards import ATTACK_SUPPORT as SUPPORT_ROWS
+from fanfold.games.fano.cards import LINE_THIRD as THIRD_ROWS
+from fanfold.games.fano.cards import MAX_COMBAT, TEMP, WILD
+from fanfold.games.fano.config import Teams
 from fanfold.games.fano.fast.layout import (
     C_EASY,
     C_HARD,
@@ -103,45 +112,30 @@ from fanfold.games.fano.fast.layout import (
     TURN_PLAYER,
     UP,
 )
+from fanfold.games.fano.rules.deck import HAND_SIZE
+from fanfold.games.fano.rules.specials import JOKER_SUPPLY, TRIBUTE_CAP, TRIBUTE_COST
+from fanfold.games.fano.rules.zones import FIELD_SLOTS
 
-HAND_SIZE = 3
-TRIBUTE_COST = 3
-TRIBUTE_CAP = 7
-JOKER_SUPPLY = 2
-ONE_FOR_ALL = 2
+numba_cache.install()  # a change to a constant imported here compiles the kernels afresh
+
+#: The config array's code of "One for all" (Fano's partnership teams), as the codec writes it.
+ONE_FOR_ALL = tuple(Teams).index(Teams.ONE_FOR_ALL)
 #: :func:`_draw_to_three` stopped to ask whether to add a Temporary Joker.
 ASKED = 2
-FIELD_SLOTS = 4
-MAX_COMBAT = 7
-WILD = 4
-TEMP = 5
 
 
-def _support_table() -> npt.NDArray[np.int32]:
+def _value_table(rows: tuple[tuple[int, ...], ...]) -> npt.NDArray[np.int32]:
+    """A plane table of :mod:`fanfold.games.fano.cards` as an array indexed by any card value
+    (0 to 10; the prestige values 8 to 10 are on no line)."""
     table = np.zeros((11, 11), np.int32)
-    for i in range(1, 8):
-        cycle = (i, (i % 7) + 1, ((i + 2) % 7) + 1)
-        a, b, c = cycle
-        for x, y, z in ((a, b, c), (b, c, a), (c, a, b)):
-            table[x, y] = z
+    table[: len(rows), : len(rows)] = np.array(rows, np.int32)
     return table
 
 
-#: ``ATTACK_SUPPORT[a, x]`` as in :mod:`fanfold.games.fano.cards` (0: no attack).
-ATTACK_SUPPORT = _support_table()
-
-
-def _third_table() -> npt.NDArray[np.int32]:
-    table = np.zeros((11, 11), np.int32)
-    for x in range(1, 8):
-        for y in range(1, 8):
-            if ATTACK_SUPPORT[x, y]:
-                table[x, y] = table[y, x] = ATTACK_SUPPORT[x, y]
-    return table
-
-
+#: ``ATTACK_SUPPORT[a, x]``: :data:`fanfold.games.fano.cards.ATTACK_SUPPORT` (0: no attack).
+ATTACK_SUPPORT = _value_table(SUPPORT_ROWS)
 #: ``LINE_THIRD[a, x]``: the third point of the line through ``a`` and ``x``.
-LINE_THIRD = _third_table()
+LINE_THIRD = _value_table(THIRD_ROWS)
 
 
 # ----------------------------------------------------------------------------- card lists
