@@ -19,13 +19,10 @@ import numpy.typing as npt
 from numba import njit
 
 from fanfold.core import numba_cache
-from fanfold.games.fano.fast.kernels import (
-    ATTACK_SUPPORT,
-    _greedy_score,
-    _seat,
-    apply,
-    legal_actions,
-)
+from fanfold.games.fano.fast.kernels import apply, legal_actions
+from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT
+from fanfold.games.fano.fast.kernels.playouts import _greedy_score
+from fanfold.games.fano.fast.kernels.zones import _seat
 from fanfold.games.fano.fast.layout import (
     C_PLAYERS,
     C_TRIONFEY,

@@ -56,14 +56,9 @@ from fanfold.agents.strategy.fano_policy import (
     score_from,
 )
 from fanfold.core import numba_cache
-from fanfold.games.fano.fast.kernels import (
-    ATTACK_SUPPORT,
-    _seat,
-    apply,
-    legal_actions,
-    seed_generator,
-    winner,
-)
+from fanfold.games.fano.fast.kernels import apply, legal_actions, seed_generator, winner
+from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT
+from fanfold.games.fano.fast.kernels.zones import _seat
 from fanfold.games.fano.fast.layout import (
     C_PLAYERS,
     C_PROMOTIONS_TO_WIN,
