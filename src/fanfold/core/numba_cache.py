@@ -21,7 +21,6 @@ import enum
 import hashlib
 import inspect
 import sys
-from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -93,14 +92,24 @@ def _file_print(path: Path, stack: tuple[Path, ...]) -> bytes:
     path = path.resolve()
     if path in stack:  # two compiled files importing each other: each is folded in once
         return b"cycle:" + str(path).encode()
-    return fingerprint(path, (*stack, path))
+    known = _PRINTS.get(path)
+    if known is None:
+        known = _PRINTS[path] = _compute(path, (*stack, path))
+    return known
 
 
-@cache
-def fingerprint(path: Path, stack: tuple[Path, ...] = ()) -> bytes:
+#: Fingerprints computed in this process, by file.
+_PRINTS: dict[Path, bytes] = {}
+
+
+def fingerprint(path: Path) -> bytes:
     """The SHA-256 of ``path``'s text, of the constants it imports from modules under
     :data:`ROOTS` and of the fingerprints of the compiled files it imports from (computed once
     a process: :func:`forget` starts again)."""
+    return _file_print(path, ())
+
+
+def _compute(path: Path, stack: tuple[Path, ...]) -> bytes:
     text = path.read_bytes()
     digest = hashlib.sha256(text)
     for module_name, name in _module_level_imports(ast.parse(text)):
@@ -109,13 +118,13 @@ def fingerprint(path: Path, stack: tuple[Path, ...] = ()) -> bytes:
             continue
         value = module if name is None else getattr(module, name, None)
         digest.update(f"{module_name}:{name}=".encode())
-        digest.update(_value_print(value, stack or (path.resolve(),)))
+        digest.update(_value_print(value, stack))
     return digest.digest()
 
 
 def forget() -> None:
     """Compute every fingerprint afresh (after a constant was changed in this process)."""
-    fingerprint.cache_clear()
+    _PRINTS.clear()
 
 
 class _ImportsStamp:
