@@ -15,6 +15,9 @@ The layers, lowest first (see ``docs/api.md``, "Adding a game"):
   below them but not each other;
 * ``cli``, the command line, on top: it starts every front end (``fanfold serve``).
 
+No module outside ``games`` compares anything with a registered game's name written as a
+constant: code above the games asks the game (its traits and hooks) instead.
+
 ``fanfold/__init__.py`` and ``fanfold/__main__.py`` are the entry points: what they import is
 not checked against the layers. Only a front end or the command line may import the root
 package, and nothing may import ``__main__`` (importing it runs the command line).
