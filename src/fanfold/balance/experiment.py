@@ -41,7 +41,7 @@ from typing import Any
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError
-from fanfold.core.registry import AnyGame, get_game
+from fanfold.core.registry import AnyGame, get_game, set_up
 from fanfold.play.batch import Job
 from fanfold.play.kinds import action_kind, check_names
 
@@ -287,24 +287,15 @@ def build_experiment(
 
 def _config(game: AnyGame, preset: Any, options: Any, where: str) -> GameConfig:
     try:
-        config: GameConfig = (
-            game.default_config() if preset is None else game.preset(str(preset)).config
-        )
-        if options is not None:
-            if not isinstance(options, Mapping):
-                raise ConfigError(
-                    "options is a table of option values, e.g. { oversum_prestige_only = true }"
-                )
-            config = config.with_options({str(k): _option_text(v) for k, v in options.items()})
+        if options is not None and not isinstance(options, Mapping):
+            raise ConfigError(
+                "options is a table of option values, e.g. { oversum_prestige_only = true }"
+            )
+        variant = None if preset is None else str(preset)
+        config: GameConfig = set_up(game, variant, options)[1]
     except FanfoldError as error:
         raise ConfigError(f"{where}: {error}") from None
     return config
-
-
-def _option_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def load_experiment(path: Path) -> Experiment:

@@ -22,15 +22,17 @@ from fanfold.envs.layout import FloatArray
 from fanfold.play.setup import new_table
 from fanfold.play.table import HUMAN, Table
 
-#: Steps after which an episode is cut short (truncated) unless the caller says otherwise:
-#: Fan patience with any card allowed to fill an empty fan can move a card back and forth
-#: forever; the other games end by their own rules (repetition, turn limits, empty hands).
-DEFAULT_MAX_STEPS: dict[str, int | None] = {
-    "fan": 1000,
-    "fano": None,
-    "fantan": None,
-    "morris": 1000,
-}
+#: Steps after which an episode of a game that may go on for ever is cut short (truncated)
+#: unless the caller says otherwise: Fan patience with any card allowed to fill an empty fan can
+#: move a card back and forth forever, and nothing bounds the length of a Morris game.
+UNBOUNDED_MAX_STEPS = 1000
+
+
+def default_max_steps(game: AnyGame) -> int | None:
+    """The step limit of an episode when the caller sets none: :data:`UNBOUNDED_MAX_STEPS` for
+    a game with no bound of its own (:meth:`~fanfold.core.game.Game.longest_game`), none for a
+    game that ends by its own rules (turn limits, empty hands)."""
+    return UNBOUNDED_MAX_STEPS if game.longest_game(game.default_config()) is None else None
 
 
 def quiet(message: str) -> None:

@@ -42,19 +42,14 @@ from fanfold.core.errors import ConfigError
 from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.envs.encoding import Encoding
 from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
-from fanfold.envs.episode import DEFAULT_MAX_STEPS, Episode
+from fanfold.envs.episode import Episode, default_max_steps
 from fanfold.play.setup import SEED_BITS
 from fanfold.play.table import HUMAN
 from fanfold.solvers.morris import load_table, rank_actions
 
 PREFIX = "python_fanfold_"
-#: Returns' bounds by game (Fan Tan's chip and penalty scoring: a loose bound).
-_UTILITY = {
-    "fan": (0.0, 1.0),
-    "fano": (-1.0, 1.0),
-    "fantan": (-1000.0, 1000.0),
-    "morris": (-1.0, 1.0),
-}
+#: The bound on a game's actions where neither the game nor the caller sets one.
+_NO_BOUND = 100_000
 _registered: list[str] = []
 #: Outcomes of each chance node of the deal: one byte of the deal's seed.
 CHANCE_OUTCOMES = 256
@@ -76,7 +71,7 @@ def _player_range(game: AnyGame) -> tuple[int, int]:
 def _game_type(game: AnyGame) -> pyspiel.GameType:
     low, high = _player_range(game)
     kind = pyspiel.GameType
-    dealt = game.name != "morris"
+    dealt = game.traits.chance
     return kind(
         short_name=PREFIX + game.name,
         long_name=f"fanfold {game.title}",
@@ -87,7 +82,7 @@ def _game_type(game: AnyGame) -> pyspiel.GameType:
             if game.has_hidden_information
             else kind.Information.PERFECT_INFORMATION
         ),
-        utility=kind.Utility.ZERO_SUM if game.name == "morris" else kind.Utility.GENERAL_SUM,
+        utility=kind.Utility.ZERO_SUM if game.traits.zero_sum else kind.Utility.GENERAL_SUM,
         reward_model=kind.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
@@ -147,20 +142,20 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         self.config = config
         self.encoding: Encoding = encoding_for(found, config)
         limit = int(values["max_steps"])
-        self.max_steps = DEFAULT_MAX_STEPS[found.name] if limit < 0 else (limit or None)
+        self.max_steps = default_max_steps(found) if limit < 0 else (limit or None)
         self.position = str(values["position"]) or None
         seed = int(values["seed"])
         self.fixed_seed = seed if seed >= 0 else None
         self.deal_bytes = _deal_bytes(game_type, found, self.position, self.fixed_seed)
-        low, high = _UTILITY[found.name]
+        low, high = found.traits.returns
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.num_actions,
             max_chance_outcomes=CHANCE_OUTCOMES if self.deal_bytes else 0,
             num_players=self.encoding.players,
             min_utility=low,
             max_utility=high,
-            utility_sum=0.0 if found.name == "morris" else None,
-            max_game_length=self.max_steps or _length_bound(found, config),
+            utility_sum=0.0 if found.traits.zero_sum else None,
+            max_game_length=self.max_steps or found.longest_game(config) or _NO_BOUND,
         )
         super().__init__(game_type, info, values)
 
@@ -191,16 +186,6 @@ def _deal_bytes(
     if position is not None or seed is not None:
         return 0
     return HIDDEN_DEAL_BYTES if game.has_hidden_information else OPEN_DEAL_BYTES
-
-
-def _length_bound(game: AnyGame, config: Any) -> int:
-    """A bound on a game's actions where no step limit is set (turn limits, cards)."""
-    if game.name == "fano":
-        return int(config.last_turn) * 50
-    if game.name == "fantan":
-        hands = config.hands or 200
-        return int(hands * 52 * config.players)
-    return 100_000
 
 
 class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type information

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Header, Query
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import UnknownAgentError
-from fanfold.core.registry import get_game
+from fanfold.core.registry import set_up
 from fanfold.play.analysis import analyses_for
 from fanfold.server import protocol
 from fanfold.server.daily import daily_deal, today
@@ -59,12 +59,7 @@ async def daily() -> JSONObject:
 
 @router.post("/tables", response_model=protocol.Created, response_model_exclude_unset=True)
 async def create(body: CreateTable, hub: HubDep) -> JSONObject:
-    game = get_game(body.game)
-    config = game.preset(body.variant).config if body.variant else game.default_config()
-    if body.options:
-        config = config.with_options(body.options)
-    if body.players is not None:
-        config = game.with_players(config, body.players)
+    game, config = set_up(body.game, body.variant, body.options, body.players)
     seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
     if body.seed is not None and body.deal is not None and body.seed != body.deal:
         raise BadRequestError("give a seed or a deal number, not both")
