@@ -112,10 +112,17 @@ class Ownership:
         self._taking: dict[str, asyncio.Lock] = {}
 
     # -------------------------------------------------------------- running
+    async def _connect(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
+        # The application name tells an operator (pg_stat_activity, pg_locks) whose locks
+        # these are.
+        return await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, application_name=f"fanfold {self.name}"[:63]
+        )
+
     async def start(self) -> None:
         """Connect (the lock connection and the listening one) and start listening."""
-        self._locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        self._listen = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        self._locks = await self._connect()
+        self._listen = await self._connect()
         await self._listen.execute(f"LISTEN {CHANNEL}")
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listening()), loop.create_task(self._checking())]
@@ -247,8 +254,8 @@ class Ownership:
                 if task is not asyncio.current_task():
                     task.cancel()
             try:
-                self._locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-                self._listen = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                self._locks = await self._connect()
+                self._listen = await self._connect()
                 await self._listen.execute(f"LISTEN {CHANNEL}")
             except Exception:
                 log.error("the store cannot be reached; trying again", exc_info=True)
