@@ -264,3 +264,77 @@ def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  #
             other.play(2)
             stored = _stored_actions(pg_url, other.table)
             assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
+
+
+# ------------------------------------------------------ fanfold serve --processes
+
+
+def test_several_processes_need_postgresql(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fanfold",
+            "serve",
+            "--processes",
+            "2",
+            "--db",
+            f"sqlite:///{tmp_path / 'x.db'}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_environment(),
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "--processes 2 needs a PostgreSQL store" in done.stderr
+    assert not (tmp_path / "x.db").exists()  # nothing was started or made
+
+
+def test_serve_processes_starts_one_process_a_port(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
+    first = free_port()
+    ports = [first, first + 1]
+    with (tmp_path / "serve.log").open("a") as output:
+        parent = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "fanfold",
+                "serve",
+                "--processes",
+                "2",
+                "--port",
+                str(first),
+                "--db",
+                pg_url,
+                "--bot-workers",
+                "1",
+            ],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=_environment(),
+        )
+    try:
+        deadline = time.monotonic() + 120
+        ready: set[int] = set()
+        while ready != set(ports):
+            assert parent.poll() is None, (tmp_path / "serve.log").read_text()
+            assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            for port in ports:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
+                        ready.add(port)
+                except httpx.TransportError:
+                    pass
+            time.sleep(0.2)
+        parent.send_signal(signal.SIGTERM)
+        assert parent.wait(timeout=60) == 0
+        for port in ports:  # its processes stopped with it
+            with socket.socket() as probe:
+                assert probe.connect_ex(("127.0.0.1", port)) != 0
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait(timeout=30)
