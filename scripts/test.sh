@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install everything the tests need (Python packages, Debian's Chromium for the browser tests and
-# PostgreSQL for the storage tests, HAProxy for the several-processes test), then run lint, format check, type check and the whole suite.
+# Install everything the tests need (Python packages, Debian's Chromium for the browser tests,
+# PostgreSQL for the storage tests and HAProxy for the several-processes test), then run lint,
+# format check, type check and the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
