@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Install everything the tests need (Python packages, Debian's Chromium for the browser tests and
-# PostgreSQL for the storage tests), then run lint, format check, type check and the whole suite.
+# Install everything the tests need (Python packages, Debian's Chromium for the browser tests,
+# PostgreSQL for the storage tests and HAProxy for the several-processes test), then run lint,
+# format check, type check and the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
+[ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing Debian packages: ${missing[*]}"
   SUDO=""

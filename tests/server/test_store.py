@@ -421,10 +421,10 @@ class FailingStore(Store):
             raise RuntimeError("the disk is full")
         super().append(*args, **kwargs)
 
-    def append_many(self, *args: Any, **kwargs: Any) -> None:
+    def append_many(self, *args: Any, **kwargs: Any) -> set[str]:
         if self.fail:
             raise RuntimeError("the disk is full")
-        super().append_many(*args, **kwargs)
+        return super().append_many(*args, **kwargs)
 
     def truncate(self, *args: Any, **kwargs: Any) -> None:
         if self.fail:

@@ -58,6 +58,16 @@ def serve(
             "names. Default: none, every client is the address it connects from.",
         ),
     ] = None,
+    processes: Annotated[
+        int,
+        typer.Option(
+            help="Server processes to start, on ports PORT, PORT+1, ... (each its own "
+            "process, not workers sharing one socket), for a router such as HAProxy in front "
+            "(docs/deploy.md); more than one needs a PostgreSQL store.",
+            min=1,
+            max=64,
+        ),
+    ] = 1,
 ) -> None:
     """Serve fanfold in the browser: open the printed address to play."""
     import uvicorn
@@ -73,7 +83,27 @@ def serve(
         raise typer.BadParameter(str(error), param_hint="--trusted-proxy") from None
 
     url = db or default_url()
+    if processes > 1:
+        from fanfold.server.ownership import is_postgresql
+
+        if not is_postgresql(url):
+            fail(
+                f"--processes {processes} needs a PostgreSQL store (--db "
+                "postgresql+psycopg://user@host/name): a SQLite file is served by one process"
+            )
+        if port + processes - 1 > 65535:
+            fail(f"--port {port} leaves no room for {processes} ports")
     _check_store(url)
+    if processes > 1:
+        arguments = [
+            *("--host", host, "--db", url, "--bot-seconds", f"{bot_seconds!r}"),
+            *("--bot-pause", f"{bot_pause!r}", "--bot-workers", str(bot_workers)),
+            *("--expire-days", f"{expire_days!r}"),
+        ]
+        for proxy in proxies:
+            arguments += ["--trusted-proxy", proxy]
+        _supervise([port + n for n in range(processes)], arguments)
+        return
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     console.print(
         f"fanfold is serving on http://{shown}:{port}/  (store: {shown_url(url)})", markup=False
@@ -110,3 +140,53 @@ def _check_store(url: str) -> None:
         Store(url).close()
     except StoreOpenError as error:
         fail(str(error), code=1)
+
+
+#: Seconds before a server process that stopped is started again (``--processes``).
+RESTART_SECONDS = 1.0
+
+
+def _supervise(ports: list[int], arguments: list[str]) -> None:
+    """Run one ``fanfold serve`` process per port until Ctrl-C or SIGTERM, starting again
+    any that stops (its tables are taken meanwhile by the others, through the router)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    def start(port: int) -> subprocess.Popen[bytes]:
+        command = [sys.executable, "-m", "fanfold", "serve", "--port", str(port), *arguments]
+        return subprocess.Popen(command)
+
+    running = {port: start(port) for port in ports}
+    stopping = False
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        del signum, frame
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while not stopping:
+            time.sleep(0.2)
+            for port, process in list(running.items()):
+                code = process.poll()
+                if code is not None and not stopping:
+                    console.print(
+                        f"the process on port {port} stopped (status {code}); starting it again",
+                        markup=False,
+                    )
+                    time.sleep(RESTART_SECONDS)
+                    running[port] = start(port)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for process in running.values():
+            if process.poll() is None:
+                process.terminate()
+        for process in running.values():
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()

@@ -50,7 +50,7 @@ from fanfold.core.errors import FanfoldError, StaleVersionError, TurnError
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.protocol import MAX_BODY, error_body
-from fanfold.server.routes import lessons, pages, records, tables
+from fanfold.server.routes import health, lessons, pages, records, tables
 from fanfold.server.runtime import (
     NO_AUTOMATIC_FULL_COLLECTION,
     BodyLimit,
@@ -171,6 +171,7 @@ def create_app(
     app.include_router(tables.router)
     app.include_router(records.router)
     app.include_router(socket_router)
+    app.include_router(health.router)
     return app
 
 

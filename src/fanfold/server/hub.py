@@ -46,7 +46,9 @@ from fanfold.server.live import (
     Watcher,
     storage_failure,
 )
+from fanfold.server.metrics import Metrics
 from fanfold.server.outbox import spectators_pacer
+from fanfold.server.ownership import ElsewhereError, Ownership
 from fanfold.server.protocol import game_catalogue, message_for
 from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
 from fanfold.server.tasks import start_bots, start_clock
@@ -61,6 +63,11 @@ FRIEND = "friend"
 #: How long an unfinished table may go without an action before it expires (is deleted):
 #: 30 days (``fanfold serve --expire-days``).
 EXPIRE_SECONDS = 30 * 24 * 3600.0
+
+#: Why a socket is closed when its table moves to another server process.
+MOVED = "the table moved to another server process; reconnect"
+#: What a player is told when another process stored the table's next action first.
+MOVED_ON = "this table moved on in another server process; look again"
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +95,9 @@ class Hub:
             garbage collector's pauses, which every table waits for.
         expire_seconds: an unfinished table with no action for this long is abandoned and
             deleted from the store (:meth:`expire_abandoned`); ``None``: never.
+        owner: the tables this process owns, when several processes serve one PostgreSQL
+            store (:mod:`fanfold.server.ownership`); ``None``: this process is the only one.
+        metrics: what the process counts and times (:mod:`fanfold.server.metrics`).
     """
 
     def __init__(
@@ -101,8 +111,16 @@ class Hub:
         keep_finished_seconds: float = 30.0,
         pool: BotPool | None = None,
         expire_seconds: float | None = EXPIRE_SECONDS,
+        owner: Ownership | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
+        # ---- several processes on one store (fanfold.server.ownership) and metrics
+        self.owner = owner
+        self.metrics = metrics or Metrics()
+        if owner is not None:
+            owner.hand_over = self.hand_over
+            owner.lost = self.drop_all
         self.expire_seconds = expire_seconds
         self.keep_seconds = keep_seconds
         self.keep_finished_seconds = keep_finished_seconds
@@ -207,6 +225,8 @@ class Hub:
         table_options["listed"] = listed
         table_options["fair"] = not chosen and not allow_undo
         table_id = _new_id()
+        if self.owner is not None and not await self.owner.take(table_id, wait=0):
+            raise ElsewhereError("the new table could not be owned; try again")
         try:
             self.store.create(
                 table_id,
@@ -328,6 +348,7 @@ class Hub:
         if live is not None:
             live.touched = time.monotonic()
             return live
+        await self._own(table_id)
         async with self._loading:
             live = self.live.get(table_id)
             if live is not None:
@@ -336,8 +357,10 @@ class Hub:
             try:
                 stored = await asyncio.to_thread(self.store.load, table_id)
             except Exception as error:
+                await self._disown(table_id)
                 raise storage_failure("the table could not be read", error) from None
             if stored is None:
+                await self._disown(table_id)
                 raise NotFoundError(f"there is no table {table_id!r}")
             live = _rebuild(self._within_budget(stored))
             self.live[table_id] = live
@@ -399,6 +422,7 @@ class Hub:
         ]
         for table_id in gone:
             self.live.pop(table_id).evicted = True
+            self._disown_soon(table_id)
         return len(gone)
 
     async def resume_all(self) -> int:
@@ -414,6 +438,8 @@ class Hub:
         for table_id, resume in found:
             if resume is False:
                 continue
+            if self.owner is not None and not await self.owner.take(table_id, wait=0):
+                continue  # another process plays it
             try:
                 live = await self.get(table_id)
             except FanfoldError as error:  # one that cannot be rebuilt (a config out of
@@ -443,6 +469,7 @@ class Hub:
             live = self.live.pop(table_id, None)
             if live is not None:
                 live.evicted = True
+            self._disown_soon(table_id)
         if gone:
             log.info("%d abandoned tables expired", len(gone))
         return gone
@@ -463,6 +490,7 @@ class Hub:
             StaleVersionError, TurnError, NotationError, IllegalActionError: from the table.
             StorageError: the store could not keep the action (nothing changed).
         """
+        started = time.perf_counter()
         async with self.holding(table_id) as live:
             table = live.table
             held = live.seats_of(token)
@@ -487,6 +515,7 @@ class Hub:
         start_clock(self, live)
         await self.broadcast(live)
         start_bots(self, live)
+        self.metrics.act_seconds.observe(time.perf_counter() - started)
         return Acted(played, produced)
 
     async def undo(self, table_id: str, token: str | None, version: int | None) -> Undone:
@@ -544,9 +573,14 @@ class Hub:
         )
         try:
             await self._commit(row)
+        except ElsewhereError:
+            table.take_back()
+            self.let_go(live)  # another process stored this table's next action first
+            raise
         except Exception as error:
             table.take_back()
             raise storage_failure("the move could not be stored", error) from None
+        self.metrics.actions.inc()
 
     async def _commit(self, row: AppendRow) -> None:
         """Store ``row``; returns once it is committed. Rows from every table that arrive in
@@ -561,16 +595,70 @@ class Hub:
 
     def _flush(self) -> None:
         batch, self._pending = self._pending, []
+        started = time.perf_counter()
         try:
-            self.store.append_many([row for row, _ in batch])
+            refused = self.store.append_many([row for row, _ in batch])
         except Exception as error:
             for _, future in batch:
                 if not future.done():
                     future.set_exception(error)
             return
-        for _, future in batch:
-            if not future.done():
+        self.metrics.store_seconds.observe(time.perf_counter() - started)
+        for row, future in batch:
+            if future.done():
+                continue
+            if row.table_id in refused:
+                future.set_exception(ElsewhereError(MOVED_ON))
+            else:
                 future.set_result(None)
+
+    # ------------------------------------- ownership (fanfold.server.ownership)
+    async def _own(self, table_id: str) -> None:
+        """Own ``table_id`` before loading it (when several processes share the store)."""
+        if self.owner is not None and not await self.owner.take(table_id):
+            raise ElsewhereError(
+                "this table is played by another server process just now; try again"
+            )
+
+    async def _disown(self, table_id: str) -> None:
+        if self.owner is not None and table_id not in self.live:
+            await self.owner.release(table_id)
+
+    def _disown_soon(self, table_id: str) -> None:
+        if self.owner is not None:
+            asyncio.get_running_loop().create_task(self._disown(table_id))
+
+    def let_go(self, live: LiveTable, reason: str = MOVED) -> None:
+        """Drop ``live`` from memory now: its bots and timer stop, its sockets are closed
+        with 1012 (their browsers reconnect, through the router, to the table's owner) and
+        this process's ownership is let go. Call it with the table's lock held, or where no
+        action can be being stored."""
+        live.evicted = True
+        if self.live.get(live.id) is live:
+            del self.live[live.id]
+        for task in (live.bots, live.clock):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        for watcher in list(live.watchers):
+            if watcher.outbox is not None:
+                watcher.outbox.shut(1012, reason)
+        live.watchers.clear()
+        self._disown_soon(live.id)
+
+    async def hand_over(self, table_id: str) -> None:
+        """Another process asked for ``table_id``: let it go after the action being stored,
+        if any (the caller then unlocks it)."""
+        live = self.live.get(table_id)
+        if live is None:
+            return
+        async with live.lock:
+            self.let_go(live)
+
+    async def drop_all(self) -> None:
+        """This process's locks are gone (its connection to the store broke): every table
+        leaves memory, and is taken again from the store when asked for."""
+        for live in list(self.live.values()):
+            self.let_go(live)
 
     async def idle(self, table_id: str, timeout: float = 60.0) -> None:
         """Wait until the table's bots have nothing left to do (tests, scripts)."""

@@ -23,6 +23,8 @@ from fanfold.agents.strategy import has_compiled_code
 from fanfold.core.registry import all_games
 from fanfold.server.bots import BotPool
 from fanfold.server.hub import Hub
+from fanfold.server.metrics import Metrics
+from fanfold.server.ownership import Ownership, is_postgresql
 from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER
 from fanfold.server.settings import Settings
 from fanfold.server.store import Store
@@ -188,6 +190,11 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
     @asynccontextmanager
     async def running(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, settings.store_url)
+        # Several processes may serve one PostgreSQL store: each owns its tables there.
+        owner = Ownership(settings.store_url) if is_postgresql(settings.store_url) else None
+        if owner is not None:
+            await owner.start()
+        metrics = Metrics()
         hub = Hub(
             store,
             bot_seconds=settings.bot_seconds,
@@ -200,6 +207,11 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
                 warm=_warm_fast if settings.warm_fast else None,
             ),
             expire_seconds=settings.expire_seconds,
+            owner=owner,
+            metrics=metrics,
+        )
+        metrics.watch_tables(
+            lambda: len(hub.live), lambda: len(owner.held) if owner is not None else 0
         )
         app.state.hub = hub
         hub.pool.start()  # a worker thread's warm-up sets what it loads aside once loaded
@@ -221,6 +233,8 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
                         task.cancel()
             hub.executor.shutdown(wait=False, cancel_futures=True)
             hub.pool.shutdown()
+            if owner is not None:
+                await owner.close()
             store.close()
 
     return running

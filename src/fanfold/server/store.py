@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.dialects.postgresql
+import sqlalchemy.dialects.sqlite
 from sqlalchemy.engine import Connection, Engine
 
 from fanfold.core.config import JSONObject
@@ -342,45 +344,73 @@ class Store:
             )
             self._touch(connection, table_id, version, outcome)
 
-    def append_many(self, rows: Sequence[AppendRow]) -> None:
-        """Store several tables' new actions in one transaction (a group commit): all of them
-        or, on an error, none."""
+    def append_many(self, rows: Sequence[AppendRow]) -> set[str]:
+        """Store several tables' new actions in one transaction (a group commit); returns the
+        ids of the tables refused, whose rows were not stored.
+
+        A table is refused when one of its action numbers is stored already (another server
+        process stored it: the table moved on elsewhere, see :mod:`fanfold.server.ownership`);
+        its rows are left out and its version kept, and the other tables of the commit are
+        stored as usual. Any other error stores nothing.
+        """
         if not rows:
-            return
+            return set()
         now = time.time()
         with self._begin() as connection:
-            connection.execute(
-                actions.insert(),
+            insert = (
+                sa.dialects.postgresql.insert(actions)
+                if connection.dialect.name == "postgresql"
+                else sa.dialects.sqlite.insert(actions)
+            )
+            stored = connection.execute(
+                insert.on_conflict_do_nothing().returning(actions.c.table_id, actions.c.number),
                 [
                     {"table_id": r.table_id, "number": r.number, "seat": r.seat, "text": r.text}
                     for r in rows
                 ],
-            )
+            ).all()
+            kept = {(row.table_id, row.number) for row in stored}
+            refused = {r.table_id for r in rows if (r.table_id, r.number) not in kept}
+            for table_id in refused:  # none of a refused table's rows stays
+                numbers = [n for (t, n) in kept if t == table_id]
+                if numbers:
+                    connection.execute(
+                        actions.delete().where(
+                            actions.c.table_id == table_id, actions.c.number.in_(numbers)
+                        )
+                    )
             latest: dict[str, AppendRow] = {}
             for row in rows:
-                latest[row.table_id] = row  # a table's last row carries its newest version
-            connection.execute(
-                tables.update()
-                .where(tables.c.id == sa.bindparam("table"))
-                .values(
-                    version=sa.bindparam("new_version"),
-                    updated=sa.bindparam("now"),
-                    outcome=sa.bindparam("new_outcome"),
-                    options=sa.func.coalesce(
-                        sa.bindparam("new_options", type_=sa.Text), tables.c.options
+                if row.table_id not in refused:
+                    latest[row.table_id] = row  # a table's last row carries its newest version
+            if latest:
+                connection.execute(
+                    tables.update()
+                    .where(tables.c.id == sa.bindparam("table"))
+                    .values(
+                        version=sa.bindparam("new_version"),
+                        updated=sa.bindparam("now"),
+                        outcome=sa.bindparam("new_outcome"),
+                        options=sa.func.coalesce(
+                            sa.bindparam("new_options", type_=sa.Text), tables.c.options
+                        ),
                     ),
-                ),
-                [
-                    {
-                        "table": row.table_id,
-                        "new_version": row.version,
-                        "now": now,
-                        "new_outcome": json.dumps(row.outcome) if row.outcome is not None else None,
-                        "new_options": json.dumps(row.options) if row.options is not None else None,
-                    }
-                    for row in latest.values()
-                ],
-            )
+                    [
+                        {
+                            "table": row.table_id,
+                            "new_version": row.version,
+                            "now": now,
+                            "new_outcome": json.dumps(row.outcome)
+                            if row.outcome is not None
+                            else None,
+                            "new_options": json.dumps(row.options)
+                            if row.options is not None
+                            else None,
+                        }
+                        for row in latest.values()
+                    ],
+                )
+        return refused
 
     def truncate(
         self, table_id: str, keep: int, version: int, *, options: JSONObject | None = None

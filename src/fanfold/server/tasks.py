@@ -35,6 +35,8 @@ async def run_bots(hub: Hub, live: LiveTable) -> None:
     table = live.table
     while True:
         async with live.lock:
+            if live.evicted:
+                return  # handed over to another process: it plays on there
             seat = table.agent_to_move()
             agent = table.seats[seat].agent if seat is not None else None
             if seat is None or agent is None:
@@ -47,11 +49,15 @@ async def run_bots(hub: Hub, live: LiveTable) -> None:
             view, legal, version = table.view(seat), table.legal_actions(), table.version
             live.thinking = seat
         decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
+        started = time.perf_counter()
         try:
             action = await hub.pool.decide(decision)
         finally:
             live.thinking = None
+        hub.metrics.bot_seconds.observe(time.perf_counter() - started)
         async with live.lock:
+            if live.evicted:
+                return  # handed over to another process, or let go: it plays on there
             if table.version != version:
                 continue  # an undo came in while the bot thought
             played = table.submit_action(seat, action, version)
@@ -97,8 +103,8 @@ async def run_clock(hub: Hub, live: LiveTable, version: int, limit: float) -> No
     async with live.lock:
         table = live.table
         seat = table.decider
-        if table.version != version or seat is None:
-            return  # decided in time (or undone): nothing to do
+        if table.version != version or seat is None or live.evicted:
+            return  # decided in time (or undone, or the table moved): nothing to do
         action = table.game.passive_action(table.state)
         if action is None:
             return

@@ -31,6 +31,9 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 #: Requests that open a table (each also counts as a request).
 CREATING = frozenset({("POST", "/api/tables"), ("POST", "/api/records")})
+#: Paths no client's limits count: a router's health checks and a metrics scraper, which ask
+#: every second or so from one address.
+UNCOUNTED = frozenset({"/health", "/ready", "/metrics"})
 #: The WebSocket close code for a connection refused by a limit (policy violation).
 POLICY = 1008
 
@@ -180,6 +183,9 @@ class Throttle:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if scope.get("path") in UNCOUNTED:  # a router's health checks, a metrics scraper
             await self.app(scope, receive, send)
             return
         client = client_address(scope, self.trusted)

@@ -82,6 +82,7 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
         return
     watcher: Watcher | None = None
     allowance, last = BURST, time.monotonic()
+    hub.metrics.sockets.inc()
     try:
         while True:
             frame = await websocket.receive()
@@ -168,6 +169,7 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass  # the browser went away (WebSocketDisconnected: a send after it closed)
     finally:
+        hub.metrics.sockets.dec()
         if watcher is not None:
             hub.unwatch(live, watcher)
         await outbox.stop()

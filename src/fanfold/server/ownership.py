@@ -1,0 +1,276 @@
+"""Which server process plays a table: ownership in PostgreSQL, for several ``fanfold serve``
+processes on one store.
+
+Each live table is owned by one process at a time. Ownership is a PostgreSQL session-level
+advisory lock on the table's key (:func:`lock_key`), taken on a connection of the process's
+own, never one of the pool's (an advisory lock belongs to the connection that took it). A
+process that dies loses its connection, and with it every lock it held, at once: another
+process takes the table from the store on the next request, at its last stored action.
+
+Who owns what, and when ownership moves:
+
+* A process takes a table when it needs it in memory (a request for it, a new table, a table
+  resumed at start-up) and lets it go when the table leaves memory (idle, expired).
+* The router (HAProxy, ``docs/deploy.md``) sends every request of a table to one process,
+  by the table's id. A request that arrives at a process while another owns the table (a
+  table just opened on the process that took the ``POST``, a process back after a failure
+  while its tables sit on a stand-in) asks the owner to hand it over, by a notification on
+  :data:`CHANNEL`. The owner lets it go after the action it is storing, if any, closes its
+  sockets with code 1012 (the browsers reconnect, through the router, to the new owner) and
+  unlocks it; the asking process then takes it. An owner that does not let go in
+  :data:`HAND_OVER_SECONDS` leaves the request refused with 503 (:class:`ElsewhereError`).
+* What crosses processes goes through PostgreSQL's LISTEN/NOTIFY, on a second connection of
+  the process's own: "hand table X over" and "table X was let go" (a few bytes each,
+  delivered at commit), never a game message. The lobby and the JSON API read the store,
+  which every process shares.
+
+Two processes never store actions for one table: the lock says who may, and the store's key
+on (table, action number) refuses a second action of the same number from a process that lost
+its lock without noticing (:meth:`fanfold.server.store.Store.append_many`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import socket
+from collections.abc import Awaitable, Callable
+
+import psycopg
+import sqlalchemy as sa
+
+from fanfold.server.live import StorageError
+
+log = logging.getLogger(__name__)
+
+#: The notification channel of hand-overs.
+CHANNEL = "fanfold_tables"
+#: How long a process waits for a table's owner to hand it over before refusing the request.
+HAND_OVER_SECONDS = 3.0
+#: How often a process checks that its ownership connection still holds its locks.
+CHECK_SECONDS = 1.0
+#: How often a waiting process tries the lock again while the owner hands a table over.
+RETRY_SECONDS = 0.05
+
+
+class ElsewhereError(StorageError):
+    """Another server process plays the table (it did not hand it over in time, or it stored
+    the table's next action first): answered with 503, nothing changed here."""
+
+
+def lock_key(table_id: str) -> int:
+    """The advisory lock key of a table: 64 bits of its id's BLAKE2b hash, signed (the
+    ``bigint`` that ``pg_try_advisory_lock`` takes)."""
+    digest = hashlib.blake2b(table_id.encode(), digest_size=8, person=b"fanfold").digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def libpq_url(url: str) -> str:
+    """A SQLAlchemy PostgreSQL URL (``postgresql+psycopg://...``) as libpq reads it."""
+    parsed = sa.engine.make_url(url)
+    return parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def is_postgresql(url: str) -> bool:
+    """Whether ``url`` names a PostgreSQL store (where several processes may serve)."""
+    try:
+        return sa.engine.make_url(url).get_backend_name() == "postgresql"
+    except sa.exc.ArgumentError:
+        return False
+
+
+HandOver = Callable[[str], Awaitable[None]]
+Lost = Callable[[], Awaitable[None]]
+
+
+class Ownership:
+    """One process's tables in PostgreSQL: the locks it holds, and the hand-overs it asks for
+    and answers.
+
+    Args:
+        url: the store's SQLAlchemy URL (PostgreSQL).
+        name: this process, as the log and the notifications name it.
+    """
+
+    def __init__(self, url: str, *, name: str | None = None) -> None:
+        self.url = libpq_url(url)
+        self.name = name or f"{socket.gethostname()}:{os.getpid()}"
+        #: The tables this process owns now.
+        self.held: set[str] = set()
+        #: Lets a table go from memory when another process asks for it (set by the hub).
+        self.hand_over: HandOver | None = None
+        #: Drops every table from memory when the locks were lost (set by the hub).
+        self.lost: Lost | None = None
+        self._locks: psycopg.AsyncConnection[tuple[object, ...]] | None = None
+        self._listen: psycopg.AsyncConnection[tuple[object, ...]] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._released: dict[str, asyncio.Event] = {}
+        self._taking: dict[str, asyncio.Lock] = {}
+
+    # -------------------------------------------------------------- running
+    async def _connect(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
+        # The application name tells an operator (pg_stat_activity, pg_locks) whose locks
+        # these are.
+        return await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, application_name=f"fanfold {self.name}"[:63]
+        )
+
+    async def start(self) -> None:
+        """Connect (the lock connection and the listening one) and start listening."""
+        self._locks = await self._connect()
+        self._listen = await self._connect()
+        await self._listen.execute(f"LISTEN {CHANNEL}")
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listening()), loop.create_task(self._checking())]
+
+    async def close(self) -> None:
+        """Stop listening and close both connections (every lock is let go)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for connection in (self._locks, self._listen):
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    await connection.close()
+        self.held.clear()
+
+    @property
+    def healthy(self) -> bool:
+        """Whether the lock connection is open (``/ready``)."""
+        return self._locks is not None and not self._locks.closed
+
+    # ------------------------------------------------------------ the locks
+    async def take(self, table_id: str, *, wait: float = HAND_OVER_SECONDS) -> bool:
+        """Own ``table_id``: True once this process holds its lock. When another process
+        holds it and ``wait`` is more than 0, ask that process to hand it over and try again
+        until ``wait`` seconds have passed; False if it did not let go."""
+        if table_id in self.held:
+            return True
+        guard = self._taking.setdefault(table_id, asyncio.Lock())
+        try:
+            async with guard:
+                if table_id in self.held:
+                    return True
+                if await self._try(table_id):
+                    return True
+                if wait <= 0:
+                    return False
+                released = self._released.setdefault(table_id, asyncio.Event())
+                await self._notify({"hand_over": table_id, "by": self.name})
+                loop = asyncio.get_running_loop()
+                deadline = loop.time() + wait
+                while loop.time() < deadline:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(released.wait(), RETRY_SECONDS * 4)
+                    released.clear()
+                    if await self._try(table_id):
+                        return True
+                log.warning("table %s: its owner did not hand it over in %.1f s", table_id, wait)
+                return False
+        finally:
+            if not guard.locked():
+                self._taking.pop(table_id, None)
+                self._released.pop(table_id, None)
+
+    async def _try(self, table_id: str) -> bool:
+        locks = self._connection()
+        cursor = await locks.execute("SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),))
+        row = await cursor.fetchone()
+        if row is not None and row[0] is True:
+            self.held.add(table_id)
+            return True
+        return False
+
+    async def release(self, table_id: str, *, told: bool = False) -> None:
+        """Let ``table_id`` go (nothing if this process does not own it); with ``told``,
+        notify the process that asked for it."""
+        if table_id not in self.held:
+            return
+        self.held.discard(table_id)
+        try:
+            await self._connection().execute("SELECT pg_advisory_unlock(%s)", (lock_key(table_id),))
+            if told:
+                await self._notify({"released": table_id, "by": self.name})
+        except Exception:  # the connection is gone: so is the lock
+            log.warning("table %s: its lock could not be let go", table_id, exc_info=True)
+
+    def _connection(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
+        if self._locks is None or self._locks.closed:
+            raise ElsewhereError("the server's ownership connection to the store is closed")
+        return self._locks
+
+    async def _notify(self, payload: dict[str, str]) -> None:
+        text = json.dumps(payload)
+        await self._connection().execute("SELECT pg_notify(%s, %s)", (CHANNEL, text))
+
+    # ----------------------------------------------------- notifications
+    async def _listening(self) -> None:
+        assert self._listen is not None
+        async for note in self._listen.notifies():
+            try:
+                message = json.loads(note.payload)
+            except ValueError:
+                continue
+            if not isinstance(message, dict) or message.get("by") == self.name:
+                continue
+            wanted = message.get("hand_over")
+            if isinstance(wanted, str) and wanted in self.held:
+                asyncio.get_running_loop().create_task(self._hand_over(wanted))
+            gone = message.get("released")
+            if isinstance(gone, str) and gone in self._released:
+                self._released[gone].set()
+
+    async def _hand_over(self, table_id: str) -> None:
+        log.info("table %s: handed over on request", table_id)
+        if self.hand_over is not None:
+            await self.hand_over(table_id)
+        await self.release(table_id, told=True)
+
+    async def _checking(self) -> None:
+        """Every :data:`CHECK_SECONDS`, check the lock connection; when it is broken, every
+        lock is gone: the hub drops its tables, and a new connection is opened."""
+        while True:
+            await asyncio.sleep(CHECK_SECONDS)
+            try:
+                await self._connection().execute("SELECT 1")
+                continue
+            except Exception:
+                log.error("the ownership connection to the store broke: every table is let go")
+            self.held.clear()
+            if self.lost is not None:
+                await self.lost()
+            with contextlib.suppress(Exception):
+                if self._locks is not None:
+                    await self._locks.close()
+                if self._listen is not None:
+                    await self._listen.close()
+            for task in self._tasks:
+                if task is not asyncio.current_task():
+                    task.cancel()
+            try:
+                self._locks = await self._connect()
+                self._listen = await self._connect()
+                await self._listen.execute(f"LISTEN {CHANNEL}")
+            except Exception:
+                log.error("the store cannot be reached; trying again", exc_info=True)
+                continue
+            current = asyncio.current_task()
+            assert current is not None
+            self._tasks = [asyncio.get_running_loop().create_task(self._listening()), current]
+
+
+__all__ = [
+    "CHANNEL",
+    "HAND_OVER_SECONDS",
+    "ElsewhereError",
+    "Ownership",
+    "is_postgresql",
+    "libpq_url",
+    "lock_key",
+]

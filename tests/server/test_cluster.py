@@ -1,0 +1,340 @@
+"""The whole site on standard parts: a throw-away PostgreSQL, HAProxy with the configuration
+``docs/deploy.md`` gives (``deploy/haproxy.cfg``) and three ``fanfold serve`` processes. Games
+of every game are played through HAProxy over WebSockets, each table's actions stored by one
+owner; then the process that owns a table in play is killed (SIGKILL), and its player
+reconnects through HAProxy and finishes on another process, nothing lost or applied twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from websockets.sync.client import ClientConnection, connect
+
+from fanfold.server.ownership import lock_key
+from tests.server.support import JSON, free_port
+from tests.server.test_ownership import _stored_actions, pg_url  # noqa: F401 (fixture)
+from tests.server.test_restart import ROOT, _environment
+from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
+
+CONFIG = ROOT / "deploy" / "haproxy.cfg"
+#: A game of each: the test's player in the first seat, random bots in the others.
+GAMES: list[JSON] = [
+    {"game": "morris", "seats": ["you", "random"]},
+    {"game": "fantan", "seats": ["you", "random", "random"], "players": 3},
+    {"game": "fan", "seats": ["you"]},
+    {"game": "fano", "seats": ["you", "random"]},
+]
+#: Actions the test plays at each table (fewer when the game ends first).
+ACTIONS = 12
+
+
+@contextmanager
+def fanfold_process(url: str, log: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """``fanfold serve`` on a free port with one bot worker; yields it once ``/ready``."""
+    port = free_port()
+    with log.open("a") as output:
+        process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "fanfold", "serve", "--port", str(port), "--db", url),
+                *("--bot-pause", "0", "--bot-seconds", "0.2", "--bot-workers", "1"),
+            ],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+            env=_environment(),
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        yield process, port
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=30)
+
+
+@contextmanager
+def haproxy(ports: list[int], log: Path) -> Iterator[int]:
+    """HAProxy with ``deploy/haproxy.cfg`` in front of ``ports``; yields its port."""
+    binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    if not Path(binary).exists():
+        pytest.fail(
+            "haproxy is missing: the test set-up installs Debian's haproxy package",
+            pytrace=False,
+        )
+    port = free_port()
+    environment = dict(os.environ, FANFOLD_BIND=f"127.0.0.1:{port}")
+    for number, server in enumerate(ports, start=1):
+        environment[f"FANFOLD_S{number}"] = f"127.0.0.1:{server}"
+    with log.open("a") as output:
+        process = subprocess.Popen(
+            [binary, "-f", str(CONFIG), "-db"],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env=environment,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, log.read_text()
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def owners(url: str, table_ids: list[str]) -> dict[str, list[int]]:
+    """The process ids (of ``fanfold serve``) holding each table's lock."""
+    engine = sa.create_engine(url)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            sa.text(
+                "SELECT l.classid, l.objid, a.application_name FROM pg_locks l "
+                "JOIN pg_stat_activity a ON a.pid = l.pid "
+                "WHERE l.locktype = 'advisory' AND l.granted"
+            )
+        ).all()
+    engine.dispose()
+    held: dict[int, list[int]] = {}
+    for classid, objid, name in rows:
+        key = (int(classid) << 32) | int(objid)
+        held.setdefault(key, []).append(int(str(name).rsplit(":", 1)[1]))
+    return {table: held.get(lock_key(table) & 0xFFFFFFFFFFFFFFFF, []) for table in table_ids}
+
+
+class Player:
+    """A person at a table over a WebSocket through HAProxy: plays the first legal action
+    whenever one of its seats decides."""
+
+    def __init__(self, port: int, table: str, token: str) -> None:
+        self.port, self.table, self.token = port, table, token
+        self.acknowledged: list[str] = []
+        self.socket: ClientConnection | None = None
+        self.state: JSON = {}
+
+    def connect(self, timeout: float = 10.0) -> None:
+        """Connect and say hello, retrying while HAProxy finds the table a process."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.socket = connect(f"ws://127.0.0.1:{self.port}/ws/tables/{self.table}")
+                self.socket.send(json.dumps({"type": "hello", "token": self.token}))
+                self.state = self._next_state()
+                return
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def _next_state(self) -> JSON:
+        assert self.socket is not None
+        while True:
+            try:
+                raw = self.socket.recv(timeout=20)
+            except TimeoutError:
+                raise AssertionError(f"table {self.table} is silent: {self.state}") from None
+            message: JSON = json.loads(raw)
+            assert message["type"] != "error", message
+            if message["type"] == "state":
+                return message
+
+    def play(self, count: int) -> None:
+        """Play ``count`` actions (fewer if the game ends)."""
+        assert self.socket is not None
+        for _ in range(count):
+            while self.state["outcome"] is None and not (
+                self.state["decider"] in self.state["yours"] and self.state["legal"]
+            ):
+                self.state = self._next_state()  # a bot decides
+            if self.state["outcome"] is not None:
+                return
+            action = self.state["legal"][0]
+            self.socket.send(
+                json.dumps({"type": "act", "version": self.state["version"], "action": action})
+            )
+            while True:
+                message: JSON = json.loads(self.socket.recv(timeout=60))
+                assert message["type"] != "error", message
+                if message["type"] == "state":
+                    self.state = message
+                elif message["type"] == "ok":
+                    self.acknowledged.append(action)
+                    break
+
+    def close(self) -> None:
+        if self.socket is not None:
+            self.socket.close()
+
+
+def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
+    with ExitStack() as stack:
+        processes = [
+            stack.enter_context(fanfold_process(pg_url, tmp_path / f"s{n}.log")) for n in range(3)
+        ]
+        port = stack.enter_context(haproxy([p for _, p in processes], tmp_path / "haproxy.log"))
+        pids = {process.pid: process for process, _ in processes}
+        site = stack.enter_context(httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10))
+        assert site.get("/api/games").status_code == 200  # the lobby's API from any process
+
+        # A game of every game, through HAProxy: each table's actions by one owner.
+        players: list[Player] = []
+        for body in GAMES:
+            answer = site.post("/api/tables", json=body)
+            assert answer.status_code == 200, answer.text
+            player = Player(port, answer.json()["table"], answer.json()["token"])
+            player.connect()
+            players.append(player)
+            stack.callback(player.close)
+        for _ in range(3):
+            for player in players:
+                player.play(ACTIONS // 3)
+                held = owners(pg_url, [player.table])[player.table]
+                assert len(held) == 1, held  # one owner, a fanfold serve process
+                assert held[0] in pids
+        tables = [player.table for player in players]
+        for table, held in owners(pg_url, tables).items():
+            assert len(held) == 1, (table, held)
+        for player in players:
+            assert player.acknowledged
+            stored = _stored_actions(pg_url, player.table)
+            assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
+            mine = [text for _, seat, text in stored if seat in player.state["yours"]]
+            assert mine == player.acknowledged
+
+        # The owner of a table in play is killed: its player reconnects through HAProxy and
+        # finishes on another process.
+        answer = site.post(
+            "/api/tables", json={"game": "fantan", "seats": ["you"] + ["random"] * 3}
+        )
+        assert answer.status_code == 200, answer.text
+        player = Player(port, answer.json()["table"], answer.json()["token"])
+        player.connect()
+        stack.callback(player.close)
+        player.play(3)
+        victim = owners(pg_url, [player.table])[player.table][0]
+        pids[victim].send_signal(signal.SIGKILL)
+        pids[victim].wait(timeout=10)
+        killed = time.monotonic()
+        before = len(player.acknowledged)
+        player.close()
+        player.connect(timeout=10)
+        player.play(1)
+        back = time.monotonic() - killed
+        assert len(player.acknowledged) == before + 1
+        assert back < 5.0, f"the table played again {back:.1f} s after the kill"
+        held = owners(pg_url, [player.table])[player.table]
+        assert len(held) == 1
+        assert held[0] != victim
+        player.play(ACTIONS)
+        stored = _stored_actions(pg_url, player.table)
+        assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
+        mine = [text for _, seat, text in stored if seat == 0]
+        assert mine == player.acknowledged  # nothing lost, nothing twice
+        # The other tables play on too (those of the killed process included).
+        for other in players:
+            other.close()
+            other.connect(timeout=10)
+            other.play(2)
+            stored = _stored_actions(pg_url, other.table)
+            assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
+
+
+# ------------------------------------------------------ fanfold serve --processes
+
+
+def test_several_processes_need_postgresql(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fanfold",
+            "serve",
+            "--processes",
+            "2",
+            "--db",
+            f"sqlite:///{tmp_path / 'x.db'}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_environment(),
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "--processes 2 needs a PostgreSQL store" in done.stderr
+    assert not (tmp_path / "x.db").exists()  # nothing was started or made
+
+
+def test_serve_processes_starts_one_process_a_port(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
+    first = free_port()
+    ports = [first, first + 1]
+    with (tmp_path / "serve.log").open("a") as output:
+        parent = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "fanfold",
+                "serve",
+                "--processes",
+                "2",
+                "--port",
+                str(first),
+                "--db",
+                pg_url,
+                "--bot-workers",
+                "1",
+            ],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=_environment(),
+        )
+    try:
+        deadline = time.monotonic() + 120
+        ready: set[int] = set()
+        while ready != set(ports):
+            assert parent.poll() is None, (tmp_path / "serve.log").read_text()
+            assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            for port in ports:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
+                        ready.add(port)
+                except httpx.TransportError:
+                    pass
+            time.sleep(0.2)
+        parent.send_signal(signal.SIGTERM)
+        assert parent.wait(timeout=60) == 0
+        for port in ports:  # its processes stopped with it
+            with socket.socket() as probe:
+                assert probe.connect_ex(("127.0.0.1", port)) != 0
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait(timeout=30)

@@ -1,0 +1,256 @@
+"""Several server processes on one PostgreSQL store: each table owned by one process at a time
+(:mod:`fanfold.server.ownership`). Two owners racing for one table, a table handed over on
+request, a process that lost its lock without noticing refused by the store, and a killed
+``fanfold serve`` process whose table another process takes from the store with nothing lost
+or applied twice."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+import sqlalchemy as sa
+
+from fanfold.core.registry import get_game
+from fanfold.server.hub import Hub
+from fanfold.server.ownership import ElsewhereError, Ownership, libpq_url, lock_key
+from fanfold.server.store import AppendRow, Store
+from tests.server.test_restart import server, state
+from tests.server.test_store import _postgres_url as postgres_url
+from tests.server.test_store import (  # noqa: F401 (fixtures)
+    create_table,
+    postgres_cluster,
+    store,
+    store_url,
+)
+
+MORRIS = get_game("morris")
+
+
+@pytest.fixture
+def pg_url(postgres_cluster: str) -> str:  # noqa: F811
+    """A new, empty database in the throw-away cluster."""
+    import uuid
+
+    name = f"o_{uuid.uuid4().hex[:16]}"
+    engine = sa.create_engine(
+        postgres_url(postgres_cluster, "postgres"), isolation_level="AUTOCOMMIT"
+    )
+    with engine.connect() as connection:
+        connection.execute(sa.text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    url = postgres_url(postgres_cluster, name)
+    Store(url).close()  # the schema
+    return url
+
+
+def _stored_actions(url: str, table_id: str) -> list[tuple[int, int, str]]:
+    engine = sa.create_engine(url)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            sa.text("SELECT number, seat, text FROM actions WHERE table_id = :t ORDER BY number"),
+            {"t": table_id},
+        ).all()
+    engine.dispose()
+    return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+
+async def _play_first(hub: Hub, table_id: str, token: str) -> str:
+    live = await hub.get(table_id)
+    text = str(live.table.legal_actions()[0])
+    await hub.act(table_id, token, live.table.version, text, None)
+    return text
+
+
+# ------------------------------------------------------------------ the locks
+
+
+def test_lock_keys_are_stable_and_distinct() -> None:
+    assert lock_key("abc") == lock_key("abc")
+    assert lock_key("abc") != lock_key("abd")
+    assert -(2**63) <= lock_key("abc") < 2**63
+    assert libpq_url("postgresql+psycopg://u@/d?host=/tmp/x&port=5432").startswith("postgresql://")
+
+
+def test_two_owners_race_for_one_table_and_one_wins(pg_url: str) -> None:
+    async def race() -> None:
+        first, second = Ownership(pg_url, name="first"), Ownership(pg_url, name="second")
+        await first.start()
+        await second.start()
+        try:
+            for round_ in range(5):
+                table = f"race-{round_}"
+                won = await asyncio.gather(first.take(table, wait=0), second.take(table, wait=0))
+                assert sorted(won) == [False, True]  # exactly one owner
+                winner, loser = (first, second) if won[0] else (second, first)
+                assert table in winner.held
+                assert table not in loser.held
+                assert await winner.take(table, wait=0)  # taking again: held already
+                assert not await loser.take(table, wait=0)
+                await winner.release(table)
+                assert await loser.take(table, wait=0)  # let go: the other may take it
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(race())
+
+
+def test_a_dead_connection_loses_its_locks(pg_url: str) -> None:
+    async def run() -> None:
+        first, second = Ownership(pg_url, name="first"), Ownership(pg_url, name="second")
+        await first.start()
+        await second.start()
+        try:
+            assert await first.take("t", wait=0)
+            assert not await second.take("t", wait=0)
+            # The first process's connection ends (as when the process is killed).
+            async with await psycopg.AsyncConnection.connect(
+                libpq_url(pg_url), autocommit=True
+            ) as admin:
+                assert first._locks is not None
+                await admin.execute(
+                    "SELECT pg_terminate_backend(%s)", (first._locks.info.backend_pid,)
+                )
+            for _ in range(100):
+                if await second.take("t", wait=0):
+                    break
+                await asyncio.sleep(0.05)
+            assert "t" in second.held
+            await asyncio.sleep(1.5)  # the first notices within its check
+            assert "t" not in first.held
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(run())
+
+
+# ------------------------------------------------------------ the group commit
+
+
+def test_one_tables_conflict_refuses_none_of_the_others(store: Store) -> None:  # noqa: F811
+    create_table(store, "t1")
+    create_table(store, "t2")
+    store.append("t1", 1, 0, "C1", 1, None)  # stored by another process
+    refused = store.append_many(
+        [
+            AppendRow("t1", 1, 0, "C5", 1, None),
+            AppendRow("t2", 1, 0, "C1", 1, None),
+            AppendRow("t1", 2, 1, "T2", 2, None),
+        ]
+    )
+    assert refused == {"t1"}
+    one, two = store.load("t1"), store.load("t2")
+    assert one is not None
+    assert two is not None
+    assert (one.actions, one.version) == (((0, "C1"),), 1)  # neither of its rows stayed
+    assert (two.actions, two.version) == (((0, "C1"),), 1)
+
+
+# ------------------------------------------------------------------ two hubs
+
+
+def _hub(url: str, name: str) -> tuple[Hub, Ownership]:
+    owner = Ownership(url, name=name)
+    return Hub(Store(url), owner=owner), owner
+
+
+def test_a_table_is_handed_over_to_the_process_that_asks(pg_url: str) -> None:
+    async def run() -> None:
+        (first, first_owner), (second, second_owner) = _hub(pg_url, "a"), _hub(pg_url, "b")
+        await first_owner.start()
+        await second_owner.start()
+        try:
+            created = await first.create(MORRIS, MORRIS.preset("complete").config, ["you", "you"])
+            table = created.id
+            played = [await _play_first(first, table, created.token) for _ in range(3)]
+            assert table in first_owner.held
+            # The second process is asked for the table: the first hands it over.
+            live = await second.get(table)
+            assert live.table.version == 3
+            assert table in second_owner.held
+            assert table not in first_owner.held
+            assert table not in first.live
+            played.append(await _play_first(second, table, created.token))
+            # The first process, asked again, takes it back the same way.
+            played.append(await _play_first(first, table, created.token))
+            assert table not in second.live
+            stored = _stored_actions(pg_url, table)
+            assert [number for number, _, _ in stored] == [1, 2, 3, 4, 5]
+            assert [text for _, _, text in stored] == played
+        finally:
+            for hub, owner in ((first, first_owner), (second, second_owner)):
+                await owner.close()
+                hub.store.close()
+
+    asyncio.run(run())
+
+
+def test_an_owner_that_lost_its_lock_unnoticed_is_refused_by_the_store(pg_url: str) -> None:
+    async def run() -> None:
+        (first, first_owner), (second, second_owner) = _hub(pg_url, "a"), _hub(pg_url, "b")
+        await first_owner.start()
+        await second_owner.start()
+        try:
+            created = await first.create(MORRIS, MORRIS.preset("complete").config, ["you", "you"])
+            table = created.id
+            await _play_first(first, table, created.token)
+            stale = first.live[table]
+            # The first process's lock is gone, and it has not noticed yet.
+            await first_owner.release(table)
+            first_owner.held.add(table)
+            first.live[table] = stale
+            await _play_first(second, table, created.token)  # the second takes it and plays
+            with pytest.raises(ElsewhereError):
+                await first.act(table, created.token, 1, str(stale.table.legal_actions()[0]), None)
+            assert table not in first.live  # let go: asked again, it is loaded afresh
+            assert stale.table.version == 1  # the refused action was taken back
+            assert [n for n, _, _ in _stored_actions(pg_url, table)] == [1, 2]
+        finally:
+            for hub, owner in ((first, first_owner), (second, second_owner)):
+                await owner.close()
+                hub.store.close()
+
+    asyncio.run(run())
+
+
+# ---------------------------------------------------------- a killed process
+
+
+def test_a_killed_owners_table_is_taken_from_the_store(pg_url: str, tmp_path: Path) -> None:
+    with server(pg_url, tmp_path / "first.log", 0.0) as (process, address):
+        with httpx.Client(base_url=address, timeout=10) as client:
+            answer = client.post("/api/tables", json={"game": "morris", "seats": ["you", "you"]})
+            assert answer.status_code == 200, answer.text
+            table, token = answer.json()["table"], answer.json()["token"]
+            acknowledged = []
+            for _ in range(4):
+                message = state(client, table, token)
+                body = {
+                    "token": token,
+                    "version": message["version"],
+                    "action": message["legal"][0],
+                }
+                reply = client.post(f"/api/tables/{table}/act", json=body)
+                assert reply.status_code == 200, reply.text
+                acknowledged.append(message["legal"][0])
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+    with (
+        server(pg_url, tmp_path / "second.log", 0.0) as (_, address),
+        httpx.Client(base_url=address, timeout=10) as client,
+    ):
+        message = state(client, table, token)  # taken at once: the lock died with it
+        assert message["version"] == 4
+        body = {"token": token, "version": 4, "action": message["legal"][0]}
+        reply = client.post(f"/api/tables/{table}/act", json=body)
+        assert reply.status_code == 200, reply.text
+        acknowledged.append(message["legal"][0])
+    stored = _stored_actions(pg_url, table)
+    assert [n for n, _, _ in stored] == [1, 2, 3, 4, 5]  # nothing lost, nothing twice
+    assert [text for _, _, text in stored] == acknowledged
