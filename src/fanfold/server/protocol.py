@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
@@ -32,7 +33,7 @@ from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.records import MAX_SEED_DIGITS
 from fanfold.core.registry import all_games
 from fanfold.play.analysis import analyses_for
-from fanfold.play.table import Played
+from fanfold.play.table import Played, Table
 from fanfold.server import live as done
 from fanfold.server.live import Created as NewTable
 from fanfold.server.live import ForbiddenError, LiveTable, NotFoundError
@@ -236,7 +237,12 @@ class LogEntry(_Out):
 
     number: int
     seat: int
+    #: The action in the game's notation, as this watcher may see it.
     text: str
+    #: What happened, in a sentence written for this watcher (cards with suit symbols).
+    words: str | None = None
+    #: The references (as choices' ``points``) of what moved, to mark on the board.
+    highlight: list[str] = Field(default_factory=list)
 
 
 class Outcome(_Out):
@@ -598,11 +604,7 @@ def replay_frame(live: LiveTable, step: int, seat: int | None) -> JSONObject:
     else:
         seat_view = game.observe(position, seat)
         view, text = seat_view.to_json(), game.render(seat_view)
-    log: list[JSONValue] = [
-        {"number": p.number, "seat": p.seat, "text": told}
-        for p in table.played[:step]
-        if (told := table.announcement(p, seat))
-    ]
+    log = log_entries(table.played[:step], table, seat)
     return {
         "protocol": PROTOCOL,
         "type": "replay",
@@ -615,6 +617,26 @@ def replay_frame(live: LiveTable, step: int, seat: int | None) -> JSONObject:
         "log": log,
         "outcome": table.outcome.to_json() if table.outcome is not None else None,
     }
+
+
+def log_entries(played: Sequence[Played], table: Table, seat: int | None) -> list[JSONValue]:
+    """The log as ``seat`` (``None``: a spectator) is told it (:class:`LogEntry`): each action
+    in notation and in words, with what it moved; an action it is not told of has no entry."""
+    entries: list[JSONValue] = []
+    for each in played:
+        told = table.told(each, seat)
+        if told is not None:
+            highlight: list[JSONValue] = list(told.highlight)
+            entries.append(
+                {
+                    "number": each.number,
+                    "seat": each.seat,
+                    "text": told.text,
+                    "words": told.words,
+                    "highlight": highlight,
+                }
+            )
+    return entries
 
 
 def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSONObject:
@@ -652,11 +674,7 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         }
         for number, entry in enumerate(table.seats)
     ]
-    log: list[JSONValue] = [
-        {"number": played.number, "seat": played.seat, "text": told}
-        for played in table.played
-        if (told := table.announcement(played, seat))  # an action it is not told of: no entry
-    ]
+    log = log_entries(table.played, table, seat)
     return {
         "protocol": PROTOCOL,
         "type": "state",
