@@ -30,8 +30,6 @@ def fano_compiled() -> None:
     """Fano's compiled engine and search, and Fan Tan's compiled search, loaded (compiled on a
     fresh checkout) before any test, so that the first ``hard`` bot of a timed test does not
     pay Numba's compile time."""
-    from fanfold.agents.strategy import fantan_fast
-    from fanfold.games.fano.fast import engine
+    from fanfold.agents import prepare
 
-    engine.warm_up()
-    fantan_fast.warm_up()
+    prepare()

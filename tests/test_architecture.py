@@ -2,7 +2,9 @@
 
 Every import in ``src/fanfold`` is read with :mod:`ast`, at module level and inside functions
 alike (an import inside a function still ties the two modules together; it only hides the tie
-until the call). Imports under ``if TYPE_CHECKING:`` are left out: they never run.
+until the call). ``importlib.import_module("x")`` and ``__import__("x")`` with a constant name
+count as imports of ``x`` too. Imports under ``if TYPE_CHECKING:`` are left out: they never
+run.
 
 The layers, lowest first (see ``docs/api.md``, "Adding a game"):
 
@@ -12,6 +14,9 @@ The layers, lowest first (see ``docs/api.md``, "Adding a game"):
 * the front ends (``server``, and later ``envs``, ``balance``), which may import every layer
   below them but not each other;
 * ``cli``, the command line, on top: it starts every front end (``fanfold serve``).
+
+No module outside ``games`` compares anything with a registered game's name written as a
+constant: code above the games asks the game (its traits and hooks) instead.
 
 ``fanfold/__init__.py`` and ``fanfold/__main__.py`` are the entry points: what they import is
 not checked against the layers. Only a front end or the command line may import the root
@@ -115,6 +120,28 @@ def _import_nodes_of(node: ast.stmt) -> Iterator[ast.Import | ast.ImportFrom]:
         yield from _import_nodes(node)
 
 
+#: The functions that import a module named by a string.
+_IMPORTING_FUNCTIONS = frozenset({"import_module", "__import__"})
+
+
+def _imports_by_name(tree: ast.AST) -> Iterator[tuple[str, int]]:
+    """Every ``importlib.import_module("x")`` and ``__import__("x")`` under ``tree`` with a
+    constant, absolute module name: the name and the line."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        first = node.args[0]
+        if (
+            called in _IMPORTING_FUNCTIONS
+            and isinstance(first, ast.Constant)
+            and isinstance(first.value, str)
+            and not first.value.startswith(".")
+        ):
+            yield first.value, node.lineno
+
+
 def _project_module(name: str) -> str | None:
     """``name`` or its nearest enclosing project module, ``None`` outside the project."""
     while name:
@@ -148,6 +175,10 @@ def imports_of(name: str) -> list[Import]:
             module = _project_module(target)
             if module is not None and module != name:
                 found.append(Import(name, module, node.lineno))
+    for target, line in _imports_by_name(tree):
+        module = _project_module(target)
+        if module is not None and module != name:
+            found.append(Import(name, module, line))
     return list(dict.fromkeys(found))
 
 
@@ -345,6 +376,25 @@ def test_the_checks_see_function_level_imports_and_skip_type_checking_blocks() -
     assert {"fanfold.core.cards", "fanfold.games.fan"} <= modules
 
 
+def test_imports_by_a_constant_name_count_as_imports() -> None:
+    tree = ast.parse(
+        "import importlib\n"
+        "from importlib import import_module\n"
+        "def f() -> None:\n"
+        "    importlib.import_module('fanfold.games')\n"
+        "    import_module('fanfold.agents.builtin')\n"
+        "    __import__('fanfold.core.cards')\n"
+        "    importlib.import_module(name)\n"
+        "    importlib.import_module('.relative', 'fanfold')\n"
+        "    print('fanfold.play')\n"
+    )
+    assert list(_imports_by_name(tree)) == [
+        ("fanfold.games", 4),
+        ("fanfold.agents.builtin", 5),
+        ("fanfold.core.cards", 6),
+    ]
+
+
 @pytest.mark.parametrize(
     ("source", "target", "broken"),
     [
@@ -385,3 +435,69 @@ def test_a_cycle_is_found_and_reported_in_order() -> None:
         ("fanfold.core.b", "fanfold.core.c"),
         ("fanfold.core.c", "fanfold.core.a"),
     ]
+
+
+def _game_names() -> frozenset[str]:
+    """Every name a registered game answers to: id, short name and aliases."""
+    from fanfold.core.registry import all_games
+
+    return frozenset(
+        name.lower() for game in all_games() for name in (game.id, game.name, *game.aliases)
+    )
+
+
+_COMPARISONS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+
+
+def _constants(node: ast.expr) -> Iterator[str]:
+    """The string constants of an operand: itself, or the items of a literal collection."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+    elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+        for item in node.elts:
+            yield from _constants(item)
+
+
+def name_comparisons(tree: ast.AST, names: frozenset[str]) -> list[tuple[int, str]]:
+    """Where ``tree`` compares something with a game's name written as a constant (``==``,
+    ``!=``, ``in``, ``not in``, or a ``case`` of a ``match``): line and name."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and any(isinstance(op, _COMPARISONS) for op in node.ops):
+            for operand in (node.left, *node.comparators):
+                found += [(node.lineno, text) for text in _constants(operand)]
+        elif isinstance(node, ast.MatchValue):
+            found += [(node.lineno, text) for text in _constants(node.value)]
+    return [(line, text) for line, text in found if text.strip().lower() in names]
+
+
+def test_no_game_name_is_compared_above_the_games() -> None:
+    names = _game_names()
+    problems = [
+        f"  {module_path(name)}:{line}: compares with {text!r}"
+        for name, path in MODULES.items()
+        if game_package(name) is None and name != f"{ROOT}.games"
+        for line, text in name_comparisons(ast.parse(path.read_text(encoding="utf-8")), names)
+    ]
+    assert not problems, (
+        "game names compared outside the games (ask the game instead: a trait in "
+        "Game.traits, or a hook such as Game.longest_game or Game.played_flags):\n"
+        + "\n".join(problems)
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("if game.name == 'fano': pass", [(1, "fano")]),
+        ("x = 'Morris' != game.name", [(1, "Morris")]),
+        ("x = game.name in ('fan', 'other')", [(1, "fan")]),
+        ("x = game.name not in {'fantan.v1'}", [(1, "fantan.v1")]),
+        ("match game.name:\n    case 'sevens':\n        pass", [(2, "sevens")]),
+        ("x = {'fan': 1}['fan']", []),
+        ("x = get_game('fano')", []),
+        ("x = game.name == 'chess'", []),
+    ],
+)
+def test_the_name_check_sees_comparisons_only(source: str, found: list[tuple[int, str]]) -> None:
+    assert name_comparisons(ast.parse(source), _game_names()) == found

@@ -19,11 +19,13 @@ from fanfold.core.errors import (
 )
 from fanfold.core.game import Game, Outcome, Preset, Termination
 from fanfold.core.records import GameRecord
-from fanfold.core.registry import all_games, get_game, resolve_variant
+from fanfold.core.registry import all_games, get_game, resolve_variant, set_up
+from fanfold.games import BUILTIN_GAMES  # importing it registers the built-in games
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BUILTIN_GAMES",
     "ConfigError",
     "FanfoldError",
     "Game",
@@ -39,4 +41,5 @@ __all__ = [
     "all_games",
     "get_game",
     "resolve_variant",
+    "set_up",
 ]

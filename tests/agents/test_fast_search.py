@@ -10,11 +10,11 @@ from fanfold.agents import create_agent
 from fanfold.agents.fast_search import MAX_NODES
 from fanfold.agents.mcts import MCTSAgent, MCTSConfig
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
+from fanfold.agents.strategy.fano_search import Search
 from fanfold.core.errors import ConfigError
 from fanfold.core.registry import get_game
 from fanfold.games.fano import FanoState
 from fanfold.games.fano.actions import FanoAction
-from fanfold.games.fano.fast.search import Search
 from fanfold.games.fano.game import FanoGame
 from fanfold.games.fano.view import FanoView
 

@@ -12,15 +12,17 @@ import pytest
 from typer.testing import CliRunner
 
 from fanfold.balance import build_experiment, load_experiment, run_experiment, summarize
-from fanfold.balance.experiment import parse_player
+from fanfold.balance.experiment import parse_player, restriction_names
 from fanfold.balance.report import write_report
 from fanfold.cli.app import app
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError
-from fanfold.core.registry import get_game
+from fanfold.core.registry import AnyGame, get_game
 from fanfold.games.fan import FanGame
 from fanfold.play.census import run_census
+from fanfold.play.kinds import played_kind
 from fanfold.play.stats import Proportion
+from tests.envs.conftest import playout
 
 FANO = get_game("fano")
 FANTAN = get_game("fantan")
@@ -30,10 +32,10 @@ SHORT_FANO = {"turns_per_player": 50}
 
 
 def test_players_carry_their_restrictions() -> None:
-    player = parse_player("random ; forbid = Oversum, temporary-joker", FANO)
+    player = parse_player("random ; forbid = Oversum, face-down", FANO)
     assert player.agent == "random"
-    assert player.forbidden == ("oversum", "temporary_joker")
-    assert str(player) == "random; forbid=oversum,temporary_joker"
+    assert player.forbidden == ("oversum", "face_down")
+    assert str(player) == "random; forbid=oversum,face_down"
 
 
 @pytest.mark.parametrize(
@@ -43,11 +45,39 @@ def test_players_carry_their_restrictions() -> None:
         ("random; without=oversum", "forbid=KIND"),
         ("random; forbid=", "forbid=KIND"),
         ("random; forbid=over sum!", "is not an action kind"),
+        ("random; forbid=oversun", "Fano has no action kind 'oversun' to forbid"),
+        ("random; forbid=joker,place_joker,bluf", "'place_joker' or 'bluf'"),
     ],
 )
 def test_bad_players_are_named(text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_player(text, FANO)
+
+
+def test_the_refusal_lists_every_valid_name() -> None:
+    with pytest.raises(ConfigError) as refused:
+        parse_player("heuristic; forbid=oversun", FANO)
+    listed = str(refused.value).rpartition("the kinds' names: ")[2].split(", ")
+    assert listed == sorted(restriction_names(FANO))
+    for name in ("oversum", "joker", "reverse", "defend", "bluff", "declare", "keep", "face_down"):
+        assert name in listed
+    assert restriction_names(FANTAN) == {"play", "pass"}
+    assert restriction_names(get_game("morris")) == {"place", "move"}
+
+
+@pytest.mark.parametrize("game", [FANO, FANTAN, get_game("morris"), get_game("fan")])
+def test_every_kind_played_is_a_valid_name(game: AnyGame) -> None:
+    """Each word of each kind a random game offers can be forbidden (the names come from the
+    same place as the kinds)."""
+    found = game
+    config = found.default_config()
+    if found.name == "fano":
+        config = found.preset("trionfey-specials").config
+    valid = restriction_names(found)
+    for seed in range(3):
+        for state in playout(found, config, seed, 150):
+            for action in found.legal_actions(state):
+                assert set(played_kind(found, state, action).split("+")) <= valid
 
 
 def test_jobs_rotate_players_over_seats_on_the_same_deals_in_every_variant() -> None:
@@ -109,6 +139,11 @@ def test_an_experiment_file_is_read(tmp_path: Path) -> None:
             "4 players for 2",
         ),
         (("[[variant]]", "[[variant]"), "not a TOML file"),
+        (
+            ('"random; forbid=oversum"', '"random; forbid=oversun"'),
+            r"bad.toml, variant 'free': player 'random; forbid=oversun': Fano has no action kind",
+        ),
+        (('"random", "random; forbid', '"randon", "random; forbid'), "agents: random, mcts"),
     ],
 )
 def test_bad_experiment_files_name_the_problem(

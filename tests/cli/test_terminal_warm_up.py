@@ -9,11 +9,10 @@ import pytest
 from rich.console import Console
 
 from fanfold.agents import create_agent
-from fanfold.agents.strategy import fantan_fast
+from fanfold.agents.strategy import fano_fast, fantan_fast
 from fanfold.cli.terminal import Session
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
-from fanfold.games.fano.fast import engine
 from fanfold.play import HUMAN, Seat, Table
 
 FANO = get_game("fano")
@@ -22,7 +21,7 @@ LOADING = "Loading Fano's compiled search"
 
 def _session_output(bot: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
     calls: list[None] = []
-    monkeypatch.setattr(engine, "warm_up", lambda: calls.append(None))
+    monkeypatch.setattr(fano_fast, "warm_up", lambda: calls.append(None))
     config = FANO.default_config()
     record = GameRecord.start(FANO, config, 3, players=["human", bot])
     seats = [Seat(HUMAN), Seat(bot, create_agent(bot, FANO, 1))]

@@ -12,6 +12,7 @@ from open_spiel.python.algorithms.minimax import alpha_beta_search
 from open_spiel.python.observation import make_observation
 
 import fanfold.envs
+from fanfold.core.registry import get_game
 from fanfold.envs.encodings import make_encoding
 from fanfold.envs.openspiel_game import morris_value, morris_value_keeping_actions
 from fanfold.games.morris import GAME as MORRIS
@@ -31,10 +32,10 @@ def test_every_game_is_registered_with_its_type() -> None:
     assert morris.information == KIND.Information.PERFECT_INFORMATION
     assert morris.utility == KIND.Utility.ZERO_SUM
     fan = types["python_fanfold_fan"]
-    assert fan.chance_mode == KIND.ChanceMode.SAMPLED_STOCHASTIC
+    assert fan.chance_mode == KIND.ChanceMode.EXPLICIT_STOCHASTIC
     assert fan.information == KIND.Information.PERFECT_INFORMATION
     for hidden in ("python_fanfold_fano", "python_fanfold_fantan"):
-        assert types[hidden].chance_mode == KIND.ChanceMode.SAMPLED_STOCHASTIC
+        assert types[hidden].chance_mode == KIND.ChanceMode.EXPLICIT_STOCHASTIC
         assert types[hidden].information == KIND.Information.IMPERFECT_INFORMATION
     assert all(kind.dynamics == KIND.Dynamics.SEQUENTIAL for kind in types.values())
     assert (
@@ -44,14 +45,73 @@ def test_every_game_is_registered_with_its_type() -> None:
 
 
 @pytest.mark.parametrize(("name", "preset"), every_preset())
-def test_random_simulation_test_passes(name: str, preset: str) -> None:
-    params: dict[str, object] = {"variant": preset, "seed": 1}
+def test_random_simulation_test_passes_with_serialisation(name: str, preset: str) -> None:
+    params: dict[str, object] = {"variant": preset}
     if name == "fano":
         params["options"] = "turns_per_player=4"
     if name == "fan":
         params["max_steps"] = 120
     game = pyspiel.load_game(f"python_fanfold_{name}", params)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def _dealt(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.randrange(256))
+    return state
+
+
+@pytest.mark.parametrize(("name", "chance_nodes"), [("fano", 16), ("fantan", 16), ("fan", 3)])
+def test_the_deal_is_drawn_by_chance_nodes(name: str, chance_nodes: int) -> None:
+    game = pyspiel.load_game(f"python_fanfold_{name}")
+    assert game.max_chance_outcomes() == 256
+    state = game.new_initial_state()
+    for drawn in range(chance_nodes):
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert [action for action, _ in outcomes] == list(range(256))
+        assert sum(probability for _, probability in outcomes) == pytest.approx(1.0)
+        assert state.observation_string(0) == "the cards are not dealt yet"
+        assert not state.observation_tensor(0).count(1.0)
+        state.apply_action(drawn)
+    assert not state.is_chance_node()
+    seed = int.from_bytes(bytes(range(chance_nodes)), "big")
+    number = seed + 1 if name == "fan" else seed
+    assert state.fanfold_state == get_game(name).new_state(game.config, number)
+    with pytest.raises(pyspiel.SpielError, match="not a chance node"):
+        state.chance_outcomes()
+
+
+def test_a_seed_or_a_position_deals_without_chance_nodes() -> None:
+    game = pyspiel.load_game("python_fanfold_fantan", {"seed": 7})
+    first, second = game.new_initial_state(), game.new_initial_state()
+    assert not first.is_chance_node()
+    assert str(first) == str(second)  # the same deal every time
+    assert pyspiel.load_game("python_fanfold_morris").new_initial_state().current_player() == 0
+    position = str(first)
+    started = pyspiel.load_game("python_fanfold_fantan", {"position": position})
+    assert str(started.new_initial_state()) == position
+
+
+def test_serialised_states_load_again_mid_game() -> None:
+    game = pyspiel.load_game(
+        "python_fanfold_fano", {"variant": "trionfey", "options": "turns_per_player=6"}
+    )
+    assert "options=turns_per_player:6" in str(game)  # the form a game's string keeps
+    rng = random.Random(5)
+    state = _dealt(game, rng)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    loaded_game, loaded = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state)
+    )
+    assert str(loaded_game) == str(game)
+    assert loaded.history() == state.history()
+    assert str(loaded) == str(state)
+    assert loaded.legal_actions() == state.legal_actions()
 
 
 def test_parameters_reach_the_config() -> None:
@@ -63,6 +123,12 @@ def test_parameters_reach_the_config() -> None:
     assert game.num_distinct_actions() == 53
     with pytest.raises(ValueError, match="name=value"):
         pyspiel.load_game("python_fanfold_fantan", {"options": "ante"})
+    with pytest.raises(ValueError, match="name:value pairs joined by semicolons"):
+        pyspiel.load_game("python_fanfold_fantan", {"options": "ante:2;hands"})
+    both = pyspiel.load_game(
+        "python_fanfold_fantan", {"variant": "chips", "options": "ante:2;players:5"}
+    )
+    assert (both.config.ante, both.num_players()) == (2, 5)
 
 
 def test_observation_tensor_is_the_encodings() -> None:

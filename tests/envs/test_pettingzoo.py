@@ -163,3 +163,12 @@ def test_a_deal_over_before_any_decision_ends_at_reset(monkeypatch: pytest.Monke
     assert not observation["action_mask"].any()
     env.step(None)
     assert env.agents == []
+
+
+def test_no_parallel_conversion_of_turn_based_games() -> None:
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    env = fanfold.envs.aec_env("fantan")
+    assert env.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(env)

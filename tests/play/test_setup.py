@@ -25,7 +25,7 @@ def test_seats_are_planned_human_first_then_the_strongest_agent() -> None:
 
 def test_the_interactive_default_caps_searching_agents_only() -> None:
     assert default_agent(FANTAN) == "hard"
-    assert default_agent(FANTAN, seconds=3) == "hard(seconds=3)"
+    assert default_agent(FANTAN, seconds=3) == "hard(seconds=3.0)"
     assert default_agent(MORRIS, seconds=3) == "perfect"  # the table answers at once
 
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fanfold.agents.strategy import fantan_fast
-from fanfold.games.fano.fast import engine
+from fanfold.agents.strategy import fano_fast, fantan_fast
 from fanfold.server.app import create_app
 from tests.server.support import sqlite_url
 
@@ -29,7 +28,7 @@ def test_the_server_warms_the_compiled_engine_up_only_when_asked(
 
         return warm_up
 
-    monkeypatch.setattr(engine, "warm_up", warmer("fano"))
+    monkeypatch.setattr(fano_fast, "warm_up", warmer("fano"))
     monkeypatch.setattr(fantan_fast, "warm_up", warmer("fantan"))
     app = create_app(sqlite_url(tmp_path), warm_fast=warm)
     with TestClient(app) as client:

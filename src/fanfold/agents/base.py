@@ -17,12 +17,13 @@ time cap (``seconds=``) applies only where the caller asks for one.
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, TypeVar
 
 from fanfold.core.config import Config, GameConfig
@@ -125,16 +126,61 @@ _loaded = False
 _TEXT = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 
 
+#: The entry-point group of agents from other packages.
+ENTRY_POINT_GROUP = "fanfold.agents"
+
+
 def register_agent(entry: RegisteredAgent) -> None:
     """Add an agent to the registry under ``entry.name``."""
     _AGENTS[entry.name] = entry
 
 
+def register_entry_point(entry: EntryPoint) -> list[RegisteredAgent]:
+    """Register the agents an entry point names (a :class:`RegisteredAgent` or a sequence of
+    them); returns those new to the registry (a built-in agent is listed both here and in
+    :mod:`fanfold.agents.builtin`).
+
+    Raises:
+        TypeError: the entry point names something else.
+        ValueError: another agent of the same name is registered already.
+    """
+    found = entry.load()
+    entries = [found] if isinstance(found, RegisteredAgent) else found
+    if not isinstance(entries, Sequence) or not all(
+        isinstance(item, RegisteredAgent) for item in entries
+    ):
+        raise TypeError(
+            f"the {ENTRY_POINT_GROUP} entry point {entry.name} = {entry.value!r} names "
+            f"{type(found).__name__}, not a RegisteredAgent or a sequence of them"
+        )
+    new = []
+    for item in entries:
+        known = _AGENTS.get(item.name)
+        if known is item:
+            continue
+        if known is not None:
+            raise ValueError(f"an agent called {item.name!r} is already registered")
+        register_agent(item)
+        new.append(item)
+    return new
+
+
 def _ensure_loaded() -> None:
+    """Register the agents of other packages' entry points, once. One that fails to load is
+    left out with a warning naming it, and the other agents stay available."""
     global _loaded
-    if not _loaded:
-        _loaded = True
-        importlib.import_module("fanfold.agents.builtin")
+    if _loaded:
+        return
+    _loaded = True
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            register_entry_point(entry)
+        except Exception as error:
+            warnings.warn(
+                f"the agent {entry.name!r} ({entry.value}) was not loaded: {error}",
+                RuntimeWarning,
+                stacklevel=3,
+            )
 
 
 def registered_agent(name: str) -> RegisteredAgent:
@@ -191,6 +237,40 @@ def parse_agent(text: str) -> AgentSpec:
     except ConfigError as error:
         raise ConfigError(f"agent {entry.name}: {error}") from None
     return AgentSpec(entry.name, config)
+
+
+#: The agent option that caps a decision's time.
+SECONDS = "seconds"
+
+
+def takes_time_cap(spec: AgentSpec) -> bool:
+    """Whether the agent of ``spec`` takes a time cap (a ``seconds`` option)."""
+    return SECONDS in spec.config.option_texts()
+
+
+def with_time_cap(spec: AgentSpec, seconds: float | None) -> AgentSpec:
+    """``spec`` thinking at most ``seconds`` a decision: its own cap where that is lower,
+    else ``seconds``. An agent that takes no time cap, or ``seconds`` of ``None``, leaves
+    ``spec`` as it is. The one place a front end's time cap meets an agent's text::
+
+        >>> str(with_time_cap(parse_agent("mcts(seconds=5)"), 1))
+        'mcts(seconds=1.0)'
+        >>> str(with_time_cap(parse_agent("mcts(seconds=0.5)"), 1))
+        'mcts(seconds=0.5)'
+        >>> str(with_time_cap(parse_agent("random"), 1))
+        'random'
+
+    Raises:
+        ConfigError: ``seconds`` is not more than 0.
+    """
+    if seconds is None or not takes_time_cap(spec):
+        return spec
+    if seconds <= 0:
+        raise ConfigError(f"a time cap is more than 0 seconds, not {seconds:g}")
+    own = getattr(spec.config, SECONDS, None)
+    if own is not None and own <= seconds:
+        return spec
+    return AgentSpec(spec.name, spec.config.with_options({SECONDS: f"{seconds:g}"}))
 
 
 def create_agent(text: str, game: AnyGame, seed: int = 0) -> AnyAgent:

@@ -1,4 +1,5 @@
-"""Registers the built-in agents."""
+"""The built-in agents, in one explicit list (:data:`BUILTIN_AGENTS`), registered when
+:mod:`fanfold.agents` is imported."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from typing import Any
 from fanfold.agents.base import (
     AgentConfig,
     AgentMaker,
-    AgentSpec,
     AnyAgent,
     RegisteredAgent,
     parse_agent,
     register_agent,
+    with_time_cap,
 )
 from fanfold.agents.fan_solver import FanSolverAgent, SolverConfig, plays_fan
 from fanfold.agents.heuristic import HeuristicAgent, HeuristicConfig
@@ -70,12 +71,7 @@ class LevelConfig(AgentConfig):
 
 def _level(level: str) -> AgentMaker:
     def make(game: AnyGame, config: Any, seed: int) -> AnyAgent:
-        spec = parse_agent(level_agent(game, level))
-        cap = config.seconds
-        if cap is not None and "seconds" in spec.config.option_texts():
-            own = getattr(spec.config, "seconds", None)
-            seconds = cap if own is None else min(own, cap)
-            spec = AgentSpec(spec.name, spec.config.with_options({"seconds": f"{seconds:g}"}))
+        spec = with_time_cap(parse_agent(level_agent(game, level)), config.seconds)
         return spec.create(game, seed)
 
     return make
@@ -86,12 +82,17 @@ def _everywhere(game: AnyGame) -> bool:
     return True
 
 
-register_agent(
+_LEVEL_TEXTS = {
+    "easy": "the easy level: beatable by a beginner",
+    "medium": "the medium level",
+    "hard": "the hard level: the strongest bot that answers within about a second",
+}
+
+#: The built-in agents, in the order the registry lists them: the levels last.
+BUILTIN_AGENTS: tuple[RegisteredAgent, ...] = (
     RegisteredAgent(
         "random", RandomConfig(), _random, "uniformly random legal moves", _everywhere, 0
-    )
-)
-register_agent(
+    ),
     RegisteredAgent(
         "mcts",
         MCTSConfig(iterations=200),
@@ -99,9 +100,7 @@ register_agent(
         "information-set Monte Carlo tree search (random or heuristic playouts)",
         _everywhere,
         20,
-    )
-)
-register_agent(
+    ),
     RegisteredAgent(
         "mcts-strong",
         MCTSConfig(iterations=1000),
@@ -109,9 +108,7 @@ register_agent(
         "the same search with five times the playouts",
         _everywhere,
         30,
-    )
-)
-register_agent(
+    ),
     RegisteredAgent(
         "pimc",
         PIMCConfig(),
@@ -120,9 +117,7 @@ register_agent(
         "the game's strategy",
         has_knowledge,
         25,
-    )
-)
-register_agent(
+    ),
     RegisteredAgent(
         "perfect",
         PerfectConfig(),
@@ -131,9 +126,7 @@ register_agent(
         "(mistakes=P: a second-best move with probability P)",
         plays_morris,
         100,
-    )
-)
-register_agent(
+    ),
     RegisteredAgent(
         "solver",
         SolverConfig(),
@@ -142,9 +135,7 @@ register_agent(
         "(mistakes=P: another move with probability P)",
         plays_fan,
         100,
-    )
-)
-register_agent(
+    ),
     RegisteredAgent(
         "heuristic",
         HeuristicConfig(),
@@ -152,16 +143,14 @@ register_agent(
         "the game's strategy played directly, one quick move a decision with no search",
         has_knowledge,
         10,
-    )
-)
-_LEVEL_TEXTS = {
-    "easy": "the easy level: beatable by a beginner",
-    "medium": "the medium level",
-    "hard": "the hard level: the strongest bot that answers within about a second",
-}
-for _strength, _name in enumerate(LEVELS):
-    register_agent(
+    ),
+    *(
         RegisteredAgent(
-            _name, LevelConfig(), _level(_name), _LEVEL_TEXTS[_name], has_levels, 40 + 5 * _strength
+            name, LevelConfig(), _level(name), _LEVEL_TEXTS[name], has_levels, 40 + 5 * strength
         )
-    )
+        for strength, name in enumerate(LEVELS)
+    ),
+)
+
+for _entry in BUILTIN_AGENTS:
+    register_agent(_entry)

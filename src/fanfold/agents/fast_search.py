@@ -1,7 +1,7 @@
 """The driver of the compiled Fano search (``mcts(playout=fast-heuristic, tree=fast)``).
 
 Deals ``deals`` determinizations of the view with the game's ``sample_state`` (the agent's
-generator), encodes them, and runs :class:`fanfold.games.fano.fast.search.Search` for the
+generator), encodes them, and runs :class:`fanfold.agents.strategy.fano_search.Search` for the
 agent's iterations, in chunks when a time cap is set; the move is the legal action whose
 root child has the most visits (the first in legal order on a tie). ``None`` for a game or a
 config the compiled search does not cover: the agent then searches with its Python tree.
@@ -32,8 +32,8 @@ def choose_fast(agent: MCTSAgent[Any, Any], view: object, legal: Sequence[Any]) 
     if not isinstance(view, FanoView) or not fast.supports(view.config):
         return None
     from fanfold.agents.strategy.fano_knowledge import policy_weights
+    from fanfold.agents.strategy.fano_search import Search
     from fanfold.games.fano.fast import codec, engine
-    from fanfold.games.fano.fast.search import Search
 
     config = agent.config
     started = time.monotonic()

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from fanfold.agents.base import Agent, AgentConfig
-from fanfold.agents.strategy import knowledge_for
+from fanfold.agents.strategy import knowledge_for, prepare
+from fanfold.core.config import GameConfig
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import ActionT, Game, ViewT
 
@@ -57,7 +58,7 @@ class MCTSConfig(AgentConfig):
             ``ceil(widening * sqrt(n + 1))`` best actions by prior, tried best first; 0 (the
             default) considers every action, tried in random order.
         tree: ``python`` (the default): the search loop above, in Python; ``fast``: the whole
-            loop compiled (:mod:`fanfold.games.fano.fast.search`, Fano only, with
+            loop compiled (:mod:`fanfold.agents.strategy.fano_search`, Fano only, with
             ``playout=fast-heuristic``): ``deals`` states dealt consistent with the view,
             reused in turn by the iterations, the compiled move scores as priors, the
             compiled evaluation; a game or config it does not cover uses the Python tree.
@@ -127,6 +128,13 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         self.policy = config.playout.removeprefix("fast").removeprefix("-") or "random"
         #: The last compiled search (``tree=fast``), for inspection.
         self.last_search: object = None
+
+    def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
+        """Load the compiled Fano search before play when this agent searches with it
+        (``tree=fast``), so that its first decision does not stall the game without a word."""
+        del config
+        if self.config.tree == "fast":
+            prepare(self.game, say)
 
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         if len(legal) == 1:

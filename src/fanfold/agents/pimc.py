@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from fanfold.agents.base import Agent, AgentConfig
-from fanfold.agents.strategy import knowledge_for
+from fanfold.agents.strategy import knowledge_for, prepare
+from fanfold.core.config import GameConfig
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import ActionT, Game, ViewT
 
@@ -104,6 +105,13 @@ class PIMCAgent(Agent[ViewT, ActionT]):
         super().__init__(game, seed)
         self.config = config
         self.knowledge = knowledge_for(game)
+
+    def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
+        """Load the game's compiled search before play when this agent asks for it
+        (``fast=true``), so that its first decision does not stall the game without a word."""
+        del config
+        if self.config.fast:
+            prepare(self.game, say)
 
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         if len(legal) == 1:

@@ -29,18 +29,21 @@ either.
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError
-from fanfold.core.registry import AnyGame, get_game
+from fanfold.core.registry import AnyGame, get_game, set_up
 from fanfold.play.batch import Job
-from fanfold.play.kinds import check_names
+from fanfold.play.kinds import action_kind, check_names
 
 _TOP_KEYS = {"game", "games", "seed", "players", "rotate", "variant", "title"}
 _VARIANT_KEYS = {"name", "preset", "options", "players"}
@@ -64,11 +67,38 @@ class Player:
         return f"{self.agent}; forbid={','.join(self.forbidden)}"
 
 
+@cache
+def restriction_names(game: AnyGame) -> frozenset[str]:
+    """The names a restriction may use in ``game``: every word of every action kind the game
+    has (:func:`fanfold.play.kinds.action_kind` of each action class of the game's ``actions``
+    module, with each of its flags; ``bluff`` where the game has Trionfey's declared attacks,
+    as :func:`fanfold.play.kinds.played_kind` names them)."""
+    module = importlib.import_module(f"{type(game).__module__.rpartition('.')[0]}.actions")
+    kinds: set[str] = set()
+    for cls in vars(module).values():
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+            continue
+        if cls.__module__ != module.__name__:
+            continue
+        fields = dataclasses.fields(cls)
+        flags = [field.name for field in fields if field.type in (bool, "bool")]
+        for flag in (None, *flags):
+            action = object.__new__(cls)
+            for field in fields:
+                value: object = field.name == flag if field.name in flags else 0
+                object.__setattr__(action, field.name, value)
+            kinds.add(action_kind(action))
+    if any(kind.startswith("declare") for kind in kinds):
+        kinds.add("declare+bluff")
+    return frozenset(part for kind in kinds for part in kind.split("+"))
+
+
 def parse_player(text: str, game: AnyGame) -> Player:
     """``"AGENT"`` or ``"AGENT; forbid=KIND,KIND"`` into a :class:`Player`.
 
     Raises:
-        ConfigError: an unknown agent or a malformed restriction, named in the message.
+        ConfigError: an unknown agent, a malformed restriction or a name that is no part of
+            any action kind of the game (the message lists the valid names).
     """
     agent_text, sep, rest = text.partition(";")
     forbidden: tuple[str, ...] = ()
@@ -80,6 +110,14 @@ def parse_player(text: str, game: AnyGame) -> Player:
                 "forbid=oversum')"
             )
         forbidden = check_names(names.split(","))
+        valid = restriction_names(game)
+        unknown = [name for name in forbidden if name not in valid]
+        if unknown:
+            raise ConfigError(
+                f"player {text!r}: {game.title} has no action kind "
+                f"{' or '.join(map(repr, unknown))} to forbid; the kinds' names: "
+                f"{', '.join(sorted(valid))}"
+            )
     try:
         spec = parse_agent(agent_text.strip())
         spec.create(game)
@@ -228,7 +266,10 @@ def build_experiment(
                 f"{where}, variant {label!r}: name the players, e.g. players = "
                 '["hard", "hard; forbid=oversum"]'
             )
-        seated = tuple(parse_player(str(text), game) for text in texts)
+        try:
+            seated = tuple(parse_player(str(text), game) for text in texts)
+        except ConfigError as error:
+            raise ConfigError(f"{where}, variant {label!r}: {error}") from None
         seats = game.num_players(config)
         if len(seated) > seats:
             raise ConfigError(
@@ -246,24 +287,15 @@ def build_experiment(
 
 def _config(game: AnyGame, preset: Any, options: Any, where: str) -> GameConfig:
     try:
-        config: GameConfig = (
-            game.default_config() if preset is None else game.preset(str(preset)).config
-        )
-        if options is not None:
-            if not isinstance(options, Mapping):
-                raise ConfigError(
-                    "options is a table of option values, e.g. { oversum_prestige_only = true }"
-                )
-            config = config.with_options({str(k): _option_text(v) for k, v in options.items()})
+        if options is not None and not isinstance(options, Mapping):
+            raise ConfigError(
+                "options is a table of option values, e.g. { oversum_prestige_only = true }"
+            )
+        variant = None if preset is None else str(preset)
+        config: GameConfig = set_up(game, variant, options)[1]
     except FanfoldError as error:
         raise ConfigError(f"{where}: {error}") from None
     return config
-
-
-def _option_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def load_experiment(path: Path) -> Experiment:

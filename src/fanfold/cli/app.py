@@ -177,14 +177,17 @@ def play(
 ) -> None:
     """Play a game in the terminal against agents or friends (type 'help' at the prompt)."""
     if edition is not None:
-        if game_and_config(game_name)[0].name != "fano":
+        if "edition" not in game_and_config(game_name)[1].option_texts():
             fail("--edition is for fano (classic or trionfey); other games have one edition")
         variant = variant or edition
         option = [*(option or []), f"edition={edition}"]
     game, config = game_and_config(game_name, variant, players, option)
     names = list(seat or [])
     if white is not None or black is not None:
-        if game.name != "morris":
+        if [game.seat_name(config, seat) for seat in range(game.num_players(config))] != [
+            "White",
+            "Black",
+        ]:
             fail("--white and --black are for morris; use --seat for other games")
         names = [white or HUMAN, black or default_agent(game, INTERACTIVE_SECONDS)]
     if games_in_match < 1:
@@ -242,9 +245,6 @@ def _play_one(
         table = new_table(game, config, names, seed=seed, agent_seed=agent_seed)
     except FanfoldError as error:
         fail(str(error))
-    for player in table.seats:
-        if player.agent is not None:
-            player.agent.prepare(table.config, lambda text: console.print(text, markup=False))
     dealt = f", seed {seed}" if told else ""
     console.print(f"{game.title} ({game.id}){dealt}. Type 'help' for help.", markup=False)
     finished = Session(table, console, record_path=record).run()

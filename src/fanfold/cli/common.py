@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from fanfold.core.errors import FanfoldError
-from fanfold.core.registry import AnyGame, get_game
+from fanfold.core.registry import AnyGame, set_up
 
 console = Console(highlight=False, soft_wrap=True)
 error_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -39,13 +39,6 @@ def game_and_config(
 ) -> tuple[AnyGame, Any]:
     """Resolve the game, its preset, a player count and ``name=value`` options, or exit."""
     try:
-        game = get_game(game_name)
-        config = game.default_config() if variant is None else game.preset(variant).config
-        extra = parse_options(options)
-        if extra:
-            config = config.with_options(extra)
-        if players is not None:
-            config = game.with_players(config, players)
+        return set_up(game_name, variant, parse_options(options), players)
     except FanfoldError as error:
         fail(str(error))
-    return game, config

@@ -58,7 +58,7 @@ class Session:
     def run(self) -> GameRecord:
         """Play until the game ends or a human quits; returns the record."""
         table = self.table
-        self._load_compiled_search()
+        self._prepare_agents()
         shown_at: int | None = None
         while True:
             table.play_agents(on_played=self._announce)
@@ -84,30 +84,15 @@ class Session:
             self.say(f"Game over: {outcome.reason}")
         return self._save_if_asked()
 
-    def _load_compiled_search(self) -> None:
-        """Load the compiled Fano or Fan Tan search before play when a bot uses it, so that
-        its first move does not stall the game without a word."""
-        from fanfold.agents import mcts, pimc
-
-        agents = [seat.agent for seat in self.table.seats]
-        if any(mcts.uses_compiled_search(agent) for agent in agents):
-            self.say(
-                "Loading Fano's compiled search (a fresh installation compiles it once, "
-                "which takes one to four minutes)..."
-            )
-            from fanfold.games.fano.fast import engine
-
-            engine.warm_up()
-        if self.table.game.name == "fantan" and any(
-            pimc.uses_compiled_search(agent) for agent in agents
-        ):
-            self.say(
-                "Loading Fan Tan's compiled search (a fresh installation compiles it once, "
-                "in a few seconds)..."
-            )
-            from fanfold.agents.strategy import fantan_fast
-
-            fantan_fast.warm_up()
+    def _prepare_agents(self) -> None:
+        """Let every bot get ready before play (load a solved table, Fano's or Fan Tan's
+        compiled search), saying so when that is slow, so that a bot's first move does not
+        stall the game without a word. Bots of the same text get ready once."""
+        ready: set[str] = set()
+        for seat in self.table.seats:
+            if seat.agent is not None and seat.agent.name not in ready:
+                ready.add(seat.agent.name)
+                seat.agent.prepare(self.table.config, self.say)
 
     def _announce(self, played: Played) -> None:
         announced = self.table.announcement(played, self.observer)

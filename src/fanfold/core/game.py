@@ -162,6 +162,27 @@ class Choice:
         }
 
 
+@dataclass(frozen=True)
+class Traits:
+    """What a game declares about itself, so that front ends, environments and agents ask the
+    game instead of testing its name.
+
+    Attributes:
+        chance: the game deals or draws at random (its seed changes what happens).
+        zero_sum: the returns of every outcome add up to 0.
+        returns: the least and the most one player's return can be.
+    """
+
+    chance: bool
+    zero_sum: bool
+    returns: tuple[float, float]
+
+    def __post_init__(self) -> None:
+        low, high = self.returns
+        if low > high:
+            raise ValueError(f"returns run from the least to the most, not {self.returns}")
+
+
 ConfigT = TypeVar("ConfigT", bound=GameConfig)
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT", bound=Hashable)
@@ -192,6 +213,10 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
     config_type: ClassVar[type[GameConfig]]
     #: True when some players may not see everything (hands, decks).
     has_hidden_information: ClassVar[bool] = False
+    #: Chance, zero-sum and the bounds of the returns (:class:`Traits`).
+    traits: ClassVar[Traits]
+    #: Other names the registry finds the game by (besides its id and short name).
+    aliases: ClassVar[tuple[str, ...]] = ()
 
     @property
     def name(self) -> str:
@@ -233,6 +258,12 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         if players != self.num_players(config):
             raise ConfigError(f"{self.title} is for {self.num_players(config)} players")
         return config
+
+    def longest_game(self, config: ConfigT) -> int | None:
+        """A bound on the number of actions of a game with ``config`` (turn limits, cards),
+        or ``None`` when play may go on for ever (a caller then sets its own step limit)."""
+        del config
+        return None
 
     # ------------------------------------------------------------------ playing
     @abstractmethod
@@ -295,6 +326,13 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
 
     #: True when :meth:`passive_action` answers in every position where someone decides.
     has_passive_action: ClassVar[bool] = False
+
+    def played_flags(self, state: StateT, action: ActionT) -> tuple[str, ...]:
+        """Flags that playing ``action`` in ``state`` adds to the action's kind, which the
+        action alone does not tell (:mod:`fanfold.play.kinds`): Fano's Trionfey attack declared
+        without the support in hand is a ``bluff``. The default adds none."""
+        del state, action
+        return ()
 
     def apply(self, state: StateT, action: ActionT) -> StateT:
         """The state after ``action``. Raises :class:`IllegalActionError`; never mutates."""

@@ -1,7 +1,9 @@
 """The registry of games, by versioned id, short name and alias.
 
-Games register themselves when :mod:`fanfold.games` is imported; lookups import it on first
-use, so ``get_game("morris")`` works from anywhere::
+The built-in games are registered by :mod:`fanfold.games` (one explicit list), which the root
+package :mod:`fanfold` imports, so they are here before any lookup. Games from other packages
+are found through entry points in the ``fanfold.games`` group, loaded on the first lookup;
+each names a :class:`~fanfold.core.game.Game` object (``docs/api.md``, "Adding a game")::
 
     >>> get_game("morris").id
     'morris.v1'
@@ -11,7 +13,9 @@ use, so ``get_game("morris")`` works from anywhere::
 
 from __future__ import annotations
 
-import importlib
+import warnings
+from collections.abc import Mapping
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from fanfold.core.errors import UnknownGameError
@@ -19,26 +23,64 @@ from fanfold.core.game import Game
 
 AnyGame = Game[Any, Any, Any, Any]
 
+#: The entry-point group of games from other packages.
+ENTRY_POINT_GROUP = "fanfold.games"
+
 _GAMES: dict[str, AnyGame] = {}
 _ALIASES: dict[str, str] = {}
 _loaded = False
 
 
 def register(game: AnyGame, *aliases: str) -> AnyGame:
-    """Add a game under its id, its short name and the aliases. Returns the game."""
+    """Add a game under its id, its short name, its declared aliases (``Game.aliases``) and
+    ``aliases``. Returns the game.
+
+    Raises:
+        ValueError: a game with that id is registered already.
+    """
     if game.id in _GAMES:
         raise ValueError(f"game {game.id} is already registered")
     _GAMES[game.id] = game
-    for name in (game.name, *aliases):
+    for name in (game.name, *game.aliases, *aliases):
         _ALIASES[name.lower()] = game.id
     return game
 
 
+def register_entry_point(entry: EntryPoint) -> AnyGame | None:
+    """Register the game an entry point names; ``None`` when that game is registered already
+    (a built-in game is listed both here and in :mod:`fanfold.games`).
+
+    Raises:
+        TypeError: the entry point names something that is not a game.
+        ValueError: another game with the same id is registered already.
+    """
+    game = entry.load()
+    if not isinstance(game, Game):
+        raise TypeError(
+            f"the {ENTRY_POINT_GROUP} entry point {entry.name} = {entry.value!r} names "
+            f"{type(game).__name__}, not a fanfold Game object"
+        )
+    if _GAMES.get(game.id) is game:
+        return None
+    return register(game)
+
+
 def _ensure_loaded() -> None:
+    """Register the games of other packages' entry points, once. One that fails to load is
+    left out with a warning naming it, and the other games stay available."""
     global _loaded
-    if not _loaded:
-        _loaded = True
-        importlib.import_module("fanfold.games")
+    if _loaded:
+        return
+    _loaded = True
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            register_entry_point(entry)
+        except Exception as error:
+            warnings.warn(
+                f"the game {entry.name!r} ({entry.value}) was not loaded: {error}",
+                RuntimeWarning,
+                stacklevel=3,
+            )
 
 
 def all_games() -> list[AnyGame]:
@@ -61,7 +103,41 @@ def get_game(name: str) -> AnyGame:
 
 def resolve_variant(game_name: str, variant: str | None = None) -> tuple[AnyGame, Any]:
     """The game and the config of one of its presets (the default when ``variant`` is None)."""
-    game = get_game(game_name)
-    if variant is None:
-        return game, game.default_config()
-    return game, game.preset(variant).config
+    return set_up(game_name, variant)
+
+
+def set_up(
+    game: AnyGame | str,
+    variant: str | None = None,
+    options: Mapping[str, object] | None = None,
+    players: int | None = None,
+) -> tuple[AnyGame, Any]:
+    """A game's set-up: the game (by name or as it is) and the config of one of its presets
+    (the default when ``variant`` is None), with config ``options`` changed (values as text,
+    ``players=4``, or Python values, ``True``, ``None``) and then seated for ``players``.
+    Every front end resolves a new game's set-up here::
+
+        >>> game, config = set_up("fantan", options={"hands": 3}, players=5)
+        >>> game.id, config.hands, config.players
+        ('fantan.v1', 3, 5)
+
+    Raises:
+        UnknownGameError: an unknown game or variant.
+        ConfigError: an unknown option, a value out of range, a player count the game (or
+            the variant) does not seat.
+    """
+    found = get_game(game) if isinstance(game, str) else game
+    config = found.default_config() if variant is None else found.preset(variant).config
+    if options:
+        config = config.with_options({name: _option_text(v) for name, v in options.items()})
+    if players is not None:
+        config = found.with_players(config, players)
+    return found, config
+
+
+def _option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)

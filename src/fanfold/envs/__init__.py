@@ -14,13 +14,17 @@ Entry points:
 
 * :func:`aec_env`: a PettingZoo AEC environment (every seat an agent);
 * :func:`gym_env`: a Gymnasium environment for one seat, bots in the others;
-* :func:`register_openspiel`: registers ``python_fanfold_<game>`` with OpenSpiel.
+* :func:`register_openspiel`: registers ``python_fanfold_<game>`` with OpenSpiel;
+* Gymnasium ids ``fanfold/<game>-v0`` and ``fanfold/<game>-<preset>-v0`` for
+  :func:`gymnasium.make`, registered when this package is imported with Gymnasium installed
+  (:mod:`fanfold.envs.registration`).
 
 See ``docs/envs.md`` for the action and observation encodings and their sizes.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -61,4 +65,15 @@ def register_openspiel() -> list[str]:
     return names
 
 
-__all__ = ["aec_env", "gym_env", "register_openspiel"]
+def register_gymnasium() -> list[str]:
+    """Register every game and preset with Gymnasium (``fanfold/<game>-<preset>-v0``; done on
+    import when Gymnasium is installed); returns the ids. Safe to call more than once."""
+    from fanfold.envs.registration import register_gymnasium as register
+
+    return register()
+
+
+if importlib.util.find_spec("gymnasium") is not None:
+    register_gymnasium()
+
+__all__ = ["aec_env", "gym_env", "register_gymnasium", "register_openspiel"]

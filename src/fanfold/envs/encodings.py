@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fanfold.core.errors import UnknownGameError
-from fanfold.core.registry import AnyGame, resolve_variant
+from fanfold.core.registry import AnyGame, set_up
 from fanfold.envs.encoding import Encoding
 from fanfold.envs.fan import FanEncoding
 from fanfold.envs.fano import FanoEncoding
@@ -37,20 +37,10 @@ def resolve(
         UnknownGameError: an unknown game or variant.
         ConfigError: an unknown option or an inconsistent config.
     """
-    found, config = resolve_variant(game, variant)
-    if options:
-        config = config.with_options({name: _text(value) for name, value in options.items()})
+    found, config = set_up(game, variant, options)
     if found.name not in ENCODINGS:
         raise UnknownGameError(f"{found.title} has no environment encoding")
     return found, config
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    return str(value)
 
 
 def encoding_for(game: AnyGame, config: Any) -> Encoding:

@@ -15,21 +15,24 @@ from typing import Any
 import numpy as np
 
 from fanfold.core.errors import IllegalActionError, TurnError
+from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
 from fanfold.envs.encoding import Encoding, MaskArray
 from fanfold.envs.layout import FloatArray
 from fanfold.play.setup import new_table
 from fanfold.play.table import HUMAN, Table
 
-#: Steps after which an episode is cut short (truncated) unless the caller says otherwise:
-#: Fan patience with any card allowed to fill an empty fan can move a card back and forth
-#: forever; the other games end by their own rules (repetition, turn limits, empty hands).
-DEFAULT_MAX_STEPS: dict[str, int | None] = {
-    "fan": 1000,
-    "fano": None,
-    "fantan": None,
-    "morris": 1000,
-}
+#: Steps after which an episode of a game that may go on for ever is cut short (truncated)
+#: unless the caller says otherwise: Fan patience with any card allowed to fill an empty fan can
+#: move a card back and forth forever, and nothing bounds the length of a Morris game.
+UNBOUNDED_MAX_STEPS = 1000
+
+
+def default_max_steps(game: AnyGame) -> int | None:
+    """The step limit of an episode when the caller sets none: :data:`UNBOUNDED_MAX_STEPS` for
+    a game with no bound of its own (:meth:`~fanfold.core.game.Game.longest_game`), none for a
+    game that ends by its own rules (turn limits, empty hands)."""
+    return UNBOUNDED_MAX_STEPS if game.longest_game(game.default_config()) is None else None
 
 
 def quiet(message: str) -> None:
@@ -89,6 +92,23 @@ class Episode:
         copy.steps = self.steps
         table = self.table
         copy.table = Table(table.game, table.state, table.record, table.seats, allow_undo=False)
+        return copy
+
+    def going_on_from(self, state: Any, seed: int) -> Episode:
+        """A copy that goes on from ``state`` instead (a state of the same game and variant at
+        the same point, such as one whose hidden cards were re-dealt consistently with a
+        seat's view): same seats and step count, a record that starts at that position with
+        ``seed`` (the state's own seed, named in its position)."""
+        copy = self.__deepcopy__({})
+        game = self.game
+        record = GameRecord.start(
+            game,
+            game.config_of(state),
+            seed,
+            start_position=game.format_position(state),
+            players=self.table.record.players,
+        )
+        copy.table = Table(game, state, record, self.table.seats, allow_undo=False)
         return copy
 
     @property

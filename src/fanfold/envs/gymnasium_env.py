@@ -29,7 +29,7 @@ from gymnasium import spaces
 
 from fanfold.core.errors import IllegalActionError
 from fanfold.envs.encodings import encoding_for, resolve
-from fanfold.envs.episode import DEFAULT_MAX_STEPS, Episode, draw_seed, seat_names
+from fanfold.envs.episode import Episode, default_max_steps, draw_seed, seat_names
 
 UNSET: Any = object()
 
@@ -99,7 +99,7 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.seat = seat
         self.illegal_action = illegal_action
         self.illegal_reward = illegal_reward
-        self.max_steps = DEFAULT_MAX_STEPS[found.name] if max_steps is UNSET else max_steps
+        self.max_steps = default_max_steps(found) if max_steps is UNSET else max_steps
         self.render_mode = render_mode
         low, high = self.encoding.layout.bounds
         self.observation_space = spaces.Dict(

@@ -9,17 +9,23 @@
 
 Game types: sequential; Morris is deterministic with perfect information; Fan patience is an
 open deal (perfect information) and Fano and Fan Tan hide hands (imperfect information); the
-three dealt games are *sampled stochastic*: the deal and Fano's reshuffles come from a seed
-drawn from the game's generator (parameter ``seed``, -1 for a fresh one) when a state is made,
-so there are no chance nodes. Actions are the indices of :mod:`fanfold.envs.encodings`;
+three dealt games are *explicit stochastic*: a game starts with chance nodes that draw the
+deal's seed a byte at a time (256 equally likely outcomes each: 16 bytes, a 128-bit seed, for
+Fano and Fan Tan, as many as a seat could never search; 3 bytes for Fan patience, whose deal
+number is that number plus one), then the deal is made from that seed, and Fano's reshuffles
+come from it too. States serialise (``pyspiel.serialize_game_and_state``) with OpenSpiel's
+own form for Python games. Actions are the indices of :mod:`fanfold.envs.encodings`;
 observations (string and tensor) are built from the player's view; there is no information
-state (no perfect-recall observer).
+state (no perfect-recall observer). :meth:`FanfoldState.resample_from_infostate` re-deals the
+hidden cards consistently with a player's view, for OpenSpiel's imperfect-information
+search (IS-MCTS, with ``use_observation_string=True``).
 
 Parameters: ``variant`` (a preset name), ``players`` (0: the preset's), ``options`` (config
-options ``name=value`` joined by commas, e.g. ``turns_per_player=20``), ``seed``,
+options ``name=value`` joined by commas, e.g. ``turns_per_player=20``), ``seed`` (-1: the
+deal is chance's; a seed: every state starts dealt from it, with no chance node),
 ``max_steps`` (-1: the default step limit; 0: none) and ``position`` (a starting position in
-the game's notation; empty for the deal). A game cut by the step limit ends with every return
-0.
+the game's notation, with no chance node; empty for the deal). A game cut by the step limit
+ends with every return 0.
 
 :func:`morris_value` and :func:`morris_value_keeping_actions` read the solved Morris table for an
 OpenSpiel state, so that OpenSpiel's algorithms can be checked against the exact values.
@@ -36,19 +42,23 @@ from fanfold.core.errors import ConfigError
 from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.envs.encoding import Encoding
 from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
-from fanfold.envs.episode import DEFAULT_MAX_STEPS, Episode
+from fanfold.envs.episode import Episode, default_max_steps
+from fanfold.play.setup import SEED_BITS
 from fanfold.play.table import HUMAN
 from fanfold.solvers.morris import load_table, rank_actions
 
 PREFIX = "python_fanfold_"
-#: Returns' bounds by game (Fan Tan's chip and penalty scoring: a loose bound).
-_UTILITY = {
-    "fan": (0.0, 1.0),
-    "fano": (-1.0, 1.0),
-    "fantan": (-1000.0, 1000.0),
-    "morris": (-1.0, 1.0),
-}
+#: The bound on a game's actions where neither the game nor the caller sets one.
+_NO_BOUND = 100_000
 _registered: list[str] = []
+#: Outcomes of each chance node of the deal: one byte of the deal's seed.
+CHANCE_OUTCOMES = 256
+_UNIFORM_BYTE = [(value, 1.0 / CHANCE_OUTCOMES) for value in range(CHANCE_OUTCOMES)]
+#: Bytes of the deal's seed: a game with hidden cards draws as many bits as a new game of
+#: fanfold does (too many for a seat to search from the cards it sees); an open deal draws a
+#: deal number (three bytes: deals 1 to 16,777,216).
+HIDDEN_DEAL_BYTES = SEED_BITS // 8
+OPEN_DEAL_BYTES = 3
 
 
 def _player_range(game: AnyGame) -> tuple[int, int]:
@@ -61,18 +71,18 @@ def _player_range(game: AnyGame) -> tuple[int, int]:
 def _game_type(game: AnyGame) -> pyspiel.GameType:
     low, high = _player_range(game)
     kind = pyspiel.GameType
-    dealt = game.name != "morris"
+    dealt = game.traits.chance
     return kind(
         short_name=PREFIX + game.name,
         long_name=f"fanfold {game.title}",
         dynamics=kind.Dynamics.SEQUENTIAL,
-        chance_mode=kind.ChanceMode.SAMPLED_STOCHASTIC if dealt else kind.ChanceMode.DETERMINISTIC,
+        chance_mode=kind.ChanceMode.EXPLICIT_STOCHASTIC if dealt else kind.ChanceMode.DETERMINISTIC,
         information=(
             kind.Information.IMPERFECT_INFORMATION
             if game.has_hidden_information
             else kind.Information.PERFECT_INFORMATION
         ),
-        utility=kind.Utility.ZERO_SUM if game.name == "morris" else kind.Utility.GENERAL_SUM,
+        utility=kind.Utility.ZERO_SUM if game.traits.zero_sum else kind.Utility.GENERAL_SUM,
         reward_model=kind.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
@@ -92,13 +102,25 @@ def _game_type(game: AnyGame) -> pyspiel.GameType:
 
 
 def _options(text: str) -> dict[str, str]:
+    """Config options from ``name=value`` pairs joined by commas, or ``name:value`` pairs
+    joined by semicolons (the form a game's string keeps)."""
     options: dict[str, str] = {}
-    for part in filter(None, (item.strip() for item in text.split(","))):
-        name, equals, value = part.partition("=")
+    pairs, sign = (text.split(";"), ":") if ":" in text or ";" in text else (text.split(","), "=")
+    for part in filter(None, (item.strip() for item in pairs)):
+        name, equals, value = part.partition(sign)
         if not equals:
-            raise ConfigError(f"options are name=value pairs joined by commas, not {part!r}")
+            raise ConfigError(
+                "options are name=value pairs joined by commas, or name:value pairs joined "
+                f"by semicolons, not {part!r}"
+            )
         options[name.strip()] = value.strip()
     return options
+
+
+def options_text(options: dict[str, str]) -> str:
+    """Options in the form a game's string can carry (OpenSpiel splits a game's string at
+    ``,`` and ``=``): ``name:value`` pairs joined by semicolons."""
+    return ";".join(f"{name}:{value}" for name, value in options.items())
 
 
 class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type information
@@ -112,6 +134,7 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         game_type = _game_type(game)
         values = {**game_type.parameter_specification, **(params or {})}
         options = _options(str(values["options"]))
+        values["options"] = options_text(options)
         if int(values["players"]):
             options["players"] = str(values["players"])
         found, config = resolve(game.name, str(values["variant"]), options)
@@ -119,25 +142,28 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         self.config = config
         self.encoding: Encoding = encoding_for(found, config)
         limit = int(values["max_steps"])
-        self.max_steps = DEFAULT_MAX_STEPS[found.name] if limit < 0 else (limit or None)
+        self.max_steps = default_max_steps(found) if limit < 0 else (limit or None)
         self.position = str(values["position"]) or None
         seed = int(values["seed"])
-        self._rng = random.Random(seed if seed >= 0 else None)
-        low, high = _UTILITY[found.name]
+        self.fixed_seed = seed if seed >= 0 else None
+        self.deal_bytes = _deal_bytes(game_type, found, self.position, self.fixed_seed)
+        low, high = found.traits.returns
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=CHANCE_OUTCOMES if self.deal_bytes else 0,
             num_players=self.encoding.players,
             min_utility=low,
             max_utility=high,
-            utility_sum=0.0 if found.name == "morris" else None,
-            max_game_length=self.max_steps or _length_bound(found, config),
+            utility_sum=0.0 if found.traits.zero_sum else None,
+            max_game_length=self.max_steps or found.longest_game(config) or _NO_BOUND,
         )
         super().__init__(game_type, info, values)
 
     def new_initial_state(self) -> FanfoldState:
-        """A new game: dealt from a seed drawn from the game's generator."""
-        return FanfoldState(self, self._rng.randrange(2**31))
+        """A new game: at the deal's first chance node, or dealt from the ``seed`` parameter."""
+        if self.deal_bytes:
+            return FanfoldState(self)
+        return FanfoldState(self, seed=self.fixed_seed or 0)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -150,22 +176,49 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         return FanfoldObserver(self)
 
 
-def _length_bound(game: AnyGame, config: Any) -> int:
-    """A bound on a game's actions where no step limit is set (turn limits, cards)."""
-    if game.name == "fano":
-        return int(config.last_turn) * 50
-    if game.name == "fantan":
-        hands = config.hands or 200
-        return int(hands * 52 * config.players)
-    return 100_000
+def _deal_bytes(
+    game_type: pyspiel.GameType, game: AnyGame, position: str | None, seed: int | None
+) -> int:
+    """How many chance nodes (bytes of the seed) start a state: none for a game without
+    chance, a fixed seed or a start position."""
+    if game_type.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC:
+        return 0
+    if position is not None or seed is not None:
+        return 0
+    return HIDDEN_DEAL_BYTES if game.has_hidden_information else OPEN_DEAL_BYTES
 
 
 class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type information
-    """A game in progress: an :class:`~fanfold.envs.episode.Episode` with every seat a player."""
+    """A game in progress: the deal's chance nodes (the seed's bytes drawn so far), then an
+    :class:`~fanfold.envs.episode.Episode` with every seat a player.
 
-    def __init__(self, game: FanfoldGame, seed: int) -> None:
+    Args:
+        game: the OpenSpiel game.
+        seed: deal from this seed at once (no chance node); ``None`` starts at the deal's
+            first chance node (or at once where the game has no chance).
+        episode: go on from this episode instead (a resampled state).
+    """
+
+    def __init__(
+        self, game: FanfoldGame, seed: int | None = None, episode: Episode | None = None
+    ) -> None:
         super().__init__(game)
-        self.episode = Episode(
+        #: The seed's bytes drawn so far by the deal's chance nodes.
+        self.deal: list[int] = []
+        self._episode = episode
+        if episode is None and (seed is not None or not game.deal_bytes):
+            self._episode = self._new_episode(seed or 0)
+
+    @property
+    def _fanfold_game(self) -> FanfoldGame:
+        # The game object is shared, not copied with the state's attributes (OpenSpiel's
+        # clone deep-copies them, and serialisation pickles them).
+        game: FanfoldGame = self.get_game()
+        return game
+
+    def _new_episode(self, seed: int) -> Episode:
+        game = self._fanfold_game
+        return Episode(
             game.fanfold_game,
             game.config,
             game.encoding,
@@ -176,38 +229,96 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         )
 
     @property
+    def episode(self) -> Episode:
+        """The game after the deal. Raises :class:`pyspiel.SpielError` at a chance node."""
+        if self._episode is None:
+            raise pyspiel.SpielError("the cards are not dealt yet: this is a chance node")
+        return self._episode
+
+    @property
     def fanfold_state(self) -> Any:
-        """The fanfold state underneath."""
+        """The fanfold state underneath (after the deal)."""
         return self.episode.table.state
 
     def current_player(self) -> int:
-        seat = self.episode.decider
+        if self._episode is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = self._episode.decider
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next byte of the deal's seed: 256 equally likely values."""
+        if self._episode is not None:
+            raise pyspiel.SpielError("the deal is made: this is not a chance node")
+        return list(_UNIFORM_BYTE)
+
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.episode.decider:
+        if self._episode is None:
+            return list(range(CHANCE_OUTCOMES)) if player == pyspiel.PlayerId.CHANCE else []
+        if player != self._episode.decider:
             return []
-        return self.episode.legal_indices()
+        return self._episode.legal_indices()
 
     def _apply_action(self, action: int) -> None:
-        seat = self.episode.decider
+        if self._episode is None:
+            if not 0 <= action < CHANCE_OUTCOMES:
+                raise pyspiel.SpielError(f"a byte of the deal's seed is 0..255, not {action}")
+            self.deal.append(action)
+            game = self._fanfold_game
+            if len(self.deal) == game.deal_bytes:
+                number = int.from_bytes(bytes(self.deal), "big")
+                open_deal = not game.fanfold_game.has_hidden_information
+                self._episode = self._new_episode(number + 1 if open_deal else number)
+            return
+        seat = self._episode.decider
         if seat is None:
             raise pyspiel.SpielError("the game is over")
-        self.episode.act(seat, action)
+        self._episode.act(seat, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal seed byte {len(self.deal) + 1}: {action}"
         seat = player if player >= 0 else 0
         episode = self.episode
         return str(episode.game.action_text(episode.encoding.action(seat, action)))
 
     def is_terminal(self) -> bool:
-        return self.episode.decider is None
+        return self._episode is not None and self._episode.decider is None
 
     def returns(self) -> list[float]:
-        return [float(value) for value in self.episode.returns()]
+        if self._episode is None:
+            return [0.0] * self._fanfold_game.encoding.players
+        return [float(value) for value in self._episode.returns()]
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> FanfoldState:
+        """A state ``player`` cannot tell from this one: the hidden cards re-dealt at random
+        consistently with the player's view (the game's own ``sample_state``), from a new
+        random stream seeded by two draws of ``sampler`` (a ``pyspiel`` sampler or any
+        callable returning floats in [0, 1)), so that each resampled state has its own deal
+        of unseen cards and its own later reshuffles. Before the deal, a state with as many
+        seed bytes drawn (none of which a player sees). The copy's OpenSpiel history is
+        empty: it is a new start at this point of the game."""
+        game = self._fanfold_game
+        draws = [float(sampler()) for _ in range(2)]
+        if not all(0.0 <= draw < 1.0 for draw in draws):
+            raise ValueError(f"the sampler must return numbers in [0, 1), not {draws}")
+        seed = int(draws[0] * 2**53) << 53 | int(draws[1] * 2**53)
+        rng = random.Random(seed)
+        if self._episode is None:
+            other = FanfoldState(game)
+            for _ in self.deal:
+                other.apply_action(rng.randrange(CHANCE_OUTCOMES))
+            return other
+        fanfold_game = game.fanfold_game
+        view = fanfold_game.observe(self.fanfold_state, player)
+        sampled = fanfold_game.sample_state(view, rng)
+        return FanfoldState(game, episode=self._episode.going_on_from(sampled, seed))
 
     def __str__(self) -> str:
-        return str(self.episode.game.format_position(self.episode.table.state))
+        if self._episode is None:
+            drawn = len(self.deal)
+            return f"dealing: {drawn} of {self._fanfold_game.deal_bytes} seed bytes drawn"
+        return str(self._episode.game.format_position(self._episode.table.state))
 
 
 class FanfoldObserver:
@@ -220,13 +331,18 @@ class FanfoldObserver:
         self.dict = layout.views(self.tensor)
 
     def set_from(self, state: FanfoldState, player: int) -> None:
-        """Fill :attr:`tensor` (and :attr:`dict`, its views) from ``player``'s view."""
+        """Fill :attr:`tensor` (and :attr:`dict`, its views) from ``player``'s view (all 0
+        before the deal)."""
         self.tensor.fill(0.0)
+        if state.is_chance_node():
+            return
         view = self._game.fanfold_game.observe(state.fanfold_state, player)
         self._game.encoding.fill(view, self.dict)
 
     def string_from(self, state: FanfoldState, player: int) -> str:
-        """``player``'s view as the terminal draws it."""
+        """``player``'s view as the terminal draws it (before the deal, a line saying so)."""
+        if state.is_chance_node():
+            return "the cards are not dealt yet"
         game = self._game.fanfold_game
         return str(game.render(game.observe(state.fanfold_state, player)))
 

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from fanfold.envs.encodings import encoding_for, resolve
-from fanfold.envs.episode import DEFAULT_MAX_STEPS, Episode, draw_seed
+from fanfold.envs.episode import Episode, default_max_steps, draw_seed
 from fanfold.play.table import HUMAN
 
 UNSET: Any = object()
@@ -74,7 +74,7 @@ class FanfoldAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         self.config = config
         self.encoding = encoding_for(found, config)
         self.render_mode = render_mode
-        self.max_steps = DEFAULT_MAX_STEPS[found.name] if max_steps is UNSET else max_steps
+        self.max_steps = default_max_steps(found) if max_steps is UNSET else max_steps
         self.metadata = {**self.metadata, "name": f"fanfold_{found.name}_v0"}
         players = self.encoding.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]

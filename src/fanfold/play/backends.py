@@ -12,7 +12,11 @@ to run is one text:
 * ``"local"``: start a private Ray instance on this machine with the batch's worker count as
   its CPUs and its workers at normal priority, and stop it afterwards (what the tests and a
   single machine use);
-* anything else: a cluster's address, ``HOST:6379`` or ``ray://HOST:10001``.
+* anything else: a cluster's address, ``HOST:6379`` or ``ray://HOST:10001`` (Ray Client,
+  the ``ray`` extra installs ``ray[client]``).
+
+Joining a cluster turns on Ray's token authentication when a token is at hand and
+``RAY_AUTH_MODE`` is unset (:func:`use_cluster_token`), as ``ray start`` does.
 
 A cluster keeps its own settings: Ray starts its workers at niceness 15, so on machines that
 also do other work start it with ``RAY_worker_niceness=0 ray start ...`` to give the games
@@ -104,6 +108,25 @@ def import_ray() -> Any:
     return ray
 
 
+def use_cluster_token() -> None:
+    """Turn on Ray's token authentication for joining a cluster when a token is at hand
+    (``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``) and
+    ``RAY_AUTH_MODE`` is unset: ``ray start`` (Ray 2.60) does the same, so a cluster started
+    with a token refuses a driver that does not send it. An explicit ``RAY_AUTH_MODE`` wins."""
+    import os
+    from pathlib import Path
+
+    if "RAY_AUTH_MODE" in os.environ:
+        return
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    if (
+        os.environ.get("RAY_AUTH_TOKEN")
+        or (path and Path(path).is_file())
+        or (Path.home() / ".ray" / "auth_token").is_file()
+    ):
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
 def run_on_ray(
     worker: Worker, jobs: Sequence[Job], where: str, workers: int = 1
 ) -> Iterator[JSONObject]:
@@ -120,6 +143,8 @@ def run_on_ray(
     """
     if not jobs:
         return
+    if where != LOCAL:
+        use_cluster_token()  # before Ray is imported: it reads the mode once
     ray = import_ray()
     started = False
     if not ray.is_initialized():

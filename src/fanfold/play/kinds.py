@@ -59,20 +59,10 @@ def action_kind(action: Any) -> str:
 
 
 def played_kind(game: AnyGame, state: Any, action: Any) -> str:
-    """The kind of ``action`` played in ``state``: :func:`action_kind`, and for a Trionfey
-    declared attack ``+bluff`` when the attacker does not hold the support."""
-    kind = action_kind(action)
-    if game.name == "fano" and kind.startswith("declare") and _is_bluff(state, action):
-        kind += "+bluff"
-    return kind
-
-
-def _is_bluff(state: Any, action: Any) -> bool:
-    from fanfold.games.fano.cards import value_of
-    from fanfold.games.fano.rules.attacks import hand_cards, support_value
-
-    needed = support_value(value_of(action.attacker), value_of(action.target), action.reverse)
-    return not needed or not hand_cards(state.players[state.turn_player].hand, needed)
+    """The kind of ``action`` played in ``state``: :func:`action_kind` and the flags the game
+    adds from the position (:meth:`~fanfold.core.game.Game.played_flags`: for a Trionfey
+    declared attack ``+bluff`` when the attacker does not hold the support)."""
+    return "+".join((action_kind(action), *game.played_flags(state, action)))
 
 
 def check_names(names: Sequence[str]) -> tuple[str, ...]:

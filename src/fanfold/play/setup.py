@@ -17,7 +17,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from fanfold.agents.base import parse_agent, registered_agent, strongest_agent
+from fanfold.agents.base import parse_agent, strongest_agent, with_time_cap
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import ConfigError
 from fanfold.core.records import GameRecord
@@ -28,10 +28,7 @@ from fanfold.play.table import HUMAN, Seat, Table
 def default_agent(game: AnyGame, seconds: float | None = None) -> str:
     """The strongest agent for ``game``, as text; with ``seconds``, capped at that many seconds
     a decision where the agent takes a time cap (interactive play asks for one)."""
-    name = strongest_agent(game)
-    if seconds is not None and "seconds" in registered_agent(name).config.option_texts():
-        return f"{name}(seconds={seconds:g})"
-    return name
+    return str(with_time_cap(parse_agent(strongest_agent(game)), seconds))
 
 
 def plan_seats(

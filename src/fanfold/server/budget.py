@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from fanfold.agents.base import AgentSpec, parse_agent
+from fanfold.agents.base import SECONDS, AgentSpec, parse_agent, with_time_cap
 from fanfold.core.errors import ConfigError, FanfoldError
 
 #: The most of each budget option (a name any registered agent's config may have) a bot may
@@ -39,8 +39,6 @@ MAXIMA: Mapping[str, int] = MappingProxyType(
 )
 #: Numeric agent options that are not budgets (they do not make a decision cost more).
 NOT_BUDGETS = frozenset({"exploration", "widening", "group", "mistakes"})
-#: The option that caps a decision's time.
-SECONDS = "seconds"
 
 
 class BudgetError(ConfigError):
@@ -103,14 +101,9 @@ class BotBudget:
         return self._timed(spec), said
 
     def _timed(self, spec: AgentSpec) -> AgentSpec:
-        """``spec`` with the server's time cap where the agent takes one and sets none."""
-        if (
-            self.seconds is not None
-            and SECONDS in spec.config.option_texts()
-            and getattr(spec.config, SECONDS, None) is None
-        ):
-            spec = AgentSpec(spec.name, spec.config.with_options({SECONDS: f"{self.seconds:g}"}))
-        return spec
+        """``spec`` with the server's time cap where the agent takes one and sets none (a
+        cap above the server's was refused or lowered before)."""
+        return with_time_cap(spec, self.seconds)
 
     def capped_text(self, text: str) -> tuple[str, list[str]]:
         """An agent text as stored brought within the limits (see :meth:`cap`); a text that is

@@ -223,6 +223,7 @@ class Hub:
                 invite_hashes=invite_hashes,
                 creator_hash=creator_hash,
                 listed=listed,
+                outcome=table.outcome.to_json() if table.outcome is not None else None,
             )
         except Exception as error:
             raise storage_failure("the table could not be stored", error) from None

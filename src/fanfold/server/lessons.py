@@ -34,17 +34,32 @@ from pydantic import BaseModel, ConfigDict, Field
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.lessons import Lesson, LessonBook, UnknownLessonError
 from fanfold.core.registry import get_game
+from fanfold.games.fan import lessons as fan_lessons
+from fanfold.games.fan.game import FanGame
 from fanfold.games.fano.game import FanoGame
 from fanfold.games.fano.lessons import lesson_book
+from fanfold.games.fantan import lessons as fantan_lessons
+from fanfold.games.fantan.game import FanTanGame
+from fanfold.games.morris import lessons as morris_lessons
+from fanfold.games.morris.game import MorrisGame
 from fanfold.server.live import NotFoundError
 
 STATIC = Path(__file__).parent / "static"
 
 
 def _books() -> dict[str, LessonBook[Any]]:
-    fano = get_game("fano")
-    assert isinstance(fano, FanoGame)  # registered as such by fanfold.games.fano
-    return {"fano": lesson_book(fano)}
+    fano, morris, fantan, fan = (get_game(name) for name in ("fano", "morris", "fantan", "fan"))
+    # registered as such by their packages
+    assert isinstance(fano, FanoGame)
+    assert isinstance(morris, MorrisGame)
+    assert isinstance(fantan, FanTanGame)
+    assert isinstance(fan, FanGame)
+    return {
+        "fano": lesson_book(fano),
+        "morris": morris_lessons.lesson_book(morris),
+        "fantan": fantan_lessons.lesson_book(fantan),
+        "fan": fan_lessons.lesson_book(fan),
+    }
 
 
 #: Every game's lessons, by game name.

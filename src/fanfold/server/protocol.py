@@ -432,10 +432,13 @@ class TableSummary(_Out):
 
 
 class Daily(_Out):
-    """Today's Fan deal, the same for everyone."""
+    """Today's Fan deal, the same for everyone: a PySolFC deal number that the solver proved
+    winnable under the ``variant`` (:mod:`fanfold.server.daily`), and the day (UTC)."""
 
     game: str
     deal: int
+    variant: str | None = None
+    date: str | None = None
 
 
 class Preset(_Out):

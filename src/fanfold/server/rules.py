@@ -1,4 +1,5 @@
-"""The rules pages: ``docs/rules/NAME.md`` rendered to HTML, one click away from every table."""
+"""The exact rules pages (``/rules/GAME/exact``): ``docs/rules/NAME.md``, the developers'
+readings, rendered to HTML and linked at the bottom of each How-to-play page."""
 
 from __future__ import annotations
 
@@ -42,8 +43,10 @@ def rules_page(game: AnyGame, lessons: bool = False) -> str:
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{title}: rules, fanfold</title>"
+        f"<title>{title}: exact rules, fanfold</title>"
         "<link rel='stylesheet' href='/static/fanfold.css'></head>"
-        f"<body class='rules'><header class='bar'><a href='/'>fanfold</a> <span>{title}: rules"
-        f"</span></header><main class='doc'>{body}</main></body></html>"
+        f"<body class='rules'><header class='bar'><a href='/'>fanfold</a> <span class='grow'>"
+        f"{title}: exact rules</span><span class='bar-links'><a href='/how-to-play/"
+        f"{html.escape(game.name)}'>How to play</a></span></header>"
+        f"<main class='doc'>{body}</main></body></html>"
     )

@@ -18,6 +18,9 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fanfold.agents import prepare
+from fanfold.agents.strategy import has_compiled_code
+from fanfold.core.registry import all_games
 from fanfold.server.bots import BotPool
 from fanfold.server.hub import Hub
 from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER
@@ -28,17 +31,13 @@ log = logging.getLogger(__name__)
 
 
 def _warm_fast() -> None:
-    """Load Fano's and Fan Tan's compiled kernels from Numba's cache (compile them on first
-    use), then set aside what that loaded (:func:`_set_aside`)."""
-    from fanfold.agents.strategy import fantan_fast
-    from fanfold.games.fano.fast import engine
-
-    started = time.monotonic()
-    engine.warm_up()
-    log.info("Fano's compiled engine ready in %.1f s", time.monotonic() - started)
-    started = time.monotonic()
-    fantan_fast.warm_up()
-    log.info("Fan Tan's compiled search ready in %.1f s", time.monotonic() - started)
+    """Load every game's compiled search from Numba's cache (compile it on first use:
+    :func:`fanfold.agents.prepare`), then set aside what that loaded (:func:`_set_aside`)."""
+    for game in all_games():
+        if has_compiled_code(game):
+            started = time.monotonic()
+            prepare(game, say=log.info)
+            log.info("%s's compiled search ready in %.1f s", game.title, time.monotonic() - started)
     _set_aside()
 
 

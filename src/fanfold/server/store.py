@@ -278,8 +278,10 @@ class Store:
         invite_hashes: Sequence[str | None] = (),
         creator_hash: str | None = None,
         listed: bool = False,
+        outcome: JSONObject | None = None,
     ) -> None:
-        """Store a new table with its seats (and, for a loaded record, its actions)."""
+        """Store a new table with its seats (and, for a loaded record, its actions and, when
+        the record's game is over, its ``outcome``)."""
         invites = list(invite_hashes) or [None] * len(players)
         now = time.time()
         with self._begin() as connection:
@@ -293,7 +295,7 @@ class Store:
                     version=version,
                     allow_undo=allow_undo,
                     options=json.dumps(options),
-                    outcome=None,
+                    outcome=json.dumps(outcome) if outcome is not None else None,
                     created=now,
                     updated=now,
                     creator_hash=creator_hash,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fanfold.agents.knowledge import AnyKnowledge
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
 from fanfold.core.registry import AnyGame
@@ -17,11 +19,24 @@ def _knowledge(game: AnyGame) -> AnyKnowledge:
 #: What makes the game's strategy (:mod:`fanfold.agents.strategy.fano_knowledge`).
 KNOWLEDGE = _knowledge
 
+
+def prepare(say: Callable[[str], None]) -> None:
+    """Load Fano's compiled engine, playout policy and search from Numba's cache (compile
+    them on a fresh installation), telling the player through ``say``."""
+    from fanfold.agents.strategy.fano_fast import warm_up
+
+    say(
+        "Loading Fano's compiled search (a fresh installation compiles it once, "
+        "which takes one to four minutes)..."
+    )
+    warm_up()
+
+
 #: The agent behind each level. ``easy``: a light search with random playouts (it finds few
 #: promotions: a beginner beats it); ``medium``: the strategy played directly, no search;
 #: ``hard``: information-set search whose playouts follow the strategy for ten actions, scored
 #: by its evaluation, considering the strategy's best few moves at each node (progressive
-#: widening), the whole loop compiled (:mod:`fanfold.games.fano.fast.search`) over 64 deals
+#: widening), the whole loop compiled (:mod:`fanfold.agents.strategy.fano_search`) over 64 deals
 #: of the view, with a small exploration constant (the evaluation's differences between moves
 #: are a few hundredths). ``docs/agents.md`` gives their measured strength and time per
 #: decision.

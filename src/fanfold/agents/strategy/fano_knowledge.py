@@ -351,12 +351,13 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
         the fast path does not cover."""
         if not fast.supports(state.config):
             return None
+        from fanfold.agents.strategy.fano_fast import heuristic_playout
         from fanfold.games.fano.fast import engine
 
         engine.seed(rng.getrandbits(31))
         start = engine.encode(state)
         if policy == "heuristic":
-            end, _ = engine.heuristic_playout(start, policy_weights(), limit)
+            end, _ = heuristic_playout(start, policy_weights(), limit)
         else:
             end, _ = (engine.greedy_playout if policy == "greedy" else engine.playout)(start, limit)
         return self.evaluate(engine.decode(end))
@@ -372,9 +373,9 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
 @cache
 def policy_weights() -> npt.NDArray[np.float64]:
     """The strategy's weights as the compiled policy reads them
-    (:mod:`fanfold.games.fano.fast.policy`, imported here only when first needed: it loads
-    Numba)."""
-    from fanfold.games.fano.fast import policy as p
+    (:mod:`fanfold.agents.strategy.fano_policy`, imported here only when first needed: it
+    loads Numba)."""
+    from fanfold.agents.strategy import fano_policy as p
 
     weights = np.zeros(p.WEIGHTS, np.float64)
     weights[p.W_PROGRESS : p.W_PROGRESS + 4] = PROGRESS

@@ -44,7 +44,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from time import monotonic
 from typing import Any
@@ -137,12 +137,12 @@ class FanTanKnowledge(Knowledge[FanTanState, FanTanAction, FanTanView]):
         rng: random.Random,
         deadline: float | None,
     ) -> list[float] | None:
-        from fanfold.agents.strategy import fantan_fast
+        from fanfold.agents.strategy.fantan_fast import infer_deals, search_values, supports
 
-        if not fantan_fast.supports(view.config) or view.revealed is not None:
+        if not supports(view.config) or view.revealed is not None:
             return None
-        hands = fantan_fast.infer_deals(view, deals, rng, infer)
-        return fantan_fast.search_values(view, hands, legal, rng, lookahead, group, deadline)
+        hands = infer_deals(view, deals, rng, infer)
+        return search_values(view, hands, legal, rng, lookahead, group, deadline)
 
     def evaluate(self, state: FanTanState) -> tuple[float, ...] | None:
         return evaluate(state)
@@ -379,6 +379,19 @@ def _make(game: AnyGame) -> Knowledge[Any, Any, Any]:
 #: What makes the game's strategy.
 KNOWLEDGE = _make
 
+
+def prepare(say: Callable[[str], None]) -> None:
+    """Load Fan Tan's compiled search from Numba's cache (compile it on a fresh
+    installation), telling the player through ``say``."""
+    from fanfold.agents.strategy.fantan_fast import warm_up
+
+    say(
+        "Loading Fan Tan's compiled search (a fresh installation compiles it once, "
+        "in a few seconds)..."
+    )
+    warm_up()
+
+
 #: The agent behind each level.
 LEVELS = {
     "easy": "random",
@@ -403,6 +416,7 @@ __all__ = [
     "heuristic_rollout",
     "infer_states",
     "play_likelihood",
+    "prepare",
 ]
 
 

@@ -23,6 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fanfold.core import numba_cache
+
+numba_cache.install()
+
 SUIT = 0x1FFF
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)

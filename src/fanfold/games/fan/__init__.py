@@ -22,7 +22,6 @@ Modules: ``config`` (options and presets), ``deals`` (PySolFC's deals, fc-solve'
 (the :class:`~fanfold.core.game.Game` object).
 """
 
-from fanfold.core.registry import register
 from fanfold.games.fan.actions import FanMove, parse_move
 from fanfold.games.fan.config import PRESETS, FanConfig
 from fanfold.games.fan.deals import (
@@ -38,7 +37,7 @@ from fanfold.games.fan.rules import apply_move, legal_moves, run_length, why_ill
 from fanfold.games.fan.state import FanState, make_state
 from fanfold.games.fan.view import FanView
 
-GAME = register(FanGame(), "fan-patience", "fan-solitaire")
+GAME = FanGame()
 
 __all__ = [
     "GAME",

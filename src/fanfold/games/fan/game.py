@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig
-from fanfold.core.game import Choice, Game, Outcome, Preset
+from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
 from fanfold.games.fan import actions, choices, notation, rules, words
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import PRESETS, FanConfig
@@ -20,6 +20,8 @@ class FanGame(Game[FanConfig, FanState, FanMove, FanView]):
     """The Fan patience rules engine."""
 
     id: ClassVar[str] = "fan.v1"
+    traits: ClassVar[Traits] = Traits(chance=True, zero_sum=False, returns=(0.0, 1.0))
+    aliases: ClassVar[tuple[str, ...]] = ("fan-patience", "fan-solitaire")
     title: ClassVar[str] = "Fan"
     summary: ClassVar[str] = "patience with 18 fans built down by suit; 1 player, open deal"
     config_type: ClassVar[type[GameConfig]] = FanConfig

@@ -46,7 +46,6 @@ and, for positions, :mod:`fanfold.games.fano.notation`. Every reading of an open
 ``docs/rules/fano.md``.
 """
 
-from fanfold.core.registry import register
 from fanfold.games.fano.actions import (
     Allow,
     Attack,
@@ -78,7 +77,7 @@ from fanfold.games.fano.rules import why_illegal
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
 from fanfold.games.fano.view import FanoView, PublicPlayer
 
-GAME = register(FanoGame(), "fano-classic", "fano.classic")
+GAME = FanoGame()
 
 __all__ = [
     "GAME",

@@ -14,9 +14,10 @@ import fanfold.games.fano.view as view
 import fanfold.games.fano.words as words
 from fanfold.core.config import GameConfig, JSONObject
 from fanfold.core.errors import ConfigError
-from fanfold.core.game import Choice, Game, Outcome, Preset
+from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
 from fanfold.games.fano.actions import (
     Allow,
+    Declare,
     Discard,
     FanoAction,
     Mulligan,
@@ -27,8 +28,9 @@ from fanfold.games.fano.actions import (
     Substitute,
     parse_action,
 )
-from fanfold.games.fano.cards import card_text
+from fanfold.games.fano.cards import card_text, value_of
 from fanfold.games.fano.config import PRESETS, TEAM_PLAYERS, FanoConfig, Teams
+from fanfold.games.fano.rules.attacks import hand_cards, support_value
 from fanfold.games.fano.state import FanoState, Phase
 from fanfold.games.fano.view import FanoView
 
@@ -44,12 +46,18 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     config_type: ClassVar[type[GameConfig]] = FanoConfig
     has_hidden_information: ClassVar[bool] = True
     has_passive_action: ClassVar[bool] = True
+    traits: ClassVar[Traits] = Traits(chance=True, zero_sum=False, returns=(-1.0, 1.0))
+    aliases: ClassVar[tuple[str, ...]] = ("fano-classic", "fano.classic")
 
     def presets(self) -> Sequence[Preset[FanoConfig]]:
         return PRESETS
 
     def num_players(self, config: FanoConfig) -> int:
         return config.players
+
+    def longest_game(self, config: FanoConfig) -> int:
+        """The turn limit bounds a game: at most 50 actions a turn."""
+        return config.last_turn * 50
 
     def seat_name(self, config: FanoConfig, seat: int) -> str:
         return render.seat_label(config, seat)
@@ -85,6 +93,14 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
 
     def is_legal(self, state: FanoState, action: FanoAction) -> bool:
         return rules.is_legal(state, action)
+
+    def played_flags(self, state: FanoState, action: FanoAction) -> tuple[str, ...]:
+        """A Trionfey attack declared without the support in hand is a ``bluff``."""
+        if not isinstance(action, Declare):
+            return ()
+        needed = support_value(value_of(action.attacker), value_of(action.target), action.reverse)
+        held = needed and hand_cards(state.players[state.turn_player].hand, needed)
+        return () if held else ("bluff",)
 
     def apply_legal(self, state: FanoState, action: FanoAction) -> FanoState:
         return rules.apply(state, action)

@@ -26,7 +26,6 @@ Modules: ``config`` (options and presets), ``cards`` (cards as bits), ``actions`
 playout tested equal to the rules).
 """
 
-from fanfold.core.registry import register
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction, Pass, Play
 from fanfold.games.fantan.config import PRESETS, FanTanConfig, Scoring
 from fanfold.games.fantan.game import FanTanGame
@@ -34,7 +33,6 @@ from fanfold.games.fantan.state import FanTanState
 from fanfold.games.fantan.view import FanTanView
 
 GAME = FanTanGame()
-register(GAME, "sevens", "fan-tan", "parliament", "domino")
 
 __all__ = [
     "GAME",

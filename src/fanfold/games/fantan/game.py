@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig, JSONObject
-from fanfold.core.game import Choice, Game, Outcome, Preset
+from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
 from fanfold.games.fantan import actions, choices, notation, render, rules, sampling, view, words
 from fanfold.games.fantan.actions import PASS, FanTanAction
 from fanfold.games.fantan.config import PRESETS, FanTanConfig
@@ -23,12 +23,20 @@ class FanTanGame(Game[FanTanConfig, FanTanState, FanTanAction, FanTanView]):
     summary: ClassVar[str] = "Sevens and its variants (seeds/003); 3-8 players, hidden hands"
     config_type: ClassVar[type[GameConfig]] = FanTanConfig
     has_hidden_information: ClassVar[bool] = True
+    #: Chips and penalty points: a loose bound on a match's returns.
+    traits: ClassVar[Traits] = Traits(chance=True, zero_sum=False, returns=(-1000.0, 1000.0))
+    aliases: ClassVar[tuple[str, ...]] = ("sevens", "fan-tan", "parliament", "domino")
 
     def presets(self) -> Sequence[Preset[FanTanConfig]]:
         return PRESETS
 
     def num_players(self, config: FanTanConfig) -> int:
         return config.players
+
+    def longest_game(self, config: FanTanConfig) -> int:
+        """Every hand plays out at most the pack's 52 cards a player (a match with no hand
+        limit, ended by its target, is bounded as though it lasted 200 hands)."""
+        return (config.hands or 200) * 52 * config.players
 
     def seat_name(self, config: FanTanConfig, seat: int) -> str:
         return rules.seat_name(seat)

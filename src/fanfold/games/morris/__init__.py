@@ -21,7 +21,6 @@ source of legality), ``view``, ``notation``, ``render`` and ``game`` (the
 :class:`~fanfold.core.game.Game` object).
 """
 
-from fanfold.core.registry import register
 from fanfold.games.morris.actions import MorrisAction, Move, Place
 from fanfold.games.morris.board import GEOMETRIC_ADJACENT, LINES
 from fanfold.games.morris.config import PRESETS, Adjacency, MorrisConfig
@@ -29,7 +28,7 @@ from fanfold.games.morris.game import MorrisGame
 from fanfold.games.morris.state import MorrisState
 from fanfold.games.morris.view import MorrisView
 
-GAME = register(MorrisGame(), "fano330", "fano330-r-morris", "fano-morris")
+GAME = MorrisGame()
 
 __all__ = [
     "GAME",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig
-from fanfold.core.game import Choice, Game, Outcome, Preset
+from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
 from fanfold.games.morris import actions, choices, notation, rules, words
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SHAPE_NAMES, SIDE_NAMES
@@ -21,6 +21,8 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
     """The Fano330-R-Morris rules engine."""
 
     id: ClassVar[str] = "morris.v1"
+    traits: ClassVar[Traits] = Traits(chance=False, zero_sum=True, returns=(-1.0, 1.0))
+    aliases: ClassVar[tuple[str, ...]] = ("fano330", "fano330-r-morris", "fano-morris")
     title: ClassVar[str] = "Fano330-R-Morris"
     summary: ClassVar[str] = "abstract game on the Fano plane; 2 players, perfect information"
     config_type: ClassVar[type[GameConfig]] = MorrisConfig

@@ -1,14 +1,16 @@
-"""The pages: the lobby, a table's page, the rules of each game, the icon."""
+"""The pages: the lobby, a table's page, How to play each game (``/rules/GAME`` leads there)
+and its exact rules for developers, the icon."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from fanfold.core.errors import UnknownGameError
 from fanfold.core.registry import get_game
+from fanfold.server.howto import has_howto, howto_page
 from fanfold.server.lessons import has_lessons
 from fanfold.server.rules import rules_page
 
@@ -33,8 +35,28 @@ async def table_page(table_id: str) -> FileResponse:
     return FileResponse(STATIC / "table.html")
 
 
+@router.get("/how-to-play/{name}")
+async def how_to_play(name: str) -> HTMLResponse:
+    try:
+        game = get_game(name)
+    except UnknownGameError as error:
+        return HTMLResponse(str(error.args[0]), status_code=404)
+    if not has_howto(game.name):
+        return HTMLResponse(rules_page(game, lessons=has_lessons(game.name)))
+    return HTMLResponse(howto_page(game, lessons=has_lessons(game.name)))
+
+
 @router.get("/rules/{name}")
-async def rules(name: str) -> HTMLResponse:
+async def rules(name: str) -> Response:
+    try:
+        game = get_game(name)
+    except UnknownGameError as error:
+        return HTMLResponse(str(error.args[0]), status_code=404)
+    return RedirectResponse(f"/how-to-play/{game.name}", status_code=307)
+
+
+@router.get("/rules/{name}/exact")
+async def exact_rules(name: str) -> HTMLResponse:
     try:
         game = get_game(name)
     except UnknownGameError as error:

@@ -4,16 +4,16 @@ acting and undoing over HTTP, invitations, analyses and the lobby's list of publ
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import UnknownAgentError
-from fanfold.core.registry import get_game
+from fanfold.core.registry import set_up
 from fanfold.play.analysis import analyses_for
 from fanfold.server import protocol
+from fanfold.server.daily import daily_deal, today
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, storage_failure
 from fanfold.server.protocol import (
     Act,
@@ -29,12 +29,6 @@ from fanfold.server.protocol import (
 from fanfold.server.routes import HubDep
 
 router = APIRouter(prefix="/api")
-
-
-def _daily_deal(today: dt.date | None = None) -> int:
-    """Today's Fan deal: the date as a number, ``20261123``, the same for everyone."""
-    day = today or dt.datetime.now(dt.UTC).date()
-    return day.year * 10000 + day.month * 100 + day.day
 
 
 def chosen_seat(decider: int | None, held: frozenset[int], wanted: int | None) -> int | None:
@@ -58,17 +52,14 @@ async def games() -> list[JSONValue]:
 
 @router.get("/daily", response_model=protocol.Daily, response_model_exclude_unset=True)
 async def daily() -> JSONObject:
-    return {"game": "fan", "deal": _daily_deal()}
+    day = today()
+    deal = await asyncio.to_thread(daily_deal, day)
+    return {"game": "fan", "deal": deal, "variant": "classic", "date": day.isoformat()}
 
 
 @router.post("/tables", response_model=protocol.Created, response_model_exclude_unset=True)
 async def create(body: CreateTable, hub: HubDep) -> JSONObject:
-    game = get_game(body.game)
-    config = game.preset(body.variant).config if body.variant else game.default_config()
-    if body.options:
-        config = config.with_options(body.options)
-    if body.players is not None:
-        config = game.with_players(config, body.players)
+    game, config = set_up(body.game, body.variant, body.options, body.players)
     seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
     if body.seed is not None and body.deal is not None and body.seed != body.deal:
         raise BadRequestError("give a seed or a deal number, not both")

@@ -10,7 +10,7 @@ const root = document.getElementById("learn");
 const DONE_KEY = "fanfold.lessons.done";
 
 document.getElementById("all-lessons").href = `/learn/${game}`;
-document.getElementById("rules").href = `/rules/${game}`;
+document.getElementById("rules").href = `/how-to-play/${game}`;
 
 function doneLessons() {
   try {
@@ -58,7 +58,7 @@ async function showList() {
         ),
       );
     }
-    root.append(el("section", { class: "panel lesson-group" }, el("h2", { text: `Fano ${variant}` }), list));
+    root.append(el("section", { class: "panel lesson-group" }, el("h2", { text: `${title}: ${variant}` }), list));
   }
 }
 
@@ -71,6 +71,15 @@ let lesson = null; // the lesson's answer from the API
 let step = null; // the step on screen
 let tries = 0; // moves tried at this step (a fresh board selection after each)
 let finished = false;
+// What the learner opened or typed at this step, kept when a wrong try redraws the board.
+let kept = { hint: false, typed: "", answer: null };
+
+function keepInputs() {
+  const typed = document.getElementById("typed");
+  const hint = document.getElementById("hint");
+  if (typed) kept.typed = typed.value;
+  if (hint) kept.hint = !hint.hidden;
+}
 
 function seatName(seat) {
   return lesson.seats[seat] || `Player ${seat + 1}`;
@@ -95,12 +104,14 @@ async function tryMove(text) {
     answer = await api("POST", `/api/lessons/${game}/${lessonId}/try`, { step: step.index, action });
   } catch (error) {
     tries += 1;
+    keepInputs();
     draw();
     setMessage("illegal", error.message);
     return;
   }
   if (answer.verdict !== "correct") {
     tries += 1;
+    keepInputs();
     draw();
     setMessage(answer.verdict, answer.verdict === "illegal" ? `Not allowed: ${answer.message}` : answer.message);
     return;
@@ -108,6 +119,7 @@ async function tryMove(text) {
   const explained = { step: step.index, played: answer.played, message: answer.message };
   step = answer.next;
   tries = 0;
+  kept = { hint: false, typed: "", answer: null };
   if (answer.done) {
     finished = true;
     markDone(lessonId);
@@ -160,11 +172,21 @@ function questionPanel(explained, answer) {
     el("p", { class: "prompt", id: "prompt", text: step.prompt }),
     el("p", { class: "muted", text: "Point at the cards on the board (a card of yours first) and choose the move, or type it:" }),
   );
-  const hintBox = el("p", { class: "hint", id: "hint", hidden: "" }, el("strong", { text: "Hint: " }), document.createTextNode(step.hint));
+  const hintBox = el("p", { class: "hint", id: "hint" }, el("strong", { text: "Hint: " }), document.createTextNode(step.hint));
+  hintBox.hidden = !kept.hint;
   const typed = el("input", { id: "typed", type: "text", placeholder: "a move, e.g. 4H>6C:3H", autocomplete: "off", "aria-label": "a move in notation" });
   const form = el("form", { class: "typed-move", onsubmit: (event) => { event.preventDefault(); tryMove(typed.value); } },
     typed, el("button", { type: "submit", id: "try", text: "Try" }));
+  typed.value = kept.typed;
   const answerBox = el("p", { class: "hint", id: "answer", hidden: "" });
+  const fillAnswer = (shown) => {
+    answerBox.replaceChildren(
+      el("strong", { text: `The move: ${shown.answers.join(" or ")}. ` }),
+      document.createTextNode(`${shown.explanation} Play it to go on.`),
+    );
+    answerBox.hidden = false;
+  };
+  if (kept.answer) fillAnswer(kept.answer);
   const showAnswer = async () => {
     let shown;
     try {
@@ -173,17 +195,14 @@ function questionPanel(explained, answer) {
       setMessage("illegal", error.message);
       return;
     }
-    answerBox.replaceChildren(
-      el("strong", { text: `The move: ${shown.answers.join(" or ")}. ` }),
-      document.createTextNode(`${shown.explanation} Play it to go on.`),
-    );
-    answerBox.hidden = false;
+    kept.answer = shown;
+    fillAnswer(shown);
     typed.value = shown.answers[0];
   };
   panel.append(
     form,
     el("div", { class: "buttons" },
-      el("button", { type: "button", id: "hint-button", onclick: () => { hintBox.hidden = false; }, text: "Hint" }),
+      el("button", { type: "button", id: "hint-button", onclick: () => { hintBox.hidden = false; kept.hint = true; }, text: "Hint" }),
       el("button", { type: "button", id: "answer-button", onclick: showAnswer, text: "Show the answer" })),
     hintBox,
     answerBox,

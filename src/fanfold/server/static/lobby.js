@@ -1,5 +1,5 @@
 // The lobby: pick a game, a variant and the seats, then open the table.
-import { api, remember, myTables } from "./common.js";
+import { api, el, remember, myTables } from "./common.js";
 
 const gamesBox = document.getElementById("games");
 const form = document.getElementById("setup");
@@ -11,6 +11,19 @@ const seedInput = document.getElementById("seed");
 const dailyButton = document.getElementById("daily");
 let games = [];
 let chosen = null;
+
+// Each game in a player's words (the catalogue's summaries are written for developers).
+const BLURBS = {
+  fano: "A card duel on the lines of the Fano plane: attack, combine and promote your commander. 2 to 8 players.",
+  morris: "Place and move circles and triangles on seven points; whoever completes a line of three loses. 2 players.",
+  fantan: "Sevens: build each suit out from its seven and be the first to play all your cards. 3 to 8 players.",
+  fan: "A patience with every card face up: free all 52 cards from 18 fans onto the foundations. 1 player.",
+};
+const LESSONS = new Set(["fano", "fantan", "morris", "fan"]);
+
+function blurb(game) {
+  return BLURBS[game.name] || game.summary;
+}
 
 const SEAT_KINDS = [
   ["you", "You"],
@@ -81,11 +94,14 @@ function drawPlayers() {
 
 function choose(game) {
   chosen = game;
-  for (const card of gamesBox.children) card.classList.toggle("selected", card.dataset.game === game.name);
+  for (const card of gamesBox.children) {
+    card.classList.toggle("selected", card.dataset.game === game.name);
+    card.querySelector(".game-pick").setAttribute("aria-pressed", String(card.dataset.game === game.name));
+  }
   form.hidden = false;
   document.getElementById("setup-title").textContent = `New table: ${game.title}`;
-  document.getElementById("setup-summary").textContent = game.summary;
-  document.getElementById("rules-link").href = `/rules/${game.name}`;
+  document.getElementById("setup-summary").textContent = blurb(game);
+  document.getElementById("rules-link").href = `/how-to-play/${game.name}`;
   variantSelect.replaceChildren();
   for (const p of game.presets) variantSelect.add(new Option(p.name, p.name));
   const dealt = game.name !== "morris";
@@ -198,21 +214,33 @@ async function main() {
   const order = ["fano", "morris", "fantan", "fan"];
   games.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   for (const game of games) {
-    const card = document.createElement("button");
-    card.type = "button";
-    card.className = "game-card";
-    card.dataset.game = game.name;
-    card.innerHTML = `<h3></h3><p class="muted"></p>`;
-    card.querySelector("h3").textContent = game.title;
-    card.querySelector("p").textContent = game.summary;
-    card.addEventListener("click", () => choose(game));
+    const card = el("div", { class: "game-card", "data-game": game.name },
+      el("button", { type: "button", class: "game-pick", "aria-pressed": "false", onclick: () => choose(game) },
+        el("h3", { text: game.title }),
+        el("p", { class: "muted", text: blurb(game) })),
+      el("p", { class: "game-links" },
+        el("a", { href: `/how-to-play/${game.name}`, class: "how-to-play", text: "How to play" }),
+        ...(LESSONS.has(game.name) ? [el("a", { href: `/learn/${game.name}`, class: "lessons", text: "Lessons" })] : [])));
+    card.addEventListener("click", (event) => {
+      if (!event.target.closest("a, button")) choose(game); // the card's margins pick it too
+    });
     gamesBox.append(card);
   }
   variantSelect.addEventListener("change", drawPlayers);
   playersSelect.addEventListener("change", drawSeats);
   form.addEventListener("submit", start);
   dailyButton.addEventListener("click", async () => {
-    seedInput.value = String((await api("GET", "/api/daily")).deal);
+    errorBox.textContent = "";
+    try {
+      const daily = await api("GET", "/api/daily");
+      if (daily.variant && chosen.presets.some((p) => p.name === daily.variant) && variantSelect.value !== daily.variant) {
+        variantSelect.value = daily.variant; // the deal is proved winnable under these rules
+        drawPlayers();
+      }
+      seedInput.value = String(daily.deal);
+    } catch (error) {
+      errorBox.textContent = error.message;
+    }
   });
   document.getElementById("record-file").addEventListener("change", loadRecord);
   listMine();

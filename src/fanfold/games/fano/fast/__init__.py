@@ -17,9 +17,7 @@ from __future__ import annotations
 from fanfold.games.fano.config import FanoConfig
 from fanfold.games.fano.fast.layout import MAX_SEATS, PILE_CAP
 from fanfold.games.fano.rules import deck_of
-
-#: Jokers the Trionfey Spades special may add (see :mod:`fanfold.games.fano.rules.specials`).
-JOKER_SUPPLY = 2
+from fanfold.games.fano.rules.specials import JOKER_SUPPLY
 
 
 def supports(config: FanoConfig) -> bool:

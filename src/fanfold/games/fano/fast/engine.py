@@ -144,19 +144,6 @@ def greedy_playout(state: FastState, max_actions: int = 1 << 30) -> tuple[FastSt
     return FastState(state.config, state.seed, array, state.options), int(played)
 
 
-def heuristic_playout(
-    state: FastState, weights: npt.NDArray[np.float64], max_actions: int = 1 << 30
-) -> tuple[FastState, int]:
-    """Like :func:`playout`, the moves chosen by the compiled part of the strategy's playout
-    policy (:mod:`.policy`: the classic game's common moves; the rest roughly), with the
-    strategy's ``weights`` (indexed by the ``W_`` constants of :mod:`.policy`)."""
-    from fanfold.games.fano.fast import policy
-
-    array = state.array.copy()
-    played = policy.heuristic_playout(array, state.options, weights, max_actions)
-    return FastState(state.config, state.seed, array, state.options), int(played)
-
-
 def random_games(config: FanoConfig, games: int) -> int:
     """Play ``games`` uniformly random games from compiled deals; the actions played."""
     template = np.zeros(codec.size(config), np.int32)
@@ -164,33 +151,14 @@ def random_games(config: FanoConfig, games: int) -> int:
 
 
 def warm_up() -> None:
-    """Compile (or load from the cache) every kernel, the compiled search's included, on a
-    tiny game."""
-    config = FanoConfig(turns_per_player=2)
+    """Compile (or load from the cache) every kernel of the engine on a tiny game (the
+    strategy's compiled policy and search warm up in
+    :func:`fanfold.agents.strategy.fano_fast.warm_up`)."""
     from fanfold.games.fano.rules import new_state
 
+    config = FanoConfig(turns_per_player=2)
     random_games(config, 1)
     greedy_playout(encode(new_state(config, 1)), 5)
-    from fanfold.games.fano.fast import policy
-
-    heuristic_playout(encode(new_state(config, 1)), np.ones(policy.WEIGHTS), 5)
-    from fanfold.games.fano.fast import search
-
-    start = encode(new_state(config, 1))
-    search.evaluation(start.array, start.options, np.ones(policy.WEIGHTS))
-    tree = search.Search(
-        start.array[None, :],
-        start.options,
-        np.ones(policy.WEIGHTS),
-        0,
-        exploration=0.7,
-        widening=1.0,
-        rollout_limit=5,
-        max_nodes=8,
-        seed=0,
-    )
-    tree.run(4)
-
     state = encode(new_state(config, 0))
     legal = legal_action_ids(state)
     apply(state, int(legal[0]))

@@ -16,11 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fanfold.agents.strategy import fano_fast
+from fanfold.agents.strategy import fano_policy as policy
+from fanfold.agents.strategy import fano_search as search
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge, policy_weights
 from fanfold.games.fano import PRESETS, Combine, FanoConfig, FanoState, Promote
-from fanfold.games.fano.fast import codec, engine, layout, policy, search
-
-from .helpers import FANO
+from fanfold.games.fano.fast import codec, engine, layout
+from tests.games.fano.helpers import FANO
 
 WEIGHTS = policy_weights()
 KNOWLEDGE = FanoKnowledge(FANO)
@@ -281,7 +283,7 @@ def test_legal_action_lists_stay_far_below_the_buffers() -> None:
 
 
 def test_the_warm_up_compiles_the_search_too() -> None:
-    engine.warm_up()
+    fano_fast.warm_up()
     state = _midgame()
     quick = engine.encode(state)
     assert len(search.evaluation(quick.array, quick.options, WEIGHTS)) == 2

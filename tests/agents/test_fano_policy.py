@@ -1,4 +1,5 @@
-"""The compiled part of the strategy's playout policy (``fast/policy.py``) against the strategy.
+"""The compiled part of the strategy's playout policy (``agents/strategy/fano_policy.py``)
+against the strategy.
 
 The potential must equal the strategy's on any cards, and the compiled move scores must equal
 the strategy's for the moves ported (the classic game's moves without specials), position by
@@ -15,6 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fanfold.agents.strategy import fano_fast
+from fanfold.agents.strategy import fano_policy as policy
 from fanfold.agents.strategy.fano_knowledge import (
     FanoKnowledge,
     _cards_potential,
@@ -22,9 +25,8 @@ from fanfold.agents.strategy.fano_knowledge import (
 )
 from fanfold.games.fano import Combine, Discard, Pass, Play, Promote, Substitute
 from fanfold.games.fano.actions import Attack, Mulligan
-from fanfold.games.fano.fast import codec, engine, policy
-
-from .helpers import FANO
+from fanfold.games.fano.fast import codec, engine
+from tests.games.fano.helpers import FANO
 
 WEIGHTS = policy_weights()
 CARDS = [value * 16 + suit for value in range(1, 11) for suit in range(4)]
@@ -78,7 +80,7 @@ def test_heuristic_playouts_are_legal_games() -> None:
     won = 0
     for seed in range(5):
         start = engine.encode(FANO.new_state(config, seed))
-        end, played = engine.heuristic_playout(start, WEIGHTS)
+        end, played = fano_fast.heuristic_playout(start, WEIGHTS)
         final = engine.decode(end)
         assert played > 0
         assert FANO.invariant_violations(final) == []

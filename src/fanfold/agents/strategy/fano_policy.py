@@ -8,7 +8,8 @@ question), and plays a playout by them. Moves it does not score (the specials, e
 move) get the fast path's rough preference instead, so on those variants it is a cruder
 policy than the strategy's. The weights are the strategy's, passed in as an array indexed by
 the ``W_`` constants below (the strategy builds it from its own constants, so the two cannot
-drift apart; the games layer does not import the agents).
+drift apart). It lives beside the strategy, on top of Fano's compiled engine
+(:mod:`fanfold.games.fano.fast`); :mod:`.fano_fast` is its Python face.
 """
 
 from __future__ import annotations
@@ -17,13 +18,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from fanfold.games.fano.fast.kernels import (
-    ATTACK_SUPPORT,
-    _greedy_score,
-    _seat,
-    apply,
-    legal_actions,
-)
+from fanfold.core import numba_cache
+from fanfold.games.fano.fast.kernels import apply, legal_actions
+from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT
+from fanfold.games.fano.fast.kernels.playouts import _greedy_score
+from fanfold.games.fano.fast.kernels.zones import _seat
 from fanfold.games.fano.fast.layout import (
     C_PLAYERS,
     C_TRIONFEY,
@@ -53,6 +52,8 @@ from fanfold.games.fano.fast.layout import (
     TURN_PLAYER,
 )
 
+numba_cache.install()
+
 # Indices into the weights array.
 W_PROGRESS = 0  # four entries: 0, 1, 2 and 3 prestige values
 W_PAIR_READY = 4
@@ -72,7 +73,7 @@ W_SPECIAL = 17
 W_PROTECTION = 18
 W_LEVEL = 19
 W_TRIBUTE = 20  # one tribute counter (the evaluation's standing)
-W_SCALE = 21  # the evaluation's scale (see :mod:`.search`)
+W_SCALE = 21  # the evaluation's scale (see :mod:`.fano_search`)
 WEIGHTS = 22
 #: Rows of scratch space the scoring functions use.
 SCRATCH = 10

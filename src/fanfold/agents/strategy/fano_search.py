@@ -6,7 +6,7 @@ scores its playouts by.
 promotions, potential and tribute less its exposed combat cards, against the best opposing
 side's, through ``tanh``), or the outcome's returns when the game is over (a win, a
 partnership's in "One for all", or a turn-limit draw), compiled and tested equal to the
-strategy's. The weights come from the strategy (``policy_weights()``), as for :mod:`.policy`.
+strategy's. The weights come from the strategy (``policy_weights()``), as for :mod:`.fano_policy`.
 
 :class:`Search` runs the whole search loop of :class:`fanfold.agents.mcts.MCTSAgent` in
 compiled code, on a stack of determinizations (states dealt consistent with the searching
@@ -17,7 +17,7 @@ player's view, encoded; iteration ``i`` plays on deal ``i % D``):
    chose it, visits, availability count, reward sum, first child and next sibling), UCB1 with
    availability counts over the actions the node considers: with progressive widening the
    ``ceil(widening * sqrt(visits + 1))`` best by the compiled move scores
-   (:func:`.policy.score`; ties in legal order, as the strategy's stable sort), tried best
+   (:func:`.fano_policy.score`; ties in legal order, as the strategy's stable sort), tried best
    first; without, every legal action, untried ones at random;
 3. expand one action;
 4. play up to ``rollout_limit`` actions by the compiled move scores (ties at random);
@@ -30,8 +30,8 @@ and its rollout without adding a node, and backs up along the nodes it passed
 stops descending there and plays its rollout (no game of Fano gets near it).
 
 **Randomness.** Reshuffles, rollout choices and untried actions come from the fast path's own
-generator (:func:`.kernels.seed_generator`), seeded when a :class:`Search` is made; one search
-at a time per process is reproducible from its seed.
+generator (:func:`fanfold.games.fano.fast.kernels.seed_generator`), seeded when a
+:class:`Search` is made; one search at a time per process is reproducible from its seed.
 """
 
 from __future__ import annotations
@@ -42,14 +42,23 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from fanfold.games.fano.fast.kernels import (
-    ATTACK_SUPPORT,
-    _seat,
-    apply,
-    legal_actions,
-    seed_generator,
-    winner,
+from fanfold.agents.strategy.fano_policy import (
+    SCRATCH,
+    W_EXPOSED,
+    W_LEVEL,
+    W_SCALE,
+    W_TRIBUTE,
+    _zone,
+    memo,
+    memo_potential,
+    mover_potential,
+    playout_on,
+    score_from,
 )
+from fanfold.core import numba_cache
+from fanfold.games.fano.fast.kernels import apply, legal_actions, seed_generator, winner
+from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT
+from fanfold.games.fano.fast.kernels.zones import _seat
 from fanfold.games.fano.fast.layout import (
     C_PLAYERS,
     C_PROMOTIONS_TO_WIN,
@@ -70,19 +79,8 @@ from fanfold.games.fano.fast.layout import (
     TRIBUTE,
     TURN_PLAYER,
 )
-from fanfold.games.fano.fast.policy import (
-    SCRATCH,
-    W_EXPOSED,
-    W_LEVEL,
-    W_SCALE,
-    W_TRIBUTE,
-    _zone,
-    memo,
-    memo_potential,
-    mover_potential,
-    playout_on,
-    score_from,
-)
+
+numba_cache.install()
 
 #: Columns of the tree's integer array.
 T_ACTION = 0
@@ -178,9 +176,9 @@ def standing(s, cfg, w, seat, tmp, keys, values):  # type: ignore[no-untyped-def
 def evaluate(s, cfg, w, returns, tmp, own, keys, values):  # type: ignore[no-untyped-def]
     """Write each seat's return into ``returns``: the outcome's when the game is over (+1 the
     winner, or its partnership in "One for all", -1 the others; 0 each at the turn limit),
-    else the strategy's evaluation. ``tmp``: :func:`.policy.scratch`; ``own``: two rows of
+    else the strategy's evaluation. ``tmp``: :func:`.fano_policy.scratch`; ``own``: two rows of
     :data:`MAX_SEATS` floats of scratch; ``keys`` and ``values``: a potential memo
-    (:func:`.policy.memo`)."""
+    (:func:`.fano_policy.memo`)."""
     count = cfg[C_PLAYERS]
     won = winner(s, cfg)
     if won >= 0:
@@ -240,7 +238,7 @@ def run(  # type: ignore[no-untyped-def]
 ):
     """Search iterations ``first`` to ``first + iterations - 1`` (iteration ``i`` on deal
     ``dets[i % len(dets)]``), growing the tree in ``tree``, ``reward`` and ``meta`` (see
-    :class:`Search`); ``keys`` and ``values``: a potential memo (:func:`.policy.memo`)."""
+    :class:`Search`); ``keys`` and ``values``: a potential memo (:func:`.fano_policy.memo`)."""
     deals = dets.shape[0]
     s = np.empty(dets.shape[1], np.int32)
     out = np.empty(MAX_ACTIONS, np.int64)
@@ -352,7 +350,7 @@ class Search:
 
     Args:
         deals: the determinizations, encoded (``int32``, one row per deal, all one config).
-        options: the config array (:func:`.codec.encode_config`).
+        options: the config array (:func:`fanfold.games.fano.fast.codec.encode_config`).
         weights: the strategy's weights (``policy_weights()``).
         player: the searching seat (the root's player).
         exploration: the UCB1 constant.

@@ -1,0 +1,143 @@
+"""The site a new player meets, in Debian's Chromium: every How-to-play page at 1280 and 390
+px (no sideways scrolling, no developer words, axe-core finds nothing serious), the first
+lessons of Fan Tan, Fano330-R-Morris and Fan played through the page, and a wrong try that
+keeps the open hint and the typed move. Screenshots go to ``build/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from fanfold.games.fan import lessons as fan_lessons
+from fanfold.games.fantan import lessons as fantan_lessons
+from fanfold.games.morris import lessons as morris_lessons
+from tests.server.test_browser import browser, page, server, shot
+
+__all__ = ["browser", "page", "server"]  # fixtures used by name below
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+GAMES = ["fano", "morris", "fantan", "fan"]
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+#: What a player's page must never show: file names, game ids, reading codes, commands.
+DEVELOPER = re.compile(
+    r"seeds/|\.v1\b|\b[A-Z]\d\b|fanfold (serve|play|games|legal|replay|solve|arena|balance)"
+)
+
+
+def serious_violations(page: Page, exclude: str = "") -> list[Any]:
+    """axe-core's serious and critical violations on the page as it is now (``exclude``: a
+    selector left out)."""
+    page.add_script_tag(path=str(AXE))
+    found: list[Any] = page.evaluate(
+        """async (exclude) => (await axe.run(exclude ? {exclude: [[exclude]]} : document))
+            .violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => ({id: v.id, nodes: v.nodes.map((n) => n.target.join(' '))}))""",
+        exclude,
+    )
+    return found
+
+
+def sized_page(browser: Browser, size: str) -> Page:
+    width, height = SIZES[size]
+    return browser.new_context(viewport={"width": width, "height": height}).new_page()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_how_to_play_page_reads_for_players(browser: Browser, server: str, size: str) -> None:
+    page = sized_page(browser, size)
+    try:
+        for game in GAMES:
+            page.goto(f"{server}/rules/{game}")  # the old address leads here
+            expect(page).to_have_url(f"{server}/how-to-play/{game}")
+            expect(page.locator("h1")).to_contain_text("How to play")
+            text = page.locator("body").inner_text()
+            assert not DEVELOPER.search(text), (game, DEVELOPER.search(text))
+            assert page.locator("main svg, main .card").count() >= 2, game
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= SIZES[size][0], (game, width)
+            expect(page.locator(f"a[href='/learn/{game}']")).to_have_count(1)
+            expect(page.locator(f"a[href='/rules/{game}/exact']")).to_contain_text("exact rules")
+            shot(page, f"how-to-play-{game}-{size}")
+            assert serious_violations(page) == [], game
+        page.click(f"a[href='/rules/{GAMES[-1]}/exact']")
+        expect(page.locator("main.doc h1")).to_be_visible()  # the developers' readings
+    finally:
+        page.context.close()
+
+
+def test_the_lobby_links_how_to_play_and_lessons(page: Page, server: str) -> None:
+    page.goto(f"{server}/")
+    for game in GAMES:
+        card = page.locator(f".game-card[data-game={game}]")
+        expect(card.locator("a.how-to-play")).to_have_attribute("href", f"/how-to-play/{game}")
+        expect(card.locator("a.lessons")).to_have_attribute("href", f"/learn/{game}")
+    assert not DEVELOPER.search(page.locator("#games").inner_text())
+    shot(page, "lobby")
+
+
+LESSONS = [
+    ("fantan", fantan_lessons.LESSONS[0]),
+    ("morris", morris_lessons.LESSONS[0]),
+    ("fan", fan_lessons.LESSONS[0]),
+]
+
+
+@pytest.mark.parametrize(("game", "lesson"), LESSONS, ids=[game for game, _ in LESSONS])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_first_lesson_is_played_through_the_page(
+    browser: Browser, server: str, game: str, lesson: Any, size: str
+) -> None:
+    page = sized_page(browser, size)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(f"{server}/how-to-play/{game}")
+        page.click(f"a[href='/learn/{game}']")
+        page.click(f"a[data-lesson='{lesson.id}']")
+        # the board is the table's own drawing (its contrast is the table pages' to check)
+        assert serious_violations(page, "#board") == [], game
+        for index, step in enumerate(lesson.steps):
+            expect(page.locator("#prompt")).to_have_text(step.prompt)
+            page.fill("#typed", step.answers[0])
+            page.click("#try")
+            expect(page.locator(f"#explanation[data-step='{index}']")).to_contain_text(
+                step.explanation
+            )
+            if index == 0:
+                shot(page, f"lesson-{game}-{size}")
+        expect(page.locator("#summary")).to_have_text(lesson.summary)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= SIZES[size][0], width
+        assert serious_violations(page, "#board") == [], game
+    finally:
+        page.context.close()
+    assert not errors, errors
+
+
+def test_a_wrong_try_keeps_the_open_hint_and_the_typed_move(page: Page, server: str) -> None:
+    lesson = fantan_lessons.LESSONS[0]
+    page.goto(f"{server}/learn/fantan/{lesson.id}")
+    page.click("#hint-button")
+    expect(page.locator("#hint")).to_contain_text(lesson.steps[0].hint)
+    page.fill("#typed", "8H")
+    page.click("#try")
+    expect(page.locator("#verdict")).to_have_class(re.compile("illegal"))
+    expect(page.locator("#hint")).to_be_visible()
+    expect(page.locator("#typed")).to_have_value("8H")
+    page.click("#answer-button")
+    expect(page.locator("#answer")).to_contain_text("7H")
+    page.fill("#typed", "9S")
+    page.click("#try")
+    expect(page.locator("#answer")).to_be_visible()  # the shown answer stays too
+    expect(page.locator("#typed")).to_have_value("9S")
+    page.fill("#typed", "7H")
+    page.click("#try")
+    expect(page.locator("#prompt")).to_have_text(lesson.steps[1].prompt)
+    expect(page.locator("#hint")).to_be_hidden()  # a new step starts afresh
+    expect(page.locator("#typed")).to_have_value("")
