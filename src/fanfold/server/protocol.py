@@ -130,6 +130,12 @@ class Invite(_Strict):
     seat: int = Field(ge=0, le=16)
 
 
+class Rematch(_Strict):
+    """Open (or find) a finished table's rematch, for one of its players."""
+
+    token: str = Field(max_length=200)
+
+
 class Hello(_Strict):
     """The first message on a socket: a seat's token (none: a spectator) and the seat to
     see (a hot-seat token holds several)."""
@@ -280,6 +286,14 @@ class Clock(_Out):
     left: float
 
 
+class RematchSeats(_Out):
+    """A finished table's rematch: the new table, and the seats there that the watcher's own
+    token holds (none for a spectator)."""
+
+    table: str
+    seats: list[int]
+
+
 class State(_Out):
     """What one watcher is told about a table (:func:`message_for`), on every change."""
 
@@ -310,6 +324,8 @@ class State(_Out):
     analyses: list[AnalysisName]
     clock: Clock | None
     hidden_information: bool
+    #: The rematch, once one of the players opened it.
+    rematch: RematchSeats | None = None
 
 
 class Replay(_Out):
@@ -393,6 +409,13 @@ class Reinvited(_Out):
     table: str
     seat: int
     invite: str
+
+
+class RematchAnswer(_Out):
+    """A rematch opened (or found): the new table and the asker's seats there."""
+
+    table: str
+    seats: list[int]
 
 
 class Acted(_Out):
@@ -701,7 +724,19 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
         "clock": clock(live),
         "hidden_information": game.has_hidden_information,
+        "rematch": rematch_seats(live, held),
     }
+
+
+def rematch_seats(live: LiveTable, held: frozenset[int]) -> JSONObject | None:
+    """A finished table's rematch as a watcher holding ``held`` is told it
+    (:class:`RematchSeats`): each held seat moves one on; ``None`` before any rematch."""
+    made = live.options.get(done.REMATCH)
+    if not isinstance(made, str):
+        return None
+    count = len(live.table.seats)
+    seats: list[JSONValue] = list[JSONValue](sorted((seat + 1) % count for seat in held))
+    return {"table": made, "seats": seats}
 
 
 def clock(live: LiveTable) -> JSONValue:

@@ -311,11 +311,35 @@ function drawEnd(m) {
     box.append(list);
   }
   const buttons = el("div", { class: "buttons" });
+  // A rematch: the same people one seat on, a new deal (for patience: the next deal).
+  const again = m.seats.length === 1 ? "Next deal" : "Rematch";
+  if (m.rematch && (m.rematch.seats.length || !m.yours.length)) {
+    const where = m.rematch.seats.length ? `${again}: take your seat` : `Watch the ${again.toLowerCase()}`;
+    buttons.append(el("a", { class: "button primary", id: "rematch", href: rematchLink(m.rematch.table), text: where }));
+  } else if (m.yours.length) {
+    buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: again, onclick: rematch }));
+  }
   buttons.append(
     el("a", { class: "button", href: `/table/${tableId}?replay=1`, text: "Replay" }),
     el("a", { class: "button", href: "/", text: "New game" }),
   );
   box.append(buttons);
+}
+
+// The rematch's page, with this browser's own link (its token holds its seat there too).
+function rematchLink(table) {
+  if (!token) return `/table/${table}`;
+  remember(table, token);
+  return `/table/${table}#token=${token}`;
+}
+
+async function rematch() {
+  try {
+    const made = await api("POST", `/api/tables/${tableId}/rematch`, { token });
+    location.assign(rematchLink(made.table));
+  } catch (error) {
+    showError(error.message);
+  }
 }
 
 function drawControls() {
