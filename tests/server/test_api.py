@@ -210,7 +210,14 @@ def test_every_refused_action_changes_nothing(client: TestClient) -> None:
     answer = act(client, table, token, legal, 2)
     assert answer.status_code == 200, answer.text
     assert answer.json() == {"ok": True, "played": legal, "number": 3, "version": 3}
-    assert look(client, table, token)["log"][-1] == {"number": 3, "seat": 0, "text": legal}
+    entry = look(client, table, token)["log"][-1]
+    assert {key: entry[key] for key in ("number", "seat", "text")} == {
+        "number": 3,
+        "seat": 0,
+        "text": legal,
+    }
+    assert entry["words"].startswith("You placed a circle on point")
+    assert entry["highlight"] == [f"point:{legal[1]}"]
     assert look(client, table, friend)["log"][-1]["text"].startswith(legal)
 
 
@@ -591,11 +598,13 @@ def play_first_legal(
         assert body["number"] == logged + 1
         assert body["played"] == message["legal"][0]
         message = wait_for(client, table, token, my_turn(seat))
-        assert message["log"][logged] == {
-            "number": logged + 1,
-            "seat": seat,
-            "text": body["played"],
-        }
+        entry = message["log"][logged]
+        assert (entry["number"], entry["seat"], entry["text"]) == (
+            logged + 1,
+            seat,
+            body["played"],
+        )
+        assert entry["words"].startswith("You ")  # the seat's own move, in words
         assert message["version"] == len(message["log"])
         numbers = [entry["number"] for entry in message["log"]]
         assert numbers == list(range(1, len(numbers) + 1))

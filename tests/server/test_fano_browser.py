@@ -342,7 +342,10 @@ def test_trionfey_hot_seat_the_defender_counters(browser: Browser, server: Serve
         page.click("#cover-ok")
         assert ready(page) == "decide"
         log = [item.inner_text() for item in page.locator("#log li").all()]
-        assert log[-2:] == ["Player 1 (♥): 4H>6C", "Player 2 (♣): counter AC+6C=7C"]
+        notation = [item.get_attribute("title") for item in page.locator("#log li").all()]
+        assert notation[-2:] == ["4H>6C", "counter AC+6C=7C"]
+        assert log[-2].startswith("You declared an attack on Player 2 (♣)'s 6♣ with 4♥")
+        assert log[-1].startswith("Player 2 (♣) countered: A♣ and 6♣ combine into 7♣")
         # 4 can not attack 7: the attack failed, the attacker's card went face up
         expect(page.locator('.fano-seat.mine .field .card[data-card="4H"]')).to_have_count(0)
         expect(page.locator('.fano-seat.other .field .card[data-card="7C"]')).to_have_count(1)
@@ -416,7 +419,10 @@ def test_trionfey_three_players_choose_whom_to_attack(browser: Browser, server: 
         expect(page.locator('#game .card.target[data-ref="f:2:5S"]')).to_have_count(1)
         shot(page, "fano-trionfey-3p-targets")
         page.click('#game .card[data-ref="f:2:5S"]')  # 4 attacks 5 with a 7: Player 3
-        expect(page.locator("#log li").first).to_have_text("Player 1 (♥): 4H>5S@3")
+        expect(page.locator("#log li").first).to_have_attribute("title", "4H>5S@3")
+        expect(page.locator("#log li").first).to_contain_text(
+            "You declared an attack on Player 3 (♠)'s 5♠ with 4♥"
+        )
         # Player 3 has no counter window (one card in play): the attack resolved at once
         expect(page.locator('.fano-seat.mine .field .card[data-card="7H"]')).to_have_count(1)
         state = message(page, server, table, token)

@@ -34,6 +34,7 @@ from fanfold.core.game import Choice
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.games.fano.actions import Mulligan
 from fanfold.games.fano.cards import TEMP_JOKER, base_card, card_text
+from fanfold.games.fano.choices import card_name
 from fanfold.games.fantan.cards import cards_of
 from fanfold.games.fantan.game import FanTanGame
 from fanfold.play.setup import new_table
@@ -56,13 +57,23 @@ FANO = get_game("fano")
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:(?:10|[A2-9TJQK])[CDHS]|(?:JK|TJ)[1-7]?)(?![A-Za-z0-9])")
 
 
+#: A card named for a person, with its suit symbol: ``A♥``, ``10♠``.
+SYMBOL = re.compile(r"(?<![A-Za-z0-9])(10|[A2-9TJQK])([♣♦♥♠])")
+
+
+def _as_notation(found: re.Match[str]) -> str:
+    rank, suit = found.groups()
+    return ("T" if rank == "10" else rank) + "CDHS"["♣♦♥♠".index(suit)]
+
+
 def card_tokens(value: Any) -> set[str]:
-    """Every card-like word in the strings of a JSON value (a view's public ``config`` left
-    out: a variant may name a card, such as the opening seven of hearts)."""
+    """Every card-like word in the strings of a JSON value, in notation (``AH``) or with a
+    suit symbol (``A♥``, read as ``AH``); a view's public ``config`` left out: a variant may
+    name a card, such as the opening seven of hearts."""
     if isinstance(value, dict):
         value = {key: item for key, item in value.items() if key != "config"}
     text = json.dumps(value, ensure_ascii=False).replace("\\n", " ")
-    return set(CARD.findall(text))
+    return set(CARD.findall(SYMBOL.sub(_as_notation, text)))
 
 
 # ------------------------------------------------------- what a seat may see
@@ -171,10 +182,12 @@ def check_step(
         assert not in_view, f"{where}: another seat's hand cards {sorted(in_view)} in its view"
         announced = None
         if message["log"]:
-            announced = str(message["log"][-1]["text"])
+            entry = message["log"][-1]
+            announced = str(entry["text"])
             assert hidden_before is not None
-            named = card_tokens(announced) & hidden & hidden_before
-            assert not named, f"{where}: {announced!r} names hidden cards {sorted(named)}"
+            for told in (announced, entry["words"], entry["highlight"]):
+                named = card_tokens(told) & hidden & hidden_before
+                assert not named, f"{where}: {told!r} names hidden cards {sorted(named)}"
         again = redealt_message(live, seat, rng)
         assert again == message, f"{where}: the message depends on hidden cards"
         return announced
@@ -288,6 +301,16 @@ def test_the_checks_see_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     hidden, hands = hidden_from(FANTAN, table.state, seat)
     with pytest.raises(AssertionError, match="hidden cards"):  # a choice naming them
         check_step(live, seat, hidden, hands, None, random.Random(0))
+    monkeypatch.setattr(  # words naming the discarded cards with suit symbols
+        type(FANO),
+        "describe_action",
+        lambda self, state, action, observer, after=None: "; ".join(
+            card_name(card) for card in getattr(action, "cards", ())
+        ),
+    )
+    with pytest.raises(AssertionError, match="names hidden cards"):
+        test_no_hidden_card_reaches_a_seat("fano", "classic", 2, 0)
+    monkeypatch.undo()
     monkeypatch.setattr(
         type(FANO), "public_action_text", lambda self, state, action, observer: str(action)
     )

@@ -139,7 +139,9 @@ def test_act_and_undo_reach_every_watcher(client: TestClient) -> None:
         assert {"protocol": 1, "type": "ok", "played": move, "number": 1} in seen
         states = [m for m in seen if m["type"] == "state"]
         assert [m["version"] for m in states] == [1, 2]
-        assert states[-1]["log"][0] == {"number": 1, "seat": 0, "text": move}
+        entry = states[-1]["log"][0]
+        assert (entry["number"], entry["seat"], entry["text"]) == (1, 0, move)
+        assert entry["words"]
         assert states[-1]["legal"]
         pushed = receive_until(watcher, state_at(2))
         assert [m["version"] for m in pushed] == [1, 2]

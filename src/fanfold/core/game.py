@@ -364,6 +364,28 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         the observer is told nothing: the action leaves no trace they may see."""
         return self.action_text(action)
 
+    def describe_action(
+        self, state: StateT, action: ActionT, observer: int | None, after: StateT | None = None
+    ) -> str:
+        """What ``action``, taken in ``state``, did, in a sentence for the person at seat
+        ``observer`` (``None``: a spectator), written from what that person may know: no more
+        than :meth:`public_action_text` tells them and what their views before and after
+        show. ``after`` is the state the action led to (``None``: the game applies it). Cards
+        are named with suit symbols (``A♥``); the deciding seat is "You" to its own player.
+        Empty when the observer is told nothing. The default is the public text."""
+        del after
+        return self.public_action_text(state, action, observer)
+
+    def action_highlight(
+        self, state: StateT, action: ActionT, observer: int | None, after: StateT | None = None
+    ) -> tuple[str, ...]:
+        """The references (in the scheme of :attr:`Choice.points`) of the things ``action``,
+        taken in ``state`` (leading to ``after``, as in :meth:`describe_action`), moved, as
+        ``observer`` may see them: what a front end marks on the board as the last move. Only
+        things the observer's view after the action shows; the default is none."""
+        del state, action, observer, after
+        return ()
+
     def public_view(self, state: StateT) -> JSONObject:
         """What a spectator may see, as JSON, with ``"player": None``. Games without hidden
         information show seat 0's view; games with hidden information override this to leave

@@ -85,6 +85,21 @@ class Played:
     before: Any = field(repr=False)
 
 
+@dataclass(frozen=True)
+class Told:
+    """An action as one observer is told it (:meth:`Table.told`).
+
+    Attributes:
+        text: the action in the game's notation, as that observer may see it.
+        words: what happened, in a sentence for a person.
+        highlight: the references of what moved, to mark on the board.
+    """
+
+    text: str
+    words: str
+    highlight: tuple[str, ...]
+
+
 @dataclass
 class _Snapshot:
     state: Any
@@ -139,6 +154,7 @@ class Table:
         self.version = 0
         self.played: list[Played] = []
         self._past: list[_Snapshot] = []
+        self._told: dict[tuple[int, int | None], tuple[Played, Told | None]] = {}
 
     # ----------------------------------------------------------------- reading
     @property
@@ -183,6 +199,34 @@ class Table:
         if observer == played.seat:
             return played.text
         return self.game.public_action_text(played.before, played.action, observer)
+
+    def told(self, played: Played, observer: int | None) -> Told | None:
+        """What ``observer`` (``None``: a spectator) is told of ``played``: the notation (as
+        :meth:`announcement`), the game's sentence in words and the references to mark on the
+        board (:meth:`~fanfold.core.game.Game.describe_action`,
+        :meth:`~fanfold.core.game.Game.action_highlight`); ``None`` when the observer is told
+        nothing. Kept per action and observer, so a long log is described once."""
+        key = (played.number, observer)
+        kept = self._told.get(key)
+        if kept is not None and kept[0] is played:
+            return kept[1]
+        text = self.announcement(played, observer)
+        told = None
+        if text:
+            game = self.game
+            after = self._after(played)
+            words = game.describe_action(played.before, played.action, observer, after) or text
+            marks = game.action_highlight(played.before, played.action, observer, after)
+            told = Told(text, words, marks)
+        self._told[key] = (played, told)
+        return told
+
+    def _after(self, played: Played) -> Any:
+        """The state ``played`` led to: the next action's ``before``, or the state now."""
+        index = played.number
+        if not 0 < index <= len(self.played) or self.played[index - 1] is not played:
+            return None
+        return self.played[index].before if index < len(self.played) else self.state
 
     def log(self, observer: int | None) -> list[str]:
         """Every action so far as ``observer`` was told it (those it was not told of left out)."""

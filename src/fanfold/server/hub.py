@@ -33,6 +33,8 @@ from fanfold.server.bots import BotPool
 from fanfold.server.budget import BotBudget
 from fanfold.server.live import (
     GONE_SECONDS,
+    REMATCH,
+    REMATCH_OF,
     Acted,
     Created,
     CrowdedError,
@@ -199,12 +201,50 @@ class Hub:
                 players.append(self.bot_text(game, wanted))
                 hashes.append(None)
                 invite_hashes.append(None)
+        return await self._open(
+            game,
+            config,
+            players,
+            hashes,
+            invite_hashes,
+            creator_hash,
+            invites,
+            token=creator,
+            seed=seed,
+            start_position=start_position,
+            record=record,
+            options=options,
+            practice=practice,
+            listed=listed,
+        )
+
+    async def _open(
+        self,
+        game: AnyGame,
+        config: GameConfig,
+        players: Sequence[str],
+        hashes: list[str | None],
+        invite_hashes: list[str | None],
+        creator_hash: str | None,
+        invites: dict[int, str],
+        *,
+        token: str,
+        seed: int | None = None,
+        start_position: str | None = None,
+        record: GameRecord | None = None,
+        options: Mapping[str, JSONValue] | None = None,
+        practice: bool = False,
+        listed: bool = False,
+    ) -> Created:
+        """Open a table whose seats are already decided: each seat's player, the hash of the
+        token that holds it (or of the invitation that opens it), the creator's hash."""
         chosen_seed = record.seed if record is not None else choose_seed(seed, game=game)
         # Undo only where every person's seat is the creator's (solo, against bots, or
         # hot-seat): it would take back another person's move otherwise. Where cards are
         # hidden, an undo shows what was drawn and lets the bots choose again, so only a table
         # opened for practice allows it there.
-        solo = not invites and creator_hash in hashes
+        people = [held for held, player in zip(hashes, players, strict=True) if player == HUMAN]
+        solo = bool(people) and creator_hash is not None and set(people) == {creator_hash}
         allow_undo = solo and (practice or not game.has_hidden_information)
         table = new_table(
             game,
@@ -219,7 +259,7 @@ class Hub:
         chosen = seed is not None or start_position is not None or record is not None
         table_options: JSONObject = dict(options or {})
         table_options["analysis"] = bool(analyses_for(game)) and solo
-        table_options["hotseat"] = hashes.count(creator_hash) > 1
+        table_options["hotseat"] = creator_hash is not None and hashes.count(creator_hash) > 1
         table_options["chosen_deal"] = chosen
         table_options["practice"] = practice and game.has_hidden_information
         table_options["listed"] = listed
@@ -253,7 +293,77 @@ class Hub:
         self.live[table_id] = live
         start_bots(self, live)
         start_clock(self, live)
-        return Created(table_id, creator, invites)
+        return Created(table_id, token, invites)
+
+    # --------------------------------------------------------------- rematch
+    async def rematch(self, table_id: str, token: str | None) -> str:
+        """The rematch of a finished table, opened once (a second request gets the same
+        table): the same game and variant, a new deal drawn by the server, and everyone one
+        seat on (the player of seat ``n`` sits at seat ``n + 1``, the last at seat 1).
+
+        Each seat of the new table is held by the same token as the seat it comes from, so
+        every player (and the hot-seat creator, whose one token holds several seats) finds
+        their own seat there with the link they hold already, and nobody is sent anyone
+        else's: a seat is taken only by the token that held it. Bots stay bots. A friend's
+        seat nobody had claimed is a friend's seat again, for the creator to invite someone
+        to (:meth:`reinvite`).
+
+        Raises:
+            NotFoundError: no such table.
+            ForbiddenError: ``token`` holds no seat there and is not the creator's.
+            ConfigError: the game is not over.
+            StorageError: the store could not keep it (nothing changed).
+        """
+        async with self.holding(table_id) as live:
+            if not live.seats_of(token) and not live.is_creator(token):
+                raise ForbiddenError("only a player at this table may ask for a rematch")
+            made = live.options.get(REMATCH)
+            if isinstance(made, str):
+                return made
+            table = live.table
+            if table.outcome is None:
+                raise ConfigError("the game is not over: a rematch follows a finished game")
+            count = len(table.seats)
+            players: list[str] = [""] * count
+            hashes: list[str | None] = [None] * count
+            invite_hashes: list[str | None] = [None] * count
+            invites: dict[int, str] = {}
+            for old, entry in enumerate(table.seats):
+                new = (old + 1) % count
+                players[new] = entry.player
+                if not entry.is_human:
+                    continue
+                held = live.seat_hashes[old]
+                if held is None:  # never claimed: a friend's seat again, with a new link
+                    invites[new] = secrets.token_urlsafe(18)
+                    invite_hashes[new] = token_hash(invites[new])
+                hashes[new] = held
+            kept = ("variant", "time_limit")
+            options: JSONObject = {
+                name: live.options[name] for name in kept if name in live.options
+            }
+            options[REMATCH_OF] = live.id
+            created = await self._open(
+                table.game,
+                table.config,
+                players,
+                hashes,
+                invite_hashes,
+                live.creator_hash,
+                invites,
+                token="",
+                options=options,
+                practice=bool(live.options.get("practice")),
+                listed=bool(live.options.get("listed")),
+            )
+            live.options[REMATCH] = created.id
+            try:
+                self.store.set_options(live.id, _stored_options(table, live.options))
+            except Exception as error:
+                live.options.pop(REMATCH, None)
+                raise storage_failure("the rematch could not be stored", error) from None
+        await self.broadcast(live)
+        return created.id
 
     # ---------------------------------------------------------- invitations
     async def invitation(self, table_id: str, invite: str) -> int:
@@ -802,6 +912,8 @@ __all__ = [
     "FRIEND",
     "GONE_SECONDS",
     "HOTSEAT",
+    "REMATCH",
+    "REMATCH_OF",
     "YOU",
     "Created",
     "CrowdedError",

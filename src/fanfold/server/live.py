@@ -29,6 +29,12 @@ Send = Callable[[JSONObject], Awaitable[None]]
 log = logging.getLogger(__name__)
 
 
+#: The option naming a finished table's rematch (the new table's id), once one is opened.
+REMATCH = "rematch"
+#: The option naming the table a rematch follows.
+REMATCH_OF = "rematch_of"
+
+
 class NotFoundError(FanfoldError, KeyError):
     """No table by that id."""
 
@@ -204,6 +210,8 @@ class BadRequestError(FanfoldError, ValueError):
 
 __all__ = [
     "GONE_SECONDS",
+    "REMATCH",
+    "REMATCH_OF",
     "Acted",
     "BadRequestError",
     "Created",

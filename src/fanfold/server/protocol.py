@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
@@ -32,7 +33,7 @@ from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.records import MAX_SEED_DIGITS
 from fanfold.core.registry import all_games
 from fanfold.play.analysis import analyses_for
-from fanfold.play.table import Played
+from fanfold.play.table import Played, Table
 from fanfold.server import live as done
 from fanfold.server.live import Created as NewTable
 from fanfold.server.live import ForbiddenError, LiveTable, NotFoundError
@@ -127,6 +128,12 @@ class Invite(_Strict):
 
     token: str = Field(max_length=200)
     seat: int = Field(ge=0, le=16)
+
+
+class Rematch(_Strict):
+    """Open (or find) a finished table's rematch, for one of its players."""
+
+    token: str = Field(max_length=200)
 
 
 class Hello(_Strict):
@@ -236,7 +243,12 @@ class LogEntry(_Out):
 
     number: int
     seat: int
+    #: The action in the game's notation, as this watcher may see it.
     text: str
+    #: What happened, in a sentence written for this watcher (cards with suit symbols).
+    words: str | None = None
+    #: The references (as choices' ``points``) of what moved, to mark on the board.
+    highlight: list[str] = Field(default_factory=list)
 
 
 class Outcome(_Out):
@@ -274,6 +286,14 @@ class Clock(_Out):
     left: float
 
 
+class RematchSeats(_Out):
+    """A finished table's rematch: the new table, and the seats there that the watcher's own
+    token holds (none for a spectator)."""
+
+    table: str
+    seats: list[int]
+
+
 class State(_Out):
     """What one watcher is told about a table (:func:`message_for`), on every change."""
 
@@ -304,6 +324,8 @@ class State(_Out):
     analyses: list[AnalysisName]
     clock: Clock | None
     hidden_information: bool
+    #: The rematch, once one of the players opened it.
+    rematch: RematchSeats | None = None
 
 
 class Replay(_Out):
@@ -387,6 +409,13 @@ class Reinvited(_Out):
     table: str
     seat: int
     invite: str
+
+
+class RematchAnswer(_Out):
+    """A rematch opened (or found): the new table and the asker's seats there."""
+
+    table: str
+    seats: list[int]
 
 
 class Acted(_Out):
@@ -601,11 +630,7 @@ def replay_frame(live: LiveTable, step: int, seat: int | None) -> JSONObject:
     else:
         seat_view = game.observe(position, seat)
         view, text = seat_view.to_json(), game.render(seat_view)
-    log: list[JSONValue] = [
-        {"number": p.number, "seat": p.seat, "text": told}
-        for p in table.played[:step]
-        if (told := table.announcement(p, seat))
-    ]
+    log = log_entries(table.played[:step], table, seat)
     return {
         "protocol": PROTOCOL,
         "type": "replay",
@@ -618,6 +643,26 @@ def replay_frame(live: LiveTable, step: int, seat: int | None) -> JSONObject:
         "log": log,
         "outcome": table.outcome.to_json() if table.outcome is not None else None,
     }
+
+
+def log_entries(played: Sequence[Played], table: Table, seat: int | None) -> list[JSONValue]:
+    """The log as ``seat`` (``None``: a spectator) is told it (:class:`LogEntry`): each action
+    in notation and in words, with what it moved; an action it is not told of has no entry."""
+    entries: list[JSONValue] = []
+    for each in played:
+        told = table.told(each, seat)
+        if told is not None:
+            highlight: list[JSONValue] = list(told.highlight)
+            entries.append(
+                {
+                    "number": each.number,
+                    "seat": each.seat,
+                    "text": told.text,
+                    "words": told.words,
+                    "highlight": highlight,
+                }
+            )
+    return entries
 
 
 def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSONObject:
@@ -655,11 +700,7 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         }
         for number, entry in enumerate(table.seats)
     ]
-    log: list[JSONValue] = [
-        {"number": played.number, "seat": played.seat, "text": told}
-        for played in table.played
-        if (told := table.announcement(played, seat))  # an action it is not told of: no entry
-    ]
+    log = log_entries(table.played, table, seat)
     return {
         "protocol": PROTOCOL,
         "type": "state",
@@ -683,7 +724,19 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
         "clock": clock(live),
         "hidden_information": game.has_hidden_information,
+        "rematch": rematch_seats(live, held),
     }
+
+
+def rematch_seats(live: LiveTable, held: frozenset[int]) -> JSONObject | None:
+    """A finished table's rematch as a watcher holding ``held`` is told it
+    (:class:`RematchSeats`): each held seat moves one on; ``None`` before any rematch."""
+    made = live.options.get(done.REMATCH)
+    if not isinstance(made, str):
+        return None
+    count = len(live.table.seats)
+    seats: list[JSONValue] = list[JSONValue](sorted((seat + 1) % count for seat in held))
+    return {"table": made, "seats": seats}
 
 
 def clock(live: LiveTable) -> JSONValue:

@@ -11,6 +11,7 @@ import fanfold.games.fano.notation as notation
 import fanfold.games.fano.render as render
 import fanfold.games.fano.rules as rules
 import fanfold.games.fano.view as view
+import fanfold.games.fano.words as words
 from fanfold.core.config import GameConfig, JSONObject
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
@@ -167,6 +168,30 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
             return "sacrifice a face-down card instead"
         # A declaration names no support: the support is shown when it enters play.
         return str(action)
+
+    def describe_action(
+        self,
+        state: FanoState,
+        action: FanoAction,
+        observer: int | None,
+        after: FanoState | None = None,
+    ) -> str:
+        told = self.public_action_text(state, action, observer)
+        if after is None:
+            after = self.apply_legal(state, action)
+        return words.describe(state, after, action, state.decider, observer, told)
+
+    def action_highlight(
+        self,
+        state: FanoState,
+        action: FanoAction,
+        observer: int | None,
+        after: FanoState | None = None,
+    ) -> tuple[str, ...]:
+        told = self.public_action_text(state, action, observer)
+        if after is None:
+            after = self.apply_legal(state, action)
+        return words.highlight(state, after, action, observer, told)
 
     def reference_texts(self) -> Mapping[str, tuple[str, str]]:
         return {"plane": ("draw the Fano plane with every attack arrow", render.plane_text())}

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from fanfold.core.config import GameConfig
 from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
-from fanfold.games.morris import actions, choices, notation, rules
+from fanfold.games.morris import actions, choices, notation, rules, words
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SHAPE_NAMES, SIDE_NAMES
 from fanfold.games.morris.config import PRESETS, MorrisConfig
@@ -72,6 +72,26 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
             colour = SIDE_NAMES[state.to_move].lower()
             return f"{action} ({colour} {SHAPE_NAMES[action.shape]} on {action.point})"
         return str(action)
+
+    def describe_action(
+        self,
+        state: MorrisState,
+        action: MorrisAction,
+        observer: int | None,
+        after: MorrisState | None = None,
+    ) -> str:
+        return words.describe(
+            state, self.apply_legal(state, action) if after is None else after, action, observer
+        )
+
+    def action_highlight(
+        self,
+        state: MorrisState,
+        action: MorrisAction,
+        observer: int | None,
+        after: MorrisState | None = None,
+    ) -> tuple[str, ...]:
+        return words.highlight(action)
 
     def notation_help(self) -> str:
         return actions.NOTATION_HELP

@@ -20,11 +20,13 @@ from fanfold.server.protocol import (
     Claim,
     CreateTable,
     Invite,
+    Rematch,
     Undo,
     check_spectator,
     created_message,
     game_catalogue,
     message_for,
+    rematch_seats,
 )
 from fanfold.server.routes import HubDep
 
@@ -127,6 +129,17 @@ async def claim(table_id: str, body: Claim, hub: HubDep) -> JSONObject:
 async def reinvite(table_id: str, body: Invite, hub: HubDep) -> JSONObject:
     invite = await hub.reinvite(table_id, body.token, body.seat)
     return {"table": table_id, "seat": body.seat, "invite": invite}
+
+
+@router.post(
+    "/tables/{table_id}/rematch",
+    response_model=protocol.RematchAnswer,
+    response_model_exclude_unset=True,
+)
+async def rematch(table_id: str, body: Rematch, hub: HubDep) -> JSONObject:
+    made = await hub.rematch(table_id, body.token)
+    live = await hub.get(table_id)
+    return rematch_seats(live, live.seats_of(body.token)) or {"table": made, "seats": []}
 
 
 @router.get(

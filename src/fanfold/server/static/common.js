@@ -50,8 +50,10 @@ export function cardElement(text, extra = "") {
   const suit = text.slice(-1);
   el.className = `card ${suit === "H" || suit === "D" ? "red" : ""} ${extra}`.trim();
   el.dataset.card = text;
-  el.setAttribute("aria-label", text);
   const label = `${RANKS[rank] || rank}${SUITS[suit] || suit}`;
+  // a card is read by its rank and suit symbol, as it is drawn ("10♥")
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", label);
   el.innerHTML = `<span></span><span class="pip-bottom"></span>`;
   el.firstChild.textContent = label;
   el.lastChild.textContent = label;
@@ -62,6 +64,13 @@ export function cardBack() {
   const el = document.createElement("div");
   el.className = "card back";
   return el;
+}
+
+// A bot's name for a person: "Hard bot" for the level "hard(seconds=1.0)", "Bot (mcts)" else.
+export function botName(player) {
+  const name = String(player).split("(")[0];
+  const levels = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
+  return levels[name] || `Bot (${name})`;
 }
 
 export function suitSymbol(suit) {

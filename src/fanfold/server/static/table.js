@@ -1,6 +1,6 @@
 // A table page: one WebSocket to the server, the board drawn by the game's own module, the
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
-import { api, remember, tokenFor, el } from "./common.js";
+import { api, botName, remember, tokenFor, el } from "./common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const params = new URLSearchParams(location.search);
@@ -213,7 +213,7 @@ function statusText() {
   if (m.thinking !== null && m.thinking !== undefined) return `${seatName(m.thinking)} is thinking…`;
   if (m.decider === m.seat) return m.seats.length > 1 ? `Your move, ${seatName(m.seat)}.` : "Your move.";
   const who = m.seats[m.decider];
-  return who.bot ? `${seatName(m.decider)} (${who.player}) to play…` : `Waiting for ${seatName(m.decider)}…`;
+  return who.bot ? `${seatName(m.decider)} (${botName(who.player)}) to play…` : `Waiting for ${seatName(m.decider)}…`;
 }
 
 function draw() {
@@ -225,12 +225,11 @@ function draw() {
   drawInvites();
   drawLog(m.log);
   drawControls();
-  const outcome = $("outcome");
   if (m.outcome) $("analysis").hidden = true;
-  outcome.hidden = !m.outcome;
-  if (m.outcome) outcome.textContent = m.outcome.reason;
+  drawEnd(m);
   const analysis = analysisData && analysisData.version === m.version ? analysisData.data : null;
   renderer.render($("game"), m, { act, seatName, analysis, replay: false });
+  markLastMove(m.log);
   if (analysisMode && !analysis && !analysisPending && m.decider !== null && m.yours.includes(m.decider)) {
     runAnalysis("values", true);
   }
@@ -240,20 +239,107 @@ function drawSeats() {
   const list = $("seats");
   list.replaceChildren();
   message.seats.forEach((seat) => {
-    const who = seat.bot ? `bot ${seat.player}` : seat.yours ? "you" : seat.open ? "invited, not here yet" : "player";
+    const who = seat.bot ? botName(seat.player) : seat.yours ? "you" : seat.open ? "invited, not here yet" : "player";
     const li = el("li", { text: `${seat.name}: ${who}` });
     if (message.decider === seat.seat) li.classList.add("deciding");
     list.append(li);
   });
 }
 
+// Each move in words, as the server wrote it for this watcher (the notation in a tooltip); the
+// last one stands out, and is said aloud to screen readers.
 function drawLog(log) {
   const box = $("log");
   box.replaceChildren();
   for (const entry of log) {
-    box.append(el("li", { text: `${seatName(entry.seat)}: ${entry.text}` }));
+    const item = el("li", { text: entry.words || `${seatName(entry.seat)}: ${entry.text}`, title: entry.text });
+    box.append(item);
   }
+  box.lastElementChild?.classList.add("last");
   box.scrollTop = box.scrollHeight;
+  $("last-move").textContent = log.length ? log[log.length - 1].words || log[log.length - 1].text : "";
+}
+
+// The last move on the board: every drawn thing whose reference it names (lichess's last-move
+// squares).
+function markLastMove(log) {
+  const last = log.length ? log[log.length - 1] : null;
+  for (const ref of last?.highlight || []) {
+    for (const node of $("game").querySelectorAll("[data-ref]")) {
+      if (node.getAttribute("data-ref") === ref) node.classList.add("last-move");
+    }
+  }
+}
+
+// How a game ended, words for each termination the games give (outcome.termination).
+const ENDINGS = {
+  promotions: "a commander promoted the times the variant needs",
+  turn_limit: "the turn limit was reached",
+  went_out: "a player went out",
+  hands_played: "the match's last hand was played",
+  target_reached: "a score reached the match's target",
+  line_of_three: "three of one colour or one shape on a line",
+  repetition: "a position repeated",
+  no_move: "no legal move was left",
+  all_on_foundations: "every card is on the foundations",
+  cut_short: "the game was stopped at its length limit",
+};
+
+// The end panel, from the watcher's side: won, lost or drawn and why, each seat's result, and
+// what to do next.
+function drawEnd(m) {
+  const box = $("outcome");
+  box.hidden = !m.outcome;
+  if (!m.outcome) return;
+  const o = m.outcome;
+  const mine = m.seat !== null && m.seat !== undefined ? m.seat : null;
+  let title;
+  if (m.seats.length === 1) title = o.winners.length ? "You won!" : "Not this time";
+  else if (!o.winners.length) title = "A draw";
+  else if (mine !== null && o.winners.includes(mine)) title = "You won!";
+  else if (mine !== null) title = `You lost: ${o.winners.map(seatName).join(" and ")} won`;
+  else title = `${o.winners.map(seatName).join(" and ")} won`;
+  box.replaceChildren(el("h2", { id: "end-title", text: title }));
+  const why = ENDINGS[o.termination];
+  box.append(el("p", { id: "end-reason", text: why ? `${o.reason[0].toUpperCase()}${o.reason.slice(1)} (${why}).` : o.reason }));
+  if (m.seats.length > 1) {
+    const list = el("ul", { class: "end-scores", "aria-label": "results" });
+    o.returns.forEach((value, seat) => {
+      const won = o.winners.includes(seat) ? " · winner" : "";
+      list.append(el("li", { text: `${seatName(seat)}${seat === mine ? " (you)" : ""}: ${value > 0 ? "+" : ""}${value}${won}` }));
+    });
+    box.append(list);
+  }
+  const buttons = el("div", { class: "buttons" });
+  // A rematch: the same people one seat on, a new deal (for patience: the next deal).
+  const again = m.seats.length === 1 ? "Next deal" : "Rematch";
+  if (m.rematch && (m.rematch.seats.length || !m.yours.length)) {
+    const where = m.rematch.seats.length ? `${again}: take your seat` : `Watch the ${again.toLowerCase()}`;
+    buttons.append(el("a", { class: "button primary", id: "rematch", href: rematchLink(m.rematch.table), text: where }));
+  } else if (m.yours.length) {
+    buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: again, onclick: rematch }));
+  }
+  buttons.append(
+    el("a", { class: "button", href: `/table/${tableId}?replay=1`, text: "Replay" }),
+    el("a", { class: "button", href: "/", text: "New game" }),
+  );
+  box.append(buttons);
+}
+
+// The rematch's page, with this browser's own link (its token holds its seat there too).
+function rematchLink(table) {
+  if (!token) return `/table/${table}`;
+  remember(table, token);
+  return `/table/${table}#token=${token}`;
+}
+
+async function rematch() {
+  try {
+    const made = await api("POST", `/api/tables/${tableId}/rematch`, { token });
+    location.assign(rematchLink(made.table));
+  } catch (error) {
+    showError(error.message);
+  }
 }
 
 function drawControls() {
@@ -328,6 +414,7 @@ async function replay() {
     drawLog(frame.log);
     const fake = { ...message, view: frame.view, text: frame.text, legal: [], choices: [], decider: null, seat: null, outcome: null };
     renderer.render($("game"), fake, { act: () => {}, seatName, analysis: null, replay: true });
+    markLastMove(frame.log);
   }
   $("replay-first").onclick = () => show(0);
   $("replay-prev").onclick = () => show(Number(slider.value) - 1);

@@ -23,7 +23,7 @@ export function render(root, m, ui) {
   root.replaceChildren();
   const top = el("div", { class: "fan-top" });
   top.append(el("span", { class: "grow", text: `Deal ${view.deal}` }));
-  const foundations = el("div", { class: "fan-top", "aria-label": "foundations" });
+  const foundations = el("div", { class: "fan-top", role: "group", "aria-label": "foundations", "data-ref": home });
   for (const suit of SUITS) {
     const rank = view.foundations[suit];
     const slot = rank ? cardElement(`${RANK_TEXT[rank]}${suit}`) : el("div", { class: "slot", text: suitSymbol(suit) });
@@ -40,7 +40,7 @@ export function render(root, m, ui) {
   }
   root.append(top, foundations);
 
-  const fans = el("div", { class: "fans", "aria-label": "fans" });
+  const fans = el("div", { class: "fans", role: "group", "aria-label": "fans" });
   function go(text) {
     // text: a choice's text, as the server gave it
     selected = null;
@@ -49,7 +49,7 @@ export function render(root, m, ui) {
   view.fans.forEach((cards, index) => {
     const number = index + 1;
     const ref = view.fan_refs[index];
-    const fan = el("div", { class: "fan", "data-fan": String(number) });
+    const fan = el("div", { class: "fan", "data-fan": String(number), "data-ref": ref });
     const wrap = el("div", {}, el("div", { class: "fan-label", text: `fan ${number}` }), fan);
     const moveHere = sourceMoves.find((c) => target(c) === ref);
     if (moveHere) {

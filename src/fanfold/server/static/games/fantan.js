@@ -10,14 +10,18 @@ export function render(root, m, ui) {
   });
   root.append(head);
   const ranks = view.config.ace_high ? "23456789TJQKA" : "A23456789TJQK";
-  const rows = el("div", { class: "ft-rows", "aria-label": "layout" });
+  const rows = el("div", { class: "ft-rows", role: "group", "aria-label": "layout" });
   for (const suit of ["C", "D", "H", "S"]) {
     const row = el("div", { class: "ft-row", "data-suit": suit });
     row.append(el("span", { class: "suit", text: suitSymbol(suit) }));
     const played = new Set(view.layout[suit]);
     for (const rank of ranks) {
       const card = `${rank}${suit}`;
-      if (played.has(card)) row.append(cardElement(card));
+      if (played.has(card)) {
+        const node = cardElement(card);
+        node.dataset.ref = card; // the last move marks the card played by its text
+        row.append(node);
+      }
       else if (rank === view.start_rank && !played.size) row.append(el("div", { class: "slot", text: rank }));
       else row.append(el("span"));
     }
@@ -25,7 +29,7 @@ export function render(root, m, ui) {
   }
   root.append(rows);
 
-  const players = el("div", { class: "ft-players", "aria-label": "players" });
+  const players = el("div", { class: "ft-players", role: "group", "aria-label": "players" });
   view.hand_counts.forEach((count, seat) => {
     const box = el("div", { class: "ft-player" });
     if (m.decider === seat) box.classList.add("deciding");
@@ -37,7 +41,7 @@ export function render(root, m, ui) {
   root.append(players);
 
   if (view.revealed) {
-    const shown = el("div", { "aria-label": "revealed hands" });
+    const shown = el("div", { role: "group", "aria-label": "revealed hands" });
     view.revealed.forEach((cards, seat) => {
       const hand = el("div", { class: "hand" });
       for (const card of cards) hand.append(cardElement(card, "dim"));
@@ -53,7 +57,7 @@ export function render(root, m, ui) {
   }
   const handBox = el("div", { class: "ft-hand" });
   handBox.append(el("h3", { text: "Your hand" }));
-  const hand = el("div", { class: "hand", "aria-label": "your hand" });
+  const hand = el("div", { class: "hand", role: "group", "aria-label": "your hand" });
   // The legal actions as the server describes them: a play points at its card in the hand.
   const choices = m.choices || [];
   const plays = new Map(choices.filter((c) => c.kind === "play").map((c) => [c.points[0], c]));

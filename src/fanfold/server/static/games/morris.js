@@ -73,7 +73,7 @@ export function render(root, m, ui) {
   for (let p = 1; p <= 7; p++) {
     const [x, y] = POINTS[p];
     const ref = view.points[p - 1];
-    const spot = svg("circle", { cx: x, cy: y, r: 26, class: "point", "data-point": String(p) });
+    const spot = svg("circle", { cx: x, cy: y, r: 26, class: "point", "data-point": String(p), "data-ref": ref });
     if (targets.has(ref)) spot.classList.add("target");
     else if (!placing && sources.has(ref) && !ui.replay) spot.classList.add("source");
     if (from === ref) spot.classList.add("selected");

@@ -1,0 +1,113 @@
+"""Rematch: a finished table opens one new table, with a new deal drawn by the server and
+everyone one seat on; each seat there is held by the token that held the seat it comes from,
+so nobody can take another person's seat."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.server.support import JSON, act, look, open_table, refused, serve
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with serve(tmp_path) as test_client:
+        yield test_client
+
+
+def play_out(client: TestClient, table: str, tokens: dict[int, str]) -> JSON:
+    """Play the first legal action of whoever decides until the game is over."""
+    for _ in range(2000):
+        message = look(client, table, tokens[0])
+        if message["outcome"] is not None:
+            return message
+        decider = message["decider"]
+        if message["seats"][decider]["bot"]:
+            time.sleep(0.01)
+            continue
+        seen = look(client, table, tokens[decider], seat=decider)
+        answer = act(client, table, tokens[decider], seen["legal"][0], seen["version"], decider)
+        assert answer.status_code == 200, answer.text
+    raise AssertionError("the game did not end")
+
+
+def rematch(client: TestClient, table: str, token: str | None) -> object:
+    return client.post(f"/api/tables/{table}/rematch", json={"token": token or ""})
+
+
+def test_a_rematch_seats_both_players_one_seat_on_with_their_own_links(
+    client: TestClient,
+) -> None:
+    created = open_table(client, game="fantan", players=3, seats=["you", "friend", "random"])
+    table, mine, friend = created["table"], created["token"], created["friends"]["1"]
+    refused(rematch(client, table, mine), 400)  # not over yet: no rematch
+    old_seed = client.app.state.hub.store.load(table).seed  # type: ignore[attr-defined]
+    play_out(client, table, {0: mine, 1: friend, 2: mine})
+
+    answer = rematch(client, table, friend)
+    assert answer.status_code == 200, answer.text  # type: ignore[attr-defined]
+    new = answer.json()  # type: ignore[attr-defined]
+    assert new["seats"] == [2]  # the friend played seat 2: seat 3 now
+    again = rematch(client, table, mine).json()  # type: ignore[attr-defined]
+    assert again == {"table": new["table"], "seats": [1]}  # the same table, not a second one
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert set(hub.live) == {table, new["table"]}  # two tables in all
+
+    # The old table tells each watcher the new table and only its own seat there.
+    assert look(client, table, mine)["rematch"] == {"table": new["table"], "seats": [1]}
+    assert look(client, table, friend)["rematch"] == {"table": new["table"], "seats": [2]}
+    assert look(client, table)["rematch"] == {"table": new["table"], "seats": []}
+
+    # On the new table each link holds its rotated seat, and only that one.
+    there = new["table"]
+    assert look(client, there, mine)["yours"] == [1]
+    assert look(client, there, friend)["yours"] == [2]
+    assert look(client, there)["seats"][0]["bot"]  # the bot moved on too
+    message = look(client, there, mine)
+    assert message["outcome"] is None
+    assert all(entry["seat"] == 0 for entry in message["log"])  # at most the bot's lead
+    assert message["options"]["rematch_of"] == table
+    assert message["options"]["chosen_deal"] is False
+    assert message["options"]["fair"] is True
+    assert message["options"]["analysis"] is False  # two people: no analysis, no undo
+    assert hub.store.load(there).seed != old_seed  # a new deal, drawn by the server
+    refused(client.get(f"/api/tables/{there}", params={"seat": 1}), 403)
+    refused(
+        client.get(f"/api/tables/{there}", params={"seat": 1}, headers={"X-Fanfold-Token": friend}),
+        403,
+    )
+
+
+def test_a_stranger_cannot_open_a_rematch_nor_take_a_seat_in_it(client: TestClient) -> None:
+    created = open_table(client, game="fantan", players=3, seats=["you", "friend", "random"])
+    table, mine, friend = created["table"], created["token"], created["friends"]["1"]
+    play_out(client, table, {0: mine, 1: friend, 2: mine})
+    for stranger in (None, "not-a-token", created["invites"]["1"]):
+        refused(rematch(client, table, stranger), 403)
+    assert look(client, table)["rematch"] is None
+    new = rematch(client, table, mine).json()  # type: ignore[attr-defined]
+    there = new["table"]
+    assert look(client, there, "not-a-token")["yours"] == []
+    # The new table has no invitation to claim: both seats are held already.
+    for seat in (1, 2):
+        assert not look(client, there)["seats"][seat]["open"]
+
+
+def test_bots_stay_bots_in_their_rotated_seats_and_a_hot_seat_keeps_one_token(
+    client: TestClient,
+) -> None:
+    created = open_table(client, game="fantan", players=3, seats=["you", "random", "hotseat"])
+    table, mine = created["table"], created["token"]
+    play_out(client, table, {0: mine, 1: mine, 2: mine})
+    new = rematch(client, table, mine).json()  # type: ignore[attr-defined]
+    assert new["seats"] == [0, 1]  # seats 1 and 3 move to 2 and 1
+    seats = look(client, new["table"], mine)["seats"]
+    assert [seat["bot"] for seat in seats] == [False, False, True]
+    assert seats[2]["player"].startswith("random")
+    message = look(client, new["table"], mine)
+    assert message["options"]["hotseat"] is True

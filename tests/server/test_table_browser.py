@@ -1,0 +1,130 @@
+"""The table a player understands, in Chromium: the last move in words and on the board, and
+the end panel from the player's side (fixtures and helpers from ``test_browser``)."""
+
+# ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.test_browser import (  # noqa: F401  (pytest fixtures)
+    browser,
+    morris_move,
+    open_table,
+    page,
+    server,
+    shot,
+    wait_turn_or_end,
+)
+
+
+def test_a_bot_move_is_described_and_marked_on_the_board(page: Page, server: str) -> None:
+    open_table(page, server, "morris", {1: "random"})
+    page.wait_for_selector(".morris svg")
+    wait_turn_or_end(page)
+    morris_move(page)
+    wait_turn_or_end(page)
+    last = page.locator("#log li.last")
+    expect(last).to_have_text(re.compile(r"^Black placed a (circle|triangle) on point \d"))
+    expect(page.locator("#last-move")).to_have_text(last.inner_text())
+    marked = page.locator(".morris .point.last-move")
+    expect(marked).to_have_count(1)
+    point = marked.get_attribute("data-point")
+    assert f"on point {point}" in last.inner_text()
+    expect(page.locator("#log li").first).to_have_text(re.compile(r"^You placed a "))
+    expect(page.locator("#seats")).to_contain_text("Bot (random)")
+    shot(page, "table-last-move")
+
+
+def test_the_end_panel_speaks_from_the_players_side(page: Page, server: str) -> None:
+    open_table(page, server, "morris", {1: "random"})
+    page.wait_for_selector(".morris svg")
+    moves = 0
+    while wait_turn_or_end(page):
+        morris_move(page)
+        moves += 1
+        assert moves < 200
+    panel = page.locator("#outcome")
+    expect(panel).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text(
+        re.compile(r"^(You won!|You lost: Black won|A draw)$")
+    )
+    expect(page.locator("#end-reason")).to_have_text(
+        re.compile(r"\((three of one colour|a position repeated|no legal move)")
+    )
+    expect(panel.locator(".end-scores li")).to_have_count(2)
+    expect(panel.get_by_role("link", name="Replay")).to_have_attribute(
+        "href", re.compile(r"\?replay=1$")
+    )
+    expect(panel.get_by_role("link", name="New game")).to_have_attribute("href", "/")
+    shot(page, "table-end-1280")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "table-end-390")
+
+
+def _post(server: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    answer = httpx.post(f"{server}{path}", json=body, timeout=10)
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def _look(server: str, table: str, token: str, seat: int | None = None) -> dict[str, Any]:
+    params = {} if seat is None else {"seat": seat}
+    answer = httpx.get(
+        f"{server}/api/tables/{table}", params=params, headers={"X-Fanfold-Token": token}
+    )
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def test_a_rematch_takes_both_players_to_their_rotated_seats(browser: Browser, server: str) -> None:
+    created = _post(
+        server,
+        "/api/tables",
+        {"game": "fantan", "players": 3, "seats": ["you", "friend", "random"]},
+    )
+    table, mine = created["table"], created["token"]
+    friend = _post(server, f"/api/tables/{table}/claim", {"invite": created["invites"]["1"]})[
+        "token"
+    ]
+    tokens = {0: mine, 1: friend}
+    for _ in range(500):  # both people play their first legal card until the hand is over
+        seen = _look(server, table, mine)
+        if seen["outcome"] is not None:
+            break
+        decider = seen["decider"]
+        if decider not in tokens:
+            time.sleep(0.02)
+            continue
+        own = _look(server, table, tokens[decider], decider)
+        body = {"token": tokens[decider], "action": own["legal"][0], "version": own["version"]}
+        httpx.post(f"{server}/api/tables/{table}/act", json=body, timeout=10)
+    pages: list[Page] = []
+    for token in (mine, friend):
+        context = browser.new_context(viewport={"width": 1200, "height": 860})
+        opened = context.new_page()
+        opened.goto(f"{server}/table/{table}#token={token}")
+        expect(opened.locator("#outcome")).to_be_visible()
+        pages.append(opened)
+    first, second = pages
+    expect(first.locator("#rematch")).to_have_text("Rematch")
+    first.click("#rematch")
+    first.wait_for_url(re.compile(r"/table/(?!" + table + ")"))
+    new_table = first.url.split("/table/")[1].split("#")[0]
+    expect(first.locator("#seats li").nth(1)).to_contain_text("you")  # seat 1 played seat 2
+    # The other player is told, and takes the seat the rematch kept for them.
+    expect(second.locator("#rematch")).to_have_text("Rematch: take your seat")
+    shot(second, "table-rematch-offered")
+    second.click("#rematch")
+    second.wait_for_url(re.compile(new_table))
+    expect(second.locator("#seats li").nth(2)).to_contain_text("you")
+    expect(second.locator("#seats li").nth(0)).to_contain_text("Bot")
+    for opened in pages:
+        expect(opened.locator("#seats li", has_text="you")).to_have_count(1)
+        opened.context.close()
