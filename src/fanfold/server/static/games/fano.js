@@ -75,6 +75,13 @@ function cardNode(text, extra = "") {
 // The legal actions of a state message, from its choices: each with the cards to click for it
 // (``keys``: the references the view gives the cards, e.g. "f:SEAT:CARD" in play and
 // "h:SEAT:CARD" in hand) or none (a button of its own), a label in words, and details.
+// Escape: clear the selection; true when there was one.
+export function cancel() {
+  const had = selection.length > 0;
+  selection = [];
+  return had;
+}
+
 export function actionsOf(m) {
   return (m.choices || []).map((c) => ({ text: c.text, kind: c.kind, keys: c.points, label: c.label, details: c.details }));
 }

@@ -1,6 +1,6 @@
 // Fan Tan: the four rows built from the starting rank, the players with their card counts,
 // passes and chips, and your hand with the cards you may play lit.
-import { cardBack, cardElement, el, suitSymbol } from "../common.js";
+import { cardBack, cardElement, el, keyable, suitSymbol } from "../common.js";
 
 export function render(root, m, ui) {
   const view = m.view;
@@ -66,12 +66,8 @@ export function render(root, m, ui) {
     const play = plays.get(card);
     if (play) {
       node.classList.add("playable");
-      node.tabIndex = 0;
       node.title = play.label;
-      node.addEventListener("click", () => ui.act(play.text));
-      node.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") ui.act(play.text);
-      });
+      keyable(node, () => ui.act(play.text), play.label);
     } else if (choices.length) {
       node.classList.add("dim");
     }
