@@ -132,7 +132,7 @@ export function render(root, m, ui) {
   });
   box.append(hands);
   if (legal.length && placing) {
-    const pick = el("div", { class: "hand-pick", "aria-label": "shape to place" });
+    const pick = el("div", { class: "hand-pick", role: "group", "aria-label": "shape to place" });
     for (const [letter, name] of [["C", "Circle"], ["T", "Triangle"]]) {
       const has = legal.some((c) => c.kind === "place" && c.details.shape === letter);
       const button = el("button", { type: "button", "data-shape": letter, text: `Place a ${name.toLowerCase()}`, onclick: () => { shape = letter; render(root, m, ui); } });
