@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.test_browser import (  # noqa: F401  (pytest fixtures)
@@ -128,3 +129,45 @@ def test_a_rematch_takes_both_players_to_their_rotated_seats(browser: Browser, s
     for opened in pages:
         expect(opened.locator("#seats li", has_text="you")).to_have_count(1)
         opened.context.close()
+
+
+def _drawn_fans(page: Page) -> list[list[dict[str, Any]]]:
+    """Every fan's cards as drawn: the text of each card's corner and whether the next card
+    covers any of it."""
+    found: list[list[dict[str, Any]]] = page.evaluate(
+        """() => [...document.querySelectorAll('.fan')].map((fan) =>
+            [...fan.querySelectorAll('.card')].map((card) => {
+                const corner = card.firstElementChild.getBoundingClientRect();
+                const next = card.nextElementSibling;
+                const covered = !!next && next.getBoundingClientRect().left < corner.right - 0.5;
+                return {text: card.firstElementChild.innerText.replace(/\\s+/g, ''), covered};
+            }))"""
+    )
+    return found
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_every_card_of_every_fan_shows_its_rank_and_suit(
+    browser: Browser, server: str, width: int
+) -> None:
+    created = _post(server, "/api/tables", {"game": "fan", "seats": ["you"], "deal": 20261124})
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/table/{created['table']}#token={created['token']}")
+    page.wait_for_selector(".fans .card")
+    deal = _look(server, created["table"], created["token"])["view"]["fans"]
+    symbols = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+    wanted = [
+        [("10" if card[0] == "T" else card[:-1]) + symbols[card[-1]] for card in fan]
+        for fan in deal
+    ]
+    drawn = _drawn_fans(page)
+    assert [[card["text"] for card in fan] for fan in drawn] == wanted
+    assert not [card for fan in drawn for card in fan if card["covered"]]
+    assert any(len(fan) == 3 for fan in wanted)
+    assert any(card.startswith("10") for fan in wanted[:17] for card in fan[:-1])  # a buried 10
+    # This deal cannot be won: the hint says so, and does not speak of undo at move 0.
+    page.click("[data-analysis=hint]")
+    expect(page.locator("#analysis")).to_have_text(re.compile("^This deal cannot be won"))
+    shot(page, f"fan-cards-{width}")
+    context.close()

@@ -230,6 +230,7 @@ function draw() {
   const analysis = analysisData && analysisData.version === m.version ? analysisData.data : null;
   renderer.render($("game"), m, { act, seatName, analysis, replay: false });
   markLastMove(m.log);
+  markHint(analysis);
   if (analysisMode && !analysis && !analysisPending && m.decider !== null && m.yours.includes(m.decider)) {
     runAnalysis("values", true);
   }
@@ -319,6 +320,15 @@ function markLastMove(log) {
   for (const ref of last?.highlight || []) {
     for (const node of $("game").querySelectorAll("[data-ref]")) {
       if (node.getAttribute("data-ref") === ref) node.classList.add("last-move");
+    }
+  }
+}
+
+// A hint on the board: the places its move names (Fan: the fan it leaves, where it goes).
+function markHint(analysis) {
+  for (const ref of analysis?.points || []) {
+    for (const node of $("game").querySelectorAll("[data-ref]")) {
+      if (node.getAttribute("data-ref") === ref) node.classList.add("hinted");
     }
   }
 }

@@ -16,6 +16,16 @@ function target(choice) {
   return choice.points[1];
 }
 
+// A card under others shows its rank above its suit in the strip left uncovered ("10" over
+// "♥"), so every card of a fan can be read.
+function bury(node, card) {
+  node.classList.add("buried");
+  const rank = card[0] === "T" ? "10" : card.slice(0, -1);
+  const label = node.firstChild;
+  label.className = "corner";
+  label.replaceChildren(el("span", { text: rank }), el("span", { text: suitSymbol(card.slice(-1)) }));
+}
+
 // Escape: let go of the chosen cards; true when there were some.
 export function cancel() {
   const had = selected !== null;
@@ -70,6 +80,7 @@ export function render(root, m, ui) {
     cards.forEach((card, depth) => {
       const count = cards.length - depth;
       const node = cardElement(card);
+      if (count > 1) bury(node, card);
       const moves = movesFrom(legal, ref, count);
       if (moves.length && !ui.replay) {
         node.classList.add("playable");
