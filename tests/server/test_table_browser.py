@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.server.test_browser import (  # noqa: F401  (pytest fixtures)
     browser,
+    log_length,
     morris_move,
     open_table,
     page,
@@ -170,4 +171,73 @@ def test_every_card_of_every_fan_shows_its_rank_and_suit(
     page.click("[data-analysis=hint]")
     expect(page.locator("#analysis")).to_have_text(re.compile("^This deal cannot be won"))
     shot(page, f"fan-cards-{width}")
+    context.close()
+
+
+def test_fantan_on_a_phone_rows_readable_and_the_end_shows_each_hand_once(
+    browser: Browser, server: str
+) -> None:
+    seats = ["you", "random", "random", "random"]
+    created = _post(server, "/api/tables", {"game": "fantan", "seats": seats, "seed": "7"})
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{server}/table/{created['table']}#token={created['token']}")
+    page.wait_for_selector(".ft-rows")
+    checked = False
+    plays = 0
+    while wait_turn_or_end(page):
+        if not checked and page.locator(".ft-row .card").count() >= 8:
+            # every row card's rank and suit fit its tile, in a type of 13 px or more
+            tiles = page.evaluate(
+                """() => [...document.querySelectorAll('.ft-row .card .corner')].map((c) => ({
+                    fits: c.scrollWidth <= c.parentElement.clientWidth + 0.5,
+                    size: parseFloat(getComputedStyle(c).fontSize),
+                    text: c.innerText.replace(/\\s+/g, '')}))"""
+            )
+            assert all(tile["fits"] and tile["size"] >= 13 for tile in tiles), tiles
+            shot(page, "fantan-rows-390")
+            checked = True
+        before = log_length(page)
+        playable = page.locator(".hand .card.playable")
+        if playable.count():
+            playable.first.click()
+        else:
+            page.click("[data-action=pass]")
+        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+        plays += 1
+        assert plays < 200
+    assert checked
+    expect(page.locator("#outcome")).to_be_visible()
+    expect(page.locator("#status")).to_have_text("")
+    expect(page.locator("#last-move")).to_be_hidden()
+    mine = page.locator(".ft-hand .card[data-card]").evaluate_all(
+        "(cards) => cards.map((card) => card.dataset.card)"
+    )
+    for card in mine:  # the player's own hand is shown once, not also among the revealed
+        expect(page.locator(f"#game [data-card='{card}']")).to_have_count(1)
+    shot(page, "fantan-over-390")
+    context.close()
+
+
+def test_morris_values_and_stacked_pieces_fit_a_phone(browser: Browser, server: str) -> None:
+    created = _post(server, "/api/tables", {"game": "morris", "seats": ["you", "random"]})
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{server}/table/{created['table']}#token={created['token']}")
+    page.wait_for_selector(".morris svg")
+    page.click("[data-analysis=values]")
+    page.wait_for_selector(".values-list li")
+    page.click("[data-shape=C]")  # every point is a target now, each with its value
+    page.wait_for_selector(".morris text.value")
+    outside = page.evaluate(
+        """() => { const box = document.querySelector('.morris svg').getBoundingClientRect();
+            return [...document.querySelectorAll('.morris text.value, .morris text.label')]
+              .map((t) => t.getBoundingClientRect())
+              .filter((r) => r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5
+                || r.left < box.left - 0.5).length; }"""
+    )
+    assert outside == 0
+    values = page.locator(".morris text.value")
+    expect(values).to_have_count(7)  # a value under every point, 1, 5 and 6 among them
+    shot(page, "morris-values-390")
     context.close()

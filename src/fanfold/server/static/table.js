@@ -208,7 +208,7 @@ async function join(invite) {
 
 function statusText() {
   const m = message;
-  if (m.outcome) return "The game is over.";
+  if (m.outcome) return ""; // the end panel tells how it ended
   if (m.decider === null) return "";
   if (m.thinking !== null && m.thinking !== undefined) return `${seatName(m.thinking)} is thinking…`;
   if (m.decider === m.seat) return m.seats.length > 1 ? `Your move, ${seatName(m.seat)}.` : "Your move.";
@@ -311,6 +311,7 @@ function drawLog(log) {
   box.lastElementChild?.classList.add("last");
   box.scrollTop = box.scrollHeight;
   $("last-move").textContent = log.length ? log[log.length - 1].words || log[log.length - 1].text : "";
+  $("last-move").hidden = Boolean(message?.outcome) && !replayMode; // the end panel says it
 }
 
 // The last move on the board: every drawn thing whose reference it names (lichess's last-move

@@ -57,7 +57,7 @@ export function render(root, m, ui) {
   const mover = view.to_move === "w" ? "White" : "Black";
   root.replaceChildren();
   const box = el("div", { class: "morris" });
-  const drawing = svg("svg", { viewBox: "-10 0 425 360", role: "img", "aria-label": "the Fano plane" });
+  const drawing = svg("svg", { viewBox: "-10 0 425 382", role: "img", "aria-label": "the Fano plane" });
   for (const line of LINES) {
     const [a, , c] = line;
     drawing.append(svg("line", { x1: POINTS[a][0], y1: POINTS[a][1], x2: POINTS[c][0], y2: POINTS[c][1], class: "line" }));
