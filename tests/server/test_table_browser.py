@@ -240,4 +240,26 @@ def test_morris_values_and_stacked_pieces_fit_a_phone(browser: Browser, server: 
     values = page.locator(".morris text.value")
     expect(values).to_have_count(7)  # a value under every point, 1, 5 and 6 among them
     shot(page, "morris-values-390")
+    # Two pieces stacked on a point: both drawn whole, the lower one beside the upper one.
+    stacked = _post(
+        server,
+        "/api/tables",
+        {"game": "morris", "seats": ["you", "random"], "position": "Cc/Tc/-/-/-/-/- w"},
+    )
+    page.goto(f"{server}/table/{stacked['table']}#token={stacked['token']}")
+    page.wait_for_selector(".morris svg .piece")
+    expect(page.locator(".morris svg .piece")).to_have_count(4)
+    boxes = page.locator(".morris svg .piece").evaluate_all(
+        "(pieces) => pieces.map((p) => { const r = p.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    for lower, upper in (boxes[0:2], boxes[2:4]):
+        assert lower[0] < upper[0]  # the lower one left of the upper one
+        assert lower[3] > upper[3]  # and below it
+        assert upper[2] - upper[0] >= 18  # 18 px and more across on a phone
+        # no more than a sliver of the lower one under the upper one
+        overlap_x = max(0.0, min(lower[2], upper[2]) - max(lower[0], upper[0]))
+        overlap_y = max(0.0, min(lower[3], upper[3]) - max(lower[1], upper[1]))
+        assert overlap_x * overlap_y <= 0.25 * (lower[2] - lower[0]) * (lower[3] - lower[1])
+    shot(page, "morris-stacked-390")
     context.close()

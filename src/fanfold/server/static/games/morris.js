@@ -109,8 +109,8 @@ export function render(root, m, ui) {
     drawing.append(spot);
     if (stack.length === 2) {
       // the lower piece beside the upper one, both whole (readable on a phone too)
-      drawing.append(piece(stack[0], x - 11, y + 9, 11));
-      drawing.append(piece(stack[1], x + 7, y - 6, 14));
+      drawing.append(piece(stack[0], x - 13, y + 11, 10));
+      drawing.append(piece(stack[1], x + 8, y - 7, 13));
     } else if (stack.length === 1) {
       drawing.append(piece(stack[0], x, y, 15));
     }
