@@ -23,7 +23,24 @@ def test_hint_and_winnable_for_fan() -> None:
     assert commands["winnable"].run(state).startswith("Yes")
     lost = FAN.new_state(FanConfig(), 1)
     assert commands["winnable"].run(lost).startswith("No")
-    assert "No win" in commands["hint"].run(lost)
+    # At the deal as dealt there is nothing to undo: the hint says the deal cannot be won.
+    assert commands["hint"].run(lost).startswith("This deal cannot be won")
+    assert "undo" not in commands["hint"].run(lost)
+    later = FAN.apply(lost, FAN.legal_actions(lost)[0])
+    assert commands["hint"].run(later).startswith("No win is possible from here: undo")
+
+
+def test_fan_hint_names_the_move_in_words_and_on_the_board() -> None:
+    hint = analyses_for(FAN)["hint"]
+    state = FAN.new_state(FanConfig(), 2)
+    assert hint.run(state) == "Try A♦ from fan 8 to its foundation (8-F)."
+    assert hint.data is not None
+    data = hint.data(state)
+    label = "A♦ from fan 8 to its foundation"
+    assert data == {"move": "8-F", "label": label, "points": ["fan:8", "F"]}
+    choice = next(c for c in FAN.choices(state) if c.text == "8-F")
+    assert data["points"] == list(choice.points)  # the references the board draws
+    assert hint.data(FAN.new_state(FanConfig(), 1)) == {"move": None, "points": []}
 
 
 def test_morris_values_come_from_the_solved_table(

@@ -197,9 +197,15 @@ def test_fan_deal_won_by_following_the_hints(page: Page, server: str) -> None:
         page.click("[data-analysis=hint]")
         expect(page.locator("#analysis")).to_contain_text("Try")
         hint = page.locator("#analysis").inner_text()
-        found = re.search(r"Try (\d+)-(\w+)(?::(\d+))?", hint)
+        found = re.search(r"^Try .+ \((\d+)-(\w+)(?::(\d+))?\)\.$", hint)
         assert found, hint
         source, target, count = found.group(1), found.group(2), found.group(3) or "1"
+        # the hint is shown on the board too: the fan it leaves and where it goes
+        expect(page.locator(f".fan[data-fan='{source}'].hinted")).to_have_count(1)
+        home = "[data-ref=F].hinted" if target == "F" else f".fan[data-fan='{target}'].hinted"
+        expect(page.locator(home)).to_have_count(1)
+        if moves == 0:
+            shot(page, "fan-hint")
         cards = page.locator(f".fan[data-fan='{source}'] .card")
         cards.nth(cards.count() - int(count)).click()
         before = log_length(page)

@@ -9,10 +9,12 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.test_browser import (  # noqa: F401  (pytest fixtures)
     browser,
+    log_length,
     morris_move,
     open_table,
     page,
@@ -128,3 +130,136 @@ def test_a_rematch_takes_both_players_to_their_rotated_seats(browser: Browser, s
     for opened in pages:
         expect(opened.locator("#seats li", has_text="you")).to_have_count(1)
         opened.context.close()
+
+
+def _drawn_fans(page: Page) -> list[list[dict[str, Any]]]:
+    """Every fan's cards as drawn: the text of each card's corner and whether the next card
+    covers any of it."""
+    found: list[list[dict[str, Any]]] = page.evaluate(
+        """() => [...document.querySelectorAll('.fan')].map((fan) =>
+            [...fan.querySelectorAll('.card')].map((card) => {
+                const corner = card.firstElementChild.getBoundingClientRect();
+                const next = card.nextElementSibling;
+                const covered = !!next && next.getBoundingClientRect().left < corner.right - 0.5;
+                return {text: card.firstElementChild.innerText.replace(/\\s+/g, ''), covered};
+            }))"""
+    )
+    return found
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_every_card_of_every_fan_shows_its_rank_and_suit(
+    browser: Browser, server: str, width: int
+) -> None:
+    created = _post(server, "/api/tables", {"game": "fan", "seats": ["you"], "deal": 20261124})
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/table/{created['table']}#token={created['token']}")
+    page.wait_for_selector(".fans .card")
+    deal = _look(server, created["table"], created["token"])["view"]["fans"]
+    symbols = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+    wanted = [
+        [("10" if card[0] == "T" else card[:-1]) + symbols[card[-1]] for card in fan]
+        for fan in deal
+    ]
+    drawn = _drawn_fans(page)
+    assert [[card["text"] for card in fan] for fan in drawn] == wanted
+    assert not [card for fan in drawn for card in fan if card["covered"]]
+    assert any(len(fan) == 3 for fan in wanted)
+    assert any(card.startswith("10") for fan in wanted[:17] for card in fan[:-1])  # a buried 10
+    # This deal cannot be won: the hint says so, and does not speak of undo at move 0.
+    page.click("[data-analysis=hint]")
+    expect(page.locator("#analysis")).to_have_text(re.compile("^This deal cannot be won"))
+    shot(page, f"fan-cards-{width}")
+    context.close()
+
+
+def test_fantan_on_a_phone_rows_readable_and_the_end_shows_each_hand_once(
+    browser: Browser, server: str
+) -> None:
+    seats = ["you", "random", "random", "random"]
+    created = _post(server, "/api/tables", {"game": "fantan", "seats": seats, "seed": "7"})
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{server}/table/{created['table']}#token={created['token']}")
+    page.wait_for_selector(".ft-rows")
+    checked = False
+    plays = 0
+    while wait_turn_or_end(page):
+        if not checked and page.locator(".ft-row .card").count() >= 8:
+            # every row card's rank and suit fit its tile, in a type of 13 px or more
+            tiles = page.evaluate(
+                """() => [...document.querySelectorAll('.ft-row .card .corner')].map((c) => ({
+                    fits: c.scrollWidth <= c.parentElement.clientWidth + 0.5,
+                    size: parseFloat(getComputedStyle(c).fontSize),
+                    text: c.innerText.replace(/\\s+/g, '')}))"""
+            )
+            assert all(tile["fits"] and tile["size"] >= 13 for tile in tiles), tiles
+            shot(page, "fantan-rows-390")
+            checked = True
+        before = log_length(page)
+        playable = page.locator(".hand .card.playable")
+        if playable.count():
+            playable.first.click()
+        else:
+            page.click("[data-action=pass]")
+        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+        plays += 1
+        assert plays < 200
+    assert checked
+    expect(page.locator("#outcome")).to_be_visible()
+    expect(page.locator("#status")).to_have_text("")
+    expect(page.locator("#last-move")).to_be_hidden()
+    mine = page.locator(".ft-hand .card[data-card]").evaluate_all(
+        "(cards) => cards.map((card) => card.dataset.card)"
+    )
+    for card in mine:  # the player's own hand is shown once, not also among the revealed
+        expect(page.locator(f"#game [data-card='{card}']")).to_have_count(1)
+    shot(page, "fantan-over-390")
+    context.close()
+
+
+def test_morris_values_and_stacked_pieces_fit_a_phone(browser: Browser, server: str) -> None:
+    created = _post(server, "/api/tables", {"game": "morris", "seats": ["you", "random"]})
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{server}/table/{created['table']}#token={created['token']}")
+    page.wait_for_selector(".morris svg")
+    page.click("[data-analysis=values]")
+    page.wait_for_selector(".values-list li")
+    page.click("[data-shape=C]")  # every point is a target now, each with its value
+    page.wait_for_selector(".morris text.value")
+    outside = page.evaluate(
+        """() => { const box = document.querySelector('.morris svg').getBoundingClientRect();
+            return [...document.querySelectorAll('.morris text.value, .morris text.label')]
+              .map((t) => t.getBoundingClientRect())
+              .filter((r) => r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5
+                || r.left < box.left - 0.5).length; }"""
+    )
+    assert outside == 0
+    values = page.locator(".morris text.value")
+    expect(values).to_have_count(7)  # a value under every point, 1, 5 and 6 among them
+    shot(page, "morris-values-390")
+    # Two pieces stacked on a point: both drawn whole, the lower one beside the upper one.
+    stacked = _post(
+        server,
+        "/api/tables",
+        {"game": "morris", "seats": ["you", "random"], "position": "Cc/Tc/-/-/-/-/- w"},
+    )
+    page.goto(f"{server}/table/{stacked['table']}#token={stacked['token']}")
+    page.wait_for_selector(".morris svg .piece")
+    expect(page.locator(".morris svg .piece")).to_have_count(4)
+    boxes = page.locator(".morris svg .piece").evaluate_all(
+        "(pieces) => pieces.map((p) => { const r = p.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    for lower, upper in (boxes[0:2], boxes[2:4]):
+        assert lower[0] < upper[0]  # the lower one left of the upper one
+        assert lower[3] > upper[3]  # and below it
+        assert upper[2] - upper[0] >= 18  # 18 px and more across on a phone
+        # no more than a sliver of the lower one under the upper one
+        overlap_x = max(0.0, min(lower[2], upper[2]) - max(lower[0], upper[0]))
+        overlap_y = max(0.0, min(lower[3], upper[3]) - max(lower[1], upper[1]))
+        assert overlap_x * overlap_y <= 0.25 * (lower[2] - lower[0]) * (lower[3] - lower[1])
+    shot(page, "morris-stacked-390")
+    context.close()

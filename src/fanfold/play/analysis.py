@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from fanfold.core.config import JSONValue
+from fanfold.core.game import Choice
 from fanfold.core.registry import AnyGame
+from fanfold.games.fan import GAME as FAN
 from fanfold.games.morris import GAME as MORRIS
 from fanfold.solvers import fan as fan_solver
 from fanfold.solvers import morris as morris_solver
@@ -53,14 +55,46 @@ def analyses_for(game: AnyGame) -> dict[str, Analysis]:
 # ------------------------------------------------------------------ Fan patience
 
 
-def fan_hint(state: Any) -> str:
-    """A move that keeps a win possible, or why there is none."""
-    if state.is_won:
-        return "The game is won."
+def _fan_hint_choice(state: Any) -> Choice | None:
+    """The solver's move that keeps a win possible, as the table describes it (``None``:
+    there is none)."""
     move = fan_solver.hint(state)
     if move is None:
+        return None
+    text = FAN.action_text(move)
+    return next(choice for choice in FAN.choices(state) if choice.text == text)
+
+
+def _fan_at_the_deal(state: Any) -> bool:
+    """True when no move was made yet: the position is its deal as dealt."""
+    return state.deal is not None and bool(FAN.new_state(state.config, state.deal) == state)
+
+
+def fan_hint(state: Any) -> str:
+    """A move that keeps a win possible, in words and notation ("Try 9♦ from fan 2 onto 10♦
+    on fan 12 (2-12)."), or why there is none: at the deal as dealt, that the deal cannot be
+    won (nothing to undo yet); later, that an undo gets back to a winnable position."""
+    if state.is_won:
+        return "The game is won."
+    choice = _fan_hint_choice(state)
+    if choice is None:
+        if _fan_at_the_deal(state):
+            return "This deal cannot be won: no sequence of moves wins it. Try another deal."
         return "No win is possible from here: undo to get back to a winnable position."
-    return f"Try {move}."
+    return f"Try {choice.label} ({choice.text})."
+
+
+def fan_hint_data(state: Any) -> JSONValue:
+    """The hinted move for a front end to show on the board: ``{"move": TEXT, "points":
+    [references]}`` (the fans and foundations it names, as the move's choice points at them),
+    ``{"move": null, "points": []}`` when there is none."""
+    if state.is_won:
+        return {"move": None, "points": []}
+    choice = _fan_hint_choice(state)
+    if choice is None:
+        return {"move": None, "points": []}
+    points: list[JSONValue] = list(choice.points)
+    return {"move": choice.text, "label": choice.label, "points": points}
 
 
 def fan_winnable(state: Any) -> str:
@@ -116,7 +150,7 @@ def morris_values_data(state: Any) -> JSONValue:
 
 _ANALYSES: dict[str, tuple[Analysis, ...]] = {
     "fan": (
-        Analysis("hint", "a move that keeps a win possible", fan_hint),
+        Analysis("hint", "a move that keeps a win possible", fan_hint, fan_hint_data),
         Analysis("winnable", "is this position still winnable?", fan_winnable),
     ),
     "morris": (

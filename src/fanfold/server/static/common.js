@@ -60,6 +60,23 @@ export function cardElement(text, extra = "") {
   return el;
 }
 
+// Make a drawn thing (a card, a fan, a point of a drawing) a button for the keyboard too:
+// reached with Tab (or the arrow keys, table.js), chosen with Enter or Space, read by its label.
+export function keyable(node, onChoose, label) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  if (label) node.setAttribute("aria-label", label);
+  node.addEventListener("click", onChoose);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      onChoose(event);
+    }
+  });
+  return node;
+}
+
 export function cardBack() {
   const el = document.createElement("div");
   el.className = "card back";

@@ -208,7 +208,7 @@ async function join(invite) {
 
 function statusText() {
   const m = message;
-  if (m.outcome) return "The game is over.";
+  if (m.outcome) return ""; // the end panel tells how it ended
   if (m.decider === null) return "";
   if (m.thinking !== null && m.thinking !== undefined) return `${seatName(m.thinking)} is thinking…`;
   if (m.decider === m.seat) return m.seats.length > 1 ? `Your move, ${seatName(m.seat)}.` : "Your move.";
@@ -230,9 +230,62 @@ function draw() {
   const analysis = analysisData && analysisData.version === m.version ? analysisData.data : null;
   renderer.render($("game"), m, { act, seatName, analysis, replay: false });
   markLastMove(m.log);
+  markHint(analysis);
   if (analysisMode && !analysis && !analysisPending && m.decider !== null && m.yours.includes(m.decider)) {
     runAnalysis("values", true);
   }
+}
+
+// ---------------------------------------------------------------- keyboard
+// Every game is played by keyboard alone: what can be chosen on the board is focusable (Tab,
+// or the arrow keys among the board's choices), Enter or Space chooses it, Escape lets go of a
+// selection. The board is drawn anew at every change, so the focus moves to the same thing
+// drawn again (or to the board's first choice, when it was played), never to the page's top.
+let boardFocused = false; // the focus is on the board
+let boardKey = null; // what on the board has it
+
+const FOCUSABLE = '[tabindex="0"], button:not([disabled]), a[href], input:not([disabled]), select:not([disabled])';
+
+function focusKey(node) {
+  for (const name of ["data-focus", "data-ref", "data-action", "data-shape", "data-point", "data-pile"]) {
+    const value = node.getAttribute?.(name);
+    if (value) return `${name}=${value}`;
+  }
+  return null;
+}
+
+function boardChoices() {
+  return [...$("game").querySelectorAll(FOCUSABLE)].filter((node) => node.getClientRects().length);
+}
+
+// After the board is drawn again: the focus back where it was, if it was on the board.
+function keepBoardFocus() {
+  const game = $("game");
+  if (!boardFocused || game.contains(document.activeElement) && document.activeElement !== game) return;
+  const choices = boardChoices();
+  const again = boardKey ? choices.find((node) => focusKey(node) === boardKey) : null;
+  const next = again || choices[0];
+  if (next) next.focus({ preventScroll: true });
+  else if (document.activeElement !== game) game.focus({ preventScroll: true });
+}
+
+function onBoardKey(event) {
+  if (event.key === "Escape") {
+    if (renderer?.cancel?.() && message) {
+      event.preventDefault();
+      draw();
+    }
+    return;
+  }
+  const steps = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  if (!(event.key in steps) || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  const choices = boardChoices();
+  if (!choices.length) return;
+  event.preventDefault();
+  const at = choices.indexOf(event.target);
+  const next = at < 0 ? 0 : (at + steps[event.key] + choices.length) % choices.length;
+  choices[next].focus();
 }
 
 function drawSeats() {
@@ -258,6 +311,7 @@ function drawLog(log) {
   box.lastElementChild?.classList.add("last");
   box.scrollTop = box.scrollHeight;
   $("last-move").textContent = log.length ? log[log.length - 1].words || log[log.length - 1].text : "";
+  $("last-move").hidden = Boolean(message?.outcome) && !replayMode; // the end panel says it
 }
 
 // The last move on the board: every drawn thing whose reference it names (lichess's last-move
@@ -267,6 +321,15 @@ function markLastMove(log) {
   for (const ref of last?.highlight || []) {
     for (const node of $("game").querySelectorAll("[data-ref]")) {
       if (node.getAttribute("data-ref") === ref) node.classList.add("last-move");
+    }
+  }
+}
+
+// A hint on the board: the places its move names (Fan: the fan it leaves, where it goes).
+function markHint(analysis) {
+  for (const ref of analysis?.points || []) {
+    for (const node of $("game").querySelectorAll("[data-ref]")) {
+      if (node.getAttribute("data-ref") === ref) node.classList.add("hinted");
     }
   }
 }
@@ -426,6 +489,16 @@ async function replay() {
 
 async function main() {
   let name = "generic";
+  $("game").setAttribute("tabindex", "-1");
+  $("game").addEventListener("keydown", onBoardKey);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("game").contains(event.target)) onBoardKey(event);
+  });
+  document.addEventListener("focusin", (event) => {
+    boardFocused = $("game").contains(event.target);
+    if (boardFocused && event.target !== $("game")) boardKey = focusKey(event.target);
+  });
+  new MutationObserver(keepBoardFocus).observe($("game"), { childList: true, subtree: true });
   if (replayMode) {
     try {
       name = (await api("GET", `/api/tables/${tableId}/replay?step=0`)).game;

@@ -2,7 +2,7 @@
 // it goes; a card with only one place to go goes there on a double click. The moves come as the
 // message's choices: each points at the fan it takes cards from, then where they go (the
 // view's fan references, or the foundations'), and says how many cards move together.
-import { cardElement, el, suitSymbol } from "../common.js";
+import { cardElement, el, keyable, suitSymbol } from "../common.js";
 
 const SUITS = ["C", "D", "H", "S"];
 const RANK_TEXT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
@@ -14,6 +14,23 @@ function movesFrom(choices, fan, count) {
 
 function target(choice) {
   return choice.points[1];
+}
+
+// A card under others shows its rank above its suit in the strip left uncovered ("10" over
+// "♥"), so every card of a fan can be read.
+function bury(node, card) {
+  node.classList.add("buried");
+  const rank = card[0] === "T" ? "10" : card.slice(0, -1);
+  const label = node.firstChild;
+  label.className = "corner";
+  label.replaceChildren(el("span", { text: rank }), el("span", { text: suitSymbol(card.slice(-1)) }));
+}
+
+// Escape: let go of the chosen cards; true when there were some.
+export function cancel() {
+  const had = selected !== null;
+  selected = null;
+  return had;
 }
 
 export function render(root, m, ui) {
@@ -33,10 +50,9 @@ export function render(root, m, ui) {
   const sourceMoves = selected ? movesFrom(legal, selected.fan, selected.count) : [];
   const toFoundation = sourceMoves.find((c) => target(c) === home);
   if (toFoundation) {
-    for (const slot of foundations.children) {
-      slot.classList.add("target");
-      slot.addEventListener("click", () => go(toFoundation.text));
-    }
+    foundations.classList.add("target");
+    keyable(foundations, () => go(toFoundation.text), `${toFoundation.label}`);
+    for (const slot of foundations.children) slot.classList.add("target");
   }
   root.append(top, foundations);
 
@@ -55,15 +71,16 @@ export function render(root, m, ui) {
     if (moveHere) {
       fan.classList.add("target");
       fan.title = moveHere.label;
-      fan.addEventListener("click", (event) => {
+      keyable(fan, (event) => {
         event.stopPropagation();
         go(moveHere.text);
-      });
+      }, moveHere.label);
     }
     if (!cards.length) fan.append(el("div", { class: "slot", text: "" }));
     cards.forEach((card, depth) => {
       const count = cards.length - depth;
       const node = cardElement(card);
+      if (count > 1) bury(node, card);
       const moves = movesFrom(legal, ref, count);
       if (moves.length && !ui.replay) {
         node.classList.add("playable");
@@ -72,13 +89,15 @@ export function render(root, m, ui) {
           selected = { fan: ref, count };
           event.dataTransfer.setData("text/plain", `${number}:${count}`);
         });
-        node.addEventListener("click", (event) => {
+        const what = count > 1 ? `${count} cards from ${node.getAttribute("aria-label")}` : node.getAttribute("aria-label");
+        const same = selected && selected.fan === ref && selected.count === count;
+        keyable(node, (event) => {
           if (moveHere) return;
           event.stopPropagation();
-          const same = selected && selected.fan === ref && selected.count === count;
           selected = same ? null : { fan: ref, count };
           render(root, m, ui);
-        });
+        }, `${same ? "Let go of" : "Move"} ${what}, fan ${number}`);
+        node.dataset.focus = `${ref}:${count}`;
         node.addEventListener("dblclick", (event) => {
           event.stopPropagation();
           const only = moves.find((c) => target(c) === home) || (moves.length === 1 ? moves[0] : null);

@@ -57,7 +57,9 @@ function pretty(text) {
 function cardNode(text, extra = "") {
   const node = document.createElement("div");
   node.dataset.card = text;
-  node.setAttribute("aria-label", text);
+  // read as drawn, with the suit's symbol ("10♥"); a card to choose is a button (card())
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", isJoker(text) ? `joker ${text}` : pretty(text));
   if (isJoker(text)) {
     node.className = `card joker ${extra}`.trim();
     const value = valueOf(text);
@@ -69,6 +71,13 @@ function cardNode(text, extra = "") {
   const label = pretty(text);
   node.append(el("span", { text: label }), el("span", { class: "pip-bottom", text: label }));
   return node;
+}
+
+// Escape: clear the selection; true when there was one.
+export function cancel() {
+  const had = selection.length > 0;
+  selection = [];
+  return had;
 }
 
 // --------------------------------------------------------------------------- actions
@@ -307,7 +316,7 @@ export function render(root, m, ui) {
     box.append(head);
 
     // the field: four slots
-    const row = el("div", { class: "field", "aria-label": `${ui.seatName(seat)}: field` });
+    const row = el("div", { class: "field", role: "group", "aria-label": `${ui.seatName(seat)}: field` });
     const cards = p.field.map((text, i) => {
       const extra = p.protected.includes(text) ? "protected" : "";
       const ref = p.field_refs[i];
@@ -331,7 +340,7 @@ export function render(root, m, ui) {
 
     // hand, piles, counters
     const line = el("div", { class: "seat-line" });
-    const hand = el("div", { class: "hand", "aria-label": mine ? "your hand" : `${ui.seatName(seat)}: hand` });
+    const hand = el("div", { class: "hand", role: "group", "aria-label": mine ? "your hand" : `${ui.seatName(seat)}: hand` });
     if (mine) {
       view.hand_refs.forEach((ref, i) => hand.append(card(view.hand[i], ref, p.known_in_hand.includes(view.hand[i]) ? "known" : "")));
     } else {
@@ -361,7 +370,7 @@ export function render(root, m, ui) {
     line.append(piles);
     box.append(line);
     if (openPiles.has(pileKey)) {
-      const list = el("div", { class: "discards", "aria-label": `${ui.seatName(seat)}: face-up discards` });
+      const list = el("div", { class: "discards", role: "group", "aria-label": `${ui.seatName(seat)}: face-up discards` });
       for (const text of up) list.append(cardNode(text, "mini"));
       if (mine && view.face_down_discards.length) {
         list.append(el("span", { class: "muted small", text: "face down:" }));
@@ -378,7 +387,7 @@ export function render(root, m, ui) {
   root.replaceChildren();
   const wrap = el("div", { class: `fano seats-${count}`, "data-version": String(m.version) });
   const turnName = ui.seatName(view.turn_player);
-  const strip = el("div", { class: "fano-strip", "aria-label": "turn" });
+  const strip = el("div", { class: "fano-strip", role: "group", "aria-label": "turn" });
   strip.append(el("span", { text: `Turn ${view.turn} · ${turnName} · ${PHASES[view.phase] || view.phase}` }));
   if (config.edition === "trionfey") strip.append(el("span", { class: "muted", text: `Trionfey · ${config.promotions_to_win} promotion${config.promotions_to_win > 1 ? "s" : ""} win${config.teams !== "none" ? ` · ${config.teams === "one-for-all" ? "One for all" : "All for one"}` : ""}` }));
   else strip.append(el("span", { class: "muted", text: `${config.promotions_to_win} promotions win${count > 2 ? " · each attacks the next player" : ""}` }));
@@ -431,7 +440,7 @@ export function render(root, m, ui) {
 
   // --- what to do now
   function actionBar() {
-    const bar = el("div", { class: "fano-actions", "aria-label": "your actions" });
+    const bar = el("div", { class: "fano-actions", role: "group", "aria-label": "your actions" });
     if (!deciding) {
       if (me !== null && !m.outcome && !ui.replay && m.decider !== null) {
         const who = ui.seatName(m.decider);

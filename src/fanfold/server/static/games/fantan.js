@@ -1,6 +1,6 @@
 // Fan Tan: the four rows built from the starting rank, the players with their card counts,
 // passes and chips, and your hand with the cards you may play lit.
-import { cardBack, cardElement, el, suitSymbol } from "../common.js";
+import { cardBack, cardElement, el, keyable, suitSymbol } from "../common.js";
 
 export function render(root, m, ui) {
   const view = m.view;
@@ -19,6 +19,9 @@ export function render(root, m, ui) {
       const card = `${rank}${suit}`;
       if (played.has(card)) {
         const node = cardElement(card);
+        // rank over suit, so that a row's narrow card stays readable on a phone
+        node.firstChild.className = "corner";
+        node.firstChild.replaceChildren(el("span", { text: rank === "T" ? "10" : rank }), el("span", { text: suitSymbol(suit) }));
         node.dataset.ref = card; // the last move marks the card played by its text
         row.append(node);
       }
@@ -35,7 +38,8 @@ export function render(root, m, ui) {
     if (m.decider === seat) box.classList.add("deciding");
     const you = seat === m.seat ? " (you)" : "";
     const dealer = seat === view.dealer ? " · dealer" : "";
-    box.textContent = `${ui.seatName(seat)}${you}: ${count} cards · ${view.passes[seat]} passes · ${view.score_kind} ${view.scores[seat]}${dealer}`;
+    const passes = view.passes[seat];
+    box.textContent = `${ui.seatName(seat)}${you}: ${count} card${count === 1 ? "" : "s"} · ${passes} pass${passes === 1 ? "" : "es"} · ${view.score_kind} ${view.scores[seat]}${dealer}`;
     players.append(box);
   });
   root.append(players);
@@ -43,6 +47,11 @@ export function render(root, m, ui) {
   if (view.revealed) {
     const shown = el("div", { role: "group", "aria-label": "revealed hands" });
     view.revealed.forEach((cards, seat) => {
+      if (seat === view.player) return; // the player's own hand is shown once, below
+      if (!cards.length) {
+        shown.append(el("p", { text: `${ui.seatName(seat)}: no cards left` }));
+        return;
+      }
       const hand = el("div", { class: "hand" });
       for (const card of cards) hand.append(cardElement(card, "dim"));
       shown.append(el("p", { text: `${ui.seatName(seat)}:` }), hand);
@@ -66,12 +75,8 @@ export function render(root, m, ui) {
     const play = plays.get(card);
     if (play) {
       node.classList.add("playable");
-      node.tabIndex = 0;
       node.title = play.label;
-      node.addEventListener("click", () => ui.act(play.text));
-      node.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") ui.act(play.text);
-      });
+      keyable(node, () => ui.act(play.text), play.label);
     } else if (choices.length) {
       node.classList.add("dim");
     }

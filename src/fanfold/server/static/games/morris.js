@@ -2,7 +2,7 @@
 // point to move. The analysis mode writes every move's value from the solved table beside it.
 // The moves come as the message's choices: a placement points at its point (and names its
 // shape), a move at the point it leaves and the one it goes to, by the view's point references.
-import { el } from "../common.js";
+import { el, keyable } from "../common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const POINTS = {
@@ -37,6 +37,19 @@ function short(value) {
   return `${value.value.result === "win" ? "W" : "L"}${value.value.distance}`;
 }
 
+function pieceName(letter) {
+  const colour = letter === letter.toUpperCase() ? "white" : "black";
+  return `${colour} ${letter.toUpperCase() === "C" ? "circle" : "triangle"}`;
+}
+
+// Escape: let go of the chosen shape or piece; true when there was one.
+export function cancel() {
+  const had = shape !== null || from !== null;
+  shape = null;
+  from = null;
+  return had;
+}
+
 export function render(root, m, ui) {
   const view = m.view;
   const legal = m.choices || [];
@@ -44,7 +57,7 @@ export function render(root, m, ui) {
   const mover = view.to_move === "w" ? "White" : "Black";
   root.replaceChildren();
   const box = el("div", { class: "morris" });
-  const drawing = svg("svg", { viewBox: "-10 0 425 360", role: "img", "aria-label": "the Fano plane" });
+  const drawing = svg("svg", { viewBox: "-10 0 425 382", role: "img", "aria-label": "the Fano plane" });
   for (const line of LINES) {
     const [a, , c] = line;
     drawing.append(svg("line", { x1: POINTS[a][0], y1: POINTS[a][1], x2: POINTS[c][0], y2: POINTS[c][1], class: "line" }));
@@ -77,7 +90,7 @@ export function render(root, m, ui) {
     if (targets.has(ref)) spot.classList.add("target");
     else if (!placing && sources.has(ref) && !ui.replay) spot.classList.add("source");
     if (from === ref) spot.classList.add("selected");
-    spot.addEventListener("click", () => {
+    const choose = () => {
       if (targets.has(ref)) {
         const choice = targets.get(ref);
         shape = null;
@@ -87,12 +100,17 @@ export function render(root, m, ui) {
         from = from === ref ? null : ref;
         render(root, m, ui);
       }
-    });
-    drawing.append(spot);
+    };
     const stack = view.board[p - 1];
+    const holds = stack.length ? `: ${[...stack].map(pieceName).join(" under ")}` : ": empty";
+    if (targets.has(ref)) keyable(spot, choose, targets.get(ref).label);
+    else if (!placing && sources.has(ref) && !ui.replay) keyable(spot, choose, `${from === ref ? "Let go of" : "Move"} the piece on point ${p}${holds}`);
+    else spot.addEventListener("click", choose);
+    drawing.append(spot);
     if (stack.length === 2) {
-      drawing.append(piece(stack[0], x - 7, y + 7, 12));
-      drawing.append(piece(stack[1], x + 4, y - 4, 15));
+      // the lower piece beside the upper one, both whole (readable on a phone too)
+      drawing.append(piece(stack[0], x - 13, y + 11, 10));
+      drawing.append(piece(stack[1], x + 8, y - 7, 13));
     } else if (stack.length === 1) {
       drawing.append(piece(stack[0], x, y, 15));
     }
@@ -100,7 +118,6 @@ export function render(root, m, ui) {
     const number = svg("text", { x: x + 27, y: y - 18, class: "label" });
     number.textContent = String(p);
     drawing.append(number);
-    if (targets.has(ref)) spot.setAttribute("aria-label", targets.get(ref).label);
     const value = targets.has(ref) ? valueOf(ui.analysis, targets.get(ref).text) : null;
     if (value) {
       const text = svg("text", { x: x - 12, y: y + 44, class: `value ${value.value.result}` });
@@ -115,7 +132,7 @@ export function render(root, m, ui) {
   });
   box.append(hands);
   if (legal.length && placing) {
-    const pick = el("div", { class: "hand-pick", "aria-label": "shape to place" });
+    const pick = el("div", { class: "hand-pick", role: "group", "aria-label": "shape to place" });
     for (const [letter, name] of [["C", "Circle"], ["T", "Triangle"]]) {
       const has = legal.some((c) => c.kind === "place" && c.details.shape === letter);
       const button = el("button", { type: "button", "data-shape": letter, text: `Place a ${name.toLowerCase()}`, onclick: () => { shape = letter; render(root, m, ui); } });
