@@ -87,7 +87,7 @@ def state(client: httpx.Client, table: str, token: str | None = None) -> JSON:
 
 
 def wait_until(client: httpx.Client, table: str, token: str | None, ready: Any) -> JSON:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a busy machine: the bots' workers start first
     while True:
         message = state(client, table, token)
         if ready(message):
