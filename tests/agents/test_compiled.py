@@ -3,9 +3,14 @@ recorded for other processes, refused where the caller cannot wait."""
 
 from __future__ import annotations
 
+import _thread
 import json
 import os
+import subprocess
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,3 +111,27 @@ def test_a_failed_compile_says_why_and_records_nothing(
 def test_a_game_without_compiled_code_is_refused() -> None:
     with pytest.raises(ValueError, match="no compiled code to prepare for 'morris'"):
         compiled.compile_ahead("morris")
+
+
+def test_ctrl_c_during_a_compile_ends_it_at_once(
+    stub: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STUB_SLEEP", "60")
+    started: list[int] = []
+    real_popen = subprocess.Popen
+
+    def popen(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        process = real_popen(*args, **kwargs)
+        started.append(process.pid)
+        return process
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    threading.Timer(1.0, _thread.interrupt_main).start()  # Ctrl-C in a second
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        compiled.compile_ahead("fano")
+    assert time.monotonic() - began < 5
+    (pid,) = started
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # killed and reaped
+    assert not compiled.is_compiled("fano")

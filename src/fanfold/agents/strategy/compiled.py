@@ -48,6 +48,8 @@ WARM_UPS: Mapping[str, str] = {
 WHAT: Mapping[str, str] = {"fano": "Fano's compiled search", "fantan": "Fan Tan's compiled search"}
 #: The level a server's bot plays while its compiled code is not ready.
 FALLBACK_LEVEL = "medium"
+#: How long the caller waits for the compiling subprocess between two looks at its signals.
+WAIT_SECONDS = 0.2
 #: Environment variable naming the record file instead of the user cache folder's.
 RECORD_VARIABLE = "FANFOLD_COMPILED_RECORD"
 
@@ -189,7 +191,12 @@ def compile_ahead(name: str, say: Callable[[str], None] = _quiet) -> float | Non
     )
     _running.add(process)
     try:
-        _, errors = process.communicate()
+        while True:  # short waits: a Ctrl-C (or any signal's exception) is raised between two
+            try:
+                _, errors = process.communicate(timeout=WAIT_SECONDS)
+                break
+            except subprocess.TimeoutExpired:
+                continue
     except BaseException:
         process.kill()
         process.wait()
