@@ -1,14 +1,44 @@
-"""Fixtures shared by several test modules."""
+"""Fixtures shared by several test modules, the compile before the test workers start, and
+the markers that sort the tests (``browser``, ``postgres``, ``slow``: see pyproject.toml)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
+from fanfold.agents.strategy import compiled
 from fanfold.games.morris import Adjacency
 from fanfold.solvers import morris as solver
 from fanfold.solvers.morris import MorrisTable
+
+#: Fixtures that start a browser (Playwright's Chromium).
+BROWSER_FIXTURES = frozenset({"browser", "page"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before any test worker starts (on the controller, or in a run without workers): fill
+    Numba's cache with every game's compiled code, in one subprocess at a time
+    (:func:`fanfold.agents.strategy.compiled.compile_ahead`), so that the workers load it
+    instead of each compiling it."""
+    if hasattr(config, "workerinput"):
+        return  # a worker: its controller compiled
+    for name in compiled.WARM_UPS:
+        compiled.compile_ahead(name, say=lambda line: print(line, file=sys.stderr, flush=True))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests that drive a browser (``browser``) and those that run against PostgreSQL
+    (``postgres``: its fixture, or a store parametrized to it)."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if names & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params.values() if callspec is not None else ()
+        if "postgres_cluster" in names or "postgresql" in params:
+            item.add_marker(pytest.mark.postgres)
 
 
 @pytest.fixture(scope="session")
@@ -27,9 +57,9 @@ def tables(morris_cache: Path) -> dict[Adjacency, MorrisTable]:
 
 @pytest.fixture(scope="session", autouse=True)
 def fano_compiled() -> None:
-    """Fano's compiled engine and search, and Fan Tan's compiled search, loaded (compiled on a
-    fresh checkout) before any test, so that the first ``hard`` bot of a timed test does not
-    pay Numba's compile time."""
+    """Fano's compiled engine and search, and Fan Tan's compiled search, loaded from Numba's
+    cache (filled before the workers started, :func:`pytest_configure`) before any test, so
+    that the first ``hard`` bot of a timed test does not pay the load."""
     from fanfold.agents import prepare
 
     prepare()

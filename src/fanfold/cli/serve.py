@@ -109,6 +109,7 @@ def serve(
         f"fanfold is serving on http://{shown}:{port}/  (store: {shown_url(url)})", markup=False
     )
     console.print("Open that address in a browser to play; Ctrl-C stops the server.", markup=False)
+    _show_progress()
     uvicorn.run(
         create_app(
             url,
@@ -128,6 +129,21 @@ def serve(
         proxy_headers=False,
         ws_max_size=MAX_MESSAGE * 4,
     )
+
+
+def _show_progress() -> None:
+    """Print the server's progress lines (what it compiles, and when that is done) in the
+    terminal, each prefixed with ``fanfold:``."""
+    import logging
+    import sys
+
+    from fanfold.server.runtime import progress
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("fanfold: %(message)s"))
+    progress.addHandler(handler)
+    progress.setLevel(logging.INFO)
+    progress.propagate = False
 
 
 def _check_store(url: str) -> None:

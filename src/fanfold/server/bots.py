@@ -29,6 +29,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fanfold.agents.base import AnyAgent, parse_agent
+from fanfold.agents.strategy import LEVELS, compiled, has_compiled_code
 from fanfold.core.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -75,19 +77,51 @@ class Decision:
 _local = threading.local()
 
 
-def decide(decision: Decision) -> Any:
-    """The action the seat's agent chooses (run in a worker)."""
+def _agent(decision: Decision, text: str) -> AnyAgent:
+    """The worker's agent of ``text`` for the decision's table and seat (made once)."""
     cache: OrderedDict[tuple[str, int, str, str], AnyAgent] | None = getattr(_local, "agents", None)
     if cache is None:
         cache = _local.agents = OrderedDict()
-    key = (decision.table, decision.seat, decision.game, decision.agent)
+    key = (decision.table, decision.seat, decision.game, text)
     agent = cache.pop(key, None)
     if agent is None:
-        agent = parse_agent(decision.agent).create(get_game(decision.game), decision.seed)
+        agent = parse_agent(text).create(get_game(decision.game), decision.seed)
     cache[key] = agent
     while len(cache) > CACHE:
         cache.popitem(last=False)
     agent.rng.seed(decision.seed)
+    return agent
+
+
+def _ready(agent: AnyAgent, decision: Decision) -> bool:
+    """Whether ``agent`` can decide now: it needs no compiled code, or its game's compiled
+    code is loaded in this worker, or in Numba's cache to be loaded now (a second or two).
+    False while the server still compiles it (:func:`fanfold.server.runtime._compile_ahead`)."""
+    game = agent.game
+    if not has_compiled_code(game) or compiled.is_loaded(game.name):
+        return True
+    config = getattr(decision.view, "config", None) or game.default_config()
+    try:
+        with compiled.without_compiling():
+            agent.prepare(config, _quiet)
+    except compiled.NotCompiledError:
+        return False
+    return True
+
+
+def _quiet(message: str) -> None:
+    del message
+
+
+def decide(decision: Decision) -> Any:
+    """The action the seat's agent chooses (run in a worker). A bot whose compiled code is
+    not compiled yet plays its game's fallback level meanwhile
+    (:data:`fanfold.agents.strategy.compiled.FALLBACK_LEVEL`, the strategy played directly),
+    well within any time cap."""
+    agent = _agent(decision, decision.agent)
+    if not _ready(agent, decision):
+        fallback = LEVELS[agent.game.name][compiled.FALLBACK_LEVEL]
+        agent = _agent(decision, fallback)
     return agent.choose(decision.view, list(decision.legal))
 
 
@@ -104,8 +138,10 @@ def _leave_with_parent(parent: int) -> None:
 
 
 def _start_process(warm: Callable[[], object] | None) -> None:
-    """A worker process starts: watch for its server's end, lower its priority, then warm up
-    (compiled kernels)."""
+    """A worker process starts: watch for its server's end, lower its priority, leave a
+    terminal's Ctrl-C to the server (which stops its workers itself), then warm up (compiled
+    kernels)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(
         target=_leave_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
     ).start()
@@ -165,7 +201,15 @@ class BotPool:
         (:attr:`warm`) as it starts. Returns a future per worker (or for the warm-up) that
         ends when it is ready."""
         if self.processes:
-            return [executor.submit(_nothing) for executor in self.executors]
+            # The processes start now, ignoring a terminal's Ctrl-C from their first moment
+            # (they inherit that): the server stops them itself.
+            main = threading.current_thread() is threading.main_thread()
+            before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:
+                return [executor.submit(_nothing) for executor in self.executors]
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, before)
         if self.warm is not None:
             return [self.executors[0].submit(self.warm)]
         return []

@@ -1,5 +1,9 @@
 """The exact rules pages (``/rules/GAME/exact``): ``docs/rules/NAME.md``, the developers'
-readings, rendered to HTML and linked at the bottom of each How-to-play page."""
+readings, rendered to HTML and linked at the bottom of each How-to-play page.
+
+An installed wheel carries the documents as package data (:data:`PACKAGED`, copied there by
+the build, ``setup.py``); a source checkout and an editable installation read them where they
+are written (:data:`RULES`)."""
 
 from __future__ import annotations
 
@@ -11,14 +15,21 @@ from markdown_it import MarkdownIt
 
 from fanfold.core.registry import AnyGame
 
-#: Where the rules documents live in a source checkout (the README installs from one).
+#: Where an installed wheel keeps the rules documents.
+PACKAGED = Path(__file__).resolve().parent / "rules_docs"
+#: Where the rules documents live in a source checkout.
 RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
+
+
+def rules_folder() -> Path:
+    """The folder of the rules documents: the wheel's copy, else the source checkout's."""
+    return PACKAGED if PACKAGED.is_dir() else RULES
 
 
 @cache
 def rules_html(name: str) -> str | None:
     """The rules document of game ``name`` as an HTML fragment, or ``None`` without one."""
-    path = RULES / f"{name}.md"
+    path = rules_folder() / f"{name}.md"
     if not path.is_file():
         return None
     rendered: str = MarkdownIt("commonmark").enable("table").render(path.read_text("utf-8"))
@@ -32,7 +43,7 @@ def rules_page(game: AnyGame, lessons: bool = False) -> str:
     if body is None:
         body = (
             f"<p>The rules document of {html.escape(game.title)} is not installed here; "
-            f"it lives in the source checkout as <code>docs/rules/{game.name}.md</code>.</p>"
+            f"fanfold's source has it as <code>docs/rules/{game.name}.md</code>.</p>"
         )
     title = html.escape(game.title)
     if lessons:

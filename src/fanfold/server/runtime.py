@@ -11,6 +11,7 @@ import asyncio
 import gc
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -19,7 +20,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fanfold.agents import prepare
-from fanfold.agents.strategy import has_compiled_code
+from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import all_games
 from fanfold.server.bots import BotPool
 from fanfold.server.hub import Hub
@@ -32,15 +33,63 @@ from fanfold.server.store import Store
 log = logging.getLogger(__name__)
 
 
+#: Where the server says what it prepares (``fanfold serve`` prints it in the terminal).
+progress = logging.getLogger("fanfold.server.progress")
+
+
 def _warm_fast() -> None:
-    """Load every game's compiled search from Numba's cache (compile it on first use:
-    :func:`fanfold.agents.prepare`), then set aside what that loaded (:func:`_set_aside`)."""
+    """Load every game's compiled search that is in Numba's cache already (a bot worker's
+    warm-up: it never compiles, :func:`_compile_ahead` does that in the background), then set
+    aside what that loaded (:func:`_set_aside`)."""
     for game in all_games():
         if has_compiled_code(game):
             started = time.monotonic()
-            prepare(game, say=log.info)
+            try:
+                with compiled.without_compiling():
+                    prepare(game, say=log.info)
+            except compiled.NotCompiledError:
+                continue
             log.info("%s's compiled search ready in %.1f s", game.title, time.monotonic() - started)
     _set_aside()
+
+
+def _compile_ahead() -> None:
+    """Compile every game's compiled search that Numba's cache lacks, one subprocess at a time
+    (:func:`fanfold.agents.strategy.compiled.compile_ahead`), saying what and how long it took
+    last time; the bots play their fallback meanwhile (see :mod:`fanfold.server.bots`)."""
+    for name in compiled.WARM_UPS:
+        try:
+            took = compiled.compile_ahead(name, say=progress.warning)
+        except RuntimeError as error:
+            if not stopping.is_set():
+                progress.error("%s; its bots play the %s level", error, compiled.FALLBACK_LEVEL)
+            return
+        if took is not None:
+            progress.warning(
+                "%s is ready: hard bots play at full strength from their next move.",
+                compiled.WHAT[name],
+            )
+
+
+#: Set while the server stops (a compile ended then is no failure).
+stopping = threading.Event()
+
+
+def _start_compiling() -> threading.Thread | None:
+    """Start :func:`_compile_ahead` in a thread of its own when anything needs compiling,
+    telling the players that the bots play their fallback until it is done."""
+    missing = [name for name in compiled.WARM_UPS if not compiled.is_compiled(name)]
+    if not missing:
+        return None
+    progress.warning(
+        "Until it is compiled, the bots of %s play the %s level's moves.",
+        " and ".join(compiled.WHAT[name].removesuffix("'s compiled search") for name in missing),
+        compiled.FALLBACK_LEVEL,
+    )
+    stopping.clear()
+    thread = threading.Thread(target=_compile_ahead, name="compile-ahead", daemon=True)
+    thread.start()
+    return thread
 
 
 def _set_aside() -> None:
@@ -214,6 +263,8 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             lambda: len(hub.live), lambda: len(owner.held) if owner is not None else 0
         )
         app.state.hub = hub
+        if settings.warm_fast:
+            _start_compiling()
         hub.pool.start()  # a worker thread's warm-up sets what it loads aside once loaded
         if settings.resume:
             await hub.resume_all()
@@ -225,6 +276,8 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         try:
             yield
         finally:
+            stopping.set()
+            compiled.stop_compiling()
             sweeper.cancel()
             gc.set_threshold(*thresholds)
             for live in hub.live.values():

@@ -22,14 +22,11 @@ KNOWLEDGE = _knowledge
 
 def prepare(say: Callable[[str], None]) -> None:
     """Load Fano's compiled engine, playout policy and search from Numba's cache (compile
-    them on a fresh installation), telling the player through ``say``."""
-    from fanfold.agents.strategy.fano_fast import warm_up
+    them first, in a subprocess, on a fresh installation), telling the player through ``say``
+    (:func:`fanfold.agents.strategy.compiled.prepare`)."""
+    from fanfold.agents.strategy import compiled
 
-    say(
-        "Loading Fano's compiled search (a fresh installation compiles it once, "
-        "which takes one to four minutes)..."
-    )
-    warm_up()
+    compiled.prepare("fano", say)
 
 
 #: The agent behind each level. ``easy``: a light search with random playouts (it finds few

@@ -381,15 +381,12 @@ KNOWLEDGE = _make
 
 
 def prepare(say: Callable[[str], None]) -> None:
-    """Load Fan Tan's compiled search from Numba's cache (compile it on a fresh
-    installation), telling the player through ``say``."""
-    from fanfold.agents.strategy.fantan_fast import warm_up
+    """Load Fan Tan's compiled search from Numba's cache (compile it first, in a
+    subprocess, on a fresh installation), telling the player through ``say``
+    (:func:`fanfold.agents.strategy.compiled.prepare`)."""
+    from fanfold.agents.strategy import compiled
 
-    say(
-        "Loading Fan Tan's compiled search (a fresh installation compiles it once, "
-        "in a few seconds)..."
-    )
-    warm_up()
+    compiled.prepare("fantan", say)
 
 
 #: The agent behind each level.

@@ -1,0 +1,137 @@
+"""Compiled code made ready: compiled in a subprocess, said aloud with the last time taken,
+recorded for other processes, refused where the caller cannot wait."""
+
+from __future__ import annotations
+
+import _thread
+import json
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fanfold.agents.strategy import compiled
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def stub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Game ``fano``'s warm-up replaced by :mod:`tests.agents.compiled_stub`, a fresh record
+    file, nothing loaded; returns the stub's notes."""
+    notes = tmp_path / "notes"
+    notes.touch()
+    monkeypatch.setenv("STUB_NOTES", str(notes))
+    monkeypatch.setenv(compiled.RECORD_VARIABLE, str(tmp_path / "record.json"))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setattr(compiled, "WARM_UPS", {"fano": "tests.agents.compiled_stub"})
+    monkeypatch.setattr(compiled, "_loaded", set())
+    return notes
+
+
+def _pids(notes: Path) -> list[int]:
+    return [int(line) for line in notes.read_text().split()]
+
+
+def test_compiling_runs_in_a_subprocess_says_so_and_is_recorded(stub: Path) -> None:
+    said: list[str] = []
+    assert not compiled.is_compiled("fano")
+    seconds = compiled.compile_ahead("fano", said.append)
+    assert seconds is not None
+    (pid,) = _pids(stub)
+    assert pid != os.getpid()
+    assert said[0].startswith("Preparing Fano's compiled search: compiling it")
+    assert "last time" not in said[0]
+    assert said[1] == f"Fano's compiled search prepared in {seconds:.0f} s."
+    assert compiled.is_compiled("fano")
+    assert compiled.last_seconds("fano") == round(seconds, 1)
+    # Compiled: nothing more to do, nothing said.
+    said.clear()
+    assert compiled.compile_ahead("fano", said.append) is None
+    assert said == []
+    assert len(_pids(stub)) == 1
+
+
+def test_the_progress_line_tells_the_last_time(stub: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled.compile_ahead("fano")
+    monkeypatch.setattr(compiled, "installation_key", lambda: "another installation")
+    said: list[str] = []
+    compiled.compile_ahead("fano", said.append)
+    last = compiled.last_seconds("fano")
+    assert last is not None
+    assert said[0].endswith("last time)...")
+    assert len(_pids(stub)) == 2
+
+
+def test_a_damaged_record_means_not_compiled(stub: Path) -> None:
+    compiled.compile_ahead("fano")
+    record = stub.parent / "record.json"
+    record.write_text(json.dumps({f"fano {compiled.PACKAGE}": "not a record"}))
+    assert not compiled.is_compiled("fano")
+    assert compiled.last_seconds("fano") is None
+    record.write_text("{not JSON")
+    assert not compiled.is_compiled("fano")
+
+
+def test_prepare_compiles_ahead_then_loads_here(stub: Path) -> None:
+    said: list[str] = []
+    compiled.prepare("fano", said.append)
+    first, second = _pids(stub)
+    assert first != os.getpid()
+    assert second == os.getpid()
+    assert compiled.is_loaded("fano")
+    assert said[-1] == "Loading Fano's compiled search from the cache..."
+
+
+def test_a_caller_that_cannot_wait_is_refused(stub: Path) -> None:
+    with pytest.raises(compiled.NotCompiledError, match="Fano's compiled search is not"):
+        compiled.prepare("fano", compile=False)
+    with compiled.without_compiling(), pytest.raises(compiled.NotCompiledError):
+        compiled.prepare("fano")
+    assert _pids(stub) == []
+    assert not compiled.is_loaded("fano")
+    compiled.prepare("fano")  # outside, it compiles
+    assert compiled.is_loaded("fano")
+
+
+def test_a_failed_compile_says_why_and_records_nothing(
+    stub: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STUB_FAIL", "1")
+    with pytest.raises(RuntimeError, match="the warm-up failed on purpose"):
+        compiled.compile_ahead("fano")
+    assert not compiled.is_compiled("fano")
+    assert compiled.last_seconds("fano") is None
+
+
+def test_a_game_without_compiled_code_is_refused() -> None:
+    with pytest.raises(ValueError, match="no compiled code to prepare for 'morris'"):
+        compiled.compile_ahead("morris")
+
+
+def test_ctrl_c_during_a_compile_ends_it_at_once(
+    stub: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STUB_SLEEP", "60")
+    started: list[int] = []
+    real_popen = subprocess.Popen
+
+    def popen(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        process = real_popen(*args, **kwargs)
+        started.append(process.pid)
+        return process
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    threading.Timer(1.0, _thread.interrupt_main).start()  # Ctrl-C in a second
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        compiled.compile_ahead("fano")
+    assert time.monotonic() - began < 5
+    (pid,) = started
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # killed and reaped
+    assert not compiled.is_compiled("fano")
