@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from fanfold.games.fan import lessons as fan_lessons
 from fanfold.games.fantan import lessons as fantan_lessons
 from fanfold.games.morris import lessons as morris_lessons
+from fanfold.server.lessons import BOOKS
 from tests.server.test_browser import browser, page, server, shot
 
 __all__ = ["browser", "page", "server"]  # fixtures used by name below
@@ -81,6 +82,30 @@ def test_the_lobby_links_how_to_play_and_lessons(page: Page, server: str) -> Non
     shot(page, "lobby")
 
 
+#: What a variant's description in the lobby must not hold: the developers' readings, file
+#: names, reading codes ("M2") and the program's own name.
+SPEC_WORDS = re.compile(r"reading|seeds/|\b[A-Z]\d\b|fanfold|--|=", re.IGNORECASE)
+
+
+def test_every_variant_description_in_the_lobby_speaks_to_players(page: Page, server: str) -> None:
+    page.goto(f"{server}/")
+    shown = 0
+    for game in GAMES:
+        page.click(f".game-card[data-game={game}] .game-pick")
+        variants = page.locator("#variant option").evaluate_all("(all) => all.map((o) => o.value)")
+        assert variants, game
+        for variant in variants:
+            page.select_option("#variant", variant)
+            text = page.locator("#variant-description").inner_text()
+            first = re.search(r"[A-Za-z0-9]", text)  # a sentence: a capital (or figure) first
+            assert first, (game, variant)
+            assert not first[0].islower(), (game, variant, text)
+            assert text.endswith("."), (game, variant, text)
+            assert not SPEC_WORDS.search(text), (game, variant, text)
+            shown += 1
+    assert shown >= 30  # every game's every preset was looked at
+
+
 LESSONS = [
     ("fantan", fantan_lessons.LESSONS[0]),
     ("morris", morris_lessons.LESSONS[0]),
@@ -100,8 +125,7 @@ def test_a_first_lesson_is_played_through_the_page(
         page.goto(f"{server}/how-to-play/{game}")
         page.click(f"a[href='/learn/{game}']")
         page.click(f"a[data-lesson='{lesson.id}']")
-        # the board is the table's own drawing (its contrast is the table pages' to check)
-        assert serious_violations(page, "#board") == [], game
+        assert serious_violations(page) == [], game
         for index, step in enumerate(lesson.steps):
             expect(page.locator("#prompt")).to_have_text(step.prompt)
             page.fill("#typed", step.answers[0])
@@ -114,10 +138,30 @@ def test_a_first_lesson_is_played_through_the_page(
         expect(page.locator("#summary")).to_have_text(lesson.summary)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= SIZES[size][0], width
-        assert serious_violations(page, "#board") == [], game
+        assert serious_violations(page) == [], game
     finally:
         page.context.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_lessons_page_passes_axe_board_included(
+    browser: Browser, server: str, size: str
+) -> None:
+    """Every game's list of lessons and every lesson's first position, the board included
+    (its dimmed cards too): axe-core finds nothing serious or critical."""
+    page = sized_page(browser, size)
+    try:
+        for game, book in BOOKS.items():
+            page.goto(f"{server}/learn/{game}")
+            expect(page.locator(".lesson-list a").first).to_be_visible()
+            assert serious_violations(page) == [], game
+            for lesson in book.lessons:
+                page.goto(f"{server}/learn/{game}/{lesson.id}")
+                expect(page.locator("#board #game > *").first).to_be_visible()
+                assert serious_violations(page) == [], (game, lesson.id)
+    finally:
+        page.context.close()
 
 
 def test_a_wrong_try_keeps_the_open_hint_and_the_typed_move(page: Page, server: str) -> None:
