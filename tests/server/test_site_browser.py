@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from fanfold.games.fan import lessons as fan_lessons
 from fanfold.games.fantan import lessons as fantan_lessons
 from fanfold.games.morris import lessons as morris_lessons
-from fanfold.server.lessons import BOOKS
+from fanfold.server.lessons import BOOKS, _label
 from tests.server.test_browser import browser, page, server, shot
 
 __all__ = ["browser", "page", "server"]  # fixtures used by name below
@@ -106,6 +106,14 @@ def test_every_variant_description_in_the_lobby_speaks_to_players(page: Page, se
     assert shown >= 30  # every game's every preset was looked at
 
 
+#: Each game's example in the typed move's placeholder, and its notation as it would show.
+EXAMPLES = {"fantan": "7H", "morris": "C1 or 3-5", "fan": "11-F"}
+NOTATION = {
+    "fantan": re.compile(r"(?<![\w♥♦♣♠])[2-9TJQKA][SHDC]\b"),
+    "morris": re.compile(r"\b[CTct][1-7]\b|\b[1-7]-[1-7]\b"),
+    "fan": re.compile(r"\b\d{1,2}-(F|\d{1,2})\b"),
+}
+
 LESSONS = [
     ("fantan", fantan_lessons.LESSONS[0]),
     ("morris", morris_lessons.LESSONS[0]),
@@ -128,11 +136,22 @@ def test_a_first_lesson_is_played_through_the_page(
         assert serious_violations(page) == [], game
         for index, step in enumerate(lesson.steps):
             expect(page.locator("#prompt")).to_have_text(step.prompt)
+            if index == 0:  # typing the move is the advanced way, folded away
+                expect(page.locator("#typed")).to_be_hidden()
+                page.click("#advanced summary")
+                expect(page.locator("#typed")).to_have_attribute(
+                    "placeholder", f"e.g. {EXAMPLES[game]}"
+                )
             page.fill("#typed", step.answers[0])
             page.click("#try")
-            expect(page.locator(f"#explanation[data-step='{index}']")).to_contain_text(
-                step.explanation
-            )
+            explanation = page.locator(f"#explanation[data-step='{index}']")
+            expect(explanation).to_contain_text(step.explanation)
+            label = _label(BOOKS[game], lesson, index, step.answers[0])
+            assert label is not None
+            expect(explanation).to_contain_text(f"Right: {label}.")  # in words
+            # the moves so far as a table's log says them: words, never notation
+            expect(page.locator("#log li").first).not_to_contain_text(step.answers[0] + " ")
+            assert not NOTATION[game].search(page.locator("#log").inner_text())
             if index == 0:
                 shot(page, f"lesson-{game}-{size}")
         expect(page.locator("#summary")).to_have_text(lesson.summary)
@@ -169,13 +188,14 @@ def test_a_wrong_try_keeps_the_open_hint_and_the_typed_move(page: Page, server: 
     page.goto(f"{server}/learn/fantan/{lesson.id}")
     page.click("#hint-button")
     expect(page.locator("#hint")).to_contain_text(lesson.steps[0].hint)
+    page.click("#advanced summary")
     page.fill("#typed", "8H")
     page.click("#try")
     expect(page.locator("#verdict")).to_have_class(re.compile("illegal"))
     expect(page.locator("#hint")).to_be_visible()
     expect(page.locator("#typed")).to_have_value("8H")
     page.click("#answer-button")
-    expect(page.locator("#answer")).to_contain_text("7H")
+    expect(page.locator("#answer")).to_contain_text("7♥")  # the move in words
     page.fill("#typed", "9S")
     page.click("#try")
     expect(page.locator("#answer")).to_be_visible()  # the shown answer stays too
