@@ -152,6 +152,10 @@ def test_morris_against_a_bot_to_the_end_with_a_reload(page: Page, server: str) 
     page.click("[data-analysis=values]")  # the analysis mode: every move's value
     page.wait_for_selector(".values-list li")
     expect(page.locator(".values-list li").first).to_contain_text("draw")
+    # each move in words ("Place a circle on point 1: draw"), never its notation ("C1")
+    expect(page.locator(".values-list li").first).to_have_text(
+        re.compile(r"^Place a (circle|triangle) on point \d: ")
+    )
     shot(page, "morris-analysis")
     page.click("[data-analysis=values]")
     moves = 0

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from fanfold.games.fano.lessons import LESSONS
+from fanfold.server.lessons import BOOKS, _label
 from tests.server.test_browser import browser, page, server, shot
 
 __all__ = ["browser", "page", "server"]  # fixtures used by name below
@@ -77,6 +78,8 @@ def test_hint_wrong_moves_and_typed_moves(page: Page, server: str) -> None:
     click_move(page, "AH+4H=5H", 0)  # legal, but the ace is not kept
     expect(page.locator("#verdict")).to_have_class(re.compile("other"))
     expect(page.locator("#verdict")).to_contain_text(step.mistakes[0].note)
+    page.click("#advanced summary")  # typing a move in notation is folded away
+    expect(page.locator("#typed")).to_have_attribute("placeholder", "e.g. 4H>6C:3H")
     page.fill("#typed", "attack the six")
     page.click("#try")
     expect(page.locator("#verdict")).to_have_class(re.compile("illegal"))
@@ -97,10 +100,15 @@ def test_the_answer_on_request(page: Page, server: str) -> None:
     page.goto(f"{server}/learn/fano/{lesson.id}")
     expect(page.locator("#answer")).to_be_hidden()
     page.click("#answer-button")
-    expect(page.locator("#answer")).to_contain_text(step.answers[0])
+    # the move in words, as the board's buttons say it, not in notation
+    label = _label(BOOKS["fano"], lesson, 0, step.answers[0])
+    assert label is not None
+    expect(page.locator("#answer")).to_contain_text(f"The move: {label}.")
+    expect(page.locator("#answer")).not_to_contain_text(step.answers[0])
     expect(page.locator("#answer")).to_contain_text(step.explanation)
     expect(page.locator("#typed")).to_have_value(step.answers[0])
     shot(page, "fano-lesson-answer")
+    page.click("#advanced summary")
     page.click("#try")  # the answer shown is filled in: trying it moves the lesson on
     expect(page.locator("#explanation")).to_contain_text(step.explanation)
 

@@ -5,6 +5,9 @@ and stays on the board when it is drawn again (fixtures and helpers from ``test_
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
 from __future__ import annotations
 
+import re
+
+import httpx
 from playwright.sync_api import Page, expect
 
 from tests.server.test_browser import (  # noqa: F401  (pytest fixtures)
@@ -105,37 +108,75 @@ def test_fantan_whole_game_by_keyboard(page: Page, server: str) -> None:
     expect(page.locator("#outcome")).to_be_visible()
 
 
-def test_fan_moves_by_keyboard(page: Page, server: str) -> None:
-    open_table(page, server, "fan", {}, seed="2")
+#: A Fan deal near its end (every jack home, a king and a queen left in four fans, each queen
+#: on a king of another suit): eight moves by keyboard finish it.
+FAN_ENDGAME = "KSQH/KHQS/KDQC/KCQD" + "/-" * 14 + " JJJJ"
+
+
+def test_fan_whole_deal_by_keyboard(page: Page, server: str) -> None:
+    created = httpx.post(
+        f"{server}/api/tables",
+        json={"game": "fan", "seats": ["you"], "position": FAN_ENDGAME},
+        timeout=10,
+    )
+    assert created.status_code == 200, created.text
+    page.goto(f"{server}/table/{created.json()['table']}#token={created.json()['token']}")
     page.wait_for_selector(".fans")
-    for move in range(4):
-        wait_turn_or_end(page)
+    moves = 0
+    while wait_turn_or_end(page):
         before = log_length(page)
         choose(page, ".fan .card.playable")
         expect(page.locator(".fan .card.selected").first).to_be_visible()
-        if move == 0:  # Escape lets go of the chosen card
+        if moves == 0:  # Escape lets go of the chosen card
             page.keyboard.press("Escape")
             expect(page.locator(".fan .card.selected")).to_have_count(0)
             choose(page, ".fan .card.playable", " ")
         reach(page, ".fan.target, .fan-top.target")
         assert focus_ring(page) == "rgb(255, 221, 0)"
-        if move == 0:
+        if moves == 0:
             shot(page, "keyboard-fan-focus")
         page.keyboard.press("Enter")
         page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
-    expect(page.locator("#log li")).to_have_count(4)
+        moves += 1
+        assert moves <= 8
+    assert moves == 8
+    expect(page.locator("#end-title")).to_have_text("You won!")
+    expect(page.locator("#end-reason")).to_have_text("All 52 cards are on the foundations.")
+    assert "null" not in page.locator("#game").inner_text()  # a set position has no deal number
+    shot(page, "keyboard-fan-end")
 
 
-def test_fano_turns_by_keyboard(page: Page, server: str) -> None:
-    open_table(page, server, "fano", {1: "random"}, seed="11")
+def test_fano_whole_game_by_keyboard(page: Page, server: str) -> None:
+    """A two-suit game against a random bot, cut to two turns each by the turn limit option:
+    every decision chosen by keyboard (a card, then one of the moves it offers), to the end."""
+    page.goto(f"{server}/")
+    page.click("[data-game=fano]")
+    page.select_option("#variant", "two-suit")
+    page.select_option("#seat-1", "random")
+    page.fill("#options", "turns_per_player=2")
+    page.fill("#seed", "11")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/table/"))
     page.wait_for_selector(".fano")
-    for _ in range(4):
-        if not wait_turn_or_end(page):
-            break
+    decisions = 0
+    while wait_turn_or_end(page):
         before = log_length(page)
         if page.locator(".fano .card.playable").count():
             choose(page, ".fano .card.playable")
             expect(page.locator(".fano .card.selected")).to_have_count(1)
-        choose(page, "button[data-action]")
-        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
-    assert log_length(page) >= 4
+        # what the chosen card offers (a primary button) before any other move, such as a pass
+        offered = "button[data-action].primary"
+        choose(page, offered if page.locator(offered).count() else "button[data-action]")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#log li').length > {before}"
+            " || !document.querySelector('#outcome').hidden"
+        )
+        decisions += 1
+        assert decisions < 60
+    assert decisions >= 2
+    last = page.locator(".fano .last")
+    if last.count():  # each seat's last action in words, never notation
+        assert not re.search(r"\b[2-9TJQKA][SHDC]\b", last.first.inner_text())
+    expect(page.locator("#outcome")).to_be_visible()
+    expect(page.locator("#end-reason")).to_contain_text("turn limit")
+    shot(page, "keyboard-fano-end")

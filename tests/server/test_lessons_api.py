@@ -86,7 +86,13 @@ def test_a_correct_answer_explains_and_gives_the_next_step(client: TestClient) -
     assert following["index"] == 1
     assert following["prompt"] == LESSONS[1].steps[1].prompt
     assert following["view"]["hand"] == ["AH", "2H", "TH"]
-    assert following["log"] == [{"seat": 0, "text": "AH+4H=5H return AH"}]
+    assert following["log"] == [
+        {
+            "seat": 0,
+            "text": "AH+4H=5H return AH",
+            "words": "You combined A♥ and 4♥ into 5♥, A♥ back to hand: 4♥ goes to the discards.",
+        }
+    ]
     assert following == get_lesson(client, "classic-2", step=1)["step"]
 
 
@@ -117,6 +123,7 @@ def test_a_legal_move_that_is_not_the_lessons_says_why(client: TestClient) -> No
     assert body == {
         "verdict": "other",
         "played": "AH+4H=5H",
+        "label": "A♥ + 4♥ → 5♥, both to the discard pile",
         "message": "AH+4H=5H is legal, but " + LESSONS[1].steps[0].mistakes[0].note,
     }
     unlisted = attempt(client, "classic-2", 0, "discard 2H").json()
@@ -140,8 +147,12 @@ def test_the_answer_is_shown_on_request_and_is_accepted(client: TestClient) -> N
             assert shown == {
                 "step": number,
                 "answers": list(step.answers),
+                "labels": shown["labels"],
                 "explanation": step.explanation,
             }
+            # each answer in words: its choice's label on the board, never the notation
+            assert len(shown["labels"]) == len(step.answers)
+            assert all(label not in step.answers for label in shown["labels"])
             judged = attempt(client, lesson.id, number, shown["answers"][0]).json()
             assert judged["verdict"] == "correct"
     past = client.get(

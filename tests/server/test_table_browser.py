@@ -55,9 +55,14 @@ def test_the_end_panel_speaks_from_the_players_side(page: Page, server: str) -> 
     expect(page.locator("#end-title")).to_have_text(
         re.compile(r"^(You won!|You lost: Black won|A draw)$")
     )
+    # one sentence, the game's own: who and how, said once
     expect(page.locator("#end-reason")).to_have_text(
-        re.compile(r"\((three of one colour|a position repeated|no legal move)")
+        re.compile(
+            r"^(White|Black) ended the turn with three [a-z]+ (pieces )?on line [\d-]+ and loses\.$"
+            r"|^The position repeated: a draw\.$|^(White|Black) has no legal move and loses\.$"
+        )
     )
+    expect(page.locator("#status")).to_have_text("")  # the panel alone tells how it ended
     expect(panel.locator(".end-scores li")).to_have_count(2)
     expect(panel.get_by_role("link", name="Replay")).to_have_attribute(
         "href", re.compile(r"\?replay=1$")

@@ -183,33 +183,46 @@ class LessonBook(Generic[StateT]):
     def played(self, lesson: Lesson, step: int) -> list[tuple[int, str]]:
         """The moves played from the start up to the position before ``step``: (seat, the text
         the learner's seat was told)."""
+        return [(seat, text) for seat, text, _ in self.told(lesson, step)]
+
+    def told(
+        self, lesson: Lesson, step: int, answer: str | None = None
+    ) -> list[tuple[int, str, str]]:
+        """As :meth:`played`, each move also in words as the learner's seat is told it at a
+        table (:meth:`~fanfold.core.game.Game.describe_action`): (seat, text, words). With
+        ``answer`` (one of step ``step``'s answers), the moves after it and the step's
+        replies too."""
         self.state(lesson, step)  # the step exists
         state = self.state(lesson, 0)
-        told: list[tuple[int, str]] = []
+        told: list[tuple[int, str, str]] = []
         for earlier in lesson.steps[:step]:
             state = self._play(lesson, state, (earlier.answers[0], *earlier.replies), told)
+        if answer is not None:
+            self._play(lesson, state, (answer, *lesson.steps[step].replies), told)
         return told
 
     def after(self, lesson: Lesson, step: int, answer: str) -> tuple[StateT, list[tuple[int, str]]]:
         """The position after ``answer`` (one of step ``step``'s answers) and the step's
         replies, with the moves played from the start (as :meth:`played`)."""
-        told = self.played(lesson, step)
+        told: list[tuple[int, str, str]] = []
         state = self._play(
             lesson, self.state(lesson, step), (answer, *lesson.steps[step].replies), told
         )
-        return state, told
+        return state, self.played(lesson, step) + [(seat, text) for seat, text, _ in told]
 
     def _play(
-        self, lesson: Lesson, state: StateT, texts: Sequence[str], told: list[tuple[int, str]]
+        self, lesson: Lesson, state: StateT, texts: Sequence[str], told: list[tuple[int, str, str]]
     ) -> StateT:
         game = self.game
         for text in texts:
             seat = game.current_player(state)
             action = game.parse_action(text)
             announced = game.public_action_text(state, action, lesson.seat)
+            reached = game.apply(state, action)
             if announced and seat is not None:
-                told.append((seat, announced))
-            state = game.apply(state, action)
+                words = game.describe_action(state, action, lesson.seat, reached)
+                told.append((seat, announced, words or announced))
+            state = reached
         return state
 
     def judge(self, lesson: Lesson, step: int, text: str) -> Judgement:

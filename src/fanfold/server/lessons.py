@@ -9,12 +9,15 @@ API (JSON; errors are ``{"error": sentence, "kind": name}`` as everywhere else):
   ``variant``, ``steps``);
 * ``GET /api/lessons/GAME/ID?step=K``: the lesson (intro, seats) and step ``K`` (default 0): the
   question, the hint, the learner's view of the position, the learner's legal moves (``legal``,
-  their texts, and ``choices``, as in a table's state message) and the moves played so far.
+  their texts, and ``choices``, as in a table's state message) and the moves played so far
+  (``log``: each move's ``seat``, ``text`` and ``words``, the sentence a table's log shows).
   ``K`` may be the number of steps: the position after the last one;
 * ``GET /api/lessons/GAME/ID/answer?step=K``: the lesson's move(s) at step ``K`` and why,
-  for a learner who gives up (``answers``, ``explanation``); 404 past the last step;
+  for a learner who gives up (``answers``, ``explanation``, and ``labels``: each answer in
+  words, as the board's buttons say it); 404 past the last step;
 * ``POST /api/lessons/GAME/ID/try`` with ``{"step": K, "action": TEXT}``: the verdict on the
-  learner's move, read with the game's notation and judged by its rules: ``correct`` (with the
+  learner's move, read with the game's notation and judged by its rules (``played``, and
+  ``label``: the move in words, when it is legal): ``correct`` (with the
   explanation and the next step, or the final position, the summary and the next lesson),
   ``other`` (legal, but not the lesson's move, and why) or ``illegal`` (the rules' reason).
   Text that does not parse is refused (400, ``NotationError``); an unknown game, lesson or step
@@ -107,12 +110,18 @@ def _summary(game: str, lesson: Lesson) -> JSONObject:
 
 
 def _position(
-    book: LessonBook[Any], lesson: Lesson, step: int, reached: tuple[Any, list[tuple[int, str]]]
+    book: LessonBook[Any],
+    lesson: Lesson,
+    step: int,
+    reached: tuple[Any, list[tuple[int, str]]],
+    answer: str | None = None,
 ) -> JSONObject:
     """Step ``step`` as the learner sees it in the position ``reached`` (a state and the moves
     played to it): the question (none after the last step), the learner's view, their legal
-    moves when they decide, and the moves played so far as they were told them."""
-    state, played = reached
+    moves when they decide, and the moves played so far as they were told them, in notation
+    (``text``) and in words (``words``, as a table's log says them); ``answer``: the move the
+    learner just played at step ``step - 1``."""
+    state, _ = reached
     game = book.game
     view = game.observe(state, lesson.seat)
     asked = lesson.steps[step] if step < len(lesson.steps) else None
@@ -123,7 +132,10 @@ def _position(
     choices: list[JSONValue] = (
         [choice.to_json() for choice in game.choices(state)] if deciding else []
     )
-    log: list[JSONValue] = [{"seat": seat, "text": text} for seat, text in played]
+    told = book.told(lesson, step - 1, answer) if answer is not None else book.told(lesson, step)
+    log: list[JSONValue] = [
+        {"seat": seat, "text": text, "words": words} for seat, text, words in told
+    ]
     outcome = game.outcome(state)
     return {
         "index": step,
@@ -136,6 +148,17 @@ def _position(
         "log": log,
         "outcome": outcome.to_json() if outcome is not None else None,
     }
+
+
+def _label(book: LessonBook[Any], lesson: Lesson, step: int, text: str) -> str | None:
+    """The move ``text`` (canonical) at step ``step`` in words, as the board's buttons say it
+    (its choice's label); ``None`` when it is not legal there."""
+    game = book.game
+    for choice in game.choices(book.state(lesson, step)):
+        if choice.text == text:
+            label: str = choice.label
+            return label
+    return None
 
 
 def _before(book: LessonBook[Any], lesson: Lesson, step: int) -> tuple[Any, list[tuple[int, str]]]:

@@ -547,6 +547,8 @@ class LessonShown(_Out):
 
     step: int
     answers: list[str]
+    #: Each answer in words, as the board's buttons say it.
+    labels: list[str] | None = None
     explanation: str
 
 
@@ -555,6 +557,8 @@ class LessonVerdict(_Out):
 
     verdict: str
     played: str | None
+    #: The move played, in words (when it is legal).
+    label: str | None = None
     message: str
     done: bool | None = None
     next: LessonStep | None = None

@@ -263,7 +263,7 @@ PRESETS: tuple[Preset[FanoConfig], ...] = (
     Preset(
         "classic",
         FanoConfig(),
-        "One suit each, 2 players (2-8 with --players; a player attacks the next in turn order)",
+        "One suit each, each player attacks the next in turn order; 2 to 8 players",
         ("standard", "fano-classic"),
         _ALL,
     ),
@@ -339,7 +339,7 @@ PRESETS: tuple[Preset[FanoConfig], ...] = (
             specials=SpecialsMode.CHOICE,
             oversum_prestige_only=True,
         ),
-        "2-suit, jokers wild and specials by choice (Oversum for prestige results only)",
+        "Two suits, jokers wild and specials by choice (Oversum for prestige results only)",
         ("all-variants",),
         (2,),
     ),
@@ -371,8 +371,7 @@ PRESETS: tuple[Preset[FanoConfig], ...] = (
         "trionfey-specials",
         TRIONFEY.replace(tribute=True, suits="HD"),
         "Trionfey with tribute counters and the suit specials (Spades joker, Hearts Reverse "
-        "Fano, Clubs Oversum, Diamonds face-down Perfect defense); hearts against diamonds "
-        "(choose with suits=..., e.g. suits=SC)",
+        "Fano, Clubs Oversum, Diamonds face-down Perfect defense); hearts against diamonds",
         ("tribute", "trionfey-tribute"),
         TRIONFEY_PLAYERS,
     ),

@@ -177,8 +177,7 @@ PRESETS: tuple[Preset[FanTanConfig], ...] = (
     Preset(
         "chips-match",
         FanTanConfig(scoring=Scoring.CHIPS, hands=4),
-        "a match of four hands with a chip pool; net chips decide it (four is fanfold's "
-        "reading: the text sets no match length)",
+        "a match of four hands with a chip pool; net chips decide it",
         aliases=("chip-match",),
         player_counts=tuple(range(3, 9)),
     ),
@@ -188,7 +187,7 @@ PRESETS: tuple[Preset[FanTanConfig], ...] = (
             opening_card="7H", up_before_down=True, scoring=Scoring.PENALTY, hands=0, target=100
         ),
         "online Sevens played as a match until someone has 100 penalty points; the fewest "
-        "points wins (100 is fanfold's reading: the text sets no target)",
+        "points wins",
         aliases=("penalty-match", "sevens-100"),
         player_counts=tuple(range(3, 9)),
     ),

@@ -17,6 +17,7 @@ from fanfold.server.lessons import (
     Try,
     _before,
     _book,
+    _label,
     _lesson,
     _position,
     _summary,
@@ -93,7 +94,17 @@ async def show_answer(
         )
     asked = found.steps[step]
     answers: list[JSONValue] = list(asked.answers)
-    return {"step": step, "answers": answers, "explanation": asked.explanation}
+    engine = book.game
+    labels: list[JSONValue] = [
+        _label(book, found, step, engine.action_text(engine.parse_action(text))) or text
+        for text in asked.answers
+    ]
+    return {
+        "step": step,
+        "answers": answers,
+        "labels": labels,
+        "explanation": asked.explanation,
+    }
 
 
 @router.post(
@@ -113,12 +124,15 @@ async def try_move(game: str, lesson_id: str, body: Try) -> JSONObject:
         "played": judged.played,
         "message": judged.message,
     }
+    label = _label(book, found, body.step, judged.played)
+    if label is not None:
+        answer["label"] = label
     if judged.verdict is Verdict.CORRECT:
         following = book.next_after(found)
         done = body.step + 1 == len(found.steps)
         answer["done"] = done
         reached = book.after(found, body.step, judged.played)
-        answer["next"] = _position(book, found, body.step + 1, reached)
+        answer["next"] = _position(book, found, body.step + 1, reached, judged.played)
         if done:
             answer["summary"] = found.summary
             answer["next_lesson"] = None if following is None else _summary(game, following)

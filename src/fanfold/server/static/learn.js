@@ -72,13 +72,17 @@ let step = null; // the step on screen
 let tries = 0; // moves tried at this step (a fresh board selection after each)
 let finished = false;
 // What the learner opened or typed at this step, kept when a wrong try redraws the board.
-let kept = { hint: false, typed: "", answer: null };
+let kept = { hint: false, typed: "", answer: null, advanced: false };
+// An example of each game's notation, for the typed move's box (the advanced way to play).
+const EXAMPLES = { fano: "4H>6C:3H", fantan: "7H", morris: "C1 or 3-5", fan: "11-F" };
 
 function keepInputs() {
   const typed = document.getElementById("typed");
   const hint = document.getElementById("hint");
+  const advanced = document.getElementById("advanced");
   if (typed) kept.typed = typed.value;
   if (hint) kept.hint = !hint.hidden;
+  if (advanced) kept.advanced = advanced.open;
 }
 
 function seatName(seat) {
@@ -95,6 +99,8 @@ function setMessage(kind, text) {
 
 async function tryMove(text) {
   const action = text.trim();
+  const advanced = document.getElementById("advanced");
+  if (advanced) kept.advanced = advanced.open; // an opened fold stays open at the next step
   if (!action) {
     setMessage("illegal", "Type a move first, or point at the cards on the board.");
     return;
@@ -116,10 +122,10 @@ async function tryMove(text) {
     setMessage(answer.verdict, answer.verdict === "illegal" ? `Not allowed: ${answer.message}` : answer.message);
     return;
   }
-  const explained = { step: step.index, played: answer.played, message: answer.message };
+  const explained = { step: step.index, played: answer.label || answer.played, message: answer.message };
   step = answer.next;
   tries = 0;
-  kept = { hint: false, typed: "", answer: null };
+  kept = { hint: false, typed: "", answer: null, advanced: kept.advanced };
   if (answer.done) {
     finished = true;
     markDone(lessonId);
@@ -170,18 +176,22 @@ function questionPanel(explained, answer) {
   panel.append(
     el("div", { class: "muted", text: `Move ${step.index + 1} of ${lesson.steps}` }),
     el("p", { class: "prompt", id: "prompt", text: step.prompt }),
-    el("p", { class: "muted", text: "Point at the cards on the board (a card of yours first) and choose the move, or type it:" }),
+    el("p", { class: "muted", text: game === "morris" ? "Make the move on the board: choose a shape or one of your pieces, then a lit point." : "Make the move on the board: click a card of yours, then choose among the moves it offers." }),
   );
   const hintBox = el("p", { class: "hint", id: "hint" }, el("strong", { text: "Hint: " }), document.createTextNode(step.hint));
   hintBox.hidden = !kept.hint;
-  const typed = el("input", { id: "typed", type: "text", placeholder: "a move, e.g. 4H>6C:3H", autocomplete: "off", "aria-label": "a move in notation" });
+  const typed = el("input", { id: "typed", type: "text", placeholder: `e.g. ${EXAMPLES[game] || ""}`, autocomplete: "off", "aria-label": "a move in the game's notation" });
   const form = el("form", { class: "typed-move", onsubmit: (event) => { event.preventDefault(); tryMove(typed.value); } },
     typed, el("button", { type: "submit", id: "try", text: "Try" }));
   typed.value = kept.typed;
+  // Typing a move in the game's notation: for those who know it, folded away.
+  const advanced = el("details", { class: "advanced", id: "advanced" },
+    el("summary", { text: "Advanced: type the move in notation" }), form);
+  advanced.open = kept.advanced || Boolean(kept.typed);
   const answerBox = el("p", { class: "hint", id: "answer", hidden: "" });
   const fillAnswer = (shown) => {
     answerBox.replaceChildren(
-      el("strong", { text: `The move: ${shown.answers.join(" or ")}. ` }),
+      el("strong", { text: `The move: ${(shown.labels || shown.answers).join(" or ")}. ` }),
       document.createTextNode(`${shown.explanation} Play it to go on.`),
     );
     answerBox.hidden = false;
@@ -200,13 +210,13 @@ function questionPanel(explained, answer) {
     typed.value = shown.answers[0];
   };
   panel.append(
-    form,
     el("div", { class: "buttons" },
       el("button", { type: "button", id: "hint-button", onclick: () => { hintBox.hidden = false; kept.hint = true; }, text: "Hint" }),
       el("button", { type: "button", id: "answer-button", onclick: showAnswer, text: "Show the answer" })),
     hintBox,
     answerBox,
     el("p", { class: "verdict", id: "verdict", role: "alert" }),
+    advanced,
   );
   return panel;
 }
@@ -220,7 +230,8 @@ function draw(explained, answer) {
   side.append(questionPanel(explained, answer));
   if (step.log.length) {
     const log = el("ol", { class: "log", id: "log" });
-    for (const entry of step.log) log.append(el("li", { text: `${seatName(entry.seat)}: ${entry.text}` }));
+    // in words, as a table's log tells them
+    for (const entry of step.log) log.append(el("li", { text: entry.words || `${seatName(entry.seat)}: ${entry.text}` }));
     side.append(el("div", { class: "panel" }, el("h2", { text: "Moves so far" }), log));
   }
   layout.append(area, side);

@@ -88,7 +88,7 @@ function drawPlayers() {
   for (const n of p.players) playersSelect.add(new Option(String(n), String(n)));
   playersSelect.value = String(p.default_players);
   playersSelect.disabled = p.players.length < 2;
-  document.getElementById("variant-description").textContent = p.description;
+  document.getElementById("variant-description").textContent = p.description ? `${p.description[0].toUpperCase()}${p.description.slice(1)}.` : "";
   drawSeats();
 }
 

@@ -348,6 +348,17 @@ const ENDINGS = {
   cut_short: "the game was stopped at its length limit",
 };
 
+// One sentence for how the game ended: the game's own reason (it names who and how), or the
+// termination's words when a record gives none; a patience deal's "won: "/"lost: " is left to
+// the panel's title, which says it already.
+function endSentence(o, alone) {
+  let text = (o.reason || ENDINGS[o.termination] || "").trim();
+  if (alone) text = text.replace(/^(won|lost): /, "");
+  if (!text) return "";
+  text = `${text[0].toUpperCase()}${text.slice(1)}`;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 // The end panel, from the watcher's side: won, lost or drawn and why, each seat's result, and
 // what to do next.
 function drawEnd(m) {
@@ -363,8 +374,7 @@ function drawEnd(m) {
   else if (mine !== null) title = `You lost: ${o.winners.map(seatName).join(" and ")} won`;
   else title = `${o.winners.map(seatName).join(" and ")} won`;
   box.replaceChildren(el("h2", { id: "end-title", text: title }));
-  const why = ENDINGS[o.termination];
-  box.append(el("p", { id: "end-reason", text: why ? `${o.reason[0].toUpperCase()}${o.reason.slice(1)} (${why}).` : o.reason }));
+  box.append(el("p", { id: "end-reason", text: endSentence(o, m.seats.length === 1) }));
   if (m.seats.length > 1) {
     const list = el("ul", { class: "end-scores", "aria-label": "results" });
     o.returns.forEach((value, seat) => {

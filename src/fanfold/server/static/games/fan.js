@@ -39,7 +39,7 @@ export function render(root, m, ui) {
   const home = view.foundation_ref;
   root.replaceChildren();
   const top = el("div", { class: "fan-top" });
-  top.append(el("span", { class: "grow", text: `Deal ${view.deal}` }));
+  top.append(el("span", { class: "grow", text: view.deal === null || view.deal === undefined ? "" : `Deal ${view.deal}` }));
   const foundations = el("div", { class: "fan-top", role: "group", "aria-label": "foundations", "data-ref": home });
   for (const suit of SUITS) {
     const rank = view.foundations[suit];

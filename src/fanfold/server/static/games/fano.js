@@ -288,7 +288,7 @@ export function render(root, m, ui) {
   }
 
   const last = {};
-  for (const entry of m.log) last[entry.seat] = entry.text;
+  for (const entry of m.log) last[entry.seat] = entry.words || entry.text; // in words, as the log
 
   function seatPanel(seat) {
     const p = players[seat];
@@ -492,7 +492,7 @@ export function render(root, m, ui) {
   }
 
   function actionButton(a, kind) {
-    return el("button", { type: "button", class: kind, "data-action": a.text, title: a.text, text: a.label, onclick: () => go(a.text) });
+    return el("button", { type: "button", class: kind, "data-action": a.text, text: a.label, onclick: () => go(a.text) });
   }
 
   function clock(bar) {

@@ -147,7 +147,9 @@ export function render(root, m, ui) {
   }
   if (ui.analysis && ui.analysis.moves.length) {
     const list = el("ul", { class: "values-list", "aria-label": "move values" });
-    for (const move of ui.analysis.moves) list.append(el("li", { class: move.value.result, text: `${move.action}: ${move.text}` }));
+    // each move in words (its choice's label, as the buttons and the log say it), never notation
+    const words = new Map(legal.map((c) => [c.text, c.label]));
+    for (const move of ui.analysis.moves) list.append(el("li", { class: move.value.result, "data-action": move.action, text: `${words.get(move.action) || move.action}: ${move.text}` }));
     box.append(el("h3", { text: "Every move, from the solved table" }), list);
   }
   root.append(box);
