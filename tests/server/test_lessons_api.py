@@ -124,7 +124,8 @@ def test_a_legal_move_that_is_not_the_lessons_says_why(client: TestClient) -> No
         "verdict": "other",
         "played": "AH+4H=5H",
         "label": "A♥ + 4♥ → 5♥, both to the discard pile",
-        "message": "AH+4H=5H is legal, but " + LESSONS[1].steps[0].mistakes[0].note,
+        "message": "“A♥ + 4♥ → 5♥, both to the discard pile” is legal, but "
+        + LESSONS[1].steps[0].mistakes[0].note,
     }
     unlisted = attempt(client, "classic-2", 0, "discard 2H").json()
     assert unlisted["verdict"] == "other"

@@ -257,12 +257,14 @@ class LessonBook(Generic[StateT]):
         answers = {game.action_text(game.parse_action(answer)) for answer in current.answers}
         if played in answers:
             return Judgement(Verdict.CORRECT, played, current.explanation)
+        # The move in words, as the table offers it (its choice's label), not in notation.
+        named = next((c.label for c in game.choices(state) if c.text == played), played)
         if mistake is not None:
-            return Judgement(Verdict.OTHER, played, f"{played} is legal, but {mistake.note}")
+            return Judgement(Verdict.OTHER, played, f"“{named}” is legal, but {mistake.note}")
         return Judgement(
             Verdict.OTHER,
             played,
-            f"{played} is legal, but it is not the move this lesson is after; "
+            f"“{named}” is legal, but it is not the move this lesson is after; "
             "read the question again, or ask for the hint.",
         )
 
