@@ -4,9 +4,9 @@ imported by the commands that use them, not at start-up."""
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parents[2] / "src"
@@ -49,15 +49,18 @@ def test_help_loads_no_agents_play_layer_solver_or_numpy() -> None:
 
 
 def test_help_answers_within_a_generous_bound() -> None:
-    # The aim is 0.5 s on a quiet machine (benchmarks/cold_start.py measures it); the bound here
-    # leaves room for a busy test machine.
+    # The aim is 0.5 s (benchmarks/cold_start.py measures the wall time); the processor time of
+    # the command is counted here, with room to spare, so that a busy test machine (other test
+    # workers compiling) does not make it fail.
     best = float("inf")
     for _ in range(3):
-        started = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         shown = _run(_MAIN.format(arguments=["--help"]))
-        best = min(best, time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        spent = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        best = min(best, spent)
         assert "Play, solve and study" in shown.stdout
-    assert best < 1.5, f"fanfold --help took {best:.2f} s at best"
+    assert best < 1.5, f"fanfold --help took {best:.2f} s of processor time at best"
 
 
 def test_play_help_still_lists_the_agents_and_their_levels() -> None:
