@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
+from typer.core import TyperCommand
 
 from fanfold import __version__
-from fanfold.agents.base import registered_agents
-from fanfold.agents.levels import LEVELS, has_levels, level_agent
 from fanfold.cli import arena as arena_command
 from fanfold.cli import balance as balance_command
 from fanfold.cli import serve as serve_command
@@ -18,21 +16,15 @@ from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
 from fanfold.cli import solve_morris as _solve_morris  # noqa: F401  (registers 'solve morris')
 from fanfold.cli.common import console, fail, game_and_config
-from fanfold.cli.terminal import Session
-from fanfold.core.config import GameConfig
 from fanfold.core.errors import FanfoldError
-from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame, all_games, get_game
-from fanfold.play.setup import (
-    choose_seed,
-    default_agent,
-    fresh_agent_seed,
-    match_totals,
-    new_table,
-    plan_seats,
-    rotate_seats,
-)
-from fanfold.play.table import HUMAN
+
+if TYPE_CHECKING:
+    from fanfold.core.config import GameConfig
+    from fanfold.core.records import GameRecord
+
+# The agents, the table and the terminal session are imported by the commands that use them:
+# ``fanfold --help`` and the commands that need none of them start without loading them.
 
 app = typer.Typer(
     name="fanfold",
@@ -74,6 +66,8 @@ def _main(
 @app.command()
 def games() -> None:
     """List the games, their variants and player counts."""
+    from rich.table import Table
+
     for game in all_games():
         table = Table(
             title=f"{game.name} ({game.id}): {game.title}",
@@ -104,6 +98,9 @@ def games() -> None:
 
 
 def _agents_text() -> str:
+    from fanfold.agents.base import registered_agents
+    from fanfold.agents.levels import LEVELS, has_levels, level_agent
+
     lines = ["Agents (write parameters in brackets, e.g. --seat 'mcts(iterations=2000)'):"]
     for entry in registered_agents():
         games = ", ".join(game.name for game in all_games() if entry.supports(game))
@@ -130,7 +127,19 @@ def _ranges(numbers: tuple[int, ...]) -> str:
     return ", ".join(map(str, values))
 
 
-@app.command(epilog=_agents_epilog())
+class _PlayCommand(TyperCommand):
+    """``fanfold play``: its help's epilog (the agents) is written when the help is shown."""
+
+    @property
+    def epilog(self) -> str:
+        return _agents_epilog()
+
+    @epilog.setter
+    def epilog(self, value: Any) -> None:
+        del value
+
+
+@app.command(cls=_PlayCommand)
 def play(
     game_name: GameArg,
     variant: VariantOpt = None,
@@ -176,6 +185,16 @@ def play(
     ] = 1,
 ) -> None:
     """Play a game in the terminal against agents or friends (type 'help' at the prompt)."""
+    from fanfold.play.setup import (
+        choose_seed,
+        default_agent,
+        fresh_agent_seed,
+        match_totals,
+        plan_seats,
+        rotate_seats,
+    )
+    from fanfold.play.table import HUMAN
+
     if edition is not None:
         if "edition" not in game_and_config(game_name)[1].option_texts():
             fail("--edition is for fano (classic or trionfey); other games have one edition")
@@ -241,6 +260,9 @@ def _play_one(
 ) -> GameRecord:
     """Play one game in the terminal. The seed is printed at the start only when ``told``
     (given by the person, or a game without hidden cards): it would tell the hidden cards."""
+    from fanfold.cli.terminal import Session
+    from fanfold.play.setup import new_table
+
     try:
         table = new_table(game, config, names, seed=seed, agent_seed=agent_seed)
     except FanfoldError as error:
@@ -285,6 +307,8 @@ def replay(
     show: Annotated[bool, typer.Option(help="Draw the position after every action.")] = False,
 ) -> None:
     """Check that a record replays under the rules and show how the game went."""
+    from fanfold.core.records import GameRecord
+
     try:
         record = GameRecord.load(path)
         states = record.states()

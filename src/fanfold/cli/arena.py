@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from fanfold.cli.common import console, fail, game_and_config
 from fanfold.core.errors import FanfoldError
-from fanfold.play.arena import ArenaPlan, ArenaReport, plan_arena, run_arena, summarize
-from fanfold.play.batch import progress_bar
-from fanfold.play.markdown import markdown_table
+
+if TYPE_CHECKING:
+    from fanfold.play.arena import ArenaPlan, ArenaReport
 
 
 def arena(
@@ -59,6 +59,9 @@ def arena(
     """Play agents against each other over seeded games and count wins, draws and losses with
     95% intervals, game length, limit draws, time per decision and (with more than two agents)
     Elo-style ratings. The same seed gives the same games with any number of workers."""
+    from fanfold.play.arena import plan_arena, run_arena, summarize
+    from fanfold.play.batch import progress_bar
+
     game, config = game_and_config(game_name, variant, players, option)
     names = [name.strip() for name in _split_agents(agents)]
     try:
@@ -110,6 +113,8 @@ def _percent(value: float | None) -> str:
 
 
 def _print(plan: ArenaPlan, report: ArenaReport) -> None:
+    from fanfold.play.markdown import markdown_table
+
     rated = any(agent.rating is not None for agent in report.agents)
     headers = ["agent", "games", "won", "drawn", "lost", "win %", "95% interval", "return"]
     headers += ["s/decision", "max s"] + (["rating"] if rated else [])

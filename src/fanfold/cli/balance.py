@@ -9,13 +9,9 @@ from typing import Annotated
 
 import typer
 
-from fanfold.balance import build_experiment, load_experiment, run_experiment
-from fanfold.balance.experiment import parse_variant_text
-from fanfold.balance.report import summarize, write_report
 from fanfold.cli.arena import _split_agents
 from fanfold.cli.common import console, error_console, fail
 from fanfold.core.errors import FanfoldError
-from fanfold.play.batch import progress_bar
 
 
 def balance(
@@ -81,6 +77,11 @@ def balance(
     per-player action restrictions; writes a report with win rates per seat and per player
     (95% intervals), differences between variants with their intervals and tests, game lengths,
     turn-limit draws and action frequencies, in Markdown and HTML with pictures."""
+    from fanfold.balance import build_experiment, load_experiment, run_experiment
+    from fanfold.balance.experiment import parse_variant_text
+    from fanfold.balance.report import summarize, write_report
+    from fanfold.play.batch import progress_bar
+
     texts = list(player or [])
     if players:
         texts += [text.strip() for text in _split_agents(players)]

@@ -20,8 +20,6 @@ from fanfold.cli.common import console, error_console, fail
 from fanfold.cli.solve import app
 from fanfold.core.errors import FanfoldError
 from fanfold.games.fan import FanConfig, FanGame, FanState, make_state, parse_fcs_board
-from fanfold.play.batch import progress_bar
-from fanfold.play.census import census_summary, parse_deal_ranges, run_census, variant_name
 from fanfold.solvers.fan import SOLVED, FanSolution, solve
 
 _GAME = FanGame()
@@ -73,6 +71,8 @@ def solve_fan(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Decide a Fan deal (solved with the moves, or proved unsolvable), or a range of deals."""
+    from fanfold.play.census import parse_deal_ranges, variant_name  # loads the play layer
+
     given = [
         name
         for name, value in (("--deal", deal), ("--board", board), ("--deals", deals))
@@ -131,6 +131,9 @@ def _census(
     as_json: bool,
     ray: str | None = None,
 ) -> None:
+    from fanfold.play.batch import progress_bar
+    from fanfold.play.census import census_summary, run_census, variant_name
+
     variant = variant_name(config)
     path = results or Path(f"fan-census-{variant}.jsonl")
     start = time.perf_counter()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
@@ -21,15 +21,11 @@ from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import get_game
 from fanfold.games.morris import MorrisConfig, MorrisGame
 from fanfold.games.morris.board import SIDE_LETTERS, SIDE_NAMES
-from fanfold.play.analysis import morris_value_text
-from fanfold.solvers.morris import (
-    MorrisTable,
-    Result,
-    Value,
-    cache_path,
-    load_table,
-    rank_actions,
-)
+
+if TYPE_CHECKING:
+    from fanfold.solvers.morris import MorrisTable, Value
+
+# The solver (with NumPy) is imported by the functions that use it, when the command runs.
 
 
 class _ProgressDisplay:
@@ -62,11 +58,15 @@ class _ProgressDisplay:
 
 
 def _value_text(value: Value, side: int) -> str:
+    from fanfold.play.analysis import morris_value_text  # loads the play layer
+
     return morris_value_text(value.result.value, value.distance, SIDE_NAMES[side])
 
 
 def _load(config: MorrisConfig, rebuild: bool) -> tuple[MorrisTable, bool, float]:
     """The table, whether it was solved now (not read from the cache), and the time taken."""
+    from fanfold.solvers.morris import load_table
+
     started = time.perf_counter()
     display = _ProgressDisplay()
     try:
@@ -101,6 +101,8 @@ def _counts_table(counts: dict[str, Any]) -> Table:
 def _describe_start(
     game: MorrisGame, config: MorrisConfig, table: MorrisTable
 ) -> tuple[dict[str, Any], list[str]]:
+    from fanfold.solvers.morris import Result, rank_actions
+
     state = game.new_state(config)
     value = table.state_value(state)
     ranked = rank_actions(table, state)
@@ -169,6 +171,8 @@ def _report_start(
     seconds: float,
     as_json: bool,
 ) -> None:
+    from fanfold.solvers.morris import cache_path
+
     counts = table.summary()
     start, lines = _describe_start(game, config, table)
     if as_json:
@@ -202,6 +206,8 @@ def _report_start(
 
 
 def _report_position(game: MorrisGame, state: Any, table: MorrisTable, as_json: bool) -> None:
+    from fanfold.solvers.morris import rank_actions
+
     outcome = game.outcome(state)
     value = table.state_value(state)
     ranked = rank_actions(table, state)

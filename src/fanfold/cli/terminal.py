@@ -3,21 +3,104 @@
 The table runs the game (seats, agents, legality, undo, the record); this module only reads
 what a human types, prints views and announcements, and offers the game's reference texts and
 position analyses (:func:`fanfold.play.analysis.analyses_for`) as prompt commands.
+
+A bot whose compiled search is not compiled yet in this installation (``hard`` in Fano and Fan
+Tan, on a fresh install) does not hold the game up: the compile runs in a subprocess in the
+background (:func:`fanfold.agents.strategy.compiled.compile_ahead`), the terminal says what is
+being prepared and how long it took last time, the bot plays its game's fallback level
+(:data:`~fanfold.agents.strategy.compiled.FALLBACK_LEVEL`) meanwhile, and from its first move
+after the compile it loads its search from the cache and plays at full strength.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
+from fanfold.agents.base import Agent, AnyAgent, create_agent
+from fanfold.agents.strategy import LEVELS, compiled
+from fanfold.core.config import GameConfig
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
 from fanfold.play.analysis import analyses_for
 from fanfold.play.table import Played, Table
+
+
+class Compiling:
+    """A game's compiled code being compiled in the background (one per game a process).
+
+    What the compile says when it ends waits in :attr:`notes` until the session prints it
+    between two moves, so that it never lands in the middle of a line being typed."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.done = threading.Event()
+        self.failed: str | None = None
+        self.notes: list[str] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._run, name=f"compile-{name}", daemon=True).start()
+
+    def _run(self) -> None:
+        said = 0
+
+        def note(text: str) -> None:
+            nonlocal said
+            said += 1
+            if said > 1:  # the first is the progress line, which the session said already
+                with self._lock:
+                    self.notes.append(text)
+
+        try:
+            compiled.compile_ahead(self.name, note)
+        except Exception as error:  # told to the player; the fallback plays on
+            self.failed = str(error)
+            with self._lock:
+                self.notes.append(f"{error}; the bots play the {compiled.FALLBACK_LEVEL} level.")
+        self.done.set()
+
+    def take_notes(self) -> list[str]:
+        """What the compile said since the last call."""
+        with self._lock:
+            notes, self.notes = self.notes, []
+        return notes
+
+
+#: The compiles started in this process, by game (a match's later games reuse them).
+_COMPILING: dict[str, Compiling] = {}
+
+
+class UntilCompiled(Agent[Any, Any]):
+    """A bot that plays ``fallback``'s moves until its game's compile is done, then loads its
+    compiled code from the cache (a second or two) and plays its own."""
+
+    def __init__(
+        self,
+        agent: AnyAgent,
+        fallback: AnyAgent,
+        config: GameConfig,
+        compiling: Compiling,
+        say: Callable[[str], None],
+    ) -> None:
+        super().__init__(agent.game)
+        self.name = agent.name
+        self.agent = agent
+        self.fallback = fallback
+        self.config = config
+        self.compiling = compiling
+        self.say = say
+        self.ready = False
+
+    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+        if not self.ready and self.compiling.done.is_set() and self.compiling.failed is None:
+            self.agent.prepare(self.config, self.say)
+            self.ready = True
+        return (self.agent if self.ready else self.fallback).choose(view, legal)
 
 
 @dataclass
@@ -35,6 +118,7 @@ class Session:
     console: Console
     read: Callable[[str], str] = input
     record_path: Path | None = None
+    _compiling: list[Compiling] = field(default_factory=list, init=False, repr=False)
 
     def seat_label(self, seat: int) -> str:
         """``"White (you)"``, ``"Player 2 (mcts)"``, ``"Player 1 (human)"``."""
@@ -65,6 +149,7 @@ class Session:
             seat = table.decider
             if seat is None:
                 break
+            self._print_notes()
             if shown_at != table.version:
                 self.say("")
                 self.say(table.game.render(table.view(seat)))
@@ -87,14 +172,52 @@ class Session:
     def _prepare_agents(self) -> None:
         """Let every bot get ready before play (load a solved table, Fano's or Fan Tan's
         compiled search), saying so when that is slow, so that a bot's first move does not
-        stall the game without a word. Bots of the same text get ready once."""
+        stall the game without a word. Bots of the same text get ready once. A bot whose
+        compiled code is not compiled yet plays its fallback while it compiles (above)."""
+        table = self.table
+        waiting: set[str] = set()
         ready: set[str] = set()
-        for seat in self.table.seats:
-            if seat.agent is not None and seat.agent.name not in ready:
-                ready.add(seat.agent.name)
-                seat.agent.prepare(self.table.config, self.say)
+        for seat in table.seats:
+            agent = seat.agent
+            if agent is None or agent.name in ready or agent.name in waiting:
+                continue
+            try:
+                with compiled.without_compiling():
+                    agent.prepare(table.config, self.say)
+                ready.add(agent.name)
+            except compiled.NotCompiledError:
+                waiting.add(agent.name)
+        if waiting:
+            table.seats = tuple(
+                replace(seat, agent=self._until_compiled(seat.agent))
+                if seat.agent is not None and seat.agent.name in waiting
+                else seat
+                for seat in table.seats
+            )
+
+    def _until_compiled(self, agent: AnyAgent) -> UntilCompiled:
+        name = agent.game.name
+        running = _COMPILING.get(name)
+        if running is None or running.failed is not None:
+            self.say(compiled.progress_line(name))
+            running = _COMPILING[name] = Compiling(name)
+        if running not in self._compiling:
+            self._compiling.append(running)
+            self.say(
+                f"Until it is ready, {agent.name} plays the {compiled.FALLBACK_LEVEL} level's "
+                "moves, then its own."
+            )
+        fallback = create_agent(LEVELS[name][compiled.FALLBACK_LEVEL], agent.game)
+        fallback.rng.setstate(agent.rng.getstate())
+        return UntilCompiled(agent, fallback, self.table.config, running, self.say)
+
+    def _print_notes(self) -> None:
+        for running in self._compiling:
+            for note in running.take_notes():
+                self.say(note)
 
     def _announce(self, played: Played) -> None:
+        self._print_notes()
         announced = self.table.announcement(played, self.observer)
         if announced:  # an action this player is not told of leaves no line
             self.say(f"{self.seat_label(played.seat)} plays {announced}")

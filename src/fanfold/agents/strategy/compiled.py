@@ -155,7 +155,8 @@ def is_loaded(name: str) -> bool:
     return name in _loaded
 
 
-def _progress(name: str) -> str:
+def progress_line(name: str) -> str:
+    """What is being prepared for game ``name``, and how long it took last time."""
     last = last_seconds(name)
     took = f"; {last:.0f} s last time" if last is not None else ""
     return (
@@ -174,7 +175,7 @@ def compile_ahead(name: str, say: Callable[[str], None] = _quiet) -> float | Non
         raise ValueError(f"no compiled code to prepare for {name!r}")
     if is_compiled(name):
         return None
-    say(_progress(name))
+    say(progress_line(name))
     started = time.monotonic()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
