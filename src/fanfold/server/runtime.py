@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fanfold.agents import prepare
 from fanfold.agents.strategy import has_compiled_code
 from fanfold.core.registry import all_games
+from fanfold.server.accounts import Accounts
 from fanfold.server.bots import BotPool
 from fanfold.server.hub import Hub
 from fanfold.server.metrics import Metrics
@@ -214,6 +215,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             lambda: len(hub.live), lambda: len(owner.held) if owner is not None else 0
         )
         app.state.hub = hub
+        app.state.accounts = await asyncio.to_thread(Accounts, store)
         hub.pool.start()  # a worker thread's warm-up sets what it loads aside once loaded
         if settings.resume:
             await hub.resume_all()
