@@ -179,7 +179,9 @@ def _page(title: str, body: str) -> str:
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)} · fanfold</title>"
-        '<link rel="stylesheet" href="/static/fanfold.css"></head><body>'
+        '<link rel="stylesheet" href="/static/fanfold.css">'
+        "<style>main table { border-collapse: collapse; } main th, main td "
+        "{ padding: 0.2em 0.4em; text-align: left; }</style></head><body>"
         '<header class="bar"><a href="/">fanfold</a><span class="grow"></span>'
         '<span class="bar-links"><a href="/leaderboard/fantan">Leaderboards</a> '
         '<a href="/account">Account</a></span></header>'
@@ -238,7 +240,8 @@ def history_chart(points: list[dict[str, Any]], width: int = 480, height: int = 
 
     line = " ".join(f"{round(20 + n * step, 1)},{y(v)}" for n, v in enumerate(values))
     return (
-        f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+        f'<svg role="img" viewBox="0 0 {width} {height}" '
+        f'style="width: 100%; max-width: {width}px; height: auto">'
         f"<title>Rating from {values[0]} to {values[-1]} over {len(points)} games</title>"
         f'<polyline fill="none" stroke="currentColor" stroke-width="2" points="{line}"/>'
         f'<text x="2" y="14" font-size="12" fill="currentColor">{high - 20}</text>'
@@ -259,7 +262,8 @@ async def profile_page(name: str, hub: HubDep) -> HTMLResponse:
         points = [p for p in data["history"] if p["family"] == family]
         parts.append(
             f"<section><h2>{escape(FAMILIES.get(family, family))}</h2>"
-            f"<p>Rating {escape(_rating_text(line))} after {line['games']} rated games</p>"
+            f"<p>Rating {escape(_rating_text(line))} after {line['games']} rated "
+            f"game{'' if line['games'] == 1 else 's'}</p>"
             + (history_chart(points) if points else "")
             + "</section>"
         )
