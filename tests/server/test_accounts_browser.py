@@ -5,6 +5,7 @@ each at 1280 and 390 px with axe-core finding nothing serious. Screenshots go to
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -113,3 +114,22 @@ def test_the_leaderboard_and_profile_pages_read_for_players(
         assert serious_violations(page) == []
     finally:
         page.context.close()
+
+
+def test_a_signed_in_player_opens_a_rated_table_from_the_lobby(page: Page, server: str) -> None:
+    page.goto(f"{server}/account")
+    form = page.locator("#create-form")
+    form.get_by_label("Name").fill("kim")
+    form.get_by_label("Password").fill("a long password")
+    form.get_by_role("button").click()
+    expect(page.locator("#who")).to_have_text("Signed in as kim.")
+    page.goto(f"{server}/")
+    page.click("[data-game=fantan]")
+    page.check("#rated")
+    page.click("#start")  # the lobby's request carries the CSRF token
+    page.wait_for_url(re.compile(r"/table/"))
+    table = page.url.split("/table/")[1].split("#")[0].split("?")[0]
+    options = httpx.get(f"{server}/api/tables/{table}").json()["options"]
+    assert options["rated"] is True
+    assert options["fair"] is True
+    assert set(options["levels"].values()) == {"medium"}

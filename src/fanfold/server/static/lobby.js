@@ -136,6 +136,7 @@ async function start(event) {
   }
   if (chosen.hidden_information && document.getElementById("practice").checked) body.practice = true;
   if (document.getElementById("public").checked) body.public = true;
+  if (document.getElementById("rated").checked) body.rated = true; // issue 31: rated tables
   const limit = document.getElementById("time-limit").value;
   if (chosen.time_limit && limit) body.time_limit = Number(limit);
   const options = document.getElementById("options").value.trim();
