@@ -389,8 +389,10 @@ def play_out(players: dict[int, tuple[TestClient, str]], table: str) -> JSON:
 
 
 def open_rated(
-    alice: TestClient, bob: TestClient, game: str, seats: list[str], **more: Any
+    alice: TestClient, bob: TestClient | list[TestClient], game: str, seats: list[str], **more: Any
 ) -> tuple[str, dict[int, tuple[TestClient, str]]]:
+    """``alice`` opens the table; the friends' seats are claimed by ``bob`` (or by each
+    browser of a list, in order)."""
     answer = alice.post(
         "/api/tables", json={"game": game, "seats": seats, **more}, headers=csrf(alice)
     )
@@ -398,10 +400,13 @@ def open_rated(
     created = answer.json()
     table = created["table"]
     players = {seats.index("you"): (alice, created["token"])}
-    for seat, invite in created["invites"].items():
-        claimed = bob.post(f"/api/tables/{table}/claim", json={"invite": invite}, headers=csrf(bob))
+    friends = bob if isinstance(bob, list) else [bob]
+    for (seat, invite), friend in zip(created["invites"].items(), friends, strict=True):
+        claimed = friend.post(
+            f"/api/tables/{table}/claim", json={"invite": invite}, headers=csrf(friend)
+        )
         assert claimed.status_code == 200, claimed.text
-        players[int(seat)] = (bob, claimed.json()["token"])
+        players[int(seat)] = (friend, claimed.json()["token"])
     return table, players
 
 
@@ -435,6 +440,53 @@ def test_a_rated_fantan_game_moves_its_players_and_its_bot(
     assert "<svg" in page.text
     assert f"/table/{table}?replay=1" in page.text
     assert "Easy bot" in alice.get("/leaderboard/fantan").text
+
+
+def test_a_rated_fano_game_moves_its_players_as_worked_out_by_hand(
+    browsers: tuple[TestClient, TestClient],
+) -> None:
+    alice, bob = browsers
+    table, players = open_rated(alice, bob, "fano", ["you", "friend"], rated=True)
+    end = play_out(players, table)
+    board = {line["name"]: line for line in alice.get("/api/leaderboard/fano-classic").json()}
+    winner = ["alice", "bob"][end["outcome"]["winners"][0]]
+    loser = "bob" if winner == "alice" else "alice"
+    # test_a_first_game_between_two_new_players_by_hand: 1500 + 158.1 and 1500 - 158.1.
+    assert board[winner]["rating"] == 1658
+    assert board[loser]["rating"] == 1342
+    assert board[winner]["uncertainty"] == board[loser]["uncertainty"] == 968
+    assert alice.get("/api/leaderboard/fano-trionfey").json() == []
+
+
+def test_a_rated_trionfey_partnership_game_moves_partners_together(
+    browsers: tuple[TestClient, TestClient],
+) -> None:
+    alice, bob = browsers
+    carol, dave = second_browser(alice), second_browser(alice)
+    create(carol, "carol")
+    create(dave, "dave")
+    table, players = open_rated(
+        alice,
+        [bob, carol, dave],
+        "fano",
+        ["you", "friend", "friend", "friend"],
+        rated=True,
+        variant="trionfey",
+        players=4,
+    )
+    end = play_out(players, table)
+    board = {line["name"]: line for line in alice.get("/api/leaderboard/fano-trionfey").json()}
+    assert set(board) == {"alice", "bob", "carol", "dave"}
+    names = ["alice", "bob", "carol", "dave"]  # seats 0 and 2 against seats 1 and 3
+    assert board["alice"]["rating"] == board["carol"]["rating"]
+    assert board["bob"]["rating"] == board["dave"]["rating"]
+    returns = end["outcome"]["returns"]
+    if max(returns[0], returns[2]) > max(returns[1], returns[3]):
+        assert board["alice"]["rating"] > 1500 > board["bob"]["rating"]
+    elif max(returns[0], returns[2]) < max(returns[1], returns[3]):
+        assert board["alice"]["rating"] < 1500 < board["bob"]["rating"]
+    else:
+        assert all(board[name]["rating"] == 1500 for name in names)
 
 
 def test_a_casual_table_moves_nothing(browsers: tuple[TestClient, TestClient]) -> None:
