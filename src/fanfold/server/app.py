@@ -51,7 +51,16 @@ from fanfold.server.accounts import CrossSiteGuard, SignInError, TooManyError
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.protocol import MAX_BODY, error_body
-from fanfold.server.routes import accounts, health, lessons, pages, players, records, tables
+from fanfold.server.routes import (
+    accounts,
+    health,
+    lessons,
+    open_tables,
+    pages,
+    players,
+    records,
+    tables,
+)
 from fanfold.server.runtime import (
     NO_AUTOMATIC_FULL_COLLECTION,
     BodyLimit,
@@ -180,6 +189,7 @@ def create_app(
     app.include_router(health.router)
     app.include_router(accounts.router)
     app.include_router(players.router)
+    app.include_router(open_tables.router)
     return app
 
 

@@ -64,6 +64,8 @@ YOU = "you"
 HOTSEAT = "hotseat"
 #: A seat for a friend, who claims it with an invitation link (and gets a token of its own).
 FRIEND = "friend"
+#: A seat anyone may take from the lobby's open tables (:meth:`Hub.join`).
+OPEN = "open"
 
 #: How long an unfinished table may go without an action before it expires (is deleted):
 #: 30 days (``fanfold serve --expire-days``).
@@ -200,6 +202,11 @@ class Hub:
             table_options[RATED] = True
             table_options[LEVELS] = {str(seat): level for seat, level in levels.items()}
         account_ids: list[int | None] = []
+        open_seats = [n for n, wanted in enumerate(seats) if wanted.strip().lower() == OPEN]
+        if open_seats:
+            if not listed:
+                raise ConfigError("a seat open to anyone needs a table listed in the lobby")
+            table_options[OPEN] = list[JSONValue](open_seats)
         creator = secrets.token_urlsafe(24)
         creator_hash = token_hash(creator)
         invites: dict[int, str] = {}
@@ -213,6 +220,11 @@ class Hub:
                 hashes.append(creator_hash)
                 invite_hashes.append(None)
                 account_ids.append(account)
+            elif kind == OPEN:  # taken by whoever joins first (Hub.join)
+                players.append(HUMAN)
+                hashes.append(None)
+                invite_hashes.append(None)
+                account_ids.append(None)
             elif kind == FRIEND:
                 invites[number] = secrets.token_urlsafe(18)
                 players.append(HUMAN)
@@ -435,6 +447,47 @@ class Hub:
             if not claimed:
                 raise InvitationError(USED_INVITATION)
             live.invite_hashes[seat] = None
+            live.seat_hashes[seat] = hashed
+            live.accounts[seat] = account
+            live.seen[seat] = time.monotonic()
+        await self.broadcast(live)
+        return seat, token
+
+    async def join(self, table_id: str, account: int | None) -> tuple[int, str]:
+        """Take the first open seat of a table (opened with ``"open"`` seats, listed in the
+        lobby) nobody has taken: returns the seat and a new token that holds it.
+
+        Raises:
+            NotFoundError: no such table.
+            ConfigError: no open seat is left, or the game is over.
+            SignInError: a rated table, and no account or one seated already.
+            StorageError: the store could not keep it (nothing changed).
+        """
+        async with self.holding(table_id) as live:
+            if live.table.outcome is not None:
+                raise ConfigError("the game is over: nobody can join it")
+            wanted = live.options.get(OPEN)
+            free = [
+                seat
+                for seat in (wanted if isinstance(wanted, list) else [])
+                if isinstance(seat, int)
+                and 0 <= seat < len(live.seat_hashes)
+                and live.seat_hashes[seat] is None
+                and live.invite_hashes[seat] is None
+            ]
+            if not free:
+                raise ConfigError("this table has no open seat left; look for another")
+            if live.options.get(RATED):
+                check_rated_seat(live.accounts, account)
+            seat = free[0]
+            token = secrets.token_urlsafe(24)
+            hashed = token_hash(token)
+            try:
+                taken = self.store.take_open(live.id, seat, hashed, account)
+            except Exception as error:
+                raise storage_failure("the seat could not be taken", error) from None
+            if not taken:
+                raise ConfigError("this seat was taken just now; look for another")
             live.seat_hashes[seat] = hashed
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()

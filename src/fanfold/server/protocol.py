@@ -423,6 +423,27 @@ class SignedOut(_Out):
     sessions_ended: int
 
 
+class QuickMatch(_Strict):
+    """Join the open table of these settings that has waited longest."""
+
+    game: str = Field(min_length=1, max_length=60)
+    variant: str | None = Field(default=None, max_length=60)
+    players: int | None = Field(default=None, ge=1, le=16)
+    rated: bool = False
+
+
+class OpenTable(_Out):
+    """A line of the lobby's open tables: a listed table with seats anyone may take."""
+
+    table: str
+    game: str
+    variant: str | None
+    players: int
+    free: int
+    rated: bool
+    time_limit: int | None = None
+
+
 class RatingLine(_Out):
     """One player's rating in one family (a leaderboard's line, a profile's rating)."""
 

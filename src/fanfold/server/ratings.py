@@ -247,7 +247,8 @@ def check_rated(
     """Check that a table asked for as rated can be one; returns its bots' levels by seat.
 
     A rated table is opened by a signed-in player who sits at one seat (``"you"``), every
-    other person a friend who signs in to take the seat, every bot a level (``easy``,
+    other person a friend who signs in to take the seat (or anyone signed in, at an open
+    seat), every bot a level (``easy``,
     ``medium``, ``hard``); its deal is drawn by the server, and it is no practice table.
 
     Raises:
@@ -272,7 +273,7 @@ def check_rated(
         )
     levels: dict[int, str] = {}
     for seat, kind in enumerate(kinds):
-        if kind in ("you", "friend"):
+        if kind in ("you", "friend", "open"):
             continue
         if kind not in LEVEL_NAMES:
             raise BadRequestError(

@@ -500,6 +500,59 @@ class Store:
             )
             return done.rowcount == 1
 
+    def take_open(
+        self, table_id: str, seat: int, hashed: str, account_id: int | None = None
+    ) -> bool:
+        """Give an open seat (no token, no invitation) a token's hash and the account taking
+        it, in one statement (two people joining at once: only the first gets it); returns
+        whether it did."""
+        with self._begin() as connection:
+            done = connection.execute(
+                seats.update()
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.seat == seat,
+                    seats.c.token_hash.is_(None),
+                    seats.c.invite_hash.is_(None),
+                )
+                .values(token_hash=hashed, account_id=account_id)
+            )
+            return done.rowcount == 1
+
+    def open_tables(self, limit: int = 50) -> list[tuple[str, str, JSONObject, int, int]]:
+        """Listed unfinished tables with a person's seat nobody holds yet, newest first: each
+        its id, game, options, seats and seats free (the caller keeps those opened
+        ``open``)."""
+        free = (
+            sa.select(seats.c.table_id, sa.func.count().label("free"))
+            .where(
+                seats.c.player == "human",
+                seats.c.token_hash.is_(None),
+                seats.c.invite_hash.is_(None),
+            )
+            .group_by(seats.c.table_id)
+            .subquery()
+        )
+        count = (
+            sa.select(seats.c.table_id, sa.func.count().label("seats"))
+            .group_by(seats.c.table_id)
+            .subquery()
+        )
+        query = (
+            sa.select(tables.c.id, tables.c.game, tables.c.options, free.c.free, count.c.seats)
+            .join(free, free.c.table_id == tables.c.id)
+            .join(count, count.c.table_id == tables.c.id)
+            .where(tables.c.listed.is_(True), tables.c.outcome.is_(None))
+            .order_by(tables.c.created.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return [
+            (row.id, row.game, json.loads(row.options), int(row.seats), int(row.free))
+            for row in rows
+        ]
+
     def invite(self, table_id: str, seat: int, invite_hash: str) -> None:
         """Give ``seat`` a new invitation; whoever held the seat before holds it no more."""
         with self._begin() as connection:
