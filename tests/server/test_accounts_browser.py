@@ -133,3 +133,21 @@ def test_a_signed_in_player_opens_a_rated_table_from_the_lobby(page: Page, serve
     assert options["rated"] is True
     assert options["fair"] is True
     assert set(options["levels"].values()) == {"medium"}
+
+
+def test_an_open_seat_is_taken_from_the_lobby(browser: Browser, server: str) -> None:
+    made = httpx.post(
+        f"{server}/api/tables", json={"game": "morris", "seats": ["you", "open"], "public": True}
+    ).json()
+    page = sized_page(browser, "desktop")
+    try:
+        page.goto(f"{server}/")
+        line = page.locator(f"#open-seats li[data-table='{made['table']}']")
+        expect(line).to_contain_text("1 seat free")
+        assert serious_violations(page) == []
+        line.get_by_role("button", name="Join").click()
+        page.wait_for_url(re.compile(rf"/table/{made['table']}#token="))
+        listed = httpx.get(f"{server}/api/open-tables").json()
+        assert made["table"] not in [entry["table"] for entry in listed]
+    finally:
+        page.context.close()
