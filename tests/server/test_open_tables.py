@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from fanfold.server import hub as hub_module
 from fanfold.server.app import create_app
 from fanfold.server.store import Store, token_hash
-from tests.server.support import ROOMY, look, refused, sqlite_url
+from tests.server.support import ROOMY, look, my_turn, refused, sqlite_url, wait_for
 from tests.server.test_accounts import create, csrf
 from tests.server.test_ratings import second_browser
 
@@ -120,3 +121,35 @@ def test_two_people_joining_at_once_get_the_seat_once(tmp_path: Path) -> None:
     assert loaded.seats[1].token_hash == token_hash("first")
     assert loaded.seats[1].account_id == 7
     store.close()
+
+
+def test_the_creator_gives_a_seat_nobody_took_to_a_bot_after_a_while(
+    lobby: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob = lobby
+    made = alice.post(
+        "/api/tables", json={"game": "morris", "seats": ["you", "open"], "public": True}
+    ).json()
+    table, token = made["table"], made["token"]
+    body = {"token": token, "seat": 1, "level": "easy"}
+    early = alice.post(f"/api/tables/{table}/bot", json=body)
+    assert "waits 60 seconds" in refused(early, 400)["error"]
+    monkeypatch.setattr(hub_module, "OPEN_WAIT_SECONDS", 0.0)
+    other = bob.post(f"/api/tables/{table}/bot", json={**body, "token": "not the creator's"})
+    assert "creator" in refused(other, 403)["error"]
+    agent = alice.post(f"/api/tables/{table}/bot", json={**body, "level": "random"})
+    assert "level" in refused(agent, 400)["error"]
+    mine = alice.post(f"/api/tables/{table}/bot", json={**body, "seat": 0})
+    assert "not an open seat" in refused(mine, 400)["error"]
+    given = alice.post(f"/api/tables/{table}/bot", json=body)
+    assert given.status_code == 200, given.text
+    assert alice.get("/api/open-tables").json() == []
+    state = look(alice, table, token)
+    assert state["seats"][1]["bot"] is True
+    assert state["options"]["open"] == []
+    played = alice.post(
+        f"/api/tables/{table}/act", json={"token": token, "action": state["legal"][0]}
+    )
+    assert played.status_code == 200, played.text
+    wait_for(alice, table, token, my_turn(0))  # the bot answered
+    assert refused(bob.post(f"/api/tables/{table}/join"), 400)

@@ -24,6 +24,7 @@ from dataclasses import replace
 from sqlalchemy.engine import Connection
 
 from fanfold.agents.base import parse_agent
+from fanfold.agents.levels import LEVELS as LEVEL_NAMES
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
 from fanfold.core.records import GameRecord
@@ -66,6 +67,8 @@ HOTSEAT = "hotseat"
 FRIEND = "friend"
 #: A seat anyone may take from the lobby's open tables (:meth:`Hub.join`).
 OPEN = "open"
+#: Seconds an open seat waits for a player before the creator may give it to a bot.
+OPEN_WAIT_SECONDS = 60.0
 
 #: How long an unfinished table may go without an action before it expires (is deleted):
 #: 30 days (``fanfold serve --expire-days``).
@@ -493,6 +496,52 @@ class Hub:
             live.seen[seat] = time.monotonic()
         await self.broadcast(live)
         return seat, token
+
+    async def seat_bot(self, table_id: str, token: str | None, seat: int, level: str) -> None:
+        """Give an open seat nobody took to a bot of ``level`` (``easy``, ``medium``,
+        ``hard``), for the table's creator, once the seat has waited
+        :data:`OPEN_WAIT_SECONDS` (since the table came into this server's memory).
+
+        Raises:
+            ForbiddenError: ``token`` is not the creator's.
+            ConfigError: not an open seat still free, not waited long enough, not a level, or
+                the game is over.
+            StorageError: the store could not keep it (nothing changed).
+        """
+        async with self.holding(table_id) as live:
+            table = live.table
+            if not live.is_creator(token):
+                raise ForbiddenError("only the table's creator may give a seat to a bot")
+            wanted = live.options.get(OPEN)
+            seats = [n for n in (wanted if isinstance(wanted, list) else []) if isinstance(n, int)]
+            if seat not in seats or live.seat_hashes[seat] is not None:
+                raise ConfigError(f"seat {seat + 1} is not an open seat still waiting for a player")
+            if table.outcome is not None:
+                raise ConfigError("the game is over")
+            if level not in LEVEL_NAMES:
+                raise ConfigError(f"a bot is given by its level ({', '.join(LEVEL_NAMES)})")
+            waited = time.monotonic() - live.loaded
+            if waited < OPEN_WAIT_SECONDS:
+                raise ConfigError(
+                    f"an open seat waits {OPEN_WAIT_SECONDS:g} seconds for a player before it "
+                    f"can go to a bot ({OPEN_WAIT_SECONDS - waited:.0f} s left)"
+                )
+            text = self.bot_text(table.game, level)
+            options = dict(live.options)
+            options[OPEN] = [n for n in seats if n != seat]
+            if options.get(RATED):
+                levels = options.get(LEVELS)
+                options[LEVELS] = {**(levels if isinstance(levels, dict) else {}), str(seat): level}
+            try:
+                self.store.set_player(live.id, seat, text, _stored_options(table, options))
+            except Exception as error:
+                raise storage_failure("the seat could not be given to a bot", error) from None
+            new_seats = list(table.seats)
+            new_seats[seat] = make_seats(table.game, [text], fresh_agent_seed())[0]
+            table.seats = tuple(new_seats)
+            live.options = options
+        await self.broadcast(live)
+        start_bots(self, live)
 
     async def reinvite(self, table_id: str, token: str | None, seat: int) -> str:
         """A new invitation to ``seat``, for the table's creator: to a seat nobody has claimed

@@ -432,6 +432,22 @@ class QuickMatch(_Strict):
     rated: bool = False
 
 
+class GiveSeat(_Strict):
+    """The creator gives an open seat nobody took to a bot level."""
+
+    token: str = Field(max_length=200)
+    seat: int = Field(ge=0, le=16)
+    level: str = Field(max_length=20)
+
+
+class SeatGiven(_Out):
+    """An open seat given to a bot."""
+
+    table: str
+    seat: int
+    level: str
+
+
 class OpenTable(_Out):
     """A line of the lobby's open tables: a listed table with seats anyone may take."""
 

@@ -519,6 +519,17 @@ class Store:
             )
             return done.rowcount == 1
 
+    def set_player(self, table_id: str, seat: int, player: str, options: JSONObject) -> None:
+        """Give a seat nobody holds to ``player`` (a bot's agent text) and store the table's
+        options, in one transaction."""
+        with self._begin() as connection:
+            connection.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(player=player)
+            )
+            self._set_options(connection, table_id, options)
+
     def open_tables(self, limit: int = 50) -> list[tuple[str, str, JSONObject, int, int]]:
         """Listed unfinished tables with a person's seat nobody holds yet, newest first: each
         its id, game, options, seats and seats free (the caller keeps those opened

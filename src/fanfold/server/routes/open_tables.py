@@ -1,6 +1,7 @@
 """Open tables: the lobby's list of listed tables with seats anyone may take
 (``GET /api/open-tables``), taking one (``POST /api/tables/{id}/join``) and quick match
-(``POST /api/quick-match``: the oldest open table of the same settings)."""
+(``POST /api/quick-match``: the oldest open table of the same settings), and the creator
+giving a seat nobody took to a bot (``POST /api/tables/{id}/bot``)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,14 @@ async def open_tables(
 async def join(table_id: str, hub: HubDep, account: AccountDep) -> JSONObject:
     seat, token = await hub.join(table_id, account.id if account is not None else None)
     return {"table": table_id, "seat": seat, "token": token}
+
+
+@router.post(
+    "/tables/{table_id}/bot", response_model=protocol.SeatGiven, response_model_exclude_unset=True
+)
+async def seat_bot(table_id: str, body: protocol.GiveSeat, hub: HubDep) -> JSONObject:
+    await hub.seat_bot(table_id, body.token, body.seat, body.level)
+    return {"table": table_id, "seat": body.seat, "level": body.level}
 
 
 @router.post("/quick-match", response_model=protocol.Claimed, response_model_exclude_unset=True)
