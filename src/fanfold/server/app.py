@@ -47,10 +47,20 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fanfold import __version__
 from fanfold.core.errors import FanfoldError, StaleVersionError, TurnError
+from fanfold.server.accounts import CrossSiteGuard, SignInError, TooManyError
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.protocol import MAX_BODY, error_body
-from fanfold.server.routes import health, lessons, pages, records, tables
+from fanfold.server.routes import (
+    accounts,
+    health,
+    lessons,
+    open_tables,
+    pages,
+    players,
+    records,
+    tables,
+)
 from fanfold.server.runtime import (
     NO_AUTOMATIC_FULL_COLLECTION,
     BodyLimit,
@@ -69,6 +79,10 @@ STATIC = pages.STATIC
 
 def status_of(error: Exception) -> int:
     """The HTTP status for an error a request caused."""
+    if isinstance(error, SignInError):
+        return 401
+    if isinstance(error, TooManyError):
+        return 429
     if isinstance(error, NotFoundError):
         return 404
     if isinstance(error, ForbiddenError):
@@ -160,6 +174,7 @@ def create_app(
             headers=error.headers,
         )
 
+    app.add_middleware(CrossSiteGuard)  # another site's requests, before any is read
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     # A client over its limits costs the server as little as possible.
     app.add_middleware(Throttle, limits=settings.limits, trusted_proxies=proxies)
@@ -172,6 +187,9 @@ def create_app(
     app.include_router(records.router)
     app.include_router(socket_router)
     app.include_router(health.router)
+    app.include_router(accounts.router)
+    app.include_router(players.router)
+    app.include_router(open_tables.router)
     return app
 
 

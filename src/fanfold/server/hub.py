@@ -16,12 +16,15 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
+from sqlalchemy.engine import Connection
+
 from fanfold.agents.base import parse_agent
+from fanfold.agents.levels import LEVELS as LEVEL_NAMES
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
 from fanfold.core.records import GameRecord
@@ -52,6 +55,7 @@ from fanfold.server.metrics import Metrics
 from fanfold.server.outbox import spectators_pacer
 from fanfold.server.ownership import ElsewhereError, Ownership
 from fanfold.server.protocol import game_catalogue, message_for
+from fanfold.server.ratings import LEVELS, RATED, check_rated, check_rated_seat, rated_game
 from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
 from fanfold.server.tasks import start_bots, start_clock
 
@@ -61,6 +65,10 @@ YOU = "you"
 HOTSEAT = "hotseat"
 #: A seat for a friend, who claims it with an invitation link (and gets a token of its own).
 FRIEND = "friend"
+#: A seat anyone may take from the lobby's open tables (:meth:`Hub.join`).
+OPEN = "open"
+#: Seconds an open seat waits for a player before the creator may give it to a bot.
+OPEN_WAIT_SECONDS = 60.0
 
 #: How long an unfinished table may go without an action before it expires (is deleted):
 #: 30 days (``fanfold serve --expire-days``).
@@ -161,6 +169,8 @@ class Hub:
         options: Mapping[str, JSONValue] | None = None,
         practice: bool = False,
         listed: bool = False,
+        account: int | None = None,
+        rated: bool = False,
     ) -> Created:
         """Open a table. ``seats`` has one entry per seat: ``"you"``, ``"hotseat"``,
         ``"friend"`` or an agent text (``"mcts"``, ``"random"``...). With ``record``, the
@@ -173,13 +183,33 @@ class Hub:
         a fair one (``options["fair"]``), nor is a ``practice`` table, the only kind where a
         game with hidden information allows undo.
 
+        ``account`` is the creator's account when signed in (the creator's seats are held
+        by it); a ``rated`` table is checked by :func:`fanfold.server.ratings.check_rated`.
+
         Raises:
             ConfigError, FanfoldError: a wrong seat count, an unknown agent, a bad position or
-                a record that does not replay.
+                a record that does not replay; a rated table that cannot be one.
         """
         count = game.num_players(config)
         if len(seats) != count:
             raise ConfigError(f"{game.title} with this variant has {count} seats, not {len(seats)}")
+        table_options: JSONObject = dict(options or {})
+        if rated:  # ---- rated tables (issue 31)
+            levels = check_rated(
+                game,
+                seats,
+                account=account,
+                chosen=seed is not None or start_position is not None or record is not None,
+                practice=practice,
+            )
+            table_options[RATED] = True
+            table_options[LEVELS] = {str(seat): level for seat, level in levels.items()}
+        account_ids: list[int | None] = []
+        open_seats = [n for n, wanted in enumerate(seats) if wanted.strip().lower() == OPEN]
+        if open_seats:
+            if not listed:
+                raise ConfigError("a seat open to anyone needs a table listed in the lobby")
+            table_options[OPEN] = list[JSONValue](open_seats)
         creator = secrets.token_urlsafe(24)
         creator_hash = token_hash(creator)
         invites: dict[int, str] = {}
@@ -192,15 +222,23 @@ class Hub:
                 players.append(HUMAN)
                 hashes.append(creator_hash)
                 invite_hashes.append(None)
+                account_ids.append(account)
+            elif kind == OPEN:  # taken by whoever joins first (Hub.join)
+                players.append(HUMAN)
+                hashes.append(None)
+                invite_hashes.append(None)
+                account_ids.append(None)
             elif kind == FRIEND:
                 invites[number] = secrets.token_urlsafe(18)
                 players.append(HUMAN)
                 hashes.append(None)
                 invite_hashes.append(token_hash(invites[number]))
+                account_ids.append(None)
             else:
                 players.append(self.bot_text(game, wanted))
                 hashes.append(None)
                 invite_hashes.append(None)
+                account_ids.append(None)
         return await self._open(
             game,
             config,
@@ -213,9 +251,10 @@ class Hub:
             seed=seed,
             start_position=start_position,
             record=record,
-            options=options,
+            options=table_options,
             practice=practice,
             listed=listed,
+            account_ids=account_ids,
         )
 
     async def _open(
@@ -235,6 +274,7 @@ class Hub:
         options: Mapping[str, JSONValue] | None = None,
         practice: bool = False,
         listed: bool = False,
+        account_ids: Sequence[int | None] = (),
     ) -> Created:
         """Open a table whose seats are already decided: each seat's player, the hash of the
         token that holds it (or of the invitation that opens it), the creator's hash."""
@@ -246,6 +286,7 @@ class Hub:
         people = [held for held, player in zip(hashes, players, strict=True) if player == HUMAN]
         solo = bool(people) and creator_hash is not None and set(people) == {creator_hash}
         allow_undo = solo and (practice or not game.has_hidden_information)
+        allow_undo = allow_undo and not (options or {}).get(RATED)  # a rated game: never
         table = new_table(
             game,
             config,
@@ -284,11 +325,18 @@ class Hub:
                 creator_hash=creator_hash,
                 listed=listed,
                 outcome=table.outcome.to_json() if table.outcome is not None else None,
+                account_ids=account_ids,
             )
         except Exception as error:
             raise storage_failure("the table could not be stored", error) from None
         live = LiveTable(
-            table_id, table, hashes, table_options, invite_hashes, creator_hash=creator_hash
+            table_id,
+            table,
+            hashes,
+            table_options,
+            invite_hashes,
+            creator_hash=creator_hash,
+            accounts=list(account_ids) or [None] * len(players),
         )
         self.live[table_id] = live
         start_bots(self, live)
@@ -376,30 +424,124 @@ class Hub:
         live = await self.get(table_id)
         return _invited_seat(live, invite)
 
-    async def claim(self, table_id: str, invite: str) -> tuple[int, str]:
+    async def claim(
+        self, table_id: str, invite: str, account: int | None = None
+    ) -> tuple[int, str]:
         """Take the seat ``invite`` opens: returns the seat and a new token that holds it. The
-        invitation is spent: the link claims nothing again.
+        invitation is spent: the link claims nothing again. ``account``: the claimant's, when
+        signed in (a rated table's seats take only signed-in players, each at one seat).
 
         Raises:
             NotFoundError: no such table.
             InvitationError: the invitation opens no seat (used already, or replaced).
+            SignInError: a rated table, and no account or one seated already.
             StorageError: the store could not keep the claim (nothing changed).
         """
         async with self.holding(table_id) as live:
             seat = _invited_seat(live, invite)
+            if live.options.get(RATED):
+                check_rated_seat(live.accounts, account)
             token = secrets.token_urlsafe(24)
             hashed = token_hash(token)
             try:
-                claimed = self.store.claim(live.id, seat, token_hash(invite), hashed)
+                claimed = self.store.claim(live.id, seat, token_hash(invite), hashed, account)
             except Exception as error:
                 raise storage_failure("the seat could not be taken", error) from None
             if not claimed:
                 raise InvitationError(USED_INVITATION)
             live.invite_hashes[seat] = None
             live.seat_hashes[seat] = hashed
+            live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
         await self.broadcast(live)
         return seat, token
+
+    async def join(self, table_id: str, account: int | None) -> tuple[int, str]:
+        """Take the first open seat of a table (opened with ``"open"`` seats, listed in the
+        lobby) nobody has taken: returns the seat and a new token that holds it.
+
+        Raises:
+            NotFoundError: no such table.
+            ConfigError: no open seat is left, or the game is over.
+            SignInError: a rated table, and no account or one seated already.
+            StorageError: the store could not keep it (nothing changed).
+        """
+        async with self.holding(table_id) as live:
+            if live.table.outcome is not None:
+                raise ConfigError("the game is over: nobody can join it")
+            wanted = live.options.get(OPEN)
+            free = [
+                seat
+                for seat in (wanted if isinstance(wanted, list) else [])
+                if isinstance(seat, int)
+                and 0 <= seat < len(live.seat_hashes)
+                and live.seat_hashes[seat] is None
+                and live.invite_hashes[seat] is None
+            ]
+            if not free:
+                raise ConfigError("this table has no open seat left; look for another")
+            if live.options.get(RATED):
+                check_rated_seat(live.accounts, account)
+            seat = free[0]
+            token = secrets.token_urlsafe(24)
+            hashed = token_hash(token)
+            try:
+                taken = self.store.take_open(live.id, seat, hashed, account)
+            except Exception as error:
+                raise storage_failure("the seat could not be taken", error) from None
+            if not taken:
+                raise ConfigError("this seat was taken just now; look for another")
+            live.seat_hashes[seat] = hashed
+            live.accounts[seat] = account
+            live.seen[seat] = time.monotonic()
+        await self.broadcast(live)
+        return seat, token
+
+    async def seat_bot(self, table_id: str, token: str | None, seat: int, level: str) -> None:
+        """Give an open seat nobody took to a bot of ``level`` (``easy``, ``medium``,
+        ``hard``), for the table's creator, once the seat has waited
+        :data:`OPEN_WAIT_SECONDS` (since the table came into this server's memory).
+
+        Raises:
+            ForbiddenError: ``token`` is not the creator's.
+            ConfigError: not an open seat still free, not waited long enough, not a level, or
+                the game is over.
+            StorageError: the store could not keep it (nothing changed).
+        """
+        async with self.holding(table_id) as live:
+            table = live.table
+            if not live.is_creator(token):
+                raise ForbiddenError("only the table's creator may give a seat to a bot")
+            wanted = live.options.get(OPEN)
+            seats = [n for n in (wanted if isinstance(wanted, list) else []) if isinstance(n, int)]
+            if seat not in seats or live.seat_hashes[seat] is not None:
+                raise ConfigError(f"seat {seat + 1} is not an open seat still waiting for a player")
+            if table.outcome is not None:
+                raise ConfigError("the game is over")
+            if level not in LEVEL_NAMES:
+                raise ConfigError(f"a bot is given by its level ({', '.join(LEVEL_NAMES)})")
+            waited = time.monotonic() - live.loaded
+            if waited < OPEN_WAIT_SECONDS:
+                raise ConfigError(
+                    f"an open seat waits {OPEN_WAIT_SECONDS:g} seconds for a player before it "
+                    f"can go to a bot ({OPEN_WAIT_SECONDS - waited:.0f} s left)"
+                )
+            text = self.bot_text(table.game, level)
+            options = dict(live.options)
+            options[OPEN] = [n for n in seats if n != seat]
+            if options.get(RATED):
+                levels = options.get(LEVELS)
+                options[LEVELS] = {**(levels if isinstance(levels, dict) else {}), str(seat): level}
+            try:
+                self.store.set_player(live.id, seat, text, _stored_options(table, options))
+            except Exception as error:
+                raise storage_failure("the seat could not be given to a bot", error) from None
+            new_seats = list(table.seats)
+            new_seats[seat] = make_seats(table.game, [text], fresh_agent_seed())[0]
+            table.seats = tuple(new_seats)
+            live.options = options
+        await self.broadcast(live)
+        start_bots(self, live)
 
     async def reinvite(self, table_id: str, token: str | None, seat: int) -> str:
         """A new invitation to ``seat``, for the table's creator: to a seat nobody has claimed
@@ -437,6 +579,7 @@ class Hub:
                 raise storage_failure("the link could not be made", error) from None
             live.invite_hashes[seat] = token_hash(invite)
             live.seat_hashes[seat] = None
+            live.accounts[seat] = None
         await self.broadcast(live)
         return invite
 
@@ -680,6 +823,7 @@ class Hub:
             table.version,
             outcome.to_json() if outcome is not None else None,
             _stored_options(table, live.options),
+            on_end=_rating_of(live),
         )
         try:
             await self._commit(row)
@@ -697,6 +841,12 @@ class Hub:
         the same turn of the event loop are committed together in one transaction (a group
         commit), on the loop itself: a commit takes about a millisecond, less than handing
         the work to a thread and back."""
+        if row.on_end is not None:
+            # A rated game's end is committed alone, so that its transaction locks only its
+            # own players' ratings (in one order: fanfold.server.ratings).
+            if self.store.append_many([row]):
+                raise ElsewhereError(MOVED_ON)
+            return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((row, future))
         if len(self._pending) == 1:
@@ -881,6 +1031,26 @@ def _stored_options(table: Table, options: Mapping[str, JSONValue]) -> JSONObjec
     return {**options, RESUME: table.decider is not None and (bots or timed)}
 
 
+def _rating_of(live: LiveTable) -> Callable[[Connection], object] | None:
+    """What a table's last action commits with it: the rating update of a rated game that
+    has just ended (:mod:`fanfold.server.ratings`), else nothing."""
+    table = live.table
+    if table.outcome is None or not live.options.get(RATED):
+        return None
+    rated = rated_game(
+        live.id,
+        table.game,
+        table.config,
+        live.options,
+        [entry.player for entry in table.seats],
+        live.accounts,
+        table.outcome.to_json(),
+    )
+    if rated is None:
+        return None
+    return rated.apply
+
+
 def _rebuild(stored: StoredTable) -> LiveTable:
     game = get_game(stored.game)
     config = game.config_from_json(stored.config)
@@ -904,6 +1074,7 @@ def _rebuild(stored: StoredTable) -> LiveTable:
         options,
         [seat.invite_hash for seat in stored.seats],
         creator_hash=stored.creator_hash,
+        accounts=[seat.account_id for seat in stored.seats],
     )
 
 

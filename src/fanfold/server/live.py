@@ -97,6 +97,8 @@ class LiveTable:
     invite_hashes: list[str | None] = field(default_factory=list)
     #: The hash of the creator's token (``None``: a table from before invitations).
     creator_hash: str | None = field(default=None, repr=False)
+    #: The account holding each seat (``None``: a guest, a bot, or nobody yet).
+    accounts: list[int | None] = field(default_factory=list)
     #: When a connection last held each seat (``time.monotonic()``); see :meth:`is_gone`.
     seen: dict[int, float] = field(default_factory=dict)
     #: When the table came into memory.

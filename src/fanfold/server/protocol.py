@@ -90,6 +90,9 @@ class CreateTable(_Strict):
     practice: bool = False
     #: List the table in the lobby (for anyone to watch).
     public: bool = False
+    #: A rated table (issue 31): only a fair table whose every person is signed in changes
+    #: ratings (:mod:`fanfold.server.ratings`).
+    rated: bool = False
 
 
 class Act(_Strict):
@@ -393,6 +396,102 @@ class Invitation(_Out):
     variant: Any
     chosen_deal: bool
     practice: bool
+
+
+# ------------------------------------------------ accounts and ratings (issue 31)
+
+
+class Credentials(_Strict):
+    """A name and a password: to create an account or to sign in."""
+
+    name: str = Field(min_length=1, max_length=40)
+    password: str = Field(min_length=1, max_length=200)
+
+
+class Me(_Out):
+    """Who is signed in on this browser (``signed_in`` false: a guest)."""
+
+    signed_in: bool
+    id: int | None = None
+    name: str | None = None
+
+
+class SignedOut(_Out):
+    """Every session of an account ended."""
+
+    signed_in: bool
+    sessions_ended: int
+
+
+class QuickMatch(_Strict):
+    """Join the open table of these settings that has waited longest."""
+
+    game: str = Field(min_length=1, max_length=60)
+    variant: str | None = Field(default=None, max_length=60)
+    players: int | None = Field(default=None, ge=1, le=16)
+    rated: bool = False
+
+
+class GiveSeat(_Strict):
+    """The creator gives an open seat nobody took to a bot level."""
+
+    token: str = Field(max_length=200)
+    seat: int = Field(ge=0, le=16)
+    level: str = Field(max_length=20)
+
+
+class SeatGiven(_Out):
+    """An open seat given to a bot."""
+
+    table: str
+    seat: int
+    level: str
+
+
+class OpenTable(_Out):
+    """A line of the lobby's open tables: a listed table with seats anyone may take."""
+
+    table: str
+    game: str
+    variant: str | None
+    players: int
+    free: int
+    rated: bool
+    time_limit: int | None = None
+
+
+class RatingLine(_Out):
+    """One player's rating in one family (a leaderboard's line, a profile's rating)."""
+
+    player: str
+    name: str
+    family: str
+    rating: int
+    uncertainty: int
+    games: int
+    provisional: bool
+    bot: bool
+
+
+class RatingPoint(_Out):
+    """One rated game in a player's history."""
+
+    table: str
+    family: str
+    before: int
+    after: int
+    uncertainty: int
+    rank: int
+    at: float
+
+
+class Profile(_Out):
+    """A player's page: ratings, rating history, recent rated games, results against bots."""
+
+    name: str
+    ratings: list[RatingLine]
+    history: list[RatingPoint]
+    against_bots: list[dict[str, Any]]
 
 
 class Claimed(_Out):

@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fanfold.agents import prepare
 from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import all_games
+from fanfold.server.accounts import Accounts
 from fanfold.server.bots import BotPool
 from fanfold.server.hub import Hub
 from fanfold.server.metrics import Metrics
@@ -263,6 +264,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             lambda: len(hub.live), lambda: len(owner.held) if owner is not None else 0
         )
         app.state.hub = hub
+        app.state.accounts = await asyncio.to_thread(Accounts, store)
         if settings.warm_fast:
             _start_compiling()
         hub.pool.start()  # a worker thread's warm-up sets what it loads aside once loaded

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +59,8 @@ seats = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True, index=True),
     # The hash of the seat's pending invitation (a join link nobody has claimed yet).
     sa.Column("invite_hash", sa.String(64), nullable=True),
+    # The account that holds the seat (none: a guest, a bot, or a seat nobody claimed).
+    sa.Column("account_id", sa.Integer, nullable=True),
 )
 
 actions = sa.Table(
@@ -88,6 +90,10 @@ class AppendRow:
     outcome: JSONObject | None
     #: The table's options to store with it (they carry :data:`RESUME`); ``None`` keeps them.
     options: JSONObject | None = None
+    #: Run in the same transaction once the row is stored (not for a refused table): a rated
+    #: game's end writes the ratings there (:mod:`fanfold.server.ratings`), so that a crash
+    #: never keeps the end without its ratings or the ratings without the end.
+    on_end: Callable[[Connection], object] | None = None
 
 
 #: The key of a table's stored options that says whether start-up loads it: true while a bot
@@ -105,6 +111,8 @@ class StoredSeat:
     player: str
     token_hash: str | None
     invite_hash: str | None = None
+    #: The account holding the seat (``None``: a guest, a bot, or nobody yet).
+    account_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -281,10 +289,12 @@ class Store:
         creator_hash: str | None = None,
         listed: bool = False,
         outcome: JSONObject | None = None,
+        account_ids: Sequence[int | None] = (),
     ) -> None:
         """Store a new table with its seats (and, for a loaded record, its actions and, when
         the record's game is over, its ``outcome``)."""
         invites = list(invite_hashes) or [None] * len(players)
+        accounts = list(account_ids) or [None] * len(players)
         now = time.time()
         with self._begin() as connection:
             connection.execute(
@@ -313,9 +323,10 @@ class Store:
                         "player": player,
                         "token_hash": hashed,
                         "invite_hash": invite,
+                        "account_id": account,
                     }
-                    for n, (player, hashed, invite) in enumerate(
-                        zip(players, token_hashes, invites, strict=True)
+                    for n, (player, hashed, invite, account) in enumerate(
+                        zip(players, token_hashes, invites, accounts, strict=True)
                     )
                 ],
             )
@@ -410,6 +421,9 @@ class Store:
                         for row in latest.values()
                     ],
                 )
+            for row in rows:
+                if row.on_end is not None and row.table_id not in refused:
+                    row.on_end(connection)
         return refused
 
     def truncate(
@@ -463,10 +477,17 @@ class Store:
                 connection.execute(tables.delete().where(tables.c.id.in_(chunk)))
         return ids
 
-    def claim(self, table_id: str, seat: int, invite_hash: str, hashed: str) -> bool:
-        """Give ``seat`` a token's hash if its pending invitation is ``invite_hash``, and spend
-        the invitation, in one statement (two claims of one link: only the first wins); returns
-        whether it did."""
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        invite_hash: str,
+        hashed: str,
+        account_id: int | None = None,
+    ) -> bool:
+        """Give ``seat`` a token's hash (and the claimant's account, if signed in) if its
+        pending invitation is ``invite_hash``, and spend the invitation, in one statement (two
+        claims of one link: only the first wins); returns whether it did."""
         with self._begin() as connection:
             done = connection.execute(
                 seats.update()
@@ -475,9 +496,73 @@ class Store:
                     seats.c.seat == seat,
                     seats.c.invite_hash == invite_hash,
                 )
-                .values(token_hash=hashed, invite_hash=None)
+                .values(token_hash=hashed, invite_hash=None, account_id=account_id)
             )
             return done.rowcount == 1
+
+    def take_open(
+        self, table_id: str, seat: int, hashed: str, account_id: int | None = None
+    ) -> bool:
+        """Give an open seat (no token, no invitation) a token's hash and the account taking
+        it, in one statement (two people joining at once: only the first gets it); returns
+        whether it did."""
+        with self._begin() as connection:
+            done = connection.execute(
+                seats.update()
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.seat == seat,
+                    seats.c.token_hash.is_(None),
+                    seats.c.invite_hash.is_(None),
+                )
+                .values(token_hash=hashed, account_id=account_id)
+            )
+            return done.rowcount == 1
+
+    def set_player(self, table_id: str, seat: int, player: str, options: JSONObject) -> None:
+        """Give a seat nobody holds to ``player`` (a bot's agent text) and store the table's
+        options, in one transaction."""
+        with self._begin() as connection:
+            connection.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(player=player)
+            )
+            self._set_options(connection, table_id, options)
+
+    def open_tables(self, limit: int = 50) -> list[tuple[str, str, JSONObject, int, int]]:
+        """Listed unfinished tables with a person's seat nobody holds yet, newest first: each
+        its id, game, options, seats and seats free (the caller keeps those opened
+        ``open``)."""
+        free = (
+            sa.select(seats.c.table_id, sa.func.count().label("free"))
+            .where(
+                seats.c.player == "human",
+                seats.c.token_hash.is_(None),
+                seats.c.invite_hash.is_(None),
+            )
+            .group_by(seats.c.table_id)
+            .subquery()
+        )
+        count = (
+            sa.select(seats.c.table_id, sa.func.count().label("seats"))
+            .group_by(seats.c.table_id)
+            .subquery()
+        )
+        query = (
+            sa.select(tables.c.id, tables.c.game, tables.c.options, free.c.free, count.c.seats)
+            .join(free, free.c.table_id == tables.c.id)
+            .join(count, count.c.table_id == tables.c.id)
+            .where(tables.c.listed.is_(True), tables.c.outcome.is_(None))
+            .order_by(tables.c.created.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return [
+            (row.id, row.game, json.loads(row.options), int(row.seats), int(row.free))
+            for row in rows
+        ]
 
     def invite(self, table_id: str, seat: int, invite_hash: str) -> None:
         """Give ``seat`` a new invitation; whoever held the seat before holds it no more."""
@@ -485,7 +570,7 @@ class Store:
             connection.execute(
                 seats.update()
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(token_hash=None, invite_hash=invite_hash)
+                .values(token_hash=None, invite_hash=invite_hash, account_id=None)
             )
 
     def _touch(
@@ -529,7 +614,8 @@ class Store:
             created=float(row.created),
             updated=float(row.updated),
             seats=tuple(
-                StoredSeat(r.seat, r.player, r.token_hash, r.invite_hash) for r in seat_rows
+                StoredSeat(r.seat, r.player, r.token_hash, r.invite_hash, r.account_id)
+                for r in seat_rows
             ),
             actions=tuple((int(r.seat), str(r.text)) for r in action_rows),
             creator_hash=row.creator_hash,

@@ -29,6 +29,7 @@ from fanfold.server.protocol import (
     rematch_seats,
 )
 from fanfold.server.routes import HubDep
+from fanfold.server.routes.accounts import AccountDep
 
 router = APIRouter(prefix="/api")
 
@@ -60,7 +61,7 @@ async def daily() -> JSONObject:
 
 
 @router.post("/tables", response_model=protocol.Created, response_model_exclude_unset=True)
-async def create(body: CreateTable, hub: HubDep) -> JSONObject:
+async def create(body: CreateTable, hub: HubDep, account: AccountDep) -> JSONObject:
     game, config = set_up(body.game, body.variant, body.options, body.players)
     seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
     if body.seed is not None and body.deal is not None and body.seed != body.deal:
@@ -84,6 +85,8 @@ async def create(body: CreateTable, hub: HubDep) -> JSONObject:
             options=options,
             practice=body.practice,
             listed=body.public,
+            account=account.id if account is not None else None,
+            rated=body.rated,
         )
     except UnknownAgentError as error:
         raise BadRequestError(str(error.args[0])) from None
@@ -116,8 +119,10 @@ async def invitation(
 @router.post(
     "/tables/{table_id}/claim", response_model=protocol.Claimed, response_model_exclude_unset=True
 )
-async def claim(table_id: str, body: Claim, hub: HubDep) -> JSONObject:
-    seat, token = await hub.claim(table_id, body.invite)
+async def claim(table_id: str, body: Claim, hub: HubDep, account: AccountDep) -> JSONObject:
+    seat, token = await hub.claim(
+        table_id, body.invite, account.id if account is not None else None
+    )
     return {"table": table_id, "seat": seat, "token": token}
 
 

@@ -4,6 +4,8 @@ export async function api(method, path, body, token, extra = {}) {
   const headers = { Accept: "application/json", ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Fanfold-Token"] = token;
+  const csrf = document.cookie.split("; ").find((part) => part.startsWith("fanfold_csrf="));
+  if (csrf && method !== "GET") headers["X-Fanfold-CSRF"] = csrf.slice("fanfold_csrf=".length);
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
   let data = null;

@@ -29,6 +29,7 @@ const SEAT_KINDS = [
   ["you", "You"],
   ["hotseat", "Someone at this screen"],
   ["friend", "A friend (join link)"],
+  ["open", "Anyone from the lobby (open seat)"], // issue 31: listed under "Seats to take"
 ];
 
 function preset() {
@@ -136,6 +137,8 @@ async function start(event) {
   }
   if (chosen.hidden_information && document.getElementById("practice").checked) body.practice = true;
   if (document.getElementById("public").checked) body.public = true;
+  if (document.getElementById("rated").checked) body.rated = true; // issue 31: rated tables
+  if ((body.seats || []).includes("open")) body.public = true; // an open seat is listed
   const limit = document.getElementById("time-limit").value;
   if (chosen.time_limit && limit) body.time_limit = Number(limit);
   const options = document.getElementById("options").value.trim();

@@ -1,0 +1,345 @@
+"""Ratings: OpenSkill's Plackett-Luce model (Weng and Lin, 2011; the ``openskill`` package)
+for every game of 2 to 8 seats, partnerships included, kept per game family.
+
+The model (:data:`MODEL`): each player's skill is a normal distribution, mean ``mu`` and
+deviation ``sigma``, starting at ``mu`` 1500 and ``sigma`` 500 (OpenSkill's defaults, 25 and
+25/3, times 60); ``beta``, the spread of one game's performance, is 250 (``sigma / 2``), and
+``tau``, the deviation added before each game so that a rating keeps moving, is 5
+(``mu / 300``). The rating shown is ``mu``, with ``2 * sigma`` as its uncertainty; a rating is
+provisional until :data:`PROVISIONAL_GAMES` rated games.
+
+A game family (:func:`family`) is a game, or for Fano its edition (``fano-classic``,
+``fano-trionfey``): the variants within one play alike enough to share a rating. The ranks come
+from the outcome's returns (higher is better; equal returns share a rank, a draw ranks all
+equal); partners (Trionfey's partnerships, :func:`teams`) are one team in the model, ranked by
+their best return, and move together.
+
+Which tables are rated (:func:`rated_game`): those opened rated and fair (a deal drawn by the
+server, no undo, no chosen deal or position, not a practice table) whose every person's seat is
+held by a signed-in account, each account at one seat. Bots at a rated table are players too,
+one rating per game family and level (``bot:GAME:LEVEL``); a level that sits at several seats
+of one game plays with its rating there but is not moved by that game.
+
+The update (:meth:`RatedGame.apply`) runs in the transaction that stores the game's last action
+(:attr:`fanfold.server.store.AppendRow.on_end`): a game is rated exactly when its end is
+stored, and ``rated_games`` (one row per table) makes a second try change nothing. The rating
+rows are locked in one order (by player key) so that two processes ending games of the same
+players wait for each other instead of deadlocking or losing an update.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.dialects.postgresql
+import sqlalchemy.dialects.sqlite
+from openskill.models import PlackettLuce
+
+from fanfold.agents.levels import LEVELS as LEVEL_NAMES
+from fanfold.core.config import GameConfig, JSONObject
+from fanfold.core.registry import AnyGame
+from fanfold.server.accounts import SignInError
+from fanfold.server.live import BadRequestError
+from fanfold.server.store import metadata
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("family", sa.String(40), primary_key=True),
+    sa.Column("player", sa.String(80), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+rated_games = sa.Table(
+    "rated_games",
+    metadata,
+    sa.Column("table_id", sa.String(40), primary_key=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("family", sa.String(40), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column("rated_table", sa.String(40), primary_key=True),
+    sa.Column("player", sa.String(80), primary_key=True),
+    sa.Column("family", sa.String(40), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("team", sa.Integer, nullable=False),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu_after", sa.Float, nullable=False),
+    sa.Column("sigma_after", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("rating_changes_player", "player", "at"),
+)
+
+#: The first rating (``mu``) and its deviation (``sigma``).
+MU, SIGMA = 1500.0, 500.0
+#: OpenSkill's Plackett-Luce model on fanfold's scale (see the module's text).
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
+#: Rated games before a rating stops being provisional.
+PROVISIONAL_GAMES = 10
+#: The option of a rated table, and of its bots' levels (seat number as text: level).
+RATED, LEVELS = "rated", "levels"
+
+
+def family(game: AnyGame, config: GameConfig) -> str:
+    """The rating family of a game and variant: the game's name, or ``fano-EDITION``."""
+    edition = getattr(config, "edition", None)
+    if game.name == "fano" and edition is not None:
+        return f"fano-{edition.value}"
+    return game.name
+
+
+def teams(game: AnyGame, config: GameConfig, seats: int) -> list[tuple[int, ...]]:
+    """The seats in teams: Fano's partnerships (odd seats against even seats), one seat a team
+    in every other game."""
+    if game.name == "fano":
+        from fanfold.games.fano.rules.turns import teammates
+
+        found: list[tuple[int, ...]] = []
+        for seat in range(seats):
+            team = tuple(sorted(teammates(config, seat)))  # type: ignore[arg-type]
+            if team not in found:
+                found.append(team)
+        return found
+    return [(seat,) for seat in range(seats)]
+
+
+def ranks(returns: Sequence[float], grouped: Sequence[tuple[int, ...]]) -> list[int]:
+    """Each team's rank (1: best) from the seats' returns, a team by its best member; equal
+    results share a rank."""
+    best = [max(returns[seat] for seat in team) for team in grouped]
+    return [1 + sum(1 for other in best if other > mine) for mine in best]
+
+
+def account_key(account_id: int) -> str:
+    """A signed-in player's key in the ratings."""
+    return f"a:{account_id}"
+
+
+def bot_key(game: AnyGame, level: str) -> str:
+    """A bot level's key in the ratings of ``game``."""
+    return f"bot:{game.name}:{level}"
+
+
+def shown(mu: float, sigma: float, games: int) -> dict[str, Any]:
+    """A rating as players read it."""
+    return {
+        "rating": round(mu),
+        "uncertainty": round(2 * sigma),
+        "games": games,
+        "provisional": games < PROVISIONAL_GAMES,
+    }
+
+
+def _insert(
+    connection: sa.Connection, table: sa.Table
+) -> sa.dialects.postgresql.Insert | sa.dialects.sqlite.Insert:
+    if connection.dialect.name == "postgresql":
+        return sa.dialects.postgresql.insert(table)
+    return sa.dialects.sqlite.insert(table)
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A finished rated game, ready to rate: its table, family, each seat's player key, the
+    teams and the returns."""
+
+    table_id: str
+    game: str
+    family: str
+    players: tuple[str, ...]
+    teams: tuple[tuple[int, ...], ...]
+    returns: tuple[float, ...]
+
+    def apply(self, connection: sa.Connection) -> bool:
+        """Rate the game in the caller's transaction; returns False (and changes nothing)
+        when it was rated already."""
+        now = time.time()
+        first = connection.execute(
+            _insert(connection, rated_games)
+            .values(table_id=self.table_id, game=self.game, family=self.family, at=now)
+            .on_conflict_do_nothing()
+            .returning(rated_games.c.table_id)
+        ).first()
+        if first is None:
+            return False
+        keys = sorted(set(self.players))
+        connection.execute(
+            _insert(connection, ratings).on_conflict_do_nothing(),
+            [
+                {
+                    "family": self.family,
+                    "player": key,
+                    "mu": MU,
+                    "sigma": SIGMA,
+                    "games": 0,
+                    "updated": now,
+                }
+                for key in keys
+            ],
+        )
+        rows = connection.execute(
+            sa.select(ratings.c.player, ratings.c.mu, ratings.c.sigma)
+            .where(ratings.c.family == self.family, ratings.c.player.in_(keys))
+            .order_by(ratings.c.player)
+            .with_for_update()
+        ).all()
+        before = {row.player: (float(row.mu), float(row.sigma)) for row in rows}
+        team_ranks = ranks(self.returns, self.teams)
+        rated = MODEL.rate(
+            [[MODEL.rating(*before[self.players[seat]]) for seat in team] for team in self.teams],
+            ranks=[float(rank) for rank in team_ranks],
+        )
+        seats_of = {key: [n for n, k in enumerate(self.players) if k == key] for key in keys}
+        changes: list[dict[str, Any]] = []
+        for team_number, (team, new_team) in enumerate(zip(self.teams, rated, strict=True)):
+            for seat, new in zip(team, new_team, strict=True):
+                key = self.players[seat]
+                if len(seats_of[key]) > 1:
+                    continue  # a bot level at several seats: not moved by this game
+                mu, sigma = before[key]
+                changes.append(
+                    {
+                        "rated_table": self.table_id,
+                        "player": key,
+                        "family": self.family,
+                        "seat": seat,
+                        "team": team_number,
+                        "rank": team_ranks[team_number],
+                        "mu_before": mu,
+                        "sigma_before": sigma,
+                        "mu_after": float(new.mu),
+                        "sigma_after": float(new.sigma),
+                        "at": now,
+                    }
+                )
+        for change in sorted(changes, key=lambda c: str(c["player"])):
+            connection.execute(
+                ratings.update()
+                .where(ratings.c.family == self.family, ratings.c.player == change["player"])
+                .values(
+                    mu=change["mu_after"],
+                    sigma=change["sigma_after"],
+                    games=ratings.c.games + 1,
+                    updated=now,
+                )
+            )
+        if changes:
+            connection.execute(rating_changes.insert(), changes)
+        return True
+
+
+def check_rated(
+    game: AnyGame, seats: Sequence[str], *, account: int | None, chosen: bool, practice: bool
+) -> dict[int, str]:
+    """Check that a table asked for as rated can be one; returns its bots' levels by seat.
+
+    A rated table is opened by a signed-in player who sits at one seat (``"you"``), every
+    other person a friend who signs in to take the seat (or anyone signed in, at an open
+    seat), every bot a level (``easy``,
+    ``medium``, ``hard``); its deal is drawn by the server, and it is no practice table.
+
+    Raises:
+        SignInError: the creator is not signed in.
+        BadRequestError: anything else that keeps the table from being rated, said.
+    """
+    if account is None:
+        raise SignInError("sign in to open a rated table")
+    if len(seats) < 2:
+        raise BadRequestError(f"{game.title} with one seat is not rated")
+    if chosen:
+        raise BadRequestError(
+            "a rated game's deal is drawn by the server: give no seed or position"
+        )
+    if practice:
+        raise BadRequestError("a practice table is never rated")
+    kinds = [seat.strip().lower() for seat in seats]
+    if kinds.count("you") != 1 or any(kind in ("hotseat", "human") for kind in kinds):
+        raise BadRequestError(
+            "at a rated table you sit at one seat and every other person is a friend who "
+            "signs in to take a seat (no hot-seat)"
+        )
+    levels: dict[int, str] = {}
+    for seat, kind in enumerate(kinds):
+        if kind in ("you", "friend", "open"):
+            continue
+        if kind not in LEVEL_NAMES:
+            raise BadRequestError(
+                f"a bot at a rated table is a level ({', '.join(LEVEL_NAMES)}), not {kind!r}"
+            )
+        levels[seat] = kind
+    return levels
+
+
+def check_rated_seat(accounts: Sequence[int | None], account: int | None) -> None:
+    """Check that ``account`` may take a seat at a rated table whose seats are held by
+    ``accounts``.
+
+    Raises:
+        SignInError: no account, or one that holds a seat there already.
+    """
+    if account is None:
+        raise SignInError("a rated table's seats are for signed-in players: sign in first")
+    if account in accounts:
+        raise SignInError("you hold a seat at this rated table already: one seat each")
+
+
+def rated_game(
+    table_id: str,
+    game: AnyGame,
+    config: GameConfig,
+    options: JSONObject,
+    players: Sequence[str],
+    accounts: Sequence[int | None],
+    outcome: JSONObject,
+) -> RatedGame | None:
+    """The game to rate at a finished table, or ``None`` when the table changes no rating:
+    not opened rated, not fair, or a person's seat held by no account (or by an account that
+    holds another seat).
+
+    Args:
+        players: each seat's player (``"human"`` or a bot's agent text).
+        accounts: the account holding each seat.
+        outcome: the outcome's JSON (its ``returns``).
+    """
+    if not options.get(RATED) or not options.get("fair") or options.get("practice"):
+        return None
+    levels = options.get(LEVELS)
+    levels = levels if isinstance(levels, dict) else {}
+    keys: list[str] = []
+    for seat, (player, account) in enumerate(zip(players, accounts, strict=True)):
+        if player == "human":
+            if account is None:
+                return None
+            keys.append(account_key(account))
+        else:
+            level = levels.get(str(seat))
+            if not isinstance(level, str):
+                return None
+            keys.append(bot_key(game, level))
+    people = [key for key in keys if key.startswith("a:")]
+    if not people or len(set(people)) != len(people):
+        return None
+    returns = outcome.get("returns")
+    if not isinstance(returns, list) or len(returns) != len(players):
+        return None
+    return RatedGame(
+        table_id,
+        game.name,
+        family(game, config),
+        tuple(keys),
+        tuple(teams(game, config, len(players))),
+        tuple(float(value) for value in returns),  # type: ignore[arg-type]
+    )

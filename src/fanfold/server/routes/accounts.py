@@ -1,0 +1,129 @@
+"""The accounts' API: create an account, sign in, sign out, sign out everywhere, and who is
+signed in (:mod:`fanfold.server.accounts` says how each is kept safe)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
+from starlette.requests import HTTPConnection
+
+from fanfold.core.config import JSONObject
+from fanfold.server import protocol
+from fanfold.server.accounts import (
+    CSRF_COOKIE,
+    SESSION_COOKIE,
+    SESSION_SECONDS,
+    Account,
+    Accounts,
+    SignInError,
+)
+from fanfold.server.throttle import client_address, trusted_networks
+
+router = APIRouter(prefix="/api")
+
+
+def accounts_of(connection: HTTPConnection) -> Accounts:
+    """The running application's accounts (set by :func:`fanfold.server.runtime.lifespan`)."""
+    found: Accounts = connection.app.state.accounts
+    return found
+
+
+AccountsDep = Annotated[Accounts, Depends(accounts_of)]
+
+
+def session_token(connection: HTTPConnection) -> str | None:
+    """The session token of the request's cookie (its signature checked), if any."""
+    return accounts_of(connection).token_of(connection.cookies.get(SESSION_COOKIE))
+
+
+async def signed_in(connection: HTTPConnection) -> Account | None:
+    """The account signed in on this request's browser (``None``: a guest)."""
+    token = session_token(connection)
+    if token is None:
+        return None
+    return await asyncio.to_thread(accounts_of(connection).account_of, token)
+
+
+#: A route's signed-in account (``None`` for a guest), as a FastAPI dependency.
+AccountDep = Annotated[Account | None, Depends(signed_in)]
+
+
+def _set_cookies(request: Request, response: Response, accounts: Accounts, token: str) -> None:
+    secure = request.url.scheme == "https"
+    age = int(SESSION_SECONDS)
+    response.set_cookie(
+        SESSION_COOKIE,
+        accounts.cookie_value(token),
+        max_age=age,
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+        path="/",
+    )
+    response.set_cookie(
+        CSRF_COOKIE,
+        accounts.csrf_token(token),
+        max_age=age,
+        httponly=False,
+        samesite="strict",
+        secure=secure,
+        path="/",
+    )
+
+
+def _clear_cookies(response: Response) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict")
+
+
+def _me(account: Account | None) -> JSONObject:
+    if account is None:
+        return {"signed_in": False}
+    return {"signed_in": True, "id": account.id, "name": account.name}
+
+
+@router.get("/account", response_model=protocol.Me, response_model_exclude_unset=True)
+async def me(account: AccountDep) -> JSONObject:
+    return _me(account)
+
+
+@router.post("/accounts", response_model=protocol.Me, response_model_exclude_unset=True)
+async def create_account(
+    body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
+) -> JSONObject:
+    account, token = await accounts.create(body.name, body.password)
+    _set_cookies(request, response, accounts, token)
+    return _me(account)
+
+
+@router.post("/session", response_model=protocol.Me, response_model_exclude_unset=True)
+async def sign_in(
+    body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
+) -> JSONObject:
+    settings = request.app.state.settings
+    client = client_address(request.scope, trusted_networks(settings.trusted_proxies))
+    account, token = await accounts.sign_in(body.name, body.password, client)
+    _set_cookies(request, response, accounts, token)
+    return _me(account)
+
+
+@router.delete("/session", response_model=protocol.Me, response_model_exclude_unset=True)
+async def sign_out(request: Request, response: Response, accounts: AccountsDep) -> JSONObject:
+    token = session_token(request)
+    if token is not None:
+        await asyncio.to_thread(accounts.sign_out, token)
+    _clear_cookies(response)
+    return _me(None)
+
+
+@router.delete("/sessions", response_model=protocol.SignedOut, response_model_exclude_unset=True)
+async def sign_out_everywhere(
+    response: Response, accounts: AccountsDep, account: AccountDep
+) -> JSONObject:
+    if account is None:
+        raise SignInError("sign in first")
+    ended = await asyncio.to_thread(accounts.sign_out_everywhere, account.id)
+    _clear_cookies(response)
+    return {"signed_in": False, "sessions_ended": ended}

@@ -1,0 +1,94 @@
+"""Open tables: the lobby's list of listed tables with seats anyone may take
+(``GET /api/open-tables``), taking one (``POST /api/tables/{id}/join``) and quick match
+(``POST /api/quick-match``: the oldest open table of the same settings), and the creator
+giving a seat nobody took to a bot (``POST /api/tables/{id}/bot``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from fanfold.core.config import JSONObject
+from fanfold.core.registry import set_up
+from fanfold.server import protocol
+from fanfold.server.hub import OPEN
+from fanfold.server.live import NotFoundError, storage_failure
+from fanfold.server.ratings import RATED
+from fanfold.server.routes import HubDep
+from fanfold.server.routes.accounts import AccountDep
+
+router = APIRouter(prefix="/api")
+
+
+async def _open(hub: Any, limit: int) -> list[JSONObject]:
+    try:
+        found = await asyncio.to_thread(hub.store.open_tables, limit)
+    except Exception as error:
+        raise storage_failure("the open tables could not be listed", error) from None
+    lines: list[JSONObject] = []
+    for table_id, game, options, count, free in found:
+        if not options.get(OPEN):
+            continue  # a friend's seat nobody claimed: reached by its link only
+        lines.append(
+            {
+                "table": table_id,
+                "game": game.split(".")[0],
+                "variant": options.get("variant"),
+                "players": count,
+                "free": free,
+                "rated": bool(options.get(RATED)),
+                "time_limit": options.get("time_limit"),
+            }
+        )
+    return lines
+
+
+@router.get(
+    "/open-tables", response_model=list[protocol.OpenTable], response_model_exclude_unset=True
+)
+async def open_tables(
+    hub: HubDep, limit: Annotated[int, Query(ge=1, le=100)] = 50
+) -> list[JSONObject]:
+    return await _open(hub, limit)
+
+
+@router.post(
+    "/tables/{table_id}/join", response_model=protocol.Claimed, response_model_exclude_unset=True
+)
+async def join(table_id: str, hub: HubDep, account: AccountDep) -> JSONObject:
+    seat, token = await hub.join(table_id, account.id if account is not None else None)
+    return {"table": table_id, "seat": seat, "token": token}
+
+
+@router.post(
+    "/tables/{table_id}/bot", response_model=protocol.SeatGiven, response_model_exclude_unset=True
+)
+async def seat_bot(table_id: str, body: protocol.GiveSeat, hub: HubDep) -> JSONObject:
+    await hub.seat_bot(table_id, body.token, body.seat, body.level)
+    return {"table": table_id, "seat": body.seat, "level": body.level}
+
+
+@router.post("/quick-match", response_model=protocol.Claimed, response_model_exclude_unset=True)
+async def quick_match(body: protocol.QuickMatch, hub: HubDep, account: AccountDep) -> JSONObject:
+    game, config = set_up(body.game, body.variant, {}, body.players)
+    variant = body.variant or game.presets()[0].name
+    count = game.num_players(config)
+    for line in reversed(await _open(hub, 100)):  # the table waiting longest first
+        if (
+            line["game"] == game.name
+            and line["variant"] == variant
+            and line["players"] == count
+            and line["rated"] == body.rated
+        ):
+            try:
+                seat, token = await hub.join(
+                    str(line["table"]), account.id if account is not None else None
+                )
+            except NotFoundError:
+                continue
+            return {"table": line["table"], "seat": seat, "token": token}
+    raise NotFoundError(
+        "no open table waits with these settings just now; open one and it will be listed"
+    )

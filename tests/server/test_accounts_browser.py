@@ -1,0 +1,153 @@
+"""Accounts and ratings in Debian's Chromium: the account page (create an account, sign out,
+sign in, a wrong password), and the leaderboard and profile pages after a rated Fan Tan game,
+each at 1280 and 390 px with axe-core finding nothing serious. Screenshots go to
+``build/screenshots/``."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from fanfold.server.accounts import CSRF_COOKIE, CSRF_HEADER
+from tests.server.test_browser import browser, page, server, shot
+from tests.server.test_site_browser import SIZES, serious_violations, sized_page
+
+__all__ = ["browser", "page", "server"]  # fixtures used by name below
+
+
+def test_the_account_page_creates_signs_out_and_signs_in(page: Page, server: str) -> None:
+    page.goto(f"{server}/account")
+    expect(page.locator("#who")).to_have_text("You play as a guest.")
+    shot(page, "account-guest")
+    assert serious_violations(page) == []
+    form = page.locator("#create-form")
+    form.get_by_label("Name").fill("Ines")
+    form.get_by_label("Password").fill("a long password")
+    form.get_by_role("button").click()
+    expect(page.locator("#who")).to_have_text("Signed in as Ines.")
+    expect(page.locator("#profile")).to_have_attribute("href", "/players/Ines")
+    shot(page, "account-signed-in")
+    assert serious_violations(page) == []
+    page.get_by_role("button", name="Sign out", exact=True).click()  # needs the CSRF token
+    expect(page.locator("#who")).to_have_text("You play as a guest.")
+    sign_in = page.locator("#sign-in-form")
+    sign_in.get_by_label("Name").fill("ines")
+    sign_in.get_by_label("Password").fill("not the password")
+    sign_in.get_by_role("button").click()
+    expect(page.locator("#error")).to_have_text("wrong name or password")
+    sign_in.get_by_label("Password").fill("a long password")
+    sign_in.get_by_role("button").click()
+    expect(page.locator("#who")).to_have_text("Signed in as Ines.")
+    page.get_by_role("button", name="Sign out everywhere").click()
+    expect(page.locator("#who")).to_have_text("You play as a guest.")
+
+
+def _rated_fantan_game(server: str) -> str:
+    """A rated Fan Tan game of a signed-in player against two bot levels, played to the
+    end through the API; returns the table."""
+    with httpx.Client(base_url=server, timeout=30) as client:
+        made = client.post("/api/accounts", json={"name": "june", "password": "a long password"})
+        assert made.status_code == 200, made.text
+        headers = {CSRF_HEADER: client.cookies[CSRF_COOKIE]}
+        answer = client.post(
+            "/api/tables",
+            json={
+                "game": "fantan",
+                "players": 3,
+                "seats": ["you", "easy", "medium"],
+                "rated": True,
+            },
+            headers=headers,
+        )
+        assert answer.status_code == 200, answer.text
+        table, token = answer.json()["table"], answer.json()["token"]
+        deadline = time.monotonic() + 120
+        while True:
+            message: dict[str, Any] = client.get(
+                f"/api/tables/{table}", headers={"X-Fanfold-Token": token}
+            ).json()
+            if message["outcome"] is not None:
+                return str(table)
+            assert time.monotonic() < deadline, "the game did not end"
+            if message["decider"] == 0 and message["legal"]:
+                client.post(
+                    f"/api/tables/{table}/act",
+                    json={
+                        "token": token,
+                        "action": message["legal"][0],
+                        "version": message["version"],
+                    },
+                    headers=headers,
+                )
+            else:
+                time.sleep(0.05)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_leaderboard_and_profile_pages_read_for_players(
+    browser: Browser, server: str, size: str
+) -> None:
+    if not httpx.get(f"{server}/api/leaderboard/fantan").json():
+        _rated_fantan_game(server)
+    page = sized_page(browser, size)
+    try:
+        page.goto(f"{server}/leaderboard/fantan")
+        expect(page.locator("h1")).to_have_text("Leaderboard: Fan Tan")
+        expect(page.locator("tbody tr")).to_have_count(3)  # june and two bots
+        expect(page.locator("tbody")).to_contain_text("Medium bot")
+        expect(page.locator("tbody")).to_contain_text("(provisional)")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
+        shot(page, f"leaderboard-{size}")
+        assert serious_violations(page) == []
+        page.get_by_role("link", name="june").click()
+        expect(page.locator("h1")).to_have_text("june")
+        expect(page.locator("main svg[role=img]")).to_have_count(1)
+        expect(page.locator("main a[href*='replay=1']")).to_have_count(1)
+        expect(page.locator("main")).to_contain_text("Against the bots")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
+        shot(page, f"profile-{size}")
+        assert serious_violations(page) == []
+    finally:
+        page.context.close()
+
+
+def test_a_signed_in_player_opens_a_rated_table_from_the_lobby(page: Page, server: str) -> None:
+    page.goto(f"{server}/account")
+    form = page.locator("#create-form")
+    form.get_by_label("Name").fill("kim")
+    form.get_by_label("Password").fill("a long password")
+    form.get_by_role("button").click()
+    expect(page.locator("#who")).to_have_text("Signed in as kim.")
+    page.goto(f"{server}/")
+    page.click("[data-game=fantan]")
+    page.check("#rated")
+    page.click("#start")  # the lobby's request carries the CSRF token
+    page.wait_for_url(re.compile(r"/table/"))
+    table = page.url.split("/table/")[1].split("#")[0].split("?")[0]
+    options = httpx.get(f"{server}/api/tables/{table}").json()["options"]
+    assert options["rated"] is True
+    assert options["fair"] is True
+    assert set(options["levels"].values()) == {"medium"}
+
+
+def test_an_open_seat_is_taken_from_the_lobby(browser: Browser, server: str) -> None:
+    made = httpx.post(
+        f"{server}/api/tables", json={"game": "morris", "seats": ["you", "open"], "public": True}
+    ).json()
+    page = sized_page(browser, "desktop")
+    try:
+        page.goto(f"{server}/")
+        line = page.locator(f"#open-seats li[data-table='{made['table']}']")
+        expect(line).to_contain_text("1 seat free")
+        assert serious_violations(page) == []
+        line.get_by_role("button", name="Join").click()
+        page.wait_for_url(re.compile(rf"/table/{made['table']}#token="))
+        listed = httpx.get(f"{server}/api/open-tables").json()
+        assert made["table"] not in [entry["table"] for entry in listed]
+    finally:
+        page.context.close()
