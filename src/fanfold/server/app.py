@@ -53,6 +53,7 @@ from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, 
 from fanfold.server.protocol import MAX_BODY, error_body
 from fanfold.server.routes import (
     accounts,
+    daily,
     health,
     lessons,
     open_tables,
@@ -190,6 +191,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(players.router)
     app.include_router(open_tables.router)
+    app.include_router(daily.router)
     return app
 
 

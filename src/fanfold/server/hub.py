@@ -792,16 +792,18 @@ class Hub:
             before = table.checkpoint()
             if not table.undo():
                 return Undone(False, table.version)  # the bots (if any) play on
+            options = with_aid(live.options, "undo")  # issue 31: kept with the undo itself
             try:
                 self.store.truncate(
                     live.id,
                     len(table.played),
                     table.version,
-                    options=_stored_options(table, live.options),
+                    options=_stored_options(table, options),
                 )
             except Exception as error:
                 table.restore(before)  # the store keeps the moves, so the table does too
                 raise storage_failure("the moves could not be taken back", error) from None
+            live.options = options
             if live.bots is not None and not live.bots.done():
                 live.bots.cancel()  # a human decides now; the bots' work is moot
             produced = table.version
@@ -809,6 +811,24 @@ class Hub:
         await self.broadcast(live)
         start_bots(self, live)
         return Undone(True, produced)
+
+    async def note_aid(self, table_id: str, aid: str) -> None:
+        """Record that a player of the table used ``aid`` (an analysis's name) before it
+        is answered: the table's options keep :data:`AIDS` (the daily deal's board reads it).
+
+        Raises:
+            NotFoundError: no such table.
+            StorageError: the store could not keep it (nothing changed).
+        """
+        async with self.holding(table_id) as live:
+            options = with_aid(live.options, aid)
+            if options == live.options:
+                return
+            try:
+                self.store.set_options(live.id, _stored_options(live.table, options))
+            except Exception as error:
+                raise storage_failure("the table could not note the analysis", error) from None
+            live.options = options
 
     async def store_played(self, live: LiveTable, played: Played) -> None:
         """Store ``played`` (just submitted to ``live``), or take it back from the table and
@@ -1019,6 +1039,20 @@ def _replay(table: Table, texts: Sequence[str]) -> None:
         if decider is None:
             raise RecordError("the record goes on after the game ended")
         table.submit(decider, text)
+
+
+#: issue 31: the option that lists the aids a table's players used (``undo``, and each
+#: analysis asked for by name: ``hint``, ``winnable``), oldest first.
+AIDS = "aids"
+
+
+def with_aid(options: Mapping[str, JSONValue], aid: str) -> JSONObject:
+    """``options`` with ``aid`` in their :data:`AIDS` (unchanged when it is there)."""
+    used = options.get(AIDS)
+    aids = [a for a in used if isinstance(a, str)] if isinstance(used, list) else []
+    if aid in aids:
+        return dict(options)
+    return {**options, AIDS: [*aids, aid]}
 
 
 def _stored_options(table: Table, options: Mapping[str, JSONValue]) -> JSONObject:

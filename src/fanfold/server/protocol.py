@@ -448,6 +448,25 @@ class SeatGiven(_Out):
     level: str
 
 
+class DailyLine(_Out):
+    """A win of the daily Fan deal by a signed-in player: ranked (``rank``) only without
+    aids; ``aids`` lists the undo and analyses (``hint``, ``winnable``) the table used."""
+
+    rank: int | None
+    name: str
+    moves: int
+    aids: list[str]
+    table: str
+
+
+class DailyBoard(_Out):
+    """The daily deal's board: the date (UTC), the deal and its wins."""
+
+    date: str
+    deal: int
+    lines: list[DailyLine]
+
+
 class OpenTable(_Out):
     """A line of the lobby's open tables: a listed table with seats anyone may take."""
 

@@ -30,10 +30,11 @@ export function myTables() {
 
 // Keep a table's token (and, for its creator, the invitations to its seats) in this browser,
 // newest first.
-export function remember(table, token, invites, label) {
+export function remember(table, token, invites, label, creator) {
   const others = myTables().filter((entry) => entry.table !== table);
   const old = myTables().find((entry) => entry.table === table) || {};
   const entry = { table, token, invites: invites || old.invites || {}, label: label || old.label || table };
+  if (creator || old.creator) entry.creator = true; // issue 31: the creator's controls at the table
   localStorage.setItem(KEY, JSON.stringify([entry, ...others].slice(0, 50)));
   return entry;
 }

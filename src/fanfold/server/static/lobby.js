@@ -155,8 +155,27 @@ async function start(event) {
   }
   try {
     const created = await api("POST", "/api/tables", body);
-    remember(created.table, created.token, created.invites, `${chosen.title} (${variantSelect.value})`);
+    remember(created.table, created.token, created.invites, `${chosen.title} (${variantSelect.value})`, true);
     location.href = `/table/${created.table}#token=${created.token}`;
+  } catch (error) {
+    errorBox.textContent = error.message;
+  }
+}
+
+// issue 31: quick match: a seat at the open table of the chosen game, variant, players and
+// rated box that has waited longest (the server says so when none waits).
+async function quickMatch() {
+  errorBox.textContent = "";
+  const body = {
+    game: chosen.name,
+    variant: variantSelect.value,
+    players: Number(playersSelect.value),
+    rated: document.getElementById("rated").checked,
+  };
+  try {
+    const taken = await api("POST", "/api/quick-match", body);
+    remember(taken.table, taken.token, {}, `${chosen.title} (${variantSelect.value}), quick match`);
+    location.href = `/table/${taken.table}#token=${taken.token}`;
   } catch (error) {
     errorBox.textContent = error.message;
   }
@@ -232,6 +251,7 @@ async function main() {
   variantSelect.addEventListener("change", drawPlayers);
   playersSelect.addEventListener("change", drawSeats);
   form.addEventListener("submit", start);
+  document.getElementById("quick-match").addEventListener("click", quickMatch);
   dailyButton.addEventListener("click", async () => {
     errorBox.textContent = "";
     try {

@@ -157,6 +157,48 @@ function drawInvites() {
   }
 }
 
+// issue 31: the creator gives a lobby seat nobody took to a bot level. The server allows it
+// once the seat has waited a minute and says how long is left before then.
+const LEVELS = ["easy", "medium", "hard"];
+
+function drawGiveSeats() {
+  const box = $("give-seats");
+  const open = Array.isArray(message.options.open) ? message.options.open : [];
+  if (!tokenFor(tableId)?.creator || !open.length || message.outcome) {
+    box.hidden = true;
+    box.dataset.seats = "";
+    return;
+  }
+  box.hidden = false;
+  if (box.dataset.seats === open.join(",")) return; // keep a chosen level across state messages
+  box.dataset.seats = open.join(",");
+  box.replaceChildren(el("h2", { text: "Seats nobody took" }),
+    el("p", { class: "muted", text: "A seat that has waited a minute for a player can go to a bot." }));
+  for (const seat of open) {
+    const name = message.seats[seat]?.name || `Seat ${seat + 1}`;
+    const select = el("select", { "aria-label": `bot level for ${name}` });
+    for (const level of LEVELS) select.append(new Option(`${level[0].toUpperCase()}${level.slice(1)} bot`, level));
+    select.value = "medium";
+    box.append(el("p", {},
+      select,
+      el("button", {
+        type: "button",
+        text: `Give ${name} to the bot`,
+        "data-seat": seat,
+        onclick: () => giveSeat(seat, select.value),
+      })));
+  }
+}
+
+async function giveSeat(seat, level) {
+  try {
+    await api("POST", `/api/tables/${tableId}/bot`, { token, seat, level });
+    showError("");
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
 async function reinvite(seat) {
   try {
     const made = await api("POST", `/api/tables/${tableId}/invite`, { token, seat });
@@ -223,6 +265,7 @@ function draw() {
   status.classList.toggle("your-turn", m.decider !== null && m.decider === m.seat);
   drawSeats();
   drawInvites();
+  drawGiveSeats();
   drawLog(m.log);
   drawControls();
   if (m.outcome) $("analysis").hidden = true;

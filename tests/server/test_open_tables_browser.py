@@ -1,0 +1,55 @@
+"""Open seats in Debian's Chromium: the lobby's Quick match button (a sentence when no table
+waits, the table when one does) and the creator giving a lobby seat nobody took to a bot
+level from the table page (refused with the time left before the wait, given after it)."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from fanfold.server import hub as hub_module
+from tests.server.test_browser import browser, open_table, page, server
+from tests.server.test_site_browser import serious_violations
+
+__all__ = ["browser", "page", "server"]  # fixtures used by name below
+
+
+def test_quick_match_finds_the_waiting_table_of_the_chosen_settings(
+    page: Page, server: str
+) -> None:
+    page.goto(f"{server}/")
+    page.click("[data-game=morris]")
+    page.get_by_role("button", name="Quick match").click()
+    expect(page.locator("#setup-error")).to_contain_text("no open table waits")
+    made = httpx.post(
+        f"{server}/api/tables", json={"game": "morris", "seats": ["you", "open"], "public": True}
+    ).json()
+    page.get_by_role("button", name="Quick match").click()
+    page.wait_for_url(re.compile(rf"/table/{made['table']}#token="))
+    expect(page.locator("#seats")).to_contain_text("you")
+    listed = httpx.get(f"{server}/api/open-tables").json()
+    assert made["table"] not in [line["table"] for line in listed]
+
+
+def test_the_creator_gives_a_seat_nobody_took_to_a_bot(
+    page: Page, server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    open_table(page, server, "morris", {1: "open"})
+    table = page.url.split("/table/")[1].split("#")[0].split("?")[0]
+    panel = page.locator("#give-seats")
+    expect(panel).to_be_visible()
+    assert serious_violations(page) == []
+    panel.get_by_label(re.compile("bot level for")).select_option("easy")
+    panel.get_by_role("button", name=re.compile("to the bot")).click()
+    expect(page.locator("#error")).to_contain_text("waits 60 seconds")
+    monkeypatch.setattr(hub_module, "OPEN_WAIT_SECONDS", 0.0)
+    panel.get_by_role("button", name=re.compile("to the bot")).click()
+    expect(panel).to_be_hidden()
+    state = httpx.get(f"{server}/api/tables/{table}").json()
+    assert state["seats"][1]["bot"] is True
+    assert state["options"]["open"] == []
+    assert state["seats"][1]["player"].startswith("easy")
+    expect(page.locator("#seats")).to_contain_text("Easy")
