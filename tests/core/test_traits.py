@@ -101,3 +101,22 @@ def test_set_up_refuses_what_does_not_exist(
 ) -> None:
     with pytest.raises(error, match=words):
         set_up(*args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "variant", "players", "family", "teams"),
+    [
+        ("fano", "classic", 2, "fano-classic", [(0,), (1,)]),
+        ("fano", "trionfey", 3, "fano-trionfey", [(0,), (1,), (2,)]),
+        ("fano", "trionfey-one-for-all", 4, "fano-trionfey", [(0, 2), (1, 3)]),
+        ("fantan", None, 5, "fantan", [(0,), (1,), (2,), (3,), (4,)]),
+        ("morris", None, None, "morris", [(0,), (1,)]),
+        ("fan", None, None, "fan", [(0,)]),
+    ],
+)
+def test_a_game_names_its_rating_family_and_its_teams(
+    name: str, variant: str | None, players: int | None, family: str, teams: list[tuple[int, ...]]
+) -> None:
+    game, config = set_up(name, variant, players=players)
+    assert game.rating_family(config) == family
+    assert game.teams(config) == teams

@@ -387,7 +387,9 @@ def test_trionfey_the_attacker_bluffs(browser: Browser, server: Server) -> None:
             expect(guest.locator('.fano-seat.other .field .card[data-card="4H"]')).to_have_count(0)
             expect(guest.locator('.fano-seat.mine .field .card[data-card="AC"]')).to_have_count(1)
             expect(guest.locator(".fano-seat.other .hand .card.back")).to_have_count(2)
-            expect(guest.locator(".fano-seat.other .last")).to_contain_text("4H>AC")
+            expect(guest.locator(".fano-seat.other .last")).to_contain_text(
+                "attack on your A♣ with 4♥"
+            )  # in words
             shot(guest, "fano-trionfey-bluff-called")
         finally:
             close(guest)

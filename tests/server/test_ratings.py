@@ -178,7 +178,7 @@ def test_ranks_come_from_the_returns_and_ties_share_one() -> None:
     assert ranks((1.0, -1.0, -1.0), [(0,), (1,), (2,)]) == [1, 2, 2]
     assert ranks((-1.0, 1.0, -1.0, -1.0), [(0, 2), (1, 3)]) == [2, 1]
     game = get_game("fantan")
-    assert teams(game, game.config_from_json({}), 3) == [(0,), (1,), (2,)]
+    assert teams(game, game.config_from_json({"players": 3}), 3) == [(0,), (1,), (2,)]
 
 
 def test_three_players_order_their_ratings_by_place(db: Store) -> None:

@@ -265,6 +265,17 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         del config
         return None
 
+    def rating_family(self, config: ConfigT) -> str:
+        """The family of ``config``'s games that share a rating scale: the game's name,
+        unless its variants play as different games (Fano's two editions)."""
+        del config
+        return self.name
+
+    def teams(self, config: ConfigT) -> list[tuple[int, ...]]:
+        """The seats that win or lose together, each team once in seat order: one seat a
+        team unless the game has partnerships."""
+        return [(seat,) for seat in range(self.num_players(config))]
+
     # ------------------------------------------------------------------ playing
     @abstractmethod
     def new_state(self, config: ConfigT, seed: int = 0) -> StateT:

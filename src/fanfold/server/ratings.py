@@ -94,26 +94,18 @@ RATED, LEVELS = "rated", "levels"
 
 
 def family(game: AnyGame, config: GameConfig) -> str:
-    """The rating family of a game and variant: the game's name, or ``fano-EDITION``."""
-    edition = getattr(config, "edition", None)
-    if game.name == "fano" and edition is not None:
-        return f"fano-{edition.value}"
-    return game.name
+    """The rating family of a game and variant (:meth:`Game.rating_family`): the game's name,
+    or ``fano-EDITION``."""
+    return game.rating_family(config)
 
 
 def teams(game: AnyGame, config: GameConfig, seats: int) -> list[tuple[int, ...]]:
-    """The seats in teams: Fano's partnerships (odd seats against even seats), one seat a team
-    in every other game."""
-    if game.name == "fano":
-        from fanfold.games.fano.rules.turns import teammates
-
-        found: list[tuple[int, ...]] = []
-        for seat in range(seats):
-            team = tuple(sorted(teammates(config, seat)))  # type: ignore[arg-type]
-            if team not in found:
-                found.append(team)
-        return found
-    return [(seat,) for seat in range(seats)]
+    """The seats in teams (:meth:`Game.teams`): Fano's partnerships, one seat a team in every
+    other game."""
+    grouped = game.teams(config)
+    if sum(len(team) for team in grouped) != seats:
+        raise ValueError(f"{seats} seats, but the game's teams are {grouped}")
+    return grouped
 
 
 def ranks(returns: Sequence[float], grouped: Sequence[tuple[int, ...]]) -> list[int]:

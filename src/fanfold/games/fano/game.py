@@ -59,6 +59,19 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
         """The turn limit bounds a game: at most 50 actions a turn."""
         return config.last_turn * 50
 
+    def rating_family(self, config: FanoConfig) -> str:
+        """The two editions play as different games: ``fano-classic``, ``fano-trionfey``."""
+        return f"{self.name}-{config.edition.value}"
+
+    def teams(self, config: FanoConfig) -> list[tuple[int, ...]]:
+        """Trionfey's partnerships (odd seats against even seats), else one seat a team."""
+        found: list[tuple[int, ...]] = []
+        for seat in range(config.players):
+            team = tuple(sorted(rules.turns.teammates(config, seat)))
+            if team not in found:
+                found.append(team)
+        return found
+
     def seat_name(self, config: FanoConfig, seat: int) -> str:
         return render.seat_label(config, seat)
 
