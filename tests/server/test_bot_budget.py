@@ -332,7 +332,11 @@ def test_a_table_whose_bots_think_long_waits_behind_one_whose_bots_answer_at_onc
         return waits
 
     waits = asyncio.run(play())
-    assert max(waits) < 0.35, waits
+    # Served first come, first served, each decision would wait for the three hogs' (0.4 to
+    # 0.6 s); fairly, it waits at most for the one decision under way (0.2 s), plus a busy
+    # machine's slack.
+    assert statistics.median(waits) < 0.3, waits
+    assert max(waits) < 0.5, waits
 
 
 def _alive(pid: int) -> bool:

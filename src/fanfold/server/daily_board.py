@@ -15,6 +15,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from fanfold.games.fan.game import FanGame
 from fanfold.server.accounts import accounts
 from fanfold.server.hub import AIDS
 from fanfold.server.store import Store, actions, seats, tables
@@ -50,7 +51,7 @@ def board(store: Store, deal: int) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
     with store.engine.connect() as connection:
         for row in connection.execute(query):
-            if str(row.game).split(".")[0] != "fan":
+            if row.game != FanGame.id:  # the daily deal is Fan patience's (server/daily.py)
                 continue
             options = json.loads(row.options)
             if options.get("variant", "classic") != "classic":
