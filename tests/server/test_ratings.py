@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,27 +38,19 @@ from fanfold.server.store import AppendRow, Store, actions, tables
 from tests.server.support import ROOMY, look, refused, sqlite_url
 from tests.server.test_accounts import create, csrf
 from tests.server.test_store import (
-    _postgres_url,
     create_table,
     postgres_cluster,  # noqa: F401 (fixture)
+    store_url,  # noqa: F401 (fixture)
 )
 
 JSON = dict[str, Any]
 BETA, TAU = SIGMA / 2, MU / 300
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A URL for an empty database: a new SQLite file, or a new database in the cluster."""
-    if request.param == "sqlite":
-        return sqlite_url(tmp_path)
-    cluster: str = request.getfixturevalue("postgres_cluster")
-    name = f"r_{uuid.uuid4().hex[:16]}"
-    engine = sa.create_engine(_postgres_url(cluster, "postgres"), isolation_level="AUTOCOMMIT")
-    with engine.connect() as connection:
-        connection.execute(sa.text(f"CREATE DATABASE {name}"))
-    engine.dispose()
-    return _postgres_url(cluster, name)
+@pytest.fixture
+def db_url(store_url: str) -> str:  # noqa: F811 (the imported fixture, by name)
+    """An empty database, SQLite or PostgreSQL (the store tests' ``store_url``)."""
+    return store_url
 
 
 @pytest.fixture

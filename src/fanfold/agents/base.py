@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 import re
-import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from typing import Any, Generic, TypeVar
 from fanfold.core.config import Config, GameConfig
 from fanfold.core.errors import ConfigError, NotationError, UnknownAgentError
 from fanfold.core.game import ActionT, Game, ViewT
-from fanfold.core.registry import AnyGame
+from fanfold.core.registry import AnyGame, load_entry_points
 
 
 @dataclass(frozen=True)
@@ -166,21 +165,12 @@ def register_entry_point(entry: EntryPoint) -> list[RegisteredAgent]:
 
 
 def _ensure_loaded() -> None:
-    """Register the agents of other packages' entry points, once. One that fails to load is
-    left out with a warning naming it, and the other agents stay available."""
+    """Register the agents of other packages' entry points, once."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            register_entry_point(entry)
-        except Exception as error:
-            warnings.warn(
-                f"the agent {entry.name!r} ({entry.value}) was not loaded: {error}",
-                RuntimeWarning,
-                stacklevel=3,
-            )
+    load_entry_points(entry_points(group=ENTRY_POINT_GROUP), register_entry_point, "agent")
 
 
 def registered_agent(name: str) -> RegisteredAgent:

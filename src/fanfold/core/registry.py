@@ -14,7 +14,7 @@ each names a :class:`~fanfold.core.game.Game` object (``docs/api.md``, "Adding a
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -65,22 +65,30 @@ def register_entry_point(entry: EntryPoint) -> AnyGame | None:
     return register(game)
 
 
+def load_entry_points(
+    found: Iterable[EntryPoint], register: Callable[[EntryPoint], object], what: str
+) -> None:
+    """Register every entry point ``found`` (one group's) with ``register``; one that fails is
+    left out with a warning naming it (``what``: "game", "agent"), and the others stay
+    available."""
+    for entry in found:
+        try:
+            register(entry)
+        except Exception as error:
+            warnings.warn(
+                f"the {what} {entry.name!r} ({entry.value}) was not loaded: {error}",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+
+
 def _ensure_loaded() -> None:
-    """Register the games of other packages' entry points, once. One that fails to load is
-    left out with a warning naming it, and the other games stay available."""
+    """Register the games of other packages' entry points, once."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            register_entry_point(entry)
-        except Exception as error:
-            warnings.warn(
-                f"the game {entry.name!r} ({entry.value}) was not loaded: {error}",
-                RuntimeWarning,
-                stacklevel=3,
-            )
+    load_entry_points(entry_points(group=ENTRY_POINT_GROUP), register_entry_point, "game")
 
 
 def all_games() -> list[AnyGame]:
