@@ -33,6 +33,7 @@ DEVELOPER = re.compile(
 def serious_violations(page: Page, exclude: str = "") -> list[Any]:
     """axe-core's serious and critical violations on the page as it is now (``exclude``: a
     selector left out)."""
+    page.wait_for_load_state("load")  # a page still arriving has no head to add axe to
     page.add_script_tag(path=str(AXE))
     found: list[Any] = page.evaluate(
         """async (exclude) => (await axe.run(exclude ? {exclude: [[exclude]]} : document))
