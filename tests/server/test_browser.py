@@ -272,6 +272,9 @@ def test_hotseat_covers_the_hand_between_players(page: Page, server: str) -> Non
         if page.locator("#cover").is_visible():
             expect(page.locator("#game .card")).to_have_count(0)  # nothing shows under it
             expect(page.locator("#cover-text")).to_contain_text("Pass the device")
+            # The status no longer tells the last player it is their move.
+            expect(page.locator("#status")).to_contain_text("Passing the device")
+            expect(page.locator("#status")).not_to_have_class(re.compile("your-turn"))
             shot(page, "fantan-hotseat-cover")
             page.click("#cover-ok")
             continue

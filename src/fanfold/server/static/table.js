@@ -100,6 +100,9 @@ function onState(data) {
 function cover(seat) {
   $("cover-text").textContent = `Pass the device to ${seatName(seat)}. Everyone else, look away.`;
   $("cover").hidden = false;
+  // The status speaks of the covered screen, not of the last player's turn.
+  $("status").textContent = `Passing the device to ${seatName(seat)}…`;
+  $("status").classList.remove("your-turn");
   $("game").replaceChildren();
   $("log").replaceChildren(); // the last player's own announcements may name their cards
   $("cover-ok").onclick = () => {
