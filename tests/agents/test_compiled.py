@@ -135,3 +135,111 @@ def test_ctrl_c_during_a_compile_ends_it_at_once(
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # killed and reaped
     assert not compiled.is_compiled("fano")
+
+
+@pytest.fixture
+def packaged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The packaged cache's folder, in a temporary folder."""
+    from fanfold.core import numba_cache
+
+    folder = tmp_path / "_compiled"
+    folder.mkdir()
+    monkeypatch.setattr(numba_cache, "PACKAGED", folder)
+    return folder
+
+
+def _manifest(folder: Path, **changed: Any) -> None:
+    modules = ["agents/strategy/compiled.py"]
+    manifest = {
+        **compiled._built_for(modules),
+        "modules": modules,
+        "games": {"fano": {"module": "tests.agents.compiled_stub", "seconds": 1.0}},
+        **changed,
+    }
+    (folder / compiled.MANIFEST).write_text(json.dumps(manifest))
+
+
+def test_a_current_packaged_cache_is_ready_without_compiling(stub: Path, packaged: Path) -> None:
+    assert not compiled.packaged("fano")
+    _manifest(packaged)
+    assert compiled.packaged("fano")
+    assert compiled.is_compiled("fano")
+    said: list[str] = []
+    assert compiled.compile_ahead("fano", said.append) is None
+    compiled.prepare("fano", said.append, compile=False)
+    assert _pids(stub) == [os.getpid()]  # loaded here; no compiling subprocess
+    assert said == ["Loading Fano's compiled search from the cache..."]
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"numba": "0.1.0"},
+        {"llvmlite": "0.1.0"},
+        {"python": "cpython-27"},
+        {"target": ["skylake-avx512", "+avx512f"]},
+        {"sources": "0" * 64},
+        {"modules": ["agents/strategy/compiled.py", "agents/strategy/missing.py"]},
+        {"modules": "agents/strategy/compiled.py"},
+        {"games": {"fano": {"module": "fanfold.agents.strategy.fano_fast"}}},
+        {"games": {"fantan": {"module": "tests.agents.compiled_stub"}}},
+    ],
+)
+def test_a_packaged_cache_built_for_something_else_is_not_ready(
+    stub: Path, packaged: Path, changed: dict[str, Any]
+) -> None:
+    _manifest(packaged, **changed)
+    assert not compiled.packaged("fano")
+    assert not compiled.is_compiled("fano")
+
+
+def test_a_damaged_manifest_means_not_ready(stub: Path, packaged: Path) -> None:
+    (packaged / compiled.MANIFEST).write_text("{not JSON")
+    assert not compiled.packaged("fano")
+    (packaged / compiled.MANIFEST).write_text("[]")
+    assert not compiled.packaged("fano")
+
+
+def test_the_sources_digest_follows_the_contents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = tmp_path / "module.py"
+    module.write_text("VALUE = 1\n")
+    (tmp_path / "other.py").write_text("OTHER = 1\n")
+    monkeypatch.setattr(compiled, "PACKAGE", tmp_path)
+    first = compiled.sources(["module.py"])
+    later = module.stat().st_mtime + 1000
+    os.utime(module, (later, later))
+    assert compiled.sources(["module.py"]) == first
+    (tmp_path / "other.py").write_text("OTHER = 2\n")  # not one of the modules
+    assert compiled.sources(["module.py"]) == first
+    module.write_text("VALUE = 2\n")
+    assert compiled.sources(["module.py"]) != first
+    assert compiled.sources(["module.py", "gone.py"]) != compiled.sources(["module.py"])
+
+
+def test_a_build_whose_warm_ups_compiled_nothing_writes_no_manifest(
+    stub: Path, packaged: Path
+) -> None:
+    with pytest.raises(RuntimeError, match="wrote no compiled code"):
+        compiled.build()
+    assert not (packaged / compiled.MANIFEST).exists()
+    assert not compiled.packaged("fano")
+    (packaged / "kernel.f-1.py311.nbi").touch()  # as Numba would have written
+    said: list[str] = []
+    manifest = compiled.build(said.append)
+    assert manifest["games"]["fano"]["module"] == "tests.agents.compiled_stub"
+    assert "agents/strategy/compiled.py" in manifest["modules"]
+    assert said[0].startswith("Compiling Fano's compiled search into")
+    assert compiled.packaged("fano")
+
+
+def test_a_packaged_cache_is_not_used_when_the_variable_says_so(
+    stub: Path, packaged: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fanfold.core import numba_cache
+
+    _manifest(packaged)
+    monkeypatch.setenv(numba_cache.NO_PACKAGED, "1")
+    assert not compiled.packaged("fano")
+    assert not compiled.is_compiled("fano")

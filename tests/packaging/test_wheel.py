@@ -1,7 +1,11 @@
-"""The wheel: built the way a release is (``python -m build``: a source distribution, then a
-wheel from it), it holds every file the package needs besides its modules, and installed
-without the network into a fresh virtual environment it serves every page, the exact rules
-included, and migrates its store."""
+"""The wheel: built by ``python -m build`` from the checkout, it holds every file the package
+needs besides its modules and the compiled code (``fanfold/_compiled/``, tagged for its
+platform), and installed without the network into a fresh virtual environment it serves every
+page, the exact rules included, migrates its store, and plays its first ``hard`` decisions
+without compiling anything. The source distribution carries no compiled code.
+
+The wheel's build starts from the checkout's packaged cache (``src/fanfold/_compiled/``, which
+``pip install -e .`` built), so it loads what is current there instead of compiling again."""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import sysconfig
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -62,23 +68,46 @@ def _copy_sources(target: Path) -> None:
             shutil.copy2(source, target / name)
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel ``python -m build`` makes from a copy of the checkout (no network: the build
-    uses this environment's setuptools)."""
-    work = tmp_path_factory.mktemp("build")
-    source = work / "source"
-    source.mkdir()
-    _copy_sources(source)
+def _build(source: Path, kind: str, outdir: Path) -> None:
+    """``python -m build --KIND`` (no network: this environment's setuptools and Numba)."""
     subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(work / "dist"), "."],
+        [sys.executable, "-m", "build", "--no-isolation", f"--{kind}", "--outdir", str(outdir)],
         cwd=source,
         check=True,
         capture_output=True,
-        timeout=600,
+        timeout=1500,  # a wheel built without the checkout's cache compiles everything
     )
-    (built,) = (work / "dist").glob("fanfold-*.whl")
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the checkout's sources (the build writes its folders there)."""
+    source = tmp_path_factory.mktemp("build") / "source"
+    source.mkdir()
+    _copy_sources(source)
+    return source
+
+
+@pytest.fixture(scope="module")
+def wheel(source: Path) -> Path:
+    """The wheel ``python -m build --wheel`` makes from a copy of the checkout."""
+    _build(source, "wheel", source.parent / "dist")
+    (built,) = (source.parent / "dist").glob("fanfold-*.whl")
     return built
+
+
+@pytest.fixture(scope="module")
+def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment with the wheel installed, which sees this environment's
+    packages (the dependencies), not the network."""
+    venv = tmp_path_factory.mktemp("installed") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    subprocess.run(
+        [venv / "bin" / "python", "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+         str(wheel)],
+        check=True, capture_output=True, timeout=300, env=CLEAN,
+    )  # fmt: skip
+    return venv
 
 
 def _package_files() -> set[str]:
@@ -100,21 +129,105 @@ def test_wheel_holds_the_package_data(wheel: Path) -> None:
     documents = {f"fanfold/server/rules_docs/{p.name}" for p in (ROOT / "docs/rules").glob("*.md")}
     assert documents
     assert documents <= names
-    assert not [name for name in names if "__pycache__" in name or name.endswith(".nbi")]
+    assert not [name for name in names if "__pycache__" in name]
+    assert not [n for n in names if n.endswith(".nbi") and not n.startswith(COMPILED)]
 
 
-def test_installed_wheel_serves_every_page(wheel: Path, tmp_path: Path) -> None:
-    venv = tmp_path / "venv"
-    # The environment sees this one's packages (the dependencies), not the network.
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+#: The packaged compiled code's folder in the wheel.
+COMPILED = "fanfold/_compiled/"
+
+
+def test_wheel_holds_the_compiled_code_and_is_tagged_for_its_platform(wheel: Path) -> None:
+    archive = zipfile.ZipFile(wheel)
+    names = set(archive.namelist())
+    manifest = json.loads(archive.read(f"{COMPILED}manifest.json"))
+    assert set(manifest["games"]) == {"fano", "fantan"}
+    assert manifest["python"] == sys.implementation.cache_tag
+    indexes = {name.rpartition("/")[0] for name in names if name.endswith(".nbi")}
+    assert f"{COMPILED}games/fano/fast/kernels" in indexes
+    assert f"{COMPILED}agents/strategy" in indexes
+    assert any(name.endswith(".nbc") for name in names)
+    platform_tag = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    assert wheel.name.endswith(f"-{platform_tag}.whl"), wheel.name
+    assert "-none-any" not in wheel.name
+    (info,) = [name for name in names if name.endswith(".dist-info/WHEEL")]
+    assert "Root-Is-Purelib: false" in archive.read(info).decode()
+
+
+def test_the_source_distribution_carries_no_compiled_code(source: Path) -> None:
+    (source / "src" / "fanfold" / "_compiled").mkdir(exist_ok=True)
+    (source / "src" / "fanfold" / "_compiled" / "stale.nbi").touch()
+    _build(source, "sdist", source.parent / "sdist")
+    (built,) = (source.parent / "sdist").glob("fanfold-*.tar.gz")
+    with tarfile.open(built) as archive:
+        names = archive.getnames()
+    assert any(name.endswith("src/fanfold/agents/strategy/compiled.py") for name in names)
+    assert not [name for name in names if "_compiled" in name]
+
+
+#: Run by the virtual environment's Python with an empty Numba cache folder and an empty
+#: record: the first ``hard`` decision of each game, recording Numba's compile events and the
+#: subprocesses started.
+FIRST_DECISIONS = """
+import json, subprocess, sys
+from numba.core import event
+import fanfold
+from fanfold.agents import create_agent
+from fanfold.agents.strategy import compiled
+from fanfold.core.registry import get_game
+
+started = []
+popen = subprocess.Popen
+class Counted(popen):
+    def __init__(self, *args, **kwargs):
+        started.append(str(args[0]))
+        super().__init__(*args, **kwargs)
+subprocess.Popen = Counted
+ready = {name: compiled.packaged(name) for name in compiled.WARM_UPS}
+with event.install_recorder("numba:compile") as recorded:
+    for name, preset in (("fano", "classic"), ("fano", "trionfey"), ("fantan", "")):
+        game = get_game(name)
+        config = game.preset(preset).config if preset else game.default_config()
+        state = game.new_state(config, 1)
+        agent = create_agent("hard", game, 1)
+        agent.prepare(config, lambda line: None)
+        seat = game.current_player(state)
+        agent.choose(game.observe(state, seat), list(game.legal_actions(state)))
+compiles = sorted({str(e.data["dispatcher"]) for _, e in recorded.buffer if e.is_start})
+print(json.dumps({"file": fanfold.__file__, "ready": ready, "compiles": compiles,
+                  "started": started}))
+"""
+
+
+def _files(folder: Path) -> dict[str, int]:
+    return {str(path): path.stat().st_mtime_ns for path in folder.rglob("*") if path.is_file()}
+
+
+def test_installed_wheel_plays_hard_at_once_without_compiling(venv: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "numba"
+    cache.mkdir()
+    env = {**CLEAN, "NUMBA_CACHE_DIR": str(cache)}
+    env["FANFOLD_COMPILED_RECORD"] = str(tmp_path / "compiled.json")
+    env.pop("NUMBA_CPU_NAME", None)
+    env.pop("NUMBA_CPU_FEATURES", None)
+    (packaged,) = venv.glob("lib/python*/site-packages/fanfold/_compiled")
+    before = _files(packaged)
+    answer = subprocess.run(
+        [venv / "bin" / "python", "-c", FIRST_DECISIONS],
+        cwd=tmp_path, env=env, check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    found = json.loads(answer.stdout.splitlines()[-1])
+    assert Path(found["file"]).is_relative_to(venv), found["file"]
+    assert found["ready"] == {"fano": True, "fantan": True}
+    assert found["compiles"] == []
+    assert found["started"] == []  # no compiling subprocess
+    assert not any(cache.iterdir())
+    assert not (tmp_path / "compiled.json").exists()
+    assert _files(packaged) == before  # nothing compiled and written there either
+
+
+def test_installed_wheel_serves_every_page(venv: Path, tmp_path: Path) -> None:
     python = venv / "bin" / "python"
-    subprocess.run(
-        [python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
-        check=True,
-        capture_output=True,
-        timeout=300,
-        env=CLEAN,
-    )
     store = tmp_path / "store.db"
     answer = subprocess.run(
         [python, "-c", SERVE, str(store), *PAGES],

@@ -15,6 +15,7 @@ import pytest
 
 from fanfold.agents import create_agent
 from fanfold.agents.strategy import compiled, fano_fast
+from fanfold.core import numba_cache
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.play import make_seats, new_table
 from fanfold.server.bots import Decision, decide
@@ -47,13 +48,14 @@ def _compile_processes(record: Path) -> list[int]:
 def test_serve_says_what_it_compiles_and_stops_within_a_second(
     tmp_path: Path, stop: signal.Signals
 ) -> None:
-    cache = tmp_path / "numba"  # an empty cache: a fresh installation
+    cache = tmp_path / "numba"  # an empty cache: a fresh installation without packaged code
     cache.mkdir()
     record = tmp_path / "compiled.json"
     env = {
         **os.environ,
         "NUMBA_CACHE_DIR": str(cache),
         compiled.RECORD_VARIABLE: str(record),
+        numba_cache.NO_PACKAGED: "1",
         "PYTHONPATH": str(ROOT / "src"),
     }
     errors = tmp_path / "stderr"
@@ -104,6 +106,7 @@ def test_a_hard_bot_plays_the_fallback_level_until_compiled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(compiled.RECORD_VARIABLE, str(tmp_path / "compiled.json"))
+    monkeypatch.setenv(numba_cache.NO_PACKAGED, "1")  # an installation without packaged code
     monkeypatch.setattr(compiled, "_loaded", set())
 
     def never() -> None:

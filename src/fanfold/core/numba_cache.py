@@ -12,6 +12,24 @@ fingerprints of the files of the compiled functions and compiled modules it impo
 to any of them makes the next process compile afresh; nothing else changes where the cache
 lives or what it holds. Every file of compiled kernels calls :func:`install` before its first
 ``@njit``.
+
+Two more things make the compiled code travel, so that an installation can ship it ready
+(``setup.py`` builds it into the package, docs/fast.md):
+
+* **The packaged cache.** :class:`PackagedLocator`, first in Numba's list, keeps the cache of
+  fanfold's own files in the package folder :data:`PACKAGED` (``fanfold/_compiled/``, one folder
+  per folder of compiled files) whenever that folder exists and is writable (and
+  ``FANFOLD_NO_PACKAGED_CACHE`` is not set), with the file's
+  content fingerprint as its stamp (no time stamp, no absolute path: a wheel installs the files
+  anew and elsewhere). Elsewhere Numba's own folders serve as before.
+* **A portable CPU target.** Numba keys cached code on the CPU's name and features, and code
+  built for this machine's CPU is ignored on another. Importing this module sets the target of
+  every compile in the process (``NUMBA_CPU_NAME``, ``NUMBA_CPU_FEATURES``) to
+  :func:`portable_target`: ``x86-64-v2`` on an x86-64 CPU that has its features, ``generic`` on
+  other architectures, and this CPU's own where it lacks them, unless ``NUMBA_CPU_NAME`` is set
+  already (by the person running, or by a fanfold parent process) or Numba compiled something in
+  this process before (its target is fixed then). Every file of compiled kernels imports this
+  module before its first ``@njit``.
 """
 
 from __future__ import annotations
@@ -20,22 +38,101 @@ import ast
 import enum
 import hashlib
 import inspect
+import os
+import platform
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
+from numba.core import config as _config
 from numba.core.caching import (
     CacheImpl,
     InTreeCacheLocator,
     UserProvidedCacheLocator,
     UserWideCacheLocator,
+    _CacheLocator,
 )
 from numba.core.dispatcher import Dispatcher
+from numba.core.registry import cpu_target
 
+#: Numba's settings (read from its ``NUMBA_*`` variables).
+config: Any = _config
+
+#: fanfold's package folder.
+PACKAGE = Path(__file__).resolve().parents[1]
 #: The folders whose files get the locators: fanfold's package.
-ROOTS: list[Path] = [Path(__file__).resolve().parents[1]]
+ROOTS: list[Path] = [PACKAGE]
+#: The compiled code shipped inside the package (:class:`PackagedLocator`).
+PACKAGED = PACKAGE / "_compiled"
+#: Set to 1 to neither build (``setup.py``) nor use the packaged cache: fanfold's code then
+#: compiles on first use into Numba's own cache folders.
+NO_PACKAGED = "FANFOLD_NO_PACKAGED_CACHE"
+
+
+def packaged_enabled() -> bool:
+    """Whether the packaged cache may be used (:data:`NO_PACKAGED` is not set)."""
+    return os.environ.get(NO_PACKAGED, "") in ("", "0")
+
+
+#: The portable target on x86-64, and what a CPU needs for it (LLVM's feature names): SSE3,
+#: SSSE3, SSE4.1, SSE4.2, POPCNT, CMPXCHG16B and LAHF/SAHF, every x86-64 CPU since about 2009.
+X86_64_V2 = "x86-64-v2"
+X86_64_V2_FEATURES = ("cx16", "popcnt", "sahf", "sse3", "sse4.1", "sse4.2", "ssse3")
+#: The portable target on other architectures.
+GENERIC = "generic"
+#: Numba's variables for the target (read again by Numba before each compile).
+CPU_NAME = "NUMBA_CPU_NAME"
+CPU_FEATURES = "NUMBA_CPU_FEATURES"
+
+
+def portable_target(machine: str, features: Mapping[str, bool]) -> str | None:
+    """The CPU target fanfold's kernels are built for on a ``machine`` (``platform.machine()``)
+    whose CPU has ``features`` (LLVM's names): ``x86-64-v2`` on x86-64 when the CPU has every
+    feature of it, ``None`` (this CPU's own target) when it lacks one, ``generic`` on other
+    architectures."""
+    if machine.lower() in ("x86_64", "amd64"):
+        has_all = all(features.get(name, False) for name in X86_64_V2_FEATURES)
+        return X86_64_V2 if has_all else None
+    return GENERIC
+
+
+def _host_features() -> dict[str, bool]:
+    import llvmlite.binding as llvm
+
+    try:
+        return dict(llvm.get_host_cpu_features())
+    except RuntimeError:  # LLVM cannot tell on this platform
+        return {}
+
+
+def use_portable_target() -> None:
+    """Make this process compile (and load) for :func:`portable_target`, unless
+    ``NUMBA_CPU_NAME`` is set already or Numba's CPU target is set up already (it compiled or
+    decorated something: its target is fixed for the process)."""
+    if CPU_NAME in os.environ or "_toplevel_target_context" in vars(cpu_target):
+        return
+    name = portable_target(platform.machine(), _host_features())
+    if name is None:
+        return
+    os.environ[CPU_NAME] = name
+    os.environ[CPU_FEATURES] = ""  # the target's own features, no more
+    config.reload_config()
+
+
+def target() -> tuple[str, str]:
+    """The CPU name and features this process compiles for (part of each cache entry's key)."""
+    import llvmlite.binding as llvm
+    from numba.core import codegen
+
+    name = config.CPU_NAME or llvm.get_host_cpu_name()
+    features = config.CPU_FEATURES
+    if features is None:
+        features = getattr(codegen, "get_host_cpu_features")()  # noqa: B009 (untyped)
+    return str(name), str(features)
+
 
 _CONSTANTS = (bool, int, float, complex, str, bytes, type(None), np.generic, enum.Enum)
 
@@ -88,10 +185,19 @@ def _value_print(value: Any, stack: tuple[Path, ...]) -> bytes:
     return getattr(value, "__qualname__", type(value).__qualname__).encode()
 
 
+def _relative(path: Path) -> str:
+    """``path`` from the root that holds it (a fingerprint must not depend on where fanfold is
+    installed: the packaged cache travels with the package)."""
+    for root in ROOTS:
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    return str(path)
+
+
 def _file_print(path: Path, stack: tuple[Path, ...]) -> bytes:
     path = path.resolve()
     if path in stack:  # two compiled files importing each other: each is folded in once
-        return b"cycle:" + str(path).encode()
+        return b"cycle:" + _relative(path).encode()
     known = _PRINTS.get(path)
     if known is None:
         known = _PRINTS[path] = _compute(path, (*stack, path))
@@ -156,13 +262,59 @@ class ImportsUserWideLocator(_ImportsStamp, UserWideCacheLocator):
     """Numba's user-wide locator with the imports' fingerprint."""
 
 
-#: The locators, in the order Numba tries its own.
-LOCATORS = (ImportsUserProvidedLocator, ImportsInTreeLocator, ImportsUserWideLocator)
+class PackagedLocator(_CacheLocator):
+    """The cache of a file of fanfold's package in the package itself: in :data:`PACKAGED`,
+    under the file's folder relative to the package (``_compiled/games/fano/fast/kernels``),
+    stamped with the file's :func:`fingerprint` alone (its content and what it imports, never a
+    time stamp or a path). Used for every file of the package when :data:`PACKAGED` exists and
+    is writable (Numba writes there what it compiles afresh) and :data:`NO_PACKAGED` is not
+    set; otherwise the next locator."""
+
+    def __init__(self, py_func: Any, py_file: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        folder = Path(py_file).resolve().parent.relative_to(PACKAGE)
+        self._cache_path = str(PACKAGED.joinpath(*folder.parts))
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self) -> Any:
+        return fingerprint(Path(self._py_file))
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> Any:
+        if not packaged_enabled() or not PACKAGED.is_dir():
+            return None
+        if not Path(py_file).resolve().is_relative_to(PACKAGE):
+            return None
+        locator = cls(py_func, py_file)
+        try:
+            locator.ensure_cache_path()  # type: ignore[no-untyped-call]
+        except OSError:  # a read-only installation: Numba's user-wide cache instead
+            return None
+        return locator
+
+
+#: The locators, in the order they are tried: the packaged cache, then Numba's own order.
+LOCATORS = (
+    PackagedLocator,
+    ImportsUserProvidedLocator,
+    ImportsInTreeLocator,
+    ImportsUserWideLocator,
+)
 
 
 def install() -> None:
     """Put :data:`LOCATORS` in front of Numba's own (once a process)."""
+    use_portable_target()
     classes = CacheImpl._locator_classes
     for locator in reversed(LOCATORS):
         if locator not in classes:
             classes.insert(0, locator)
+
+
+use_portable_target()

@@ -13,6 +13,12 @@ that took last time (:func:`last_seconds`), and records success in a small file
 cache folder and fanfold's files), so that other processes know the cache is filled
 (:func:`is_compiled`).
 
+An installation may carry the compiled code already: ``setup.py`` runs :func:`build` when it
+builds the package (a wheel, or an editable install), which compiles every game's warm-up into
+the package folder (:data:`fanfold.core.numba_cache.PACKAGED`) and writes a manifest of what it
+was built for (Numba, Python, the CPU target, the fanfold modules it used). :func:`packaged`
+reads it: a current packaged cache is ready, and nothing compiles.
+
 :func:`prepare` is what an agent calls: compile ahead if needed, then load from the cache in
 this process. Where waiting is not an option (a server's bot within its time cap), the caller
 asks :func:`prepare` not to compile (``compile=False``, or any preparation within
@@ -32,7 +38,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -52,6 +58,8 @@ FALLBACK_LEVEL = "medium"
 WAIT_SECONDS = 0.2
 #: Environment variable naming the record file instead of the user cache folder's.
 RECORD_VARIABLE = "FANFOLD_COMPILED_RECORD"
+#: The packaged cache's manifest, in its folder (:func:`build`, :func:`packaged`).
+MANIFEST = "manifest.json"
 
 
 class NotCompiledError(RuntimeError):
@@ -144,10 +152,122 @@ def last_seconds(name: str) -> float | None:
     return float(seconds) if isinstance(seconds, int | float) else None
 
 
+#: Content digests of fanfold's modules, by path, size and time stamp (:func:`sources`).
+_digests: dict[tuple[Path, int, int], bytes] = {}
+
+
+def sources(modules: Iterable[str]) -> str:
+    """The SHA-256 of fanfold's ``modules`` (paths in the package): their paths and contents
+    (a missing one counts as empty)."""
+    digest = hashlib.sha256()
+    for name in sorted(modules):
+        path = PACKAGE / name
+        try:
+            stat = path.stat()
+        except OSError:
+            digest.update(name.encode() + b"\0missing\0")
+            continue
+        known = (path, stat.st_size, stat.st_mtime_ns)
+        if known not in _digests:
+            _digests[known] = hashlib.sha256(path.read_bytes()).digest()
+        digest.update(name.encode() + b"\0" + _digests[known])
+    return digest.hexdigest()
+
+
+def _imported() -> list[str]:
+    """fanfold's modules imported in this process, as paths in the package."""
+    found = set()
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if file and Path(file).resolve().is_relative_to(PACKAGE):
+            found.add(Path(file).resolve().relative_to(PACKAGE).as_posix())
+    return sorted(found)
+
+
+def _manifest_path() -> Path:
+    from fanfold.core import numba_cache
+
+    return numba_cache.PACKAGED / MANIFEST
+
+
+def _built_for(modules: Iterable[str]) -> dict[str, Any]:
+    """What the packaged cache must have been built for to be used here (``modules``: the
+    fanfold modules its warm-ups imported)."""
+    import llvmlite
+    import numba
+
+    from fanfold.core import numba_cache
+
+    return {
+        "numba": numba.__version__,
+        "llvmlite": llvmlite.__version__,
+        "python": sys.implementation.cache_tag,
+        "target": list(numba_cache.target()),
+        "sources": sources(modules),
+    }
+
+
+def packaged(name: str) -> bool:
+    """Whether the package carries game ``name``'s compiled code ready to load: :func:`build`
+    made it by that game's warm-up, for this Numba, llvmlite, Python and CPU target and the
+    present contents of the fanfold modules the warm-ups imported; the folder is writable (as
+    Numba's cache needs); and ``FANFOLD_NO_PACKAGED_CACHE`` is not set."""
+    from fanfold.core import numba_cache
+
+    if not numba_cache.packaged_enabled():
+        return False
+    try:
+        manifest = json.loads(_manifest_path().read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(manifest, dict):
+        return False
+    games = manifest.get("games")
+    entry = games.get(name) if isinstance(games, dict) else None
+    if not isinstance(entry, dict) or entry.get("module") != WARM_UPS.get(name):
+        return False
+    if not os.access(_manifest_path().parent, os.W_OK):
+        return False
+    modules = manifest.get("modules")
+    if not isinstance(modules, list) or not all(isinstance(name, str) for name in modules):
+        return False
+    built = _built_for(modules)
+    return all(manifest.get(key) == value for key, value in built.items())
+
+
+def build(say: Callable[[str], None] = _quiet) -> dict[str, Any]:
+    """Compile every game's warm-up (:data:`WARM_UPS`) into the packaged cache, in this
+    process, and write its manifest; what is in the cache already and current is loaded, not
+    compiled again. Returns the manifest. Run by ``setup.py`` (``python -m
+    fanfold.agents.strategy.compiled --build``) with this package first on the path."""
+    from fanfold.core import numba_cache
+
+    folder = numba_cache.PACKAGED
+    folder.mkdir(exist_ok=True)
+    _manifest_path().unlink(missing_ok=True)  # not ready until every warm-up ran
+    games: dict[str, dict[str, Any]] = {}
+    for name, module in WARM_UPS.items():
+        say(f"Compiling {WHAT[name]} into {folder} (what is there already is loaded)...")
+        started = time.monotonic()
+        importlib.import_module(module).warm_up()
+        seconds = time.monotonic() - started
+        games[name] = {"module": module, "seconds": round(seconds, 1)}
+        say(f"{WHAT[name]}: {seconds:.1f} s.")
+    if not any(folder.rglob("*.nbi")):
+        raise RuntimeError(f"the warm-ups wrote no compiled code into {folder}")
+    modules = _imported()
+    manifest = {**_built_for(modules), "modules": modules, "games": games}
+    partial = folder / f"{MANIFEST}.{os.getpid()}"
+    partial.write_text(json.dumps(manifest, indent=1), "utf-8")
+    partial.replace(_manifest_path())
+    return manifest
+
+
 def is_compiled(name: str) -> bool:
-    """Whether game ``name``'s compiled code is in the cache of this installation (compiled
-    by :func:`compile_ahead`, here or in another process) or loaded in this process."""
-    return name in _loaded or _recorded(name).get("key") == installation_key()
+    """Whether game ``name``'s compiled code is ready in this installation: loaded in this
+    process, carried by the package (:func:`packaged`), or in the cache (compiled by
+    :func:`compile_ahead`, here or in another process)."""
+    return name in _loaded or _recorded(name).get("key") == installation_key() or packaged(name)
 
 
 def is_loaded(name: str) -> bool:
@@ -256,7 +376,11 @@ def _die_with(parent: int) -> None:
 def main(arguments: list[str]) -> int:
     """``python -m fanfold.agents.strategy.compiled MODULE PARENT_PID``: run ``MODULE``'s
     ``warm_up()`` (a game's, :data:`WARM_UPS`), which compiles its code into Numba's cache (or
-    loads it), ending early if the parent process does."""
+    loads it), ending early if the parent process does. ``--build``: :func:`build`, saying
+    what it does on the standard output."""
+    if arguments == ["--build"]:
+        build(lambda line: print(line, flush=True))
+        return 0
     module, parent = arguments
     _die_with(int(parent))
     importlib.import_module(module).warm_up()
