@@ -1,22 +1,27 @@
 """A fresh installation's cold start: seconds from a command's start to the first decision of
 the full-strength ``hard`` bot, and to ``fanfold serve`` having its compiled search ready.
 
-Builds a wheel of this checkout (``python -m build --no-isolation``), installs it without its
-dependencies into a fresh virtual environment that sees this environment's packages, and runs
-each case in a new process with an empty Numba cache (``NUMBA_CACHE_DIR``) and an empty record
-of compiles (``FANFOLD_COMPILED_RECORD``), as a first ``pip install`` would, then once more with
-that cache filled (warm):
+Builds a wheel of this checkout (``python -m build --no-isolation --wheel``: the build puts the
+compiled code in the package, starting from the checkout's ``src/fanfold/_compiled`` when an
+editable install made one), installs it without its dependencies into a fresh virtual
+environment that sees this environment's packages, and runs each case in a new process with an
+empty Numba cache (``NUMBA_CACHE_DIR``) and an empty record of compiles
+(``FANFOLD_COMPILED_RECORD``), as a first ``pip install`` would, then once more (warm):
 
-* ``fano classic`` / ``fano trionfey``: ``hard`` prepares (compiles in a subprocess, says so),
-  then chooses the first move of a 2-player game;
+* ``fano classic`` / ``fano trionfey``: ``hard`` prepares (compiles in a subprocess, says so,
+  unless the package carries the compiled code), then chooses the first move of a 2-player game;
 * ``fantan``: the same for Fan Tan's ``hard`` (4 players);
-* ``serve``: ``fanfold serve`` from its start until it says that every compiled search is ready
-  (its bots play the ``medium`` level before that, which does not count here); ``--no-serve``
-  leaves it out;
+* ``serve``: ``fanfold serve`` from its start until it answers and says that every compiled
+  search is ready (its bots play the ``medium`` level before that, which does not count here);
+  ``--no-serve`` leaves it out;
 * ``fanfold --help``.
 
-Run: ``python3 benchmarks/cold_start.py`` (``--cases fantan,help`` for some of them). Each
-cold case compiles from scratch: on a 2-core machine Fano's takes minutes. Prints a table.
+``--without-packaged`` runs the cases with ``FANFOLD_NO_PACKAGED_CACHE=1``: the packaged code
+unused, everything compiled on first use, as before the package carried it (minutes for Fano on
+a 2-core machine).
+
+Run: ``python3 benchmarks/cold_start.py`` (``--cases fantan,help`` for some of them). Prints a
+table.
 """
 
 from __future__ import annotations
@@ -86,10 +91,12 @@ def _venv(work: Path, wheel: Path) -> Path:
     return venv
 
 
-def _environment(cache: Path) -> dict[str, str]:
+def _environment(cache: Path, packaged: bool) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env["NUMBA_CACHE_DIR"] = str(cache / "numba")
     env["FANFOLD_COMPILED_RECORD"] = str(cache / "compiled.json")
+    if not packaged:
+        env["FANFOLD_NO_PACKAGED_CACHE"] = "1"
     return env
 
 
@@ -139,6 +146,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", default="fano classic,fano trionfey,fantan,serve,help")
     parser.add_argument("--no-serve", action="store_true")
+    parser.add_argument(
+        "--without-packaged", action="store_true", help="compile on first use, as before"
+    )
     options = parser.parse_args()
     cases = [case.strip() for case in options.cases.split(",") if case.strip()]
     if options.no_serve:
@@ -153,11 +163,11 @@ def main() -> None:
         started = time.monotonic()
         venv = _venv(work, _wheel(work))
         print(f"wheel built and installed in a fresh venv: {time.monotonic() - started:.1f} s")
-        print(f"{'case':<16}{'cold (empty cache)':>20}{'warm':>10}")
+        print(f"{'case':<16}{'fresh install':>20}{'warm':>10}")
         for number, case in enumerate(cases):
             cache = work / f"cache{number}"
             (cache / "numba").mkdir(parents=True)
-            env = _environment(cache)
+            env = _environment(cache, packaged=not options.without_packaged)
             figures = []
             for _ in ("cold", "warm"):
                 if case == "serve":
