@@ -66,6 +66,8 @@ PROMOTION = 16.0
 #: Extra for a main-phase action: it leaves the end action still to play.
 KEEPS_TURN = 0.15
 _NEVER = -1e9
+#: What ending a turn with ``pass`` costs (a stand-off would last until the turn limit).
+STALL = 0.3
 #: How much of an exposed card's expected loss counts.
 DANGER = 0.5
 
@@ -282,7 +284,7 @@ class _Scorer:
             cycled = 0.05 * len(action.cards)
             return self.mine(field, rest) + cycled + (0.2 if view.config.tribute else 0.0)
         if isinstance(action, Pass):
-            return 0.0
+            return -STALL
         if isinstance(action, Defend):
             return self.defend(action.card)
         if isinstance(action, Flip):

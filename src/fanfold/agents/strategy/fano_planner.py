@@ -25,7 +25,9 @@ know only (the dealt hands are never read there):
   window (the seat could answer a declaration) lowers that chance;
 * the same pricing the other way: the opponents' exposed cards the seat can hit at its next
   turn, at a lower weight (they move first);
-* a card cycled through a face-down discard, and tribute counters (a third of a special).
+* a card cycled through a face-down discard, and tribute counters (a third of a special);
+  a turn ended with ``pass`` costs a little, so that two cautious players do not stand off
+  until the turn limit draws the game.
 
 The difference to the best opponent (or partnership) is the value; a won game is worth more
 than any position.
@@ -75,6 +77,9 @@ COUNTERABLE = 0.7
 SUPPORT_GAIN = 0.3
 #: How much of the seat's own next-turn attacks count (the opponents move first).
 OPPORTUNITY = 0.35
+#: What ending a turn with ``pass`` costs: a turn that changes nothing lets a stand-off
+#: last until the turn limit draws the game; cycling a card or playing one moves it on.
+STALL = 0.3
 #: The most actions of one turn the search follows.
 DEPTH = 12
 
@@ -296,6 +301,8 @@ class _Search:
                     score = self.leaf(after, depth)
                     if isinstance(action, Discard):
                         score += CYCLE * len(action.cards)
+                    elif isinstance(action, Pass):
+                        score -= STALL
                 else:
                     score = self.value(after, depth + 1)
                 best = max(best, score)
@@ -353,4 +360,6 @@ def plan(
                 totals[position] += search.leaf(after, 1)
             if isinstance(action, Discard):
                 totals[position] += CYCLE * len(action.cards)
+            elif isinstance(action, Pass):
+                totals[position] -= STALL
     return totals
