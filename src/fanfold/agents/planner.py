@@ -16,6 +16,7 @@ from fanfold.core.errors import ConfigError
 from fanfold.core.game import Game
 from fanfold.games.fano.actions import FanoAction
 from fanfold.games.fano.config import FanoConfig
+from fanfold.games.fano.game import FanoGame
 from fanfold.games.fano.state import FanoState
 from fanfold.games.fano.view import FanoView
 
@@ -97,7 +98,7 @@ def make_planner(game: Any, config: Any, seed: int) -> PlannerAgent:
 
 def plays_fano(game: Any) -> bool:
     """Whether ``game`` is Fano."""
-    return bool(getattr(game, "name", None) == "fano")
+    return isinstance(game, FanoGame)
 
 
 del random
