@@ -16,11 +16,13 @@ from fanfold.agents.base import (
     with_time_cap,
 )
 from fanfold.agents.fan_solver import FanSolverAgent, SolverConfig, plays_fan
+from fanfold.agents.fano_greedy import GreedyConfig, make_greedy
 from fanfold.agents.heuristic import HeuristicAgent, HeuristicConfig
 from fanfold.agents.levels import LEVELS, has_levels, level_agent
 from fanfold.agents.mcts import MCTSAgent, MCTSConfig
 from fanfold.agents.perfect import PerfectAgent, PerfectConfig, plays_morris
 from fanfold.agents.pimc import PIMCAgent, PIMCConfig
+from fanfold.agents.planner import PlannerConfig, make_planner, plays_fano
 from fanfold.agents.random_agent import RandomAgent, RandomConfig
 from fanfold.agents.strategy import has_knowledge
 from fanfold.core.errors import ConfigError
@@ -51,6 +53,15 @@ def _solver(game: AnyGame, config: Any, seed: int) -> AnyAgent:
 def _heuristic(game: AnyGame, config: Any, seed: int) -> AnyAgent:
     del config
     return HeuristicAgent(game, seed)
+
+
+def _heuristic_v1(game: AnyGame, config: Any, seed: int) -> AnyAgent:
+    del config
+    from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
+
+    agent = HeuristicAgent(game, seed)
+    agent.knowledge = FanoKnowledge(game)
+    return agent
 
 
 @dataclass(frozen=True)
@@ -143,6 +154,33 @@ BUILTIN_AGENTS: tuple[RegisteredAgent, ...] = (
         "the game's strategy played directly, one quick move a decision with no search",
         has_knowledge,
         10,
+    ),
+    RegisteredAgent(
+        "heuristic-v1",
+        HeuristicConfig(),
+        _heuristic_v1,
+        "Fano's medium level until the turn planner: the strategy of 2026-11 played directly, "
+        "kept unchanged as a fixed reference",
+        plays_fano,
+        9,
+    ),
+    RegisteredAgent(
+        "greedy",
+        GreedyConfig(),
+        make_greedy,
+        "a fast Fano yardstick written apart from the strategy: each action scored by what it "
+        "changes at once (progress, what it takes, what it leaves exposed), no search",
+        plays_fano,
+        12,
+    ),
+    RegisteredAgent(
+        "planner",
+        PlannerConfig(),
+        make_planner,
+        "Fano's turn planner: the best whole turn of the seat's own actions, searched on a few "
+        "deals of its view, judged by what the opponents can do next",
+        plays_fano,
+        15,
     ),
     *(
         RegisteredAgent(

@@ -30,7 +30,10 @@ def prepare(say: Callable[[str], None]) -> None:
 
 
 #: The agent behind each level. ``easy``: a light search with random playouts (it finds few
-#: promotions: a beginner beats it); ``medium``: the strategy played directly, no search;
+#: promotions: a beginner beats it); ``medium``: the turn planner (:mod:`.fano_planner`: the
+#: seat's whole turn searched on three deals of its view, what the opponents can do next
+#: priced from the cards they may hold; no search across their turns; the strategy played
+#: directly, the level before it, is the agent ``heuristic-v1``);
 #: ``hard``: information-set search whose playouts follow the strategy for ten actions, scored
 #: by its evaluation, considering the strategy's best few moves at each node (progressive
 #: widening), the whole loop compiled (:mod:`fanfold.agents.strategy.fano_search`) over 64 deals
@@ -39,7 +42,7 @@ def prepare(say: Callable[[str], None]) -> None:
 #: decision.
 LEVELS = {
     "easy": "mcts(iterations=40, rollout_limit=40)",
-    "medium": "heuristic",
+    "medium": "planner",
     "hard": (
         "mcts(playout=fast-heuristic, tree=fast, deals=64, iterations=4000, rollout_limit=10,"
         " widening=1, exploration=0.1)"

@@ -1,0 +1,104 @@
+"""Fano's turn planner as an agent (``planner``): whole turns searched on a few deals of the
+view (:mod:`fanfold.agents.strategy.fano_planner`), no search across the opponents' turns."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fanfold.agents.base import Agent, AgentConfig
+from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
+from fanfold.agents.strategy.fano_planner import plan
+from fanfold.core.errors import ConfigError
+from fanfold.core.game import Game
+from fanfold.games.fano.actions import FanoAction
+from fanfold.games.fano.config import FanoConfig
+from fanfold.games.fano.game import FanoGame
+from fanfold.games.fano.state import FanoState
+from fanfold.games.fano.view import FanoView
+
+
+@dataclass(frozen=True)
+class PlannerConfig(AgentConfig):
+    """Settings of the turn planner.
+
+    Attributes:
+        deals: states dealt from the view a decision; every first action is searched on each.
+        nodes: positions of the seat's own turn searched in each deal (past it, a sequence
+            ends with its best end action).
+        seconds: a cap on a decision's time (``None``: the budgets alone, so a seeded game
+            plays the same on any machine); at least one deal is searched.
+    """
+
+    deals: int = 3
+    nodes: int = 150
+    seconds: float | None = None
+
+    def validate(self) -> None:
+        if self.deals < 1:
+            raise ConfigError(f"deals must be at least 1, not {self.deals}")
+        if self.nodes < 0:
+            raise ConfigError(f"nodes must be 0 or more, not {self.nodes}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+
+
+class PlannerAgent(Agent[FanoView, FanoAction]):
+    """Plays the first action of the best whole turn (see :mod:`.strategy.fano_planner`).
+
+    Args:
+        game: Fano.
+        config: the budgets.
+        seed: seeds the deals and the ties.
+        clock: the clock a ``seconds`` cap reads (:func:`time.monotonic`).
+    """
+
+    name = "planner"
+
+    def __init__(
+        self,
+        game: Game[FanoConfig, FanoState, FanoAction, FanoView],
+        config: PlannerConfig,
+        seed: int = 0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(game, seed)
+        self.config = config
+        self.knowledge = FanoKnowledge(game)
+        self.clock = clock
+
+    def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
+        if len(legal) == 1:
+            return legal[0]
+        seconds = self.config.seconds
+        deadline = None if seconds is None else self.clock() + seconds
+        values = plan(
+            self.game,
+            self.knowledge,
+            view,
+            legal,
+            self.rng,
+            self.config.deals,
+            self.config.nodes,
+            deadline,
+            self.clock,
+        )
+        top = max(values)
+        best = [action for action, value in zip(legal, values, strict=True) if value >= top - 1e-9]
+        return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def make_planner(game: Any, config: Any, seed: int) -> PlannerAgent:
+    """The registry's maker (Fano only: see :func:`plays_fano`)."""
+    return PlannerAgent(game, config, seed)
+
+
+def plays_fano(game: Any) -> bool:
+    """Whether ``game`` is Fano."""
+    return isinstance(game, FanoGame)
+
+
+del random

@@ -1,0 +1,365 @@
+"""Fano's turn planner: whole turns searched on deals of the view, judged by what they leave.
+
+A Fano turn is a sequence of the turn player's own actions (attacks or declarations, combines
+with their return choices, recruits, promotions, specials) closed by one end action, before
+any opponent plays. The planner deals a few states consistent with its view
+(:meth:`fanfold.core.game.Game.sample_state`), and in each searches its own turn depth first:
+every sequence of main-phase actions, each closed by every end action, within a node budget
+(transpositions are met once: many orders reach the same cards). Where the sequence needs a
+chance or an opponent (a hand emptied draws three from the dealt pile; a Trionfey declaration
+waits for the defender, answered by the strategy of :mod:`.fano_knowledge` in the dealt
+state) the deal decides. The first action with the best mean over the deals is played; the
+decision is made again at each action, so what a draw or a counter shows is used at once.
+
+A position a turn leaves is judged by :func:`turn_value`, from what the deciding seat could
+know only (the dealt hands are never read there):
+
+* each player's promotions and road to the next one (:func:`.fano_knowledge.potential`:
+  prestige cards in play, pairs in play that sum to a missing prestige value, ...), the
+  opponents' from their cards in play alone;
+* **what the opponents can do next**: each of the seat's exposed combat cards (not under
+  Perfect defense, not face down) that a player who attacks it can hit along the Fano lines is
+  counted lost with the chance that player holds the support at their next turn: their
+  known hand cards, else the copies of the support not in sight among their hidden cards, of
+  which they will hold three after drawing (:func:`holds_chance`); in Trionfey the counter
+  window (the seat could answer a declaration) lowers that chance;
+* the same pricing the other way: the opponents' exposed cards the seat can hit at its next
+  turn, at a lower weight (they move first);
+* a card cycled through a face-down discard, and tribute counters (a third of a special);
+  a turn ended with ``pass`` costs a little, so that two cautious players do not stand off
+  until the turn limit draws the game.
+
+The difference to the best opponent (or partnership) is the value; a won game is worth more
+than any position.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from fanfold.agents.strategy.fano_knowledge import (
+    CARD,
+    CYCLE,
+    LEVEL,
+    TRIBUTE,
+    FanoKnowledge,
+    attackers_of,
+    player_potential,
+)
+from fanfold.core.game import Game
+from fanfold.games.fano.actions import (
+    Discard,
+    FanoAction,
+    Pass,
+    Play,
+    Promote,
+    Substitute,
+)
+from fanfold.games.fano.cards import MAX_COMBAT, is_joker
+from fanfold.games.fano.config import FanoConfig, Special, Teams
+from fanfold.games.fano.rules import can_use, teammates
+from fanfold.games.fano.rules.attacks import support_value
+from fanfold.games.fano.rules.deck import HAND_SIZE
+from fanfold.games.fano.state import FanoState, Phase, PlayerState
+from fanfold.games.fano.view import FanoView
+
+#: A won game, above any position.
+WIN = 1000.0
+#: How much of an exposed card's expected loss counts (the attacker may have better to do).
+THREAT = 0.9
+#: The same when the seat's field opens a Trionfey counter window (it may answer).
+COUNTERABLE = 0.7
+#: What the attacker gains besides the card it takes: its support enters play.
+SUPPORT_GAIN = 0.3
+#: How much of the seat's own next-turn attacks count (the opponents move first).
+OPPORTUNITY = 0.35
+#: What ending a turn with ``pass`` costs: a turn that changes nothing lets a stand-off
+#: last until the turn limit draws the game; cycling a card or playing one moves it on.
+STALL = 0.3
+#: The most actions of one turn the search follows.
+DEPTH = 12
+
+_END = (Play, Substitute, Discard, Pass)
+
+
+def holds_chance(config: FanoConfig, player: PlayerState, seat: int, value: int) -> float:
+    """The chance that the player at ``seat`` holds a card of ``value`` (or a joker) once they
+    have drawn to three at their next turn, from what every player sees: certain when a card
+    of their hand known to all is one; else their unknown hand cards (three, less the known
+    ones) are drawn from the copies of ``value`` not in sight (not in play, not face up in
+    their discards, not known in hand) among all their hidden cards (hand, draw pile,
+    face-down discards)."""
+    known = player.known
+    for card in known:
+        if card >> 4 == value or is_joker(card):
+            return 1.0
+    unknown = HAND_SIZE - len(known)
+    if unknown <= 0:
+        return 0.0
+    seen = 0
+    for card in (*player.field, *player.up, *known):
+        if card >> 4 == value and not is_joker(card):
+            seen += 1
+    copies = len(config.suits_of(seat)) - seen
+    if copies <= 0:
+        return 0.0
+    pool = len(player.hand) - len(known) + len(player.draw) + len(player.down)
+    if pool <= unknown or pool - copies < unknown:
+        return 1.0
+    return 1.0 - math.comb(pool - copies, unknown) / math.comb(pool, unknown)
+
+
+def _own_chance(player: PlayerState, config: FanoConfig, seat: int, value: int) -> float:
+    """The chance that the deciding seat holds ``value`` at its next turn: certain when in
+    hand, else drawn from its own draw pile (whose cards it knows, not their order)."""
+    if any(card >> 4 == value or is_joker(card) for card in player.hand):
+        return 1.0
+    wanted = len(player.draw) and sum(
+        1 for card in player.draw if card >> 4 == value or is_joker(card)
+    )
+    draws = min(HAND_SIZE - len(player.hand), len(player.draw))
+    if not wanted or draws <= 0:
+        return 0.0
+    pool = len(player.draw)
+    if pool - wanted < draws:
+        return 1.0
+    del config, seat
+    return 1.0 - math.comb(pool - wanted, draws) / math.comb(pool, draws)
+
+
+def _loss(player: PlayerState, card: int, base: float, hand: bool) -> float:
+    """What losing ``card`` from play costs ``player`` (potential, with or without the hand)."""
+    field = list(player.field)
+    field.remove(card)
+    return base - _potential(tuple(field), player.hand if hand else ()) + CARD
+
+
+def _potential(field: tuple[int, ...], hand: tuple[int, ...]) -> float:
+    return player_potential(PlayerState(hand=hand, field=field))
+
+
+def _exposure(
+    state: FanoState,
+    seat: int,
+    attackers: Sequence[int],
+    chance: Callable[[PlayerState, int, int], float],
+    with_hand: bool,
+) -> float:
+    """The expected loss of ``seat``'s exposed combat cards to the players ``attackers``, each
+    holding a support with ``chance(player, attacker_seat, value)``: a card is lost if any of
+    the attacks on it has its support, the attacks taken as independent."""
+    config = state.config
+    victim = state.players[seat]
+    base = _potential(victim.field, victim.hand if with_hand else ())
+    total = 0.0
+    for card in victim.field:
+        value = card >> 4
+        if value > MAX_COMBAT or card in victim.protected or card in victim.hidden:
+            continue
+        safe = 1.0
+        gain = 0.0
+        for other in attackers:
+            foe = state.players[other]
+            ways = (False, True) if can_use(config, foe, other, Special.REVERSE) else (False,)
+            for attacker in foe.field:
+                strength = attacker >> 4
+                if strength > MAX_COMBAT or attacker in foe.hidden:
+                    continue
+                for reverse in ways:
+                    needed = support_value(strength, value, reverse)
+                    if needed:
+                        held = chance(foe, other, needed)
+                        safe *= 1.0 - held
+                        gain = max(gain, held)
+        hit = 1.0 - safe
+        if hit:
+            total += hit * _loss(victim, card, base, with_hand) + gain * SUPPORT_GAIN
+    return total
+
+
+def turn_value(state: FanoState, seat: int) -> float:
+    """The value for ``seat`` of ``state``, a position its turn left (see the module text):
+    its standing less the best opposing one, in units where a promotion is
+    :data:`.fano_knowledge.LEVEL`; :data:`WIN` (or its opposite) once the game is decided."""
+    config = state.config
+    players = state.players
+    count = len(players)
+    goal = config.promotions_to_win
+    partners = teammates(config, seat)
+    for other, player in enumerate(players):
+        if player.level >= goal:
+            return WIN if other in partners else -WIN
+    me = players[seat]
+    mine = LEVEL * me.level + player_potential(me) + TRIBUTE * me.tribute
+    attackers = attackers_of(config, seat, count)
+
+    def theirs(player: PlayerState, other: int, value: int) -> float:
+        return holds_chance(config, player, other, value)
+
+    weight = THREAT
+    if config.trionfey and _window(me):
+        weight = COUNTERABLE
+    mine -= weight * _exposure(state, seat, attackers, theirs, True)
+    rivals: dict[int, float] = {}
+    for other in range(count):
+        if other in partners:
+            continue
+        foe = players[other]
+        rivals[other] = LEVEL * foe.level + _potential(foe.field, ()) + TRIBUTE * foe.tribute
+    # The seat's own attacks at its next turn, on the players it may attack.
+    for other in _targets(state, seat):
+        if other in rivals:
+
+            def own(player: PlayerState, mover: int, value: int) -> float:
+                del player, mover
+                return _own_chance(me, config, seat, value)
+
+            rivals[other] -= OPPORTUNITY * _exposure(state, other, (seat,), own, False)
+    if config.teams is Teams.ONE_FOR_ALL or config.teams is Teams.ALL_FOR_ONE:
+        best_partner = max(
+            (
+                LEVEL * players[p].level + _potential(players[p].field, ())
+                for p in partners
+                if p != seat
+            ),
+            default=-math.inf,
+        )
+        mine = max(mine, best_partner)
+    return mine - max(rivals.values(), default=0.0)
+
+
+def _window(player: PlayerState) -> bool:
+    """Whether ``player``'s field would open a Trionfey counter window: a face-down card, or
+    two combat cards in play (a combine counter needs one besides the attacked card)."""
+    combat = [card for card in player.field if 1 <= card >> 4 <= MAX_COMBAT]
+    return bool(player.hidden) or len(combat) >= 2
+
+
+def _targets(state: FanoState, seat: int) -> tuple[int, ...]:
+    """The players ``seat`` may attack at its next turn."""
+    config = state.config
+    if not config.trionfey or len(state.players) == 2:
+        return ((seat + 1) % len(state.players),)
+    return tuple(
+        other for other in range(len(state.players)) if other not in teammates(config, seat)
+    )
+
+
+@dataclass
+class _Search:
+    """One deal's search of the deciding seat's turn."""
+
+    game: Game[FanoConfig, FanoState, FanoAction, FanoView]
+    knowledge: FanoKnowledge
+    seat: int
+    budget: int
+    deadline: float | None
+    clock: Callable[[], float]
+    rng: random.Random
+
+    def __post_init__(self) -> None:
+        self.memo: dict[FanoState, float] = {}
+        self.nodes = 0
+
+    def out_of_time(self) -> bool:
+        if self.nodes >= self.budget:
+            return True
+        return self.deadline is not None and self.clock() >= self.deadline
+
+    def value(self, state: FanoState, depth: int) -> float:
+        """The best the seat can make of ``state`` from here to the end of its turn."""
+        game = self.game
+        decider = game.current_player(state)
+        if decider is None:
+            return turn_value(state, self.seat)
+        mine = state.turn_player == self.seat
+        if not mine and decider != self.seat:
+            return turn_value(state, self.seat)
+        if state.phase is Phase.REACT and decider != self.seat:
+            # The opponent answers the seat's declaration in the dealt state.
+            legal = game.legal_actions(state)
+            action = self.knowledge.best(state, legal, self.rng)
+            return self.value(game.apply_legal(state, action), depth)
+        if not mine and state.phase is not Phase.REACT:
+            return turn_value(state, self.seat)
+        known = self.memo.get(state)
+        if known is not None:
+            return known
+        legal = game.legal_actions(state)
+        if depth >= DEPTH or self.out_of_time():
+            best = self.quick(state, legal)
+        else:
+            self.nodes += 1
+            best = -math.inf
+            for action in legal:
+                after = game.apply_legal(state, action)
+                if isinstance(action, _END) or (not mine):
+                    score = self.leaf(after, depth)
+                    if isinstance(action, Discard):
+                        score += CYCLE * len(action.cards)
+                    elif isinstance(action, Pass):
+                        score -= STALL
+                else:
+                    score = self.value(after, depth + 1)
+                best = max(best, score)
+        self.memo[state] = best
+        return best
+
+    def leaf(self, after: FanoState, depth: int) -> float:
+        """An end action's (or a defender's answer's) position: judged where the turn passed,
+        searched on where the seat still decides (a counter window or a reshuffle)."""
+        if self.game.current_player(after) == self.seat:
+            return self.value(after, depth + 1)
+        return self.value(after, depth)
+
+    def quick(self, state: FanoState, legal: Sequence[FanoAction]) -> float:
+        """Out of budget: the best end action's position, or the position as it stands."""
+        ends = [action for action in legal if isinstance(action, _END)]
+        if not ends:
+            return turn_value(state, self.seat)
+        return max(turn_value(self.game.apply_legal(state, action), self.seat) for action in ends)
+
+
+def plan(
+    game: Game[FanoConfig, FanoState, FanoAction, FanoView],
+    knowledge: FanoKnowledge,
+    view: FanoView,
+    legal: Sequence[FanoAction],
+    rng: random.Random,
+    deals: int,
+    nodes: int,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> list[float]:
+    """Each of ``legal``'s mean value (:func:`turn_value` of the best turn it starts) over
+    ``deals`` states dealt from ``view``, each searched within ``nodes`` nodes shared by all
+    the first actions; past ``deadline`` (a ``clock`` time) every search ends its turns with
+    their best end action, and no further deal is made once one was searched."""
+    seat = view.player
+    totals = [0.0] * len(legal)
+    for index in range(deals):
+        if index and deadline is not None and clock() >= deadline:
+            break
+        state = game.sample_state(view, rng)
+        search = _Search(game, knowledge, seat, nodes, deadline, clock, rng)
+        mine = state.turn_player == seat
+        for position, action in enumerate(legal):
+            after = game.apply_legal(state, action)
+            if isinstance(action, Promote) and after.players[seat].level >= (
+                state.config.promotions_to_win
+            ):
+                totals[position] += WIN
+                continue
+            if mine and not isinstance(action, _END) and state.phase is Phase.MAIN:
+                totals[position] += search.value(after, 1)
+            else:
+                totals[position] += search.leaf(after, 1)
+            if isinstance(action, Discard):
+                totals[position] += CYCLE * len(action.cards)
+            elif isinstance(action, Pass):
+                totals[position] -= STALL
+    return totals
