@@ -24,6 +24,8 @@ from pathlib import Path
 
 from fanfold.balance.experiment import Experiment, Variant
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.game import Termination
+from fanfold.play.kinds import forbids
 from fanfold.play.markdown import markdown_table
 from fanfold.play.stats import (
     Proportion,
@@ -50,6 +52,8 @@ class UseCount:
     winner_used: int = 0
     #: the sum over games of the square of the times it was played in the game
     squares: int = 0
+    #: games in which some seat played it
+    games: int = 0
 
     def per_game(self, games: int) -> tuple[float, tuple[float, float]]:
         """Times played a game, and its 95% interval (normal approximation) over ``games``."""
@@ -85,6 +89,15 @@ class VariantSummary:
     lengths: list[int] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)
     kinds: dict[str, UseCount] = field(default_factory=dict)
+    #: how the games ended (:class:`~fanfold.core.game.Termination` values)
+    terminations: dict[str, int] = field(default_factory=dict)
+    #: per action kind, the games and the decisions at which some seat was offered it
+    offered_games: dict[str, int] = field(default_factory=dict)
+    offered_decisions: dict[str, int] = field(default_factory=dict)
+    #: games whose row says what was offered, and the digest of the actions of each game,
+    #: keyed by deal and rotation (rows of older runs hold neither)
+    offered_rows: int = 0
+    digests: dict[str, str] = field(default_factory=dict)
 
     @property
     def fair(self) -> float:
@@ -190,7 +203,39 @@ class VariantSummary:
             "length": _spread(self.lengths),
             "turns": _spread(self.turns) if self.turns else None,
             "kinds": kinds,
+            "terminations": dict(sorted(self.terminations.items())),
         }
+
+
+#: A variant whose games end at the turn limit (or are cut short) more often than this share
+#: is warned about: its answer rests on games nobody finished.
+LIMIT_SHARE = 0.03
+#: A distinguishing action kind played in fewer than this share of the games where it was
+#: offered is "rarely used".
+RARE_SHARE = 0.05
+#: Two variants with at least this share of their games the same move for move are warned
+#: about (all of them: the change never came into play).
+SAME_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class BalanceWarning:
+    """Something that may make an answer the bots' rather than the rules'.
+
+    Attributes:
+        kind: ``"same_games"``, ``"unused_action"`` or ``"turn_limit"``.
+        variant: the variant it is about.
+        message: the sentence for the report.
+        details: the counts behind it (for the JSON).
+    """
+
+    kind: str
+    variant: str
+    message: str
+    details: JSONObject = field(default_factory=dict)
+
+    def to_json(self) -> JSONObject:
+        return {"kind": self.kind, "variant": self.variant, "message": self.message, **self.details}
 
 
 @dataclass(frozen=True)
@@ -238,14 +283,25 @@ class Summary:
     experiment: Experiment
     variants: list[VariantSummary]
     differences: list[Difference]
+    warnings: list[BalanceWarning] = field(default_factory=list)
+
+    def warnings_of(self, variant: str) -> list[BalanceWarning]:
+        """The warnings about ``variant``."""
+        return [warning for warning in self.warnings if warning.variant == variant]
 
     def to_json(self) -> JSONObject:
-        variants: list[JSONValue] = [v.to_json(self.experiment) for v in self.variants]
+        variants: list[JSONValue] = []
+        for summary in self.variants:
+            entry = summary.to_json(self.experiment)
+            entry["warnings"] = [w.message for w in self.warnings_of(summary.variant.name)]
+            variants.append(entry)
         differences: list[JSONValue] = [d.to_json() for d in self.differences]
+        warnings: list[JSONValue] = [w.to_json() for w in self.warnings]
         return {
             "experiment": self.experiment.to_json(),
             "variants": variants,
             "differences": differences,
+            "warnings": warnings,
         }
 
 
@@ -286,6 +342,16 @@ def summarize(experiment: Experiment, rows: Sequence[JSONObject]) -> Summary:
         if not winners and summary.seats > 1:
             summary.draws += 1
         summary.limit_draws += bool(row["by_limit"])
+        termination = row.get("termination")
+        if not isinstance(termination, str):  # a row of an older run
+            termination = Termination.TURN_LIMIT.value if row["by_limit"] else "unrecorded"
+        summary.terminations[termination] = summary.terminations.get(termination, 0) + 1
+        digest = row.get("digest")
+        if isinstance(digest, str):
+            summary.digests[key.partition(":")[2]] = digest
+        offered = row.get("offered")
+        if isinstance(offered, list):
+            _count_offered(summary, [_counts(entry) for entry in offered])
         first = row.get("first")
         if isinstance(first, int) and summary.seats > 1:
             summary.first_games += 1
@@ -336,7 +402,152 @@ def summarize(experiment: Experiment, rows: Sequence[JSONObject]) -> Summary:
             differences.append(
                 Difference("turn-limit draws", name, base.limit_rate, other.limit_rate)
             )
-    return Summary(experiment, summaries, differences)
+    return Summary(experiment, summaries, differences, find_warnings(summaries))
+
+
+def _count_offered(summary: VariantSummary, offered: list[dict[str, int]]) -> None:
+    """Count one game's offered kinds (per seat, the decisions that offered each)."""
+    summary.offered_rows += 1
+    seen: set[str] = set()
+    for counts in offered:
+        for kind, times in counts.items():
+            summary.offered_decisions[kind] = summary.offered_decisions.get(kind, 0) + times
+            seen.add(kind)
+    for kind in seen:
+        summary.offered_games[kind] = summary.offered_games.get(kind, 0) + 1
+
+
+def find_warnings(variants: Sequence[VariantSummary]) -> list[BalanceWarning]:
+    """What the report says beside its answers: variants with the same games, distinguishing
+    action kinds never or rarely played, turn-limit draws above :data:`LIMIT_SHARE`."""
+    warnings: list[BalanceWarning] = []
+    for variant in variants:
+        warnings += _limit_warnings(variant)
+    for index, variant in enumerate(variants):
+        others = [variants[0]] if index else list(variants[1:])
+        warnings += _unused_warnings(variant, others)
+    for index, one in enumerate(variants):
+        for other in variants[index + 1 :]:
+            warnings += _same_warnings(one, other)
+    return warnings
+
+
+def _limit_warnings(variant: VariantSummary) -> list[BalanceWarning]:
+    limit = variant.terminations.get(Termination.TURN_LIMIT.value, 0)
+    cut = variant.terminations.get(Termination.CUT_SHORT.value, 0)
+    if not variant.games or (limit + cut) / variant.games <= LIMIT_SHARE:
+        return []
+    rate = Proportion(limit + cut, variant.games)
+    ended = [f"{limit} at the turn limit"] if limit else []
+    if cut:
+        ended.append(f"{cut} cut short as endless")
+    message = (
+        f"{variant.variant.name}: {' and '.join(ended)} of {variant.games} games "
+        f"({percent(rate.fraction)}, 95% interval {_interval(rate.interval)}), more than "
+        f"{percent(LIMIT_SHARE)}: the answer rests on games nobody won, so a rule that makes "
+        "games stall looks like a balanced one; raise the turn limit or use stronger players."
+    )
+    details: JSONObject = {
+        "turn_limit": limit,
+        "cut_short": cut,
+        "games": variant.games,
+        "share": rate.fraction,
+        "interval": list(rate.interval),
+    }
+    return [BalanceWarning("turn_limit", variant.variant.name, message, details)]
+
+
+def _unused_warnings(
+    variant: VariantSummary, others: Sequence[VariantSummary]
+) -> list[BalanceWarning]:
+    """The variant's distinguishing kinds, named by the experiment file or else derived from
+    what was offered (kinds offered in one of the first variant and another, never in the
+    other; checked in the one that offers them: ``others`` is the first variant, or for the
+    first every other), each never or rarely played."""
+    name = variant.variant.name
+    checks: list[tuple[str, list[str], str]] = []  # (label, kinds, where they come from)
+    if variant.variant.distinguishing:
+        for word in variant.variant.distinguishing:
+            kinds = sorted(
+                {k for k in (*variant.offered_games, *variant.kinds) if forbids((word,), k)}
+            )
+            checks.append((word, kinds, "named by the experiment file"))
+    elif variant.offered_rows:
+        # kinds this variant offers that another never did (e.g. a special allowed here)
+        derived: dict[str, list[str]] = {}
+        for other in others:
+            if other.offered_rows:
+                for kind in set(variant.offered_games) - set(other.offered_games):
+                    derived.setdefault(kind, []).append(other.variant.name)
+        for kind, names in sorted(derived.items()):
+            checks.append((kind, [kind], f"offered here, never in {', '.join(names)}"))
+    warnings = []
+    for label, kinds, source in checks:
+        played = sum(variant.kinds[k].games for k in kinds if k in variant.kinds)
+        times = sum(variant.kinds[k].times for k in kinds if k in variant.kinds)
+        offered = sum(variant.offered_games.get(k, 0) for k in kinds)
+        decisions = sum(variant.offered_decisions.get(k, 0) for k in kinds)
+        out_of = offered if variant.offered_rows else variant.games
+        if out_of and played >= RARE_SHARE * out_of:
+            continue
+        if variant.offered_rows and not offered:
+            how = "was never offered to a player"
+        else:
+            where = (
+                f"of the {offered} games where it was offered (at {decisions} decisions)"
+                if variant.offered_rows
+                else f"of {variant.games} games"
+            )
+            how = (
+                "was never played " + where
+                if not played
+                else f"was played {times} times, in {played} {where}"
+            )
+        if variant.offered_rows and not offered:
+            why = "check the variant's rules and its players' restrictions"
+        else:
+            why = (
+                "the players hardly use what this variant is about, so its answer says little "
+                "about the rule; a player that plays it (e.g. hard) would measure it"
+            )
+        message = f"{name}: its distinguishing action {label} ({source}) {how}: {why}."
+        details: JSONObject = {
+            "action": label,
+            "source": source,
+            "kinds": list(kinds),
+            "games_played": played,
+            "times": times,
+            "games_offered": offered if variant.offered_rows else None,
+            "decisions_offered": decisions if variant.offered_rows else None,
+        }
+        warnings.append(BalanceWarning("unused_action", name, message, details))
+    return warnings
+
+
+def _same_warnings(one: VariantSummary, other: VariantSummary) -> list[BalanceWarning]:
+    """Two variants that played at least :data:`SAME_SHARE` of their common deals (same deal,
+    same rotation) move for move alike."""
+    common = sorted(set(one.digests) & set(other.digests))
+    if not common:
+        return []
+    same = sum(one.digests[key] == other.digests[key] for key in common)
+    if same < SAME_SHARE * len(common):
+        return []
+    a, b = one.variant.name, other.variant.name
+    if same == len(common):
+        message = (
+            f"{b}: all {same} games were the same, move for move, as in {a}: the difference "
+            "between the two never came into play for these players, so their figures are "
+            "equal by construction, not by measurement."
+        )
+    else:
+        message = (
+            f"{b}: {same} of {len(common)} games ({percent(same / len(common))}) were the same, "
+            f"move for move, as in {a}: the difference between the two rests on the other "
+            f"{len(common) - same}."
+        )
+    details: JSONObject = {"other": a, "same": same, "compared": len(common)}
+    return [BalanceWarning("same_games", b, message, details)]
 
 
 def _count_kinds(summary: VariantSummary, kinds: list[dict[str, int]], winners: set[int]) -> None:
@@ -364,6 +575,7 @@ def _count_kinds(summary: VariantSummary, kinds: list[dict[str, int]], winners: 
                 use.unused += 1
                 use.unused_won += won
         use.squares += game_times * game_times
+        use.games += bool(game_times)
         if any(kinds[seat].get(kind, 0) for seat in winners if seat < len(kinds)):
             use.winner_used += 1
 
@@ -451,8 +663,19 @@ def render_markdown(summary: Summary, pictures: Sequence[tuple[str, str]] = ()) 
         "as a win for each.",
         "",
     ]
+    if summary.warnings:
+        out += [
+            "## Warnings",
+            "",
+            "Read these before the answers: where they apply, the bots, not the rules, may "
+            "have decided the figures.",
+            "",
+        ]
+        out += [f"* {warning.message}" for warning in summary.warnings]
+        out += [""]
     for variant in summary.variants:
         out += _variant_markdown(experiment, variant)
+        out += [f"**Warning.** {w.message}\n" for w in summary.warnings_of(variant.variant.name)]
     if summary.differences:
         base = summary.variants[0].variant.name
         out += [f"## Against {base}", ""]
@@ -716,6 +939,13 @@ def markdown_to_html(text: str, folder: Path) -> str:
             ]
             body.append("</table>")
             continue
+        if line.startswith("* "):
+            body.append("<ul>")
+            while index < len(lines) and lines[index].startswith("* "):
+                body.append(f"<li>{html.escape(lines[index][2:])}</li>")
+                index += 1
+            body.append("</ul>")
+            continue
         if line.startswith("## "):
             body.append(f"<h2>{html.escape(line[3:])}</h2>")
         elif line.startswith("# "):
@@ -724,6 +954,9 @@ def markdown_to_html(text: str, folder: Path) -> str:
             caption, _, name = line[2:].rstrip(")").partition("](")
             data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
             body.append(f'<img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">')
+        elif line.startswith("**Warning.** "):
+            text = html.escape(line.removeprefix("**Warning.** "))
+            body.append(f'<p class="warning"><strong>Warning.</strong> {text}</p>')
         elif line.strip():
             body.append(f"<p>{html.escape(line.strip('*'))}</p>")
         index += 1
@@ -732,6 +965,7 @@ def markdown_to_html(text: str, folder: Path) -> str:
         "table{border-collapse:collapse;margin:1em 0}"
         "td,th{border:1px solid #bbb;padding:2px 8px;text-align:right}"
         "td:first-child,th:first-child{text-align:left}img{max-width:100%}"
+        ".warning{background:#fff3cd;padding:4px 8px}"
     )
     return (
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>fanfold balance report</title>"
