@@ -21,6 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fanfold.balance.experiment import Experiment, Variant
 from fanfold.core.config import JSONObject, JSONValue
@@ -297,11 +298,13 @@ class Summary:
             variants.append(entry)
         differences: list[JSONValue] = [d.to_json() for d in self.differences]
         warnings: list[JSONValue] = [w.to_json() for w in self.warnings]
+        picture: list[JSONValue] = [row.to_json() for row in picture_series(self)]
         return {
             "experiment": self.experiment.to_json(),
             "variants": variants,
             "differences": differences,
             "warnings": warnings,
+            "picture": picture,
         }
 
 
@@ -821,9 +824,129 @@ def _float(value: JSONValue | None) -> str:
     return "-" if not isinstance(value, int | float) else f"{value:.1f}"
 
 
+@dataclass(frozen=True)
+class Series:
+    """One row of the win-rate picture: a rate and its 95% interval in one variant."""
+
+    panel: str
+    label: str
+    variant: str
+    value: float
+    low: float
+    high: float
+    #: the line it is read against: the fair share, or 0 for a difference
+    reference: float | None = None
+
+    def to_json(self) -> JSONObject:
+        return {
+            "panel": self.panel,
+            "label": self.label,
+            "variant": self.variant,
+            "value": self.value,
+            "interval": [self.low, self.high],
+            "reference": self.reference,
+        }
+
+
+def picture_series(summary: Summary) -> list[Series]:
+    """What the win-rate picture shows: per variant the first mover's win rate (the seat that
+    took the game's first decision: in Fano not always seat 1), each seat's and each player's,
+    the draws and turn-limit draws, and against the first variant each difference in points,
+    all with their 95% intervals."""
+    series: list[Series] = []
+    for variant in summary.variants:
+        rates: list[tuple[str, str, Proportion, float | None]] = []
+        if variant.first_games:
+            rates.append(("win rates", "moved first", variant.first_rate, variant.fair))
+        for seat in range(variant.seats):
+            rates.append(("win rates", f"seat {seat + 1}", variant.seat_rate(seat), variant.fair))
+        for player in range(len(variant.player_games)):
+            rates.append(
+                ("win rates", f"player {player + 1}", variant.player_rate(player), variant.fair)
+            )
+        rates.append(("draws", "drawn", Proportion(variant.draws, variant.games), None))
+        rates.append(("draws", "at the turn limit", variant.limit_rate, None))
+        for panel, label, value, fair in rates:
+            if value.fraction is not None:
+                low, high = value.interval
+                series.append(
+                    Series(panel, label, variant.variant.name, value.fraction, low, high, fair)
+                )
+    for diff in summary.differences:
+        if diff.delta is not None:
+            low, high = diff.interval
+            series.append(
+                Series(
+                    f"against {summary.variants[0].variant.name}",
+                    diff.what,
+                    diff.variant,
+                    diff.delta,
+                    low,
+                    high,
+                    0.0,
+                )
+            )
+    return series
+
+
+def _zoom(values: Sequence[float], floor: float, ceiling: float) -> tuple[float, float]:
+    """An axis range around ``values`` with a little room, inside [floor, ceiling], so that
+    a few points of difference are wide enough to see."""
+    low, high = min(values), max(values)
+    room = max(0.01, 0.08 * (high - low))
+    return max(floor, low - room), min(ceiling, high + room)
+
+
+def _draw_panel(ax: Any, panel: str, rows: Sequence[Series], variants: Sequence[str]) -> None:
+    """One panel of the win-rate picture: a dot and its interval per series and variant, the
+    axis zoomed to the intervals, ticks every point or every five where the range is wide."""
+    from matplotlib.ticker import FuncFormatter, MultipleLocator
+
+    difference = panel.startswith("against")
+    labels = list(dict.fromkeys(row.label for row in rows))
+    colours = {name: f"C{number % 10}" for number, name in enumerate(variants)}
+    step = 0.8 / max(1, len(variants))
+    for row in rows:
+        position = (
+            labels.index(row.label) + (variants.index(row.variant) - (len(variants) - 1) / 2) * step
+        )
+        line = ax.errorbar(
+            [row.value],
+            [position],
+            xerr=[[max(0.0, row.value - row.low)], [max(0.0, row.high - row.value)]],
+            fmt="o",
+            color=colours[row.variant],
+            capsize=3,
+            markersize=4,
+            label=row.variant,
+        )
+        line[0].set_gid(f"series|{panel}|{row.label}|{row.variant}")
+    references = sorted({row.reference for row in rows if row.reference is not None})
+    for reference in references:
+        ax.axvline(reference, color="black", linestyle="dashed", linewidth=1)
+    edges = [row.low for row in rows] + [row.high for row in rows] + references
+    low, high = _zoom(edges, -1.0 if difference else 0.0, 1.0)
+    ax.set_xlim(low, high)
+    span = high - low
+    ax.xaxis.set_major_locator(
+        MultipleLocator(0.01 if span <= 0.12 else 0.05 if span <= 0.6 else 0.1)
+    )
+    ax.xaxis.set_minor_locator(MultipleLocator(0.01 if span > 0.12 else 0.005))
+    ax.xaxis.set_major_formatter(
+        FuncFormatter(lambda x, _: f"{100 * x:+.0f}" if difference else f"{100 * x:.0f}%")
+    )
+    ax.grid(axis="x", which="major", alpha=0.5)
+    ax.grid(axis="x", which="minor", alpha=0.15)
+    ax.set_yticks(range(len(labels)))
+    ax.set_yticklabels(labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.set_title(panel + (" (points, 95% intervals)" if difference else " (95% intervals)"))
+
+
 def draw_pictures(summary: Summary, folder: Path) -> list[tuple[str, str]]:
-    """Win rates with their intervals (per seat and per player, each variant) and game-length
-    histograms, as PNG files in ``folder``; returns (file name, caption) pairs."""
+    """The win-rate picture (``win_rates.png``, and ``win_rates.svg`` whose dots carry their
+    series' names) and game-length histograms (``lengths.png``) in ``folder``; returns (file
+    name, caption) pairs for the report."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -831,48 +954,35 @@ def draw_pictures(summary: Summary, folder: Path) -> list[tuple[str, str]]:
 
     pictures: list[tuple[str, str]] = []
     variants = summary.variants
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    width = 0.8 / max(1, len(variants))
-    counts = [0, 0]
-    for number, variant in enumerate(variants):
-        for panel, (ax, count, rate_of) in enumerate(
-            (
-                (axes[0], variant.seats, variant.seat_rate),
-                (axes[1], len(variant.player_games), variant.player_rate),
-            )
-        ):
-            counts[panel] = max(counts[panel], count)
-            xs = [index + number * width for index in range(count)]
-            rates = [rate_of(index) for index in range(count)]
-            values = [rate.fraction or 0.0 for rate in rates]
-            errors = [
-                [max(0.0, v - rate.interval[0]) for v, rate in zip(values, rates, strict=True)],
-                [max(0.0, rate.interval[1] - v) for v, rate in zip(values, rates, strict=True)],
-            ]
-            ax.bar(xs, values, width, yerr=errors, capsize=3, label=variant.variant.name)
-            # the fair share of this variant's table, across each of its bars
-            ax.hlines(
-                [variant.fair] * count,
-                [x - width / 2 for x in xs],
-                [x + width / 2 for x in xs],
-                colors="black",
-                linestyles="dashed",
-                linewidth=1,
-            )
-    for ax, count, label, title in (
-        (axes[0], counts[0], "seat", "win rate by seat"),
-        (axes[1], counts[1], "player", "win rate by player"),
-    ):
-        ax.set_xticks([index + (len(variants) - 1) * width / 2 for index in range(count)])
-        ax.set_xticklabels([f"{label} {index + 1}" for index in range(count)])
-        ax.set_title(title + " (95% intervals)")
-        ax.set_ylim(0, 1)
-        ax.legend(fontsize="small")
-    fig.tight_layout()
+    series = picture_series(summary)
+    panels = list(dict.fromkeys(row.panel for row in series))
+    names = [variant.variant.name for variant in variants]
+    heights = [len({row.label for row in series if row.panel == panel}) for panel in panels]
+    fig, axes = plt.subplots(
+        len(panels),
+        1,
+        figsize=(9, 1.2 + 0.32 * len(variants) * sum(heights) + 0.9 * len(panels)),
+        gridspec_kw={"height_ratios": [max(1, h) * len(variants) for h in heights]},
+        squeeze=False,
+    )
+    for ax, panel in zip(axes[:, 0], panels, strict=True):
+        _draw_panel(ax, panel, [row for row in series if row.panel == panel], names)
+    if len(variants) > 1:
+        handles, labels = axes[0, 0].get_legend_handles_labels()
+        unique = dict(zip(labels, handles, strict=True))
+        fig.legend(unique.values(), unique.keys(), loc="upper right", fontsize="small")
+    fig.tight_layout(rect=(0, 0, 0.82 if len(variants) > 1 else 1, 1))
     fig.savefig(folder / "win_rates.png", dpi=90)
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "fanfold"}):
+        fig.savefig(folder / "win_rates.svg", metadata={"Date": None})
     plt.close(fig)
     pictures.append(
-        ("win_rates.png", "Win rates with 95% intervals; the dashed lines are the fair shares")
+        (
+            "win_rates.png",
+            "Win rates of the first mover, each seat and each player, draws, and the "
+            "differences from the first variant, with 95% intervals; the dashed lines are the "
+            "fair shares (and no difference)",
+        )
     )
     fig, ax = plt.subplots(figsize=(8, 3.5))
     # the longest 1% of games are left off the picture (a game at the turn limit would squash
