@@ -15,11 +15,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterable
 
+import numpy as np
+from numpy.typing import NDArray
+
 from fanfold.envs.encoding import Encoding, one_hot
 from fanfold.envs.layout import Block, FloatArray, Layout
 from fanfold.games.fantan import PASS, PLAYS, FanTanView, Play
-from fanfold.games.fantan.cards import indices_of
-from fanfold.games.fantan.rules import history_seats
 
 CARDS = 52
 RANKS = 13
@@ -76,24 +77,41 @@ class FanTanEncoding(Encoding):
 
     def fill(self, view: FanTanView, blocks: dict[str, FloatArray]) -> None:
         players = self.players
-        blocks["hand"][indices_of(view.hand)] = 1.0
-        blocks["layout"][indices_of(view.layout)] = 1.0
-        played_by = blocks["played_by"]
-        seats = history_seats(view.leader, players, len(view.history))
-        for seat, action in zip(seats, view.history, strict=True):
-            if isinstance(action, Play):
-                played_by[self._seat(view, seat), action.index] = 1.0
-        for seat in range(players):
-            relative = self._seat(view, seat)
-            blocks["hand_counts"][relative] = view.hand_counts[seat]
-            blocks["passes"][relative] = view.passes[seat]
-            blocks["scores"][relative] = view.scores[seat]
+        me = view.player
+        blocks["hand"][:] = card_bits(view.hand)
+        blocks["layout"][:] = card_bits(view.layout)
+        history = view.history
+        if history:
+            # the seat of the action at position n is (leader + n) % players, relative to me
+            first = (view.leader - me) % players
+            plays = [
+                (
+                    (first + number) % players,
+                    action.index,
+                )
+                for number, action in enumerate(history)
+                if isinstance(action, Play)
+            ]
+            if plays:
+                seats, cards = zip(*plays, strict=True)
+                blocks["played_by"][seats, cards] = 1.0
+        order = [(seat - me) % players for seat in range(players)]
+        blocks["hand_counts"][order] = view.hand_counts
+        blocks["passes"][order] = view.passes
+        blocks["scores"][order] = view.scores
         one_hot(blocks["start_rank"], view.start_rank or 0)
-        one_hot(blocks["dealer"], self._seat(view, view.dealer))
-        one_hot(blocks["leader"], self._seat(view, view.leader))
+        one_hot(blocks["dealer"], order[view.dealer])
+        one_hot(blocks["leader"], order[view.leader])
         if view.to_move is not None:
-            one_hot(blocks["to_move"], self._seat(view, view.to_move))
+            one_hot(blocks["to_move"], order[view.to_move])
         blocks["hand_number"][0] = view.hand_number
         blocks["pool"][0] = view.pool
         if view.last_winner is not None:
-            one_hot(blocks["last_winner"], self._seat(view, view.last_winner))
+            one_hot(blocks["last_winner"], order[view.last_winner])
+
+
+def card_bits(mask: int) -> NDArray[np.uint8]:
+    """A 52-card mask as 52 zeros and ones, in card index order."""
+    return np.unpackbits(
+        np.array([mask], dtype="<u8").view(np.uint8), count=CARDS, bitorder="little"
+    )
