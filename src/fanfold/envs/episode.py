@@ -5,6 +5,11 @@ Every environment (PettingZoo, Gymnasium, OpenSpiel) drives its game through an
 and submit actions by index; bots sit in agent seats and are stepped by the table. The episode
 checks an index before anything changes (an index out of range, a masked-out action, a seat
 that does not decide now are refused with a clear error and no change).
+
+The table seats the players and makes the bots; the episode then steps the table's state with
+the game's rules directly (a learner's action checked by :meth:`~fanfold.core.game.Game.apply`,
+a bot's applied as chosen), without the table's record of the game, its announcements and its
+version count, which no environment reads: that bookkeeping was most of a step's cost.
 """
 
 from __future__ import annotations
@@ -166,8 +171,9 @@ class Episode:
             raise TurnError(f"seat {seat} does not decide now; seat {self.decider} does")
         number = as_index(index)
         action = self.encoding.action(seat, number)
+        table = self.table
         try:
-            self.table.submit_action(seat, action)
+            table.state = self.game.apply(table.state, action)
         except IllegalActionError as error:
             raise IllegalActionError(
                 f"action {number} ({self.game.action_text(action)}) is not legal here: {error}"
@@ -176,11 +182,13 @@ class Episode:
 
     def play_bots(self) -> None:
         """Let the bots play until a learner decides, the game ends or the step limit is hit."""
+        table = self.table
+        apply = self.game.apply_legal
         while not self.is_truncated:
-            seat = self.table.agent_to_move()
+            seat = table.agent_to_move()
             if seat is None:
                 return
-            self.table.submit_action(seat, self.table.agent_choice(seat))
+            table.state = apply(table.state, table.agent_choice(seat))
             self.steps += 1
 
 
