@@ -18,9 +18,9 @@ from collections.abc import Hashable, Iterable
 import numpy as np
 from numpy.typing import NDArray
 
-from fanfold.envs.encoding import Encoding, one_hot
+from fanfold.envs.encoding import Encoding
 from fanfold.envs.layout import Block, FloatArray, Layout
-from fanfold.games.fantan import PASS, PLAYS, FanTanView, Play
+from fanfold.games.fantan import PASS, PLAYS, FanTanAction, FanTanView, Play
 
 CARDS = 52
 RANKS = 13
@@ -80,34 +80,42 @@ class FanTanEncoding(Encoding):
         me = view.player
         blocks["hand"][:] = card_bits(view.hand)
         blocks["layout"][:] = card_bits(view.layout)
-        history = view.history
-        if history:
-            # the seat of the action at position n is (leader + n) % players, relative to me
-            first = (view.leader - me) % players
-            plays = [
-                (
-                    (first + number) % players,
-                    action.index,
-                )
-                for number, action in enumerate(history)
-                if isinstance(action, Play)
-            ]
-            if plays:
-                seats, cards = zip(*plays, strict=True)
-                blocks["played_by"][seats, cards] = 1.0
-        order = [(seat - me) % players for seat in range(players)]
-        blocks["hand_counts"][order] = view.hand_counts
-        blocks["passes"][order] = view.passes
-        blocks["scores"][order] = view.scores
-        one_hot(blocks["start_rank"], view.start_rank or 0)
-        one_hot(blocks["dealer"], order[view.dealer])
-        one_hot(blocks["leader"], order[view.leader])
+        plays = self._plays(view.history)
+        if plays:
+            # the seat of the action at position n is (leader + n) % players; relative to me
+            first = view.leader - me
+            blocks["played_by"][
+                [(first + n) % players for n, _ in plays], [c for _, c in plays]
+            ] = 1.0
+        blocks["hand_counts"][:] = view.hand_counts[me:] + view.hand_counts[:me]
+        blocks["passes"][:] = view.passes[me:] + view.passes[:me]
+        blocks["scores"][:] = view.scores[me:] + view.scores[:me]
+        blocks["start_rank"][view.start_rank or 0] = 1.0
+        blocks["dealer"][(view.dealer - me) % players] = 1.0
+        blocks["leader"][(view.leader - me) % players] = 1.0
         if view.to_move is not None:
-            one_hot(blocks["to_move"], order[view.to_move])
+            blocks["to_move"][(view.to_move - me) % players] = 1.0
         blocks["hand_number"][0] = view.hand_number
         blocks["pool"][0] = view.pool
         if view.last_winner is not None:
-            one_hot(blocks["last_winner"], order[view.last_winner])
+            blocks["last_winner"][(view.last_winner - me) % players] = 1.0
+
+    def _plays(self, history: tuple[FanTanAction, ...]) -> list[tuple[int, int]]:
+        """(position in the hand's history, card index) of each play of ``history``; the
+        last history's plays are kept, so a history one action longer costs one action."""
+        known, plays = self._last_plays
+        if len(history) < len(known) or history[: len(known)] != known:
+            known, plays = (), []
+        else:
+            plays = list(plays)
+        for number in range(len(known), len(history)):
+            action = history[number]
+            if isinstance(action, Play):
+                plays.append((number, action.index))
+        self._last_plays = (history, plays)
+        return plays
+
+    _last_plays: tuple[tuple[FanTanAction, ...], list[tuple[int, int]]] = ((), [])
 
 
 def card_bits(mask: int) -> NDArray[np.uint8]:
