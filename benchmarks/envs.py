@@ -229,7 +229,8 @@ def main(argv: list[str] | None = None) -> None:
         for row in found:
             if row.name.startswith("fanfold") and row.api != "OpenSpiel":
                 ratio = hearts.steps_per_second / row.steps_per_second
-                print(f"- {row.api} {row.name}: {ratio:.1f} times slower")
+                how = f"{ratio:.1f} times slower" if ratio >= 1 else f"{1 / ratio:.1f} times faster"
+                print(f"- {row.api} {row.name}: {how}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(
