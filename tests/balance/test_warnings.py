@@ -182,3 +182,22 @@ def test_a_sound_experiment_has_no_warnings(tmp_path: Path) -> None:
     text, data = _report(tmp_path)
     assert "Warning" not in text
     assert data["warnings"] == []
+
+
+def test_the_command_prints_the_warnings(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from fanfold.cli.app import app
+
+    path = tmp_path / "short.toml"
+    path.write_text(
+        'game = "fano"\ngames = 2\nplayers = ["random"]\n\n[[variant]]\nname = "short"\n'
+        'preset = "classic"\noptions = { turns_per_player = 4 }\ndistinguishing = ["defend"]\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["balance", str(path), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "## Warnings" in result.output
+    assert "short: 2 at the turn limit of 2 games" in result.output
+    assert "distinguishing action defend (named by the experiment file)" in result.output
+    assert "2 warnings beside the answers" in result.output
