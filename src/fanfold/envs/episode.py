@@ -116,22 +116,45 @@ class Episode:
         copy.table = Table(game, state, record, self.table.seats, allow_undo=False)
         return copy
 
+    def _known(self) -> Any:
+        """The table's state, with what is known of it (the mover, the legal actions)
+        forgotten when the state has changed since it was asked."""
+        state = self.table.state
+        if state is not getattr(self, "_known_state", None):
+            self._known_state = state
+            self._known_mover: tuple[int | None] | None = None  # None: not asked yet
+            self._known_legal: Sequence[Any] | None = None
+        return state
+
+    def _mover(self) -> int | None:
+        """The seat the rules say decides now (``None``: the game is over), asked once per
+        state."""
+        state = self._known()
+        if self._known_mover is None:
+            self._known_mover = (self.game.current_player(state),)
+        return self._known_mover[0]
+
+    def _legal(self) -> Sequence[Any]:
+        """The decider's legal actions, asked once per state."""
+        state = self._known()
+        if self._known_legal is None:
+            self._known_legal = self.game.legal_actions(state)
+        return self._known_legal
+
     @property
     def decider(self) -> int | None:
         """The seat that decides now, or ``None`` when the game is over or truncated."""
-        return None if self.is_truncated else self.table.decider
+        return None if self.is_truncated else self._mover()
 
     @property
     def is_terminal(self) -> bool:
         """True when the game has ended by its rules."""
-        return self.table.is_over
+        return self._mover() is None
 
     @property
     def is_truncated(self) -> bool:
         """True when the step limit cut the game short before its end."""
-        return (
-            self.max_steps is not None and self.steps >= self.max_steps and not self.table.is_over
-        )
+        return self.max_steps is not None and self.steps >= self.max_steps and not self.is_terminal
 
     def returns(self) -> tuple[float, ...]:
         """Each seat's return: the outcome's, or all 0 while the game goes on (or was cut)."""
@@ -149,13 +172,13 @@ class Episode:
         seat = self.decider
         if seat is None:
             return []
-        return self.encoding.legal_indices(seat, self.table.legal_actions())
+        return self.encoding.legal_indices(seat, self._legal())
 
     def mask(self, seat: int) -> MaskArray:
         """``seat``'s action mask: its legal actions when it decides now, else all 0."""
         if seat != self.decider:
             return np.zeros(self.encoding.num_actions, dtype=np.int8)
-        return self.encoding.legal_mask(seat, self.table.legal_actions())
+        return self.encoding.legal_mask(seat, self._legal())
 
     def act(self, seat: int, index: Any) -> None:
         """Apply the action at ``index`` for ``seat``.
