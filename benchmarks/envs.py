@@ -21,7 +21,9 @@ Every row plays uniform random games for ``--seconds`` and counts steps (one act
 
 Fano plays with ``turns_per_player=30`` so that random games end within a row.
 
-Run: ``python benchmarks/envs.py --seconds 5 [--tables 64] [--json OUT]``.
+Run: ``python benchmarks/envs.py --seconds 5 [--tables 64] [--json OUT]``; with ``--paired``,
+only each fanfold AEC and vector row against hearts with its information state tensor,
+measured in alternating half-second turns (a load that changes during the run falls on both).
 """
 
 from __future__ import annotations
@@ -208,13 +210,84 @@ def rows(seconds: float, tables: int = 64) -> tuple[list[Rate], list[str]]:
     return found, missing
 
 
+def _vector_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]]:
+    """Steps of one vector env (made once, reset once) for a given time: (steps, seconds)."""
+    env = make()
+    rng = np.random.default_rng(0)
+    batch = env.reset(seed=0)[0]
+
+    def run(seconds: float) -> tuple[int, float]:
+        nonlocal batch
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            actions = [int(rng.choice(np.flatnonzero(mask))) for mask in batch["action_mask"]]
+            batch = env.step(actions)[0]
+            steps += len(actions)
+        return steps, time.perf_counter() - start
+
+    return run
+
+
+def _aec_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]]:
+    def run(seconds: float) -> tuple[int, float]:
+        rate = aec_rate("", make, seconds)
+        return rate.steps, rate.seconds
+
+    return run
+
+
+def paired(seconds: float, tables: int) -> list[tuple[str, float, float]]:
+    """Each fanfold AEC and vector row against OpenSpiel's hearts with its information state
+    tensor, measured in turns (half a second each, alternating, ``seconds`` in all for each
+    side) so that a load that changes during the run falls on both alike; (row, fanfold
+    steps/s, hearts steps/s) for each. The vector env is made and reset once."""
+    pyspiel: Any = importlib.import_module("pyspiel")
+    hearts = pyspiel.load_game("hearts")
+    found = []
+    for game, preset, options in FANFOLD:
+        for name, stepper in (
+            (
+                f"PettingZoo AEC fanfold {game} ({preset})",
+                _aec_stepper(_maker(game, preset, options)),
+            ),
+            (
+                f"Gymnasium vector fanfold {game} ({preset}), {tables} tables",
+                _vector_stepper(_vector_maker(game, preset, options, tables)),
+            ),
+        ):
+            ours = theirs = 0
+            ours_time = theirs_time = 0.0
+            for _ in range(max(1, round(seconds / 0.5))):
+                steps, spent = stepper(0.5)
+                other = openspiel_rate("", hearts, 0.5, "information_state")
+                ours, ours_time = ours + steps, ours_time + spent
+                theirs, theirs_time = theirs + other.steps, theirs_time + other.seconds
+            found.append((name, ours / ours_time, theirs / theirs_time))
+    return found
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print a table (Markdown), optionally writing JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row")
     parser.add_argument("--json", default=None, help="also write the rows to this JSON file")
     parser.add_argument("--tables", type=int, default=64, help="tables of the vector rows")
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="only compare each fanfold row with hearts, measured in alternating turns",
+    )
     args = parser.parse_args(argv)
+    if args.paired:
+        print(f"Python {platform.python_version()}; each side {args.seconds:g} s in 0.5 s turns")
+        print("| API and environment | steps/s | hearts with its tensor, steps/s | ratio |")
+        print("|---|---:|---:|---|")
+        for name, ours, theirs in paired(args.seconds, args.tables):
+            ratio = theirs / ours
+            how = f"{ratio:.1f} times slower" if ratio >= 1 else f"{1 / ratio:.1f} times faster"
+            print(f"| {name} | {ours:,.0f} | {theirs:,.0f} | {how} |")
+        return
     found, missing = rows(args.seconds, args.tables)
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row")
     print("| API | environment | steps/s | games/s | games |")
