@@ -205,13 +205,16 @@ class Episode:
 
     def play_bots(self) -> None:
         """Let the bots play until a learner decides, the game ends or the step limit is hit."""
-        table = self.table
-        apply = self.game.apply_legal
+        table, game = self.table, self.game
         while not self.is_truncated:
-            seat = table.agent_to_move()
-            if seat is None:
+            seat = self._mover()
+            agent = None if seat is None else table.seats[seat].agent
+            if seat is None or agent is None:
                 return
-            table.state = apply(table.state, table.agent_choice(seat))
+            # as the table's agent_choice: the seat's view and its legal actions (an
+            # environment's seats have no restrictions)
+            action = agent.choose(game.observe(table.state, seat), self._legal())
+            table.state = game.apply_legal(table.state, action)
             self.steps += 1
 
 
