@@ -8,14 +8,22 @@ Every row plays uniform random games for ``--seconds`` and counts steps (one act
   PettingZoo's classic card environments ``leduc_holdem_v4`` and ``texas_holdem_v4`` (RLCard
   underneath) and its board games ``tictactoe_v3`` and ``connect_four_v3``
   (``pip install -e '.[bench]'``; a missing peer is reported, not fatal);
+* **Gymnasium vector**: :class:`fanfold.envs.vector_env.FanfoldVectorEnv` over ``--tables``
+  tables, one learner seat each (random bots in the others): ``step`` with one random legal
+  index per table (from the batch's masks), the batch of observations and masks built each
+  step. A step here is one learner action per table (the bots' actions between are not
+  counted), so steps/s is learner decisions with their observation per second;
 * **OpenSpiel**: ``legal_actions()``, ``observation_tensor()`` of the player to move, a random
   legal action, ``apply_action``; fanfold's ``python_fanfold_<game>`` beside OpenSpiel's C++
-  ``tic_tac_toe``, ``connect_four``, ``leduc_poker`` and ``hearts`` (chance outcomes sampled;
-  ``hearts`` has no observation tensor, so its row only steps).
+  ``tic_tac_toe``, ``connect_four``, ``leduc_poker`` and ``hearts`` (chance outcomes sampled).
+  ``hearts`` has no observation tensor: its like-for-like row builds its
+  ``information_state_tensor()`` (5,088 floats) instead, and a second row only steps.
 
 Fano plays with ``turns_per_player=30`` so that random games end within a row.
 
-Run: ``python benchmarks/envs.py --seconds 5 [--json OUT]``.
+Run: ``python benchmarks/envs.py --seconds 5 [--tables 64] [--json OUT]``; with ``--paired``,
+only each fanfold AEC and vector row against hearts with its information state tensor,
+measured in alternating half-second turns (a load that changes during the run falls on both).
 """
 
 from __future__ import annotations
@@ -96,10 +104,28 @@ def aec_rate(name: str, make: Callable[[], Any], seconds: float) -> Rate:
     return _timed("PettingZoo AEC", name, seconds, one_game)
 
 
-def openspiel_rate(name: str, game: Any, seconds: float) -> Rate:
-    """Random games of an OpenSpiel game, with the mover's observation tensor each step."""
+def vector_rate(name: str, make: Callable[[], Any], seconds: float) -> Rate:
+    """Random learner actions in a vector environment; games counts finished tables."""
+    env = make()
+    rng = np.random.default_rng(0)
+    batch, _ = env.reset(seed=0)
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions = [int(rng.choice(np.flatnonzero(mask))) for mask in batch["action_mask"]]
+        batch, _, terminated, truncated, _ = env.step(actions)
+        steps += len(actions)
+        games += int(np.count_nonzero(terminated | truncated))
+    return Rate("Gymnasium vector", name, games, steps, time.perf_counter() - start)
+
+
+def openspiel_rate(name: str, game: Any, seconds: float, tensor: str = "observation") -> Rate:
+    """Random games of an OpenSpiel game, with the mover's observation tensor each step
+    (``tensor="information_state"``: its information state tensor; ``""``: none)."""
     rng = random.Random(0)
-    observe = game.get_type().provides_observation_tensor
+    kind = game.get_type()
+    observe = tensor == "observation" and kind.provides_observation_tensor
+    inform = tensor == "information_state" and kind.provides_information_state_tensor
 
     def one_game(number: int) -> int:
         del number
@@ -113,6 +139,8 @@ def openspiel_rate(name: str, game: Any, seconds: float) -> Rate:
             legal = state.legal_actions()
             if observe:
                 state.observation_tensor(state.current_player())
+            elif inform:
+                state.information_state_tensor(state.current_player())
             state.apply_action(legal[rng.randrange(len(legal))])
             steps += 1
         return steps
@@ -127,13 +155,25 @@ def _maker(game: str, preset: str, options: dict[str, Any]) -> Callable[[], Any]
     return make
 
 
-def rows(seconds: float) -> tuple[list[Rate], list[str]]:
+def _vector_maker(
+    game: str, preset: str, options: dict[str, Any], tables: int
+) -> Callable[[], Any]:
+    def make() -> Any:
+        return fanfold.envs.gym_vector_env(game, preset, num_envs=tables, **options)
+
+    return make
+
+
+def rows(seconds: float, tables: int = 64) -> tuple[list[Rate], list[str]]:
     """Every row that can run here, and a note for each peer that is missing."""
     found: list[Rate] = []
     missing: list[str] = []
     for game, preset, options in FANFOLD:
         label = f"fanfold {game} ({preset})"
         found.append(aec_rate(label, _maker(game, preset, options), seconds))
+    for game, preset, options in FANFOLD:
+        label = f"fanfold {game} ({preset}), {tables} tables"
+        found.append(vector_rate(label, _vector_maker(game, preset, options, tables), seconds))
     for module in ("leduc_holdem_v4", "texas_holdem_v4", "tictactoe_v3", "connect_four_v3"):
         try:
             peer = importlib.import_module(f"pettingzoo.classic.{module}")
@@ -155,9 +195,76 @@ def rows(seconds: float) -> tuple[list[Rate], list[str]]:
             params["options"] = ",".join(f"{key}={value}" for key, value in options.items())
         loaded = pyspiel.load_game(f"python_fanfold_{game}", params)
         found.append(openspiel_rate(f"fanfold {game} ({preset}, Python game)", loaded, seconds))
-    for cpp in ("tic_tac_toe", "connect_four", "leduc_poker", "hearts"):
+    for cpp in ("tic_tac_toe", "connect_four", "leduc_poker"):
         found.append(openspiel_rate(f"OpenSpiel {cpp} (C++)", pyspiel.load_game(cpp), seconds))
+    hearts = pyspiel.load_game("hearts")
+    found.append(
+        openspiel_rate(
+            "OpenSpiel hearts (C++), with information_state_tensor",
+            hearts,
+            seconds,
+            "information_state",
+        )
+    )
+    found.append(openspiel_rate("OpenSpiel hearts (C++), stepping only", hearts, seconds, ""))
     return found, missing
+
+
+def _vector_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]]:
+    """Steps of one vector env (made once, reset once) for a given time: (steps, seconds)."""
+    env = make()
+    rng = np.random.default_rng(0)
+    batch = env.reset(seed=0)[0]
+
+    def run(seconds: float) -> tuple[int, float]:
+        nonlocal batch
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            actions = [int(rng.choice(np.flatnonzero(mask))) for mask in batch["action_mask"]]
+            batch = env.step(actions)[0]
+            steps += len(actions)
+        return steps, time.perf_counter() - start
+
+    return run
+
+
+def _aec_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]]:
+    def run(seconds: float) -> tuple[int, float]:
+        rate = aec_rate("", make, seconds)
+        return rate.steps, rate.seconds
+
+    return run
+
+
+def paired(seconds: float, tables: int) -> list[tuple[str, float, float]]:
+    """Each fanfold AEC and vector row against OpenSpiel's hearts with its information state
+    tensor, measured in turns (half a second each, alternating, ``seconds`` in all for each
+    side) so that a load that changes during the run falls on both alike; (row, fanfold
+    steps/s, hearts steps/s) for each. The vector env is made and reset once."""
+    pyspiel: Any = importlib.import_module("pyspiel")
+    hearts = pyspiel.load_game("hearts")
+    found = []
+    for game, preset, options in FANFOLD:
+        for name, stepper in (
+            (
+                f"PettingZoo AEC fanfold {game} ({preset})",
+                _aec_stepper(_maker(game, preset, options)),
+            ),
+            (
+                f"Gymnasium vector fanfold {game} ({preset}), {tables} tables",
+                _vector_stepper(_vector_maker(game, preset, options, tables)),
+            ),
+        ):
+            ours = theirs = 0
+            ours_time = theirs_time = 0.0
+            for _ in range(max(1, round(seconds / 0.5))):
+                steps, spent = stepper(0.5)
+                other = openspiel_rate("", hearts, 0.5, "information_state")
+                ours, ours_time = ours + steps, ours_time + spent
+                theirs, theirs_time = theirs + other.steps, theirs_time + other.seconds
+            found.append((name, ours / ours_time, theirs / theirs_time))
+    return found
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -165,8 +272,23 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row")
     parser.add_argument("--json", default=None, help="also write the rows to this JSON file")
+    parser.add_argument("--tables", type=int, default=64, help="tables of the vector rows")
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="only compare each fanfold row with hearts, measured in alternating turns",
+    )
     args = parser.parse_args(argv)
-    found, missing = rows(args.seconds)
+    if args.paired:
+        print(f"Python {platform.python_version()}; each side {args.seconds:g} s in 0.5 s turns")
+        print("| API and environment | steps/s | hearts with its tensor, steps/s | ratio |")
+        print("|---|---:|---:|---|")
+        for name, ours, theirs in paired(args.seconds, args.tables):
+            ratio = theirs / ours
+            how = f"{ratio:.1f} times slower" if ratio >= 1 else f"{1 / ratio:.1f} times faster"
+            print(f"| {name} | {ours:,.0f} | {theirs:,.0f} | {how} |")
+        return
+    found, missing = rows(args.seconds, args.tables)
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row")
     print("| API | environment | steps/s | games/s | games |")
     print("|---|---|---:|---:|---:|")
@@ -174,11 +296,20 @@ def main(argv: list[str] | None = None) -> None:
         print(row.line())
     for note in missing:
         print(note)
+    hearts = next((row for row in found if row.name.startswith("OpenSpiel hearts")), None)
+    if hearts is not None:
+        print(f"Against {hearts.name} ({hearts.steps_per_second:,.0f} steps/s):")
+        for row in found:
+            if row.name.startswith("fanfold") and row.api != "OpenSpiel":
+                ratio = hearts.steps_per_second / row.steps_per_second
+                how = f"{ratio:.1f} times slower" if ratio >= 1 else f"{1 / ratio:.1f} times faster"
+                print(f"- {row.api} {row.name}: {how}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(
                 {
-                    "command": "python benchmarks/envs.py --seconds " + f"{args.seconds:g}",
+                    "command": "python benchmarks/envs.py --seconds "
+                    + f"{args.seconds:g} --tables {args.tables}",
                     "python": platform.python_version(),
                     "rows": [asdict(row) for row in found],
                     "missing": missing,

@@ -17,6 +17,7 @@ An experiment is a small TOML file (or the same from the command line)::
     preset = "specials-choice"
     options = { oversum_prestige_only = true }
     # players = [...]      # a variant may seat its own players
+    # distinguishing = ["oversum"]  # the action kinds this variant is about (for the report)
 
 A *player* is an agent text, optionally followed by ``; forbid=KIND,KIND``: the action kinds
 (:mod:`fanfold.play.kinds`) that player's agent is never offered, wherever it sits. With fewer
@@ -46,7 +47,7 @@ from fanfold.play.batch import Job
 from fanfold.play.kinds import action_kind, check_names
 
 _TOP_KEYS = {"game", "games", "seed", "players", "rotate", "variant", "title"}
-_VARIANT_KEYS = {"name", "preset", "options", "players"}
+_VARIANT_KEYS = {"name", "preset", "options", "players", "distinguishing"}
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,9 @@ class Variant:
     name: str
     config: GameConfig
     players: tuple[Player, ...]
+    #: the action kinds (restriction names) the variant is about, as the experiment file
+    #: names them; empty: the report derives them from what the players were offered
+    distinguishing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,6 +197,11 @@ class Experiment:
                 "name": variant.name,
                 "config": variant.config.to_json(),
                 "players": [str(player) for player in self.lineup(variant)],
+                **(
+                    {"distinguishing": list(variant.distinguishing)}
+                    if variant.distinguishing
+                    else {}
+                ),
             }
             for variant in self.variants
         ]
@@ -281,8 +290,33 @@ def build_experiment(
                 f"every player plays every seat of every deal (try "
                 f"{games + seats - games % seats}), or set rotate = false"
             )
-        built.append(Variant(label, config, seated))
+        distinguishing = _distinguishing(
+            game, entry.get("distinguishing", ()), f"{where}, variant {label!r}"
+        )
+        built.append(Variant(label, config, seated, distinguishing))
     return Experiment(game, tuple(built), games, seed, rotate, title)
+
+
+def _distinguishing(game: AnyGame, names: Any, where: str) -> tuple[str, ...]:
+    """A variant's ``distinguishing`` action kinds, checked like a restriction's names."""
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+        raise ConfigError(
+            f'{where}: distinguishing is a list of action kinds, e.g. distinguishing = ["oversum"]'
+        )
+    try:
+        checked = check_names(names)
+    except ConfigError as error:
+        raise ConfigError(f"{where}: distinguishing: {error}") from None
+    valid = restriction_names(game)
+    unknown = [name for name in checked if name not in valid]
+    if unknown:
+        raise ConfigError(
+            f"{where}: {game.title} has no action kind {' or '.join(map(repr, unknown))}; "
+            f"the kinds' names: {', '.join(sorted(valid))}"
+        )
+    return checked
 
 
 def _config(game: AnyGame, preset: Any, options: Any, where: str) -> GameConfig:

@@ -21,9 +21,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fanfold.balance.experiment import Experiment, Variant
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.game import Termination
+from fanfold.play.kinds import forbids
 from fanfold.play.markdown import markdown_table
 from fanfold.play.stats import (
     Proportion,
@@ -50,6 +53,8 @@ class UseCount:
     winner_used: int = 0
     #: the sum over games of the square of the times it was played in the game
     squares: int = 0
+    #: games in which some seat played it
+    games: int = 0
 
     def per_game(self, games: int) -> tuple[float, tuple[float, float]]:
         """Times played a game, and its 95% interval (normal approximation) over ``games``."""
@@ -85,6 +90,15 @@ class VariantSummary:
     lengths: list[int] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)
     kinds: dict[str, UseCount] = field(default_factory=dict)
+    #: how the games ended (:class:`~fanfold.core.game.Termination` values)
+    terminations: dict[str, int] = field(default_factory=dict)
+    #: per action kind, the games and the decisions at which some seat was offered it
+    offered_games: dict[str, int] = field(default_factory=dict)
+    offered_decisions: dict[str, int] = field(default_factory=dict)
+    #: games whose row says what was offered, and the digest of the actions of each game,
+    #: keyed by deal and rotation (rows of older runs hold neither)
+    offered_rows: int = 0
+    digests: dict[str, str] = field(default_factory=dict)
 
     @property
     def fair(self) -> float:
@@ -190,7 +204,39 @@ class VariantSummary:
             "length": _spread(self.lengths),
             "turns": _spread(self.turns) if self.turns else None,
             "kinds": kinds,
+            "terminations": dict(sorted(self.terminations.items())),
         }
+
+
+#: A variant whose games end at the turn limit (or are cut short) more often than this share
+#: is warned about: its answer rests on games nobody finished.
+LIMIT_SHARE = 0.03
+#: A distinguishing action kind played in fewer than this share of the games where it was
+#: offered is "rarely used".
+RARE_SHARE = 0.05
+#: Two variants with at least this share of their games the same move for move are warned
+#: about (all of them: the change never came into play).
+SAME_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class BalanceWarning:
+    """Something that may make an answer the bots' rather than the rules'.
+
+    Attributes:
+        kind: ``"same_games"``, ``"unused_action"`` or ``"turn_limit"``.
+        variant: the variant it is about.
+        message: the sentence for the report.
+        details: the counts behind it (for the JSON).
+    """
+
+    kind: str
+    variant: str
+    message: str
+    details: JSONObject = field(default_factory=dict)
+
+    def to_json(self) -> JSONObject:
+        return {"kind": self.kind, "variant": self.variant, "message": self.message, **self.details}
 
 
 @dataclass(frozen=True)
@@ -238,14 +284,27 @@ class Summary:
     experiment: Experiment
     variants: list[VariantSummary]
     differences: list[Difference]
+    warnings: list[BalanceWarning] = field(default_factory=list)
+
+    def warnings_of(self, variant: str) -> list[BalanceWarning]:
+        """The warnings about ``variant``."""
+        return [warning for warning in self.warnings if warning.variant == variant]
 
     def to_json(self) -> JSONObject:
-        variants: list[JSONValue] = [v.to_json(self.experiment) for v in self.variants]
+        variants: list[JSONValue] = []
+        for summary in self.variants:
+            entry = summary.to_json(self.experiment)
+            entry["warnings"] = [w.message for w in self.warnings_of(summary.variant.name)]
+            variants.append(entry)
         differences: list[JSONValue] = [d.to_json() for d in self.differences]
+        warnings: list[JSONValue] = [w.to_json() for w in self.warnings]
+        picture: list[JSONValue] = [row.to_json() for row in picture_series(self)]
         return {
             "experiment": self.experiment.to_json(),
             "variants": variants,
             "differences": differences,
+            "warnings": warnings,
+            "picture": picture,
         }
 
 
@@ -286,6 +345,16 @@ def summarize(experiment: Experiment, rows: Sequence[JSONObject]) -> Summary:
         if not winners and summary.seats > 1:
             summary.draws += 1
         summary.limit_draws += bool(row["by_limit"])
+        termination = row.get("termination")
+        if not isinstance(termination, str):  # a row of an older run
+            termination = Termination.TURN_LIMIT.value if row["by_limit"] else "unrecorded"
+        summary.terminations[termination] = summary.terminations.get(termination, 0) + 1
+        digest = row.get("digest")
+        if isinstance(digest, str):
+            summary.digests[key.partition(":")[2]] = digest
+        offered = row.get("offered")
+        if isinstance(offered, list):
+            _count_offered(summary, [_counts(entry) for entry in offered])
         first = row.get("first")
         if isinstance(first, int) and summary.seats > 1:
             summary.first_games += 1
@@ -336,7 +405,152 @@ def summarize(experiment: Experiment, rows: Sequence[JSONObject]) -> Summary:
             differences.append(
                 Difference("turn-limit draws", name, base.limit_rate, other.limit_rate)
             )
-    return Summary(experiment, summaries, differences)
+    return Summary(experiment, summaries, differences, find_warnings(summaries))
+
+
+def _count_offered(summary: VariantSummary, offered: list[dict[str, int]]) -> None:
+    """Count one game's offered kinds (per seat, the decisions that offered each)."""
+    summary.offered_rows += 1
+    seen: set[str] = set()
+    for counts in offered:
+        for kind, times in counts.items():
+            summary.offered_decisions[kind] = summary.offered_decisions.get(kind, 0) + times
+            seen.add(kind)
+    for kind in seen:
+        summary.offered_games[kind] = summary.offered_games.get(kind, 0) + 1
+
+
+def find_warnings(variants: Sequence[VariantSummary]) -> list[BalanceWarning]:
+    """What the report says beside its answers: variants with the same games, distinguishing
+    action kinds never or rarely played, turn-limit draws above :data:`LIMIT_SHARE`."""
+    warnings: list[BalanceWarning] = []
+    for variant in variants:
+        warnings += _limit_warnings(variant)
+    for index, variant in enumerate(variants):
+        others = [variants[0]] if index else list(variants[1:])
+        warnings += _unused_warnings(variant, others)
+    for index, one in enumerate(variants):
+        for other in variants[index + 1 :]:
+            warnings += _same_warnings(one, other)
+    return warnings
+
+
+def _limit_warnings(variant: VariantSummary) -> list[BalanceWarning]:
+    limit = variant.terminations.get(Termination.TURN_LIMIT.value, 0)
+    cut = variant.terminations.get(Termination.CUT_SHORT.value, 0)
+    if not variant.games or (limit + cut) / variant.games <= LIMIT_SHARE:
+        return []
+    rate = Proportion(limit + cut, variant.games)
+    ended = [f"{limit} at the turn limit"] if limit else []
+    if cut:
+        ended.append(f"{cut} cut short as endless")
+    message = (
+        f"{variant.variant.name}: {' and '.join(ended)} of {variant.games} games "
+        f"({percent(rate.fraction)}, 95% interval {_interval(rate.interval)}), more than "
+        f"{percent(LIMIT_SHARE)}: the answer rests on games nobody won, so a rule that makes "
+        "games stall looks like a balanced one; raise the turn limit or use stronger players."
+    )
+    details: JSONObject = {
+        "turn_limit": limit,
+        "cut_short": cut,
+        "games": variant.games,
+        "share": rate.fraction,
+        "interval": list(rate.interval),
+    }
+    return [BalanceWarning("turn_limit", variant.variant.name, message, details)]
+
+
+def _unused_warnings(
+    variant: VariantSummary, others: Sequence[VariantSummary]
+) -> list[BalanceWarning]:
+    """The variant's distinguishing kinds, named by the experiment file or else derived from
+    what was offered (kinds offered in one of the first variant and another, never in the
+    other; checked in the one that offers them: ``others`` is the first variant, or for the
+    first every other), each never or rarely played."""
+    name = variant.variant.name
+    checks: list[tuple[str, list[str], str]] = []  # (label, kinds, where they come from)
+    if variant.variant.distinguishing:
+        for word in variant.variant.distinguishing:
+            kinds = sorted(
+                {k for k in (*variant.offered_games, *variant.kinds) if forbids((word,), k)}
+            )
+            checks.append((word, kinds, "named by the experiment file"))
+    elif variant.offered_rows:
+        # kinds this variant offers that another never did (e.g. a special allowed here)
+        derived: dict[str, list[str]] = {}
+        for other in others:
+            if other.offered_rows:
+                for kind in set(variant.offered_games) - set(other.offered_games):
+                    derived.setdefault(kind, []).append(other.variant.name)
+        for kind, names in sorted(derived.items()):
+            checks.append((kind, [kind], f"offered here, never in {', '.join(names)}"))
+    warnings = []
+    for label, kinds, source in checks:
+        played = sum(variant.kinds[k].games for k in kinds if k in variant.kinds)
+        times = sum(variant.kinds[k].times for k in kinds if k in variant.kinds)
+        offered = sum(variant.offered_games.get(k, 0) for k in kinds)
+        decisions = sum(variant.offered_decisions.get(k, 0) for k in kinds)
+        out_of = offered if variant.offered_rows else variant.games
+        if out_of and played >= RARE_SHARE * out_of:
+            continue
+        if variant.offered_rows and not offered:
+            how = "was never offered to a player"
+        else:
+            where = (
+                f"of the {offered} games where it was offered (at {decisions} decisions)"
+                if variant.offered_rows
+                else f"of {variant.games} games"
+            )
+            how = (
+                "was never played " + where
+                if not played
+                else f"was played {times} times, in {played} {where}"
+            )
+        if variant.offered_rows and not offered:
+            why = "check the variant's rules and its players' restrictions"
+        else:
+            why = (
+                "the players hardly use what this variant is about, so its answer says little "
+                "about the rule; a player that plays it (e.g. hard) would measure it"
+            )
+        message = f"{name}: its distinguishing action {label} ({source}) {how}: {why}."
+        details: JSONObject = {
+            "action": label,
+            "source": source,
+            "kinds": list(kinds),
+            "games_played": played,
+            "times": times,
+            "games_offered": offered if variant.offered_rows else None,
+            "decisions_offered": decisions if variant.offered_rows else None,
+        }
+        warnings.append(BalanceWarning("unused_action", name, message, details))
+    return warnings
+
+
+def _same_warnings(one: VariantSummary, other: VariantSummary) -> list[BalanceWarning]:
+    """Two variants that played at least :data:`SAME_SHARE` of their common deals (same deal,
+    same rotation) move for move alike."""
+    common = sorted(set(one.digests) & set(other.digests))
+    if not common:
+        return []
+    same = sum(one.digests[key] == other.digests[key] for key in common)
+    if same < SAME_SHARE * len(common):
+        return []
+    a, b = one.variant.name, other.variant.name
+    if same == len(common):
+        message = (
+            f"{b}: all {same} games were the same, move for move, as in {a}: the difference "
+            "between the two never came into play for these players, so their figures are "
+            "equal by construction, not by measurement."
+        )
+    else:
+        message = (
+            f"{b}: {same} of {len(common)} games ({percent(same / len(common))}) were the same, "
+            f"move for move, as in {a}: the difference between the two rests on the other "
+            f"{len(common) - same}."
+        )
+    details: JSONObject = {"other": a, "same": same, "compared": len(common)}
+    return [BalanceWarning("same_games", b, message, details)]
 
 
 def _count_kinds(summary: VariantSummary, kinds: list[dict[str, int]], winners: set[int]) -> None:
@@ -364,6 +578,7 @@ def _count_kinds(summary: VariantSummary, kinds: list[dict[str, int]], winners: 
                 use.unused += 1
                 use.unused_won += won
         use.squares += game_times * game_times
+        use.games += bool(game_times)
         if any(kinds[seat].get(kind, 0) for seat in winners if seat < len(kinds)):
             use.winner_used += 1
 
@@ -451,8 +666,19 @@ def render_markdown(summary: Summary, pictures: Sequence[tuple[str, str]] = ()) 
         "as a win for each.",
         "",
     ]
+    if summary.warnings:
+        out += [
+            "## Warnings",
+            "",
+            "Read these before the answers: where they apply, the bots, not the rules, may "
+            "have decided the figures.",
+            "",
+        ]
+        out += [f"* {warning.message}" for warning in summary.warnings]
+        out += [""]
     for variant in summary.variants:
         out += _variant_markdown(experiment, variant)
+        out += [f"**Warning.** {w.message}\n" for w in summary.warnings_of(variant.variant.name)]
     if summary.differences:
         base = summary.variants[0].variant.name
         out += [f"## Against {base}", ""]
@@ -598,9 +824,129 @@ def _float(value: JSONValue | None) -> str:
     return "-" if not isinstance(value, int | float) else f"{value:.1f}"
 
 
+@dataclass(frozen=True)
+class Series:
+    """One row of the win-rate picture: a rate and its 95% interval in one variant."""
+
+    panel: str
+    label: str
+    variant: str
+    value: float
+    low: float
+    high: float
+    #: the line it is read against: the fair share, or 0 for a difference
+    reference: float | None = None
+
+    def to_json(self) -> JSONObject:
+        return {
+            "panel": self.panel,
+            "label": self.label,
+            "variant": self.variant,
+            "value": self.value,
+            "interval": [self.low, self.high],
+            "reference": self.reference,
+        }
+
+
+def picture_series(summary: Summary) -> list[Series]:
+    """What the win-rate picture shows: per variant the first mover's win rate (the seat that
+    took the game's first decision: in Fano not always seat 1), each seat's and each player's,
+    the draws and turn-limit draws, and against the first variant each difference in points,
+    all with their 95% intervals."""
+    series: list[Series] = []
+    for variant in summary.variants:
+        rates: list[tuple[str, str, Proportion, float | None]] = []
+        if variant.first_games:
+            rates.append(("win rates", "moved first", variant.first_rate, variant.fair))
+        for seat in range(variant.seats):
+            rates.append(("win rates", f"seat {seat + 1}", variant.seat_rate(seat), variant.fair))
+        for player in range(len(variant.player_games)):
+            rates.append(
+                ("win rates", f"player {player + 1}", variant.player_rate(player), variant.fair)
+            )
+        rates.append(("draws", "drawn", Proportion(variant.draws, variant.games), None))
+        rates.append(("draws", "at the turn limit", variant.limit_rate, None))
+        for panel, label, value, fair in rates:
+            if value.fraction is not None:
+                low, high = value.interval
+                series.append(
+                    Series(panel, label, variant.variant.name, value.fraction, low, high, fair)
+                )
+    for diff in summary.differences:
+        if diff.delta is not None:
+            low, high = diff.interval
+            series.append(
+                Series(
+                    f"against {summary.variants[0].variant.name}",
+                    diff.what,
+                    diff.variant,
+                    diff.delta,
+                    low,
+                    high,
+                    0.0,
+                )
+            )
+    return series
+
+
+def _zoom(values: Sequence[float], floor: float, ceiling: float) -> tuple[float, float]:
+    """An axis range around ``values`` with a little room, inside [floor, ceiling], so that
+    a few points of difference are wide enough to see."""
+    low, high = min(values), max(values)
+    room = max(0.01, 0.08 * (high - low))
+    return max(floor, low - room), min(ceiling, high + room)
+
+
+def _draw_panel(ax: Any, panel: str, rows: Sequence[Series], variants: Sequence[str]) -> None:
+    """One panel of the win-rate picture: a dot and its interval per series and variant, the
+    axis zoomed to the intervals, ticks every point or every five where the range is wide."""
+    from matplotlib.ticker import FuncFormatter, MultipleLocator
+
+    difference = panel.startswith("against")
+    labels = list(dict.fromkeys(row.label for row in rows))
+    colours = {name: f"C{number % 10}" for number, name in enumerate(variants)}
+    step = 0.8 / max(1, len(variants))
+    for row in rows:
+        position = (
+            labels.index(row.label) + (variants.index(row.variant) - (len(variants) - 1) / 2) * step
+        )
+        line = ax.errorbar(
+            [row.value],
+            [position],
+            xerr=[[max(0.0, row.value - row.low)], [max(0.0, row.high - row.value)]],
+            fmt="o",
+            color=colours[row.variant],
+            capsize=3,
+            markersize=4,
+            label=row.variant,
+        )
+        line[0].set_gid(f"series|{panel}|{row.label}|{row.variant}")
+    references = sorted({row.reference for row in rows if row.reference is not None})
+    for reference in references:
+        ax.axvline(reference, color="black", linestyle="dashed", linewidth=1)
+    edges = [row.low for row in rows] + [row.high for row in rows] + references
+    low, high = _zoom(edges, -1.0 if difference else 0.0, 1.0)
+    ax.set_xlim(low, high)
+    span = high - low
+    ax.xaxis.set_major_locator(
+        MultipleLocator(0.01 if span <= 0.12 else 0.05 if span <= 0.6 else 0.1)
+    )
+    ax.xaxis.set_minor_locator(MultipleLocator(0.01 if span > 0.12 else 0.005))
+    ax.xaxis.set_major_formatter(
+        FuncFormatter(lambda x, _: f"{100 * x:+.0f}" if difference else f"{100 * x:.0f}%")
+    )
+    ax.grid(axis="x", which="major", alpha=0.5)
+    ax.grid(axis="x", which="minor", alpha=0.15)
+    ax.set_yticks(range(len(labels)))
+    ax.set_yticklabels(labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.set_title(panel + (" (points, 95% intervals)" if difference else " (95% intervals)"))
+
+
 def draw_pictures(summary: Summary, folder: Path) -> list[tuple[str, str]]:
-    """Win rates with their intervals (per seat and per player, each variant) and game-length
-    histograms, as PNG files in ``folder``; returns (file name, caption) pairs."""
+    """The win-rate picture (``win_rates.png``, and ``win_rates.svg`` whose dots carry their
+    series' names) and game-length histograms (``lengths.png``) in ``folder``; returns (file
+    name, caption) pairs for the report."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -608,48 +954,35 @@ def draw_pictures(summary: Summary, folder: Path) -> list[tuple[str, str]]:
 
     pictures: list[tuple[str, str]] = []
     variants = summary.variants
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    width = 0.8 / max(1, len(variants))
-    counts = [0, 0]
-    for number, variant in enumerate(variants):
-        for panel, (ax, count, rate_of) in enumerate(
-            (
-                (axes[0], variant.seats, variant.seat_rate),
-                (axes[1], len(variant.player_games), variant.player_rate),
-            )
-        ):
-            counts[panel] = max(counts[panel], count)
-            xs = [index + number * width for index in range(count)]
-            rates = [rate_of(index) for index in range(count)]
-            values = [rate.fraction or 0.0 for rate in rates]
-            errors = [
-                [max(0.0, v - rate.interval[0]) for v, rate in zip(values, rates, strict=True)],
-                [max(0.0, rate.interval[1] - v) for v, rate in zip(values, rates, strict=True)],
-            ]
-            ax.bar(xs, values, width, yerr=errors, capsize=3, label=variant.variant.name)
-            # the fair share of this variant's table, across each of its bars
-            ax.hlines(
-                [variant.fair] * count,
-                [x - width / 2 for x in xs],
-                [x + width / 2 for x in xs],
-                colors="black",
-                linestyles="dashed",
-                linewidth=1,
-            )
-    for ax, count, label, title in (
-        (axes[0], counts[0], "seat", "win rate by seat"),
-        (axes[1], counts[1], "player", "win rate by player"),
-    ):
-        ax.set_xticks([index + (len(variants) - 1) * width / 2 for index in range(count)])
-        ax.set_xticklabels([f"{label} {index + 1}" for index in range(count)])
-        ax.set_title(title + " (95% intervals)")
-        ax.set_ylim(0, 1)
-        ax.legend(fontsize="small")
-    fig.tight_layout()
+    series = picture_series(summary)
+    panels = list(dict.fromkeys(row.panel for row in series))
+    names = [variant.variant.name for variant in variants]
+    heights = [len({row.label for row in series if row.panel == panel}) for panel in panels]
+    fig, axes = plt.subplots(
+        len(panels),
+        1,
+        figsize=(9, 1.2 + 0.32 * len(variants) * sum(heights) + 0.9 * len(panels)),
+        gridspec_kw={"height_ratios": [max(1, h) * len(variants) for h in heights]},
+        squeeze=False,
+    )
+    for ax, panel in zip(axes[:, 0], panels, strict=True):
+        _draw_panel(ax, panel, [row for row in series if row.panel == panel], names)
+    if len(variants) > 1:
+        handles, labels = axes[0, 0].get_legend_handles_labels()
+        unique = dict(zip(labels, handles, strict=True))
+        fig.legend(unique.values(), unique.keys(), loc="upper right", fontsize="small")
+    fig.tight_layout(rect=(0, 0, 0.82 if len(variants) > 1 else 1, 1))
     fig.savefig(folder / "win_rates.png", dpi=90)
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "fanfold"}):
+        fig.savefig(folder / "win_rates.svg", metadata={"Date": None})
     plt.close(fig)
     pictures.append(
-        ("win_rates.png", "Win rates with 95% intervals; the dashed lines are the fair shares")
+        (
+            "win_rates.png",
+            "Win rates of the first mover, each seat and each player, draws, and the "
+            "differences from the first variant, with 95% intervals; the dashed lines are the "
+            "fair shares (and no difference)",
+        )
     )
     fig, ax = plt.subplots(figsize=(8, 3.5))
     # the longest 1% of games are left off the picture (a game at the turn limit would squash
@@ -716,6 +1049,13 @@ def markdown_to_html(text: str, folder: Path) -> str:
             ]
             body.append("</table>")
             continue
+        if line.startswith("* "):
+            body.append("<ul>")
+            while index < len(lines) and lines[index].startswith("* "):
+                body.append(f"<li>{html.escape(lines[index][2:])}</li>")
+                index += 1
+            body.append("</ul>")
+            continue
         if line.startswith("## "):
             body.append(f"<h2>{html.escape(line[3:])}</h2>")
         elif line.startswith("# "):
@@ -724,6 +1064,9 @@ def markdown_to_html(text: str, folder: Path) -> str:
             caption, _, name = line[2:].rstrip(")").partition("](")
             data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
             body.append(f'<img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">')
+        elif line.startswith("**Warning.** "):
+            text = html.escape(line.removeprefix("**Warning.** "))
+            body.append(f'<p class="warning"><strong>Warning.</strong> {text}</p>')
         elif line.strip():
             body.append(f"<p>{html.escape(line.strip('*'))}</p>")
         index += 1
@@ -732,6 +1075,7 @@ def markdown_to_html(text: str, folder: Path) -> str:
         "table{border-collapse:collapse;margin:1em 0}"
         "td,th{border:1px solid #bbb;padding:2px 8px;text-align:right}"
         "td:first-child,th:first-child{text-align:left}img{max-width:100%}"
+        ".warning{background:#fff3cd;padding:4px 8px}"
     )
     return (
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>fanfold balance report</title>"

@@ -147,3 +147,10 @@ def balance(
         f"games.jsonl in {out})",
         markup=False,
     )
+    if summary.warnings:
+        count = len(summary.warnings)
+        console.print(
+            f"{count} warning{'s' if count > 1 else ''} beside the answers (the report's "
+            "Warnings): the bots may have decided them.",
+            markup=False,
+        )

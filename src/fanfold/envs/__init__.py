@@ -14,6 +14,7 @@ Entry points:
 
 * :func:`aec_env`: a PettingZoo AEC environment (every seat an agent);
 * :func:`gym_env`: a Gymnasium environment for one seat, bots in the others;
+* :func:`gym_vector_env`: many such tables stepped as one batch (a Gymnasium vector env);
 * :func:`register_openspiel`: registers ``python_fanfold_<game>`` with OpenSpiel;
 * Gymnasium ids ``fanfold/<game>-v0`` and ``fanfold/<game>-<preset>-v0`` for
   :func:`gymnasium.make`, registered when this package is imported with Gymnasium installed
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from fanfold.envs.gymnasium_env import FanfoldGymEnv
     from fanfold.envs.pettingzoo_env import FanfoldAECEnv
+    from fanfold.envs.vector_env import FanfoldVectorEnv
 
 
 def aec_env(game: str, variant: str | None = None, **options: Any) -> FanfoldAECEnv:
@@ -56,6 +58,21 @@ def gym_env(
     return FanfoldGymEnv(game, variant, opponents, **options)
 
 
+def gym_vector_env(
+    game: str,
+    variant: str | None = None,
+    opponents: str | Sequence[str] | None = None,
+    *,
+    num_envs: int = 8,
+    **options: Any,
+) -> FanfoldVectorEnv:
+    """A Gymnasium vector environment of ``num_envs`` tables, each as :func:`gym_env` (see
+    :class:`~fanfold.envs.vector_env.FanfoldVectorEnv`)."""
+    from fanfold.envs.vector_env import FanfoldVectorEnv
+
+    return FanfoldVectorEnv(game, variant, opponents, num_envs=num_envs, **options)
+
+
 def register_openspiel() -> list[str]:
     """Register every fanfold game with OpenSpiel as ``python_fanfold_<game>``; returns the
     names. Safe to call more than once."""
@@ -76,4 +93,4 @@ def register_gymnasium() -> list[str]:
 if importlib.util.find_spec("gymnasium") is not None:
     register_gymnasium()
 
-__all__ = ["aec_env", "gym_env", "register_gymnasium", "register_openspiel"]
+__all__ = ["aec_env", "gym_env", "gym_vector_env", "register_gymnasium", "register_openspiel"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,9 @@ class Encoding(ABC):
             index[key] = number
         self._table = table
         self._index = index
+        # (seat, action) -> index, filled as actions are met: to_relative depends on nothing
+        # else, and there are at most seats x num_actions of them
+        self._seen: dict[tuple[int, Hashable], int] = {}
 
     # ------------------------------------------------------------ for subclasses
     @abstractmethod
@@ -91,12 +95,16 @@ class Encoding(ABC):
         Raises:
             IllegalActionError: the action is not one this variant can offer.
         """
+        number = self._seen.get((seat, action))
+        if number is not None:
+            return number
         key = self.to_relative(seat, action)
         number = self._index.get(key)
         if number is None:
             raise IllegalActionError(
                 f"{self.game.action_text(action)} is not in the action table of this variant"
             )
+        self._seen[seat, action] = number
         return number
 
     def action(self, seat: int, index: int) -> Any:
@@ -119,8 +127,8 @@ class Encoding(ABC):
     def legal_mask(self, seat: int, legal: Sequence[Any]) -> MaskArray:
         """1 at the index of every action in ``legal`` (taken by ``seat``), 0 elsewhere."""
         mask = np.zeros(len(self._table), dtype=np.int8)
-        for action in legal:
-            mask[self.action_index(seat, action)] = 1
+        seen = self._seen
+        mask[[seen.get((seat, a)) or self.action_index(seat, a) for a in legal]] = 1
         return mask
 
     def legal_indices(self, seat: int, legal: Sequence[Any]) -> list[int]:
@@ -130,9 +138,16 @@ class Encoding(ABC):
     # -------------------------------------------------------------- observations
     def observation(self, view: Any) -> FloatArray:
         """The flat observation tensor of a view (see :attr:`layout`)."""
+        # filled in a scratch tensor whose block views are cut once, then copied out
+        scratch = self._scratch
+        scratch[0].fill(0.0)
+        self.fill(view, scratch[1])
+        return scratch[0].copy()
+
+    @cached_property
+    def _scratch(self) -> tuple[FloatArray, dict[str, FloatArray]]:
         tensor = self.layout.zeros()
-        self.fill(view, self.layout.views(tensor))
-        return tensor
+        return tensor, self.layout.views(tensor)
 
     def observation_dict(self, view: Any) -> dict[str, FloatArray]:
         """The dict form of a view's observation: block name to values in the block's shape."""

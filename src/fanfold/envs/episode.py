@@ -5,6 +5,11 @@ Every environment (PettingZoo, Gymnasium, OpenSpiel) drives its game through an
 and submit actions by index; bots sit in agent seats and are stepped by the table. The episode
 checks an index before anything changes (an index out of range, a masked-out action, a seat
 that does not decide now are refused with a clear error and no change).
+
+The table seats the players and makes the bots; the episode then steps the table's state with
+the game's rules directly (a learner's action checked by :meth:`~fanfold.core.game.Game.apply`,
+a bot's applied as chosen), without the table's record of the game, its announcements and its
+version count, which no environment reads: that bookkeeping was most of a step's cost.
 """
 
 from __future__ import annotations
@@ -111,22 +116,45 @@ class Episode:
         copy.table = Table(game, state, record, self.table.seats, allow_undo=False)
         return copy
 
+    def _known(self) -> Any:
+        """The table's state, with what is known of it (the mover, the legal actions)
+        forgotten when the state has changed since it was asked."""
+        state = self.table.state
+        if state is not getattr(self, "_known_state", None):
+            self._known_state = state
+            self._known_mover: tuple[int | None] | None = None  # None: not asked yet
+            self._known_legal: Sequence[Any] | None = None
+        return state
+
+    def _mover(self) -> int | None:
+        """The seat the rules say decides now (``None``: the game is over), asked once per
+        state."""
+        state = self._known()
+        if self._known_mover is None:
+            self._known_mover = (self.game.current_player(state),)
+        return self._known_mover[0]
+
+    def _legal(self) -> Sequence[Any]:
+        """The decider's legal actions, asked once per state."""
+        state = self._known()
+        if self._known_legal is None:
+            self._known_legal = self.game.legal_actions(state)
+        return self._known_legal
+
     @property
     def decider(self) -> int | None:
         """The seat that decides now, or ``None`` when the game is over or truncated."""
-        return None if self.is_truncated else self.table.decider
+        return None if self.is_truncated else self._mover()
 
     @property
     def is_terminal(self) -> bool:
         """True when the game has ended by its rules."""
-        return self.table.is_over
+        return self._mover() is None
 
     @property
     def is_truncated(self) -> bool:
         """True when the step limit cut the game short before its end."""
-        return (
-            self.max_steps is not None and self.steps >= self.max_steps and not self.table.is_over
-        )
+        return self.max_steps is not None and self.steps >= self.max_steps and not self.is_terminal
 
     def returns(self) -> tuple[float, ...]:
         """Each seat's return: the outcome's, or all 0 while the game goes on (or was cut)."""
@@ -144,13 +172,13 @@ class Episode:
         seat = self.decider
         if seat is None:
             return []
-        return self.encoding.legal_indices(seat, self.table.legal_actions())
+        return self.encoding.legal_indices(seat, self._legal())
 
     def mask(self, seat: int) -> MaskArray:
         """``seat``'s action mask: its legal actions when it decides now, else all 0."""
         if seat != self.decider:
             return np.zeros(self.encoding.num_actions, dtype=np.int8)
-        return self.encoding.legal_mask(seat, self.table.legal_actions())
+        return self.encoding.legal_mask(seat, self._legal())
 
     def act(self, seat: int, index: Any) -> None:
         """Apply the action at ``index`` for ``seat``.
@@ -166,8 +194,9 @@ class Episode:
             raise TurnError(f"seat {seat} does not decide now; seat {self.decider} does")
         number = as_index(index)
         action = self.encoding.action(seat, number)
+        table = self.table
         try:
-            self.table.submit_action(seat, action)
+            table.state = self.game.apply(table.state, action)
         except IllegalActionError as error:
             raise IllegalActionError(
                 f"action {number} ({self.game.action_text(action)}) is not legal here: {error}"
@@ -176,11 +205,16 @@ class Episode:
 
     def play_bots(self) -> None:
         """Let the bots play until a learner decides, the game ends or the step limit is hit."""
+        table, game = self.table, self.game
         while not self.is_truncated:
-            seat = self.table.agent_to_move()
-            if seat is None:
+            seat = self._mover()
+            agent = None if seat is None else table.seats[seat].agent
+            if seat is None or agent is None:
                 return
-            self.table.submit_action(seat, self.table.agent_choice(seat))
+            # as the table's agent_choice: the seat's view and its legal actions (an
+            # environment's seats have no restrictions)
+            action = agent.choose(game.observe(table.state, seat), self._legal())
+            table.state = game.apply_legal(table.state, action)
             self.steps += 1
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterable
 
-from fanfold.envs.encoding import Encoding, one_hot
+import numpy as np
+from numpy.typing import NDArray
+
+from fanfold.envs.encoding import Encoding
 from fanfold.envs.layout import Block, FloatArray, Layout
-from fanfold.games.fantan import PASS, PLAYS, FanTanView, Play
-from fanfold.games.fantan.cards import indices_of
-from fanfold.games.fantan.rules import history_seats
+from fanfold.games.fantan import PASS, PLAYS, FanTanAction, FanTanView, Play
 
 CARDS = 52
 RANKS = 13
@@ -76,24 +77,49 @@ class FanTanEncoding(Encoding):
 
     def fill(self, view: FanTanView, blocks: dict[str, FloatArray]) -> None:
         players = self.players
-        blocks["hand"][indices_of(view.hand)] = 1.0
-        blocks["layout"][indices_of(view.layout)] = 1.0
-        played_by = blocks["played_by"]
-        seats = history_seats(view.leader, players, len(view.history))
-        for seat, action in zip(seats, view.history, strict=True):
-            if isinstance(action, Play):
-                played_by[self._seat(view, seat), action.index] = 1.0
-        for seat in range(players):
-            relative = self._seat(view, seat)
-            blocks["hand_counts"][relative] = view.hand_counts[seat]
-            blocks["passes"][relative] = view.passes[seat]
-            blocks["scores"][relative] = view.scores[seat]
-        one_hot(blocks["start_rank"], view.start_rank or 0)
-        one_hot(blocks["dealer"], self._seat(view, view.dealer))
-        one_hot(blocks["leader"], self._seat(view, view.leader))
+        me = view.player
+        blocks["hand"][:] = card_bits(view.hand)
+        blocks["layout"][:] = card_bits(view.layout)
+        plays = self._plays(view.history)
+        if plays:
+            # the seat of the action at position n is (leader + n) % players; relative to me
+            first = view.leader - me
+            blocks["played_by"][
+                [(first + n) % players for n, _ in plays], [c for _, c in plays]
+            ] = 1.0
+        blocks["hand_counts"][:] = view.hand_counts[me:] + view.hand_counts[:me]
+        blocks["passes"][:] = view.passes[me:] + view.passes[:me]
+        blocks["scores"][:] = view.scores[me:] + view.scores[:me]
+        blocks["start_rank"][view.start_rank or 0] = 1.0
+        blocks["dealer"][(view.dealer - me) % players] = 1.0
+        blocks["leader"][(view.leader - me) % players] = 1.0
         if view.to_move is not None:
-            one_hot(blocks["to_move"], self._seat(view, view.to_move))
+            blocks["to_move"][(view.to_move - me) % players] = 1.0
         blocks["hand_number"][0] = view.hand_number
         blocks["pool"][0] = view.pool
         if view.last_winner is not None:
-            one_hot(blocks["last_winner"], self._seat(view, view.last_winner))
+            blocks["last_winner"][(view.last_winner - me) % players] = 1.0
+
+    def _plays(self, history: tuple[FanTanAction, ...]) -> list[tuple[int, int]]:
+        """(position in the hand's history, card index) of each play of ``history``; the
+        last history's plays are kept, so a history one action longer costs one action."""
+        known, plays = self._last_plays
+        if len(history) < len(known) or history[: len(known)] != known:
+            known, plays = (), []
+        else:
+            plays = list(plays)
+        for number in range(len(known), len(history)):
+            action = history[number]
+            if isinstance(action, Play):
+                plays.append((number, action.index))
+        self._last_plays = (history, plays)
+        return plays
+
+    _last_plays: tuple[tuple[FanTanAction, ...], list[tuple[int, int]]] = ((), [])
+
+
+def card_bits(mask: int) -> NDArray[np.uint8]:
+    """A 52-card mask as 52 zeros and ones, in card index order."""
+    return np.unpackbits(
+        np.array([mask], dtype="<u8").view(np.uint8), count=CARDS, bitorder="little"
+    )

@@ -85,14 +85,18 @@ class Layout:
         """A flat tensor of zeros, to be filled through :meth:`views`."""
         return np.zeros(self.size, dtype=np.float32)
 
+    @cached_property
+    def _slices(self) -> tuple[tuple[str, int, int, tuple[int, ...]], ...]:
+        """Each block's name, start, end and shape (what :meth:`views` cuts, computed once)."""
+        offsets = self.offsets
+        return tuple(
+            (block.name, offsets[block.name], offsets[block.name] + block.size, block.shape)
+            for block in self.blocks
+        )
+
     def views(self, tensor: FloatArray) -> dict[str, FloatArray]:
         """The dict form of ``tensor``: each block's values in its shape (views, not copies)."""
-        return {
-            block.name: tensor[
-                self.offsets[block.name] : self.offsets[block.name] + block.size
-            ].reshape(block.shape)
-            for block in self.blocks
-        }
+        return {name: tensor[start:end].reshape(shape) for name, start, end, shape in self._slices}
 
     def describe(self) -> list[tuple[str, str, int, int, str]]:
         """Rows for documentation: name, shape, offset, size, meaning."""

@@ -15,9 +15,11 @@ Fano and Fan Tan, as many as a seat could never search; 3 bytes for Fan patience
 number is that number plus one), then the deal is made from that seed, and Fano's reshuffles
 come from it too. States serialise (``pyspiel.serialize_game_and_state``) with OpenSpiel's
 own form for Python games. Actions are the indices of :mod:`fanfold.envs.encodings`;
-observations (string and tensor) are built from the player's view; there is no information
-state (no perfect-recall observer). :meth:`FanfoldState.resample_from_infostate` re-deals the
-hidden cards consistently with a player's view, for OpenSpiel's imperfect-information
+observations (string and tensor) are built from the player's view; the information state
+string (perfect recall, for CFR-family algorithms) is the player's views after the deal and
+after every action, with each action as the player was told it.
+:meth:`FanfoldState.resample_from_infostate` re-deals the hidden cards consistently with a
+player's view, for OpenSpiel's imperfect-information
 search (IS-MCTS, with ``use_observation_string=True``).
 
 Parameters: ``variant`` (a preset name), ``players`` (0: the preset's), ``options`` (config
@@ -36,6 +38,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from fanfold.core.errors import ConfigError
@@ -86,7 +89,7 @@ def _game_type(game: AnyGame) -> pyspiel.GameType:
         reward_model=kind.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -167,12 +170,13 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> FanfoldObserver:
-        """The observer of a seat's view (string and tensor); no perfect-recall form."""
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("fanfold games have no perfect-recall (information state) observer")
+    ) -> FanfoldObserver | InformationStateObserver:
+        """The observer of a seat's view (string and tensor), or with ``perfect_recall`` of its
+        information state (string only: :class:`InformationStateObserver`)."""
         if params:
             raise ValueError(f"the observer takes no parameters, not {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return InformationStateObserver(self)
         return FanfoldObserver(self)
 
 
@@ -345,6 +349,52 @@ class FanfoldObserver:
             return "the cards are not dealt yet"
         game = self._game.fanfold_game
         return str(game.render(game.observe(state.fanfold_state, player)))
+
+
+class InformationStateObserver:
+    """A seat's information state (perfect recall): its view after the deal, then for each
+    action the acting seat, the action as this seat was told it (the game's
+    ``public_action_text``: what the rules keep secret left out) and its view after it. Two
+    states give one string exactly when the seat has seen the same game so far. It is rebuilt
+    from the state's OpenSpiel history, replayed from the game's start (a resampled state's
+    start is its resampled position); the lines of the last history asked are kept, so a
+    history one action longer costs one action. No tensor (its length grows with the game)."""
+
+    def __init__(self, game: FanfoldGame) -> None:
+        self._game = game
+        self.tensor = np.zeros(0, dtype=np.float32)
+        self.dict: dict[str, Any] = {}
+        #: per (player, record's start): the history replayed, the state it led to, the lines
+        self._last: dict[tuple[Any, ...], tuple[list[int], Any, list[str]]] = {}
+
+    def set_from(self, state: FanfoldState, player: int) -> None:
+        """Nothing to fill: the information state has no tensor."""
+        del state, player
+
+    def string_from(self, state: FanfoldState, player: int) -> str:
+        """``player``'s information state (before the deal: the seed bytes drawn, unseen)."""
+        if state.is_chance_node():
+            return f"the cards are not dealt yet ({len(state.deal)} seed bytes drawn)"
+        spiel = self._game
+        game, encoding = spiel.fanfold_game, spiel.encoding
+        record = state.episode.table.record
+        actions = [int(action) for action in state.history()[len(state.deal) :]]
+        key = (player, record.seed, record.start_position)
+        known, now, lines = self._last.get(key, ([], None, []))
+        if now is None or actions[: len(known)] != known:
+            now = record.initial_state()
+            known, lines = [], [str(game.render(game.observe(now, player)))]
+        lines = list(lines)
+        for index in actions[len(known) :]:
+            seat = game.current_player(now)
+            if seat is None:
+                raise pyspiel.SpielError("the history goes on past the end of the game")
+            action = encoding.action(seat, index)
+            lines.append(f"-- seat {seat}: {game.public_action_text(now, action, player)}")
+            now = game.apply_legal(now, action)
+            lines.append(str(game.render(game.observe(now, player))))
+        self._last[key] = (actions, now, lines)
+        return "\n".join(lines)
 
 
 def register() -> list[str]:

@@ -11,7 +11,8 @@ keyword arguments of :func:`gymnasium.make` reach :class:`~fanfold.envs.gymnasiu
 FanfoldGymEnv` (``opponents``, ``seat``, ``max_steps``, ``render_mode``, config options).
 Gymnasium 1.x no longer loads plugins from an entry-point group, so the ids exist once
 :mod:`fanfold.envs` is imported; ``gymnasium.make("fanfold.envs:fanfold/fano-v0")`` imports
-it on the way.
+it on the way. ``gymnasium.make_vec(ID, num_envs=N, vectorization_mode="vector_entry_point")``
+makes :class:`~fanfold.envs.vector_env.FanfoldVectorEnv` (N tables stepped as one batch).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from fanfold.envs.encodings import ENCODINGS
 NAMESPACE = "fanfold"
 VERSION = 0
 ENTRY_POINT = "fanfold.envs.gymnasium_env:FanfoldGymEnv"
+VECTOR_ENTRY_POINT = "fanfold.envs.vector_env:FanfoldVectorEnv"
 
 
 def gymnasium_ids() -> dict[str, tuple[str, str]]:
@@ -47,6 +49,7 @@ def register_gymnasium() -> list[str]:
             gymnasium.register(
                 id=env_id,
                 entry_point=ENTRY_POINT,
+                vector_entry_point=VECTOR_ENTRY_POINT,
                 kwargs={"game": game, "variant": preset},
                 disable_env_checker=False,
             )

@@ -17,10 +17,11 @@ Elo-style ratings fitted to every head-to-head result (Bradley-Terry, draws half
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from fanfold.core.errors import ConfigError
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.play.batch import Job, ProgressCallback, run_batch
-from fanfold.play.kinds import allowed, played_kind
+from fanfold.play.kinds import action_kind, allowed, played_kind
 from fanfold.play.setup import make_seats, new_table, rotate_seats
 from fanfold.play.stats import Proportion
 from fanfold.play.table import ENDLESS
@@ -135,6 +136,11 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
     deciding and the kinds of the actions it played (:mod:`fanfold.play.kinds`), the seat that
     decided first, and the turns played where the game counts turns (Fano).
 
+    For the balance lab's warnings the row also holds ``"digest"``, a digest of the game's
+    actions in order (two games with the same digest were played move for move alike), and
+    ``"offered"``, per seat, how many of its decisions offered each action kind (what its agent
+    was offered: the legal actions less its restriction).
+
     An optional ``"forbidden"`` entry of the payload, one list of action kinds per seat,
     restricts what each seat's agent is offered; ``"yielded"`` in the row counts, per seat, the
     decisions where the restriction left nothing and so gave way."""
@@ -173,14 +179,22 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
     slowest = [0.0] * count
     yielded = [0] * count
     kinds: list[dict[str, int]] = [{} for _ in range(count)]
+    offered: list[dict[str, int]] = [{} for _ in range(count)]
+    plain: dict[object, str] = {}  # an action's kind before the position's flags
     first = table.decider
     for _ in range(MAX_ACTIONS):
         seat = table.agent_to_move()
         if seat is None:
             break
         legal = table.legal_actions()
-        if forbidden[seat] and not allowed(game, table.state, legal, forbidden[seat]):
-            yielded[seat] += 1
+        offer = legal
+        if forbidden[seat]:
+            offer = allowed(game, table.state, legal, forbidden[seat])
+            if not offer:
+                yielded[seat] += 1
+                offer = legal
+        for kind in _kinds_of(game, table.state, offer, plain):
+            offered[seat][kind] = offered[seat].get(kind, 0) + 1
         start = time.perf_counter()
         played = table.step()
         elapsed = time.perf_counter() - start
@@ -211,6 +225,8 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
         "slowest": list(slowest),
         "seats": list(seats),
         "kinds": [dict(counts) for counts in kinds],
+        "offered": [dict(counts) for counts in offered],
+        "digest": _digest(entry.text for entry in table.played),
         "first": first,
     }
     turns = getattr(table.state, "turn", None)
@@ -219,6 +235,29 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
     if any(forbidden):
         row["yielded"] = list(yielded)
     return row
+
+
+def _kinds_of(
+    game: AnyGame, state: object, actions: Sequence[object], plain: dict[object, str]
+) -> set[str]:
+    """The kinds (:func:`~fanfold.play.kinds.played_kind`) of ``actions`` in ``state``;
+    ``plain`` remembers each action's kind before the position's flags."""
+    found: set[str] = set()
+    for action in actions:
+        kind = plain.get(action)
+        if kind is None:
+            kind = plain[action] = action_kind(action)
+        flags = game.played_flags(state, action)
+        found.add("+".join((kind, *flags)) if flags else kind)
+    return found
+
+
+def _digest(texts: Iterable[str]) -> str:
+    """A digest of a game's actions, in order (SHA-256 of their texts, one a line)."""
+    digest = hashlib.sha256()
+    for text in texts:
+        digest.update(text.encode("utf-8") + b"\n")
+    return digest.hexdigest()[:32]
 
 
 def _forbidden(value: JSONValue | None, seats: int) -> list[tuple[str, ...]]:
