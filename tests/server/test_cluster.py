@@ -42,55 +42,82 @@ ACTIONS = 12
 
 
 @contextmanager
-def fanfold_process(url: str, log: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    """``fanfold serve`` on a free port with one bot worker; yields it once ``/ready``."""
-    port = free_port()
-    with log.open("a") as output:
-        process = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "fanfold", "serve", "--port", str(port), "--db", url),
-                *("--bot-pause", "0", "--bot-seconds", "0.2", "--bot-workers", "1"),
-            ],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            text=True,
-            cwd=ROOT,
-            env=_environment(),
-        )
+def fanfold_processes(
+    url: str, folder: Path, count: int
+) -> Iterator[list[tuple[subprocess.Popen[str], int]]]:
+    """``count`` ``fanfold serve`` processes, each on a free port with one bot worker and its
+    log in ``folder`` (``s0.log``, ...), started together; yields them once each is
+    ``/ready``. Killed at the end."""
+    started: list[tuple[subprocess.Popen[str], int, Path]] = []
     try:
+        for number in range(count):
+            port = free_port()
+            log = folder / f"s{number}.log"
+            with log.open("a") as output:
+                process = subprocess.Popen(
+                    [
+                        *(sys.executable, "-m", "fanfold", "serve", "--port", str(port)),
+                        *("--db", url, "--bot-pause", "0", "--bot-seconds", "0.2"),
+                        *("--bot-workers", "1"),
+                    ],
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                    cwd=ROOT,
+                    env=_environment(),
+                )
+            started.append((process, port, log))
         deadline = time.monotonic() + 120
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.1)
-        yield process, port
+        for process, port, log in started:
+            while True:
+                assert process.poll() is None, log.read_text()
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.1)
+        yield [(process, port) for process, port, _ in started]
     finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=30)
+        for process, _, _ in started:
+            if process.poll() is None:
+                process.kill()
+        for process, _, _ in started:
+            process.wait(timeout=30)
+
+
+def config_for(count: int, folder: Path) -> Path:
+    """``deploy/haproxy.cfg`` with the ``server`` lines of the first ``count`` processes only
+    (it lists three)."""
+    lines = [
+        line
+        for line in CONFIG.read_text().splitlines()
+        if not any(line.strip().startswith(f"server s{n} ") for n in range(count + 1, 10))
+    ]
+    path = folder / f"haproxy-{count}.cfg"
+    path.write_text("\n".join(lines) + "\n")
+    return path
 
 
 @contextmanager
 def haproxy(ports: list[int], log: Path) -> Iterator[int]:
-    """HAProxy with ``deploy/haproxy.cfg`` in front of ``ports``; yields its port."""
+    """HAProxy with ``deploy/haproxy.cfg`` in front of ``ports`` (one to three); yields its
+    port."""
     binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
     if not Path(binary).exists():
         pytest.fail(
             "haproxy is missing: the test set-up installs Debian's haproxy package",
             pytrace=False,
         )
+    config = CONFIG if len(ports) == 3 else config_for(len(ports), log.parent)
     port = free_port()
     environment = dict(os.environ, FANFOLD_BIND=f"127.0.0.1:{port}")
     for number, server in enumerate(ports, start=1):
         environment[f"FANFOLD_S{number}"] = f"127.0.0.1:{server}"
     with log.open("a") as output:
         process = subprocess.Popen(
-            [binary, "-f", str(CONFIG), "-db"],
+            [binary, "-f", str(config), "-db"],
             stdout=output,
             stderr=subprocess.STDOUT,
             env=environment,
@@ -195,9 +222,7 @@ class Player:
 
 def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
     with ExitStack() as stack:
-        processes = [
-            stack.enter_context(fanfold_process(pg_url, tmp_path / f"s{n}.log")) for n in range(3)
-        ]
+        processes = stack.enter_context(fanfold_processes(pg_url, tmp_path, 3))
         port = stack.enter_context(haproxy([p for _, p in processes], tmp_path / "haproxy.log"))
         pids = {process.pid: process for process, _ in processes}
         site = stack.enter_context(httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10))
