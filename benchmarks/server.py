@@ -171,6 +171,10 @@ async def create(base: str, client: httpx.AsyncClient, body: dict[str, Any], tal
             tally.refused += 1
             await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
             continue
+        if answer.status_code == 503 and attempt < 19:  # no process could answer just now
+            tally.errors.append(f"opening a table: {answer.text[:120]}")
+            await asyncio.sleep(0.5)
+            continue
         answer.raise_for_status()
         created = answer.json()
         return created["table"], created["token"]
@@ -561,6 +565,11 @@ def haproxy(folder: Path, ports: list[int]) -> Iterator[int]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+        said = (folder / "haproxy.log").read_text(errors="replace").splitlines()
+        changes = [line for line in said if " is DOWN" in line or " is UP" in line]
+        for line in changes[-6:]:  # a process HAProxy marked down, or up again
+            print(f"#   haproxy: {line.split(']', 1)[-1].strip()[:160]}", flush=True)
+        (folder / "haproxy.log").write_text("")
 
 
 def live_tables(port: int) -> float:
@@ -827,6 +836,12 @@ def main() -> None:
         "--kill-at", type=float, default=4.0, help="seconds into that level of the SIGKILL"
     )
     parser.add_argument("--kill-seconds", type=float, default=14.0, help="the length of that level")
+    parser.add_argument(
+        "--fsync",
+        action="store_true",
+        help="PostgreSQL waits for the disk at each commit (default: fsync off, as the tests "
+        "run it, so that a shared machine's disk does not decide the figures)",
+    )
     args = parser.parse_args()
     default_tables = "200" if args.processes else "10,100,500"
     levels = [int(part) for part in (args.tables or default_tables).split(",")]
