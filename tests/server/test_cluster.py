@@ -13,7 +13,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -24,9 +26,11 @@ import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
 from fanfold.server.ownership import lock_key
+from fanfold.server.store import Store
 from tests.server.support import JSON, free_port
 from tests.server.test_ownership import _stored_actions, pg_url  # noqa: F401 (fixture)
 from tests.server.test_restart import ROOT, _environment
+from tests.server.test_store import _postgres_url as postgres_url
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
 
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
@@ -363,3 +367,35 @@ def test_serve_processes_starts_one_process_a_port(pg_url: str, tmp_path: Path) 
         if parent.poll() is None:
             parent.kill()
             parent.wait(timeout=30)
+
+
+def test_processes_starting_together_on_a_new_database_all_open_it(
+    postgres_cluster: str,  # noqa: F811
+) -> None:
+    """Processes started at once on an empty database (a site's first start, each process
+    by its own service) bring its schema up one after the other: every one opens the store."""
+    name = f"fresh_{uuid.uuid4().hex[:12]}"
+    engine = sa.create_engine(
+        postgres_url(postgres_cluster, "postgres"), isolation_level="AUTOCOMMIT"
+    )
+    with engine.connect() as connection:
+        connection.execute(sa.text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    url = postgres_url(postgres_cluster, name)
+    start = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def open_store() -> None:
+        start.wait()
+        try:
+            Store(url).close()
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not failures, failures
+    Store(url).close()  # and the schema is whole
