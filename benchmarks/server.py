@@ -593,13 +593,13 @@ def wait_empty(ports: list[int], keep_seconds: float) -> None:
 @dataclass
 class Run:
     """What one process count measured: a tally per level, the memory of each process (MB:
-    after start-up, idle after a table or two of each game came and left, peak, after the
-    levels' tables left memory), and the kill's tally."""
+    after start-up, idle after a table or two of each game came and left, at the end of the
+    levels, after the levels' tables left memory), and the kill's tally."""
 
     levels: dict[tuple[int, float], tuple[Tally, float]] = field(default_factory=dict)
     started: list[float] = field(default_factory=list)
     idle: list[float] = field(default_factory=list)
-    peak: list[float] = field(default_factory=list)
+    loaded: list[float] = field(default_factory=list)
     after: list[float] = field(default_factory=list)
     kill: Tally | None = None
 
@@ -649,7 +649,7 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
                 used = sum(cpu_seconds(process.pid) for process in processes) - cpu
                 result.levels[tables, think] = (tally, used / args.seconds * 100)
                 show_level(f"{count} processes", tables, think, tally, args.seconds)
-        result.peak = [memory_mb(process.pid)[1] for process in processes]
+        result.loaded = [memory_mb(process.pid)[0] for process in processes]
         # Every table leaves memory once nobody plays it (--keep-seconds), then the memory
         # each process kept is read.
         wait_empty(ports, args.keep_seconds)
@@ -751,7 +751,7 @@ def cluster_table(runs: dict[int, Run], args: argparse.Namespace) -> None:
     for label, values in (
         ("memory after start-up, MB a process", [runs[n].started for n in counts]),
         ("memory idle (every game played once), MB a process", [runs[n].idle for n in counts]),
-        ("memory at peak, MB a process", [runs[n].peak for n in counts]),
+        ("memory at the end of the levels, MB a process", [runs[n].loaded for n in counts]),
         ("memory after its tables left, MB a process", [runs[n].after for n in counts]),
     ):
         row(label, [" / ".join(f"{v:.0f}" for v in value) for value in values])
