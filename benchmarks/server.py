@@ -171,7 +171,8 @@ async def create(base: str, client: httpx.AsyncClient, body: dict[str, Any], tal
             tally.refused += 1
             await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
             continue
-        if answer.status_code == 503 and attempt < 19:  # no process could answer just now
+        if answer.status_code in (502, 503, 504) and attempt < 19:
+            # No process could answer just now, or the one asked was killed meanwhile.
             tally.errors.append(f"opening a table: {answer.text[:120]}")
             await asyncio.sleep(0.5)
             continue
