@@ -18,9 +18,20 @@ from pathlib import Path
 import httpx
 import pytest
 
-from fanfold.server.logs import ENVIRONMENT, about, configure, json_handler, table_of_path
+from fanfold.server.logs import (
+    ENVIRONMENT,
+    LEVEL_ENVIRONMENT,
+    about,
+    configure,
+    json_handler,
+    table_of_path,
+)
 from tests.server.support import JSON, act, free_port, look, my_turn, serve, wait_for
 from tests.server.test_restart import ROOT, _environment
+
+#: What Python's multiprocessing resource tracker, a helper process that fanfold does not
+#: configure, may print when the server stops with its bot workers' queues open.
+TRACKER = "resource_tracker: There appear to be"
 
 
 @pytest.fixture
@@ -165,7 +176,14 @@ def test_serve_writes_json_lines(tmp_path: Path) -> None:
     finally:
         process.terminate()
         _, errors = process.communicate(timeout=60)
-    records = [json.loads(line) for line in errors.splitlines() if line.strip()]
+    records: list[JSON] = []
+    for line in errors.splitlines():
+        if TRACKER in line:
+            continue  # Python's helper process at the server's exit (docs/deploy.md, "Logs")
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            raise AssertionError(f"not a JSON line: {line!r}") from None
     assert records, errors
     for record in records:
         assert {"time", "level", "logger", "message", "pid"} <= set(record), record
@@ -197,3 +215,39 @@ def test_the_text_format_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> Non
     configure("text")
     assert (list(root.handlers), root.level) == before
     assert os.environ[ENVIRONMENT] == "text"  # the bot workers write plain text too
+
+
+def test_the_json_lines_start_at_the_level_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))  # put back at the end
+    monkeypatch.setenv(ENVIRONMENT, "text")
+    monkeypatch.setenv(LEVEL_ENVIRONMENT, "debug")
+    level = root.level
+    try:
+        configure("json")
+        assert root.level == logging.DEBUG
+        assert len(root.handlers) == 1
+        monkeypatch.delenv(LEVEL_ENVIRONMENT)
+        configure("json")
+        assert root.level == logging.INFO  # the default
+        assert logging._warnings_showwarning is not None  # warnings become lines too
+    finally:
+        root.setLevel(level)
+        logging.captureWarnings(False)
+
+
+def test_an_unknown_log_level_is_refused(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "fanfold", "serve", "--log-format", "json"),
+            *("--db", f"sqlite:///{tmp_path / 'x.db'}"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(_environment(), FANFOLD_LOG_LEVEL="chatty"),
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "FANFOLD_LOG_LEVEL='CHATTY' is no log level" in done.stderr
+    assert not (tmp_path / "x.db").exists()

@@ -112,7 +112,10 @@ def serve(
     from fanfold.server.logs import configure
 
     json_lines = log_format is LogFormat.JSON
-    configure("json" if json_lines else "text")
+    try:
+        configure("json" if json_lines else "text")
+    except ValueError as error:
+        fail(str(error))
     url = db or default_url()
     if processes > 1:
         from fanfold.server.ownership import is_postgresql

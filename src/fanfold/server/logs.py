@@ -31,6 +31,9 @@ LogFormat = Literal["text", "json"]
 #: The environment variable that chooses the format (``--log-format`` sets it, so that the
 #: bot workers a server starts write the same).
 ENVIRONMENT = "FANFOLD_LOG_FORMAT"
+#: The environment variable that sets the lowest level of the JSON lines (default INFO;
+#: DEBUG adds a line for each action, bot move and store write).
+LEVEL_ENVIRONMENT = "FANFOLD_LOG_LEVEL"
 
 #: The table the work in progress is about (``None``: none).
 TABLE: ContextVar[str | None] = ContextVar("fanfold_table", default=None)
@@ -104,19 +107,30 @@ def json_handler(stream: IO[str] | None = None) -> logging.Handler:
     return handler
 
 
-def configure(log_format: LogFormat, level: int = logging.INFO) -> None:
-    """Set this process's logging up for ``log_format``: JSON lines on standard error from
-    ``level`` up, for every logger (the server's, uvicorn's); plain text leaves Python's
-    defaults alone. The choice is kept in :data:`ENVIRONMENT` for the processes this one
-    starts."""
+def configure(log_format: LogFormat) -> None:
+    """Set this process's logging up for ``log_format``: JSON lines on standard error, for
+    every logger (the server's, uvicorn's), from the level :data:`LEVEL_ENVIRONMENT` names
+    (INFO by default); plain text leaves Python's defaults alone. The choice is kept in
+    :data:`ENVIRONMENT` for the processes this one starts.
+
+    Raises:
+        ValueError: :data:`LEVEL_ENVIRONMENT` names no level.
+    """
     os.environ[ENVIRONMENT] = log_format
     if log_format != "json":
         return
+    name = os.environ.get(LEVEL_ENVIRONMENT, "INFO").strip().upper()
+    level = logging.getLevelNamesMapping().get(name)
+    if level is None:
+        raise ValueError(
+            f"{LEVEL_ENVIRONMENT}={name!r} is no log level (DEBUG, INFO, WARNING, ERROR)"
+        )
     root = logging.getLogger()
     for handler in list(root.handlers):
         root.removeHandler(handler)
     root.addHandler(json_handler())
     root.setLevel(level)
+    logging.captureWarnings(True)  # Python's warnings as JSON lines too (logger py.warnings)
 
 
 def configure_from_environment() -> None:
@@ -127,6 +141,7 @@ def configure_from_environment() -> None:
 
 __all__ = [
     "ENVIRONMENT",
+    "LEVEL_ENVIRONMENT",
     "TABLE",
     "LogFormat",
     "TableContext",
