@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -222,7 +223,7 @@ def test_the_json_lines_start_at_the_level_asked_for(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(root, "handlers", list(root.handlers))  # put back at the end
     monkeypatch.setenv(ENVIRONMENT, "text")
     monkeypatch.setenv(LEVEL_ENVIRONMENT, "debug")
-    level = root.level
+    level, shown = root.level, warnings.showwarning
     try:
         configure("json")
         assert root.level == logging.DEBUG
@@ -230,7 +231,7 @@ def test_the_json_lines_start_at_the_level_asked_for(monkeypatch: pytest.MonkeyP
         monkeypatch.delenv(LEVEL_ENVIRONMENT)
         configure("json")
         assert root.level == logging.INFO  # the default
-        assert logging._warnings_showwarning is not None  # warnings become lines too
+        assert warnings.showwarning is not shown  # Python's warnings become lines too
     finally:
         root.setLevel(level)
         logging.captureWarnings(False)
