@@ -37,12 +37,15 @@ import json
 import os
 import platform
 import random
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,6 +130,19 @@ class Tally:
     dropped: int = 0
     spectated_bytes: int = 0
     client_cpu: float = 0.0
+    #: Connections the server closed, opened again by their player.
+    reconnects: int = 0
+    #: Tables whose connection the kill broke, and the seconds from the kill to each one's
+    #: next acknowledged action.
+    interrupted: int = 0
+    back: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Kill:
+    """A SIGKILL during a level: when it came (``time.monotonic()``; ``None``: not yet)."""
+
+    at: float | None = None
 
 
 @dataclass
@@ -137,6 +153,8 @@ class Slot:
     table: str = ""
     token: str = ""
     moved: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The kill broke this table's connection, and it has not played again yet.
+    interrupted: bool = False
 
 
 async def create(base: str, client: httpx.AsyncClient, body: dict[str, Any], tally: Tally) -> Any:
@@ -153,6 +171,11 @@ async def create(base: str, client: httpx.AsyncClient, body: dict[str, Any], tal
             tally.refused += 1
             await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
             continue
+        if answer.status_code in (502, 503, 504) and attempt < 19:
+            # No process could answer just now, or the one asked was killed meanwhile.
+            tally.errors.append(f"opening a table: {answer.text[:120]}")
+            await asyncio.sleep(0.5)
+            continue
         answer.raise_for_status()
         created = answer.json()
         return created["table"], created["token"]
@@ -166,9 +189,13 @@ async def player(
     stop: list[float],
     tally: Tally,
     think: float,
+    kill: Kill | None = None,
 ) -> None:
     """Play table after table until ``stop``: a random legal move each time, after ``think``
-    seconds (a person's pace; 0: at once, the server saturated)."""
+    seconds (a person's pace; 0: at once, the server saturated). A connection the server
+    closes (its process killed, the table moved) is opened again, to the same table; after
+    ``kill``'s SIGKILL the player acts at once when it may, and the time from the kill to its
+    next acknowledged action is the table's time to play again."""
     body = GAMES[slot.number % len(GAMES)][1]
     transport = httpx.AsyncHTTPTransport(local_address=loopback(1, slot.number))
     rng = random.Random(slot.number)
@@ -176,52 +203,81 @@ async def player(
         slot.table, slot.token = await create(base, client, body, tally)
         await start.wait()
         while time.monotonic() < stop[0]:
-            url = base.replace("http", "ws") + f"/ws/tables/{slot.table}"
-            async with websockets.connect(
-                url,
-                max_size=2**22,
-                compression=None,
-                proxy=None,
-                local_addr=(loopback(1, slot.number), 0),
-                open_timeout=60,
-            ) as socket_:
-                await socket_.send(json.dumps({"type": "hello", "token": slot.token}))
-                sent_at: float | None = None
-                while time.monotonic() < stop[0]:
-                    try:
-                        raw = await asyncio.wait_for(socket_.recv(), 5)
-                    except TimeoutError:
-                        continue
-                    message = json.loads(raw)
-                    if message["type"] == "ok":
-                        if sent_at is not None:
-                            tally.latencies.append(time.perf_counter() - sent_at)
-                            sent_at = None
-                        continue
-                    if message["type"] == "error":
-                        tally.errors.append(message["error"])
-                        sent_at = None
-                        continue
-                    if message["outcome"] is not None:
-                        break
-                    if (
-                        message["decider"] == message["seat"]
-                        and message["legal"]
-                        and sent_at is None
-                    ):
-                        if think:
-                            await asyncio.sleep(think * (0.5 + rng.random()))
-                        sent_at = time.perf_counter()
-                        act = {
-                            "type": "act",
-                            "version": message["version"],
-                            "action": rng.choice(message["legal"]),
-                        }
-                        await socket_.send(json.dumps(act))
-            if time.monotonic() < stop[0]:
+            try:
+                finished = await play_table(base, slot, stop, tally, think, rng, kill)
+            except (OSError, TimeoutError, websockets.WebSocketException):
+                if kill is not None and kill.at is not None and not slot.interrupted:
+                    slot.interrupted = True
+                    tally.interrupted += 1
+                tally.reconnects += 1
+                await asyncio.sleep(0.05)
+                continue
+            if finished and time.monotonic() < stop[0]:
                 slot.table, slot.token = await create(base, client, body, tally)
                 moved, slot.moved = slot.moved, asyncio.Event()
                 moved.set()  # its spectators follow it
+
+
+async def play_table(
+    base: str,
+    slot: Slot,
+    stop: list[float],
+    tally: Tally,
+    think: float,
+    rng: random.Random,
+    kill: Kill | None,
+) -> bool:
+    """Play ``slot``'s table over one WebSocket until the game ends (True) or ``stop``."""
+    url = base.replace("http", "ws") + f"/ws/tables/{slot.table}"
+    async with websockets.connect(
+        url,
+        max_size=2**22,
+        compression=None,
+        proxy=None,
+        local_addr=(loopback(1, slot.number), 0),
+        open_timeout=60,
+    ) as socket_:
+        closed = asyncio.ensure_future(socket_.wait_closed())
+        try:
+            await socket_.send(json.dumps({"type": "hello", "token": slot.token}))
+            sent_at: float | None = None
+            while time.monotonic() < stop[0]:
+                try:
+                    raw = await asyncio.wait_for(socket_.recv(), 5)
+                except TimeoutError:
+                    continue
+                message = json.loads(raw)
+                if message["type"] == "ok":
+                    if sent_at is not None:
+                        if slot.interrupted and kill is not None and kill.at is not None:
+                            tally.back.append(time.monotonic() - kill.at)
+                            slot.interrupted = False
+                        else:
+                            tally.latencies.append(time.perf_counter() - sent_at)
+                        sent_at = None
+                    continue
+                if message["type"] == "error":
+                    tally.errors.append(message["error"])
+                    sent_at = None
+                    continue
+                if message["outcome"] is not None:
+                    return True
+                if message["decider"] == message["seat"] and message["legal"] and sent_at is None:
+                    if think and not slot.interrupted:
+                        # A person thinks; a connection closed meanwhile is noticed at once.
+                        await asyncio.wait({closed}, timeout=think * (0.5 + rng.random()))
+                        if closed.done():
+                            raise websockets.ConnectionClosedError(None, None)
+                    sent_at = time.perf_counter()
+                    act = {
+                        "type": "act",
+                        "version": message["version"],
+                        "action": rng.choice(message["legal"]),
+                    }
+                    await socket_.send(json.dumps(act))
+            return False
+        finally:
+            closed.cancel()
 
 
 class Discard(asyncio.Protocol):
@@ -334,14 +390,24 @@ async def spectator(base: str, slot: Slot, number: int, stop: asyncio.Event, tal
 
 
 async def level(
-    base: str, tables: int, seconds: float, think: float, watched: int, spectators: int
+    base: str,
+    tables: int,
+    seconds: float,
+    think: float,
+    watched: int,
+    spectators: int,
+    kill: tuple[float, Callable[[], None]] | None = None,
 ) -> Tally:
-    """One level: ``tables`` concurrent tables for ``seconds``."""
+    """One level: ``tables`` concurrent tables for ``seconds``; with ``kill`` (seconds into
+    the level, and what kills a server process), a SIGKILL during it."""
     tally = Tally()
     slots = [Slot(number) for number in range(tables)]
     start = asyncio.Event()
     stop = [time.monotonic() + 3600.0]
-    players = [asyncio.create_task(player(base, slot, start, stop, tally, think)) for slot in slots]
+    killed = Kill() if kill is not None else None
+    players = [
+        asyncio.create_task(player(base, slot, start, stop, tally, think, killed)) for slot in slots
+    ]
     while not all(slot.table for slot in slots):  # every table opened before the clock starts
         await asyncio.sleep(0.05)
         for task in players:
@@ -357,6 +423,10 @@ async def level(
     stop[0] = time.monotonic() + seconds
     start.set()
     started = time.process_time()
+    if kill is not None and killed is not None:
+        await asyncio.sleep(kill[0])
+        killed.at = time.monotonic()
+        kill[1]()
     await asyncio.gather(*players)
     tally.client_cpu = time.process_time() - started
     stopped.set()
@@ -369,10 +439,382 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
+# ------------------------------------------------ several processes behind HAProxy
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+ROOT = Path(__file__).resolve().parents[1]
+HAPROXY_CONFIG = ROOT / "deploy" / "haproxy.cfg"
+
+
+def as_postgres(command: list[str]) -> list[str]:
+    """``command`` run as the ``postgres`` user when we are root (initdb refuses root)."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+@contextmanager
+def postgres(fsync: bool) -> Iterator[str]:
+    """A throw-away PostgreSQL 15 cluster in a temporary folder, on a Unix socket only
+    (Debian's ``postgresql`` package, as the tests start it; without ``fsync``, as the tests
+    run it: a commit does not wait for the disk); yields the socket's folder."""
+    import shutil
+
+    if not (PG_BIN / "initdb").is_file():
+        sys.exit(f"{PG_BIN / 'initdb'} is missing: apt-get install postgresql")
+    folder = Path(tempfile.mkdtemp(prefix="fanfold-bench-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    data = folder / "data"
+    subprocess.run(
+        as_postgres([str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]),
+        check=True,
+        capture_output=True,
+    )
+    options = f"-k {folder} -p 5432 -c listen_addresses='' -c max_connections=200"
+    if not fsync:
+        options += " -c fsync=off"
+    pg_ctl = str(PG_BIN / "pg_ctl")
+    start = [pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "pg.log"), "-w", "start"]
+    subprocess.run(as_postgres(start), check=True, capture_output=True)
+    try:
+        yield str(folder)
+    finally:
+        subprocess.run(
+            as_postgres([pg_ctl, "-D", str(data), "-m", "fast", "stop"]), capture_output=True
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def new_database(socket_folder: str, name: str) -> str:
+    """A new, empty database in the cluster; its URL."""
+    import sqlalchemy as sa
+
+    def url(database: str) -> str:
+        return f"postgresql+psycopg://postgres@/{database}?host={socket_folder}&port=5432"
+
+    engine = sa.create_engine(url("postgres"), isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(sa.text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    return url(name)
+
+
+def start_process(
+    folder: Path, port: int, url: str, args: argparse.Namespace
+) -> subprocess.Popen[bytes]:
+    """One ``fanfold serve`` process on ``port`` (as ``fanfold serve --processes`` starts
+    each), HAProxy's address trusted for the clients' own."""
+    command = [
+        *(sys.executable, "-m", "fanfold", "serve", "--port", str(port), "--db", url),
+        *("--bot-pause", "0", "--bot-seconds", f"{args.bot_seconds:g}"),
+        *("--bot-workers", str(args.bot_workers), "--trusted-proxy", "127.0.0.1"),
+        *("--keep-seconds", f"{args.keep_seconds:g}"),
+    ]
+    log = (folder / f"server-{port}.log").open("wb")
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
+
+
+def wait_ready(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            said = log.read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"the server on port {port} stopped at start-up: {said}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server on port {port} did not become ready")
+
+
+@contextmanager
+def haproxy(folder: Path, ports: list[int]) -> Iterator[int]:
+    """HAProxy with ``deploy/haproxy.cfg`` (its server lines cut to ``ports``) in front of
+    the processes; yields its port once it serves the API."""
+    config = "\n".join(
+        line
+        for line in HAPROXY_CONFIG.read_text().splitlines()
+        if not any(line.strip().startswith(f"server s{n} ") for n in range(len(ports) + 1, 10))
+    )
+    path = folder / f"haproxy-{len(ports)}.cfg"
+    path.write_text(config + "\n")
+    port = free_port()
+    environment = dict(os.environ, FANFOLD_BIND=f"127.0.0.1:{port}")
+    for number, server in enumerate(ports, start=1):
+        environment[f"FANFOLD_S{number}"] = f"127.0.0.1:{server}"
+    log = (folder / "haproxy.log").open("ab")
+    process = subprocess.Popen(
+        ["haproxy", "-f", str(path), "-db"], stdout=log, stderr=log, env=environment
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError("haproxy stopped: " + (folder / "haproxy.log").read_text())
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).raise_for_status()
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        time.sleep(1.5)  # every server checked up (rise 2, every 0.5 s)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        said = (folder / "haproxy.log").read_text(errors="replace").splitlines()
+        changes = [line for line in said if " is DOWN" in line or " is UP" in line]
+        for line in changes[-6:]:  # a process HAProxy marked down, or up again
+            print(f"#   haproxy: {line.split(']', 1)[-1].strip()[:160]}", flush=True)
+        (folder / "haproxy.log").write_text("")
+
+
+def live_tables(port: int) -> float:
+    """The tables in the memory of the process on ``port`` (its ``/metrics``)."""
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    for line in text.splitlines():
+        if line.startswith("fanfold_tables_live "):
+            return float(line.split()[1])
+    return float("nan")
+
+
+def wait_empty(ports: list[int], keep_seconds: float) -> None:
+    """Wait until every table left the memory of every process (``--keep-seconds`` after
+    its last use), and for the sweep that follows."""
+    deadline = time.monotonic() + keep_seconds + 120
+    while time.monotonic() < deadline and any(live_tables(port) for port in ports):
+        time.sleep(1.0)
+    time.sleep(max(3.0, keep_seconds / 2))
+
+
+@dataclass
+class Run:
+    """What one process count measured: a tally per level, the memory of each process (MB:
+    after start-up, idle after a table or two of each game came and left, at the end of the
+    levels, after the levels' tables left memory), and the kill's tally."""
+
+    levels: dict[tuple[int, float], tuple[Tally, float]] = field(default_factory=dict)
+    started: list[float] = field(default_factory=list)
+    idle: list[float] = field(default_factory=list)
+    loaded: list[float] = field(default_factory=list)
+    after: list[float] = field(default_factory=list)
+    kill: Tally | None = None
+
+
+def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.Namespace) -> Run:
+    """Start ``count`` processes on a fresh database and HAProxy, run every level through
+    HAProxy, wait for the tables to leave memory, then SIGKILL one process during a level at
+    a person's pace (when there is another to take its tables)."""
+    result = Run()
+    url = new_database(socket_folder, f"bench_{count}")
+    ports: list[int] = []
+    while len(ports) < count:
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    with ExitStack() as stack:
+        processes = [start_process(folder, port, url, args) for port in ports]
+
+        def stop_all() -> None:
+            for process in processes:
+                if process.poll() is None:
+                    process.terminate()
+            for process in processes:
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+        stack.callback(stop_all)
+        for port, process in zip(ports, processes, strict=True):
+            wait_ready(port, process, folder / f"server-{port}.log")
+        proxy = stack.enter_context(haproxy(folder, ports))
+        base = f"http://127.0.0.1:{proxy}"
+        time.sleep(2.0)
+        result.started = [memory_mb(process.pid)[0] for process in processes]
+        # A few tables of every game first, so that what a first table of each game loads
+        # for good (its modules) counts in the idle size; then they leave memory.
+        asyncio.run(level(base, 2 * len(GAMES), 3.0, 0.0, 0, 0))
+        wait_empty(ports, args.keep_seconds)
+        result.idle = [memory_mb(process.pid)[0] for process in processes]
+        for think in args.thinks:
+            for tables in args.levels:
+                cpu = sum(cpu_seconds(process.pid) for process in processes)
+                tally = asyncio.run(
+                    level(base, tables, args.seconds, think, args.watched, args.spectators)
+                )
+                used = sum(cpu_seconds(process.pid) for process in processes) - cpu
+                result.levels[tables, think] = (tally, used / args.seconds * 100)
+                show_level(f"{count} processes", tables, think, tally, args.seconds)
+        result.loaded = [memory_mb(process.pid)[0] for process in processes]
+        # Every table leaves memory once nobody plays it (--keep-seconds), then the memory
+        # each process kept is read.
+        wait_empty(ports, args.keep_seconds)
+        result.after = [memory_mb(process.pid)[0] for process in processes]
+        if count > 1:
+            victim = processes[0]
+
+            def kill() -> None:
+                victim.send_signal(signal.SIGKILL)
+
+            result.kill = asyncio.run(
+                level(
+                    base,
+                    args.kill_tables,
+                    args.kill_seconds,
+                    args.kill_think,
+                    0,
+                    0,
+                    kill=(args.kill_at, kill),
+                )
+            )
+            show_level(
+                f"{count} processes, one killed",
+                args.kill_tables,
+                args.kill_think,
+                result.kill,
+                args.kill_seconds,
+            )
+    return result
+
+
+def show_level(name: str, tables: int, think: float, tally: Tally, seconds: float) -> None:
+    """A progress line for a level that ended."""
+    actions = len(tally.latencies)
+    p50 = statistics.median(tally.latencies) * 1000 if actions else float("nan")
+    p99 = percentile(tally.latencies, 0.99) * 1000 if actions else float("nan")
+    print(
+        f"# {name}: {tables} tables, think {think:g} s: {actions / seconds:,.0f} actions/s, "
+        f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, {len(tally.errors)} errors, "
+        f"{tally.reconnects} reconnections",
+        flush=True,
+    )
+    for error in sorted(set(tally.errors))[:3]:
+        print(f"#   error: {error}", flush=True)
+
+
+def cluster_table(runs: dict[int, Run], args: argparse.Namespace) -> None:
+    """The measurements side by side, a column per process count."""
+    counts = sorted(runs)
+    print()
+    print(
+        "| measured | " + " | ".join(f"{n} process{'es' if n > 1 else ''}" for n in counts) + " |"
+    )
+    print("|---|" + "---:|" * len(counts))
+
+    def row(label: str, cells: list[str]) -> None:
+        print(f"| {label} | " + " | ".join(cells) + " |")
+
+    for think in args.thinks:
+        for tables in args.levels:
+            pace = "saturated (think 0)" if think == 0 else f"think {think:g} s"
+            found = [runs[n].levels[tables, think] for n in counts]
+            row(
+                f"{tables} tables, {pace}: actions/s",
+                [f"{len(t.latencies) / args.seconds:,.0f}" for t, _ in found],
+            )
+            row(
+                f"{tables} tables, {pace}: p50 / p99 ms",
+                [
+                    f"{statistics.median(t.latencies) * 1000:.1f} / "
+                    f"{percentile(t.latencies, 0.99) * 1000:.1f}"
+                    if t.latencies
+                    else "-"
+                    for t, _ in found
+                ],
+            )
+            row(
+                f"{tables} tables, {pace}: errors, servers' / load's CPU %",
+                [
+                    f"{len(t.errors)}, {cpu:.0f} / {t.client_cpu / args.seconds * 100:.0f}"
+                    for t, cpu in found
+                ],
+            )
+    kills = [runs[n].kill for n in counts]
+    row(
+        f"SIGKILL of one process ({args.kill_tables} tables, think {args.kill_think:g} s): "
+        "its tables / played again",
+        [f"{k.interrupted} / {len(k.back)}" if k is not None else "-" for k in kills],
+    )
+    row(
+        "SIGKILL to playing again elsewhere: median / max s",
+        [
+            f"{statistics.median(k.back):.2f} / {max(k.back):.2f}"
+            if k is not None and k.back
+            else "-"
+            for k in kills
+        ],
+    )
+    for label, values in (
+        ("memory after start-up, MB a process", [runs[n].started for n in counts]),
+        ("memory idle (every game played once), MB a process", [runs[n].idle for n in counts]),
+        ("memory at the end of the levels, MB a process", [runs[n].loaded for n in counts]),
+        ("memory after its tables left, MB a process", [runs[n].after for n in counts]),
+    ):
+        row(label, [" / ".join(f"{v:.0f}" for v in value) for value in values])
+    row(
+        "after / idle",
+        [
+            " / ".join(f"{a / i:.2f}" for a, i in zip(runs[n].after, runs[n].idle, strict=True))
+            for n in counts
+        ],
+    )
+
+
+def main_cluster(args: argparse.Namespace) -> None:
+    counts = [int(part) for part in args.processes.split(",")]
+    print(
+        f"# fanfold serve, {','.join(map(str, counts))} processes behind HAProxy on PostgreSQL "
+        f"({platform.python_implementation()} {platform.python_version()}, "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start)"
+    )
+    print(
+        "# tables of " + ", ".join(name for name, _ in GAMES) + " in turn: a scripted player "
+        f"(random legal moves) against random bots, over WebSocket through HAProxy; "
+        f"{args.spectators} spectators on each of {args.watched} tables; {args.seconds:g} s "
+        f"a level; PostgreSQL's fsync {'on' if args.fsync else 'off'}",
+        flush=True,
+    )
+    runs: dict[int, Run] = {}
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        with postgres(args.fsync) as socket_folder:
+            try:
+                for count in counts:
+                    runs[count] = run_processes(count, socket_folder, folder, args)
+            finally:
+                for log in sorted(folder.glob("server-*.log")):
+                    problems = log.read_text(errors="replace").strip()
+                    lines = [
+                        line
+                        for line in problems.splitlines()
+                        if "Traceback" in line or "Error" in line
+                    ]
+                    if lines:
+                        print(f"\n{log.name} (errors):\n" + "\n".join(lines[-5:]))
+    cluster_table(runs, args)
+    print(f"\n# load average {os.getloadavg()[0]:.1f} at the end")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--tables", default="10,100,500", help="concurrency levels, comma-separated"
+        "--tables",
+        default=None,
+        help="concurrency levels, comma-separated (default 10,100,500; with --processes 200, "
+        "what this 2-core machine holds with the cluster on it: the issue's 500 and 2000 by "
+        "this option)",
+    )
+    parser.add_argument(
+        "--processes",
+        default=None,
+        help="server process counts, comma-separated (1,2,3): each behind HAProxy "
+        "(deploy/haproxy.cfg) on a PostgreSQL the benchmark starts, the counts side by side; "
+        "without it, one process on SQLite",
     )
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per level")
     parser.add_argument(
@@ -386,9 +828,45 @@ def main() -> None:
     parser.add_argument(
         "--bot-seconds", type=float, default=0.05, help="the server's --bot-seconds"
     )
+    parser.add_argument(
+        "--bot-workers", type=int, default=2, help="each process's --bot-workers (--processes)"
+    )
+    parser.add_argument(
+        "--keep-seconds",
+        type=float,
+        default=5.0,
+        help="each process's --keep-seconds: how soon its tables leave memory once nobody "
+        "plays them, before its memory is read (--processes)",
+    )
+    parser.add_argument(
+        "--kill-tables",
+        type=int,
+        default=None,
+        help="tables in play when one process is killed (default: the largest level)",
+    )
+    parser.add_argument(
+        "--kill-think", type=float, default=2.0, help="the players' think time then"
+    )
+    parser.add_argument(
+        "--kill-at", type=float, default=4.0, help="seconds into that level of the SIGKILL"
+    )
+    parser.add_argument("--kill-seconds", type=float, default=14.0, help="the length of that level")
+    parser.add_argument(
+        "--fsync",
+        action="store_true",
+        help="PostgreSQL waits for the disk at each commit (default: fsync off, as the tests "
+        "run it, so that a shared machine's disk does not decide the figures)",
+    )
     args = parser.parse_args()
-    levels = [int(part) for part in args.tables.split(",")]
+    default_tables = "200" if args.processes else "10,100,500"
+    levels = [int(part) for part in (args.tables or default_tables).split(",")]
     thinks = [float(part) for part in args.think.split(",")]
+    if args.processes:
+        args.levels, args.thinks = levels, thinks
+        if args.kill_tables is None:
+            args.kill_tables = max(levels)
+        main_cluster(args)
+        return
     print(
         f"# fanfold serve under load ({platform.python_implementation()} "
         f"{platform.python_version()}, {os.cpu_count()} cores)"

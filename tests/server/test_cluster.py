@@ -13,7 +13,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -24,9 +26,11 @@ import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
 from fanfold.server.ownership import lock_key
+from fanfold.server.store import Store
 from tests.server.support import JSON, free_port
 from tests.server.test_ownership import _stored_actions, pg_url  # noqa: F401 (fixture)
 from tests.server.test_restart import ROOT, _environment
+from tests.server.test_store import _postgres_url as postgres_url
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
 
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
@@ -42,55 +46,82 @@ ACTIONS = 12
 
 
 @contextmanager
-def fanfold_process(url: str, log: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    """``fanfold serve`` on a free port with one bot worker; yields it once ``/ready``."""
-    port = free_port()
-    with log.open("a") as output:
-        process = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "fanfold", "serve", "--port", str(port), "--db", url),
-                *("--bot-pause", "0", "--bot-seconds", "0.2", "--bot-workers", "1"),
-            ],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            text=True,
-            cwd=ROOT,
-            env=_environment(),
-        )
+def fanfold_processes(
+    url: str, folder: Path, count: int
+) -> Iterator[list[tuple[subprocess.Popen[str], int]]]:
+    """``count`` ``fanfold serve`` processes, each on a free port with one bot worker and its
+    log in ``folder`` (``s0.log``, ...), started together; yields them once each is
+    ``/ready``. Killed at the end."""
+    started: list[tuple[subprocess.Popen[str], int, Path]] = []
     try:
+        for number in range(count):
+            port = free_port()
+            log = folder / f"s{number}.log"
+            with log.open("a") as output:
+                process = subprocess.Popen(
+                    [
+                        *(sys.executable, "-m", "fanfold", "serve", "--port", str(port)),
+                        *("--db", url, "--bot-pause", "0", "--bot-seconds", "0.2"),
+                        *("--bot-workers", "1"),
+                    ],
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                    cwd=ROOT,
+                    env=_environment(),
+                )
+            started.append((process, port, log))
         deadline = time.monotonic() + 120
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.1)
-        yield process, port
+        for process, port, log in started:
+            while True:
+                assert process.poll() is None, log.read_text()
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.1)
+        yield [(process, port) for process, port, _ in started]
     finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=30)
+        for process, _, _ in started:
+            if process.poll() is None:
+                process.kill()
+        for process, _, _ in started:
+            process.wait(timeout=30)
+
+
+def config_for(count: int, folder: Path) -> Path:
+    """``deploy/haproxy.cfg`` with the ``server`` lines of the first ``count`` processes only
+    (it lists three)."""
+    lines = [
+        line
+        for line in CONFIG.read_text().splitlines()
+        if not any(line.strip().startswith(f"server s{n} ") for n in range(count + 1, 10))
+    ]
+    path = folder / f"haproxy-{count}.cfg"
+    path.write_text("\n".join(lines) + "\n")
+    return path
 
 
 @contextmanager
 def haproxy(ports: list[int], log: Path) -> Iterator[int]:
-    """HAProxy with ``deploy/haproxy.cfg`` in front of ``ports``; yields its port."""
+    """HAProxy with ``deploy/haproxy.cfg`` in front of ``ports`` (one to three); yields its
+    port."""
     binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
     if not Path(binary).exists():
         pytest.fail(
             "haproxy is missing: the test set-up installs Debian's haproxy package",
             pytrace=False,
         )
+    config = CONFIG if len(ports) == 3 else config_for(len(ports), log.parent)
     port = free_port()
     environment = dict(os.environ, FANFOLD_BIND=f"127.0.0.1:{port}")
     for number, server in enumerate(ports, start=1):
         environment[f"FANFOLD_S{number}"] = f"127.0.0.1:{server}"
     with log.open("a") as output:
         process = subprocess.Popen(
-            [binary, "-f", str(CONFIG), "-db"],
+            [binary, "-f", str(config), "-db"],
             stdout=output,
             stderr=subprocess.STDOUT,
             env=environment,
@@ -195,9 +226,7 @@ class Player:
 
 def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
     with ExitStack() as stack:
-        processes = [
-            stack.enter_context(fanfold_process(pg_url, tmp_path / f"s{n}.log")) for n in range(3)
-        ]
+        processes = stack.enter_context(fanfold_processes(pg_url, tmp_path, 3))
         port = stack.enter_context(haproxy([p for _, p in processes], tmp_path / "haproxy.log"))
         pids = {process.pid: process for process, _ in processes}
         site = stack.enter_context(httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10))
@@ -338,3 +367,35 @@ def test_serve_processes_starts_one_process_a_port(pg_url: str, tmp_path: Path) 
         if parent.poll() is None:
             parent.kill()
             parent.wait(timeout=30)
+
+
+def test_processes_starting_together_on_a_new_database_all_open_it(
+    postgres_cluster: str,  # noqa: F811
+) -> None:
+    """Processes started at once on an empty database (a site's first start, each process
+    by its own service) bring its schema up one after the other: every one opens the store."""
+    name = f"fresh_{uuid.uuid4().hex[:12]}"
+    engine = sa.create_engine(
+        postgres_url(postgres_cluster, "postgres"), isolation_level="AUTOCOMMIT"
+    )
+    with engine.connect() as connection:
+        connection.execute(sa.text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    url = postgres_url(postgres_cluster, name)
+    start = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def open_store() -> None:
+        start.wait()
+        try:
+            Store(url).close()
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not failures, failures
+    Store(url).close()  # and the schema is whole

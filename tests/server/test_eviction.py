@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fanfold.core.registry import get_game
+from fanfold.server import runtime
 from fanfold.server.app import NO_AUTOMATIC_FULL_COLLECTION, create_app
 from fanfold.server.hub import Hub, Watcher
 from fanfold.server.store import Store
@@ -183,3 +184,49 @@ def test_the_server_runs_full_collections_itself_and_leaves_python_as_it_was(
         assert gc.get_threshold()[2] == NO_AUTOMATIC_FULL_COLLECTION
         assert gc.get_freeze_count() > 0  # what start-up loaded is set aside
     assert gc.get_threshold() == before
+
+
+def _cycles(count: int) -> None:
+    for _ in range(count):
+        node: list[object] = []
+        node.append(node)  # unreachable once this returns: only a full collection frees it
+
+
+def test_giving_memory_back_collects_and_trims_the_heap() -> None:
+    gc.disable()  # no young collection frees them first
+    try:
+        _cycles(1000)
+        found, trimmed = runtime._give_back()
+    finally:
+        gc.enable()
+    assert found >= 1000
+    assert trimmed is True  # glibc's malloc_trim (Debian); elsewhere the collection alone
+
+
+@pytest.mark.parametrize(("opened", "given_back"), [(4, True), (2, False)])
+def test_the_sweeper_gives_memory_back_once_half_the_tables_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, opened: int, given_back: bool
+) -> None:
+    """The full collection runs as soon as the tables in memory fall to half their peak and
+    at least GIVE_BACK_TABLES left (here 3), not at the sweeper's ten minutes."""
+    calls: list[float] = []
+    give_back = runtime._give_back
+
+    def counted() -> tuple[int, bool]:
+        calls.append(time.monotonic())
+        return give_back()
+
+    monkeypatch.setattr(runtime, "GIVE_BACK_TABLES", 3)
+    monkeypatch.setattr(runtime, "_give_back", counted)
+    app = create_app(sqlite_url(tmp_path), bot_seconds=None, keep_seconds=1.0)
+    with TestClient(app) as client:
+        hub: Hub = app.state.hub
+        for seed in range(opened):
+            open_table(client, game="morris", seats=["you", "you"], seed=seed)
+        assert len(hub.live) == opened
+        deadline = time.monotonic() + 15
+        while hub.live and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not hub.live
+        time.sleep(1.5)  # a sweep after the one that let them go
+    assert bool(calls) is given_back

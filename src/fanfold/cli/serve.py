@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 import typer
 
 from fanfold.cli.common import console, fail
+
+
+class LogFormat(StrEnum):
+    """How ``fanfold serve`` writes its log (:mod:`fanfold.server.logs`)."""
+
+    TEXT = "text"
+    JSON = "json"
 
 
 def serve(
@@ -68,8 +76,27 @@ def serve(
             max=64,
         ),
     ] = 1,
+    keep_seconds: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a table nobody watches and nothing plays on stays in memory after "
+            "it was last asked for (the store keeps it, and it comes back when asked for).",
+            min=1,
+        ),
+    ] = 600.0,
+    log_format: Annotated[
+        LogFormat,
+        typer.Option(
+            help="How the server writes its log on standard error: text (Python's plain "
+            "lines) or json (one JSON object a line, with the time, level, logger, message, "
+            "process id, and the table a line is about; docs/deploy.md).",
+            envvar="FANFOLD_LOG_FORMAT",
+        ),
+    ] = LogFormat.TEXT,
 ) -> None:
     """Serve fanfold in the browser: open the printed address to play."""
+    import logging
+
     import uvicorn
 
     from fanfold.server.app import MAX_MESSAGE, create_app
@@ -82,6 +109,13 @@ def serve(
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--trusted-proxy") from None
 
+    from fanfold.server.logs import configure
+
+    json_lines = log_format is LogFormat.JSON
+    try:
+        configure("json" if json_lines else "text")
+    except ValueError as error:
+        fail(str(error))
     url = db or default_url()
     if processes > 1:
         from fanfold.server.ownership import is_postgresql
@@ -98,18 +132,27 @@ def serve(
         arguments = [
             *("--host", host, "--db", url, "--bot-seconds", f"{bot_seconds!r}"),
             *("--bot-pause", f"{bot_pause!r}", "--bot-workers", str(bot_workers)),
-            *("--expire-days", f"{expire_days!r}"),
+            *("--expire-days", f"{expire_days!r}", "--keep-seconds", f"{keep_seconds!r}"),
+            *("--log-format", log_format.value),
         ]
         for proxy in proxies:
             arguments += ["--trusted-proxy", proxy]
         _supervise([port + n for n in range(processes)], arguments)
         return
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    console.print(
-        f"fanfold is serving on http://{shown}:{port}/  (store: {shown_url(url)})", markup=False
-    )
-    console.print("Open that address in a browser to play; Ctrl-C stops the server.", markup=False)
-    _show_progress()
+    if json_lines:  # every line a JSON object, the progress lines too
+        logging.getLogger("fanfold.server.progress").info(
+            "fanfold is serving on http://%s:%d/ (store: %s)", shown, port, shown_url(url)
+        )
+    else:
+        console.print(
+            f"fanfold is serving on http://{shown}:{port}/  (store: {shown_url(url)})",
+            markup=False,
+        )
+        console.print(
+            "Open that address in a browser to play; Ctrl-C stops the server.", markup=False
+        )
+        _show_progress()
     uvicorn.run(
         create_app(
             url,
@@ -120,10 +163,14 @@ def serve(
             bot_processes=True,
             expire_seconds=expire_days * 24 * 3600 if expire_days else None,
             trusted_proxies=proxies,
+            keep_seconds=keep_seconds,
+            keep_finished_seconds=min(keep_seconds, 30.0),
         ),
         host=host,
         port=port,
         log_level="warning",
+        # JSON lines: uvicorn's loggers write through the one JSON handler (logs.configure).
+        log_config=None if json_lines else uvicorn.config.LOGGING_CONFIG,
         # fanfold reads X-Forwarded-For itself, from --trusted-proxy only (uvicorn would
         # believe it from any local peer).
         proxy_headers=False,

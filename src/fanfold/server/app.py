@@ -50,6 +50,7 @@ from fanfold.core.errors import FanfoldError, StaleVersionError, TurnError
 from fanfold.server.accounts import CrossSiteGuard, SignInError, TooManyError
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
+from fanfold.server.logs import TableContext
 from fanfold.server.protocol import MAX_BODY, error_body
 from fanfold.server.routes import (
     accounts,
@@ -179,6 +180,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     # A client over its limits costs the server as little as possible.
     app.add_middleware(Throttle, limits=settings.limits, trusted_proxies=proxies)
+    app.add_middleware(TableContext)  # the log lines of a table's requests name it
     app.add_middleware(ProtocolHeader)  # outermost: every answer names the protocol
 
     app.include_router(pages.router)

@@ -42,6 +42,7 @@ from typing import Any
 from fanfold.agents.base import AnyAgent, parse_agent
 from fanfold.agents.strategy import LEVELS, compiled, has_compiled_code
 from fanfold.core.registry import get_game
+from fanfold.server.logs import about, configure_from_environment
 
 log = logging.getLogger(__name__)
 
@@ -118,11 +119,13 @@ def decide(decision: Decision) -> Any:
     not compiled yet plays its game's fallback level meanwhile
     (:data:`fanfold.agents.strategy.compiled.FALLBACK_LEVEL`, the strategy played directly),
     well within any time cap."""
-    agent = _agent(decision, decision.agent)
-    if not _ready(agent, decision):
-        fallback = LEVELS[agent.game.name][compiled.FALLBACK_LEVEL]
-        agent = _agent(decision, fallback)
-    return agent.choose(decision.view, list(decision.legal))
+    with about(decision.table):
+        agent = _agent(decision, decision.agent)
+        if not _ready(agent, decision):
+            fallback = LEVELS[agent.game.name][compiled.FALLBACK_LEVEL]
+            log.info("seat %d's bot plays %s until it is compiled", decision.seat, fallback)
+            agent = _agent(decision, fallback)
+        return agent.choose(decision.view, list(decision.legal))
 
 
 #: Seconds between a worker process's looks at whether the server that started it still runs.
@@ -142,6 +145,7 @@ def _start_process(warm: Callable[[], object] | None) -> None:
     terminal's Ctrl-C to the server (which stops its workers itself), then warm up (compiled
     kernels)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    configure_from_environment()  # its lines as its server's (fanfold.server.logs)
     threading.Thread(
         target=_leave_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
     ).start()

@@ -51,6 +51,7 @@ from fanfold.server.live import (
     Watcher,
     storage_failure,
 )
+from fanfold.server.logs import TABLE, about
 from fanfold.server.metrics import Metrics
 from fanfold.server.outbox import spectators_pacer
 from fanfold.server.ownership import ElsewhereError, Ownership
@@ -306,6 +307,8 @@ class Hub:
         table_options["listed"] = listed
         table_options["fair"] = not chosen and not allow_undo
         table_id = _new_id()
+        TABLE.set(table_id)  # the rest of this request is about the new table (logs)
+        log.debug("table opened: %s for %d seats", game.id, len(players))
         if self.owner is not None and not await self.owner.take(table_id, wait=0):
             raise ElsewhereError("the new table could not be owned; try again")
         try:
@@ -691,18 +694,20 @@ class Hub:
         for table_id, resume in found:
             if resume is False:
                 continue
-            if self.owner is not None and not await self.owner.take(table_id, wait=0):
-                continue  # another process plays it
-            try:
-                live = await self.get(table_id)
-            except FanfoldError as error:  # one that cannot be rebuilt (a config out of
-                # range since) must not keep the server from starting: it says why if opened
-                log.warning("table %s was not resumed: %s", table_id, error)
-                continue
-            loaded += 1
-            if resume is None:
-                options = _stored_options(live.table, live.options)
-                await asyncio.to_thread(self.store.set_options, table_id, options)
+            with about(table_id):  # its lines, and its bots' (logs)
+                if self.owner is not None and not await self.owner.take(table_id, wait=0):
+                    continue  # another process plays it
+                try:
+                    live = await self.get(table_id)
+                except FanfoldError as error:  # one that cannot be rebuilt (a config out of
+                    # range since) must not keep the server from starting: it says why if
+                    # opened
+                    log.warning("table %s was not resumed: %s", table_id, error)
+                    continue
+                loaded += 1
+                if resume is None:
+                    options = _stored_options(live.table, live.options)
+                    await asyncio.to_thread(self.store.set_options, table_id, options)
         return loaded
 
     async def expire_abandoned(self, now: float | None = None) -> list[str]:
@@ -763,6 +768,7 @@ class Hub:
                 raise ForbiddenError(f"this link does not hold {name}'s seat")
             live.seen[acting] = time.monotonic()
             played = table.submit(acting, text, version)
+            log.debug("seat %d played %s (action %d)", acting, played.text, played.number)
             await self.store_played(live, played)
             produced = table.version
         start_clock(self, live)
@@ -875,14 +881,21 @@ class Hub:
 
     def _flush(self) -> None:
         batch, self._pending = self._pending, []
+        # The write's lines name every table it stores (fanfold.server.logs).
+        with about(" ".join(dict.fromkeys(row.table_id for row, _ in batch))):
+            self._write(batch)
+
+    def _write(self, batch: list[tuple[AppendRow, asyncio.Future[None]]]) -> None:
         started = time.perf_counter()
         try:
             refused = self.store.append_many([row for row, _ in batch])
         except Exception as error:
+            log.warning("%d actions could not be stored: %s", len(batch), error)
             for _, future in batch:
                 if not future.done():
                     future.set_exception(error)
             return
+        log.debug("%d actions stored in %.1f ms", len(batch), (time.perf_counter() - started) * 1e3)
         self.metrics.store_seconds.observe(time.perf_counter() - started)
         for row, future in batch:
             if future.done():

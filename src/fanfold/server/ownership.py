@@ -44,6 +44,7 @@ import psycopg
 import sqlalchemy as sa
 
 from fanfold.server.live import StorageError
+from fanfold.server.logs import TABLE
 
 log = logging.getLogger(__name__)
 
@@ -227,6 +228,7 @@ class Ownership:
                 self._released[gone].set()
 
     async def _hand_over(self, table_id: str) -> None:
+        TABLE.set(table_id)  # this task's lines are about the table (fanfold.server.logs)
         log.info("table %s: handed over on request", table_id)
         if self.hand_over is not None:
             await self.hand_over(table_id)

@@ -8,6 +8,7 @@ all of it with the :class:`~fanfold.server.hub.Hub`.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import json
 import logging
@@ -211,25 +212,56 @@ class BodyLimit:
 EXPIRY_SWEEP_SECONDS = 3600.0
 
 
+#: When the tables in memory fall to half of their peak since the last full collection, and
+#: at least this many left, the sweeper runs the full collection at once (:func:`_give_back`)
+#: rather than at its ten minutes: the tables that left hold their memory until it runs.
+GIVE_BACK_TABLES = 50
+
+
+def _give_back() -> tuple[int, bool]:
+    """Collect every unreachable object now (a full collection) and hand the heap that
+    frees back to the operating system (glibc's ``malloc_trim``, where there is one): the
+    memory a busy process took is returned once its tables leave. Returns the objects
+    collected and whether the heap was trimmed."""
+    found = gc.collect()
+    try:
+        trimmed = bool(ctypes.CDLL("libc.so.6").malloc_trim(0))
+    except (OSError, AttributeError):  # not glibc: the collection alone
+        trimmed = False
+    return found, trimmed
+
+
 async def _sweep(hub: Hub) -> None:
     """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), run a full
-    garbage collection every :data:`FULL_COLLECTION_SECONDS` and let abandoned tables expire
-    every :data:`EXPIRY_SWEEP_SECONDS`."""
+    garbage collection every :data:`FULL_COLLECTION_SECONDS`, or as soon as half the tables
+    left memory (:data:`GIVE_BACK_TABLES`), and let abandoned tables expire every
+    :data:`EXPIRY_SWEEP_SECONDS`."""
     collected = expired = time.monotonic()
+    peak = len(hub.live)
     while True:
         if time.monotonic() - expired >= EXPIRY_SWEEP_SECONDS:
             await hub.expire_abandoned()
             expired = time.monotonic()
         keep = min(hub.keep_seconds, hub.keep_finished_seconds)
         await asyncio.sleep(max(1.0, min(60.0, keep / 2)))
+        peak = max(peak, len(hub.live))
         gone = hub.evict_idle()
         if gone:
             log.info("%d idle tables left memory (%d remain)", gone, len(hub.live))
-        if time.monotonic() - collected >= FULL_COLLECTION_SECONDS:
+        left = peak - len(hub.live)
+        if time.monotonic() - collected >= FULL_COLLECTION_SECONDS or (
+            left >= GIVE_BACK_TABLES and len(hub.live) <= peak / 2
+        ):
             started = time.monotonic()
-            found = gc.collect()
+            found, trimmed = _give_back()
             collected = time.monotonic()
-            log.info("full collection: %d objects in %.3f s", found, collected - started)
+            peak = len(hub.live)
+            log.info(
+                "full collection: %d objects in %.3f s%s",
+                found,
+                collected - started,
+                ", heap trimmed" if trimmed else "",
+            )
 
 
 def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:

@@ -210,6 +210,12 @@ def make_engine(url: str) -> Engine:
     return sa.create_engine(url, pool_pre_ping=True)
 
 
+#: The PostgreSQL advisory lock that one process at a time holds while it migrates the schema
+#: (the bytes of "fanfold" as a number; a table's lock is a hash of its id,
+#: :func:`fanfold.server.ownership.lock_key`).
+MIGRATION_LOCK = int.from_bytes(b"fanfold", "big")
+
+
 def upgrade(engine: Engine) -> None:
     """Create or upgrade the schema to the newest migration."""
     from alembic import command
@@ -225,6 +231,11 @@ def upgrade(engine: Engine) -> None:
             connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
             connection.commit()
         with connection.begin():
+            if engine.dialect.name == "postgresql":
+                # Processes starting at once on one database migrate one after the other:
+                # the lock is held until this transaction ends, and the next finds the schema
+                # up to date.
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
             if sqlite:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from fanfold.play.table import ENDLESS
 from fanfold.server.bots import decision_for
 from fanfold.server.live import LiveTable, StorageError
+from fanfold.server.logs import TABLE
 
 if TYPE_CHECKING:
     from fanfold.server.hub import Hub
@@ -32,6 +33,7 @@ def start_bots(hub: Hub, live: LiveTable) -> None:
 
 
 async def run_bots(hub: Hub, live: LiveTable) -> None:
+    TABLE.set(live.id)  # this task's lines are about the table (fanfold.server.logs)
     table = live.table
     while True:
         async with live.lock:
@@ -61,6 +63,7 @@ async def run_bots(hub: Hub, live: LiveTable) -> None:
             if table.version != version:
                 continue  # an undo came in while the bot thought
             played = table.submit_action(seat, action, version)
+            log.debug("seat %d's bot played %s (action %d)", seat, played.text, played.number)
             try:
                 await hub.store_played(live, played)
             except StorageError:
@@ -99,6 +102,7 @@ def start_clock(hub: Hub, live: LiveTable) -> None:
 async def run_clock(hub: Hub, live: LiveTable, version: int, limit: float) -> None:
     """When the time runs out, play the game's passive choice for the decider (``allow``,
     ``keep``, ``shuffle``, ``pass`` in Fano), through the same checks as any action."""
+    TABLE.set(live.id)  # this task's lines are about the table (fanfold.server.logs)
     await asyncio.sleep(limit)
     async with live.lock:
         table = live.table
