@@ -479,6 +479,15 @@ class OpenTable(_Out):
     time_limit: int | None = None
 
 
+class LobbyTables(_Out):
+    """The lobby's open tables pushed on ``/ws/lobby``, once on connecting and after every
+    change (:mod:`fanfold.server.lobby_feed`)."""
+
+    type: Literal["open_tables"]
+    protocol: int
+    tables: list[OpenTable]
+
+
 class RatingLine(_Out):
     """One player's rating in one family (a leaderboard's line, a profile's rating)."""
 

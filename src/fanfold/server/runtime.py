@@ -25,6 +25,7 @@ from fanfold.core.registry import all_games
 from fanfold.server.accounts import Accounts
 from fanfold.server.bots import BotPool
 from fanfold.server.hub import Hub
+from fanfold.server.lobby_feed import LobbyFeed
 from fanfold.server.metrics import Metrics
 from fanfold.server.ownership import Ownership, is_postgresql
 from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER
@@ -265,6 +266,9 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         )
         app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, store)
+        lobby = LobbyFeed(store)  # the lobby's open tables, pushed on /ws/lobby
+        await lobby.start()
+        app.state.lobby = lobby
         if settings.warm_fast:
             _start_compiling()
         hub.pool.start()  # a worker thread's warm-up sets what it loads aside once loaded
@@ -288,6 +292,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
                         task.cancel()
             hub.executor.shutdown(wait=False, cancel_futures=True)
             hub.pool.shutdown()
+            await lobby.close()
             if owner is not None:
                 await owner.close()
             store.close()
