@@ -212,14 +212,32 @@ class BodyLimit:
 EXPIRY_SWEEP_SECONDS = 3600.0
 
 
-async def _sweep(hub: Hub) -> None:
+async def _delete_expired(accounts: Accounts | None) -> None:
+    """Delete the ended sessions and the passed sign-in attempts (:meth:`Accounts.delete_expired`);
+    a failure is logged, and the next sweep tries again."""
+    if accounts is None:
+        return
+    try:
+        gone = await asyncio.to_thread(accounts.delete_expired)
+    except Exception:
+        log.exception("ended sessions could not be deleted; the next sweep tries again")
+        return
+    if gone:
+        log.info("%d ended sessions deleted", gone)
+
+
+async def _sweep(hub: Hub, accounts: Accounts | None = None) -> None:
     """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), run a full
-    garbage collection every :data:`FULL_COLLECTION_SECONDS` and let abandoned tables expire
-    every :data:`EXPIRY_SWEEP_SECONDS`."""
-    collected = expired = time.monotonic()
+    garbage collection every :data:`FULL_COLLECTION_SECONDS`, and every
+    :data:`EXPIRY_SWEEP_SECONDS` let abandoned tables expire and delete the ended sessions
+    (at start-up too)."""
+    collected = time.monotonic()
+    await _delete_expired(accounts)
+    expired = time.monotonic()
     while True:
         if time.monotonic() - expired >= EXPIRY_SWEEP_SECONDS:
             await hub.expire_abandoned()
+            await _delete_expired(accounts)
             expired = time.monotonic()
         keep = min(hub.keep_seconds, hub.keep_finished_seconds)
         await asyncio.sleep(max(1.0, min(60.0, keep / 2)))
@@ -278,7 +296,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             _set_aside()
         thresholds = gc.get_threshold()
         gc.set_threshold(thresholds[0], thresholds[1], NO_AUTOMATIC_FULL_COLLECTION)
-        sweeper = asyncio.get_running_loop().create_task(_sweep(hub))
+        sweeper = asyncio.get_running_loop().create_task(_sweep(hub, app.state.accounts))
         try:
             yield
         finally:
