@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from fanfold.server import hub as hub_module
+from fanfold.server.ratings import bot_anchors
 from tests.server.test_browser import browser, open_table, page, server
 from tests.server.test_site_browser import serious_violations
 
@@ -92,3 +93,15 @@ def test_the_lobby_polls_while_its_socket_fails_and_connects_again(page: Page, s
     assert len(tries) == 3
     later = httpx.post(f"{server}/api/tables", json=OPEN_MORRIS).json()
     expect(seats.locator(f"[data-table='{later['table']}']")).to_be_visible(timeout=2500)
+
+
+def test_the_seat_choices_show_each_levels_measured_rating(page: Page, server: str) -> None:
+    page.goto(f"{server}/")
+    page.click("[data-game=morris]")
+    mu, _ = bot_anchors()[("morris", "hard")]
+    hard = page.locator("#seat-1 option[value=hard]")
+    expect(hard).to_have_text(f"Hard bot, about {round(mu)}")
+    page.select_option("#variant", "complete")  # another variant: asked again, same family
+    expect(page.locator("#seat-1 option[value=easy]")).to_have_text(
+        f"Easy bot, about {round(bot_anchors()[('morris', 'easy')][0])}"
+    )

@@ -522,6 +522,26 @@ class Profile(_Out):
     against_bots: list[dict[str, Any]]
 
 
+class BotRating(_Out):
+    """A bot level's rating in one family: the one rated games gave it, or its measured
+    starting rating (``measured``: either of those, not the first rating of a newcomer)."""
+
+    level: str
+    rating: int
+    uncertainty: int
+    games: int
+    provisional: bool
+    measured: bool
+
+
+class BotRatings(_Out):
+    """The bot levels' ratings for a game and variant (``GET /api/bot-ratings``); ``family``
+    is ``null`` (and ``levels`` empty) for a game with no ratings (Fan patience)."""
+
+    family: str | None
+    levels: list[BotRating]
+
+
 class Claimed(_Out):
     """A claimed seat and the token that holds it now."""
 
