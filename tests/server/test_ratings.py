@@ -529,3 +529,40 @@ def test_tables_that_cannot_be_rated_are_refused(
         f"/api/tables/{made['table']}/claim", json={"invite": invite}, headers=csrf(bob)
     )
     assert claimed.status_code == 200, claimed.text  # the invitation was not spent
+
+
+def test_a_rated_tables_rematch_is_rated_with_the_same_accounts(
+    browsers: tuple[TestClient, TestClient],
+) -> None:
+    alice, bob = browsers
+    table, players = open_rated(
+        alice, bob, "fantan", ["you", "friend", "easy"], rated=True, players=3
+    )
+    play_out(players, table)
+    answer = alice.post(
+        f"/api/tables/{table}/rematch", json={"token": players[0][1]}, headers=csrf(alice)
+    )
+    assert answer.status_code == 200, answer.text
+    rematch = answer.json()["table"]
+    again = {(seat + 1) % 3: held for seat, held in players.items()}  # one seat on, same links
+    options = look(alice, rematch, again[1][1])["options"]
+    assert options["rated"] is True
+    assert options["fair"] is True
+    assert options["levels"] == {"0": "easy"}  # the bot moved from seat 3 to seat 1
+    play_out(again, rematch)
+    board = {line["name"]: line for line in alice.get("/api/leaderboard/fantan").json()}
+    assert board["alice"]["games"] == board["bob"]["games"] == board["Easy bot"]["games"] == 2
+
+
+def test_a_casual_tables_rematch_stays_casual(browsers: tuple[TestClient, TestClient]) -> None:
+    alice, bob = browsers
+    table, players = open_rated(alice, bob, "fantan", ["you", "friend", "easy"], players=3)
+    play_out(players, table)
+    answer = alice.post(
+        f"/api/tables/{table}/rematch", json={"token": players[0][1]}, headers=csrf(alice)
+    )
+    rematch = answer.json()["table"]
+    options = look(alice, rematch, players[0][1])["options"]
+    assert "rated" not in options
+    play_out({(seat + 1) % 3: held for seat, held in players.items()}, rematch)
+    assert alice.get("/api/leaderboard/fantan").json() == []
