@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -148,3 +149,23 @@ def test_on_postgresql_a_table_opened_through_one_store_shows_on_anothers_feed(
             there.close()
 
     asyncio.run(run())
+
+
+def test_on_postgresql_a_lobby_on_one_process_sees_a_table_opened_on_another(
+    pg_url: str,  # noqa: F811
+) -> None:
+    here = create_app(pg_url, bot_seconds=0.5, limits=ROOMY, resume=False)
+    there = create_app(pg_url, bot_seconds=0.5, limits=ROOMY, resume=False)
+    with (
+        TestClient(here) as opener,
+        TestClient(there) as watcher,
+        watcher.websocket_connect("/ws/lobby") as socket,
+    ):
+        assert _tables(socket.receive_json()) == []
+        while not there.state.lobby.listening:
+            time.sleep(0.01)
+        made = opener.post("/api/tables", json=OPEN_MORRIS).json()
+        assert _tables(socket.receive_json()) == [made["table"]]
+        joined = opener.post(f"/api/tables/{made['table']}/join")
+        assert joined.status_code == 200, joined.text
+        assert _tables(socket.receive_json()) == []
