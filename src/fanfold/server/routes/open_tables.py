@@ -105,6 +105,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
             outbox.post(text)
 
     stop = feed.subscribe(push)
+    sockets = websocket.app.state.hub.metrics.sockets  # counted with the tables' sockets
+    sockets.inc()
     try:
         while True:
             frame = await websocket.receive()
@@ -114,5 +116,6 @@ async def lobby_socket(websocket: WebSocket) -> None:
             await outbox.wait()
             break
     finally:
+        sockets.dec()
         stop()
         await outbox.stop()
