@@ -5,6 +5,8 @@ starting from it, and the lobby's "Hard bot, about N"."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,3 +101,37 @@ def test_the_lobby_asks_for_each_levels_rating(client: TestClient) -> None:
     unknown = client.get("/api/bot-ratings", params={"game": "chess"})
     assert "chess" in refused(unknown, unknown.status_code)["error"]
     assert unknown.status_code in (400, 404)
+
+
+def test_the_script_rates_the_levels_and_keeps_the_other_families(tmp_path: Path) -> None:
+    """``scripts/rate_bots.py`` on a few Morris games: the file it writes is one the loader
+    reads, with the command, and a family it did not run stays as it was."""
+    out = tmp_path / "bot_ratings.json"
+    out.write_text(
+        json.dumps({"families": {"fantan": {"ratings": {"hard": {"mu": 1, "sigma": 2}}}}})
+    )
+    script = Path(__file__).resolve().parents[2] / "scripts" / "rate_bots.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--families", "morris", "--games", "4", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    anchors = read_anchors(out)
+    assert anchors[("fantan", "hard")] == (1.0, 2.0)
+    morris = [anchors[("morris", level)][0] for level in LEVELS]
+    assert morris == sorted(morris)  # perfect play with fewer mistakes ranks higher
+    data = json.loads(out.read_text())
+    assert data["families"]["morris"]["games"] == 24  # six pairs, four games each
+    assert "--families morris --games 4" in data["families"]["morris"]["command"]
+    refused = subprocess.run(
+        [sys.executable, str(script), "--families", "chess", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode == 2
+    assert "no family chess" in refused.stderr
