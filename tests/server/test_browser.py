@@ -19,6 +19,7 @@ import uvicorn
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from fanfold.server.app import create_app
+from fanfold.server.ratings import bot_anchors
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -138,9 +139,13 @@ def test_lobby_lists_every_game_and_its_rules(page: Page, server: str) -> None:
     expect(page.locator("#variant option")).to_have_count(9)
     expect(page.locator("#seats select")).to_have_count(4)
     expect(page.locator("#seat-1")).to_have_value("medium")  # the levels come first
-    expect(page.locator("#seat-1 optgroup[label=Bots] option")).to_have_text(
-        ["Easy bot", "Medium bot", "Hard bot"]
-    )
+    anchors = {level: mu for (name, level), (mu, _) in bot_anchors().items() if name == "fantan"}
+    labels = [  # each level with its measured rating, where there is one
+        f"{level.capitalize()} bot"
+        + (f", about {round(anchors[level])}" if level in anchors else "")
+        for level in ("easy", "medium", "hard")
+    ]
+    expect(page.locator("#seat-1 optgroup[label=Bots] option")).to_have_text(labels)
     shot(page, "lobby")
     page.goto(f"{server}/rules/morris")
     expect(page.locator("h1")).to_contain_text("Fano330-R-Morris")

@@ -8,9 +8,10 @@ import re
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from fanfold.server import hub as hub_module
+from fanfold.server.ratings import bot_anchors
 from tests.server.test_browser import browser, open_table, page, server
 from tests.server.test_site_browser import serious_violations
 
@@ -53,3 +54,54 @@ def test_the_creator_gives_a_seat_nobody_took_to_a_bot(
     assert state["options"]["open"] == []
     assert state["seats"][1]["player"].startswith("easy")
     expect(page.locator("#seats")).to_contain_text("Easy")
+
+
+OPEN_MORRIS = {"game": "morris", "seats": ["you", "open"], "public": True}
+
+
+def test_the_lobby_shows_a_new_table_at_once_and_drops_it_when_taken(
+    page: Page, server: str
+) -> None:
+    page.goto(f"{server}/")
+    seats = page.locator("#open-seats")
+    expect(seats).to_have_attribute("data-feed", "push")  # the socket's first list came
+    made = httpx.post(f"{server}/api/tables", json=OPEN_MORRIS).json()
+    line = seats.locator(f"[data-table='{made['table']}']")
+    # Pushed: well within the 4 s a poll would wait.
+    expect(line).to_be_visible(timeout=2500)
+    assert httpx.post(f"{server}/api/tables/{made['table']}/join").status_code == 200
+    expect(line).to_have_count(0, timeout=2500)
+
+
+def test_the_lobby_polls_while_its_socket_fails_and_connects_again(page: Page, server: str) -> None:
+    tries: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        tries.append(socket)
+        if len(tries) <= 2:
+            socket.close()  # the push channel fails twice
+        else:
+            socket.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/lobby$"), route)
+    made = httpx.post(f"{server}/api/tables", json=OPEN_MORRIS).json()
+    page.goto(f"{server}/")
+    seats = page.locator("#open-seats")
+    expect(seats).to_have_attribute("data-feed", "poll")
+    expect(seats.locator(f"[data-table='{made['table']}']")).to_be_visible()
+    expect(seats).to_have_attribute("data-feed", "push", timeout=10_000)
+    assert len(tries) == 3
+    later = httpx.post(f"{server}/api/tables", json=OPEN_MORRIS).json()
+    expect(seats.locator(f"[data-table='{later['table']}']")).to_be_visible(timeout=2500)
+
+
+def test_the_seat_choices_show_each_levels_measured_rating(page: Page, server: str) -> None:
+    page.goto(f"{server}/")
+    page.click("[data-game=morris]")
+    mu, _ = bot_anchors()[("morris", "hard")]
+    hard = page.locator("#seat-1 option[value=hard]")
+    expect(hard).to_have_text(f"Hard bot, about {round(mu)}")
+    page.select_option("#variant", "complete")  # another variant: asked again, same family
+    expect(page.locator("#seat-1 option[value=easy]")).to_have_text(
+        f"Easy bot, about {round(bot_anchors()[('morris', 'easy')][0])}"
+    )

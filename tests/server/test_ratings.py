@@ -28,6 +28,7 @@ from fanfold.server.ratings import (
     SIGMA,
     RatedGame,
     family,
+    first_rating,
     ranks,
     rated_games,
     rating_changes,
@@ -195,7 +196,11 @@ def test_a_bot_level_at_several_seats_is_not_moved_by_that_game(db: Store) -> No
     )
     rate(db, rated)
     assert rating_of(db, "a:1", "fantan")[0] > MU
-    assert rating_of(db, "bot:fantan:easy", "fantan") == (MU, SIGMA, 0)
+    # where it started: its measured rating (bot_anchors)
+    assert rating_of(db, "bot:fantan:easy", "fantan") == (
+        *first_rating("fantan", "bot:fantan:easy"),
+        0,
+    )
 
 
 # ---------------------------------------------------------- exactly once
@@ -420,8 +425,10 @@ def test_a_rated_fantan_game_moves_its_players_and_its_bot(
     best = returns.index(max(returns))
     worst = returns.index(min(returns))
     names = ["alice", "bob", "Easy bot"]
-    assert by_name[names[best]]["rating"] > 1500 > by_name[names[worst]]["rating"]
-    assert board[0]["name"] == names[best]
+    # each from where it started: people at 1500, the bot at its measured rating
+    started = {"alice": MU, "bob": MU, "Easy bot": first_rating("fantan", "bot:fantan:easy")[0]}
+    assert by_name[names[best]]["rating"] > round(started[names[best]])
+    assert by_name[names[worst]]["rating"] < round(started[names[worst]])
     profile = alice.get("/api/players/ALICE").json()
     assert profile["name"] == "alice"
     assert profile["history"][0]["table"] == table
@@ -522,3 +529,40 @@ def test_tables_that_cannot_be_rated_are_refused(
         f"/api/tables/{made['table']}/claim", json={"invite": invite}, headers=csrf(bob)
     )
     assert claimed.status_code == 200, claimed.text  # the invitation was not spent
+
+
+def test_a_rated_tables_rematch_is_rated_with_the_same_accounts(
+    browsers: tuple[TestClient, TestClient],
+) -> None:
+    alice, bob = browsers
+    table, players = open_rated(
+        alice, bob, "fantan", ["you", "friend", "easy"], rated=True, players=3
+    )
+    play_out(players, table)
+    answer = alice.post(
+        f"/api/tables/{table}/rematch", json={"token": players[0][1]}, headers=csrf(alice)
+    )
+    assert answer.status_code == 200, answer.text
+    rematch = answer.json()["table"]
+    again = {(seat + 1) % 3: held for seat, held in players.items()}  # one seat on, same links
+    options = look(alice, rematch, again[1][1])["options"]
+    assert options["rated"] is True
+    assert options["fair"] is True
+    assert options["levels"] == {"0": "easy"}  # the bot moved from seat 3 to seat 1
+    play_out(again, rematch)
+    board = {line["name"]: line for line in alice.get("/api/leaderboard/fantan").json()}
+    assert board["alice"]["games"] == board["bob"]["games"] == board["Easy bot"]["games"] == 2
+
+
+def test_a_casual_tables_rematch_stays_casual(browsers: tuple[TestClient, TestClient]) -> None:
+    alice, bob = browsers
+    table, players = open_rated(alice, bob, "fantan", ["you", "friend", "easy"], players=3)
+    play_out(players, table)
+    answer = alice.post(
+        f"/api/tables/{table}/rematch", json={"token": players[0][1]}, headers=csrf(alice)
+    )
+    rematch = answer.json()["table"]
+    options = look(alice, rematch, players[0][1])["options"]
+    assert "rated" not in options
+    play_out({(seat + 1) % 3: held for seat, held in players.items()}, rematch)
+    assert alice.get("/api/leaderboard/fantan").json() == []

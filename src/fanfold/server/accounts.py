@@ -7,10 +7,12 @@ keeps other sites from acting for a signed-in player.
 * Signing in answers the same sentence (:data:`WRONG`) for an unknown name and a wrong
   password, after the same work: an unknown name is checked against a dummy hash. Attempts
   are limited per name and per client address (:data:`NAME_ATTEMPTS`,
-  :data:`CLIENT_ATTEMPTS`), whether the name exists or not.
+  :data:`CLIENT_ATTEMPTS`), whether the name exists or not, counted in the store
+  (``sign_in_attempts``) so that every server process shares the count.
 * A session is a random token whose SHA-256 the store keeps with its account and its end, so
   that signing out (one session) and signing out everywhere (every session of the account)
-  take effect in every server process at once. The browser holds it in an HttpOnly,
+  take effect in every server process at once; ended sessions are deleted (hourly, and an
+  account's own at each sign-in). The browser holds it in an HttpOnly,
   SameSite=Lax cookie (:data:`SESSION_COOKIE`) signed with a key kept in the store
   (:data:`KEY_NAME`): made by the first process that starts, read by every other, and kept
   across restarts.
@@ -31,6 +33,7 @@ import hmac
 import json
 import re
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -42,14 +45,12 @@ import sqlalchemy.dialects.sqlite
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, Signer
-from limits import RateLimitItemPerMinute
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fanfold.core.errors import FanfoldError
 from fanfold.server.live import BadRequestError, ForbiddenError
+from fanfold.server.ownership import lock_key
 from fanfold.server.store import Store, metadata, token_hash
 
 accounts = sa.Table(
@@ -71,6 +72,18 @@ sessions = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("expires", sa.Float, nullable=False),
     sa.Index("sessions_account", "account_id"),
+    sa.Index("sessions_expires", "expires"),
+)
+
+#: One row a sign-in attempt counted in the last :data:`ATTEMPT_WINDOW` seconds, by key
+#: (``client:ADDRESS`` or ``name:NAME``), so that every server process counts the same.
+sign_in_attempts = sa.Table(
+    "sign_in_attempts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(120), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("sign_in_attempts_key", "key", "at"),
 )
 
 server_keys = sa.Table(
@@ -92,9 +105,11 @@ KEY_NAME = "session-signing"
 SESSION_SECONDS = 30 * 24 * 3600.0
 #: Password hashes computed at once (each in a thread and 64 MiB; one took about 0.19 s here).
 HASHING_AT_ONCE = 2
-#: Sign-in attempts per name, and per client address, in a minute.
-NAME_ATTEMPTS = RateLimitItemPerMinute(5)
-CLIENT_ATTEMPTS = RateLimitItemPerMinute(20)
+#: Sign-in attempts per name, and per client address, in :data:`ATTEMPT_WINDOW` seconds
+#: (a moving window, counted in the store: every process shares the count).
+NAME_ATTEMPTS = 5
+CLIENT_ATTEMPTS = 20
+ATTEMPT_WINDOW = 60.0
 
 #: A name: 3 to 20 letters, digits, ``_``, ``-`` or ``.``, starting with a letter or digit.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,19}")
@@ -193,7 +208,8 @@ class Accounts:
         # An unknown name is checked against this, so that it takes a wrong password's time.
         self.dummy = self.hasher.hash(secrets.token_urlsafe(16))
         self.slots = asyncio.Semaphore(at_once)
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        # SQLite has one process: its threads count one at a time (PostgreSQL locks the keys).
+        self._counting = threading.Lock()
 
     # ------------------------------------------------------------ passwords
     async def _hash(self, password: str) -> str:
@@ -247,9 +263,7 @@ class Accounts:
             SignInError: :data:`WRONG`, for an unknown name and a wrong password alike.
         """
         key = name.lower()[:40]
-        if not self.limiter.hit(CLIENT_ATTEMPTS, "client", client) or not self.limiter.hit(
-            NAME_ATTEMPTS, "name", key
-        ):
+        if not await asyncio.to_thread(self.count_attempt, client, key):
             raise TooManyError(TOO_MANY)
         password = password[:MAX_PASSWORD]
 
@@ -271,6 +285,53 @@ class Accounts:
             await asyncio.to_thread(self._set_hash, account.id, rehashed)
         return account, await asyncio.to_thread(self._new_session, account.id)
 
+    def count_attempt(self, client: str, name_key: str, now: float | None = None) -> bool:
+        """Count a sign-in attempt from ``client`` for the name ``name_key`` (lower case), in
+        the store: False when the client has made :data:`CLIENT_ATTEMPTS` attempts, or the
+        name had :data:`NAME_ATTEMPTS`, in the last :data:`ATTEMPT_WINDOW` seconds. A refused
+        attempt is not counted for what refused it (the client's counted attempt stays when
+        the name refuses), as a moving window counts. On PostgreSQL both keys are locked for
+        the transaction, in one order, so that processes counting at once wait for each
+        other and never let one attempt too many through."""
+        now = time.time() if now is None else now
+        keys = [f"client:{client}"[:120], f"name:{name_key}"[:120]]
+        limits = dict(zip(keys, (CLIENT_ATTEMPTS, NAME_ATTEMPTS), strict=True))
+        with self._counting, self.store.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                for key in sorted(keys):
+                    connection.execute(
+                        sa.select(sa.func.pg_advisory_xact_lock(lock_key(f"sign-in {key}")))
+                    )
+            connection.execute(
+                sign_in_attempts.delete().where(
+                    sign_in_attempts.c.key.in_(keys), sign_in_attempts.c.at <= now - ATTEMPT_WINDOW
+                )
+            )
+            for key in keys:
+                counted = connection.execute(
+                    sa.select(sa.func.count()).where(
+                        sign_in_attempts.c.key == key,
+                        sign_in_attempts.c.at > now - ATTEMPT_WINDOW,
+                    )
+                ).scalar_one()
+                if counted >= limits[key]:
+                    return False
+                connection.execute(sign_in_attempts.insert().values(key=key, at=now))
+        return True
+
+    def delete_expired(self, now: float | None = None) -> int:
+        """Delete every session that has ended (its ``expires`` passed) and every sign-in
+        attempt older than the limits' window; returns how many sessions went. The sweeper
+        runs it hourly (:func:`fanfold.server.runtime._sweep`), and a sign-in deletes its
+        account's own ended sessions."""
+        now = time.time() if now is None else now
+        with self.store.engine.begin() as connection:
+            gone = connection.execute(sessions.delete().where(sessions.c.expires <= now))
+            connection.execute(
+                sign_in_attempts.delete().where(sign_in_attempts.c.at <= now - ATTEMPT_WINDOW)
+            )
+            return int(gone.rowcount)
+
     def _set_hash(self, account_id: int, hashed: str) -> None:
         with self.store.engine.begin() as connection:
             connection.execute(
@@ -282,6 +343,11 @@ class Accounts:
         token = secrets.token_urlsafe(32)
         now = time.time()
         with self.store.engine.begin() as connection:
+            connection.execute(  # the account's ended sessions go now
+                sessions.delete().where(
+                    sessions.c.account_id == account_id, sessions.c.expires <= now
+                )
+            )
             connection.execute(
                 sessions.insert().values(
                     token_hash=token_hash(token),

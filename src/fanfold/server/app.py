@@ -193,6 +193,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(players.router)
     app.include_router(open_tables.router)
+    app.include_router(open_tables.socket_router)
     app.include_router(daily.router)
     return app
 

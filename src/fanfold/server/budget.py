@@ -35,7 +35,7 @@ from fanfold.core.errors import ConfigError, FanfoldError
 #: ``rollout_limit``: actions per playout; ``lookahead``: own decisions searched inside each
 #: deal (``pimc``).
 MAXIMA: Mapping[str, int] = MappingProxyType(
-    {"iterations": 5000, "deals": 2000, "rollout_limit": 400, "lookahead": 2}
+    {"iterations": 5000, "deals": 2000, "rollout_limit": 400, "lookahead": 2, "nodes": 1000}
 )
 #: Numeric agent options that are not budgets (they do not make a decision cost more).
 NOT_BUDGETS = frozenset({"exploration", "widening", "group", "mistakes"})

@@ -357,7 +357,9 @@ class Hub:
         their own seat there with the link they hold already, and nobody is sent anyone
         else's: a seat is taken only by the token that held it. Bots stay bots. A friend's
         seat nobody had claimed is a friend's seat again, for the creator to invite someone
-        to (:meth:`reinvite`).
+        to (:meth:`reinvite`). Each seat keeps its account; the rematch of a rated table is
+        rated when every person's seat was held by an account (as fair as the first: a new
+        deal drawn by the server, no undo), its bots rated by their levels.
 
         Raises:
             NotFoundError: no such table.
@@ -378,10 +380,19 @@ class Hub:
             players: list[str] = [""] * count
             hashes: list[str | None] = [None] * count
             invite_hashes: list[str | None] = [None] * count
+            accounts: list[int | None] = [None] * count
             invites: dict[int, str] = {}
+            # issue 31: a rated table's rematch is rated when it is as fair: every person's
+            # seat held by the account that held it (the deal is drawn again, never undo).
+            rated = bool(live.options.get(RATED)) and all(
+                account is not None
+                for entry, account in zip(table.seats, live.accounts, strict=True)
+                if entry.is_human
+            )
             for old, entry in enumerate(table.seats):
                 new = (old + 1) % count
                 players[new] = entry.player
+                accounts[new] = live.accounts[old]
                 if not entry.is_human:
                     continue
                 held = live.seat_hashes[old]
@@ -394,6 +405,13 @@ class Hub:
                 name: live.options[name] for name in kept if name in live.options
             }
             options[REMATCH_OF] = live.id
+            if rated:
+                levels = live.options.get(LEVELS)
+                options[RATED] = True
+                options[LEVELS] = {
+                    str((int(seat) + 1) % count): level
+                    for seat, level in (levels if isinstance(levels, dict) else {}).items()
+                }
             created = await self._open(
                 table.game,
                 table.config,
@@ -406,6 +424,7 @@ class Hub:
                 options=options,
                 practice=bool(live.options.get("practice")),
                 listed=bool(live.options.get("listed")),
+                account_ids=accounts,
             )
             live.options[REMATCH] = created.id
             try:

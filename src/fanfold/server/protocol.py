@@ -479,6 +479,15 @@ class OpenTable(_Out):
     time_limit: int | None = None
 
 
+class LobbyTables(_Out):
+    """The lobby's open tables pushed on ``/ws/lobby``, once on connecting and after every
+    change (:mod:`fanfold.server.lobby_feed`)."""
+
+    type: Literal["open_tables"]
+    protocol: int
+    tables: list[OpenTable]
+
+
 class RatingLine(_Out):
     """One player's rating in one family (a leaderboard's line, a profile's rating)."""
 
@@ -511,6 +520,26 @@ class Profile(_Out):
     ratings: list[RatingLine]
     history: list[RatingPoint]
     against_bots: list[dict[str, Any]]
+
+
+class BotRating(_Out):
+    """A bot level's rating in one family: the one rated games gave it, or its measured
+    starting rating (``measured``: either of those, not the first rating of a newcomer)."""
+
+    level: str
+    rating: int
+    uncertainty: int
+    games: int
+    provisional: bool
+    measured: bool
+
+
+class BotRatings(_Out):
+    """The bot levels' ratings for a game and variant (``GET /api/bot-ratings``); ``family``
+    is ``null`` (and ``levels`` empty) for a game with no ratings (Fan patience)."""
+
+    family: str | None
+    levels: list[BotRating]
 
 
 class Claimed(_Out):

@@ -17,7 +17,9 @@ their best return, and move together.
 Which tables are rated (:func:`rated_game`): those opened rated and fair (a deal drawn by the
 server, no undo, no chosen deal or position, not a practice table) whose every person's seat is
 held by a signed-in account, each account at one seat. Bots at a rated table are players too,
-one rating per game family and level (``bot:GAME:LEVEL``); a level that sits at several seats
+one rating per game family and level (``bot:GAME:LEVEL``), starting from its measured strength
+(:func:`bot_anchors`: arena runs of the levels against each other, rated with this model by
+``scripts/rate_bots.py``) rather than the first rating; a level that sits at several seats
 of one game plays with its rating there but is not moved by that game.
 
 The update (:meth:`RatedGame.apply`) runs in the transaction that stores the game's last action
@@ -29,9 +31,12 @@ players wait for each other instead of deadlocking or losing an update.
 
 from __future__ import annotations
 
+import functools
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -91,6 +96,54 @@ MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
 PROVISIONAL_GAMES = 10
 #: The option of a rated table, and of its bots' levels (seat number as text: level).
 RATED, LEVELS = "rated", "levels"
+
+
+#: The bot levels' measured starting ratings, written by ``scripts/rate_bots.py``.
+BOT_RATINGS = Path(__file__).with_name("bot_ratings.json")
+
+
+class AnchorError(ValueError):
+    """The bots' ratings file is not what ``scripts/rate_bots.py`` writes."""
+
+
+def read_anchors(path: Path) -> dict[tuple[str, str], tuple[float, float]]:
+    """The levels' starting ratings in a file of ``scripts/rate_bots.py``: (family, level) to
+    (``mu``, ``sigma``), for the levels only (``random``, measured as a yardstick, is none).
+
+    Raises:
+        AnchorError: a file that is not such a file, said with its name.
+    """
+    try:
+        data = json.loads(path.read_text())
+        anchors: dict[tuple[str, str], tuple[float, float]] = {}
+        for name, part in data["families"].items():
+            for level, rating in part["ratings"].items():
+                if level not in LEVEL_NAMES:
+                    continue
+                mu, sigma = float(rating["mu"]), float(rating["sigma"])
+                if not sigma > 0:
+                    raise ValueError(f"{name} {level}: sigma {sigma} is not positive")
+                anchors[(str(name), str(level))] = (mu, sigma)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise AnchorError(f"the bots' ratings in {path} cannot be read: {error}") from error
+    return anchors
+
+
+@functools.cache
+def bot_anchors() -> dict[tuple[str, str], tuple[float, float]]:
+    """The levels' starting ratings the server uses (:data:`BOT_RATINGS`, read once)."""
+    return read_anchors(BOT_RATINGS)
+
+
+def first_rating(family_name: str, player: str) -> tuple[float, float]:
+    """Where ``player`` starts in ``family_name``: a bot level at its measured rating
+    (:func:`bot_anchors`), anyone else (and a level not measured) at :data:`MU`,
+    :data:`SIGMA`."""
+    if player.startswith("bot:"):
+        found = bot_anchors().get((family_name, player.rsplit(":", 1)[-1]))
+        if found is not None:
+            return found
+    return MU, SIGMA
 
 
 def family(game: AnyGame, config: GameConfig) -> str:
@@ -174,8 +227,8 @@ class RatedGame:
                 {
                     "family": self.family,
                     "player": key,
-                    "mu": MU,
-                    "sigma": SIGMA,
+                    "mu": first_rating(self.family, key)[0],
+                    "sigma": first_rating(self.family, key)[1],
                     "games": 0,
                     "updated": now,
                 }

@@ -26,6 +26,7 @@ from fanfold.core.registry import all_games
 from fanfold.server.accounts import Accounts
 from fanfold.server.bots import BotPool
 from fanfold.server.hub import Hub
+from fanfold.server.lobby_feed import LobbyFeed
 from fanfold.server.metrics import Metrics
 from fanfold.server.ownership import Ownership, is_postgresql
 from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER
@@ -231,16 +232,33 @@ def _give_back() -> tuple[int, bool]:
     return found, trimmed
 
 
-async def _sweep(hub: Hub) -> None:
+async def _delete_expired(accounts: Accounts | None) -> None:
+    """Delete the ended sessions and the passed sign-in attempts (:meth:`Accounts.delete_expired`);
+    a failure is logged, and the next sweep tries again."""
+    if accounts is None:
+        return
+    try:
+        gone = await asyncio.to_thread(accounts.delete_expired)
+    except Exception:
+        log.exception("ended sessions could not be deleted; the next sweep tries again")
+        return
+    if gone:
+        log.info("%d ended sessions deleted", gone)
+
+
+async def _sweep(hub: Hub, accounts: Accounts | None = None) -> None:
     """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), run a full
     garbage collection every :data:`FULL_COLLECTION_SECONDS`, or as soon as half the tables
-    left memory (:data:`GIVE_BACK_TABLES`), and let abandoned tables expire every
-    :data:`EXPIRY_SWEEP_SECONDS`."""
-    collected = expired = time.monotonic()
+    left memory (:data:`GIVE_BACK_TABLES`), and every :data:`EXPIRY_SWEEP_SECONDS` let
+    abandoned tables expire and delete the ended sessions (at start-up too)."""
+    collected = time.monotonic()
+    await _delete_expired(accounts)
+    expired = time.monotonic()
     peak = len(hub.live)
     while True:
         if time.monotonic() - expired >= EXPIRY_SWEEP_SECONDS:
             await hub.expire_abandoned()
+            await _delete_expired(accounts)
             expired = time.monotonic()
         keep = min(hub.keep_seconds, hub.keep_finished_seconds)
         await asyncio.sleep(max(1.0, min(60.0, keep / 2)))
@@ -297,6 +315,9 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         )
         app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, store)
+        lobby = LobbyFeed(store)  # the lobby's open tables, pushed on /ws/lobby
+        await lobby.start()
+        app.state.lobby = lobby
         if settings.warm_fast:
             _start_compiling()
         hub.pool.start()  # a worker thread's warm-up sets what it loads aside once loaded
@@ -306,7 +327,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             _set_aside()
         thresholds = gc.get_threshold()
         gc.set_threshold(thresholds[0], thresholds[1], NO_AUTOMATIC_FULL_COLLECTION)
-        sweeper = asyncio.get_running_loop().create_task(_sweep(hub))
+        sweeper = asyncio.get_running_loop().create_task(_sweep(hub, app.state.accounts))
         try:
             yield
         finally:
@@ -320,6 +341,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
                         task.cancel()
             hub.executor.shutdown(wait=False, cancel_futures=True)
             hub.pool.shutdown()
+            await lobby.close()
             if owner is not None:
                 await owner.close()
             store.close()

@@ -96,10 +96,19 @@ class AppendRow:
     on_end: Callable[[Connection], object] | None = None
 
 
+#: The PostgreSQL channel on which a store says that the lobby's open tables may have changed
+#: (a listed table opened, a seat taken or given to a bot, a listed game ended, tables
+#: expired): notified in the change's own transaction, so every process that LISTENs hears of
+#: it once it is committed (:mod:`fanfold.server.lobby_feed`).
+LOBBY_CHANNEL = "fanfold_lobby"
+
 #: The key of a table's stored options that says whether start-up loads it: true while a bot
 #: decides next or a person decides under a time limit (the hub writes it with every change;
 #: a table stored before it existed has none and is loaded, as every table was before).
 RESUME = "resume"
+#: The key of a table's options that says it is listed in the lobby (a copy of its
+#: ``listed`` column the hub keeps there): the end of such a game changes the lobby's lists.
+LISTED = "listed"
 
 
 @dataclass(frozen=True)
@@ -261,6 +270,10 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        #: Called (from whichever thread wrote) after a change to the lobby's open tables is
+        #: committed, on SQLite; PostgreSQL notifies :data:`LOBBY_CHANNEL` instead, which every
+        #: process hears (:meth:`_lobby_changed`).
+        self.lobby_listeners: list[Callable[[], object]] = []
         try:
             make_folder(url)
             self.engine = make_engine(url)
@@ -280,6 +293,22 @@ class Store:
     def _begin(self) -> Iterator[Connection]:
         with self.engine.begin() as connection:
             yield connection
+
+    @staticmethod
+    def _lobby_changed(connection: Connection) -> None:
+        """Inside a transaction that changes the lobby's open tables: on PostgreSQL, notify
+        :data:`LOBBY_CHANNEL` with the commit (every process listening hears it, this one
+        too). On SQLite the caller calls :meth:`_tell_lobby` once its transaction committed."""
+        if connection.dialect.name == "postgresql":
+            connection.execute(sa.select(sa.func.pg_notify(LOBBY_CHANNEL, "")))
+
+    def _tell_lobby(self) -> None:
+        """After a committed change to the lobby's open tables, on SQLite (one process):
+        call the :attr:`lobby_listeners`."""
+        if self.engine.dialect.name == "postgresql":
+            return  # the notification of _lobby_changed tells every process
+        for listener in list(self.lobby_listeners):
+            listener()
 
     # --------------------------------------------------------------- writing
     def create(
@@ -349,6 +378,10 @@ class Store:
                         for n, (seat, text) in enumerate(actions_done)
                     ],
                 )
+            if listed:
+                self._lobby_changed(connection)
+        if listed:
+            self._tell_lobby()
 
     def append(
         self,
@@ -435,6 +468,15 @@ class Store:
             for row in rows:
                 if row.on_end is not None and row.table_id not in refused:
                     row.on_end(connection)
+            # A listed game that ended leaves the lobby's open tables.
+            ended = any(
+                row.outcome is not None and row.options and row.options.get(LISTED)
+                for row in latest.values()
+            )
+            if ended:
+                self._lobby_changed(connection)
+        if ended:
+            self._tell_lobby()
         return refused
 
     def truncate(
@@ -486,6 +528,8 @@ class Store:
                     if "table_id" in table.c:  # every table that belongs to a table
                         connection.execute(table.delete().where(table.c.table_id.in_(chunk)))
                 connection.execute(tables.delete().where(tables.c.id.in_(chunk)))
+            self._lobby_changed(connection)
+        self._tell_lobby()
         return ids
 
     def claim(
@@ -528,7 +572,12 @@ class Store:
                 )
                 .values(token_hash=hashed, account_id=account_id)
             )
-            return done.rowcount == 1
+            taken = done.rowcount == 1
+            if taken:
+                self._lobby_changed(connection)
+        if taken:
+            self._tell_lobby()
+        return taken
 
     def set_player(self, table_id: str, seat: int, player: str, options: JSONObject) -> None:
         """Give a seat nobody holds to ``player`` (a bot's agent text) and store the table's
@@ -540,6 +589,8 @@ class Store:
                 .values(player=player)
             )
             self._set_options(connection, table_id, options)
+            self._lobby_changed(connection)
+        self._tell_lobby()
 
     def open_tables(self, limit: int = 50) -> list[tuple[str, str, JSONObject, int, int]]:
         """Listed unfinished tables with a person's seat nobody holds yet, newest first: each

@@ -12,10 +12,19 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse, HTMLResponse
 
+from fanfold.agents.levels import LEVELS, has_levels
+from fanfold.core.registry import set_up
 from fanfold.server import protocol
 from fanfold.server.accounts import accounts
 from fanfold.server.live import NotFoundError
-from fanfold.server.ratings import rating_changes, ratings, shown
+from fanfold.server.ratings import (
+    bot_anchors,
+    bot_key,
+    first_rating,
+    rating_changes,
+    ratings,
+    shown,
+)
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.pages import STATIC
 from fanfold.server.store import Store
@@ -159,6 +168,47 @@ async def leaderboard_api(
     family: str, hub: HubDep, limit: Annotated[int, Query(ge=1, le=200)] = 50
 ) -> list[dict[str, Any]]:
     return await asyncio.to_thread(leaderboard, hub.store, _check_family(family), limit)
+
+
+def bot_ratings(
+    store: Store, game_name: str, variant: str | None, players: int | None
+) -> dict[str, Any]:
+    """The bot levels' ratings (``BotRatings``) for a game, variant and player count: each
+    level's stored rating, or before its first rated game its measured starting rating."""
+    game, config = set_up(game_name, variant, {}, players)
+    if game.num_players(config) < 2 or not has_levels(game):
+        return {"family": None, "levels": []}
+    family_name = game.rating_family(config)
+    keys = {bot_key(game, level): level for level in LEVELS}
+    with store.engine.connect() as connection:
+        rows = {
+            row.player: row
+            for row in connection.execute(
+                sa.select(ratings).where(
+                    ratings.c.family == family_name, ratings.c.player.in_(list(keys))
+                )
+            )
+        }
+    levels: list[dict[str, Any]] = []
+    for key, level in keys.items():
+        row = rows.get(key)
+        if row is not None:
+            mu, sigma, games = float(row.mu), float(row.sigma), int(row.games)
+        else:
+            (mu, sigma), games = first_rating(family_name, key), 0
+        measured = row is not None or (family_name, level) in bot_anchors()
+        levels.append({"level": level, **shown(mu, sigma, games), "measured": measured})
+    return {"family": family_name, "levels": levels}
+
+
+@router.get("/api/bot-ratings", response_model=protocol.BotRatings)
+async def bot_ratings_api(
+    hub: HubDep,
+    game: str,
+    variant: str | None = None,
+    players: Annotated[int | None, Query(ge=1, le=8)] = None,
+) -> dict[str, Any]:
+    return await asyncio.to_thread(bot_ratings, hub.store, game, variant, players)
 
 
 @router.get("/api/players/{name}", response_model=protocol.Profile)

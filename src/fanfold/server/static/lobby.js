@@ -55,6 +55,26 @@ function addBots(select) {
   select.append(levels, others);
 }
 
+// issue 31: each level's rating in the chosen game and variant ("Hard bot, about 1650"):
+// the one rated games gave it, or the strength measured by arena runs before any.
+let ratingsAsked = 0;
+async function rateBots() {
+  const asked = ++ratingsAsked;
+  const query = new URLSearchParams({ game: chosen.name, variant: variantSelect.value, players: playersSelect.value });
+  let found;
+  try {
+    found = await api("GET", `/api/bot-ratings?${query}`);
+  } catch {
+    return; // the plain labels stay
+  }
+  if (asked !== ratingsAsked) return; // another game or variant was chosen meanwhile
+  const about = new Map(found.levels.filter((l) => l.measured).map((l) => [l.level, l.rating]));
+  for (const option of seatsBox.querySelectorAll("option")) {
+    const bot = chosen.bots.find((b) => b.level && b.name === option.value);
+    if (bot && about.has(bot.name)) option.textContent = `${botLabel(bot)}, about ${about.get(bot.name)}`;
+  }
+}
+
 function drawSeats() {
   const count = Number(playersSelect.value);
   seatsBox.replaceChildren();
@@ -81,6 +101,7 @@ function drawSeats() {
     row.append(label, select);
     seatsBox.append(row);
   }
+  if (count > 1) rateBots();
 }
 
 function drawPlayers() {

@@ -1,10 +1,17 @@
-// The lobby's "Seats to take": listed tables with open seats, asked for again every few
-// seconds, each with a Join button that takes the seat and opens the table.
+// The lobby's "Seats to take": listed tables with open seats, each with a Join button that
+// takes the seat and opens the table. The server pushes the list on the WebSocket /ws/lobby
+// whenever it changes; while that socket is down the page asks for the list every few
+// seconds, and it reconnects, waiting longer each time (up to 8 s). The list's `data-feed`
+// says which: "push" or "poll".
 import { api, remember } from "/static/common.js";
 
 const box = document.getElementById("open-seats");
 const errors = document.getElementById("join-error");
 const EVERY_MS = 4000;
+const MAX_WAIT_MS = 8000;
+
+let polling = null;
+let wait = 500;
 
 async function join(line) {
   errors.textContent = "";
@@ -18,27 +25,63 @@ async function join(line) {
   }
 }
 
+function show(lines) {
+  box.replaceChildren();
+  for (const line of lines) {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Join";
+    button.addEventListener("click", () => join(line));
+    const what = `${line.game}${line.variant ? ` (${line.variant})` : ""}, ${line.players} players, `
+      + `${line.free} seat${line.free === 1 ? "" : "s"} free${line.rated ? ", rated" : ""} `;
+    li.append(what, button);
+    li.dataset.table = line.table;
+    box.append(li);
+  }
+  if (!lines.length) box.innerHTML = '<li class="muted">No seat waits for a player now.</li>';
+}
+
 async function refresh() {
   try {
-    const lines = await api("GET", "/api/open-tables?limit=20");
-    box.replaceChildren();
-    for (const line of lines) {
-      const li = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = "Join";
-      button.addEventListener("click", () => join(line));
-      const what = `${line.game}${line.variant ? ` (${line.variant})` : ""}, ${line.players} players, `
-        + `${line.free} seat${line.free === 1 ? "" : "s"} free${line.rated ? ", rated" : ""} `;
-      li.append(what, button);
-      li.dataset.table = line.table;
-      box.append(li);
-    }
-    if (!lines.length) box.innerHTML = '<li class="muted">No seat waits for a player now.</li>';
+    show(await api("GET", "/api/open-tables?limit=20"));
   } catch (error) {
     box.textContent = error.message;
   }
 }
 
+function poll() {
+  box.dataset.feed = "poll";
+  if (polling === null) polling = setInterval(refresh, EVERY_MS);
+}
+
+function connect() {
+  let socket;
+  try {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  } catch {
+    poll();
+    return;
+  }
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type !== "open_tables") return;
+    if (polling !== null) {
+      clearInterval(polling);
+      polling = null;
+    }
+    box.dataset.feed = "push";
+    wait = 500;
+    show(message.tables);
+  });
+  socket.addEventListener("close", () => {
+    poll();
+    refresh();
+    setTimeout(connect, wait);
+    wait = Math.min(wait * 2, MAX_WAIT_MS);
+  });
+}
+
 refresh();
-setInterval(refresh, EVERY_MS);
+connect();
