@@ -273,7 +273,9 @@ def test_the_first_worker_warms_up_and_every_worker_runs_at_a_lower_priority(
     assert priorities == [os.nice(0) + NICENESS] * 2
 
 
-def test_fanfold_serve_thinks_in_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fanfold_serve_thinks_in_worker_processes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     made: dict[str, object] = {}
 
     def fake_create_app(url: str, **options: object) -> str:
@@ -282,7 +284,7 @@ def test_fanfold_serve_thinks_in_worker_processes(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr("fanfold.server.app.create_app", fake_create_app)
     monkeypatch.setattr("uvicorn.run", lambda app, **options: made.update(ran=app))
-    serve_command(db="sqlite:///unused.db", bot_workers=3)
+    serve_command(db=f"sqlite:///{tmp_path / 'unused.db'}", bot_workers=3)
     assert made["ran"] == "app"
     assert made["bot_processes"] is True
     assert made["bot_workers"] == 3
