@@ -397,7 +397,11 @@ def _replied(
     if mover is None or leaf.turn_player == seat:
         return turn_value(leaf, seat)
     search = _Search(game, knowledge, leaf.turn_player, nodes, deadline, clock, rng, ends=False)
-    return -search.value(leaf, 0)[0]
+    # The opponent's value counts its own hand but not the seat's: the seat's hand at the
+    # end of its turn is added back.
+    me = leaf.players[seat]
+    held = _potential(me.field, me.hand) - _potential(me.field, ())
+    return held - search.value(leaf, 0)[0]
 
 
 def plan(
