@@ -7,7 +7,6 @@ import pytest
 
 from fanfold.agents import create_agent, parse_agent, prepare, with_time_cap
 from fanfold.agents.strategy import fano_fast, fantan_fast, has_compiled_code
-from fanfold.agents.strategy.fano import COMPILED_SEARCH
 from fanfold.core.errors import ConfigError
 from fanfold.core.registry import all_games, get_game
 
@@ -52,8 +51,7 @@ def test_games_without_compiled_code_have_nothing_to_load(loaded: list[str]) -> 
 @pytest.mark.parametrize(
     ("game", "agent", "expected"),
     [
-        ("fano", "hard", []),
-        ("fano", COMPILED_SEARCH, ["fano"]),
+        ("fano", "hard", ["fano"]),
         ("fano", "mcts(tree=fast, playout=fast-heuristic)", ["fano"]),
         ("fano", "mcts", []),
         ("fantan", "hard", ["fantan"]),

@@ -15,7 +15,6 @@ import pytest
 
 from fanfold.agents import create_agent
 from fanfold.agents.strategy import compiled, fano_fast
-from fanfold.agents.strategy.fano import COMPILED_SEARCH
 from fanfold.core import numba_cache
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.play import make_seats, new_table
@@ -115,34 +114,13 @@ def test_a_hard_bot_plays_the_fallback_level_until_compiled(
 
     monkeypatch.setattr(fano_fast, "warm_up", never)
     monkeypatch.setattr(compiled, "compile_ahead", lambda *_, **__: never())
-    game, decision = _fano_decision(COMPILED_SEARCH)
+    game, decision = _fano_decision("hard")
     started = time.monotonic()
     chosen = decide(decision)
     assert time.monotonic() - started < 1.0
     fallback = create_agent(compiled.FALLBACK_LEVEL, game, 1)
     fallback.rng.seed(decision.seed)
     assert chosen == fallback.choose(decision.view, list(decision.legal))
-
-
-def test_fanos_hard_bot_needs_no_compiled_code(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(compiled.RECORD_VARIABLE, str(tmp_path / "compiled.json"))
-    monkeypatch.setenv(numba_cache.NO_PACKAGED, "1")
-    monkeypatch.setattr(compiled, "_loaded", set())
-
-    def never() -> None:
-        raise AssertionError("Fano's hard level compiled or loaded the compiled code")
-
-    monkeypatch.setattr(fano_fast, "warm_up", never)
-    monkeypatch.setattr(compiled, "compile_ahead", lambda *_, **__: never())
-    game, decision = _fano_decision("hard")
-    chosen = decide(decision)
-    # The level's own move, not the fallback's.
-    hard = create_agent("hard", game, 1)
-    hard.rng.seed(decision.seed)
-    assert chosen == hard.choose(decision.view, list(decision.legal))
-    assert not compiled.is_loaded("fano")
 
 
 def test_a_hard_bot_loads_the_compiled_code_once_it_is_compiled(
@@ -159,7 +137,7 @@ def test_a_hard_bot_loads_the_compiled_code_once_it_is_compiled(
         real()
 
     monkeypatch.setattr(fano_fast, "warm_up", counted)
-    _, decision = _fano_decision(COMPILED_SEARCH)
+    _, decision = _fano_decision("hard")
     assert decide(decision) in decision.legal
     assert loads == [None]
     assert compiled.is_loaded("fano")

@@ -29,27 +29,22 @@ def prepare(say: Callable[[str], None]) -> None:
     compiled.prepare("fano", say)
 
 
-#: Fano's ``hard`` level until the planner with replies replaced it: information-set search
-#: whose playouts follow the strategy for ten actions, scored by its evaluation, considering
-#: the strategy's best few moves at each node (progressive widening), the whole loop compiled
-#: (:mod:`fanfold.agents.strategy.fano_search`) over 64 deals of the view, with a small
-#: exploration constant. Kept as this text so that it can still be measured
-#: (``fanfold arena fano --agents "hard,<this text>"``).
-COMPILED_SEARCH = (
-    "mcts(playout=fast-heuristic, tree=fast, deals=64, iterations=4000, rollout_limit=10,"
-    " widening=1, exploration=0.1)"
-)
-
 #: The agent behind each level. ``easy``: a light search with random playouts (it finds few
 #: promotions: a beginner beats it); ``medium``: the turn planner (:mod:`.fano_planner`: the
 #: seat's whole turn searched on three deals of its view, what the opponents can do next
 #: priced from the cards they may hold; no search across their turns; the strategy played
-#: directly, the level before it, is the agent ``heuristic-v1``); ``hard``: the same planner
-#: on six deals, and at two players each first action's three best turns judged again after
-#: the opponent's best answering turn in each deal (a two-turn search, in Python: no compiled
-#: code). ``docs/agents.md`` gives their measured strength and time per decision.
+#: directly, the level before it, is the agent ``heuristic-v1``);
+#: ``hard``: information-set search whose playouts follow the strategy for ten actions, scored
+#: by its evaluation, considering the strategy's best few moves at each node (progressive
+#: widening), the whole loop compiled (:mod:`fanfold.agents.strategy.fano_search`) over 64 deals
+#: of the view, with a small exploration constant (the evaluation's differences between moves
+#: are a few hundredths). ``docs/agents.md`` gives their measured strength and time per
+#: decision.
 LEVELS = {
     "easy": "mcts(iterations=40, rollout_limit=40)",
     "medium": "planner",
-    "hard": "planner(deals=6, replies=3, reply_nodes=30)",
+    "hard": (
+        "mcts(playout=fast-heuristic, tree=fast, deals=64, iterations=4000, rollout_limit=10,"
+        " widening=1, exploration=0.1)"
+    ),
 }
