@@ -61,6 +61,16 @@ def test_the_new_agents_play_legal_reproducible_games_in_every_preset(
     assert _game(config, [agent] * config.players, 4)
 
 
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_planner_with_replies_plays_legal_reproducible_games_in_every_preset(
+    name: str,
+) -> None:
+    config = _short(name, 3)
+    seats = ["planner(deals=2, replies=2, reply_nodes=20)"]
+    seats += ["heuristic-v1"] * (config.players - 1)
+    assert _game(config, seats, 5) == _game(config, seats, 5)
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_planner_chooses_whom_to_attack_in_trionfey(players: int) -> None:
     config = FANO.with_players(_short("trionfey", 8), players)
