@@ -41,7 +41,7 @@ MAXIMA: Mapping[str, int] = MappingProxyType(
         "deals": 2000,
         "rollout_limit": 400,
         "lookahead": 2,
-        "nodes": 2000,
+        "nodes": 1000,
         "replies": 10,
         "reply_nodes": 500,
     }
