@@ -4,6 +4,7 @@ preset, the planner's time cap, and the pieces of their judgement."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from collections.abc import Callable
@@ -11,8 +12,10 @@ from collections.abc import Callable
 import pytest
 
 from fanfold.agents import create_agent, registered_agent
+from fanfold.agents import planner as planner_module
 from fanfold.agents.fano_greedy import GreedyAgent, _Scorer, chance_held
 from fanfold.agents.planner import PlannerAgent, PlannerConfig
+from fanfold.agents.strategy import fano_planner
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
 from fanfold.agents.strategy.fano_planner import WIN, holds_chance, plan, turn_value
 from fanfold.core.errors import ConfigError
@@ -58,6 +61,16 @@ def test_the_new_agents_play_legal_reproducible_games_in_every_preset(
     assert _game(config, [agent] * config.players, 4)
 
 
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_planner_with_replies_plays_legal_reproducible_games_in_every_preset(
+    name: str,
+) -> None:
+    config = _short(name, 3)
+    seats = ["planner(deals=2, replies=2, reply_nodes=20)"]
+    seats += ["heuristic-v1"] * (config.players - 1)
+    assert _game(config, seats, 5) == _game(config, seats, 5)
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_planner_chooses_whom_to_attack_in_trionfey(players: int) -> None:
     config = FANO.with_players(_short("trionfey", 8), players)
@@ -88,7 +101,17 @@ def test_the_agents_are_registered_for_fano_only() -> None:
     assert isinstance(create_agent("planner(deals=2, nodes=40)", FANO), PlannerAgent)
 
 
-@pytest.mark.parametrize("text", ["planner(deals=0)", "planner(nodes=-1)", "planner(seconds=0)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "planner(deals=0)",
+        "planner(nodes=-1)",
+        "planner(seconds=0)",
+        "planner(replies=-1)",
+        "planner(reply_nodes=-1)",
+        "planner(turn_seconds=0)",
+    ],
+)
 def test_planner_settings_are_checked(text: str) -> None:
     with pytest.raises(ConfigError):
         create_agent(text, FANO)
@@ -203,3 +226,98 @@ def test_past_the_deadline_a_turn_ends_with_its_best_end_action() -> None:
     texts = [str(action) for action in legal]
     index = texts.index(SAFE)
     assert searched[1][index] <= searched[0][index]
+
+
+# ---------------------------------------------------------------- the opponent's answer
+#: Seat 1 to move; the opponent, a King, holds the 10C (known to all) and has 4C and 6C in
+#: play beside 8C and 9C: unless the seat's only attack takes the 4C, the opponent combines
+#: 4C+6C=TC and promotes a third time, winning.
+WINNING_ANSWER = "fano player=1 | hand=AH,5H field=2H | level=2 hand=TC field=4C,6C,8C,9C known=TC"
+STOP = "2H>4C:AH"
+
+
+def test_the_opponents_answer_shows_the_turn_that_loses() -> None:
+    state = FANO.parse_position(WINNING_ANSWER)
+    view = FANO.observe(state, 0)
+    legal = list(FANO.legal_actions(state))
+    texts = [str(action) for action in legal]
+    knowledge = FanoKnowledge(FANO)
+    alone = plan(FANO, knowledge, view, legal, random.Random(1), 2, 60)
+    answered = plan(
+        FANO, knowledge, view, legal, random.Random(1), 2, 60, replies=2, reply_nodes=20
+    )
+    # Judged by what it leaves, another turn looks at least as good as the attack...
+    assert max(alone) > alone[texts.index(STOP)]
+    # ... but every turn that leaves the 4C lets the opponent win (-WIN on both deals).
+    assert answered[texts.index(STOP)] == max(answered)
+    for text, value in zip(texts, answered, strict=True):
+        if text != STOP:
+            assert value < -1.9 * WIN
+
+
+def test_the_planner_with_replies_stops_the_winning_answer() -> None:
+    state = FANO.parse_position(WINNING_ANSWER)
+    legal = list(FANO.legal_actions(state))
+    agent = create_agent("planner(deals=2, replies=2, reply_nodes=20)", FANO, seed=1)
+    assert str(agent.choose(FANO.observe(state, 0), legal)) == STOP
+
+
+def test_past_the_deadline_the_answers_are_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = FANO.parse_position(WINNING_ANSWER)
+    view = FANO.observe(state, 0)
+    legal = list(FANO.legal_actions(state))
+    searches: list[fano_planner._Search] = []
+
+    class Counted(fano_planner._Search):
+        def __post_init__(self) -> None:
+            super().__post_init__()
+            searches.append(self)
+
+    monkeypatch.setattr(fano_planner, "_Search", Counted)
+    knowledge = FanoKnowledge(FANO)
+    for deadline in (None, 0.0):
+        searches.clear()
+        plan(FANO, knowledge, view, legal, random.Random(1), 2, 60, deadline, _Clock(1.0), 2, 20)
+        answers = [search for search in searches if search.seat == 1]
+        assert answers
+        if deadline is None:
+            assert len(searches) == 2 + len(answers)
+            assert any(search.nodes for search in answers)
+        else:
+            # One deal only, and no position of any turn searched: each ended at once.
+            assert len(searches) == 1 + len(answers)
+            assert not any(search.nodes for search in searches)
+
+
+class _Manual:
+    """A clock read by the agent and moved on only by the stand-in search."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_turns_decisions_share_the_turn_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, view, legal = _position()
+    clock = _Manual()
+    given: list[float] = []
+
+    def searching(*args: object) -> list[float]:
+        deadline = args[7]
+        assert isinstance(deadline, float)
+        given.append(round(deadline - clock.now, 6))
+        clock.now += 0.8
+        return [0.0] * len(legal)
+
+    monkeypatch.setattr(planner_module, "plan", searching)
+    config = PlannerConfig(seconds=1.0, turn_seconds=2.0)
+    agent = PlannerAgent(FANO, config, 1, clock)
+    for turn in (view.turn, view.turn, view.turn, view.turn, view.turn + 1):
+        agent.choose(dataclasses.replace(view, turn=turn), legal)
+    # 1 s each while the turn's 2 s last (0.8 s spent, then 1.6 s), then what is left (0.4 s),
+    # then none; a new turn has its own.
+    assert given == [1.0, 1.0, 0.4, 0.0, 1.0]
+    assert PlannerConfig(seconds=1.0).turn_cap() == 3.0
+    assert PlannerConfig().turn_cap() is None

@@ -31,11 +31,20 @@ class PlannerConfig(AgentConfig):
             ends with its best end action).
         seconds: a cap on a decision's time (``None``: the budgets alone, so a seeded game
             plays the same on any machine); at least one deal is searched.
+        replies: two players: each first action's best turns in a deal (this many) judged
+            again after the opponent's best answering turn in the deal (0: none).
+        reply_nodes: positions of the opponent's turn searched for each such answer.
+        turn_seconds: with ``seconds``, a cap on all of the seat's decisions of one turn
+            together (``None``: three times ``seconds``); once spent, each further decision
+            of the turn searches one deal with its turns ended at once.
     """
 
     deals: int = 3
     nodes: int = 150
     seconds: float | None = None
+    replies: int = 0
+    reply_nodes: int = 40
+    turn_seconds: float | None = None
 
     def validate(self) -> None:
         if self.deals < 1:
@@ -44,6 +53,18 @@ class PlannerConfig(AgentConfig):
             raise ConfigError(f"nodes must be 0 or more, not {self.nodes}")
         if self.seconds is not None and self.seconds <= 0:
             raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+        if self.replies < 0:
+            raise ConfigError(f"replies must be 0 or more, not {self.replies}")
+        if self.reply_nodes < 0:
+            raise ConfigError(f"reply_nodes must be 0 or more, not {self.reply_nodes}")
+        if self.turn_seconds is not None and self.turn_seconds <= 0:
+            raise ConfigError(f"turn_seconds must be more than 0, not {self.turn_seconds}")
+
+    def turn_cap(self) -> float | None:
+        """The cap on one turn's decisions together (``None`` without ``seconds``)."""
+        if self.seconds is None:
+            return None
+        return self.turn_seconds if self.turn_seconds is not None else 3 * self.seconds
 
 
 class PlannerAgent(Agent[FanoView, FanoAction]):
@@ -69,12 +90,22 @@ class PlannerAgent(Agent[FanoView, FanoAction]):
         self.config = config
         self.knowledge = FanoKnowledge(game)
         self.clock = clock
+        #: The turn (number, turn player) the seat last decided in, and the time it spent.
+        self.turn: tuple[int, int] | None = None
+        self.spent = 0.0
 
     def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
         if len(legal) == 1:
             return legal[0]
         seconds = self.config.seconds
-        deadline = None if seconds is None else self.clock() + seconds
+        started = self.clock()
+        turn = (view.turn, view.turn_player)
+        if turn != self.turn:
+            self.turn, self.spent = turn, 0.0
+        deadline = None
+        cap = self.config.turn_cap()
+        if seconds is not None and cap is not None:
+            deadline = started + max(0.0, min(seconds, cap - self.spent))
         values = plan(
             self.game,
             self.knowledge,
@@ -85,7 +116,11 @@ class PlannerAgent(Agent[FanoView, FanoAction]):
             self.config.nodes,
             deadline,
             self.clock,
+            self.config.replies,
+            self.config.reply_nodes,
         )
+        if seconds is not None:
+            self.spent += self.clock() - started
         top = max(values)
         best = [action for action, value in zip(legal, values, strict=True) if value >= top - 1e-9]
         return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]

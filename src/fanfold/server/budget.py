@@ -33,12 +33,22 @@ from fanfold.core.errors import ConfigError, FanfoldError
 #: be given on this server. ``iterations``: search playouts per decision (``mcts``);
 #: ``deals``: determinizations per decision (``pimc``, ``mcts(tree=fast)``);
 #: ``rollout_limit``: actions per playout; ``lookahead``: own decisions searched inside each
-#: deal (``pimc``).
+#: deal (``pimc``); ``nodes``, ``replies``, ``reply_nodes``: positions of the seat's turn a
+#: deal, turns answered a first action, positions of each answer (Fano's ``planner``).
 MAXIMA: Mapping[str, int] = MappingProxyType(
-    {"iterations": 5000, "deals": 2000, "rollout_limit": 400, "lookahead": 2, "nodes": 1000}
+    {
+        "iterations": 5000,
+        "deals": 2000,
+        "rollout_limit": 400,
+        "lookahead": 2,
+        "nodes": 1000,
+        "replies": 10,
+        "reply_nodes": 500,
+    }
 )
-#: Numeric agent options that are not budgets (they do not make a decision cost more).
-NOT_BUDGETS = frozenset({"exploration", "widening", "group", "mistakes"})
+#: Numeric agent options that are not budgets (they do not make a decision cost more):
+#: ``turn_seconds`` only lowers the time of a turn's decisions under ``seconds``.
+NOT_BUDGETS = frozenset({"exploration", "widening", "group", "mistakes", "turn_seconds"})
 
 
 class BudgetError(ConfigError):

@@ -249,9 +249,37 @@ def _targets(state: FanoState, seat: int) -> tuple[int, ...]:
     )
 
 
+#: A position where the seat's turn ended: its value, the part of it that came from the
+#: actions closing the turn (a discard's cycling, a pass's cost), and the position itself.
+Leaf = tuple[float, float, FanoState]
+#: A search's value of a position, with the best positions where the turn ends.
+Found = tuple[float, tuple[Leaf, ...]]
+
+
+def _keep(leaves: list[Leaf], keep: int) -> tuple[Leaf, ...]:
+    """The ``keep`` best of ``leaves`` by value, each position once."""
+    if keep <= 0:
+        return ()
+    leaves.sort(key=lambda leaf: -leaf[0])
+    kept: list[Leaf] = []
+    seen: set[FanoState] = set()
+    for leaf in leaves:
+        if leaf[2] not in seen:
+            seen.add(leaf[2])
+            kept.append(leaf)
+            if len(kept) == keep:
+                break
+    return tuple(kept)
+
+
+def _plus(leaves: tuple[Leaf, ...], bonus: float) -> tuple[Leaf, ...]:
+    return tuple((value + bonus, extra + bonus, state) for value, extra, state in leaves)
+
+
 @dataclass
 class _Search:
-    """One deal's search of the deciding seat's turn."""
+    """One deal's search of the deciding seat's turn; with ``keep`` above 0 it also collects,
+    under each position, the ``keep`` best positions where the turn ends (:data:`Leaf`)."""
 
     game: Game[FanoConfig, FanoState, FanoAction, FanoView]
     knowledge: FanoKnowledge
@@ -260,9 +288,13 @@ class _Search:
     deadline: float | None
     clock: Callable[[], float]
     rng: random.Random
+    keep: int = 0
+    #: False for an opponent's answering turn: its end actions are not searched, each of its
+    #: main-phase positions judged as it stands (the end action's effect left out).
+    ends: bool = True
 
     def __post_init__(self) -> None:
-        self.memo: dict[FanoState, float] = {}
+        self.memo: dict[FanoState, Found] = {}
         self.nodes = 0
 
     def out_of_time(self) -> bool:
@@ -270,58 +302,106 @@ class _Search:
             return True
         return self.deadline is not None and self.clock() >= self.deadline
 
-    def value(self, state: FanoState, depth: int) -> float:
-        """The best the seat can make of ``state`` from here to the end of its turn."""
+    def end(self, state: FanoState) -> Found:
+        value = turn_value(state, self.seat)
+        return value, ((value, 0.0, state),) if self.keep else ()
+
+    def value(self, state: FanoState, depth: int) -> Found:
+        """The best the seat can make of ``state`` from here to the end of its turn, and the
+        best positions where that turn ends."""
         game = self.game
         decider = game.current_player(state)
         if decider is None:
-            return turn_value(state, self.seat)
+            return self.end(state)
         mine = state.turn_player == self.seat
         if not mine and decider != self.seat:
-            return turn_value(state, self.seat)
+            return self.end(state)
         if state.phase is Phase.REACT and decider != self.seat:
             # The opponent answers the seat's declaration in the dealt state.
             legal = game.legal_actions(state)
             action = self.knowledge.best(state, legal, self.rng)
             return self.value(game.apply_legal(state, action), depth)
         if not mine and state.phase is not Phase.REACT:
-            return turn_value(state, self.seat)
+            return self.end(state)
         known = self.memo.get(state)
         if known is not None:
             return known
         legal = game.legal_actions(state)
         if depth >= DEPTH or self.out_of_time():
-            best = self.quick(state, legal)
+            result = self.quick(state, legal)
         else:
             self.nodes += 1
             best = -math.inf
+            leaves: list[Leaf] = []
+            stand = not self.ends and mine and state.phase is Phase.MAIN
+            if stand:
+                best = turn_value(state, self.seat)
             for action in legal:
+                if stand and isinstance(action, _END):
+                    continue
                 after = game.apply_legal(state, action)
                 if isinstance(action, _END) or (not mine):
-                    score = self.leaf(after, depth)
+                    score, found = self.leaf(after, depth)
+                    bonus = 0.0
                     if isinstance(action, Discard):
-                        score += CYCLE * len(action.cards)
+                        bonus = CYCLE * len(action.cards)
                     elif isinstance(action, Pass):
-                        score -= STALL
+                        bonus = -STALL
+                    if bonus:
+                        score += bonus
+                        found = _plus(found, bonus)
                 else:
-                    score = self.value(after, depth + 1)
+                    score, found = self.value(after, depth + 1)
                 best = max(best, score)
-        self.memo[state] = best
-        return best
+                leaves.extend(found)
+            result = (best, _keep(leaves, self.keep))
+        self.memo[state] = result
+        return result
 
-    def leaf(self, after: FanoState, depth: int) -> float:
+    def leaf(self, after: FanoState, depth: int) -> Found:
         """An end action's (or a defender's answer's) position: judged where the turn passed,
         searched on where the seat still decides (a counter window or a reshuffle)."""
         if self.game.current_player(after) == self.seat:
             return self.value(after, depth + 1)
         return self.value(after, depth)
 
-    def quick(self, state: FanoState, legal: Sequence[FanoAction]) -> float:
+    def quick(self, state: FanoState, legal: Sequence[FanoAction]) -> Found:
         """Out of budget: the best end action's position, or the position as it stands."""
         ends = [action for action in legal if isinstance(action, _END)]
-        if not ends:
-            return turn_value(state, self.seat)
-        return max(turn_value(self.game.apply_legal(state, action), self.seat) for action in ends)
+        if not ends or not self.ends:
+            return self.end(state)
+        leaves: list[Leaf] = []
+        for action in ends:
+            after = self.game.apply_legal(state, action)
+            value = turn_value(after, self.seat)
+            leaves.append((value, 0.0, after))
+        best = max(leaf[0] for leaf in leaves)
+        return best, _keep(leaves, self.keep)
+
+
+def _replied(
+    game: Game[FanoConfig, FanoState, FanoAction, FanoView],
+    knowledge: FanoKnowledge,
+    seat: int,
+    leaf: FanoState,
+    nodes: int,
+    deadline: float | None,
+    clock: Callable[[], float],
+    rng: random.Random,
+) -> float:
+    """The value for ``seat`` of ``leaf`` (its turn just ended, two players) once the
+    opponent has played its best turn in the dealt state: the opponent's turn searched like
+    the seat's own (within ``nodes`` positions, its draws from its dealt pile, the seat's
+    counters answered by the strategy), each of its turns judged from the opponent's side."""
+    mover = game.current_player(leaf)
+    if mover is None or leaf.turn_player == seat:
+        return turn_value(leaf, seat)
+    search = _Search(game, knowledge, leaf.turn_player, nodes, deadline, clock, rng, ends=False)
+    # The opponent's value counts its own hand but not the seat's: the seat's hand at the
+    # end of its turn is added back.
+    me = leaf.players[seat]
+    held = _potential(me.field, me.hand) - _potential(me.field, ())
+    return held - search.value(leaf, 0)[0]
 
 
 def plan(
@@ -334,19 +414,28 @@ def plan(
     nodes: int,
     deadline: float | None = None,
     clock: Callable[[], float] = time.monotonic,
+    replies: int = 0,
+    reply_nodes: int = 0,
 ) -> list[float]:
     """Each of ``legal``'s mean value (:func:`turn_value` of the best turn it starts) over
     ``deals`` states dealt from ``view``, each searched within ``nodes`` nodes shared by all
     the first actions; past ``deadline`` (a ``clock`` time) every search ends its turns with
-    their best end action, and no further deal is made once one was searched."""
+    their best end action, and no further deal is made once one was searched.
+
+    With ``replies`` above 0 (two players), each first action's ``replies`` best turns in a
+    deal are judged again after the opponent's best answering turn in that deal
+    (:func:`_replied`, ``reply_nodes`` positions each), and the action is worth the best of
+    them."""
     seat = view.player
     totals = [0.0] * len(legal)
+    keep = replies if replies > 0 and len(view.players) == 2 else 0
     for index in range(deals):
         if index and deadline is not None and clock() >= deadline:
             break
         state = game.sample_state(view, rng)
-        search = _Search(game, knowledge, seat, nodes, deadline, clock, rng)
+        search = _Search(game, knowledge, seat, nodes, deadline, clock, rng, keep)
         mine = state.turn_player == seat
+        answered: dict[FanoState, float] = {}
         for position, action in enumerate(legal):
             after = game.apply_legal(state, action)
             if isinstance(action, Promote) and after.players[seat].level >= (
@@ -355,9 +444,21 @@ def plan(
                 totals[position] += WIN
                 continue
             if mine and not isinstance(action, _END) and state.phase is Phase.MAIN:
-                totals[position] += search.value(after, 1)
+                score, leaves = search.value(after, 1)
             else:
-                totals[position] += search.leaf(after, 1)
+                score, leaves = search.leaf(after, 1)
+            if leaves:
+                best = -math.inf
+                for _, extra, end in leaves:
+                    reply = answered.get(end)
+                    if reply is None:
+                        reply = _replied(
+                            game, knowledge, seat, end, reply_nodes, deadline, clock, rng
+                        )
+                        answered[end] = reply
+                    best = max(best, reply + extra)
+                score = best
+            totals[position] += score
             if isinstance(action, Discard):
                 totals[position] += CYCLE * len(action.cards)
             elif isinstance(action, Pass):
