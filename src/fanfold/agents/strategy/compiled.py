@@ -49,9 +49,14 @@ PACKAGE = Path(__file__).resolve().parents[2]
 WARM_UPS: Mapping[str, str] = {
     "fano": "fanfold.agents.strategy.fano_fast",
     "fantan": "fanfold.agents.strategy.fantan_fast",
+    "fantan-env": "fanfold.envs.fantan_stepping",
 }
 #: What the player is told is being prepared.
-WHAT: Mapping[str, str] = {"fano": "Fano's compiled search", "fantan": "Fan Tan's compiled search"}
+WHAT: Mapping[str, str] = {
+    "fano": "Fano's compiled search",
+    "fantan": "Fan Tan's compiled search",
+    "fantan-env": "Fan Tan's compiled environment stepping",
+}
 #: The level a server's bot plays while its compiled code is not ready.
 FALLBACK_LEVEL = "medium"
 #: How long the caller waits for the compiling subprocess between two looks at its signals.
