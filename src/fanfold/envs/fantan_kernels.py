@@ -90,13 +90,24 @@ O_SIZE = 13
 
 
 # --------------------------------------------------------------------- Python's generator
+def _initial_words() -> np.ndarray:  # type: ignore[type-arg]
+    """CPython's ``init_genrand(19650218)``, where every seeding starts."""
+    words = np.zeros(MT_N, dtype=np.int64)
+    words[0] = 19650218
+    for i in range(1, MT_N):
+        previous = int(words[i - 1])
+        words[i] = (1812433253 * (previous ^ (previous >> 30)) + i) & MASK32
+    return words
+
+
+INITIAL_WORDS = _initial_words()
+
+
 @njit(cache=True)
 def mt_seed(mt, key):  # type: ignore[no-untyped-def]
     """Seed ``mt`` (625 words: the state, then the position) as CPython's ``init_by_array``
     does with ``key`` (the seed's 32-bit words, least significant first)."""
-    mt[0] = 19650218
-    for i in range(1, MT_N):
-        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & MASK32
+    mt[:MT_N] = INITIAL_WORDS
     i = 1
     j = 0
     length = key.shape[0]

@@ -211,12 +211,14 @@ class FanTanTables:
         )
 
     # --------------------------------------------------------------------------- states
-    def state(self, index: int) -> FanTanState:
-        """Table ``index``'s game as a rules state (for outcomes, messages and tests)."""
+    def state(self, index: int, *, history: bool = True) -> FanTanState:
+        """Table ``index``'s game as a rules state (for outcomes, messages and tests);
+        ``history=False`` leaves the hand's history out (empty), which the outcome does not
+        read."""
         scal = self.scal[index]
         players = self.config.players
-        length = int(scal[kernels.S_HISTORY])
-        history: tuple[FanTanAction, ...] = tuple(
+        length = int(scal[kernels.S_HISTORY]) if history else 0
+        actions: tuple[FanTanAction, ...] = tuple(
             PASS if code == kernels.PASS else PLAYS[code]
             for code in self.history[index, :length].tolist()
         )
@@ -232,7 +234,7 @@ class FanTanTables:
             hands=tuple(int(hand) for hand in self.hands[index, :players]),
             layout=int(scal[kernels.S_LAYOUT]),
             start_rank=start_rank or None,
-            history=history,
+            history=actions,
             passes=tuple(int(count) for count in self.passes[index, :players]),
             scores=tuple(int(score) for score in self.scores[index, :players]),
             pool=int(scal[kernels.S_POOL]),

@@ -297,7 +297,7 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
             for row, index in enumerate(ended.tolist()):
                 if index in refused:
                     continue
-                outcome = self.envs[index].game.outcome(fast.state(index))
+                outcome = self.envs[index].game.outcome(fast.state(index, history=False))
                 assert outcome is not None  # the match is over
                 self._rewards[index] = float(outcome.returns[self.envs[index].seat])
                 finals[index] = {
