@@ -25,6 +25,7 @@ deals it with :func:`deal_hand` and lets it go on.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from fanfold.core import numba_cache
@@ -90,7 +91,7 @@ O_SIZE = 13
 
 
 # --------------------------------------------------------------------- Python's generator
-def _initial_words() -> np.ndarray:  # type: ignore[type-arg]
+def _initial_words() -> npt.NDArray[np.int64]:
     """CPython's ``init_genrand(19650218)``, where every seeding starts."""
     words = np.zeros(MT_N, dtype=np.int64)
     words[0] = 19650218
