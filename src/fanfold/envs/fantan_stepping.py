@@ -187,6 +187,10 @@ class FanTanTables:
         over: npt.NDArray[np.bool_] = self.scal[which, kernels.S_FINISHED] != 0
         return over
 
+    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether a step limit cut the game at each table (never: these tables have none)."""
+        return np.zeros(len(which), dtype=np.bool_)
+
     def observe(
         self,
         which: Ints,

@@ -23,7 +23,8 @@ marking the tables) and its info in ``infos["final_info"]``.
 
 Where a compiled engine covers the environment (``engine="auto"``, the default, or
 ``"compiled"``), the tables live in arrays and one kernel call steps them all: Fan Tan with
-``random`` bots in the other seats and no step limit (:mod:`fanfold.envs.fantan_stepping`).
+``random`` bots in the other seats and no step limit (:mod:`fanfold.envs.fantan_stepping`),
+and Fan patience (:mod:`fanfold.envs.fan_stepping`).
 It plays exactly what the Python path (``engine="python"``) plays for the same seeds:
 observations, masks, rewards, episode ends, infos and autoresets
 (``tests/envs/test_fantan_stepping.py``). The compiled code is prepared as the bots' is
@@ -48,13 +49,14 @@ from fanfold.envs.episode import apply_index, draw_seed
 from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, FanfoldGymEnv
 
 if TYPE_CHECKING:
+    from fanfold.envs.fan_stepping import FanTables
     from fanfold.envs.fantan_stepping import FanTanTables
 
 #: The engines a vector environment may step on.
 ENGINES = ("auto", "python", "compiled")
-#: The compiled environment code's name among the build's warm-ups
+#: The compiled environment code's name among the build's warm-ups, by game
 #: (:data:`fanfold.agents.strategy.compiled.WARM_UPS`).
-COMPILED_NAME = "fantan-env"
+COMPILED_NAMES = {"fantan": "fantan-env", "fan": "fan-env"}
 
 
 class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
@@ -129,25 +131,36 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         self._fast = self._compiled_tables(first, engine)
         self._all = np.arange(num_envs, dtype=np.int64)
 
-    def _compiled_tables(self, first: FanfoldGymEnv, engine: str) -> FanTanTables | None:
+    def _compiled_tables(
+        self, first: FanfoldGymEnv, engine: str
+    ) -> FanTanTables | FanTables | None:
         """The compiled engine's tables for this environment, or ``None`` for Python."""
         if engine == "python":
             return None
-        covered = first.game.name == "fantan"
-        if covered:
+        name = first.game.name
+        covered = False
+        if name == "fantan":
             from fanfold.envs import fantan_stepping
 
-            covered = fantan_stepping.supports(first.game.name, first.seats, first.max_steps)
+            covered = fantan_stepping.supports(name, first.seats, first.max_steps)
+        elif name == "fan":
+            from fanfold.envs import fan_stepping
+
+            covered = fan_stepping.supports(name, first.seats, first.max_steps)
         if not covered:
             if engine == "compiled":
                 raise ValueError(
                     "no compiled engine covers this environment: it steps Fan Tan with "
-                    "'random' bots in the other seats and no step limit"
+                    "'random' bots in the other seats and no step limit, and Fan patience"
                 )
             return None
         from fanfold.agents.strategy import compiled
 
-        compiled.prepare(COMPILED_NAME)
+        compiled.prepare(COMPILED_NAMES[name])
+        if name == "fan":
+            return fan_stepping.FanTables(
+                first.config, self.num_envs, self.encoding.num_actions, first.max_steps
+            )
         return fantan_stepping.FanTanTables(
             first.config, first.seat, self.num_envs, self.encoding.layout.offsets
         )
@@ -281,7 +294,7 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         fast.act(playing, chosen[playing].astype(np.int64))
         self._rewards[:] = 0.0
         self._terminations[:] = fast.is_over(self._all)
-        self._truncations[:] = False
+        self._truncations[:] = fast.is_cut(self._all)
         finals: dict[int, dict[str, Any]] = {}
         for index, reason in refused.items():
             self._terminations[index] = True
@@ -289,7 +302,7 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
             final = {"observation": self._observation[index].copy()}
             final["action_mask"] = self._mask[index].copy()
             finals[index] = {"final_obs": final, "final_info": {"illegal_action": reason}}
-        ended = np.flatnonzero(self._terminations).astype(np.int64)
+        ended = np.flatnonzero(self._terminations | self._truncations).astype(np.int64)
         if len(ended):
             observations = np.zeros((len(ended), self._observation.shape[1]), dtype=np.float32)
             masks = np.zeros((len(ended), self._mask.shape[1]), dtype=np.int8)
@@ -297,13 +310,14 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
             for row, index in enumerate(ended.tolist()):
                 if index in refused:
                     continue
+                final = {"observation": observations[row], "action_mask": masks[row]}
+                if not self._terminations[index]:  # cut at the step limit
+                    finals[index] = {"final_obs": final, "final_info": {}}
+                    continue
                 outcome = self.envs[index].game.outcome(fast.state(index, history=False))
                 assert outcome is not None  # the match is over
                 self._rewards[index] = float(outcome.returns[self.envs[index].seat])
-                finals[index] = {
-                    "final_obs": {"observation": observations[row], "action_mask": masks[row]},
-                    "final_info": {"outcome": outcome.reason},
-                }
+                finals[index] = {"final_obs": final, "final_info": {"outcome": outcome.reason}}
             dealt = self._deal(ended)
         infos: dict[str, Any] = {}
         for number, index in enumerate(ended.tolist()):

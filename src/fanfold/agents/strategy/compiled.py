@@ -50,12 +50,14 @@ WARM_UPS: Mapping[str, str] = {
     "fano": "fanfold.agents.strategy.fano_fast",
     "fantan": "fanfold.agents.strategy.fantan_fast",
     "fantan-env": "fanfold.envs.fantan_stepping",
+    "fan-env": "fanfold.envs.fan_stepping",
 }
 #: What the player is told is being prepared.
 WHAT: Mapping[str, str] = {
     "fano": "Fano's compiled search",
     "fantan": "Fan Tan's compiled search",
     "fantan-env": "Fan Tan's compiled environment stepping",
+    "fan-env": "Fan patience's compiled environment stepping",
 }
 #: The level a server's bot plays while its compiled code is not ready.
 FALLBACK_LEVEL = "medium"
