@@ -174,9 +174,13 @@ def test_the_engine_is_chosen_and_refused_where_none_covers_the_environment() ->
     assert FanfoldVectorEnv("fantan", opponents=["random"] * 3, num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("fantan", num_envs=1, opponents="heuristic").engine == "python"
     assert FanfoldVectorEnv("fantan", num_envs=1, max_steps=50).engine == "python"
-    assert FanfoldVectorEnv("morris", num_envs=1).engine == "python"
+    assert FanfoldVectorEnv("fan", num_envs=1).engine == "compiled"
+    assert FanfoldVectorEnv("morris", num_envs=1).engine == "compiled"
+    assert FanfoldVectorEnv("morris", num_envs=1, max_steps=None).engine == "python"
+    assert FanfoldVectorEnv("fano", num_envs=1, turns_per_player=5).engine == "python"
     for refused in (
-        {"game": "morris"},
+        {"game": "fano"},
+        {"game": "morris", "max_steps": None},
         {"game": "fantan", "opponents": "heuristic"},
         {"game": "fantan", "max_steps": 50},
     ):

@@ -24,7 +24,8 @@ marking the tables) and its info in ``infos["final_info"]``.
 Where a compiled engine covers the environment (``engine="auto"``, the default, or
 ``"compiled"``), the tables live in arrays and one kernel call steps them all: Fan Tan with
 ``random`` bots in the other seats and no step limit (:mod:`fanfold.envs.fantan_stepping`),
-and Fan patience (:mod:`fanfold.envs.fan_stepping`).
+Fan patience (:mod:`fanfold.envs.fan_stepping`) and Morris against a ``random`` bot with a
+step limit (the default 1,000; :mod:`fanfold.envs.morris_stepping`).
 It plays exactly what the Python path (``engine="python"``) plays for the same seeds:
 observations, masks, rewards, episode ends, infos and autoresets
 (``tests/envs/test_fantan_stepping.py``). The compiled code is prepared as the bots' is
@@ -51,12 +52,13 @@ from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, FanfoldGymEnv
 if TYPE_CHECKING:
     from fanfold.envs.fan_stepping import FanTables
     from fanfold.envs.fantan_stepping import FanTanTables
+    from fanfold.envs.morris_stepping import MorrisTables
 
 #: The engines a vector environment may step on.
 ENGINES = ("auto", "python", "compiled")
 #: The compiled environment code's name among the build's warm-ups, by game
 #: (:data:`fanfold.agents.strategy.compiled.WARM_UPS`).
-COMPILED_NAMES = {"fantan": "fantan-env", "fan": "fan-env"}
+COMPILED_NAMES = {"fantan": "fantan-env", "fan": "fan-env", "morris": "morris-env"}
 
 
 class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
@@ -133,7 +135,7 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
 
     def _compiled_tables(
         self, first: FanfoldGymEnv, engine: str
-    ) -> FanTanTables | FanTables | None:
+    ) -> FanTanTables | FanTables | MorrisTables | None:
         """The compiled engine's tables for this environment, or ``None`` for Python."""
         if engine == "python":
             return None
@@ -147,16 +149,29 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
             from fanfold.envs import fan_stepping
 
             covered = fan_stepping.supports(name, first.seats, first.max_steps)
+        elif name == "morris":
+            from fanfold.envs import morris_stepping
+
+            covered = morris_stepping.supports(name, first.seats, first.max_steps)
         if not covered:
             if engine == "compiled":
                 raise ValueError(
                     "no compiled engine covers this environment: it steps Fan Tan with "
-                    "'random' bots in the other seats and no step limit, and Fan patience"
+                    "'random' bots in the other seats and no step limit, Fan patience, and "
+                    "Morris against a 'random' bot with a step limit of 1 to 4096"
                 )
             return None
         from fanfold.agents.strategy import compiled
 
         compiled.prepare(COMPILED_NAMES[name])
+        if name == "morris":
+            return morris_stepping.MorrisTables(
+                first.config,
+                first.seat,
+                self.num_envs,
+                self.encoding.num_actions,
+                first.max_steps or 0,
+            )
         if name == "fan":
             return fan_stepping.FanTables(
                 first.config, self.num_envs, self.encoding.num_actions, first.max_steps

@@ -51,6 +51,7 @@ WARM_UPS: Mapping[str, str] = {
     "fantan": "fanfold.agents.strategy.fantan_fast",
     "fantan-env": "fanfold.envs.fantan_stepping",
     "fan-env": "fanfold.envs.fan_stepping",
+    "morris-env": "fanfold.envs.morris_stepping",
 }
 #: What the player is told is being prepared.
 WHAT: Mapping[str, str] = {
@@ -58,6 +59,7 @@ WHAT: Mapping[str, str] = {
     "fantan": "Fan Tan's compiled search",
     "fantan-env": "Fan Tan's compiled environment stepping",
     "fan-env": "Fan patience's compiled environment stepping",
+    "morris-env": "Morris's compiled environment stepping",
 }
 #: The level a server's bot plays while its compiled code is not ready.
 FALLBACK_LEVEL = "medium"
