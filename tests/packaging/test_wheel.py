@@ -184,7 +184,7 @@ class Counted(popen):
         started.append(str(args[0]))
         super().__init__(*args, **kwargs)
 subprocess.Popen = Counted
-ready = {name: compiled.packaged(name) for name in compiled.WARM_UPS}
+ready = {name: compiled.packaged(name) for name in compiled.all_warm_ups()}
 with event.install_recorder("numba:compile") as recorded:
     for name, preset in (("fano", "classic"), ("fano", "trionfey"), ("fantan", "")):
         game = get_game(name)

@@ -8,7 +8,8 @@ its step limit), which ``tests/envs/test_fan_stepping.py`` checks over many seed
 every preset. The deal (PySolFC's numbering) and the outcome's words stay in Python.
 
 Importing this module loads Numba; :func:`warm_up` compiles (or loads from the cache) every
-kernel, and joins the build's warm-ups (:data:`fanfold.agents.strategy.compiled.WARM_UPS`).
+kernel, and joins the build's warm-ups
+(:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`).
 """
 
 from __future__ import annotations

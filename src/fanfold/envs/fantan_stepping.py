@@ -13,8 +13,8 @@ in Python.
 :func:`supports` says which environments it covers: Fan Tan, every seat but the learner's a
 ``random`` bot, no step limit. Importing this module loads Numba; :func:`warm_up` compiles (or
 loads from the cache) every kernel, and joins the build's warm-ups
-(:data:`fanfold.agents.strategy.compiled.WARM_UPS`), so an installation compiles nothing at
-first use.
+(:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`), so an installation compiles
+nothing at first use.
 """
 
 from __future__ import annotations

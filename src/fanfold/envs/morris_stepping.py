@@ -9,7 +9,8 @@ step limit), which ``tests/envs/test_morris_stepping.py`` checks. The outcome's 
 Python.
 
 Importing this module loads Numba; :func:`warm_up` compiles (or loads from the cache) every
-kernel, and joins the build's warm-ups (:data:`fanfold.agents.strategy.compiled.WARM_UPS`).
+kernel, and joins the build's warm-ups
+(:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`).
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 #: The engines a vector environment may step on.
 ENGINES = ("auto", "python", "compiled")
 #: The compiled environment code's name among the build's warm-ups, by game
-#: (:data:`fanfold.agents.strategy.compiled.WARM_UPS`).
+#: (:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`).
 COMPILED_NAMES = {"fantan": "fantan-env", "fan": "fan-env", "morris": "morris-env"}
 
 
