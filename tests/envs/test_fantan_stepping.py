@@ -188,3 +188,16 @@ def test_the_engine_is_chosen_and_refused_where_none_covers_the_environment() ->
             FanfoldVectorEnv(num_envs=1, engine="compiled", **refused)
     with pytest.raises(ValueError, match="engine must be 'auto', 'python' or 'compiled'"):
         FanfoldVectorEnv("fantan", num_envs=1, engine="numba")
+
+
+def test_an_encoding_of_ones_own_steps_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fanfold.envs import gymnasium_env
+    from fanfold.envs.fantan import FanTanEncoding
+
+    class Mine(FanTanEncoding):
+        """A learner's own observation: the kernels do not write it."""
+
+    monkeypatch.setattr(gymnasium_env, "encoding_for", lambda game, config: Mine(game, config))
+    assert FanfoldVectorEnv("fantan", num_envs=1).engine == "python"
+    with pytest.raises(ValueError, match="no compiled engine covers this environment"):
+        FanfoldVectorEnv("fantan", num_envs=1, engine="compiled")

@@ -46,6 +46,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from fanfold.core.errors import IllegalActionError
+from fanfold.envs.encodings import ENCODINGS
 from fanfold.envs.episode import apply_index, draw_seed
 from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, FanfoldGymEnv
 
@@ -153,6 +154,9 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
             from fanfold.envs import morris_stepping
 
             covered = morris_stepping.supports(name, first.seats, first.max_steps)
+        # the kernels write the game's own encoding: another (a learner's own observation)
+        # steps in Python
+        covered = covered and type(self.encoding) is ENCODINGS.get(name)
         if not covered:
             if engine == "compiled":
                 raise ValueError(
