@@ -23,6 +23,7 @@ from fanfold.core.cards import Card
 from fanfold.envs import fan_kernels as kernels
 from fanfold.games.fan import rules
 from fanfold.games.fan.config import FanConfig
+from fanfold.games.fan.deals import deal_fans
 from fanfold.games.fan.state import FanState
 
 Ints = npt.NDArray[np.int64]
@@ -65,13 +66,13 @@ class FanTables:
         """Deal PySolFC's deal ``seeds[k]`` at table ``which[k]``."""
         indices = np.asarray(which, dtype=np.int64)
         for index, seed in zip(indices.tolist(), seeds, strict=True):
-            state = rules.new_state(self.config, seed)
+            # the deal rules.new_state makes, without its check that every card is there once
+            fans = deal_fans(seed) if seed >= 0 else rules.new_state(self.config, seed).fans
             self.deals[index] = seed
-            self.lengths[index] = 0
-            for number, fan in enumerate(state.fans):
+            for number, fan in enumerate(fans):
                 self.lengths[index, number] = len(fan)
                 self.fans[index, number, : len(fan)] = [card.index for card in fan]
-            self.foundations[index] = state.foundations
+            self.foundations[index] = 0
             self.steps[index] = 0
         kernels.refresh(
             self.fans,
