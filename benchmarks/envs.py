@@ -10,9 +10,12 @@ Every row plays uniform random games for ``--seconds`` and counts steps (one act
   (``pip install -e '.[bench]'``; a missing peer is reported, not fatal);
 * **Gymnasium vector**: :class:`fanfold.envs.vector_env.FanfoldVectorEnv` over ``--tables``
   tables, one learner seat each (random bots in the others): ``step`` with one random legal
-  index per table (from the batch's masks), the batch of observations and masks built each
-  step. A step here is one learner action per table (the bots' actions between are not
-  counted), so steps/s is learner decisions with their observation per second;
+  index per table, drawn for the whole batch at once from its masks (the argmax of uniform
+  noise times the mask, as a learner samples from masked scores), the batch of observations
+  and masks built each step. A step here is one learner action per table (the bots' actions
+  between are not counted), so steps/s is learner decisions with their observation per
+  second. Each game runs on the compiled engine where one covers it (``engine="compiled"``:
+  Fan Tan) and on the Python engine (``engine="python"``), each row naming its engine;
 * **OpenSpiel**: ``legal_actions()``, ``observation_tensor()`` of the player to move, a random
   legal action, ``apply_action``; fanfold's ``python_fanfold_<game>`` beside OpenSpiel's C++
   ``tic_tac_toe``, ``connect_four``, ``leduc_poker`` and ``hearts`` (chance outcomes sampled).
@@ -104,6 +107,11 @@ def aec_rate(name: str, make: Callable[[], Any], seconds: float) -> Rate:
     return _timed("PettingZoo AEC", name, seconds, one_game)
 
 
+def random_legal(rng: np.random.Generator, masks: Any) -> Any:
+    """One uniformly random legal index per row of ``masks``, drawn for the batch at once."""
+    return np.argmax(rng.random(masks.shape) * masks, axis=1)
+
+
 def vector_rate(name: str, make: Callable[[], Any], seconds: float) -> Rate:
     """Random learner actions in a vector environment; games counts finished tables."""
     env = make()
@@ -112,7 +120,7 @@ def vector_rate(name: str, make: Callable[[], Any], seconds: float) -> Rate:
     steps = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        actions = [int(rng.choice(np.flatnonzero(mask))) for mask in batch["action_mask"]]
+        actions = random_legal(rng, batch["action_mask"])
         batch, _, terminated, truncated, _ = env.step(actions)
         steps += len(actions)
         games += int(np.count_nonzero(terminated | truncated))
@@ -156,12 +164,21 @@ def _maker(game: str, preset: str, options: dict[str, Any]) -> Callable[[], Any]
 
 
 def _vector_maker(
-    game: str, preset: str, options: dict[str, Any], tables: int
+    game: str, preset: str, options: dict[str, Any], tables: int, engine: str
 ) -> Callable[[], Any]:
     def make() -> Any:
-        return fanfold.envs.gym_vector_env(game, preset, num_envs=tables, **options)
+        return fanfold.envs.gym_vector_env(game, preset, num_envs=tables, engine=engine, **options)
 
     return make
+
+
+def engines(game: str, preset: str, options: dict[str, Any]) -> list[str]:
+    """The vector env's engines for a game: compiled (where one covers it) and Python."""
+    try:
+        fanfold.envs.gym_vector_env(game, preset, num_envs=1, engine="compiled", **options)
+    except ValueError:
+        return ["python"]
+    return ["compiled", "python"]
 
 
 def rows(seconds: float, tables: int = 64) -> tuple[list[Rate], list[str]]:
@@ -172,8 +189,10 @@ def rows(seconds: float, tables: int = 64) -> tuple[list[Rate], list[str]]:
         label = f"fanfold {game} ({preset})"
         found.append(aec_rate(label, _maker(game, preset, options), seconds))
     for game, preset, options in FANFOLD:
-        label = f"fanfold {game} ({preset}), {tables} tables"
-        found.append(vector_rate(label, _vector_maker(game, preset, options, tables), seconds))
+        for engine in engines(game, preset, options):
+            label = f"fanfold {game} ({preset}), {tables} tables, {engine} engine"
+            make = _vector_maker(game, preset, options, tables, engine)
+            found.append(vector_rate(label, make, seconds))
     for module in ("leduc_holdem_v4", "texas_holdem_v4", "tictactoe_v3", "connect_four_v3"):
         try:
             peer = importlib.import_module(f"pettingzoo.classic.{module}")
@@ -221,7 +240,7 @@ def _vector_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, flo
         steps = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
-            actions = [int(rng.choice(np.flatnonzero(mask))) for mask in batch["action_mask"]]
+            actions = random_legal(rng, batch["action_mask"])
             batch = env.step(actions)[0]
             steps += len(actions)
         return steps, time.perf_counter() - start
@@ -246,16 +265,20 @@ def paired(seconds: float, tables: int) -> list[tuple[str, float, float]]:
     hearts = pyspiel.load_game("hearts")
     found = []
     for game, preset, options in FANFOLD:
-        for name, stepper in (
+        steppers = [
             (
                 f"PettingZoo AEC fanfold {game} ({preset})",
                 _aec_stepper(_maker(game, preset, options)),
-            ),
-            (
-                f"Gymnasium vector fanfold {game} ({preset}), {tables} tables",
-                _vector_stepper(_vector_maker(game, preset, options, tables)),
-            ),
-        ):
+            )
+        ]
+        for engine in engines(game, preset, options):
+            steppers.append(
+                (
+                    f"Gymnasium vector fanfold {game} ({preset}), {tables} tables, {engine} engine",
+                    _vector_stepper(_vector_maker(game, preset, options, tables, engine)),
+                )
+            )
+        for name, stepper in steppers:
             ours = theirs = 0
             ours_time = theirs_time = 0.0
             for _ in range(max(1, round(seconds / 0.5))):

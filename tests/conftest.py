@@ -19,12 +19,12 @@ BROWSER_FIXTURES = frozenset({"browser", "page"})
 
 def pytest_configure(config: pytest.Config) -> None:
     """Before any test worker starts (on the controller, or in a run without workers): fill
-    Numba's cache with every game's compiled code, in one subprocess at a time
-    (:func:`fanfold.agents.strategy.compiled.compile_ahead`), so that the workers load it
+    Numba's cache with every game's compiled code and the environments', in one subprocess at
+    a time (:func:`fanfold.agents.strategy.compiled.compile_ahead`), so that the workers load it
     instead of each compiling it."""
     if hasattr(config, "workerinput"):
         return  # a worker: its controller compiled
-    for name in compiled.WARM_UPS:
+    for name in compiled.all_warm_ups():
         compiled.compile_ahead(name, say=lambda line: print(line, file=sys.stderr, flush=True))
 
 

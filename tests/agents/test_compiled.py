@@ -29,6 +29,7 @@ def stub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(compiled.RECORD_VARIABLE, str(tmp_path / "record.json"))
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.setattr(compiled, "WARM_UPS", {"fano": "tests.agents.compiled_stub"})
+    monkeypatch.setattr(compiled, "ENVIRONMENT_WARM_UPS", {})
     monkeypatch.setattr(compiled, "_loaded", set())
     return notes
 

@@ -141,11 +141,12 @@ def test_wheel_holds_the_compiled_code_and_is_tagged_for_its_platform(wheel: Pat
     archive = zipfile.ZipFile(wheel)
     names = set(archive.namelist())
     manifest = json.loads(archive.read(f"{COMPILED}manifest.json"))
-    assert set(manifest["games"]) == {"fano", "fantan"}
+    assert set(manifest["games"]) == {"fano", "fantan", "fantan-env", "fan-env", "morris-env"}
     assert manifest["python"] == sys.implementation.cache_tag
     indexes = {name.rpartition("/")[0] for name in names if name.endswith(".nbi")}
     assert f"{COMPILED}games/fano/fast/kernels" in indexes
     assert f"{COMPILED}agents/strategy" in indexes
+    assert f"{COMPILED}envs" in indexes  # the environments' compiled stepping
     assert any(name.endswith(".nbc") for name in names)
     platform_tag = sysconfig.get_platform().replace("-", "_").replace(".", "_")
     assert wheel.name.endswith(f"-{platform_tag}.whl"), wheel.name
@@ -166,8 +167,8 @@ def test_the_source_distribution_carries_no_compiled_code(source: Path) -> None:
 
 
 #: Run by the virtual environment's Python with an empty Numba cache folder and an empty
-#: record: the first ``hard`` decision of each game, recording Numba's compile events and the
-#: subprocesses started.
+#: record: the first ``hard`` decision of each game and Fan Tan tables stepped on the compiled
+#: engine, recording Numba's compile events and the subprocesses started.
 FIRST_DECISIONS = """
 import json, subprocess, sys
 from numba.core import event
@@ -183,7 +184,7 @@ class Counted(popen):
         started.append(str(args[0]))
         super().__init__(*args, **kwargs)
 subprocess.Popen = Counted
-ready = {name: compiled.packaged(name) for name in compiled.WARM_UPS}
+ready = {name: compiled.packaged(name) for name in compiled.all_warm_ups()}
 with event.install_recorder("numba:compile") as recorded:
     for name, preset in (("fano", "classic"), ("fano", "trionfey"), ("fantan", "")):
         game = get_game(name)
@@ -193,6 +194,11 @@ with event.install_recorder("numba:compile") as recorded:
         agent.prepare(config, lambda line: None)
         seat = game.current_player(state)
         agent.choose(game.observe(state, seat), list(game.legal_actions(state)))
+    from fanfold.envs import fan_stepping, fantan_stepping, morris_stepping
+    for name, module in (("fantan-env", fantan_stepping), ("fan-env", fan_stepping),
+                         ("morris-env", morris_stepping)):
+        compiled.prepare(name)
+        module.warm_up()
 compiles = sorted({str(e.data["dispatcher"]) for _, e in recorded.buffer if e.is_start})
 print(json.dumps({"file": fanfold.__file__, "ready": ready, "compiles": compiles,
                   "started": started}))
@@ -218,7 +224,9 @@ def test_installed_wheel_plays_hard_at_once_without_compiling(venv: Path, tmp_pa
     )  # fmt: skip
     found = json.loads(answer.stdout.splitlines()[-1])
     assert Path(found["file"]).is_relative_to(venv), found["file"]
-    assert found["ready"] == {"fano": True, "fantan": True}
+    assert found["ready"] == dict.fromkeys(
+        ("fano", "fantan", "fantan-env", "fan-env", "morris-env"), True
+    )
     assert found["compiles"] == []
     assert found["started"] == []  # no compiling subprocess
     assert not any(cache.iterdir())

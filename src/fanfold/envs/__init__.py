@@ -67,7 +67,8 @@ def gym_vector_env(
     **options: Any,
 ) -> FanfoldVectorEnv:
     """A Gymnasium vector environment of ``num_envs`` tables, each as :func:`gym_env` (see
-    :class:`~fanfold.envs.vector_env.FanfoldVectorEnv`)."""
+    :class:`~fanfold.envs.vector_env.FanfoldVectorEnv`; ``engine="auto"``, ``"python"`` or
+    ``"compiled"`` chooses what steps the tables)."""
     from fanfold.envs.vector_env import FanfoldVectorEnv
 
     return FanfoldVectorEnv(game, variant, opponents, num_envs=num_envs, **options)

@@ -192,15 +192,8 @@ class Episode:
             raise TurnError("the episode is over: reset it to play again")
         if seat != self.decider:
             raise TurnError(f"seat {seat} does not decide now; seat {self.decider} does")
-        number = as_index(index)
-        action = self.encoding.action(seat, number)
         table = self.table
-        try:
-            table.state = self.game.apply(table.state, action)
-        except IllegalActionError as error:
-            raise IllegalActionError(
-                f"action {number} ({self.game.action_text(action)}) is not legal here: {error}"
-            ) from None
+        table.state = apply_index(self.game, self.encoding, table.state, seat, index)
         self.steps += 1
 
     def play_bots(self) -> None:
@@ -216,6 +209,23 @@ class Episode:
             action = agent.choose(game.observe(table.state, seat), self._legal())
             table.state = game.apply_legal(table.state, action)
             self.steps += 1
+
+
+def apply_index(game: AnyGame, encoding: Encoding, state: Any, seat: int, index: Any) -> Any:
+    """The state after ``seat`` (the decider) takes the action at ``index`` in ``state``.
+
+    Raises:
+        IllegalActionError: ``index`` is not an integer in range, or its action is illegal
+            here (the sentence says which action and why).
+    """
+    number = as_index(index)
+    action = encoding.action(seat, number)
+    try:
+        return game.apply(state, action)
+    except IllegalActionError as error:
+        raise IllegalActionError(
+            f"action {number} ({game.action_text(action)}) is not legal here: {error}"
+        ) from None
 
 
 def as_index(index: Any) -> int:

@@ -13,7 +13,9 @@ holds at most 16 cards: its three dealt cards under a descending run of at most 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
+from functools import cached_property
 
+from fanfold.core.cards import Card
 from fanfold.envs.encoding import Encoding
 from fanfold.envs.layout import Block, FloatArray, Layout
 from fanfold.games.fan import NUM_FANS, FanMove, FanView
@@ -57,11 +59,30 @@ class FanEncoding(Encoding):
 
     def fill(self, view: FanView, blocks: dict[str, FloatArray]) -> None:
         state = view.state
-        where, depth = blocks["where"], blocks["depth"]
+        places: list[int] = []  # flat indices into the where block
+        depths: list[int] = []  # and into the depth block
+        cells = self._fan_cells
         for number, fan in enumerate(state.fans):
-            for position, card in enumerate(fan):
-                where[card.index, number] = 1.0
-                depth[card.index, position] = 1.0
+            known = cells[number]
+            if known[0] is not fan:  # a step changes one or two fans; the others are kept
+                indices = [card.index for card in fan]
+                known = (
+                    fan,
+                    [index * (NUM_FANS + 1) + number for index in indices],
+                    [index * MAX_FAN + position for position, index in enumerate(indices)],
+                )
+                cells[number] = known
+            places += known[1]
+            depths += known[2]
         for suit_number, top in enumerate(state.foundations):
-            for rank in range(1, top + 1):
-                where[suit_number * KING + rank - 1, NUM_FANS] = 1.0
+            first = suit_number * KING
+            places += range(
+                first * (NUM_FANS + 1) + NUM_FANS, (first + top) * (NUM_FANS + 1), NUM_FANS + 1
+            )
+        blocks["where"].reshape(-1)[places] = 1.0
+        blocks["depth"].reshape(-1)[depths] = 1.0
+
+    @cached_property
+    def _fan_cells(self) -> list[tuple[tuple[Card, ...] | None, list[int], list[int]]]:
+        """Per fan, the last fan seen there and its cells in the where and depth blocks."""
+        return [(None, [], [])] * NUM_FANS

@@ -20,19 +20,46 @@ A table whose game ends is dealt again in the same step (Gymnasium's ``SAME_STEP
 so every row of the returned batch, mask included, is ready for the next action; the last
 observation of the finished game is in ``infos["final_obs"]`` (with ``infos["_final_obs"]``
 marking the tables) and its info in ``infos["final_info"]``.
+
+Where a compiled engine covers the environment (``engine="auto"``, the default, or
+``"compiled"``), the tables live in arrays and one kernel call steps them all: Fan Tan with
+``random`` bots in the other seats and no step limit (:mod:`fanfold.envs.fantan_stepping`),
+Fan patience (:mod:`fanfold.envs.fan_stepping`) and Morris against a ``random`` bot with a
+step limit (the default 1,000; :mod:`fanfold.envs.morris_stepping`).
+It plays exactly what the Python path (``engine="python"``) plays for the same seeds:
+observations, masks, rewards, episode ends, infos and autoresets
+(``tests/envs/test_fantan_stepping.py``). The compiled code is prepared as the bots' is
+(:func:`fanfold.agents.strategy.compiled.prepare`: an installation carries it ready). On that
+path the tables' :class:`~fanfold.envs.gymnasium_env.FanfoldGymEnv` objects in :attr:`envs`
+hold only each table's generator: their ``episode`` is not the table's game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
-from fanfold.envs.gymnasium_env import UNSET, FanfoldGymEnv
+from fanfold.core.errors import IllegalActionError
+from fanfold.envs.encodings import ENCODINGS
+from fanfold.envs.episode import apply_index, draw_seed
+from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, FanfoldGymEnv
+
+if TYPE_CHECKING:
+    from fanfold.envs.fan_stepping import FanTables
+    from fanfold.envs.fantan_stepping import FanTanTables
+    from fanfold.envs.morris_stepping import MorrisTables
+
+#: The engines a vector environment may step on.
+ENGINES = ("auto", "python", "compiled")
+#: The compiled environment code's name among the build's warm-ups, by game
+#: (:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`).
+COMPILED_NAMES = {"fantan": "fantan-env", "fan": "fan-env", "morris": "morris-env"}
 
 
 class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
@@ -43,9 +70,12 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         game, variant, opponents, seat, illegal_action, illegal_reward, max_steps, options:
             as :class:`~fanfold.envs.gymnasium_env.FanfoldGymEnv`, for every table.
         num_envs: how many tables.
+        engine: ``"auto"`` (the compiled engine where one covers the environment, else
+            Python), ``"python"`` or ``"compiled"`` (refused where none covers it).
 
     Raises:
-        ValueError: ``num_envs`` below 1, or what a single environment refuses.
+        ValueError: ``num_envs`` below 1, an unknown engine, ``"compiled"`` where no compiled
+            engine covers the environment, or what a single environment refuses.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012  # read from the class
@@ -64,10 +94,13 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         illegal_action: str = "end",
         illegal_reward: float = -1.0,
         max_steps: int | None = UNSET,
+        engine: str = "auto",
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be 'auto', 'python' or 'compiled', not {engine!r}")
         first = FanfoldGymEnv(
             game,
             variant,
@@ -98,6 +131,63 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
+        self._fast = self._compiled_tables(first, engine)
+        self._all = np.arange(num_envs, dtype=np.int64)
+
+    def _compiled_tables(
+        self, first: FanfoldGymEnv, engine: str
+    ) -> FanTanTables | FanTables | MorrisTables | None:
+        """The compiled engine's tables for this environment, or ``None`` for Python."""
+        if engine == "python":
+            return None
+        name = first.game.name
+        covered = False
+        if name == "fantan":
+            from fanfold.envs import fantan_stepping
+
+            covered = fantan_stepping.supports(name, first.seats, first.max_steps)
+        elif name == "fan":
+            from fanfold.envs import fan_stepping
+
+            covered = fan_stepping.supports(name, first.seats, first.max_steps)
+        elif name == "morris":
+            from fanfold.envs import morris_stepping
+
+            covered = morris_stepping.supports(name, first.seats, first.max_steps)
+        # the kernels write the game's own encoding: another (a learner's own observation)
+        # steps in Python
+        covered = covered and type(self.encoding) is ENCODINGS.get(name)
+        if not covered:
+            if engine == "compiled":
+                raise ValueError(
+                    "no compiled engine covers this environment: it steps Fan Tan with "
+                    "'random' bots in the other seats and no step limit, Fan patience, and "
+                    "Morris against a 'random' bot with a step limit of 1 to 4096"
+                )
+            return None
+        from fanfold.agents.strategy import compiled
+
+        compiled.prepare(COMPILED_NAMES[name])
+        if name == "morris":
+            return morris_stepping.MorrisTables(
+                first.config,
+                first.seat,
+                self.num_envs,
+                self.encoding.num_actions,
+                first.max_steps or 0,
+            )
+        if name == "fan":
+            return fan_stepping.FanTables(
+                first.config, self.num_envs, self.encoding.num_actions, first.max_steps
+            )
+        return fantan_stepping.FanTanTables(
+            first.config, first.seat, self.num_envs, self.encoding.layout.offsets
+        )
+
+    @property
+    def engine(self) -> str:
+        """``"compiled"`` or ``"python"``: what steps the tables."""
+        return "python" if self._fast is None else "compiled"
 
     def _write(self, index: int, observation: dict[str, Any]) -> None:
         self._observation[index] = observation["observation"]
@@ -127,10 +217,17 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} tables")
         infos: dict[str, Any] = {}
-        for index, (env, table_seed) in enumerate(zip(self.envs, seeds, strict=True)):
-            observation, info = env.reset(seed=table_seed, options=options)
-            self._write(index, observation)
-            infos = self._add_info(infos, info, index)
+        if self._fast is None:
+            for index, (env, table_seed) in enumerate(zip(self.envs, seeds, strict=True)):
+                observation, info = env.reset(seed=table_seed, options=options)
+                self._write(index, observation)
+                infos = self._add_info(infos, info, index)
+        else:
+            for env, table_seed in zip(self.envs, seeds, strict=True):
+                gymnasium.Env.reset(env, seed=table_seed, options=options)  # its generator
+            for index, info in zip(self._all.tolist(), self._deal(self._all), strict=True):
+                infos = self._add_info(infos, info, index)
+            self._fast.observe(self._all, self._all, self._observation, self._mask)
         self._rewards[:] = 0.0
         self._terminations[:] = False
         self._truncations[:] = False
@@ -148,6 +245,8 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
             raise ValueError(f"step needs one action per table ({self.num_envs}), not {actions!r}")
+        if self._fast is not None:
+            return self._step_compiled(chosen)
         infos: dict[str, Any] = {}
         for index, env in enumerate(self.envs):
             observation, reward, terminated, truncated, info = env.step(chosen[index])
@@ -159,6 +258,91 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
                 observation, info = env.reset()
             self._write(index, observation)
             infos = self._add_info(infos, info, index)
+        return (
+            self._batch(),
+            self._rewards.copy(),
+            self._terminations.copy(),
+            self._truncations.copy(),
+            infos,
+        )
+
+    def _deal(self, which: NDArray[np.int64]) -> list[dict[str, Any]]:
+        """Deal a new game at each table of ``which`` from its generator, as a single
+        environment's ``reset`` does (a game over before the learner decides is passed
+        over); returns each table's reset info."""
+        fast = self._fast
+        assert fast is not None
+        skipped = [0] * len(which)
+        waiting = list(range(len(which)))
+        while waiting:
+            tables = which[waiting]
+            fast.start(tables, [draw_seed(self.envs[table].np_random) for table in tables])
+            over = fast.is_over(tables)
+            waiting = [number for number, done in zip(waiting, over, strict=True) if done]
+            for number in waiting:
+                skipped[number] += 1
+                if skipped[number] >= MAX_SKIPPED:
+                    raise RuntimeError(
+                        f"{MAX_SKIPPED} deals in a row ended before the learner's first decision"
+                    )
+        return [{"skipped_deals": count} if count else {} for count in skipped]
+
+    def _step_compiled(
+        self, chosen: NDArray[Any]
+    ) -> tuple[dict[str, Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
+        """:meth:`step` on the compiled engine: every legal action at once, the same results
+        as the Python path's, table for table."""
+        fast = self._fast
+        assert fast is not None
+        count = self.num_envs
+        legal = np.zeros(count, dtype=np.bool_)
+        if chosen.dtype.kind in "iu":
+            inside = (chosen >= 0) & (chosen < self.encoding.num_actions)
+            rows = np.flatnonzero(inside)
+            legal[rows] = self._mask[rows, chosen[rows]] == 1
+        refused: dict[int, str] = {}
+        for index in np.flatnonzero(~legal).tolist():
+            env = self.envs[index]
+            try:  # the sentence the Python path says; it raises here
+                apply_index(env.game, self.encoding, fast.state(index), env.seat, chosen[index])
+            except IllegalActionError as error:
+                if env.illegal_action == "raise":
+                    raise
+                refused[index] = str(error)
+        playing = np.flatnonzero(legal).astype(np.int64)
+        fast.act(playing, chosen[playing].astype(np.int64))
+        self._rewards[:] = 0.0
+        self._terminations[:] = fast.is_over(self._all)
+        self._truncations[:] = fast.is_cut(self._all)
+        finals: dict[int, dict[str, Any]] = {}
+        for index, reason in refused.items():
+            self._terminations[index] = True
+            self._rewards[index] = self.envs[index].illegal_reward
+            final = {"observation": self._observation[index].copy()}
+            final["action_mask"] = self._mask[index].copy()
+            finals[index] = {"final_obs": final, "final_info": {"illegal_action": reason}}
+        ended = np.flatnonzero(self._terminations | self._truncations).astype(np.int64)
+        if len(ended):
+            observations = np.zeros((len(ended), self._observation.shape[1]), dtype=np.float32)
+            masks = np.zeros((len(ended), self._mask.shape[1]), dtype=np.int8)
+            fast.observe(ended, np.arange(len(ended), dtype=np.int64), observations, masks)
+            for row, index in enumerate(ended.tolist()):
+                if index in refused:
+                    continue
+                final = {"observation": observations[row], "action_mask": masks[row]}
+                if not self._terminations[index]:  # cut at the step limit
+                    finals[index] = {"final_obs": final, "final_info": {}}
+                    continue
+                outcome = self.envs[index].game.outcome(fast.state(index, history=False))
+                assert outcome is not None  # the match is over
+                self._rewards[index] = float(outcome.returns[self.envs[index].seat])
+                finals[index] = {"final_obs": final, "final_info": {"outcome": outcome.reason}}
+            dealt = self._deal(ended)
+        infos: dict[str, Any] = {}
+        for number, index in enumerate(ended.tolist()):
+            infos = self._add_info(infos, finals[index], index)
+            infos = self._add_info(infos, dealt[number], index)
+        fast.observe(self._all, self._all, self._observation, self._mask)
         return (
             self._batch(),
             self._rewards.copy(),

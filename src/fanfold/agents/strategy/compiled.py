@@ -14,10 +14,10 @@ cache folder and fanfold's files), so that other processes know the cache is fil
 (:func:`is_compiled`).
 
 An installation may carry the compiled code already: ``setup.py`` runs :func:`build` when it
-builds the package (a wheel, or an editable install), which compiles every game's warm-up into
-the package folder (:data:`fanfold.core.numba_cache.PACKAGED`) and writes a manifest of what it
-was built for (Numba, Python, the CPU target, the fanfold modules it used). :func:`packaged`
-reads it: a current packaged cache is ready, and nothing compiles.
+builds the package (a wheel, or an editable install), which compiles every warm-up (the bots'
+and the environments') into the package folder (:data:`fanfold.core.numba_cache.PACKAGED`) and
+writes a manifest of what it was built for (Numba, Python, the CPU target, the fanfold modules
+it used). :func:`packaged` reads it: a current packaged cache is ready, and nothing compiles.
 
 :func:`prepare` is what an agent calls: compile ahead if needed, then load from the cache in
 this process. Where waiting is not an option (a server's bot within its time cap), the caller
@@ -50,8 +50,22 @@ WARM_UPS: Mapping[str, str] = {
     "fano": "fanfold.agents.strategy.fano_fast",
     "fantan": "fanfold.agents.strategy.fantan_fast",
 }
+#: The environments' compiled stepping (:mod:`fanfold.envs`' vector environment): built into
+#: the package with the bots' code (:func:`build`) and prepared by an environment that steps
+#: on it, never by the server, whose bots do not use it.
+ENVIRONMENT_WARM_UPS: Mapping[str, str] = {
+    "fantan-env": "fanfold.envs.fantan_stepping",
+    "fan-env": "fanfold.envs.fan_stepping",
+    "morris-env": "fanfold.envs.morris_stepping",
+}
 #: What the player is told is being prepared.
-WHAT: Mapping[str, str] = {"fano": "Fano's compiled search", "fantan": "Fan Tan's compiled search"}
+WHAT: Mapping[str, str] = {
+    "fano": "Fano's compiled search",
+    "fantan": "Fan Tan's compiled search",
+    "fantan-env": "Fan Tan's compiled environment stepping",
+    "fan-env": "Fan patience's compiled environment stepping",
+    "morris-env": "Morris's compiled environment stepping",
+}
 #: The level a server's bot plays while its compiled code is not ready.
 FALLBACK_LEVEL = "medium"
 #: How long the caller waits for the compiling subprocess between two looks at its signals.
@@ -60,6 +74,12 @@ WAIT_SECONDS = 0.2
 RECORD_VARIABLE = "FANFOLD_COMPILED_RECORD"
 #: The packaged cache's manifest, in its folder (:func:`build`, :func:`packaged`).
 MANIFEST = "manifest.json"
+
+
+def all_warm_ups() -> dict[str, str]:
+    """Every warm-up by name: the bots' (:data:`WARM_UPS`) and the environments'
+    (:data:`ENVIRONMENT_WARM_UPS`)."""
+    return {**WARM_UPS, **ENVIRONMENT_WARM_UPS}
 
 
 class NotCompiledError(RuntimeError):
@@ -224,7 +244,7 @@ def packaged(name: str) -> bool:
         return False
     games = manifest.get("games")
     entry = games.get(name) if isinstance(games, dict) else None
-    if not isinstance(entry, dict) or entry.get("module") != WARM_UPS.get(name):
+    if not isinstance(entry, dict) or entry.get("module") != all_warm_ups().get(name):
         return False
     if not os.access(_manifest_path().parent, os.W_OK):
         return False
@@ -236,7 +256,7 @@ def packaged(name: str) -> bool:
 
 
 def build(say: Callable[[str], None] = _quiet) -> dict[str, Any]:
-    """Compile every game's warm-up (:data:`WARM_UPS`) into the packaged cache, in this
+    """Compile every warm-up (:func:`all_warm_ups`) into the packaged cache, in this
     process, and write its manifest; what is in the cache already and current is loaded, not
     compiled again. Returns the manifest. Run by ``setup.py`` (``python -m
     fanfold.agents.strategy.compiled --build``) with this package first on the path."""
@@ -246,7 +266,7 @@ def build(say: Callable[[str], None] = _quiet) -> dict[str, Any]:
     folder.mkdir(exist_ok=True)
     _manifest_path().unlink(missing_ok=True)  # not ready until every warm-up ran
     games: dict[str, dict[str, Any]] = {}
-    for name, module in WARM_UPS.items():
+    for name, module in all_warm_ups().items():
         say(f"Compiling {WHAT[name]} into {folder} (what is there already is loaded)...")
         started = time.monotonic()
         importlib.import_module(module).warm_up()
@@ -291,7 +311,7 @@ def compile_ahead(name: str, say: Callable[[str], None] = _quiet) -> float | Non
     took last time, and how long it took now. Returns the seconds it took (``None``: nothing
     to do). A ``KeyboardInterrupt`` or any other exception while waiting kills the subprocess
     at once; a failed compile raises :class:`RuntimeError` with the subprocess's last words."""
-    if name not in WARM_UPS:
+    if name not in all_warm_ups():
         raise ValueError(f"no compiled code to prepare for {name!r}")
     if is_compiled(name):
         return None
@@ -301,7 +321,7 @@ def compile_ahead(name: str, say: Callable[[str], None] = _quiet) -> float | Non
     env["PYTHONPATH"] = os.pathsep.join(
         [str(PACKAGE.parent), *filter(None, [env.get("PYTHONPATH")])]
     )
-    command = [sys.executable, "-m", __name__, WARM_UPS[name], str(os.getpid())]
+    command = [sys.executable, "-m", __name__, all_warm_ups()[name], str(os.getpid())]
     process = subprocess.Popen(
         command,
         env=env,
@@ -350,7 +370,7 @@ def prepare(name: str, say: Callable[[str], None] = _quiet, *, compile: bool = T
                 raise NotCompiledError(f"{WHAT[name]} is not compiled yet")
             compile_ahead(name, say)
         say(f"Loading {WHAT[name]} from the cache...")
-        importlib.import_module(WARM_UPS[name]).warm_up()  # at once when already loaded
+        importlib.import_module(all_warm_ups()[name]).warm_up()  # at once when already loaded
         _loaded.add(name)
 
 

@@ -42,10 +42,22 @@ class FanGame(Game[FanConfig, FanState, FanMove, FanView]):
         return state.config
 
     def current_player(self, state: FanState) -> int | None:
-        return 0 if rules.legal_moves(state) else None
+        return 0 if self._moves(state) else None
 
     def legal_actions(self, state: FanState) -> Sequence[FanMove]:
-        return rules.legal_moves(state)
+        return self._moves(state)
+
+    #: The last state asked about and its legal moves: the player to move is whether there is
+    #: a legal move, so asking both of one state (as every step does) lists the moves once.
+    _last_moves: tuple[FanState, tuple[FanMove, ...]] | None = None
+
+    def _moves(self, state: FanState) -> tuple[FanMove, ...]:
+        last = self._last_moves  # one read: another thread may replace it meanwhile
+        if last is not None and last[0] is state:
+            return last[1]
+        moves = rules.legal_moves(state)
+        self._last_moves = (state, moves)
+        return moves
 
     def is_legal(self, state: FanState, action: FanMove) -> bool:
         return isinstance(action, FanMove) and rules.why_illegal(state, action) is None

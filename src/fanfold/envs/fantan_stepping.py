@@ -1,0 +1,269 @@
+"""Many Fan Tan tables stepped at compiled speed, for the vector environment.
+
+:class:`FanTanTables` keeps ``count`` tables of one Fan Tan variant in arrays and steps them
+with the kernels of :mod:`fanfold.envs.fantan_kernels`: the learner's action, then the random
+bots' until the learner decides again, and the learner's observation and action mask written
+into the caller's batch. It plays exactly what the Python path plays for the same seeds (an
+:class:`~fanfold.envs.episode.Episode` with a learner seat and ``random`` bots: the deal of
+every hand, each bot's draws, the observation, the mask, the outcome), which
+``tests/envs/test_fantan_stepping.py`` checks over many seeded games of every preset. Only
+SHA-256 (a hand's deal seed, :func:`fanfold.core.rng.derive_seed`) and the outcome's words stay
+in Python.
+
+:func:`supports` says which environments it covers: Fan Tan, every seat but the learner's a
+``random`` bot, no step limit. Importing this module loads Numba; :func:`warm_up` compiles (or
+loads from the cache) every kernel, and joins the build's warm-ups
+(:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`), so an installation compiles
+nothing at first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from fanfold.core.rng import derive_seed
+from fanfold.envs import fantan_kernels as kernels
+from fanfold.games.fantan import rules
+from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction
+from fanfold.games.fantan.config import FanTanConfig, Scoring
+from fanfold.games.fantan.state import FanTanState
+
+Ints = npt.NDArray[np.int64]
+
+#: The longest history a hand can have: 52 plays, and at most one pass per seat between two
+#: plays (a card is always playable by someone while cards are held).
+HISTORY = 52 * 9
+
+_SCORING = {Scoring.PLAIN: 0, Scoring.CHIPS: 1, Scoring.PENALTY: 2}
+_BLOCKS = (
+    "hand",
+    "layout",
+    "played_by",
+    "hand_counts",
+    "passes",
+    "start_rank",
+    "dealer",
+    "leader",
+    "to_move",
+    "hand_number",
+    "scores",
+    "pool",
+    "last_winner",
+)
+
+
+def supports(game_name: str, seats: Sequence[str], max_steps: int | None) -> bool:
+    """Whether :class:`FanTanTables` plays this environment: Fan Tan, one learner seat
+    (``"human"``), ``random`` bots in every other seat, and no step limit."""
+    return (
+        game_name == "fantan"
+        and max_steps is None
+        and sum(1 for seat in seats if seat == "human") == 1
+        and all(seat in ("human", "random") for seat in seats)
+    )
+
+
+class FanTanTables:
+    """``count`` Fan Tan tables with the learner in ``seat`` and random bots elsewhere.
+
+    Args:
+        config: the variant.
+        seat: the learner's seat.
+        count: how many tables.
+        offsets: where each observation block starts (the encoding's ``layout.offsets``).
+    """
+
+    def __init__(
+        self, config: FanTanConfig, seat: int, count: int, offsets: dict[str, int]
+    ) -> None:
+        self.config = config
+        self.seat = seat
+        self.count = count
+        players = config.players
+        opening = config.opening
+        self.cfg = np.zeros(kernels.C_SIZE, dtype=np.int64)
+        self.cfg[kernels.C_PLAYERS] = players
+        self.cfg[kernels.C_LEARNER] = seat
+        self.cfg[kernels.C_OPENING] = -1 if opening is None else opening.index
+        self.cfg[kernels.C_START_RANK] = config.start_rank or 0
+        self.cfg[kernels.C_SCORING] = _SCORING[config.scoring]
+        self.cfg[kernels.C_ANTE] = config.ante
+        self.cfg[kernels.C_PASS_CHIPS] = config.pass_chips
+        self.cfg[kernels.C_CARD_CHIPS] = config.card_chips
+        self.cfg[kernels.C_HANDS] = config.hands
+        self.cfg[kernels.C_TARGET] = -1 if config.target is None else config.target
+        self.tables = np.zeros((14, 1 << 13), dtype=np.int64)
+        for rank in range(1, 14):
+            self.tables[rank] = rules.suit_table(rank, config.ace_high, config.up_before_down)
+        self.offsets = np.array([offsets[name] for name in _BLOCKS], dtype=np.int64)
+        self.scal = np.zeros((count, kernels.S_COLUMNS), dtype=np.int64)
+        self.hands = np.zeros((count, players), dtype=np.int64)
+        self.passes = np.zeros((count, players), dtype=np.int64)
+        self.scores = np.zeros((count, players), dtype=np.int64)
+        self.played_by = np.full((count, 52), -1, dtype=np.int64)
+        self.history = np.zeros((count, HISTORY), dtype=np.int64)
+        self.rng = np.zeros((count, players, kernels.MT_N + 1), dtype=np.int64)
+        self.deck_rng = np.zeros(kernels.MT_N + 1, dtype=np.int64)
+
+    # ------------------------------------------------------------------------- stepping
+    def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
+        """Deal a new game at each table of ``which`` from its seed (``seeds``, 0 to
+        2**31 - 2 as an environment draws them), and let its bots play up to the learner."""
+        indices = np.asarray(which, dtype=np.int64)
+        deal_seeds = np.array([derive_seed(seed, "deal", 0) for seed in seeds], dtype=np.uint64)
+        kernels.deal_and_play(
+            self.cfg,
+            self.tables,
+            self.scal,
+            self.hands,
+            self.passes,
+            self.scores,
+            self.played_by,
+            self.history,
+            self.rng,
+            self.deck_rng,
+            indices,
+            np.zeros(len(indices), dtype=np.int64),
+            deal_seeds,
+            np.asarray(seeds, dtype=np.int64),
+        )
+        self._deal_waiting(indices)
+
+    def act(self, which: Ints, actions: Ints) -> None:
+        """The learner's action at each table of ``which`` (legal: the caller checked it
+        against the mask), then its bots' until the learner decides or the match ends."""
+        kernels.learner_acts(
+            self.cfg,
+            self.tables,
+            self.scal,
+            self.hands,
+            self.passes,
+            self.scores,
+            self.played_by,
+            self.history,
+            self.rng,
+            which,
+            actions,
+        )
+        self._deal_waiting(which)
+
+    def _deal_waiting(self, which: Ints) -> None:
+        """Deal the next hand wherever a hand ended with the match going on, and go on."""
+        while True:
+            waiting = which[self.scal[which, kernels.S_STATUS] == kernels.NEEDS_DEAL]
+            if not len(waiting):
+                return
+            numbers = self.scal[waiting, kernels.S_HAND_NUMBER] + 1
+            seeds = self.scal[waiting, kernels.S_SEED]
+            deal_seeds = np.array(
+                [
+                    derive_seed(int(seed), "deal", int(number))
+                    for seed, number in zip(seeds, numbers, strict=True)
+                ],
+                dtype=np.uint64,
+            )
+            kernels.deal_and_play(
+                self.cfg,
+                self.tables,
+                self.scal,
+                self.hands,
+                self.passes,
+                self.scores,
+                self.played_by,
+                self.history,
+                self.rng,
+                self.deck_rng,
+                waiting,
+                numbers,
+                deal_seeds,
+                seeds,
+            )
+
+    def is_over(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether the match at each table of ``which`` is over."""
+        over: npt.NDArray[np.bool_] = self.scal[which, kernels.S_FINISHED] != 0
+        return over
+
+    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether a step limit cut the game at each table (never: these tables have none)."""
+        return np.zeros(len(which), dtype=np.bool_)
+
+    def observe(
+        self,
+        which: Ints,
+        rows: Ints,
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+    ) -> None:
+        """Write table ``which[k]``'s learner observation and mask into row ``rows[k]``."""
+        kernels.observe(
+            self.cfg,
+            self.tables,
+            self.offsets,
+            self.scal,
+            self.hands,
+            self.passes,
+            self.scores,
+            self.played_by,
+            which,
+            rows,
+            observations,
+            masks,
+        )
+
+    # --------------------------------------------------------------------------- states
+    def state(self, index: int, *, history: bool = True) -> FanTanState:
+        """Table ``index``'s game as a rules state (for outcomes, messages and tests);
+        ``history=False`` leaves the hand's history out (empty), which the outcome does not
+        read."""
+        scal = self.scal[index]
+        players = self.config.players
+        length = int(scal[kernels.S_HISTORY]) if history else 0
+        actions: tuple[FanTanAction, ...] = tuple(
+            PASS if code == kernels.PASS else PLAYS[code]
+            for code in self.history[index, :length].tolist()
+        )
+        last_winner = int(scal[kernels.S_LAST_WINNER])
+        start_rank = int(scal[kernels.S_START_RANK])
+        return FanTanState(
+            config=self.config,
+            seed=int(scal[kernels.S_SEED]),
+            hand_number=int(scal[kernels.S_HAND_NUMBER]),
+            dealer=int(scal[kernels.S_DEALER]),
+            leader=int(scal[kernels.S_LEADER]),
+            to_move=int(scal[kernels.S_TO_MOVE]),
+            hands=tuple(int(hand) for hand in self.hands[index, :players]),
+            layout=int(scal[kernels.S_LAYOUT]),
+            start_rank=start_rank or None,
+            history=actions,
+            passes=tuple(int(count) for count in self.passes[index, :players]),
+            scores=tuple(int(score) for score in self.scores[index, :players]),
+            pool=int(scal[kernels.S_POOL]),
+            last_winner=None if last_winner < 0 else last_winner,
+            finished=bool(scal[kernels.S_FINISHED]),
+        )
+
+
+def warm_up() -> None:
+    """Compile (or load from Numba's cache) every kernel, on a few games of two variants."""
+    from fanfold.envs.fantan import FanTanEncoding
+    from fanfold.games.fantan.config import PRESETS
+    from fanfold.games.fantan.game import FanTanGame
+
+    for preset in (PRESETS[0], PRESETS[-1]):  # one hand; a match of many hands
+        config = preset.config
+        layout = FanTanEncoding(FanTanGame(), config).layout
+        tables = FanTanTables(config, 0, 2, layout.offsets)
+        tables.start([0, 1], [1, 2])
+        observations = np.zeros((2, layout.size), dtype=np.float32)
+        masks = np.zeros((2, 53), dtype=np.int8)
+        rows = np.arange(2, dtype=np.int64)
+        for _ in range(400):
+            tables.observe(rows, rows, observations, masks)
+            if tables.is_over(rows).any():
+                break
+            actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
+            tables.act(rows, actions)

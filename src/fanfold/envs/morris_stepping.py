@@ -1,0 +1,202 @@
+"""Many Fano330-R-Morris tables stepped at compiled speed, for the vector environment.
+
+:class:`MorrisTables` keeps ``count`` tables of one Morris variant in arrays and steps them
+with the kernels of :mod:`fanfold.envs.morris_kernels`: the learner's action, then the random
+bot's, and the learner's observation and mask written into the caller's batch. It plays
+exactly what the Python path plays for the same seeds (an
+:class:`~fanfold.envs.episode.Episode` with a learner seat and a ``random`` bot, cut at its
+step limit), which ``tests/envs/test_morris_stepping.py`` checks. The outcome's words stay in
+Python.
+
+Importing this module loads Numba; :func:`warm_up` compiles (or loads from the cache) every
+kernel, and joins the build's warm-ups
+(:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from fanfold.envs import morris_kernels as kernels
+from fanfold.games.morris.board import PIECES, neighbours
+from fanfold.games.morris.config import MorrisConfig
+from fanfold.games.morris.state import MorrisState
+
+Ints = npt.NDArray[np.int64]
+
+#: The most positions the repetition rule remembers: one per movement, so one per step.
+SEEN = 4096
+
+
+def supports(game_name: str, seats: Sequence[str], max_steps: int | None) -> bool:
+    """Whether :class:`MorrisTables` plays this environment: Morris, one learner seat and a
+    ``random`` bot, a step limit of 1 to :data:`SEEN`."""
+    return (
+        game_name == "morris"
+        and sorted(seats) == ["human", "random"]
+        and max_steps is not None
+        and 1 <= max_steps <= SEEN
+    )
+
+
+def _stack(code: int) -> str:
+    if code == 0:
+        return ""
+    if code < 5:
+        return PIECES[code - 1]
+    return PIECES[(code - 5) // 4] + PIECES[(code - 5) % 4]
+
+
+def decode(key: int) -> tuple[tuple[str, ...], int]:
+    """A position (board and side to move) from :func:`kernels.position_key`'s number."""
+    side = key % 2
+    key //= 2
+    stacks = []
+    for _ in range(kernels.POINTS):
+        stacks.append(_stack(key % 21))
+        key //= 21
+    return tuple(stacks), side
+
+
+class MorrisTables:
+    """``count`` Morris tables with the learner in ``seat`` and a random bot in the other.
+
+    Args:
+        config: the variant.
+        seat: the learner's seat.
+        count: how many tables.
+        num_actions: the encoding's action count.
+        max_steps: actions after which an episode is cut.
+    """
+
+    def __init__(
+        self, config: MorrisConfig, seat: int, count: int, num_actions: int, max_steps: int
+    ) -> None:
+        self.config = config
+        self.seat = seat
+        self.max_steps = max_steps
+        adjacent = neighbours(config.adjacency)
+        self.pairs = np.array(
+            [
+                (source - 1, target - 1)
+                for source in range(1, kernels.POINTS + 1)
+                for target in adjacent[source]
+            ],
+            dtype=np.int64,
+        )
+        self.board = np.zeros((count, kernels.POINTS, 2), dtype=np.int64)
+        self.heights = np.zeros((count, kernels.POINTS), dtype=np.int64)
+        self.scal = np.zeros((count, kernels.S_COLUMNS), dtype=np.int64)
+        self.seen = np.zeros((count, SEEN), dtype=np.int64)
+        self.rng = np.zeros((count, 2, 625), dtype=np.int64)
+        self.scratch = np.zeros(num_actions, dtype=np.int8)
+
+    def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
+        """An empty board at each table of ``which``; the bot seeded from ``seeds`` as the
+        environment seeds it, and playing first where it is White."""
+        kernels.start(
+            self.board,
+            self.heights,
+            self.pairs,
+            self.scal,
+            self.seen,
+            self.rng,
+            np.asarray(which, dtype=np.int64),
+            np.asarray(seeds, dtype=np.int64),
+            self.seat,
+            self.max_steps,
+            self.scratch,
+        )
+
+    def act(self, which: Ints, actions: Ints) -> None:
+        """The learner's legal action at each table of ``which``, then the bot's."""
+        kernels.act(
+            self.board,
+            self.heights,
+            self.pairs,
+            self.scal,
+            self.seen,
+            self.rng,
+            which,
+            actions,
+            self.seat,
+            self.max_steps,
+            self.scratch,
+        )
+
+    def is_over(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether the game at each table of ``which`` is over by the rules."""
+        over = np.zeros(len(which), dtype=np.bool_)
+        kernels.over_of(self.board, self.heights, self.pairs, self.scal, which, over, self.scratch)
+        return over
+
+    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether the step limit cut the game at each table of ``which`` before its end."""
+        cut: npt.NDArray[np.bool_] = (
+            self.scal[which, kernels.S_STEPS] >= self.max_steps
+        ) & ~self.is_over(which)
+        return cut
+
+    def observe(
+        self,
+        which: Ints,
+        rows: Ints,
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+    ) -> None:
+        """Write table ``which[k]``'s learner observation and mask into row ``rows[k]``."""
+        over = np.zeros(len(which), dtype=np.bool_)
+        kernels.observe(
+            self.board,
+            self.heights,
+            self.pairs,
+            self.scal,
+            which,
+            rows,
+            observations,
+            masks,
+            self.seat,
+            self.max_steps,
+            over,
+        )
+
+    def state(self, index: int, *, history: bool = True) -> MorrisState:
+        """Table ``index``'s game as a rules state; ``history=False`` leaves the positions
+        the repetition rule remembers out (the outcome reads only whether one repeated)."""
+        scal = self.scal[index]
+        board = tuple(
+            "".join(PIECES[code] for code in self.board[index, point, :height].tolist())
+            for point, height in enumerate(self.heights[index].tolist())
+        )
+        seen = (
+            frozenset(decode(key) for key in self.seen[index, : int(scal[kernels.S_SEEN])].tolist())
+            if history
+            else frozenset()
+        )
+        return MorrisState(
+            self.config, board, int(scal[kernels.S_TO_MOVE]), seen, bool(scal[kernels.S_DRAWN])
+        )
+
+
+def warm_up() -> None:
+    """Compile (or load from Numba's cache) every kernel, on a few games of both variants."""
+    from fanfold.envs.morris import MorrisEncoding
+    from fanfold.games.morris.config import PRESETS
+    from fanfold.games.morris.game import MorrisGame
+
+    for preset, seat in ((PRESETS[0], 0), (PRESETS[-1], 1)):
+        encoding = MorrisEncoding(MorrisGame(), preset.config)
+        tables = MorrisTables(preset.config, seat, 2, encoding.num_actions, 100)
+        rows = np.arange(2, dtype=np.int64)
+        tables.start(rows, [1, 2])
+        observations = np.zeros((2, encoding.layout.size), dtype=np.float32)
+        masks = np.zeros((2, encoding.num_actions), dtype=np.int8)
+        for _ in range(100):
+            tables.observe(rows, rows, observations, masks)
+            if (tables.is_over(rows) | tables.is_cut(rows)).any():
+                break
+            actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
+            tables.act(rows, actions)
