@@ -107,21 +107,21 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--block",
         type=count(1, 10**8),
-        default=2000,
-        help="training games between two points of the curve (default 2000)",
+        default=4000,
+        help="training games between two points of the curve (default 4000)",
     )
     parser.add_argument(
         "--curve-games",
         type=count(1, 10**6),
-        default=300,
-        help="greedy games on fixed deals at each point of the curve (default 300)",
+        default=400,
+        help="greedy games on fixed deals at each point of the curve (default 400)",
     )
     parser.add_argument(
         "--eval-games",
         type=count(0, 10**6),
-        default=1000,
+        default=4000,
         help="final games for the trained player and for heuristic, the same "
-        "deals (default 1000; 0: none)",
+        "deals (default 4000; 0: none)",
     )
     parser.add_argument("--seed", type=count(0, 2**31 - 2), default=1, help="training seed")
     parser.add_argument("--out", help="save the learning curve as this picture (png or svg)")
@@ -197,7 +197,12 @@ class Curve:
     seconds: list[float] = field(default_factory=list)
 
 
-def train(args: argparse.Namespace, policy: CardPolicy, log: Any = print) -> Curve:
+def say(line: str) -> None:
+    """Print a line of progress at once (also when the output goes to a file)."""
+    print(line, flush=True)
+
+
+def train(args: argparse.Namespace, policy: CardPolicy, log: Any = say) -> Curve:
     """Train ``policy`` by REINFORCE against random seats; the curve of its progress."""
     envs = fanfold.envs.gym_vector_env(
         "fantan", opponents="random", num_envs=args.tables, players=args.players

@@ -4,6 +4,8 @@ refused."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -174,3 +176,10 @@ def test_bad_input_is_refused() -> None:
         ValueError, match="card features are for Fan Tan's encoding, not MorrisEncoding"
     ):
         FanTanCardFeatures(make_encoding("morris"))  # type: ignore[arg-type]
+
+
+def test_docs_list_every_card_feature() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "envs.md").read_text()
+    for name, meaning in CARD_FEATURES:
+        assert f"| `{name}` | {meaning} |" in docs
+    assert f"`(batch, 52, {len(FEATURES)})`" in docs

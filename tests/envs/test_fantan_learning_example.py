@@ -38,7 +38,8 @@ def policy(example: Any, players: int = 4) -> Any:
 
 def test_the_defaults(example: Any) -> None:
     args = example.parse_args([])
-    assert (args.minutes, args.players, args.tables, args.eval_games) == (25.0, 4, 64, 1000)
+    assert (args.minutes, args.players, args.tables) == (25.0, 4, 64)
+    assert (args.block, args.curve_games, args.eval_games) == (4000, 400, 4000)
     assert args.out is None
 
 
