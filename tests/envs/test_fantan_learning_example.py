@@ -101,6 +101,9 @@ def test_a_short_training_run_moves_the_weights_and_draws_a_curve(
     assert curve.games[-1] >= 24
     assert len(curve.greedy_rate) == len(lines) - 1 >= 3  # a point per block, then the total
     assert np.any(player.weights != 0)  # learnt from the rewards of 24 games
+    again = policy(example, 3)
+    example.train(args, again, log=lines.append)
+    assert np.array_equal(again.weights, player.weights)  # seeded: the same games, the same weights
     picture = tmp_path / "curve.png"
     example.save_curve(curve, str(picture), heuristic=0.5, players=3)
     assert picture.read_bytes().startswith(b"\x89PNG")
