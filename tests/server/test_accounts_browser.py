@@ -1,6 +1,6 @@
 """Accounts and ratings in Debian's Chromium: the account page (create an account, sign out,
-sign in, a wrong password), and the leaderboard and profile pages after a rated Fan Tan game,
-each at 1280 and 390 px with axe-core finding nothing serious. Screenshots go to
+sign in, a wrong password), and the leaderboard, profile and bot level pages after a rated Fan
+Tan game, each at 1280 and 390 px with axe-core finding nothing serious. Screenshots go to
 ``build/screenshots/``."""
 
 from __future__ import annotations
@@ -92,15 +92,20 @@ def _rated_fantan_game(server: str) -> str:
 def test_the_leaderboard_and_profile_pages_read_for_players(
     browser: Browser, server: str, size: str
 ) -> None:
-    if not httpx.get(f"{server}/api/leaderboard/fantan").json():
+    board = httpx.get(f"{server}/api/leaderboard/fantan").json()
+    if all(line["bot"] for line in board):  # the levels are there from the start
         _rated_fantan_game(server)
     page = sized_page(browser, size)
     try:
         page.goto(f"{server}/leaderboard/fantan")
         expect(page.locator("h1")).to_have_text("Leaderboard: Fan Tan")
-        expect(page.locator("tbody tr")).to_have_count(3)  # june and two bots
+        # june, the two bots she played and the level that has not played yet
+        expect(page.locator("tbody tr")).to_have_count(4)
         expect(page.locator("tbody")).to_contain_text("Medium bot")
         expect(page.locator("tbody")).to_contain_text("(provisional)")
+        hard = page.locator("tbody tr", has_text="Hard bot")
+        expect(hard).to_contain_text("(measured by arena runs)")
+        expect(hard.locator(".tag")).to_have_text("bot")
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
         shot(page, f"leaderboard-{size}")
         assert serious_violations(page) == []
@@ -111,6 +116,13 @@ def test_the_leaderboard_and_profile_pages_read_for_players(
         expect(page.locator("main")).to_contain_text("Against the bots")
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
         shot(page, f"profile-{size}")
+        assert serious_violations(page) == []
+        page.get_by_role("link", name="Medium bot").click()
+        expect(page.locator("h1")).to_have_text("Medium bot: Fan Tan")
+        expect(page.locator("main")).to_contain_text("Anchored by arena runs")
+        expect(page.locator("main table a", has_text="june")).to_have_count(1)
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
+        shot(page, f"bot-profile-{size}")
         assert serious_violations(page) == []
     finally:
         page.context.close()

@@ -489,7 +489,9 @@ class LobbyTables(_Out):
 
 
 class RatingLine(_Out):
-    """One player's rating in one family (a leaderboard's line, a profile's rating)."""
+    """One player's rating in one family (a leaderboard's line, a profile's rating). A bot
+    level (``bot``) names its ``level``; ``anchored`` says that its rating is the one arena
+    runs measured (it has played no rated game yet); ``page`` is the player's page."""
 
     player: str
     name: str
@@ -499,6 +501,9 @@ class RatingLine(_Out):
     games: int
     provisional: bool
     bot: bool
+    level: str | None = None
+    anchored: bool = False
+    page: str | None = None
 
 
 class RatingPoint(_Out):
@@ -520,6 +525,40 @@ class Profile(_Out):
     ratings: list[RatingLine]
     history: list[RatingPoint]
     against_bots: list[dict[str, Any]]
+
+
+class Measured(_Out):
+    """How a bot level's starting rating was measured: arena runs of the levels against each
+    other (``games`` of them for this level), rated with the server's model by ``command``."""
+
+    rating: int
+    uncertainty: int
+    games: int
+    command: str
+
+
+class PersonResult(_Out):
+    """A bot level's rated games against one person, from the bot's side."""
+
+    name: str
+    page: str
+    won: int
+    lost: int
+    drawn: int
+
+
+class BotProfile(_Out):
+    """A bot level's page in one family (``GET /api/bots/FAMILY/LEVEL``): its rating, how it
+    was measured (``null`` for a level never measured), its rating history from rated games
+    against people and its results against each person."""
+
+    name: str
+    family: str
+    level: str
+    rating: RatingLine
+    measured: Measured | None
+    history: list[RatingPoint]
+    against_people: list[PersonResult]
 
 
 class BotRating(_Out):
