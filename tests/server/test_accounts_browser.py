@@ -93,14 +93,17 @@ def test_the_leaderboard_and_profile_pages_read_for_players(
     browser: Browser, server: str, size: str
 ) -> None:
     board = httpx.get(f"{server}/api/leaderboard/fantan").json()
-    if all(line["bot"] for line in board):  # the levels are there from the start
+    if not any(line["name"] == "june" for line in board):  # the levels are there already
         _rated_fantan_game(server)
+        board = httpx.get(f"{server}/api/leaderboard/fantan").json()
     page = sized_page(browser, size)
     try:
         page.goto(f"{server}/leaderboard/fantan")
         expect(page.locator("h1")).to_have_text("Leaderboard: Fan Tan")
-        # june, the two bots she played and the level that has not played yet
-        expect(page.locator("tbody tr")).to_have_count(4)
+        # june, the two bots she played, the level nobody has played yet (and the players
+        # of this server's other rated games)
+        expect(page.locator("tbody tr")).to_have_count(len(board))
+        assert {"june", "Easy bot", "Medium bot", "Hard bot"} <= {line["name"] for line in board}
         expect(page.locator("tbody")).to_contain_text("Medium bot")
         expect(page.locator("tbody")).to_contain_text("(provisional)")
         hard = page.locator("tbody tr", has_text="Hard bot")
@@ -163,3 +166,83 @@ def test_an_open_seat_is_taken_from_the_lobby(browser: Browser, server: str) -> 
         assert made["table"] not in [entry["table"] for entry in listed]
     finally:
         page.context.close()
+
+
+def _sign_up(page: Page, server: str, name: str) -> None:
+    page.goto(f"{server}/account")
+    form = page.locator("#create-form")
+    form.get_by_label("Name").fill(name)
+    form.get_by_label("Password").fill("a long password")
+    form.get_by_role("button").click()
+    expect(page.locator("#who")).to_have_text(f"Signed in as {name}.")
+
+
+def _play_fantan_in_turn(pages: list[Page]) -> None:
+    """Each page plays its first playable card (or passes) when it is its turn, until the
+    game is over on every page."""
+    deadline = time.monotonic() + 180
+    while not all(one.locator("#outcome").is_visible() for one in pages):
+        assert time.monotonic() < deadline, "the game did not end"
+        moved = False
+        for one in pages:
+            if not one.evaluate(
+                "() => document.querySelector('#status').classList.contains('your-turn')"
+            ):
+                continue
+            before = one.locator("#log li").count()
+            playable = one.locator(".hand .card.playable")
+            if playable.count():
+                playable.first.click()
+            else:
+                one.click("[data-action=pass]")
+            one.wait_for_function(
+                f"() => document.querySelectorAll('#log li').length > {before}"
+                " || !document.querySelector('#outcome').hidden"
+            )
+            moved = True
+        if not moved:
+            time.sleep(0.05)
+
+
+def test_two_players_find_each_other_in_the_lobby_and_play_a_rated_fantan_game(
+    browser: Browser, server: str
+) -> None:
+    """Two signed-in browsers: one opens a rated Fan Tan table with a seat open to anyone,
+    the other finds it under "Seats to take" and joins; they play it to the end, and the
+    leaderboard moves the winner up and the others down from where they started."""
+    contexts = [browser.new_context(viewport={"width": 1200, "height": 860}) for _ in range(2)]
+    try:
+        host, guest = (context.new_page() for context in contexts)
+        _sign_up(host, server, "noor")
+        _sign_up(guest, server, "omar")
+        host.goto(f"{server}/")
+        host.click("[data-game=fantan]")
+        host.select_option("#players", "3")
+        host.select_option("#seat-1", "open")
+        host.select_option("#seat-2", "easy")
+        host.check("#rated")
+        host.click("#start")
+        host.wait_for_url(re.compile(r"/table/"))
+        table = host.url.split("/table/")[1].split("#")[0].split("?")[0]
+        guest.goto(f"{server}/")
+        line = guest.locator(f"#open-seats li[data-table='{table}']")
+        expect(line).to_contain_text("rated")
+        line.get_by_role("button", name="Join").click()
+        guest.wait_for_url(re.compile(rf"/table/{table}#token="))
+        _play_fantan_in_turn([host, guest])
+        outcome = httpx.get(f"{server}/api/tables/{table}").json()["outcome"]
+        board = {
+            line["name"]: line for line in httpx.get(f"{server}/api/leaderboard/fantan").json()
+        }
+        started = {"noor": 1500.0, "omar": 1500.0}
+        winner = ["noor", "omar", "Easy bot"][outcome["winners"][0]]
+        for name in ("noor", "omar"):
+            assert board[name]["games"] == 1
+            if name == winner:
+                assert board[name]["rating"] > started[name]
+            else:
+                assert board[name]["rating"] < started[name]
+        assert board["Easy bot"]["games"] >= 1
+    finally:
+        for context in contexts:
+            context.close()
