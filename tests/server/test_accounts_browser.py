@@ -5,6 +5,7 @@ Tan game, each at 1280 and 390 px with axe-core finding nothing serious. Screens
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from typing import Any
@@ -15,6 +16,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from fanfold.server.accounts import CSRF_COOKIE, CSRF_HEADER
 from tests.server.test_browser import browser, page, server, shot
+from tests.server.test_fano_browser import Server as FanoServer
+from tests.server.test_fano_browser import message as fano_message
+from tests.server.test_fano_browser import offered, point, purposeful
+from tests.server.test_fano_browser import ready as fano_ready
 from tests.server.test_site_browser import SIZES, serious_violations, sized_page
 
 __all__ = ["browser", "page", "server"]  # fixtures used by name below
@@ -243,6 +248,79 @@ def test_two_players_find_each_other_in_the_lobby_and_play_a_rated_fantan_game(
             else:
                 assert board[name]["rating"] < started[name]
         assert board["Easy bot"]["games"] >= 1
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def _play_fano_in_turn(pages: list[Page], server: str, table: str) -> int:
+    """Each page decides by pointing (the Fano browser tests' way) when the game waits for
+    it, until the game is over; returns the decisions taken."""
+    shim = FanoServer(server, None)  # type: ignore[arg-type]
+    tokens = [one.url.split("#token=")[1] for one in pages]
+    choose = purposeful(random.Random(3))
+    decisions, deadline = 0, time.monotonic() + 240
+    while True:
+        assert time.monotonic() < deadline, "the game did not end"
+        moved = False
+        for one, token in zip(pages, tokens, strict=True):
+            state = fano_message(one, shim, table, token)
+            if state["outcome"] is not None:
+                expect(one.locator("#outcome")).to_be_visible()
+                if all(p.locator("#outcome").is_visible() for p in pages):
+                    return decisions
+                continue
+            if not state["legal"]:
+                continue
+            one.wait_for_function(
+                f"() => document.querySelector('.fano')?.dataset.version === '{state['version']}'"
+            )
+            if fano_ready(one) != "decide":
+                continue
+            point(one, choose(offered(one, state)))
+            decisions += 1
+            moved = True
+        if not moved:
+            time.sleep(0.05)
+
+
+def test_two_players_find_each_other_in_the_lobby_and_play_a_rated_fano_game(
+    browser: Browser, server: str
+) -> None:
+    """The same for Fano (classic, 12 turns each so the game is short): the winner's rating
+    goes up by what the model gives two newcomers, the loser's down as much."""
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 860}) for _ in range(2)]
+    try:
+        host, guest = (context.new_page() for context in contexts)
+        _sign_up(host, server, "pia")
+        _sign_up(guest, server, "quin")
+        host.goto(f"{server}/")
+        host.click("[data-game=fano]")
+        host.select_option("#seat-1", "open")
+        host.fill("#options", "turns_per_player=12")
+        host.check("#rated")
+        host.click("#start")
+        host.wait_for_url(re.compile(r"/table/"))
+        table = host.url.split("/table/")[1].split("#")[0].split("?")[0]
+        guest.goto(f"{server}/")
+        line = guest.locator(f"#open-seats li[data-table='{table}']")
+        expect(line).to_contain_text("rated")
+        line.get_by_role("button", name="Join").click()
+        guest.wait_for_url(re.compile(rf"/table/{table}#token="))
+        assert _play_fano_in_turn([host, guest], server, table) > 4
+        outcome = httpx.get(f"{server}/api/tables/{table}").json()["outcome"]
+        board = {
+            line["name"]: line
+            for line in httpx.get(f"{server}/api/leaderboard/fano-classic").json()
+        }
+        if outcome["winners"] and len(outcome["winners"]) == 1:
+            winner = ["pia", "quin"][outcome["winners"][0]]
+            loser = "quin" if winner == "pia" else "pia"
+            # 1500 + 158.1 and 1500 - 158.1 (test_ratings: worked out by hand)
+            assert (board[winner]["rating"], board[loser]["rating"]) == (1658, 1342)
+        else:  # a draw between newcomers moves no rating
+            assert board["pia"]["rating"] == board["quin"]["rating"] == 1500
+        assert board["pia"]["games"] == board["quin"]["games"] == 1
     finally:
         for context in contexts:
             context.close()
