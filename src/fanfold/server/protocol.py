@@ -424,12 +424,15 @@ class SignedOut(_Out):
 
 
 class QuickMatch(_Strict):
-    """Join the open table of these settings that has waited longest."""
+    """Join the open table of these settings that has waited longest: the game, its variant
+    as the variant has it (a table opened with options of its own is not matched), the
+    players, rated or not, and the time limit per decision (``None``: none)."""
 
     game: str = Field(min_length=1, max_length=60)
     variant: str | None = Field(default=None, max_length=60)
     players: int | None = Field(default=None, ge=1, le=16)
     rated: bool = False
+    time_limit: int | None = Field(default=None, ge=1, le=3600)
 
 
 class GiveSeat(_Strict):

@@ -1,7 +1,8 @@
 """Open tables: the lobby's list of listed tables with seats anyone may take
 (``GET /api/open-tables``, and pushed on the WebSocket ``/ws/lobby`` whenever it changes:
 :mod:`fanfold.server.lobby_feed`), taking one (``POST /api/tables/{id}/join``) and quick match
-(``POST /api/quick-match``: the oldest open table of the same settings), and the creator
+(``POST /api/quick-match``: the oldest open table of the same settings: game, variant without
+options of its own, players, rated or not, time limit), and the creator
 giving a seat nobody took to a bot (``POST /api/tables/{id}/bot``)."""
 
 from __future__ import annotations
@@ -70,8 +71,12 @@ async def quick_match(body: protocol.QuickMatch, hub: HubDep, account: AccountDe
             and line["variant"] == variant
             and line["players"] == count
             and line["rated"] == body.rated
+            and line["time_limit"] == body.time_limit
         ):
             try:
+                live = await hub.get(str(line["table"]))
+                if live.table.config != config:
+                    continue  # the variant with options of its own: joined from its line only
                 seat, token = await hub.join(
                     str(line["table"]), account.id if account is not None else None
                 )
