@@ -71,6 +71,12 @@ def test_the_lobby_shows_a_new_table_at_once_and_drops_it_when_taken(
     expect(line).to_be_visible(timeout=2500)
     assert httpx.post(f"{server}/api/tables/{made['table']}/join").status_code == 200
     expect(line).to_have_count(0, timeout=2500)
+    timed = httpx.post(
+        f"{server}/api/tables",
+        json={"game": "fano", "seats": ["you", "open"], "public": True, "time_limit": 30},
+    ).json()
+    # a joiner knows the time per decision before joining
+    expect(seats.locator(f"[data-table='{timed['table']}']")).to_contain_text("30 s a decision")
 
 
 def test_the_lobby_polls_while_its_socket_fails_and_connects_again(page: Page, server: str) -> None:

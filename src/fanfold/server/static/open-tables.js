@@ -41,7 +41,8 @@ function show(lines) {
     button.textContent = "Join";
     button.addEventListener("click", () => join(line));
     const what = `${line.game}${line.variant ? ` (${line.variant})` : ""}, ${line.players} players, `
-      + `${line.free} seat${line.free === 1 ? "" : "s"} free${line.rated ? ", rated" : ""} `;
+      + `${line.free} seat${line.free === 1 ? "" : "s"} free${line.rated ? ", rated" : ""}`
+      + `${line.time_limit ? `, ${line.time_limit} s a decision` : ""} `;
     li.append(what, button);
     li.dataset.table = line.table;
     box.append(li);
