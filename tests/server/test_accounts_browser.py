@@ -234,7 +234,15 @@ def test_two_players_find_each_other_in_the_lobby_and_play_a_rated_fantan_game(
         expect(line).to_contain_text("rated")
         line.get_by_role("button", name="Join").click()
         guest.wait_for_url(re.compile(rf"/table/{table}#token="))
+        expect(host.locator("#notes")).to_contain_text("A rated game")
         _play_fantan_in_turn([host, guest])
+        # the end panel says how each player's rating moved
+        changes = host.locator("#outcome .end-ratings li")
+        expect(changes).to_have_count(3)
+        expect(changes.first).to_contain_text("noor (you): 1500 →")
+        expect(guest.locator("#outcome .end-ratings li").nth(1)).to_contain_text("omar (you)")
+        shot(host, "table-rated-end")
+        assert serious_violations(host) == []
         outcome = httpx.get(f"{server}/api/tables/{table}").json()["outcome"]
         board = {
             line["name"]: line for line in httpx.get(f"{server}/api/leaderboard/fantan").json()

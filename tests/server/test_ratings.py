@@ -448,6 +448,16 @@ def test_a_rated_fantan_game_moves_its_players_and_its_bot(
     assert "<svg" in page.text
     assert f"/table/{table}?replay=1" in page.text
     assert "Easy bot" in alice.get("/leaderboard/fantan").text
+    # what the table did to ratings, as its end panel shows it
+    moved = alice.get(f"/api/tables/{table}/ratings").json()
+    assert (moved["table"], moved["family"], moved["rated"]) == (table, "fantan", True)
+    assert [change["name"] for change in moved["changes"]] == names  # by seat
+    for change in moved["changes"]:
+        assert change["before"] == round(started[change["name"]])
+        assert change["after"] == by_name[change["name"]]["rating"]
+        assert change["uncertainty"] == by_name[change["name"]]["uncertainty"]
+    assert moved["changes"][2]["page"] == "/bots/fantan/easy"
+    assert moved["changes"][0]["page"] == "/players/alice"
 
 
 def test_a_rated_fano_game_moves_its_players_as_worked_out_by_hand(
@@ -505,6 +515,10 @@ def test_a_casual_table_moves_nothing(browsers: tuple[TestClient, TestClient]) -
     board = alice.get("/api/leaderboard/fantan").json()
     assert people(board) == []
     assert all(line["games"] == 0 and line["anchored"] for line in board)
+    moved = alice.get(f"/api/tables/{table}/ratings").json()
+    assert (moved["rated"], moved["family"], moved["changes"]) == (False, None, [])
+    unknown = alice.get("/api/tables/no-such-table/ratings")
+    assert "there is no table 'no-such-table'" in refused(unknown, 404)["error"]
 
 
 def test_tables_that_cannot_be_rated_are_refused(

@@ -530,6 +530,29 @@ class Profile(_Out):
     against_bots: list[dict[str, Any]]
 
 
+class RatingChange(_Out):
+    """One seat's rating change in a rated game (its player's, from before to after)."""
+
+    seat: int
+    name: str
+    bot: bool
+    page: str
+    before: int
+    after: int
+    uncertainty: int
+
+
+class TableRatings(_Out):
+    """What a finished table did to ratings (``GET /api/tables/ID/ratings``): ``rated`` is
+    whether it was rated, ``changes`` each moved player's change, by seat (a bot level at
+    several seats moves not)."""
+
+    table: str
+    family: str | None
+    rated: bool
+    changes: list[RatingChange]
+
+
 class Measured(_Out):
     """How a bot level's starting rating was measured: arena runs of the levels against each
     other (``games`` of them for this level), rated with the server's model by ``command``."""

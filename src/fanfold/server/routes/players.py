@@ -27,13 +27,14 @@ from fanfold.server.ratings import (
     bot_key,
     current,
     first_rating,
+    rated_games,
     rating_changes,
     ratings,
     shown,
 )
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.pages import STATIC
-from fanfold.server.store import Store
+from fanfold.server.store import Store, tables
 
 router = APIRouter()
 
@@ -295,6 +296,60 @@ def bot_profile(store: Store, family: str, level: str) -> dict[str, Any]:
             key=lambda e: (-(e["won"] + e["lost"] + e["drawn"]), str(e["name"]).lower()),
         ),
     }
+
+
+def table_ratings(store: Store, table_id: str) -> dict[str, Any]:
+    """What a table did to ratings (``TableRatings``): each moved player's change, by seat;
+    ``rated`` false (and no change) for a table not rated, or not finished yet.
+
+    Raises:
+        NotFoundError: no such table.
+    """
+    with store.engine.connect() as connection:
+        rated = connection.execute(
+            sa.select(rated_games.c.family).where(rated_games.c.table_id == table_id)
+        ).first()
+        if rated is None and (
+            connection.execute(sa.select(tables.c.id).where(tables.c.id == table_id)).first()
+            is None
+        ):
+            raise NotFoundError(f"there is no table {table_id!r}")
+        changes = (
+            connection.execute(
+                sa.select(rating_changes)
+                .where(rating_changes.c.rated_table == table_id)
+                .order_by(rating_changes.c.seat)
+            ).all()
+            if rated is not None
+            else []
+        )
+    names = _names(store, {change.player for change in changes})
+    return {
+        "table": table_id,
+        "family": rated.family if rated is not None else None,
+        "rated": rated is not None,
+        "changes": [
+            {
+                "seat": int(change.seat),
+                "name": names.get(change.player, change.player),
+                "bot": str(change.player).startswith("bot:"),
+                "page": (
+                    bot_page(change.family, change.player)
+                    if str(change.player).startswith("bot:")
+                    else f"/players/{names.get(change.player, change.player)}"
+                ),
+                "before": round(change.mu_before),
+                "after": round(change.mu_after),
+                "uncertainty": round(2 * change.sigma_after),
+            }
+            for change in changes
+        ],
+    }
+
+
+@router.get("/api/tables/{table_id}/ratings", response_model=protocol.TableRatings)
+async def table_ratings_api(table_id: str, hub: HubDep) -> dict[str, Any]:
+    return await asyncio.to_thread(table_ratings, hub.store, table_id)
 
 
 @router.get(

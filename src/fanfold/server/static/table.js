@@ -120,6 +120,7 @@ function setUpPage() {
   const notes = [];
   if (message.options.chosen_deal) notes.push("The deal was chosen by the table's creator: not a fair game.");
   if (message.options.practice) notes.push("A practice table: moves can be taken back; not a fair game.");
+  if (message.options.rated) notes.push("A rated game: its end moves the players' ratings.");
   $("notes").textContent = notes.join(" ");
   $("notes").hidden = !notes.length;
 }
@@ -429,6 +430,7 @@ function drawEnd(m) {
     });
     box.append(list);
   }
+  drawRatings(m, box);
   const buttons = el("div", { class: "buttons" });
   // A rematch: the same people one seat on, a new deal (for patience: the next deal).
   const again = m.seats.length === 1 ? "Next deal" : "Rematch";
@@ -443,6 +445,36 @@ function drawEnd(m) {
     el("a", { class: "button", href: "/", text: "New game" }),
   );
   box.append(buttons);
+}
+
+// A rated game's rating changes, read once the game is over (the end and the ratings are
+// stored together) and drawn in the end panel each time it is drawn again.
+let endRatings = null;
+function drawRatings(m, box) {
+  if (!m.options.rated) return;
+  if (endRatings === null) {
+    endRatings = "asking";
+    api("GET", `/api/tables/${tableId}/ratings`)
+      .then((found) => {
+        endRatings = found;
+        if (message?.outcome) drawEnd(message);
+      })
+      .catch(() => { endRatings = null; });
+    return;
+  }
+  if (endRatings === "asking" || !endRatings.changes.length) return;
+  const list = el("ul", { class: "end-ratings", "aria-label": "rating changes" });
+  for (const change of endRatings.changes) {
+    const moved = change.after - change.before;
+    const item = el("li", {});
+    item.append(
+      el("a", { href: change.page, text: change.name }),
+      `${change.seat === m.seat ? " (you)" : ""}: ${change.before} → ${change.after} `
+        + `(${moved >= 0 ? "+" : ""}${moved}), ± ${change.uncertainty}`,
+    );
+    list.append(item);
+  }
+  box.append(el("h3", { text: "Ratings" }), list);
 }
 
 // The rematch's page, with this browser's own link (its token holds its seat there too).
