@@ -458,6 +458,14 @@ def test_a_rated_fantan_game_moves_its_players_and_its_bot(
         assert change["uncertainty"] == by_name[change["name"]]["uncertainty"]
     assert moved["changes"][2]["page"] == "/bots/fantan/easy"
     assert moved["changes"][0]["page"] == "/players/alice"
+    # who sits where, as the table page names them
+    assert alice.get(f"/api/tables/{table}/players").json() == {
+        "table": table,
+        "seats": [
+            {"seat": 0, "name": "alice", "page": "/players/alice"},
+            {"seat": 1, "name": "bob", "page": "/players/bob"},
+        ],
+    }
 
 
 def test_a_rated_fano_game_moves_its_players_as_worked_out_by_hand(
@@ -519,6 +527,11 @@ def test_a_casual_table_moves_nothing(browsers: tuple[TestClient, TestClient]) -
     assert (moved["rated"], moved["family"], moved["changes"]) == (False, None, [])
     unknown = alice.get("/api/tables/no-such-table/ratings")
     assert "there is no table 'no-such-table'" in refused(unknown, 404)["error"]
+    unknown = alice.get("/api/tables/no-such-table/players")
+    assert "there is no table 'no-such-table'" in refused(unknown, 404)["error"]
+    guest = second_browser(alice)
+    made = guest.post("/api/tables", json={"game": "morris", "seats": ["you", "random"]}).json()
+    assert guest.get(f"/api/tables/{made['table']}/players").json()["seats"] == []
 
 
 def test_tables_that_cannot_be_rated_are_refused(

@@ -530,6 +530,22 @@ class Profile(_Out):
     against_bots: list[dict[str, Any]]
 
 
+class SeatAccount(_Out):
+    """A seat held by a signed-in player: the account's name and its page."""
+
+    seat: int
+    name: str
+    page: str
+
+
+class TablePlayers(_Out):
+    """The signed-in players at a table, by seat (``GET /api/tables/ID/players``); a seat of a
+    guest, a bot or nobody yet is not listed."""
+
+    table: str
+    seats: list[SeatAccount]
+
+
 class RatingChange(_Out):
     """One seat's rating change in a rated game (its player's, from before to after)."""
 

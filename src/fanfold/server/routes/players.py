@@ -34,7 +34,7 @@ from fanfold.server.ratings import (
 )
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.pages import STATIC
-from fanfold.server.store import Store, tables
+from fanfold.server.store import Store, seats, tables
 
 router = APIRouter()
 
@@ -345,6 +345,38 @@ def table_ratings(store: Store, table_id: str) -> dict[str, Any]:
             for change in changes
         ],
     }
+
+
+def table_players(store: Store, table_id: str) -> dict[str, Any]:
+    """The signed-in players at a table (``TablePlayers``), by seat.
+
+    Raises:
+        NotFoundError: no such table.
+    """
+    with store.engine.connect() as connection:
+        if (
+            connection.execute(sa.select(tables.c.id).where(tables.c.id == table_id)).first()
+            is None
+        ):
+            raise NotFoundError(f"there is no table {table_id!r}")
+        held = connection.execute(
+            sa.select(seats.c.seat, accounts.c.name)
+            .join(accounts, accounts.c.id == seats.c.account_id)
+            .where(seats.c.table_id == table_id)
+            .order_by(seats.c.seat)
+        ).all()
+    return {
+        "table": table_id,
+        "seats": [
+            {"seat": int(row.seat), "name": str(row.name), "page": f"/players/{row.name}"}
+            for row in held
+        ],
+    }
+
+
+@router.get("/api/tables/{table_id}/players", response_model=protocol.TablePlayers)
+async def table_players_api(table_id: str, hub: HubDep) -> dict[str, Any]:
+    return await asyncio.to_thread(table_players, hub.store, table_id)
 
 
 @router.get("/api/tables/{table_id}/ratings", response_model=protocol.TableRatings)

@@ -335,11 +335,33 @@ function onBoardKey(event) {
   choices[next].focus();
 }
 
+// The signed-in players' names by seat (GET /api/tables/ID/players), read again whenever
+// the seats held by people change (a seat taken, a player come or gone).
+let accountNames = {};
+let namesFor = null;
+function readNames() {
+  const free = Array.isArray(message.options.open) ? message.options.open : [];
+  const held = message.seats
+    .filter((s) => !s.bot && !s.open && !free.includes(s.seat))
+    .map((s) => `${s.seat}${s.present ? "+" : ""}`)
+    .join(",");
+  if (held === namesFor) return;
+  namesFor = held;
+  api("GET", `/api/tables/${tableId}/players`)
+    .then((found) => {
+      accountNames = Object.fromEntries(found.seats.map((s) => [s.seat, s.name]));
+      drawSeats();
+    })
+    .catch(() => { namesFor = null; });
+}
+
 function drawSeats() {
   const list = $("seats");
   list.replaceChildren();
+  readNames();
   message.seats.forEach((seat) => {
-    const who = seat.bot ? botName(seat.player) : seat.yours ? "you" : seat.open ? "invited, not here yet" : "player";
+    const person = accountNames[seat.seat] ?? "player";
+    const who = seat.bot ? botName(seat.player) : seat.yours ? "you" : seat.open ? "invited, not here yet" : person;
     const li = el("li", { text: `${seat.name}: ${who}` });
     if (message.decider === seat.seat) li.classList.add("deciding");
     list.append(li);
