@@ -235,10 +235,10 @@ def test_two_players_find_each_other_in_the_lobby_and_play_a_rated_fantan_game(
         line.get_by_role("button", name="Join").click()
         guest.wait_for_url(re.compile(rf"/table/{table}#token="))
         expect(host.locator("#notes")).to_contain_text("A rated game")
-        # each sees the other by name
+        _play_fantan_in_turn([host, guest])
+        # each sees the other by name (asked for once the other's seat was held)
         expect(host.locator("#seats li").nth(1)).to_have_text("Player 2: omar")
         expect(guest.locator("#seats li").nth(0)).to_have_text("Player 1: noor")
-        _play_fantan_in_turn([host, guest])
         # the end panel says how each player's rating moved
         changes = host.locator("#outcome .end-ratings li")
         expect(changes).to_have_count(3)

@@ -335,24 +335,32 @@ function onBoardKey(event) {
   choices[next].focus();
 }
 
-// The signed-in players' names by seat (GET /api/tables/ID/players), read again whenever
-// the seats held by people change (a seat taken, a player come or gone).
+// The signed-in players' names by seat (GET /api/tables/ID/players): read when the page
+// opens, and again when a person's seat not asked about yet is first held by a connection (a
+// seat taken from the lobby or by an invitation); a seat whose invitation is made again is
+// asked about again. So a page asks a few times at most, however often players come and go.
 let accountNames = {};
-let namesFor = null;
+let namesAsked = null;
 function readNames() {
-  const free = Array.isArray(message.options.open) ? message.options.open : [];
-  const held = message.seats
-    .filter((s) => !s.bot && !s.open && !free.includes(s.seat))
-    .map((s) => `${s.seat}${s.present ? "+" : ""}`)
-    .join(",");
-  if (held === namesFor) return;
-  namesFor = held;
+  const people = message.seats.filter((s) => !s.bot);
+  for (const seat of people.filter((s) => s.open)) {
+    namesAsked?.delete(seat.seat);
+    delete accountNames[seat.seat];
+  }
+  const fresh = namesAsked === null
+    ? people.filter((s) => !s.open)
+    : people.filter((s) => !s.open && s.present && !namesAsked.has(s.seat));
+  if (namesAsked !== null && !fresh.length) return;
+  namesAsked ??= new Set();
+  for (const seat of fresh) namesAsked.add(seat.seat);
   api("GET", `/api/tables/${tableId}/players`)
     .then((found) => {
       accountNames = Object.fromEntries(found.seats.map((s) => [s.seat, s.name]));
+      // a seat nobody held yet: ask again once a connection holds it
+      for (const seat of fresh) if (!seat.present && !(seat.seat in accountNames)) namesAsked.delete(seat.seat);
       drawSeats();
     })
-    .catch(() => { namesFor = null; });
+    .catch(() => { for (const seat of fresh) namesAsked.delete(seat.seat); });
 }
 
 function drawSeats() {
