@@ -1,6 +1,7 @@
 """The bot levels' starting ratings, measured by arena runs (``scripts/rate_bots.py``) and
 read from ``src/fanfold/server/bot_ratings.json``: the loader, a level's first rated game
-starting from it, and the lobby's "Hard bot, about N"."""
+starting from it, the lobby's "Hard bot, about N", and the levels on the leaderboards and their
+own pages from the start (one line each once they have played)."""
 
 from __future__ import annotations
 
@@ -22,13 +23,18 @@ from fanfold.server.ratings import (
     SIGMA,
     AnchorError,
     RatedGame,
+    anchor_runs,
     bot_anchors,
     first_rating,
     rating_changes,
+    ratings,
+    read_anchor_runs,
     read_anchors,
 )
 from fanfold.server.store import Store
 from tests.server.support import ROOMY, refused, sqlite_url
+from tests.server.test_accounts import create
+from tests.server.test_ratings import second_browser
 
 
 def test_the_checked_in_file_gives_every_level_of_morris_a_rating() -> None:
@@ -101,6 +107,151 @@ def test_the_lobby_asks_for_each_levels_rating(client: TestClient) -> None:
     unknown = client.get("/api/bot-ratings", params={"game": "chess"})
     assert "chess" in refused(unknown, unknown.status_code)["error"]
     assert unknown.status_code in (400, 404)
+
+
+def _rate(client: TestClient, game: RatedGame) -> None:
+    with client.app.state.hub.store.engine.begin() as connection:  # type: ignore[attr-defined]
+        assert game.apply(connection)
+
+
+def _morris(table: str, players: tuple[str, str], returns: tuple[float, float]) -> RatedGame:
+    return RatedGame(table, "morris", "morris", players, ((0,), (1,)), returns)
+
+
+def test_the_file_says_how_each_level_was_measured() -> None:
+    hard = anchor_runs()[("fano-trionfey", "hard")]
+    assert (hard.game, hard.key) == ("fano", "bot:fano:hard")
+    assert (hard.mu, hard.sigma) == bot_anchors()[("fano-trionfey", "hard")]
+    assert hard.games > 0
+    assert "--families fano-trionfey" in hard.command
+
+
+def test_a_family_without_its_game_is_named_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "bot_ratings.json"
+    path.write_text('{"families": {"fano-classic": {"ratings": {"easy": {"mu": 9, "sigma": 2}}}}}')
+    easy = read_anchor_runs(path)[("fano-classic", "easy")]
+    assert (easy.key, easy.games, easy.command) == ("bot:fano:easy", 0, "")
+
+
+def test_every_measured_level_is_on_its_leaderboard_before_its_first_game(
+    client: TestClient,
+) -> None:
+    for family_name in ("morris", "fantan", "fano-classic", "fano-trionfey"):
+        board = client.get(f"/api/leaderboard/{family_name}").json()
+        measured = {
+            level: (mu, sigma)
+            for (name, level), (mu, sigma) in bot_anchors().items()
+            if name == family_name
+        }
+        assert [line["level"] for line in board] == sorted(
+            measured, key=lambda level: -measured[level][0]
+        ), family_name  # best first
+        for line in board:
+            mu, sigma = measured[line["level"]]
+            assert line["rating"] == round(mu)
+            assert line["uncertainty"] == round(2 * sigma)
+            assert line["bot"] is True
+            assert line["anchored"] is True
+            assert line["games"] == 0
+            assert line["name"] == f"{line['level'].capitalize()} bot"
+            assert line["page"] == f"/bots/{family_name}/{line['level']}"
+    two = client.get("/api/leaderboard/morris", params={"limit": 2}).json()
+    assert [line["level"] for line in two] == ["hard", "medium"]
+
+
+def test_a_level_that_played_has_one_line_moved_by_its_games(client: TestClient) -> None:
+    create(client, "ada")
+    _rate(client, _morris("t1", ("a:1", "bot:morris:easy"), (1, -1)))  # ada beats easy
+    board = client.get("/api/leaderboard/morris").json()
+    names = [line["name"] for line in board]
+    assert sorted(names) == ["Easy bot", "Hard bot", "Medium bot", "ada"]  # no second easy
+    easy = next(line for line in board if line["name"] == "Easy bot")
+    measured = bot_anchors()[("morris", "easy")][0]
+    assert easy["games"] == 1
+    assert easy["anchored"] is False
+    assert easy["rating"] < round(measured)  # it lost
+    assert next(line for line in board if line["name"] == "ada")["page"] == "/players/ada"
+    page = client.get("/leaderboard/morris").text
+    assert page.count(">Easy bot</a>") == 1
+    assert page.count("(measured by arena runs)") == 2  # medium and hard, not yet played
+    assert '<a href="/bots/morris/hard">Hard bot</a> <span class="tag">bot</span>' in page
+
+
+def test_a_level_row_that_never_played_reads_as_its_measured_rating(client: TestClient) -> None:
+    """A level at several seats of one game has a row but no game: it reads (and later
+    starts) from the measured rating the server has now, not an older one."""
+    with client.app.state.hub.store.engine.begin() as connection:  # type: ignore[attr-defined]
+        connection.execute(
+            ratings.insert().values(
+                family="morris", player="bot:morris:hard", mu=1.0, sigma=9.0, games=0, updated=0
+            )
+        )
+    mu, sigma = bot_anchors()[("morris", "hard")]
+    board = client.get("/api/leaderboard/morris").json()
+    assert board[0]["name"] == "Hard bot"
+    assert (board[0]["rating"], board[0]["anchored"]) == (round(mu), True)
+    assert sum(line["name"] == "Hard bot" for line in board) == 1
+    create(client, "ada")
+    _rate(client, _morris("t1", ("a:1", "bot:morris:hard"), (-1, 1)))
+    with client.app.state.hub.store.engine.connect() as connection:  # type: ignore[attr-defined]
+        change = connection.execute(
+            sa.select(rating_changes).where(rating_changes.c.player == "bot:morris:hard")
+        ).one()
+    assert (change.mu_before, change.sigma_before) == (mu, sigma)
+
+
+def test_a_levels_page_before_and_after_games_against_people(client: TestClient) -> None:
+    before = client.get("/api/bots/fantan/hard").json()
+    mu, sigma = bot_anchors()[("fantan", "hard")]
+    assert before["name"] == "Hard bot"
+    assert before["rating"]["rating"] == round(mu)
+    assert before["rating"]["anchored"] is True
+    assert before["measured"]["rating"] == round(mu)
+    assert before["measured"]["uncertainty"] == round(2 * sigma)
+    assert before["measured"]["games"] == anchor_runs()[("fantan", "hard")].games
+    assert "rate_bots.py" in before["measured"]["command"]
+    assert before["history"] == before["against_people"] == []
+    page = client.get("/bots/fantan/hard")
+    assert page.status_code == 200
+    assert "Anchored by arena runs" in page.text
+    assert "no rated game against people yet" in page.text
+    create(client, "ada")
+    create(second_browser(client), "bea")
+    fantan = ((0,), (1,), (2,))
+    _rate(
+        client,
+        RatedGame("t1", "fantan", "fantan", ("a:1", "a:2", "bot:fantan:hard"), fantan, (0, -1, 1)),
+    )
+    _rate(
+        client,
+        RatedGame("t2", "fantan", "fantan", ("bot:fantan:hard", "a:1", "a:2"), fantan, (-1, 1, 0)),
+    )
+    after = client.get("/api/bots/fantan/hard").json()
+    assert after["rating"]["games"] == 2
+    assert after["rating"]["anchored"] is False
+    assert [point["table"] for point in after["history"]] == ["t1", "t2"]
+    assert after["against_people"] == [
+        {"name": "ada", "page": "/players/ada", "won": 1, "lost": 1, "drawn": 0},
+        {"name": "bea", "page": "/players/bea", "won": 1, "lost": 1, "drawn": 0},
+    ]
+    assert after["measured"] == before["measured"]  # how it started stays said
+    page = client.get("/bots/fantan/hard").text
+    assert '<a href="/players/ada">ada</a>' in page
+    assert "/table/t2?replay=1" in page
+    assert "<svg" in page
+    profile = client.get("/api/players/ada").json()
+    assert profile["against_bots"][0]["page"] == "/bots/fantan/hard"
+    assert 'href="/bots/fantan/hard"' in client.get("/players/ada").text
+
+
+def test_a_level_or_family_with_no_rating_has_no_page(client: TestClient) -> None:
+    for path, said in [
+        ("/api/bots/morris/random", "no bot 'random'"),
+        ("/api/bots/morris/grandmaster", "no bot 'grandmaster'"),
+        ("/api/bots/chess/hard", "no leaderboard called 'chess'"),
+    ]:
+        assert said in refused(client.get(path), 404)["error"], path
+    assert client.get("/bots/morris/random").status_code == 404
 
 
 def test_the_script_rates_the_levels_and_keeps_the_other_families(tmp_path: Path) -> None:

@@ -1,6 +1,8 @@
 """The lobby's live list (``/ws/lobby``, :mod:`fanfold.server.lobby_feed`): a second client
 sees a table with an open seat appear and go without asking; the store says when the open
-tables change (on SQLite to its listeners, on PostgreSQL by NOTIFY to every process's feed)."""
+tables change (on SQLite to its listeners, on PostgreSQL by NOTIFY to every process's feed);
+the lobby sockets' own limits (per client, per process, a socket that does not read, a
+socket's lifetime, the newest list only)."""
 
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from fanfold.server import hub as hub_module
 from fanfold.server.app import create_app
-from fanfold.server.lobby_feed import LobbyFeed
+from fanfold.server.lobby_feed import FULL, RENEW, TOO_MANY, LobbyFeed, LobbyLimits, LobbySender
+from fanfold.server.settings import Settings
 from fanfold.server.store import AppendRow, Store, token_hash
+from fanfold.server.throttle import ClientLimits
 from tests.server.support import ROOMY, sqlite_url
 from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
 from tests.server.test_ratings import second_browser
@@ -169,3 +173,150 @@ def test_on_postgresql_a_lobby_on_one_process_sees_a_table_opened_on_another(
         joined = opener.post(f"/api/tables/{made['table']}/join")
         assert joined.status_code == 200, joined.text
         assert _tables(socket.receive_json()) == []
+
+
+# ------------------------------------------------------- the lobby sockets' own limits
+
+
+def _lobby_app(tmp_path: Path, lobby: LobbyLimits, limits: ClientLimits = ROOMY) -> Any:
+    return create_app(
+        Settings(store_url=sqlite_url(tmp_path), bot_seconds=0.5, limits=limits, lobby=lobby)
+    )
+
+
+def _refused_with(socket: Any, code: int, said: str) -> None:
+    """The refusal: an error message with the sentence, then the close with ``code``."""
+    refusal = socket.receive_json()
+    assert refusal["type"] == "error"
+    assert refusal["kind"] == "RateLimited"
+    assert said in refusal["error"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        socket.receive_json()
+    assert closed.value.code == code
+    assert said in closed.value.reason
+
+
+def test_the_limits_are_checked_when_made() -> None:
+    with pytest.raises(ValueError, match="per_client must be at least 1, not 0"):
+        LobbyLimits(per_client=0)
+    with pytest.raises(ValueError, match="send_seconds must be above 0, not -1"):
+        LobbyLimits(send_seconds=-1)
+
+
+def test_a_client_holds_at_most_its_lobby_sockets_and_a_closed_one_frees_its_place(
+    tmp_path: Path,
+) -> None:
+    client = TestClient(_lobby_app(tmp_path, LobbyLimits(per_client=2)))
+    with client, client.websocket_connect("/ws/lobby") as first:
+        assert _tables(first.receive_json()) == []
+        with client.websocket_connect("/ws/lobby") as second:
+            assert _tables(second.receive_json()) == []
+            with client.websocket_connect("/ws/lobby") as third:
+                _refused_with(third, TOO_MANY, "too many lobby connections")
+            assert client.app.state.lobby.open == {"testclient": 2}  # type: ignore[attr-defined]
+        with client.websocket_connect("/ws/lobby") as again:  # the second's place
+            assert _tables(again.receive_json()) == []
+
+
+def test_lobby_sockets_do_not_count_against_a_clients_table_sockets(tmp_path: Path) -> None:
+    app = _lobby_app(tmp_path, LobbyLimits(per_client=3), ClientLimits(sockets=1))
+    with TestClient(app) as client:
+        made = client.post("/api/tables", json=OPEN_MORRIS).json()
+        with (
+            client.websocket_connect("/ws/lobby") as one,
+            client.websocket_connect("/ws/lobby") as two,
+        ):
+            assert _tables(one.receive_json()) == _tables(two.receive_json()) == [made["table"]]
+            with client.websocket_connect(f"/ws/tables/{made['table']}") as table:
+                table.send_json({"type": "hello", "token": made["token"]})
+                assert table.receive_json()["type"] == "state"
+
+
+def test_a_process_holds_at_most_its_lobby_sockets(tmp_path: Path) -> None:
+    app = _lobby_app(tmp_path, LobbyLimits(per_client=5, total=2))
+    with (
+        TestClient(app) as client,
+        client.websocket_connect("/ws/lobby") as one,
+        client.websocket_connect("/ws/lobby") as two,
+    ):
+        one.receive_json()
+        two.receive_json()
+        with client.websocket_connect("/ws/lobby") as third:
+            _refused_with(third, FULL, "all the lobby connections it takes (2)")
+
+
+def test_a_lobby_socket_is_renewed_after_its_lifetime(tmp_path: Path) -> None:
+    with TestClient(_lobby_app(tmp_path, LobbyLimits(lifetime_seconds=0.5))) as client:
+        with client.websocket_connect("/ws/lobby") as socket:
+            assert _tables(socket.receive_json()) == []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_json()
+            assert closed.value.code == RENEW
+            assert "connect again" in closed.value.reason
+        deadline = time.monotonic() + 10
+        while client.app.state.lobby.open:  # type: ignore[attr-defined]
+            assert time.monotonic() < deadline, "the renewed socket still counts"
+            time.sleep(0.05)
+
+
+def test_a_socket_that_does_not_read_is_dropped_and_the_others_still_hear() -> None:
+    async def run() -> None:
+        stuck = asyncio.Event()  # never set: a client that reads nothing
+        closed: list[tuple[int, str]] = []
+        heard: list[str] = []
+
+        async def never(text: str) -> None:
+            await stuck.wait()
+
+        async def close(code: int, reason: str) -> None:
+            closed.append((code, reason))
+
+        async def write(text: str) -> None:
+            heard.append(text)
+
+        slow = LobbySender(never, close, send_seconds=0.2)
+        quick = LobbySender(write, close, send_seconds=0.2)
+        for n in range(100):  # the feed goes on at once: nothing waits for the slow one
+            for sender in (slow, quick):
+                sender.post(f"list {n}")
+            await asyncio.sleep(0)
+        await asyncio.wait_for(slow.task, 5)
+        assert closed == [
+            (FULL, "this connection did not take the lobby's list within 0.2 s; reconnect")
+        ]
+        assert slow.closed
+        quick.post("list 100")
+        await asyncio.sleep(0.05)
+        assert heard[-1] == "list 100"
+        assert not quick.closed
+        await quick.stop()
+
+    asyncio.run(run())
+
+
+def test_a_socket_keeps_only_the_newest_list_waiting() -> None:
+    async def run() -> None:
+        gate = asyncio.Event()
+        written: list[str] = []
+
+        async def write(text: str) -> None:
+            await gate.wait()
+            written.append(text)
+
+        async def close(code: int, reason: str) -> None:
+            written.append(f"closed {code}")
+
+        sender = LobbySender(write, close, send_seconds=5)
+        sender.post("a")
+        await asyncio.sleep(0)  # "a" is being written
+        for text in ("b", "c", "d", "d"):
+            sender.post(text)  # b and c are replaced before they go out
+        gate.set()
+        await asyncio.sleep(0.05)
+        assert written == ["a", "d"]
+        sender.post("d")  # the same list again: not sent
+        sender.shut(1000, "done")
+        await asyncio.wait_for(sender.task, 5)
+        assert written == ["a", "d", "closed 1000"]
+
+    asyncio.run(run())

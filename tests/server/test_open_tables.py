@@ -100,6 +100,26 @@ def test_quick_match_joins_the_table_of_the_same_settings(
     assert casual.json()["table"] == other
 
 
+def test_quick_match_keeps_to_the_time_limit_and_the_variants_own_options(
+    lobby: tuple[TestClient, TestClient],
+) -> None:
+    alice, bob = lobby
+    fano = {"game": "fano", "seats": ["you", "open"], "public": True}
+    timed = alice.post("/api/tables", json={**fano, "time_limit": 30}).json()["table"]
+    short = alice.post("/api/tables", json={**fano, "options": {"turns_per_player": "12"}})
+    assert short.status_code == 200, short.text
+    untimed = bob.post("/api/quick-match", json={"game": "fano"})
+    assert "no open table waits" in refused(untimed, 404)["error"]  # neither is plain classic
+    other = bob.post("/api/quick-match", json={"game": "fano", "time_limit": 60})
+    assert refused(other, 404)
+    matched = bob.post("/api/quick-match", json={"game": "fano", "time_limit": 30})
+    assert matched.status_code == 200, matched.text
+    assert matched.json()["table"] == timed
+    plain = alice.post("/api/tables", json=fano).json()["table"]
+    assert bob.post("/api/quick-match", json={"game": "fano"}).json()["table"] == plain
+    assert short.json()["table"] in [line["table"] for line in bob.get("/api/open-tables").json()]
+
+
 def test_two_people_joining_at_once_get_the_seat_once(tmp_path: Path) -> None:
     store = Store(sqlite_url(tmp_path))
     store.create(

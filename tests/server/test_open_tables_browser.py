@@ -5,6 +5,8 @@ level from the table page (refused with the time left before the wait, given aft
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 
 import httpx
 import pytest
@@ -71,6 +73,12 @@ def test_the_lobby_shows_a_new_table_at_once_and_drops_it_when_taken(
     expect(line).to_be_visible(timeout=2500)
     assert httpx.post(f"{server}/api/tables/{made['table']}/join").status_code == 200
     expect(line).to_have_count(0, timeout=2500)
+    timed = httpx.post(
+        f"{server}/api/tables",
+        json={"game": "fano", "seats": ["you", "open"], "public": True, "time_limit": 30},
+    ).json()
+    # a joiner knows the time per decision before joining
+    expect(seats.locator(f"[data-table='{timed['table']}']")).to_contain_text("30 s a decision")
 
 
 def test_the_lobby_polls_while_its_socket_fails_and_connects_again(page: Page, server: str) -> None:
@@ -105,3 +113,45 @@ def test_the_seat_choices_show_each_levels_measured_rating(page: Page, server: s
     expect(page.locator("#seat-1 option[value=easy]")).to_have_text(
         f"Easy bot, about {round(bot_anchors()[('morris', 'easy')][0])}"
     )
+
+
+def _wait_for(count: Callable[[], int], wanted: int, page: Page) -> None:
+    deadline = time.monotonic() + 10
+    while count() < wanted:
+        assert time.monotonic() < deadline, f"{count()} lobby sockets, not {wanted}"
+        page.wait_for_timeout(50)
+
+
+def test_a_renewed_lobby_socket_connects_again_and_a_hidden_page_waits(
+    page: Page, server: str
+) -> None:
+    """The server closes a lobby socket after its lifetime (4000): the page connects again at
+    once, without polling meanwhile; a hidden page whose socket closes neither polls nor
+    connects until it is shown again."""
+    tries: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        tries.append(socket)
+        socket.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/lobby$"), route)
+    page.goto(f"{server}/")
+    seats = page.locator("#open-seats")
+    expect(seats).to_have_attribute("data-feed", "push")
+    tries[0].close(code=4000, reason="a lobby connection lasts 30 min; connect again")
+    _wait_for(lambda: len(tries), 2, page)
+    assert seats.get_attribute("data-feed") == "push"  # no polling in between
+    page.evaluate(
+        "() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        " document.dispatchEvent(new Event('visibilitychange')); }"
+    )
+    tries[1].close(code=1000, reason="gone")
+    page.wait_for_timeout(1500)  # longer than the first wait before connecting again
+    assert len(tries) == 2
+    assert seats.get_attribute("data-feed") == "push"  # and no polling while hidden
+    page.evaluate(
+        "() => { Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+        " document.dispatchEvent(new Event('visibilitychange')); }"
+    )
+    _wait_for(lambda: len(tries), 3, page)
+    expect(seats).to_have_attribute("data-feed", "push")

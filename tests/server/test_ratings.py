@@ -355,6 +355,11 @@ def browsers(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
         yield alice, bob
 
 
+def people(board: list[JSON]) -> list[JSON]:
+    """A leaderboard's people (its bot levels are there from the start)."""
+    return [line for line in board if not line["bot"]]
+
+
 def play_out(players: dict[int, tuple[TestClient, str]], table: str) -> JSON:
     """Each person plays the first legal action when they decide, until the game ends."""
     any_client, any_token = next(iter(players.values()))
@@ -419,8 +424,13 @@ def test_a_rated_fantan_game_moves_its_players_and_its_bot(
     end = play_out(players, table)
     board = alice.get("/api/leaderboard/fantan").json()
     by_name = {line["name"]: line for line in board}
-    assert set(by_name) == {"alice", "bob", "Easy bot"}
-    assert all(line["games"] == 1 and line["provisional"] for line in board)
+    # the levels that did not play are there from the start, at their measured ratings
+    assert sorted(by_name) == ["Easy bot", "Hard bot", "Medium bot", "alice", "bob"]
+    played = [by_name[name] for name in ("alice", "bob", "Easy bot")]
+    assert all(line["games"] == 1 and line["provisional"] for line in played)
+    assert not any(line["anchored"] for line in played)
+    assert by_name["Hard bot"]["games"] == 0
+    assert by_name["Hard bot"]["anchored"] is True
     returns = end["outcome"]["returns"]
     best = returns.index(max(returns))
     worst = returns.index(min(returns))
@@ -438,6 +448,24 @@ def test_a_rated_fantan_game_moves_its_players_and_its_bot(
     assert "<svg" in page.text
     assert f"/table/{table}?replay=1" in page.text
     assert "Easy bot" in alice.get("/leaderboard/fantan").text
+    # what the table did to ratings, as its end panel shows it
+    moved = alice.get(f"/api/tables/{table}/ratings").json()
+    assert (moved["table"], moved["family"], moved["rated"]) == (table, "fantan", True)
+    assert [change["name"] for change in moved["changes"]] == names  # by seat
+    for change in moved["changes"]:
+        assert change["before"] == round(started[change["name"]])
+        assert change["after"] == by_name[change["name"]]["rating"]
+        assert change["uncertainty"] == by_name[change["name"]]["uncertainty"]
+    assert moved["changes"][2]["page"] == "/bots/fantan/easy"
+    assert moved["changes"][0]["page"] == "/players/alice"
+    # who sits where, as the table page names them
+    assert alice.get(f"/api/tables/{table}/players").json() == {
+        "table": table,
+        "seats": [
+            {"seat": 0, "name": "alice", "page": "/players/alice"},
+            {"seat": 1, "name": "bob", "page": "/players/bob"},
+        ],
+    }
 
 
 def test_a_rated_fano_game_moves_its_players_as_worked_out_by_hand(
@@ -453,7 +481,7 @@ def test_a_rated_fano_game_moves_its_players_as_worked_out_by_hand(
     assert board[winner]["rating"] == 1658
     assert board[loser]["rating"] == 1342
     assert board[winner]["uncertainty"] == board[loser]["uncertainty"] == 968
-    assert alice.get("/api/leaderboard/fano-trionfey").json() == []
+    assert people(alice.get("/api/leaderboard/fano-trionfey").json()) == []
 
 
 def test_a_rated_trionfey_partnership_game_moves_partners_together(
@@ -474,7 +502,7 @@ def test_a_rated_trionfey_partnership_game_moves_partners_together(
     )
     end = play_out(players, table)
     board = {line["name"]: line for line in alice.get("/api/leaderboard/fano-trionfey").json()}
-    assert set(board) == {"alice", "bob", "carol", "dave"}
+    assert set(board) == {"alice", "bob", "carol", "dave", "Easy bot", "Medium bot", "Hard bot"}
     names = ["alice", "bob", "carol", "dave"]  # seats 0 and 2 against seats 1 and 3
     assert board["alice"]["rating"] == board["carol"]["rating"]
     assert board["bob"]["rating"] == board["dave"]["rating"]
@@ -492,7 +520,18 @@ def test_a_casual_table_moves_nothing(browsers: tuple[TestClient, TestClient]) -
     table, players = open_rated(alice, bob, "fantan", ["you", "friend", "easy"], players=3)
     assert "rated" not in look(alice, table, players[0][1])["options"]
     play_out(players, table)
-    assert alice.get("/api/leaderboard/fantan").json() == []
+    board = alice.get("/api/leaderboard/fantan").json()
+    assert people(board) == []
+    assert all(line["games"] == 0 and line["anchored"] for line in board)
+    moved = alice.get(f"/api/tables/{table}/ratings").json()
+    assert (moved["rated"], moved["family"], moved["changes"]) == (False, None, [])
+    unknown = alice.get("/api/tables/no-such-table/ratings")
+    assert "there is no table 'no-such-table'" in refused(unknown, 404)["error"]
+    unknown = alice.get("/api/tables/no-such-table/players")
+    assert "there is no table 'no-such-table'" in refused(unknown, 404)["error"]
+    guest = second_browser(alice)
+    made = guest.post("/api/tables", json={"game": "morris", "seats": ["you", "random"]}).json()
+    assert guest.get(f"/api/tables/{made['table']}/players").json()["seats"] == []
 
 
 def test_tables_that_cannot_be_rated_are_refused(
@@ -565,4 +604,4 @@ def test_a_casual_tables_rematch_stays_casual(browsers: tuple[TestClient, TestCl
     options = look(alice, rematch, players[0][1])["options"]
     assert "rated" not in options
     play_out({(seat + 1) % 3: held for seat, held in players.items()}, rematch)
-    assert alice.get("/api/leaderboard/fantan").json() == []
+    assert people(alice.get("/api/leaderboard/fantan").json()) == []

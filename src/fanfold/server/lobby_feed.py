@@ -16,6 +16,21 @@ Who hears of a change:
 
 A browser whose socket fails falls back to asking ``/api/open-tables`` every few seconds and
 reconnects (``static/open-tables.js``).
+
+The lobby's sockets have limits of their own (:class:`LobbyLimits`), apart from the tables'
+sockets (whose per-client cap they do not count against):
+
+* a client holds at most :attr:`LobbyLimits.per_client` of them and a process at most
+  :attr:`LobbyLimits.total`; one more is told why and closed (:data:`TOO_MANY`, 1008, for
+  the client's cap; :data:`FULL`, 1013 "try again later", for the process's);
+* each socket's sending (:class:`LobbySender`) keeps only the newest list waiting (a list not
+  yet sent is replaced by a newer one, so a socket holds one message at most), written by its
+  own task: the feed never waits for a socket, and a socket whose write takes longer than
+  :attr:`LobbyLimits.send_seconds` (a client that does not read) is dropped with 1013;
+* a socket lasts at most :attr:`LobbyLimits.lifetime_seconds` and is then closed with
+  :data:`RENEW`: a page that is shown connects again at once, a hidden one (a forgotten tab)
+  only once it is shown again, so idle tabs do not hold sockets;
+* it takes no messages (it only listens): one closes it (1003).
 """
 
 from __future__ import annotations
@@ -24,11 +39,14 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import psycopg
 
 from fanfold.core.config import JSONObject
+from fanfold.server.outbox import Pacer
 from fanfold.server.ownership import is_postgresql, libpq_url
 from fanfold.server.protocol import PROTOCOL
 from fanfold.server.ratings import RATED
@@ -46,6 +64,134 @@ PUSHED_LINES = 20
 OPEN = "open"
 #: The type of the pushed message.
 MESSAGE_TYPE = "open_tables"
+
+
+#: The close code for a lobby socket beyond its client's cap (policy violation).
+TOO_MANY = 1008
+#: The close code for a lobby socket beyond the process's cap, or one that did not read
+#: ("try again later").
+FULL = 1013
+#: The close code for a lobby socket that reached its lifetime: connect again.
+RENEW = 4000
+
+
+@dataclass(frozen=True)
+class LobbyLimits:
+    """The lobby sockets' own limits (see the module's text).
+
+    Attributes:
+        per_client: lobby sockets one client may hold open at once (a person's lobby tabs).
+        total: lobby sockets one process holds open at once.
+        send_seconds: the longest one write of the list may take before the socket is
+            dropped as not reading.
+        lifetime_seconds: how long a lobby socket lasts before the server closes it (the
+            page connects again when it is shown).
+    """
+
+    per_client: int = 4
+    total: int = 5000
+    send_seconds: float = 10.0
+    lifetime_seconds: float = 1800.0
+
+    def __post_init__(self) -> None:
+        for name in ("per_client", "total"):
+            if getattr(self, name) < 1:
+                raise ValueError(
+                    f"the lobby limit {name} must be at least 1, not {getattr(self, name)}"
+                )
+        for name in ("send_seconds", "lifetime_seconds"):
+            if not getattr(self, name) > 0:
+                raise ValueError(
+                    f"the lobby limit {name} must be above 0, not {getattr(self, name)}"
+                )
+
+
+Write = Callable[[str], Awaitable[None]]
+Close = Callable[[int, str], Awaitable[None]]
+
+
+class LobbySender:
+    """One lobby socket's sending: the newest list waits (a list not sent yet is replaced by
+    a newer one, and a list equal to the last one is not sent again), written by the socket's
+    own task; a write that takes longer than ``send_seconds`` drops the socket (1013).
+
+    Args:
+        write: sends one text on the socket.
+        close: closes the socket with a code and a reason.
+        send_seconds: the longest one write may take.
+        pacer: spreads the writes over turns of the event loop (a change is a message for
+            every lobby at once).
+    """
+
+    def __init__(
+        self, write: Write, close: Close, *, send_seconds: float, pacer: Pacer | None = None
+    ) -> None:
+        self._write = write
+        self._close = close
+        self.send_seconds = send_seconds
+        self.pacer = pacer
+        self._last = ""
+        self._waiting: str | None = None
+        self._closing: tuple[int, str] | None = None
+        self._wake = asyncio.Event()
+        #: True once the socket is closed, shut or dropped: nothing more is posted.
+        self.closed = False
+        #: The close code and reason the server gave the socket, once it gave one.
+        self.closed_with: tuple[int, str] | None = None
+        self.task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._run())
+
+    def post(self, text: str) -> None:
+        """Send ``text`` soon, in place of any list still waiting (never waits)."""
+        if self.closed or text == self._last:
+            return
+        self._last = self._waiting = text
+        self._wake.set()
+
+    def shut(self, code: int, reason: str) -> None:
+        """Close the socket once the list waiting (if any) has gone out."""
+        if not self.closed:
+            self.closed = True
+            self._closing = (code, reason)
+            self._wake.set()
+
+    async def stop(self) -> None:
+        """Stop sending (the socket is gone)."""
+        self.closed = True
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.task
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            text, self._waiting = self._waiting, None
+            if text is not None:
+                if self.pacer is not None:
+                    await self.pacer.turn()
+                try:
+                    await asyncio.wait_for(self._write(text), self.send_seconds)
+                except TimeoutError:
+                    self.closed = True
+                    await self._close_quietly(
+                        FULL,
+                        f"this connection did not take the lobby's list within "
+                        f"{self.send_seconds:g} s; reconnect",
+                    )
+                    return
+                except Exception:  # the socket is gone
+                    self.closed = True
+                    return
+            if self._closing is not None:
+                await self._close_quietly(*self._closing)
+                return
+
+    async def _close_quietly(self, code: int, reason: str) -> None:
+        self.closed_with = (code, reason)
+        try:
+            await asyncio.wait_for(self._close(code, reason[:120]), self.send_seconds)
+        except Exception as error:  # already closed, or not reading at all
+            log.debug("closing a lobby socket: %s", error)
 
 
 def open_table_lines(store: Store, limit: int) -> list[JSONObject]:
@@ -85,9 +231,14 @@ class LobbyFeed:
         gather: seconds of changes read from the store at once.
     """
 
-    def __init__(self, store: Store, *, gather: float = GATHER_SECONDS) -> None:
+    def __init__(
+        self, store: Store, *, gather: float = GATHER_SECONDS, limits: LobbyLimits | None = None
+    ) -> None:
         self.store = store
         self.gather = gather
+        self.limits = limits if limits is not None else LobbyLimits()
+        #: Open lobby sockets per client, and in all (:meth:`admit`).
+        self.open: Counter[str] = Counter()
         self.subscribers: set[Push] = set()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -121,6 +272,30 @@ class LobbyFeed:
             with contextlib.suppress(Exception):
                 await self._listen.close()
         self.listening = False
+
+    # ------------------------------------------------------------ admitting
+    def admit(self, client: str) -> tuple[int, str] | None:
+        """Count one more lobby socket of ``client``; over a limit, the close code and the
+        sentence that refuse it (nothing is counted then). Each one admitted is let go with
+        :meth:`leave`."""
+        if self.open[client] >= self.limits.per_client:
+            return TOO_MANY, (
+                f"too many lobby connections from {client} (at most "
+                f"{self.limits.per_client}); close a lobby tab, the list is still shown there"
+            )
+        if self.open.total() >= self.limits.total:
+            return FULL, (
+                f"the server holds all the lobby connections it takes ({self.limits.total}); "
+                "the list is shown without one, try again later"
+            )
+        self.open[client] += 1
+        return None
+
+    def leave(self, client: str) -> None:
+        """A lobby socket of ``client`` closed."""
+        self.open[client] -= 1
+        if self.open[client] <= 0:
+            del self.open[client]
 
     # ------------------------------------------------------------ subscribing
     def subscribe(self, push: Push) -> Callable[[], None]:
@@ -182,4 +357,13 @@ class LobbyFeed:
             await asyncio.sleep(RECONNECT_SECONDS)
 
 
-__all__ = ["LobbyFeed", "lobby_message", "open_table_lines"]
+__all__ = [
+    "FULL",
+    "RENEW",
+    "TOO_MANY",
+    "LobbyFeed",
+    "LobbyLimits",
+    "LobbySender",
+    "lobby_message",
+    "open_table_lines",
+]

@@ -424,12 +424,15 @@ class SignedOut(_Out):
 
 
 class QuickMatch(_Strict):
-    """Join the open table of these settings that has waited longest."""
+    """Join the open table of these settings that has waited longest: the game, its variant
+    as the variant has it (a table opened with options of its own is not matched), the
+    players, rated or not, and the time limit per decision (``None``: none)."""
 
     game: str = Field(min_length=1, max_length=60)
     variant: str | None = Field(default=None, max_length=60)
     players: int | None = Field(default=None, ge=1, le=16)
     rated: bool = False
+    time_limit: int | None = Field(default=None, ge=1, le=3600)
 
 
 class GiveSeat(_Strict):
@@ -489,7 +492,9 @@ class LobbyTables(_Out):
 
 
 class RatingLine(_Out):
-    """One player's rating in one family (a leaderboard's line, a profile's rating)."""
+    """One player's rating in one family (a leaderboard's line, a profile's rating). A bot
+    level (``bot``) names its ``level``; ``anchored`` says that its rating is the one arena
+    runs measured (it has played no rated game yet); ``page`` is the player's page."""
 
     player: str
     name: str
@@ -499,6 +504,9 @@ class RatingLine(_Out):
     games: int
     provisional: bool
     bot: bool
+    level: str | None = None
+    anchored: bool = False
+    page: str | None = None
 
 
 class RatingPoint(_Out):
@@ -520,6 +528,79 @@ class Profile(_Out):
     ratings: list[RatingLine]
     history: list[RatingPoint]
     against_bots: list[dict[str, Any]]
+
+
+class SeatAccount(_Out):
+    """A seat held by a signed-in player: the account's name and its page."""
+
+    seat: int
+    name: str
+    page: str
+
+
+class TablePlayers(_Out):
+    """The signed-in players at a table, by seat (``GET /api/tables/ID/players``); a seat of a
+    guest, a bot or nobody yet is not listed."""
+
+    table: str
+    seats: list[SeatAccount]
+
+
+class RatingChange(_Out):
+    """One seat's rating change in a rated game (its player's, from before to after)."""
+
+    seat: int
+    name: str
+    bot: bool
+    page: str
+    before: int
+    after: int
+    uncertainty: int
+
+
+class TableRatings(_Out):
+    """What a finished table did to ratings (``GET /api/tables/ID/ratings``): ``rated`` is
+    whether it was rated, ``changes`` each moved player's change, by seat (a bot level at
+    several seats moves not)."""
+
+    table: str
+    family: str | None
+    rated: bool
+    changes: list[RatingChange]
+
+
+class Measured(_Out):
+    """How a bot level's starting rating was measured: arena runs of the levels against each
+    other (``games`` of them for this level), rated with the server's model by ``command``."""
+
+    rating: int
+    uncertainty: int
+    games: int
+    command: str
+
+
+class PersonResult(_Out):
+    """A bot level's rated games against one person, from the bot's side."""
+
+    name: str
+    page: str
+    won: int
+    lost: int
+    drawn: int
+
+
+class BotProfile(_Out):
+    """A bot level's page in one family (``GET /api/bots/FAMILY/LEVEL``): its rating, how it
+    was measured (``null`` for a level never measured), its rating history from rated games
+    against people and its results against each person."""
+
+    name: str
+    family: str
+    level: str
+    rating: RatingLine
+    measured: Measured | None
+    history: list[RatingPoint]
+    against_people: list[PersonResult]
 
 
 class BotRating(_Out):

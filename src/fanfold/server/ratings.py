@@ -20,7 +20,10 @@ held by a signed-in account, each account at one seat. Bots at a rated table are
 one rating per game family and level (``bot:GAME:LEVEL``), starting from its measured strength
 (:func:`bot_anchors`: arena runs of the levels against each other, rated with this model by
 ``scripts/rate_bots.py``) rather than the first rating; a level that sits at several seats
-of one game plays with its rating there but is not moved by that game.
+of one game plays with its rating there but is not moved by that game. A level's row that no
+rated game has moved yet reads as its measured rating as the server has it now
+(:func:`current`), so the leaderboards show every measured level from the start, and measuring
+the levels again moves those that have not played.
 
 The update (:meth:`RatedGame.apply`) runs in the transaction that stores the game's last action
 (:attr:`fanfold.server.store.AppendRow.on_end`): a game is rated exactly when its end is
@@ -106,33 +109,85 @@ class AnchorError(ValueError):
     """The bots' ratings file is not what ``scripts/rate_bots.py`` writes."""
 
 
-def read_anchors(path: Path) -> dict[tuple[str, str], tuple[float, float]]:
-    """The levels' starting ratings in a file of ``scripts/rate_bots.py``: (family, level) to
-    (``mu``, ``sigma``), for the levels only (``random``, measured as a yardstick, is none).
+@dataclass(frozen=True)
+class Anchor:
+    """A level's measured starting rating in one family, as ``scripts/rate_bots.py`` wrote
+    it: the game (its short name, as in :func:`bot_key`), ``mu`` and ``sigma``, the arena
+    games the level played and the command that measured it."""
+
+    family: str
+    level: str
+    game: str
+    mu: float
+    sigma: float
+    games: int
+    command: str
+
+    @property
+    def key(self) -> str:
+        """The level's key in the ratings (:func:`bot_key`)."""
+        return f"bot:{self.game}:{self.level}"
+
+
+def read_anchor_runs(path: Path) -> dict[tuple[str, str], Anchor]:
+    """The levels' measured ratings in a file of ``scripts/rate_bots.py``, with how they were
+    measured: (family, level) to :class:`Anchor`, for the levels only (``random``, measured
+    as a yardstick, is none). A family without its ``game`` is taken to be named after it
+    (``GAME`` or ``GAME-EDITION``).
 
     Raises:
         AnchorError: a file that is not such a file, said with its name.
     """
     try:
         data = json.loads(path.read_text())
-        anchors: dict[tuple[str, str], tuple[float, float]] = {}
+        anchors: dict[tuple[str, str], Anchor] = {}
         for name, part in data["families"].items():
+            game = str(part.get("game") or str(name).split("-")[0]).split(".")[0]
             for level, rating in part["ratings"].items():
                 if level not in LEVEL_NAMES:
                     continue
                 mu, sigma = float(rating["mu"]), float(rating["sigma"])
                 if not sigma > 0:
                     raise ValueError(f"{name} {level}: sigma {sigma} is not positive")
-                anchors[(str(name), str(level))] = (mu, sigma)
+                anchors[(str(name), str(level))] = Anchor(
+                    str(name),
+                    str(level),
+                    game,
+                    mu,
+                    sigma,
+                    int(rating.get("games", 0)),
+                    str(part.get("command", "")),
+                )
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise AnchorError(f"the bots' ratings in {path} cannot be read: {error}") from error
     return anchors
 
 
+def read_anchors(path: Path) -> dict[tuple[str, str], tuple[float, float]]:
+    """The levels' starting ratings in a file of ``scripts/rate_bots.py``: (family, level) to
+    (``mu``, ``sigma``) (:func:`read_anchor_runs`).
+
+    Raises:
+        AnchorError: a file that is not such a file, said with its name.
+    """
+    return {place: (a.mu, a.sigma) for place, a in read_anchor_runs(path).items()}
+
+
+@functools.cache
+def anchor_runs() -> dict[tuple[str, str], Anchor]:
+    """The levels' measured ratings the server uses (:data:`BOT_RATINGS`, read once)."""
+    return read_anchor_runs(BOT_RATINGS)
+
+
 @functools.cache
 def bot_anchors() -> dict[tuple[str, str], tuple[float, float]]:
     """The levels' starting ratings the server uses (:data:`BOT_RATINGS`, read once)."""
-    return read_anchors(BOT_RATINGS)
+    return {place: (a.mu, a.sigma) for place, a in anchor_runs().items()}
+
+
+def anchored_in(family_name: str) -> list[Anchor]:
+    """The measured levels of one family (those its leaderboard shows from the start)."""
+    return [a for (name, _), a in anchor_runs().items() if name == family_name]
 
 
 def first_rating(family_name: str, player: str) -> tuple[float, float]:
@@ -144,6 +199,18 @@ def first_rating(family_name: str, player: str) -> tuple[float, float]:
         if found is not None:
             return found
     return MU, SIGMA
+
+
+def current(
+    family_name: str, player: str, mu: float, sigma: float, games: int
+) -> tuple[float, float]:
+    """A stored rating as it stands: a bot level's row with no rated game yet (made when it
+    sat at several seats of one game, which moves it not) is its measured rating as the
+    server reads it now (:func:`first_rating`), so that measuring the levels again moves
+    every level that has not played."""
+    if games == 0 and player.startswith("bot:"):
+        return first_rating(family_name, player)
+    return mu, sigma
 
 
 def family(game: AnyGame, config: GameConfig) -> str:
@@ -236,12 +303,15 @@ class RatedGame:
             ],
         )
         rows = connection.execute(
-            sa.select(ratings.c.player, ratings.c.mu, ratings.c.sigma)
+            sa.select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games)
             .where(ratings.c.family == self.family, ratings.c.player.in_(keys))
             .order_by(ratings.c.player)
             .with_for_update()
         ).all()
-        before = {row.player: (float(row.mu), float(row.sigma)) for row in rows}
+        before = {
+            row.player: current(self.family, row.player, float(row.mu), float(row.sigma), row.games)
+            for row in rows
+        }
         team_ranks = ranks(self.returns, self.teams)
         rated = MODEL.rate(
             [[MODEL.rating(*before[self.players[seat]]) for seat in team] for team in self.teams],

@@ -315,7 +315,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         )
         app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, store)
-        lobby = LobbyFeed(store)  # the lobby's open tables, pushed on /ws/lobby
+        lobby = LobbyFeed(store, limits=settings.lobby)  # pushed on /ws/lobby
         await lobby.start()
         app.state.lobby = lobby
         if settings.warm_fast:

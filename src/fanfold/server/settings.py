@@ -7,6 +7,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from fanfold.server.hub import EXPIRE_SECONDS
+from fanfold.server.lobby_feed import LobbyLimits
 from fanfold.server.throttle import ClientLimits
 
 
@@ -38,6 +39,8 @@ class Settings(BaseModel):
         trusted_proxies: addresses or networks of the proxies in front of the server whose
             ``X-Forwarded-For`` names the client (default: none, every client is its own
             address).
+        lobby: the lobby sockets' own limits: per client and per process, the longest
+            write, and a socket's lifetime (:class:`~fanfold.server.lobby_feed.LobbyLimits`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
@@ -54,3 +57,4 @@ class Settings(BaseModel):
     expire_seconds: float | None = EXPIRE_SECONDS
     limits: ClientLimits = Field(default_factory=ClientLimits)
     trusted_proxies: tuple[str, ...] = ()
+    lobby: LobbyLimits = Field(default_factory=LobbyLimits)

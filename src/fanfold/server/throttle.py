@@ -34,6 +34,9 @@ CREATING = frozenset({("POST", "/api/tables"), ("POST", "/api/records")})
 #: Paths no client's limits count: a router's health checks and a metrics scraper, which ask
 #: every second or so from one address.
 UNCOUNTED = frozenset({"/health", "/ready", "/metrics"})
+#: WebSockets with limits of their own (the lobby's: :class:`fanfold.server.lobby_feed.
+#: LobbyLimits`): counted as requests, but not against a client's open sockets.
+OWN_SOCKET_LIMITS = frozenset({"/ws/lobby"})
 #: The WebSocket close code for a connection refused by a limit (policy violation).
 POLICY = 1008
 
@@ -49,7 +52,8 @@ class ClientLimits:
             ``POST /api/records``).
         requests_per_minute: HTTP requests and WebSocket connections a client may make a
             minute, pages and scripts included.
-        sockets: WebSockets a client may hold open at once.
+        sockets: WebSockets a client may hold open at once (the lobby's have limits of
+            their own: :class:`fanfold.server.lobby_feed.LobbyLimits`).
         spectators: spectators (sockets without a seat) a table takes at once; its players
             are never refused.
     """
@@ -200,7 +204,7 @@ class Throttle:
         if refusal is not None:
             await self._refuse(kind, *refusal, receive, send)
             return
-        if kind == "http":
+        if kind == "http" or scope.get("path") in OWN_SOCKET_LIMITS:
             await self.app(scope, receive, send)
             return
         if self.open[client] >= self.limits.sockets:

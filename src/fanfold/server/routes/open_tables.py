@@ -1,12 +1,15 @@
 """Open tables: the lobby's list of listed tables with seats anyone may take
 (``GET /api/open-tables``, and pushed on the WebSocket ``/ws/lobby`` whenever it changes:
 :mod:`fanfold.server.lobby_feed`), taking one (``POST /api/tables/{id}/join``) and quick match
-(``POST /api/quick-match``: the oldest open table of the same settings), and the creator
+(``POST /api/quick-match``: the oldest open table of the same settings: game, variant without
+options of its own, players, rated or not, time limit), and the creator
 giving a seat nobody took to a bot (``POST /api/tables/{id}/bot``)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket
@@ -15,8 +18,8 @@ from fanfold.core.config import JSONObject
 from fanfold.core.registry import set_up
 from fanfold.server import protocol
 from fanfold.server.live import NotFoundError, storage_failure
-from fanfold.server.lobby_feed import LobbyFeed, open_table_lines
-from fanfold.server.outbox import Outbox, spectators_pacer
+from fanfold.server.lobby_feed import RENEW, LobbyFeed, LobbySender, open_table_lines
+from fanfold.server.outbox import spectators_pacer
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.accounts import AccountDep
 
@@ -68,8 +71,12 @@ async def quick_match(body: protocol.QuickMatch, hub: HubDep, account: AccountDe
             and line["variant"] == variant
             and line["players"] == count
             and line["rated"] == body.rated
+            and line["time_limit"] == body.time_limit
         ):
             try:
+                live = await hub.get(str(line["table"]))
+                if live.table.config != config:
+                    continue  # the variant with options of its own: joined from its line only
                 seat, token = await hub.join(
                     str(line["table"]), account.id if account is not None else None
                 )
@@ -85,37 +92,74 @@ async def quick_match(body: protocol.QuickMatch, hub: HubDep, account: AccountDe
 LISTENS_ONLY = 1003
 
 
+def _client(websocket: WebSocket) -> str:
+    """The client as the per-client limits count it (:mod:`fanfold.server.throttle`)."""
+    counted = websocket.scope.get("state", {}).get("client")
+    if isinstance(counted, str):
+        return counted
+    return websocket.client.host if websocket.client is not None else "unknown"
+
+
 @socket_router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
     """The lobby's open tables (``LobbyTables``): sent once the socket opens and again after
-    every change. The socket takes no messages: one is answered by closing it (1003)."""
+    every change, within the lobby sockets' own limits
+    (:class:`~fanfold.server.lobby_feed.LobbyLimits`). The socket takes no messages: one is
+    answered by closing it (1003)."""
     feed: LobbyFeed = websocket.app.state.lobby
+    limits = feed.limits
+    client = _client(websocket)
     await spectators_pacer().turn()  # a crowd of lobbies opening is let in a few at a time
+    refusal = feed.admit(client)
     await websocket.accept()
+    if refusal is not None:
+        code, sentence = refusal
+        with contextlib.suppress(Exception):  # the client may be gone already
+            await websocket.send_text(
+                json.dumps({"type": "error", "error": sentence, "kind": "RateLimited"})
+            )
+            await websocket.close(code=code, reason=sentence[:120])
+        return
 
     async def close(code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
 
-    outbox = Outbox(websocket.send_text, close)
-    sent: list[str] = [""]
+    sender = LobbySender(
+        websocket.send_text, close, send_seconds=limits.send_seconds, pacer=spectators_pacer()
+    )
+    counted = [True]
 
-    def push(text: str) -> None:
-        if text != sent[0]:
-            sent[0] = text
-            outbox.post(text)
+    def release() -> None:  # once, and before a renewal's close (so the page may reconnect)
+        if counted[0]:
+            counted[0] = False
+            feed.leave(client)
 
-    stop = feed.subscribe(push)
+    stop = feed.subscribe(sender.post)
     sockets = websocket.app.state.hub.metrics.sockets  # counted with the tables' sockets
     sockets.inc()
+    receiving: asyncio.Task[Any] = asyncio.ensure_future(websocket.receive())
     try:
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            outbox.shut(LISTENS_ONLY, "the lobby's socket takes no messages")
-            await outbox.wait()
-            break
+        done, _ = await asyncio.wait(
+            {receiving, sender.task},
+            timeout=limits.lifetime_seconds,
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        if sender.task in done:
+            return  # dropped (it did not read) or gone
+        if receiving in done:
+            if receiving.result()["type"] != "websocket.disconnect":
+                sender.shut(LISTENS_ONLY, "the lobby's socket takes no messages")
+        else:
+            minutes = limits.lifetime_seconds / 60
+            release()
+            sender.shut(
+                RENEW, f"a lobby connection lasts {minutes:g} min; connect again for the list"
+            )
+        if not sender.task.done():
+            await asyncio.wait({sender.task}, timeout=limits.send_seconds * 2)
     finally:
+        receiving.cancel()
         sockets.dec()
         stop()
-        await outbox.stop()
+        release()
+        await sender.stop()

@@ -183,8 +183,8 @@ async function start(event) {
   }
 }
 
-// issue 31: quick match: a seat at the open table of the chosen game, variant, players and
-// rated box that has waited longest (the server says so when none waits).
+// issue 31: quick match: a seat at the open table of the chosen game, variant, players, rated
+// box and time limit that has waited longest (the server says so when none waits).
 async function quickMatch() {
   errorBox.textContent = "";
   const body = {
@@ -193,6 +193,8 @@ async function quickMatch() {
     players: Number(playersSelect.value),
     rated: document.getElementById("rated").checked,
   };
+  const limit = document.getElementById("time-limit").value;
+  if (chosen.time_limit && limit) body.time_limit = Number(limit); // the same time limit too
   try {
     const taken = await api("POST", "/api/quick-match", body);
     remember(taken.table, taken.token, {}, `${chosen.title} (${variantSelect.value}), quick match`);

@@ -1,17 +1,24 @@
 // The lobby's "Seats to take": listed tables with open seats, each with a Join button that
 // takes the seat and opens the table. The server pushes the list on the WebSocket /ws/lobby
 // whenever it changes; while that socket is down the page asks for the list every few
-// seconds, and it reconnects, waiting longer each time (up to 8 s). The list's `data-feed`
-// says which: "push" or "poll".
+// seconds, and it reconnects, waiting longer each time (up to 8 s; a minute when the server
+// said it holds enough lobby sockets). The list's `data-feed` says which: "push" or "poll".
+// The server closes a lobby socket after a while (4000): a page that is shown connects again
+// at once; a hidden page neither polls nor connects until it is shown again.
 import { api, remember } from "/static/common.js";
 
 const box = document.getElementById("open-seats");
 const errors = document.getElementById("join-error");
 const EVERY_MS = 4000;
 const MAX_WAIT_MS = 8000;
+// Close codes: too many lobby sockets from this client or on the server, and renewal.
+const REFUSED = new Set([1008, 1013]);
+const REFUSED_WAIT_MS = 60000;
+const RENEW = 4000;
 
 let polling = null;
 let wait = 500;
+let asleep = false; // closed while hidden: connect again once shown
 
 async function join(line) {
   errors.textContent = "";
@@ -34,7 +41,8 @@ function show(lines) {
     button.textContent = "Join";
     button.addEventListener("click", () => join(line));
     const what = `${line.game}${line.variant ? ` (${line.variant})` : ""}, ${line.players} players, `
-      + `${line.free} seat${line.free === 1 ? "" : "s"} free${line.rated ? ", rated" : ""} `;
+      + `${line.free} seat${line.free === 1 ? "" : "s"} free${line.rated ? ", rated" : ""}`
+      + `${line.time_limit ? `, ${line.time_limit} s a decision` : ""} `;
     li.append(what, button);
     li.dataset.table = line.table;
     box.append(li);
@@ -67,21 +75,42 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type !== "open_tables") return;
-    if (polling !== null) {
-      clearInterval(polling);
-      polling = null;
-    }
+    stopPolling();
     box.dataset.feed = "push";
     wait = 500;
     show(message.tables);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
+    if (document.hidden) {
+      stopPolling();
+      asleep = true;
+      return;
+    }
+    if (event.code === RENEW) {
+      connect();
+      return;
+    }
     poll();
     refresh();
-    setTimeout(connect, wait);
+    setTimeout(connect, REFUSED.has(event.code) ? REFUSED_WAIT_MS : wait);
     wait = Math.min(wait * 2, MAX_WAIT_MS);
   });
 }
+
+function stopPolling() {
+  if (polling !== null) {
+    clearInterval(polling);
+    polling = null;
+  }
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && asleep) {
+    asleep = false;
+    refresh();
+    connect();
+  }
+});
 
 refresh();
 connect();

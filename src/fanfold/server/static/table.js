@@ -120,6 +120,7 @@ function setUpPage() {
   const notes = [];
   if (message.options.chosen_deal) notes.push("The deal was chosen by the table's creator: not a fair game.");
   if (message.options.practice) notes.push("A practice table: moves can be taken back; not a fair game.");
+  if (message.options.rated) notes.push("A rated game: its end moves the players' ratings.");
   $("notes").textContent = notes.join(" ");
   $("notes").hidden = !notes.length;
 }
@@ -334,11 +335,41 @@ function onBoardKey(event) {
   choices[next].focus();
 }
 
+// The signed-in players' names by seat (GET /api/tables/ID/players): read when the page
+// opens, and again when a person's seat not asked about yet is first held by a connection (a
+// seat taken from the lobby or by an invitation); a seat whose invitation is made again is
+// asked about again. So a page asks a few times at most, however often players come and go.
+let accountNames = {};
+let namesAsked = null;
+function readNames() {
+  const people = message.seats.filter((s) => !s.bot);
+  for (const seat of people.filter((s) => s.open)) {
+    namesAsked?.delete(seat.seat);
+    delete accountNames[seat.seat];
+  }
+  const fresh = namesAsked === null
+    ? people.filter((s) => !s.open)
+    : people.filter((s) => !s.open && s.present && !namesAsked.has(s.seat));
+  if (namesAsked !== null && !fresh.length) return;
+  namesAsked ??= new Set();
+  for (const seat of fresh) namesAsked.add(seat.seat);
+  api("GET", `/api/tables/${tableId}/players`)
+    .then((found) => {
+      accountNames = Object.fromEntries(found.seats.map((s) => [s.seat, s.name]));
+      // a seat nobody held yet: ask again once a connection holds it
+      for (const seat of fresh) if (!seat.present && !(seat.seat in accountNames)) namesAsked.delete(seat.seat);
+      drawSeats();
+    })
+    .catch(() => { for (const seat of fresh) namesAsked.delete(seat.seat); });
+}
+
 function drawSeats() {
   const list = $("seats");
   list.replaceChildren();
+  readNames();
   message.seats.forEach((seat) => {
-    const who = seat.bot ? botName(seat.player) : seat.yours ? "you" : seat.open ? "invited, not here yet" : "player";
+    const person = accountNames[seat.seat] ?? "player";
+    const who = seat.bot ? botName(seat.player) : seat.yours ? "you" : seat.open ? "invited, not here yet" : person;
     const li = el("li", { text: `${seat.name}: ${who}` });
     if (message.decider === seat.seat) li.classList.add("deciding");
     list.append(li);
@@ -429,6 +460,7 @@ function drawEnd(m) {
     });
     box.append(list);
   }
+  drawRatings(m, box);
   const buttons = el("div", { class: "buttons" });
   // A rematch: the same people one seat on, a new deal (for patience: the next deal).
   const again = m.seats.length === 1 ? "Next deal" : "Rematch";
@@ -443,6 +475,36 @@ function drawEnd(m) {
     el("a", { class: "button", href: "/", text: "New game" }),
   );
   box.append(buttons);
+}
+
+// A rated game's rating changes, read once the game is over (the end and the ratings are
+// stored together) and drawn in the end panel each time it is drawn again.
+let endRatings = null;
+function drawRatings(m, box) {
+  if (!m.options.rated) return;
+  if (endRatings === null) {
+    endRatings = "asking";
+    api("GET", `/api/tables/${tableId}/ratings`)
+      .then((found) => {
+        endRatings = found;
+        if (message?.outcome) drawEnd(message);
+      })
+      .catch(() => { endRatings = null; });
+    return;
+  }
+  if (endRatings === "asking" || !endRatings.changes.length) return;
+  const list = el("ul", { class: "end-ratings", "aria-label": "rating changes" });
+  for (const change of endRatings.changes) {
+    const moved = change.after - change.before;
+    const item = el("li", {});
+    item.append(
+      el("a", { href: change.page, text: change.name }),
+      `${change.seat === m.seat ? " (you)" : ""}: ${change.before} → ${change.after} `
+        + `(${moved >= 0 ? "+" : ""}${moved}), ± ${change.uncertainty}`,
+    );
+    list.append(item);
+  }
+  box.append(el("h3", { text: "Ratings" }), list);
 }
 
 // The rematch's page, with this browser's own link (its token holds its seat there too).
