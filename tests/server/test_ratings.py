@@ -363,7 +363,9 @@ def people(board: list[JSON]) -> list[JSON]:
 def play_out(players: dict[int, tuple[TestClient, str]], table: str) -> JSON:
     """Each person plays the first legal action when they decide, until the game ends."""
     any_client, any_token = next(iter(players.values()))
-    deadline = time.monotonic() + 120
+    # A guard against a game that never ends, not a timing: four seats of Trionfey take about
+    # 30 s on a quiet machine and several times that beside other work.
+    deadline = time.monotonic() + 600
     while True:
         message = look(any_client, table, any_token)
         if message["outcome"] is not None:
