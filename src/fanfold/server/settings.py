@@ -38,6 +38,10 @@ class Settings(BaseModel):
         trusted_proxies: addresses or networks of the proxies in front of the server whose
             ``X-Forwarded-For`` names the client (default: none, every client is its own
             address).
+        health_port: a port of its own on which the process answers ``/health`` and
+            ``/ready`` from a thread, never queued behind the tables' work
+            (:mod:`fanfold.server.checks`; ``None``: on the game's port only).
+        health_host: the address the health port listens on.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
@@ -54,3 +58,5 @@ class Settings(BaseModel):
     expire_seconds: float | None = EXPIRE_SECONDS
     limits: ClientLimits = Field(default_factory=ClientLimits)
     trusted_proxies: tuple[str, ...] = ()
+    health_port: int | None = Field(default=None, ge=0, le=65535)
+    health_host: str = "127.0.0.1"
