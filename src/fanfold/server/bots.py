@@ -24,7 +24,6 @@ running decision to end.
 from __future__ import annotations
 
 import asyncio
-import gc
 import heapq
 import itertools
 import logging
@@ -222,7 +221,6 @@ class BotPool:
     def shutdown(self) -> None:
         """Stop the workers now: a decision under way is abandoned (the server is stopping,
         and an unfinished decision is asked again after a restart)."""
-        stopped: list[Executor] = []
         for executor in self.executors:
             # Its processes first: shutting it down forgets them, and a worker busy warming
             # up would hold the server's exit until it finished.
@@ -230,19 +228,6 @@ class BotPool:
             executor.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 process.terminate()
-            if processes:
-                stopped.append(executor)
-        if stopped:
-            # Wait for the pools to wind down (their processes are ending) and let them go,
-            # so that their queues' semaphores are released now: a server stopped by a
-            # signal dies of that signal once stopped (uvicorn raises it again), before
-            # Python's exit would release them, and multiprocessing's resource tracker then
-            # printed a warning of "leaked semaphore objects" on standard error.
-            for executor in stopped:
-                executor.shutdown(wait=True)
-            self.executors = [e for e in self.executors if e not in stopped]
-            del stopped, executor
-            gc.collect()
 
     @property
     def busy(self) -> int:

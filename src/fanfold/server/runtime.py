@@ -350,9 +350,6 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             compiled.stop_compiling()
             sweeper.cancel()
             gc.set_threshold(*thresholds)
-            # What start-up set aside may be collected again: the bot pool's queues among
-            # it, whose semaphores its shutdown lets go (fanfold.server.bots).
-            gc.unfreeze()
             for live in hub.live.values():
                 for task in (live.bots, live.clock):
                     if task is not None:
