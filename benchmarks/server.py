@@ -501,12 +501,14 @@ def new_database(socket_folder: str, name: str) -> str:
 
 
 def start_process(
-    folder: Path, port: int, url: str, args: argparse.Namespace
+    folder: Path, port: int, health: int, url: str, args: argparse.Namespace
 ) -> subprocess.Popen[bytes]:
-    """One ``fanfold serve`` process on ``port`` (as ``fanfold serve --processes`` starts
-    each), HAProxy's address trusted for the clients' own."""
+    """One ``fanfold serve`` process on ``port`` with its health checks on ``health`` (as
+    ``fanfold serve --processes`` starts each), HAProxy's address trusted for the clients'
+    own."""
     command = [
         *(sys.executable, "-m", "fanfold", "serve", "--port", str(port), "--db", url),
+        *("--health-port", str(health)),
         *("--bot-pause", "0", "--bot-seconds", f"{args.bot_seconds:g}"),
         *("--bot-workers", str(args.bot_workers), "--trusted-proxy", "127.0.0.1"),
         *("--keep-seconds", f"{args.keep_seconds:g}"),
@@ -531,9 +533,10 @@ def wait_ready(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
 
 
 @contextmanager
-def haproxy(folder: Path, ports: list[int]) -> Iterator[int]:
+def haproxy(folder: Path, ports: list[int], health: list[int]) -> Iterator[int]:
     """HAProxy with ``deploy/haproxy.cfg`` (its server lines cut to ``ports``) in front of
-    the processes; yields its port once it serves the API."""
+    the processes, checking each on its ``health`` port; yields its port once it serves the
+    API."""
     config = "\n".join(
         line
         for line in HAPROXY_CONFIG.read_text().splitlines()
@@ -543,8 +546,9 @@ def haproxy(folder: Path, ports: list[int]) -> Iterator[int]:
     path.write_text(config + "\n")
     port = free_port()
     environment = dict(os.environ, FANFOLD_BIND=f"127.0.0.1:{port}")
-    for number, server in enumerate(ports, start=1):
+    for number, (server, check) in enumerate(zip(ports, health, strict=True), start=1):
         environment[f"FANFOLD_S{number}"] = f"127.0.0.1:{server}"
+        environment[f"FANFOLD_H{number}"] = str(check)
     log = (folder / "haproxy.log").open("ab")
     process = subprocess.Popen(
         ["haproxy", "-f", str(path), "-db"], stdout=log, stderr=log, env=environment
@@ -603,6 +607,9 @@ class Run:
     loaded: list[float] = field(default_factory=list)
     after: list[float] = field(default_factory=list)
     kill: Tally | None = None
+    #: The search for the most tables within the aim (:func:`largest_within_aim`): each
+    #: table count tried, with its p99 (ms) and errors.
+    largest: dict[int, tuple[float, int]] = field(default_factory=dict)
 
 
 def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.Namespace) -> Run:
@@ -611,13 +618,17 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
     a person's pace (when there is another to take its tables)."""
     result = Run()
     url = new_database(socket_folder, f"bench_{count}")
-    ports: list[int] = []
-    while len(ports) < count:
+    taken: list[int] = []
+    while len(taken) < 2 * count:
         port = free_port()
-        if port not in ports:
-            ports.append(port)
+        if port not in taken:
+            taken.append(port)
+    ports, health = taken[:count], taken[count:]
     with ExitStack() as stack:
-        processes = [start_process(folder, port, url, args) for port in ports]
+        processes = [
+            start_process(folder, port, check, url, args)
+            for port, check in zip(ports, health, strict=True)
+        ]
 
         def stop_all() -> None:
             for process in processes:
@@ -630,9 +641,9 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
                     process.kill()
 
         stack.callback(stop_all)
-        for port, process in zip(ports, processes, strict=True):
-            wait_ready(port, process, folder / f"server-{port}.log")
-        proxy = stack.enter_context(haproxy(folder, ports))
+        for port, check, process in zip(ports, health, processes, strict=True):
+            wait_ready(check, process, folder / f"server-{port}.log")
+        proxy = stack.enter_context(haproxy(folder, ports, health))
         base = f"http://127.0.0.1:{proxy}"
         time.sleep(2.0)
         result.started = [memory_mb(process.pid)[0] for process in processes]
@@ -650,6 +661,8 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
                 used = sum(cpu_seconds(process.pid) for process in processes) - cpu
                 result.levels[tables, think] = (tally, used / args.seconds * 100)
                 show_level(f"{count} processes", tables, think, tally, args.seconds)
+        if args.aim_ms is not None:
+            result.largest = largest_within_aim(base, count, args)
         result.loaded = [memory_mb(process.pid)[0] for process in processes]
         # Every table leaves memory once nobody plays it (--keep-seconds), then the memory
         # each process kept is read.
@@ -680,6 +693,48 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
                 args.kill_seconds,
             )
     return result
+
+
+def largest_within_aim(
+    base: str, count: int, args: argparse.Namespace
+) -> dict[int, tuple[float, int]]:
+    """The largest table count whose p99 act-to-ok stays under ``--aim-ms`` at a person's
+    pace (``--aim-think``), without errors and without spectators (the players' own
+    latency; the spectators' load is in the levels): table counts from ``--aim-from`` doubled until
+    one misses the aim (or ``--aim-to`` is reached), then halved intervals until the counts
+    that pass and miss are within ``--aim-step`` of each other. Returns each count tried
+    with its p99 (ms) and errors."""
+    tried: dict[int, tuple[float, int]] = {}
+
+    def passes(tables: int) -> bool:
+        tally = asyncio.run(level(base, tables, args.seconds, args.aim_think, args.watched, 0))
+        show_level(f"{count} processes, aim", tables, args.aim_think, tally, args.seconds)
+        p99 = percentile(tally.latencies, 0.99) * 1000 if tally.latencies else float("inf")
+        tried[tables] = (p99, len(tally.errors))
+        return p99 < args.aim_ms and not tally.errors
+
+    good, bad = 0, None
+    tables = args.aim_from
+    while bad is None:
+        if passes(tables):
+            good = tables
+            if tables >= args.aim_to:
+                return tried
+            tables = min(args.aim_to, tables * 2)
+        else:
+            bad = tables
+    while bad - good > args.aim_step:
+        middle = (good + bad) // 2
+        if passes(middle):
+            good = middle
+        else:
+            bad = middle
+    return tried
+
+
+def largest_passing(tried: dict[int, tuple[float, int]], aim: float) -> int:
+    """The largest count tried that met the aim (0: none did)."""
+    return max((t for t, (p99, errors) in tried.items() if p99 < aim and not errors), default=0)
 
 
 def show_level(name: str, tables: int, think: float, tally: Tally, seconds: float) -> None:
@@ -734,6 +789,27 @@ def cluster_table(runs: dict[int, Run], args: argparse.Namespace) -> None:
                     for t, cpu in found
                 ],
             )
+    if args.aim_ms is not None:
+        pace = f"think {args.aim_think:g} s"
+        row(
+            f"most tables with p99 under {args.aim_ms:g} ms ({pace}, no errors)",
+            [
+                f"{largest_passing(runs[n].largest, args.aim_ms):,}"
+                if largest_passing(runs[n].largest, args.aim_ms)
+                else f"fewer than {min(runs[n].largest, default=args.aim_from):,}"
+                for n in counts
+            ],
+        )
+        row(
+            "the search: tables tried, p99 ms",
+            [
+                ", ".join(
+                    f"{t:,}: {p99:.0f}" + (f" ({e} errors)" if e else "")
+                    for t, (p99, e) in sorted(runs[n].largest.items())
+                )
+                for n in counts
+            ],
+        )
     kills = [runs[n].kill for n in counts]
     row(
         f"SIGKILL of one process ({args.kill_tables} tables, think {args.kill_think:g} s): "
@@ -851,6 +927,24 @@ def main() -> None:
         "--kill-at", type=float, default=4.0, help="seconds into that level of the SIGKILL"
     )
     parser.add_argument("--kill-seconds", type=float, default=14.0, help="the length of that level")
+    parser.add_argument(
+        "--aim-ms",
+        type=float,
+        default=None,
+        help="with --processes: also search, for each process count, the most tables whose "
+        "p99 act-to-ok stays under this many ms (the issue's aim: 50) at --aim-think, with "
+        "--seconds a try and no spectators",
+    )
+    parser.add_argument(
+        "--aim-think", type=float, default=2.0, help="the players' think time in that search"
+    )
+    parser.add_argument(
+        "--aim-from", type=int, default=100, help="the search's first table count (doubled)"
+    )
+    parser.add_argument("--aim-to", type=int, default=4000, help="the search's largest count")
+    parser.add_argument(
+        "--aim-step", type=int, default=50, help="the search ends when it is this close"
+    )
     parser.add_argument(
         "--fsync",
         action="store_true",

@@ -48,21 +48,22 @@ ACTIONS = 12
 @contextmanager
 def fanfold_processes(
     url: str, folder: Path, count: int
-) -> Iterator[list[tuple[subprocess.Popen[str], int]]]:
-    """``count`` ``fanfold serve`` processes, each on a free port with one bot worker and its
-    log in ``folder`` (``s0.log``, ...), started together; yields them once each is
-    ``/ready``. Killed at the end."""
-    started: list[tuple[subprocess.Popen[str], int, Path]] = []
+) -> Iterator[list[tuple[subprocess.Popen[str], int, int]]]:
+    """``count`` ``fanfold serve`` processes, each on a free port and a free health port
+    (``--health-port``) with one bot worker and its log in ``folder`` (``s0.log``, ...),
+    started together; yields each with its two ports once each is ``/ready``. Killed at the
+    end."""
+    started: list[tuple[subprocess.Popen[str], int, int, Path]] = []
     try:
         for number in range(count):
-            port = free_port()
+            port, health = free_port(), free_port()
             log = folder / f"s{number}.log"
             with log.open("a") as output:
                 process = subprocess.Popen(
                     [
                         *(sys.executable, "-m", "fanfold", "serve", "--port", str(port)),
                         *("--db", url, "--bot-pause", "0", "--bot-seconds", "0.2"),
-                        *("--bot-workers", "1"),
+                        *("--bot-workers", "1", "--health-port", str(health)),
                     ],
                     stdout=output,
                     stderr=subprocess.STDOUT,
@@ -70,24 +71,26 @@ def fanfold_processes(
                     cwd=ROOT,
                     env=_environment(),
                 )
-            started.append((process, port, log))
-        deadline = time.monotonic() + 120
-        for process, port, log in started:
+            started.append((process, port, health, log))
+        deadline = time.monotonic() + 300  # a busy machine: the bots' workers start first
+        for process, port, health, log in started:
             while True:
                 assert process.poll() is None, log.read_text()
                 try:
-                    if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
+                    ready = httpx.get(f"http://127.0.0.1:{health}/ready", timeout=2)
+                    if ready.status_code == 200:
+                        assert httpx.get(f"http://127.0.0.1:{port}/ready", timeout=10).is_success
                         break
                 except httpx.TransportError:
                     pass
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.1)
-        yield [(process, port) for process, port, _ in started]
+        yield [(process, port, health) for process, port, health, _ in started]
     finally:
-        for process, _, _ in started:
+        for process, _, _, _ in started:
             if process.poll() is None:
                 process.kill()
-        for process, _, _ in started:
+        for process, _, _, _ in started:
             process.wait(timeout=30)
 
 
@@ -105,20 +108,21 @@ def config_for(count: int, folder: Path) -> Path:
 
 
 @contextmanager
-def haproxy(ports: list[int], log: Path) -> Iterator[int]:
-    """HAProxy with ``deploy/haproxy.cfg`` in front of ``ports`` (one to three); yields its
-    port."""
+def haproxy(servers: list[tuple[int, int]], log: Path) -> Iterator[int]:
+    """HAProxy with ``deploy/haproxy.cfg`` in front of one to three processes, each its port
+    and its health port; yields HAProxy's port."""
     binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
     if not Path(binary).exists():
         pytest.fail(
             "haproxy is missing: the test set-up installs Debian's haproxy package",
             pytrace=False,
         )
-    config = CONFIG if len(ports) == 3 else config_for(len(ports), log.parent)
+    config = CONFIG if len(servers) == 3 else config_for(len(servers), log.parent)
     port = free_port()
     environment = dict(os.environ, FANFOLD_BIND=f"127.0.0.1:{port}")
-    for number, server in enumerate(ports, start=1):
+    for number, (server, health) in enumerate(servers, start=1):
         environment[f"FANFOLD_S{number}"] = f"127.0.0.1:{server}"
+        environment[f"FANFOLD_H{number}"] = str(health)
     with log.open("a") as output:
         process = subprocess.Popen(
             [binary, "-f", str(config), "-db"],
@@ -188,7 +192,8 @@ class Player:
         assert self.socket is not None
         while True:
             try:
-                raw = self.socket.recv(timeout=20)
+                # Generous: a bot's first move waits for its worker on a busy machine.
+                raw = self.socket.recv(timeout=60)
             except TimeoutError:
                 raise AssertionError(f"table {self.table} is silent: {self.state}") from None
             message: JSON = json.loads(raw)
@@ -227,8 +232,9 @@ class Player:
 def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
     with ExitStack() as stack:
         processes = stack.enter_context(fanfold_processes(pg_url, tmp_path, 3))
-        port = stack.enter_context(haproxy([p for _, p in processes], tmp_path / "haproxy.log"))
-        pids = {process.pid: process for process, _ in processes}
+        served = [(port, health) for _, port, health in processes]
+        port = stack.enter_context(haproxy(served, tmp_path / "haproxy.log"))
+        pids = {process.pid: process for process, _, _ in processes}
         site = stack.enter_context(httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10))
         assert site.get("/api/games").status_code == 200  # the lobby's API from any process
 
@@ -321,9 +327,26 @@ def test_several_processes_need_postgresql(tmp_path: Path) -> None:
     assert not (tmp_path / "x.db").exists()  # nothing was started or made
 
 
+def test_a_health_port_overlapping_the_game_ports_is_refused(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "fanfold", "serve", "--processes", "2"),
+            *("--port", "8001", "--health-port", "8002"),
+            *("--db", "postgresql+psycopg://nobody@/nothing?host=/nonexistent"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_environment(),
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "--health-port 8002 and --port 8001 overlap" in done.stderr
+
+
 def test_serve_processes_starts_one_process_a_port(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
-    first = free_port()
-    ports = [first, first + 1]
+    first, checks = free_port(), free_port()
+    ports = [first, first + 1, checks, checks + 1]  # the games' ports, the health ports
     with (tmp_path / "serve.log").open("a") as output:
         parent = subprocess.Popen(
             [
@@ -339,6 +362,8 @@ def test_serve_processes_starts_one_process_a_port(pg_url: str, tmp_path: Path) 
                 pg_url,
                 "--bot-workers",
                 "1",
+                "--health-port",
+                str(checks),
             ],
             stdout=output,
             stderr=subprocess.STDOUT,

@@ -45,8 +45,9 @@ def test_a_browser_game_goes_on_when_its_process_is_killed(
 ) -> None:
     with ExitStack() as stack:
         processes = stack.enter_context(fanfold_processes(pg_url, tmp_path, 2))
-        port = stack.enter_context(haproxy([p for _, p in processes], tmp_path / "haproxy.log"))
-        pids = {process.pid: process for process, _ in processes}
+        served = [(port, health) for _, port, health in processes]
+        port = stack.enter_context(haproxy(served, tmp_path / "haproxy.log"))
+        pids = {process.pid: process for process, _, _ in processes}
         site = f"http://127.0.0.1:{port}"
         # Two moves each; either side may lose that early (a line of one shape or one colour),
         # so a game that has ended by then is set aside for a new table.

@@ -174,10 +174,11 @@ def test_start_up_expires_first_and_never_expire_keeps_everything(store: Store) 
     async def scenario(expire: float | None) -> tuple[int, list[str]]:
         hub = Hub(store, bot_seconds=None, expire_seconds=expire)
         loaded = await hub.resume_all()
-        for live in hub.live.values():
-            if live.bots is not None:
-                live.bots.cancel()
-        await asyncio.sleep(0)
+        stopped = [live.bots for live in hub.live.values() if live.bots is not None]
+        for task in stopped:
+            task.cancel()
+        # A bot's action being written when it was stopped is stored (or not) first.
+        await asyncio.gather(*stopped, return_exceptions=True)
         hub.executor.shutdown()
         return loaded, store.unfinished()
 

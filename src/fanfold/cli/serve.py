@@ -84,6 +84,17 @@ def serve(
             min=1,
         ),
     ] = 600.0,
+    health_port: Annotated[
+        int | None,
+        typer.Option(
+            help="Also answer /health and /ready on this port, from a thread of the process "
+            "that never waits behind the tables' work, for a router's health checks "
+            "(docs/deploy.md); with --processes N, ports HEALTH_PORT to HEALTH_PORT+N-1. "
+            "Default: on the game's port only.",
+            min=1,
+            max=65535,
+        ),
+    ] = None,
     log_format: Annotated[
         LogFormat,
         typer.Option(
@@ -127,6 +138,15 @@ def serve(
             )
         if port + processes - 1 > 65535:
             fail(f"--port {port} leaves no room for {processes} ports")
+    if health_port is not None:
+        if health_port + processes - 1 > 65535:
+            fail(f"--health-port {health_port} leaves no room for {processes} ports")
+        serving = set(range(port, port + processes))
+        if serving & set(range(health_port, health_port + processes)):
+            fail(
+                f"--health-port {health_port} and --port {port} overlap: the health checks "
+                "need ports of their own"
+            )
     _check_store(url)
     if processes > 1:
         arguments = [
@@ -137,7 +157,11 @@ def serve(
         ]
         for proxy in proxies:
             arguments += ["--trusted-proxy", proxy]
-        _supervise([port + n for n in range(processes)], arguments)
+        _supervise(
+            [port + n for n in range(processes)],
+            arguments,
+            None if health_port is None else [health_port + n for n in range(processes)],
+        )
         return
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     if json_lines:  # every line a JSON object, the progress lines too
@@ -165,6 +189,8 @@ def serve(
             trusted_proxies=proxies,
             keep_seconds=keep_seconds,
             keep_finished_seconds=min(keep_seconds, 30.0),
+            health_port=health_port,
+            health_host=host,
         ),
         host=host,
         port=port,
@@ -209,16 +235,21 @@ def _check_store(url: str) -> None:
 RESTART_SECONDS = 1.0
 
 
-def _supervise(ports: list[int], arguments: list[str]) -> None:
-    """Run one ``fanfold serve`` process per port until Ctrl-C or SIGTERM, starting again
-    any that stops (its tables are taken meanwhile by the others, through the router)."""
+def _supervise(ports: list[int], arguments: list[str], health: list[int] | None) -> None:
+    """Run one ``fanfold serve`` process per port (each with its health port, if any) until
+    Ctrl-C or SIGTERM, starting again any that stops (its tables are taken meanwhile by the
+    others, through the router)."""
     import signal
     import subprocess
     import sys
     import time
 
+    health_of = dict(zip(ports, health or [], strict=False))
+
     def start(port: int) -> subprocess.Popen[bytes]:
         command = [sys.executable, "-m", "fanfold", "serve", "--port", str(port), *arguments]
+        if port in health_of:
+            command += ["--health-port", str(health_of[port])]
         return subprocess.Popen(command)
 
     running = {port: start(port) for port in ports}

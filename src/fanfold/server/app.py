@@ -110,6 +110,8 @@ def create_app(
     expire_seconds: float | None = EXPIRE_SECONDS,
     limits: ClientLimits | None = None,
     trusted_proxies: Sequence[str] = (),
+    health_port: int | None = None,
+    health_host: str = "127.0.0.1",
 ) -> FastAPI:
     """The application, on the store at ``store_url`` with these settings (see
     :class:`~fanfold.server.settings.Settings` for each), or from one :class:`Settings`
@@ -134,6 +136,8 @@ def create_app(
             expire_seconds=expire_seconds,
             limits=limits if limits is not None else ClientLimits(),
             trusted_proxies=tuple(trusted_proxies),
+            health_port=health_port,
+            health_host=health_host,
         )
     )
     proxies = trusted_networks(settings.trusted_proxies)

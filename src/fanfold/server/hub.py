@@ -12,6 +12,7 @@ the server's budget (:mod:`fanfold.server.budget`), so a slow bot never stalls a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -141,7 +142,10 @@ class Hub:
         self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
         self.pool = pool or BotPool()
         self.live: dict[str, LiveTable] = {}
+        #: The store's writes of actions (:meth:`_commit`): one thread, off the event loop.
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
+        self._writing: asyncio.Task[None] | None = None
         self._loading = asyncio.Lock()
 
     # ------------------------------------------------------------- creating
@@ -870,8 +874,15 @@ class Hub:
             _stored_options(table, live.options),
             on_end=_rating_of(live),
         )
+        future = self._commit(row)
         try:
-            await self._commit(row)
+            await _settled(future)
+        except asyncio.CancelledError:
+            # Stopped while its row was written (_settled waited for the write): the table
+            # keeps the action only if the store does.
+            if future.exception() is not None:
+                table.take_back()
+            raise
         except ElsewhereError:
             table.take_back()
             self.let_go(live)  # another process stored this table's next action first
@@ -881,48 +892,82 @@ class Hub:
             raise storage_failure("the move could not be stored", error) from None
         self.metrics.actions.inc()
 
-    async def _commit(self, row: AppendRow) -> None:
-        """Store ``row``; returns once it is committed. Rows from every table that arrive in
-        the same turn of the event loop are committed together in one transaction (a group
-        commit), on the loop itself: a commit takes about a millisecond, less than handing
-        the work to a thread and back."""
-        if row.on_end is not None:
-            # A rated game's end is committed alone, so that its transaction locks only its
-            # own players' ratings (in one order: fanfold.server.ratings).
-            if self.store.append_many([row]):
-                raise ElsewhereError(MOVED_ON)
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    def _commit(self, row: AppendRow) -> asyncio.Future[None]:
+        """Queue ``row`` for the store; the future is done once it is committed (or failed
+        with what the write raised, or with :class:`ElsewhereError` when the store refused the
+        row: another process stored the table's action of that number first).
+
+        The writes run in the store's own thread (:attr:`writer`), one at a time, never on the
+        event loop: on PostgreSQL a commit is a few round trips to the database, which would
+        hold up every table of the process. While one write is in flight, the rows of every
+        other table queue and are committed together by the next (a group commit); a rated
+        game's end is committed alone, so that its transaction locks only its own players'
+        ratings (in one order: :mod:`fanfold.server.ratings`). A table has one row in flight
+        at most (its lock is held until the row is committed), so its rows are stored in
+        order."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
         self._pending.append((row, future))
-        if len(self._pending) == 1:
-            asyncio.get_running_loop().call_soon(self._flush)
-        await future
+        if self._writing is None:
+            self._writing = loop.create_task(self._write_pending())
+        return future
 
-    def _flush(self) -> None:
-        batch, self._pending = self._pending, []
-        # The write's lines name every table it stores (fanfold.server.logs).
-        with about(" ".join(dict.fromkeys(row.table_id for row, _ in batch))):
-            self._write(batch)
-
-    def _write(self, batch: list[tuple[AppendRow, asyncio.Future[None]]]) -> None:
-        started = time.perf_counter()
+    async def _write_pending(self) -> None:
+        """Write the queued rows, batch after batch, until none is left."""
+        loop = asyncio.get_running_loop()
+        batch: list[tuple[AppendRow, asyncio.Future[None]]] = []
         try:
-            refused = self.store.append_many([row for row, _ in batch])
-        except Exception as error:
-            log.warning("%d actions could not be stored: %s", len(batch), error)
-            for _, future in batch:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                rows = [row for row, _ in batch]
+                # The write's lines name every table it stores (fanfold.server.logs).
+                names = " ".join(dict.fromkeys(row.table_id for row in rows))
+                written = loop.run_in_executor(self.writer, self._write, rows, names)
+                refused, errors = await asyncio.shield(written)
+                for row, future in batch:
+                    if future.done():
+                        continue
+                    if row.table_id in errors:
+                        future.set_exception(errors[row.table_id])
+                    elif row.table_id in refused:
+                        future.set_exception(ElsewhereError(MOVED_ON))
+                    else:
+                        future.set_result(None)
+                batch = []
+        finally:
+            self._writing = None
+            # Only when this task is stopped with rows in flight (the server stops): they are
+            # not acknowledged.
+            for _, future in [*batch, *self._pending]:
                 if not future.done():
-                    future.set_exception(error)
-            return
-        log.debug("%d actions stored in %.1f ms", len(batch), (time.perf_counter() - started) * 1e3)
-        self.metrics.store_seconds.observe(time.perf_counter() - started)
-        for row, future in batch:
-            if future.done():
-                continue
-            if row.table_id in refused:
-                future.set_exception(ElsewhereError(MOVED_ON))
-            else:
-                future.set_result(None)
+                    future.set_exception(StorageError("the server is stopping"))
+            self._pending = []
+
+    def _write(
+        self, rows: list[AppendRow], names: str
+    ) -> tuple[set[str], dict[str, BaseException]]:
+        """In the store's thread: store ``rows`` (the rated games' ends each alone, the rest
+        in one transaction); returns the tables the store refused and the error of each table
+        whose transaction failed (nothing of such a table is stored)."""
+        refused: set[str] = set()
+        errors: dict[str, BaseException] = {}
+        shared = [row for row in rows if row.on_end is None]
+        groups = [[row] for row in rows if row.on_end is not None]
+        if shared:
+            groups.append(shared)
+        with about(names):
+            for group in groups:
+                started = time.perf_counter()
+                try:
+                    refused |= self.store.append_many(group)
+                except Exception as error:
+                    log.warning("%d actions could not be stored: %s", len(group), error)
+                    errors.update((row.table_id, error) for row in group)
+                    continue
+                took = time.perf_counter() - started
+                log.debug("%d actions stored in %.1f ms", len(group), took * 1e3)
+                self.metrics.store_seconds.observe(took)
+        return refused, errors
 
     # ------------------------------------- ownership (fanfold.server.ownership)
     async def _own(self, table_id: str) -> None:
@@ -1054,6 +1099,19 @@ USED_INVITATION = (
     "this link opens no seat: it was used already (a seat is claimed once) or replaced by a "
     "new one; ask the table's creator for a new link"
 )
+
+
+async def _settled(future: asyncio.Future[None]) -> None:
+    """Wait for a row's commit; a caller stopped meanwhile (its task cancelled) still waits
+    for the write to end, so that the table's lock is never let go while its action is in
+    flight, and the table takes the action back if it was not stored."""
+    try:
+        await asyncio.shield(future)
+    except asyncio.CancelledError:
+        while not future.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait({future})  # never raises the write's error
+        raise
 
 
 def _invited_seat(live: LiveTable, invite: str) -> int:

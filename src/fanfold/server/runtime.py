@@ -25,6 +25,7 @@ from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import all_games
 from fanfold.server.accounts import Accounts
 from fanfold.server.bots import BotPool
+from fanfold.server.checks import HealthServer, Readiness
 from fanfold.server.hub import Hub
 from fanfold.server.lobby_feed import LobbyFeed
 from fanfold.server.metrics import Metrics
@@ -320,7 +321,9 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         app.state.lobby = lobby
         if settings.warm_fast:
             _start_compiling()
-        hub.pool.start()  # a worker thread's warm-up sets what it loads aside once loaded
+        # A worker thread's warm-up sets what it loads aside once loaded; /ready waits for the
+        # workers (fanfold.server.checks).
+        warming = hub.pool.start()
         if settings.resume:
             await hub.resume_all()
         if not settings.warm_fast or settings.bot_processes:
@@ -328,9 +331,21 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         thresholds = gc.get_threshold()
         gc.set_threshold(thresholds[0], thresholds[1], NO_AUTOMATIC_FULL_COLLECTION)
         sweeper = asyncio.get_running_loop().create_task(_sweep(hub, app.state.accounts))
+        readiness = Readiness(
+            store, owner, lambda: len(hub.live), warm=lambda: all(f.done() for f in warming)
+        )
+        readiness.start()
+        app.state.readiness = readiness
+        checks: HealthServer | None = None
         try:
+            if settings.health_port is not None:
+                checks = HealthServer(settings.health_host, settings.health_port, readiness)
+                checks.start()
             yield
         finally:
+            if checks is not None:
+                checks.close()
+            readiness.close()
             stopping.set()
             compiled.stop_compiling()
             sweeper.cancel()
@@ -340,6 +355,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
                     if task is not None:
                         task.cancel()
             hub.executor.shutdown(wait=False, cancel_futures=True)
+            await asyncio.to_thread(hub.writer.shutdown)  # the actions being written first
             hub.pool.shutdown()
             await lobby.close()
             if owner is not None:

@@ -41,6 +41,10 @@ class Settings(BaseModel):
             address).
         lobby: the lobby sockets' own limits: per client and per process, the longest
             write, and a socket's lifetime (:class:`~fanfold.server.lobby_feed.LobbyLimits`).
+        health_port: a port of its own on which the process answers ``/health`` and
+            ``/ready`` from a thread, never queued behind the tables' work
+            (:mod:`fanfold.server.checks`; ``None``: on the game's port only).
+        health_host: the address the health port listens on.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
@@ -58,3 +62,5 @@ class Settings(BaseModel):
     limits: ClientLimits = Field(default_factory=ClientLimits)
     trusted_proxies: tuple[str, ...] = ()
     lobby: LobbyLimits = Field(default_factory=LobbyLimits)
+    health_port: int | None = Field(default=None, ge=0, le=65535)
+    health_host: str = "127.0.0.1"

@@ -1,22 +1,20 @@
 """What an operator's tools ask a server process: ``/health`` (the process answers),
-``/ready`` (it can serve tables: its store answers and, with several processes, it holds its
-ownership connection; a router such as HAProxy sends requests only to a ready process) and
+``/ready`` (it can serve tables: its loop runs, its store answers and, with several
+processes, it holds its ownership connection, :mod:`fanfold.server.checks`; a router such as
+HAProxy sends requests only to a ready process) and
 ``/metrics`` (Prometheus, :mod:`fanfold.server.metrics`)."""
 
 from __future__ import annotations
 
 import asyncio
 
-import sqlalchemy as sa
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from fanfold.server.checks import Readiness
 from fanfold.server.routes import HubDep
 
 router = APIRouter()
-
-#: How long ``/ready`` waits for the store's answer.
-READY_TIMEOUT = 2.0
 
 
 @router.get("/health")
@@ -26,25 +24,13 @@ async def health() -> JSONResponse:
 
 
 @router.get("/ready")
-async def ready(hub: HubDep) -> JSONResponse:
-    """200 when the process can serve tables, else 503 with the reason."""
-
-    def ping() -> None:
-        with hub.store.engine.connect() as connection:
-            connection.execute(sa.text("SELECT 1"))
-
-    try:
-        await asyncio.wait_for(asyncio.to_thread(ping), READY_TIMEOUT)
-    except Exception:
-        return JSONResponse(
-            {"status": "unready", "reason": "the store does not answer"}, status_code=503
-        )
-    if hub.owner is not None and not hub.owner.healthy:
-        return JSONResponse(
-            {"status": "unready", "reason": "the ownership connection to the store is closed"},
-            status_code=503,
-        )
-    return JSONResponse({"status": "ready", "tables": len(hub.live)})
+async def ready(request: Request) -> JSONResponse:
+    """200 when the process can serve tables, else 503 with the reason
+    (:class:`~fanfold.server.checks.Readiness`; ``--health-port`` answers it beside the
+    loop)."""
+    readiness: Readiness = request.app.state.readiness
+    status, body = await asyncio.to_thread(readiness.check)
+    return JSONResponse(body, status_code=status)
 
 
 @router.get("/metrics")

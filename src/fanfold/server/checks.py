@@ -1,0 +1,207 @@
+"""The answers to a router's health checks, given beside the event loop.
+
+A process that plays many tables keeps its event loop busy, and a request to ``/ready`` on the
+game's port waits in line behind the game's work: a lone saturated process answered late by
+seconds, and HAProxy took it out of service (503 for every table) although it was playing on.
+So ``fanfold serve --health-port P`` also answers ``/health`` and ``/ready`` on a port of their
+own, from a thread of the process (:class:`HealthServer`), never queued behind a table.
+
+What ``/ready`` means: the process can take requests for tables. It is ready once its start-up
+is done (the port opens then) and its bots' workers have started (the first has loaded the
+compiled searches that are in the cache; a process started again after a failure gets its
+tables back from a stand-in only when their bots can move at once), while
+
+* its event loop runs: it has turned within :data:`STUCK_SECONDS` (a loop busy with play turns
+  many times a second; one that has not turned for that long is stuck, and no request it
+  holds will be answered). Busy is not unready: taking a saturated process out of service
+  moves its tables and their load to the others, or refuses them all when it is the only one;
+* its store answers a query within :data:`STORE_SECONDS`;
+* with several processes on PostgreSQL, its ownership connection is open (the locks that say
+  which tables it plays: :mod:`fanfold.server.ownership`).
+
+``/health`` answers 200 while the process runs. The game's port answers both too
+(:mod:`fanfold.server.routes.health`), with the same meaning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import sqlalchemy as sa
+
+from fanfold.core.errors import FanfoldError
+from fanfold.server.ownership import Ownership
+from fanfold.server.store import Store
+
+log = logging.getLogger(__name__)
+
+#: A loop that has not turned for this long is stuck: the process is not ready.
+STUCK_SECONDS = 10.0
+#: How often the loop says it turns.
+BEAT_SECONDS = 0.25
+#: How long ``/ready`` waits for the store's answer.
+STORE_SECONDS = 2.0
+
+JSONBody = dict[str, Any]
+
+
+class HealthPortError(FanfoldError, OSError):
+    """The health port cannot be listened on (taken, or not this machine's address)."""
+
+
+class Readiness:
+    """Whether a process is ready (see the module), asked from any thread.
+
+    Args:
+        store: the process's store.
+        owner: its ownership of tables on PostgreSQL (``None``: one process on its store).
+        tables: how many tables it has in memory now (said in the answer).
+        warm: whether the bots' workers have started (``None``: nothing to wait for).
+        stuck_seconds: how long the loop may go without turning.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        owner: Ownership | None,
+        tables: Callable[[], int],
+        *,
+        warm: Callable[[], bool] | None = None,
+        stuck_seconds: float = STUCK_SECONDS,
+    ) -> None:
+        self.store = store
+        self.warm = warm
+        self.owner = owner
+        self.tables = tables
+        self.stuck_seconds = stuck_seconds
+        #: When the loop last turned (``time.monotonic()``), written by :meth:`beat`.
+        self.turned = time.monotonic()
+        # The store's pings, one at a time: a ping that hangs holds this one thread only.
+        self._pings = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ready")
+        self._beating: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Note the loop's turns (call on the loop)."""
+        self._beating = asyncio.get_running_loop().create_task(self.beat())
+
+    async def beat(self) -> None:
+        while True:
+            self.turned = time.monotonic()
+            await asyncio.sleep(BEAT_SECONDS)
+
+    def close(self) -> None:
+        if self._beating is not None:
+            self._beating.cancel()
+        self._pings.shutdown(wait=False, cancel_futures=True)
+
+    def _ping(self) -> None:
+        with self.store.engine.connect() as connection:
+            connection.execute(sa.text("SELECT 1"))
+
+    def check(self) -> tuple[int, JSONBody]:
+        """The answer to ``/ready``: 200 and the tables in memory, or 503 and the reason.
+        Blocks up to :data:`STORE_SECONDS`: call it off the event loop."""
+        if self.warm is not None and not self.warm():
+            return 503, {"status": "unready", "reason": "the bots' workers are starting"}
+        late = time.monotonic() - self.turned
+        if late > self.stuck_seconds:
+            return 503, {
+                "status": "unready",
+                "reason": f"the event loop has not run for {late:.0f} s",
+            }
+        try:
+            self._pings.submit(self._ping).result(timeout=STORE_SECONDS)
+        except Exception:  # the ping's own error, or no answer in time
+            return 503, {"status": "unready", "reason": "the store does not answer"}
+        if self.owner is not None and not self.owner.healthy:
+            return 503, {
+                "status": "unready",
+                "reason": "the ownership connection to the store is closed",
+            }
+        return 200, {"status": "ready", "tables": self.tables()}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def do_GET(self) -> None:
+        if self.path == "/health":
+            self._answer(200, {"status": "ok"})
+        elif self.path == "/ready":
+            self._answer(*self.server.readiness.check())
+        else:
+            self._answer(404, {"error": "this port answers /health and /ready only"})
+
+    def _answer(self, status: int, body: JSONBody) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        del format, args  # a check twice a second from each router: not worth a line
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A checker may hang up as soon as it has the status (HAProxy does): not an error."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError):
+            return
+        log.warning("a health check from %s failed", client_address, exc_info=True)
+
+    def __init__(self, address: tuple[str, int], readiness: Readiness) -> None:
+        self.readiness = readiness
+        super().__init__(address, _Handler)
+
+
+class HealthServer:
+    """``/health`` and ``/ready`` on a port of their own, answered by threads of the process.
+
+    Args:
+        host: the address to listen on.
+        port: the port (0: one the system chooses, :attr:`port` then says which).
+        readiness: what ``/ready`` answers.
+
+    Raises:
+        HealthPortError: the port cannot be listened on.
+    """
+
+    def __init__(self, host: str, port: int, readiness: Readiness) -> None:
+        try:
+            self._server = _Server((host, port), readiness)
+        except OSError as error:
+            raise HealthPortError(
+                f"the health port {host}:{port} cannot be listened on: {error.strerror or error}"
+            ) from None
+        self.port: int = self._server.server_address[1]
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, name="health", kwargs={"poll_interval": 0.2}
+        )
+        self._thread.daemon = True
+
+    def start(self) -> None:
+        self._thread.start()
+        log.info("health checks answered on port %d", self.port)
+
+    def close(self) -> None:
+        """Stop answering (a router then takes the process out of service)."""
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+
+__all__ = ["STORE_SECONDS", "STUCK_SECONDS", "HealthPortError", "HealthServer", "Readiness"]

@@ -1,0 +1,138 @@
+"""Health checks answered beside the event loop (:mod:`fanfold.server.checks`): a loop busy
+with play does not make ``/ready`` late or failing, a loop stuck for good does, and so does a
+store that does not answer; the health port is a port of its own, refused with a sentence
+when taken."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from fanfold.server.checks import HealthPortError, HealthServer, Readiness
+from fanfold.server.store import Store
+from tests.server.support import sqlite_url
+
+#: Generous: the machine running the tests may be busy.
+WAIT = 30.0
+
+
+@contextmanager
+def checks(tmp_path: Path, **options: Any) -> Iterator[tuple[Readiness, str]]:
+    """A store, its readiness and a health server on a port the system chooses; yields the
+    readiness and the server's address."""
+    store = Store(sqlite_url(tmp_path))
+    readiness = Readiness(store, None, lambda: 3, **options)
+    server = HealthServer("127.0.0.1", 0, readiness)
+    server.start()
+    try:
+        yield readiness, f"http://127.0.0.1:{server.port}"
+    finally:
+        server.close()
+        readiness.close()
+        store.close()
+
+
+def _until(answer: Callable[[], httpx.Response], status: int) -> httpx.Response:
+    """Ask until the answer has ``status`` (a router's checks, every so often)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        got = answer()
+        if got.status_code == status or time.monotonic() > deadline:
+            return got
+        time.sleep(0.05)
+
+
+def test_a_busy_loop_is_ready(tmp_path: Path) -> None:
+    """The checks are answered while the event loop is held by other work: here the loop
+    itself is blocked, inside the very call that asks."""
+
+    async def scenario() -> None:
+        with checks(tmp_path) as (readiness, address):
+            readiness.start()
+            await asyncio.sleep(0)  # the loop turned once
+            # Blocking calls on the loop: nothing else runs on it until they return.
+            ready = httpx.get(f"{address}/ready", timeout=WAIT)
+            health = httpx.get(f"{address}/health", timeout=WAIT)
+            assert (ready.status_code, ready.json()) == (200, {"status": "ready", "tables": 3})
+            assert (health.status_code, health.json()) == (200, {"status": "ok"})
+            other = httpx.get(f"{address}/api/games", timeout=WAIT)
+            assert other.status_code == 404
+
+    asyncio.run(scenario())
+
+
+def test_a_stuck_loop_is_not_ready_and_ready_again_once_it_runs(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        with checks(tmp_path, stuck_seconds=0.5) as (readiness, address):
+            readiness.start()
+            await asyncio.sleep(0)
+
+            def ask() -> httpx.Response:
+                return httpx.get(f"{address}/ready", timeout=WAIT)
+
+            stuck = _until(ask, 503)  # the loop is held here, for longer than 0.5 s
+            assert stuck.status_code == 503
+            reason = stuck.json()["reason"]
+            assert reason.startswith("the event loop has not run for"), reason
+            assert httpx.get(f"{address}/health", timeout=WAIT).status_code == 200
+            again = await asyncio.to_thread(_until, ask, 200)  # the loop runs meanwhile
+            assert again.status_code == 200
+
+    asyncio.run(scenario())
+
+
+def test_not_ready_until_the_bots_workers_have_started(tmp_path: Path) -> None:
+    warm = False
+    with checks(tmp_path, stuck_seconds=3600) as (readiness, address):  # no loop here
+        readiness.warm = lambda: warm
+        answer = httpx.get(f"{address}/ready", timeout=WAIT)
+        assert answer.status_code == 503
+        assert answer.json() == {"status": "unready", "reason": "the bots' workers are starting"}
+        assert httpx.get(f"{address}/health", timeout=WAIT).status_code == 200
+        warm = True
+        assert httpx.get(f"{address}/ready", timeout=WAIT).status_code == 200
+
+
+def test_not_ready_while_the_store_does_not_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario() -> None:
+        with checks(tmp_path) as (readiness, address):
+            readiness.start()
+            await asyncio.sleep(0)
+
+            def refuse(*args: Any, **kwargs: Any) -> Any:
+                raise OSError("connection refused")
+
+            monkeypatch.setattr(readiness.store.engine, "connect", refuse)
+            answer = await asyncio.to_thread(httpx.get, f"{address}/ready", timeout=WAIT)
+            assert answer.status_code == 503
+            assert answer.json() == {"status": "unready", "reason": "the store does not answer"}
+            monkeypatch.undo()
+            answer = await asyncio.to_thread(httpx.get, f"{address}/ready", timeout=WAIT)
+            assert answer.status_code == 200
+
+    asyncio.run(scenario())
+
+
+def test_a_health_port_in_use_is_refused_with_a_sentence(tmp_path: Path) -> None:
+    store = Store(sqlite_url(tmp_path))
+    readiness = Readiness(store, None, lambda: 0)
+    try:
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            with pytest.raises(HealthPortError, match=f"the health port 127.0.0.1:{port} cannot"):
+                HealthServer("127.0.0.1", port, readiness)
+    finally:
+        readiness.close()
+        store.close()
