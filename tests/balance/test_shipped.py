@@ -4,6 +4,7 @@ player seats the game's lab player."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,22 @@ def test_the_command_line_seats_the_lab_player(tmp_path: Path) -> None:
     )
     assert refused.exit_code != 0
     assert "name the players" in refused.output
+
+
+def test_the_first_partnership_is_counted_by_the_first_movers_parity() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "balance_partnerships", EXPERIMENTS.parents[2] / "scripts" / "balance_partnerships.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rows = [
+        {"job": "0:0:0", "winners": [2], "first": 0},  # seat 3 with seat 1: first partnership
+        {"job": "0:0:1", "winners": [1], "first": 0},
+        {"job": "1:0:0", "winners": [1, 3], "first": 3},  # one for all: both partners win
+        {"job": "1:0:1", "winners": [], "first": 1},  # a draw
+    ]
+    assert module.first_partnership_wins(rows) == {"0": (1, 2), "1": (1, 2)}
+    with pytest.raises(ValueError, match="not a row"):
+        module.first_partnership_wins([{"job": "0:0:0", "winners": None, "first": 0}])
