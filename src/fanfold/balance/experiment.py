@@ -47,6 +47,18 @@ from fanfold.play.batch import Job
 from fanfold.play.kinds import action_kind, check_names
 
 _TOP_KEYS = {"game", "games", "seed", "players", "rotate", "variant", "title"}
+
+#: The player an experiment seats in every seat when neither its file nor its command line
+#: names one, per game: fast enough for thousands of games a variant and as strong as the
+#: game's ``medium`` where that is affordable (Fano's: the turn planner with one deal and 40
+#: positions a decision, about as strong as ``medium`` in the classic game and several times
+#: faster in Trionfey; ``docs/balance.md`` has the measurements). The shipped experiment
+#: files name their players themselves, so that they replay the same games if this changes.
+LAB_PLAYERS: Mapping[str, str] = {
+    "fano": "planner(deals=1, nodes=40)",
+    "fantan": "heuristic",
+    "morris": "medium",
+}
 _VARIANT_KEYS = {"name", "preset", "options", "players", "distinguishing"}
 
 
@@ -232,7 +244,8 @@ def build_experiment(
         game_name: the game.
         variants: each with ``name`` (optional), ``preset`` (optional), ``options`` (a table
             of option values, optional) and ``players`` (optional, else ``players``).
-        players: the players of every variant that names none.
+        players: the players of every variant that names none (none at all: the game's
+            :data:`LAB_PLAYERS` entry, where it has one).
         games: games per variant.
         seed: the first deal's seed.
         rotate: play every deal once per rotation of the players over the seats.
@@ -268,6 +281,8 @@ def build_experiment(
         names.add(label)
         config = _config(game, preset, entry.get("options"), f"{where}, variant {label!r}")
         texts = entry.get("players", players)
+        if not texts and "players" not in entry and game.name in LAB_PLAYERS:
+            texts = [LAB_PLAYERS[game.name]]
         if isinstance(texts, str):
             texts = [texts]
         if not isinstance(texts, list | tuple) or not texts:

@@ -39,7 +39,9 @@ def balance(
             "--player",
             "-p",
             help="A player in seat order, 'AGENT' or 'AGENT; forbid=KIND,KIND' (repeatable; the "
-            "last fills the remaining seats), e.g. --player hard --player 'hard; forbid=oversum'.",
+            "last fills the remaining seats), e.g. --player hard --player 'hard; forbid=oversum'. "
+            "None: the game's lab player in every seat (Fano 'planner(deals=1, nodes=40)', "
+            "Fan Tan 'heuristic', Morris 'medium').",
         ),
     ] = None,
     players: Annotated[
@@ -78,8 +80,9 @@ def balance(
     (95% intervals), differences between variants with their intervals and tests, game lengths,
     turn-limit draws and action frequencies, in Markdown and HTML with pictures."""
     from fanfold.balance import build_experiment, load_experiment, run_experiment
-    from fanfold.balance.experiment import parse_variant_text
+    from fanfold.balance.experiment import LAB_PLAYERS, parse_variant_text
     from fanfold.balance.report import summarize, write_report
+    from fanfold.core.registry import get_game
     from fanfold.play.batch import progress_bar
 
     texts = list(player or [])
@@ -111,7 +114,7 @@ def balance(
         else:
             if game is None:
                 fail("give an experiment file, or --game with --player and --variant")
-            if not texts:
+            if not texts and get_game(game).name not in LAB_PLAYERS:
                 fail("name the players, e.g. --player hard --player 'hard; forbid=oversum'")
             experiment = build_experiment(
                 game,
