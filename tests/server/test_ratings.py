@@ -449,7 +449,11 @@ def test_a_rated_fantan_game_moves_its_players_and_its_bot(
     assert page.status_code == 200
     assert "<svg" in page.text
     assert f"/table/{table}?replay=1" in page.text
-    assert "Easy bot" in alice.get("/leaderboard/fantan").text
+    board_page = alice.get("/leaderboard/fantan").text
+    assert "Easy bot" in board_page
+    for link in ('href="/daily"', 'href="/account"'):  # the site's links, as on the lobby
+        assert link in board_page
+        assert link in page.text
     # what the table did to ratings, as its end panel shows it
     moved = alice.get(f"/api/tables/{table}/ratings").json()
     assert (moved["table"], moved["family"], moved["rated"]) == (table, "fantan", True)

@@ -465,7 +465,7 @@ def _page(title: str, body: str) -> str:
         "</style></head><body>"
         '<header class="bar"><a href="/">fanfold</a><span class="grow"></span>'
         '<span class="bar-links"><a href="/leaderboard/fantan">Leaderboards</a> '
-        '<a href="/account">Account</a></span></header>'
+        '<a href="/daily">Daily deal</a> <a href="/account">Account</a></span></header>'
         f"<main><h1>{escape(title)}</h1>{body}</main></body></html>"
     )
 
