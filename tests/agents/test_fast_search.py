@@ -172,7 +172,6 @@ def test_under_a_cap_dealing_takes_a_third_of_the_time_and_the_search_the_rest()
     _, search = _capped(0.1, iterations=100_000, deals=64, seconds=1.0)
     assert 1 < len(search.deals) < 64
     assert LEAST_ITERATIONS < search.iterations < 100_000
-    assert search.iterations % CHUNK == 0
     # Without a cap: every deal and every iteration, whatever the clock says.
     _, free = _capped(10.0, iterations=300, deals=64)
     assert len(free.deals) == 64
@@ -217,3 +216,32 @@ def test_a_turns_decisions_share_the_turn_cap(monkeypatch: pytest.MonkeyPatch) -
     assert MCTSConfig().turn_cap() is None
     with pytest.raises(ConfigError, match="turn_seconds must be more than 0"):
         MCTSConfig(seconds=1.0, turn_seconds=0).validate()
+
+
+def test_near_the_deadline_the_chunks_shrink_to_the_time_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each iteration takes 7 ms on a clock that only the search moves: 1 s holds 142 of them,
+    # and the last chunks are cut to what fits, so the decision ends within one iteration of
+    # its cap instead of a whole chunk (32 iterations, 0.224 s) past it.
+    now = [0.0]
+    chunks: list[int] = []
+    real = Search.run
+
+    def timed(self: Search, iterations: int) -> int:
+        chunks.append(iterations)
+        now[0] += 0.007 * iterations
+        return real(self, iterations)
+
+    monkeypatch.setattr(Search, "run", timed)
+    state = _midgame("classic", 3)
+    player = FANO.current_player(state)
+    assert player is not None
+    agent = _agent(1, iterations=100_000, seconds=1.0)
+    agent.clock = lambda: now[0]
+    agent.choose(FANO.observe(state, player), FANO.legal_actions(state))
+    assert chunks[0] == LEAST_ITERATIONS
+    assert max(chunks) == CHUNK
+    assert chunks[-1] < CHUNK
+    assert sum(chunks) in (142, 143)
+    assert now[0] <= 1.0 + 0.007 + 1e-9

@@ -6,7 +6,9 @@ agent's iterations, in chunks when a time cap is set; the move is the legal acti
 root child has the most visits (the first in legal order on a tie). Under a time cap (the
 decision's allowance, :meth:`fanfold.agents.mcts.MCTSAgent.allowance`) dealing stops once a
 third of it is spent (at least one deal), and the search stops at the first look at the clock
-past it, after at least one chunk of :data:`fanfold.agents.mcts.LEAST_ITERATIONS` iterations.
+past it, after at least one chunk of :data:`fanfold.agents.mcts.LEAST_ITERATIONS` iterations;
+near the deadline the chunks shrink to the iterations that fit in the time left at the pace
+measured so far, so that a slow (busy) machine overruns the cap by about one iteration.
 ``None`` for a game or a config the compiled search does not cover: the agent then searches
 with its Python tree.
 """
@@ -74,10 +76,18 @@ def choose_fast(
         search.run(config.iterations)
     else:
         least = min(LEAST_ITERATIONS, config.iterations)
-        while search.iterations < config.iterations and (
-            search.iterations < least or clock() <= deadline
-        ):
-            search.run(min(CHUNK, config.iterations - search.iterations))
+        searching = clock()
+        while search.iterations < config.iterations:
+            size = CHUNK
+            if search.iterations >= least:
+                now = clock()
+                if now > deadline:
+                    break
+                # Chunks shrink near the deadline: no more than the time left at the pace so far.
+                pace = (now - searching) / search.iterations
+                if pace > 0:
+                    size = max(1, min(CHUNK, int((deadline - now) / pace)))
+            search.run(min(size, config.iterations - search.iterations))
     agent.last_search = search
     visits = {action: count for action, count, _ in search.root_children()}
     return max(legal, key=lambda action: visits.get(codec.action_id(action), -1))
