@@ -3,8 +3,7 @@ against the strategy.
 
 The potential must equal the strategy's on any cards, and the compiled move scores must equal
 the strategy's for the moves ported (the classic game's moves without specials), position by
-position in random games. In Trionfey: a declaration with its support against a bluff, and the
-defender's answers priced without reading the attacker's hand.
+position in random games.
 """
 
 from __future__ import annotations
@@ -22,13 +21,11 @@ from fanfold.agents.strategy import fano_policy as policy
 from fanfold.agents.strategy.fano_knowledge import (
     FanoKnowledge,
     _cards_potential,
-    _Turn,
     policy_weights,
 )
-from fanfold.games.fano import Combine, Discard, FanoState, Pass, Play, Promote, Substitute
+from fanfold.games.fano import Combine, Discard, Pass, Play, Promote, Substitute
 from fanfold.games.fano.actions import Attack, Mulligan
 from fanfold.games.fano.fast import codec, engine
-from fanfold.games.fano.state import Phase
 from tests.games.fano.helpers import FANO
 
 WEIGHTS = policy_weights()
@@ -91,62 +88,3 @@ def test_heuristic_playouts_are_legal_games() -> None:
         assert result is not None
         won += not result.by_limit
     assert won >= 4
-
-
-# ------------------------------------------------------------------------------ Trionfey
-TRIONFEY = FANO.preset("trionfey").config
-#: Seat 0's 2H declares on the 4C (support 1): with the AH in hand a real attack, with the 5H
-#: a bluff; the defender may counter 3C+4C=7C. The defender sees the same in both.
-BLUFF = "fano player=1 | hand=5H field=2H | hand=7C,9C field=3C,4C"
-REAL = "fano player=1 | hand=AH field=2H | hand=7C,9C field=3C,4C"
-
-
-def _scores(state: FanoState) -> dict[str, float]:
-    quick = engine.encode(state)
-    return {
-        str(action): float(
-            policy.score(
-                WEIGHTS,
-                quick.array,
-                quick.options,
-                np.int64(codec.action_id(action)),
-                policy.scratch(),
-            )
-        )
-        for action in FANO.legal_actions(state)
-    }
-
-
-def test_a_declaration_is_worth_more_with_its_support_in_hand() -> None:
-    real = _scores(FANO.parse_position(REAL, TRIONFEY))["2H>4C"]
-    bluff = _scores(FANO.parse_position(BLUFF, TRIONFEY))["2H>4C"]
-    assert real > 0.0 > bluff
-    # A bluff costs the attacking card and a little more: below ending the turn.
-    assert bluff < _scores(FANO.parse_position(BLUFF, TRIONFEY))["pass"]
-
-
-def test_the_defender_prices_its_answers_without_the_attackers_hand() -> None:
-    answers = []
-    for position in (BLUFF, REAL):
-        state = FANO.apply_text(FANO.parse_position(position, TRIONFEY), "2H>4C")
-        assert state.phase is Phase.REACT
-        answers.append(_scores(state))
-    assert set(answers[0]) == set(answers[1])
-    assert "allow" in answers[0]
-    assert any(text.startswith("counter") for text in answers[0])
-    for text, value in answers[0].items():
-        assert answers[1][text] == pytest.approx(value, abs=1e-12), text
-
-
-def test_the_chance_of_the_support_is_the_strategys() -> None:
-    for position in (BLUFF, REAL):
-        state = FANO.parse_position(position, TRIONFEY)
-        quick = engine.encode(state)
-        turn = _Turn(state)
-        for seat in (0, 1):
-            for value in range(1, 8):
-                expected = turn.holds(seat, value)
-                assert policy.held_chance(quick.array, seat, value) == pytest.approx(expected)
-    # Known in hand: certain; one card of eight hidden (the AH among seat 0's hand and pile).
-    known = FANO.parse_position(REAL.replace("field=2H |", "field=2H known=AH |"), TRIONFEY)
-    assert policy.held_chance(engine.encode(known).array, 0, 1) == 1.0

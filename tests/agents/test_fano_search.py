@@ -287,35 +287,3 @@ def test_the_warm_up_compiles_the_search_too() -> None:
     state = _midgame()
     quick = engine.encode(state)
     assert len(search.evaluation(quick.array, quick.options, WEIGHTS)) == 2
-
-
-@pytest.mark.parametrize("hand", ["AH", "5H"])
-def test_the_defender_in_the_tree_answers_the_same_to_a_real_attack_and_a_bluff(
-    hand: str,
-) -> None:
-    # Seat 0 searches; its 2H may declare on the 4C (support 1), with the AH in hand or as a
-    # bluff with the 5H. The defender could counter 3C+4C=7C; it sees the same either way,
-    # so the tree holds one answer under the declaration, the same one, however often the
-    # declaration is tried (its statistics never learn the searching seat's real hand).
-    trionfey = FANO.preset("trionfey").config
-    state = FANO.parse_position(
-        f"fano player=1 | hand={hand} field=2H | hand=7C,9C field=3C,4C", trionfey
-    )
-    quick = engine.encode(state)
-    found = search.Search(
-        quick.array[None, :],
-        quick.options,
-        WEIGHTS,
-        0,
-        exploration=0.7,
-        widening=0.0,
-        rollout_limit=4,
-        max_nodes=4000,
-        seed=1,
-    )
-    found.run(3000)
-    declare = codec.action_id(FANO.parse_action("2H>4C"))
-    node = next(node for action, _, _, node in found.children(0) if action == declare)
-    answers = found.children(node)
-    assert found.tree[node, search.T_VISITS] > 50
-    assert [action for action, _, _, _ in answers] == [codec.action_id(FANO.parse_action("allow"))]

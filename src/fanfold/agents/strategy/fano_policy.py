@@ -4,14 +4,9 @@
 *potential* (how far along the road to a promotion their cards are). This module compiles
 :func:`potential` (checked equal to the strategy's on random inputs) and the move scores of the
 common classic moves (promote, combine, attack, play, substitute, discard, pass, the redraw
-question) and the Trionfey edition's own (a declaration, with the support in hand or a bluff; a
-recruit; the defender's counters and ``allow``), and plays a playout by them. The Trionfey
-defender's answers are priced **blind**: from the chance that the attacker holds the support
-given what the defender sees (:func:`held_chance`: the attacker's known hand cards, else the
-copies not in sight among its hidden cards), never from the attacker's dealt hand, so that a
-search that plays them (:mod:`.fano_search`) does not let a bluff be seen through. Moves it
-does not score (the classic specials, a few Trionfey specials) get the fast path's rough
-preference instead. The weights are the strategy's, passed in as an array indexed by
+question), and plays a playout by them. Moves it does not score (the specials, every Trionfey
+move) get the fast path's rough preference instead, so on those variants it is a cruder
+policy than the strategy's. The weights are the strategy's, passed in as an array indexed by
 the ``W_`` constants below (the strategy builds it from its own constants, so the two cannot
 drift apart). It lives beside the strategy, on top of Fano's compiled engine
 (:mod:`fanfold.games.fano.fast`); :mod:`.fano_fast` is its Python face.
@@ -25,59 +20,37 @@ from numba import njit
 
 from fanfold.core import numba_cache
 from fanfold.games.fano.fast.kernels import apply, legal_actions
-from fanfold.games.fano.fast.kernels.attacks import _support_value
 from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT
 from fanfold.games.fano.fast.kernels.playouts import _greedy_score
 from fanfold.games.fano.fast.kernels.zones import _seat
 from fanfold.games.fano.fast.layout import (
     C_PLAYERS,
-    C_TRIBUTE,
     C_TRIONFEY,
-    DOWN,
-    DRAW,
     FIELD,
     HAND,
     HIDDEN,
-    K_ALLOW,
     K_ATTACK,
     K_COMBINE,
-    K_COUNTER,
-    K_DECLARE,
     K_DISCARD,
-    K_FLIP,
     K_MULLIGAN,
     K_PASS,
-    K_PLACE_JOKER,
     K_PLAY,
     K_PROMOTE,
-    K_RECRUIT,
-    K_SACRIFICE,
     K_SHUFFLE,
     K_SUBSTITUTE,
-    KNOWN,
     LEVEL,
     MAX_ACTIONS,
     P_MAIN,
-    P_REACT,
-    PENDING_ATTACKER,
-    PENDING_DEFENDER,
-    PENDING_REVERSE,
-    PENDING_SUPPORT,
-    PENDING_TARGET,
     PHASE,
     PROTECTED,
     SHIFT_A,
     SHIFT_B,
     SHIFT_C,
     SHIFT_D,
-    SHIFT_E,
     SHIFT_FLAGS,
     SHUFFLE_SIZE,
-    TARGET_SEAT,
-    TRIBUTE,
     TURN_PLAYER,
 )
-from fanfold.games.fano.rules.specials import TRIBUTE_CAP
 
 numba_cache.install()
 
@@ -338,231 +311,6 @@ def _unprotect(w, s, p, card):  # type: ignore[no-untyped-def]
     return 0.0
 
 
-#: What a Trionfey move the policy does not weigh scores (the strategy's "never").
-NEVER = -1000.0
-#: A declaration with the support in hand counts this much of the attack's gain (the defender
-#: may counter); a bluff costs this much beyond the attacking card (the strategy's figures).
-DECLARED = 0.85
-BLUFF = 0.3
-
-
-@njit(cache=True)
-def _wild(card):  # type: ignore[no-untyped-def]
-    return (card & 15) >= 4
-
-
-@njit(cache=True)
-def held_chance(s, seat, value):  # type: ignore[no-untyped-def]
-    """The chance that the player at ``seat`` holds a card of ``value`` (or a joker) in hand
-    now, from what the other players see: certain when a card of their hand known to all is
-    one; else their unknown hand cards are drawn from their hidden cards (the unknown part of
-    the hand, the draw pile, the face-down discards), among which the copies of ``value`` and
-    the jokers are counted (their number is public: the deck less what is in sight)."""
-    q = _seat(seat)
-    known = s[q + KNOWN]
-    for i in range(known):
-        card = s[q + KNOWN + 1 + i]
-        if _wild(card) or card >> 4 == value:
-            return 1.0
-    unknown = s[q + HAND] - known
-    if unknown <= 0:
-        return 0.0
-    copies = 0
-    for at in (q + HAND, q + DRAW, q + DOWN):
-        for i in range(s[at]):
-            card = s[at + 1 + i]
-            if _wild(card) or card >> 4 == value:
-                copies += 1
-    if copies == 0:
-        return 0.0
-    pool = unknown + s[q + DRAW] + s[q + DOWN]
-    if pool - copies < unknown:
-        return 1.0
-    missed = 1.0
-    for i in range(unknown):
-        missed *= (pool - copies - i) / (pool - i)
-    return 1.0 - missed
-
-
-@njit(cache=True)
-def _holding(s, p, value):  # type: ignore[no-untyped-def]
-    """A card of the hand at player block ``p`` that shows as ``value`` (a joker declared as
-    it), or 0."""
-    joker = 0
-    for i in range(s[p + HAND]):
-        card = s[p + HAND + 1 + i]
-        if _wild(card):
-            joker = card
-        elif card >> 4 == value:
-            return card
-    return joker | (value << 4) if joker else 0
-
-
-@njit(cache=True)
-def _field_potential(w, s, q, tmp, keys, values, without, added):  # type: ignore[no-untyped-def]
-    """:func:`memo_potential` of the cards in play of player block ``q`` (its hand left out:
-    others do not see it), ``without`` taken out and ``added`` put in (0: none)."""
-    field = tmp[8]
-    nothing = tmp[9]
-    n = _zone(s, q + FIELD, field)
-    if without:
-        n = _without(field, n, np.int64(without))
-    if added:
-        field[n] = added
-        n += 1
-    return memo_potential(w, field, n, nothing, 0, tmp, keys, values)
-
-
-@njit(cache=True)
-def _foe_loss(w, s, seat, foe, target, base, tmp, keys, values):  # type: ignore[no-untyped-def]
-    """What losing ``target`` costs the player at ``foe`` (from their cards in play), plus a
-    little when they lead (the strategy's ``foe_loss``)."""
-    q = _seat(foe)
-    before = _field_potential(w, s, q, tmp, keys, values, 0, 0)
-    after = _field_potential(w, s, q, tmp, keys, values, target, 0)
-    lead = 0.05 * (w[W_LEVEL] * (s[q + LEVEL] - s[_seat(seat) + LEVEL]) + before - base)
-    return before - after + max(0.0, lead)
-
-
-@njit(cache=True)
-def _declare(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-untyped-def]
-    """A declared attack by the turn player (the strategy's ``declare``): with the support in
-    hand, part of the attack's gain; without it, a bluff that loses the attacking card."""
-    a = (action >> SHIFT_A) & 255
-    b = (action >> SHIFT_B) & 255
-    named = (action >> SHIFT_C) & 255
-    reverse = (action >> SHIFT_FLAGS) & 255
-    seat = s[TURN_PLAYER]
-    p = _seat(seat)
-    cost = 3 * w[W_TRIBUTE] if reverse else 0.0
-    needed = _support_value(a >> 4, b >> 4, reverse == 1)
-    support = np.int64(_holding(s, p, needed)) if needed else np.int64(0)
-    field = tmp[6]
-    hand = tmp[7]
-    nf = _zone(s, p + FIELD, field)
-    nh = _zone(s, p + HAND, hand)
-    nf = _without(field, nf, a)
-    if not support:
-        loss = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-        return loss - BLUFF - cost
-    field[nf] = support
-    nf += 1
-    nh = _without(hand, nh, support)
-    gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-    if nh == 0 and s[PHASE] == P_MAIN:
-        gain += w[W_FRESH_HAND]
-    if named:
-        foe = named - 1
-    elif s[TARGET_SEAT] >= 0:
-        foe = s[TARGET_SEAT]
-    else:
-        foe = (seat + 1) % cfg[C_PLAYERS]
-    gain += _foe_loss(w, s, seat, foe, b, base, tmp, keys, values)
-    return DECLARED * gain - cost
-
-
-@njit(cache=True)
-def _react(w, s, cfg, action, tmp, keys, values):  # type: ignore[no-untyped-def]
-    """The Trionfey defender's answer to the pending declaration, priced blind: each outcome
-    weighed by the chance that the attacker holds the support (:func:`held_chance`), the
-    attacker's gain or loss from its cards in play only."""
-    kind = action & 255
-    defender = s[PENDING_DEFENDER]
-    q = _seat(defender)
-    attacker = s[TURN_PLAYER]
-    p = _seat(attacker)
-    strength = s[PENDING_ATTACKER] >> 4
-    reverse = s[PENDING_REVERSE] == 1
-    target = np.int64(s[PENDING_TARGET])
-    attacking = np.int64(s[PENDING_ATTACKER])
-    field = tmp[6]
-    hand = tmp[7]
-    nf = _zone(s, q + FIELD, field)
-    nh = _zone(s, q + HAND, hand)
-    base = memo_potential(w, field, nf, hand, nh, tmp, keys, values)
-    theirs = _field_potential(w, s, p, tmp, keys, values, 0, 0)
-    fails = theirs - _field_potential(w, s, p, tmp, keys, values, attacking, 0)
-    if kind == K_ALLOW or kind == K_SACRIFICE:  # noqa: SIM109 - Numba
-        lost = target if kind == K_ALLOW else (action >> SHIFT_A) & 255
-        needed = _support_value(strength, target >> 4, reverse)
-        if s[PENDING_SUPPORT]:
-            chance = 1.0
-            support = np.int64(s[PENDING_SUPPORT])
-        else:
-            chance = held_chance(s, attacker, needed) if needed else 0.0
-            support = np.int64(needed << 4) if needed else np.int64(0)
-        nf = _without(field, nf, lost)
-        lose = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-        gains = 0.0
-        if support:
-            gains = _field_potential(w, s, p, tmp, keys, values, attacking, support) - theirs
-        return chance * (lose - gains) + (1.0 - chance) * fails
-    if kind == K_COUNTER:
-        one = (action >> SHIFT_A) & 255
-        two = (action >> SHIFT_B) & 255
-        result = (action >> SHIFT_C) & 255
-        returned = (action >> SHIFT_D) & 255
-        recruited = (action >> SHIFT_E) & 255
-        nh = _without(hand, nh, result)
-        if recruited:
-            nh = _without(hand, nh, recruited)
-            field[nf] = recruited
-            nf += 1
-        nf = _without(field, nf, one)
-        nf = _without(field, nf, two)
-        field[nf] = result
-        nf += 1
-        if returned:
-            hand[nh] = returned
-            nh += 1
-        kept = memo_potential(w, field, nf, hand, nh, tmp, keys, values)
-        after = kept - base
-        if cfg[C_TRIBUTE] == 1 and s[q + TRIBUTE] < TRIBUTE_CAP:
-            after += w[W_TRIBUTE]
-        needed = _support_value(strength, result >> 4, reverse)
-        chance = held_chance(s, attacker, needed) if needed else 0.0
-        if chance > 0.0:
-            nf = _without(field, nf, result)
-            lose = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - kept
-            gains = (
-                _field_potential(w, s, p, tmp, keys, values, attacking, np.int64(needed << 4))
-                - theirs
-            )
-            after += chance * (lose - gains)
-        return after + (1.0 - chance) * fails - 0.05
-    return NEVER
-
-
-@njit(cache=True)
-def _trionfey(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-untyped-def]
-    """The Trionfey moves of :func:`score_from` that the classic game lacks (``kind`` above 0),
-    or 0 with ``kind`` 0 for the moves scored as in the classic game."""
-    kind = action & 255
-    if s[PHASE] == P_REACT:
-        return kind, _react(w, s, cfg, action, tmp, keys, values)
-    if kind == K_DECLARE:
-        return kind, _declare(w, s, cfg, action, tmp, base, keys, values)
-    if kind == K_RECRUIT:
-        card = (action >> SHIFT_A) & 255
-        p = _seat(s[TURN_PLAYER])
-        field = tmp[6]
-        hand = tmp[7]
-        nf = _zone(s, p + FIELD, field)
-        nh = _zone(s, p + HAND, hand)
-        field[nf] = card
-        nf += 1
-        nh = _without(hand, nh, card)
-        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-        if nh == 0:
-            gain += w[W_FRESH_HAND]
-        return kind, gain - _exposure(w, s, cfg, s[TURN_PLAYER], card)
-    if kind == K_FLIP:
-        return kind, -0.5
-    if kind == K_PLACE_JOKER:
-        return kind, w[W_JOKER] + w[W_CARD]
-    return 0, 0.0
-
-
 @njit(cache=True)
 def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
     """The strategy's score of ``action`` for the turn player, for the moves ported; others
@@ -598,20 +346,16 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
     p = _seat(seat)
     if kind == K_PROMOTE:
         return 1000.0
+    if cfg[C_TRIONFEY] == 1:
+        return float(_greedy_score(action))
     if kind == K_SHUFFLE:
         return 1.0 if flags else 0.0
     field = tmp[6]
     hand = tmp[7]
-    if base < 0.0 and s[PHASE] != P_REACT:
-        nf = _zone(s, p + FIELD, field)
-        nh = _zone(s, p + HAND, hand)
-        base = memo_potential(w, field, nf, hand, nh, tmp, keys, values)
-    if cfg[C_TRIONFEY] == 1:
-        own, value = _trionfey(w, s, cfg, action, tmp, base, keys, values)
-        if own:
-            return value
     nf = _zone(s, p + FIELD, field)
     nh = _zone(s, p + HAND, hand)
+    if base < 0.0:
+        base = memo_potential(w, field, nf, hand, nh, tmp, keys, values)
     main = s[PHASE] == P_MAIN
     if kind == K_PASS:
         return 0.0
@@ -687,8 +431,6 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
             gain += w[W_FRESH_HAND]
         if kind == K_SUBSTITUTE:
             gain -= 0.1 + _unprotect(w, s, p, a)
-        if flags and cfg[C_TRIONFEY] == 1:  # face down: three tribute counters
-            return gain - 3 * w[W_TRIBUTE]
         return gain - _exposure(w, s, cfg, seat, card)
     return float(_greedy_score(action)) * 0.01
 

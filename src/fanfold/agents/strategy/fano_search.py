@@ -18,10 +18,7 @@ player's view, encoded; iteration ``i`` plays on deal ``i % D``):
    availability counts over the actions the node considers: with progressive widening the
    ``ceil(widening * sqrt(visits + 1))`` best by the compiled move scores
    (:func:`.fano_policy.score`; ties in legal order, as the strategy's stable sort), tried best
-   first; without, every legal action, untried ones at random. A Trionfey defender other than
-   the searching seat answers a declaration by the compiled policy's blind price alone (its
-   best action, the first on a tie): its node's statistics would otherwise learn from the
-   searching seat's real hand, the same in every deal, and see through every bluff;
+   first; without, every legal action, untried ones at random;
 3. expand one action;
 4. play up to ``rollout_limit`` actions by the compiled move scores (ties at random);
 5. back up :func:`evaluate`'s per-player returns along the path.
@@ -74,7 +71,6 @@ from fanfold.games.fano.fast.layout import (
     MAX_ACTIONS,
     MAX_SEATS,
     P_OVER,
-    P_REACT,
     PENDING_ATTACKER,
     PENDING_DEFENDER,
     PHASE,
@@ -258,7 +254,6 @@ def run(  # type: ignore[no-untyped-def]
     own = np.zeros((2, MAX_SEATS), np.float64)
     path = np.empty(PATH_CAP, np.int64)
     capacity = tree.shape[0]
-    root = tree[0, T_PLAYER]
     for iteration in range(first, first + iterations):
         s[:] = dets[iteration % deals]
         node = 0
@@ -272,17 +267,7 @@ def run(  # type: ignore[no-untyped-def]
                 raise RuntimeError("more legal actions than the fast path's buffers hold")
             player = decider(s)
             widen = widening > 0.0 and n > 1
-            if n > 1 and s[PHASE] == P_REACT and player != root:
-                # Another seat answers a declaration: by the blind policy, one action.
-                pick = 0
-                for i in range(n):
-                    scores[i] = score_from(w, s, cfg, out[i], tmp, -1.0, keys, values)
-                    if scores[i] > scores[pick]:
-                        pick = i
-                considered[0] = out[pick]
-                m = 1
-                widen = True
-            elif widen:
+            if widen:
                 base = mover_potential(w, s, tmp, keys, values)
                 for i in range(n):
                     scores[i] = score_from(w, s, cfg, out[i], tmp, base, keys, values)
