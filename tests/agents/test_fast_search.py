@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
-from fanfold.agents import create_agent
-from fanfold.agents.fast_search import MAX_NODES
-from fanfold.agents.mcts import MCTSAgent, MCTSConfig
+from fanfold.agents import create_agent, fast_search
+from fanfold.agents.fast_search import CHUNK, MAX_NODES
+from fanfold.agents.mcts import LEAST_ITERATIONS, MCTSAgent, MCTSConfig
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
 from fanfold.agents.strategy.fano_search import Search
 from fanfold.core.errors import ConfigError
@@ -138,3 +139,109 @@ def test_a_game_without_a_compiled_search_uses_the_python_tree() -> None:
     agent = MCTSAgent(game, config, seed=1)
     assert agent.choose(game.observe(state, player), legal) in legal
     assert agent.last_search is None
+
+
+class _Clock:
+    """A clock that moves on by ``step`` each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def _capped(step: float, **options: object) -> tuple[MCTSAgent[FanoView, FanoAction], Search]:
+    """The compiled search's decision in a classic midgame under ``_Clock(step)``."""
+    state = _midgame("classic", 3)
+    player = FANO.current_player(state)
+    assert player is not None
+    legal = FANO.legal_actions(state)
+    agent = _agent(1, **options)
+    agent.clock = _Clock(step)
+    assert agent.choose(FANO.observe(state, player), legal) in legal
+    assert isinstance(agent.last_search, Search)
+    return agent, agent.last_search
+
+
+def test_under_a_cap_dealing_takes_a_third_of_the_time_and_the_search_the_rest() -> None:
+    # Each look at the clock takes 0.1 s of a 1 s decision: dealing stops once 1/3 s has
+    # passed, the search at the first look past 1 s (between chunks of 32 iterations).
+    _, search = _capped(0.1, iterations=100_000, deals=64, seconds=1.0)
+    assert 1 < len(search.deals) < 64
+    assert LEAST_ITERATIONS < search.iterations < 100_000
+    # Without a cap: every deal and every iteration, whatever the clock says.
+    _, free = _capped(10.0, iterations=300, deals=64)
+    assert len(free.deals) == 64
+    assert free.iterations == 300
+
+
+def test_a_spent_decision_still_searches_one_deal_and_one_chunk() -> None:
+    # The first look at the clock is already past the cap.
+    _, search = _capped(10.0, iterations=100_000, deals=64, seconds=1.0)
+    assert len(search.deals) == 1
+    assert search.iterations == LEAST_ITERATIONS
+
+
+def test_a_turns_decisions_share_the_turn_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _midgame("classic", 3)
+    player = FANO.current_player(state)
+    assert player is not None
+    view = FANO.observe(state, player)
+    legal = FANO.legal_actions(state)
+    now = [0.0]
+    given: list[float] = []
+
+    def searching(
+        agent: object, view: object, legal: list[FanoAction], started: float, allowance: float
+    ) -> FanoAction:
+        del agent, view
+        given.append(round(allowance, 6))
+        assert started == now[0]
+        now[0] += 0.8
+        return legal[0]
+
+    monkeypatch.setattr(fast_search, "choose_fast", searching)
+    agent = _agent(seconds=1.0, turn_seconds=2.0)
+    agent.clock = lambda: now[0]
+    monkeypatch.setattr(agent.knowledge, "obvious", lambda view, legal: None)
+    for turn in (view.turn, view.turn, view.turn, view.turn, view.turn + 1):
+        agent.choose(dataclasses.replace(view, turn=turn), legal)
+    # 1 s each while the turn's 2 s last (0.8 s spent, then 1.6 s), then what is left (0.4 s),
+    # then none; a new turn has its own.
+    assert given == [1.0, 1.0, 0.4, 0.0, 1.0]
+    assert MCTSConfig(seconds=1.0).turn_cap() == 3.0
+    assert MCTSConfig().turn_cap() is None
+    with pytest.raises(ConfigError, match="turn_seconds must be more than 0"):
+        MCTSConfig(seconds=1.0, turn_seconds=0).validate()
+
+
+def test_near_the_deadline_the_chunks_shrink_to_the_time_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each iteration takes 7 ms on a clock that only the search moves: 1 s holds 142 of them,
+    # and the last chunks are cut to what fits, so the decision ends within one iteration of
+    # its cap instead of a whole chunk (32 iterations, 0.224 s) past it.
+    now = [0.0]
+    chunks: list[int] = []
+    real = Search.run
+
+    def timed(self: Search, iterations: int) -> int:
+        chunks.append(iterations)
+        now[0] += 0.007 * iterations
+        return real(self, iterations)
+
+    monkeypatch.setattr(Search, "run", timed)
+    state = _midgame("classic", 3)
+    player = FANO.current_player(state)
+    assert player is not None
+    agent = _agent(1, iterations=100_000, seconds=1.0)
+    agent.clock = lambda: now[0]
+    agent.choose(FANO.observe(state, player), FANO.legal_actions(state))
+    assert chunks[0] == LEAST_ITERATIONS
+    assert max(chunks) == CHUNK
+    assert chunks[-1] < CHUNK
+    assert sum(chunks) in (142, 143)
+    assert now[0] <= 1.0 + 0.007 + 1e-9

@@ -3,13 +3,18 @@
 Deals ``deals`` determinizations of the view with the game's ``sample_state`` (the agent's
 generator), encodes them, and runs :class:`fanfold.agents.strategy.fano_search.Search` for the
 agent's iterations, in chunks when a time cap is set; the move is the legal action whose
-root child has the most visits (the first in legal order on a tie). ``None`` for a game or a
-config the compiled search does not cover: the agent then searches with its Python tree.
+root child has the most visits (the first in legal order on a tie). Under a time cap (the
+decision's allowance, :meth:`fanfold.agents.mcts.MCTSAgent.allowance`) dealing stops once a
+third of it is spent (at least one deal), and the search stops at the first look at the clock
+past it, after at least one chunk of :data:`fanfold.agents.mcts.LEAST_ITERATIONS` iterations;
+near the deadline the chunks shrink to the iterations that fit in the time left at the pace
+measured so far, so that a slow (busy) machine overruns the cap by about one iteration.
+``None`` for a game or a config the compiled search does not cover: the agent then searches
+with its Python tree.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,22 +30,37 @@ if TYPE_CHECKING:
 MAX_NODES = 1 << 18
 #: Iterations between two looks at the clock when a time cap is set.
 CHUNK = 32
+#: The share of a capped decision's time that dealing may take.
+DEALING_SHARE = 1 / 3
 
 
-def choose_fast(agent: MCTSAgent[Any, Any], view: object, legal: Sequence[Any]) -> Any | None:
-    """The compiled search's move for ``view`` (``None``: not a position it covers)."""
+def choose_fast(
+    agent: MCTSAgent[Any, Any],
+    view: object,
+    legal: Sequence[Any],
+    started: float | None = None,
+    allowance: float | None = None,
+) -> Any | None:
+    """The compiled search's move for ``view`` (``None``: not a position it covers), within
+    ``allowance`` seconds from ``started`` (times of ``agent.clock``; ``None``: no cap)."""
     if not isinstance(view, FanoView) or not fast.supports(view.config):
         return None
+    from fanfold.agents.mcts import LEAST_ITERATIONS
     from fanfold.agents.strategy.fano_knowledge import policy_weights
     from fanfold.agents.strategy.fano_search import Search
     from fanfold.games.fano.fast import codec, engine
 
     config = agent.config
-    started = time.monotonic()
-    deadline = None if config.seconds is None else started + config.seconds
+    clock = agent.clock
+    if started is None:
+        started = clock()
+    deadline = None if allowance is None else started + allowance
     rng = agent.rng
     count = min(config.deals, config.iterations)
-    dealt = [engine.encode(agent.game.sample_state(view, rng)) for _ in range(count)]
+    dealing_ends = None if allowance is None else started + allowance * DEALING_SHARE
+    dealt: list[engine.FastState] = []
+    while len(dealt) < count and (not dealt or dealing_ends is None or clock() <= dealing_ends):
+        dealt.append(engine.encode(agent.game.sample_state(view, rng)))
     search = Search(
         np.stack([state.array for state in dealt]),
         dealt[0].options,
@@ -55,8 +75,19 @@ def choose_fast(agent: MCTSAgent[Any, Any], view: object, legal: Sequence[Any]) 
     if deadline is None:
         search.run(config.iterations)
     else:
-        while search.iterations < config.iterations and time.monotonic() <= deadline:
-            search.run(min(CHUNK, config.iterations - search.iterations))
+        least = min(LEAST_ITERATIONS, config.iterations)
+        searching = clock()
+        while search.iterations < config.iterations:
+            size = CHUNK
+            if search.iterations >= least:
+                now = clock()
+                if now > deadline:
+                    break
+                # Chunks shrink near the deadline: no more than the time left at the pace so far.
+                pace = (now - searching) / search.iterations
+                if pace > 0:
+                    size = max(1, min(CHUNK, int((deadline - now) / pace)))
+            search.run(min(size, config.iterations - search.iterations))
     agent.last_search = search
     visits = {action: count for action, count, _ in search.root_children()}
     return max(legal, key=lambda action: visits.get(codec.action_id(action), -1))

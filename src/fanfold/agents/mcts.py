@@ -12,7 +12,12 @@ Strength is set by the number of iterations per decision (:class:`MCTSConfig`): 
 200 and ``mcts-strong`` 1000, so a seeded game plays the same moves on any machine. A caller
 that needs answers in bounded time (a browser table, the terminal) adds a cap,
 ``mcts(seconds=1)``; a search that meets its cap stops early and is then no longer reproducible
-from the seed alone (records still replay exactly: they store the actions).
+from the seed alone (records still replay exactly: they store the actions). With a cap, the
+agent's decisions within one turn of a game whose views name the turn (``turn`` and
+``turn_player``, as Fano's do) also share a cap on the whole turn (``turn_seconds``, three
+times ``seconds`` by default): once it is spent, each further decision of the turn searches a
+single chunk of iterations (:data:`LEAST_ITERATIONS`) on one deal in the compiled search
+(``tree=fast``), none in the Python tree (its move is then the first legal one).
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from fanfold.core.game import ActionT, Game, ViewT
 PLAYOUTS = ("random", "heuristic", "fast", "fast-greedy", "fast-heuristic")
 #: Where the search tree lives.
 TREES = ("python", "fast")
+#: The iterations a capped decision searches even when its time is spent.
+LEAST_ITERATIONS = 32
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,11 @@ class MCTSConfig(AgentConfig):
             ``playout=fast-heuristic``): ``deals`` states dealt consistent with the view,
             reused in turn by the iterations, the compiled move scores as priors, the
             compiled evaluation; a game or config it does not cover uses the Python tree.
-        deals: determinizations dealt per decision by ``tree=fast``.
+        deals: determinizations dealt per decision by ``tree=fast``; under a time cap it
+            deals for at most a third of the decision's time (at least one deal).
+        turn_seconds: with ``seconds``, a cap on all of the agent's decisions of one turn
+            together (``None``: three times ``seconds``), for games whose views name the
+            turn (``turn`` and ``turn_player``).
     """
 
     iterations: int = 200
@@ -73,6 +84,7 @@ class MCTSConfig(AgentConfig):
     widening: float = 0.0
     tree: str = "python"
     deals: int = 64
+    turn_seconds: float | None = None
 
     def validate(self) -> None:
         if self.iterations < 1:
@@ -93,6 +105,14 @@ class MCTSConfig(AgentConfig):
             raise ConfigError(f"tree=fast needs playout=fast-heuristic, not {self.playout!r}")
         if self.deals < 1:
             raise ConfigError(f"deals must be at least 1, not {self.deals}")
+        if self.turn_seconds is not None and self.turn_seconds <= 0:
+            raise ConfigError(f"turn_seconds must be more than 0, not {self.turn_seconds}")
+
+    def turn_cap(self) -> float | None:
+        """The cap on one turn's decisions together (``None`` without ``seconds``)."""
+        if self.seconds is None:
+            return None
+        return self.turn_seconds if self.turn_seconds is not None else 3 * self.seconds
 
 
 class _Node:
@@ -113,15 +133,24 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         game: the game being played.
         config: the budget and search constants.
         seed: seeds the agent's own generator.
+        clock: the clock a ``seconds`` cap reads (:func:`time.monotonic`).
     """
 
     name = "mcts"
 
     def __init__(
-        self, game: Game[Any, Any, ActionT, ViewT], config: MCTSConfig, seed: int = 0
+        self,
+        game: Game[Any, Any, ActionT, ViewT],
+        config: MCTSConfig,
+        seed: int = 0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(game, seed)
         self.config = config
+        self.clock = clock
+        #: The turn (number, turn player) the agent last decided in, and the time it spent.
+        self.turn: tuple[object, object] | None = None
+        self.spent = 0.0
         self.exploration = config.exploration
         self.knowledge = knowledge_for(game) if config.playout != "random" else None
         self.fast = config.playout.startswith("fast")
@@ -136,9 +165,36 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         if self.config.tree == "fast":
             prepare(self.game, say)
 
+    def allowance(self, view: ViewT) -> float | None:
+        """The seconds a decision in ``view`` may take: ``seconds``, less where the turn's cap
+        (:meth:`MCTSConfig.turn_cap`) has less left (never below 0); ``None`` without a cap.
+        Starts the turn's count when the view shows a new turn."""
+        seconds = self.config.seconds
+        if seconds is None:
+            return None
+        turn = (getattr(view, "turn", None), getattr(view, "turn_player", None))
+        if turn == (None, None):  # a game whose views do not name the turn: no turn cap
+            return seconds
+        if turn != self.turn:
+            self.turn, self.spent = turn, 0.0
+        cap = self.config.turn_cap()
+        assert cap is not None  # there is one whenever seconds is set
+        return max(0.0, min(seconds, cap - self.spent))
+
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         if len(legal) == 1:
             return legal[0]
+        started = self.clock()
+        allowance = self.allowance(view)
+        try:
+            return self._choose(view, legal, started, allowance)
+        finally:
+            if allowance is not None:
+                self.spent += self.clock() - started
+
+    def _choose(
+        self, view: ViewT, legal: Sequence[ActionT], started: float, allowance: float | None
+    ) -> ActionT:
         knowledge = self.knowledge
         if knowledge is not None:
             sure: ActionT | None = knowledge.obvious(view, legal)
@@ -147,16 +203,15 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         if self.config.tree == "fast":
             from fanfold.agents.fast_search import choose_fast
 
-            found: ActionT | None = choose_fast(self, view, legal)
+            found: ActionT | None = choose_fast(self, view, legal, started, allowance)
             if found is not None:
                 return found
         game, rng = self.game, self.rng
         root = _Node(view.player)
-        seconds = self.config.seconds
-        deadline = None if seconds is None else time.monotonic() + seconds
+        deadline = None if allowance is None else started + allowance
         widen = self.config.widening if knowledge is not None else 0.0
         for _ in range(self.config.iterations):
-            if deadline is not None and time.monotonic() > deadline:
+            if deadline is not None and self.clock() > deadline:
                 break
             state = game.sample_state(view, rng)
             node, path = root, [root]

@@ -38,8 +38,8 @@ def prepare(say: Callable[[str], None]) -> None:
 #: by its evaluation, considering the strategy's best few moves at each node (progressive
 #: widening), the whole loop compiled (:mod:`fanfold.agents.strategy.fano_search`) over 64 deals
 #: of the view, with a small exploration constant (the evaluation's differences between moves
-#: are a few hundredths). ``docs/agents.md`` gives their measured strength and time per
-#: decision.
+#: are a few hundredths); under a time cap a turn's decisions share three times the cap.
+#: ``docs/agents.md`` gives their measured strength and time per decision.
 LEVELS = {
     "easy": "mcts(iterations=40, rollout_limit=40)",
     "medium": "planner",
