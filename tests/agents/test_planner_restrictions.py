@@ -18,6 +18,7 @@ from fanfold.agents.strategy.fano_planner import plan, turn_value
 from fanfold.games.fano import FanoConfig, FanoState
 from fanfold.games.fano.actions import FanoAction
 from fanfold.games.fano.config import SpecialsMode
+from fanfold.games.fano.state import Phase
 from fanfold.play.kinds import action_kind, allowed
 from tests.games.fano.helpers import FANO, play
 
@@ -177,3 +178,44 @@ def test_the_planner_keeps_what_it_is_told() -> None:
     assert not agent.forbidden
     agent.restrict([("oversum",), ("reverse", "joker")])
     assert agent.forbidden == (("oversum",), ("reverse", "joker"))
+
+
+#: A two-promotion Trionfey position (seat 1 to move): in the planner's search the opponent
+#: answers some of its declarations with a combine counter.
+DECLARING = (
+    "fano turn=9 player=1 phase=main seed=3 attack=- foe=- support=- | level=0 hand=6H,8H,TH "
+    "field=AH,5H,7H,9H draw=3H up=2H,4H down=- known=- specials=- protected=- shuffles=0 "
+    "tribute=0 hidden=- | level=0 hand=8C,TC field=2C,4C,7C draw=5C,6C,AC,9C up=3C down=- "
+    "known=- specials=- protected=- shuffles=0 tribute=0 hidden=-"
+)
+
+
+def _answers(monkeypatch: pytest.MonkeyPatch, rules: Restrictions) -> Applied:
+    """The kinds the opponent answered seat 1's declarations with in the planner's search of
+    :data:`DECLARING` under ``rules``."""
+    state = FANO.parse_position(DECLARING, FANO.preset("trionfey").config)
+    answers: Applied = Counter()
+    original = FANO.apply_legal
+
+    def recording(position: FanoState, action: FanoAction) -> FanoState:
+        seat = FANO.current_player(position)
+        if seat == 1 and position.phase is Phase.REACT:
+            answers[(seat, action_kind(action))] += 1
+        return original(position, action)
+
+    monkeypatch.setattr(FANO, "apply_legal", recording)
+    legal = FANO.legal_actions(state)
+    view = FANO.observe(state, 0)
+    plan(FANO, FanoKnowledge(FANO), view, legal, random.Random(1), 1, 40, forbidden=rules)
+    monkeypatch.undo()
+    return answers
+
+
+def test_the_opponents_answer_to_a_declaration_uses_only_its_allowed_kinds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    free = _answers(monkeypatch, ((), ()))
+    assert free[(1, "counter")] > 0
+    restricted = _answers(monkeypatch, ((), ("counter",)))
+    assert restricted[(1, "counter")] == 0
+    assert restricted[(1, "allow")] > free[(1, "allow")]
