@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 
+from fanfold.agents.random_agent import RandomAgent
 from fanfold.core.errors import (
     IllegalActionError,
     NotationError,
@@ -195,3 +199,30 @@ def test_an_agents_choice_can_be_asked_and_applied_apart() -> None:
     played = table.submit_action(1, action, version)
     assert played.seat == 1
     assert table.agent_to_move() is None
+
+
+class _Listening(RandomAgent[Any, Any]):
+    """A random agent that remembers the restrictions it was told."""
+
+    def __init__(self) -> None:
+        super().__init__(FANO, 0)
+        self.told: list[tuple[tuple[str, ...], ...]] = []
+
+    def restrict(self, forbidden: Sequence[tuple[str, ...]]) -> None:
+        self.told.append(tuple(forbidden))
+
+
+def test_the_table_tells_every_agent_all_the_seats_restrictions() -> None:
+    first, second = _Listening(), _Listening()
+    seats = [Seat("random", first, ("oversum",)), Seat("random", second)]
+    table = new_table(FANO, FanoConfig(), seats, seed=3)
+    assert first.told == second.told == [(("oversum",), ())]
+    # Told once, when the table is made: playing does not tell them again.
+    table.step()
+    assert first.told == second.told == [(("oversum",), ())]
+
+
+def test_a_table_without_restrictions_tells_nothing() -> None:
+    first, second = _Listening(), _Listening()
+    new_table(FANO, FanoConfig(), [Seat("random", first), Seat("random", second)], seed=3)
+    assert first.told == second.told == []

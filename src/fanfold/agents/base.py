@@ -63,6 +63,15 @@ class Agent(ABC, Generic[ViewT, ActionT]):
         telling the player through ``say`` about anything slow. The default has nothing to do."""
         del config, say
 
+    def restrict(self, forbidden: Sequence[tuple[str, ...]]) -> None:
+        """Learn the table's restrictions (:mod:`fanfold.play.kinds`): ``forbidden`` holds, for
+        each seat in order, the action kinds that seat's player is never offered (an
+        experiment's rules, known to every seat). The table calls this before the first
+        decision when any seat has a restriction; the agent is offered only its allowed actions
+        either way, and one that searches ahead may honour the restrictions in its search. The
+        default ignores them."""
+        del forbidden
+
 
 AnyAgent = Agent[Any, Any]
 #: Makes an agent: ``make(game, config, seed)``.

@@ -93,6 +93,13 @@ class PlannerAgent(Agent[FanoView, FanoAction]):
         #: The turn (number, turn player) the seat last decided in, and the time it spent.
         self.turn: tuple[int, int] | None = None
         self.spent = 0.0
+        #: The table's restrictions, one tuple of forbidden kinds per seat (empty: none).
+        self.forbidden: tuple[tuple[str, ...], ...] = ()
+
+    def restrict(self, forbidden: Sequence[tuple[str, ...]]) -> None:
+        """Search with the table's restrictions: the seat's own turn and the opponents'
+        answers use only the kinds each seat is allowed."""
+        self.forbidden = tuple(tuple(names) for names in forbidden)
 
     def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
         if len(legal) == 1:
@@ -118,6 +125,7 @@ class PlannerAgent(Agent[FanoView, FanoAction]):
             self.clock,
             self.config.replies,
             self.config.reply_nodes,
+            self.forbidden,
         )
         if seconds is not None:
             self.spent += self.clock() - started

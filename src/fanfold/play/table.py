@@ -53,7 +53,9 @@ class Seat:
         player: ``"human"`` or the agent's canonical text (``"mcts(iterations=500)"``).
         agent: the agent, or ``None`` for a human.
         forbidden: action kinds this seat's agent is not offered (an experiment's restriction,
-            e.g. ``("oversum",)``; see :mod:`fanfold.play.kinds`).
+            e.g. ``("oversum",)``; see :mod:`fanfold.play.kinds`). The table tells every
+            seat's agent all the seats' restrictions when it is made
+            (:meth:`~fanfold.agents.base.Agent.restrict`).
     """
 
     player: str
@@ -155,6 +157,11 @@ class Table:
         self.played: list[Played] = []
         self._past: list[_Snapshot] = []
         self._told: dict[tuple[int, int | None], tuple[Played, Told | None]] = {}
+        restrictions = tuple(seat.forbidden for seat in self.seats)
+        if any(restrictions):
+            for seat in self.seats:
+                if seat.agent is not None:
+                    seat.agent.restrict(restrictions)
 
     # ----------------------------------------------------------------- reading
     @property

@@ -31,6 +31,13 @@ know only (the dealt hands are never read there):
 
 The difference to the best opponent (or partnership) is the value; a won game is worth more
 than any position.
+
+Where the table restricts seats (an experiment's ``forbid=``, told through
+:meth:`fanfold.agents.base.Agent.restrict`), the search honours every seat's restriction: the
+seat's own turn, an opponent's answer to a declaration and, with replies, the opponent's turn
+are searched over the allowed actions only (all of them where none is allowed, as the table
+does), and an opponent forbidden Reverse Fano (or attacks) is not feared for it. Without
+restrictions nothing changes.
 """
 
 from __future__ import annotations
@@ -66,6 +73,10 @@ from fanfold.games.fano.rules.attacks import support_value
 from fanfold.games.fano.rules.deck import HAND_SIZE
 from fanfold.games.fano.state import FanoState, Phase, PlayerState
 from fanfold.games.fano.view import FanoView
+from fanfold.play.kinds import allowed, forbids
+
+#: The table's restrictions, one tuple of forbidden action kinds per seat (empty: none).
+Restrictions = Sequence[tuple[str, ...]]
 
 #: A won game, above any position.
 WIN = 1000.0
@@ -142,16 +153,51 @@ def _potential(field: tuple[int, ...], hand: tuple[int, ...]) -> float:
     return player_potential(PlayerState(hand=hand, field=field))
 
 
+def _offered(
+    game: Game[FanoConfig, FanoState, FanoAction, FanoView],
+    state: FanoState,
+    legal: Sequence[FanoAction],
+    forbidden: Restrictions,
+    seat: int,
+) -> Sequence[FanoAction]:
+    """``legal`` less the kinds ``seat``'s restriction forbids, or all of ``legal`` where that
+    leaves none (as :meth:`fanfold.play.table.Table.offered`)."""
+    names = forbidden[seat] if seat < len(forbidden) else ()
+    if not names:
+        return legal
+    return allowed(game, state, legal, names) or legal
+
+
+def _ways(
+    config: FanoConfig, player: PlayerState, seat: int, names: Sequence[str]
+) -> tuple[bool, ...]:
+    """How the player at ``seat`` may attack at its next turn: plainly (``False``) and with
+    Reverse Fano (``True``) where the rules give it the special, less the ways its restriction
+    ``names`` forbids (an attack is a ``declare`` in Trionfey)."""
+    reverse = can_use(config, player, seat, Special.REVERSE)
+    if not names:
+        return (False, True) if reverse else (False,)
+    kind = "declare" if config.trionfey else "attack"
+    ways: list[bool] = []
+    if not forbids(names, kind):
+        ways.append(False)
+    if reverse and not forbids(names, f"{kind}+reverse"):
+        ways.append(True)
+    return tuple(ways)
+
+
 def _exposure(
     state: FanoState,
     seat: int,
     attackers: Sequence[int],
     chance: Callable[[PlayerState, int, int], float],
     with_hand: bool,
+    forbidden: Restrictions = (),
 ) -> float:
     """The expected loss of ``seat``'s exposed combat cards to the players ``attackers``, each
     holding a support with ``chance(player, attacker_seat, value)``: a card is lost if any of
-    the attacks on it has its support, the attacks taken as independent."""
+    the attacks on it (those the attacker's restriction in ``forbidden`` allows) has its
+    support, the attacks taken as independent."""
     config = state.config
     victim = state.players[seat]
     base = _potential(victim.field, victim.hand if with_hand else ())
@@ -164,7 +210,7 @@ def _exposure(
         gain = 0.0
         for other in attackers:
             foe = state.players[other]
-            ways = (False, True) if can_use(config, foe, other, Special.REVERSE) else (False,)
+            ways = _ways(config, foe, other, forbidden[other] if other < len(forbidden) else ())
             for attacker in foe.field:
                 strength = attacker >> 4
                 if strength > MAX_COMBAT or attacker in foe.hidden:
@@ -181,10 +227,12 @@ def _exposure(
     return total
 
 
-def turn_value(state: FanoState, seat: int) -> float:
+def turn_value(state: FanoState, seat: int, forbidden: Restrictions = ()) -> float:
     """The value for ``seat`` of ``state``, a position its turn left (see the module text):
     its standing less the best opposing one, in units where a promotion is
-    :data:`.fano_knowledge.LEVEL`; :data:`WIN` (or its opposite) once the game is decided."""
+    :data:`.fano_knowledge.LEVEL`; :data:`WIN` (or its opposite) once the game is decided.
+    ``forbidden`` (one tuple of kinds per seat) leaves out the attacks a seat's restriction
+    forbids it."""
     config = state.config
     players = state.players
     count = len(players)
@@ -203,7 +251,7 @@ def turn_value(state: FanoState, seat: int) -> float:
     weight = THREAT
     if config.trionfey and _window(me):
         weight = COUNTERABLE
-    mine -= weight * _exposure(state, seat, attackers, theirs, True)
+    mine -= weight * _exposure(state, seat, attackers, theirs, True, forbidden)
     rivals: dict[int, float] = {}
     for other in range(count):
         if other in partners:
@@ -218,7 +266,7 @@ def turn_value(state: FanoState, seat: int) -> float:
                 del player, mover
                 return _own_chance(me, config, seat, value)
 
-            rivals[other] -= OPPORTUNITY * _exposure(state, other, (seat,), own, False)
+            rivals[other] -= OPPORTUNITY * _exposure(state, other, (seat,), own, False, forbidden)
     if config.teams is Teams.ONE_FOR_ALL or config.teams is Teams.ALL_FOR_ONE:
         best_partner = max(
             (
@@ -292,6 +340,8 @@ class _Search:
     #: False for an opponent's answering turn: its end actions are not searched, each of its
     #: main-phase positions judged as it stands (the end action's effect left out).
     ends: bool = True
+    #: The table's restrictions, one tuple per seat (empty: none).
+    forbidden: Restrictions = ()
 
     def __post_init__(self) -> None:
         self.memo: dict[FanoState, Found] = {}
@@ -303,8 +353,12 @@ class _Search:
         return self.deadline is not None and self.clock() >= self.deadline
 
     def end(self, state: FanoState) -> Found:
-        value = turn_value(state, self.seat)
+        value = turn_value(state, self.seat, self.forbidden)
         return value, ((value, 0.0, state),) if self.keep else ()
+
+    def legal(self, state: FanoState, decider: int) -> Sequence[FanoAction]:
+        """What ``decider`` may choose in ``state``: its legal actions less its restriction."""
+        return _offered(self.game, state, self.game.legal_actions(state), self.forbidden, decider)
 
     def value(self, state: FanoState, depth: int) -> Found:
         """The best the seat can make of ``state`` from here to the end of its turn, and the
@@ -318,7 +372,7 @@ class _Search:
             return self.end(state)
         if state.phase is Phase.REACT and decider != self.seat:
             # The opponent answers the seat's declaration in the dealt state.
-            legal = game.legal_actions(state)
+            legal = self.legal(state, decider)
             action = self.knowledge.best(state, legal, self.rng)
             return self.value(game.apply_legal(state, action), depth)
         if not mine and state.phase is not Phase.REACT:
@@ -326,7 +380,7 @@ class _Search:
         known = self.memo.get(state)
         if known is not None:
             return known
-        legal = game.legal_actions(state)
+        legal = self.legal(state, decider)
         if depth >= DEPTH or self.out_of_time():
             result = self.quick(state, legal)
         else:
@@ -335,7 +389,7 @@ class _Search:
             leaves: list[Leaf] = []
             stand = not self.ends and mine and state.phase is Phase.MAIN
             if stand:
-                best = turn_value(state, self.seat)
+                best = turn_value(state, self.seat, self.forbidden)
             for action in legal:
                 if stand and isinstance(action, _END):
                     continue
@@ -373,7 +427,7 @@ class _Search:
         leaves: list[Leaf] = []
         for action in ends:
             after = self.game.apply_legal(state, action)
-            value = turn_value(after, self.seat)
+            value = turn_value(after, self.seat, self.forbidden)
             leaves.append((value, 0.0, after))
         best = max(leaf[0] for leaf in leaves)
         return best, _keep(leaves, self.keep)
@@ -388,15 +442,27 @@ def _replied(
     deadline: float | None,
     clock: Callable[[], float],
     rng: random.Random,
+    forbidden: Restrictions = (),
 ) -> float:
     """The value for ``seat`` of ``leaf`` (its turn just ended, two players) once the
     opponent has played its best turn in the dealt state: the opponent's turn searched like
     the seat's own (within ``nodes`` positions, its draws from its dealt pile, the seat's
-    counters answered by the strategy), each of its turns judged from the opponent's side."""
+    counters answered by the strategy; each seat's restriction in ``forbidden`` honoured),
+    each of its turns judged from the opponent's side."""
     mover = game.current_player(leaf)
     if mover is None or leaf.turn_player == seat:
-        return turn_value(leaf, seat)
-    search = _Search(game, knowledge, leaf.turn_player, nodes, deadline, clock, rng, ends=False)
+        return turn_value(leaf, seat, forbidden)
+    search = _Search(
+        game,
+        knowledge,
+        leaf.turn_player,
+        nodes,
+        deadline,
+        clock,
+        rng,
+        ends=False,
+        forbidden=forbidden,
+    )
     # The opponent's value counts its own hand but not the seat's: the seat's hand at the
     # end of its turn is added back.
     me = leaf.players[seat]
@@ -416,6 +482,7 @@ def plan(
     clock: Callable[[], float] = time.monotonic,
     replies: int = 0,
     reply_nodes: int = 0,
+    forbidden: Restrictions = (),
 ) -> list[float]:
     """Each of ``legal``'s mean value (:func:`turn_value` of the best turn it starts) over
     ``deals`` states dealt from ``view``, each searched within ``nodes`` nodes shared by all
@@ -425,7 +492,11 @@ def plan(
     With ``replies`` above 0 (two players), each first action's ``replies`` best turns in a
     deal are judged again after the opponent's best answering turn in that deal
     (:func:`_replied`, ``reply_nodes`` positions each), and the action is worth the best of
-    them."""
+    them.
+
+    ``forbidden`` holds the table's restrictions, one tuple of action kinds per seat: the
+    searches offer each seat only what its restriction allows (``legal`` is what the table
+    offered the seat already); empty, nothing is restricted."""
     seat = view.player
     totals = [0.0] * len(legal)
     keep = replies if replies > 0 and len(view.players) == 2 else 0
@@ -433,7 +504,9 @@ def plan(
         if index and deadline is not None and clock() >= deadline:
             break
         state = game.sample_state(view, rng)
-        search = _Search(game, knowledge, seat, nodes, deadline, clock, rng, keep)
+        search = _Search(
+            game, knowledge, seat, nodes, deadline, clock, rng, keep, forbidden=forbidden
+        )
         mine = state.turn_player == seat
         answered: dict[FanoState, float] = {}
         for position, action in enumerate(legal):
@@ -453,7 +526,15 @@ def plan(
                     reply = answered.get(end)
                     if reply is None:
                         reply = _replied(
-                            game, knowledge, seat, end, reply_nodes, deadline, clock, rng
+                            game,
+                            knowledge,
+                            seat,
+                            end,
+                            reply_nodes,
+                            deadline,
+                            clock,
+                            rng,
+                            forbidden,
                         )
                         answered[end] = reply
                     best = max(best, reply + extra)
