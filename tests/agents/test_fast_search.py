@@ -8,8 +8,8 @@ import random
 import pytest
 
 from fanfold.agents import create_agent, fast_search
-from fanfold.agents.fast_search import CHUNK, MAX_NODES
-from fanfold.agents.mcts import LEAST_ITERATIONS, MCTSAgent, MCTSConfig
+from fanfold.agents.fast_search import CHUNK, LEAST_ITERATIONS, MAX_NODES
+from fanfold.agents.mcts import MCTSAgent, MCTSConfig
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
 from fanfold.agents.strategy.fano_search import Search
 from fanfold.core.errors import ConfigError

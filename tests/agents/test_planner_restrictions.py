@@ -15,11 +15,11 @@ from fanfold.agents import create_agent
 from fanfold.agents.planner import PlannerAgent
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
 from fanfold.agents.strategy.fano_planner import plan, turn_value
+from fanfold.core.kinds import action_kind, allowed
 from fanfold.games.fano import FanoConfig, FanoState
 from fanfold.games.fano.actions import FanoAction
 from fanfold.games.fano.config import SpecialsMode
 from fanfold.games.fano.state import Phase
-from fanfold.play.kinds import action_kind, allowed
 from tests.games.fano.helpers import FANO, play
 
 #: Every special for every seat. Seat 1 to move: its attacks take the 2C, Oversum combines of

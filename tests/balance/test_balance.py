@@ -17,10 +17,10 @@ from fanfold.balance.report import write_report
 from fanfold.cli.app import app
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError
+from fanfold.core.kinds import played_kind
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.games.fan import FanGame
 from fanfold.play.census import run_census
-from fanfold.play.kinds import played_kind
 from fanfold.play.stats import Proportion
 from tests.envs.conftest import playout
 

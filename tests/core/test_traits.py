@@ -7,9 +7,9 @@ import pytest
 
 from fanfold.core.errors import ConfigError, UnknownGameError
 from fanfold.core.game import Traits
+from fanfold.core.kinds import played_kind
 from fanfold.core.registry import all_games, get_game, resolve_variant, set_up
 from fanfold.envs.episode import UNBOUNDED_MAX_STEPS, default_max_steps
-from fanfold.play.kinds import played_kind
 from tests.games.fano.helpers import FANO
 from tests.games.fano.helpers import trionfey_position as setup
 

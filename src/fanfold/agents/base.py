@@ -64,7 +64,7 @@ class Agent(ABC, Generic[ViewT, ActionT]):
         del config, say
 
     def restrict(self, forbidden: Sequence[tuple[str, ...]]) -> None:
-        """Learn the table's restrictions (:mod:`fanfold.play.kinds`): ``forbidden`` holds, for
+        """Learn the table's restrictions (:mod:`fanfold.core.kinds`): ``forbidden`` holds, for
         each seat in order, the action kinds that seat's player is never offered (an
         experiment's rules, known to every seat). The table calls this before the first
         decision when any seat has a restriction; the agent is offered only its allowed actions

@@ -6,7 +6,7 @@ agent's iterations, in chunks when a time cap is set; the move is the legal acti
 root child has the most visits (the first in legal order on a tie). Under a time cap (the
 decision's allowance, :meth:`fanfold.agents.mcts.MCTSAgent.allowance`) dealing stops once a
 third of it is spent (at least one deal), and the search stops at the first look at the clock
-past it, after at least one chunk of :data:`fanfold.agents.mcts.LEAST_ITERATIONS` iterations;
+past it, after at least one chunk of :data:`LEAST_ITERATIONS` iterations;
 near the deadline the chunks shrink to the iterations that fit in the time left at the pace
 measured so far, so that a slow (busy) machine overruns the cap by about one iteration.
 ``None`` for a game or a config the compiled search does not cover: the agent then searches
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 MAX_NODES = 1 << 18
 #: Iterations between two looks at the clock when a time cap is set.
 CHUNK = 32
+#: The iterations a capped decision searches even when its time is spent.
+LEAST_ITERATIONS = 32
 #: The share of a capped decision's time that dealing may take.
 DEALING_SHARE = 1 / 3
 
@@ -45,7 +47,6 @@ def choose_fast(
     ``allowance`` seconds from ``started`` (times of ``agent.clock``; ``None``: no cap)."""
     if not isinstance(view, FanoView) or not fast.supports(view.config):
         return None
-    from fanfold.agents.mcts import LEAST_ITERATIONS
     from fanfold.agents.strategy.fano_knowledge import policy_weights
     from fanfold.agents.strategy.fano_search import Search
     from fanfold.games.fano.fast import codec, engine

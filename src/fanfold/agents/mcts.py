@@ -16,8 +16,9 @@ from the seed alone (records still replay exactly: they store the actions). With
 agent's decisions within one turn of a game whose views name the turn (``turn`` and
 ``turn_player``, as Fano's do) also share a cap on the whole turn (``turn_seconds``, three
 times ``seconds`` by default): once it is spent, each further decision of the turn searches a
-single chunk of iterations (:data:`LEAST_ITERATIONS`) on one deal in the compiled search
-(``tree=fast``), none in the Python tree (its move is then the first legal one).
+single chunk of iterations (:data:`fanfold.agents.fast_search.LEAST_ITERATIONS`) on one deal
+in the compiled search (``tree=fast``), none in the Python tree (its move is then the first
+legal one).
 """
 
 from __future__ import annotations
@@ -38,8 +39,6 @@ from fanfold.core.game import ActionT, Game, ViewT
 PLAYOUTS = ("random", "heuristic", "fast", "fast-greedy", "fast-heuristic")
 #: Where the search tree lives.
 TREES = ("python", "fast")
-#: The iterations a capped decision searches even when its time is spent.
-LEAST_ITERATIONS = 32
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ An experiment is a small TOML file (or the same from the command line)::
     # distinguishing = ["oversum"]  # the action kinds this variant is about (for the report)
 
 A *player* is an agent text, optionally followed by ``; forbid=KIND,KIND``: the action kinds
-(:mod:`fanfold.play.kinds`) that player's agent is never offered, wherever it sits. With fewer
+(:mod:`fanfold.core.kinds`) that player's agent is never offered, wherever it sits. With fewer
 players than seats the last fills the rest. With ``rotate`` (the default) every deal is played
 once per rotation of the players over the seats, so that each player meets every seat of every
 deal and the luck of the deal cancels out of the comparison between players; every variant is
@@ -42,9 +42,9 @@ from typing import Any
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError
+from fanfold.core.kinds import action_kind, check_names
 from fanfold.core.registry import AnyGame, get_game, set_up
 from fanfold.play.batch import Job
-from fanfold.play.kinds import action_kind, check_names
 
 _TOP_KEYS = {"game", "games", "seed", "players", "rotate", "variant", "title"}
 
@@ -83,9 +83,9 @@ class Player:
 @cache
 def restriction_names(game: AnyGame) -> frozenset[str]:
     """The names a restriction may use in ``game``: every word of every action kind the game
-    has (:func:`fanfold.play.kinds.action_kind` of each action class of the game's ``actions``
+    has (:func:`fanfold.core.kinds.action_kind` of each action class of the game's ``actions``
     module, with each of its flags; ``bluff`` where the game has Trionfey's declared attacks,
-    as :func:`fanfold.play.kinds.played_kind` names them)."""
+    as :func:`fanfold.core.kinds.played_kind` names them)."""
     module = importlib.import_module(f"{type(game).__module__.rpartition('.')[0]}.actions")
     kinds: set[str] = set()
     for cls in vars(module).values():

@@ -26,7 +26,7 @@ from typing import Any
 from fanfold.balance.experiment import Experiment, Variant
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.game import Termination
-from fanfold.play.kinds import forbids
+from fanfold.core.kinds import forbids
 from fanfold.play.markdown import markdown_table
 from fanfold.play.stats import (
     Proportion,

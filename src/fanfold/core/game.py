@@ -340,7 +340,7 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
 
     def played_flags(self, state: StateT, action: ActionT) -> tuple[str, ...]:
         """Flags that playing ``action`` in ``state`` adds to the action's kind, which the
-        action alone does not tell (:mod:`fanfold.play.kinds`): Fano's Trionfey attack declared
+        action alone does not tell (:mod:`fanfold.core.kinds`): Fano's Trionfey attack declared
         without the support in hand is a ``bluff``. The default adds none."""
         del state, action
         return ()

@@ -15,6 +15,7 @@ kernel, and joins the build's warm-ups
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -26,14 +27,18 @@ from fanfold.games.fan.config import FanConfig
 from fanfold.games.fan.deals import deal_fans
 from fanfold.games.fan.state import FanState
 
+if TYPE_CHECKING:
+    from fanfold.envs.encoding import Encoding
+    from fanfold.envs.gymnasium_env import FanfoldGymEnv
+
 Ints = npt.NDArray[np.int64]
 _CARDS = tuple(Card.from_index(index) for index in range(52))
 
 
-def supports(game_name: str, seats: Sequence[str], max_steps: int | None) -> bool:
+def supports(seats: Sequence[str], max_steps: int | None) -> bool:
     """Whether :class:`FanTables` plays this environment: Fan patience (its one seat the
     learner's), with no step limit or one of at least 1."""
-    return game_name == "fan" and list(seats) == ["human"] and (max_steps is None or max_steps >= 1)
+    return list(seats) == ["human"] and (max_steps is None or max_steps >= 1)
 
 
 class FanTables:
@@ -157,3 +162,8 @@ def warm_up() -> None:
                 break
             actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
             tables.act(rows, actions)
+
+
+def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanTables:
+    """``count`` compiled tables playing what ``env`` plays (one that :func:`supports`)."""
+    return FanTables(env.config, count, encoding.num_actions, env.max_steps)

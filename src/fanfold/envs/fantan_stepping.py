@@ -20,6 +20,7 @@ nothing at first use.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +31,10 @@ from fanfold.games.fantan import rules
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction
 from fanfold.games.fantan.config import FanTanConfig, Scoring
 from fanfold.games.fantan.state import FanTanState
+
+if TYPE_CHECKING:
+    from fanfold.envs.encoding import Encoding
+    from fanfold.envs.gymnasium_env import FanfoldGymEnv
 
 Ints = npt.NDArray[np.int64]
 
@@ -55,12 +60,11 @@ _BLOCKS = (
 )
 
 
-def supports(game_name: str, seats: Sequence[str], max_steps: int | None) -> bool:
+def supports(seats: Sequence[str], max_steps: int | None) -> bool:
     """Whether :class:`FanTanTables` plays this environment: Fan Tan, one learner seat
     (``"human"``), ``random`` bots in every other seat, and no step limit."""
     return (
-        game_name == "fantan"
-        and max_steps is None
+        max_steps is None
         and sum(1 for seat in seats if seat == "human") == 1
         and all(seat in ("human", "random") for seat in seats)
     )
@@ -267,3 +271,8 @@ def warm_up() -> None:
                 break
             actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
             tables.act(rows, actions)
+
+
+def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanTanTables:
+    """``count`` compiled tables playing what ``env`` plays (one that :func:`supports`)."""
+    return FanTanTables(env.config, env.seat, count, encoding.layout.offsets)

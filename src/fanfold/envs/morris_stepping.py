@@ -16,6 +16,7 @@ kernel, and joins the build's warm-ups
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -25,21 +26,20 @@ from fanfold.games.morris.board import PIECES, neighbours
 from fanfold.games.morris.config import MorrisConfig
 from fanfold.games.morris.state import MorrisState
 
+if TYPE_CHECKING:
+    from fanfold.envs.encoding import Encoding
+    from fanfold.envs.gymnasium_env import FanfoldGymEnv
+
 Ints = npt.NDArray[np.int64]
 
 #: The most positions the repetition rule remembers: one per movement, so one per step.
 SEEN = 4096
 
 
-def supports(game_name: str, seats: Sequence[str], max_steps: int | None) -> bool:
+def supports(seats: Sequence[str], max_steps: int | None) -> bool:
     """Whether :class:`MorrisTables` plays this environment: Morris, one learner seat and a
     ``random`` bot, a step limit of 1 to :data:`SEEN`."""
-    return (
-        game_name == "morris"
-        and sorted(seats) == ["human", "random"]
-        and max_steps is not None
-        and 1 <= max_steps <= SEEN
-    )
+    return sorted(seats) == ["human", "random"] and max_steps is not None and 1 <= max_steps <= SEEN
 
 
 def _stack(code: int) -> str:
@@ -200,3 +200,8 @@ def warm_up() -> None:
                 break
             actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
             tables.act(rows, actions)
+
+
+def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> MorrisTables:
+    """``count`` compiled tables playing what ``env`` plays (one that :func:`supports`)."""
+    return MorrisTables(env.config, env.seat, count, encoding.num_actions, env.max_steps or 0)

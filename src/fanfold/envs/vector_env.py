@@ -36,6 +36,7 @@ hold only each table's generator: their ``episode`` is not the table's game.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +61,12 @@ ENGINES = ("auto", "python", "compiled")
 #: The compiled environment code's name among the build's warm-ups, by game
 #: (:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`).
 COMPILED_NAMES = {"fantan": "fantan-env", "fan": "fan-env", "morris": "morris-env"}
+#: The module of each game's compiled stepping (its ``supports`` and ``tables``).
+STEPPING = {
+    "fantan": "fanfold.envs.fantan_stepping",
+    "fan": "fanfold.envs.fan_stepping",
+    "morris": "fanfold.envs.morris_stepping",
+}
 
 
 class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
@@ -141,19 +148,9 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         if engine == "python":
             return None
         name = first.game.name
-        covered = False
-        if name == "fantan":
-            from fanfold.envs import fantan_stepping
-
-            covered = fantan_stepping.supports(name, first.seats, first.max_steps)
-        elif name == "fan":
-            from fanfold.envs import fan_stepping
-
-            covered = fan_stepping.supports(name, first.seats, first.max_steps)
-        elif name == "morris":
-            from fanfold.envs import morris_stepping
-
-            covered = morris_stepping.supports(name, first.seats, first.max_steps)
+        module = STEPPING.get(name)
+        stepping = importlib.import_module(module) if module is not None else None
+        covered = stepping is not None and stepping.supports(first.seats, first.max_steps)
         # the kernels write the game's own encoding: another (a learner's own observation)
         # steps in Python
         covered = covered and type(self.encoding) is ENCODINGS.get(name)
@@ -168,21 +165,11 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         from fanfold.agents.strategy import compiled
 
         compiled.prepare(COMPILED_NAMES[name])
-        if name == "morris":
-            return morris_stepping.MorrisTables(
-                first.config,
-                first.seat,
-                self.num_envs,
-                self.encoding.num_actions,
-                first.max_steps or 0,
-            )
-        if name == "fan":
-            return fan_stepping.FanTables(
-                first.config, self.num_envs, self.encoding.num_actions, first.max_steps
-            )
-        return fantan_stepping.FanTanTables(
-            first.config, first.seat, self.num_envs, self.encoding.layout.offsets
+        assert stepping is not None
+        made: FanTanTables | FanTables | MorrisTables = stepping.tables(
+            first, self.num_envs, self.encoding
         )
+        return made
 
     @property
     def engine(self) -> str:

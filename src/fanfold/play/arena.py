@@ -29,9 +29,9 @@ from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.kinds import action_kind, allowed, played_kind
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.play.batch import Job, ProgressCallback, run_batch
-from fanfold.play.kinds import action_kind, allowed, played_kind
 from fanfold.play.setup import make_seats, new_table, rotate_seats
 from fanfold.play.stats import Proportion
 from fanfold.play.table import ENDLESS
@@ -133,7 +133,7 @@ def plan_arena(
 def play_arena_game(payload: JSONObject) -> JSONObject:
     """The arena's (and the balance lab's) worker: one seeded game between the payload's seats,
     with each seat's returns, decisions (choices among two or more actions), time spent
-    deciding and the kinds of the actions it played (:mod:`fanfold.play.kinds`), the seat that
+    deciding and the kinds of the actions it played (:mod:`fanfold.core.kinds`), the seat that
     decided first, and the turns played where the game counts turns (Fano).
 
     For the balance lab's warnings the row also holds ``"digest"``, a digest of the game's
@@ -240,7 +240,7 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
 def _kinds_of(
     game: AnyGame, state: object, actions: Sequence[object], plain: dict[object, str]
 ) -> set[str]:
-    """The kinds (:func:`~fanfold.play.kinds.played_kind`) of ``actions`` in ``state``;
+    """The kinds (:func:`~fanfold.core.kinds.played_kind`) of ``actions`` in ``state``;
     ``plain`` remembers each action's kind before the position's flags."""
     found: set[str] = set()
     for action in actions:

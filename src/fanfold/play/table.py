@@ -31,9 +31,9 @@ from fanfold.agents.base import AnyAgent
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import StaleVersionError, TurnError
 from fanfold.core.game import Outcome
+from fanfold.core.kinds import allowed
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
-from fanfold.play.kinds import allowed
 
 HUMAN = "human"
 
@@ -53,7 +53,7 @@ class Seat:
         player: ``"human"`` or the agent's canonical text (``"mcts(iterations=500)"``).
         agent: the agent, or ``None`` for a human.
         forbidden: action kinds this seat's agent is not offered (an experiment's restriction,
-            e.g. ``("oversum",)``; see :mod:`fanfold.play.kinds`). The table tells every
+            e.g. ``("oversum",)``; see :mod:`fanfold.core.kinds`). The table tells every
             seat's agent all the seats' restrictions when it is made
             (:meth:`~fanfold.agents.base.Agent.restrict`).
     """

@@ -58,6 +58,7 @@ from fanfold.agents.strategy.fano_knowledge import (
     player_potential,
 )
 from fanfold.core.game import Game
+from fanfold.core.kinds import allowed, forbids
 from fanfold.games.fano.actions import (
     Discard,
     FanoAction,
@@ -73,7 +74,6 @@ from fanfold.games.fano.rules.attacks import support_value
 from fanfold.games.fano.rules.deck import HAND_SIZE
 from fanfold.games.fano.state import FanoState, Phase, PlayerState
 from fanfold.games.fano.view import FanoView
-from fanfold.play.kinds import allowed, forbids
 
 #: The table's restrictions, one tuple of forbidden action kinds per seat (empty: none).
 Restrictions = Sequence[tuple[str, ...]]
