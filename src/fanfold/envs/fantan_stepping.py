@@ -20,7 +20,7 @@ nothing at first use.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -118,22 +118,7 @@ class FanTanTables:
         2**31 - 2 as an environment draws them), and let its bots play up to the learner."""
         indices = np.asarray(which, dtype=np.int64)
         deal_seeds = np.array([derive_seed(seed, "deal", 0) for seed in seeds], dtype=np.uint64)
-        kernels.deal_and_play(
-            self.cfg,
-            self.tables,
-            self.scal,
-            self.hands,
-            self.passes,
-            self.scores,
-            self.played_by,
-            self.history,
-            self.rng,
-            self.deck_rng,
-            indices,
-            np.zeros(len(indices), dtype=np.int64),
-            deal_seeds,
-            np.asarray(seeds, dtype=np.int64),
-        )
+        self._deal_and_play(indices, np.zeros(len(indices), dtype=np.int64), deal_seeds, seeds)
         self._deal_waiting(indices)
 
     def act(self, which: Ints, actions: Ints) -> None:
@@ -169,22 +154,29 @@ class FanTanTables:
                 ],
                 dtype=np.uint64,
             )
-            kernels.deal_and_play(
-                self.cfg,
-                self.tables,
-                self.scal,
-                self.hands,
-                self.passes,
-                self.scores,
-                self.played_by,
-                self.history,
-                self.rng,
-                self.deck_rng,
-                waiting,
-                numbers,
-                deal_seeds,
-                seeds,
-            )
+            self._deal_and_play(waiting, numbers, deal_seeds, seeds)
+
+    def _deal_and_play(
+        self, which: Ints, numbers: Ints, deal_seeds: npt.NDArray[np.uint64], seeds: Any
+    ) -> None:
+        """Deal hand ``numbers`` at the tables ``which`` (the deck from ``deal_seeds``, the
+        bots from ``seeds``) and let the bots play up to the learner."""
+        kernels.deal_and_play(
+            self.cfg,
+            self.tables,
+            self.scal,
+            self.hands,
+            self.passes,
+            self.scores,
+            self.played_by,
+            self.history,
+            self.rng,
+            self.deck_rng,
+            which,
+            numbers,
+            deal_seeds,
+            np.asarray(seeds, dtype=np.int64),
+        )
 
     def is_over(self, which: Ints) -> npt.NDArray[np.bool_]:
         """Whether the match at each table of ``which`` is over."""
