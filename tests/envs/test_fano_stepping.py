@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from fanfold.core.errors import IllegalActionError
+from fanfold.core.rng import derive_seed
 from fanfold.envs import fano_stepping
 from fanfold.envs.encodings import encoding_for, resolve
 from fanfold.envs.episode import Episode, seat_names
@@ -22,6 +23,13 @@ from fanfold.games.fano import Combine, Play, Promote
 from fanfold.games.fano.config import PRESETS
 from fanfold.games.fano.fast import codec
 from tests.envs.stepping import step_both_engines
+
+
+@pytest.mark.parametrize("seed", [0, 5, 2**31 - 2, 2**127 + 3])
+def test_reshuffle_seeds_are_the_rules_seeds(seed: int) -> None:
+    for seat in range(8):
+        expected = [derive_seed(seed, "reshuffle", seat, number) for number in range(3, 23)]
+        assert fano_stepping.reshuffle_seeds(seed, seat, 3, 20) == expected
 
 
 def _play(

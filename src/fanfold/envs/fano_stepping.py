@@ -27,6 +27,7 @@ installation compiles nothing at first use.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,6 @@ import numpy as np
 import numpy.typing as npt
 
 from fanfold.core.errors import IllegalActionError
-from fanfold.core.rng import derive_seed
 from fanfold.envs import fano_kernels as kernels
 from fanfold.envs.fano import FanoEncoding, relative_card
 from fanfold.envs.fantan_kernels import MT_N
@@ -50,9 +50,10 @@ if TYPE_CHECKING:
 
 Ints = npt.NDArray[np.int64]
 
-#: Reshuffle seeds computed at once for a seat (a random 2-player game reshuffles about 90
-#: times a seat): at the deal, and again whenever a table runs past them.
-SEEDS = 64
+#: Reshuffle seeds computed at once for a seat, at the deal and again whenever a table runs
+#: past them (a random 2-player game reshuffles about 90 times a seat over its 400 turns, one
+#: of 30 turns a seat about 7).
+SEEDS = 8
 #: The observation blocks, in the order of the kernels' ``O_*`` entries.
 _BLOCKS = (
     "field",
@@ -89,6 +90,17 @@ def supports(seats: Sequence[str], max_steps: int | None, config: Any = None) ->
         and sum(1 for seat in seats if seat == "human") == 1
         and all(seat in ("human", "random") for seat in seats)
     )
+
+
+def reshuffle_seeds(seed: int, seat: int, first: int, count: int) -> list[int]:
+    """The seeds of ``seat``'s reshuffles ``first`` to ``first + count - 1`` in the game of
+    ``seed``: :func:`fanfold.core.rng.derive_seed` of ``(seed, "reshuffle", seat, number)``,
+    as :func:`fanfold.games.fano.rules.deck` seeds them, its text made once for them all."""
+    prefix = "\x1f".join([str(seed), repr("reshuffle"), repr(seat), ""])
+    return [
+        int.from_bytes(hashlib.sha256(f"{prefix}{number!r}".encode()).digest()[:8], "big")
+        for number in range(first, first + count)
+    ]
 
 
 class FanoTables:
@@ -163,12 +175,10 @@ class FanoTables:
 
     def _give_seeds(self, index: int, seat: int, first: int) -> None:
         """Table ``index``'s reshuffle seeds of ``seat`` from reshuffle ``first`` on."""
-        game_seed = int(self.scal[index, kernels.S_SEED])
         self.base[index, seat] = first
-        self.seeds[index, seat] = [
-            derive_seed(game_seed, "reshuffle", seat, number)
-            for number in range(first, first + SEEDS)
-        ]
+        self.seeds[index, seat] = reshuffle_seeds(
+            int(self.scal[index, kernels.S_SEED]), seat, first, SEEDS
+        )
 
     # ------------------------------------------------------------------------- stepping
     def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
