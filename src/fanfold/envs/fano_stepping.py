@@ -51,8 +51,8 @@ if TYPE_CHECKING:
 Ints = npt.NDArray[np.int64]
 
 #: Reshuffle seeds computed at once for a seat, at the deal and again whenever a table runs
-#: past them (a random 2-player game reshuffles about 90 times a seat over its 400 turns, one
-#: of 30 turns a seat about 7).
+#: past them (in 200 random 2-player classic games a seat reshuffled 92 times on average over
+#: its 400 turns, at most 107; with 30 turns a seat 5.6 times, at most 9).
 SEEDS = 8
 #: The observation blocks, in the order of the kernels' ``O_*`` entries.
 _BLOCKS = (
@@ -138,8 +138,8 @@ class FanoTables:
             for card in range(256):
                 try:
                     relative = relative_card(card, suits)
-                    self.field_at[owner, card] = encoding._field_index(relative)
-                    self.hand_at[owner, card] = encoding._hand_index(relative)
+                    self.field_at[owner, card] = encoding.field_index(relative)
+                    self.hand_at[owner, card] = encoding.hand_index(relative)
                 except ValueError:  # no such card in this variant
                     continue
         self.ids = np.zeros(encoding.num_actions, dtype=np.int64)
