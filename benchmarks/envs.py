@@ -15,7 +15,7 @@ Every row plays uniform random games for ``--seconds`` and counts steps (one act
   and masks built each step. A step here is one learner action per table (the bots' actions
   between are not counted), so steps/s is learner decisions with their observation per
   second. Each game runs on the compiled engine where one covers it (``engine="compiled"``:
-  Fan Tan) and on the Python engine (``engine="python"``), each row naming its engine;
+  every game here) and on the Python engine (``engine="python"``), each row naming its engine;
 * **OpenSpiel**: ``legal_actions()``, ``observation_tensor()`` of the player to move, a random
   legal action, ``apply_action``; fanfold's ``python_fanfold_<game>`` beside OpenSpiel's C++
   ``tic_tac_toe``, ``connect_four``, ``leduc_poker`` and ``hearts`` (chance outcomes sampled).
@@ -24,7 +24,8 @@ Every row plays uniform random games for ``--seconds`` and counts steps (one act
 
 Fano plays with ``turns_per_player=30`` so that random games end within a row.
 
-Run: ``python benchmarks/envs.py --seconds 5 [--tables 64] [--json OUT]``; with ``--paired``,
+Run: ``python benchmarks/envs.py --seconds 5 [--tables 64] [--games fano,fantan] [--json OUT]``
+(``--games``: only those fanfold games' rows); with ``--paired``,
 only each fanfold AEC and vector row against hearts with its information state tensor,
 measured in alternating half-second turns (a load that changes during the run falls on both).
 """
@@ -181,14 +182,19 @@ def engines(game: str, preset: str, options: dict[str, Any]) -> list[str]:
     return ["compiled", "python"]
 
 
-def rows(seconds: float, tables: int = 64) -> tuple[list[Rate], list[str]]:
-    """Every row that can run here, and a note for each peer that is missing."""
+def rows(
+    seconds: float,
+    tables: int = 64,
+    fanfold_rows: tuple[tuple[str, str, dict[str, Any]], ...] = FANFOLD,
+) -> tuple[list[Rate], list[str]]:
+    """Every row that can run here (of fanfold, ``fanfold_rows``), and a note for each peer
+    that is missing."""
     found: list[Rate] = []
     missing: list[str] = []
-    for game, preset, options in FANFOLD:
+    for game, preset, options in fanfold_rows:
         label = f"fanfold {game} ({preset})"
         found.append(aec_rate(label, _maker(game, preset, options), seconds))
-    for game, preset, options in FANFOLD:
+    for game, preset, options in fanfold_rows:
         for engine in engines(game, preset, options):
             label = f"fanfold {game} ({preset}), {tables} tables, {engine} engine"
             make = _vector_maker(game, preset, options, tables, engine)
@@ -208,7 +214,7 @@ def rows(seconds: float, tables: int = 64) -> tuple[list[Rate], list[str]]:
         missing.append("OpenSpiel: peer missing (pip install open_spiel)")
         return found, missing
     fanfold.envs.register_openspiel()
-    for game, preset, options in FANFOLD:
+    for game, preset, options in fanfold_rows:
         params: dict[str, Any] = {"variant": preset}
         if options:
             params["options"] = ",".join(f"{key}={value}" for key, value in options.items())
@@ -256,7 +262,11 @@ def _aec_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]
     return run
 
 
-def paired(seconds: float, tables: int) -> list[tuple[str, float, float]]:
+def paired(
+    seconds: float,
+    tables: int,
+    fanfold_rows: tuple[tuple[str, str, dict[str, Any]], ...] = FANFOLD,
+) -> list[tuple[str, float, float]]:
     """Each fanfold AEC and vector row against OpenSpiel's hearts with its information state
     tensor, measured in turns (half a second each, alternating, ``seconds`` in all for each
     side) so that a load that changes during the run falls on both alike; (row, fanfold
@@ -264,7 +274,7 @@ def paired(seconds: float, tables: int) -> list[tuple[str, float, float]]:
     pyspiel: Any = importlib.import_module("pyspiel")
     hearts = pyspiel.load_game("hearts")
     found = []
-    for game, preset, options in FANFOLD:
+    for game, preset, options in fanfold_rows:
         steppers = [
             (
                 f"PettingZoo AEC fanfold {game} ({preset})",
@@ -297,21 +307,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", default=None, help="also write the rows to this JSON file")
     parser.add_argument("--tables", type=int, default=64, help="tables of the vector rows")
     parser.add_argument(
+        "--games", default=None, help="only these fanfold games' rows (comma-separated names)"
+    )
+    parser.add_argument(
         "--paired",
         action="store_true",
         help="only compare each fanfold row with hearts, measured in alternating turns",
     )
     args = parser.parse_args(argv)
+    chosen = FANFOLD
+    if args.games is not None:
+        names = args.games.split(",")
+        known = sorted({game for game, _, _ in FANFOLD})
+        if not set(names) <= set(known):
+            parser.error(f"--games names games of {', '.join(known)}, not {args.games!r}")
+        chosen = tuple(row for row in FANFOLD if row[0] in names)
     if args.paired:
         print(f"Python {platform.python_version()}; each side {args.seconds:g} s in 0.5 s turns")
         print("| API and environment | steps/s | hearts with its tensor, steps/s | ratio |")
         print("|---|---:|---:|---|")
-        for name, ours, theirs in paired(args.seconds, args.tables):
+        for name, ours, theirs in paired(args.seconds, args.tables, chosen):
             ratio = theirs / ours
             how = f"{ratio:.1f} times slower" if ratio >= 1 else f"{1 / ratio:.1f} times faster"
             print(f"| {name} | {ours:,.0f} | {theirs:,.0f} | {how} |")
         return
-    found, missing = rows(args.seconds, args.tables)
+    found, missing = rows(args.seconds, args.tables, chosen)
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row")
     print("| API | environment | steps/s | games/s | games |")
     print("|---|---|---:|---:|---:|")

@@ -13,9 +13,8 @@ import pytest
 from fanfold.envs.encodings import encoding_for, resolve
 from fanfold.envs.episode import Episode
 from fanfold.envs.fan_stepping import FanTables
-from fanfold.envs.vector_env import FanfoldVectorEnv
 from fanfold.games.fan.config import PRESETS
-from tests.envs.test_fantan_stepping import _compare_infos
+from tests.envs.stepping import step_both_engines
 
 
 @pytest.mark.parametrize("preset", [preset.name for preset in PRESETS])
@@ -65,30 +64,9 @@ def test_every_preset_plays_as_the_python_path(preset: str) -> None:
 def test_the_vector_env_steps_as_on_the_python_engine(
     preset: str, options: dict[str, Any], illegal: float
 ) -> None:
-    tables = 4
-    fast = FanfoldVectorEnv("fan", preset, num_envs=tables, **options)
-    slow = FanfoldVectorEnv("fan", preset, num_envs=tables, engine="python", **options)
-    assert (fast.engine, slow.engine) == ("compiled", "python")
     seeds = [15787, 15788, 15789, 9]
-    mine, my_infos = fast.reset(seed=seeds)
-    theirs, their_infos = slow.reset(seed=seeds)
-    _compare_infos(my_infos, their_infos)
-    rng = np.random.default_rng(4)
-    ended = cut = 0
-    for _ in range(300):
-        for name in ("observation", "action_mask"):
-            assert np.array_equal(mine[name], theirs[name])
-        actions = [int(rng.choice(np.flatnonzero(mask))) for mask in mine["action_mask"]]
-        for index in range(tables):
-            if rng.random() < illegal:
-                actions[index] = int(rng.choice(np.flatnonzero(mine["action_mask"][index] == 0)))
-        mine, rewards, terminated, truncated, my_infos = fast.step(actions)
-        theirs, their_rewards, their_terminated, their_truncated, their_infos = slow.step(actions)
-        assert np.array_equal(rewards, their_rewards)
-        assert np.array_equal(terminated, their_terminated)
-        assert np.array_equal(truncated, their_truncated)
-        _compare_infos(my_infos, their_infos)
-        ended += int(terminated.sum())
-        cut += int(truncated.sum())
-    assert ended > 0
-    assert cut > 0 or "max_steps" not in options or options["max_steps"] > 100
+    compared = step_both_engines(
+        "fan", preset, options, tables=4, seed=seeds, steps=300, illegal=illegal, rng_seed=4
+    )
+    assert compared.ended > 0
+    assert compared.cut > 0 or "max_steps" not in options or options["max_steps"] > 100

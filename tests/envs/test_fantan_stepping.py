@@ -16,6 +16,7 @@ from fanfold.envs.episode import Episode, seat_names
 from fanfold.envs.fantan_stepping import FanTanTables
 from fanfold.envs.vector_env import FanfoldVectorEnv
 from fanfold.games.fantan.config import PRESETS
+from tests.envs.stepping import compare_infos, step_both_engines
 
 
 @pytest.mark.parametrize(
@@ -82,24 +83,6 @@ def test_every_preset_plays_as_the_python_path(preset: str, players: int, seat: 
     assert _play(preset, players, seat, list(range(40, 46))) > 30
 
 
-def _compare_infos(compiled: dict[str, Any], python: dict[str, Any]) -> None:
-    assert list(compiled) == list(python)
-    for key, value in python.items():
-        if key == "final_obs":
-            for mine, theirs in zip(compiled[key], value, strict=True):
-                assert (mine is None) == (theirs is None)
-                if theirs is not None:
-                    assert list(mine) == list(theirs)
-                    for name in theirs:
-                        assert np.array_equal(mine[name], theirs[name])
-                        assert mine[name].dtype == theirs[name].dtype
-        elif isinstance(value, dict):
-            _compare_infos(compiled[key], value)
-        else:
-            assert np.array_equal(compiled[key], value), key
-            assert compiled[key].dtype == value.dtype
-
-
 @pytest.mark.parametrize(
     ("preset", "options", "illegal"),
     [
@@ -112,34 +95,19 @@ def _compare_infos(compiled: dict[str, Any], python: dict[str, Any]) -> None:
 def test_the_vector_env_steps_as_on_the_python_engine(
     preset: str, options: dict[str, Any], illegal: float
 ) -> None:
-    tables = 5
-    fast = FanfoldVectorEnv("fantan", preset, num_envs=tables, **options)
-    slow = FanfoldVectorEnv("fantan", preset, num_envs=tables, engine="python", **options)
-    assert (fast.engine, slow.engine) == ("compiled", "python")
-    mine, my_infos = fast.reset(seed=3)
-    theirs, their_infos = slow.reset(seed=3)
-    _compare_infos(my_infos, their_infos)
-    rng = np.random.default_rng(11)
-    ended = refused = 0
-    for _ in range(400):
-        for name in ("observation", "action_mask"):
-            assert np.array_equal(mine[name], theirs[name])
-        actions = [int(rng.choice(np.flatnonzero(mask))) for mask in mine["action_mask"]]
-        for index in range(tables):
-            if rng.random() < illegal:  # a masked-out action, or one out of range
-                actions[index] = int(
-                    rng.choice([*np.flatnonzero(mine["action_mask"][index] == 0), 99])
-                )
-                refused += 1
-        mine, rewards, terminated, truncated, my_infos = fast.step(actions)
-        theirs, their_rewards, their_terminated, their_truncated, their_infos = slow.step(actions)
-        assert np.array_equal(rewards, their_rewards)
-        assert np.array_equal(terminated, their_terminated)
-        assert np.array_equal(truncated, their_truncated)
-        _compare_infos(my_infos, their_infos)
-        ended += int(terminated.sum())
-    assert ended > 5
-    assert refused > 0 or illegal == 0.0
+    compared = step_both_engines(
+        "fantan",
+        preset,
+        options,
+        tables=5,
+        seed=3,
+        steps=400,
+        illegal=illegal,
+        rng_seed=11,
+        out_of_range=99,
+    )
+    assert compared.ended > 5
+    assert compared.refused > 0 or illegal == 0.0
 
 
 def test_actions_of_another_type_are_refused_as_on_the_python_engine() -> None:
@@ -152,7 +120,7 @@ def test_actions_of_another_type_are_refused_as_on_the_python_engine() -> None:
     assert step[2].all()
     for said in step[4]["final_info"]["illegal_action"]:
         assert said.startswith("an action is an integer index, not ")
-    _compare_infos(step[4], expected[4])
+    compare_infos(step[4], expected[4])
 
 
 def test_raising_on_an_illegal_action_changes_no_table() -> None:
@@ -177,9 +145,9 @@ def test_the_engine_is_chosen_and_refused_where_none_covers_the_environment() ->
     assert FanfoldVectorEnv("fan", num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("morris", num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("morris", num_envs=1, max_steps=None).engine == "python"
-    assert FanfoldVectorEnv("fano", num_envs=1, turns_per_player=5).engine == "python"
+    assert FanfoldVectorEnv("fano", num_envs=1, turns_per_player=5).engine == "compiled"
     for refused in (
-        {"game": "fano"},
+        {"game": "fano", "opponents": "heuristic"},
         {"game": "morris", "max_steps": None},
         {"game": "fantan", "opponents": "heuristic"},
         {"game": "fantan", "max_steps": 50},

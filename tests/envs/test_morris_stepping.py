@@ -13,10 +13,9 @@ import pytest
 from fanfold.envs.encodings import encoding_for, resolve
 from fanfold.envs.episode import Episode, seat_names
 from fanfold.envs.morris_stepping import MorrisTables
-from fanfold.envs.vector_env import FanfoldVectorEnv
 from fanfold.games.morris import rules
 from fanfold.games.morris.config import PRESETS
-from tests.envs.test_fantan_stepping import _compare_infos
+from tests.envs.stepping import step_both_engines
 
 
 @pytest.mark.parametrize("preset", [preset.name for preset in PRESETS])
@@ -87,27 +86,7 @@ def test_every_preset_plays_as_the_python_path(preset: str, seat: int) -> None:
 def test_the_vector_env_steps_as_on_the_python_engine(
     preset: str, options: dict[str, Any], illegal: float
 ) -> None:
-    tables = 6
-    fast = FanfoldVectorEnv("morris", preset, num_envs=tables, **options)
-    slow = FanfoldVectorEnv("morris", preset, num_envs=tables, engine="python", **options)
-    assert (fast.engine, slow.engine) == ("compiled", "python")
-    mine, my_infos = fast.reset(seed=12)
-    theirs, their_infos = slow.reset(seed=12)
-    _compare_infos(my_infos, their_infos)
-    rng = np.random.default_rng(2)
-    ended = 0
-    for _ in range(250):
-        for name in ("observation", "action_mask"):
-            assert np.array_equal(mine[name], theirs[name])
-        actions = [int(rng.choice(np.flatnonzero(mask))) for mask in mine["action_mask"]]
-        for index in range(tables):
-            if rng.random() < illegal:
-                actions[index] = int(rng.choice(np.flatnonzero(mine["action_mask"][index] == 0)))
-        mine, rewards, terminated, truncated, my_infos = fast.step(actions)
-        theirs, their_rewards, their_terminated, their_truncated, their_infos = slow.step(actions)
-        assert np.array_equal(rewards, their_rewards)
-        assert np.array_equal(terminated, their_terminated)
-        assert np.array_equal(truncated, their_truncated)
-        _compare_infos(my_infos, their_infos)
-        ended += int((terminated | truncated).sum())
-    assert ended > 5
+    compared = step_both_engines(
+        "morris", preset, options, tables=6, seed=12, steps=250, illegal=illegal, rng_seed=2
+    )
+    assert compared.ended + compared.cut > 5

@@ -141,7 +141,14 @@ def test_wheel_holds_the_compiled_code_and_is_tagged_for_its_platform(wheel: Pat
     archive = zipfile.ZipFile(wheel)
     names = set(archive.namelist())
     manifest = json.loads(archive.read(f"{COMPILED}manifest.json"))
-    assert set(manifest["games"]) == {"fano", "fantan", "fantan-env", "fan-env", "morris-env"}
+    assert set(manifest["games"]) == {
+        "fano",
+        "fantan",
+        "fantan-env",
+        "fano-env",
+        "fan-env",
+        "morris-env",
+    }
     assert manifest["python"] == sys.implementation.cache_tag
     indexes = {name.rpartition("/")[0] for name in names if name.endswith(".nbi")}
     assert f"{COMPILED}games/fano/fast/kernels" in indexes
@@ -194,9 +201,9 @@ with event.install_recorder("numba:compile") as recorded:
         agent.prepare(config, lambda line: None)
         seat = game.current_player(state)
         agent.choose(game.observe(state, seat), list(game.legal_actions(state)))
-    from fanfold.envs import fan_stepping, fantan_stepping, morris_stepping
-    for name, module in (("fantan-env", fantan_stepping), ("fan-env", fan_stepping),
-                         ("morris-env", morris_stepping)):
+    from fanfold.envs import fan_stepping, fano_stepping, fantan_stepping, morris_stepping
+    for name, module in (("fantan-env", fantan_stepping), ("fano-env", fano_stepping),
+                         ("fan-env", fan_stepping), ("morris-env", morris_stepping)):
         compiled.prepare(name)
         module.warm_up()
 compiles = sorted({str(e.data["dispatcher"]) for _, e in recorded.buffer if e.is_start})
@@ -225,7 +232,7 @@ def test_installed_wheel_plays_hard_at_once_without_compiling(venv: Path, tmp_pa
     found = json.loads(answer.stdout.splitlines()[-1])
     assert Path(found["file"]).is_relative_to(venv), found["file"]
     assert found["ready"] == dict.fromkeys(
-        ("fano", "fantan", "fantan-env", "fan-env", "morris-env"), True
+        ("fano", "fantan", "fantan-env", "fano-env", "fan-env", "morris-env"), True
     )
     assert found["compiles"] == []
     assert found["started"] == []  # no compiling subprocess

@@ -35,9 +35,10 @@ Ints = npt.NDArray[np.int64]
 _CARDS = tuple(Card.from_index(index) for index in range(52))
 
 
-def supports(seats: Sequence[str], max_steps: int | None) -> bool:
+def supports(seats: Sequence[str], max_steps: int | None, config: object = None) -> bool:
     """Whether :class:`FanTables` plays this environment: Fan patience (its one seat the
     learner's), with no step limit or one of at least 1."""
+    del config  # every variant of the game
     return list(seats) == ["human"] and (max_steps is None or max_steps >= 1)
 
 

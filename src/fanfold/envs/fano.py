@@ -158,13 +158,23 @@ class FanoEncoding(Encoding):
         """Entries of a vector of cards off the field: suited cards, then a count per joker."""
         return self._suited_span + len(self.joker_kinds)
 
-    def _field_index(self, card: int) -> int:
+    def field_index(self, card: int) -> int:
+        """Where an owner-relative card in play is in a vector of cards in play.
+
+        Raises:
+            ValueError: a joker of a kind this variant does not have.
+        """
         kind = kind_of(card)
         if kind < WILD:
             return kind * MAX_VALUE + value_of(card) - 1
         return self._suited_span + self.joker_kinds.index(kind) * MAX_COMBAT + value_of(card) - 1
 
-    def _hand_index(self, card: int) -> int:
+    def hand_index(self, card: int) -> int:
+        """Where an owner-relative card off the field is in a vector of such cards.
+
+        Raises:
+            ValueError: a joker of a kind this variant does not have.
+        """
         kind = kind_of(card)
         if kind < WILD:
             return kind * MAX_VALUE + value_of(card) - 1
@@ -236,13 +246,13 @@ class FanoEncoding(Encoding):
             row = (seat - me) % players
             suits = config.suits_of(seat)
             for card in public.field:
-                blocks["field"][row, self._field_index(relative_card(card, suits))] += 1.0
+                blocks["field"][row, self.field_index(relative_card(card, suits))] += 1.0
             for card in public.protected:
-                blocks["protected"][row, self._field_index(relative_card(card, suits))] = 1.0
+                blocks["protected"][row, self.field_index(relative_card(card, suits))] = 1.0
             for card in public.up:
-                blocks["face_up_discards"][row, self._hand_index(relative_card(card, suits))] += 1
+                blocks["face_up_discards"][row, self.hand_index(relative_card(card, suits))] += 1
             for card in public.known:
-                blocks["known_in_hand"][row, self._hand_index(relative_card(card, suits))] += 1
+                blocks["known_in_hand"][row, self.hand_index(relative_card(card, suits))] += 1
             counts = blocks["counts"][row]
             for column, value in enumerate(
                 (
@@ -264,11 +274,11 @@ class FanoEncoding(Encoding):
                     blocks["special_this_level"][row] = 1.0
         own = config.suits_of(me)
         for card in view.hand:
-            blocks["hand"][self._hand_index(relative_card(card, own))] += 1.0
+            blocks["hand"][self.hand_index(relative_card(card, own))] += 1.0
         for card in view.down:
-            blocks["face_down_discards"][self._hand_index(relative_card(card, own))] += 1.0
+            blocks["face_down_discards"][self.hand_index(relative_card(card, own))] += 1.0
         for card in view.hidden:
-            blocks["face_down_in_play"][self._field_index(relative_card(card, own))] += 1.0
+            blocks["face_down_in_play"][self.field_index(relative_card(card, own))] += 1.0
         blocks["turn"][0] = min(view.turn / config.last_turn, 1.0)
         one_hot(blocks["turn_player"], (view.turn_player - me) % players)
         one_hot(blocks["phase"], PHASES.index(view.phase))
@@ -280,14 +290,14 @@ class FanoEncoding(Encoding):
             attacker_suits = config.suits_of(view.turn_player)
             defender_suits = config.suits_of(pending.defender)
             attacker = relative_card(pending.attacker, attacker_suits)
-            blocks["attack_attacker"][self._field_index(attacker)] = 1.0
+            blocks["attack_attacker"][self.field_index(attacker)] = 1.0
             target = relative_card(pending.target, defender_suits)
-            blocks["attack_target"][self._field_index(target)] = 1.0
+            blocks["attack_target"][self.field_index(target)] = 1.0
             one_hot(blocks["attack_defender"], (pending.defender - me) % players)
             blocks["attack_reverse"][0] = 1.0 if pending.reverse else 0.0
             if pending.support:
                 support = relative_card(pending.support, attacker_suits)
-                blocks["attack_support"][self._field_index(support)] = 1.0
+                blocks["attack_support"][self.field_index(support)] = 1.0
 
     # ------------------------------------------------------------ conversions
     def to_relative(self, seat: int, action: Any) -> Hashable:

@@ -60,9 +60,10 @@ _BLOCKS = (
 )
 
 
-def supports(seats: Sequence[str], max_steps: int | None) -> bool:
+def supports(seats: Sequence[str], max_steps: int | None, config: object = None) -> bool:
     """Whether :class:`FanTanTables` plays this environment: Fan Tan, one learner seat
     (``"human"``), ``random`` bots in every other seat, and no step limit."""
+    del config  # every variant of the game
     return (
         max_steps is None
         and sum(1 for seat in seats if seat == "human") == 1

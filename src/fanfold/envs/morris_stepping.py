@@ -36,9 +36,10 @@ Ints = npt.NDArray[np.int64]
 SEEN = 4096
 
 
-def supports(seats: Sequence[str], max_steps: int | None) -> bool:
+def supports(seats: Sequence[str], max_steps: int | None, config: object = None) -> bool:
     """Whether :class:`MorrisTables` plays this environment: Morris, one learner seat and a
     ``random`` bot, a step limit of 1 to :data:`SEEN`."""
+    del config  # every variant of the game
     return sorted(seats) == ["human", "random"] and max_steps is not None and 1 <= max_steps <= SEEN
 
 

@@ -24,8 +24,9 @@ marking the tables) and its info in ``infos["final_info"]``.
 Where a compiled engine covers the environment (``engine="auto"``, the default, or
 ``"compiled"``), the tables live in arrays and one kernel call steps them all: Fan Tan with
 ``random`` bots in the other seats and no step limit (:mod:`fanfold.envs.fantan_stepping`),
-Fan patience (:mod:`fanfold.envs.fan_stepping`) and Morris against a ``random`` bot with a
-step limit (the default 1,000; :mod:`fanfold.envs.morris_stepping`).
+Fano likewise (every variant, :mod:`fanfold.envs.fano_stepping`), Fan patience
+(:mod:`fanfold.envs.fan_stepping`) and Morris against a ``random`` bot with a step limit (the
+default 1,000; :mod:`fanfold.envs.morris_stepping`).
 It plays exactly what the Python path (``engine="python"``) plays for the same seeds:
 observations, masks, rewards, episode ends, infos and autoresets
 (``tests/envs/test_fantan_stepping.py``). The compiled code is prepared as the bots' is
@@ -53,6 +54,7 @@ from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, FanfoldGymEnv
 
 if TYPE_CHECKING:
     from fanfold.envs.fan_stepping import FanTables
+    from fanfold.envs.fano_stepping import FanoTables
     from fanfold.envs.fantan_stepping import FanTanTables
     from fanfold.envs.morris_stepping import MorrisTables
 
@@ -60,10 +62,17 @@ if TYPE_CHECKING:
 ENGINES = ("auto", "python", "compiled")
 #: The compiled environment code's name among the build's warm-ups, by game
 #: (:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`).
-COMPILED_NAMES = {"fantan": "fantan-env", "fan": "fan-env", "morris": "morris-env"}
-#: The module of each game's compiled stepping (its ``supports`` and ``tables``).
+COMPILED_NAMES = {
+    "fantan": "fantan-env",
+    "fano": "fano-env",
+    "fan": "fan-env",
+    "morris": "morris-env",
+}
+#: The module of each game's compiled stepping (its ``supports(seats, max_steps, config)`` and
+#: ``tables``).
 STEPPING = {
     "fantan": "fanfold.envs.fantan_stepping",
+    "fano": "fanfold.envs.fano_stepping",
     "fan": "fanfold.envs.fan_stepping",
     "morris": "fanfold.envs.morris_stepping",
 }
@@ -143,30 +152,32 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
 
     def _compiled_tables(
         self, first: FanfoldGymEnv, engine: str
-    ) -> FanTanTables | FanTables | MorrisTables | None:
+    ) -> FanTanTables | FanoTables | FanTables | MorrisTables | None:
         """The compiled engine's tables for this environment, or ``None`` for Python."""
         if engine == "python":
             return None
         name = first.game.name
         module = STEPPING.get(name)
         stepping = importlib.import_module(module) if module is not None else None
-        covered = stepping is not None and stepping.supports(first.seats, first.max_steps)
+        covered = stepping is not None and stepping.supports(
+            first.seats, first.max_steps, first.config
+        )
         # the kernels write the game's own encoding: another (a learner's own observation)
         # steps in Python
         covered = covered and type(self.encoding) is ENCODINGS.get(name)
         if not covered:
             if engine == "compiled":
                 raise ValueError(
-                    "no compiled engine covers this environment: it steps Fan Tan with "
-                    "'random' bots in the other seats and no step limit, Fan patience, and "
-                    "Morris against a 'random' bot with a step limit of 1 to 4096"
+                    "no compiled engine covers this environment: it steps Fan Tan and Fano "
+                    "with 'random' bots in the other seats and no step limit, Fan patience, "
+                    "and Morris against a 'random' bot with a step limit of 1 to 4096"
                 )
             return None
         from fanfold.agents.strategy import compiled
 
         compiled.prepare(COMPILED_NAMES[name])
         assert stepping is not None
-        made: FanTanTables | FanTables | MorrisTables = stepping.tables(
+        made: FanTanTables | FanoTables | FanTables | MorrisTables = stepping.tables(
             first, self.num_envs, self.encoding
         )
         return made

@@ -55,6 +55,7 @@ WARM_UPS: Mapping[str, str] = {
 #: on it, never by the server, whose bots do not use it.
 ENVIRONMENT_WARM_UPS: Mapping[str, str] = {
     "fantan-env": "fanfold.envs.fantan_stepping",
+    "fano-env": "fanfold.envs.fano_stepping",
     "fan-env": "fanfold.envs.fan_stepping",
     "morris-env": "fanfold.envs.morris_stepping",
 }
@@ -63,6 +64,7 @@ WHAT: Mapping[str, str] = {
     "fano": "Fano's compiled search",
     "fantan": "Fan Tan's compiled search",
     "fantan-env": "Fan Tan's compiled environment stepping",
+    "fano-env": "Fano's compiled environment stepping",
     "fan-env": "Fan patience's compiled environment stepping",
     "morris-env": "Morris's compiled environment stepping",
 }

@@ -1,0 +1,345 @@
+"""Fano's environment stepping at compiled speed: the Numba kernels.
+
+Many tables of one Fano variant live in plain arrays (:mod:`fanfold.envs.fano_stepping` makes
+them and drives these kernels; import that module, not this one, which loads Numba):
+
+* ``states[table]``: each table's game as the compiled Fano engine's state array
+  (:mod:`fanfold.games.fano.fast.layout`), stepped by that engine's own kernels (legal
+  actions in the rules' order, apply, the winner), so the rules are the engine's;
+* ``scal[table, column]``: the table's numbers (the ``S_*`` columns below);
+* ``rng[table, seat]``: each random bot's generator, Python's own Mersenne Twister
+  (:mod:`fanfold.envs.fantan_kernels`), seeded as the environment seeds its agents;
+* ``seeds[table, seat, n]``: the seeds of that seat's reshuffles ``base + n``
+  (``base[table, seat]``), each :func:`fanfold.core.rng.derive_seed` of the game's seed, which
+  needs SHA-256 and is computed in Python ahead of use; a reshuffle is Python's
+  ``random.Random(seed).shuffle`` of the sorted discards, drawn here. A table whose next
+  reshuffle is past its seeds stops with :data:`NEEDS_SEED` (the action it was applying kept
+  in ``S_PENDING``), and the driver gives it more and lets it go on (:func:`resume`);
+* ``ids``: the learner's packed action id (the engine's) at each index of the encoding, and
+  ``keys``/``key_index``: those ids sorted with their indices, to find a legal action's index;
+* ``field_at[seat, card]`` and ``hand_at[seat, card]``: a card of ``seat``'s in the
+  encoding's card vectors (owner-relative: a card in play, a card off the field), -1 for none;
+* ``offsets``: where each observation block starts (the ``O_*`` entries).
+
+The observation is :class:`~fanfold.envs.fano.FanoEncoding`'s of the learner's view
+(:func:`fanfold.games.fano.view.observe`: its own hand, face-down discards and face-down cards
+in play; of every seat only the public part). Both are tested equal to the Python path over
+many seeded episodes (``tests/envs/test_fano_stepping.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fanfold.core import numba_cache
+from fanfold.envs.fantan_kernels import mt_below, mt_seed_int
+from fanfold.games.fano.cards import TEMP_JOKER
+from fanfold.games.fano.fast.kernels import apply, legal_actions, winner
+from fanfold.games.fano.fast.layout import (
+    C_LAST_TURN,
+    C_PLAYERS,
+    C_TRIONFEY,
+    DOWN,
+    DRAW,
+    FIELD,
+    HAND,
+    HEADER,
+    HIDDEN,
+    KNOWN,
+    LEVEL,
+    OK,
+    P_MAIN,
+    P_MULLIGAN,
+    P_OVER,
+    PENDING_ATTACKER,
+    PENDING_DEFENDER,
+    PENDING_REVERSE,
+    PENDING_SUPPORT,
+    PENDING_TARGET,
+    PHASE,
+    PLAYER_WIDTH,
+    PRIORITY,
+    PROTECTED,
+    SHUFFLE_COUNT,
+    SHUFFLE_GIVEN,
+    SHUFFLE_MODE,
+    SHUFFLE_PERM,
+    SHUFFLE_SEAT,
+    SHUFFLES,
+    SPECIALS,
+    TARGET_SEAT,
+    TEMP_JOKERS,
+    TRIBUTE,
+    TURN,
+    TURN_PLAYER,
+    UP,
+)
+
+numba_cache.install()
+
+# ``scal`` columns
+S_SEED = 0  # the game's seed
+S_STATUS = 1
+S_PENDING = 2  # the packed action a table stopped in (NEEDS_SEED)
+S_NEED_SEAT = 3  # the seat whose reshuffle needs a seed
+S_NEED_NUMBER = 4  # that reshuffle's number (the seat's reshuffles before it)
+S_COLUMNS = 5
+
+# statuses
+LEARNER = 0  # the learner decides
+OVER = 1  # the game is over
+NEEDS_SEED = 2  # a reshuffle needs its seed: give it, then resume
+
+# ``offsets`` entries (observation blocks, in the layout's order)
+O_FIELD = 0
+O_PROTECTED = 1
+O_UP = 2
+O_KNOWN = 3
+O_COUNTS = 4
+O_SPECIALS_USED = 5
+O_SPECIAL_THIS_LEVEL = 6
+O_HAND = 7
+O_DOWN = 8
+O_HIDDEN = 9
+O_TURN = 10
+O_TURN_PLAYER = 11
+O_PHASE = 12
+O_PRIORITY = 13
+O_TARGET_SEAT = 14
+O_ATTACKER = 15
+O_TARGET = 16
+O_DEFENDER = 17
+O_REVERSE = 18
+O_SUPPORT = 19
+O_SIZE = 20
+
+#: Counts per seat in the ``counts`` block; specials in the ``specials_used`` block.
+COUNTS = 9
+SPECIAL_KINDS = 4
+
+
+@njit(cache=True)
+def decider(s):  # type: ignore[no-untyped-def]
+    """The seat that decides: the defender in a counter window, else the turn player."""
+    return s[PENDING_DEFENDER] if s[PENDING_ATTACKER] != 0 else s[TURN_PLAYER]
+
+
+@njit(cache=True)
+def is_over(s, cfg):  # type: ignore[no-untyped-def]
+    """The game is over (:meth:`fanfold.games.fano.game.FanoGame.current_player` is None)."""
+    return s[PHASE] == P_OVER or winner(s, cfg) >= 0
+
+
+@njit(cache=True)
+def run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, packed):  # type: ignore[no-untyped-def]
+    """Apply the legal action ``packed`` at table ``i`` as the reference does, its reshuffle
+    (one at most) drawn from the seat's reshuffle seed; False when that seed is not given
+    yet (the table unchanged, stopped with :data:`NEEDS_SEED`)."""
+    s = states[i]
+    backup[:] = s
+    shuffle[SHUFFLE_MODE] = 1
+    shuffle[SHUFFLE_GIVEN] = -1
+    if apply(s, cfg, packed, shuffle) == OK:
+        return True
+    seat = shuffle[SHUFFLE_SEAT]
+    count = shuffle[SHUFFLE_COUNT]
+    number = backup[HEADER + seat * PLAYER_WIDTH + SHUFFLES]
+    s[:] = backup
+    at = number - base[i, seat]
+    if at < 0 or at >= seeds.shape[2]:
+        scal[i, S_STATUS] = NEEDS_SEED
+        scal[i, S_PENDING] = packed
+        scal[i, S_NEED_SEAT] = seat
+        scal[i, S_NEED_NUMBER] = number
+        return False
+    # random.Random(seed).shuffle(list(range(count))): the permutation of the sorted cards
+    mt_seed_int(mt, seeds[i, seat, at])
+    for k in range(count):
+        shuffle[SHUFFLE_PERM + k] = k
+    for k in range(count - 1, 0, -1):
+        j = mt_below(mt, k + 1)
+        swap = shuffle[SHUFFLE_PERM + k]
+        shuffle[SHUFFLE_PERM + k] = shuffle[SHUFFLE_PERM + j]
+        shuffle[SHUFFLE_PERM + j] = swap
+    shuffle[SHUFFLE_GIVEN] = count
+    apply(s, cfg, packed, shuffle)
+    return True
+
+
+@njit(cache=True)
+def play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, i, learner):  # type: ignore[no-untyped-def]
+    """The random bots of table ``i`` play until the learner decides, the game ends or a
+    reshuffle needs its seed; each draws ``legal[randrange(len(legal))]`` from its generator."""
+    while True:
+        s = states[i]
+        if is_over(s, cfg):
+            scal[i, S_STATUS] = OVER
+            return
+        seat = decider(s)
+        if seat == learner:
+            scal[i, S_STATUS] = LEARNER
+            return
+        count = legal_actions(s, cfg, legal)
+        choice = mt_below(rng[i, seat], count)
+        if not run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, legal[choice]):
+            return
+
+
+@njit(cache=True)
+def start(  # type: ignore[no-untyped-def]
+    states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, which, game_seeds, learner
+):
+    """A dealt game at each table ``which[k]`` (its state written by the driver): bot seat
+    ``n``'s generator is ``random.Random(seed + n)`` (the environment seeds seat ``n``'s agent
+    with ``seed + n``), and the bots play up to the learner."""
+    for k in range(which.shape[0]):
+        i = which[k]
+        scal[i, S_SEED] = game_seeds[k]
+        for seat in range(cfg[C_PLAYERS]):
+            if seat != learner:
+                mt_seed_int(rng[i, seat], game_seeds[k] + seat)
+        play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, i, learner)
+
+
+@njit(cache=True)
+def act(  # type: ignore[no-untyped-def]
+    states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, ids, which, actions, learner
+):
+    """For each table ``which[k]``: the learner's legal action at index ``actions[k]``, then
+    its bots'."""
+    for k in range(which.shape[0]):
+        i = which[k]
+        if run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, ids[actions[k]]):
+            play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, i, learner)
+
+
+@njit(cache=True)
+def resume(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, which, learner):  # type: ignore[no-untyped-def]
+    """For each table ``which[k]`` stopped with :data:`NEEDS_SEED`: its pending action, with
+    the seed now given, then its bots'."""
+    for k in range(which.shape[0]):
+        i = which[k]
+        if run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, scal[i, S_PENDING]):
+            play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, i, learner)
+
+
+@njit(cache=True)
+def _row(seat, me, players):  # type: ignore[no-untyped-def]
+    return (seat - me + players) % players
+
+
+@njit(cache=True)
+def observe(  # type: ignore[no-untyped-def]
+    states,
+    cfg,
+    offsets,
+    field_at,
+    hand_at,
+    keys,
+    key_index,
+    legal,
+    which,
+    rows,
+    observations,
+    masks,
+    learner,
+    unmapped,
+):
+    """Write table ``which[k]``'s learner observation (:class:`FanoEncoding`'s tensor) and
+    mask into row ``rows[k]``; ``unmapped[k]`` is the packed id of a legal action the
+    encoding has no index for (0: none)."""
+    players = cfg[C_PLAYERS]
+    me = learner
+    field_width = (offsets[O_PROTECTED] - offsets[O_FIELD]) // players
+    hand_width = (offsets[O_KNOWN] - offsets[O_UP]) // players
+    for k in range(which.shape[0]):
+        s = states[which[k]]
+        out = observations[rows[k]]
+        mask = masks[rows[k]]
+        out[:] = 0.0
+        mask[:] = 0
+        unmapped[k] = 0
+        for seat in range(players):
+            p = HEADER + seat * PLAYER_WIDTH
+            row = _row(seat, me, players)
+            at = offsets[O_FIELD] + row * field_width
+            for n in range(s[p + FIELD]):
+                card = s[p + FIELD + 1 + n]
+                hidden = False
+                for h in range(s[p + HIDDEN]):
+                    if s[p + HIDDEN + 1 + h] == card:
+                        hidden = True
+                if not hidden:
+                    out[at + field_at[seat, card]] += 1.0
+            at = offsets[O_PROTECTED] + row * field_width
+            for n in range(s[p + PROTECTED]):
+                out[at + field_at[seat, s[p + PROTECTED + 1 + n]]] = 1.0
+            at = offsets[O_UP] + row * hand_width
+            for n in range(s[p + UP]):
+                out[at + hand_at[seat, s[p + UP + 1 + n]]] += 1.0
+            at = offsets[O_KNOWN] + row * hand_width
+            for n in range(s[p + KNOWN]):
+                out[at + hand_at[seat, s[p + KNOWN + 1 + n]]] += 1.0
+            at = offsets[O_COUNTS] + row * COUNTS
+            out[at] = s[p + HAND]
+            out[at + 1] = s[p + DRAW]
+            out[at + 2] = s[p + DOWN]
+            out[at + 3] = s[p + HIDDEN]
+            out[at + 4] = s[p + LEVEL]
+            out[at + 5] = s[p + SHUFFLES]
+            out[at + 6] = s[p + TEMP_JOKERS]
+            out[at + 7] = s[p + TRIBUTE]
+            if cfg[C_TRIONFEY]:
+                on_draw = 0
+                for n in range(s[p + DRAW]):
+                    if s[p + DRAW + 1 + n] == TEMP_JOKER:
+                        on_draw += 1
+                out[at + 8] = on_draw
+            at = offsets[O_SPECIALS_USED] + row * SPECIAL_KINDS
+            for n in range(s[p + SPECIALS]):
+                code = s[p + SPECIALS + 1 + n]
+                out[at + code % 4] += 1.0
+                if code // 4 == s[p + LEVEL]:
+                    out[offsets[O_SPECIAL_THIS_LEVEL] + row] = 1.0
+        p = HEADER + me * PLAYER_WIDTH
+        for n in range(s[p + HAND]):
+            out[offsets[O_HAND] + hand_at[me, s[p + HAND + 1 + n]]] += 1.0
+        for n in range(s[p + DOWN]):
+            out[offsets[O_DOWN] + hand_at[me, s[p + DOWN + 1 + n]]] += 1.0
+        for n in range(s[p + HIDDEN]):
+            out[offsets[O_HIDDEN] + field_at[me, s[p + HIDDEN + 1 + n]]] += 1.0
+        out[offsets[O_TURN]] = min(s[TURN] / cfg[C_LAST_TURN], 1.0)
+        turn_player = s[TURN_PLAYER]
+        out[offsets[O_TURN_PLAYER] + _row(turn_player, me, players)] = 1.0
+        phase = s[PHASE]
+        if phase == P_MULLIGAN and me != turn_player:
+            phase = P_MAIN  # being offered a mulligan would tell the hand is all prestige
+        out[offsets[O_PHASE] + phase] = 1.0
+        out[offsets[O_PRIORITY] + _row(s[PRIORITY], me, players)] = 1.0
+        if s[TARGET_SEAT] >= 0:
+            out[offsets[O_TARGET_SEAT] + _row(s[TARGET_SEAT], me, players)] = 1.0
+        if s[PENDING_ATTACKER] != 0:
+            defender = s[PENDING_DEFENDER]
+            out[offsets[O_ATTACKER] + field_at[turn_player, s[PENDING_ATTACKER]]] = 1.0
+            out[offsets[O_TARGET] + field_at[defender, s[PENDING_TARGET]]] = 1.0
+            out[offsets[O_DEFENDER] + _row(defender, me, players)] = 1.0
+            out[offsets[O_REVERSE]] = 1.0 if s[PENDING_REVERSE] else 0.0
+            if s[PENDING_SUPPORT] != 0:
+                out[offsets[O_SUPPORT] + field_at[turn_player, s[PENDING_SUPPORT]]] = 1.0
+        if is_over(s, cfg) or decider(s) != me:
+            continue
+        count = legal_actions(s, cfg, legal)
+        for n in range(count):
+            at = np.searchsorted(keys, legal[n])
+            if at < keys.shape[0] and keys[at] == legal[n]:
+                mask[key_index[at]] = 1
+            else:
+                unmapped[k] = legal[n]
+
+
+@njit(cache=True)
+def over_of(states, cfg, which, over):  # type: ignore[no-untyped-def]
+    """Whether the game at each table ``which[k]`` is over, into ``over[k]``."""
+    for k in range(which.shape[0]):
+        over[k] = is_over(states[which[k]], cfg)

@@ -1,0 +1,291 @@
+"""Many Fano tables stepped at compiled speed, for the vector environment.
+
+:class:`FanoTables` keeps ``count`` tables of one Fano variant as the compiled Fano engine's
+state arrays (:mod:`fanfold.games.fano.fast`) and steps them with the kernels of
+:mod:`fanfold.envs.fano_kernels`: the learner's action, then the random bots' until the
+learner decides again (in Trionfey that may be a counter window, where the learner defends),
+and the learner's observation and action mask written into the caller's batch. It plays
+exactly what the Python path plays for the same seeds (an
+:class:`~fanfold.envs.episode.Episode` with a learner seat and ``random`` bots: the deal,
+every reshuffle, each bot's draws, the observation, the mask, the outcome), which
+``tests/envs/test_fano_stepping.py`` checks over many seeded games. What stays in Python: the
+deal (:func:`fanfold.games.fano.rules.new_state`, then encoded), the SHA-256 of each
+reshuffle's seed (:func:`fanfold.core.rng.derive_seed`, computed ahead in blocks of
+:data:`SEEDS`) and the outcome's words.
+
+The learner's actions go between the encoding's indices and the engine's packed ids
+(:mod:`fanfold.games.fano.fast.codec`) by a table made once per seat: the index's action
+for the learner's seat, kept only where it comes back to the same index
+(``encoding.action_index``), which every legal action does.
+
+:func:`supports` says which environments it covers: Fano variants the engine plays, one
+learner seat, ``random`` bots in every other seat, and no step limit. Importing this module
+loads Numba; :func:`warm_up` compiles (or loads from the cache) every kernel, and joins the
+build's warm-ups (:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`), so an
+installation compiles nothing at first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fanfold.core.errors import IllegalActionError
+from fanfold.envs import fano_kernels as kernels
+from fanfold.envs.fano import FanoEncoding, relative_card
+from fanfold.envs.fantan_kernels import MT_N
+from fanfold.games.fano import fast
+from fanfold.games.fano.config import FanoConfig
+from fanfold.games.fano.fast import codec, layout
+from fanfold.games.fano.rules import new_state
+from fanfold.games.fano.state import FanoState
+
+if TYPE_CHECKING:
+    from fanfold.envs.encoding import Encoding
+    from fanfold.envs.gymnasium_env import FanfoldGymEnv
+
+Ints = npt.NDArray[np.int64]
+
+#: Reshuffle seeds computed at once for a seat, at the deal and again whenever a table runs
+#: past them (in 200 random 2-player classic games a seat reshuffled 92 times on average over
+#: its 400 turns, at most 107; with 30 turns a seat 5.6 times, at most 9).
+SEEDS = 8
+#: The observation blocks, in the order of the kernels' ``O_*`` entries.
+_BLOCKS = (
+    "field",
+    "protected",
+    "face_up_discards",
+    "known_in_hand",
+    "counts",
+    "specials_used",
+    "special_this_level",
+    "hand",
+    "face_down_discards",
+    "face_down_in_play",
+    "turn",
+    "turn_player",
+    "phase",
+    "priority",
+    "target_seat",
+    "attack_attacker",
+    "attack_target",
+    "attack_defender",
+    "attack_reverse",
+    "attack_support",
+)
+
+
+def supports(seats: Sequence[str], max_steps: int | None, config: Any = None) -> bool:
+    """Whether :class:`FanoTables` plays this environment: a Fano variant the compiled engine
+    plays (:func:`fanfold.games.fano.fast.supports`), one learner seat (``"human"``),
+    ``random`` bots in every other seat, and no step limit."""
+    return (
+        isinstance(config, FanoConfig)
+        and fast.supports(config)
+        and max_steps is None
+        and sum(1 for seat in seats if seat == "human") == 1
+        and all(seat in ("human", "random") for seat in seats)
+    )
+
+
+def reshuffle_seeds(seed: int, seat: int, first: int, count: int) -> list[int]:
+    """The seeds of ``seat``'s reshuffles ``first`` to ``first + count - 1`` in the game of
+    ``seed``: :func:`fanfold.core.rng.derive_seed` of ``(seed, "reshuffle", seat, number)``,
+    as :func:`fanfold.games.fano.rules.deck` seeds them, its text made once for them all."""
+    prefix = "\x1f".join([str(seed), repr("reshuffle"), repr(seat), ""])
+    return [
+        int.from_bytes(hashlib.sha256(f"{prefix}{number!r}".encode()).digest()[:8], "big")
+        for number in range(first, first + count)
+    ]
+
+
+class FanoTables:
+    """``count`` Fano tables with the learner in ``seat`` and random bots elsewhere.
+
+    Args:
+        encoding: the variant's encoding (its config, action table and layout).
+        seat: the learner's seat.
+        count: how many tables.
+    """
+
+    def __init__(self, encoding: FanoEncoding, seat: int, count: int) -> None:
+        config = encoding.config
+        self.config = config
+        self.encoding = encoding
+        self.seat = seat
+        self.count = count
+        players = config.players
+        self.cfg = codec.encode_config(config)
+        self.states = np.zeros((count, codec.size(config)), dtype=np.int32)
+        self.scal = np.zeros((count, kernels.S_COLUMNS), dtype=np.int64)
+        self.rng = np.zeros((count, players, MT_N + 1), dtype=np.int64)
+        self.seeds = np.zeros((count, players, SEEDS), dtype=np.uint64)
+        self.base = np.zeros((count, players), dtype=np.int64)
+        self.backup = np.zeros(codec.size(config), dtype=np.int32)
+        self.shuffle = np.zeros(layout.SHUFFLE_SIZE, dtype=np.int32)
+        self.mt = np.zeros(MT_N + 1, dtype=np.int64)
+        self.legal = np.zeros(layout.MAX_ACTIONS, dtype=np.int64)
+        offsets = encoding.layout.offsets
+        self.offsets = np.array([offsets[name] for name in _BLOCKS], dtype=np.int64)
+        self.field_at = np.full((players, 256), -1, dtype=np.int64)
+        self.hand_at = np.full((players, 256), -1, dtype=np.int64)
+        for owner in range(players):
+            suits = config.suits_of(owner)
+            for card in range(256):
+                try:
+                    relative = relative_card(card, suits)
+                    self.field_at[owner, card] = encoding.field_index(relative)
+                    self.hand_at[owner, card] = encoding.hand_index(relative)
+                except ValueError:  # no such card in this variant
+                    continue
+        self.ids = np.zeros(encoding.num_actions, dtype=np.int64)
+        mapped: dict[int, int] = {}
+        for index in range(encoding.num_actions):
+            action = encoding.action(seat, index)
+            self.ids[index] = codec.action_id(action)
+            try:
+                back = encoding.action_index(seat, action)
+            except IllegalActionError:  # pragma: no cover - every action comes back
+                continue
+            if back == index:
+                mapped[int(self.ids[index])] = index
+        self.keys = np.array(sorted(mapped), dtype=np.int64)
+        self.key_index = np.array([mapped[key] for key in sorted(mapped)], dtype=np.int64)
+        self._unmapped = np.zeros(count, dtype=np.int64)
+
+    def _step(self, kernel: Callable[..., None], *rest: Any) -> None:
+        """Call a stepping kernel with the arrays every one takes first, then ``rest``."""
+        kernel(
+            self.states,
+            self.cfg,
+            self.scal,
+            self.rng,
+            self.seeds,
+            self.base,
+            self.backup,
+            self.shuffle,
+            self.mt,
+            self.legal,
+            *rest,
+        )
+
+    def _give_seeds(self, index: int, seat: int, first: int) -> None:
+        """Table ``index``'s reshuffle seeds of ``seat`` from reshuffle ``first`` on."""
+        self.base[index, seat] = first
+        self.seeds[index, seat] = reshuffle_seeds(
+            int(self.scal[index, kernels.S_SEED]), seat, first, SEEDS
+        )
+
+    # ------------------------------------------------------------------------- stepping
+    def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
+        """Deal a new game at each table of ``which`` from its seed (``seeds``, 0 to
+        2**31 - 2 as an environment draws them), and let its bots play up to the learner."""
+        indices = np.asarray(which, dtype=np.int64)
+        game_seeds = np.asarray(seeds, dtype=np.int64)
+        for index, seed in zip(indices.tolist(), game_seeds.tolist(), strict=True):
+            self.states[index] = codec.encode_state(new_state(self.config, seed))
+            self.scal[index, kernels.S_SEED] = seed
+            for seat in range(self.config.players):
+                self._give_seeds(index, seat, 0)
+        self._step(kernels.start, indices, game_seeds, self.seat)
+        self._resume(indices)
+
+    def act(self, which: Ints, actions: Ints) -> None:
+        """The learner's action at each table of ``which`` (legal: the caller checked it
+        against the mask), then its bots' until the learner decides or the game ends."""
+        self._step(kernels.act, self.ids, which, actions, self.seat)
+        self._resume(which)
+
+    def _resume(self, which: Ints) -> None:
+        """Give the tables stopped at a reshuffle their seeds, and let them go on."""
+        while True:
+            waiting = which[self.scal[which, kernels.S_STATUS] == kernels.NEEDS_SEED]
+            if not len(waiting):
+                return
+            for index in waiting.tolist():
+                seat = int(self.scal[index, kernels.S_NEED_SEAT])
+                self._give_seeds(index, seat, int(self.scal[index, kernels.S_NEED_NUMBER]))
+            self._step(kernels.resume, waiting, self.seat)
+
+    def is_over(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether the game at each table of ``which`` is over."""
+        over: npt.NDArray[np.bool_] = self.scal[which, kernels.S_STATUS] == kernels.OVER
+        return over
+
+    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether a step limit cut the game at each table (never: these tables have none)."""
+        return np.zeros(len(which), dtype=np.bool_)
+
+    def observe(
+        self,
+        which: Ints,
+        rows: Ints,
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+    ) -> None:
+        """Write table ``which[k]``'s learner observation and mask into row ``rows[k]``.
+
+        Raises:
+            IllegalActionError: a legal action has no index in the encoding (as the Python
+                path's mask raises).
+        """
+        unmapped = self._unmapped[: len(which)]
+        kernels.observe(
+            self.states,
+            self.cfg,
+            self.offsets,
+            self.field_at,
+            self.hand_at,
+            self.keys,
+            self.key_index,
+            self.legal,
+            which,
+            rows,
+            observations,
+            masks,
+            self.seat,
+            unmapped,
+        )
+        for packed in unmapped[unmapped != 0].tolist():
+            text = self.encoding.game.action_text(codec.to_action(packed))
+            raise IllegalActionError(f"{text} is not in the action table of this variant")
+
+    # --------------------------------------------------------------------------- states
+    def state(self, index: int, *, history: bool = True) -> FanoState:
+        """Table ``index``'s game as a rules state (``history`` is for the other games'
+        tables: a Fano state keeps no history)."""
+        del history
+        return codec.decode_state(
+            self.states[index], self.config, int(self.scal[index, kernels.S_SEED])
+        )
+
+
+def warm_up() -> None:
+    """Compile (or load from Numba's cache) every kernel, on short games of both editions."""
+    from fanfold.envs.encodings import encoding_for, resolve
+
+    for preset, seat in (("classic", 0), ("trionfey", 1)):
+        game, config = resolve("fano", preset, {"turns_per_player": 20})
+        encoding = encoding_for(game, config)
+        assert isinstance(encoding, FanoEncoding)
+        tables = FanoTables(encoding, seat, 2)
+        rows = np.arange(2, dtype=np.int64)
+        tables.start(rows, [1, 2])
+        observations = np.zeros((2, encoding.layout.size), dtype=np.float32)
+        masks = np.zeros((2, encoding.num_actions), dtype=np.int8)
+        for _ in range(400):
+            tables.observe(rows, rows, observations, masks)
+            if tables.is_over(rows).any():
+                break
+            actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
+            tables.act(rows, actions)
+
+
+def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanoTables:
+    """``count`` compiled tables playing what ``env`` plays (one that :func:`supports`)."""
+    assert isinstance(encoding, FanoEncoding)
+    return FanoTables(encoding, env.seat, count)
