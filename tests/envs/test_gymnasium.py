@@ -10,6 +10,7 @@ import fanfold.core.registry
 import fanfold.envs
 from fanfold.core.errors import IllegalActionError, UnknownAgentError
 from fanfold.envs.gymnasium_env import FanfoldGymEnv
+from fanfold.envs.vector_env import FanfoldVectorEnv
 from tests.envs.conftest import SHORT
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -120,3 +121,21 @@ def test_a_deal_over_before_the_learner_decides_is_passed_over(
     monkeypatch.setattr(gymnasium_env, "draw_seed", lambda rng: lost)
     with pytest.raises(RuntimeError, match="ended before the learner's first decision"):
         env.reset(seed=2)
+
+
+@pytest.mark.parametrize("engine", ["single", "python", "compiled"])
+def test_a_step_limit_that_cuts_every_deal_before_the_learner_decides_is_refused(
+    engine: str,
+) -> None:
+    # Morris's second seat never decides when the limit is one move: the bot's first move
+    # cuts the game. Such a deal is no episode (a step would find no decision to take).
+    message = r"ended before the learner's first decision, or max_steps=1 cut them first"
+    if engine == "single":
+        env = FanfoldGymEnv("morris", opponents="random", seat=1, max_steps=1)
+        with pytest.raises(RuntimeError, match=message):
+            env.reset(seed=3)
+        return
+    with pytest.raises(RuntimeError, match=message):
+        FanfoldVectorEnv(
+            "morris", num_envs=2, opponents="random", seat=1, max_steps=1, engine=engine
+        ).reset(seed=3)

@@ -39,6 +39,12 @@ UNSET: Any = object()
 MAX_SKIPPED = 1000
 
 
+def no_first_decision(max_steps: int | None) -> str:
+    """The sentence for :data:`MAX_SKIPPED` deals in a row with no decision for the learner."""
+    cut = "" if max_steps is None else f", or max_steps={max_steps} cut them first"
+    return f"{MAX_SKIPPED} deals in a row ended before the learner's first decision{cut}"
+
+
 class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """A fanfold game for one learner as a Gymnasium environment.
 
@@ -138,8 +144,9 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """Deal a new game and let the bots play up to the learner's first decision.
 
         A deal whose game ends before the learner has a decision (a Fan patience deal with no
-        legal move at all) is no episode: another is dealt from the same generator, and
-        ``info["skipped_deals"]`` says how many were passed over.
+        legal move at all), or that ``max_steps`` cuts before it (the bots' moves count), is no
+        episode: another is dealt from the same generator, and ``info["skipped_deals"]`` says
+        how many were passed over.
 
         Raises:
             RuntimeError: :data:`MAX_SKIPPED` deals in a row ended that way.
@@ -147,12 +154,10 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed, options=options)
         skipped = 0
         self._start(draw_seed(self.np_random))
-        while self._require_episode().is_terminal:
+        while self._require_episode().is_terminal or self._require_episode().is_truncated:
             skipped += 1
             if skipped >= MAX_SKIPPED:
-                raise RuntimeError(
-                    f"{MAX_SKIPPED} deals in a row ended before the learner's first decision"
-                )
+                raise RuntimeError(no_first_decision(self.max_steps))
             self._start(draw_seed(self.np_random))
         return self._observation(), ({"skipped_deals": skipped} if skipped else {})
 

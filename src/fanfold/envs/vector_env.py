@@ -50,7 +50,7 @@ from numpy.typing import NDArray
 from fanfold.core.errors import IllegalActionError
 from fanfold.envs.encodings import ENCODINGS
 from fanfold.envs.episode import apply_index, draw_seed
-from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, FanfoldGymEnv
+from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, FanfoldGymEnv, no_first_decision
 
 if TYPE_CHECKING:
     from fanfold.envs.fan_stepping import FanTables
@@ -266,8 +266,8 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
 
     def _deal(self, which: NDArray[np.int64]) -> list[dict[str, Any]]:
         """Deal a new game at each table of ``which`` from its generator, as a single
-        environment's ``reset`` does (a game over before the learner decides is passed
-        over); returns each table's reset info."""
+        environment's ``reset`` does (a game over, or cut by the step limit, before the
+        learner decides is passed over); returns each table's reset info."""
         fast = self._fast
         assert fast is not None
         skipped = [0] * len(which)
@@ -275,14 +275,12 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         while waiting:
             tables = which[waiting]
             fast.start(tables, [draw_seed(self.envs[table].np_random) for table in tables])
-            over = fast.is_over(tables)
+            over = fast.is_over(tables) | fast.is_cut(tables)
             waiting = [number for number, done in zip(waiting, over, strict=True) if done]
             for number in waiting:
                 skipped[number] += 1
                 if skipped[number] >= MAX_SKIPPED:
-                    raise RuntimeError(
-                        f"{MAX_SKIPPED} deals in a row ended before the learner's first decision"
-                    )
+                    raise RuntimeError(no_first_decision(self.envs[0].max_steps))
         return [{"skipped_deals": count} if count else {} for count in skipped]
 
     def _step_compiled(
