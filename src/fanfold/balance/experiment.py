@@ -84,8 +84,9 @@ class Player:
 def restriction_names(game: AnyGame) -> frozenset[str]:
     """The names a restriction may use in ``game``: every word of every action kind the game
     has (:func:`fanfold.core.kinds.action_kind` of each action class of the game's ``actions``
-    module, with each of its flags; ``bluff`` where the game has Trionfey's declared attacks,
-    as :func:`fanfold.core.kinds.played_kind` names them)."""
+    module, with each of its flags; and the kinds only a position tells, as
+    :func:`fanfold.core.kinds.played_kind` names them: Fano's ``bluff`` and
+    ``prestige_joker``, the game's ``played_kinds``)."""
     module = importlib.import_module(f"{type(game).__module__.rpartition('.')[0]}.actions")
     kinds: set[str] = set()
     for cls in vars(module).values():
@@ -101,8 +102,7 @@ def restriction_names(game: AnyGame) -> frozenset[str]:
                 value: object = field.name == flag if field.name in flags else 0
                 object.__setattr__(action, field.name, value)
             kinds.add(action_kind(action))
-    if any(kind.startswith("declare") for kind in kinds):
-        kinds.add("declare+bluff")
+    kinds.update(game.played_kinds)
     return frozenset(part for kind in kinds for part in kind.split("+"))
 
 

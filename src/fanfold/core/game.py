@@ -345,6 +345,10 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         del state, action
         return ()
 
+    #: The kinds :meth:`played_flags` can make that no action alone has (``declare+bluff``):
+    #: names a restriction or a report may use.
+    played_kinds: ClassVar[tuple[str, ...]] = ()
+
     def apply(self, state: StateT, action: ActionT) -> StateT:
         """The state after ``action``. Raises :class:`IllegalActionError`; never mutates."""
         if not self.is_legal(state, action):

@@ -85,8 +85,9 @@ def is_joker(card: int) -> bool:
 
 
 def is_prestige(card: int) -> bool:
-    """8, 9 and 10 (jokers are never prestige cards)."""
-    return card >> 4 >= 8 and (card & 15) < WILD
+    """8, 9 and 10 (a joker only where a variant lets a Temporary Joker enter play as one:
+    jokers carry no value off the field and combat values otherwise)."""
+    return card >> 4 >= 8
 
 
 def is_combat(card: int) -> bool:
@@ -136,9 +137,13 @@ def parse_card(text: str) -> int:
         rest = key[2:]
         if not rest:
             return make_card(0, kind)
-        if rest.isdigit() and 1 <= int(rest) <= MAX_COMBAT:
+        top = MAX_VALUE if kind == TEMP else MAX_COMBAT
+        if rest.isdigit() and 1 <= int(rest) <= top:
             return make_card(int(rest), kind)
-        raise NotationError(f"{text!r}: a joker in play is JK or TJ with a value 1-7, e.g. JK4")
+        raise NotationError(
+            f"{text!r}: a joker in play is JK with a value 1-7 or TJ with a value 1-10 (8-10 "
+            "only where a Temporary Joker may be a prestige card), e.g. JK4"
+        )
     if len(key) < 2 or key[-1] not in SUIT_LETTERS:
         raise NotationError(
             f"{text!r} is not a card: write the rank then the suit, e.g. 4H, AS or TD "

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
-from fanfold.core.config import GameConfig, ranged
+from fanfold.core.config import GameConfig, JSONObject, ranged
 from fanfold.core.errors import ConfigError
 from fanfold.core.game import Preset
 
@@ -147,6 +147,9 @@ class FanoConfig(GameConfig):
         jokers: Joker's wild: one wild joker in each player's deck.
         specials: the specials, once per commander level.
         oversum_prestige_only: Oversum may only produce a prestige card.
+        joker_prestige: the classic Temporary Joker special may enter play as a prestige card
+            (8, 9 or 10) by combination and count for a promotion (the rules text forbids it
+            "to balance the specials"; a design question, off by default).
         mulligan: allow the optional all-prestige redraw in the draw phase.
         promotion_ends_main: promoting ends the main phase (only the end action is left).
         promotions_to_win: promotions that win the game (3: Jack, Queen, King, win), 1 to 9.
@@ -154,6 +157,9 @@ class FanoConfig(GameConfig):
             draw: a safety limit that games between reasonable players almost never reach;
             the table plays ``turns_per_player * players`` turns in all), 1 to 10,000.
         tribute: Trionfey specials: tribute counters buy each suit's special.
+        oversum_tribute: with tribute counters, an Oversum combine that makes a prestige card
+            earns a counter like any other combine (the Trionfey text gives none for it; a
+            design question, off by default).
         teams: Trionfey partnerships for 4, 6 or 8 players.
         suits: the suit each seat commands, one letter per seat in turn order (``HD``: hearts
             against diamonds); empty for the usual order hearts, clubs, spades, diamonds.
@@ -176,10 +182,21 @@ class FanoConfig(GameConfig):
     tribute: bool = False
     teams: Teams = Teams.NONE
     suits: str = ""
+    joker_prestige: bool = False
+    oversum_tribute: bool = False
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         return super().from_json(_upgrade(data))
+
+    def to_json(self) -> JSONObject:
+        """Every option, except the design options added later (:data:`LATER_OPTIONS`)
+        while they are off: records and digests of games without them read as before."""
+        data = super().to_json()
+        for name in LATER_OPTIONS:
+            if not data[name]:
+                del data[name]
+        return data
 
     def with_options(self, options: Mapping[str, str]) -> Self:
         _refuse_renamed({name.replace("-", "_"): text for name, text in options.items()})
@@ -231,6 +248,16 @@ class FanoConfig(GameConfig):
                 "tribute counters and partnerships belong to the Trionfey edition "
                 "(edition=trionfey)"
             )
+        if self.joker_prestige and (self.trionfey or self.specials is SpecialsMode.OFF):
+            raise ConfigError(
+                "joker_prestige changes the classic Temporary Joker special: it needs the "
+                "classic edition with specials (specials=suit or specials=choice)"
+            )
+        if self.oversum_tribute and not self.tribute:
+            raise ConfigError(
+                "oversum_tribute changes what earns tribute counters: it needs the Trionfey "
+                "tribute specials (edition=trionfey, tribute=true)"
+            )
 
     def suits_of(self, seat: int) -> tuple[int, ...]:
         """The suits (0 clubs .. 3 spades) that ``seat`` commands."""
@@ -248,6 +275,10 @@ class FanoConfig(GameConfig):
 
 #: Player counts of the Trionfey edition: 2, 3, and partnerships of 4, 6 or 8.
 TRIONFEY_PLAYERS: tuple[int, ...] = (2, 3, 4, 6, 8)
+#: Options added after records of the first version were written: a config leaves them out
+#: of its JSON while they are off.
+LATER_OPTIONS: tuple[str, ...] = ("joker_prestige", "oversum_tribute")
+
 #: Trionfey player counts played in two partnerships.
 TEAM_PLAYERS: tuple[int, ...] = (4, 6, 8)
 

@@ -17,6 +17,7 @@ from fanfold.core.errors import ConfigError
 from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
 from fanfold.games.fano.actions import (
     Allow,
+    Combine,
     Declare,
     Discard,
     FanoAction,
@@ -28,7 +29,7 @@ from fanfold.games.fano.actions import (
     Substitute,
     parse_action,
 )
-from fanfold.games.fano.cards import card_text, value_of
+from fanfold.games.fano.cards import card_text, is_joker, is_prestige, value_of
 from fanfold.games.fano.config import PRESETS, TEAM_PLAYERS, FanoConfig, Teams
 from fanfold.games.fano.rules.attacks import hand_cards, support_value
 from fanfold.games.fano.state import FanoState, Phase
@@ -107,8 +108,15 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def is_legal(self, state: FanoState, action: FanoAction) -> bool:
         return rules.is_legal(state, action)
 
+    played_kinds: ClassVar[tuple[str, ...]] = ("declare+bluff", "combine+prestige_joker")
+
     def played_flags(self, state: FanoState, action: FanoAction) -> tuple[str, ...]:
-        """A Trionfey attack declared without the support in hand is a ``bluff``."""
+        """A Trionfey attack declared without the support in hand is a ``bluff``; a
+        combination that brings a joker into play as a prestige card (``joker_prestige``) a
+        ``prestige_joker``."""
+        if isinstance(action, Combine):
+            prestige = is_joker(action.result) and is_prestige(action.result)
+            return ("prestige_joker",) if prestige else ()
         if not isinstance(action, Declare):
             return ()
         needed = support_value(value_of(action.attacker), value_of(action.target), action.reverse)

@@ -23,8 +23,10 @@ from fanfold.games.fano.rules.specials import JOKER_SUPPLY
 def supports(config: FanoConfig) -> bool:
     """Whether the fast path plays ``config`` exactly as the reference does: every valid
     config of both editions fits its array layout (at most eight seats, each seat's cards
-    within a zone's capacity). Other configs use the reference engine."""
-    if config.players > MAX_SEATS:
+    within a zone's capacity), except the design options ``joker_prestige`` and
+    ``oversum_tribute``, which the kernels do not know. Other configs use the reference engine
+    (the compiled search and playouts leave them to the Python search)."""
+    if config.players > MAX_SEATS or config.joker_prestige or config.oversum_tribute:
         return False
     largest = max(len(deck_of(config, seat)) for seat in range(config.players))
     # Every card a seat owns, and the Temporary Jokers added, may lie in one pile.

@@ -99,8 +99,9 @@ def _combined(state: FanoState, me: PlayerState, action: Combine) -> PlayerState
     me = edit_player(me, field=insert_card(me.field, action.result))
     if action.oversum:
         me = spend(state.config, me, Special.OVERSUM)
-    if not action.oversum or is_combat(action.result):
-        # No tribute for an Oversum combine that makes a prestige card.
+    if not action.oversum or is_combat(action.result) or state.config.oversum_tribute:
+        # No tribute for an Oversum combine that makes a prestige card (T), unless the
+        # oversum_tribute option pays it like any combine.
         me = earn(state.config, me)
     return me
 

@@ -16,6 +16,7 @@ from fanfold.games.fano.cards import (
     card_text,
     is_combat,
     is_joker,
+    is_prestige,
     kind_of,
     value_of,
 )
@@ -133,7 +134,8 @@ def _player_problems(state: FanoState, seat: int, player: PlayerState) -> Iterab
             have.append(base_card(card))
             if kind_of(card) == TEMP and config.specials is SpecialsMode.OFF and not config.tribute:
                 yield "a Temporary Joker without specials"
-            if name == "field" and not is_combat(card):
+            prestige = config.joker_prestige and kind_of(card) == TEMP and is_prestige(card)
+            if name == "field" and not is_combat(card) and not prestige:
                 yield f"joker {card_text(card)} in play without a combat value"
             if name != "field" and value_of(card):
                 yield f"joker {card_text(card)} keeps a value off the field"

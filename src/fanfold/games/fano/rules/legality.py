@@ -34,13 +34,16 @@ from fanfold.games.fano.cards import (
     ATTACK_SUPPORT,
     LINE_THIRD,
     MAX_COMBAT,
+    MAX_VALUE,
+    TEMP,
     base_card,
     card_text,
     is_combat,
     is_joker,
+    kind_of,
     value_of,
 )
-from fanfold.games.fano.config import PromotionMode, Special, Teams
+from fanfold.games.fano.config import FanoConfig, PromotionMode, Special, Teams
 from fanfold.games.fano.rules.attacks import (
     active,
     attack_direction,
@@ -289,7 +292,11 @@ def _combine(state: FanoState, action: Combine) -> str | None:
     total = value_of(action.first) + value_of(action.second)
     oversum_ok = can_use(config, me, seat, Special.OVERSUM)
     results = combine_results(
-        total, base_card(action.result), oversum_ok, config.oversum_prestige_only
+        total,
+        base_card(action.result),
+        oversum_ok,
+        config.oversum_prestige_only,
+        config.joker_prestige,
     )
     result = value_of(action.result)
     if (action.result, action.oversum) not in results:
@@ -302,16 +309,33 @@ def _combine(state: FanoState, action: Combine) -> str | None:
                 return f"{card_text(action.result)} is the sum: combine without Oversum"
             if config.oversum_prestige_only and result < 8:
                 return "Oversum may only make a prestige card in this variant"
-            if is_joker(action.result) and not 1 <= result <= MAX_COMBAT:
-                return "a joker can only be a combat card (1-7)"
+            if is_joker(action.result) and not 1 <= result <= _joker_top(config, action.result):
+                return _joker_values(config, action.result)
             return f"Oversum needs a card worth less than {total}"
         if is_joker(action.result):
-            return f"a joker can only be a combat card (1-7) declared as the sum {total}"
+            return f"{_joker_values(config, action.result)} declared as the sum {total}"
         pair = f"{card_text(action.first)} + {card_text(action.second)}"
         return f"{pair} = {total}, not {result}"
     if action.returned not in returnable(action.first, action.second):
         return "only one of the two combined cards can return to hand, and never a joker"
     return None
+
+
+def _joker_top(config: FanoConfig, joker: int) -> int:
+    """The highest value ``joker`` may enter play as by combination."""
+    return MAX_VALUE if config.joker_prestige and kind_of(joker) == TEMP else MAX_COMBAT
+
+
+def _joker_values(config: FanoConfig, joker: int) -> str:
+    """What ``joker`` may enter play as by combination, in words."""
+    if _joker_top(config, joker) == MAX_VALUE:
+        return "a Temporary Joker can be a combat or prestige card (1-10) in this variant"
+    if kind_of(joker) == TEMP and not config.trionfey:
+        return (
+            "a joker can only be a combat card (1-7; a Temporary Joker may be a prestige card "
+            "only with joker_prestige=true)"
+        )
+    return "a joker can only be a combat card (1-7)"
 
 
 def _promote(state: FanoState, action: Promote) -> str | None:

@@ -27,6 +27,8 @@ from fanfold.games.fano.actions import (
 from fanfold.games.fano.cards import (
     LINE_THIRD,
     MAX_COMBAT,
+    MAX_VALUE,
+    TEMP,
     declared_as,
     is_combat,
     is_joker,
@@ -176,7 +178,11 @@ def combines_and_promotions(
     field = combining(me)
     if len(field) >= 2 and me.hand:
         oversum_ok = can_use(config, me, seat, Special.OVERSUM)
-        actions.extend(_combines(field, me.hand, oversum_ok, config.oversum_prestige_only))
+        actions.extend(
+            _combines(
+                field, me.hand, oversum_ok, config.oversum_prestige_only, config.joker_prestige
+            )
+        )
     if config.teams is Teams.ONE_FOR_ALL:
         actions.extend(team_promotions(state, seat))
         return
@@ -184,12 +190,13 @@ def combines_and_promotions(
 
 
 def combine_results(
-    total: int, card: int, oversum_ok: bool, prestige_only: bool
+    total: int, card: int, oversum_ok: bool, prestige_only: bool, joker_prestige: bool = False
 ) -> list[tuple[int, bool]]:
     """What the hand card ``card`` may enter play as when two cards worth ``total`` combine:
     ``(result, oversum)`` pairs. A suited card is the sum, or with Oversum any card worth less
     (``prestige_only``: a prestige card); a joker is declared as the sum when that is a combat
-    value, or with Oversum as any smaller combat value."""
+    value, or with Oversum as any smaller combat value. With ``joker_prestige`` a Temporary
+    Joker may be declared as a prestige value (8-10) too."""
     if is_suited(card):
         value = value_of(card)
         if value == total:
@@ -198,11 +205,13 @@ def combine_results(
             return [(card, True)]
         return []
     results = []
-    if total <= MAX_COMBAT:
+    top = MAX_VALUE if joker_prestige and kind_of(card) == TEMP else MAX_COMBAT
+    if total <= top:
         results.append((declared_as(card, total), False))
-    if oversum_ok and not prestige_only:
+    if oversum_ok:
+        lowest = 8 if prestige_only else 1
         results.extend(
-            (declared_as(card, value), True) for value in range(1, min(MAX_COMBAT + 1, total))
+            (declared_as(card, value), True) for value in range(lowest, min(top + 1, total))
         )
     return results
 
@@ -220,7 +229,11 @@ def returnable(first: int, second: int) -> list[int]:
 
 @lru_cache(maxsize=1 << 14)
 def _combines(
-    field: tuple[int, ...], hand: tuple[int, ...], oversum_ok: bool, prestige_only: bool
+    field: tuple[int, ...],
+    hand: tuple[int, ...],
+    oversum_ok: bool,
+    prestige_only: bool,
+    joker_prestige: bool = False,
 ) -> tuple[Combine, ...]:
     """Every combination of two cards of ``field`` (face up) for a card of ``hand``. Cached:
     a field and hand often come back within and across games."""
@@ -230,7 +243,9 @@ def _combines(
         total = value_of(first) + value_of(second)
         returns = returnable(first, second)
         for card in cards:
-            for result, oversum in combine_results(total, card, oversum_ok, prestige_only):
+            for result, oversum in combine_results(
+                total, card, oversum_ok, prestige_only, joker_prestige
+            ):
                 for returned in returns:
                     actions.append(_combine(first, second, result, returned, oversum))
     return tuple(actions)
@@ -251,7 +266,8 @@ def _promotion_sets(
     result = []
     for trio in combinations(prestige, 3):
         values = sorted(value_of(card) for card in trio)
-        one_suit = len({kind_of(card) for card in trio}) == 1
+        # A Temporary Joker entered as a prestige card (joker_prestige) stands for any suit.
+        one_suit = len({kind_of(card) for card in trio if is_suited(card)}) <= 1
         if easy or (values == [8, 9, 10] and (not hard or one_suit)):
             result.append((trio[0], trio[1], trio[2]))
     return tuple(result)
