@@ -11,11 +11,13 @@ import json
 import logging
 import multiprocessing
 import os
+import signal
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -389,3 +391,73 @@ def test_the_worker_processes_end_when_their_server_is_killed(tmp_path: Path) ->
     pids = [int(word) for word in ran.stdout.split()]
     assert len(pids) == 2
     assert _gone(pids)  # each saw its server go, and left
+
+
+def _morris_decision(table: str) -> Decision:
+    """A ``random`` bot's decision at a new Morris table."""
+    morris = get_game("morris")
+    played = new_table(
+        morris, morris.default_config(), make_seats(morris, ["random", "random"], 1), seed=1
+    )
+    seat = played.decider
+    assert seat is not None
+    return Decision(
+        table, seat, morris.id, "random", 1, played.view(seat), tuple(played.legal_actions())
+    )
+
+
+def test_a_worker_killed_mid_call_fails_it_and_the_next_decision_gets_a_new_worker() -> None:
+    """What a killed worker was doing fails (BrokenProcessPool, as a process pool says it);
+    the pool starts another worker in its place, and the next decision is made there."""
+
+    async def play() -> tuple[int, int, object]:
+        pool = BotPool(1, processes=True)
+        try:
+            for started in pool.start():
+                await asyncio.wrap_future(started)
+            first = await asyncio.wrap_future(pool.executors[0].submit(os.getpid))
+            sleeping = pool.executors[0].submit(time.sleep, 30)  # the worker is busy
+            os.kill(first, signal.SIGKILL)
+            with pytest.raises(BrokenProcessPool):
+                await asyncio.wait_for(asyncio.wrap_future(sleeping), 20)
+            action = await asyncio.wait_for(pool.decide(_morris_decision("t2")), 60)
+            second = await asyncio.wrap_future(pool.executors[0].submit(os.getpid))
+            return first, second, action
+        finally:
+            pool.shutdown()
+
+    first, second, action = asyncio.run(play())
+    assert second != first
+    assert action in _morris_decision("t3").legal
+
+
+def test_a_worker_process_that_died_idle_is_replaced_at_the_next_decision() -> None:
+    async def play() -> tuple[int, int, object]:
+        pool = BotPool(1, processes=True)
+        try:
+            for started in pool.start():
+                await asyncio.wrap_future(started)
+            first = await asyncio.wrap_future(pool.executors[0].submit(os.getpid))
+            os.kill(first, signal.SIGKILL)
+            assert _gone([first])
+            time.sleep(0.2)  # its pipe closed: the pool has seen it go
+            action = await asyncio.wait_for(pool.decide(_morris_decision("t1")), 60)
+            second = await asyncio.wrap_future(pool.executors[0].submit(os.getpid))
+            return first, second, action
+        finally:
+            pool.shutdown()
+
+    first, second, action = asyncio.run(play())
+    assert second != first
+    assert action in _morris_decision("t2").legal
+
+
+def test_a_worker_process_sends_back_the_error_of_a_call_and_goes_on() -> None:
+    pool = BotPool(1, processes=True)
+    try:
+        failing = pool.executors[0].submit(int, "not a number")
+        with pytest.raises(ValueError, match="not a number"):
+            failing.result(timeout=60)
+        assert pool.executors[0].submit(int, "12").result(timeout=60) == 12
+    finally:
+        pool.shutdown()
