@@ -117,6 +117,12 @@ class LiveTable:
     #: True once the hub has let the table go from memory: whoever still holds this object
     #: asks the hub again (the table is rebuilt from the store).
     evicted: bool = False
+    #: The log's entries as each seat (``None``: a spectator) is told them, serialised once
+    #: (:func:`fanfold.server.protocol.log_text`): the actions they tell, and their texts
+    #: (empty for an action that seat is not told of).
+    log_texts: dict[int | None, tuple[list[Played], list[str]]] = field(
+        default_factory=dict, repr=False
+    )
 
     def is_idle(self) -> bool:
         """Nobody watches, no bot thinks or plays on, no timer runs and nothing holds the

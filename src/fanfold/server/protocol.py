@@ -897,6 +897,43 @@ def log_entries(played: Sequence[Played], table: Table, seat: int | None) -> lis
     return entries
 
 
+def log_text(live: LiveTable, seat: int | None) -> str:
+    """The log as ``seat`` is told it (:func:`log_entries`), as JSON text: exactly
+    ``json.dumps(log_entries(live.table.played, live.table, seat))``, each entry serialised
+    once and kept with the live table (:attr:`LiveTable.log_texts`), so that a message after
+    an action serialises only that action's entry, not the whole log again. An entry is kept
+    with the action it tells (the same object): an undo, or actions taken back, drop the
+    entries of the actions gone."""
+    table = live.table
+    played = table.played
+    kept = live.log_texts.get(seat)
+    if kept is None:
+        kept = live.log_texts[seat] = ([], [])
+    actions, texts = kept
+    same = 0
+    for before, now in zip(actions, played, strict=False):
+        if before is not now:
+            break
+        same += 1
+    if same < len(actions):  # taken back since
+        del actions[same:]
+        del texts[same:]
+    for each in played[same:]:
+        actions.append(each)
+        entries = log_entries([each], table, seat)
+        texts.append(json.dumps(entries[0]) if entries else "")
+    return "[" + ", ".join(text for text in texts if text) + "]"
+
+
+def message_text(live: LiveTable, seat: int | None, held: frozenset[int]) -> str:
+    """:func:`message_for` as the text a WebSocket is sent: exactly
+    ``json.dumps(message_for(live, seat, held))``, with the log's text from
+    :func:`log_text` (the rest of the message serialised as ever)."""
+    head, tail = _state_parts(live, seat, held)
+    log = log_text(live, seat)
+    return f"{json.dumps(head)[:-1]}, {json.dumps('log')}: {log}, {json.dumps(tail)[1:]}"
+
+
 def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSONObject:
     """What one watcher is told about a table: the view of ``seat`` (``None``: a spectator's
     public view), the legal moves when that seat decides, and the announcements it may hear.
@@ -904,6 +941,15 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
     Nothing here comes from the full state except through the game's views and public
     announcements, so no hidden card reaches a watcher who may not see it.
     """
+    head, tail = _state_parts(live, seat, held)
+    return {**head, "log": log_entries(live.table.played, live.table, seat), **tail}
+
+
+def _state_parts(
+    live: LiveTable, seat: int | None, held: frozenset[int]
+) -> tuple[JSONObject, JSONObject]:
+    """A :func:`message_for` message without its log: the fields before the log and those
+    after it, in the message's order."""
     table = live.table
     game = table.game
     view: JSONValue
@@ -932,8 +978,7 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         }
         for number, entry in enumerate(table.seats)
     ]
-    log = log_entries(table.played, table, seat)
-    return {
+    head: JSONObject = {
         "protocol": PROTOCOL,
         "type": "state",
         "table": live.id,
@@ -950,7 +995,8 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         "text": text,
         "legal": list[JSONValue](table.legal_texts() if deciding else []),
         "choices": [choice.to_json() for choice in game.choices(table.state)] if deciding else [],
-        "log": log,
+    }
+    tail: JSONObject = {
         "outcome": outcome.to_json() if outcome is not None else None,
         "can_undo": table.allow_undo and bool(held) and bool(table.played),
         "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
@@ -958,6 +1004,7 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         "hidden_information": game.has_hidden_information,
         "rematch": rematch_seats(live, held),
     }
+    return head, tail
 
 
 def rematch_seats(live: LiveTable, held: frozenset[int]) -> JSONObject | None:
