@@ -55,6 +55,7 @@ def test_an_undo_drops_the_kept_entries_of_the_actions_it_took_back() -> None:
     live = _live("morris", allow_undo=True)
     table = live.table
     for _ in range(4):
+        assert table.decider is not None
         table.submit(table.decider, table.legal_texts()[0])
         _same_from_every_side(live)
     before = json.loads(message_text(live, 0, frozenset({0, 1})))["log"]
@@ -62,6 +63,7 @@ def test_an_undo_drops_the_kept_entries_of_the_actions_it_took_back() -> None:
     after = json.loads(message_text(live, 0, frozenset({0, 1})))["log"]
     assert len(after) < len(before)
     assert after == before[: len(after)]
+    assert table.decider is not None
     table.submit(table.decider, table.legal_texts()[-1])  # a different action in its place
     _same_from_every_side(live)
     kept_actions, _ = live.log_texts[0]
