@@ -5,6 +5,7 @@ rebuilt, and bots think in a pool where no table holds more than its share."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import json
@@ -461,3 +462,45 @@ def test_a_worker_process_sends_back_the_error_of_a_call_and_goes_on() -> None:
         assert pool.executors[0].submit(int, "12").result(timeout=60) == 12
     finally:
         pool.shutdown()
+
+
+def test_a_table_that_stops_waiting_holds_its_worker_process_until_the_decision_ends() -> None:
+    """A table that stops waiting for its bot (an undo, a shutdown) cannot hand its worker
+    back before the worker is done (and so hold a second one): the call cannot be cancelled,
+    and the worker is free only when the decision ends."""
+    morris = get_game("morris")
+    hog = f"mcts(iterations={MAXIMA['iterations']}, seconds=0.5)"
+
+    async def play() -> tuple[bool, int, int]:
+        pool = BotPool(1, processes=True)
+        try:
+            for started in pool.start():
+                await asyncio.wrap_future(started)
+            call = pool.executors[0].submit(time.sleep, 0.2)
+            cancelled = call.cancel()
+            call.result(timeout=30)
+            played = new_table(
+                morris, morris.default_config(), make_seats(morris, [hog, hog], 1), seed=1
+            )
+            seat = played.decider
+            assert seat is not None
+            slow = Decision(
+                "t1", seat, morris.id, hog, 1, played.view(seat), tuple(played.legal_actions())
+            )
+            waiting = asyncio.create_task(pool.decide(slow))
+            await asyncio.sleep(0.2)  # the worker thinks
+            waiting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await waiting
+            held = pool.busy  # still thinking: still held
+            deadline = time.monotonic() + 30
+            while pool.busy and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            return cancelled, held, pool.busy
+        finally:
+            pool.shutdown()
+
+    cancelled, held, after = asyncio.run(play())
+    assert cancelled is False
+    assert held == 1
+    assert after == 0

@@ -229,14 +229,14 @@ class WorkerProcess(Executor):
             if not self._started:
                 self._start()
             number = next(self._numbers)
-            self._calls[number] = future
             try:
                 self._connection.send((number, fn, args))
-            except Exception as error:
-                del self._calls[number]
-                if isinstance(error, OSError):
-                    raise BrokenProcessPool(f"the bot worker process is gone: {error}") from None
-                raise
+            except OSError as error:
+                raise BrokenProcessPool(f"the bot worker process is gone: {error}") from None
+            # Running from now on: it cannot be cancelled, so whoever gave the worker a call
+            # holds it until the call ends (the pool hands the worker back then).
+            future.set_running_or_notify_cancel()
+            self._calls[number] = future
         return future
 
     def _start(self) -> None:
@@ -258,7 +258,7 @@ class WorkerProcess(Executor):
                 return
             with self._lock:
                 future = self._calls.pop(number, None)
-            if future is None or not future.set_running_or_notify_cancel():
+            if future is None:
                 continue
             if ok:
                 future.set_result(value)
@@ -271,8 +271,7 @@ class WorkerProcess(Executor):
                 self._broken = reason
             calls, self._calls = self._calls, {}
         for future in calls.values():
-            if future.set_running_or_notify_cancel():
-                future.set_exception(BrokenProcessPool(reason))
+            future.set_exception(BrokenProcessPool(reason))
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop the worker now (a call under way is abandoned, its future failed); with
