@@ -66,5 +66,5 @@ def test_an_undo_drops_the_kept_entries_of_the_actions_it_took_back() -> None:
     assert table.decider is not None
     table.submit(table.decider, table.legal_texts()[-1])  # a different action in its place
     _same_from_every_side(live)
-    kept_actions, _ = live.log_texts[0]
+    kept_actions, _, _ = live.log_texts[0]
     assert kept_actions == table.played

@@ -1045,10 +1045,9 @@ class Hub:
                         f"this table has as many spectators as it takes ({spectators}); "
                         "try again later"
                     )
+            message = message_for(held, watcher.seat, watcher.seats)
             if watcher.outbox is not None:
-                text = message_text(held, watcher.seat, watcher.seats)
-            else:
-                message = message_for(held, watcher.seat, watcher.seats)
+                text = message_text(held, watcher.seat, watcher.seats, message)
             held.watchers.add(watcher)
         if watcher.outbox is not None and watcher.spectating:
             watcher.outbox.pacer = spectators_pacer()
@@ -1074,11 +1073,11 @@ class Hub:
             texts: dict[tuple[int | None, frozenset[int]], str] = {}
             for watcher in watchers:
                 key = (watcher.seat, watcher.seats)
-                if watcher.outbox is None:
-                    if key not in built:
-                        built[key] = message_for(live, watcher.seat, watcher.seats)
-                elif key not in texts:  # serialised once for every watcher with this view
-                    texts[key] = message_text(live, watcher.seat, watcher.seats)
+                if key not in built:
+                    built[key] = message_for(live, watcher.seat, watcher.seats)
+                if watcher.outbox is not None and key not in texts:  # serialised once for
+                    # every watcher with this view
+                    texts[key] = message_text(live, watcher.seat, watcher.seats, built[key])
         # Queued outside the lock, but with no await before every queue has its message: a
         # later broadcast cannot queue its version ahead of this one.
         awaited: list[tuple[Watcher, JSONObject]] = []

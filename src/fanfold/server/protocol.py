@@ -897,41 +897,57 @@ def log_entries(played: Sequence[Played], table: Table, seat: int | None) -> lis
     return entries
 
 
-def log_text(live: LiveTable, seat: int | None) -> str:
-    """The log as ``seat`` is told it (:func:`log_entries`), as JSON text: exactly
-    ``json.dumps(log_entries(live.table.played, live.table, seat))``, each entry serialised
-    once and kept with the live table (:attr:`LiveTable.log_texts`), so that a message after
-    an action serialises only that action's entry, not the whole log again. An entry is kept
-    with the action it tells (the same object): an undo, or actions taken back, drop the
-    entries of the actions gone."""
+def _kept_log(live: LiveTable, seat: int | None) -> tuple[list[JSONValue], list[str]]:
+    """The log as ``seat`` (``None``: a spectator) is told it (:func:`log_entries`) and each
+    entry serialised, from what the live table keeps (:attr:`LiveTable.log_texts`): an entry
+    is made and serialised once, kept with the action it tells (the same object); the entries
+    of actions taken back or undone since are dropped."""
     table = live.table
     played = table.played
     kept = live.log_texts.get(seat)
     if kept is None:
-        kept = live.log_texts[seat] = ([], [])
-    actions, texts = kept
+        kept = live.log_texts[seat] = ([], [], [])
+    actions, entries, texts = kept
     same = 0
     for before, now in zip(actions, played, strict=False):
         if before is not now:
             break
         same += 1
     if same < len(actions):  # taken back since
-        del actions[same:]
-        del texts[same:]
+        del actions[same:], entries[same:], texts[same:]
     for each in played[same:]:
+        told = log_entries([each], table, seat)
         actions.append(each)
-        entries = log_entries([each], table, seat)
-        texts.append(json.dumps(entries[0]) if entries else "")
-    return "[" + ", ".join(text for text in texts if text) + "]"
+        entries.append(told[0] if told else None)
+        texts.append(json.dumps(told[0]) if told else "")
+    return [entry for entry in entries if entry is not None], [text for text in texts if text]
 
 
-def message_text(live: LiveTable, seat: int | None, held: frozenset[int]) -> str:
-    """:func:`message_for` as the text a WebSocket is sent: exactly
-    ``json.dumps(message_for(live, seat, held))``, with the log's text from
-    :func:`log_text` (the rest of the message serialised as ever)."""
-    head, tail = _state_parts(live, seat, held)
-    log = log_text(live, seat)
-    return f"{json.dumps(head)[:-1]}, {json.dumps('log')}: {log}, {json.dumps(tail)[1:]}"
+def log_text(live: LiveTable, seat: int | None) -> str:
+    """The log as ``seat`` is told it, as JSON text: exactly
+    ``json.dumps(log_entries(live.table.played, live.table, seat))``, each entry serialised
+    once (:func:`_kept_log`), so that a message after an action serialises only that
+    action's entry, not the whole log again."""
+    return "[" + ", ".join(_kept_log(live, seat)[1]) + "]"
+
+
+def message_text(
+    live: LiveTable, seat: int | None, held: frozenset[int], message: JSONObject | None = None
+) -> str:
+    """The text a WebSocket is sent: exactly ``json.dumps(message)``, ``message`` being
+    :func:`message_for` of the same table, seat and seats, built just before under the same
+    lock (built now when not given), with the log's text from :func:`log_text` (the rest of
+    the message serialised as ever)."""
+    if message is None:
+        message = message_for(live, seat, held)
+    entries, texts = _kept_log(live, seat)
+    if message.get("log") != entries:  # not the table as it is now: serialised whole
+        return json.dumps(message)
+    keys = list(message)
+    at = keys.index("log")
+    head = json.dumps({key: message[key] for key in keys[:at]})
+    tail = json.dumps({key: message[key] for key in keys[at + 1 :]})
+    return f"{head[:-1]}, {json.dumps('log')}: [{', '.join(texts)}], {tail[1:]}"
 
 
 def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSONObject:
@@ -942,7 +958,7 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
     announcements, so no hidden card reaches a watcher who may not see it.
     """
     head, tail = _state_parts(live, seat, held)
-    return {**head, "log": log_entries(live.table.played, live.table, seat), **tail}
+    return {**head, "log": list[JSONValue](_kept_log(live, seat)[0]), **tail}
 
 
 def _state_parts(
