@@ -789,6 +789,15 @@ def cluster_table(runs: dict[int, Run], args: argparse.Namespace) -> None:
                     for t, cpu in found
                 ],
             )
+            row(
+                f"{tables} tables, {pace}: servers' CPU ms an acknowledged action",
+                [
+                    f"{cpu / 100 * args.seconds / len(t.latencies) * 1000:.2f}"
+                    if t.latencies
+                    else "-"
+                    for t, cpu in found
+                ],
+            )
     if args.aim_ms is not None:
         pace = f"think {args.aim_think:g} s"
         row(

@@ -5,17 +5,20 @@ rebuilt, and bots think in a pool where no table holds more than its share."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import json
 import logging
 import multiprocessing
 import os
+import signal
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -389,3 +392,115 @@ def test_the_worker_processes_end_when_their_server_is_killed(tmp_path: Path) ->
     pids = [int(word) for word in ran.stdout.split()]
     assert len(pids) == 2
     assert _gone(pids)  # each saw its server go, and left
+
+
+def _morris_decision(table: str) -> Decision:
+    """A ``random`` bot's decision at a new Morris table."""
+    morris = get_game("morris")
+    played = new_table(
+        morris, morris.default_config(), make_seats(morris, ["random", "random"], 1), seed=1
+    )
+    seat = played.decider
+    assert seat is not None
+    return Decision(
+        table, seat, morris.id, "random", 1, played.view(seat), tuple(played.legal_actions())
+    )
+
+
+def test_a_worker_killed_mid_call_fails_it_and_the_next_decision_gets_a_new_worker() -> None:
+    """What a killed worker was doing fails (BrokenProcessPool, as a process pool says it);
+    the pool starts another worker in its place, and the next decision is made there."""
+
+    async def play() -> tuple[int, int, object]:
+        pool = BotPool(1, processes=True)
+        try:
+            for started in pool.start():
+                await asyncio.wrap_future(started)
+            first = await asyncio.wrap_future(pool.executors[0].submit(os.getpid))
+            sleeping = pool.executors[0].submit(time.sleep, 30)  # the worker is busy
+            os.kill(first, signal.SIGKILL)
+            with pytest.raises(BrokenProcessPool):
+                await asyncio.wait_for(asyncio.wrap_future(sleeping), 20)
+            action = await asyncio.wait_for(pool.decide(_morris_decision("t2")), 60)
+            second = await asyncio.wrap_future(pool.executors[0].submit(os.getpid))
+            return first, second, action
+        finally:
+            pool.shutdown()
+
+    first, second, action = asyncio.run(play())
+    assert second != first
+    assert action in _morris_decision("t3").legal
+
+
+def test_a_worker_process_that_died_idle_is_replaced_at_the_next_decision() -> None:
+    async def play() -> tuple[int, int, object]:
+        pool = BotPool(1, processes=True)
+        try:
+            for started in pool.start():
+                await asyncio.wrap_future(started)
+            first = await asyncio.wrap_future(pool.executors[0].submit(os.getpid))
+            os.kill(first, signal.SIGKILL)
+            assert _gone([first])
+            time.sleep(0.2)  # its pipe closed: the pool has seen it go
+            action = await asyncio.wait_for(pool.decide(_morris_decision("t1")), 60)
+            second = await asyncio.wrap_future(pool.executors[0].submit(os.getpid))
+            return first, second, action
+        finally:
+            pool.shutdown()
+
+    first, second, action = asyncio.run(play())
+    assert second != first
+    assert action in _morris_decision("t2").legal
+
+
+def test_a_worker_process_sends_back_the_error_of_a_call_and_goes_on() -> None:
+    pool = BotPool(1, processes=True)
+    try:
+        failing = pool.executors[0].submit(int, "not a number")
+        with pytest.raises(ValueError, match="not a number"):
+            failing.result(timeout=60)
+        assert pool.executors[0].submit(int, "12").result(timeout=60) == 12
+    finally:
+        pool.shutdown()
+
+
+def test_a_table_that_stops_waiting_holds_its_worker_process_until_the_decision_ends() -> None:
+    """A table that stops waiting for its bot (an undo, a shutdown) cannot hand its worker
+    back before the worker is done (and so hold a second one): the call cannot be cancelled,
+    and the worker is free only when the decision ends."""
+    morris = get_game("morris")
+    hog = f"mcts(iterations={MAXIMA['iterations']}, seconds=0.5)"
+
+    async def play() -> tuple[bool, int, int]:
+        pool = BotPool(1, processes=True)
+        try:
+            for started in pool.start():
+                await asyncio.wrap_future(started)
+            call = pool.executors[0].submit(time.sleep, 0.2)
+            cancelled = call.cancel()
+            call.result(timeout=30)
+            played = new_table(
+                morris, morris.default_config(), make_seats(morris, [hog, hog], 1), seed=1
+            )
+            seat = played.decider
+            assert seat is not None
+            slow = Decision(
+                "t1", seat, morris.id, hog, 1, played.view(seat), tuple(played.legal_actions())
+            )
+            waiting = asyncio.create_task(pool.decide(slow))
+            await asyncio.sleep(0.2)  # the worker thinks
+            waiting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await waiting
+            held = pool.busy  # still thinking: still held
+            deadline = time.monotonic() + 30
+            while pool.busy and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            return cancelled, held, pool.busy
+        finally:
+            pool.shutdown()
+
+    cancelled, held, after = asyncio.run(play())
+    assert cancelled is False
+    assert held == 1
+    assert after == 0

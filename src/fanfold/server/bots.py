@@ -34,10 +34,11 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from multiprocessing.connection import Connection
+from typing import Any, ParamSpec, TypeVar
 
 from fanfold.agents.base import AnyAgent, parse_agent
 from fanfold.agents.strategy import LEVELS, compiled, has_compiled_code
@@ -158,6 +159,140 @@ def _nothing() -> None:
     """Submitted to make a worker start now."""
 
 
+def _serve(connection: Connection, warm: Callable[[], object] | None) -> None:
+    """A worker process's life: start (:func:`_start_process`), then run each call that comes
+    through ``connection`` and send back its result or its exception, until the server's end
+    of the pipe closes."""
+    _start_process(warm)
+    while True:
+        try:
+            number, function, args = connection.recv()
+        except (EOFError, OSError):
+            os._exit(0)  # the server closed the pipe, or is gone
+        try:
+            answer: tuple[int, bool, Any] = (number, True, function(*args))
+        except BaseException as error:
+            answer = (number, False, error)
+        try:
+            connection.send(answer)
+        except Exception as error:  # a result or an error that does not pickle
+            connection.send((number, False, RuntimeError(f"{answer[2]!r}: {error}")))
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+class WorkerProcess(Executor):
+    """One bot worker process, fed through a pipe of its own.
+
+    The server pickles each call and writes it to the pipe itself, and one thread reads the
+    answers, so a decision crosses between threads once, when its answer comes back (a
+    :class:`~concurrent.futures.ProcessPoolExecutor` hands each call to a thread that queues it
+    for a second, which pickles and writes it, and its answer to the first again: three
+    hand-overs of the interpreter lock, with a wake-up pipe besides, for every decision). The
+    pool gives a worker one decision at a time, so the pipe never holds more than one call.
+
+    A worker that dies (killed, out of memory) fails every call it was given, and every later
+    one, with :class:`BrokenProcessPool`, as a process pool would; the pool starts another.
+
+    Args:
+        warm: run in the process once it has started, before its first call.
+    """
+
+    def __init__(self, warm: Callable[[], object] | None = None) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._connection, child = context.Pipe()
+        self._process = context.Process(
+            target=_serve, args=(child, warm), name="fanfold-bot", daemon=True
+        )
+        self._child = child
+        self._lock = threading.Lock()
+        self._calls: dict[int, Future[Any]] = {}
+        self._numbers = itertools.count()
+        self._started = False
+        self._broken: str | None = None
+        self._reader: threading.Thread | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id (``None`` before it starts)."""
+        return self._process.pid
+
+    def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
+        if kwargs:
+            raise TypeError("a worker process takes positional arguments only")
+        future: Future[_T] = Future()
+        with self._lock:
+            if self._broken is not None:
+                raise BrokenProcessPool(self._broken)
+            if not self._started:
+                self._start()
+            number = next(self._numbers)
+            try:
+                self._connection.send((number, fn, args))
+            except OSError as error:
+                raise BrokenProcessPool(f"the bot worker process is gone: {error}") from None
+            # Running from now on: it cannot be cancelled, so whoever gave the worker a call
+            # holds it until the call ends (the pool hands the worker back then).
+            future.set_running_or_notify_cancel()
+            self._calls[number] = future
+        return future
+
+    def _start(self) -> None:
+        self._process.start()
+        self._child.close()  # the worker's end lives in the worker now
+        self._started = True
+        self._reader = threading.Thread(
+            target=self._read, name=f"bot-answers-{self._process.pid}", daemon=True
+        )
+        self._reader.start()
+
+    def _read(self) -> None:
+        """The answers' thread: each answer to its call's future, until the pipe closes."""
+        while True:
+            try:
+                number, ok, value = self._connection.recv()
+            except (EOFError, OSError):
+                self._break("the bot worker process stopped")
+                return
+            with self._lock:
+                future = self._calls.pop(number, None)
+            if future is None:
+                continue
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+    def _break(self, reason: str) -> None:
+        with self._lock:
+            if self._broken is None:
+                self._broken = reason
+            calls, self._calls = self._calls, {}
+        for future in calls.values():
+            future.set_exception(BrokenProcessPool(reason))
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop the worker now (a call under way is abandoned, its future failed); with
+        ``wait``, until the process has ended."""
+        del cancel_futures  # every call still waiting is failed
+        with self._lock:
+            started = self._started
+            if self._broken is None:
+                self._broken = "the bot worker process was stopped"
+        if started:
+            if self._process.is_alive():
+                self._process.terminate()
+            self._connection.close()
+            if wait:
+                self._process.join()
+        else:
+            self._child.close()
+            self._connection.close()
+        self._break("the bot worker process was stopped")
+
+
 class BotPool:
     """``workers`` workers where bots think, shared fairly by the tables (see the module).
 
@@ -189,15 +324,10 @@ class BotPool:
 
     def _executor(self, number: int) -> Executor:
         if self.processes:
-            return ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_process,
-                # Only the first worker warms up: the others play at once the bots that need
-                # no compiled kernels (a fresh installation compiles for minutes), and load the
-                # kernels from the cache when a bot first needs them.
-                initargs=(self.warm if number == 0 else None,),
-            )
+            # Only the first worker warms up: the others play at once the bots that need no
+            # compiled kernels (a fresh installation compiles for minutes), and load the
+            # kernels from the cache when a bot first needs them.
+            return WorkerProcess(self.warm if number == 0 else None)
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"bot-{number}")
 
     def start(self) -> list[Future[Any]]:
@@ -222,12 +352,9 @@ class BotPool:
         """Stop the workers now: a decision under way is abandoned (the server is stopping,
         and an unfinished decision is asked again after a restart)."""
         for executor in self.executors:
-            # Its processes first: shutting it down forgets them, and a worker busy warming
-            # up would hold the server's exit until it finished.
-            processes = list((getattr(executor, "_processes", None) or {}).values())
+            # A worker busy warming up is stopped too: it would hold the server's exit until
+            # it finished.
             executor.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
 
     @property
     def busy(self) -> int:
@@ -239,8 +366,14 @@ class BotPool:
         slot, tag = await self._acquire(decision.table)
         loop = asyncio.get_running_loop()
         began = time.monotonic()
+        executor = self.executors[slot]
         try:
-            future = self.executors[slot].submit(decide, decision)
+            try:
+                future = executor.submit(decide, decision)
+            except BrokenProcessPool:  # its process stopped while it had nothing to do
+                self._replace(slot, executor)
+                executor = self.executors[slot]
+                future = executor.submit(decide, decision)
         except BaseException:
             self._release(slot, decision.table, tag, 0.0)
             raise
@@ -255,14 +388,16 @@ class BotPool:
         try:
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
-            self._replace(slot)
+            self._replace(slot, executor)
             raise
 
-    def _replace(self, slot: int) -> None:
-        """A worker process died (killed, out of memory): the slot gets a new one."""
+    def _replace(self, slot: int, broken: Executor) -> None:
+        """A worker process died (killed, out of memory): the slot gets a new one (once:
+        nothing changes when the slot has a new one already)."""
+        if self.executors[slot] is not broken:
+            return
         log.error("a bot worker process stopped; starting another")
-        broken = self.executors[slot]
-        if isinstance(broken, ProcessPoolExecutor):
+        if isinstance(broken, WorkerProcess):
             self.executors[slot] = self._executor(slot)
             broken.shutdown(wait=False, cancel_futures=True)
 
@@ -312,4 +447,12 @@ def decision_for(
     return Decision(table, seat, game, agent.name, agent.rng.getrandbits(64), view, tuple(legal))
 
 
-__all__ = ["CACHE", "NICENESS", "BotPool", "Decision", "decide", "decision_for"]
+__all__ = [
+    "CACHE",
+    "NICENESS",
+    "BotPool",
+    "Decision",
+    "WorkerProcess",
+    "decide",
+    "decision_for",
+]

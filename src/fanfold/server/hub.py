@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -56,7 +55,7 @@ from fanfold.server.logs import TABLE, about
 from fanfold.server.metrics import Metrics
 from fanfold.server.outbox import spectators_pacer
 from fanfold.server.ownership import ElsewhereError, Ownership
-from fanfold.server.protocol import game_catalogue, message_for
+from fanfold.server.protocol import game_catalogue, message_for, message_text
 from fanfold.server.ratings import LEVELS, RATED, check_rated, check_rated_seat, rated_game
 from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
 from fanfold.server.tasks import start_bots, start_clock
@@ -1047,11 +1046,13 @@ class Hub:
                         "try again later"
                     )
             message = message_for(held, watcher.seat, watcher.seats)
+            if watcher.outbox is not None:
+                text = message_text(held, watcher.seat, watcher.seats, message)
             held.watchers.add(watcher)
         if watcher.outbox is not None and watcher.spectating:
             watcher.outbox.pacer = spectators_pacer()
         if watcher.outbox is not None:  # queued before any later broadcast can queue
-            if not watcher.outbox.post(json.dumps(message)):
+            if not watcher.outbox.post(text):
                 self.unwatch(held, watcher)
         else:
             await watcher.send(message)
@@ -1069,23 +1070,23 @@ class Hub:
             # be submitted and wait for its commit, and no watcher may hear of it before that
             watchers = sorted(live.watchers, key=lambda watcher: watcher.spectating)
             built: dict[tuple[int | None, frozenset[int]], JSONObject] = {}
+            texts: dict[tuple[int | None, frozenset[int]], str] = {}
             for watcher in watchers:
                 key = (watcher.seat, watcher.seats)
                 if key not in built:
                     built[key] = message_for(live, watcher.seat, watcher.seats)
-        # Serialised and queued outside the lock, but with no await before every queue has
-        # its message: a later broadcast cannot queue its version ahead of this one.
-        texts: dict[tuple[int | None, frozenset[int]], str] = {}
+                if watcher.outbox is not None and key not in texts:  # serialised once for
+                    # every watcher with this view
+                    texts[key] = message_text(live, watcher.seat, watcher.seats, built[key])
+        # Queued outside the lock, but with no await before every queue has its message: a
+        # later broadcast cannot queue its version ahead of this one.
         awaited: list[tuple[Watcher, JSONObject]] = []
         for watcher in watchers:  # seats first: the player who acted hears first
             key = (watcher.seat, watcher.seats)
             if watcher.outbox is None:
                 awaited.append((watcher, built[key]))
                 continue
-            text = texts.get(key)
-            if text is None:
-                text = texts[key] = json.dumps(built[key])
-            if not watcher.outbox.post(text):
+            if not watcher.outbox.post(texts[key]):
                 self.unwatch(live, watcher)
         for watcher, message in awaited:
             try:

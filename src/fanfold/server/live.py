@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from fanfold.core.config import JSONObject
+from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import FanfoldError
 from fanfold.play.table import Played, Table
 from fanfold.server.outbox import Outbox
@@ -117,6 +117,12 @@ class LiveTable:
     #: True once the hub has let the table go from memory: whoever still holds this object
     #: asks the hub again (the table is rebuilt from the store).
     evicted: bool = False
+    #: The log's entries as each seat (``None``: a spectator) is told them, made and
+    #: serialised once (:func:`fanfold.server.protocol.log_text`): the actions they tell,
+    #: the entries and their texts (``None`` and empty for an action that seat is not told of).
+    log_texts: dict[int | None, tuple[list[Played], list[JSONValue | None], list[str]]] = field(
+        default_factory=dict, repr=False
+    )
 
     def is_idle(self) -> bool:
         """Nobody watches, no bot thinks or plays on, no timer runs and nothing holds the

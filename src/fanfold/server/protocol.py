@@ -897,6 +897,59 @@ def log_entries(played: Sequence[Played], table: Table, seat: int | None) -> lis
     return entries
 
 
+def _kept_log(live: LiveTable, seat: int | None) -> tuple[list[JSONValue], list[str]]:
+    """The log as ``seat`` (``None``: a spectator) is told it (:func:`log_entries`) and each
+    entry serialised, from what the live table keeps (:attr:`LiveTable.log_texts`): an entry
+    is made and serialised once, kept with the action it tells (the same object); the entries
+    of actions taken back or undone since are dropped."""
+    table = live.table
+    played = table.played
+    kept = live.log_texts.get(seat)
+    if kept is None:
+        kept = live.log_texts[seat] = ([], [], [])
+    actions, entries, texts = kept
+    same = 0
+    for before, now in zip(actions, played, strict=False):
+        if before is not now:
+            break
+        same += 1
+    if same < len(actions):  # taken back since
+        del actions[same:], entries[same:], texts[same:]
+    for each in played[same:]:
+        told = log_entries([each], table, seat)
+        actions.append(each)
+        entries.append(told[0] if told else None)
+        texts.append(json.dumps(told[0]) if told else "")
+    return [entry for entry in entries if entry is not None], [text for text in texts if text]
+
+
+def log_text(live: LiveTable, seat: int | None) -> str:
+    """The log as ``seat`` is told it, as JSON text: exactly
+    ``json.dumps(log_entries(live.table.played, live.table, seat))``, each entry serialised
+    once (:func:`_kept_log`), so that a message after an action serialises only that
+    action's entry, not the whole log again."""
+    return "[" + ", ".join(_kept_log(live, seat)[1]) + "]"
+
+
+def message_text(
+    live: LiveTable, seat: int | None, held: frozenset[int], message: JSONObject | None = None
+) -> str:
+    """The text a WebSocket is sent: exactly ``json.dumps(message)``, ``message`` being
+    :func:`message_for` of the same table, seat and seats, built just before under the same
+    lock (built now when not given), with the log's text from :func:`log_text` (the rest of
+    the message serialised as ever)."""
+    if message is None:
+        message = message_for(live, seat, held)
+    entries, texts = _kept_log(live, seat)
+    if message.get("log") != entries:  # not the table as it is now: serialised whole
+        return json.dumps(message)
+    keys = list(message)
+    at = keys.index("log")
+    head = json.dumps({key: message[key] for key in keys[:at]})
+    tail = json.dumps({key: message[key] for key in keys[at + 1 :]})
+    return f"{head[:-1]}, {json.dumps('log')}: [{', '.join(texts)}], {tail[1:]}"
+
+
 def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSONObject:
     """What one watcher is told about a table: the view of ``seat`` (``None``: a spectator's
     public view), the legal moves when that seat decides, and the announcements it may hear.
@@ -904,6 +957,15 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
     Nothing here comes from the full state except through the game's views and public
     announcements, so no hidden card reaches a watcher who may not see it.
     """
+    head, tail = _state_parts(live, seat, held)
+    return {**head, "log": list[JSONValue](_kept_log(live, seat)[0]), **tail}
+
+
+def _state_parts(
+    live: LiveTable, seat: int | None, held: frozenset[int]
+) -> tuple[JSONObject, JSONObject]:
+    """A :func:`message_for` message without its log: the fields before the log and those
+    after it, in the message's order."""
     table = live.table
     game = table.game
     view: JSONValue
@@ -932,8 +994,7 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         }
         for number, entry in enumerate(table.seats)
     ]
-    log = log_entries(table.played, table, seat)
-    return {
+    head: JSONObject = {
         "protocol": PROTOCOL,
         "type": "state",
         "table": live.id,
@@ -950,7 +1011,8 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         "text": text,
         "legal": list[JSONValue](table.legal_texts() if deciding else []),
         "choices": [choice.to_json() for choice in game.choices(table.state)] if deciding else [],
-        "log": log,
+    }
+    tail: JSONObject = {
         "outcome": outcome.to_json() if outcome is not None else None,
         "can_undo": table.allow_undo and bool(held) and bool(table.played),
         "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
@@ -958,6 +1020,7 @@ def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSON
         "hidden_information": game.has_hidden_information,
         "rematch": rematch_seats(live, held),
     }
+    return head, tail
 
 
 def rematch_seats(live: LiveTable, held: frozenset[int]) -> JSONObject | None:

@@ -12,10 +12,12 @@ import ctypes
 import gc
 import json
 import logging
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -220,11 +222,35 @@ EXPIRY_SWEEP_SECONDS = 3600.0
 GIVE_BACK_TABLES = 50
 
 
+def bounded_caches() -> list[Any]:
+    """fanfold's bounded memo caches (``functools.lru_cache`` with a ``maxsize``), found in
+    its loaded modules: the games' and the bots' caches of moves and values, filled by the
+    positions of the tables in play. A cache without a bound (``functools.cache``) may hold
+    what must stay one object, and is left alone."""
+    found: dict[int, Any] = {}
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "fanfold" or name.startswith("fanfold.")):
+            continue
+        for value in list(vars(module).values()):
+            info = getattr(value, "cache_info", None)
+            if (
+                callable(info)
+                and callable(getattr(value, "cache_clear", None))
+                and str(getattr(value, "__module__", "")).startswith("fanfold.")
+                and info().maxsize is not None
+            ):
+                found[id(value)] = value
+    return list(found.values())
+
+
 def _give_back() -> tuple[int, bool]:
-    """Collect every unreachable object now (a full collection) and hand the heap that
-    frees back to the operating system (glibc's ``malloc_trim``, where there is one): the
-    memory a busy process took is returned once its tables leave. Returns the objects
-    collected and whether the heap was trimmed."""
+    """Empty fanfold's bounded caches (:func:`bounded_caches`: what the tables that left
+    filled them with would pin the memory around it), collect every unreachable object now
+    (a full collection) and hand the heap that frees back to the operating system (glibc's
+    ``malloc_trim``, where there is one): the memory a busy process took is returned once its
+    tables leave. Returns the objects collected and whether the heap was trimmed."""
+    for cache in bounded_caches():
+        cache.cache_clear()
     found = gc.collect()
     try:
         trimmed = bool(ctypes.CDLL("libc.so.6").malloc_trim(0))
