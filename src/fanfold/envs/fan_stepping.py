@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from fanfold.core.cards import Card
 from fanfold.envs import fan_kernels as kernels
+from fanfold.envs.compiled_tables import CompiledTables, Ints
 from fanfold.games.fan import rules
 from fanfold.games.fan.config import FanConfig
 from fanfold.games.fan.deals import deal_fans
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from fanfold.envs.encoding import Encoding
     from fanfold.envs.gymnasium_env import FanfoldGymEnv
 
-Ints = npt.NDArray[np.int64]
 _CARDS = tuple(Card.from_index(index) for index in range(52))
 
 
@@ -42,7 +42,7 @@ def supports(seats: Sequence[str], max_steps: int | None, config: object = None)
     return list(seats) == ["human"] and (max_steps is None or max_steps >= 1)
 
 
-class FanTables:
+class FanTables(CompiledTables):
     """``count`` Fan patience tables.
 
     Args:

@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from fanfold.core.errors import IllegalActionError
 from fanfold.envs import fano_kernels as kernels
+from fanfold.envs.compiled_tables import CompiledTables, Ints
 from fanfold.envs.fano import FanoEncoding, relative_card
 from fanfold.envs.fantan_kernels import MT_N
 from fanfold.games.fano import fast
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
     from fanfold.envs.encoding import Encoding
     from fanfold.envs.gymnasium_env import FanfoldGymEnv
 
-Ints = npt.NDArray[np.int64]
 
 #: Reshuffle seeds computed at once for a seat, at the deal and again whenever a table runs
 #: past them (in 200 random 2-player classic games a seat reshuffled 92 times on average over
@@ -103,7 +103,7 @@ def reshuffle_seeds(seed: int, seat: int, first: int, count: int) -> list[int]:
     ]
 
 
-class FanoTables:
+class FanoTables(CompiledTables):
     """``count`` Fano tables with the learner in ``seat`` and random bots elsewhere.
 
     Args:
@@ -215,10 +215,6 @@ class FanoTables:
         """Whether the game at each table of ``which`` is over."""
         over: npt.NDArray[np.bool_] = self.scal[which, kernels.S_STATUS] == kernels.OVER
         return over
-
-    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
-        """Whether a step limit cut the game at each table (never: these tables have none)."""
-        return np.zeros(len(which), dtype=np.bool_)
 
     def observe(
         self,

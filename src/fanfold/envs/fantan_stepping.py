@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from fanfold.core.rng import derive_seed
 from fanfold.envs import fantan_kernels as kernels
+from fanfold.envs.compiled_tables import CompiledTables, Ints
 from fanfold.games.fantan import rules
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction
 from fanfold.games.fantan.config import FanTanConfig, Scoring
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
     from fanfold.envs.encoding import Encoding
     from fanfold.envs.gymnasium_env import FanfoldGymEnv
 
-Ints = npt.NDArray[np.int64]
 
 #: The longest history a hand can have: 52 plays, and at most one pass per seat between two
 #: plays (a card is always playable by someone while cards are held).
@@ -71,7 +71,7 @@ def supports(seats: Sequence[str], max_steps: int | None, config: object = None)
     )
 
 
-class FanTanTables:
+class FanTanTables(CompiledTables):
     """``count`` Fan Tan tables with the learner in ``seat`` and random bots elsewhere.
 
     Args:
@@ -183,10 +183,6 @@ class FanTanTables:
         """Whether the match at each table of ``which`` is over."""
         over: npt.NDArray[np.bool_] = self.scal[which, kernels.S_FINISHED] != 0
         return over
-
-    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
-        """Whether a step limit cut the game at each table (never: these tables have none)."""
-        return np.zeros(len(which), dtype=np.bool_)
 
     def observe(
         self,

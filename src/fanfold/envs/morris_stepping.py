@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fanfold.envs import morris_kernels as kernels
+from fanfold.envs.compiled_tables import CompiledTables, Ints
 from fanfold.games.morris.board import PIECES, neighbours
 from fanfold.games.morris.config import MorrisConfig
 from fanfold.games.morris.state import MorrisState
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from fanfold.envs.encoding import Encoding
     from fanfold.envs.gymnasium_env import FanfoldGymEnv
 
-Ints = npt.NDArray[np.int64]
 
 #: The most positions the repetition rule remembers: one per movement, so one per step.
 SEEN = 4096
@@ -62,7 +62,7 @@ def decode(key: int) -> tuple[tuple[str, ...], int]:
     return tuple(stacks), side
 
 
-class MorrisTables:
+class MorrisTables(CompiledTables):
     """``count`` Morris tables with the learner in ``seat`` and a random bot in the other.
 
     Args:

@@ -53,10 +53,7 @@ from fanfold.envs.episode import apply_index, draw_seed
 from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, FanfoldGymEnv, no_first_decision
 
 if TYPE_CHECKING:
-    from fanfold.envs.fan_stepping import FanTables
-    from fanfold.envs.fano_stepping import FanoTables
-    from fanfold.envs.fantan_stepping import FanTanTables
-    from fanfold.envs.morris_stepping import MorrisTables
+    from fanfold.envs.compiled_tables import CompiledTables
 
 #: The engines a vector environment may step on.
 ENGINES = ("auto", "python", "compiled")
@@ -150,9 +147,7 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         self._fast = self._compiled_tables(first, engine)
         self._all = np.arange(num_envs, dtype=np.int64)
 
-    def _compiled_tables(
-        self, first: FanfoldGymEnv, engine: str
-    ) -> FanTanTables | FanoTables | FanTables | MorrisTables | None:
+    def _compiled_tables(self, first: FanfoldGymEnv, engine: str) -> CompiledTables | None:
         """The compiled engine's tables for this environment, or ``None`` for Python."""
         if engine == "python":
             return None
@@ -177,9 +172,7 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
 
         compiled.prepare(COMPILED_NAMES[name])
         assert stepping is not None
-        made: FanTanTables | FanoTables | FanTables | MorrisTables = stepping.tables(
-            first, self.num_envs, self.encoding
-        )
+        made: CompiledTables = stepping.tables(first, self.num_envs, self.encoding)
         return made
 
     @property

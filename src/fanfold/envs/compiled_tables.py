@@ -1,0 +1,60 @@
+"""What the vector environment asks of a game's compiled tables.
+
+Each game whose vector environment steps on compiled kernels (:data:`fanfold.envs.vector_env.
+STEPPING`) keeps its tables in arrays behind a :class:`CompiledTables`: deal, the learner's
+action and the bots' replies, whether each game is over or cut by a step limit, the learner's
+observation and mask written into the caller's batch, and a table's game as a rules state (for
+its outcome and for tests). The games' modules (``fantan_stepping``, ``fano_stepping``,
+``fan_stepping``, ``morris_stepping``) say how their kernels do it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+#: Table indices, actions and rows as the vector environment passes them.
+Ints = npt.NDArray[np.int64]
+
+
+class CompiledTables(ABC):
+    """Many tables of one variant, stepped together on a game's compiled kernels, playing
+    exactly what the Python path plays for the same seeds."""
+
+    @abstractmethod
+    def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
+        """Deal a new game at each table of ``which`` from its seed, and let its bots play up
+        to the learner's first decision."""
+
+    @abstractmethod
+    def act(self, which: Ints, actions: Ints) -> None:
+        """The learner's action at each table of ``which`` (legal: the caller checked it
+        against the mask), then the bots' until the learner decides or the game ends."""
+
+    @abstractmethod
+    def is_over(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether the game at each table of ``which`` is over by the rules."""
+
+    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether a step limit cut the game at each table of ``which`` before its end (never,
+        for tables without a step limit)."""
+        return np.zeros(len(which), dtype=np.bool_)
+
+    @abstractmethod
+    def observe(
+        self,
+        which: Ints,
+        rows: Ints,
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+    ) -> None:
+        """Write table ``which[k]``'s learner observation and mask into row ``rows[k]``."""
+
+    @abstractmethod
+    def state(self, index: int, *, history: bool = True) -> Any:
+        """Table ``index``'s game as a rules state (``history=False``: without the parts its
+        outcome does not read, where the game keeps any)."""
