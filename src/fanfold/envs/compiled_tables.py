@@ -58,3 +58,19 @@ class CompiledTables(ABC):
     def state(self, index: int, *, history: bool = True) -> Any:
         """Table ``index``'s game as a rules state (``history=False``: without the parts its
         outcome does not read, where the game keeps any)."""
+
+    def play_first_legal(self, size: int, num_actions: int, steps: int) -> None:
+        """Deal games 1 and 2 at tables 0 and 1 and play each learner's first legal action
+        until a game ends or is cut, or ``steps`` actions: every kernel runs once (the
+        build's warm-up). ``size`` and ``num_actions``: the encoding's observation length and
+        action count."""
+        rows = np.arange(2, dtype=np.int64)
+        self.start(rows, [1, 2])
+        observations = np.zeros((2, size), dtype=np.float32)
+        masks = np.zeros((2, num_actions), dtype=np.int8)
+        for _ in range(steps):
+            self.observe(rows, rows, observations, masks)
+            if (self.is_over(rows) | self.is_cut(rows)).any():
+                return
+            actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
+            self.act(rows, actions)

@@ -153,16 +153,7 @@ def warm_up() -> None:
     for preset in (PRESETS[0], PRESETS[-1]):  # one card at a time; sequence moves
         encoding = FanEncoding(FanGame(), preset.config)
         tables = FanTables(preset.config, 2, encoding.num_actions, 200)
-        rows = np.arange(2, dtype=np.int64)
-        tables.start(rows, [1, 2])
-        observations = np.zeros((2, encoding.layout.size), dtype=np.float32)
-        masks = np.zeros((2, encoding.num_actions), dtype=np.int8)
-        for _ in range(200):
-            tables.observe(rows, rows, observations, masks)
-            if (tables.is_over(rows) | tables.is_cut(rows)).any():
-                break
-            actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
-            tables.act(rows, actions)
+        tables.play_first_legal(encoding.layout.size, encoding.num_actions, 200)
 
 
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanTables:

@@ -268,17 +268,9 @@ def warm_up() -> None:
         game, config = resolve("fano", preset, {"turns_per_player": 20})
         encoding = encoding_for(game, config)
         assert isinstance(encoding, FanoEncoding)
-        tables = FanoTables(encoding, seat, 2)
-        rows = np.arange(2, dtype=np.int64)
-        tables.start(rows, [1, 2])
-        observations = np.zeros((2, encoding.layout.size), dtype=np.float32)
-        masks = np.zeros((2, encoding.num_actions), dtype=np.int8)
-        for _ in range(400):
-            tables.observe(rows, rows, observations, masks)
-            if tables.is_over(rows).any():
-                break
-            actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
-            tables.act(rows, actions)
+        FanoTables(encoding, seat, 2).play_first_legal(
+            encoding.layout.size, encoding.num_actions, 400
+        )
 
 
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanoTables:

@@ -249,17 +249,7 @@ def warm_up() -> None:
     for preset in (PRESETS[0], PRESETS[-1]):  # one hand; a match of many hands
         config = preset.config
         layout = FanTanEncoding(FanTanGame(), config).layout
-        tables = FanTanTables(config, 0, 2, layout.offsets)
-        tables.start([0, 1], [1, 2])
-        observations = np.zeros((2, layout.size), dtype=np.float32)
-        masks = np.zeros((2, 53), dtype=np.int8)
-        rows = np.arange(2, dtype=np.int64)
-        for _ in range(400):
-            tables.observe(rows, rows, observations, masks)
-            if tables.is_over(rows).any():
-                break
-            actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
-            tables.act(rows, actions)
+        FanTanTables(config, 0, 2, layout.offsets).play_first_legal(layout.size, 53, 400)
 
 
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanTanTables:

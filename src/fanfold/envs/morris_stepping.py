@@ -191,16 +191,7 @@ def warm_up() -> None:
     for preset, seat in ((PRESETS[0], 0), (PRESETS[-1], 1)):
         encoding = MorrisEncoding(MorrisGame(), preset.config)
         tables = MorrisTables(preset.config, seat, 2, encoding.num_actions, 100)
-        rows = np.arange(2, dtype=np.int64)
-        tables.start(rows, [1, 2])
-        observations = np.zeros((2, encoding.layout.size), dtype=np.float32)
-        masks = np.zeros((2, encoding.num_actions), dtype=np.int8)
-        for _ in range(100):
-            tables.observe(rows, rows, observations, masks)
-            if (tables.is_over(rows) | tables.is_cut(rows)).any():
-                break
-            actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
-            tables.act(rows, actions)
+        tables.play_first_legal(encoding.layout.size, encoding.num_actions, 100)
 
 
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> MorrisTables:
