@@ -501,14 +501,14 @@ def new_database(socket_folder: str, name: str) -> str:
 
 
 def start_process(
-    folder: Path, port: int, health: int, url: str, args: argparse.Namespace
+    folder: Path, name: str, port: int, health: int, url: str, args: argparse.Namespace
 ) -> subprocess.Popen[bytes]:
-    """One ``fanfold serve`` process on ``port`` with its health checks on ``health`` (as
-    ``fanfold serve --processes`` starts each), HAProxy's address trusted for the clients'
-    own."""
+    """One ``fanfold serve`` process named ``name`` (its ``server`` line in
+    ``deploy/haproxy.cfg``) on ``port`` with its health checks on ``health`` (as ``fanfold
+    serve --processes`` starts each), HAProxy's address trusted for the clients' own."""
     command = [
         *(sys.executable, "-m", "fanfold", "serve", "--port", str(port), "--db", url),
-        *("--health-port", str(health)),
+        *("--health-port", str(health), "--server-name", name),
         *("--bot-pause", "0", "--bot-seconds", f"{args.bot_seconds:g}"),
         *("--bot-workers", str(args.bot_workers), "--trusted-proxy", "127.0.0.1"),
         *("--keep-seconds", f"{args.keep_seconds:g}"),
@@ -626,8 +626,8 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
     ports, health = taken[:count], taken[count:]
     with ExitStack() as stack:
         processes = [
-            start_process(folder, port, check, url, args)
-            for port, check in zip(ports, health, strict=True)
+            start_process(folder, f"s{number}", port, check, url, args)
+            for number, (port, check) in enumerate(zip(ports, health, strict=True), start=1)
         ]
 
         def stop_all() -> None:

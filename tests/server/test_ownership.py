@@ -17,7 +17,16 @@ import sqlalchemy as sa
 
 from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub
-from fanfold.server.ownership import ElsewhereError, Ownership, libpq_url, lock_key
+from fanfold.server.ownership import (
+    ElsewhereError,
+    Ownership,
+    check_server_name,
+    libpq_url,
+    lock_key,
+    opened_by,
+    table_id_for,
+)
+from fanfold.server.settings import Settings
 from fanfold.server.store import AppendRow, Store
 from tests.server.test_restart import server, state
 from tests.server.test_store import _postgres_url as postgres_url
@@ -74,6 +83,50 @@ def test_lock_keys_are_stable_and_distinct() -> None:
     assert lock_key("abc") != lock_key("abd")
     assert -(2**63) <= lock_key("abc") < 2**63
     assert libpq_url("postgresql+psycopg://u@/d?host=/tmp/x&port=5432").startswith("postgresql://")
+
+
+# ------------------------------------------------- the process that opened a table
+
+
+def test_a_table_id_ends_with_the_server_name_of_the_process_that_opened_it() -> None:
+    named = table_id_for("s2")
+    own, name = named.split(".")
+    assert name == "s2"
+    assert len(own) == 12
+    assert "." not in own
+    assert opened_by(named) == "s2"
+    assert opened_by(table_id_for(None)) is None  # a lone process's ids name no process
+    assert "." not in table_id_for(None)
+    assert opened_by("abc.s/1") is None  # not a server name: the router hashes the id
+    assert table_id_for("s2") != table_id_for("s2")
+    assert len(table_id_for("x" * 20)) <= 40  # the store's id column
+
+
+def test_a_server_name_must_fit_an_id_and_the_router() -> None:
+    assert check_server_name("web-3_a") == "web-3_a"
+    for wrong in ("", "s.1", "s/1", "x" * 21, "s 1"):
+        with pytest.raises(ValueError, match="must be 1 to 20 letters"):
+            check_server_name(wrong)
+    with pytest.raises(ValueError, match="server_name"):
+        Settings(store_url="sqlite://", server_name="s.1")
+
+
+def test_a_hub_with_a_server_name_opens_tables_named_for_it(tmp_path: Path) -> None:
+    async def run() -> None:
+        named = Hub(Store(f"sqlite:///{tmp_path / 'a.db'}"), server_name="s3")
+        plain = Hub(Store(f"sqlite:///{tmp_path / 'b.db'}"))
+        try:
+            config = MORRIS.preset("complete").config
+            created = await named.create(MORRIS, config, ["you", "you"])
+            assert opened_by(created.id) == "s3"
+            assert named.store.load(created.id) is not None  # stored under that id
+            other = await plain.create(MORRIS, config, ["you", "you"])
+            assert opened_by(other.id) is None
+        finally:
+            for hub in (named, plain):
+                hub.store.close()
+
+    asyncio.run(run())
 
 
 def test_two_owners_race_for_one_table_and_one_wins(pg_url: str) -> None:

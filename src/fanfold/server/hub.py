@@ -54,7 +54,7 @@ from fanfold.server.live import (
 from fanfold.server.logs import TABLE, about
 from fanfold.server.metrics import Metrics
 from fanfold.server.outbox import spectators_pacer
-from fanfold.server.ownership import ElsewhereError, Ownership
+from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
 from fanfold.server.protocol import game_catalogue, message_for, message_text
 from fanfold.server.ratings import LEVELS, RATED, check_rated, check_rated_seat, rated_game
 from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
@@ -83,10 +83,6 @@ MOVED_ON = "this table moved on in another server process; look again"
 log = logging.getLogger(__name__)
 
 
-def _new_id() -> str:
-    return secrets.token_urlsafe(9)
-
-
 class Hub:
     """Every live table of one server.
 
@@ -109,6 +105,9 @@ class Hub:
         owner: the tables this process owns, when several processes serve one PostgreSQL
             store (:mod:`fanfold.server.ownership`); ``None``: this process is the only one.
         metrics: what the process counts and times (:mod:`fanfold.server.metrics`).
+        server_name: this process's name in the router's configuration, which ends the id
+            of every table it opens so that the router sends the table to it
+            (:func:`~fanfold.server.ownership.table_id_for`); ``None``: ids without one.
     """
 
     def __init__(
@@ -124,8 +123,10 @@ class Hub:
         expire_seconds: float | None = EXPIRE_SECONDS,
         owner: Ownership | None = None,
         metrics: Metrics | None = None,
+        server_name: str | None = None,
     ) -> None:
         self.store = store
+        self.server_name = server_name
         # ---- several processes on one store (fanfold.server.ownership) and metrics
         self.owner = owner
         self.metrics = metrics or Metrics()
@@ -309,7 +310,7 @@ class Hub:
         table_options["practice"] = practice and game.has_hidden_information
         table_options["listed"] = listed
         table_options["fair"] = not chosen and not allow_undo
-        table_id = _new_id()
+        table_id = table_id_for(self.server_name)
         TABLE.set(table_id)  # the rest of this request is about the new table (logs)
         log.debug("table opened: %s for %d seats", game.id, len(players))
         if self.owner is not None and not await self.owner.take(table_id, wait=0):
