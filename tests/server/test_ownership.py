@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -151,6 +152,52 @@ def test_two_owners_race_for_one_table_and_one_wins(pg_url: str) -> None:
             await second.close()
 
     asyncio.run(race())
+
+
+def test_many_tables_taken_at_once_are_tried_together(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in asked for a killed process's tables all at once tries their locks
+    together (one statement for those asked meanwhile), each answered for itself; a take
+    whose asker left before its answer lets the lock go again."""
+
+    async def run() -> None:
+        first, second = Ownership(pg_url, name="first"), Ownership(pg_url, name="second")
+        await first.start()
+        await second.start()
+        try:
+            tables = [f"crowd-{n}" for n in range(40)]
+            assert all(await asyncio.gather(*(first.take(t, wait=0) for t in tables[:20])))
+            statements: list[str] = []
+            connection = second._connection()
+            execute = connection.execute
+
+            async def counted(query: Any, params: Any = None) -> Any:
+                statements.append(str(query))
+                return await execute(query, params)
+
+            monkeypatch.setattr(connection, "execute", counted)
+            took = await asyncio.gather(*(second.take(t, wait=0) for t in tables))
+            assert took == [False] * 20 + [True] * 20  # held by the first, then free ones
+            assert second.held == set(tables[20:])
+            assert len([s for s in statements if "pg_try_advisory_lock" in s]) == 1
+            monkeypatch.setattr(connection, "execute", execute)
+
+            # An asker that leaves before its answer: the lock is let go, not kept unused.
+            asker = asyncio.get_running_loop().create_task(second.take("left", wait=0))
+            await asyncio.sleep(0)  # it asked
+            asker.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await asker
+            assert second._trying is not None
+            await second._trying
+            assert "left" not in second.held
+            assert await first.take("left", wait=0)
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(run())
 
 
 def test_a_dead_connection_loses_its_locks(pg_url: str) -> None:

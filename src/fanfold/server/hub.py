@@ -146,7 +146,9 @@ class Hub:
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
-        self._loading = asyncio.Lock()
+        #: The tables asked for while a read is in flight (:meth:`_read`): read together next.
+        self._to_read: dict[str, asyncio.Future[StoredTable | None]] = {}
+        self._reading: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------- creating
     def bot_text(self, game: AnyGame, text: str) -> str:
@@ -628,24 +630,52 @@ class Hub:
             live.touched = time.monotonic()
             return live
         await self._own(table_id)
-        async with self._loading:
-            live = self.live.get(table_id)
-            if live is not None:
-                live.touched = time.monotonic()
-                return live
-            try:
-                stored = await asyncio.to_thread(self.store.load, table_id)
-            except Exception as error:
-                await self._disown(table_id)
-                raise storage_failure("the table could not be read", error) from None
-            if stored is None:
-                await self._disown(table_id)
-                raise NotFoundError(f"there is no table {table_id!r}")
-            live = _rebuild(self._within_budget(stored))
-            self.live[table_id] = live
+        try:
+            stored = await self._read(table_id)
+        except Exception as error:
+            await self._disown(table_id)
+            raise storage_failure("the table could not be read", error) from None
+        live = self.live.get(table_id)  # another request for it rebuilt it meanwhile
+        if live is not None:
+            live.touched = time.monotonic()
+            return live
+        if stored is None:
+            await self._disown(table_id)
+            raise NotFoundError(f"there is no table {table_id!r}")
+        live = _rebuild(self._within_budget(stored))
+        self.live[table_id] = live
         start_bots(self, live)
         start_clock(self, live)
         return live
+
+    async def _read(self, table_id: str) -> StoredTable | None:
+        """The stored table ``table_id`` (``None``: none), read off the event loop. The
+        tables asked for while a read is in flight are read together in the next one
+        (:meth:`Store.load_many`), as the actions of several tables are written together:
+        when a process dies, its tables reach their stand-in at once, and one read each,
+        one after another, kept the last of them waiting for seconds. Requests for the same
+        table share its read."""
+        future = self._to_read.get(table_id)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            # Its error is the requests' to raise; none is left unread if they all left.
+            future.add_done_callback(lambda done: done.cancelled() or done.exception())
+            self._to_read[table_id] = future
+            if self._reading is None or self._reading.done():
+                self._reading = asyncio.get_running_loop().create_task(self._read_asked())
+        return await asyncio.shield(future)
+
+    async def _read_asked(self) -> None:
+        while self._to_read:
+            asked, self._to_read = self._to_read, {}
+            try:
+                found = await asyncio.to_thread(self.store.load_many, list(asked))
+            except Exception as error:
+                for future in asked.values():
+                    future.set_exception(error)
+                continue
+            for table_id, future in asked.items():
+                future.set_result(found.get(table_id))
 
     def _within_budget(self, stored: StoredTable) -> StoredTable:
         """``stored`` with every bot's agent text brought within the server's limits (a text

@@ -155,6 +155,9 @@ class Ownership:
         self._tasks: list[asyncio.Task[None]] = []
         self._released: dict[str, asyncio.Event] = {}
         self._taking: dict[str, asyncio.Lock] = {}
+        #: Tables waiting for their lock to be tried (:meth:`_try`), tried together.
+        self._asking: list[tuple[str, asyncio.Future[bool]]] = []
+        self._trying: asyncio.Task[None] | None = None
 
     # -------------------------------------------------------------- running
     async def _connect(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
@@ -224,13 +227,44 @@ class Ownership:
                 self._released.pop(table_id, None)
 
     async def _try(self, table_id: str) -> bool:
-        locks = self._connection()
-        cursor = await locks.execute("SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),))
-        row = await cursor.fetchone()
-        if row is not None and row[0] is True:
-            self.held.add(table_id)
-            return True
-        return False
+        """Try ``table_id``'s lock once. The tables tried while a try is in flight are tried
+        together in the next one, in one statement on the lock connection: after a process
+        dies, its hundreds of tables reach their stand-in at once, and one round trip each
+        on the one connection queued them for seconds."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asking.append((table_id, future))
+        if self._trying is None or self._trying.done():
+            self._trying = asyncio.get_running_loop().create_task(self._try_asked())
+        return await future
+
+    async def _try_asked(self) -> None:
+        while self._asking:
+            asked, self._asking = self._asking, []
+            try:
+                cursor = await self._connection().execute(
+                    "SELECT pg_try_advisory_lock(k) FROM unnest(%s::bigint[]) "
+                    "WITH ORDINALITY AS u(k, n) ORDER BY n",
+                    ([lock_key(table_id) for table_id, _ in asked],),
+                )
+                rows = await cursor.fetchall()
+            except Exception as error:  # the connection is gone: so are the locks
+                for _, future in asked:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            for (table_id, future), (took,) in zip(asked, rows, strict=True):
+                if took is not True:
+                    if not future.done():
+                        future.set_result(False)
+                    continue
+                if future.done():  # its asker gave up (a request cancelled): let it go
+                    with contextlib.suppress(Exception):
+                        await self._connection().execute(
+                            "SELECT pg_advisory_unlock(%s)", (lock_key(table_id),)
+                        )
+                    continue
+                self.held.add(table_id)
+                future.set_result(True)
 
     async def release(self, table_id: str, *, told: bool = False) -> None:
         """Let ``table_id`` go (nothing if this process does not own it); with ``told``,
