@@ -291,6 +291,43 @@ def test_a_table_is_handed_over_to_the_process_that_asks(pg_url: str) -> None:
     asyncio.run(run())
 
 
+def test_a_table_let_go_while_it_is_read_is_not_rebuilt(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def run() -> None:
+        (first, first_owner), (second, second_owner) = _hub(pg_url, "a"), _hub(pg_url, "b")
+        await first_owner.start()
+        await second_owner.start()
+        try:
+            created = await first.create(MORRIS, MORRIS.preset("complete").config, ["you", "you"])
+            table = created.id
+            await _play_first(first, table, created.token)
+            first.let_go(first.live[table])
+            await asyncio.sleep(0.1)  # its lock goes
+            loop = asyncio.get_running_loop()
+            load_many = second.store.load_many
+
+            def handed_over_meanwhile(table_ids: list[str]) -> dict[str, Any]:
+                found = load_many(table_ids)
+                # While the read is in flight the table is let go (another process asked).
+                asyncio.run_coroutine_threadsafe(second_owner.release(table), loop).result()
+                return found
+
+            monkeypatch.setattr(second.store, "load_many", handed_over_meanwhile)
+            with pytest.raises(ElsewhereError, match="another server process"):
+                await second.get(table)
+            assert table not in second.live
+            assert table not in second_owner.held
+            monkeypatch.setattr(second.store, "load_many", load_many)
+            assert (await second.get(table)).table.version == 1  # asked again: taken
+        finally:
+            for hub, owner in ((first, first_owner), (second, second_owner)):
+                await owner.close()
+                hub.store.close()
+
+    asyncio.run(run())
+
+
 def test_an_owner_that_lost_its_lock_unnoticed_is_refused_by_the_store(pg_url: str) -> None:
     async def run() -> None:
         (first, first_owner), (second, second_owner) = _hub(pg_url, "a"), _hub(pg_url, "b")

@@ -639,6 +639,12 @@ class Hub:
         if live is not None:
             live.touched = time.monotonic()
             return live
+        if self.owner is not None and table_id not in self.owner.held:
+            # Let go while it was read (handed over to another process, its locks lost):
+            # what was read may be behind the store, and this process may not play it.
+            raise ElsewhereError(
+                "this table is played by another server process just now; try again"
+            )
         if stored is None:
             await self._disown(table_id)
             raise NotFoundError(f"there is no table {table_id!r}")
