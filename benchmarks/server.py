@@ -136,6 +136,9 @@ class Tally:
     #: next acknowledged action.
     interrupted: int = 0
     back: list[float] = field(default_factory=list)
+    #: The seconds from the kill to each such table's WebSocket open again (through
+    #: HAProxy, on another process): the part of ``back`` before the table is asked for.
+    reconnected: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -155,6 +158,8 @@ class Slot:
     moved: asyncio.Event = field(default_factory=asyncio.Event)
     #: The kill broke this table's connection, and it has not played again yet.
     interrupted: bool = False
+    #: Since then, its WebSocket was opened again.
+    reopened: bool = False
 
 
 async def create(base: str, client: httpx.AsyncClient, body: dict[str, Any], tally: Tally) -> Any:
@@ -237,6 +242,9 @@ async def play_table(
         local_addr=(loopback(1, slot.number), 0),
         open_timeout=60,
     ) as socket_:
+        if slot.interrupted and not slot.reopened and kill is not None and kill.at is not None:
+            slot.reopened = True
+            tally.reconnected.append(time.monotonic() - kill.at)
         closed = asyncio.ensure_future(socket_.wait_closed())
         try:
             await socket_.send(json.dumps({"type": "hello", "token": slot.token}))
@@ -501,14 +509,14 @@ def new_database(socket_folder: str, name: str) -> str:
 
 
 def start_process(
-    folder: Path, port: int, health: int, url: str, args: argparse.Namespace
+    folder: Path, name: str, port: int, health: int, url: str, args: argparse.Namespace
 ) -> subprocess.Popen[bytes]:
-    """One ``fanfold serve`` process on ``port`` with its health checks on ``health`` (as
-    ``fanfold serve --processes`` starts each), HAProxy's address trusted for the clients'
-    own."""
+    """One ``fanfold serve`` process named ``name`` (its ``server`` line in
+    ``deploy/haproxy.cfg``) on ``port`` with its health checks on ``health`` (as ``fanfold
+    serve --processes`` starts each), HAProxy's address trusted for the clients' own."""
     command = [
         *(sys.executable, "-m", "fanfold", "serve", "--port", str(port), "--db", url),
-        *("--health-port", str(health)),
+        *("--health-port", str(health), "--server-name", name),
         *("--bot-pause", "0", "--bot-seconds", f"{args.bot_seconds:g}"),
         *("--bot-workers", str(args.bot_workers), "--trusted-proxy", "127.0.0.1"),
         *("--keep-seconds", f"{args.keep_seconds:g}"),
@@ -626,8 +634,8 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
     ports, health = taken[:count], taken[count:]
     with ExitStack() as stack:
         processes = [
-            start_process(folder, port, check, url, args)
-            for port, check in zip(ports, health, strict=True)
+            start_process(folder, f"s{number}", port, check, url, args)
+            for number, (port, check) in enumerate(zip(ports, health, strict=True), start=1)
         ]
 
         def stop_all() -> None:
@@ -824,6 +832,15 @@ def cluster_table(runs: dict[int, Run], args: argparse.Namespace) -> None:
         f"SIGKILL of one process ({args.kill_tables} tables, think {args.kill_think:g} s): "
         "its tables / played again",
         [f"{k.interrupted} / {len(k.back)}" if k is not None else "-" for k in kills],
+    )
+    row(
+        "SIGKILL to its WebSocket open again elsewhere: median / max s",
+        [
+            f"{statistics.median(k.reconnected):.2f} / {max(k.reconnected):.2f}"
+            if k is not None and k.reconnected
+            else "-"
+            for k in kills
+        ],
     )
     row(
         "SIGKILL to playing again elsewhere: median / max s",

@@ -25,7 +25,7 @@ import pytest
 import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
-from fanfold.server.ownership import lock_key
+from fanfold.server.ownership import lock_key, opened_by
 from fanfold.server.store import Store
 from tests.server.support import JSON, free_port
 from tests.server.test_ownership import _stored_actions, pg_url  # noqa: F401 (fixture)
@@ -45,46 +45,60 @@ GAMES: list[JSON] = [
 ACTIONS = 12
 
 
+def start_process(
+    url: str, folder: Path, name: str, port: int, health: int
+) -> subprocess.Popen[str]:
+    """One ``fanfold serve`` process named ``name`` (``--server-name``, its ``server`` line in
+    ``deploy/haproxy.cfg``) on ``port`` and ``health``, with one bot worker and its log in
+    ``folder`` (``NAME.log``, appended to; JSON lines from INFO, so that a hand-over shows)."""
+    with (folder / f"{name}.log").open("a") as output:
+        return subprocess.Popen(
+            [
+                *(sys.executable, "-m", "fanfold", "serve", "--port", str(port)),
+                *("--db", url, "--bot-pause", "0", "--bot-seconds", "0.2"),
+                *("--bot-workers", "1", "--health-port", str(health), "--server-name", name),
+                *("--log-format", "json"),
+            ],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+            env=_environment(),
+        )
+
+
+def wait_ready(process: subprocess.Popen[str], port: int, health: int, log: Path) -> None:
+    """Wait until ``process`` answers ``/ready`` on its health port and its game port."""
+    deadline = time.monotonic() + 300  # a busy machine: the bots' workers start first
+    while True:
+        assert process.poll() is None, log.read_text()
+        try:
+            ready = httpx.get(f"http://127.0.0.1:{health}/ready", timeout=2)
+            if ready.status_code == 200:
+                assert httpx.get(f"http://127.0.0.1:{port}/ready", timeout=10).is_success
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
+
 @contextmanager
 def fanfold_processes(
     url: str, folder: Path, count: int
 ) -> Iterator[list[tuple[subprocess.Popen[str], int, int]]]:
-    """``count`` ``fanfold serve`` processes, each on a free port and a free health port
-    (``--health-port``) with one bot worker and its log in ``folder`` (``s0.log``, ...),
-    started together; yields each with its two ports once each is ``/ready``. Killed at the
-    end."""
+    """``count`` ``fanfold serve`` processes named ``s1``, ``s2``... as ``deploy/haproxy.cfg``
+    names them, each on a free port and a free health port (``--health-port``) with one bot
+    worker and its log in ``folder`` (``s1.log``, ...), started together; yields each with
+    its two ports once each is ``/ready``. Killed at the end."""
     started: list[tuple[subprocess.Popen[str], int, int, Path]] = []
     try:
-        for number in range(count):
+        for number in range(1, count + 1):
             port, health = free_port(), free_port()
-            log = folder / f"s{number}.log"
-            with log.open("a") as output:
-                process = subprocess.Popen(
-                    [
-                        *(sys.executable, "-m", "fanfold", "serve", "--port", str(port)),
-                        *("--db", url, "--bot-pause", "0", "--bot-seconds", "0.2"),
-                        *("--bot-workers", "1", "--health-port", str(health)),
-                    ],
-                    stdout=output,
-                    stderr=subprocess.STDOUT,
-                    text=True,
-                    cwd=ROOT,
-                    env=_environment(),
-                )
-            started.append((process, port, health, log))
-        deadline = time.monotonic() + 300  # a busy machine: the bots' workers start first
+            process = start_process(url, folder, f"s{number}", port, health)
+            started.append((process, port, health, folder / f"s{number}.log"))
         for process, port, health, log in started:
-            while True:
-                assert process.poll() is None, log.read_text()
-                try:
-                    ready = httpx.get(f"http://127.0.0.1:{health}/ready", timeout=2)
-                    if ready.status_code == 200:
-                        assert httpx.get(f"http://127.0.0.1:{port}/ready", timeout=10).is_success
-                        break
-                except httpx.TransportError:
-                    pass
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.1)
+            wait_ready(process, port, health, log)
         yield [(process, port, health) for process, port, health, _ in started]
     finally:
         for process, _, _, _ in started:
@@ -235,15 +249,18 @@ def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  #
         served = [(port, health) for _, port, health in processes]
         port = stack.enter_context(haproxy(served, tmp_path / "haproxy.log"))
         pids = {process.pid: process for process, _, _ in processes}
+        named = {f"s{n}": process.pid for n, (process, _, _) in enumerate(processes, start=1)}
         site = stack.enter_context(httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10))
         assert site.get("/api/games").status_code == 200  # the lobby's API from any process
 
-        # A game of every game, through HAProxy: each table's actions by one owner.
+        # A game of every game, through HAProxy: each table's actions by one owner, the
+        # process that opened it (its id ends with that process's server name).
         players: list[Player] = []
         for body in GAMES:
             answer = site.post("/api/tables", json=body)
             assert answer.status_code == 200, answer.text
             player = Player(port, answer.json()["table"], answer.json()["token"])
+            assert opened_by(player.table) in named, player.table
             player.connect()
             players.append(player)
             stack.callback(player.close)
@@ -251,20 +268,24 @@ def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  #
             for player in players:
                 player.play(ACTIONS // 3)
                 held = owners(pg_url, [player.table])[player.table]
-                assert len(held) == 1, held  # one owner, a fanfold serve process
-                assert held[0] in pids
+                assert held == [named[str(opened_by(player.table))]], held
         tables = [player.table for player in players]
         for table, held in owners(pg_url, tables).items():
-            assert len(held) == 1, (table, held)
+            assert held == [named[str(opened_by(table))]], (table, held)
         for player in players:
             assert player.acknowledged
             stored = _stored_actions(pg_url, player.table)
             assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
             mine = [text for _, seat, text in stored if seat in player.state["yours"]]
             assert mine == player.acknowledged
+        # Each table stayed where it was opened: nothing was handed over.
+        for name in named:
+            said = (tmp_path / f"{name}.log").read_text()
+            assert "fanfold is serving" in said  # the log is read (JSON lines from INFO)
+            assert "handed over" not in said
 
         # The owner of a table in play is killed: its player reconnects through HAProxy and
-        # finishes on another process.
+        # plays on another process.
         answer = site.post(
             "/api/tables", json={"game": "fantan", "seats": ["you"] + ["random"] * 3}
         )
@@ -274,6 +295,8 @@ def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  #
         stack.callback(player.close)
         player.play(3)
         victim = owners(pg_url, [player.table])[player.table][0]
+        name = str(opened_by(player.table))
+        assert victim == named[name]
         pids[victim].send_signal(signal.SIGKILL)
         pids[victim].wait(timeout=10)
         killed = time.monotonic()
@@ -284,9 +307,25 @@ def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  #
         back = time.monotonic() - killed
         assert len(player.acknowledged) == before + 1
         assert back < 5.0, f"the table played again {back:.1f} s after the kill"
-        held = owners(pg_url, [player.table])[player.table]
-        assert len(held) == 1
-        assert held[0] != victim
+        (stand_in,) = owners(pg_url, [player.table])[player.table]
+        assert stand_in != victim
+        assert stand_in in pids
+
+        # The process that opened the table comes back under its name: the router sends the
+        # table to it again, and the stand-in hands it over.
+        (_, game_port, health_port) = next(p for p in processes if p[0].pid == victim)
+        again = start_process(pg_url, tmp_path, name, game_port, health_port)
+        stack.callback(again.kill)
+        wait_ready(again, game_port, health_port, tmp_path / f"{name}.log")
+        deadline = time.monotonic() + 15  # HAProxy sees it up after two checks
+        while owners(pg_url, [player.table])[player.table] != [again.pid]:
+            assert time.monotonic() < deadline, owners(pg_url, [player.table])
+            player.close()
+            player.connect(timeout=10)
+            player.play(1)
+        stand_in_name = next(n for n, pid in named.items() if pid == stand_in)
+        assert "handed over" in (tmp_path / f"{stand_in_name}.log").read_text()
+
         player.play(ACTIONS)
         stored = _stored_actions(pg_url, player.table)
         assert [number for number, _, _ in stored] == list(range(1, len(stored) + 1))
@@ -324,6 +363,23 @@ def test_several_processes_need_postgresql(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "--processes 2 needs a PostgreSQL store" in done.stderr
+    assert not (tmp_path / "x.db").exists()  # nothing was started or made
+
+
+def test_a_server_name_that_cannot_end_a_table_id_is_refused(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "fanfold", "serve", "--server-name", "s/1"),
+            *("--db", f"sqlite:///{tmp_path / 'x.db'}"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_environment(),
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "the server name 's/1' must be 1 to 20 letters, digits" in done.stderr
     assert not (tmp_path / "x.db").exists()  # nothing was started or made
 
 
@@ -383,6 +439,16 @@ def test_serve_processes_starts_one_process_a_port(pg_url: str, tmp_path: Path) 
                 except httpx.TransportError:
                     pass
             time.sleep(0.2)
+        # Each process is named s1, s2 (deploy/haproxy.cfg's names), and its tables' ids
+        # end with its name.
+        for number, port in enumerate(ports[:2], start=1):
+            answer = httpx.post(
+                f"http://127.0.0.1:{port}/api/tables",
+                json={"game": "fan", "seats": ["you"]},
+                timeout=30,
+            )
+            assert answer.status_code == 200, answer.text
+            assert opened_by(answer.json()["table"]) == f"s{number}"
         parent.send_signal(signal.SIGTERM)
         assert parent.wait(timeout=60) == 0
         for port in ports:  # its processes stopped with it

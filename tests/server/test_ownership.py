@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -17,7 +18,16 @@ import sqlalchemy as sa
 
 from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub
-from fanfold.server.ownership import ElsewhereError, Ownership, libpq_url, lock_key
+from fanfold.server.ownership import (
+    ElsewhereError,
+    Ownership,
+    check_server_name,
+    libpq_url,
+    lock_key,
+    opened_by,
+    table_id_for,
+)
+from fanfold.server.settings import Settings
 from fanfold.server.store import AppendRow, Store
 from tests.server.test_restart import server, state
 from tests.server.test_store import _postgres_url as postgres_url
@@ -76,6 +86,50 @@ def test_lock_keys_are_stable_and_distinct() -> None:
     assert libpq_url("postgresql+psycopg://u@/d?host=/tmp/x&port=5432").startswith("postgresql://")
 
 
+# ------------------------------------------------- the process that opened a table
+
+
+def test_a_table_id_ends_with_the_server_name_of_the_process_that_opened_it() -> None:
+    named = table_id_for("s2")
+    own, name = named.split(".")
+    assert name == "s2"
+    assert len(own) == 12
+    assert "." not in own
+    assert opened_by(named) == "s2"
+    assert opened_by(table_id_for(None)) is None  # a lone process's ids name no process
+    assert "." not in table_id_for(None)
+    assert opened_by("abc.s/1") is None  # not a server name: the router hashes the id
+    assert table_id_for("s2") != table_id_for("s2")
+    assert len(table_id_for("x" * 20)) <= 40  # the store's id column
+
+
+def test_a_server_name_must_fit_an_id_and_the_router() -> None:
+    assert check_server_name("web-3_a") == "web-3_a"
+    for wrong in ("", "s.1", "s/1", "x" * 21, "s 1"):
+        with pytest.raises(ValueError, match="must be 1 to 20 letters"):
+            check_server_name(wrong)
+    with pytest.raises(ValueError, match="server_name"):
+        Settings(store_url="sqlite://", server_name="s.1")
+
+
+def test_a_hub_with_a_server_name_opens_tables_named_for_it(tmp_path: Path) -> None:
+    async def run() -> None:
+        named = Hub(Store(f"sqlite:///{tmp_path / 'a.db'}"), server_name="s3")
+        plain = Hub(Store(f"sqlite:///{tmp_path / 'b.db'}"))
+        try:
+            config = MORRIS.preset("complete").config
+            created = await named.create(MORRIS, config, ["you", "you"])
+            assert opened_by(created.id) == "s3"
+            assert named.store.load(created.id) is not None  # stored under that id
+            other = await plain.create(MORRIS, config, ["you", "you"])
+            assert opened_by(other.id) is None
+        finally:
+            for hub in (named, plain):
+                hub.store.close()
+
+    asyncio.run(run())
+
+
 def test_two_owners_race_for_one_table_and_one_wins(pg_url: str) -> None:
     async def race() -> None:
         first, second = Ownership(pg_url, name="first"), Ownership(pg_url, name="second")
@@ -98,6 +152,52 @@ def test_two_owners_race_for_one_table_and_one_wins(pg_url: str) -> None:
             await second.close()
 
     asyncio.run(race())
+
+
+def test_many_tables_taken_at_once_are_tried_together(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in asked for a killed process's tables all at once tries their locks
+    together (one statement for those asked meanwhile), each answered for itself; a take
+    whose asker left before its answer lets the lock go again."""
+
+    async def run() -> None:
+        first, second = Ownership(pg_url, name="first"), Ownership(pg_url, name="second")
+        await first.start()
+        await second.start()
+        try:
+            tables = [f"crowd-{n}" for n in range(40)]
+            assert all(await asyncio.gather(*(first.take(t, wait=0) for t in tables[:20])))
+            statements: list[str] = []
+            connection = second._connection()
+            execute = connection.execute
+
+            async def counted(query: Any, params: Any = None) -> Any:
+                statements.append(str(query))
+                return await execute(query, params)
+
+            monkeypatch.setattr(connection, "execute", counted)
+            took = await asyncio.gather(*(second.take(t, wait=0) for t in tables))
+            assert took == [False] * 20 + [True] * 20  # held by the first, then free ones
+            assert second.held == set(tables[20:])
+            assert len([s for s in statements if "pg_try_advisory_lock" in s]) == 1
+            monkeypatch.setattr(connection, "execute", execute)
+
+            # An asker that leaves before its answer: the lock is let go, not kept unused.
+            asker = asyncio.get_running_loop().create_task(second.take("left", wait=0))
+            await asyncio.sleep(0)  # it asked
+            asker.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await asker
+            assert second._trying is not None
+            await second._trying
+            assert "left" not in second.held
+            assert await first.take("left", wait=0)
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(run())
 
 
 def test_a_dead_connection_loses_its_locks(pg_url: str) -> None:
@@ -183,6 +283,43 @@ def test_a_table_is_handed_over_to_the_process_that_asks(pg_url: str) -> None:
             stored = _stored_actions(pg_url, table)
             assert [number for number, _, _ in stored] == [1, 2, 3, 4, 5]
             assert [text for _, _, text in stored] == played
+        finally:
+            for hub, owner in ((first, first_owner), (second, second_owner)):
+                await owner.close()
+                hub.store.close()
+
+    asyncio.run(run())
+
+
+def test_a_table_let_go_while_it_is_read_is_not_rebuilt(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def run() -> None:
+        (first, first_owner), (second, second_owner) = _hub(pg_url, "a"), _hub(pg_url, "b")
+        await first_owner.start()
+        await second_owner.start()
+        try:
+            created = await first.create(MORRIS, MORRIS.preset("complete").config, ["you", "you"])
+            table = created.id
+            await _play_first(first, table, created.token)
+            first.let_go(first.live[table])
+            await asyncio.sleep(0.1)  # its lock goes
+            loop = asyncio.get_running_loop()
+            load_many = second.store.load_many
+
+            def handed_over_meanwhile(table_ids: list[str]) -> dict[str, Any]:
+                found = load_many(table_ids)
+                # While the read is in flight the table is let go (another process asked).
+                asyncio.run_coroutine_threadsafe(second_owner.release(table), loop).result()
+                return found
+
+            monkeypatch.setattr(second.store, "load_many", handed_over_meanwhile)
+            with pytest.raises(ElsewhereError, match="another server process"):
+                await second.get(table)
+            assert table not in second.live
+            assert table not in second_owner.held
+            monkeypatch.setattr(second.store, "load_many", load_many)
+            assert (await second.get(table)).table.version == 1  # asked again: taken
         finally:
             for hub, owner in ((first, first_owner), (second, second_owner)):
                 await owner.close()

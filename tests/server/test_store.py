@@ -166,6 +166,25 @@ def test_create_and_load(store: Store) -> None:
     assert "secret" not in repr(loaded)  # only the token's hash is kept
 
 
+def test_several_tables_are_read_together_as_each_alone(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    create_table(store, "t1", actions_done=[(0, "C1"), (1, "T2")], version=2)
+    create_table(store, "t2", players=["random", "human"], token_hashes=[None, "h"])
+    create_table(store, "t3", actions_done=[(0, "C3")], version=1)
+    store.append("t3", 2, 1, "T4", 2, None)
+    monkeypatch.setattr("fanfold.server.store.LOAD_CHUNK", 2)  # three tables: two reads
+    found = store.load_many(["t3", "nobody", "t1", "t2", "t1"])
+    assert sorted(found) == ["t1", "t2", "t3"]  # an id with no table is left out
+    for table_id, stored in found.items():
+        assert stored == store.load(table_id)
+    assert found["t3"].actions == ((0, "C3"), (1, "T4"))
+    assert found["t1"].actions == ((0, "C1"), (1, "T2"))
+    assert found["t2"].actions == ()
+    assert [seat.player for seat in found["t2"].seats] == ["random", "human"]
+    assert store.load_many([]) == {}
+
+
 def test_append_and_truncate(store: Store) -> None:
     create_table(store)
     store.append("t1", 1, 0, "C1", 1, None)
@@ -329,6 +348,64 @@ async def _first_legal_moves(hub: Hub, table_id: str, token: str, seat: int, cou
             return
         await hub.act(table_id, token, live.table.version, live.table.legal_texts()[0], None)
     await hub.idle(table_id)
+
+
+def test_tables_asked_for_at_once_are_read_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crowd of tables asked for at once (a killed process's, reaching their stand-in)
+    is read in one read of the store, each rebuilt once where it was; a read that fails
+    fails every request waiting on it and keeps nothing, and the next request reads again."""
+
+    async def run() -> None:
+        hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None)
+        made = [
+            await hub.create(MORRIS, MORRIS.default_config(), ["you", "you"], seed=n)
+            for n in range(6)
+        ]
+        for created in made[:3]:
+            await _first_legal_moves(hub, created.id, created.token, 0, 1)
+        versions = {created.id: hub.live[created.id].table.version for created in made}
+        hub.live.clear()  # they left memory; the store keeps them
+        reads: list[list[str]] = []
+        load_many = hub.store.load_many
+
+        def counted(table_ids: list[str]) -> dict[str, Any]:
+            reads.append(list(table_ids))
+            return load_many(table_ids)
+
+        monkeypatch.setattr(hub.store, "load_many", counted)
+        asked = [created.id for created in made] + [made[0].id, "nobody"]
+        got = await asyncio.gather(
+            *(hub.get(table_id) for table_id in asked), return_exceptions=True
+        )
+        assert len(reads) == 1
+        assert sorted(reads[0]) == sorted({*asked})
+        for table_id, live in zip(asked, got, strict=True):
+            if table_id == "nobody":
+                assert "no table" in str(live)
+                continue
+            assert not isinstance(live, BaseException)
+            assert live is hub.live[table_id]  # one rebuild, shared by both requests
+            assert live.table.version == versions[table_id]
+
+        hub.live.clear()
+
+        def broken(table_ids: list[str]) -> dict[str, Any]:
+            raise sa.exc.OperationalError("SELECT", {}, Exception("the store is down"))
+
+        monkeypatch.setattr(hub.store, "load_many", broken)
+        failed = await asyncio.gather(
+            *(hub.get(created.id) for created in made[:3]), return_exceptions=True
+        )
+        assert all(isinstance(error, StorageError) for error in failed), failed
+        assert not hub.live
+        monkeypatch.setattr(hub.store, "load_many", load_many)
+        assert (await hub.get(made[0].id)).table.version == versions[made[0].id]
+        hub.executor.shutdown()
+        hub.store.close()
+
+    asyncio.run(run())
 
 
 def test_a_new_hub_resumes_every_table_where_it_was(store_url: str) -> None:

@@ -95,6 +95,16 @@ def serve(
             max=65535,
         ),
     ] = None,
+    server_name: Annotated[
+        str | None,
+        typer.Option(
+            help="This process's name in the router's configuration (its server line in "
+            "HAProxy's): it ends the id of every table the process opens, so that the router "
+            "keeps the table on it (docs/deploy.md). With --processes N, NAME1 to NAMEN "
+            "(default s1 to sN, the names deploy/haproxy.cfg gives). Default for one process: "
+            "none.",
+        ),
+    ] = None,
     log_format: Annotated[
         LogFormat,
         typer.Option(
@@ -147,6 +157,17 @@ def serve(
                 f"--health-port {health_port} and --port {port} overlap: the health checks "
                 "need ports of their own"
             )
+    names: list[str | None] = [server_name]
+    if processes > 1:
+        names = [f"{server_name or 's'}{n}" for n in range(1, processes + 1)]
+    from fanfold.server.ownership import check_server_name
+
+    for name in names:
+        if name is not None:
+            try:
+                check_server_name(name)
+            except ValueError as error:
+                fail(str(error))
     _check_store(url)
     if processes > 1:
         arguments = [
@@ -161,6 +182,7 @@ def serve(
             [port + n for n in range(processes)],
             arguments,
             None if health_port is None else [health_port + n for n in range(processes)],
+            [name for name in names if name is not None],
         )
         return
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
@@ -191,6 +213,7 @@ def serve(
             keep_finished_seconds=min(keep_seconds, 30.0),
             health_port=health_port,
             health_host=host,
+            server_name=server_name,
         ),
         host=host,
         port=port,
@@ -235,19 +258,24 @@ def _check_store(url: str) -> None:
 RESTART_SECONDS = 1.0
 
 
-def _supervise(ports: list[int], arguments: list[str], health: list[int] | None) -> None:
-    """Run one ``fanfold serve`` process per port (each with its health port, if any) until
-    Ctrl-C or SIGTERM, starting again any that stops (its tables are taken meanwhile by the
-    others, through the router)."""
+def _supervise(
+    ports: list[int], arguments: list[str], health: list[int] | None, names: list[str]
+) -> None:
+    """Run one ``fanfold serve`` process per port (each with its health port, if any, and
+    its server name) until Ctrl-C or SIGTERM, starting again any that stops, under the same
+    name (its tables are played meanwhile by the others, through the router, and come back
+    to it once the router sees it up)."""
     import signal
     import subprocess
     import sys
     import time
 
     health_of = dict(zip(ports, health or [], strict=False))
+    name_of = dict(zip(ports, names, strict=True))
 
     def start(port: int) -> subprocess.Popen[bytes]:
         command = [sys.executable, "-m", "fanfold", "serve", "--port", str(port), *arguments]
+        command += ["--server-name", name_of[port]]
         if port in health_of:
             command += ["--health-port", str(health_of[port])]
         return subprocess.Popen(command)

@@ -112,6 +112,7 @@ def create_app(
     trusted_proxies: Sequence[str] = (),
     health_port: int | None = None,
     health_host: str = "127.0.0.1",
+    server_name: str | None = None,
 ) -> FastAPI:
     """The application, on the store at ``store_url`` with these settings (see
     :class:`~fanfold.server.settings.Settings` for each), or from one :class:`Settings`
@@ -138,6 +139,7 @@ def create_app(
             trusted_proxies=tuple(trusted_proxies),
             health_port=health_port,
             health_host=health_host,
+            server_name=server_name,
         )
     )
     proxies = trusted_networks(settings.trusted_proxies)

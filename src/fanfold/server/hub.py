@@ -54,7 +54,7 @@ from fanfold.server.live import (
 from fanfold.server.logs import TABLE, about
 from fanfold.server.metrics import Metrics
 from fanfold.server.outbox import spectators_pacer
-from fanfold.server.ownership import ElsewhereError, Ownership
+from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
 from fanfold.server.protocol import game_catalogue, message_for, message_text
 from fanfold.server.ratings import LEVELS, RATED, check_rated, check_rated_seat, rated_game
 from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
@@ -83,10 +83,6 @@ MOVED_ON = "this table moved on in another server process; look again"
 log = logging.getLogger(__name__)
 
 
-def _new_id() -> str:
-    return secrets.token_urlsafe(9)
-
-
 class Hub:
     """Every live table of one server.
 
@@ -109,6 +105,9 @@ class Hub:
         owner: the tables this process owns, when several processes serve one PostgreSQL
             store (:mod:`fanfold.server.ownership`); ``None``: this process is the only one.
         metrics: what the process counts and times (:mod:`fanfold.server.metrics`).
+        server_name: this process's name in the router's configuration, which ends the id
+            of every table it opens so that the router sends the table to it
+            (:func:`~fanfold.server.ownership.table_id_for`); ``None``: ids without one.
     """
 
     def __init__(
@@ -124,8 +123,10 @@ class Hub:
         expire_seconds: float | None = EXPIRE_SECONDS,
         owner: Ownership | None = None,
         metrics: Metrics | None = None,
+        server_name: str | None = None,
     ) -> None:
         self.store = store
+        self.server_name = server_name
         # ---- several processes on one store (fanfold.server.ownership) and metrics
         self.owner = owner
         self.metrics = metrics or Metrics()
@@ -145,7 +146,9 @@ class Hub:
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
-        self._loading = asyncio.Lock()
+        #: The tables asked for while a read is in flight (:meth:`_read`): read together next.
+        self._to_read: dict[str, asyncio.Future[StoredTable | None]] = {}
+        self._reading: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------- creating
     def bot_text(self, game: AnyGame, text: str) -> str:
@@ -309,7 +312,7 @@ class Hub:
         table_options["practice"] = practice and game.has_hidden_information
         table_options["listed"] = listed
         table_options["fair"] = not chosen and not allow_undo
-        table_id = _new_id()
+        table_id = table_id_for(self.server_name)
         TABLE.set(table_id)  # the rest of this request is about the new table (logs)
         log.debug("table opened: %s for %d seats", game.id, len(players))
         if self.owner is not None and not await self.owner.take(table_id, wait=0):
@@ -627,24 +630,58 @@ class Hub:
             live.touched = time.monotonic()
             return live
         await self._own(table_id)
-        async with self._loading:
-            live = self.live.get(table_id)
-            if live is not None:
-                live.touched = time.monotonic()
-                return live
-            try:
-                stored = await asyncio.to_thread(self.store.load, table_id)
-            except Exception as error:
-                await self._disown(table_id)
-                raise storage_failure("the table could not be read", error) from None
-            if stored is None:
-                await self._disown(table_id)
-                raise NotFoundError(f"there is no table {table_id!r}")
-            live = _rebuild(self._within_budget(stored))
-            self.live[table_id] = live
+        try:
+            stored = await self._read(table_id)
+        except Exception as error:
+            await self._disown(table_id)
+            raise storage_failure("the table could not be read", error) from None
+        live = self.live.get(table_id)  # another request for it rebuilt it meanwhile
+        if live is not None:
+            live.touched = time.monotonic()
+            return live
+        if self.owner is not None and table_id not in self.owner.held:
+            # Let go while it was read (handed over to another process, its locks lost):
+            # what was read may be behind the store, and this process may not play it.
+            raise ElsewhereError(
+                "this table is played by another server process just now; try again"
+            )
+        if stored is None:
+            await self._disown(table_id)
+            raise NotFoundError(f"there is no table {table_id!r}")
+        live = _rebuild(self._within_budget(stored))
+        self.live[table_id] = live
         start_bots(self, live)
         start_clock(self, live)
         return live
+
+    async def _read(self, table_id: str) -> StoredTable | None:
+        """The stored table ``table_id`` (``None``: none), read off the event loop. The
+        tables asked for while a read is in flight are read together in the next one
+        (:meth:`Store.load_many`), as the actions of several tables are written together:
+        when a process dies, its tables reach their stand-in at once, and one read each,
+        one after another, kept the last of them waiting for seconds. Requests for the same
+        table share its read."""
+        future = self._to_read.get(table_id)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            # Its error is the requests' to raise; none is left unread if they all left.
+            future.add_done_callback(lambda done: done.cancelled() or done.exception())
+            self._to_read[table_id] = future
+            if self._reading is None or self._reading.done():
+                self._reading = asyncio.get_running_loop().create_task(self._read_asked())
+        return await asyncio.shield(future)
+
+    async def _read_asked(self) -> None:
+        while self._to_read:
+            asked, self._to_read = self._to_read, {}
+            try:
+                found = await asyncio.to_thread(self.store.load_many, list(asked))
+            except Exception as error:
+                for future in asked.values():
+                    future.set_exception(error)
+                continue
+            for table_id, future in asked.items():
+                future.set_result(found.get(table_id))
 
     def _within_budget(self, stored: StoredTable) -> StoredTable:
         """``stored`` with every bot's agent text brought within the server's limits (a text

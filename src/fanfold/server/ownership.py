@@ -11,13 +11,19 @@ Who owns what, and when ownership moves:
 
 * A process takes a table when it needs it in memory (a request for it, a new table, a table
   resumed at start-up) and lets it go when the table leaves memory (idle, expired).
-* The router (HAProxy, ``docs/deploy.md``) sends every request of a table to one process,
-  by the table's id. A request that arrives at a process while another owns the table (a
-  table just opened on the process that took the ``POST``, a process back after a failure
-  while its tables sit on a stand-in) asks the owner to hand it over, by a notification on
-  :data:`CHANNEL`. The owner lets it go after the action it is storing, if any, closes its
-  sockets with code 1012 (the browsers reconnect, through the router, to the new owner) and
-  unlocks it; the asking process then takes it. An owner that does not let go in
+* A process given a server name (``fanfold serve --server-name``: the name of its ``server``
+  line in the router's configuration) writes it at the end of the id of every table it opens
+  (:func:`table_id_for`), and the router (HAProxy, ``docs/deploy.md``) sends every request of
+  that table to the process so named while it is up: the process that opened a table keeps
+  it, with no hand-over. A table whose id names no process, or one the router marks down,
+  goes by a consistent hash of its id to another process (its stand-in).
+* A request that arrives at a process while another owns the table (a process back after a
+  failure while its tables sit on a stand-in; a table opened by a process with no server
+  name) asks the owner to hand it over, by a notification on :data:`CHANNEL`. The owner
+  lets it go after the action it is storing, if any, closes its sockets with code 1012 (the
+  browsers reconnect, through the router, to the new owner) and unlocks it; the asking
+  process then takes it. So a process that comes back gets its tables back from their
+  stand-ins as the router sends it their requests. An owner that does not let go in
   :data:`HAND_OVER_SECONDS` leaves the request refused with 503 (:class:`ElsewhereError`).
 * What crosses processes goes through PostgreSQL's LISTEN/NOTIFY, on a second connection of
   the process's own: "hand table X over" and "table X was let go" (a few bytes each,
@@ -37,6 +43,8 @@ import hashlib
 import json
 import logging
 import os
+import re
+import secrets
 import socket
 from collections.abc import Awaitable, Callable
 
@@ -56,6 +64,42 @@ HAND_OVER_SECONDS = 3.0
 CHECK_SECONDS = 1.0
 #: How often a waiting process tries the lock again while the owner hands a table over.
 RETRY_SECONDS = 0.05
+
+
+#: What a server name may be: it ends the ids of the tables its process opens (after
+#: :data:`NAME_SEPARATOR`) and names the process's ``server`` line in the router.
+SERVER_NAME = re.compile(r"[A-Za-z0-9_-]{1,20}")
+#: Between a table id's own part and the server name that ends it (never in the own part,
+#: which is URL-safe base64).
+NAME_SEPARATOR = "."
+
+
+def check_server_name(name: str) -> str:
+    """``name`` if it may be a server name (:data:`SERVER_NAME`).
+
+    Raises:
+        ValueError: it may not, said in a sentence.
+    """
+    if SERVER_NAME.fullmatch(name) is None:
+        raise ValueError(
+            f"the server name {name!r} must be 1 to 20 letters, digits, '_' or '-' (the name "
+            "of the process's server line in the router's configuration)"
+        )
+    return name
+
+
+def table_id_for(server_name: str | None) -> str:
+    """A new table's id: 12 random URL-safe characters, then ``.NAME`` when the process
+    that opens it has a server name, so that the router sends the table to it."""
+    own = secrets.token_urlsafe(9)
+    return own if server_name is None else f"{own}{NAME_SEPARATOR}{server_name}"
+
+
+def opened_by(table_id: str) -> str | None:
+    """The server name a table's id ends with (the process that opened it), if any: what
+    the router reads (``deploy/haproxy.cfg``)."""
+    _, separator, name = table_id.partition(NAME_SEPARATOR)
+    return name if separator and SERVER_NAME.fullmatch(name) else None
 
 
 class ElsewhereError(StorageError):
@@ -111,6 +155,9 @@ class Ownership:
         self._tasks: list[asyncio.Task[None]] = []
         self._released: dict[str, asyncio.Event] = {}
         self._taking: dict[str, asyncio.Lock] = {}
+        #: Tables waiting for their lock to be tried (:meth:`_try`), tried together.
+        self._asking: list[tuple[str, asyncio.Future[bool]]] = []
+        self._trying: asyncio.Task[None] | None = None
 
     # -------------------------------------------------------------- running
     async def _connect(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
@@ -180,13 +227,44 @@ class Ownership:
                 self._released.pop(table_id, None)
 
     async def _try(self, table_id: str) -> bool:
-        locks = self._connection()
-        cursor = await locks.execute("SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),))
-        row = await cursor.fetchone()
-        if row is not None and row[0] is True:
-            self.held.add(table_id)
-            return True
-        return False
+        """Try ``table_id``'s lock once. The tables tried while a try is in flight are tried
+        together in the next one, in one statement on the lock connection: after a process
+        dies, its hundreds of tables reach their stand-in at once, and one round trip each
+        on the one connection queued them for seconds."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asking.append((table_id, future))
+        if self._trying is None or self._trying.done():
+            self._trying = asyncio.get_running_loop().create_task(self._try_asked())
+        return await future
+
+    async def _try_asked(self) -> None:
+        while self._asking:
+            asked, self._asking = self._asking, []
+            try:
+                cursor = await self._connection().execute(
+                    "SELECT pg_try_advisory_lock(k) FROM unnest(%s::bigint[]) "
+                    "WITH ORDINALITY AS u(k, n) ORDER BY n",
+                    ([lock_key(table_id) for table_id, _ in asked],),
+                )
+                rows = await cursor.fetchall()
+            except Exception as error:  # the connection is gone: so are the locks
+                for _, future in asked:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            for (table_id, future), (took,) in zip(asked, rows, strict=True):
+                if took is not True:
+                    if not future.done():
+                        future.set_result(False)
+                    continue
+                if future.done():  # its asker gave up (a request cancelled): let it go
+                    with contextlib.suppress(Exception):
+                        await self._connection().execute(
+                            "SELECT pg_advisory_unlock(%s)", (lock_key(table_id),)
+                        )
+                    continue
+                self.held.add(table_id)
+                future.set_result(True)
 
     async def release(self, table_id: str, *, told: bool = False) -> None:
         """Let ``table_id`` go (nothing if this process does not own it); with ``told``,
@@ -270,9 +348,14 @@ class Ownership:
 __all__ = [
     "CHANNEL",
     "HAND_OVER_SECONDS",
+    "NAME_SEPARATOR",
+    "SERVER_NAME",
     "ElsewhereError",
     "Ownership",
+    "check_server_name",
     "is_postgresql",
     "libpq_url",
     "lock_key",
+    "opened_by",
+    "table_id_for",
 ]

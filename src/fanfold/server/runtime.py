@@ -336,6 +336,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             expire_seconds=settings.expire_seconds,
             owner=owner,
             metrics=metrics,
+            server_name=settings.server_name,
         )
         metrics.watch_tables(
             lambda: len(hub.live), lambda: len(owner.held) if owner is not None else 0

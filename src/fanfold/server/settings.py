@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.lobby_feed import LobbyLimits
+from fanfold.server.ownership import SERVER_NAME
 from fanfold.server.throttle import ClientLimits
 
 
@@ -45,6 +46,10 @@ class Settings(BaseModel):
             ``/ready`` from a thread, never queued behind the tables' work
             (:mod:`fanfold.server.checks`; ``None``: on the game's port only).
         health_host: the address the health port listens on.
+        server_name: the process's name in the router's configuration (its ``server`` line
+            in HAProxy's), which ends the id of every table it opens, so that the router
+            keeps the table on it (:mod:`fanfold.server.ownership`; ``None``: ids without
+            one, as for a lone process).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
@@ -64,3 +69,4 @@ class Settings(BaseModel):
     lobby: LobbyLimits = Field(default_factory=LobbyLimits)
     health_port: int | None = Field(default=None, ge=0, le=65535)
     health_host: str = "127.0.0.1"
+    server_name: str | None = Field(default=None, pattern=f"^{SERVER_NAME.pattern}$")
