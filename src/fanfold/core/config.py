@@ -118,8 +118,7 @@ class Config:
         """Build and validate a config from a JSON object; unknown keys are an error."""
         if not isinstance(data, Mapping):
             raise ConfigError(f"a {cls.__name__} must be a JSON object, not {type(data).__name__}")
-        hints = typing.get_type_hints(cls)
-        known = {field.name for field in dataclasses.fields(cls) if field.init}
+        hints, known = _fields(cls)
         unknown = sorted(set(data) - known)
         if unknown:
             raise ConfigError(
@@ -135,8 +134,7 @@ class Config:
 
     def with_options(self, options: Mapping[str, str]) -> Self:
         """A copy with fields set from ``name=value`` text options, as a command line gives them."""
-        hints = typing.get_type_hints(type(self))
-        known = {field.name for field in dataclasses.fields(self) if field.init}
+        hints, known = _fields(type(self))
         changes: dict[str, Any] = {}
         for name, text in options.items():
             key = name.replace("-", "_")
@@ -186,6 +184,20 @@ def _to_json(value: object) -> JSONValue:
     if value is None or isinstance(value, bool | int | float | str):
         return value
     raise TypeError(f"config value {value!r} is not JSON-serialisable")
+
+
+_FIELDS: dict[type[Config], tuple[dict[str, Any], frozenset[str]]] = {}
+
+
+def _fields(cls: type[Config]) -> tuple[dict[str, Any], frozenset[str]]:
+    """A config class's field types and the names its constructor takes, read once per class
+    (resolving the type hints costs more than reading a small config)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        known = frozenset(field.name for field in dataclasses.fields(cls) if field.init)
+        found = _FIELDS[cls] = (hints, known)
+    return found
 
 
 def _from_json(hint: Any, value: Any, name: str) -> Any:
