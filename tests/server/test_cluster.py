@@ -343,18 +343,10 @@ def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  #
 # ------------------------------------------------------ fanfold serve --processes
 
 
-def test_several_processes_need_postgresql(tmp_path: Path) -> None:
+def _serve_refused(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """Run ``fanfold serve`` with ``arguments``, which it must refuse (exit status 2)."""
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "fanfold",
-            "serve",
-            "--processes",
-            "2",
-            "--db",
-            f"sqlite:///{tmp_path / 'x.db'}",
-        ],
+        [sys.executable, "-m", "fanfold", "serve", *arguments],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -362,41 +354,26 @@ def test_several_processes_need_postgresql(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 2
+    return done
+
+
+def test_several_processes_need_postgresql(tmp_path: Path) -> None:
+    done = _serve_refused("--processes", "2", "--db", f"sqlite:///{tmp_path / 'x.db'}")
     assert "--processes 2 needs a PostgreSQL store" in done.stderr
     assert not (tmp_path / "x.db").exists()  # nothing was started or made
 
 
 def test_a_server_name_that_cannot_end_a_table_id_is_refused(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            *(sys.executable, "-m", "fanfold", "serve", "--server-name", "s/1"),
-            *("--db", f"sqlite:///{tmp_path / 'x.db'}"),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=_environment(),
-        timeout=120,
-    )
-    assert done.returncode == 2
+    done = _serve_refused("--server-name", "s/1", "--db", f"sqlite:///{tmp_path / 'x.db'}")
     assert "the server name 's/1' must be 1 to 20 letters, digits" in done.stderr
     assert not (tmp_path / "x.db").exists()  # nothing was started or made
 
 
 def test_a_health_port_overlapping_the_game_ports_is_refused(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            *(sys.executable, "-m", "fanfold", "serve", "--processes", "2"),
-            *("--port", "8001", "--health-port", "8002"),
-            *("--db", "postgresql+psycopg://nobody@/nothing?host=/nonexistent"),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=_environment(),
-        timeout=120,
+    done = _serve_refused(
+        *("--processes", "2", "--port", "8001", "--health-port", "8002"),
+        *("--db", "postgresql+psycopg://nobody@/nothing?host=/nonexistent"),
     )
-    assert done.returncode == 2
     assert "--health-port 8002 and --port 8001 overlap" in done.stderr
 
 
