@@ -7,7 +7,9 @@ or applied twice."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -260,12 +262,23 @@ def _hub(url: str, name: str) -> tuple[Hub, Ownership]:
     return Hub(Store(url), owner=owner), owner
 
 
+@contextlib.asynccontextmanager
+async def _two_hubs(url: str) -> AsyncIterator[tuple[Hub, Ownership, Hub, Ownership]]:
+    """Two processes' hubs on one store, their owners started; closed again on the way out."""
+    (first, first_owner), (second, second_owner) = _hub(url, "a"), _hub(url, "b")
+    await first_owner.start()
+    await second_owner.start()
+    try:
+        yield first, first_owner, second, second_owner
+    finally:
+        for hub, owner in ((first, first_owner), (second, second_owner)):
+            await owner.close()
+            hub.store.close()
+
+
 def test_a_table_is_handed_over_to_the_process_that_asks(pg_url: str) -> None:
     async def run() -> None:
-        (first, first_owner), (second, second_owner) = _hub(pg_url, "a"), _hub(pg_url, "b")
-        await first_owner.start()
-        await second_owner.start()
-        try:
+        async with _two_hubs(pg_url) as (first, first_owner, second, second_owner):
             created = await first.create(MORRIS, MORRIS.preset("complete").config, ["you", "you"])
             table = created.id
             played = [await _play_first(first, table, created.token) for _ in range(3)]
@@ -283,10 +296,6 @@ def test_a_table_is_handed_over_to_the_process_that_asks(pg_url: str) -> None:
             stored = _stored_actions(pg_url, table)
             assert [number for number, _, _ in stored] == [1, 2, 3, 4, 5]
             assert [text for _, _, text in stored] == played
-        finally:
-            for hub, owner in ((first, first_owner), (second, second_owner)):
-                await owner.close()
-                hub.store.close()
 
     asyncio.run(run())
 
@@ -295,10 +304,7 @@ def test_a_table_let_go_while_it_is_read_is_not_rebuilt(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def run() -> None:
-        (first, first_owner), (second, second_owner) = _hub(pg_url, "a"), _hub(pg_url, "b")
-        await first_owner.start()
-        await second_owner.start()
-        try:
+        async with _two_hubs(pg_url) as (first, _first_owner, second, second_owner):
             created = await first.create(MORRIS, MORRIS.preset("complete").config, ["you", "you"])
             table = created.id
             await _play_first(first, table, created.token)
@@ -320,20 +326,13 @@ def test_a_table_let_go_while_it_is_read_is_not_rebuilt(
             assert table not in second_owner.held
             monkeypatch.setattr(second.store, "load_many", load_many)
             assert (await second.get(table)).table.version == 1  # asked again: taken
-        finally:
-            for hub, owner in ((first, first_owner), (second, second_owner)):
-                await owner.close()
-                hub.store.close()
 
     asyncio.run(run())
 
 
 def test_an_owner_that_lost_its_lock_unnoticed_is_refused_by_the_store(pg_url: str) -> None:
     async def run() -> None:
-        (first, first_owner), (second, second_owner) = _hub(pg_url, "a"), _hub(pg_url, "b")
-        await first_owner.start()
-        await second_owner.start()
-        try:
+        async with _two_hubs(pg_url) as (first, first_owner, second, _second_owner):
             created = await first.create(MORRIS, MORRIS.preset("complete").config, ["you", "you"])
             table = created.id
             await _play_first(first, table, created.token)
@@ -348,10 +347,6 @@ def test_an_owner_that_lost_its_lock_unnoticed_is_refused_by_the_store(pg_url: s
             assert table not in first.live  # let go: asked again, it is loaded afresh
             assert stale.table.version == 1  # the refused action was taken back
             assert [n for n, _, _ in _stored_actions(pg_url, table)] == [1, 2]
-        finally:
-            for hub, owner in ((first, first_owner), (second, second_owner)):
-                await owner.close()
-                hub.store.close()
 
     asyncio.run(run())
 
