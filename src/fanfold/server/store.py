@@ -663,47 +663,7 @@ class Store:
         wanted = list(dict.fromkeys(table_ids))
         with self.engine.connect() as connection:
             for start in range(0, len(wanted), LOAD_CHUNK):
-                chunk = wanted[start : start + LOAD_CHUNK]
-                rows = connection.execute(tables.select().where(tables.c.id.in_(chunk))).all()
-                if not rows:
-                    continue
-                present = [row.id for row in rows]
-                seats_of: dict[str, list[StoredSeat]] = {t: [] for t in present}
-                for r in connection.execute(
-                    seats.select()
-                    .where(seats.c.table_id.in_(present))
-                    .order_by(seats.c.table_id, seats.c.seat)
-                ):
-                    seats_of[r.table_id].append(
-                        StoredSeat(r.seat, r.player, r.token_hash, r.invite_hash, r.account_id)
-                    )
-                actions_of: dict[str, list[tuple[int, str]]] = {
-                    table_id: [] for table_id in present
-                }
-                for r in connection.execute(
-                    sa.select(actions.c.table_id, actions.c.seat, actions.c.text)
-                    .where(actions.c.table_id.in_(present))
-                    .order_by(actions.c.table_id, actions.c.number)
-                ):
-                    actions_of[r.table_id].append((int(r.seat), str(r.text)))
-                for row in rows:
-                    found[row.id] = StoredTable(
-                        id=row.id,
-                        game=row.game,
-                        config=json.loads(row.config),
-                        seed=int(row.seed),
-                        start_position=row.start_position,
-                        version=int(row.version),
-                        allow_undo=bool(row.allow_undo),
-                        options=json.loads(row.options),
-                        outcome=json.loads(row.outcome) if row.outcome is not None else None,
-                        created=float(row.created),
-                        updated=float(row.updated),
-                        seats=tuple(seats_of[row.id]),
-                        actions=tuple(actions_of[row.id]),
-                        creator_hash=row.creator_hash,
-                        listed=bool(row.listed),
-                    )
+                found.update(_load_chunk(connection, wanted[start : start + LOAD_CHUNK]))
         return found
 
     def recent(self, limit: int = 20) -> list[TableSummary]:
@@ -766,3 +726,46 @@ class Store:
                     sa.select(tables.c.id).where(tables.c.outcome.is_(None))
                 )
             ]
+
+
+def _load_chunk(connection: sa.Connection, chunk: Sequence[str]) -> dict[str, StoredTable]:
+    """The stored tables of ``chunk`` (at most :data:`LOAD_CHUNK` ids) by id, in three
+    queries: the tables, their seats, their actions."""
+    rows = connection.execute(tables.select().where(tables.c.id.in_(chunk))).all()
+    present = [row.id for row in rows]
+    if not present:
+        return {}
+    seats_of: dict[str, list[StoredSeat]] = {table_id: [] for table_id in present}
+    for r in connection.execute(
+        seats.select().where(seats.c.table_id.in_(present)).order_by(seats.c.table_id, seats.c.seat)
+    ):
+        seats_of[r.table_id].append(
+            StoredSeat(r.seat, r.player, r.token_hash, r.invite_hash, r.account_id)
+        )
+    actions_of: dict[str, list[tuple[int, str]]] = {table_id: [] for table_id in present}
+    for r in connection.execute(
+        sa.select(actions.c.table_id, actions.c.seat, actions.c.text)
+        .where(actions.c.table_id.in_(present))
+        .order_by(actions.c.table_id, actions.c.number)
+    ):
+        actions_of[r.table_id].append((int(r.seat), str(r.text)))
+    return {
+        row.id: StoredTable(
+            id=row.id,
+            game=row.game,
+            config=json.loads(row.config),
+            seed=int(row.seed),
+            start_position=row.start_position,
+            version=int(row.version),
+            allow_undo=bool(row.allow_undo),
+            options=json.loads(row.options),
+            outcome=json.loads(row.outcome) if row.outcome is not None else None,
+            created=float(row.created),
+            updated=float(row.updated),
+            seats=tuple(seats_of[row.id]),
+            actions=tuple(actions_of[row.id]),
+            creator_hash=row.creator_hash,
+            listed=bool(row.listed),
+        )
+        for row in rows
+    }
