@@ -319,12 +319,13 @@ class Hub:
         log.debug("table opened: %s for %d seats", game.id, len(players))
         if self.owner is not None and not await self.owner.take(table_id, wait=0):
             raise ElsewhereError("the new table could not be owned; try again")
-        # Stored in the store's own thread (:attr:`writer`), never on the event loop: on
-        # PostgreSQL a table's rows are a few round trips to the database, which would hold up
-        # every table of the process. A request stopped meanwhile waits for the write to end.
+        # Stored in a thread, never on the event loop: on PostgreSQL a table's rows are a few
+        # round trips to the database, which would hold up every table of the process; not in
+        # the thread of the actions' writes (:attr:`writer`), whose commits would wait behind
+        # it. A request stopped meanwhile waits for the write to end.
         try:
             stored = asyncio.get_running_loop().run_in_executor(
-                self.writer,
+                None,
                 contextvars.copy_context().run,  # its log lines name the new table (logs)
                 functools.partial(
                     self.store.create,
