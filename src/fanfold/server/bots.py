@@ -204,12 +204,12 @@ def _slotted_fields(kind: type) -> tuple[str, ...] | None:
 
 
 class _Pickler(ForkingPickler):
-    """Pickles a decision as :class:`ForkingPickler` does, byte for byte the same objects when
-    read back, but faster: the seat's view and the legal actions are mostly small dataclasses
-    with slots (cards, moves), whose own ``__getstate__`` looks up the class's fields for every
-    instance (about two thirds of a decision's pickling); here the names are looked up once
-    per class and the instance is reduced as Python reduces it (``copyreg.__newobj__`` and the
-    list of its fields' values, read back by the class's ``__setstate__``)."""
+    """Pickles a decision to the very bytes :class:`ForkingPickler` gives, but faster: the
+    seat's view and the legal actions are mostly small dataclasses with slots (cards, moves),
+    whose own ``__getstate__`` looks up the class's fields for every instance (up to two
+    thirds of a decision's pickling); here the names are looked up once per class and the
+    instance is reduced as Python reduces it (``copyreg.__newobj__`` and the list of its
+    fields' values, read back by the class's ``__setstate__``)."""
 
     def reducer_override(self, obj: Any) -> Any:
         kind = type(obj)
