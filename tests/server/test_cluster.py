@@ -193,9 +193,12 @@ class Player:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                self.socket = connect(f"ws://127.0.0.1:{self.port}/ws/tables/{self.table}")
-                self.socket.send(json.dumps({"type": "hello", "token": self.token}))
-                self.state = self._next_state()
+                with ExitStack() as opened:  # closed again unless the hello is answered
+                    url = f"ws://127.0.0.1:{self.port}/ws/tables/{self.table}"
+                    self.socket = opened.enter_context(connect(url))
+                    self.socket.send(json.dumps({"type": "hello", "token": self.token}))
+                    self.state = self._next_state()
+                    opened.pop_all()  # kept open: close() closes it
                 return
             except Exception:
                 if time.monotonic() > deadline:

@@ -38,6 +38,11 @@ class GatedStore(Store):
         self.entered = threading.Event()
         self.fail = False
         self.writes: list[list[str]] = []
+        #: Tables' creations wait at a gate of their own; each names its table and thread.
+        self.create_gate = threading.Event()
+        self.create_gate.set()
+        self.creating = threading.Event()
+        self.created: list[tuple[str, str]] = []
 
     def append_many(self, rows: Any, *args: Any, **kwargs: Any) -> set[str]:
         self.entered.set()
@@ -48,6 +53,13 @@ class GatedStore(Store):
             raise RuntimeError("the disk is full")
         result: set[str] = super().append_many(rows, *args, **kwargs)
         return result
+
+    def create(self, table_id: str, *args: Any, **kwargs: Any) -> None:
+        self.creating.set()
+        if not self.create_gate.wait(WAIT):
+            raise RuntimeError("the test never opened the gate")
+        self.created.append((table_id, threading.current_thread().name))
+        super().create(table_id, *args, **kwargs)
 
 
 async def _entered(store: GatedStore) -> None:
@@ -168,5 +180,46 @@ def test_a_player_stopped_while_its_action_is_written_keeps_the_stores_table(
         record = store.load(table_id)
         assert record is not None
         assert record.version == version
+
+    _run(store_url, scenario)
+
+
+def test_a_table_is_stored_off_the_loop(store_url: str) -> None:  # noqa: F811
+    async def scenario(store: GatedStore, hub: Hub) -> None:
+        store.create_gate.clear()
+        opening = asyncio.create_task(_table(hub, 8))
+        assert await asyncio.to_thread(store.creating.wait, WAIT), "no creation reached the store"
+        # The table's rows wait at the gate, in the store's thread: the loop runs meanwhile,
+        # and the table is not played before it is stored.
+        await asyncio.sleep(0.05)
+        assert not opening.done()
+        assert not hub.live
+        store.create_gate.set()
+        table_id, token = await asyncio.wait_for(opening, WAIT)
+        assert store.created == [(table_id, store.created[0][1])]
+        assert store.created[0][1] != threading.current_thread().name  # not the loop's
+        assert (await asyncio.wait_for(await _first(hub, table_id, token), WAIT)).version == 1
+
+    _run(store_url, scenario)
+
+
+def test_an_opening_stopped_while_its_table_is_stored_waits_for_the_write(
+    store_url: str,  # noqa: F811
+) -> None:
+    async def scenario(store: GatedStore, hub: Hub) -> None:
+        store.create_gate.clear()
+        opening = asyncio.create_task(_table(hub, 9))
+        assert await asyncio.to_thread(store.creating.wait, WAIT), "no creation reached the store"
+        opening.cancel()
+        await asyncio.sleep(0.05)
+        assert not opening.done()  # the write is in flight: the request waits for its end
+        store.create_gate.set()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(opening, WAIT)
+        [(table_id, _)] = store.created
+        assert table_id not in hub.live
+        # Stored whole: asked for, the table comes from the store and plays.
+        live = await hub.get(table_id)
+        assert (live.table.version, live.table.played) == (0, [])
 
     _run(store_url, scenario)

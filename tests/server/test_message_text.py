@@ -68,3 +68,15 @@ def test_an_undo_drops_the_kept_entries_of_the_actions_it_took_back() -> None:
     _same_from_every_side(live)
     kept_actions, _, _ = live.log_texts[0]
     assert kept_actions == table.played
+
+
+@pytest.mark.parametrize("game_id", ["fano", "fantan", "morris", "fan"])
+def test_the_config_is_made_once_and_each_message_has_its_own(game_id: str) -> None:
+    live = _live(game_id)
+    first = message_for(live, 0, frozenset({0}))
+    assert first["config"] == live.table.config.to_json()
+    config = first["config"]
+    assert isinstance(config, dict)
+    config.clear()  # one message changed: the next is whole
+    assert message_for(live, 0, frozenset({0}))["config"] == live.table.config.to_json()
+    assert live.config_json() is not live.config_json()

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import functools
 import logging
 import secrets
 import time
@@ -317,26 +319,40 @@ class Hub:
         log.debug("table opened: %s for %d seats", game.id, len(players))
         if self.owner is not None and not await self.owner.take(table_id, wait=0):
             raise ElsewhereError("the new table could not be owned; try again")
+        # Stored in a thread, never on the event loop: on PostgreSQL a table's rows are a few
+        # round trips to the database, which would hold up every table of the process; not in
+        # the thread of the actions' writes (:attr:`writer`), whose commits would wait behind
+        # it. A request stopped meanwhile waits for the write to end.
         try:
-            self.store.create(
-                table_id,
-                game.id,
-                table.config.to_json(),
-                table.record.seed,
-                table.record.start_position,
-                players,
-                hashes,
-                allow_undo=table.allow_undo,
-                options=_stored_options(table, table_options),
-                actions_done=[(played.seat, played.text) for played in table.played],
-                version=table.version,
-                invite_hashes=invite_hashes,
-                creator_hash=creator_hash,
-                listed=listed,
-                outcome=table.outcome.to_json() if table.outcome is not None else None,
-                account_ids=account_ids,
+            stored = asyncio.get_running_loop().run_in_executor(
+                None,
+                contextvars.copy_context().run,  # its log lines name the new table (logs)
+                functools.partial(
+                    self.store.create,
+                    table_id,
+                    game.id,
+                    table.config.to_json(),
+                    table.record.seed,
+                    table.record.start_position,
+                    players,
+                    hashes,
+                    allow_undo=table.allow_undo,
+                    options=_stored_options(table, table_options),
+                    actions_done=[(played.seat, played.text) for played in table.played],
+                    version=table.version,
+                    invite_hashes=invite_hashes,
+                    creator_hash=creator_hash,
+                    listed=listed,
+                    outcome=table.outcome.to_json() if table.outcome is not None else None,
+                    account_ids=account_ids,
+                ),
             )
+            await _settled(stored)
+        except asyncio.CancelledError:
+            self._disown_soon(table_id)  # not in memory: another process may take it
+            raise
         except Exception as error:
+            self._disown_soon(table_id)
             raise storage_failure("the table could not be stored", error) from None
         live = LiveTable(
             table_id,

@@ -123,6 +123,15 @@ class LiveTable:
     log_texts: dict[int | None, tuple[list[Played], list[JSONValue | None], list[str]]] = field(
         default_factory=dict, repr=False
     )
+    #: The table's config as JSON, made once (:meth:`config_json`).
+    _config_json: JSONObject | None = field(default=None, init=False, repr=False)
+
+    def config_json(self) -> JSONObject:
+        """The table's config as JSON (``table.config.to_json()``, a new dict each time),
+        made once: a table's variant never changes, and every message it sends tells it."""
+        if self._config_json is None:
+            self._config_json = self.table.config.to_json()
+        return dict(self._config_json)
 
     def is_idle(self) -> bool:
         """Nobody watches, no bot thinks or plays on, no timer runs and nothing holds the

@@ -1000,7 +1000,7 @@ def _state_parts(
         "table": live.id,
         "version": table.version,
         "game": {"name": game.name, "id": game.id, "title": game.title},
-        "config": table.config.to_json(),
+        "config": live.config_json(),
         "options": live.options,
         "seats": seats,
         "seat": seat,
