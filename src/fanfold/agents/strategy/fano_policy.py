@@ -1,14 +1,17 @@
-"""A compiled port of the strategy's playout policy for the classic game (part of it).
+"""A compiled port of the strategy's playout policy.
 
 :mod:`fanfold.agents.strategy.fano_knowledge` scores each move by how it changes a player's
 *potential* (how far along the road to a promotion their cards are). This module compiles
-:func:`potential` (checked equal to the strategy's on random inputs) and the move scores of the
-common classic moves (promote, combine, attack, play, substitute, discard, pass, the redraw
-question), and plays a playout by them. Moves it does not score (the specials, every Trionfey
-move) get the fast path's rough preference instead, so on those variants it is a cruder
-policy than the strategy's. The weights are the strategy's, passed in as an array indexed by
-the ``W_`` constants below (the strategy builds it from its own constants, so the two cannot
-drift apart). It lives beside the strategy, on top of Fano's compiled engine
+:func:`potential` (checked equal to the strategy's on random inputs) and the move scores of
+both editions (checked equal to the strategy's, move by move): the classic moves (promote,
+combine, attack, play, substitute, discard, pass, the redraw question), Trionfey's
+(declarations with their support or as bluffs, recruits, face-down plays, flips, jokers, the
+tribute a move earns, the threats of every player who may attack) and the Trionfey defender's
+answers to a declaration (:func:`react_score`), and plays a playout by them. Classic Perfect
+defense, whose price reads the others' hidden cards, gets the fast path's rough preference
+instead. The weights are the strategy's, passed in as an array indexed by the ``W_``
+constants below (the strategy builds it from its own constants, so the two cannot drift
+apart). It lives beside the strategy, on top of Fano's compiled engine
 (:mod:`fanfold.games.fano.fast`); :mod:`.fano_fast` is its Python face.
 """
 
@@ -529,8 +532,9 @@ def _unprotect(w, s, p, card):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
-    """The strategy's score of ``action`` for the turn player, for the moves ported; others
-    get the rough preference (far below the ported scores' range for a promotion)."""
+    """The strategy's score of ``action`` for the seat deciding (the defender while a
+    Trionfey attack is pending, else the turn player); Perfect defense gets the rough
+    preference (far below the ported scores' range for a promotion)."""
     keys = np.full(1, -1, np.int64)
     values = np.zeros(1, np.float64)
     return score_from(w, s, cfg, action, tmp, -1.0, keys, values)
@@ -550,8 +554,9 @@ def mover_potential(w, s, tmp, keys, values):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-untyped-def]
     """:func:`score`, given the turn player's potential ``base`` (:func:`mover_potential`:
-    the same for every action of a position; a negative ``base`` is computed here), its
-    potentials remembered in the memo ``keys`` and ``values`` (:func:`memo`)."""
+    the same for every action of a position; a negative ``base`` is computed here; a
+    defender's answer reads its own), its potentials remembered in the memo ``keys`` and
+    ``values`` (:func:`memo`)."""
     kind = action & 255
     a = (action >> SHIFT_A) & 255
     b = (action >> SHIFT_B) & 255
