@@ -2,8 +2,9 @@
 against the strategy.
 
 The potential must equal the strategy's on any cards, and the compiled move scores must equal
-the strategy's for the moves ported (the classic game's moves without specials), position by
-position in random games.
+the strategy's for every move but classic Perfect defense (the classic game's moves, Trionfey's
+declarations, recruits, face-down plays, flips and jokers, and the Trionfey defender's
+answers), position by position in games of both editions.
 """
 
 from __future__ import annotations
@@ -24,13 +25,41 @@ from fanfold.agents.strategy.fano_knowledge import (
     policy_weights,
 )
 from fanfold.games.fano import Combine, Discard, Pass, Play, Promote, Substitute
-from fanfold.games.fano.actions import Attack, Mulligan
+from fanfold.games.fano.actions import (
+    Allow,
+    Attack,
+    CombineCounter,
+    Declare,
+    Flip,
+    Mulligan,
+    PlaceJoker,
+    Recruit,
+    Sacrifice,
+    Shuffle,
+)
 from fanfold.games.fano.fast import codec, engine
 from tests.games.fano.helpers import FANO
 
 WEIGHTS = policy_weights()
 CARDS = [value * 16 + suit for value in range(1, 11) for suit in range(4)]
-PORTED = (Attack, Combine, Promote, Play, Substitute, Discard, Pass, Mulligan)
+PORTED = (
+    Attack,
+    Combine,
+    Promote,
+    Play,
+    Substitute,
+    Discard,
+    Pass,
+    Mulligan,
+    Shuffle,
+    Declare,
+    Recruit,
+    Flip,
+    PlaceJoker,
+    Allow,
+    Sacrifice,
+    CombineCounter,
+)
 
 
 def _codes(cards: list[int]) -> npt.NDArray[np.int64]:
@@ -51,11 +80,25 @@ def test_the_potential_is_the_strategys(field: list[int], hand: list[int]) -> No
     assert found == pytest.approx(expected, abs=1e-9)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("two-suit", 2), ("classic", 4)])
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("classic", 2),
+        ("two-suit", 2),
+        ("classic", 4),
+        ("jokers-wild", 2),
+        ("trionfey", 2),
+        ("trionfey", 3),
+        ("trionfey-specials", 2),
+        ("trionfey-all-for-one", 4),
+        ("trionfey-queen", 2),
+    ],
+)
 def test_the_move_scores_are_the_strategys(preset: str, players: int) -> None:
     knowledge = FanoKnowledge(FANO)
     config = FANO.with_players(FANO.preset(preset).config, players).replace(turns_per_player=30)
     compared = 0
+    kinds: set[type] = set()
     for seed in range(3):
         rng = random.Random(seed)
         state = FANO.new_state(config, seed)
@@ -70,8 +113,14 @@ def test_the_move_scores_are_the_strategys(preset: str, players: int) -> None:
                     )
                     assert found == pytest.approx(expected, abs=1e-9), str(action)
                     compared += 1
-            state = FANO.apply_legal(state, knowledge.best(state, legal, rng))
+                    kinds.add(type(action))
+            # Mostly the strategy's move, sometimes any: the rarer moves are met too.
+            move = rng.choice(legal) if rng.random() < 0.3 else knowledge.best(state, legal, rng)
+            state = FANO.apply_legal(state, move)
     assert compared > 1000
+    if config.trionfey:
+        # The Trionfey moves were met, the defender's answers among them.
+        assert {Declare, Recruit, Allow} <= kinds
 
 
 def test_heuristic_playouts_are_legal_games() -> None:

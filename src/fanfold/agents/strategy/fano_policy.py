@@ -1,14 +1,17 @@
-"""A compiled port of the strategy's playout policy for the classic game (part of it).
+"""A compiled port of the strategy's playout policy.
 
 :mod:`fanfold.agents.strategy.fano_knowledge` scores each move by how it changes a player's
 *potential* (how far along the road to a promotion their cards are). This module compiles
-:func:`potential` (checked equal to the strategy's on random inputs) and the move scores of the
-common classic moves (promote, combine, attack, play, substitute, discard, pass, the redraw
-question), and plays a playout by them. Moves it does not score (the specials, every Trionfey
-move) get the fast path's rough preference instead, so on those variants it is a cruder
-policy than the strategy's. The weights are the strategy's, passed in as an array indexed by
-the ``W_`` constants below (the strategy builds it from its own constants, so the two cannot
-drift apart). It lives beside the strategy, on top of Fano's compiled engine
+:func:`potential` (checked equal to the strategy's on random inputs) and the move scores of
+both editions (checked equal to the strategy's, move by move): the classic moves (promote,
+combine, attack, play, substitute, discard, pass, the redraw question), Trionfey's
+(declarations with their support or as bluffs, recruits, face-down plays, flips, jokers, the
+tribute a move earns, the threats of every player who may attack) and the Trionfey defender's
+answers to a declaration (:func:`react_score`), and plays a playout by them. Classic Perfect
+defense, whose price reads the others' hidden cards, gets the fast path's rough preference
+instead. The weights are the strategy's, passed in as an array indexed by the ``W_``
+constants below (the strategy builds it from its own constants, so the two cannot drift
+apart). It lives beside the strategy, on top of Fano's compiled engine
 (:mod:`fanfold.games.fano.fast`); :mod:`.fano_fast` is its Python face.
 """
 
@@ -20,37 +23,55 @@ from numba import njit
 
 from fanfold.core import numba_cache
 from fanfold.games.fano.fast.kernels import apply, legal_actions
-from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT
+from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT, LINE_THIRD
 from fanfold.games.fano.fast.kernels.playouts import _greedy_score
 from fanfold.games.fano.fast.kernels.zones import _seat
 from fanfold.games.fano.fast.layout import (
     C_PLAYERS,
+    C_TEAMS,
+    C_TRIBUTE,
     C_TRIONFEY,
     FIELD,
     HAND,
     HIDDEN,
+    K_ALLOW,
     K_ATTACK,
     K_COMBINE,
+    K_COUNTER,
+    K_DECLARE,
     K_DISCARD,
+    K_FLIP,
     K_MULLIGAN,
     K_PASS,
+    K_PLACE_JOKER,
     K_PLAY,
     K_PROMOTE,
+    K_RECRUIT,
+    K_SACRIFICE,
     K_SHUFFLE,
     K_SUBSTITUTE,
     LEVEL,
     MAX_ACTIONS,
     P_MAIN,
+    P_REACT,
+    PENDING_ATTACKER,
+    PENDING_DEFENDER,
+    PENDING_REVERSE,
+    PENDING_SUPPORT,
+    PENDING_TARGET,
     PHASE,
     PROTECTED,
     SHIFT_A,
     SHIFT_B,
     SHIFT_C,
     SHIFT_D,
+    SHIFT_E,
     SHIFT_FLAGS,
     SHUFFLE_SIZE,
     TURN_PLAYER,
 )
+from fanfold.games.fano.fast.layout import TRIBUTE as TRIBUTE_AT
+from fanfold.games.fano.rules.specials import TRIBUTE_CAP
 
 numba_cache.install()
 
@@ -75,8 +96,10 @@ W_LEVEL = 19
 W_TRIBUTE = 20  # one tribute counter (the evaluation's standing)
 W_SCALE = 21  # the evaluation's scale (see :mod:`.fano_search`)
 WEIGHTS = 22
+#: What the strategy gives a move it never makes.
+NEVER = -1000.0
 #: Rows of scratch space the scoring functions use.
-SCRATCH = 10
+SCRATCH = 14
 
 
 @njit(cache=True)
@@ -280,27 +303,223 @@ def _without(cards, n, card):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _attacks(cfg, attacker, seat):  # type: ignore[no-untyped-def]
+    """Whether the player at ``attacker`` may attack ``seat`` (the strategy's
+    ``attackers_of``): the previous player in the classic game and at two players, else every
+    player of the other side."""
+    count = cfg[C_PLAYERS]
+    if cfg[C_TRIONFEY] == 0 or count == 2:
+        return attacker == (seat - 1) % count
+    if cfg[C_TEAMS] == 0:
+        return attacker != seat
+    return (attacker - seat) % 2 == 1
+
+
+@njit(cache=True)
 def _exposure(w, s, cfg, seat, card):  # type: ignore[no-untyped-def]
     value = card >> 4
     if value > 7:
         return 0.0
-    q = _seat((seat - 1) % cfg[C_PLAYERS])
     count = 0
     threats = 0
-    for i in range(s[q + FIELD]):
-        other = s[q + FIELD + 1 + i]
-        for j in range(s[q + HIDDEN]):
-            if s[q + HIDDEN + 1 + j] == other:
-                other = -1
-        if other < 0:
+    for other_seat in range(cfg[C_PLAYERS]):
+        if not _attacks(cfg, other_seat, seat):
             continue
-        threats += 1
-        attacker = other >> 4
-        if attacker <= 7 and ATTACK_SUPPORT[attacker, value]:
-            count += 1
+        q = _seat(other_seat)
+        for i in range(s[q + FIELD]):
+            other = s[q + FIELD + 1 + i]
+            for j in range(s[q + HIDDEN]):
+                if s[q + HIDDEN + 1 + j] == other:
+                    other = -1
+            if other < 0:
+                continue
+            threats += 1
+            attacker = other >> 4
+            if attacker <= 7 and ATTACK_SUPPORT[attacker, value]:
+                count += 1
     if threats == 0:
         return 0.0
     return w[W_EXPOSED] * min(2, count)
+
+
+@njit(cache=True)
+def _support_value(attacker, target, reverse):  # type: ignore[no-untyped-def]
+    """The support value an ``attacker`` value needs against a ``target`` value (0: no such
+    attack), the rules' ``support_value``."""
+    if reverse:
+        return LINE_THIRD[attacker, target] if ATTACK_SUPPORT[target, attacker] else 0
+    return ATTACK_SUPPORT[attacker, target]
+
+
+@njit(cache=True)
+def _support_in(s, p, needed):  # type: ignore[no-untyped-def]
+    """The first card of the hand at ``p`` of value ``needed``, else a joker of the hand
+    declared as it, else 0 (the strategy's choice of the support it would show)."""
+    if needed == 0:
+        return 0
+    for i in range(s[p + HAND]):
+        card = s[p + HAND + 1 + i]
+        if card >> 4 == needed and (card & 15) < 4:
+            return np.int64(card)
+    for i in range(s[p + HAND]):
+        card = s[p + HAND + 1 + i]
+        if (card & 15) >= 4:
+            return np.int64(card) | (np.int64(needed) << 4)
+    return 0
+
+
+@njit(cache=True)
+def _earn(w, s, cfg, p):  # type: ignore[no-untyped-def]
+    """What one more tribute counter is worth to the player at ``p`` (nothing at the cap)."""
+    if cfg[C_TRIBUTE] == 1 and s[p + TRIBUTE_AT] < TRIBUTE_CAP:
+        return w[W_TRIBUTE]
+    return 0.0
+
+
+@njit(cache=True)
+def _foe_loss(w, s, p, q, target, base, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """What losing ``target`` costs the player at ``q`` (their potential from their cards in
+    play), plus a little for the leader: the strategy's ``foe_loss`` for the mover at ``p``
+    whose potential is ``base``."""
+    foe = tmp[8]
+    nothing = tmp[9]
+    n_foe = _zone(s, q + FIELD, foe)
+    before = memo_potential(w, foe, n_foe, nothing, 0, tmp, keys, values)
+    n_foe = _without(foe, n_foe, target)
+    after = memo_potential(w, foe, n_foe, nothing, 0, tmp, keys, values)
+    lead = 0.05 * (w[W_LEVEL] * (s[q + LEVEL] - s[p + LEVEL]) + before - base)
+    return before - after + max(0.0, lead)
+
+
+@njit(cache=True)
+def _potential_of(w, s, q, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """The potential of the cards in play and in hand of the player at ``q``."""
+    field = tmp[10]
+    hand = tmp[11]
+    nf = _zone(s, q + FIELD, field)
+    nh = _zone(s, q + HAND, hand)
+    return memo_potential(w, field, nf, hand, nh, tmp, keys, values)
+
+
+@njit(cache=True)
+def _holds(s, q, needed):  # type: ignore[no-untyped-def]
+    """Whether the hand at ``q`` holds a card of value ``needed`` or a joker."""
+    if needed == 0:
+        return False
+    for i in range(s[q + HAND]):
+        card = s[q + HAND + 1 + i]
+        if card >> 4 == needed or (card & 15) >= 4:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _succeeds(w, s, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """What the attacker of the pending attack gains when it succeeds: the support replaces
+    the attacking card (the strategy's ``_React.succeeds``)."""
+    q = _seat(s[TURN_PLAYER])
+    attacker = np.int64(s[PENDING_ATTACKER])
+    support = np.int64(s[PENDING_SUPPORT])
+    if not support:
+        needed = _support_value(attacker >> 4, s[PENDING_TARGET] >> 4, s[PENDING_REVERSE])
+        support = _support_in(s, q, needed)
+    field = tmp[12]
+    hand = tmp[13]
+    nf = _zone(s, q + FIELD, field)
+    nh = _zone(s, q + HAND, hand)
+    nf = _without(field, nf, attacker)
+    field[nf] = support
+    nf += 1
+    nh = _without(hand, nh, support)
+    after = memo_potential(w, field, nf, hand, nh, tmp, keys, values)
+    return after - _potential_of(w, s, q, tmp, keys, values)
+
+
+@njit(cache=True)
+def _fails(w, s, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """What the attacker of the pending attack loses when it fails: the attacking card."""
+    q = _seat(s[TURN_PLAYER])
+    field = tmp[12]
+    hand = tmp[13]
+    nf = _zone(s, q + FIELD, field)
+    nh = _zone(s, q + HAND, hand)
+    nf = _without(field, nf, np.int64(s[PENDING_ATTACKER]))
+    after = memo_potential(w, field, nf, hand, nh, tmp, keys, values)
+    return _potential_of(w, s, q, tmp, keys, values) - after
+
+
+@njit(cache=True)
+def _lose(w, s, p, card, base, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """The change in the potential of the player at ``p`` (``base``) when ``card`` is lost."""
+    field = tmp[6]
+    hand = tmp[7]
+    nf = _zone(s, p + FIELD, field)
+    nh = _zone(s, p + HAND, hand)
+    nf = _without(field, nf, card)
+    return memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
+
+
+@njit(cache=True)
+def react_score(w, s, cfg, action, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """The strategy's score of the Trionfey defender's answer ``action`` to the pending
+    attack (``_React.score``): read from the dealt state, the attacker's hand included."""
+    kind = action & 255
+    defender = s[PENDING_DEFENDER]
+    p = _seat(defender)
+    q = _seat(s[TURN_PLAYER])
+    base = _potential_of(w, s, p, tmp, keys, values)
+    attacker = s[PENDING_ATTACKER] >> 4
+    reverse = s[PENDING_REVERSE]
+    if kind == K_ALLOW:
+        target = np.int64(s[PENDING_TARGET])
+        if s[PENDING_SUPPORT] or _holds(s, q, _support_value(attacker, target >> 4, reverse)):
+            return _lose(w, s, p, target, base, tmp, keys, values) - _succeeds(
+                w, s, tmp, keys, values
+            )
+        return _fails(w, s, tmp, keys, values)
+    if kind == K_SACRIFICE:
+        card = (action >> SHIFT_A) & 255
+        return _lose(w, s, p, card, base, tmp, keys, values) - _succeeds(w, s, tmp, keys, values)
+    if kind == K_COUNTER:
+        first = (action >> SHIFT_A) & 255
+        second = (action >> SHIFT_B) & 255
+        result = (action >> SHIFT_C) & 255
+        returned = (action >> SHIFT_D) & 255
+        recruited = (action >> SHIFT_E) & 255
+        field = tmp[6]
+        hand = tmp[7]
+        nf = _zone(s, p + FIELD, field)
+        nh = _zone(s, p + HAND, hand)
+        nh = _without(hand, nh, result)
+        if recruited:
+            nh = _without(hand, nh, recruited)
+            field[nf] = recruited
+            nf += 1
+        nf = _without(field, nf, first)
+        nf = _without(field, nf, second)
+        field[nf] = result
+        nf += 1
+        if returned:
+            hand[nh] = returned
+            nh += 1
+        whole = memo_potential(w, field, nf, hand, nh, tmp, keys, values)
+        after = whole - base + _earn(w, s, cfg, p)
+        if _holds(s, q, _support_value(attacker, result >> 4, reverse)):
+            # The attack goes on against the new card: count it lost.
+            nf = _without(field, nf, result)
+            after += memo_potential(w, field, nf, hand, nh, tmp, keys, values) - whole
+            return after - _succeeds(w, s, tmp, keys, values) - 0.05
+        return after + _fails(w, s, tmp, keys, values) - 0.05
+    return NEVER
+
+
+@njit(cache=True)
+def _hidden(s, p, card):  # type: ignore[no-untyped-def]
+    """Whether ``card`` of the player at ``p`` lies face down in play."""
+    for i in range(s[p + HIDDEN]):  # noqa: SIM110 - plain loops compile best in Numba
+        if s[p + HIDDEN + 1 + i] == card:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -313,8 +532,9 @@ def _unprotect(w, s, p, card):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
-    """The strategy's score of ``action`` for the turn player, for the moves ported; others
-    get the rough preference (far below the ported scores' range for a promotion)."""
+    """The strategy's score of ``action`` for the seat deciding (the defender while a
+    Trionfey attack is pending, else the turn player); Perfect defense gets the rough
+    preference (far below the ported scores' range for a promotion)."""
     keys = np.full(1, -1, np.int64)
     values = np.zeros(1, np.float64)
     return score_from(w, s, cfg, action, tmp, -1.0, keys, values)
@@ -334,8 +554,9 @@ def mover_potential(w, s, tmp, keys, values):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-untyped-def]
     """:func:`score`, given the turn player's potential ``base`` (:func:`mover_potential`:
-    the same for every action of a position; a negative ``base`` is computed here), its
-    potentials remembered in the memo ``keys`` and ``values`` (:func:`memo`)."""
+    the same for every action of a position; a negative ``base`` is computed here; a
+    defender's answer reads its own), its potentials remembered in the memo ``keys`` and
+    ``values`` (:func:`memo`)."""
     kind = action & 255
     a = (action >> SHIFT_A) & 255
     b = (action >> SHIFT_B) & 255
@@ -346,8 +567,8 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
     p = _seat(seat)
     if kind == K_PROMOTE:
         return 1000.0
-    if cfg[C_TRIONFEY] == 1:
-        return float(_greedy_score(action))
+    if s[PHASE] == P_REACT:
+        return react_score(w, s, cfg, action, tmp, keys, values)
     if kind == K_SHUFFLE:
         return 1.0 if flags else 0.0
     field = tmp[6]
@@ -383,7 +604,8 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
             if card:
                 nh = _without(hand, nh, card)
                 count += 1
-        return memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base + w[W_CYCLE] * count
+        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
+        return gain + w[W_CYCLE] * count + _earn(w, s, cfg, p)
     if kind == K_COMBINE:
         nf = _without(field, nf, a)
         nf = _without(field, nf, b)
@@ -399,6 +621,8 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
         gain -= _unprotect(w, s, p, a) + _unprotect(w, s, p, b)
         if flags:
             gain -= w[W_SPECIAL]
+        if c >> 4 <= 7:
+            gain += _earn(w, s, cfg, p)
         return gain - 0.05
     if kind == K_ATTACK:
         nf = _without(field, nf, a)
@@ -409,16 +633,52 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
         if nh == 0 and main:
             gain += w[W_FRESH_HAND]
         q = _seat((seat + 1) % cfg[C_PLAYERS])
-        foe = tmp[8]
-        nothing = tmp[9]
-        n_foe = _zone(s, q + FIELD, foe)
-        before = memo_potential(w, foe, n_foe, nothing, 0, tmp, keys, values)
-        n_foe = _without(foe, n_foe, b)
-        after = memo_potential(w, foe, n_foe, nothing, 0, tmp, keys, values)
-        lead = 0.05 * (w[W_LEVEL] * (s[q + LEVEL] - s[p + LEVEL]) + before - base)
-        gain += before - after + max(0.0, lead)
+        gain += _foe_loss(w, s, p, q, b, base, tmp, keys, values)
         gain -= _unprotect(w, s, p, a)
         return gain - (w[W_SPECIAL] if flags else 0.0)
+    if kind == K_DECLARE:
+        # With the support in hand, an attack that may be countered; without it, a bluff
+        # that loses the attacker unless the defender wastes a counter.
+        target_seat = c - 1 if c else (seat + 1) % cfg[C_PLAYERS]
+        cost = 3.0 * w[W_TRIBUTE] if flags else 0.0
+        support = _support_in(s, p, _support_value(a >> 4, b >> 4, flags))
+        nf = _without(field, nf, a)
+        if not support:
+            gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
+            if nh == 0 and main:
+                gain += w[W_FRESH_HAND]
+            return gain - 0.3 - cost
+        field[nf] = support
+        nf += 1
+        nh = _without(hand, nh, support)
+        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
+        if nh == 0 and main:
+            gain += w[W_FRESH_HAND]
+        gain += _foe_loss(w, s, p, _seat(target_seat), b, base, tmp, keys, values)
+        return 0.85 * gain - cost
+    if kind == K_RECRUIT:
+        field[nf] = a
+        nf += 1
+        nh = _without(hand, nh, a)
+        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
+        if nh == 0 and main:
+            gain += w[W_FRESH_HAND]
+        return gain - _exposure(w, s, cfg, seat, a)
+    if kind == K_FLIP:
+        # Turning a face-down card up: only for a ready combination.
+        value = a >> 4
+        for i in range(nf):
+            other = field[i]
+            if other == a or _hidden(s, p, other):
+                continue
+            total = value + (other >> 4)
+            if total >= 8:
+                for k in range(nh):
+                    if hand[k] >> 4 == total:
+                        return 0.05
+        return -0.5
+    if kind == K_PLACE_JOKER:
+        return w[W_JOKER] + w[W_CARD]
     if kind == K_PLAY or kind == K_SUBSTITUTE:  # noqa: SIM109 - Numba
         card = a if kind == K_PLAY else b
         if kind == K_SUBSTITUTE:
@@ -430,7 +690,9 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
         if nh == 0 and main:
             gain += w[W_FRESH_HAND]
         if kind == K_SUBSTITUTE:
-            gain -= 0.1 + _unprotect(w, s, p, a)
+            gain -= 0.1 + _unprotect(w, s, p, a) - _earn(w, s, cfg, p)
+        if flags:
+            return gain - 3.0 * w[W_TRIBUTE]
         return gain - _exposure(w, s, cfg, seat, card)
     return float(_greedy_score(action)) * 0.01
 
