@@ -23,7 +23,8 @@ from numba import njit
 
 from fanfold.core import numba_cache
 from fanfold.games.fano.fast.kernels import apply, legal_actions
-from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT, LINE_THIRD
+from fanfold.games.fano.fast.kernels.attacks import _support_value
+from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT
 from fanfold.games.fano.fast.kernels.playouts import _greedy_score
 from fanfold.games.fano.fast.kernels.zones import _seat
 from fanfold.games.fano.fast.layout import (
@@ -343,15 +344,6 @@ def _exposure(w, s, cfg, seat, card):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _support_value(attacker, target, reverse):  # type: ignore[no-untyped-def]
-    """The support value an ``attacker`` value needs against a ``target`` value (0: no such
-    attack), the rules' ``support_value``."""
-    if reverse:
-        return LINE_THIRD[attacker, target] if ATTACK_SUPPORT[target, attacker] else 0
-    return ATTACK_SUPPORT[attacker, target]
-
-
-@njit(cache=True)
 def _support_in(s, p, needed):  # type: ignore[no-untyped-def]
     """The first card of the hand at ``p`` of value ``needed``, else a joker of the hand
     declared as it, else 0 (the strategy's choice of the support it would show)."""
@@ -531,6 +523,17 @@ def _unprotect(w, s, p, card):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _mine(w, field, nf, hand, nh, base, main, tmp, keys, values):  # type: ignore[no-untyped-def]
+    """The change in the mover's potential (``base``) if its cards became ``field`` and
+    ``hand``, a whole new hand drawn at once counted in the main phase (the strategy's
+    ``mine``)."""
+    gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
+    if nh == 0 and main:
+        gain += w[W_FRESH_HAND]
+    return gain
+
+
+@njit(cache=True)
 def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
     """The strategy's score of ``action`` for the seat deciding (the defender while a
     Trionfey attack is pending, else the turn player); Perfect defense gets the rough
@@ -543,12 +546,7 @@ def score(w, s, cfg, action, tmp):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def mover_potential(w, s, tmp, keys, values):  # type: ignore[no-untyped-def]
     """:func:`cards_potential` of the turn player's cards (what :func:`score_from` takes)."""
-    p = _seat(s[TURN_PLAYER])
-    field = tmp[6]
-    hand = tmp[7]
-    nf = _zone(s, p + FIELD, field)
-    nh = _zone(s, p + HAND, hand)
-    return memo_potential(w, field, nf, hand, nh, tmp, keys, values)
+    return _potential_of(w, s, _seat(s[TURN_PLAYER]), tmp, keys, values)
 
 
 @njit(cache=True)
@@ -615,9 +613,7 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
         if d:
             hand[nh] = d
             nh += 1
-        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-        if nh == 0 and main:
-            gain += w[W_FRESH_HAND]
+        gain = _mine(w, field, nf, hand, nh, base, main, tmp, keys, values)
         gain -= _unprotect(w, s, p, a) + _unprotect(w, s, p, b)
         if flags:
             gain -= w[W_SPECIAL]
@@ -629,9 +625,7 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
         field[nf] = c
         nf += 1
         nh = _without(hand, nh, c)
-        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-        if nh == 0 and main:
-            gain += w[W_FRESH_HAND]
+        gain = _mine(w, field, nf, hand, nh, base, main, tmp, keys, values)
         q = _seat((seat + 1) % cfg[C_PLAYERS])
         gain += _foe_loss(w, s, p, q, b, base, tmp, keys, values)
         gain -= _unprotect(w, s, p, a)
@@ -644,25 +638,19 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
         support = _support_in(s, p, _support_value(a >> 4, b >> 4, flags))
         nf = _without(field, nf, a)
         if not support:
-            gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-            if nh == 0 and main:
-                gain += w[W_FRESH_HAND]
+            gain = _mine(w, field, nf, hand, nh, base, main, tmp, keys, values)
             return gain - 0.3 - cost
         field[nf] = support
         nf += 1
         nh = _without(hand, nh, support)
-        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-        if nh == 0 and main:
-            gain += w[W_FRESH_HAND]
+        gain = _mine(w, field, nf, hand, nh, base, main, tmp, keys, values)
         gain += _foe_loss(w, s, p, _seat(target_seat), b, base, tmp, keys, values)
         return 0.85 * gain - cost
     if kind == K_RECRUIT:
         field[nf] = a
         nf += 1
         nh = _without(hand, nh, a)
-        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-        if nh == 0 and main:
-            gain += w[W_FRESH_HAND]
+        gain = _mine(w, field, nf, hand, nh, base, main, tmp, keys, values)
         return gain - _exposure(w, s, cfg, seat, a)
     if kind == K_FLIP:
         # Turning a face-down card up: only for a ready combination.
@@ -686,9 +674,7 @@ def score_from(w, s, cfg, action, tmp, base, keys, values):  # type: ignore[no-u
         field[nf] = card
         nf += 1
         nh = _without(hand, nh, card)
-        gain = memo_potential(w, field, nf, hand, nh, tmp, keys, values) - base
-        if nh == 0 and main:
-            gain += w[W_FRESH_HAND]
+        gain = _mine(w, field, nf, hand, nh, base, main, tmp, keys, values)
         if kind == K_SUBSTITUTE:
             gain -= 0.1 + _unprotect(w, s, p, a) - _earn(w, s, cfg, p)
         if flags:

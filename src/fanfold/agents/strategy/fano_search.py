@@ -48,6 +48,7 @@ from fanfold.agents.strategy.fano_policy import (
     W_LEVEL,
     W_SCALE,
     W_TRIBUTE,
+    _attacks,
     _zone,
     memo,
     memo_potential,
@@ -63,7 +64,6 @@ from fanfold.games.fano.fast.layout import (
     C_PLAYERS,
     C_PROMOTIONS_TO_WIN,
     C_TEAMS,
-    C_TRIONFEY,
     FIELD,
     HAND,
     HIDDEN,
@@ -121,15 +121,6 @@ def _partners(cfg, seat, other):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _attacker_of(cfg, seat, other):  # type: ignore[no-untyped-def]
-    """Whether the player at ``other`` may attack ``seat`` (the strategy's ``attackers_of``)."""
-    count = cfg[C_PLAYERS]
-    if cfg[C_TRIONFEY] == 0 or count == 2:
-        return other == (seat - 1) % count
-    return not _partners(cfg, seat, other)
-
-
-@njit(cache=True)
 def _in_zone(s, at, card):  # type: ignore[no-untyped-def]
     for i in range(s[at]):  # noqa: SIM110 - plain loops compile best in Numba
         if s[at + 1 + i] == card:
@@ -156,7 +147,7 @@ def standing(s, cfg, w, seat, tmp, keys, values):  # type: ignore[no-untyped-def
             continue
         exposed = False
         for other in range(count):
-            if exposed or not _attacker_of(cfg, seat, other):
+            if exposed or not _attacks(cfg, other, seat):
                 continue
             q = _seat(other)
             for j in range(s[q + FIELD]):
