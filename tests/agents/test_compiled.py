@@ -6,9 +6,11 @@ from __future__ import annotations
 import _thread
 import json
 import os
+import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +116,17 @@ def test_a_game_without_compiled_code_is_refused() -> None:
         compiled.compile_ahead("morris")
 
 
+@pytest.fixture
+def python_ctrl_c() -> Iterator[None]:
+    """Python's own SIGINT handler (a Ctrl-C raises ``KeyboardInterrupt``) for the test, as
+    in a terminal, whatever handler another test run earlier in this process left; the
+    previous one back after it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("python_ctrl_c")
 def test_ctrl_c_during_a_compile_ends_it_at_once(
     stub: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
