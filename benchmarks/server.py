@@ -519,7 +519,7 @@ def start_process(
         *("--health-port", str(health), "--server-name", name),
         *("--bot-pause", "0", "--bot-seconds", f"{args.bot_seconds:g}"),
         *("--bot-workers", str(args.bot_workers), "--trusted-proxy", "127.0.0.1"),
-        *("--keep-seconds", f"{args.keep_seconds:g}"),
+        *("--keep-seconds", f"{args.keep_seconds:g}", "--allocator", args.allocator),
     ]
     log = (folder / f"server-{port}.log").open("wb")
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
@@ -872,7 +872,8 @@ def main_cluster(args: argparse.Namespace) -> None:
     print(
         f"# fanfold serve, {','.join(map(str, counts))} processes behind HAProxy on PostgreSQL "
         f"({platform.python_implementation()} {platform.python_version()}, "
-        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start)"
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start, "
+        f"allocator {args.allocator})"
     )
     print(
         "# tables of " + ", ".join(name for name, _ in GAMES) + " in turn: a scripted player "
@@ -932,6 +933,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--bot-workers", type=int, default=2, help="each process's --bot-workers (--processes)"
+    )
+    parser.add_argument(
+        "--allocator",
+        choices=("python", "jemalloc"),
+        default="python",
+        help="each process's --allocator (--processes): jemalloc hands the memory of tables "
+        'that left back to the system (docs/deploy.md, "Memory after the load")',
     )
     parser.add_argument(
         "--keep-seconds",

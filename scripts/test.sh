@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need (Python packages, Debian's Chromium for the browser tests,
-# PostgreSQL for the storage tests and HAProxy for the several-processes test), then run lint,
+# PostgreSQL for the storage tests, HAProxy for the several-processes test and jemalloc for
+# the server's --allocator), then run lint,
 # format check, type check and the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +9,8 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+python3 -c 'import ctypes.util, sys; sys.exit(ctypes.util.find_library("jemalloc") is None)' \
+  || missing+=(libjemalloc2)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing Debian packages: ${missing[*]}"
   SUDO=""

@@ -33,10 +33,10 @@ def _environment() -> dict[str, str]:
 
 @contextmanager
 def server(
-    database: str, log: Path, bot_pause: float
+    database: str, log: Path, bot_pause: float, *options: str
 ) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """``fanfold serve`` on a free port; yields the process and its address once it answers.
-    Killed at the end if it still runs."""
+    """``fanfold serve`` on a free port (with ``options`` more); yields the process and its
+    address once it answers. Killed at the end if it still runs."""
     port = free_port()
     with log.open("a") as output:
         process = subprocess.Popen(
@@ -53,6 +53,7 @@ def server(
                 f"{bot_pause:g}",
                 "--bot-seconds",
                 "0.2",
+                *options,
             ],
             stdout=output,
             stderr=subprocess.STDOUT,

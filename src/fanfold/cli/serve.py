@@ -10,6 +10,13 @@ import typer
 from fanfold.cli.common import console, fail
 
 
+class Allocator(StrEnum):
+    """Which allocator a ``fanfold serve`` process runs on (:mod:`fanfold.server.allocator`)."""
+
+    PYTHON = "python"
+    JEMALLOC = "jemalloc"
+
+
 class LogFormat(StrEnum):
     """How ``fanfold serve`` writes its log (:mod:`fanfold.server.logs`)."""
 
@@ -114,6 +121,17 @@ def serve(
             envvar="FANFOLD_LOG_FORMAT",
         ),
     ] = LogFormat.TEXT,
+    allocator: Annotated[
+        Allocator,
+        typer.Option(
+            help="The memory allocator: python (Python's own, the default) or jemalloc "
+            "(Debian's libjemalloc2; the process starts itself again on it), which hands "
+            "the memory of tables that left back to the system: a busy process's size falls "
+            'back near its idle size (docs/deploy.md, "Memory after the load"). With '
+            "--processes N, every process.",
+            envvar="FANFOLD_ALLOCATOR",
+        ),
+    ] = Allocator.PYTHON,
 ) -> None:
     """Serve fanfold in the browser: open the printed address to play."""
     import logging
@@ -174,7 +192,7 @@ def serve(
             *("--host", host, "--db", url, "--bot-seconds", f"{bot_seconds!r}"),
             *("--bot-pause", f"{bot_pause!r}", "--bot-workers", str(bot_workers)),
             *("--expire-days", f"{expire_days!r}", "--keep-seconds", f"{keep_seconds!r}"),
-            *("--log-format", log_format.value),
+            *("--log-format", log_format.value, "--allocator", allocator.value),
         ]
         for proxy in proxies:
             arguments += ["--trusted-proxy", proxy]
@@ -185,6 +203,15 @@ def serve(
             [name for name in names if name is not None],
         )
         return
+    if allocator is Allocator.JEMALLOC:
+        import sys
+
+        from fanfold.server.allocator import AllocatorError, start_on_jemalloc
+
+        try:
+            start_on_jemalloc(sys.argv[1:])  # returns once the process runs on jemalloc
+        except AllocatorError as error:
+            fail(str(error))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     if json_lines:  # every line a JSON object, the progress lines too
         logging.getLogger("fanfold.server.progress").info(

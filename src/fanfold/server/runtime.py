@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fanfold.agents import prepare
 from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import all_games
+from fanfold.server import allocator
 from fanfold.server.accounts import Accounts
 from fanfold.server.bots import BotPool
 from fanfold.server.checks import HealthServer, Readiness
@@ -246,12 +247,15 @@ def bounded_caches() -> list[Any]:
 def _give_back() -> tuple[int, bool]:
     """Empty fanfold's bounded caches (:func:`bounded_caches`: what the tables that left
     filled them with would pin the memory around it), collect every unreachable object now
-    (a full collection) and hand the heap that frees back to the operating system (glibc's
+    (a full collection) and hand the heap that frees back to the operating system (jemalloc's
+    purge where the process runs on it, :func:`fanfold.server.allocator.purge`; else glibc's
     ``malloc_trim``, where there is one): the memory a busy process took is returned once its
     tables leave. Returns the objects collected and whether the heap was trimmed."""
     for cache in bounded_caches():
         cache.cache_clear()
     found = gc.collect()
+    if allocator.purge():
+        return found, True
     try:
         trimmed = bool(ctypes.CDLL("libc.so.6").malloc_trim(0))
     except (OSError, AttributeError):  # not glibc: the collection alone
