@@ -109,6 +109,25 @@ def test_the_evaluation_is_zero_sum_bounded_and_rewards_promotions() -> None:
     assert evaluation(ahead)[1] < 0
 
 
+def test_in_all_for_one_a_partners_lead_is_a_rivals_in_one_for_all_the_partnerships() -> None:
+    """ "All for one": each player wins alone, so a partner ahead is a rival like any other;
+    "One for all": partners share one commander and stand together against the others."""
+    cells = ["hand=2H field=3H,5H", "hand=2C field=3C,5C", "hand=2S field=3S,5S"]
+    cells += ["hand=2D field=3D,5D"]
+    partner_ahead = [*cells[:2], "level=1 " + cells[2], *cells[3:]]
+    alone = FANO.preset("trionfey-all-for-one").config
+    values = evaluation(FANO.parse_position("fano player=1 | " + " | ".join(partner_ahead), alone))
+    assert values[2] > 0
+    assert values[0] < 0
+    assert values[0] == pytest.approx(values[1]) == pytest.approx(values[3])
+    shared = FANO.preset("trionfey-one-for-all").config
+    together = ["level=1 " + partner_ahead[0], *partner_ahead[1:]]
+    values = evaluation(FANO.parse_position("fano player=1 | " + " | ".join(together), shared))
+    assert values[0] > 0
+    assert values[0] == pytest.approx(values[2])
+    assert values[1] == pytest.approx(values[3]) == pytest.approx(-values[0])
+
+
 def test_knowledge_evaluates_an_ended_game_by_its_outcome() -> None:
     won = FANO.parse_position("fano player=1 | level=3 | level=1")
     assert _knowledge().evaluate(won) == (1.0, -1.0)

@@ -428,20 +428,23 @@ def standing(state: FanoState, seat: int) -> float:
 
 
 def evaluation(state: FanoState) -> tuple[float, ...]:
-    """Each seat's expected return (-1..1): ``tanh`` of its standing less the best opposing
-    standing (a partnership's: its best member's, one shared commander in "One for all"),
-    scaled by the promotions a win needs."""
+    """Each seat's expected return (-1..1): ``tanh`` of its standing less its best rival's,
+    scaled by the promotions a win needs. In "One for all" a partnership shares one commander:
+    its standing is its best member's, and its rivals are the other partnership. In "All for
+    one" each player wins alone: a seat's rivals are every other seat, its partners included
+    (a partner's promotion is not the seat's, and a partner's win is the seat's loss)."""
     config = state.config
     players = len(state.players)
     own = [standing(state, seat) for seat in range(players)]
-    if config.teams is not Teams.NONE:
+    shared = config.teams is Teams.ONE_FOR_ALL
+    if shared:
         sides = [max(own[member] for member in teammates(config, seat)) for seat in range(players)]
     else:
         sides = own
     scale = SCALE / (LEVEL * config.promotions_to_win) * 3.0
     values = []
     for seat in range(players):
-        partners = teammates(config, seat)
+        partners = teammates(config, seat) if shared else (seat,)
         rival = max(sides[other] for other in range(players) if other not in partners)
         values.append(math.tanh(scale * (sides[seat] - rival)))
     return tuple(values)

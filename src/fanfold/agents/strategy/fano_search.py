@@ -3,9 +3,10 @@ scores its playouts by.
 
 :func:`evaluate` is the strategy's evaluation
 (:func:`fanfold.agents.strategy.fano_knowledge.evaluation`: each seat's standing, its
-promotions, potential and tribute less its exposed combat cards, against the best opposing
-side's, through ``tanh``), or the outcome's returns when the game is over (a win, a
-partnership's in "One for all", or a turn-limit draw), compiled and tested equal to the
+promotions, potential and tribute less its exposed combat cards, against its best rival's,
+through ``tanh``; in "One for all" a partnership's best member stands for it, in "All for one"
+every other seat is a rival, partners included), or the outcome's returns when the game is over
+(a win, a partnership's in "One for all", or a turn-limit draw), compiled and tested equal to the
 strategy's. The weights come from the strategy (``policy_weights()``), as for :mod:`.fano_policy`.
 
 :class:`Search` runs the whole search loop of :class:`fanfold.agents.mcts.MCTSAgent` in
@@ -181,11 +182,12 @@ def evaluate(s, cfg, w, returns, tmp, own, keys, values):  # type: ignore[no-unt
         for seat in range(count):
             returns[seat] = 0.0
         return
+    shared = cfg[C_TEAMS] == ONE_FOR_ALL
     for seat in range(count):
         own[0, seat] = standing(s, cfg, w, seat, tmp, keys, values)
     for seat in range(count):
         side = own[0, seat]
-        if cfg[C_TEAMS] != 0:
+        if shared:
             for other in range(count):
                 if _partners(cfg, seat, other) and own[0, other] > side:
                     side = own[0, other]
@@ -194,7 +196,8 @@ def evaluate(s, cfg, w, returns, tmp, own, keys, values):  # type: ignore[no-unt
     for seat in range(count):
         rival = -1e300
         for other in range(count):
-            if not _partners(cfg, seat, other) and own[1, other] > rival:
+            ours = _partners(cfg, seat, other) if shared else other == seat
+            if not ours and own[1, other] > rival:
                 rival = own[1, other]
         returns[seat] = math.tanh(scale * (own[1, seat] - rival))
 
