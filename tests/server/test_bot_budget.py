@@ -33,9 +33,11 @@ from fanfold.agents.strategy import LEVELS as GAME_LEVELS
 from fanfold.cli.serve import serve as serve_command
 from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.setup import make_seats, new_table
+from fanfold.server import tasks
 from fanfold.server.app import create_app
-from fanfold.server.bots import NICENESS, BotPool, Decision
+from fanfold.server.bots import NICENESS, BotPool, Decision, decide
 from fanfold.server.budget import MAXIMA, NOT_BUDGETS, SECONDS, BotBudget, BudgetError
+from fanfold.server.hub import Hub
 from fanfold.server.store import Store, token_hash
 from tests.server.support import (
     JSON,
@@ -193,13 +195,18 @@ def _next_state(socket_: ClientConnection, ready: Callable[[JSON], bool]) -> JSO
             return message
 
 
+#: A bot that thinks in the pool and answers within milliseconds.
+QUICK = "mcts(iterations=20)"
+
+
 def test_ten_maximal_bot_tables_neither_stop_another_tables_bot_nor_slow_its_player(
     tmp_path: Path,
 ) -> None:
     """Ten Fan Tan tables of four ``mcts`` bots at the server's maxima (5000 iterations, the
-    0.3 s cap) think all the time; a Morris table's random bot still answers at once and its
-    player's actions are acknowledged quickly (act to ok on loopback), as ``fanfold serve``
-    runs (bots thinking in worker processes)."""
+    0.3 s cap) think all the time; a Morris table's quick bot (a search of 20 iterations,
+    which thinks in the pool as every searching bot does: ``random`` would choose on the
+    server's loop) still answers at once and its player's actions are acknowledged quickly
+    (act to ok on loopback), as ``fanfold serve`` runs (bots thinking in worker processes)."""
     hog = f"mcts(iterations={MAXIMA['iterations']}, seconds=0.3)"
     app = create_app(
         sqlite_url(tmp_path), bot_seconds=0.3, bot_pause=0.0, resume=False, bot_processes=True
@@ -213,7 +220,7 @@ def test_ten_maximal_bot_tables_neither_stop_another_tables_bot_nor_slow_its_pla
             assert answer.status_code == 200, answer.text
         time.sleep(1.0)  # every hog is thinking
         while len(latencies) < 20:
-            answer = client.post("/api/tables", json={"game": "morris", "seats": ["you", "random"]})
+            answer = client.post("/api/tables", json={"game": "morris", "seats": ["you", QUICK]})
             created = answer.json()
             url = f"ws://{address}/ws/tables/{created['table']}"
             with connect(url) as socket_:
@@ -505,3 +512,42 @@ def test_a_table_that_stops_waiting_holds_its_worker_process_until_the_decision_
     assert cancelled is False
     assert held == 1
     assert after == 0
+
+
+def test_a_random_bot_chooses_on_the_loop_as_a_worker_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``random`` chooses in microseconds, so the server chooses for it on its event loop,
+    never handing the decision to the pool; each choice is the one the pool's worker makes
+    from the same decision (the same agent text and seed)."""
+    made: list[tuple[Decision, object]] = []
+
+    def recorded(decision: Decision) -> object:
+        action = decide(decision)
+        made.append((decision, action))
+        return action
+
+    async def no_pool(decision: Decision) -> object:
+        raise AssertionError(f"the pool was asked for {decision.agent}")
+
+    async def play() -> list[object]:
+        hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None)
+        monkeypatch.setattr(hub.pool, "decide", no_pool)
+        monkeypatch.setattr(tasks, "decide", recorded)
+        fantan = get_game("fantan")  # whose easy level is random
+        created = await hub.create(fantan, fantan.default_config(), ["random"] * 4, seed=5)
+        await hub.idle(created.id)
+        assert hub.live[created.id].table.outcome is not None
+        monkeypatch.undo()
+        pool = BotPool(1)
+        try:
+            return [await pool.decide(decision) for decision, _ in made]
+        finally:
+            pool.shutdown()
+            hub.pool.shutdown()
+            hub.executor.shutdown()
+            hub.store.close()
+
+    in_the_pool = asyncio.run(play())
+    assert len(made) > 40
+    assert in_the_pool == [action for _, action in made]

@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from fanfold.core.config import Config, GameConfig
 from fanfold.core.errors import ConfigError, NotationError, UnknownAgentError
@@ -49,6 +49,10 @@ class Agent(ABC, Generic[ViewT, ActionT]):
 
     #: The name the command line and records use; set from the spec that made the agent.
     name: str = "agent"
+    #: Whether every decision takes a few microseconds whatever the position (no search, no
+    #: knowledge): the browser server decides for such an agent on its event loop instead of
+    #: sending the decision to its bot pool, whose hand-over costs far more than the choice.
+    instant: ClassVar[bool] = False
 
     def __init__(self, game: Game[Any, Any, ActionT, ViewT], seed: int = 0) -> None:
         self.game = game

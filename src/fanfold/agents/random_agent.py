@@ -18,6 +18,7 @@ class RandomAgent(Agent[ViewT, ActionT]):
     """Chooses uniformly among the legal actions."""
 
     name = "random"
+    instant = True
 
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         return legal[self.rng.randrange(len(legal))]

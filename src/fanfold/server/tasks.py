@@ -2,7 +2,8 @@
 under a time limit.
 
 The bots choose in the server's pool (:mod:`fanfold.server.bots`) off the event loop, without
-the table's lock, and their choice is applied only on the version they were asked on; the
+the table's lock (an agent whose choice takes microseconds, such as ``random``, chooses on the
+loop), and their choice is applied only on the version they were asked on; the
 clock plays the game's passive choice when a person's time runs out. Both go through the hub's
 store and broadcast (:class:`~fanfold.server.hub.Hub`) like any action.
 """
@@ -15,7 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from fanfold.play.table import ENDLESS
-from fanfold.server.bots import decision_for
+from fanfold.server.bots import decide, decision_for
 from fanfold.server.live import LiveTable, StorageError
 from fanfold.server.logs import TABLE
 
@@ -53,7 +54,12 @@ async def run_bots(hub: Hub, live: LiveTable) -> None:
         decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
         started = time.perf_counter()
         try:
-            action = await hub.pool.decide(decision)
+            if agent.instant:
+                # A choice of microseconds (``random``): made here, as a worker would make it
+                # (the same agent text and seed), without the pool's hand-over.
+                action = decide(decision)
+            else:
+                action = await hub.pool.decide(decision)
         finally:
             live.thinking = None
         hub.metrics.bot_seconds.observe(time.perf_counter() - started)
