@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -29,6 +30,22 @@ ROOMY = ClientLimits(
 )
 
 JSON = dict[str, Any]
+
+
+#: The project's root (the repository's folder).
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def subprocess_environment() -> dict[str, str]:
+    """This process's environment for a ``fanfold`` subprocess: the project's own sources
+    first on its path, and a terminal 120 columns wide."""
+    environment = dict(os.environ)
+    source = str(ROOT / "src")
+    environment["PYTHONPATH"] = os.pathsep.join(
+        part for part in (source, environment.get("PYTHONPATH")) if part
+    )
+    environment["COLUMNS"] = "120"
+    return environment
 
 
 def free_port() -> int:

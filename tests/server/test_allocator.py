@@ -16,14 +16,13 @@ from typer.testing import CliRunner
 from fanfold.cli import serve as serve_command
 from fanfold.cli.app import app
 from fanfold.server import allocator, runtime
-from tests.server.support import sqlite_url
-from tests.server.test_restart import _environment as restart_environment
+from tests.server.support import sqlite_url, subprocess_environment
 from tests.server.test_restart import server
 
 
 def _environment() -> dict[str, str]:
     """The environment of a subprocess of these tests, without any allocator settings."""
-    environment = restart_environment()
+    environment = subprocess_environment()
     for name in ("LD_PRELOAD", "PYTHONMALLOC", "MALLOC_CONF", allocator.STARTED_ON_JEMALLOC):
         environment.pop(name, None)
     return environment

@@ -27,9 +27,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from fanfold.server.ownership import lock_key, opened_by
 from fanfold.server.store import Store
-from tests.server.support import JSON, free_port
+from tests.server.support import JSON, ROOT, free_port, subprocess_environment
 from tests.server.test_ownership import _stored_actions, pg_url  # noqa: F401 (fixture)
-from tests.server.test_restart import ROOT, _environment
 from tests.server.test_store import _postgres_url as postgres_url
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
 
@@ -63,7 +62,7 @@ def start_process(
             stderr=subprocess.STDOUT,
             text=True,
             cwd=ROOT,
-            env=_environment(),
+            env=subprocess_environment(),
         )
 
 
@@ -353,7 +352,7 @@ def _serve_refused(*arguments: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env=_environment(),
+        env=subprocess_environment(),
         timeout=120,
     )
     assert done.returncode == 2
@@ -404,7 +403,7 @@ def test_serve_processes_starts_one_process_a_port(pg_url: str, tmp_path: Path) 
             stdout=output,
             stderr=subprocess.STDOUT,
             cwd=ROOT,
-            env=_environment(),
+            env=subprocess_environment(),
         )
     try:
         deadline = time.monotonic() + 120

@@ -27,8 +27,17 @@ from fanfold.server.logs import (
     json_handler,
     table_of_path,
 )
-from tests.server.support import JSON, act, free_port, look, my_turn, serve, wait_for
-from tests.server.test_restart import ROOT, _environment
+from tests.server.support import (
+    JSON,
+    ROOT,
+    act,
+    free_port,
+    look,
+    my_turn,
+    serve,
+    subprocess_environment,
+    wait_for,
+)
 
 #: What Python's multiprocessing resource tracker, a helper process that fanfold does not
 #: configure, may print when the server stops with its bot workers' queues open.
@@ -170,7 +179,7 @@ def test_serve_writes_json_lines(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
-        env=_environment(),
+        env=subprocess_environment(),
     )
     try:
         _wait_answering(port, process)
@@ -201,7 +210,7 @@ def test_an_unknown_log_format_is_refused(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env=dict(_environment(), FANFOLD_LOG_FORMAT="xml"),
+        env=dict(subprocess_environment(), FANFOLD_LOG_FORMAT="xml"),
         timeout=120,
     )
     assert done.returncode == 2
@@ -246,7 +255,7 @@ def test_an_unknown_log_level_is_refused(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env=dict(_environment(), FANFOLD_LOG_LEVEL="chatty"),
+        env=dict(subprocess_environment(), FANFOLD_LOG_LEVEL="chatty"),
         timeout=120,
     )
     assert done.returncode == 2

@@ -4,7 +4,6 @@ was playing on by itself is resumed and played to its end."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -16,19 +15,7 @@ from typing import Any
 
 import httpx
 
-from tests.server.support import JSON, TOKEN, free_port, sqlite_url
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _environment() -> dict[str, str]:
-    environment = dict(os.environ)
-    source = str(ROOT / "src")
-    environment["PYTHONPATH"] = os.pathsep.join(
-        part for part in (source, environment.get("PYTHONPATH")) if part
-    )
-    environment["COLUMNS"] = "120"
-    return environment
+from tests.server.support import JSON, ROOT, TOKEN, free_port, sqlite_url, subprocess_environment
 
 
 @contextmanager
@@ -59,7 +46,7 @@ def server(
             stderr=subprocess.STDOUT,
             text=True,
             cwd=ROOT,
-            env=_environment(),
+            env=subprocess_environment(),
         )
     address = f"http://127.0.0.1:{port}"
     try:
@@ -133,7 +120,7 @@ def test_the_command_line_knows_serve() -> None:
             stderr=subprocess.PIPE,
             text=True,
             cwd=ROOT,
-            env=_environment(),
+            env=subprocess_environment(),
         )
         for arguments in (["--help"], ["serve", "--help"])
     ]
