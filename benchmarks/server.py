@@ -48,9 +48,11 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
+import orjson
+import uvloop
 import websockets
 
 #: What each table is: a name for the report and the body of ``POST /api/tables`` (the
@@ -254,7 +256,7 @@ async def play_table(
                     raw = await asyncio.wait_for(socket_.recv(), 5)
                 except TimeoutError:
                     continue
-                message = json.loads(raw)
+                message = orjson.loads(raw)  # the load generator's own CPU kept low
                 if message["type"] == "ok":
                     if sent_at is not None:
                         if slot.interrupted and kill is not None and kill.at is not None:
@@ -308,8 +310,7 @@ class Discard(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is no subclass
         transport.write(self.request)
 
     def data_received(self, data: bytes) -> None:
@@ -657,13 +658,13 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
         result.started = [memory_mb(process.pid)[0] for process in processes]
         # A few tables of every game first, so that what a first table of each game loads
         # for good (its modules) counts in the idle size; then they leave memory.
-        asyncio.run(level(base, 2 * len(GAMES), 3.0, 0.0, 0, 0))
+        uvloop.run(level(base, 2 * len(GAMES), 3.0, 0.0, 0, 0))
         wait_empty(ports, args.keep_seconds)
         result.idle = [memory_mb(process.pid)[0] for process in processes]
         for think in args.thinks:
             for tables in args.levels:
                 cpu = sum(cpu_seconds(process.pid) for process in processes)
-                tally = asyncio.run(
+                tally = uvloop.run(
                     level(base, tables, args.seconds, think, args.watched, args.spectators)
                 )
                 used = sum(cpu_seconds(process.pid) for process in processes) - cpu
@@ -682,7 +683,7 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
             def kill() -> None:
                 victim.send_signal(signal.SIGKILL)
 
-            result.kill = asyncio.run(
+            result.kill = uvloop.run(
                 level(
                     base,
                     args.kill_tables,
@@ -715,7 +716,7 @@ def largest_within_aim(
     tried: dict[int, tuple[float, int]] = {}
 
     def passes(tables: int) -> bool:
-        tally = asyncio.run(level(base, tables, args.seconds, args.aim_think, args.watched, 0))
+        tally = uvloop.run(level(base, tables, args.seconds, args.aim_think, args.watched, 0))
         show_level(f"{count} processes, aim", tables, args.aim_think, tally, args.seconds)
         p99 = percentile(tally.latencies, 0.99) * 1000 if tally.latencies else float("inf")
         tried[tables] = (p99, len(tally.errors))
@@ -1017,7 +1018,7 @@ def main() -> None:
             for think in thinks:
                 for tables in levels:
                     cpu = cpu_seconds(server.pid)
-                    tally = asyncio.run(
+                    tally = uvloop.run(
                         level(
                             f"http://127.0.0.1:{port}",
                             tables,

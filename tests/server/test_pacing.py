@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Awaitable, Callable
 
+import pytest
 from limits import RateLimitItemPerMinute
 from limits.strategies import MovingWindowRateLimiter
 
@@ -50,6 +52,51 @@ def test_a_burst_of_spectators_writes_is_spread_over_turns_of_the_loop() -> None
     per_turn = [written.count(turn) for turn in sorted(set(written))]
     assert max(per_turn) <= SPECTATOR_BURST
     assert len(per_turn) >= 5  # forty writes, at most eight a turn
+
+
+def test_paced_writes_go_out_in_the_order_they_came_and_no_waiting_writer_polls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    polls = 0
+    sleep = asyncio.sleep
+
+    async def counted_sleep(delay: float, result: object = None) -> object:
+        nonlocal polls
+        polls += 1
+        return await sleep(delay, result)
+
+    async def scenario() -> list[int]:
+        order: list[int] = []
+        everything = asyncio.Event()
+        count = 6 * SPECTATOR_BURST
+
+        def writer(number: int) -> Callable[[str], Awaitable[None]]:
+            async def write(text: str) -> None:
+                del text
+                order.append(number)
+                if len(order) == count:
+                    everything.set()
+
+            return write
+
+        async def close(code: int, reason: str) -> None:
+            del code, reason
+
+        pacer = Pacer()
+        boxes = [Outbox(writer(number), close) for number in range(count)]
+        for box in boxes:
+            box.pacer = pacer
+            box.post("state")
+        monkeypatch.setattr(asyncio, "sleep", counted_sleep)
+        await everything.wait()
+        monkeypatch.setattr(asyncio, "sleep", sleep)
+        for box in boxes:
+            await box.stop()
+        return order
+
+    order = asyncio.run(scenario())
+    assert order == sorted(order)  # first come, first written
+    assert polls == 0  # a waiting writer sleeps until its turn wakes it
 
 
 def test_a_players_outbox_is_not_paced() -> None:

@@ -11,6 +11,7 @@ needs (every state message holds the whole view).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import weakref
@@ -33,28 +34,52 @@ Close = Callable[[int, str], Awaitable[None]]
 
 class Pacer:
     """Spreads spectators' writes over turns of the event loop: at most ``burst`` of them in
-    one turn, the others in later turns.
+    one turn, the others in later turns, first come first written.
 
     A move at a watched table is a message for each of its spectators (up to a few hundred),
     each write a fraction of a millisecond; written all in one turn, they would hold up for
     tens of milliseconds every player whose action arrived meanwhile. Between two turns the
     loop reads the sockets, so a player's action waits at most for one burst.
+
+    A write that finds this turn's burst spent waits in line, asleep, until a later turn wakes
+    it: no waiting writer runs before its turn (a waiter that polled each turn would wake
+    every waiting connection, hundreds, at every turn of the loop).
     """
 
     def __init__(self, burst: int = SPECTATOR_BURST) -> None:
         self.burst = burst
         self._written = 0
+        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._turning = False
 
     async def turn(self) -> None:
-        """Until one more write fits in this turn of the loop."""
-        while self._written >= self.burst:
-            await asyncio.sleep(0)  # the next turn: the sockets are read first
-        if self._written == 0:
+        """Until one more write fits in a turn of the loop (this one, or a later one)."""
+        if self._written < self.burst and not self._waiting:
+            self._written += 1
+            self._next_turn_soon()
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        self._next_turn_soon()
+        await waiter  # counted in its turn by whoever woke it
+
+    def _next_turn_soon(self) -> None:
+        if not self._turning:
+            self._turning = True
             asyncio.get_running_loop().call_soon(self._next_turn)
-        self._written += 1
 
     def _next_turn(self) -> None:
+        """A new turn: up to ``burst`` waiting writes go in it (they run in the next turn of
+        the loop, the sockets read before them), and the turn after is scheduled."""
+        self._turning = False
         self._written = 0
+        while self._waiting and self._written < self.burst:
+            waiter = self._waiting.popleft()
+            if not waiter.done():  # not cancelled (its connection was stopped)
+                waiter.set_result(None)
+                self._written += 1
+        if self._written:
+            self._next_turn_soon()
 
 
 _pacers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Pacer] = weakref.WeakKeyDictionary()
