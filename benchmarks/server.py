@@ -311,7 +311,7 @@ class Discard(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is no subclass
-        transport.write(self.request)
+        self.transport.write(self.request)
 
     def data_received(self, data: bytes) -> None:
         if self.upgraded:
