@@ -8,13 +8,16 @@ import asyncio
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
+import fastapi.dependencies.utils
 import pytest
 from limits import RateLimitItemPerMinute
 from limits.strategies import MovingWindowRateLimiter
 
 from fanfold.server.outbox import SPECTATOR_BURST, Outbox, Pacer
 from fanfold.server.throttle import QuietMemoryStorage
+from tests.server.support import hello, open_table, receive_until, serve
 
 
 def test_a_burst_of_spectators_writes_is_spread_over_turns_of_the_loop() -> None:
@@ -137,3 +140,30 @@ def test_the_limits_count_without_starting_threads_and_forget_passed_windows() -
             entry.expiry = time.time() - 1
     storage.sweep()
     assert storage.events == {}
+
+
+def test_the_routes_dependencies_run_on_the_event_loop_not_in_worker_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every request and every WebSocket gets the hub (and the accounts) from a dependency: a
+    plain function would run in a worker thread each time (FastAPI's ``run_in_threadpool``),
+    two hand-overs of the interpreter lock for each of a crowd of spectators."""
+    threaded: list[str] = []
+    run_in_threadpool = vars(fastapi.dependencies.utils)["run_in_threadpool"]
+
+    async def counted(call: Callable[..., object], *args: object, **kwargs: object) -> object:
+        threaded.append(getattr(call, "__name__", repr(call)))
+        return await run_in_threadpool(call, *args, **kwargs)
+
+    monkeypatch.setattr(fastapi.dependencies.utils, "run_in_threadpool", counted)
+    with serve(tmp_path) as client:
+        created = open_table(client, game="fantan", seats=["you", "random", "random", "random"])
+        with client.websocket_connect(f"/ws/tables/{created['table']}") as socket:
+            assert hello(socket)["type"] == "state"  # a spectator
+        with client.websocket_connect(f"/ws/tables/{created['table']}") as socket:
+            before = hello(socket, created["token"])
+            socket.send_json(
+                {"type": "act", "version": before["version"], "action": before["legal"][0]}
+            )
+            receive_until(socket, lambda m: m["type"] == "ok")
+    assert threaded == []

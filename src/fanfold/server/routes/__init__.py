@@ -20,5 +20,12 @@ def hub_of(connection: HTTPConnection) -> Hub:
     return hub
 
 
+async def _hub_dependency(connection: HTTPConnection) -> Hub:
+    """:func:`hub_of` as a dependency: a coroutine, so that FastAPI calls it on the event loop
+    (a plain function dependency runs in a worker thread, at the cost of two hand-overs of the
+    interpreter lock for every request and every WebSocket)."""
+    return hub_of(connection)
+
+
 #: A route's hub, as a FastAPI dependency.
-HubDep = Annotated[Hub, Depends(hub_of)]
+HubDep = Annotated[Hub, Depends(_hub_dependency)]

@@ -30,7 +30,13 @@ def accounts_of(connection: HTTPConnection) -> Accounts:
     return found
 
 
-AccountsDep = Annotated[Accounts, Depends(accounts_of)]
+async def _accounts_dependency(connection: HTTPConnection) -> Accounts:
+    """:func:`accounts_of` as a dependency called on the event loop (see
+    :data:`fanfold.server.routes.HubDep`)."""
+    return accounts_of(connection)
+
+
+AccountsDep = Annotated[Accounts, Depends(_accounts_dependency)]
 
 
 def session_token(connection: HTTPConnection) -> str | None:
