@@ -254,6 +254,44 @@ def test_one_tables_conflict_refuses_none_of_the_others(store: Store) -> None:  
     assert (two.actions, two.version) == (((0, "C1"),), 1)
 
 
+def test_a_group_commit_of_one_action_a_table_is_one_statement_refusing_only_the_conflict(
+    store: Store,  # noqa: F811
+) -> None:
+    """The hub's group commits hold one action a table: on PostgreSQL they are stored by one
+    statement (one round trip), which stores the others' actions and versions and nothing of
+    the table whose action number is stored already."""
+    for table_id in ("t1", "t2", "t3"):
+        create_table(store, table_id)
+    store.append("t1", 1, 0, "C1", 1, None)  # stored by another process
+    statements: list[str] = []
+
+    def seen(*args: Any) -> None:
+        statements.append(args[2])
+
+    sa.event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        refused = store.append_many(
+            [
+                AppendRow("t1", 1, 0, "C5", 1, None),
+                AppendRow("t2", 1, 0, "C1", 1, None, options={"resume": True}),
+                AppendRow("t3", 1, 0, "C2", 1, None),
+            ]
+        )
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", seen)
+    assert refused == {"t1"}
+    if store.engine.dialect.name == "postgresql":
+        assert len(statements) == 1
+    one, two, three = store.load("t1"), store.load("t2"), store.load("t3")
+    assert one is not None
+    assert two is not None
+    assert three is not None
+    assert (one.actions, one.version) == (((0, "C1"),), 1)  # as the other process stored it
+    assert (two.actions, two.version, two.options) == (((0, "C1"),), 1, {"resume": True})
+    assert (three.actions, three.version) == (((0, "C2"),), 1)
+    assert three.options == one.options  # kept where the row carries none
+
+
 # ------------------------------------------------------------------ two hubs
 
 
