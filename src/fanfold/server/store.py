@@ -415,7 +415,7 @@ class Store:
         """
         if not rows:
             return set()
-        if self._appends_in_one_statement(rows):
+        if self._one_statement_fits(rows):
             return self._append_in_one_statement(rows)
         now = time.time()
         with self._begin() as connection:
@@ -486,7 +486,7 @@ class Store:
             self._tell_lobby()
         return refused
 
-    def _appends_in_one_statement(self, rows: Sequence[AppendRow]) -> bool:
+    def _one_statement_fits(self, rows: Sequence[AppendRow]) -> bool:
         """Whether :meth:`append_many` may store ``rows`` with one statement: on PostgreSQL,
         a row per table (as the hub's group commits have: a table has one action in flight
         at most), no game's end among them (an end may change the lobby, or a rating)."""

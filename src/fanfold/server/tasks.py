@@ -41,77 +41,66 @@ async def run_bots(hub: Hub, live: LiveTable) -> None:
     after which another instant bot (``random``) answers at once is told with that answer: one
     message tells the run of instant bots' moves that ends at the person's next decision (each
     move is in its log), instead of one message a move, each the whole view, sent within a
-    millisecond of the next. A bot that thinks longer is told of before it thinks.
+    millisecond of the next. A bot that thinks longer is told of before it thinks (the move
+    before it is not :func:`_answered_at_once`).
     """
     TABLE.set(live.id)  # this task's lines are about the table (fanfold.server.logs)
     table = live.table
     untold = False  # a stored move is not yet told (the next instant bot answers with it)
-    try:
-        while True:
-            async with live.lock:
-                if live.evicted:
-                    return  # handed over to another process: it plays on there
-                seat = table.agent_to_move()
-                agent = table.seats[seat].agent if seat is not None else None
-                if seat is None or agent is None:
-                    return  # a human decides, or the game is over
-                if len(table.played) >= ENDLESS:
-                    log.warning("table %s: the bots stop after %d actions", live.id, ENDLESS)
-                    return  # play went round in circles (see ENDLESS): nothing more is stored
-                # The view and the legal actions now, so that the bot thinks off the loop
-                # without the lock; its choice is applied only on the version it was asked on.
-                view, legal, version = table.view(seat), table.legal_actions(), table.version
-                live.thinking = seat
-            if untold and not agent.instant:
-                untold = False
-                await hub.broadcast(live)  # told before a bot that takes its time thinks
-            decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
-            started = time.perf_counter()
+    while True:
+        async with live.lock:
+            if live.evicted:
+                return  # handed over to another process: it plays on there
+            seat = table.agent_to_move()
+            agent = table.seats[seat].agent if seat is not None else None
+            if seat is None or agent is None:
+                return  # a human decides, or the game is over
+            if len(table.played) >= ENDLESS:
+                log.warning("table %s: the bots stop after %d actions", live.id, ENDLESS)
+                return  # play went round in circles (see ENDLESS): nothing more is stored
+            # The view and the legal actions now, so that the bot thinks off the loop
+            # without the lock; its choice is applied only on the version it was asked on.
+            view, legal, version = table.view(seat), table.legal_actions(), table.version
+            live.thinking = seat
+        decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
+        started = time.perf_counter()
+        try:
+            if agent.instant:
+                # A choice of microseconds (``random``): made here, as a worker would make
+                # it (the same agent text and seed), without the pool's hand-over.
+                action = decide(decision)
+            else:
+                action = await hub.pool.decide(decision)
+        finally:
+            live.thinking = None
+        hub.metrics.bot_seconds.observe(time.perf_counter() - started)
+        async with live.lock:
+            if live.evicted:
+                return  # handed over to another process, or let go: it plays on there
+            if table.version != version:
+                continue  # an undo came in while the bot thought
+            played = table.submit_action(seat, action, version)
+            log.debug("seat %d's bot played %s (action %d)", seat, played.text, played.number)
             try:
-                if agent.instant:
-                    # A choice of microseconds (``random``): made here, as a worker would make
-                    # it (the same agent text and seed), without the pool's hand-over.
-                    action = decide(decision)
-                else:
-                    action = await hub.pool.decide(decision)
-            finally:
-                live.thinking = None
-            hub.metrics.bot_seconds.observe(time.perf_counter() - started)
-            async with live.lock:
-                if live.evicted:
-                    return  # handed over to another process, or let go: it plays on there
-                if table.version != version:
-                    continue  # an undo came in while the bot thought
-                played = table.submit_action(seat, action, version)
-                log.debug("seat %d's bot played %s (action %d)", seat, played.text, played.number)
-                try:
-                    await hub.store_played(live, played)
-                except StorageError:
-                    stored = False
-                else:
-                    stored = True
-            if not stored:  # taken back: the bot decides again once the store recovers
-                if untold:
-                    untold = False
-                    await hub.broadcast(live)
-                await asyncio.sleep(1.0)
-                continue
-            start_clock(hub, live)
-            if not hub.bot_pause and _answered_at_once(live):
-                untold = True
-                continue
-            untold = False
-            await hub.broadcast(live)
-            if hub.bot_pause:
-                await asyncio.sleep(hub.bot_pause)
-    except asyncio.CancelledError:
-        untold = False  # stopped by an undo (which tells the table), or the table let go
-        raise
-    finally:
-        if untold and not live.evicted:
-            # The run of instant bots ended (a person decides, the game is over): told now.
-            # A task stopped meanwhile (its table let go) tells nothing: its sockets close.
-            await hub.broadcast(live)
+                await hub.store_played(live, played)
+            except StorageError:
+                stored = False
+            else:
+                stored = True
+        if not stored:  # taken back: the bot decides again once the store recovers
+            if untold:
+                untold = False
+                await hub.broadcast(live)
+            await asyncio.sleep(1.0)
+            continue
+        start_clock(hub, live)
+        if not hub.bot_pause and _answered_at_once(live):
+            untold = True
+            continue
+        untold = False
+        await hub.broadcast(live)
+        if hub.bot_pause:
+            await asyncio.sleep(hub.bot_pause)
 
 
 def _answered_at_once(live: LiveTable) -> bool:
