@@ -18,7 +18,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -34,6 +34,7 @@ from fanfold.core.registry import AnyGame, get_game
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, fresh_agent_seed, make_seats, new_table
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
+from fanfold.server.appender import Appender
 from fanfold.server.bots import BotPool
 from fanfold.server.budget import BotBudget
 from fanfold.server.live import (
@@ -59,7 +60,15 @@ from fanfold.server.outbox import spectators_pacer
 from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
 from fanfold.server.protocol import game_catalogue, message_for, message_text
 from fanfold.server.ratings import LEVELS, RATED, check_rated, check_rated_seat, rated_game
-from fanfold.server.store import RESUME, AppendRow, Store, StoredSeat, StoredTable, token_hash
+from fanfold.server.store import (
+    RESUME,
+    AppendRow,
+    Store,
+    StoredSeat,
+    StoredTable,
+    fits_one_statement,
+    token_hash,
+)
 from fanfold.server.tasks import start_bots, start_clock
 
 #: A seat the creator plays.
@@ -126,8 +135,11 @@ class Hub:
         owner: Ownership | None = None,
         metrics: Metrics | None = None,
         server_name: str | None = None,
+        appender: Appender | None = None,
     ) -> None:
         self.store = store
+        #: Stores most group commits from the event loop, on PostgreSQL (see :meth:`_commit`).
+        self.appender = appender
         self.server_name = server_name
         # ---- several processes on one store (fanfold.server.ownership) and metrics
         self.owner = owner
@@ -949,9 +961,12 @@ class Hub:
         with what the write raised, or with :class:`ElsewhereError` when the store refused the
         row: another process stored the table's action of that number first).
 
-        The writes run in the store's own thread (:attr:`writer`), one at a time, never on the
-        event loop: on PostgreSQL a commit is a few round trips to the database, which would
-        hold up every table of the process. While one write is in flight, the rows of every
+        The writes run in the store's own thread (:attr:`writer`), one at a time, never
+        blocking the event loop: on PostgreSQL a commit is a few round trips to the database,
+        which would hold up every table of the process. Where there is an :attr:`appender`
+        (a server on PostgreSQL), a batch's actions that end no game are one statement sent
+        from the event loop instead, awaited, beside the thread's part of the batch
+        (:mod:`fanfold.server.appender`). While one write is in flight, the rows of every
         other table queue and are committed together by the next (a group commit); a rated
         game's end is committed alone, so that its transaction locks only its own players'
         ratings (in one order: :mod:`fanfold.server.ratings`). A table has one row in flight
@@ -966,16 +981,11 @@ class Hub:
 
     async def _write_pending(self) -> None:
         """Write the queued rows, batch after batch, until none is left."""
-        loop = asyncio.get_running_loop()
         batch: list[tuple[AppendRow, asyncio.Future[None]]] = []
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
-                rows = [row for row, _ in batch]
-                # The write's lines name every table it stores (fanfold.server.logs).
-                names = " ".join(dict.fromkeys(row.table_id for row in rows))
-                written = loop.run_in_executor(self.writer, self._write, rows, names)
-                refused, errors = await asyncio.shield(written)
+                refused, errors = await asyncio.shield(self._write_batch([r for r, _ in batch]))
                 for row, future in batch:
                     if future.done():
                         continue
@@ -994,6 +1004,52 @@ class Hub:
                 if not future.done():
                     future.set_exception(StorageError("the server is stopping"))
             self._pending = []
+
+    async def _write_batch(
+        self, rows: list[AppendRow]
+    ) -> tuple[set[str], dict[str, BaseException]]:
+        """Store one batch: the rows :attr:`appender` takes (one a table, no game's end) from
+        the event loop, the others in the store's thread (:meth:`_write`), both at once;
+        returns the tables refused and the error of each table that failed."""
+        quick: list[AppendRow] = []
+        rest = rows
+        if self.appender is not None:
+            quick = [row for row in rows if row.outcome is None and row.on_end is None]
+            if fits_one_statement(quick):
+                rest = [row for row in rows if row.outcome is not None or row.on_end is not None]
+            else:
+                quick = []
+        jobs: list[Awaitable[tuple[set[str], dict[str, BaseException]]]] = []
+        if quick:
+            jobs.append(self._write_quick(quick))
+        if rest:
+            # The write's lines name every table it stores (fanfold.server.logs).
+            names = " ".join(dict.fromkeys(row.table_id for row in rest))
+            loop = asyncio.get_running_loop()
+            jobs.append(loop.run_in_executor(self.writer, self._write, rest, names))
+        refused: set[str] = set()
+        errors: dict[str, BaseException] = {}
+        for found, failed in await asyncio.gather(*jobs):
+            refused |= found
+            errors.update(failed)
+        return refused, errors
+
+    async def _write_quick(
+        self, rows: list[AppendRow]
+    ) -> tuple[set[str], dict[str, BaseException]]:
+        """Store ``rows`` with :attr:`appender`; the same answer as :meth:`_write`."""
+        assert self.appender is not None
+        started = time.perf_counter()
+        with about(" ".join(row.table_id for row in rows)):
+            try:
+                refused = await self.appender.append(rows)
+            except Exception as error:
+                log.warning("%d actions could not be stored: %s", len(rows), error)
+                return set(), {row.table_id: error for row in rows}
+            took = time.perf_counter() - started
+            log.debug("%d actions stored in %.1f ms", len(rows), took * 1e3)
+        self.metrics.store_seconds.observe(took)
+        return refused, {}
 
     def _write(
         self, rows: list[AppendRow], names: str
@@ -1062,6 +1118,12 @@ class Hub:
             return
         async with live.lock:
             self.let_go(live)
+
+    async def flush(self, timeout: float = 10.0) -> None:
+        """Wait (at most ``timeout`` seconds) for the actions being stored (the server
+        stops)."""
+        if self._writing is not None:
+            await asyncio.wait({self._writing}, timeout=timeout)
 
     async def drop_all(self) -> None:
         """This process's locks are gone (its connection to the store broke): every table

@@ -27,6 +27,7 @@ from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import all_games
 from fanfold.server import allocator
 from fanfold.server.accounts import Accounts
+from fanfold.server.appender import Appender
 from fanfold.server.bots import BotPool
 from fanfold.server.checks import HealthServer, Readiness
 from fanfold.server.hub import Hub
@@ -325,6 +326,8 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         owner = Ownership(settings.store_url) if is_postgresql(settings.store_url) else None
         if owner is not None:
             await owner.start()
+        # There, most moves are stored from the event loop (fanfold.server.appender).
+        appender = Appender(settings.store_url) if owner is not None else None
         metrics = Metrics()
         hub = Hub(
             store,
@@ -341,6 +344,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             owner=owner,
             metrics=metrics,
             server_name=settings.server_name,
+            appender=appender,
         )
         metrics.watch_tables(
             lambda: len(hub.live), lambda: len(owner.held) if owner is not None else 0
@@ -386,7 +390,10 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
                     if task is not None:
                         task.cancel()
             hub.executor.shutdown(wait=False, cancel_futures=True)
-            await asyncio.to_thread(hub.writer.shutdown)  # the actions being written first
+            await hub.flush()  # the actions being written first
+            await asyncio.to_thread(hub.writer.shutdown)
+            if appender is not None:
+                await appender.close()
             hub.pool.shutdown()
             await lobby.close()
             if owner is not None:

@@ -29,8 +29,24 @@ from fanfold.core.errors import FanfoldError
 
 metadata = sa.MetaData()
 
-#: One action's values in :meth:`Store._append_in_one_statement` (psycopg's placeholders).
-_APPENDED_VALUES = "(%s::varchar, %s::integer, %s::integer, %s::varchar, %s::integer, %s::text)"
+#: A group commit of one action a table on PostgreSQL as one statement (one round trip): each
+#: action is inserted unless its number is stored already, and only the tables whose action went
+#: in get their new version and options (a single statement is atomic, and each table has one
+#: row, so a refused table has nothing of its own to take back); it answers the tables stored.
+#: The rows come as six arrays (:func:`quick_append_parameters`), so the text is the same for
+#: any number of rows and PostgreSQL plans it once a connection.
+QUICK_APPEND = (
+    "WITH new AS (SELECT * FROM unnest(%s::varchar[], %s::integer[], %s::integer[], "
+    "%s::varchar[], %s::integer[], %s::text[]) AS n (table_id, number, seat, text, version, "
+    "options)), "
+    "stored AS (INSERT INTO actions (table_id, number, seat, text) "
+    "SELECT table_id, number, seat, text FROM new "
+    "ON CONFLICT DO NOTHING RETURNING table_id), "
+    "touched AS (UPDATE tables SET version = new.version, updated = %s, "
+    "outcome = NULL, options = coalesce(new.options, tables.options) FROM new "
+    "WHERE tables.id = new.table_id AND new.table_id IN (SELECT table_id FROM stored)) "
+    "SELECT table_id FROM stored"
+)
 
 tables = sa.Table(
     "tables",
@@ -74,6 +90,28 @@ actions = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("text", sa.String(400), nullable=False),
 )
+
+
+def fits_one_statement(rows: Sequence[AppendRow]) -> bool:
+    """Whether ``rows`` may be stored by :data:`QUICK_APPEND`: a row per table (as the hub's
+    group commits have: a table has one action in flight at most), no game's end among them
+    (an end may change the lobby, or a rating)."""
+    return all(row.outcome is None and row.on_end is None for row in rows) and len(
+        {row.table_id for row in rows}
+    ) == len(rows)
+
+
+def quick_append_parameters(rows: Sequence[AppendRow]) -> tuple[object, ...]:
+    """:data:`QUICK_APPEND`'s parameters for ``rows``: a list per column, then the time."""
+    return (
+        [row.table_id for row in rows],
+        [row.number for row in rows],
+        [row.seat for row in rows],
+        [row.text for row in rows],
+        [row.version for row in rows],
+        [json.dumps(row.options) if row.options is not None else None for row in rows],
+        time.time(),
+    )
 
 
 def token_hash(token: str) -> str:
@@ -487,41 +525,17 @@ class Store:
         return refused
 
     def _one_statement_fits(self, rows: Sequence[AppendRow]) -> bool:
-        """Whether :meth:`append_many` may store ``rows`` with one statement: on PostgreSQL,
-        a row per table (as the hub's group commits have: a table has one action in flight
-        at most), no game's end among them (an end may change the lobby, or a rating)."""
-        return (
-            self.engine.dialect.name == "postgresql"
-            and all(row.outcome is None and row.on_end is None for row in rows)
-            and len({row.table_id for row in rows}) == len(rows)
-        )
+        """Whether :meth:`append_many` may store ``rows`` with one statement
+        (:data:`QUICK_APPEND`): on PostgreSQL, when :func:`fits_one_statement`."""
+        return self.engine.dialect.name == "postgresql" and fits_one_statement(rows)
 
     def _append_in_one_statement(self, rows: Sequence[AppendRow]) -> set[str]:
-        """:meth:`append_many` on PostgreSQL as one statement, so one round trip to the
-        database in place of five (the transaction's start, the actions' insert, the tables'
-        update, the commit, besides the pool's check of the connection): each action is
-        inserted unless its number is stored already, and only the tables whose action was
-        inserted get their new version (a single statement is atomic, and each table has one
-        row here, so a refused table has nothing of its own to take back). Returns the
-        refused tables."""
-        values = ", ".join([_APPENDED_VALUES] * len(rows))
-        statement = (
-            f"WITH new (table_id, number, seat, text, version, options) AS (VALUES {values}), "
-            "stored AS (INSERT INTO actions (table_id, number, seat, text) "
-            "SELECT table_id, number, seat, text FROM new "
-            "ON CONFLICT DO NOTHING RETURNING table_id), "
-            "touched AS (UPDATE tables SET version = new.version, updated = %s, "
-            "outcome = NULL, options = coalesce(new.options, tables.options) FROM new "
-            "WHERE tables.id = new.table_id AND new.table_id IN (SELECT table_id FROM stored)) "
-            "SELECT table_id FROM stored"
-        )
-        parameters: list[object] = []
-        for row in rows:
-            options = json.dumps(row.options) if row.options is not None else None
-            parameters += [row.table_id, row.number, row.seat, row.text, row.version, options]
-        parameters.append(time.time())
+        """:meth:`append_many` on PostgreSQL as one statement (:data:`QUICK_APPEND`), so one
+        round trip to the database besides the pool's check of the connection, in place of
+        five; returns the refused tables. (A running server makes these commits from its
+        event loop instead, :class:`fanfold.server.appender.Appender`.)"""
         with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-            stored = connection.exec_driver_sql(statement, tuple(parameters)).all()
+            stored = connection.exec_driver_sql(QUICK_APPEND, quick_append_parameters(rows)).all()
         return {row.table_id for row in rows} - {found[0] for found in stored}
 
     def truncate(
