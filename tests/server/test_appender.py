@@ -18,7 +18,12 @@ from fanfold.server.appender import Appender
 from fanfold.server.hub import Hub
 from fanfold.server.ownership import libpq_url
 from fanfold.server.store import AppendRow, Store
-from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
+from tests.server.test_ownership import (
+    CONFLICTING_COMMIT,
+    assert_all_but_the_conflict_stored,
+    pg_url,  # noqa: F401 (fixture)
+    three_tables_one_taken,
+)
 from tests.server.test_store import create_table, postgres_cluster  # noqa: F401 (fixture)
 
 MORRIS = get_game("morris")
@@ -36,78 +41,49 @@ def test_one_statement_stores_each_tables_action_and_refuses_only_the_conflict(
     pg_url: str,  # noqa: F811
 ) -> None:
     store = Store(pg_url)
-    for table_id in ("t1", "t2", "t3"):
-        create_table(store, table_id)
-    store.append("t1", 1, 0, "C1", 1, None)  # stored by another process
+    three_tables_one_taken(store)
 
     async def run() -> set[str]:
         appender = Appender(pg_url)
         try:
-            return await appender.append(
-                [
-                    AppendRow("t1", 1, 0, "C5", 1, None),
-                    AppendRow("t2", 1, 0, "C1", 1, None, options={"resume": True}),
-                    AppendRow("t3", 1, 0, "C2", 1, None),
-                ]
-            )
+            return await appender.append(CONFLICTING_COMMIT)
         finally:
             await appender.close()
 
     try:
         assert asyncio.run(run()) == {"t1"}
-        one, two, three = store.load("t1"), store.load("t2"), store.load("t3")
-        assert one is not None and two is not None and three is not None
-        assert (one.actions, one.version) == (((0, "C1"),), 1)  # as the other process stored it
-        assert (two.actions, two.version, two.options) == (((0, "C1"),), 1, {"resume": True})
-        assert (three.actions, three.version) == (((0, "C2"),), 1)
-        assert three.options == one.options  # kept where the row carries none
+        assert_all_but_the_conflict_stored(store)
     finally:
         store.close()
 
 
-def test_a_connection_cut_while_in_use_fails_one_commit_and_the_next_reconnects(
+@pytest.mark.parametrize("idle", [False, True], ids=["in use", "idle"])
+def test_a_cut_connection_costs_one_commit_in_use_and_none_when_idle(
     pg_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+    idle: bool,
 ) -> None:
+    """A connection cut while in use fails the commit that finds it cut (nothing of it
+    stored; sent again, it goes in on a new connection); one cut while idle is found by the
+    check before use, and the commit goes in."""
+    if idle:
+        monkeypatch.setattr(appender_module, "IDLE_CHECK_SECONDS", 0.0)
     store = Store(pg_url)
     create_table(store, "t1")
+    second = AppendRow("t1", 2, 1, "C2", 2, None)
 
     async def run() -> None:
         appender = Appender(pg_url)
         try:
             assert await appender.append([AppendRow("t1", 1, 0, "C1", 1, None)]) == set()
             await _cut(appender, pg_url)
-            with pytest.raises(psycopg.OperationalError):
-                await appender.append([AppendRow("t1", 2, 1, "C2", 2, None)])
-            stored = store.load("t1")
-            assert stored is not None and (stored.actions, stored.version) == (((0, "C1"),), 1)
-            # The commit told of the failure may be sent again: it goes in, on a new connection.
-            assert await appender.append([AppendRow("t1", 2, 1, "C2", 2, None)]) == set()
-        finally:
-            await appender.close()
-
-    try:
-        asyncio.run(run())
-        stored = store.load("t1")
-        assert stored is not None
-        assert (stored.actions, stored.version) == (((0, "C1"), (1, "C2")), 2)
-    finally:
-        store.close()
-
-
-def test_a_connection_cut_while_idle_costs_no_commit(
-    pg_url: str,  # noqa: F811
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(appender_module, "IDLE_CHECK_SECONDS", 0.0)
-    store = Store(pg_url)
-    create_table(store, "t1")
-
-    async def run() -> None:
-        appender = Appender(pg_url)
-        try:
-            await appender.append([AppendRow("t1", 1, 0, "C1", 1, None)])
-            await _cut(appender, pg_url)
-            assert await appender.append([AppendRow("t1", 2, 1, "C2", 2, None)]) == set()
+            if not idle:
+                with pytest.raises(psycopg.OperationalError):
+                    await appender.append([second])
+                stored = store.load("t1")
+                assert stored is not None
+                assert (stored.actions, stored.version) == (((0, "C1"),), 1)
+            assert await appender.append([second]) == set()
         finally:
             await appender.close()
 
@@ -181,7 +157,8 @@ def test_a_hub_stores_its_moves_from_the_event_loop_and_a_games_end_in_its_threa
     try:
         for table_id, moves in played.items():
             stored = store.load(table_id)
-            assert stored is not None and stored.outcome is not None
+            assert stored is not None
+            assert stored.outcome is not None
             assert list(stored.actions) == moves
     finally:
         store.close()

@@ -254,34 +254,25 @@ def test_one_tables_conflict_refuses_none_of_the_others(store: Store) -> None:  
     assert (two.actions, two.version) == (((0, "C1"),), 1)
 
 
-def test_a_group_commit_of_one_action_a_table_is_one_statement_refusing_only_the_conflict(
-    store: Store,  # noqa: F811
-) -> None:
-    """The hub's group commits hold one action a table: on PostgreSQL they are stored by one
-    statement (one round trip), which stores the others' actions and versions and nothing of
-    the table whose action number is stored already."""
+#: A group commit of three tables whose first has its action 1 stored already (by another
+#: process, :func:`three_tables_one_taken`).
+CONFLICTING_COMMIT = (
+    AppendRow("t1", 1, 0, "C5", 1, None),
+    AppendRow("t2", 1, 0, "C1", 1, None, options={"resume": True}),
+    AppendRow("t3", 1, 0, "C2", 1, None),
+)
+
+
+def three_tables_one_taken(store: Store) -> None:  # noqa: F811
+    """Three tables, the first with action 1 stored (as another process stored it)."""
     for table_id in ("t1", "t2", "t3"):
         create_table(store, table_id)
-    store.append("t1", 1, 0, "C1", 1, None)  # stored by another process
-    statements: list[str] = []
+    store.append("t1", 1, 0, "C1", 1, None)
 
-    def seen(*args: Any) -> None:
-        statements.append(args[2])
 
-    sa.event.listen(store.engine, "before_cursor_execute", seen)
-    try:
-        refused = store.append_many(
-            [
-                AppendRow("t1", 1, 0, "C5", 1, None),
-                AppendRow("t2", 1, 0, "C1", 1, None, options={"resume": True}),
-                AppendRow("t3", 1, 0, "C2", 1, None),
-            ]
-        )
-    finally:
-        sa.event.remove(store.engine, "before_cursor_execute", seen)
-    assert refused == {"t1"}
-    if store.engine.dialect.name == "postgresql":
-        assert len(statements) == 1
+def assert_all_but_the_conflict_stored(store: Store) -> None:  # noqa: F811
+    """After :data:`CONFLICTING_COMMIT`: the others' actions, versions and options stored,
+    nothing of the first table's."""
     one, two, three = store.load("t1"), store.load("t2"), store.load("t3")
     assert one is not None
     assert two is not None
@@ -290,6 +281,29 @@ def test_a_group_commit_of_one_action_a_table_is_one_statement_refusing_only_the
     assert (two.actions, two.version, two.options) == (((0, "C1"),), 1, {"resume": True})
     assert (three.actions, three.version) == (((0, "C2"),), 1)
     assert three.options == one.options  # kept where the row carries none
+
+
+def test_a_group_commit_of_one_action_a_table_is_one_statement_refusing_only_the_conflict(
+    store: Store,  # noqa: F811
+) -> None:
+    """The hub's group commits hold one action a table: on PostgreSQL they are stored by one
+    statement (one round trip), which stores the others' actions and versions and nothing of
+    the table whose action number is stored already."""
+    three_tables_one_taken(store)
+    statements: list[str] = []
+
+    def seen(*args: Any) -> None:
+        statements.append(args[2])
+
+    sa.event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        refused = store.append_many(list(CONFLICTING_COMMIT))
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", seen)
+    assert refused == {"t1"}
+    if store.engine.dialect.name == "postgresql":
+        assert len(statements) == 1
+    assert_all_but_the_conflict_stored(store)
 
 
 # ------------------------------------------------------------------ two hubs
