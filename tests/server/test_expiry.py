@@ -174,7 +174,9 @@ def test_start_up_expires_first_and_never_expire_keeps_everything(store: Store) 
     _age(store, ["old"], 40)
 
     async def scenario(expire: float | None) -> tuple[int, list[str]]:
-        hub = Hub(store, bot_seconds=None, expire_seconds=expire)
+        # The bots pause after each move, so that they cannot finish the game (and take it
+        # off the unfinished tables) before they are stopped below.
+        hub = Hub(store, bot_seconds=None, bot_pause=60.0, expire_seconds=expire)
         loaded = await hub.resume_all()
         stopped = [live.bots for live in hub.live.values() if live.bots is not None]
         for task in stopped:
