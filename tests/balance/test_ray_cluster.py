@@ -26,6 +26,21 @@ def free_port() -> int:
         return port
 
 
+def cluster_ports() -> tuple[list[int], range]:
+    """Eight free ports for the head's components and a range of 40 for its workers, none
+    of the eight inside the range (Ray refuses a port that two components would use)."""
+    start = free_port() + 1
+    while start + 40 > 65536:
+        start = free_port() + 1
+    workers = range(start, start + 40)
+    ports: list[int] = []
+    while len(ports) < 8:
+        port = free_port()
+        if port not in workers and port not in ports:
+            ports.append(port)
+    return ports, workers
+
+
 pytest.importorskip("ray.util.client", reason="the ray extra is installed by scripts/test.sh")
 
 
@@ -36,7 +51,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
     # pytest's folders are too deep for it, so the temp folder is a short one of its own.
     temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
     token = secrets.token_hex(32)
-    ports = [free_port() for _ in range(9)]
+    ports, workers = cluster_ports()
     env = {**os.environ, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}
     command = [
         sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block",
@@ -44,7 +59,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
         f"--node-manager-port={ports[2]}", f"--object-manager-port={ports[3]}",
         f"--dashboard-agent-listen-port={ports[4]}", f"--metrics-export-port={ports[5]}",
         f"--runtime-env-agent-port={ports[6]}", f"--dashboard-agent-grpc-port={ports[7]}",
-        f"--min-worker-port={ports[8] + 1}", f"--max-worker-port={ports[8] + 40}",
+        f"--min-worker-port={workers[0]}", f"--max-worker-port={workers[-1]}",
         f"--temp-dir={temp}", "--num-cpus=1", "--include-dashboard=false",
     ]  # fmt: skip
     log = (temp / "head.log").open("w")
