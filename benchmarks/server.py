@@ -605,20 +605,24 @@ def haproxy(folder: Path, ports: list[int], health: list[int]) -> Iterator[int]:
         (folder / "haproxy.log").write_text("")
 
 
-def live_tables(port: int) -> float:
-    """The tables in the memory of the process on ``port`` (its ``/metrics``)."""
+def gauge(port: int, name: str) -> float:
+    """A gauge of the process on ``port`` (its ``/metrics``): ``fanfold_tables_live``, the
+    tables in its memory; ``fanfold_rate_counters``, its clients' rate-limit counters."""
     text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
     for line in text.splitlines():
-        if line.startswith("fanfold_tables_live "):
+        if line.startswith(f"{name} "):
             return float(line.split()[1])
     return float("nan")
 
 
 def wait_empty(ports: list[int], keep_seconds: float) -> None:
     """Wait until every table left the memory of every process (``--keep-seconds`` after
-    its last use), and for the sweep that follows."""
-    deadline = time.monotonic() + keep_seconds + 120
-    while time.monotonic() < deadline and any(live_tables(port) for port in ports):
+    its last use) and every client's rate-limit counter went (a minute after the client's
+    last request), and for the sweep that follows."""
+    deadline = time.monotonic() + keep_seconds + 180
+    while time.monotonic() < deadline and any(
+        gauge(port, "fanfold_tables_live") or gauge(port, "fanfold_rate_counters") for port in ports
+    ):
         time.sleep(1.0)
     time.sleep(max(3.0, keep_seconds / 2))
 
@@ -627,7 +631,8 @@ def wait_empty(ports: list[int], keep_seconds: float) -> None:
 class Run:
     """What one process count measured: a tally per level, the memory of each process (MB:
     after start-up, idle after a table or two of each game came and left, at the end of the
-    levels, after the levels' tables left memory), and the kill's tally."""
+    levels, after the levels' tables and their clients' rate-limit counters left memory), and
+    the kill's tally."""
 
     levels: dict[tuple[int, float], tuple[Tally, float]] = field(default_factory=dict)
     started: list[float] = field(default_factory=list)
@@ -692,8 +697,9 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
         if args.aim_ms is not None:
             result.largest = largest_within_aim(base, count, args)
         result.loaded = [memory_mb(process.pid)[0] for process in processes]
-        # Every table leaves memory once nobody plays it (--keep-seconds), then the memory
-        # each process kept is read.
+        # Every table leaves memory once nobody plays it (--keep-seconds), every client's
+        # rate-limit counter a minute after its last request; then the memory each process
+        # kept is read.
         wait_empty(ports, args.keep_seconds)
         result.after = [memory_mb(process.pid)[0] for process in processes]
         if count > 1:
@@ -875,7 +881,10 @@ def cluster_table(runs: dict[int, Run], args: argparse.Namespace) -> None:
         ("memory after start-up, MB a process", [runs[n].started for n in counts]),
         ("memory idle (every game played once), MB a process", [runs[n].idle for n in counts]),
         ("memory at the end of the levels, MB a process", [runs[n].loaded for n in counts]),
-        ("memory after its tables left, MB a process", [runs[n].after for n in counts]),
+        (
+            "memory after its tables and clients' counters left, MB a process",
+            [runs[n].after for n in counts],
+        ),
     ):
         row(label, [" / ".join(f"{v:.0f}" for v in value) for value in values])
     row(

@@ -9,12 +9,15 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from limits import RateLimitItemPerMinute
+from limits.strategies import MovingWindowRateLimiter
 
 from fanfold.core.registry import get_game
 from fanfold.server import runtime
 from fanfold.server.app import NO_AUTOMATIC_FULL_COLLECTION, create_app
 from fanfold.server.hub import Hub, Watcher
 from fanfold.server.store import Store
+from fanfold.server.throttle import QuietMemoryStorage
 from tests.server.support import JSON, act, look, open_table, sqlite_url
 
 MORRIS = get_game("morris")
@@ -229,4 +232,42 @@ def test_the_sweeper_gives_memory_back_once_half_the_tables_left(
             time.sleep(0.1)
         assert not hub.live
         time.sleep(1.5)  # a sweep after the one that let them go
+    assert bool(calls) is given_back
+
+
+@pytest.mark.parametrize(("clients", "given_back"), [(4, True), (2, False)])
+def test_the_sweeper_forgets_passed_rate_windows_and_gives_memory_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clients: int, given_back: bool
+) -> None:
+    """The clients' rate-limit counters go once their minute passed, without a request to
+    sweep them, and the memory goes back once half of them went and at least
+    GIVE_BACK_COUNTERS (here 3) did."""
+    calls: list[float] = []
+    give_back = runtime._give_back
+
+    def counted() -> tuple[int, bool]:
+        calls.append(time.monotonic())
+        return give_back()
+
+    monkeypatch.setattr(runtime, "GIVE_BACK_COUNTERS", 3)
+    monkeypatch.setattr(runtime, "_give_back", counted)
+    app = create_app(sqlite_url(tmp_path), bot_seconds=None, keep_seconds=1.0)
+    with TestClient(app) as client:
+        counters: QuietMemoryStorage = app.state.rate_counters
+        limiter = MovingWindowRateLimiter(counters)
+        for number in range(clients):
+            assert limiter.hit(RateLimitItemPerMinute(5), "requests", f"192.0.2.{number}")
+        metrics = client.get("/metrics").text  # a scrape is not counted
+        assert f"fanfold_rate_counters {float(clients)}" in metrics
+        time.sleep(1.5)  # a sweep sees them all, in their minute
+        assert counters.clients == clients
+        for entries in list(counters.events.values()):  # their minute has passed
+            for entry in entries:
+                entry.expiry = time.time() - 1
+        deadline = time.monotonic() + 10
+        while counters.clients and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert counters.clients == 0
+        assert "fanfold_rate_counters 0.0" in client.get("/metrics").text
+        time.sleep(0.3)
     assert bool(calls) is given_back

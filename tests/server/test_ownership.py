@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -348,6 +349,44 @@ def test_a_table_is_handed_over_to_the_process_that_asks(pg_url: str) -> None:
             stored = _stored_actions(pg_url, table)
             assert [number for number, _, _ in stored] == [1, 2, 3, 4, 5]
             assert [text for _, _, text in stored] == played
+
+    asyncio.run(run())
+
+
+def test_tables_leaving_memory_together_are_let_go_in_one_statement(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crowd's idle tables leave memory in one sweep: their locks go in one statement,
+    and another process may then take every one of them."""
+
+    async def run() -> None:
+        async with _two_hubs(pg_url) as (first, first_owner, second, second_owner):
+            tables = [
+                (await first.create(MORRIS, MORRIS.preset("complete").config, ["you", "you"])).id
+                for _ in range(5)
+            ]
+            assert first_owner.held == set(tables)
+            statements: list[str] = []
+            connection = first_owner._connection()
+            execute = connection.execute
+
+            async def counted(query: Any, params: Any = None) -> Any:
+                statements.append(str(query))
+                return await execute(query, params)
+
+            monkeypatch.setattr(connection, "execute", counted)
+            assert first.evict_idle(now=time.monotonic() + 10 * first.keep_seconds) == 5
+            for _ in range(100):
+                if statements:
+                    break
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.1)
+            assert len(statements) == 1
+            assert "pg_advisory_unlock" in statements[0]
+            assert first_owner.held == set()
+            assert all(await asyncio.gather(*(second_owner.take(t, wait=0) for t in tables)))
+            live = await second.get(tables[0])  # and play them there
+            assert live.table.version == 0
 
     asyncio.run(run())
 

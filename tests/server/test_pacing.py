@@ -134,12 +134,14 @@ def test_the_limits_count_without_starting_threads_and_forget_passed_windows() -
     assert threading.active_count() == threads  # the stock storage starts a timer per 10 ms
     assert hits[:150] == [True] * 150  # three for each of the fifty clients
     assert not any(hits[150:])  # the fourth of each is refused
-    assert len(storage.events) == 50
+    assert len(storage.events) == storage.clients == 50
+    assert dict(storage.locks) == {}  # one lock for all, not one kept for each client
     for entries in storage.events.values():  # their minute has passed
         for entry in entries:
             entry.expiry = time.time() - 1
-    storage.sweep()
+    assert storage.sweep() == 50
     assert storage.events == {}
+    assert storage.clients == 0
 
 
 def test_the_routes_dependencies_run_on_the_event_loop_not_in_worker_threads(

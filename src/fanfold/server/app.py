@@ -70,7 +70,7 @@ from fanfold.server.runtime import (
     lifespan,
 )
 from fanfold.server.settings import Settings
-from fanfold.server.throttle import ClientLimits, Throttle, trusted_networks
+from fanfold.server.throttle import ClientLimits, QuietMemoryStorage, Throttle, trusted_networks
 from fanfold.server.ws import BURST, MAX_MESSAGE, RATE
 from fanfold.server.ws import router as socket_router
 
@@ -185,7 +185,9 @@ def create_app(
     app.add_middleware(CrossSiteGuard)  # another site's requests, before any is read
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     # A client over its limits costs the server as little as possible.
-    app.add_middleware(Throttle, limits=settings.limits, trusted_proxies=proxies)
+    # Its counts, which the sweeper lets go once their windows pass (fanfold.server.runtime).
+    app.state.rate_counters = counters = QuietMemoryStorage()
+    app.add_middleware(Throttle, limits=settings.limits, trusted_proxies=proxies, counters=counters)
     app.add_middleware(TableContext)  # the log lines of a table's requests name it
     app.add_middleware(ProtocolHeader)  # outermost: every answer names the protocol
 

@@ -765,7 +765,7 @@ class Hub:
         ]
         for table_id in gone:
             self.live.pop(table_id).evicted = True
-            self._disown_soon(table_id)
+        self._disown_soon(*gone)
         return len(gone)
 
     async def resume_all(self) -> int:
@@ -814,7 +814,7 @@ class Hub:
             live = self.live.pop(table_id, None)
             if live is not None:
                 live.evicted = True
-            self._disown_soon(table_id)
+        self._disown_soon(*gone)
         if gone:
             log.info("%d abandoned tables expired", len(gone))
         return gone
@@ -1085,13 +1085,15 @@ class Hub:
                 "this table is played by another server process just now; try again"
             )
 
-    async def _disown(self, table_id: str) -> None:
-        if self.owner is not None and table_id not in self.live:
-            await self.owner.release(table_id)
-
-    def _disown_soon(self, table_id: str) -> None:
+    async def _disown(self, *table_ids: str) -> None:
+        """Let go this process's ownership of those of ``table_ids`` not in memory (again)."""
         if self.owner is not None:
-            asyncio.get_running_loop().create_task(self._disown(table_id))
+            await self.owner.release_many(t for t in table_ids if t not in self.live)
+
+    def _disown_soon(self, *table_ids: str) -> None:
+        """:meth:`_disown` in a task of its own, in one statement for all of them."""
+        if self.owner is not None and table_ids:
+            asyncio.get_running_loop().create_task(self._disown(*table_ids))
 
     def let_go(self, live: LiveTable, reason: str = MOVED) -> None:
         """Drop ``live`` from memory now: its bots and timer stop, its sockets are closed

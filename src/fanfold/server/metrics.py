@@ -1,7 +1,7 @@
 """What one server process counts and times, for Prometheus (``GET /metrics``): the tables
 live, the actions stored (a counter: actions per second is its rate), the act-to-ok latency,
-the bots' decision time, the store's write time (one group commit) and the WebSocket
-connections open.
+the bots' decision time, the store's write time (one group commit), the WebSocket
+connections open and the clients' rate-limit counters held.
 
 Each application has a registry of its own (several applications may run in one process, as
 in the tests), so the names never clash.
@@ -60,11 +60,21 @@ class Metrics:
         self.sockets = Gauge(
             "fanfold_websockets", "WebSocket connections open.", registry=self.registry
         )
+        self.rate_counters = Gauge(
+            "fanfold_rate_counters",
+            "Clients' rate-limit counters held (one per client and kind of limit, kept a "
+            "minute after the client's last request).",
+            registry=self.registry,
+        )
 
     def watch_tables(self, live: Callable[[], float], owned: Callable[[], float]) -> None:
         """Read the tables live and owned from these functions at each scrape."""
         self.tables_live.set_function(live)
         self.tables_owned.set_function(owned)
+
+    def watch_counters(self, held: Callable[[], float]) -> None:
+        """Read the rate-limit counters held from this function at each scrape."""
+        self.rate_counters.set_function(held)
 
     def exposition(self) -> bytes:
         """The metrics in Prometheus's text format."""

@@ -46,7 +46,7 @@ import os
 import re
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 import psycopg
 import sqlalchemy as sa
@@ -271,13 +271,33 @@ class Ownership:
         notify the process that asked for it."""
         if table_id not in self.held:
             return
-        self.held.discard(table_id)
-        try:
-            await self._connection().execute("SELECT pg_advisory_unlock(%s)", (lock_key(table_id),))
-            if told:
+        await self.release_many([table_id])
+        if told:
+            try:
                 await self._notify({"released": table_id, "by": self.name})
-        except Exception:  # the connection is gone: so is the lock
-            log.warning("table %s: its lock could not be let go", table_id, exc_info=True)
+            except Exception:  # the connection is gone: so is the lock
+                log.warning("table %s: its release could not be told", table_id, exc_info=True)
+
+    async def release_many(self, table_ids: Iterable[str]) -> None:
+        """Let go every one of ``table_ids`` this process owns, in one statement: when a
+        crowd's tables leave memory together, a round trip each queued them for seconds on
+        the one lock connection."""
+        letting = [table_id for table_id in dict.fromkeys(table_ids) if table_id in self.held]
+        if not letting:
+            return
+        self.held.difference_update(letting)
+        try:
+            await self._connection().execute(
+                "SELECT pg_advisory_unlock(k) FROM unnest(%s::bigint[]) AS u(k)",
+                ([lock_key(table_id) for table_id in letting],),
+            )
+        except Exception:  # the connection is gone: so are the locks
+            log.warning(
+                "%d tables' locks could not be let go (%s...)",
+                len(letting),
+                letting[0],
+                exc_info=True,
+            )
 
     def _connection(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
         if self._locks is None or self._locks.closed:

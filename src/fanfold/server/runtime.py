@@ -37,6 +37,7 @@ from fanfold.server.ownership import Ownership, is_postgresql
 from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER
 from fanfold.server.settings import Settings
 from fanfold.server.store import Store
+from fanfold.server.throttle import QuietMemoryStorage
 
 log = logging.getLogger(__name__)
 
@@ -223,6 +224,17 @@ EXPIRY_SWEEP_SECONDS = 3600.0
 #: rather than at its ten minutes: the tables that left hold their memory until it runs.
 GIVE_BACK_TABLES = 50
 
+#: The same for the rate limits' counters (:class:`fanfold.server.throttle.QuietMemoryStorage`,
+#: one per client and kind of limit, kept a minute after the client's last request): a crowd
+#: that came and went leaves thousands of them, made during the load and spread over the
+#: memory it took, which they keep until they go and the collection hands it back.
+GIVE_BACK_COUNTERS = 1000
+
+
+def _halved(peak: int, now: int, least: int) -> bool:
+    """Whether a count fell to half of its ``peak`` or below, by ``least`` at least."""
+    return peak - now >= least and now <= peak / 2
+
 
 def bounded_caches() -> list[Any]:
     """fanfold's bounded memo caches (``functools.lru_cache`` with a ``maxsize``), found in
@@ -278,15 +290,20 @@ async def _delete_expired(accounts: Accounts | None) -> None:
         log.info("%d ended sessions deleted", gone)
 
 
-async def _sweep(hub: Hub, accounts: Accounts | None = None) -> None:
-    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), run a full
+async def _sweep(
+    hub: Hub, accounts: Accounts | None = None, counters: QuietMemoryStorage | None = None
+) -> None:
+    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`) and the rate
+    limits' counters whose minute has passed (:meth:`QuietMemoryStorage.sweep`), run a full
     garbage collection every :data:`FULL_COLLECTION_SECONDS`, or as soon as half the tables
-    left memory (:data:`GIVE_BACK_TABLES`), and every :data:`EXPIRY_SWEEP_SECONDS` let
-    abandoned tables expire and delete the ended sessions (at start-up too)."""
+    left memory (:data:`GIVE_BACK_TABLES`) or half the counters went
+    (:data:`GIVE_BACK_COUNTERS`), and every :data:`EXPIRY_SWEEP_SECONDS` let abandoned tables
+    expire and delete the ended sessions (at start-up too)."""
     collected = time.monotonic()
     await _delete_expired(accounts)
     expired = time.monotonic()
     peak = len(hub.live)
+    peak_counters = counters.clients if counters is not None else 0
     while True:
         if time.monotonic() - expired >= EXPIRY_SWEEP_SECONDS:
             await hub.expire_abandoned()
@@ -298,14 +315,21 @@ async def _sweep(hub: Hub, accounts: Accounts | None = None) -> None:
         gone = hub.evict_idle()
         if gone:
             log.info("%d idle tables left memory (%d remain)", gone, len(hub.live))
-        left = peak - len(hub.live)
-        if time.monotonic() - collected >= FULL_COLLECTION_SECONDS or (
-            left >= GIVE_BACK_TABLES and len(hub.live) <= peak / 2
+        held = 0
+        if counters is not None:
+            peak_counters = max(peak_counters, counters.clients)
+            counters.sweep()
+            held = counters.clients
+        if (
+            time.monotonic() - collected >= FULL_COLLECTION_SECONDS
+            or _halved(peak, len(hub.live), GIVE_BACK_TABLES)
+            or _halved(peak_counters, held, GIVE_BACK_COUNTERS)
         ):
             started = time.monotonic()
             found, trimmed = _give_back()
             collected = time.monotonic()
             peak = len(hub.live)
+            peak_counters = held
             log.info(
                 "full collection: %d objects in %.3f s%s",
                 found,
@@ -349,6 +373,9 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         metrics.watch_tables(
             lambda: len(hub.live), lambda: len(owner.held) if owner is not None else 0
         )
+        counters: QuietMemoryStorage | None = getattr(app.state, "rate_counters", None)
+        if counters is not None:
+            metrics.watch_counters(lambda: counters.clients)
         app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, store)
         lobby = LobbyFeed(store, limits=settings.lobby)  # pushed on /ws/lobby
@@ -365,7 +392,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             _set_aside()
         thresholds = gc.get_threshold()
         gc.set_threshold(thresholds[0], thresholds[1], NO_AUTOMATIC_FULL_COLLECTION)
-        sweeper = asyncio.get_running_loop().create_task(_sweep(hub, app.state.accounts))
+        sweeper = asyncio.get_running_loop().create_task(_sweep(hub, app.state.accounts, counters))
         readiness = Readiness(
             store, owner, lambda: len(hub.live), warm=lambda: all(f.done() for f in warming)
         )

@@ -14,11 +14,13 @@ code 1008 (policy violation).
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import json
 import math
+import threading
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -120,26 +122,56 @@ def client_address(scope: Scope, networks: Sequence[Network]) -> str:
     return address
 
 
-#: Seconds between two sweeps of the counters of clients whose windows have passed.
-SWEEP_SECONDS = 60.0
+class _OneLock(defaultdict[str, threading.RLock]):
+    """The storage's lock of every client: one lock, never stored per client. The counters
+    are only used from the event loop's thread, so a lock each (what the stock storage makes,
+    one object per client until its window passes) guards nothing, and on a busy server the
+    thousands of them outlive the load for a minute and keep the memory around them."""
+
+    def __init__(self) -> None:
+        super().__init__(threading.RLock)
+        self.lock = threading.RLock()
+
+    def __missing__(self, key: str) -> threading.RLock:
+        return self.lock
 
 
 class QuietMemoryStorage(MemoryStorage):
-    """``limits``' memory storage without its expiry thread: the stock storage starts a timer
-    thread every 10 ms while requests come, each walking every client's counters, and on a
-    busy server those threads take the interpreter lock from the event loop. The counts do not
-    need it (a moving window compares its entries' times when it is hit); only memory does, so
-    :meth:`sweep` lets the passed windows go, called now and then by :class:`Throttle`."""
+    """``limits``' memory storage without its expiry thread and without a lock per client.
+
+    The stock storage starts a timer thread every 10 ms while requests come, each walking
+    every client's counters, and on a busy server those threads take the interpreter lock from
+    the event loop. The counts do not need it (a moving window compares its entries' times
+    when it is hit); only memory does, so :meth:`sweep` lets the passed windows go, called by
+    the server's sweeper (``fanfold.server.runtime``) every few seconds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.locks = _OneLock()
 
     def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 (the stock private hook)
         """No timer: see :meth:`sweep`."""
 
-    def sweep(self) -> None:
-        """Forget the entries and counters whose windows have passed, and the clients left
-        with none."""
-        self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
-        for key in [key for key, entries in self.events.items() if not entries]:
-            del self.events[key]
+    @property
+    def clients(self) -> int:
+        """The counters held: one per client and kind of limit (requests, new tables)
+        counted in the last minute."""
+        return len(self.events)
+
+    def sweep(self, now: float | None = None) -> int:
+        """Forget the entries whose windows have passed (at ``now``, a time as
+        :func:`time.time`), and the counters left with none; returns how many counters were
+        forgotten. A counter's entries are newest first, so most are settled by one look at
+        an end."""
+        now = time.time() if now is None else now
+        gone = 0
+        for key, entries in list(self.events.items()):
+            if not entries or entries[0].expiry <= now:  # its newest passed: all did
+                del self.events[key]
+                gone += 1
+            elif entries[-1].expiry <= now:
+                del entries[bisect.bisect_left(entries, -now, key=lambda e: -e.expiry) :]
+        return gone
 
 
 class Throttle:
@@ -149,17 +181,22 @@ class Throttle:
         app: the application behind it.
         limits: what a client may do.
         trusted_proxies: the proxies whose ``X-Forwarded-For`` is believed.
+        counters: where the counts are kept (the application's, which its sweeper sweeps:
+            ``app.state.rate_counters``); a storage of its own if left out.
     """
 
     def __init__(
-        self, app: ASGIApp, limits: ClientLimits, trusted_proxies: Sequence[Network] = ()
+        self,
+        app: ASGIApp,
+        limits: ClientLimits,
+        trusted_proxies: Sequence[Network] = (),
+        counters: QuietMemoryStorage | None = None,
     ) -> None:
         self.app = app
         self.limits = limits
         self.trusted = tuple(trusted_proxies)
-        self.storage = QuietMemoryStorage()
+        self.storage = QuietMemoryStorage() if counters is None else counters
         self.limiter = MovingWindowRateLimiter(self.storage)
-        self._swept = time.monotonic()
         self.requests: RateLimitItem = RateLimitItemPerMinute(limits.requests_per_minute)
         self.tables: RateLimitItem = RateLimitItemPerMinute(limits.tables_per_minute)
         #: Open WebSockets per client.
@@ -194,9 +231,6 @@ class Throttle:
             return
         client = client_address(scope, self.trusted)
         scope.setdefault("state", {})["client"] = client
-        if time.monotonic() - self._swept >= SWEEP_SECONDS:
-            self._swept = time.monotonic()
-            self.storage.sweep()
         refusal = self._over(self.requests, "requests", client)
         creating = kind == "http" and (scope.get("method"), scope.get("path")) in CREATING
         if refusal is None and creating:
@@ -244,4 +278,12 @@ class Throttle:
         await send({"type": "websocket.close", "code": POLICY, "reason": sentence[:120]})
 
 
-__all__ = ["CREATING", "POLICY", "ClientLimits", "Throttle", "client_address", "trusted_networks"]
+__all__ = [
+    "CREATING",
+    "POLICY",
+    "ClientLimits",
+    "QuietMemoryStorage",
+    "Throttle",
+    "client_address",
+    "trusted_networks",
+]
