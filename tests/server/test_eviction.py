@@ -235,13 +235,16 @@ def test_the_sweeper_gives_memory_back_once_half_the_tables_left(
     assert bool(calls) is given_back
 
 
-@pytest.mark.parametrize(("clients", "given_back"), [(4, True), (2, False)])
+@pytest.mark.parametrize(
+    ("clients", "tables", "given_back"), [(4, 0, True), (2, 0, False), (4, 2, False)]
+)
 def test_the_sweeper_forgets_passed_rate_windows_and_gives_memory_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clients: int, given_back: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clients: int, tables: int, given_back: bool
 ) -> None:
     """The clients' rate-limit counters go once their minute passed, without a request to
     sweep them, and the memory goes back once half of them went and at least
-    GIVE_BACK_COUNTERS (here 3) did."""
+    GIVE_BACK_COUNTERS (here 3) did, if the tables left too (at most GIVE_BACK_TABLES, here
+    1, in memory): never a full collection among tables in play."""
     calls: list[float] = []
     give_back = runtime._give_back
 
@@ -250,17 +253,24 @@ def test_the_sweeper_forgets_passed_rate_windows_and_gives_memory_back(
         return give_back()
 
     monkeypatch.setattr(runtime, "GIVE_BACK_COUNTERS", 3)
+    monkeypatch.setattr(runtime, "GIVE_BACK_TABLES", 1)
     monkeypatch.setattr(runtime, "_give_back", counted)
-    app = create_app(sqlite_url(tmp_path), bot_seconds=None, keep_seconds=1.0)
+    # A sweep a second; an unfinished table stays.
+    app = create_app(
+        sqlite_url(tmp_path), bot_seconds=None, keep_seconds=600.0, keep_finished_seconds=2.0
+    )
     with TestClient(app) as client:
+        for seed in range(tables):
+            open_table(client, game="morris", seats=["you", "you"], seed=seed)
         counters: QuietMemoryStorage = app.state.rate_counters
+        opener = counters.clients  # the test's own, for the tables it opened
         limiter = MovingWindowRateLimiter(counters)
         for number in range(clients):
             assert limiter.hit(RateLimitItemPerMinute(5), "requests", f"192.0.2.{number}")
         metrics = client.get("/metrics").text  # a scrape is not counted
-        assert f"fanfold_rate_counters {float(clients)}" in metrics
+        assert f"fanfold_rate_counters {float(opener + clients)}" in metrics
         time.sleep(1.5)  # a sweep sees them all, in their minute
-        assert counters.clients == clients
+        assert counters.clients == opener + clients
         for entries in list(counters.events.values()):  # their minute has passed
             for entry in entries:
                 entry.expiry = time.time() - 1
@@ -270,4 +280,5 @@ def test_the_sweeper_forgets_passed_rate_windows_and_gives_memory_back(
         assert counters.clients == 0
         assert "fanfold_rate_counters 0.0" in client.get("/metrics").text
         time.sleep(0.3)
+        assert len(app.state.hub.live) == tables
     assert bool(calls) is given_back

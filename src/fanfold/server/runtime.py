@@ -227,7 +227,10 @@ GIVE_BACK_TABLES = 50
 #: The same for the rate limits' counters (:class:`fanfold.server.throttle.QuietMemoryStorage`,
 #: one per client and kind of limit, kept a minute after the client's last request): a crowd
 #: that came and went leaves thousands of them, made during the load and spread over the
-#: memory it took, which they keep until they go and the collection hands it back.
+#: memory it took, which they keep until they go and the collection hands it back. Only
+#: once the tables left too (at most :data:`GIVE_BACK_TABLES` in memory): a full collection
+#: among a thousand tables in play holds them all for a few tenths of a second, and the
+#: counters of a crowd that moved on go a minute later, in the middle of the next one's play.
 GIVE_BACK_COUNTERS = 1000
 
 
@@ -296,7 +299,7 @@ async def _sweep(
     """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`) and the rate
     limits' counters whose minute has passed (:meth:`QuietMemoryStorage.sweep`), run a full
     garbage collection every :data:`FULL_COLLECTION_SECONDS`, or as soon as half the tables
-    left memory (:data:`GIVE_BACK_TABLES`) or half the counters went
+    left memory (:data:`GIVE_BACK_TABLES`) or, once the tables left, half the counters went
     (:data:`GIVE_BACK_COUNTERS`), and every :data:`EXPIRY_SWEEP_SECONDS` let abandoned tables
     expire and delete the ended sessions (at start-up too)."""
     collected = time.monotonic()
@@ -323,7 +326,10 @@ async def _sweep(
         if (
             time.monotonic() - collected >= FULL_COLLECTION_SECONDS
             or _halved(peak, len(hub.live), GIVE_BACK_TABLES)
-            or _halved(peak_counters, held, GIVE_BACK_COUNTERS)
+            or (
+                _halved(peak_counters, held, GIVE_BACK_COUNTERS)
+                and len(hub.live) <= GIVE_BACK_TABLES
+            )
         ):
             started = time.monotonic()
             found, trimmed = _give_back()
