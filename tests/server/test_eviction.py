@@ -206,12 +206,8 @@ def test_giving_memory_back_collects_and_trims_the_heap() -> None:
     assert trimmed is True  # glibc's malloc_trim (Debian); elsewhere the collection alone
 
 
-@pytest.mark.parametrize(("opened", "given_back"), [(4, True), (2, False)])
-def test_the_sweeper_gives_memory_back_once_half_the_tables_left(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, opened: int, given_back: bool
-) -> None:
-    """The full collection runs as soon as the tables in memory fall to half their peak and
-    at least GIVE_BACK_TABLES left (here 3), not at the sweeper's ten minutes."""
+def _give_backs(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """When the sweeper gives the memory back from now on (``runtime._give_back``)."""
     calls: list[float] = []
     give_back = runtime._give_back
 
@@ -219,8 +215,18 @@ def test_the_sweeper_gives_memory_back_once_half_the_tables_left(
         calls.append(time.monotonic())
         return give_back()
 
-    monkeypatch.setattr(runtime, "GIVE_BACK_TABLES", 3)
     monkeypatch.setattr(runtime, "_give_back", counted)
+    return calls
+
+
+@pytest.mark.parametrize(("opened", "given_back"), [(4, True), (2, False)])
+def test_the_sweeper_gives_memory_back_once_half_the_tables_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, opened: int, given_back: bool
+) -> None:
+    """The full collection runs as soon as the tables in memory fall to half their peak and
+    at least GIVE_BACK_TABLES left (here 3), not at the sweeper's ten minutes."""
+    calls = _give_backs(monkeypatch)
+    monkeypatch.setattr(runtime, "GIVE_BACK_TABLES", 3)
     app = create_app(sqlite_url(tmp_path), bot_seconds=None, keep_seconds=1.0)
     with TestClient(app) as client:
         hub: Hub = app.state.hub
@@ -245,16 +251,9 @@ def test_the_sweeper_forgets_passed_rate_windows_and_gives_memory_back(
     sweep them, and the memory goes back once half of them went and at least
     GIVE_BACK_COUNTERS (here 3) did, if the tables left too (at most GIVE_BACK_TABLES, here
     1, in memory): never a full collection among tables in play."""
-    calls: list[float] = []
-    give_back = runtime._give_back
-
-    def counted() -> tuple[int, bool]:
-        calls.append(time.monotonic())
-        return give_back()
-
+    calls = _give_backs(monkeypatch)
     monkeypatch.setattr(runtime, "GIVE_BACK_COUNTERS", 3)
     monkeypatch.setattr(runtime, "GIVE_BACK_TABLES", 1)
-    monkeypatch.setattr(runtime, "_give_back", counted)
     # A sweep a second; an unfinished table stays.
     app = create_app(
         sqlite_url(tmp_path), bot_seconds=None, keep_seconds=600.0, keep_finished_seconds=2.0

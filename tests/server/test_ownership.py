@@ -157,6 +157,20 @@ def test_two_owners_race_for_one_table_and_one_wins(pg_url: str) -> None:
     asyncio.run(race())
 
 
+def _statements_of(owner: Ownership, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The statements ``owner`` sends on its lock connection from now on (until undone)."""
+    statements: list[str] = []
+    connection = owner._connection()
+    execute = connection.execute
+
+    async def counted(query: Any, params: Any = None) -> Any:
+        statements.append(str(query))
+        return await execute(query, params)
+
+    monkeypatch.setattr(connection, "execute", counted)
+    return statements
+
+
 def test_many_tables_taken_at_once_are_tried_together(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,20 +185,12 @@ def test_many_tables_taken_at_once_are_tried_together(
         try:
             tables = [f"crowd-{n}" for n in range(40)]
             assert all(await asyncio.gather(*(first.take(t, wait=0) for t in tables[:20])))
-            statements: list[str] = []
-            connection = second._connection()
-            execute = connection.execute
-
-            async def counted(query: Any, params: Any = None) -> Any:
-                statements.append(str(query))
-                return await execute(query, params)
-
-            monkeypatch.setattr(connection, "execute", counted)
+            statements = _statements_of(second, monkeypatch)
             took = await asyncio.gather(*(second.take(t, wait=0) for t in tables))
             assert took == [False] * 20 + [True] * 20  # held by the first, then free ones
             assert second.held == set(tables[20:])
             assert len([s for s in statements if "pg_try_advisory_lock" in s]) == 1
-            monkeypatch.setattr(connection, "execute", execute)
+            monkeypatch.undo()
 
             # An asker that leaves before its answer: the lock is let go, not kept unused.
             asker = asyncio.get_running_loop().create_task(second.take("left", wait=0))
@@ -366,15 +372,7 @@ def test_tables_leaving_memory_together_are_let_go_in_one_statement(
                 for _ in range(5)
             ]
             assert first_owner.held == set(tables)
-            statements: list[str] = []
-            connection = first_owner._connection()
-            execute = connection.execute
-
-            async def counted(query: Any, params: Any = None) -> Any:
-                statements.append(str(query))
-                return await execute(query, params)
-
-            monkeypatch.setattr(connection, "execute", counted)
+            statements = _statements_of(first_owner, monkeypatch)
             assert first.evict_idle(now=time.monotonic() + 10 * first.keep_seconds) == 5
             for _ in range(100):
                 if statements:
