@@ -379,9 +379,8 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         metrics.watch_tables(
             lambda: len(hub.live), lambda: len(owner.held) if owner is not None else 0
         )
-        counters: QuietMemoryStorage | None = getattr(app.state, "rate_counters", None)
-        if counters is not None:
-            metrics.watch_counters(lambda: counters.clients)
+        counters: QuietMemoryStorage = app.state.rate_counters  # made by create_app
+        metrics.watch_counters(lambda: counters.clients)
         app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, store)
         lobby = LobbyFeed(store, limits=settings.lobby)  # pushed on /ws/lobby

@@ -129,7 +129,7 @@ class _OneLock(defaultdict[str, threading.RLock]):
     thousands of them outlive the load for a minute and keep the memory around them."""
 
     def __init__(self) -> None:
-        super().__init__(threading.RLock)
+        super().__init__()
         self.lock = threading.RLock()
 
     def __missing__(self, key: str) -> threading.RLock:
