@@ -55,6 +55,9 @@ def test_validation_runs_on_construction_and_on_reading() -> None:
         ({"seats": "ab"}, "list"),
         ({"speed": 3}, "unknown option"),
         ({"ratio": "x"}, "number"),
+        ({"ratio": float("nan")}, "finite number"),
+        ({"ratio": float("inf")}, "finite number"),
+        ({"ratio": float("-inf")}, "finite number"),
     ],
 )
 def test_bad_json_is_refused_with_the_reason(data: dict[str, object], message: str) -> None:

@@ -136,6 +136,8 @@ def test_opening_a_table_for_each_game(client: TestClient, body: JSON, bots: set
         ({"game": "fantan", "seats": ["you", "perfect", "random", "random"]}, 400, "perfect"),
         ({"game": "morris", "seats": ["you"]}, 400, "seats"),
         ({"game": "morris", "seats": ["you", "mcts(iterations=lots)"]}, 400, "iterations"),
+        ({"game": "fano", "seats": ["you", "hard(seconds=nan)"]}, 400, "finite number"),
+        ({"game": "fantan", "seats": ["you"] + ["mcts(seconds=inf)"] * 3}, 400, "finite number"),
         ({"game": "fantan", "players": 2}, 400, "players"),
         ({"game": "morris", "options": {"bogus": "1"}}, 400, "bogus"),
         ({"game": "morris", "position": "x/y/z"}, 400, "position"),

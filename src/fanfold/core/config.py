@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 import types
 import typing
 from collections.abc import Mapping
@@ -239,12 +240,20 @@ def _from_json(hint: Any, value: Any, name: str) -> Any:
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"option {name} must be a number, not {value!r}")
-        return float(value)
+        return _finite(float(value), name, value)
     if hint is str:
         if not isinstance(value, str):
             raise ConfigError(f"option {name} must be text, not {value!r}")
         return value
     raise ConfigError(f"option {name} has an unsupported type {hint!r}")
+
+
+def _finite(number: float, name: str, given: object) -> float:
+    """``number`` when it is finite: ``nan`` and the infinities (``inf``, or ``1e400``, which
+    reads as one) are no option's value."""
+    if not math.isfinite(number):
+        raise ConfigError(f"option {name} must be a finite number, not {given!r}")
+    return number
 
 
 def _from_text(hint: Any, text: str, name: str) -> Any:
@@ -279,7 +288,8 @@ def _from_text(hint: Any, text: str, name: str) -> Any:
         return int(number)
     if hint is float:
         try:
-            return float(text)
+            number = float(text)
         except ValueError:
             raise ConfigError(f"option {name} must be a number, not {text!r}") from None
+        return _finite(number, name, text)
     return _from_json(hint, text, name)

@@ -307,7 +307,8 @@ class Hub:
         people = [held for held, player in zip(hashes, players, strict=True) if player == HUMAN]
         solo = bool(people) and creator_hash is not None and set(people) == {creator_hash}
         allow_undo = solo and (practice or not game.has_hidden_information)
-        allow_undo = allow_undo and not (options or {}).get(RATED)  # a rated game: never
+        rated = bool((options or {}).get(RATED))
+        allow_undo = allow_undo and not rated  # a rated game: never
         table = new_table(
             game,
             config,
@@ -319,8 +320,21 @@ class Hub:
         if record is not None:
             _replay(table, record.actions)
         chosen = seed is not None or start_position is not None or record is not None
+        if chosen and not rated:
+            try:
+                copied = await asyncio.get_running_loop().run_in_executor(
+                    None, _copies_running_rated, self.store, table
+                )
+            except Exception as error:
+                raise storage_failure("the table could not be checked", error) from None
+            if copied:
+                raise ForbiddenError(
+                    "this game is being played at a rated table: it can be loaded, "
+                    "replayed and analysed once it is over"
+                )
         table_options: JSONObject = dict(options or {})
-        table_options["analysis"] = bool(analyses_for(game)) and solo
+        # A rated game is played unaided: no analysis (nor undo, above) at its table.
+        table_options["analysis"] = bool(analyses_for(game)) and solo and not rated
         table_options["hotseat"] = creator_hash is not None and hashes.count(creator_hash) > 1
         table_options["chosen_deal"] = chosen
         table_options["practice"] = practice and game.has_hidden_information
@@ -602,10 +616,12 @@ class Hub:
     async def reinvite(self, table_id: str, token: str | None, seat: int) -> str:
         """A new invitation to ``seat``, for the table's creator: to a seat nobody has claimed
         (the old link stops working) or whose player is gone (:meth:`LiveTable.is_gone`: that
-        player's token stops holding it).
+        player's token stops holding it), except at a rated table, where a claimed seat is
+        never given again.
 
         Raises:
-            ForbiddenError: ``token`` is not the creator's, or the seat is not a friend's.
+            ForbiddenError: ``token`` is not the creator's, the seat is not a friend's, or
+                the seat is claimed at a rated table.
             ConfigError: no such seat, the seat's player is still there, or the game is over.
             StorageError: the store could not keep it (nothing changed).
         """
@@ -623,6 +639,13 @@ class Hub:
                 raise ForbiddenError(f"{name}'s seat is not a friend's seat")
             if table.outcome is not None:
                 raise ConfigError("the game is over: nobody can join it")
+            if held is not None and live.options.get(RATED):
+                # A rated seat stays its player's: given to another account, the creator
+                # could finish the game against a second account of their own.
+                raise ForbiddenError(
+                    f"{name}'s seat at a rated table stays its player's: it is never given "
+                    "to someone else"
+                )
             if held is not None and not live.is_gone(seat):
                 raise ConfigError(
                     f"{name}'s player is still at the table (a seat can be given to someone "
@@ -1291,6 +1314,35 @@ def _rating_of(live: LiveTable) -> Callable[[Connection], object] | None:
     if rated is None:
         return None
     return rated.apply
+
+
+def _copies_running_rated(store: Store, table: Table) -> bool:
+    """Whether ``table`` (a table opened from a record or a chosen position, not stored yet)
+    copies a rated game that is still being played: its actions are a prefix of that game's
+    (at least one of them), from the same start, or its position is that game's position
+    now. Such a table would let a rated player ask the analysis for the running game. In the
+    store's thread: the running rated games are read from the store, so those of every
+    process count."""
+    record = table.record
+    position = table.game.format_position(table.state)
+    for running in store.running_rated(record.game):
+        if running.config != record.config or not running.actions:
+            continue
+        texts = tuple(text for _, text in running.actions)
+        same_deal = running.seed == record.seed or not table.game.has_hidden_information
+        if (
+            record.actions
+            and same_deal
+            and running.start_position == record.start_position
+            and texts[: len(record.actions)] == record.actions
+        ):
+            return True
+        now = GameRecord(
+            running.game, running.config, running.seed, texts, running.start_position
+        ).replay()
+        if table.game.format_position(now) == position:
+            return True
+    return False
 
 
 def _rebuild(stored: StoredTable) -> LiveTable:

@@ -50,6 +50,7 @@ from openskill.models import PlackettLuce
 from fanfold.agents.levels import LEVELS as LEVEL_NAMES
 from fanfold.core.config import GameConfig, JSONObject
 from fanfold.core.registry import AnyGame
+from fanfold.play.table import Table
 from fanfold.server.accounts import SignInError
 from fanfold.server.live import BadRequestError
 from fanfold.server.store import metadata
@@ -99,6 +100,12 @@ MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
 PROVISIONAL_GAMES = 10
 #: The option of a rated table, and of its bots' levels (seat number as text: level).
 RATED, LEVELS = "rated", "levels"
+
+
+def running_rated(options: JSONObject, table: Table) -> bool:
+    """Whether ``table`` (with its table ``options``) is a rated game still being played:
+    until it ends, nobody gets its record, its replay or an analysis of it."""
+    return bool(options.get(RATED)) and not table.is_over
 
 
 #: The bot levels' measured starting ratings, written by ``scripts/rate_bots.py``.

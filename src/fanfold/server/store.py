@@ -774,6 +774,21 @@ class Store:
             found.append((row.id, resume if isinstance(resume, bool) else None))
         return found
 
+    def running_rated(self, game: str) -> list[StoredTable]:
+        """The unfinished rated tables of ``game`` (a game id), as stored: a table opened
+        from a record or a position is checked against them, so that no running rated game
+        can be taken to a table with analysis. The options' text narrows the search (they
+        are stored by ``json.dumps``); each table's own options decide."""
+        query = sa.select(tables.c.id).where(
+            tables.c.game == game,
+            tables.c.outcome.is_(None),
+            tables.c.options.like('%"rated": true%'),
+        )
+        with self.engine.connect() as connection:
+            ids = [row.id for row in connection.execute(query)]
+        found = self.load_many(ids)
+        return [table for table in found.values() if table.options.get("rated") is True]
+
     def unfinished(self) -> list[str]:
         """The ids of tables whose game has not ended (resumed at start-up)."""
         with self.engine.connect() as connection:

@@ -15,6 +15,7 @@ from fanfold.core.registry import get_game
 from fanfold.server import protocol
 from fanfold.server.live import BadRequestError, ForbiddenError
 from fanfold.server.protocol import LoadRecord, created_message, replay_frame
+from fanfold.server.ratings import running_rated
 from fanfold.server.routes import HubDep
 
 router = APIRouter(prefix="/api")
@@ -34,6 +35,8 @@ async def record(table_id: str, hub: HubDep) -> Response:
     live = await hub.get(table_id)
     table = live.table
     async with live.lock:  # never an action that is still being stored
+        if running_rated(live.options, table):
+            raise ForbiddenError("a rated game's record can be downloaded once the game is over")
         if table.game.has_hidden_information and not table.is_over:
             raise ForbiddenError(
                 "the record holds every hidden card: it can be downloaded once the game is over"
@@ -59,6 +62,8 @@ async def replay(
     live = await hub.get(table_id)
     table = live.table
     async with live.lock:  # never an action that is still being stored
+        if running_rated(live.options, table):
+            raise ForbiddenError("a rated game can be replayed once it is over")
         if table.game.has_hidden_information and not table.is_over:
             raise ForbiddenError("a game with hidden cards can be replayed once it is over")
         return replay_frame(live, step, seat)

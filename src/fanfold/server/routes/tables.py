@@ -28,6 +28,7 @@ from fanfold.server.protocol import (
     message_for,
     rematch_seats,
 )
+from fanfold.server.ratings import running_rated
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.accounts import AccountDep
 
@@ -203,6 +204,8 @@ async def analysis(
     live = await hub.get(table_id)
     if not live.seats_of(token):
         raise ForbiddenError("only a player at this table may ask for an analysis")
+    if running_rated(live.options, live.table):
+        raise ForbiddenError("a rated game is played without analysis until it is over")
     found = analyses_for(live.table.game).get(name) if live.options.get("analysis") else None
     if found is None:
         raise NotFoundError(f"this table offers no analysis called {name!r}")
