@@ -268,3 +268,24 @@ def test_morris_values_and_stacked_pieces_fit_a_phone(browser: Browser, server: 
         assert overlap_x * overlap_y <= 0.25 * (lower[2] - lower[0]) * (lower[3] - lower[1])
     shot(page, "morris-stacked-390")
     context.close()
+
+
+def test_resign_is_asked_twice_then_ends_the_game(page: Page, server: str) -> None:
+    open_table(page, server, "morris", {1: "random"})
+    page.wait_for_selector(".morris svg")
+    wait_turn_or_end(page)
+    expect(page.locator("#end-abort")).to_have_text("Abort game")  # nobody moved yet
+    expect(page.locator("#end-draw")).to_have_count(0)  # a bot never takes a draw
+    morris_move(page)
+    wait_turn_or_end(page)
+    expect(page.locator("#end-abort")).to_have_count(0)  # both sides moved
+    resign = page.locator("#end-resign")
+    resign.click()
+    expect(resign).to_have_text("Really resign?")
+    expect(page.locator("#outcome")).to_be_hidden()
+    shot(page, "table-resign-asked")
+    resign.click()
+    expect(page.locator("#end-title")).to_have_text("You lost: Black won")
+    expect(page.locator("#end-reason")).to_have_text("White resigned.")
+    expect(page.locator("#end-resign")).to_have_count(0)
+    shot(page, "table-resigned")

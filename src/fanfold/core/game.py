@@ -78,6 +78,14 @@ class Termination(StrEnum):
     #: Not an end the rules give: the arena stopped a game that went on past its limit of
     #: actions (play going round in circles).
     CUT_SHORT = "cut_short"
+    # Endings of the table, not of any game's rules (:mod:`fanfold.core.rulings`): the same
+    # for every game, written in a record as its ruling.
+    #: A side resigned, and loses.
+    RESIGNED = "resigned"
+    #: The sides agreed to a draw.
+    AGREED_DRAW = "agreed_draw"
+    #: The game was called off before every side had moved: no result.
+    ABORTED = "aborted"
 
 
 @dataclass(frozen=True)
@@ -337,6 +345,9 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
 
     #: True when :meth:`passive_action` answers in every position where someone decides.
     has_passive_action: ClassVar[bool] = False
+    #: True when the rules have drawn games, so that the sides may agree to a draw too
+    #: (:mod:`fanfold.core.rulings`).
+    has_draws: ClassVar[bool] = False
 
     def played_flags(self, state: StateT, action: ActionT) -> tuple[str, ...]:
         """Flags that playing ``action`` in ``state`` adds to the action's kind, which the

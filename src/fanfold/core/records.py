@@ -21,6 +21,7 @@ from typing import Any
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import FanfoldError, RecordError
 from fanfold.core.registry import AnyGame, get_game
+from fanfold.core.rulings import Ruling, check_ruling
 
 #: The record format written now: the seed is a string of decimal digits, since a seed of a
 #: dealt game has 128 bits and JSON readers (a browser's among them) keep numbers to 53.
@@ -43,6 +44,8 @@ class GameRecord:
         start_position: a position to start from instead of the dealt start (puzzles, tests).
         players: a label per seat (``"human"``, ``"perfect"``, ...), for the reader.
         outcome: the outcome as JSON when the game ended, for the reader; replay recomputes it.
+        ruling: a table-level ending after the actions (a resignation, an agreed draw, an
+            abort: :class:`fanfold.core.rulings.Ruling` as JSON), checked by :meth:`states`.
     """
 
     game: str
@@ -52,6 +55,7 @@ class GameRecord:
     start_position: str | None = None
     players: tuple[str, ...] = ()
     outcome: JSONObject | None = field(default=None, compare=False)
+    ruling: JSONObject | None = None
 
     @classmethod
     def start(
@@ -83,6 +87,7 @@ class GameRecord:
             self.start_position,
             self.players,
             self.outcome,
+            self.ruling,
         )
 
     def initial_state(self) -> Any:
@@ -107,7 +112,26 @@ class GameRecord:
             except FanfoldError as error:
                 raise RecordError(f"action {number} ({text!r}) does not replay: {error}") from error
             states.append(state)
+        if self.ruling is not None:
+            self._check_ruling(game, states)
         return states
+
+    def _check_ruling(self, game: AnyGame, states: Sequence[Any]) -> None:
+        """Raise :class:`RecordError` unless the record's ruling could be made where the
+        record puts it (a record of a finished game: an agreed draw's offer is taken as
+        made)."""
+        try:
+            ruling = Ruling.from_json(self.ruling)
+            movers = [game.current_player(state) for state in states[:-1]]
+            check_ruling(
+                game,
+                states[-1],
+                ruling,
+                [seat for seat in movers if seat is not None],
+                agreed=True,
+            )
+        except FanfoldError as error:
+            raise RecordError(f"the record's ruling does not stand: {error}") from error
 
     def replay(self) -> Any:
         """The final state."""
@@ -128,6 +152,8 @@ class GameRecord:
             data["players"] = list(self.players)
         if self.outcome is not None:
             data["outcome"] = self.outcome
+        if self.ruling is not None:
+            data["ruling"] = self.ruling
         return data
 
     @classmethod
@@ -154,11 +180,14 @@ class GameRecord:
             raise RecordError("the record's 'players' must be a list of names")
         if outcome is not None and not isinstance(outcome, dict):
             raise RecordError("the record's 'outcome' must be an object")
+        ruling = data.get("ruling")
+        if ruling is not None and not isinstance(ruling, dict):
+            raise RecordError("the record's 'ruling' must be an object")
         try:
             get_game(game).config_from_json(config)
         except FanfoldError as error:
             raise RecordError(f"the record's game or config is not valid: {error}") from error
-        return cls(game, config, seed, tuple(actions), start, tuple(players), outcome)
+        return cls(game, config, seed, tuple(actions), start, tuple(players), outcome, ruling)
 
     def dumps(self) -> str:
         """The record as JSON text."""

@@ -34,6 +34,7 @@ from fanfold.core.game import Outcome
 from fanfold.core.kinds import allowed
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
+from fanfold.core.rulings import Ruling, RulingError, check_ruling, ruled_outcome
 
 HUMAN = "human"
 
@@ -155,6 +156,8 @@ class Table:
         self.allow_undo = allow_undo
         self.version = 0
         self.played: list[Played] = []
+        #: A table-level ending (resign, agreed draw, abort) that ended the game, if any.
+        self.ruling: Ruling | None = None
         self._past: list[_Snapshot] = []
         self._told: dict[tuple[int, int | None], tuple[Played, Told | None]] = {}
         restrictions = tuple(seat.forbidden for seat in self.seats)
@@ -167,11 +170,15 @@ class Table:
     @property
     def decider(self) -> int | None:
         """The seat that decides next, or ``None`` when the game is over."""
+        if self.ruling is not None:
+            return None
         return self.game.current_player(self.state)
 
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
+        if self.ruling is not None:
+            return ruled_outcome(self.game, self.state, self.ruling)
         return self.game.outcome(self.state)
 
     @property
@@ -190,6 +197,8 @@ class Table:
 
     def legal_actions(self) -> Sequence[Any]:
         """The decider's legal actions (empty once the game is over)."""
+        if self.ruling is not None:
+            return ()
         return self.game.legal_actions(self.state)
 
     def legal_texts(self) -> list[str]:
@@ -320,6 +329,28 @@ class Table:
                 on_played(step)
         raise RuntimeError(f"{self.game.title} did not end within {max_actions} actions")
 
+    def rule(self, ruling: Ruling, *, offered: int | None = None, agreed: bool = False) -> None:
+        """End the game by a table-level ending (:mod:`fanfold.core.rulings`): a resignation,
+        a draw accepted from an ``offered`` seat (``agreed``: a record's draw, taken as
+        agreed), or an abort. The version moves on.
+
+        Raises:
+            RulingError: the ending may not be made here (nothing changes).
+        """
+        if self.ruling is not None:
+            raise RulingError("the game is over already")
+        movers = [played.seat for played in self.played]
+        check_ruling(self.game, self.state, ruling, movers, offered=offered, agreed=agreed)
+        self.ruling = ruling
+        self.version += 1
+
+    def unrule(self) -> None:
+        """Take back the ruling :meth:`rule` just made (a front end whose store refused to
+        keep it); the version goes back with it."""
+        if self.ruling is not None:
+            self.ruling = None
+            self.version -= 1
+
     def undo(self) -> bool:
         """Take moves back until a human decides again, before that human's last decision.
 
@@ -327,7 +358,7 @@ class Table:
             False (with nothing changed) when undo is not allowed here or there is nothing
             to take back.
         """
-        if not self.allow_undo:
+        if not self.allow_undo or self.ruling is not None:
             return False
         for index in range(len(self._past) - 1, -1, -1):
             snapshot = self._past[index]
@@ -385,6 +416,7 @@ class Table:
             self.record.start_position,
             self.record.players,
             outcome.to_json(),
+            self.ruling.to_json() if self.ruling is not None else None,
         )
 
     # ----------------------------------------------------------------- helpers

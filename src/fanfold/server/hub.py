@@ -31,6 +31,7 @@ from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame, get_game
+from fanfold.core.rulings import Ending, Ruling, RulingError
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, fresh_agent_seed, make_seats, new_table
 from fanfold.play.table import ENDLESS, HUMAN, Played, Table
@@ -44,6 +45,7 @@ from fanfold.server.live import (
     Acted,
     Created,
     CrowdedError,
+    Ended,
     ForbiddenError,
     InvitationError,
     LiveTable,
@@ -318,7 +320,7 @@ class Hub:
             allow_undo=allow_undo,
         )
         if record is not None:
-            _replay(table, record.actions)
+            _replay(table, record.actions, record.ruling)
         chosen = seed is not None or start_position is not None or record is not None
         if chosen and not rated:
             try:
@@ -928,6 +930,87 @@ class Hub:
         start_bots(self, live)
         return Undone(True, produced)
 
+    async def end(
+        self, table_id: str, token: str | None, version: int | None, ending: str, seat: int | None
+    ) -> Ended:
+        """A table-level ending asked for by a seat the token holds (:mod:`fanfold.core.rulings`):
+        ``resign``, ``abort``, or ``draw`` (an offer, which a seat of another side accepts by
+        asking for a draw too while it stands; a move by another side withdraws it). Returns
+        whether the game ended and the table's version then.
+
+        Raises:
+            ForbiddenError: the token holds no seat here, or not ``seat``.
+            StaleVersionError: ``version`` is not the table's.
+            RulingError: the ending is not open to that seat here (nothing changed).
+            StorageError: the store could not keep it (nothing changed).
+        """
+        try:
+            wanted = Ending(ending)
+        except ValueError:
+            known = ", ".join(member.value for member in Ending)
+            raise RulingError(f"a table ends by {known}, not {ending!r}") from None
+        async with self.holding(table_id) as live:
+            table = live.table
+            held = live.seats_of(token)
+            if not held:
+                raise ForbiddenError("this link holds no seat at this table")
+            acting = min(held) if seat is None else seat
+            if acting not in held:
+                raise ForbiddenError("this link does not hold that seat")
+            if version is not None and version != table.version:
+                raise StaleVersionError(
+                    f"the game has moved on (you saw version {version}, it is now "
+                    f"{table.version}); look again"
+                )
+            if table.is_over:
+                raise RulingError("the game is over already")
+            ruling = Ruling(wanted, acting, len(table.played))
+            offer = live.options.get(DRAW_OFFER)
+            offered = offer if isinstance(offer, int) else None
+            if wanted is Ending.DRAW and not _other_side(table, offered, acting):
+                # An offer: kept with the table until another side answers or plays.
+                if not table.game.has_draws:
+                    raise RulingError(f"{table.game.title} has no drawn games: no draw to offer")
+                options = {**live.options, DRAW_OFFER: acting}
+                try:
+                    await asyncio.get_running_loop().run_in_executor(
+                        None, self.store.set_options, live.id, _stored_options(table, options)
+                    )
+                except Exception as error:
+                    raise storage_failure("the offer could not be stored", error) from None
+                live.options = options
+                offering = True
+            else:
+                table.rule(ruling, offered=offered)
+                options = {k: v for k, v in live.options.items() if k != DRAW_OFFER}
+                outcome = table.outcome
+                assert outcome is not None  # ruled just now
+                live_options = live.options
+                live.options = options  # what the ratings read
+                try:
+                    await asyncio.get_running_loop().run_in_executor(
+                        None,
+                        functools.partial(
+                            self.store.rule,
+                            live.id,
+                            table.version,
+                            outcome.to_json(),
+                            _stored_options(table, options),
+                            _rating_of(live),
+                        ),
+                    )
+                except Exception as error:
+                    table.unrule()
+                    live.options = live_options
+                    raise storage_failure("the ending could not be stored", error) from None
+                if live.bots is not None and not live.bots.done():
+                    live.bots.cancel()  # the game is over; the bots' work is moot
+                offering = False
+            produced = table.version
+        start_clock(self, live)
+        await self.broadcast(live)
+        return Ended(not offering, produced)
+
     async def note_aid(self, table_id: str, aid: str) -> None:
         """Record that a player of the table used ``aid`` (an analysis's name) before it
         is answered: the table's options keep :data:`AIDS` (the daily deal's board reads it).
@@ -950,6 +1033,11 @@ class Hub:
         """Store ``played`` (just submitted to ``live``), or take it back from the table and
         raise :class:`StorageError` when the store fails."""
         table = live.table
+        before = live.options
+        offer = before.get(DRAW_OFFER)
+        if isinstance(offer, int) and _other_side(table, offer, played.seat):
+            # Another side played on: the draw offered is declined.
+            live.options = {k: v for k, v in before.items() if k != DRAW_OFFER}
         outcome = table.outcome
         row = AppendRow(
             live.id,
@@ -969,13 +1057,16 @@ class Hub:
             # keeps the action only if the store does.
             if future.exception() is not None:
                 table.take_back()
+                live.options = before
             raise
         except ElsewhereError:
             table.take_back()
+            live.options = before
             self.let_go(live)  # another process stored this table's next action first
             raise
         except Exception as error:
             table.take_back()
+            live.options = before
             raise storage_failure("the move could not be stored", error) from None
         self.metrics.actions.inc()
 
@@ -1264,13 +1355,23 @@ def _invited_seat(live: LiveTable, invite: str) -> int:
     raise InvitationError(USED_INVITATION)
 
 
-def _replay(table: Table, texts: Sequence[str]) -> None:
+def _replay(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> None:
+    """Play a record's ``texts`` at ``table``, then its table-level ``ruling`` if any."""
     for text in texts:
         decider = table.decider
         if decider is None:
             raise RecordError("the record goes on after the game ended")
         table.submit(decider, text)
+    if ruling is not None:
+        try:
+            table.rule(Ruling.from_json(ruling), agreed=True)
+        except RulingError as error:
+            raise RecordError(f"the record's ruling does not stand: {error}") from None
 
+
+#: The options that keep a table-level ending (:mod:`fanfold.core.rulings`), and the seat
+#: whose draw offer stands (withdrawn once another side plays).
+RULING, DRAW_OFFER = "ruling", "draw_offer"
 
 #: issue 31: the option that lists the aids a table's players used (``undo``, and each
 #: analysis asked for by name: ``hint``, ``winnable``), oldest first.
@@ -1293,7 +1394,10 @@ def _stored_options(table: Table, options: Mapping[str, JSONValue]) -> JSONObjec
     limit = options.get("time_limit")
     timed = isinstance(limit, int | float) and limit > 0
     bots = table.agent_to_move() is not None and len(table.played) < ENDLESS
-    return {**options, RESUME: table.decider is not None and (bots or timed)}
+    stored: JSONObject = {**options, RESUME: table.decider is not None and (bots or timed)}
+    if table.ruling is not None:
+        stored[RULING] = table.ruling.to_json()
+    return stored
 
 
 def _rating_of(live: LiveTable) -> Callable[[Connection], object] | None:
@@ -1345,6 +1449,15 @@ def _copies_running_rated(store: Store, table: Table) -> bool:
     return False
 
 
+def _other_side(table: Table, offered: int | None, seat: int) -> bool:
+    """Whether a draw offered by ``offered`` (``None``: no offer) came from another side than
+    ``seat``'s."""
+    if offered is None:
+        return False
+    teams = table.game.teams(table.config)
+    return not any(offered in team and seat in team for team in teams)
+
+
 def _rebuild(stored: StoredTable) -> LiveTable:
     game = get_game(stored.game)
     config = game.config_from_json(stored.config)
@@ -1359,6 +1472,9 @@ def _rebuild(stored: StoredTable) -> LiveTable:
     )
     for seat, text in stored.actions:
         table.submit(seat, text)
+    ruling = stored.options.get(RULING)
+    if ruling is not None:
+        table.rule(Ruling.from_json(ruling), agreed=True)
     table.version = stored.version
     options = {name: value for name, value in stored.options.items() if name != RESUME}
     return LiveTable(

@@ -210,6 +210,15 @@ class Acted:
 
 
 @dataclass(frozen=True)
+class Ended:
+    """A table-level ending asked for (:meth:`Hub.end`): whether the game ended (a draw
+    offered ends nothing yet) and the version it left the table at, read under its lock."""
+
+    done: bool
+    version: int
+
+
+@dataclass(frozen=True)
 class Undone:
     """An undo (:meth:`Hub.undo`): whether anything was taken back (its truth) and the version
     it left the table at, read under the table's lock."""

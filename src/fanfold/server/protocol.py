@@ -164,6 +164,17 @@ class WsUndo(_Strict):
     version: int | None = Field(default=None, ge=0)
 
 
+class WsEnd(_Strict):
+    """End the game at the table (:mod:`fanfold.core.rulings`): ``resign``, ``abort``, or
+    ``draw`` (an offer, or the acceptance of another side's), for ``seat`` (none: the
+    holder's first seat)."""
+
+    type: Literal["end"]
+    ending: Literal["resign", "draw", "abort"]
+    version: int | None = Field(default=None, ge=0)
+    seat: int | None = Field(default=None, ge=0, le=16)
+
+
 class WsView(_Strict):
     """See the table from another seat the token holds (none: as a spectator)."""
 
@@ -172,12 +183,12 @@ class WsView(_Strict):
 
 
 #: A WebSocket message from a client: one of :class:`Hello`, :class:`WsAct`, :class:`WsUndo`,
-#: :class:`WsView`, told apart by ``type``.
-Incoming = Annotated[Hello | WsAct | WsUndo | WsView, Field(discriminator="type")]
+#: :class:`WsEnd`, :class:`WsView`, told apart by ``type``.
+Incoming = Annotated[Hello | WsAct | WsUndo | WsEnd | WsView, Field(discriminator="type")]
 #: Reads an incoming WebSocket message (:func:`parse_incoming`).
-INCOMING: TypeAdapter[Hello | WsAct | WsUndo | WsView] = TypeAdapter(Incoming)
+INCOMING: TypeAdapter[Hello | WsAct | WsUndo | WsEnd | WsView] = TypeAdapter(Incoming)
 #: The ``type`` of every incoming message.
-INCOMING_TYPES = ("hello", "act", "undo", "view")
+INCOMING_TYPES = ("hello", "act", "undo", "end", "view")
 
 
 def parse_json(raw: str | bytes) -> Any:
@@ -193,7 +204,7 @@ def parse_json(raw: str | bytes) -> Any:
         raise ValueError("the JSON is nested too deeply; a message never is") from None
 
 
-def parse_incoming(data: object, *, hello: bool) -> Hello | WsAct | WsUndo | WsView:
+def parse_incoming(data: object, *, hello: bool) -> Hello | WsAct | WsUndo | WsEnd | WsView:
     """A WebSocket message read from JSON: a :class:`Hello` when ``hello`` (the first message
     of a connection), else one of the others.
 
@@ -208,7 +219,7 @@ def parse_incoming(data: object, *, hello: bool) -> Hello | WsAct | WsUndo | WsV
         if kind != "hello":
             return Hello.model_validate(data)  # says what the first message must be
     elif kind not in INCOMING_TYPES[1:]:
-        raise ValueError(f"unknown message type {kind!r}; use act, undo or view")
+        raise ValueError(f"unknown message type {kind!r}; use act, undo, end or view")
     return INCOMING.validate_python(data)
 
 
@@ -324,6 +335,8 @@ class State(_Out):
     log: list[LogEntry]
     outcome: Outcome | None
     can_undo: bool
+    #: The table-level endings open to the watcher's seats now (:func:`endings_open`).
+    endings: list[Literal["resign", "draw", "abort"]]
     analyses: list[AnalysisName]
     clock: Clock | None
     hidden_information: bool
@@ -356,6 +369,8 @@ class Ok(_Out):
     played: str | None = None
     number: int | None = None
     undone: bool | None = None
+    #: A table-level ending asked for: whether the game ended (a draw offered: not yet).
+    ended: bool | None = None
 
 
 class ErrorBody(_Out):
@@ -662,6 +677,22 @@ class Undone(_Out):
     version: int
 
 
+class EndTable(_Strict):
+    """End the game over HTTP, as :class:`WsEnd` does on a socket."""
+
+    token: str = Field(max_length=200)
+    ending: Literal["resign", "draw", "abort"]
+    version: int | None = Field(default=None, ge=0)
+    seat: int | None = Field(default=None, ge=0, le=16)
+
+
+class EndedAnswer(_Out):
+    """An HTTP ending: whether the game ended (a draw offered: not yet), and the version."""
+
+    ok: bool
+    version: int
+
+
 class AnalysisAnswer(_Out):
     """An analysis of the position at ``version``."""
 
@@ -822,6 +853,11 @@ def ok_played(played: Played | done.Acted) -> JSONObject:
 def ok_undone(undone: bool | done.Undone) -> JSONObject:
     """A socket's undo done (:class:`Ok`)."""
     return {"protocol": PROTOCOL, "type": "ok", "undone": bool(undone)}
+
+
+def ok_ended(ended: done.Ended) -> JSONObject:
+    """A socket's ending asked for (:class:`Ok`)."""
+    return {"protocol": PROTOCOL, "type": "ok", "ended": ended.done}
 
 
 def created_message(created: NewTable) -> JSONObject:
@@ -1015,6 +1051,7 @@ def _state_parts(
     tail: JSONObject = {
         "outcome": outcome.to_json() if outcome is not None else None,
         "can_undo": table.allow_undo and bool(held) and bool(table.played),
+        "endings": list[JSONValue](endings_open(live, held)),
         "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
         "clock": clock(live),
         "hidden_information": game.has_hidden_information,
@@ -1032,6 +1069,29 @@ def rematch_seats(live: LiveTable, held: frozenset[int]) -> JSONObject | None:
     count = len(live.table.seats)
     seats: list[JSONValue] = list[JSONValue](sorted((seat + 1) % count for seat in held))
     return {"table": made, "seats": seats}
+
+
+def endings_open(live: LiveTable, held: frozenset[int]) -> list[str]:
+    """The table-level endings (:mod:`fanfold.core.rulings`) a watcher holding ``held`` may
+    ask for now: ``resign`` in a game of one or two sides, ``draw`` (offer or accept) where
+    the rules have draws and another side has a person, ``abort`` while some side has not
+    moved; none once the game is over, nor for a spectator."""
+    table = live.table
+    if not held or table.is_over:
+        return []
+    game = table.game
+    teams = game.teams(table.config)
+    found: list[str] = []
+    if len(teams) <= 2:
+        found.append("resign")
+    people = [seat for seat, entry in enumerate(table.seats) if entry.is_human]
+    others = [seat for seat in people if not any(seat in t and held & set(t) for t in teams)]
+    if game.has_draws and others:  # bots never take a draw: none is offered to them
+        found.append("draw")
+    moved = {n for n, team in enumerate(teams) for played in table.played if played.seat in team}
+    if len(moved) < len(teams):
+        found.append("abort")
+    return found
 
 
 def clock(live: LiveTable) -> JSONValue:

@@ -49,6 +49,7 @@ from openskill.models import PlackettLuce
 
 from fanfold.agents.levels import LEVELS as LEVEL_NAMES
 from fanfold.core.config import GameConfig, JSONObject
+from fanfold.core.game import Termination
 from fanfold.core.registry import AnyGame
 from fanfold.play.table import Table
 from fanfold.server.accounts import SignInError
@@ -438,6 +439,8 @@ def rated_game(
     """
     if not options.get(RATED) or not options.get("fair") or options.get("practice"):
         return None
+    if outcome.get("termination") == Termination.ABORTED:
+        return None  # called off before every side had moved: no result
     levels = options.get(LEVELS)
     levels = levels if isinstance(levels, dict) else {}
     keys: list[str] = []

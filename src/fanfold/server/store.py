@@ -551,6 +551,42 @@ class Store:
             if options is not None:
                 self._set_options(connection, table_id, options)
 
+    def rule(
+        self,
+        table_id: str,
+        version: int,
+        outcome: JSONObject,
+        options: JSONObject,
+        on_end: Callable[[Connection], object] | None = None,
+    ) -> None:
+        """Store a table-level ending (:mod:`fanfold.core.rulings`): the table's new
+        ``version``, its ``outcome`` and its ``options`` (which carry the ruling), with
+        ``on_end`` (a rated game's ratings) in the same transaction.
+
+        Raises:
+            FanfoldError: the table is not at ``version - 1`` in the store (another process
+                changed it); nothing is stored.
+        """
+        with self._begin() as connection:
+            changed = connection.execute(
+                tables.update()
+                .where(tables.c.id == table_id, tables.c.version == version - 1)
+                .values(
+                    version=version,
+                    outcome=json.dumps(outcome),
+                    options=json.dumps(options),
+                    updated=time.time(),
+                )
+            )
+            if changed.rowcount != 1:
+                raise FanfoldError(f"table {table_id} changed elsewhere; nothing was stored")
+            if on_end is not None:
+                on_end(connection)
+            if options.get(LISTED):
+                self._lobby_changed(connection)
+        if options.get(LISTED):
+            self._tell_lobby()
+
     def set_options(self, table_id: str, options: JSONObject) -> None:
         """Store a table's options (the hub's :data:`RESUME`, written after start-up)."""
         with self._begin() as connection:

@@ -24,12 +24,14 @@ from fanfold.server.protocol import (
     INCOMING_TYPES,
     Hello,
     WsAct,
+    WsEnd,
     WsUndo,
     WsView,
     check_spectator,
     error_message,
     malformed,
     message_for,
+    ok_ended,
     ok_played,
     ok_undone,
     parse_incoming,
@@ -147,6 +149,11 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                 elif isinstance(message, WsUndo):
                     done = await hub.undo(table_id, watcher.token, message.version)
                     await send(ok_undone(done))
+                elif isinstance(message, WsEnd):
+                    ended = await hub.end(
+                        table_id, watcher.token, message.version, message.ending, message.seat
+                    )
+                    await send(ok_ended(ended))
                 elif isinstance(message, WsView):
                     if message.seat is not None and message.seat not in watcher.seats:
                         raise ForbiddenError("this link does not hold that seat")

@@ -26,6 +26,7 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
     title: ClassVar[str] = "Fano330-R-Morris"
     summary: ClassVar[str] = "abstract game on the Fano plane; 2 players, perfect information"
     config_type: ClassVar[type[GameConfig]] = MorrisConfig
+    has_draws: ClassVar[bool] = True  # a position repeated
 
     def presets(self) -> Sequence[Preset[MorrisConfig]]:
         return PRESETS

@@ -19,6 +19,7 @@ from fanfold.server.protocol import (
     Act,
     Claim,
     CreateTable,
+    EndTable,
     Invite,
     Rematch,
     Undo,
@@ -188,6 +189,14 @@ async def act(table_id: str, body: Act, hub: HubDep) -> JSONObject:
 async def undo(table_id: str, body: Undo, hub: HubDep) -> JSONObject:
     undone = await hub.undo(table_id, body.token, body.version)
     return {"ok": undone.done, "version": undone.version}
+
+
+@router.post(
+    "/tables/{table_id}/end", response_model=protocol.EndedAnswer, response_model_exclude_unset=True
+)
+async def end(table_id: str, body: EndTable, hub: HubDep) -> JSONObject:
+    ended = await hub.end(table_id, body.token, body.version, body.ending, body.seat)
+    return {"ok": ended.done, "version": ended.version}
 
 
 @router.get(

@@ -533,16 +533,45 @@ function drawControls() {
     );
     $("undo").disabled = !m.can_undo;
   }
+  for (const ending of m.endings || []) box.append(endingButton(m, ending));
   for (const analysis of m.outcome ? [] : m.analyses) {
     box.append(
       el("button", { type: "button", "data-analysis": analysis.name, title: analysis.help, text: label(analysis.name), onclick: () => runAnalysis(analysis.name) }),
     );
   }
-  const recordReady = m.outcome || !m.hidden_information;
+  // A rated game's record waits for its end (no analysis elsewhere of a game in play).
+  const recordReady = m.outcome || (!m.hidden_information && !m.options.rated);
   if (recordReady) {
     box.append(el("a", { href: `/api/tables/${tableId}/record`, download: "", id: "download", text: "Download record" }));
   }
   if (m.outcome) box.append(el("a", { href: `/table/${tableId}?replay=1`, id: "replay-link", text: "Replay" }));
+}
+
+// Resign, draw and abort: resign and abort ask once more before they end the game.
+function endingButton(m, ending) {
+  const offer = m.options.draw_offer;
+  const mine = typeof offer === "number" && m.yours.includes(offer);
+  const words = {
+    resign: "Resign",
+    abort: "Abort game",
+    draw: typeof offer === "number" && !mine ? `Accept ${seatName(offer)}'s draw offer` : "Offer a draw",
+  }[ending];
+  const button = el("button", { type: "button", id: `end-${ending}`, text: words });
+  if (ending === "draw" && mine) {
+    button.textContent = "Draw offered";
+    button.disabled = true;
+    return button;
+  }
+  button.onclick = () => {
+    if (ending !== "draw" && button.dataset.sure !== "1") {
+      button.dataset.sure = "1";
+      button.textContent = ending === "resign" ? "Really resign?" : "Really abort?";
+      return;
+    }
+    showError("");
+    send({ type: "end", ending, version: m.version, seat: m.seat });
+  };
+  return button;
 }
 
 function label(name) {

@@ -1,0 +1,154 @@
+"""Endings of the table, not of the rules: a side resigns, the sides agree to a draw, or the
+game is called off (aborted) before every side has moved. They are the same for every game,
+so no game's notation, kernel or action space knows them: a table applies a
+:class:`Ruling` on top of the game (:meth:`fanfold.play.table.Table.rule`), and a record
+carries it after its actions (``"ruling"``), checked again when the record is replayed
+(:func:`check_ruling`).
+
+Who may ask for which ending (:func:`check_ruling`):
+
+* **resign**: a seat of a game of one or two sides (teams, :meth:`Game.teams`) while it goes
+  on; its side loses (-1, the other +1; a solitaire's lowest return). At a table of three or
+  more sides one player leaving does not end the game for the others, so it is refused.
+* **draw**: agreed by a seat of every side (:attr:`Ruling.seat` is the one who accepted), in
+  a game whose rules have draws (:attr:`Game.has_draws`); every return 0.
+* **abort**: before every side has played an action; no result (every return 0), never
+  rated.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fanfold.core.config import JSONObject
+from fanfold.core.errors import FanfoldError
+from fanfold.core.game import Outcome, Termination
+from fanfold.core.registry import AnyGame
+
+
+class RulingError(FanfoldError, ValueError):
+    """A table-level ending that may not be made here, or a record's ruling that is not one,
+    said with the reason."""
+
+
+class Ending(enum.StrEnum):
+    """The table-level endings; each value is the text written in JSON."""
+
+    RESIGN = "resign"
+    DRAW = "draw"
+    ABORT = "abort"
+
+
+_TERMINATION = {
+    Ending.RESIGN: Termination.RESIGNED,
+    Ending.DRAW: Termination.AGREED_DRAW,
+    Ending.ABORT: Termination.ABORTED,
+}
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A table-level ending: which, the seat that made it (who resigned, who accepted the
+    draw, who called the game off) and the number of actions played when it was made."""
+
+    ending: Ending
+    seat: int
+    after: int
+
+    def to_json(self) -> JSONObject:
+        """The ruling as JSON."""
+        return {"ending": self.ending.value, "seat": self.seat, "after": self.after}
+
+    @classmethod
+    def from_json(cls, data: object) -> Ruling:
+        """Read a ruling.
+
+        Raises:
+            RulingError: not a ruling, with the reason.
+        """
+        if not isinstance(data, Mapping):
+            raise RulingError("a ruling must be an object with 'ending', 'seat' and 'after'")
+        ending, seat, after = data.get("ending"), data.get("seat"), data.get("after")
+        known = ", ".join(member.value for member in Ending)
+        if ending not in {member.value for member in Ending}:
+            raise RulingError(f"a ruling's ending is one of {known}, not {ending!r}")
+        for name, value in (("seat", seat), ("after", after)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RulingError(f"a ruling's {name} must be a whole number, not {value!r}")
+        assert isinstance(seat, int)
+        assert isinstance(after, int)
+        return cls(Ending(ending), seat, after)
+
+
+def _team_of(teams: Sequence[tuple[int, ...]], seat: int) -> int:
+    return next(number for number, team in enumerate(teams) if seat in team)
+
+
+def check_ruling(
+    game: AnyGame,
+    state: Any,
+    ruling: Ruling,
+    movers: Sequence[int],
+    *,
+    offered: int | None = None,
+    agreed: bool = False,
+) -> None:
+    """Refuse ``ruling`` where it may not be made: at ``state`` (the game now), after the
+    actions of the seats ``movers`` (in order), with a draw ``offered`` by that seat (or
+    none; ``agreed``: a finished game's record, whose draw was agreed, offer and all).
+
+    Raises:
+        RulingError: the ending is not open to that seat here, with the reason.
+    """
+    config = game.config_of(state)
+    teams = game.teams(config)
+    if not 0 <= ruling.seat < game.num_players(config):
+        raise RulingError(f"this game has no seat {ruling.seat + 1}")
+    if ruling.after != len(movers):
+        raise RulingError(
+            f"a ruling made after {ruling.after} actions, but {len(movers)} were played"
+        )
+    if game.current_player(state) is None:
+        raise RulingError("the game is over already")
+    if ruling.ending is Ending.RESIGN:
+        if len(teams) > 2:
+            raise RulingError(
+                f"a game of {len(teams)} sides goes on without a player who leaves: only a "
+                "game of two sides (or a solitaire) can be resigned"
+            )
+    elif ruling.ending is Ending.DRAW:
+        if not game.has_draws:
+            raise RulingError(f"{game.title} has no drawn games: no draw can be agreed")
+        if agreed:
+            pass
+        elif offered is None or _team_of(teams, offered) == _team_of(teams, ruling.seat):
+            raise RulingError("a draw needs an offer from another side to accept")
+    elif ruling.ending is Ending.ABORT:
+        moved = {_team_of(teams, seat) for seat in movers}
+        if len(moved) == len(teams):
+            raise RulingError("every side has moved: the game can no longer be called off")
+
+
+def ruled_outcome(game: AnyGame, state: Any, ruling: Ruling) -> Outcome:
+    """The outcome ``ruling`` gives the game at ``state``."""
+    config = game.config_of(state)
+    count = game.num_players(config)
+    name = game.seat_name(config, ruling.seat)
+    termination = _TERMINATION[ruling.ending]
+    if ruling.ending is Ending.RESIGN:
+        if count == 1:
+            return Outcome(f"{name} gave up.", (game.traits.returns[0],), termination=termination)
+        teams = game.teams(config)
+        losers = teams[_team_of(teams, ruling.seat)]
+        returns = tuple(-1.0 if seat in losers else 1.0 for seat in range(count))
+        return Outcome(f"{name} resigned.", returns, termination=termination)
+    if ruling.ending is Ending.DRAW:
+        return Outcome("Drawn by agreement.", (0.0,) * count, termination=termination)
+    return Outcome(
+        f"Called off by {name} before every side had moved.",
+        (0.0,) * count,
+        termination=termination,
+    )

@@ -1,0 +1,175 @@
+"""Table-level endings at the server: resign, draw offers and abort over HTTP and the socket,
+told to every seat, stored with the table (a restart keeps them), in the record, and rated
+(an aborted rated game is not)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from fanfold.server.ratings import rating_changes
+from tests.server.support import (
+    JSON,
+    act,
+    friends_table,
+    hello,
+    look,
+    open_table,
+    receive_until,
+    refused,
+    serve,
+)
+from tests.server.test_accounts import csrf
+from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with serve(tmp_path) as test_client:
+        yield test_client
+
+
+def end(client: TestClient, table: str, token: str, ending: str, **more: Any) -> Any:
+    return client.post(f"/api/tables/{table}/end", json={"token": token, "ending": ending, **more})
+
+
+def test_a_resignation_ends_the_game_for_everyone_and_the_record_keeps_it(
+    client: TestClient,
+) -> None:
+    table, white, black = friends_table(client)
+    assert look(client, table, white)["endings"] == ["resign", "draw"]
+    assert look(client, table)["endings"] == []  # a spectator ends nothing
+    answer = end(client, table, black, "resign", version=2)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"ok": True, "version": 3}
+    for token in (white, black, None):
+        message = look(client, table, token)
+        assert message["outcome"]["termination"] == "resigned"
+        assert message["outcome"]["winners"] == [0]
+        assert message["outcome"]["reason"] == "Black resigned."
+        assert message["legal"] == []
+        assert message["endings"] == []
+    record = client.get(f"/api/tables/{table}/record").json()
+    assert record["ruling"] == {"ending": "resign", "seat": 1, "after": 2}
+    refused(act(client, table, white, "C3", version=3), 409)  # the game is over
+    again = refused(end(client, table, white, "resign"), 400)
+    assert "over already" in again["error"]
+    # The record loads into a new table that ends where it ended.
+    loaded = client.post("/api/records", json={"record": record})
+    assert loaded.status_code == 200, loaded.text
+    copy = look(client, loaded.json()["table"], loaded.json()["token"])
+    assert copy["outcome"]["termination"] == "resigned"
+
+
+def test_refused_endings_change_nothing(client: TestClient) -> None:
+    table, white, _ = friends_table(client)
+    before = look(client, table, white)
+    refused(end(client, table, "forged-token", "resign"), 403)
+    refused(end(client, table, white, "resign", version=1), 409)  # a stale version
+    assert "every side has moved" in refused(end(client, table, white, "abort"), 400)["error"]
+    assert refused(end(client, table, white, "surrender"), 422)["kind"]
+    refused(end(client, table, white, "resign", seat=1), 403)  # not white's seat
+    assert look(client, table, white)["version"] == before["version"]
+    assert look(client, table, white)["outcome"] is None
+
+
+def test_a_draw_is_offered_accepted_or_declined_by_playing_on(client: TestClient) -> None:
+    table, white, black = friends_table(client)
+    offered = end(client, table, white, "draw", version=2)
+    assert offered.json() == {"ok": False, "version": 2}  # an offer ends nothing yet
+    assert look(client, table, black)["options"]["draw_offer"] == 0
+    # Offering again from the same side accepts nothing.
+    assert end(client, table, white, "draw").json()["ok"] is False
+    # Black plays on: the offer is declined.
+    assert act(client, table, white, "C3", version=2).status_code == 200
+    assert "draw_offer" in look(client, table, black)["options"]  # white's own move keeps it
+    assert act(client, table, black, "T4", version=3).status_code == 200
+    assert "draw_offer" not in look(client, table, white)["options"]
+    assert end(client, table, black, "draw").json()["ok"] is False  # black offers now
+    accepted = end(client, table, white, "draw")
+    assert accepted.json()["ok"] is True
+    outcome = look(client, table, white)["outcome"]
+    assert outcome["termination"] == "agreed_draw"
+    assert outcome["winners"] == []
+
+
+def test_a_game_without_draws_takes_no_offer(client: TestClient) -> None:
+    created = open_table(client, game="fano", seats=["you", "friend"])
+    table, token = created["table"], created["token"]
+    assert "draw" not in look(client, table, token)["endings"]
+    assert "no drawn games" in refused(end(client, table, token, "draw"), 400)["error"]
+
+
+def test_an_abort_over_the_socket_before_the_other_side_moved(client: TestClient) -> None:
+    created = open_table(client, game="morris", seats=["you", "friend"], seed=3)
+    table, white = created["table"], created["token"]
+    assert act(client, table, white, "C1", version=0).status_code == 200
+    black = created["friends"]["1"]
+    assert look(client, table, black)["endings"] == ["resign", "draw", "abort"]
+    with client.websocket_connect(f"/ws/tables/{table}") as socket:
+        hello(socket, black)
+        socket.send_json({"type": "end", "ending": "abort", "version": 1})
+        seen = receive_until(socket, lambda m: m.get("type") == "ok")
+        assert seen[-1]["ended"] is True
+        told = [m for m in seen if m.get("type") == "state"]  # told before the answer
+        assert told[-1]["outcome"]["termination"] == "aborted"
+
+
+def test_a_restart_keeps_the_ending(tmp_path: Path) -> None:
+    with serve(tmp_path) as client:
+        table, white, black = friends_table(client)
+        assert end(client, table, white, "resign").status_code == 200
+    with serve(tmp_path) as client:
+        message = look(client, table, black)
+        assert message["outcome"]["termination"] == "resigned"
+        assert message["outcome"]["winners"] == [1]
+        assert message["version"] == 3
+
+
+def test_a_rated_resignation_is_rated_and_an_abort_is_not(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, bob = browsers
+    table, players = open_rated(alice, bob, "morris", ["you", "friend"], rated=True)
+    white, black = players[0][1], players[1][1]
+    played = alice.post(
+        f"/api/tables/{table}/act",
+        json={"token": white, "action": "C1", "version": 0},
+        headers=csrf(alice),
+    )
+    assert played.status_code == 200, played.text
+    aborted = bob.post(
+        f"/api/tables/{table}/end",
+        json={"token": black, "ending": "abort"},
+        headers=csrf(bob),
+    )
+    assert aborted.status_code == 200, aborted.text
+    hub = alice.app.state.hub  # type: ignore[attr-defined]
+    with hub.store.engine.connect() as connection:
+        rows = connection.execute(sa.select(rating_changes)).all()
+    assert rows == []  # called off: nobody's rating moved
+
+    table, players = open_rated(alice, bob, "morris", ["you", "friend"], rated=True)
+    white = players[0][1]
+    resigned = alice.post(
+        f"/api/tables/{table}/end",
+        json={"token": white, "ending": "resign"},
+        headers=csrf(alice),
+    )
+    assert resigned.status_code == 200, resigned.text
+    with hub.store.engine.connect() as connection:
+        changes = {
+            row.seat: row
+            for row in connection.execute(
+                sa.select(rating_changes).where(rating_changes.c.rated_table == table)
+            )
+        }
+    assert changes[0].mu_after < changes[0].mu_before  # alice resigned
+    assert changes[1].mu_after > changes[1].mu_before
+    message: JSON = look(alice, table, white)
+    assert message["outcome"]["termination"] == "resigned"
