@@ -157,3 +157,17 @@ def test_a_ruling_after_the_rules_ended_the_game_is_refused() -> None:
     with pytest.raises(RecordError, match="over already"):
         ended.states()
     assert game.outcome(table.state) is not None
+
+
+def test_a_claimed_win_goes_to_the_claimants_side_in_a_game_of_two_sides() -> None:
+    table = table_of("morris")
+    play_first(table, 2)
+    table.rule(Ruling(Ending.CLAIM, 1, 2))
+    outcome = table.outcome
+    assert outcome is not None
+    assert outcome.termination is Termination.ABANDONED
+    assert outcome.winners == (1,)
+    assert outcome.reason == "Black claimed the win: the other side left the game."
+    fantan = table_of("fantan", 3)
+    with pytest.raises(RulingError, match="only in a game of two sides"):
+        fantan.rule(Ruling(Ending.CLAIM, 0, 0))

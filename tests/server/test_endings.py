@@ -12,6 +12,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from fanfold.server.live import GONE_SECONDS
 from fanfold.server.ratings import rating_changes
 from tests.server.support import (
     JSON,
@@ -173,3 +174,43 @@ def test_a_rated_resignation_is_rated_and_an_abort_is_not(
     assert changes[1].mu_after > changes[1].mu_before
     message: JSON = look(alice, table, white)
     assert message["outcome"]["termination"] == "resigned"
+
+
+def test_the_win_is_claimed_once_the_other_side_has_left(client: TestClient) -> None:
+    table, white, black = friends_table(client)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    live = hub.live[table]
+    with client.websocket_connect(f"/ws/tables/{table}") as socket:
+        hello(socket, black)  # black is here: nothing to claim, no countdown
+        message = look(client, table, white)
+        assert message["claim"] is None
+        assert "claim" not in message["endings"]
+        early = refused(end(client, table, white, "claim"), 400)
+        assert "once the other side has left" in early["error"]
+    # Black's connection went: the countdown runs from then.
+    message = look(client, table, white)
+    assert 0 < message["claim"]["left"] <= GONE_SECONDS
+    assert "claim" not in message["endings"]
+    assert "s to go" in refused(end(client, table, white, "claim"), 400)["error"]
+    live.seen[1] -= GONE_SECONDS  # as if two minutes had passed
+    message = look(client, table, white)
+    assert message["claim"] == {"left": 0.0}
+    assert "claim" in message["endings"]
+    claimed = end(client, table, white, "claim")
+    assert claimed.json()["ok"] is True
+    outcome = look(client, table, black)["outcome"]
+    assert outcome["termination"] == "abandoned"
+    assert outcome["winners"] == [0]
+    assert outcome["reason"] == "White claimed the win: the other side left the game."
+    assert client.get(f"/api/tables/{table}/record").json()["ruling"]["ending"] == "claim"
+
+
+def test_no_win_is_claimed_against_a_bot_or_an_empty_seat(client: TestClient) -> None:
+    created = open_table(client, game="morris", seats=["you", "random"])
+    table, token = created["table"], created["token"]
+    client.app.state.hub.live[table].seen[1] = -1e9  # type: ignore[attr-defined]
+    assert look(client, table, token)["claim"] is None
+    refused(end(client, table, token, "claim"), 400)
+    unclaimed = client.post("/api/tables", json={"game": "morris", "seats": ["you", "friend"]})
+    made = unclaimed.json()
+    assert look(client, made["table"], made["token"])["claim"] is None  # nobody sat down

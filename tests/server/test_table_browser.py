@@ -289,3 +289,37 @@ def test_resign_is_asked_twice_then_ends_the_game(page: Page, server: str) -> No
     expect(page.locator("#end-reason")).to_have_text("White resigned.")
     expect(page.locator("#end-resign")).to_have_count(0)
     shot(page, "table-resigned")
+
+
+def test_a_player_whose_opponent_left_sees_a_countdown_then_claims_the_win(
+    browser: Browser, server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("fanfold.server.live.GONE_SECONDS", 3.0)
+    created = _post(server, "/api/tables", {"game": "morris", "seats": ["you", "friend"]})
+    table, white = created["table"], created["token"]
+    black = _post(server, f"/api/tables/{table}/claim", {"invite": created["invites"]["1"]})[
+        "token"
+    ]
+    pages: list[Page] = []
+    for token in (white, black):
+        context = browser.new_context(viewport={"width": 1200, "height": 860})
+        opened = context.new_page()
+        opened.goto(f"{server}/table/{table}#token={token}")
+        opened.wait_for_selector(".morris svg")
+        pages.append(opened)
+    mine, theirs = pages
+    expect(mine.locator("#claim-countdown")).to_have_count(0)  # black is here
+    theirs.context.close()  # black leaves
+    countdown = mine.locator("#claim-countdown")
+    expect(countdown).to_contain_text("The other side left the table")
+    shot(mine, "table-claim-countdown")
+    claim = mine.locator("#end-claim")
+    expect(claim).to_have_text("Claim victory", timeout=10_000)
+    claim.click()
+    expect(claim).to_have_text("Really claim?")
+    claim.click()
+    expect(mine.locator("#end-title")).to_have_text("You won!")
+    expect(mine.locator("#end-reason")).to_have_text(
+        "White claimed the win: the other side left the game."
+    )
+    mine.context.close()

@@ -86,6 +86,8 @@ class Termination(StrEnum):
     AGREED_DRAW = "agreed_draw"
     #: The game was called off before every side had moved: no result.
     ABORTED = "aborted"
+    #: A side left the game, and the other claimed the win.
+    ABANDONED = "abandoned"
 
 
 @dataclass(frozen=True)

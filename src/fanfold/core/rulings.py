@@ -1,5 +1,6 @@
-"""Endings of the table, not of the rules: a side resigns, the sides agree to a draw, or the
-game is called off (aborted) before every side has moved. They are the same for every game,
+"""Endings of the table, not of the rules: a side resigns, the sides agree to a draw, the
+game is called off (aborted) before every side has moved, or a side claims the win because
+the other left. They are the same for every game,
 so no game's notation, kernel or action space knows them: a table applies a
 :class:`Ruling` on top of the game (:meth:`fanfold.play.table.Table.rule`), and a record
 carries it after its actions (``"ruling"``), checked again when the record is replayed
@@ -14,6 +15,9 @@ Who may ask for which ending (:func:`check_ruling`):
   a game whose rules have draws (:attr:`Game.has_draws`); every return 0.
 * **abort**: before every side has played an action; no result (every return 0), never
   rated.
+* **claim**: a seat of a game of two sides claims the win because the other side left the
+  game (a front end decides when a side has left: the play server, once none of its people has
+  had a connection for a while); the claimant's side wins, the other loses.
 """
 
 from __future__ import annotations
@@ -40,12 +44,14 @@ class Ending(enum.StrEnum):
     RESIGN = "resign"
     DRAW = "draw"
     ABORT = "abort"
+    CLAIM = "claim"
 
 
 _TERMINATION = {
     Ending.RESIGN: Termination.RESIGNED,
     Ending.DRAW: Termination.AGREED_DRAW,
     Ending.ABORT: Termination.ABORTED,
+    Ending.CLAIM: Termination.ABANDONED,
 }
 
 
@@ -119,6 +125,9 @@ def check_ruling(
                 f"a game of {len(teams)} sides goes on without a player who leaves: only a "
                 "game of two sides (or a solitaire) can be resigned"
             )
+    elif ruling.ending is Ending.CLAIM:
+        if len(teams) != 2:
+            raise RulingError("the win can be claimed only in a game of two sides")
     elif ruling.ending is Ending.DRAW:
         if not game.has_draws:
             raise RulingError(f"{game.title} has no drawn games: no draw can be agreed")
@@ -145,6 +154,15 @@ def ruled_outcome(game: AnyGame, state: Any, ruling: Ruling) -> Outcome:
         losers = teams[_team_of(teams, ruling.seat)]
         returns = tuple(-1.0 if seat in losers else 1.0 for seat in range(count))
         return Outcome(f"{name} resigned.", returns, termination=termination)
+    if ruling.ending is Ending.CLAIM:
+        teams = game.teams(config)
+        winners = teams[_team_of(teams, ruling.seat)]
+        returns = tuple(1.0 if seat in winners else -1.0 for seat in range(count))
+        return Outcome(
+            f"{name} claimed the win: the other side left the game.",
+            returns,
+            termination=termination,
+        )
     if ruling.ending is Ending.DRAW:
         return Outcome("Drawn by agreement.", (0.0,) * count, termination=termination)
     return Outcome(

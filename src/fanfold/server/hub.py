@@ -671,6 +671,16 @@ class Hub:
         for seat in watcher.seats:
             live.seen[seat] = now
 
+    async def tell_left(self, live: LiveTable, watcher: Watcher) -> None:
+        """After ``watcher`` left (:meth:`unwatch`): when it was the last connection of a seat
+        in a game still going on, the others are told (the seat is no longer present, and the
+        win may be claimed once its side has been gone long enough)."""
+        if live.evicted or live.table.is_over or not watcher.seats:
+            return
+        if any(live.is_present(seat) for seat in watcher.seats) or not live.watchers:
+            return
+        await self.broadcast(live)
+
     # -------------------------------------------------------------- loading
     async def get(self, table_id: str) -> LiveTable:
         """The live table ``table_id``, rebuilt from the store if it is not in memory.
@@ -934,9 +944,10 @@ class Hub:
         self, table_id: str, token: str | None, version: int | None, ending: str, seat: int | None
     ) -> Ended:
         """A table-level ending asked for by a seat the token holds (:mod:`fanfold.core.rulings`):
-        ``resign``, ``abort``, or ``draw`` (an offer, which a seat of another side accepts by
-        asking for a draw too while it stands; a move by another side withdraws it). Returns
-        whether the game ended and the table's version then.
+        ``resign``, ``abort``, ``claim`` (the win, once the other side left:
+        :meth:`LiveTable.claim_wait`), or ``draw`` (an offer, which a seat of another side
+        accepts by asking for a draw too while it stands; a move by another side withdraws it).
+        Returns whether the game ended and the table's version then.
 
         Raises:
             ForbiddenError: the token holds no seat here, or not ``seat``.
@@ -965,6 +976,14 @@ class Hub:
             if table.is_over:
                 raise RulingError("the game is over already")
             ruling = Ruling(wanted, acting, len(table.played))
+            if wanted is Ending.CLAIM:
+                wait = live.claim_wait(acting)
+                if wait is None or wait > 0:
+                    raise RulingError(
+                        "the win can be claimed once the other side has left: none of its "
+                        f"players connected for {GONE_SECONDS:g} seconds"
+                        + (f" ({wait:.0f} s to go)" if wait else "")
+                    )
             offer = live.options.get(DRAW_OFFER)
             offered = offer if isinstance(offer, int) else None
             if wanted is Ending.DRAW and not _other_side(table, offered, acting):

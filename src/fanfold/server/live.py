@@ -171,6 +171,31 @@ class LiveTable:
         last = self.seen.get(seat, self.loaded)
         return not self.is_present(seat) and now - last >= GONE_SECONDS
 
+    def claim_wait(self, seat: int, now: float | None = None) -> float | None:
+        """How long ``seat``'s player waits before claiming the win because the other side
+        left (0: the win may be claimed now), in a game of two sides; ``None`` when there is
+        nothing to wait for: the other side is a bot, has a seat nobody claimed, or one of its
+        people is here now. A side has left once none of its people has had a connection for
+        :data:`GONE_SECONDS`."""
+        table = self.table
+        teams = table.game.teams(table.config)
+        if len(teams) != 2 or table.is_over:
+            return None
+        others = [
+            other
+            for team in teams
+            if seat not in team
+            for other in team
+            if table.seats[other].is_human
+        ]
+        if not others or any(self.seat_hashes[other] is None for other in others):
+            return None
+        if any(self.is_present(other) for other in others):
+            return None
+        now = time.monotonic() if now is None else now
+        waits = [GONE_SECONDS - (now - self.seen.get(other, self.loaded)) for other in others]
+        return max(0.0, *waits)
+
     def seats_of(self, token: str | None) -> frozenset[int]:
         """The seats ``token`` holds here (none for a missing or forged token)."""
         if not token:

@@ -170,7 +170,7 @@ class WsEnd(_Strict):
     holder's first seat)."""
 
     type: Literal["end"]
-    ending: Literal["resign", "draw", "abort"]
+    ending: Literal["resign", "draw", "abort", "claim"]
     version: int | None = Field(default=None, ge=0)
     seat: int | None = Field(default=None, ge=0, le=16)
 
@@ -308,6 +308,12 @@ class RematchSeats(_Out):
     seats: list[int]
 
 
+class ClaimCountdown(_Out):
+    """How long until the win may be claimed because the other side left."""
+
+    left: float
+
+
 class State(_Out):
     """What one watcher is told about a table (:func:`message_for`), on every change."""
 
@@ -336,7 +342,10 @@ class State(_Out):
     outcome: Outcome | None
     can_undo: bool
     #: The table-level endings open to the watcher's seats now (:func:`endings_open`).
-    endings: list[Literal["resign", "draw", "abort"]]
+    endings: list[Literal["resign", "draw", "abort", "claim"]]
+    #: Seconds until the win may be claimed because the other side left (0: now), while none
+    #: of its people is connected; ``None`` otherwise.
+    claim: ClaimCountdown | None
     analyses: list[AnalysisName]
     clock: Clock | None
     hidden_information: bool
@@ -681,7 +690,7 @@ class EndTable(_Strict):
     """End the game over HTTP, as :class:`WsEnd` does on a socket."""
 
     token: str = Field(max_length=200)
-    ending: Literal["resign", "draw", "abort"]
+    ending: Literal["resign", "draw", "abort", "claim"]
     version: int | None = Field(default=None, ge=0)
     seat: int | None = Field(default=None, ge=0, le=16)
 
@@ -1052,6 +1061,7 @@ def _state_parts(
         "outcome": outcome.to_json() if outcome is not None else None,
         "can_undo": table.allow_undo and bool(held) and bool(table.played),
         "endings": list[JSONValue](endings_open(live, held)),
+        "claim": claim_countdown(live, held),
         "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
         "clock": clock(live),
         "hidden_information": game.has_hidden_information,
@@ -1091,7 +1101,17 @@ def endings_open(live: LiveTable, held: frozenset[int]) -> list[str]:
     moved = {n for n, team in enumerate(teams) for played in table.played if played.seat in team}
     if len(moved) < len(teams):
         found.append("abort")
+    if any(live.claim_wait(seat) == 0 for seat in held):
+        found.append("claim")
     return found
+
+
+def claim_countdown(live: LiveTable, held: frozenset[int]) -> JSONValue:
+    """``{"left": seconds}`` until a seat of ``held`` may claim the win because the other
+    side left (0: now; :meth:`LiveTable.claim_wait`), or ``None`` while the other side is
+    here (or cannot leave: a bot)."""
+    waits = [wait for seat in sorted(held) if (wait := live.claim_wait(seat)) is not None]
+    return {"left": round(min(waits), 1)} if waits else None
 
 
 def clock(live: LiveTable) -> JSONValue:

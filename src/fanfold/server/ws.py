@@ -180,3 +180,5 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
         if watcher is not None:
             hub.unwatch(live, watcher)
         await outbox.stop()
+        if watcher is not None:
+            await hub.tell_left(live, watcher)

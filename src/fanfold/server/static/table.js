@@ -534,6 +534,7 @@ function drawControls() {
     $("undo").disabled = !m.can_undo;
   }
   for (const ending of m.endings || []) box.append(endingButton(m, ending));
+  if (m.claim && m.claim.left > 0 && !m.outcome) box.append(claimCountdown(m));
   for (const analysis of m.outcome ? [] : m.analyses) {
     box.append(
       el("button", { type: "button", "data-analysis": analysis.name, title: analysis.help, text: label(analysis.name), onclick: () => runAnalysis(analysis.name) }),
@@ -552,6 +553,7 @@ function endingButton(m, ending) {
   const offer = m.options.draw_offer;
   const mine = typeof offer === "number" && m.yours.includes(offer);
   const words = {
+    claim: "Claim victory",
     resign: "Resign",
     abort: "Abort game",
     draw: typeof offer === "number" && !mine ? `Accept ${seatName(offer)}'s draw offer` : "Offer a draw",
@@ -565,13 +567,34 @@ function endingButton(m, ending) {
   button.onclick = () => {
     if (ending !== "draw" && button.dataset.sure !== "1") {
       button.dataset.sure = "1";
-      button.textContent = ending === "resign" ? "Really resign?" : "Really abort?";
+      button.textContent = { resign: "Really resign?", abort: "Really abort?", claim: "Really claim?" }[ending];
       return;
     }
     showError("");
     send({ type: "end", ending, version: m.version, seat: m.seat });
   };
   return button;
+}
+
+// The other side left: a countdown, then the win may be claimed (the server checks it).
+let claimTimer = null;
+function claimCountdown(m) {
+  const line = el("p", { id: "claim-countdown", role: "status" });
+  const until = Date.now() + m.claim.left * 1000;
+  clearInterval(claimTimer);
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    if (message !== m) { clearInterval(claimTimer); return; }
+    if (left > 0) {
+      line.textContent = `The other side left the table: you may claim the win in ${left} s.`;
+      return;
+    }
+    clearInterval(claimTimer);
+    line.replaceWith(endingButton(m, "claim"));
+  };
+  tick();
+  claimTimer = setInterval(tick, 1000);
+  return line;
 }
 
 function label(name) {
