@@ -26,7 +26,11 @@ from tests.server.support import (
     serve,
 )
 from tests.server.test_accounts import csrf
-from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)
+from tests.server.test_ratings import (  # noqa: F401 (a fixture, by name)
+    browsers,
+    open_rated,
+    play_out,
+)
 
 
 @pytest.fixture
@@ -214,3 +218,53 @@ def test_no_win_is_claimed_against_a_bot_or_an_empty_seat(client: TestClient) ->
     unclaimed = client.post("/api/tables", json={"game": "morris", "seats": ["you", "friend"]})
     made = unclaimed.json()
     assert look(client, made["table"], made["token"])["claim"] is None  # nobody sat down
+
+
+def test_a_leaver_at_a_rated_table_of_three_sides_is_rated_last_and_a_bot_plays_on(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, bob = browsers
+    table, players = open_rated(
+        alice, bob, "fantan", ["you", "friend", "easy"], rated=True, players=3
+    )
+    bobs = players[1][1]
+    message = look(bob, table, bobs)
+    assert "leave" in message["endings"]
+    assert "resign" not in message["endings"]
+    with bob.websocket_connect(f"/ws/tables/{table}") as socket:
+        hello(socket, bobs)
+        left = bob.post(
+            f"/api/tables/{table}/end",
+            json={"token": bobs, "ending": "leave"},
+            headers=csrf(bob),
+        )
+        assert left.status_code == 200, left.text
+        assert left.json()["ok"] is False  # the game goes on
+        told = receive_until(socket, lambda m: m.get("type") == "state" and m["yours"] == [])
+        assert told[-1]["seat"] is None  # a spectator's view now
+    hub = alice.app.state.hub  # type: ignore[attr-defined]
+    with hub.store.engine.connect() as connection:
+        rows = connection.execute(
+            sa.select(rating_changes).where(rating_changes.c.rated_table == table)
+        ).all()
+    assert [(row.seat, row.rank) for row in rows] == [(1, 3)]  # bob alone, last of three
+    assert rows[0].mu_after < rows[0].mu_before
+    state = look(alice, table, players[0][1])
+    assert state["seats"][1]["bot"] is True
+    assert state["options"]["left"] == {"1": int(rows[0].player.removeprefix("a:"))}
+    refused(
+        bob.post(
+            f"/api/tables/{table}/end", json={"token": bobs, "ending": "leave"}, headers=csrf(bob)
+        ),
+        403,
+    )  # bob's link holds no seat now
+    ended = play_out({0: players[0]}, table)
+    assert ended["outcome"] is not None
+    with hub.store.engine.connect() as connection:
+        final = connection.execute(
+            sa.select(rating_changes).where(rating_changes.c.rated_table == table)
+        ).all()
+    by_seat = {row.seat: row for row in final}
+    assert set(by_seat) == {0, 1, 2}  # alice and the bot rated at the end, bob once
+    assert by_seat[1].rank == 3
+    assert by_seat[1].at == rows[0].at  # bob's change is the one made when he left

@@ -61,7 +61,14 @@ from fanfold.server.metrics import Metrics
 from fanfold.server.outbox import spectators_pacer
 from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
 from fanfold.server.protocol import game_catalogue, message_for, message_text
-from fanfold.server.ratings import LEVELS, RATED, check_rated, check_rated_seat, rated_game
+from fanfold.server.ratings import (
+    LEFT,
+    LEVELS,
+    RATED,
+    check_rated,
+    check_rated_seat,
+    rated_game,
+)
 from fanfold.server.store import (
     RESUME,
     AppendRow,
@@ -955,6 +962,8 @@ class Hub:
             RulingError: the ending is not open to that seat here (nothing changed).
             StorageError: the store could not keep it (nothing changed).
         """
+        if ending == LEAVE:
+            return await self._leave(table_id, token, seat)
         try:
             wanted = Ending(ending)
         except ValueError:
@@ -1029,6 +1038,84 @@ class Hub:
         start_clock(self, live)
         await self.broadcast(live)
         return Ended(not offering, produced)
+
+    async def _leave(self, table_id: str, token: str | None, seat: int | None) -> Ended:
+        """A person leaves a game of three or more sides before its end (one leaving does not
+        end it for the others): a bot of the table's level (else ``medium``) plays on at the
+        seat, the token holds it no more, and at a rated table the leaver is rated now,
+        ranked last, in the same transaction (:meth:`RatedGame.apply_leaver`); the game stays
+        rated for those who stayed, the leaver ranked last among them at its end."""
+        async with self.holding(table_id) as live:
+            table = live.table
+            held = live.seats_of(token)
+            if not held:
+                raise ForbiddenError("this link holds no seat at this table")
+            acting = min(held) if seat is None else seat
+            if acting not in held:
+                raise ForbiddenError("this link does not hold that seat")
+            if table.is_over:
+                raise RulingError("the game is over already")
+            sides = len(table.game.teams(table.config))
+            if sides <= 2:
+                raise RulingError(
+                    "a game of two sides is left by resigning it (or claiming the win when the "
+                    "other side left)"
+                )
+            if not table.seats[acting].is_human:
+                raise RulingError(f"{table.seat_name(acting)} is a bot's seat")
+            levels = live.options.get(LEVELS)
+            named = [v for v in (levels.values() if isinstance(levels, dict) else ()) if v]
+            level = next((v for v in named if isinstance(v, str) and v in LEVEL_NAMES), "medium")
+            text = self.bot_text(table.game, level)
+            gone = live.options.get(LEFT)
+            left: JSONObject = dict(gone) if isinstance(gone, dict) else {}
+            left[str(acting)] = live.accounts[acting]
+            options: JSONObject = {
+                k: v for k, v in live.options.items() if not (k == DRAW_OFFER and v == acting)
+            }
+            options[LEFT] = left
+            rating = None
+            if options.get(RATED):
+                rated = rated_game(
+                    live.id,
+                    table.game,
+                    table.config,
+                    options,
+                    [entry.player for entry in table.seats],
+                    live.accounts,
+                    {"returns": [0.0] * len(table.seats)},
+                )
+                if rated is not None:
+                    rating = functools.partial(rated.apply_leaver, seat=acting)
+            try:
+                await asyncio.get_running_loop().run_in_executor(
+                    None,
+                    functools.partial(
+                        self.store.set_player,
+                        live.id,
+                        acting,
+                        text,
+                        _stored_options(table, options),
+                        let_go=True,
+                        also=rating,
+                    ),
+                )
+            except Exception as error:
+                raise storage_failure("the seat could not be left", error) from None
+            new_seats = list(table.seats)
+            new_seats[acting] = make_seats(table.game, [text], fresh_agent_seed())[0]
+            table.seats = tuple(new_seats)
+            live.seat_hashes[acting] = None
+            live.options = options
+            for watcher in live.watchers:  # the leaver's connections see it no more
+                if acting in watcher.seats:
+                    watcher.seats = watcher.seats - {acting}
+                    if watcher.seat == acting:
+                        watcher.seat = min(watcher.seats) if watcher.seats else None
+            produced = table.version
+        await self.broadcast(live)
+        start_bots(self, live)
+        return Ended(False, produced)
 
     async def note_aid(self, table_id: str, aid: str) -> None:
         """Record that a player of the table used ``aid`` (an analysis's name) before it
@@ -1391,6 +1478,8 @@ def _replay(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> Non
 #: The options that keep a table-level ending (:mod:`fanfold.core.rulings`), and the seat
 #: whose draw offer stands (withdrawn once another side plays).
 RULING, DRAW_OFFER = "ruling", "draw_offer"
+#: The ending word for leaving a game of three or more sides, which goes on with a bot.
+LEAVE = "leave"
 
 #: issue 31: the option that lists the aids a table's players used (``undo``, and each
 #: analysis asked for by name: ``hint``, ``winnable``), oldest first.

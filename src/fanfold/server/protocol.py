@@ -170,7 +170,7 @@ class WsEnd(_Strict):
     holder's first seat)."""
 
     type: Literal["end"]
-    ending: Literal["resign", "draw", "abort", "claim"]
+    ending: Literal["resign", "draw", "abort", "claim", "leave"]
     version: int | None = Field(default=None, ge=0)
     seat: int | None = Field(default=None, ge=0, le=16)
 
@@ -342,7 +342,7 @@ class State(_Out):
     outcome: Outcome | None
     can_undo: bool
     #: The table-level endings open to the watcher's seats now (:func:`endings_open`).
-    endings: list[Literal["resign", "draw", "abort", "claim"]]
+    endings: list[Literal["resign", "draw", "abort", "claim", "leave"]]
     #: Seconds until the win may be claimed because the other side left (0: now), while none
     #: of its people is connected; ``None`` otherwise.
     claim: ClaimCountdown | None
@@ -690,7 +690,7 @@ class EndTable(_Strict):
     """End the game over HTTP, as :class:`WsEnd` does on a socket."""
 
     token: str = Field(max_length=200)
-    ending: Literal["resign", "draw", "abort", "claim"]
+    ending: Literal["resign", "draw", "abort", "claim", "leave"]
     version: int | None = Field(default=None, ge=0)
     seat: int | None = Field(default=None, ge=0, le=16)
 
@@ -1094,6 +1094,8 @@ def endings_open(live: LiveTable, held: frozenset[int]) -> list[str]:
     found: list[str] = []
     if len(teams) <= 2:
         found.append("resign")
+    elif any(table.seats[seat].is_human for seat in held):
+        found.append("leave")  # the game goes on without the leaver, a bot at its seat
     people = [seat for seat, entry in enumerate(table.seats) if entry.is_human]
     others = [seat for seat in people if not any(seat in t and held & set(t) for t in teams)]
     if game.has_draws and others:  # bots never take a draw: none is offered to them

@@ -101,6 +101,9 @@ MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
 PROVISIONAL_GAMES = 10
 #: The option of a rated table, and of its bots' levels (seat number as text: level).
 RATED, LEVELS = "rated", "levels"
+#: The option of the seats whose person left the game before its end (seat number as text:
+#: the account, ``None`` for a guest), in the order they left; a bot plays on at each.
+LEFT = "left"
 
 
 def running_rated(options: JSONObject, table: Table) -> bool:
@@ -285,7 +288,8 @@ class RatedGame:
 
     def apply(self, connection: sa.Connection) -> bool:
         """Rate the game in the caller's transaction; returns False (and changes nothing)
-        when it was rated already."""
+        when it was rated already. A player rated by this table already (one who left it:
+        :meth:`apply_leaver`) keeps the rank the game gives them but is not moved again."""
         now = time.time()
         first = connection.execute(
             _insert(connection, rated_games)
@@ -294,6 +298,27 @@ class RatedGame:
             .returning(rated_games.c.table_id)
         ).first()
         if first is None:
+            return False
+        return self._rate(connection, now, moved=None)
+
+    def apply_leaver(self, connection: sa.Connection, seat: int) -> bool:
+        """Rate the player of ``seat``, who leaves the game before its end, in the caller's
+        transaction: ranked last (its team's returns are the game's lowest), everyone else
+        as they stand (the returns given); nobody else moves now. Returns False (changing
+        nothing) when that player was rated by this table already."""
+        return self._rate(connection, time.time(), moved=self.players[seat])
+
+    def _rate(self, connection: sa.Connection, now: float, moved: str | None) -> bool:
+        """Rate the game: every player (``moved`` ``None``), or ``moved`` alone."""
+        done = {
+            str(player)
+            for player in connection.execute(
+                sa.select(rating_changes.c.player).where(
+                    rating_changes.c.rated_table == self.table_id
+                )
+            ).scalars()
+        }
+        if moved is not None and moved in done:
             return False
         keys = sorted(set(self.players))
         connection.execute(
@@ -332,6 +357,8 @@ class RatedGame:
                 key = self.players[seat]
                 if len(seats_of[key]) > 1:
                     continue  # a bot level at several seats: not moved by this game
+                if key in done or (moved is not None and key != moved):
+                    continue  # rated by this table already (it left), or not moved now
                 mu, sigma = before[key]
                 changes.append(
                     {
@@ -443,9 +470,14 @@ def rated_game(
         return None  # called off before every side had moved: no result
     levels = options.get(LEVELS)
     levels = levels if isinstance(levels, dict) else {}
+    gone = options.get(LEFT)
+    gone = gone if isinstance(gone, dict) else {}
     keys: list[str] = []
     for seat, (player, account) in enumerate(zip(players, accounts, strict=True)):
-        if player == "human":
+        left = gone.get(str(seat))
+        if isinstance(left, int):  # a person who left, ranked last; a bot played on
+            keys.append(account_key(left))
+        elif player == "human":
             if account is None:
                 return None
             keys.append(account_key(account))
@@ -460,6 +492,13 @@ def rated_game(
     returns = outcome.get("returns")
     if not isinstance(returns, list) or len(returns) != len(players):
         return None
+    if gone:  # those who left rank below everyone who stayed, the first to leave lowest
+        floor = min(float(value) for value in returns)  # type: ignore[arg-type]
+        order = [int(seat) for seat in gone]
+        returns = [
+            floor - 1 - (len(order) - order.index(n)) if n in order else value
+            for n, value in enumerate(returns)
+        ]
     return RatedGame(
         table_id,
         game.name,

@@ -674,16 +674,31 @@ class Store:
             self._tell_lobby()
         return taken
 
-    def set_player(self, table_id: str, seat: int, player: str, options: JSONObject) -> None:
+    def set_player(
+        self,
+        table_id: str,
+        seat: int,
+        player: str,
+        options: JSONObject,
+        *,
+        let_go: bool = False,
+        also: Callable[[Connection], object] | None = None,
+    ) -> None:
         """Give a seat nobody holds to ``player`` (a bot's agent text) and store the table's
-        options, in one transaction."""
+        options, in one transaction; ``let_go``: the seat's person left it (its token holds
+        it no more); ``also`` runs in the same transaction (a leaver's rating)."""
+        values: dict[str, object] = {"player": player}
+        if let_go:
+            values["token_hash"] = None
         with self._begin() as connection:
             connection.execute(
                 seats.update()
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(player=player)
+                .values(**values)
             )
             self._set_options(connection, table_id, options)
+            if also is not None:
+                also(connection)
             self._lobby_changed(connection)
         self._tell_lobby()
 

@@ -554,6 +554,7 @@ function endingButton(m, ending) {
   const mine = typeof offer === "number" && m.yours.includes(offer);
   const words = {
     claim: "Claim victory",
+    leave: "Leave the game",
     resign: "Resign",
     abort: "Abort game",
     draw: typeof offer === "number" && !mine ? `Accept ${seatName(offer)}'s draw offer` : "Offer a draw",
@@ -567,7 +568,7 @@ function endingButton(m, ending) {
   button.onclick = () => {
     if (ending !== "draw" && button.dataset.sure !== "1") {
       button.dataset.sure = "1";
-      button.textContent = { resign: "Really resign?", abort: "Really abort?", claim: "Really claim?" }[ending];
+      button.textContent = { resign: "Really resign?", abort: "Really abort?", claim: "Really claim?", leave: "Really leave? A bot plays on" }[ending];
       return;
     }
     showError("");
