@@ -88,6 +88,8 @@ class Termination(StrEnum):
     ABORTED = "aborted"
     #: A side left the game, and the other claimed the win.
     ABANDONED = "abandoned"
+    #: A side's clock ran out, and it loses.
+    TIME_FORFEIT = "time_forfeit"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ Who may ask for which ending (:func:`check_ruling`):
   a game whose rules have draws (:attr:`Game.has_draws`); every return 0.
 * **abort**: before every side has played an action; no result (every return 0), never
   rated.
+* **timeout**: the seat's clock ran out (a front end keeps the clocks: the play server's
+  time controls), in a game of one or two sides; its side loses.
 * **claim**: a seat of a game of two sides claims the win because the other side left the
   game (a front end decides when a side has left: the play server, once none of its people has
   had a connection for a while); the claimant's side wins, the other loses.
@@ -45,6 +47,7 @@ class Ending(enum.StrEnum):
     DRAW = "draw"
     ABORT = "abort"
     CLAIM = "claim"
+    TIMEOUT = "timeout"
 
 
 _TERMINATION = {
@@ -52,6 +55,7 @@ _TERMINATION = {
     Ending.DRAW: Termination.AGREED_DRAW,
     Ending.ABORT: Termination.ABORTED,
     Ending.CLAIM: Termination.ABANDONED,
+    Ending.TIMEOUT: Termination.TIME_FORFEIT,
 }
 
 
@@ -119,7 +123,7 @@ def check_ruling(
         )
     if game.current_player(state) is None:
         raise RulingError("the game is over already")
-    if ruling.ending is Ending.RESIGN:
+    if ruling.ending in (Ending.RESIGN, Ending.TIMEOUT):
         if len(teams) > 2:
             raise RulingError(
                 f"a game of {len(teams)} sides goes on without a player who leaves: only a "
@@ -147,6 +151,13 @@ def ruled_outcome(game: AnyGame, state: Any, ruling: Ruling) -> Outcome:
     count = game.num_players(config)
     name = game.seat_name(config, ruling.seat)
     termination = _TERMINATION[ruling.ending]
+    if ruling.ending is Ending.TIMEOUT:
+        teams = game.teams(config)
+        losers = teams[_team_of(teams, ruling.seat)]
+        returns = tuple(-1.0 if seat in losers else 1.0 for seat in range(count))
+        if count == 1:
+            returns = (game.traits.returns[0],)
+        return Outcome(f"{name} ran out of time.", returns, termination=termination)
     if ruling.ending is Ending.RESIGN:
         if count == 1:
             return Outcome(f"{name} gave up.", (game.traits.returns[0],), termination=termination)

@@ -38,6 +38,17 @@ from fanfold.play.table import ENDLESS, HUMAN, Played, Table
 from fanfold.server.appender import Appender
 from fanfold.server.bots import BotPool
 from fanfold.server.budget import BotBudget
+from fanfold.server.clocks import (
+    CLOCK,
+    CONTROL,
+    DEFAULT_SPEED,
+    Clocks,
+    advance,
+    control_for,
+    expired,
+    new_clocks,
+    stopped,
+)
 from fanfold.server.live import (
     GONE_SECONDS,
     REMATCH,
@@ -201,6 +212,7 @@ class Hub:
         listed: bool = False,
         account: int | None = None,
         rated: bool = False,
+        speed: str | None = None,
     ) -> Created:
         """Open a table. ``seats`` has one entry per seat: ``"you"``, ``"hotseat"``,
         ``"friend"`` or an agent text (``"mcts"``, ``"random"``...). With ``record``, the
@@ -215,6 +227,9 @@ class Hub:
 
         ``account`` is the creator's account when signed in (the creator's seats are held
         by it); a ``rated`` table is checked by :func:`fanfold.server.ratings.check_rated`.
+        ``speed`` names the table's time control (:mod:`fanfold.server.clocks`); a rated
+        table without one gets its game's default speed, unless it has a time limit per
+        decision.
 
         Raises:
             ConfigError, FanfoldError: a wrong seat count, an unknown agent, a bad position or
@@ -234,6 +249,12 @@ class Hub:
             )
             table_options[RATED] = True
             table_options[LEVELS] = {str(seat): level for seat, level in levels.items()}
+        if speed is not None and table_options.get("time_limit"):
+            raise ConfigError("a table has a time limit per decision or a clock, not both")
+        if speed is None and rated and not table_options.get("time_limit"):
+            speed = DEFAULT_SPEED.get(game.name)
+        if speed is not None:
+            table_options[CONTROL] = control_for(speed)
         account_ids: list[int | None] = []
         open_seats = [n for n, wanted in enumerate(seats) if wanted.strip().lower() == OPEN]
         if open_seats:
@@ -342,6 +363,10 @@ class Hub:
                     "replayed and analysed once it is over"
                 )
         table_options: JSONObject = dict(options or {})
+        control = table_options.get(CONTROL)
+        if isinstance(control, dict):  # the clocks start with the first move
+            persons = [player == HUMAN for player in players]
+            table_options[CLOCK] = new_clocks(control, persons).to_json()
         # A rated game is played unaided: no analysis (nor undo, above) at its table.
         table_options["analysis"] = bool(analyses_for(game)) and solo and not rated
         table_options["hotseat"] = creator_hash is not None and hashes.count(creator_hash) > 1
@@ -457,7 +482,7 @@ class Hub:
                     invites[new] = secrets.token_urlsafe(18)
                     invite_hashes[new] = token_hash(invites[new])
                 hashes[new] = held
-            kept = ("variant", "time_limit")
+            kept = ("variant", "time_limit", CONTROL)
             options: JSONObject = {
                 name: live.options[name] for name in kept if name in live.options
             }
@@ -1009,35 +1034,78 @@ class Hub:
                 live.options = options
                 offering = True
             else:
-                table.rule(ruling, offered=offered)
-                options = {k: v for k, v in live.options.items() if k != DRAW_OFFER}
-                outcome = table.outcome
-                assert outcome is not None  # ruled just now
-                live_options = live.options
-                live.options = options  # what the ratings read
-                try:
-                    await asyncio.get_running_loop().run_in_executor(
-                        None,
-                        functools.partial(
-                            self.store.rule,
-                            live.id,
-                            table.version,
-                            outcome.to_json(),
-                            _stored_options(table, options),
-                            _rating_of(live),
-                        ),
-                    )
-                except Exception as error:
-                    table.unrule()
-                    live.options = live_options
-                    raise storage_failure("the ending could not be stored", error) from None
-                if live.bots is not None and not live.bots.done():
-                    live.bots.cancel()  # the game is over; the bots' work is moot
+                await self._store_ruling(live, ruling, offered)
                 offering = False
             produced = table.version
         start_clock(self, live)
         await self.broadcast(live)
         return Ended(not offering, produced)
+
+    async def _store_ruling(self, live: LiveTable, ruling: Ruling, offered: int | None) -> None:
+        """Under the table's lock: end the game by ``ruling`` and store it (its ratings in
+        the same transaction), the clocks stopped; or change nothing and raise.
+
+        Raises:
+            RulingError: the ending may not be made here.
+            StorageError: the store could not keep it.
+        """
+        table = live.table
+        table.rule(ruling, offered=offered)
+        options = {k: v for k, v in live.options.items() if k != DRAW_OFFER}
+        clocks = Clocks.from_json(options.get(CLOCK))
+        if clocks is not None:
+            options[CLOCK] = stopped(clocks, time.time()).to_json()
+        outcome = table.outcome
+        assert outcome is not None  # ruled just now
+        live_options = live.options
+        live.options = options  # what the ratings read
+        try:
+            await asyncio.get_running_loop().run_in_executor(
+                None,
+                functools.partial(
+                    self.store.rule,
+                    live.id,
+                    table.version,
+                    outcome.to_json(),
+                    _stored_options(table, options),
+                    _rating_of(live),
+                ),
+            )
+        except Exception as error:
+            table.unrule()
+            live.options = live_options
+            raise storage_failure("the ending could not be stored", error) from None
+        if live.bots is not None and not live.bots.done():
+            live.bots.cancel()  # the game is over; the bots' work is moot
+
+    async def time_out(self, live: LiveTable, version: int) -> None:
+        """The running clock of ``live`` ran out (its timer fired at version ``version``): the
+        decider loses (a game of two sides), leaves with a bot playing on (three or more), or,
+        if its side never moved, the game is called off (never rated). Nothing is stored
+        while the store refuses writes: the timer tries again."""
+        async with live.lock:
+            table = live.table
+            clocks = Clocks.from_json(live.options.get(CLOCK))
+            if live.evicted or table.version != version or table.is_over or clocks is None:
+                return
+            seat = expired(clocks)
+            if seat is None:
+                return
+            teams = table.game.teams(table.config)
+            side = next(team for team in teams if seat in team)
+            moved = any(played.seat in side for played in table.played)
+            if not moved:
+                await self._store_ruling(live, Ruling(Ending.ABORT, seat, len(table.played)), None)
+            elif len(teams) > 2:
+                await self._seat_leaves(live, seat)
+            else:
+                await self._store_ruling(
+                    live, Ruling(Ending.TIMEOUT, seat, len(table.played)), None
+                )
+            live.clock, live.deadline = None, None  # this timer is done
+        start_clock(self, live)
+        await self.broadcast(live)
+        start_bots(self, live)
 
     async def _leave(self, table_id: str, token: str | None, seat: int | None) -> Ended:
         """A person leaves a game of three or more sides before its end (one leaving does not
@@ -1063,59 +1131,71 @@ class Hub:
                 )
             if not table.seats[acting].is_human:
                 raise RulingError(f"{table.seat_name(acting)} is a bot's seat")
-            levels = live.options.get(LEVELS)
-            named = [v for v in (levels.values() if isinstance(levels, dict) else ()) if v]
-            level = next((v for v in named if isinstance(v, str) and v in LEVEL_NAMES), "medium")
-            text = self.bot_text(table.game, level)
-            gone = live.options.get(LEFT)
-            left: JSONObject = dict(gone) if isinstance(gone, dict) else {}
-            left[str(acting)] = live.accounts[acting]
-            options: JSONObject = {
-                k: v for k, v in live.options.items() if not (k == DRAW_OFFER and v == acting)
-            }
-            options[LEFT] = left
-            rating = None
-            if options.get(RATED):
-                rated = rated_game(
-                    live.id,
-                    table.game,
-                    table.config,
-                    options,
-                    [entry.player for entry in table.seats],
-                    live.accounts,
-                    {"returns": [0.0] * len(table.seats)},
-                )
-                if rated is not None:
-                    rating = functools.partial(rated.apply_leaver, seat=acting)
-            try:
-                await asyncio.get_running_loop().run_in_executor(
-                    None,
-                    functools.partial(
-                        self.store.set_player,
-                        live.id,
-                        acting,
-                        text,
-                        _stored_options(table, options),
-                        let_go=True,
-                        also=rating,
-                    ),
-                )
-            except Exception as error:
-                raise storage_failure("the seat could not be left", error) from None
-            new_seats = list(table.seats)
-            new_seats[acting] = make_seats(table.game, [text], fresh_agent_seed())[0]
-            table.seats = tuple(new_seats)
-            live.seat_hashes[acting] = None
-            live.options = options
-            for watcher in live.watchers:  # the leaver's connections see it no more
-                if acting in watcher.seats:
-                    watcher.seats = watcher.seats - {acting}
-                    if watcher.seat == acting:
-                        watcher.seat = min(watcher.seats) if watcher.seats else None
+            await self._seat_leaves(live, acting)
             produced = table.version
         await self.broadcast(live)
         start_bots(self, live)
         return Ended(False, produced)
+
+    async def _seat_leaves(self, live: LiveTable, acting: int) -> None:
+        """Under the table's lock: ``acting``'s person leaves (see :meth:`_leave`)."""
+        table = live.table
+        levels = live.options.get(LEVELS)
+        named = [v for v in (levels.values() if isinstance(levels, dict) else ()) if v]
+        level = next((v for v in named if isinstance(v, str) and v in LEVEL_NAMES), "medium")
+        text = self.bot_text(table.game, level)
+        gone = live.options.get(LEFT)
+        left: JSONObject = dict(gone) if isinstance(gone, dict) else {}
+        left[str(acting)] = live.accounts[acting]
+        options: JSONObject = {
+            k: v for k, v in live.options.items() if not (k == DRAW_OFFER and v == acting)
+        }
+        options[LEFT] = left
+        clocks = Clocks.from_json(options.get(CLOCK))
+        if clocks is not None:  # a bot has no clock
+            lefts = list(clocks.left)
+            lefts[acting] = None
+            running = None if clocks.running == acting else clocks.running
+            since = clocks.since if running is not None else None
+            options[CLOCK] = Clocks(tuple(lefts), running, since).to_json()
+        rating = None
+        if options.get(RATED):
+            rated = rated_game(
+                live.id,
+                table.game,
+                table.config,
+                options,
+                [entry.player for entry in table.seats],
+                live.accounts,
+                {"returns": [0.0] * len(table.seats)},
+            )
+            if rated is not None:
+                rating = functools.partial(rated.apply_leaver, seat=acting)
+        try:
+            await asyncio.get_running_loop().run_in_executor(
+                None,
+                functools.partial(
+                    self.store.set_player,
+                    live.id,
+                    acting,
+                    text,
+                    _stored_options(table, options),
+                    let_go=True,
+                    also=rating,
+                ),
+            )
+        except Exception as error:
+            raise storage_failure("the seat could not be left", error) from None
+        new_seats = list(table.seats)
+        new_seats[acting] = make_seats(table.game, [text], fresh_agent_seed())[0]
+        table.seats = tuple(new_seats)
+        live.seat_hashes[acting] = None
+        live.options = options
+        for watcher in live.watchers:  # the leaver's connections see it no more
+            if acting in watcher.seats:
+                watcher.seats = watcher.seats - {acting}
+                if watcher.seat == acting:
+                    watcher.seat = min(watcher.seats) if watcher.seats else None
 
     async def note_aid(self, table_id: str, aid: str) -> None:
         """Record that a player of the table used ``aid`` (an analysis's name) before it
@@ -1144,6 +1224,14 @@ class Hub:
         if isinstance(offer, int) and _other_side(table, offer, played.seat):
             # Another side played on: the draw offered is declined.
             live.options = {k: v for k, v in before.items() if k != DRAW_OFFER}
+        clocks = Clocks.from_json(before.get(CLOCK))
+        control = before.get(CONTROL)
+        if clocks is not None and isinstance(control, dict):
+            # The clocks move with the action, stored in its own transaction.
+            people = [entry.is_human for entry in table.seats]
+            now = time.time()
+            moved = advance(clocks, control, played.seat, table.decider, people, now)
+            live.options = {**live.options, CLOCK: moved.to_json()}
         outcome = table.outcome
         row = AppendRow(
             live.id,
@@ -1500,7 +1588,9 @@ def _stored_options(table: Table, options: Mapping[str, JSONValue]) -> JSONObjec
     true while play goes on without a person (a bot decides next, or a person decides under
     a time limit, whose timer runs), so that start-up loads only those tables."""
     limit = options.get("time_limit")
+    clocks = Clocks.from_json(options.get(CLOCK))
     timed = isinstance(limit, int | float) and limit > 0
+    timed = timed or (clocks is not None and clocks.running is not None)
     bots = table.agent_to_move() is not None and len(table.played) < ENDLESS
     stored: JSONObject = {**options, RESUME: table.decider is not None and (bots or timed)}
     if table.ruling is not None:

@@ -35,6 +35,7 @@ from fanfold.core.registry import all_games
 from fanfold.play.analysis import analyses_for
 from fanfold.play.table import Played, Table
 from fanfold.server import live as done
+from fanfold.server.clocks import CLOCK, CONTROL, Clocks
 from fanfold.server.live import Created as NewTable
 from fanfold.server.live import ForbiddenError, LiveTable, NotFoundError
 
@@ -86,6 +87,9 @@ class CreateTable(_Strict):
     deal: Seed | None = None
     position: str | None = Field(default=None, max_length=2000)
     time_limit: int | None = Field(default=None, ge=1, le=3600)
+    #: The table's time control, by speed (``blitz``, ``rapid``, ``classical``, ``daily``):
+    #: chess clocks for its people. A rated table gets its game's default speed without one.
+    speed: Literal["blitz", "rapid", "classical", "daily"] | None = None
     #: A practice table: undo allowed in games with hidden cards, told to all, never fair.
     practice: bool = False
     #: List the table in the lobby (for anyone to watch).
@@ -308,6 +312,15 @@ class RematchSeats(_Out):
     seats: list[int]
 
 
+class GameClocks(_Out):
+    """A table's chess clocks: its speed, each seat's seconds left (``None``: a bot's seat)
+    and the seat whose clock runs."""
+
+    speed: str
+    left: list[float | None]
+    running: int | None
+
+
 class ClaimCountdown(_Out):
     """How long until the win may be claimed because the other side left."""
 
@@ -348,6 +361,8 @@ class State(_Out):
     claim: ClaimCountdown | None
     analyses: list[AnalysisName]
     clock: Clock | None
+    #: The table's chess clocks, at a table with a time control.
+    clocks: GameClocks | None
     hidden_information: bool
     #: The rematch, once one of the players opened it.
     rematch: RematchSeats | None = None
@@ -1064,6 +1079,7 @@ def _state_parts(
         "claim": claim_countdown(live, held),
         "analyses": [{"name": a.name, "help": a.help} for a in analyses.values()],
         "clock": clock(live),
+        "clocks": game_clocks(live),
         "hidden_information": game.has_hidden_information,
         "rematch": rematch_seats(live, held),
     }
@@ -1116,9 +1132,27 @@ def claim_countdown(live: LiveTable, held: frozenset[int]) -> JSONValue:
     return {"left": round(min(waits), 1)} if waits else None
 
 
+def game_clocks(live: LiveTable) -> JSONValue:
+    """The table's chess clocks (:mod:`fanfold.server.clocks`): its ``speed``, each seat's
+    seconds ``left`` now (``None`` for a bot's seat) and the seat whose clock is ``running``;
+    ``None`` at a table without a time control."""
+    clocks = Clocks.from_json(live.options.get(CLOCK))
+    control = live.options.get(CONTROL)
+    if clocks is None or not isinstance(control, dict):
+        return None
+    now = time.time()
+    left: list[JSONValue] = []
+    for seat in range(len(clocks.left)):
+        remaining = clocks.remaining(seat, now)
+        left.append(None if remaining is None else round(max(0.0, remaining), 1))
+    return {"speed": control.get("speed"), "left": left, "running": clocks.running}
+
+
 def clock(live: LiveTable) -> JSONValue:
     """The time limit of the decision now: ``{"limit": seconds, "left": seconds}``, or None
     (no limit, or a bot decides)."""
+    if CONTROL in live.options:
+        return None  # a table with chess clocks: game_clocks
     deadline = live.deadline
     if deadline is None or deadline[0] != live.table.version:
         return None

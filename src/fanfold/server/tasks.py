@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from fanfold.play.table import ENDLESS
 from fanfold.server.bots import decide, decision_for
+from fanfold.server.clocks import CLOCK, Clocks, deadline
 from fanfold.server.live import LiveTable, StorageError
 from fanfold.server.logs import TABLE
 
@@ -118,8 +119,13 @@ def _answered_at_once(live: LiveTable) -> bool:
 
 def start_clock(hub: Hub, live: LiveTable) -> None:
     """Start the timer of the decision now when a person decides at a table with a time
-    limit; a timer left from an earlier decision stops (it would find the version moved
-    on anyway)."""
+    limit, or of the running clock at a table with a time control
+    (:mod:`fanfold.server.clocks`); a timer left from an earlier decision stops (it would
+    find the version moved on anyway)."""
+    clocks = Clocks.from_json(live.options.get(CLOCK))
+    if clocks is not None:
+        _start_game_clock(hub, live, clocks)
+        return
     limit = live.time_limit
     table = live.table
     if not limit:
@@ -158,3 +164,33 @@ async def run_clock(hub: Hub, live: LiveTable, version: int, limit: float) -> No
     start_clock(hub, live)
     await hub.broadcast(live)
     start_bots(hub, live)
+
+
+def _start_game_clock(hub: Hub, live: LiveTable, clocks: Clocks) -> None:
+    """The timer of a table's running clock: it fires when the clock runs out."""
+    version = live.table.version
+    when = deadline(clocks)
+    if live.deadline == (version, when) and live.clock is not None and not live.clock.done():
+        return  # this clock's timer runs already
+    if live.clock is not None and not live.clock.done():
+        live.clock.cancel()
+    live.clock, live.deadline = None, None
+    if when is None or live.table.is_over:
+        return
+    live.deadline = (version, when)
+    live.clock = asyncio.get_running_loop().create_task(run_game_clock(hub, live, version, when))
+
+
+async def run_game_clock(hub: Hub, live: LiveTable, version: int, when: float) -> None:
+    """When the running clock runs out (``when``, a ``time.time()``), the hub rules on it
+    (:meth:`~fanfold.server.hub.Hub.time_out`); while the store refuses the ruling, it tries
+    again every second (nothing is stored, and the game waits)."""
+    TABLE.set(live.id)  # this task's lines are about the table (fanfold.server.logs)
+    await asyncio.sleep(max(0.0, when - time.time()) + 0.05)
+    while True:
+        try:
+            await hub.time_out(live, version)
+        except StorageError:
+            await asyncio.sleep(1.0)
+            continue
+        return

@@ -89,6 +89,7 @@ async def create(body: CreateTable, hub: HubDep, account: AccountDep) -> JSONObj
             listed=body.public,
             account=account.id if account is not None else None,
             rated=body.rated,
+            speed=body.speed,
         )
     except UnknownAgentError as error:
         raise BadRequestError(str(error.args[0])) from None

@@ -372,8 +372,37 @@ function drawSeats() {
     const who = seat.bot ? botName(seat.player) : seat.yours ? "you" : seat.open ? "invited, not here yet" : person;
     const li = el("li", { text: `${seat.name}: ${who}` });
     if (message.decider === seat.seat) li.classList.add("deciding");
+    const left = message.clocks?.left?.[seat.seat];
+    if (left !== null && left !== undefined) {
+      const shown = el("span", { class: "seat-clock", "data-seat": String(seat.seat), text: clockText(left) });
+      if (message.clocks.running === seat.seat && !message.outcome) shown.classList.add("running");
+      li.append(" ", shown);
+    }
     list.append(li);
   });
+  tickClocks();
+}
+
+// Chess clocks: the running one counts down here between the server's messages.
+let clockTimer = null;
+function clockText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  if (whole >= 86400) return `${Math.floor(whole / 86400)} d ${Math.floor((whole % 86400) / 3600)} h`;
+  if (whole >= 3600) return `${Math.floor(whole / 3600)}:${String(Math.floor((whole % 3600) / 60)).padStart(2, "0")}:${String(whole % 60).padStart(2, "0")}`;
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+function tickClocks() {
+  clearInterval(clockTimer);
+  const clocks = message?.clocks;
+  if (!clocks || clocks.running === null || message.outcome) return;
+  const started = Date.now();
+  const from = clocks.left[clocks.running];
+  const shown = message;
+  clockTimer = setInterval(() => {
+    if (message !== shown) { clearInterval(clockTimer); return; }
+    const node = document.querySelector(`.seat-clock[data-seat="${clocks.running}"]`);
+    if (node) node.textContent = clockText(from - (Date.now() - started) / 1000);
+  }, 250);
 }
 
 // Each move in words, as the server wrote it for this watcher (the notation in a tooltip); the
