@@ -323,3 +323,25 @@ def test_a_player_whose_opponent_left_sees_a_countdown_then_claims_the_win(
         "White claimed the win: the other side left the game."
     )
     mine.context.close()
+
+
+def test_the_clocks_are_shown_beside_the_seats_and_the_running_one_counts_down(
+    page: Page, server: str
+) -> None:
+    created = _post(
+        server, "/api/tables", {"game": "morris", "seats": ["you", "friend"], "speed": "blitz"}
+    )
+    table, white = created["table"], created["token"]
+    page.goto(f"{server}/table/{table}#token={white}")
+    page.wait_for_selector(".morris svg")
+    morris_move(page)  # Black has not taken the seat yet: no clock runs for it
+    expect(page.locator("#status")).to_contain_text("Waiting for Black")
+    expect(page.locator(".seat-clock.running")).to_have_count(0)
+    _post(server, f"/api/tables/{table}/claim", {"invite": created["invites"]["1"]})
+    clocks = page.locator(".seat-clock")
+    expect(clocks).to_have_count(2)
+    expect(clocks.nth(0)).to_have_text("3:00")
+    running = page.locator('.seat-clock.running[data-seat="1"]')
+    expect(running).to_have_count(1)
+    expect(running).to_have_text(re.compile(r"^2:5\d$"), timeout=8_000)  # counting down
+    shot(page, "table-clocks")

@@ -557,6 +557,8 @@ class Hub:
             live.seat_hashes[seat] = hashed
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
+            await self._start_seated_clock(live)
+        start_clock(self, live)
         await self.broadcast(live)
         return seat, token
 
@@ -598,8 +600,33 @@ class Hub:
             live.seat_hashes[seat] = hashed
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
+            await self._start_seated_clock(live)
+        start_clock(self, live)
         await self.broadcast(live)
         return seat, token
+
+    async def _start_seated_clock(self, live: LiveTable) -> None:
+        """Under the table's lock, once a person sat down: the decider's clock starts if it
+        waited for that seat (a clock never runs for a seat nobody holds). Kept in the
+        table's options; a store that refuses leaves the clock stopped until the next move."""
+        table = live.table
+        clocks = Clocks.from_json(live.options.get(CLOCK))
+        decider = table.decider
+        if clocks is None or clocks.running is not None or decider is None or not table.played:
+            return
+        if not table.seats[decider].is_human or live.seat_hashes[decider] is None:
+            return
+        options = {**live.options, CLOCK: Clocks(clocks.left, decider, time.time()).to_json()}
+        try:
+            await asyncio.get_running_loop().run_in_executor(
+                None, self.store.set_options, live.id, _stored_options(table, options)
+            )
+        except Exception:
+            log.warning(
+                "table %s: the clock could not be started; it starts at the next move", live.id
+            )
+            return
+        live.options = options
 
     async def seat_bot(self, table_id: str, token: str | None, seat: int, level: str) -> None:
         """Give an open seat nobody took to a bot of ``level`` (``easy``, ``medium``,
@@ -1228,9 +1255,14 @@ class Hub:
         control = before.get(CONTROL)
         if clocks is not None and isinstance(control, dict):
             # The clocks move with the action, stored in its own transaction.
-            people = [entry.is_human for entry in table.seats]
+            # A clock runs only for a person's seat somebody holds (an invited friend's
+            # starts once the seat is taken: _start_seated_clock).
+            held = [
+                entry.is_human and live.seat_hashes[n] is not None
+                for n, entry in enumerate(table.seats)
+            ]
             now = time.time()
-            moved = advance(clocks, control, played.seat, table.decider, people, now)
+            moved = advance(clocks, control, played.seat, table.decider, held, now)
             live.options = {**live.options, CLOCK: moved.to_json()}
         outcome = table.outcome
         row = AppendRow(
