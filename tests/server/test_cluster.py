@@ -45,11 +45,12 @@ ACTIONS = 12
 
 
 def start_process(
-    url: str, folder: Path, name: str, port: int, health: int
+    url: str, folder: Path, name: str, port: int, health: int, extra: tuple[str, ...] = ()
 ) -> subprocess.Popen[str]:
     """One ``fanfold serve`` process named ``name`` (``--server-name``, its ``server`` line in
     ``deploy/haproxy.cfg``) on ``port`` and ``health``, with one bot worker and its log in
-    ``folder`` (``NAME.log``, appended to; JSON lines from INFO, so that a hand-over shows)."""
+    ``folder`` (``NAME.log``, appended to; JSON lines from INFO, so that a hand-over shows);
+    ``extra``: more of ``fanfold serve``'s options."""
     with (folder / f"{name}.log").open("a") as output:
         return subprocess.Popen(
             [
@@ -57,6 +58,7 @@ def start_process(
                 *("--db", url, "--bot-pause", "0", "--bot-seconds", "0.2"),
                 *("--bot-workers", "1", "--health-port", str(health), "--server-name", name),
                 *("--log-format", "json"),
+                *extra,
             ],
             stdout=output,
             stderr=subprocess.STDOUT,

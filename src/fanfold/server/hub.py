@@ -891,6 +891,30 @@ class Hub:
                     await asyncio.to_thread(self.store.set_options, table_id, options)
         return loaded
 
+    async def take_orphans(self) -> int:
+        """Take the stored tables where play goes on without a person (a bot decides next, or
+        a clock or a time limit runs) that no live process holds: a process that died leaves
+        them, and nobody may ask for them again (a game between bots, a player who left while
+        their clock runs). Each is loaded here (:meth:`get`: its bots and its timers start, a
+        clock already run out ends the game at once); one another process holds is left to
+        it. The sweeper calls this every round; returns how many were taken."""
+        since = None if self.expire_seconds is None else time.time() - self.expire_seconds
+        found = await asyncio.to_thread(self.store.to_resume, since)
+        taken = 0
+        for table_id, resume in found:
+            if not resume or table_id in self.live:
+                continue
+            with about(table_id):
+                if self.owner is not None and not await self.owner.take(table_id, wait=0):
+                    continue  # a live process plays it
+                try:
+                    await self.get(table_id)
+                except FanfoldError as error:
+                    log.warning("table %s was not taken: %s", table_id, error)
+                    continue
+                taken += 1
+        return taken
+
     async def expire_abandoned(self, now: float | None = None) -> list[str]:
         """Delete from the store every unfinished table with no action for
         ``expire_seconds`` (not one in memory that someone watches or that plays on), and

@@ -5,7 +5,9 @@ Each live table is owned by one process at a time. Ownership is a PostgreSQL ses
 advisory lock on the table's key (:func:`lock_key`), taken on a connection of the process's
 own, never one of the pool's (an advisory lock belongs to the connection that took it). A
 process that dies loses its connection, and with it every lock it held, at once: another
-process takes the table from the store on the next request, at its last stored action.
+process takes the table from the store on the next request, at its last stored action (or,
+where play goes on without a person, at the next round of its sweeper:
+:meth:`fanfold.server.hub.Hub.take_orphans`).
 
 Who owns what, and when ownership moves:
 

@@ -296,8 +296,9 @@ async def _delete_expired(accounts: Accounts | None) -> None:
 async def _sweep(
     hub: Hub, accounts: Accounts | None = None, counters: QuietMemoryStorage | None = None
 ) -> None:
-    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`) and the rate
-    limits' counters whose minute has passed (:meth:`QuietMemoryStorage.sweep`), run a full
+    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), take the tables
+    no live process plays where play goes on without a person (:meth:`Hub.take_orphans`), let
+    the rate limits' counters whose minute has passed (:meth:`QuietMemoryStorage.sweep`), run a full
     garbage collection every :data:`FULL_COLLECTION_SECONDS`, or as soon as half the tables
     left memory (:data:`GIVE_BACK_TABLES`) or, once the tables left, half the counters went
     (:data:`GIVE_BACK_COUNTERS`), and every :data:`EXPIRY_SWEEP_SECONDS` let abandoned tables
@@ -318,6 +319,13 @@ async def _sweep(
         gone = hub.evict_idle()
         if gone:
             log.info("%d idle tables left memory (%d remain)", gone, len(hub.live))
+        try:
+            taken = await hub.take_orphans()
+        except Exception as error:  # the store away: the next round tries again
+            log.warning("the tables nobody plays could not be looked for: %s", error)
+        else:
+            if taken:
+                log.info("%d tables nobody played were taken", taken)
         held = 0
         if counters is not None:
             peak_counters = max(peak_counters, counters.clients)
