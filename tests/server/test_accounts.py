@@ -1,5 +1,6 @@
-"""Accounts: create, sign in and out, sign out everywhere, the rate limit, the same answer for
-an unknown name and a wrong password, the shared cookie key, CSRF and the Origin checks."""
+"""Accounts: create, sign in and out, sign out everywhere, the reserved names, the limits on
+wrong passwords (never locking the owner out), the same answer for an unknown name and a wrong
+password, the shared cookie key, CSRF and the Origin checks."""
 
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ from starlette.websockets import WebSocketDisconnect
 from fanfold.server.accounts import (
     CSRF_COOKIE,
     CSRF_HEADER,
+    FREE_FAILURES,
     SESSION_COOKIE,
     TOO_MANY,
     WRONG,
     Accounts,
     SignInError,
 )
+from fanfold.server.accounts import accounts as accounts_table
 from fanfold.server.app import create_app
 from fanfold.server.store import Store
 from tests.server.support import ROOMY, refused, sqlite_url
@@ -135,18 +138,91 @@ def test_an_unknown_name_is_checked_against_a_dummy_hash(tmp_path: Path) -> None
     store.close()
 
 
-def test_sign_in_is_rate_limited_per_name_for_known_and_unknown_names(
+def test_wrong_passwords_slow_their_address_for_known_and_unknown_names(
     app_client: TestClient,
 ) -> None:
     client = app_client
     create(client, "erin")
     client.delete("/api/session", headers=csrf(client))
     for name in ("erin", "nobody"):
-        for _ in range(5):
+        for _ in range(FREE_FAILURES):
             assert sign_in(client, name, "wrong password").status_code == 401
-        over = sign_in(client, name, "correct horse")  # even the right password
-        assert refused(over, 429)["error"] == TOO_MANY
+        over = sign_in(client, name, "correct horse")  # even the right password, too early
+        assert refused(over, 429)["error"].startswith(f"{TOO_MANY} for this name")
     assert client.get("/api/account").json() == {"signed_in": False}
+
+
+def test_an_attacker_never_locks_the_owner_out(app_client: TestClient) -> None:
+    attacker = TestClient(app_client.app, client=("10.6.6.6", 50000))
+    owner = TestClient(app_client.app, client=("10.0.0.2", 50000))
+    create(owner, "erin")
+    owner.delete("/api/session", headers=csrf(owner))
+    for _ in range(FREE_FAILURES):
+        assert sign_in(attacker, "erin", "wrong password").status_code == 401
+    for _ in range(10):
+        assert "wait" in refused(sign_in(attacker, "erin", "guess"), 429)["error"]
+    answer = sign_in(owner, "erin")
+    assert answer.status_code == 200, answer.text
+    assert owner.get("/api/account").json()["name"] == "erin"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "hard",
+        "Hard-bot",
+        "h4rd",
+        "HARD_2",
+        "medium",
+        "Medium.AI",
+        "easy",
+        "3asy",
+        "random",
+        "r4nd0m",
+        "mcts-strong",
+        "perfect",
+        "solver",
+        "admin",
+        "ADMIN",
+        "adm1n",
+        "moderator",
+        "m0derat0r",
+        "system",
+        "fanfold",
+        "fanfo1d",
+        "bot",
+        "b0t-1",
+        "you",
+        "human",
+    ],
+)
+def test_reserved_names_and_their_look_alikes_are_refused(
+    app_client: TestClient, name: str
+) -> None:
+    answer = app_client.post("/api/accounts", json={"name": name, "password": "long enough"})
+    assert f"the name {name} is reserved" in refused(answer, 400)["error"]
+
+
+@pytest.mark.parametrize("name", ["hardy", "badminton", "kai", "easygoing", "Robotics", "Sam_3"])
+def test_names_near_reserved_ones_are_not_refused(app_client: TestClient, name: str) -> None:
+    create(app_client, name)
+
+
+def test_an_existing_account_with_a_reserved_name_still_signs_in(tmp_path: Path) -> None:
+    store = Store(sqlite_url(tmp_path))
+    accounts = Accounts(store, hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+    with store.engine.begin() as connection:  # made before the names were reserved
+        connection.execute(
+            accounts_table.insert().values(
+                name="Hard",
+                name_key="hard",
+                password_hash=accounts.hasher.hash("password one"),
+                created=time.time(),
+            )
+        )
+    account, _ = asyncio.run(accounts.sign_in("hard", "password one", "10.0.0.1"))
+    assert account.name == "Hard"
+    store.close()
 
 
 def test_sign_out_everywhere_ends_every_device(app_client: TestClient) -> None:
@@ -242,13 +318,15 @@ class SlowHasher(PasswordHasher):
 def test_password_hashing_runs_off_the_loop_a_few_at_a_time(tmp_path: Path) -> None:
     store = Store(sqlite_url(tmp_path))
     SlowHasher.threads = []
-    accounts = Accounts(store, hasher=SlowHasher(), at_once=2)
+    accounts = Accounts(store, hasher=SlowHasher(), sign_up_at_once=2, sign_up_waiting=4)
     SlowHasher.threads, SlowHasher.peak = [], 0  # the dummy hash made at start-up aside
     loop_thread: list[int] = []
 
     async def crowd() -> None:
         loop_thread.append(threading.get_ident())
-        await asyncio.gather(*(accounts.create(f"user{n}", "password one") for n in range(6)))
+        await asyncio.gather(
+            *(accounts.create(f"user{n}", "password one", f"10.0.0.{n}") for n in range(6))
+        )
 
     asyncio.run(crowd())
     assert SlowHasher.peak == 2

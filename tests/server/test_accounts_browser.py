@@ -237,8 +237,13 @@ def test_two_players_find_each_other_in_the_lobby_and_play_a_rated_fantan_game(
         expect(host.locator("#notes")).to_contain_text("A rated game")
         _play_fantan_in_turn([host, guest])
         # each sees the other by name (asked for once the other's seat was held)
-        expect(host.locator("#seats li").nth(1)).to_have_text("Player 2: omar")
-        expect(guest.locator("#seats li").nth(0)).to_have_text("Player 1: noor")
+        # (a rated game has clocks: each seat's time left follows its name)
+        expect(host.locator("#seats li").nth(1)).to_have_text(
+            re.compile(r"^Player 2: omar \d+:\d\d$")
+        )
+        expect(guest.locator("#seats li").nth(0)).to_have_text(
+            re.compile(r"^Player 1: noor \d+:\d\d$")
+        )
         # the end panel says how each player's rating moved
         changes = host.locator("#outcome .end-ratings li")
         expect(changes).to_have_count(3)

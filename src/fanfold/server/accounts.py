@@ -2,13 +2,53 @@
 keeps other sites from acting for a signed-in player.
 
 * A password is hashed with Argon2id (``argon2-cffi``'s defaults, RFC 9106's second
-  recommended setting) in worker threads, at most :data:`HASHING_AT_ONCE` at a time, so that
-  no hash holds the event loop up and a crowd signing in cannot take every CPU.
+  recommended setting) in worker threads, so that no hash holds the event loop up. Signing in
+  and signing up each have a :class:`HashingLine` of their own: at most
+  :data:`SIGN_IN_HASHING` sign-ins (:data:`SIGN_UP_HASHING` sign-ups) hashing at once and
+  :data:`SIGN_IN_WAITING` (:data:`SIGN_UP_WAITING`) more in the line, being checked or
+  waiting their turn; one more is refused at once, before it costs anything
+  (:class:`BusyError`, HTTP 429, :data:`BUSY`) rather than queued. Sign-ins go first: a
+  sign-up's hash waits (at most :data:`SIGN_UP_PATIENCE`) while a sign-in is in its line, so
+  that a sign-in shares the CPU with one sign-up's hash at most, the one already running,
+  and sign-ups hash in threads of a lower CPU priority (:data:`SIGN_UP_NICENESS`). A crowd
+  making accounts therefore barely delays a sign-in, and neither crowd can take every CPU.
+* Signing up checks everything that costs no hash first: the name's rules, the reserved names
+  (:func:`check_name`), whether the name is taken, the password's length, and the client
+  address's sign-ups (:data:`SIGN_UPS` an hour, counted in the store); only then does it hash.
+* Reserved names: a bot level (:data:`fanfold.agents.levels.LEVELS`), a registered agent
+  (``random``, ``mcts-strong``, ...), a role (``admin``, ``moderator``, ``system``, ...), the
+  site's own name, and their look-alikes may not be an account's name. Names are compared on
+  keys (:func:`name_keys`): lower case, without ``_ . -``, digits that stand for letters read
+  as those letters (``0`` as ``o``, ``1`` as ``l``/``i``, ``3`` ``e``, ``4`` ``a``, ``5``
+  ``s``, ``7`` ``t``; ``l`` and ``i`` as one letter, ``rn`` as ``m``, ``vv`` as ``w``),
+  other digits at either end and words such as ``bot`` or ``ai`` at either end left out: so
+  ``Hard-bot``, ``h4rd`` and ``HARD_2`` all read as ``hard``. Existing accounts keep their
+  names; only new accounts are checked.
 * Signing in answers the same sentence (:data:`WRONG`) for an unknown name and a wrong
-  password, after the same work: an unknown name is checked against a dummy hash. Attempts
-  are limited per name and per client address (:data:`NAME_ATTEMPTS`,
-  :data:`CLIENT_ATTEMPTS`), whether the name exists or not, counted in the store
-  (``sign_in_attempts``) so that every server process shares the count.
+  password, after the same work: an unknown name is checked against a dummy hash. What is
+  limited is wrong passwords, never right ones, and never the name alone, so that nobody can
+  lock an owner out of their account (:meth:`Accounts.begin_attempt`):
+
+  - per name and client address: :data:`FREE_FAILURES` wrong passwords in
+    :data:`FAILURE_WINDOW`, then each further attempt from that address for that name waits
+    a delay that doubles with each failure (:data:`FIRST_DELAY`, at most
+    :data:`LONGEST_DELAY`) after the last; a right password forgives the address's failures
+    for the name;
+  - per client address, over every name (one address spraying many names):
+    :data:`CLIENT_FAILURES` (20 a minute and 100 an hour);
+  - per name, from every address (many addresses against one name): past
+    :data:`NAME_FAILURES` in :data:`FAILURE_WINDOW`, an address that has failed for the name
+    gets :data:`ATTACKED_FREE_FAILURES` before its delays begin. An address that never failed
+    for the name is never delayed: the owner signs in from their own address while others
+    guess.
+
+  An attempt too early is refused before any hash (:class:`TooManyError`, HTTP 429) with how
+  long to wait, and is not counted. An admitted attempt is counted as a failure before its
+  hash (so that attempts at once cannot slip past a limit together) and its rows are deleted
+  when the password proves right. Every count lives in the store (``sign_in_attempts``) so
+  that every server process shares it; on PostgreSQL the keys counted are locked for the
+  counting transaction, in one order, so that processes counting at once never let one
+  attempt too many through.
 * A session is a random token whose SHA-256 the store keeps with its account and its end, so
   that signing out (one session) and signing out everywhere (every session of the account)
   take effect in every server process at once; ended sessions are deleted (hourly, and an
@@ -28,15 +68,22 @@ Guests play as before: nothing here is needed to open, join or play a casual tab
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import hashlib
 import hmac
 import json
+import math
+import os
 import re
 import secrets
+import sys
 import threading
 import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
@@ -48,6 +95,8 @@ from itsdangerous import BadSignature, Signer
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fanfold.agents.base import agent_names
+from fanfold.agents.levels import LEVELS
 from fanfold.core.errors import FanfoldError
 from fanfold.server.live import BadRequestError, ForbiddenError
 from fanfold.server.ownership import lock_key
@@ -75,8 +124,10 @@ sessions = sa.Table(
     sa.Index("sessions_expires", "expires"),
 )
 
-#: One row a sign-in attempt counted in the last :data:`ATTEMPT_WINDOW` seconds, by key
-#: (``client:ADDRESS`` or ``name:NAME``), so that every server process counts the same.
+#: One row a counted attempt, by key, so that every server process counts the same: a sign-in
+#: counted as a failure (``client:ADDRESS``, ``name:NAME`` and ``pair:ADDRESS NAME``; deleted
+#: when the password proves right) and a sign-up (``sign-up:ADDRESS``). Rows older than
+#: :data:`MEMORY` are deleted.
 sign_in_attempts = sa.Table(
     "sign_in_attempts",
     metadata,
@@ -103,13 +154,40 @@ CSRF_HEADER = "X-Fanfold-CSRF"
 KEY_NAME = "session-signing"
 #: How long a session lasts: 30 days.
 SESSION_SECONDS = 30 * 24 * 3600.0
-#: Password hashes computed at once (each in a thread and 64 MiB; one took about 0.19 s here).
-HASHING_AT_ONCE = 2
-#: Sign-in attempts per name, and per client address, in :data:`ATTEMPT_WINDOW` seconds
-#: (a moving window, counted in the store: every process shares the count).
-NAME_ATTEMPTS = 5
-CLIENT_ATTEMPTS = 20
-ATTEMPT_WINDOW = 60.0
+#: Sign-ins hashing at once (each a thread and 64 MiB; one hash took about 0.1-0.2 s here),
+#: and sign-ins waiting their turn; one more is refused at once.
+SIGN_IN_HASHING = 2
+SIGN_IN_WAITING = 8
+#: Sign-ups hashing at once, and waiting their turn (a line apart from the sign-ins').
+SIGN_UP_HASHING = 1
+SIGN_UP_WAITING = 4
+#: Sign-ins go first: a sign-up's hash starts once no sign-in is in the sign-ins' line, or
+#: once it waited this many seconds for that (looking every :data:`YIELD_STEP` seconds).
+SIGN_UP_PATIENCE = 2.0
+YIELD_STEP = 0.005
+#: How much lower than the server's the CPU priority of the threads hashing for sign-ups is
+#: (the bots' workers' too, :data:`fanfold.server.bots.NICENESS`): a sign-in, or a table,
+#: never shares a core evenly with a sign-up's hash.
+SIGN_UP_NICENESS = 10
+#: Sign-ups per client address in :data:`SIGN_UP_WINDOW` seconds (a moving window): a few,
+#: since a home or a school behind one address may make several accounts in an hour.
+SIGN_UPS = 10
+SIGN_UP_WINDOW = 3600.0
+#: Wrong passwords for a name from one address, in :data:`FAILURE_WINDOW` seconds, before the
+#: address waits between attempts for the name: :data:`FIRST_DELAY` seconds after the next
+#: failure, twice that after the one after, and so on up to :data:`LONGEST_DELAY`.
+FREE_FAILURES = 5
+FAILURE_WINDOW = 24 * 3600.0
+FIRST_DELAY = 2.0
+LONGEST_DELAY = 900.0
+#: Wrong passwords for a name from every address in :data:`FAILURE_WINDOW` past which an
+#: address that has failed for the name has only :data:`ATTACKED_FREE_FAILURES` free.
+NAME_FAILURES = 50
+ATTACKED_FREE_FAILURES = 1
+#: Wrong passwords from one address over every name: (count, seconds) moving windows.
+CLIENT_FAILURES = ((20, 60.0), (100, 3600.0))
+#: How long a counted row is kept: the longest window.
+MEMORY = max(FAILURE_WINDOW, SIGN_UP_WINDOW, *(window for _, window in CLIENT_FAILURES))
 
 #: A name: 3 to 20 letters, digits, ``_``, ``-`` or ``.``, starting with a letter or digit.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,19}")
@@ -117,8 +195,10 @@ MIN_PASSWORD, MAX_PASSWORD = 8, 200
 
 #: What a failed sign-in is told, whether the name exists or not.
 WRONG = "wrong name or password"
-#: What a sign-in over the limits is told.
-TOO_MANY = "too many sign-in attempts; wait a minute and try again"
+#: How a sign-in over the limits is told (how long to wait follows).
+TOO_MANY = "too many wrong passwords"
+#: What a sign-in or sign-up is told when its hashing line is full.
+BUSY = "the server is checking too many passwords at the moment; try again in a few seconds"
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -128,7 +208,94 @@ class SignInError(ForbiddenError):
 
 
 class TooManyError(FanfoldError, RuntimeError):
-    """Too many sign-in attempts for a name or from a client (HTTP 429)."""
+    """Too many wrong passwords for a name or from a client, or too many sign-ups from a
+    client (HTTP 429)."""
+
+
+class BusyError(TooManyError):
+    """The hashing line is full: try again in a few seconds (HTTP 429)."""
+
+
+T = TypeVar("T")
+
+
+class HashingLine:
+    """Password hashes in worker threads, at most ``at_once`` at a time, with at most
+    ``waiting`` more requests in the line (being checked, or waiting for a turn); one more is
+    refused at once, before it costs anything. Used on one event loop.
+
+    Args:
+        at_once: hashes computed at the same time.
+        waiting: requests that may wait in the line besides those hashing.
+        after: a line that goes first: a turn here starts its hash once ``after`` is empty,
+            or once it waited ``patience`` seconds for that.
+        patience: how long a turn waits at most for ``after`` to empty.
+        threads: the worker threads that hash (asyncio's default ones when ``None``).
+    """
+
+    def __init__(
+        self,
+        at_once: int,
+        waiting: int,
+        *,
+        after: HashingLine | None = None,
+        patience: float = 0.0,
+        threads: Executor | None = None,
+    ) -> None:
+        self.at_once = at_once
+        self.waiting = waiting
+        self.after = after
+        self.patience = patience
+        self.threads = threads
+        #: Requests in the line: hashing, waiting for a turn, or checked before they hash.
+        self.inside = 0
+        self._slots = asyncio.Semaphore(at_once)
+
+    @contextlib.asynccontextmanager
+    async def place(self) -> AsyncIterator[None]:
+        """A place in the line, held until the block ends.
+
+        Raises:
+            BusyError: the line is full (:data:`BUSY`).
+        """
+        if self.inside >= self.at_once + self.waiting:
+            raise BusyError(BUSY)
+        self.inside += 1
+        try:
+            yield
+        finally:
+            self.inside -= 1
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` in a worker thread once a turn comes (called in a :meth:`place`)."""
+        async with self._slots:
+            if self.after is not None:
+                deadline = time.monotonic() + self.patience
+                while self.after.inside and time.monotonic() < deadline:
+                    await asyncio.sleep(YIELD_STEP)
+            if self.threads is None:
+                return await asyncio.to_thread(work)
+            return await asyncio.get_running_loop().run_in_executor(self.threads, work)
+
+
+def _lower_priority() -> None:
+    """Lower the calling thread's CPU priority by :data:`SIGN_UP_NICENESS` (on Linux, where a
+    thread has a niceness of its own; elsewhere it is left as it is)."""
+    if sys.platform == "linux":
+        thread = threading.get_native_id()
+        with contextlib.suppress(OSError):
+            niceness = os.getpriority(os.PRIO_PROCESS, thread)
+            os.setpriority(os.PRIO_PROCESS, thread, min(19, niceness + SIGN_UP_NICENESS))
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A sign-in attempt counted as a failure until its password proves right: its address,
+    its name's key and its rows in ``sign_in_attempts``."""
+
+    client: str
+    name_key: str
+    ids: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -139,8 +306,121 @@ class Account:
     name: str
 
 
+#: Roles, seat words and the site's own name that no account may take (with the bot levels
+#: and the registered agents' names, :func:`reserved_keys`).
+RESERVED = (
+    "admin",
+    "administrator",
+    "root",
+    "superuser",
+    "sysop",
+    "moderator",
+    "mod",
+    "staff",
+    "support",
+    "helpdesk",
+    "official",
+    "system",
+    "server",
+    "fanfold",
+    "bot",
+    "bots",
+    "robot",
+    "ai",
+    "cpu",
+    "computer",
+    "engine",
+    "agent",
+    "level",
+    "guest",
+    "anonymous",
+    "nobody",
+    "player",
+    "owner",
+    "human",
+    "you",
+    "hotseat",
+    "friend",
+    "open",
+    "null",
+    "none",
+    "undefined",
+)
+#: Reserved words a name may not contain anywhere.
+RESERVED_WITHIN = ("fanfold",)
+#: Words left out at either end of a name before it is compared (``Hard-bot`` is ``hard``).
+AFFIXES = ("bots", "bot", "ai", "cpu", "agent", "level", "lvl", "official", "the")
+#: Characters read as the letter they look like; ``l`` and ``i`` read as one letter.
+_LOOK_ALIKE = str.maketrans("013457l", "oieasti")
+_SEPARATORS = re.compile(r"[_.\-]")
+_DIGITS = "0123456789"
+
+
+def _letters(text: str) -> str:
+    """``text`` read letter for letter: lower case, look-alike characters as their letter
+    (one character for one, so that positions stay)."""
+    return text.lower().translate(_LOOK_ALIKE)
+
+
+def _key(text: str) -> str:
+    """The key a text is compared on: :func:`_letters`, then ``rn`` as ``m``, ``vv`` as
+    ``w``."""
+    return _letters(text).replace("rn", "m").replace("vv", "w")
+
+
+def name_keys(name: str) -> set[str]:
+    """Every key ``name`` reads as: without separators, then with digits and
+    :data:`AFFIXES` at either end left out in every order (none of them empty)."""
+    start = _SEPARATORS.sub("", name.lower())
+    found = {start}
+    todo = [start]
+    while todo:
+        text = todo.pop()
+        letters = _letters(text)
+        shorter = [text.lstrip(_DIGITS), text.rstrip(_DIGITS)]
+        for affix in AFFIXES:
+            if letters.startswith(_letters(affix)):
+                shorter.append(text[len(affix) :])
+            if letters.endswith(_letters(affix)):
+                shorter.append(text[: -len(affix)])
+        for other in shorter:
+            if other and other not in found:
+                found.add(other)
+                todo.append(other)
+    return {_key(text) for text in found}
+
+
+@functools.cache
+def reserved_keys() -> dict[str, tuple[str, str]]:
+    """The key of each reserved word (the bot levels, the registered agents' names and
+    :data:`RESERVED`), with the word and what it is."""
+    kinds = (
+        (LEVELS, "a bot level"),
+        (agent_names(), "an agent's name"),
+        (RESERVED, "a role or a word the site uses"),
+    )
+    found: dict[str, tuple[str, str]] = {}
+    for words, kind in kinds:
+        for word in words:
+            found.setdefault(_key(_SEPARATORS.sub("", word)), (word, kind))
+    return found
+
+
+def reserved_as(name: str) -> tuple[str, str] | None:
+    """The reserved word ``name`` reads as, if any, and what it is."""
+    keys = name_keys(name)
+    reserved = reserved_keys()
+    for key in sorted(keys):
+        if key in reserved:
+            return reserved[key]
+    for word in RESERVED_WITHIN:
+        if any(_key(word) in key for key in keys):
+            return word, "the site's own name"
+    return None
+
+
 def check_name(name: str) -> str:
-    """``name`` if it may be an account's name.
+    """``name`` if it may be a new account's name.
 
     Raises:
         BadRequestError: it may not, with the rule.
@@ -149,6 +429,12 @@ def check_name(name: str) -> str:
         raise BadRequestError(
             "a name has 3 to 20 letters, digits, '_', '-' or '.', and starts with a letter "
             "or a digit"
+        )
+    reserved = reserved_as(name)
+    if reserved is not None:
+        word, kind = reserved
+        raise BadRequestError(
+            f"the name {name} is reserved: it reads as {word!r}, {kind}; choose another"
         )
     return name
 
@@ -174,6 +460,10 @@ def _insert(
     return sa.dialects.sqlite.insert(table)
 
 
+def _taken(name: str) -> str:
+    return f"the name {name} is taken; choose another"
+
+
 def shared_key(store: Store) -> str:
     """The cookie-signing key every process of this store uses: the stored one, or a new one
     stored now (when two processes start at once, the first insert wins and both read it)."""
@@ -189,17 +479,76 @@ def shared_key(store: Store) -> str:
     return value
 
 
+def _duration(seconds: float) -> str:
+    """``seconds`` to wait, for a person: ``1 second``, ``40 seconds``, ``15 minutes``."""
+    whole = max(1, math.ceil(seconds - 1e-9))
+    if whole < 120:
+        return f"{whole} second" if whole == 1 else f"{whole} seconds"
+    return f"{math.ceil(whole / 60)} minutes"
+
+
+def _lock(connection: sa.Connection, keys: Iterable[str]) -> None:
+    """On PostgreSQL, hold each key's advisory lock for the transaction, in one order, so
+    that processes counting the same keys at once count one after the other."""
+    if connection.dialect.name == "postgresql":
+        for key in sorted(set(keys)):
+            connection.execute(sa.select(sa.func.pg_advisory_xact_lock(lock_key(f"sign-in {key}"))))
+
+
+def _wait_over(
+    connection: sa.Connection, key: str, limit: int, window: float, now: float
+) -> float | None:
+    """Seconds until ``key`` has fewer than ``limit`` rows in the last ``window`` seconds,
+    or ``None`` when it has fewer now."""
+    since = now - window
+    counted = int(
+        connection.execute(
+            sa.select(sa.func.count()).where(
+                sign_in_attempts.c.key == key, sign_in_attempts.c.at > since
+            )
+        ).scalar_one()
+    )
+    if counted < limit:
+        return None
+    leaving = connection.execute(  # the row whose leaving the window frees a place
+        sa.select(sign_in_attempts.c.at)
+        .where(sign_in_attempts.c.key == key, sign_in_attempts.c.at > since)
+        .order_by(sign_in_attempts.c.at)
+        .offset(counted - limit)
+        .limit(1)
+    ).scalar_one()
+    return float(leaving) + window - now
+
+
+def _count(connection: sa.Connection, key: str, now: float) -> int:
+    """Insert a row counted for ``key`` at ``now``; returns its id."""
+    found = connection.execute(
+        sign_in_attempts.insert().values(key=key, at=now).returning(sign_in_attempts.c.id)
+    ).scalar_one()
+    return int(found)
+
+
 class Accounts:
     """Accounts and sessions in ``store``.
 
     Args:
         store: the server's store (its schema has the accounts' tables).
         hasher: the Argon2 hasher (argon2-cffi's defaults when ``None``).
-        at_once: password hashes computed at the same time.
+        sign_in_at_once: sign-ins' password checks computed at the same time.
+        sign_in_waiting: sign-ins that may wait for a turn to check.
+        sign_up_at_once: sign-ups' password hashes computed at the same time.
+        sign_up_waiting: sign-ups that may wait for a turn to hash.
     """
 
     def __init__(
-        self, store: Store, *, hasher: PasswordHasher | None = None, at_once: int = HASHING_AT_ONCE
+        self,
+        store: Store,
+        *,
+        hasher: PasswordHasher | None = None,
+        sign_in_at_once: int = SIGN_IN_HASHING,
+        sign_in_waiting: int = SIGN_IN_WAITING,
+        sign_up_at_once: int = SIGN_UP_HASHING,
+        sign_up_waiting: int = SIGN_UP_WAITING,
     ) -> None:
         self.store = store
         self.hasher = hasher or PasswordHasher()
@@ -207,15 +556,20 @@ class Accounts:
         self.signer = Signer(self.key, salt="fanfold.session")
         # An unknown name is checked against this, so that it takes a wrong password's time.
         self.dummy = self.hasher.hash(secrets.token_urlsafe(16))
-        self.slots = asyncio.Semaphore(at_once)
+        self.sign_in_line = HashingLine(sign_in_at_once, sign_in_waiting)
+        self.sign_up_line = HashingLine(
+            sign_up_at_once,
+            sign_up_waiting,
+            after=self.sign_in_line,
+            patience=SIGN_UP_PATIENCE,
+            threads=ThreadPoolExecutor(
+                sign_up_at_once, thread_name_prefix="fanfold-sign-up", initializer=_lower_priority
+            ),
+        )
         # SQLite has one process: its threads count one at a time (PostgreSQL locks the keys).
         self._counting = threading.Lock()
 
     # ------------------------------------------------------------ passwords
-    async def _hash(self, password: str) -> str:
-        async with self.slots:
-            return await asyncio.to_thread(self.hasher.hash, password)
-
     async def _verify(self, hashed: str, password: str) -> bool:
         def verify() -> bool:
             try:
@@ -223,19 +577,33 @@ class Accounts:
             except (VerificationError, InvalidHashError):
                 return False
 
-        async with self.slots:
-            return await asyncio.to_thread(verify)
+        return await self.sign_in_line.run(verify)
 
     # ------------------------------------------------------------- accounts
-    async def create(self, name: str, password: str) -> tuple[Account, str]:
-        """A new account, signed in: returns it and its session token.
+    async def create(
+        self, name: str, password: str, client: str | None = None
+    ) -> tuple[Account, str]:
+        """A new account, signed in: returns it and its session token. Everything that costs
+        no hash is checked first (the name, the password, the client's sign-ups); then the
+        password is hashed in the sign-ups' line.
+
+        Args:
+            client: the client's address, whose sign-ups are limited (:data:`SIGN_UPS` in
+                :data:`SIGN_UP_WINDOW`); ``None`` (the server's own programs) is not limited.
 
         Raises:
-            BadRequestError: a name or password against the rules, or a name taken.
+            BadRequestError: a name or password against the rules, a reserved name or a name
+                taken.
+            TooManyError: the client made too many accounts lately.
+            BusyError: the sign-ups' hashing line is full (before anything is counted).
         """
         check_name(name)
         check_password(password)
-        hashed = await self._hash(password)
+        async with self.sign_up_line.place():
+            await asyncio.to_thread(self._check_free, name)
+            if client is not None:
+                await asyncio.to_thread(self.count_sign_up, client)
+            hashed = await self.sign_up_line.run(lambda: self.hasher.hash(password))
 
         def insert() -> int:
             with self.store.engine.begin() as connection:
@@ -248,87 +616,151 @@ class Accounts:
                     .returning(accounts.c.id)
                 ).first()
                 if found is None:
-                    raise BadRequestError(f"the name {name} is taken; choose another")
+                    raise BadRequestError(_taken(name))
                 return int(found.id)
 
         account = Account(await asyncio.to_thread(insert), name)
         return account, await asyncio.to_thread(self._new_session, account.id)
 
+    def _check_free(self, name: str) -> None:
+        """Refuse a name some account has (whatever its case)."""
+        with self.store.engine.connect() as connection:
+            taken = connection.execute(
+                sa.select(accounts.c.id).where(accounts.c.name_key == name.lower())
+            ).first()
+        if taken is not None:
+            raise BadRequestError(_taken(name))
+
+    def count_sign_up(self, client: str, now: float | None = None) -> int:
+        """Count a sign-up from ``client`` in the store; returns its row's id.
+
+        Raises:
+            TooManyError: the client made :data:`SIGN_UPS` in the last
+                :data:`SIGN_UP_WINDOW` seconds (this one is not counted).
+        """
+        now = time.time() if now is None else now
+        key = f"sign-up:{client}"[:120]
+        with self._counting, self.store.engine.begin() as connection:
+            _lock(connection, [key])
+            connection.execute(
+                sign_in_attempts.delete().where(
+                    sign_in_attempts.c.key == key, sign_in_attempts.c.at <= now - MEMORY
+                )
+            )
+            wait = _wait_over(connection, key, SIGN_UPS, SIGN_UP_WINDOW, now)
+            if wait is not None:
+                raise TooManyError(
+                    f"too many accounts made from your address ({SIGN_UPS} an hour); wait "
+                    f"{_duration(wait)} and try again"
+                )
+            return _count(connection, key, now)
+
     async def sign_in(self, name: str, password: str, client: str) -> tuple[Account, str]:
         """Sign in: returns the account and a new session token.
 
         Raises:
-            TooManyError: too many attempts for this name or from ``client`` in the last
-                minute (counted whether the name exists or not).
+            TooManyError: too many wrong passwords from ``client``, or from ``client`` for
+                this name (:meth:`begin_attempt`; counted whether the name exists or not).
+            BusyError: the sign-ins' hashing line is full (before anything is counted).
             SignInError: :data:`WRONG`, for an unknown name and a wrong password alike.
         """
         key = name.lower()[:40]
-        if not await asyncio.to_thread(self.count_attempt, client, key):
-            raise TooManyError(TOO_MANY)
         password = password[:MAX_PASSWORD]
-
-        def find() -> Any:
-            with self.store.engine.connect() as connection:
-                return connection.execute(
-                    sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
-                        accounts.c.name_key == key
-                    )
-                ).first()
-
-        row = await asyncio.to_thread(find)
-        right = await self._verify(row.password_hash if row else self.dummy, password)
-        if row is None or not right:
-            raise SignInError(WRONG)
-        account = Account(int(row.id), str(row.name))
-        if self.hasher.check_needs_rehash(row.password_hash):
-            rehashed = await self._hash(password)
-            await asyncio.to_thread(self._set_hash, account.id, rehashed)
+        async with self.sign_in_line.place():
+            attempt = await asyncio.to_thread(self.begin_attempt, client, key)
+            row = await asyncio.to_thread(self._find, key)
+            right = await self._verify(row.password_hash if row else self.dummy, password)
+            if row is None or not right:
+                raise SignInError(WRONG)  # the attempt stays counted as a failure
+            await asyncio.to_thread(self.forgive, attempt)
+            account = Account(int(row.id), str(row.name))
+            if self.hasher.check_needs_rehash(row.password_hash):
+                rehashed = await self.sign_in_line.run(lambda: self.hasher.hash(password))
+                await asyncio.to_thread(self._set_hash, account.id, rehashed)
         return account, await asyncio.to_thread(self._new_session, account.id)
 
-    def count_attempt(self, client: str, name_key: str, now: float | None = None) -> bool:
-        """Count a sign-in attempt from ``client`` for the name ``name_key`` (lower case), in
-        the store: False when the client has made :data:`CLIENT_ATTEMPTS` attempts, or the
-        name had :data:`NAME_ATTEMPTS`, in the last :data:`ATTEMPT_WINDOW` seconds. A refused
-        attempt is not counted for what refused it (the client's counted attempt stays when
-        the name refuses), as a moving window counts. On PostgreSQL both keys are locked for
-        the transaction, in one order, so that processes counting at once wait for each
-        other and never let one attempt too many through."""
+    def _find(self, name_key: str) -> Any:
+        """The id, name and password hash of the account called ``name_key``, or ``None``."""
+        with self.store.engine.connect() as connection:
+            return connection.execute(
+                sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
+                    accounts.c.name_key == name_key
+                )
+            ).first()
+
+    def begin_attempt(self, client: str, name_key: str, now: float | None = None) -> Attempt:
+        """Count a sign-in attempt from ``client`` for the name ``name_key`` (lower case) as a
+        failure, in the store, unless it comes too early (see the module's text); a right
+        password then deletes it (:meth:`forgive`).
+
+        Raises:
+            TooManyError: too many wrong passwords from ``client`` over every name
+                (:data:`CLIENT_FAILURES`), or for this name from ``client`` before its delay
+                passed; with how long to wait. The refused attempt is not counted.
+        """
         now = time.time() if now is None else now
-        keys = [f"client:{client}"[:120], f"name:{name_key}"[:120]]
-        limits = dict(zip(keys, (CLIENT_ATTEMPTS, NAME_ATTEMPTS), strict=True))
+        client_key = f"client:{client}"[:120]
+        name_key_row = f"name:{name_key}"[:120]
+        pair_key = f"pair:{client} {name_key}"[:120]
+        keys = (client_key, name_key_row, pair_key)
         with self._counting, self.store.engine.begin() as connection:
-            if connection.dialect.name == "postgresql":
-                for key in sorted(keys):
-                    connection.execute(
-                        sa.select(sa.func.pg_advisory_xact_lock(lock_key(f"sign-in {key}")))
-                    )
+            _lock(connection, keys)
             connection.execute(
                 sign_in_attempts.delete().where(
-                    sign_in_attempts.c.key.in_(keys), sign_in_attempts.c.at <= now - ATTEMPT_WINDOW
+                    sign_in_attempts.c.key.in_(keys), sign_in_attempts.c.at <= now - MEMORY
                 )
             )
-            for key in keys:
-                counted = connection.execute(
-                    sa.select(sa.func.count()).where(
-                        sign_in_attempts.c.key == key,
-                        sign_in_attempts.c.at > now - ATTEMPT_WINDOW,
+            for limit, window in CLIENT_FAILURES:
+                wait = _wait_over(connection, client_key, limit, window, now)
+                if wait is not None:
+                    raise TooManyError(
+                        f"{TOO_MANY} from your address; wait {_duration(wait)} and try again"
                     )
-                ).scalar_one()
-                if counted >= limits[key]:
-                    return False
-                connection.execute(sign_in_attempts.insert().values(key=key, at=now))
-        return True
+            since = now - FAILURE_WINDOW
+            failed, last = connection.execute(
+                sa.select(sa.func.count(), sa.func.max(sign_in_attempts.c.at)).where(
+                    sign_in_attempts.c.key == pair_key, sign_in_attempts.c.at > since
+                )
+            ).one()
+            named = connection.execute(
+                sa.select(sa.func.count()).where(
+                    sign_in_attempts.c.key == name_key_row, sign_in_attempts.c.at > since
+                )
+            ).scalar_one()
+            free = FREE_FAILURES if named < NAME_FAILURES else ATTACKED_FREE_FAILURES
+            if failed >= free:
+                delay = min(LONGEST_DELAY, FIRST_DELAY * 2.0 ** min(failed - free, 30))
+                if now < float(last) + delay:
+                    raise TooManyError(
+                        f"{TOO_MANY} for this name from your address; wait "
+                        f"{_duration(float(last) + delay - now)} and try again"
+                    )
+            ids = tuple(_count(connection, key, now) for key in keys)
+        return Attempt(client, name_key, ids)
+
+    def forgive(self, attempt: Attempt) -> None:
+        """A right password: the attempt was no failure, and its address's failures for the
+        name are forgiven."""
+        pair_key = f"pair:{attempt.client} {attempt.name_key}"[:120]
+        with self.store.engine.begin() as connection:
+            connection.execute(
+                sign_in_attempts.delete().where(
+                    sa.or_(
+                        sign_in_attempts.c.id.in_(attempt.ids), sign_in_attempts.c.key == pair_key
+                    )
+                )
+            )
 
     def delete_expired(self, now: float | None = None) -> int:
-        """Delete every session that has ended (its ``expires`` passed) and every sign-in
-        attempt older than the limits' window; returns how many sessions went. The sweeper
-        runs it hourly (:func:`fanfold.server.runtime._sweep`), and a sign-in deletes its
-        account's own ended sessions."""
+        """Delete every session that has ended (its ``expires`` passed) and every counted
+        attempt older than the longest window (:data:`MEMORY`); returns how many sessions
+        went. The sweeper runs it hourly (:func:`fanfold.server.runtime._sweep`), and a
+        sign-in deletes its account's own ended sessions."""
         now = time.time() if now is None else now
         with self.store.engine.begin() as connection:
             gone = connection.execute(sessions.delete().where(sessions.c.expires <= now))
             connection.execute(
-                sign_in_attempts.delete().where(sign_in_attempts.c.at <= now - ATTEMPT_WINDOW)
+                sign_in_attempts.delete().where(sign_in_attempts.c.at <= now - MEMORY)
             )
             return int(gone.rowcount)
 

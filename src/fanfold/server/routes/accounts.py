@@ -99,18 +99,23 @@ async def me(account: AccountDep) -> JSONObject:
 async def create_account(
     body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> JSONObject:
-    account, token = await accounts.create(body.name, body.password)
+    account, token = await accounts.create(body.name, body.password, _client(request))
     _set_cookies(request, response, accounts, token)
     return _me(account)
+
+
+def _client(request: Request) -> str:
+    """The request's client address (``--trusted-proxy`` applies), whose sign-ins and
+    sign-ups are limited."""
+    settings = request.app.state.settings
+    return client_address(request.scope, trusted_networks(settings.trusted_proxies))
 
 
 @router.post("/session", response_model=protocol.Me, response_model_exclude_unset=True)
 async def sign_in(
     body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> JSONObject:
-    settings = request.app.state.settings
-    client = client_address(request.scope, trusted_networks(settings.trusted_proxies))
-    account, token = await accounts.sign_in(body.name, body.password, client)
+    account, token = await accounts.sign_in(body.name, body.password, _client(request))
     _set_cookies(request, response, accounts, token)
     return _me(account)
 
