@@ -465,16 +465,21 @@ def _taken(name: str) -> str:
 
 
 def shared_key(store: Store) -> str:
-    """The cookie-signing key every process of this store uses: the stored one, or a new one
+    """The cookie-signing key every process of this store uses (:func:`stored_key`)."""
+    return stored_key(store, KEY_NAME)
+
+
+def stored_key(store: Store, name: str) -> str:
+    """The secret key ``name`` every process of this store uses: the stored one, or a new one
     stored now (when two processes start at once, the first insert wins and both read it)."""
     with store.engine.begin() as connection:
         connection.execute(
             _insert(connection, server_keys)
-            .values(name=KEY_NAME, value=secrets.token_urlsafe(48))
+            .values(name=name, value=secrets.token_urlsafe(48))
             .on_conflict_do_nothing()
         )
         value: str = connection.execute(
-            sa.select(server_keys.c.value).where(server_keys.c.name == KEY_NAME)
+            sa.select(server_keys.c.value).where(server_keys.c.name == name)
         ).scalar_one()
     return value
 

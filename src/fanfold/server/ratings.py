@@ -53,6 +53,7 @@ from fanfold.core.game import Termination
 from fanfold.core.registry import AnyGame
 from fanfold.play.table import Table
 from fanfold.server.accounts import SignInError
+from fanfold.server.fairplay import flag_shared_origins, repeat_weight
 from fanfold.server.live import BadRequestError
 from fanfold.server.store import metadata
 
@@ -90,6 +91,8 @@ rating_changes = sa.Table(
     sa.Column("mu_after", sa.Float, nullable=False),
     sa.Column("sigma_after", sa.Float, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    # How much of the model's change was applied (repeated results: fanfold.server.fairplay).
+    sa.Column("weight", sa.Float, nullable=False, server_default="1"),
     sa.Index("rating_changes_player", "player", "at"),
 )
 
@@ -360,6 +363,10 @@ class RatedGame:
                 if key in done or (moved is not None and key != moved):
                     continue  # rated by this table already (it left), or not moved now
                 mu, sigma = before[key]
+                # Repeated results with the same people within a day move a rating less.
+                weight = repeat_weight(
+                    connection, rating_changes, key, self.players, self.table_id, now
+                )
                 changes.append(
                     {
                         "rated_table": self.table_id,
@@ -370,8 +377,9 @@ class RatedGame:
                         "rank": team_ranks[team_number],
                         "mu_before": mu,
                         "sigma_before": sigma,
-                        "mu_after": float(new.mu),
-                        "sigma_after": float(new.sigma),
+                        "mu_after": mu + weight * (float(new.mu) - mu),
+                        "sigma_after": sigma + weight * (float(new.sigma) - sigma),
+                        "weight": weight,
                         "at": now,
                     }
                 )
@@ -388,6 +396,8 @@ class RatedGame:
             )
         if changes:
             connection.execute(rating_changes.insert(), changes)
+        if moved is None:  # the game's end: accounts that share an address or a device
+            flag_shared_origins(connection, self.table_id, now)
         return True
 
 

@@ -30,6 +30,7 @@ from fanfold.server.accounts import Accounts
 from fanfold.server.appender import Appender
 from fanfold.server.bots import BotPool
 from fanfold.server.checks import HealthServer, Readiness
+from fanfold.server.fairplay import ORIGIN_DAYS, delete_old_origins
 from fanfold.server.hub import Hub
 from fanfold.server.lobby_feed import LobbyFeed
 from fanfold.server.metrics import Metrics
@@ -280,7 +281,8 @@ def _give_back() -> tuple[int, bool]:
 
 
 async def _delete_expired(accounts: Accounts | None) -> None:
-    """Delete the ended sessions and the passed sign-in attempts (:meth:`Accounts.delete_expired`);
+    """Delete the ended sessions and the passed sign-in attempts (:meth:`Accounts.delete_expired`)
+    and the seats' origins past their days (:func:`fanfold.server.fairplay.delete_old_origins`);
     a failure is logged, and the next sweep tries again."""
     if accounts is None:
         return
@@ -291,6 +293,13 @@ async def _delete_expired(accounts: Accounts | None) -> None:
         return
     if gone:
         log.info("%d ended sessions deleted", gone)
+    try:
+        old = await asyncio.to_thread(delete_old_origins, accounts.store)
+    except Exception:
+        log.exception("old seat origins could not be deleted; the next sweep tries again")
+        return
+    if old:
+        log.info("%d seat origins older than %d days deleted", old, ORIGIN_DAYS)
 
 
 async def _sweep(

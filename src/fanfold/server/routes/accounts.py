@@ -19,6 +19,7 @@ from fanfold.server.accounts import (
     Accounts,
     SignInError,
 )
+from fanfold.server.fairplay import DEVICE_COOKIE, DEVICE_SECONDS, new_device_id
 from fanfold.server.throttle import client_address, trusted_networks
 
 router = APIRouter(prefix="/api")
@@ -59,6 +60,16 @@ AccountDep = Annotated[Account | None, Depends(signed_in)]
 def _set_cookies(request: Request, response: Response, accounts: Accounts, token: str) -> None:
     secure = request.url.scheme == "https"
     age = int(SESSION_SECONDS)
+    if not request.cookies.get(DEVICE_COOKIE):  # the browser's lasting id (fairplay)
+        response.set_cookie(
+            DEVICE_COOKIE,
+            new_device_id(),
+            max_age=DEVICE_SECONDS,
+            httponly=True,
+            samesite="lax",
+            secure=secure,
+            path="/",
+        )
     response.set_cookie(
         SESSION_COOKIE,
         accounts.cookie_value(token),

@@ -12,11 +12,12 @@ import contextlib
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, WebSocket
+from fastapi import APIRouter, Query, Request, WebSocket
 
 from fanfold.core.config import JSONObject
 from fanfold.core.registry import set_up
 from fanfold.server import protocol
+from fanfold.server.fairplay import note_origin
 from fanfold.server.live import NotFoundError, storage_failure
 from fanfold.server.lobby_feed import RENEW, LobbyFeed, LobbySender, open_table_lines
 from fanfold.server.outbox import spectators_pacer
@@ -47,8 +48,11 @@ async def open_tables(
 @router.post(
     "/tables/{table_id}/join", response_model=protocol.Claimed, response_model_exclude_unset=True
 )
-async def join(table_id: str, hub: HubDep, account: AccountDep) -> JSONObject:
-    seat, token = await hub.join(table_id, account.id if account is not None else None)
+async def join(table_id: str, request: Request, hub: HubDep, account: AccountDep) -> JSONObject:
+    account_id = account.id if account is not None else None
+    seat, token = await hub.join(table_id, account_id)
+    rated = bool((await hub.get(table_id)).options.get("rated"))
+    await note_origin(request, hub.store, table_id, [seat], account_id, rated=rated)
     return {"table": table_id, "seat": seat, "token": token}
 
 
@@ -61,7 +65,9 @@ async def seat_bot(table_id: str, body: protocol.GiveSeat, hub: HubDep) -> JSONO
 
 
 @router.post("/quick-match", response_model=protocol.Claimed, response_model_exclude_unset=True)
-async def quick_match(body: protocol.QuickMatch, hub: HubDep, account: AccountDep) -> JSONObject:
+async def quick_match(
+    body: protocol.QuickMatch, request: Request, hub: HubDep, account: AccountDep
+) -> JSONObject:
     game, config = set_up(body.game, body.variant, {}, body.players)
     variant = body.variant or game.presets()[0].name
     count = game.num_players(config)
@@ -77,11 +83,13 @@ async def quick_match(body: protocol.QuickMatch, hub: HubDep, account: AccountDe
                 live = await hub.get(str(line["table"]))
                 if live.table.config != config:
                     continue  # the variant with options of its own: joined from its line only
-                seat, token = await hub.join(
-                    str(line["table"]), account.id if account is not None else None
-                )
+                account_id = account.id if account is not None else None
+                seat, token = await hub.join(str(line["table"]), account_id)
             except NotFoundError:
                 continue
+            await note_origin(
+                request, hub.store, str(line["table"]), [seat], account_id, rated=body.rated
+            )
             return {"table": line["table"], "seat": seat, "token": token}
     raise NotFoundError(
         "no open table waits with these settings just now; open one and it will be listed"

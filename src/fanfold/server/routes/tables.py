@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import UnknownAgentError
@@ -14,6 +14,7 @@ from fanfold.core.registry import set_up
 from fanfold.play.analysis import analyses_for
 from fanfold.server import protocol
 from fanfold.server.daily import daily_deal, today
+from fanfold.server.fairplay import note_origin
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, storage_failure
 from fanfold.server.protocol import (
     Act,
@@ -63,7 +64,9 @@ async def daily() -> JSONObject:
 
 
 @router.post("/tables", response_model=protocol.Created, response_model_exclude_unset=True)
-async def create(body: CreateTable, hub: HubDep, account: AccountDep) -> JSONObject:
+async def create(
+    body: CreateTable, request: Request, hub: HubDep, account: AccountDep
+) -> JSONObject:
     game, config = set_up(body.game, body.variant, body.options, body.players)
     seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
     if body.seed is not None and body.deal is not None and body.seed != body.deal:
@@ -93,6 +96,9 @@ async def create(body: CreateTable, hub: HubDep, account: AccountDep) -> JSONObj
         )
     except UnknownAgentError as error:
         raise BadRequestError(str(error.args[0])) from None
+    mine = [n for n, wanted in enumerate(seats) if wanted.strip().lower() in ("you", "hotseat")]
+    account_id = account.id if account is not None else None
+    await note_origin(request, hub.store, created.id, mine, account_id, rated=body.rated)
     return created_message(created)
 
 
@@ -122,10 +128,14 @@ async def invitation(
 @router.post(
     "/tables/{table_id}/claim", response_model=protocol.Claimed, response_model_exclude_unset=True
 )
-async def claim(table_id: str, body: Claim, hub: HubDep, account: AccountDep) -> JSONObject:
-    seat, token = await hub.claim(
-        table_id, body.invite, account.id if account is not None else None
-    )
+async def claim(
+    table_id: str, body: Claim, request: Request, hub: HubDep, account: AccountDep
+) -> JSONObject:
+    account_id = account.id if account is not None else None
+    seat, token = await hub.claim(table_id, body.invite, account_id)
+    live = await hub.get(table_id)
+    rated = bool(live.options.get("rated"))
+    await note_origin(request, hub.store, table_id, [seat], account_id, rated=rated)
     return {"table": table_id, "seat": seat, "token": token}
 
 

@@ -1,0 +1,128 @@
+"""Boosting checks: rated games between accounts that share an address (an IPv6 /64) or a
+device are flagged, never blocked; repeated results between the same people within a day
+weigh less, the weight kept with each rating change; seats' origins are kept as keyed hashes
+and deleted after their days."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from fanfold.server.fairplay import (
+    DEVICE_COOKIE,
+    LEAST_WEIGHT,
+    ORIGIN_DAYS,
+    address_key,
+    delete_old_origins,
+    fairplay_flags,
+    keyed_hash,
+    seat_origins,
+)
+from fanfold.server.ratings import rating_changes
+from tests.server.test_accounts import csrf
+from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)
+
+
+def test_an_address_is_known_by_its_network_and_kept_as_a_keyed_hash() -> None:
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:bbbb::9")
+    assert address_key("2001:db8:1:2::1") != address_key("2001:db8:1:3::1")
+    assert address_key("203.0.113.7") == "203.0.113.7"
+    assert address_key("::ffff:203.0.113.7") == "203.0.113.7"
+    assert address_key("testclient") == "testclient"
+    one = keyed_hash("key one", "address", "203.0.113.7")
+    assert one == keyed_hash("key one", "address", "203.0.113.7")
+    assert one != keyed_hash("key two", "address", "203.0.113.7")
+    assert "203.0.113.7" not in one
+
+
+def _resign(client: TestClient, table: str, token: str) -> None:
+    answer = client.post(
+        f"/api/tables/{table}/end", json={"token": token, "ending": "resign"}, headers=csrf(client)
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def _first_move(client: TestClient, table: str, token: str) -> None:
+    answer = client.post(
+        f"/api/tables/{table}/act",
+        json={"token": token, "action": "C1", "version": 0},
+        headers=csrf(client),
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def test_accounts_sharing_an_address_are_flagged_and_repeats_weigh_less(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, bob = browsers
+    assert alice.cookies.get(DEVICE_COOKIE)  # given when the account was made
+    assert alice.cookies.get(DEVICE_COOKIE) != bob.cookies.get(DEVICE_COOKIE)
+    hub = alice.app.state.hub  # type: ignore[attr-defined]
+    tables = []
+    for _ in range(3):  # three rated games between the same two people in a day
+        table, players = open_rated(alice, bob, "morris", ["you", "friend"], rated=True)
+        _first_move(alice, table, players[0][1])
+        _resign(bob, table, players[1][1])
+        tables.append(table)
+    with hub.store.engine.connect() as connection:
+        origins = connection.execute(sa.select(seat_origins)).all()
+        flags = connection.execute(sa.select(fairplay_flags)).all()
+        changes = connection.execute(
+            sa.select(rating_changes).order_by(rating_changes.c.at, rating_changes.c.seat)
+        ).all()
+    # Where each seat was taken from: hashes only, never the address itself.
+    assert len(origins) == 6
+    assert all(row.address_hash and "testclient" not in row.address_hash for row in origins)
+    # Both browsers come from one address (the test client's): every game flagged, none blocked.
+    assert [(row.table_id, row.kind) for row in flags] == [(t, "same-address") for t in tables]
+    assert {(row.first_account, row.second_account) for row in flags} == {
+        (origins[0].account_id, origins[1].account_id)
+    }
+    weights = [(row.rated_table, row.weight) for row in changes]
+    assert weights == [
+        (tables[0], 1.0),
+        (tables[0], 1.0),
+        (tables[1], 0.5),
+        (tables[1], 0.5),
+        (tables[2], 0.25),
+        (tables[2], 0.25),
+    ]
+    third = [row for row in changes if row.rated_table == tables[2]]
+    for row in third:  # a quarter of the model's change
+        assert abs(row.mu_after - row.mu_before) < 0.3 * 250
+    assert LEAST_WEIGHT == pytest.approx(0.1)
+
+
+def test_a_game_between_different_addresses_and_devices_is_not_flagged(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, bob = browsers
+    hub = alice.app.state.hub  # type: ignore[attr-defined]
+    table, players = open_rated(alice, bob, "morris", ["you", "friend"], rated=True)
+    with hub.store.engine.begin() as connection:  # as if bob sat down from elsewhere
+        connection.execute(
+            seat_origins.update()
+            .where(seat_origins.c.table_id == table, seat_origins.c.seat == 1)
+            .values(address_hash="elsewhere", device_hash="another")
+        )
+    _first_move(alice, table, players[0][1])
+    _resign(bob, table, players[1][1])
+    with hub.store.engine.connect() as connection:
+        assert connection.execute(sa.select(fairplay_flags)).all() == []
+
+
+def test_origins_are_deleted_after_their_days(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, bob = browsers
+    hub = alice.app.state.hub  # type: ignore[attr-defined]
+    open_rated(alice, bob, "morris", ["you", "friend"], rated=True)
+    store = hub.store
+    assert delete_old_origins(store) == 0
+    later = time.time() + ORIGIN_DAYS * 86400 + 1
+    assert delete_old_origins(store, now=later) == 2
+    with store.engine.connect() as connection:
+        assert connection.execute(sa.select(seat_origins)).all() == []
