@@ -5,7 +5,9 @@
 handlers, the middleware, and the routers (:mod:`fanfold.server.routes`,
 :mod:`fanfold.server.ws`); the messages are :mod:`fanfold.server.protocol`'s. ``fanfold serve``
 runs it with uvicorn. Every page and script is served from the package's own
-``static`` folder: nothing is fetched from elsewhere at run time.
+``static`` folder (the API's docs, ``/api/docs``, from an installed copy of Swagger UI):
+nothing is fetched from elsewhere at run time, and every answer carries a
+Content-Security-Policy that allows no inline script or style (:mod:`fanfold.server.headers`).
 
 HTTP API (JSON in and out; errors are ``{"error": sentence, "kind": name}`` with a 4xx code):
 
@@ -48,6 +50,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fanfold import __version__
 from fanfold.core.errors import FanfoldError, StaleVersionError, TurnError
 from fanfold.server.accounts import CrossSiteGuard, SignInError, TooManyError
+from fanfold.server.headers import SecurityHeaders, add_api_docs
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.logs import TableContext
@@ -143,8 +146,14 @@ def create_app(
         )
     )
     proxies = trusted_networks(settings.trusted_proxies)
+    # The API's docs come from the package's files, not FastAPI's CDN (add_api_docs below);
+    # no ReDoc page (it would need a CDN and inline styles).
     app = FastAPI(
-        title="fanfold", version=__version__, lifespan=lifespan(settings), docs_url="/api/docs"
+        title="fanfold",
+        version=__version__,
+        lifespan=lifespan(settings),
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
 
@@ -189,8 +198,10 @@ def create_app(
     app.state.rate_counters = counters = QuietMemoryStorage()
     app.add_middleware(Throttle, limits=settings.limits, trusted_proxies=proxies, counters=counters)
     app.add_middleware(TableContext)  # the log lines of a table's requests name it
-    app.add_middleware(ProtocolHeader)  # outermost: every answer names the protocol
+    app.add_middleware(ProtocolHeader)  # every answer names the protocol
+    app.add_middleware(SecurityHeaders)  # outermost: every answer carries the policy
 
+    add_api_docs(app, "/api/docs")
     app.include_router(pages.router)
     app.include_router(lessons.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -459,14 +459,11 @@ def _page(title: str, body: str) -> str:
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)} · fanfold</title>"
-        '<link rel="stylesheet" href="/static/fanfold.css">'
-        "<style>main table { border-collapse: collapse; } main th, main td "
-        "{ padding: 0.2em 0.4em; text-align: left; } main .tag { border: 1px solid; }"
-        "</style></head><body>"
+        '<link rel="stylesheet" href="/static/fanfold.css"></head><body>'
         '<header class="bar"><a href="/">fanfold</a><span class="grow"></span>'
         '<span class="bar-links"><a href="/leaderboard/fantan">Leaderboards</a> '
         '<a href="/daily">Daily deal</a> <a href="/account">Account</a></span></header>'
-        f"<main><h1>{escape(title)}</h1>{body}</main></body></html>"
+        f'<main class="listing"><h1>{escape(title)}</h1>{body}</main></body></html>'
     )
 
 
@@ -531,8 +528,8 @@ def history_chart(points: list[dict[str, Any]], width: int = 480, height: int = 
 
     line = " ".join(f"{round(20 + n * step, 1)},{y(v)}" for n, v in enumerate(values))
     return (
-        f'<svg role="img" viewBox="0 0 {width} {height}" '
-        f'style="width: 100%; max-width: {width}px; height: auto">'
+        f'<svg role="img" class="history-chart" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}">'
         f"<title>Rating from {values[0]} to {values[-1]} over {len(points)} games</title>"
         f'<polyline fill="none" stroke="currentColor" stroke-width="2" points="{line}"/>'
         f'<text x="2" y="14" font-size="12" fill="currentColor">{high - 20}</text>'
