@@ -14,10 +14,12 @@ deal's seed a byte at a time (256 equally likely outcomes each: 16 bytes, a 128-
 Fano and Fan Tan, as many as a seat could never search; 3 bytes for Fan patience, whose deal
 number is that number plus one), then the deal is made from that seed, and Fano's reshuffles
 come from it too. States serialise (``pyspiel.serialize_game_and_state``) with OpenSpiel's
-own form for Python games. Actions are the indices of :mod:`fanfold.envs.encodings`;
-observations (string and tensor) are built from the player's view; the information state
-string (perfect recall, for CFR-family algorithms) is the player's views after the deal and
-after every action, with each action as the player was told it.
+own form for Python games; games and states pickle (:meth:`FanfoldGame.__reduce__`,
+:meth:`FanfoldState.__reduce__`), also into a process that never called :func:`register`.
+Actions are the indices of :mod:`fanfold.envs.encodings`; observations (string and tensor)
+are built from the player's view; the information state string (perfect recall, for
+CFR-family algorithms) is the player's views after the deal and after every action, with each
+action as the player was told it.
 :meth:`FanfoldState.resample_from_infostate` re-deals the hidden cards consistently with a
 player's view, for OpenSpiel's imperfect-information
 search (IS-MCTS, with ``use_observation_string=True``).
@@ -179,6 +181,22 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
             return InformationStateObserver(self)
         return FanfoldObserver(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Pickle as the short name and parameters, loaded again by :func:`load_pickled_game`
+        (which registers the games first). Each game's class is made by :func:`register`, so
+        pickle cannot find it by name as OpenSpiel's own pickling (the class, then the game's
+        string) needs; and the parameters, unlike the game's string, keep a ``position``
+        whose notation holds ``,`` or ``=``."""
+        return load_pickled_game, (self.get_type().short_name, dict(self.get_parameters()))
+
+
+def load_pickled_game(short_name: str, params: dict[str, Any]) -> FanfoldGame:
+    """A pickled game loaded again (:meth:`FanfoldGame.__reduce__`): the games are registered
+    first, so this works in a new process (``multiprocessing``'s spawn) too."""
+    register()
+    game: FanfoldGame = pyspiel.load_game(short_name, params)
+    return game
+
 
 def _deal_bytes(
     game_type: pyspiel.GameType, game: AnyGame, position: str | None, seed: int | None
@@ -323,6 +341,24 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
             drawn = len(self.deal)
             return f"dealing: {drawn} of {self._fanfold_game.deal_bytes} seed bytes drawn"
         return str(self._episode.game.format_position(self._episode.table.state))
+
+    def __reduce__(self) -> tuple[Any, tuple[FanfoldGame, str]]:
+        """Pickle as the game (:meth:`FanfoldGame.__reduce__`) and the state's serialisation
+        (``state.serialize()``: OpenSpiel's form for Python states, the history and the pickled
+        attributes), loaded again by :func:`load_pickled_state`."""
+        return load_pickled_state, (self._fanfold_game, self.serialize())
+
+    def __setstate__(self, data: str) -> None:
+        # OpenSpiel's own pickling of a state (``serialize_game_and_state``'s text, as pickles
+        # of states made before :meth:`__reduce__` hold): register the games first.
+        register()
+        super().__setstate__(data)
+
+
+def load_pickled_state(game: FanfoldGame, data: str) -> FanfoldState:
+    """A pickled state loaded again (:meth:`FanfoldState.__reduce__`) in its unpickled game."""
+    state: FanfoldState = game.deserialize_state(data)
+    return state
 
 
 class FanfoldObserver:
