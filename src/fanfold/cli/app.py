@@ -11,6 +11,7 @@ from typer.core import TyperCommand
 from fanfold import __version__
 from fanfold.cli import arena as arena_command
 from fanfold.cli import balance as balance_command
+from fanfold.cli import moderate as moderate_commands
 from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
@@ -34,6 +35,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(solve_commands.app, name="solve")
+app.add_typer(moderate_commands.app, name="moderate")
 app.command()(serve_command.serve)
 app.command()(arena_command.arena)
 app.command()(balance_command.balance)
