@@ -24,6 +24,7 @@ from fanfold.server.clocks import (
 )
 from fanfold.server.live import BadRequestError
 from fanfold.server.ratings import rating_changes
+from fanfold.server.store import Store
 from tests.server.support import JSON, act, look, open_table, refused, serve, wait_for
 from tests.server.test_accounts import csrf
 from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)
@@ -190,3 +191,31 @@ def test_a_rated_game_against_a_bot_runs_only_the_persons_clock(
     mine = wait_for(alice, table, token, lambda m: m["decider"] == 0, timeout=30)
     assert mine["clocks"]["running"] == 0
     assert mine["clocks"]["left"][1] is None
+
+
+def _store_down(*_args: object, **_kwargs: object) -> None:
+    raise OSError("the database does not answer")
+
+
+def test_no_time_is_charged_and_no_time_out_ruled_while_the_store_refuses_writes(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quick_speed(monkeypatch, 2.0)
+    created = open_table(client, game="morris", seats=["you", "friend"], speed="blitz")
+    table, white, black = created["table"], created["token"], created["friends"]["1"]
+    assert act(client, table, white, "C1", version=0).status_code == 200
+    assert act(client, table, black, "T2", version=1).status_code == 200
+    with monkeypatch.context() as down:  # White's clock runs; the store stops taking writes
+        for name in ("append_many", "rule", "ping", "set_options"):
+            down.setattr(Store, name, _store_down)
+        refused(act(client, table, white, "C3", version=2), 503)
+        time.sleep(3.0)  # past White's two seconds: its timer fires, and waits for the store
+        assert look(client, table, white)["outcome"] is None
+    # The store is back: the time it refused writes is given back, and White plays on.
+    time.sleep(1.2)  # the timer's next try finds the store answering
+    message = look(client, table, white)
+    assert message["outcome"] is None
+    assert 0.5 < message["clocks"]["left"][0] <= 2.0
+    assert act(client, table, white, "C3", version=2).status_code == 200
+    stored = client.app.state.hub.store.load(table)  # type: ignore[attr-defined]
+    assert 0.5 < stored.options["clock_state"]["left"][0] <= 2.0

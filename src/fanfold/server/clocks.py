@@ -14,6 +14,9 @@ per decision, or days per move), each seat's time left, stored with the table.
 * **Each decision** (:func:`advance`): the seat that decided is charged the time since its
   clock started and given the increment (daily: its time is the day's allowance again); the
   clock of the next decider starts if that decider is a person, else none runs.
+* **Not charged** (:func:`credited`): the time while the store refused writes (from the
+  first write it refused to the first it took again) is given back to every running clock,
+  and no time-out is ruled while the store does not answer.
 * **Out of time** (:func:`expired`): the decider whose time left is gone loses the game
   (:data:`fanfold.core.rulings.Ending.TIMEOUT`); a side that never moved has its game called
   off instead (a rated game in which a side never moves is aborted, unrated).
@@ -142,6 +145,14 @@ def advance(
     if running is not None and left[running] is None:  # a seat a person took over
         left[running] = _start(control)
     return Clocks(tuple(left), running, now if running is not None else None)
+
+
+def credited(clocks: Clocks, seconds: float) -> Clocks:
+    """The clocks with ``seconds`` given back to the running one (time that is not charged:
+    while the store refused writes)."""
+    if clocks.running is None or clocks.since is None or seconds <= 0:
+        return clocks
+    return Clocks(clocks.left, clocks.running, clocks.since + seconds)
 
 
 def stopped(clocks: Clocks, now: float) -> Clocks:

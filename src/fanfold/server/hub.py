@@ -45,6 +45,7 @@ from fanfold.server.clocks import (
     Clocks,
     advance,
     control_for,
+    credited,
     expired,
     new_clocks,
     stopped,
@@ -179,6 +180,9 @@ class Hub:
         #: The store's writes of actions (:meth:`_commit`): one thread, off the event loop.
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
+        #: When the store first refused a write since it last took one (``time.time()``):
+        #: the clocks are not charged for that time (:meth:`_store_answers`).
+        self.refused_since: float | None = None
         self._writing: asyncio.Task[None] | None = None
         #: The tables asked for while a read is in flight (:meth:`_read`): read together next.
         self._to_read: dict[str, asyncio.Future[StoredTable | None]] = {}
@@ -1125,9 +1129,33 @@ class Hub:
         except Exception as error:
             table.unrule()
             live.options = live_options
+            self._store_refused()
             raise storage_failure("the ending could not be stored", error) from None
         if live.bots is not None and not live.bots.done():
             live.bots.cancel()  # the game is over; the bots' work is moot
+
+    def _store_refused(self) -> None:
+        """The store refused a write: the clocks stop being charged from now (the first
+        refusal since it last took one)."""
+        if self.refused_since is None:
+            self.refused_since = time.time()
+
+    def _store_answers(self, skip: LiveTable | None = None) -> float:
+        """The store takes writes again: every running clock in memory is given back the time
+        since it first refused (``skip``: a table the caller gives it to itself), in memory
+        until its next write stores it, and its timer set again; returns that time."""
+        outage = self.refused_since
+        self.refused_since = None
+        if outage is None:
+            return 0.0
+        seconds = time.time() - outage
+        for live in list(self.live.values()):
+            clocks = Clocks.from_json(live.options.get(CLOCK))
+            if live is skip or clocks is None or clocks.running is None:
+                continue
+            live.options = {**live.options, CLOCK: credited(clocks, seconds).to_json()}
+            start_clock(self, live)
+        return seconds
 
     async def time_out(self, live: LiveTable, version: int) -> None:
         """The running clock of ``live`` ran out (its timer fired at version ``version``): the
@@ -1136,11 +1164,24 @@ class Hub:
         while the store refuses writes: the timer tries again."""
         async with live.lock:
             table = live.table
+            if self.refused_since is not None:
+                # No time-out while the store refuses writes; once it answers, the time it
+                # refused them is given back first.
+                try:
+                    await asyncio.get_running_loop().run_in_executor(None, self.store.ping)
+                except Exception as error:
+                    raise storage_failure("the clock waits for the store", error) from None
+                given = self._store_answers(skip=live)  # not this timer's own task
+                own = Clocks.from_json(live.options.get(CLOCK))
+                if own is not None:
+                    live.options = {**live.options, CLOCK: credited(own, given).to_json()}
             clocks = Clocks.from_json(live.options.get(CLOCK))
             if live.evicted or table.version != version or table.is_over or clocks is None:
                 return
             seat = expired(clocks)
-            if seat is None:
+            if seat is None:  # given time back meanwhile: its timer runs again
+                live.clock, live.deadline = None, None
+                start_clock(self, live)
                 return
             teams = table.game.teams(table.config)
             side = next(team for team in teams if seat in team)
@@ -1277,6 +1318,9 @@ class Hub:
             live.options = {k: v for k, v in before.items() if k != DRAW_OFFER}
         clocks = Clocks.from_json(before.get(CLOCK))
         control = before.get(CONTROL)
+        outage = self.refused_since
+        if clocks is not None and outage is not None:  # not charged, if this write goes in
+            clocks = credited(clocks, time.time() - outage)
         if clocks is not None and isinstance(control, dict):
             # The clocks move with the action, stored in its own transaction.
             # A clock runs only for a person's seat somebody holds (an invited friend's
@@ -1317,8 +1361,11 @@ class Hub:
         except Exception as error:
             table.take_back()
             live.options = before
+            self._store_refused()
             raise storage_failure("the move could not be stored", error) from None
         self.metrics.actions.inc()
+        if outage is not None:
+            self._store_answers(skip=live)  # this table's own write carried its time back
 
     def _commit(self, row: AppendRow) -> asyncio.Future[None]:
         """Queue ``row`` for the store; the future is done once it is committed (or failed

@@ -825,6 +825,12 @@ class Store:
             found.append((row.id, resume if isinstance(resume, bool) else None))
         return found
 
+    def ping(self) -> None:
+        """A round trip to the database: raises what the driver raises when it does not
+        answer (the clocks wait for it before ruling a time-out)."""
+        with self.engine.connect() as connection:
+            connection.execute(sa.select(1))
+
     def running_rated(self, game: str) -> list[StoredTable]:
         """The unfinished rated tables of ``game`` (a game id), as stored: a table opened
         from a record or a position is checked against them, so that no running rated game
