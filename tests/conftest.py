@@ -63,3 +63,19 @@ def fano_compiled() -> None:
     from fanfold.agents import prepare
 
     prepare()
+
+
+@pytest.fixture
+def listed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leaderboards list a person after one rated game against anyone, for tests of what a
+    board shows (the server's default, ten games against five opponents, is tested in
+    ``tests/server/test_fairplay.py``)."""
+    monkeypatch.setattr("fanfold.server.ratings.LISTED_GAMES", 1)
+    monkeypatch.setattr("fanfold.server.ratings.LISTED_OPPONENTS", 1)
+
+
+@pytest.fixture
+def no_repeat_discount(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Repeated results between the same people weigh as much as a first one, for tests of
+    the rating model itself (the discount is tested in ``tests/server/test_fairplay.py``)."""
+    monkeypatch.setattr("fanfold.server.fairplay.REPEAT_FACTOR", 1.0)

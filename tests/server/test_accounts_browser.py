@@ -22,6 +22,8 @@ from tests.server.test_fano_browser import offered, point, purposeful
 from tests.server.test_fano_browser import ready as fano_ready
 from tests.server.test_site_browser import SIZES, serious_violations, sized_page
 
+pytestmark = pytest.mark.usefixtures("listed_at_once")
+
 __all__ = ["browser", "page", "server"]  # fixtures used by name below
 
 

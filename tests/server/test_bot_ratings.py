@@ -159,6 +159,7 @@ def test_every_measured_level_is_on_its_leaderboard_before_its_first_game(
     assert [line["level"] for line in two] == ["hard", "medium"]
 
 
+@pytest.mark.usefixtures("listed_at_once")
 def test_a_level_that_played_has_one_line_moved_by_its_games(client: TestClient) -> None:
     create(client, "ada")
     _rate(client, _morris("t1", ("a:1", "bot:morris:easy"), (1, -1)))  # ada beats easy

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from fanfold.server import ratings as ratings_module
 from fanfold.server.fairplay import (
     DEVICE_COOKIE,
     ORIGIN_DAYS,
@@ -20,8 +22,12 @@ from fanfold.server.fairplay import (
     seat_origins,
 )
 from fanfold.server.ratings import rating_changes
-from tests.server.test_accounts import csrf
-from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)
+from tests.server.test_accounts import create, csrf
+from tests.server.test_ratings import (  # noqa: F401 (a fixture, by name)
+    browsers,
+    open_rated,
+    second_browser,
+)
 
 
 def test_an_address_is_known_by_its_network_and_kept_as_a_keyed_hash() -> None:
@@ -123,3 +129,33 @@ def test_origins_are_deleted_after_their_days(
     assert delete_old_origins(store, now=later) == 2
     with store.engine.connect() as connection:
         assert connection.execute(sa.select(seat_origins)).all() == []
+
+
+def test_a_leaderboard_lists_people_with_enough_games_against_enough_opponents(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert (ratings_module.LISTED_GAMES, ratings_module.LISTED_OPPONENTS) == (10, 5)
+    monkeypatch.setattr(ratings_module, "LISTED_GAMES", 3)  # three games, two opponents
+    monkeypatch.setattr(ratings_module, "LISTED_OPPONENTS", 2)
+    alice, bob = browsers
+    carol = second_browser(alice)
+    create(carol, "carol")
+
+    def board() -> list[str]:
+        lines = alice.get("/api/leaderboard/morris").json()
+        return sorted(line["name"] for line in lines if not line["bot"])
+
+    def play(opponent: TestClient) -> None:
+        table, players = open_rated(alice, opponent, "morris", ["you", "friend"], rated=True)
+        _first_move(alice, table, players[0][1])
+        _resign(opponent, table, players[1][1])
+
+    play(bob)
+    play(bob)
+    play(bob)
+    assert board() == []  # three games, one opponent: a friend farmed
+    play(carol)
+    assert board() == ["alice"]  # four games, two opponents; bob and carol have one each
+    bots = [line for line in alice.get("/api/leaderboard/morris").json() if line["bot"]]
+    assert bots  # the bot levels are listed from the start

@@ -44,6 +44,8 @@ from tests.server.test_store import (
     store_url,  # noqa: F401 (fixture)
 )
 
+pytestmark = pytest.mark.usefixtures("listed_at_once", "no_repeat_discount")
+
 JSON = dict[str, Any]
 BETA, TAU = SIGMA / 2, MU / 300
 

@@ -104,6 +104,44 @@ MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
 PROVISIONAL_GAMES = 10
 #: The option of a rated table, and of its bots' levels (seat number as text: level).
 RATED, LEVELS = "rated", "levels"
+#: A person is listed on a leaderboard after this many rated games of the family, against
+#: this many different opponents (people or bot levels); bot levels are listed from the start.
+LISTED_GAMES, LISTED_OPPONENTS = 10, 5
+
+
+def listed_people(connection: sa.Connection, family: str, keys: Sequence[str]) -> set[str]:
+    """Which of the people ``keys`` (``a:ID``) a leaderboard of ``family`` lists: those with
+    :data:`LISTED_GAMES` rated games of it against :data:`LISTED_OPPONENTS` different
+    opponents, so that a name at the top was earned against a field, not one friend."""
+    people = [key for key in keys if key.startswith("a:")]
+    if not people:
+        return set()
+    mine = rating_changes.alias("mine")
+    theirs = rating_changes.alias("theirs")
+    rows = connection.execute(
+        sa.select(
+            mine.c.player,
+            sa.func.count(sa.distinct(mine.c.rated_table)),
+            sa.func.count(sa.distinct(theirs.c.player)),
+        )
+        .select_from(
+            mine.join(
+                theirs,
+                sa.and_(
+                    theirs.c.rated_table == mine.c.rated_table, theirs.c.player != mine.c.player
+                ),
+            )
+        )
+        .where(mine.c.family == family, mine.c.player.in_(people))
+        .group_by(mine.c.player)
+    ).all()
+    return {
+        str(row[0])
+        for row in rows
+        if int(row[1]) >= LISTED_GAMES and int(row[2]) >= LISTED_OPPONENTS
+    }
+
+
 #: The option of the seats whose person left the game before its end (seat number as text:
 #: the account, ``None`` for a guest), in the order they left; a bot plays on at each.
 LEFT = "left"

@@ -27,6 +27,7 @@ from fanfold.server.ratings import (
     bot_key,
     current,
     first_rating,
+    listed_people,
     rated_games,
     rating_changes,
     ratings,
@@ -106,16 +107,23 @@ def _anchor_line(anchor: Anchor, family: str) -> dict[str, Any]:
 
 
 def leaderboard(store: Store, family: str, limit: int) -> list[dict[str, Any]]:
-    """A family's ratings, best first: the players with at least one rated game, and every
+    """A family's ratings, best first: the people with enough rated games against enough
+    different opponents (:func:`fanfold.server.ratings.listed_people`), and every
     bot level of the family, a measured level from the start (at its measured rating, until
     its first rated game: then its one row, moved by the games)."""
     with store.engine.connect() as connection:
-        played = connection.execute(
+        rows = connection.execute(
             sa.select(ratings)
-            .where(ratings.c.family == family, ratings.c.games > 0)
+            .where(
+                ratings.c.family == family,
+                ratings.c.games > 0,
+            )
             .order_by(ratings.c.mu.desc(), ratings.c.player)
-            .limit(limit)
         ).all()
+        listed = listed_people(connection, family, [str(row.player) for row in rows])
+        played = [
+            row for row in rows if str(row.player).startswith("bot:") or row.player in listed
+        ][:limit]
         bots = connection.execute(
             sa.select(ratings).where(
                 ratings.c.family == family,
