@@ -12,6 +12,7 @@ from fanfold import __version__
 from fanfold.cli import arena as arena_command
 from fanfold.cli import balance as balance_command
 from fanfold.cli import moderate as moderate_commands
+from fanfold.cli import review as review_command
 from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
@@ -39,6 +40,7 @@ app.add_typer(moderate_commands.app, name="moderate")
 app.command()(serve_command.serve)
 app.command()(arena_command.arena)
 app.command()(balance_command.balance)
+app.command()(review_command.review)
 
 GameArg = Annotated[str, typer.Argument(help="Game name, id or alias (see 'fanfold games').")]
 VariantOpt = Annotated[
