@@ -169,6 +169,16 @@ def test_an_abandoned_table_expires_and_the_others_stay(store: Store) -> None:
     run(scenario())
 
 
+def test_an_unfinished_rated_game_never_expires_unrated(store: Store) -> None:
+    rated = {"variant": "geometric", "rated": True, "fair": True}
+    create_table(store, "rated", actions_done=[(0, "C1")], version=1, options=rated)
+    create_table(store, "rated-unplayed", options=rated)  # opened, never played: no game
+    create_table(store, "casual", actions_done=[(0, "C1")], version=1)
+    _age(store, ["rated", "rated-unplayed", "casual"], 400)
+    assert sorted(store.expire(time.time() - 30 * DAY)) == ["casual", "rated-unplayed"]
+    assert _rows(store, "rated")[0] == 1
+
+
 def test_start_up_expires_first_and_never_expire_keeps_everything(store: Store) -> None:
     create_table(store, "old", players=["random", "random"], token_hashes=[None, None])
     _age(store, ["old"], 40)

@@ -601,8 +601,13 @@ class Store:
     def expire(self, before: float, keep: Sequence[str] = ()) -> list[str]:
         """Delete every unfinished table whose last change (its ``updated`` time) is before
         ``before`` (a ``time.time()``), with its seats and actions, except the ids in
-        ``keep``; returns the ids deleted. Finished games stay."""
-        stale = sa.select(tables.c.id).where(tables.c.outcome.is_(None), tables.c.updated < before)
+        ``keep``; returns the ids deleted. Finished games stay, and so does a rated game once
+        a move was played: it never expires unrated (its clock ends it, or a player)."""
+        stale = sa.select(tables.c.id).where(
+            tables.c.outcome.is_(None),
+            tables.c.updated < before,
+            sa.or_(tables.c.version == 0, tables.c.options.not_like('%"rated": true%')),
+        )
         if keep:
             stale = stale.where(tables.c.id.not_in(list(keep)))
         with self._begin() as connection:
