@@ -219,3 +219,34 @@ def test_no_time_is_charged_and_no_time_out_ruled_while_the_store_refuses_writes
     assert act(client, table, white, "C3", version=2).status_code == 200
     stored = client.app.state.hub.store.load(table)  # type: ignore[attr-defined]
     assert 0.5 < stored.options["clock_state"]["left"][0] <= 2.0
+
+
+def test_a_rated_daily_game_is_rated_in_its_daily_family(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, bob = browsers
+    table, players = open_rated(alice, bob, "morris", ["you", "friend"], rated=True, speed="daily")
+    assert look(alice, table, players[0][1])["clocks"]["speed"] == "daily"
+    played = alice.post(
+        f"/api/tables/{table}/act",
+        json={"token": players[0][1], "action": "C1", "version": 0},
+        headers=csrf(alice),
+    )
+    assert played.status_code == 200, played.text
+    resigned = bob.post(
+        f"/api/tables/{table}/end",
+        json={"token": players[1][1], "ending": "resign"},
+        headers=csrf(bob),
+    )
+    assert resigned.status_code == 200, resigned.text
+    hub = alice.app.state.hub  # type: ignore[attr-defined]
+    with hub.store.engine.connect() as connection:
+        families = {
+            row.family
+            for row in connection.execute(
+                sa.select(rating_changes).where(rating_changes.c.rated_table == table)
+            )
+        }
+    assert families == {"morris-daily"}  # rated apart from live play
+    assert alice.get("/api/leaderboard/morris-daily").status_code == 200
+    refused(alice.get("/api/leaderboard/morris-weekly"), 404)

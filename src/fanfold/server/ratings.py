@@ -238,8 +238,10 @@ def bot_anchors() -> dict[tuple[str, str], tuple[float, float]]:
 
 
 def anchored_in(family_name: str) -> list[Anchor]:
-    """The measured levels of one family (those its leaderboard shows from the start)."""
-    return [a for (name, _), a in anchor_runs().items() if name == family_name]
+    """The measured levels of one family (those its leaderboard shows from the start); a
+    daily family's are its live family's (a bot plays alike at any speed)."""
+    base = live_family(family_name)
+    return [a for (name, _), a in anchor_runs().items() if name == base]
 
 
 def first_rating(family_name: str, player: str) -> tuple[float, float]:
@@ -247,7 +249,7 @@ def first_rating(family_name: str, player: str) -> tuple[float, float]:
     (:func:`bot_anchors`), anyone else (and a level not measured) at :data:`MU`,
     :data:`SIGMA`."""
     if player.startswith("bot:"):
-        found = bot_anchors().get((family_name, player.rsplit(":", 1)[-1]))
+        found = bot_anchors().get((live_family(family_name), player.rsplit(":", 1)[-1]))
         if found is not None:
             return found
     return MU, SIGMA
@@ -265,10 +267,21 @@ def current(
     return mu, sigma
 
 
-def family(game: AnyGame, config: GameConfig) -> str:
-    """The rating family of a game and variant (:meth:`Game.rating_family`): the game's name,
-    or ``fano-EDITION``."""
-    return game.rating_family(config)
+#: The suffix of a family played at the daily speed (days a move), rated apart from live play:
+#: a game with a day for each move is another game than one with minutes for all of them.
+DAILY_FAMILY = "-daily"
+
+
+def family(game: AnyGame, config: GameConfig, speed: str | None = None) -> str:
+    """The rating family of a game and variant (:meth:`Game.rating_family`: the game's name,
+    or ``fano-EDITION``), and ``-daily`` after it for the daily speed."""
+    base = game.rating_family(config)
+    return base + DAILY_FAMILY if speed == "daily" else base
+
+
+def live_family(family_name: str) -> str:
+    """The live family of a daily one (``morris-daily``: ``morris``); any other as it is."""
+    return family_name.removesuffix(DAILY_FAMILY)
 
 
 def teams(game: AnyGame, config: GameConfig, seats: int) -> list[tuple[int, ...]]:
@@ -439,6 +452,13 @@ class RatedGame:
         return True
 
 
+def _speed(options: JSONObject) -> str | None:
+    """The speed of a table's time control, if it has one."""
+    control = options.get("time_control")
+    speed = control.get("speed") if isinstance(control, dict) else None
+    return speed if isinstance(speed, str) else None
+
+
 def check_rated(
     game: AnyGame, seats: Sequence[str], *, account: int | None, chosen: bool, practice: bool
 ) -> dict[int, str]:
@@ -550,7 +570,7 @@ def rated_game(
     return RatedGame(
         table_id,
         game.name,
-        family(game, config),
+        family(game, config, _speed(options)),
         tuple(keys),
         tuple(teams(game, config, len(players))),
         tuple(float(value) for value in returns),  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from fanfold.server import protocol
 from fanfold.server.accounts import accounts
 from fanfold.server.live import NotFoundError
 from fanfold.server.ratings import (
+    DAILY_FAMILY,
     Anchor,
     anchor_runs,
     anchored_in,
@@ -40,11 +41,16 @@ from fanfold.server.store import Store, seats, tables
 router = APIRouter()
 
 #: The rating families, with the names players read.
-FAMILIES = {
+_LIVE = {
     "fano-classic": "Fano (classic)",
     "fano-trionfey": "Fano (The battle for Trionfey)",
     "fantan": "Fan Tan",
     "morris": "Fano330-R-Morris",
+}
+#: Each family at live speeds, then at the daily speed (rated apart: ``ratings.DAILY_FAMILY``).
+FAMILIES = {
+    **_LIVE,
+    **{name + DAILY_FAMILY: f"{title}, daily" for name, title in _LIVE.items()},
 }
 #: Rated games a profile lists.
 RECENT = 20
