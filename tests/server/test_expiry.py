@@ -206,7 +206,7 @@ def test_serve_takes_the_expiry_in_days(tmp_path: Path, monkeypatch: pytest.Monk
 
     made: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda *_args, **_options: None)
-    monkeypatch.setattr(server_app, "create_app", lambda *args, **options: made.append(options))
+    monkeypatch.setattr(server_app, "create_app", lambda settings: made.append(settings))
     runner = CliRunner()
     helped = runner.invoke(app, ["serve", "--help"])
     assert "--expire-days" in helped.output
@@ -215,6 +215,6 @@ def test_serve_takes_the_expiry_in_days(tmp_path: Path, monkeypatch: pytest.Monk
         arguments = ["serve", "--db", database] + (["--expire-days", days] if days else [])
         result = runner.invoke(app, arguments)
         assert result.exit_code == 0, result.output
-        assert made.pop()["expire_seconds"] == seconds
+        assert made.pop().expire_seconds == seconds
     refused = runner.invoke(app, ["serve", "--db", database, "--expire-days", "-1"])
     assert refused.exit_code != 0

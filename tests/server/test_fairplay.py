@@ -21,6 +21,7 @@ from fanfold.server.fairplay import (
     keyed_hash,
     seat_origins,
 )
+from fanfold.server.moderation import Moderator, close_account
 from fanfold.server.ratings import rating_changes
 from tests.server.test_accounts import create, csrf
 from tests.server.test_ratings import (  # noqa: F401 (a fixture, by name)
@@ -159,3 +160,6 @@ def test_a_leaderboard_lists_people_with_enough_games_against_enough_opponents(
     assert board() == ["alice"]  # four games, two opponents; bob and carol have one each
     bots = [line for line in alice.get("/api/leaderboard/morris").json() if line["bot"]]
     assert bots  # the bot levels are listed from the start
+    hub = alice.app.state.hub  # type: ignore[attr-defined]
+    close_account(hub.store.engine, "alice", "played with a second account", Moderator.console())
+    assert board() == []  # a closed account is off the boards

@@ -1,4 +1,16 @@
-"""``fanfold moderate``: checks for moderators, read from a server's store.
+"""``fanfold moderate``: moderators' checks and actions on a server's store.
+
+* ``grant NAME`` / ``revoke NAME``: the moderator role (the site has no page that grants it);
+* ``close NAME --note TEXT``: close an account (its sessions end, its opponents get back the
+  points they lost to it, once) and ``reopen NAME --note TEXT``;
+* ``flags``, ``reports``, ``appeals``, ``log``: the fair-play flags with the accounts' names,
+  the players' reports, the closed accounts' appeals and the moderators' log (read only);
+* ``assistance``: the engine-assistance check of rated Morris games (read only).
+
+Every command takes ``--db URL``, the URL ``fanfold serve --db`` uses. The commands that only
+read open a SQLite file read-only and PostgreSQL in a read-only transaction; those that act
+need a store the server has brought to this version's schema, and log what they do with the
+machine's user name as the moderator. ``docs/moderation.md`` explains it all.
 
 ``fanfold moderate assistance --db URL`` reads the rated Fano330-R-Morris games of every
 account from the store (read only: it writes nothing, and opens a SQLite file read-only),
@@ -28,7 +40,7 @@ if TYPE_CHECKING:
     from fanfold.play.assistance import AssistanceStats
 
 app = typer.Typer(
-    help="Checks for moderators, read from a server's store (nothing is changed).",
+    help="Moderators' checks and actions on a server's store (docs/moderation.md).",
     no_args_is_help=True,
 )
 
@@ -314,3 +326,300 @@ def assistance(
     console.print(table)
     for sentence in sentences:
         console.print(sentence, markup=False)
+
+
+# ------------------------------------------------------- moderators' actions
+
+#: The tables moderation adds (revision 0006): a store without them is older than this version.
+MODERATION_TABLES = ("reports", "appeals", "rating_refunds", "moderation_log")
+
+Database = Annotated[
+    str,
+    typer.Option(
+        "--db",
+        help="The server's database URL, as given to 'fanfold serve --db': "
+        "sqlite:///path/to/fanfold.db or postgresql+psycopg://user@host/name.",
+    ),
+]
+Limit = Annotated[int, typer.Option("--limit", min=1, max=10_000, help="Rows to show at most.")]
+
+
+def _check_moderation_schema(connection: Connection, url: str) -> None:
+    """Exit with a clear error unless the store has moderation's tables (revision 0006)."""
+    import sqlalchemy as sa
+
+    from fanfold.server.store import shown_url
+
+    present = set(sa.inspect(connection).get_table_names())
+    if "accounts" not in present or "tables" not in present:
+        fail(
+            f"the database at {shown_url(url)} holds no fanfold store (no table accounts); "
+            "give the URL that 'fanfold serve --db' uses"
+        )
+    missing = [name for name in MODERATION_TABLES if name not in present]
+    if missing:
+        fail(
+            f"the store at {shown_url(url)} is older than this fanfold (no table "
+            f"{', '.join(missing)}): start this version's 'fanfold serve --db' on it once to "
+            "upgrade it"
+        )
+
+
+@contextmanager
+def writable(url: str) -> Iterator[Any]:
+    """An engine on the store at ``url`` for a moderator's action: a SQLite file that exists
+    (never created) or another database, with moderation's tables. Exits with a clear error
+    otherwise, or when the database cannot be reached."""
+    import sqlalchemy as sa
+
+    from fanfold.server.store import make_engine, shown_url
+
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        fail(
+            f"{url!r} is not a database URL; give sqlite:///path/to/fanfold.db or "
+            "postgresql+psycopg://user@host/name"
+        )
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database
+        if not database or database == ":memory:" or database.startswith("file:"):
+            fail(f"{url!r} names no SQLite file; give sqlite:///path/to/fanfold.db")
+        path = Path(database).expanduser()
+        if not path.is_file():
+            fail(f"there is no SQLite file at {path}")
+    try:
+        engine = make_engine(url)
+    except (sa.exc.ArgumentError, ImportError) as error:
+        fail(_open_error(url, error))
+    try:
+        try:
+            with engine.connect() as connection:
+                _check_moderation_schema(connection, url)
+        except sa.exc.SQLAlchemyError as error:
+            fail(_open_error(url, getattr(error, "orig", None) or error))
+        try:
+            yield engine
+        except sa.exc.SQLAlchemyError as error:
+            reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+            fail(
+                f"the store at {shown_url(url)} refused the change (nothing was changed): "
+                f"{reason[0] if reason else type(error).__name__}"
+            )
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def reading(url: str) -> Iterator[Connection]:
+    """:func:`read_only`, with moderation's tables."""
+    with read_only(url) as connection:
+        _check_moderation_schema(connection, url)
+        yield connection
+
+
+@contextmanager
+def _said() -> Iterator[None]:
+    """A refusal of the store's (no such account, a role it has already, ...) as one line."""
+    from fanfold.core.errors import FanfoldError
+
+    try:
+        yield
+    except FanfoldError as error:
+        fail(str(error.args[0]) if error.args else str(error))
+
+
+def _when(seconds: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _who(person: dict[str, Any] | None) -> str:
+    if person is None:
+        return "-"
+    return f"{person['name']} (closed)" if person["closed"] else str(person["name"])
+
+
+Note = Annotated[str, typer.Option("--note", help="Why, for the moderators' log.")]
+
+
+@app.command()
+def grant(
+    name: Annotated[str, typer.Argument(help="The account's name (any case).")],
+    db: Database,
+    note: Annotated[str, typer.Option("--note", help="Why, for the log.")] = "",
+) -> None:
+    """Give an account the moderator role: it reads the reports, the flags, the appeals and
+    the log on /moderation, and closes and reopens accounts. Logged."""
+    from fanfold.server.accounts import MODERATOR
+    from fanfold.server.moderation import Moderator, set_role
+
+    with writable(db) as engine, _said():
+        state = set_role(engine, name, MODERATOR, Moderator.console(), note)
+    console.print(f"{state.name} is a moderator now.", markup=False)
+
+
+@app.command()
+def revoke(
+    name: Annotated[str, typer.Argument(help="The account's name (any case).")],
+    db: Database,
+    note: Annotated[str, typer.Option("--note", help="Why, for the log.")] = "",
+) -> None:
+    """Take the moderator role from an account (it stays a player). Logged."""
+    from fanfold.server.accounts import PLAYER
+    from fanfold.server.moderation import Moderator, set_role
+
+    with writable(db) as engine, _said():
+        state = set_role(engine, name, PLAYER, Moderator.console(), note)
+    console.print(f"{state.name} is no moderator now.", markup=False)
+
+
+@app.command()
+def close(
+    name: Annotated[str, typer.Argument(help="The account's name (any case).")],
+    db: Database,
+    note: Note,
+) -> None:
+    """Close an account: its sessions end at once, it cannot sign in (it is told how to
+    appeal), it leaves the leaderboards, the open reports about it are settled, and every
+    person who lost points to it in a rated game gets them back (once: closing again gives
+    nothing more for the same games, only for rated games it finished since). Logged."""
+    from fanfold.server.moderation import Moderator, close_account
+
+    with writable(db) as engine, _said():
+        closing = close_account(engine, name, note, Moderator.console())
+    state = closing.account
+    already = " (it was closed already)" if closing.was_closed else ""
+    console.print(
+        f"{state.name} is closed{already}: {closing.sessions_ended} session(s) ended, "
+        f"{closing.reports_settled} report(s) settled, {closing.refunded:.1f} point(s) given "
+        f"back over {len(closing.refunds)} refund(s).",
+        markup=False,
+    )
+    if closing.refunds:
+        from rich.table import Table
+
+        table = Table(title="Points given back", title_justify="left")
+        for column in ("player", "family", "table"):
+            table.add_column(column)
+        table.add_column("points", justify="right")
+        for refund in closing.refunds:
+            table.add_row(refund.name, refund.family, refund.table, f"{refund.points:.1f}")
+        console.print(table)
+
+
+@app.command()
+def reopen(
+    name: Annotated[str, typer.Argument(help="The account's name (any case).")],
+    db: Database,
+    note: Note,
+) -> None:
+    """Reopen a closed account: it may sign in again. The points its closing gave back stay
+    given. Logged."""
+    from fanfold.server.moderation import Moderator, reopen_account
+
+    with writable(db) as engine, _said():
+        state = reopen_account(engine, name, note, Moderator.console())
+    console.print(f"{state.name} is open again; its refunds stay given.", markup=False)
+
+
+@app.command()
+def flags(db: Database, limit: Limit = 50) -> None:
+    """The fair-play flags, newest first: rated games whose accounts shared an address or a
+    device, with the accounts' names. Only reads."""
+    from rich.table import Table
+
+    from fanfold.server.moderation import list_flags
+
+    with reading(db) as connection:
+        found = list_flags(connection, limit=limit)
+    if not found:
+        console.print("No flags.", markup=False)
+        return
+    table = Table(title="Fair-play flags, newest first", title_justify="left")
+    for column in ("when", "kind", "first", "second", "table"):
+        table.add_column(column)
+    for flag in found:
+        table.add_row(
+            _when(flag["at"]),
+            flag["kind"],
+            _who(flag["first"]),
+            _who(flag["second"]),
+            flag["table"],
+        )
+    console.print(table)
+
+
+@app.command()
+def reports(
+    db: Database,
+    everything: Annotated[
+        bool, typer.Option("--all", help="Settled reports too (the open ones by default).")
+    ] = False,
+    limit: Limit = 50,
+) -> None:
+    """The players' reports, newest first, with their context (the table, its game, the
+    seat reported, the moves played when it was filed). Only reads."""
+    from fanfold.server.moderation import list_reports
+
+    with reading(db) as connection:
+        found = list_reports(connection, everything=everything, limit=limit)
+    if not found:
+        console.print("No reports." if everything else "No open reports.", markup=False)
+        return
+    for report in found:
+        lines = [
+            f"report {report['id']}, {_when(report['at'])}: {report['reason']}, "
+            f"{_who(report['reported'])} reported by {_who(report['reporter'])}",
+            f"  table {report['table']} ({report['game']}"
+            f"{', rated' if report['rated'] else ''}), seat {report['seat']}, "
+            f"{report['moves']} moves when filed",
+        ]
+        if report["note"]:
+            lines.append(f"  note: {report['note']}")
+        if report["resolved_at"] is not None:
+            lines.append(
+                f"  settled {_when(report['resolved_at'])} by {report['resolved_by']}: "
+                f"{report['resolution']}"
+            )
+        console.print("\n".join(lines), markup=False)
+
+
+@app.command()
+def appeals(db: Database, limit: Limit = 50) -> None:
+    """The closed accounts' appeals, newest first. Only reads."""
+    from fanfold.server.moderation import list_appeals
+
+    with reading(db) as connection:
+        found = list_appeals(connection, limit=limit)
+    if not found:
+        console.print("No appeals.", markup=False)
+        return
+    for appeal in found:
+        console.print(
+            f"appeal {appeal['id']}, {_when(appeal['at'])}, {_who(appeal['account'])}:\n"
+            f"  {appeal['note']}",
+            markup=False,
+        )
+
+
+@app.command()
+def log(db: Database, limit: Limit = 50) -> None:
+    """The moderators' log, newest first: who did what to whom, why, and what it did. Only
+    reads."""
+    from fanfold.server.moderation import list_log
+
+    with reading(db) as connection:
+        found = list_log(connection, limit=limit)
+    if not found:
+        console.print("The log is empty.", markup=False)
+        return
+    for entry in found:
+        console.print(
+            f"{_when(entry['at'])}  {entry['moderator']}: {entry['action']} "
+            f"{entry['account'] or '-'}\n"
+            f"  note: {entry['note'] or '-'}\n"
+            f"  done: {entry['detail']}",
+            markup=False,
+        )

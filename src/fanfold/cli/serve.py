@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import console, fail
+from fanfold.cli.common import console, error_console, fail
 
 
 class Allocator(StrEnum):
@@ -15,6 +16,11 @@ class Allocator(StrEnum):
 
     PYTHON = "python"
     JEMALLOC = "jemalloc"
+
+
+#: The environment variable that may hold the database's URL (``fanfold serve``): unlike
+#: ``--db``, it is not shown by ``ps``. ``--processes N`` hands the URL to its processes in it.
+DB_URL_VARIABLE = "FANFOLD_DB_URL"
 
 
 class LogFormat(StrEnum):
@@ -33,7 +39,18 @@ def serve(
         str | None,
         typer.Option(
             help="Database URL: sqlite:///path.db or postgresql+psycopg://user@host/name "
-            "(default: a SQLite file in your data directory)."
+            "(default: a SQLite file in your data directory). Any process's command line is "
+            "visible to every user (ps): give a URL with a password by --db-file or "
+            f"{DB_URL_VARIABLE} instead."
+        ),
+    ] = None,
+    db_file: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="PATH",
+            help="A file holding the database URL (one line; readable by the server's user "
+            f"only), instead of --db. The environment variable {DB_URL_VARIABLE} may hold it "
+            "too. Given more than one way, they must name the same URL.",
         ),
     ] = None,
     bot_seconds: Annotated[
@@ -70,7 +87,18 @@ def serve(
             metavar="ADDR",
             help="Address or network of a proxy in front of the server (repeat it, or separate "
             "with commas): requests through it count against the client its X-Forwarded-For "
-            "names. Default: none, every client is the address it connects from.",
+            "names, over the scheme its X-Forwarded-Proto names (https: the session cookies "
+            "are Secure). Default: none, every client is the address it connects from.",
+        ),
+    ] = None,
+    public_origin: Annotated[
+        str | None,
+        typer.Option(
+            metavar="URL",
+            help="The site's address as browsers see it, https://fanfold.example: an HTTPS "
+            "one makes every answer carry Strict-Transport-Security (max-age one year) and "
+            "the session cookies Secure (never for http or localhost). Default: none.",
+            envvar="FANFOLD_PUBLIC_ORIGIN",
         ),
     ] = None,
     processes: Annotated[
@@ -139,14 +167,21 @@ def serve(
     import uvicorn
 
     from fanfold.server.app import MAX_MESSAGE, create_app
+    from fanfold.server.forwarded import public_origin as checked_origin
+    from fanfold.server.forwarded import trusted_networks
+    from fanfold.server.settings import Settings
     from fanfold.server.store import default_url, shown_url
-    from fanfold.server.throttle import trusted_networks
 
     proxies = list(trusted_proxy or [])
     try:
         trusted_networks(proxies)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--trusted-proxy") from None
+    if public_origin is not None:
+        try:
+            public_origin = checked_origin(public_origin)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--public-origin") from None
 
     from fanfold.server.logs import configure
 
@@ -155,7 +190,7 @@ def serve(
         configure("json" if json_lines else "text")
     except ValueError as error:
         fail(str(error))
-    url = db or default_url()
+    url = database_url(db, db_file) or default_url()
     if processes > 1:
         from fanfold.server.ownership import is_postgresql
 
@@ -188,19 +223,23 @@ def serve(
                 fail(str(error))
     _check_store(url)
     if processes > 1:
+        # The URL goes to the processes in their environment, never on their command lines.
         arguments = [
-            *("--host", host, "--db", url, "--bot-seconds", f"{bot_seconds!r}"),
+            *("--host", host, "--bot-seconds", f"{bot_seconds!r}"),
             *("--bot-pause", f"{bot_pause!r}", "--bot-workers", str(bot_workers)),
             *("--expire-days", f"{expire_days!r}", "--keep-seconds", f"{keep_seconds!r}"),
             *("--log-format", log_format.value, "--allocator", allocator.value),
         ]
         for proxy in proxies:
             arguments += ["--trusted-proxy", proxy]
+        if public_origin is not None:
+            arguments += ["--public-origin", public_origin]
         _supervise(
             [port + n for n in range(processes)],
             arguments,
             None if health_port is None else [health_port + n for n in range(processes)],
             [name for name in names if name is not None],
+            url,
         )
         return
     if allocator is Allocator.JEMALLOC:
@@ -228,30 +267,85 @@ def serve(
         _show_progress()
     uvicorn.run(
         create_app(
-            url,
-            bot_seconds=bot_seconds,
-            bot_pause=bot_pause,
-            warm_fast=True,
-            bot_workers=bot_workers,
-            bot_processes=True,
-            expire_seconds=expire_days * 24 * 3600 if expire_days else None,
-            trusted_proxies=proxies,
-            keep_seconds=keep_seconds,
-            keep_finished_seconds=min(keep_seconds, 30.0),
-            health_port=health_port,
-            health_host=host,
-            server_name=server_name,
+            Settings(
+                store_url=url,
+                bot_seconds=bot_seconds,
+                bot_pause=bot_pause,
+                warm_fast=True,
+                bot_workers=bot_workers,
+                bot_processes=True,
+                expire_seconds=expire_days * 24 * 3600 if expire_days else None,
+                trusted_proxies=tuple(proxies),
+                public_origin=public_origin,
+                keep_seconds=keep_seconds,
+                keep_finished_seconds=min(keep_seconds, 30.0),
+                health_port=health_port,
+                health_host=host,
+                server_name=server_name,
+            )
         ),
         host=host,
         port=port,
         log_level="warning",
         # JSON lines: uvicorn's loggers write through the one JSON handler (logs.configure).
         log_config=None if json_lines else uvicorn.config.LOGGING_CONFIG,
-        # fanfold reads X-Forwarded-For itself, from --trusted-proxy only (uvicorn would
-        # believe it from any local peer).
+        # fanfold reads X-Forwarded-For and X-Forwarded-Proto itself, from --trusted-proxy
+        # only (fanfold.server.forwarded): uvicorn's own reading, which would believe them
+        # from any local peer (its forwarded_allow_ips is 127.0.0.1 unless told otherwise),
+        # stays off, so that the two never disagree.
         proxy_headers=False,
         ws_max_size=MAX_MESSAGE * 4,
     )
+
+
+def database_url(db: str | None, db_file: Path | None) -> str | None:
+    """The database URL given by ``--db``, ``--db-file`` or the environment's
+    :data:`DB_URL_VARIABLE` (``None``: none of them); given more than one way, they must be
+    one URL, or ``fanfold serve`` stops with a sentence."""
+    import os
+
+    from fanfold.server.store import shown_url
+
+    given: list[tuple[str, str]] = []
+    if db is not None and db.strip():
+        given.append(("--db", db.strip()))
+        if _has_password(db):
+            error_console.print(
+                "warning: the password in --db is shown to every user of this machine (ps); "
+                f"give the URL by --db-file or {DB_URL_VARIABLE} instead",
+                markup=False,
+            )
+    if db_file is not None:
+        try:
+            text = db_file.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+            fail(f"--db-file {db_file} cannot be read: {reason or error}")
+        if not text:
+            fail(f"--db-file {db_file} is empty: it should hold the database's URL")
+        if "\n" in text:
+            fail(f"--db-file {db_file} holds more than one line: it should hold the URL only")
+        given.append((f"--db-file {db_file}", text))
+    variable = os.environ.get(DB_URL_VARIABLE, "").strip()
+    if variable:
+        given.append((DB_URL_VARIABLE, variable))
+    urls = {url for _, url in given}
+    if len(urls) > 1:
+        fail(
+            " and ".join(f"{where} ({shown_url(url)})" for where, url in given)
+            + " name different databases: give the URL one way, or the same URL in each"
+        )
+    return urls.pop() if urls else None
+
+
+def _has_password(url: str) -> bool:
+    """Whether the database ``url`` carries a password."""
+    import sqlalchemy as sa
+
+    try:
+        return bool(sa.engine.make_url(url).password)
+    except sa.exc.ArgumentError:
+        return False
 
 
 def _show_progress() -> None:
@@ -286,17 +380,20 @@ RESTART_SECONDS = 1.0
 
 
 def _supervise(
-    ports: list[int], arguments: list[str], health: list[int] | None, names: list[str]
+    ports: list[int], arguments: list[str], health: list[int] | None, names: list[str], url: str
 ) -> None:
     """Run one ``fanfold serve`` process per port (each with its health port, if any, and
     its server name) until Ctrl-C or SIGTERM, starting again any that stops, under the same
     name (its tables are played meanwhile by the others, through the router, and come back
-    to it once the router sees it up)."""
+    to it once the router sees it up). Each gets the database ``url`` in its environment
+    (:data:`DB_URL_VARIABLE`), never on its command line, which every user can read."""
+    import os
     import signal
     import subprocess
     import sys
     import time
 
+    environment = {**os.environ, DB_URL_VARIABLE: url}
     health_of = dict(zip(ports, health or [], strict=False))
     name_of = dict(zip(ports, names, strict=True))
 
@@ -305,7 +402,7 @@ def _supervise(
         command += ["--server-name", name_of[port]]
         if port in health_of:
             command += ["--health-port", str(health_of[port])]
-        return subprocess.Popen(command)
+        return subprocess.Popen(command, env=environment)
 
     running = {port: start(port) for port in ports}
     stopping = False

@@ -49,6 +49,11 @@ keeps other sites from acting for a signed-in player.
   that every server process shares it; on PostgreSQL the keys counted are locked for the
   counting transaction, in one order, so that processes counting at once never let one
   attempt too many through.
+* An account has a role (:data:`PLAYER` or :data:`MODERATOR`) and may be closed by the
+  moderators (:mod:`fanfold.server.moderation`): a closed account's right password is
+  refused with a sentence that says how to appeal (:class:`ClosedError`, HTTP 403), after the
+  same work and under the same limits as any sign-in, and no session of it counts.
+  :meth:`Accounts.check` checks a name and password without making a session (an appeal).
 * A session is a random token whose SHA-256 the store keeps with its account and its end, so
   that signing out (one session) and signing out everywhere (every session of the account)
   take effect in every server process at once; ended sessions are deleted (hourly, and an
@@ -102,6 +107,10 @@ from fanfold.server.live import BadRequestError, ForbiddenError
 from fanfold.server.ownership import lock_key
 from fanfold.server.store import Store, metadata, token_hash
 
+#: An account's roles (``accounts.role``): a player, or a moderator, who may read the reports,
+#: the flags and the moderators' log and close and reopen accounts (fanfold.server.moderation).
+PLAYER, MODERATOR = "player", "moderator"
+
 accounts = sa.Table(
     "accounts",
     metadata,
@@ -111,6 +120,11 @@ accounts = sa.Table(
     sa.Column("name_key", sa.String(40), nullable=False, unique=True),
     sa.Column("password_hash", sa.String(300), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    # What the account may do besides playing: PLAYER or MODERATOR (``fanfold moderate
+    # grant``/``revoke``; fanfold.server.moderation).
+    sa.Column("role", sa.String(20), nullable=False, server_default=PLAYER),
+    # Closed by a moderator: no sign-in, no session, off the leaderboards (until reopened).
+    sa.Column("closed", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 sessions = sa.Table(
@@ -205,6 +219,24 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 class SignInError(ForbiddenError):
     """A wrong name or password, or a request that needs a signed-in player (HTTP 401)."""
+
+
+class ClosedError(ForbiddenError):
+    """A right password for an account the moderators closed (HTTP 403): the sentence says how
+    to appeal (:func:`closed_sentence`)."""
+
+
+#: Where a closed account's owner appeals (the name and password prove the account's owner
+#: without a session: fanfold.server.moderation).
+APPEAL_PAGE = "/appeal"
+
+
+def closed_sentence(name: str) -> str:
+    """What signing in to the closed account ``name`` is told."""
+    return (
+        f"the account {name} is closed by the site's moderators; to appeal, send them a note "
+        f"with your name and password at {APPEAL_PAGE}"
+    )
 
 
 class TooManyError(FanfoldError, RuntimeError):
@@ -668,6 +700,22 @@ class Accounts:
                 this name (:meth:`begin_attempt`; counted whether the name exists or not).
             BusyError: the sign-ins' hashing line is full (before anything is counted).
             SignInError: :data:`WRONG`, for an unknown name and a wrong password alike.
+            ClosedError: a right password for a closed account (no session is made).
+        """
+        account, closed = await self.check(name, password, client)
+        if closed:
+            raise ClosedError(closed_sentence(account.name))
+        return account, await asyncio.to_thread(self._new_session, account.id)
+
+    async def check(self, name: str, password: str, client: str) -> tuple[Account, bool]:
+        """Check a name and password as signing in does, under the same limits, without
+        making a session: returns the account and whether it is closed (a closed account's
+        owner appeals this way).
+
+        Raises:
+            TooManyError: as :meth:`sign_in`.
+            BusyError: as :meth:`sign_in`.
+            SignInError: :data:`WRONG`, for an unknown name and a wrong password alike.
         """
         key = name.lower()[:40]
         password = password[:MAX_PASSWORD]
@@ -682,15 +730,16 @@ class Accounts:
             if self.hasher.check_needs_rehash(row.password_hash):
                 rehashed = await self.sign_in_line.run(lambda: self.hasher.hash(password))
                 await asyncio.to_thread(self._set_hash, account.id, rehashed)
-        return account, await asyncio.to_thread(self._new_session, account.id)
+        return account, bool(row.closed)
 
     def _find(self, name_key: str) -> Any:
-        """The id, name and password hash of the account called ``name_key``, or ``None``."""
+        """The id, name, password hash and closed state of the account called ``name_key``,
+        or ``None``."""
         with self.store.engine.connect() as connection:
             return connection.execute(
-                sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
-                    accounts.c.name_key == name_key
-                )
+                sa.select(
+                    accounts.c.id, accounts.c.name, accounts.c.password_hash, accounts.c.closed
+                ).where(accounts.c.name_key == name_key)
             ).first()
 
     def begin_attempt(self, client: str, name_key: str, now: float | None = None) -> Attempt:
@@ -813,14 +862,20 @@ class Accounts:
         return hmac.new(self.key.encode(), b"csrf:" + token.encode(), hashlib.sha256).hexdigest()
 
     def account_of(self, token: str | None) -> Account | None:
-        """The account of a live session, or ``None`` (no token, ended, expired)."""
+        """The account of a live session, or ``None`` (no token, ended, expired, or an
+        account closed: closing ends its sessions, and one made at that very moment is no
+        session either)."""
         if not token:
             return None
         with self.store.engine.connect() as connection:
             row = connection.execute(
                 sa.select(accounts.c.id, accounts.c.name)
                 .select_from(sessions.join(accounts, accounts.c.id == sessions.c.account_id))
-                .where(sessions.c.token_hash == token_hash(token), sessions.c.expires > time.time())
+                .where(
+                    sessions.c.token_hash == token_hash(token),
+                    sessions.c.expires > time.time(),
+                    accounts.c.closed.is_(False),
+                )
             ).first()
         return Account(int(row.id), str(row.name)) if row is not None else None
 

@@ -50,6 +50,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fanfold import __version__
 from fanfold.core.errors import FanfoldError, StaleVersionError, TurnError
 from fanfold.server.accounts import CrossSiteGuard, SignInError, TooManyError
+from fanfold.server.forwarded import ForwardedHeaders, is_https_site
 from fanfold.server.headers import SecurityHeaders, add_api_docs
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
@@ -60,6 +61,7 @@ from fanfold.server.routes import (
     daily,
     health,
     lessons,
+    moderation,
     open_tables,
     pages,
     players,
@@ -196,10 +198,15 @@ def create_app(
     # A client over its limits costs the server as little as possible.
     # Its counts, which the sweeper lets go once their windows pass (fanfold.server.runtime).
     app.state.rate_counters = counters = QuietMemoryStorage()
-    app.add_middleware(Throttle, limits=settings.limits, trusted_proxies=proxies, counters=counters)
+    # Its clients are the scope's, resolved by ForwardedHeaders below.
+    app.add_middleware(Throttle, limits=settings.limits, counters=counters)
     app.add_middleware(TableContext)  # the log lines of a table's requests name it
     app.add_middleware(ProtocolHeader)  # every answer names the protocol
-    app.add_middleware(SecurityHeaders)  # outermost: every answer carries the policy
+    # Every answer carries the policy (and HSTS where the public origin is HTTPS).
+    app.add_middleware(SecurityHeaders, hsts=is_https_site(settings.public_origin))
+    # Outermost: the trusted proxies' X-Forwarded-For and X-Forwarded-Proto, read here and
+    # nowhere else, become the scope's client and scheme before anything else runs.
+    app.add_middleware(ForwardedHeaders, trusted_proxies=proxies)
 
     add_api_docs(app, "/api/docs")
     app.include_router(pages.router)
@@ -214,6 +221,7 @@ def create_app(
     app.include_router(open_tables.router)
     app.include_router(open_tables.socket_router)
     app.include_router(daily.router)
+    app.include_router(moderation.router)
     return app
 
 

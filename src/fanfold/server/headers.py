@@ -11,6 +11,11 @@ Every answer, a page's, the API's, a static file's and every refusal's alike, ca
 * ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: strict-origin-when-cross-origin``
   and ``X-Frame-Options: DENY`` (framing, for browsers without ``frame-ancestors``).
 
+and, only where the site's public origin is HTTPS (``fanfold serve --public-origin
+https://fanfold.example``; never for ``http`` or the local machine: see
+:func:`fanfold.server.forwarded.is_https_site`), ``Strict-Transport-Security`` (:data:`HSTS`):
+browsers then use nothing but HTTPS for the site for a year.
+
 An answer that names one of these headers itself keeps its own: only ``/api/docs`` does, whose
 policy is :data:`POLICY` plus the hash of Swagger UI's one inline script (the script that
 starts it, which FastAPI writes into the page).
@@ -90,17 +95,24 @@ HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 
 
+#: HTTP Strict Transport Security for a year: an HTTPS site's only (:class:`SecurityHeaders`).
+HSTS: tuple[bytes, bytes] = (b"strict-transport-security", b"max-age=31536000")
+
+
 class SecurityHeaders:
-    """Add :data:`HEADERS` to every HTTP answer that does not name them itself; an error that
-    escapes the application before it answered is answered here (Starlette's plain 500, with
-    the headers) and raised on, to be logged as before.
+    """Add :data:`HEADERS` (and :data:`HSTS`, when ``hsts``) to every HTTP answer that does
+    not name them itself; an error that escapes the application before it answered is
+    answered here (Starlette's plain 500, with the headers) and raised on, to be logged as
+    before.
 
     Args:
         app: the ASGI application behind it.
+        hsts: also send ``Strict-Transport-Security`` (the site's public origin is HTTPS).
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, hsts: bool = False) -> None:
         self.app = app
+        self.headers = (*HEADERS, HSTS) if hsts else HEADERS
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -114,7 +126,7 @@ class SecurityHeaders:
                 started = True
                 headers = list(message.get("headers", ()))
                 named = {name.lower() for name, _ in headers}
-                headers.extend(header for header in HEADERS if header[0] not in named)
+                headers.extend(header for header in self.headers if header[0] not in named)
                 message = {**message, "headers": headers}
             await send(message)
 

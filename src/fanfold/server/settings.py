@@ -4,8 +4,9 @@ application (:func:`fanfold.server.app.create_app` takes them as keywords or as 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from fanfold.server.forwarded import public_origin as checked_origin
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.lobby_feed import LobbyLimits
 from fanfold.server.ownership import SERVER_NAME
@@ -38,8 +39,13 @@ class Settings(BaseModel):
         limits: what one client may do: tables and requests a minute, open sockets, and
             the spectators a table takes (:class:`~fanfold.server.throttle.ClientLimits`).
         trusted_proxies: addresses or networks of the proxies in front of the server whose
-            ``X-Forwarded-For`` names the client (default: none, every client is its own
-            address).
+            ``X-Forwarded-For`` names the client and whose ``X-Forwarded-Proto`` the scheme
+            (default: none, every client is its own address, over its own scheme; see
+            :mod:`fanfold.server.forwarded`).
+        public_origin: the site's address as browsers see it, ``https://fanfold.example``
+            (``None``: not given). An HTTPS one makes the session cookies ``Secure``, and
+            every answer carry ``Strict-Transport-Security`` unless it names the local
+            machine (:func:`~fanfold.server.forwarded.is_https_site`).
         lobby: the lobby sockets' own limits: per client and per process, the longest
             write, and a socket's lifetime (:class:`~fanfold.server.lobby_feed.LobbyLimits`).
         health_port: a port of its own on which the process answers ``/health`` and
@@ -66,7 +72,13 @@ class Settings(BaseModel):
     expire_seconds: float | None = EXPIRE_SECONDS
     limits: ClientLimits = Field(default_factory=ClientLimits)
     trusted_proxies: tuple[str, ...] = ()
+    public_origin: str | None = None
     lobby: LobbyLimits = Field(default_factory=LobbyLimits)
     health_port: int | None = Field(default=None, ge=0, le=65535)
     health_host: str = "127.0.0.1"
     server_name: str | None = Field(default=None, pattern=f"^{SERVER_NAME.pattern}$")
+
+    @field_validator("public_origin")
+    @classmethod
+    def _origin(cls, value: str | None) -> str | None:
+        return None if value is None else checked_origin(value)

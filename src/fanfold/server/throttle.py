@@ -3,8 +3,10 @@
 A client is the address it connects from or, when it connects through one of the server's
 trusted proxies (``fanfold serve --trusted-proxy``), the address the proxies forwarded: the
 right-most entry of ``X-Forwarded-For`` that is not itself a trusted proxy. A forwarded
-address from anywhere else is ignored (anyone can write the header). No address is exempt,
-loopback included.
+address from anywhere else is ignored (anyone can write the header). The header is read in
+one place, :mod:`fanfold.server.forwarded`, whose middleware resolves the scope's client
+before this one runs (:func:`client_address` reads it). No address is exempt, loopback
+included.
 
 The counting is done by the ``limits`` library (a moving window, in memory: one server
 process). A refused request gets 429 with ``{"error": sentence, "kind": "RateLimited"}`` and
@@ -15,13 +17,12 @@ code 1008 (policy violation).
 from __future__ import annotations
 
 import bisect
-import ipaddress
 import json
 import math
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from limits import RateLimitItem, RateLimitItemPerMinute
@@ -29,7 +30,8 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+# The forwarded address is read in one place; these names stay importable from here.
+from fanfold.server.forwarded import Network, client_address, trusted_networks
 
 #: Requests that open a table (each also counts as a request).
 CREATING = frozenset({("POST", "/api/tables"), ("POST", "/api/records")})
@@ -69,57 +71,6 @@ class ClientLimits:
         for name in ("tables_per_minute", "requests_per_minute", "sockets", "spectators"):
             if getattr(self, name) < 1:
                 raise ValueError(f"the limit {name} must be at least 1, not {getattr(self, name)}")
-
-
-def trusted_networks(proxies: Iterable[str]) -> tuple[Network, ...]:
-    """The proxies' addresses (``10.0.0.5``) or networks (``10.0.0.0/24``); entries may also
-    be comma-separated lists.
-
-    Raises:
-        ValueError: an entry that is not an address or a network, with a sentence naming it.
-    """
-    networks: list[Network] = []
-    for entry in proxies:
-        for part in entry.split(","):
-            text = part.strip()
-            if not text:
-                continue
-            try:
-                networks.append(ipaddress.ip_network(text, strict=False))
-            except ValueError:
-                raise ValueError(
-                    f"{text!r} is not an IP address or network (a trusted proxy is given as "
-                    "10.0.0.5, 10.0.0.0/24 or ::1)"
-                ) from None
-    return tuple(networks)
-
-
-def _trusted(address: str, networks: Sequence[Network]) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in network for network in networks)
-
-
-def client_address(scope: Scope, networks: Sequence[Network]) -> str:
-    """Who made the request in ``scope``: the peer's address, or, when the peer is a trusted
-    proxy, the right-most address of ``X-Forwarded-For`` that is not a trusted proxy (the
-    left-most when every one is)."""
-    peer = scope.get("client")
-    address = str(peer[0]) if peer else "unknown"
-    if not networks or not _trusted(address, networks):
-        return address
-    forwarded: list[str] = []
-    for name, value in scope.get("headers", ()):
-        if name == b"x-forwarded-for":
-            forwarded.extend(part.strip() for part in value.decode("latin-1").split(","))
-    hops = [hop for hop in forwarded if hop]
-    for hop in reversed(hops):
-        if not _trusted(hop, networks):
-            return hop
-        address = hop
-    return address
 
 
 class _OneLock(defaultdict[str, threading.RLock]):
@@ -180,7 +131,9 @@ class Throttle:
     Args:
         app: the application behind it.
         limits: what a client may do.
-        trusted_proxies: the proxies whose ``X-Forwarded-For`` is believed.
+        trusted_proxies: the proxies whose ``X-Forwarded-For`` is believed, on a scope that
+            :class:`~fanfold.server.forwarded.ForwardedHeaders` did not resolve (the
+            application's is always resolved: it gives none).
         counters: where the counts are kept (the application's, which its sweeper sweeps:
             ``app.state.rate_counters``); a storage of its own if left out.
     """
@@ -282,6 +235,7 @@ __all__ = [
     "CREATING",
     "POLICY",
     "ClientLimits",
+    "Network",
     "QuietMemoryStorage",
     "Throttle",
     "client_address",

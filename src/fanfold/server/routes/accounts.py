@@ -58,7 +58,10 @@ AccountDep = Annotated[Account | None, Depends(signed_in)]
 
 
 def _set_cookies(request: Request, response: Response, accounts: Accounts, token: str) -> None:
-    secure = request.url.scheme == "https"
+    # Secure over HTTPS: the request's scheme, which behind a trusted proxy terminating TLS is
+    # its X-Forwarded-Proto (fanfold.server.forwarded), or an HTTPS public origin.
+    origin = request.app.state.settings.public_origin
+    secure = request.url.scheme == "https" or (origin or "").startswith("https://")
     age = int(SESSION_SECONDS)
     if not request.cookies.get(DEVICE_COOKIE):  # the browser's lasting id (fairplay)
         response.set_cookie(

@@ -19,6 +19,7 @@ from fanfold.core.registry import set_up
 from fanfold.server import protocol
 from fanfold.server.accounts import accounts
 from fanfold.server.live import NotFoundError
+from fanfold.server.moderation import closed_account_keys
 from fanfold.server.ratings import (
     DAILY_FAMILY,
     Anchor,
@@ -127,6 +128,7 @@ def leaderboard(store: Store, family: str, limit: int) -> list[dict[str, Any]]:
             .order_by(ratings.c.mu.desc(), ratings.c.player)
         ).all()
         listed = listed_people(connection, family, [str(row.player) for row in rows])
+        listed -= closed_account_keys(connection)  # closed by a moderator: off the boards
         played = [
             row for row in rows if str(row.player).startswith("bot:") or row.player in listed
         ][:limit]
