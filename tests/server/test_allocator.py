@@ -118,9 +118,15 @@ def test_every_process_of_processes_gets_the_allocator(
     given: list[list[str]] = []
 
     def supervise(
-        ports: list[int], arguments: list[str], health: list[int] | None, names: list[str]
+        ports: list[int],
+        arguments: list[str],
+        health: list[int] | None,
+        names: list[str],
+        url: str,
     ) -> None:
         del ports, health, names
+        assert url == "postgresql+psycopg://fanfold@localhost/fanfold"  # by environment
+        assert url not in arguments
         given.append(arguments)
 
     monkeypatch.setattr(serve_command, "_supervise", supervise)

@@ -38,6 +38,7 @@ from fanfold.server.app import create_app
 from fanfold.server.bots import NICENESS, BotPool, Decision, decide
 from fanfold.server.budget import MAXIMA, NOT_BUDGETS, SECONDS, BotBudget, BudgetError
 from fanfold.server.hub import Hub
+from fanfold.server.settings import Settings
 from fanfold.server.store import Store, token_hash
 from tests.server.support import (
     JSON,
@@ -288,8 +289,8 @@ def test_fanfold_serve_thinks_in_worker_processes(
 ) -> None:
     made: dict[str, object] = {}
 
-    def fake_create_app(url: str, **options: object) -> str:
-        made.update(options, url=url)
+    def fake_create_app(settings: Settings) -> str:
+        made.update(settings.model_dump())
         return "app"
 
     monkeypatch.setattr("fanfold.server.app.create_app", fake_create_app)
