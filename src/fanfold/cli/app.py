@@ -11,6 +11,7 @@ from typer.core import TyperCommand
 from fanfold import __version__
 from fanfold.cli import arena as arena_command
 from fanfold.cli import balance as balance_command
+from fanfold.cli import deploy as deploy_commands
 from fanfold.cli import moderate as moderate_commands
 from fanfold.cli import review as review_command
 from fanfold.cli import serve as serve_command
@@ -37,6 +38,7 @@ app = typer.Typer(
 )
 app.add_typer(solve_commands.app, name="solve")
 app.add_typer(moderate_commands.app, name="moderate")
+app.add_typer(deploy_commands.app, name="deploy")
 app.command()(serve_command.serve)
 app.command()(arena_command.arena)
 app.command()(balance_command.balance)

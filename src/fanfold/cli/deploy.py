@@ -1,0 +1,559 @@
+"""``fanfold deploy``: a site's configuration files, rendered from the templates the package
+ships (``fanfold/deploy_templates/``), so that an operator uses them as they are.
+
+* ``haproxy``: HAProxy's configuration in front of N ``fanfold serve`` processes on one
+  PostgreSQL store (``docs/deploy.md``, "The site's HAProxy configuration"): TLS on the HTTPS
+  port with a redirect from plain HTTP, the forwarded headers written by HAProxy alone, a log
+  line with timings for each request, timeouts for pages and WebSockets, ``hard-stop-after``,
+  ``/metrics`` refused to the public, counts per client (requests in 10 s, connections open)
+  kept across reloads and shared by HAProxies through a ``peers`` section, with 429 over a
+  limit; pages and lessons served by any live process (checked on ``/health``), tables and
+  the API by a ready one (``/ready``), each table on the process that opened it (the server
+  name ending its id, ``ID.s1``), and a maintenance page only when no process answers.
+* ``maintenance-page``: that page, as the HTTP answer HAProxy's ``errorfile 503`` reads.
+
+The rendering is plain text substitution (:func:`fill`): ``{{name}}`` in the template is a
+value; a line holding nothing but ``{{name}}`` is a block of lines (none, one or several).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import shlex
+from dataclasses import dataclass, fields
+from importlib import resources
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from fanfold.cli.common import error_console, fail
+
+app = typer.Typer(
+    help="A site's configuration files: HAProxy's, in front of fanfold serve (docs/deploy.md).",
+    no_args_is_help=True,
+)
+
+#: The package folder holding the templates.
+TEMPLATES = "deploy_templates"
+#: Where the configuration's ``errorfile 503`` points when it is printed (no ``--out``).
+MAINTENANCE_PATH = "/etc/haproxy/errors/fanfold-maintenance.http"
+#: The maintenance page's file name beside ``--out``.
+MAINTENANCE_NAME = "fanfold-maintenance.http"
+#: Seconds the maintenance page's answer asks a client to wait (``Retry-After``).
+RETRY_AFTER = 30
+
+#: The requests of ACME's HTTP-01 challenges (plain HTTP only), as an HAProxy condition.
+ACME = "{ path_beg /.well-known/acme-challenge/ } !{ ssl_fc }"
+
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,20}")
+_PEER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_DURATION = re.compile(r"[0-9]+(us|ms|s|m|h|d)?")
+
+
+def template(name: str) -> str:
+    """The text of the shipped template ``name`` (``haproxy.cfg``, ``maintenance.html``)."""
+    return resources.files("fanfold").joinpath(TEMPLATES, name).read_text("utf-8")
+
+
+def fill(text: str, values: dict[str, str | list[str]]) -> str:
+    """``text`` with each ``{{name}}`` replaced by ``values[name]``: a list replaces the whole
+    line holding only its placeholder (no line for an empty list), a string the placeholder.
+
+    Raises:
+        KeyError: a placeholder with no value, or a value that no placeholder uses.
+    """
+    used: set[str] = set()
+
+    def value(match: re.Match[str]) -> str:
+        found = values[match[1]]  # KeyError: a placeholder without a value
+        if isinstance(found, list):
+            raise KeyError(f"{{{{{match[1]}}}}} is a block: it must stand on a line alone")
+        used.add(match[1])
+        return found
+
+    lines: list[str] = []
+    for line in text.splitlines():
+        whole = _PLACEHOLDER.fullmatch(line.strip())
+        if whole and isinstance(values.get(whole[1]), list):
+            used.add(whole[1])
+            lines.extend(values[whole[1]])
+        else:
+            lines.append(_PLACEHOLDER.sub(value, line))
+    unused = set(values) - used
+    if unused:
+        raise KeyError(f"values no placeholder uses: {sorted(unused)}")
+    return "\n".join(lines) + "\n"
+
+
+def maintenance_response() -> bytes:
+    """The maintenance page as the whole HTTP answer HAProxy's ``errorfile 503`` sends."""
+    body = template("maintenance.html").encode("utf-8")
+    head = (
+        "HTTP/1.0 503 Service Unavailable\r\n"
+        "Content-Type: text/html; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\n"
+        "Cache-Control: no-store\r\n"
+        f"Retry-After: {RETRY_AFTER}\r\n"
+        "Connection: close\r\n"
+        "\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+@dataclass(frozen=True)
+class HAProxySite:
+    """What ``fanfold deploy haproxy`` renders: its options, by the same names.
+
+    Attributes:
+        processes: the ``fanfold serve`` processes, named ``server_name`` 1 to N.
+        base_port: the first process's port (``fanfold serve --port``); the others follow.
+        health_base_port: the first process's health port (``--health-port``); default
+            ``base_port`` + 1000.
+        server_address: the processes' address, as HAProxy reaches them.
+        server_name: the processes' ``--server-name`` (``s``: ``s1`` to ``sN``).
+        bind_address: the address HAProxy listens on (empty: every IPv4 address; ``::``:
+            every address, IPv4 and IPv6).
+        http_port, https_port: the ports of plain HTTP (a redirect) and of HTTPS.
+        certificate: the PEM file of the certificate, its chain and its key.
+        stats_socket: the operator's socket (``show stat``, ``show table``...).
+        log: ``stdout``, ``stderr``, a syslog socket (``/dev/log``) or ``HOST:PORT`` (UDP).
+        peer_name: this HAProxy's name among its peers (``localpeer``).
+        peers: every HAProxy sharing the counts, this one included: (name, ``HOST:PORT``).
+        request_rate: requests a client may make in 10 s.
+        connection_limit: connections a client may hold open at once.
+        hard_stop_after: how long a worker replaced by a reload may go on serving.
+        user: the user and group HAProxy's workers run as (empty: the starting user's).
+        chroot: the folder the workers are shut in (empty: none).
+        maintenance_page: the file of the maintenance page (``errorfile 503``).
+        acme_port: the port on 127.0.0.1 where an ACME client (certbot's ``--standalone
+            --http-01-port``) answers the HTTP-01 challenges of plain HTTP; none: every plain
+            HTTP request is redirected.
+        out: the configuration's file, when written to one (shown in the rendered command).
+    """
+
+    processes: int
+    base_port: int = 8000
+    health_base_port: int | None = None
+    server_address: str = "127.0.0.1"
+    server_name: str = "s"
+    bind_address: str = ""
+    http_port: int = 80
+    https_port: int = 443
+    certificate: str = "/etc/haproxy/certs/fanfold.pem"
+    stats_socket: str = "/run/haproxy/admin.sock"
+    log: str = "/dev/log"
+    peer_name: str = "lb1"
+    peers: tuple[tuple[str, str], ...] = ()
+    request_rate: int = 200
+    connection_limit: int = 100
+    hard_stop_after: str = "5m"
+    user: str = "haproxy"
+    chroot: str = "/var/lib/haproxy"
+    maintenance_page: str = MAINTENANCE_PATH
+    acme_port: int | None = None
+    out: str | None = None
+
+    @property
+    def health(self) -> int:
+        """The first process's health port."""
+        return self.health_base_port if self.health_base_port is not None else self.base_port + 1000
+
+    @property
+    def names(self) -> list[str]:
+        """The processes' server names, in order."""
+        return [f"{self.server_name}{number}" for number in range(1, self.processes + 1)]
+
+    @property
+    def all_peers(self) -> tuple[tuple[str, str], ...]:
+        """The peers section's members: ``peers``, or this HAProxy alone on port 10000."""
+        return self.peers or ((self.peer_name, "127.0.0.1:10000"),)
+
+    def check(self) -> None:
+        """Raise :class:`ValueError` with a sentence for anything HAProxy or the processes
+        would refuse, or that would listen on the wrong port."""
+        if not 1 <= self.processes <= 64:
+            raise ValueError(f"--processes must be 1 to 64 (fanfold serve's), not {self.processes}")
+        for option, first in (("--base-port", self.base_port), ("--health-base-port", self.health)):
+            if first < 1 or first + self.processes - 1 > 65535:
+                raise ValueError(
+                    f"{option} {first}: the ports {first} to {first + self.processes - 1} "
+                    "must lie within 1 to 65535"
+                )
+        games = set(range(self.base_port, self.base_port + self.processes))
+        if games & set(range(self.health, self.health + self.processes)):
+            raise ValueError(
+                f"--health-base-port {self.health} and --base-port {self.base_port} overlap: "
+                f"{self.processes} processes take ports {self.base_port} to "
+                f"{self.base_port + self.processes - 1} and health ports {self.health} to "
+                f"{self.health + self.processes - 1}"
+            )
+        ports = [("--http-port", self.http_port), ("--https-port", self.https_port)]
+        if self.acme_port is not None:
+            ports.append(("--acme-port", self.acme_port))
+        for option, port in ports:
+            if not 1 <= port <= 65535:
+                raise ValueError(f"{option} must be 1 to 65535, not {port}")
+        if self.http_port == self.https_port:
+            raise ValueError(f"--http-port and --https-port are both {self.http_port}")
+        if not all(_NAME.fullmatch(name) for name in self.names):
+            raise ValueError(
+                f"the server name {self.server_name!r} must make names of 1 to 20 letters, "
+                f"digits, '_' or '-' ({self.names[-1]!r}), as fanfold serve --server-name does"
+            )
+        for option, address in (
+            ("--server-address", self.server_address),
+            ("--bind-address", self.bind_address or "0.0.0.0"),
+        ):
+            _check_host(option, address)
+        for option, path in (
+            ("--certificate", self.certificate),
+            ("--stats-socket", self.stats_socket),
+            ("--maintenance-page", self.maintenance_page),
+            ("--chroot", self.chroot or "/"),
+        ):
+            if not path.startswith("/") or any(character.isspace() for character in path):
+                raise ValueError(f"{option} must be an absolute path without spaces, not {path!r}")
+        if self.user and not re.fullmatch(r"[a-z_][a-z0-9_-]*", self.user):
+            raise ValueError(f"--user {self.user!r} is no user name")
+        if not _log_target(self.log):
+            raise ValueError(
+                f"--log {self.log!r}: give stdout, stderr, a syslog socket (/dev/log) or "
+                "HOST:PORT of a syslog server"
+            )
+        if not _DURATION.fullmatch(self.hard_stop_after):
+            raise ValueError(
+                f"--hard-stop-after {self.hard_stop_after!r}: a duration such as 30s, 5m or 1h"
+            )
+        for option, limit in (
+            ("--request-rate", self.request_rate),
+            ("--connection-limit", self.connection_limit),
+        ):
+            if limit < 1:
+                raise ValueError(f"{option} must be at least 1, not {limit}")
+        names = [name for name, _ in self.all_peers]
+        for name, address in self.all_peers:
+            if not _PEER_NAME.fullmatch(name):
+                raise ValueError(f"the peer name {name!r} must be letters, digits, '.', '_', '-'")
+            host, _, peer_port = address.rpartition(":")
+            if not host or not peer_port.isdigit() or not 1 <= int(peer_port) <= 65535:
+                raise ValueError(f"--peers {name}={address}: the address must be HOST:PORT")
+            _check_host(f"--peers {name}", host)
+        if not _PEER_NAME.fullmatch(self.peer_name):
+            raise ValueError(f"--peer-name {self.peer_name!r}: letters, digits, '.', '_', '-'")
+        if len(set(names)) != len(names):
+            raise ValueError(f"--peers names a peer twice: {', '.join(names)}")
+        if self.peer_name not in names:
+            raise ValueError(
+                f"--peers must list this HAProxy too (--peer-name {self.peer_name}), with the "
+                "address its peers reach it on"
+            )
+
+    def command(self) -> str:
+        """The ``fanfold deploy haproxy`` command that renders this site again."""
+        words = ["fanfold", "deploy", "haproxy", "--processes", str(self.processes)]
+        defaults = HAProxySite(processes=self.processes)
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if field.name in ("processes", "peers", "out") or value == getattr(
+                defaults, field.name
+            ):
+                continue
+            if (
+                field.name == "maintenance_page"
+                and self.out is not None
+                and value == str(_beside(self.out))
+            ):
+                continue
+            words += [f"--{field.name.replace('_', '-')}", str(value)]
+        for name, address in self.peers:
+            words += ["--peers", f"{name}={address}"]
+        if self.out is not None:
+            words += ["--out", self.out]
+        return shlex.join(words)
+
+
+def _check_host(option: str, host: str) -> None:
+    """Refuse ``host`` unless it is an IP address or a host name."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,252})", host):
+            raise ValueError(f"{option} {host!r} is no IP address or host name") from None
+
+
+def _log_target(target: str) -> str | None:
+    """HAProxy's ``log`` address for ``target`` (``None``: not one)."""
+    if target in ("stdout", "stderr"):
+        return f"{target} format raw"
+    if target.startswith("/") and not any(character.isspace() for character in target):
+        return target
+    host, _, port = target.rpartition(":")
+    if host and port.isdigit() and re.fullmatch(r"[A-Za-z0-9.:-]+", host):
+        return target
+    if re.fullmatch(r"[A-Za-z0-9.-]+", target):
+        return target  # a host, port 514
+    return None
+
+
+def _bind(address: str, port: int) -> str:
+    if not address:
+        return f":{port}"
+    if address == "::":
+        return f":::{port} v4v6"
+    return f"{address}:{port}"
+
+
+def _beside(out: str) -> Path:
+    return Path(out).resolve().parent / MAINTENANCE_NAME
+
+
+def render_haproxy(site: HAProxySite) -> str:
+    """The HAProxy configuration of ``site`` (checked first: :meth:`HAProxySite.check`)."""
+    site.check()
+    names = site.names
+    servers = [
+        (name, f"{site.server_address}:{site.base_port + index}", site.health + index)
+        for index, name in enumerate(names)
+    ]
+    if site.user or site.chroot:
+        privileges = ["    # The workers give up root once the ports are open and the files read."]
+        if site.chroot:
+            privileges.append(f"    chroot {site.chroot}")
+        if site.user:
+            privileges += [f"    user {site.user}", f"    group {site.user}"]
+    else:
+        privileges = []
+    if len(names) == 1:
+        names_text = names[0]
+    elif len(names) == 2:
+        names_text = f"{names[0]} and {names[1]}"
+    else:
+        names_text = f"{names[0]} to {names[-1]}"
+    count = f"{site.processes} `fanfold serve` process" + ("es" if site.processes > 1 else "")
+    values: dict[str, str | list[str]] = {
+        "processes_text": count,
+        "command": site.command(),
+        "processes": str(site.processes),
+        "base_port": str(site.base_port),
+        "health_base_port": str(site.health),
+        "server_address": site.server_address,
+        "names_text": names_text,
+        "privilege_lines": privileges,
+        "log_target": str(_log_target(site.log)),
+        "hard_stop_after": site.hard_stop_after,
+        "stats_socket": site.stats_socket,
+        "peer_name": site.peer_name,
+        "peer_lines": [f"    peer {name} {address}" for name, address in site.all_peers],
+        "maintenance_page": site.maintenance_page,
+        "http_bind": _bind(site.bind_address, site.http_port),
+        "https_bind": _bind(site.bind_address, site.https_port),
+        "certificate": site.certificate,
+        "request_rate": str(site.request_rate),
+        "connection_limit": str(site.connection_limit),
+        "https_suffix": "" if site.https_port == 443 else f":{site.https_port}",
+        "acme_note": "" if site.acme_port is None else ", but for ACME's challenges (below)",
+        "acme_unless": "" if site.acme_port is None else f" || {ACME}",
+        "acme_use": [] if site.acme_port is None else [f"    use_backend acme if {ACME}"],
+        "acme_backend": []
+        if site.acme_port is None
+        else [
+            "",
+            "# ACME's HTTP-01 challenges (Let's Encrypt), on plain HTTP only: answered by the ACME",
+            "# client on this machine (certbot certonly --standalone --http-01-port PORT).",
+            "backend acme",
+            f"    server acme 127.0.0.1:{site.acme_port}",
+        ],
+        "page_servers": [
+            f"    server {name} {address} check port {health}" for name, address, health in servers
+        ],
+        "table_servers": [
+            f"    server {name} {address} check port {health}" for name, address, health in servers
+        ]
+        + [
+            f"    server {name}-live {address} backup track pages/{name}"
+            for name, address, _ in servers
+        ],
+    }
+    return fill(template("haproxy.cfg"), values)
+
+
+def _peers(entries: list[str] | None) -> tuple[tuple[str, str], ...]:
+    peers: list[tuple[str, str]] = []
+    for entry in entries or []:
+        name, sep, address = entry.partition("=")
+        if not sep or not name or not address:
+            fail(f"--peers takes NAME=HOST:PORT, not {entry!r}")
+        peers.append((name, address))
+    return tuple(peers)
+
+
+@app.command()
+def haproxy(
+    processes: Annotated[
+        int,
+        typer.Option(
+            "--processes",
+            help="The fanfold serve processes behind HAProxy (fanfold serve --processes N).",
+        ),
+    ],
+    base_port: Annotated[
+        int,
+        typer.Option(help="The first process's port (fanfold serve --port); the others follow."),
+    ] = 8000,
+    health_base_port: Annotated[
+        int | None,
+        typer.Option(
+            help="The first process's health port (fanfold serve --health-port), where HAProxy's "
+            "checks go; the others follow. Default: --base-port + 1000."
+        ),
+    ] = None,
+    server_address: Annotated[
+        str, typer.Option(help="The processes' address, as HAProxy reaches them.")
+    ] = "127.0.0.1",
+    server_name: Annotated[
+        str,
+        typer.Option(
+            help="The processes' fanfold serve --server-name: NAME1 to NAMEN, the names that end "
+            "their tables' ids."
+        ),
+    ] = "s",
+    certificate: Annotated[
+        str, typer.Option(help="The PEM file holding the certificate, its chain and its key.")
+    ] = "/etc/haproxy/certs/fanfold.pem",
+    bind_address: Annotated[
+        str,
+        typer.Option(
+            help="The address HAProxy listens on. Default: every IPv4 address; '::': every "
+            "address, IPv4 and IPv6."
+        ),
+    ] = "",
+    http_port: Annotated[int, typer.Option(help="Plain HTTP's port: a redirect to HTTPS.")] = 80,
+    https_port: Annotated[int, typer.Option(help="HTTPS's port.")] = 443,
+    stats_socket: Annotated[
+        str, typer.Option(help="The operator's socket (show stat, show table, show peers).")
+    ] = "/run/haproxy/admin.sock",
+    log: Annotated[
+        str,
+        typer.Option(
+            help="Where the log lines go: stdout, stderr, a syslog socket (/dev/log) or "
+            "HOST:PORT of a syslog server (UDP)."
+        ),
+    ] = "/dev/log",
+    peer_name: Annotated[
+        str, typer.Option(help="This HAProxy's name among the peers sharing the counts.")
+    ] = "lb1",
+    peers: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--peers",
+            metavar="NAME=HOST:PORT",
+            help="A HAProxy sharing the counts per client (repeat it), this one included. "
+            "Default: this one alone, on 127.0.0.1:10000 (the counts then survive a reload).",
+        ),
+    ] = None,
+    request_rate: Annotated[
+        int, typer.Option(help="Requests a client may make in 10 s; more are refused (429).")
+    ] = 200,
+    connection_limit: Annotated[
+        int,
+        typer.Option(help="Connections a client may hold open at once; more are refused (429)."),
+    ] = 100,
+    hard_stop_after: Annotated[
+        str,
+        typer.Option(
+            help="How long a worker replaced by a reload goes on serving its connections."
+        ),
+    ] = "5m",
+    user: Annotated[
+        str,
+        typer.Option(
+            help="The user and group HAProxy's workers run as ('': the user that starts it)."
+        ),
+    ] = "haproxy",
+    chroot: Annotated[
+        str, typer.Option(help="The folder HAProxy's workers are shut in ('': none).")
+    ] = "/var/lib/haproxy",
+    maintenance_page: Annotated[
+        str | None,
+        typer.Option(
+            help="The maintenance page's file (errorfile 503). Default: beside --out, else "
+            f"{MAINTENANCE_PATH} (write it with fanfold deploy maintenance-page)."
+        ),
+    ] = None,
+    acme_port: Annotated[
+        int | None,
+        typer.Option(
+            help="Send ACME's HTTP-01 challenges (Let's Encrypt) on plain HTTP to this port on "
+            "127.0.0.1, where certbot certonly --standalone --http-01-port PORT answers them. "
+            "Default: every plain HTTP request is redirected."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the configuration to this file, and the maintenance page to "
+            "--maintenance-page. Default: print the configuration."
+        ),
+    ] = None,
+) -> None:
+    """HAProxy's configuration in front of N fanfold serve processes, for a site as it is:
+    TLS, logs, limits per client kept across reloads, pages up while the store is away."""
+    page = maintenance_page or (str(_beside(str(out))) if out is not None else MAINTENANCE_PATH)
+    site = HAProxySite(
+        processes=processes,
+        base_port=base_port,
+        health_base_port=health_base_port,
+        server_address=server_address,
+        server_name=server_name,
+        bind_address=bind_address,
+        http_port=http_port,
+        https_port=https_port,
+        certificate=certificate,
+        stats_socket=stats_socket,
+        log=log,
+        peer_name=peer_name,
+        peers=_peers(peers),
+        request_rate=request_rate,
+        connection_limit=connection_limit,
+        hard_stop_after=hard_stop_after,
+        user=user,
+        chroot=chroot,
+        maintenance_page=page,
+        acme_port=acme_port,
+        out=None if out is None else str(out),
+    )
+    try:
+        text = render_haproxy(site)
+    except ValueError as error:
+        fail(str(error))
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        Path(page).write_bytes(maintenance_response())
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
+    error_console.print(f"wrote {out} and its maintenance page {page}", markup=False)
+
+
+@app.command("maintenance-page")
+def maintenance_page_command(
+    out: Annotated[
+        Path | None,
+        typer.Option(help=f"Write it to this file ({MAINTENANCE_PATH}). Default: print it."),
+    ] = None,
+) -> None:
+    """The page HAProxy answers with when no process answers, as its errorfile 503 reads it
+    (an HTTP answer: status line, headers, the page)."""
+    response = maintenance_response()
+    if out is None:
+        typer.echo(response.decode("utf-8"), nl=False)
+        return
+    try:
+        out.write_bytes(response)
+    except OSError as error:
+        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
