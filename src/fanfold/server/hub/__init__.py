@@ -50,6 +50,7 @@ from fanfold.server.clocks import (
     new_clocks,
     stopped,
 )
+from fanfold.server.hub.turns import start_bots, start_clock
 from fanfold.server.live import (
     GONE_SECONDS,
     REMATCH,
@@ -90,7 +91,6 @@ from fanfold.server.store import (
     fits_one_statement,
     token_hash,
 )
-from fanfold.server.tasks import start_bots, start_clock
 
 #: A seat the creator plays.
 YOU = "you"
