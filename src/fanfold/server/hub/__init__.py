@@ -12,29 +12,24 @@ the server's budget (:mod:`fanfold.server.budget`), so a slow bot never stalls a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import functools
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from contextlib import asynccontextmanager
-from dataclasses import replace
-
-from sqlalchemy.engine import Connection
 
 from fanfold.agents.base import parse_agent
 from fanfold.agents.levels import LEVELS as LEVEL_NAMES
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
-from fanfold.core.errors import ConfigError, FanfoldError, RecordError, StaleVersionError
+from fanfold.core.errors import ConfigError, RecordError, StaleVersionError
 from fanfold.core.records import GameRecord
-from fanfold.core.registry import AnyGame, get_game
+from fanfold.core.registry import AnyGame
 from fanfold.core.rulings import Ending, Ruling, RulingError
 from fanfold.play.analysis import analyses_for
-from fanfold.play.setup import choose_seed, fresh_agent_seed, make_seats, new_table
-from fanfold.play.table import ENDLESS, HUMAN, Played, Table
+from fanfold.play.setup import choose_seed, new_table
+from fanfold.play.table import HUMAN, Played, Table
 from fanfold.server.appender import Appender
 from fanfold.server.bots import BotPool
 from fanfold.server.budget import BotBudget
@@ -43,13 +38,32 @@ from fanfold.server.clocks import (
     CONTROL,
     DEFAULT_SPEED,
     Clocks,
-    advance,
     control_for,
     credited,
     expired,
     new_clocks,
     stopped,
 )
+from fanfold.server.hub.basics import (
+    AIDS,
+    DRAW_OFFER,
+    EXPIRE_SECONDS,
+    FRIEND,
+    HOTSEAT,
+    LEAVE,
+    OPEN,
+    USED_INVITATION,
+    YOU,
+    other_side,
+    rating_of,
+    seats_for,
+    settled,
+    stored_options,
+    with_aid,
+)
+from fanfold.server.hub.commits import Commits
+from fanfold.server.hub.outage import Outage
+from fanfold.server.hub.residency import Residency
 from fanfold.server.hub.turns import start_bots, start_clock
 from fanfold.server.live import (
     GONE_SECONDS,
@@ -69,7 +83,7 @@ from fanfold.server.live import (
     Watcher,
     storage_failure,
 )
-from fanfold.server.logs import TABLE, about
+from fanfold.server.logs import TABLE
 from fanfold.server.metrics import Metrics
 from fanfold.server.outbox import spectators_pacer
 from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
@@ -83,34 +97,13 @@ from fanfold.server.ratings import (
     rated_game,
 )
 from fanfold.server.store import (
-    RESUME,
-    AppendRow,
     Store,
-    StoredSeat,
-    StoredTable,
-    fits_one_statement,
     token_hash,
 )
 
-#: A seat the creator plays.
-YOU = "you"
-#: A seat the creator hands to someone at the same screen (the creator's token holds it).
-HOTSEAT = "hotseat"
-#: A seat for a friend, who claims it with an invitation link (and gets a token of its own).
-FRIEND = "friend"
-#: A seat anyone may take from the lobby's open tables (:meth:`Hub.join`).
-OPEN = "open"
 #: Seconds an open seat waits for a player before the creator may give it to a bot.
 OPEN_WAIT_SECONDS = 60.0
 
-#: How long an unfinished table may go without an action before it expires (is deleted):
-#: 30 days (``fanfold serve --expire-days``).
-EXPIRE_SECONDS = 30 * 24 * 3600.0
-
-#: Why a socket is closed when its table moves to another server process.
-MOVED = "the table moved to another server process; reconnect"
-#: What a player is told when another process stored the table's next action first.
-MOVED_ON = "this table moved on in another server process; look again"
 
 log = logging.getLogger(__name__)
 
@@ -159,34 +152,69 @@ class Hub:
         appender: Appender | None = None,
     ) -> None:
         self.store = store
-        #: Stores most group commits from the event loop, on PostgreSQL (see :meth:`_commit`).
         self.appender = appender
         self.server_name = server_name
         # ---- several processes on one store (fanfold.server.ownership) and metrics
         self.owner = owner
         self.metrics = metrics or Metrics()
-        if owner is not None:
-            owner.hand_over = self.hand_over
-            owner.lost = self.drop_all
-        self.expire_seconds = expire_seconds
-        self.keep_seconds = keep_seconds
-        self.keep_finished_seconds = keep_finished_seconds
         self.bot_seconds = bot_seconds
         self.budget = BotBudget(seconds=bot_seconds)
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
         self.pool = pool or BotPool()
-        self.live: dict[str, LiveTable] = {}
-        #: The store's writes of actions (:meth:`_commit`): one thread, off the event loop.
-        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
-        self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
-        #: When the store first refused a write since it last took one (``time.time()``):
-        #: the clocks are not charged for that time (:meth:`_store_answers`).
-        self.refused_since: float | None = None
-        self._writing: asyncio.Task[None] | None = None
-        #: The tables asked for while a read is in flight (:meth:`_read`): read together next.
-        self._to_read: dict[str, asyncio.Future[StoredTable | None]] = {}
-        self._reading: asyncio.Task[None] | None = None
+        #: The tables in memory, their loading, eviction, expiry and hand-over.
+        self.residency = Residency(
+            store,
+            budget=self.budget,
+            owner=owner,
+            host=self,
+            keep_seconds=keep_seconds,
+            keep_finished_seconds=keep_finished_seconds,
+            expire_seconds=expire_seconds,
+        )
+        #: Every table in memory, by id.
+        self.live = self.residency.live
+        #: When the store refused writes, which the clocks are not charged.
+        self.outage = Outage(self.live, self)
+        #: The store's writes of actions: a group commit off the event loop.
+        self.commits = Commits(
+            store,
+            appender=appender,
+            metrics=self.metrics,
+            outage=self.outage,
+            let_go=self.residency.let_go,
+        )
+        #: The thread of the store's writes of actions.
+        self.writer = self.commits.writer
+        # ---- residency and hand-over (Residency)
+        self.get = self.residency.get
+        self.holding = self.residency.holding
+        self.evict_idle = self.residency.evict_idle
+        self.resume_all = self.residency.resume_all
+        self.take_orphans = self.residency.take_orphans
+        self.expire_abandoned = self.residency.expire_abandoned
+        self.let_go = self.residency.let_go
+        self.hand_over = self.residency.hand_over
+        self.drop_all = self.residency.drop_all
+        self.idle = self.residency.idle
+        if owner is not None:
+            owner.hand_over = self.hand_over
+            owner.lost = self.drop_all
+
+    @property
+    def keep_seconds(self) -> float:
+        """How long an idle table stays in memory after it was last asked for."""
+        return self.residency.keep_seconds
+
+    @property
+    def keep_finished_seconds(self) -> float:
+        """How long an idle finished game stays in memory after it was last asked for."""
+        return self.residency.keep_finished_seconds
+
+    @property
+    def expire_seconds(self) -> float | None:
+        """How long an unfinished table may go without an action before it expires."""
+        return self.residency.expire_seconds
 
     # ------------------------------------------------------------- creating
     def bot_text(self, game: AnyGame, text: str) -> str:
@@ -346,7 +374,7 @@ class Hub:
         table = new_table(
             game,
             config,
-            make_seats(game, players, fresh_agent_seed()),
+            seats_for(game, players),
             seed=chosen_seed,
             start_position=record.start_position if record is not None else start_position,
             allow_undo=allow_undo,
@@ -401,7 +429,7 @@ class Hub:
                     players,
                     hashes,
                     allow_undo=table.allow_undo,
-                    options=_stored_options(table, table_options),
+                    options=stored_options(table, table_options),
                     actions_done=[(played.seat, played.text) for played in table.played],
                     version=table.version,
                     invite_hashes=invite_hashes,
@@ -411,12 +439,12 @@ class Hub:
                     account_ids=account_ids,
                 ),
             )
-            await _settled(stored)
+            await settled(stored)
         except asyncio.CancelledError:
-            self._disown_soon(table_id)  # not in memory: another process may take it
+            self.residency.disown_soon(table_id)  # not in memory: another process may take it
             raise
         except Exception as error:
-            self._disown_soon(table_id)
+            self.residency.disown_soon(table_id)
             raise storage_failure("the table could not be stored", error) from None
         live = LiveTable(
             table_id,
@@ -514,7 +542,7 @@ class Hub:
             )
             live.options[REMATCH] = created.id
             try:
-                self.store.set_options(live.id, _stored_options(table, live.options))
+                self.store.set_options(live.id, stored_options(table, live.options))
             except Exception as error:
                 live.options.pop(REMATCH, None)
                 raise storage_failure("the rematch could not be stored", error) from None
@@ -623,7 +651,7 @@ class Hub:
         options = {**live.options, CLOCK: Clocks(clocks.left, decider, time.time()).to_json()}
         try:
             await asyncio.get_running_loop().run_in_executor(
-                None, self.store.set_options, live.id, _stored_options(table, options)
+                None, self.store.set_options, live.id, stored_options(table, options)
             )
         except Exception:
             log.warning(
@@ -668,11 +696,11 @@ class Hub:
                 levels = options.get(LEVELS)
                 options[LEVELS] = {**(levels if isinstance(levels, dict) else {}), str(seat): level}
             try:
-                self.store.set_player(live.id, seat, text, _stored_options(table, options))
+                self.store.set_player(live.id, seat, text, stored_options(table, options))
             except Exception as error:
                 raise storage_failure("the seat could not be given to a bot", error) from None
             new_seats = list(table.seats)
-            new_seats[seat] = make_seats(table.game, [text], fresh_agent_seed())[0]
+            new_seats[seat] = seats_for(table.game, [text])[0]
             table.seats = tuple(new_seats)
             live.options = options
         await self.broadcast(live)
@@ -745,201 +773,6 @@ class Hub:
         await self.broadcast(live)
 
     # -------------------------------------------------------------- loading
-    async def get(self, table_id: str) -> LiveTable:
-        """The live table ``table_id``, rebuilt from the store if it is not in memory.
-
-        Raises:
-            NotFoundError: no such table.
-        """
-        live = self.live.get(table_id)
-        if live is not None:
-            live.touched = time.monotonic()
-            return live
-        await self._own(table_id)
-        try:
-            stored = await self._read(table_id)
-        except Exception as error:
-            await self._disown(table_id)
-            raise storage_failure("the table could not be read", error) from None
-        live = self.live.get(table_id)  # another request for it rebuilt it meanwhile
-        if live is not None:
-            live.touched = time.monotonic()
-            return live
-        if self.owner is not None and table_id not in self.owner.held:
-            # Let go while it was read (handed over to another process, its locks lost):
-            # what was read may be behind the store, and this process may not play it.
-            raise ElsewhereError(
-                "this table is played by another server process just now; try again"
-            )
-        if stored is None:
-            await self._disown(table_id)
-            raise NotFoundError(f"there is no table {table_id!r}")
-        live = _rebuild(self._within_budget(stored))
-        self.live[table_id] = live
-        start_bots(self, live)
-        start_clock(self, live)
-        return live
-
-    async def _read(self, table_id: str) -> StoredTable | None:
-        """The stored table ``table_id`` (``None``: none), read off the event loop. The
-        tables asked for while a read is in flight are read together in the next one
-        (:meth:`Store.load_many`), as the actions of several tables are written together:
-        when a process dies, its tables reach their stand-in at once, and one read each,
-        one after another, kept the last of them waiting for seconds. Requests for the same
-        table share its read."""
-        future = self._to_read.get(table_id)
-        if future is None:
-            future = asyncio.get_running_loop().create_future()
-            # Its error is the requests' to raise; none is left unread if they all left.
-            future.add_done_callback(lambda done: done.cancelled() or done.exception())
-            self._to_read[table_id] = future
-            if self._reading is None or self._reading.done():
-                self._reading = asyncio.get_running_loop().create_task(self._read_asked())
-        return await asyncio.shield(future)
-
-    async def _read_asked(self) -> None:
-        while self._to_read:
-            asked, self._to_read = self._to_read, {}
-            try:
-                found = await asyncio.to_thread(self.store.load_many, list(asked))
-            except Exception as error:
-                for future in asked.values():
-                    future.set_exception(error)
-                continue
-            for table_id, future in asked.items():
-                future.set_result(found.get(table_id))
-
-    def _within_budget(self, stored: StoredTable) -> StoredTable:
-        """``stored`` with every bot's agent text brought within the server's limits (a text
-        stored by an older server or written into the store directly): an over-budget text is
-        capped, and the change logged, never played as stored."""
-        seats: list[StoredSeat] = []
-        for seat in stored.seats:
-            if seat.player == HUMAN:
-                seats.append(seat)
-                continue
-            text, said = self.budget.capped_text(seat.player)
-            if said:
-                log.warning(
-                    "table %s, seat %d: the stored bot %s is over this server's limits; it "
-                    "plays as %s (%s)",
-                    stored.id,
-                    seat.seat,
-                    seat.player,
-                    text,
-                    ", ".join(said),
-                )
-            seats.append(replace(seat, player=text))
-        return replace(stored, seats=tuple(seats))
-
-    @asynccontextmanager
-    async def holding(self, table_id: str) -> AsyncIterator[LiveTable]:
-        """The live table ``table_id`` with its lock held: the one in memory now (asked for
-        again when the one first found was let go from memory while this waited).
-
-        Raises:
-            NotFoundError: no such table.
-        """
-        while True:
-            live = await self.get(table_id)
-            async with live.lock:
-                if live.evicted:
-                    continue
-                yield live
-                return
-
-    def evict_idle(self, now: float | None = None) -> int:
-        """Let go from memory every idle table (:meth:`LiveTable.is_idle`) not asked for in
-        the last ``keep_seconds`` (``keep_finished_seconds`` for a finished game); returns how
-        many. Finished games and games their players left stay in the store, and come back
-        when asked for."""
-        now = time.monotonic() if now is None else now
-        gone = [
-            table_id
-            for table_id, live in self.live.items()
-            if now - live.touched
-            >= (self.keep_seconds if live.table.outcome is None else self.keep_finished_seconds)
-            and live.is_idle()
-        ]
-        for table_id in gone:
-            self.live.pop(table_id).evicted = True
-        self._disown_soon(*gone)
-        return len(gone)
-
-    async def resume_all(self) -> int:
-        """At start-up: let abandoned tables expire (:meth:`expire_abandoned`), then load the
-        unfinished tables where play goes on without a person (a bot decides next, or a
-        person decides under a time limit, whose timer must run); returns how many were
-        loaded. The others wait in the store for their players. A table stored before the
-        store said which it is is loaded, and the store told."""
-        await self.expire_abandoned()
-        since = None if self.expire_seconds is None else time.time() - self.expire_seconds
-        found = await asyncio.to_thread(self.store.to_resume, since)
-        loaded = 0
-        for table_id, resume in found:
-            if resume is False:
-                continue
-            with about(table_id):  # its lines, and its bots' (logs)
-                if self.owner is not None and not await self.owner.take(table_id, wait=0):
-                    continue  # another process plays it
-                try:
-                    live = await self.get(table_id)
-                except FanfoldError as error:  # one that cannot be rebuilt (a config out of
-                    # range since) must not keep the server from starting: it says why if
-                    # opened
-                    log.warning("table %s was not resumed: %s", table_id, error)
-                    continue
-                loaded += 1
-                if resume is None:
-                    options = _stored_options(live.table, live.options)
-                    await asyncio.to_thread(self.store.set_options, table_id, options)
-        return loaded
-
-    async def take_orphans(self) -> int:
-        """Take the stored tables where play goes on without a person (a bot decides next, or
-        a clock or a time limit runs) that no live process holds: a process that died leaves
-        them, and nobody may ask for them again (a game between bots, a player who left while
-        their clock runs). Each is loaded here (:meth:`get`: its bots and its timers start, a
-        clock already run out ends the game at once); one another process holds is left to
-        it. The sweeper calls this every round; returns how many were taken."""
-        since = None if self.expire_seconds is None else time.time() - self.expire_seconds
-        found = await asyncio.to_thread(self.store.to_resume, since)
-        taken = 0
-        for table_id, resume in found:
-            if not resume or table_id in self.live:
-                continue
-            with about(table_id):
-                if self.owner is not None and not await self.owner.take(table_id, wait=0):
-                    continue  # a live process plays it
-                try:
-                    await self.get(table_id)
-                except FanfoldError as error:
-                    log.warning("table %s was not taken: %s", table_id, error)
-                    continue
-                taken += 1
-        return taken
-
-    async def expire_abandoned(self, now: float | None = None) -> list[str]:
-        """Delete from the store every unfinished table with no action for
-        ``expire_seconds`` (not one in memory that someone watches or that plays on), and
-        let them go from memory; returns their ids. Finished games stay."""
-        if self.expire_seconds is None:
-            return []
-        before = (time.time() if now is None else now) - self.expire_seconds
-        busy = [table_id for table_id, live in self.live.items() if not live.is_idle()]
-        try:
-            gone = await asyncio.to_thread(self.store.expire, before, busy)
-        except Exception:
-            log.exception("abandoned tables could not be expired; the next sweep tries again")
-            return []
-        for table_id in gone:
-            live = self.live.pop(table_id, None)
-            if live is not None:
-                live.evicted = True
-        self._disown_soon(*gone)
-        if gone:
-            log.info("%d abandoned tables expired", len(gone))
-        return gone
 
     # ---------------------------------------------------------------- acting
     async def act(
@@ -1013,7 +846,7 @@ class Hub:
                     live.id,
                     len(table.played),
                     table.version,
-                    options=_stored_options(table, options),
+                    options=stored_options(table, options),
                 )
             except Exception as error:
                 table.restore(before)  # the store keeps the moves, so the table does too
@@ -1075,14 +908,14 @@ class Hub:
                     )
             offer = live.options.get(DRAW_OFFER)
             offered = offer if isinstance(offer, int) else None
-            if wanted is Ending.DRAW and not _other_side(table, offered, acting):
+            if wanted is Ending.DRAW and not other_side(table, offered, acting):
                 # An offer: kept with the table until another side answers or plays.
                 if not table.game.has_draws:
                     raise RulingError(f"{table.game.title} has no drawn games: no draw to offer")
                 options = {**live.options, DRAW_OFFER: acting}
                 try:
                     await asyncio.get_running_loop().run_in_executor(
-                        None, self.store.set_options, live.id, _stored_options(table, options)
+                        None, self.store.set_options, live.id, stored_options(table, options)
                     )
                 except Exception as error:
                     raise storage_failure("the offer could not be stored", error) from None
@@ -1122,40 +955,17 @@ class Hub:
                     live.id,
                     table.version,
                     outcome.to_json(),
-                    _stored_options(table, options),
-                    _rating_of(live),
+                    stored_options(table, options),
+                    rating_of(live),
                 ),
             )
         except Exception as error:
             table.unrule()
             live.options = live_options
-            self._store_refused()
+            self.outage.refused()
             raise storage_failure("the ending could not be stored", error) from None
         if live.bots is not None and not live.bots.done():
             live.bots.cancel()  # the game is over; the bots' work is moot
-
-    def _store_refused(self) -> None:
-        """The store refused a write: the clocks stop being charged from now (the first
-        refusal since it last took one)."""
-        if self.refused_since is None:
-            self.refused_since = time.time()
-
-    def _store_answers(self, skip: LiveTable | None = None) -> float:
-        """The store takes writes again: every running clock in memory is given back the time
-        since it first refused (``skip``: a table the caller gives it to itself), in memory
-        until its next write stores it, and its timer set again; returns that time."""
-        outage = self.refused_since
-        self.refused_since = None
-        if outage is None:
-            return 0.0
-        seconds = time.time() - outage
-        for live in list(self.live.values()):
-            clocks = Clocks.from_json(live.options.get(CLOCK))
-            if live is skip or clocks is None or clocks.running is None:
-                continue
-            live.options = {**live.options, CLOCK: credited(clocks, seconds).to_json()}
-            start_clock(self, live)
-        return seconds
 
     async def time_out(self, live: LiveTable, version: int) -> None:
         """The running clock of ``live`` ran out (its timer fired at version ``version``): the
@@ -1164,14 +974,14 @@ class Hub:
         while the store refuses writes: the timer tries again."""
         async with live.lock:
             table = live.table
-            if self.refused_since is not None:
+            if self.outage.since is not None:
                 # No time-out while the store refuses writes; once it answers, the time it
                 # refused them is given back first.
                 try:
                     await asyncio.get_running_loop().run_in_executor(None, self.store.ping)
                 except Exception as error:
                     raise storage_failure("the clock waits for the store", error) from None
-                given = self._store_answers(skip=live)  # not this timer's own task
+                given = self.outage.answers(skip=live)  # not this timer's own task
                 own = Clocks.from_json(live.options.get(CLOCK))
                 if own is not None:
                     live.options = {**live.options, CLOCK: credited(own, given).to_json()}
@@ -1271,7 +1081,7 @@ class Hub:
                     live.id,
                     acting,
                     text,
-                    _stored_options(table, options),
+                    stored_options(table, options),
                     let_go=True,
                     also=rating,
                 ),
@@ -1279,7 +1089,7 @@ class Hub:
         except Exception as error:
             raise storage_failure("the seat could not be left", error) from None
         new_seats = list(table.seats)
-        new_seats[acting] = make_seats(table.game, [text], fresh_agent_seed())[0]
+        new_seats[acting] = seats_for(table.game, [text])[0]
         table.seats = tuple(new_seats)
         live.seat_hashes[acting] = None
         live.options = options
@@ -1302,258 +1112,21 @@ class Hub:
             if options == live.options:
                 return
             try:
-                self.store.set_options(live.id, _stored_options(live.table, options))
+                self.store.set_options(live.id, stored_options(live.table, options))
             except Exception as error:
                 raise storage_failure("the table could not note the analysis", error) from None
             live.options = options
 
     async def store_played(self, live: LiveTable, played: Played) -> None:
-        """Store ``played`` (just submitted to ``live``), or take it back from the table and
-        raise :class:`StorageError` when the store fails."""
-        table = live.table
-        before = live.options
-        offer = before.get(DRAW_OFFER)
-        if isinstance(offer, int) and _other_side(table, offer, played.seat):
-            # Another side played on: the draw offered is declined.
-            live.options = {k: v for k, v in before.items() if k != DRAW_OFFER}
-        clocks = Clocks.from_json(before.get(CLOCK))
-        control = before.get(CONTROL)
-        outage = self.refused_since
-        if clocks is not None and outage is not None:  # not charged, if this write goes in
-            clocks = credited(clocks, time.time() - outage)
-        if clocks is not None and isinstance(control, dict):
-            # The clocks move with the action, stored in its own transaction.
-            # A clock runs only for a person's seat somebody holds (an invited friend's
-            # starts once the seat is taken: _start_seated_clock).
-            held = [
-                entry.is_human and live.seat_hashes[n] is not None
-                for n, entry in enumerate(table.seats)
-            ]
-            now = time.time()
-            moved = advance(clocks, control, played.seat, table.decider, held, now)
-            live.options = {**live.options, CLOCK: moved.to_json()}
-        outcome = table.outcome
-        row = AppendRow(
-            live.id,
-            played.number,
-            played.seat,
-            played.text,
-            table.version,
-            outcome.to_json() if outcome is not None else None,
-            _stored_options(table, live.options),
-            on_end=_rating_of(live),
-        )
-        future = self._commit(row)
-        try:
-            await _settled(future)
-        except asyncio.CancelledError:
-            # Stopped while its row was written (_settled waited for the write): the table
-            # keeps the action only if the store does.
-            if future.exception() is not None:
-                table.take_back()
-                live.options = before
-            raise
-        except ElsewhereError:
-            table.take_back()
-            live.options = before
-            self.let_go(live)  # another process stored this table's next action first
-            raise
-        except Exception as error:
-            table.take_back()
-            live.options = before
-            self._store_refused()
-            raise storage_failure("the move could not be stored", error) from None
-        self.metrics.actions.inc()
-        if outage is not None:
-            self._store_answers(skip=live)  # this table's own write carried its time back
-
-    def _commit(self, row: AppendRow) -> asyncio.Future[None]:
-        """Queue ``row`` for the store; the future is done once it is committed (or failed
-        with what the write raised, or with :class:`ElsewhereError` when the store refused the
-        row: another process stored the table's action of that number first).
-
-        The writes run in the store's own thread (:attr:`writer`), one at a time, never
-        blocking the event loop: on PostgreSQL a commit is a few round trips to the database,
-        which would hold up every table of the process. Where there is an :attr:`appender`
-        (a server on PostgreSQL), a batch's actions that end no game are one statement sent
-        from the event loop instead, awaited, beside the thread's part of the batch
-        (:mod:`fanfold.server.appender`). While one write is in flight, the rows of every
-        other table queue and are committed together by the next (a group commit); a rated
-        game's end is committed alone, so that its transaction locks only its own players'
-        ratings (in one order: :mod:`fanfold.server.ratings`). A table has one row in flight
-        at most (its lock is held until the row is committed), so its rows are stored in
-        order."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self._pending.append((row, future))
-        if self._writing is None:
-            self._writing = loop.create_task(self._write_pending())
-        return future
-
-    async def _write_pending(self) -> None:
-        """Write the queued rows, batch after batch, until none is left."""
-        batch: list[tuple[AppendRow, asyncio.Future[None]]] = []
-        try:
-            while self._pending:
-                batch, self._pending = self._pending, []
-                refused, errors = await asyncio.shield(self._write_batch([r for r, _ in batch]))
-                for row, future in batch:
-                    if future.done():
-                        continue
-                    if row.table_id in errors:
-                        future.set_exception(errors[row.table_id])
-                    elif row.table_id in refused:
-                        future.set_exception(ElsewhereError(MOVED_ON))
-                    else:
-                        future.set_result(None)
-                batch = []
-        finally:
-            self._writing = None
-            # Only when this task is stopped with rows in flight (the server stops): they are
-            # not acknowledged.
-            for _, future in [*batch, *self._pending]:
-                if not future.done():
-                    future.set_exception(StorageError("the server is stopping"))
-            self._pending = []
-
-    async def _write_batch(
-        self, rows: list[AppendRow]
-    ) -> tuple[set[str], dict[str, BaseException]]:
-        """Store one batch: the rows :attr:`appender` takes (one a table, no game's end) from
-        the event loop, the others in the store's thread (:meth:`_write`), both at once;
-        returns the tables refused and the error of each table that failed."""
-        quick: list[AppendRow] = []
-        rest = rows
-        if self.appender is not None:
-            quick = [row for row in rows if row.outcome is None and row.on_end is None]
-            if fits_one_statement(quick):
-                rest = [row for row in rows if row.outcome is not None or row.on_end is not None]
-            else:
-                quick = []
-        jobs: list[Awaitable[tuple[set[str], dict[str, BaseException]]]] = []
-        if quick:
-            jobs.append(self._write_quick(quick))
-        if rest:
-            # The write's lines name every table it stores (fanfold.server.logs).
-            names = " ".join(dict.fromkeys(row.table_id for row in rest))
-            loop = asyncio.get_running_loop()
-            jobs.append(loop.run_in_executor(self.writer, self._write, rest, names))
-        refused: set[str] = set()
-        errors: dict[str, BaseException] = {}
-        for found, failed in await asyncio.gather(*jobs):
-            refused |= found
-            errors.update(failed)
-        return refused, errors
-
-    async def _write_quick(
-        self, rows: list[AppendRow]
-    ) -> tuple[set[str], dict[str, BaseException]]:
-        """Store ``rows`` with :attr:`appender`; the same answer as :meth:`_write`."""
-        assert self.appender is not None
-        started = time.perf_counter()
-        with about(" ".join(row.table_id for row in rows)):
-            try:
-                refused = await self.appender.append(rows)
-            except Exception as error:
-                log.warning("%d actions could not be stored: %s", len(rows), error)
-                return set(), {row.table_id: error for row in rows}
-            took = time.perf_counter() - started
-            log.debug("%d actions stored in %.1f ms", len(rows), took * 1e3)
-        self.metrics.store_seconds.observe(took)
-        return refused, {}
-
-    def _write(
-        self, rows: list[AppendRow], names: str
-    ) -> tuple[set[str], dict[str, BaseException]]:
-        """In the store's thread: store ``rows`` (the rated games' ends each alone, the rest
-        in one transaction); returns the tables the store refused and the error of each table
-        whose transaction failed (nothing of such a table is stored)."""
-        refused: set[str] = set()
-        errors: dict[str, BaseException] = {}
-        shared = [row for row in rows if row.on_end is None]
-        groups = [[row] for row in rows if row.on_end is not None]
-        if shared:
-            groups.append(shared)
-        with about(names):
-            for group in groups:
-                started = time.perf_counter()
-                try:
-                    refused |= self.store.append_many(group)
-                except Exception as error:
-                    log.warning("%d actions could not be stored: %s", len(group), error)
-                    errors.update((row.table_id, error) for row in group)
-                    continue
-                took = time.perf_counter() - started
-                log.debug("%d actions stored in %.1f ms", len(group), took * 1e3)
-                self.metrics.store_seconds.observe(took)
-        return refused, errors
-
-    # ------------------------------------- ownership (fanfold.server.ownership)
-    async def _own(self, table_id: str) -> None:
-        """Own ``table_id`` before loading it (when several processes share the store)."""
-        if self.owner is not None and not await self.owner.take(table_id):
-            raise ElsewhereError(
-                "this table is played by another server process just now; try again"
-            )
-
-    async def _disown(self, *table_ids: str) -> None:
-        """Let go this process's ownership of those of ``table_ids`` not in memory (again)."""
-        if self.owner is not None:
-            await self.owner.release_many(t for t in table_ids if t not in self.live)
-
-    def _disown_soon(self, *table_ids: str) -> None:
-        """:meth:`_disown` in a task of its own, in one statement for all of them."""
-        if self.owner is not None and table_ids:
-            asyncio.get_running_loop().create_task(self._disown(*table_ids))
-
-    def let_go(self, live: LiveTable, reason: str = MOVED) -> None:
-        """Drop ``live`` from memory now: its bots and timer stop, its sockets are closed
-        with 1012 (their browsers reconnect, through the router, to the table's owner) and
-        this process's ownership is let go. Call it with the table's lock held, or where no
-        action can be being stored."""
-        live.evicted = True
-        if self.live.get(live.id) is live:
-            del self.live[live.id]
-        for task in (live.bots, live.clock):
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
-        for watcher in list(live.watchers):
-            if watcher.outbox is not None:
-                watcher.outbox.shut(1012, reason)
-        live.watchers.clear()
-        self._disown_soon(live.id)
-
-    async def hand_over(self, table_id: str) -> None:
-        """Another process asked for ``table_id``: let it go after the action being stored,
-        if any (the caller then unlocks it)."""
-        live = self.live.get(table_id)
-        if live is None:
-            return
-        async with live.lock:
-            self.let_go(live)
+        """Store ``played`` (just submitted to ``live``): :meth:`Commits.store_played`."""
+        await self.commits.store_played(live, played)
 
     async def flush(self, timeout: float = 10.0) -> None:
         """Wait (at most ``timeout`` seconds) for the actions being stored (the server
         stops)."""
-        if self._writing is not None:
-            await asyncio.wait({self._writing}, timeout=timeout)
+        await self.commits.flush(timeout)
 
-    async def drop_all(self) -> None:
-        """This process's locks are gone (its connection to the store broke): every table
-        leaves memory, and is taken again from the store when asked for."""
-        for live in list(self.live.values()):
-            self.let_go(live)
-
-    async def idle(self, table_id: str, timeout: float = 60.0) -> None:
-        """Wait until the table's bots have nothing left to do (tests, scripts)."""
-        live = await self.get(table_id)
-        deadline = time.monotonic() + timeout
-        while live.bots is not None and not live.bots.done():
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the bots of table {table_id} are still playing")
-            await asyncio.wait({live.bots}, timeout=deadline - time.monotonic())
-        if live.bots is not None and not live.bots.cancelled() and live.bots.exception():
-            raise RuntimeError("a bot failed") from live.bots.exception()
+    # ------------------------------------- ownership (fanfold.server.ownership)
 
     # ------------------------------------------------------------- watching
     async def watch(
@@ -1623,26 +1196,6 @@ class Hub:
                 self.unwatch(live, watcher)
 
 
-#: What a spent or replaced invitation is told.
-USED_INVITATION = (
-    "this link opens no seat: it was used already (a seat is claimed once) or replaced by a "
-    "new one; ask the table's creator for a new link"
-)
-
-
-async def _settled(future: asyncio.Future[None]) -> None:
-    """Wait for a row's commit; a caller stopped meanwhile (its task cancelled) still waits
-    for the write to end, so that the table's lock is never let go while its action is in
-    flight, and the table takes the action back if it was not stored."""
-    try:
-        await asyncio.shield(future)
-    except asyncio.CancelledError:
-        while not future.done():
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait({future})  # never raises the write's error
-        raise
-
-
 def _invited_seat(live: LiveTable, invite: str) -> int:
     """The seat whose pending invitation is ``invite``."""
     hashed = token_hash(invite)
@@ -1664,61 +1217,6 @@ def _replay(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> Non
             table.rule(Ruling.from_json(ruling), agreed=True)
         except RulingError as error:
             raise RecordError(f"the record's ruling does not stand: {error}") from None
-
-
-#: The options that keep a table-level ending (:mod:`fanfold.core.rulings`), and the seat
-#: whose draw offer stands (withdrawn once another side plays).
-RULING, DRAW_OFFER = "ruling", "draw_offer"
-#: The ending word for leaving a game of three or more sides, which goes on with a bot.
-LEAVE = "leave"
-
-#: issue 31: the option that lists the aids a table's players used (``undo``, and each
-#: analysis asked for by name: ``hint``, ``winnable``), oldest first.
-AIDS = "aids"
-
-
-def with_aid(options: Mapping[str, JSONValue], aid: str) -> JSONObject:
-    """``options`` with ``aid`` in their :data:`AIDS` (unchanged when it is there)."""
-    used = options.get(AIDS)
-    aids = [a for a in used if isinstance(a, str)] if isinstance(used, list) else []
-    if aid in aids:
-        return dict(options)
-    return {**options, AIDS: [*aids, aid]}
-
-
-def _stored_options(table: Table, options: Mapping[str, JSONValue]) -> JSONObject:
-    """A table's options as the store keeps them: with :data:`~fanfold.server.store.RESUME`,
-    true while play goes on without a person (a bot decides next, or a person decides under
-    a time limit, whose timer runs), so that start-up loads only those tables."""
-    limit = options.get("time_limit")
-    clocks = Clocks.from_json(options.get(CLOCK))
-    timed = isinstance(limit, int | float) and limit > 0
-    timed = timed or (clocks is not None and clocks.running is not None)
-    bots = table.agent_to_move() is not None and len(table.played) < ENDLESS
-    stored: JSONObject = {**options, RESUME: table.decider is not None and (bots or timed)}
-    if table.ruling is not None:
-        stored[RULING] = table.ruling.to_json()
-    return stored
-
-
-def _rating_of(live: LiveTable) -> Callable[[Connection], object] | None:
-    """What a table's last action commits with it: the rating update of a rated game that
-    has just ended (:mod:`fanfold.server.ratings`), else nothing."""
-    table = live.table
-    if table.outcome is None or not live.options.get(RATED):
-        return None
-    rated = rated_game(
-        live.id,
-        table.game,
-        table.config,
-        live.options,
-        [entry.player for entry in table.seats],
-        live.accounts,
-        table.outcome.to_json(),
-    )
-    if rated is None:
-        return None
-    return rated.apply
 
 
 def _copies_running_rated(store: Store, table: Table) -> bool:
@@ -1750,50 +1248,13 @@ def _copies_running_rated(store: Store, table: Table) -> bool:
     return False
 
 
-def _other_side(table: Table, offered: int | None, seat: int) -> bool:
-    """Whether a draw offered by ``offered`` (``None``: no offer) came from another side than
-    ``seat``'s."""
-    if offered is None:
-        return False
-    teams = table.game.teams(table.config)
-    return not any(offered in team and seat in team for team in teams)
-
-
-def _rebuild(stored: StoredTable) -> LiveTable:
-    game = get_game(stored.game)
-    config = game.config_from_json(stored.config)
-    players = [seat.player for seat in stored.seats]
-    table = new_table(
-        game,
-        config,
-        make_seats(game, players, fresh_agent_seed()),
-        seed=stored.seed,
-        start_position=stored.start_position,
-        allow_undo=stored.allow_undo,
-    )
-    for seat, text in stored.actions:
-        table.submit(seat, text)
-    ruling = stored.options.get(RULING)
-    if ruling is not None:
-        table.rule(Ruling.from_json(ruling), agreed=True)
-    table.version = stored.version
-    options = {name: value for name, value in stored.options.items() if name != RESUME}
-    return LiveTable(
-        stored.id,
-        table,
-        [seat.token_hash for seat in stored.seats],
-        options,
-        [seat.invite_hash for seat in stored.seats],
-        creator_hash=stored.creator_hash,
-        accounts=[seat.account_id for seat in stored.seats],
-    )
-
-
 __all__ = [
+    "AIDS",
     "EXPIRE_SECONDS",
     "FRIEND",
     "GONE_SECONDS",
     "HOTSEAT",
+    "OPEN",
     "REMATCH",
     "REMATCH_OF",
     "YOU",
