@@ -21,12 +21,11 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 
 from fanfold.agents.base import parse_agent
-from fanfold.agents.levels import LEVELS as LEVEL_NAMES
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, RecordError, StaleVersionError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
-from fanfold.core.rulings import Ending, Ruling, RulingError
+from fanfold.core.rulings import Ruling, RulingError
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, new_table
 from fanfold.play.table import HUMAN, Played, Table
@@ -37,33 +36,27 @@ from fanfold.server.clocks import (
     CLOCK,
     CONTROL,
     DEFAULT_SPEED,
-    Clocks,
     control_for,
-    credited,
-    expired,
     new_clocks,
-    stopped,
 )
 from fanfold.server.hub.basics import (
     AIDS,
-    DRAW_OFFER,
     EXPIRE_SECONDS,
     FRIEND,
     HOTSEAT,
-    LEAVE,
     OPEN,
-    USED_INVITATION,
     YOU,
-    other_side,
-    rating_of,
     seats_for,
     settled,
     stored_options,
     with_aid,
 )
 from fanfold.server.hub.commits import Commits
+from fanfold.server.hub.endings import Endings
+from fanfold.server.hub.messages import broadcast
 from fanfold.server.hub.outage import Outage
 from fanfold.server.hub.residency import Residency
+from fanfold.server.hub.seating import Seating
 from fanfold.server.hub.turns import start_bots, start_clock
 from fanfold.server.live import (
     GONE_SECONDS,
@@ -72,7 +65,6 @@ from fanfold.server.live import (
     Acted,
     Created,
     CrowdedError,
-    Ended,
     ForbiddenError,
     InvitationError,
     LiveTable,
@@ -85,25 +77,17 @@ from fanfold.server.live import (
 )
 from fanfold.server.logs import TABLE
 from fanfold.server.metrics import Metrics
-from fanfold.server.outbox import spectators_pacer
 from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
-from fanfold.server.protocol import game_catalogue, message_for, message_text
+from fanfold.server.protocol import game_catalogue, message_for
 from fanfold.server.ratings import (
-    LEFT,
     LEVELS,
     RATED,
     check_rated,
-    check_rated_seat,
-    rated_game,
 )
 from fanfold.server.store import (
     Store,
     token_hash,
 )
-
-#: Seconds an open seat waits for a player before the creator may give it to a bot.
-OPEN_WAIT_SECONDS = 60.0
-
 
 log = logging.getLogger(__name__)
 
@@ -200,6 +184,21 @@ class Hub:
         if owner is not None:
             owner.hand_over = self.hand_over
             owner.lost = self.drop_all
+        # ---- seats and watchers (Seating)
+        self.seating = Seating(store, residency=self.residency, budget=self.budget, host=self)
+        self.invitation = self.seating.invitation
+        self.claim = self.seating.claim
+        self.join = self.seating.join
+        self.seat_bot = self.seating.seat_bot
+        self.reinvite = self.seating.reinvite
+        self.watch = self.seating.watch
+        self.unwatch = self.seating.unwatch
+        self.tell_left = self.seating.tell_left
+        # ---- endings (Endings)
+        self.endings = Endings(
+            store, residency=self.residency, budget=self.budget, outage=self.outage, host=self
+        )
+        self.end = self.endings.end
 
     @property
     def keep_seconds(self) -> float:
@@ -550,227 +549,6 @@ class Hub:
         return created.id
 
     # ---------------------------------------------------------- invitations
-    async def invitation(self, table_id: str, invite: str) -> int:
-        """The seat ``invite`` opens at ``table_id`` (nothing changes).
-
-        Raises:
-            NotFoundError: no such table.
-            InvitationError: the invitation opens no seat (used already, or replaced).
-        """
-        live = await self.get(table_id)
-        return _invited_seat(live, invite)
-
-    async def claim(
-        self, table_id: str, invite: str, account: int | None = None
-    ) -> tuple[int, str]:
-        """Take the seat ``invite`` opens: returns the seat and a new token that holds it. The
-        invitation is spent: the link claims nothing again. ``account``: the claimant's, when
-        signed in (a rated table's seats take only signed-in players, each at one seat).
-
-        Raises:
-            NotFoundError: no such table.
-            InvitationError: the invitation opens no seat (used already, or replaced).
-            SignInError: a rated table, and no account or one seated already.
-            StorageError: the store could not keep the claim (nothing changed).
-        """
-        async with self.holding(table_id) as live:
-            seat = _invited_seat(live, invite)
-            if live.options.get(RATED):
-                check_rated_seat(live.accounts, account)
-            token = secrets.token_urlsafe(24)
-            hashed = token_hash(token)
-            try:
-                claimed = self.store.claim(live.id, seat, token_hash(invite), hashed, account)
-            except Exception as error:
-                raise storage_failure("the seat could not be taken", error) from None
-            if not claimed:
-                raise InvitationError(USED_INVITATION)
-            live.invite_hashes[seat] = None
-            live.seat_hashes[seat] = hashed
-            live.accounts[seat] = account
-            live.seen[seat] = time.monotonic()
-            await self._start_seated_clock(live)
-        start_clock(self, live)
-        await self.broadcast(live)
-        return seat, token
-
-    async def join(self, table_id: str, account: int | None) -> tuple[int, str]:
-        """Take the first open seat of a table (opened with ``"open"`` seats, listed in the
-        lobby) nobody has taken: returns the seat and a new token that holds it.
-
-        Raises:
-            NotFoundError: no such table.
-            ConfigError: no open seat is left, or the game is over.
-            SignInError: a rated table, and no account or one seated already.
-            StorageError: the store could not keep it (nothing changed).
-        """
-        async with self.holding(table_id) as live:
-            if live.table.outcome is not None:
-                raise ConfigError("the game is over: nobody can join it")
-            wanted = live.options.get(OPEN)
-            free = [
-                seat
-                for seat in (wanted if isinstance(wanted, list) else [])
-                if isinstance(seat, int)
-                and 0 <= seat < len(live.seat_hashes)
-                and live.seat_hashes[seat] is None
-                and live.invite_hashes[seat] is None
-            ]
-            if not free:
-                raise ConfigError("this table has no open seat left; look for another")
-            if live.options.get(RATED):
-                check_rated_seat(live.accounts, account)
-            seat = free[0]
-            token = secrets.token_urlsafe(24)
-            hashed = token_hash(token)
-            try:
-                taken = self.store.take_open(live.id, seat, hashed, account)
-            except Exception as error:
-                raise storage_failure("the seat could not be taken", error) from None
-            if not taken:
-                raise ConfigError("this seat was taken just now; look for another")
-            live.seat_hashes[seat] = hashed
-            live.accounts[seat] = account
-            live.seen[seat] = time.monotonic()
-            await self._start_seated_clock(live)
-        start_clock(self, live)
-        await self.broadcast(live)
-        return seat, token
-
-    async def _start_seated_clock(self, live: LiveTable) -> None:
-        """Under the table's lock, once a person sat down: the decider's clock starts if it
-        waited for that seat (a clock never runs for a seat nobody holds). Kept in the
-        table's options; a store that refuses leaves the clock stopped until the next move."""
-        table = live.table
-        clocks = Clocks.from_json(live.options.get(CLOCK))
-        decider = table.decider
-        if clocks is None or clocks.running is not None or decider is None or not table.played:
-            return
-        if not table.seats[decider].is_human or live.seat_hashes[decider] is None:
-            return
-        options = {**live.options, CLOCK: Clocks(clocks.left, decider, time.time()).to_json()}
-        try:
-            await asyncio.get_running_loop().run_in_executor(
-                None, self.store.set_options, live.id, stored_options(table, options)
-            )
-        except Exception:
-            log.warning(
-                "table %s: the clock could not be started; it starts at the next move", live.id
-            )
-            return
-        live.options = options
-
-    async def seat_bot(self, table_id: str, token: str | None, seat: int, level: str) -> None:
-        """Give an open seat nobody took to a bot of ``level`` (``easy``, ``medium``,
-        ``hard``), for the table's creator, once the seat has waited
-        :data:`OPEN_WAIT_SECONDS` (since the table came into this server's memory).
-
-        Raises:
-            ForbiddenError: ``token`` is not the creator's.
-            ConfigError: not an open seat still free, not waited long enough, not a level, or
-                the game is over.
-            StorageError: the store could not keep it (nothing changed).
-        """
-        async with self.holding(table_id) as live:
-            table = live.table
-            if not live.is_creator(token):
-                raise ForbiddenError("only the table's creator may give a seat to a bot")
-            wanted = live.options.get(OPEN)
-            seats = [n for n in (wanted if isinstance(wanted, list) else []) if isinstance(n, int)]
-            if seat not in seats or live.seat_hashes[seat] is not None:
-                raise ConfigError(f"seat {seat + 1} is not an open seat still waiting for a player")
-            if table.outcome is not None:
-                raise ConfigError("the game is over")
-            if level not in LEVEL_NAMES:
-                raise ConfigError(f"a bot is given by its level ({', '.join(LEVEL_NAMES)})")
-            waited = time.monotonic() - live.loaded
-            if waited < OPEN_WAIT_SECONDS:
-                raise ConfigError(
-                    f"an open seat waits {OPEN_WAIT_SECONDS:g} seconds for a player before it "
-                    f"can go to a bot ({OPEN_WAIT_SECONDS - waited:.0f} s left)"
-                )
-            text = self.bot_text(table.game, level)
-            options = dict(live.options)
-            options[OPEN] = [n for n in seats if n != seat]
-            if options.get(RATED):
-                levels = options.get(LEVELS)
-                options[LEVELS] = {**(levels if isinstance(levels, dict) else {}), str(seat): level}
-            try:
-                self.store.set_player(live.id, seat, text, stored_options(table, options))
-            except Exception as error:
-                raise storage_failure("the seat could not be given to a bot", error) from None
-            new_seats = list(table.seats)
-            new_seats[seat] = seats_for(table.game, [text])[0]
-            table.seats = tuple(new_seats)
-            live.options = options
-        await self.broadcast(live)
-        start_bots(self, live)
-
-    async def reinvite(self, table_id: str, token: str | None, seat: int) -> str:
-        """A new invitation to ``seat``, for the table's creator: to a seat nobody has claimed
-        (the old link stops working) or whose player is gone (:meth:`LiveTable.is_gone`: that
-        player's token stops holding it), except at a rated table, where a claimed seat is
-        never given again.
-
-        Raises:
-            ForbiddenError: ``token`` is not the creator's, the seat is not a friend's, or
-                the seat is claimed at a rated table.
-            ConfigError: no such seat, the seat's player is still there, or the game is over.
-            StorageError: the store could not keep it (nothing changed).
-        """
-        async with self.holding(table_id) as live:
-            table = live.table
-            if not live.is_creator(token):
-                raise ForbiddenError("only the table's creator may invite someone to a seat")
-            if not 0 <= seat < len(table.seats):
-                raise ConfigError(
-                    f"this table has {len(table.seats)} seats; there is no seat {seat + 1}"
-                )
-            name = table.seat_name(seat)
-            held = live.seat_hashes[seat]
-            if not table.seats[seat].is_human or held == live.creator_hash:
-                raise ForbiddenError(f"{name}'s seat is not a friend's seat")
-            if table.outcome is not None:
-                raise ConfigError("the game is over: nobody can join it")
-            if held is not None and live.options.get(RATED):
-                # A rated seat stays its player's: given to another account, the creator
-                # could finish the game against a second account of their own.
-                raise ForbiddenError(
-                    f"{name}'s seat at a rated table stays its player's: it is never given "
-                    "to someone else"
-                )
-            if held is not None and not live.is_gone(seat):
-                raise ConfigError(
-                    f"{name}'s player is still at the table (a seat can be given to someone "
-                    f"else {GONE_SECONDS:g} seconds after its player left)"
-                )
-            invite = secrets.token_urlsafe(18)
-            try:
-                self.store.invite(live.id, seat, token_hash(invite))
-            except Exception as error:
-                raise storage_failure("the link could not be made", error) from None
-            live.invite_hashes[seat] = token_hash(invite)
-            live.seat_hashes[seat] = None
-            live.accounts[seat] = None
-        await self.broadcast(live)
-        return invite
-
-    def unwatch(self, live: LiveTable, watcher: Watcher) -> None:
-        """A watcher leaves the table (its seats were held until now)."""
-        live.watchers.discard(watcher)
-        now = time.monotonic()
-        for seat in watcher.seats:
-            live.seen[seat] = now
-
-    async def tell_left(self, live: LiveTable, watcher: Watcher) -> None:
-        """After ``watcher`` left (:meth:`unwatch`): when it was the last connection of a seat
-        in a game still going on, the others are told (the seat is no longer present, and the
-        win may be claimed once its side has been gone long enough)."""
-        if live.evicted or live.table.is_over or not watcher.seats:
-            return
-        if any(live.is_present(seat) for seat in watcher.seats) or not live.watchers:
-            return
-        await self.broadcast(live)
 
     # -------------------------------------------------------------- loading
 
@@ -860,245 +638,6 @@ class Hub:
         start_bots(self, live)
         return Undone(True, produced)
 
-    async def end(
-        self, table_id: str, token: str | None, version: int | None, ending: str, seat: int | None
-    ) -> Ended:
-        """A table-level ending asked for by a seat the token holds (:mod:`fanfold.core.rulings`):
-        ``resign``, ``abort``, ``claim`` (the win, once the other side left:
-        :meth:`LiveTable.claim_wait`), or ``draw`` (an offer, which a seat of another side
-        accepts by asking for a draw too while it stands; a move by another side withdraws it).
-        Returns whether the game ended and the table's version then.
-
-        Raises:
-            ForbiddenError: the token holds no seat here, or not ``seat``.
-            StaleVersionError: ``version`` is not the table's.
-            RulingError: the ending is not open to that seat here (nothing changed).
-            StorageError: the store could not keep it (nothing changed).
-        """
-        if ending == LEAVE:
-            return await self._leave(table_id, token, seat)
-        try:
-            wanted = Ending(ending)
-        except ValueError:
-            known = ", ".join(member.value for member in Ending)
-            raise RulingError(f"a table ends by {known}, not {ending!r}") from None
-        async with self.holding(table_id) as live:
-            table = live.table
-            held = live.seats_of(token)
-            if not held:
-                raise ForbiddenError("this link holds no seat at this table")
-            acting = min(held) if seat is None else seat
-            if acting not in held:
-                raise ForbiddenError("this link does not hold that seat")
-            if version is not None and version != table.version:
-                raise StaleVersionError(
-                    f"the game has moved on (you saw version {version}, it is now "
-                    f"{table.version}); look again"
-                )
-            if table.is_over:
-                raise RulingError("the game is over already")
-            ruling = Ruling(wanted, acting, len(table.played))
-            if wanted is Ending.CLAIM:
-                wait = live.claim_wait(acting)
-                if wait is None or wait > 0:
-                    raise RulingError(
-                        "the win can be claimed once the other side has left: none of its "
-                        f"players connected for {GONE_SECONDS:g} seconds"
-                        + (f" ({wait:.0f} s to go)" if wait else "")
-                    )
-            offer = live.options.get(DRAW_OFFER)
-            offered = offer if isinstance(offer, int) else None
-            if wanted is Ending.DRAW and not other_side(table, offered, acting):
-                # An offer: kept with the table until another side answers or plays.
-                if not table.game.has_draws:
-                    raise RulingError(f"{table.game.title} has no drawn games: no draw to offer")
-                options = {**live.options, DRAW_OFFER: acting}
-                try:
-                    await asyncio.get_running_loop().run_in_executor(
-                        None, self.store.set_options, live.id, stored_options(table, options)
-                    )
-                except Exception as error:
-                    raise storage_failure("the offer could not be stored", error) from None
-                live.options = options
-                offering = True
-            else:
-                await self._store_ruling(live, ruling, offered)
-                offering = False
-            produced = table.version
-        start_clock(self, live)
-        await self.broadcast(live)
-        return Ended(not offering, produced)
-
-    async def _store_ruling(self, live: LiveTable, ruling: Ruling, offered: int | None) -> None:
-        """Under the table's lock: end the game by ``ruling`` and store it (its ratings in
-        the same transaction), the clocks stopped; or change nothing and raise.
-
-        Raises:
-            RulingError: the ending may not be made here.
-            StorageError: the store could not keep it.
-        """
-        table = live.table
-        table.rule(ruling, offered=offered)
-        options = {k: v for k, v in live.options.items() if k != DRAW_OFFER}
-        clocks = Clocks.from_json(options.get(CLOCK))
-        if clocks is not None:
-            options[CLOCK] = stopped(clocks, time.time()).to_json()
-        outcome = table.outcome
-        assert outcome is not None  # ruled just now
-        live_options = live.options
-        live.options = options  # what the ratings read
-        try:
-            await asyncio.get_running_loop().run_in_executor(
-                None,
-                functools.partial(
-                    self.store.rule,
-                    live.id,
-                    table.version,
-                    outcome.to_json(),
-                    stored_options(table, options),
-                    rating_of(live),
-                ),
-            )
-        except Exception as error:
-            table.unrule()
-            live.options = live_options
-            self.outage.refused()
-            raise storage_failure("the ending could not be stored", error) from None
-        if live.bots is not None and not live.bots.done():
-            live.bots.cancel()  # the game is over; the bots' work is moot
-
-    async def time_out(self, live: LiveTable, version: int) -> None:
-        """The running clock of ``live`` ran out (its timer fired at version ``version``): the
-        decider loses (a game of two sides), leaves with a bot playing on (three or more), or,
-        if its side never moved, the game is called off (never rated). Nothing is stored
-        while the store refuses writes: the timer tries again."""
-        async with live.lock:
-            table = live.table
-            if self.outage.since is not None:
-                # No time-out while the store refuses writes; once it answers, the time it
-                # refused them is given back first.
-                try:
-                    await asyncio.get_running_loop().run_in_executor(None, self.store.ping)
-                except Exception as error:
-                    raise storage_failure("the clock waits for the store", error) from None
-                given = self.outage.answers(skip=live)  # not this timer's own task
-                own = Clocks.from_json(live.options.get(CLOCK))
-                if own is not None:
-                    live.options = {**live.options, CLOCK: credited(own, given).to_json()}
-            clocks = Clocks.from_json(live.options.get(CLOCK))
-            if live.evicted or table.version != version or table.is_over or clocks is None:
-                return
-            seat = expired(clocks)
-            if seat is None:  # given time back meanwhile: its timer runs again
-                live.clock, live.deadline = None, None
-                start_clock(self, live)
-                return
-            teams = table.game.teams(table.config)
-            side = next(team for team in teams if seat in team)
-            moved = any(played.seat in side for played in table.played)
-            if not moved:
-                await self._store_ruling(live, Ruling(Ending.ABORT, seat, len(table.played)), None)
-            elif len(teams) > 2:
-                await self._seat_leaves(live, seat)
-            else:
-                await self._store_ruling(
-                    live, Ruling(Ending.TIMEOUT, seat, len(table.played)), None
-                )
-            live.clock, live.deadline = None, None  # this timer is done
-        start_clock(self, live)
-        await self.broadcast(live)
-        start_bots(self, live)
-
-    async def _leave(self, table_id: str, token: str | None, seat: int | None) -> Ended:
-        """A person leaves a game of three or more sides before its end (one leaving does not
-        end it for the others): a bot of the table's level (else ``medium``) plays on at the
-        seat, the token holds it no more, and at a rated table the leaver is rated now,
-        ranked last, in the same transaction (:meth:`RatedGame.apply_leaver`); the game stays
-        rated for those who stayed, the leaver ranked last among them at its end."""
-        async with self.holding(table_id) as live:
-            table = live.table
-            held = live.seats_of(token)
-            if not held:
-                raise ForbiddenError("this link holds no seat at this table")
-            acting = min(held) if seat is None else seat
-            if acting not in held:
-                raise ForbiddenError("this link does not hold that seat")
-            if table.is_over:
-                raise RulingError("the game is over already")
-            sides = len(table.game.teams(table.config))
-            if sides <= 2:
-                raise RulingError(
-                    "a game of two sides is left by resigning it (or claiming the win when the "
-                    "other side left)"
-                )
-            if not table.seats[acting].is_human:
-                raise RulingError(f"{table.seat_name(acting)} is a bot's seat")
-            await self._seat_leaves(live, acting)
-            produced = table.version
-        await self.broadcast(live)
-        start_bots(self, live)
-        return Ended(False, produced)
-
-    async def _seat_leaves(self, live: LiveTable, acting: int) -> None:
-        """Under the table's lock: ``acting``'s person leaves (see :meth:`_leave`)."""
-        table = live.table
-        levels = live.options.get(LEVELS)
-        named = [v for v in (levels.values() if isinstance(levels, dict) else ()) if v]
-        level = next((v for v in named if isinstance(v, str) and v in LEVEL_NAMES), "medium")
-        text = self.bot_text(table.game, level)
-        gone = live.options.get(LEFT)
-        left: JSONObject = dict(gone) if isinstance(gone, dict) else {}
-        left[str(acting)] = live.accounts[acting]
-        options: JSONObject = {
-            k: v for k, v in live.options.items() if not (k == DRAW_OFFER and v == acting)
-        }
-        options[LEFT] = left
-        clocks = Clocks.from_json(options.get(CLOCK))
-        if clocks is not None:  # a bot has no clock
-            lefts = list(clocks.left)
-            lefts[acting] = None
-            running = None if clocks.running == acting else clocks.running
-            since = clocks.since if running is not None else None
-            options[CLOCK] = Clocks(tuple(lefts), running, since).to_json()
-        rating = None
-        if options.get(RATED):
-            rated = rated_game(
-                live.id,
-                table.game,
-                table.config,
-                options,
-                [entry.player for entry in table.seats],
-                live.accounts,
-                {"returns": [0.0] * len(table.seats)},
-            )
-            if rated is not None:
-                rating = functools.partial(rated.apply_leaver, seat=acting)
-        try:
-            await asyncio.get_running_loop().run_in_executor(
-                None,
-                functools.partial(
-                    self.store.set_player,
-                    live.id,
-                    acting,
-                    text,
-                    stored_options(table, options),
-                    let_go=True,
-                    also=rating,
-                ),
-            )
-        except Exception as error:
-            raise storage_failure("the seat could not be left", error) from None
-        new_seats = list(table.seats)
-        new_seats[acting] = seats_for(table.game, [text])[0]
-        table.seats = tuple(new_seats)
-        live.seat_hashes[acting] = None
-        live.options = options
-        for watcher in live.watchers:  # the leaver's connections see it no more
-            if acting in watcher.seats:
-                watcher.seats = watcher.seats - {acting}
-                if watcher.seat == acting:
-                    watcher.seat = min(watcher.seats) if watcher.seats else None
-
     async def note_aid(self, table_id: str, aid: str) -> None:
         """Record that a player of the table used ``aid`` (an analysis's name) before it
         is answered: the table's options keep :data:`AIDS` (the daily deal's board reads it).
@@ -1117,6 +656,15 @@ class Hub:
                 raise storage_failure("the table could not note the analysis", error) from None
             live.options = options
 
+    # ---- what the bots' loop and the clocks' timers use (TableHost)
+    async def broadcast(self, live: LiveTable) -> None:
+        """Tell every watcher about the table as it is now (:func:`messages.broadcast`)."""
+        await broadcast(live)
+
+    async def time_out(self, live: LiveTable, version: int) -> None:
+        """The running clock of ``live`` ran out (:meth:`Endings.time_out`)."""
+        await self.endings.time_out(live, version)
+
     async def store_played(self, live: LiveTable, played: Played) -> None:
         """Store ``played`` (just submitted to ``live``): :meth:`Commits.store_played`."""
         await self.commits.store_played(live, played)
@@ -1129,80 +677,6 @@ class Hub:
     # ------------------------------------- ownership (fanfold.server.ownership)
 
     # ------------------------------------------------------------- watching
-    async def watch(
-        self, live: LiveTable, watcher: Watcher, *, spectators: int | None = None
-    ) -> LiveTable:
-        """Add a watcher and send it the table as it is now; returns the live table it watches
-        (``live``, or the table in memory now if ``live`` was let go meanwhile).
-
-        Raises:
-            CrowdedError: ``watcher`` holds no seat and the table has ``spectators`` already.
-        """
-        async with self.holding(live.id) as held:  # never an action still being stored
-            if spectators is not None and watcher.spectating:
-                watching = sum(1 for other in held.watchers if other.spectating)
-                if watching >= spectators:
-                    raise CrowdedError(
-                        f"this table has as many spectators as it takes ({spectators}); "
-                        "try again later"
-                    )
-            message = message_for(held, watcher.seat, watcher.seats)
-            if watcher.outbox is not None:
-                text = message_text(held, watcher.seat, watcher.seats, message)
-            held.watchers.add(watcher)
-        if watcher.outbox is not None and watcher.spectating:
-            watcher.outbox.pacer = spectators_pacer()
-        if watcher.outbox is not None:  # queued before any later broadcast can queue
-            if not watcher.outbox.post(text):
-                self.unwatch(held, watcher)
-        else:
-            await watcher.send(message)
-        return held
-
-    async def broadcast(self, live: LiveTable) -> None:
-        """Tell every watcher about the table as it is now: each seat its own view, every
-        spectator the same public message, built and serialised once.
-
-        A connection's message is queued (:class:`~fanfold.server.outbox.Outbox`), never
-        awaited: nobody waits while the table's other connections are written to, and a
-        connection whose queue is full is dropped.
-        """
-        async with live.lock:  # every message first: while one is sent, another action may
-            # be submitted and wait for its commit, and no watcher may hear of it before that
-            watchers = sorted(live.watchers, key=lambda watcher: watcher.spectating)
-            built: dict[tuple[int | None, frozenset[int]], JSONObject] = {}
-            texts: dict[tuple[int | None, frozenset[int]], str] = {}
-            for watcher in watchers:
-                key = (watcher.seat, watcher.seats)
-                if key not in built:
-                    built[key] = message_for(live, watcher.seat, watcher.seats)
-                if watcher.outbox is not None and key not in texts:  # serialised once for
-                    # every watcher with this view
-                    texts[key] = message_text(live, watcher.seat, watcher.seats, built[key])
-        # Queued outside the lock, but with no await before every queue has its message: a
-        # later broadcast cannot queue its version ahead of this one.
-        awaited: list[tuple[Watcher, JSONObject]] = []
-        for watcher in watchers:  # seats first: the player who acted hears first
-            key = (watcher.seat, watcher.seats)
-            if watcher.outbox is None:
-                awaited.append((watcher, built[key]))
-                continue
-            if not watcher.outbox.post(texts[key]):
-                self.unwatch(live, watcher)
-        for watcher, message in awaited:
-            try:
-                await watcher.send(message)
-            except Exception:
-                self.unwatch(live, watcher)
-
-
-def _invited_seat(live: LiveTable, invite: str) -> int:
-    """The seat whose pending invitation is ``invite``."""
-    hashed = token_hash(invite)
-    for seat, pending in enumerate(live.invite_hashes):
-        if pending is not None and secrets.compare_digest(pending, hashed):
-            return seat
-    raise InvitationError(USED_INVITATION)
 
 
 def _replay(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> None:
