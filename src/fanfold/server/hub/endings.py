@@ -31,7 +31,7 @@ from fanfold.server.hub.basics import (
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.outage import Outage
 from fanfold.server.hub.residency import Residency
-from fanfold.server.hub.turns import start_bots, start_clock
+from fanfold.server.hub.turns import play_on, start_clock
 from fanfold.server.live import (
     GONE_SECONDS,
     Ended,
@@ -128,8 +128,7 @@ class Endings:
                 await self._store_ruling(live, ruling, offered)
                 offering = False
             produced = table.version
-        start_clock(self.host, live)
-        await self.host.broadcast(live)
+        await play_on(self.host, live)
         return Ended(not offering, produced)
 
     async def _store_ruling(self, live: LiveTable, ruling: Ruling, offered: int | None) -> None:
@@ -208,9 +207,7 @@ class Endings:
                     live, Ruling(Ending.TIMEOUT, seat, len(table.played)), None
                 )
             live.clock, live.deadline = None, None  # this timer is done
-        start_clock(self.host, live)
-        await self.host.broadcast(live)
-        start_bots(self.host, live)
+        await play_on(self.host, live)
 
     async def _leave(self, table_id: str, token: str | None, seat: int | None) -> Ended:
         """A person leaves a game of three or more sides before its end (one leaving does not
@@ -238,8 +235,7 @@ class Endings:
                 raise RulingError(f"{table.seat_name(acting)} is a bot's seat")
             await self._seat_leaves(live, acting)
             produced = table.version
-        await self.host.broadcast(live)
-        start_bots(self.host, live)
+        await play_on(self.host, live)
         return Ended(False, produced)
 
     async def _seat_leaves(self, live: LiveTable, acting: int) -> None:

@@ -16,7 +16,7 @@ from fanfold.core.errors import StaleVersionError
 from fanfold.server.hub.basics import stored_options, with_aid
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.residency import Residency
-from fanfold.server.hub.turns import start_bots, start_clock
+from fanfold.server.hub.turns import play_on
 from fanfold.server.live import Acted, ForbiddenError, Undone, storage_failure
 from fanfold.server.metrics import Metrics
 from fanfold.server.store import Store
@@ -74,9 +74,7 @@ class Moves:
             log.debug("seat %d played %s (action %d)", acting, played.text, played.number)
             await self.host.store_played(live, played)
             produced = table.version
-        start_clock(self.host, live)
-        await self.host.broadcast(live)
-        start_bots(self.host, live)
+        await play_on(self.host, live)
         self.metrics.act_seconds.observe(time.perf_counter() - started)
         return Acted(played, produced)
 
@@ -116,9 +114,7 @@ class Moves:
             if live.bots is not None and not live.bots.done():
                 live.bots.cancel()  # a human decides now; the bots' work is moot
             produced = table.version
-        start_clock(self.host, live)
-        await self.host.broadcast(live)
-        start_bots(self.host, live)
+        await play_on(self.host, live)
         return Undone(True, produced)
 
     async def note_aid(self, table_id: str, aid: str) -> None:

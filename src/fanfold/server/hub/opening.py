@@ -39,7 +39,7 @@ from fanfold.server.hub.basics import (
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.records import copies_running_rated, replay
 from fanfold.server.hub.residency import Residency
-from fanfold.server.hub.turns import start_bots, start_clock
+from fanfold.server.hub.turns import play_on
 from fanfold.server.live import (
     Created,
     ForbiddenError,
@@ -308,8 +308,7 @@ class Opening:
             accounts=list(account_ids) or [None] * len(players),
         )
         self.residency.live[table_id] = live
-        start_bots(self.host, live)
-        start_clock(self.host, live)
+        await play_on(self.host, live)
         return Created(table_id, token, invites)
 
 

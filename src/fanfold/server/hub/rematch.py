@@ -16,6 +16,7 @@ from fanfold.server.hub.basics import stored_options
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.opening import Opening
 from fanfold.server.hub.residency import Residency
+from fanfold.server.hub.turns import play_on
 from fanfold.server.live import REMATCH, REMATCH_OF, ForbiddenError, storage_failure
 from fanfold.server.ratings import LEVELS, RATED
 from fanfold.server.store import Store, token_hash
@@ -118,7 +119,7 @@ class Rematch:
             except Exception as error:
                 live.options.pop(REMATCH, None)
                 raise storage_failure("the rematch could not be stored", error) from None
-        await self.host.broadcast(live)
+        await play_on(self.host, live)
         return created.id
 
 

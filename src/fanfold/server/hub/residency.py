@@ -27,7 +27,7 @@ from fanfold.play.table import HUMAN
 from fanfold.server.budget import BotBudget
 from fanfold.server.hub.basics import MOVED, RULING, seats_for, stored_options
 from fanfold.server.hub.host import TableHost
-from fanfold.server.hub.turns import start_bots, start_clock
+from fanfold.server.hub.turns import play_on
 from fanfold.server.live import LiveTable, NotFoundError, storage_failure
 from fanfold.server.logs import about
 from fanfold.server.ownership import ElsewhereError, Ownership
@@ -105,8 +105,7 @@ class Residency:
             raise NotFoundError(f"there is no table {table_id!r}")
         live = rebuild(self._within_budget(stored))
         self.live[table_id] = live
-        start_bots(self.host, live)
-        start_clock(self.host, live)
+        await play_on(self.host, live)
         return live
 
     async def _read(self, table_id: str) -> StoredTable | None:

@@ -22,7 +22,7 @@ from fanfold.server.hub.basics import OPEN, USED_INVITATION, bot_text, seats_for
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.messages import message_of, unwatch
 from fanfold.server.hub.residency import Residency
-from fanfold.server.hub.turns import start_bots, start_clock
+from fanfold.server.hub.turns import play_on
 from fanfold.server.live import (
     GONE_SECONDS,
     CrowdedError,
@@ -94,8 +94,7 @@ class Seating:
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
             await self.start_seated_clock(live)
-        start_clock(self.host, live)
-        await self.host.broadcast(live)
+        await play_on(self.host, live)
         return seat, token
 
     async def join(self, table_id: str, account: int | None) -> tuple[int, str]:
@@ -137,8 +136,7 @@ class Seating:
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
             await self.start_seated_clock(live)
-        start_clock(self.host, live)
-        await self.host.broadcast(live)
+        await play_on(self.host, live)
         return seat, token
 
     async def start_seated_clock(self, live: LiveTable) -> None:
@@ -207,8 +205,7 @@ class Seating:
             new_seats[seat] = seats_for(table.game, [text])[0]
             table.seats = tuple(new_seats)
             live.options = options
-        await self.host.broadcast(live)
-        start_bots(self.host, live)
+        await play_on(self.host, live)
 
     async def reinvite(self, table_id: str, token: str | None, seat: int) -> str:
         """A new invitation to ``seat``, for the table's creator: to a seat nobody has claimed
@@ -256,7 +253,7 @@ class Seating:
             live.invite_hashes[seat] = token_hash(invite)
             live.seat_hashes[seat] = None
             live.accounts[seat] = None
-        await self.host.broadcast(live)
+        await play_on(self.host, live)
         return invite
 
     async def watch(

@@ -25,7 +25,19 @@ from fanfold.server.logs import TABLE
 log = logging.getLogger(__name__)
 
 
+async def play_on(host: TableHost, live: LiveTable) -> None:
+    """After any change at ``live`` (an action, an undo, an ending, a seat taken, given or
+    left, a table opened or loaded), play goes on: the timer of the decision now runs
+    (:func:`start_clock`), every watcher is told (:meth:`TableHost.broadcast`), and the bots
+    play when one decides (:func:`start_bots`). Called without the table's lock."""
+    start_clock(host, live)
+    await host.broadcast(live)
+    start_bots(host, live)
+
+
 def start_bots(host: TableHost, live: LiveTable) -> None:
+    """Play the table's bots (:func:`run_bots`) when one decides and they are not playing
+    already."""
     if live.table.agent_to_move() is None:
         return
     if live.bots is None or live.bots.done():
@@ -92,12 +104,12 @@ async def run_bots(host: TableHost, live: LiveTable) -> None:
                 await host.broadcast(live)
             await asyncio.sleep(1.0)
             continue
-        start_clock(host, live)
         if not host.bot_pause and _answered_at_once(live):
+            start_clock(host, live)
             untold = True
             continue
         untold = False
-        await host.broadcast(live)
+        await play_on(host, live)  # its bots are this loop, which plays on
         if host.bot_pause:
             await asyncio.sleep(host.bot_pause)
 
@@ -159,9 +171,7 @@ async def run_clock(host: TableHost, live: LiveTable, version: int, limit: float
         except StorageError:
             live.deadline = None  # taken back: the decision gets a new timer
         live.clock = None  # this timer is done: the next decision gets its own
-    start_clock(host, live)
-    await host.broadcast(live)
-    start_bots(host, live)
+    await play_on(host, live)
 
 
 def _start_game_clock(host: TableHost, live: LiveTable, clocks: Clocks) -> None:
