@@ -29,7 +29,7 @@ YOU = "you"
 HOTSEAT = "hotseat"
 #: A seat for a friend, who claims it with an invitation link (and gets a token of its own).
 FRIEND = "friend"
-#: A seat anyone may take from the lobby's open tables (:meth:`Hub.join`).
+#: A seat anyone may take from the lobby's open tables (:meth:`Seating.join`).
 OPEN = "open"
 
 #: How long an unfinished table may go without an action before it expires (is deleted):

@@ -85,7 +85,7 @@ class Commits:
         if clocks is not None and isinstance(control, dict):
             # The clocks move with the action, stored in its own transaction.
             # A clock runs only for a person's seat somebody holds (an invited friend's
-            # starts once the seat is taken: Seating.start_seated_clock).
+            # starts once the seat is taken: Seating._start_seated_clock).
             held = [
                 entry.is_human and live.seat_hashes[n] is not None
                 for n, entry in enumerate(table.seats)

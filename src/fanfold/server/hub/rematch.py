@@ -44,9 +44,9 @@ class Rematch:
         their own seat there with the link they hold already, and nobody is sent anyone
         else's: a seat is taken only by the token that held it. Bots stay bots. A friend's
         seat nobody had claimed is a friend's seat again, for the creator to invite someone
-        to (:meth:`Seating.reinvite`). Each seat keeps its account; the rematch of a rated table is
-        rated when every person's seat was held by an account (as fair as the first: a new
-        deal drawn by the server, no undo), its bots rated by their levels.
+        to (:meth:`Seating.reinvite`). Each seat keeps its account; the rematch of a rated
+        table is rated when every person's seat was held by an account (as fair as the
+        first: a new deal drawn by the server, no undo), its bots rated by their levels.
 
         Raises:
             NotFoundError: no such table.

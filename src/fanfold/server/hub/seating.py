@@ -93,7 +93,7 @@ class Seating:
             live.seat_hashes[seat] = hashed
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
-            await self.start_seated_clock(live)
+            await self._start_seated_clock(live)
         await play_on(self.host, live)
         return seat, token
 
@@ -135,11 +135,11 @@ class Seating:
             live.seat_hashes[seat] = hashed
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
-            await self.start_seated_clock(live)
+            await self._start_seated_clock(live)
         await play_on(self.host, live)
         return seat, token
 
-    async def start_seated_clock(self, live: LiveTable) -> None:
+    async def _start_seated_clock(self, live: LiveTable) -> None:
         """Under the table's lock, once a person sat down: the decider's clock starts if it
         waited for that seat (a clock never runs for a seat nobody holds). Kept in the
         table's options; a store that refuses leaves the clock stopped until the next move."""
