@@ -4,7 +4,10 @@ Every import in ``src/fanfold`` is read with :mod:`ast`, at module level and ins
 alike (an import inside a function still ties the two modules together; it only hides the tie
 until the call). ``importlib.import_module("x")`` and ``__import__("x")`` with a constant name
 count as imports of ``x`` too. Imports under ``if TYPE_CHECKING:`` are left out: they never
-run.
+run; except for the packages split by job (:data:`SPLIT_PACKAGES`, the server's hub), where
+they count too: no cycle may go through such a package with them counted, none of its
+modules may import the package's root (which puts the jobs together), and none may be longer
+than :data:`MAX_JOB_LINES` lines.
 
 The layers, lowest first (see ``docs/api.md``, "Adding a game"):
 
@@ -54,6 +57,13 @@ FRONT_ENDS = frozenset({"server", "envs", "balance"})
 #: Entry points: their own imports are not checked against the layers.
 ENTRY_POINTS = frozenset({ROOT, f"{ROOT}.__main__"})
 
+#: The packages split into one module a job (the server's hub: opening tables, seating,
+#: residency, commits, endings, turns, messages...), put together by the package's root. Their
+#: ``if TYPE_CHECKING:`` imports count as imports, their modules never import the root, and
+#: none is longer than MAX_JOB_LINES.
+SPLIT_PACKAGES = ("fanfold.server.hub",)
+MAX_JOB_LINES = 400
+
 #: The one folder where a known import cycle may be accepted for a while: Fano's package is
 #: being reorganised on its own branch, so a cycle there is listed instead of fixed here.
 ALLOWED_CYCLE_FOLDER = "src/fanfold/games/fano/"
@@ -101,16 +111,19 @@ def _is_type_checking(test: ast.expr) -> bool:
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
-def _import_nodes(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement under ``node``, skipping ``if TYPE_CHECKING:`` bodies."""
+def _import_nodes(
+    node: ast.AST, *, type_checking: bool = False
+) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement under ``node``, skipping ``if TYPE_CHECKING:`` bodies unless
+    ``type_checking``."""
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.Import | ast.ImportFrom):
             yield child
-        elif isinstance(child, ast.If) and _is_type_checking(child.test):
+        elif isinstance(child, ast.If) and _is_type_checking(child.test) and not type_checking:
             for other in child.orelse:
                 yield from _import_nodes_of(other)
         else:
-            yield from _import_nodes(child)
+            yield from _import_nodes(child, type_checking=type_checking)
 
 
 def _import_nodes_of(node: ast.stmt) -> Iterator[ast.Import | ast.ImportFrom]:
@@ -151,14 +164,14 @@ def _project_module(name: str) -> str | None:
     return None
 
 
-def imports_of(name: str) -> list[Import]:
+def imports_of(name: str, *, type_checking: bool = False) -> list[Import]:
     """The project modules ``name`` imports. ``from package import module`` counts as an
-    import of that module."""
+    import of that module. ``type_checking``: the imports under ``if TYPE_CHECKING:`` too."""
     path = MODULES[name]
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
-    for node in _import_nodes(tree):
+    for node in _import_nodes(tree, type_checking=type_checking):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         else:
@@ -182,9 +195,10 @@ def imports_of(name: str) -> list[Import]:
     return list(dict.fromkeys(found))
 
 
-def import_graph() -> dict[str, list[Import]]:
-    """Every project module and the project imports it makes."""
-    return {name: imports_of(name) for name in MODULES}
+def import_graph(*, type_checking: bool = False) -> dict[str, list[Import]]:
+    """Every project module and the project imports it makes (``type_checking``: those under
+    ``if TYPE_CHECKING:`` too)."""
+    return {name: imports_of(name, type_checking=type_checking) for name in MODULES}
 
 
 def cycles(graph: dict[str, list[Import]]) -> list[list[Import]]:
@@ -501,3 +515,67 @@ def test_no_game_name_is_compared_above_the_games() -> None:
 )
 def test_the_name_check_sees_comparisons_only(source: str, found: list[tuple[int, str]]) -> None:
     assert name_comparisons(ast.parse(source), _game_names()) == found
+
+
+# ----------------------------------------------------------- packages split by job
+
+
+def _in_package(name: str, package: str) -> bool:
+    return name == package or name.startswith(f"{package}.")
+
+
+def test_the_split_packages_exist() -> None:
+    for package in SPLIT_PACKAGES:
+        assert package in MODULES, f"{package} is not a module of the project"
+        assert MODULES[package].name == "__init__.py", f"{package} is not a package"
+
+
+def test_no_cycle_goes_through_a_split_package_with_type_checking_imports_counted() -> None:
+    graph = import_graph(type_checking=True)
+    found = [
+        cycle
+        for cycle in cycles(graph)
+        if any(_in_package(edge.source, p) for edge in cycle for p in SPLIT_PACKAGES)
+    ]
+    report = "\n\n".join("\n".join(f"  {edge}" for edge in cycle) for cycle in found)
+    assert not found, (
+        "import cycles through a package split by job, imports under TYPE_CHECKING counted "
+        "(hand a job a typing.Protocol of what it uses instead of importing its user):\n" + report
+    )
+
+
+def test_no_module_of_a_split_package_imports_its_root() -> None:
+    problems = [
+        f"  {edge}"
+        for package in SPLIT_PACKAGES
+        for name in MODULES
+        if _in_package(name, package) and name != package
+        for edge in imports_of(name, type_checking=True)
+        if edge.target == package
+    ]
+    assert not problems, (
+        "a job of a split package imports the package's root (which puts the jobs together; "
+        "hand the job what it uses instead):\n" + "\n".join(problems)
+    )
+
+
+def test_no_module_of_a_split_package_is_too_long() -> None:
+    lengths = {
+        module_path(name): len(MODULES[name].read_text(encoding="utf-8").splitlines())
+        for package in SPLIT_PACKAGES
+        for name in MODULES
+        if _in_package(name, package)
+    }
+    assert len(lengths) > 1
+    long = {path: lines for path, lines in lengths.items() if lines > MAX_JOB_LINES}
+    assert not long, f"modules over {MAX_JOB_LINES} lines (split them by job): {long}"
+
+
+def test_the_type_checking_walk_sees_type_checking_imports() -> None:
+    tree = ast.parse("import typing\nif typing.TYPE_CHECKING:\n    import fanfold.server.hub\n")
+
+    def names(nodes: Iterator[ast.Import | ast.ImportFrom]) -> list[str]:
+        return [alias.name for node in nodes for alias in node.names]
+
+    assert names(_import_nodes(tree)) == ["typing"]
+    assert names(_import_nodes(tree, type_checking=True)) == ["typing", "fanfold.server.hub"]

@@ -109,7 +109,7 @@ def test_a_hub_stores_its_moves_from_the_event_loop_and_a_games_end_in_its_threa
     async def run() -> dict[str, list[tuple[int, str]]]:
         appender = Appender(pg_url)
         hub = Hub(Store(pg_url), appender=appender)
-        append, write = appender.append, hub._write
+        append, write = appender.append, hub.commits._write
 
         async def seen_quick(rows: Any) -> set[str]:
             quick.append(list(rows))
@@ -120,7 +120,7 @@ def test_a_hub_stores_its_moves_from_the_event_loop_and_a_games_end_in_its_threa
             return write(rows, names)
 
         monkeypatch.setattr(appender, "append", seen_quick)
-        monkeypatch.setattr(hub, "_write", seen_threaded)
+        monkeypatch.setattr(hub.commits, "_write", seen_threaded)
         try:
             created = [
                 await hub.create(MORRIS, MORRIS.default_config(), ["hotseat", "hotseat"], seed=n)

@@ -33,11 +33,10 @@ from fanfold.agents.strategy import LEVELS as GAME_LEVELS
 from fanfold.cli.serve import serve as serve_command
 from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.setup import make_seats, new_table
-from fanfold.server import tasks
 from fanfold.server.app import create_app
 from fanfold.server.bots import NICENESS, BotPool, Decision, decide
 from fanfold.server.budget import MAXIMA, NOT_BUDGETS, SECONDS, BotBudget, BudgetError
-from fanfold.server.hub import Hub
+from fanfold.server.hub import Hub, turns
 from fanfold.server.settings import Settings
 from fanfold.server.store import Store, token_hash
 from tests.server.support import (
@@ -534,7 +533,7 @@ def test_a_random_bot_chooses_on_the_loop_as_a_worker_would(
     async def play() -> list[object]:
         hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None)
         monkeypatch.setattr(hub.pool, "decide", no_pool)
-        monkeypatch.setattr(tasks, "decide", recorded)
+        monkeypatch.setattr(turns, "decide", recorded)
         fantan = get_game("fantan")  # whose easy level is random
         created = await hub.create(fantan, fantan.default_config(), ["random"] * 4, seed=5)
         await hub.idle(created.id)

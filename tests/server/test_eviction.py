@@ -153,11 +153,10 @@ def test_bots_stop_a_game_that_goes_round_in_circles(
 ) -> None:
     """Fan patience with any card allowed into an empty fan can go on for ever: the bots stop
     after the play layer's limit of actions, so such a table stops storing moves."""
-    from fanfold.server import hub as hub_module
-    from fanfold.server import tasks
+    from fanfold.server.hub import basics, turns
 
-    monkeypatch.setattr(hub_module, "ENDLESS", 8)
-    monkeypatch.setattr(tasks, "ENDLESS", 8)
+    monkeypatch.setattr(basics, "ENDLESS", 8)
+    monkeypatch.setattr(turns, "ENDLESS", 8)
 
     async def run() -> None:
         hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None)

@@ -103,7 +103,7 @@ def test_the_bots_stream_is_drawn_apart_from_the_deal(
         streams.append(agent_seed)
         return make_seats(game, names, agent_seed)
 
-    monkeypatch.setattr("fanfold.server.hub.make_seats", spy)
+    monkeypatch.setattr("fanfold.server.hub.basics.make_seats", spy)
     first = open_table(client, game="fano", seats=["you", "random"], seed=77)
     second = open_table(client, game="fano", seats=["you", "random"], seed=77)
     assert len(streams) == 2

@@ -455,7 +455,7 @@ def test_spectators_share_one_message_per_version(
         built.append(seat)
         return original(live, seat, held)
 
-    monkeypatch.setattr(hub_module, "message_for", counting)
+    monkeypatch.setattr("fanfold.server.hub.messages.message_for", counting)
 
     async def scenario() -> None:
         hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None)

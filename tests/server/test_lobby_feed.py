@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from fanfold.server import hub as hub_module
 from fanfold.server.app import create_app
+from fanfold.server.hub import seating
 from fanfold.server.lobby_feed import FULL, RENEW, TOO_MANY, LobbyFeed, LobbyLimits, LobbySender
 from fanfold.server.settings import Settings
 from fanfold.server.store import AppendRow, Store, token_hash
@@ -61,7 +61,7 @@ def test_a_second_client_sees_a_table_appear_and_go(
         # another, given to a bot by its creator: gone too
         other = bob.post("/api/tables", json=OPEN_MORRIS).json()
         assert _tables(socket.receive_json()) == [other["table"]]
-        monkeypatch.setattr(hub_module, "OPEN_WAIT_SECONDS", 0.0)
+        monkeypatch.setattr(seating, "OPEN_WAIT_SECONDS", 0.0)
         body = {"token": other["token"], "seat": 1, "level": "easy"}
         assert bob.post(f"/api/tables/{other['table']}/bot", json=body).status_code == 200
         assert _tables(socket.receive_json()) == []

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fanfold.server import hub as hub_module
 from fanfold.server.app import create_app
+from fanfold.server.hub import seating
 from fanfold.server.store import Store, token_hash
 from tests.server.support import ROOMY, look, my_turn, refused, sqlite_url, wait_for
 from tests.server.test_accounts import create, csrf
@@ -154,7 +154,7 @@ def test_the_creator_gives_a_seat_nobody_took_to_a_bot_after_a_while(
     body = {"token": token, "seat": 1, "level": "easy"}
     early = alice.post(f"/api/tables/{table}/bot", json=body)
     assert "waits 60 seconds" in refused(early, 400)["error"]
-    monkeypatch.setattr(hub_module, "OPEN_WAIT_SECONDS", 0.0)
+    monkeypatch.setattr(seating, "OPEN_WAIT_SECONDS", 0.0)
     other = bob.post(f"/api/tables/{table}/bot", json={**body, "token": "not the creator's"})
     assert "creator" in refused(other, 403)["error"]
     agent = alice.post(f"/api/tables/{table}/bot", json={**body, "level": "random"})

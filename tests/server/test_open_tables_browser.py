@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from fanfold.server import hub as hub_module
+from fanfold.server.hub import seating
 from fanfold.server.ratings import bot_anchors
 from tests.server.test_browser import browser, open_table, page, server
 from tests.server.test_site_browser import serious_violations
@@ -48,7 +48,7 @@ def test_the_creator_gives_a_seat_nobody_took_to_a_bot(
     panel.get_by_label(re.compile("bot level for")).select_option("easy")
     panel.get_by_role("button", name=re.compile("to the bot")).click()
     expect(page.locator("#error")).to_contain_text("waits 60 seconds")
-    monkeypatch.setattr(hub_module, "OPEN_WAIT_SECONDS", 0.0)
+    monkeypatch.setattr(seating, "OPEN_WAIT_SECONDS", 0.0)
     panel.get_by_role("button", name=re.compile("to the bot")).click()
     expect(panel).to_be_hidden()
     state = httpx.get(f"{server}/api/tables/{table}").json()

@@ -7,7 +7,8 @@ event loop on a connection kept open for it, it costs one round trip to PostgreS
 thread: through the store's thread and its pool it took a second round trip (the pool's
 check of the connection), and the event loop waited for the interpreter's lock while that
 thread prepared the statement. The rest (game ends with their ratings and the lobby's
-news, SQLite) still goes through the store's thread (:meth:`fanfold.server.hub.Hub._write`).
+news, SQLite) still goes through the store's thread
+(:meth:`fanfold.server.hub.commits.Commits._write`).
 
 A connection that broke is noticed by the commit that uses it: that commit fails (its
 players are told the move could not be stored, and may send it again) and the next one

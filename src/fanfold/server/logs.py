@@ -7,7 +7,7 @@ process: several ``fanfold serve`` processes may write to one collector), ``exc_
 exception is logged, and ``table``, the id of the table the line is about, on every line
 logged while the server handles one table: a request or a WebSocket whose path names the
 table (:class:`TableContext`), a table being opened, its bots' moves and its clock
-(:mod:`fanfold.server.tasks`, and the bot worker that decides), a hand-over to another
+(:mod:`fanfold.server.hub.turns`, and the bot worker that decides), a hand-over to another
 process, and the store's writes (a group commit of several tables names them all, separated
 by spaces). The table is a context variable (:data:`TABLE`, set with :func:`about`), so it
 follows the work into the tasks it starts, and never reaches a line about another table.

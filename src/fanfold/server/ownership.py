@@ -7,7 +7,7 @@ own, never one of the pool's (an advisory lock belongs to the connection that to
 process that dies loses its connection, and with it every lock it held, at once: another
 process takes the table from the store on the next request, at its last stored action (or,
 where play goes on without a person, at the next round of its sweeper:
-:meth:`fanfold.server.hub.Hub.take_orphans`).
+:meth:`fanfold.server.hub.residency.Residency.take_orphans`).
 
 Who owns what, and when ownership moves:
 

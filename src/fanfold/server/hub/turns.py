@@ -4,8 +4,9 @@ under a time limit.
 The bots choose in the server's pool (:mod:`fanfold.server.bots`) off the event loop, without
 the table's lock (an agent whose choice takes microseconds, such as ``random``, chooses on the
 loop), and their choice is applied only on the version they were asked on; the
-clock plays the game's passive choice when a person's time runs out. Both go through the hub's
-store and broadcast (:class:`~fanfold.server.hub.Hub`) like any action.
+clock plays the game's passive choice when a person's time runs out. Both store, tell and rule
+through their :class:`~fanfold.server.hub.host.TableHost` (the hub) like any action, and see
+nothing else of it.
 """
 
 from __future__ import annotations
@@ -13,28 +14,37 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
 
 from fanfold.play.table import ENDLESS
 from fanfold.server.bots import decide, decision_for
 from fanfold.server.clocks import CLOCK, Clocks, deadline
+from fanfold.server.hub.host import TableHost
 from fanfold.server.live import LiveTable, StorageError
 from fanfold.server.logs import TABLE
-
-if TYPE_CHECKING:
-    from fanfold.server.hub import Hub
 
 log = logging.getLogger(__name__)
 
 
-def start_bots(hub: Hub, live: LiveTable) -> None:
+async def play_on(host: TableHost, live: LiveTable) -> None:
+    """After any change at ``live`` (an action, an undo, an ending, a seat taken, given or
+    left, a table opened or loaded), play goes on: the timer of the decision now runs
+    (:func:`start_clock`), every watcher is told (:meth:`TableHost.broadcast`), and the bots
+    play when one decides (:func:`start_bots`). Called without the table's lock."""
+    start_clock(host, live)
+    await host.broadcast(live)
+    start_bots(host, live)
+
+
+def start_bots(host: TableHost, live: LiveTable) -> None:
+    """Play the table's bots (:func:`run_bots`) when one decides and they are not playing
+    already."""
     if live.table.agent_to_move() is None:
         return
     if live.bots is None or live.bots.done():
-        live.bots = asyncio.get_running_loop().create_task(run_bots(hub, live))
+        live.bots = asyncio.get_running_loop().create_task(run_bots(host, live))
 
 
-async def run_bots(hub: Hub, live: LiveTable) -> None:
+async def run_bots(host: TableHost, live: LiveTable) -> None:
     """Play the table's bots until a person decides or the game ends: each bot's choice
     stored, then told to the table's watchers.
 
@@ -71,10 +81,10 @@ async def run_bots(hub: Hub, live: LiveTable) -> None:
                 # it (the same agent text and seed), without the pool's hand-over.
                 action = decide(decision)
             else:
-                action = await hub.pool.decide(decision)
+                action = await host.pool.decide(decision)
         finally:
             live.thinking = None
-        hub.metrics.bot_seconds.observe(time.perf_counter() - started)
+        host.metrics.bot_seconds.observe(time.perf_counter() - started)
         async with live.lock:
             if live.evicted:
                 return  # handed over to another process, or let go: it plays on there
@@ -83,7 +93,7 @@ async def run_bots(hub: Hub, live: LiveTable) -> None:
             played = table.submit_action(seat, action, version)
             log.debug("seat %d's bot played %s (action %d)", seat, played.text, played.number)
             try:
-                await hub.store_played(live, played)
+                await host.store_played(live, played)
             except StorageError:
                 stored = False
             else:
@@ -91,17 +101,17 @@ async def run_bots(hub: Hub, live: LiveTable) -> None:
         if not stored:  # taken back: the bot decides again once the store recovers
             if untold:
                 untold = False
-                await hub.broadcast(live)
+                await host.broadcast(live)
             await asyncio.sleep(1.0)
             continue
-        start_clock(hub, live)
-        if not hub.bot_pause and _answered_at_once(live):
+        if not host.bot_pause and _answered_at_once(live):
+            start_clock(host, live)
             untold = True
             continue
         untold = False
-        await hub.broadcast(live)
-        if hub.bot_pause:
-            await asyncio.sleep(hub.bot_pause)
+        await play_on(host, live)  # its bots are this loop, which plays on
+        if host.bot_pause:
+            await asyncio.sleep(host.bot_pause)
 
 
 def _answered_at_once(live: LiveTable) -> bool:
@@ -117,14 +127,14 @@ def _answered_at_once(live: LiveTable) -> bool:
     return any(entry.is_human for entry in table.seats)
 
 
-def start_clock(hub: Hub, live: LiveTable) -> None:
+def start_clock(host: TableHost, live: LiveTable) -> None:
     """Start the timer of the decision now when a person decides at a table with a time
     limit, or of the running clock at a table with a time control
     (:mod:`fanfold.server.clocks`); a timer left from an earlier decision stops (it would
     find the version moved on anyway)."""
     clocks = Clocks.from_json(live.options.get(CLOCK))
     if clocks is not None:
-        _start_game_clock(hub, live, clocks)
+        _start_game_clock(host, live, clocks)
         return
     limit = live.time_limit
     table = live.table
@@ -139,10 +149,10 @@ def start_clock(hub: Hub, live: LiveTable) -> None:
         return  # the game is over, or a bot decides
     version = table.version
     live.deadline = (version, time.monotonic() + limit)
-    live.clock = asyncio.get_running_loop().create_task(run_clock(hub, live, version, limit))
+    live.clock = asyncio.get_running_loop().create_task(run_clock(host, live, version, limit))
 
 
-async def run_clock(hub: Hub, live: LiveTable, version: int, limit: float) -> None:
+async def run_clock(host: TableHost, live: LiveTable, version: int, limit: float) -> None:
     """When the time runs out, play the game's passive choice for the decider (``allow``,
     ``keep``, ``shuffle``, ``pass`` in Fano), through the same checks as any action."""
     TABLE.set(live.id)  # this task's lines are about the table (fanfold.server.logs)
@@ -157,16 +167,14 @@ async def run_clock(hub: Hub, live: LiveTable, version: int, limit: float) -> No
             return
         played = table.submit_action(seat, action, version)
         try:
-            await hub.store_played(live, played)
+            await host.store_played(live, played)
         except StorageError:
             live.deadline = None  # taken back: the decision gets a new timer
         live.clock = None  # this timer is done: the next decision gets its own
-    start_clock(hub, live)
-    await hub.broadcast(live)
-    start_bots(hub, live)
+    await play_on(host, live)
 
 
-def _start_game_clock(hub: Hub, live: LiveTable, clocks: Clocks) -> None:
+def _start_game_clock(host: TableHost, live: LiveTable, clocks: Clocks) -> None:
     """The timer of a table's running clock: it fires when the clock runs out."""
     version = live.table.version
     when = deadline(clocks)
@@ -178,18 +186,18 @@ def _start_game_clock(hub: Hub, live: LiveTable, clocks: Clocks) -> None:
     if when is None or live.table.is_over:
         return
     live.deadline = (version, when)
-    live.clock = asyncio.get_running_loop().create_task(run_game_clock(hub, live, version, when))
+    live.clock = asyncio.get_running_loop().create_task(run_game_clock(host, live, version, when))
 
 
-async def run_game_clock(hub: Hub, live: LiveTable, version: int, when: float) -> None:
-    """When the running clock runs out (``when``, a ``time.time()``), the hub rules on it
-    (:meth:`~fanfold.server.hub.Hub.time_out`); while the store refuses the ruling, it tries
+async def run_game_clock(host: TableHost, live: LiveTable, version: int, when: float) -> None:
+    """When the running clock runs out (``when``, a ``time.time()``), the host rules on it
+    (:meth:`TableHost.time_out`); while the store refuses the ruling, it tries
     again every second (nothing is stored, and the game waits)."""
     TABLE.set(live.id)  # this task's lines are about the table (fanfold.server.logs)
     await asyncio.sleep(max(0.0, when - time.time()) + 0.05)
     while True:
         try:
-            await hub.time_out(live, version)
+            await host.time_out(live, version)
         except StorageError:
             await asyncio.sleep(1.0)
             continue

@@ -1,0 +1,315 @@
+"""Opening tables: :class:`Opening`.
+
+A table opens with the seats its creator asked for (:meth:`Opening.create`: the creator's
+own, a hot-seat's, a friend's with an invitation, one open to anyone from the lobby, or a
+bot's), or with seats decided already (:meth:`Opening.open`: the rematch of a finished table,
+:mod:`fanfold.server.hub.rematch`). Its rows are stored before it plays; one opened from a
+record or a chosen position is refused while it copies a rated game still being played
+(:mod:`fanfold.server.hub.records`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+
+from fanfold.core.config import GameConfig, JSONObject, JSONValue
+from fanfold.core.errors import ConfigError
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import AnyGame
+from fanfold.play.analysis import analyses_for
+from fanfold.play.setup import choose_seed, new_table
+from fanfold.play.table import HUMAN
+from fanfold.server.budget import BotBudget
+from fanfold.server.clocks import CLOCK, CONTROL, DEFAULT_SPEED, control_for, new_clocks
+from fanfold.server.hub.basics import (
+    FRIEND,
+    HOTSEAT,
+    OPEN,
+    YOU,
+    bot_text,
+    seats_for,
+    settled,
+    stored_options,
+)
+from fanfold.server.hub.host import TableHost
+from fanfold.server.hub.records import copies_running_rated, replay
+from fanfold.server.hub.residency import Residency
+from fanfold.server.hub.turns import play_on
+from fanfold.server.live import (
+    Created,
+    ForbiddenError,
+    LiveTable,
+    storage_failure,
+)
+from fanfold.server.logs import TABLE
+from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
+from fanfold.server.ratings import LEVELS, RATED, check_rated
+from fanfold.server.store import Store, token_hash
+
+log = logging.getLogger(__name__)
+
+
+class Opening:
+    """New tables of ``store``, kept in memory (``residency``) and started through ``host``.
+
+    Args:
+        budget: the server's limits, within which every bot plays.
+        owner: the tables this process owns, when several processes serve one PostgreSQL
+            store; ``None``: this process is the only one.
+        server_name: this process's name in the router's configuration, which ends the id
+            of every table it opens (:func:`~fanfold.server.ownership.table_id_for`).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        residency: Residency,
+        budget: BotBudget,
+        owner: Ownership | None,
+        server_name: str | None,
+        host: TableHost,
+    ) -> None:
+        self.store = store
+        self.residency = residency
+        self.budget = budget
+        self.owner = owner
+        self.server_name = server_name
+        self.host = host
+
+    async def create(
+        self,
+        game: AnyGame,
+        config: GameConfig,
+        seats: Sequence[str],
+        *,
+        seed: int | None = None,
+        start_position: str | None = None,
+        record: GameRecord | None = None,
+        options: Mapping[str, JSONValue] | None = None,
+        practice: bool = False,
+        listed: bool = False,
+        account: int | None = None,
+        rated: bool = False,
+        speed: str | None = None,
+    ) -> Created:
+        """Open a table. ``seats`` has one entry per seat: ``"you"``, ``"hotseat"``,
+        ``"friend"`` or an agent text (``"mcts"``, ``"random"``...). With ``record``, the
+        table starts as the record left the game (its actions replayed).
+
+        The deal's seed is the creator's ``seed`` when given, else a fresh one from the
+        operating system (:func:`~fanfold.play.setup.fresh_seed`); the bots get a stream of
+        their own, drawn apart from it and never stored. A deal or position the creator chose
+        (or a loaded record) is told to everyone at the table, and the game is not counted as
+        a fair one (``options["fair"]``), nor is a ``practice`` table, the only kind where a
+        game with hidden information allows undo.
+
+        ``account`` is the creator's account when signed in (the creator's seats are held
+        by it); a ``rated`` table is checked by :func:`fanfold.server.ratings.check_rated`.
+        ``speed`` names the table's time control (:mod:`fanfold.server.clocks`); a rated
+        table without one gets its game's default speed, unless it has a time limit per
+        decision.
+
+        Raises:
+            ConfigError, FanfoldError: a wrong seat count, an unknown agent, a bad position or
+                a record that does not replay; a rated table that cannot be one.
+        """
+        count = game.num_players(config)
+        if len(seats) != count:
+            raise ConfigError(f"{game.title} with this variant has {count} seats, not {len(seats)}")
+        table_options: JSONObject = dict(options or {})
+        if rated:  # ---- rated tables (fanfold.server.ratings)
+            levels = check_rated(
+                game,
+                seats,
+                account=account,
+                chosen=seed is not None or start_position is not None or record is not None,
+                practice=practice,
+            )
+            table_options[RATED] = True
+            table_options[LEVELS] = {str(seat): level for seat, level in levels.items()}
+        if speed is not None and table_options.get("time_limit"):
+            raise ConfigError("a table has a time limit per decision or a clock, not both")
+        if speed is None and rated and not table_options.get("time_limit"):
+            speed = DEFAULT_SPEED.get(game.name)
+        if speed is not None:
+            table_options[CONTROL] = control_for(speed)
+        account_ids: list[int | None] = []
+        open_seats = [n for n, wanted in enumerate(seats) if wanted.strip().lower() == OPEN]
+        if open_seats:
+            if not listed:
+                raise ConfigError("a seat open to anyone needs a table listed in the lobby")
+            table_options[OPEN] = list[JSONValue](open_seats)
+        creator = secrets.token_urlsafe(24)
+        creator_hash = token_hash(creator)
+        invites: dict[int, str] = {}
+        players: list[str] = []
+        hashes: list[str | None] = []
+        invite_hashes: list[str | None] = []
+        for number, wanted in enumerate(seats):
+            kind = wanted.strip().lower()
+            if kind in (YOU, HOTSEAT, HUMAN):
+                players.append(HUMAN)
+                hashes.append(creator_hash)
+                invite_hashes.append(None)
+                account_ids.append(account)
+            elif kind == OPEN:  # taken by whoever joins first (Seating.join)
+                players.append(HUMAN)
+                hashes.append(None)
+                invite_hashes.append(None)
+                account_ids.append(None)
+            elif kind == FRIEND:
+                invites[number] = secrets.token_urlsafe(18)
+                players.append(HUMAN)
+                hashes.append(None)
+                invite_hashes.append(token_hash(invites[number]))
+                account_ids.append(None)
+            else:
+                players.append(bot_text(self.budget, game, wanted))
+                hashes.append(None)
+                invite_hashes.append(None)
+                account_ids.append(None)
+        return await self.open(
+            game,
+            config,
+            players,
+            hashes,
+            invite_hashes,
+            creator_hash,
+            invites,
+            token=creator,
+            seed=seed,
+            start_position=start_position,
+            record=record,
+            options=table_options,
+            practice=practice,
+            listed=listed,
+            account_ids=account_ids,
+        )
+
+    async def open(
+        self,
+        game: AnyGame,
+        config: GameConfig,
+        players: Sequence[str],
+        hashes: list[str | None],
+        invite_hashes: list[str | None],
+        creator_hash: str | None,
+        invites: dict[int, str],
+        *,
+        token: str,
+        seed: int | None = None,
+        start_position: str | None = None,
+        record: GameRecord | None = None,
+        options: Mapping[str, JSONValue] | None = None,
+        practice: bool = False,
+        listed: bool = False,
+        account_ids: Sequence[int | None] = (),
+    ) -> Created:
+        """Open a table whose seats are already decided: each seat's player, the hash of the
+        token that holds it (or of the invitation that opens it), the creator's hash."""
+        chosen_seed = record.seed if record is not None else choose_seed(seed, game=game)
+        # Undo only where every person's seat is the creator's (solo, against bots, or
+        # hot-seat): it would take back another person's move otherwise. Where cards are
+        # hidden, an undo shows what was drawn and lets the bots choose again, so only a table
+        # opened for practice allows it there.
+        people = [held for held, player in zip(hashes, players, strict=True) if player == HUMAN]
+        solo = bool(people) and creator_hash is not None and set(people) == {creator_hash}
+        allow_undo = solo and (practice or not game.has_hidden_information)
+        rated = bool((options or {}).get(RATED))
+        allow_undo = allow_undo and not rated  # a rated game: never
+        table = new_table(
+            game,
+            config,
+            seats_for(game, players),
+            seed=chosen_seed,
+            start_position=record.start_position if record is not None else start_position,
+            allow_undo=allow_undo,
+        )
+        if record is not None:
+            replay(table, record.actions, record.ruling)
+        chosen = seed is not None or start_position is not None or record is not None
+        if chosen and not rated:
+            try:
+                copied = await asyncio.get_running_loop().run_in_executor(
+                    None, copies_running_rated, self.store, table
+                )
+            except Exception as error:
+                raise storage_failure("the table could not be checked", error) from None
+            if copied:
+                raise ForbiddenError(
+                    "this game is being played at a rated table: it can be loaded, "
+                    "replayed and analysed once it is over"
+                )
+        table_options: JSONObject = dict(options or {})
+        control = table_options.get(CONTROL)
+        if isinstance(control, dict):  # the clocks start with the first move
+            persons = [player == HUMAN for player in players]
+            table_options[CLOCK] = new_clocks(control, persons).to_json()
+        # A rated game is played unaided: no analysis (nor undo, above) at its table.
+        table_options["analysis"] = bool(analyses_for(game)) and solo and not rated
+        table_options["hotseat"] = creator_hash is not None and hashes.count(creator_hash) > 1
+        table_options["chosen_deal"] = chosen
+        table_options["practice"] = practice and game.has_hidden_information
+        table_options["listed"] = listed
+        table_options["fair"] = not chosen and not allow_undo
+        table_id = table_id_for(self.server_name)
+        TABLE.set(table_id)  # the rest of this request is about the new table (logs)
+        log.debug("table opened: %s for %d seats", game.id, len(players))
+        if self.owner is not None and not await self.owner.take(table_id, wait=0):
+            raise ElsewhereError("the new table could not be owned; try again")
+        # Stored in a thread, never on the event loop: on PostgreSQL a table's rows are a few
+        # round trips to the database, which would hold up every table of the process; not in
+        # the thread of the actions' writes (:attr:`writer`), whose commits would wait behind
+        # it. A request stopped meanwhile waits for the write to end.
+        try:
+            stored = asyncio.get_running_loop().run_in_executor(
+                None,
+                contextvars.copy_context().run,  # its log lines name the new table (logs)
+                functools.partial(
+                    self.store.create,
+                    table_id,
+                    game.id,
+                    table.config.to_json(),
+                    table.record.seed,
+                    table.record.start_position,
+                    players,
+                    hashes,
+                    allow_undo=table.allow_undo,
+                    options=stored_options(table, table_options),
+                    actions_done=[(played.seat, played.text) for played in table.played],
+                    version=table.version,
+                    invite_hashes=invite_hashes,
+                    creator_hash=creator_hash,
+                    listed=listed,
+                    outcome=table.outcome.to_json() if table.outcome is not None else None,
+                    account_ids=account_ids,
+                ),
+            )
+            await settled(stored)
+        except asyncio.CancelledError:
+            self.residency.disown_soon(table_id)  # not in memory: another process may take it
+            raise
+        except Exception as error:
+            self.residency.disown_soon(table_id)
+            raise storage_failure("the table could not be stored", error) from None
+        live = LiveTable(
+            table_id,
+            table,
+            hashes,
+            table_options,
+            invite_hashes,
+            creator_hash=creator_hash,
+            accounts=list(account_ids) or [None] * len(players),
+        )
+        self.residency.live[table_id] = live
+        await play_on(self.host, live)
+        return Created(table_id, token, invites)
+
+
+__all__ = ["Opening"]

@@ -1,0 +1,61 @@
+"""A table opened from a record or a chosen position: the record replayed
+(:func:`replay`), and the check that it copies no rated game still being played
+(:func:`copies_running_rated`), whose analysis it would give away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fanfold.core.config import JSONValue
+from fanfold.core.errors import RecordError
+from fanfold.core.records import GameRecord
+from fanfold.core.rulings import Ruling, RulingError
+from fanfold.play.table import Table
+from fanfold.server.store import Store
+
+
+def replay(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> None:
+    """Play a record's ``texts`` at ``table``, then its table-level ``ruling`` if any."""
+    for text in texts:
+        decider = table.decider
+        if decider is None:
+            raise RecordError("the record goes on after the game ended")
+        table.submit(decider, text)
+    if ruling is not None:
+        try:
+            table.rule(Ruling.from_json(ruling), agreed=True)
+        except RulingError as error:
+            raise RecordError(f"the record's ruling does not stand: {error}") from None
+
+
+def copies_running_rated(store: Store, table: Table) -> bool:
+    """Whether ``table`` (a table opened from a record or a chosen position, not stored yet)
+    copies a rated game that is still being played: its actions are a prefix of that game's
+    (at least one of them), from the same start, or its position is that game's position
+    now. Such a table would let a rated player ask the analysis for the running game. In the
+    store's thread: the running rated games are read from the store, so those of every
+    process count."""
+    record = table.record
+    position = table.game.format_position(table.state)
+    for running in store.running_rated(record.game):
+        if running.config != record.config or not running.actions:
+            continue
+        texts = tuple(text for _, text in running.actions)
+        same_deal = running.seed == record.seed or not table.game.has_hidden_information
+        if (
+            record.actions
+            and same_deal
+            and running.start_position == record.start_position
+            and texts[: len(record.actions)] == record.actions
+        ):
+            return True
+        now = GameRecord(
+            running.game, running.config, running.seed, texts, running.start_position
+        ).replay()
+        if table.game.format_position(now) == position:
+            return True
+    return False
+
+
+__all__ = ["copies_running_rated", "replay"]
