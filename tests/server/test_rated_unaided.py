@@ -149,20 +149,18 @@ def test_a_rated_table_stored_with_analysis_on_still_refuses_it(
 def test_a_copy_of_a_running_rated_game_is_refused_and_allowed_once_it_is_over(
     browsers: tuple[TestClient, TestClient, TestClient],
 ) -> None:
-    alice, _, carol = browsers
-    made = alice.post(
-        "/api/tables",
-        json={"game": "morris", "seats": ["you", "easy"], "rated": True},
-        headers=csrf(alice),
-    ).json()
-    table, token = made["table"], made["token"]
-    for _ in range(2):
-        message = _my_turn(alice, table, token, 0)
-        _play(alice, table, token, message["legal"][0], message["version"])
-    message = _my_turn(alice, table, token, 0)
+    alice, bob, carol = browsers
+    table, players = open_rated(alice, bob, "morris", ["you", "friend"], rated=True)
+    token = players[0][1]
+    # Three moves that end nothing (no line of three): the game goes on.
+    for version, (client, mine, move) in enumerate(
+        [(alice, token, "C1"), (bob, players[1][1], "T2"), (alice, token, "C3")]
+    ):
+        _play(client, table, mine, move, version)
     stored = alice.app.state.hub.store.load(table)  # type: ignore[attr-defined]
     played = [text for _, text in stored.actions]
-    assert len(played) >= 3
+    assert played == ["C1", "T2", "C3"]
+    assert stored.outcome is None
 
     def record(moves: list[str]) -> JSON:
         return GameRecord(stored.game, stored.config, 1, tuple(moves)).to_json()
@@ -194,7 +192,10 @@ def test_a_copy_of_a_running_rated_game_is_refused_and_allowed_once_it_is_over(
     assert answer.status_code == 200, answer.text
     # Once the game is over, its record loads.
     stored_copy = record(played)
-    _finish(alice, table, token)
+    resigned = alice.post(
+        f"/api/tables/{table}/end", json={"token": token, "ending": "resign"}, headers=csrf(alice)
+    )
+    assert resigned.status_code == 200, resigned.text
     answer = carol.post("/api/records", json={"record": stored_copy}, headers=csrf(carol))
     assert answer.status_code == 200, answer.text
     assert alice.get(f"/api/tables/{table}/record").status_code == 200
@@ -206,26 +207,3 @@ def _legal_after(texts: list[str]) -> list[str]:
     for text in texts:
         state = game.apply_text(state, text)
     return [game.action_text(action) for action in game.legal_actions(state)]
-
-
-def _finish(client: TestClient, table: str, token: str) -> None:
-    """Play the first legal move at every turn until the game ends."""
-    deadline = time.monotonic() + 300
-    while True:
-        message = look(client, table, token)
-        if message["outcome"] is not None:
-            return
-        assert time.monotonic() < deadline, "the game did not end"
-        if message["decider"] == 0 and message["legal"]:
-            answer = client.post(
-                f"/api/tables/{table}/act",
-                json={
-                    "token": token,
-                    "action": message["legal"][0],
-                    "version": message["version"],
-                },
-                headers=csrf(client),
-            )
-            assert answer.status_code in (200, 409), answer.text
-        else:
-            time.sleep(0.02)
