@@ -516,6 +516,10 @@ def stored_key(store: Store, name: str) -> str:
     return value
 
 
+#: The window of the tables a client opens, counted in the store (:meth:`Accounts.count_table`).
+TABLES_WINDOW = 60.0
+
+
 def _duration(seconds: float) -> str:
     """``seconds`` to wait, for a person: ``1 second``, ``40 seconds``, ``15 minutes``."""
     whole = max(1, math.ceil(seconds - 1e-9))
@@ -688,6 +692,31 @@ class Accounts:
             if wait is not None:
                 raise TooManyError(
                     f"too many accounts made from your address ({SIGN_UPS} an hour); wait "
+                    f"{_duration(wait)} and try again"
+                )
+            return _count(connection, key, now)
+
+    def count_table(self, client: str, limit: int, now: float | None = None) -> int:
+        """Count a table opened by ``client`` in the store, so that every server process
+        shares the count (the limit per process counts in memory too); returns its row's id.
+
+        Raises:
+            TooManyError: the client opened ``limit`` tables in the last minute (this one is
+                not counted).
+        """
+        now = time.time() if now is None else now
+        key = f"tables:{client}"[:120]
+        with self._counting, self.store.engine.begin() as connection:
+            _lock(connection, [key])
+            connection.execute(
+                sign_in_attempts.delete().where(
+                    sign_in_attempts.c.key == key, sign_in_attempts.c.at <= now - TABLES_WINDOW
+                )
+            )
+            wait = _wait_over(connection, key, limit, TABLES_WINDOW, now)
+            if wait is not None:
+                raise TooManyError(
+                    f"too many tables opened from your address ({limit} a minute); wait "
                     f"{_duration(wait)} and try again"
                 )
             return _count(connection, key, now)

@@ -53,6 +53,19 @@ async def signed_in(connection: HTTPConnection) -> Account | None:
     return await asyncio.to_thread(accounts_of(connection).account_of, token)
 
 
+async def count_new_table(connection: HTTPConnection) -> None:
+    """Count a table the request opens against its client's tables a minute in the store,
+    which every server process shares (the throttle's count in memory is one process's).
+
+    Raises:
+        TooManyError: the client opened its tables a minute already (nothing counted).
+    """
+    settings = connection.app.state.settings
+    client = client_address(connection.scope, trusted_networks(settings.trusted_proxies))
+    limit = settings.limits.tables_per_minute
+    await asyncio.to_thread(accounts_of(connection).count_table, client, limit)
+
+
 #: A route's signed-in account (``None`` for a guest), as a FastAPI dependency.
 AccountDep = Annotated[Account | None, Depends(signed_in)]
 

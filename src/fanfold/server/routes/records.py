@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from fanfold.core.config import JSONObject
@@ -17,6 +17,7 @@ from fanfold.server.live import BadRequestError, ForbiddenError
 from fanfold.server.protocol import LoadRecord, created_message, replay_frame
 from fanfold.server.ratings import running_rated
 from fanfold.server.routes import HubDep
+from fanfold.server.routes.accounts import count_new_table
 
 router = APIRouter(prefix="/api")
 
@@ -70,7 +71,7 @@ async def replay(
 
 
 @router.post("/records", response_model=protocol.Created, response_model_exclude_unset=True)
-async def load_record(body: LoadRecord, hub: HubDep) -> JSONObject:
+async def load_record(body: LoadRecord, request: Request, hub: HubDep) -> JSONObject:
     if (body.record is None) == (body.text is None):
         raise BadRequestError("send the record as 'record' (JSON) or 'text', one of them")
     try:
@@ -90,6 +91,7 @@ async def load_record(body: LoadRecord, hub: HubDep) -> JSONObject:
     config = game.config_from_json(record.config)
     count = game.num_players(config)
     seats = list(body.seats) or ["you"] * count
+    await count_new_table(request)  # every process's count of the client's tables
     created = await hub.create(
         game, config, seats, record=record, options={"variant": "loaded record"}
     )

@@ -32,7 +32,7 @@ from fanfold.server.protocol import (
 )
 from fanfold.server.ratings import running_rated
 from fanfold.server.routes import HubDep
-from fanfold.server.routes.accounts import AccountDep
+from fanfold.server.routes.accounts import AccountDep, count_new_table
 
 router = APIRouter(prefix="/api")
 
@@ -72,6 +72,7 @@ async def create(
     if body.seed is not None and body.deal is not None and body.seed != body.deal:
         raise BadRequestError("give a seed or a deal number, not both")
     seed = body.seed if body.seed is not None else body.deal
+    await count_new_table(request)  # every process's count of the client's tables
     options: JSONObject = {"variant": body.variant or game.presets()[0].name}
     if body.time_limit is not None:
         if not game.has_passive_action:
