@@ -1,5 +1,5 @@
 """HAProxy's configuration for a site, as ``fanfold deploy haproxy`` renders it
-(``docs/deploy.md``, "The site's HAProxy configuration").
+(``docs/proxy.md``, "The site's HAProxy configuration").
 
 * The rendered file for one, two and three processes passes ``haproxy -c``, and the shipped
   example (``deploy/haproxy-site.cfg``) is the render of the command the guide gives.

@@ -2,7 +2,7 @@
 ships (``fanfold/deploy_templates/``), so that an operator uses them as they are.
 
 * ``haproxy``: HAProxy's configuration in front of N ``fanfold serve`` processes on one
-  PostgreSQL store (``docs/deploy.md``, "The site's HAProxy configuration"): TLS on the HTTPS
+  PostgreSQL store (``docs/proxy.md``, "The site's HAProxy configuration"): TLS on the HTTPS
   port with a redirect from plain HTTP, the forwarded headers written by HAProxy alone, a log
   line with timings for each request, timeouts for pages and WebSockets, ``hard-stop-after``,
   ``/metrics`` refused to the public, counts per client (requests in 10 s, connections open)
