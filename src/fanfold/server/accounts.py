@@ -679,22 +679,10 @@ class Accounts:
             TooManyError: the client made :data:`SIGN_UPS` in the last
                 :data:`SIGN_UP_WINDOW` seconds (this one is not counted).
         """
-        now = time.time() if now is None else now
-        key = f"sign-up:{client}"[:120]
-        with self._counting, self.store.engine.begin() as connection:
-            _lock(connection, [key])
-            connection.execute(
-                sign_in_attempts.delete().where(
-                    sign_in_attempts.c.key == key, sign_in_attempts.c.at <= now - MEMORY
-                )
-            )
-            wait = _wait_over(connection, key, SIGN_UPS, SIGN_UP_WINDOW, now)
-            if wait is not None:
-                raise TooManyError(
-                    f"too many accounts made from your address ({SIGN_UPS} an hour); wait "
-                    f"{_duration(wait)} and try again"
-                )
-            return _count(connection, key, now)
+        refusal = f"too many accounts made from your address ({SIGN_UPS} an hour)"
+        return self._count_within(
+            f"sign-up:{client}", SIGN_UPS, SIGN_UP_WINDOW, MEMORY, refusal, now
+        )
 
     def count_table(self, client: str, limit: int, now: float | None = None) -> int:
         """Count a table opened by ``client`` in the store, so that every server process
@@ -704,21 +692,38 @@ class Accounts:
             TooManyError: the client opened ``limit`` tables in the last minute (this one is
                 not counted).
         """
+        refusal = f"too many tables opened from your address ({limit} a minute)"
+        return self._count_within(
+            f"tables:{client}", limit, TABLES_WINDOW, TABLES_WINDOW, refusal, now
+        )
+
+    def _count_within(
+        self,
+        key: str,
+        limit: int,
+        window: float,
+        keep: float,
+        refusal: str,
+        now: float | None,
+    ) -> int:
+        """Count one more for ``key`` in the store unless it has ``limit`` in the last
+        ``window`` seconds (its rows older than ``keep`` deleted first); returns the row's id.
+
+        Raises:
+            TooManyError: ``refusal`` and how long to wait (nothing counted).
+        """
         now = time.time() if now is None else now
-        key = f"tables:{client}"[:120]
+        key = key[:120]
         with self._counting, self.store.engine.begin() as connection:
             _lock(connection, [key])
             connection.execute(
                 sign_in_attempts.delete().where(
-                    sign_in_attempts.c.key == key, sign_in_attempts.c.at <= now - TABLES_WINDOW
+                    sign_in_attempts.c.key == key, sign_in_attempts.c.at <= now - keep
                 )
             )
-            wait = _wait_over(connection, key, limit, TABLES_WINDOW, now)
+            wait = _wait_over(connection, key, limit, window, now)
             if wait is not None:
-                raise TooManyError(
-                    f"too many tables opened from your address ({limit} a minute); wait "
-                    f"{_duration(wait)} and try again"
-                )
+                raise TooManyError(f"{refusal}; wait {_duration(wait)} and try again")
             return _count(connection, key, now)
 
     async def sign_in(self, name: str, password: str, client: str) -> tuple[Account, str]:

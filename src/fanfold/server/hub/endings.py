@@ -87,12 +87,7 @@ class Endings:
             raise RulingError(f"a table ends by {known}, not {ending!r}") from None
         async with self.residency.holding(table_id) as live:
             table = live.table
-            held = live.seats_of(token)
-            if not held:
-                raise ForbiddenError("this link holds no seat at this table")
-            acting = min(held) if seat is None else seat
-            if acting not in held:
-                raise ForbiddenError("this link does not hold that seat")
+            acting = _acting_seat(live, token, seat)
             if version is not None and version != table.version:
                 raise StaleVersionError(
                     f"the game has moved on (you saw version {version}, it is now "
@@ -217,12 +212,7 @@ class Endings:
         rated for those who stayed, the leaver ranked last among them at its end."""
         async with self.residency.holding(table_id) as live:
             table = live.table
-            held = live.seats_of(token)
-            if not held:
-                raise ForbiddenError("this link holds no seat at this table")
-            acting = min(held) if seat is None else seat
-            if acting not in held:
-                raise ForbiddenError("this link does not hold that seat")
+            acting = _acting_seat(live, token, seat)
             if table.is_over:
                 raise RulingError("the game is over already")
             sides = len(table.game.teams(table.config))
@@ -300,3 +290,18 @@ class Endings:
 
 
 __all__ = ["Endings"]
+
+
+def _acting_seat(live: LiveTable, token: str | None, seat: int | None) -> int:
+    """The seat ``token`` acts for at ``live``: ``seat``, or its first when none is named.
+
+    Raises:
+        ForbiddenError: the token holds no seat here, or not ``seat``.
+    """
+    held = live.seats_of(token)
+    if not held:
+        raise ForbiddenError("this link holds no seat at this table")
+    acting = min(held) if seat is None else seat
+    if acting not in held:
+        raise ForbiddenError("this link does not hold that seat")
+    return acting
