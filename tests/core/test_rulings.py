@@ -171,3 +171,41 @@ def test_a_claimed_win_goes_to_the_claimants_side_in_a_game_of_two_sides() -> No
     fantan = table_of("fantan", 3)
     with pytest.raises(RulingError, match="only in a game of two sides"):
         fantan.rule(Ruling(Ending.CLAIM, 0, 0))
+
+
+def test_a_time_out_is_a_draw_where_the_other_side_could_not_have_won() -> None:
+    """Morris: the side whose time runs out loses, unless the other side could not have won
+    by any legal sequence of moves from there (chess's time-out against insufficient
+    material); a record carrying that ruling replays to the same draw."""
+    from tests.games.morris.test_reach import NO_WIN_FOR_WHITE
+
+    table = table_of("morris")
+    for text in NO_WIN_FOR_WHITE:
+        decider = table.decider
+        assert decider is not None
+        table.submit(decider, text)
+    assert table.decider == 1
+    table.rule(Ruling(Ending.TIMEOUT, 1, len(NO_WIN_FOR_WHITE)))
+    outcome = table.outcome
+    assert outcome is not None
+    assert outcome.termination is Termination.TIME_FORFEIT
+    assert outcome.returns == (0.0, 0.0)
+    assert outcome.reason.startswith("Black ran out of time, but the other side could not")
+    record = table.finish()
+    assert record.outcome is not None
+    assert record.outcome["returns"] == [0.0, 0.0]
+    again = GameRecord.loads(record.dumps())
+    assert again.ruling == record.ruling
+    assert len(again.states()) == len(NO_WIN_FOR_WHITE) + 1
+
+    # One move earlier White could still win: White's time-out there loses as always.
+    earlier = table_of("morris")
+    for text in NO_WIN_FOR_WHITE[:-1]:
+        decider = earlier.decider
+        assert decider is not None
+        earlier.submit(decider, text)
+    earlier.rule(Ruling(Ending.TIMEOUT, 0, len(NO_WIN_FOR_WHITE) - 1))
+    lost = earlier.outcome
+    assert lost is not None
+    assert lost.returns == (-1.0, 1.0)
+    assert lost.reason == "White ran out of time."

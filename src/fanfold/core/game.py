@@ -347,6 +347,15 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         del state
         return None
 
+    def can_still_win(self, state: StateT, seat: int) -> bool:
+        """Whether ``seat``'s side could still win by some legal sequence of actions from
+        ``state``, every seat playing any legal action (the other side helping). A table whose
+        clock runs out draws instead of losing where the other side could not (chess's
+        time-out against insufficient material; :mod:`fanfold.core.rulings`). The default
+        says yes: games override it where the rules make it false in some positions."""
+        del state, seat
+        return True
+
     #: True when :meth:`passive_action` answers in every position where someone decides.
     has_passive_action: ClassVar[bool] = False
     #: True when the rules have drawn games, so that the sides may agree to a draw too

@@ -16,7 +16,9 @@ Who may ask for which ending (:func:`check_ruling`):
 * **abort**: before every side has played an action; no result (every return 0), never
   rated.
 * **timeout**: the seat's clock ran out (a front end keeps the clocks: the play server's
-  time controls), in a game of one or two sides; its side loses.
+  time controls), in a game of one or two sides; its side loses, unless the other side could
+  not have won by any legal sequence of actions (:meth:`Game.can_still_win`): then every
+  return is 0, a draw.
 * **claim**: a seat of a game of two sides claims the win because the other side left the
   game (a front end decides when a side has left: the play server, once none of its people has
   had a connection for a while); the claimant's side wins, the other loses.
@@ -154,9 +156,19 @@ def ruled_outcome(game: AnyGame, state: Any, ruling: Ruling) -> Outcome:
     if ruling.ending is Ending.TIMEOUT:
         teams = game.teams(config)
         losers = teams[_team_of(teams, ruling.seat)]
-        returns = tuple(-1.0 if seat in losers else 1.0 for seat in range(count))
         if count == 1:
-            returns = (game.traits.returns[0],)
+            return Outcome(
+                f"{name} ran out of time.", (game.traits.returns[0],), termination=termination
+            )
+        others = [seat for seat in range(count) if seat not in losers]
+        if not any(game.can_still_win(state, seat) for seat in others):
+            return Outcome(
+                f"{name} ran out of time, but the other side could not have won by any "
+                "sequence of moves: a draw.",
+                (0.0,) * count,
+                termination=termination,
+            )
+        returns = tuple(-1.0 if seat in losers else 1.0 for seat in range(count))
         return Outcome(f"{name} ran out of time.", returns, termination=termination)
     if ruling.ending is Ending.RESIGN:
         if count == 1:

@@ -158,6 +158,9 @@ class Table:
         self.played: list[Played] = []
         #: A table-level ending (resign, agreed draw, abort) that ended the game, if any.
         self.ruling: Ruling | None = None
+        #: The outcome :attr:`ruling` gives, worked out once (a time-out asks the game
+        #: whether the other side could still have won, a search).
+        self._ruled: Outcome | None = None
         self._past: list[_Snapshot] = []
         self._told: dict[tuple[int, int | None], tuple[Played, Told | None]] = {}
         restrictions = tuple(seat.forbidden for seat in self.seats)
@@ -178,7 +181,9 @@ class Table:
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
         if self.ruling is not None:
-            return ruled_outcome(self.game, self.state, self.ruling)
+            if self._ruled is None:
+                self._ruled = ruled_outcome(self.game, self.state, self.ruling)
+            return self._ruled
         return self.game.outcome(self.state)
 
     @property
@@ -342,6 +347,7 @@ class Table:
         movers = [played.seat for played in self.played]
         check_ruling(self.game, self.state, ruling, movers, offered=offered, agreed=agreed)
         self.ruling = ruling
+        self._ruled = None
         self.version += 1
 
     def unrule(self) -> None:
@@ -349,6 +355,7 @@ class Table:
         keep it); the version goes back with it."""
         if self.ruling is not None:
             self.ruling = None
+            self._ruled = None
             self.version -= 1
 
     def undo(self) -> bool:

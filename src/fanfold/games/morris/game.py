@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from fanfold.core.config import GameConfig
 from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
-from fanfold.games.morris import actions, choices, notation, rules, words
+from fanfold.games.morris import actions, choices, notation, reach, rules, words
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SHAPE_NAMES, SIDE_NAMES
 from fanfold.games.morris.config import PRESETS, MorrisConfig
@@ -61,6 +61,9 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
 
     def apply_legal(self, state: MorrisState, action: MorrisAction) -> MorrisState:
         return rules.apply(state, action)
+
+    def can_still_win(self, state: MorrisState, seat: int) -> bool:
+        return reach.can_still_win(state, seat)
 
     # ------------------------------------------------------------------ notation
     def parse_action(self, text: str) -> MorrisAction:
