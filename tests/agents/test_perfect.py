@@ -153,8 +153,9 @@ def test_prefers_a_draw_by_repetition_to_a_loss(
 
 
 def test_prepare_says_when_the_table_must_be_solved_first(
-    tmp_path: Path, tables: dict[Adjacency, MorrisTable]
+    tmp_path: Path, tables: dict[Adjacency, MorrisTable], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(solver, "PACKAGED_DIR", tmp_path / "none")  # no packaged tables
     config = MorrisConfig()
     said: list[str] = []
     fresh = tmp_path / "fresh"

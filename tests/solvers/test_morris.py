@@ -439,6 +439,7 @@ def test_load_rebuilds_a_corrupt_cache_with_a_message(
         return tables[adjacency]
 
     monkeypatch.setattr(solver, "build_table", fake_build)
+    monkeypatch.setattr(solver, "PACKAGED_DIR", tmp_path / "none")  # no packaged table
     path = solver.cache_path(Adjacency.GEOMETRIC, tmp_path)
     path.write_bytes(b"\x00" * 100)
     messages: list[str] = []

@@ -103,12 +103,12 @@ class PerfectAgent(Agent[MorrisView, MorrisAction]):
         )
 
     def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
-        from fanfold.solvers.morris import cache_path, load_table
+        from fanfold.solvers.morris import load_table, stored_path
 
         if not isinstance(config, MorrisConfig):
             raise TypeError(f"the perfect agent plays Fano330-R-Morris, not {config!r}")
 
-        if not cache_path(config.adjacency, self.cache_dir).exists():
+        if stored_path(config.adjacency, self.cache_dir) is None:
             say(
                 "The perfect player is solving Fano330-R-Morris "
                 f"({config.adjacency.value} adjacency): first use only, a few seconds..."

@@ -186,7 +186,7 @@ def _report_start(
             "seconds": round(seconds, 3),
             "solve_seconds": round(table.build_seconds, 3),
             "from_cache": not built,
-            "cache": str(cache_path(config.adjacency)),
+            "cache": str(table.source or cache_path(config.adjacency)),
         }
         console.print_json(json.dumps(data))
         return
@@ -198,7 +198,7 @@ def _report_start(
     for line in lines:
         console.print(line, markup=False)
     console.print(_counts_table(counts))
-    source = "solved" if built else f"loaded from {cache_path(config.adjacency)}"
+    source = "solved" if built else f"loaded from {table.source or cache_path(config.adjacency)}"
     console.print(
         f"Time: {seconds:.2f} s ({source}; solving takes {table.build_seconds:.2f} s)",
         markup=False,

@@ -424,7 +424,7 @@ def _review_morris(
     states = record.states()
     config = states[0].config
     if table is None:
-        if message is not None and not morris_solver.cache_path(config.adjacency).exists():
+        if message is not None and morris_solver.stored_path(config.adjacency) is None:
             message(
                 f"Solving {game.title} ({config.adjacency.value} adjacency) for the review: "
                 "first use only, a few seconds..."

@@ -14,11 +14,15 @@ each decision; the pool sends a table's decisions to the worker that had its las
 that worker is free.
 
 Fairness: each table has one decision at a time (the hub plays its bots in turn), and when
-more tables wait than there are free workers the pool starts the decision of the table that
-has used the least thinking time (start-time fair queuing: a table's tag grows by the seconds
-its decisions took), so a table whose bots think at the server's cap waits behind tables
-whose bots answer at once, never the other way round; a decision waits at most for one
-running decision to end.
+more decisions wait than there are free workers the pool starts the decision of the client
+that has used the least thinking time (start-time fair queuing: a client's tag grows by the
+seconds its decisions took), so a client whose bots think at the server's cap waits behind
+clients whose bots answer at once, never the other way round. A client is whoever opened the
+tables (an account, or one address: :attr:`Decision`'s caller names it); one with thirty
+tables counts once, and holds at most :attr:`BotPool.client_share` workers at once, so its
+tables cannot fill the pool while another client's table waits. Decisions also come in
+:class:`Priority` classes: a waiting live decision (a game being played) always starts before
+a review's, and a review's before background work.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import copyreg
 import dataclasses
+import enum
 import heapq
 import io
 import itertools
@@ -45,7 +50,8 @@ from multiprocessing.reduction import ForkingPickler
 from typing import Any, ParamSpec, TypeVar
 
 from fanfold.agents.base import AnyAgent, parse_agent
-from fanfold.agents.strategy import LEVELS, compiled, has_compiled_code
+from fanfold.agents.levels import level_agent
+from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import get_game
 from fanfold.server.logs import about, configure_from_environment
 
@@ -55,6 +61,17 @@ log = logging.getLogger(__name__)
 NICENESS = 10
 #: Agents a worker keeps (the most recently used).
 CACHE = 64
+
+
+class Priority(enum.IntEnum):
+    """Which waiting decisions start first: lower first, whatever their clients' tags."""
+
+    #: A bot's move in a game being played.
+    LIVE = 0
+    #: An engine review of a finished game.
+    REVIEW = 1
+    #: Work nobody waits for (measurements, warming a cache).
+    BACKGROUND = 2
 
 
 @dataclass(frozen=True)
@@ -127,7 +144,7 @@ def decide(decision: Decision) -> Any:
     with about(decision.table):
         agent = _agent(decision, decision.agent)
         if not _ready(agent, decision):
-            fallback = LEVELS[agent.game.name][compiled.FALLBACK_LEVEL]
+            fallback = level_agent(agent.game, compiled.FALLBACK_LEVEL)
             log.info("seat %d's bot plays %s until it is compiled", decision.seat, fallback)
             agent = _agent(decision, fallback)
         return agent.choose(decision.view, list(decision.legal))
@@ -343,14 +360,34 @@ class WorkerProcess(Executor):
         self._break("the bot worker process was stopped")
 
 
+def default_client_share(workers: int) -> int:
+    """The most workers one client holds at once by default: half the pool (at least one),
+    so that with two or more workers another client's table always finds one soon."""
+    return max(1, workers // 2)
+
+
+@dataclass(order=True)
+class _Waiter:
+    """A decision waiting for a worker, ordered by priority, then tag, then arrival."""
+
+    priority: int
+    tag: float
+    order: int
+    table: str = dataclasses.field(compare=False)
+    client: str = dataclasses.field(compare=False)
+    future: asyncio.Future[tuple[int, float]] = dataclasses.field(compare=False)
+
+
 class BotPool:
-    """``workers`` workers where bots think, shared fairly by the tables (see the module).
+    """``workers`` workers where bots think, shared fairly by the clients (see the module).
 
     Args:
         workers: how many decisions may run at once.
         processes: think in worker processes (``fanfold serve``); otherwise in threads.
         warm: run where the bots think before the first decision: in every worker process,
             or once in a worker thread (e.g. loading the compiled kernels).
+        client_share: the most workers one client's decisions hold at once (default
+            :func:`default_client_share`).
     """
 
     def __init__(
@@ -359,18 +396,28 @@ class BotPool:
         *,
         processes: bool = False,
         warm: Callable[[], object] | None = None,
+        client_share: int | None = None,
     ) -> None:
         if workers < 1:
             raise ValueError(f"the bot pool needs at least one worker, not {workers}")
+        share = default_client_share(workers) if client_share is None else client_share
+        if not 1 <= share <= workers:
+            raise ValueError(
+                f"one client's share of the bot pool is 1 to {workers} workers, not {share}"
+            )
         self.processes = processes
         self.warm = warm
+        self.client_share = share
         self.executors: list[Executor] = [self._executor(n) for n in range(workers)]
         self._free: list[int] = list(range(workers))
-        self._waiting: list[tuple[float, int, str, asyncio.Future[tuple[int, float]]]] = []
+        self._waiting: list[_Waiter] = []
         self._finish: dict[str, float] = {}
+        self._running: dict[str, int] = {}
         self._clock = 0.0
         self._order = itertools.count()
         self._last: dict[str, int] = {}
+        #: Told how long each decision waited for a worker, in seconds (the metrics).
+        self.waited: Callable[[float], object] | None = None
 
     def _executor(self, number: int) -> Executor:
         if self.processes:
@@ -411,11 +458,24 @@ class BotPool:
         """How many workers are deciding now."""
         return len(self.executors) - len(self._free)
 
-    async def decide(self, decision: Decision) -> Any:
-        """The agent's choice, computed in a worker once the table's turn in the pool comes."""
-        slot, tag = await self._acquire(decision.table)
+    @property
+    def waiting(self) -> int:
+        """How many decisions wait for a worker now."""
+        return sum(not waiter.future.done() for waiter in self._waiting)
+
+    async def decide(
+        self, decision: Decision, *, client: str | None = None, priority: Priority = Priority.LIVE
+    ) -> Any:
+        """The agent's choice, computed in a worker once the turn of ``client`` (who opened
+        the table; ``None``: the table counts as a client of its own) comes in the pool, at
+        ``priority``."""
+        who = client if client is not None else f"table:{decision.table}"
+        asked = time.monotonic()
+        slot, tag = await self._acquire(decision.table, who, int(priority))
         loop = asyncio.get_running_loop()
         began = time.monotonic()
+        if self.waited is not None:
+            self.waited(began - asked)
         executor = self.executors[slot]
         try:
             try:
@@ -425,12 +485,12 @@ class BotPool:
                 executor = self.executors[slot]
                 future = executor.submit(decide, decision)
         except BaseException:
-            self._release(slot, decision.table, tag, 0.0)
+            self._release(slot, who, tag, 0.0)
             raise
 
         def done(_: Future[Any]) -> None:
             used = time.monotonic() - began
-            loop.call_soon_threadsafe(self._release, slot, decision.table, tag, used)
+            loop.call_soon_threadsafe(self._release, slot, who, tag, used)
 
         # The worker is handed back when the work ends, not when the table stops waiting for
         # it (an undo, a shutdown): a table cannot hold more than one worker by cancelling.
@@ -451,38 +511,57 @@ class BotPool:
             self.executors[slot] = self._executor(slot)
             broken.shutdown(wait=False, cancel_futures=True)
 
-    async def _acquire(self, table: str) -> tuple[int, float]:
-        tag = max(self._clock, self._finish.get(table, 0.0))
-        if self._free and not self._waiting:
+    async def _acquire(self, table: str, client: str, priority: int) -> tuple[int, float]:
+        tag = max(self._clock, self._finish.get(client, 0.0))
+        if self._free and not self._waiting and self._running.get(client, 0) < self.client_share:
             self._clock = tag
-            return self._pick(table), tag
-        waiting: asyncio.Future[tuple[int, float]] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (tag, next(self._order), table, waiting))
+            return self._take(table, client), tag
+        future: asyncio.Future[tuple[int, float]] = asyncio.get_running_loop().create_future()
+        heapq.heappush(
+            self._waiting,
+            _Waiter(priority, tag, next(self._order), table, client, future),
+        )
+        self._start_waiting()  # a free worker another client may use at once
         try:
-            return await waiting
+            return await future
         except asyncio.CancelledError:
-            if waiting.done() and not waiting.cancelled():  # given a worker as it was cancelled
-                slot, given = waiting.result()
-                self._release(slot, table, given, 0.0)
+            if future.done() and not future.cancelled():  # given a worker as it was cancelled
+                slot, given = future.result()
+                self._release(slot, client, given, 0.0)
             raise
 
-    def _pick(self, table: str) -> int:
+    def _take(self, table: str, client: str) -> int:
         last = self._last.get(table)
         slot = last if last in self._free else self._free[0]
         self._free.remove(slot)
         self._last[table] = slot
+        self._running[client] = self._running.get(client, 0) + 1
         return slot
 
-    def _release(self, slot: int, table: str, tag: float, used: float) -> None:
-        self._finish[table] = max(self._finish.get(table, 0.0), tag + used)
-        self._free.append(slot)
+    def _start_waiting(self) -> None:
+        """Give free workers to the waiting decisions, first by priority, then by their
+        clients' tags, skipping a client that holds its whole share already."""
+        held: list[_Waiter] = []
         while self._free and self._waiting:
-            tag, _, waiter, waiting = heapq.heappop(self._waiting)
-            if waiting.done():
+            waiter = heapq.heappop(self._waiting)
+            if waiter.future.done():
                 continue  # its table stopped waiting
-            self._clock = max(self._clock, tag)
-            waiting.set_result((self._pick(waiter), tag))
-        if len(self._finish) > 4 * len(self.executors):  # forget tables with no credit left
+            if self._running.get(waiter.client, 0) >= self.client_share:
+                held.append(waiter)
+                continue
+            self._clock = max(self._clock, waiter.tag)
+            waiter.future.set_result((self._take(waiter.table, waiter.client), waiter.tag))
+        for waiter in held:
+            heapq.heappush(self._waiting, waiter)
+
+    def _release(self, slot: int, client: str, tag: float, used: float) -> None:
+        self._finish[client] = max(self._finish.get(client, 0.0), tag + used)
+        self._running[client] -= 1
+        if not self._running[client]:
+            del self._running[client]
+        self._free.append(slot)
+        self._start_waiting()
+        if len(self._finish) > 4 * len(self.executors):  # forget clients with no credit left
             for name in [name for name, end in self._finish.items() if end <= self._clock]:
                 del self._finish[name]
         if len(self._last) > 64 * len(self.executors):
@@ -502,7 +581,9 @@ __all__ = [
     "NICENESS",
     "BotPool",
     "Decision",
+    "Priority",
     "WorkerProcess",
     "decide",
     "decision_for",
+    "default_client_share",
 ]

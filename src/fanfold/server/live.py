@@ -99,6 +99,9 @@ class LiveTable:
     creator_hash: str | None = field(default=None, repr=False)
     #: The account holding each seat (``None``: a guest, a bot, or nobody yet).
     accounts: list[int | None] = field(default_factory=list)
+    #: Who opened the table, for the bot pool's shares (:meth:`bot_client`): kept in memory
+    #: only, never stored nor sent (a guest's is its address).
+    client: str | None = field(default=None, repr=False)
     #: When a connection last held each seat (``time.monotonic()``); see :meth:`is_gone`.
     seen: dict[int, float] = field(default_factory=dict)
     #: When the table came into memory.
@@ -132,6 +135,20 @@ class LiveTable:
         if self._config_json is None:
             self._config_json = self.table.config.to_json()
         return dict(self._config_json)
+
+    def bot_client(self) -> str | None:
+        """The client whose share of the bot pool this table's bots use
+        (:class:`fanfold.server.bots.BotPool`): who opened it, else the first account at it
+        (a table read back from the store), else its creator's token, else nobody (the
+        table counts on its own)."""
+        if self.client is not None:
+            return self.client
+        account = next((number for number in self.accounts if number is not None), None)
+        if account is not None:
+            return f"account:{account}"
+        if self.creator_hash is not None:
+            return f"creator:{self.creator_hash}"
+        return None
 
     def is_idle(self) -> bool:
         """Nobody watches, no bot thinks or plays on, no timer runs and nothing holds the

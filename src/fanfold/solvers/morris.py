@@ -36,23 +36,29 @@ How it works:
   the repetition rule makes a draw. :func:`rank_actions` therefore checks each move against the
   game's history through the rules engine.
 
-Tables are cached on disk (see :func:`load_table`) so that play loads them in a fraction of a
-second. Rules text: ``seeds/002``; readings: ``rules/morris-notes.md``.
+Tables are stored on disk (see :func:`load_table`) so that play loads them in a fraction of a
+second: the package carries every variant's table, built when it is installed (``setup.py``,
+:func:`package_tables`, the folder :data:`PACKAGED_DIR`), and a table it lacks is solved on first
+use and cached in the user's cache folder. Rules text: ``seeds/002``; readings:
+``rules/morris-notes.md``.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import enum
+import hashlib
 import io
 import itertools
 import json
+import logging
 import os
 import time
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -72,10 +78,19 @@ from fanfold.games.morris.board import (
 )
 from fanfold.games.morris.rules import losing_line
 
-#: Version of the table format and of the solver's results; a cache of another version is rebuilt.
+#: Version of the table format and of the solver's results; a cache of another version is rebuilt
+#: and a packaged table of another version is not used. Raise it whenever the solver's results or
+#: the file's layout change: it is what makes an installation's packaged tables current.
 FORMAT_VERSION = 1
 #: Environment variable that overrides the cache directory.
 CACHE_ENV = "FANFOLD_CACHE_DIR"
+#: The solved tables the package carries (``fanfold/_solved/``, built by ``setup.py``).
+PACKAGED_DIR = Path(__file__).resolve().parents[1] / "_solved"
+#: Set to 1 to neither build (``setup.py``) nor use the packaged tables: a table is then read
+#: from the user cache, or solved on first use, as without them.
+NO_PACKAGED_TABLES = "FANFOLD_NO_PACKAGED_TABLES"
+
+_LOG = logging.getLogger(__name__)
 
 BASE = 17
 _PIECES_ON_FULL_BOARD = len(PIECES) * PIECES_PER_SHAPE
@@ -598,6 +613,8 @@ class MorrisTable:
         distances: per position, plies to the end under perfect play (0 for draws).
         reachable: per position, whether it arises in some game from the empty board.
         build_seconds: how long the solve took.
+        source: the file the table was read from (packaged or cached); ``None`` when it was
+            solved in this process.
     """
 
     adjacency: Adjacency
@@ -605,6 +622,7 @@ class MorrisTable:
     distances: NDArray[np.uint16]
     reachable: BoolArray
     build_seconds: float = 0.0
+    source: Path | None = field(default=None, compare=False)
 
     @property
     def size(self) -> int:
@@ -751,7 +769,7 @@ def inconsistent_positions(table: MorrisTable) -> Int64Array:
 
 
 class CacheError(Exception):
-    """A cache file that cannot be used (missing, truncated, corrupt or of another version)."""
+    """A table file that cannot be used (missing, truncated, corrupt or of another version)."""
 
 
 def default_cache_dir() -> Path:
@@ -763,10 +781,25 @@ def default_cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "fanfold"
 
 
+def table_name(adjacency: Adjacency) -> str:
+    """The file name of a variant's table, keyed by the variant and :data:`FORMAT_VERSION`."""
+    return f"morris-{adjacency.value}-v{FORMAT_VERSION}.npz"
+
+
 def cache_path(adjacency: Adjacency, cache_dir: Path | None = None) -> Path:
     """Where the table of a variant is cached."""
     directory = cache_dir if cache_dir is not None else default_cache_dir()
-    return directory / f"morris-{adjacency.value}-v{FORMAT_VERSION}.npz"
+    return directory / table_name(adjacency)
+
+
+def packaged_tables_enabled() -> bool:
+    """Whether the packaged tables may be used (:data:`NO_PACKAGED_TABLES` is not set)."""
+    return os.environ.get(NO_PACKAGED_TABLES, "") in ("", "0")
+
+
+def packaged_path(adjacency: Adjacency, directory: Path | None = None) -> Path:
+    """Where the package carries the table of a variant (in :data:`PACKAGED_DIR` by default)."""
+    return (directory if directory is not None else PACKAGED_DIR) / table_name(adjacency)
 
 
 def _checksum(*arrays: NDArray[Any]) -> int:
@@ -776,8 +809,20 @@ def _checksum(*arrays: NDArray[Any]) -> int:
     return crc
 
 
+def _sha256(*arrays: NDArray[Any]) -> str:
+    """SHA-256 of the arrays' bytes, one after the other (hex)."""
+    digest = hashlib.sha256()
+    for array in arrays:
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()
+
+
 def save_table(table: MorrisTable, path: Path) -> None:
-    """Write a table to ``path`` (atomically: a partial write never replaces a good file)."""
+    """Write a table to ``path`` (atomically: a partial write never replaces a good file).
+
+    The header holds the format version, the game, the variant, the number of positions, and a
+    CRC-32 and a SHA-256 of the stored arrays (results, distances, packed reachability).
+    """
     reachable = np.packbits(table.reachable)
     meta = {
         "format": FORMAT_VERSION,
@@ -786,6 +831,7 @@ def save_table(table: MorrisTable, path: Path) -> None:
         "positions": table.size,
         "build_seconds": table.build_seconds,
         "checksum": _checksum(table.results, table.distances, reachable),
+        "sha256": _sha256(table.results, table.distances, reachable),
     }
     buffer = io.BytesIO()
     np.savez_compressed(
@@ -805,8 +851,14 @@ def save_table(table: MorrisTable, path: Path) -> None:
             temporary.unlink()
 
 
-def read_table(path: Path, adjacency: Adjacency) -> MorrisTable:
-    """Read and validate a cached table.
+def read_table(path: Path, adjacency: Adjacency, *, require_sha256: bool = False) -> MorrisTable:
+    """Read and validate a stored table.
+
+    Args:
+        path: the file.
+        adjacency: the variant it must hold.
+        require_sha256: refuse a file whose header has no SHA-256 (one written before the
+            header had it: a packaged table always has it). A SHA-256 present is always checked.
 
     Raises:
         CacheError: the file is missing, unreadable, of another version or variant, or its
@@ -842,6 +894,10 @@ def read_table(path: Path, adjacency: Adjacency) -> MorrisTable:
         raise CacheError(f"{path} has arrays of the wrong type or size")
     if meta.get("checksum") != _checksum(results, distances, packed):
         raise CacheError(f"{path} fails its checksum")
+    if ("sha256" in meta or require_sha256) and meta.get("sha256") != _sha256(
+        results, distances, packed
+    ):
+        raise CacheError(f"{path} fails its SHA-256 check (or has none)")
     if not bool(np.all((results >= -1) & (results <= 1))):
         raise CacheError(f"{path} holds results other than win, loss and draw")
     reachable = np.unpackbits(packed, count=size).astype(np.bool_)
@@ -851,11 +907,48 @@ def read_table(path: Path, adjacency: Adjacency) -> MorrisTable:
         distances,
         reachable,
         float(meta.get("build_seconds", 0.0)),
+        path,
     )
 
 
 MessageFn = Callable[[str], None]
 _LOADED: dict[tuple[Adjacency, Path], MorrisTable] = {}
+#: Packaged files found unusable in this process (warned about once, then passed over).
+_REJECTED: set[Path] = set()
+
+
+def _packaged_table(adjacency: Adjacency) -> MorrisTable | None:
+    """The packaged table of a variant, or ``None`` when the package lacks a usable one (a file
+    that fails its checks is logged as a warning once, then passed over)."""
+    if not packaged_tables_enabled():
+        return None
+    path = packaged_path(adjacency)
+    key = (adjacency, path)
+    if key in _LOADED:
+        return _LOADED[key]
+    if path in _REJECTED or not path.exists():
+        return None
+    try:
+        table = read_table(path, adjacency, require_sha256=True)
+    except CacheError as error:
+        _REJECTED.add(path)
+        _LOG.warning("the packaged Morris table is unusable and is ignored: %s", error)
+        return None
+    _LOADED[key] = table
+    return table
+
+
+def stored_path(adjacency: Adjacency, cache_dir: Path | None = None) -> Path | None:
+    """The file :func:`load_table` would read the variant's table from: the packaged table when
+    the package carries it, else the cache file when there is one, else ``None`` (the table
+    would be solved first: a slow first use worth announcing). Only looks for the files; the
+    checks are made when one is read."""
+    if packaged_tables_enabled():
+        packaged = packaged_path(adjacency)
+        if packaged not in _REJECTED and packaged.exists():
+            return packaged
+    cached = cache_path(adjacency, cache_dir)
+    return cached if cached.exists() else None
 
 
 def load_table(
@@ -865,8 +958,14 @@ def load_table(
     progress: ProgressFn = _no_progress,
     message: MessageFn | None = None,
     use_cache: bool = True,
+    packaged: bool = True,
 ) -> MorrisTable:
-    """The table of a variant: from memory, else from the cache, else solved and cached.
+    """The table of a variant: from memory, else the package's, else the cache's, else solved
+    and cached.
+
+    The packaged table (:data:`PACKAGED_DIR`, built when the package is installed) is read
+    first: a file that fails its checks (or :data:`NO_PACKAGED_TABLES` set) leaves the cache
+    and the solver to serve, as without one.
 
     Args:
         adjacency: the variant.
@@ -874,10 +973,14 @@ def load_table(
         progress: progress callback while solving.
         message: told when a cache file is unusable and is rebuilt, or cannot be written.
         use_cache: False to solve afresh (the result still replaces the cached file).
+        packaged: False to pass over the packaged table.
     """
     path = cache_path(adjacency, cache_dir)
     key = (adjacency, path)
     if use_cache:
+        found = _packaged_table(adjacency) if packaged else None
+        if found is not None:
+            return found
         if key in _LOADED:
             return _LOADED[key]
         if path.exists():
@@ -900,8 +1003,98 @@ def load_table(
 
 
 def forget_loaded_tables() -> None:
-    """Drop the tables held in memory (the next :func:`load_table` reads the cache again)."""
+    """Drop the tables held in memory (the next :func:`load_table` reads the files again)."""
     _LOADED.clear()
+    _REJECTED.clear()
+
+
+# --------------------------------------------------------------------------- packaged tables
+
+
+def _progress_printer(say: MessageFn, prefix: str) -> ProgressFn:
+    """A progress callback that says each stage once, and the backward pass every quarter."""
+    said: set[tuple[str, int]] = set()
+
+    def progress(stage: str, fraction: float) -> None:
+        analysis = stage == "retrograde analysis"
+        step = min(4, int(fraction * 4)) if analysis else 0
+        if (stage, step) not in said:
+            said.add((stage, step))
+            say(f"{prefix}{stage} ({fraction:.0%} solved)" if analysis else prefix + stage)
+
+    return progress
+
+
+def package_tables(
+    directory: Path = PACKAGED_DIR,
+    *,
+    say: MessageFn = print,
+    cache_dir: Path | None = None,
+) -> list[Path]:
+    """Make ``directory`` hold the current table of every variant (what ``setup.py`` runs).
+
+    A variant's file already there that passes every check (:data:`FORMAT_VERSION` included) is
+    kept; else a valid table in the user cache (``cache_dir``, default
+    :func:`default_cache_dir`) is copied; else the table is solved (about a minute on a busy
+    machine). Tables of other versions are removed. Returns the files, one per variant.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    wanted: list[Path] = []
+    for adjacency in Adjacency:
+        target = packaged_path(adjacency, directory)
+        wanted.append(target)
+        name = f"Morris table, {adjacency.value} adjacency"
+        if target.exists():
+            try:
+                read_table(target, adjacency, require_sha256=True)
+            except CacheError as error:
+                say(f"{name}: the packaged file is unusable ({error}): replacing it")
+            else:
+                say(f"{name}: {target.name} is current, kept")
+                continue
+        cached = cache_path(adjacency, cache_dir)
+        table: MorrisTable | None = None
+        if cached.exists():
+            try:
+                table = read_table(cached, adjacency)
+            except CacheError:
+                table = None
+            else:
+                say(f"{name}: copied from the user cache {cached}")
+        if table is None:
+            say(f"{name}: solving it (seconds, up to a minute on a busy machine)")
+            table = build_table(adjacency, _progress_printer(say, f"{name}: "))
+            say(f"{name}: solved in {table.build_seconds:.0f} s")
+        save_table(table, target)
+        say(f"{name}: {target} ({target.stat().st_size / 1e6:.1f} MB)")
+    for stale in sorted(directory.glob("morris-*.npz")):
+        if stale not in wanted:
+            stale.unlink()
+            say(f"removed {stale.name} (another format version)")
+    return wanted
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m fanfold.solvers.morris --package [DIR]``: :func:`package_tables` into
+    ``DIR`` (default :data:`PACKAGED_DIR`), printing progress lines."""
+    parser = argparse.ArgumentParser(
+        prog="python -m fanfold.solvers.morris",
+        description="Build the solved Fano330-R-Morris tables the package carries.",
+    )
+    parser.add_argument(
+        "--package",
+        metavar="DIR",
+        type=Path,
+        nargs="?",
+        const=PACKAGED_DIR,
+        required=True,
+        help=f"the folder to build them into (default {PACKAGED_DIR})",
+    )
+    arguments = parser.parse_args(argv)
+    started = time.monotonic()
+    package_tables(arguments.package, say=lambda line: print(line, flush=True))
+    print(f"Morris tables ready in {time.monotonic() - started:.0f} s", flush=True)
+    return 0
 
 
 # --------------------------------------------------------------------------- using the table
@@ -945,3 +1138,7 @@ def principal_line(table: MorrisTable, state: MorrisState, limit: int = 1000) ->
         line.append(action)
         state = _GAME.apply_legal(state, action)
     return line
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -25,7 +25,7 @@ from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, new_table
 from fanfold.play.table import HUMAN
 from fanfold.server.budget import BotBudget
-from fanfold.server.clocks import CLOCK, CONTROL, DEFAULT_SPEED, control_for, new_clocks
+from fanfold.server.clocks import CLOCK, CONTROL, control_for, default_speed, new_clocks
 from fanfold.server.hub.basics import (
     FRIEND,
     HOTSEAT,
@@ -97,6 +97,7 @@ class Opening:
         account: int | None = None,
         rated: bool = False,
         speed: str | None = None,
+        client: str | None = None,
     ) -> Created:
         """Open a table. ``seats`` has one entry per seat: ``"you"``, ``"hotseat"``,
         ``"friend"`` or an agent text (``"mcts"``, ``"random"``...). With ``record``, the
@@ -113,7 +114,8 @@ class Opening:
         by it); a ``rated`` table is checked by :func:`fanfold.server.ratings.check_rated`.
         ``speed`` names the table's time control (:mod:`fanfold.server.clocks`); a rated
         table without one gets its game's default speed, unless it has a time limit per
-        decision.
+        decision. ``client`` names who opened it, whose share of the bot pool its bots use
+        (:meth:`LiveTable.bot_client`).
 
         Raises:
             ConfigError, FanfoldError: a wrong seat count, an unknown agent, a bad position or
@@ -136,7 +138,7 @@ class Opening:
         if speed is not None and table_options.get("time_limit"):
             raise ConfigError("a table has a time limit per decision or a clock, not both")
         if speed is None and rated and not table_options.get("time_limit"):
-            speed = DEFAULT_SPEED.get(game.name)
+            speed = default_speed(game)
         if speed is not None:
             table_options[CONTROL] = control_for(speed)
         account_ids: list[int | None] = []
@@ -190,6 +192,7 @@ class Opening:
             practice=practice,
             listed=listed,
             account_ids=account_ids,
+            client=client,
         )
 
     async def open(
@@ -210,6 +213,7 @@ class Opening:
         practice: bool = False,
         listed: bool = False,
         account_ids: Sequence[int | None] = (),
+        client: str | None = None,
     ) -> Created:
         """Open a table whose seats are already decided: each seat's player, the hash of the
         token that holds it (or of the invitation that opens it), the creator's hash."""
@@ -306,6 +310,7 @@ class Opening:
             invite_hashes,
             creator_hash=creator_hash,
             accounts=list(account_ids) or [None] * len(players),
+            client=client,
         )
         self.residency.live[table_id] = live
         await play_on(self.host, live)

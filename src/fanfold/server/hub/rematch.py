@@ -112,6 +112,7 @@ class Rematch:
                 practice=bool(live.options.get("practice")),
                 listed=bool(live.options.get("listed")),
                 account_ids=accounts,
+                client=live.client,
             )
             live.options[REMATCH] = created.id
             try:

@@ -81,7 +81,7 @@ async def run_bots(host: TableHost, live: LiveTable) -> None:
                 # it (the same agent text and seed), without the pool's hand-over.
                 action = decide(decision)
             else:
-                action = await host.pool.decide(decision)
+                action = await host.pool.decide(decision, client=live.bot_client())
         finally:
             live.thinking = None
         host.metrics.bot_seconds.observe(time.perf_counter() - started)

@@ -18,6 +18,7 @@ from fanfold.server.protocol import LoadRecord, created_message, replay_frame
 from fanfold.server.ratings import running_rated
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.accounts import count_new_table
+from fanfold.server.routes.tables import bots_client
 
 router = APIRouter(prefix="/api")
 
@@ -93,6 +94,11 @@ async def load_record(body: LoadRecord, request: Request, hub: HubDep) -> JSONOb
     seats = list(body.seats) or ["you"] * count
     await count_new_table(request)  # every process's count of the client's tables
     created = await hub.create(
-        game, config, seats, record=record, options={"variant": "loaded record"}
+        game,
+        config,
+        seats,
+        record=record,
+        options={"variant": "loaded record"},
+        client=bots_client(request, None),
     )
     return created_message(created)

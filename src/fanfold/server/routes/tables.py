@@ -33,6 +33,7 @@ from fanfold.server.protocol import (
 from fanfold.server.ratings import running_rated
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.accounts import AccountDep, count_new_table
+from fanfold.server.throttle import client_address, trusted_networks
 
 router = APIRouter(prefix="/api")
 
@@ -61,6 +62,15 @@ async def daily() -> JSONObject:
     day = today()
     deal = await asyncio.to_thread(daily_deal, day)
     return {"game": "fan", "deal": deal, "variant": "classic", "date": day.isoformat()}
+
+
+def bots_client(request: Request, account: int | None) -> str:
+    """Who opens a table, whose share of the bot pool its bots use: the account, else the
+    client's address (``--trusted-proxy`` applies)."""
+    if account is not None:
+        return f"account:{account}"
+    settings = request.app.state.settings
+    return f"address:{client_address(request.scope, trusted_networks(settings.trusted_proxies))}"
 
 
 @router.post("/tables", response_model=protocol.Created, response_model_exclude_unset=True)
@@ -94,6 +104,7 @@ async def create(
             account=account.id if account is not None else None,
             rated=body.rated,
             speed=body.speed,
+            client=bots_client(request, account.id if account is not None else None),
         )
     except UnknownAgentError as error:
         raise BadRequestError(str(error.args[0])) from None
