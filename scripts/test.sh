@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Install everything the tests need and run the whole suite: Debian's Chromium for the browser
-# tests, PostgreSQL for the storage tests, HAProxy for the several-processes test and jemalloc
-# for the server's --allocator; the Python packages in the checkout's own virtual environment
-# (.venv, made here when missing: nothing to activate); then lint, format check, type check and
-# pytest. The Python install is skipped while pyproject.toml and setup.py are what it installed
+# tests, PostgreSQL for the storage tests, HAProxy for the several-processes test, jemalloc
+# for the server's --allocator, Prometheus (promtool, and a real scrape) for the monitoring
+# files and systemd-analyze for the units; the Python packages in the checkout's own virtual
+# environment (.venv, made here when missing: nothing to activate); then lint, format check,
+# type check and pytest. The Python install is skipped while pyproject.toml and setup.py are what it installed
 # (a stamp in .venv), so a second run reaches its first test at once. Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,8 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+[ -x /usr/bin/promtool ] || missing+=(prometheus)  # promtool checks the alert rules
+command -v systemd-analyze >/dev/null || missing+=(systemd)  # checks the units, starts none
 python3 -c 'import ctypes.util, sys; sys.exit(ctypes.util.find_library("jemalloc") is None)' \
   || missing+=(libjemalloc2)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -9,7 +9,7 @@ they count too: no cycle may go through such a package with them counted, none o
 modules may import the package's root (which puts the jobs together), and none may be longer
 than :data:`MAX_JOB_LINES` lines.
 
-The layers, lowest first (see ``docs/api.md``, "Adding a game"):
+The layers, lowest first (see ``docs/api.md``, "The layers"):
 
 * ``core``: the game protocol, registry, cards, records, errors, conformance checks;
 * ``games``: one package per game; a game package imports only ``core`` and itself;

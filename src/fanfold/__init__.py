@@ -18,8 +18,9 @@ from fanfold.core.errors import (
     UnknownGameError,
 )
 from fanfold.core.game import Game, Outcome, Preset, Termination
+from fanfold.core.plugin import GamePlugin, WebHints
 from fanfold.core.records import GameRecord
-from fanfold.core.registry import all_games, get_game, resolve_variant, set_up
+from fanfold.core.registry import all_games, get_game, plugin_of, resolve_variant, set_up
 from fanfold.games import BUILTIN_GAMES  # importing it registers the built-in games
 
 __version__ = "0.1.0"
@@ -29,6 +30,7 @@ __all__ = [
     "ConfigError",
     "FanfoldError",
     "Game",
+    "GamePlugin",
     "GameRecord",
     "IllegalActionError",
     "NotationError",
@@ -37,9 +39,11 @@ __all__ = [
     "RecordError",
     "Termination",
     "UnknownGameError",
+    "WebHints",
     "__version__",
     "all_games",
     "get_game",
+    "plugin_of",
     "resolve_variant",
     "set_up",
 ]

@@ -224,9 +224,10 @@ def _row(
 
 
 def test_the_summary_counts_seats_players_draws_and_kinds() -> None:
-    experiment = build_experiment(
-        "fano", [{"name": "a"}, {"name": "b"}], ["random", "random; forbid=oversum"], games=4
-    )
+    # specials-choice: Oversum is a kind its players are offered (a restriction on a kind no
+    # variant offers is refused)
+    variants = [{"name": name, "preset": "specials-choice"} for name in "ab"]
+    experiment = build_experiment("fano", variants, ["random", "random; forbid=oversum"], games=4)
     rows = [
         _row("0:0:0", [0]),
         _row("0:0:1", [0]),

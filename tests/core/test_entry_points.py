@@ -13,7 +13,8 @@ from fanfold.agents import base as agent_registry
 from fanfold.agents.base import RegisteredAgent, agent_names
 from fanfold.agents.builtin import BUILTIN_AGENTS
 from fanfold.core import registry
-from fanfold.core.registry import all_games, get_game
+from fanfold.core.plugin import GamePlugin, WebHints
+from fanfold.core.registry import all_games, all_plugins, get_game, plugin_of
 from fanfold.games.morris import MorrisGame
 
 
@@ -25,6 +26,15 @@ class PluginGame(MorrisGame):
 
 
 PLUGIN_GAME = PluginGame()
+
+
+class OtherPluginGame(MorrisGame):
+    """Another game a package could ship, with its plugin."""
+
+    id: ClassVar[str] = "otherplug.v1"
+
+
+OTHER_PLUGIN = GamePlugin(OtherPluginGame(), clock="blitz", web=WebHints(order=7))
 NOT_A_GAME = "morris"
 PLUGIN_AGENTS = (
     RegisteredAgent(
@@ -44,6 +54,7 @@ def _entry(group: str, value: str, name: str = "plugin") -> EntryPoint:
 def games(monkeypatch: pytest.MonkeyPatch) -> None:
     """The game registry as it is now, restored after the test."""
     monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+    monkeypatch.setattr(registry, "_PLUGINS", dict(registry._PLUGINS))
     monkeypatch.setattr(registry, "_ALIASES", dict(registry._ALIASES))
 
 
@@ -72,6 +83,25 @@ def test_a_game_from_another_package_is_found_by_its_entry_point(
 
 
 @pytest.mark.usefixtures("games")
+def test_an_entry_point_may_name_a_plugin_which_every_layer_then_reads() -> None:
+    entry = _entry(registry.ENTRY_POINT_GROUP, f"{__name__}:OTHER_PLUGIN", "otherplug")
+    assert registry.register_entry_point(entry) is OTHER_PLUGIN.game
+    assert plugin_of("otherplug") is OTHER_PLUGIN
+    assert plugin_of(OTHER_PLUGIN.game).web.order == 7
+    assert all_plugins()[-1] is OTHER_PLUGIN
+    assert registry.register_entry_point(entry) is None  # registered already
+
+
+@pytest.mark.usefixtures("games")
+def test_a_game_registered_bare_has_a_plugin_with_nothing_but_the_game() -> None:
+    registry.register(PLUGIN_GAME)
+    found = plugin_of(PLUGIN_GAME)
+    assert found.game is PLUGIN_GAME
+    assert (found.strategy, found.lessons, found.terminations) == (None, None, ())
+    assert plugin_of(MorrisGame()).game is not get_game("morris")  # never the registered one's
+
+
+@pytest.mark.usefixtures("games")
 def test_a_built_in_game_listed_as_an_entry_point_is_registered_once() -> None:
     entry = _entry(registry.ENTRY_POINT_GROUP, "fanfold.games.fano:GAME", "fano")
     assert registry.register_entry_point(entry) is None
@@ -87,7 +117,7 @@ def test_an_entry_point_that_is_not_a_game_is_left_out_with_a_warning(
 ) -> None:
     wrong = _entry(registry.ENTRY_POINT_GROUP, f"{__name__}:NOT_A_GAME", "wrong")
     missing = _entry(registry.ENTRY_POINT_GROUP, "no_such_package_here:GAME", "missing")
-    with pytest.raises(TypeError, match="names str, not a fanfold Game object"):
+    with pytest.raises(TypeError, match="names str, not a fanfold GamePlugin or Game object"):
         registry.register_entry_point(wrong)
     monkeypatch.setattr(registry, "entry_points", lambda group: [wrong, missing])
     monkeypatch.setattr(registry, "_loaded", False)

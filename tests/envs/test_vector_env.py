@@ -70,7 +70,7 @@ def test_gymnasium_makes_it_from_an_id() -> None:
     import fanfold.envs
 
     vector = gymnasium.make_vec(
-        "fanfold/fantan-v0", num_envs=3, vectorization_mode="vector_entry_point", players=5
+        "fanfold/fantan-v1", num_envs=3, vectorization_mode="vector_entry_point", players=5
     )
     assert isinstance(vector.unwrapped, FanfoldVectorEnv)
     batch, _ = vector.reset(seed=0)

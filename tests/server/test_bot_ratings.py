@@ -214,7 +214,8 @@ def test_a_levels_page_before_and_after_games_against_people(client: TestClient)
     assert before["history"] == before["against_people"] == []
     page = client.get("/bots/fantan/hard")
     assert page.status_code == 200
-    assert "Anchored by arena runs" in page.text
+    assert "How its rating started" in page.text
+    assert "rate_bots" not in page.text  # players' words, not the command that measured it
     assert "no rated game against people yet" in page.text
     create(client, "ada")
     create(second_browser(client), "bea")

@@ -206,9 +206,12 @@ def test_fan_deal_won_by_following_the_hints(page: Page, server: str) -> None:
         page.click("[data-analysis=hint]")
         expect(page.locator("#analysis")).to_contain_text("Try")
         hint = page.locator("#analysis").inner_text()
-        found = re.search(r"^Try .+ \((\d+)-(\w+)(?::(\d+))?\)\.$", hint)
+        # in words, as the board's buttons say it (never its notation): "Try 9♦ and 8♦ from
+        # fan 2 onto 10♦ on fan 12."
+        found = re.search(r"^Try (.+) from fan (\d+) (to its foundation|.* fan (\d+))\.$", hint)
         assert found, hint
-        source, target, count = found.group(1), found.group(2), found.group(3) or "1"
+        source, target = found.group(2), found.group(4) or "F"
+        count = str(found.group(1).count(" and ") + 1)
         # the hint is shown on the board too: the fan it leaves and where it goes
         expect(page.locator(f".fan[data-fan='{source}'].hinted")).to_have_count(1)
         home = "[data-ref=F].hinted" if target == "F" else f".fan[data-fan='{target}'].hinted"

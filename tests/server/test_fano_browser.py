@@ -310,11 +310,12 @@ def test_trionfey_hot_seat_the_defender_counters(browser: Browser, server: Serve
         page.click('#game .card[data-ref="f:0:4H"]')
         badges = page.locator(".fano-seat.other .card.target .badge")
         expect(badges).to_have_count(2)
-        expect(page.locator('.fano-seat.other .card[data-card="6C"] .badge')).to_contain_text(
-            "3: 3♥"
+        # a badge is drawn from its data-text (the card's name says it in words)
+        expect(page.locator('.fano-seat.other .card[data-card="6C"] .badge')).to_have_attribute(
+            "data-text", "3: 3♥"
         )
-        expect(page.locator('.fano-seat.other .card[data-card="AC"] .badge')).to_contain_text(
-            "2: bluff"
+        expect(page.locator('.fano-seat.other .card[data-card="AC"] .badge')).to_have_attribute(
+            "data-text", "2: bluff"
         )
         expect(page.locator('.fano-plane [data-arrow="4>6"]')).to_have_count(1)
         shot(page, "fano-trionfey-declare")

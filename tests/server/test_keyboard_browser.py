@@ -10,6 +10,7 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 
+from fanfold.server.lessons import BOOKS
 from tests.server.test_browser import (  # noqa: F401  (pytest fixtures)
     browser,
     log_length,
@@ -180,3 +181,68 @@ def test_fano_whole_game_by_keyboard(page: Page, server: str) -> None:
     expect(page.locator("#outcome")).to_be_visible()
     expect(page.locator("#end-reason")).to_contain_text("turn limit")
     shot(page, "keyboard-fano-end")
+
+
+def test_a_lesson_by_keyboard_alone(page: Page, server: str) -> None:
+    """Fan's first lesson with the keys only: Tab onto the board once, then the arrow keys and
+    Enter; after each move the focus stays on the board (never the page's top), and at the end
+    it is on the next lesson's link, under a sentence that says the lesson is done."""
+    book = BOOKS["fan"]
+    lesson = book.lessons[0]
+    page.goto(f"{server}/learn/fan/{lesson.id}")
+    page.wait_for_selector("#board #game .card")
+    keys = 0
+
+    def press(key: str) -> None:
+        nonlocal keys
+        page.keyboard.press(key)
+        keys += 1
+
+    def to(selector: str) -> None:
+        """Tab onto the board, then the arrow key the shorter way round to ``selector``."""
+        for _ in range(60):
+            if focused_matches(page, selector):
+                return
+            if not page.evaluate(ON_BOARD):
+                press("Tab")
+                continue
+            ahead: int = page.evaluate(
+                """(selector) => {
+                  const all = [...document.querySelectorAll('#game [tabindex="0"], #game button')]
+                    .filter((node) => node.getClientRects().length);
+                  const at = all.indexOf(document.activeElement);
+                  const goal = all.findIndex((node) => node.matches(selector));
+                  return (goal - at + all.length) % all.length <= all.length / 2 ? 1 : -1;
+                }""",
+                selector,
+            )
+            press("ArrowRight" if ahead > 0 else "ArrowLeft")
+        raise AssertionError(f"the keys never reached {selector}")
+
+    for index, step in enumerate(lesson.steps):
+        expect(page.locator("#prompt")).to_have_text(step.prompt)
+        choice = next(
+            c for c in book.game.choices(book.state(lesson, index)) if c.text == step.answers[0]
+        )
+        source, target = choice.points
+        count = int(str(choice.details["count"]))
+        to(f".card[data-focus='{source}:{count}']")
+        press("Enter")
+        expect(page.locator(".card.selected")).to_have_count(count)
+        assert page.evaluate(ON_BOARD), "choosing a card took the focus off the board"
+        to(f"[data-ref='{target}'][role=button]")
+        press("Enter")
+        expect(page.locator(f"#explanation[data-step='{index}']")).to_be_visible()
+        if index < len(lesson.steps) - 1:
+            page.wait_for_function(ON_BOARD)  # the next step's board, not the page's top
+            assert page.evaluate("window.scrollY") > 0 or page.evaluate(
+                "document.activeElement.getBoundingClientRect().top >= 0"
+            )
+        if index == 0:
+            shot(page, "lesson-by-keyboard")
+    expect(page.locator("#summary")).to_have_text(lesson.summary)
+    expect(page.locator(".question h2")).to_have_text("Lesson complete")
+    expect(page.locator("#board")).not_to_contain_text("No moves left")
+    page.wait_for_function("() => document.activeElement.matches('.question a')")
+    assert keys <= 40, keys  # 97 before the arrow keys and the kept focus (34 now)
+    shot(page, "lesson-by-keyboard-done")

@@ -22,6 +22,8 @@ from tests.server.test_browser import (  # noqa: F401  (pytest fixtures)
     shot,
     wait_turn_or_end,
 )
+from tests.server.test_site_axe import all_for_one_record
+from tests.server.test_site_browser import SIZES
 
 
 def test_a_bot_move_is_described_and_marked_on_the_board(page: Page, server: str) -> None:
@@ -345,3 +347,42 @@ def test_the_clocks_are_shown_beside_the_seats_and_the_running_one_counts_down(
     expect(running).to_have_count(1)
     expect(running).to_have_text(re.compile(r"^2:5\d$"), timeout=8_000)  # counting down
     shot(page, "table-clocks")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_all_for_one_says_who_won_and_why_the_partner_did_not(
+    browser: Browser, server: str, size: str
+) -> None:
+    """Four-player Trionfey "All for one": Player 3 promotes a second time and wins alone;
+    Player 1, seated here, is their partner. The end panel says who won, that partners play
+    together but each wins alone, and each other seat's promotions, partners named."""
+    record = all_for_one_record()
+    with httpx.Client(base_url=server, timeout=30) as client:
+        answer = client.post(
+            "/api/records", json={"record": record, "seats": ["you", "random", "random", "random"]}
+        )
+        assert answer.status_code == 200, answer.text
+        made = answer.json()
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/table/{made['table']}#token={made['token']}")
+        panel = page.locator("#outcome")
+        expect(panel).to_be_visible()
+        expect(page.locator("#end-title")).to_have_text("You lost: Player 3 (♠) won")
+        expect(page.locator("#end-why")).to_have_text(
+            "All for one: partners take their turns together, but each player wins alone. "
+            "Player 3 (♠) promoted their commander 2 times first, and wins alone."
+        )
+        others = panel.locator("ul.end-why li")
+        expect(others).to_have_text(
+            [
+                "You, Player 3 (♠)'s partner, do not share the win: 0 of 2 promotions.",
+                "Player 2 (♣), partnership B: 0 of 2 promotions.",
+                "Player 4 (♦), partnership B: 0 of 2 promotions.",
+            ]
+        )
+        shot(page, f"end-all-for-one-{size}")
+    finally:
+        context.close()

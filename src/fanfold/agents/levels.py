@@ -1,10 +1,10 @@
 """Difficulty levels: ``easy``, ``medium`` and ``hard`` are agent names in every game.
 
-Each game maps each level to a configured agent (``LEVELS`` in its module of
-:mod:`fanfold.agents.strategy`), so ``--seat hard`` is the hard bot of whatever game is played
-and ``fanfold games`` shows what each level is. The levels are promises to players: ``easy`` is
-beatable by a beginner, ``hard`` answers within about a second a decision on a small machine;
-``docs/agents.md`` gives their measured strength.
+Each game maps each level to a configured agent (``LEVELS`` in its strategy module, which its
+plugin names: :mod:`fanfold.agents.strategy`), so ``--seat hard`` is the hard bot of whatever
+game is played and ``fanfold games`` shows what each level is. The levels are promises to
+players: ``easy`` is beatable by a beginner, ``hard`` answers within about a second a decision
+on a small machine; ``docs/agents.md`` gives their measured strength.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ LEVELS = ("easy", "medium", "hard")
 
 def has_levels(game: AnyGame) -> bool:
     """Whether the levels are set for ``game``."""
-    return game.name in strategy.LEVELS
+    return strategy.levels_of(game) is not None
 
 
 def level_agent(game: AnyGame, level: str) -> str:
@@ -30,7 +30,7 @@ def level_agent(game: AnyGame, level: str) -> str:
     """
     if level not in LEVELS:
         raise UnknownAgentError(f"no level called {level!r}; levels: {', '.join(LEVELS)}")
-    levels = strategy.LEVELS.get(game.name)
+    levels = strategy.levels_of(game)
     if levels is None:
         raise UnknownAgentError(f"{game.title} has no difficulty levels")
     return levels[level]

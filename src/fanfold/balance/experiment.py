@@ -42,24 +42,28 @@ from typing import Any
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError
-from fanfold.core.kinds import action_kind, check_names
-from fanfold.core.registry import AnyGame, get_game, set_up
+from fanfold.core.kinds import action_kind, check_names, forbids
+from fanfold.core.plugin import load_reference
+from fanfold.core.registry import AnyGame, ByGame, get_game, plugin_of, set_up
 from fanfold.play.batch import Job
 
 _TOP_KEYS = {"game", "games", "seed", "players", "rotate", "variant", "title"}
-
-#: The player an experiment seats in every seat when neither its file nor its command line
-#: names one, per game: fast enough for thousands of games a variant and as strong as the
-#: game's ``medium`` where that is affordable (Fano's: the turn planner with one deal and 40
-#: positions a decision, about as strong as ``medium`` in the classic game and several times
-#: faster in Trionfey; ``docs/balance.md`` has the measurements). The shipped experiment
-#: files name their players themselves, so that they replay the same games if this changes.
-LAB_PLAYERS: Mapping[str, str] = {
-    "fano": "planner(deals=1, nodes=40)",
-    "fantan": "heuristic",
-    "morris": "medium",
-}
 _VARIANT_KEYS = {"name", "preset", "options", "players", "distinguishing"}
+
+
+def lab_player(game: AnyGame) -> str | None:
+    """The player an experiment seats in every seat when neither its file nor its command
+    line names one (``GamePlugin.lab_player``; ``None``: the game has none): fast enough for
+    thousands of games a variant and as strong as the game's ``medium`` where that is
+    affordable (Fano's: the turn planner with one deal and 40 positions a decision, about as
+    strong as ``medium`` in the classic game and several times faster in Trionfey;
+    ``docs/balance.md`` has the measurements). The shipped experiment files name their
+    players themselves, so that they replay the same games if this changes."""
+    return plugin_of(game).lab_player
+
+
+#: Each game's lab player (:func:`lab_player`), by game name.
+LAB_PLAYERS: Mapping[str, str] = ByGame(lambda plugin: plugin.lab_player)
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,64 @@ def restriction_names(game: AnyGame) -> frozenset[str]:
             kinds.add(action_kind(action))
     kinds.update(game.played_kinds)
     return frozenset(part for kind in kinds for part in kind.split("+"))
+
+
+def offered_kinds(game: AnyGame, config: GameConfig) -> frozenset[str] | None:
+    """Every action kind ``config`` can ever offer a seat: the kinds of the actions in its
+    environment action table (the game's ``encoding``, :mod:`fanfold.core.plugin`, which lists
+    every action the variant can offer, read through the plugin's reference), with the kinds
+    only a position tells (:attr:`~fanfold.core.game.Game.played_kinds`) whose action can be
+    offered. ``None`` where that cannot be told: a game with no encoding, or a config its
+    encoding does not cover."""
+    reference = plugin_of(game).encoding
+    if reference is None:
+        return None
+    try:
+        encoding: Any = load_reference(reference)(game, config)
+    except FanfoldError:
+        return None
+    kinds = {action_kind(encoding.action(0, index)) for index in range(encoding.num_actions)}
+    bases = {kind.partition("+")[0] for kind in kinds}
+    kinds.update(kind for kind in game.played_kinds if kind.partition("+")[0] in bases)
+    return frozenset(kinds)
+
+
+def unusable_restrictions(
+    game: AnyGame, variants: Sequence[Variant], where: str = "the experiment"
+) -> ConfigError | None:
+    """The refusal of a player's restriction where a name of it forbids nothing in any variant
+    that seats the player (:func:`offered_kinds`: no such action is ever offered there, so the
+    restriction would change nothing and a comparison with a free player would measure
+    nothing, about 50%), else ``None``. A variant whose kinds cannot be told is taken to allow
+    every name."""
+    seating: dict[Player, list[tuple[str, frozenset[str] | None]]] = {}
+    for variant in variants:
+        kinds = offered_kinds(game, variant.config)
+        for player in dict.fromkeys(variant.players):
+            seating.setdefault(player, []).append((variant.name, kinds))
+    for player, places in seating.items():
+        if any(kinds is None for _, kinds in places):
+            continue
+        idle = [
+            name
+            for name in player.forbidden
+            if not any(forbids((name,), kind) for _, kinds in places for kind in kinds or ())
+        ]
+        if not idle:
+            continue
+        names = " or ".join(repr(name) for name in idle)
+        offered = "; ".join(
+            f"{label!r}: {', '.join(sorted(k for k in kinds or () if k not in game.played_kinds))}"
+            for label, kinds in places
+        )
+        which = "this variant" if len(places) == 1 else "any variant it plays in"
+        return ConfigError(
+            f"{where}: player {str(player)!r} may not choose {names}, but {which} offers no "
+            f"such action (the kinds offered, by variant: {offered}), so the restriction "
+            "would change nothing and the comparison would measure nothing (about 50%): drop "
+            "it, or choose a preset or options that have it"
+        )
+    return None
 
 
 def parse_player(text: str, game: AnyGame) -> Player:
@@ -245,7 +307,7 @@ def build_experiment(
         variants: each with ``name`` (optional), ``preset`` (optional), ``options`` (a table
             of option values, optional) and ``players`` (optional, else ``players``).
         players: the players of every variant that names none (none at all: the game's
-            :data:`LAB_PLAYERS` entry, where it has one).
+            :func:`lab_player`, where it has one).
         games: games per variant.
         seed: the first deal's seed.
         rotate: play every deal once per rotation of the players over the seats.
@@ -253,7 +315,8 @@ def build_experiment(
         where: how messages name the source (a file name).
 
     Raises:
-        ConfigError: anything wrong, named.
+        ConfigError: anything wrong, named; among them a restriction that names a kind no
+            variant seating its player offers (:func:`unusable_restrictions`).
     """
     try:
         game = get_game(game_name)
@@ -281,8 +344,9 @@ def build_experiment(
         names.add(label)
         config = _config(game, preset, entry.get("options"), f"{where}, variant {label!r}")
         texts = entry.get("players", players)
-        if not texts and "players" not in entry and game.name in LAB_PLAYERS:
-            texts = [LAB_PLAYERS[game.name]]
+        default = lab_player(game)
+        if not texts and "players" not in entry and default is not None:
+            texts = [default]
         if isinstance(texts, str):
             texts = [texts]
         if not isinstance(texts, list | tuple) or not texts:
@@ -309,6 +373,9 @@ def build_experiment(
             game, entry.get("distinguishing", ()), f"{where}, variant {label!r}"
         )
         built.append(Variant(label, config, seated, distinguishing))
+    refusal = unusable_restrictions(game, built, where)
+    if refusal is not None:
+        raise refusal
     return Experiment(game, tuple(built), games, seed, rotate, title)
 
 

@@ -11,7 +11,10 @@ from typer.core import TyperCommand
 from fanfold import __version__
 from fanfold.cli import arena as arena_command
 from fanfold.cli import balance as balance_command
+from fanfold.cli import check_config as check_config_command
 from fanfold.cli import deploy as deploy_commands
+from fanfold.cli import deploy_monitoring as _deploy_monitoring  # noqa: F401  (registers them)
+from fanfold.cli import deploy_systemd as _deploy_systemd  # noqa: F401  (registers it)
 from fanfold.cli import moderate as moderate_commands
 from fanfold.cli import review as review_command
 from fanfold.cli import serve as serve_command
@@ -40,6 +43,9 @@ app.add_typer(solve_commands.app, name="solve")
 app.add_typer(moderate_commands.app, name="moderate")
 app.add_typer(deploy_commands.app, name="deploy")
 app.command()(serve_command.serve)
+app.command("check-config", context_settings=check_config_command.CONTEXT_SETTINGS)(
+    check_config_command.check_config
+)
 app.command()(arena_command.arena)
 app.command()(balance_command.balance)
 app.command()(review_command.review)

@@ -80,7 +80,7 @@ def balance(
     (95% intervals), differences between variants with their intervals and tests, game lengths,
     turn-limit draws and action frequencies, in Markdown and HTML with pictures."""
     from fanfold.balance import build_experiment, load_experiment, run_experiment
-    from fanfold.balance.experiment import LAB_PLAYERS, parse_variant_text
+    from fanfold.balance.experiment import lab_player, parse_variant_text
     from fanfold.balance.report import summarize, write_report
     from fanfold.core.registry import get_game
     from fanfold.play.batch import progress_bar
@@ -114,7 +114,7 @@ def balance(
         else:
             if game is None:
                 fail("give an experiment file, or --game with --player and --variant")
-            if not texts and get_game(game).name not in LAB_PLAYERS:
+            if not texts and lab_player(get_game(game)) is None:
                 fail("name the players, e.g. --player hard --player 'hard; forbid=oversum'")
             experiment = build_experiment(
                 game,

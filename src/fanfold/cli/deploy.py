@@ -11,6 +11,9 @@ ships (``fanfold/deploy_templates/``), so that an operator uses them as they are
   the API by a ready one (``/ready``), each table on the process that opened it (the server
   name ending its id, ``ID.s1``), and a maintenance page only when no process answers.
 * ``maintenance-page``: that page, as the HTTP answer HAProxy's ``errorfile 503`` reads.
+* ``prometheus``, ``alert-rules``, ``grafana``: what watches the processes
+  (:mod:`fanfold.cli.deploy_monitoring`).
+* ``systemd``: the units of the processes and of HAProxy (:mod:`fanfold.cli.deploy_systemd`).
 
 The rendering is plain text substitution (:func:`fill`): ``{{name}}`` in the template is a
 value; a line holding nothing but ``{{name}}`` is a block of lines (none, one or several).
@@ -31,7 +34,8 @@ import typer
 from fanfold.cli.common import error_console, fail
 
 app = typer.Typer(
-    help="A site's configuration files: HAProxy's, in front of fanfold serve (docs/deploy.md).",
+    help="A site's configuration files: HAProxy's in front of fanfold serve, Prometheus's, its "
+    "alert rules, a Grafana dashboard, systemd units (docs/deploy.md).",
     no_args_is_help=True,
 )
 

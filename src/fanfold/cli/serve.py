@@ -187,7 +187,8 @@ def serve(
 
     json_lines = log_format is LogFormat.JSON
     try:
-        configure("json" if json_lines else "text")
+        # Each process's name on its lines: the supervisor's, or the server name.
+        configure("json" if json_lines else "text", "supervisor" if processes > 1 else server_name)
     except ValueError as error:
         fail(str(error))
     url = database_url(db, db_file) or default_url()
@@ -387,12 +388,16 @@ def _supervise(
     name (its tables are played meanwhile by the others, through the router, and come back
     to it once the router sees it up). Each gets the database ``url`` in its environment
     (:data:`DB_URL_VARIABLE`), never on its command line, which every user can read."""
+    import logging
     import os
     import signal
     import subprocess
     import sys
     import time
 
+    from fanfold.server.logs import say
+
+    log = logging.getLogger("fanfold.supervisor")  # JSON lines when the log is JSON
     environment = {**os.environ, DB_URL_VARIABLE: url}
     health_of = dict(zip(ports, health or [], strict=False))
     name_of = dict(zip(ports, names, strict=True))
@@ -402,7 +407,9 @@ def _supervise(
         command += ["--server-name", name_of[port]]
         if port in health_of:
             command += ["--health-port", str(health_of[port])]
-        return subprocess.Popen(command, env=environment)
+        process = subprocess.Popen(command, env=environment)
+        say(log, logging.INFO, f"{name_of[port]} started on port {port} (pid {process.pid})")
+        return process
 
     running = {port: start(port) for port in ports}
     stopping = False
@@ -419,9 +426,11 @@ def _supervise(
             for port, process in list(running.items()):
                 code = process.poll()
                 if code is not None and not stopping:
-                    console.print(
-                        f"the process on port {port} stopped (status {code}); starting it again",
-                        markup=False,
+                    say(
+                        log,
+                        logging.WARNING,
+                        f"{name_of[port]}, the process on port {port}, stopped (status {code}); "
+                        "starting it again",
                     )
                     time.sleep(RESTART_SECONDS)
                     running[port] = start(port)

@@ -15,7 +15,9 @@ properties every fanfold game promises:
   from the view gives the same choices;
 * an action that is not legal raises :class:`IllegalActionError` and changes nothing;
 * the game's own invariants hold;
-* the same seed gives the same game, and the record replays to the same final position.
+* the same seed gives the same game, and the record replays to the same final position;
+* the game ends only in the ways its plugin declares (``GamePlugin.terminations``, where it
+  declares them).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 from fanfold.core.errors import IllegalActionError
 from fanfold.core.game import Choice
 from fanfold.core.records import GameRecord
-from fanfold.core.registry import AnyGame
+from fanfold.core.registry import AnyGame, plugin_of
 
 
 class ConformanceError(AssertionError):
@@ -194,6 +196,16 @@ def playout(
         raise _fail(game, seed, len(actions), "no legal actions but no outcome")
     if len(outcome.returns) != game.num_players(config):
         raise _fail(game, seed, len(actions), "outcome.returns has the wrong length")
+    declared = plugin_of(game).terminations
+    if declared and not any(outcome.termination is ending for ending in declared):
+        raise _fail(
+            game,
+            seed,
+            len(actions),
+            f"the game ended with the termination {outcome.termination.value!r}, which its "
+            f"plugin does not declare (GamePlugin.terminations: "
+            f"{', '.join(ending.value for ending in declared)})",
+        )
     return PlayoutReport(tuple(actions), game.format_position(state), outcome.reason)
 
 

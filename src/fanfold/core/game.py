@@ -52,7 +52,12 @@ class View(Protocol):
 
 class Termination(StrEnum):
     """How a game ended, for a program to read (the :class:`Outcome`'s ``reason`` is the
-    sentence for a person). Each value is the text written in JSON."""
+    sentence for a person). Each value is the text written in JSON.
+
+    These are the built-in games' endings and the table's, the same for every game. A game
+    from another package declares its own endings as a ``StrEnum`` in its package and lists
+    them in its plugin (:attr:`fanfold.core.plugin.GamePlugin.terminations`): an
+    :class:`Outcome`'s ``termination`` is a member of either."""
 
     #: Fano: a player (in Trionfey's one-for-all partnerships, a partnership) promoted its
     #: commander the times the variant needs, and wins.
@@ -100,14 +105,15 @@ class Outcome:
     Returns are +1 for a win and -1 for a loss in two-player games, 0 for a draw; games with
     scores (penalty points, chips) use them directly, and :attr:`winners` reads the best.
     ``by_limit`` marks a game stopped by a length limit (Fano's turn limit) rather than
-    decided by play.
+    decided by play. ``termination`` is a :class:`Termination`, or a member of the game's own
+    ``StrEnum`` of endings.
     """
 
     reason: str
     returns: tuple[float, ...]
     by_limit: bool = False
     _: KW_ONLY
-    termination: Termination
+    termination: StrEnum
 
     @property
     def winners(self) -> tuple[int, ...]:

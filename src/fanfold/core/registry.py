@@ -1,25 +1,30 @@
-"""The registry of games, by versioned id, short name and alias.
+"""The registry of games, by versioned id, short name and alias, each with its plugin.
 
 The built-in games are registered by :mod:`fanfold.games` (one explicit list), which the root
 package :mod:`fanfold` imports, so they are here before any lookup. Games from other packages
 are found through entry points in the ``fanfold.games`` group, loaded on the first lookup;
-each names a :class:`~fanfold.core.game.Game` object (``docs/api.md``, "Adding a game")::
+each names a :class:`~fanfold.core.plugin.GamePlugin` (or a bare
+:class:`~fanfold.core.game.Game` object, which then has a plugin with nothing but the game;
+``docs/adding-a-game.md``). Every layer asks :func:`plugin_of` for what it needs of a game::
 
     >>> get_game("morris").id
     'morris.v1'
     >>> get_game("morris.v1") is get_game("Morris")
     True
+    >>> plugin_of("morris").clock
+    'blitz'
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fanfold.core.errors import UnknownGameError
 from fanfold.core.game import Game
+from fanfold.core.plugin import GamePlugin
 
 AnyGame = Game[Any, Any, Any, Any]
 
@@ -27,42 +32,47 @@ AnyGame = Game[Any, Any, Any, Any]
 ENTRY_POINT_GROUP = "fanfold.games"
 
 _GAMES: dict[str, AnyGame] = {}
+_PLUGINS: dict[str, GamePlugin] = {}
 _ALIASES: dict[str, str] = {}
 _loaded = False
 
 
-def register(game: AnyGame, *aliases: str) -> AnyGame:
-    """Add a game under its id, its short name, its declared aliases (``Game.aliases``) and
-    ``aliases``. Returns the game.
+def register(game: AnyGame | GamePlugin, *aliases: str) -> AnyGame:
+    """Add a game (or a plugin and its game) under the game's id, its short name, its
+    declared aliases (``Game.aliases``) and ``aliases``. Returns the game.
 
     Raises:
         ValueError: a game with that id is registered already.
     """
-    if game.id in _GAMES:
-        raise ValueError(f"game {game.id} is already registered")
-    _GAMES[game.id] = game
-    for name in (game.name, *game.aliases, *aliases):
-        _ALIASES[name.lower()] = game.id
-    return game
+    plugin = game if isinstance(game, GamePlugin) else GamePlugin(game)
+    found = plugin.game
+    if found.id in _GAMES:
+        raise ValueError(f"game {found.id} is already registered")
+    _GAMES[found.id] = found
+    _PLUGINS[found.id] = plugin
+    for name in (found.name, *found.aliases, *aliases):
+        _ALIASES[name.lower()] = found.id
+    return found
 
 
 def register_entry_point(entry: EntryPoint) -> AnyGame | None:
-    """Register the game an entry point names; ``None`` when that game is registered already
-    (a built-in game is listed both here and in :mod:`fanfold.games`).
+    """Register the plugin (or the bare game) an entry point names; ``None`` when that game
+    is registered already (a built-in game is listed both here and in :mod:`fanfold.games`).
 
     Raises:
-        TypeError: the entry point names something that is not a game.
+        TypeError: the entry point names something that is neither a plugin nor a game.
         ValueError: another game with the same id is registered already.
     """
-    game = entry.load()
-    if not isinstance(game, Game):
+    named = entry.load()
+    if not isinstance(named, GamePlugin | Game):
         raise TypeError(
             f"the {ENTRY_POINT_GROUP} entry point {entry.name} = {entry.value!r} names "
-            f"{type(game).__name__}, not a fanfold Game object"
+            f"{type(named).__name__}, not a fanfold GamePlugin or Game object"
         )
+    game = named.game if isinstance(named, GamePlugin) else named
     if _GAMES.get(game.id) is game:
         return None
-    return register(game)
+    return register(named)
 
 
 def load_entry_points(
@@ -95,6 +105,58 @@ def all_games() -> list[AnyGame]:
     """Every registered game, in registration order."""
     _ensure_loaded()
     return list(_GAMES.values())
+
+
+def all_plugins() -> list[GamePlugin]:
+    """The plugin of every registered game, in registration order."""
+    return [plugin_of(game) for game in all_games()]
+
+
+def plugin_of(game: AnyGame | str) -> GamePlugin:
+    """What the layers above the rules need of ``game`` (a game, or a name for
+    :func:`get_game`): the plugin it was registered with, or for a game registered bare (or
+    not at all) a plugin with nothing but the game."""
+    found = get_game(game) if isinstance(game, str) else game
+    plugin = _PLUGINS.get(found.id)
+    if plugin is None or plugin.game is not found:
+        return GamePlugin(found)
+    return plugin
+
+
+T = TypeVar("T")
+
+
+class ByGame(Mapping[str, T], Generic[T]):
+    """A read-only table, by game name, of what ``read`` takes from each registered game's
+    plugin (games for which it gives ``None`` left out), in registration order or by
+    ``order``, read from the registry at each look, so that a game registered later is in
+    it. For code that looked a game up by name before the plugins; new code asks
+    :func:`plugin_of`."""
+
+    def __init__(
+        self,
+        read: Callable[[GamePlugin], T | None],
+        *,
+        order: Callable[[GamePlugin], int] | None = None,
+    ) -> None:
+        self._read = read
+        self._order = order
+
+    def _table(self) -> dict[str, T]:
+        plugins = all_plugins()
+        if self._order is not None:
+            plugins.sort(key=self._order)  # stable: registration order among equals
+        found = ((plugin.name, self._read(plugin)) for plugin in plugins)
+        return {name: value for name, value in found if value is not None}
+
+    def __getitem__(self, name: str) -> T:
+        return self._table()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
 
 
 def get_game(name: str) -> AnyGame:

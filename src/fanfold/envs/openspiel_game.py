@@ -19,7 +19,9 @@ own form for Python games; games and states pickle (:meth:`FanfoldGame.__reduce_
 Actions are the indices of :mod:`fanfold.envs.encodings`; observations (string and tensor)
 are built from the player's view; the information state string (perfect recall, for
 CFR-family algorithms) is the player's views after the deal and after every action, with each
-action as the player was told it.
+action as the player was told it; the information state tensor (:mod:`fanfold.envs.infostate`,
+one size for the game) is the player's observation tensor and a window of the last actions it
+was told of.
 :meth:`FanfoldState.resample_from_infostate` re-deals the hidden cards consistently with a
 player's view, for OpenSpiel's imperfect-information
 search (IS-MCTS, with ``use_observation_string=True``).
@@ -27,9 +29,13 @@ search (IS-MCTS, with ``use_observation_string=True``).
 Parameters: ``variant`` (a preset name), ``players`` (0: the preset's), ``options`` (config
 options ``name=value`` joined by commas, e.g. ``turns_per_player=20``), ``seed`` (-1: the
 deal is chance's; a seed: every state starts dealt from it, with no chance node),
-``max_steps`` (-1: the default step limit; 0: none) and ``position`` (a starting position in
-the game's notation, with no chance node; empty for the deal). A game cut by the step limit
-ends with every return 0.
+``max_steps`` (-1: the default step limit; 0: none), ``position`` (a starting position in
+the game's notation, with no chance node; empty for the deal), ``history_window`` (the
+information state tensor's rows of told actions; -1: 16, or the game's length where shorter)
+and ``deals`` (with a ``position`` of a game with hidden cards: the game starts with a chance
+node choosing among that many deals of the cards seat 0 does not see, each the game's
+``sample_state`` from seat 0's view seeded by its number; 0: none). A game cut by the step
+limit ends with every return 0.
 
 :func:`morris_value` and :func:`morris_value_keeping_actions` read the solved Morris table for an
 OpenSpiel state, so that OpenSpiel's algorithms can be checked against the exact values.
@@ -40,7 +46,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from fanfold.core.errors import ConfigError
@@ -48,6 +53,7 @@ from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.envs.encoding import Encoding
 from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
 from fanfold.envs.episode import Episode, default_max_steps
+from fanfold.envs.infostate import DEFAULT_WINDOW, Told, fill_history, information_state_layout
 from fanfold.play.setup import SEED_BITS
 from fanfold.play.table import HUMAN
 from fanfold.solvers.morris import load_table, rank_actions
@@ -56,6 +62,9 @@ PREFIX = "python_fanfold_"
 #: The bound on a game's actions where neither the game nor the caller sets one.
 _NO_BOUND = 100_000
 _registered: list[str] = []
+#: Replays an information-state observer keeps (one per player, record and kind: the games
+#: being played at once), the least recently used forgotten first.
+_REPLAYS_KEPT = 64
 #: Outcomes of each chance node of the deal: one byte of the deal's seed.
 CHANCE_OUTCOMES = 256
 _UNIFORM_BYTE = [(value, 1.0 / CHANCE_OUTCOMES) for value in range(CHANCE_OUTCOMES)]
@@ -92,7 +101,7 @@ def _game_type(game: AnyGame) -> pyspiel.GameType:
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
@@ -102,6 +111,8 @@ def _game_type(game: AnyGame) -> pyspiel.GameType:
             "seed": -1,
             "max_steps": -1,
             "position": "",
+            "history_window": -1,
+            "deals": 0,
         },
     )
 
@@ -152,29 +163,60 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         seed = int(values["seed"])
         self.fixed_seed = seed if seed >= 0 else None
         self.deal_bytes = _deal_bytes(game_type, found, self.position, self.fixed_seed)
+        #: Deals of a ``position``'s hidden cards the game starts by choosing among (0: none).
+        self.deals = int(values["deals"])
+        if self.deals:
+            if self.position is None or not found.has_hidden_information:
+                raise ConfigError(
+                    "deals re-deals the hidden cards of a start position: give a position of a "
+                    "game with hidden cards"
+                )
+            if self.deals < 0:
+                raise ConfigError(f"deals is a number of deals, 1 or more, not {self.deals}")
         low, high = found.traits.returns
+        longest = self.max_steps or found.longest_game(config) or _NO_BOUND
+        window = int(values["history_window"])
+        #: Rows of the information-state tensor's window of told actions
+        #: (:mod:`fanfold.envs.infostate`).
+        self.history_window = min(longest, DEFAULT_WINDOW) if window < 0 else window
+        self.information_state_layout = information_state_layout(self.encoding, self.history_window)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.num_actions,
-            max_chance_outcomes=CHANCE_OUTCOMES if self.deal_bytes else 0,
+            max_chance_outcomes=self.deals or (CHANCE_OUTCOMES if self.deal_bytes else 0),
             num_players=self.encoding.players,
             min_utility=low,
             max_utility=high,
             utility_sum=0.0 if found.traits.zero_sum else None,
-            max_game_length=self.max_steps or found.longest_game(config) or _NO_BOUND,
+            max_game_length=longest,
         )
         super().__init__(game_type, info, values)
 
     def new_initial_state(self) -> FanfoldState:
-        """A new game: at the deal's first chance node, or dealt from the ``seed`` parameter."""
-        if self.deal_bytes:
+        """A new game: at the deal's first chance node (or the choice among ``deals``), or
+        dealt from the ``seed`` parameter."""
+        if self.deal_bytes or self.deals:
             return FanfoldState(self)
         return FanfoldState(self, seed=self.fixed_seed or 0)
+
+    def chance_count(self) -> int:
+        """The outcomes of each chance node: a seed byte's 256, or ``deals``."""
+        return self.deals or CHANCE_OUTCOMES
+
+    def dealt_position(self, number: int) -> str:
+        """The start position of deal ``number`` of ``deals``: the ``position`` with every card
+        seat 0 does not see re-dealt by the game's ``sample_state`` from seat 0's view, with a
+        generator seeded by ``number`` (deals may repeat: each is one equally likely outcome)."""
+        game = self.fanfold_game
+        start = game.parse_position(self.position or "", self.config)
+        sampled = game.sample_state(game.observe(start, 0), random.Random(number))
+        return str(game.format_position(sampled))
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> FanfoldObserver | InformationStateObserver:
         """The observer of a seat's view (string and tensor), or with ``perfect_recall`` of its
-        information state (string only: :class:`InformationStateObserver`)."""
+        information state (:class:`InformationStateObserver`: the perfect-recall string, and
+        the fixed-size tensor of :mod:`fanfold.envs.infostate`)."""
         if params:
             raise ValueError(f"the observer takes no parameters, not {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
@@ -228,7 +270,7 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         #: The seed's bytes drawn so far by the deal's chance nodes.
         self.deal: list[int] = []
         self._episode = episode
-        if episode is None and (seed is not None or not game.deal_bytes):
+        if episode is None and (seed is not None or not (game.deal_bytes or game.deals)):
             self._episode = self._new_episode(seed or 0)
 
     @property
@@ -238,7 +280,7 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         game: FanfoldGame = self.get_game()
         return game
 
-    def _new_episode(self, seed: int) -> Episode:
+    def _new_episode(self, seed: int, position: str | None = None) -> Episode:
         game = self._fanfold_game
         return Episode(
             game.fanfold_game,
@@ -247,7 +289,7 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
             [HUMAN] * game.encoding.players,
             seed=seed,
             max_steps=game.max_steps,
-            start_position=game.position,
+            start_position=position or game.position,
         )
 
     @property
@@ -269,24 +311,35 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The next byte of the deal's seed: 256 equally likely values."""
+        """The next byte of the deal's seed: 256 equally likely values (or one of ``deals``
+        equally likely deals)."""
         if self._episode is not None:
             raise pyspiel.SpielError("the deal is made: this is not a chance node")
+        count = self._fanfold_game.deals
+        if count:
+            return [(number, 1.0 / count) for number in range(count)]
         return list(_UNIFORM_BYTE)
 
     def _legal_actions(self, player: int) -> list[int]:
         if self._episode is None:
-            return list(range(CHANCE_OUTCOMES)) if player == pyspiel.PlayerId.CHANCE else []
+            count = self._fanfold_game.chance_count()
+            return list(range(count)) if player == pyspiel.PlayerId.CHANCE else []
         if player != self._episode.decider:
             return []
         return self._episode.legal_indices()
 
     def _apply_action(self, action: int) -> None:
         if self._episode is None:
+            game = self._fanfold_game
+            if game.deals:
+                if not 0 <= action < game.deals:
+                    raise pyspiel.SpielError(f"the deals are 0..{game.deals - 1}, not {action}")
+                self.deal.append(action)
+                self._episode = self._new_episode(action, game.dealt_position(action))
+                return
             if not 0 <= action < CHANCE_OUTCOMES:
                 raise pyspiel.SpielError(f"a byte of the deal's seed is 0..255, not {action}")
             self.deal.append(action)
-            game = self._fanfold_game
             if len(self.deal) == game.deal_bytes:
                 number = int.from_bytes(bytes(self.deal), "big")
                 open_deal = not game.fanfold_game.has_hidden_information
@@ -299,6 +352,8 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self._fanfold_game.deals:
+                return f"deal {action}"
             return f"deal seed byte {len(self.deal) + 1}: {action}"
         seat = player if player >= 0 else 0
         episode = self.episode
@@ -329,7 +384,7 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         if self._episode is None:
             other = FanfoldState(game)
             for _ in self.deal:
-                other.apply_action(rng.randrange(CHANCE_OUTCOMES))
+                other.apply_action(rng.randrange(game.chance_count()))
             return other
         fanfold_game = game.fanfold_game
         view = fanfold_game.observe(self.fanfold_state, player)
@@ -338,6 +393,8 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
 
     def __str__(self) -> str:
         if self._episode is None:
+            if self._fanfold_game.deals:
+                return f"dealing: one of {self._fanfold_game.deals} deals of the position"
             drawn = len(self.deal)
             return f"dealing: {drawn} of {self._fanfold_game.deal_bytes} seed bytes drawn"
         return str(self._episode.game.format_position(self._episode.table.state))
@@ -387,50 +444,120 @@ class FanfoldObserver:
         return str(game.render(game.observe(state.fanfold_state, player)))
 
 
+class _Replay:
+    """One replayed history of an information-state observer: the actions, the state after
+    each (``states[0]`` the start), the lines drawn (the start's view, then two lines an
+    action; none when not asked), the actions told and how many were told after each action
+    (``told_at[i]``: after the first ``i``)."""
+
+    def __init__(self, start: Any, written: list[str]) -> None:
+        self.actions: list[int] = []
+        self.states: list[Any] = [start]
+        self.written = written
+        self.told: list[Told] = []
+        self.told_at: list[int] = [0]
+
+    def truncate(self, kept: int, lines: bool) -> None:
+        """Forget every action after the first ``kept``."""
+        del self.actions[kept:]
+        del self.states[kept + 1 :]
+        if lines:
+            del self.written[1 + 2 * kept :]
+        del self.told[self.told_at[kept] :]
+        del self.told_at[kept + 1 :]
+
+
 class InformationStateObserver:
     """A seat's information state (perfect recall): its view after the deal, then for each
     action the acting seat, the action as this seat was told it (the game's
     ``public_action_text``: what the rules keep secret left out) and its view after it. Two
     states give one string exactly when the seat has seen the same game so far. It is rebuilt
     from the state's OpenSpiel history, replayed from the game's start (a resampled state's
-    start is its resampled position); the lines of the last history asked are kept, so a
-    history one action longer costs one action. No tensor (its length grows with the game)."""
+    start is its resampled position); what the last history asked led to is kept, so a history
+    one action longer costs one action.
+
+    The tensor (:mod:`fanfold.envs.infostate`, the game's ``information_state_layout``) is
+    the seat's observation tensor and the window of the last actions it was told of, from the
+    same replay: a function of the string, of one size for the game (all 0 before the deal)."""
 
     def __init__(self, game: FanfoldGame) -> None:
         self._game = game
-        self.tensor = np.zeros(0, dtype=np.float32)
-        self.dict: dict[str, Any] = {}
-        #: per (player, record's start): the history replayed, the state it led to, the lines
-        self._last: dict[tuple[Any, ...], tuple[list[int], Any, list[str]]] = {}
+        layout = game.information_state_layout
+        self.tensor = layout.zeros()
+        self.dict: dict[str, Any] = layout.views(self.tensor)
+        self._view_blocks = game.encoding.layout.views(self.dict["observation"])
+        #: per (lines or not, player, record's seed and start): the last history replayed
+        self._last: dict[tuple[Any, ...], _Replay] = {}
 
     def set_from(self, state: FanfoldState, player: int) -> None:
-        """Nothing to fill: the information state has no tensor."""
-        del state, player
+        """Fill :attr:`tensor` (and :attr:`dict`, its views) with ``player``'s information
+        state: its view now and the window of the actions it was told of."""
+        self.tensor.fill(0.0)
+        if state.is_chance_node():
+            return
+        spiel = self._game
+        view = spiel.fanfold_game.observe(state.fanfold_state, player)
+        spiel.encoding.fill(view, self._view_blocks)
+        told = self._replay(state, player, lines=False)[1]
+        fill_history(self.dict, told, player, spiel.encoding.players)
 
     def string_from(self, state: FanfoldState, player: int) -> str:
         """``player``'s information state (before the deal: the seed bytes drawn, unseen)."""
         if state.is_chance_node():
+            if self._game.deals:
+                return f"the cards are not dealt yet (one of {self._game.deals} deals)"
             return f"the cards are not dealt yet ({len(state.deal)} seed bytes drawn)"
+        return "\n".join(self._replay(state, player, lines=True)[0])
+
+    def _replay(
+        self, state: FanfoldState, player: int, *, lines: bool
+    ) -> tuple[list[str], list[Told]]:
+        """The information state's lines (``lines``; else none: drawing the views is most of
+        the cost) and the actions ``player`` was told of (seat and index, or ``None`` for an
+        action told only in part; none for one it was not told), replayed from the state's
+        record. What the last call of the same kind for this player and record replayed is
+        reused up to where the histories part, so a history one action longer costs one
+        action, and so does a tree walk's next branch."""
         spiel = self._game
         game, encoding = spiel.fanfold_game, spiel.encoding
         record = state.episode.table.record
         actions = [int(action) for action in state.history()[len(state.deal) :]]
-        key = (player, record.seed, record.start_position)
-        known, now, lines = self._last.get(key, ([], None, []))
-        if now is None or actions[: len(known)] != known:
-            now = record.initial_state()
-            known, lines = [], [str(game.render(game.observe(now, player)))]
-        lines = list(lines)
-        for index in actions[len(known) :]:
+        key = (lines, player, record.seed, record.start_position)
+        replay = self._last.pop(key, None)
+        if replay is None:
+            start = record.initial_state()
+            replay = _Replay(
+                start, [str(game.render(game.observe(start, player)))] if lines else []
+            )
+        same = 0
+        for old, new in zip(replay.actions, actions, strict=False):
+            if old != new:
+                break
+            same += 1
+        if same < len(replay.actions):
+            replay.truncate(same, lines)
+        now = replay.states[-1]
+        written, told = replay.written, replay.told
+        for index in actions[same:]:
             seat = game.current_player(now)
             if seat is None:
                 raise pyspiel.SpielError("the history goes on past the end of the game")
             action = encoding.action(seat, index)
-            lines.append(f"-- seat {seat}: {game.public_action_text(now, action, player)}")
+            text = game.public_action_text(now, action, player)
+            if text:
+                full = seat == player or text == game.public_action_text(now, action, seat)
+                told.append((seat, index if full else None))
             now = game.apply_legal(now, action)
-            lines.append(str(game.render(game.observe(now, player))))
-        self._last[key] = (actions, now, lines)
-        return "\n".join(lines)
+            replay.actions.append(index)
+            replay.states.append(now)
+            replay.told_at.append(len(told))
+            if lines:
+                written.append(f"-- seat {seat}: {text}")
+                written.append(str(game.render(game.observe(now, player))))
+        self._last[key] = replay
+        while len(self._last) > _REPLAYS_KEPT:  # a game per deal: forget the oldest
+            del self._last[next(iter(self._last))]
+        return written, told
 
 
 def register() -> list[str]:

@@ -4,7 +4,9 @@ An analysis reads a position and answers in a sentence or a few lines: Fan patie
 ``hint`` (a move that keeps a win possible) and ``winnable`` (is this position still
 winnable?) from the exact solver; Fano330-R-Morris offers ``values`` (the position's value and
 every move's value from the solved table). Analyses see the full state, so they exist only for
-games with no hidden information: nothing here can reveal a card.
+games with no hidden information: nothing here can reveal a card. A game names its tuple of
+analyses in its plugin (``GamePlugin.analyses``, :mod:`fanfold.core.plugin`): the built-in
+games' are here (:data:`FAN_ANALYSES`, :data:`MORRIS_ANALYSES`).
 
     >>> from fanfold.core.registry import get_game
     >>> sorted(analyses_for(get_game("fan")))
@@ -17,11 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from fanfold.core.config import JSONValue
 from fanfold.core.game import Choice
-from fanfold.core.registry import AnyGame
+from fanfold.core.plugin import Reference, load_reference
+from fanfold.core.registry import AnyGame, plugin_of
 from fanfold.games.fan import GAME as FAN
 from fanfold.games.morris import GAME as MORRIS
 from fanfold.solvers import fan as fan_solver
@@ -45,11 +49,27 @@ class Analysis:
     data: Callable[[Any], JSONValue] | None = None
 
 
+#: Analyses put in place of a game's own, by game name: empty, for a test's stand-in.
+_ANALYSES: dict[str, tuple[Analysis, ...]] = {}
+
+
 def analyses_for(game: AnyGame) -> dict[str, Analysis]:
     """The analyses ``game`` offers, by name (none for games with hidden information)."""
+    reference = plugin_of(game).analyses
     if game.has_hidden_information:
         return {}
-    return {analysis.name: analysis for analysis in _ANALYSES.get(game.name, ())}
+    found = _ANALYSES.get(game.name)
+    if found is None:
+        found = () if reference is None else _load(reference)
+    return {analysis.name: analysis for analysis in found}
+
+
+@cache
+def _load(reference: Reference) -> tuple[Analysis, ...]:
+    found = load_reference(reference)
+    if not isinstance(found, tuple) or not all(isinstance(item, Analysis) for item in found):
+        raise TypeError(f"a game's analyses are a tuple of Analysis values, not {reference!r}")
+    return found
 
 
 # ------------------------------------------------------------------ Fan patience
@@ -148,17 +168,17 @@ def morris_values_data(state: Any) -> JSONValue:
     return {"value": table.state_value(state).to_json(), "moves": moves}
 
 
-_ANALYSES: dict[str, tuple[Analysis, ...]] = {
-    "fan": (
-        Analysis("hint", "a move that keeps a win possible", fan_hint, fan_hint_data),
-        Analysis("winnable", "is this position still winnable?", fan_winnable),
+#: Fan patience's analyses (its plugin names them).
+FAN_ANALYSES: tuple[Analysis, ...] = (
+    Analysis("hint", "a move that keeps a win possible", fan_hint, fan_hint_data),
+    Analysis("winnable", "is this position still winnable?", fan_winnable),
+)
+#: Fano330-R-Morris's analyses (its plugin names them).
+MORRIS_ANALYSES: tuple[Analysis, ...] = (
+    Analysis(
+        "values",
+        "the position's value and every move's, from the solved table",
+        morris_values,
+        morris_values_data,
     ),
-    "morris": (
-        Analysis(
-            "values",
-            "the position's value and every move's, from the solved table",
-            morris_values,
-            morris_values_data,
-        ),
-    ),
-}
+)

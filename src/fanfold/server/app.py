@@ -55,6 +55,7 @@ from fanfold.server.headers import SecurityHeaders, add_api_docs
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.logs import TableContext
+from fanfold.server.metrics import RequestObserver
 from fanfold.server.protocol import MAX_BODY, error_body
 from fanfold.server.routes import (
     accounts,
@@ -204,6 +205,9 @@ def create_app(
     app.add_middleware(ProtocolHeader)  # every answer names the protocol
     # Every answer carries the policy (and HSTS where the public origin is HTTPS).
     app.add_middleware(SecurityHeaders, hsts=is_https_site(settings.public_origin))
+    # Every request counted by its route's template and logged, refusals too, with the client
+    # resolved just outside (fanfold.server.metrics).
+    app.add_middleware(RequestObserver)
     # Outermost: the trusted proxies' X-Forwarded-For and X-Forwarded-Proto, read here and
     # nowhere else, become the scope's client and scheme before anything else runs.
     app.add_middleware(ForwardedHeaders, trusted_proxies=proxies)

@@ -4,7 +4,8 @@ A process that plays many tables keeps its event loop busy, and a request to ``/
 game's port waits in line behind the game's work: a lone saturated process answered late by
 seconds, and HAProxy took it out of service (503 for every table) although it was playing on.
 So ``fanfold serve --health-port P`` also answers ``/health`` and ``/ready`` on a port of their
-own, from a thread of the process (:class:`HealthServer`), never queued behind a table.
+own, from a thread of the process (:class:`HealthServer`), never queued behind a table, and
+``/metrics`` too (a scrape reads values the process holds, :mod:`fanfold.server.metrics`).
 
 What ``/ready`` means: the process can take requests for tables. It is ready once its start-up
 is done (the port opens then) and its bots' workers have started (the first has loaded the
@@ -37,6 +38,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import sqlalchemy as sa
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from fanfold.core.errors import FanfoldError
 from fanfold.server.ownership import Ownership
@@ -50,6 +52,8 @@ STUCK_SECONDS = 10.0
 BEAT_SECONDS = 0.25
 #: How long ``/ready`` waits for the store's answer.
 STORE_SECONDS = 2.0
+#: The ``Content-Type`` of ``/metrics`` (Prometheus's text format), as the game's port says it.
+METRICS_TYPE = CONTENT_TYPE_LATEST
 
 JSONBody = dict[str, Any]
 
@@ -138,13 +142,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(200, {"status": "ok"})
         elif self.path == "/ready":
             self._answer(*self.server.readiness.check())
+        elif self.path == "/metrics" and self.server.metrics is not None:
+            self._send(200, METRICS_TYPE, self.server.metrics())
         else:
-            self._answer(404, {"error": "this port answers /health and /ready only"})
+            self._answer(404, {"error": "this port answers /health, /ready and /metrics only"})
 
     def _answer(self, status: int, body: JSONBody) -> None:
-        data = json.dumps(body).encode()
+        self._send(status, "application/json", json.dumps(body).encode())
+
+    def _send(self, status: int, content_type: str, data: bytes) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
@@ -163,8 +171,14 @@ class _Server(ThreadingHTTPServer):
             return
         log.warning("a health check from %s failed", client_address, exc_info=True)
 
-    def __init__(self, address: tuple[str, int], readiness: Readiness) -> None:
+    def __init__(
+        self,
+        address: tuple[str, int],
+        readiness: Readiness,
+        metrics: Callable[[], bytes] | None = None,
+    ) -> None:
         self.readiness = readiness
+        self.metrics = metrics
         super().__init__(address, _Handler)
 
 
@@ -175,14 +189,22 @@ class HealthServer:
         host: the address to listen on.
         port: the port (0: one the system chooses, :attr:`port` then says which).
         readiness: what ``/ready`` answers.
+        metrics: what ``/metrics`` answers (Prometheus's text format, read from values the
+            process holds: :meth:`fanfold.server.metrics.Metrics.exposition`); ``None``: 404.
 
     Raises:
         HealthPortError: the port cannot be listened on.
     """
 
-    def __init__(self, host: str, port: int, readiness: Readiness) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        readiness: Readiness,
+        metrics: Callable[[], bytes] | None = None,
+    ) -> None:
         try:
-            self._server = _Server((host, port), readiness)
+            self._server = _Server((host, port), readiness, metrics)
         except OSError as error:
             raise HealthPortError(
                 f"the health port {host}:{port} cannot be listened on: {error.strerror or error}"

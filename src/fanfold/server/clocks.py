@@ -3,7 +3,7 @@ per decision, or days per move), each seat's time left, stored with the table.
 
 * **The control** (:data:`CONTROL`, in the table's options): ``{"speed": NAME, "base":
   seconds, "increment": seconds}``, or for the daily speed ``{"speed": "daily", "per_move":
-  seconds}``. Every rated table has one (its game's default speed, :data:`DEFAULT_SPEED`,
+  seconds}``. Every rated table has one (its game's default speed, :func:`default_speed`,
   unless the creator chose another); a casual table has one when its creator chose a speed.
 * **The state** (:data:`CLOCK`, in the table's options too): each seat's time left
   (``None`` for a bot's seat: bots have no clock, their budget bounds them), the seat whose
@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.registry import AnyGame, plugin_of
 from fanfold.server.live import BadRequestError
 
 #: The option holding a table's time control, and the one holding its clocks' state.
@@ -42,8 +43,12 @@ SPEEDS: dict[str, tuple[float, float]] = {
     "classical": (1800.0, 20.0),
 }
 DAILY, DAY = "daily", 86400.0
-#: A game's speed when a rated table names none: Morris is short, the card games take longer.
-DEFAULT_SPEED = {"morris": "blitz", "fano": "rapid", "fantan": "rapid"}
+
+
+def default_speed(game: AnyGame) -> str | None:
+    """A game's speed when a rated table names none, as its plugin declares it
+    (``GamePlugin.clock``; ``None``: no clock): Morris is short, the card games take longer."""
+    return plugin_of(game).clock
 
 
 def speed_names() -> list[str]:

@@ -14,8 +14,11 @@ import datetime as dt
 from functools import lru_cache
 
 from fanfold.core.errors import FanfoldError
+from fanfold.games.fan import GAME as FAN
 from fanfold.solvers.fan import solve_deal
 
+#: The game of the daily deal, and the variant under which each deal is proved winnable.
+DAILY_GAME, DAILY_VARIANT = FAN, "classic"
 #: The most positions the solver may search to prove one candidate winnable.
 BUDGET = 50_000
 #: Candidates tried per date before giving up.

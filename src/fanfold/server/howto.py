@@ -1,8 +1,9 @@
 """The How-to-play pages (``/how-to-play/GAME``): each game's rules written for players, with
 pictures, served from the installed package.
 
-A page's content is ``static/howto/GAME.html``, an HTML fragment where ``[[7H]]`` stands for
-a card drawn as at the tables (rank, then suit: ``A 2..9 T J Q K`` and ``C D H S``) and
+A page's content is an HTML fragment (``static/howto/GAME.html`` for a built-in game, the file
+its plugin names for a game from another package: ``WebHints.howto``), where ``[[7H]]`` stands
+for a card drawn as at the tables (rank, then suit: ``A 2..9 T J Q K`` and ``C D H S``) and
 ``[[back]]`` for a card face down. :func:`howto_page` wraps it in the site's page with links
 to play, to the lessons and to the exact rules (``/rules/GAME/exact``, the developers'
 readings).
@@ -15,7 +16,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from fanfold.core.registry import AnyGame
+from fanfold.core.registry import AnyGame, plugin_of
 
 HOWTO = Path(__file__).parent / "static" / "howto"
 
@@ -39,23 +40,32 @@ def _card(match: re.Match[str]) -> str:
     )
 
 
+def howto_file(game: AnyGame) -> Path:
+    """The file of ``game``'s How-to-play content (which may not exist): its plugin's, else
+    fanfold's own ``static/howto/NAME.html``."""
+    return plugin_of(game).web.howto or HOWTO / f"{game.name}.html"
+
+
 @cache
-def howto_html(name: str) -> str | None:
-    """The How-to-play content of game ``name`` as HTML, or ``None`` without one."""
-    path = HOWTO / f"{name}.html"
+def _html(path: Path) -> str | None:
     if not path.is_file():
         return None
     return _CARD.sub(_card, path.read_text("utf-8"))
 
 
-def has_howto(name: str) -> bool:
-    """Whether game ``name`` has a How-to-play page."""
-    return (HOWTO / f"{name}.html").is_file()
+def howto_html(game: AnyGame) -> str | None:
+    """The How-to-play content of ``game`` as HTML, or ``None`` without one."""
+    return _html(howto_file(game))
+
+
+def has_howto(game: AnyGame) -> bool:
+    """Whether ``game`` has a How-to-play page."""
+    return howto_file(game).is_file()
 
 
 def howto_page(game: AnyGame, lessons: bool) -> str:
     """The whole How-to-play page of ``game`` (``lessons``: the game has lessons to link)."""
-    body = howto_html(game.name) or ""
+    body = howto_html(game) or ""
     title = html.escape(game.title)
     name = html.escape(game.name)
     learn = (
@@ -67,6 +77,7 @@ def howto_page(game: AnyGame, lessons: bool) -> str:
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>How to play {title}</title>"
+        "<script src='/static/theme.js'></script>"
         "<link rel='stylesheet' href='/static/fanfold.css'>"
         "<link rel='stylesheet' href='/static/howto.css'>"
         "<link rel='icon' href='/favicon.ico' type='image/svg+xml'></head>"

@@ -29,6 +29,9 @@ position's other hidden cards (opponents' hands, draw piles) never leave the ser
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,37 +39,37 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.lessons import Lesson, LessonBook, UnknownLessonError
-from fanfold.core.registry import get_game
-from fanfold.games.fan import lessons as fan_lessons
-from fanfold.games.fan.game import FanGame
-from fanfold.games.fano.game import FanoGame
-from fanfold.games.fano.lessons import lesson_book
-from fanfold.games.fantan import lessons as fantan_lessons
-from fanfold.games.fantan.game import FanTanGame
-from fanfold.games.morris import lessons as morris_lessons
-from fanfold.games.morris.game import MorrisGame
+from fanfold.core.plugin import GamePlugin, load_reference
+from fanfold.core.registry import ByGame, all_plugins
 from fanfold.server.live import NotFoundError
 
 STATIC = Path(__file__).parent / "static"
 
 
-def _books() -> dict[str, LessonBook[Any]]:
-    fano, morris, fantan, fan = (get_game(name) for name in ("fano", "morris", "fantan", "fan"))
-    # registered as such by their packages
-    assert isinstance(fano, FanoGame)
-    assert isinstance(morris, MorrisGame)
-    assert isinstance(fantan, FanTanGame)
-    assert isinstance(fan, FanGame)
-    return {
-        "fano": lesson_book(fano),
-        "morris": morris_lessons.lesson_book(morris),
-        "fantan": fantan_lessons.lesson_book(fantan),
-        "fan": fan_lessons.lesson_book(fan),
-    }
+@cache
+def _book_of(plugin: GamePlugin) -> LessonBook[Any] | None:
+    """The lessons ``plugin`` names, made once; ``None`` without any, or (with a warning naming
+    them) when they do not load: the game is then offered without lessons."""
+    if plugin.lessons is None:
+        return None
+    try:
+        made = load_reference(plugin.lessons)(plugin.game)
+        if not isinstance(made, LessonBook):
+            raise TypeError(f"it made {type(made).__name__}, not a LessonBook")
+    except Exception as error:
+        warnings.warn(
+            f"the lessons of {plugin.name} ({plugin.lessons}) were not loaded: {error}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
+    return made
 
 
-#: Every game's lessons, by game name.
-BOOKS: dict[str, LessonBook[Any]] = _books()
+#: Every game's lessons, by game name, in the lobby's order (``WebHints.order``).
+BOOKS: Mapping[str, LessonBook[Any]] = ByGame(_book_of, order=lambda plugin: plugin.web.order)
+for _plugin in all_plugins():  # the registered games' lessons are checked as the server starts
+    _book_of(_plugin)
 
 
 def has_lessons(game: str) -> bool:

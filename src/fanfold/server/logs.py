@@ -3,19 +3,30 @@ a line (``fanfold serve --log-format json``, or ``FANFOLD_LOG_FORMAT=json``), fo
 collector.
 
 A JSON line holds ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message``, ``pid`` (the
-process: several ``fanfold serve`` processes may write to one collector), ``exc_info`` when an
-exception is logged, and ``table``, the id of the table the line is about, on every line
-logged while the server handles one table: a request or a WebSocket whose path names the
-table (:class:`TableContext`), a table being opened, its bots' moves and its clock
-(:mod:`fanfold.server.hub.turns`, and the bot worker that decides), a hand-over to another
-process, and the store's writes (a group commit of several tables names them all, separated
-by spaces). The table is a context variable (:data:`TABLE`, set with :func:`about`), so it
-follows the work into the tasks it starts, and never reaches a line about another table.
+process: several ``fanfold serve`` processes may write to one collector), ``process_name``
+(:func:`process_name`: the server name, ``s1``; ``supervisor`` for ``fanfold serve
+--processes N`` itself; ``serve`` for a lone process without one; ``s1/bot`` for a bot worker
+of ``s1``), ``exc_info`` when an exception is logged, and ``table``, the id of the table the
+line is about, on every line logged while the server handles one table: a request or a
+WebSocket whose path names the table (:class:`TableContext`), a table being opened, its bots'
+moves and its clock (:mod:`fanfold.server.hub.turns`, and the bot worker that decides), a
+hand-over to another process, and the store's writes (a group commit of several tables names
+them all, separated by spaces). The table is a context variable (:data:`TABLE`, set with
+:func:`about`), so it follows the work into the tasks it starts, and never reaches a line
+about another table.
+
+The access log (logger ``fanfold.access``, at INFO: :func:`access`, written by
+:class:`fanfold.server.metrics.RequestObserver`) has a line for each HTTP request but the
+checks and scrapes (``/health``, ``/ready``, ``/metrics``): ``method``, ``path`` (without its
+query, which may carry an invitation), ``route`` (its template), ``status``, ``ms``,
+``bytes`` and ``client`` (as the trusted proxy forwarded it). ``FANFOLD_ACCESS_LOG=off``
+leaves it out.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
@@ -34,6 +45,17 @@ ENVIRONMENT = "FANFOLD_LOG_FORMAT"
 #: The environment variable that sets the lowest level of the JSON lines (default INFO;
 #: DEBUG adds a line for each action, bot move and store write).
 LEVEL_ENVIRONMENT = "FANFOLD_LOG_LEVEL"
+
+#: The environment variable that names the process on its lines (:func:`process_name`; set
+#: by :func:`configure`, so that the bot workers a server starts name it too).
+NAME_ENVIRONMENT = "FANFOLD_PROCESS_NAME"
+#: The environment variable that turns the access log off (``off``) or on (anything else).
+ACCESS_ENVIRONMENT = "FANFOLD_ACCESS_LOG"
+#: The name of a lone ``fanfold serve`` process without a server name, on its lines.
+DEFAULT_NAME = "serve"
+
+#: The access log's logger (:func:`access`).
+access_log = logging.getLogger("fanfold.access")
 
 #: The table the work in progress is about (``None``: none).
 TABLE: ContextVar[str | None] = ContextVar("fanfold_table", default=None)
@@ -82,13 +104,72 @@ class TableContext:
             await self.app(scope, receive, send)
 
 
+def process_name() -> str:
+    """This process's name on its lines: :data:`NAME_ENVIRONMENT` as :func:`configure` set
+    it (:data:`DEFAULT_NAME` when unset), with ``/bot`` in a bot worker process."""
+    name = os.environ.get(NAME_ENVIRONMENT) or DEFAULT_NAME
+    if multiprocessing.current_process().name == "fanfold-bot":
+        return f"{name}/bot"
+    return name
+
+
+def access(
+    *,
+    method: str,
+    path: str,
+    route: str,
+    status: int,
+    seconds: float,
+    sent: int,
+    client: str | None,
+) -> None:
+    """The access log's line for one HTTP request (see the module), at INFO; nothing when
+    :data:`ACCESS_ENVIRONMENT` is ``off`` or INFO lines are not written."""
+    if not access_log.isEnabledFor(logging.INFO) or _access_off():
+        return
+    fields: dict[str, object] = {
+        "method": method,
+        "path": path,
+        "route": route,
+        "status": status,
+        "ms": round(seconds * 1000, 3),
+        "bytes": sent,
+        "client": client,
+    }
+    table = table_of_path(path)
+    if table is not None:
+        fields["table"] = table
+    access_log.info("%s %s %d", method, path, status, extra=fields)
+
+
+def _access_off() -> bool:
+    return os.environ.get(ACCESS_ENVIRONMENT, "").strip().lower() in ("off", "0", "no", "false")
+
+
+def say(logger: logging.Logger, level: int, message: str) -> None:
+    """A line of a process that talks to a terminal in plain text (``fanfold serve
+    --processes N``, the supervisor): a log record when the log is JSON (:data:`ENVIRONMENT`),
+    else, from WARNING up, the message alone on standard output."""
+    if os.environ.get(ENVIRONMENT) == "json":
+        logger.log(level, message)
+    elif level >= logging.WARNING:
+        print(message, flush=True)
+
+
 class TableFilter(logging.Filter):
-    """Give each record the table it is about (:data:`TABLE`), when there is one."""
+    """Give each record the table it is about (:data:`TABLE`), when there is one, and the
+    process's name (:func:`process_name`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name_of_process = process_name()
 
     def filter(self, record: logging.LogRecord) -> bool:
         table = TABLE.get()
         if table is not None and not hasattr(record, "table"):
             record.table = table
+        if not hasattr(record, "process_name"):
+            record.process_name = self.name_of_process
         return True
 
 
@@ -107,16 +188,19 @@ def json_handler(stream: IO[str] | None = None) -> logging.Handler:
     return handler
 
 
-def configure(log_format: LogFormat) -> None:
+def configure(log_format: LogFormat, name: str | None = None) -> None:
     """Set this process's logging up for ``log_format``: JSON lines on standard error, for
     every logger (the server's, uvicorn's), from the level :data:`LEVEL_ENVIRONMENT` names
     (INFO by default); plain text leaves Python's defaults alone. The choice is kept in
-    :data:`ENVIRONMENT` for the processes this one starts.
+    :data:`ENVIRONMENT` for the processes this one starts, and ``name``, the process's name on
+    its lines, in :data:`NAME_ENVIRONMENT` (``None``: keep the one there).
 
     Raises:
         ValueError: :data:`LEVEL_ENVIRONMENT` names no level.
     """
     os.environ[ENVIRONMENT] = log_format
+    if name is not None:
+        os.environ[NAME_ENVIRONMENT] = name
     if log_format != "json":
         return
     name = os.environ.get(LEVEL_ENVIRONMENT, "INFO").strip().upper()
@@ -140,15 +224,22 @@ def configure_from_environment() -> None:
 
 
 __all__ = [
+    "ACCESS_ENVIRONMENT",
+    "DEFAULT_NAME",
     "ENVIRONMENT",
     "LEVEL_ENVIRONMENT",
+    "NAME_ENVIRONMENT",
     "TABLE",
     "LogFormat",
     "TableContext",
     "TableFilter",
     "about",
+    "access",
+    "access_log",
     "configure",
     "configure_from_environment",
     "json_handler",
+    "process_name",
+    "say",
     "table_of_path",
 ]

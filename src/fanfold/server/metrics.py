@@ -1,18 +1,57 @@
-"""What one server process counts and times, for Prometheus (``GET /metrics``): the tables
-live, the actions stored (a counter: actions per second is its rate), the act-to-ok latency,
-the bots' decision time, the store's write time (one group commit), the WebSocket
-connections open and the clients' rate-limit counters held.
+"""What one server process counts and times, for Prometheus (``GET /metrics``, and on the
+health port from a thread of its own, :mod:`fanfold.server.checks`).
+
+* The tables: live in memory, owned in the shared store, and their hand-overs between
+  processes (taken from another process, let go to one).
+* The actions stored (a counter: actions per second is its rate), the act-to-ok latency,
+  the store's write time (one group commit).
+* The bots: each decision's time, the decisions waiting for a worker and how long they waited,
+  the workers busy.
+* HTTP requests by route template (``/api/tables/{table_id}``, never the path itself, so a
+  table's id never becomes a series), method and status, and their time
+  (:class:`RequestObserver`, which also writes the access log, :func:`fanfold.server.logs.access`).
+* The WebSockets open, in all and by kind (``table``, ``lobby``).
+* The event loop's lag (how late a timer that should wake it every quarter second runs) and its
+  stall (how long since it last ran: high while the loop is blocked, when the lag cannot be
+  measured), from a small task of the loop's own (:meth:`Metrics.start`).
+* The log lines at ERROR or above, by logger: the server's own errors (a store that refused a
+  write, a bot worker that died, an exception no handler expected).
+* The process's CPU, memory and file descriptors (``process_*``, prometheus_client's process
+  collector) and the version (``fanfold_info``).
 
 Each application has a registry of its own (several applications may run in one process, as
-in the tests), so the names never clash.
+in the tests), so the names never clash. A scrape reads values already held (gauges read
+lengths of the process's own collections), never waiting for the event loop: the health
+port's ``/metrics`` answers while the loop is busy or blocked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+import fastapi.routing
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    Info,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fanfold import __version__
+from fanfold.server import logs
+
+if TYPE_CHECKING:
+    from fanfold.server.bots import BotPool
 
 #: Latency buckets, in seconds: a millisecond to ten seconds.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -20,52 +59,168 @@ BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.
 #: The ``Content-Type`` of :meth:`Metrics.exposition`.
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
+#: How often the loop's probe wakes (:meth:`Metrics.start`): its lag is how late it wakes.
+PROBE_SECONDS = 0.25
+
+#: The route label of a request that matches no route (a 404): never its path.
+UNMATCHED = "unmatched"
+
+#: The kind of socket each WebSocket route is (``fanfold_websockets_open{kind}``); another
+#: WebSocket route's kind is its template.
+SOCKET_KINDS = {"/ws/tables/{table_id}": "table", "/ws/lobby": "lobby"}
+
+#: Paths whose requests are counted but not written to the access log: a router's checks and
+#: a scraper come every few seconds from every checker.
+QUIET_PATHS = frozenset({"/health", "/ready", "/metrics"})
+
+
+class _ErrorLines(logging.Handler):
+    """Counts the log lines at ERROR or above, by logger, from the root logger. A process
+    whose logging is Python's default (no handler anywhere: plain text) printed its warnings
+    and errors through Python's last resort, which a handler on the root logger turns off:
+    this one prints them there itself then, so that counting changes nothing of the log."""
+
+    def __init__(self, counter: Counter) -> None:
+        super().__init__(level=logging.WARNING)
+        self.counter = counter
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR:
+            self.counter.labels(record.name).inc()
+        last = logging.lastResort
+        if last is not None and record.levelno >= last.level and self._alone(record):
+            last.handle(record)
+
+    @staticmethod
+    def _alone(record: logging.LogRecord) -> bool:
+        """Whether no other handler took ``record`` on its way to the root logger."""
+        logger: logging.Logger | None = (
+            logging.getLogger(record.name) if record.name != "root" else logging.getLogger()
+        )
+        while logger is not None:
+            if any(not isinstance(handler, _ErrorLines) for handler in logger.handlers):
+                return False
+            if not logger.propagate:
+                break
+            logger = logger.parent
+        return True
+
 
 class Metrics:
     """One process's metrics, in a registry of their own."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
+        registry = self.registry
         self.tables_live = Gauge(
-            "fanfold_tables_live", "Tables in this process's memory.", registry=self.registry
+            "fanfold_tables_live", "Tables in this process's memory.", registry=registry
         )
         self.tables_owned = Gauge(
             "fanfold_tables_owned",
             "Tables this process owns in the shared store (several processes only).",
-            registry=self.registry,
+            registry=registry,
         )
+        self.handovers = Counter(
+            "fanfold_table_handovers",
+            "Tables handed between processes: taken (a table another process opened, loaded "
+            "here: a hand-over, or its opener is down) and let go (to another process that "
+            "asked for it, that stored its next action first, or because this process lost "
+            "its locks).",
+            ["direction"],
+            registry=registry,
+        )
+        for direction in ("taken", "let_go"):
+            self.handovers.labels(direction)
         self.actions = Counter(
             "fanfold_actions",
             "Actions stored (people's, bots' and timers').",
-            registry=self.registry,
+            registry=registry,
         )
         self.act_seconds = Histogram(
             "fanfold_act_seconds",
             "From a person's action arriving to its ok (checked, stored, told).",
             buckets=BUCKETS,
-            registry=self.registry,
+            registry=registry,
         )
         self.bot_seconds = Histogram(
             "fanfold_bot_decision_seconds",
             "A bot's decision, from asking the pool to its answer.",
             buckets=BUCKETS,
-            registry=self.registry,
+            registry=registry,
+        )
+        self.bot_queue = Gauge(
+            "fanfold_bot_queue",
+            "Bot decisions waiting for a free worker.",
+            registry=registry,
+        )
+        self.bot_workers_busy = Gauge(
+            "fanfold_bot_workers_busy", "Bot workers deciding now.", registry=registry
+        )
+        self.bot_workers = Gauge("fanfold_bot_workers", "Bot workers in all.", registry=registry)
+        self.bot_wait_seconds = Histogram(
+            "fanfold_bot_queue_wait_seconds",
+            "How long a bot decision waited for a free worker.",
+            buckets=BUCKETS,
+            registry=registry,
         )
         self.store_seconds = Histogram(
             "fanfold_store_write_seconds",
             "One group commit of actions to the store.",
             buckets=BUCKETS,
-            registry=self.registry,
+            registry=registry,
         )
-        self.sockets = Gauge(
-            "fanfold_websockets", "WebSocket connections open.", registry=self.registry
+        self.sockets = Gauge("fanfold_websockets", "WebSocket connections open.", registry=registry)
+        self.sockets_by_kind = Gauge(
+            "fanfold_websockets_open",
+            "WebSocket connections open, by kind (table: players and spectators of a table; "
+            "lobby: the lobby's live list).",
+            ["kind"],
+            registry=registry,
         )
+        for kind in SOCKET_KINDS.values():
+            self.sockets_by_kind.labels(kind)
         self.rate_counters = Gauge(
             "fanfold_rate_counters",
             "Clients' rate-limit counters held (one per client and kind of limit, kept a "
             "minute after the client's last request).",
-            registry=self.registry,
+            registry=registry,
         )
+        self.requests = Counter(
+            "fanfold_http_requests",
+            "HTTP requests answered, by route template (never the path), method and status.",
+            ["route", "method", "status"],
+            registry=registry,
+        )
+        self.request_seconds = Histogram(
+            "fanfold_http_request_seconds",
+            "From an HTTP request arriving to its answer's end, by route template.",
+            ["route"],
+            buckets=BUCKETS,
+            registry=registry,
+        )
+        self.error_lines = Counter(
+            "fanfold_log_errors",
+            "Log lines at ERROR or above, by logger: the server's own errors.",
+            ["logger"],
+            registry=registry,
+        )
+        self.loop_lag = Histogram(
+            "fanfold_event_loop_lag_seconds",
+            f"How late the event loop ran a timer due every {PROBE_SECONDS} s: what every "
+            "table's work waits behind.",
+            buckets=BUCKETS,
+            registry=registry,
+        )
+        self.loop_stall = Gauge(
+            "fanfold_event_loop_stall_seconds",
+            f"Seconds since the event loop last ran its probe (due every {PROBE_SECONDS} s): "
+            "above a second, the loop is blocked now.",
+            registry=registry,
+        )
+        self._turned = time.monotonic()
+        self.loop_stall.set_function(lambda: max(0.0, time.monotonic() - self._turned))
+        Info("fanfold", "This process's fanfold.", registry=registry).info({"version": __version__})
+        ProcessCollector(registry=registry)
 
     def watch_tables(self, live: Callable[[], float], owned: Callable[[], float]) -> None:
         """Read the tables live and owned from these functions at each scrape."""
@@ -76,9 +231,178 @@ class Metrics:
         """Read the rate-limit counters held from this function at each scrape."""
         self.rate_counters.set_function(held)
 
+    def watch_pool(self, pool: BotPool) -> None:
+        """Read the bot pool's queue and busy workers at each scrape, and time each decision's
+        wait for a worker."""
+        self.bot_queue.set_function(lambda: pool.waiting)
+        self.bot_workers_busy.set_function(lambda: pool.busy)
+        self.bot_workers.set_function(lambda: len(pool.executors))
+        pool.waited = self.bot_wait_seconds.observe
+
+    def start(self, pool: BotPool | None = None) -> Callable[[], None]:
+        """Start what runs beside the process's work (call on its event loop): the loop's
+        probe (:data:`PROBE_SECONDS`), the count of error lines, and, given ``pool``,
+        :meth:`watch_pool`. Returns the function that stops them."""
+        if pool is not None:
+            self.watch_pool(pool)
+        probe = asyncio.get_running_loop().create_task(self._probe(), name="loop-probe")
+        errors = _ErrorLines(self.error_lines)
+        root = logging.getLogger()
+        root.addHandler(errors)
+
+        def stop() -> None:
+            probe.cancel()
+            root.removeHandler(errors)
+
+        return stop
+
+    async def _probe(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asleep = loop.time()
+            self._turned = time.monotonic()
+            await asyncio.sleep(PROBE_SECONDS)
+            self.loop_lag.observe(max(0.0, loop.time() - asleep - PROBE_SECONDS))
+
     def exposition(self) -> bytes:
-        """The metrics in Prometheus's text format."""
+        """The metrics in Prometheus's text format (from any thread)."""
         return generate_latest(self.registry)
 
 
-__all__ = ["BUCKETS", "CONTENT_TYPE", "Metrics"]
+#: A route as :func:`route_of` looks it up: its path's pattern, its template, its methods
+#: (``None``: any).
+RouteTemplate = tuple[re.Pattern[str], str, frozenset[str] | None]
+
+
+def route_templates(app: object) -> list[RouteTemplate]:
+    """The routes of ``app`` (a Starlette or FastAPI application), each as a pattern, its
+    template and its methods, the routers it includes flattened, in the order they match."""
+    routes: Sequence[Any] = getattr(getattr(app, "router", None), "routes", ())
+    flatten = getattr(fastapi.routing, "iter_route_contexts", None)  # FastAPI 0.13x and up
+    found: list[RouteTemplate] = []
+    for route in flatten(routes) if flatten is not None else routes:
+        pattern = getattr(route, "path_regex", None)
+        template = getattr(route, "path", None)
+        if isinstance(pattern, re.Pattern) and isinstance(template, str):
+            methods = getattr(route, "methods", None)
+            found.append((pattern, template, frozenset(methods) if methods else None))
+    return found
+
+
+def route_of(scope: Scope, routes: Sequence[RouteTemplate] = ()) -> str:
+    """The template of the route that ``scope`` matched (``/api/tables/{table_id}``); for a
+    request answered before routing (refused by a limit, too large), the first of ``routes``
+    (:func:`route_templates`) that matches its path and method, else the first that matches
+    its path; :data:`UNMATCHED` when none does."""
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    if isinstance(path, str):
+        return path
+    asked = str(scope.get("path", ""))
+    method = scope.get("method")
+    partial: str | None = None
+    for pattern, template, methods in routes:
+        if pattern.match(asked):
+            if methods is None or method is None or method in methods:
+                return template
+            partial = partial or template
+    return partial if partial is not None else UNMATCHED
+
+
+class RequestObserver:
+    """Count and time each HTTP request by its route's template and status, write its access
+    log line (:func:`fanfold.server.logs.access`), and count the WebSockets open by kind.
+
+    Put it inside the middleware that resolves the client (its line names the client the
+    trusted proxy forwarded) and outside every middleware that may refuse a request (a limit's
+    429 is counted too). The metrics are the application's hub's (``app.state.hub``), once
+    it runs.
+
+    Args:
+        app: the ASGI application behind it.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        #: The application's routes (:func:`route_templates`), once a request needed them.
+        self.routes: list[RouteTemplate] | None = None
+
+    def route(self, scope: Scope) -> str:
+        """The template of the request's route (:func:`route_of`)."""
+        if "route" not in scope and self.routes is None:
+            self.routes = route_templates(scope.get("app"))
+        return route_of(scope, self.routes or ())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        hub = getattr(getattr(scope.get("app"), "state", None), "hub", None)
+        metrics: Metrics | None = getattr(hub, "metrics", None)
+        if metrics is None or kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if kind == "websocket":
+            await self._socket(metrics, scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500  # unless an answer starts
+        sent = 0
+
+        async def observed_send(message: Message) -> None:
+            nonlocal status, sent
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            elif message["type"] == "http.response.body":
+                sent += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observed_send)
+        finally:
+            took = time.perf_counter() - started
+            route = self.route(scope)
+            method = str(scope.get("method", ""))
+            metrics.requests.labels(route, method, str(status)).inc()
+            metrics.request_seconds.labels(route).observe(took)
+            path = str(scope.get("path", ""))
+            if path not in QUIET_PATHS:
+                client = scope.get("client")
+                logs.access(
+                    method=method,
+                    path=path,
+                    route=route,
+                    status=status,
+                    seconds=took,
+                    sent=sent,
+                    client=str(client[0]) if client else None,
+                )
+
+    async def _socket(self, metrics: Metrics, scope: Scope, receive: Receive, send: Send) -> None:
+        counted: Gauge | None = None
+
+        async def observed_send(message: Message) -> None:
+            nonlocal counted
+            if message["type"] == "websocket.accept" and counted is None:
+                route = self.route(scope)
+                counted = metrics.sockets_by_kind.labels(SOCKET_KINDS.get(route, route))
+                counted.inc()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observed_send)
+        finally:
+            if counted is not None:
+                counted.dec()
+
+
+__all__ = [
+    "BUCKETS",
+    "CONTENT_TYPE",
+    "PROBE_SECONDS",
+    "SOCKET_KINDS",
+    "UNMATCHED",
+    "Metrics",
+    "RequestObserver",
+    "RouteTemplate",
+    "route_of",
+    "route_templates",
+]

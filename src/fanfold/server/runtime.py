@@ -398,6 +398,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         )
         counters: QuietMemoryStorage = app.state.rate_counters  # made by create_app
         metrics.watch_counters(lambda: counters.clients)
+        stop_watching = metrics.start(hub.pool)  # the loop's lag, the bot queue, error lines
         app.state.hub = hub
         app.state.accounts = await asyncio.to_thread(Accounts, store)
         lobby = LobbyFeed(store, limits=settings.lobby)  # pushed on /ws/lobby
@@ -423,13 +424,16 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         checks: HealthServer | None = None
         try:
             if settings.health_port is not None:
-                checks = HealthServer(settings.health_host, settings.health_port, readiness)
+                checks = HealthServer(
+                    settings.health_host, settings.health_port, readiness, metrics.exposition
+                )
                 checks.start()
             yield
         finally:
             if checks is not None:
                 checks.close()
             readiness.close()
+            stop_watching()
             stopping.set()
             compiled.stop_compiling()
             sweeper.cancel()

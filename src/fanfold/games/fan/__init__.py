@@ -22,6 +22,8 @@ Modules: ``config`` (options and presets), ``deals`` (PySolFC's deals, fc-solve'
 (the :class:`~fanfold.core.game.Game` object).
 """
 
+from fanfold.core.game import Termination
+from fanfold.core.plugin import GamePlugin, WebHints
 from fanfold.games.fan.actions import FanMove, parse_move
 from fanfold.games.fan.config import PRESETS, FanConfig
 from fanfold.games.fan.deals import (
@@ -39,10 +41,28 @@ from fanfold.games.fan.view import FanView
 
 GAME = FanGame()
 
+#: What the layers above the rules need of Fan patience (:mod:`fanfold.core.plugin`).
+PLUGIN = GamePlugin(
+    GAME,
+    terminations=(Termination.ALL_ON_FOUNDATIONS, Termination.NO_MOVE),
+    lessons="fanfold.games.fan.lessons:lesson_book",
+    strategy="fanfold.agents.strategy.fan",
+    analyses="fanfold.play.analysis:FAN_ANALYSES",
+    encoding="fanfold.envs.fan:FanEncoding",
+    web=WebHints(
+        blurb="A patience with every card face up: free all 52 cards from 18 fans onto the "
+        "foundations. 1 player.",
+        order=4,
+        seed_label="Deal number (PySolFC)",
+        notation_example="11-F",
+    ),
+)
+
 __all__ = [
     "GAME",
     "KING",
     "NUM_FANS",
+    "PLUGIN",
     "PRESETS",
     "FanConfig",
     "FanGame",

@@ -46,6 +46,8 @@ and, for positions, :mod:`fanfold.games.fano.notation`. Every reading of an open
 ``docs/rules/fano.md``.
 """
 
+from fanfold.core.game import Termination
+from fanfold.core.plugin import GamePlugin, WebHints
 from fanfold.games.fano.actions import (
     Allow,
     Attack,
@@ -79,8 +81,32 @@ from fanfold.games.fano.view import FanoView, PublicPlayer
 
 GAME = FanoGame()
 
+#: What the layers above the rules need of Fano (:mod:`fanfold.core.plugin`).
+PLUGIN = GamePlugin(
+    GAME,
+    terminations=(Termination.PROMOTIONS, Termination.TURN_LIMIT),
+    lessons="fanfold.games.fano.lessons:lesson_book",
+    strategy="fanfold.agents.strategy.fano",
+    clock="rapid",
+    rating_families={
+        "fano-classic": "Fano (classic)",
+        "fano-trionfey": "Fano (The battle for Trionfey)",
+    },
+    # The turn planner with one deal and 40 positions a decision: about as strong as
+    # ``medium`` in the classic game and several times faster in Trionfey (docs/balance.md).
+    lab_player="planner(deals=1, nodes=40)",
+    encoding="fanfold.envs.fano:FanoEncoding",
+    web=WebHints(
+        blurb="A card duel on the lines of the Fano plane: attack, combine and promote your "
+        "commander. 2 to 8 players.",
+        order=1,
+        notation_example="4H>6C:3H",
+    ),
+)
+
 __all__ = [
     "GAME",
+    "PLUGIN",
     "PRESETS",
     "Allow",
     "Attack",

@@ -26,6 +26,8 @@ Modules: ``config`` (options and presets), ``cards`` (cards as bits), ``actions`
 playout tested equal to the rules).
 """
 
+from fanfold.core.game import Termination
+from fanfold.core.plugin import GamePlugin, WebHints
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction, Pass, Play
 from fanfold.games.fantan.config import PRESETS, FanTanConfig, Scoring
 from fanfold.games.fantan.game import FanTanGame
@@ -34,10 +36,29 @@ from fanfold.games.fantan.view import FanTanView
 
 GAME = FanTanGame()
 
+#: What the layers above the rules need of Fan Tan (:mod:`fanfold.core.plugin`).
+PLUGIN = GamePlugin(
+    GAME,
+    terminations=(Termination.WENT_OUT, Termination.HANDS_PLAYED, Termination.TARGET_REACHED),
+    lessons="fanfold.games.fantan.lessons:lesson_book",
+    strategy="fanfold.agents.strategy.fantan",
+    clock="rapid",
+    rating_families={"fantan": "Fan Tan"},
+    lab_player="heuristic",
+    encoding="fanfold.envs.fantan:FanTanEncoding",
+    web=WebHints(
+        blurb="Sevens: build each suit out from its seven and be the first to play all your "
+        "cards. 3 to 8 players.",
+        order=3,
+        notation_example="7H",
+    ),
+)
+
 __all__ = [
     "GAME",
     "PASS",
     "PLAYS",
+    "PLUGIN",
     "PRESETS",
     "FanTanAction",
     "FanTanConfig",

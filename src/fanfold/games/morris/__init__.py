@@ -21,6 +21,8 @@ source of legality), ``view``, ``notation``, ``render`` and ``game`` (the
 :class:`~fanfold.core.game.Game` object).
 """
 
+from fanfold.core.game import Termination
+from fanfold.core.plugin import GamePlugin, WebHints
 from fanfold.games.morris.actions import MorrisAction, Move, Place
 from fanfold.games.morris.board import GEOMETRIC_ADJACENT, LINES
 from fanfold.games.morris.config import PRESETS, Adjacency, MorrisConfig
@@ -30,10 +32,32 @@ from fanfold.games.morris.view import MorrisView
 
 GAME = MorrisGame()
 
+#: What the layers above the rules need of Fano330-R-Morris (:mod:`fanfold.core.plugin`).
+PLUGIN = GamePlugin(
+    GAME,
+    terminations=(Termination.LINE_OF_THREE, Termination.REPETITION, Termination.NO_MOVE),
+    lessons="fanfold.games.morris.lessons:lesson_book",
+    strategy="fanfold.agents.strategy.morris",
+    analyses="fanfold.play.analysis:MORRIS_ANALYSES",
+    clock="blitz",
+    rating_families={"morris": "Fano330-R-Morris"},
+    lab_player="medium",
+    encoding="fanfold.envs.morris:MorrisEncoding",
+    web=WebHints(
+        blurb="Place and move circles and triangles on seven points; whoever completes a line "
+        "of three loses. 2 players.",
+        order=2,
+        notation_example="C1 or 3-5",
+        board_hint="Make the move on the board: choose a shape or one of your pieces, then a "
+        "lit point.",
+    ),
+)
+
 __all__ = [
     "GAME",
     "GEOMETRIC_ADJACENT",
     "LINES",
+    "PLUGIN",
     "PRESETS",
     "Adjacency",
     "MorrisAction",

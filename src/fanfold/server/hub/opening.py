@@ -25,7 +25,7 @@ from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, new_table
 from fanfold.play.table import HUMAN
 from fanfold.server.budget import BotBudget
-from fanfold.server.clocks import CLOCK, CONTROL, DEFAULT_SPEED, control_for, new_clocks
+from fanfold.server.clocks import CLOCK, CONTROL, control_for, default_speed, new_clocks
 from fanfold.server.hub.basics import (
     FRIEND,
     HOTSEAT,
@@ -138,7 +138,7 @@ class Opening:
         if speed is not None and table_options.get("time_limit"):
             raise ConfigError("a table has a time limit per decision or a clock, not both")
         if speed is None and rated and not table_options.get("time_limit"):
-            speed = DEFAULT_SPEED.get(game.name)
+            speed = default_speed(game)
         if speed is not None:
             table_options[CONTROL] = control_for(speed)
         account_ids: list[int | None] = []

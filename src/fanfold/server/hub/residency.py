@@ -30,7 +30,7 @@ from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.turns import play_on
 from fanfold.server.live import LiveTable, NotFoundError, storage_failure
 from fanfold.server.logs import about
-from fanfold.server.ownership import ElsewhereError, Ownership
+from fanfold.server.ownership import ElsewhereError, Ownership, opened_by
 from fanfold.server.store import RESUME, Store, StoredSeat, StoredTable
 
 log = logging.getLogger(__name__)
@@ -105,6 +105,9 @@ class Residency:
             raise NotFoundError(f"there is no table {table_id!r}")
         live = rebuild(self._within_budget(stored))
         self.live[table_id] = live
+        opener = opened_by(table_id)
+        if self.owner is not None and opener != getattr(self.host, "server_name", None):
+            self.host.metrics.handovers.labels("taken").inc()  # another process's table
         await play_on(self.host, live)
         return live
 
@@ -294,6 +297,7 @@ class Residency:
         live.evicted = True
         if self.live.get(live.id) is live:
             del self.live[live.id]
+            self.host.metrics.handovers.labels("let_go").inc()
         for task in (live.bots, live.clock):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()

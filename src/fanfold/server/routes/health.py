@@ -2,7 +2,9 @@
 ``/ready`` (it can serve tables: its loop runs, its store answers and, with several
 processes, it holds its ownership connection, :mod:`fanfold.server.checks`; a router such as
 HAProxy sends requests only to a ready process) and
-``/metrics`` (Prometheus, :mod:`fanfold.server.metrics`)."""
+``/metrics`` (Prometheus, :mod:`fanfold.server.metrics`). With ``--health-port`` the three are
+answered on that port too, from a thread that never waits behind the tables
+(:mod:`fanfold.server.checks`): the port a router checks and Prometheus scrapes."""
 
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ async def ready(request: Request) -> JSONResponse:
 
 @router.get("/metrics")
 async def metrics(hub: HubDep) -> Response:
-    """Prometheus's text format."""
+    """Prometheus's text format (the same on the health port, read beside the loop)."""
     from fanfold.server.metrics import CONTENT_TYPE
 
     return Response(hub.metrics.exposition(), media_type=CONTENT_TYPE)

@@ -1,5 +1,6 @@
 """The pages: the lobby, a table's page, How to play each game (``/rules/GAME`` leads there)
-and its exact rules for developers, the icon."""
+and its exact rules for developers, the icon, and the board modules of games from other
+packages (``/static/plugins/GAME.js``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 
 from fanfold.core.errors import UnknownGameError
 from fanfold.core.registry import get_game
+from fanfold.server.games import plugin_renderer
 from fanfold.server.howto import has_howto, howto_page
 from fanfold.server.lessons import has_lessons
 from fanfold.server.rules import rules_page
@@ -41,9 +43,19 @@ async def how_to_play(name: str) -> HTMLResponse:
         game = get_game(name)
     except UnknownGameError as error:
         return HTMLResponse(str(error.args[0]), status_code=404)
-    if not has_howto(game.name):
+    if not has_howto(game):
         return HTMLResponse(rules_page(game, lessons=has_lessons(game.name)))
     return HTMLResponse(howto_page(game, lessons=has_lessons(game.name)))
+
+
+@router.get("/static/plugins/{name}.js")
+async def plugin_board(name: str) -> Response:
+    """The board module of a game from another package (``WebHints.renderer``), served beside
+    fanfold's own (``/static/games/NAME.js``) so that it imports ``../common.js`` as they do."""
+    path = plugin_renderer(name)
+    if path is None:
+        return HTMLResponse(f"no game called {name!r} ships a board module", status_code=404)
+    return FileResponse(path, media_type="text/javascript")
 
 
 @router.get("/rules/{name}")

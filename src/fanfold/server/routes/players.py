@@ -475,6 +475,7 @@ def _page(title: str, body: str) -> str:
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)} · fanfold</title>"
+        '<script src="/static/theme.js"></script>'
         '<link rel="stylesheet" href="/static/fanfold.css"></head><body>'
         '<header class="bar"><a href="/">fanfold</a><span class="grow"></span>'
         '<span class="bar-links"><a href="/leaderboard/fantan">Leaderboards</a> '
@@ -621,12 +622,10 @@ async def bot_profile_page(family: str, level: str, hub: HubDep) -> HTMLResponse
     ]
     if measured is not None:
         parts.append(
-            "<section><h2>Anchored by arena runs</h2>"
+            "<section><h2>How its rating started</h2>"
             f"<p>Its first rating, {measured['rating']} ± {measured['uncertainty']}, was "
-            f"measured from {measured['games']} arena games against the other levels, rated "
-            "with the same model as people's games"
-            + (f" (<code>{escape(measured['command'])}</code>)" if measured["command"] else "")
-            + ".</p></section>"
+            f"measured from {measured['games']} games it played against the other bot levels, "
+            "rated the same way as people's games.</p></section>"
         )
     if data["history"]:
         parts.append(

@@ -13,8 +13,9 @@ from fanfold.core.errors import UnknownAgentError
 from fanfold.core.registry import set_up
 from fanfold.play.analysis import analyses_for
 from fanfold.server import protocol
-from fanfold.server.daily import daily_deal, today
+from fanfold.server.daily import DAILY_GAME, DAILY_VARIANT, daily_deal, today
 from fanfold.server.fairplay import note_origin
+from fanfold.server.games import GameWeb, web_catalogue
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, storage_failure
 from fanfold.server.protocol import (
     Act,
@@ -61,7 +62,19 @@ async def games() -> list[JSONValue]:
 async def daily() -> JSONObject:
     day = today()
     deal = await asyncio.to_thread(daily_deal, day)
-    return {"game": "fan", "deal": deal, "variant": "classic", "date": day.isoformat()}
+    return {
+        "game": DAILY_GAME.name,
+        "deal": deal,
+        "variant": DAILY_VARIANT,
+        "date": day.isoformat(),
+    }
+
+
+@router.get("/games/web", response_model=list[GameWeb])
+async def games_web() -> list[JSONValue]:
+    """What the browser shows of each game (the lobby's words and order, lessons, the seed
+    box, the board module), in the lobby's order."""
+    return web_catalogue()
 
 
 def bots_client(request: Request, account: int | None) -> str:

@@ -57,9 +57,9 @@ export function cardElement(text, extra = "") {
   // a card is read by its rank and suit symbol, as it is drawn ("10♥")
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", label);
-  el.innerHTML = `<span></span><span class="pip-bottom"></span>`;
+  el.innerHTML = `<span></span><span class="pip-bottom" aria-hidden="true"></span>`;
   el.firstChild.textContent = label;
-  el.lastChild.textContent = label;
+  el.lastChild.dataset.pip = label; // drawn by the style sheet: not part of the card's text
   return el;
 }
 
@@ -91,6 +91,13 @@ export function botName(player) {
   const name = String(player).split("(")[0];
   const levels = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
   return levels[name] || `Bot (${name})`;
+}
+
+// A variant's name in words, as a player reads it: "trionfey-all-for-one" is "Trionfey all for
+// one", "geometric" stays "geometric".
+export function variantWords(name) {
+  const words = String(name ?? "").replaceAll("-", " ").trim();
+  return words.startsWith("trionfey") ? `T${words.slice(1)}` : words;
 }
 
 export function suitSymbol(suit) {

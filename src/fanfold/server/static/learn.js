@@ -73,8 +73,9 @@ let tries = 0; // moves tried at this step (a fresh board selection after each)
 let finished = false;
 // What the learner opened or typed at this step, kept when a wrong try redraws the board.
 let kept = { hint: false, typed: "", answer: null, advanced: false };
-// An example of each game's notation, for the typed move's box (the advanced way to play).
-const EXAMPLES = { fano: "4H>6C:3H", fantan: "7H", morris: "C1 or 3-5", fan: "11-F" };
+// What the page shows of the game (GET /api/games/web): an example of its notation for the
+// typed move's box (the advanced way to play), how to move on its board, its board's module.
+let hints = { notation_example: "", board_hint: "", renderer: `/static/games/${game}.js` };
 
 function keepInputs() {
   const typed = document.getElementById("typed");
@@ -176,11 +177,11 @@ function questionPanel(explained, answer) {
   panel.append(
     el("div", { class: "muted", text: `Move ${step.index + 1} of ${lesson.steps}` }),
     el("p", { class: "prompt", id: "prompt", text: step.prompt }),
-    el("p", { class: "muted", text: game === "morris" ? "Make the move on the board: choose a shape or one of your pieces, then a lit point." : "Make the move on the board: click a card of yours, then choose among the moves it offers." }),
+    el("p", { class: "muted", text: hints.board_hint }),
   );
   const hintBox = el("p", { class: "hint", id: "hint" }, el("strong", { text: "Hint: " }), document.createTextNode(step.hint));
   hintBox.hidden = !kept.hint;
-  const typed = el("input", { id: "typed", type: "text", placeholder: `e.g. ${EXAMPLES[game] || ""}`, autocomplete: "off", "aria-label": "a move in the game's notation" });
+  const typed = el("input", { id: "typed", type: "text", placeholder: `e.g. ${hints.notation_example}`, autocomplete: "off", "aria-label": "a move in the game's notation" });
   const form = el("form", { class: "typed-move", onsubmit: (event) => { event.preventDefault(); tryMove(typed.value); } },
     typed, el("button", { type: "submit", id: "try", text: "Try" }));
   typed.value = kept.typed;
@@ -221,10 +222,88 @@ function questionPanel(explained, answer) {
   return panel;
 }
 
+// ------------------------------------------------------------------ keyboard
+// As at a table (table.js): the arrow keys move among the board's choices (cards, fans,
+// points, buttons), Enter or Space chooses, Escape lets go of a selection. The page is drawn
+// anew after every move (and the board after every selection), so the focus goes back where
+// it was: to the same thing drawn again, else the board's first choice, at the lesson's end
+// the next lesson's link; a typed move's box or a button keeps it too. Never the page's top.
+const FOCUSABLE = '[tabindex="0"], button:not([disabled]), a[href], input:not([disabled]), select:not([disabled])';
+let boardFocused = false; // the focus is on the board
+let boardKey = null; // what on the board has it
+let focusedId = null; // the side panel's control that has it (the typed move's box, a button)
+
+function focusKey(node) {
+  for (const name of ["data-focus", "data-ref", "data-action", "data-shape", "data-point", "data-pile"]) {
+    const value = node.getAttribute?.(name);
+    if (value) return `${name}=${value}`;
+  }
+  return null;
+}
+
+function boardChoices() {
+  const game = document.getElementById("game");
+  return game ? [...game.querySelectorAll(FOCUSABLE)].filter((node) => node.getClientRects().length) : [];
+}
+
+function keepFocus() {
+  const active = document.activeElement;
+  if (active && active !== document.body && document.contains(active)) return; // still somewhere
+  const game = document.getElementById("game");
+  let next = null;
+  if (boardFocused && game) {
+    const choices = boardChoices();
+    next = (boardKey && choices.find((node) => focusKey(node) === boardKey)) || choices[0] || null;
+    if (!next && finished) next = document.getElementById("next-lesson") || root.querySelector(".question a");
+    next ||= game;
+  } else if (focusedId) {
+    next = document.getElementById(focusedId);
+  }
+  if (!next) return;
+  next.focus({ preventScroll: true });
+  next.scrollIntoView({ block: "nearest" });
+}
+
+root.addEventListener("focusin", (event) => {
+  const game = document.getElementById("game");
+  boardFocused = Boolean(game?.contains(event.target));
+  if (boardFocused && event.target !== game) boardKey = focusKey(event.target);
+  focusedId = boardFocused ? null : event.target.id || null;
+});
+
+root.addEventListener("keydown", (event) => {
+  const game = document.getElementById("game");
+  if (!game?.contains(event.target)) return;
+  if (event.key === "Escape") {
+    if (board?.cancel?.()) {
+      event.preventDefault();
+      board.render(game, message(), boardUi());
+    }
+    return;
+  }
+  const steps = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  if (!(event.key in steps) || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  const choices = boardChoices();
+  if (!choices.length) return;
+  event.preventDefault();
+  const at = choices.indexOf(event.target);
+  const next = at < 0 ? 0 : (at + steps[event.key] + choices.length) % choices.length;
+  choices[next].focus();
+});
+
+new MutationObserver(keepFocus).observe(root, { childList: true, subtree: true });
+
+// The board module's hooks. A lesson's last position is a picture (``replay``): nothing to
+// play, and no "No moves left." under it: the panel says the lesson is complete.
+function boardUi() {
+  return { act: tryMove, seatName, analysis: null, replay: finished };
+}
+
 function draw(explained, answer) {
   const layout = el("div", { class: "lesson-layout" });
   const area = el("section", { class: "board lesson-board", id: "board", "aria-label": "the position" });
-  const game_ = el("div", { id: "game" });
+  const game_ = el("div", { id: "game", tabindex: "-1" }); // focused when it offers nothing
   area.append(game_);
   const side = el("aside", { class: "side" });
   side.append(questionPanel(explained, answer));
@@ -237,16 +316,19 @@ function draw(explained, answer) {
   layout.append(area, side);
   const head = [
     el("h1", { text: lesson.title }),
-    el("p", { class: "muted source", text: `${lesson.source}. You play ${seatName(lesson.seat)}.` }),
+    el("p", { class: "muted source", text: lesson.seats.length > 1 ? `${lesson.source}. You play ${seatName(lesson.seat)}.` : `${lesson.source}.` }),
     el("p", { class: "intro", id: "intro", text: lesson.intro }),
   ];
   root.replaceChildren(...head, layout);
-  board.render(game_, message(), { act: tryMove, seatName, analysis: null, replay: false });
+  board.render(game_, message(), boardUi());
   if (explained) document.getElementById("explanation")?.scrollIntoView({ block: "nearest" });
 }
 
 async function showLesson() {
-  [board, lesson] = await Promise.all([import(`/static/games/${game}.js`), api("GET", `/api/lessons/${game}/${lessonId}`)]);
+  let shown;
+  [shown, lesson] = await Promise.all([api("GET", "/api/games/web"), api("GET", `/api/lessons/${game}/${lessonId}`)]);
+  hints = shown.find((entry) => entry.name === game) || hints;
+  board = await import(hints.renderer);
   document.title = `fanfold: ${lesson.title}`;
   document.getElementById("title").textContent = `Lesson: ${lesson.title}`;
   step = lesson.step;

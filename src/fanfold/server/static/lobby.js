@@ -1,5 +1,5 @@
 // The lobby: pick a game, a variant and the seats, then open the table.
-import { api, el, remember, myTables } from "./common.js";
+import { api, botName, el, remember, myTables, variantWords } from "./common.js";
 
 const gamesBox = document.getElementById("games");
 const form = document.getElementById("setup");
@@ -11,18 +11,16 @@ const seedInput = document.getElementById("seed");
 const dailyButton = document.getElementById("daily");
 let games = [];
 let chosen = null;
+// What the lobby shows of each game besides the catalogue, by name (GET /api/games/web: the
+// games' own words for players, their order, lessons, the seed box, the daily deal).
+let web = new Map();
 
-// Each game in a player's words (the catalogue's summaries are written for developers).
-const BLURBS = {
-  fano: "A card duel on the lines of the Fano plane: attack, combine and promote your commander. 2 to 8 players.",
-  morris: "Place and move circles and triangles on seven points; whoever completes a line of three loses. 2 players.",
-  fantan: "Sevens: build each suit out from its seven and be the first to play all your cards. 3 to 8 players.",
-  fan: "A patience with every card face up: free all 52 cards from 18 fans onto the foundations. 1 player.",
-};
-const LESSONS = new Set(["fano", "fantan", "morris", "fan"]);
+function hints(game) {
+  return web.get(game.name) || { blurb: game.summary, dealt: true, seed_label: "Seed", daily: false, lessons: false };
+}
 
 function blurb(game) {
-  return BLURBS[game.name] || game.summary;
+  return hints(game).blurb || game.summary;
 }
 
 const SEAT_KINDS = [
@@ -125,11 +123,11 @@ function choose(game) {
   document.getElementById("setup-summary").textContent = blurb(game);
   document.getElementById("rules-link").href = `/how-to-play/${game.name}`;
   variantSelect.replaceChildren();
-  for (const p of game.presets) variantSelect.add(new Option(p.name, p.name));
-  const dealt = game.name !== "morris";
+  for (const p of game.presets) variantSelect.add(new Option(variantWords(p.name), p.name));
+  const dealt = hints(game).dealt;
   document.getElementById("deal-row").hidden = !dealt;
-  document.getElementById("seed-label").firstChild.textContent = game.name === "fan" ? "Deal number (PySolFC) " : "Seed ";
-  dailyButton.hidden = game.name !== "fan";
+  document.getElementById("seed-label").firstChild.textContent = `${hints(game).seed_label} `;
+  dailyButton.hidden = !hints(game).daily;
   document.getElementById("time-row").hidden = !game.time_limit;
   document.getElementById("practice-row").hidden = !game.hidden_information;
   document.getElementById("practice").checked = false;
@@ -176,7 +174,7 @@ async function start(event) {
   }
   try {
     const created = await api("POST", "/api/tables", body);
-    remember(created.table, created.token, created.invites, `${chosen.title} (${variantSelect.value})`, true);
+    remember(created.table, created.token, created.invites, `${chosen.title} (${variantWords(variantSelect.value)})`, true);
     location.href = `/table/${created.table}#token=${created.token}`;
   } catch (error) {
     errorBox.textContent = error.message;
@@ -197,7 +195,7 @@ async function quickMatch() {
   if (chosen.time_limit && limit) body.time_limit = Number(limit); // the same time limit too
   try {
     const taken = await api("POST", "/api/quick-match", body);
-    remember(taken.table, taken.token, {}, `${chosen.title} (${variantSelect.value}), quick match`);
+    remember(taken.table, taken.token, {}, `${chosen.title} (${variantWords(variantSelect.value)}), quick match`);
     location.href = `/table/${taken.table}#token=${taken.token}`;
   } catch (error) {
     errorBox.textContent = error.message;
@@ -229,7 +227,8 @@ async function listRecent() {
       const a = document.createElement("a");
       a.href = row.over ? `/table/${row.table}?replay=1` : `/table/${row.table}`;
       const title = games.find((g) => g.name === row.game)?.title || row.game;
-      a.textContent = `${title}: ${row.players.join(" v ")}`;
+      // players' words: "a player" for a person, a bot by its level ("Hard bot"), never its settings
+      a.textContent = `${title}: ${row.players.map((p) => (p === "human" ? "a player" : botName(p))).join(" v ")}`;
       li.append(a, ` · ${row.moves} moves${row.over ? " · over (replay)" : " · watch"}`);
       box.append(li);
     }
@@ -255,9 +254,11 @@ async function loadRecord(event) {
 }
 
 async function main() {
-  games = await api("GET", "/api/games");
-  const order = ["fano", "morris", "fantan", "fan"];
-  games.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  const [catalogue, shown] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/games/web")]);
+  web = new Map(shown.map((entry) => [entry.name, entry]));
+  const order = shown.map((entry) => entry.name); // the lobby's order, from the games' plugins
+  const place = (game) => (order.includes(game.name) ? order.indexOf(game.name) : order.length);
+  games = catalogue.sort((a, b) => place(a) - place(b));
   for (const game of games) {
     const card = el("div", { class: "game-card", "data-game": game.name },
       el("button", { type: "button", class: "game-pick", "aria-pressed": "false", onclick: () => choose(game) },
@@ -265,7 +266,7 @@ async function main() {
         el("p", { class: "muted", text: blurb(game) })),
       el("p", { class: "game-links" },
         el("a", { href: `/how-to-play/${game.name}`, class: "how-to-play", text: "How to play" }),
-        ...(LESSONS.has(game.name) ? [el("a", { href: `/learn/${game.name}`, class: "lessons", text: "Lessons" })] : [])));
+        ...(hints(game).lessons ? [el("a", { href: `/learn/${game.name}`, class: "lessons", text: "Lessons" })] : [])));
     card.addEventListener("click", (event) => {
       if (!event.target.closest("a, button")) choose(game); // the card's margins pick it too
     });

@@ -5,7 +5,7 @@
 // said it holds enough lobby sockets). The list's `data-feed` says which: "push" or "poll".
 // The server closes a lobby socket after a while (4000): a page that is shown connects again
 // at once; a hidden page neither polls nor connects until it is shown again.
-import { api, remember } from "/static/common.js";
+import { api, remember, variantWords } from "/static/common.js";
 
 const box = document.getElementById("open-seats");
 const errors = document.getElementById("join-error");
@@ -17,6 +17,21 @@ const REFUSED_WAIT_MS = 60000;
 const RENEW = 4000;
 
 let polling = null;
+// Each game's title by its name (GET /api/games, read once): a line says "Fano330-R-Morris
+// (geometric)", never the game's name in code. The lines shown before it came are shown again.
+let titles = new Map();
+let shown = [];
+api("GET", "/api/games")
+  .then((games) => {
+    titles = new Map(games.map((game) => [game.name, game.title]));
+    show(shown);
+  })
+  .catch(() => {});
+
+function gameWords(line) {
+  const title = titles.get(line.game) ?? line.game;
+  return line.variant ? `${title} (${variantWords(line.variant)})` : title;
+}
 let wait = 500;
 let asleep = false; // closed while hidden: connect again once shown
 
@@ -24,7 +39,7 @@ async function join(line) {
   errors.textContent = "";
   try {
     const taken = await api("POST", `/api/tables/${line.table}/join`);
-    remember(taken.table, taken.token, {}, `${line.game} (${line.variant || ""}), open seat`);
+    remember(taken.table, taken.token, {}, `${gameWords(line)}, open seat`);
     location.href = `/table/${taken.table}#token=${taken.token}`;
   } catch (error) {
     errors.textContent = error.message;
@@ -33,6 +48,7 @@ async function join(line) {
 }
 
 function show(lines) {
+  shown = lines;
   box.replaceChildren();
   for (const line of lines) {
     const li = document.createElement("li");
@@ -40,7 +56,7 @@ function show(lines) {
     button.type = "button";
     button.textContent = "Join";
     button.addEventListener("click", () => join(line));
-    const what = `${line.game}${line.variant ? ` (${line.variant})` : ""}, ${line.players} players, `
+    const what = `${gameWords(line)}, ${line.players} players, `
       + `${line.free} seat${line.free === 1 ? "" : "s"} free${line.rated ? ", rated" : ""}`
       + `${line.time_limit ? `, ${line.time_limit} s a decision` : ""} `;
     li.append(what, button);

@@ -1,6 +1,6 @@
 // A table page: one WebSocket to the server, the board drawn by the game's own module, the
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
-import { api, botName, remember, tokenFor, el } from "./common.js";
+import { api, botName, remember, tokenFor, el, variantWords } from "./common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const params = new URLSearchParams(location.search);
@@ -20,9 +20,12 @@ let analysisPending = false;
 let analysisMode = false; // re-run the data analysis at every position (Morris "Analysis")
 let retry = 500;
 
+// The game's board module, where the server says it is (GET /api/games/web: fanfold's own in
+// static/games, or one a game from another package ships); the text board without one.
 async function loadRenderer(name) {
   try {
-    return await import(`/static/games/${name}.js`);
+    const found = (await api("GET", "/api/games/web")).find((entry) => entry.name === name);
+    return await import(found ? found.renderer : "/static/games/generic.js");
   } catch {
     return await import("/static/games/generic.js");
   }
@@ -115,14 +118,30 @@ function cover(seat) {
 
 function setUpPage() {
   document.title = `${message.game.title}: fanfold`;
-  $("title").textContent = `${message.game.title} · ${message.options.variant ?? ""}`;
+  $("title").textContent = `${message.game.title} · ${variantWords(message.options.variant)}`;
   $("rules").href = `/rules/${message.game.name}`;
+  drawNotes();
+}
+
+// The table's notes. A deal the creator chose is not a fair game, unless it is today's deal
+// (the lobby's "Today's deal", the same for everyone today: GET /api/daily says which).
+async function drawNotes() {
   const notes = [];
-  if (message.options.chosen_deal) notes.push("The deal was chosen by the table's creator: not a fair game.");
+  if (message.options.chosen_deal) notes.push(await isTodaysDeal()
+    ? "Today's deal: the same deal for everyone who plays it today."
+    : "The deal was chosen by the table's creator: not a fair game.");
   if (message.options.practice) notes.push("A practice table: moves can be taken back; not a fair game.");
   if (message.options.rated) notes.push("A rated game: its end moves the players' ratings.");
   $("notes").textContent = notes.join(" ");
   $("notes").hidden = !notes.length;
+}
+
+async function isTodaysDeal() {
+  const deal = message.view?.deal;
+  if (deal === undefined || deal === null) return false;
+  const daily = await api("GET", "/api/daily").catch(() => null);
+  return Boolean(daily) && daily.game === message.game.name && String(daily.deal) === String(deal)
+    && (!daily.variant || daily.variant === message.options.variant);
 }
 
 // The creator's links for friends' seats: the invitation while a seat waits for its player,
@@ -228,7 +247,7 @@ async function join(invite) {
     return null;
   }
   $("join-title").textContent = `${info.game}: you are invited`;
-  $("join-text").textContent = `You are invited to play ${info.name} at this ${info.game} table (${info.variant}).`;
+  $("join-text").textContent = `You are invited to play ${info.name} at this ${info.game} table (${variantWords(info.variant)}).`;
   const notes = [];
   if (info.chosen_deal) notes.push("The deal was chosen by the table's creator, so this game is not counted as a fair one.");
   if (info.practice) notes.push("It is a practice table: moves can be taken back.");
@@ -481,6 +500,10 @@ function drawEnd(m) {
   else title = `${o.winners.map(seatName).join(" and ")} won`;
   box.replaceChildren(el("h2", { id: "end-title", text: title }));
   box.append(el("p", { id: "end-reason", text: endSentence(o, m.seats.length === 1) }));
+  // the game's own words on why the others did not win (Fano's "All for one": partners named)
+  const [why, ...others] = renderer?.endNotes?.(m, { seatName }) || [];
+  if (why) box.append(el("p", { class: "end-why", id: "end-why", text: why }));
+  if (others.length) box.append(el("ul", { class: "end-why", "aria-label": "the others" }, ...others.map((line) => el("li", { text: line }))));
   if (m.seats.length > 1) {
     const list = el("ul", { class: "end-scores", "aria-label": "results" });
     o.returns.forEach((value, seat) => {
@@ -647,7 +670,8 @@ async function runAnalysis(name, again = false) {
   analysisPending = true;
   try {
     const result = await api("GET", `/api/tables/${tableId}/analysis/${name}`, undefined, token);
-    out.textContent = result.data ? result.text.split("\n")[0] : result.text;
+    // a hint's move in words, as the board's buttons say it (the text adds its notation)
+    out.textContent = result.data?.label ? `Try ${result.data.label}.` : result.data ? result.text.split("\n")[0] : result.text;
     if (result.data) {
       analysisData = { version: result.version, data: result.data };
       if (result.version === message.version) draw();

@@ -7,7 +7,7 @@
 // (the support an attack needs and whether it is held); this module sends back the text of
 // the one chosen and never reads the notation. The plane's cycles and the attacks possible now
 // come from the view too: the drawing is this module's, the rules are the server's.
-import { cardBack, el, suitSymbol } from "../common.js";
+import { botName, cardBack, el, suitSymbol } from "../common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Where the plane's points are drawn: 1 on top, 4 and 6 at the bottom corners, 2, 5, 3 the
@@ -59,17 +59,20 @@ function cardNode(text, extra = "") {
   node.dataset.card = text;
   // read as drawn, with the suit's symbol ("10♥"); a card to choose is a button (card())
   node.setAttribute("role", "img");
-  node.setAttribute("aria-label", isJoker(text) ? `joker ${text}` : pretty(text));
+  node.setAttribute("aria-label", pretty(text));
+  // the bottom corner is drawn by the style sheet (data-pip), not text: the card's name holds
+  // all the text it shows
   if (isJoker(text)) {
     node.className = `card joker ${extra}`.trim();
     const value = valueOf(text);
-    node.append(el("span", { text: text.startsWith("TJ") ? "T★" : "★" }), el("span", { class: "pip-bottom", text: value ? String(value) : "" }));
+    node.setAttribute("aria-label", `${pretty(text)} (${text.startsWith("TJ") ? "T★" : "★"})`);
+    node.append(el("span", { text: text.startsWith("TJ") ? "T★" : "★" }), el("span", { class: "pip-bottom", "aria-hidden": "true", "data-pip": value ? String(value) : "" }));
     return node;
   }
   const suit = text.slice(-1);
   node.className = `card ${suit === "H" || suit === "D" ? "red" : ""} ${extra}`.trim();
   const label = pretty(text);
-  node.append(el("span", { text: label }), el("span", { class: "pip-bottom", text: label }));
+  node.append(el("span", { text: label }), el("span", { class: "pip-bottom", "aria-hidden": "true", "data-pip": label }));
   return node;
 }
 
@@ -78,6 +81,38 @@ export function cancel() {
   const had = selection.length > 0;
   selection = [];
   return had;
+}
+
+// ---------------------------------------------------------------------------- the end
+// Why the others did not win, for the table's end panel: in Trionfey's "All for one" partners
+// play their turns together but each wins alone, so a partner's win is not the player's. Who
+// won, each other seat's promotions, partners named (one sentence a line).
+export function endNotes(m, ui) {
+  const view = m.view;
+  const outcome = m.outcome;
+  if (!outcome || !view?.teams || view.config?.teams !== "all-for-one" || outcome.winners.length !== 1) return [];
+  const need = view.config.promotions_to_win;
+  const winner = outcome.winners[0];
+  const me = view.player ?? null;
+  const team = (seat) => view.teams[seat];
+  const lines = [
+    `All for one: partners take their turns together, but each player wins alone. ${winner === me ? "You" : ui.seatName(winner)} promoted ${winner === me ? "your" : "their"} commander ${need} time${need === 1 ? "" : "s"} first, and ${winner === me ? "win" : "wins"} alone.`,
+  ];
+  view.players.forEach((player, seat) => {
+    if (seat === winner) return;
+    const promotions = `${player.level} of ${need} promotion${need === 1 ? "" : "s"}`;
+    const partner = team(seat) === team(winner);
+    if (seat === me) {
+      lines.push(partner
+        ? `You, ${ui.seatName(winner)}'s partner, do not share the win: ${promotions}.`
+        : `You, partnership ${"AB"[team(seat)]}: ${promotions}.`);
+    } else {
+      lines.push(partner
+        ? `${ui.seatName(seat)}, ${winner === me ? "your" : `${ui.seatName(winner)}'s`} partner, does not share the win: ${promotions}.`
+        : `${ui.seatName(seat)}, partnership ${"AB"[team(seat)]}${me !== null && team(seat) === team(me) ? " (your partner)" : ""}: ${promotions}.`);
+    }
+  });
+  return lines;
 }
 
 // --------------------------------------------------------------------------- actions
@@ -281,10 +316,10 @@ export function render(root, m, ui) {
     const needs = aimed[0].details.needs;
     if (aimed[0].kind === "attack") {
       const supports = [...new Set(aimed.map((a) => pretty(a.details.support)))];
-      return el("span", { class: "badge", title: aimed.map((a) => a.label).join("\n"), text: `${needs}: ${supports.join("/")}` });
+      return el("span", { class: "badge", "aria-hidden": "true", title: aimed.map((a) => a.label).join("\n"), "data-text": `${needs}: ${supports.join("/")}` });
     }
     const first = aimed[0].details;
-    return el("span", { class: `badge ${first.bluff ? "bluff" : ""}`.trim(), title: aimed[0].label, text: first.bluff ? `${needs}: bluff` : `${needs}: ${pretty(first.held)}` });
+    return el("span", { class: `badge ${first.bluff ? "bluff" : ""}`.trim(), "aria-hidden": "true", title: aimed[0].label, "data-text": first.bluff ? `${needs}: bluff` : `${needs}: ${pretty(first.held)}` });
   }
 
   const last = {};
@@ -312,7 +347,7 @@ export function render(root, m, ui) {
     if (pending && pending.defender === seat) head.append(el("span", { class: "tag defend", text: "defending" }));
     if (view.target_seat === seat && !pending) head.append(el("span", { class: "tag", text: "attacked this turn" }));
     const bot = m.seats?.[seat];
-    if (bot?.bot) head.append(el("span", { class: "muted small", text: bot.player }));
+    if (bot?.bot) head.append(el("span", { class: "muted small", text: botName(bot.player) }));
     box.append(head);
 
     // the field: four slots
@@ -324,7 +359,11 @@ export function render(root, m, ui) {
       if (pending && pending.target === text && pending.defender === seat) node.classList.add("attacked");
       if (pending && pending.attacker === text && view.turn_player === seat) node.classList.add("attacking");
       const badge = lit.has(ref) ? targetBadge(ref) : null;
-      if (badge) node.append(badge);
+      if (badge) {
+        // the badge is drawn by the style sheet (data-text); its words go into the card's name
+        node.append(badge);
+        node.setAttribute("aria-label", `${node.getAttribute("aria-label")}: ${badge.title.split("\n").join("; ")}`);
+      }
       return node;
     });
     if (mine) view.face_down_in_play.forEach((text, i) => cards.push(card(text, view.face_down_in_play_refs[i], "face-down-own")));

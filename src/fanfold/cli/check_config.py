@@ -1,0 +1,482 @@
+"""``fanfold check-config``: before a start or a reload, check what ``fanfold serve`` would be
+given, with the same options: that ``fanfold serve`` takes them, that the store answers (and
+its schema is one this fanfold serves), and that HAProxy's file (``--haproxy FILE``) was
+rendered for these processes (``fanfold deploy haproxy --processes N``) and passes ``haproxy
+-c``. Nothing is changed: no schema is created or upgraded, no file written.
+
+Exit status: 0 when every check passes; else that of the first check that failed, in this
+order: :data:`FLAGS` (2, the options, as ``fanfold serve`` would refuse them), :data:`STORE` (3,
+the store cannot be reached, or its schema is newer than this fanfold), :data:`HAPROXY` (4,
+HAProxy's file is missing, is for other processes, or ``haproxy -c`` refuses it).
+
+    fanfold check-config --processes 3 --port 8001 --health-port 9001 \\
+        --db-file /etc/fanfold/db-url --haproxy /etc/haproxy/haproxy.cfg
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from fanfold.cli.common import console, error_console
+
+#: The exit status when the options are wrong.
+FLAGS = 2
+#: The exit status when the store cannot be reached, or its schema is not one this fanfold serves.
+STORE = 3
+#: The exit status when HAProxy's file does not fit the processes.
+HAPROXY = 4
+
+
+class CheckError(Exception):
+    """A check failed: the sentence says why; ``code`` is the exit status."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Serving:
+    """What ``fanfold serve`` would run, from its options.
+
+    Attributes:
+        url: the store's URL.
+        processes: how many processes.
+        host: the address they listen on.
+        ports: their ports.
+        health_ports: their health ports (empty: none).
+        names: their server names (``None`` for a lone process without one).
+    """
+
+    url: str
+    processes: int
+    host: str
+    ports: list[int]
+    health_ports: list[int]
+    names: list[str | None]
+
+
+def serve_options(arguments: list[str]) -> dict[str, Any]:
+    """``fanfold serve``'s options parsed from ``arguments`` (and the environment variables it
+    reads), as ``fanfold serve`` would parse them.
+
+    Raises:
+        CheckError: (:data:`FLAGS`) it would refuse them.
+    """
+    from fanfold.cli.serve import serve
+
+    single = typer.Typer()
+    single.command()(serve)
+    command = typer.main.get_command(single)
+    try:
+        context = command.make_context("fanfold serve", list(arguments))
+    except typer.Exit as done:  # --help
+        raise CheckError("fanfold check-config takes fanfold serve's options", FLAGS) from done
+    except typer.TyperException as error:  # click's usage errors, as typer raises them
+        said = getattr(error, "format_message", None)
+        raise CheckError(str(said() if callable(said) else error), FLAGS) from None
+    return dict(context.params)
+
+
+def check_flags(options: dict[str, Any]) -> Serving:
+    """Check what ``fanfold serve`` checks of its options before it opens the store.
+
+    Raises:
+        CheckError: (:data:`FLAGS`) what ``fanfold serve`` would refuse, in its words.
+    """
+    from fanfold.cli.serve import database_url
+    from fanfold.server.forwarded import public_origin, trusted_networks
+    from fanfold.server.logs import LEVEL_ENVIRONMENT
+    from fanfold.server.ownership import check_server_name, is_postgresql
+
+    processes: int = options["processes"]
+    port: int = options["port"]
+    health: int | None = options["health_port"]
+    try:
+        trusted_networks(list(options["trusted_proxy"] or []))
+    except ValueError as error:
+        raise CheckError(f"--trusted-proxy: {error}", FLAGS) from None
+    if options["public_origin"] is not None:
+        try:
+            public_origin(options["public_origin"])
+        except ValueError as error:
+            raise CheckError(f"--public-origin: {error}", FLAGS) from None
+    level = os.environ.get(LEVEL_ENVIRONMENT, "INFO").strip().upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise CheckError(f"{LEVEL_ENVIRONMENT}={level!r} is no log level", FLAGS)
+    try:
+        url = database_url(options["db"], options["db_file"]) or _default_url()
+    except typer.Exit:  # database_url said why
+        raise CheckError("the database's URL (above)", FLAGS) from None
+    if processes > 1 and not is_postgresql(url):
+        raise CheckError(
+            f"--processes {processes} needs a PostgreSQL store: a SQLite file is served by one "
+            "process",
+            FLAGS,
+        )
+    if port + processes - 1 > 65535:
+        raise CheckError(f"--port {port} leaves no room for {processes} ports", FLAGS)
+    ports = list(range(port, port + processes))
+    health_ports: list[int] = []
+    if health is not None:
+        if health + processes - 1 > 65535:
+            raise CheckError(f"--health-port {health} leaves no room for {processes} ports", FLAGS)
+        health_ports = list(range(health, health + processes))
+        if set(ports) & set(health_ports):
+            raise CheckError(
+                f"--health-port {health} and --port {port} overlap: the health checks need "
+                "ports of their own",
+                FLAGS,
+            )
+    name: str | None = options["server_name"]
+    names: list[str | None] = [name]
+    if processes > 1:
+        names = [f"{name or 's'}{number}" for number in range(1, processes + 1)]
+    for each in names:
+        if each is not None:
+            try:
+                check_server_name(each)
+            except ValueError as error:
+                raise CheckError(str(error), FLAGS) from None
+    if str(options["allocator"]) == "jemalloc":
+        from fanfold.server.allocator import jemalloc_library
+
+        if jemalloc_library() is None:
+            raise CheckError(
+                "--allocator jemalloc: jemalloc is not installed (apt-get install libjemalloc2)",
+                FLAGS,
+            )
+    return Serving(url, processes, options["host"], ports, health_ports, names)
+
+
+def _default_url() -> str:
+    """``fanfold serve``'s default store, without making its folder."""
+    from platformdirs import user_data_dir
+
+    return f"sqlite:///{Path(user_data_dir('fanfold')) / 'fanfold.db'}"
+
+
+def _revisions() -> tuple[set[str], set[str]]:
+    """This fanfold's schema revisions: the newest (heads), and all."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    import fanfold.server.store as store_module
+
+    config = Config()
+    folder = Path(store_module.__file__).parent / "migrations"
+    config.set_main_option("script_location", str(folder))
+    script = ScriptDirectory.from_config(config)
+    return set(script.get_heads()), {revision.revision for revision in script.walk_revisions()}
+
+
+def _schema(revisions: list[str]) -> str:
+    """What the store's schema revisions say, or :class:`CheckError` (:data:`STORE`)."""
+    heads, known = _revisions()
+    if not revisions:
+        return "no schema yet: fanfold serve makes it at start"
+    unknown = [revision for revision in revisions if revision not in known]
+    if unknown:
+        raise CheckError(
+            f"the store's schema is at revision {', '.join(unknown)}, which this fanfold does "
+            "not know (a newer release's): upgrade fanfold, or see docs/upgrade.md",
+            STORE,
+        )
+    if set(revisions) == heads:
+        return "its schema is up to date"
+    return "its schema is older: fanfold serve brings it up to date at start (docs/upgrade.md)"
+
+
+def check_store(url: str, timeout: float) -> str:
+    """Reach the store at ``url`` without changing it: a query answered within ``timeout``
+    seconds, and its schema's revision known. Returns what was found.
+
+    Raises:
+        CheckError: (:data:`STORE`) it cannot be reached, or its schema is newer.
+    """
+    import sqlalchemy as sa
+
+    from fanfold.server.store import shown_url
+
+    shown = shown_url(url)
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        raise CheckError(f"{shown} is no database URL", STORE) from None
+    if parsed.get_backend_name() == "sqlite":
+        return _check_sqlite(shown, parsed.database or "")
+    arguments: dict[str, Any] = {}
+    if parsed.get_backend_name() == "postgresql":
+        arguments["connect_timeout"] = max(1, round(timeout))
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool, connect_args=arguments)
+    try:
+        with engine.connect() as connection:
+            connection.execute(sa.text("SELECT 1"))
+            revisions: list[str] = []
+            if sa.inspect(connection).has_table("alembic_version"):
+                rows = connection.execute(sa.text("SELECT version_num FROM alembic_version"))
+                revisions = [str(row[0]) for row in rows]
+    except sa.exc.SQLAlchemyError as error:
+        cause = getattr(error, "orig", None) or error
+        lines = str(cause).strip().splitlines()
+        reason = lines[0] if lines else type(cause).__name__
+        raise CheckError(f"the store at {shown} cannot be reached: {reason}", STORE) from None
+    finally:
+        engine.dispose()
+    return f"the store at {shown} answers; {_schema(revisions)}"
+
+
+def _check_sqlite(shown: str, database: str) -> str:
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return f"the store at {shown} is opened by fanfold serve itself"
+    path = Path(database).expanduser()
+    if not path.exists():
+        folder = path.parent
+        while not folder.exists():
+            folder = folder.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise CheckError(
+                f"the store at {shown} does not exist, and {folder} is not writable: fanfold "
+                "serve cannot make it",
+                STORE,
+            )
+        return f"the store at {shown} does not exist yet: fanfold serve makes it at start"
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise CheckError(f"the store at {shown} is not readable and writable by this user", STORE)
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+            tables = {
+                str(row[0])
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            revisions = (
+                [
+                    str(row[0])
+                    for row in connection.execute("SELECT version_num FROM alembic_version")
+                ]
+                if "alembic_version" in tables
+                else []
+            )
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise CheckError(f"the store at {shown} cannot be opened: {error}", STORE) from None
+    return f"the store at {shown} answers; {_schema(revisions)}"
+
+
+_SECTION = re.compile(r"^(global|defaults|frontend|backend|listen|peers|resolvers)\b\s*(\S*)")
+_SERVER = re.compile(r"^\s+server\s+(\S+)\s+(\S+?):(\d+)(.*)$")
+
+
+def haproxy_servers(text: str) -> dict[str, dict[str, tuple[int, int | None]]]:
+    """The ``server`` lines of each backend of an HAProxy configuration (backups left out):
+    by backend, each server's name to its port and its check port (``None``: none)."""
+    found: dict[str, dict[str, tuple[int, int | None]]] = {}
+    section = ""
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].rstrip()
+        heading = _SECTION.match(line)
+        if heading:
+            section = f"{heading[1]} {heading[2]}".strip()
+            continue
+        server = _SERVER.match(line)
+        if server is None or not section.startswith("backend "):
+            continue
+        rest = server[4].split()
+        if "backup" in rest:
+            continue
+        check = None
+        if "port" in rest and rest.index("port") + 1 < len(rest):
+            value = rest[rest.index("port") + 1]
+            check = int(value) if value.isdigit() else None
+        found.setdefault(section.removeprefix("backend "), {})[server[1]] = (int(server[3]), check)
+    return found
+
+
+def check_haproxy(path: Path, serving: Serving, *, run: bool = True) -> str:
+    """Check that HAProxy's file at ``path`` sends to exactly the processes of ``serving``
+    (each backend with ``server`` lines: their names, ports and health ports), and that
+    ``haproxy -c`` accepts it (``run``, where HAProxy is installed).
+
+    Raises:
+        CheckError: (:data:`HAPROXY`) it does not.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CheckError(
+            f"HAProxy's file {path} cannot be read: {error.strerror}", HAPROXY
+        ) from None
+    backends = haproxy_servers(text)
+    if not backends:
+        raise CheckError(f"HAProxy's file {path} has no backend with server lines", HAPROXY)
+    checks: list[int | None] = [*serving.health_ports] or [None] * serving.processes
+    wanted: dict[str | None, tuple[int, int | None]] = {
+        name: (port, health)
+        for name, port, health in zip(serving.names, serving.ports, checks, strict=True)
+    }
+    render = (
+        f"fanfold deploy haproxy --processes {serving.processes} --base-port {serving.ports[0]}"
+        + (f" --health-base-port {serving.health_ports[0]}" if serving.health_ports else "")
+    )
+    if not serving.health_ports and any(
+        check is not None for servers in backends.values() for _, check in servers.values()
+    ):
+        raise CheckError(
+            f"HAProxy's file {path} checks each process on a health port, and fanfold serve has "
+            "no --health-port: give it one (--health-port "
+            f"{serving.ports[0] + 1000}, as fanfold deploy haproxy has it by default)",
+            HAPROXY,
+        )
+    for backend, servers in backends.items():
+        problems: list[str] = []
+        if None in wanted:  # a lone process without a server name: its ports alone
+            ((port, health),) = wanted.values()
+            if [value[0] for value in servers.values()] != [port]:
+                problems.append(f"its servers are on ports {_ports(servers)}, not {port}")
+            elif health is not None and next(iter(servers.values()))[1] != health:
+                problems.append(f"its check is not on the health port {health}")
+        else:
+            for name, (port, health) in wanted.items():
+                if name not in servers:
+                    problems.append(f"it has no server {name} (port {port})")
+                elif servers[name][0] != port:
+                    problems.append(f"its server {name} is on port {servers[name][0]}, not {port}")
+                elif health is not None and servers[name][1] != health:
+                    problems.append(
+                        f"its server {name} is checked on port {servers[name][1]}, not on its "
+                        f"health port {health}"
+                    )
+            extra = sorted(set(servers) - {name for name in wanted if name is not None})
+            if extra:
+                problems.append(f"it has servers no process is: {', '.join(extra)}")
+        if problems:
+            raise CheckError(
+                f"HAProxy's file {path}, backend {backend}: {'; '.join(problems)}. Render it "
+                f"for these processes: {render} --out {path}",
+                HAPROXY,
+            )
+    said = f"HAProxy's file {path} sends to these {serving.processes} process" + (
+        "es" if serving.processes > 1 else ""
+    )
+    binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    if not run:
+        return said + " (haproxy -c not run: --no-haproxy-check)"
+    if not Path(binary).exists():
+        return said + " (haproxy -c not run: HAProxy is not installed here)"
+    try:
+        checked = subprocess.run(
+            [binary, "-c", "-f", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        raise CheckError(f"haproxy -c could not run: {error}", HAPROXY) from None
+    if checked.returncode != 0:
+        alerts = [
+            re.sub(r"^\[ALERT\]\s*\(\d+\)\s*:\s*", "", line)
+            for line in (checked.stdout + checked.stderr).splitlines()
+            if line.startswith("[ALERT]")
+        ]
+        raise CheckError(
+            f"haproxy -c -f {path} refuses it: " + (alerts[0] if alerts else "no reason given"),
+            HAPROXY,
+        )
+    return said + ", and haproxy -c accepts it"
+
+
+def _ports(servers: dict[str, tuple[int, int | None]]) -> str:
+    return ", ".join(str(port) for port, _ in servers.values())
+
+
+def check_config(
+    context: typer.Context,
+    haproxy: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="HAProxy's configuration in front (fanfold deploy haproxy --out FILE): check "
+            "that it sends to these processes, and haproxy -c.",
+        ),
+    ] = None,
+    haproxy_check: Annotated[
+        bool, typer.Option(help="Run haproxy -c on --haproxy's file (where installed).")
+    ] = True,
+    store: Annotated[bool, typer.Option(help="Reach the store (--no-store: do not).")] = True,
+    store_timeout: Annotated[
+        float, typer.Option(help="Seconds to wait for the store's answer.", min=0.5)
+    ] = 5.0,
+) -> None:
+    """Check fanfold serve's options (give them as to fanfold serve), that the store answers,
+    and that HAProxy's file was rendered for these processes; changes nothing. Exit status: 0
+    all good, 2 the options, 3 the store, 4 HAProxy's file."""
+    failed: list[int] = []
+
+    def passed(what: str, sentence: str) -> None:
+        console.print(f"ok: {what}: {sentence}", markup=False)
+
+    def refused(what: str, error: CheckError) -> None:
+        error_console.print(f"error: {what}: {error}", markup=False)
+        failed.append(error.code)
+
+    try:
+        serving = check_flags(serve_options(list(context.args)))
+    except CheckError as error:
+        refused("fanfold serve's options", error)
+        raise typer.Exit(error.code) from None
+    first, last = serving.ports[0], serving.ports[-1]
+    described = f"{serving.processes} process" + ("es" if serving.processes > 1 else "")
+    described += f" on {serving.host}, ports {first}" + (f" to {last}" if last != first else "")
+    if serving.health_ports:
+        described += f", health ports {serving.health_ports[0]}"
+        if serving.processes > 1:
+            described += f" to {serving.health_ports[-1]}"
+    named = [name for name in serving.names if name is not None]
+    if named:
+        described += ", named " + (named[0] if len(named) == 1 else f"{named[0]} to {named[-1]}")
+    passed("fanfold serve's options", described)
+    if store:
+        try:
+            passed("the store", check_store(serving.url, store_timeout))
+        except CheckError as error:
+            refused("the store", error)
+    if haproxy is not None:
+        try:
+            passed("HAProxy", check_haproxy(haproxy, serving, run=haproxy_check))
+        except CheckError as error:
+            refused("HAProxy", error)
+    if failed:
+        raise typer.Exit(failed[0])
+
+
+#: ``fanfold check-config`` takes ``fanfold serve``'s options besides its own.
+CONTEXT_SETTINGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+__all__ = [
+    "CONTEXT_SETTINGS",
+    "FLAGS",
+    "HAPROXY",
+    "STORE",
+    "CheckError",
+    "Serving",
+    "check_config",
+    "check_flags",
+    "check_haproxy",
+    "check_store",
+    "haproxy_servers",
+    "serve_options",
+]

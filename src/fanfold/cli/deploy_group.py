@@ -1,0 +1,156 @@
+"""The group of ``fanfold serve`` processes that ``fanfold deploy`` renders files for (its
+Prometheus configuration, its systemd units), described as ``fanfold deploy haproxy``
+describes it: N processes on ports BASE to BASE+N-1, health ports HEALTH to HEALTH+N-1,
+named NAME1 to NAMEN, on one address."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass
+from typing import Annotated
+
+import typer
+
+#: A server name (``fanfold serve --server-name``), as HAProxy's configuration takes it.
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,20}")
+#: A duration as Prometheus and systemd both read it (``15s``, ``1m``, ``500ms``).
+DURATION = re.compile(r"[0-9]+(ms|s|m|h)")
+
+
+@dataclass(frozen=True)
+class ProcessGroup:
+    """``fanfold serve --processes N`` as the files rendered for it see it.
+
+    Attributes:
+        processes: the processes, named ``server_name`` 1 to N.
+        base_port: the first process's port (``fanfold serve --port``); the others follow.
+        health_base_port: the first process's health port (``--health-port``); default
+            ``base_port`` + 1000, as ``fanfold deploy haproxy`` has it.
+        server_address: the processes' address, as the scraper or the proxy reaches them.
+        server_name: the processes' ``--server-name`` (``s``: ``s1`` to ``sN``).
+    """
+
+    processes: int
+    base_port: int = 8000
+    health_base_port: int | None = None
+    server_address: str = "127.0.0.1"
+    server_name: str = "s"
+
+    @property
+    def health(self) -> int:
+        """The first process's health port."""
+        return self.health_base_port if self.health_base_port is not None else self.base_port + 1000
+
+    @property
+    def names(self) -> list[str]:
+        """The processes' server names, in order."""
+        return [f"{self.server_name}{number}" for number in range(1, self.processes + 1)]
+
+    @property
+    def ports(self) -> list[int]:
+        """The processes' ports, in order."""
+        return [self.base_port + index for index in range(self.processes)]
+
+    @property
+    def health_ports(self) -> list[int]:
+        """The processes' health ports, in order."""
+        return [self.health + index for index in range(self.processes)]
+
+    @property
+    def names_text(self) -> str:
+        """The names as a sentence says them: ``s1``, ``s1 and s2``, ``s1 to s3``."""
+        names = self.names
+        if len(names) == 1:
+            return names[0]
+        if len(names) == 2:
+            return f"{names[0]} and {names[1]}"
+        return f"{names[0]} to {names[-1]}"
+
+    @property
+    def processes_text(self) -> str:
+        """``3 `fanfold serve` processes``."""
+        return f"{self.processes} `fanfold serve` process" + ("es" if self.processes > 1 else "")
+
+    def check(self) -> None:
+        """Raise :class:`ValueError` with a sentence for a group ``fanfold serve`` would
+        refuse, or whose ports do not fit."""
+        if not 1 <= self.processes <= 64:
+            raise ValueError(f"--processes must be 1 to 64 (fanfold serve's), not {self.processes}")
+        for option, first in (("--base-port", self.base_port), ("--health-base-port", self.health)):
+            if first < 1 or first + self.processes - 1 > 65535:
+                raise ValueError(
+                    f"{option} {first}: the ports {first} to {first + self.processes - 1} "
+                    "must lie within 1 to 65535"
+                )
+        if set(self.ports) & set(self.health_ports):
+            raise ValueError(
+                f"--health-base-port {self.health} and --base-port {self.base_port} overlap: "
+                f"{self.processes} processes take ports {self.base_port} to {self.ports[-1]} "
+                f"and health ports {self.health} to {self.health_ports[-1]}"
+            )
+        if not all(_NAME.fullmatch(name) for name in self.names):
+            raise ValueError(
+                f"the server name {self.server_name!r} must make names of 1 to 20 letters, "
+                f"digits, '_' or '-' ({self.names[-1]!r}), as fanfold serve --server-name does"
+            )
+        check_host("--server-address", self.server_address)
+
+
+def check_host(option: str, host: str) -> None:
+    """Refuse ``host`` unless it is an IP address or a host name."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,252})", host):
+            raise ValueError(f"{option} {host!r} is no IP address or host name") from None
+
+
+def address(host: str, port: int) -> str:
+    """``HOST:PORT``, an IPv6 address in brackets."""
+    try:
+        if ipaddress.ip_address(host).version == 6:
+            return f"[{host}]:{port}"
+    except ValueError:
+        pass
+    return f"{host}:{port}"
+
+
+# The options every command of a group takes, as ``fanfold deploy haproxy`` names them.
+ProcessesOption = Annotated[
+    int,
+    typer.Option(
+        "--processes",
+        help="The fanfold serve processes of the group (fanfold serve --processes N).",
+    ),
+]
+BasePortOption = Annotated[
+    int, typer.Option(help="The first process's port (fanfold serve --port); the others follow.")
+]
+HealthBasePortOption = Annotated[
+    int | None,
+    typer.Option(
+        help="The first process's health port (fanfold serve --health-port); the others "
+        "follow. Default: --base-port + 1000."
+    ),
+]
+ServerAddressOption = Annotated[
+    str, typer.Option(help="The processes' address, as the scraper or the proxy reaches them.")
+]
+ServerNameOption = Annotated[
+    str,
+    typer.Option(help="The processes' fanfold serve --server-name: NAME1 to NAMEN."),
+]
+
+
+__all__ = [
+    "DURATION",
+    "BasePortOption",
+    "HealthBasePortOption",
+    "ProcessGroup",
+    "ProcessesOption",
+    "ServerAddressOption",
+    "ServerNameOption",
+    "address",
+    "check_host",
+]

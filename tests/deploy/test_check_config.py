@@ -1,0 +1,163 @@
+"""``fanfold check-config``: with ``fanfold serve``'s own options it says, without changing
+anything, whether ``fanfold serve`` would take them (exit 2 if not), whether the store answers
+and its schema is one this fanfold serves (exit 3 if not), and whether HAProxy's file was
+rendered for these processes and passes ``haproxy -c`` (exit 4 if not), each with a sentence."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from fanfold.cli.check_config import FLAGS, HAPROXY, STORE, haproxy_servers
+from fanfold.server.store import Store
+from tests.deploy.support import fanfold, tool
+from tests.server.support import sqlite_url
+from tests.server.test_haproxy_config import make_certificate, privileges
+from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
+from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
+
+#: A PostgreSQL URL whose socket folder does not exist: nothing answers there.
+NOWHERE = "postgresql+psycopg://fanfold@/fanfold?host=/nonexistent/socket/folder"
+
+
+@pytest.fixture(autouse=True)
+def _no_url_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in ("FANFOLD_DB_URL", "FANFOLD_ALLOCATOR", "FANFOLD_PUBLIC_ORIGIN"):
+        monkeypatch.delenv(variable, raising=False)
+
+
+def check(*arguments: str) -> tuple[int, str]:
+    result = fanfold("check-config", *arguments)
+    return result.exit_code, result.output
+
+
+def haproxy_file(folder: Path, processes: int, *options: str) -> Path:
+    out = folder / "haproxy.cfg"
+    made = fanfold(
+        *("deploy", "haproxy", "--processes", str(processes), "--base-port", "8001"),
+        *("--health-base-port", "9001", *options, "--out", str(out)),
+    )
+    assert made.exit_code == 0, made.output
+    return out
+
+
+def test_a_lone_process_on_a_new_sqlite_file(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path / "not-yet", "site.db")
+    code, said = check("--port", "8001", "--db", url)
+    assert code == 0, said
+    assert "ok: fanfold serve's options: 1 process on 127.0.0.1, ports 8001" in said
+    assert "does not exist yet: fanfold serve makes it at start" in said
+    assert not (tmp_path / "not-yet").exists()  # nothing made
+
+
+def test_a_store_up_to_date_and_one_behind(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path)
+    Store(url).close()
+    code, said = check("--db", url)
+    assert code == 0, said
+    assert "its schema is up to date" in said
+    with sqlite3.connect(tmp_path / "fanfold.db") as connection:
+        (head,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+        connection.execute("UPDATE alembic_version SET version_num = 'f00dfeedbeef'")
+    code, said = check("--db", url)
+    assert code == STORE
+    assert "revision f00dfeedbeef, which this fanfold does not know" in said
+    assert head != "f00dfeedbeef"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (("--no-such-option",), "No such option: --no-such-option"),
+        (("--port", "70000"), "'--port'"),
+        (("--processes", "2"), "--processes 2 needs a PostgreSQL store"),
+        (("--processes", "2", "--db", NOWHERE, "--health-port", "8001"), "overlap"),
+        (("--server-name", "no spaces"), "server name"),
+        (("--trusted-proxy", "not-an-address"), "--trusted-proxy"),
+        (("--public-origin", "ftp://x"), "--public-origin"),
+    ],
+)
+def test_options_fanfold_serve_refuses(arguments: tuple[str, ...], said: str) -> None:
+    code, output = check("--no-store", *arguments)
+    assert code == FLAGS, output
+    assert said in output
+    assert output.startswith("error: fanfold serve's options: ")
+
+
+def test_a_database_url_given_two_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FANFOLD_DB_URL", sqlite_url(tmp_path, "a.db"))
+    code, said = check("--db", sqlite_url(tmp_path, "b.db"))
+    assert code == FLAGS
+    assert "name different databases" in said
+
+
+def test_a_store_that_does_not_answer(tmp_path: Path) -> None:
+    code, said = check("--processes", "2", "--db", NOWHERE, "--store-timeout", "2")
+    assert code == STORE, said
+    assert "ok: fanfold serve's options: 2 processes" in said
+    assert "error: the store: the store at postgresql+psycopg://fanfold@/fanfold" in said
+    assert "cannot be reached" in said
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(b"not a database at all, " * 100)
+    code, said = check("--db", f"sqlite:///{damaged}")
+    assert code == STORE
+    assert "cannot be opened: file is not a database" in said
+
+
+def test_a_postgresql_store_that_answers(pg_url: str) -> None:  # noqa: F811 (fixture)
+    code, said = check("--processes", "2", "--db", pg_url, "--health-port", "9001")
+    assert code == 0, said
+    assert "answers; its schema is up to date" in said
+
+
+def test_haproxy_file_for_these_processes(tmp_path: Path) -> None:
+    config = haproxy_file(tmp_path, 2)
+    servers = haproxy_servers(config.read_text())
+    assert servers["pages"] == {"s1": (8001, 9001), "s2": (8002, 9002)}
+    assert servers["tables"] == {"s1": (8001, 9001), "s2": (8002, 9002)}  # backups left out
+    common = ("--db", NOWHERE, "--no-store", "--haproxy", str(config), "--no-haproxy-check")
+    code, said = check("--processes", "2", "--port", "8001", "--health-port", "9001", *common)
+    assert code == 0, said
+    assert "ok: HAProxy: HAProxy's file" in said
+    code, said = check("--processes", "3", "--port", "8001", "--health-port", "9001", *common)
+    assert code == HAPROXY
+    assert "it has no server s3 (port 8003)" in said
+    assert "fanfold deploy haproxy --processes 3 --base-port 8001 --health-base-port 9001" in said
+    code, said = check("--processes", "2", "--port", "8011", "--health-port", "9001", *common)
+    assert code == HAPROXY
+    assert "its server s1 is on port 8001, not 8011" in said
+    code, said = check("--processes", "2", "--port", "8001", *common)
+    assert code == HAPROXY
+    assert "no --health-port" in said
+    code, said = check("--processes", "2", "--port", "8001", "--server-name", "b", *common)
+    assert code == HAPROXY
+
+
+def test_a_missing_haproxy_file(tmp_path: Path) -> None:
+    code, said = check("--db", NOWHERE, "--no-store", "--haproxy", str(tmp_path / "none.cfg"))
+    assert code == HAPROXY
+    assert "cannot be read" in said
+
+
+def test_haproxy_checks_the_file(tmp_path: Path) -> None:
+    """``haproxy -c`` runs on the file: it accepts the rendered file with its certificate, and
+    refuses it without (the sentence is HAProxy's)."""
+    tool("haproxy", "haproxy")
+    certificate = make_certificate(tmp_path)
+    config = haproxy_file(
+        tmp_path,
+        2,
+        *("--certificate", str(certificate), "--stats-socket", str(tmp_path / "admin.sock")),
+        *privileges(),
+    )
+    serving = ("--processes", "2", "--port", "8001", "--health-port", "9001", "--db", NOWHERE)
+    code, said = check(*serving, "--no-store", "--haproxy", str(config))
+    assert code == 0, said
+    assert "haproxy -c accepts it" in said
+    certificate.unlink()
+    code, said = check(*serving, "--no-store", "--haproxy", str(config))
+    assert code == HAPROXY
+    assert "refuses it" in said
+    assert "SSL certificate" in said

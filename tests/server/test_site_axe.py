@@ -1,0 +1,252 @@
+"""Every page of the site through axe-core (the pinned copy under ``tests/server/vendor``, with
+WCAG 2.2's target size and the name-holds-its-text rule switched on), at 1280 and 390 px, in
+the light theme and the dark one (the system's choice, as a browser reports it): the lobby,
+the account, appeal, moderators' and daily pages, the leaderboards and a bot's page, every
+How-to-play and exact rules page, every game's lessons and every lesson, and a table of every
+game seen from a seat (deciding, at two players and at the most the game seats; Trionfey's
+"All for one" partnerships too), from the side (a spectator) and at its end. On each: no
+serious or critical violation, no text under 12 px, no developer words. Screenshots of each
+page go to ``build/screenshots/crawl/``.
+"""
+
+# ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game, set_up
+from fanfold.server.lessons import BOOKS
+from fanfold.server.routes.players import FAMILIES
+from tests.server.test_browser import SHOTS, browser, server, shot  # noqa: F401  (fixtures)
+from tests.server.test_site_browser import (
+    DEVELOPER,
+    GAMES,
+    SIZES,
+    serious_violations,
+    small_text,
+)
+
+THEMES = ["light", "dark"]
+
+#: Four players in Trionfey's "All for one": Player 3 is to promote the second time and win;
+#: Player 1 (the test's seat) is Player 3's partner, and loses with the others.
+ALL_FOR_ONE = (
+    "fano player=3 | hand=5H field=2H,3H | field=4C | level=1 hand=5S field=8S,9S,TS | field=6D"
+)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A page to look at: its name (for the screenshot), its address, what shows once it is
+    drawn, a button to press first (a pile of discards opened, a hint asked for), if any, and
+    what shows once it is answered."""
+
+    name: str
+    path: str
+    ready: str = "main"
+    press: str = ""
+    answered: str = ""
+    rules: bool = False  # the developers' exact rules: their words are allowed there
+
+
+def _random_record(name: str, variant: str, players: int, seed: int) -> dict[str, Any]:
+    """A game of random moves played to its end, as a record to load."""
+    game, config = set_up(name, variant, {}, players)
+    rng = random.Random(seed)
+    state = game.new_state(config, seed)
+    record = GameRecord.start(game, config, seed)
+    while game.outcome(state) is None:
+        action = rng.choice(list(game.legal_actions(state)))
+        record = record.extend(game, action)
+        state = game.apply_legal(state, action)
+    return record.to_json()
+
+
+def all_for_one_record() -> dict[str, Any]:
+    """A four-player "All for one" game that Player 3 wins: Player 1, their partner, loses."""
+    game = get_game("fano")
+    _, config = set_up("fano", "trionfey-all-for-one", {}, 4)
+    record = GameRecord(game.id, config.to_json(), 0, ("promote 8S 9S TS",), ALL_FOR_ONE)
+    return record.to_json()
+
+
+#: The tables looked at: (name, the table's request, seated), seated tables with the player to
+#: decide (the bots wait for them).
+TABLES: list[tuple[str, dict[str, Any]]] = [
+    # listed: the lobby's open tables name its bot too
+    ("fano-2", {"game": "fano", "variant": "classic", "seats": ["you", "hard"], "public": True}),
+    (
+        "fano-all-for-one",
+        {
+            "game": "fano",
+            "variant": "trionfey-all-for-one",
+            "players": 4,
+            "seats": ["you"] + ["random"] * 3,
+        },
+    ),
+    (
+        "fano-8",
+        {
+            "game": "fano",
+            "variant": "eight-players",
+            "players": 8,
+            "seats": ["you"] + ["random"] * 7,
+        },
+    ),
+    ("fantan-3", {"game": "fantan", "players": 3, "seats": ["you", "random", "random"]}),
+    ("fantan-8", {"game": "fantan", "players": 8, "seats": ["you"] + ["random"] * 7}),
+    ("morris", {"game": "morris", "seats": ["you", "random"]}),
+]
+
+
+def _post(client: httpx.Client, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    answer = client.post(path, json=body)
+    assert answer.status_code == 200, answer.text
+    made: dict[str, Any] = answer.json()
+    return made
+
+
+@pytest.fixture(scope="module")
+def pages(server: str) -> list[Seen]:
+    """Every page to crawl, the tables made for it."""
+    seen = [
+        # with a seat to take and an open table listed
+        Seen("lobby", "/", "main:has(#open-seats li[data-table]):has(#recent li a)"),
+        Seen("lobby-fano", "/?game=fano", "#seat-1"),
+        Seen("account", "/account", "#signed-out:not([hidden])"),
+        Seen("appeal", "/appeal"),
+        Seen("moderation-refused", "/moderation"),
+        Seen("daily-board", "/daily"),
+        Seen("bot-page", "/bots/fano-classic/hard"),
+        Seen("no-such-player", "/players/nobody"),
+    ]
+    seen += [Seen(f"leaderboard-{family}", f"/leaderboard/{family}") for family in FAMILIES]
+    for game in GAMES:
+        seen += [
+            Seen(f"how-to-play-{game}", f"/how-to-play/{game}"),
+            Seen(f"exact-rules-{game}", f"/rules/{game}/exact", rules=True),
+            Seen(f"learn-{game}", f"/learn/{game}", ".lesson-list a"),
+        ]
+    for game, book in BOOKS.items():
+        seen += [
+            Seen(
+                f"lesson-{game}-{lesson.id}",
+                f"/learn/{game}/{lesson.id}",
+                "#board #game > :visible",
+            )
+            for lesson in book.lessons
+        ]
+    with httpx.Client(base_url=server, timeout=30) as client:
+        seated = []
+        for name, body in TABLES:
+            made = _post(client, "/api/tables", body)
+            table = made["table"]
+            # watched first: a seat's page keeps its token in the browser, and seats it again
+            seen.append(Seen(f"table-{name}-watched", f"/table/{table}", "#game > *"))
+            deciding = "#status.your-turn"
+            press = "button.pile.up" if body["game"] == "fano" else ""
+            seated.append(
+                Seen(
+                    f"table-{name}-seated", f"/table/{table}#token={made['token']}", deciding, press
+                )
+            )
+        seen += seated
+        daily = client.get("/api/daily").json()
+        made = _post(
+            client,
+            "/api/tables",
+            {"game": "fan", "variant": daily["variant"], "seats": ["you"], "deal": daily["deal"]},
+        )
+        hinted = "#analysis:not([hidden]):not(:text-is('Thinking…'))"
+        seen.append(
+            Seen(
+                "table-fan-daily",
+                f"/table/{made['table']}#token={made['token']}",
+                "#status.your-turn",
+                "button[data-analysis=hint]",
+                hinted,
+            )
+        )
+        # a seat for anyone, listed under the lobby's "Seats to take"
+        _post(
+            client,
+            "/api/tables",
+            {"game": "morris", "variant": "geometric", "seats": ["you", "open"], "public": True},
+        )
+        ended = [
+            ("fano-all-for-one", all_for_one_record(), ["you"] + ["random"] * 3),
+            ("fantan", _random_record("fantan", "standard", 3, 1), ["you", "random", "random"]),
+            ("morris", _random_record("morris", "geometric", 2, 1), ["you", "random"]),
+        ]
+        for name, record, seats in ended:
+            made = _post(client, "/api/records", {"record": record, "seats": seats})
+            seen.append(
+                Seen(
+                    f"table-{name}-ended",
+                    f"/table/{made['table']}#token={made['token']}",
+                    "#outcome:not([hidden])",
+                )
+            )
+    return seen
+
+
+def look(page: Page, server: str, seen: Seen) -> dict[str, Any]:
+    """What is wrong on one page: axe-core's serious findings, small text, developer words."""
+    page.goto(f"{server}{seen.path}")
+    try:
+        page.wait_for_selector(seen.ready, state="attached", timeout=20_000)
+    except PlaywrightError as error:
+        return {"not drawn": f"{seen.ready}: {str(error).splitlines()[0]}"}
+    if seen.press:
+        page.locator(seen.press).first.click()
+    if seen.answered:
+        page.wait_for_selector(seen.answered, timeout=20_000)
+    page.wait_for_load_state("load")
+    found: dict[str, Any] = {}
+    violations = serious_violations(page)
+    if violations:
+        found["axe"] = violations
+    small = small_text(page)
+    if small:
+        found["small text"] = small[:6]
+    if not seen.rules:
+        words = DEVELOPER.search(page.locator("body").inner_text())
+        if words:
+            found["developer words"] = words[0]
+    return found
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_page_in_both_themes_passes_axe(
+    browser: Browser, server: str, pages: list[Seen], size: str, theme: str
+) -> None:
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)  # type: ignore[arg-type]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    problems: dict[str, Any] = {}
+    (SHOTS / "crawl").mkdir(parents=True, exist_ok=True)
+    try:
+        for seen in pages:
+            found = look(page, server, seen)
+            if found:
+                problems[seen.name] = found
+            shot(page, f"crawl/{seen.name}-{size}-{theme}")
+    finally:
+        context.close()
+    # what was found, for a person to read whole (the assertion's message is cut short)
+    report = SHOTS / "crawl" / f"problems-{size}-{theme}.json"
+    report.write_text(json.dumps({"pages": len(pages), "problems": problems}, indent=1))
+    assert not problems, problems
+    assert not errors, errors
