@@ -28,7 +28,8 @@ from fanfold.server.moderation import (
     reports,
 )
 from fanfold.server.ratings import RatedGame, ratings
-from fanfold.server.store import Store, make_engine, upgrade
+from fanfold.server.store import Store, make_engine
+from fanfold.server.store.engine import MIGRATIONS
 from tests.server.support import sqlite_url
 from tests.server.test_store import (
     postgres_cluster,  # noqa: F401 (fixture)
@@ -232,9 +233,7 @@ def test_clear_errors_for_a_bad_url_a_foreign_or_old_database(tmp_path: Path) ->
     old = sqlite_url(tmp_path, "old.db")
     engine = make_engine(old)
     config = Config()
-    config.set_main_option(
-        "script_location", str(Path(upgrade.__code__.co_filename).parent / "migrations")
-    )
+    config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0005")

@@ -44,7 +44,8 @@ from fanfold.server.moderation import (
     reopen_account,
 )
 from fanfold.server.ratings import MU, RatedGame, rating_changes, ratings
-from fanfold.server.store import Store, make_engine, upgrade
+from fanfold.server.store import Store, make_engine
+from fanfold.server.store.engine import MIGRATIONS
 from tests.server.support import ROOMY, refused, sqlite_url, uvicorn_thread
 from tests.server.test_accounts import create, csrf, sign_in
 from tests.server.test_browser import browser, shot  # noqa: F401 (a fixture, by name)
@@ -614,9 +615,7 @@ def test_a_store_of_revision_0005_is_upgraded(
 ) -> None:
     engine = make_engine(store_url)
     config = Config()
-    config.set_main_option(
-        "script_location", str(Path(upgrade.__code__.co_filename).parent / "migrations")
-    )
+    config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0005")

@@ -55,7 +55,8 @@ from fanfold.play.table import Table
 from fanfold.server.accounts import SignInError
 from fanfold.server.fairplay import flag_shared_origins, repeat_weight
 from fanfold.server.live import BadRequestError
-from fanfold.server.store import metadata
+from fanfold.server.store import Transaction, metadata
+from fanfold.server.store.engine import sql
 
 ratings = sa.Table(
     "ratings",
@@ -340,10 +341,11 @@ class RatedGame:
     teams: tuple[tuple[int, ...], ...]
     returns: tuple[float, ...]
 
-    def apply(self, connection: sa.Connection) -> bool:
+    def apply(self, tx: Transaction) -> bool:
         """Rate the game in the caller's transaction; returns False (and changes nothing)
         when it was rated already. A player rated by this table already (one who left it:
         :meth:`apply_leaver`) keeps the rank the game gives them but is not moved again."""
+        connection = sql(tx)
         now = time.time()
         first = connection.execute(
             _insert(connection, rated_games)
@@ -355,12 +357,12 @@ class RatedGame:
             return False
         return self._rate(connection, now, moved=None)
 
-    def apply_leaver(self, connection: sa.Connection, seat: int) -> bool:
+    def apply_leaver(self, tx: Transaction, seat: int) -> bool:
         """Rate the player of ``seat``, who leaves the game before its end, in the caller's
         transaction: ranked last (its team's returns are the game's lowest), everyone else
         as they stand (the returns given); nobody else moves now. Returns False (changing
         nothing) when that player was rated by this table already."""
-        return self._rate(connection, time.time(), moved=self.players[seat])
+        return self._rate(sql(tx), time.time(), moved=self.players[seat])
 
     def _rate(self, connection: sa.Connection, now: float, moved: str | None) -> bool:
         """Rate the game: every player (``moved`` ``None``), or ``moved`` alone."""

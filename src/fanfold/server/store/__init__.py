@@ -1,0 +1,68 @@
+"""The server's data layer: every SQL statement of the server lives in this package.
+
+One module a subject, each behind a :mod:`typing.Protocol` (:mod:`.protocols`) that the rest of
+the server codes against:
+
+* tables, seats and actions: :class:`Store` (:mod:`.table_store`, :mod:`.seat_store`,
+  :mod:`.table_reads`), and an in-memory one for a single process (:mod:`.memory`); group
+  commits in one statement on PostgreSQL (:mod:`.quick_append`, :mod:`.appender`);
+* the schema (:mod:`.schema`) and opening a store, its engine and migrations (:mod:`.engine`);
+
+The domain rules (hashing passwords, the rating model, the rules of moderation) stay in the
+server's own modules, which call these stores' typed methods.
+"""
+
+from __future__ import annotations
+
+from fanfold.server.store.engine import (
+    StoreOpenError,
+    default_url,
+    make_engine,
+    shown_url,
+    upgrade,
+)
+from fanfold.server.store.quick_append import (
+    QUICK_APPEND,
+    fits_one_statement,
+    quick_append_parameters,
+)
+from fanfold.server.store.records import (
+    LISTED,
+    LOBBY_CHANNEL,
+    RESUME,
+    AppendRow,
+    InTransaction,
+    StoredSeat,
+    StoredTable,
+    TableSummary,
+    Transaction,
+    token_hash,
+)
+from fanfold.server.store.schema import actions, metadata, seats, tables
+from fanfold.server.store.table_store import Store
+
+__all__ = [
+    "LISTED",
+    "LOBBY_CHANNEL",
+    "QUICK_APPEND",
+    "RESUME",
+    "AppendRow",
+    "InTransaction",
+    "Store",
+    "StoreOpenError",
+    "StoredSeat",
+    "StoredTable",
+    "TableSummary",
+    "Transaction",
+    "actions",
+    "default_url",
+    "fits_one_statement",
+    "make_engine",
+    "metadata",
+    "quick_append_parameters",
+    "seats",
+    "shown_url",
+    "tables",
+    "token_hash",
+    "upgrade",
+]
