@@ -18,17 +18,21 @@ from alembic.config import Config
 from typer.testing import CliRunner
 
 from fanfold.cli.app import app
-from fanfold.server.accounts import MODERATOR, PLAYER, accounts, sessions
-from fanfold.server.fairplay import fairplay_flags
-from fanfold.server.moderation import (
+from fanfold.server.accounts import MODERATOR, PLAYER
+from fanfold.server.moderation import closed_account_keys
+from fanfold.server.ratings import RatedGame
+from fanfold.server.store import (
+    Store,
+    accounts,
     appeals,
-    closed_account_keys,
+    fairplay_flags,
+    make_engine,
     moderation_log,
     rating_refunds,
+    ratings,
     reports,
+    sessions,
 )
-from fanfold.server.ratings import RatedGame, ratings
-from fanfold.server.store import Store, make_engine
 from fanfold.server.store.engine import MIGRATIONS
 from tests.server.support import sqlite_url
 from tests.server.test_store import (

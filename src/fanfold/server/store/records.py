@@ -109,3 +109,104 @@ class TableSummary:
 
 #: A line of the lobby's open tables: id, game, options, seats, seats free.
 OpenTable = tuple[str, str, JSONObject, int, int]
+
+
+@dataclass(frozen=True)
+class AccountRow:
+    """An account as signing in reads it: its id, name, password's hash and whether it is
+    closed."""
+
+    id: int
+    name: str
+    password_hash: str
+    closed: bool
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A stored rating: a player's (``a:ID`` or ``bot:GAME:LEVEL``) in a family."""
+
+    family: str
+    player: str
+    mu: float
+    sigma: float
+    games: int
+    updated: float
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one rated game did to one player's rating."""
+
+    rated_table: str
+    player: str
+    family: str
+    seat: int
+    team: int
+    rank: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    at: float
+    #: How much of the model's change was applied (repeated results: fanfold.server.fairplay).
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an account took a seat of a rated table from: keyed hashes of the address and
+    the device (never the address or the device's id)."""
+
+    table_id: str
+    seat: int
+    account_id: int
+    address_hash: str | None
+    device_hash: str | None
+    at: float
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Two accounts of a rated game that shared an address or a device (``kind``)."""
+
+    table_id: str
+    kind: str
+    first_account: int
+    second_account: int
+    at: float
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished table as the daily board reads it: its first seat's account's name and
+    how many moves it took."""
+
+    id: str
+    game: str
+    options: JSONObject
+    outcome: JSONObject
+    updated: float
+    name: str
+    moves: int
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A table's record as stored, its texts as they are (JSON, decimal digits)."""
+
+    id: str
+    game: str
+    config: str
+    seed: str
+    start_position: str | None
+    options: str
+
+
+@dataclass(frozen=True)
+class RatedSeat:
+    """A seat a person (``a:ID``) held in a finished rated game."""
+
+    player: str
+    seat: int
+    table: StoredGame
