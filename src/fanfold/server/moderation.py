@@ -7,7 +7,7 @@ the points lost to a closed account, and the log of every moderator's action.
   moderator. A moderator signed in reads the open reports, the fair-play flags
   (:data:`fanfold.server.fairplay.fairplay_flags`), the appeals and the log, and closes and
   reopens accounts (``/moderation``, ``/api/moderation/...``).
-* **Reports** (:data:`reports`): a signed-in player who holds a seat at a table reports the
+* **Reports** (``reports``): a signed-in player who holds a seat at a table reports the
   account at another seat of it, with a reason (:data:`REASONS`) and a note of at most
   :data:`NOTE_LENGTH` characters; at most :data:`REPORTS_A_DAY` reports a player in
   :data:`REPORT_WINDOW`, and one open report of a seat at a table by one player. The report
@@ -22,7 +22,7 @@ the points lost to a closed account, and the log of every moderator's action.
   :func:`fanfold.server.accounts.closed_sentence`) and leaves the leaderboards
   (:func:`closed_account_keys`). **Reopening** (:func:`reopen_account`) lets it sign in again;
   refunds are never taken back.
-* **Refunds** (:data:`rating_refunds`, one row per rated table and refunded player): for every
+* **Refunds** (``rating_refunds``, one row per rated table and refunded player): for every
   rated game of the closed account, every person of another team who ranked below it and lost
   points there gets back the points lost, all of them in a game of two teams; in a game of
   more, the share of the teams ranked above them that held a closed account (a third if one
@@ -36,11 +36,11 @@ the points lost to a closed account, and the log of every moderator's action.
   order rating locks them (by player key, ``SELECT ... FOR UPDATE``:
   :meth:`fanfold.server.ratings.RatedGame.apply`), so a refund and a game ending at once wait
   for each other instead of deadlocking or losing an update.
-* **Appeals** (:data:`appeals`): the owner of a closed account, who cannot sign in, sends a
+* **Appeals** (``appeals``): the owner of a closed account, who cannot sign in, sends a
   note with the account's name and password (checked as a sign-in is, under its limits, but
   no session is made: :meth:`fanfold.server.accounts.Accounts.check`); at most
   :data:`APPEALS_A_DAY` a day.
-* **The log** (:data:`moderation_log`): every moderator's action, from the site or from the
+* **The log** (``moderation_log``): every moderator's action, from the site or from the
   command line: who, what, whom, the note, what it did and when. Moderators read it.
 """
 

@@ -4,9 +4,16 @@ One module a subject, each behind a :mod:`typing.Protocol` (:mod:`.protocols`) t
 the server codes against:
 
 * tables, seats and actions: :class:`Store` (:mod:`.table_store`, :mod:`.seat_store`,
-  :mod:`.table_reads`), and an in-memory one for a single process (:mod:`.memory`); group
+  :mod:`.table_reads`), and :class:`~.memory.MemoryTables` in one process's memory; group
   commits in one statement on PostgreSQL (:mod:`.quick_append`, :mod:`.appender`);
-* the schema (:mod:`.schema`) and opening a store, its engine and migrations (:mod:`.engine`);
+* accounts, sessions and the counted attempts (:mod:`.account_store`); ratings
+  (:mod:`.rating_store`, :mod:`.rating_reads`); moderation (:mod:`.moderation_store`,
+  :mod:`.moderation_reads`, :mod:`.refund_store`); fair play (:mod:`.fairplay_store`); the
+  daily board (:mod:`.board_store`); the command line's access (:mod:`.tools`);
+* several processes on one PostgreSQL store: advisory locks and LISTEN/NOTIFY
+  (:mod:`.coordination`);
+* the schema (:mod:`.schema`), and opening a store: its URL, engine and migrations
+  (:mod:`.engine`); what the stores hand out (:mod:`.records`, :mod:`.moderation_records`).
 
 The domain rules (hashing passwords, the rating model, the rules of moderation) stay in the
 server's own modules, which call these stores' typed methods.
