@@ -1,7 +1,7 @@
 """``fanfold serve``: play in the browser.
 
-* :mod:`fanfold.server.store`: tables, seats and actions in SQL (SQLite or PostgreSQL), with
-  Alembic migrations;
+* :mod:`fanfold.server.store`: the data layer, every SQL statement of the server (SQLite or
+  PostgreSQL, with Alembic migrations) behind a typed Protocol a subject;
 * :mod:`fanfold.server.hub`: the live tables, authoritative, each a
   :class:`~fanfold.play.table.Table` with tokens, watchers and bots (:mod:`.live`: a table in
   memory and the server's errors; :mod:`.tasks`: the bots' loop and the clock);

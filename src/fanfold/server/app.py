@@ -49,7 +49,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fanfold import __version__
 from fanfold.core.errors import FanfoldError, StaleVersionError, TurnError
-from fanfold.server.accounts import CrossSiteGuard, SignInError, TooManyError
+from fanfold.server.accounts import SignInError, TooManyError
+from fanfold.server.cross_site import CrossSiteGuard
 from fanfold.server.forwarded import ForwardedHeaders, is_https_site
 from fanfold.server.headers import SecurityHeaders, add_api_docs
 from fanfold.server.hub import EXPIRE_SECONDS

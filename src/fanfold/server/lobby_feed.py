@@ -43,14 +43,14 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-import psycopg
-
 from fanfold.core.config import JSONObject
 from fanfold.server.outbox import Pacer
-from fanfold.server.ownership import is_postgresql, libpq_url
 from fanfold.server.protocol import PROTOCOL
 from fanfold.server.ratings import RATED
 from fanfold.server.store import LOBBY_CHANNEL, Store
+from fanfold.server.store.coordination import PgSubscription
+from fanfold.server.store.engine import is_postgresql
+from fanfold.server.store.protocols import Subscription
 
 log = logging.getLogger(__name__)
 
@@ -243,7 +243,7 @@ class LobbyFeed:
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._listen: psycopg.AsyncConnection[tuple[object, ...]] | None = None
+        self._listen: Subscription | None = None
         #: Whether the process hears the store's changes now (on PostgreSQL: its listening
         #: connection is open).
         self.listening = False
@@ -269,8 +269,7 @@ class LobbyFeed:
                 await task
         self._tasks.clear()
         if self._listen is not None:
-            with contextlib.suppress(Exception):
-                await self._listen.close()
+            await self._listen.close()
         self.listening = False
 
     # ------------------------------------------------------------ admitting
@@ -338,13 +337,11 @@ class LobbyFeed:
         the list again: changes may have been missed meanwhile)."""
         while True:
             try:
-                self._listen = await psycopg.AsyncConnection.connect(
-                    libpq_url(self.store.url), autocommit=True, application_name="fanfold lobby"
-                )
-                await self._listen.execute(f"LISTEN {LOBBY_CHANNEL}")
+                self._listen = PgSubscription(self.store.url, LOBBY_CHANNEL, "fanfold lobby")
+                await self._listen.open()
                 self.listening = True
                 self.changed()
-                async for _note in self._listen.notifies():
+                async for _note in self._listen.notes():
                     self.changed()
             except asyncio.CancelledError:
                 raise
@@ -352,8 +349,7 @@ class LobbyFeed:
                 log.warning("the lobby's listening connection broke; connecting again")
             self.listening = False
             if self._listen is not None:
-                with contextlib.suppress(Exception):
-                    await self._listen.close()
+                await self._listen.close()
             await asyncio.sleep(RECONNECT_SECONDS)
 
 

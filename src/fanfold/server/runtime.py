@@ -27,7 +27,6 @@ from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import all_games
 from fanfold.server import allocator
 from fanfold.server.accounts import Accounts
-from fanfold.server.appender import Appender
 from fanfold.server.bots import BotPool
 from fanfold.server.checks import HealthServer, Readiness
 from fanfold.server.fairplay import ORIGIN_DAYS, delete_old_origins
@@ -38,6 +37,7 @@ from fanfold.server.ownership import Ownership, is_postgresql
 from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER
 from fanfold.server.settings import Settings
 from fanfold.server.store import Store
+from fanfold.server.store.appender import Appender
 from fanfold.server.throttle import QuietMemoryStorage
 
 log = logging.getLogger(__name__)
@@ -373,7 +373,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         owner = Ownership(settings.store_url) if is_postgresql(settings.store_url) else None
         if owner is not None:
             await owner.start()
-        # There, most moves are stored from the event loop (fanfold.server.appender).
+        # There, most moves are stored from the event loop (fanfold.server.store.appender).
         appender = Appender(settings.store_url) if owner is not None else None
         metrics = Metrics()
         hub = Hub(
