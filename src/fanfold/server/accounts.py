@@ -77,7 +77,6 @@ import contextlib
 import functools
 import hashlib
 import hmac
-import json
 import math
 import os
 import re
@@ -105,6 +104,7 @@ from fanfold.agents.levels import LEVELS
 from fanfold.core.errors import FanfoldError
 from fanfold.server.live import BadRequestError, ForbiddenError
 from fanfold.server.ownership import lock_key
+from fanfold.server.protocol import ErrorBody, wire
 from fanfold.server.store import Store, metadata, token_hash
 
 #: An account's roles (``accounts.role``): a player, or a moderator, who may read the reports,
@@ -966,7 +966,7 @@ class CrossSiteGuard:
 
     @staticmethod
     async def _refuse(send: Send, sentence: str, kind: str) -> None:
-        body = json.dumps({"error": sentence, "kind": kind}).encode()
+        body = wire(ErrorBody(error=sentence, kind=kind)).encode()
         await send(
             {
                 "type": "http.response.start",
