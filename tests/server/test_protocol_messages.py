@@ -12,11 +12,11 @@ import re
 from pathlib import Path
 from typing import Any, get_args
 
-import pydantic
 import pytest
 
 from fanfold.server import protocol
 from fanfold.server.protocol import messages
+from fanfold.server.protocol.base import Out
 from tests.server.support import TOKEN, open_table, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,11 +24,11 @@ SERVER = ROOT / "src" / "fanfold" / "server"
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
-def message_models() -> dict[str, type[pydantic.BaseModel]]:
+def message_models() -> dict[str, type[Out]]:
     """Every model of :mod:`fanfold.server.protocol.messages` with a ``type``, by its type."""
-    found: dict[str, type[pydantic.BaseModel]] = {}
+    found: dict[str, type[Out]] = {}
     for value in vars(messages).values():
-        if not (isinstance(value, type) and issubclass(value, pydantic.BaseModel)):
+        if not (isinstance(value, type) and issubclass(value, Out)):
             continue
         field = value.model_fields.get("type")
         if value.__module__ == messages.__name__ and field is not None:
@@ -122,6 +122,7 @@ def message_literals(tree: ast.AST) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         pairs: list[tuple[Any, ast.expr]] = []
+        line = getattr(node, "lineno", 0)
         if isinstance(node, ast.Dict):
             pairs = [
                 (key.value, value)
@@ -137,7 +138,7 @@ def message_literals(tree: ast.AST) -> list[tuple[int, str]]:
         if any(
             key == "protocol" or (key == "type" and not _asgi_event(value)) for key, value in pairs
         ):
-            found.append((node.lineno, ast.unparse(node)[:80]))
+            found.append((line, ast.unparse(node)[:80]))
     return found
 
 
