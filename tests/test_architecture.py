@@ -4,10 +4,10 @@ Every import in ``src/fanfold`` is read with :mod:`ast`, at module level and ins
 alike (an import inside a function still ties the two modules together; it only hides the tie
 until the call). ``importlib.import_module("x")`` and ``__import__("x")`` with a constant name
 count as imports of ``x`` too. Imports under ``if TYPE_CHECKING:`` are left out: they never
-run; except for the packages split by job (:data:`SPLIT_PACKAGES`, the server's hub), where
-they count too: no cycle may go through such a package with them counted, none of its
-modules may import the package's root (which puts the jobs together), and none may be longer
-than :data:`MAX_JOB_LINES` lines.
+run; except for the packages split by job (:data:`SPLIT_PACKAGES`, the server's hub and its
+protocol), where they count too: no cycle may go through such a package with them counted,
+none of its modules may import the package's root (which puts the jobs together), and none
+may be longer than :data:`MAX_JOB_LINES` lines.
 
 The layers, lowest first (see ``docs/api.md``, "Adding a game"):
 
@@ -64,10 +64,11 @@ FRONT_ENDS = frozenset({"server", "envs", "balance"})
 ENTRY_POINTS = frozenset({ROOT, f"{ROOT}.__main__"})
 
 #: The packages split into one module a job (the server's hub: opening tables, seating,
-#: residency, commits, endings, turns, messages...), put together by the package's root. Their
-#: ``if TYPE_CHECKING:`` imports count as imports, their modules never import the root, and
-#: none is longer than MAX_JOB_LINES.
-SPLIT_PACKAGES = ("fanfold.server.hub",)
+#: residency, commits, endings, turns, messages...; the server's protocol: what clients send,
+#: what the server pushes, the views of a table, the HTTP answers), put together by the
+#: package's root. Their ``if TYPE_CHECKING:`` imports count as imports, their modules never
+#: import the root, and none is longer than MAX_JOB_LINES.
+SPLIT_PACKAGES = ("fanfold.server.hub", "fanfold.server.protocol")
 MAX_JOB_LINES = 400
 
 #: The one folder where a known import cycle may be accepted for a while: Fano's package is

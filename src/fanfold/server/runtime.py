@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import gc
-import json
 import logging
 import sys
 import threading
@@ -34,7 +33,7 @@ from fanfold.server.hub import Hub
 from fanfold.server.lobby_feed import LobbyFeed
 from fanfold.server.metrics import Metrics
 from fanfold.server.ownership import Ownership, is_postgresql
-from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER
+from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER, ErrorBody, wire
 from fanfold.server.settings import Settings
 from fanfold.server.store import Store
 from fanfold.server.store.appender import Appender
@@ -166,9 +165,8 @@ class BodyLimit:
         self.limit = limit
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {"error": f"request too large (at most {self.limit} bytes)", "kind": "TooLarge"}
-        ).encode()
+        sentence = f"request too large (at most {self.limit} bytes)"
+        body = wire(ErrorBody(error=sentence, kind="TooLarge")).encode()
         await send(
             {
                 "type": "http.response.start",

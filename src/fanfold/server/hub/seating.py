@@ -33,6 +33,7 @@ from fanfold.server.live import (
     storage_failure,
 )
 from fanfold.server.outbox import spectators_pacer
+from fanfold.server.protocol import as_json
 from fanfold.server.ratings import LEVELS, RATED, check_rated_seat
 from fanfold.server.store import token_hash
 from fanfold.server.store.protocols import TableStore
@@ -283,7 +284,7 @@ class Seating:
             if not watcher.outbox.post(text):
                 unwatch(held, watcher)
         else:
-            await watcher.send(message)
+            await watcher.send(as_json(message))
         return held
 
     async def tell_left(self, live: LiveTable, watcher: Watcher) -> None:
