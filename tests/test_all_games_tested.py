@@ -12,8 +12,9 @@ from fanfold.core.plugin import GamePlugin, WebHints
 from fanfold.core.registry import all_plugins
 from fanfold.games import BUILTIN_PLUGINS
 from fanfold.games.morris import MorrisGame
+from fanfold.server import leaderboards
 from fanfold.server.games import rating_family_titles
-from fanfold.server.routes import players
+from fanfold.server.ratings import DAILY_FAMILY
 from tests.game_pieces import builtin_places, missing_pieces
 
 PLUGINS = all_plugins()
@@ -35,9 +36,15 @@ def test_the_lobby_order_puts_each_game_in_a_place_of_its_own() -> None:
 
 
 def test_the_plugins_name_the_rating_families_the_leaderboards_list() -> None:
-    # The leaderboards still keep their own table (routes/players.py); the plugins' names
-    # must stay the same until they read them from here.
-    assert rating_family_titles() == players._LIVE
+    assert rating_family_titles() == {
+        "fano-classic": "Fano (classic)",
+        "fano-trionfey": "Fano (The battle for Trionfey)",
+        "fantan": "Fan Tan",
+        "morris": "Fano330-R-Morris",
+    }
+    for family, title in rating_family_titles().items():
+        assert leaderboards.FAMILIES[family] == title
+        assert leaderboards.FAMILIES[family + DAILY_FAMILY] == f"{title}, daily"
 
 
 class Unfinished(MorrisGame):

@@ -4,10 +4,10 @@ Every import in ``src/fanfold`` is read with :mod:`ast`, at module level and ins
 alike (an import inside a function still ties the two modules together; it only hides the tie
 until the call). ``importlib.import_module("x")`` and ``__import__("x")`` with a constant name
 count as imports of ``x`` too. Imports under ``if TYPE_CHECKING:`` are left out: they never
-run; except for the packages split by job (:data:`SPLIT_PACKAGES`, the server's hub), where
-they count too: no cycle may go through such a package with them counted, none of its
-modules may import the package's root (which puts the jobs together), and none may be longer
-than :data:`MAX_JOB_LINES` lines.
+run; except for the packages split by job (:data:`SPLIT_PACKAGES`, the server's hub and its
+protocol), where they count too: no cycle may go through such a package with them counted,
+none of its modules may import the package's root (which puts the jobs together), and none
+may be longer than :data:`MAX_JOB_LINES` lines.
 
 The layers, lowest first (see ``docs/api.md``, "The layers"):
 
@@ -21,6 +21,11 @@ The layers, lowest first (see ``docs/api.md``, "The layers"):
 No module outside ``games`` compares anything with a registered game's name written as a
 constant: code above the games asks the game (its traits and hooks) instead.
 
+The server's data layer is one package, ``fanfold.server.store``: no other module imports
+SQLAlchemy, Alembic or a database driver, or holds SQL text (Alembic's migrations, schema
+history, may); and no module of the server is longer than :data:`MAX_SERVER_LINES` lines but
+those listed, with why, in :data:`LONG_SERVER_MODULES`.
+
 ``fanfold/__init__.py`` and ``fanfold/__main__.py`` are the entry points: what they import is
 not checked against the layers. Only a front end or the command line may import the root
 package, and nothing may import ``__main__`` (importing it runs the command line).
@@ -29,6 +34,7 @@ package, and nothing may import ``__main__`` (importing it runs the command line
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,10 +64,11 @@ FRONT_ENDS = frozenset({"server", "envs", "balance"})
 ENTRY_POINTS = frozenset({ROOT, f"{ROOT}.__main__"})
 
 #: The packages split into one module a job (the server's hub: opening tables, seating,
-#: residency, commits, endings, turns, messages...), put together by the package's root. Their
-#: ``if TYPE_CHECKING:`` imports count as imports, their modules never import the root, and
-#: none is longer than MAX_JOB_LINES.
-SPLIT_PACKAGES = ("fanfold.server.hub",)
+#: residency, commits, endings, turns, messages...; the server's protocol: what clients send,
+#: what the server pushes, the views of a table, the HTTP answers), put together by the
+#: package's root. Their ``if TYPE_CHECKING:`` imports count as imports, their modules never
+#: import the root, and none is longer than MAX_JOB_LINES.
+SPLIT_PACKAGES = ("fanfold.server.hub", "fanfold.server.protocol")
 MAX_JOB_LINES = 400
 
 #: The one folder where a known import cycle may be accepted for a while: Fano's package is
@@ -579,3 +586,178 @@ def test_the_type_checking_walk_sees_type_checking_imports() -> None:
 
     assert names(_import_nodes(tree)) == ["typing"]
     assert names(_import_nodes(tree, type_checking=True)) == ["typing", "fanfold.server.hub"]
+
+
+# ----------------------------------------------------------- the data layer
+
+#: The server's data layer: the only package of ``fanfold`` that speaks SQL (SQLAlchemy, the
+#: database drivers, SQL text). Alembic's migrations are schema history and may too.
+DATA_PACKAGES = ("fanfold.server.store", "fanfold.server.migrations")
+#: What only the data layer imports: SQLAlchemy, Alembic and the database drivers.
+DATABASE_MODULES = frozenset({"sqlalchemy", "alembic", "psycopg", "psycopg2", "sqlite3"})
+#: A string that is SQL: a statement's first words, in capitals as fanfold writes SQL.
+SQL_TEXT = re.compile(
+    r"^\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|"
+    r"CREATE\s+(TABLE|INDEX|UNIQUE|DATABASE)\s|DROP\s+(TABLE|INDEX|DATABASE)\s|ALTER\s+TABLE\s|"
+    r"WITH\s+\w+\s+AS\s*\(|LISTEN\s|UNLISTEN\s|NOTIFY\s|PRAGMA\s|SET\s+TRANSACTION\s|"
+    r"TRUNCATE\s|VACUUM\b|BEGIN\b|COMMIT\b|ROLLBACK\b)"
+)
+#: The longest a module of the server may be, and the modules allowed longer for now, with
+#: why. Remove an entry once its module is short enough (the test says when).
+MAX_SERVER_LINES = 400
+LONG_SERVER_MODULES: dict[str, str] = {
+    "src/fanfold/server/bots.py": "the bots' worker pool; not yet split",
+    "src/fanfold/server/runtime.py": "the server's start-up and shut-down; not yet split",
+}
+
+
+def _in_data_layer(name: str) -> bool:
+    return any(_in_package(name, package) for package in DATA_PACKAGES)
+
+
+def database_imports(tree: ast.AST) -> list[tuple[int, str]]:
+    """Where ``tree`` imports SQLAlchemy, Alembic or a database driver (at any depth, under
+    ``if TYPE_CHECKING:`` too): line and module."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        found += [(node.lineno, name) for name in names if name.split(".")[0] in DATABASE_MODULES]
+    found += [
+        (line, name)
+        for name, line in _imports_by_name(tree)
+        if name.split(".")[0] in DATABASE_MODULES
+    ]
+    return found
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of ``tree`` (a module's, a class's, a function's)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def sql_strings(tree: ast.AST) -> list[tuple[int, str]]:
+    """The strings of ``tree`` that are SQL (:data:`SQL_TEXT`; the constant parts of an
+    f-string too), docstrings left out: line and the string's start."""
+    docstrings = _docstrings(tree)
+    return [
+        (node.lineno, node.value[:40])
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and SQL_TEXT.match(node.value)
+    ]
+
+
+def _trees() -> Iterator[tuple[str, ast.AST]]:
+    for name, path in MODULES.items():
+        yield name, ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def test_only_the_data_layer_imports_sqlalchemy_or_a_database_driver() -> None:
+    problems = [
+        f"  {module_path(name)}:{line}: imports {module}"
+        for name, tree in _trees()
+        if not _in_data_layer(name)
+        for line, module in database_imports(tree)
+    ]
+    assert not problems, (
+        "SQL belongs to the store package (fanfold.server.store): give it a typed method "
+        "there, on its subject's Protocol, and call that:\n" + "\n".join(problems)
+    )
+
+
+def test_only_the_data_layer_holds_sql() -> None:
+    problems = [
+        f"  {module_path(name)}:{line}: {text!r}"
+        for name, tree in _trees()
+        if not _in_data_layer(name)
+        for line, text in sql_strings(tree)
+    ]
+    assert not problems, (
+        "SQL text outside the store package (fanfold.server.store): move the statement "
+        "into the store, behind a typed method:\n" + "\n".join(problems)
+    )
+
+
+def test_the_data_layer_checks_see_what_they_must_judge() -> None:
+    assert {"fanfold.server.store", "fanfold.server.migrations"} <= set(MODULES)
+    store = [name for name in MODULES if _in_package(name, "fanfold.server.store")]
+    assert any(database_imports(tree) for name, tree in _trees() if name in store)
+    assert any(sql_strings(tree) for name, tree in _trees() if name in store)
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("import sqlalchemy as sa", [(1, "sqlalchemy")]),
+        ("from sqlalchemy.engine import Connection", [(1, "sqlalchemy.engine")]),
+        ("def f():\n    import psycopg", [(2, "psycopg")]),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import sqlite3",
+            [(3, "sqlite3")],
+        ),
+        ("import importlib\nimportlib.import_module('alembic.command')", [(2, "alembic.command")]),
+        ("from fanfold.server.store import Store", []),
+        ("from . import sqlalchemy", []),
+    ],
+)
+def test_the_import_check_sees_database_imports(source: str, found: list[tuple[int, str]]) -> None:
+    assert database_imports(ast.parse(source)) == found
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("x = 'SELECT 1'", [(1, "SELECT 1")]),
+        ("x = f'LISTEN {channel}'", [(1, "LISTEN ")]),
+        (
+            "x = ('WITH new AS (SELECT * FROM t) '\n     'SELECT 1')",
+            [(1, "WITH new AS (SELECT * FROM t) SELECT 1")],
+        ),
+        (
+            "x = '  INSERT INTO actions (n) VALUES (1)'",
+            [(1, "  INSERT INTO actions (n) VALUES (1)")],
+        ),
+        ("x = 'UPDATE tables SET version = 2'", [(1, "UPDATE tables SET version = 2")]),
+        ("x = 'PRAGMA foreign_keys=ON'", [(1, "PRAGMA foreign_keys=ON")]),
+        ('def f():\n    """SELECT ... FOR UPDATE locks the rows."""', []),
+        ("x = 'select a seat to play'", []),
+        ("x = 'Selected tables update every second'", []),
+        ("x = 'the LISTEN/NOTIFY channel'", []),
+    ],
+)
+def test_the_sql_check_sees_statements_not_prose(source: str, found: list[tuple[int, str]]) -> None:
+    assert sql_strings(ast.parse(source)) == found
+
+
+def test_no_module_of_the_server_is_too_long() -> None:
+    lengths = {
+        module_path(name): len(path.read_text(encoding="utf-8").splitlines())
+        for name, path in MODULES.items()
+        if _in_package(name, "fanfold.server")
+    }
+    assert len(lengths) > 1
+    long = {
+        path: lines
+        for path, lines in lengths.items()
+        if lines > MAX_SERVER_LINES and path not in LONG_SERVER_MODULES
+    }
+    assert not long, f"server modules over {MAX_SERVER_LINES} lines (split them): {long}"
+    short = [
+        path
+        for path in LONG_SERVER_MODULES
+        if path not in lengths or lengths[path] <= MAX_SERVER_LINES
+    ]
+    assert not short, f"remove these from LONG_SERVER_MODULES, they are short now: {short}"

@@ -18,17 +18,22 @@ from alembic.config import Config
 from typer.testing import CliRunner
 
 from fanfold.cli.app import app
-from fanfold.server.accounts import MODERATOR, PLAYER, accounts, sessions
-from fanfold.server.fairplay import fairplay_flags
-from fanfold.server.moderation import (
+from fanfold.server.accounts import MODERATOR, PLAYER
+from fanfold.server.moderation import closed_account_keys
+from fanfold.server.ratings import RatedGame
+from fanfold.server.store import (
+    Store,
+    accounts,
     appeals,
-    closed_account_keys,
+    fairplay_flags,
+    make_engine,
     moderation_log,
     rating_refunds,
+    ratings,
     reports,
+    sessions,
 )
-from fanfold.server.ratings import RatedGame, ratings
-from fanfold.server.store import Store, make_engine, upgrade
+from fanfold.server.store.engine import MIGRATIONS
 from tests.server.support import sqlite_url
 from tests.server.test_store import (
     postgres_cluster,  # noqa: F401 (fixture)
@@ -232,9 +237,7 @@ def test_clear_errors_for_a_bad_url_a_foreign_or_old_database(tmp_path: Path) ->
     old = sqlite_url(tmp_path, "old.db")
     engine = make_engine(old)
     config = Config()
-    config.set_main_option(
-        "script_location", str(Path(upgrade.__code__.co_filename).parent / "migrations")
-    )
+    config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0005")

@@ -26,9 +26,9 @@ from fanfold.server.accounts import (
     Accounts,
     SignInError,
 )
-from fanfold.server.accounts import accounts as accounts_table
 from fanfold.server.app import create_app
 from fanfold.server.store import Store
+from fanfold.server.store import accounts as accounts_table
 from tests.server.support import ROOMY, refused, sqlite_url
 
 JSON = dict[str, Any]

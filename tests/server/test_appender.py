@@ -1,4 +1,4 @@
-"""Group commits from the event loop on PostgreSQL (:mod:`fanfold.server.appender`): one
+"""Group commits from the event loop on PostgreSQL (:mod:`fanfold.server.store.appender`): one
 statement a commit on a connection of the process's own, the conflict refused alone, a broken
 connection costing one commit at most (none when it broke while idle), and a hub that stores
 its moves there and its games' ends in the store's thread, the record whole."""
@@ -13,11 +13,11 @@ import psycopg
 import pytest
 
 from fanfold.core.registry import get_game
-from fanfold.server import appender as appender_module
-from fanfold.server.appender import Appender
 from fanfold.server.hub import Hub
 from fanfold.server.ownership import libpq_url
 from fanfold.server.store import AppendRow, Store
+from fanfold.server.store import appender as appender_module
+from fanfold.server.store.appender import Appender
 from tests.server.test_ownership import (
     CONFLICTING_COMMIT,
     assert_all_but_the_conflict_stored,

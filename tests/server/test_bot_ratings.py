@@ -26,12 +26,10 @@ from fanfold.server.ratings import (
     anchor_runs,
     bot_anchors,
     first_rating,
-    rating_changes,
-    ratings,
     read_anchor_runs,
     read_anchors,
 )
-from fanfold.server.store import Store
+from fanfold.server.store import Store, rating_changes, ratings
 from tests.server.support import ROOMY, refused, sqlite_url
 from tests.server.test_accounts import create
 from tests.server.test_ratings import second_browser

@@ -23,8 +23,7 @@ from fanfold.server.clocks import (
     stopped,
 )
 from fanfold.server.live import BadRequestError
-from fanfold.server.ratings import rating_changes
-from fanfold.server.store import Store
+from fanfold.server.store import Store, rating_changes
 from tests.server.support import JSON, act, look, open_table, refused, serve, wait_for
 from tests.server.test_accounts import csrf
 from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from fanfold.server.live import GONE_SECONDS
-from fanfold.server.ratings import rating_changes
+from fanfold.server.store import rating_changes
 from tests.server.support import (
     JSON,
     act,

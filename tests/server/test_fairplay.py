@@ -17,12 +17,10 @@ from fanfold.server.fairplay import (
     ORIGIN_DAYS,
     address_key,
     delete_old_origins,
-    fairplay_flags,
     keyed_hash,
-    seat_origins,
 )
 from fanfold.server.moderation import Moderator, close_account
-from fanfold.server.ratings import rating_changes
+from fanfold.server.store import fairplay_flags, rating_changes, seat_origins
 from tests.server.test_accounts import create, csrf
 from tests.server.test_ratings import (  # noqa: F401 (a fixture, by name)
     browsers,

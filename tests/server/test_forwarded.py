@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from starlette.types import Message, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
 from fanfold.cli.app import app as cli
@@ -134,6 +135,36 @@ def test_an_https_public_origin_makes_the_cookies_secure(tmp_path: Path) -> None
     with from_peer(app, STRANGER) as client:
         cookies = cookie_lines(sign_up_and_in(client, {}))
         assert all("; secure" in line for line in cookies.values()), cookies
+
+
+def test_with_a_public_origin_the_origin_is_compared_with_it_not_with_the_host(
+    tmp_path: Path,
+) -> None:
+    """Behind a proxy the ``Host`` a process sees may be the proxy's choice: with
+    ``--public-origin`` a browser's ``Origin`` must be the site's public origin (its default
+    port written or not), and an ``Origin`` that merely matches the ``Host`` is refused."""
+    app = application(tmp_path, public_origin="https://fanfold.example")
+    body = {"game": "morris", "seats": ["you", "random"]}
+    with from_peer(app, PROXY) as client:
+        for origin in ("https://fanfold.example", "https://FANFOLD.example:443"):
+            made = client.post("/api/tables", json=body, headers={"Origin": origin, **HTTPS})
+            assert made.status_code == 200, made.text
+        for origin in ("http://testserver", "http://fanfold.example", "https://evil.example"):
+            answer = client.post("/api/tables", json=body, headers={"Origin": origin, **HTTPS})
+            assert refused(answer, 403)["kind"] == "CrossSite", origin
+        table = client.post("/api/tables", json=body, headers=HTTPS).json()["table"]
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect(
+                f"/ws/tables/{table}", headers={"Origin": "http://testserver"}
+            ) as socket,
+        ):
+            socket.receive_json()
+        with client.websocket_connect(
+            f"/ws/tables/{table}", headers={"Origin": "https://fanfold.example"}
+        ) as socket:
+            socket.send_json({"type": "hello"})
+            assert socket.receive_json()["type"] == "state"
 
 
 # ------------------------------------------------------------------ the client counted

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from fanfold.cli.app import app as cli
 from fanfold.games.morris import MorrisGame
-from fanfold.server import hub as hub_module
+from fanfold.server import protocol
 from fanfold.server.app import create_app
 from fanfold.server.hub import Hub, Watcher
 from fanfold.server.outbox import BEHIND, Outbox
@@ -449,13 +449,13 @@ def test_spectators_share_one_message_per_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built: list[int | None] = []
-    original = hub_module.message_for
+    original = protocol.state_for
 
     def counting(live: Any, seat: int | None, held: frozenset[int]) -> Any:
         built.append(seat)
         return original(live, seat, held)
 
-    monkeypatch.setattr("fanfold.server.hub.messages.message_for", counting)
+    monkeypatch.setattr("fanfold.server.hub.messages.state_for", counting)
 
     async def scenario() -> None:
         hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None)

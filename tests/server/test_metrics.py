@@ -26,7 +26,8 @@ from fanfold import __version__
 from fanfold.server.app import create_app
 from fanfold.server.bots import BotPool
 from fanfold.server.logs import ACCESS_ENVIRONMENT, NAME_ENVIRONMENT, json_handler
-from fanfold.server.metrics import UNMATCHED, Metrics
+from fanfold.server.metrics import Metrics
+from fanfold.server.request_metrics import UNMATCHED
 from fanfold.server.throttle import ClientLimits
 from tests.server.support import (
     JSON,

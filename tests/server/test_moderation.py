@@ -26,25 +26,20 @@ from typer.testing import CliRunner
 
 from fanfold.cli.app import app as cli
 from fanfold.server import moderation
-from fanfold.server.accounts import (
-    APPEAL_PAGE,
-    CSRF_COOKIE,
-    CSRF_HEADER,
-    MODERATOR,
-    PLAYER,
-    WRONG,
-    accounts,
-)
+from fanfold.server.accounts import APPEAL_PAGE, CSRF_COOKIE, CSRF_HEADER, MODERATOR, PLAYER, WRONG
 from fanfold.server.app import create_app
-from fanfold.server.moderation import (
-    Moderator,
-    close_account,
-    closed_account_keys,
+from fanfold.server.moderation import Moderator, close_account, closed_account_keys, reopen_account
+from fanfold.server.ratings import MU, RatedGame
+from fanfold.server.store import (
+    Store,
+    accounts,
+    make_engine,
+    moderation_log,
+    rating_changes,
     rating_refunds,
-    reopen_account,
+    ratings,
 )
-from fanfold.server.ratings import MU, RatedGame, rating_changes, ratings
-from fanfold.server.store import Store, make_engine, upgrade
+from fanfold.server.store.engine import MIGRATIONS
 from tests.server.support import ROOMY, refused, sqlite_url, uvicorn_thread
 from tests.server.test_accounts import create, csrf, sign_in
 from tests.server.test_browser import browser, shot  # noqa: F401 (a fixture, by name)
@@ -162,9 +157,7 @@ def test_a_moderator_sees_the_page_and_the_api_and_a_player_gets_403(site: Site)
     assert site.mona.get("/moderation").status_code == 403
     refused(site.mona.get("/api/moderation/log"), 403)
     with site.store.engine.connect() as connection:
-        rows = connection.execute(
-            sa.select(moderation.moderation_log).order_by(moderation.moderation_log.c.id)
-        ).all()
+        rows = connection.execute(sa.select(moderation_log).order_by(moderation_log.c.id)).all()
     assert [(row.action, row.account, row.moderator_id) for row in rows] == [
         ("grant", "mona", None),
         ("grant", "alice", None),
@@ -614,9 +607,7 @@ def test_a_store_of_revision_0005_is_upgraded(
 ) -> None:
     engine = make_engine(store_url)
     config = Config()
-    config.set_main_option(
-        "script_location", str(Path(upgrade.__code__.co_filename).parent / "migrations")
-    )
+    config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0005")

@@ -22,20 +22,16 @@ from fastapi.testclient import TestClient
 from fanfold.core.config import JSONObject
 from fanfold.core.registry import get_game, set_up
 from fanfold.server.app import create_app
-from fanfold.server.ratings import (
-    MODEL,
-    MU,
-    SIGMA,
-    RatedGame,
-    family,
-    first_rating,
-    ranks,
+from fanfold.server.ratings import MODEL, MU, SIGMA, RatedGame, family, first_rating, ranks, teams
+from fanfold.server.store import (
+    AppendRow,
+    Store,
+    actions,
     rated_games,
     rating_changes,
     ratings,
-    teams,
+    tables,
 )
-from fanfold.server.store import AppendRow, Store, actions, tables
 from tests.server.support import ROOMY, look, refused, sqlite_url
 from tests.server.test_accounts import create, csrf
 from tests.server.test_store import (

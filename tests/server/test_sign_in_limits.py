@@ -26,11 +26,9 @@ from fanfold.server.accounts import (
     Accounts,
     SignInError,
     TooManyError,
-    sessions,
-    sign_in_attempts,
 )
 from fanfold.server.app import create_app
-from fanfold.server.store import Store
+from fanfold.server.store import Store, sessions, sign_in_attempts
 from tests.server.support import ROOMY, sqlite_url
 from tests.server.test_store import postgres_cluster, store_url  # noqa: F401 (fixtures)
 

@@ -24,8 +24,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game, set_up
+from fanfold.server.leaderboards import FAMILIES
 from fanfold.server.lessons import BOOKS
-from fanfold.server.routes.players import FAMILIES
 from tests.server.test_browser import SHOTS, browser, server, shot  # noqa: F401  (fixtures)
 from tests.server.test_site_browser import (
     DEVELOPER,

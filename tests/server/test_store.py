@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub, StorageError, Watcher
 from fanfold.server.store import Store, StoredSeat, make_engine, token_hash, upgrade
+from fanfold.server.store.engine import MIGRATIONS
 from tests.server.support import JSON, sqlite_url
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -173,7 +174,7 @@ def test_several_tables_are_read_together_as_each_alone(
     create_table(store, "t2", players=["random", "human"], token_hashes=[None, "h"])
     create_table(store, "t3", actions_done=[(0, "C3")], version=1)
     store.append("t3", 2, 1, "T4", 2, None)
-    monkeypatch.setattr("fanfold.server.store.LOAD_CHUNK", 2)  # three tables: two reads
+    monkeypatch.setattr("fanfold.server.store.table_reads.LOAD_CHUNK", 2)  # three tables: two reads
     found = store.load_many(["t3", "nobody", "t1", "t2", "t1"])
     assert sorted(found) == ["t1", "t2", "t3"]  # an id with no table is left out
     for table_id, stored in found.items():
@@ -274,9 +275,7 @@ def test_seeds_of_128_bits_and_the_creator_are_kept(store: Store) -> None:
 def test_a_store_of_revision_0001_is_upgraded_and_keeps_its_tables(store_url: str) -> None:
     engine = make_engine(store_url)
     config = Config()
-    config.set_main_option(
-        "script_location", str(Path(upgrade.__code__.co_filename).parent / "migrations")
-    )
+    config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0001")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,23 +164,11 @@ def _default_url() -> str:
     return f"sqlite:///{Path(user_data_dir('fanfold')) / 'fanfold.db'}"
 
 
-def _revisions() -> tuple[set[str], set[str]]:
-    """This fanfold's schema revisions: the newest (heads), and all."""
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    import fanfold.server.store as store_module
-
-    config = Config()
-    folder = Path(store_module.__file__).parent / "migrations"
-    config.set_main_option("script_location", str(folder))
-    script = ScriptDirectory.from_config(config)
-    return set(script.get_heads()), {revision.revision for revision in script.walk_revisions()}
-
-
-def _schema(revisions: list[str]) -> str:
+def _schema(revisions: tuple[str, ...]) -> str:
     """What the store's schema revisions say, or :class:`CheckError` (:data:`STORE`)."""
-    heads, known = _revisions()
+    from fanfold.server.store.probe import schema_revisions
+
+    heads, known = schema_revisions()
     if not revisions:
         return "no schema yet: fanfold serve makes it at start"
     unknown = [revision for revision in revisions if revision not in known]
@@ -203,76 +190,19 @@ def check_store(url: str, timeout: float) -> str:
     Raises:
         CheckError: (:data:`STORE`) it cannot be reached, or its schema is newer.
     """
-    import sqlalchemy as sa
-
     from fanfold.server.store import shown_url
+    from fanfold.server.store.probe import ProbeError, probe
 
     shown = shown_url(url)
     try:
-        parsed = sa.engine.make_url(url)
-    except sa.exc.ArgumentError:
-        raise CheckError(f"{shown} is no database URL", STORE) from None
-    if parsed.get_backend_name() == "sqlite":
-        return _check_sqlite(shown, parsed.database or "")
-    arguments: dict[str, Any] = {}
-    if parsed.get_backend_name() == "postgresql":
-        arguments["connect_timeout"] = max(1, round(timeout))
-    engine = sa.create_engine(url, poolclass=sa.pool.NullPool, connect_args=arguments)
-    try:
-        with engine.connect() as connection:
-            connection.execute(sa.text("SELECT 1"))
-            revisions: list[str] = []
-            if sa.inspect(connection).has_table("alembic_version"):
-                rows = connection.execute(sa.text("SELECT version_num FROM alembic_version"))
-                revisions = [str(row[0]) for row in rows]
-    except sa.exc.SQLAlchemyError as error:
-        cause = getattr(error, "orig", None) or error
-        lines = str(cause).strip().splitlines()
-        reason = lines[0] if lines else type(cause).__name__
-        raise CheckError(f"the store at {shown} cannot be reached: {reason}", STORE) from None
-    finally:
-        engine.dispose()
-    return f"the store at {shown} answers; {_schema(revisions)}"
-
-
-def _check_sqlite(shown: str, database: str) -> str:
-    if not database or database == ":memory:" or database.startswith("file:"):
+        found = probe(url, timeout)
+    except ProbeError as error:
+        raise CheckError(f"the store at {shown}: {error}", STORE) from None
+    if found.kind == "own":
         return f"the store at {shown} is opened by fanfold serve itself"
-    path = Path(database).expanduser()
-    if not path.exists():
-        folder = path.parent
-        while not folder.exists():
-            folder = folder.parent
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise CheckError(
-                f"the store at {shown} does not exist, and {folder} is not writable: fanfold "
-                "serve cannot make it",
-                STORE,
-            )
+    if found.kind == "absent":
         return f"the store at {shown} does not exist yet: fanfold serve makes it at start"
-    if not os.access(path, os.R_OK | os.W_OK):
-        raise CheckError(f"the store at {shown} is not readable and writable by this user", STORE)
-    try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-            tables = {
-                str(row[0])
-                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-            revisions = (
-                [
-                    str(row[0])
-                    for row in connection.execute("SELECT version_num FROM alembic_version")
-                ]
-                if "alembic_version" in tables
-                else []
-            )
-        finally:
-            connection.close()
-    except sqlite3.Error as error:
-        raise CheckError(f"the store at {shown} cannot be opened: {error}", STORE) from None
-    return f"the store at {shown} answers; {_schema(revisions)}"
+    return f"the store at {shown} answers; {_schema(found.revisions)}"
 
 
 _SECTION = re.compile(r"^(global|defaults|frontend|backend|listen|peers|resolvers)\b\s*(\S*)")

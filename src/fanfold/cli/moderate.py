@@ -23,11 +23,9 @@ games; it changes nothing in the store. ``docs/fairplay.md`` explains the check.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -35,24 +33,26 @@ import typer
 from fanfold.cli.common import console, error_console, fail
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
-
     from fanfold.play.assistance import AssistanceStats
+    from fanfold.server.store import Transaction as Connection
+    from fanfold.server.store.engine import Engine
 
 app = typer.Typer(
     help="Moderators' checks and actions on a server's store (docs/moderation.md).",
     no_args_is_help=True,
 )
 
-#: How many tables' actions one query reads.
-CHUNK = 200
 
+@contextmanager
+def _store_said() -> Iterator[None]:
+    """A store that cannot be used (:class:`~fanfold.server.store.tools.StoreAccessError`)
+    as one line, and exit status 2."""
+    from fanfold.server.store.tools import StoreAccessError
 
-def _open_error(url: str, reason: object) -> str:
-    from fanfold.server.store import shown_url
-
-    lines = str(reason).strip().splitlines()
-    return f"the store at {shown_url(url)} cannot be read: {lines[0] if lines else reason}"
+    try:
+        yield
+    except StoreAccessError as error:
+        fail(str(error))
 
 
 @contextmanager
@@ -61,53 +61,10 @@ def read_only(url: str) -> Iterator[Connection]:
     missing file is an error, never created), any other database in a read-only transaction
     (PostgreSQL) that is rolled back at the end. Exits with a clear error for a URL that is
     not a database URL, a database that cannot be reached, or one without fanfold's tables."""
-    import sqlalchemy as sa
+    from fanfold.server.store import tools
 
-    from fanfold.server.accounts import accounts
-    from fanfold.server.ratings import rated_games, rating_changes
-    from fanfold.server.store import actions, shown_url, tables
-
-    try:
-        parsed = sa.engine.make_url(url)
-    except sa.exc.ArgumentError:
-        fail(
-            f"{url!r} is not a database URL; give sqlite:///path/to/fanfold.db or "
-            "postgresql+psycopg://user@host/name"
-        )
-    if parsed.get_backend_name() == "sqlite":
-        database = parsed.database
-        if not database or database == ":memory:" or database.startswith("file:"):
-            fail(f"{url!r} names no SQLite file; give sqlite:///path/to/fanfold.db")
-        path = Path(database).expanduser()
-        if not path.is_file():
-            fail(f"there is no SQLite file at {path}")
-        uri = f"{path.resolve().as_uri()}?mode=ro"
-        engine = sa.create_engine(
-            "sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False)
-        )
-    else:
-        try:
-            engine = sa.create_engine(url)
-        except (sa.exc.ArgumentError, ImportError) as error:
-            fail(_open_error(url, error))
-    try:
-        with engine.connect() as connection:
-            if connection.dialect.name == "postgresql":
-                connection.exec_driver_sql("SET TRANSACTION READ ONLY")
-            present = set(sa.inspect(connection).get_table_names())
-            stored = (tables, actions, accounts, rated_games, rating_changes)
-            missing = [table.name for table in stored if table.name not in present]
-            if missing:
-                fail(
-                    f"the database at {shown_url(url)} holds no fanfold store (no table "
-                    f"{', '.join(missing)}); give the URL that 'fanfold serve --db' uses"
-                )
-            yield connection
-            connection.rollback()
-    except sa.exc.SQLAlchemyError as error:
-        fail(_open_error(url, getattr(error, "orig", None) or error))
-    finally:
-        engine.dispose()
+    with _store_said(), tools.read_only(url) as connection:
+        yield connection
 
 
 @dataclass
@@ -122,36 +79,27 @@ class AccountGames:
 def _account_filter(connection: Connection, account: str | None) -> int | None:
     """The id of the account named (by its name in any case, else by its number), ``None``
     for every account."""
-    import sqlalchemy as sa
-
-    from fanfold.server.accounts import accounts
+    from fanfold.server.store import tools
+    from fanfold.server.store.engine import sql
 
     if account is None:
         return None
     text = account.strip()
-    found = connection.execute(
-        sa.select(accounts.c.id).where(accounts.c.name_key == text.lower())
-    ).scalar()
-    if found is None and text.isdigit():
-        found = connection.execute(
-            sa.select(accounts.c.id).where(accounts.c.id == int(text))
-        ).scalar()
+    found = tools.account_id(sql(connection), text.lower(), int(text) if text.isdigit() else None)
     if found is None:
         fail(f"no account is called {text!r} (give its name or its number)")
-    return int(found)
+    return found
 
 
 def rated_games_of(connection: Connection, account_id: int | None) -> list[AccountGames]:
     """Every account's finished, rated games of a game the check covers (or one account's),
     from the store's tables and rating rows, in the order they were played."""
-    import sqlalchemy as sa
-
     from fanfold.core.records import GameRecord
     from fanfold.core.registry import all_games
     from fanfold.play.assistance import checks
-    from fanfold.server.accounts import accounts
-    from fanfold.server.ratings import RATED, account_key, rated_games, rating_changes
-    from fanfold.server.store import actions, tables
+    from fanfold.server.ratings import RATED, account_key
+    from fanfold.server.store import tools
+    from fanfold.server.store.engine import sql
 
     names = sorted(
         {
@@ -161,67 +109,31 @@ def rated_games_of(connection: Connection, account_id: int | None) -> list[Accou
             for name in (game.id, game.name, *game.aliases)
         }
     )
-    query = (
-        sa.select(
-            rating_changes.c.player,
-            rating_changes.c.seat,
-            tables.c.id,
-            tables.c.game,
-            tables.c.config,
-            tables.c.seed,
-            tables.c.start_position,
-            tables.c.options,
-        )
-        .select_from(
-            rating_changes.join(
-                rated_games, rated_games.c.table_id == rating_changes.c.rated_table
-            ).join(tables, tables.c.id == rating_changes.c.rated_table)
-        )
-        .where(
-            rating_changes.c.player.like("a:%"),
-            tables.c.game.in_(names),
-            tables.c.outcome.is_not(None),
-        )
-        .order_by(rating_changes.c.player, rated_games.c.at, tables.c.id)
-    )
-    if account_id is not None:
-        query = query.where(rating_changes.c.player == account_key(account_id))
+    player = account_key(account_id) if account_id is not None else None
     rows = [
         row
-        for row in connection.execute(query).all()
-        if json.loads(row.options or "{}").get(RATED) and row.player[2:].isdigit()
+        for row in tools.rated_seats(sql(connection), names, player)
+        if json.loads(row.table.options).get(RATED) and row.player[2:].isdigit()
     ]
-    texts: dict[str, list[str]] = {row.id: [] for row in rows}
-    ids = list(texts)
-    for start in range(0, len(ids), CHUNK):
-        chunk = ids[start : start + CHUNK]
-        for table_id, text in connection.execute(
-            sa.select(actions.c.table_id, actions.c.text)
-            .where(actions.c.table_id.in_(chunk))
-            .order_by(actions.c.table_id, actions.c.number)
-        ):
-            texts[table_id].append(text)
+    texts = tools.action_texts(sql(connection), [row.table.id for row in rows])
     account_ids = {int(row.player[2:]) for row in rows}
     if account_id is not None:
         account_ids.add(account_id)
-    named = dict(
-        connection.execute(
-            sa.select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(account_ids))
-        ).all()
-    )
+    named = tools.account_names(sql(connection), account_ids)
     found = {
         number: AccountGames(number, str(named.get(number, f"#{number}")))
         for number in sorted(account_ids)
     }
     for row in rows:
+        table = row.table
         record = GameRecord(
-            row.game,
-            json.loads(row.config),
-            int(row.seed),
-            tuple(texts[row.id]),
-            row.start_position,
+            table.game,
+            json.loads(table.config),
+            int(table.seed),
+            tuple(texts[table.id]),
+            table.start_position,
         )
-        found[int(row.player[2:])].games.append((row.id, record, int(row.seat)))
+        found[int(row.player[2:])].games.append((table.id, record, row.seat))
     return sorted(found.values(), key=lambda games: (games.name.lower(), games.id))
 
 
@@ -344,13 +256,11 @@ Database = Annotated[
 Limit = Annotated[int, typer.Option("--limit", min=1, max=10_000, help="Rows to show at most.")]
 
 
-def _check_moderation_schema(connection: Connection, url: str) -> None:
-    """Exit with a clear error unless the store has moderation's tables (revision 0006)."""
-    import sqlalchemy as sa
-
+def _check_moderation_schema(present: set[str], url: str) -> None:
+    """Exit with a clear error unless the store (its tables ``present``) has moderation's
+    tables (revision 0006)."""
     from fanfold.server.store import shown_url
 
-    present = set(sa.inspect(connection).get_table_names())
     if "accounts" not in present or "tables" not in present:
         fail(
             f"the database at {shown_url(url)} holds no fanfold store (no table accounts); "
@@ -366,55 +276,27 @@ def _check_moderation_schema(connection: Connection, url: str) -> None:
 
 
 @contextmanager
-def writable(url: str) -> Iterator[Any]:
+def writable(url: str) -> Iterator[Engine]:
     """An engine on the store at ``url`` for a moderator's action: a SQLite file that exists
     (never created) or another database, with moderation's tables. Exits with a clear error
     otherwise, or when the database cannot be reached."""
-    import sqlalchemy as sa
+    from fanfold.server.store import tools
 
-    from fanfold.server.store import make_engine, shown_url
-
-    try:
-        parsed = sa.engine.make_url(url)
-    except sa.exc.ArgumentError:
-        fail(
-            f"{url!r} is not a database URL; give sqlite:///path/to/fanfold.db or "
-            "postgresql+psycopg://user@host/name"
-        )
-    if parsed.get_backend_name() == "sqlite":
-        database = parsed.database
-        if not database or database == ":memory:" or database.startswith("file:"):
-            fail(f"{url!r} names no SQLite file; give sqlite:///path/to/fanfold.db")
-        path = Path(database).expanduser()
-        if not path.is_file():
-            fail(f"there is no SQLite file at {path}")
-    try:
-        engine = make_engine(url)
-    except (sa.exc.ArgumentError, ImportError) as error:
-        fail(_open_error(url, error))
-    try:
-        try:
-            with engine.connect() as connection:
-                _check_moderation_schema(connection, url)
-        except sa.exc.SQLAlchemyError as error:
-            fail(_open_error(url, getattr(error, "orig", None) or error))
-        try:
-            yield engine
-        except sa.exc.SQLAlchemyError as error:
-            reason = str(getattr(error, "orig", None) or error).strip().splitlines()
-            fail(
-                f"the store at {shown_url(url)} refused the change (nothing was changed): "
-                f"{reason[0] if reason else type(error).__name__}"
-            )
-    finally:
-        engine.dispose()
+    with (
+        _store_said(),
+        tools.writable(url, lambda present: _check_moderation_schema(present, url)) as engine,
+    ):
+        yield engine
 
 
 @contextmanager
 def reading(url: str) -> Iterator[Connection]:
     """:func:`read_only`, with moderation's tables."""
+    from fanfold.server.store import tools
+    from fanfold.server.store.engine import sql
+
     with read_only(url) as connection:
-        _check_moderation_schema(connection, url)
+        _check_moderation_schema(tools.table_names(sql(connection)), url)
         yield connection
 
 

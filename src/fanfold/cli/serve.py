@@ -341,12 +341,9 @@ def database_url(db: str | None, db_file: Path | None) -> str | None:
 
 def _has_password(url: str) -> bool:
     """Whether the database ``url`` carries a password."""
-    import sqlalchemy as sa
+    from fanfold.server.store.engine import has_password
 
-    try:
-        return bool(sa.engine.make_url(url).password)
-    except sa.exc.ArgumentError:
-        return False
+    return has_password(url)
 
 
 def _show_progress() -> None:

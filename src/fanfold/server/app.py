@@ -49,14 +49,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fanfold import __version__
 from fanfold.core.errors import FanfoldError, StaleVersionError, TurnError
-from fanfold.server.accounts import CrossSiteGuard, SignInError, TooManyError
+from fanfold.server.accounts import SignInError, TooManyError
+from fanfold.server.cross_site import CrossSiteGuard
 from fanfold.server.forwarded import ForwardedHeaders, is_https_site
 from fanfold.server.headers import SecurityHeaders, add_api_docs
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.logs import TableContext
-from fanfold.server.metrics import RequestObserver
-from fanfold.server.protocol import MAX_BODY, error_body
+from fanfold.server.protocol import MAX_BODY, ErrorBody, error_body
+from fanfold.server.request_metrics import RequestObserver
 from fanfold.server.routes import (
     accounts,
     daily,
@@ -163,7 +164,7 @@ def create_app(
     @app.exception_handler(FanfoldError)
     async def _fanfold_error(request: Request, error: FanfoldError) -> JSONResponse:
         del request
-        return JSONResponse(error_body(error), status_code=status_of(error))
+        return JSONResponse(error_body(error).model_dump(), status_code=status_of(error))
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -172,27 +173,18 @@ def create_app(
             f"{'.'.join(str(p) for p in item.get('loc', ()) if p != 'body')}: {item.get('msg')}"
             for item in error.errors()[:5]
         )
-        return JSONResponse(
-            {"error": f"malformed request: {problems}", "kind": "MalformedRequest"},
-            status_code=422,
-        )
+        body = ErrorBody(error=f"malformed request: {problems}", kind="MalformedRequest")
+        return JSONResponse(body.model_dump(), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         del request  # an unknown path, a wrong method, a body that cannot be read: same shape
         if isinstance(error.__cause__, RecursionError):  # the body parser gave up
-            return JSONResponse(
-                {
-                    "error": "malformed request: the JSON body is nested too deeply",
-                    "kind": "MalformedRequest",
-                },
-                status_code=400,
-            )
-        return JSONResponse(
-            {"error": f"{error.detail} (HTTP {error.status_code})", "kind": "HTTPError"},
-            status_code=error.status_code,
-            headers=error.headers,
-        )
+            sentence = "malformed request: the JSON body is nested too deeply"
+            body = ErrorBody(error=sentence, kind="MalformedRequest")
+            return JSONResponse(body.model_dump(), status_code=400)
+        body = ErrorBody(error=f"{error.detail} (HTTP {error.status_code})", kind="HTTPError")
+        return JSONResponse(body.model_dump(), status_code=error.status_code, headers=error.headers)
 
     app.add_middleware(CrossSiteGuard)  # another site's requests, before any is read
     app.add_middleware(BodyLimit, limit=MAX_BODY)

@@ -37,7 +37,6 @@ from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import sqlalchemy as sa
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from fanfold.core.errors import FanfoldError
@@ -108,8 +107,7 @@ class Readiness:
         self._pings.shutdown(wait=False, cancel_futures=True)
 
     def _ping(self) -> None:
-        with self.store.engine.connect() as connection:
-            connection.execute(sa.text("SELECT 1"))
+        self.store.ping()
 
     def check(self) -> tuple[int, JSONBody]:
         """The answer to ``/ready``: 200 and the tables in memory, or 503 and the reason.

@@ -2,14 +2,14 @@
 the moderators (never blocked: families and campuses share both), and repeated results between
 the same people within a day move ratings less.
 
-* **Where a seat was taken from** (:data:`seat_origins`): when a signed-in player takes a
+* **Where a seat was taken from** (``seat_origins``): when a signed-in player takes a
   seat at a rated table, the store keeps a keyed hash (HMAC-SHA256 with a key of the store's,
   :data:`KEY_NAME`) of the client's address (an IPv6 address by its /64 network, where one
   household or phone usually has many addresses) and of the browser's device cookie
   (:data:`DEVICE_COOKIE`, a random id kept for years), never the address or the id
   themselves. They are deleted after :data:`ORIGIN_DAYS` days (:func:`delete_old_origins`,
   run by the server's hourly sweep).
-* **Flags** (:data:`fairplay_flags`): when a rated game ends (in the transaction that rates
+* **Flags** (``fairplay_flags``): when a rated game ends (in the transaction that rates
   it), every pair of its people whose seats share an address or a device is flagged
   (``same-address``, ``same-device``), with the table and the two accounts.
 * **Repeated results** (:func:`repeat_weight`): a player's rating change in a game is scaled
@@ -30,36 +30,16 @@ import time
 from collections.abc import Sequence
 from itertools import combinations
 
-import sqlalchemy as sa
 from starlette.requests import HTTPConnection
 
 from fanfold.server.accounts import stored_key
-from fanfold.server.store import Store, metadata
+from fanfold.server.store import Store, Transaction
+from fanfold.server.store.fairplay_store import SqlFairPlay
+from fanfold.server.store.protocols import FairPlayStore
+from fanfold.server.store.records import Flag, Origin
 from fanfold.server.throttle import client_address, trusted_networks
 
 log = logging.getLogger(__name__)
-
-seat_origins = sa.Table(
-    "seat_origins",
-    metadata,
-    sa.Column("table_id", sa.String(40), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("account_id", sa.Integer, nullable=False),
-    sa.Column("address_hash", sa.String(64), nullable=True),
-    sa.Column("device_hash", sa.String(64), nullable=True),
-    sa.Column("at", sa.Float, nullable=False, index=True),
-)
-
-fairplay_flags = sa.Table(
-    "fairplay_flags",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(40), nullable=False),
-    sa.Column("kind", sa.String(40), nullable=False),
-    sa.Column("first_account", sa.Integer, nullable=False),
-    sa.Column("second_account", sa.Integer, nullable=False),
-    sa.Column("at", sa.Float, nullable=False, index=True),
-)
 
 #: The browser's long-lived device id (HttpOnly), set when a player signs in or signs up.
 DEVICE_COOKIE = "fanfold_device"
@@ -117,23 +97,10 @@ def record_origin(
     address_hash = keyed_hash(key, "address", address_key(address)) if address else None
     device_hash = keyed_hash(key, "device", device) if device else None
     at = time.time() if now is None else now
-    with store.engine.begin() as connection:
-        for seat in seats:
-            connection.execute(
-                seat_origins.delete().where(
-                    seat_origins.c.table_id == table_id, seat_origins.c.seat == seat
-                )
-            )
-            connection.execute(
-                seat_origins.insert().values(
-                    table_id=table_id,
-                    seat=seat,
-                    account_id=account_id,
-                    address_hash=address_hash,
-                    device_hash=device_hash,
-                    at=at,
-                )
-            )
+    data: FairPlayStore = SqlFairPlay(store.engine)
+    data.record_origins(
+        [Origin(table_id, seat, account_id, address_hash, device_hash, at) for seat in seats]
+    )
 
 
 async def note_origin(
@@ -160,41 +127,27 @@ async def note_origin(
         log.warning("table %s: where a seat was taken from was not kept: %s", table_id, error)
 
 
-def flag_shared_origins(connection: sa.Connection, table_id: str, now: float) -> int:
+def flag_shared_origins(tx: Transaction, table_id: str, now: float) -> int:
     """In a rated game's rating transaction: flag every pair of its accounts whose seats were
     taken from one address or one device; returns how many flags."""
-    rows = connection.execute(
-        sa.select(seat_origins).where(seat_origins.c.table_id == table_id)
-    ).all()
-    flags: list[dict[str, object]] = []
-    for one, other in combinations(rows, 2):
+    data: FairPlayStore = SqlFairPlay.of(tx)
+    flags: list[Flag] = []
+    for one, other in combinations(data.origins(tx, table_id), 2):
         if one.account_id == other.account_id:
             continue
-        pair = sorted((int(one.account_id), int(other.account_id)))
-        for kind, column in (("same-address", "address_hash"), ("same-device", "device_hash")):
-            mine, theirs = getattr(one, column), getattr(other, column)
+        first, second = sorted((one.account_id, other.account_id))
+        for kind, mine, theirs in (
+            ("same-address", one.address_hash, other.address_hash),
+            ("same-device", one.device_hash, other.device_hash),
+        ):
             if mine is not None and mine == theirs:
-                flags.append(
-                    {
-                        "table_id": table_id,
-                        "kind": kind,
-                        "first_account": pair[0],
-                        "second_account": pair[1],
-                        "at": now,
-                    }
-                )
-    if flags:
-        connection.execute(fairplay_flags.insert(), flags)
+                flags.append(Flag(table_id, kind, first, second, now))
+    data.add_flags(tx, flags)
     return len(flags)
 
 
 def repeat_weight(
-    connection: sa.Connection,
-    rating_changes: sa.Table,
-    player: str,
-    others: Sequence[str],
-    table_id: str,
-    now: float,
+    tx: Transaction, player: str, others: Sequence[str], table_id: str, now: float
 ) -> float:
     """The weight of ``player``'s rating change at ``table_id``: :data:`REPEAT_FACTOR` to the
     power of the most rated games it played with any one of ``others`` (people's keys) in
@@ -204,28 +157,12 @@ def repeat_weight(
     people = [key for key in others if key.startswith("a:") and key != player]
     if not people:
         return 1.0
-    mine = rating_changes.alias("mine")
-    theirs = rating_changes.alias("theirs")
-    rows = connection.execute(
-        sa.select(theirs.c.player, sa.func.count(sa.distinct(mine.c.rated_table)))
-        .select_from(mine.join(theirs, theirs.c.rated_table == mine.c.rated_table))
-        .where(
-            mine.c.player == player,
-            theirs.c.player.in_(people),
-            mine.c.at > now - REPEAT_SECONDS,
-            mine.c.rated_table != table_id,
-        )
-        .group_by(theirs.c.player)
-    ).all()
-    most = max((int(row[1]) for row in rows), default=0)
+    data: FairPlayStore = SqlFairPlay.of(tx)
+    most = data.games_together(tx, player, people, now - REPEAT_SECONDS, table_id)
     return max(LEAST_WEIGHT, REPEAT_FACTOR**most)
 
 
 def delete_old_origins(store: Store, now: float | None = None) -> int:
     """Delete the seats' origins older than :data:`ORIGIN_DAYS` days; returns how many."""
     now = time.time() if now is None else now
-    with store.engine.begin() as connection:
-        gone = connection.execute(
-            seat_origins.delete().where(seat_origins.c.at <= now - ORIGIN_DAYS * 86400)
-        )
-        return int(gone.rowcount)
+    return SqlFairPlay(store.engine).delete_origins(now - ORIGIN_DAYS * 86400)

@@ -13,12 +13,16 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.play.table import Played, Table
 from fanfold.server.outbox import Outbox
 from fanfold.server.store import token_hash
+
+if TYPE_CHECKING:
+    from fanfold.server.protocol.messages import LogEntry
 
 #: Seconds a claimed seat's player must have been away (no connection holding the seat)
 #: before the table's creator may invite someone else to it.
@@ -123,7 +127,7 @@ class LiveTable:
     #: The log's entries as each seat (``None``: a spectator) is told them, made and
     #: serialised once (:func:`fanfold.server.protocol.log_text`): the actions they tell,
     #: the entries and their texts (``None`` and empty for an action that seat is not told of).
-    log_texts: dict[int | None, tuple[list[Played], list[JSONValue | None], list[str]]] = field(
+    log_texts: dict[int | None, tuple[list[Played], list[LogEntry | None], list[str]]] = field(
         default_factory=dict, repr=False
     )
     #: The table's config as JSON, made once (:meth:`config_json`).

@@ -37,20 +37,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-import psycopg
-
-from fanfold.core.config import JSONObject
 from fanfold.server.outbox import Pacer
-from fanfold.server.ownership import is_postgresql, libpq_url
-from fanfold.server.protocol import PROTOCOL
+from fanfold.server.protocol import OpenTable, lobby_tables, wire
 from fanfold.server.ratings import RATED
 from fanfold.server.store import LOBBY_CHANNEL, Store
+from fanfold.server.store.coordination import PgSubscription
+from fanfold.server.store.engine import is_postgresql
+from fanfold.server.store.protocols import Subscription
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +60,6 @@ RECONNECT_SECONDS = 1.0
 PUSHED_LINES = 20
 #: The table option naming its seats open to anyone (``fanfold.server.hub.OPEN``).
 OPEN = "open"
-#: The type of the pushed message.
-MESSAGE_TYPE = "open_tables"
 
 
 #: The close code for a lobby socket beyond its client's cap (policy violation).
@@ -194,30 +190,33 @@ class LobbySender:
             log.debug("closing a lobby socket: %s", error)
 
 
-def open_table_lines(store: Store, limit: int) -> list[JSONObject]:
-    """The lobby's open tables (``OpenTable``), newest first: listed unfinished tables with a
-    seat open to anyone still free; friends' seats are never listed."""
-    lines: list[JSONObject] = []
+def open_table_lines(store: Store, limit: int) -> list[OpenTable]:
+    """The lobby's open tables (:class:`~fanfold.server.protocol.OpenTable`), newest first:
+    listed unfinished tables with a seat open to anyone still free; friends' seats are never
+    listed."""
+    lines: list[OpenTable] = []
     for table_id, game, options, count, free in store.open_tables(limit):
         if not options.get(OPEN):
             continue  # a friend's seat nobody claimed: reached by its link only
+        variant, time_limit = options.get("variant"), options.get("time_limit")
         lines.append(
-            {
-                "table": table_id,
-                "game": game.split(".")[0],
-                "variant": options.get("variant"),
-                "players": count,
-                "free": free,
-                "rated": bool(options.get(RATED)),
-                "time_limit": options.get("time_limit"),
-            }
+            OpenTable(
+                table=table_id,
+                game=game.split(".")[0],
+                variant=variant if isinstance(variant, str) else None,
+                players=count,
+                free=free,
+                rated=bool(options.get(RATED)),
+                time_limit=time_limit if isinstance(time_limit, int) else None,
+            )
         )
     return lines
 
 
-def lobby_message(lines: list[JSONObject]) -> str:
-    """The pushed message (``LobbyTables``): ``{"type": "open_tables", "tables": [...]}``."""
-    return json.dumps({"type": MESSAGE_TYPE, "protocol": PROTOCOL, "tables": lines})
+def lobby_message(lines: list[OpenTable]) -> str:
+    """The pushed message (:class:`~fanfold.server.protocol.LobbyTables`):
+    ``{"type": "open_tables", "protocol": 1, "tables": [...]}``."""
+    return wire(lobby_tables(lines))
 
 
 Push = Callable[[str], object]
@@ -243,7 +242,7 @@ class LobbyFeed:
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._listen: psycopg.AsyncConnection[tuple[object, ...]] | None = None
+        self._listen: Subscription | None = None
         #: Whether the process hears the store's changes now (on PostgreSQL: its listening
         #: connection is open).
         self.listening = False
@@ -269,8 +268,7 @@ class LobbyFeed:
                 await task
         self._tasks.clear()
         if self._listen is not None:
-            with contextlib.suppress(Exception):
-                await self._listen.close()
+            await self._listen.close()
         self.listening = False
 
     # ------------------------------------------------------------ admitting
@@ -338,13 +336,11 @@ class LobbyFeed:
         the list again: changes may have been missed meanwhile)."""
         while True:
             try:
-                self._listen = await psycopg.AsyncConnection.connect(
-                    libpq_url(self.store.url), autocommit=True, application_name="fanfold lobby"
-                )
-                await self._listen.execute(f"LISTEN {LOBBY_CHANNEL}")
+                self._listen = PgSubscription(self.store.url, LOBBY_CHANNEL, "fanfold lobby")
+                await self._listen.open()
                 self.listening = True
                 self.changed()
-                async for _note in self._listen.notifies():
+                async for _note in self._listen.notes():
                     self.changed()
             except asyncio.CancelledError:
                 raise
@@ -352,8 +348,7 @@ class LobbyFeed:
                 log.warning("the lobby's listening connection broke; connecting again")
             self.listening = False
             if self._listen is not None:
-                with contextlib.suppress(Exception):
-                    await self._listen.close()
+                await self._listen.close()
             await asyncio.sleep(RECONNECT_SECONDS)
 
 

@@ -16,7 +16,7 @@ them all, separated by spaces). The table is a context variable (:data:`TABLE`, 
 about another table.
 
 The access log (logger ``fanfold.access``, at INFO: :func:`access`, written by
-:class:`fanfold.server.metrics.RequestObserver`) has a line for each HTTP request but the
+:class:`fanfold.server.request_metrics.RequestObserver`) has a line for each HTTP request but the
 checks and scrapes (``/health``, ``/ready``, ``/metrics``): ``method``, ``path`` (without its
 query, which may carry an invitation), ``route`` (its template), ``status``, ``ms``,
 ``bytes`` and ``client`` (as the trusted proxy forwarded it). ``FANFOLD_ACCESS_LOG=off``

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -49,12 +48,14 @@ import re
 import secrets
 import socket
 from collections.abc import Awaitable, Callable, Iterable
-
-import psycopg
-import sqlalchemy as sa
+from typing import Any
 
 from fanfold.server.live import StorageError
 from fanfold.server.logs import TABLE
+from fanfold.server.store.coordination import PgCoordination
+from fanfold.server.store.engine import is_postgresql, libpq_url
+from fanfold.server.store.protocols import Coordination
+from fanfold.server.store.sql_common import lock_key
 
 log = logging.getLogger(__name__)
 
@@ -109,27 +110,6 @@ class ElsewhereError(StorageError):
     the table's next action first): answered with 503, nothing changed here."""
 
 
-def lock_key(table_id: str) -> int:
-    """The advisory lock key of a table: 64 bits of its id's BLAKE2b hash, signed (the
-    ``bigint`` that ``pg_try_advisory_lock`` takes)."""
-    digest = hashlib.blake2b(table_id.encode(), digest_size=8, person=b"fanfold").digest()
-    return int.from_bytes(digest, "big", signed=True)
-
-
-def libpq_url(url: str) -> str:
-    """A SQLAlchemy PostgreSQL URL (``postgresql+psycopg://...``) as libpq reads it."""
-    parsed = sa.engine.make_url(url)
-    return parsed.set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-def is_postgresql(url: str) -> bool:
-    """Whether ``url`` names a PostgreSQL store (where several processes may serve)."""
-    try:
-        return sa.engine.make_url(url).get_backend_name() == "postgresql"
-    except sa.exc.ArgumentError:
-        return False
-
-
 HandOver = Callable[[str], Awaitable[None]]
 Lost = Callable[[], Awaitable[None]]
 
@@ -141,19 +121,27 @@ class Ownership:
     Args:
         url: the store's SQLAlchemy URL (PostgreSQL).
         name: this process, as the log and the notifications name it.
+        coordination: the locks and notifications (``None``: PostgreSQL's, on two
+            connections of the process's own, :class:`PgCoordination`).
     """
 
-    def __init__(self, url: str, *, name: str | None = None) -> None:
+    def __init__(
+        self, url: str, *, name: str | None = None, coordination: Coordination | None = None
+    ) -> None:
         self.url = libpq_url(url)
         self.name = name or f"{socket.gethostname()}:{os.getpid()}"
+        self.coordination: Coordination = coordination or PgCoordination(
+            url,
+            CHANNEL,
+            f"fanfold {self.name}",
+            lambda: ElsewhereError("the server's ownership connection to the store is closed"),
+        )
         #: The tables this process owns now.
         self.held: set[str] = set()
         #: Lets a table go from memory when another process asks for it (set by the hub).
         self.hand_over: HandOver | None = None
         #: Drops every table from memory when the locks were lost (set by the hub).
         self.lost: Lost | None = None
-        self._locks: psycopg.AsyncConnection[tuple[object, ...]] | None = None
-        self._listen: psycopg.AsyncConnection[tuple[object, ...]] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._released: dict[str, asyncio.Event] = {}
         self._taking: dict[str, asyncio.Lock] = {}
@@ -162,18 +150,22 @@ class Ownership:
         self._trying: asyncio.Task[None] | None = None
 
     # -------------------------------------------------------------- running
-    async def _connect(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
-        # The application name tells an operator (pg_stat_activity, pg_locks) whose locks
-        # these are.
-        return await psycopg.AsyncConnection.connect(
-            self.url, autocommit=True, application_name=f"fanfold {self.name}"[:63]
-        )
+    @property
+    def _locks(self) -> Any:
+        """The lock connection (PostgreSQL's), if open: what an operator's tools see."""
+        return getattr(self.coordination, "locks", None)
+
+    def _connection(self) -> Any:
+        """The open lock connection (PostgreSQL's).
+
+        Raises:
+            ElsewhereError: it is closed.
+        """
+        return getattr(self.coordination, "connection", lambda: None)()
 
     async def start(self) -> None:
         """Connect (the lock connection and the listening one) and start listening."""
-        self._locks = await self._connect()
-        self._listen = await self._connect()
-        await self._listen.execute(f"LISTEN {CHANNEL}")
+        await self.coordination.start()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listening()), loop.create_task(self._checking())]
 
@@ -184,16 +176,13 @@ class Ownership:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for connection in (self._locks, self._listen):
-            if connection is not None:
-                with contextlib.suppress(Exception):
-                    await connection.close()
+        await self.coordination.close()
         self.held.clear()
 
     @property
     def healthy(self) -> bool:
         """Whether the lock connection is open (``/ready``)."""
-        return self._locks is not None and not self._locks.closed
+        return self.coordination.healthy
 
     # ------------------------------------------------------------ the locks
     async def take(self, table_id: str, *, wait: float = HAND_OVER_SECONDS) -> bool:
@@ -243,27 +232,20 @@ class Ownership:
         while self._asking:
             asked, self._asking = self._asking, []
             try:
-                cursor = await self._connection().execute(
-                    "SELECT pg_try_advisory_lock(k) FROM unnest(%s::bigint[]) "
-                    "WITH ORDINALITY AS u(k, n) ORDER BY n",
-                    ([lock_key(table_id) for table_id, _ in asked],),
-                )
-                rows = await cursor.fetchall()
+                rows = await self.coordination.try_locks([table_id for table_id, _ in asked])
             except Exception as error:  # the connection is gone: so are the locks
                 for _, future in asked:
                     if not future.done():
                         future.set_exception(error)
                 continue
-            for (table_id, future), (took,) in zip(asked, rows, strict=True):
-                if took is not True:
+            for (table_id, future), took in zip(asked, rows, strict=True):
+                if not took:
                     if not future.done():
                         future.set_result(False)
                     continue
                 if future.done():  # its asker gave up (a request cancelled): let it go
                     with contextlib.suppress(Exception):
-                        await self._connection().execute(
-                            "SELECT pg_advisory_unlock(%s)", (lock_key(table_id),)
-                        )
+                        await self.coordination.unlock([table_id])
                     continue
                 self.held.add(table_id)
                 future.set_result(True)
@@ -289,10 +271,7 @@ class Ownership:
             return
         self.held.difference_update(letting)
         try:
-            await self._connection().execute(
-                "SELECT pg_advisory_unlock(k) FROM unnest(%s::bigint[]) AS u(k)",
-                ([lock_key(table_id) for table_id in letting],),
-            )
+            await self.coordination.unlock(letting)
         except Exception:  # the connection is gone: so are the locks
             log.warning(
                 "%d tables' locks could not be let go (%s...)",
@@ -301,21 +280,14 @@ class Ownership:
                 exc_info=True,
             )
 
-    def _connection(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
-        if self._locks is None or self._locks.closed:
-            raise ElsewhereError("the server's ownership connection to the store is closed")
-        return self._locks
-
     async def _notify(self, payload: dict[str, str]) -> None:
-        text = json.dumps(payload)
-        await self._connection().execute("SELECT pg_notify(%s, %s)", (CHANNEL, text))
+        await self.coordination.publish(json.dumps(payload))
 
     # ----------------------------------------------------- notifications
     async def _listening(self) -> None:
-        assert self._listen is not None
-        async for note in self._listen.notifies():
+        async for payload in self.coordination.notes():
             try:
-                message = json.loads(note.payload)
+                message = json.loads(payload)
             except ValueError:
                 continue
             if not isinstance(message, dict) or message.get("by") == self.name:
@@ -340,25 +312,19 @@ class Ownership:
         while True:
             await asyncio.sleep(CHECK_SECONDS)
             try:
-                await self._connection().execute("SELECT 1")
+                await self.coordination.ping()
                 continue
             except Exception:
                 log.error("the ownership connection to the store broke: every table is let go")
             self.held.clear()
             if self.lost is not None:
                 await self.lost()
-            with contextlib.suppress(Exception):
-                if self._locks is not None:
-                    await self._locks.close()
-                if self._listen is not None:
-                    await self._listen.close()
+            await self.coordination.close()
             for task in self._tasks:
                 if task is not asyncio.current_task():
                     task.cancel()
             try:
-                self._locks = await self._connect()
-                self._listen = await self._connect()
-                await self._listen.execute(f"LISTEN {CHANNEL}")
+                await self.coordination.start()
             except Exception:
                 log.error("the store cannot be reached; trying again", exc_info=True)
                 continue

@@ -34,17 +34,11 @@ players wait for each other instead of deadlocking or losing an update.
 
 from __future__ import annotations
 
-import functools
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
-import sqlalchemy.dialects.postgresql
-import sqlalchemy.dialects.sqlite
 from openskill.models import PlackettLuce
 
 from fanfold.agents.levels import LEVELS as LEVEL_NAMES
@@ -55,49 +49,27 @@ from fanfold.play.table import Table
 from fanfold.server.accounts import SignInError
 from fanfold.server.fairplay import flag_shared_origins, repeat_weight
 from fanfold.server.live import BadRequestError
-from fanfold.server.store import metadata
-
-ratings = sa.Table(
-    "ratings",
-    metadata,
-    sa.Column("family", sa.String(40), primary_key=True),
-    sa.Column("player", sa.String(80), primary_key=True),
-    sa.Column("mu", sa.Float, nullable=False),
-    sa.Column("sigma", sa.Float, nullable=False),
-    sa.Column("games", sa.Integer, nullable=False),
-    sa.Column("updated", sa.Float, nullable=False),
+from fanfold.server.rating_anchors import (
+    BOT_RATINGS,
+    DAILY_FAMILY,
+    MU,
+    SIGMA,
+    Anchor,
+    AnchorError,
+    anchor_runs,
+    anchored_in,
+    bot_anchors,
+    current,
+    first_rating,
+    live_family,
+    read_anchor_runs,
+    read_anchors,
 )
+from fanfold.server.store import Transaction
+from fanfold.server.store.protocols import RatingStore
+from fanfold.server.store.rating_store import SqlRatings
+from fanfold.server.store.records import RatingChange
 
-rated_games = sa.Table(
-    "rated_games",
-    metadata,
-    sa.Column("table_id", sa.String(40), primary_key=True),
-    sa.Column("game", sa.String(40), nullable=False),
-    sa.Column("family", sa.String(40), nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-rating_changes = sa.Table(
-    "rating_changes",
-    metadata,
-    sa.Column("rated_table", sa.String(40), primary_key=True),
-    sa.Column("player", sa.String(80), primary_key=True),
-    sa.Column("family", sa.String(40), nullable=False),
-    sa.Column("seat", sa.Integer, nullable=False),
-    sa.Column("team", sa.Integer, nullable=False),
-    sa.Column("rank", sa.Integer, nullable=False),
-    sa.Column("mu_before", sa.Float, nullable=False),
-    sa.Column("sigma_before", sa.Float, nullable=False),
-    sa.Column("mu_after", sa.Float, nullable=False),
-    sa.Column("sigma_after", sa.Float, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-    # How much of the model's change was applied (repeated results: fanfold.server.fairplay).
-    sa.Column("weight", sa.Float, nullable=False, server_default="1"),
-    sa.Index("rating_changes_player", "player", "at"),
-)
-
-#: The first rating (``mu``) and its deviation (``sigma``).
-MU, SIGMA = 1500.0, 500.0
 #: OpenSkill's Plackett-Luce model on fanfold's scale (see the module's text).
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
 #: Rated games before a rating stops being provisional.
@@ -109,36 +81,18 @@ RATED, LEVELS = "rated", "levels"
 LISTED_GAMES, LISTED_OPPONENTS = 10, 5
 
 
-def listed_people(connection: sa.Connection, family: str, keys: Sequence[str]) -> set[str]:
+def listed_people(tx: Transaction, family: str, keys: Sequence[str]) -> set[str]:
     """Which of the people ``keys`` (``a:ID``) a leaderboard of ``family`` lists: those with
     :data:`LISTED_GAMES` rated games of it against :data:`LISTED_OPPONENTS` different
     opponents, so that a name at the top was earned against a field, not one friend."""
     people = [key for key in keys if key.startswith("a:")]
     if not people:
         return set()
-    mine = rating_changes.alias("mine")
-    theirs = rating_changes.alias("theirs")
-    rows = connection.execute(
-        sa.select(
-            mine.c.player,
-            sa.func.count(sa.distinct(mine.c.rated_table)),
-            sa.func.count(sa.distinct(theirs.c.player)),
-        )
-        .select_from(
-            mine.join(
-                theirs,
-                sa.and_(
-                    theirs.c.rated_table == mine.c.rated_table, theirs.c.player != mine.c.player
-                ),
-            )
-        )
-        .where(mine.c.family == family, mine.c.player.in_(people))
-        .group_by(mine.c.player)
-    ).all()
+    data: RatingStore = SqlRatings.of(tx)
     return {
-        str(row[0])
-        for row in rows
-        if int(row[1]) >= LISTED_GAMES and int(row[2]) >= LISTED_OPPONENTS
+        player
+        for player, (games, opponents) in data.opponents(tx, family, people).items()
+        if games >= LISTED_GAMES and opponents >= LISTED_OPPONENTS
     }
 
 
@@ -153,135 +107,11 @@ def running_rated(options: JSONObject, table: Table) -> bool:
     return bool(options.get(RATED)) and not table.is_over
 
 
-#: The bot levels' measured starting ratings, written by ``scripts/rate_bots.py``.
-BOT_RATINGS = Path(__file__).with_name("bot_ratings.json")
-
-
-class AnchorError(ValueError):
-    """The bots' ratings file is not what ``scripts/rate_bots.py`` writes."""
-
-
-@dataclass(frozen=True)
-class Anchor:
-    """A level's measured starting rating in one family, as ``scripts/rate_bots.py`` wrote
-    it: the game (its short name, as in :func:`bot_key`), ``mu`` and ``sigma``, the arena
-    games the level played and the command that measured it."""
-
-    family: str
-    level: str
-    game: str
-    mu: float
-    sigma: float
-    games: int
-    command: str
-
-    @property
-    def key(self) -> str:
-        """The level's key in the ratings (:func:`bot_key`)."""
-        return f"bot:{self.game}:{self.level}"
-
-
-def read_anchor_runs(path: Path) -> dict[tuple[str, str], Anchor]:
-    """The levels' measured ratings in a file of ``scripts/rate_bots.py``, with how they were
-    measured: (family, level) to :class:`Anchor`, for the levels only (``random``, measured
-    as a yardstick, is none). A family without its ``game`` is taken to be named after it
-    (``GAME`` or ``GAME-EDITION``).
-
-    Raises:
-        AnchorError: a file that is not such a file, said with its name.
-    """
-    try:
-        data = json.loads(path.read_text())
-        anchors: dict[tuple[str, str], Anchor] = {}
-        for name, part in data["families"].items():
-            game = str(part.get("game") or str(name).split("-")[0]).split(".")[0]
-            for level, rating in part["ratings"].items():
-                if level not in LEVEL_NAMES:
-                    continue
-                mu, sigma = float(rating["mu"]), float(rating["sigma"])
-                if not sigma > 0:
-                    raise ValueError(f"{name} {level}: sigma {sigma} is not positive")
-                anchors[(str(name), str(level))] = Anchor(
-                    str(name),
-                    str(level),
-                    game,
-                    mu,
-                    sigma,
-                    int(rating.get("games", 0)),
-                    str(part.get("command", "")),
-                )
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise AnchorError(f"the bots' ratings in {path} cannot be read: {error}") from error
-    return anchors
-
-
-def read_anchors(path: Path) -> dict[tuple[str, str], tuple[float, float]]:
-    """The levels' starting ratings in a file of ``scripts/rate_bots.py``: (family, level) to
-    (``mu``, ``sigma``) (:func:`read_anchor_runs`).
-
-    Raises:
-        AnchorError: a file that is not such a file, said with its name.
-    """
-    return {place: (a.mu, a.sigma) for place, a in read_anchor_runs(path).items()}
-
-
-@functools.cache
-def anchor_runs() -> dict[tuple[str, str], Anchor]:
-    """The levels' measured ratings the server uses (:data:`BOT_RATINGS`, read once)."""
-    return read_anchor_runs(BOT_RATINGS)
-
-
-@functools.cache
-def bot_anchors() -> dict[tuple[str, str], tuple[float, float]]:
-    """The levels' starting ratings the server uses (:data:`BOT_RATINGS`, read once)."""
-    return {place: (a.mu, a.sigma) for place, a in anchor_runs().items()}
-
-
-def anchored_in(family_name: str) -> list[Anchor]:
-    """The measured levels of one family (those its leaderboard shows from the start); a
-    daily family's are its live family's (a bot plays alike at any speed)."""
-    base = live_family(family_name)
-    return [a for (name, _), a in anchor_runs().items() if name == base]
-
-
-def first_rating(family_name: str, player: str) -> tuple[float, float]:
-    """Where ``player`` starts in ``family_name``: a bot level at its measured rating
-    (:func:`bot_anchors`), anyone else (and a level not measured) at :data:`MU`,
-    :data:`SIGMA`."""
-    if player.startswith("bot:"):
-        found = bot_anchors().get((live_family(family_name), player.rsplit(":", 1)[-1]))
-        if found is not None:
-            return found
-    return MU, SIGMA
-
-
-def current(
-    family_name: str, player: str, mu: float, sigma: float, games: int
-) -> tuple[float, float]:
-    """A stored rating as it stands: a bot level's row with no rated game yet (made when it
-    sat at several seats of one game, which moves it not) is its measured rating as the
-    server reads it now (:func:`first_rating`), so that measuring the levels again moves
-    every level that has not played."""
-    if games == 0 and player.startswith("bot:"):
-        return first_rating(family_name, player)
-    return mu, sigma
-
-
-#: The suffix of a family played at the daily speed (days a move), rated apart from live play:
-#: a game with a day for each move is another game than one with minutes for all of them.
-DAILY_FAMILY = "-daily"
-
-
 def family(game: AnyGame, config: GameConfig, speed: str | None = None) -> str:
     """The rating family of a game and variant (:meth:`Game.rating_family`: the game's name,
     or ``fano-EDITION``), and ``-daily`` after it for the daily speed."""
     base = game.rating_family(config)
     return base + DAILY_FAMILY if speed == "daily" else base
-
-
-def live_family(family_name: str) -> str:
-    """The live family of a daily one (``morris-daily``: ``morris``); any other as it is."""
-    return family_name.removesuffix(DAILY_FAMILY)
 
 
 def teams(game: AnyGame, config: GameConfig, seats: int) -> list[tuple[int, ...]]:
@@ -320,14 +150,6 @@ def shown(mu: float, sigma: float, games: int) -> dict[str, Any]:
     }
 
 
-def _insert(
-    connection: sa.Connection, table: sa.Table
-) -> sa.dialects.postgresql.Insert | sa.dialects.sqlite.Insert:
-    if connection.dialect.name == "postgresql":
-        return sa.dialects.postgresql.insert(table)
-    return sa.dialects.sqlite.insert(table)
-
-
 @dataclass(frozen=True)
 class RatedGame:
     """A finished rated game, ready to rate: its table, family, each seat's player key, the
@@ -340,64 +162,36 @@ class RatedGame:
     teams: tuple[tuple[int, ...], ...]
     returns: tuple[float, ...]
 
-    def apply(self, connection: sa.Connection) -> bool:
+    def apply(self, tx: Transaction) -> bool:
         """Rate the game in the caller's transaction; returns False (and changes nothing)
         when it was rated already. A player rated by this table already (one who left it:
         :meth:`apply_leaver`) keeps the rank the game gives them but is not moved again."""
         now = time.time()
-        first = connection.execute(
-            _insert(connection, rated_games)
-            .values(table_id=self.table_id, game=self.game, family=self.family, at=now)
-            .on_conflict_do_nothing()
-            .returning(rated_games.c.table_id)
-        ).first()
-        if first is None:
+        data: RatingStore = SqlRatings.of(tx)
+        if not data.mark_rated(tx, self.table_id, self.game, self.family, now):
             return False
-        return self._rate(connection, now, moved=None)
+        return self._rate(data, tx, now, moved=None)
 
-    def apply_leaver(self, connection: sa.Connection, seat: int) -> bool:
+    def apply_leaver(self, tx: Transaction, seat: int) -> bool:
         """Rate the player of ``seat``, who leaves the game before its end, in the caller's
         transaction: ranked last (its team's returns are the game's lowest), everyone else
         as they stand (the returns given); nobody else moves now. Returns False (changing
         nothing) when that player was rated by this table already."""
-        return self._rate(connection, time.time(), moved=self.players[seat])
+        data: RatingStore = SqlRatings.of(tx)
+        return self._rate(data, tx, time.time(), moved=self.players[seat])
 
-    def _rate(self, connection: sa.Connection, now: float, moved: str | None) -> bool:
+    def _rate(self, data: RatingStore, tx: Transaction, now: float, moved: str | None) -> bool:
         """Rate the game: every player (``moved`` ``None``), or ``moved`` alone."""
-        done = {
-            str(player)
-            for player in connection.execute(
-                sa.select(rating_changes.c.player).where(
-                    rating_changes.c.rated_table == self.table_id
-                )
-            ).scalars()
-        }
+        done = data.rated_by(tx, self.table_id)
         if moved is not None and moved in done:
             return False
         keys = sorted(set(self.players))
-        connection.execute(
-            _insert(connection, ratings).on_conflict_do_nothing(),
-            [
-                {
-                    "family": self.family,
-                    "player": key,
-                    "mu": first_rating(self.family, key)[0],
-                    "sigma": first_rating(self.family, key)[1],
-                    "games": 0,
-                    "updated": now,
-                }
-                for key in keys
-            ],
+        rows = data.lock_ratings(
+            tx, self.family, {key: first_rating(self.family, key) for key in keys}, now
         )
-        rows = connection.execute(
-            sa.select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games)
-            .where(ratings.c.family == self.family, ratings.c.player.in_(keys))
-            .order_by(ratings.c.player)
-            .with_for_update()
-        ).all()
         before = {
-            row.player: current(self.family, row.player, float(row.mu), float(row.sigma), row.games)
-            for row in rows
+            key: current(self.family, key, row.mu, row.sigma, row.games)
+            for key, row in rows.items()
         }
         team_ranks = ranks(self.returns, self.teams)
         rated = MODEL.rate(
@@ -405,7 +199,7 @@ class RatedGame:
             ranks=[float(rank) for rank in team_ranks],
         )
         seats_of = {key: [n for n, k in enumerate(self.players) if k == key] for key in keys}
-        changes: list[dict[str, Any]] = []
+        changes: list[RatingChange] = []
         for team_number, (team, new_team) in enumerate(zip(self.teams, rated, strict=True)):
             for seat, new in zip(team, new_team, strict=True):
                 key = self.players[seat]
@@ -415,40 +209,26 @@ class RatedGame:
                     continue  # rated by this table already (it left), or not moved now
                 mu, sigma = before[key]
                 # Repeated results with the same people within a day move a rating less.
-                weight = repeat_weight(
-                    connection, rating_changes, key, self.players, self.table_id, now
-                )
+                weight = repeat_weight(tx, key, self.players, self.table_id, now)
                 changes.append(
-                    {
-                        "rated_table": self.table_id,
-                        "player": key,
-                        "family": self.family,
-                        "seat": seat,
-                        "team": team_number,
-                        "rank": team_ranks[team_number],
-                        "mu_before": mu,
-                        "sigma_before": sigma,
-                        "mu_after": mu + weight * (float(new.mu) - mu),
-                        "sigma_after": sigma + weight * (float(new.sigma) - sigma),
-                        "weight": weight,
-                        "at": now,
-                    }
+                    RatingChange(
+                        rated_table=self.table_id,
+                        player=key,
+                        family=self.family,
+                        seat=seat,
+                        team=team_number,
+                        rank=team_ranks[team_number],
+                        mu_before=mu,
+                        sigma_before=sigma,
+                        mu_after=mu + weight * (float(new.mu) - mu),
+                        sigma_after=sigma + weight * (float(new.sigma) - sigma),
+                        at=now,
+                        weight=weight,
+                    )
                 )
-        for change in sorted(changes, key=lambda c: str(c["player"])):
-            connection.execute(
-                ratings.update()
-                .where(ratings.c.family == self.family, ratings.c.player == change["player"])
-                .values(
-                    mu=change["mu_after"],
-                    sigma=change["sigma_after"],
-                    games=ratings.c.games + 1,
-                    updated=now,
-                )
-            )
-        if changes:
-            connection.execute(rating_changes.insert(), changes)
+        data.record_changes(tx, changes, now)
         if moved is None:  # the game's end: accounts that share an address or a device
-            flag_shared_origins(connection, self.table_id, now)
+            flag_shared_origins(tx, self.table_id, now)
         return True
 
 
@@ -575,3 +355,40 @@ def rated_game(
         tuple(teams(game, config, len(players))),
         tuple(float(value) for value in returns),  # type: ignore[arg-type]
     )
+
+
+__all__ = [
+    "BOT_RATINGS",
+    "DAILY_FAMILY",
+    "LEFT",
+    "LEVELS",
+    "LISTED_GAMES",
+    "LISTED_OPPONENTS",
+    "MODEL",
+    "MU",
+    "PROVISIONAL_GAMES",
+    "RATED",
+    "SIGMA",
+    "Anchor",
+    "AnchorError",
+    "RatedGame",
+    "account_key",
+    "anchor_runs",
+    "anchored_in",
+    "bot_anchors",
+    "bot_key",
+    "check_rated",
+    "check_rated_seat",
+    "current",
+    "family",
+    "first_rating",
+    "listed_people",
+    "live_family",
+    "ranks",
+    "rated_game",
+    "read_anchor_runs",
+    "read_anchors",
+    "running_rated",
+    "shown",
+    "teams",
+]

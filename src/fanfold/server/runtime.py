@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import gc
-import json
 import logging
 import sys
 import threading
@@ -27,7 +26,6 @@ from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import all_games
 from fanfold.server import allocator
 from fanfold.server.accounts import Accounts
-from fanfold.server.appender import Appender
 from fanfold.server.bots import BotPool
 from fanfold.server.checks import HealthServer, Readiness
 from fanfold.server.fairplay import ORIGIN_DAYS, delete_old_origins
@@ -35,9 +33,10 @@ from fanfold.server.hub import Hub
 from fanfold.server.lobby_feed import LobbyFeed
 from fanfold.server.metrics import Metrics
 from fanfold.server.ownership import Ownership, is_postgresql
-from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER
+from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER, ErrorBody, wire
 from fanfold.server.settings import Settings
 from fanfold.server.store import Store
+from fanfold.server.store.appender import Appender
 from fanfold.server.throttle import QuietMemoryStorage
 
 log = logging.getLogger(__name__)
@@ -166,9 +165,8 @@ class BodyLimit:
         self.limit = limit
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {"error": f"request too large (at most {self.limit} bytes)", "kind": "TooLarge"}
-        ).encode()
+        sentence = f"request too large (at most {self.limit} bytes)"
+        body = wire(ErrorBody(error=sentence, kind="TooLarge")).encode()
         await send(
             {
                 "type": "http.response.start",
@@ -373,7 +371,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         owner = Ownership(settings.store_url) if is_postgresql(settings.store_url) else None
         if owner is not None:
             await owner.start()
-        # There, most moves are stored from the event loop (fanfold.server.appender).
+        # There, most moves are stored from the event loop (fanfold.server.store.appender).
         appender = Appender(settings.store_url) if owner is not None else None
         metrics = Metrics()
         hub = Hub(

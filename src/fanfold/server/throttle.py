@@ -17,7 +17,6 @@ code 1008 (policy violation).
 from __future__ import annotations
 
 import bisect
-import json
 import math
 import threading
 import time
@@ -32,6 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 # The forwarded address is read in one place; these names stay importable from here.
 from fanfold.server.forwarded import Network, client_address, trusted_networks
+from fanfold.server.protocol import ErrorBody, refusal_text, wire
 
 #: Requests that open a table (each also counts as a request).
 CREATING = frozenset({("POST", "/api/tables"), ("POST", "/api/records")})
@@ -211,9 +211,8 @@ class Throttle:
 
     @staticmethod
     async def _refuse(kind: str, sentence: str, wait: int, receive: Receive, send: Send) -> None:
-        payload = {"error": sentence, "kind": "RateLimited"}
         if kind == "http":
-            data = json.dumps(payload).encode()
+            data = wire(ErrorBody(error=sentence, kind="RateLimited")).encode()
             headers = [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(data)).encode()),
@@ -227,7 +226,7 @@ class Throttle:
         if message["type"] != "websocket.connect":
             return  # the client went away first
         await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": json.dumps({"type": "error", **payload})})
+        await send({"type": "websocket.send", "text": refusal_text(sentence, "RateLimited")})
         await send({"type": "websocket.close", "code": POLICY, "reason": sentence[:120]})
 
 

@@ -22,7 +22,10 @@ from fanfold.server.live import CrowdedError, ForbiddenError, NotFoundError, Sto
 from fanfold.server.outbox import BEHIND, Outbox, spectators_pacer
 from fanfold.server.protocol import (
     INCOMING_TYPES,
+    Error,
+    ErrorBody,
     Hello,
+    Ok,
     WsAct,
     WsEnd,
     WsUndo,
@@ -30,12 +33,13 @@ from fanfold.server.protocol import (
     check_spectator,
     error_message,
     malformed,
-    message_for,
+    message_text,
     ok_ended,
     ok_played,
     ok_undone,
     parse_incoming,
     parse_json,
+    wire,
 )
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.tables import chosen_seat
@@ -65,11 +69,15 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
     # task: an answer never waits for another connection (see fanfold.server.outbox).
     outbox = Outbox(websocket.send_text, close)
 
-    async def send(message: JSONObject) -> None:
+    async def send(message: JSONObject) -> None:  # what the hub tells a watcher without
+        # an outbox: never this one, whose messages the hub posts to its outbox itself
         outbox.post(json.dumps(message))
 
-    async def refuse(error: FanfoldError | JSONObject, code: int, reason: str) -> None:
-        await send(error_message(error))
+    def answer(message: Ok | Error) -> None:
+        outbox.post(wire(message))
+
+    async def refuse(error: FanfoldError | ErrorBody, code: int, reason: str) -> None:
+        answer(error_message(error))
         outbox.shut(code, reason)
         await outbox.wait()
 
@@ -96,24 +104,18 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
             last = now
             if allowance < 1:
                 await refuse(
-                    {"error": "too many messages; slow down", "kind": "Flood"},
+                    ErrorBody(error="too many messages; slow down", kind="Flood"),
                     1008,
                     "too many messages",
                 )
                 return
             allowance -= 1
             if raw is None:  # a binary frame
-                await send(malformed("send JSON text, not binary data"))
+                answer(malformed("send JSON text, not binary data"))
                 continue
             if len(raw) > MAX_MESSAGE or len(raw.encode()) > MAX_MESSAGE:
-                await send(
-                    error_message(
-                        {
-                            "error": f"message too large (at most {MAX_MESSAGE} bytes)",
-                            "kind": "TooLarge",
-                        }
-                    )
-                )
+                sentence = f"message too large (at most {MAX_MESSAGE} bytes)"
+                answer(error_message(ErrorBody(error=sentence, kind="TooLarge")))
                 continue
             try:
                 message = parse_incoming(parse_json(raw), hello=watcher is None)
@@ -145,34 +147,34 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                         message.action,
                         message.seat,  # None: the decider when held (hot-seat)
                     )
-                    await send(ok_played(played))
+                    answer(ok_played(played))
                 elif isinstance(message, WsUndo):
                     done = await hub.undo(table_id, watcher.token, message.version)
-                    await send(ok_undone(done))
+                    answer(ok_undone(done))
                 elif isinstance(message, WsEnd):
                     ended = await hub.end(
                         table_id, watcher.token, message.version, message.ending, message.seat
                     )
-                    await send(ok_ended(ended))
+                    answer(ok_ended(ended))
                 elif isinstance(message, WsView):
                     if message.seat is not None and message.seat not in watcher.seats:
                         raise ForbiddenError("this link does not hold that seat")
                     check_spectator(live, message.seat)  # refused: nothing changes
                     watcher.seat = message.seat
                     async with live.lock:  # never an action still being stored
-                        state = message_for(live, watcher.seat, watcher.seats)
-                    await send(state)
+                        text = message_text(live, watcher.seat, watcher.seats)
+                    outbox.post(text)
             except ValidationError as error:
                 first = error.errors()[0]
                 place = tuple(first.get("loc", ()))
                 if place and place[0] in INCOMING_TYPES:  # the union's tag, said already
                     place = place[1:]
                 where = ".".join(str(p) for p in place)
-                await send(malformed(f"{where}: {first.get('msg')}"))
+                answer(malformed(f"{where}: {first.get('msg')}"))
             except FanfoldError as error:
-                await send(error_message(error))
+                answer(error_message(error))
             except ValueError as error:
-                await send(malformed(str(error)))
+                answer(malformed(str(error)))
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass  # the browser went away (WebSocketDisconnected: a send after it closed)
     finally:

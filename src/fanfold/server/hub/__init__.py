@@ -32,10 +32,12 @@ No module of the package imports this one; what they share is in
 from __future__ import annotations
 
 from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Generic
+
+from typing_extensions import TypeVar
 
 from fanfold.core.registry import AnyGame
 from fanfold.play.table import Played
-from fanfold.server.appender import Appender
 from fanfold.server.bots import BotPool
 from fanfold.server.budget import BotBudget
 from fanfold.server.hub.basics import AIDS, EXPIRE_SECONDS, FRIEND, HOTSEAT, OPEN, YOU, bot_text
@@ -67,13 +69,21 @@ from fanfold.server.metrics import Metrics
 from fanfold.server.ownership import Ownership
 from fanfold.server.protocol import game_catalogue, message_for
 from fanfold.server.store import Store
+from fanfold.server.store.appender import Appender
+from fanfold.server.store.protocols import TableStore
+
+#: The store a hub keeps its tables in: the SQL :class:`Store` unless said otherwise (an
+#: in-memory one, :class:`~fanfold.server.store.memory.MemoryTables`, for one process).
+S = TypeVar("S", bound=TableStore, default=Store)
 
 
-class Hub:
+class Hub(Generic[S]):
     """Every live table of one server.
 
     Args:
-        store: where tables live between actions and across restarts.
+        store: where tables live between actions and across restarts (any
+            :class:`~fanfold.server.store.protocols.TableStore`: SQL, or in memory for one
+            process).
         bot_seconds: the time cap per decision given to bots that take one (``None``: their
             iteration budgets alone).
         bot_pause: seconds to wait after each bot action so that people can follow the play.
@@ -95,7 +105,7 @@ class Hub:
             of every table it opens so that the router sends the table to it
             (:func:`~fanfold.server.ownership.table_id_for`); ``None``: ids without one.
         appender: stores most group commits from the event loop, on PostgreSQL
-            (:mod:`fanfold.server.appender`).
+            (:mod:`fanfold.server.store.appender`).
 
     Each of its methods is one of its jobs' (see the package's documentation): the hub is a
     :class:`~fanfold.server.hub.host.TableHost` for the bots' loop and the clocks' timers.
@@ -103,7 +113,7 @@ class Hub:
 
     def __init__(
         self,
-        store: Store,
+        store: S,
         *,
         bot_seconds: float | None = 1.0,
         bot_pause: float = 0.0,

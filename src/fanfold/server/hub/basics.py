@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
-
-from sqlalchemy.engine import Connection
+from collections.abc import Mapping, Sequence
 
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import JSONObject, JSONValue
@@ -21,7 +19,7 @@ from fanfold.server.budget import BotBudget
 from fanfold.server.clocks import CLOCK, Clocks
 from fanfold.server.live import LiveTable
 from fanfold.server.ratings import RATED, rated_game
-from fanfold.server.store import RESUME
+from fanfold.server.store import RESUME, InTransaction
 
 #: A seat the creator plays.
 YOU = "you"
@@ -102,7 +100,7 @@ def stored_options(table: Table, options: Mapping[str, JSONValue]) -> JSONObject
     return stored
 
 
-def rating_of(live: LiveTable) -> Callable[[Connection], object] | None:
+def rating_of(live: LiveTable) -> InTransaction | None:
     """What a table's last action commits with it: the rating update of a rated game that
     has just ended (:mod:`fanfold.server.ratings`), else nothing."""
     table = live.table

@@ -5,7 +5,7 @@ in the store's own thread (:attr:`Commits.writer`), one at a time, never blockin
 loop: on PostgreSQL a commit is a few round trips to the database, which would hold up every
 table of the process. While one write is in flight, the rows of every other table queue and
 are committed together by the next; where there is an
-:class:`~fanfold.server.appender.Appender` (a server on PostgreSQL), a batch's actions that
+:class:`~fanfold.server.store.appender.Appender` (a server on PostgreSQL), a batch's actions that
 end no game are one statement sent from the event loop instead.
 """
 
@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from fanfold.play.table import Played
-from fanfold.server.appender import Appender
 from fanfold.server.clocks import CLOCK, CONTROL, Clocks, advance, credited
 from fanfold.server.hub.basics import (
     DRAW_OFFER,
@@ -33,7 +32,9 @@ from fanfold.server.live import LiveTable, StorageError, storage_failure
 from fanfold.server.logs import about
 from fanfold.server.metrics import Metrics
 from fanfold.server.ownership import ElsewhereError
-from fanfold.server.store import AppendRow, Store, fits_one_statement
+from fanfold.server.store import AppendRow, fits_one_statement
+from fanfold.server.store.appender import Appender
+from fanfold.server.store.protocols import TableStore
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ class Commits:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         appender: Appender | None,
         metrics: Metrics,
@@ -138,7 +139,7 @@ class Commits:
         which would hold up every table of the process. Where there is an :attr:`appender`
         (a server on PostgreSQL), a batch's actions that end no game are one statement sent
         from the event loop instead, awaited, beside the thread's part of the batch
-        (:mod:`fanfold.server.appender`). While one write is in flight, the rows of every
+        (:mod:`fanfold.server.store.appender`). While one write is in flight, the rows of every
         other table queue and are committed together by the next (a group commit); a rated
         game's end is committed alone, so that its transaction locks only its own players'
         ratings (in one order: :mod:`fanfold.server.ratings`). A table has one row in flight

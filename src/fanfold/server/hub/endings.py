@@ -40,7 +40,7 @@ from fanfold.server.live import (
     storage_failure,
 )
 from fanfold.server.ratings import LEFT, LEVELS, RATED, rated_game
-from fanfold.server.store import Store
+from fanfold.server.store.protocols import TableStore
 
 
 class Endings:
@@ -50,7 +50,7 @@ class Endings:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         residency: Residency,
         budget: BotBudget,

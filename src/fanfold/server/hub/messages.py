@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import time
 
-from fanfold.core.config import JSONObject
 from fanfold.server.live import LiveTable, Watcher
-from fanfold.server.protocol import message_for, message_text
+from fanfold.server.protocol import State, as_json, message_text, state_for
 
 
-def message_of(live: LiveTable, watcher: Watcher) -> tuple[JSONObject, str | None]:
+def message_of(live: LiveTable, watcher: Watcher) -> tuple[State, str | None]:
     """The message telling ``watcher`` the table as it is now, and its text, serialised for
-    its outbox (``None`` without one)."""
-    message = message_for(live, watcher.seat, watcher.seats)
+    its outbox (``None`` without one: :func:`~fanfold.server.protocol.as_json` is what its
+    ``send`` is given)."""
+    state = state_for(live, watcher.seat, watcher.seats)
     if watcher.outbox is None:
-        return message, None
-    return message, message_text(live, watcher.seat, watcher.seats, message)
+        return state, None
+    return state, message_text(live, watcher.seat, watcher.seats, state)
 
 
 def unwatch(live: LiveTable, watcher: Watcher) -> None:
@@ -44,18 +44,18 @@ async def broadcast(live: LiveTable) -> None:
     async with live.lock:  # every message first: while one is sent, another action may
         # be submitted and wait for its commit, and no watcher may hear of it before that
         watchers = sorted(live.watchers, key=lambda watcher: watcher.spectating)
-        built: dict[tuple[int | None, frozenset[int]], JSONObject] = {}
+        built: dict[tuple[int | None, frozenset[int]], State] = {}
         texts: dict[tuple[int | None, frozenset[int]], str] = {}
         for watcher in watchers:
             key = (watcher.seat, watcher.seats)
             if key not in built:
-                built[key] = message_for(live, watcher.seat, watcher.seats)
+                built[key] = state_for(live, watcher.seat, watcher.seats)
             if watcher.outbox is not None and key not in texts:  # serialised once for
                 # every watcher with this view
                 texts[key] = message_text(live, watcher.seat, watcher.seats, built[key])
     # Queued outside the lock, but with no await before every queue has its message: a
     # later broadcast cannot queue its version ahead of this one.
-    awaited: list[tuple[Watcher, JSONObject]] = []
+    awaited: list[tuple[Watcher, State]] = []
     for watcher in watchers:  # seats first: the player who acted hears first
         key = (watcher.seat, watcher.seats)
         if watcher.outbox is None:
@@ -63,9 +63,9 @@ async def broadcast(live: LiveTable) -> None:
             continue
         if not watcher.outbox.post(texts[key]):
             unwatch(live, watcher)
-    for watcher, message in awaited:
+    for watcher, state in awaited:
         try:
-            await watcher.send(message)
+            await watcher.send(as_json(state))
         except Exception:
             unwatch(live, watcher)
 

@@ -19,7 +19,7 @@ from fanfold.server.hub.residency import Residency
 from fanfold.server.hub.turns import play_on
 from fanfold.server.live import Acted, ForbiddenError, Undone, storage_failure
 from fanfold.server.metrics import Metrics
-from fanfold.server.store import Store
+from fanfold.server.store.protocols import TableStore
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ class Moves:
     through ``host`` and timed in ``metrics``."""
 
     def __init__(
-        self, store: Store, *, residency: Residency, metrics: Metrics, host: TableHost
+        self, store: TableStore, *, residency: Residency, metrics: Metrics, host: TableHost
     ) -> None:
         self.store = store
         self.residency = residency

@@ -49,7 +49,8 @@ from fanfold.server.live import (
 from fanfold.server.logs import TABLE
 from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
 from fanfold.server.ratings import LEVELS, RATED, check_rated
-from fanfold.server.store import Store, token_hash
+from fanfold.server.store import token_hash
+from fanfold.server.store.protocols import TableStore
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ class Opening:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         residency: Residency,
         budget: BotBudget,

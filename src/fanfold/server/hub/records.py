@@ -12,7 +12,7 @@ from fanfold.core.errors import RecordError
 from fanfold.core.records import GameRecord
 from fanfold.core.rulings import Ruling, RulingError
 from fanfold.play.table import Table
-from fanfold.server.store import Store
+from fanfold.server.store.protocols import TableStore
 
 
 def replay(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> None:
@@ -29,7 +29,7 @@ def replay(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> None
             raise RecordError(f"the record's ruling does not stand: {error}") from None
 
 
-def copies_running_rated(store: Store, table: Table) -> bool:
+def copies_running_rated(store: TableStore, table: Table) -> bool:
     """Whether ``table`` (a table opened from a record or a chosen position, not stored yet)
     copies a rated game that is still being played: its actions are a prefix of that game's
     (at least one of them), from the same start, or its position is that game's position

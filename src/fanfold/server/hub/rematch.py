@@ -19,7 +19,8 @@ from fanfold.server.hub.residency import Residency
 from fanfold.server.hub.turns import play_on
 from fanfold.server.live import REMATCH, REMATCH_OF, ForbiddenError, storage_failure
 from fanfold.server.ratings import LEVELS, RATED
-from fanfold.server.store import Store, token_hash
+from fanfold.server.store import token_hash
+from fanfold.server.store.protocols import TableStore
 
 
 class Rematch:
@@ -27,7 +28,7 @@ class Rematch:
     opened by ``opening``; the finished table is told through ``host``."""
 
     def __init__(
-        self, store: Store, *, residency: Residency, opening: Opening, host: TableHost
+        self, store: TableStore, *, residency: Residency, opening: Opening, host: TableHost
     ) -> None:
         self.store = store
         self.residency = residency

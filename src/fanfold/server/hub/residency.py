@@ -31,7 +31,8 @@ from fanfold.server.hub.turns import play_on
 from fanfold.server.live import LiveTable, NotFoundError, storage_failure
 from fanfold.server.logs import about
 from fanfold.server.ownership import ElsewhereError, Ownership, opened_by
-from fanfold.server.store import RESUME, Store, StoredSeat, StoredTable
+from fanfold.server.store import RESUME, StoredSeat, StoredTable
+from fanfold.server.store.protocols import TableStore
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ class Residency:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         budget: BotBudget,
         owner: Ownership | None,

@@ -33,8 +33,10 @@ from fanfold.server.live import (
     storage_failure,
 )
 from fanfold.server.outbox import spectators_pacer
+from fanfold.server.protocol import as_json
 from fanfold.server.ratings import LEVELS, RATED, check_rated_seat
-from fanfold.server.store import Store, token_hash
+from fanfold.server.store import token_hash
+from fanfold.server.store.protocols import TableStore
 
 #: Seconds an open seat waits for a player before the creator may give it to a bot.
 OPEN_WAIT_SECONDS = 60.0
@@ -47,7 +49,7 @@ class Seating:
     given to a bot plays within ``budget``; every change is told through ``host``."""
 
     def __init__(
-        self, store: Store, *, residency: Residency, budget: BotBudget, host: TableHost
+        self, store: TableStore, *, residency: Residency, budget: BotBudget, host: TableHost
     ) -> None:
         self.store = store
         self.residency = residency
@@ -282,7 +284,7 @@ class Seating:
             if not watcher.outbox.post(text):
                 unwatch(held, watcher)
         else:
-            await watcher.send(message)
+            await watcher.send(as_json(message))
         return held
 
     async def tell_left(self, live: LiveTable, watcher: Watcher) -> None:

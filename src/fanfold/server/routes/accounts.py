@@ -9,7 +9,6 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.requests import HTTPConnection
 
-from fanfold.core.config import JSONObject
 from fanfold.server import protocol
 from fanfold.server.accounts import (
     CSRF_COOKIE,
@@ -111,21 +110,21 @@ def _clear_cookies(response: Response) -> None:
     response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict")
 
 
-def _me(account: Account | None) -> JSONObject:
+def _me(account: Account | None) -> protocol.Me:
     if account is None:
-        return {"signed_in": False}
-    return {"signed_in": True, "id": account.id, "name": account.name}
+        return protocol.Me(signed_in=False)
+    return protocol.Me(signed_in=True, id=account.id, name=account.name)
 
 
 @router.get("/account", response_model=protocol.Me, response_model_exclude_unset=True)
-async def me(account: AccountDep) -> JSONObject:
+async def me(account: AccountDep) -> protocol.Me:
     return _me(account)
 
 
 @router.post("/accounts", response_model=protocol.Me, response_model_exclude_unset=True)
 async def create_account(
     body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
-) -> JSONObject:
+) -> protocol.Me:
     account, token = await accounts.create(body.name, body.password, _client(request))
     _set_cookies(request, response, accounts, token)
     return _me(account)
@@ -141,14 +140,14 @@ def _client(request: Request) -> str:
 @router.post("/session", response_model=protocol.Me, response_model_exclude_unset=True)
 async def sign_in(
     body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
-) -> JSONObject:
+) -> protocol.Me:
     account, token = await accounts.sign_in(body.name, body.password, _client(request))
     _set_cookies(request, response, accounts, token)
     return _me(account)
 
 
 @router.delete("/session", response_model=protocol.Me, response_model_exclude_unset=True)
-async def sign_out(request: Request, response: Response, accounts: AccountsDep) -> JSONObject:
+async def sign_out(request: Request, response: Response, accounts: AccountsDep) -> protocol.Me:
     token = session_token(request)
     if token is not None:
         await asyncio.to_thread(accounts.sign_out, token)
@@ -159,9 +158,9 @@ async def sign_out(request: Request, response: Response, accounts: AccountsDep) 
 @router.delete("/sessions", response_model=protocol.SignedOut, response_model_exclude_unset=True)
 async def sign_out_everywhere(
     response: Response, accounts: AccountsDep, account: AccountDep
-) -> JSONObject:
+) -> protocol.SignedOut:
     if account is None:
         raise SignInError("sign in first")
     ended = await asyncio.to_thread(accounts.sign_out_everywhere, account.id)
     _clear_cookies(response)
-    return {"signed_in": False, "sessions_ended": ended}
+    return protocol.SignedOut(signed_in=False, sessions_ended=ended)

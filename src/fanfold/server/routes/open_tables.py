@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, WebSocket
 
-from fanfold.core.config import JSONObject
 from fanfold.core.registry import set_up
 from fanfold.server import protocol
 from fanfold.server.fairplay import note_origin
@@ -29,7 +27,7 @@ router = APIRouter(prefix="/api")
 socket_router = APIRouter()
 
 
-async def _open(hub: Any, limit: int) -> list[JSONObject]:
+async def _open(hub: Any, limit: int) -> list[protocol.OpenTable]:
     try:
         return await asyncio.to_thread(open_table_lines, hub.store, limit)
     except Exception as error:
@@ -41,56 +39,56 @@ async def _open(hub: Any, limit: int) -> list[JSONObject]:
 )
 async def open_tables(
     hub: HubDep, limit: Annotated[int, Query(ge=1, le=100)] = 50
-) -> list[JSONObject]:
+) -> list[protocol.OpenTable]:
     return await _open(hub, limit)
 
 
 @router.post(
     "/tables/{table_id}/join", response_model=protocol.Claimed, response_model_exclude_unset=True
 )
-async def join(table_id: str, request: Request, hub: HubDep, account: AccountDep) -> JSONObject:
+async def join(
+    table_id: str, request: Request, hub: HubDep, account: AccountDep
+) -> protocol.Claimed:
     account_id = account.id if account is not None else None
     seat, token = await hub.join(table_id, account_id)
     rated = bool((await hub.get(table_id)).options.get("rated"))
     await note_origin(request, hub.store, table_id, [seat], account_id, rated=rated)
-    return {"table": table_id, "seat": seat, "token": token}
+    return protocol.Claimed(table=table_id, seat=seat, token=token)
 
 
 @router.post(
     "/tables/{table_id}/bot", response_model=protocol.SeatGiven, response_model_exclude_unset=True
 )
-async def seat_bot(table_id: str, body: protocol.GiveSeat, hub: HubDep) -> JSONObject:
+async def seat_bot(table_id: str, body: protocol.GiveSeat, hub: HubDep) -> protocol.SeatGiven:
     await hub.seat_bot(table_id, body.token, body.seat, body.level)
-    return {"table": table_id, "seat": body.seat, "level": body.level}
+    return protocol.SeatGiven(table=table_id, seat=body.seat, level=body.level)
 
 
 @router.post("/quick-match", response_model=protocol.Claimed, response_model_exclude_unset=True)
 async def quick_match(
     body: protocol.QuickMatch, request: Request, hub: HubDep, account: AccountDep
-) -> JSONObject:
+) -> protocol.Claimed:
     game, config = set_up(body.game, body.variant, {}, body.players)
     variant = body.variant or game.presets()[0].name
     count = game.num_players(config)
     for line in reversed(await _open(hub, 100)):  # the table waiting longest first
         if (
-            line["game"] == game.name
-            and line["variant"] == variant
-            and line["players"] == count
-            and line["rated"] == body.rated
-            and line["time_limit"] == body.time_limit
+            line.game == game.name
+            and line.variant == variant
+            and line.players == count
+            and line.rated == body.rated
+            and line.time_limit == body.time_limit
         ):
             try:
-                live = await hub.get(str(line["table"]))
+                live = await hub.get(line.table)
                 if live.table.config != config:
                     continue  # the variant with options of its own: joined from its line only
                 account_id = account.id if account is not None else None
-                seat, token = await hub.join(str(line["table"]), account_id)
+                seat, token = await hub.join(line.table, account_id)
             except NotFoundError:
                 continue
-            await note_origin(
-                request, hub.store, str(line["table"]), [seat], account_id, rated=body.rated
-            )
-            return {"table": line["table"], "seat": seat, "token": token}
+            await note_origin(request, hub.store, line.table, [seat], account_id, rated=body.rated)
+            return protocol.Claimed(table=line.table, seat=seat, token=token)
     raise NotFoundError(
         "no open table waits with these settings just now; open one and it will be listed"
     )
@@ -123,9 +121,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if refusal is not None:
         code, sentence = refusal
         with contextlib.suppress(Exception):  # the client may be gone already
-            await websocket.send_text(
-                json.dumps({"type": "error", "error": sentence, "kind": "RateLimited"})
-            )
+            await websocket.send_text(protocol.refusal_text(sentence, "RateLimited"))
             await websocket.close(code=code, reason=sentence[:120])
         return
 

@@ -8,7 +8,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import MAX_SEED_DIGITS, GameRecord
 from fanfold.core.registry import get_game
@@ -60,7 +59,7 @@ async def replay(
     hub: HubDep,
     step: Annotated[int, Query(ge=0)] = 0,
     seat: Annotated[int | None, Query(ge=0, le=16)] = None,
-) -> JSONObject:
+) -> protocol.Replay:
     live = await hub.get(table_id)
     table = live.table
     async with live.lock:  # never an action that is still being stored
@@ -72,7 +71,7 @@ async def replay(
 
 
 @router.post("/records", response_model=protocol.Created, response_model_exclude_unset=True)
-async def load_record(body: LoadRecord, request: Request, hub: HubDep) -> JSONObject:
+async def load_record(body: LoadRecord, request: Request, hub: HubDep) -> protocol.Created:
     if (body.record is None) == (body.text is None):
         raise BadRequestError("send the record as 'record' (JSON) or 'text', one of them")
     try:

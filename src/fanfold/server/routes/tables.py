@@ -28,8 +28,8 @@ from fanfold.server.protocol import (
     check_spectator,
     created_message,
     game_catalogue,
-    message_for,
     rematch_seats,
+    state_for,
 )
 from fanfold.server.ratings import running_rated
 from fanfold.server.routes import HubDep
@@ -54,20 +54,17 @@ def chosen_seat(decider: int | None, held: frozenset[int], wanted: int | None) -
 @router.get(
     "/games", response_model=list[protocol.CatalogueEntry], response_model_exclude_unset=True
 )
-async def games() -> list[JSONValue]:
+async def games() -> list[protocol.CatalogueEntry]:
     return game_catalogue()
 
 
 @router.get("/daily", response_model=protocol.Daily, response_model_exclude_unset=True)
-async def daily() -> JSONObject:
+async def daily() -> protocol.Daily:
     day = today()
     deal = await asyncio.to_thread(daily_deal, day)
-    return {
-        "game": DAILY_GAME.name,
-        "deal": deal,
-        "variant": DAILY_VARIANT,
-        "date": day.isoformat(),
-    }
+    return protocol.Daily(
+        game=DAILY_GAME.name, deal=deal, variant=DAILY_VARIANT, date=day.isoformat()
+    )
 
 
 @router.get("/games/web", response_model=list[GameWeb])
@@ -89,7 +86,7 @@ def bots_client(request: Request, account: int | None) -> str:
 @router.post("/tables", response_model=protocol.Created, response_model_exclude_unset=True)
 async def create(
     body: CreateTable, request: Request, hub: HubDep, account: AccountDep
-) -> JSONObject:
+) -> protocol.Created:
     game, config = set_up(body.game, body.variant, body.options, body.players)
     seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
     if body.seed is not None and body.deal is not None and body.seed != body.deal:
@@ -136,18 +133,18 @@ async def invitation(
     table_id: str,
     invite: Annotated[str, Header(alias="X-Fanfold-Invite", max_length=200)],
     hub: HubDep,
-) -> JSONObject:
+) -> protocol.Invitation:
     seat = await hub.invitation(table_id, invite)
     live = await hub.get(table_id)
-    return {
-        "table": table_id,
-        "seat": seat,
-        "name": live.table.seat_name(seat),
-        "game": live.table.game.title,
-        "variant": live.options.get("variant"),
-        "chosen_deal": bool(live.options.get("chosen_deal")),
-        "practice": bool(live.options.get("practice")),
-    }
+    return protocol.Invitation(
+        table=table_id,
+        seat=seat,
+        name=live.table.seat_name(seat),
+        game=live.table.game.title,
+        variant=live.options.get("variant"),
+        chosen_deal=bool(live.options.get("chosen_deal")),
+        practice=bool(live.options.get("practice")),
+    )
 
 
 @router.post(
@@ -155,13 +152,13 @@ async def invitation(
 )
 async def claim(
     table_id: str, body: Claim, request: Request, hub: HubDep, account: AccountDep
-) -> JSONObject:
+) -> protocol.Claimed:
     account_id = account.id if account is not None else None
     seat, token = await hub.claim(table_id, body.invite, account_id)
     live = await hub.get(table_id)
     rated = bool(live.options.get("rated"))
     await note_origin(request, hub.store, table_id, [seat], account_id, rated=rated)
-    return {"table": table_id, "seat": seat, "token": token}
+    return protocol.Claimed(table=table_id, seat=seat, token=token)
 
 
 @router.post(
@@ -169,9 +166,9 @@ async def claim(
     response_model=protocol.Reinvited,
     response_model_exclude_unset=True,
 )
-async def reinvite(table_id: str, body: Invite, hub: HubDep) -> JSONObject:
+async def reinvite(table_id: str, body: Invite, hub: HubDep) -> protocol.Reinvited:
     invite = await hub.reinvite(table_id, body.token, body.seat)
-    return {"table": table_id, "seat": body.seat, "invite": invite}
+    return protocol.Reinvited(table=table_id, seat=body.seat, invite=invite)
 
 
 @router.post(
@@ -179,16 +176,21 @@ async def reinvite(table_id: str, body: Invite, hub: HubDep) -> JSONObject:
     response_model=protocol.RematchAnswer,
     response_model_exclude_unset=True,
 )
-async def rematch(table_id: str, body: Rematch, hub: HubDep) -> JSONObject:
+async def rematch(table_id: str, body: Rematch, hub: HubDep) -> protocol.RematchAnswer:
     made = await hub.rematch(table_id, body.token)
     live = await hub.get(table_id)
-    return rematch_seats(live, live.seats_of(body.token)) or {"table": made, "seats": []}
+    found = rematch_seats(live, live.seats_of(body.token))
+    if found is None:
+        return protocol.RematchAnswer(table=made, seats=[])
+    return protocol.RematchAnswer(table=found.table, seats=found.seats)
 
 
 @router.get(
     "/tables", response_model=list[protocol.TableSummary], response_model_exclude_unset=True
 )
-async def recent(hub: HubDep, limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[JSONValue]:
+async def recent(
+    hub: HubDep, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> list[protocol.TableSummary]:
     try:
         found = await asyncio.to_thread(hub.store.recent, limit)
     except Exception as error:
@@ -202,37 +204,37 @@ async def table_state(
     hub: HubDep,
     seat: Annotated[int | None, Query(ge=0, le=16)] = None,
     token: Annotated[str | None, Header(alias="X-Fanfold-Token", max_length=200)] = None,
-) -> JSONObject:
+) -> protocol.State:
     live = await hub.get(table_id)
     async with live.lock:
         held = live.seats_of(token)
         chosen = chosen_seat(live.table.decider, held, seat)
         check_spectator(live, chosen)
-        return message_for(live, chosen, held)
+        return state_for(live, chosen, held)
 
 
 @router.post(
     "/tables/{table_id}/act", response_model=protocol.Acted, response_model_exclude_unset=True
 )
-async def act(table_id: str, body: Act, hub: HubDep) -> JSONObject:
+async def act(table_id: str, body: Act, hub: HubDep) -> protocol.Acted:
     acted = await hub.act(table_id, body.token, body.version, body.action, body.seat)
-    return {"ok": True, "played": acted.text, "number": acted.number, "version": acted.version}
+    return protocol.Acted(ok=True, played=acted.text, number=acted.number, version=acted.version)
 
 
 @router.post(
     "/tables/{table_id}/undo", response_model=protocol.Undone, response_model_exclude_unset=True
 )
-async def undo(table_id: str, body: Undo, hub: HubDep) -> JSONObject:
+async def undo(table_id: str, body: Undo, hub: HubDep) -> protocol.Undone:
     undone = await hub.undo(table_id, body.token, body.version)
-    return {"ok": undone.done, "version": undone.version}
+    return protocol.Undone(ok=undone.done, version=undone.version)
 
 
 @router.post(
     "/tables/{table_id}/end", response_model=protocol.EndedAnswer, response_model_exclude_unset=True
 )
-async def end(table_id: str, body: EndTable, hub: HubDep) -> JSONObject:
+async def end(table_id: str, body: EndTable, hub: HubDep) -> protocol.EndedAnswer:
     ended = await hub.end(table_id, body.token, body.version, body.ending, body.seat)
-    return {"ok": ended.done, "version": ended.version}
+    return protocol.EndedAnswer(ok=ended.done, version=ended.version)
 
 
 @router.get(
@@ -245,7 +247,7 @@ async def analysis(
     name: str,
     hub: HubDep,
     token: Annotated[str | None, Header(alias="X-Fanfold-Token", max_length=200)] = None,
-) -> JSONObject:
+) -> protocol.AnalysisAnswer:
     live = await hub.get(table_id)
     if not live.seats_of(token):
         raise ForbiddenError("only a player at this table may ask for an analysis")
@@ -264,4 +266,4 @@ async def analysis(
         if found.data is not None
         else None
     )
-    return {"name": name, "text": text, "data": data, "version": version}
+    return protocol.AnalysisAnswer(name=name, text=text, data=data, version=version)

@@ -2,13 +2,12 @@
 on a connection of the process's own.
 
 A group commit that holds one action a table and no game's end (nearly all of them, at a
-busy server) is one statement (:data:`~fanfold.server.store.QUICK_APPEND`). Sent from the
-event loop on a connection kept open for it, it costs one round trip to PostgreSQL and no
-thread: through the store's thread and its pool it took a second round trip (the pool's
-check of the connection), and the event loop waited for the interpreter's lock while that
-thread prepared the statement. The rest (game ends with their ratings and the lobby's
-news, SQLite) still goes through the store's thread
-(:meth:`fanfold.server.hub.commits.Commits._write`).
+busy server) is one statement (:data:`~.quick_append.QUICK_APPEND`). Sent from the event
+loop on a connection kept open for it, it costs one round trip to PostgreSQL and no thread:
+through the store's thread and its pool it took a second round trip (the pool's check of the
+connection), and the event loop waited for the interpreter's lock while that thread prepared
+the statement. The rest (game ends with their ratings and the lobby's news, SQLite) still
+goes through the store's thread (:meth:`fanfold.server.hub.commits.Commits._write`).
 
 A connection that broke is noticed by the commit that uses it: that commit fails (its
 players are told the move could not be stored, and may send it again) and the next one
@@ -29,8 +28,9 @@ from collections.abc import Sequence
 
 import psycopg
 
-from fanfold.server.ownership import libpq_url
-from fanfold.server.store import QUICK_APPEND, AppendRow, quick_append_parameters
+from fanfold.server.store.engine import libpq_url
+from fanfold.server.store.quick_append import QUICK_APPEND, not_stored, quick_append_parameters
+from fanfold.server.store.records import AppendRow
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +39,8 @@ IDLE_CHECK_SECONDS = 5.0
 
 
 class Appender:
-    """Stores group commits of one action a table (:func:`~fanfold.server.store.fits_one_statement`)
-    on a PostgreSQL connection of its own, from the event loop, one commit at a time.
+    """Stores group commits of one action a table (:func:`~.quick_append.fits_one_statement`) on
+    a PostgreSQL connection of its own, from the event loop, one commit at a time.
 
     Args:
         url: the store's SQLAlchemy URL (PostgreSQL).
@@ -72,7 +72,7 @@ class Appender:
                 await self._forget()
                 raise
             self._used = time.monotonic()
-        return {row.table_id for row in rows} - {found[0] for found in stored}
+        return not_stored(rows, stored)
 
     async def _ready(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
         """The connection, opened if there is none and checked if it was idle."""

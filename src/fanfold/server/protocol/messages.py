@@ -1,0 +1,349 @@
+"""What the server pushes on a WebSocket, each message a model defined here once: a seat's
+:class:`State` (built by :func:`~fanfold.server.protocol.views.state_for`), :class:`Ok` and
+:class:`Error` answers, and the lobby's :class:`LobbyTables`; a :class:`Replay` frame goes
+over HTTP. Whoever sends one builds its model and serialises it with :func:`wire`: the fields
+it was given, as ``json.dumps`` writes them, in the model's order (an outcome's keys in the
+game record's order, :data:`SOCKET_OUTCOME_ORDER`).
+
+Every message on a socket carries ``"protocol": PROTOCOL`` and its ``type``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, Protocol
+
+from pydantic import Field, TypeAdapter
+
+from fanfold.core.config import JSONObject
+from fanfold.server.protocol.base import PROTOCOL, Ending, Out
+
+
+class GameName(Out):
+    name: str
+    id: str
+    title: str
+
+
+class SeatInfo(Out):
+    """A seat as the table's watchers see it."""
+
+    seat: int
+    name: str
+    player: str
+    bot: bool
+    yours: bool
+    #: A friend's seat waiting for its invitation to be claimed.
+    open: bool
+    #: A connection holds the seat now.
+    present: bool
+
+
+class LogEntry(Out):
+    """An action as a watcher was told it (an action it is not told of has no entry)."""
+
+    number: int
+    seat: int
+    #: The action in the game's notation, as this watcher may see it.
+    text: str
+    #: What happened, in a sentence written for this watcher (cards with suit symbols).
+    words: str | None = None
+    #: The references (as choices' ``points``) of what moved, to mark on the board.
+    highlight: list[str] = Field(default_factory=list)
+
+
+class Outcome(Out):
+    """How the game ended (``Outcome.to_json()``): a sentence, each seat's return, the
+    winners; ``by_limit`` when a length limit stopped it, ``termination`` a machine-readable
+    reason where the game gives one."""
+
+    reason: str
+    returns: list[int | float]
+    winners: list[int]
+    by_limit: bool | None = None
+    termination: str | None = None
+
+
+class Choice(Out):
+    """A legal action described for pointing at it (``fanfold.core.game.Choice``): the text
+    to send back, a kind, a label in words, the references pointed at, and details."""
+
+    text: str
+    kind: str
+    label: str
+    points: list[str]
+    details: dict[str, Any]
+
+
+class AnalysisName(Out):
+    name: str
+    help: str
+
+
+class Clock(Out):
+    """The time limit of the decision now: seconds per decision and seconds left."""
+
+    limit: float
+    left: float
+
+
+class RematchSeats(Out):
+    """A finished table's rematch: the new table, and the seats there that the watcher's own
+    token holds (none for a spectator)."""
+
+    table: str
+    seats: list[int]
+
+
+class GameClocks(Out):
+    """A table's chess clocks: its speed, each seat's seconds left (``None``: a bot's seat)
+    and the seat whose clock runs."""
+
+    speed: str
+    left: list[float | None]
+    running: int | None
+
+
+class ClaimCountdown(Out):
+    """How long until the win may be claimed because the other side left."""
+
+    left: float
+
+
+class State(Out):
+    """What one watcher is told about a table (:func:`message_for`), on every change."""
+
+    protocol: int
+
+    type: Literal["state"]
+    table: str
+    version: int
+    game: GameName
+    config: dict[str, Any]
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    #: The seat whose view this is (``None``: a spectator's public view).
+    seat: int | None
+    yours: list[int]
+    decider: int | None
+    #: A seat whose bot is choosing now.
+    thinking: int | None
+    view: Any
+    text: str
+    #: The legal actions in the notation, when this seat decides.
+    legal: list[str]
+    #: The same actions described for pointing at them, in the same order.
+    choices: list[Choice]
+    log: list[LogEntry]
+    outcome: Outcome | None
+    can_undo: bool
+    #: The table-level endings open to the watcher's seats now (:func:`endings_open`).
+    endings: list[Ending]
+    #: Seconds until the win may be claimed because the other side left (0: now), while none
+    #: of its people is connected; ``None`` otherwise.
+    claim: ClaimCountdown | None
+    analyses: list[AnalysisName]
+    clock: Clock | None
+    #: The table's chess clocks, at a table with a time control.
+    clocks: GameClocks | None
+    hidden_information: bool
+    #: The rematch, once one of the players opened it.
+    rematch: RematchSeats | None = None
+
+
+class Replay(Out):
+    """A finished game after ``step`` actions (:func:`replay_frame`)."""
+
+    protocol: int
+
+    type: Literal["replay"]
+    table: str
+    game: str
+    step: int
+    steps: int
+    view: Any
+    text: str
+    log: list[LogEntry]
+    outcome: Outcome | None
+
+
+class Ok(Out):
+    """A socket's action (``played``, ``number``) or undo (``undone``) was done."""
+
+    protocol: int
+
+    type: Literal["ok"]
+    played: str | None = None
+    number: int | None = None
+    undone: bool | None = None
+    #: A table-level ending asked for: whether the game ended (a draw offered: not yet).
+    ended: bool | None = None
+
+
+class ErrorBody(Out):
+    """A refusal: the sentence and the error's name (HTTP: with a 4xx or 5xx status)."""
+
+    error: str
+    kind: str
+
+
+class Error(Out):
+    """A refusal on a socket (an :class:`ErrorBody` with the protocol's number and its type):
+    nothing changed."""
+
+    protocol: int
+
+    type: Literal["error"]
+    error: str
+    kind: str
+
+
+#: Every message the server pushes on a table's socket, told apart by ``type``.
+Outgoing = Annotated[State | Replay | Ok | Error, Field(discriminator="type")]
+OUTGOING: TypeAdapter[State | Replay | Ok | Error] = TypeAdapter(Outgoing)
+
+
+class OpenTable(Out):
+    """A line of the lobby's open tables: a listed table with seats anyone may take."""
+
+    table: str
+    game: str
+    variant: str | None
+    players: int
+    free: int
+    rated: bool
+    time_limit: int | None = None
+
+
+class LobbyTables(Out):
+    """The lobby's open tables pushed on ``/ws/lobby``, once on connecting and after every
+    change (:mod:`fanfold.server.lobby_feed`)."""
+
+    type: Literal["open_tables"]
+    protocol: int
+    tables: list[OpenTable]
+
+
+# ------------------------------------------------------------------ builders
+
+
+def error_body(error: Exception) -> ErrorBody:
+    """The refusal of ``error``: the sentence is the error's own, the kind its class's name."""
+    message = error.args[0] if error.args else str(error)
+    return ErrorBody(error=str(message), kind=type(error).__name__)
+
+
+def error_message(error: Exception | ErrorBody) -> Error:
+    """A refusal on a socket (:class:`Error`): an error, or an error's body."""
+    body = error_body(error) if isinstance(error, Exception) else error
+    return Error(protocol=PROTOCOL, type="error", error=body.error, kind=body.kind)
+
+
+def malformed(sentence: str) -> Error:
+    """A refusal of a message the server cannot read."""
+    return error_message(ErrorBody(error=f"malformed message: {sentence}", kind="MalformedRequest"))
+
+
+class _Numbered(Protocol):
+    """An action done: its text and its number (a table's ``Played``, the hub's ``Acted``)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def number(self) -> int: ...
+
+
+class _Done(Protocol):
+    """A table-level ending asked for (the hub's ``Ended``): whether the game ended."""
+
+    @property
+    def done(self) -> bool: ...
+
+
+def ok_played(played: _Numbered) -> Ok:
+    """A socket's action done (:class:`Ok`)."""
+    return Ok(protocol=PROTOCOL, type="ok", played=played.text, number=played.number)
+
+
+def ok_undone(undone: object) -> Ok:
+    """A socket's undo done (:class:`Ok`): ``undone`` is true when anything was taken back
+    (a bool, or the hub's ``Undone``)."""
+    return Ok(protocol=PROTOCOL, type="ok", undone=bool(undone))
+
+
+def ok_ended(ended: _Done) -> Ok:
+    """A socket's ending asked for (:class:`Ok`)."""
+    return Ok(protocol=PROTOCOL, type="ok", ended=ended.done)
+
+
+def lobby_tables(lines: list[OpenTable]) -> LobbyTables:
+    """The lobby's open tables, pushed (:class:`LobbyTables`)."""
+    return LobbyTables(type="open_tables", protocol=PROTOCOL, tables=lines)
+
+
+# ------------------------------------------------------------------ serialising
+
+#: The order of an outcome's keys on a socket: the game record's (``Outcome.to_json``), as
+#: sockets have always sent them. An HTTP answer lists them in :class:`Outcome`'s order.
+SOCKET_OUTCOME_ORDER = ("reason", "termination", "returns", "winners", "by_limit")
+
+
+def as_json(message: Out, *, exclude: set[str] | None = None) -> JSONObject:
+    """``message`` as a socket sends it, before ``json.dumps``: the fields it was given (none
+    left unset), in the model's order, without ``exclude``; an outcome's keys in
+    :data:`SOCKET_OUTCOME_ORDER`."""
+    data: JSONObject = message.model_dump(exclude_unset=True, exclude=exclude)
+    outcome = data.get("outcome")
+    if isinstance(outcome, dict):
+        ordered = {key: outcome[key] for key in SOCKET_OUTCOME_ORDER if key in outcome}
+        ordered.update(outcome)  # a field a later feature adds comes after those
+        data["outcome"] = ordered
+    return data
+
+
+def wire(message: Out) -> str:
+    """The text a socket is sent for ``message`` (:func:`as_json`, then ``json.dumps``); an
+    HTTP refusal written by a middleware, before any route, is an :class:`ErrorBody`'s."""
+    return json.dumps(as_json(message))
+
+
+def refusal_text(sentence: str, kind: str) -> str:
+    """The refusal of a socket as it opens, before it is let in (a client over its limits):
+    an :class:`Error` without the protocol's number, as these have always been sent."""
+    refusal = Error(protocol=PROTOCOL, type="error", error=sentence, kind=kind)
+    return json.dumps(as_json(refusal, exclude={"protocol"}))
+
+
+__all__ = [
+    "OUTGOING",
+    "SOCKET_OUTCOME_ORDER",
+    "AnalysisName",
+    "Choice",
+    "ClaimCountdown",
+    "Clock",
+    "Error",
+    "ErrorBody",
+    "GameClocks",
+    "GameName",
+    "LobbyTables",
+    "LogEntry",
+    "Ok",
+    "OpenTable",
+    "Outcome",
+    "Outgoing",
+    "RematchSeats",
+    "Replay",
+    "SeatInfo",
+    "State",
+    "as_json",
+    "error_body",
+    "error_message",
+    "lobby_tables",
+    "malformed",
+    "ok_ended",
+    "ok_played",
+    "ok_undone",
+    "refusal_text",
+    "wire",
+]

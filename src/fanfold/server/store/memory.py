@@ -1,0 +1,378 @@
+"""Tables, seats and actions in one process's memory: the in-memory
+:class:`~fanfold.server.store.protocols.TableStore` (the model: boardgame.io's ``InMemory``
+storage). Nothing outlives the process; a hub runs on it as on the SQL store (tests, a
+throw-away server, a machine without a database). The SQL store's rules hold here too: an
+action number stored already is refused and nothing of its commit's table is stored, a
+change and what runs in its transaction (``on_end``, ``also``) are kept together or not at all,
+and a listed table's changes call :attr:`MemoryTables.lobby_listeners` once made.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from fanfold.core.config import JSONObject
+from fanfold.core.errors import FanfoldError
+from fanfold.server.store.memory_rows import MemoryTable, MemoryTransaction, copied
+from fanfold.server.store.records import (
+    LISTED,
+    RESUME,
+    AppendRow,
+    InTransaction,
+    OpenTable,
+    StoredSeat,
+    StoredTable,
+    TableSummary,
+)
+
+
+class MemoryTables:
+    """Tables, seats and actions in this process's memory (safe to use from several
+    threads: one change at a time)."""
+
+    def __init__(self) -> None:
+        self.lobby_listeners: list[Callable[[], object]] = []
+        self._tables: dict[str, MemoryTable] = {}
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def ping(self) -> None:
+        """Memory always answers."""
+
+    def _tell_lobby(self) -> None:
+        for listener in list(self.lobby_listeners):
+            listener()
+
+    def _table(self, table_id: str) -> MemoryTable:
+        found = self._tables.get(table_id)
+        if found is None:
+            raise FanfoldError(f"there is no table {table_id} in the store")
+        return found
+
+    def _commit(self, changed: Sequence[MemoryTable], also: Sequence[InTransaction | None]) -> None:
+        """Run ``also`` (each in the change's transaction), then keep ``changed``; nothing is
+        kept when one of them raises. Called under the lock."""
+        for run in also:
+            if run is not None:
+                run(MemoryTransaction())
+        for table in changed:
+            self._tables[table.id] = table
+
+    # ------------------------------------------------------------ writing
+    def create(
+        self,
+        table_id: str,
+        game: str,
+        config: JSONObject,
+        seed: int,
+        start_position: str | None,
+        players: Sequence[str],
+        token_hashes: Sequence[str | None],
+        *,
+        allow_undo: bool,
+        options: JSONObject,
+        actions_done: Sequence[tuple[int, str]] = (),
+        version: int = 0,
+        invite_hashes: Sequence[str | None] = (),
+        creator_hash: str | None = None,
+        listed: bool = False,
+        outcome: JSONObject | None = None,
+        account_ids: Sequence[int | None] = (),
+    ) -> None:
+        """Keep a new table (an id kept already is refused: nothing changes)."""
+        invites = list(invite_hashes) or [None] * len(players)
+        accounts = list(account_ids) or [None] * len(players)
+        seats = [
+            StoredSeat(n, player, hashed, invite, account)
+            for n, (player, hashed, invite, account) in enumerate(
+                zip(players, token_hashes, invites, accounts, strict=True)
+            )
+        ]
+        now = time.time()
+        table = MemoryTable(
+            table_id,
+            game,
+            copied(config),
+            seed,
+            start_position,
+            version,
+            allow_undo,
+            copied(options),
+            copied(outcome) if outcome is not None else None,
+            now,
+            now,
+            creator_hash,
+            listed,
+            seats,
+            {n + 1: (seat, text) for n, (seat, text) in enumerate(actions_done)},
+        )
+        with self._lock:
+            if table_id in self._tables:
+                raise FanfoldError(f"table {table_id} is stored already")
+            self._tables[table_id] = table
+        if listed:
+            self._tell_lobby()
+
+    def append(
+        self,
+        table_id: str,
+        number: int,
+        seat: int,
+        text: str,
+        version: int,
+        outcome: JSONObject | None,
+    ) -> None:
+        """Keep action ``number`` and the table's new version (a number kept already is
+        refused: nothing changes)."""
+        with self._lock:
+            table = self._table(table_id).copy()
+            if number in table.actions:
+                raise FanfoldError(f"table {table_id} has an action {number} already")
+            table.actions[number] = (seat, text)
+            table.version, table.updated = version, time.time()
+            table.outcome = copied(outcome) if outcome is not None else None
+            self._tables[table_id] = table
+
+    def append_many(self, rows: Sequence[AppendRow]) -> set[str]:
+        """Keep several tables' actions at once; returns the tables refused (an action
+        number kept already), none of whose rows is kept (see
+        :meth:`~fanfold.server.store.protocols.TableStore.append_many`)."""
+        if not rows:
+            return set()
+        now = time.time()
+        with self._lock:
+            changed: dict[str, MemoryTable] = {}
+            refused: set[str] = set()
+            for row in rows:
+                if row.table_id in refused:
+                    continue
+                table = changed.get(row.table_id) or self._table(row.table_id).copy()
+                if row.number in table.actions:
+                    refused.add(row.table_id)
+                    changed.pop(row.table_id, None)
+                    continue
+                table.actions[row.number] = (row.seat, row.text)
+                table.version, table.updated = row.version, now
+                table.outcome = copied(row.outcome) if row.outcome is not None else None
+                if row.options is not None:
+                    table.options = copied(row.options)
+                changed[row.table_id] = table
+            kept = [table for table_id, table in changed.items() if table_id not in refused]
+            ends = [row.on_end for row in rows if row.table_id not in refused]
+            self._commit(kept, ends)
+        ended = any(
+            row.outcome is not None and row.options and row.options.get(LISTED)
+            for row in rows
+            if row.table_id not in refused
+        )
+        if ended:
+            self._tell_lobby()
+        return refused
+
+    def truncate(
+        self, table_id: str, keep: int, version: int, *, options: JSONObject | None = None
+    ) -> None:
+        """Keep the first ``keep`` actions, with the new version (and options)."""
+        with self._lock:
+            table = self._table(table_id).copy()
+            table.actions = {n: done for n, done in table.actions.items() if n <= keep}
+            table.version, table.updated, table.outcome = version, time.time(), None
+            if options is not None:
+                table.options = copied(options)
+            self._tables[table_id] = table
+
+    def rule(
+        self,
+        table_id: str,
+        version: int,
+        outcome: JSONObject,
+        options: JSONObject,
+        on_end: InTransaction | None = None,
+    ) -> None:
+        """Keep a table-level ending with ``on_end``, all or nothing.
+
+        Raises:
+            FanfoldError: the table is not at ``version - 1``; nothing is kept.
+        """
+        with self._lock:
+            found = self._tables.get(table_id)
+            if found is None or found.version != version - 1:
+                raise FanfoldError(f"table {table_id} changed elsewhere; nothing was stored")
+            table = found.copy()
+            table.version, table.updated = version, time.time()
+            table.outcome, table.options = copied(outcome), copied(options)
+            self._commit([table], [on_end])
+        if options.get(LISTED):
+            self._tell_lobby()
+
+    def set_options(self, table_id: str, options: JSONObject) -> None:
+        """Keep a table's options."""
+        with self._lock:
+            found = self._tables.get(table_id)
+            if found is not None:
+                table = found.copy()
+                table.options = copied(options)
+                self._tables[table_id] = table
+
+    def expire(self, before: float, keep: Sequence[str] = ()) -> list[str]:
+        """Forget the unfinished tables unchanged since before ``before`` (not those in
+        ``keep``, nor a rated game with a move played); returns their ids."""
+        with self._lock:
+            stale = [
+                table.id
+                for table in self._tables.values()
+                if table.outcome is None
+                and table.updated < before
+                and (table.version == 0 or '"rated": true' not in json.dumps(table.options))
+                and table.id not in keep
+            ]
+            for table_id in stale:
+                del self._tables[table_id]
+        if stale:
+            self._tell_lobby()
+        return stale
+
+    def _set_seat(self, table_id: str, seat: int, **values: object) -> MemoryTable:
+        table = self._table(table_id).copy()
+        table.seats[seat] = dataclasses.replace(table.seats[seat], **values)  # type: ignore[arg-type]
+        return table
+
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        invite_hash: str,
+        hashed: str,
+        account_id: int | None = None,
+    ) -> bool:
+        """Spend a seat's invitation for a token's hash; whether it was the seat's."""
+        with self._lock:
+            found = self._tables.get(table_id)
+            if found is None or not 0 <= seat < len(found.seats):
+                return False
+            if found.seats[seat].invite_hash != invite_hash:
+                return False
+            self._tables[table_id] = self._set_seat(
+                table_id, seat, token_hash=hashed, invite_hash=None, account_id=account_id
+            )
+            return True
+
+    def take_open(
+        self, table_id: str, seat: int, hashed: str, account_id: int | None = None
+    ) -> bool:
+        """Give an open seat a token's hash; whether it was open still."""
+        with self._lock:
+            found = self._tables.get(table_id)
+            if found is None or not 0 <= seat < len(found.seats):
+                return False
+            held = found.seats[seat]
+            if held.token_hash is not None or held.invite_hash is not None:
+                return False
+            self._tables[table_id] = self._set_seat(
+                table_id, seat, token_hash=hashed, account_id=account_id
+            )
+        self._tell_lobby()
+        return True
+
+    def set_player(
+        self,
+        table_id: str,
+        seat: int,
+        player: str,
+        options: JSONObject,
+        *,
+        let_go: bool = False,
+        also: InTransaction | None = None,
+    ) -> None:
+        """Give a seat to ``player`` with the table's options, ``also`` with them."""
+        values: dict[str, object] = {"player": player}
+        if let_go:
+            values["token_hash"] = None
+        with self._lock:
+            table = self._set_seat(table_id, seat, **values)
+            table.options = copied(options)
+            self._commit([table], [also])
+        self._tell_lobby()
+
+    def invite(self, table_id: str, seat: int, invite_hash: str) -> None:
+        """Give a seat a new invitation (its holder holds it no more)."""
+        with self._lock:
+            self._tables[table_id] = self._set_seat(
+                table_id, seat, token_hash=None, invite_hash=invite_hash, account_id=None
+            )
+
+    # ------------------------------------------------------------ reading
+    def load(self, table_id: str) -> StoredTable | None:
+        """The kept table, or ``None``."""
+        return self.load_many([table_id]).get(table_id)
+
+    def load_many(self, table_ids: Sequence[str]) -> dict[str, StoredTable]:
+        """The kept tables of ``table_ids`` by id."""
+        with self._lock:
+            found = [self._tables.get(table_id) for table_id in dict.fromkeys(table_ids)]
+        return {table.id: table.stored() for table in found if table is not None}
+
+    def _listed(self) -> list[MemoryTable]:
+        with self._lock:
+            return [table for table in self._tables.values() if table.listed]
+
+    def recent(self, limit: int = 20) -> list[TableSummary]:
+        """The listed tables changed last, newest first."""
+        newest = sorted(self._listed(), key=lambda t: t.updated, reverse=True)[:limit]
+        return [
+            TableSummary(
+                t.id,
+                t.game,
+                tuple(s.player for s in t.seats),
+                len(t.actions),
+                t.outcome is not None,
+                t.updated,
+            )
+            for t in newest
+        ]
+
+    def open_tables(self, limit: int = 50) -> list[OpenTable]:
+        """Listed unfinished tables with a person's seat free, newest first."""
+        found: list[tuple[float, OpenTable]] = []
+        for t in self._listed():
+            free = sum(
+                1
+                for s in t.seats
+                if s.player == "human" and s.token_hash is None and s.invite_hash is None
+            )
+            if t.outcome is None and free:
+                found.append((t.created, (t.id, t.game, copied(t.options), len(t.seats), free)))
+        found.sort(key=lambda pair: pair[0], reverse=True)
+        return [line for _, line in found[:limit]]
+
+    def to_resume(self, since: float | None = None) -> list[tuple[str, bool | None]]:
+        """The unfinished tables changed since ``since``, with their kept ``resume``."""
+        with self._lock:
+            tables = list(self._tables.values())
+        found: list[tuple[str, bool | None]] = []
+        for t in tables:
+            if t.outcome is None and (since is None or t.updated >= since):
+                resume = t.options.get(RESUME)
+                found.append((t.id, resume if isinstance(resume, bool) else None))
+        return found
+
+    def running_rated(self, game: str) -> list[StoredTable]:
+        """The unfinished rated tables of a game."""
+        with self._lock:
+            tables = list(self._tables.values())
+        return [
+            t.stored()
+            for t in tables
+            if t.game == game and t.outcome is None and t.options.get("rated") is True
+        ]
+
+    def unfinished(self) -> list[str]:
+        """The ids of the unfinished tables."""
+        with self._lock:
+            return [t.id for t in self._tables.values() if t.outcome is None]

@@ -1,0 +1,120 @@
+"""Reach a store without changing it (``fanfold check-config``): whether it answers, and the
+schema revisions it is at, beside this fanfold's own (the Alembic migrations)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from fanfold.server.store.engine import MIGRATIONS
+
+
+class ProbeError(Exception):
+    """The store cannot be reached or opened: the sentence says why."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What reaching a store found.
+
+    Attributes:
+        kind: ``"answers"`` (it answered a query), ``"absent"`` (an SQLite file not made
+            yet, whose folder ``fanfold serve`` may write), or ``"own"`` (an in-memory or
+            ``file:`` SQLite store ``fanfold serve`` opens itself).
+        revisions: the schema revisions the store is at (empty: no schema yet).
+    """
+
+    kind: str
+    revisions: tuple[str, ...] = ()
+
+
+def schema_revisions() -> tuple[set[str], set[str]]:
+    """This fanfold's schema revisions: the newest (heads), and all."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    script = ScriptDirectory.from_config(config)
+    return set(script.get_heads()), {revision.revision for revision in script.walk_revisions()}
+
+
+def probe(url: str, timeout: float) -> Probe:
+    """Reach the store at ``url`` without changing it: a query answered within ``timeout``
+    seconds, and its schema's revisions.
+
+    Raises:
+        ProbeError: not a database URL, or the store cannot be reached or opened.
+    """
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        raise ProbeError("it is no database URL") from None
+    if parsed.get_backend_name() == "sqlite":
+        return _probe_sqlite(parsed.database or "")
+    arguments: dict[str, Any] = {}
+    if parsed.get_backend_name() == "postgresql":
+        arguments["connect_timeout"] = max(1, round(timeout))
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool, connect_args=arguments)
+    try:
+        with engine.connect() as connection:
+            connection.execute(sa.text("SELECT 1"))
+            revisions: list[str] = []
+            if sa.inspect(connection).has_table("alembic_version"):
+                rows = connection.execute(sa.text("SELECT version_num FROM alembic_version"))
+                revisions = [str(row[0]) for row in rows]
+    except sa.exc.SQLAlchemyError as error:
+        cause = getattr(error, "orig", None) or error
+        lines = str(cause).strip().splitlines()
+        raise ProbeError(
+            f"it cannot be reached: {lines[0] if lines else type(cause).__name__}"
+        ) from None
+    finally:
+        engine.dispose()
+    return Probe("answers", tuple(revisions))
+
+
+def _probe_sqlite(database: str) -> Probe:
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return Probe("own")
+    path = Path(database).expanduser()
+    if not path.exists():
+        folder = path.parent
+        while not folder.exists():
+            folder = folder.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ProbeError(
+                f"it does not exist, and {folder} is not writable: fanfold serve cannot make it"
+            )
+        return Probe("absent")
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise ProbeError("it is not readable and writable by this user")
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+            tables = {
+                str(row[0])
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            revisions = (
+                [
+                    str(row[0])
+                    for row in connection.execute("SELECT version_num FROM alembic_version")
+                ]
+                if "alembic_version" in tables
+                else []
+            )
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise ProbeError(f"it cannot be opened: {error}") from None
+    return Probe("answers", tuple(revisions))
+
+
+__all__ = ["Probe", "ProbeError", "probe", "schema_revisions"]

@@ -1,0 +1,187 @@
+"""Reading ratings for the players' pages (leaderboards, profiles, the bot levels' pages, a
+table's rating changes and its signed-in players) from SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+from fanfold.server.store.engine import sql
+from fanfold.server.store.records import RatingChange, RatingRow, Transaction
+from fanfold.server.store.schema import (
+    accounts,
+    rated_games,
+    rating_changes,
+    ratings,
+    seats,
+    tables,
+)
+from fanfold.server.store.sql_common import SqlSubject
+
+#: Rating changes a player's or a bot level's page reads at most.
+HISTORY = 200
+
+
+def rating_row(row: Any) -> RatingRow:
+    """A ``ratings`` row as a :class:`RatingRow`."""
+    return RatingRow(
+        str(row.family),
+        str(row.player),
+        float(row.mu),
+        float(row.sigma),
+        int(row.games),
+        float(row.updated),
+    )
+
+
+def change_record(row: Any) -> RatingChange:
+    """A ``rating_changes`` row as a :class:`RatingChange`."""
+    return RatingChange(
+        rated_table=str(row.rated_table),
+        player=str(row.player),
+        family=str(row.family),
+        seat=int(row.seat),
+        team=int(row.team),
+        rank=int(row.rank),
+        mu_before=float(row.mu_before),
+        sigma_before=float(row.sigma_before),
+        mu_after=float(row.mu_after),
+        sigma_after=float(row.sigma_after),
+        at=float(row.at),
+        weight=float(row.weight),
+    )
+
+
+class RatingReads(SqlSubject):
+    """The reads of the ratings' SQL store."""
+
+    def family_ratings(self, tx: Transaction, family: str) -> list[RatingRow]:
+        """The family's ratings moved by a rated game, best first (then by player key)."""
+        rows = sql(tx).execute(
+            sa.select(ratings)
+            .where(ratings.c.family == family, ratings.c.games > 0)
+            .order_by(ratings.c.mu.desc(), ratings.c.player)
+        )
+        return [rating_row(row) for row in rows]
+
+    def unplayed_bots(self, tx: Transaction, family: str) -> list[RatingRow]:
+        """The family's bot levels' rows that no rated game has moved yet."""
+        rows = sql(tx).execute(
+            sa.select(ratings).where(
+                ratings.c.family == family,
+                ratings.c.games == 0,
+                ratings.c.player.startswith("bot:"),
+            )
+        )
+        return [rating_row(row) for row in rows]
+
+    def rating(self, tx: Transaction, family: str, player: str) -> RatingRow | None:
+        """One player's rating in a family."""
+        row = (
+            sql(tx)
+            .execute(
+                sa.select(ratings).where(ratings.c.family == family, ratings.c.player == player)
+            )
+            .first()
+        )
+        return None if row is None else rating_row(row)
+
+    def ratings_of(self, tx: Transaction, family: str, players: Sequence[str]) -> list[RatingRow]:
+        """The ratings of ``players`` in a family (those that have one)."""
+        rows = sql(tx).execute(
+            sa.select(ratings).where(ratings.c.family == family, ratings.c.player.in_(players))
+        )
+        return [rating_row(row) for row in rows]
+
+    def player_ratings(self, tx: Transaction, player: str) -> list[RatingRow]:
+        """A player's ratings in every family, by family."""
+        rows = sql(tx).execute(
+            sa.select(ratings).where(ratings.c.player == player).order_by(ratings.c.family)
+        )
+        return [rating_row(row) for row in rows]
+
+    def history(
+        self, tx: Transaction, player: str, family: str | None = None
+    ) -> list[RatingChange]:
+        """A player's latest rating changes (:data:`HISTORY` at most; in one family, if
+        given), newest first."""
+        query = sa.select(rating_changes).where(rating_changes.c.player == player)
+        if family is not None:
+            query = query.where(rating_changes.c.family == family)
+        rows = sql(tx).execute(query.order_by(rating_changes.c.at.desc()).limit(HISTORY))
+        return [change_record(row) for row in rows]
+
+    def changes_at(
+        self,
+        tx: Transaction,
+        rated_tables: Sequence[str],
+        *,
+        other_than: str | None = None,
+        people_only: bool = False,
+    ) -> list[RatingChange]:
+        """The rating changes of the rated tables ``rated_tables``: those of players other
+        than ``other_than``, or of people only (``a:ID``)."""
+        if not rated_tables:
+            return []
+        query = sa.select(rating_changes).where(rating_changes.c.rated_table.in_(rated_tables))
+        if other_than is not None:
+            query = query.where(rating_changes.c.player != other_than)
+        if people_only:
+            query = query.where(rating_changes.c.player.startswith("a:"))
+        return [change_record(row) for row in sql(tx).execute(query)]
+
+    def table_changes(self, tx: Transaction, table_id: str) -> list[RatingChange]:
+        """The rating changes of one rated table, by seat."""
+        rows = sql(tx).execute(
+            sa.select(rating_changes)
+            .where(rating_changes.c.rated_table == table_id)
+            .order_by(rating_changes.c.seat)
+        )
+        return [change_record(row) for row in rows]
+
+    def rated_family(self, tx: Transaction, table_id: str) -> str | None:
+        """The family a table was rated in, if it was rated."""
+        found = (
+            sql(tx)
+            .execute(sa.select(rated_games.c.family).where(rated_games.c.table_id == table_id))
+            .first()
+        )
+        return None if found is None else str(found.family)
+
+    def table_exists(self, tx: Transaction, table_id: str) -> bool:
+        """Whether the store has the table."""
+        found = sql(tx).execute(sa.select(tables.c.id).where(tables.c.id == table_id)).first()
+        return found is not None
+
+    def seat_names(self, tx: Transaction, table_id: str) -> list[tuple[int, str]]:
+        """The seats of a table held by accounts, with the accounts' names, by seat."""
+        rows = sql(tx).execute(
+            sa.select(seats.c.seat, accounts.c.name)
+            .join(accounts, accounts.c.id == seats.c.account_id)
+            .where(seats.c.table_id == table_id)
+            .order_by(seats.c.seat)
+        )
+        return [(int(row.seat), str(row.name)) for row in rows]
+
+    def account_named(self, tx: Transaction, name_key: str) -> tuple[int, str] | None:
+        """The id and name of the account called ``name_key`` (lower case)."""
+        found = (
+            sql(tx)
+            .execute(
+                sa.select(accounts.c.id, accounts.c.name).where(accounts.c.name_key == name_key)
+            )
+            .first()
+        )
+        return None if found is None else (int(found.id), str(found.name))
+
+    def account_names(self, tx: Transaction, ids: Iterable[int]) -> dict[int, str]:
+        """The names of the accounts ``ids``."""
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        rows = sql(tx).execute(
+            sa.select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(wanted))
+        )
+        return {int(row.id): str(row.name) for row in rows}

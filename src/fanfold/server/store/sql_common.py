@@ -1,0 +1,68 @@
+"""What the SQL stores of every subject share: a store over an engine with its transactions,
+the insert of the engine's dialect (for ``ON CONFLICT DO NOTHING``), and PostgreSQL's advisory
+locks by name (a table's key, a counted key)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Self
+
+import sqlalchemy as sa
+import sqlalchemy.dialects.postgresql
+import sqlalchemy.dialects.sqlite
+from sqlalchemy.engine import Connection, Engine
+
+from fanfold.server.store.engine import sql
+from fanfold.server.store.records import Transaction
+
+
+def lock_key(name: str) -> int:
+    """The advisory lock key of a name (a table's id, a counted key): 64 bits of its BLAKE2b
+    hash, signed (the ``bigint`` that ``pg_try_advisory_lock`` takes)."""
+    digest = hashlib.blake2b(name.encode(), digest_size=8, person=b"fanfold").digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def insert_for(
+    connection: Connection, table: sa.Table
+) -> sa.dialects.postgresql.Insert | sa.dialects.sqlite.Insert:
+    """An insert into ``table`` in the connection's dialect (it has ``on_conflict_do_nothing``)."""
+    if connection.dialect.name == "postgresql":
+        return sa.dialects.postgresql.insert(table)
+    return sa.dialects.sqlite.insert(table)
+
+
+def lock_names(connection: Connection, names: Iterable[str]) -> None:
+    """On PostgreSQL, hold each name's advisory lock for the transaction, in one order, so
+    that transactions counting the same names at once count one after the other (SQLite has
+    one writer at a time, and one process)."""
+    if connection.dialect.name == "postgresql":
+        for name in sorted(set(names)):
+            connection.execute(sa.select(sa.func.pg_advisory_xact_lock(lock_key(name))))
+
+
+class SqlSubject:
+    """A subject's SQL store on ``engine`` (the tables store's, :attr:`Store.engine`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def of(cls, tx: Transaction) -> Self:
+        """The subject's store of the database a transaction of a SQL store works on (what
+        runs in a table's transaction, a rated game's ratings, writes with it)."""
+        return cls(sql(tx).engine)
+
+    @contextmanager
+    def begin(self) -> Iterator[Transaction]:
+        """A transaction, committed when the block ends (rolled back on an error)."""
+        with self.engine.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def reading(self) -> Iterator[Transaction]:
+        """A connection to read with (what it reads is not kept from others)."""
+        with self.engine.connect() as connection:
+            yield connection

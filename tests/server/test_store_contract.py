@@ -1,0 +1,331 @@
+"""The contract of a table store (:class:`fanfold.server.store.protocols.TableStore`), held by
+each of them alike: in memory, on SQLite and on a real PostgreSQL (a throw-away cluster).
+
+Creating and loading tables, appending actions (one at a time and in group commits), an action
+number stored already refused with nothing of its table stored, the end of a game and what runs
+in its transaction (a rated game's ratings) kept together or not at all, the expiry of old
+tables, and the lobby's lists. The model is boardgame.io's ``Async`` storage and its
+``InMemory`` store; the last test runs a hub on the in-memory store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from fanfold.core.errors import FanfoldError
+from fanfold.core.registry import get_game
+from fanfold.server.hub import Hub
+from fanfold.server.store import RESUME, AppendRow, Store, Transaction, token_hash
+from fanfold.server.store.memory import MemoryTables
+from fanfold.server.store.protocols import TableStore
+from tests.server.support import JSON, sqlite_url
+from tests.server.test_store import (
+    _postgres_url,
+    postgres_cluster,  # noqa: F401 (a fixture, by name)
+)
+
+MORRIS = get_game("morris")
+#: What a store raises for a table id, or an action number, it has already: its own error
+#: in memory, the database's on SQL.
+REFUSED = (FanfoldError, sa.exc.IntegrityError)
+
+
+def _new_postgres_database(cluster: str) -> str:
+    """A new, empty database in the throw-away cluster: its URL."""
+    from fanfold.server.store.engine import make_engine
+
+    name = f"c_{uuid.uuid4().hex[:16]}"
+    engine = make_engine(_postgres_url(cluster, "postgres")).execution_options(
+        isolation_level="AUTOCOMMIT"
+    )
+    with engine.connect() as connection:
+        connection.exec_driver_sql(f"CREATE DATABASE {name}")
+    engine.dispose()
+    return _postgres_url(cluster, name)
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def tables(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStore]:
+    """An empty table store of each kind."""
+    store: TableStore
+    if request.param == "memory":
+        store = MemoryTables()
+    elif request.param == "sqlite":
+        store = Store(sqlite_url(tmp_path))
+    else:
+        store = Store(_new_postgres_database(request.getfixturevalue("postgres_cluster")))
+    yield store
+    store.close()
+
+
+def create(store: TableStore, table_id: str = "t1", **changes: Any) -> None:
+    """A two-seat Morris table: a person (holding a token) and a random bot."""
+    arguments: JSON = {
+        "table_id": table_id,
+        "game": "morris.v1",
+        "config": {"adjacency": "geometric"},
+        "seed": 2**53 - 1,
+        "start_position": None,
+        "players": ["human", "random"],
+        "token_hashes": [token_hash("secret"), None],
+        "allow_undo": True,
+        "options": {"variant": "geometric"},
+        "listed": True,
+    }
+    arguments.update(changes)
+    store.create(**arguments)
+
+
+def row(table_id: str, number: int, **changes: Any) -> AppendRow:
+    """Action ``number`` of a table (version ``number`` after it)."""
+    values: dict[str, Any] = {
+        "table_id": table_id,
+        "number": number,
+        "seat": (number - 1) % 2,
+        "text": f"a{number}",
+        "version": number,
+        "outcome": None,
+    }
+    values.update(changes)
+    return AppendRow(**values)
+
+
+def texts(store: TableStore, table_id: str) -> list[str]:
+    loaded = store.load(table_id)
+    assert loaded is not None
+    return [text for _, text in loaded.actions]
+
+
+class BoomError(RuntimeError):
+    """A failure injected inside a change's transaction."""
+
+
+def boom(tx: Transaction) -> None:
+    raise BoomError("the ratings could not be written")
+
+
+# ------------------------------------------------------------ creating, loading
+
+
+def test_a_table_is_created_and_loaded_as_it_was_stored(tables: TableStore) -> None:
+    create(tables, actions_done=[(0, "a1"), (1, "a2")], version=2, creator_hash="c" * 64)
+    loaded = tables.load("t1")
+    assert loaded is not None
+    assert (loaded.id, loaded.game, loaded.seed, loaded.version) == (
+        "t1",
+        "morris.v1",
+        2**53 - 1,
+        2,
+    )
+    assert loaded.config == {"adjacency": "geometric"}
+    assert loaded.options == {"variant": "geometric"}
+    assert loaded.outcome is None
+    assert loaded.allow_undo
+    assert loaded.listed
+    assert loaded.creator_hash == "c" * 64
+    assert [(s.seat, s.player, s.token_hash) for s in loaded.seats] == [
+        (0, "human", token_hash("secret")),
+        (1, "random", None),
+    ]
+    assert loaded.actions == ((0, "a1"), (1, "a2"))
+    assert tables.load("nobody") is None
+    create(tables, "t2")
+    assert sorted(tables.load_many(["t2", "t1", "nobody", "t1"])) == ["t1", "t2"]
+
+
+def test_a_table_id_stored_already_is_refused(tables: TableStore) -> None:
+    create(tables)
+    with pytest.raises(REFUSED):
+        create(tables, game="fantan.v1", players=["human"], token_hashes=[None])
+    loaded = tables.load("t1")
+    assert loaded is not None
+    assert loaded.game == "morris.v1"
+    assert len(loaded.seats) == 2
+
+
+# ------------------------------------------------------------------ appending
+
+
+def test_actions_are_appended_one_at_a_time_and_in_group_commits(tables: TableStore) -> None:
+    create(tables, "t1")
+    create(tables, "t2")
+    tables.append("t1", 1, 0, "a1", 1, None)
+    assert tables.append_many([row("t1", 2), row("t2", 1)]) == set()  # one a table
+    assert tables.append_many([row("t1", 3), row("t1", 4, options={"x": 1})]) == set()
+    assert texts(tables, "t1") == ["a1", "a2", "a3", "a4"]
+    assert texts(tables, "t2") == ["a1"]
+    first = tables.load("t1")
+    assert first is not None
+    assert first.version == 4
+    assert first.options == {"x": 1}
+    tables.truncate("t1", 2, 5, options={"x": 2})  # an undo
+    undone = tables.load("t1")
+    assert undone is not None
+    assert undone.version == 5
+    assert undone.options == {"x": 2}
+    assert texts(tables, "t1") == ["a1", "a2"]
+    assert tables.append_many([]) == set()
+
+
+def test_a_duplicate_action_number_is_refused_and_nothing_of_it_stored(
+    tables: TableStore,
+) -> None:
+    create(tables, "t1")
+    create(tables, "t2")
+    tables.append("t1", 1, 0, "a1", 1, None)
+    with pytest.raises(REFUSED):
+        tables.append("t1", 1, 1, "other", 7, {"returns": [1.0, -1.0]})
+    kept = tables.load("t1")
+    assert kept is not None
+    assert kept.version == 1
+    assert kept.outcome is None
+    assert texts(tables, "t1") == ["a1"]
+
+    # In a group commit the table is refused (another process stored its action first),
+    # none of its rows is stored, and the other tables are stored as usual.
+    for rows in ([row("t1", 1, text="x"), row("t2", 1)], [row("t1", 2), row("t1", 1)]):
+        refused = tables.append_many(rows)
+        assert refused == {"t1"}
+        assert texts(tables, "t1") == ["a1"]
+        again = tables.load("t1")
+        assert again is not None
+        assert again.version == 1
+    assert texts(tables, "t2") == ["a1"]
+
+
+# ---------------------------------------------------------- the end of a game
+
+
+def test_the_end_of_a_game_and_its_ratings_are_stored_together_or_not_at_all(
+    tables: TableStore,
+) -> None:
+    outcome: JSON = {"returns": [1.0, -1.0], "termination": "resigned"}
+    for name in ("t1", "t2", "t3"):
+        create(tables, name)
+        tables.append(name, 1, 0, "a1", 1, None)
+
+    with pytest.raises(BoomError):  # a ruling (resign, a clock run out)
+        tables.rule("t1", 2, outcome, {"ruling": 1}, on_end=boom)
+    with pytest.raises(BoomError):  # the last action, in a group commit with another table's
+        tables.append_many([row("t2", 2, outcome=outcome, on_end=boom), row("t3", 2)])
+    with pytest.raises(BoomError):  # a person leaving, rated as they leave
+        tables.set_player("t3", 0, "random", {"left": 1}, let_go=True, also=boom)
+    for name in ("t1", "t2", "t3"):
+        kept = tables.load(name)
+        assert kept is not None
+        assert (kept.version, kept.outcome, kept.options) == (1, None, {"variant": "geometric"})
+        assert [seat.player for seat in kept.seats] == ["human", "random"]
+        assert kept.seats[0].token_hash == token_hash("secret")
+        assert texts(tables, name) == ["a1"]
+
+    written: list[Transaction] = []
+    tables.rule("t1", 2, outcome, {"ruling": 1}, on_end=written.append)
+    assert tables.append_many([row("t2", 2, outcome=outcome, on_end=written.append)]) == set()
+    assert len(written) == 2
+    for name in ("t1", "t2"):
+        ended = tables.load(name)
+        assert ended is not None
+        assert ended.version == 2
+        assert ended.outcome == outcome
+    with pytest.raises(FanfoldError, match="changed elsewhere"):  # not at version 1 any more
+        tables.rule("t1", 2, outcome, {}, on_end=written.append)
+    assert len(written) == 2
+
+
+# ------------------------------------------------------------------ expiry
+
+
+def test_old_unfinished_tables_expire_and_the_others_stay(tables: TableStore) -> None:
+    told: list[int] = []
+    tables.lobby_listeners.append(lambda: told.append(1))
+    create(tables, "old")
+    create(tables, "kept")
+    create(tables, "over", outcome={"returns": [1.0, -1.0]})
+    create(tables, "rated", options={"rated": True})
+    tables.append("rated", 1, 0, "a1", 1, None)
+    create(tables, "rated-unplayed", options={"rated": True})
+    time.sleep(0.01)
+    now = time.time()
+    create(tables, "new")
+    assert tables.expire(now - 3600) == []
+    gone = tables.expire(now, keep=["kept"])
+    assert sorted(gone) == ["old", "rated-unplayed"]
+    assert sorted(tables.load_many(["old", "kept", "over", "rated", "rated-unplayed", "new"])) == [
+        "kept",
+        "new",
+        "over",
+        "rated",
+    ]
+    assert tables.unfinished().count("old") == 0
+    if not isinstance(tables, Store) or not tables.postgresql:
+        assert told  # one process: the store tells its own lobby (PostgreSQL notifies)
+
+
+# ------------------------------------------------------------------ listing
+
+
+def test_the_lists_of_tables(tables: TableStore) -> None:
+    create(tables, "first")
+    create(tables, "hidden", listed=False)
+    create(tables, "full", token_hashes=[token_hash("a"), None])
+    tables.invite("full", 0, "i" * 64)  # a friend's seat: not open to anyone
+    create(tables, "open", players=["human", "human"], token_hashes=[token_hash("b"), None])
+    tables.append("open", 1, 0, "a1", 1, None)
+    tables.set_options("open", {RESUME: True})
+    create(tables, "rated", game="morris.v1", options={"rated": True}, listed=False)
+
+    lines = tables.open_tables()
+    assert [(line[0], line[3], line[4]) for line in lines] == [("open", 2, 1)]
+    assert tables.take_open("open", 1, token_hash("c"))
+    assert not tables.take_open("open", 1, token_hash("d"))  # taken already
+    assert tables.open_tables() == []
+
+    recent = tables.recent()
+    assert next(summary.id for summary in recent) == "open"  # changed last
+    assert {summary.id for summary in recent} == {"first", "full", "open"}
+    opened = next(summary for summary in recent if summary.id == "open")
+    assert (opened.players, opened.moves, opened.over) == (("human", "human"), 1, False)
+
+    assert sorted(tables.unfinished()) == ["first", "full", "hidden", "open", "rated"]
+    resume = dict(tables.to_resume())
+    assert resume["open"] is True
+    assert resume["first"] is None
+    assert [table.id for table in tables.running_rated("morris.v1")] == ["rated"]
+    assert tables.claim("full", 0, "i" * 64, token_hash("e"))
+    assert not tables.claim("full", 0, "i" * 64, token_hash("f"))  # spent
+
+
+# ------------------------------------------------------------ the hub in memory
+
+
+def test_a_hub_plays_on_the_in_memory_store() -> None:
+    async def play() -> None:
+        hub = Hub(MemoryTables(), bot_seconds=None)
+        created = await hub.create(MORRIS, MORRIS.default_config(), ["you", "random"], seed=3)
+        for _ in range(4):
+            await hub.idle(created.id)
+            live = await hub.get(created.id)
+            if live.table.is_over:
+                break
+            if live.table.decider == 0:
+                text = live.table.legal_texts()[0]
+                await hub.act(created.id, created.token, live.table.version, text, None)
+        await hub.idle(created.id)
+        version = hub.live[created.id].table.version
+        hub.live.clear()  # out of memory: rebuilt from the store
+        again = await hub.get(created.id)
+        assert again.table.version == version >= 2
+        stored = hub.store.load(created.id)
+        assert stored is not None
+        assert len(stored.actions) == version
+        hub.executor.shutdown()
+
+    asyncio.run(play())
