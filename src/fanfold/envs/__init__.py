@@ -16,8 +16,10 @@ Entry points:
 * :func:`gym_env`: a Gymnasium environment for one seat, bots in the others;
 * :func:`gym_vector_env`: many such tables stepped as one batch (a Gymnasium vector env);
 * :func:`register_openspiel`: registers ``python_fanfold_<game>`` with OpenSpiel;
-* Gymnasium ids ``fanfold/<game>-v0`` and ``fanfold/<game>-<preset>-v0`` for
-  :func:`gymnasium.make`, registered when this package is imported with Gymnasium installed
+* Gymnasium ids ``fanfold/<game>-v1`` and ``fanfold/<game>-<preset>-v1`` for
+  :func:`gymnasium.make` (the version, :data:`fanfold.envs.registration.VERSIONS`, moves on
+  when a game's rules or encoding change; the ``-v0`` ids still make the same environments),
+  registered when this package is imported with Gymnasium installed
   (:mod:`fanfold.envs.registration`).
 
 See ``docs/envs.md`` for the action and observation encodings and their sizes.
@@ -84,7 +86,7 @@ def register_openspiel() -> list[str]:
 
 
 def register_gymnasium() -> list[str]:
-    """Register every game and preset with Gymnasium (``fanfold/<game>-<preset>-v0``; done on
+    """Register every game and preset with Gymnasium (``fanfold/<game>-<preset>-v1``; done on
     import when Gymnasium is installed); returns the ids. Safe to call more than once."""
     from fanfold.envs.registration import register_gymnasium as register
 

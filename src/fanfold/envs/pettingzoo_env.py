@@ -28,6 +28,7 @@ from pettingzoo import AECEnv
 
 from fanfold.envs.encodings import encoding_for, resolve
 from fanfold.envs.episode import Episode, default_max_steps, draw_seed
+from fanfold.envs.registration import VERSIONS
 from fanfold.play.table import HUMAN
 
 UNSET: Any = object()
@@ -52,7 +53,7 @@ class FanfoldAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012  # PettingZoo reads it from the class
-        "name": "fanfold_v0",
+        "name": "fanfold_v1",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
@@ -75,7 +76,10 @@ class FanfoldAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         self.encoding = encoding_for(found, config)
         self.render_mode = render_mode
         self.max_steps = default_max_steps(found) if max_steps is UNSET else max_steps
-        self.metadata = {**self.metadata, "name": f"fanfold_{found.name}_v0"}
+        self.metadata = {
+            **self.metadata,
+            "name": f"fanfold_{found.name}_v{VERSIONS.get(found.name, 1)}",
+        }
         players = self.encoding.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
