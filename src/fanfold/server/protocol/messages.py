@@ -55,7 +55,8 @@ class LogEntry(Out):
 class Outcome(Out):
     """How the game ended (``Outcome.to_json()``): a sentence, each seat's return, the
     winners; ``by_limit`` when a length limit stopped it, ``termination`` a machine-readable
-    reason where the game gives one."""
+    reason where the game gives one. A socket sends the keys in the game record's order
+    (:data:`SOCKET_OUTCOME_ORDER`, :func:`as_json`), an HTTP answer in this model's."""
 
     reason: str
     returns: list[int | float]
@@ -111,7 +112,7 @@ class ClaimCountdown(Out):
 
 
 class State(Out):
-    """What one watcher is told about a table (:func:`message_for`), on every change."""
+    """What one watcher is told about a table (:func:`~.views.state_for`), on every change."""
 
     protocol: int
 
@@ -137,7 +138,7 @@ class State(Out):
     log: list[LogEntry]
     outcome: Outcome | None
     can_undo: bool
-    #: The table-level endings open to the watcher's seats now (:func:`endings_open`).
+    #: The table-level endings open to the watcher's seats now (:func:`~.views.endings_open`).
     endings: list[Ending]
     #: Seconds until the win may be claimed because the other side left (0: now), while none
     #: of its people is connected; ``None`` otherwise.
@@ -152,7 +153,7 @@ class State(Out):
 
 
 class Replay(Out):
-    """A finished game after ``step`` actions (:func:`replay_frame`)."""
+    """A finished game after ``step`` actions (:func:`~.views.replay_frame`), over HTTP."""
 
     protocol: int
 
