@@ -361,20 +361,62 @@ def _show_progress() -> None:
     progress.propagate = False
 
 
+#: ``fanfold serve``'s exit status when the store's schema is a newer release's that this
+#: fanfold does not serve (sysexits' EX_CONFIG): a restart does not help, an upgrade does
+#: (docs/upgrade.md). Any other store that cannot be opened exits with 1.
+SCHEMA_TOO_NEW_STATUS = 78
+
+
 def _check_store(url: str) -> None:
     """Open the store once before serving (creating a SQLite file's folder, bringing the
     schema up to date), so that one that cannot be opened stops ``fanfold serve`` with a
-    sentence and exit status 1 instead of a traceback."""
+    sentence (a JSON line when the log is JSON) and exit status 1, or
+    :data:`SCHEMA_TOO_NEW_STATUS` for a newer release's schema, instead of a traceback."""
+    import logging
+    import os
+
+    from fanfold.server.logs import ENVIRONMENT
     from fanfold.server.store import Store, StoreOpenError
+    from fanfold.server.store.engine import SchemaTooNewError
 
     try:
         Store(url).close()
     except StoreOpenError as error:
-        fail(str(error), code=1)
+        code = SCHEMA_TOO_NEW_STATUS if isinstance(error, SchemaTooNewError) else 1
+        if os.environ.get(ENVIRONMENT) == "json":
+            logging.getLogger("fanfold.server.store").error(
+                "error: %s", error, extra={"exit_status": code}
+            )
+            raise typer.Exit(code) from None
+        fail(str(error), code=code)
 
 
-#: Seconds before a server process that stopped is started again (``--processes``).
+#: The first pause before a server process that stopped is started again (``--processes``),
+#: doubled for each stop in a row up to :data:`RESTART_MAX_SECONDS`.
 RESTART_SECONDS = 1.0
+#: The longest pause before a restart.
+RESTART_MAX_SECONDS = 60.0
+#: A process that ran this long before it stopped is started again after the first pause.
+RESTART_STABLE_SECONDS = 60.0
+
+
+def restart_delay(stops: int) -> float:
+    """Seconds to wait before starting again a process that stopped ``stops`` times in a row
+    (each after less than :data:`RESTART_STABLE_SECONDS`): 1, 2, 4, ... up to 60."""
+    if stops < 1:
+        return 0.0
+    return min(RESTART_MAX_SECONDS, RESTART_SECONDS * 2.0 ** min(stops - 1, 30))
+
+
+def _child_command(port: int, arguments: list[str], name: str, health: int | None) -> list[str]:
+    """The command line of the server process on ``port`` (never the database's URL)."""
+    import sys
+
+    command = [sys.executable, "-m", "fanfold", "serve", "--port", str(port), *arguments]
+    command += ["--server-name", name]
+    if health is not None:
+        command += ["--health-port", str(health)]
+    return command
 
 
 def _supervise(
@@ -383,13 +425,15 @@ def _supervise(
     """Run one ``fanfold serve`` process per port (each with its health port, if any, and
     its server name) until Ctrl-C or SIGTERM, starting again any that stops, under the same
     name (its tables are played meanwhile by the others, through the router, and come back
-    to it once the router sees it up). Each gets the database ``url`` in its environment
-    (:data:`DB_URL_VARIABLE`), never on its command line, which every user can read."""
+    to it once the router sees it up), after a pause that doubles with each stop in a row
+    (:func:`restart_delay`), so that one that cannot start (a newer schema: exit status
+    :data:`SCHEMA_TOO_NEW_STATUS`) does not spin. Each gets the database ``url`` in its
+    environment (:data:`DB_URL_VARIABLE`), never on its command line, which every user can
+    read. Its lines are JSON when the log is (:func:`fanfold.server.logs.say`)."""
     import logging
     import os
     import signal
     import subprocess
-    import sys
     import time
 
     from fanfold.server.logs import say
@@ -398,13 +442,14 @@ def _supervise(
     environment = {**os.environ, DB_URL_VARIABLE: url}
     health_of = dict(zip(ports, health or [], strict=False))
     name_of = dict(zip(ports, names, strict=True))
+    started: dict[int, float] = {}
+    stops = dict.fromkeys(ports, 0)
+    due: dict[int, float] = {}  # port -> when its process starts again
 
     def start(port: int) -> subprocess.Popen[bytes]:
-        command = [sys.executable, "-m", "fanfold", "serve", "--port", str(port), *arguments]
-        command += ["--server-name", name_of[port]]
-        if port in health_of:
-            command += ["--health-port", str(health_of[port])]
+        command = _child_command(port, arguments, name_of[port], health_of.get(port))
         process = subprocess.Popen(command, env=environment)
+        started[port] = time.monotonic()
         say(log, logging.INFO, f"{name_of[port]} started on port {port} (pid {process.pid})")
         return process
 
@@ -420,16 +465,31 @@ def _supervise(
     try:
         while not stopping:
             time.sleep(0.2)
+            now = time.monotonic()
             for port, process in list(running.items()):
                 code = process.poll()
-                if code is not None and not stopping:
-                    say(
-                        log,
-                        logging.WARNING,
-                        f"{name_of[port]}, the process on port {port}, stopped (status {code}); "
-                        "starting it again",
-                    )
-                    time.sleep(RESTART_SECONDS)
+                if code is None or stopping:
+                    continue
+                del running[port]
+                if now - started[port] >= RESTART_STABLE_SECONDS:
+                    stops[port] = 0
+                stops[port] += 1
+                pause = restart_delay(stops[port])
+                due[port] = now + pause
+                why = (
+                    ": the store's schema is a newer release's (docs/upgrade.md)"
+                    if code == SCHEMA_TOO_NEW_STATUS
+                    else ""
+                )
+                say(
+                    log,
+                    logging.WARNING,
+                    f"{name_of[port]}, the process on port {port}, stopped (status {code}){why}; "
+                    f"starting it again in {pause:g} s (stop {stops[port]} in a row)",
+                )
+            for port, when in list(due.items()):
+                if now >= when and not stopping:
+                    del due[port]
                     running[port] = start(port)
     except KeyboardInterrupt:
         pass

@@ -11,6 +11,9 @@ from alembic import op
 
 revision = ${repr(up_revision)}
 down_revision = ${repr(down_revision)}
+#: "expand" when it only adds tables, indexes, and columns nullable or with a server default
+#: (an older release still serves the schema); else "contract" (docs/upgrade.md).
+KIND = "contract"
 
 
 def upgrade() -> None:

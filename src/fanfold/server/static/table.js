@@ -1,6 +1,7 @@
 // A table page: one WebSocket to the server, the board drawn by the game's own module, the
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
 import { api, botName, remember, tokenFor, el, variantWords } from "./common.js";
+import { setUpAlerts, turnAlerts } from "./alerts.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const params = new URLSearchParams(location.search);
@@ -83,6 +84,7 @@ function onState(data) {
   message = data;
   shownSeat = data.seat;
   if (first) setUpPage();
+  turnAlerts(data, `${data.game.title}: fanfold`, tableId); // issue 47: the title, a sound, a notification
   // Hot-seat: the decider is another of this screen's seats.
   const decider = data.decider;
   if (decider !== null && data.yours.includes(decider) && decider !== data.seat) {
@@ -120,6 +122,7 @@ function setUpPage() {
   document.title = `${message.game.title}: fanfold`;
   $("title").textContent = `${message.game.title} · ${variantWords(message.options.variant)}`;
   $("rules").href = `/rules/${message.game.name}`;
+  setUpAlerts(message.yours.length > 0);
   drawNotes();
 }
 

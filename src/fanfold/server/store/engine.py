@@ -16,9 +16,14 @@ from sqlalchemy.engine import Connection, Engine
 from fanfold.core.errors import FanfoldError
 
 __all__ = [
+    "CONTRACT",
+    "EXPAND",
     "MIGRATION_LOCK",
+    "RELEASE_HEADS",
+    "SCHEMA_INFO",
     "Connection",
     "Engine",
+    "SchemaTooNewError",
     "StoreOpenError",
     "default_url",
     "has_password",
@@ -27,6 +32,7 @@ __all__ = [
     "make_engine",
     "make_folder",
     "open_error",
+    "serves_from",
     "shown_url",
     "upgrade",
 ]
@@ -35,6 +41,31 @@ __all__ = [
 class StoreOpenError(FanfoldError, RuntimeError):
     """The store cannot be opened (a damaged file, a database that cannot be reached, a
     schema this version does not know): the sentence says which store and why."""
+
+
+class SchemaTooNewError(StoreOpenError):
+    """The store's schema is a newer release's, and that release's migrations since this
+    fanfold's newest one are not all ``expand``: this fanfold cannot serve it (``fanfold
+    serve`` exits with :data:`fanfold.cli.serve.SCHEMA_TOO_NEW_STATUS`).
+
+    Attributes:
+        found: the revision the store is at.
+        known: this fanfold's newest revision.
+        oldest: the oldest revision the schema still serves (``None``: not recorded).
+    """
+
+    def __init__(self, found: str, known: str, oldest: str | None) -> None:
+        self.found, self.known, self.oldest = found, known, oldest
+        serves = (
+            f"it serves fanfold releases from revision {oldest} on"
+            if oldest is not None
+            else "it does not say which older releases it serves"
+        )
+        super().__init__(
+            f"the store's schema is at revision {found}, newer than this fanfold knows "
+            f"(its newest is {known}), and {serves}: run the newer fanfold that migrated it, "
+            "or restore the backup taken before the upgrade (docs/upgrade.md)"
+        )
 
 
 def shown_url(url: str) -> str:
@@ -83,7 +114,12 @@ def make_folder(url: str) -> None:
 
 def open_error(url: str, error: BaseException) -> StoreOpenError:
     """The error for a store that cannot be opened: ``the store at URL cannot be opened:
-    REASON``, the reason the database's own first line (``file is not a database``)."""
+    REASON``, the reason the database's own first line (``file is not a database``); a
+    :class:`SchemaTooNewError` keeps its kind."""
+    if isinstance(error, SchemaTooNewError):
+        found = SchemaTooNewError(error.found, error.known, error.oldest)
+        found.args = (f"the store at {shown_url(url)} cannot be served: {error}",)
+        return found
     cause = getattr(error, "orig", None) or error
     lines = str(cause).strip().splitlines()
     reason = lines[0] if lines else type(cause).__name__
@@ -125,13 +161,122 @@ MIGRATION_LOCK = int.from_bytes(b"fanfold", "big")
 MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
 
 
-def upgrade(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest migration."""
-    from alembic import command
+#: What a migration declares itself (its module's ``KIND``): ``expand`` only adds (tables,
+#: nullable columns or columns with a server default, indexes), so a process of the release
+#: before still serves the schema after it; ``contract`` changes or drops what an older
+#: release reads, and older releases stop at it (``tests/server/test_upgrades.py`` checks).
+EXPAND = "expand"
+CONTRACT = "contract"
+
+#: Each release's newest schema revision (the first release that migrates to it), newest
+#: last: the releases a schema serves are named by it (:data:`SCHEMA_INFO`).
+RELEASE_HEADS: dict[str, str] = {"0.1.0": "0006"}
+
+#: The table (outside Alembic's revisions, beside ``alembic_version``) where the schema
+#: records the oldest revision, and release, whose processes it still serves: every
+#: migration after that revision is ``expand``. Written by :func:`upgrade` when it migrates.
+SCHEMA_INFO = "fanfold_schema"
+
+_schema_info = sa.Table(
+    SCHEMA_INFO,
+    sa.MetaData(),
+    sa.Column("name", sa.String(40), primary_key=True),
+    sa.Column("value", sa.String(200), nullable=False),
+)
+
+
+def _scripts(migrations: Path) -> Any:
     from alembic.config import Config
+    from alembic.script import ScriptDirectory
 
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("script_location", str(migrations))
+    return config, ScriptDirectory.from_config(config)
+
+
+def serves_from(migrations: Path = MIGRATIONS) -> tuple[str, str | None]:
+    """The oldest revision whose processes serve the newest schema of ``migrations`` (the
+    newest ``contract`` migration, or the first one), and the first release whose newest
+    revision it is or follows (``None``: none of :data:`RELEASE_HEADS`).
+
+    Raises:
+        ValueError: a migration declares no ``KIND`` of :data:`EXPAND` or :data:`CONTRACT`.
+    """
+    _, script = _scripts(migrations)
+    chain = list(reversed(list(script.walk_revisions())))  # oldest first
+    oldest = chain[0].revision
+    for revision in chain:
+        kind = getattr(revision.module, "KIND", None)
+        if kind not in (EXPAND, CONTRACT):
+            raise ValueError(f"migration {revision.revision} declares no KIND (expand or contract)")
+        if kind == CONTRACT:
+            oldest = revision.revision
+    order = [revision.revision for revision in chain]
+    release = next(
+        (
+            name
+            for name, head in RELEASE_HEADS.items()
+            if head in order and order.index(head) >= order.index(oldest)
+        ),
+        None,
+    )
+    return oldest, release
+
+
+def _served(connection: Connection, script: Any, log_name: str) -> bool:
+    """Whether the store's schema is newer than ``script`` knows but still served by it (its
+    recorded oldest revision is one ``script`` knows); ``False`` for a schema it knows.
+
+    Raises:
+        SchemaTooNewError: newer, and not served by this fanfold.
+    """
+    from alembic.runtime.migration import MigrationContext
+
+    current = MigrationContext.configure(connection).get_current_heads()
+    known = {revision.revision for revision in script.walk_revisions()}
+    unknown = [revision for revision in current if revision not in known]
+    if not unknown:
+        return False
+    oldest: str | None = None
+    if sa.inspect(connection).has_table(SCHEMA_INFO):
+        oldest = connection.execute(
+            sa.select(_schema_info.c.value).where(_schema_info.c.name == "oldest_revision")
+        ).scalar()
+    if oldest is None or oldest not in known:
+        raise SchemaTooNewError(", ".join(unknown), script.get_current_head(), oldest)
+    import logging
+
+    logging.getLogger(log_name).warning(
+        "the store's schema is at revision %s, newer than this fanfold's %s; every migration "
+        "since is expand-only, so this fanfold serves it (docs/upgrade.md)",
+        ", ".join(unknown),
+        script.get_current_head(),
+    )
+    return True
+
+
+def _record(connection: Connection, migrations: Path) -> None:
+    """Record in :data:`SCHEMA_INFO` the oldest revision and release the schema serves."""
+    oldest, release = serves_from(migrations)
+    _schema_info.create(connection, checkfirst=True)
+    connection.execute(sa.delete(_schema_info))
+    rows = [{"name": "oldest_revision", "value": oldest}]
+    if release is not None:
+        rows.append({"name": "oldest_release", "value": release})
+    connection.execute(sa.insert(_schema_info), rows)
+
+
+def upgrade(engine: Engine, migrations: Path = MIGRATIONS) -> None:
+    """Create or upgrade the schema to the newest migration, and record the oldest release
+    it serves (:data:`SCHEMA_INFO`). A schema newer than this fanfold's is left as it is and
+    served when every migration since this fanfold's newest is ``expand``.
+
+    Raises:
+        SchemaTooNewError: a newer schema this fanfold does not serve.
+    """
+    from alembic import command
+
+    config, script = _scripts(migrations)
     sqlite = engine.dialect.name == "sqlite"
     with engine.connect() as connection:
         if sqlite:
@@ -145,8 +290,10 @@ def upgrade(engine: Engine) -> None:
                 # the lock is held until this transaction ends, and the next finds the schema
                 # up to date.
                 connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            if not _served(connection, script, "fanfold.server.store"):
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                _record(connection, migrations)
             if sqlite:
                 broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
                 if broken is not None:

@@ -11,6 +11,8 @@ from alembic import op
 
 revision = "0001"
 down_revision = None
+#: docs/upgrade.md, "Expand and contract": the first tables.
+KIND = "expand"
 
 
 def upgrade() -> None:

@@ -11,6 +11,8 @@ from alembic import op
 
 revision = "0002"
 down_revision = "0001"
+#: docs/upgrade.md, "Expand and contract": seeds change type, which no older release reads.
+KIND = "contract"
 
 
 def upgrade() -> None:

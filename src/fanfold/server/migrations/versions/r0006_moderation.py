@@ -12,6 +12,8 @@ from alembic import op
 
 revision = "0006"
 down_revision = "0005"
+#: docs/upgrade.md, "Expand and contract": only new tables, indexes and columns.
+KIND = "expand"
 
 
 def upgrade() -> None:
