@@ -18,6 +18,7 @@ from fanfold.agents.base import (
 from fanfold.agents.fan_solver import FanSolverAgent, SolverConfig, plays_fan
 from fanfold.agents.fano_greedy import GreedyConfig, make_greedy
 from fanfold.agents.heuristic import HeuristicAgent, HeuristicConfig
+from fanfold.agents.ladder.agent import LadderConfig, make_ladder
 from fanfold.agents.levels import LEVELS, has_levels, level_agent
 from fanfold.agents.mcts import MCTSAgent, MCTSConfig
 from fanfold.agents.perfect import PerfectAgent, PerfectConfig, plays_morris
@@ -181,6 +182,15 @@ BUILTIN_AGENTS: tuple[RegisteredAgent, ...] = (
         "deals of its view, judged by what the opponents can do next",
         plays_fano,
         15,
+    ),
+    RegisteredAgent(
+        "ladder",
+        LadderConfig(),
+        make_ladder,
+        "Fano's yardstick ladder (style=balanced, rush, defend, attack, bluff, honest, call, "
+        "counter, hoard): the whole own turn searched, judged by a learned evaluation, compiled",
+        plays_fano,
+        16,
     ),
     *(
         RegisteredAgent(

@@ -1,0 +1,84 @@
+"""The Python face of the ladder's compiled decision (:mod:`fanfold.agents.ladder.kernels`).
+
+Importing this module imports Numba and loads (or compiles) the kernels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from fanfold.agents.ladder import kernels
+from fanfold.agents.ladder.search import Params
+from fanfold.games.fano.actions import FanoAction
+from fanfold.games.fano.config import FanoConfig
+from fanfold.games.fano.fast import codec, engine
+from fanfold.games.fano.fast.layout import MAX_SEATS
+from fanfold.games.fano.state import FanoState
+
+
+@lru_cache(maxsize=64)
+def _suits(config: FanoConfig) -> npt.NDArray[np.int64]:
+    suits = np.zeros(MAX_SEATS, np.int64)
+    for seat in range(config.players):
+        suits[seat] = len(config.suits_of(seat))
+    return suits
+
+
+@lru_cache(maxsize=256)
+def _arrays(
+    params: Params,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    weights = np.array(params.weights, np.float64)
+    fparams = np.zeros(kernels.F_SIZE, np.float64)
+    fparams[kernels.F_FRESH] = params.fresh
+    fparams[kernels.F_BELIEF] = params.counter_belief
+    fparams[kernels.F_BLUFF_GAIN] = params.bluff_gain
+    fparams[kernels.F_BLUFF_BONUS] = params.bluff_bonus
+    fparams[kernels.F_WEAKEST] = params.weakest
+    iparams = np.zeros(kernels.I_SIZE, np.int64)
+    iparams[kernels.I_BLUFF] = params.bluff
+    iparams[kernels.I_REACT] = params.react
+    iparams[kernels.I_HOARD] = int(params.hoard)
+    iparams[kernels.I_NODES] = params.nodes
+    return weights, fparams, iparams
+
+
+def decide_array(
+    state: engine.FastState, seat: int, legal: npt.NDArray[np.int64], params: Params
+) -> int:
+    """The index in ``legal`` (packed action ids) of the seat's choice in ``state``."""
+    weights, fparams, iparams = _arrays(params)
+    return int(
+        kernels.decide(
+            state.array,
+            state.options,
+            seat,
+            legal,
+            len(legal),
+            _suits(state.config),
+            weights,
+            fparams,
+            iparams,
+        )
+    )
+
+
+def decide(state: FanoState, seat: int, legal: Sequence[FanoAction], params: Params) -> int:
+    """:func:`fanfold.agents.ladder.search.decide` in compiled code."""
+    ids = np.array([codec.action_id(action) for action in legal], np.int64)
+    return decide_array(engine.encode(state), seat, ids, params)
+
+
+def warm_up() -> None:
+    """Compile (or load from Numba's cache) the kernels on a small game."""
+    from fanfold.agents.ladder.styles import Style, params
+    from fanfold.games.fano.rules import legal_actions, new_state
+
+    config = FanoConfig(turns_per_player=2)
+    state = new_state(config, 1)
+    legal = legal_actions(state)
+    decide(state, state.turn_player, legal, params(Style.BALANCED, config))

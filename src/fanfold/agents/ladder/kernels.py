@@ -1,0 +1,1099 @@
+"""The ladder's decision compiled (Numba), on the fast path's array state.
+
+The compiled twin of :mod:`fanfold.agents.ladder.search` and
+:mod:`fanfold.agents.ladder.features`: the same steps in the same order, each floating-point
+sum and product taken in the same order, so that both choose the same action (the tests
+compare them decision by decision). It reads the array as the Python twin reads the state:
+the deciding seat's own cards (hand, field, the values in its draw pile, never their order)
+and of the others only what everyone sees, so that a deal of the hidden cards consistent with
+the seat's view decides the same (tested). The rules are the fast path's kernels
+(:mod:`fanfold.games.fano.fast.kernels`, tested equal to the reference action by action).
+
+Importing this module imports Numba; :mod:`fanfold.agents.ladder.compiled` is its Python
+face. Positions met again in a turn are looked up by a 64-bit hash of their array
+(:func:`state_hash`), where the Python twin compares whole states.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from fanfold.agents.ladder import features as fx
+from fanfold.core import numba_cache
+from fanfold.games.fano.fast.kernels import apply, legal_actions, winner
+from fanfold.games.fano.fast.kernels.attacks import _fail_attack, _support_value, _window_opens
+from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT, LINE_THIRD, _insert, _remove
+from fanfold.games.fano.fast.kernels.specials import _can_use, _earn, _spend
+from fanfold.games.fano.fast.kernels.zones import (
+    _enter_play,
+    _leave_field,
+    _return_to_hand,
+    _seat,
+)
+from fanfold.games.fano.fast.layout import (
+    C_PLAYERS,
+    C_PROMOTIONS_TO_WIN,
+    C_TEAMS,
+    C_TRIBUTE,
+    C_TRIONFEY,
+    DOWN,
+    DRAW,
+    FIELD,
+    HAND,
+    HIDDEN,
+    K_ALLOW,
+    K_ATTACK,
+    K_COMBINE,
+    K_COUNTER,
+    K_DECLARE,
+    K_DISCARD,
+    K_MULLIGAN,
+    K_PASS,
+    K_PLACE_JOKER,
+    K_PLAY,
+    K_PROMOTE,
+    K_SACRIFICE,
+    K_SHUFFLE,
+    K_SUBSTITUTE,
+    KNOWN,
+    LEVEL,
+    MAX_ACTIONS,
+    P_DRAW_SHUFFLE,
+    P_END,
+    P_MAIN,
+    P_MULLIGAN,
+    P_REACT,
+    P_SHUFFLE,
+    PENDING_ATTACKER,
+    PENDING_REVERSE,
+    PENDING_SUPPORT,
+    PENDING_TARGET,
+    PHASE,
+    PROTECTED,
+    S_DEFENSE,
+    S_REVERSE,
+    SHIFT_A,
+    SHIFT_B,
+    SHIFT_C,
+    SHIFT_D,
+    SHIFT_E,
+    SHIFT_FLAGS,
+    SHUFFLE_SIZE,
+    SHUFFLES,
+    TRIBUTE,
+    TURN_PLAYER,
+    UP,
+)
+from fanfold.games.fano.rules.specials import TRIBUTE_CAP
+
+numba_cache.install()
+
+MAX_COMBAT = 7
+SLOTS = fx.SLOTS
+HAND_SIZE = fx.HAND
+SIZE = fx.SIZE
+WIN = 100.0
+DEPTH = 12
+NEVER = -np.inf
+BLUFF_NEVER = 1
+BLUFF_ALWAYS = 2
+REACT_ALLOW = 1
+REACT_COUNTER = 2
+
+# feature indices
+M_LT1 = fx.M_LT1
+M_LT2 = fx.M_LT2
+M_PR1 = fx.M_PR1
+M_PR2 = fx.M_PR2
+M_READY = fx.M_READY
+M_READY_SAFE = fx.M_READY_SAFE
+M_READY_P2 = fx.M_READY_P2
+M_PAIR = fx.M_PAIR
+M_PIN = fx.M_PIN
+M_HALF = fx.M_HALF
+M_COMBAT = fx.M_COMBAT
+M_USEFUL = fx.M_USEFUL
+M_HAND = fx.M_HAND
+M_EXP = fx.M_EXP
+M_EXP_PAIR = fx.M_EXP_PAIR
+M_THREAT = fx.M_THREAT
+M_THREAT_PAIR = fx.M_THREAT_PAIR
+M_DRAW_PREST = fx.M_DRAW_PREST
+M_FREE = fx.M_FREE
+M_TRIBUTE = fx.M_TRIBUTE
+M_JOKER = fx.M_JOKER
+O_LT1 = fx.O_LT1
+O_LT2 = fx.O_LT2
+O_PR1 = fx.O_PR1
+O_PR2 = fx.O_PR2
+O_READY = fx.O_READY
+O_READY_P2 = fx.O_READY_P2
+O_COMBAT = fx.O_COMBAT
+O_USEFUL = fx.O_USEFUL
+O_PIN = fx.O_PIN
+O_TRIBUTE = fx.O_TRIBUTE
+
+# ``fparams`` entries
+F_FRESH = 0
+F_BELIEF = 1
+F_BLUFF_GAIN = 2
+F_BLUFF_BONUS = 3
+F_WEAKEST = 4
+F_SIZE = 5
+# ``iparams`` entries
+I_BLUFF = 0
+I_REACT = 1
+I_HOARD = 2
+I_NODES = 3
+I_SIZE = 4
+# ``ctx`` (per-decision integers) entries
+X_SEAT = 0
+X_COUNT = 1
+X_WEAKEST = 2
+X_PARTNER = 3  # 8 seats
+X_ATTACKS_ME = 11  # 8 seats
+X_ATTACKED = 19  # 8 seats
+X_REVERSE = 27  # 8 seats
+X_SIZE = 35
+
+
+@njit(cache=True)
+def state_hash(s):  # type: ignore[no-untyped-def]
+    """A 64-bit FNV-1a hash of the state array (the memo's key)."""
+    h = np.uint64(14695981039346656037)
+    prime = np.uint64(1099511628211)
+    for i in range(s.shape[0]):
+        h = (h ^ np.uint64(s[i] & 0xFFFFFFFF)) * prime
+    return np.int64(h)
+
+
+@njit(cache=True)
+def comb(n, k):  # type: ignore[no-untyped-def]
+    if k < 0 or k > n:
+        return 0
+    result = 1
+    for i in range(k):
+        result = result * (n - i) // (i + 1)
+    return result
+
+
+@njit(cache=True)
+def hyper(pool, copies, draws):  # type: ignore[no-untyped-def]
+    if copies <= 0 or draws <= 0 or pool <= 0:
+        return 0.0
+    if pool - copies < draws:
+        return 1.0
+    return 1.0 - comb(pool - copies, draws) / comb(pool, draws)
+
+
+@njit(cache=True)
+def _is_joker(card):  # type: ignore[no-untyped-def]
+    return (card & 15) >= 4
+
+
+@njit(cache=True)
+def _hidden_in(s, p, card):  # type: ignore[no-untyped-def]
+    for i in range(s[p + HIDDEN]):  # noqa: SIM110 - plain loops compile best in Numba
+        if s[p + HIDDEN + 1 + i] == card:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _in_zone(s, at, card):  # type: ignore[no-untyped-def]
+    for i in range(s[at]):  # noqa: SIM110 - plain loops compile best in Numba
+        if s[at + 1 + i] == card:
+            return True
+    return False
+
+
+@njit(cache=True)
+def holds(s, p, suits, value, later):  # type: ignore[no-untyped-def]
+    """:func:`fanfold.agents.ladder.features.holds` of the player at ``p``."""
+    known = s[p + KNOWN]
+    for i in range(known):
+        card = s[p + KNOWN + 1 + i]
+        if card >> 4 == value or _is_joker(card):
+            return 1.0
+    hand = s[p + HAND]
+    unknown = (HAND_SIZE if later else hand) - known
+    if unknown <= 0:
+        return 0.0
+    copies = suits
+    for i in range(s[p + FIELD]):
+        card = s[p + FIELD + 1 + i]
+        if _hidden_in(s, p, card):
+            continue
+        if card >> 4 == value and not _is_joker(card):
+            copies -= 1
+    for i in range(s[p + UP]):
+        card = s[p + UP + 1 + i]
+        if card >> 4 == value and not _is_joker(card):
+            copies -= 1
+    for i in range(known):
+        card = s[p + KNOWN + 1 + i]
+        if card >> 4 == value and not _is_joker(card):
+            copies -= 1
+    pool = hand - known + s[p + DRAW] + s[p + DOWN] + s[p + HIDDEN]
+    return hyper(pool, copies, unknown)
+
+
+@njit(cache=True)
+def match_pairs(combat, nc, missing, nm, order, out):  # type: ignore[no-untyped-def]
+    """:func:`fanfold.agents.ladder.features.match_pairs`: rows ``(value, a, b)`` into
+    ``out``; returns their number."""
+    rest = np.empty(8, np.int64)
+    nr = nc
+    for i in range(nc):
+        rest[i] = combat[i]
+    values = np.empty(3, np.int64)
+    for i in range(nm):
+        values[i] = missing[i]
+    for i in range(nm):
+        best = i
+        for j in range(i + 1, nm):
+            if order[values[j]] > order[values[best]]:
+                best = j
+        swap = values[i]
+        values[i] = values[best]
+        values[best] = swap
+    found = 0
+    for k in range(nm):
+        m = values[k]
+        hit_i = -1
+        hit_j = -1
+        for i in range(nr):
+            for j in range(i + 1, nr):
+                if rest[i] + rest[j] == m:
+                    hit_i = i
+                    hit_j = j
+                    break
+            if hit_i >= 0:
+                break
+        if hit_i >= 0:
+            out[found, 0] = m
+            out[found, 1] = rest[hit_i]
+            out[found, 2] = rest[hit_j]
+            found += 1
+            for j in range(hit_j, nr - 1):
+                rest[j] = rest[j + 1]
+            nr -= 1
+            for j in range(hit_i, nr - 1):
+                rest[j] = rest[j + 1]
+            nr -= 1
+    return found
+
+
+@njit(cache=True)
+def _own(value, held, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
+    if jokers:
+        return 1.0
+    for i in range(nheld):
+        if held[i] == value:
+            return 1.0
+    if draws <= 0:
+        return 0.0
+    copies = 0
+    for i in range(npool):
+        if pool[i] == value or pool[i] == 0:
+            copies += 1
+    return hyper(npool, copies, draws if draws < npool else npool)
+
+
+@njit(cache=True)
+def _prestige_count(s, q):  # type: ignore[no-untyped-def]
+    """Distinct prestige values among the face-up cards in play of the player at ``q``."""
+    count = 0
+    for m in range(8, 11):
+        for i in range(s[q + FIELD]):
+            card = s[q + FIELD + 1 + i]
+            if card >> 4 == m and not _hidden_in(s, q, card):
+                count += 1
+                break
+    return count
+
+
+@njit(cache=True)
+def _missing(s, q, face_up_only, out):  # type: ignore[no-untyped-def]
+    n = 0
+    for m in range(8, 11):
+        found = False
+        for i in range(s[q + FIELD]):
+            card = s[q + FIELD + 1 + i]
+            if face_up_only and _hidden_in(s, q, card):
+                continue
+            if card >> 4 == m:
+                found = True
+                break
+        if not found:
+            out[n] = m
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _useful(value, missing, nm):  # type: ignore[no-untyped-def]
+    for i in range(nm):
+        partner = missing[i] - value
+        if 1 <= partner <= MAX_COMBAT and partner != value:
+            return True
+    return False
+
+
+@njit(cache=True)
+def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def]
+    """:func:`fanfold.agents.ladder.features.features` of the deciding seat's cards in ``s``
+    against the others' public cards, into ``f``."""
+    seat = ctx[X_SEAT]
+    count = ctx[X_COUNT]
+    p = _seat(seat)
+    goal = cfg[C_PROMOTIONS_TO_WIN]
+    for i in range(SIZE):
+        f[i] = 0.0
+    f[0] = 1.0
+    lt = goal - s[p + LEVEL]
+    if lt == 1:
+        f[M_LT1] = 1.0
+    elif lt == 2:
+        f[M_LT2] = 1.0
+    nh = s[p + HAND]
+    held = np.empty(8, np.int64)
+    nheld = 0
+    jokers = 0
+    for i in range(nh):
+        card = s[p + HAND + 1 + i]
+        if _is_joker(card):
+            jokers += 1
+        else:
+            held[nheld] = card >> 4
+            nheld += 1
+    draws = HAND_SIZE - nh
+    # the seat's own prestige values: its whole field (its face-down cards are combat cards)
+    pr = 0
+    for m in range(8, 11):
+        for i in range(s[p + FIELD]):
+            if s[p + FIELD + 1 + i] >> 4 == m:
+                pr += 1
+                break
+    if pr == 1:
+        f[M_PR1] = 1.0
+    elif pr >= 2:
+        f[M_PR2] = 1.0
+    missing = np.empty(3, np.int64)
+    nm = _missing(s, p, False, missing)
+    nf = s[p + FIELD]
+    combat = np.empty(8, np.int64)
+    nc = 0
+    for i in range(nf):
+        card = s[p + FIELD + 1 + i]
+        v = card >> 4
+        if 1 <= v <= MAX_COMBAT and not _hidden_in(s, p, card):
+            combat[nc] = v
+            nc += 1
+    hit_values = np.empty(8, np.int64)
+    hit_chances = np.empty(8, np.float64)
+    nhit = 0
+    need = np.zeros(MAX_COMBAT + 1, np.bool_)
+    for i in range(nf):
+        card = s[p + FIELD + 1 + i]
+        value = card >> 4
+        if value > MAX_COMBAT or _in_zone(s, p + PROTECTED, card) or _hidden_in(s, p, card):
+            continue
+        safe = 1.0
+        for o in range(count):
+            if ctx[X_PARTNER + o] or not ctx[X_ATTACKS_ME + o]:
+                continue
+            q = _seat(o)
+            for v in range(MAX_COMBAT + 1):
+                need[v] = False
+            for j in range(s[q + FIELD]):
+                attacker = s[q + FIELD + 1 + j]
+                if _hidden_in(s, q, attacker):
+                    continue
+                a = attacker >> 4
+                if a > MAX_COMBAT or a == 0:
+                    continue
+                support = ATTACK_SUPPORT[a, value]
+                if support:
+                    need[support] = True
+                if ctx[X_REVERSE + o] and ATTACK_SUPPORT[value, a]:
+                    need[LINE_THIRD[a, value]] = True
+            for v in range(1, MAX_COMBAT + 1):
+                if need[v]:
+                    safe *= 1.0 - later[o, v]
+        hit_values[nhit] = value
+        hit_chances[nhit] = 1.0 - safe
+        nhit += 1
+        f[M_EXP] += 1.0 - safe
+    order = np.zeros(11, np.float64)
+    for k in range(nm):
+        m = missing[k]
+        inhand = False
+        for i in range(nheld):
+            if held[i] == m:
+                inhand = True
+        order[m] = 2.0 if inhand else _own(m, held, nheld, jokers, draws, pool, npool)
+    pairs = np.empty((3, 3), np.int64)
+    npairs = match_pairs(combat, nc, missing, nm, order, pairs)
+    for k in range(npairs):
+        m = pairs[k, 0]
+        hit_a = 0.0
+        for i in range(nhit):
+            if hit_values[i] == pairs[k, 1]:
+                hit_a = hit_chances[i]
+                break
+        hit_b = 0.0
+        for i in range(nhit):
+            if hit_values[i] == pairs[k, 2]:
+                hit_b = hit_chances[i]
+                break
+        f[M_EXP_PAIR] += hit_a + hit_b
+        inhand = False
+        for i in range(nheld):
+            if held[i] == m:
+                inhand = True
+        if jokers or inhand:
+            survive = (1.0 - hit_a) * (1.0 - hit_b)
+            f[M_READY] += 1.0
+            f[M_READY_SAFE] += survive
+            if pr == 2:
+                f[M_READY_P2] += survive
+        else:
+            f[M_PAIR] += order[m]
+    free = SLOTS - nf
+    for k in range(nm):
+        m = missing[k]
+        paired = False
+        for j in range(npairs):
+            if pairs[j, 0] == m:
+                paired = True
+        if paired:
+            continue
+        inhand = False
+        for i in range(nheld):
+            if held[i] == m:
+                inhand = True
+        if inhand:
+            f[M_PIN] += 1.0
+        if free > 0:
+            for i in range(nc):
+                v = combat[i]
+                partner = m - v
+                if 1 <= partner <= MAX_COMBAT and partner != v:
+                    partner_held = jokers > 0
+                    for j in range(nheld):
+                        if held[j] == partner:
+                            partner_held = True
+                    if partner_held:
+                        f[M_HALF] += 1.0
+                        break
+        if not inhand:
+            for i in range(npool):
+                if pool[i] == m:
+                    f[M_DRAW_PREST] += 1.0
+                    break
+    f[M_COMBAT] = float(nc)
+    for i in range(nc):
+        if _useful(combat[i], missing, nm):
+            f[M_USEFUL] += 1.0
+    f[M_HAND] = float(nh)
+    f[M_FREE] = float(free)
+    f[M_TRIBUTE] = s[p + TRIBUTE] / 3.0
+    f[M_JOKER] = float(jokers)
+    rival = -1
+    best = -1
+    for o in range(count):
+        if ctx[X_PARTNER + o]:
+            continue
+        q = _seat(o)
+        score = s[q + LEVEL] * 4 + _prestige_count(s, q)
+        if score > best:
+            best = score
+            rival = o
+    fmissing = np.empty(3, np.int64)
+    fcombat = np.empty(8, np.int64)
+    fpairs = np.empty((3, 3), np.int64)
+    for o in range(count):
+        if ctx[X_PARTNER + o] or not ctx[X_ATTACKED + o]:
+            continue
+        q = _seat(o)
+        nfm = _missing(s, q, True, fmissing)
+        nfc = 0
+        for i in range(s[q + FIELD]):
+            card = s[q + FIELD + 1 + i]
+            if _hidden_in(s, q, card):
+                continue
+            v = card >> 4
+            if 1 <= v <= MAX_COMBAT:
+                fcombat[nfc] = v
+                nfc += 1
+        nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[o], fpairs)
+        for i in range(s[q + FIELD]):
+            card = s[q + FIELD + 1 + i]
+            if _hidden_in(s, q, card):
+                continue
+            value = card >> 4
+            if value > MAX_COMBAT or value == 0 or _in_zone(s, q + PROTECTED, card):
+                continue
+            for v in range(MAX_COMBAT + 1):
+                need[v] = False
+            for j in range(nc):
+                a = combat[j]
+                if a == 0:
+                    continue
+                support = ATTACK_SUPPORT[a, value]
+                if support:
+                    need[support] = True
+            safe = 1.0
+            for v in range(1, MAX_COMBAT + 1):
+                if need[v]:
+                    safe *= 1.0 - _own(v, held, nheld, jokers, draws, pool, npool)
+            f[M_THREAT] += 1.0 - safe
+            in_pair = False
+            for j in range(nfp):
+                if fpairs[j, 1] == value or fpairs[j, 2] == value:
+                    in_pair = True
+            if in_pair:
+                f[M_THREAT_PAIR] += 1.0 - safe
+    if rival >= 0:
+        q = _seat(rival)
+        flt = goal - s[q + LEVEL]
+        if flt == 1:
+            f[O_LT1] = 1.0
+        elif flt == 2:
+            f[O_LT2] = 1.0
+        fpr = _prestige_count(s, q)
+        if fpr == 1:
+            f[O_PR1] = 1.0
+        elif fpr >= 2:
+            f[O_PR2] = 1.0
+        nfm = _missing(s, q, True, fmissing)
+        nfc = 0
+        for i in range(s[q + FIELD]):
+            card = s[q + FIELD + 1 + i]
+            if _hidden_in(s, q, card):
+                continue
+            v = card >> 4
+            if 1 <= v <= MAX_COMBAT:
+                fcombat[nfc] = v
+                nfc += 1
+        nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[rival], fpairs)
+        for k in range(nfp):
+            m = fpairs[k, 0]
+            f[O_READY] += later[rival, m]
+            if fpr == 2:
+                f[O_READY_P2] += later[rival, m]
+        for k in range(nfm):
+            m = fmissing[k]
+            paired = False
+            for j in range(nfp):
+                if fpairs[j, 0] == m:
+                    paired = True
+            if not paired:
+                f[O_PIN] += later[rival, m]
+        f[O_COMBAT] = float(nfc + s[q + HIDDEN])
+        for i in range(nfc):
+            if _useful(fcombat[i], fmissing, nfm):
+                f[O_USEFUL] += 1.0
+        f[O_TRIBUTE] = s[q + TRIBUTE] / 3.0
+
+
+@njit(cache=True)
+def evaluate(s, cfg, ctx, later, pool, npool, weights):  # type: ignore[no-untyped-def]
+    """The weights times the features of ``s``, summed in order."""
+    f = np.empty(SIZE, np.float64)
+    features(s, cfg, ctx, later, pool, npool, f)
+    total = 0.0
+    for i in range(SIZE):
+        total += weights[i] * f[i]
+    return total
+
+
+@njit(cache=True)
+def _is_end(kind):  # type: ignore[no-untyped-def]
+    return kind in (K_PLAY, K_SUBSTITUTE, K_DISCARD, K_PASS)
+
+
+@njit(cache=True)
+def _byte(action, shift):  # type: ignore[no-untyped-def]
+    return np.int32((action >> shift) & 255)
+
+
+@njit(cache=True)
+def _spends(action):  # type: ignore[no-untyped-def]
+    """:func:`fanfold.agents.ladder.search.spends_tribute`."""
+    kind = action & 255
+    flag = _byte(action, SHIFT_FLAGS) != 0
+    if kind == K_DECLARE or kind == K_ATTACK or kind == K_COMBINE:  # noqa: SIM109 - Numba
+        return flag
+    if kind == K_PLAY or kind == K_SUBSTITUTE:  # noqa: SIM109 - Numba
+        return flag
+    return kind == K_PLACE_JOKER
+
+
+@njit(cache=True)
+def end_state(s, cfg, seat, action):  # type: ignore[no-untyped-def]
+    """A copy of ``s`` with the seat's own cards after an end action (turn not passed)."""
+    u = s.copy()
+    p = _seat(seat)
+    kind = action & 255
+    a = _byte(action, SHIFT_A)
+    b = _byte(action, SHIFT_B)
+    flag = _byte(action, SHIFT_FLAGS) != 0
+    if kind == K_PLAY:
+        _enter_play(u, p, a)
+        if flag:
+            _spend(u, cfg, p, S_DEFENSE)
+            _insert(u, p + HIDDEN, a)
+    elif kind == K_SUBSTITUTE:
+        _leave_field(u, p, a, True)
+        _enter_play(u, p, b)
+        _earn(u, cfg, p)
+        if flag:
+            _spend(u, cfg, p, S_DEFENSE)
+            _insert(u, p + HIDDEN, b)
+    elif kind == K_DISCARD:
+        for shift in (SHIFT_A, SHIFT_B, SHIFT_C):
+            card = _byte(action, shift)
+            if card:
+                _remove(u, p + HAND, card)
+        _earn(u, cfg, p)
+    return u
+
+
+@njit(cache=True)
+def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams):  # type: ignore[no-untyped-def]
+    u = t.copy()
+    p = _seat(ctx[X_SEAT])
+    while u[p + HAND] > 0:
+        _remove(u, p + HAND, u[p + HAND + 1])
+    while u[p + KNOWN] > 0:
+        _remove(u, p + KNOWN, u[p + KNOWN + 1])
+    return evaluate(u, cfg, ctx, later, pool, npool, weights) + fparams[F_FRESH]
+
+
+@njit(cache=True)
+def _settle(before, t, cfg, ctx, later, pool, npool, weights, fparams):  # type: ignore[no-untyped-def]
+    """The value of ``t`` reached by a main-phase action from ``before`` when it ends the
+    search there (a win, a draw): ``(True, value)``; else ``(False, 0.0)``."""
+    won = winner(t, cfg)
+    if won >= 0:
+        return True, (WIN if ctx[X_PARTNER + won] else -WIN)
+    p = _seat(ctx[X_SEAT])
+    if t[p + DRAW] < before[p + DRAW] or t[p + SHUFFLES] != before[p + SHUFFLES]:
+        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams)
+    if t[PHASE] != P_MAIN and t[PHASE] != P_END:
+        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams)
+    return False, 0.0
+
+
+@njit(cache=True)
+def _supported(s, p, attacker, target, reverse):  # type: ignore[no-untyped-def]
+    need = _support_value(attacker >> 4, target >> 4, reverse)
+    if not need:
+        return False
+    for i in range(s[p + HAND]):
+        card = s[p + HAND + 1 + i]
+        if card >> 4 == need or _is_joker(card):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _stops(s, p, attacker, value, reverse):  # type: ignore[no-untyped-def]
+    need = _support_value(attacker, value, reverse)
+    if not need:
+        return True
+    for i in range(s[p + HAND]):
+        card = s[p + HAND + 1 + i]
+        if card >> 4 == need or _is_joker(card):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _counter_chance(s, ctx, now, attacker, target, reverse, defender):  # type: ignore[no-untyped-def]
+    q = _seat(defender)
+    p = _seat(ctx[X_SEAT])
+    x = target >> 4
+    a = attacker >> 4
+    active = np.empty(8, np.int64)
+    na = 0
+    for i in range(s[q + FIELD]):
+        card = s[q + FIELD + 1 + i]
+        if 1 <= card >> 4 <= MAX_COMBAT and not _hidden_in(s, q, card):
+            active[na] = card
+            na += 1
+    best = 0.0
+    for i in range(na):
+        partner = active[i]
+        total = x + (partner >> 4)
+        if partner == target or total > MAX_COMBAT:
+            continue
+        if _stops(s, p, a, total, reverse):
+            chance = now[defender, total]
+            if chance > best:
+                best = chance
+    if s[q + FIELD] < SLOTS:
+        for i in range(na):
+            for j in range(i + 1, na):
+                third = LINE_THIRD[active[i] >> 4, active[j] >> 4]
+                if not third or x + third > MAX_COMBAT:
+                    continue
+                if _stops(s, p, a, x + third, reverse):
+                    chance = now[defender, third] * now[defender, x + third]
+                    if chance > best:
+                        best = chance
+    return best
+
+
+@njit(cache=True)
+def _record(k, value, index, best, top):  # type: ignore[no-untyped-def]
+    """Keep ``value`` of frame ``k``'s action ``index`` if it is the frame's best."""
+    if k == 0:
+        if value > top[0]:
+            top[0] = value
+            top[1] = index
+    elif value > best[k]:
+        best[k] = value
+
+
+@njit(cache=True)
+def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams):  # type: ignore[no-untyped-def]
+    """:meth:`fanfold.agents.ladder.search.Decision.choose` in the main phase: the index of
+    the best of ``legal`` with the seat's turn searched on. The Python twin's recursion
+    (``child``, ``after``, ``node``, ``declared``) runs on an explicit stack of frames, one a
+    position being searched (Numba's cache does not keep recursive functions), in the same
+    order, so that the same positions are searched and remembered."""
+    seat = ctx[X_SEAT]
+    p = _seat(seat)
+    size = s.shape[0]
+    frames = DEPTH + 4
+    states = np.empty((frames, size), s.dtype)
+    opened = np.empty((frames, size), s.dtype)
+    actions = np.empty((frames, MAX_ACTIONS), np.int64)
+    count = np.zeros(frames, np.int64)
+    index = np.zeros(frames, np.int64)
+    waiting = np.zeros(frames, np.int64)  # 0 none, 1 a child, 2 a failed attack, 3 carried
+    depth = np.zeros(frames, np.int64)
+    expand = np.zeros(frames, np.bool_)
+    keys = np.zeros(frames, np.int64)
+    best = np.full(frames, NEVER)
+    bonus = np.zeros(frames, np.float64)
+    chance = np.zeros(frames, np.float64)
+    failed_value = np.zeros(frames, np.float64)
+    supported = np.zeros(frames, np.bool_)
+    top = np.array([NEVER, 0.0])
+    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    nodes = 0
+    shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
+    states[0, :] = s
+    for i in range(nlegal):
+        actions[0, i] = legal[i]
+    count[0] = nlegal
+    expand[0] = True
+    k = 0
+    have = False  # a value is delivered to frame k
+    delivered = 0.0
+    after_fail = False
+    gain = fparams[F_BLUFF_GAIN]
+    while True:
+        k_state = states[k]
+        push = False
+        child = k_state  # the position to search next, when push
+        if have:
+            have = False
+            if waiting[k] == 1:
+                _record(k, delivered + bonus[k], index[k], best, top)
+                waiting[k] = 0
+                index[k] += 1
+                continue
+            if waiting[k] == 2:
+                failed_value[k] = delivered
+                after_fail = True
+            elif waiting[k] == 3:
+                value = (1.0 - chance[k]) * delivered + chance[k] * (failed_value[k] + gain)
+                _record(k, value + bonus[k], index[k], best, top)
+                waiting[k] = 0
+                index[k] += 1
+                continue
+        if after_fail:
+            after_fail = False
+            if not supported[k]:
+                value = NEVER
+                if iparams[I_BLUFF] != BLUFF_NEVER:
+                    value = failed_value[k] + chance[k] * gain
+                    if iparams[I_BLUFF] == BLUFF_ALWAYS:
+                        value += fparams[F_BLUFF_BONUS]
+                    value += bonus[k]
+                _record(k, value, index[k], best, top)
+                waiting[k] = 0
+                index[k] += 1
+                continue
+            carried = opened[k].copy()
+            apply(carried, cfg, np.int64(K_ALLOW), shuffle)
+            if carried[PHASE] == P_REACT:
+                apply(carried, cfg, np.int64(K_ALLOW), shuffle)
+            done, through = _settle(
+                k_state, carried, cfg, ctx, later, pool, npool, weights, fparams
+            )
+            if done:
+                value = (1.0 - chance[k]) * through + chance[k] * (failed_value[k] + gain)
+                _record(k, value + bonus[k], index[k], best, top)
+                waiting[k] = 0
+                index[k] += 1
+                continue
+            waiting[k] = 3
+            push = True
+            child = carried
+        elif index[k] >= count[k]:
+            if k == 0:
+                break
+            value = best[k]
+            if value == NEVER:
+                value = evaluate(k_state, cfg, ctx, later, pool, npool, weights)
+            memo[keys[k]] = value
+            k -= 1
+            have = True
+            delivered = value
+            continue
+        else:
+            action = actions[k, index[k]]
+            kind = action & 255
+            refused = (
+                iparams[I_HOARD] != 0
+                and cfg[C_TRIBUTE] == 1
+                and _spends(action)
+                and k_state[p + TRIBUTE] < TRIBUTE_CAP
+            )
+            if _is_end(kind):
+                value = NEVER
+                if not refused:
+                    u = end_state(k_state, cfg, seat, action)
+                    value = evaluate(u, cfg, ctx, later, pool, npool, weights)
+                _record(k, value, index[k], best, top)
+                index[k] += 1
+                continue
+            if not expand[k]:
+                index[k] += 1
+                continue
+            if refused:
+                _record(k, NEVER, index[k], best, top)
+                index[k] += 1
+                continue
+            extra = 0.0
+            if kind == K_DECLARE:
+                attacker = _byte(action, SHIFT_A)
+                target = _byte(action, SHIFT_B)
+                code = _byte(action, SHIFT_C)
+                reverse = _byte(action, SHIFT_FLAGS) != 0
+                defender = code - 1 if code else (seat + 1) % ctx[X_COUNT]
+                if fparams[F_WEAKEST] and defender == ctx[X_WEAKEST] and ctx[X_COUNT] > 2:
+                    extra = fparams[F_WEAKEST]
+                if _window_opens(k_state, cfg, defender, target):
+                    opened[k, :] = k_state
+                    apply(opened[k], cfg, action, shuffle)
+                    failed = opened[k].copy()
+                    _fail_attack(failed)
+                    bonus[k] = extra
+                    waiting[k] = 2
+                    supported[k] = _supported(k_state, p, attacker, target, reverse)
+                    done, value = _settle(
+                        k_state, failed, cfg, ctx, later, pool, npool, weights, fparams
+                    )
+                    chance[k] = (
+                        _counter_chance(k_state, ctx, now, attacker, target, reverse, defender)
+                        * fparams[F_BELIEF]
+                    )
+                    if done:
+                        failed_value[k] = value
+                        after_fail = True
+                        continue
+                    push = True
+                    child = failed
+                elif iparams[I_BLUFF] == BLUFF_NEVER and not _supported(
+                    k_state, p, attacker, target, reverse
+                ):
+                    _record(k, NEVER, index[k], best, top)
+                    index[k] += 1
+                    continue
+            if not push:
+                t = k_state.copy()
+                apply(t, cfg, action, shuffle)
+                done, value = _settle(k_state, t, cfg, ctx, later, pool, npool, weights, fparams)
+                if done:
+                    _record(k, value + extra, index[k], best, top)
+                    index[k] += 1
+                    continue
+                bonus[k] = extra
+                waiting[k] = 1
+                push = True
+                child = t
+        # search ``child`` one level down (or find it remembered)
+        key = state_hash(child)
+        if key in memo:
+            have = True
+            delivered = memo[key]
+            continue
+        d = depth[k] + 1
+        k += 1
+        states[k, :] = child
+        count[k] = legal_actions(states[k], cfg, actions[k])
+        index[k] = 0
+        waiting[k] = 0
+        depth[k] = d
+        expand[k] = d < DEPTH and nodes < iparams[I_NODES]
+        nodes += 1
+        keys[k] = key
+        best[k] = NEVER
+    return np.int64(top[1])
+
+
+@njit(cache=True)
+def _hit(s, cfg, ctx, later, pool, npool, weights, lost, face_up, need):  # type: ignore[no-untyped-def]
+    """:meth:`fanfold.agents.ladder.search.Decision.hit`, the defender's cards in ``s``."""
+    u = s.copy()
+    p = _seat(ctx[X_SEAT])
+    q = _seat(u[TURN_PLAYER])
+    attacker = u[PENDING_ATTACKER]
+    if lost:
+        _leave_field(u, p, lost, face_up)
+        support = u[PENDING_SUPPORT]
+        if not support:
+            support = (need << 4) | (attacker & 15)
+        _leave_field(u, q, attacker, True)
+        _insert(u, q + FIELD, support)
+    else:
+        _leave_field(u, q, attacker, True)
+    return evaluate(u, cfg, ctx, later, pool, npool, weights)
+
+
+@njit(cache=True)
+def _attacked(s, cfg, ctx, later, now, pool, npool, weights, target):  # type: ignore[no-untyped-def]
+    need = _support_value(s[PENDING_ATTACKER] >> 4, target >> 4, s[PENDING_REVERSE] == 1)
+    if not need:
+        return _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0)
+    chance = 1.0 if s[PENDING_SUPPORT] else now[s[TURN_PLAYER], need]
+    lost = _hit(s, cfg, ctx, later, pool, npool, weights, target, True, need)
+    kept = _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0)
+    return chance * lost + (1.0 - chance) * kept
+
+
+@njit(cache=True)
+def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams):  # type: ignore[no-untyped-def]
+    """:meth:`fanfold.agents.ladder.search.Decision.react`."""
+    p = _seat(ctx[X_SEAT])
+    counters = False
+    for i in range(nlegal):
+        if legal[i] & 255 == K_COUNTER:
+            counters = True
+    mode = iparams[I_REACT]
+    best = 0
+    top = NEVER
+    for i in range(nlegal):
+        action = legal[i]
+        kind = action & 255
+        value = NEVER
+        if kind == K_ALLOW:
+            if not (mode == REACT_COUNTER and counters):
+                value = _attacked(s, cfg, ctx, later, now, pool, npool, weights, s[PENDING_TARGET])
+        elif kind == K_SACRIFICE:
+            if not (mode == REACT_COUNTER and counters):
+                card = _byte(action, SHIFT_A)
+                value = _hit(s, cfg, ctx, later, pool, npool, weights, card, False, 0)
+        elif kind == K_COUNTER:  # noqa: SIM102 - as the Python twin
+            if mode != REACT_ALLOW:
+                u = s.copy()
+                first = _byte(action, SHIFT_A)
+                second = _byte(action, SHIFT_B)
+                result = _byte(action, SHIFT_C)
+                returned = _byte(action, SHIFT_D)
+                recruited = _byte(action, SHIFT_E)
+                if recruited:
+                    _enter_play(u, p, recruited)
+                _enter_play(u, p, result)
+                for card in (first, second):
+                    if card == returned:
+                        _return_to_hand(u, p, card)
+                    else:
+                        _leave_field(u, p, card, True)
+                _earn(u, cfg, p)
+                value = _attacked(u, cfg, ctx, later, now, pool, npool, weights, result)
+        if value > top:
+            best = i
+            top = value
+    return best
+
+
+@njit(cache=True)
+def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # type: ignore[no-untyped-def]
+    """:func:`fanfold.agents.ladder.search.decide`: the index in ``legal[:nlegal]`` (packed
+    ids) of the seat's choice in ``s``; ``suits[o]``: how many suits seat ``o`` commands."""
+    if nlegal == 1:
+        return 0
+    for i in range(nlegal):
+        if legal[i] & 255 == K_PROMOTE:
+            return i
+    count = cfg[C_PLAYERS]
+    ctx = np.zeros(X_SIZE, np.int64)
+    ctx[X_SEAT] = seat
+    ctx[X_COUNT] = count
+    for o in range(count):
+        if cfg[C_TEAMS] == 0:
+            ctx[X_PARTNER + o] = o == seat
+        else:
+            ctx[X_PARTNER + o] = (o - seat) % 2 == 0
+    if cfg[C_TRIONFEY] == 0 or count == 2:
+        ctx[X_ATTACKS_ME + (seat - 1 + count) % count] = 1
+        ctx[X_ATTACKED + (seat + 1) % count] = 1
+    else:
+        for o in range(count):
+            if not ctx[X_PARTNER + o]:
+                ctx[X_ATTACKS_ME + o] = 1
+                ctx[X_ATTACKED + o] = 1
+    later = np.zeros((8, 11), np.float64)
+    now = np.zeros((8, 11), np.float64)
+    weakest = -1
+    low = 1 << 30
+    for o in range(count):
+        if ctx[X_PARTNER + o]:
+            continue
+        q = _seat(o)
+        for v in range(1, 11):
+            later[o, v] = holds(s, q, suits[o], v, True)
+            now[o, v] = holds(s, q, suits[o], v, False)
+        ctx[X_REVERSE + o] = _can_use(s, cfg, o, S_REVERSE)
+        score = s[q + LEVEL] * 4 + _prestige_count(s, q)
+        if score < low:
+            weakest = o
+            low = score
+    ctx[X_WEAKEST] = weakest
+    p = _seat(seat)
+    npool = s[p + DRAW]
+    pool = np.empty(max(npool, 1), np.int64)
+    for i in range(npool):
+        pool[i] = s[p + DRAW + 1 + i] >> 4
+    phase = s[PHASE]
+    if phase == P_DRAW_SHUFFLE or phase == P_SHUFFLE:  # noqa: SIM109 - Numba
+        for i in range(nlegal):
+            if legal[i] & 255 == K_SHUFFLE and _byte(legal[i], SHIFT_FLAGS) != 0:
+                return i
+        return 0
+    if phase == P_MULLIGAN:
+        keep = evaluate(s, cfg, ctx, later, pool, npool, weights)
+        u = s.copy()
+        while u[p + HAND] > 0:
+            _remove(u, p + HAND, u[p + HAND + 1])
+        while u[p + KNOWN] > 0:
+            _remove(u, p + KNOWN, u[p + KNOWN + 1])
+        take = evaluate(u, cfg, ctx, later, pool, npool, weights) + fparams[F_FRESH]
+        want = take > keep
+        for i in range(nlegal):
+            if legal[i] & 255 == K_MULLIGAN and (_byte(legal[i], SHIFT_FLAGS) != 0) == want:
+                return i
+        return 0
+    if phase == P_REACT:
+        return _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams)
+    return search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams)
