@@ -9,6 +9,8 @@ win: the evaluation of a position is a logit of winning it::
     python3 -m fanfold.agents.ladder.training --edition classic --games 600 --seed 50000
     python3 -m fanfold.agents.ladder.training --edition trionfey --games 600 --seed 50000
 
+(the classic weights were checked to come out the same to the last digit).
+
 Fits on the ladder's own games were weaker (``docs/notes/2026-11-28-fano-ladder.md``).
 """
 
