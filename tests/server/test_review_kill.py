@@ -100,7 +100,11 @@ def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) ->
         assert done is not None
         assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
         expected = review(record).to_json()
-        assert reviews.moves("t1", REVIEW_VERSION) == json.loads(json.dumps(expected["moves"]))
+        stored = [
+            {key: value for key, value in entry.items() if key != "best_words"}
+            for entry in reviews.moves("t1", REVIEW_VERSION)
+        ]
+        assert stored == json.loads(json.dumps(expected["moves"]))
         assert done.summary == expected["summary"]
     finally:
         if holder.poll() is None:

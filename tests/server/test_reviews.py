@@ -49,6 +49,11 @@ def load(client: TestClient, record: GameRecord) -> str:
     return table
 
 
+def without_words(entry: JSON) -> JSON:
+    """A stored move without the words of its best move (the page's, not the engines')."""
+    return {key: value for key, value in entry.items() if key != "best_words"}
+
+
 def wait_done(client: TestClient, table: str) -> JSON:
     deadline = time.monotonic() + 120
     while True:
@@ -70,7 +75,12 @@ def test_the_review_of_a_finished_table_is_the_engines_review(tmp_path: Path, ga
         body = wait_done(client, table)
         again = client.get(f"/api/tables/{table}/review").json()
     assert body["state"] == "done", body
-    assert body["moves"] == expected["moves"]
+    assert [without_words(entry) for entry in body["moves"]] == expected["moves"]
+    for entry in body["moves"]:  # the best move said in words, where one was better
+        assert (entry["best_words"] is None) == (entry["best"] is None)
+        if entry["best"] is not None:
+            assert entry["best_words"].endswith(".")
+            assert entry["best_words"] != entry["words"]  # a move other than the one played
     assert body["summary"] == expected["summary"]
     assert body["engine"] == expected["engine"]
     assert body["deal"] == expected["deal"]
@@ -163,7 +173,8 @@ def test_a_second_claimant_takes_over_once_the_lease_runs_out() -> None:
 
     asyncio.run(scenario())
     expected = review(record).to_json()
-    assert store.moves("t1", REVIEW_VERSION) == expected["moves"]
+    stored = [without_words(entry) for entry in store.moves("t1", REVIEW_VERSION)]
+    assert stored == expected["moves"]
 
 
 def test_moves_are_shown_while_the_review_fills_in() -> None:

@@ -74,11 +74,26 @@ def review_step(record: JSONObject, stop: int, budget: int | None) -> JSONObject
     """The review of a record cut after its first ``stop`` moves (the whole game, with its
     ending, when ``stop`` reaches it), as JSON: what a worker of the bot pool computes for one
     step. A Morris move is judged from the moves before it only, so a cut record judges its
-    moves as the whole one does."""
-    game = GameRecord.from_json(record)
-    if stop < len(game.actions):
-        game = dataclasses.replace(game, actions=game.actions[:stop], outcome=None, ruling=None)
-    return review(game, max_states=budget).to_json()
+    moves as the whole one does. Each move also gets ``best_words``: its best move in a
+    sentence, as a spectator is told a move (``None`` where nothing was better)."""
+    cut = GameRecord.from_json(record)
+    if stop < len(cut.actions):
+        cut = dataclasses.replace(cut, actions=cut.actions[:stop], outcome=None, ruling=None)
+    result = review(cut, max_states=budget).to_json()
+    game = get_game(cut.game)
+    states = cut.states()
+    moves: list[Any] = result["moves"]  # type: ignore[assignment]
+    for entry in moves:
+        best = entry["best"]
+        before = states[int(entry["number"]) - 1]
+        entry["best_words"] = (
+            None
+            if best is None
+            else game.describe_action(
+                before, game.parse_action(str(best)), None, game.apply_text(before, str(best))
+            )
+        )
+    return result
 
 
 def review_seed(table_id: str) -> str:
