@@ -228,3 +228,36 @@ def test_the_graph_is_from_the_first_seats_side() -> None:
         {"move": 1, "value": -1.0},
         {"move": 2, "value": None},
     ]
+
+
+def test_a_review_whose_step_broke_is_taken_up_again_at_the_next_request() -> None:
+    """A step that fails unexpectedly (a worker process lost) leaves the review held and
+    unfinished; the next request of the same process goes on from the moves stored."""
+    record = morris_record()
+    store = MemoryReviews()
+    calls: list[int] = []
+
+    async def compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
+        calls.append(stop)
+        if len(calls) == 2:
+            raise RuntimeError("the bot worker process is gone")
+        return review_step(game.to_json(), stop, budget)
+
+    async def scenario() -> None:
+        reviews = Reviews(store, compute, owner="me")
+        await reviews.open("t1", record)
+        task = reviews.tasks[("t1", REVIEW_VERSION)]
+        await asyncio.wait([task])
+        assert isinstance(task.exception(), RuntimeError)
+        job = store.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert (job.state, len(store.moves("t1", REVIEW_VERSION))) == ("running", CHUNK)
+        await reviews.open("t1", record)
+        await reviews.tasks[("t1", REVIEW_VERSION)]
+
+    asyncio.run(scenario())
+    job = store.job("t1", REVIEW_VERSION)
+    assert job is not None
+    assert (job.state, job.attempts) == ("done", 1)
+    assert calls[2] == 2 * CHUNK  # went on after the stored moves
+    assert len(store.moves("t1", REVIEW_VERSION)) == len(record.actions)

@@ -114,6 +114,14 @@ def owner_name() -> str:
     return f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+def _said(task: asyncio.Task[None]) -> None:
+    """Log a review's task that stopped on an unexpected error (a worker process lost, the
+    store unreachable): the job stays held until its lease runs out, then the next request
+    takes it over."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("%s stopped: %r", task.get_name(), task.exception())
+
+
 class Reviews:
     """One process's side of the reviews: opens them, claims and runs them, and answers.
 
@@ -185,6 +193,7 @@ class Reviews:
             task = self.tasks[key] = asyncio.get_running_loop().create_task(
                 self.run(table_id, record), name=f"review {table_id}"
             )
+            task.add_done_callback(_said)
         return task
 
     async def run(self, table_id: str, record: GameRecord) -> None:
