@@ -19,23 +19,35 @@ Run (a few seconds)::
 
     python3 benchmarks/review.py
 
-``--games`` sets the games per row (default 50), ``--seed`` the first seed.
+``--games`` sets the games per row (default 50), ``--seed`` the first seed. ``--stored``
+times the server's stored review instead (:mod:`fanfold.server.reviews`): from the request
+that opens the job to its end, its moves stored step by step in a SQLite file (Morris 16 moves
+a step, each step a review of the game cut after it; Fan one step, the solver's budget
+:data:`fanfold.server.reviews.FAN_BUDGET` per question), computed in this process rather than
+the bot pool.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import shlex
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
-from fanfold.play.review import Review, review
+from fanfold.play.review import REVIEW_VERSION, Review, review
 from fanfold.play.setup import play_game
+from fanfold.server.reviews import Reviews, review_step
+from fanfold.server.store import Store
+from fanfold.server.store.review_store import SqlReviews
 from fanfold.solvers.morris import load_table
 
 #: The Morris pairing: White's level, then Black's.
@@ -68,26 +80,57 @@ class Row:
         )
 
 
-def timed_reviews(records: Sequence[GameRecord]) -> tuple[list[float], list[Review]]:
+def timed_reviews(
+    records: Sequence[GameRecord], *, stored: bool = False
+) -> tuple[list[float], list[Review]]:
     """Each record's review and its seconds (after one untimed review of the first record,
-    which pays for first use: the table's checksum, the code's first runs)."""
+    which pays for first use: the table's checksum, the code's first runs); with
+    ``stored``, the seconds of the stored job instead (:func:`stored_seconds`)."""
     review(records[0])
     seconds, reviews = [], []
     for record in records:
         started = time.perf_counter()
         reviews.append(review(record))
         seconds.append(time.perf_counter() - started)
+    if stored:
+        seconds = stored_seconds(records)
     return seconds, reviews
 
 
-def morris_row(games: int, seed: int) -> Row:
+async def _in_process(record: GameRecord, stop: int, budget: int | None) -> JSONObject:
+    return review_step(record.to_json(), stop, budget)
+
+
+def stored_seconds(records: Sequence[GameRecord]) -> list[float]:
+    """The seconds from opening each record's stored review to its end, on a new SQLite file
+    (the moves stored step by step, the summary at the end)."""
+    seconds = []
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(f"sqlite:///{Path(folder) / 'reviews.db'}")
+        try:
+            reviews = Reviews(SqlReviews(store.engine), _in_process, owner="benchmark")
+
+            async def one(table: str, record: GameRecord) -> float:
+                started = time.perf_counter()
+                await reviews.open(table, record)
+                await reviews.tasks[(table, REVIEW_VERSION)]
+                return time.perf_counter() - started
+
+            for number, record in enumerate(records):
+                seconds.append(asyncio.run(one(f"t{number}", record)))
+        finally:
+            store.close()
+    return seconds
+
+
+def morris_row(games: int, seed: int, *, stored: bool = False) -> Row:
     """Review ``games`` Morris games of medium against easy."""
     game = get_game("morris")
     records = [
         play_game(game, None, list(MORRIS_SEATS), agent_seed=seed + number).finish()
         for number in range(games)
     ]
-    seconds, reviews = timed_reviews(records)
+    seconds, reviews = timed_reviews(records, stored=stored)
     marks = Counter(str(move.mark) for result in reviews for move in result.marked)
     moves = sum(len(result.moves) for result in reviews)
     found = f"{moves} moves; marks: " + ", ".join(
@@ -96,14 +139,14 @@ def morris_row(games: int, seed: int) -> Row:
     return Row(game.title, " vs ".join(MORRIS_SEATS), tuple(seconds), found)
 
 
-def fan_row(player: str, games: int, seed: int) -> Row:
+def fan_row(player: str, games: int, seed: int, *, stored: bool = False) -> Row:
     """Review ``games`` Fan deals played by ``player``."""
     game = get_game("fan")
     records = [
         play_game(game, None, [player], seed=seed + number, agent_seed=seed + number).finish()
         for number in range(games)
     ]
-    seconds, reviews = timed_reviews(records)
+    seconds, reviews = timed_reviews(records, stored=stored)
     verdicts = Counter(result.deal.verdict.value for result in reviews if result.deal)
     solves = sum(result.deal.solves for result in reviews if result.deal)
     found = (
@@ -118,16 +161,26 @@ def main(arguments: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50, help="games per row (default 50)")
     parser.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
+    parser.add_argument(
+        "--stored",
+        action="store_true",
+        help="time the server's stored review job (SQLite), not the computation alone",
+    )
     options = parser.parse_args(given)
     if options.games < 1:
         parser.error("--games must be at least 1")
     started = time.perf_counter()
     load_table(get_game("morris").default_config().adjacency)
     loaded = time.perf_counter() - started
-    rows = [morris_row(options.games, options.seed)]
-    rows += [fan_row(player, options.games, options.seed) for player in FAN_PLAYERS]
+    rows = [morris_row(options.games, options.seed, stored=options.stored)]
+    rows += [
+        fan_row(player, options.games, options.seed, stored=options.stored)
+        for player in FAN_PLAYERS
+    ]
     print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
     print(f"Morris table loaded in {loaded:.2f} s (once, before the reviews)")
+    if options.stored:
+        print("seconds: the stored review job, from its request to its end (SQLite)")
     print()
     print("| game | players | games | p50 s | p99 s | max s | found |")
     print("|---|---|---:|---:|---:|---:|---|")

@@ -4,7 +4,8 @@ the light theme and the dark one (the system's choice, as a browser reports it):
 the account, appeal, moderators' and daily pages, the leaderboards and a bot's page, every
 How-to-play and exact rules page, every game's lessons and every lesson, and a table of every
 game seen from a seat (deciding, at two players and at the most the game seats; Trionfey's
-"All for one" partnerships too), from the side (a spectator) and at its end. On each: no
+"All for one" partnerships too), from the side (a spectator) and at its end, and the engines'
+review of a finished Morris game and a Fan game. On each: no
 serious or critical violation, no text under 12 px, no developer words. Screenshots of each
 page go to ``build/screenshots/crawl/``.
 """
@@ -196,6 +197,13 @@ def pages(server: str) -> list[Seen]:
                     "#outcome:not([hidden])",
                 )
             )
+            if name == "morris":  # the engines' review beside the replay
+                reviewed = "#review-state:has-text('Reviewed')"
+                seen.append(Seen("review-morris", f"/table/{made['table']}/review", reviewed))
+        fan = _random_record("fan", "standard", 1, 4)
+        made = _post(client, "/api/records", {"record": fan, "seats": ["you"]})
+        reviewed = "#review-state:has-text('Reviewed')"
+        seen.append(Seen("review-fan", f"/table/{made['table']}/review", reviewed))
     return seen
 
 

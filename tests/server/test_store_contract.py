@@ -25,7 +25,8 @@ from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub
 from fanfold.server.store import RESUME, AppendRow, Store, Transaction, token_hash
 from fanfold.server.store.memory import MemoryTables
-from fanfold.server.store.protocols import TableStore
+from fanfold.server.store.protocols import ReviewStore, TableStore
+from fanfold.server.store.review_memory import review_store
 from tests.server.support import JSON, sqlite_url
 from tests.server.test_store import (
     _postgres_url,
@@ -329,3 +330,91 @@ def test_a_hub_plays_on_the_in_memory_store() -> None:
         hub.executor.shutdown()
 
     asyncio.run(play())
+
+
+# ------------------------------------------------------------ reviews
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def reviews(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ReviewStore]:
+    """An empty review store of each kind (beside a table store of that kind)."""
+    store: TableStore
+    if request.param == "memory":
+        store = MemoryTables()
+    elif request.param == "sqlite":
+        store = Store(sqlite_url(tmp_path))
+    else:
+        store = Store(_new_postgres_database(request.getfixturevalue("postgres_cluster")))
+    yield review_store(store)
+    store.close()
+
+
+def _open_review(store: ReviewStore, now: float = 100.0) -> None:
+    store.open("t1", 1, game="morris.v1", moves=3, seed="42", budget=None, now=now)
+
+
+def test_a_review_is_opened_once_and_kept_with_its_seed_and_budget(reviews: ReviewStore) -> None:
+    first = reviews.open("t1", 1, game="fan.v1", moves=9, seed="42", budget=5000, now=100.0)
+    again = reviews.open("t1", 1, game="fan.v1", moves=9, seed="7", budget=1, now=200.0)
+    assert first == again
+    assert (first.state, first.owner, first.attempts) == ("pending", None, 0)
+    assert (first.seed, first.budget, first.moves, first.created) == ("42", 5000, 9, 100.0)
+    assert reviews.job("t1", 1) == first
+    assert reviews.job("t1", 2) is None
+    assert reviews.job("t2", 1) is None
+
+
+def test_one_claimant_holds_a_review_until_its_lease_runs_out(reviews: ReviewStore) -> None:
+    _open_review(reviews)
+    held = reviews.claim("t1", 1, "a", now=100.0, lease=10.0)
+    assert held is not None
+    assert (held.state, held.owner, held.lease_until, held.attempts) == ("running", "a", 110, 1)
+    assert reviews.claim("t1", 1, "b", now=105.0, lease=10.0) is None
+    assert reviews.renew("t1", 1, "a", now=108.0, lease=10.0)  # the heartbeat: until 118
+    assert reviews.claim("t1", 1, "b", now=115.0, lease=10.0) is None
+    assert not reviews.renew("t1", 1, "b", now=115.0, lease=10.0)
+    taken = reviews.claim("t1", 1, "b", now=118.0, lease=10.0)  # a's lease ran out
+    assert taken is not None
+    assert (taken.owner, taken.attempts) == ("b", 2)
+    assert not reviews.renew("t1", 1, "a", now=119.0, lease=10.0)
+    assert not reviews.add_moves("t1", 1, "a", {1: {"n": 1}}, now=119.0, lease=10.0)
+    assert reviews.moves("t1", 1) == []
+    assert reviews.claim("t1", 2, "a", now=100.0, lease=10.0) is None  # never opened
+
+
+def test_moves_are_stored_as_computed_and_a_finished_review_is_closed(
+    reviews: ReviewStore,
+) -> None:
+    _open_review(reviews)
+    assert reviews.claim("t1", 1, "a", now=100.0, lease=10.0) is not None
+    assert reviews.add_moves("t1", 1, "a", {2: {"n": 2}, 1: {"n": 1}}, now=101.0, lease=10.0)
+    assert reviews.moves("t1", 1) == [{"n": 1}, {"n": 2}]
+    job = reviews.job("t1", 1)
+    assert job is not None
+    assert job.lease_until == 111.0  # storing moves renews the lease
+    # A move stored already is kept (one taken over recomputes the same moves).
+    assert reviews.add_moves("t1", 1, "a", {2: {"n": "other"}, 3: {"n": 3}}, 102.0, 10.0)
+    assert reviews.moves("t1", 1) == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert not reviews.finish("t1", 1, "b", {"engine": "x"}, ["No."], None, 103.0)
+    assert reviews.finish("t1", 1, "a", {"engine": "x"}, ["Good."], {"verdict": "won"}, 103.0)
+    done = reviews.job("t1", 1)
+    assert done is not None
+    assert (done.state, done.engine, done.summary, done.deal) == (
+        "done",
+        {"engine": "x"},
+        ["Good."],
+        {"verdict": "won"},
+    )
+    assert reviews.claim("t1", 1, "b", now=500.0, lease=10.0) is None  # done: nobody claims it
+    assert not reviews.add_moves("t1", 1, "a", {4: {"n": 4}}, now=104.0, lease=10.0)
+
+
+def test_a_failed_review_says_why_and_is_not_claimed_again(reviews: ReviewStore) -> None:
+    _open_review(reviews)
+    assert reviews.claim("t1", 1, "a", now=100.0, lease=10.0) is not None
+    assert not reviews.fail("t1", 1, "b", "not mine", now=101.0)
+    assert reviews.fail("t1", 1, "a", "the record does not replay", now=101.0)
+    job = reviews.job("t1", 1)
+    assert job is not None
+    assert (job.state, job.error) == ("failed", "the record does not replay")
+    assert reviews.claim("t1", 1, "a", now=500.0, lease=10.0) is None

@@ -26,6 +26,8 @@ HTTP API (JSON in and out; errors are ``{"error": sentence, "kind": name}`` with
   without hidden information); ``GET /api/tables/{id}/replay?step=K&seat=N``: a finished game
   after ``K`` actions;
 * ``POST /api/records``: open a table from a record (to replay it or play it on);
+* ``GET /api/tables/{id}/review``: the engines' review of a finished game (started by the
+  first request; see :mod:`fanfold.server.reviews`), whose page is ``/table/{id}/review``;
 * ``GET /api/lessons``, ``GET /api/lessons/{game}/{id}?step=K``, ``POST
   /api/lessons/{game}/{id}/try``: the lessons (worked examples to play; see
   :mod:`fanfold.server.lessons`), whose pages are ``/learn/{game}`` and ``/learn/{game}/{id}``.
@@ -58,6 +60,7 @@ from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, 
 from fanfold.server.logs import TableContext
 from fanfold.server.protocol import MAX_BODY, ErrorBody, error_body
 from fanfold.server.request_metrics import RequestObserver
+from fanfold.server.reviews import NotReviewableError
 from fanfold.server.routes import (
     accounts,
     daily,
@@ -68,6 +71,7 @@ from fanfold.server.routes import (
     pages,
     players,
     records,
+    reviews,
     tables,
 )
 from fanfold.server.runtime import (
@@ -96,7 +100,7 @@ def status_of(error: Exception) -> int:
         return 404
     if isinstance(error, ForbiddenError):
         return 403
-    if isinstance(error, StaleVersionError | TurnError):
+    if isinstance(error, StaleVersionError | TurnError | NotReviewableError):
         return 409
     if isinstance(error, StorageError):
         return 503
@@ -210,6 +214,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(tables.router)
     app.include_router(records.router)
+    app.include_router(reviews.router)
     app.include_router(socket_router)
     app.include_router(health.router)
     app.include_router(accounts.router)

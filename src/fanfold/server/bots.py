@@ -469,9 +469,25 @@ class BotPool:
         """The agent's choice, computed in a worker once the turn of ``client`` (who opened
         the table; ``None``: the table counts as a client of its own) comes in the pool, at
         ``priority``."""
-        who = client if client is not None else f"table:{decision.table}"
+        return await self.run(
+            decide, decision, table=decision.table, client=client, priority=priority
+        )
+
+    async def run(
+        self,
+        fn: Callable[..., _T],
+        *args: Any,
+        table: str,
+        client: str | None = None,
+        priority: Priority = Priority.LIVE,
+    ) -> _T:
+        """``fn(*args)`` (a module-level function, and arguments that pickle: it may run in a
+        worker process) computed in a worker once the turn of ``client`` comes, for ``table``,
+        at ``priority``: how a decision runs (:meth:`decide`), and an engine review's steps at
+        :attr:`Priority.REVIEW`."""
+        who = client if client is not None else f"table:{table}"
         asked = time.monotonic()
-        slot, tag = await self._acquire(decision.table, who, int(priority))
+        slot, tag = await self._acquire(table, who, int(priority))
         loop = asyncio.get_running_loop()
         began = time.monotonic()
         if self.waited is not None:
@@ -479,11 +495,11 @@ class BotPool:
         executor = self.executors[slot]
         try:
             try:
-                future = executor.submit(decide, decision)
+                future = executor.submit(fn, *args)
             except BrokenProcessPool:  # its process stopped while it had nothing to do
                 self._replace(slot, executor)
                 executor = self.executors[slot]
-                future = executor.submit(decide, decision)
+                future = executor.submit(fn, *args)
         except BaseException:
             self._release(slot, who, tag, 0.0)
             raise

@@ -8,7 +8,7 @@ given)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fanfold.agents.base import registered_agents
 from fanfold.agents.levels import LEVELS, level_agent
@@ -317,3 +317,27 @@ __all__ = [
     "game_catalogue",
     "summaries",
 ]
+
+
+class ReviewAnswer(Out):
+    """The engines' review of a finished table (``GET /api/tables/{id}/review``), as far as it
+    is computed: its state, the judged moves, the marked ones and the evaluation graph's
+    points (``docs/review.md``)."""
+
+    table: str
+    game: str
+    title: str
+    version: int
+    state: Literal["pending", "running", "done", "failed"]
+    total: int
+    judged: int
+    seed: str
+    budget: int | None
+    attempts: int
+    moves: list[dict[str, Any]]
+    marks: list[dict[str, Any]]
+    graph: list[dict[str, Any]]
+    summary: list[str]
+    engine: dict[str, Any] | None
+    deal: dict[str, Any] | None
+    error: str | None

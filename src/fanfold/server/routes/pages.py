@@ -5,6 +5,7 @@ packages (``/static/plugins/GAME.js``)."""
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
@@ -35,6 +36,12 @@ async def favicon() -> FileResponse:
 async def table_page(table_id: str) -> FileResponse:
     del table_id
     return FileResponse(STATIC / "table.html")
+
+
+@router.get("/table/{table_id}/review")
+async def review_page(table_id: str) -> RedirectResponse:
+    """A finished game's review: its replay with the engines' review beside it."""
+    return RedirectResponse(f"/table/{quote(table_id, safe='')}?replay=1&review=1", status_code=307)
 
 
 @router.get("/how-to-play/{name}")

@@ -6,6 +6,7 @@ import { setUpAlerts, turnAlerts } from "./alerts.js";
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const params = new URLSearchParams(location.search);
 const replayMode = params.has("replay");
+const reviewMode = replayMode && params.has("review");
 const fragment = new URLSearchParams(location.hash.slice(1));
 let token = fragment.get("token") || tokenFor(tableId)?.token || null;
 if (fragment.get("token")) remember(tableId, token);
@@ -525,10 +526,10 @@ function drawEnd(m) {
   } else if (m.yours.length) {
     buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: again, onclick: rematch }));
   }
-  buttons.append(
-    el("a", { class: "button", href: `/table/${tableId}?replay=1`, text: "Replay" }),
-    el("a", { class: "button", href: "/", text: "New game" }),
-  );
+  buttons.append(el("a", { class: "button", href: `/table/${tableId}?replay=1`, text: "Replay" }));
+  // The engines review the games without hidden cards (Morris, Fan).
+  if (!m.hidden_information) buttons.append(el("a", { class: "button", id: "review-link", href: `/table/${tableId}/review`, text: "Review" }));
+  buttons.append(el("a", { class: "button", href: "/", text: "New game" }));
   box.append(buttons);
 }
 
@@ -601,6 +602,7 @@ function drawControls() {
     box.append(el("a", { href: `/api/tables/${tableId}/record`, download: "", id: "download", text: "Download record" }));
   }
   if (m.outcome) box.append(el("a", { href: `/table/${tableId}?replay=1`, id: "replay-link", text: "Replay" }));
+  if (m.outcome && !m.hidden_information) box.append(el("a", { href: `/table/${tableId}/review`, id: "review-panel-link", text: "Review" }));
 }
 
 // Resign, draw and abort: resign and abort ask once more before they end the game.
@@ -712,6 +714,12 @@ async function replay() {
   $("replay-last").onclick = () => show(first.steps);
   slider.oninput = () => show(Number(slider.value));
   await show(0);
+  if (reviewMode) {
+    const { setUpReview } = await import("./review.js");
+    await setUpReview(tableId, $("review"), show);
+  } else if (spectator && !spectator.hidden_information) {
+    $("replay-bar").append(el("a", { href: `/table/${tableId}/review`, id: "replay-review-link", text: "Review" }));
+  }
 }
 
 async function main() {

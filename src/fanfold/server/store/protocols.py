@@ -1,7 +1,8 @@
 """What the server asks of its data, one :class:`typing.Protocol` a subject: the tables
 (:class:`TableStore`), the accounts (:class:`AccountStore`), the ratings
 (:class:`RatingStore`), moderation (:class:`ModerationStore`), fair play
-(:class:`FairPlayStore`; these four in :mod:`~fanfold.server.store.data_protocols`), and the
+(:class:`FairPlayStore`), the engines' reviews (:class:`ReviewStore`; these five in
+:mod:`~fanfold.server.store.data_protocols`), and the
 coordination of several processes: who owns a table, and what they tell each other
 (:class:`Coordination`, :class:`Subscription`).
 
@@ -24,6 +25,7 @@ from fanfold.server.store.data_protocols import (
     FairPlayStore,
     ModerationStore,
     RatingStore,
+    ReviewStore,
     Subject,
 )
 from fanfold.server.store.records import (
@@ -219,6 +221,7 @@ __all__ = [
     "FairPlayStore",
     "ModerationStore",
     "RatingStore",
+    "ReviewStore",
     "Subject",
     "Subscription",
     "TableStore",

@@ -210,3 +210,44 @@ class RatedSeat:
     player: str
     seat: int
     table: StoredGame
+
+
+@dataclass(frozen=True)
+class ReviewJob:
+    """A stored review of a finished table (one per table and review version) and who holds it.
+
+    Attributes:
+        table_id: the table reviewed.
+        version: the review's version (:data:`fanfold.play.review.REVIEW_VERSION`).
+        game: the game's id.
+        state: ``pending`` (nobody has started it), ``running``, ``done`` or ``failed``.
+        moves: how many moves the game has (the review judges each).
+        seed: the review's seed (decimal), kept so that it can be made again alike.
+        budget: the engine's budget per question (Fan: solver positions; ``None``: none).
+        owner: the process that holds it (``None``: nobody yet).
+        lease_until: when its holder's lease runs out (another may take it over after).
+        attempts: how many times it was claimed (more than one: taken over).
+        engine: once done, the engine's identity (JSON).
+        summary: once done, the sentences under the moves.
+        deal: once done, Fan's finding about the deal (``None`` otherwise).
+        error: why it failed (``failed`` only).
+        created: when it was asked for.
+        updated: its last change.
+    """
+
+    table_id: str
+    version: int
+    game: str
+    state: str
+    moves: int
+    seed: str
+    budget: int | None
+    owner: str | None
+    lease_until: float
+    attempts: int
+    engine: JSONObject | None
+    summary: list[str] | None
+    deal: JSONObject | None
+    error: str | None
+    created: float
+    updated: float

@@ -240,3 +240,41 @@ moderation_log = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("moderation_log_at", "at"),
 )
+
+# ------------------------------------------------------------------- reviews
+
+#: The engines' review of a finished table, one per table and review version: a job that one
+#: process at a time holds (``owner``, until ``lease_until``; another takes it over once the
+#: lease has run out), with what makes it reproducible (``seed``, ``budget``, ``engine``).
+reviews = sa.Table(
+    "reviews",
+    metadata,
+    sa.Column("table_id", sa.String(40), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    # pending, running, done or failed.
+    sa.Column("state", sa.String(10), nullable=False),
+    sa.Column("moves", sa.Integer, nullable=False),
+    sa.Column("seed", sa.String(60), nullable=False),
+    sa.Column("budget", sa.Integer, nullable=True),
+    sa.Column("owner", sa.String(80), nullable=True),
+    sa.Column("lease_until", sa.Float, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    # JSON, once done: the engine's identity, the summary, Fan's finding about the deal.
+    sa.Column("engine", sa.Text, nullable=True),
+    sa.Column("summary", sa.Text, nullable=True),
+    sa.Column("deal", sa.Text, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+#: A review's judged moves, each stored as soon as it is computed (JSON).
+review_moves = sa.Table(
+    "review_moves",
+    metadata,
+    sa.Column("table_id", sa.String(40), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("entry", sa.Text, nullable=False),
+)

@@ -1,0 +1,131 @@
+// The engines' review of a finished game, beside its replay (/table/ID/review): the
+// evaluation graph, the summary and the moves with their marks, read from
+// GET /api/tables/ID/review while it fills in. Choosing a move (or a point of the graph)
+// shows the position after it on the replay.
+import { api, el } from "./common.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const MARKS = {
+  worse_result: "worse result",
+  slower_win: "slower win",
+  faster_loss: "faster loss",
+  lost_deal: "lost the deal",
+};
+const WIDTH = 300;
+const HEIGHT = 120;
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  return node;
+}
+
+function valueWords(value) {
+  if (!value) return "not known";
+  if (value.distance === null || value.distance === undefined) return value.result;
+  return `${value.result} in ${value.distance}`;
+}
+
+// The graph: the value for the first seat after each move, from -1 (lost) to 1 (won); the
+// marked moves as dots that can be chosen.
+function graph(review, show) {
+  const points = review.graph;
+  const steps = Math.max(review.total, 1);
+  const x = (move) => 8 + (move / steps) * (WIDTH - 16);
+  const y = (value) => HEIGHT / 2 - value * (HEIGHT / 2 - 8);
+  const first = review.moves[0]?.seat_name || "the first seat";
+  const root = svg("svg", {
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    class: "review-graph",
+    role: "img",
+    "aria-labelledby": "review-graph-title",
+  });
+  const title = svg("title", { id: "review-graph-title" });
+  title.textContent = `The evaluation for ${first} after each move: up is good for ${first}, down bad; ${review.marks.length} marked moves.`;
+  root.append(title);
+  root.append(svg("line", { x1: 0, x2: WIDTH, y1: y(0), y2: y(0), class: "review-axis" }));
+  let path = "";
+  let pen = false;
+  for (const point of points) {
+    if (point.value === null) {
+      pen = false;
+      continue;
+    }
+    path += `${pen ? "L" : "M"}${x(point.move).toFixed(1)},${y(point.value).toFixed(1)}`;
+    pen = true;
+  }
+  if (path) root.append(svg("path", { d: path, class: "review-line" }));
+  for (const mark of review.marks) {
+    const point = points.find((entry) => entry.move === mark.move);
+    if (!point || point.value === null) continue;
+    const dot = svg("circle", { cx: x(point.move), cy: y(point.value), r: 4, class: `review-dot mark-${mark.mark}` });
+    dot.addEventListener("click", () => show(mark.move));
+    root.append(dot);
+  }
+  return root;
+}
+
+function moveItem(entry, show, chosen) {
+  const mark = entry.mark ? MARKS[entry.mark] || entry.mark : "";
+  const label = `${entry.number}. ${entry.words}`;
+  const button = el("button", {
+    type: "button",
+    class: `review-move${entry.mark ? ` mark-${entry.mark}` : ""}`,
+    "data-move": String(entry.number),
+    "aria-current": chosen === entry.number ? "true" : "false",
+    onclick: () => show(entry.number),
+  });
+  button.append(el("span", { class: "review-move-text", text: label }));
+  button.append(el("span", { class: "review-value", text: `${valueWords(entry.before)} → ${valueWords(entry.after)}` }));
+  if (mark) button.append(el("span", { class: "review-mark", text: entry.best_words ? `${mark}; better: ${entry.best_words}` : mark }));
+  return el("li", {}, button);
+}
+
+// Draw the review into `box` and keep it up to date until it is done; `show(step)` shows the
+// replay after `step` moves.
+export async function setUpReview(tableId, box, show) {
+  box.hidden = false;
+  let chosen = null;
+  let last = null;
+  const choose = (move) => {
+    chosen = move;
+    show(move);
+    for (const button of box.querySelectorAll(".review-move")) {
+      button.setAttribute("aria-current", String(Number(button.dataset.move) === move));
+    }
+  };
+  function draw(review) {
+    last = review;
+    const focused = document.activeElement?.dataset?.move;
+    box.replaceChildren(el("h2", { id: "review-title", text: "Engine review" }));
+    const state = {
+      pending: "The review is waiting for the engines…",
+      running: `Reviewing: ${review.judged} of ${review.total} moves so far…`,
+      done: `Reviewed: ${review.total} moves, ${review.marks.length} marked.`,
+      failed: `The review failed: ${review.error}`,
+    }[review.state];
+    box.append(el("p", { class: "review-state", id: "review-state", role: "status", text: state }));
+    box.append(graph(review, choose));
+    // The summary, less the sentences on the marked moves (the list below says them in words).
+    const marked = review.moves.filter((entry) => entry.mark).map((entry) => `, ${entry.text},`);
+    for (const line of review.summary) {
+      if (!marked.some((text) => line.includes(text))) box.append(el("p", { class: "review-summary", text: line }));
+    }
+    const list = el("ol", { class: "review-moves", "aria-label": "moves reviewed" });
+    for (const entry of review.moves) list.append(moveItem(entry, choose, chosen));
+    box.append(list);
+    if (focused) box.querySelector(`.review-move[data-move="${focused}"]`)?.focus();
+  }
+  for (;;) {
+    let review;
+    try {
+      review = await api("GET", `/api/tables/${tableId}/review`);
+    } catch (error) {
+      box.replaceChildren(el("h2", { id: "review-title", text: "Engine review" }), el("p", { class: "error", role: "alert", text: error.message }));
+      return;
+    }
+    if (!last || last.judged !== review.judged || last.state !== review.state) draw(review);
+    if (review.state === "done" || review.state === "failed") return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}

@@ -1,0 +1,161 @@
+"""The engines' reviews in one process's memory (the
+:class:`~fanfold.server.store.protocols.ReviewStore` beside
+:class:`~fanfold.server.store.memory.MemoryTables`), and the review store of any table store
+(:func:`review_store`)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import threading
+import weakref
+from collections.abc import Mapping, Sequence
+
+from fanfold.core.config import JSONObject
+from fanfold.server.store.data_protocols import ReviewStore
+from fanfold.server.store.protocols import TableStore
+from fanfold.server.store.records import ReviewJob
+from fanfold.server.store.review_store import OPEN_STATES, SqlReviews
+from fanfold.server.store.table_store import Store
+
+
+class MemoryReviews:
+    """The reviews in memory: the same rules as :class:`SqlReviews`, under one lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jobs: dict[tuple[str, int], ReviewJob] = {}
+        self._moves: dict[tuple[str, int], dict[int, JSONObject]] = {}
+
+    def open(
+        self,
+        table_id: str,
+        version: int,
+        *,
+        game: str,
+        moves: int,
+        seed: str,
+        budget: int | None,
+        now: float,
+    ) -> ReviewJob:
+        """The table's review of ``version``: the stored one, or a new ``pending`` one."""
+        key = (table_id, version)
+        with self._lock:
+            if key not in self._jobs:
+                self._jobs[key] = ReviewJob(
+                    table_id, version, game, "pending", moves, seed, budget, None, 0.0, 0,
+                    None, None, None, None, now, now,
+                )  # fmt: skip
+                self._moves[key] = {}
+            return self._jobs[key]
+
+    def job(self, table_id: str, version: int) -> ReviewJob | None:
+        """The table's review of ``version``, if any."""
+        with self._lock:
+            return self._jobs.get((table_id, version))
+
+    def claim(
+        self, table_id: str, version: int, owner: str, now: float, lease: float
+    ) -> ReviewJob | None:
+        """Hold the review for ``lease`` seconds if it is open and nobody else holds it."""
+        key = (table_id, version)
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is None or job.state not in OPEN_STATES:
+                return None
+            if job.owner not in (None, owner) and job.lease_until > now:
+                return None
+            attempts = job.attempts if job.owner == owner else job.attempts + 1
+            job = dataclasses.replace(
+                job,
+                state="running",
+                owner=owner,
+                lease_until=now + lease,
+                attempts=attempts,
+                updated=now,
+            )
+            self._jobs[key] = job
+            return job
+
+    def _hold(self, table_id: str, version: int, owner: str, **values: object) -> bool:
+        key = (table_id, version)
+        job = self._jobs.get(key)
+        if job is None or job.state != "running" or job.owner != owner:
+            return False
+        self._jobs[key] = dataclasses.replace(job, **values)  # type: ignore[arg-type]
+        return True
+
+    def renew(self, table_id: str, version: int, owner: str, now: float, lease: float) -> bool:
+        """Extend ``owner``'s lease; false if it no longer holds the review."""
+        with self._lock:
+            return self._hold(table_id, version, owner, lease_until=now + lease, updated=now)
+
+    def add_moves(
+        self,
+        table_id: str,
+        version: int,
+        owner: str,
+        entries: Mapping[int, JSONObject],
+        now: float,
+        lease: float,
+    ) -> bool:
+        """Store judged moves and extend the lease, only while ``owner`` holds the review."""
+        with self._lock:
+            if not self._hold(table_id, version, owner, lease_until=now + lease, updated=now):
+                return False
+            stored = self._moves[(table_id, version)]
+            for number, entry in entries.items():
+                stored.setdefault(number, copy.deepcopy(entry))
+            return True
+
+    def finish(
+        self,
+        table_id: str,
+        version: int,
+        owner: str,
+        engine: JSONObject,
+        summary: Sequence[str],
+        deal: JSONObject | None,
+        now: float,
+    ) -> bool:
+        """Mark the review done, if ``owner`` holds it."""
+        with self._lock:
+            return self._hold(
+                table_id,
+                version,
+                owner,
+                state="done",
+                engine=copy.deepcopy(engine),
+                summary=list(summary),
+                deal=copy.deepcopy(deal),
+                updated=now,
+            )
+
+    def fail(self, table_id: str, version: int, owner: str, error: str, now: float) -> bool:
+        """Mark the review failed, with why, if ``owner`` holds it."""
+        with self._lock:
+            return self._hold(table_id, version, owner, state="failed", error=error, updated=now)
+
+    def moves(self, table_id: str, version: int) -> list[JSONObject]:
+        """The judged moves stored so far, by number."""
+        with self._lock:
+            stored = self._moves.get((table_id, version), {})
+            return [copy.deepcopy(stored[number]) for number in sorted(stored)]
+
+
+_MEMORY: weakref.WeakKeyDictionary[object, MemoryReviews] = weakref.WeakKeyDictionary()
+
+
+def review_store(tables: TableStore) -> ReviewStore:
+    """The review store beside a table store: SQL on a SQL store's engine, else one in memory
+    that lives as long as the table store."""
+    if isinstance(tables, Store):
+        return SqlReviews(tables.engine)
+    with _LOCK:
+        found = _MEMORY.get(tables)
+        if found is None:
+            found = _MEMORY[tables] = MemoryReviews()
+        return found
+
+
+_LOCK = threading.Lock()

@@ -1,0 +1,129 @@
+"""End-to-end: a finished game's review in Debian's Chromium. A Morris game and a Fan game are
+loaded as records (finished), their end panel's "Review" opens the review beside the replay,
+the review fills in with its marks and graph, choosing a marked move (by mouse and by keyboard)
+shows the position after it on the replay, and the page passes axe in both themes at both
+sizes. Screenshots go to the test's own folder."""
+
+# ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from fanfold.core.records import GameRecord
+from fanfold.games.fan import FanGame
+from fanfold.games.morris import GAME as MORRIS
+from fanfold.play.review import review
+from fanfold.play.setup import play_game
+from tests.server.test_browser import browser, server  # noqa: F401  (fixtures)
+from tests.server.test_site_browser import DEVELOPER, SIZES, serious_violations, small_text
+
+
+def _load(server: str, record: GameRecord, seats: list[str]) -> tuple[str, str]:
+    with httpx.Client(base_url=server, timeout=30) as client:
+        answer = client.post("/api/records", json={"record": record.to_json(), "seats": seats})
+    assert answer.status_code == 200, answer.text
+    made = answer.json()
+    return made["table"], made["token"]
+
+
+def _open_review(page: Page, server: str, table: str, token: str) -> None:
+    """The finished table's page, then its end panel's "Review", until the review is done."""
+    page.goto(f"{server}/table/{table}#token={token}")
+    page.wait_for_selector("#outcome:not([hidden])")
+    page.locator("#review-link").click()
+    page.wait_for_url(f"**/table/{table}?replay=1&review=1")
+    expect(page.locator("#review-state")).to_contain_text("Reviewed", timeout=60_000)
+
+
+def _check_page(browser: Browser, server: str, path: str, name: str, shots: Path) -> None:
+    """axe, small text and developer words on the review page, at both sizes in both themes."""
+    for size, (width, height) in SIZES.items():
+        for theme in ("light", "dark"):
+            context = browser.new_context(
+                viewport={"width": width, "height": height},
+                color_scheme=theme,
+            )
+            try:
+                page = context.new_page()
+                page.goto(f"{server}{path}")
+                expect(page.locator("#review-state")).to_contain_text("Reviewed", timeout=60_000)
+                assert serious_violations(page) == [], (size, theme)
+                assert small_text(page) == [], (size, theme)
+                assert DEVELOPER.search(page.locator("body").inner_text()) is None, (size, theme)
+                page.screenshot(path=str(shots / f"{name}-{size}-{theme}.png"), full_page=True)
+            finally:
+                context.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    yield context.new_page()
+    context.close()
+
+
+def test_a_morris_game_s_review_marks_its_moves_and_shows_them_on_the_replay(
+    browser: Browser, server: str, tmp_path: Path, page: Page
+) -> None:
+    record = play_game(MORRIS, None, ["medium", "easy"], agent_seed=1).finish()
+    expected = review(record)
+    assert expected.marked
+    table, token = _load(server, record, ["you", "random"])
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _open_review(page, server, table, token)
+    moves = page.locator(".review-move")
+    expect(moves).to_have_count(len(record.actions))
+    marked = page.locator(".review-move.mark-worse_result")
+    expect(marked).to_have_count(
+        sum(move.mark is not None and move.mark.value == "worse_result" for move in expected.moves)
+    )
+    first = next(move for move in expected.moves if move.mark is not None)
+    button = page.locator(f'.review-move[data-move="{first.number}"]')
+    expect(button).to_contain_text("better:")
+    button.click()
+    expect(page.locator("#replay-label")).to_have_text(
+        f"move {first.number} of {len(record.actions)}"
+    )
+    expect(button).to_have_attribute("aria-current", "true")
+    # By keyboard: the next move's button, focused and chosen with Enter.
+    following = page.locator(f'.review-move[data-move="{first.number + 1}"]')
+    following.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#replay-label")).to_have_text(
+        f"move {first.number + 1} of {len(record.actions)}"
+    )
+    expect(page.locator(".review-graph .review-dot")).to_have_count(len(expected.marked))
+    page.screenshot(path=str(tmp_path / "morris-review.png"), full_page=True)
+    assert not errors, errors
+    _check_page(browser, server, f"/table/{table}/review", "morris-review", tmp_path)
+
+
+def test_a_fan_game_s_review_names_the_move_that_lost_the_deal(
+    browser: Browser, server: str, tmp_path: Path, page: Page
+) -> None:
+    record = play_game(FanGame(), None, ["random"], seed=4, agent_seed=0).finish()
+    expected = review(record)
+    assert len(expected.marked) == 1, "deal 4 can be won; the random player loses it"
+    losing = expected.marked[0]
+    table, token = _load(server, record, ["you"])
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _open_review(page, server, table, token)
+    button = page.locator(".review-move.mark-lost_deal")
+    expect(button).to_have_count(1)
+    expect(button).to_have_attribute("data-move", str(losing.number))
+    expect(button).to_contain_text("lost the deal")
+    expect(page.locator(".review-summary").first).to_contain_text("winning line")
+    button.click()
+    expect(page.locator("#replay-label")).to_have_text(
+        f"move {losing.number} of {len(record.actions)}"
+    )
+    page.screenshot(path=str(tmp_path / "fan-review.png"), full_page=True)
+    assert not errors, errors
+    _check_page(browser, server, f"/table/{table}/review", "fan-review", tmp_path)

@@ -1,0 +1,113 @@
+"""A review's holder killed (SIGKILL) mid-review: another process takes the stored job over
+once the lease has run out, keeps the moves already stored and finishes the review, which is
+then the engines' review of the game, move for move."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from fanfold.core.config import JSONObject
+from fanfold.core.records import GameRecord
+from fanfold.games.morris import GAME as MORRIS
+from fanfold.play.review import REVIEW_VERSION, review
+from fanfold.play.setup import play_game
+from fanfold.server.reviews import CHUNK, Reviews, review_step
+from fanfold.server.store import Store
+from fanfold.server.store.review_store import SqlReviews
+from tests.server.support import ROOT, sqlite_url, subprocess_environment
+
+#: The holder: claims the review with a one-second lease, stores its first step, then hangs in
+#: its second (its heartbeat keeps the lease) until it is killed.
+HOLDER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from fanfold.core.records import GameRecord
+    from fanfold.server.reviews import Reviews, review_step
+    from fanfold.server.store import Store
+    from fanfold.server.store.review_store import SqlReviews
+
+    url, path = sys.argv[1], sys.argv[2]
+    record = GameRecord.loads(open(path).read())
+    store = Store(url)
+    steps = []
+
+    async def compute(game, stop, budget):
+        steps.append(stop)
+        if len(steps) > 1:
+            print("hanging", flush=True)
+            await asyncio.Event().wait()
+        return review_step(game.to_json(), stop, budget)
+
+    async def main():
+        reviews = Reviews(SqlReviews(store.engine), compute, owner="holder", lease=1.0)
+        await reviews.open("t1", record)
+        await asyncio.Event().wait()
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) -> None:
+    record: GameRecord = play_game(MORRIS, None, ["medium", "easy"], agent_seed=1).finish()
+    assert len(record.actions) > 2 * CHUNK
+    path = tmp_path / "record.json"
+    path.write_text(record.dumps())
+    url = sqlite_url(tmp_path)
+    Store(url).close()  # migrated before the holder starts
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, url, str(path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=subprocess_environment(),
+    )
+    store = Store(url)
+    reviews = SqlReviews(store.engine)
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "hanging"
+        job = reviews.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert (job.state, job.owner) == ("running", "holder")
+        assert len(reviews.moves("t1", REVIEW_VERSION)) == CHUNK
+        time.sleep(1.5)  # its heartbeat renews the lease: nobody may take the review
+        assert reviews.claim("t1", REVIEW_VERSION, "other", time.time(), 1.0) is None
+        holder.send_signal(signal.SIGKILL)
+        assert holder.wait(timeout=30) == -signal.SIGKILL
+
+        async def compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
+            return review_step(game.to_json(), stop, budget)
+
+        async def take_over() -> None:
+            successor = Reviews(reviews, compute, owner="successor", lease=1.0)
+            deadline = time.monotonic() + 30
+            while ("t1", REVIEW_VERSION) not in successor.tasks:
+                assert time.monotonic() < deadline, "the lease never ran out"
+                await successor.open("t1", record)
+                await asyncio.sleep(0.1)
+            await successor.tasks[("t1", REVIEW_VERSION)]
+
+        asyncio.run(take_over())
+        done = reviews.job("t1", REVIEW_VERSION)
+        assert done is not None
+        assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
+        expected = review(record).to_json()
+        stored = [
+            {key: value for key, value in entry.items() if key != "best_words"}
+            for entry in reviews.moves("t1", REVIEW_VERSION)
+        ]
+        assert stored == json.loads(json.dumps(expected["moves"]))
+        assert done.summary == expected["summary"]
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        holder.wait(timeout=30)
+        store.close()

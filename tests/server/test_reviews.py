@@ -1,0 +1,263 @@
+"""The engines' review of a finished table as a stored job (:mod:`fanfold.server.reviews`,
+``GET /api/tables/{id}/review``): the answer equals :func:`fanfold.play.review.review` of the
+table's record, move by move; a running game, an unknown table and a game without an engine
+review are refused and open nothing; one claimant at a time, a second one taking over once the
+first's lease has run out; the moves shown as they are stored."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fanfold.core.config import JSONObject
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game
+from fanfold.games.fan import FanGame
+from fanfold.games.morris import GAME as MORRIS
+from fanfold.play.review import REVIEW_VERSION, review
+from fanfold.play.setup import play_game
+from fanfold.server.reviews import CHUNK, Reviews, graph_points, review_step
+from fanfold.server.store.review_memory import MemoryReviews
+from tests.server.support import JSON, open_table, serve
+
+FAN = FanGame()
+
+
+def morris_record(agent_seed: int = 1) -> GameRecord:
+    """A finished Morris game between two bots, with moves that lose value."""
+    return play_game(MORRIS, None, ["medium", "easy"], agent_seed=agent_seed).finish()
+
+
+def fan_record(deal: int = 4) -> GameRecord:
+    """A finished Fan game played by a weak player."""
+    return play_game(FAN, None, ["random"], seed=deal, agent_seed=0).finish()
+
+
+def load(client: TestClient, record: GameRecord) -> str:
+    answer = client.post("/api/records", json={"record": record.to_json(), "seats": ["random"]})
+    if answer.status_code != 200:  # two seats (Morris)
+        answer = client.post(
+            "/api/records", json={"record": record.to_json(), "seats": ["random", "random"]}
+        )
+    assert answer.status_code == 200, answer.text
+    table: str = answer.json()["table"]
+    return table
+
+
+def without_words(entry: JSON) -> JSON:
+    """A stored move without the words of its best move (the page's, not the engines')."""
+    return {key: value for key, value in entry.items() if key != "best_words"}
+
+
+def wait_done(client: TestClient, table: str) -> JSON:
+    deadline = time.monotonic() + 120
+    while True:
+        answer = client.get(f"/api/tables/{table}/review")
+        assert answer.status_code == 200, answer.text
+        body: JSON = answer.json()
+        if body["state"] in ("done", "failed"):
+            return body
+        assert time.monotonic() < deadline, body
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("game", ["morris", "fan"])
+def test_the_review_of_a_finished_table_is_the_engines_review(tmp_path: Path, game: str) -> None:
+    record = morris_record() if game == "morris" else fan_record()
+    expected: Any = review(record, max_states=None if game == "morris" else 2_000_000).to_json()
+    with serve(tmp_path) as client:
+        table = load(client, record)
+        body = wait_done(client, table)
+        again = client.get(f"/api/tables/{table}/review").json()
+    assert body["state"] == "done", body
+    assert [without_words(entry) for entry in body["moves"]] == expected["moves"]
+    for entry in body["moves"]:  # the best move said in words, where one was better
+        assert (entry["best_words"] is None) == (entry["best"] is None)
+        if entry["best"] is not None:
+            assert entry["best_words"].endswith(".")
+            assert entry["best_words"] != entry["words"]  # a move other than the one played
+    assert body["summary"] == expected["summary"]
+    assert body["engine"] == expected["engine"]
+    assert body["deal"] == expected["deal"]
+    assert (body["total"], body["judged"], body["version"]) == (
+        len(record.actions),
+        len(record.actions),
+        REVIEW_VERSION,
+    )
+    marked = [move for move in expected["moves"] if move["mark"] is not None]
+    assert body["marks"] == [
+        {"move": move["number"], "mark": move["mark"], "best": move["best"]} for move in marked
+    ]
+    assert len(body["graph"]) == len(record.actions) + 1
+    assert body["seed"].isdigit()
+    assert body["budget"] == (None if game == "morris" else 2_000_000)
+    assert again == body  # asked again: the stored review, not a new one
+    if game == "morris":
+        assert marked, "the medium bot against the easy one loses value somewhere"
+
+
+def test_a_running_game_an_unknown_table_and_fano_are_refused(tmp_path: Path) -> None:
+    with serve(tmp_path) as client:
+        created = open_table(client, game="morris", seats=["you", "random"])
+        running = client.get(f"/api/tables/{created['table']}/review")
+        assert running.status_code == 409
+        assert running.json()["error"] == (
+            "this game is still being played: its review opens once it is over"
+        )
+        unknown = client.get("/api/tables/no-such-table/review")
+        assert unknown.status_code == 404
+        fano = get_game("fano")
+        record = play_game(fano, None, ["random"] * 2, agent_seed=0).finish()
+        answer = client.post(
+            "/api/records", json={"record": record.to_json(), "seats": ["random"] * 2}
+        )
+        assert answer.status_code == 200, answer.text
+        refused = client.get(f"/api/tables/{answer.json()['table']}/review")
+        assert refused.status_code == 409
+        assert refused.json()["error"].startswith("no engine review for Fano yet")
+        # A running game opened nothing: once over, its review starts afresh.
+        assert client.app.state.reviews.store.job(created["table"], REVIEW_VERSION) is None  # type: ignore[attr-defined]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_second_claimant_takes_over_once_the_lease_runs_out() -> None:
+    """The first holder stops answering after its first step (as a killed process would);
+    the second cannot claim the review during the lease, takes it over after, keeps the
+    stored moves and finishes it; the first one's late moves are refused."""
+    record = morris_record()
+    assert len(record.actions) > 2 * CHUNK
+    store = MemoryReviews()
+    clock = Clock()
+    stuck = asyncio.Event()
+    first_steps: list[int] = []
+
+    async def first_compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
+        first_steps.append(stop)
+        if len(first_steps) > 1:
+            await stuck.wait()  # never set: the first holder hangs
+        return review_step(game.to_json(), stop, budget)
+
+    async def compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
+        return review_step(game.to_json(), stop, budget)
+
+    async def scenario() -> None:
+        first = Reviews(store, first_compute, owner="first", lease=30.0, clock=clock)
+        second = Reviews(store, compute, owner="second", lease=30.0, clock=clock)
+        await first.open("t1", record)
+        while len(first_steps) < 2:
+            await asyncio.sleep(0.01)
+        assert len(store.moves("t1", REVIEW_VERSION)) == CHUNK
+        await second.open("t1", record)  # the lease holds: second does not claim
+        assert "t1" not in {key[0] for key in second.tasks}
+        clock.now += 31.0  # the first holder's lease runs out (its heartbeat sleeps)
+        await second.open("t1", record)
+        await second.tasks[("t1", REVIEW_VERSION)]
+        job = store.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert (job.state, job.owner, job.attempts) == ("done", "second", 2)
+        assert not store.add_moves("t1", REVIEW_VERSION, "first", {1: {}}, clock.now, 30.0)
+        for task in first.tasks.values():
+            task.cancel()
+
+    asyncio.run(scenario())
+    expected = review(record).to_json()
+    stored = [without_words(entry) for entry in store.moves("t1", REVIEW_VERSION)]
+    assert stored == expected["moves"]
+
+
+def test_moves_are_shown_while_the_review_fills_in() -> None:
+    record = morris_record()
+    store = MemoryReviews()
+    gate = asyncio.Event()
+
+    async def compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
+        if stop > CHUNK:
+            await gate.wait()
+        return review_step(game.to_json(), stop, budget)
+
+    async def scenario() -> list[JSON]:
+        reviews = Reviews(store, compute, owner="me")
+        seen: list[JSON] = []
+        await reviews.open("t1", record)
+        while len(store.moves("t1", REVIEW_VERSION)) < CHUNK:
+            await asyncio.sleep(0.01)
+        seen.append(await reviews.answer("t1"))
+        gate.set()
+        await reviews.tasks[("t1", REVIEW_VERSION)]
+        seen.append(await reviews.answer("t1"))
+        return seen
+
+    partial, done = asyncio.run(scenario())
+    assert (partial["state"], partial["judged"], partial["summary"]) == ("running", CHUNK, [])
+    assert len(partial["graph"]) == CHUNK + 1
+    assert (done["state"], done["judged"]) == ("done", len(record.actions))
+    assert done["moves"][:CHUNK] == partial["moves"]
+
+
+def test_the_graph_is_from_the_first_seats_side() -> None:
+    entries: list[Any] = [
+        {"number": 1, "seat": 0, "before": {"result": "draw", "distance": None},
+         "after": {"result": "loss", "distance": 20}},
+        {"number": 2, "seat": 1, "before": {"result": "win", "distance": 19},
+         "after": {"result": "win", "distance": 19}},
+    ]  # fmt: skip
+    assert graph_points("morris.v1", entries) == [
+        {"move": 0, "value": 0.0},
+        {"move": 1, "value": -0.9},
+        {"move": 2, "value": -(1 - 19 / 200)},
+    ]
+    fan: list[Any] = [
+        {"number": 1, "seat": 0, "before": {"result": "win", "distance": None},
+         "after": {"result": "loss", "distance": None}},
+        {"number": 2, "seat": 0, "before": None, "after": None},
+    ]  # fmt: skip
+    assert graph_points("fan.v1", fan) == [
+        {"move": 0, "value": 1.0},
+        {"move": 1, "value": -1.0},
+        {"move": 2, "value": None},
+    ]
+
+
+def test_a_review_whose_step_broke_is_taken_up_again_at_the_next_request() -> None:
+    """A step that fails unexpectedly (a worker process lost) leaves the review held and
+    unfinished; the next request of the same process goes on from the moves stored."""
+    record = morris_record()
+    store = MemoryReviews()
+    calls: list[int] = []
+
+    async def compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
+        calls.append(stop)
+        if len(calls) == 2:
+            raise RuntimeError("the bot worker process is gone")
+        return review_step(game.to_json(), stop, budget)
+
+    async def scenario() -> None:
+        reviews = Reviews(store, compute, owner="me")
+        await reviews.open("t1", record)
+        task = reviews.tasks[("t1", REVIEW_VERSION)]
+        await asyncio.wait([task])
+        assert isinstance(task.exception(), RuntimeError)
+        job = store.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert (job.state, len(store.moves("t1", REVIEW_VERSION))) == ("running", CHUNK)
+        await reviews.open("t1", record)
+        await reviews.tasks[("t1", REVIEW_VERSION)]
+
+    asyncio.run(scenario())
+    job = store.job("t1", REVIEW_VERSION)
+    assert job is not None
+    assert (job.state, job.attempts) == ("done", 1)
+    assert calls[2] == 2 * CHUNK  # went on after the stored moves
+    assert len(store.moves("t1", REVIEW_VERSION)) == len(record.actions)
