@@ -444,6 +444,12 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         )
         readiness.start()
         app.state.readiness = readiness
+
+        async def drain() -> None:  # on SIGTERM (fanfold.server.stopping), before the rest
+            readiness.draining = True
+            await hub.drain()
+
+        app.state.drain = drain
         checks: HealthServer | None = None
         try:
             if settings.health_port is not None:

@@ -107,6 +107,7 @@ from fanfold.server.protocol.messages import (
     Outgoing,
     RematchSeats,
     Replay,
+    Restarting,
     SeatInfo,
     State,
     as_json,
@@ -118,6 +119,7 @@ from fanfold.server.protocol.messages import (
     ok_played,
     ok_undone,
     refusal_text,
+    restarting,
     wire,
 )
 from fanfold.server.protocol.players import (
@@ -221,6 +223,7 @@ __all__ = [
     "RematchAnswer",
     "RematchSeats",
     "Replay",
+    "Restarting",
     "SeatAccount",
     "SeatGiven",
     "SeatInfo",
@@ -261,6 +264,7 @@ __all__ = [
     "refusal_text",
     "rematch_seats",
     "replay_frame",
+    "restarting",
     "state_for",
     "summaries",
     "wire",
