@@ -302,7 +302,11 @@ def serve(
     )
     # On SIGTERM, the tables go to the other processes before the sockets close (docs/runbook.md).
     server = DrainingServer(config, app.state)
-    server.run()
+    import contextlib
+
+    # Ctrl-C is raised again once the server stopped: ended quietly, as uvicorn.run does.
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
     if not server.started:  # as uvicorn.run: the application could not start
         raise typer.Exit(3)
 
