@@ -61,7 +61,10 @@ def test_a_busy_loop_is_ready(tmp_path: Path) -> None:
             # Blocking calls on the loop: nothing else runs on it until they return.
             ready = httpx.get(f"{address}/ready", timeout=WAIT)
             health = httpx.get(f"{address}/health", timeout=WAIT)
-            assert (ready.status_code, ready.json()) == (200, {"status": "ready", "tables": 3})
+            assert (ready.status_code, ready.json()) == (
+                200,
+                {"status": "ready", "tables": 3, "bots": "ready"},
+            )
             assert (health.status_code, health.json()) == (200, {"status": "ok"})
             other = httpx.get(f"{address}/api/games", timeout=WAIT)
             assert other.status_code == 404
@@ -89,16 +92,23 @@ def test_a_stuck_loop_is_not_ready_and_ready_again_once_it_runs(tmp_path: Path) 
     asyncio.run(scenario())
 
 
-def test_not_ready_until_the_bots_workers_have_started(tmp_path: Path) -> None:
+def test_ready_while_the_bots_warm_up_and_not_while_draining(tmp_path: Path) -> None:
     warm = False
     with checks(tmp_path, stuck_seconds=3600) as (readiness, address):  # no loop here
         readiness.warm = lambda: warm
         answer = httpx.get(f"{address}/ready", timeout=WAIT)
-        assert answer.status_code == 503
-        assert answer.json() == {"status": "unready", "reason": "the bots' workers are starting"}
-        assert httpx.get(f"{address}/health", timeout=WAIT).status_code == 200
+        assert answer.status_code == 200  # a person's action needs no bot
+        assert answer.json() == {"status": "ready", "tables": 3, "bots": "warming"}
         warm = True
-        assert httpx.get(f"{address}/ready", timeout=WAIT).status_code == 200
+        assert httpx.get(f"{address}/ready", timeout=WAIT).json()["bots"] == "ready"
+        readiness.draining = True
+        answer = httpx.get(f"{address}/ready", timeout=WAIT)
+        assert answer.status_code == 503
+        assert answer.json() == {
+            "status": "unready",
+            "reason": "the process is stopping (draining)",
+        }
+        assert httpx.get(f"{address}/health", timeout=WAIT).status_code == 200
 
 
 def test_not_ready_while_the_store_does_not_answer(

@@ -16,6 +16,7 @@ from fanfold.cli import deploy as deploy_commands
 from fanfold.cli import deploy_monitoring as _deploy_monitoring  # noqa: F401  (registers them)
 from fanfold.cli import deploy_systemd as _deploy_systemd  # noqa: F401  (registers it)
 from fanfold.cli import moderate as moderate_commands
+from fanfold.cli import restart as restart_command
 from fanfold.cli import review as review_command
 from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
@@ -43,6 +44,7 @@ app.add_typer(solve_commands.app, name="solve")
 app.add_typer(moderate_commands.app, name="moderate")
 app.add_typer(deploy_commands.app, name="deploy")
 app.command()(serve_command.serve)
+app.command()(restart_command.restart)
 app.command("check-config", context_settings=check_config_command.CONTEXT_SETTINGS)(
     check_config_command.check_config
 )

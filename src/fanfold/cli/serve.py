@@ -266,25 +266,28 @@ def serve(
             "Open that address in a browser to play; Ctrl-C stops the server.", markup=False
         )
         _show_progress()
-    uvicorn.run(
-        create_app(
-            Settings(
-                store_url=url,
-                bot_seconds=bot_seconds,
-                bot_pause=bot_pause,
-                warm_fast=True,
-                bot_workers=bot_workers,
-                bot_processes=True,
-                expire_seconds=expire_days * 24 * 3600 if expire_days else None,
-                trusted_proxies=tuple(proxies),
-                public_origin=public_origin,
-                keep_seconds=keep_seconds,
-                keep_finished_seconds=min(keep_seconds, 30.0),
-                health_port=health_port,
-                health_host=host,
-                server_name=server_name,
-            )
-        ),
+    from fanfold.server.stopping import DrainingServer
+
+    app = create_app(
+        Settings(
+            store_url=url,
+            bot_seconds=bot_seconds,
+            bot_pause=bot_pause,
+            warm_fast=True,
+            bot_workers=bot_workers,
+            bot_processes=True,
+            expire_seconds=expire_days * 24 * 3600 if expire_days else None,
+            trusted_proxies=tuple(proxies),
+            public_origin=public_origin,
+            keep_seconds=keep_seconds,
+            keep_finished_seconds=min(keep_seconds, 30.0),
+            health_port=health_port,
+            health_host=host,
+            server_name=server_name,
+        )
+    )
+    config = uvicorn.Config(
+        app,
         host=host,
         port=port,
         log_level="warning",
@@ -297,6 +300,15 @@ def serve(
         proxy_headers=False,
         ws_max_size=MAX_MESSAGE * 4,
     )
+    # On SIGTERM, the tables go to the other processes before the sockets close (docs/runbook.md).
+    server = DrainingServer(config, app.state)
+    import contextlib
+
+    # Ctrl-C is raised again once the server stopped: ended quietly, as uvicorn.run does.
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:  # as uvicorn.run: the application could not start
+        raise typer.Exit(3)
 
 
 def database_url(db: str | None, db_file: Path | None) -> str | None:
@@ -419,6 +431,25 @@ def _child_command(port: int, arguments: list[str], name: str, health: int | Non
     return command
 
 
+#: How long the supervisor waits for a process to stop (it drains first) before killing it.
+STOP_SECONDS = 30.0
+#: How long a rolling restart waits for a restarted process to be ready before going on.
+READY_SECONDS = 120.0
+
+
+def _ready(host: str, port: int) -> bool:
+    """Whether the process whose ``/ready`` is on ``host:port`` answers 200."""
+    import urllib.error
+    import urllib.request
+
+    address = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    try:
+        with urllib.request.urlopen(f"http://{address}:{port}/ready", timeout=2) as answer:
+            return bool(answer.status == 200)
+    except (OSError, urllib.error.URLError):
+        return False
+
+
 def _supervise(
     ports: list[int], arguments: list[str], health: list[int] | None, names: list[str], url: str
 ) -> None:
@@ -429,7 +460,12 @@ def _supervise(
     (:func:`restart_delay`), so that one that cannot start (a newer schema: exit status
     :data:`SCHEMA_TOO_NEW_STATUS`) does not spin. Each gets the database ``url`` in its
     environment (:data:`DB_URL_VARIABLE`), never on its command line, which every user can
-    read. Its lines are JSON when the log is (:func:`fanfold.server.logs.say`)."""
+    read. Its lines are JSON when the log is (:func:`fanfold.server.logs.say`).
+
+    SIGTERM (or Ctrl-C) stops the processes one at a time, each handing its tables to those
+    still running (:mod:`fanfold.server.stopping`). SIGHUP (``fanfold restart``) restarts
+    them one at a time: one stops (handing its tables over), starts again, and the next
+    waits until it is ready (``/ready``, :data:`READY_SECONDS` at most)."""
     import logging
     import os
     import signal
@@ -442,6 +478,7 @@ def _supervise(
     environment = {**os.environ, DB_URL_VARIABLE: url}
     health_of = dict(zip(ports, health or [], strict=False))
     name_of = dict(zip(ports, names, strict=True))
+    host = arguments[arguments.index("--host") + 1] if "--host" in arguments else "127.0.0.1"
     started: dict[int, float] = {}
     stops = dict.fromkeys(ports, 0)
     due: dict[int, float] = {}  # port -> when its process starts again
@@ -453,18 +490,63 @@ def _supervise(
         say(log, logging.INFO, f"{name_of[port]} started on port {port} (pid {process.pid})")
         return process
 
+    def stop_one(process: subprocess.Popen[bytes]) -> None:
+        if process.poll() is None:
+            process.terminate()  # it drains: its tables go to the processes still running
+        try:
+            process.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def restart_all() -> None:
+        for port in ports:
+            if stopping:
+                return
+            process = running.pop(port, None)
+            if process is not None:
+                stop_one(process)
+            due.pop(port, None)
+            running[port] = start(port)
+            began = time.monotonic()
+            while not _ready(host, health_of.get(port, port)):
+                if stopping or running[port].poll() is not None:
+                    break
+                if time.monotonic() - began > READY_SECONDS:
+                    say(log, logging.WARNING, f"{name_of[port]} is not ready; going on")
+                    break
+                time.sleep(0.1)
+            else:
+                say(
+                    log,
+                    logging.INFO,
+                    f"{name_of[port]} restarted: ready in {time.monotonic() - began:.1f} s",
+                )
+
     running = {port: start(port) for port in ports}
     stopping = False
+    rolling = False
 
     def stop(signum: int, frame: object) -> None:
         nonlocal stopping
         del signum, frame
         stopping = True
 
+    def roll(signum: int, frame: object) -> None:
+        nonlocal rolling
+        del signum, frame
+        rolling = True
+
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, roll)
     try:
         while not stopping:
             time.sleep(0.2)
+            if rolling:
+                rolling = False
+                say(log, logging.INFO, "restarting every process, one at a time")
+                restart_all()
+                continue
             now = time.monotonic()
             for port, process in list(running.items()):
                 code = process.poll()
@@ -494,11 +576,6 @@ def _supervise(
     except KeyboardInterrupt:
         pass
     finally:
+        # One at a time: each hands its tables to those still running.
         for process in running.values():
-            if process.poll() is None:
-                process.terminate()
-        for process in running.values():
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_one(process)

@@ -8,9 +8,12 @@ own, from a thread of the process (:class:`HealthServer`), never queued behind a
 ``/metrics`` too (a scrape reads values the process holds, :mod:`fanfold.server.metrics`).
 
 What ``/ready`` means: the process can take requests for tables. It is ready once its start-up
-is done (the port opens then) and its bots' workers have started (the first has loaded the
-compiled searches that are in the cache; a process started again after a failure gets its
-tables back from a stand-in only when their bots can move at once), while
+is done (the store is open and the port opens then), without waiting for its bots' workers to
+warm up: they load the compiled searches in the background (the answer says ``"bots":
+"warming"`` until they have, then ``"ready"``; the time it took is logged and is the metric
+``fanfold_bots_warm_up_seconds``), a person's action is taken at once, and a bot's decision
+waits for its worker. It is not ready while it drains (:attr:`Readiness.draining`: it stops,
+and hands its tables to the other processes), nor unless
 
 * its event loop runs: it has turned within :data:`STUCK_SECONDS` (a loop busy with play turns
   many times a second; one that has not turned for that long is stuck, and no request it
@@ -68,7 +71,8 @@ class Readiness:
         store: the process's store.
         owner: its ownership of tables on PostgreSQL (``None``: one process on its store).
         tables: how many tables it has in memory now (said in the answer).
-        warm: whether the bots' workers have started (``None``: nothing to wait for).
+        warm: whether the bots' workers have warmed up (``None``: nothing to wait for); said
+            in the answer, never waited for.
         stuck_seconds: how long the loop may go without turning.
     """
 
@@ -86,6 +90,9 @@ class Readiness:
         self.owner = owner
         self.tables = tables
         self.stuck_seconds = stuck_seconds
+        #: Set when the process starts to stop: unready from then on (the router sends the
+        #: tables' requests to the other processes).
+        self.draining = False
         #: When the loop last turned (``time.monotonic()``), written by :meth:`beat`.
         self.turned = time.monotonic()
         # The store's pings, one at a time: a ping that hangs holds this one thread only.
@@ -112,8 +119,8 @@ class Readiness:
     def check(self) -> tuple[int, JSONBody]:
         """The answer to ``/ready``: 200 and the tables in memory, or 503 and the reason.
         Blocks up to :data:`STORE_SECONDS`: call it off the event loop."""
-        if self.warm is not None and not self.warm():
-            return 503, {"status": "unready", "reason": "the bots' workers are starting"}
+        if self.draining:
+            return 503, {"status": "unready", "reason": "the process is stopping (draining)"}
         late = time.monotonic() - self.turned
         if late > self.stuck_seconds:
             return 503, {
@@ -129,7 +136,8 @@ class Readiness:
                 "status": "unready",
                 "reason": "the ownership connection to the store is closed",
             }
-        return 200, {"status": "ready", "tables": self.tables()}
+        bots = "ready" if self.warm is None or self.warm() else "warming"
+        return 200, {"status": "ready", "tables": self.tables(), "bots": bots}
 
 
 class _Handler(BaseHTTPRequestHandler):

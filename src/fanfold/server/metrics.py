@@ -123,6 +123,12 @@ class Metrics:
         )
         for direction in ("taken", "let_go"):
             self.handovers.labels(direction)
+        self.warm_up_seconds = Gauge(
+            "fanfold_bots_warm_up_seconds",
+            "How long the bots' workers took to warm up (load the compiled searches) after "
+            "the process started serving; 0 until they have (the process is ready before).",
+            registry=registry,
+        )
         self.actions = Counter(
             "fanfold_actions",
             "Actions stored (people's, bots' and timers').",

@@ -27,10 +27,14 @@ Who owns what, and when ownership moves:
   process then takes it. So a process that comes back gets its tables back from their
   stand-ins as the router sends it their requests. An owner that does not let go in
   :data:`HAND_OVER_SECONDS` leaves the request refused with 503 (:class:`ElsewhereError`).
+* A process that stops (``SIGTERM``) lets every table go at once and says so ("these
+  tables were let go": :meth:`Ownership.announce_let_go`); the others take them from the
+  store as soon as they hear it (:mod:`fanfold.server.hub.draining`), the first to ask
+  each, so that play goes on where nobody asks for the table.
 * What crosses processes goes through PostgreSQL's LISTEN/NOTIFY, on a second connection of
-  the process's own: "hand table X over" and "table X was let go" (a few bytes each,
-  delivered at commit), never a game message. The lobby and the JSON API read the store,
-  which every process shares.
+  the process's own: "hand table X over", "table X was let go" and "tables X, Y... were let
+  go" (a few bytes each, delivered at commit), never a game message. The lobby and the JSON
+  API read the store, which every process shares.
 
 Two processes never store actions for one table: the lock says who may, and the store's key
 on (table, action number) refuses a second action of the same number from a process that lost
@@ -47,7 +51,7 @@ import os
 import re
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any
 
 from fanfold.server.live import StorageError
@@ -67,11 +71,21 @@ HAND_OVER_SECONDS = 3.0
 CHECK_SECONDS = 1.0
 #: How often a waiting process tries the lock again while the owner hands a table over.
 RETRY_SECONDS = 0.05
+#: The most table ids one "let go" notification names (PostgreSQL's payloads are at most
+#: 8000 bytes; an id is at most 33 characters).
+ANNOUNCED_IDS = 150
+
+
+#: The longest notice of a restart (``fanfold restart --in``), in seconds.
+MAX_NOTICE_SECONDS = 3600
 
 
 #: What a server name may be: it ends the ids of the tables its process opens (after
 #: :data:`NAME_SEPARATOR`) and names the process's ``server`` line in the router.
 SERVER_NAME = re.compile(r"[A-Za-z0-9_-]{1,20}")
+#: What a table id may be (its own part, and the opener's name if any): what a "let go"
+#: notification's ids are checked against.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}(\.[A-Za-z0-9_-]{1,20})?")
 #: Between a table id's own part and the server name that ends it (never in the own part,
 #: which is URL-safe base64).
 NAME_SEPARATOR = "."
@@ -112,6 +126,8 @@ class ElsewhereError(StorageError):
 
 HandOver = Callable[[str], Awaitable[None]]
 Lost = Callable[[], Awaitable[None]]
+Stopped = Callable[[list[str]], Coroutine[Any, Any, int]]
+Notice = Callable[[int], Coroutine[Any, Any, int]]
 
 
 class Ownership:
@@ -142,6 +158,10 @@ class Ownership:
         self.hand_over: HandOver | None = None
         #: Drops every table from memory when the locks were lost (set by the hub).
         self.lost: Lost | None = None
+        #: Takes the tables another process let go as it stopped (set by the hub).
+        self.stopped: Stopped | None = None
+        #: Tells every table's sockets of a restart in so many seconds (set by the hub).
+        self.restarting: Notice | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._released: dict[str, asyncio.Event] = {}
         self._taking: dict[str, asyncio.Lock] = {}
@@ -280,7 +300,18 @@ class Ownership:
                 exc_info=True,
             )
 
-    async def _notify(self, payload: dict[str, str]) -> None:
+    async def announce_let_go(self, table_ids: Iterable[str]) -> None:
+        """Tell the other processes that this one stopped and let ``table_ids`` go (they
+        take them at once), in notifications of :data:`ANNOUNCED_IDS` ids at most."""
+        ids = list(table_ids)
+        for start in range(0, len(ids), ANNOUNCED_IDS):
+            try:
+                await self._notify({"let_go": ids[start : start + ANNOUNCED_IDS], "by": self.name})
+            except Exception:  # the connection is gone: the sweepers take them instead
+                log.warning("%d let-go tables could not be told", len(ids), exc_info=True)
+                return
+
+    async def _notify(self, payload: dict[str, Any]) -> None:
         await self.coordination.publish(json.dumps(payload))
 
     # ----------------------------------------------------- notifications
@@ -298,6 +329,17 @@ class Ownership:
             gone = message.get("released")
             if isinstance(gone, str) and gone in self._released:
                 self._released[gone].set()
+            seconds = message.get("restarting")
+            if type(seconds) is int and 0 <= seconds <= MAX_NOTICE_SECONDS and self.restarting:
+                asyncio.get_running_loop().create_task(self.restarting(seconds))
+            let_go = message.get("let_go")
+            if isinstance(let_go, list):
+                ids = [t for t in let_go if isinstance(t, str) and TABLE_ID.fullmatch(t)]
+                for table_id in ids:
+                    if table_id in self._released:
+                        self._released[table_id].set()
+                if ids and self.stopped is not None:
+                    asyncio.get_running_loop().create_task(self.stopped(ids))
 
     async def _hand_over(self, table_id: str) -> None:
         TABLE.set(table_id)  # this task's lines are about the table (fanfold.server.logs)

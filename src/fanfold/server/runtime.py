@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Future
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
@@ -78,6 +79,29 @@ def _compile_ahead() -> None:
                 "%s is ready: hard bots play at full strength from their next move.",
                 compiled.WHAT[name],
             )
+
+
+def _report_warm_up(warming: list[Future[Any]], metrics: Metrics) -> None:
+    """Log how long the bots' workers took to warm up, and set the metric, once every one of
+    ``warming`` is done (in the background: the process serves meanwhile)."""
+    if not warming:
+        return
+    started = time.monotonic()
+    left = len(warming)
+    lock = threading.Lock()
+
+    def done(_: Future[Any]) -> None:
+        nonlocal left
+        with lock:
+            left -= 1
+            if left:
+                return
+        took = time.monotonic() - started
+        metrics.warm_up_seconds.set(took)
+        log.info("the bots' workers warmed up in %.1f s, in the background", took)
+
+    for future in warming:
+        future.add_done_callback(done)
 
 
 #: Set while the server stops (a compile ended then is no failure).
@@ -404,9 +428,10 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         app.state.lobby = lobby
         if settings.warm_fast:
             _start_compiling()
-        # A worker thread's warm-up sets what it loads aside once loaded; /ready waits for the
-        # workers (fanfold.server.checks).
+        # A worker thread's warm-up sets what it loads aside once loaded; /ready does not wait
+        # for it (fanfold.server.checks): a bot's decision waits for its worker.
         warming = hub.pool.start()
+        _report_warm_up(warming, metrics)
         if settings.resume:
             await hub.resume_all()
         if not settings.warm_fast or settings.bot_processes:
@@ -419,6 +444,12 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         )
         readiness.start()
         app.state.readiness = readiness
+
+        async def drain() -> None:  # on SIGTERM (fanfold.server.stopping), before the rest
+            readiness.draining = True
+            await hub.drain()
+
+        app.state.drain = drain
         checks: HealthServer | None = None
         try:
             if settings.health_port is not None:

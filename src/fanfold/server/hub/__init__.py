@@ -42,6 +42,7 @@ from fanfold.server.bots import BotPool
 from fanfold.server.budget import BotBudget
 from fanfold.server.hub.basics import AIDS, EXPIRE_SECONDS, FRIEND, HOTSEAT, OPEN, YOU, bot_text
 from fanfold.server.hub.commits import Commits
+from fanfold.server.hub.draining import Draining
 from fanfold.server.hub.endings import Endings
 from fanfold.server.hub.messages import broadcast
 from fanfold.server.hub.moves import Moves
@@ -160,9 +161,14 @@ class Hub(Generic[S]):
         self.let_go = self.residency.let_go
         self.hand_over = self.residency.hand_over
         self.drop_all = self.residency.drop_all
+        #: Hands the tables to the other processes when this one stops, and takes theirs.
+        self.draining = Draining(self.residency, owner)
+        self.drain = self.draining.drain
         if owner is not None:
             owner.hand_over = self.hand_over
             owner.lost = self.drop_all
+            owner.stopped = self.draining.take
+            owner.restarting = self.draining.notice
 
         # ---- the store's writes of actions, and the time it refused them
         #: When the store refused writes, which the clocks are not charged.

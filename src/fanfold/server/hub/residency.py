@@ -71,6 +71,9 @@ class Residency:
         self.keep_finished_seconds = keep_finished_seconds
         self.expire_seconds = expire_seconds
         self.live: dict[str, LiveTable] = {}
+        #: Set when the process stops (:mod:`fanfold.server.hub.draining`): no table is
+        #: taken from then on.
+        self.draining = False
         #: The tables asked for while a read is in flight (:meth:`_read`): read together next.
         self._to_read: dict[str, asyncio.Future[StoredTable | None]] = {}
         self._reading: asyncio.Task[None] | None = None
@@ -235,6 +238,8 @@ class Residency:
         clock already run out ends the game at once); one another process holds is left to
         it. The sweeper calls this every round; returns how many were taken."""
         since = None if self.expire_seconds is None else time.time() - self.expire_seconds
+        if self.draining:
+            return 0
         found = await asyncio.to_thread(self.store.to_resume, since)
         taken = 0
         for table_id, resume in found:
@@ -275,7 +280,7 @@ class Residency:
 
     async def _own(self, table_id: str) -> None:
         """Own ``table_id`` before loading it (when several processes share the store)."""
-        if self.owner is not None and not await self.owner.take(table_id):
+        if self.owner is not None and (self.draining or not await self.owner.take(table_id)):
             raise ElsewhereError(
                 "this table is played by another server process just now; try again"
             )
@@ -290,11 +295,11 @@ class Residency:
         if self.owner is not None and table_ids:
             asyncio.get_running_loop().create_task(self._disown(*table_ids))
 
-    def let_go(self, live: LiveTable, reason: str = MOVED) -> None:
+    def let_go(self, live: LiveTable, reason: str = MOVED, *, disown: bool = True) -> None:
         """Drop ``live`` from memory now: its bots and timer stop, its sockets are closed
         with 1012 (their browsers reconnect, through the router, to the table's owner) and
-        this process's ownership is let go. Call it with the table's lock held, or where no
-        action can be being stored."""
+        this process's ownership is let go (unless ``disown`` is False: the caller lets it
+        go). Call it with the table's lock held, or where no action can be being stored."""
         live.evicted = True
         if self.live.get(live.id) is live:
             del self.live[live.id]
@@ -306,7 +311,8 @@ class Residency:
             if watcher.outbox is not None:
                 watcher.outbox.shut(1012, reason)
         live.watchers.clear()
-        self.disown_soon(live.id)
+        if disown:
+            self.disown_soon(live.id)
 
     async def hand_over(self, table_id: str) -> None:
         """Another process asked for ``table_id``: let it go after the action being stored,

@@ -108,6 +108,7 @@ from fanfold.server.protocol.messages import (
     Outgoing,
     RematchSeats,
     Replay,
+    Restarting,
     SeatInfo,
     State,
     as_json,
@@ -119,6 +120,7 @@ from fanfold.server.protocol.messages import (
     ok_played,
     ok_undone,
     refusal_text,
+    restarting,
     wire,
 )
 from fanfold.server.protocol.players import (
@@ -222,6 +224,7 @@ __all__ = [
     "RematchAnswer",
     "RematchSeats",
     "Replay",
+    "Restarting",
     "ReviewAnswer",
     "SeatAccount",
     "SeatGiven",
@@ -263,6 +266,7 @@ __all__ = [
     "refusal_text",
     "rematch_seats",
     "replay_frame",
+    "restarting",
     "state_for",
     "summaries",
     "wire",

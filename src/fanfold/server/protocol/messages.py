@@ -199,9 +199,40 @@ class Error(Out):
     kind: str
 
 
+class Restarting(Out):
+    """The server restarts in ``seconds`` (an operator's ``fanfold restart``): shown as a
+    banner; the table's socket is then closed with 1012 and reconnects at once to another
+    server process, the game going on from where it was."""
+
+    protocol: int
+
+    type: Literal["restarting"]
+    seconds: int
+    message: str
+
+
 #: Every message the server pushes on a table's socket, told apart by ``type``.
-Outgoing = Annotated[State | Replay | Ok | Error, Field(discriminator="type")]
-OUTGOING: TypeAdapter[State | Replay | Ok | Error] = TypeAdapter(Outgoing)
+Outgoing = Annotated[State | Replay | Ok | Error | Restarting, Field(discriminator="type")]
+OUTGOING: TypeAdapter[State | Replay | Ok | Error | Restarting] = TypeAdapter(Outgoing)
+
+
+def restarting(seconds: int) -> Restarting:
+    """The notice of a restart in ``seconds`` (:class:`Restarting`), its sentence in minutes
+    once it is a minute or more away."""
+    minutes = round(seconds / 60)
+    when = (
+        f"in {minutes} minute{'s' if minutes != 1 else ''}"
+        if seconds >= 60
+        else f"in {seconds} seconds"
+        if seconds > 0
+        else "now"
+    )
+    return Restarting(
+        protocol=PROTOCOL,
+        type="restarting",
+        seconds=seconds,
+        message=f"The server restarts {when}: your game carries on, reconnected at once.",
+    )
 
 
 class OpenTable(Out):
@@ -335,6 +366,7 @@ __all__ = [
     "Outgoing",
     "RematchSeats",
     "Replay",
+    "Restarting",
     "SeatInfo",
     "State",
     "as_json",
@@ -346,5 +378,6 @@ __all__ = [
     "ok_played",
     "ok_undone",
     "refusal_text",
+    "restarting",
     "wire",
 ]

@@ -57,6 +57,7 @@ function connect() {
     if (data.type === "state") onState(data);
     else if (data.type === "error") showError(data.error);
     else if (data.type === "ok") showError("");
+    else if (data.type === "restarting") showRestart(data.message);
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4404) {
@@ -64,9 +65,20 @@ function connect() {
       return;
     }
     $("status").textContent = "Connection lost; reconnecting…";
+    // 1012: the server process restarts and has handed the table on: reconnect at once.
+    if (event.code === 1012) {
+      showRestart("");
+      return setTimeout(connect, 0);
+    }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   });
+}
+
+// A restart's notice (fanfold restart) as a banner, until the table's socket is moved (1012).
+function showRestart(text) {
+  $("restart-notice").textContent = text;
+  $("restart-notice").hidden = !text;
 }
 
 function send(data) {

@@ -1,0 +1,99 @@
+"""How soon a ``fanfold serve`` process is ready after its start: seconds from starting the
+command to its ``/ready`` answering 200 (the store open, tables served, a person's action
+taken), and to its log saying that the bots' workers warmed up (in the background).
+
+Each run starts one process on a fresh SQLite store in a temporary folder, with the compiled
+searches in Numba's cache as an installed server has them, and stops it (SIGTERM). It prints
+each run and the median, with the machine's load average before and after.
+
+Run: ``python3 benchmarks/ready.py`` (``--runs 3``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def one_run(folder: Path) -> tuple[float, float]:
+    """Seconds to ``/ready`` 200, and to the warm-up's line, for one start."""
+    port, health = free_port(), free_port()
+    log = folder / "serve.log"
+    environment = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    started = time.monotonic()
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "fanfold", "serve", "--port", str(port)),
+                *("--health-port", str(health), "--db", f"sqlite:///{folder / 'store.db'}"),
+                *("--log-format", "json"),
+            ],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env=environment,
+        )
+    try:
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{health}/ready", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() - started > 300:
+                raise RuntimeError(log.read_text()[-2000:])
+            time.sleep(0.02)
+        ready = time.monotonic() - started
+        while "warmed up in" not in log.read_text():
+            if process.poll() is not None or time.monotonic() - started > 300:
+                raise RuntimeError(log.read_text()[-2000:])
+            time.sleep(0.05)
+        warm = time.monotonic() - started
+        for line in log.read_text().splitlines():
+            if "warmed up in" in line:
+                print(f"#   {json.loads(line)['message']}")
+        return ready, warm
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="starts, one after another")
+    args = parser.parse_args()
+    before = os.getloadavg()
+    readies, warms = [], []
+    for run in range(args.runs):
+        with tempfile.TemporaryDirectory(prefix="fanfold-ready-") as folder:
+            ready, warm = one_run(Path(folder))
+        readies.append(ready)
+        warms.append(warm)
+        print(f"run {run + 1}: ready {ready:.1f} s, bots warmed up {warm:.1f} s after the start")
+    print(
+        f"median: ready {statistics.median(readies):.1f} s, "
+        f"bots warmed up {statistics.median(warms):.1f} s"
+    )
+    print(f"load average (1, 5, 15 min) before: {before}, after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""A rolling restart under play: what each player waits from its socket's 1012 to a fresh
+``state`` from the table's new owner.
+
+It starts a throw-away PostgreSQL, ``fanfold serve --processes 3`` (the supervisor, its
+processes named s1 to s3) and HAProxy with ``deploy/haproxy.cfg`` in front; opens ``--tables``
+Morris tables (a scripted player against a ``random`` bot), each player on a loopback address
+of its own and a WebSocket through HAProxy, acting at a person's pace (``--think`` seconds);
+then sends the supervisor ``SIGHUP`` (what ``fanfold restart`` does): it restarts its processes
+one at a time, each handing its tables to the others as it stops. A player whose socket is
+closed with 1012 reconnects at once (as the browser's table page does), through HAProxy, and
+the time from the 1012 to the next ``state`` is its gap. A failed reconnect is tried again
+after 0.1 s, and counts.
+
+It prints the gaps' p50, p99 and max, the players that met a 1012, the failed reconnects, how
+long the restart took (and each process's time from its start to ``/ready``, as the supervisor
+logs it), and the machine's load average before and after.
+
+Run: ``python3 benchmarks/rolling_restart.py --tables 60`` (``--think 2``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.server import (  # the repository's root is first on the path
+    free_port,
+    haproxy,
+    loopback,
+    new_database,
+    percentile,
+    postgres,
+)
+
+BODY = {"game": "morris", "seats": ["you", "random"]}
+
+
+class Player:
+    """One scripted player: its table, and the gaps it met."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.table = ""
+        self.token = ""
+        self.gaps: list[float] = []
+        self.failed = 0
+        self.closed_at: float | None = None
+
+
+async def open_table(base: str, player: Player) -> None:
+    transport = httpx.AsyncHTTPTransport(local_address=loopback(1, player.number))
+    async with httpx.AsyncClient(transport=transport, timeout=60) as client:
+        for _ in range(50):
+            answer = await client.post(f"{base}/api/tables", json=BODY)
+            if answer.status_code == 200:
+                player.table, player.token = answer.json()["table"], answer.json()["token"]
+                return
+            await asyncio.sleep(0.5)
+    raise RuntimeError(f"no table opened: {answer.status_code} {answer.text[:200]}")
+
+
+async def play(address: str, player: Player, stop: asyncio.Event, think: float) -> None:
+    """Play ``player``'s table until ``stop``, a new table when the game ends."""
+    rng = random.Random(player.number)
+    base = f"http://{address}"
+    while not stop.is_set():
+        try:
+            async with websockets.connect(
+                f"ws://{address}/ws/tables/{player.table}",
+                local_addr=(loopback(1, player.number), 0),
+                open_timeout=10,
+            ) as socket_:
+                await socket_.send(json.dumps({"type": "hello", "token": player.token}))
+                while not stop.is_set():
+                    message = json.loads(await socket_.recv())
+                    if message["type"] != "state":
+                        continue
+                    if player.closed_at is not None:
+                        player.gaps.append(time.monotonic() - player.closed_at)
+                        player.closed_at = None
+                    if message["outcome"] is not None:
+                        await open_table(base, player)
+                        break
+                    if message["decider"] == message["seat"] and message["legal"]:
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                        act = {
+                            "type": "act",
+                            "version": message["version"],
+                            "action": rng.choice(message["legal"]),
+                        }
+                        await socket_.send(json.dumps(act))
+        except websockets.ConnectionClosed as closed:
+            if closed.rcvd is not None and closed.rcvd.code == 1012:
+                if player.closed_at is None:
+                    player.closed_at = time.monotonic()
+                continue  # at once, as the browser does
+            player.failed += 1
+            await asyncio.sleep(0.1)
+        except (OSError, TimeoutError, websockets.WebSocketException):
+            player.failed += 1
+            await asyncio.sleep(0.1)
+
+
+def restarted(log: Path) -> list[str]:
+    """What the supervisor says of each process it restarted (its JSON lines): "s1
+    restarted: ready in 4.2 s", ..."""
+    said = []
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("{") and "restarted: ready in" in line:
+            said.append(json.loads(line)["message"])
+    return said
+
+
+async def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[bytes]) -> None:
+    players = [Player(number) for number in range(args.tables)]
+    await asyncio.gather(*(open_table(f"http://{address}", player) for player in players))
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(play(address, p, stop, args.think)) for p in players]
+    await asyncio.sleep(args.warm)
+    load_before = os.getloadavg()
+    began = time.monotonic()
+    supervisor.send_signal(signal.SIGHUP)
+    while len(restarted(args.log)) < 3:
+        if time.monotonic() - began > 600:
+            raise RuntimeError("the rolling restart did not end in 10 minutes")
+        await asyncio.sleep(0.2)
+    took = time.monotonic() - began
+    await asyncio.sleep(args.after)
+    load_after = os.getloadavg()
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    gaps = sorted(gap for player in players for gap in player.gaps)
+    waiting = sum(player.closed_at is not None for player in players)
+    print(f"tables (players): {args.tables}, think {args.think:g} s")
+    print(f"rolling restart of 3 processes: {took:.1f} s ({'; '.join(restarted(args.log))})")
+    print(f"players moved by a 1012: {sum(bool(p.gaps) for p in players)} ({len(gaps)} moves)")
+    if gaps:
+        print(
+            f"1012 -> next state: p50 {percentile(gaps, 0.5):.3f} s, "
+            f"p99 {percentile(gaps, 0.99):.3f} s, max {gaps[-1]:.3f} s"
+        )
+    print(f"still waiting for a state at the end: {waiting}")
+    print(f"failed reconnects: {sum(p.failed for p in players)}")
+    print(f"load average (1, 5, 15 min) before: {load_before}, after: {load_after}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=60, help="tables, one player each")
+    parser.add_argument("--think", type=float, default=2.0, help="a player's seconds a move")
+    parser.add_argument("--warm", type=float, default=5.0, help="seconds of play before")
+    parser.add_argument("--after", type=float, default=5.0, help="seconds of play after")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="fanfold-rolling-"))
+    args.log = folder / "supervisor.log"
+    with postgres(fsync=False) as socket_folder:
+        url = new_database(socket_folder, "rolling")
+        port, health = free_port(), free_port()
+        while {port + 1, port + 2} & {health, health + 1, health + 2}:
+            health = free_port()
+        command = [
+            *(sys.executable, "-m", "fanfold", "serve", "--processes", "3"),
+            *("--port", str(port), "--health-port", str(health), "--db", url),
+            *("--bot-workers", "1", "--bot-pause", "0", "--log-format", "json"),
+            *("--trusted-proxy", "127.0.0.1"),
+        ]
+        with args.log.open("wb") as output:
+            supervisor = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+        try:
+            ports, checks = [port, port + 1, port + 2], [health, health + 1, health + 2]
+            deadline = time.monotonic() + 300
+            for check in checks:
+                while True:
+                    try:
+                        if httpx.get(f"http://127.0.0.1:{check}/ready", timeout=2).is_success:
+                            break
+                    except httpx.TransportError:
+                        pass
+                    if time.monotonic() > deadline or supervisor.poll() is not None:
+                        raise RuntimeError(args.log.read_text()[-3000:])
+                    time.sleep(0.2)
+            with haproxy(folder, ports, checks) as front:
+                asyncio.run(run(args, f"127.0.0.1:{front}", supervisor))
+        finally:
+            supervisor.terminate()
+            supervisor.wait(timeout=180)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""A process that stops on SIGTERM hands its tables to the others at once: a game between bots
+that nobody watches, owned by the stopping process, goes on in another within a couple of
+seconds, without any request for it (on PostgreSQL, two ``fanfold serve`` processes). And
+``fanfold restart`` tells every table, then restarts a group's processes one at a time: a
+player's socket hears the notice, is closed with 1012, and finds the game on another process."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from tests.server.support import ROOT, free_port, subprocess_environment
+from tests.server.test_cluster import start_process, wait_ready
+from tests.server.test_ownership import _stored_actions, pg_url  # noqa: F401 (fixture)
+from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.postgres
+
+#: How soon the other process must play on: well under its sweeper's round (a minute here).
+TAKEN_SECONDS = 5.0
+
+
+def test_a_stopping_processs_bot_table_goes_on_at_once_in_another(
+    pg_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    extra = ("--keep-seconds", "600", "--bot-pause", "0.3")
+    ports = [(free_port(), free_port()) for _ in range(2)]
+    processes = [
+        start_process(pg_url, tmp_path, f"s{n + 1}", port, health, extra=extra)
+        for n, (port, health) in enumerate(ports)
+    ]
+    try:
+        for process, (port, health), name in zip(processes, ports, ("s1", "s2"), strict=True):
+            wait_ready(process, port, health, tmp_path / f"{name}.log")
+        first = f"http://127.0.0.1:{ports[0][0]}"
+        made = httpx.post(
+            f"{first}/api/tables", json={"game": "fano", "seats": ["random", "random"]}
+        )
+        assert made.status_code == 200, made.text
+        table = made.json()["table"]
+        deadline = time.monotonic() + 60
+        while len(_stored_actions(pg_url, table)) < 3:
+            assert time.monotonic() < deadline, "the bots did not start"
+            time.sleep(0.1)
+        processes[0].send_signal(signal.SIGTERM)  # its owner stops; nobody asks for it
+        stopped = time.monotonic()
+        # uvicorn ends by raising the signal it caught again: status -15, as before draining
+        code = processes[0].wait(timeout=30)
+        assert code in (0, -signal.SIGTERM), (tmp_path / "s1.log").read_text()[-3000:]
+        before = len(_stored_actions(pg_url, table))
+        while len(_stored_actions(pg_url, table)) < before + 2:
+            late = time.monotonic() - stopped
+            assert late < TAKEN_SECONDS, (tmp_path / "s2.log").read_text()[-3000:]
+            time.sleep(0.05)
+        assert "tables let go to the other processes" in (tmp_path / "s1.log").read_text()
+        assert "tables taken from a process that stopped" in (tmp_path / "s2.log").read_text()
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=30)
+
+
+def _closed_with(socket: ClientConnection) -> int | None:
+    """The code ``socket`` is closed with by the server (messages before it are skipped)."""
+    try:
+        while True:
+            socket.recv(timeout=60)
+    except ConnectionClosed as closed:
+        return None if closed.rcvd is None else closed.rcvd.code
+
+
+def test_fanfold_restart_tells_the_tables_then_restarts_a_group_one_at_a_time(
+    pg_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    first, checks = free_port(), free_port()
+    log = tmp_path / "serve.log"
+    with log.open("a") as output:
+        parent = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "fanfold", "serve", "--processes", "2"),
+                *("--port", str(first), "--db", pg_url, "--bot-workers", "1"),
+                *("--health-port", str(checks), "--keep-seconds", "600"),
+                *("--log-format", "json"),  # the supervisor's lines from INFO
+            ],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=subprocess_environment(),
+        )
+    try:
+        for port in (checks, checks + 1):
+            deadline = time.monotonic() + 180
+            while True:
+                assert parent.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, log.read_text()
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).is_success:
+                        break
+                except httpx.TransportError:
+                    pass
+                time.sleep(0.2)
+        made = httpx.post(
+            f"http://127.0.0.1:{first}/api/tables",
+            json={"game": "morris", "seats": ["you", "random"]},
+            timeout=30,
+        ).json()
+        table, token = made["table"], made["token"]
+        with connect(f"ws://127.0.0.1:{first}/ws/tables/{table}") as socket:
+            socket.send(json.dumps({"type": "hello", "token": token}))
+            assert json.loads(socket.recv(timeout=30))["type"] == "state"
+            told = subprocess.run(
+                [
+                    *(sys.executable, "-m", "fanfold", "restart", "--pid", str(parent.pid)),
+                    *("--in", "0", "--db", pg_url),
+                ],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                env=subprocess_environment(),
+                timeout=120,
+            )
+            assert told.returncode == 0, told.stdout + told.stderr
+            notice = json.loads(socket.recv(timeout=30))
+            assert notice["type"] == "restarting", notice
+            assert notice["seconds"] == 0
+            assert "restarts now" in notice["message"]
+            assert _closed_with(socket) == 1012  # s1 stops
+        with connect(f"ws://127.0.0.1:{first + 1}/ws/tables/{table}") as socket:  # s2 has it
+            socket.send(json.dumps({"type": "hello", "token": token}))
+            assert json.loads(socket.recv(timeout=30))["type"] == "state"
+        deadline = time.monotonic() + 300
+        while "s2 restarted: ready in" not in log.read_text():
+            assert parent.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.5)
+        assert "s1 restarted: ready in" in log.read_text()
+        parent.send_signal(signal.SIGTERM)
+        assert parent.wait(timeout=120) == 0
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait(timeout=30)
