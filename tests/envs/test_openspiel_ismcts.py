@@ -26,7 +26,7 @@ def _random_state(name: str, params: dict[str, object], seed: int, moves: int) -
     rng = random.Random(seed)
     state = game.new_initial_state()
     while state.is_chance_node():
-        state.apply_action(rng.randrange(256))
+        state.apply_action(rng.choice(state.legal_actions()))
     for _ in range(moves):
         if state.is_terminal():
             break
@@ -106,7 +106,7 @@ def _ismcts_game(name: str, params: dict[str, object], seed: int) -> tuple[list[
     played: list[int] = []
     while not state.is_terminal():
         if state.is_chance_node():
-            action = rng.randrange(256)
+            action = rng.choice(state.legal_actions())
         elif state.current_player() == 0:
             action = int(bot.step(state))
             assert action in state.legal_actions()
