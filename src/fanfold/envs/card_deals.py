@@ -15,7 +15,7 @@ nodes too: :meth:`CardDeal.redeals` says when an action began a new deal, and
 >>> game = get_game("fantan")
 >>> deal = card_deal(game, game.default_config())
 >>> deal is not None and deal.nodes, deal.receiver(None, 0), deal.card_text(51)
-(52, 1, 'KS')
+(52, 0, 'KS')
 """
 
 from __future__ import annotations
