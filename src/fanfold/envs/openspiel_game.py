@@ -9,22 +9,31 @@
 
 Game types: sequential; Morris is deterministic with perfect information; Fan patience is an
 open deal (perfect information) and Fano and Fan Tan hide hands (imperfect information); the
-three dealt games are *explicit stochastic*: a game starts with chance nodes that draw the
-deal's seed a byte at a time (256 equally likely outcomes each: 16 bytes, a 128-bit seed, for
-Fano and Fan Tan, as many as a seat could never search; 3 bytes for Fan patience, whose deal
-number is that number plus one), then the deal is made from that seed, and Fano's reshuffles
-come from it too. States serialise (``pyspiel.serialize_game_and_state``) with OpenSpiel's
+three dealt games are *explicit stochastic*, in one of two forms (the ``deal`` parameter):
+
+* ``cards`` (the default for Fan Tan and Fan patience, :mod:`fanfold.envs.card_deals`): the
+  deal is chance nodes whose outcomes are cards, each one of the cards not dealt yet, told to
+  the seat it goes to (every card, in Fan patience); a Fan Tan match deals each hand so;
+* ``seed`` (Fano's only form, and that of game strings written before ``deal`` was a
+  parameter): chance nodes draw the deal's seed a byte at a time (256 equally likely outcomes
+  each: 16 bytes, a 128-bit seed, for Fano and Fan Tan, as many as a seat could never search;
+  3 bytes for Fan patience, whose deal number is that number plus one), then the deal is made
+  from that seed, and Fano's reshuffles come from it too.
+
+States serialise (``pyspiel.serialize_game_and_state``) with OpenSpiel's
 own form for Python games; games and states pickle (:meth:`FanfoldGame.__reduce__`,
 :meth:`FanfoldState.__reduce__`), also into a process that never called :func:`register`.
 Actions are the indices of :mod:`fanfold.envs.encodings`; observations (string and tensor)
 are built from the player's view; the information state string (perfect recall, for
-CFR-family algorithms) is the player's views after the deal and after every action, with each
-action as the player was told it; the information state tensor (:mod:`fanfold.envs.infostate`,
-one size for the game) is the player's observation tensor and a window of the last actions it
-was told of.
+CFR-family algorithms) is what the player was told, step by step (:mod:`fanfold.envs.trail`:
+the cards dealt, its view when the deal is made and after every action, each action as the
+player was told it), a function of its own observations only; the information state tensor
+(:mod:`fanfold.envs.infostate`, one size for the game) is the player's observation tensor and a
+window of the last actions it was told of.
 :meth:`FanfoldState.resample_from_infostate` re-deals the hidden cards consistently with a
-player's view, for OpenSpiel's imperfect-information
-search (IS-MCTS, with ``use_observation_string=True``).
+player's view, for OpenSpiel's imperfect-information search (IS-MCTS): with ``deal=cards`` by
+playing the game again from a deal consistent with everything the player saw, so the copy has
+the player's information state (OpenSpiel's ``ResampleInfostateTest``).
 
 Parameters: ``variant`` (a preset name), ``players`` (0: the preset's), ``options`` (config
 options ``name=value`` joined by commas, e.g. ``turns_per_player=20``), ``seed`` (-1: the
@@ -34,7 +43,8 @@ the game's notation, with no chance node; empty for the deal), ``history_window`
 information state tensor's rows of told actions; -1: 16, or the game's length where shorter)
 and ``deals`` (with a ``position`` of a game with hidden cards: the game starts with a chance
 node choosing among that many deals of the cards seat 0 does not see, each the game's
-``sample_state`` from seat 0's view seeded by its number; 0: none). A game cut by the step
+``sample_state`` from seat 0's view seeded by its number; 0: none) and ``deal`` (``cards`` or
+``seed``, above). A game cut by the step
 limit ends with every return 0.
 
 :func:`morris_value` and :func:`morris_value_keeping_actions` read the solved Morris table for an
