@@ -129,6 +129,7 @@ def test_the_deal_is_made_card_by_card() -> None:
     assert game.max_chance_outcomes() == 52
     assert "deal=cards" in str(game)
     state = game.new_initial_state()
+    assert state.information_state_string(0) == "the cards are not dealt yet"
     cards = list(range(51, -1, -1))
     for number, card in enumerate(cards):
         outcomes = state.chance_outcomes()

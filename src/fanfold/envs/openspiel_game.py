@@ -699,6 +699,8 @@ class InformationStateObserver:
         """``player``'s information state (before anything is told: the seed bytes drawn,
         unseen)."""
         if state.trail is None:
+            if self._game.card_deal is not None:
+                return "the cards are not dealt yet"
             if self._game.deals:
                 return f"the cards are not dealt yet (one of {self._game.deals} deals)"
             return f"the cards are not dealt yet ({len(state.deal)} seed bytes drawn)"
