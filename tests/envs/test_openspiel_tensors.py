@@ -317,7 +317,7 @@ def test_the_information_state_is_kept_by_the_state_and_shared_by_its_clones() -
         assert again.information_state_string(seat) == state.information_state_string(seat)
 
 
-def test_a_tree_walk_reuses_replays_without_changing_them() -> None:
+def test_a_tree_walk_answers_as_fresh_observers_do() -> None:
     """One observer walking a tree (each call parting from the last at some depth) answers as
     a fresh observer for every state does."""
     game = _end_game(3, 7, 12)
