@@ -582,11 +582,11 @@ def replayed_deals(state: FanfoldState, player: int, rng: random.Random) -> list
             deals.append((position, walk.before))
         acting = walk.cards is None
         if acting:
-            before = walk.fanfold_state
+            moment = walk.fanfold_state
             seat = walk.current_player()
         walk.apply_action(action)
-        if acting and walk.cards is not None:
-            ends.append((before, (seat, action), walk.before))
+        if acting and walk.cards is not None:  # the action ended a hand: a new deal follows
+            ends.append((moment, (seat, action), walk.before))
     if walk.cards is None:
         ends.append((walk.fanfold_state, None, None))
     if walk.cards is not None and not walk.cards:
