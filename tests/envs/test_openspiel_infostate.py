@@ -43,10 +43,26 @@ def test_a_transposition_has_one_observation_and_two_information_states() -> Non
 
 
 def test_information_states_before_the_deal_show_nothing() -> None:
-    game = pyspiel.load_game("python_fanfold_fantan")
+    game = pyspiel.load_game("python_fanfold_fantan", {"deal": "seed"})
     state = game.new_initial_state()
     state.apply_action(7)
     assert state.information_state_string(0) == "the cards are not dealt yet (1 seed bytes drawn)"
+
+
+def test_a_card_deal_tells_each_seat_its_own_cards_only() -> None:
+    game = pyspiel.load_game("python_fanfold_fantan", {"players": 3})
+    state = game.new_initial_state()
+    strings = []
+    for card in (7, 20, 33):  # one card to each seat, from the dealer's left
+        state.apply_action(card)
+        strings.append([state.information_state_string(seat) for seat in range(3)])
+    receivers = [game.card_deal.receiver(None, node) for node in range(3)]
+    for seat in range(3):
+        lines = strings[-1][seat].splitlines()
+        assert len(lines) == 3
+        for line, receiver, text in zip(lines, receivers, ("8C", "8D", "8H"), strict=True):
+            told = text if receiver == seat else "a card"
+            assert line == f"-- dealt to seat {receiver}: {told}"
 
 
 def test_cfr_runs_on_a_small_fan_tan_end_game() -> None:

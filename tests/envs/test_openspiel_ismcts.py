@@ -26,7 +26,7 @@ def _random_state(name: str, params: dict[str, object], seed: int, moves: int) -
     rng = random.Random(seed)
     state = game.new_initial_state()
     while state.is_chance_node():
-        state.apply_action(rng.randrange(256))
+        state.apply_action(rng.choice(state.legal_actions()))
     for _ in range(moves):
         if state.is_terminal():
             break
@@ -85,9 +85,12 @@ def test_resampling_before_the_deal_keeps_the_count_of_seed_bytes() -> None:
     assert str(other) == str(state) == "dealing: 3 of 16 seed bytes drawn"
 
 
-def _ismcts_game(name: str, params: dict[str, object], seed: int) -> tuple[list[float], list[int]]:
-    """One game: OpenSpiel's IS-MCTS bot (seeded, keyed on the observation string) in seat 0,
-    uniform random players in the others; returns and the actions played."""
+def _ismcts_game(
+    name: str, params: dict[str, object], seed: int, observation_keys: bool = True
+) -> tuple[list[float], list[int]]:
+    """One game: OpenSpiel's IS-MCTS bot (seeded, keyed on the observation string, or on the
+    information-state string) in seat 0, uniform random players in the others; returns and the
+    actions played."""
     game = pyspiel.load_game(f"python_fanfold_{name}", params)
     random_state = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
@@ -97,7 +100,7 @@ def _ismcts_game(name: str, params: dict[str, object], seed: int) -> tuple[list[
         uct_c=2.0,
         max_simulations=15,
         random_state=random_state,
-        use_observation_string=True,
+        use_observation_string=observation_keys,
     )
     sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
@@ -106,7 +109,7 @@ def _ismcts_game(name: str, params: dict[str, object], seed: int) -> tuple[list[
     played: list[int] = []
     while not state.is_terminal():
         if state.is_chance_node():
-            action = rng.randrange(256)
+            action = rng.choice(state.legal_actions())
         elif state.current_player() == 0:
             action = int(bot.step(state))
             assert action in state.legal_actions()
@@ -123,3 +126,15 @@ def test_ismcts_plays_against_random(name: str, params: dict[str, object]) -> No
     assert len(returns) == pyspiel.load_game(f"python_fanfold_{name}", params).num_players()
     assert len(played) > 16  # the deal's chance nodes, then the game
     assert _ismcts_game(name, params, seed=1) == (returns, played)  # reproducible
+
+
+def test_ismcts_keyed_on_information_states_plays_fan_tan() -> None:
+    """The bot checks that each resampled root has the root's key: with the card-by-card deal a
+    resampled state has the player's information-state string, so the bot can key its nodes on
+    it (perfect recall)."""
+    params: dict[str, object] = {"players": 3}
+    returns, played = _ismcts_game("fantan", params, seed=2, observation_keys=False)
+    assert max(returns) > 0
+    assert _ismcts_game("fantan", params, seed=2, observation_keys=False) == (returns, played)
+    with pytest.raises(AssertionError):  # the seed-byte deal's copies start afresh
+        _ismcts_game("fantan", {**params, "deal": "seed"}, seed=2, observation_keys=False)

@@ -75,7 +75,7 @@ def _mid_game(game: Any, seed: int, moves: int = 6) -> Any:
     rng = random.Random(seed)
     state = game.new_initial_state()
     while state.is_chance_node():
-        state.apply_action(rng.randrange(256))
+        state.apply_action(rng.choice(state.legal_actions()))
     for _ in range(moves):
         after = state.child(rng.choice(state.legal_actions()))
         if after.is_terminal():
@@ -86,7 +86,7 @@ def _mid_game(game: Any, seed: int, moves: int = 6) -> Any:
 
 def _mid_deal(game: Any) -> Any:
     state = game.new_initial_state()
-    for value in (7, 200):
+    for value in (7, 40):
         if state.is_chance_node():
             state.apply_action(value)
     return state

@@ -4,6 +4,7 @@ OpenSpiel's own utilities (``get_all_states``, ``make_observation``, ``rl_enviro
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -41,7 +42,7 @@ def _load(name: str, params: dict[str, Any] | None = None) -> FanfoldGame:
 def _dealt(game: FanfoldGame, rng: random.Random) -> FanfoldState:
     state: FanfoldState = game.new_initial_state()
     while state.is_chance_node():
-        state.apply_action(rng.randrange(256))
+        state.apply_action(rng.choice(state.legal_actions()))
     return state
 
 
@@ -74,7 +75,7 @@ def test_every_game_declares_its_tensors_and_keeps_their_size(name: str, preset:
     state = game.new_initial_state()
     while state.is_chance_node():
         assert not any(state.information_state_tensor(0))
-        state.apply_action(rng.randrange(256))
+        state.apply_action(rng.choice(state.legal_actions()))
     for _ in range(40):
         for player in range(game.num_players()):
             tensor = state.information_state_tensor(player)
@@ -292,23 +293,31 @@ def test_openspiel_observation_and_rl_environment_read_the_tensors() -> None:
         step = env.step([step.observations["legal_actions"][player][0]])
 
 
-def test_the_observer_keeps_a_bounded_number_of_replays() -> None:
-    """One replay per player and deal is kept for the next call, the oldest forgotten: a long
-    training run does not grow the observer."""
+def test_the_information_state_is_kept_by_the_state_and_shared_by_its_clones() -> None:
+    """A state keeps what each seat was told (its trail): a clone shares it, a child adds one
+    step to it, each step's lines are drawn once per seat, and a long trail pickles."""
     game = _load("fantan", {"players": 3})
-    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
-    assert isinstance(observer, InformationStateObserver)
     rng = random.Random(5)
-    for _ in range(40):
-        state = _dealt(game, rng)
-        for _ in range(3):
-            state.apply_action(rng.choice(state.legal_actions()))
-        for player in range(3):
-            observer.set_from(state, player)
-    assert len(observer._last) == 64
+    state = _dealt(game, rng)
+    for _ in range(3):
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.clone().trail is state.trail
+    child = state.child(state.legal_actions()[0])
+    assert child.trail.previous is state.trail
+    assert child.trail.length == state.trail.length + 1 == len(state.history()) + 2  # + start
+    observer = InformationStateObserver(game)
+    text = observer.string_from(state, 1)
+    kept = state.trail.parts(game.fanfold_game, game.encoding, 1)
+    assert state.trail.parts(game.fanfold_game, game.encoding, 1) is kept
+    assert observer.string_from(child, 1).startswith(text + "\n-- seat ")
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    again = pickle.loads(pickle.dumps(state))
+    for seat in range(3):
+        assert again.information_state_string(seat) == state.information_state_string(seat)
 
 
-def test_a_tree_walk_reuses_replays_without_changing_them() -> None:
+def test_a_tree_walk_answers_as_fresh_observers_do() -> None:
     """One observer walking a tree (each call parting from the last at some depth) answers as
     a fresh observer for every state does."""
     game = _end_game(3, 7, 12)

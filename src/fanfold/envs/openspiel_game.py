@@ -9,22 +9,31 @@
 
 Game types: sequential; Morris is deterministic with perfect information; Fan patience is an
 open deal (perfect information) and Fano and Fan Tan hide hands (imperfect information); the
-three dealt games are *explicit stochastic*: a game starts with chance nodes that draw the
-deal's seed a byte at a time (256 equally likely outcomes each: 16 bytes, a 128-bit seed, for
-Fano and Fan Tan, as many as a seat could never search; 3 bytes for Fan patience, whose deal
-number is that number plus one), then the deal is made from that seed, and Fano's reshuffles
-come from it too. States serialise (``pyspiel.serialize_game_and_state``) with OpenSpiel's
+three dealt games are *explicit stochastic*, in one of two forms (the ``deal`` parameter):
+
+* ``cards`` (the default for Fan Tan and Fan patience, :mod:`fanfold.envs.card_deals`): the
+  deal is chance nodes whose outcomes are cards, each one of the cards not dealt yet, told to
+  the seat it goes to (every card, in Fan patience); a Fan Tan match deals each hand so;
+* ``seed`` (Fano's only form, and that of game strings written before ``deal`` was a
+  parameter): chance nodes draw the deal's seed a byte at a time (256 equally likely outcomes
+  each: 16 bytes, a 128-bit seed, for Fano and Fan Tan, as many as a seat could never search;
+  3 bytes for Fan patience, whose deal number is that number plus one), then the deal is made
+  from that seed, and Fano's reshuffles come from it too.
+
+States serialise (``pyspiel.serialize_game_and_state``) with OpenSpiel's
 own form for Python games; games and states pickle (:meth:`FanfoldGame.__reduce__`,
 :meth:`FanfoldState.__reduce__`), also into a process that never called :func:`register`.
 Actions are the indices of :mod:`fanfold.envs.encodings`; observations (string and tensor)
 are built from the player's view; the information state string (perfect recall, for
-CFR-family algorithms) is the player's views after the deal and after every action, with each
-action as the player was told it; the information state tensor (:mod:`fanfold.envs.infostate`,
-one size for the game) is the player's observation tensor and a window of the last actions it
-was told of.
+CFR-family algorithms) is what the player was told, step by step (:mod:`fanfold.envs.trail`:
+the cards dealt, its view when the deal is made and after every action, each action as the
+player was told it), a function of its own observations only; the information state tensor
+(:mod:`fanfold.envs.infostate`, one size for the game) is the player's observation tensor and a
+window of the last actions it was told of.
 :meth:`FanfoldState.resample_from_infostate` re-deals the hidden cards consistently with a
-player's view, for OpenSpiel's imperfect-information
-search (IS-MCTS, with ``use_observation_string=True``).
+player's view, for OpenSpiel's imperfect-information search (IS-MCTS): with ``deal=cards`` by
+playing the game again from a deal consistent with everything the player saw, so the copy has
+the player's information state (OpenSpiel's ``ResampleInfostateTest``).
 
 Parameters: ``variant`` (a preset name), ``players`` (0: the preset's), ``options`` (config
 options ``name=value`` joined by commas, e.g. ``turns_per_player=20``), ``seed`` (-1: the
@@ -34,7 +43,8 @@ the game's notation, with no chance node; empty for the deal), ``history_window`
 information state tensor's rows of told actions; -1: 16, or the game's length where shorter)
 and ``deals`` (with a ``position`` of a game with hidden cards: the game starts with a chance
 node choosing among that many deals of the cards seat 0 does not see, each the game's
-``sample_state`` from seat 0's view seeded by its number; 0: none). A game cut by the step
+``sample_state`` from seat 0's view seeded by its number; 0: none) and ``deal`` (``cards`` or
+``seed``, above). A game cut by the step
 limit ends with every return 0.
 
 :func:`morris_value` and :func:`morris_value_keeping_actions` read the solved Morris table for an
@@ -48,12 +58,14 @@ from typing import Any
 
 import pyspiel
 
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, FanfoldError
 from fanfold.core.registry import AnyGame, all_games, get_game
+from fanfold.envs.card_deals import CARD_DEALS, OPEN, CardDeal, card_deal
 from fanfold.envs.encoding import Encoding
 from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
 from fanfold.envs.episode import Episode, default_max_steps
-from fanfold.envs.infostate import DEFAULT_WINDOW, Told, fill_history, information_state_layout
+from fanfold.envs.infostate import DEFAULT_WINDOW, fill_history, information_state_layout
+from fanfold.envs.trail import EVERYONE, Trail, same_story, told_of
 from fanfold.play.setup import SEED_BITS
 from fanfold.play.table import HUMAN
 from fanfold.solvers.morris import load_table, rank_actions
@@ -62,9 +74,9 @@ PREFIX = "python_fanfold_"
 #: The bound on a game's actions where neither the game nor the caller sets one.
 _NO_BOUND = 100_000
 _registered: list[str] = []
-#: Replays an information-state observer keeps (one per player, record and kind: the games
-#: being played at once), the least recently used forgotten first.
-_REPLAYS_KEPT = 64
+#: Tries of a resampling (each a new deal; each deal's sample up to 20 times as many) before
+#: it gives up.
+_RESAMPLE_TRIES = 20
 #: Outcomes of each chance node of the deal: one byte of the deal's seed.
 CHANCE_OUTCOMES = 256
 _UNIFORM_BYTE = [(value, 1.0 / CHANCE_OUTCOMES) for value in range(CHANCE_OUTCOMES)]
@@ -113,6 +125,7 @@ def _game_type(game: AnyGame) -> pyspiel.GameType:
             "position": "",
             "history_window": -1,
             "deals": 0,
+            "deal": "cards" if CARD_DEALS.get(game.name) else "seed",
         },
     )
 
@@ -162,7 +175,20 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         self.position = str(values["position"]) or None
         seed = int(values["seed"])
         self.fixed_seed = seed if seed >= 0 else None
-        self.deal_bytes = _deal_bytes(game_type, found, self.position, self.fixed_seed)
+        #: How the deal is drawn: ``cards`` (chance nodes whose outcomes are cards) or
+        #: ``seed`` (the seed's bytes; the form of game strings without ``deal``).
+        self.deal_form = _deal_form(game, params or {}, str(values["deal"]))
+        values["deal"] = self.deal_form
+        dealt_by_chance = self.position is None and self.fixed_seed is None
+        #: The card-by-card deal (``deal=cards``; ``None``: none).
+        self.card_deal: CardDeal | None = (
+            card_deal(found, config) if dealt_by_chance and self.deal_form == "cards" else None
+        )
+        self.deal_bytes = (
+            0
+            if self.card_deal is not None
+            else _deal_bytes(game_type, found, self.position, self.fixed_seed)
+        )
         #: Deals of a ``position``'s hidden cards the game starts by choosing among (0: none).
         self.deals = int(values["deals"])
         if self.deals:
@@ -182,7 +208,11 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         self.information_state_layout = information_state_layout(self.encoding, self.history_window)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.num_actions,
-            max_chance_outcomes=self.deals or (CHANCE_OUTCOMES if self.deal_bytes else 0),
+            max_chance_outcomes=(
+                self.card_deal.outcomes
+                if self.card_deal is not None
+                else self.deals or (CHANCE_OUTCOMES if self.deal_bytes else 0)
+            ),
             num_players=self.encoding.players,
             min_utility=low,
             max_utility=high,
@@ -194,7 +224,7 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
     def new_initial_state(self) -> FanfoldState:
         """A new game: at the deal's first chance node (or the choice among ``deals``), or
         dealt from the ``seed`` parameter."""
-        if self.deal_bytes or self.deals:
+        if self.deal_bytes or self.deals or self.card_deal is not None:
             return FanfoldState(self)
         return FanfoldState(self, seed=self.fixed_seed or 0)
 
@@ -240,6 +270,28 @@ def load_pickled_game(short_name: str, params: dict[str, Any]) -> FanfoldGame:
     return game
 
 
+#: The parameters of every game string written before ``deal`` was one: such a string (all
+#: of them, no ``deal``) loads in the seed-byte form it was written in.
+_SEED_FORM_PARAMETERS = frozenset(
+    {"variant", "players", "options", "seed", "max_steps", "position", "history_window", "deals"}
+)
+
+
+def _deal_form(game: AnyGame, params: dict[str, Any], form: str) -> str:
+    """``cards`` or ``seed``: the ``deal`` parameter, ``seed`` for an old game string (every
+    parameter then but ``deal``), and ``seed`` for a game with no card deal."""
+    if form not in ("cards", "seed"):
+        raise ConfigError(f"deal is cards or seed, not {form!r}")
+    names = list(params)
+    # OpenSpiel hands over the parameters given (in order) and then the defaults of those not
+    # given: ``deal`` last, after all the others, was not given.
+    if names and names[-1] == "deal" and set(names[:-1]) >= _SEED_FORM_PARAMETERS:
+        return "seed"
+    if form == "cards" and game.name not in CARD_DEALS:
+        raise ConfigError(f"{game.title} has no card-by-card deal: use deal=seed")
+    return form
+
+
 def _deal_bytes(
     game_type: pyspiel.GameType, game: AnyGame, position: str | None, seed: int | None
 ) -> int:
@@ -253,8 +305,9 @@ def _deal_bytes(
 
 
 class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type information
-    """A game in progress: the deal's chance nodes (the seed's bytes drawn so far), then an
-    :class:`~fanfold.envs.episode.Episode` with every seat a player.
+    """A game in progress: the deal's chance nodes (the cards dealt so far, or the seed's
+    bytes drawn so far), then an :class:`~fanfold.envs.episode.Episode` with every seat a
+    player, and the :class:`~fanfold.envs.trail.Trail` of what each seat was told.
 
     Args:
         game: the OpenSpiel game.
@@ -267,11 +320,20 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         self, game: FanfoldGame, seed: int | None = None, episode: Episode | None = None
     ) -> None:
         super().__init__(game)
-        #: The seed's bytes drawn so far by the deal's chance nodes.
+        #: The seed's bytes drawn so far by the deal's chance nodes (or the deal chosen).
         self.deal: list[int] = []
+        #: The cards of the card-by-card deal in progress, node by node (``None``: none).
+        self.cards: list[int] | None = None
+        #: The state the rules made for a new deal in progress (``None``: the game's start).
+        self.before: Any = None
+        self.trail: Trail | None = None
         self._episode = episode
-        if episode is None and (seed is not None or not (game.deal_bytes or game.deals)):
+        if episode is None and game.card_deal is not None and seed is None:
+            self.cards = []
+        elif episode is None and (seed is not None or not (game.deal_bytes or game.deals)):
             self._episode = self._new_episode(seed or 0)
+        if self._episode is not None:
+            self.trail = Trail(None, "start", (self._episode.table.state,))
 
     @property
     def _fanfold_game(self) -> FanfoldGame:
@@ -295,7 +357,7 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
     @property
     def episode(self) -> Episode:
         """The game after the deal. Raises :class:`pyspiel.SpielError` at a chance node."""
-        if self._episode is None:
+        if self._episode is None or self.cards is not None:
             raise pyspiel.SpielError("the cards are not dealt yet: this is a chance node")
         return self._episode
 
@@ -305,30 +367,48 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         return self.episode.table.state
 
     def current_player(self) -> int:
-        if self._episode is None:
+        if self._episode is None or self.cards is not None:
             return int(pyspiel.PlayerId.CHANCE)
         seat = self._episode.decider
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
+    def _cards_left(self) -> list[int]:
+        deal = self._fanfold_game.card_deal
+        assert deal is not None
+        assert self.cards is not None
+        dealt = set(self.cards)
+        return [card for card in deal.cards() if card not in dealt]
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The next byte of the deal's seed: 256 equally likely values (or one of ``deals``
-        equally likely deals)."""
-        if self._episode is not None:
+        """The next card of the deal: every card not dealt yet, equally likely (or the next
+        byte of the deal's seed: 256 equally likely values; or one of ``deals`` equally likely
+        deals)."""
+        if self.current_player() != pyspiel.PlayerId.CHANCE:
             raise pyspiel.SpielError("the deal is made: this is not a chance node")
+        if self.cards is not None:
+            left = self._cards_left()
+            return [(card, 1.0 / len(left)) for card in left]
         count = self._fanfold_game.deals
         if count:
             return [(number, 1.0 / count) for number in range(count)]
         return list(_UNIFORM_BYTE)
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self._episode is None:
-            count = self._fanfold_game.chance_count()
-            return list(range(count)) if player == pyspiel.PlayerId.CHANCE else []
+        if self.current_player() == pyspiel.PlayerId.CHANCE:
+            if player != pyspiel.PlayerId.CHANCE:
+                return []
+            if self.cards is not None:
+                return self._cards_left()
+            return list(range(self._fanfold_game.chance_count()))
+        assert self._episode is not None
         if player != self._episode.decider:
             return []
         return self._episode.legal_indices()
 
     def _apply_action(self, action: int) -> None:
+        if self.cards is not None:
+            self._deal_card(action)
+            return
         if self._episode is None:
             game = self._fanfold_game
             if game.deals:
@@ -336,6 +416,7 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
                     raise pyspiel.SpielError(f"the deals are 0..{game.deals - 1}, not {action}")
                 self.deal.append(action)
                 self._episode = self._new_episode(action, game.dealt_position(action))
+                self.trail = Trail(self.trail, "start", (self._episode.table.state,))
                 return
             if not 0 <= action < CHANCE_OUTCOMES:
                 raise pyspiel.SpielError(f"a byte of the deal's seed is 0..255, not {action}")
@@ -344,14 +425,52 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
                 number = int.from_bytes(bytes(self.deal), "big")
                 open_deal = not game.fanfold_game.has_hidden_information
                 self._episode = self._new_episode(number + 1 if open_deal else number)
+                self.trail = Trail(self.trail, "start", (self._episode.table.state,))
             return
         seat = self._episode.decider
         if seat is None:
             raise pyspiel.SpielError("the game is over")
+        before = self._episode.table.state
         self._episode.act(seat, action)
+        after = self._episode.table.state
+        deal = self._fanfold_game.card_deal
+        redeal = deal is not None and deal.redeals(before, after)
+        self.trail = Trail(self.trail, "action", (seat, action, before, None if redeal else after))
+        if redeal:
+            self.cards = []
+            self.before = after
+
+    def _deal_card(self, card: int) -> None:
+        """The card-by-card deal's next chance node deals ``card``."""
+        deal = self._fanfold_game.card_deal
+        assert deal is not None
+        assert self.cards is not None
+        if card not in self._cards_left():
+            raise pyspiel.SpielError(f"card {card} is dealt already or is no card of this deal")
+        seat = deal.receiver(self.before, len(self.cards))
+        self.cards.append(card)
+        told = EVERYONE if seat == OPEN else seat
+        self.trail = Trail(self.trail, "card", (told, deal.card_text(card)))
+        if len(self.cards) < deal.nodes:
+            return
+        dealt = deal.start(self.cards, self.before)
+        if self._episode is None:
+            self._episode = self._new_episode(
+                0, self._fanfold_game.fanfold_game.format_position(dealt)
+            )
+        else:
+            self._episode.table.state = dealt
+        self.cards = None
+        self.before = None
+        self.trail = Trail(self.trail, "start", (self._episode.table.state,))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            deal = self._fanfold_game.card_deal
+            if self.cards is not None and deal is not None:
+                seat = deal.receiver(self.before, len(self.cards))
+                whom = "" if seat == OPEN else f" to seat {seat}"
+                return f"deal {deal.card_text(action)}{whom}"
             if self._fanfold_game.deals:
                 return f"deal {action}"
             return f"deal seed byte {len(self.deal) + 1}: {action}"
@@ -360,27 +479,34 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         return str(episode.game.action_text(episode.encoding.action(seat, action)))
 
     def is_terminal(self) -> bool:
-        return self._episode is not None and self._episode.decider is None
+        return bool(self.current_player() == pyspiel.PlayerId.TERMINAL)
 
     def returns(self) -> list[float]:
-        if self._episode is None:
+        if self._episode is None or self.cards is not None:
             return [0.0] * self._fanfold_game.encoding.players
         return [float(value) for value in self._episode.returns()]
 
     def resample_from_infostate(self, player: int, sampler: Any) -> FanfoldState:
-        """A state ``player`` cannot tell from this one: the hidden cards re-dealt at random
-        consistently with the player's view (the game's own ``sample_state``), from a new
-        random stream seeded by two draws of ``sampler`` (a ``pyspiel`` sampler or any
-        callable returning floats in [0, 1)), so that each resampled state has its own deal
-        of unseen cards and its own later reshuffles. Before the deal, a state with as many
-        seed bytes drawn (none of which a player sees). The copy's OpenSpiel history is
-        empty: it is a new start at this point of the game."""
+        """A state ``player`` cannot tell from this one, with the same information state.
+
+        With the card-by-card deal (``deal=cards``), the game is played again from its start:
+        each deal with the cards ``player`` was told where they were and the others re-dealt
+        consistently with its view (the game's ``sample_state`` at the end of each deal's
+        hand), then the same actions; a game with nothing hidden is played again as it was.
+        With the seed-byte deal the hidden cards are re-dealt from the player's view now and
+        the copy starts there (its history and its information state start at that point).
+
+        A new random stream is seeded by two draws of ``sampler`` (a ``pyspiel`` sampler or
+        any callable returning floats in [0, 1)), so each resampled state has its own deal of
+        the unseen cards. Before the deal, a state with as many chance outcomes drawn."""
         game = self._fanfold_game
         draws = [float(sampler()) for _ in range(2)]
         if not all(0.0 <= draw < 1.0 for draw in draws):
             raise ValueError(f"the sampler must return numbers in [0, 1), not {draws}")
         seed = int(draws[0] * 2**53) << 53 | int(draws[1] * 2**53)
         rng = random.Random(seed)
+        if game.card_deal is not None or not game.fanfold_game.has_hidden_information:
+            return resample_by_replay(self, player, rng)
         if self._episode is None:
             other = FanfoldState(game)
             for _ in self.deal:
@@ -392,6 +518,9 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         return FanfoldState(game, episode=self._episode.going_on_from(sampled, seed))
 
     def __str__(self) -> str:
+        if self.cards is not None:
+            nodes = self._fanfold_game.card_deal.nodes if self._fanfold_game.card_deal else 0
+            return f"dealing: {len(self.cards)} of {nodes} cards dealt"
         if self._episode is None:
             if self._fanfold_game.deals:
                 return f"dealing: one of {self._fanfold_game.deals} deals of the position"
@@ -410,6 +539,95 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         # of states made before :meth:`__reduce__` hold): register the games first.
         register()
         super().__setstate__(data)
+
+
+def resample_by_replay(state: FanfoldState, player: int, rng: random.Random) -> FanfoldState:
+    """``state`` played again from the start with every card-by-card deal re-dealt
+    consistently with what ``player`` saw (:func:`replayed_deals`), checked: the copy's
+    information state for ``player`` is the original's (:func:`~fanfold.envs.trail.same_story`;
+    a few tries, each a new deal)."""
+    game = state._fanfold_game
+    for _ in range(_RESAMPLE_TRIES):
+        history = replayed_deals(state, player, rng)
+        other = FanfoldState(game)
+        try:
+            for action in history:
+                other.apply_action(action)
+        except (pyspiel.SpielError, FanfoldError):
+            continue
+        if same_story(state.trail, other.trail, game.fanfold_game, game.encoding, player):
+            return other
+    raise pyspiel.SpielError(
+        f"no deal consistent with seat {player}'s view was found in {_RESAMPLE_TRIES} tries"
+    )
+
+
+def replayed_deals(state: FanfoldState, player: int, rng: random.Random) -> list[int]:
+    """``state``'s history with each card-by-card deal's outcomes chosen again: the cards
+    ``player`` was told stay where they were; the others go where the game's ``sample_state``
+    from the player's view puts them at the end of that deal's hand (before the action that
+    ended it; now for the last), with the cards played since the deal where they were."""
+    game = state._fanfold_game
+    deal = game.card_deal
+    history = [int(action) for action in state.history()]
+    if deal is None:
+        return history
+    walk = FanfoldState(game)
+    #: per deal: where it starts in the history, the state before it, and the state (and the
+    #: action taken there) where its hand is sampled
+    deals: list[tuple[int, Any]] = []
+    ends: list[tuple[Any, tuple[int, int] | None, Any]] = []
+    for position, action in enumerate(history):
+        if walk.cards is not None and not walk.cards:
+            deals.append((position, walk.before))
+        acting = walk.cards is None
+        if acting:
+            moment = walk.fanfold_state
+            seat = walk.current_player()
+        walk.apply_action(action)
+        if acting and walk.cards is not None:  # the action ended a hand: a new deal follows
+            ends.append((moment, (seat, action), walk.before))
+    if walk.cards is None:
+        ends.append((walk.fanfold_state, None, None))
+    if walk.cards is not None and not walk.cards:
+        deals.append((len(history), walk.before))
+    for number, (start, before) in enumerate(deals):
+        nodes = history[start : start + deal.nodes]
+        told = [
+            card if deal.receiver(before, node) in (player, OPEN) else -1
+            for node, card in enumerate(nodes)
+        ]
+        if number < len(ends):
+            places = _sampled_places(
+                game, deal, deal.start(nodes, before), ends[number], player, rng
+            )
+            chosen = deal.outcomes_of(places, told, before)
+        else:  # the deal in progress: the cards not told, at random
+            unseen = [card for card in deal.cards() if card not in told]
+            rng.shuffle(unseen)
+            chosen = [card if card >= 0 else unseen.pop() for card in told]
+        history[start : start + len(nodes)] = chosen
+    return history
+
+
+def _sampled_places(
+    game: FanfoldGame,
+    deal: CardDeal,
+    dealt: Any,
+    end: tuple[Any, tuple[int, int] | None, Any],
+    player: int,
+    rng: random.Random,
+) -> list[int]:
+    """Where each card of a deal goes: those held at the hand's end (``end``: the state, the
+    action that ended the hand there and the state it led to, or the state now) where the
+    deal's ``sample_end`` from the player's view there holds them, the others (played since
+    the deal) where they were dealt."""
+    moment, taken, after = end
+    action = None if taken is None else game.encoding.action(*taken)
+    sampled = deal.sample_end(moment, action, after, player, rng)
+    held = deal.holdings(sampled)
+    first = deal.holdings(dealt)
+    return [held[card] if held[card] != OPEN else first[card] for card in range(len(first))]
 
 
 def load_pickled_state(game: FanfoldGame, data: str) -> FanfoldState:
@@ -444,41 +662,19 @@ class FanfoldObserver:
         return str(game.render(game.observe(state.fanfold_state, player)))
 
 
-class _Replay:
-    """One replayed history of an information-state observer: the actions, the state after
-    each (``states[0]`` the start), the lines drawn (the start's view, then two lines an
-    action; none when not asked), the actions told and how many were told after each action
-    (``told_at[i]``: after the first ``i``)."""
-
-    def __init__(self, start: Any, written: list[str]) -> None:
-        self.actions: list[int] = []
-        self.states: list[Any] = [start]
-        self.written = written
-        self.told: list[Told] = []
-        self.told_at: list[int] = [0]
-
-    def truncate(self, kept: int, lines: bool) -> None:
-        """Forget every action after the first ``kept``."""
-        del self.actions[kept:]
-        del self.states[kept + 1 :]
-        if lines:
-            del self.written[1 + 2 * kept :]
-        del self.told[self.told_at[kept] :]
-        del self.told_at[kept + 1 :]
-
-
 class InformationStateObserver:
-    """A seat's information state (perfect recall): its view after the deal, then for each
-    action the acting seat, the action as this seat was told it (the game's
-    ``public_action_text``: what the rules keep secret left out) and its view after it. Two
-    states give one string exactly when the seat has seen the same game so far. It is rebuilt
-    from the state's OpenSpiel history, replayed from the game's start (a resampled state's
-    start is its resampled position); what the last history asked led to is kept, so a history
-    one action longer costs one action.
+    """A seat's information state (perfect recall): what it was told along the state's
+    :class:`~fanfold.envs.trail.Trail`, step by step: each card dealt to it (that a card went
+    to another seat), its view when the deal is made, then for each action the acting seat,
+    the action as this seat was told it (the game's ``public_action_text``: what the rules keep
+    secret left out) and its view after it. Two states give one string exactly when the seat
+    has seen the same game so far; a resampled state's trail is its own replayed game, so its
+    string is the original's and stays so as both go on alike. Each step's lines are drawn once
+    (clones and children share them).
 
     The tensor (:mod:`fanfold.envs.infostate`, the game's ``information_state_layout``) is
     the seat's observation tensor and the window of the last actions it was told of, from the
-    same replay: a function of the string, of one size for the game (all 0 before the deal)."""
+    same trail: a function of the string, of one size for the game (all 0 before the deal)."""
 
     def __init__(self, game: FanfoldGame) -> None:
         self._game = game
@@ -486,8 +682,6 @@ class InformationStateObserver:
         self.tensor = layout.zeros()
         self.dict: dict[str, Any] = layout.views(self.tensor)
         self._view_blocks = game.encoding.layout.views(self.dict["observation"])
-        #: per (lines or not, player, record's seed and start): the last history replayed
-        self._last: dict[tuple[Any, ...], _Replay] = {}
 
     def set_from(self, state: FanfoldState, player: int) -> None:
         """Fill :attr:`tensor` (and :attr:`dict`, its views) with ``player``'s information
@@ -498,66 +692,20 @@ class InformationStateObserver:
         spiel = self._game
         view = spiel.fanfold_game.observe(state.fanfold_state, player)
         spiel.encoding.fill(view, self._view_blocks)
-        told = self._replay(state, player, lines=False)[1]
+        told = told_of(state.trail, spiel.fanfold_game, spiel.encoding, player)[1]
         fill_history(self.dict, told, player, spiel.encoding.players)
 
     def string_from(self, state: FanfoldState, player: int) -> str:
-        """``player``'s information state (before the deal: the seed bytes drawn, unseen)."""
-        if state.is_chance_node():
+        """``player``'s information state (before anything is told: the seed bytes drawn,
+        unseen)."""
+        if state.trail is None:
+            if self._game.card_deal is not None:
+                return "the cards are not dealt yet"
             if self._game.deals:
                 return f"the cards are not dealt yet (one of {self._game.deals} deals)"
             return f"the cards are not dealt yet ({len(state.deal)} seed bytes drawn)"
-        return "\n".join(self._replay(state, player, lines=True)[0])
-
-    def _replay(
-        self, state: FanfoldState, player: int, *, lines: bool
-    ) -> tuple[list[str], list[Told]]:
-        """The information state's lines (``lines``; else none: drawing the views is most of
-        the cost) and the actions ``player`` was told of (seat and index, or ``None`` for an
-        action told only in part; none for one it was not told), replayed from the state's
-        record. What the last call of the same kind for this player and record replayed is
-        reused up to where the histories part, so a history one action longer costs one
-        action, and so does a tree walk's next branch."""
         spiel = self._game
-        game, encoding = spiel.fanfold_game, spiel.encoding
-        record = state.episode.table.record
-        actions = [int(action) for action in state.history()[len(state.deal) :]]
-        key = (lines, player, record.seed, record.start_position)
-        replay = self._last.pop(key, None)
-        if replay is None:
-            start = record.initial_state()
-            replay = _Replay(
-                start, [str(game.render(game.observe(start, player)))] if lines else []
-            )
-        same = 0
-        for old, new in zip(replay.actions, actions, strict=False):
-            if old != new:
-                break
-            same += 1
-        if same < len(replay.actions):
-            replay.truncate(same, lines)
-        now = replay.states[-1]
-        written, told = replay.written, replay.told
-        for index in actions[same:]:
-            seat = game.current_player(now)
-            if seat is None:
-                raise pyspiel.SpielError("the history goes on past the end of the game")
-            action = encoding.action(seat, index)
-            text = game.public_action_text(now, action, player)
-            if text:
-                full = seat == player or text == game.public_action_text(now, action, seat)
-                told.append((seat, index if full else None))
-            now = game.apply_legal(now, action)
-            replay.actions.append(index)
-            replay.states.append(now)
-            replay.told_at.append(len(told))
-            if lines:
-                written.append(f"-- seat {seat}: {text}")
-                written.append(str(game.render(game.observe(now, player))))
-        self._last[key] = replay
-        while len(self._last) > _REPLAYS_KEPT:  # a game per deal: forget the oldest
-            del self._last[next(iter(self._last))]
-        return written, told
+        return told_of(state.trail, spiel.fanfold_game, spiel.encoding, player)[0]
 
 
 def register() -> list[str]:
