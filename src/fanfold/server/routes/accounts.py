@@ -21,7 +21,6 @@ from fanfold.server.fairplay import DEVICE_COOKIE, DEVICE_SECONDS, new_device_id
 from fanfold.server.routes.deps import (
     AccountDep,
     AccountsDep,
-    ClientDep,
     accounts_of,
     client_of,
     session_token,
@@ -96,26 +95,18 @@ async def me(account: AccountDep) -> protocol.Me:
 
 @router.post("/accounts", response_model=protocol.Me, response_model_exclude_unset=True)
 async def create_account(
-    body: protocol.Credentials,
-    request: Request,
-    response: Response,
-    accounts: AccountsDep,
-    client: ClientDep,
+    body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> protocol.Me:
-    account, token = await accounts.create(body.name, body.password, client)
+    account, token = await accounts.create(body.name, body.password, client_of(request))
     _set_cookies(request, response, accounts, token)
     return _me(account)
 
 
 @router.post("/session", response_model=protocol.Me, response_model_exclude_unset=True)
 async def sign_in(
-    body: protocol.Credentials,
-    request: Request,
-    response: Response,
-    accounts: AccountsDep,
-    client: ClientDep,
+    body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> protocol.Me:
-    account, token = await accounts.sign_in(body.name, body.password, client)
+    account, token = await accounts.sign_in(body.name, body.password, client_of(request))
     _set_cookies(request, response, accounts, token)
     return _me(account)
 

@@ -1,7 +1,8 @@
 """What the routes take from the running application, in one place: the hub, the accounts,
 the settings, the signed-in account and the client's address, each as a function of the
-request (for a helper that has the request) and as a FastAPI dependency (``...Dep``, for a
-route's parameters). :func:`fanfold.server.runtime.lifespan` sets them on ``app.state``.
+request (for a helper that has the request) and, but for the settings, as a FastAPI
+dependency (``...Dep``, for a route's parameters). :func:`fanfold.server.runtime.lifespan`
+sets them on ``app.state``.
 
 Every dependency is a coroutine, so that FastAPI calls it on the event loop (a plain function
 dependency runs in a worker thread, at the cost of two hand-overs of the interpreter lock for
@@ -68,10 +69,6 @@ async def _accounts(connection: HTTPConnection) -> Accounts:
     return accounts_of(connection)
 
 
-async def _settings(connection: HTTPConnection) -> Settings:
-    return settings_of(connection)
-
-
 async def _client(connection: HTTPConnection) -> str:
     return client_of(connection)
 
@@ -80,8 +77,6 @@ async def _client(connection: HTTPConnection) -> str:
 HubDep = Annotated[Hub, Depends(_hub)]
 #: A route's accounts.
 AccountsDep = Annotated[Accounts, Depends(_accounts)]
-#: A route's settings.
-SettingsDep = Annotated[Settings, Depends(_settings)]
 #: A route's client address (:func:`client_of`).
 ClientDep = Annotated[str, Depends(_client)]
 #: A route's signed-in account (``None`` for a guest).
