@@ -114,7 +114,7 @@ def test_the_leaderboard_and_profile_pages_read_for_players(
         expect(page.locator("tbody")).to_contain_text("Medium bot")
         expect(page.locator("tbody")).to_contain_text("(provisional)")
         hard = page.locator("tbody tr", has_text="Hard bot")
-        expect(hard).to_contain_text("(measured by arena runs)")
+        expect(hard).to_contain_text("(from games between bots)")
         expect(hard.locator(".tag")).to_have_text("bot")
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
         shot(page, f"leaderboard-{size}")

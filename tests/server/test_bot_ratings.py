@@ -172,7 +172,8 @@ def test_a_level_that_played_has_one_line_moved_by_its_games(client: TestClient)
     assert next(line for line in board if line["name"] == "ada")["page"] == "/players/ada"
     page = client.get("/leaderboard/morris").text
     assert page.count(">Easy bot</a>") == 1
-    assert page.count("(measured by arena runs)") == 2  # medium and hard, not yet played
+    assert page.count("(from games between bots)") == 2  # medium and hard, not yet played
+    assert "arena" not in page  # the players' words, not the developers'
     assert '<a href="/bots/morris/hard">Hard bot</a> <span class="tag">bot</span>' in page
 
 

@@ -338,6 +338,8 @@ def test_a_record_with_a_128_bit_seed_loads_through_the_lobby_with_every_digit(
     page.set_input_files("#record-file", str(path))
     page.wait_for_url(re.compile(r"/table/"))
     page.wait_for_selector(".morris svg")
+    # the table's title in a player's words, not the variant's name ("loaded record")
+    expect(page.locator("#title")).to_have_text("Fano330-R-Morris · record loaded from a file")
     table = page.url.split("/table/")[1].split("#")[0]
     record = page.request.get(f"{server}/api/tables/{table}/record").json()
     assert record["seed"] == str(seed)

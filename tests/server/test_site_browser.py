@@ -131,6 +131,34 @@ def test_the_lobby_links_how_to_play_and_lessons(page: Page, server: str) -> Non
     shot(page, "lobby")
 
 
+#: The lobby bar's most height at each width: two lines on a phone (the name and the theme
+#: switch, then the links), one on a desktop; the links shown at each.
+LOBBY_BAR = {
+    375: (90, ["Leaderboards", "Daily deal", "Account"]),
+    1280: (50, ["How to play", "Leaderboards", "Daily deal", "Account"]),
+}
+
+
+@pytest.mark.parametrize("width", list(LOBBY_BAR))
+def test_the_lobby_bar_takes_two_lines_on_a_phone(
+    browser: Browser, server: str, width: int
+) -> None:
+    """At 375 px the lobby's bar took six lines (the desktop's bar wrapped: name, links on two
+    lines, theme, tagline on two), pushing the games off the first screen."""
+    most, links = LOBBY_BAR[width]
+    page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
+    try:
+        page.goto(f"{server}/")
+        expect(page.locator("header.bar .theme-switch")).to_be_visible()
+        expect(page.locator("header.bar .bar-links a:visible")).to_have_text(links)
+        height = page.evaluate("document.querySelector('header.bar').offsetHeight")
+        assert height <= most, height
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"lobby-bar-{width}")
+    finally:
+        page.context.close()
+
+
 #: What a variant's description in the lobby must not hold: the developers' readings, file
 #: names, reading codes ("M2") and the program's own name.
 SPEC_WORDS = re.compile(r"reading|seeds/|\b[A-Z]\d\b|fanfold|--|=", re.IGNORECASE)

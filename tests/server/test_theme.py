@@ -59,19 +59,30 @@ def test_every_page_sets_its_theme_before_its_style_sheet(client: TestClient, pa
 def _block(css: str, start: str) -> dict[str, str]:
     body = css[css.index(start) + len(start) :]
     body = body[: body.index("}")]
-    return dict(re.findall(r"(--[\w-]+|color-scheme):\s*([^;]+);", body))
+    return dict(re.findall(r"(--[\w-]+|color-scheme):\s*([^;]*);", body))
+
+
+BOTH = re.compile(r"var\(--light, ([^()]+)\) var\(--dark, ([^()]+)\)")
+SWITCHES = {"color-scheme": "dark", "--light": "", "--dark": "initial"}
 
 
 def test_the_dark_colours_are_one_set() -> None:
-    """The player's dark theme and the system's are the same colours, and every colour the
-    light theme sets, the dark one sets too (or keeps on purpose: the accent, the card ink)."""
+    """Every themed colour is written once, with its light and its dark value; the player's
+    dark theme and the system's switch the same two properties; the colours that are not
+    themed are kept on purpose (the accent, the card ink, the sizes)."""
     css = (STATIC / "fanfold.css").read_text(encoding="utf-8")
+    light = _block(css, ":root {")
+    themed = {name: BOTH.fullmatch(value) for name, value in light.items()}
+    kept = {"--accent", "--on-accent", "--card-ink", "--card-w", "--card-h"}
+    plain = {name for name, found in themed.items() if found is None}
+    assert plain == kept | {"color-scheme", "--light", "--dark"}
+    assert (light["color-scheme"], light["--light"], light["--dark"]) == ("light", "initial", "")
+    assert len(themed) - len(plain) == 25
+    for name in themed.keys() - plain:
+        assert css.count(f"{name}:") == 1, name  # written once, not once a theme
     chosen = _block(css, ':root[data-theme="dark"] {')
     system = _block(css, ':root:not([data-theme="light"]) {')
-    light = _block(css, ":root {")
-    assert chosen == system
-    kept = {"--accent", "--on-accent", "--card-ink", "--card-w", "--card-h"}
-    assert set(light) - set(chosen) == kept
+    assert chosen == system == SWITCHES
 
 
 def _colours(page: Page) -> dict[str, str]:

@@ -31,26 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fanfold.agents.base import Agent, AgentConfig
-from fanfold.games.fano.actions import (
-    Allow,
-    Attack,
-    Combine,
-    CombineCounter,
-    Declare,
-    Defend,
-    Discard,
-    FanoAction,
-    Flip,
-    Mulligan,
-    Pass,
-    PlaceJoker,
-    Play,
-    Promote,
-    Recruit,
-    Sacrifice,
-    Shuffle,
-    Substitute,
-)
+from fanfold.games.fano import actions as fa
 from fanfold.games.fano.cards import ATTACK_SUPPORT, LINE_THIRD, MAX_COMBAT, is_joker
 from fanfold.games.fano.config import Special
 from fanfold.games.fano.rules.attacks import support_value
@@ -160,12 +141,12 @@ class GreedyConfig(AgentConfig):
     """The greedy player has no settings."""
 
 
-class GreedyAgent(Agent[FanoView, FanoAction]):
+class GreedyAgent(Agent[FanoView, fa.FanoAction]):
     """Scores each legal action by its immediate effect (see the module text)."""
 
     name = "greedy"
 
-    def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
+    def choose(self, view: FanoView, legal: Sequence[fa.FanoAction]) -> fa.FanoAction:
         if len(legal) == 1:
             return legal[0]
         scores = _Scorer(view).scores(legal)
@@ -242,61 +223,61 @@ class _Scorer:
         lead = 0.1 * max(0, foe.level - self.me.level) * PROMOTION / 4
         return before - progress(rest, (), 4 - len(rest)) + 0.6 + lead
 
-    def scores(self, legal: Sequence[FanoAction]) -> list[float]:
+    def scores(self, legal: Sequence[fa.FanoAction]) -> list[float]:
         return [self.score(action) for action in legal]
 
-    def score(self, action: FanoAction) -> float:
+    def score(self, action: fa.FanoAction) -> float:
         field, hand = self.field, self.hand
         view = self.view
-        if isinstance(action, Promote):
+        if isinstance(action, fa.Promote):
             return 1e6
-        if isinstance(action, Combine):
+        if isinstance(action, fa.Combine):
             after = [*_without(field, action.first, action.second), action.result]
             rest = _without(hand, action.result)
             if action.returned:
                 rest.append(action.returned)
             gain = self.mine(after, rest) + KEEPS_TURN
             return gain - (2.0 if action.oversum else 0.0)
-        if isinstance(action, Attack):
+        if isinstance(action, fa.Attack):
             after = [*_without(field, action.attacker), action.support]
             gain = self.mine(after, _without(hand, action.support))
             gain += self.foe_loss((self.seat + 1) % len(view.players), action.target)
             return gain + KEEPS_TURN - (2.0 if action.reverse else 0.0)
-        if isinstance(action, Declare):
+        if isinstance(action, fa.Declare):
             return self.declare(action)
-        if isinstance(action, Recruit):
+        if isinstance(action, fa.Recruit):
             after = [*field, action.card]
             return self.mine(after, _without(hand, action.card)) + KEEPS_TURN
-        if isinstance(action, Play):
+        if isinstance(action, fa.Play):
             after = [*field, action.card]
             gain = self.mine(after, _without(hand, action.card))
             if action.face_down:
                 gain += self.hidden_bonus(after, action.card) - 0.6
             return gain
-        if isinstance(action, Substitute):
+        if isinstance(action, fa.Substitute):
             after = [*_without(field, action.removed), action.card]
             gain = self.mine(after, _without(hand, action.card)) - 0.05
             if action.face_down:
                 gain += self.hidden_bonus(after, action.card) - 0.6
             return gain + (0.2 if view.config.tribute else 0.0)
-        if isinstance(action, Discard):
+        if isinstance(action, fa.Discard):
             rest = _without(hand, *action.cards)
             cycled = 0.05 * len(action.cards)
             return self.mine(field, rest) + cycled + (0.2 if view.config.tribute else 0.0)
-        if isinstance(action, Pass):
+        if isinstance(action, fa.Pass):
             return -STALL
-        if isinstance(action, Defend):
+        if isinstance(action, fa.Defend):
             return self.defend(action.card)
-        if isinstance(action, Flip):
+        if isinstance(action, fa.Flip):
             return -0.3 if view.phase is Phase.MAIN else self.flip_counter()
-        if isinstance(action, PlaceJoker):
+        if isinstance(action, fa.PlaceJoker):
             return 1.0
-        if isinstance(action, Shuffle):
+        if isinstance(action, fa.Shuffle):
             return 1.0 if action.joker else 0.0
-        if isinstance(action, Mulligan):
+        if isinstance(action, fa.Mulligan):
             combat = [v for v in _values(field) if v <= MAX_COMBAT]
             return (0.5 if len(combat) < 2 else -0.5) if action.take else 0.0
-        if isinstance(action, Allow | CombineCounter | Sacrifice):
+        if isinstance(action, fa.Allow | fa.CombineCounter | fa.Sacrifice):
             return self.react(action)
         return _NEVER
 
@@ -314,7 +295,7 @@ class _Scorer:
         self.me = _protect(self.me, -1, protected)
         return before - after - 0.9
 
-    def declare(self, action: Declare) -> float:
+    def declare(self, action: fa.Declare) -> float:
         """A Trionfey declaration: an attack that the defender may counter; without the support
         in hand, a bluff that loses the attacker unless the defender answers."""
         view, field, hand = self.view, self.field, self.hand
@@ -338,7 +319,7 @@ class _Scorer:
             gain *= 0.7
         return gain + KEEPS_TURN - cost
 
-    def react(self, action: FanoAction) -> float:
+    def react(self, action: fa.FanoAction) -> float:
         """The defender's answer to a declared attack."""
         view = self.view
         pending = view.pending
@@ -354,7 +335,7 @@ class _Scorer:
             public = view.players[attacker]
             return chance_held(view, attacker, value, public.hand_count)
 
-        if isinstance(action, Allow):
+        if isinstance(action, fa.Allow):
             if pending.support:
                 p = 1.0
             else:
@@ -362,10 +343,10 @@ class _Scorer:
                 p = max(0.7, has(support_value(strength, pending.target >> 4, pending.reverse)))
             rest = _without(field, pending.target)
             return -p * (base - progress(rest, hand, 4 - len(rest)) + 0.6)
-        if isinstance(action, Sacrifice):
+        if isinstance(action, fa.Sacrifice):
             rest = _without(field, action.card)
             return -(base - progress(rest, hand, 4 - len(rest)) + 0.6)
-        assert isinstance(action, CombineCounter)
+        assert isinstance(action, fa.CombineCounter)
         rest_hand = _without(hand, action.result)
         after = list(field)
         if action.recruiters:

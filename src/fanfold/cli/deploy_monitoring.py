@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -482,6 +483,19 @@ def _write(out: Path, text: str) -> None:
         fail(f"cannot write {error.filename}: {error.strerror}", code=1)
 
 
+def _render_for_job(render: Callable[[str], str], job: str, out: Path | None) -> None:
+    """A command's file drawn for ``job``: to standard output, or to ``out``; a job name the
+    file cannot hold fails with its reason."""
+    try:
+        text = render(job)
+    except ValueError as error:
+        fail(str(error))
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        _write(out, text)
+
+
 @app.command()
 def prometheus(
     processes: ProcessesOption,
@@ -540,14 +554,7 @@ def alert_rules(
     out: Annotated[Path | None, typer.Option(help="Write them to this file.")] = None,
 ) -> None:
     """Prometheus's alert rules for a fanfold site (promtool check rules FILE)."""
-    try:
-        text = render_rules(job)
-    except ValueError as error:
-        fail(str(error))
-    if out is None:
-        typer.echo(text, nl=False)
-    else:
-        _write(out, text)
+    _render_for_job(render_rules, job, out)
 
 
 @app.command()
@@ -556,14 +563,7 @@ def grafana(
     out: Annotated[Path | None, typer.Option(help="Write it to this file.")] = None,
 ) -> None:
     """A Grafana dashboard of a fanfold site's processes (JSON, to import)."""
-    try:
-        text = render_dashboard(job)
-    except ValueError as error:
-        fail(str(error))
-    if out is None:
-        typer.echo(text, nl=False)
-    else:
-        _write(out, text)
+    _render_for_job(render_dashboard, job, out)
 
 
 __all__ = [

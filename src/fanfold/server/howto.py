@@ -11,12 +11,14 @@ readings).
 
 from __future__ import annotations
 
-import html
 import re
 from functools import cache
 from pathlib import Path
 
+from markupsafe import Markup
+
 from fanfold.core.registry import AnyGame, plugin_of
+from fanfold.server.templating import render
 
 HOWTO = Path(__file__).parent / "static" / "howto"
 
@@ -27,16 +29,15 @@ _RANKS = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
 
 def _card(match: re.Match[str]) -> str:
     if match.group(1):
-        return "<span class='card back' role='img' aria-label='a card face down'></span>"
+        return render("howto_card.html", back=True)
     rank, suit = match.group(2), match.group(3)
     symbol, suit_name = _SUITS[suit]
-    shown = f"{'10' if rank == 'T' else rank}{symbol}"
-    name = f"{_RANKS.get(rank, rank)} of {suit_name}"
-    red = " red" if suit in "DH" else ""
-    return (
-        f"<span class='card{red}' role='img' aria-label='{name}'>"
-        f"<span aria-hidden='true'>{shown}</span>"
-        f"<span class='pip-bottom' aria-hidden='true'>{shown}</span></span>"
+    return render(
+        "howto_card.html",
+        back=False,
+        shown=f"{'10' if rank == 'T' else rank}{symbol}",
+        name=f"{_RANKS.get(rank, rank)} of {suit_name}",
+        red=suit in "DH",
     )
 
 
@@ -65,28 +66,4 @@ def has_howto(game: AnyGame) -> bool:
 
 def howto_page(game: AnyGame, lessons: bool) -> str:
     """The whole How-to-play page of ``game`` (``lessons``: the game has lessons to link)."""
-    body = howto_html(game) or ""
-    title = html.escape(game.title)
-    name = html.escape(game.name)
-    learn = (
-        f"<a class='button primary' href='/learn/{name}'>Learn by playing: the lessons</a>"
-        if lessons
-        else ""
-    )
-    return (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>How to play {title}</title>"
-        "<script src='/static/theme.js'></script>"
-        "<link rel='stylesheet' href='/static/fanfold.css'>"
-        "<link rel='stylesheet' href='/static/howto.css'>"
-        "<link rel='icon' href='/favicon.ico' type='image/svg+xml'></head>"
-        "<body class='howto'><header class='bar'><a href='/'>fanfold</a>"
-        f"<span class='grow'>How to play {title}</span></header>"
-        f"<main class='doc howto'><h1>How to play {title}</h1>{body}"
-        f"<nav class='next buttons' aria-label='what next'>{learn}"
-        f"<a class='button' href='/?game={name}'>Play {title}</a></nav>"
-        "<footer class='muted'><p>For developers and rules lawyers: the "
-        f"<a href='/rules/{name}/exact'>exact rules</a>, with every reading fanfold makes.</p>"
-        "</footer></main></body></html>"
-    )
+    return render("howto.html", game=game, body=Markup(howto_html(game) or ""), lessons=lessons)

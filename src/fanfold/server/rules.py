@@ -8,13 +8,14 @@ plugin (``GamePlugin.rules_doc``)."""
 
 from __future__ import annotations
 
-import html
 from functools import cache
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markupsafe import Markup
 
 from fanfold.core.registry import AnyGame, plugin_of
+from fanfold.server.templating import render
 
 #: Where an installed wheel keeps the rules documents.
 PACKAGED = Path(__file__).resolve().parent / "rules_docs"
@@ -50,25 +51,6 @@ def rules_page(game: AnyGame, lessons: bool = False) -> str:
     """A whole page with the game's rules, styled like the rest of the site (``lessons``: with
     a link to the game's lessons)."""
     body = rules_html(game)
-    if body is None:
-        body = (
-            f"<p>The rules document of {html.escape(game.title)} is not installed here; "
-            f"fanfold's source has it as <code>docs/rules/{game.name}.md</code>.</p>"
-        )
-    title = html.escape(game.title)
-    if lessons:
-        body = (
-            f"<p class='lessons-link'>New to {title}? <a href='/learn/{html.escape(game.name)}'>"
-            "Learn it by playing the worked examples</a>, one move at a time.</p>" + body
-        )
-    return (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{title}: exact rules, fanfold</title>"
-        "<script src='/static/theme.js'></script>"
-        "<link rel='stylesheet' href='/static/fanfold.css'></head>"
-        f"<body class='rules'><header class='bar'><a href='/'>fanfold</a> <span class='grow'>"
-        f"{title}: exact rules</span><span class='bar-links'><a href='/how-to-play/"
-        f"{html.escape(game.name)}'>How to play</a></span></header>"
-        f"<main class='doc'>{body}</main></body></html>"
+    return render(
+        "rules.html", game=game, body=None if body is None else Markup(body), lessons=lessons
     )

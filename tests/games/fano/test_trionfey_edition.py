@@ -47,6 +47,7 @@ def test_second_promotion_wins_as_king() -> None:
     outcome = FANO.outcome(after)
     assert outcome is not None
     assert outcome.winners == (0,)
+    assert outcome.reason == "Player 1 promoted twice and wins"
     assert FANO.current_player(after) is None
 
 
@@ -60,7 +61,9 @@ def test_first_promotion_is_queen_and_the_game_goes_on() -> None:
 def test_stop_at_queen_and_tournament_presets() -> None:
     queen = FANO.preset("trionfey-queen").config
     state = setup("fano player=1 | field=8H,9H,TH | -", queen)
-    assert FANO.outcome(play(state, "promote 8H 9H TH")) is not None
+    won = FANO.outcome(play(state, "promote 8H 9H TH"))
+    assert won is not None
+    assert won.reason == "Player 1 promoted once and wins"  # not "1 times"
     tournament = FANO.preset("trionfey-tournament").config
     state = setup("fano player=1 | level=1 field=8H,9H,TH | -", tournament)
     assert FANO.outcome(play(state, "promote 8H 9H TH")) is None

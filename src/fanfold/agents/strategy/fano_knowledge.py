@@ -44,27 +44,8 @@ import numpy.typing as npt
 
 from fanfold.agents.knowledge import Knowledge
 from fanfold.core.game import Game
+from fanfold.games.fano import actions as fa
 from fanfold.games.fano import fast
-from fanfold.games.fano.actions import (
-    Allow,
-    Attack,
-    Combine,
-    CombineCounter,
-    Declare,
-    Defend,
-    Discard,
-    FanoAction,
-    Flip,
-    Mulligan,
-    Pass,
-    PlaceJoker,
-    Play,
-    Promote,
-    Recruit,
-    Sacrifice,
-    Shuffle,
-    Substitute,
-)
 from fanfold.games.fano.cards import (
     ATTACK_SUPPORT,
     MAX_COMBAT,
@@ -230,7 +211,7 @@ def _exposed(card_value: int, attackers: tuple[int, ...]) -> int:
     )
 
 
-class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
+class FanoKnowledge(Knowledge[FanoState, fa.FanoAction, FanoView]):
     """Fano's strategy for both editions and every variant (see the module text).
 
     Args:
@@ -242,14 +223,16 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
     #: Positions whose move scores are remembered (then forgotten all at once).
     REMEMBERED = 1 << 13
 
-    def __init__(self, game: Game[FanoConfig, FanoState, FanoAction, FanoView]) -> None:
+    def __init__(self, game: Game[FanoConfig, FanoState, fa.FanoAction, FanoView]) -> None:
         super().__init__(game)
         self._turn = (-1, -1)
         self._moves = 0
-        self._scores: dict[tuple[object, ...], dict[FanoAction, float]] = {}
+        self._scores: dict[tuple[object, ...], dict[fa.FanoAction, float]] = {}
 
     # -------------------------------------------------------------------------- deciding
-    def choose(self, view: FanoView, legal: Sequence[FanoAction], rng: random.Random) -> FanoAction:
+    def choose(
+        self, view: FanoView, legal: Sequence[fa.FanoAction], rng: random.Random
+    ) -> fa.FanoAction:
         state = self.game.sample_state(view, rng)
         if view.phase is Phase.MAIN and view.turn_player == view.player:
             key = (view.turn, view.player)
@@ -258,26 +241,30 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
             self._moves += 1
             if self._moves > self.MAIN_MOVES:
                 # A guard against a turn that never ends: only end actions from here.
-                ends = [a for a in legal if isinstance(a, Play | Substitute | Discard | Pass)]
+                ends = [
+                    a
+                    for a in legal
+                    if isinstance(a, fa.Play | fa.Substitute | fa.Discard | fa.Pass)
+                ]
                 if ends:
                     return self.best(state, ends, rng)
         return self.best(state, legal, rng)
 
     def playout_action(
-        self, state: FanoState, legal: Sequence[FanoAction], rng: random.Random
-    ) -> FanoAction:
+        self, state: FanoState, legal: Sequence[fa.FanoAction], rng: random.Random
+    ) -> fa.FanoAction:
         if len(legal) == 1:
             return legal[0]
         return self.best(state, legal, rng)
 
-    def priors(self, state: FanoState, legal: Sequence[FanoAction]) -> Sequence[float]:
+    def priors(self, state: FanoState, legal: Sequence[fa.FanoAction]) -> Sequence[float]:
         return self.scores(state, legal)
 
-    def obvious(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction | None:
+    def obvious(self, view: FanoView, legal: Sequence[fa.FanoAction]) -> fa.FanoAction | None:
         """Promote whenever possible; the draw phase's questions (redraw, Temporary Joker)
         by the heuristic's rule, which reads only the seat's own cards."""
         for action in legal:
-            if isinstance(action, Promote):
+            if isinstance(action, fa.Promote):
                 return action
         if view.phase in _DRAW_PHASES and view.turn_player == view.player:
             state = self.game.sample_state(view, random.Random(view.turn))
@@ -285,14 +272,16 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
             return legal[scores.index(max(scores))]
         return None
 
-    def best(self, state: FanoState, legal: Sequence[FanoAction], rng: random.Random) -> FanoAction:
+    def best(
+        self, state: FanoState, legal: Sequence[fa.FanoAction], rng: random.Random
+    ) -> fa.FanoAction:
         """The best-scored action of ``legal`` (ties broken at random)."""
         scores = self.scores(state, legal)
         top = max(scores)
         choices = [action for action, score in zip(legal, scores, strict=True) if score >= top]
         return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
 
-    def scores(self, state: FanoState, legal: Sequence[FanoAction]) -> list[float]:
+    def scores(self, state: FanoState, legal: Sequence[fa.FanoAction]) -> list[float]:
         """Each action's score for the decider of ``state`` (higher is better). A move's score
         reads only the cards in play and in hand, so scores are remembered by those (search
         and playouts meet the same cards again and again)."""
@@ -316,7 +305,7 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
         result = []
         defends = []
         for index, action in enumerate(legal):
-            if isinstance(action, Defend):
+            if isinstance(action, fa.Defend):
                 # Read from the others' hidden cards too, so never remembered; scored below.
                 defends.append(index)
                 result.append(0.0)
@@ -333,12 +322,12 @@ class FanoKnowledge(Knowledge[FanoState, FanoAction, FanoView]):
             ends = [
                 score
                 for action, score in zip(legal, result, strict=True)
-                if isinstance(action, Play | Substitute | Discard | Pass)
+                if isinstance(action, fa.Play | fa.Substitute | fa.Discard | fa.Pass)
             ]
             after = max(ends) if ends else 0.0
             for index in defends:
                 action = legal[index]
-                assert isinstance(action, Defend)
+                assert isinstance(action, fa.Defend)
                 result[index] = after + turn.defend(action.card)
         return result
 
@@ -470,7 +459,7 @@ class _Turn:
         #: What one more tribute counter is worth (nothing at the cap).
         self.earn = TRIBUTE if self.config.tribute and self.me.tribute < TRIBUTE_CAP else 0.0
 
-    def scores(self, legal: Sequence[FanoAction]) -> list[float]:
+    def scores(self, legal: Sequence[fa.FanoAction]) -> list[float]:
         return [self.score(action) for action in legal]
 
     def mine(self, field: tuple[int, ...], hand: tuple[int, ...]) -> float:
@@ -491,11 +480,11 @@ class _Turn:
         lead = 0.05 * (LEVEL * (foe.level - self.me.level) + before - self.base)
         return before - after + max(0.0, lead)
 
-    def score(self, action: FanoAction) -> float:
+    def score(self, action: fa.FanoAction) -> float:
         me = self.me
-        if isinstance(action, Promote):
+        if isinstance(action, fa.Promote):
             return _PROMOTE
-        if isinstance(action, Combine):
+        if isinstance(action, fa.Combine):
             field = (*_without(me.field, action.first, action.second), action.result)
             hand = _without(me.hand, action.result)
             if action.returned:
@@ -506,7 +495,7 @@ class _Turn:
             if value_of(action.result) <= MAX_COMBAT:
                 gain += self.earn
             return gain - 0.05
-        if isinstance(action, Attack):
+        if isinstance(action, fa.Attack):
             field = (*_without(me.field, action.attacker), action.support)
             hand = _without(me.hand, action.support)
             gain = self.mine(field, hand) + self.foe_loss(
@@ -514,38 +503,38 @@ class _Turn:
             )
             gain -= self.unprotect(action.attacker)
             return gain - (SPECIAL if action.reverse else 0.0)
-        if isinstance(action, Declare):
+        if isinstance(action, fa.Declare):
             return self.declare(action)
-        if isinstance(action, Recruit):
+        if isinstance(action, fa.Recruit):
             field = (*me.field, action.card)
             return self.mine(field, _without(me.hand, action.card)) - self.exposure(action.card)
-        if isinstance(action, Play):
+        if isinstance(action, fa.Play):
             gain = self.mine((*me.field, action.card), _without(me.hand, action.card))
             if action.face_down:
                 return gain - 3 * TRIBUTE
             return gain - self.exposure(action.card)
-        if isinstance(action, Substitute):
+        if isinstance(action, fa.Substitute):
             field = (*_without(me.field, action.removed), action.card)
             gain = self.mine(field, _without(me.hand, action.card)) - 0.1 + self.earn
             gain -= self.unprotect(action.removed)
             if action.face_down:
                 return gain - 3 * TRIBUTE
             return gain - self.exposure(action.card)
-        if isinstance(action, Discard):
+        if isinstance(action, fa.Discard):
             hand = _without(me.hand, *action.cards)
             gain = _cards_potential(me.field, hand) - self.base + CYCLE * len(action.cards)
             return gain + self.earn
-        if isinstance(action, Pass):
+        if isinstance(action, fa.Pass):
             return 0.0
-        if isinstance(action, Defend):
+        if isinstance(action, fa.Defend):
             return self.defend(action.card)
-        if isinstance(action, Flip):
+        if isinstance(action, fa.Flip):
             return self.flip(action.card)
-        if isinstance(action, PlaceJoker):
+        if isinstance(action, fa.PlaceJoker):
             return JOKER + CARD
-        if isinstance(action, Mulligan):
+        if isinstance(action, fa.Mulligan):
             return self.mulligan(action.take)
-        if isinstance(action, Shuffle):
+        if isinstance(action, fa.Shuffle):
             return 1.0 if action.joker else 0.0
         return _NEVER
 
@@ -555,7 +544,7 @@ class _Turn:
             return 0.0
         return EXPOSED * min(2, _exposed(value, self.threats))
 
-    def declare(self, action: Declare) -> float:
+    def declare(self, action: fa.Declare) -> float:
         """A declared attack: with the support in hand, an attack that may be countered; without
         it, a bluff that loses the attacker unless the defender wastes a counter."""
         me = self.me
@@ -674,7 +663,7 @@ class _React:
         self.attacker = state.players[state.turn_player]
         self.base = player_potential(self.me)
 
-    def scores(self, legal: Sequence[FanoAction]) -> list[float]:
+    def scores(self, legal: Sequence[fa.FanoAction]) -> list[float]:
         return [self.score(action) for action in legal]
 
     def holds(self, target_value: int) -> bool:
@@ -710,15 +699,15 @@ class _React:
         hand = _without(self.attacker.hand, support)
         return _cards_potential(field, hand) - player_potential(self.attacker)
 
-    def score(self, action: FanoAction) -> float:
+    def score(self, action: fa.FanoAction) -> float:
         pending = self.pending
-        if isinstance(action, Allow):
+        if isinstance(action, fa.Allow):
             if pending.support or self.holds(value_of(pending.target)):
                 return self.lose(pending.target) - self.succeeds()
             return self.fails()
-        if isinstance(action, Sacrifice):
+        if isinstance(action, fa.Sacrifice):
             return self.lose(action.card) - self.succeeds()
-        if isinstance(action, CombineCounter):
+        if isinstance(action, fa.CombineCounter):
             me = self.me
             hand = _without(me.hand, action.result)
             field = me.field

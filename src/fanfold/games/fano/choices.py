@@ -23,26 +23,7 @@ from collections.abc import Sequence
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.game import Choice
-from fanfold.games.fano.actions import (
-    Allow,
-    Attack,
-    Combine,
-    CombineCounter,
-    Declare,
-    Defend,
-    Discard,
-    FanoAction,
-    Flip,
-    Mulligan,
-    Pass,
-    PlaceJoker,
-    Play,
-    Promote,
-    Recruit,
-    Sacrifice,
-    Shuffle,
-    Substitute,
-)
+from fanfold.games.fano import actions as fa
 from fanfold.games.fano.cards import (
     SUIT_SYMBOLS,
     WILD,
@@ -107,20 +88,20 @@ class _Describer:
     def field(self, card: int, seat: int | None = None) -> str:
         return field_ref(self.me if seat is None else seat, card)
 
-    def describe(self, action: FanoAction) -> Choice:
+    def describe(self, action: fa.FanoAction) -> Choice:
         text = str(action)
-        if isinstance(action, Pass | Allow | Mulligan | Shuffle | PlaceJoker):
+        if isinstance(action, fa.Pass | fa.Allow | fa.Mulligan | fa.Shuffle | fa.PlaceJoker):
             kind, label = _SIMPLE[text]
             return Choice(text, kind, label)
-        if isinstance(action, Attack):
+        if isinstance(action, fa.Attack):
             return self.attack(text, action)
-        if isinstance(action, Declare):
+        if isinstance(action, fa.Declare):
             return self.declare(text, action)
-        if isinstance(action, Combine):
+        if isinstance(action, fa.Combine):
             return self.combine(text, action)
-        if isinstance(action, CombineCounter):
+        if isinstance(action, fa.CombineCounter):
             return self.counter(text, action)
-        if isinstance(action, Promote):
+        if isinstance(action, fa.Promote):
             owners = action.owners or (None,) * len(action.cards)
             words = [
                 card_name(card) + ("" if owner is None else f" of Player {owner + 1}")
@@ -133,7 +114,7 @@ class _Describer:
             return Choice(
                 text, "promote", f"Promote your commander with {', '.join(words)}", (), details
             )
-        if isinstance(action, Defend):
+        if isinstance(action, fa.Defend):
             return Choice(
                 text,
                 "defend",
@@ -141,7 +122,7 @@ class _Describer:
                 (self.field(action.card),),
                 {"card": card_text(action.card)},
             )
-        if isinstance(action, Flip):
+        if isinstance(action, fa.Flip):
             points = () if self.view.phase is Phase.REACT else (self.field(action.card),)
             return Choice(
                 text,
@@ -150,7 +131,7 @@ class _Describer:
                 points,
                 {"card": card_text(action.card)},
             )
-        if isinstance(action, Sacrifice):
+        if isinstance(action, fa.Sacrifice):
             return Choice(
                 text,
                 "sacrifice",
@@ -158,7 +139,7 @@ class _Describer:
                 (),
                 {"card": card_text(action.card)},
             )
-        if isinstance(action, Play):
+        if isinstance(action, fa.Play):
             down = " face down (Perfect defense)" if action.face_down else ""
             return Choice(
                 text,
@@ -171,7 +152,7 @@ class _Describer:
                     "face_down": action.face_down,
                 },
             )
-        if isinstance(action, Substitute):
+        if isinstance(action, fa.Substitute):
             down = " face down" if action.face_down else ""
             return Choice(
                 text,
@@ -186,7 +167,7 @@ class _Describer:
                     "face_down": action.face_down,
                 },
             )
-        if isinstance(action, Discard):
+        if isinstance(action, fa.Discard):
             cards = action.cards
             what = card_name(cards[0]) if len(cards) == 1 else f"{len(cards)} cards"
             texts: list[JSONValue] = [card_text(card) for card in cards]
@@ -197,7 +178,7 @@ class _Describer:
                 tuple(hand_refs(self.me, cards)),
                 {"cards": texts},
             )
-        assert isinstance(action, Recruit)
+        assert isinstance(action, fa.Recruit)
         return Choice(
             text,
             "recruit",
@@ -211,7 +192,7 @@ class _Describer:
             },
         )
 
-    def attack(self, text: str, action: Attack) -> Choice:
+    def attack(self, text: str, action: fa.Attack) -> Choice:
         seat = (self.me + 1) % self.count
         reverse = " (Reverse Fano)" if action.reverse else ""
         return Choice(
@@ -231,7 +212,7 @@ class _Describer:
             },
         )
 
-    def declare(self, text: str, action: Declare) -> Choice:
+    def declare(self, text: str, action: fa.Declare) -> Choice:
         view = self.view
         if action.seat is not None:
             seat = action.seat
@@ -263,7 +244,7 @@ class _Describer:
             },
         )
 
-    def combine(self, text: str, action: Combine) -> Choice:
+    def combine(self, text: str, action: fa.Combine) -> Choice:
         one, two, result = action.first, action.second, action.result
         after = (
             f", {card_name(action.returned)} back to your hand"
@@ -286,7 +267,7 @@ class _Describer:
             },
         )
 
-    def counter(self, text: str, action: CombineCounter) -> Choice:
+    def counter(self, text: str, action: fa.CombineCounter) -> Choice:
         recruited = action.recruited
 
         def named(card: int) -> str:
@@ -318,7 +299,7 @@ class _Describer:
         )
 
 
-def choices_for(view: FanoView, actions: Sequence[FanoAction]) -> list[Choice]:
+def choices_for(view: FanoView, actions: Sequence[fa.FanoAction]) -> list[Choice]:
     """The seat's legal ``actions`` described from its ``view``, one choice each, in order."""
     describer = _Describer(view)
     return [describer.describe(action) for action in actions]

@@ -17,27 +17,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from fanfold.games.fano import actions as fa
 from fanfold.games.fano import render
-from fanfold.games.fano.actions import (
-    Allow,
-    Attack,
-    Combine,
-    CombineCounter,
-    Declare,
-    Defend,
-    Discard,
-    FanoAction,
-    Flip,
-    Mulligan,
-    Pass,
-    PlaceJoker,
-    Play,
-    Promote,
-    Recruit,
-    Sacrifice,
-    Shuffle,
-    Substitute,
-)
 from fanfold.games.fano.choices import card_name
 from fanfold.games.fano.state import FanoState
 from fanfold.games.fano.view import PublicPlayer, field_ref, public_part
@@ -77,37 +58,37 @@ class _Teller:
             return f"your {card_name(card)}"
         return f"{render.seat_label(self.state.config, owner)}'s {card_name(card)}"
 
-    def phrase(self, action: FanoAction, whole: bool) -> tuple[str, set[int]]:
+    def phrase(self, action: fa.FanoAction, whole: bool) -> tuple[str, set[int]]:
         """What the seat did (past tense, without the subject) and the cards it names."""
         if not whole:
-            if isinstance(action, Discard):
+            if isinstance(action, fa.Discard):
                 count = len(action.cards)
                 return f"discarded {count} card{'s' if count != 1 else ''} face down", set()
-            if isinstance(action, Play):
+            if isinstance(action, fa.Play):
                 return "played a card face down (Perfect defense)", set()
-            if isinstance(action, Substitute):
+            if isinstance(action, fa.Substitute):
                 return (
                     f"sent {card_name(action.removed)} to the discards and played a card face "
                     "down in its place (Perfect defense)",
                     {action.removed},
                 )
-            if isinstance(action, Sacrifice):
+            if isinstance(action, fa.Sacrifice):
                 return "sacrificed a face-down card instead", set()
-        if isinstance(action, Attack):
+        if isinstance(action, fa.Attack):
             reverse = " (Reverse Fano)" if action.reverse else ""
             return (
                 f"attacked {self.whose(action.target)} with {card_name(action.attacker)}, "
                 f"support {card_name(action.support)}{reverse}",
                 {action.attacker, action.target, action.support},
             )
-        if isinstance(action, Declare):
+        if isinstance(action, fa.Declare):
             reverse = " (Reverse Fano)" if action.reverse else ""
             return (
                 f"declared an attack on {self.whose(action.target)} with "
                 f"{card_name(action.attacker)}{reverse}",
                 {action.attacker, action.target},
             )
-        if isinstance(action, Combine):
+        if isinstance(action, fa.Combine):
             oversum = " (Oversum)" if action.oversum else ""
             back = f", {card_name(action.returned)} back to hand" if action.returned else ""
             return (
@@ -115,7 +96,7 @@ class _Teller:
                 f"{card_name(action.result)}{oversum}{back}",
                 {action.first, action.second, action.result},
             )
-        if isinstance(action, CombineCounter):
+        if isinstance(action, fa.CombineCounter):
             recruit = ""
             if action.recruiters:
                 recruit = f" (recruiting {card_name(action.recruited)})"
@@ -125,50 +106,50 @@ class _Teller:
                 f"into {card_name(action.result)}{recruit}{back}",
                 {action.first, action.second, action.result, action.recruited},
             )
-        if isinstance(action, Promote):
+        if isinstance(action, fa.Promote):
             return f"promoted the commander with {_names(list(action.cards))}", set(action.cards)
-        if isinstance(action, Defend):
+        if isinstance(action, fa.Defend):
             return f"used Perfect defense on {card_name(action.card)}", {action.card}
-        if isinstance(action, Flip):
+        if isinstance(action, fa.Flip):
             return f"turned {card_name(action.card)} face up", {action.card}
-        if isinstance(action, Sacrifice):
+        if isinstance(action, fa.Sacrifice):
             return (
                 f"sacrificed the face-down {card_name(action.card)} instead",
                 {action.card},
             )
-        if isinstance(action, Play):
+        if isinstance(action, fa.Play):
             down = " face down (Perfect defense)" if action.face_down else ""
             return f"played {card_name(action.card)}{down}", {action.card}
-        if isinstance(action, Substitute):
+        if isinstance(action, fa.Substitute):
             down = " face down" if action.face_down else ""
             return (
                 f"sent {card_name(action.removed)} to the discards and played "
                 f"{card_name(action.card)}{down}",
                 {action.removed, action.card},
             )
-        if isinstance(action, Discard):
+        if isinstance(action, fa.Discard):
             return f"discarded {_names(list(action.cards))} face down", set(action.cards)
-        if isinstance(action, Recruit):
+        if isinstance(action, fa.Recruit):
             return (
                 f"recruited {card_name(action.card)} with {card_name(action.first)} and "
                 f"{card_name(action.second)}",
                 {action.card, action.first, action.second},
             )
-        if isinstance(action, Pass):
+        if isinstance(action, fa.Pass):
             return "passed", set()
-        if isinstance(action, Allow):
+        if isinstance(action, fa.Allow):
             return "allowed the attack (no counter)", set()
-        if isinstance(action, Mulligan):
+        if isinstance(action, fa.Mulligan):
             taken = "took a mulligan: the hand face up to the discards, three new cards"
             return (taken if action.take else "kept the hand"), set()
-        if isinstance(action, Shuffle):
+        if isinstance(action, fa.Shuffle):
             joker = " with a Temporary Joker" if action.joker else ""
             return f"reshuffled the discard pile{joker}", set()
-        if isinstance(action, PlaceJoker):
+        if isinstance(action, fa.PlaceJoker):
             return "put a joker on top of the draw pile (Spades)", set()
         return str(action), set()
 
-    def consequences(self, action: FanoAction, named: set[int]) -> list[str]:
+    def consequences(self, action: fa.FanoAction, named: set[int]) -> list[str]:
         """What changed in public: cards out of play, into play, promotions, reshuffles."""
         said: list[str] = []
         gone: list[int] = []
@@ -181,7 +162,7 @@ class _Teller:
             discarded += Counter(after.up) - Counter(before.up)
         to_discards = [card for card in gone if discarded[card] > 0]
         elsewhere = [card for card in gone if discarded[card] == 0 and card not in named]
-        if isinstance(action, Substitute):
+        if isinstance(action, fa.Substitute):
             to_discards = [card for card in to_discards if card != action.removed]
         if to_discards:
             verb = "goes" if len(to_discards) == 1 else "go"
@@ -200,13 +181,13 @@ class _Teller:
             said += self._changes(number, before, after, action)
         return said
 
-    def _attack_end(self, action: FanoAction, gone: list[int]) -> list[str]:
+    def _attack_end(self, action: fa.FanoAction, gone: list[int]) -> list[str]:
         """A declared attack (Trionfey) still open, or ended by a failed bluff."""
         pending = self.after.pending
         if pending is not None:
             return [f"{self.label(pending.defender)} may counter or allow"]
         declared = self.state.pending
-        if isinstance(action, Declare):
+        if isinstance(action, fa.Declare):
             ends = (action.attacker, action.target)
         elif declared is not None:
             ends = (declared.attacker, declared.target)
@@ -217,14 +198,14 @@ class _Teller:
         return []
 
     def _changes(
-        self, number: int, before: PublicPlayer, after: PublicPlayer, action: FanoAction
+        self, number: int, before: PublicPlayer, after: PublicPlayer, action: fa.FanoAction
     ) -> list[str]:
         said = []
         who = self.label(number)
         if after.level > before.level:
             owner = "your" if number == self.observer else f"{who}'s"
             said.append(f"{owner} commander is promoted to the {render.commander(after.level)}")
-        if after.shuffles > before.shuffles and not isinstance(action, Shuffle):
+        if after.shuffles > before.shuffles and not isinstance(action, fa.Shuffle):
             owner = "your" if number == self.observer else f"{who}'s"
             said.append(f"{owner} discard pile is reshuffled into the draw pile")
         if after.tribute > before.tribute:
@@ -237,7 +218,7 @@ class _Teller:
 def describe(
     state: FanoState,
     after: FanoState,
-    action: FanoAction,
+    action: fa.FanoAction,
     seat: int,
     observer: int | None,
     told: str,
@@ -258,7 +239,7 @@ def describe(
 
 
 def highlight(
-    state: FanoState, after: FanoState, action: FanoAction, observer: int | None, told: str
+    state: FanoState, after: FanoState, action: fa.FanoAction, observer: int | None, told: str
 ) -> tuple[str, ...]:
     """The cards in play the action touched, as every view shows them after it: cards it
     brought into play and the cards it names that are still in play (``f:SEAT:CARD``)."""

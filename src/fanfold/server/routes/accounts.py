@@ -4,9 +4,8 @@ signed in (:mod:`fanfold.server.accounts` says how each is kept safe)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Request, Response
 from starlette.requests import HTTPConnection
 
 from fanfold.server import protocol
@@ -19,37 +18,16 @@ from fanfold.server.accounts import (
     SignInError,
 )
 from fanfold.server.fairplay import DEVICE_COOKIE, DEVICE_SECONDS, new_device_id
-from fanfold.server.throttle import client_address, trusted_networks
+from fanfold.server.routes.deps import (
+    AccountDep,
+    AccountsDep,
+    accounts_of,
+    client_of,
+    session_token,
+    settings_of,
+)
 
 router = APIRouter(prefix="/api")
-
-
-def accounts_of(connection: HTTPConnection) -> Accounts:
-    """The running application's accounts (set by :func:`fanfold.server.runtime.lifespan`)."""
-    found: Accounts = connection.app.state.accounts
-    return found
-
-
-async def _accounts_dependency(connection: HTTPConnection) -> Accounts:
-    """:func:`accounts_of` as a dependency called on the event loop (see
-    :data:`fanfold.server.routes.HubDep`)."""
-    return accounts_of(connection)
-
-
-AccountsDep = Annotated[Accounts, Depends(_accounts_dependency)]
-
-
-def session_token(connection: HTTPConnection) -> str | None:
-    """The session token of the request's cookie (its signature checked), if any."""
-    return accounts_of(connection).token_of(connection.cookies.get(SESSION_COOKIE))
-
-
-async def signed_in(connection: HTTPConnection) -> Account | None:
-    """The account signed in on this request's browser (``None``: a guest)."""
-    token = session_token(connection)
-    if token is None:
-        return None
-    return await asyncio.to_thread(accounts_of(connection).account_of, token)
 
 
 async def count_new_table(connection: HTTPConnection) -> None:
@@ -59,20 +37,14 @@ async def count_new_table(connection: HTTPConnection) -> None:
     Raises:
         TooManyError: the client opened its tables a minute already (nothing counted).
     """
-    settings = connection.app.state.settings
-    client = client_address(connection.scope, trusted_networks(settings.trusted_proxies))
-    limit = settings.limits.tables_per_minute
-    await asyncio.to_thread(accounts_of(connection).count_table, client, limit)
-
-
-#: A route's signed-in account (``None`` for a guest), as a FastAPI dependency.
-AccountDep = Annotated[Account | None, Depends(signed_in)]
+    limit = settings_of(connection).limits.tables_per_minute
+    await asyncio.to_thread(accounts_of(connection).count_table, client_of(connection), limit)
 
 
 def _set_cookies(request: Request, response: Response, accounts: Accounts, token: str) -> None:
     # Secure over HTTPS: the request's scheme, which behind a trusted proxy terminating TLS is
     # its X-Forwarded-Proto (fanfold.server.forwarded), or an HTTPS public origin.
-    origin = request.app.state.settings.public_origin
+    origin = settings_of(request).public_origin
     secure = request.url.scheme == "https" or (origin or "").startswith("https://")
     age = int(SESSION_SECONDS)
     if not request.cookies.get(DEVICE_COOKIE):  # the browser's lasting id (fairplay)
@@ -125,23 +97,16 @@ async def me(account: AccountDep) -> protocol.Me:
 async def create_account(
     body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> protocol.Me:
-    account, token = await accounts.create(body.name, body.password, _client(request))
+    account, token = await accounts.create(body.name, body.password, client_of(request))
     _set_cookies(request, response, accounts, token)
     return _me(account)
-
-
-def _client(request: Request) -> str:
-    """The request's client address (``--trusted-proxy`` applies), whose sign-ins and
-    sign-ups are limited."""
-    settings = request.app.state.settings
-    return client_address(request.scope, trusted_networks(settings.trusted_proxies))
 
 
 @router.post("/session", response_model=protocol.Me, response_model_exclude_unset=True)
 async def sign_in(
     body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> protocol.Me:
-    account, token = await accounts.sign_in(body.name, body.password, _client(request))
+    account, token = await accounts.sign_in(body.name, body.password, client_of(request))
     _set_cookies(request, response, accounts, token)
     return _me(account)
 

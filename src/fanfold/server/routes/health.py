@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from fanfold.server.checks import Readiness
-from fanfold.server.routes import HubDep
+from fanfold.server.routes.deps import HubDep
 
 router = APIRouter()
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -42,11 +42,9 @@ from fanfold.server.moderation import (
     reopen_account,
     resolve_report,
 )
-from fanfold.server.routes import HubDep
-from fanfold.server.routes.accounts import AccountDep, AccountsDep
+from fanfold.server.routes.deps import AccountDep, AccountsDep, ClientDep, HubDep
 from fanfold.server.routes.pages import STATIC
 from fanfold.server.routes.players import _page
-from fanfold.server.throttle import client_address, trusted_networks
 
 router = APIRouter()
 
@@ -223,10 +221,8 @@ async def report(body: ReportRequest, hub: HubDep, account: AccountDep) -> dict[
 
 @router.post("/api/appeals", response_model=AppealSent)
 async def appeal(
-    body: AppealRequest, request: Request, hub: HubDep, accounts: AccountsDep
+    body: AppealRequest, hub: HubDep, accounts: AccountsDep, client: ClientDep
 ) -> dict[str, Any]:
-    settings = request.app.state.settings
-    client = client_address(request.scope, trusted_networks(settings.trusted_proxies))
     found, _closed = await accounts.check(body.name, body.password, client)
     return await asyncio.to_thread(file_appeal, hub.store.engine, found.id, body.note)
 
@@ -248,11 +244,8 @@ def _read(hub: Any, account: Any, reader: Any, **more: Any) -> Any:
 @router.get("/moderation", include_in_schema=False)
 async def moderation_page(hub: HubDep, account: AccountDep) -> Response:
     if not await asyncio.to_thread(is_moderator, hub.store.engine, account):
-        body = (
-            "<p>This page is for the site's moderators; sign in with a moderator's account "
-            'on <a href="/account">your account page</a>.</p>'
-        )
-        return HTMLResponse(_page("Moderators only", body), status_code=403)
+        page = _page("Moderators only", "moderators_only.html")
+        return HTMLResponse(page, status_code=403)
     return FileResponse(STATIC / "moderation.html")
 
 

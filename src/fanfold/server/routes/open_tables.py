@@ -19,8 +19,7 @@ from fanfold.server.fairplay import note_origin
 from fanfold.server.live import NotFoundError, storage_failure
 from fanfold.server.lobby_feed import RENEW, LobbyFeed, LobbySender, open_table_lines
 from fanfold.server.outbox import spectators_pacer
-from fanfold.server.routes import HubDep
-from fanfold.server.routes.accounts import AccountDep
+from fanfold.server.routes.deps import AccountDep, HubDep
 
 router = APIRouter(prefix="/api")
 #: The lobby's socket, outside ``/api``.

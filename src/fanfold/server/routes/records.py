@@ -15,8 +15,8 @@ from fanfold.server import protocol
 from fanfold.server.live import BadRequestError, ForbiddenError
 from fanfold.server.protocol import LoadRecord, created_message, replay_frame
 from fanfold.server.ratings import running_rated
-from fanfold.server.routes import HubDep
 from fanfold.server.routes.accounts import count_new_table
+from fanfold.server.routes.deps import HubDep
 from fanfold.server.routes.tables import bots_client
 
 router = APIRouter(prefix="/api")

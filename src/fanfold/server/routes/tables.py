@@ -32,9 +32,8 @@ from fanfold.server.protocol import (
     state_for,
 )
 from fanfold.server.ratings import running_rated
-from fanfold.server.routes import HubDep
-from fanfold.server.routes.accounts import AccountDep, count_new_table
-from fanfold.server.throttle import client_address, trusted_networks
+from fanfold.server.routes.accounts import count_new_table
+from fanfold.server.routes.deps import AccountDep, HubDep, client_of
 
 router = APIRouter(prefix="/api")
 
@@ -79,8 +78,7 @@ def bots_client(request: Request, account: int | None) -> str:
     client's address (``--trusted-proxy`` applies)."""
     if account is not None:
         return f"account:{account}"
-    settings = request.app.state.settings
-    return f"address:{client_address(request.scope, trusted_networks(settings.trusted_proxies))}"
+    return f"address:{client_of(request)}"
 
 
 @router.post("/tables", response_model=protocol.Created, response_model_exclude_unset=True)

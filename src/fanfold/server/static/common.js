@@ -95,8 +95,12 @@ export function botName(player) {
 
 // A variant's name in words, as a player reads it: "trionfey-all-for-one" is "Trionfey all for
 // one", "geometric" stays "geometric".
+// Variants whose name is not what a player reads: a table opened from a record file.
+const VARIANT_WORDS = { "loaded record": "record loaded from a file" };
+
 export function variantWords(name) {
   const words = String(name ?? "").replaceAll("-", " ").trim();
+  if (VARIANT_WORDS[words]) return VARIANT_WORDS[words];
   return words.startsWith("trionfey") ? `T${words.slice(1)}` : words;
 }
 

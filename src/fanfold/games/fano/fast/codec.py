@@ -13,26 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fanfold.core.rng import derive_rng
-from fanfold.games.fano.actions import (
-    Allow,
-    Attack,
-    Combine,
-    CombineCounter,
-    Declare,
-    Defend,
-    Discard,
-    FanoAction,
-    Flip,
-    Mulligan,
-    Pass,
-    PlaceJoker,
-    Play,
-    Promote,
-    Recruit,
-    Sacrifice,
-    Shuffle,
-    Substitute,
-)
+from fanfold.games.fano import actions as fa
 from fanfold.games.fano.config import FanoConfig, PromotionMode, Special, SpecialsMode, Teams
 from fanfold.games.fano.fast import layout
 from fanfold.games.fano.rules import deck_of, specials_of
@@ -216,14 +197,14 @@ def _seat_code(seat: int | None) -> int:
     return 0 if seat is None else seat + 1
 
 
-def action_id(action: FanoAction) -> int:
+def action_id(action: fa.FanoAction) -> int:
     """The packed ``int64`` id of ``action`` (raises ValueError for a kind the fast path does
     not cover)."""
-    if isinstance(action, Attack):
+    if isinstance(action, fa.Attack):
         return _pack(
             layout.K_ATTACK, action.attacker, action.target, action.support, 0, action.reverse
         )
-    if isinstance(action, Combine):
+    if isinstance(action, fa.Combine):
         return _pack(
             layout.K_COMBINE,
             action.first,
@@ -232,10 +213,10 @@ def action_id(action: FanoAction) -> int:
             action.returned,
             action.oversum,
         )
-    if isinstance(action, Promote):
+    if isinstance(action, fa.Promote):
         owners = [_seat_code(owner) for owner in action.owners or (None, None, None)]
         return _pack(layout.K_PROMOTE, *action.cards, owners[0] | owners[1] << 4, e=owners[2])
-    if isinstance(action, Declare):
+    if isinstance(action, fa.Declare):
         return _pack(
             layout.K_DECLARE,
             action.attacker,
@@ -243,9 +224,9 @@ def action_id(action: FanoAction) -> int:
             _seat_code(action.seat),
             flags=action.reverse,
         )
-    if isinstance(action, Recruit):
+    if isinstance(action, fa.Recruit):
         return _pack(layout.K_RECRUIT, action.card, action.first, action.second)
-    if isinstance(action, CombineCounter):
+    if isinstance(action, fa.CombineCounter):
         first, second = action.recruiters or (0, 0)
         return _pack(
             layout.K_COUNTER,
@@ -256,35 +237,35 @@ def action_id(action: FanoAction) -> int:
             first,
             action.recruited,
         ) | (second << 56)
-    if isinstance(action, Allow):
+    if isinstance(action, fa.Allow):
         return _pack(layout.K_ALLOW)
-    if isinstance(action, Flip):
+    if isinstance(action, fa.Flip):
         return _pack(layout.K_FLIP, action.card)
-    if isinstance(action, Sacrifice):
+    if isinstance(action, fa.Sacrifice):
         return _pack(layout.K_SACRIFICE, action.card)
-    if isinstance(action, PlaceJoker):
+    if isinstance(action, fa.PlaceJoker):
         return _pack(layout.K_PLACE_JOKER)
-    if isinstance(action, Defend):
+    if isinstance(action, fa.Defend):
         return _pack(layout.K_DEFEND, action.card)
-    if isinstance(action, Play):
+    if isinstance(action, fa.Play):
         return _pack(layout.K_PLAY, action.card, flags=action.face_down)
-    if isinstance(action, Substitute):
+    if isinstance(action, fa.Substitute):
         return _pack(layout.K_SUBSTITUTE, action.removed, action.card, flags=action.face_down)
-    if isinstance(action, Discard):
+    if isinstance(action, fa.Discard):
         if len(action.cards) > 3:
             raise ValueError("a discard of more than three cards")
         return _pack(layout.K_DISCARD, *action.cards)
-    if isinstance(action, Pass):
+    if isinstance(action, fa.Pass):
         return _pack(layout.K_PASS)
-    if isinstance(action, Mulligan):
+    if isinstance(action, fa.Mulligan):
         return _pack(layout.K_MULLIGAN, flags=action.take)
-    if isinstance(action, Shuffle):
+    if isinstance(action, fa.Shuffle):
         return _pack(layout.K_SHUFFLE, flags=action.joker)
     raise ValueError(f"{action} is not covered by the fast path")
 
 
 @lru_cache(maxsize=1 << 16)
-def to_action(packed: int) -> FanoAction:
+def to_action(packed: int) -> fa.FanoAction:
     """The reference action a packed id stands for."""
     kind = packed & 255
     a = (packed >> layout.SHIFT_A) & 255
@@ -295,41 +276,41 @@ def to_action(packed: int) -> FanoAction:
     flag = bool(flags)
     e = (packed >> layout.SHIFT_E) & 255
     if kind == layout.K_ATTACK:
-        return Attack(a, b, c, flag)
+        return fa.Attack(a, b, c, flag)
     if kind == layout.K_COMBINE:
-        return Combine(a, b, c, d, flag)
+        return fa.Combine(a, b, c, d, flag)
     if kind == layout.K_PROMOTE:
         codes = (d & 15, d >> 4, e)
         owners = tuple(None if code == 0 else code - 1 for code in codes)
-        return Promote((a, b, c), () if not any(codes) else owners)
+        return fa.Promote((a, b, c), () if not any(codes) else owners)
     if kind == layout.K_DECLARE:
-        return Declare(a, b, None if c == 0 else c - 1, flag)
+        return fa.Declare(a, b, None if c == 0 else c - 1, flag)
     if kind == layout.K_RECRUIT:
-        return Recruit(a, b, c)
+        return fa.Recruit(a, b, c)
     if kind == layout.K_COUNTER:
         second = (packed >> 56) & 255
         recruiters = (flags, second) if e else ()
-        return CombineCounter(a, b, c, d, e, recruiters)
+        return fa.CombineCounter(a, b, c, d, e, recruiters)
     if kind == layout.K_ALLOW:
-        return Allow()
+        return fa.Allow()
     if kind == layout.K_FLIP:
-        return Flip(a)
+        return fa.Flip(a)
     if kind == layout.K_SACRIFICE:
-        return Sacrifice(a)
+        return fa.Sacrifice(a)
     if kind == layout.K_PLACE_JOKER:
-        return PlaceJoker()
+        return fa.PlaceJoker()
     if kind == layout.K_DEFEND:
-        return Defend(a)
+        return fa.Defend(a)
     if kind == layout.K_PLAY:
-        return Play(a, flag)
+        return fa.Play(a, flag)
     if kind == layout.K_SUBSTITUTE:
-        return Substitute(a, b, flag)
+        return fa.Substitute(a, b, flag)
     if kind == layout.K_DISCARD:
-        return Discard(tuple(card for card in (a, b, c) if card))
+        return fa.Discard(tuple(card for card in (a, b, c) if card))
     if kind == layout.K_PASS:
-        return Pass()
+        return fa.Pass()
     if kind == layout.K_MULLIGAN:
-        return Mulligan(flag)
+        return fa.Mulligan(flag)
     if kind == layout.K_SHUFFLE:
-        return Shuffle(flag)
+        return fa.Shuffle(flag)
     raise ValueError(f"{packed:#x} is not a packed Fano action")

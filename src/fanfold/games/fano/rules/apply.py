@@ -2,26 +2,7 @@
 
 from __future__ import annotations
 
-from fanfold.games.fano.actions import (
-    END_ACTIONS,
-    Allow,
-    Attack,
-    Combine,
-    CombineCounter,
-    Declare,
-    Defend,
-    Discard,
-    FanoAction,
-    Flip,
-    Mulligan,
-    Pass,
-    PlaceJoker,
-    Play,
-    Promote,
-    Recruit,
-    Sacrifice,
-    Substitute,
-)
+from fanfold.games.fano import actions as fa
 from fanfold.games.fano.cards import TEMP_JOKER, base_card, is_combat
 from fanfold.games.fano.config import Special, Teams
 from fanfold.games.fano.rules.attacks import apply_attack, apply_attack_step
@@ -42,15 +23,15 @@ from fanfold.games.fano.rules.zones import (
 from fanfold.games.fano.state import FanoState, Phase, PlayerState
 
 
-def apply(state: FanoState, action: FanoAction) -> FanoState:
+def apply(state: FanoState, action: fa.FanoAction) -> FanoState:
     """The state after a legal ``action`` (the caller checked legality)."""
-    if isinstance(action, END_ACTIONS):  # most moves: checked first
+    if isinstance(action, fa.END_ACTIONS):  # most moves: checked first
         return apply_end(state, action)
-    if isinstance(action, Declare | CombineCounter | Allow | Sacrifice):
+    if isinstance(action, fa.Declare | fa.CombineCounter | fa.Allow | fa.Sacrifice):
         return apply_attack_step(state, action)
-    if isinstance(action, Attack):
+    if isinstance(action, fa.Attack):
         return apply_attack(state, action)
-    if isinstance(action, Flip):
+    if isinstance(action, fa.Flip):
         seat = state.decider
         me = state.players[seat]
         me = edit_player(me, hidden=remove_card(me.hidden, action.card))
@@ -58,24 +39,24 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
     seat = state.turn_player
     me = state.players[seat]
     players = state.players
-    if isinstance(action, Combine):
+    if isinstance(action, fa.Combine):
         return after_main_action(state, players, seat, _combined(state, me, action))
-    if isinstance(action, Promote):
+    if isinstance(action, fa.Promote):
         return _promote(state, action)
-    if isinstance(action, PlaceJoker):
+    if isinstance(action, fa.PlaceJoker):
         me = spend(state.config, me, Special.TEMP_JOKER)
         me = edit_player(me, draw=(*me.draw, TEMP_JOKER), temp_jokers=me.temp_jokers + 1)
         return edit_state(state, players=replace_seat(players, seat, me))
-    if isinstance(action, Recruit):
+    if isinstance(action, fa.Recruit):
         return after_main_action(state, players, seat, enter_play(me, action.card))
-    if isinstance(action, Defend):
+    if isinstance(action, fa.Defend):
         me = edit_player(
             me,
             protected=insert_card(me.protected, action.card),
             specials=(*me.specials, (me.level, Special.DEFENSE)),
         )
         return edit_state(state, players=replace_seat(players, seat, me))
-    if isinstance(action, Mulligan):
+    if isinstance(action, fa.Mulligan):
         if not action.take:
             return edit_state(state, phase=Phase.MAIN)
         me = edit_player(me, up=tuple(sorted((*me.up, *me.hand))), hand=(), known=())
@@ -90,7 +71,7 @@ def apply(state: FanoState, action: FanoAction) -> FanoState:
     return edit_state(state, players=replace_seat(players, seat, me), phase=phase)
 
 
-def _combined(state: FanoState, me: PlayerState, action: Combine) -> PlayerState:
+def _combined(state: FanoState, me: PlayerState, action: fa.Combine) -> PlayerState:
     """``me`` after the combination: both cards leave play (one may return to hand), the
     result enters play."""
     me = take_from_hand(me, action.result)
@@ -106,7 +87,7 @@ def _combined(state: FanoState, me: PlayerState, action: Combine) -> PlayerState
     return me
 
 
-def _promote(state: FanoState, action: Promote) -> FanoState:
+def _promote(state: FanoState, action: fa.Promote) -> FanoState:
     """Three prestige cards leave play (One for all: from partners' fields too) and the
     commander moves up."""
     seat = state.turn_player
@@ -129,16 +110,18 @@ def _promote(state: FanoState, action: Promote) -> FanoState:
     return edit_state(state, players=players, phase=phase)
 
 
-def apply_end(state: FanoState, action: Play | Substitute | Discard | Pass) -> FanoState:
+def apply_end(
+    state: FanoState, action: fa.Play | fa.Substitute | fa.Discard | fa.Pass
+) -> FanoState:
     """An end action, then the next player's turn."""
     seat = state.turn_player
     me = state.players[seat]
-    if isinstance(action, Play):
+    if isinstance(action, fa.Play):
         me = enter_play(me, action.card)
         if action.face_down:
             me = spend(state.config, me, Special.DEFENSE)
             me = edit_player(me, hidden=insert_card(me.hidden, action.card))
-    elif isinstance(action, Substitute):
+    elif isinstance(action, fa.Substitute):
         me = leave_field(me, action.removed)
         me = enter_play(me, action.card)
         # The discard comes first and earns its counter, which may pay for the face-down play.
@@ -146,7 +129,7 @@ def apply_end(state: FanoState, action: Play | Substitute | Discard | Pass) -> F
         if action.face_down:
             me = spend(state.config, me, Special.DEFENSE)
             me = edit_player(me, hidden=insert_card(me.hidden, action.card))
-    elif isinstance(action, Discard):
+    elif isinstance(action, fa.Discard):
         me = _discarded(state, me, action.cards)
     return end_turn(state, replace_seat(state.players, seat, me))
 

@@ -10,26 +10,7 @@ of every preset and check every legal action and many near misses against it.
 
 from __future__ import annotations
 
-from fanfold.games.fano.actions import (
-    END_ACTIONS,
-    Allow,
-    Attack,
-    Combine,
-    CombineCounter,
-    Declare,
-    Defend,
-    Discard,
-    FanoAction,
-    Flip,
-    Mulligan,
-    PlaceJoker,
-    Play,
-    Promote,
-    Recruit,
-    Sacrifice,
-    Shuffle,
-    Substitute,
-)
+from fanfold.games.fano import actions as fa
 from fanfold.games.fano.cards import (
     ATTACK_SUPPORT,
     LINE_THIRD,
@@ -75,7 +56,16 @@ LEGAL_HINT = "; type 'legal' to list the legal moves"
 _SPECIAL_SPENT = "not your special, or you used a special at this commander level"
 _TRIONFEY_ONLY = "that belongs to the Trionfey edition's tribute specials"
 _NO_TRIBUTE = "this game is played without the tribute specials"
-_MAIN_ONLY = (Attack, Combine, Promote, Defend, Declare, Recruit, Flip, PlaceJoker)
+_MAIN_ONLY = (
+    fa.Attack,
+    fa.Combine,
+    fa.Promote,
+    fa.Defend,
+    fa.Declare,
+    fa.Recruit,
+    fa.Flip,
+    fa.PlaceJoker,
+)
 _PROMOTION_NEEDS = {
     PromotionMode.EASY: "three prestige cards in play (any three in this variant)",
     PromotionMode.INTERMEDIATE: "three prestige cards in play: an 8, a 9 and a 10",
@@ -83,7 +73,7 @@ _PROMOTION_NEEDS = {
 }
 
 
-def why_illegal(state: FanoState, action: FanoAction) -> str | None:
+def why_illegal(state: FanoState, action: fa.FanoAction) -> str | None:
     """A sentence saying why ``action`` breaks a rule here, or None when it is legal."""
     reason = _reason(state, action)
     if reason is None and not is_legal(state, action):
@@ -91,29 +81,29 @@ def why_illegal(state: FanoState, action: FanoAction) -> str | None:
     return reason
 
 
-def _reason(state: FanoState, action: FanoAction) -> str | None:
+def _reason(state: FanoState, action: fa.FanoAction) -> str | None:
     if outcome(state) is not None:
         return "the game is over"
     phase = state.phase
     if phase is Phase.MULLIGAN:
-        if isinstance(action, Mulligan):
+        if isinstance(action, fa.Mulligan):
             return None
         return "your hand may be redrawn: answer 'mulligan' or 'keep' first"
     if phase is Phase.DRAW_SHUFFLE or phase is Phase.SHUFFLE:
-        if isinstance(action, Shuffle):
+        if isinstance(action, fa.Shuffle):
             return None
         return "your draw pile is empty: answer 'shuffle' or 'shuffle joker' first"
     if phase is Phase.REACT:
         return _react(state, action)
-    if isinstance(action, CombineCounter | Allow):
+    if isinstance(action, fa.CombineCounter | fa.Allow):
         return "counters and 'allow' answer an attack declared on one of your cards"
-    if isinstance(action, Sacrifice):
+    if isinstance(action, fa.Sacrifice):
         return "a face-down card is sacrificed only after an attack on you shows its support"
-    if isinstance(action, Mulligan):
+    if isinstance(action, fa.Mulligan):
         return "the redraw is only offered in the draw phase, for a hand that allows it"
-    if isinstance(action, Shuffle):
+    if isinstance(action, fa.Shuffle):
         return "there is no reshuffle to decide now"
-    if isinstance(action, END_ACTIONS):
+    if isinstance(action, fa.END_ACTIONS):
         return _end_action(state, action)
     if phase is Phase.END and isinstance(action, _MAIN_ONLY):
         return "you promoted, which ends the main phase: play, sub, discard or pass"
@@ -121,20 +111,20 @@ def _reason(state: FanoState, action: FanoAction) -> str | None:
 
 
 # ----------------------------------------------------------------------------- main phase
-def _main_action(state: FanoState, action: FanoAction) -> str | None:
+def _main_action(state: FanoState, action: fa.FanoAction) -> str | None:
     trionfey = state.config.trionfey
-    if isinstance(action, Attack):
+    if isinstance(action, fa.Attack):
         if trionfey:
             return (
                 "in the Trionfey edition you declare an attack without naming the support: "
                 f"{card_text(action.attacker)}>{card_text(action.target)}"
             )
         return _attack(state, action)
-    if isinstance(action, Combine):
+    if isinstance(action, fa.Combine):
         return _combine(state, action)
-    if isinstance(action, Promote):
+    if isinstance(action, fa.Promote):
         return _promote(state, action)
-    if isinstance(action, Defend):
+    if isinstance(action, fa.Defend):
         if trionfey:
             return (
                 "the Trionfey edition's Perfect defense plays a card face down at the end of "
@@ -142,16 +132,16 @@ def _main_action(state: FanoState, action: FanoAction) -> str | None:
             )
         return _defend(state, action)
     if not trionfey:
-        if isinstance(action, Declare):
+        if isinstance(action, fa.Declare):
             return "in the classic edition attacks name their support, e.g. 4H>6S:3H"
-        if isinstance(action, Recruit):
+        if isinstance(action, fa.Recruit):
             return "in the classic edition there is no recruit"
         return _TRIONFEY_ONLY
-    if isinstance(action, Declare):
+    if isinstance(action, fa.Declare):
         return _declare(state, action)
-    if isinstance(action, Recruit):
+    if isinstance(action, fa.Recruit):
         return _recruit(state, action)
-    if isinstance(action, Flip):
+    if isinstance(action, fa.Flip):
         if action.card not in state.players[state.turn_player].hidden:
             return f"you have no face-down {card_text(action.card)} in play"
         return None
@@ -184,7 +174,7 @@ def _direction(a: int, x: int, reverse: bool, reverse_ok: bool, edition: str) ->
     )
 
 
-def _attack(state: FanoState, action: Attack) -> str | None:
+def _attack(state: FanoState, action: fa.Attack) -> str | None:
     seat = state.turn_player
     me = state.players[seat]
     target_seat = state.target_of(seat)
@@ -219,13 +209,13 @@ def _attack(state: FanoState, action: Attack) -> str | None:
     return None
 
 
-def _declare(state: FanoState, action: Declare) -> str | None:
+def _declare(state: FanoState, action: fa.Declare) -> str | None:
     seat = state.turn_player
     me = state.players[seat]
     foes = opponents(state, seat)
     named = len(state.players) > 2
     if named and action.seat is None:
-        named_attack = Declare(action.attacker, action.target, foes[0], action.reverse)
+        named_attack = fa.Declare(action.attacker, action.target, foes[0], action.reverse)
         return f"name the player you attack: {named_attack}"
     if not named and action.seat is not None:
         attack = f"{card_text(action.attacker)}>{card_text(action.target)}"
@@ -259,7 +249,7 @@ def _declare(state: FanoState, action: Declare) -> str | None:
     )
 
 
-def _recruit(state: FanoState, action: Recruit) -> str | None:
+def _recruit(state: FanoState, action: fa.Recruit) -> str | None:
     me = state.players[state.turn_player]
     for card in (action.first, action.second):
         reason = _in_play(me, card)
@@ -277,7 +267,7 @@ def _recruit(state: FanoState, action: Recruit) -> str | None:
     return None
 
 
-def _combine(state: FanoState, action: Combine) -> str | None:
+def _combine(state: FanoState, action: fa.Combine) -> str | None:
     seat = state.turn_player
     config = state.config
     me = state.players[seat]
@@ -338,7 +328,7 @@ def _joker_values(config: FanoConfig, joker: int) -> str:
     return "a joker can only be a combat card (1-7)"
 
 
-def _promote(state: FanoState, action: Promote) -> str | None:
+def _promote(state: FanoState, action: fa.Promote) -> str | None:
     seat = state.turn_player
     config = state.config
     if config.teams is not Teams.ONE_FOR_ALL:
@@ -368,7 +358,7 @@ def _promote(state: FanoState, action: Promote) -> str | None:
     return None
 
 
-def _defend(state: FanoState, action: Defend) -> str | None:
+def _defend(state: FanoState, action: fa.Defend) -> str | None:
     seat = state.turn_player
     me = state.players[seat]
     if not can_use(state.config, me, seat, Special.DEFENSE):
@@ -399,10 +389,10 @@ def _place_joker(state: FanoState) -> str | None:
 
 
 # ---------------------------------------------------------------------------- end actions
-def _end_action(state: FanoState, action: FanoAction) -> str | None:
+def _end_action(state: FanoState, action: fa.FanoAction) -> str | None:
     seat = state.turn_player
     me = state.players[seat]
-    if isinstance(action, Discard):
+    if isinstance(action, fa.Discard):
         rest = me.hand
         for card in action.cards:
             if card not in rest:
@@ -413,9 +403,9 @@ def _end_action(state: FanoState, action: FanoAction) -> str | None:
         if tuple(sorted(action.cards)) != action.cards:
             return "list the discarded cards in order"
         return None
-    if not isinstance(action, Play | Substitute):
+    if not isinstance(action, fa.Play | fa.Substitute):
         return None  # pass
-    if isinstance(action, Substitute) and action.removed not in me.field:
+    if isinstance(action, fa.Substitute) and action.removed not in me.field:
         return f"you have no {card_text(action.removed)} in play"
     card = action.card
     if card not in playable(me.hand):
@@ -424,14 +414,14 @@ def _end_action(state: FanoState, action: FanoAction) -> str | None:
         if value_of(card) > MAX_COMBAT:
             return "prestige cards can only enter play by combination"
         return "name the joker's value when you play it, e.g. play JK4"
-    if isinstance(action, Play) and len(me.field) >= FIELD_SLOTS:
+    if isinstance(action, fa.Play) and len(me.field) >= FIELD_SLOTS:
         return "your four field slots are full: use sub to replace a card"
     if action.face_down:
         return _face_down(state, action)
     return None
 
 
-def _face_down(state: FanoState, action: Play | Substitute) -> str | None:
+def _face_down(state: FanoState, action: fa.Play | fa.Substitute) -> str | None:
     """Trionfey Diamonds: why the card may not go in face down."""
     config = state.config
     seat = state.turn_player
@@ -440,7 +430,7 @@ def _face_down(state: FanoState, action: Play | Substitute) -> str | None:
         return _TRIONFEY_ONLY
     if not config.tribute:
         return _NO_TRIBUTE
-    if isinstance(action, Substitute):
+    if isinstance(action, fa.Substitute):
         if not can_substitute_down(config, me, seat):
             return (
                 "that is not your suit's special, or you have too few tribute counters "
@@ -452,22 +442,22 @@ def _face_down(state: FanoState, action: Play | Substitute) -> str | None:
             f"{TRIBUTE_COST} tribute counters"
         )
     if is_joker(action.card):
-        what = "substitute" if isinstance(action, Substitute) else "play"
+        what = "substitute" if isinstance(action, fa.Substitute) else "play"
         return f"{what} a combat card (not a joker) face down: a joker was seen drawn"
     return None
 
 
 # ---------------------------------------------------------------------- the counter window
-def _react(state: FanoState, action: FanoAction) -> str | None:
+def _react(state: FanoState, action: fa.FanoAction) -> str | None:
     pending = state.pending
     if pending is None:  # pragma: no cover - the react phase always has an attack
         return "there is no attack to answer"
     attack = f"{card_text(pending.attacker)} attacks your {card_text(pending.target)}"
     me = state.players[pending.defender]
-    if isinstance(action, Allow):
+    if isinstance(action, fa.Allow):
         return None
     if pending.support:
-        if isinstance(action, Sacrifice):
+        if isinstance(action, fa.Sacrifice):
             if action.card not in me.hidden:
                 return f"you have no face-down {card_text(action.card)} in play"
             return None
@@ -475,18 +465,18 @@ def _react(state: FanoState, action: FanoAction) -> str | None:
             f"{attack} and showed {card_text(pending.support)}: answer 'allow' or sacrifice "
             "a face-down card" + LEGAL_HINT
         )
-    if isinstance(action, Sacrifice):
+    if isinstance(action, fa.Sacrifice):
         return "a face-down card is sacrificed only once the attack's support is shown"
-    if isinstance(action, Flip):
+    if isinstance(action, fa.Flip):
         if action.card not in me.hidden:
             return f"you have no face-down {card_text(action.card)} in play"
         return None
-    if not isinstance(action, CombineCounter):
+    if not isinstance(action, fa.CombineCounter):
         return f"{attack}: answer with a counter or 'allow'" + LEGAL_HINT
     return _counter(pending, me, action)
 
 
-def _counter(pending: Pending, me: PlayerState, action: CombineCounter) -> str | None:
+def _counter(pending: Pending, me: PlayerState, action: fa.CombineCounter) -> str | None:
     target = pending.target
     if target not in (action.first, action.second):
         return f"a counter combines the attacked {card_text(target)} with another card"
@@ -521,7 +511,7 @@ def _counter(pending: Pending, me: PlayerState, action: CombineCounter) -> str |
 
 
 def _recruit_counter(
-    me: PlayerState, action: CombineCounter, partner: int, target: int
+    me: PlayerState, action: fa.CombineCounter, partner: int, target: int
 ) -> str | None:
     """Why the recruit of a recruit-combine counter fails, if it does."""
     if action.recruited != partner or partner == target:

@@ -9,21 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from fanfold.games.fano.actions import (
-    Combine,
-    Defend,
-    Discard,
-    FanoAction,
-    Flip,
-    Mulligan,
-    Pass,
-    PlaceJoker,
-    Play,
-    Promote,
-    Recruit,
-    Shuffle,
-    Substitute,
-)
+from fanfold.games.fano import actions as fa
 from fanfold.games.fano.cards import (
     LINE_THIRD,
     MAX_COMBAT,
@@ -52,15 +38,15 @@ from fanfold.games.fano.state import FanoState, Phase, PlayerState
 
 # Legal-action lists are rebuilt on every move; equal actions are equal immutable values, so
 # one shared instance per action saves building it again (bounded caches).
-_combine = lru_cache(maxsize=1 << 16)(Combine)
-_recruit = lru_cache(maxsize=1 << 14)(Recruit)
+_combine = lru_cache(maxsize=1 << 16)(fa.Combine)
+_recruit = lru_cache(maxsize=1 << 14)(fa.Recruit)
 
-MULLIGANS: tuple[FanoAction, ...] = (Mulligan(True), Mulligan(False))
-SHUFFLES: tuple[FanoAction, ...] = (Shuffle(False), Shuffle(True))
-_PASS = Pass()
+MULLIGANS: tuple[fa.FanoAction, ...] = (fa.Mulligan(True), fa.Mulligan(False))
+SHUFFLES: tuple[fa.FanoAction, ...] = (fa.Shuffle(False), fa.Shuffle(True))
+_PASS = fa.Pass()
 
 
-def legal_actions(state: FanoState) -> tuple[FanoAction, ...]:
+def legal_actions(state: FanoState) -> tuple[fa.FanoAction, ...]:
     """Every legal action of the decider, in a stable order."""
     phase = state.phase
     if phase is Phase.OVER or winner(state) is not None:
@@ -73,7 +59,7 @@ def legal_actions(state: FanoState) -> tuple[FanoAction, ...]:
         return react_actions(state)
     seat = state.turn_player
     me = state.players[seat]
-    actions: list[FanoAction] = []
+    actions: list[fa.FanoAction] = []
     if phase is Phase.MAIN:
         main_actions(state, seat, me, actions)
     end_actions(state, seat, me, actions)
@@ -83,7 +69,7 @@ def legal_actions(state: FanoState) -> tuple[FanoAction, ...]:
     return tuple(actions)
 
 
-def is_legal(state: FanoState, action: FanoAction) -> bool:
+def is_legal(state: FanoState, action: fa.FanoAction) -> bool:
     """``action in legal_actions(state)``, enumerating only the part of the legal actions
     that can hold an action of its kind (end actions, or main-phase actions)."""
     phase = state.phase
@@ -97,8 +83,8 @@ def is_legal(state: FanoState, action: FanoAction) -> bool:
         return action in react_actions(state)
     seat = state.turn_player
     me = state.players[seat]
-    actions: list[FanoAction] = []
-    if isinstance(action, Play | Substitute | Discard | Pass):
+    actions: list[fa.FanoAction] = []
+    if isinstance(action, fa.Play | fa.Substitute | fa.Discard | fa.Pass):
         end_actions(state, seat, me, actions)
     elif phase is not Phase.MAIN:
         return False
@@ -107,7 +93,7 @@ def is_legal(state: FanoState, action: FanoAction) -> bool:
     return action in actions
 
 
-def react_actions(state: FanoState) -> tuple[FanoAction, ...]:
+def react_actions(state: FanoState) -> tuple[fa.FanoAction, ...]:
     """The defender's answers to the pending attack (Trionfey counter window)."""
     pending = state.pending
     if pending is None:
@@ -119,21 +105,23 @@ def react_actions(state: FanoState) -> tuple[FanoAction, ...]:
 
 
 # ----------------------------------------------------------------------------- main phase
-def main_actions(state: FanoState, seat: int, me: PlayerState, actions: list[FanoAction]) -> None:
+def main_actions(
+    state: FanoState, seat: int, me: PlayerState, actions: list[fa.FanoAction]
+) -> None:
     """The turn player's main-phase moves, in either edition."""
     config = state.config
     if config.trionfey:
         declarations(state, seat, me, actions)
         recruits(me, actions)
         combines_and_promotions(state, seat, me, actions)
-        actions.extend(Flip(card) for card in me.hidden)
+        actions.extend(fa.Flip(card) for card in me.hidden)
         if can_place_joker(config, me, seat):
-            actions.append(PlaceJoker())
+            actions.append(fa.PlaceJoker())
         return
     classic_attacks(state, seat, me, actions)
     combines_and_promotions(state, seat, me, actions)
     if can_use(config, me, seat, Special.DEFENSE):
-        actions.extend(Defend(card) for card in defendable(me))
+        actions.extend(fa.Defend(card) for card in defendable(me))
 
 
 def defendable(me: PlayerState) -> list[int]:
@@ -141,7 +129,7 @@ def defendable(me: PlayerState) -> list[int]:
     return [card for card in me.field if is_combat(card) and card not in me.protected]
 
 
-def recruits(me: PlayerState, actions: list[FanoAction]) -> None:
+def recruits(me: PlayerState, actions: list[fa.FanoAction]) -> None:
     """Trionfey recruits: two face-up combat cards in play bring the third value of their line
     from hand into a free slot."""
     if len(me.field) < FIELD_SLOTS and me.hand:
@@ -149,8 +137,8 @@ def recruits(me: PlayerState, actions: list[FanoAction]) -> None:
 
 
 @lru_cache(maxsize=1 << 12)
-def _recruits(cards: tuple[int, ...], hand: tuple[int, ...]) -> tuple[Recruit, ...]:
-    found: list[Recruit] = []
+def _recruits(cards: tuple[int, ...], hand: tuple[int, ...]) -> tuple[fa.Recruit, ...]:
+    found: list[fa.Recruit] = []
     for first, second in combinations(cards, 2):
         third = LINE_THIRD[value_of(first)][value_of(second)]
         if not third:
@@ -171,7 +159,7 @@ def combining(me: PlayerState) -> tuple[int, ...]:
 
 
 def combines_and_promotions(
-    state: FanoState, seat: int, me: PlayerState, actions: list[FanoAction]
+    state: FanoState, seat: int, me: PlayerState, actions: list[fa.FanoAction]
 ) -> None:
     """Every combination and promotion of the turn player."""
     config = state.config
@@ -186,7 +174,7 @@ def combines_and_promotions(
     if config.teams is Teams.ONE_FOR_ALL:
         actions.extend(team_promotions(state, seat))
         return
-    actions.extend(Promote(trio) for trio in promotion_sets(config, field))
+    actions.extend(fa.Promote(trio) for trio in promotion_sets(config, field))
 
 
 def combine_results(
@@ -234,10 +222,10 @@ def _combines(
     oversum_ok: bool,
     prestige_only: bool,
     joker_prestige: bool = False,
-) -> tuple[Combine, ...]:
+) -> tuple[fa.Combine, ...]:
     """Every combination of two cards of ``field`` (face up) for a card of ``hand``. Cached:
     a field and hand often come back within and across games."""
-    actions: list[Combine] = []
+    actions: list[fa.Combine] = []
     cards = sorted(set(hand))
     for first, second in combinations(field, 2):
         total = value_of(first) + value_of(second)
@@ -273,7 +261,7 @@ def _promotion_sets(
     return tuple(result)
 
 
-def team_promotions(state: FanoState, seat: int) -> list[Promote]:
+def team_promotions(state: FanoState, seat: int) -> list[fa.Promote]:
     """One for all: an 8, a 9 and a 10 of any suits from the fields of the partnership; a
     partner's card names its owner."""
     by_value: dict[int, list[tuple[int, int | None]]] = {8: [], 9: [], 10: []}
@@ -288,12 +276,14 @@ def team_promotions(state: FanoState, seat: int) -> list[Promote]:
             for ten in by_value[10]:
                 owners = (eight[1], nine[1], ten[1])
                 cards = (eight[0], nine[0], ten[0])
-                promotions.append(Promote(cards, () if all(o is None for o in owners) else owners))
+                promotions.append(
+                    fa.Promote(cards, () if all(o is None for o in owners) else owners)
+                )
     return promotions
 
 
 # ---------------------------------------------------------------------------- end actions
-def end_actions(state: FanoState, seat: int, me: PlayerState, actions: list[FanoAction]) -> None:
+def end_actions(state: FanoState, seat: int, me: PlayerState, actions: list[fa.FanoAction]) -> None:
     """The turn's end actions: play, substitute, discard, pass."""
     config = state.config
     hand = me.hand
@@ -326,31 +316,31 @@ def playable(hand: tuple[int, ...]) -> list[int]:
 @lru_cache(maxsize=4096)
 def _hand_end_actions(
     hand: tuple[int, ...],
-) -> tuple[tuple[Play, ...], tuple[Play, ...], tuple[Discard, ...]]:
+) -> tuple[tuple[fa.Play, ...], tuple[fa.Play, ...], tuple[fa.Discard, ...]]:
     """The end actions a hand allows, whatever the field: plays, face-down plays (Trionfey
     Diamonds: a joker was seen drawn face up, so only suited cards go in face down) and
     discards. Cached: hands repeat across turns and games."""
     cards = playable(hand)
     discards = tuple(
-        Discard(chosen)
+        fa.Discard(chosen)
         for size in range(1, len(hand) + 1)
         for chosen in dict.fromkeys(combinations(hand, size))
     )
     return (
-        tuple(Play(card) for card in cards),
-        tuple(Play(card, face_down=True) for card in cards if is_suited(card)),
+        tuple(fa.Play(card) for card in cards),
+        tuple(fa.Play(card, face_down=True) for card in cards if is_suited(card)),
         discards,
     )
 
 
 @lru_cache(maxsize=8192)
-def _substitutes(removed: int, hand: tuple[int, ...], face_down: bool) -> tuple[Substitute, ...]:
+def _substitutes(removed: int, hand: tuple[int, ...], face_down: bool) -> tuple[fa.Substitute, ...]:
     """Every substitute of ``removed`` (in play) by a card of ``hand`` (face down: suited
     cards only)."""
     cards = playable(hand)
     if face_down:
-        return tuple(Substitute(removed, card, True) for card in cards if is_suited(card))
-    return tuple(Substitute(removed, card) for card in cards)
+        return tuple(fa.Substitute(removed, card, True) for card in cards if is_suited(card))
+    return tuple(fa.Substitute(removed, card) for card in cards)
 
 
 def clear_caches() -> None:

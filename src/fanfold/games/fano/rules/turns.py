@@ -111,6 +111,11 @@ def winner(state: FanoState) -> int | None:
     return None
 
 
+def times(count: int) -> str:
+    """How often, in words: ``once``, ``twice``, else ``N times``."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
 def outcome(state: FanoState) -> Outcome | None:
     """+1 for the winner and -1 for the others; 0 for all at the turn limit."""
     seat = winner(state)
@@ -121,11 +126,11 @@ def outcome(state: FanoState) -> Outcome | None:
             names = ", ".join(str(member + 1) for member in sorted(team))
             reason = (
                 f"the partnership of Players {names} promoted its commander "
-                f"{config.promotions_to_win} times and wins"
+                f"{times(config.promotions_to_win)} and wins"
             )
         else:
             team = (seat,)
-            reason = f"Player {seat + 1} promoted {config.promotions_to_win} times and wins"
+            reason = f"Player {seat + 1} promoted {times(config.promotions_to_win)} and wins"
         returns = tuple(1.0 if other in team else -1.0 for other in range(len(state.players)))
         return Outcome(reason, returns, termination=Termination.PROMOTIONS)
     if state.phase is Phase.OVER:

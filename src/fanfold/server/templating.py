@@ -1,0 +1,38 @@
+"""The site's HTML drawn on the server, from the Jinja2 templates in ``templates/`` (shipped as
+package data): the How-to-play and exact rules pages, the leaderboards, players' and bots'
+pages, the daily deal's board.
+
+One :data:`ENVIRONMENT` renders them all, autoescaping everything it is given (a player's name
+``<script>`` reaches the page as text); HTML that is trusted (a How-to-play fragment from the
+package, a rules document rendered from Markdown, an SVG chart drawn by a template) is passed
+as :class:`markupsafe.Markup`. Every text a player reads is in a template, so that the message
+catalogues of a translation have one place to take them from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+#: The folder of the templates, inside the package.
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+#: The one environment: autoescaped, strict (a name missing from a page's context is an error,
+#: not an empty string), and blocks that take their own lines out of the HTML.
+ENVIRONMENT = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=True,
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    auto_reload=False,
+)
+
+
+def render(template: str, **context: Any) -> Markup:
+    """``template`` (a file name in :data:`TEMPLATES`) drawn with ``context``, as trusted HTML
+    (what it put in was escaped)."""
+    return Markup(ENVIRONMENT.get_template(template).render(**context))
