@@ -40,7 +40,7 @@ def message_models() -> dict[str, type[Out]]:
 
 def test_every_socket_message_is_a_model_of_the_messages_module() -> None:
     models = message_models()
-    assert set(models) == {"state", "replay", "ok", "error", "open_tables"}
+    assert set(models) == {"state", "replay", "ok", "error", "open_tables", "chat", "chat_room"}
     members = get_args(get_args(protocol.Outgoing)[0])
     assert {member.__module__ for member in members} == {messages.__name__}
     assert protocol.LobbyTables is models["open_tables"]

@@ -60,6 +60,7 @@ from fanfold.server.protocol import MAX_BODY, ErrorBody, error_body
 from fanfold.server.request_metrics import RequestObserver
 from fanfold.server.routes import (
     accounts,
+    chat,
     daily,
     health,
     lessons,
@@ -218,6 +219,7 @@ def create_app(
     app.include_router(open_tables.socket_router)
     app.include_router(daily.router)
     app.include_router(moderation.router)
+    app.include_router(chat.router)
     return app
 
 

@@ -1,7 +1,8 @@
 """The WebSocket ``/ws/tables/{id}``: one connection's loop.
 
-The first message is a hello (a seat's token, or none for a spectator); then act, undo or
-view (:data:`fanfold.server.protocol.INCOMING`, read once and dispatched on its type). Each
+The first message is a hello (a seat's token, or none for a spectator; ``chat: true`` to take
+part in the table's chat, :mod:`fanfold.server.chat`); then act, undo, end, view or chat
+(:data:`fanfold.server.protocol.INCOMING`, read once and dispatched on its type). Each
 connection may send :data:`RATE` messages a second on average (bursts of :data:`BURST`) of at
 most :data:`MAX_MESSAGE` bytes; a refusal is an error message and changes nothing. Everything
 the connection is told goes through its own outbox (:mod:`fanfold.server.outbox`).
@@ -27,6 +28,7 @@ from fanfold.server.protocol import (
     Hello,
     Ok,
     WsAct,
+    WsChat,
     WsEnd,
     WsUndo,
     WsView,
@@ -42,6 +44,8 @@ from fanfold.server.protocol import (
     wire,
 )
 from fanfold.server.routes import HubDep
+from fanfold.server.routes.accounts import signed_in
+from fanfold.server.routes.chat import rooms_of
 from fanfold.server.routes.tables import chosen_seat
 from fanfold.server.settings import Settings
 
@@ -131,12 +135,18 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                         # and they follow its player) is let in a few at a time: the
                         # players' actions are read between them.
                         await spectators_pacer().turn()
+                    if message.chat:  # who is signed in: a spectator writes signed in
+                        account = await signed_in(websocket)
+                        watcher.account = None if account is None else (account.id, account.name)
+                        watcher.chat = True
                     try:
                         live = await hub.watch(live, watcher, spectators=settings.limits.spectators)
                     except CrowdedError as error:
                         watcher = None
                         await refuse(error, BEHIND, "the table has all the spectators it takes")
                         return
+                    if watcher.chat:
+                        outbox.post(await rooms_of(websocket).join(live, watcher))
                     continue
                 assert watcher is not None  # parse_incoming reads a hello first
                 if isinstance(message, WsAct):
@@ -156,6 +166,10 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                         table_id, watcher.token, message.version, message.ending, message.seat
                     )
                     answer(ok_ended(ended))
+                elif isinstance(message, WsChat):
+                    if not watcher.chat:
+                        raise ForbiddenError("say hello with chat: true to take part in chat")
+                    await rooms_of(websocket).say(live, watcher, message.room, message.text)
                 elif isinstance(message, WsView):
                     if message.seat is not None and message.seat not in watcher.seats:
                         raise ForbiddenError("this link does not hold that seat")

@@ -199,9 +199,46 @@ class Error(Out):
     kind: str
 
 
+class ChatLineOut(Out):
+    """A line of chat: its id (to report it), who said it (an account's name, or a guest's
+    seat's), from which seat (``None``: a spectator), the text and when (seconds)."""
+
+    id: int
+    name: str
+    seat: int | None
+    text: str
+    at: float
+
+
+class Chat(Out):
+    """A line said in a room of the table (``players`` or ``spectators``), sent to those who
+    read that room; never a game state (:mod:`fanfold.server.chat`)."""
+
+    protocol: int
+
+    type: Literal["chat"]
+    room: str
+    line: ChatLineOut
+
+
+class ChatRoom(Out):
+    """On a hello that asks for chat: the room the connection reads, whether it may write
+    there, the preset phrases, whether only they may be said until the game ends, and the
+    room's last lines (oldest first)."""
+
+    protocol: int
+
+    type: Literal["chat_room"]
+    room: str
+    writable: bool
+    presets_only: bool
+    phrases: list[str]
+    lines: list[ChatLineOut]
+
+
 #: Every message the server pushes on a table's socket, told apart by ``type``.
-Outgoing = Annotated[State | Replay | Ok | Error, Field(discriminator="type")]
-OUTGOING: TypeAdapter[State | Replay | Ok | Error] = TypeAdapter(Outgoing)
+Outgoing = Annotated[State | Replay | Ok | Error | Chat | ChatRoom, Field(discriminator="type")]
+OUTGOING: TypeAdapter[State | Replay | Ok | Error | Chat | ChatRoom] = TypeAdapter(Outgoing)
 
 
 class OpenTable(Out):
@@ -320,6 +357,9 @@ __all__ = [
     "OUTGOING",
     "SOCKET_OUTCOME_ORDER",
     "AnalysisName",
+    "Chat",
+    "ChatLineOut",
+    "ChatRoom",
     "Choice",
     "ClaimCountdown",
     "Clock",

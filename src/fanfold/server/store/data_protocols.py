@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
+from fanfold.server.store.chat_records import ChatLine, ChatReport
 from fanfold.server.store.moderation_records import (
     AccountRecord,
     AppealRecord,
@@ -300,3 +301,47 @@ class ModerationStore(Subject, Protocol):
         self, tx: Transaction, family: str, player: str, points: float, at: float
     ) -> None:
         """Add points to a rating."""
+
+
+class ChatStore(Protocol):
+    """The lines said at tables and their reports (:mod:`fanfold.server.chat`); kept apart
+    from the tables' actions, so that no record or replay holds a line of chat."""
+
+    def add_line(
+        self,
+        table_id: str,
+        room: str,
+        account_id: int | None,
+        name: str,
+        seat: int | None,
+        text: str,
+        at: float,
+    ) -> ChatLine:
+        """Keep a line; the line as kept (its id given)."""
+
+    def recent(self, table_id: str, room: str, limit: int) -> list[ChatLine]:
+        """The last ``limit`` lines of a table's room, oldest first."""
+
+    def line(self, line_id: int) -> ChatLine | None:
+        """A line by id."""
+
+    def around(self, line: ChatLine, count: int) -> list[ChatLine]:
+        """The lines of ``line``'s room around it, oldest first: up to ``count`` before it,
+        the line, and up to ``count`` after it."""
+
+    def reported(self, reporter: str, line_id: int) -> bool:
+        """Whether ``reporter`` reported that line already."""
+
+    def add_report(
+        self,
+        line: ChatLine,
+        reporter: str,
+        reporter_id: int | None,
+        note: str,
+        context: Sequence[ChatLine],
+        at: float,
+    ) -> int:
+        """Keep a report of ``line`` with its context; the report's id."""
+
+    def reports(self, limit: int) -> list[ChatReport]:
+        """The reports, newest first."""

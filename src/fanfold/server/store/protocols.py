@@ -1,9 +1,9 @@
 """What the server asks of its data, one :class:`typing.Protocol` a subject: the tables
 (:class:`TableStore`), the accounts (:class:`AccountStore`), the ratings
 (:class:`RatingStore`), moderation (:class:`ModerationStore`), fair play
-(:class:`FairPlayStore`; these four in :mod:`~fanfold.server.store.data_protocols`), and the
-coordination of several processes: who owns a table, and what they tell each other
-(:class:`Coordination`, :class:`Subscription`).
+(:class:`FairPlayStore`), chat (:class:`ChatStore`; these five in
+:mod:`~fanfold.server.store.data_protocols`), and the coordination of several processes: who
+owns a table, and what they tell each other (:class:`Coordination`, :class:`Subscription`).
 
 The SQL stores of :mod:`fanfold.server.store` implement them (SQLite or PostgreSQL; the
 coordination PostgreSQL's), and :class:`~fanfold.server.store.memory.MemoryTables` implements
@@ -21,6 +21,7 @@ from typing import Protocol
 from fanfold.core.config import JSONObject
 from fanfold.server.store.data_protocols import (
     AccountStore,
+    ChatStore,
     FairPlayStore,
     ModerationStore,
     RatingStore,
@@ -215,6 +216,7 @@ class Coordination(Protocol):
 
 __all__ = [
     "AccountStore",
+    "ChatStore",
     "Coordination",
     "FairPlayStore",
     "ModerationStore",
