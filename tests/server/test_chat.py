@@ -22,6 +22,7 @@ from fanfold.server.chat import (
     ChatError,
     ChatFloodError,
     Limits,
+    Window,
     clean,
 )
 from fanfold.server.outbox import BEHIND, CHAT_QUEUED, Outbox
@@ -86,6 +87,15 @@ def test_a_refused_line_counts_nothing_and_the_site_limit_spans_tables() -> None
     limits.take("t99", "a:1", 60.5)  # the first line left the minute: one more fits
     with pytest.raises(ChatFloodError):
         limits.take("t98", "a:1", 60.6)
+
+
+def test_the_limits_forget_speakers_whose_window_has_passed() -> None:
+    limits = Limits()
+    for number in range(Window.SWEEP_EVERY - 1):
+        limits.take("t1", f"a:{number}", 0.0)
+    assert len(limits.table) == len(limits.site) == Window.SWEEP_EVERY - 1
+    limits.take("t1", "a:late", 100.0)  # the sweep: only the speaker still in its windows
+    assert len(limits.table) == len(limits.site) == 1
 
 
 # ------------------------------------------------------------------ the outbox

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page, expect
 
 from fanfold.server.app import create_app
 from tests.server.support import ROOMY, sqlite_url, uvicorn_thread
@@ -50,7 +50,12 @@ def csrf(context: BrowserContext) -> dict[str, str]:
 
 def watched(context: BrowserContext, dialogs: list[str], errors: list[str]) -> Page:
     page = context.new_page()
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+    def dialog_shown(dialog: Dialog) -> None:  # an alert() run by a line would show one
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dialog_shown)
     page.on("pageerror", lambda error: errors.append(str(error)))
     return page
 

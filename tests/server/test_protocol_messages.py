@@ -57,13 +57,14 @@ def test_every_recorded_socket_message_is_one_of_the_models() -> None:
         for entry in json.loads(path.read_text(encoding="utf-8")):
             if not (entry["via"].startswith("ws ") and entry.get("out")):
                 continue
-            message = json.loads(entry["out"].replace('"<left>"', "0.5"))  # times: any
+            out = entry["out"].replace('"<left>"', "0.5").replace('"<at>"', "0.5")
+            message = json.loads(out)  # times: any
             model = message_models()[message["type"]]
             # Serialised again from its model, the message is the text recorded.
             text = json.dumps(message)
             assert messages.wire(model.model_validate(message)) == text, (path.name, text)
             seen.add(message["type"])
-    assert {"state", "ok", "error"} <= seen
+    assert {"state", "ok", "error", "chat", "chat_room"} <= seen
 
 
 def test_the_lobby_socket_and_a_refusal_send_models(tmp_path: Path) -> None:

@@ -124,10 +124,14 @@ def speaker_key(watcher: Watcher) -> str:
 class Window:
     """Counts of events per key in a sliding window of ``seconds``: at most ``most``."""
 
+    #: Counts between two sweeps of the keys whose window has passed.
+    SWEEP_EVERY = 1024
+
     def __init__(self, most: int, seconds: float) -> None:
         self.most = most
         self.seconds = seconds
         self._times: dict[str, collections.deque[float]] = {}
+        self._counted = 0
 
     def full(self, key: str, now: float) -> bool:
         """Whether ``key`` had ``most`` events in the window ending ``now``."""
@@ -142,8 +146,14 @@ class Window:
         return len(times) >= self.most
 
     def count(self, key: str, now: float) -> None:
-        """Count an event of ``key`` at ``now``."""
+        """Count an event of ``key`` at ``now`` (and, now and then, forget the keys whose
+        last event left the window: a speaker who said one line long ago holds nothing)."""
         self._times.setdefault(key, collections.deque()).append(now)
+        self._counted += 1
+        if self._counted % self.SWEEP_EVERY == 0:
+            passed = now - self.seconds
+            for old in [k for k, times in self._times.items() if times[-1] <= passed]:
+                del self._times[old]
 
     def __len__(self) -> int:
         return len(self._times)
