@@ -6,6 +6,7 @@ reader."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +27,8 @@ from fanfold.server.chat import (
     clean,
 )
 from fanfold.server.outbox import BEHIND, CHAT_QUEUED, Outbox
+from fanfold.server.store import Store
+from fanfold.server.store.chat_store import SqlChat
 from tests.server.support import (
     JSON,
     ROOMY,
@@ -366,3 +369,32 @@ def test_a_reported_line_is_kept_with_its_context_for_the_moderators(
     assert report["reporter"].startswith("bob (seat 2")
     assert [line["text"] for line in report["lines"]] == texts
     assert [line["name"] for line in report["lines"]] == ["alice", "bob"] * 2 + ["alice"]
+
+
+def test_an_expired_table_takes_its_chat_with_it_and_a_report_stays(tmp_path: Path) -> None:
+    store = Store(sqlite_url(tmp_path))
+    try:
+        for table_id in ("old", "kept"):
+            store.create(
+                table_id=table_id,
+                game="morris.v1",
+                config={"adjacency": "geometric"},
+                seed=1,
+                start_position=None,
+                players=["human", "human"],
+                token_hashes=[None, None],
+                allow_undo=False,
+                options={},
+            )
+        chats = SqlChat(store.engine)
+        said = chats.add_line("old", "players", None, "White", 0, "bye", 1.0)
+        kept = chats.add_line("kept", "players", None, "White", 0, "still here", 1.0)
+        chats.add_report(said, "Black (seat 2)", None, "", [said], 2.0)
+        assert store.expire(time.time() + 10, keep=["kept"]) == ["old"]
+        assert chats.recent("old", "players", 50) == []
+        assert chats.line(said.id) is None
+        assert chats.recent("kept", "players", 50) == [kept]
+        (report,) = chats.reports(10)
+        assert report.context == (said,)  # the moderators still read what was said
+    finally:
+        store.close()

@@ -21,7 +21,7 @@ def line_of(row: Any) -> ChatLine:
     """A line as its row keeps it."""
     return ChatLine(
         id=int(row.id),
-        table_id=str(row.table_ref),
+        table_id=str(row.table_id),
         room=str(row.room),
         account_id=None if row.account_id is None else int(row.account_id),
         name=str(row.name),
@@ -56,7 +56,7 @@ class SqlChat(SqlSubject):
     ) -> ChatLine:
         """Keep a line; the line as kept."""
         values = {
-            "table_ref": table_id,
+            "table_id": table_id,
             "room": room,
             "account_id": account_id,
             "name": name,
@@ -74,7 +74,7 @@ class SqlChat(SqlSubject):
         """The last ``limit`` lines of a room, oldest first."""
         query = (
             sa.select(chat_messages)
-            .where(chat_messages.c.table_ref == table_id, chat_messages.c.room == room)
+            .where(chat_messages.c.table_id == table_id, chat_messages.c.room == room)
             .order_by(chat_messages.c.id.desc())
             .limit(limit)
         )
@@ -92,7 +92,7 @@ class SqlChat(SqlSubject):
 
     def around(self, line: ChatLine, count: int) -> list[ChatLine]:
         """Up to ``count`` lines of the room before ``line``, the line, and ``count`` after."""
-        room = (chat_messages.c.table_ref == line.table_id, chat_messages.c.room == line.room)
+        room = (chat_messages.c.table_id == line.table_id, chat_messages.c.room == line.room)
         before = (
             sa.select(chat_messages)
             .where(*room, chat_messages.c.id < line.id)

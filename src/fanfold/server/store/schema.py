@@ -244,12 +244,13 @@ moderation_log = sa.Table(
 # --------------------------------------------------------------------- chat
 
 #: The lines said at a table, in its players' room or its spectators' (never part of the
-#: game's record: ``table_ref``, not a key of ``tables``).
+#: game's record). An unfinished table that expires takes its lines with it (Store.expire
+#: deletes the rows of every table with a ``table_id``); a report keeps its own copy.
 chat_messages = sa.Table(
     "chat_messages",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_ref", sa.String(40), nullable=False),
+    sa.Column("table_id", sa.String(40), nullable=False),
     sa.Column("room", sa.String(20), nullable=False),
     # The sender's account (none: a guest at a seat), name as shown, and seat (none: a
     # spectator).
@@ -258,7 +259,7 @@ chat_messages = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("text", sa.String(400), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
-    sa.Index("chat_messages_room", "table_ref", "room", "id"),
+    sa.Index("chat_messages_room", "table_id", "room", "id"),
 )
 
 #: A reported line, with the lines around it as they were (JSON) for the moderators.

@@ -21,7 +21,7 @@ def upgrade() -> None:
     op.create_table(
         "chat_messages",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("table_ref", sa.String(40), nullable=False),
+        sa.Column("table_id", sa.String(40), nullable=False),
         sa.Column("room", sa.String(20), nullable=False),
         sa.Column("account_id", sa.Integer, nullable=True),
         sa.Column("name", sa.String(80), nullable=False),
@@ -29,7 +29,7 @@ def upgrade() -> None:
         sa.Column("text", sa.String(400), nullable=False),
         sa.Column("at", sa.Float, nullable=False),
     )
-    op.create_index("chat_messages_room", "chat_messages", ["table_ref", "room", "id"])
+    op.create_index("chat_messages_room", "chat_messages", ["table_id", "room", "id"])
     op.create_table(
         "chat_reports",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
