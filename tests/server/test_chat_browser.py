@@ -157,3 +157,47 @@ def test_two_players_chat_mute_and_report_and_a_moderator_reads_it(
             context.close()
     assert not dialogs, f"a line ran as a script: {dialogs}"
     assert not errors, f"errors in the pages: {errors}"
+
+
+def test_a_rated_table_of_three_offers_the_preset_phrases_only(
+    browser: Browser, site: tuple[str, str], tmp_path: Path
+) -> None:
+    server, _ = site
+    alice, bob = person(browser, server, "alice"), person(browser, server, "bob")
+    dialogs: list[str] = []
+    errors: list[str] = []
+    try:
+        created = alice.request.post(
+            f"{server}/api/tables",
+            data={
+                "game": "fantan",
+                "players": 3,
+                "seats": ["you", "friend", "easy"],
+                "rated": True,
+            },
+            headers=csrf(alice),
+        )
+        assert created.ok, created.text()
+        table, token = created.json()["table"], created.json()["token"]
+        claimed = bob.request.post(
+            f"{server}/api/tables/{table}/claim",
+            data={"invite": created.json()["invites"]["1"]},
+            headers=csrf(bob),
+        )
+        assert claimed.ok, claimed.text()
+        first, second = watched(alice, dialogs, errors), watched(bob, dialogs, errors)
+        first.goto(f"{server}/table/{table}#token={token}")
+        second.goto(f"{server}/table/{table}#token={claimed.json()['token']}")
+        phrases = first.get_by_role("group", name="Phrases")
+        expect(phrases).to_be_visible()
+        expect(first.locator("#chat-form")).to_be_hidden()  # no free text until the end
+        expect(first.locator("#chat-note")).to_contain_text("only these phrases")
+        phrases.get_by_role("button", name="Good luck").click()
+        for page in (first, second):
+            expect(page.locator("#chat-log .chat-text")).to_have_text(["Good luck"])
+        first.screenshot(path=str(tmp_path / "chat-phrases.png"), full_page=True)
+    finally:
+        alice.close()
+        bob.close()
+    assert not dialogs
+    assert not errors, f"errors in the pages: {errors}"
