@@ -200,6 +200,7 @@ class ChatRooms:
 
     Args:
         store: where lines and reports are kept.
+        limits: the speakers' budgets (:class:`Limits`; the defaults above).
         clock: the wall clock the lines are stamped with.
         monotonic: the clock the limits count with.
     """
