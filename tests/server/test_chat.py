@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from fanfold.server.accounts import Accounts
 from fanfold.server.app import create_app
 from fanfold.server.chat import (
     MAX_TEXT,
@@ -398,3 +399,25 @@ def test_an_expired_table_takes_its_chat_with_it_and_a_report_stays(tmp_path: Pa
         assert report.context == (said,)  # the moderators still read what was said
     finally:
         store.close()
+
+
+def test_a_store_that_fails_while_joining_the_chat_changes_nothing(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, _, _ = friends_table(client)
+    carol = second_browser(client)
+    create(carol, "carol")
+
+    def broken(self: Accounts, token: str | None) -> None:
+        raise RuntimeError("the database is gone")
+
+    with carol.websocket_connect(f"/ws/tables/{table}") as socket:
+        with monkeypatch.context() as patch:
+            patch.setattr(Accounts, "account_of", broken)
+            socket.send_json({"type": "hello", "chat": True})
+            refusal = receive(socket)
+        assert refusal["kind"] == "StorageError"
+        assert refusal["error"].startswith("the chat could not be joined: the store failed")
+        assert "database is gone" not in refusal["error"]
+        _, room = join(socket)  # still a first hello: it may be said again
+        assert (room["room"], room["writable"]) == ("spectators", True)

@@ -19,7 +19,14 @@ from starlette.websockets import WebSocketDisconnected
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
-from fanfold.server.live import CrowdedError, ForbiddenError, NotFoundError, StorageError, Watcher
+from fanfold.server.live import (
+    CrowdedError,
+    ForbiddenError,
+    NotFoundError,
+    StorageError,
+    Watcher,
+    storage_failure,
+)
 from fanfold.server.outbox import BEHIND, Outbox, spectators_pacer
 from fanfold.server.protocol import (
     INCOMING_TYPES,
@@ -129,16 +136,20 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                         raise ForbiddenError("this link holds no seat at this table")
                     chosen = chosen_seat(live.table.decider, held, message.seat)
                     check_spectator(live, chosen)  # before the hello counts
-                    watcher = Watcher(chosen, held, send, message.token, outbox)
+                    account = None
+                    if message.chat:  # who is signed in: a spectator writes signed in
+                        try:
+                            account = await signed_in(websocket)
+                        except Exception as error:  # the store failed: no hello yet
+                            raise storage_failure("the chat could not be joined", error) from error
+                    watcher = Watcher(chosen, held, send, message.token, outbox, message.chat)
+                    if account is not None:
+                        watcher.account = (account.id, account.name)
                     if watcher.spectating:
                         # A crowd of spectators arriving at once (a watched game ended,
                         # and they follow its player) is let in a few at a time: the
                         # players' actions are read between them.
                         await spectators_pacer().turn()
-                    if message.chat:  # who is signed in: a spectator writes signed in
-                        account = await signed_in(websocket)
-                        watcher.account = None if account is None else (account.id, account.name)
-                        watcher.chat = True
                     try:
                         live = await hub.watch(live, watcher, spectators=settings.limits.spectators)
                     except CrowdedError as error:
