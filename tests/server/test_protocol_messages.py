@@ -15,7 +15,7 @@ from typing import Any, get_args
 import pytest
 
 from fanfold.server import protocol
-from fanfold.server.protocol import messages
+from fanfold.server.protocol import messages, sending
 from fanfold.server.protocol.base import Out
 from tests.server.support import TOKEN, open_table, serve
 
@@ -40,7 +40,16 @@ def message_models() -> dict[str, type[Out]]:
 
 def test_every_socket_message_is_a_model_of_the_messages_module() -> None:
     models = message_models()
-    assert set(models) == {"state", "replay", "ok", "error", "open_tables", "restarting"}
+    assert set(models) == {
+        "state",
+        "replay",
+        "ok",
+        "error",
+        "open_tables",
+        "restarting",
+        "chat",
+        "chat_room",
+    }
     members = get_args(get_args(protocol.Outgoing)[0])
     assert {member.__module__ for member in members} == {messages.__name__}
     assert protocol.LobbyTables is models["open_tables"]
@@ -57,13 +66,14 @@ def test_every_recorded_socket_message_is_one_of_the_models() -> None:
         for entry in json.loads(path.read_text(encoding="utf-8")):
             if not (entry["via"].startswith("ws ") and entry.get("out")):
                 continue
-            message = json.loads(entry["out"].replace('"<left>"', "0.5"))  # times: any
+            out = entry["out"].replace('"<left>"', "0.5").replace('"<at>"', "0.5")
+            message = json.loads(out)  # times: any
             model = message_models()[message["type"]]
             # Serialised again from its model, the message is the text recorded.
             text = json.dumps(message)
-            assert messages.wire(model.model_validate(message)) == text, (path.name, text)
+            assert sending.wire(model.model_validate(message)) == text, (path.name, text)
             seen.add(message["type"])
-    assert {"state", "ok", "error"} <= seen
+    assert {"state", "ok", "error", "chat", "chat_room"} <= seen
 
 
 def test_the_lobby_socket_and_a_refusal_send_models(tmp_path: Path) -> None:
@@ -72,16 +82,16 @@ def test_the_lobby_socket_and_a_refusal_send_models(tmp_path: Path) -> None:
         with client.websocket_connect("/ws/lobby") as lobby:
             text = lobby.receive_text()
         listed = protocol.LobbyTables.model_validate_json(text)
-        assert messages.wire(listed) == text
+        assert sending.wire(listed) == text
         assert text.startswith('{"type": "open_tables", "protocol": 1, "tables": [')
-    refusal = messages.refusal_text("slow down", "RateLimited")
+    refusal = sending.refusal_text("slow down", "RateLimited")
     assert refusal == '{"type": "error", "error": "slow down", "kind": "RateLimited"}'
 
 
 def test_a_message_holds_the_fields_it_was_given() -> None:
-    undone = messages.wire(protocol.ok_undone(True))
+    undone = sending.wire(protocol.ok_undone(True))
     assert undone == '{"protocol": 1, "type": "ok", "undone": true}'
-    assert messages.wire(protocol.malformed("x: y")) == (
+    assert sending.wire(protocol.malformed("x: y")) == (
         '{"protocol": 1, "type": "error", "error": "malformed message: x: y", '
         '"kind": "MalformedRequest"}'
     )
@@ -105,7 +115,7 @@ def test_an_outcome_keeps_its_order_on_a_socket_and_over_http(tmp_path: Path) ->
         with client.websocket_connect(f"/ws/tables/{table}") as socket:
             socket.send_json({"type": "hello", "token": token})
             text = socket.receive_text()
-        assert list(json.loads(text)["outcome"]) == list(messages.SOCKET_OUTCOME_ORDER[:4])
+        assert list(json.loads(text)["outcome"]) == list(sending.SOCKET_OUTCOME_ORDER[:4])
 
 
 # ------------------------------------------------------------ the sending sites

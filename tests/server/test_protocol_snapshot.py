@@ -29,8 +29,8 @@ SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("FANFOLD_SNAPSHOT_UPDATE") == "1"
 
 JSON = dict[str, Any]
-#: Numbers that say when: a table's last change, and a clock's time left.
-_TIMES = re.compile(r'"(updated|left)": ?-?[0-9.eE+-]+')
+#: Numbers that say when: a table's last change, a clock's time left, a chat line's time.
+_TIMES = re.compile(r'"(updated|left|at)": ?-?[0-9.eE+-]+')
 
 
 class Recorder:
@@ -311,6 +311,31 @@ def records(rec: Recorder) -> None:
     rec.http("POST", "/api/records", {"record": answer.json()}, learn=rec.created)
     rec.http("POST", "/api/records", {"text": "not a record"})
     rec.http("POST", "/api/records", {})
+
+
+@scenario
+def chat(rec: Recorder) -> None:
+    """A seat and a spectator in the table's chat: the rooms, a line, refusals."""
+    created = rec.open({"game": "morris", "seats": ["you", "friend"], "seed": 9})
+    table, token = created["table"], created["token"]
+    with (
+        rec.client.websocket_connect(f"/ws/tables/{table}") as seat,
+        rec.client.websocket_connect(f"/ws/tables/{table}") as spectator,
+    ):
+        rec.send(seat, "seat", {"type": "hello", "token": token, "chat": True})
+        rec.receive(seat, "seat")  # the state
+        rec.receive(seat, "seat")  # the players' room
+        rec.send(seat, "seat", {"type": "chat", "room": "players", "text": "Good luck"})
+        rec.receive(seat, "seat")
+        rec.send(seat, "seat", {"type": "chat", "room": "players", "text": " \u0007 "})
+        rec.receive(seat, "seat")
+        rec.send(spectator, "spectator", {"type": "hello", "chat": True})
+        rec.receive(spectator, "spectator")
+        rec.receive(spectator, "spectator")  # the spectators' room: no players' line
+        rec.send(spectator, "spectator", {"type": "chat", "room": "players", "text": "hi"})
+        rec.receive(spectator, "spectator")
+        rec.send(spectator, "spectator", {"type": "chat", "room": "spectators", "text": "hi"})
+        rec.receive(spectator, "spectator")
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

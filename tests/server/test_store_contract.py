@@ -24,8 +24,11 @@ from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub
 from fanfold.server.store import RESUME, AppendRow, Store, Transaction, token_hash
+from fanfold.server.store.chat_records import PLAYERS, SPECTATORS
+from fanfold.server.store.chat_store import SqlChat
 from fanfold.server.store.memory import MemoryTables
-from fanfold.server.store.protocols import ReviewStore, TableStore
+from fanfold.server.store.memory_chat import MemoryChat
+from fanfold.server.store.protocols import ChatStore, ReviewStore, TableStore
 from fanfold.server.store.review_memory import review_store
 from tests.server.support import JSON, sqlite_url
 from tests.server.test_store import (
@@ -64,6 +67,20 @@ def tables(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TableStor
     else:
         store = Store(_new_postgres_database(request.getfixturevalue("postgres_cluster")))
     yield store
+    store.close()
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def chats(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ChatStore]:
+    """An empty chat store of each kind (a SQL one on a tables store's engine)."""
+    if request.param == "memory":
+        yield MemoryChat()
+        return
+    if request.param == "sqlite":
+        store = Store(sqlite_url(tmp_path))
+    else:
+        store = Store(_new_postgres_database(request.getfixturevalue("postgres_cluster")))
+    yield SqlChat(store.engine)
     store.close()
 
 
@@ -418,3 +435,51 @@ def test_a_failed_review_says_why_and_is_not_claimed_again(reviews: ReviewStore)
     assert job is not None
     assert (job.state, job.error) == ("failed", "the record does not replay")
     assert reviews.claim("t1", 1, "a", now=500.0, lease=10.0) is None
+
+
+# ------------------------------------------------------------------ chat
+
+
+def test_chat_lines_are_kept_by_room_and_read_back_newest_last(chats: ChatStore) -> None:
+    said = [
+        chats.add_line("t1", PLAYERS if n % 3 else SPECTATORS, n, f"p{n}", n % 2, f"line {n}", n)
+        for n in range(12)
+    ]
+    chats.add_line("t2", PLAYERS, None, "White", 0, "elsewhere", 20.0)
+    assert [line.id for line in said] == sorted({line.id for line in said})  # new ids, rising
+    players = [line for line in said if line.room == PLAYERS]
+    assert chats.recent("t1", PLAYERS, 50) == players
+    assert chats.recent("t1", PLAYERS, 3) == players[-3:]
+    assert chats.recent("t1", SPECTATORS, 50) == [line for line in said if line.room == SPECTATORS]
+    assert chats.recent("t3", PLAYERS, 50) == []
+    assert chats.line(said[4].id) == said[4]
+    assert chats.line(10_000) is None
+    spectator = chats.add_line("t1", SPECTATORS, 7, "carol", None, "watching", 30.0)
+    assert (spectator.seat, spectator.account_id) == (None, 7)
+    assert chats.recent("t1", SPECTATORS, 1) == [spectator]
+
+
+def test_a_chat_report_keeps_the_lines_around_it(chats: ChatStore) -> None:
+    said = [chats.add_line("t1", PLAYERS, None, "White", 0, f"l{n}", float(n)) for n in range(20)]
+    chats.add_line("t1", SPECTATORS, 3, "carol", None, "not in the players' room", 1.5)
+    middle = said[10]
+    around = chats.around(middle, 5)
+    assert around == said[5:16]
+    assert chats.around(said[1], 5) == said[0:7]  # fewer before the start
+    assert chats.around(said[-1], 5) == said[-6:]
+    assert not chats.reported("bob", middle.id)
+    first = chats.add_report(middle, "bob", 2, "rude", around, 99.0)
+    second = chats.add_report(said[0], "White (seat 1)", None, "", chats.around(said[0], 5), 100.0)
+    assert chats.reported("bob", middle.id)
+    assert not chats.reported("bob", said[0].id)
+    reports = chats.reports(10)
+    assert [report.id for report in reports] == [second, first]  # newest first
+    kept = reports[1]
+    assert (kept.message_id, kept.table_id, kept.reporter, kept.reporter_id) == (
+        middle.id,
+        "t1",
+        "bob",
+        2,
+    )
+    assert (kept.note, kept.at, kept.context) == ("rude", 99.0, tuple(around))
+    assert chats.reports(1) == reports[:1]

@@ -194,8 +194,8 @@ _NEXT = '''
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 KIND = "{kind}"
 
 
@@ -210,7 +210,7 @@ def _newer_release(tmp_path: Path, kind: str) -> str:
     """A store migrated by a release one migration newer than this one, of ``kind``."""
     migrations = tmp_path / "newer"
     shutil.copytree(MIGRATIONS, migrations, ignore=shutil.ignore_patterns("__pycache__"))
-    (migrations / "versions" / "r0008_newer.py").write_text(
+    (migrations / "versions" / "r0009_newer.py").write_text(
         textwrap.dedent(_NEXT.format(kind=kind))
     )
     url = sqlite_url(tmp_path)
@@ -224,12 +224,12 @@ def _newer_release(tmp_path: Path, kind: str) -> str:
 
 def test_an_older_release_serves_a_newer_expand_schema(tmp_path: Path) -> None:
     url = _newer_release(tmp_path, EXPAND)
-    store = Store(url)  # this release's migrations end at 0007
+    store = Store(url)  # this release's migrations end at 0008
     try:
         assert store.unfinished() == []
         with store.engine.connect() as connection:
             version = connection.execute(sa.text("SELECT version_num FROM alembic_version")).all()
-        assert [row[0] for row in version] == ["0008"]  # left as the newer release made it
+        assert [row[0] for row in version] == ["0009"]  # left as the newer release made it
     finally:
         store.close()
 
@@ -240,11 +240,11 @@ def test_an_older_release_refuses_a_newer_contract_schema(tmp_path: Path) -> Non
         Store(url)
     sentence = str(raised.value)
     assert "\n" not in sentence
-    assert "schema is at revision 0008, newer than this fanfold knows (its newest is 0007)" in (
+    assert "schema is at revision 0009, newer than this fanfold knows (its newest is 0008)" in (
         sentence
     )
     assert sentence.endswith(
-        "from revision 0008 on: run the newer fanfold that migrated it, "
+        "from revision 0009 on: run the newer fanfold that migrated it, "
         "or restore the backup taken before the upgrade (docs/upgrade.md)"
     )
 
@@ -261,7 +261,7 @@ def test_serve_refuses_a_newer_schema_with_a_sentence_and_status_78(
     url = _newer_release(tmp_path, CONTRACT)
     result = runner.invoke(app, ["serve", "--db", url])
     assert result.exit_code == SCHEMA_TOO_NEW_STATUS == 78, result.output
-    assert "schema is at revision 0008" in result.output
+    assert "schema is at revision 0009" in result.output
     assert "Traceback" not in result.output
 
 
@@ -281,7 +281,7 @@ def test_serve_refuses_a_newer_schema_in_one_json_line(tmp_path: Path) -> None:
     refusals = [line for line in lines if "exit_status" in line]
     assert [line["exit_status"] for line in refusals] == [78]
     assert refusals[0]["level"] == "ERROR"
-    assert "schema is at revision 0008" in refusals[0]["message"]
+    assert "schema is at revision 0009" in refusals[0]["message"]
     assert "Traceback" not in done.stderr
 
 

@@ -63,6 +63,7 @@ from fanfold.server.request_metrics import RequestObserver
 from fanfold.server.reviews import NotReviewableError
 from fanfold.server.routes import (
     accounts,
+    chat,
     daily,
     health,
     lessons,
@@ -223,6 +224,7 @@ def create_app(
     app.include_router(open_tables.socket_router)
     app.include_router(daily.router)
     app.include_router(moderation.router)
+    app.include_router(chat.router)
     return app
 
 

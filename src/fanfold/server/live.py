@@ -81,6 +81,10 @@ class Watcher:
     #: Where the connection's messages queue, serialised, for its own writer (a socket);
     #: without one, ``send`` is awaited for each message.
     outbox: Outbox | None = field(default=None, repr=False)
+    #: Whether the connection takes part in the table's chat (:mod:`fanfold.server.chat`).
+    chat: bool = False
+    #: The account signed in on the connection's browser, id and name (``None``: a guest).
+    account: tuple[int, str] | None = field(default=None, repr=False)
 
     @property
     def spectating(self) -> bool:

@@ -6,6 +6,10 @@ while another connection's bytes go out. A connection that reads more slowly tha
 moves falls behind; when its queue is full it is dropped (closed with 1013, "try again
 later"): the browser reconnects and gets the table as it is then, which is all a watcher
 needs (every state message holds the whole view).
+
+A chat line is posted *droppable*: it never counts towards that limit, and a slow reader
+loses its oldest queued chat lines (at most :data:`CHAT_QUEUED` wait) rather than its
+connection; a state message never waits behind more than those few lines.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ log = logging.getLogger(__name__)
 #: Messages a connection may be behind before it is dropped: a table's every version is one
 #: message, so a connection this far behind has not read for many moves.
 OUTBOX_SIZE = 64
+#: Droppable messages (chat lines) a connection may have waiting: one more and the oldest
+#: waiting one is dropped, never the connection.
+CHAT_QUEUED = 16
 #: The close code for a connection that fell behind ("try again later").
 BEHIND = 1013
 
@@ -106,7 +113,13 @@ class Outbox:
     def __init__(self, write: Write, close: Close, size: int = OUTBOX_SIZE) -> None:
         self._write = write
         self._close = close
-        self._queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        #: What waits: a text and whether it may be dropped, or the closing (code, reason).
+        self._queue: collections.deque[tuple[str, bool] | tuple[int, str]] = collections.deque()
+        self._ready = asyncio.Event()
+        self._held = 0  # texts waiting that may not be dropped
+        self._droppable = 0  # texts waiting that may be
+        #: Droppable texts dropped unsent, for the tests and the curious.
+        self.dropped_lines = 0
         self.size = size
         #: True once the connection was dropped or shut: nothing more is posted.
         self.closed = False
@@ -116,24 +129,43 @@ class Outbox:
         self._dropped = False
         self._task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._run())
 
-    def post(self, text: str) -> bool:
-        """Queue ``text``; False (and the connection dropped) when it is full or closed."""
+    def post(self, text: str, *, droppable: bool = False) -> bool:
+        """Queue ``text``; False (and the connection dropped) when it is full or closed.
+
+        A ``droppable`` text (a chat line) never drops the connection: when
+        :data:`CHAT_QUEUED` of them wait already, the oldest waiting one is left unsent."""
         if self.closed:
             return False
-        if self._queue.qsize() >= self.size:
-            self.drop(
-                f"this connection fell {self.size} messages behind the table; "
-                "reconnect to see it as it is now"
-            )
-            return False
-        self._queue.put_nowait(text)
+        if droppable:
+            if self._droppable >= CHAT_QUEUED:
+                self._drop_oldest_line()
+            self._droppable += 1
+        else:
+            if self._held >= self.size:
+                self.drop(
+                    f"this connection fell {self.size} messages behind the table; "
+                    "reconnect to see it as it is now"
+                )
+                return False
+            self._held += 1
+        self._queue.append((text, droppable))
+        self._ready.set()
         return True
+
+    def _drop_oldest_line(self) -> None:
+        for index, item in enumerate(self._queue):
+            if item[1] is True:
+                del self._queue[index]
+                self._droppable -= 1
+                self.dropped_lines += 1
+                return
 
     def shut(self, code: int, reason: str) -> None:
         """Close the connection once what is queued has gone out."""
         if not self.closed:
             self.closed = True
-            self._queue.put_nowait((code, reason))
+            self._queue.append((code, reason))
+            self._ready.set()
 
     def drop(self, reason: str) -> None:
         """Close the connection now, with what is queued left unsent (code 1013)."""
@@ -157,10 +189,18 @@ class Outbox:
 
     async def _run(self) -> None:
         while True:
-            item = await self._queue.get()
-            if isinstance(item, tuple):
-                await self._close_quietly(*item)
+            while not self._queue:
+                self._ready.clear()
+                await self._ready.wait()
+            first, second = self._queue.popleft()
+            if isinstance(first, int):  # the closing: (code, reason)
+                await self._close_quietly(first, str(second))
                 return
+            item = first
+            if second:
+                self._droppable -= 1
+            else:
+                self._held -= 1
             try:
                 if self.pacer is not None:
                     await self.pacer.turn()
@@ -176,4 +216,12 @@ class Outbox:
             log.debug("closing a connection: %s", error)
 
 
-__all__ = ["BEHIND", "OUTBOX_SIZE", "SPECTATOR_BURST", "Outbox", "Pacer", "spectators_pacer"]
+__all__ = [
+    "BEHIND",
+    "CHAT_QUEUED",
+    "OUTBOX_SIZE",
+    "SPECTATOR_BURST",
+    "Outbox",
+    "Pacer",
+    "spectators_pacer",
+]

@@ -39,7 +39,7 @@ from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
 from fanfold.games.morris import MorrisGame
 from fanfold.play.review import REVIEW_VERSION, ReviewError, review, reviews
-from fanfold.server.store.data_protocols import ReviewStore
+from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,8 @@
 """The WebSocket ``/ws/tables/{id}``: one connection's loop.
 
-The first message is a hello (a seat's token, or none for a spectator); then act, undo or
-view (:data:`fanfold.server.protocol.INCOMING`, read once and dispatched on its type). Each
+The first message is a hello (a seat's token, or none for a spectator; ``chat: true`` to take
+part in the table's chat, :mod:`fanfold.server.chat`); then act, undo, end, view or chat
+(:data:`fanfold.server.protocol.INCOMING`, read once and dispatched on its type). Each
 connection may send :data:`RATE` messages a second on average (bursts of :data:`BURST`) of at
 most :data:`MAX_MESSAGE` bytes; a refusal is an error message and changes nothing. Everything
 the connection is told goes through its own outbox (:mod:`fanfold.server.outbox`).
@@ -18,7 +19,14 @@ from starlette.websockets import WebSocketDisconnected
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
-from fanfold.server.live import CrowdedError, ForbiddenError, NotFoundError, StorageError, Watcher
+from fanfold.server.live import (
+    CrowdedError,
+    ForbiddenError,
+    NotFoundError,
+    StorageError,
+    Watcher,
+    storage_failure,
+)
 from fanfold.server.outbox import BEHIND, Outbox, spectators_pacer
 from fanfold.server.protocol import (
     INCOMING_TYPES,
@@ -27,6 +35,7 @@ from fanfold.server.protocol import (
     Hello,
     Ok,
     WsAct,
+    WsChat,
     WsEnd,
     WsUndo,
     WsView,
@@ -42,6 +51,8 @@ from fanfold.server.protocol import (
     wire,
 )
 from fanfold.server.routes import HubDep
+from fanfold.server.routes.chat import rooms_of
+from fanfold.server.routes.deps import signed_in
 from fanfold.server.routes.tables import chosen_seat
 from fanfold.server.settings import Settings
 
@@ -125,7 +136,15 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                         raise ForbiddenError("this link holds no seat at this table")
                     chosen = chosen_seat(live.table.decider, held, message.seat)
                     check_spectator(live, chosen)  # before the hello counts
-                    watcher = Watcher(chosen, held, send, message.token, outbox)
+                    account = None
+                    if message.chat:  # who is signed in: a spectator writes signed in
+                        try:
+                            account = await signed_in(websocket)
+                        except Exception as error:  # the store failed: no hello yet
+                            raise storage_failure("the chat could not be joined", error) from error
+                    watcher = Watcher(chosen, held, send, message.token, outbox, message.chat)
+                    if account is not None:
+                        watcher.account = (account.id, account.name)
                     if watcher.spectating:
                         # A crowd of spectators arriving at once (a watched game ended,
                         # and they follow its player) is let in a few at a time: the
@@ -137,6 +156,8 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                         watcher = None
                         await refuse(error, BEHIND, "the table has all the spectators it takes")
                         return
+                    if watcher.chat:
+                        outbox.post(await rooms_of(websocket).join(live, watcher))
                     continue
                 assert watcher is not None  # parse_incoming reads a hello first
                 if isinstance(message, WsAct):
@@ -156,6 +177,10 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                         table_id, watcher.token, message.version, message.ending, message.seat
                     )
                     answer(ok_ended(ended))
+                elif isinstance(message, WsChat):
+                    if not watcher.chat:
+                        raise ForbiddenError("say hello with chat: true to take part in chat")
+                    await rooms_of(websocket).say(live, watcher, message.room, message.text)
                 elif isinstance(message, WsView):
                     if message.seat is not None and message.seat not in watcher.seats:
                         raise ForbiddenError("this link does not hold that seat")

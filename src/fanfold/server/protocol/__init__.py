@@ -83,6 +83,7 @@ from fanfold.server.protocol.incoming import (
     Seed,
     Undo,
     WsAct,
+    WsChat,
     WsEnd,
     WsUndo,
     WsView,
@@ -91,8 +92,10 @@ from fanfold.server.protocol.incoming import (
 )
 from fanfold.server.protocol.messages import (
     OUTGOING,
-    SOCKET_OUTCOME_ORDER,
     AnalysisName,
+    Chat,
+    ChatLineOut,
+    ChatRoom,
     Choice,
     ClaimCountdown,
     Clock,
@@ -111,7 +114,6 @@ from fanfold.server.protocol.messages import (
     Restarting,
     SeatInfo,
     State,
-    as_json,
     error_body,
     error_message,
     lobby_tables,
@@ -119,9 +121,7 @@ from fanfold.server.protocol.messages import (
     ok_ended,
     ok_played,
     ok_undone,
-    refusal_text,
     restarting,
-    wire,
 )
 from fanfold.server.protocol.players import (
     BotProfile,
@@ -141,6 +141,7 @@ from fanfold.server.protocol.players import (
     TablePlayers,
     TableRatings,
 )
+from fanfold.server.protocol.sending import SOCKET_OUTCOME_ORDER, as_json, refusal_text, wire
 from fanfold.server.protocol.views import (
     check_spectator,
     claim_countdown,
@@ -174,6 +175,9 @@ __all__ = [
     "BotRating",
     "BotRatings",
     "CatalogueEntry",
+    "Chat",
+    "ChatLineOut",
+    "ChatRoom",
     "Choice",
     "Claim",
     "ClaimCountdown",
@@ -238,6 +242,7 @@ __all__ = [
     "Undo",
     "Undone",
     "WsAct",
+    "WsChat",
     "WsEnd",
     "WsUndo",
     "WsView",

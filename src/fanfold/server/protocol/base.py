@@ -33,7 +33,7 @@ class Out(BaseModel):
 
     A message holds the fields it was given: it is serialised without those left unset (an
     HTTP route's ``response_model_exclude_unset``, and a socket's
-    :func:`~fanfold.server.protocol.messages.wire`)."""
+    :func:`~fanfold.server.protocol.sending.wire`)."""
 
     model_config = ConfigDict(extra="allow")
 

@@ -1,6 +1,6 @@
 """What clients send: the HTTP requests' bodies (:class:`CreateTable`, :class:`Act`...) and the
 WebSocket messages, one union discriminated on ``type`` (:data:`INCOMING`: hello, act, undo, end,
-view), read by :func:`parse_incoming`. Every model refuses a field it does not name."""
+view, chat), read by :func:`parse_incoming`. Every model refuses a field it does not name."""
 
 from __future__ import annotations
 
@@ -108,6 +108,8 @@ class Hello(Strict):
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=200)
     seat: int | None = Field(default=None, ge=0, le=16)
+    #: Take part in the table's chat: the room's last lines now, and its new lines after.
+    chat: bool = False
 
 
 class WsAct(Strict):
@@ -144,13 +146,24 @@ class WsView(Strict):
     seat: int | None = Field(default=None, ge=0, le=16)
 
 
+class WsChat(Strict):
+    """Say a line in a room of the table: ``players`` (the seats') or ``spectators``
+    (:mod:`fanfold.server.chat` says who may, and what)."""
+
+    type: Literal["chat"]
+    room: Literal["players", "spectators"]
+    text: str = Field(max_length=2000)
+
+
+#: What a client sends after its hello.
+Later = Hello | WsAct | WsUndo | WsEnd | WsView | WsChat
 #: A WebSocket message from a client: one of :class:`Hello`, :class:`WsAct`, :class:`WsUndo`,
-#: :class:`WsEnd`, :class:`WsView`, told apart by ``type``.
-Incoming = Annotated[Hello | WsAct | WsUndo | WsEnd | WsView, Field(discriminator="type")]
+#: :class:`WsEnd`, :class:`WsView`, :class:`WsChat`, told apart by ``type``.
+Incoming = Annotated[Later, Field(discriminator="type")]
 #: Reads an incoming WebSocket message (:func:`parse_incoming`).
-INCOMING: TypeAdapter[Hello | WsAct | WsUndo | WsEnd | WsView] = TypeAdapter(Incoming)
+INCOMING: TypeAdapter[Later] = TypeAdapter(Incoming)
 #: The ``type`` of every incoming message.
-INCOMING_TYPES = ("hello", "act", "undo", "end", "view")
+INCOMING_TYPES = ("hello", "act", "undo", "end", "view", "chat")
 
 
 def parse_json(raw: str | bytes) -> Any:
@@ -166,7 +179,7 @@ def parse_json(raw: str | bytes) -> Any:
         raise ValueError("the JSON is nested too deeply; a message never is") from None
 
 
-def parse_incoming(data: object, *, hello: bool) -> Hello | WsAct | WsUndo | WsEnd | WsView:
+def parse_incoming(data: object, *, hello: bool) -> Later:
     """A WebSocket message read from JSON: a :class:`Hello` when ``hello`` (the first message
     of a connection), else one of the others.
 
@@ -181,7 +194,7 @@ def parse_incoming(data: object, *, hello: bool) -> Hello | WsAct | WsUndo | WsE
         if kind != "hello":
             return Hello.model_validate(data)  # says what the first message must be
     elif kind not in INCOMING_TYPES[1:]:
-        raise ValueError(f"unknown message type {kind!r}; use act, undo, end or view")
+        raise ValueError(f"unknown message type {kind!r}; use act, undo, end, view or chat")
     return INCOMING.validate_python(data)
 
 
@@ -242,6 +255,7 @@ __all__ = [
     "Seed",
     "Undo",
     "WsAct",
+    "WsChat",
     "WsEnd",
     "WsUndo",
     "WsView",

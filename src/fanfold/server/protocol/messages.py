@@ -1,21 +1,20 @@
 """What the server pushes on a WebSocket, each message a model defined here once: a seat's
 :class:`State` (built by :func:`~fanfold.server.protocol.views.state_for`), :class:`Ok` and
-:class:`Error` answers, and the lobby's :class:`LobbyTables`; a :class:`Replay` frame goes
-over HTTP. Whoever sends one builds its model and serialises it with :func:`wire`: the fields
-it was given, as ``json.dumps`` writes them, in the model's order (an outcome's keys in the
-game record's order, :data:`SOCKET_OUTCOME_ORDER`).
+:class:`Error` answers, the table's chat (:class:`Chat`, :class:`ChatRoom`), a restart's
+notice (:class:`Restarting`) and the lobby's :class:`LobbyTables`; a :class:`Replay` frame
+goes over HTTP. Whoever sends one builds its model and serialises it with
+:func:`~fanfold.server.protocol.sending.wire`: the fields it was given, as ``json.dumps`` writes
+them, in the model's order (an outcome's keys in the game record's order).
 
 Every message on a socket carries ``"protocol": PROTOCOL`` and its ``type``.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import Field, TypeAdapter
 
-from fanfold.core.config import JSONObject
 from fanfold.server.protocol.base import PROTOCOL, Ending, Out
 
 
@@ -56,7 +55,8 @@ class Outcome(Out):
     """How the game ended (``Outcome.to_json()``): a sentence, each seat's return, the
     winners; ``by_limit`` when a length limit stopped it, ``termination`` a machine-readable
     reason where the game gives one. A socket sends the keys in the game record's order
-    (:data:`SOCKET_OUTCOME_ORDER`, :func:`as_json`), an HTTP answer in this model's."""
+    (:data:`~fanfold.server.protocol.sending.SOCKET_OUTCOME_ORDER`,
+    :func:`~fanfold.server.protocol.sending.as_json`), an HTTP answer in this model's."""
 
     reason: str
     returns: list[int | float]
@@ -211,9 +211,51 @@ class Restarting(Out):
     message: str
 
 
+class ChatLineOut(Out):
+    """A line of chat: its id (to report it), who said it (an account's name, or a guest's
+    seat's), from which seat (``None``: a spectator), the text and when (seconds)."""
+
+    id: int
+    name: str
+    seat: int | None
+    text: str
+    at: float
+
+
+class Chat(Out):
+    """A line said in a room of the table (``players`` or ``spectators``), sent to those who
+    read that room; never a game state (:mod:`fanfold.server.chat`)."""
+
+    protocol: int
+
+    type: Literal["chat"]
+    room: str
+    line: ChatLineOut
+
+
+class ChatRoom(Out):
+    """On a hello that asks for chat: the room the connection reads, whether it may write
+    there, the preset phrases, whether only they may be said until the game ends, and the
+    room's last lines (oldest first)."""
+
+    protocol: int
+
+    type: Literal["chat_room"]
+    room: str
+    writable: bool
+    presets_only: bool
+    phrases: list[str]
+    lines: list[ChatLineOut]
+
+
 #: Every message the server pushes on a table's socket, told apart by ``type``.
-Outgoing = Annotated[State | Replay | Ok | Error | Restarting, Field(discriminator="type")]
-OUTGOING: TypeAdapter[State | Replay | Ok | Error | Restarting] = TypeAdapter(Outgoing)
+Outgoing = Annotated[
+    State | Replay | Ok | Error | Restarting | Chat | ChatRoom,
+    Field(discriminator="type"),
+]
+OUTGOING: TypeAdapter[State | Replay | Ok | Error | Restarting | Chat | ChatRoom] = TypeAdapter(
+    Outgoing
+)
 
 
 def restarting(seconds: int) -> Restarting:
@@ -314,43 +356,12 @@ def lobby_tables(lines: list[OpenTable]) -> LobbyTables:
     return LobbyTables(type="open_tables", protocol=PROTOCOL, tables=lines)
 
 
-# ------------------------------------------------------------------ serialising
-
-#: The order of an outcome's keys on a socket: the game record's (``Outcome.to_json``), as
-#: sockets have always sent them. An HTTP answer lists them in :class:`Outcome`'s order.
-SOCKET_OUTCOME_ORDER = ("reason", "termination", "returns", "winners", "by_limit")
-
-
-def as_json(message: Out, *, exclude: set[str] | None = None) -> JSONObject:
-    """``message`` as a socket sends it, before ``json.dumps``: the fields it was given (none
-    left unset), in the model's order, without ``exclude``; an outcome's keys in
-    :data:`SOCKET_OUTCOME_ORDER`."""
-    data: JSONObject = message.model_dump(exclude_unset=True, exclude=exclude)
-    outcome = data.get("outcome")
-    if isinstance(outcome, dict):
-        ordered = {key: outcome[key] for key in SOCKET_OUTCOME_ORDER if key in outcome}
-        ordered.update(outcome)  # a field a later feature adds comes after those
-        data["outcome"] = ordered
-    return data
-
-
-def wire(message: Out) -> str:
-    """The text a socket is sent for ``message`` (:func:`as_json`, then ``json.dumps``); an
-    HTTP refusal written by a middleware, before any route, is an :class:`ErrorBody`'s."""
-    return json.dumps(as_json(message))
-
-
-def refusal_text(sentence: str, kind: str) -> str:
-    """The refusal of a socket as it opens, before it is let in (a client over its limits):
-    an :class:`Error` without the protocol's number, as these have always been sent."""
-    refusal = Error(protocol=PROTOCOL, type="error", error=sentence, kind=kind)
-    return json.dumps(as_json(refusal, exclude={"protocol"}))
-
-
 __all__ = [
     "OUTGOING",
-    "SOCKET_OUTCOME_ORDER",
     "AnalysisName",
+    "Chat",
+    "ChatLineOut",
+    "ChatRoom",
     "Choice",
     "ClaimCountdown",
     "Clock",
@@ -369,7 +380,6 @@ __all__ = [
     "Restarting",
     "SeatInfo",
     "State",
-    "as_json",
     "error_body",
     "error_message",
     "lobby_tables",
@@ -377,7 +387,5 @@ __all__ = [
     "ok_ended",
     "ok_played",
     "ok_undone",
-    "refusal_text",
     "restarting",
-    "wire",
 ]

@@ -34,9 +34,8 @@ from fanfold.server.protocol.messages import (
     Replay,
     SeatInfo,
     State,
-    as_json,
-    wire,
 )
+from fanfold.server.protocol.sending import as_json, wire
 
 #: The fields of a :class:`State` before its log (:func:`message_text` splices the log in).
 _BEFORE_LOG = frozenset(list(State.model_fields)[: list(State.model_fields).index("log")])
@@ -206,7 +205,7 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
 
 
 def message_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> JSONObject:
-    """:func:`state_for` as JSON, as a socket sends it (:func:`~.messages.as_json`)."""
+    """:func:`state_for` as JSON, as a socket sends it (:func:`~.sending.as_json`)."""
     return as_json(state_for(live, seat, held))
 
 

@@ -57,9 +57,13 @@ export function cardElement(text, extra = "") {
   // a card is read by its rank and suit symbol, as it is drawn ("10♥")
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", label);
-  el.innerHTML = `<span></span><span class="pip-bottom" aria-hidden="true"></span>`;
-  el.firstChild.textContent = label;
-  el.lastChild.dataset.pip = label; // drawn by the style sheet: not part of the card's text
+  const face = document.createElement("span");
+  face.textContent = label;
+  const pip = document.createElement("span");
+  pip.className = "pip-bottom";
+  pip.setAttribute("aria-hidden", "true");
+  pip.dataset.pip = label; // drawn by the style sheet: not part of the card's text
+  el.append(face, pip);
   return el;
 }
 

@@ -232,7 +232,7 @@ async function listRecent() {
       li.append(a, ` · ${row.moves} moves${row.over ? " · over (replay)" : " · watch"}`);
       box.append(li);
     }
-    if (!rows.length) box.innerHTML = '<li class="muted">No open tables now.</li>';
+    if (!rows.length) box.replaceChildren(el("li", { class: "muted", text: "No open tables now." }));
   } catch (error) {
     box.textContent = error.message;
   }

@@ -1,4 +1,5 @@
-// The moderators' page (/moderation): open reports with their context, the fair-play flags,
+// The moderators' page (/moderation): open reports with their context, reported chat lines
+// with the lines around them, the fair-play flags,
 // the appeals and the recent log; an account looked up, closed (its opponents refunded) or
 // reopened with a note. The same file serves /appeal, where a closed account's owner sends an
 // appeal with the account's name and password.
@@ -50,6 +51,18 @@ function cell(...children) {
   return el("td", {}, ...children);
 }
 
+// A reported line with the lines around it, each as text (a player's words are never markup).
+function chatLines(report) {
+  const list = el("ol", { class: "chat-context" });
+  for (const line of report.lines) {
+    const seat = line.seat === null ? "spectator" : `seat ${line.seat + 1}`;
+    const item = el("li", { text: `${line.name} (${seat}, ${line.room}): ${line.text}` });
+    if (line.id === report.message) item.className = "reported";
+    list.append(item);
+  }
+  return list;
+}
+
 async function settle(report) {
   const note = $("note").value.trim();
   if (!note) throw new Error("write a note for the log first (the note box above)");
@@ -59,11 +72,12 @@ async function settle(report) {
 }
 
 async function load() {
-  const [reports, flags, appeals, log] = await Promise.all([
+  const [reports, flags, appeals, log, chat] = await Promise.all([
     api("GET", "/api/moderation/reports"),
     api("GET", "/api/moderation/flags"),
     api("GET", "/api/moderation/appeals"),
     api("GET", "/api/moderation/log"),
+    api("GET", "/api/moderation/chat-reports"),
   ]);
   fill(
     "reports",
@@ -86,6 +100,13 @@ async function load() {
       ),
     ),
     "no-reports",
+  );
+  fill(
+    "chat-reports",
+    chat.reports.map((report) =>
+      el("tr", {}, cell(when(report.at)), cell(tableLink(report.table)), cell(report.reporter), cell(report.note), cell(chatLines(report))),
+    ),
+    "no-chat-reports",
   );
   fill(
     "flags",

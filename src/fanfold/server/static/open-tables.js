@@ -5,7 +5,7 @@
 // said it holds enough lobby sockets). The list's `data-feed` says which: "push" or "poll".
 // The server closes a lobby socket after a while (4000): a page that is shown connects again
 // at once; a hidden page neither polls nor connects until it is shown again.
-import { api, remember, variantWords } from "/static/common.js";
+import { api, el, remember, variantWords } from "/static/common.js";
 
 const box = document.getElementById("open-seats");
 const errors = document.getElementById("join-error");
@@ -63,7 +63,7 @@ function show(lines) {
     li.dataset.table = line.table;
     box.append(li);
   }
-  if (!lines.length) box.innerHTML = '<li class="muted">No seat waits for a player now.</li>';
+  if (!lines.length) box.replaceChildren(el("li", { class: "muted", text: "No seat waits for a player now." }));
 }
 
 async function refresh() {

@@ -2,6 +2,7 @@
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
 import { api, botName, remember, tokenFor, el, variantWords } from "./common.js";
 import { setUpAlerts, turnAlerts } from "./alerts.js";
+import { setUpChat } from "./chat.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const params = new URLSearchParams(location.search);
@@ -21,6 +22,14 @@ let analysisData = null; // {version, data} of the last analysis with data
 let analysisPending = false;
 let analysisMode = false; // re-run the data analysis at every position (Morris "Analysis")
 let retry = 500;
+// The table's chat (chat.js); its refusals are shown beside it, not as the table's errors.
+const CHAT_REFUSALS = new Set(["ChatError", "ChatFloodError"]);
+const chat = setUpChat({
+  tableId,
+  send: (data) => send(data),
+  token: () => token,
+  yours: () => message?.yours ?? [],
+});
 
 // The game's board module, where the server says it is (GET /api/games/web: fanfold's own in
 // static/games, or one a game from another package ships); the text board without one.
@@ -47,7 +56,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
   socket.addEventListener("open", () => {
     retry = 500;
-    const hello = { type: "hello" };
+    const hello = { type: "hello", chat: true };
     if (token) hello.token = token;
     if (shownSeat !== null) hello.seat = shownSeat;
     socket.send(JSON.stringify(hello));
@@ -55,6 +64,8 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
     if (data.type === "state") onState(data);
+    else if (data.type === "chat" || data.type === "chat_room") chat.receive(data);
+    else if (data.type === "error" && CHAT_REFUSALS.has(data.kind)) chat.refused(data.error);
     else if (data.type === "error") showError(data.error);
     else if (data.type === "ok") showError("");
     else if (data.type === "restarting") showRestart(data.message);
@@ -97,6 +108,7 @@ function onState(data) {
   message = data;
   shownSeat = data.seat;
   if (first) setUpPage();
+  chat.onState(data);
   turnAlerts(data, `${data.game.title}: fanfold`, tableId); // issue 47: the title, a sound, a notification
   // Hot-seat: the decider is another of this screen's seats.
   const decider = data.decider;

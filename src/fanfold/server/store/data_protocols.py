@@ -9,7 +9,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
-from fanfold.core.config import JSONObject
 from fanfold.server.store.moderation_records import (
     AccountRecord,
     AppealRecord,
@@ -24,7 +23,6 @@ from fanfold.server.store.records import (
     Origin,
     RatingChange,
     RatingRow,
-    ReviewJob,
     Transaction,
 )
 
@@ -302,65 +300,3 @@ class ModerationStore(Subject, Protocol):
         self, tx: Transaction, family: str, player: str, points: float, at: float
     ) -> None:
         """Add points to a rating."""
-
-
-class ReviewStore(Protocol):
-    """The engines' reviews of finished tables: one job per table and review version, held by
-    one process at a time under a lease (renewed as it works; once it has run out, another
-    process may take the job over), and the judged moves, stored as they are computed."""
-
-    def open(
-        self,
-        table_id: str,
-        version: int,
-        *,
-        game: str,
-        moves: int,
-        seed: str,
-        budget: int | None,
-        now: float,
-    ) -> ReviewJob:
-        """The table's review of ``version``: the stored one, or a new ``pending`` one."""
-
-    def job(self, table_id: str, version: int) -> ReviewJob | None:
-        """The table's review of ``version``, if any."""
-
-    def claim(
-        self, table_id: str, version: int, owner: str, now: float, lease: float
-    ) -> ReviewJob | None:
-        """Hold the review for ``lease`` seconds, if it is not done and nobody else holds it
-        (no holder, or a holder whose lease ran out by ``now``): the job as held, else
-        ``None``. Claiming again what ``owner`` holds renews its lease."""
-
-    def renew(self, table_id: str, version: int, owner: str, now: float, lease: float) -> bool:
-        """Extend ``owner``'s lease; false if it no longer holds the review."""
-
-    def add_moves(
-        self,
-        table_id: str,
-        version: int,
-        owner: str,
-        entries: Mapping[int, JSONObject],
-        now: float,
-        lease: float,
-    ) -> bool:
-        """Store judged moves by number (a move stored already is kept) and extend the lease,
-        only while ``owner`` holds the review; false (nothing stored) if it does not."""
-
-    def finish(
-        self,
-        table_id: str,
-        version: int,
-        owner: str,
-        engine: JSONObject,
-        summary: Sequence[str],
-        deal: JSONObject | None,
-        now: float,
-    ) -> bool:
-        """Mark the review done with its engine, summary and deal, if ``owner`` holds it."""
-
-    def fail(self, table_id: str, version: int, owner: str, error: str, now: float) -> bool:
-        """Mark the review failed, with why, if ``owner`` holds it."""
-
-    def moves(self, table_id: str, version: int) -> list[JSONObject]:
-        """The judged moves stored so far, by number."""

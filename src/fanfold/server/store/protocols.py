@@ -1,10 +1,11 @@
 """What the server asks of its data, one :class:`typing.Protocol` a subject: the tables
 (:class:`TableStore`), the accounts (:class:`AccountStore`), the ratings
 (:class:`RatingStore`), moderation (:class:`ModerationStore`), fair play
-(:class:`FairPlayStore`), the engines' reviews (:class:`ReviewStore`; these five in
-:mod:`~fanfold.server.store.data_protocols`), and the
-coordination of several processes: who owns a table, and what they tell each other
-(:class:`Coordination`, :class:`Subscription`).
+(:class:`FairPlayStore`; these four in :mod:`~fanfold.server.store.data_protocols`), the
+engines' reviews (:class:`ReviewStore`) and chat (:class:`ChatStore`; these two in
+:mod:`~fanfold.server.store.table_side_protocols`), and the coordination of several
+processes: who owns a table, and what they tell each other (:class:`Coordination`,
+:class:`Subscription`).
 
 The SQL stores of :mod:`fanfold.server.store` implement them (SQLite or PostgreSQL; the
 coordination PostgreSQL's), and :class:`~fanfold.server.store.memory.MemoryTables` implements
@@ -25,7 +26,6 @@ from fanfold.server.store.data_protocols import (
     FairPlayStore,
     ModerationStore,
     RatingStore,
-    ReviewStore,
     Subject,
 )
 from fanfold.server.store.records import (
@@ -35,6 +35,7 @@ from fanfold.server.store.records import (
     StoredTable,
     TableSummary,
 )
+from fanfold.server.store.table_side_protocols import ChatStore, ReviewStore
 
 
 class TableStore(Protocol):
@@ -217,6 +218,7 @@ class Coordination(Protocol):
 
 __all__ = [
     "AccountStore",
+    "ChatStore",
     "Coordination",
     "FairPlayStore",
     "ModerationStore",

@@ -12,8 +12,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 
 from fanfold.core.config import JSONObject
-from fanfold.server.store.data_protocols import ReviewStore
-from fanfold.server.store.protocols import TableStore
+from fanfold.server.store.protocols import ReviewStore, TableStore
 from fanfold.server.store.records import ReviewJob
 from fanfold.server.store.review_store import OPEN_STATES, SqlReviews
 from fanfold.server.store.table_store import Store

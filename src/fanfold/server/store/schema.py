@@ -278,3 +278,41 @@ review_moves = sa.Table(
     sa.Column("number", sa.Integer, primary_key=True),
     sa.Column("entry", sa.Text, nullable=False),
 )
+
+# --------------------------------------------------------------------- chat
+
+#: The lines said at a table, in its players' room or its spectators' (never part of the
+#: game's record). An unfinished table that expires takes its lines with it (Store.expire
+#: deletes the rows of every table with a ``table_id``); a report keeps its own copy.
+chat_messages = sa.Table(
+    "chat_messages",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(40), nullable=False),
+    sa.Column("room", sa.String(20), nullable=False),
+    # The sender's account (none: a guest at a seat), name as shown, and seat (none: a
+    # spectator).
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("text", sa.String(400), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("chat_messages_room", "table_id", "room", "id"),
+)
+
+#: A reported line, with the lines around it as they were (JSON) for the moderators.
+chat_reports = sa.Table(
+    "chat_reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("message_id", sa.Integer, nullable=False),
+    sa.Column("table_ref", sa.String(40), nullable=False),
+    # Who reported: an account's name, or a guest's seat ("seat 2").
+    sa.Column("reporter", sa.String(120), nullable=False),
+    sa.Column("reporter_id", sa.Integer, nullable=True),
+    sa.Column("note", sa.Text, nullable=False),
+    sa.Column("context", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("chat_reports_at", "at"),
+    sa.Index("chat_reports_reporter", "reporter", "message_id"),
+)

@@ -1,0 +1,383 @@
+"""Chat at a table: what may be said, by whom, in which room, how often.
+
+A table has two rooms. Its **players' room** is read and written by the seats (every seat sees
+every line: there are no private messages during a game). Its **spectators' room** is read by
+the spectators only, and written by the signed-in ones (a guest spectator reads only); the
+seats never see it, and a spectator never writes in the players' room.
+
+At a rated table of three or more seats, the players' room takes only the preset phrases
+(:data:`PHRASES`) until the game ends: a free line between two seats there would be a private
+channel for collusion. Free text comes back once the game is over.
+
+A line is at most :data:`MAX_TEXT` characters, its control characters (and the marks that
+reorder text) taken out, and not empty. Each speaker (an account, else a guest's seat token:
+counted per person, not per connection) may say :data:`TABLE_LINES` lines per
+:data:`TABLE_SECONDS` seconds at one table and :data:`SITE_LINES` per :data:`SITE_SECONDS`
+at all the tables this process serves. A refusal is an error to the sender alone and changes
+nothing.
+
+A line goes out as its own small message (:class:`~fanfold.server.protocol.Chat`), never with
+a game state, and droppable (:meth:`fanfold.server.outbox.Outbox.post`): a slow reader loses
+old lines, never its connection nor a state. The lines are kept apart from the game
+(:class:`~fanfold.server.store.protocols.ChatStore`): no record or replay holds one. A line may
+be reported; the report is kept with the lines around it for the moderators.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import time
+import unicodedata
+from collections.abc import Callable
+
+from fanfold.server.hashing import TooManyError
+from fanfold.server.live import BadRequestError, ForbiddenError, LiveTable, NotFoundError, Watcher
+from fanfold.server.live import storage_failure as _storage_failure
+from fanfold.server.protocol import PROTOCOL, Chat, ChatLineOut, ChatRoom, wire
+from fanfold.server.ratings import RATED
+from fanfold.server.store import token_hash
+from fanfold.server.store.chat_records import PLAYERS, SPECTATORS, ChatLine, ChatReport
+from fanfold.server.store.protocols import ChatStore
+
+#: The phrases said at a rated table of three or more seats while its game goes on.
+PHRASES = (
+    "Hello",
+    "Good luck",
+    "Have fun",
+    "Well played",
+    "Nice move",
+    "Thanks",
+    "Sorry",
+    "Oops",
+    "Good game",
+    "Sorry, I must go",
+)
+#: The longest line, in characters.
+MAX_TEXT = 300
+#: Lines a speaker may say at one table per so many seconds.
+TABLE_LINES, TABLE_SECONDS = 5, 10.0
+#: Lines a speaker may say at all tables (of this process) per so many seconds.
+SITE_LINES, SITE_SECONDS = 20, 60.0
+#: The lines of a room a connection is shown when it joins (a reload shows them again).
+RECENT = 50
+#: Lines kept on each side of a reported line.
+CONTEXT = 5
+#: Reports one reporter may file per hour.
+REPORTS_AN_HOUR = 10
+#: The longest note with a report.
+REPORT_NOTE = 500
+
+#: Marks that reorder text on screen (bidirectional overrides and isolates): taken out too.
+_REORDERING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+class ChatError(BadRequestError):
+    """A line that cannot be said (empty, too long, not a preset phrase where only those go,
+    the wrong room); nothing changed."""
+
+
+class ChatFloodError(TooManyError):
+    """A speaker (or reporter) over its limits; nothing changed."""
+
+
+def clean(text: str) -> str:
+    """``text`` as a line: control characters and reordering marks out (a line break or a
+    tab becomes a space), spaces trimmed.
+
+    Raises:
+        ChatError: nothing left, or more than :data:`MAX_TEXT` characters.
+    """
+    kept = []
+    for char in text:
+        if char in "\n\r\t":
+            kept.append(" ")
+        elif unicodedata.category(char) != "Cc" and char not in _REORDERING:
+            kept.append(char)
+    line = "".join(kept).strip()
+    if not line:
+        raise ChatError("an empty line is not sent; write something first")
+    if len(line) > MAX_TEXT:
+        raise ChatError(f"a line is at most {MAX_TEXT} characters (this one has {len(line)})")
+    return line
+
+
+def presets_only(live: LiveTable) -> bool:
+    """Whether the players' room takes only :data:`PHRASES` now: a rated table of three or
+    more seats whose game goes on."""
+    table = live.table
+    return bool(live.options.get(RATED)) and len(table.seats) >= 3 and table.outcome is None
+
+
+def room_of(watcher: Watcher) -> str:
+    """The room a connection reads: the players' for a seat, else the spectators'."""
+    return PLAYERS if watcher.seats else SPECTATORS
+
+
+def speaker_key(watcher: Watcher) -> str:
+    """Who a connection speaks as, for the limits: its account, else its seat token."""
+    if watcher.account is not None:
+        return f"a:{watcher.account[0]}"
+    return f"t:{token_hash(watcher.token or '')}"
+
+
+class Window:
+    """Counts of events per key in a sliding window of ``seconds``: at most ``most``."""
+
+    #: Counts between two sweeps of the keys whose window has passed.
+    SWEEP_EVERY = 1024
+
+    def __init__(self, most: int, seconds: float) -> None:
+        self.most = most
+        self.seconds = seconds
+        self._times: dict[str, collections.deque[float]] = {}
+        self._counted = 0
+
+    def full(self, key: str, now: float) -> bool:
+        """Whether ``key`` had ``most`` events in the window ending ``now``."""
+        times = self._times.get(key)
+        if times is None:
+            return False
+        while times and times[0] <= now - self.seconds:
+            times.popleft()
+        if not times:
+            del self._times[key]
+            return False
+        return len(times) >= self.most
+
+    def count(self, key: str, now: float) -> None:
+        """Count an event of ``key`` at ``now`` (and, now and then, forget the keys whose
+        last event left the window: a speaker who said one line long ago holds nothing)."""
+        self._times.setdefault(key, collections.deque()).append(now)
+        self._counted += 1
+        if self._counted % self.SWEEP_EVERY == 0:
+            passed = now - self.seconds
+            for old in [k for k, times in self._times.items() if times[-1] <= passed]:
+                del self._times[old]
+
+    def __len__(self) -> int:
+        return len(self._times)
+
+
+class Limits:
+    """The speakers' budgets: per table and speaker, and per speaker at all tables."""
+
+    def __init__(
+        self,
+        table: tuple[int, float] = (TABLE_LINES, TABLE_SECONDS),
+        site: tuple[int, float] = (SITE_LINES, SITE_SECONDS),
+    ) -> None:
+        self.table = Window(*table)
+        self.site = Window(*site)
+
+    def take(self, table_id: str, speaker: str, now: float) -> None:
+        """Count a line of ``speaker`` at ``table_id``.
+
+        Raises:
+            ChatFloodError: over either limit (nothing counted).
+        """
+        at_table = f"{table_id} {speaker}"
+        if self.table.full(at_table, now):
+            raise ChatFloodError(
+                f"at most {self.table.most} lines every {self.table.seconds:g} seconds "
+                "at a table; wait a moment"
+            )
+        if self.site.full(speaker, now):
+            raise ChatFloodError(
+                f"at most {self.site.most} lines a minute on the whole site; wait a moment"
+            )
+        self.table.count(at_table, now)
+        self.site.count(speaker, now)
+
+
+def line_out(line: ChatLine) -> ChatLineOut:
+    """A kept line as the protocol sends it."""
+    return ChatLineOut(id=line.id, name=line.name, seat=line.seat, text=line.text, at=line.at)
+
+
+class ChatRooms:
+    """The chat of every table of one process: the rules above, on ``store``.
+
+    Args:
+        store: where lines and reports are kept.
+        limits: the speakers' budgets (:class:`Limits`; the defaults above).
+        clock: the wall clock the lines are stamped with.
+        monotonic: the clock the limits count with.
+    """
+
+    def __init__(
+        self,
+        store: ChatStore,
+        *,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self.reporting = Window(REPORTS_AN_HOUR, 3600.0)
+        self.clock = clock
+        self.monotonic = monotonic
+
+    async def join(self, live: LiveTable, watcher: Watcher) -> str:
+        """The :class:`~fanfold.server.protocol.ChatRoom` message for a connection that
+        takes part in the chat: its room, whether it may write there, and the last lines."""
+        room = room_of(watcher)
+        try:
+            lines = await asyncio.to_thread(self.store.recent, live.id, room, RECENT)
+        except Exception as error:
+            raise _storage_failure("the chat could not be read", error) from error
+        writable = room == PLAYERS or watcher.account is not None
+        return wire(
+            ChatRoom(
+                protocol=PROTOCOL,
+                type="chat_room",
+                room=room,
+                writable=writable,
+                presets_only=room == PLAYERS and presets_only(live),
+                phrases=list(PHRASES),
+                lines=[line_out(line) for line in lines],
+            )
+        )
+
+    def check(self, live: LiveTable, watcher: Watcher, room: str, text: str) -> str:
+        """The line ``watcher`` may say in ``room`` (cleaned).
+
+        Raises:
+            ChatError: not its room, or not a line it may say there now.
+            ForbiddenError: a guest spectator (spectators write signed in).
+        """
+        line = clean(text)
+        if room == PLAYERS:
+            if watcher.spectating:
+                raise ChatError("spectators do not write in the players' room")
+            if presets_only(live) and line not in PHRASES:
+                raise ChatError(
+                    "at a rated table of three or more players only the preset phrases are "
+                    "said until the game ends"
+                )
+        elif not watcher.spectating:
+            raise ChatError("the spectators' room is the spectators' own; write in the players'")
+        elif watcher.account is None:
+            raise ForbiddenError("sign in to write in the spectators' room; guests read it")
+        return line
+
+    async def say(self, live: LiveTable, watcher: Watcher, room: str, text: str) -> ChatLine:
+        """Say a line: checked (:meth:`check`), counted, kept, and sent to every connection
+        of ``room`` that takes part in the chat (droppable: see the module).
+
+        Raises:
+            ChatError, ForbiddenError: see :meth:`check`.
+            ChatFloodError: over the speaker's limits.
+            StorageError: the store failed (nothing was said).
+        """
+        line_text = self.check(live, watcher, room, text)
+        self.limits.take(live.id, speaker_key(watcher), self.monotonic())
+        seat: int | None = None
+        name = watcher.account[1] if watcher.account is not None else "guest"
+        if watcher.seats:
+            seat = watcher.seat if watcher.seat in watcher.seats else min(watcher.seats)
+            held = live.accounts[seat] if seat < len(live.accounts) else None
+            if watcher.account is None or held != watcher.account[0]:
+                name = live.table.seat_name(seat)
+        account_id = None if watcher.account is None else watcher.account[0]
+        try:
+            line = await asyncio.to_thread(
+                self.store.add_line, live.id, room, account_id, name, seat, line_text, self.clock()
+            )
+        except Exception as error:
+            raise _storage_failure("the line could not be kept", error) from error
+        message = wire(Chat(protocol=PROTOCOL, type="chat", room=room, line=line_out(line)))
+        for other in list(live.watchers):
+            if other.chat and other.outbox is not None and room_of(other) == room:
+                other.outbox.post(message, droppable=True)
+        return line
+
+    async def report(
+        self,
+        live: LiveTable,
+        line_id: int,
+        *,
+        seat_token: str | None,
+        account: tuple[int, str] | None,
+        note: str,
+    ) -> int:
+        """Report a line of ``live``'s chat that the reporter may read (a seat's token for
+        the players' room, a signed-in spectator for the spectators'); kept with the
+        :data:`CONTEXT` lines on each side of it. The report's id.
+
+        Raises:
+            NotFoundError: no such line at this table.
+            ForbiddenError: the reporter does not read the line's room.
+            ChatError: reported already by this reporter.
+            ChatFloodError: over :data:`REPORTS_AN_HOUR`.
+        """
+        try:
+            line = await asyncio.to_thread(self.store.line, line_id)
+        except Exception as error:
+            raise _storage_failure("the line could not be read", error) from error
+        if line is None or line.table_id != live.id:
+            raise NotFoundError("no such line of chat at this table")
+        seats = live.seats_of(seat_token) if seat_token else frozenset()
+        if line.room == PLAYERS:
+            if not seats:
+                raise ForbiddenError("only the table's players read (and report) its players' room")
+            first = min(seats)
+            reporter = account[1] if account is not None else f"{live.table.seat_name(first)}"
+            reporter = f"{reporter} (seat {first + 1} at {live.id})"
+        else:
+            if account is None or seats:
+                raise ForbiddenError("sign in as a spectator to report a spectators' line")
+            reporter = account[1]
+        key = reporter if account is None else f"a:{account[0]}"
+        if self.reporting.full(key, self.monotonic()):
+            raise ChatFloodError(f"at most {REPORTS_AN_HOUR} reports an hour; thank you")
+        note = clean(note) if note.strip() else ""
+        try:
+            return await asyncio.to_thread(
+                self._keep_report, line, reporter, key, account, note[:REPORT_NOTE]
+            )
+        except ChatError:
+            raise
+        except Exception as error:
+            raise _storage_failure("the report could not be kept", error) from error
+
+    def _keep_report(
+        self,
+        line: ChatLine,
+        reporter: str,
+        key: str,
+        account: tuple[int, str] | None,
+        note: str,
+    ) -> int:
+        if self.store.reported(reporter, line.id):
+            raise ChatError("you reported this line already; the moderators have it")
+        context = self.store.around(line, CONTEXT)
+        self.reporting.count(key, self.monotonic())
+        account_id = None if account is None else account[0]
+        return self.store.add_report(line, reporter, account_id, note, context, self.clock())
+
+    async def reports(self, limit: int = 100) -> list[ChatReport]:
+        """The reports, newest first."""
+        return await asyncio.to_thread(self.store.reports, limit)
+
+
+__all__ = [
+    "CONTEXT",
+    "MAX_TEXT",
+    "PHRASES",
+    "RECENT",
+    "REPORTS_AN_HOUR",
+    "SITE_LINES",
+    "SITE_SECONDS",
+    "TABLE_LINES",
+    "TABLE_SECONDS",
+    "ChatError",
+    "ChatFloodError",
+    "ChatRooms",
+    "Limits",
+    "Window",
+    "clean",
+    "presets_only",
+    "room_of",
+]

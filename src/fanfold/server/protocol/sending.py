@@ -1,0 +1,43 @@
+"""How a socket sends a message: the fields it was given, in the model's order, as JSON
+(:func:`wire`), and the refusal of a socket before it is let in (:func:`refusal_text`)."""
+
+from __future__ import annotations
+
+import json
+
+from fanfold.core.config import JSONObject
+from fanfold.server.protocol.base import PROTOCOL, Out
+from fanfold.server.protocol.messages import Error
+
+#: The order of an outcome's keys on a socket: the game record's (``Outcome.to_json``), as
+#: sockets have always sent them. An HTTP answer lists them in :class:`Outcome`'s order.
+SOCKET_OUTCOME_ORDER = ("reason", "termination", "returns", "winners", "by_limit")
+
+
+def as_json(message: Out, *, exclude: set[str] | None = None) -> JSONObject:
+    """``message`` as a socket sends it, before ``json.dumps``: the fields it was given (none
+    left unset), in the model's order, without ``exclude``; an outcome's keys in
+    :data:`SOCKET_OUTCOME_ORDER`."""
+    data: JSONObject = message.model_dump(exclude_unset=True, exclude=exclude)
+    outcome = data.get("outcome")
+    if isinstance(outcome, dict):
+        ordered = {key: outcome[key] for key in SOCKET_OUTCOME_ORDER if key in outcome}
+        ordered.update(outcome)  # a field a later feature adds comes after those
+        data["outcome"] = ordered
+    return data
+
+
+def wire(message: Out) -> str:
+    """The text a socket is sent for ``message`` (:func:`as_json`, then ``json.dumps``); an
+    HTTP refusal written by a middleware, before any route, is an :class:`ErrorBody`'s."""
+    return json.dumps(as_json(message))
+
+
+def refusal_text(sentence: str, kind: str) -> str:
+    """The refusal of a socket as it opens, before it is let in (a client over its limits):
+    an :class:`Error` without the protocol's number, as these have always been sent."""
+    refusal = Error(protocol=PROTOCOL, type="error", error=sentence, kind=kind)
+    return json.dumps(as_json(refusal, exclude={"protocol"}))
+
+
+__all__ = ["SOCKET_OUTCOME_ORDER", "as_json", "refusal_text", "wire"]

@@ -1,0 +1,134 @@
+"""Chat over HTTP (:mod:`fanfold.server.chat` says what chat is; lines themselves go over the
+table's socket):
+
+* ``POST /api/tables/{id}/chat/{line}/report``: a reader of the line's room reports it (a seat's
+  token in ``X-Fanfold-Token`` for the players' room, a signed-in spectator for the
+  spectators'), with an optional note; kept with the lines around it;
+* ``GET /api/moderation/chat-reports``: the reports with their lines, for the moderators.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
+
+from fanfold.server.chat import REPORT_NOTE, ChatRooms
+from fanfold.server.moderators import moderator_of
+from fanfold.server.routes import HubDep
+from fanfold.server.routes.deps import AccountDep
+from fanfold.server.store.chat_store import SqlChat
+from fanfold.server.store.memory_chat import MemoryChat
+from fanfold.server.store.protocols import ChatStore
+
+router = APIRouter()
+
+
+def rooms_of(connection: HTTPConnection) -> ChatRooms:
+    """The running application's chat, made at its first use: on the tables' SQL store's
+    engine, or in memory for a hub whose tables are kept in memory."""
+    state = connection.app.state
+    rooms: ChatRooms | None = getattr(state, "chat", None)
+    if rooms is None:
+        engine = getattr(state.hub.store, "engine", None)
+        store: ChatStore = SqlChat(engine) if engine is not None else MemoryChat()
+        rooms = state.chat = ChatRooms(store)
+    return rooms
+
+
+class ChatReportRequest(BaseModel):
+    """Why a line is reported (optional)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    note: str = Field(default="", max_length=REPORT_NOTE)
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ChatReported(_Answer):
+    """A report was kept."""
+
+    report: int
+
+
+class ChatLineShown(_Answer):
+    """A line as the moderators see it."""
+
+    id: int
+    room: str
+    name: str
+    account: int | None
+    seat: int | None
+    text: str
+    at: float
+
+
+class ChatReportShown(_Answer):
+    """A reported line with the lines around it (``lines``, oldest first)."""
+
+    id: int
+    table: str
+    message: int
+    reporter: str
+    note: str
+    at: float
+    lines: list[ChatLineShown]
+
+
+class ChatReports(_Answer):
+    reports: list[ChatReportShown]
+
+
+@router.post("/api/tables/{table_id}/chat/{line_id}/report", response_model=ChatReported)
+async def report_line(
+    table_id: str,
+    line_id: int,
+    body: ChatReportRequest,
+    hub: HubDep,
+    account: AccountDep,
+    request: Request,
+    token: Annotated[str | None, Header(alias="X-Fanfold-Token", max_length=200)] = None,
+) -> dict[str, Any]:
+    live = await hub.get(table_id)
+    who = None if account is None else (account.id, account.name)
+    number = await rooms_of(request).report(
+        live, line_id, seat_token=token, account=who, note=body.note
+    )
+    return {"report": number}
+
+
+@router.get("/api/moderation/chat-reports", response_model=ChatReports)
+async def chat_reports(hub: HubDep, account: AccountDep, request: Request) -> dict[str, Any]:
+    await asyncio.to_thread(moderator_of, hub.store.engine, account)
+    found = await rooms_of(request).reports()
+    return {
+        "reports": [
+            {
+                "id": report.id,
+                "table": report.table_id,
+                "message": report.message_id,
+                "reporter": report.reporter,
+                "note": report.note,
+                "at": report.at,
+                "lines": [
+                    {
+                        "id": line.id,
+                        "room": line.room,
+                        "name": line.name,
+                        "account": line.account_id,
+                        "seat": line.seat,
+                        "text": line.text,
+                        "at": line.at,
+                    }
+                    for line in report.context
+                ],
+            }
+            for report in found
+        ]
+    }

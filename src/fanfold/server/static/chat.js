@@ -1,0 +1,197 @@
+// Chat at the table (fanfold.server.chat): the room this page reads (the players' for a seat,
+// the spectators' for a spectator), its last lines on (re)connecting, new lines as they come,
+// the preset phrases where only they may be said, muting a person (remembered in this
+// browser), reporting a line, and a switch that turns chat off (nothing shown). Every line is
+// put in with textContent: a player's words are text, never markup.
+import { api, el } from "./common.js";
+
+const MUTED = "fanfold.chat.muted";
+const OFF = "fanfold.chat.off";
+const MAX_TEXT = 300;
+
+function mutedNames() {
+  try {
+    const names = JSON.parse(localStorage.getItem(MUTED) || "[]");
+    return new Set(Array.isArray(names) ? names.filter((name) => typeof name === "string") : []);
+  } catch {
+    return new Set();
+  }
+}
+
+function saveMuted(names) {
+  localStorage.setItem(MUTED, JSON.stringify([...names].sort()));
+}
+
+// options: tableId, send(message), token() (the seat's token, or null), yours() (the seats
+// this page holds).
+export function setUpChat(options) {
+  const $ = (id) => document.getElementById(id);
+  const panel = $("chat");
+  const body = $("chat-body");
+  const log = $("chat-log");
+  const logBox = $("chat-log-box");
+  const form = $("chat-form");
+  const input = $("chat-input");
+  const phrases = $("chat-phrases");
+  const note = $("chat-note");
+  const said = $("chat-said");
+  const mutedBox = $("chat-muted");
+  const toggle = $("chat-on");
+  input.maxLength = MAX_TEXT;
+
+  let room = null; // the last chat_room message
+  let over = false; // the game ended: free text again at any table
+  let lines = []; // the room's lines, oldest first (kept while chat is off, not shown)
+  let muted = mutedNames();
+
+  function on() {
+    return toggle.checked;
+  }
+
+  function presetsOnly() {
+    return Boolean(room?.presets_only) && !over;
+  }
+
+  function lineItem(line) {
+    const item = el("li", { class: "chat-line" });
+    item.dataset.id = String(line.id);
+    const who = el("span", { class: "chat-name", text: line.name });
+    const text = el("span", { class: "chat-text", text: line.text });
+    item.append(who, ": ", text);
+    const actions = el("span", { class: "chat-actions" });
+    const mine = line.seat !== null && options.yours().includes(line.seat);
+    if (!mine) {
+      actions.append(
+        el("button", { type: "button", class: "link-button", "aria-label": `Mute ${line.name}`, onclick: () => mute(line.name) }, "Mute"),
+        " ",
+        el("button", { type: "button", class: "link-button", "aria-label": `Report ${line.name}'s line`, onclick: () => report(line) }, "Report"),
+      );
+    }
+    if (actions.childElementCount) item.append(" ", actions);
+    return item;
+  }
+
+  function render() {
+    body.hidden = !on();
+    if (!on()) {
+      log.replaceChildren();
+      return;
+    }
+    log.replaceChildren(...lines.filter((line) => !muted.has(line.name)).map(lineItem));
+    logBox.scrollTop = logBox.scrollHeight;
+    mutedBox.replaceChildren();
+    if (muted.size) {
+      mutedBox.append("Muted: ");
+      for (const name of muted) {
+        mutedBox.append(
+          el("button", { type: "button", class: "link-button", "aria-label": `Unmute ${name}`, onclick: () => unmute(name) }, name),
+          " ",
+        );
+      }
+    }
+    mutedBox.hidden = muted.size === 0;
+    drawInput();
+  }
+
+  function drawInput() {
+    if (!room) return;
+    const writable = room.writable;
+    form.hidden = !writable || presetsOnly();
+    phrases.hidden = !writable || !presetsOnly();
+    if (writable && presetsOnly() && !phrases.childElementCount) {
+      for (const phrase of room.phrases) {
+        phrases.append(el("button", { type: "button", onclick: () => say(phrase) }, phrase));
+      }
+    }
+    let words;
+    if (room.room === "players") {
+      words = "Everyone at the table reads this room.";
+      if (presetsOnly()) words += " At a rated table of three or more, only these phrases until the game ends.";
+    } else {
+      words = "The spectators' room: the players do not see it.";
+      if (!writable) words += " Sign in to write here.";
+    }
+    note.textContent = words;
+  }
+
+  function say(text) {
+    if (!room) return;
+    said.textContent = "";
+    options.send({ type: "chat", room: room.room, text });
+  }
+
+  function mute(name) {
+    muted.add(name);
+    saveMuted(muted);
+    said.textContent = `${name} is muted: their lines are hidden.`;
+    render();
+  }
+
+  function unmute(name) {
+    muted.delete(name);
+    saveMuted(muted);
+    said.textContent = `${name} is no longer muted.`;
+    render();
+  }
+
+  async function report(line) {
+    try {
+      await api("POST", `/api/tables/${options.tableId}/chat/${line.id}/report`, { note: "" }, options.token());
+      said.textContent = `Reported ${line.name}'s line; the moderators will read it.`;
+    } catch (error) {
+      said.textContent = error.message;
+    }
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    say(text);
+    input.value = "";
+  });
+
+  toggle.checked = localStorage.getItem(OFF) !== "1";
+  toggle.addEventListener("change", () => {
+    localStorage.setItem(OFF, on() ? "0" : "1");
+    render();
+  });
+  addEventListener("storage", (event) => {
+    if (event.key === MUTED) {
+      muted = mutedNames();
+      render();
+    }
+  });
+
+  return {
+    // A chat or chat_room message from the socket.
+    receive(data) {
+      if (data.type === "chat_room") {
+        room = data;
+        lines = data.lines.slice();
+        phrases.replaceChildren();
+        panel.hidden = false;
+        render();
+      } else if (data.type === "chat" && room && data.room === room.room) {
+        if (lines.some((line) => line.id === data.line.id)) return;
+        lines.push(data.line);
+        lines = lines.slice(-200);
+        if (!on() || muted.has(data.line.name)) return;
+        log.append(lineItem(data.line));
+        logBox.scrollTop = logBox.scrollHeight;
+      }
+    },
+    // A refusal of a line (shown beside the chat, not as the table's error).
+    refused(text) {
+      said.textContent = text;
+    },
+    // The table's state: the game's end brings free text back.
+    onState(state) {
+      const ended = state.outcome !== null && state.outcome !== undefined;
+      if (ended !== over) {
+        over = ended;
+        if (on()) drawInput();
+      }
+    },
+  };
+}

@@ -1,0 +1,87 @@
+"""Chat in one process's memory: the :class:`~fanfold.server.store.protocols.ChatStore` of
+tests and of a server without a database (as :class:`~fanfold.server.store.memory.MemoryTables`
+is the tables')."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from fanfold.server.store.chat_records import ChatLine, ChatReport
+
+
+class MemoryChat:
+    """Chat's lines and reports in lists, guarded by a lock (the server calls it from worker
+    threads)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lines: list[ChatLine] = []
+        self._reports: list[ChatReport] = []
+
+    def add_line(
+        self,
+        table_id: str,
+        room: str,
+        account_id: int | None,
+        name: str,
+        seat: int | None,
+        text: str,
+        at: float,
+    ) -> ChatLine:
+        """Keep a line; the line as kept."""
+        with self._lock:
+            line = ChatLine(len(self._lines) + 1, table_id, room, account_id, name, seat, text, at)
+            self._lines.append(line)
+        return line
+
+    def _room(self, table_id: str, room: str) -> list[ChatLine]:
+        with self._lock:
+            return [line for line in self._lines if (line.table_id, line.room) == (table_id, room)]
+
+    def recent(self, table_id: str, room: str, limit: int) -> list[ChatLine]:
+        """The last ``limit`` lines of a room, oldest first."""
+        return self._room(table_id, room)[-limit:] if limit > 0 else []
+
+    def line(self, line_id: int) -> ChatLine | None:
+        """A line by id."""
+        with self._lock:
+            return self._lines[line_id - 1] if 0 < line_id <= len(self._lines) else None
+
+    def around(self, line: ChatLine, count: int) -> list[ChatLine]:
+        """Up to ``count`` lines of the room before ``line``, the line, and ``count`` after."""
+        lines = self._room(line.table_id, line.room)
+        place = next(index for index, found in enumerate(lines) if found.id == line.id)
+        return lines[max(0, place - count) : place + count + 1]
+
+    def reported(self, reporter: str, line_id: int) -> bool:
+        """Whether ``reporter`` reported the line already."""
+        with self._lock:
+            return any(
+                (report.reporter, report.message_id) == (reporter, line_id)
+                for report in self._reports
+            )
+
+    def add_report(
+        self,
+        line: ChatLine,
+        reporter: str,
+        reporter_id: int | None,
+        note: str,
+        context: Sequence[ChatLine],
+        at: float,
+    ) -> int:
+        """Keep a report with its context; its id."""
+        with self._lock:
+            number = len(self._reports) + 1
+            self._reports.append(
+                ChatReport(
+                    number, line.id, line.table_id, reporter, reporter_id, note, tuple(context), at
+                )
+            )
+        return number
+
+    def reports(self, limit: int) -> list[ChatReport]:
+        """The reports, newest first."""
+        with self._lock:
+            return list(reversed(self._reports))[:limit]

@@ -1,0 +1,118 @@
+"""What the server keeps beside a table's game, one :class:`typing.Protocol` a subject: the
+engines' reviews of finished tables (:class:`ReviewStore`) and the lines said at tables
+(:class:`ChatStore`). :mod:`fanfold.server.store.protocols` names them with the others."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from fanfold.core.config import JSONObject
+from fanfold.server.store.chat_records import ChatLine, ChatReport
+from fanfold.server.store.records import ReviewJob
+
+
+class ReviewStore(Protocol):
+    """The engines' reviews of finished tables: one job per table and review version, held by
+    one process at a time under a lease (renewed as it works; once it has run out, another
+    process may take the job over), and the judged moves, stored as they are computed."""
+
+    def open(
+        self,
+        table_id: str,
+        version: int,
+        *,
+        game: str,
+        moves: int,
+        seed: str,
+        budget: int | None,
+        now: float,
+    ) -> ReviewJob:
+        """The table's review of ``version``: the stored one, or a new ``pending`` one."""
+
+    def job(self, table_id: str, version: int) -> ReviewJob | None:
+        """The table's review of ``version``, if any."""
+
+    def claim(
+        self, table_id: str, version: int, owner: str, now: float, lease: float
+    ) -> ReviewJob | None:
+        """Hold the review for ``lease`` seconds, if it is not done and nobody else holds it
+        (no holder, or a holder whose lease ran out by ``now``): the job as held, else
+        ``None``. Claiming again what ``owner`` holds renews its lease."""
+
+    def renew(self, table_id: str, version: int, owner: str, now: float, lease: float) -> bool:
+        """Extend ``owner``'s lease; false if it no longer holds the review."""
+
+    def add_moves(
+        self,
+        table_id: str,
+        version: int,
+        owner: str,
+        entries: Mapping[int, JSONObject],
+        now: float,
+        lease: float,
+    ) -> bool:
+        """Store judged moves by number (a move stored already is kept) and extend the lease,
+        only while ``owner`` holds the review; false (nothing stored) if it does not."""
+
+    def finish(
+        self,
+        table_id: str,
+        version: int,
+        owner: str,
+        engine: JSONObject,
+        summary: Sequence[str],
+        deal: JSONObject | None,
+        now: float,
+    ) -> bool:
+        """Mark the review done with its engine, summary and deal, if ``owner`` holds it."""
+
+    def fail(self, table_id: str, version: int, owner: str, error: str, now: float) -> bool:
+        """Mark the review failed, with why, if ``owner`` holds it."""
+
+    def moves(self, table_id: str, version: int) -> list[JSONObject]:
+        """The judged moves stored so far, by number."""
+
+
+class ChatStore(Protocol):
+    """The lines said at tables and their reports (:mod:`fanfold.server.chat`); kept apart
+    from the tables' actions, so that no record or replay holds a line of chat."""
+
+    def add_line(
+        self,
+        table_id: str,
+        room: str,
+        account_id: int | None,
+        name: str,
+        seat: int | None,
+        text: str,
+        at: float,
+    ) -> ChatLine:
+        """Keep a line; the line as kept (its id given)."""
+
+    def recent(self, table_id: str, room: str, limit: int) -> list[ChatLine]:
+        """The last ``limit`` lines of a table's room, oldest first."""
+
+    def line(self, line_id: int) -> ChatLine | None:
+        """A line by id."""
+
+    def around(self, line: ChatLine, count: int) -> list[ChatLine]:
+        """The lines of ``line``'s room around it, oldest first: up to ``count`` before it,
+        the line, and up to ``count`` after it."""
+
+    def reported(self, reporter: str, line_id: int) -> bool:
+        """Whether ``reporter`` reported that line already."""
+
+    def add_report(
+        self,
+        line: ChatLine,
+        reporter: str,
+        reporter_id: int | None,
+        note: str,
+        context: Sequence[ChatLine],
+        at: float,
+    ) -> int:
+        """Keep a report of ``line`` with its context; the report's id."""
+
+    def reports(self, limit: int) -> list[ChatReport]:
+        """The reports, newest first."""
