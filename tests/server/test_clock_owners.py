@@ -103,6 +103,7 @@ def wait_time_out(url: str, table: str, timeout: float, log: Path) -> JSON:
         time.sleep(0.2)
 
 
+@pytest.mark.slow
 def test_the_time_a_killed_server_was_down_is_not_charged_and_the_clock_runs_out(
     tmp_path: Path,
 ) -> None:
