@@ -12,11 +12,13 @@ import pytest
 
 from fanfold.cli.check_config import FLAGS, HAPROXY, STORE, haproxy_servers
 from fanfold.server.store import Store
+from fanfold.server.store.engine import CONTRACT, EXPAND
 from tests.deploy.support import fanfold, tool
 from tests.server.support import sqlite_url
 from tests.server.test_haproxy_config import make_certificate, privileges
 from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
+from tests.server.test_upgrades import NEWER, _newer_release
 
 #: A PostgreSQL URL whose socket folder does not exist: nothing answers there.
 NOWHERE = "postgresql+psycopg://fanfold@/fanfold?host=/nonexistent/socket/folder"
@@ -61,10 +63,27 @@ def test_a_store_up_to_date_and_one_behind(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "fanfold.db") as connection:
         (head,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
         connection.execute("UPDATE alembic_version SET version_num = 'f00dfeedbeef'")
+        connection.execute("DELETE FROM fanfold_schema")  # it says nothing of what it serves
     code, said = check("--db", url)
     assert code == STORE
-    assert "revision f00dfeedbeef, which this fanfold does not know" in said
+    assert "schema is at revision f00dfeedbeef, newer than this fanfold knows" in said
+    assert "it does not say which older releases it serves" in said
     assert head != "f00dfeedbeef"
+
+
+def test_a_newer_schema_is_taken_while_it_still_serves_this_release(tmp_path: Path) -> None:
+    expanded = _newer_release(tmp_path / "expand", EXPAND)
+    code, said = check("--db", expanded)
+    assert code == 0, said
+    assert f"its schema is at revision {NEWER}, newer than this fanfold's" in said
+    assert "serves releases from revision" in said
+    contracted = _newer_release(tmp_path / "contract", CONTRACT)
+    code, said = check("--db", contracted)
+    assert code == STORE, said
+    refusal = [line for line in said.splitlines() if f"revision {NEWER}" in line]
+    assert len(refusal) == 1  # one sentence
+    assert f"it serves fanfold releases from revision {NEWER} on" in refusal[0]
+    assert "run the newer fanfold that migrated it" in refusal[0]
 
 
 @pytest.mark.parametrize(

@@ -17,10 +17,12 @@ from fanfold.server.clocks import (
     Clocks,
     advance,
     control_for,
+    credited,
     deadline,
     expired,
     new_clocks,
     stopped,
+    unowned,
 )
 from fanfold.server.live import BadRequestError
 from fanfold.server.store import Store, rating_changes
@@ -62,6 +64,21 @@ def test_a_bot_has_no_clock_and_a_daily_move_gets_a_new_day() -> None:
         control_for("bullet")
     assert Clocks.from_json({"left": "x"}) is None
     assert Clocks.from_json(moved.to_json()) == moved
+
+
+def test_the_time_a_table_had_no_live_owner_is_given_back() -> None:
+    running = Clocks((100.0, 100.0), running=1, since=1000.0)
+    # The holder's last beat was at 1010; taken at 1050 it is long silent: 40 s given back.
+    assert unowned(running, 1010.0, 1050.0, silent=6.0) == 40.0
+    assert running.remaining(1, now=1050.0) == 50.0
+    assert credited(running, 40.0).remaining(1, now=1050.0) == 90.0  # charged 10 s
+    # A clock started after the holder's last beat: all of its running time given back.
+    assert unowned(running, 990.0, 1050.0, silent=6.0) == 50.0
+    # A holder that still beats handed the table over: nothing given back.
+    assert unowned(running, 1046.0, 1050.0, silent=6.0) == 0.0
+    # No beat known (a release before beats), or no clock running: nothing.
+    assert unowned(running, None, 1050.0, silent=6.0) == 0.0
+    assert unowned(Clocks((100.0, 100.0)), 1010.0, 1050.0, silent=6.0) == 0.0
 
 
 # ------------------------------------------------------------------ at the server

@@ -287,6 +287,24 @@ def test_old_unfinished_tables_expire_and_the_others_stay(tables: TableStore) ->
         assert told  # one process: the store tells its own lobby (PostgreSQL notifies)
 
 
+# ------------------------------------------------------------------ the processes' beats
+
+
+def test_each_process_keeps_its_last_beat_and_the_long_silent_are_forgotten(
+    tables: TableStore,
+) -> None:
+    assert tables.last_beat("s1.1.a") is None
+    tables.beat("s1.1.a", 100.0, 0.0)
+    tables.beat("s2.2.b", 150.0, 0.0)
+    tables.beat("s1.1.a", 160.5, 0.0)  # the same process again: its row moves on
+    assert tables.last_beat("s1.1.a") == 160.5
+    assert tables.last_beat("s2.2.b") == 150.0
+    tables.beat("s3.3.c", 200.0, 155.0)  # s2 silent since before 155: forgotten
+    assert tables.last_beat("s2.2.b") is None
+    assert tables.last_beat("s1.1.a") == 160.5
+    assert tables.last_beat("s3.3.c") == 200.0
+
+
 # ------------------------------------------------------------------ listing
 
 

@@ -15,6 +15,7 @@ from fanfold.cli import check_config as check_config_command
 from fanfold.cli import deploy as deploy_commands
 from fanfold.cli import deploy_monitoring as _deploy_monitoring  # noqa: F401  (registers them)
 from fanfold.cli import deploy_systemd as _deploy_systemd  # noqa: F401  (registers it)
+from fanfold.cli import keys as keys_commands
 from fanfold.cli import moderate as moderate_commands
 from fanfold.cli import restart as restart_command
 from fanfold.cli import review as review_command
@@ -42,6 +43,7 @@ app = typer.Typer(
 )
 app.add_typer(solve_commands.app, name="solve")
 app.add_typer(moderate_commands.app, name="moderate")
+app.add_typer(keys_commands.app, name="keys")
 app.add_typer(deploy_commands.app, name="deploy")
 app.command()(serve_command.serve)
 app.command()(restart_command.restart)

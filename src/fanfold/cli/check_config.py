@@ -164,19 +164,26 @@ def _default_url() -> str:
     return f"sqlite:///{Path(user_data_dir('fanfold')) / 'fanfold.db'}"
 
 
-def _schema(revisions: tuple[str, ...]) -> str:
-    """What the store's schema revisions say, or :class:`CheckError` (:data:`STORE`)."""
+def _schema(revisions: tuple[str, ...], oldest: str | None) -> str:
+    """What the store's schema revisions say, or :class:`CheckError` (:data:`STORE`): a
+    revision this fanfold does not know (a newer release's) is served when the schema records
+    (``fanfold_schema``) an oldest revision it serves that this fanfold knows: every migration
+    since is expand-only, as ``fanfold serve`` decides at start."""
+    from fanfold.server.store.engine import SchemaTooNewError
     from fanfold.server.store.probe import schema_revisions
 
     heads, known = schema_revisions()
     if not revisions:
         return "no schema yet: fanfold serve makes it at start"
     unknown = [revision for revision in revisions if revision not in known]
+    if unknown and (oldest is None or oldest not in known):
+        newest = ", ".join(sorted(heads))
+        raise CheckError(str(SchemaTooNewError(", ".join(unknown), newest, oldest)), STORE)
     if unknown:
-        raise CheckError(
-            f"the store's schema is at revision {', '.join(unknown)}, which this fanfold does "
-            "not know (a newer release's): upgrade fanfold, or see docs/upgrade.md",
-            STORE,
+        return (
+            f"its schema is at revision {', '.join(unknown)}, newer than this fanfold's, and "
+            f"serves releases from revision {oldest} on (expand-only since): fanfold serve "
+            "serves it as it is (docs/upgrade.md)"
         )
     if set(revisions) == heads:
         return "its schema is up to date"
@@ -202,7 +209,7 @@ def check_store(url: str, timeout: float) -> str:
         return f"the store at {shown} is opened by fanfold serve itself"
     if found.kind == "absent":
         return f"the store at {shown} does not exist yet: fanfold serve makes it at start"
-    return f"the store at {shown} answers; {_schema(found.revisions)}"
+    return f"the store at {shown} answers; {_schema(found.revisions, found.oldest)}"
 
 
 _SECTION = re.compile(r"^(global|defaults|frontend|backend|listen|peers|resolvers)\b\s*(\S*)")

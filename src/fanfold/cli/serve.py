@@ -53,6 +53,15 @@ def serve(
             "too. Given more than one way, they must name the same URL.",
         ),
     ] = None,
+    key_file: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="PATH",
+            help="A file of keys that sign the session cookies (one a line: the first signs, "
+            "every one verifies), instead of the key kept in the store; its fingerprint is "
+            "checked against the store's at start (fanfold keys rotate accepts a new one).",
+        ),
+    ] = None,
     bot_seconds: Annotated[
         float,
         typer.Option(
@@ -223,6 +232,7 @@ def serve(
             except ValueError as error:
                 fail(str(error))
     _check_store(url)
+    check_key_file(url, key_file)  # named to the processes in their environment
     if processes > 1:
         # The URL goes to the processes in their environment, never on their command lines.
         arguments = [
@@ -401,6 +411,46 @@ def _check_store(url: str) -> None:
             )
             raise typer.Exit(code) from None
         fail(str(error), code=code)
+
+
+#: ``fanfold serve``'s exit status when its key file's signing key is not the store's (sysexits'
+#: EX_CONFIG: starting again does not help; ``fanfold keys rotate`` or the right file does).
+KEY_MISMATCH_STATUS = 78
+
+
+def check_key_file(url: str, key_file: Path | None) -> None:
+    """Before ``fanfold serve`` starts: with a key file (``key_file``, or the one the
+    environment names), check it against the store's fingerprint (written at its first use)
+    and name it to the server's processes in their environment; stop with a sentence (exit 2
+    for a file that cannot be used, :data:`KEY_MISMATCH_STATUS` for another signing key)."""
+    import os
+
+    from fanfold.server.signing_keys import (
+        KEY_FILE_VARIABLE,
+        KeyFileError,
+        KeyMismatchError,
+        SigningKeys,
+        key_file_of_environment,
+    )
+    from fanfold.server.store import Store, StoreOpenError
+    from fanfold.server.store.account_store import SqlAccounts
+
+    key_file = key_file or key_file_of_environment()
+    if key_file is None:
+        return  # the store's own key
+    try:
+        store = Store(url)
+    except StoreOpenError as error:
+        fail(str(error), code=1)
+    try:
+        SigningKeys.load(SqlAccounts(store.engine), key_file)
+    except KeyFileError as error:
+        fail(str(error))
+    except KeyMismatchError as error:
+        fail(str(error), code=KEY_MISMATCH_STATUS)
+    finally:
+        store.close()
+    os.environ[KEY_FILE_VARIABLE] = str(key_file.resolve())
 
 
 #: The first pause before a server process that stopped is started again (``--processes``),

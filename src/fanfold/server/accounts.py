@@ -31,9 +31,10 @@ keeps other sites from acting for a signed-in player.
   that signing out (one session) and signing out everywhere (every session of the account)
   take effect in every server process at once; ended sessions are deleted (hourly, and an
   account's own at each sign-in). The browser holds it in an HttpOnly,
-  SameSite=Lax cookie (:data:`SESSION_COOKIE`) signed with a key kept in the store
-  (:data:`KEY_NAME`): made by the first process that starts, read by every other, and kept
-  across restarts.
+  SameSite=Lax cookie (:data:`SESSION_COOKIE`) signed with a key kept in the store (made by
+  the first process that starts, read by every other, kept across restarts), or with the keys
+  of an operator's file, the first signing, every one verifying
+  (:mod:`fanfold.server.signing_keys`).
 * Cross-site requests are refused by :class:`fanfold.server.cross_site.CrossSiteGuard`.
 
 Guests play as before: nothing here is needed to open, join or play a casual table.
@@ -79,6 +80,7 @@ from fanfold.server.sign_in_limits import (
     Attempt,
     Counting,
 )
+from fanfold.server.signing_keys import SigningKeys, key_file_of_environment
 from fanfold.server.store import Store, token_hash
 from fanfold.server.store.account_store import SqlAccounts
 from fanfold.server.store.protocols import AccountStore
@@ -94,8 +96,6 @@ SESSION_COOKIE = "fanfold_session"
 CSRF_COOKIE = "fanfold_csrf"
 #: The header a state-changing request of a signed-in browser carries the CSRF token in.
 CSRF_HEADER = "X-Fanfold-CSRF"
-#: The name of the cookie-signing key in the store's ``server_keys``.
-KEY_NAME = "session-signing"
 #: How long a session lasts: 30 days.
 SESSION_SECONDS = 30 * 24 * 3600.0
 #: Sign-ins hashing at once (each a thread and 64 MiB; one hash took about 0.1-0.2 s here),
@@ -149,12 +149,6 @@ def _taken(name: str) -> str:
     return f"the name {name} is taken; choose another"
 
 
-def stored_key(store: Store, name: str) -> str:
-    """The secret key ``name`` every process of this store uses: the stored one, or a new one
-    stored now (when two processes start at once, the first insert wins and both read it)."""
-    return SqlAccounts(store.engine).stored_key(name, secrets.token_urlsafe(48))
-
-
 class Accounts(Counting):
     """Accounts and sessions in ``store``.
 
@@ -167,6 +161,8 @@ class Accounts(Counting):
         sign_in_waiting: sign-ins that may wait for a turn to check.
         sign_up_at_once: sign-ups' password hashes computed at the same time.
         sign_up_waiting: sign-ups that may wait for a turn to hash.
+        keys: the keys that sign the session cookies (``None``: those of the key file named
+            in the environment, else the store's own, :meth:`SigningKeys.load`).
     """
 
     def __init__(
@@ -179,12 +175,15 @@ class Accounts(Counting):
         sign_in_waiting: int = SIGN_IN_WAITING,
         sign_up_at_once: int = SIGN_UP_HASHING,
         sign_up_waiting: int = SIGN_UP_WAITING,
+        keys: SigningKeys | None = None,
     ) -> None:
         self.store = store
         self.data: AccountStore = data if data is not None else SqlAccounts(store.engine)
         self.hasher = hasher or PasswordHasher()
-        self.key = self.data.stored_key(KEY_NAME, secrets.token_urlsafe(48))
-        self.signer = Signer(self.key, salt="fanfold.session")
+        self.keys = keys or SigningKeys.load(self.data, key_file_of_environment())
+        self.key = self.keys.signing
+        # itsdangerous signs with the last key, and verifies with every one.
+        self.signer = Signer(list(reversed(self.keys.accepted)), salt="fanfold.session")
         # An unknown name is checked against this, so that it takes a wrong password's time.
         self.dummy = self.hasher.hash(secrets.token_urlsafe(16))
         self.sign_in_line = HashingLine(sign_in_at_once, sign_in_waiting)
@@ -326,9 +325,17 @@ class Accounts(Counting):
         except (BadSignature, UnicodeDecodeError):
             return None
 
-    def csrf_token(self, token: str) -> str:
-        """The CSRF token of the session ``token`` (an HMAC with the shared key)."""
-        return hmac.new(self.key.encode(), b"csrf:" + token.encode(), hashlib.sha256).hexdigest()
+    def csrf_token(self, token: str, key: str | None = None) -> str:
+        """The CSRF token of the session ``token`` (an HMAC with the signing key, or ``key``)."""
+        secret = (self.key if key is None else key).encode()
+        return hmac.new(secret, b"csrf:" + token.encode(), hashlib.sha256).hexdigest()
+
+    def csrf_valid(self, token: str, sent: str) -> bool:
+        """Whether ``sent`` is the CSRF token of the session ``token`` under any accepted key
+        (a page loaded before a rotation of the key file goes on working)."""
+        return any(
+            hmac.compare_digest(sent, self.csrf_token(token, key)) for key in self.keys.accepted
+        )
 
     def account_of(self, token: str | None) -> Account | None:
         """The account of a live session, or ``None`` (no token, ended, expired, or an
@@ -389,5 +396,4 @@ __all__ = [
     "closed_sentence",
     "name_keys",
     "reserved_as",
-    "stored_key",
 ]

@@ -17,6 +17,17 @@ per decision, or days per move), each seat's time left, stored with the table.
 * **Not charged** (:func:`credited`): the time while the store refused writes (from the
   first write it refused to the first it took again) is given back to every running clock,
   and no time-out is ruled while the store does not answer.
+* **Not charged either** (:func:`unowned`): the time while no live process held the table.
+  Every process says it lives every few seconds (a ``server_beats`` row,
+  :mod:`fanfold.server.hub.beats`), and a table's options name the process that holds its
+  clocks (:data:`HOLDER`). A process that takes a table with a running clock (when the one
+  holding it was killed, or at its own restart after a crash or a stop) and finds the holder
+  silent for longer than a few beats gives the running clock back the time since the holder's
+  last beat, and stores the clock with itself as holder at once. So the seat to move is
+  charged at most a beat of the time nobody could have told its move, and the time a live
+  process held the table (handed over, or the seat's player away) is charged as it should
+  be. One process on SQLite is the same case: its restart after a crash does not charge the
+  time it was down.
 * **Out of time** (:func:`expired`): the decider whose time left is gone loses the game
   (:data:`fanfold.core.rulings.Ending.TIMEOUT`); a side that never moved has its game called
   off instead (a rated game in which a side never moves is aborted, unrated).
@@ -34,6 +45,8 @@ from fanfold.server.live import BadRequestError
 
 #: The option holding a table's time control, and the one holding its clocks' state.
 CONTROL, CLOCK = "time_control", "clock_state"
+#: The option naming the process that holds a table's clocks (:func:`unowned`).
+HOLDER = "clock_holder"
 
 #: The named speeds: ``(base seconds, increment seconds)``, or for ``daily`` the seconds a
 #: person has for each move.
@@ -158,6 +171,19 @@ def credited(clocks: Clocks, seconds: float) -> Clocks:
     if clocks.running is None or clocks.since is None or seconds <= 0:
         return clocks
     return Clocks(clocks.left, clocks.running, clocks.since + seconds)
+
+
+def unowned(clocks: Clocks, last_beat: float | None, now: float, silent: float) -> float:
+    """The seconds not charged to the running clock of a table taken at ``now`` from a
+    process whose last beat was ``last_beat`` (``None``: unknown, nothing given back): the
+    time since that beat when the process has been silent for more than ``silent`` seconds
+    (it died, or stopped), at most the time the clock has run; else none (it lives, and handed
+    the table over)."""
+    if clocks.running is None or clocks.since is None or last_beat is None:
+        return 0.0
+    if now - last_beat <= silent:
+        return 0.0
+    return max(0.0, now - max(last_beat, clocks.since))
 
 
 def stopped(clocks: Clocks, now: float) -> Clocks:

@@ -8,7 +8,6 @@ read). Every WebSocket whose ``Origin`` names another site is refused before it 
 
 from __future__ import annotations
 
-import hmac
 from urllib.parse import urlsplit
 
 from starlette.requests import cookie_parser
@@ -114,7 +113,7 @@ class CrossSiteGuard:
         token = found.token_of(cookie) if found is not None else None
         if token is not None and found is not None:
             sent = headers.get(CSRF_HEADER.lower().encode(), b"").decode("latin-1")
-            if not hmac.compare_digest(sent, found.csrf_token(token)):
+            if not found.csrf_valid(token, sent):
                 await self._refuse(
                     send,
                     f"this request lacks the page's {CSRF_HEADER} token (reload the page)",

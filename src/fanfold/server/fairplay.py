@@ -32,7 +32,7 @@ from itertools import combinations
 
 from starlette.requests import HTTPConnection
 
-from fanfold.server.accounts import stored_key
+from fanfold.server.signing_keys import stored_key
 from fanfold.server.store import Store, Transaction
 from fanfold.server.store.fairplay_store import SqlFairPlay
 from fanfold.server.store.protocols import FairPlayStore

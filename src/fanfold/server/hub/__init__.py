@@ -148,6 +148,7 @@ class Hub(Generic[S]):
             keep_seconds=keep_seconds,
             keep_finished_seconds=keep_finished_seconds,
             expire_seconds=expire_seconds,
+            server_name=server_name,
         )
         #: Every table in memory, by id.
         self.live = self.residency.live

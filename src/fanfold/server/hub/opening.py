@@ -256,6 +256,7 @@ class Opening:
         if isinstance(control, dict):  # the clocks start with the first move
             persons = [player == HUMAN for player in players]
             table_options[CLOCK] = new_clocks(control, persons).to_json()
+            self.residency.beats.hold(table_options)  # this process holds its clocks
         # A rated game is played unaided: no analysis (nor undo, above) at its table.
         table_options["analysis"] = bool(analyses_for(game)) and solo and not rated
         table_options["hotseat"] = creator_hash is not None and hashes.count(creator_hash) > 1

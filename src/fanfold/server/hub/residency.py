@@ -26,6 +26,7 @@ from fanfold.play.setup import new_table
 from fanfold.play.table import HUMAN
 from fanfold.server.budget import BotBudget
 from fanfold.server.hub.basics import MOVED, RULING, seats_for, stored_options
+from fanfold.server.hub.beats import Beats
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.turns import play_on
 from fanfold.server.live import LiveTable, NotFoundError, storage_failure
@@ -50,6 +51,8 @@ class Residency:
         keep_finished_seconds: the same for a finished game.
         expire_seconds: an unfinished table with no action for this long is abandoned and
             deleted from the store (:meth:`expire_abandoned`); ``None``: never.
+        server_name: this process's name in the router's configuration, if any (its
+            :attr:`beats` start with it).
     """
 
     def __init__(
@@ -62,8 +65,11 @@ class Residency:
         keep_seconds: float,
         keep_finished_seconds: float,
         expire_seconds: float | None,
+        server_name: str | None = None,
     ) -> None:
         self.store = store
+        #: This process's beats, and its takes of the clocks of the tables it loads.
+        self.beats = Beats(store, server_name)
         self.budget = budget
         self.owner = owner
         self.host = host
@@ -109,6 +115,8 @@ class Residency:
             raise NotFoundError(f"there is no table {table_id!r}")
         live = rebuild(self._within_budget(stored))
         self.live[table_id] = live
+        async with live.lock:  # its clocks are this process's (not charged: no owner)
+            await self.beats.take(live)
         opener = opened_by(table_id)
         if self.owner is not None and opener != getattr(self.host, "server_name", None):
             self.host.metrics.handovers.labels("taken").inc()  # another process's table

@@ -32,6 +32,21 @@ class SqlAccounts(SqlSubject):
             ).scalar_one()
         return value
 
+    def replace_key(self, name: str, value: str) -> str | None:
+        """Keep ``value`` as the key ``name`` from now on; returns the one it replaces
+        (``None``: none)."""
+        with self.engine.begin() as connection:
+            before = connection.execute(
+                sa.select(server_keys.c.value).where(server_keys.c.name == name)
+            ).scalar()
+            if before is None:
+                connection.execute(server_keys.insert().values(name=name, value=value))
+            else:
+                connection.execute(
+                    server_keys.update().where(server_keys.c.name == name).values(value=value)
+                )
+        return None if before is None else str(before)
+
     # --------------------------------------------------------- accounts
     def find(self, name_key: str) -> AccountRow | None:
         """The account called ``name_key`` (lower case), or ``None``."""

@@ -47,6 +47,9 @@ class AccountStore(Protocol):
     def stored_key(self, name: str, fresh: str) -> str:
         """The key ``name``, ``fresh`` stored now if there was none."""
 
+    def replace_key(self, name: str, value: str) -> str | None:
+        """Keep ``value`` as the key ``name``; returns the one it replaces (``None``: none)."""
+
     def find(self, name_key: str) -> AccountRow | None:
         """The account called ``name_key`` (lower case)."""
 

@@ -37,6 +37,7 @@ class MemoryTables:
     def __init__(self) -> None:
         self.lobby_listeners: list[Callable[[], object]] = []
         self._tables: dict[str, MemoryTable] = {}
+        self._beats: dict[str, float] = {}
         self._lock = threading.RLock()
 
     def close(self) -> None:
@@ -44,6 +45,17 @@ class MemoryTables:
 
     def ping(self) -> None:
         """Memory always answers."""
+
+    def beat(self, name: str, at: float, forget_before: float) -> None:
+        """Keep that process ``name`` lived at ``at``; forget those silent since before."""
+        with self._lock:
+            self._beats = {n: t for n, t in self._beats.items() if t >= forget_before}
+            self._beats[name] = at
+
+    def last_beat(self, name: str) -> float | None:
+        """When process ``name`` last said it lived (``None``: never, or forgotten)."""
+        with self._lock:
+            return self._beats.get(name)
 
     def _tell_lobby(self) -> None:
         for listener in list(self.lobby_listeners):

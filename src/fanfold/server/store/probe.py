@@ -1,5 +1,6 @@
-"""Reach a store without changing it (``fanfold check-config``): whether it answers, and the
-schema revisions it is at, beside this fanfold's own (the Alembic migrations)."""
+"""Reach a store without changing it (``fanfold check-config``): whether it answers, the
+schema revisions it is at, beside this fanfold's own (the Alembic migrations), and the oldest
+revision its schema still serves (``fanfold_schema``, :data:`~.engine.SCHEMA_INFO`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from fanfold.server.store.engine import MIGRATIONS
+from fanfold.server.store.engine import MIGRATIONS, SCHEMA_INFO
+
+#: The query of the oldest revision a schema still serves (:data:`SCHEMA_INFO`).
+_OLDEST = f"SELECT value FROM {SCHEMA_INFO} WHERE name = 'oldest_revision'"
 
 
 class ProbeError(Exception):
@@ -27,10 +31,13 @@ class Probe:
             yet, whose folder ``fanfold serve`` may write), or ``"own"`` (an in-memory or
             ``file:`` SQLite store ``fanfold serve`` opens itself).
         revisions: the schema revisions the store is at (empty: no schema yet).
+        oldest: the oldest revision its schema still serves, as the release that migrated
+            it recorded (``None``: not recorded).
     """
 
     kind: str
     revisions: tuple[str, ...] = ()
+    oldest: str | None = None
 
 
 def schema_revisions() -> tuple[set[str], set[str]]:
@@ -65,9 +72,14 @@ def probe(url: str, timeout: float) -> Probe:
         with engine.connect() as connection:
             connection.execute(sa.text("SELECT 1"))
             revisions: list[str] = []
-            if sa.inspect(connection).has_table("alembic_version"):
+            oldest: str | None = None
+            inspector = sa.inspect(connection)
+            if inspector.has_table("alembic_version"):
                 rows = connection.execute(sa.text("SELECT version_num FROM alembic_version"))
                 revisions = [str(row[0]) for row in rows]
+            if inspector.has_table(SCHEMA_INFO):
+                found = connection.execute(sa.text(_OLDEST)).scalar()
+                oldest = None if found is None else str(found)
     except sa.exc.SQLAlchemyError as error:
         cause = getattr(error, "orig", None) or error
         lines = str(cause).strip().splitlines()
@@ -76,7 +88,7 @@ def probe(url: str, timeout: float) -> Probe:
         ) from None
     finally:
         engine.dispose()
-    return Probe("answers", tuple(revisions))
+    return Probe("answers", tuple(revisions), oldest)
 
 
 def _probe_sqlite(database: str) -> Probe:
@@ -110,11 +122,15 @@ def _probe_sqlite(database: str) -> Probe:
                 if "alembic_version" in tables
                 else []
             )
+            oldest = None
+            if SCHEMA_INFO in tables:
+                row = connection.execute(_OLDEST).fetchone()
+                oldest = None if row is None else str(row[0])
         finally:
             connection.close()
     except sqlite3.Error as error:
         raise ProbeError(f"it cannot be opened: {error}") from None
-    return Probe("answers", tuple(revisions))
+    return Probe("answers", tuple(revisions), oldest)
 
 
 __all__ = ["Probe", "ProbeError", "probe", "schema_revisions"]

@@ -38,7 +38,19 @@ from fanfold.server.store.records import (
 from fanfold.server.store.table_side_protocols import ChatStore, ReviewStore
 
 
-class TableStore(Protocol):
+class BeatStore(Protocol):
+    """Each server process's last sign of life (:mod:`fanfold.server.hub.beats`): the time a
+    table had no live owner is not charged to its clocks."""
+
+    def beat(self, name: str, at: float, forget_before: float) -> None:
+        """Record that process ``name`` lived at ``at``; forget those silent since before
+        ``forget_before``."""
+
+    def last_beat(self, name: str) -> float | None:
+        """When process ``name`` last said it lived (``None``: never, or forgotten)."""
+
+
+class TableStore(BeatStore, Protocol):
     """Tables, their seats and their actions: what the hub keeps between actions and across
     restarts (the model: boardgame.io's ``Async`` storage)."""
 
@@ -218,6 +230,7 @@ class Coordination(Protocol):
 
 __all__ = [
     "AccountStore",
+    "BeatStore",
     "ChatStore",
     "Coordination",
     "FairPlayStore",

@@ -108,6 +108,15 @@ server_keys = sa.Table(
     sa.Column("value", sa.String(200), nullable=False),
 )
 
+# Each server process's last sign of life (fanfold.server.hub.beats): the time a table had no
+# live owner is not charged to its clocks.
+server_beats = sa.Table(
+    "server_beats",
+    metadata,
+    sa.Column("name", sa.String(120), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
 # ------------------------------------------------------------------ ratings
 
 ratings = sa.Table(

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
+from fanfold.server.store.beat_store import BeatWrites
 from fanfold.server.store.quick_append import (
     QUICK_APPEND,
     fits_one_statement,
@@ -33,7 +34,7 @@ from fanfold.server.store.seat_store import SeatWrites
 from fanfold.server.store.table_reads import TableReads
 
 
-class Store(SeatWrites, TableReads):
+class Store(SeatWrites, TableReads, BeatWrites):
     """Tables, seats and actions in one SQL database: the SQL
     :class:`~fanfold.server.store.protocols.TableStore`. The other subjects' SQL stores
     (accounts, ratings, moderation, fair play) work on its :attr:`engine`.
