@@ -466,6 +466,7 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             stopping.set()
             compiled.stop_compiling()
             sweeper.cancel()
+            hub.residency.beats.stop()
             gc.set_threshold(*thresholds)
             for live in hub.live.values():
                 for task in (live.bots, live.clock):
