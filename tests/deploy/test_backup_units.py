@@ -57,6 +57,9 @@ def test_a_sqlite_site_and_another_hour(tmp_path: Path) -> None:
     (start,) = key(service, "ExecStart")
     assert "--db-file" not in start
     assert key(units["fanfold-backup.timer"], "OnCalendar") == ["*-*-* 03:30:00"]
+    assert key(service, "Description")[0].endswith("keeping 14 days of copies")
+    kept = render(tmp_path / "all", "--dir", "/srv/copies", "--keep-days", "0")
+    assert key(kept["fanfold-backup.service"], "Description")[0].endswith("keeping every copy")
     calendar = run(tool("systemd-analyze", "systemd"), "calendar", "*-*-* 03:30:00")
     assert calendar.returncode == 0, calendar.stderr
 

@@ -85,7 +85,9 @@ def render_backup(units: BackupUnits) -> dict[str, str]:
             {
                 "command": command,
                 "folder": units.folder,
-                "keep_days": f"{units.keep_days:g}",
+                "keeping": "every copy"
+                if units.keep_days == 0
+                else f"{units.keep_days:g} days of copies",
                 "after": units.after,
                 "user": units.user,
                 "group": units.user,
