@@ -10,9 +10,11 @@ from typer.core import TyperCommand
 
 from fanfold import __version__
 from fanfold.cli import arena as arena_command
+from fanfold.cli import backup as backup_command
 from fanfold.cli import balance as balance_command
 from fanfold.cli import check_config as check_config_command
 from fanfold.cli import deploy as deploy_commands
+from fanfold.cli import deploy_backup as _deploy_backup  # noqa: F401  (registers it)
 from fanfold.cli import deploy_monitoring as _deploy_monitoring  # noqa: F401  (registers them)
 from fanfold.cli import deploy_systemd as _deploy_systemd  # noqa: F401  (registers it)
 from fanfold.cli import keys as keys_commands
@@ -47,6 +49,7 @@ app.add_typer(keys_commands.app, name="keys")
 app.add_typer(deploy_commands.app, name="deploy")
 app.command()(serve_command.serve)
 app.command()(restart_command.restart)
+app.command()(backup_command.backup)
 app.command("check-config", context_settings=check_config_command.CONTEXT_SETTINGS)(
     check_config_command.check_config
 )

@@ -1,0 +1,94 @@
+"""``fanfold backup``: a copy of the site's store while it runs, into a folder of dated copies,
+and the copies older than ``--keep-days`` deleted (the daily ``fanfold-backup.timer`` of
+``fanfold deploy backup`` runs it; docs/backup.md).
+
+The store is the one ``fanfold serve`` is given: ``--db``, ``--db-file`` or ``FANFOLD_DB_URL``
+(default: the user's SQLite file). PostgreSQL is dumped by ``pg_dump --format=custom`` into
+``fanfold-YYYYmmdd-HHMMSS.dump`` (the password in its environment, never on its command line);
+SQLite is copied by its online backup API into ``fanfold-YYYYmmdd-HHMMSS.db``. A copy is
+written under a temporary name and renamed once whole, so that a copy in the folder is one that
+was finished."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from fanfold.cli.common import console, fail
+
+#: How a copy's file is named, before its ending (``.dump`` or ``.db``), in UTC.
+NAME_FORMAT = "fanfold-%Y%m%d-%H%M%S"
+#: The copies ``--keep-days`` deletes: those this command wrote, and nothing else.
+COPY_PATTERNS = ("fanfold-????????-??????.dump", "fanfold-????????-??????.db")
+
+
+def backup(
+    folder: Annotated[
+        Path,
+        typer.Option("--dir", metavar="DIR", help="The folder of the copies (made if missing)."),
+    ],
+    keep_days: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Delete this folder's copies older than this many days (0: keep them all).",
+        ),
+    ] = 14.0,
+    db: Annotated[
+        str | None, typer.Option(help="The store's URL, as fanfold serve --db takes it.")
+    ] = None,
+    db_file: Annotated[
+        Path | None,
+        typer.Option(metavar="PATH", help="A file holding the store's URL (fanfold serve's)."),
+    ] = None,
+) -> None:
+    """Copy the site's store while it runs into DIR (PostgreSQL: pg_dump --format=custom;
+    SQLite: its online backup), then delete the copies older than --keep-days."""
+    from fanfold.cli.serve import database_url
+    from fanfold.server.store import default_url, shown_url
+    from fanfold.server.store.backup import BackupError, backup_suffix, copy_store
+
+    url = database_url(db, db_file) or default_url()
+    try:
+        suffix = backup_suffix(url)
+        folder.mkdir(parents=True, exist_ok=True)
+    except BackupError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"the folder {folder} cannot be made: {error.strerror or error}")
+    name = datetime.now(UTC).strftime(NAME_FORMAT) + suffix
+    target = folder / name
+    partial = folder / f".{name}.partial"
+    started = time.perf_counter()
+    try:
+        copy_store(url, partial)
+        partial.rename(target)
+    except BackupError as error:
+        fail(f"no copy of {shown_url(url)} was made: {error}", code=1)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        fail(f"no copy was written into {folder}: {error.strerror or error}", code=1)
+    took = time.perf_counter() - started
+    size = target.stat().st_size
+    console.print(f"{target}: {size} bytes in {took:.2f} s", markup=False, highlight=False)
+    for old in prune(folder, keep_days, keep=target):
+        console.print(f"deleted {old}", markup=False, highlight=False)
+
+
+def prune(folder: Path, keep_days: float, *, keep: Path) -> list[Path]:
+    """Delete the copies in ``folder`` (by :data:`COPY_PATTERNS`) last written more than
+    ``keep_days`` days ago, never ``keep`` (the newest); none when ``keep_days`` is 0."""
+    if keep_days == 0:
+        return []
+    oldest = time.time() - keep_days * 86400
+    deleted: list[Path] = []
+    for pattern in COPY_PATTERNS:
+        for path in sorted(folder.glob(pattern)):
+            if path != keep and path.is_file() and path.stat().st_mtime < oldest:
+                path.unlink()
+                deleted.append(path)
+    return deleted
