@@ -110,6 +110,10 @@ def test_a_casual_table_with_a_speed_shows_its_clocks_and_charges_each_move(
     assert 181.0 <= clocks["left"][1] <= 182.0  # 180 less the time taken, plus 2
     stored = client.app.state.hub.store.load(table)  # type: ignore[attr-defined]
     assert stored.options["clock_state"]["running"] == 0  # stored with the action
+    # The process holding the clock is stored, never shown: it names a server process.
+    assert clocks_module.HOLDER in stored.options
+    assert clocks_module.HOLDER not in look(client, table, white)["options"]
+    assert clocks_module.HOLDER not in look(client, table, None)["options"]
 
 
 def test_a_table_has_a_time_limit_or_a_clock_not_both(client: TestClient) -> None:

@@ -18,7 +18,7 @@ from fanfold.core.game import Outcome as GameOutcome
 from fanfold.play.analysis import analyses_for
 from fanfold.play.table import Played, Table
 from fanfold.server import live as done
-from fanfold.server.clocks import CLOCK, CONTROL, Clocks
+from fanfold.server.clocks import CLOCK, CONTROL, HOLDER, Clocks
 from fanfold.server.live import ForbiddenError, LiveTable, NotFoundError
 from fanfold.server.protocol.base import PROTOCOL, Ending
 from fanfold.server.protocol.messages import (
@@ -181,7 +181,7 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
         version=table.version,
         game=GameName(name=game.name, id=game.id, title=game.title),
         config=live.config_json(),
-        options=live.options,
+        options={key: value for key, value in live.options.items() if key != HOLDER},
         seats=seats,
         seat=seat,
         yours=sorted(held),
