@@ -10,6 +10,10 @@
   ``/metrics`` is refused; a sign-in's cookies are ``Secure`` even when the client says it
   came over plain HTTP; each request has its log line with the table's id; and with every
   process gone HAProxy answers with the maintenance page.
+* A table stays with the process that took it over: opened by s1 and played there, then s1
+  stopped (SIGTERM: its refused connections go to s2 at once) and the table played on s2; s1
+  started again and up, the table's requests (HAProxy's log names the server) still go to
+  s2, no hand-over back, while a new table opened by s1 is played on s1.
 * The counts per client outlive a reload: a client over the request limit is still refused
   by the new worker right after ``kill -USR2`` (the old one hands its counts over through the
   ``peers`` section's local peer).
@@ -468,3 +472,117 @@ def test_the_counts_per_client_outlive_a_reload(tmp_path: Path) -> None:
         transport = httpx.HTTPTransport(local_address="127.0.0.2", verify=False)
         with httpx.Client(transport=transport, timeout=10) as other:
             assert other.get(url).status_code == 403
+
+
+# ------------------------------------------------------ no hand-over back after a restart
+
+
+def served_by(log: Path, table: str) -> list[str]:
+    """The server of each request about ``table`` in HAProxy's log, in order."""
+    pattern = rf" tables/(\S+) .* table={re.escape(table)} \""
+    return re.findall(pattern, log.read_text())
+
+
+def server_up(site: Site, name: str) -> bool:
+    """Whether HAProxy's checks hold ``tables/NAME`` up (``show stat``)."""
+    for line in site.ask("show stat").splitlines():
+        fields = line.split(",")
+        if fields[:2] == ["tables", name]:
+            return fields[17] == "UP"
+    raise AssertionError(f"no server tables/{name}")
+
+
+def open_table_of(client: httpx.Client, name: str) -> tuple[str, str]:
+    """A table opened through HAProxy by the process named ``name``: its id and token."""
+    for _ in range(20):
+        opened = client.post("/api/tables", json={"game": "morris", "seats": ["you", "random"]})
+        assert opened.status_code == 200, opened.text
+        if opened_by(opened.json()["table"]) == name:
+            return opened.json()["table"], opened.json()["token"]
+    raise AssertionError(f"{name} opened none of 20 tables")
+
+
+def wait_for(log: Path, table: str, count: int) -> list[str]:
+    """The servers of the first ``count`` requests about ``table`` once logged."""
+    deadline = time.monotonic() + 10
+    while len(servers := served_by(log, table)) < count:
+        assert time.monotonic() < deadline, (table, count, servers, log.read_text()[-8000:])
+        time.sleep(0.1)
+    return servers
+
+
+@pytest.mark.postgres
+def test_a_table_stays_with_its_stand_in_when_its_opener_is_back(
+    pg_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    site = Site(tmp_path)
+    first, checks = free_ports(2), free_ports(2)
+    config = render(
+        tmp_path,
+        *("--processes", "2", "--base-port", str(first), "--health-base-port", str(checks)),
+        *site.options(),
+    )
+    log = tmp_path / "haproxy.log"
+    proxy = ("--trusted-proxy", "127.0.0.1")
+    with ExitStack() as stack:
+        processes: dict[str, subprocess.Popen[str]] = {}
+        for number in (1, 2):
+            name, port, health = f"s{number}", first + number - 1, checks + number - 1
+            processes[name] = start_process(pg_url, tmp_path, name, port, health, proxy)
+            stack.callback(processes[name].wait, 30)
+            stack.callback(processes[name].kill)
+        for number in (1, 2):
+            name, port, health = f"s{number}", first + number - 1, checks + number - 1
+            wait_ready(processes[name], port, health, tmp_path / f"{name}.log")
+        stack.enter_context(running(site, config, log))
+        client = stack.enter_context(
+            httpx.Client(base_url=f"https://127.0.0.1:{site.https}", verify=False, timeout=30)
+        )
+        deadline = time.monotonic() + 15
+        while not (server_up(site, "s1") and server_up(site, "s2")):
+            assert time.monotonic() < deadline, site.ask("show stat")
+            time.sleep(0.1)
+
+        # A table opened by s1 is played on s1.
+        table, token = open_table_of(client, "s1")
+        play(client, table, token, 1)
+        assert set(served_by(log, table)) == {"s1"}
+
+        # s1 stops (SIGTERM: it closes its port, hands its tables over and exits): the
+        # table's requests go to s2, the refused ones at once (before the checks mark s1
+        # down) on their first retry.
+        processes["s1"].send_signal(signal.SIGTERM)
+        stopped = time.monotonic()
+        deadline = stopped + 15
+        while client.get(f"/api/tables/{table}").status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        back = time.monotonic() - stopped
+        assert back < 5.0, f"the table answered again {back:.1f} s after SIGTERM"
+        processes["s1"].wait(timeout=60)
+        before = len(wait_for(log, table, 1))
+        play(client, table, token, 1)
+        assert wait_for(log, table, before + 1)[-1] == "s2"
+
+        # s1 starts again under its name and HAProxy sees it up: the table stays on s2.
+        processes["s1"] = start_process(pg_url, tmp_path, "s1", first, checks, proxy)
+        stack.callback(processes["s1"].wait, 30)
+        stack.callback(processes["s1"].kill)
+        wait_ready(processes["s1"], first, checks, tmp_path / "s1.log")
+        deadline = time.monotonic() + 15
+        while not server_up(site, "s1"):
+            assert time.monotonic() < deadline, site.ask("show stat")
+            time.sleep(0.1)
+        since = len(served_by(log, table))
+        state = play(client, table, token, 2)
+        assert state["version"] >= 3
+        after = wait_for(log, table, since + 3)[since:]
+        assert set(after) == {"s2"}, after
+        assert "handed over" not in (tmp_path / "s2.log").read_text()
+        assert "stick on var(txn.table)" in config.read_text()
+
+        # A new table opened by s1 is played on s1, where it was opened.
+        table, token = open_table_of(client, "s1")
+        play(client, table, token, 1)
+        assert set(wait_for(log, table, 2)) == {"s1"}
