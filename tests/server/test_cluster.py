@@ -2,7 +2,9 @@
 ``docs/deploy.md`` gives (``deploy/haproxy.cfg``) and three ``fanfold serve`` processes. Games
 of every game are played through HAProxy over WebSockets, each table's actions stored by one
 owner; then the process that owns a table in play is killed (SIGKILL), and its player
-reconnects through HAProxy and finishes on another process, nothing lost or applied twice."""
+reconnects through HAProxy and finishes on another process, nothing lost or applied twice;
+started again, the killed process gets new tables but not that one back (HAProxy's stick
+table keeps it on its stand-in)."""
 
 from __future__ import annotations
 
@@ -315,20 +317,34 @@ def test_three_processes_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  #
         assert stand_in != victim
         assert stand_in in pids
 
-        # The process that opened the table comes back under its name: the router sends the
-        # table to it again, and the stand-in hands it over.
+        # The process that opened the table comes back under its name: HAProxy's stick table
+        # keeps the table on its stand-in (no hand-over back), while a new table it opens is
+        # played where it was opened.
         (_, game_port, health_port) = next(p for p in processes if p[0].pid == victim)
         again = start_process(pg_url, tmp_path, name, game_port, health_port)
         stack.callback(again.kill)
         wait_ready(again, game_port, health_port, tmp_path / f"{name}.log")
         deadline = time.monotonic() + 15  # HAProxy sees it up after two checks
-        while owners(pg_url, [player.table])[player.table] != [again.pid]:
-            assert time.monotonic() < deadline, owners(pg_url, [player.table])
+        while True:
+            answer = site.post("/api/tables", json={"game": "morris", "seats": ["you", "random"]})
+            assert answer.status_code == 200, answer.text
+            if opened_by(answer.json()["table"]) == name:
+                break
+            assert time.monotonic() < deadline, "the restarted process opens no table"
+        time.sleep(2)  # the tables backend's checks have seen it up too (two, 0.5 s apart)
+        fresh = Player(port, answer.json()["table"], answer.json()["token"])
+        fresh.connect()
+        stack.callback(fresh.close)
+        fresh.play(2)
+        assert owners(pg_url, [fresh.table])[fresh.table] == [again.pid]
+        stand_in_name = next(n for n, pid in named.items() if pid == stand_in)
+        for _ in range(3):
             player.close()
             player.connect(timeout=10)
             player.play(1)
-        stand_in_name = next(n for n, pid in named.items() if pid == stand_in)
-        assert "handed over" in (tmp_path / f"{stand_in_name}.log").read_text()
+            assert owners(pg_url, [player.table])[player.table] == [stand_in]
+        assert "handed over" not in (tmp_path / f"{stand_in_name}.log").read_text()
+        assert "handed over" not in (tmp_path / f"{name}.log").read_text()
 
         player.play(ACTIONS)
         stored = _stored_actions(pg_url, player.table)

@@ -10,9 +10,14 @@
   ``/metrics`` is refused; a sign-in's cookies are ``Secure`` even when the client says it
   came over plain HTTP; each request has its log line with the table's id; and with every
   process gone HAProxy answers with the maintenance page.
+* A table stays with the process that took it over: opened by s1 and played there, then s1
+  stopped (SIGTERM: its refused connections go to s2 at once; every request answered) and
+  the table played on s2; s1
+  started again and up, the table's requests (HAProxy's log names the server) still go to
+  s2, no hand-over back, while a new table opened by s1 is played on s1.
 * The counts per client outlive a reload: a client over the request limit is still refused
   by the new worker right after ``kill -USR2`` (the old one hands its counts over through the
-  ``peers`` section's local peer).
+  ``peers`` section's local peer); so does the stick table of where each table went.
 """
 
 from __future__ import annotations
@@ -186,8 +191,12 @@ def test_the_rendered_configuration_passes_haproxy_check(processes: int, tmp_pat
     text = config.read_text()
     for number in range(1, processes + 1):  # each process in both backends, the same name
         assert re.search(rf"^    server s{number} 127\.0\.0\.1:\d+ check port \d+$", text, re.M)
-        assert f"server s{number}-live " in text
+        # the backups (no process ready) never enter the tables' stick table
+        assert re.search(rf"^    server s{number}-live \S+ backup non-stick track ", text, re.M)
     assert f"server s{processes + 1} " not in text
+    # where each table went last, kept across reloads by the peers of the counts
+    assert "stick-table type string len 64 size 1m expire 1h peers counts\n" in text
+    assert "!{ var(txn.table),in_table(tables) }\n" in text
     assert f"errorfile 503 {tmp_path / 'fanfold-maintenance.http'}" in text
     assert (tmp_path / "fanfold-maintenance.http").read_bytes() == maintenance_response()
 
@@ -433,7 +442,7 @@ def worker(site: Site) -> int:
     return int(found[1])
 
 
-def test_the_counts_per_client_outlive_a_reload(tmp_path: Path) -> None:
+def test_the_counts_and_the_tables_places_outlive_a_reload(tmp_path: Path) -> None:
     site = Site(tmp_path)
     config = render(tmp_path, "--processes", "1", "--request-rate", "20", *site.options())
     log = tmp_path / "haproxy.log"
@@ -448,6 +457,8 @@ def test_the_counts_per_client_outlive_a_reload(tmp_path: Path) -> None:
             statuses = [client.get(url).status_code for _ in range(25)]
             assert statuses == [403] * 20 + [429] * 5
             assert client.get(url).headers["retry-after"] == "10"
+        # Where a table went last (here set by hand: s1 is the backend's server 1).
+        assert site.ask("set table tables key Xc3k9aP2qLmT.s2 data.server_id 1").strip() == ""
 
         # The reload (Debian's `systemctl reload haproxy`): a new worker, with the counts.
         before = log.read_text().count("Loading success")
@@ -464,7 +475,131 @@ def test_the_counts_per_client_outlive_a_reload(tmp_path: Path) -> None:
         rate = re.search(r"key=::ffff:127\.0\.0\.1 .*http_req_rate\(10000\)=(\d+)", table)
         assert rate is not None, table
         assert int(rate[1]) > 20, table
+        places = site.ask("show table tables")
+        assert re.search(r"key=Xc3k9aP2qLmT\.s2 .*server_id=1\b", places), places
         # Another client is not refused.
         transport = httpx.HTTPTransport(local_address="127.0.0.2", verify=False)
         with httpx.Client(transport=transport, timeout=10) as other:
             assert other.get(url).status_code == 403
+
+
+# ------------------------------------------------------ no hand-over back after a restart
+
+
+def served_by(log: Path, table: str) -> list[str]:
+    """The server of each request about ``table`` in HAProxy's log, in order."""
+    pattern = rf" tables/(\S+) .* table={re.escape(table)} \""
+    return re.findall(pattern, log.read_text())
+
+
+def server_up(site: Site, name: str) -> bool:
+    """Whether HAProxy's checks hold ``tables/NAME`` up (``show stat``)."""
+    for line in site.ask("show stat").splitlines():
+        fields = line.split(",")
+        if fields[:2] == ["tables", name]:
+            return fields[17] == "UP"
+    raise AssertionError(f"no server tables/{name}")
+
+
+def open_table_of(client: httpx.Client, name: str) -> tuple[str, str]:
+    """A table opened through HAProxy by the process named ``name``: its id and token."""
+    for _ in range(20):
+        opened = client.post("/api/tables", json={"game": "morris", "seats": ["you", "random"]})
+        assert opened.status_code == 200, opened.text
+        if opened_by(opened.json()["table"]) == name:
+            return opened.json()["table"], opened.json()["token"]
+    raise AssertionError(f"{name} opened none of 20 tables")
+
+
+def wait_for(log: Path, table: str, count: int) -> list[str]:
+    """The servers of the first ``count`` requests about ``table`` once logged."""
+    deadline = time.monotonic() + 10
+    while len(servers := served_by(log, table)) < count:
+        if time.monotonic() > deadline:
+            print("\n".join(line for line in log.read_text().splitlines() if table in line))
+            raise AssertionError(f"{count} requests about {table} logged: {servers}")
+        time.sleep(0.1)
+    return servers
+
+
+@pytest.mark.postgres
+def test_a_table_stays_with_its_stand_in_when_its_opener_is_back(
+    pg_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    site = Site(tmp_path)
+    first, checks = free_ports(2), free_ports(2)
+    config = render(
+        tmp_path,
+        *("--processes", "2", "--base-port", str(first), "--health-base-port", str(checks)),
+        *site.options(),
+    )
+    log = tmp_path / "haproxy.log"
+    proxy = ("--trusted-proxy", "127.0.0.1")
+    with ExitStack() as stack:
+        processes: dict[str, subprocess.Popen[str]] = {}
+        for number in (1, 2):
+            name, port, health = f"s{number}", first + number - 1, checks + number - 1
+            processes[name] = start_process(pg_url, tmp_path, name, port, health, proxy)
+            stack.callback(processes[name].wait, 30)
+            stack.callback(processes[name].kill)
+        for number in (1, 2):
+            name, port, health = f"s{number}", first + number - 1, checks + number - 1
+            wait_ready(processes[name], port, health, tmp_path / f"{name}.log")
+        stack.enter_context(running(site, config, log))
+        client = stack.enter_context(
+            httpx.Client(base_url=f"https://127.0.0.1:{site.https}", verify=False, timeout=30)
+        )
+        deadline = time.monotonic() + 15
+        while not (server_up(site, "s1") and server_up(site, "s2")):
+            assert time.monotonic() < deadline, site.ask("show stat")
+            time.sleep(0.1)
+
+        # A table opened by s1 is played on s1.
+        table, token = open_table_of(client, "s1")
+        play(client, table, token, 1)
+        assert set(served_by(log, table)) == {"s1"}
+
+        # s1 stops (SIGTERM: it closes its port, hands its tables over and exits): asked
+        # every 20 ms until it is gone, the table answers every time, first from s1, then
+        # from s2 (a refused connection goes there on its first retry, before the checks
+        # mark s1 down, and the stick table then names s2), never from s1 again.
+        before = len(served_by(log, table))
+        processes["s1"].send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 60
+        statuses: list[int] = []
+        while processes["s1"].poll() is None or len(statuses) < 20:
+            assert time.monotonic() < deadline
+            statuses.append(client.get(f"/api/tables/{table}").status_code)
+            time.sleep(0.02)
+        assert set(statuses) == {200}, statuses
+        during = wait_for(log, table, before + len(statuses))[before:]
+        assert "s2" in during, during
+        moved = during.index("s2")
+        assert set(during[:moved]) <= {"s1"}, during
+        assert set(during[moved:]) == {"s2"}, during
+        before = len(served_by(log, table))
+        play(client, table, token, 1)
+        assert wait_for(log, table, before + 1)[-1] == "s2"
+
+        # s1 starts again under its name and HAProxy sees it up: the table stays on s2.
+        processes["s1"] = start_process(pg_url, tmp_path, "s1", first, checks, proxy)
+        stack.callback(processes["s1"].wait, 30)
+        stack.callback(processes["s1"].kill)
+        wait_ready(processes["s1"], first, checks, tmp_path / "s1.log")
+        deadline = time.monotonic() + 15
+        while not server_up(site, "s1"):
+            assert time.monotonic() < deadline, site.ask("show stat")
+            time.sleep(0.1)
+        since = len(served_by(log, table))
+        for _ in range(3):
+            assert client.get(f"/api/tables/{table}").status_code == 200
+        play(client, table, token, 1)  # (a game may end early: then a look only)
+        after = wait_for(log, table, since + 4)[since:]
+        assert set(after) == {"s2"}, after
+        assert "handed over" not in (tmp_path / "s2.log").read_text()
+
+        # A new table opened by s1 is played on s1, where it was opened.
+        table, token = open_table_of(client, "s1")
+        play(client, table, token, 1)
+        assert set(wait_for(log, table, 2)) == {"s1"}

@@ -377,7 +377,7 @@ def render_haproxy(site: HAProxySite) -> str:
             f"    server {name} {address} check port {health}" for name, address, health in servers
         ]
         + [
-            f"    server {name}-live {address} backup track pages/{name}"
+            f"    server {name}-live {address} backup non-stick track pages/{name}"
             for name, address, _ in servers
         ],
     }

@@ -15,17 +15,18 @@ Who owns what, and when ownership moves:
   resumed at start-up) and lets it go when the table leaves memory (idle, expired).
 * A process given a server name (``fanfold serve --server-name``: the name of its ``server``
   line in the router's configuration) writes it at the end of the id of every table it opens
-  (:func:`table_id_for`), and the router (HAProxy, ``docs/deploy.md``) sends every request of
-  that table to the process so named while it is up: the process that opened a table keeps
-  it, with no hand-over. A table whose id names no process, or one the router marks down,
-  goes by a consistent hash of its id to another process (its stand-in).
-* A request that arrives at a process while another owns the table (a process back after a
-  failure while its tables sit on a stand-in; a table opened by a process with no server
-  name) asks the owner to hand it over, by a notification on :data:`CHANNEL`. The owner
-  lets it go after the action it is storing, if any, closes its sockets with code 1012 (the
-  browsers reconnect, through the router, to the new owner) and unlocks it; the asking
-  process then takes it. So a process that comes back gets its tables back from their
-  stand-ins as the router sends it their requests. An owner that does not let go in
+  (:func:`table_id_for`), and the router (HAProxy, ``docs/deploy.md``) sends the requests of
+  a new table to the process so named while it is up: the process that opened a table keeps
+  it, with no hand-over, until it goes down. A table whose id names no process, or one the
+  router marks down, goes by a consistent hash of its id to another process (its stand-in).
+* A request that arrives at a process while another owns the table (a table opened by a
+  process with no server name; one the router sends elsewhere than its owner) asks the owner
+  to hand it over, by a notification on :data:`CHANNEL`. The owner lets it go after the
+  action it is storing, if any, closes its sockets with code 1012 (the browsers reconnect,
+  through the router, to the new owner) and unlocks it; the asking process then takes it.
+  The router remembers where each table went last (HAProxy's stick table) and sends it there
+  while that process is up, so a process that comes back after a failure or a restart gets
+  new tables, not its old ones back from their stand-ins. An owner that does not let go in
   :data:`HAND_OVER_SECONDS` leaves the request refused with 503 (:class:`ElsewhereError`).
 * A process that stops (``SIGTERM``) lets every table go at once and says so ("these
   tables were let go": :meth:`Ownership.announce_let_go`); the others take them from the
