@@ -10,6 +10,7 @@ from typing import Any
 from fanfold.agents.base import Agent, AgentConfig
 from fanfold.agents.ladder.search import decide
 from fanfold.agents.ladder.styles import Style, params
+from fanfold.agents.strategy import prepare
 from fanfold.core.config import GameConfig, ranged
 from fanfold.games.fano import fast
 from fanfold.games.fano.actions import FanoAction
@@ -45,12 +46,10 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         self.config = config
 
     def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
-        """Load the compiled decision (compiling it on a fresh installation)."""
+        """Load the compiled decision with the rest of Fano's compiled code (compiled ahead in
+        a subprocess on a fresh installation: :func:`fanfold.agents.strategy.prepare`)."""
         if self.config.compiled and isinstance(config, FanoConfig) and fast.supports(config):
-            say("loading the ladder's compiled decision")
-            from fanfold.agents.ladder import compiled
-
-            compiled.warm_up()
+            prepare(self.game, say)
 
     def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
         if len(legal) == 1:
