@@ -1028,14 +1028,11 @@ def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams
 
 
 @njit(cache=True)
-def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # type: ignore[no-untyped-def]
-    """:func:`fanfold.agents.ladder.search.decide`: the index in ``legal[:nlegal]`` (packed
-    ids) of the seat's choice in ``s``; ``suits[o]``: how many suits seat ``o`` commands."""
-    if nlegal == 1:
-        return 0
-    for i in range(nlegal):
-        if legal[i] & 255 == K_PROMOTE:
-            return i
+def context(s, cfg, seat, suits):  # type: ignore[no-untyped-def]
+    """What the seat's decision in ``s`` reads besides the position: the context (its seat,
+    partners, who attacks whom, the weakest rival), the chances that each rival holds each
+    value later and now (:func:`holds`, from the copies not in the seat's sight), and the
+    values left in its own draw pile (``pool[:npool]``)."""
     count = cfg[C_PLAYERS]
     ctx = np.zeros(X_SIZE, np.int64)
     ctx[X_SEAT] = seat
@@ -1075,6 +1072,20 @@ def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # ty
     pool = np.empty(max(npool, 1), np.int64)
     for i in range(npool):
         pool[i] = s[p + DRAW + 1 + i] >> 4
+    return ctx, later, now, pool, npool
+
+
+@njit(cache=True)
+def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # type: ignore[no-untyped-def]
+    """:func:`fanfold.agents.ladder.search.decide`: the index in ``legal[:nlegal]`` (packed
+    ids) of the seat's choice in ``s``; ``suits[o]``: how many suits seat ``o`` commands."""
+    if nlegal == 1:
+        return 0
+    for i in range(nlegal):
+        if legal[i] & 255 == K_PROMOTE:
+            return i
+    ctx, later, now, pool, npool = context(s, cfg, seat, suits)
+    p = _seat(seat)
     phase = s[PHASE]
     if phase == P_DRAW_SHUFFLE or phase == P_SHUFFLE:  # noqa: SIM109 - Numba
         for i in range(nlegal):
