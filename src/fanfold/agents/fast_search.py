@@ -9,10 +9,6 @@ third of it is spent (at least one deal), and the search stops at the first look
 past it, after at least one chunk of :data:`LEAST_ITERATIONS` iterations;
 near the deadline the chunks shrink to the iterations that fit in the time left at the pace
 measured so far, so that a slow (busy) machine overruns the cap by about one iteration.
-With ``guide`` set (:class:`fanfold.agents.mcts.MCTSConfig`), the ladder's balanced member
-decides on the first deal (it reads only what the seat may see, so any deal gives the same
-move) and its move stands unless the search visited it and its most visited move has more
-than ``guide`` times its root visits (a move the search's widening never tried stands).
 ``None`` for a game or a config the compiled search does not cover: the agent then searches
 with its Python tree.
 """
@@ -29,7 +25,6 @@ from fanfold.games.fano.view import FanoView
 
 if TYPE_CHECKING:
     from fanfold.agents.mcts import MCTSAgent
-    from fanfold.games.fano.fast import engine
 
 #: The largest tree a decision grows (nodes; each iteration adds at most one).
 MAX_NODES = 1 << 18
@@ -96,22 +91,4 @@ def choose_fast(
             search.run(min(size, config.iterations - search.iterations))
     agent.last_search = search
     visits = {action: count for action, count, _ in search.root_children()}
-    best = max(legal, key=lambda action: visits.get(codec.action_id(action), -1))
-    if not config.guide:
-        return best
-    proposed = legal[ladder_choice(dealt[0], view, legal)]
-    searched = visits.get(codec.action_id(proposed), 0)
-    if searched and visits.get(codec.action_id(best), 0) > config.guide * searched:
-        return best
-    return proposed
-
-
-def ladder_choice(state: engine.FastState, view: FanoView, legal: Sequence[Any]) -> int:
-    """The index in ``legal`` of the ladder's balanced member's move in ``state``, a deal of
-    ``view`` (the move reads only what ``view.player`` may see)."""
-    from fanfold.agents.ladder import compiled
-    from fanfold.agents.ladder.styles import Style, params
-    from fanfold.games.fano.fast import codec
-
-    ids = np.array([codec.action_id(action) for action in legal], np.int64)
-    return compiled.decide_array(state, view.player, ids, params(Style.BALANCED, view.config))
+    return max(legal, key=lambda action: visits.get(codec.action_id(action), -1))

@@ -73,11 +73,6 @@ class MCTSConfig(AgentConfig):
         turn_seconds: with ``seconds``, a cap on all of the agent's decisions of one turn
             together (``None``: three times ``seconds``), for games whose views name the
             turn (``turn`` and ``turn_player``).
-        guide: with ``tree=fast`` (Fano), the move of the ladder's balanced member
-            (:mod:`fanfold.agents.ladder`, its own turn searched from the view, judged by the
-            learned evaluation) stands unless the search tried it and its most visited move
-            has more than ``guide`` times its visits at the root; 0 (the default): the
-            search's move alone.
     """
 
     iterations: int = 200
@@ -89,7 +84,6 @@ class MCTSConfig(AgentConfig):
     tree: str = "python"
     deals: int = 64
     turn_seconds: float | None = None
-    guide: float = 0.0
 
     def validate(self) -> None:
         if self.iterations < 1:
@@ -112,10 +106,6 @@ class MCTSConfig(AgentConfig):
             raise ConfigError(f"deals must be at least 1, not {self.deals}")
         if self.turn_seconds is not None and self.turn_seconds <= 0:
             raise ConfigError(f"turn_seconds must be more than 0, not {self.turn_seconds}")
-        if self.guide < 0:
-            raise ConfigError(f"guide must be 0 or more, not {self.guide}")
-        if self.guide and self.tree != "fast":
-            raise ConfigError("guide needs tree=fast")
 
     def turn_cap(self) -> float | None:
         """The cap on one turn's decisions together (``None`` without ``seconds``)."""

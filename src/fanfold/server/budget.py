@@ -47,9 +47,8 @@ MAXIMA: Mapping[str, int] = MappingProxyType(
     }
 )
 #: Numeric agent options that are not budgets (they do not make a decision cost more):
-#: ``turn_seconds`` only lowers the time of a turn's decisions under ``seconds``; ``guide``
-#: (``mcts(tree=fast)``) only weighs the ladder's move, a few milliseconds a decision.
-NOT_BUDGETS = frozenset({"exploration", "widening", "group", "mistakes", "turn_seconds", "guide"})
+#: ``turn_seconds`` only lowers the time of a turn's decisions under ``seconds``.
+NOT_BUDGETS = frozenset({"exploration", "widening", "group", "mistakes", "turn_seconds"})
 
 
 class BudgetError(ConfigError):
