@@ -294,7 +294,7 @@ def test_fano_s_warm_up_loads_the_ladder_s_compiled_decision(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The ladder's kernels are in Fano's warm-up, so the package build and the server's
-    compile-ahead fill the cache with them (``hard`` consults the ladder)."""
+    compile-ahead fill the cache with them (``hard`` is the ladder looking ahead)."""
     from fanfold.agents.strategy import fano_fast
 
     warmed: list[str] = []

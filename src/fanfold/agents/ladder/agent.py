@@ -33,10 +33,10 @@ class LadderConfig(AgentConfig):
         compiled: decide in compiled code (Numba) where the fast path covers the variant;
             ``false``: always the Python twin (the same decisions, slower).
         deals: look ahead on this many deals of the view (0, the default: no look-ahead):
-            every legal move is played on each deal and the game carried on by the balanced
-            member for every seat until the seat's next turn, where the learned evaluation
-            judges it (:mod:`fanfold.agents.ladder.lookahead`); the best mean wins. Compiled
-            only: a variant the fast path does not cover decides without it.
+            every legal move is played on each deal and the game carried on by the member (its
+            style) for every seat to the end of the seat's next turn, where the learned
+            evaluation judges it (:mod:`fanfold.agents.ladder.lookahead`); the best mean
+            wins. Compiled only: a variant the fast path does not cover decides without it.
         seconds: with ``deals``, stop dealing once a decision has taken this long (at least
             one deal; ``None``: no cap).
     """

@@ -4,9 +4,10 @@ position there judged by the learned evaluation (compiled, Numba).
 
 For each deal (a state dealt consistent with the view, encoded) and each legal move: the move
 is played, then every seat, the searcher included (the rest of its turn, then its next turn),
-plays the balanced member's decision (:func:`fanfold.agents.ladder.kernels.decide`), for at
-most ``limit`` actions, until the searcher chooses the end action of its next turn or the
-game ends. The searcher's cards after that end action are worth the evaluation's logit
+plays the member's decision in the searcher's style
+(:func:`fanfold.agents.ladder.kernels.decide`; ``hard`` is the balanced member), for at most
+``limit`` actions, until the searcher chooses the end action of its next turn or the game
+ends. The searcher's cards after that end action are worth the evaluation's logit
 (:func:`fanfold.agents.ladder.kernels.evaluate`, the position the member judges its own turns
 by), a game over :data:`WON` / ``-WON`` (0 for a draw at the turn limit). The move whose mean
 over the deals is highest is chosen (the ladder's own move on a tie, then the first).

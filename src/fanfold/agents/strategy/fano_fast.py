@@ -1,7 +1,7 @@
 """The Python face of Fano's compiled strategy: playouts by the compiled playout policy
 (:mod:`.fano_policy`) and the warm-up of everything compiled that Fano's bots use (the engine,
 :mod:`fanfold.games.fano.fast.engine`, the policy and the search, :mod:`.fano_search`, and the
-ladder's decision, :mod:`fanfold.agents.ladder.kernels`, which ``hard`` consults).
+ladder's decision and look-ahead, :mod:`fanfold.agents.ladder.kernels`, which ``hard`` plays).
 
 Importing this module imports Numba; :mod:`.fano` imports it only when first used.
 """
