@@ -245,3 +245,30 @@ def test_near_the_deadline_the_chunks_shrink_to_the_time_left(
     assert chunks[-1] < CHUNK
     assert sum(chunks) in (142, 143)
     assert now[0] <= 1.0 + 0.007 + 1e-9
+
+
+# ------------------------------------------------------------------- what the seat sees
+
+
+@pytest.mark.parametrize("preset", ["classic", "trionfey"])
+def test_states_with_the_same_view_get_the_same_search(preset: str) -> None:
+    """Two true states that the seat cannot tell apart (the others' hands, draw piles and
+    face-down cards dealt again consistently with its view) get the same move and the same
+    search statistics from the same seed: nothing the seat cannot see reaches the search."""
+    rng = random.Random(11)
+    for seed in range(4):
+        state = _midgame(preset, seed)
+        player = FANO.current_player(state)
+        assert player is not None
+        view = FANO.observe(state, player)
+        other = FANO.sample_state(view, rng)
+        assert FANO.observe(other, player) == view
+        hidden = [(seat.hand, seat.draw) for seat in state.players]
+        assert hidden != [(seat.hand, seat.draw) for seat in other.players]
+        searches = []
+        for true_state in (state, other):
+            agent = _agent(3, iterations=200, exploration=0.1)
+            move = agent.choose(FANO.observe(true_state, player), FANO.legal_actions(true_state))
+            assert isinstance(agent.last_search, Search)
+            searches.append((move, agent.last_search.root_children()))
+        assert searches[0] == searches[1]

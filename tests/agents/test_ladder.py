@@ -288,3 +288,16 @@ def test_variants_the_fast_path_does_not_cover_use_the_python_twin() -> None:
     config = config.replace(joker_prestige=True, turns_per_player=10)
     assert not fast.supports(config)
     assert _game(config, ["ladder", "ladder(compiled=false)"], 2)
+
+
+def test_fano_s_warm_up_loads_the_ladder_s_compiled_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The ladder's kernels are in Fano's warm-up, so the package build and the server's
+    compile-ahead fill the cache with them (``hard`` is the ladder looking ahead)."""
+    from fanfold.agents.strategy import fano_fast
+
+    warmed: list[str] = []
+    monkeypatch.setattr(compiled, "warm_up", lambda: warmed.append("ladder"))
+    fano_fast.warm_up()
+    assert warmed == ["ladder"]

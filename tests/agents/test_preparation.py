@@ -54,6 +54,8 @@ def test_games_without_compiled_code_have_nothing_to_load(loaded: list[str]) -> 
         ("fano", "hard", ["fano"]),
         ("fano", "mcts(tree=fast, playout=fast-heuristic)", ["fano"]),
         ("fano", "mcts", []),
+        ("fano", "ladder", ["fano"]),
+        ("fano", "ladder(compiled=false)", []),
         ("fantan", "hard", ["fantan"]),
         ("fantan", "pimc(fast=true)", ["fantan"]),
         ("fantan", "pimc", []),

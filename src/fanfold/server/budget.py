@@ -10,8 +10,8 @@ logged), never played as stored.
 
 The maxima are chosen so that the levels (``easy``, ``medium``, ``hard``,
 :mod:`fanfold.agents.levels`), the registered agents' defaults and the lobby's list pass
-unchanged: the largest of them are Fano's ``hard`` (``iterations=4000``) and Fan Tan's
-``hard`` (``deals=2000, lookahead=2``).
+unchanged: the largest of them are Fano's former ``hard`` (``iterations=4000``) and Fan
+Tan's ``hard`` (``deals=2000, lookahead=2``).
 
     >>> budget = BotBudget(seconds=1.0)
     >>> str(budget.check(parse_agent("mcts(iterations=2000)")))

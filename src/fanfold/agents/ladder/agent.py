@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from fanfold.agents.base import Agent, AgentConfig
-from fanfold.agents.ladder.search import decide
+from fanfold.agents.ladder.search import Params, decide
 from fanfold.agents.ladder.styles import Style, params
+from fanfold.agents.strategy import prepare
 from fanfold.core.config import GameConfig, ranged
+from fanfold.core.errors import ConfigError
 from fanfold.games.fano import fast
-from fanfold.games.fano.actions import FanoAction
+from fanfold.games.fano.actions import FanoAction, Promote
 from fanfold.games.fano.config import FanoConfig
 from fanfold.games.fano.view import FanoView
 
@@ -26,11 +32,25 @@ class LadderConfig(AgentConfig):
         nodes: positions of its own turn searched a decision.
         compiled: decide in compiled code (Numba) where the fast path covers the variant;
             ``false``: always the Python twin (the same decisions, slower).
+        deals: look ahead on this many deals of the view (0, the default: no look-ahead):
+            every legal move is played on each deal and the game carried on by the member (its
+            style) for every seat to the end of the seat's next turn, where the learned
+            evaluation judges it (:mod:`fanfold.agents.ladder.lookahead`); the best mean
+            wins. Compiled only: a variant the fast path does not cover decides without it.
+        seconds: with ``deals``, stop dealing once a decision has taken this long (at least
+            one deal; ``None``: no cap).
     """
 
     style: Style = Style.BALANCED
     nodes: int = ranged(300, 1, 100_000)
     compiled: bool = True
+    deals: int = ranged(0, 0, 100_000)
+    seconds: float | None = None
+
+    def validate(self) -> None:
+        super().validate()
+        if self.seconds is not None and self.seconds <= 0:
+            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
 
 
 class LadderAgent(Agent[FanoView, FanoAction]):
@@ -43,26 +63,57 @@ class LadderAgent(Agent[FanoView, FanoAction]):
     def __init__(self, game: Any, config: LadderConfig, seed: int = 0) -> None:
         super().__init__(game, seed)
         self.config = config
+        #: The last look-ahead's deals and totals a move (``deals``), for inspection.
+        self.last_totals: tuple[int, npt.NDArray[np.float64]] | None = None
 
     def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
-        """Load the compiled decision (compiling it on a fresh installation)."""
+        """Load the compiled decision with the rest of Fano's compiled code (compiled ahead in
+        a subprocess on a fresh installation: :func:`fanfold.agents.strategy.prepare`)."""
         if self.config.compiled and isinstance(config, FanoConfig) and fast.supports(config):
-            say("loading the ladder's compiled decision")
-            from fanfold.agents.ladder import compiled
-
-            compiled.warm_up()
+            prepare(self.game, say)
 
     def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
         if len(legal) == 1:
             return legal[0]
+        started = time.monotonic()
         # The hidden cards are dealt at random; the decision never reads them.
         state = self.game.sample_state(view, random.Random(0))
         chosen = params(self.config.style, view.config, self.config.nodes)
         if self.config.compiled and fast.supports(view.config):
             from fanfold.agents.ladder import compiled
 
-            return legal[compiled.decide(state, view.player, legal, chosen)]
+            own = compiled.decide(state, view.player, legal, chosen)
+            if self.config.deals and not isinstance(legal[own], Promote):
+                return legal[self._look_ahead(view, legal, own, chosen, started)]
+            return legal[own]
         return legal[decide(state, view.player, legal, chosen)]
+
+    def _look_ahead(
+        self, view: FanoView, legal: Sequence[FanoAction], own: int, chosen: Params, started: float
+    ) -> int:
+        """The index in ``legal`` of the best mean over the deals looked ahead on
+        (:func:`fanfold.agents.ladder.compiled.look_ahead`); ``own`` (the member's move) on a
+        tie, then the first."""
+        from fanfold.agents.ladder import compiled
+        from fanfold.games.fano.fast import codec, engine
+
+        ids = np.array([codec.action_id(action) for action in legal], np.int64)
+        totals = np.zeros(len(legal))
+        engine.seed(self.rng.getrandbits(31))
+        seconds = self.config.seconds
+        dealt = 0
+        while dealt < self.config.deals:
+            if dealt and seconds is not None and time.monotonic() - started > seconds:
+                break
+            deal = engine.encode(self.game.sample_state(view, self.rng))
+            compiled.look_ahead([deal], view.player, ids, chosen, totals)
+            dealt += 1
+        self.last_totals = (dealt, totals)
+        best = own
+        for index in range(len(legal)):
+            if totals[index] > totals[best] + 1e-9:
+                best = index
+        return best
 
 
 def make_ladder(game: Any, config: Any, seed: int) -> LadderAgent:

@@ -73,6 +73,34 @@ def decide(state: FanoState, seat: int, legal: Sequence[FanoAction], params: Par
     return decide_array(engine.encode(state), seat, ids, params)
 
 
+def look_ahead(
+    deals: Sequence[engine.FastState],
+    seat: int,
+    legal: npt.NDArray[np.int64],
+    params: Params,
+    totals: npt.NDArray[np.float64],
+) -> None:
+    """Add to ``totals[i]`` the value to ``seat`` of ``legal[i]`` (packed action ids) carried
+    on by the ladder on each of ``deals`` (:func:`fanfold.agents.ladder.lookahead.look`)."""
+    from fanfold.agents.ladder import lookahead
+
+    weights, fparams, iparams = _arrays(params)
+    first = deals[0]
+    lookahead.look(
+        np.stack([deal.array for deal in deals]),
+        first.options,
+        seat,
+        legal,
+        len(legal),
+        _suits(first.config),
+        weights,
+        fparams,
+        iparams,
+        lookahead.LIMIT,
+        totals,
+    )
+
+
 def warm_up() -> None:
     """Compile (or load from Numba's cache) the kernels on a small game."""
     from fanfold.agents.ladder.styles import Style, params
@@ -81,4 +109,7 @@ def warm_up() -> None:
     config = FanoConfig(turns_per_player=2)
     state = new_state(config, 1)
     legal = legal_actions(state)
-    decide(state, state.turn_player, legal, params(Style.BALANCED, config))
+    chosen = params(Style.BALANCED, config)
+    decide(state, state.turn_player, legal, chosen)
+    ids = np.array([codec.action_id(action) for action in legal], np.int64)
+    look_ahead([engine.encode(state)], state.turn_player, ids, chosen, np.zeros(len(ids)))

@@ -21,6 +21,8 @@ from numba import njit, types
 from numba.typed import Dict
 
 from fanfold.agents.ladder import features as fx
+from fanfold.agents.strategy.fano_policy import _hidden, _support_in
+from fanfold.agents.strategy.fano_search import _in_zone
 from fanfold.core import numba_cache
 from fanfold.games.fano.fast.kernels import apply, legal_actions, winner
 from fanfold.games.fano.fast.kernels.attacks import _fail_attack, _support_value, _window_opens
@@ -194,22 +196,6 @@ def _is_joker(card):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _hidden_in(s, p, card):  # type: ignore[no-untyped-def]
-    for i in range(s[p + HIDDEN]):  # noqa: SIM110 - plain loops compile best in Numba
-        if s[p + HIDDEN + 1 + i] == card:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _in_zone(s, at, card):  # type: ignore[no-untyped-def]
-    for i in range(s[at]):  # noqa: SIM110 - plain loops compile best in Numba
-        if s[at + 1 + i] == card:
-            return True
-    return False
-
-
-@njit(cache=True)
 def holds(s, p, suits, value, later):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.features.holds` of the player at ``p``."""
     known = s[p + KNOWN]
@@ -224,7 +210,7 @@ def holds(s, p, suits, value, later):  # type: ignore[no-untyped-def]
     copies = suits
     for i in range(s[p + FIELD]):
         card = s[p + FIELD + 1 + i]
-        if _hidden_in(s, p, card):
+        if _hidden(s, p, card):
             continue
         if card >> 4 == value and not _is_joker(card):
             copies -= 1
@@ -309,7 +295,7 @@ def _prestige_count(s, q):  # type: ignore[no-untyped-def]
     for m in range(8, 11):
         for i in range(s[q + FIELD]):
             card = s[q + FIELD + 1 + i]
-            if card >> 4 == m and not _hidden_in(s, q, card):
+            if card >> 4 == m and not _hidden(s, q, card):
                 count += 1
                 break
     return count
@@ -322,7 +308,7 @@ def _missing(s, q, face_up_only, out):  # type: ignore[no-untyped-def]
         found = False
         for i in range(s[q + FIELD]):
             card = s[q + FIELD + 1 + i]
-            if face_up_only and _hidden_in(s, q, card):
+            if face_up_only and _hidden(s, q, card):
                 continue
             if card >> 4 == m:
                 found = True
@@ -389,7 +375,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
     for i in range(nf):
         card = s[p + FIELD + 1 + i]
         v = card >> 4
-        if 1 <= v <= MAX_COMBAT and not _hidden_in(s, p, card):
+        if 1 <= v <= MAX_COMBAT and not _hidden(s, p, card):
             combat[nc] = v
             nc += 1
     hit_values = np.empty(8, np.int64)
@@ -399,7 +385,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
     for i in range(nf):
         card = s[p + FIELD + 1 + i]
         value = card >> 4
-        if value > MAX_COMBAT or _in_zone(s, p + PROTECTED, card) or _hidden_in(s, p, card):
+        if value > MAX_COMBAT or _in_zone(s, p + PROTECTED, card) or _hidden(s, p, card):
             continue
         safe = 1.0
         for o in range(count):
@@ -410,7 +396,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
                 need[v] = False
             for j in range(s[q + FIELD]):
                 attacker = s[q + FIELD + 1 + j]
-                if _hidden_in(s, q, attacker):
+                if _hidden(s, q, attacker):
                     continue
                 a = attacker >> 4
                 if a > MAX_COMBAT or a == 0:
@@ -523,7 +509,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
         nfc = 0
         for i in range(s[q + FIELD]):
             card = s[q + FIELD + 1 + i]
-            if _hidden_in(s, q, card):
+            if _hidden(s, q, card):
                 continue
             v = card >> 4
             if 1 <= v <= MAX_COMBAT:
@@ -532,7 +518,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
         nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[o], fpairs)
         for i in range(s[q + FIELD]):
             card = s[q + FIELD + 1 + i]
-            if _hidden_in(s, q, card):
+            if _hidden(s, q, card):
                 continue
             value = card >> 4
             if value > MAX_COMBAT or value == 0 or _in_zone(s, q + PROTECTED, card):
@@ -573,7 +559,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
         nfc = 0
         for i in range(s[q + FIELD]):
             card = s[q + FIELD + 1 + i]
-            if _hidden_in(s, q, card):
+            if _hidden(s, q, card):
                 continue
             v = card >> 4
             if 1 <= v <= MAX_COMBAT:
@@ -691,26 +677,17 @@ def _settle(before, t, cfg, ctx, later, pool, npool, weights, fparams):  # type:
 
 @njit(cache=True)
 def _supported(s, p, attacker, target, reverse):  # type: ignore[no-untyped-def]
-    need = _support_value(attacker >> 4, target >> 4, reverse)
-    if not need:
-        return False
-    for i in range(s[p + HAND]):
-        card = s[p + HAND + 1 + i]
-        if card >> 4 == need or _is_joker(card):
-            return True
-    return False
+    """Whether the hand at ``p`` holds the support of ``attacker`` on ``target`` (a card of
+    the value, or a joker: the playout policy's :func:`_support_in`)."""
+    return _support_in(s, p, _support_value(attacker >> 4, target >> 4, reverse)) != 0
 
 
 @njit(cache=True)
 def _stops(s, p, attacker, value, reverse):  # type: ignore[no-untyped-def]
+    """Whether an attack of ``attacker``'s value redirected onto ``value`` fails: no support
+    needed exists, or the hand at ``p`` lacks it."""
     need = _support_value(attacker, value, reverse)
-    if not need:
-        return True
-    for i in range(s[p + HAND]):
-        card = s[p + HAND + 1 + i]
-        if card >> 4 == need or _is_joker(card):
-            return False
-    return True
+    return not need or _support_in(s, p, need) == 0
 
 
 @njit(cache=True)
@@ -723,7 +700,7 @@ def _counter_chance(s, ctx, now, attacker, target, reverse, defender):  # type: 
     na = 0
     for i in range(s[q + FIELD]):
         card = s[q + FIELD + 1 + i]
-        if 1 <= card >> 4 <= MAX_COMBAT and not _hidden_in(s, q, card):
+        if 1 <= card >> 4 <= MAX_COMBAT and not _hidden(s, q, card):
             active[na] = card
             na += 1
     best = 0.0
@@ -1028,14 +1005,11 @@ def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams
 
 
 @njit(cache=True)
-def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # type: ignore[no-untyped-def]
-    """:func:`fanfold.agents.ladder.search.decide`: the index in ``legal[:nlegal]`` (packed
-    ids) of the seat's choice in ``s``; ``suits[o]``: how many suits seat ``o`` commands."""
-    if nlegal == 1:
-        return 0
-    for i in range(nlegal):
-        if legal[i] & 255 == K_PROMOTE:
-            return i
+def context(s, cfg, seat, suits):  # type: ignore[no-untyped-def]
+    """What the seat's decision in ``s`` reads besides the position: the context (its seat,
+    partners, who attacks whom, the weakest rival), the chances that each rival holds each
+    value later and now (:func:`holds`, from the copies not in the seat's sight), and the
+    values left in its own draw pile (``pool[:npool]``)."""
     count = cfg[C_PLAYERS]
     ctx = np.zeros(X_SIZE, np.int64)
     ctx[X_SEAT] = seat
@@ -1075,6 +1049,20 @@ def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # ty
     pool = np.empty(max(npool, 1), np.int64)
     for i in range(npool):
         pool[i] = s[p + DRAW + 1 + i] >> 4
+    return ctx, later, now, pool, npool
+
+
+@njit(cache=True)
+def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # type: ignore[no-untyped-def]
+    """:func:`fanfold.agents.ladder.search.decide`: the index in ``legal[:nlegal]`` (packed
+    ids) of the seat's choice in ``s``; ``suits[o]``: how many suits seat ``o`` commands."""
+    if nlegal == 1:
+        return 0
+    for i in range(nlegal):
+        if legal[i] & 255 == K_PROMOTE:
+            return i
+    ctx, later, now, pool, npool = context(s, cfg, seat, suits)
+    p = _seat(seat)
     phase = s[PHASE]
     if phase == P_DRAW_SHUFFLE or phase == P_SHUFFLE:  # noqa: SIM109 - Numba
         for i in range(nlegal):

@@ -34,17 +34,15 @@ def prepare(say: Callable[[str], None]) -> None:
 #: seat's whole turn searched on three deals of its view, what the opponents can do next
 #: priced from the cards they may hold; no search across their turns; the strategy played
 #: directly, the level before it, is the agent ``heuristic-v1``);
-#: ``hard``: information-set search whose playouts follow the strategy for ten actions, scored
-#: by its evaluation, considering the strategy's best few moves at each node (progressive
-#: widening), the whole loop compiled (:mod:`fanfold.agents.strategy.fano_search`) over 64 deals
-#: of the view, with a small exploration constant (the evaluation's differences between moves
-#: are a few hundredths); under a time cap a turn's decisions share three times the cap.
+#: ``hard``: the ladder's balanced member looking ahead (:mod:`fanfold.agents.ladder.lookahead`):
+#: every legal move tried on 24 deals of the view, the game carried on by the member itself for
+#: every seat to the end of the seat's next turn, judged by the learned evaluation, compiled; under
+#: a time cap it deals no more once the cap is spent (at least one deal). Until 2026-11-29 it was
+#: the compiled information-set tree search (``mcts(playout=fast-heuristic, tree=fast, deals=64,
+#: iterations=4000, rollout_limit=10, widening=1, exploration=0.1)``), which the ladder beat.
 #: ``docs/agents.md`` gives their measured strength and time per decision.
 LEVELS = {
     "easy": "mcts(iterations=40, rollout_limit=40)",
     "medium": "planner",
-    "hard": (
-        "mcts(playout=fast-heuristic, tree=fast, deals=64, iterations=4000, rollout_limit=10,"
-        " widening=1, exploration=0.1)"
-    ),
+    "hard": "ladder(deals=24)",
 }

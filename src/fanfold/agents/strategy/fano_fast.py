@@ -1,6 +1,7 @@
 """The Python face of Fano's compiled strategy: playouts by the compiled playout policy
 (:mod:`.fano_policy`) and the warm-up of everything compiled that Fano's bots use (the engine,
-:mod:`fanfold.games.fano.fast.engine`, the policy and the search, :mod:`.fano_search`).
+:mod:`fanfold.games.fano.fast.engine`, the policy and the search, :mod:`.fano_search`, and the
+ladder's decision and look-ahead, :mod:`fanfold.agents.ladder.kernels`, which ``hard`` plays).
 
 Importing this module imports Numba; :mod:`.fano` imports it only when first used.
 """
@@ -30,8 +31,8 @@ def heuristic_playout(
 
 
 def warm_up() -> None:
-    """Compile (or load from Numba's cache) the engine's kernels, the playout policy and the
-    search, on a tiny game."""
+    """Compile (or load from Numba's cache) the engine's kernels, the playout policy, the
+    search and the ladder's decision, on a tiny game."""
     engine.warm_up()
     config = FanoConfig(turns_per_player=2)
     weights = np.ones(fano_policy.WEIGHTS)
@@ -50,3 +51,6 @@ def warm_up() -> None:
         seed=0,
     )
     tree.run(4)
+    from fanfold.agents.ladder import compiled as ladder
+
+    ladder.warm_up()

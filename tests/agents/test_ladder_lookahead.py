@@ -1,0 +1,163 @@
+"""The ladder looking ahead (``ladder(deals=N)``, :mod:`fanfold.agents.ladder.lookahead`):
+its settings are checked; it plays the best mean over its deals (the member's own move on a
+tie); two true states with the same view get the same choice and the same totals; in the
+continuations, an opponent's choice does not change when the searcher's hidden cards are
+swapped."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+from fanfold.agents import create_agent, parse_agent
+from fanfold.agents.ladder import compiled
+from fanfold.agents.ladder.agent import LadderAgent
+from fanfold.agents.ladder.styles import Style, params
+from fanfold.core.errors import ConfigError
+from fanfold.games.fano import FanoState
+from fanfold.games.fano.actions import Promote
+from fanfold.games.fano.fast import codec, engine
+from tests.games.fano.helpers import FANO
+
+
+def _midgames(edition: str, seed: int, count: int) -> list[FanoState]:
+    """Positions of a game between two ladder members where the seat to move has a choice."""
+    config = FANO.preset(edition).config
+    players = [create_agent("ladder", FANO, seed=seed + seat) for seat in range(2)]
+    state = FANO.new_state(config, seed)
+    found: list[FanoState] = []
+    while (seat := FANO.current_player(state)) is not None and len(found) < count:
+        legal = FANO.legal_actions(state)
+        if len(legal) > 2 and not any(isinstance(action, Promote) for action in legal):
+            found.append(state)
+        state = FANO.apply_legal(state, players[seat].choose(FANO.observe(state, seat), legal))
+    return found[::2]
+
+
+def _looker(seed: int = 1, deals: int = 3) -> LadderAgent:
+    agent = create_agent(f"ladder(deals={deals})", FANO, seed=seed)
+    assert isinstance(agent, LadderAgent)
+    return agent
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ladder(deals=-1)", "deals must be from 0 to 100000"),
+        ("ladder(deals=4, seconds=0)", "seconds must be more than 0"),
+    ],
+)
+def test_bad_settings_are_refused(text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_agent(text)
+
+
+@pytest.mark.parametrize("edition", ["classic", "trionfey"])
+def test_it_plays_the_best_mean_and_the_member_s_move_on_a_tie(edition: str) -> None:
+    member = create_agent("ladder", FANO)
+    changed = 0
+    for state in _midgames(edition, 3, 12):
+        seat = FANO.current_player(state)
+        assert seat is not None
+        view, legal = FANO.observe(state, seat), FANO.legal_actions(state)
+        agent = _looker()
+        chosen = agent.choose(view, legal)
+        assert agent.last_totals is not None
+        dealt, totals = agent.last_totals
+        assert dealt == 3
+        own = member.choose(view, legal)
+        top = max(totals)
+        assert totals[legal.index(chosen)] == top
+        if totals[legal.index(own)] == top:
+            assert chosen == own
+        changed += chosen != own
+    assert changed > 0
+
+
+@pytest.mark.parametrize("edition", ["classic", "trionfey"])
+def test_states_with_the_same_view_get_the_same_choice_and_totals(edition: str) -> None:
+    rng = random.Random(4)
+    for state in _midgames(edition, 5, 8):
+        seat = FANO.current_player(state)
+        assert seat is not None
+        view = FANO.observe(state, seat)
+        other = FANO.sample_state(view, rng)
+        assert FANO.observe(other, seat) == view
+        hidden = [(player.hand, player.draw) for player in state.players]
+        assert [(player.hand, player.draw) for player in other.players] != hidden
+        seen = []
+        for true_state in (state, other):
+            agent = _looker(seed=9)
+            move = agent.choose(FANO.observe(true_state, seat), FANO.legal_actions(true_state))
+            assert agent.last_totals is not None
+            seen.append((move, agent.last_totals[0], list(agent.last_totals[1])))
+        assert seen[0] == seen[1]
+
+
+def _swap_hidden(state: FanoState, seat: int) -> FanoState:
+    """``state`` with the seat's hand cards that nobody has seen exchanged for cards of its
+    draw pile (what the other seats see is unchanged)."""
+    player = state.players[seat]
+    hidden = [card for card in player.hand if card not in player.known]
+    count = min(len(hidden), len(player.draw))
+    if count == 0:
+        return state
+    hand = tuple(
+        sorted([c for c in player.hand if c not in hidden[:count]] + [*player.draw[:count]])
+    )
+    draw = (*hidden[:count], *player.draw[count:])
+    players = list(state.players)
+    players[seat] = dataclasses.replace(player, hand=hand, draw=draw)
+    return dataclasses.replace(state, players=tuple(players))
+
+
+@pytest.mark.parametrize("edition", ["classic", "trionfey"])
+def test_an_opponent_s_reply_in_a_continuation_ignores_the_searcher_s_hidden_cards(
+    edition: str,
+) -> None:
+    """The continuations are the member's decisions for every seat: at each opponent's
+    decision of a continuation (a deal of the searcher's view, a move, the game carried on),
+    swapping the searcher's unseen hand cards for cards of its draw pile leaves the
+    opponent's view and its choice unchanged."""
+    rng = random.Random(8)
+    checked = 0
+    for state in _midgames(edition, 7, 6):
+        searcher = FANO.current_player(state)
+        assert searcher is not None
+        dealt = FANO.sample_state(FANO.observe(state, searcher), rng)
+        legal = FANO.legal_actions(dealt)
+        dealt = FANO.apply_legal(dealt, legal[rng.randrange(len(legal))])
+        for _ in range(30):
+            mover = FANO.current_player(dealt)
+            if mover is None:
+                break
+            moves = FANO.legal_actions(dealt)
+            chosen = params(Style.BALANCED, dealt.config)
+            choice = compiled.decide(dealt, mover, moves, chosen)
+            if mover != searcher:
+                swapped = _swap_hidden(dealt, searcher)
+                if swapped != dealt:
+                    assert FANO.observe(swapped, mover) == FANO.observe(dealt, mover)
+                    assert compiled.decide(swapped, mover, moves, chosen) == choice
+                    checked += 1
+            dealt = FANO.apply_legal(dealt, moves[choice])
+    assert checked > 10
+
+
+def test_the_compiled_look_ahead_adds_one_value_a_move_a_deal() -> None:
+    state = _midgames("trionfey", 2, 2)[0]
+    seat = FANO.current_player(state)
+    assert seat is not None
+    legal = FANO.legal_actions(state)
+    ids = np.array([codec.action_id(action) for action in legal], np.int64)
+    chosen = params(Style.BALANCED, state.config)
+    deal = engine.encode(state)
+    once = np.zeros(len(legal))
+    compiled.look_ahead([deal], seat, ids, chosen, once)
+    twice = np.zeros(len(legal))
+    compiled.look_ahead([deal, deal], seat, ids, chosen, twice)
+    assert np.allclose(twice, 2 * once)
+    assert np.all(np.abs(once) <= 20.0)
