@@ -21,9 +21,11 @@ from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 import pytest
+import uvicorn
 from fastapi import FastAPI
 from websockets.sync.client import ClientConnection, connect
 
@@ -287,15 +289,27 @@ def test_fanfold_serve_thinks_in_worker_processes(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     made: dict[str, object] = {}
+    app = SimpleNamespace(state=SimpleNamespace())
 
-    def fake_create_app(settings: Settings) -> str:
+    def fake_create_app(settings: Settings) -> SimpleNamespace:
         made.update(settings.model_dump())
-        return "app"
+        return app
+
+    class FakeServer:
+        """Runs nothing: notes which application it was given."""
+
+        def __init__(self, config: uvicorn.Config, state: object) -> None:
+            made.update(ran=config.app, state=state)
+            self.started = True
+
+        def run(self) -> None:
+            pass
 
     monkeypatch.setattr("fanfold.server.app.create_app", fake_create_app)
-    monkeypatch.setattr("uvicorn.run", lambda app, **options: made.update(ran=app))
+    monkeypatch.setattr("fanfold.server.stopping.DrainingServer", FakeServer)
     serve_command(db=f"sqlite:///{tmp_path / 'unused.db'}", bot_workers=3)
-    assert made["ran"] == "app"
+    assert made["ran"] is app
+    assert made["state"] is app.state
     assert made["bot_processes"] is True
     assert made["bot_workers"] == 3
     assert made["warm_fast"] is True
