@@ -15,16 +15,15 @@ with its Python tree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
+from fanfold.core.game import Game
 from fanfold.games.fano import fast
 from fanfold.games.fano.view import FanoView
-
-if TYPE_CHECKING:
-    from fanfold.agents.mcts import MCTSAgent
 
 #: The largest tree a decision grows (nodes; each iteration adds at most one).
 MAX_NODES = 1 << 18
@@ -36,8 +35,46 @@ LEAST_ITERATIONS = 32
 DEALING_SHARE = 1 / 3
 
 
+class FastSettings(Protocol):
+    """What the compiled search reads of its agent's settings (an ``MCTSConfig``)."""
+
+    @property
+    def deals(self) -> int: ...
+
+    @property
+    def iterations(self) -> int: ...
+
+    @property
+    def exploration(self) -> float: ...
+
+    @property
+    def widening(self) -> float: ...
+
+    @property
+    def rollout_limit(self) -> int: ...
+
+
+class FastSearcher(Protocol):
+    """The agent the compiled search decides for (a :class:`fanfold.agents.mcts.MCTSAgent`):
+    its settings, clock, random generator and game, and where it keeps its last search."""
+
+    last_search: object
+
+    @property
+    def config(self) -> FastSettings: ...
+
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    @property
+    def rng(self) -> random.Random: ...
+
+    @property
+    def game(self) -> Game[Any, Any, Any, Any]: ...
+
+
 def choose_fast(
-    agent: MCTSAgent[Any, Any],
+    agent: FastSearcher,
     view: object,
     legal: Sequence[Any],
     started: float | None = None,
