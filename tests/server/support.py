@@ -269,3 +269,25 @@ def hello(socket: WebSocketTestSession, token: str | None = None, seat: int | No
         message["seat"] = seat
     socket.send_json(message)
     return receive(socket)
+
+
+def no_server_started(
+    monkeypatch: Any, started: list[uvicorn.Config] | None = None, *, refuse: str | None = None
+) -> None:
+    """Let ``fanfold serve`` run through to its server without serving: the server it starts
+    (:class:`fanfold.server.stopping.DrainingServer`) is replaced by one that appends its
+    uvicorn configuration (``config.app``, ``config.port``...) to ``started`` and returns at
+    once; with ``refuse``, starting it fails the test with that sentence."""
+
+    class NoServer:
+        def __init__(self, config: uvicorn.Config, _state: object) -> None:
+            if refuse is not None:
+                raise AssertionError(refuse)
+            if started is not None:
+                started.append(config)
+            self.started = True
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr("fanfold.server.stopping.DrainingServer", NoServer)

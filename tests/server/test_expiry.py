@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from fanfold.server import app as server_app
 from fanfold.server.hub import EXPIRE_SECONDS, Hub, NotFoundError, Watcher
 from fanfold.server.store import RESUME, Store, actions, seats, tables
 from tests.server import test_store as backends
-from tests.server.support import JSON
+from tests.server.support import JSON, no_server_started
 
 # The store on SQLite and on PostgreSQL, as test_store has it.
 postgres_cluster, store_url, store = backends.postgres_cluster, backends.store_url, backends.store
@@ -202,11 +203,14 @@ def test_start_up_expires_first_and_never_expire_keeps_everything(store: Store) 
 
 
 def test_serve_takes_the_expiry_in_days(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-
     made: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda *_args, **_options: None)
-    monkeypatch.setattr(server_app, "create_app", lambda settings: made.append(settings))
+
+    def fake_create_app(settings: Any) -> SimpleNamespace:
+        made.append(settings)
+        return SimpleNamespace(state=SimpleNamespace())
+
+    no_server_started(monkeypatch)
+    monkeypatch.setattr(server_app, "create_app", fake_create_app)
     runner = CliRunner()
     helped = runner.invoke(app, ["serve", "--help"])
     assert "--expire-days" in helped.output

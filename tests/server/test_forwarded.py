@@ -34,7 +34,7 @@ from fanfold.server.forwarded import (
 )
 from fanfold.server.settings import Settings
 from fanfold.server.throttle import ClientLimits
-from tests.server.support import ROOMY, refused, sqlite_url
+from tests.server.support import ROOMY, no_server_started, refused, sqlite_url
 
 PROXY = "10.0.0.1"
 STRANGER = "10.0.0.9"
@@ -331,12 +331,10 @@ def test_public_origins() -> None:
 def test_serve_owns_the_forwarded_headers_and_not_uvicorn(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
     from fanfold.cli import serve
 
-    ran: list[tuple[Any, dict[str, Any]]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.append((app, options)))
+    ran: list[Any] = []
+    no_server_started(monkeypatch, ran)
     monkeypatch.setattr(serve, "_show_progress", lambda: None)
     monkeypatch.delenv("FANFOLD_DB_URL", raising=False)
     monkeypatch.delenv("FANFOLD_PUBLIC_ORIGIN", raising=False)
@@ -349,8 +347,9 @@ def test_serve_owns_the_forwarded_headers_and_not_uvicorn(
         ],
     )
     assert result.exit_code == 0, result.output
-    [(app, options)] = ran
-    assert options["proxy_headers"] is False
+    [config] = ran
+    app = config.app
+    assert config.proxy_headers is False
     assert app.state.settings.trusted_proxies == ("127.0.0.1",)
     assert app.state.settings.public_origin == "https://fanfold.example"
 

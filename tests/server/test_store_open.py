@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from fanfold.cli.app import app
 from fanfold.core.errors import FanfoldError
 from fanfold.server.store import Store, StoreOpenError
-from tests.server.support import sqlite_url
+from tests.server.support import no_server_started, sqlite_url
 
 runner = CliRunner()
 
@@ -54,16 +54,12 @@ def test_a_missing_folder_is_made(tmp_path: Path) -> None:
         store.close()
 
 
-def _no_server(*_args: Any, **_kwargs: Any) -> None:
-    raise AssertionError("the server must not start on a store that cannot be opened")
-
-
 def test_serve_stops_with_the_sentence_and_status_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
-    monkeypatch.setattr(uvicorn, "run", _no_server)
+    no_server_started(
+        monkeypatch, refuse="the server must not start on a store that cannot be opened"
+    )
     path = _garbage(tmp_path)
     result = runner.invoke(app, ["serve", "--db", f"sqlite:///{path}"])
     assert result.exit_code == 1, result.output
@@ -75,12 +71,10 @@ def test_serve_stops_with_the_sentence_and_status_1(
 def test_serve_makes_the_folder_of_its_sqlite_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
     started: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.append(options))
+    no_server_started(monkeypatch, started)
     folder = tmp_path / "new" / "folder"
     result = runner.invoke(app, ["serve", "--db", sqlite_url(folder), "--port", "8123"])
     assert result.exit_code == 0, result.output
     assert (folder / "fanfold.db").is_file()
-    assert [options["port"] for options in started] == [8123]
+    assert [config.port for config in started] == [8123]

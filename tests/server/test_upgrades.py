@@ -36,7 +36,7 @@ from fanfold.server.store.engine import (
     serves_from,
     upgrade,
 )
-from tests.server.support import sqlite_url
+from tests.server.support import no_server_started, sqlite_url
 
 runner = CliRunner()
 
@@ -267,12 +267,7 @@ def test_an_older_release_refuses_a_newer_contract_schema(tmp_path: Path) -> Non
 def test_serve_refuses_a_newer_schema_with_a_sentence_and_status_78(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
-    def no_server(*_args: Any, **_kwargs: Any) -> None:
-        raise AssertionError("the server must not start on a schema it does not serve")
-
-    monkeypatch.setattr(uvicorn, "run", no_server)
+    no_server_started(monkeypatch, refuse="the server must not start on a schema it does not serve")
     url = _newer_release(tmp_path, CONTRACT)
     result = runner.invoke(app, ["serve", "--db", url])
     assert result.exit_code == SCHEMA_TOO_NEW_STATUS == 78, result.output
