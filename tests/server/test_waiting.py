@@ -119,3 +119,19 @@ def test_the_profile_lists_your_move_to_its_player_alone(
     assert "Your move" not in seen_by_bob.text  # another viewer sees none of it
     assert table not in seen_by_bob.text
     assert "Your move" not in bob.get("/players/bob").text  # not bob's turn
+
+
+def test_a_casual_game_against_a_bot_is_listed_without_a_clock(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, _ = browsers
+    made = alice.post(
+        "/api/tables", json={"game": "morris", "seats": ["you", "hard"]}, headers=csrf(alice)
+    )
+    assert made.status_code == 200, made.text
+    [game] = waiting(alice)
+    assert game["table"] == made.json()["table"]
+    assert game["opponents"] == ["Hard bot"]  # the level, never the agent's settings
+    assert game["daily"] is False
+    assert "speed" not in game
+    assert "left" not in game

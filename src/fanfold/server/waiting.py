@@ -23,6 +23,8 @@ from fanfold.server.store import Store
 from fanfold.server.store.rating_store import SqlRatings
 from fanfold.server.store.records import StoredTable
 
+#: A bot level as players read it (the lobby's ``botName``).
+LEVEL_WORDS = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
 #: The most unfinished tables of one player looked at (the most recently changed).
 LIMIT = 50
 
@@ -58,7 +60,10 @@ def _opponent(table: StoredTable, seat: int, names: Mapping[int, str]) -> str:
     held = table.seats[seat]
     if held.account_id is not None and held.account_id in names:
         return names[held.account_id]
-    return "a guest" if held.player == HUMAN else f"bot ({held.player})"
+    if held.player == HUMAN:
+        return "a guest"
+    level = held.player.split("(")[0]  # as the lobby says it: never the agent's settings
+    return LEVEL_WORDS.get(level, f"Bot ({level})")
 
 
 async def waiting_for(
@@ -85,13 +90,12 @@ async def waiting_for(
         for table_id, (decider, title) in turns.items()
         if decider is not None and decider in mine.get(table_id, set())
     ]
-    accounts = {
+    known = {
         seat.account_id
         for table, _, _ in due
         for seat in table.seats
         if seat.account_id is not None
     }
-    known = {account for account in accounts if account is not None}
     names = await asyncio.to_thread(_names, store, known) if known else {}
     now = time.time()
     games: list[WaitingGame] = []
