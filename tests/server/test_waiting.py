@@ -9,12 +9,19 @@ import re
 from fastapi.testclient import TestClient
 
 from fanfold.core.registry import get_game
+from fanfold.server.store import Store
+from fanfold.server.store.rating_store import SqlRatings
 from tests.server.support import JSON
 from tests.server.test_accounts import create, csrf
 from tests.server.test_ratings import (  # noqa: F401 (a fixture, by name)
     browsers,
     open_rated,
     second_browser,
+)
+from tests.server.test_store import (  # noqa: F401 (fixtures, by name)
+    create_table,
+    postgres_cluster,
+    store_url,
 )
 
 
@@ -135,3 +142,24 @@ def test_a_casual_game_against_a_bot_is_listed_without_a_clock(
     assert game["daily"] is False
     assert "speed" not in game
     assert "left" not in game
+
+
+def test_the_store_reads_an_accounts_seats_at_unfinished_tables(
+    store_url: str,  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    store = Store(store_url)  # SQLite and PostgreSQL
+    try:
+        people = ["human", "human"]
+        both = {"players": people, "token_hashes": [None, None]}
+        create_table(store, "mine", account_ids=[7, 8], **both)
+        create_table(store, "hotseat", account_ids=[7, 7], **both)
+        create_table(store, "over", account_ids=[8, 7], outcome={"reason": "won"}, **both)
+        create_table(store, "theirs", account_ids=[8, None], **both)
+        data = SqlRatings(store.engine)
+        with data.reading() as tx:
+            found = data.unfinished_seats(tx, 7, 50)
+            assert sorted(found) == [("hotseat", 0), ("hotseat", 1), ("mine", 0)]
+            assert len(data.unfinished_seats(tx, 7, 2)) == 2  # at most the limit
+            assert data.unfinished_seats(tx, 9, 50) == []
+    finally:
+        store.close()
