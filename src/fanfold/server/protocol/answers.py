@@ -113,6 +113,23 @@ class TableSummary(Out):
     updated: float
 
 
+class WaitingGame(Out):
+    """An unfinished game waiting for the signed-in player's move (``GET /api/me/waiting``):
+    the table, its game's title, the player's seat, the others at it, since when (a
+    ``time.time()``), the table's page; ``daily`` and ``left`` (the seconds the move has
+    left) for a table of the daily speed, ``speed`` for any table with a clock."""
+
+    table: str
+    game: str
+    seat: int
+    opponents: list[str]
+    since: float
+    page: str
+    daily: bool
+    speed: str | None = None
+    left: float | None = None
+
+
 class Daily(Out):
     """Today's Fan deal, the same for everyone: a PySolFC deal number that the solver proved
     winnable under the ``variant`` (:mod:`fanfold.server.daily`), and the day (UTC)."""

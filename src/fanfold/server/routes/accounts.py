@@ -18,14 +18,18 @@ from fanfold.server.accounts import (
     SignInError,
 )
 from fanfold.server.fairplay import DEVICE_COOKIE, DEVICE_SECONDS, new_device_id
+from fanfold.server.live import storage_failure
 from fanfold.server.routes.deps import (
     AccountDep,
     AccountsDep,
+    HubDep,
     accounts_of,
     client_of,
     session_token,
     settings_of,
 )
+from fanfold.server.store import Store
+from fanfold.server.waiting import waiting_for
 
 router = APIRouter(prefix="/api")
 
@@ -91,6 +95,21 @@ def _me(account: Account | None) -> protocol.Me:
 @router.get("/account", response_model=protocol.Me, response_model_exclude_unset=True)
 async def me(account: AccountDep) -> protocol.Me:
     return _me(account)
+
+
+@router.get(
+    "/me/waiting", response_model=list[protocol.WaitingGame], response_model_exclude_unset=True
+)
+async def my_waiting_games(account: AccountDep, hub: HubDep) -> list[protocol.WaitingGame]:
+    """The unfinished games waiting for the signed-in player's move; a guest (and a server
+    without accounts' SQL store) has none: an empty list, never an error, so that the lobby
+    asks the same way signed in or not."""
+    if account is None or not isinstance(hub.store, Store):
+        return []
+    try:
+        return await waiting_for(hub.store, hub.live, account.id)
+    except Exception as error:
+        raise storage_failure("the games waiting for your move could not be read", error) from None
 
 
 @router.post("/accounts", response_model=protocol.Me, response_model_exclude_unset=True)

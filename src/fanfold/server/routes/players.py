@@ -7,6 +7,8 @@ from the start, at the rating arena runs measured, until its first rated game mo
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -14,6 +16,8 @@ from fastapi.responses import FileResponse, HTMLResponse
 from markupsafe import Markup
 
 from fanfold.server import protocol
+from fanfold.server.accounts import Account
+from fanfold.server.hub import Hub
 from fanfold.server.leaderboards import (
     FAMILIES,
     bot_profile,
@@ -25,11 +29,14 @@ from fanfold.server.leaderboards import (
     table_ratings,
 )
 from fanfold.server.live import NotFoundError
-from fanfold.server.routes.deps import HubDep
+from fanfold.server.routes.deps import AccountDep, HubDep
 from fanfold.server.routes.pages import STATIC
+from fanfold.server.store import Store
 from fanfold.server.templating import render
+from fanfold.server.waiting import described, waiting_for
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 #: Rated games a profile lists.
 RECENT = 20
@@ -145,12 +152,29 @@ def _recent(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(reversed(points))[:RECENT]
 
 
+async def _your_move(hub: Hub, account: Account | None, name: str) -> list[dict[str, str]]:
+    """The games waiting for the viewer's move when the viewer is the profile's player (a
+    failing store leaves the section out: the profile is shown without it)."""
+    if account is None or account.name != name:
+        return []
+    if not isinstance(hub.store, Store):
+        return []
+    try:
+        games = await waiting_for(hub.store, hub.live, account.id)
+    except Exception:
+        log.exception("the games waiting for %s's move could not be read", name)
+        return []
+    now = time.time()
+    return [described(game, now) for game in games]
+
+
 @router.get("/players/{name}", include_in_schema=False)
-async def profile_page(name: str, hub: HubDep) -> HTMLResponse:
+async def profile_page(name: str, hub: HubDep, account: AccountDep) -> HTMLResponse:
     try:
         data = await asyncio.to_thread(profile, hub.store, name)
     except NotFoundError as error:
         return HTMLResponse(_page("No such player", text=str(error)), 404)
+    your_move = await _your_move(hub, account, str(data["name"]))
     ratings = []
     for line in data["ratings"]:
         points = [p for p in data["history"] if p["family"] == line["family"]]
@@ -162,6 +186,7 @@ async def profile_page(name: str, hub: HubDep) -> HTMLResponse:
         ratings=ratings,
         recent=_recent(data["history"]),
         against_bots=data["against_bots"],
+        your_move=your_move,
     )
     return HTMLResponse(page)
 

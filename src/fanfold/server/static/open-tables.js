@@ -95,6 +95,7 @@ function connect() {
     box.dataset.feed = "push";
     wait = 500;
     show(message.tables);
+    document.dispatchEvent(new Event("lobby-feed")); // the "Your move" badge asks again
   });
   socket.addEventListener("close", (event) => {
     if (document.hidden) {

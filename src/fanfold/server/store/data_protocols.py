@@ -174,6 +174,11 @@ class RatingStore(Subject, Protocol):
     def account_names(self, tx: Transaction, ids: Iterable[int]) -> dict[int, str]:
         """Accounts' names by id."""
 
+    def unfinished_seats(
+        self, tx: Transaction, account_id: int, limit: int
+    ) -> list[tuple[str, int]]:
+        """The seats an account holds at unfinished tables (table id, seat), newest first."""
+
 
 class FairPlayStore(Protocol):
     """Where rated seats were taken from, the flags of accounts that shared an origin, and

@@ -185,3 +185,17 @@ class RatingReads(SqlSubject):
             sa.select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(wanted))
         )
         return {int(row.id): str(row.name) for row in rows}
+
+    def unfinished_seats(
+        self, tx: Transaction, account_id: int, limit: int
+    ) -> list[tuple[str, int]]:
+        """The seats ``account_id`` holds at unfinished tables (table id, seat), the tables
+        changed most recently first, at most ``limit``."""
+        rows = sql(tx).execute(
+            sa.select(seats.c.table_id, seats.c.seat)
+            .join(tables, tables.c.id == seats.c.table_id)
+            .where(seats.c.account_id == account_id, tables.c.outcome.is_(None))
+            .order_by(tables.c.updated.desc(), seats.c.table_id, seats.c.seat)
+            .limit(limit)
+        )
+        return [(str(row.table_id), int(row.seat)) for row in rows]
