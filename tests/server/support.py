@@ -277,7 +277,8 @@ def no_server_started(
     """Let ``fanfold serve`` run through to its server without serving: the server it starts
     (:class:`fanfold.server.stopping.DrainingServer`) is replaced by one that appends its
     uvicorn configuration (``config.app``, ``config.port``...) to ``started`` and returns at
-    once; with ``refuse``, starting it fails the test with that sentence."""
+    once, and no progress lines are printed; with ``refuse``, starting it fails the test with
+    that sentence."""
 
     class NoServer:
         def __init__(self, config: uvicorn.Config, _state: object) -> None:
@@ -291,3 +292,6 @@ def no_server_started(
             pass
 
     monkeypatch.setattr("fanfold.server.stopping.DrainingServer", NoServer)
+    # Nor its progress lines: their handler would hold this test's stream, closed after it,
+    # and the next test's warm-up in the background would write to it.
+    monkeypatch.setattr("fanfold.cli.serve._show_progress", lambda: None)

@@ -307,6 +307,7 @@ def test_fanfold_serve_thinks_in_worker_processes(
 
     monkeypatch.setattr("fanfold.server.app.create_app", fake_create_app)
     monkeypatch.setattr("fanfold.server.stopping.DrainingServer", FakeServer)
+    monkeypatch.setattr("fanfold.cli.serve._show_progress", lambda: None)
     serve_command(db=f"sqlite:///{tmp_path / 'unused.db'}", bot_workers=3)
     assert made["ran"] is app
     assert made["state"] is app.state
