@@ -295,3 +295,8 @@ def no_server_started(
     # Nor its progress lines: their handler would hold this test's stream, closed after it,
     # and the next test's warm-up in the background would write to it.
     monkeypatch.setattr("fanfold.cli.serve._show_progress", lambda: None)
+    # serve writes its log format and name into the environment for the processes it starts:
+    # plain text here, and both put back after the test (JSON logging would take the root
+    # logger's handlers from the test runner).
+    monkeypatch.setenv("FANFOLD_LOG_FORMAT", "text")
+    monkeypatch.delenv("FANFOLD_PROCESS_NAME", raising=False)
