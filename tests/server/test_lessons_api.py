@@ -233,6 +233,6 @@ def test_the_pages(client: TestClient) -> None:
     assert missing.status_code == 404
     assert "no lesson called 'nope'" in missing.text
     rules = client.get("/rules/fano")
-    assert "href='/learn/fano'" in rules.text
-    assert "href='/learn/morris'" in client.get("/rules/morris").text
+    assert 'href="/learn/fano"' in rules.text
+    assert 'href="/learn/morris"' in client.get("/rules/morris").text
     assert "/learn/${game.name}" in client.get("/static/lobby.js").text
