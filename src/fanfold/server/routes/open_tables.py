@@ -21,9 +21,9 @@ from fanfold.server.lobby_feed import RENEW, LobbyFeed, LobbySender, open_table_
 from fanfold.server.outbox import spectators_pacer
 from fanfold.server.routes.deps import AccountDep, HubDep
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", tags=["open tables"])
 #: The lobby's socket, outside ``/api``.
-socket_router = APIRouter()
+socket_router = APIRouter(tags=["open tables"])
 
 
 async def _open(hub: Any, limit: int) -> list[protocol.OpenTable]:

@@ -19,7 +19,7 @@ from fanfold.server.routes.accounts import count_new_table
 from fanfold.server.routes.deps import HubDep
 from fanfold.server.routes.tables import bots_client
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", tags=["records"])
 
 
 @router.get(

@@ -35,7 +35,7 @@ from fanfold.server.ratings import running_rated
 from fanfold.server.routes.accounts import count_new_table
 from fanfold.server.routes.deps import AccountDep, HubDep, client_of
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", tags=["tables"])
 
 
 def chosen_seat(decider: int | None, held: frozenset[int], wanted: int | None) -> int | None:
