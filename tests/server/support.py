@@ -24,6 +24,8 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from fanfold.server.app import create_app
+from fanfold.server.store import SeatPlan, TablePlan
+from fanfold.server.store.protocols import TableStore
 from fanfold.server.throttle import ClientLimits
 
 #: Header that carries a seat's token.
@@ -440,3 +442,33 @@ def bots_playing_on_two_processes(
             if process.poll() is None:
                 process.kill()
             process.wait(timeout=30)
+
+
+def store_table(
+    store: TableStore,
+    table_id: str,
+    *,
+    players: list[str],
+    token_hashes: list[str | None],
+    options: JSON,
+    invite_hashes: list[str | None] | None = None,
+    account_ids: list[int | None] | None = None,
+    actions_done: list[tuple[int, str]] | None = None,
+    **plan: Any,
+) -> None:
+    """``store.create`` for a table given seat by seat: each seat's player, token hash and
+    (when given) invitation hash and account; ``plan``: the rest of its
+    :class:`~fanfold.server.store.TablePlan` (game, config, seed, start position...)."""
+    count = len(players)
+    seats = tuple(
+        SeatPlan(player, hashed, invite, account)
+        for player, hashed, invite, account in zip(
+            players,
+            token_hashes,
+            invite_hashes or [None] * count,
+            account_ids or [None] * count,
+            strict=True,
+        )
+    )
+    made = TablePlan(seats=seats, actions_done=tuple(actions_done or ()), **plan)
+    store.create(table_id, made, options)

@@ -21,7 +21,7 @@ from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub, StorageError, Watcher
 from fanfold.server.store import Store, StoredSeat, make_engine, token_hash, upgrade
 from fanfold.server.store.engine import MIGRATIONS
-from tests.server.support import JSON, PG_BIN, sqlite_url, start_cluster
+from tests.server.support import JSON, PG_BIN, sqlite_url, start_cluster, store_table
 
 MORRIS = get_game("morris")
 FANTAN = get_game("fantan")
@@ -72,7 +72,6 @@ def store(store_url: str) -> Iterator[Store]:
 
 def create_table(store: Store, table_id: str = "t1", **changes: Any) -> None:
     arguments: JSON = {
-        "table_id": table_id,
         "game": "morris.v1",
         "config": {"adjacency": "geometric"},
         "seed": 2**53 - 1,
@@ -84,7 +83,7 @@ def create_table(store: Store, table_id: str = "t1", **changes: Any) -> None:
         "listed": True,
     }
     arguments.update(changes)
-    store.create(**arguments)
+    store_table(store, table_id, **arguments)
 
 
 # ------------------------------------------------------------------ the store

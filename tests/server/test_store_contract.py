@@ -30,7 +30,7 @@ from fanfold.server.store.memory import MemoryTables
 from fanfold.server.store.memory_chat import MemoryChat
 from fanfold.server.store.protocols import ChatStore, ReviewStore, TableStore
 from fanfold.server.store.review_memory import review_store
-from tests.server.support import JSON, sqlite_url
+from tests.server.support import JSON, sqlite_url, store_table
 from tests.server.test_store import (
     _postgres_url,
     postgres_cluster,  # noqa: F401 (a fixture, by name)
@@ -87,7 +87,6 @@ def chats(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ChatStore]
 def create(store: TableStore, table_id: str = "t1", **changes: Any) -> None:
     """A two-seat Morris table: a person (holding a token) and a random bot."""
     arguments: JSON = {
-        "table_id": table_id,
         "game": "morris.v1",
         "config": {"adjacency": "geometric"},
         "seed": 2**53 - 1,
@@ -99,7 +98,7 @@ def create(store: TableStore, table_id: str = "t1", **changes: Any) -> None:
         "listed": True,
     }
     arguments.update(changes)
-    store.create(**arguments)
+    store_table(store, table_id, **arguments)
 
 
 def row(table_id: str, number: int, **changes: Any) -> AppendRow:

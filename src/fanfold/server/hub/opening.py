@@ -49,7 +49,7 @@ from fanfold.server.live import (
 from fanfold.server.logs import TABLE
 from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
 from fanfold.server.ratings import LEVELS, RATED, check_rated
-from fanfold.server.store import token_hash
+from fanfold.server.store import SeatPlan, TablePlan, token_hash
 from fanfold.server.store.protocols import TableStore
 
 log = logging.getLogger(__name__)
@@ -142,7 +142,6 @@ class Opening:
             speed = default_speed(game)
         if speed is not None:
             table_options[CONTROL] = control_for(speed)
-        account_ids: list[int | None] = []
         open_seats = [n for n, wanted in enumerate(seats) if wanted.strip().lower() == OPEN]
         if open_seats:
             if not listed:
@@ -151,38 +150,22 @@ class Opening:
         creator = secrets.token_urlsafe(24)
         creator_hash = token_hash(creator)
         invites: dict[int, str] = {}
-        players: list[str] = []
-        hashes: list[str | None] = []
-        invite_hashes: list[str | None] = []
+        plans: list[SeatPlan] = []
         for number, wanted in enumerate(seats):
             kind = wanted.strip().lower()
             if kind in (YOU, HOTSEAT, HUMAN):
-                players.append(HUMAN)
-                hashes.append(creator_hash)
-                invite_hashes.append(None)
-                account_ids.append(account)
+                plans.append(SeatPlan(HUMAN, token_hash=creator_hash, account_id=account))
             elif kind == OPEN:  # taken by whoever joins first (Seating.join)
-                players.append(HUMAN)
-                hashes.append(None)
-                invite_hashes.append(None)
-                account_ids.append(None)
+                plans.append(SeatPlan(HUMAN))
             elif kind == FRIEND:
                 invites[number] = secrets.token_urlsafe(18)
-                players.append(HUMAN)
-                hashes.append(None)
-                invite_hashes.append(token_hash(invites[number]))
-                account_ids.append(None)
+                plans.append(SeatPlan(HUMAN, invite_hash=token_hash(invites[number])))
             else:
-                players.append(bot_text(self.budget, game, wanted))
-                hashes.append(None)
-                invite_hashes.append(None)
-                account_ids.append(None)
+                plans.append(SeatPlan(bot_text(self.budget, game, wanted)))
         return await self.open(
             game,
             config,
-            players,
-            hashes,
-            invite_hashes,
+            plans,
             creator_hash,
             invites,
             token=creator,
@@ -192,7 +175,6 @@ class Opening:
             options=table_options,
             practice=practice,
             listed=listed,
-            account_ids=account_ids,
             client=client,
         )
 
@@ -200,9 +182,7 @@ class Opening:
         self,
         game: AnyGame,
         config: GameConfig,
-        players: Sequence[str],
-        hashes: list[str | None],
-        invite_hashes: list[str | None],
+        seats: Sequence[SeatPlan],
         creator_hash: str | None,
         invites: dict[int, str],
         *,
@@ -213,11 +193,13 @@ class Opening:
         options: Mapping[str, JSONValue] | None = None,
         practice: bool = False,
         listed: bool = False,
-        account_ids: Sequence[int | None] = (),
         client: str | None = None,
     ) -> Created:
-        """Open a table whose seats are already decided: each seat's player, the hash of the
-        token that holds it (or of the invitation that opens it), the creator's hash."""
+        """Open a table whose seats are already decided (who sits at each: its player, the
+        hash of the token that holds it or of the invitation that opens it, its account),
+        with the creator's hash."""
+        players = [plan.player for plan in seats]
+        hashes = [plan.token_hash for plan in seats]
         chosen_seed = record.seed if record is not None else choose_seed(seed, game=game)
         # Undo only where every person's seat is the creator's (solo, against bots, or
         # hot-seat): it would take back another person's move otherwise. Where cards are
@@ -280,21 +262,20 @@ class Opening:
                 functools.partial(
                     self.store.create,
                     table_id,
-                    game.id,
-                    table.config.to_json(),
-                    table.record.seed,
-                    table.record.start_position,
-                    players,
-                    hashes,
-                    allow_undo=table.allow_undo,
-                    options=stored_options(table, table_options),
-                    actions_done=[(played.seat, played.text) for played in table.played],
-                    version=table.version,
-                    invite_hashes=invite_hashes,
-                    creator_hash=creator_hash,
-                    listed=listed,
-                    outcome=table.outcome.to_json() if table.outcome is not None else None,
-                    account_ids=account_ids,
+                    TablePlan(
+                        game.id,
+                        table.config.to_json(),
+                        table.record.seed,
+                        table.record.start_position,
+                        tuple(seats),
+                        table.allow_undo,
+                        actions_done=tuple((played.seat, played.text) for played in table.played),
+                        version=table.version,
+                        creator_hash=creator_hash,
+                        listed=listed,
+                        outcome=table.outcome.to_json() if table.outcome is not None else None,
+                    ),
+                    stored_options(table, table_options),
                 ),
             )
             await settled(stored)
@@ -309,9 +290,9 @@ class Opening:
             table,
             hashes,
             table_options,
-            invite_hashes,
+            [plan.invite_hash for plan in seats],
             creator_hash=creator_hash,
-            accounts=list(account_ids) or [None] * len(players),
+            accounts=[plan.account_id for plan in seats],
             client=client,
         )
         self.residency.live[table_id] = live

@@ -19,7 +19,7 @@ from fanfold.server.hub.residency import Residency
 from fanfold.server.hub.turns import play_on
 from fanfold.server.live import REMATCH, REMATCH_OF, ForbiddenError, storage_failure
 from fanfold.server.ratings import LEVELS, RATED
-from fanfold.server.store import token_hash
+from fanfold.server.store import SeatPlan, token_hash
 from fanfold.server.store.protocols import TableStore
 
 
@@ -65,10 +65,7 @@ class Rematch:
             if table.outcome is None:
                 raise ConfigError("the game is not over: a rematch follows a finished game")
             count = len(table.seats)
-            players: list[str] = [""] * count
-            hashes: list[str | None] = [None] * count
-            invite_hashes: list[str | None] = [None] * count
-            accounts: list[int | None] = [None] * count
+            plans: list[SeatPlan] = [SeatPlan("")] * count
             invites: dict[int, str] = {}
             # A rated table's rematch is rated when it is as fair: every person's seat held
             # by the account that held it (the deal is drawn again, never undo).
@@ -79,15 +76,12 @@ class Rematch:
             )
             for old, entry in enumerate(table.seats):
                 new = (old + 1) % count
-                players[new] = entry.player
-                accounts[new] = live.accounts[old]
-                if not entry.is_human:
-                    continue
-                held = live.seat_hashes[old]
-                if held is None:  # never claimed: a friend's seat again, with a new link
-                    invites[new] = secrets.token_urlsafe(18)
-                    invite_hashes[new] = token_hash(invites[new])
-                hashes[new] = held
+                held = live.seat_hashes[old] if entry.is_human else None
+                invite = None
+                if entry.is_human and held is None:  # never claimed: a friend's seat again,
+                    invites[new] = secrets.token_urlsafe(18)  # with a new link
+                    invite = token_hash(invites[new])
+                plans[new] = SeatPlan(entry.player, held, invite, live.accounts[old])
             kept = ("variant", "time_limit", CONTROL)
             options: JSONObject = {
                 name: live.options[name] for name in kept if name in live.options
@@ -103,16 +97,13 @@ class Rematch:
             created = await self.opening.open(
                 table.game,
                 table.config,
-                players,
-                hashes,
-                invite_hashes,
+                plans,
                 live.creator_hash,
                 invites,
                 token="",
                 options=options,
                 practice=bool(live.options.get("practice")),
                 listed=bool(live.options.get("listed")),
-                account_ids=accounts,
                 client=live.client,
             )
             live.options[REMATCH] = created.id
