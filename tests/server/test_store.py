@@ -383,7 +383,7 @@ def test_a_new_hub_resumes_every_table_where_it_was(store_url: str) -> None:
                 "record": live.table.record,
                 "log": [(p.seat, p.text) for p in live.table.played],
                 "hashes": list(live.seat_hashes),
-                "options": dict(live.options),
+                "options": live.options,
             }
         assert seen[board.id]["version"] != len(seen[board.id]["log"])
         hub.executor.shutdown()

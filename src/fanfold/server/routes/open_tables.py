@@ -50,7 +50,7 @@ async def join(
 ) -> protocol.Claimed:
     account_id = account.id if account is not None else None
     seat, token = await hub.join(table_id, account_id)
-    rated = bool((await hub.get(table_id)).options.get("rated"))
+    rated = (await hub.get(table_id)).options.rated
     await note_origin(request, hub.store, table_id, [seat], account_id, rated=rated)
     return protocol.Claimed(table=table_id, seat=seat, token=token)
 
