@@ -14,8 +14,9 @@ from fastapi.testclient import TestClient
 
 from fanfold.core.config import JSONObject
 from fanfold.server.clocks import Clocks
+from fanfold.server.store import Store, token_hash
 from fanfold.server.table_options import FLAGS, OptionsError, TableOptions, TimeControl
-from tests.server.support import act, open_table, serve
+from tests.server.support import act, look, open_table, serve, sqlite_url, store_table
 
 #: The flags as the store writes them for a table that set none.
 NO_FLAGS: JSONObject = dict.fromkeys(FLAGS, False)
@@ -169,6 +170,32 @@ def test_every_table_the_server_stores_round_trips(client: TestClient) -> None:
         assert options.extra == {}  # every option the server writes is a known one
     assert TableOptions.from_stored(store.load(made[1]["table"]).options).clocks is not None
     assert TableOptions.from_stored(store.load(made[3]["table"]).options).open_seats == (1,)
+
+
+def test_a_table_stored_in_the_first_form_opens_and_plays_on(tmp_path: Path) -> None:
+    """A store from before the flags: its table loads, is shown with them off, plays on,
+    and goes back to the store in today's form."""
+    store = Store(sqlite_url(tmp_path))
+    token = "the creator's token"
+    store_table(
+        store,
+        "old",
+        game="morris.v1",
+        config={"adjacency": "geometric"},
+        seed=4,
+        start_position=None,
+        players=["human", "human"],
+        token_hashes=[token_hash(token), token_hash(token)],
+        allow_undo=True,
+        options={"variant": "geometric", "analysis": True, "hotseat": True},
+    )
+    store.close()
+    with serve(tmp_path) as client:
+        shown = look(client, "old", token, seat=0)["options"]
+        assert shown == {**NO_FLAGS, "variant": "geometric", "analysis": True, "hotseat": True}
+        assert act(client, "old", token, "C1", version=0, seat=0).status_code == 200
+        stored = client.app.state.hub.store.load("old").options  # type: ignore[attr-defined]
+    assert stored == {**shown, "resume": False}
 
 
 # --------------------------------------------------------------------- refused, with a sentence
