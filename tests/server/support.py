@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -13,12 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
+import sqlalchemy as sa
 import uvicorn
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from fanfold.server.app import create_app
+from fanfold.server.store import SeatPlan, TablePlan
+from fanfold.server.store.protocols import TableStore
 from fanfold.server.throttle import ClientLimits
 
 #: Header that carries a seat's token.
@@ -34,6 +41,8 @@ JSON = dict[str, Any]
 
 #: The project's root (the repository's folder).
 ROOT = Path(__file__).resolve().parents[2]
+#: Debian's PostgreSQL 15 programs (initdb, pg_ctl, createdb, pg_dump...).
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
 
 def subprocess_environment() -> dict[str, str]:
@@ -300,3 +309,166 @@ def no_server_started(
     # logger's handlers from the test runner).
     monkeypatch.setenv("FANFOLD_LOG_FORMAT", "text")
     monkeypatch.delenv("FANFOLD_PROCESS_NAME", raising=False)
+
+
+# ------------------------------------------------ PostgreSQL and fanfold serve processes
+
+
+def as_postgres(command: list[str]) -> list[str]:
+    """``command`` run as the ``postgres`` user when we are root (initdb refuses root)."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+@contextmanager
+def start_cluster(folder: Path, port: int, fsync: bool) -> Iterator[str]:
+    """A new PostgreSQL 15 cluster (initdb in ``folder``, which must exist) listening on a
+    Unix socket in ``folder`` only, on ``port``; yields the socket's folder. Without
+    ``fsync`` it writes nothing through to the disk and stops at once (``immediate``): for
+    tests that throw it away; with it, a cluster as deployed, stopped cleanly (``fast``).
+    Stopped and ``folder`` removed at the end."""
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    data = folder / "data"
+    initdb = [str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]
+    options = f"-k {folder} -p {port} -c listen_addresses=''"
+    if not fsync:
+        initdb.append("--no-sync")
+        options += " -c fsync=off"
+    started = False
+    try:
+        subprocess.run(as_postgres(initdb), check=True, capture_output=True, timeout=120)
+        pg_ctl = [str(PG_BIN / "pg_ctl"), "-D", str(data)]
+        log = str(folder / "server.log")
+        subprocess.run(
+            as_postgres([*pg_ctl, "-o", options, "-l", log, "-w", "start"]),
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        started = True
+        yield str(folder)
+    finally:
+        if started:
+            mode = "fast" if fsync else "immediate"
+            subprocess.run(
+                as_postgres([*pg_ctl, "-m", mode, "stop"]), capture_output=True, timeout=60
+            )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def stored_actions(url: str, table_id: str) -> list[tuple[int, int, str]]:
+    """The actions the store at ``url`` keeps for a table: (number, seat, text) in order."""
+    engine = sa.create_engine(url)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            sa.text("SELECT number, seat, text FROM actions WHERE table_id = :t ORDER BY number"),
+            {"t": table_id},
+        ).all()
+    engine.dispose()
+    return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+
+def start_process(
+    url: str, folder: Path, name: str, port: int, health: int, extra: tuple[str, ...] = ()
+) -> subprocess.Popen[str]:
+    """One ``fanfold serve`` process named ``name`` (``--server-name``, its ``server`` line in
+    ``deploy/haproxy.cfg``) on ``port`` and ``health``, with one bot worker and its log in
+    ``folder`` (``NAME.log``, appended to; JSON lines from INFO, so that a hand-over shows);
+    ``extra``: more of ``fanfold serve``'s options."""
+    with (folder / f"{name}.log").open("a") as output:
+        return subprocess.Popen(
+            [
+                *(sys.executable, "-m", "fanfold", "serve", "--port", str(port)),
+                *("--db", url, "--bot-pause", "0", "--bot-seconds", "0.2"),
+                *("--bot-workers", "1", "--health-port", str(health), "--server-name", name),
+                *("--log-format", "json"),
+                *extra,
+            ],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+            env=subprocess_environment(),
+        )
+
+
+def wait_ready(process: subprocess.Popen[str], port: int, health: int, log: Path) -> None:
+    """Wait until ``process`` answers ``/ready`` on its health port and its game port."""
+    deadline = time.monotonic() + 300  # a busy machine: the bots' workers start first
+    while True:
+        assert process.poll() is None, log.read_text()
+        try:
+            ready = httpx.get(f"http://127.0.0.1:{health}/ready", timeout=2)
+            if ready.status_code == 200:
+                assert httpx.get(f"http://127.0.0.1:{port}/ready", timeout=10).is_success
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
+
+@contextmanager
+def bots_playing_on_two_processes(
+    url: str, folder: Path, extra: tuple[str, ...]
+) -> Iterator[tuple[list[subprocess.Popen[str]], str]]:
+    """Two ``fanfold serve`` processes, ``s1`` and ``s2``, on the store at ``url`` (logs in
+    ``folder``; ``extra``: more of their options), and a Fano table between two bots opened
+    on ``s1``, whose first three actions are stored; yields the processes and the table.
+    Killed at the end."""
+    ports = [(free_port(), free_port()) for _ in range(2)]
+    processes = [
+        start_process(url, folder, f"s{n + 1}", port, health, extra=extra)
+        for n, (port, health) in enumerate(ports)
+    ]
+    try:
+        for process, (port, health), name in zip(processes, ports, ("s1", "s2"), strict=True):
+            wait_ready(process, port, health, folder / f"{name}.log")
+        first = f"http://127.0.0.1:{ports[0][0]}"
+        made = httpx.post(
+            f"{first}/api/tables", json={"game": "fano", "seats": ["random", "random"]}
+        )
+        assert made.status_code == 200, made.text
+        table: str = made.json()["table"]
+        deadline = time.monotonic() + 60
+        while len(stored_actions(url, table)) < 3:
+            assert time.monotonic() < deadline, "the bots did not start"
+            time.sleep(0.1)
+        yield processes, table
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=30)
+
+
+def store_table(
+    store: TableStore,
+    table_id: str,
+    *,
+    players: list[str],
+    token_hashes: list[str | None],
+    options: JSON,
+    invite_hashes: list[str | None] | None = None,
+    account_ids: list[int | None] | None = None,
+    actions_done: list[tuple[int, str]] | None = None,
+    **plan: Any,
+) -> None:
+    """``store.create`` for a table given seat by seat: each seat's player, token hash and
+    (when given) invitation hash and account; ``plan``: the rest of its
+    :class:`~fanfold.server.store.TablePlan` (game, config, seed, start position...)."""
+    count = len(players)
+    seats = tuple(
+        SeatPlan(player, hashed, invite, account)
+        for player, hashed, invite, account in zip(
+            players,
+            token_hashes,
+            invite_hashes or [None] * count,
+            account_ids or [None] * count,
+            strict=True,
+        )
+    )
+    made = TablePlan(seats=seats, actions_done=tuple(actions_done or ()), **plan)
+    store.create(table_id, made, options)

@@ -17,9 +17,8 @@ import sqlalchemy as sa
 from fanfold.server.store import Store
 from fanfold.server.store.backup import BackupError, copy_store
 from tests.deploy.support import fanfold
-from tests.server.support import sqlite_url
+from tests.server.support import PG_BIN, sqlite_url
 from tests.server.test_store import (
-    PG_BIN,
     _postgres_url,
     create_table,
     postgres_cluster,  # noqa: F401 (fixture)

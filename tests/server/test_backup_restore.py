@@ -8,8 +8,6 @@ printed (``-s`` shows them)."""
 from __future__ import annotations
 
 import itertools
-import os
-import shutil
 import sqlite3
 import subprocess
 import time
@@ -23,11 +21,9 @@ import httpx
 import pytest
 
 from fanfold.server.accounts import CSRF_COOKIE, CSRF_HEADER
-from tests.server.support import JSON, TOKEN
+from tests.server.support import JSON, PG_BIN, TOKEN, start_cluster
 from tests.server.test_restart import server
 from tests.server.test_store import (
-    PG_BIN,
-    _as_postgres,
     _postgres_url,
     postgres_cluster,  # noqa: F401 (fixture)
 )
@@ -242,48 +238,8 @@ def new_cluster(port: int) -> Iterator[str]:
     yields the socket's folder. Stopped and removed at the end."""
     folder = Path(f"/tmp/fanfold-restore-{uuid.uuid4().hex[:8]}")
     folder.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres", "postgres")
-    data = folder / "data"
-    started = False
-    try:
-        subprocess.run(
-            _as_postgres(
-                [str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]
-            ),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        options = f"-k {folder} -p {port} -c listen_addresses=''"
-        subprocess.run(
-            _as_postgres(
-                [
-                    str(PG_BIN / "pg_ctl"),
-                    "-D",
-                    str(data),
-                    "-o",
-                    options,
-                    "-l",
-                    str(folder / "server.log"),
-                    "-w",
-                    "start",
-                ]
-            ),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        started = True
-        yield str(folder)
-    finally:
-        if started:
-            subprocess.run(
-                _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"]),
-                capture_output=True,
-                timeout=60,
-            )
-        shutil.rmtree(folder, ignore_errors=True)
+    with start_cluster(folder, port, fsync=True) as socket_folder:
+        yield socket_folder
 
 
 def timed(command: list[str]) -> float:

@@ -40,7 +40,7 @@ from fanfold.server.bots import NICENESS, BotPool, Decision, decide
 from fanfold.server.budget import MAXIMA, NOT_BUDGETS, SECONDS, BotBudget, BudgetError
 from fanfold.server.hub import Hub, turns
 from fanfold.server.settings import Settings
-from fanfold.server.store import Store, token_hash
+from fanfold.server.store import SeatPlan, Store, TablePlan, token_hash
 from tests.server.support import (
     JSON,
     look,
@@ -156,17 +156,9 @@ def test_a_stored_over_budget_bot_is_capped_when_its_table_is_resumed(
 ) -> None:
     store = Store(sqlite_url(tmp_path))
     token = "creator-token"
-    store.create(
-        "hogged",
-        MORRIS.id,
-        MORRIS.default_config().to_json(),
-        7,
-        None,
-        ["human", HOG],
-        [token_hash(token), None],
-        allow_undo=True,
-        options={},
-    )
+    seats = (SeatPlan("human", token_hash(token)), SeatPlan(HOG))
+    config = MORRIS.default_config().to_json()
+    store.create("hogged", TablePlan(MORRIS.id, config, 7, None, seats, allow_undo=True), {})
     store.close()
     with (
         caplog.at_level(logging.WARNING, logger="fanfold.server.hub"),

@@ -16,6 +16,7 @@ from fanfold.play.setup import make_seats, new_table
 from fanfold.server.bots import BotPool, Decision, Priority, default_client_share
 from fanfold.server.budget import MAXIMA
 from fanfold.server.live import LiveTable
+from fanfold.server.table_options import TableOptions
 
 HOG = f"mcts(iterations={MAXIMA['iterations']}, seconds=0.2)"
 
@@ -148,10 +149,14 @@ def test_a_table_names_its_client() -> None:
     creator's token; else nobody (the table counts alone)."""
     game = get_game("morris")
     table = new_table(game, game.default_config(), make_seats(game, ["human", "random"], 1))
-    opened = LiveTable("t1", table, [None, None], {}, client="address:198.51.100.7")
+    opened = LiveTable("t1", table, [None, None], TableOptions(), client="address:198.51.100.7")
     assert opened.bot_client() == "address:198.51.100.7"
-    read = LiveTable("t2", table, [None, None], {}, creator_hash="abc", accounts=[None, 12])
+    read = LiveTable(
+        "t2", table, [None, None], TableOptions(), creator_hash="abc", accounts=[None, 12]
+    )
     assert read.bot_client() == "account:12"
-    guest = LiveTable("t3", table, [None, None], {}, creator_hash="abc", accounts=[None, None])
+    guest = LiveTable(
+        "t3", table, [None, None], TableOptions(), creator_hash="abc", accounts=[None, None]
+    )
     assert guest.bot_client() == "creator:abc"
-    assert LiveTable("t4", table, [None, None], {}).bot_client() is None
+    assert LiveTable("t4", table, [None, None], TableOptions()).bot_client() is None

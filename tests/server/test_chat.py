@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from fanfold.core.config import JSONObject
 from fanfold.server.accounts import Accounts
 from fanfold.server.app import create_app
 from fanfold.server.chat import (
@@ -28,7 +29,7 @@ from fanfold.server.chat import (
     clean,
 )
 from fanfold.server.outbox import BEHIND, CHAT_QUEUED, Outbox
-from fanfold.server.store import Store
+from fanfold.server.store import SeatPlan, Store, TablePlan
 from fanfold.server.store.chat_store import SqlChat
 from tests.server.support import (
     JSON,
@@ -376,17 +377,10 @@ def test_an_expired_table_takes_its_chat_with_it_and_a_report_stays(tmp_path: Pa
     store = Store(sqlite_url(tmp_path))
     try:
         for table_id in ("old", "kept"):
-            store.create(
-                table_id=table_id,
-                game="morris.v1",
-                config={"adjacency": "geometric"},
-                seed=1,
-                start_position=None,
-                players=["human", "human"],
-                token_hashes=[None, None],
-                allow_undo=False,
-                options={},
-            )
+            seats = (SeatPlan("human"), SeatPlan("human"))
+            config: JSONObject = {"adjacency": "geometric"}
+            plan = TablePlan("morris.v1", config, 1, None, seats, allow_undo=False)
+            store.create(table_id, plan, {})
         chats = SqlChat(store.engine)
         said = chats.add_line("old", "players", None, "White", 0, "bye", 1.0)
         kept = chats.add_line("kept", "players", None, "White", 0, "still here", 1.0)

@@ -20,8 +20,14 @@ import pytest
 import sqlalchemy as sa
 
 from fanfold.server.hub.beats import BEAT_SECONDS, SILENT_SECONDS
-from tests.server.support import JSON, ROOT, free_port, sqlite_url, subprocess_environment
-from tests.server.test_cluster import wait_ready
+from tests.server.support import (
+    JSON,
+    ROOT,
+    free_port,
+    sqlite_url,
+    subprocess_environment,
+    wait_ready,
+)
 from tests.server.test_ownership import pg_url  # noqa: F401 (a fixture, by name)
 from tests.server.test_restart import open_table
 from tests.server.test_store import postgres_cluster  # noqa: F401 (a fixture, by name)

@@ -29,8 +29,16 @@ from websockets.sync.client import ClientConnection, connect
 
 from fanfold.server.ownership import lock_key, opened_by
 from fanfold.server.store import Store
-from tests.server.support import JSON, ROOT, free_port, subprocess_environment
-from tests.server.test_ownership import _stored_actions, pg_url  # noqa: F401 (fixture)
+from tests.server.support import (
+    JSON,
+    ROOT,
+    free_port,
+    start_process,
+    subprocess_environment,
+    wait_ready,
+)
+from tests.server.support import stored_actions as _stored_actions
+from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
 from tests.server.test_store import _postgres_url as postgres_url
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
 
@@ -44,46 +52,6 @@ GAMES: list[JSON] = [
 ]
 #: Actions the test plays at each table (fewer when the game ends first).
 ACTIONS = 12
-
-
-def start_process(
-    url: str, folder: Path, name: str, port: int, health: int, extra: tuple[str, ...] = ()
-) -> subprocess.Popen[str]:
-    """One ``fanfold serve`` process named ``name`` (``--server-name``, its ``server`` line in
-    ``deploy/haproxy.cfg``) on ``port`` and ``health``, with one bot worker and its log in
-    ``folder`` (``NAME.log``, appended to; JSON lines from INFO, so that a hand-over shows);
-    ``extra``: more of ``fanfold serve``'s options."""
-    with (folder / f"{name}.log").open("a") as output:
-        return subprocess.Popen(
-            [
-                *(sys.executable, "-m", "fanfold", "serve", "--port", str(port)),
-                *("--db", url, "--bot-pause", "0", "--bot-seconds", "0.2"),
-                *("--bot-workers", "1", "--health-port", str(health), "--server-name", name),
-                *("--log-format", "json"),
-                *extra,
-            ],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            text=True,
-            cwd=ROOT,
-            env=subprocess_environment(),
-        )
-
-
-def wait_ready(process: subprocess.Popen[str], port: int, health: int, log: Path) -> None:
-    """Wait until ``process`` answers ``/ready`` on its health port and its game port."""
-    deadline = time.monotonic() + 300  # a busy machine: the bots' workers start first
-    while True:
-        assert process.poll() is None, log.read_text()
-        try:
-            ready = httpx.get(f"http://127.0.0.1:{health}/ready", timeout=2)
-            if ready.status_code == 200:
-                assert httpx.get(f"http://127.0.0.1:{port}/ready", timeout=10).is_success
-                return
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, log.read_text()
-        time.sleep(0.1)
 
 
 @contextmanager

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.server.support import stored_actions as _stored_actions
 from tests.server.test_browser import (  # noqa: F401 (fixtures)
     browser,
     log_length,
@@ -21,7 +22,7 @@ from tests.server.test_browser import (  # noqa: F401 (fixtures)
     wait_turn_or_end,
 )
 from tests.server.test_cluster import fanfold_processes, haproxy, owners
-from tests.server.test_ownership import _stored_actions, pg_url  # noqa: F401 (fixture)
+from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
 
 

@@ -18,9 +18,14 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.support import ROOT, free_port, subprocess_environment
-from tests.server.test_cluster import start_process, wait_ready
-from tests.server.test_ownership import _stored_actions, pg_url  # noqa: F401 (fixture)
+from tests.server.support import (
+    ROOT,
+    bots_playing_on_two_processes,
+    free_port,
+    stored_actions,
+    subprocess_environment,
+)
+from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.postgres
@@ -34,41 +39,19 @@ def test_a_stopping_processs_bot_table_goes_on_at_once_in_another(
     tmp_path: Path,
 ) -> None:
     extra = ("--keep-seconds", "600", "--bot-pause", "0.3")
-    ports = [(free_port(), free_port()) for _ in range(2)]
-    processes = [
-        start_process(pg_url, tmp_path, f"s{n + 1}", port, health, extra=extra)
-        for n, (port, health) in enumerate(ports)
-    ]
-    try:
-        for process, (port, health), name in zip(processes, ports, ("s1", "s2"), strict=True):
-            wait_ready(process, port, health, tmp_path / f"{name}.log")
-        first = f"http://127.0.0.1:{ports[0][0]}"
-        made = httpx.post(
-            f"{first}/api/tables", json={"game": "fano", "seats": ["random", "random"]}
-        )
-        assert made.status_code == 200, made.text
-        table = made.json()["table"]
-        deadline = time.monotonic() + 60
-        while len(_stored_actions(pg_url, table)) < 3:
-            assert time.monotonic() < deadline, "the bots did not start"
-            time.sleep(0.1)
+    with bots_playing_on_two_processes(pg_url, tmp_path, extra) as (processes, table):
         processes[0].send_signal(signal.SIGTERM)  # its owner stops; nobody asks for it
         stopped = time.monotonic()
         # uvicorn ends by raising the signal it caught again: status -15, as before draining
         code = processes[0].wait(timeout=30)
         assert code in (0, -signal.SIGTERM), (tmp_path / "s1.log").read_text()[-3000:]
-        before = len(_stored_actions(pg_url, table))
-        while len(_stored_actions(pg_url, table)) < before + 2:
+        before = len(stored_actions(pg_url, table))
+        while len(stored_actions(pg_url, table)) < before + 2:
             late = time.monotonic() - stopped
             assert late < TAKEN_SECONDS, (tmp_path / "s2.log").read_text()[-3000:]
             time.sleep(0.05)
         assert "tables let go to the other processes" in (tmp_path / "s1.log").read_text()
         assert "tables taken from a process that stopped" in (tmp_path / "s2.log").read_text()
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-            process.wait(timeout=30)
 
 
 def _closed_with(socket: ClientConnection) -> int | None:

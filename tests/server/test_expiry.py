@@ -22,6 +22,7 @@ from fanfold.core.registry import get_game
 from fanfold.server import app as server_app
 from fanfold.server.hub import EXPIRE_SECONDS, Hub, NotFoundError, Watcher
 from fanfold.server.store import RESUME, Store, actions, seats, tables
+from fanfold.server.table_options import TableOptions
 from tests.server import test_store as backends
 from tests.server.support import JSON, no_server_started
 
@@ -48,7 +49,9 @@ def test_start_up_loads_only_the_tables_that_play_on_without_a_person(store_url:
         hub = Hub(Store(store_url), bot_seconds=None)
         config = MORRIS.default_config()
         people = await hub.create(MORRIS, config, ["you", "random"], seed=4)  # White: you
-        timed = await hub.create(MORRIS, config, ["you", "hotseat"], options={"time_limit": 60})
+        timed = await hub.create(
+            MORRIS, config, ["you", "hotseat"], options=TableOptions(time_limit=60)
+        )
         # Opened last: its bot has not moved yet (opening a table waits for the store, and
         # the bot would move meanwhile).
         bots = await hub.create(MORRIS, config, ["random", "you"], seed=4)  # White: the bot
@@ -68,7 +71,7 @@ def test_start_up_loads_only_the_tables_that_play_on_without_a_person(store_url:
         assert await hub.resume_all() == 3
         assert set(hub.live) == {ids["bots"], ids["timed"], "old"}
         assert _stored_resume(hub, "old") is False  # a person decides there
-        assert RESUME not in hub.live[ids["timed"]].options  # the store's own, never sent
+        assert hub.live[ids["timed"]].options.resume is None  # the store's own, never sent
         await hub.idle(ids["bots"])  # the bot moved: now a person decides
         assert _stored_resume(hub, ids["bots"]) is False
         people = await hub.get(ids["people"])  # the others load when asked for, as before

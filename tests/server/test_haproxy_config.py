@@ -44,8 +44,7 @@ from websockets.sync.client import connect
 from fanfold.cli.app import app
 from fanfold.cli.deploy import HAProxySite, maintenance_response, render_haproxy
 from fanfold.server.ownership import opened_by
-from tests.server.support import JSON, ROOT, TOKEN, free_port
-from tests.server.test_cluster import start_process, wait_ready
+from tests.server.support import JSON, ROOT, TOKEN, free_port, start_process, wait_ready
 from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
 

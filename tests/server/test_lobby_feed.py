@@ -17,11 +17,12 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from fanfold.core.config import JSONObject
 from fanfold.server.app import create_app
 from fanfold.server.hub import seating
 from fanfold.server.lobby_feed import FULL, RENEW, TOO_MANY, LobbyFeed, LobbyLimits, LobbySender
 from fanfold.server.settings import Settings
-from fanfold.server.store import AppendRow, Store, token_hash
+from fanfold.server.store import AppendRow, SeatPlan, Store, TablePlan, token_hash
 from fanfold.server.throttle import ClientLimits
 from tests.server.support import ROOMY, sqlite_url
 from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
@@ -78,18 +79,10 @@ def test_the_lobby_socket_takes_no_messages(lobby: tuple[TestClient, TestClient]
 
 
 def _open_table(store: Store, table_id: str, *, listed: bool = True) -> None:
-    store.create(
-        table_id,
-        "morris.v1",
-        {"adjacency": "geometric"},
-        1,
-        None,
-        ["human", "human"],
-        [token_hash("creator"), None],
-        allow_undo=False,
-        options={"open": [1], "variant": "geometric", "listed": listed},
-        listed=listed,
-    )
+    seats = (SeatPlan("human", token_hash("creator")), SeatPlan("human"))
+    config: JSONObject = {"adjacency": "geometric"}
+    plan = TablePlan("morris.v1", config, 1, None, seats, allow_undo=False, listed=listed)
+    store.create(table_id, plan, {"open": [1], "variant": "geometric", "listed": listed})
 
 
 def test_the_store_tells_its_listeners_of_every_change_to_the_open_tables(

@@ -13,6 +13,7 @@ from fanfold.core.registry import get_game
 from fanfold.play.setup import make_seats, new_table
 from fanfold.server.live import LiveTable
 from fanfold.server.protocol import message_for, message_text
+from fanfold.server.table_options import TableOptions
 
 
 def _live(game_id: str, *, allow_undo: bool = False) -> LiveTable:
@@ -22,7 +23,7 @@ def _live(game_id: str, *, allow_undo: bool = False) -> LiveTable:
     table = new_table(
         game, config, make_seats(game, ["human"] * count, 1), seed=5, allow_undo=allow_undo
     )
-    return LiveTable("t", table, [None] * count, {"analysis": False}, [None] * count)
+    return LiveTable("t", table, [None] * count, TableOptions(), [None] * count)
 
 
 def _same_from_every_side(live: LiveTable) -> None:

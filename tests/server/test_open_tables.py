@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from fanfold.server.app import create_app
 from fanfold.server.hub import seating
-from fanfold.server.store import Store, token_hash
+from fanfold.server.store import SeatPlan, Store, TablePlan, token_hash
 from tests.server.support import ROOMY, look, my_turn, refused, sqlite_url, wait_for
 from tests.server.test_accounts import create, csrf
 from tests.server.test_ratings import second_browser
@@ -122,18 +122,9 @@ def test_quick_match_keeps_to_the_time_limit_and_the_variants_own_options(
 
 def test_two_people_joining_at_once_get_the_seat_once(tmp_path: Path) -> None:
     store = Store(sqlite_url(tmp_path))
-    store.create(
-        "t1",
-        "morris.v1",
-        {},
-        1,
-        None,
-        ["human", "human"],
-        [token_hash("creator"), None],
-        allow_undo=False,
-        options={"open": [1]},
-        listed=True,
-    )
+    seats = (SeatPlan("human", token_hash("creator")), SeatPlan("human"))
+    plan = TablePlan("morris.v1", {}, 1, None, seats, allow_undo=False, listed=True)
+    store.create("t1", plan, {"open": [1]})
     assert store.take_open("t1", 1, token_hash("first"), 7)
     assert not store.take_open("t1", 1, token_hash("second"), 8)
     loaded = store.load("t1")

@@ -32,6 +32,7 @@ from fanfold.server.ownership import (
 )
 from fanfold.server.settings import Settings
 from fanfold.server.store import AppendRow, Store
+from tests.server.support import stored_actions as _stored_actions
 from tests.server.test_restart import server, state
 from tests.server.test_store import _postgres_url as postgres_url
 from tests.server.test_store import (  # noqa: F401 (fixtures)
@@ -59,17 +60,6 @@ def pg_url(postgres_cluster: str) -> str:  # noqa: F811
     url = postgres_url(postgres_cluster, name)
     Store(url).close()  # the schema
     return url
-
-
-def _stored_actions(url: str, table_id: str) -> list[tuple[int, int, str]]:
-    engine = sa.create_engine(url)
-    with engine.connect() as connection:
-        rows = connection.execute(
-            sa.text("SELECT number, seat, text FROM actions WHERE table_id = :t ORDER BY number"),
-            {"t": table_id},
-        ).all()
-    engine.dispose()
-    return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
 
 async def _play_first(hub: Hub, table_id: str, token: str) -> str:

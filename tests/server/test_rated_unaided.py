@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -141,7 +142,7 @@ def test_a_rated_table_stored_with_analysis_on_still_refuses_it(
     ).json()
     table, token = made["table"], made["token"]
     live = alice.app.state.hub.live[table]  # type: ignore[attr-defined]
-    live.options["analysis"] = True
+    live.options = replace(live.options, analysis=True)
     asked = alice.get(f"/api/tables/{table}/analysis/values", headers={"X-Fanfold-Token": token})
     assert "without analysis" in refused(asked, 403)["error"]
 

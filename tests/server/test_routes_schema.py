@@ -62,6 +62,24 @@ def test_openapi_describes_every_api_answer() -> None:
             assert schema, (method, route.path)
 
 
+def test_every_operation_names_its_area() -> None:
+    """Each router declares its tags (and its prefix where its paths share one): every
+    operation in ``/openapi.json`` is grouped under one, and the lessons' and moderators'
+    APIs sit under their prefixes."""
+    app = create_app("sqlite://")
+    paths = app.openapi()["paths"]
+    untagged = [
+        f"{method.upper()} {path}"
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+        if not operation.get("tags")
+    ]
+    assert not untagged, f"operations without a tag: {untagged}"
+    assert paths["/api/lessons"]["get"]["tags"] == ["lessons"]
+    assert paths["/api/moderation/log"]["get"]["tags"] == ["moderation"]
+    assert paths["/api/tables"]["post"]["tags"] == ["tables"]
+
+
 def test_every_recorded_message_fits_its_model() -> None:
     checked = 0
     for path in sorted(SNAPSHOTS.glob("*.json")):

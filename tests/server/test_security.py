@@ -40,6 +40,7 @@ from fanfold.games.fantan.game import FanTanGame
 from fanfold.play.setup import new_table
 from fanfold.play.table import Table
 from fanfold.server.hub import LiveTable, message_for
+from fanfold.server.table_options import TableOptions
 from tests.server.support import (
     JSON,
     fingerprint,
@@ -258,7 +259,7 @@ GAMES = [
 def test_no_hidden_card_reaches_a_seat(name: str, preset: str, players: int, seed: int) -> None:
     game = get_game(name)
     table = bot_table(game, preset, players, seed)
-    live = LiveTable("t", table, [None] * players, {"analysis": False, "hotseat": False})
+    live = LiveTable("t", table, [None] * players, TableOptions())
     rng = random.Random(seed)
     observers: list[int | None] = list(range(players))
     if has_spectators(game, table.state):
@@ -287,7 +288,7 @@ def test_the_checks_see_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     """The checks above fail on a view that shows another seat's hand, and on announcements
     that name the cards discarded face down."""
     table = bot_table(FANTAN, "standard", 4, 1)
-    live = LiveTable("t", table, [None] * 4, {})
+    live = LiveTable("t", table, [None] * 4, TableOptions())
     hidden, hands = hidden_from(FANTAN, table.state, 0)
     check_step(live, 0, hidden, hands, None, random.Random(0))  # the real game passes
     table.game = _LeakyFanTan()
@@ -344,7 +345,7 @@ def test_others_do_not_learn_of_a_kept_mulligan() -> None:
     for seed in range(40):
         table = bot_table(FANO, "classic", 2, seed)
         table.play_agents()
-        live = LiveTable("t", table, [None, None], {})
+        live = LiveTable("t", table, [None, None], TableOptions())
         for played in table.played:
             if isinstance(played.action, Mulligan) and played.text == "keep":
                 found += 1

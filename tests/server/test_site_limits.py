@@ -10,8 +10,7 @@ import httpx
 import pytest
 
 from fanfold.server.throttle import ClientLimits
-from tests.server.support import free_port
-from tests.server.test_cluster import start_process, wait_ready
+from tests.server.support import free_port, start_process, wait_ready
 from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
 

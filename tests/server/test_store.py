@@ -5,9 +5,6 @@ and never telling a watcher of an action the store has not kept."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -24,21 +21,13 @@ from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub, StorageError, Watcher
 from fanfold.server.store import Store, StoredSeat, make_engine, token_hash, upgrade
 from fanfold.server.store.engine import MIGRATIONS
-from tests.server.support import JSON, sqlite_url
+from tests.server.support import JSON, PG_BIN, sqlite_url, start_cluster, store_table
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
 MORRIS = get_game("morris")
 FANTAN = get_game("fantan")
 
 
 # ------------------------------------------------------------- the backends
-
-
-def _as_postgres(command: list[str]) -> list[str]:
-    """``command`` run as the ``postgres`` user when we are root (initdb refuses root)."""
-    if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *command]
-    return command
 
 
 @pytest.fixture(scope="session")
@@ -52,49 +41,8 @@ def postgres_cluster() -> Iterator[str]:
             "(apt-get install postgresql-15) so that the store is tested on PostgreSQL",
             pytrace=False,
         )
-    folder = Path(tempfile.mkdtemp(prefix="fanfold-pg-"))
-    data = folder / "data"
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres", "postgres")
-    started = False
-    try:
-        subprocess.run(
-            _as_postgres(
-                [str(initdb), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync"]
-            ),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        options = f"-k {folder} -p 5432 -c listen_addresses='' -c fsync=off"
-        subprocess.run(
-            _as_postgres(
-                [
-                    str(PG_BIN / "pg_ctl"),
-                    "-D",
-                    str(data),
-                    "-o",
-                    options,
-                    "-l",
-                    str(folder / "server.log"),
-                    "-w",
-                    "start",
-                ]
-            ),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        started = True
-        yield str(folder)
-    finally:
-        if started:
-            subprocess.run(
-                _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-                capture_output=True,
-                timeout=60,
-            )
-        shutil.rmtree(folder, ignore_errors=True)
+    with start_cluster(Path(tempfile.mkdtemp(prefix="fanfold-pg-")), 5432, fsync=False) as folder:
+        yield folder
 
 
 def _postgres_url(socket_folder: str, database: str) -> str:
@@ -124,7 +72,6 @@ def store(store_url: str) -> Iterator[Store]:
 
 def create_table(store: Store, table_id: str = "t1", **changes: Any) -> None:
     arguments: JSON = {
-        "table_id": table_id,
         "game": "morris.v1",
         "config": {"adjacency": "geometric"},
         "seed": 2**53 - 1,
@@ -136,7 +83,7 @@ def create_table(store: Store, table_id: str = "t1", **changes: Any) -> None:
         "listed": True,
     }
     arguments.update(changes)
-    store.create(**arguments)
+    store_table(store, table_id, **arguments)
 
 
 # ------------------------------------------------------------------ the store
@@ -436,7 +383,7 @@ def test_a_new_hub_resumes_every_table_where_it_was(store_url: str) -> None:
                 "record": live.table.record,
                 "log": [(p.seat, p.text) for p in live.table.played],
                 "hashes": list(live.seat_hashes),
-                "options": dict(live.options),
+                "options": live.options,
             }
         assert seen[board.id]["version"] != len(seen[board.id]["log"])
         hub.executor.shutdown()

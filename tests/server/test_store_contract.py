@@ -23,14 +23,22 @@ import sqlalchemy as sa
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub
-from fanfold.server.store import RESUME, AppendRow, Store, Transaction, token_hash
+from fanfold.server.store import (
+    RESUME,
+    AppendRow,
+    SeatPlan,
+    Store,
+    TablePlan,
+    Transaction,
+    token_hash,
+)
 from fanfold.server.store.chat_records import PLAYERS, SPECTATORS
 from fanfold.server.store.chat_store import SqlChat
 from fanfold.server.store.memory import MemoryTables
 from fanfold.server.store.memory_chat import MemoryChat
 from fanfold.server.store.protocols import ChatStore, ReviewStore, TableStore
 from fanfold.server.store.review_memory import review_store
-from tests.server.support import JSON, sqlite_url
+from tests.server.support import JSON, sqlite_url, store_table
 from tests.server.test_store import (
     _postgres_url,
     postgres_cluster,  # noqa: F401 (a fixture, by name)
@@ -87,7 +95,6 @@ def chats(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ChatStore]
 def create(store: TableStore, table_id: str = "t1", **changes: Any) -> None:
     """A two-seat Morris table: a person (holding a token) and a random bot."""
     arguments: JSON = {
-        "table_id": table_id,
         "game": "morris.v1",
         "config": {"adjacency": "geometric"},
         "seed": 2**53 - 1,
@@ -99,7 +106,7 @@ def create(store: TableStore, table_id: str = "t1", **changes: Any) -> None:
         "listed": True,
     }
     arguments.update(changes)
-    store.create(**arguments)
+    store_table(store, table_id, **arguments)
 
 
 def row(table_id: str, number: int, **changes: Any) -> AppendRow:
@@ -157,6 +164,32 @@ def test_a_table_is_created_and_loaded_as_it_was_stored(tables: TableStore) -> N
     assert tables.load("nobody") is None
     create(tables, "t2")
     assert sorted(tables.load_many(["t2", "t1", "nobody", "t1"])) == ["t1", "t2"]
+
+
+def test_each_seat_is_stored_as_planned(tables: TableStore) -> None:
+    """One plan a seat: a person holding it with a token and an account, a friend's seat
+    opened by an invitation, a seat open to anyone, a bot."""
+    seats = (
+        SeatPlan("human", token_hash=token_hash("creator"), account_id=7),
+        SeatPlan("human", invite_hash=token_hash("invite")),
+        SeatPlan("human"),
+        SeatPlan("mcts(iterations=50)"),
+    )
+    plan = TablePlan("fantan.v1", {}, 5, None, seats, allow_undo=False, listed=True)
+    tables.create("planned", plan, {"open": [2], "variant": "standard"})
+    loaded = tables.load("planned")
+    assert loaded is not None
+    assert loaded.seats == tuple(seat.at(number) for number, seat in enumerate(seats))
+    assert loaded.seats[0].account_id == 7
+    assert loaded.seats[1].invite_hash == token_hash("invite")
+    assert (loaded.seats[2].token_hash, loaded.seats[2].invite_hash) == (None, None)
+    assert loaded.options == {"open": [2], "variant": "standard"}
+    assert (loaded.listed, loaded.allow_undo, loaded.version, loaded.actions) == (
+        True,
+        False,
+        0,
+        (),
+    )
 
 
 def test_a_table_id_stored_already_is_refused(tables: TableStore) -> None:

@@ -35,7 +35,6 @@ from fanfold.server.hashing import TooManyError
 from fanfold.server.live import BadRequestError, ForbiddenError, LiveTable, NotFoundError, Watcher
 from fanfold.server.live import storage_failure as _storage_failure
 from fanfold.server.protocol import PROTOCOL, Chat, ChatLineOut, ChatRoom, wire
-from fanfold.server.ratings import RATED
 from fanfold.server.store import token_hash
 from fanfold.server.store.chat_records import PLAYERS, SPECTATORS, ChatLine, ChatReport
 from fanfold.server.store.protocols import ChatStore
@@ -106,7 +105,7 @@ def presets_only(live: LiveTable) -> bool:
     """Whether the players' room takes only :data:`PHRASES` now: a rated table of three or
     more seats whose game goes on."""
     table = live.table
-    return bool(live.options.get(RATED)) and len(table.seats) >= 3 and table.outcome is None
+    return live.options.rated and len(table.seats) >= 3 and table.outcome is None
 
 
 def room_of(watcher: Watcher) -> str:

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.registry import AnyGame, plugin_of
-from fanfold.server.live import BadRequestError
+from fanfold.server.errors import BadRequestError
 
 #: The option holding a table's time control, and the one holding its clocks' state.
 CONTROL, CLOCK = "time_control", "clock_state"

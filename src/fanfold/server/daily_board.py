@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from fanfold.games.fan.game import FanGame
-from fanfold.server.hub import AIDS
 from fanfold.server.store import Store
 from fanfold.server.store.board_store import SqlBoard
+from fanfold.server.table_options import TableOptions
 
 #: Lines the board lists at most.
 LIMIT = 200
@@ -29,14 +29,13 @@ def board(store: Store, deal: int) -> list[dict[str, Any]]:
     for row in SqlBoard(store.engine).finished_with_seed(deal):
         if row.game != FanGame.id:  # the daily deal is Fan patience's (server/daily.py)
             continue
-        options = row.options
-        if options.get("variant", "classic") != "classic":
+        options = TableOptions.from_stored(row.options)
+        if (options.variant or "classic") != "classic":
             continue
         returns = row.outcome.get("returns") or [0]
         if not returns[0] > 0:  # type: ignore[index,operator]
             continue  # lost, or stopped
-        used = options.get(AIDS)
-        aids = [a for a in used if isinstance(a, str)] if isinstance(used, list) else []
+        aids = list(options.aids)
         lines.append(
             {
                 "name": row.name,

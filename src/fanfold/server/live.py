@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.play.table import Played, Table
+from fanfold.server.errors import BadRequestError
 from fanfold.server.outbox import Outbox
 from fanfold.server.store import token_hash
+from fanfold.server.table_options import TableOptions
 
 if TYPE_CHECKING:
     from fanfold.server.protocol.messages import LogEntry
@@ -100,7 +102,7 @@ class LiveTable:
     table: Table
     #: The hash of the token holding each seat (``None``: a bot, or a seat nobody claimed).
     seat_hashes: list[str | None]
-    options: JSONObject
+    options: TableOptions
     #: The hash of each seat's pending invitation (``None``: none pending).
     invite_hashes: list[str | None] = field(default_factory=list)
     #: The hash of the creator's token (``None``: a table from before invitations).
@@ -172,8 +174,8 @@ class LiveTable:
     @property
     def time_limit(self) -> float:
         """Seconds a person has for each decision (0: no limit)."""
-        limit = self.options.get("time_limit")
-        return float(limit) if isinstance(limit, int | float) else 0.0
+        limit = self.options.time_limit
+        return float(limit) if limit is not None else 0.0
 
     def is_creator(self, token: str | None) -> bool:
         """Whether ``token`` is the creator's."""
@@ -278,10 +280,6 @@ class Undone:
 
     def __bool__(self) -> bool:
         return self.done
-
-
-class BadRequestError(FanfoldError, ValueError):
-    """A request the server cannot act on (an unknown agent, a broken record)."""
 
 
 __all__ = [

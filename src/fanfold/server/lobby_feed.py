@@ -44,11 +44,11 @@ from dataclasses import dataclass
 
 from fanfold.server.outbox import Pacer
 from fanfold.server.protocol import OpenTable, lobby_tables, wire
-from fanfold.server.ratings import RATED
 from fanfold.server.store import LOBBY_CHANNEL, Store
 from fanfold.server.store.coordination import PgSubscription
 from fanfold.server.store.engine import is_postgresql
 from fanfold.server.store.protocols import Subscription
+from fanfold.server.table_options import TableOptions
 
 log = logging.getLogger(__name__)
 
@@ -195,19 +195,19 @@ def open_table_lines(store: Store, limit: int) -> list[OpenTable]:
     listed unfinished tables with a seat open to anyone still free; friends' seats are never
     listed."""
     lines: list[OpenTable] = []
-    for table_id, game, options, count, free in store.open_tables(limit):
-        if not options.get(OPEN):
+    for table_id, game, stored, count, free in store.open_tables(limit):
+        options = TableOptions.from_stored(stored)
+        if not options.open_seats:
             continue  # a friend's seat nobody claimed: reached by its link only
-        variant, time_limit = options.get("variant"), options.get("time_limit")
         lines.append(
             OpenTable(
                 table=table_id,
                 game=game.split(".")[0],
-                variant=variant if isinstance(variant, str) else None,
+                variant=options.variant,
                 players=count,
                 free=free,
-                rated=bool(options.get(RATED)),
-                time_limit=time_limit if isinstance(time_limit, int) else None,
+                rated=options.rated,
+                time_limit=options.time_limit,
             )
         )
     return lines

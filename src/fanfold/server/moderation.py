@@ -86,10 +86,10 @@ from fanfold.server.moderators import (
     named,
     person,
 )
-from fanfold.server.ratings import RATED
 from fanfold.server.refunds import EPSILON, Refund, refund_opponents
 from fanfold.server.store.engine import Engine
 from fanfold.server.store.moderation_records import ReportRecord
+from fanfold.server.table_options import TableOptions
 
 #: The kinds of report.
 REASONS = ("cheating", "abuse", "boosting", "other")
@@ -169,8 +169,7 @@ def file_report(
                 "moderator will look at it"
             )
         moves = data.moves_at(tx, table_id)
-        options = json.loads(options_text)
-        rated = bool(options.get(RATED)) if isinstance(options, dict) else False
+        rated = TableOptions.from_stored(json.loads(options_text)).rated
         number = data.add_report(
             tx,
             ReportRecord(

@@ -69,6 +69,7 @@ from fanfold.server.store import Transaction
 from fanfold.server.store.protocols import RatingStore
 from fanfold.server.store.rating_store import SqlRatings
 from fanfold.server.store.records import RatingChange
+from fanfold.server.table_options import TableOptions
 
 #: OpenSkill's Plackett-Luce model on fanfold's scale (see the module's text).
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
@@ -101,10 +102,10 @@ def listed_people(tx: Transaction, family: str, keys: Sequence[str]) -> set[str]
 LEFT = "left"
 
 
-def running_rated(options: JSONObject, table: Table) -> bool:
+def running_rated(options: TableOptions, table: Table) -> bool:
     """Whether ``table`` (with its table ``options``) is a rated game still being played:
     until it ends, nobody gets its record, its replay or an analysis of it."""
-    return bool(options.get(RATED)) and not table.is_over
+    return options.rated and not table.is_over
 
 
 def family(game: AnyGame, config: GameConfig, speed: str | None = None) -> str:
@@ -232,13 +233,6 @@ class RatedGame:
         return True
 
 
-def _speed(options: JSONObject) -> str | None:
-    """The speed of a table's time control, if it has one."""
-    control = options.get("time_control")
-    speed = control.get("speed") if isinstance(control, dict) else None
-    return speed if isinstance(speed, str) else None
-
-
 def check_rated(
     game: AnyGame, seats: Sequence[str], *, account: int | None, chosen: bool, practice: bool
 ) -> dict[int, str]:
@@ -298,7 +292,7 @@ def rated_game(
     table_id: str,
     game: AnyGame,
     config: GameConfig,
-    options: JSONObject,
+    options: TableOptions,
     players: Sequence[str],
     accounts: Sequence[int | None],
     outcome: JSONObject,
@@ -312,17 +306,14 @@ def rated_game(
         accounts: the account holding each seat.
         outcome: the outcome's JSON (its ``returns``).
     """
-    if not options.get(RATED) or not options.get("fair") or options.get("practice"):
+    if not options.rated or not options.fair or options.practice:
         return None
     if outcome.get("termination") == Termination.ABORTED:
         return None  # called off before every side had moved: no result
-    levels = options.get(LEVELS)
-    levels = levels if isinstance(levels, dict) else {}
-    gone = options.get(LEFT)
-    gone = gone if isinstance(gone, dict) else {}
+    gone = options.left or {}
     keys: list[str] = []
     for seat, (player, account) in enumerate(zip(players, accounts, strict=True)):
-        left = gone.get(str(seat))
+        left = gone.get(seat)
         if isinstance(left, int):  # a person who left, ranked last; a bot played on
             keys.append(account_key(left))
         elif player == "human":
@@ -330,8 +321,8 @@ def rated_game(
                 return None
             keys.append(account_key(account))
         else:
-            level = levels.get(str(seat))
-            if not isinstance(level, str):
+            level = options.levels.get(seat)
+            if level is None:
                 return None
             keys.append(bot_key(game, level))
     people = [key for key in keys if key.startswith("a:")]
@@ -342,7 +333,7 @@ def rated_game(
         return None
     if gone:  # those who left rank below everyone who stayed, the first to leave lowest
         floor = min(float(value) for value in returns)  # type: ignore[arg-type]
-        order = [int(seat) for seat in gone]
+        order = list(gone)
         returns = [
             floor - 1 - (len(order) - order.index(n)) if n in order else value
             for n, value in enumerate(returns)
@@ -350,7 +341,7 @@ def rated_game(
     return RatedGame(
         table_id,
         game.name,
-        family(game, config, _speed(options)),
+        family(game, config, options.time_control.speed if options.time_control else None),
         tuple(keys),
         tuple(teams(game, config, len(players))),
         tuple(float(value) for value in returns),  # type: ignore[arg-type]

@@ -15,13 +15,14 @@ from collections.abc import Mapping, Sequence
 
 from fanfold.core.config import JSONValue
 from fanfold.play.table import HUMAN
-from fanfold.server.clocks import CLOCK, CONTROL, DAILY, Clocks
+from fanfold.server.clocks import DAILY, Clocks
 from fanfold.server.hub.residency import rebuild
 from fanfold.server.live import LiveTable
 from fanfold.server.protocol import WaitingGame
 from fanfold.server.store import Store
 from fanfold.server.store.rating_store import SqlRatings
 from fanfold.server.store.records import StoredTable
+from fanfold.server.table_options import TableOptions
 
 #: A bot level as players read it (the lobby's ``botName``).
 LEVEL_WORDS = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
@@ -51,9 +52,9 @@ def _deciders(stored: Sequence[StoredTable]) -> dict[str, tuple[int | None, str]
 
 
 def _clock_of(options: Mapping[str, JSONValue]) -> tuple[str | None, Clocks | None]:
-    control = options.get(CONTROL)
-    speed = control.get("speed") if isinstance(control, Mapping) else None
-    return (speed if isinstance(speed, str) else None), Clocks.from_json(options.get(CLOCK))
+    typed = TableOptions.from_stored(options)
+    control = typed.time_control
+    return (control.speed if control is not None else None), typed.clocks
 
 
 def _opponent(table: StoredTable, seat: int, names: Mapping[int, str]) -> str:

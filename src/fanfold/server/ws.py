@@ -61,7 +61,7 @@ MAX_MESSAGE = 8 * 1024
 #: WebSocket messages a connection may send per second, on average, and in a burst.
 RATE, BURST = 20.0, 40.0
 
-router = APIRouter()
+router = APIRouter(tags=["play"])
 
 
 @router.websocket("/ws/tables/{table_id}")

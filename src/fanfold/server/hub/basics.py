@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 
 from fanfold.agents.base import parse_agent
-from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.config import JSONObject
 from fanfold.core.registry import AnyGame
 from fanfold.play.setup import fresh_agent_seed, make_seats
 from fanfold.play.table import ENDLESS, Seat, Table
 from fanfold.server.budget import BotBudget
-from fanfold.server.clocks import CLOCK, Clocks
 from fanfold.server.live import LiveTable
-from fanfold.server.ratings import RATED, rated_game
-from fanfold.server.store import RESUME, InTransaction
+from fanfold.server.ratings import rated_game
+from fanfold.server.store import InTransaction
+from fanfold.server.table_options import TableOptions
 
 #: A seat the creator plays.
 YOU = "you"
@@ -76,35 +77,32 @@ def seats_for(game: AnyGame, players: Sequence[str]) -> list[Seat]:
     return make_seats(game, players, fresh_agent_seed())
 
 
-def with_aid(options: Mapping[str, JSONValue], aid: str) -> JSONObject:
+def with_aid(options: TableOptions, aid: str) -> TableOptions:
     """``options`` with ``aid`` in their :data:`AIDS` (unchanged when it is there)."""
-    used = options.get(AIDS)
-    aids = [a for a in used if isinstance(a, str)] if isinstance(used, list) else []
-    if aid in aids:
-        return dict(options)
-    return {**options, AIDS: [*aids, aid]}
+    if aid in options.aids:
+        return options
+    return replace(options, aids=(*options.aids, aid))
 
 
-def stored_options(table: Table, options: Mapping[str, JSONValue]) -> JSONObject:
+def stored_options(table: Table, options: TableOptions) -> JSONObject:
     """A table's options as the store keeps them: with :data:`~fanfold.server.store.RESUME`,
     true while play goes on without a person (a bot decides next, or a person decides under
     a time limit, whose timer runs), so that start-up loads only those tables."""
-    limit = options.get("time_limit")
-    clocks = Clocks.from_json(options.get(CLOCK))
-    timed = isinstance(limit, int | float) and limit > 0
+    clocks = options.clocks
+    timed = options.time_limit is not None
     timed = timed or (clocks is not None and clocks.running is not None)
     bots = table.agent_to_move() is not None and len(table.played) < ENDLESS
-    stored: JSONObject = {**options, RESUME: table.decider is not None and (bots or timed)}
+    stored = replace(options, resume=table.decider is not None and (bots or timed))
     if table.ruling is not None:
-        stored[RULING] = table.ruling.to_json()
-    return stored
+        stored = replace(stored, ruling=table.ruling.to_json())
+    return stored.to_stored()
 
 
 def rating_of(live: LiveTable) -> InTransaction | None:
     """What a table's last action commits with it: the rating update of a rated game that
     has just ended (:mod:`fanfold.server.ratings`), else nothing."""
     table = live.table
-    if table.outcome is None or not live.options.get(RATED):
+    if table.outcome is None or not live.options.rated:
         return None
     rated = rated_game(
         live.id,

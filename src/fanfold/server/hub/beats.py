@@ -18,12 +18,13 @@ import logging
 import os
 import secrets
 import time
+from dataclasses import replace
 
-from fanfold.core.config import JSONObject
-from fanfold.server.clocks import CLOCK, CONTROL, HOLDER, Clocks, credited, unowned
+from fanfold.server.clocks import credited, unowned
 from fanfold.server.hub.basics import stored_options
 from fanfold.server.live import LiveTable
 from fanfold.server.store.protocols import TableStore
+from fanfold.server.table_options import TableOptions
 
 log = logging.getLogger(__name__)
 
@@ -75,27 +76,28 @@ class Beats:
                 failing = False
             await asyncio.sleep(BEAT_SECONDS)
 
-    def hold(self, options: JSONObject) -> None:
-        """Name this process the holder of a new table's clocks, in its ``options``, if it has
-        a time control, and beat."""
-        if isinstance(options.get(CONTROL), dict):
-            options[HOLDER] = self.name
-            self.start()
+    def hold(self, options: TableOptions) -> TableOptions:
+        """A new table's ``options`` naming this process the holder of its clocks, if it has a
+        time control (and beat); else ``options``."""
+        if options.time_control is None:
+            return options
+        self.start()
+        return replace(options, clock_holder=self.name)
 
     async def take(self, live: LiveTable) -> float:
         """``live`` was just loaded from the store (call with its lock held): this process
         holds its clocks from now, its running clock given back the time the table had no
         live owner, and stored so; returns that time (seconds)."""
-        clocks = Clocks.from_json(live.options.get(CLOCK))
-        holder = live.options.get(HOLDER)
+        clocks = live.options.clocks
+        holder = live.options.clock_holder
         if clocks is None or holder == self.name:
             return 0.0
         self.start()
-        live.options = {**live.options, HOLDER: self.name}
+        live.options = replace(live.options, clock_holder=self.name)
         if clocks.running is None:
             return 0.0  # stored with the write that starts it
         seconds = 0.0
-        if isinstance(holder, str):
+        if holder is not None:
             try:
                 last = await asyncio.to_thread(self.store.last_beat, holder)
             except Exception as error:
@@ -103,7 +105,7 @@ class Beats:
                 last = None
             seconds = unowned(clocks, last, time.time(), SILENT_SECONDS)
         if seconds:
-            live.options = {**live.options, CLOCK: credited(clocks, seconds).to_json()}
+            live.options = replace(live.options, clocks=credited(clocks, seconds))
             log.info("%.1f s without a live owner are not charged to the clock", seconds)
         options = stored_options(live.table, live.options)
         try:

@@ -16,11 +16,11 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 from fanfold.play.table import Played
-from fanfold.server.clocks import CLOCK, CONTROL, Clocks, advance, credited
+from fanfold.server.clocks import advance, credited
 from fanfold.server.hub.basics import (
-    DRAW_OFFER,
     MOVED_ON,
     other_side,
     rating_of,
@@ -74,16 +74,16 @@ class Commits:
         raise :class:`StorageError` when the store fails."""
         table = live.table
         before = live.options
-        offer = before.get(DRAW_OFFER)
-        if isinstance(offer, int) and other_side(table, offer, played.seat):
+        offer = before.draw_offer
+        if offer is not None and other_side(table, offer, played.seat):
             # Another side played on: the draw offered is declined.
-            live.options = {k: v for k, v in before.items() if k != DRAW_OFFER}
-        clocks = Clocks.from_json(before.get(CLOCK))
-        control = before.get(CONTROL)
+            live.options = replace(before, draw_offer=None)
+        clocks = before.clocks
+        control = before.time_control
         outage = self.outage.since
         if clocks is not None and outage is not None:  # not charged, if this write goes in
             clocks = credited(clocks, time.time() - outage)
-        if clocks is not None and isinstance(control, dict):
+        if clocks is not None and control is not None:
             # The clocks move with the action, stored in its own transaction.
             # A clock runs only for a person's seat somebody holds (an invited friend's
             # starts once the seat is taken: Seating._start_seated_clock).
@@ -92,8 +92,8 @@ class Commits:
                 for n, entry in enumerate(table.seats)
             ]
             now = time.time()
-            moved = advance(clocks, control, played.seat, table.decider, held, now)
-            live.options = {**live.options, CLOCK: moved.to_json()}
+            moved = advance(clocks, control.to_json(), played.seat, table.decider, held, now)
+            live.options = replace(live.options, clocks=moved)
         outcome = table.outcome
         row = AppendRow(
             live.id,

@@ -12,15 +12,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
+from dataclasses import replace
 
 from fanfold.agents.levels import LEVELS as LEVEL_NAMES
-from fanfold.core.config import JSONObject
 from fanfold.core.errors import StaleVersionError
 from fanfold.core.rulings import Ending, Ruling, RulingError
 from fanfold.server.budget import BotBudget
-from fanfold.server.clocks import CLOCK, Clocks, credited, expired, stopped
+from fanfold.server.clocks import Clocks, credited, expired, stopped
 from fanfold.server.hub.basics import (
-    DRAW_OFFER,
     LEAVE,
     bot_text,
     other_side,
@@ -39,7 +38,7 @@ from fanfold.server.live import (
     LiveTable,
     storage_failure,
 )
-from fanfold.server.ratings import LEFT, LEVELS, RATED, rated_game
+from fanfold.server.ratings import rated_game
 from fanfold.server.store.protocols import TableStore
 
 
@@ -104,13 +103,12 @@ class Endings:
                         f"players connected for {GONE_SECONDS:g} seconds"
                         + (f" ({wait:.0f} s to go)" if wait else "")
                     )
-            offer = live.options.get(DRAW_OFFER)
-            offered = offer if isinstance(offer, int) else None
+            offered = live.options.draw_offer
             if wanted is Ending.DRAW and not other_side(table, offered, acting):
                 # An offer: kept with the table until another side answers or plays.
                 if not table.game.has_draws:
                     raise RulingError(f"{table.game.title} has no drawn games: no draw to offer")
-                options = {**live.options, DRAW_OFFER: acting}
+                options = replace(live.options, draw_offer=acting)
                 try:
                     await asyncio.get_running_loop().run_in_executor(
                         None, self.store.set_options, live.id, stored_options(table, options)
@@ -136,10 +134,10 @@ class Endings:
         """
         table = live.table
         table.rule(ruling, offered=offered)
-        options = {k: v for k, v in live.options.items() if k != DRAW_OFFER}
-        clocks = Clocks.from_json(options.get(CLOCK))
+        options = replace(live.options, draw_offer=None)
+        clocks = options.clocks
         if clocks is not None:
-            options[CLOCK] = stopped(clocks, time.time()).to_json()
+            options = replace(options, clocks=stopped(clocks, time.time()))
         outcome = table.outcome
         assert outcome is not None  # ruled just now
         live_options = live.options
@@ -179,10 +177,10 @@ class Endings:
                 except Exception as error:
                     raise storage_failure("the clock waits for the store", error) from None
                 given = self.outage.answers(skip=live)  # not this timer's own task
-                own = Clocks.from_json(live.options.get(CLOCK))
+                own = live.options.clocks
                 if own is not None:
-                    live.options = {**live.options, CLOCK: credited(own, given).to_json()}
-            clocks = Clocks.from_json(live.options.get(CLOCK))
+                    live.options = replace(live.options, clocks=credited(own, given))
+            clocks = live.options.clocks
             if live.evicted or table.version != version or table.is_over or clocks is None:
                 return
             seat = expired(clocks)
@@ -231,26 +229,21 @@ class Endings:
     async def _seat_leaves(self, live: LiveTable, acting: int) -> None:
         """Under the table's lock: ``acting``'s person leaves (see :meth:`_leave`)."""
         table = live.table
-        levels = live.options.get(LEVELS)
-        named = [v for v in (levels.values() if isinstance(levels, dict) else ()) if v]
-        level = next((v for v in named if isinstance(v, str) and v in LEVEL_NAMES), "medium")
+        named = list(live.options.levels.values())
+        level = next((v for v in named if v in LEVEL_NAMES), "medium")
         text = bot_text(self.budget, table.game, level)
-        gone = live.options.get(LEFT)
-        left: JSONObject = dict(gone) if isinstance(gone, dict) else {}
-        left[str(acting)] = live.accounts[acting]
-        options: JSONObject = {
-            k: v for k, v in live.options.items() if not (k == DRAW_OFFER and v == acting)
-        }
-        options[LEFT] = left
-        clocks = Clocks.from_json(options.get(CLOCK))
+        left = {**(live.options.left or {}), acting: live.accounts[acting]}
+        offer = live.options.draw_offer
+        options = replace(live.options, left=left, draw_offer=None if offer == acting else offer)
+        clocks = options.clocks
         if clocks is not None:  # a bot has no clock
             lefts = list(clocks.left)
             lefts[acting] = None
             running = None if clocks.running == acting else clocks.running
             since = clocks.since if running is not None else None
-            options[CLOCK] = Clocks(tuple(lefts), running, since).to_json()
+            options = replace(options, clocks=Clocks(tuple(lefts), running, since))
         rating = None
-        if options.get(RATED):
+        if options.rated:
             rated = rated_game(
                 live.id,
                 table.game,

@@ -15,9 +15,10 @@ import contextvars
 import functools
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 
-from fanfold.core.config import GameConfig, JSONObject, JSONValue
+from fanfold.core.config import GameConfig
 from fanfold.core.errors import ConfigError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
@@ -25,7 +26,7 @@ from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, new_table
 from fanfold.play.table import HUMAN
 from fanfold.server.budget import BotBudget
-from fanfold.server.clocks import CLOCK, CONTROL, control_for, default_speed, new_clocks
+from fanfold.server.clocks import control_for, default_speed, new_clocks
 from fanfold.server.hub.basics import (
     FRIEND,
     HOTSEAT,
@@ -48,9 +49,10 @@ from fanfold.server.live import (
 )
 from fanfold.server.logs import TABLE
 from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
-from fanfold.server.ratings import LEVELS, RATED, check_rated
-from fanfold.server.store import token_hash
+from fanfold.server.ratings import check_rated
+from fanfold.server.store import SeatPlan, TablePlan, token_hash
 from fanfold.server.store.protocols import TableStore
+from fanfold.server.table_options import TableOptions, TimeControl
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +94,7 @@ class Opening:
         seed: int | None = None,
         start_position: str | None = None,
         record: GameRecord | None = None,
-        options: Mapping[str, JSONValue] | None = None,
+        options: TableOptions | None = None,
         practice: bool = False,
         listed: bool = False,
         account: int | None = None,
@@ -108,7 +110,7 @@ class Opening:
         operating system (:func:`~fanfold.play.setup.fresh_seed`); the bots get a stream of
         their own, drawn apart from it and never stored. A deal or position the creator chose
         (or a loaded record) is told to everyone at the table, and the game is not counted as
-        a fair one (``options["fair"]``), nor is a ``practice`` table, the only kind where a
+        a fair one (``options.fair``), nor is a ``practice`` table, the only kind where a
         game with hidden information allows undo.
 
         ``account`` is the creator's account when signed in (the creator's seats are held
@@ -125,7 +127,7 @@ class Opening:
         count = game.num_players(config)
         if len(seats) != count:
             raise ConfigError(f"{game.title} with this variant has {count} seats, not {len(seats)}")
-        table_options: JSONObject = dict(options or {})
+        table_options = options or TableOptions()
         if rated:  # ---- rated tables (fanfold.server.ratings)
             levels = check_rated(
                 game,
@@ -134,55 +136,38 @@ class Opening:
                 chosen=seed is not None or start_position is not None or record is not None,
                 practice=practice,
             )
-            table_options[RATED] = True
-            table_options[LEVELS] = {str(seat): level for seat, level in levels.items()}
-        if speed is not None and table_options.get("time_limit"):
+            table_options = replace(table_options, rated=True, levels=levels)
+        if speed is not None and table_options.time_limit is not None:
             raise ConfigError("a table has a time limit per decision or a clock, not both")
-        if speed is None and rated and not table_options.get("time_limit"):
+        if speed is None and rated and table_options.time_limit is None:
             speed = default_speed(game)
         if speed is not None:
-            table_options[CONTROL] = control_for(speed)
-        account_ids: list[int | None] = []
+            control = TimeControl.from_json(control_for(speed))
+            table_options = replace(table_options, time_control=control)
         open_seats = [n for n, wanted in enumerate(seats) if wanted.strip().lower() == OPEN]
         if open_seats:
             if not listed:
                 raise ConfigError("a seat open to anyone needs a table listed in the lobby")
-            table_options[OPEN] = list[JSONValue](open_seats)
+            table_options = replace(table_options, open_seats=tuple(open_seats))
         creator = secrets.token_urlsafe(24)
         creator_hash = token_hash(creator)
         invites: dict[int, str] = {}
-        players: list[str] = []
-        hashes: list[str | None] = []
-        invite_hashes: list[str | None] = []
+        plans: list[SeatPlan] = []
         for number, wanted in enumerate(seats):
             kind = wanted.strip().lower()
             if kind in (YOU, HOTSEAT, HUMAN):
-                players.append(HUMAN)
-                hashes.append(creator_hash)
-                invite_hashes.append(None)
-                account_ids.append(account)
+                plans.append(SeatPlan(HUMAN, token_hash=creator_hash, account_id=account))
             elif kind == OPEN:  # taken by whoever joins first (Seating.join)
-                players.append(HUMAN)
-                hashes.append(None)
-                invite_hashes.append(None)
-                account_ids.append(None)
+                plans.append(SeatPlan(HUMAN))
             elif kind == FRIEND:
                 invites[number] = secrets.token_urlsafe(18)
-                players.append(HUMAN)
-                hashes.append(None)
-                invite_hashes.append(token_hash(invites[number]))
-                account_ids.append(None)
+                plans.append(SeatPlan(HUMAN, invite_hash=token_hash(invites[number])))
             else:
-                players.append(bot_text(self.budget, game, wanted))
-                hashes.append(None)
-                invite_hashes.append(None)
-                account_ids.append(None)
+                plans.append(SeatPlan(bot_text(self.budget, game, wanted)))
         return await self.open(
             game,
             config,
-            players,
-            hashes,
-            invite_hashes,
+            plans,
             creator_hash,
             invites,
             token=creator,
@@ -192,7 +177,6 @@ class Opening:
             options=table_options,
             practice=practice,
             listed=listed,
-            account_ids=account_ids,
             client=client,
         )
 
@@ -200,9 +184,7 @@ class Opening:
         self,
         game: AnyGame,
         config: GameConfig,
-        players: Sequence[str],
-        hashes: list[str | None],
-        invite_hashes: list[str | None],
+        seats: Sequence[SeatPlan],
         creator_hash: str | None,
         invites: dict[int, str],
         *,
@@ -210,14 +192,16 @@ class Opening:
         seed: int | None = None,
         start_position: str | None = None,
         record: GameRecord | None = None,
-        options: Mapping[str, JSONValue] | None = None,
+        options: TableOptions | None = None,
         practice: bool = False,
         listed: bool = False,
-        account_ids: Sequence[int | None] = (),
         client: str | None = None,
     ) -> Created:
-        """Open a table whose seats are already decided: each seat's player, the hash of the
-        token that holds it (or of the invitation that opens it), the creator's hash."""
+        """Open a table whose seats are already decided (who sits at each: its player, the
+        hash of the token that holds it or of the invitation that opens it, its account),
+        with the creator's hash."""
+        players = [plan.player for plan in seats]
+        hashes = [plan.token_hash for plan in seats]
         chosen_seed = record.seed if record is not None else choose_seed(seed, game=game)
         # Undo only where every person's seat is the creator's (solo, against bots, or
         # hot-seat): it would take back another person's move otherwise. Where cards are
@@ -226,7 +210,8 @@ class Opening:
         people = [held for held, player in zip(hashes, players, strict=True) if player == HUMAN]
         solo = bool(people) and creator_hash is not None and set(people) == {creator_hash}
         allow_undo = solo and (practice or not game.has_hidden_information)
-        rated = bool((options or {}).get(RATED))
+        table_options = options or TableOptions()
+        rated = table_options.rated
         allow_undo = allow_undo and not rated  # a rated game: never
         table = new_table(
             game,
@@ -251,19 +236,22 @@ class Opening:
                     "this game is being played at a rated table: it can be loaded, "
                     "replayed and analysed once it is over"
                 )
-        table_options: JSONObject = dict(options or {})
-        control = table_options.get(CONTROL)
-        if isinstance(control, dict):  # the clocks start with the first move
+        control = table_options.time_control
+        if control is not None:  # the clocks start with the first move
             persons = [player == HUMAN for player in players]
-            table_options[CLOCK] = new_clocks(control, persons).to_json()
-            self.residency.beats.hold(table_options)  # this process holds its clocks
-        # A rated game is played unaided: no analysis (nor undo, above) at its table.
-        table_options["analysis"] = bool(analyses_for(game)) and solo and not rated
-        table_options["hotseat"] = creator_hash is not None and hashes.count(creator_hash) > 1
-        table_options["chosen_deal"] = chosen
-        table_options["practice"] = practice and game.has_hidden_information
-        table_options["listed"] = listed
-        table_options["fair"] = not chosen and not allow_undo
+            clocks = new_clocks(control.to_json(), persons)
+            table_options = replace(table_options, clocks=clocks)
+            table_options = self.residency.beats.hold(table_options)  # this process holds them
+        table_options = replace(
+            table_options,
+            # A rated game is played unaided: no analysis (nor undo, above) at its table.
+            analysis=bool(analyses_for(game)) and solo and not rated,
+            hotseat=creator_hash is not None and hashes.count(creator_hash) > 1,
+            chosen_deal=chosen,
+            practice=practice and game.has_hidden_information,
+            listed=listed,
+            fair=not chosen and not allow_undo,
+        )
         table_id = table_id_for(self.server_name)
         TABLE.set(table_id)  # the rest of this request is about the new table (logs)
         log.debug("table opened: %s for %d seats", game.id, len(players))
@@ -280,21 +268,20 @@ class Opening:
                 functools.partial(
                     self.store.create,
                     table_id,
-                    game.id,
-                    table.config.to_json(),
-                    table.record.seed,
-                    table.record.start_position,
-                    players,
-                    hashes,
-                    allow_undo=table.allow_undo,
-                    options=stored_options(table, table_options),
-                    actions_done=[(played.seat, played.text) for played in table.played],
-                    version=table.version,
-                    invite_hashes=invite_hashes,
-                    creator_hash=creator_hash,
-                    listed=listed,
-                    outcome=table.outcome.to_json() if table.outcome is not None else None,
-                    account_ids=account_ids,
+                    TablePlan(
+                        game.id,
+                        table.config.to_json(),
+                        table.record.seed,
+                        table.record.start_position,
+                        tuple(seats),
+                        table.allow_undo,
+                        actions_done=tuple((played.seat, played.text) for played in table.played),
+                        version=table.version,
+                        creator_hash=creator_hash,
+                        listed=listed,
+                        outcome=table.outcome.to_json() if table.outcome is not None else None,
+                    ),
+                    stored_options(table, table_options),
                 ),
             )
             await settled(stored)
@@ -309,9 +296,9 @@ class Opening:
             table,
             hashes,
             table_options,
-            invite_hashes,
+            [plan.invite_hash for plan in seats],
             creator_hash=creator_hash,
-            accounts=list(account_ids) or [None] * len(players),
+            accounts=[plan.account_id for plan in seats],
             client=client,
         )
         self.residency.live[table_id] = live

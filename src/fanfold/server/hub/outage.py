@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 
-from fanfold.server.clocks import CLOCK, Clocks, credited
+from fanfold.server.clocks import credited
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.turns import start_clock
 from fanfold.server.live import LiveTable
@@ -43,10 +44,10 @@ class Outage:
             return 0.0
         seconds = time.time() - outage
         for live in list(self.live.values()):
-            clocks = Clocks.from_json(live.options.get(CLOCK))
+            clocks = live.options.clocks
             if live is skip or clocks is None or clocks.running is None:
                 continue
-            live.options = {**live.options, CLOCK: credited(clocks, seconds).to_json()}
+            live.options = replace(live.options, clocks=credited(clocks, seconds))
             start_clock(self.host, live)
         return seconds
 

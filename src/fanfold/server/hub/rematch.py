@@ -8,19 +8,18 @@ same table) by :class:`~fanfold.server.hub.opening.Opening`.
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 
-from fanfold.core.config import JSONObject
 from fanfold.core.errors import ConfigError
-from fanfold.server.clocks import CONTROL
 from fanfold.server.hub.basics import stored_options
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.opening import Opening
 from fanfold.server.hub.residency import Residency
 from fanfold.server.hub.turns import play_on
-from fanfold.server.live import REMATCH, REMATCH_OF, ForbiddenError, storage_failure
-from fanfold.server.ratings import LEVELS, RATED
-from fanfold.server.store import token_hash
+from fanfold.server.live import ForbiddenError, storage_failure
+from fanfold.server.store import SeatPlan, token_hash
 from fanfold.server.store.protocols import TableStore
+from fanfold.server.table_options import TableOptions
 
 
 class Rematch:
@@ -58,68 +57,59 @@ class Rematch:
         async with self.residency.holding(table_id) as live:
             if not live.seats_of(token) and not live.is_creator(token):
                 raise ForbiddenError("only a player at this table may ask for a rematch")
-            made = live.options.get(REMATCH)
-            if isinstance(made, str):
+            made = live.options.rematch
+            if made is not None:
                 return made
             table = live.table
             if table.outcome is None:
                 raise ConfigError("the game is not over: a rematch follows a finished game")
             count = len(table.seats)
-            players: list[str] = [""] * count
-            hashes: list[str | None] = [None] * count
-            invite_hashes: list[str | None] = [None] * count
-            accounts: list[int | None] = [None] * count
+            plans: list[SeatPlan] = [SeatPlan("")] * count
             invites: dict[int, str] = {}
             # A rated table's rematch is rated when it is as fair: every person's seat held
             # by the account that held it (the deal is drawn again, never undo).
-            rated = bool(live.options.get(RATED)) and all(
+            rated = live.options.rated and all(
                 account is not None
                 for entry, account in zip(table.seats, live.accounts, strict=True)
                 if entry.is_human
             )
             for old, entry in enumerate(table.seats):
                 new = (old + 1) % count
-                players[new] = entry.player
-                accounts[new] = live.accounts[old]
-                if not entry.is_human:
-                    continue
-                held = live.seat_hashes[old]
-                if held is None:  # never claimed: a friend's seat again, with a new link
-                    invites[new] = secrets.token_urlsafe(18)
-                    invite_hashes[new] = token_hash(invites[new])
-                hashes[new] = held
-            kept = ("variant", "time_limit", CONTROL)
-            options: JSONObject = {
-                name: live.options[name] for name in kept if name in live.options
-            }
-            options[REMATCH_OF] = live.id
-            if rated:
-                levels = live.options.get(LEVELS)
-                options[RATED] = True
-                options[LEVELS] = {
-                    str((int(seat) + 1) % count): level
-                    for seat, level in (levels if isinstance(levels, dict) else {}).items()
-                }
+                held = live.seat_hashes[old] if entry.is_human else None
+                invite = None
+                if entry.is_human and held is None:  # never claimed: a friend's seat again,
+                    invites[new] = secrets.token_urlsafe(18)  # with a new link
+                    invite = token_hash(invites[new])
+                plans[new] = SeatPlan(entry.player, held, invite, live.accounts[old])
+            was = live.options
+            options = TableOptions(
+                variant=was.variant,
+                time_limit=was.time_limit,
+                time_control=was.time_control,
+                rematch_of=live.id,
+                rated=rated,
+                levels={(seat + 1) % count: level for seat, level in was.levels.items()}
+                if rated
+                else {},
+            )
             created = await self.opening.open(
                 table.game,
                 table.config,
-                players,
-                hashes,
-                invite_hashes,
+                plans,
                 live.creator_hash,
                 invites,
                 token="",
                 options=options,
-                practice=bool(live.options.get("practice")),
-                listed=bool(live.options.get("listed")),
-                account_ids=accounts,
+                practice=live.options.practice,
+                listed=live.options.listed,
                 client=live.client,
             )
-            live.options[REMATCH] = created.id
+            before = live.options
+            live.options = replace(before, rematch=created.id)
             try:
                 self.store.set_options(live.id, stored_options(table, live.options))
             except Exception as error:
-                live.options.pop(REMATCH, None)
+                live.options = before
                 raise storage_failure("the rematch could not be stored", error) from None
         await play_on(self.host, live)
         return created.id

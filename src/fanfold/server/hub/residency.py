@@ -25,15 +25,16 @@ from fanfold.core.rulings import Ruling
 from fanfold.play.setup import new_table
 from fanfold.play.table import HUMAN
 from fanfold.server.budget import BotBudget
-from fanfold.server.hub.basics import MOVED, RULING, seats_for, stored_options
+from fanfold.server.hub.basics import MOVED, seats_for, stored_options
 from fanfold.server.hub.beats import Beats
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.turns import play_on
 from fanfold.server.live import LiveTable, NotFoundError, storage_failure
 from fanfold.server.logs import about
 from fanfold.server.ownership import ElsewhereError, Ownership, opened_by
-from fanfold.server.store import RESUME, StoredSeat, StoredTable
+from fanfold.server.store import StoredSeat, StoredTable
 from fanfold.server.store.protocols import TableStore
+from fanfold.server.table_options import TableOptions
 
 log = logging.getLogger(__name__)
 
@@ -364,11 +365,10 @@ def rebuild(stored: StoredTable) -> LiveTable:
     )
     for seat, text in stored.actions:
         table.submit(seat, text)
-    ruling = stored.options.get(RULING)
-    if ruling is not None:
-        table.rule(Ruling.from_json(ruling), agreed=True)
+    options = replace(TableOptions.from_stored(stored.options), resume=None)
+    if options.ruling is not None:
+        table.rule(Ruling.from_json(options.ruling), agreed=True)
     table.version = stored.version
-    options = {name: value for name, value in stored.options.items() if name != RESUME}
     return LiveTable(
         stored.id,
         table,

@@ -13,12 +13,13 @@ import asyncio
 import logging
 import secrets
 import time
+from dataclasses import replace
 
 from fanfold.agents.levels import LEVELS as LEVEL_NAMES
 from fanfold.core.errors import ConfigError
 from fanfold.server.budget import BotBudget
-from fanfold.server.clocks import CLOCK, Clocks
-from fanfold.server.hub.basics import OPEN, USED_INVITATION, bot_text, seats_for, stored_options
+from fanfold.server.clocks import Clocks
+from fanfold.server.hub.basics import USED_INVITATION, bot_text, seats_for, stored_options
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.messages import message_of, unwatch
 from fanfold.server.hub.residency import Residency
@@ -34,7 +35,7 @@ from fanfold.server.live import (
 )
 from fanfold.server.outbox import spectators_pacer
 from fanfold.server.protocol import as_json
-from fanfold.server.ratings import LEVELS, RATED, check_rated_seat
+from fanfold.server.ratings import check_rated_seat
 from fanfold.server.store import token_hash
 from fanfold.server.store.protocols import TableStore
 
@@ -81,7 +82,7 @@ class Seating:
         """
         async with self.residency.holding(table_id) as live:
             seat = invited_seat(live, invite)
-            if live.options.get(RATED):
+            if live.options.rated:
                 check_rated_seat(live.accounts, account)
             token = secrets.token_urlsafe(24)
             hashed = token_hash(token)
@@ -112,18 +113,16 @@ class Seating:
         async with self.residency.holding(table_id) as live:
             if live.table.outcome is not None:
                 raise ConfigError("the game is over: nobody can join it")
-            wanted = live.options.get(OPEN)
             free = [
                 seat
-                for seat in (wanted if isinstance(wanted, list) else [])
-                if isinstance(seat, int)
-                and 0 <= seat < len(live.seat_hashes)
+                for seat in live.options.open_seats or ()
+                if 0 <= seat < len(live.seat_hashes)
                 and live.seat_hashes[seat] is None
                 and live.invite_hashes[seat] is None
             ]
             if not free:
                 raise ConfigError("this table has no open seat left; look for another")
-            if live.options.get(RATED):
+            if live.options.rated:
                 check_rated_seat(live.accounts, account)
             seat = free[0]
             token = secrets.token_urlsafe(24)
@@ -146,13 +145,13 @@ class Seating:
         waited for that seat (a clock never runs for a seat nobody holds). Kept in the
         table's options; a store that refuses leaves the clock stopped until the next move."""
         table = live.table
-        clocks = Clocks.from_json(live.options.get(CLOCK))
+        clocks = live.options.clocks
         decider = table.decider
         if clocks is None or clocks.running is not None or decider is None or not table.played:
             return
         if not table.seats[decider].is_human or live.seat_hashes[decider] is None:
             return
-        options = {**live.options, CLOCK: Clocks(clocks.left, decider, time.time()).to_json()}
+        options = replace(live.options, clocks=Clocks(clocks.left, decider, time.time()))
         try:
             await asyncio.get_running_loop().run_in_executor(
                 None, self.store.set_options, live.id, stored_options(table, options)
@@ -179,8 +178,7 @@ class Seating:
             table = live.table
             if not live.is_creator(token):
                 raise ForbiddenError("only the table's creator may give a seat to a bot")
-            wanted = live.options.get(OPEN)
-            seats = [n for n in (wanted if isinstance(wanted, list) else []) if isinstance(n, int)]
+            seats = list(live.options.open_seats or ())
             if seat not in seats or live.seat_hashes[seat] is not None:
                 raise ConfigError(f"seat {seat + 1} is not an open seat still waiting for a player")
             if table.outcome is not None:
@@ -194,11 +192,9 @@ class Seating:
                     f"can go to a bot ({OPEN_WAIT_SECONDS - waited:.0f} s left)"
                 )
             text = bot_text(self.budget, table.game, level)
-            options = dict(live.options)
-            options[OPEN] = [n for n in seats if n != seat]
-            if options.get(RATED):
-                levels = options.get(LEVELS)
-                options[LEVELS] = {**(levels if isinstance(levels, dict) else {}), str(seat): level}
+            options = replace(live.options, open_seats=tuple(n for n in seats if n != seat))
+            if options.rated:
+                options = replace(options, levels={**options.levels, seat: level})
             try:
                 self.store.set_player(live.id, seat, text, stored_options(table, options))
             except Exception as error:
@@ -235,7 +231,7 @@ class Seating:
                 raise ForbiddenError(f"{name}'s seat is not a friend's seat")
             if table.outcome is not None:
                 raise ConfigError("the game is over: nobody can join it")
-            if held is not None and live.options.get(RATED):
+            if held is not None and live.options.rated:
                 # A rated seat stays its player's: given to another account, the creator
                 # could finish the game against a second account of their own.
                 raise ForbiddenError(

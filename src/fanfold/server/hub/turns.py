@@ -17,7 +17,7 @@ import time
 
 from fanfold.play.table import ENDLESS
 from fanfold.server.bots import decide, decision_for
-from fanfold.server.clocks import CLOCK, Clocks, deadline
+from fanfold.server.clocks import Clocks, deadline
 from fanfold.server.hub.host import TableHost
 from fanfold.server.live import LiveTable, StorageError
 from fanfold.server.logs import TABLE
@@ -132,7 +132,7 @@ def start_clock(host: TableHost, live: LiveTable) -> None:
     limit, or of the running clock at a table with a time control
     (:mod:`fanfold.server.clocks`); a timer left from an earlier decision stops (it would
     find the version moved on anyway)."""
-    clocks = Clocks.from_json(live.options.get(CLOCK))
+    clocks = live.options.clocks
     if clocks is not None:
         _start_game_clock(host, live, clocks)
         return

@@ -17,8 +17,7 @@ from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.game import Outcome as GameOutcome
 from fanfold.play.analysis import analyses_for
 from fanfold.play.table import Played, Table
-from fanfold.server import live as done
-from fanfold.server.clocks import CLOCK, CONTROL, HOLDER, Clocks
+from fanfold.server.clocks import HOLDER
 from fanfold.server.live import ForbiddenError, LiveTable, NotFoundError
 from fanfold.server.protocol.base import PROTOCOL, Ending
 from fanfold.server.protocol.messages import (
@@ -158,7 +157,7 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
         text = game.render(seat_view)
     decider = table.decider
     deciding = seat is not None and decider == seat
-    analyses = analyses_for(game) if live.options.get("analysis") else {}
+    analyses = analyses_for(game) if live.options.analysis else {}
     seats = [
         SeatInfo(
             seat=number,
@@ -181,7 +180,7 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
         version=table.version,
         game=GameName(name=game.name, id=game.id, title=game.title),
         config=live.config_json(),
-        options={key: value for key, value in live.options.items() if key != HOLDER},
+        options={key: value for key, value in live.options.to_stored().items() if key != HOLDER},
         seats=seats,
         seat=seat,
         yours=sorted(held),
@@ -231,8 +230,8 @@ def message_text(
 def rematch_seats(live: LiveTable, held: frozenset[int]) -> RematchSeats | None:
     """A finished table's rematch as a watcher holding ``held`` is told it
     (:class:`RematchSeats`): each held seat moves one on; ``None`` before any rematch."""
-    made = live.options.get(done.REMATCH)
-    if not isinstance(made, str):
+    made = live.options.rematch
+    if made is None:
         return None
     count = len(live.table.seats)
     return RematchSeats(table=made, seats=sorted((seat + 1) % count for seat in held))
@@ -277,13 +276,11 @@ def game_clocks(live: LiveTable) -> GameClocks | None:
     """The table's chess clocks (:mod:`fanfold.server.clocks`): its ``speed``, each seat's
     seconds ``left`` now (``None`` for a bot's seat) and the seat whose clock is ``running``;
     ``None`` at a table without a time control."""
-    clocks = Clocks.from_json(live.options.get(CLOCK))
-    control = live.options.get(CONTROL)
-    if clocks is None or not isinstance(control, dict):
+    clocks = live.options.clocks
+    control = live.options.time_control
+    if clocks is None or control is None:
         return None
-    speed = control.get("speed")
-    if not isinstance(speed, str):
-        return None  # not a time control (control_for names its speed)
+    speed = control.speed
     now = time.time()
     left: list[float | None] = []
     for seat in range(len(clocks.left)):
@@ -295,7 +292,7 @@ def game_clocks(live: LiveTable) -> GameClocks | None:
 def clock(live: LiveTable) -> Clock | None:
     """The time limit of the decision now: its seconds per decision and seconds left, or
     ``None`` (no limit, or a bot decides)."""
-    if CONTROL in live.options:
+    if live.options.time_control is not None:
         return None  # a table with chess clocks: game_clocks
     deadline = live.deadline
     if deadline is None or deadline[0] != live.table.version:

@@ -31,7 +31,7 @@ from fanfold.server.routes.deps import (
 from fanfold.server.store import Store
 from fanfold.server.waiting import waiting_for
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", tags=["accounts"])
 
 
 async def count_new_table(connection: HTTPConnection) -> None:

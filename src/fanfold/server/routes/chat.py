@@ -24,7 +24,7 @@ from fanfold.server.store.chat_store import SqlChat
 from fanfold.server.store.memory_chat import MemoryChat
 from fanfold.server.store.protocols import ChatStore
 
-router = APIRouter()
+router = APIRouter(tags=["chat"])
 
 
 def rooms_of(connection: HTTPConnection) -> ChatRooms:

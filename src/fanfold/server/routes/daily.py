@@ -15,7 +15,7 @@ from fanfold.server.daily_board import board
 from fanfold.server.routes.deps import HubDep
 from fanfold.server.routes.players import _page
 
-router = APIRouter()
+router = APIRouter(tags=["daily"])
 
 #: The aids in players' words.
 AID_WORDS = {"undo": "undo", "hint": "hint", "winnable": "“still winnable?”"}

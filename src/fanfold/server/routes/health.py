@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from fanfold.server.checks import Readiness
 from fanfold.server.routes.deps import HubDep
 
-router = APIRouter()
+router = APIRouter(tags=["health"])
 
 
 @router.get("/health")

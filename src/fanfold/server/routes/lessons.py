@@ -24,7 +24,9 @@ from fanfold.server.lessons import (
 )
 from fanfold.server.live import NotFoundError
 
-router = APIRouter()
+#: The lesson pages; the lessons' API is :data:`api`, included in it.
+router = APIRouter(tags=["lessons"])
+api = APIRouter(prefix="/api/lessons")  # its tags are the router's, on inclusion
 
 
 @router.get("/learn/{game}", include_in_schema=False)
@@ -46,15 +48,13 @@ async def lesson_page(game: str, lesson_id: str) -> Response:
     return FileResponse(STATIC / "learn.html")
 
 
-@router.get(
-    "/api/lessons", response_model=list[protocol.LessonSummary], response_model_exclude_unset=True
-)
+@api.get("", response_model=list[protocol.LessonSummary], response_model_exclude_unset=True)
 async def all_lessons() -> list[JSONValue]:
     return [_summary(game, lesson) for game, book in BOOKS.items() for lesson in book.lessons]
 
 
-@router.get(
-    "/api/lessons/{game}/{lesson_id}",
+@api.get(
+    "/{game}/{lesson_id}",
     response_model=protocol.LessonAnswer,
     response_model_exclude_unset=True,
 )
@@ -78,8 +78,8 @@ async def lesson(
     }
 
 
-@router.get(
-    "/api/lessons/{game}/{lesson_id}/answer",
+@api.get(
+    "/{game}/{lesson_id}/answer",
     response_model=protocol.LessonShown,
     response_model_exclude_unset=True,
 )
@@ -107,8 +107,8 @@ async def show_answer(
     }
 
 
-@router.post(
-    "/api/lessons/{game}/{lesson_id}/try",
+@api.post(
+    "/{game}/{lesson_id}/try",
     response_model=protocol.LessonVerdict,
     response_model_exclude_unset=True,
 )
@@ -137,3 +137,6 @@ async def try_move(game: str, lesson_id: str, body: Try) -> JSONObject:
             answer["summary"] = found.summary
             answer["next_lesson"] = None if following is None else _summary(game, following)
     return answer
+
+
+router.include_router(api)

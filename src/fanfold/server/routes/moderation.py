@@ -46,7 +46,9 @@ from fanfold.server.routes.deps import AccountDep, AccountsDep, ClientDep, HubDe
 from fanfold.server.routes.pages import STATIC
 from fanfold.server.routes.players import _page
 
-router = APIRouter()
+#: Reports and appeals, the moderators' pages; their API is :data:`api`, included in it.
+router = APIRouter(tags=["moderation"])
+api = APIRouter(prefix="/api/moderation")  # its tags are the router's, on inclusion
 
 
 # ------------------------------------------------------------------ models
@@ -249,7 +251,7 @@ async def moderation_page(hub: HubDep, account: AccountDep) -> Response:
     return FileResponse(STATIC / "moderation.html")
 
 
-@router.get("/api/moderation/reports", response_model=Reports)
+@api.get("/reports", response_model=Reports)
 async def reports_api(
     hub: HubDep, account: AccountDep, everything: Annotated[bool, Query(alias="all")] = False
 ) -> dict[str, Any]:
@@ -257,22 +259,22 @@ async def reports_api(
     return {"reports": found}
 
 
-@router.get("/api/moderation/flags", response_model=Flags)
+@api.get("/flags", response_model=Flags)
 async def flags_api(hub: HubDep, account: AccountDep) -> dict[str, Any]:
     return {"flags": await asyncio.to_thread(_read, hub, account, list_flags)}
 
 
-@router.get("/api/moderation/appeals", response_model=Appeals)
+@api.get("/appeals", response_model=Appeals)
 async def appeals_api(hub: HubDep, account: AccountDep) -> dict[str, Any]:
     return {"appeals": await asyncio.to_thread(_read, hub, account, list_appeals)}
 
 
-@router.get("/api/moderation/log", response_model=Log)
+@api.get("/log", response_model=Log)
 async def log_api(hub: HubDep, account: AccountDep) -> dict[str, Any]:
     return {"log": await asyncio.to_thread(_read, hub, account, list_log)}
 
 
-@router.get("/api/moderation/accounts/{name}", response_model=AccountSummary)
+@api.get("/accounts/{name}", response_model=AccountSummary)
 async def account_api(name: str, hub: HubDep, account: AccountDep) -> dict[str, Any]:
     found: dict[str, Any] = await asyncio.to_thread(_read, hub, account, account_summary, name=name)
     return found
@@ -293,7 +295,7 @@ def _closed(closing: Closing) -> dict[str, Any]:
     }
 
 
-@router.post("/api/moderation/accounts/{name}/close", response_model=Closed)
+@api.post("/accounts/{name}/close", response_model=Closed)
 async def close_api(
     name: str, body: ModeratorNote, hub: HubDep, account: AccountDep
 ) -> dict[str, Any]:
@@ -303,7 +305,7 @@ async def close_api(
     return _closed(closing)
 
 
-@router.post("/api/moderation/accounts/{name}/reopen", response_model=Reopened)
+@api.post("/accounts/{name}/reopen", response_model=Reopened)
 async def reopen_api(
     name: str, body: ModeratorNote, hub: HubDep, account: AccountDep
 ) -> dict[str, Any]:
@@ -313,10 +315,13 @@ async def reopen_api(
     return {"account": state.name, "closed": state.closed}
 
 
-@router.post("/api/moderation/reports/{number}/resolve", response_model=Resolved)
+@api.post("/reports/{number}/resolve", response_model=Resolved)
 async def resolve_api(
     number: int, body: ModeratorNote, hub: HubDep, account: AccountDep
 ) -> dict[str, Any]:
     engine = hub.store.engine
     moderator = await asyncio.to_thread(moderator_of, engine, account)
     return await asyncio.to_thread(resolve_report, engine, number, body.note, moderator)
+
+
+router.include_router(api)

@@ -21,9 +21,9 @@ from fanfold.server.lobby_feed import RENEW, LobbyFeed, LobbySender, open_table_
 from fanfold.server.outbox import spectators_pacer
 from fanfold.server.routes.deps import AccountDep, HubDep
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", tags=["open tables"])
 #: The lobby's socket, outside ``/api``.
-socket_router = APIRouter()
+socket_router = APIRouter(tags=["open tables"])
 
 
 async def _open(hub: Any, limit: int) -> list[protocol.OpenTable]:
@@ -50,7 +50,7 @@ async def join(
 ) -> protocol.Claimed:
     account_id = account.id if account is not None else None
     seat, token = await hub.join(table_id, account_id)
-    rated = bool((await hub.get(table_id)).options.get("rated"))
+    rated = (await hub.get(table_id)).options.rated
     await note_origin(request, hub.store, table_id, [seat], account_id, rated=rated)
     return protocol.Claimed(table=table_id, seat=seat, token=token)
 

@@ -19,7 +19,7 @@ from fanfold.server.rules import rules_page
 
 STATIC = Path(__file__).parent.parent / "static"
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, tags=["pages"])
 
 
 @router.get("/")

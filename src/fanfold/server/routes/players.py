@@ -35,7 +35,7 @@ from fanfold.server.store import Store
 from fanfold.server.templating import render
 from fanfold.server.waiting import described, waiting_for
 
-router = APIRouter()
+router = APIRouter(tags=["players"])
 log = logging.getLogger(__name__)
 
 #: Rated games a profile lists.

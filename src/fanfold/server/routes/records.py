@@ -18,8 +18,9 @@ from fanfold.server.ratings import running_rated
 from fanfold.server.routes.accounts import count_new_table
 from fanfold.server.routes.deps import HubDep
 from fanfold.server.routes.tables import bots_client
+from fanfold.server.table_options import TableOptions
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", tags=["records"])
 
 
 @router.get(
@@ -97,7 +98,7 @@ async def load_record(body: LoadRecord, request: Request, hub: HubDep) -> protoc
         config,
         seats,
         record=record,
-        options={"variant": "loaded record"},
+        options=TableOptions(variant="loaded record"),
         client=bots_client(request, None),
     )
     return created_message(created)

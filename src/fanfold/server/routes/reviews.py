@@ -16,7 +16,7 @@ from fanfold.server.reviews import NotReviewableError, Reviews, review_step
 from fanfold.server.routes import HubDep
 from fanfold.server.store.review_memory import review_store
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", tags=["reviews"])
 
 #: The bot pool's client that every review's steps count as: together they hold at most one
 #: client's share of the workers, so reviews never fill the pool.

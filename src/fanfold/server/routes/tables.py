@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
 
-from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.config import JSONValue
 from fanfold.core.errors import UnknownAgentError
 from fanfold.core.registry import set_up
 from fanfold.play.analysis import analyses_for
@@ -34,8 +34,9 @@ from fanfold.server.protocol import (
 from fanfold.server.ratings import running_rated
 from fanfold.server.routes.accounts import count_new_table
 from fanfold.server.routes.deps import AccountDep, HubDep, client_of
+from fanfold.server.table_options import TableOptions
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", tags=["tables"])
 
 
 def chosen_seat(decider: int | None, held: frozenset[int], wanted: int | None) -> int | None:
@@ -91,14 +92,15 @@ async def create(
         raise BadRequestError("give a seed or a deal number, not both")
     seed = body.seed if body.seed is not None else body.deal
     await count_new_table(request)  # every process's count of the client's tables
-    options: JSONObject = {"variant": body.variant or game.presets()[0].name}
-    if body.time_limit is not None:
-        if not game.has_passive_action:
-            raise BadRequestError(
-                f"{game.title} takes no time limit: some of its decisions have no passive "
-                "choice to play when the time runs out"
-            )
-        options["time_limit"] = body.time_limit
+    if body.time_limit is not None and not game.has_passive_action:
+        raise BadRequestError(
+            f"{game.title} takes no time limit: some of its decisions have no passive "
+            "choice to play when the time runs out"
+        )
+    # The table's options, checked here once (TableOptions refuses a bad value, said).
+    options = TableOptions(
+        variant=body.variant or game.presets()[0].name, time_limit=body.time_limit
+    )
     try:
         created = await hub.create(
             game,
@@ -139,9 +141,9 @@ async def invitation(
         seat=seat,
         name=live.table.seat_name(seat),
         game=live.table.game.title,
-        variant=live.options.get("variant"),
-        chosen_deal=bool(live.options.get("chosen_deal")),
-        practice=bool(live.options.get("practice")),
+        variant=live.options.variant,
+        chosen_deal=live.options.chosen_deal,
+        practice=live.options.practice,
     )
 
 
@@ -154,7 +156,7 @@ async def claim(
     account_id = account.id if account is not None else None
     seat, token = await hub.claim(table_id, body.invite, account_id)
     live = await hub.get(table_id)
-    rated = bool(live.options.get("rated"))
+    rated = live.options.rated
     await note_origin(request, hub.store, table_id, [seat], account_id, rated=rated)
     return protocol.Claimed(table=table_id, seat=seat, token=token)
 
@@ -251,7 +253,7 @@ async def analysis(
         raise ForbiddenError("only a player at this table may ask for an analysis")
     if running_rated(live.options, live.table):
         raise ForbiddenError("a rated game is played without analysis until it is over")
-    found = analyses_for(live.table.game).get(name) if live.options.get("analysis") else None
+    found = analyses_for(live.table.game).get(name) if live.options.analysis else None
     if found is None:
         raise NotFoundError(f"this table offers no analysis called {name!r}")
     await hub.note_aid(table_id, name)  # issue 31: the daily deal's board ranks unaided wins

@@ -24,8 +24,8 @@ from fanfold.server.store.records import (
     AppendRow,
     InTransaction,
     OpenTable,
-    StoredSeat,
     StoredTable,
+    TablePlan,
     TableSummary,
 )
 
@@ -77,58 +77,31 @@ class MemoryTables:
             self._tables[table.id] = table
 
     # ------------------------------------------------------------ writing
-    def create(
-        self,
-        table_id: str,
-        game: str,
-        config: JSONObject,
-        seed: int,
-        start_position: str | None,
-        players: Sequence[str],
-        token_hashes: Sequence[str | None],
-        *,
-        allow_undo: bool,
-        options: JSONObject,
-        actions_done: Sequence[tuple[int, str]] = (),
-        version: int = 0,
-        invite_hashes: Sequence[str | None] = (),
-        creator_hash: str | None = None,
-        listed: bool = False,
-        outcome: JSONObject | None = None,
-        account_ids: Sequence[int | None] = (),
-    ) -> None:
-        """Keep a new table (an id kept already is refused: nothing changes)."""
-        invites = list(invite_hashes) or [None] * len(players)
-        accounts = list(account_ids) or [None] * len(players)
-        seats = [
-            StoredSeat(n, player, hashed, invite, account)
-            for n, (player, hashed, invite, account) in enumerate(
-                zip(players, token_hashes, invites, accounts, strict=True)
-            )
-        ]
+    def create(self, table_id: str, plan: TablePlan, options: JSONObject) -> None:
+        """Keep a new table as planned (an id kept already is refused: nothing changes)."""
         now = time.time()
         table = MemoryTable(
             table_id,
-            game,
-            copied(config),
-            seed,
-            start_position,
-            version,
-            allow_undo,
+            plan.game,
+            copied(plan.config),
+            plan.seed,
+            plan.start_position,
+            plan.version,
+            plan.allow_undo,
             copied(options),
-            copied(outcome) if outcome is not None else None,
+            copied(plan.outcome) if plan.outcome is not None else None,
             now,
             now,
-            creator_hash,
-            listed,
-            seats,
-            {n + 1: (seat, text) for n, (seat, text) in enumerate(actions_done)},
+            plan.creator_hash,
+            plan.listed,
+            plan.stored_seats(),
+            {n + 1: (seat, text) for n, (seat, text) in enumerate(plan.actions_done)},
         )
         with self._lock:
             if table_id in self._tables:
                 raise FanfoldError(f"table {table_id} is stored already")
             self._tables[table_id] = table
-        if listed:
+        if plan.listed:
             self._tell_lobby()
 
     def append(

@@ -33,6 +33,7 @@ from fanfold.server.store.records import (
     InTransaction,
     OpenTable,
     StoredTable,
+    TablePlan,
     TableSummary,
 )
 from fanfold.server.store.table_side_protocols import ChatStore, ReviewStore
@@ -65,28 +66,10 @@ class TableStore(BeatStore, Protocol):
         """A round trip to the store: raises when it does not answer."""
 
     # ------------------------------------------------------------ writing
-    def create(
-        self,
-        table_id: str,
-        game: str,
-        config: JSONObject,
-        seed: int,
-        start_position: str | None,
-        players: Sequence[str],
-        token_hashes: Sequence[str | None],
-        *,
-        allow_undo: bool,
-        options: JSONObject,
-        actions_done: Sequence[tuple[int, str]] = (),
-        version: int = 0,
-        invite_hashes: Sequence[str | None] = (),
-        creator_hash: str | None = None,
-        listed: bool = False,
-        outcome: JSONObject | None = None,
-        account_ids: Sequence[int | None] = (),
-    ) -> None:
-        """Store a new table with its seats (and a loaded record's actions and outcome).
-        A table id stored already is refused (nothing is stored)."""
+    def create(self, table_id: str, plan: TablePlan, options: JSONObject) -> None:
+        """Store a new table as planned, with its seats (and a loaded record's actions and
+        outcome) and its ``options``. A table id stored already is refused (nothing is
+        stored)."""
 
     def append(
         self,

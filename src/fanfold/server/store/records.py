@@ -1,6 +1,7 @@
-"""What the store hands out and takes in, without SQL: a table as stored, its seats, a line of
-the lobby's list, a row of a group commit, the keys the hub keeps in a table's options, and
-the transaction handed to what must commit with a change."""
+"""What the store hands out and takes in, without SQL: a new table's plan and its seats, a
+table as stored, its seats, a line of the lobby's list, a row of a group commit, the keys the
+hub keeps in a table's options, and the transaction handed to what must commit with a
+change."""
 
 from __future__ import annotations
 
@@ -72,6 +73,47 @@ class StoredSeat:
     invite_hash: str | None = None
     #: The account holding the seat (``None``: a guest, a bot, or nobody yet).
     account_id: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """Who sits at one seat of a new table: a person (``"human"``) holding the seat with a
+    token (its hash) and perhaps an account, or a friend's seat opened by an invitation (its
+    hash), or a seat open to anyone (no hash at all); or a bot, its agent text."""
+
+    player: str
+    token_hash: str | None = None
+    invite_hash: str | None = None
+    #: The account holding the seat (``None``: a guest, a bot, or nobody yet).
+    account_id: int | None = None
+
+    def at(self, seat: int) -> StoredSeat:
+        """The seat as stored, as seat number ``seat``."""
+        return StoredSeat(seat, self.player, self.token_hash, self.invite_hash, self.account_id)
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    """A new table as the store keeps it: its game and deal, its seats (one
+    :class:`SeatPlan` each, in order) and, for a loaded record, its actions and, when the
+    record's game is over, its ``outcome``. Its options come apart, as the store takes and
+    hands them (:meth:`~fanfold.server.store.protocols.TableStore.create`)."""
+
+    game: str
+    config: JSONObject
+    seed: int
+    start_position: str | None
+    seats: tuple[SeatPlan, ...]
+    allow_undo: bool
+    actions_done: tuple[tuple[int, str], ...] = ()
+    version: int = 0
+    creator_hash: str | None = None
+    listed: bool = False
+    outcome: JSONObject | None = None
+
+    def stored_seats(self) -> list[StoredSeat]:
+        """Each seat as stored, numbered from 0."""
+        return [plan.at(seat) for seat, plan in enumerate(self.seats)]
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from fanfold.server.store.quick_append import (
     not_stored,
     quick_append_parameters,
 )
-from fanfold.server.store.records import LISTED, AppendRow, InTransaction
+from fanfold.server.store.records import LISTED, AppendRow, InTransaction, TablePlan
 from fanfold.server.store.schema import actions, metadata, seats, tables
 from fanfold.server.store.seat_store import SeatWrites
 from fanfold.server.store.table_reads import TableReads
@@ -49,47 +49,26 @@ class Store(SeatWrites, TableReads, BeatWrites):
     """
 
     # --------------------------------------------------------------- writing
-    def create(
-        self,
-        table_id: str,
-        game: str,
-        config: JSONObject,
-        seed: int,
-        start_position: str | None,
-        players: Sequence[str],
-        token_hashes: Sequence[str | None],
-        *,
-        allow_undo: bool,
-        options: JSONObject,
-        actions_done: Sequence[tuple[int, str]] = (),
-        version: int = 0,
-        invite_hashes: Sequence[str | None] = (),
-        creator_hash: str | None = None,
-        listed: bool = False,
-        outcome: JSONObject | None = None,
-        account_ids: Sequence[int | None] = (),
-    ) -> None:
-        """Store a new table with its seats (and, for a loaded record, its actions and, when
-        the record's game is over, its ``outcome``)."""
-        invites = list(invite_hashes) or [None] * len(players)
-        accounts = list(account_ids) or [None] * len(players)
+    def create(self, table_id: str, plan: TablePlan, options: JSONObject) -> None:
+        """Store a new table as planned, with its seats (and, for a loaded record, its
+        actions and, when the record's game is over, its ``outcome``) and its ``options``."""
         now = time.time()
         with self._begin() as connection:
             connection.execute(
                 tables.insert().values(
                     id=table_id,
-                    game=game,
-                    config=json.dumps(config),
-                    seed=str(seed),
-                    start_position=start_position,
-                    version=version,
-                    allow_undo=allow_undo,
+                    game=plan.game,
+                    config=json.dumps(plan.config),
+                    seed=str(plan.seed),
+                    start_position=plan.start_position,
+                    version=plan.version,
+                    allow_undo=plan.allow_undo,
                     options=json.dumps(options),
-                    outcome=json.dumps(outcome) if outcome is not None else None,
+                    outcome=json.dumps(plan.outcome) if plan.outcome is not None else None,
                     created=now,
                     updated=now,
-                    creator_hash=creator_hash,
-                    listed=listed,
+                    creator_hash=plan.creator_hash,
+                    listed=plan.listed,
                 )
             )
             connection.execute(
@@ -97,28 +76,26 @@ class Store(SeatWrites, TableReads, BeatWrites):
                 [
                     {
                         "table_id": table_id,
-                        "seat": n,
-                        "player": player,
-                        "token_hash": hashed,
-                        "invite_hash": invite,
-                        "account_id": account,
+                        "seat": seat.seat,
+                        "player": seat.player,
+                        "token_hash": seat.token_hash,
+                        "invite_hash": seat.invite_hash,
+                        "account_id": seat.account_id,
                     }
-                    for n, (player, hashed, invite, account) in enumerate(
-                        zip(players, token_hashes, invites, accounts, strict=True)
-                    )
+                    for seat in plan.stored_seats()
                 ],
             )
-            if actions_done:
+            if plan.actions_done:
                 connection.execute(
                     actions.insert(),
                     [
                         {"table_id": table_id, "number": n + 1, "seat": seat, "text": text}
-                        for n, (seat, text) in enumerate(actions_done)
+                        for n, (seat, text) in enumerate(plan.actions_done)
                     ],
                 )
-            if listed:
+            if plan.listed:
                 self._lobby_changed(connection)
-        if listed:
+        if plan.listed:
             self._tell_lobby()
 
     def append(
