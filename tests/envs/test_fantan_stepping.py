@@ -141,7 +141,7 @@ def test_the_engine_is_chosen_and_refused_where_none_covers_the_environment() ->
     assert FanfoldVectorEnv("fantan", num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("fantan", opponents=["random"] * 3, num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("fantan", num_envs=1, opponents="heuristic").engine == "python"
-    assert FanfoldVectorEnv("fantan", num_envs=1, max_steps=50).engine == "python"
+    assert FanfoldVectorEnv("fantan", num_envs=1, max_steps=50).engine == "compiled"
     assert FanfoldVectorEnv("fan", num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("morris", num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("morris", num_envs=1, max_steps=None).engine == "python"
@@ -150,7 +150,6 @@ def test_the_engine_is_chosen_and_refused_where_none_covers_the_environment() ->
         {"game": "fano", "opponents": "heuristic"},
         {"game": "morris", "max_steps": None},
         {"game": "fantan", "opponents": "heuristic"},
-        {"game": "fantan", "max_steps": 50},
     ):
         with pytest.raises(ValueError, match="no compiled engine covers this environment"):
             FanfoldVectorEnv(num_envs=1, engine="compiled", **refused)
@@ -169,3 +168,14 @@ def test_an_encoding_of_ones_own_steps_in_python(monkeypatch: pytest.MonkeyPatch
     assert FanfoldVectorEnv("fantan", num_envs=1).engine == "python"
     with pytest.raises(ValueError, match="no compiled engine covers this environment"):
         FanfoldVectorEnv("fantan", num_envs=1, engine="compiled")
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [("standard", {"max_steps": 31}), ("chips-match", {"max_steps": 45, "seat": 2})],
+)
+def test_a_step_limit_cuts_as_on_the_python_engine(preset: str, options: dict[str, Any]) -> None:
+    compared = step_both_engines(
+        "fantan", preset, options, tables=4, seed=5, steps=120, illegal=0.01, rng_seed=3
+    )
+    assert compared.cut > 3

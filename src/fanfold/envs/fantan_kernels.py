@@ -59,6 +59,9 @@ S_COLUMNS = 13
 LEARNER = 0  # the learner decides
 OVER = 1  # the match is over
 NEEDS_DEAL = 2  # a hand ended and the match goes on: deal hand S_HAND_NUMBER + 1
+CUT = 3  # the step limit cut the match before its end
+#: ``cfg[C_LEARNER]`` in self-play: every seat decides through the caller, none is a bot.
+EVERY_SEAT = -1
 
 # ``cfg`` entries
 C_PLAYERS = 0
@@ -71,7 +74,8 @@ C_PASS_CHIPS = 6
 C_CARD_CHIPS = 7
 C_HANDS = 8
 C_TARGET = 9  # -1: none
-C_SIZE = 10
+C_MAX_STEPS = 10  # actions (every seat's) after which a match is cut; -1: none
+C_SIZE = 11
 
 # ``offsets`` entries (observation blocks)
 O_HAND = 0
@@ -326,12 +330,17 @@ def apply_action(cfg, scal, hands, passes, scores, played_by, history, i, code):
 
 @njit(cache=True)
 def play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng, i):  # type: ignore[no-untyped-def]
-    """The random bots of table ``i`` play until the learner decides, the match ends or a
-    hand needs its deal; each draws ``legal[randrange(len(legal))]`` from its generator."""
+    """The random bots of table ``i`` play until the learner decides (in self-play, anyone),
+    the match ends, the step limit cuts it or a hand needs its deal; each draws
+    ``legal[randrange(len(legal))]`` from its generator."""
     learner = cfg[C_LEARNER]
+    max_steps = cfg[C_MAX_STEPS]
     while scal[i, S_STATUS] == LEARNER:
+        if max_steps >= 0 and scal[i, S_STEPS] >= max_steps:
+            scal[i, S_STATUS] = CUT
+            return
         seat = scal[i, S_TO_MOVE]
-        if seat == learner:
+        if learner == EVERY_SEAT or seat == learner:
             return
         legal = hands[i, seat] & playable(cfg, tables, scal[i, S_LAYOUT], scal[i, S_START_RANK])
         if legal == 0:
@@ -350,7 +359,8 @@ def play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng,
 
 @njit(cache=True)
 def learner_acts(cfg, tables, scal, hands, passes, scores, played_by, history, rng, which, actions):  # type: ignore[no-untyped-def]
-    """For each table ``which[k]``: the learner's legal action ``actions[k]``, then its bots."""
+    """For each table ``which[k]``: the decider's legal action ``actions[k]``, then its
+    bots."""
     for k in range(which.shape[0]):
         i = which[k]
         apply_action(cfg, scal, hands, passes, scores, played_by, history, i, actions[k])
@@ -398,13 +408,26 @@ def deal_and_play(  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def observe(  # type: ignore[no-untyped-def]
-    cfg, tables, offsets, scal, hands, passes, scores, played_by, which, rows, observations, masks
+    cfg,
+    tables,
+    offsets,
+    scal,
+    hands,
+    passes,
+    scores,
+    played_by,
+    which,
+    rows,
+    observations,
+    masks,
+    seats,
 ):
-    """Write table ``which[k]``'s observation for the learner (:class:`FanTanEncoding`'s
-    tensor) into ``observations[rows[k]]`` and its action mask into ``masks[rows[k]]``."""
+    """Write table ``which[k]``'s observation for seat ``seats[k]`` (:class:`FanTanEncoding`'s
+    tensor) into ``observations[rows[k]]`` and that seat's action mask into
+    ``masks[rows[k]]``."""
     players = cfg[C_PLAYERS]
-    me = cfg[C_LEARNER]
     for k in range(which.shape[0]):
+        me = seats[k]
         i = which[k]
         out = observations[rows[k]]
         mask = masks[rows[k]]
@@ -435,7 +458,7 @@ def observe(  # type: ignore[no-untyped-def]
         out[offsets[O_POOL]] = scal[i, S_POOL]
         if scal[i, S_LAST_WINNER] >= 0:
             out[offsets[O_LAST_WINNER] + (scal[i, S_LAST_WINNER] - me) % players] = 1.0
-        if not finished and scal[i, S_TO_MOVE] == me:
+        if not finished and scal[i, S_STATUS] != CUT and scal[i, S_TO_MOVE] == me:
             legal = hand & playable(cfg, tables, layout, scal[i, S_START_RANK])
             if legal == 0:
                 mask[PASS] = 1

@@ -11,7 +11,9 @@ SHA-256 (a hand's deal seed, :func:`fanfold.core.rng.derive_seed`) and the outco
 in Python.
 
 :func:`supports` says which environments it covers: Fan Tan, every seat but the learner's a
-``random`` bot, no step limit. Importing this module loads Numba; :func:`warm_up` compiles (or
+``random`` bot, with or without a step limit (every seat's actions counted); and self-play
+(:func:`supports_self_play`, :class:`~fanfold.envs.selfplay_env.SelfPlayVectorEnv`), where every
+seat decides through the caller. Importing this module loads Numba; :func:`warm_up` compiles (or
 loads from the cache) every kernel, and joins the build's warm-ups
 (:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`), so an installation compiles
 nothing at first use.
@@ -27,7 +29,7 @@ import numpy.typing as npt
 
 from fanfold.core.rng import derive_seed
 from fanfold.envs import fantan_kernels as kernels
-from fanfold.envs.compiled_tables import CompiledTables, Ints
+from fanfold.envs.compiled_tables import Ints, SelfPlayTables
 from fanfold.games.fantan import rules
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction
 from fanfold.games.fantan.config import FanTanConfig, Scoring
@@ -62,27 +64,41 @@ _BLOCKS = (
 
 def supports(seats: Sequence[str], max_steps: int | None, config: object = None) -> bool:
     """Whether :class:`FanTanTables` plays this environment: Fan Tan, one learner seat
-    (``"human"``), ``random`` bots in every other seat, and no step limit."""
+    (``"human"``), ``random`` bots in every other seat, and any step limit."""
     del config  # every variant of the game
     return (
-        max_steps is None
+        (max_steps is None or max_steps >= 0)
         and sum(1 for seat in seats if seat == "human") == 1
         and all(seat in ("human", "random") for seat in seats)
     )
 
 
-class FanTanTables(CompiledTables):
-    """``count`` Fan Tan tables with the learner in ``seat`` and random bots elsewhere.
+def supports_self_play(config: object, max_steps: int | None) -> bool:
+    """Whether :class:`FanTanTables` plays self-play of this variant: every variant, any step
+    limit."""
+    return isinstance(config, FanTanConfig) and (max_steps is None or max_steps >= 0)
+
+
+class FanTanTables(SelfPlayTables):
+    """``count`` Fan Tan tables with the learner in ``seat`` and random bots elsewhere, or in
+    self-play (``seat`` of :data:`~fanfold.envs.fantan_kernels.EVERY_SEAT`) every seat the
+    caller's.
 
     Args:
         config: the variant.
-        seat: the learner's seat.
+        seat: the learner's seat, or :data:`~fanfold.envs.fantan_kernels.EVERY_SEAT`.
         count: how many tables.
         offsets: where each observation block starts (the encoding's ``layout.offsets``).
+        max_steps: actions (every seat's) after which a match is cut (``None``: never).
     """
 
     def __init__(
-        self, config: FanTanConfig, seat: int, count: int, offsets: dict[str, int]
+        self,
+        config: FanTanConfig,
+        seat: int,
+        count: int,
+        offsets: dict[str, int],
+        max_steps: int | None = None,
     ) -> None:
         self.config = config
         self.seat = seat
@@ -100,6 +116,7 @@ class FanTanTables(CompiledTables):
         self.cfg[kernels.C_CARD_CHIPS] = config.card_chips
         self.cfg[kernels.C_HANDS] = config.hands
         self.cfg[kernels.C_TARGET] = -1 if config.target is None else config.target
+        self.cfg[kernels.C_MAX_STEPS] = -1 if max_steps is None else max_steps
         self.tables = np.zeros((14, 1 << 13), dtype=np.int64)
         for rank in range(1, 14):
             self.tables[rank] = rules.suit_table(rank, config.ace_high, config.up_before_down)
@@ -112,6 +129,7 @@ class FanTanTables(CompiledTables):
         self.history = np.zeros((count, HISTORY), dtype=np.int64)
         self.rng = np.zeros((count, players, kernels.MT_N + 1), dtype=np.int64)
         self.deck_rng = np.zeros(kernels.MT_N + 1, dtype=np.int64)
+        self._seats = np.full(count, seat, dtype=np.int64)
 
     # ------------------------------------------------------------------------- stepping
     def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
@@ -184,14 +202,32 @@ class FanTanTables(CompiledTables):
         over: npt.NDArray[np.bool_] = self.scal[which, kernels.S_FINISHED] != 0
         return over
 
+    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether the step limit cut the match at each table of ``which`` before its end."""
+        cut: npt.NDArray[np.bool_] = self.scal[which, kernels.S_STATUS] == kernels.CUT
+        return cut
+
+    def _seats_for(self, which: Ints) -> Ints:
+        """The learner's seat at each table of ``which`` (in self-play, the decider's)."""
+        if self.seat == kernels.EVERY_SEAT:
+            return self.deciders(which)
+        return self._seats[: len(which)]
+
+    def deciders(self, which: Ints) -> Ints:
+        """The seat to move at each table of ``which``."""
+        seats: Ints = self.scal[which, kernels.S_TO_MOVE].copy()
+        return seats
+
     def observe(
         self,
         which: Ints,
         rows: Ints,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
+        seats: Ints | None = None,
     ) -> None:
-        """Write table ``which[k]``'s learner observation and mask into row ``rows[k]``."""
+        """Write table ``which[k]``'s observation and mask for the learner (or for seat
+        ``seats[k]``) into row ``rows[k]``."""
         kernels.observe(
             self.cfg,
             self.tables,
@@ -205,6 +241,7 @@ class FanTanTables(CompiledTables):
             rows,
             observations,
             masks,
+            self._seats_for(which) if seats is None else seats,
         )
 
     # --------------------------------------------------------------------------- states
@@ -254,4 +291,11 @@ def warm_up() -> None:
 
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanTanTables:
     """``count`` compiled tables playing what ``env`` plays (one that :func:`supports`)."""
-    return FanTanTables(env.config, env.seat, count, encoding.layout.offsets)
+    return FanTanTables(env.config, env.seat, count, encoding.layout.offsets, env.max_steps)
+
+
+def self_play_tables(encoding: Encoding, count: int, max_steps: int | None) -> FanTanTables:
+    """``count`` compiled self-play tables (every variant)."""
+    config = encoding.config
+    assert isinstance(config, FanTanConfig)
+    return FanTanTables(config, kernels.EVERY_SEAT, count, encoding.layout.offsets, max_steps)
