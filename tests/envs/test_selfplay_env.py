@@ -87,6 +87,12 @@ def test_fan_patience_self_play_is_the_python_engine_state_by_state(preset: str)
     assert ended + cut > 2
 
 
+@pytest.mark.parametrize("preset", _presets("morris"))
+def test_morris_self_play_is_the_python_engine_state_by_state(preset: str) -> None:
+    ended, cut = _compare("morris", preset, tables=3, steps=90, max_steps=25)
+    assert ended + cut > 2
+
+
 def test_the_step_limit_cuts_fano_as_on_the_python_engine() -> None:
     _, cut = _compare("fano", "trionfey", tables=4, steps=60, max_steps=9)
     assert cut > 5
@@ -220,10 +226,22 @@ def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="max_steps must be None or a whole number"):
         SelfPlayVectorEnv("fano", max_steps=-1)
     with pytest.raises(ValueError, match="no compiled engine covers this self-play"):
-        SelfPlayVectorEnv("morris", engine="compiled")
-    assert SelfPlayVectorEnv("morris", num_envs=1).engine == "python"
+        SelfPlayVectorEnv("morris", engine="compiled", max_steps=None)
+    assert SelfPlayVectorEnv("morris", num_envs=1, max_steps=None).engine == "python"
+    assert SelfPlayVectorEnv("morris", num_envs=1).engine == "compiled"
     with pytest.raises(RuntimeError, match="call reset"):
         SelfPlayVectorEnv("fantan", num_envs=1, engine="python").step([0])
     env = SelfPlayVectorEnv("fantan", num_envs=2)
     with pytest.raises(ValueError, match="1 seeds for 2 tables"):
         env.reset(seed=[3])
+
+
+def test_the_package_makes_it() -> None:
+    import fanfold.envs
+
+    env = fanfold.envs.self_play_env("fantan", "chips", num_envs=2, players=5)
+    batch, infos = env.reset(seed=1)
+    assert isinstance(env, SelfPlayVectorEnv)
+    assert env.players == 5
+    assert batch["action_mask"].shape == (2, 53)
+    assert set(infos["seat"].tolist()) <= set(range(5))

@@ -34,10 +34,11 @@ any table moves.
 Where a compiled engine covers the game (``engine="auto"``, the default, or ``"compiled"``)
 the tables live in arrays and one kernel call steps them all: Fano (every variant the compiled
 engine plays), Fan Tan and Fan patience (one seat, so self-play is its single-player
-environment), with or without a step limit. It plays exactly what the Python path
+environment), with or without a step limit, and Morris with a step limit of 1 to 4,096 (the
+default 1,000). It plays exactly what the Python path
 (``engine="python"``: a :class:`~fanfold.envs.episode.Episode` per table, every seat a
 learner) plays for the same seeds and actions, state by state
-(``tests/envs/test_selfplay_env.py``). Morris steps in Python.
+(``tests/envs/test_selfplay_env.py``).
 
 None of these games has simultaneous moves, so PettingZoo's parallel API would only fake them:
 for PettingZoo, use the AEC environment (:func:`fanfold.envs.aec_env`).
@@ -63,7 +64,7 @@ from fanfold.envs.vector_env import COMPILED_NAMES, ENGINES, STEPPING
 
 #: The games whose compiled stepping plays self-play (``supports_self_play`` and
 #: ``self_play_tables`` in their :data:`~fanfold.envs.vector_env.STEPPING` module).
-SELF_PLAY_COMPILED = ("fano", "fantan", "fan")
+SELF_PLAY_COMPILED = ("fano", "fantan", "fan", "morris")
 
 
 class SelfPlayVectorEnv:
@@ -153,7 +154,8 @@ class SelfPlayVectorEnv:
             if engine == "compiled":
                 raise ValueError(
                     "no compiled engine covers this self-play: it steps Fano (the variants "
-                    "its compiled engine plays), Fan Tan and Fan patience"
+                    "its compiled engine plays), Fan Tan, Fan patience, and Morris with a "
+                    "step limit of 1 to 4096"
                 )
             return None
         from fanfold.agents.strategy import compiled
