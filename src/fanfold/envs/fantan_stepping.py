@@ -11,9 +11,12 @@ SHA-256 (a hand's deal seed, :func:`fanfold.core.rng.derive_seed`) and the outco
 in Python.
 
 :func:`supports` says which environments it covers: Fan Tan, every seat but the learner's a
-``random`` bot, with or without a step limit (every seat's actions counted); and self-play
-(:func:`supports_self_play`, :class:`~fanfold.envs.selfplay_env.SelfPlayVectorEnv`), where every
-seat decides through the caller. Importing this module loads Numba; :func:`warm_up` compiles (or
+``random`` bot or (with a fixed starting rank) the ``heuristic`` agent, its choice compiled
+(:func:`~fanfold.envs.fantan_kernels.heuristic_card`, the strategy's card scores of
+:mod:`fanfold.agents.strategy.fantan_kernels`), with or without a step limit (every seat's
+actions counted); and self-play (:func:`supports_self_play`,
+:class:`~fanfold.envs.selfplay_env.SelfPlayVectorEnv`), where every seat decides through the
+caller. Importing this module loads Numba; :func:`warm_up` compiles (or
 loads from the cache) every kernel, and joins the build's warm-ups
 (:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`), so an installation compiles
 nothing at first use.
@@ -22,11 +25,13 @@ nothing at first use.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from fanfold.agents.strategy import fantan_fast
 from fanfold.core.rng import derive_seed
 from fanfold.envs import fantan_kernels as kernels
 from fanfold.envs.compiled_tables import Ints, SelfPlayTables
@@ -64,13 +69,29 @@ _BLOCKS = (
 
 def supports(seats: Sequence[str], max_steps: int | None, config: object = None) -> bool:
     """Whether :class:`FanTanTables` plays this environment: Fan Tan, one learner seat
-    (``"human"``), ``random`` bots in every other seat, and any step limit."""
-    del config  # every variant of the game
+    (``"human"``), in every other seat a ``random`` bot or, in a variant with a fixed starting
+    rank, the ``heuristic`` agent; any step limit."""
+    fixed = isinstance(config, FanTanConfig) and config.start_rank is not None
     return (
         (max_steps is None or max_steps >= 0)
         and sum(1 for seat in seats if seat == "human") == 1
-        and all(seat in ("human", "random") for seat in seats)
+        and all(seat in ("human", "random") or (seat == "heuristic" and fixed) for seat in seats)
     )
+
+
+def bots(config: FanTanConfig, seats: Sequence[str] | None) -> tuple[Any, ...]:
+    """What the kernels' ``bots`` holds: each seat's kind (a ``heuristic`` seat's
+    :data:`~fanfold.envs.fantan_kernels.HEURISTIC`, every other :data:`~fanfold.envs.
+    fantan_kernels.RANDOM`), then the strategy's scoring tables (a fixed starting rank's; of
+    the right types but unread where no seat is heuristic)."""
+    kinds = np.array(
+        [kernels.HEURISTIC if seat == "heuristic" else kernels.RANDOM for seat in seats or ()]
+        or [kernels.RANDOM] * config.players,
+        dtype=np.int64,
+    )
+    fixed = config if config.start_rank is not None else replace(config, start_rank=7)
+    _, pop, beyond, position, start, span, weights = fantan_fast.tables(fixed).scoring()
+    return (kinds, pop, beyond, position, int(start), span, weights)
 
 
 def supports_self_play(config: object, max_steps: int | None) -> bool:
@@ -90,6 +111,8 @@ class FanTanTables(SelfPlayTables):
         count: how many tables.
         offsets: where each observation block starts (the encoding's ``layout.offsets``).
         max_steps: actions (every seat's) after which a match is cut (``None``: never).
+        seats: each seat's text (``"human"``, ``"random"``, ``"heuristic"``: what
+            :func:`supports`); default: ``random`` bots.
     """
 
     def __init__(
@@ -99,6 +122,7 @@ class FanTanTables(SelfPlayTables):
         count: int,
         offsets: dict[str, int],
         max_steps: int | None = None,
+        seats: Sequence[str] | None = None,
     ) -> None:
         self.config = config
         self.seat = seat
@@ -130,6 +154,7 @@ class FanTanTables(SelfPlayTables):
         self.rng = np.zeros((count, players, kernels.MT_N + 1), dtype=np.int64)
         self.deck_rng = np.zeros(kernels.MT_N + 1, dtype=np.int64)
         self._seats = np.full(count, seat, dtype=np.int64)
+        self.bots = bots(config, seats)
 
     # ------------------------------------------------------------------------- stepping
     def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
@@ -153,6 +178,7 @@ class FanTanTables(SelfPlayTables):
             self.played_by,
             self.history,
             self.rng,
+            self.bots,
             which,
             actions,
         )
@@ -190,6 +216,7 @@ class FanTanTables(SelfPlayTables):
             self.played_by,
             self.history,
             self.rng,
+            self.bots,
             self.deck_rng,
             which,
             numbers,
@@ -286,12 +313,17 @@ def warm_up() -> None:
     for preset in (PRESETS[0], PRESETS[-1]):  # one hand; a match of many hands
         config = preset.config
         layout = FanTanEncoding(FanTanGame(), config).layout
-        FanTanTables(config, 0, 2, layout.offsets).play_first_legal(layout.size, 53, 400)
+        seats = ["human"] + ["heuristic" if config.start_rank else "random"] * (config.players - 1)
+        FanTanTables(config, 0, 2, layout.offsets, 300, seats).play_first_legal(
+            layout.size, 53, 400
+        )
 
 
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanTanTables:
     """``count`` compiled tables playing what ``env`` plays (one that :func:`supports`)."""
-    return FanTanTables(env.config, env.seat, count, encoding.layout.offsets, env.max_steps)
+    return FanTanTables(
+        env.config, env.seat, count, encoding.layout.offsets, env.max_steps, env.seats
+    )
 
 
 def self_play_tables(encoding: Encoding, count: int, max_steps: int | None) -> FanTanTables:
