@@ -395,9 +395,10 @@ def observe(  # type: ignore[no-untyped-def]
         if is_over(s, cfg) or scal[which[k], S_STATUS] == CUT or decider(s) != me:
             continue
         count = legal_actions(s, cfg, legal)
+        mine = keys[me]
         for n in range(count):
-            at = np.searchsorted(keys[me], legal[n])
-            if at < keys.shape[1] and keys[me, at] == legal[n]:
+            at = np.searchsorted(mine, legal[n])
+            if at < mine.shape[0] and mine[at] == legal[n]:
                 mask[key_index[me, at]] = 1
             else:
                 unmapped[k] = legal[n]
