@@ -28,6 +28,21 @@ Run: ``python benchmarks/envs.py --seconds 5 [--tables 64] [--games fano,fantan]
 (``--games``: only those fanfold games' rows); with ``--paired``,
 only each fanfold AEC and vector row against hearts with its information state tensor,
 measured in alternating half-second turns (a load that changes during the run falls on both).
+
+With ``--self-play``, batched self-play and compiled opponents against hearts with its tensor,
+in steps per CPU-second (the process's CPU time, so that other work on the machine does not
+count), each row and hearts measured in alternating turns of ``--seconds`` each, the median of
+``--turns`` (5) turns on each side:
+
+* **self-play**: :class:`fanfold.envs.selfplay_env.SelfPlayVectorEnv` over ``--tables``
+  tables on its compiled engine, one random legal action per table a step (drawn for the
+  batch at once from its masks), the batch of the deciding seats' observations and masks built
+  each step; every seat's action is a step (``num_envs`` a call);
+* **compiled opponents**: :class:`fanfold.envs.vector_env.FanfoldVectorEnv` on its compiled
+  engine with Fano's ladder members in the other seats (``ladder``, ``ladder(style=rush)``) or
+  Fan Tan's ``heuristic``; only the learner's actions counted, the bots' decisions between
+  them played in the kernel;
+* **step limit**: the same with ``random`` bots and a step limit, which used to step in Python.
 """
 
 from __future__ import annotations
@@ -300,6 +315,106 @@ def paired(
     return found
 
 
+#: The compiled-opponent rows of ``--self-play``: (game, preset, options, opponents).
+OPPONENT_ROWS: tuple[tuple[str, str, dict[str, Any], str], ...] = (
+    ("fano", "classic", {"turns_per_player": 30}, "ladder"),
+    ("fano", "trionfey", {"turns_per_player": 30}, "ladder(style=rush)"),
+    ("fano", "classic", {"turns_per_player": 30}, "ladder(nodes=30)"),
+    ("fantan", "standard", {}, "heuristic"),
+    ("fano", "classic", {"turns_per_player": 30, "max_steps": 40}, "random"),
+    ("fantan", "standard", {"max_steps": 40}, "random"),
+)
+
+
+def _cpu_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]]:
+    """Steps of one batched env (made once, reset once) for ``seconds`` of CPU time: (steps,
+    CPU seconds); every row of the batch is a step."""
+    env = make()
+    rng = np.random.default_rng(0)
+    batch = env.reset(seed=0)[0]
+
+    def run(seconds: float) -> tuple[int, float]:
+        nonlocal batch
+        steps = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            actions = random_legal(rng, batch["action_mask"])
+            batch = env.step(actions)[0]
+            steps += len(actions)
+        return steps, time.process_time() - start
+
+    return run
+
+
+def _hearts_cpu(hearts: Any, seconds: float) -> float:
+    """Hearts with its information state tensor for ``seconds`` of CPU time: steps per
+    CPU-second."""
+    rng = random.Random(0)
+    steps = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = hearts.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            state.information_state_tensor(state.current_player())
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+    return steps / (time.process_time() - start)
+
+
+def self_play_rows(
+    seconds: float,
+    tables: int,
+    turns: int = 5,
+    fanfold_rows: tuple[tuple[str, str, dict[str, Any]], ...] = FANFOLD,
+) -> list[tuple[str, float, float]]:
+    """Each self-play and compiled-opponent row against hearts with its tensor, in steps per
+    CPU-second, alternating turns of ``seconds``: (row, the median of its turns, the median of
+    hearts' turns) for each."""
+    from fanfold.envs.selfplay_env import SelfPlayVectorEnv
+
+    pyspiel: Any = importlib.import_module("pyspiel")
+    hearts = pyspiel.load_game("hearts")
+    steppers: list[tuple[str, Callable[[float], tuple[int, float]]]] = []
+    for game, preset, options in fanfold_rows:
+
+        def make(game: str = game, preset: str = preset, options: Any = options) -> Any:
+            return SelfPlayVectorEnv(game, preset, num_envs=tables, engine="compiled", **options)
+
+        name = f"self-play fanfold {game} ({preset}), {tables} tables, every seat's step"
+        steppers.append((name, _cpu_stepper(make)))
+    names = {game for game, _, _ in fanfold_rows}
+    for game, preset, options, opponents in OPPONENT_ROWS:
+        if game not in names:
+            continue
+
+        def make_vector(
+            game: str = game, preset: str = preset, options: Any = options, bots: str = opponents
+        ) -> Any:
+            return fanfold.envs.gym_vector_env(
+                game, preset, bots, num_envs=tables, engine="compiled", **options
+            )
+
+        limit = options.get("max_steps")
+        what = f"{opponents} opponents" + ("" if limit is None else f", max_steps={limit}")
+        name = f"vector fanfold {game} ({preset}), {tables} tables, {what}, learner's step"
+        steppers.append((name, _cpu_stepper(make_vector)))
+    found = []
+    for name, stepper in steppers:
+        ours: list[float] = []
+        theirs: list[float] = []
+        for _ in range(turns):
+            steps, spent = stepper(seconds)
+            ours.append(steps / spent)
+            theirs.append(_hearts_cpu(hearts, seconds))
+        found.append((name, float(np.median(ours)), float(np.median(theirs))))
+    return found
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print a table (Markdown), optionally writing JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -314,6 +429,12 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="only compare each fanfold row with hearts, measured in alternating turns",
     )
+    parser.add_argument(
+        "--self-play",
+        action="store_true",
+        help="batched self-play and compiled opponents against hearts, steps per CPU-second",
+    )
+    parser.add_argument("--turns", type=int, default=5, help="alternations of --self-play")
     args = parser.parse_args(argv)
     chosen = FANFOLD
     if args.games is not None:
@@ -322,6 +443,17 @@ def main(argv: list[str] | None = None) -> None:
         if not set(names) <= set(known):
             parser.error(f"--games names games of {', '.join(known)}, not {args.games!r}")
         chosen = tuple(row for row in FANFOLD if row[0] in names)
+    if args.self_play:
+        print(
+            f"Python {platform.python_version()}; steps per CPU-second, the median of "
+            f"{args.turns} alternating turns of {args.seconds:g} CPU-s on each side"
+        )
+        print("| environment | steps per CPU-s | hearts with its tensor | ratio |")
+        print("|---|---:|---:|---|")
+        for name, ours, theirs in self_play_rows(args.seconds, args.tables, args.turns, chosen):
+            ratio = ours / theirs
+            print(f"| {name} | {ours:,.0f} | {theirs:,.0f} | {ratio:.1f} x hearts |")
+        return
     if args.paired:
         print(f"Python {platform.python_version()}; each side {args.seconds:g} s in 0.5 s turns")
         print("| API and environment | steps/s | hearts with its tensor, steps/s | ratio |")

@@ -20,7 +20,7 @@ from fanfold.envs.fano import FanoEncoding
 from fanfold.envs.fano_stepping import FanoTables
 from fanfold.envs.vector_env import FanfoldVectorEnv
 from fanfold.games.fano import Combine, Play, Promote
-from fanfold.games.fano.config import PRESETS
+from fanfold.games.fano.config import PRESETS, FanoConfig
 from fanfold.games.fano.fast import codec
 from tests.envs.stepping import step_both_engines
 
@@ -186,8 +186,9 @@ def test_a_legal_action_without_an_index_is_refused_as_on_the_python_path() -> N
     tables = env._fast
     assert isinstance(tables, FanoTables)
     legal = int(np.flatnonzero(batch["action_mask"][1])[0])
-    kept = tables.keys != tables.ids[legal]
-    tables.keys, tables.key_index = tables.keys[kept], tables.key_index[kept]
+    kept = tables.keys[0] != tables.ids[0, legal]
+    tables.keys = tables.keys[:, kept].copy()
+    tables.key_index = tables.key_index[:, kept].copy()
     which = np.array([1], dtype=np.int64)
     with pytest.raises(IllegalActionError, match="is not in the action table of this variant"):
         tables.observe(which, which, batch["observation"], batch["action_mask"])
@@ -197,8 +198,55 @@ def test_the_engine_is_chosen_and_refused_where_none_covers_the_environment() ->
     assert FanfoldVectorEnv("fano", num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("fano", "eight-players", num_envs=1, seat=5).engine == "compiled"
     assert FanfoldVectorEnv("fano", num_envs=1, opponents="heuristic").engine == "python"
-    assert FanfoldVectorEnv("fano", num_envs=1, max_steps=50).engine == "python"
-    for refused in ({"opponents": "heuristic"}, {"max_steps": 50}):
-        with pytest.raises(ValueError, match="it steps Fan Tan and Fano with 'random' bots"):
-            FanfoldVectorEnv("fano", num_envs=1, engine="compiled", **refused)
+    assert FanfoldVectorEnv("fano", num_envs=1, max_steps=50).engine == "compiled"
+    assert FanfoldVectorEnv("fano", num_envs=1, opponents="ladder").engine == "compiled"
+    both = ["ladder(style=bluff)", "random", "ladder(style=hoard, nodes=50)"]
+    assert FanfoldVectorEnv("fano", "four-players", both, num_envs=1).engine == "compiled"
+    for python in ("ladder(compiled=false)", "ladder(deals=2)", "heuristic", "not an agent("):
+        assert not fano_stepping.supports(["human", python], None, FanoConfig())
+    for refused in ("heuristic", "ladder(deals=2)"):
+        with pytest.raises(ValueError, match="Fano with 'random' bots or ladder members"):
+            FanfoldVectorEnv("fano", num_envs=1, engine="compiled", opponents=refused)
     assert not fano_stepping.supports(["human", "random"], None, None)  # no Fano config
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("classic", {"turns_per_player": 10, "opponents": "ladder"}),
+        ("classic", {"turns_per_player": 10, "opponents": "ladder(style=rush)", "seat": 1}),
+        ("trionfey", {"turns_per_player": 10, "opponents": "ladder(style=bluff)", "seat": 1}),
+        ("trionfey", {"turns_per_player": 10, "opponents": "ladder(style=call)"}),
+        (
+            "four-players",
+            {
+                "turns_per_player": 6,
+                "opponents": ["ladder(style=defend)", "random", "ladder(style=attack, nodes=40)"],
+                "seat": 2,
+            },
+        ),
+        ("trionfey-specials", {"turns_per_player": 8, "opponents": "ladder(style=hoard)"}),
+    ],
+)
+def test_ladder_opponents_choose_as_the_python_agent(preset: str, options: dict[str, Any]) -> None:
+    """The compiled ladder opponents choose what the ladder agent chooses (on the Python
+    engine: from its view, the hidden cards dealt at random), decision by decision."""
+    compared = step_both_engines(
+        "fano", preset, options, tables=3, seed=21, steps=40, illegal=0.02, rng_seed=2
+    )
+    assert compared.ended > 2
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("classic", {"turns_per_player": 12, "max_steps": 17}),
+        ("trionfey", {"turns_per_player": 12, "max_steps": 9, "seat": 1}),
+        ("classic", {"turns_per_player": 12, "max_steps": 23, "opponents": "ladder(style=rush)"}),
+    ],
+)
+def test_a_step_limit_cuts_as_on_the_python_engine(preset: str, options: dict[str, Any]) -> None:
+    compared = step_both_engines(
+        "fano", preset, options, tables=4, seed=2, steps=60, illegal=0.01, rng_seed=8
+    )
+    assert compared.cut > 3

@@ -140,8 +140,9 @@ def test_raising_on_an_illegal_action_changes_no_table() -> None:
 def test_the_engine_is_chosen_and_refused_where_none_covers_the_environment() -> None:
     assert FanfoldVectorEnv("fantan", num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("fantan", opponents=["random"] * 3, num_envs=1).engine == "compiled"
-    assert FanfoldVectorEnv("fantan", num_envs=1, opponents="heuristic").engine == "python"
-    assert FanfoldVectorEnv("fantan", num_envs=1, max_steps=50).engine == "python"
+    assert FanfoldVectorEnv("fantan", num_envs=1, opponents="heuristic").engine == "compiled"
+    assert FanfoldVectorEnv("fantan", num_envs=1, opponents="medium").engine == "python"
+    assert FanfoldVectorEnv("fantan", num_envs=1, max_steps=50).engine == "compiled"
     assert FanfoldVectorEnv("fan", num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("morris", num_envs=1).engine == "compiled"
     assert FanfoldVectorEnv("morris", num_envs=1, max_steps=None).engine == "python"
@@ -149,8 +150,7 @@ def test_the_engine_is_chosen_and_refused_where_none_covers_the_environment() ->
     for refused in (
         {"game": "fano", "opponents": "heuristic"},
         {"game": "morris", "max_steps": None},
-        {"game": "fantan", "opponents": "heuristic"},
-        {"game": "fantan", "max_steps": 50},
+        {"game": "fantan", "opponents": "medium"},
     ):
         with pytest.raises(ValueError, match="no compiled engine covers this environment"):
             FanfoldVectorEnv(num_envs=1, engine="compiled", **refused)
@@ -169,3 +169,43 @@ def test_an_encoding_of_ones_own_steps_in_python(monkeypatch: pytest.MonkeyPatch
     assert FanfoldVectorEnv("fantan", num_envs=1).engine == "python"
     with pytest.raises(ValueError, match="no compiled engine covers this environment"):
         FanfoldVectorEnv("fantan", num_envs=1, engine="compiled")
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [("standard", {"max_steps": 31}), ("chips-match", {"max_steps": 45, "seat": 2})],
+)
+def test_a_step_limit_cuts_as_on_the_python_engine(preset: str, options: dict[str, Any]) -> None:
+    compared = step_both_engines(
+        "fantan", preset, options, tables=4, seed=5, steps=120, illegal=0.01, rng_seed=3
+    )
+    assert compared.cut > 3
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("standard", {"opponents": "heuristic"}),
+        ("chips", {"opponents": ["random", "heuristic", "heuristic"], "seat": 1}),
+        ("sevens-match", {"opponents": "heuristic", "seat": 3, "max_steps": 120}),
+        ("seven-of-diamonds", {"opponents": "heuristic", "players": 5}),
+    ],
+)
+def test_heuristic_opponents_choose_as_the_python_agent(
+    preset: str, options: dict[str, Any]
+) -> None:
+    """The compiled heuristic bots play the ``heuristic`` agent's cards and its draws among
+    ties, decision by decision."""
+    compared = step_both_engines(
+        "fantan", preset, options, tables=4, seed=13, steps=120, illegal=0.01, rng_seed=4
+    )
+    assert compared.ended + compared.cut > 3
+
+
+def test_heuristic_opponents_need_a_fixed_starting_rank() -> None:
+    from fanfold.envs import fantan_stepping
+    from fanfold.games.fantan.config import FanTanConfig
+
+    seats = ["human", "heuristic", "random"]
+    assert fantan_stepping.supports(seats, None, FanTanConfig(players=3))
+    assert not fantan_stepping.supports(seats, None, FanTanConfig(players=3, start_rank=None))

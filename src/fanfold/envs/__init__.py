@@ -15,6 +15,7 @@ Entry points:
 * :func:`aec_env`: a PettingZoo AEC environment (every seat an agent);
 * :func:`gym_env`: a Gymnasium environment for one seat, bots in the others;
 * :func:`gym_vector_env`: many such tables stepped as one batch (a Gymnasium vector env);
+* :func:`self_play_env`: many tables in self-play, every seat's decision in one batch;
 * :func:`register_openspiel`: registers ``python_fanfold_<game>`` with OpenSpiel;
 * Gymnasium ids ``fanfold/<game>-v1`` and ``fanfold/<game>-<preset>-v1`` for
   :func:`gymnasium.make` (the version, :data:`fanfold.envs.registration.VERSIONS`, moves on
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from fanfold.envs.gymnasium_env import FanfoldGymEnv
     from fanfold.envs.pettingzoo_env import FanfoldAECEnv
+    from fanfold.envs.selfplay_env import SelfPlayVectorEnv
     from fanfold.envs.vector_env import FanfoldVectorEnv
 
 
@@ -76,6 +78,18 @@ def gym_vector_env(
     return FanfoldVectorEnv(game, variant, opponents, num_envs=num_envs, **options)
 
 
+def self_play_env(
+    game: str, variant: str | None = None, *, num_envs: int = 8, **options: Any
+) -> SelfPlayVectorEnv:
+    """``num_envs`` tables of a game in self-play, stepped as one batch: each table's deciding
+    seat's observation and mask, one action per table (see
+    :class:`~fanfold.envs.selfplay_env.SelfPlayVectorEnv`; ``engine``, ``max_steps``,
+    ``flatten``)."""
+    from fanfold.envs.selfplay_env import SelfPlayVectorEnv
+
+    return SelfPlayVectorEnv(game, variant, num_envs=num_envs, **options)
+
+
 def register_openspiel() -> list[str]:
     """Register every fanfold game with OpenSpiel as ``python_fanfold_<game>``; returns the
     names. Safe to call more than once."""
@@ -96,4 +110,11 @@ def register_gymnasium() -> list[str]:
 if importlib.util.find_spec("gymnasium") is not None:
     register_gymnasium()
 
-__all__ = ["aec_env", "gym_env", "gym_vector_env", "register_gymnasium", "register_openspiel"]
+__all__ = [
+    "aec_env",
+    "gym_env",
+    "gym_vector_env",
+    "register_gymnasium",
+    "register_openspiel",
+    "self_play_env",
+]

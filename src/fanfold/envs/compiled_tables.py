@@ -74,3 +74,25 @@ class CompiledTables(ABC):
                 return
             actions = np.array([int(np.flatnonzero(mask)[0]) for mask in masks], dtype=np.int64)
             self.act(rows, actions)
+
+
+class SelfPlayTables(CompiledTables):
+    """Compiled tables that also play self-play (every seat the caller's, no bots), for
+    :class:`~fanfold.envs.selfplay_env.SelfPlayVectorEnv`: who decides at each table, and any
+    seat's observation and mask."""
+
+    @abstractmethod
+    def deciders(self, which: Ints) -> Ints:
+        """The seat that decides now at each table of ``which``."""
+
+    @abstractmethod
+    def observe(
+        self,
+        which: Ints,
+        rows: Ints,
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+        seats: Ints | None = None,
+    ) -> None:
+        """Write table ``which[k]``'s observation and mask for the learner (or for seat
+        ``seats[k]``) into row ``rows[k]``."""

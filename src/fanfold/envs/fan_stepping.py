@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from fanfold.core.cards import Card
 from fanfold.envs import fan_kernels as kernels
-from fanfold.envs.compiled_tables import CompiledTables, Ints
+from fanfold.envs.compiled_tables import Ints, SelfPlayTables
 from fanfold.games.fan import rules
 from fanfold.games.fan.config import FanConfig
 from fanfold.games.fan.deals import deal_fans
@@ -42,7 +42,7 @@ def supports(seats: Sequence[str], max_steps: int | None, config: object = None)
     return list(seats) == ["human"] and (max_steps is None or max_steps >= 1)
 
 
-class FanTables(CompiledTables):
+class FanTables(SelfPlayTables):
     """``count`` Fan patience tables.
 
     Args:
@@ -112,6 +112,10 @@ class FanTables(CompiledTables):
         over: npt.NDArray[np.bool_] = self.moves[which] == 0
         return over
 
+    def deciders(self, which: Ints) -> Ints:
+        """The seat that decides at each table of ``which``: the one seat, 0."""
+        return np.zeros(len(which), dtype=np.int64)
+
     def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
         """Whether the step limit cut the game at each table of ``which`` before its end."""
         if self.max_steps < 0:
@@ -127,8 +131,11 @@ class FanTables(CompiledTables):
         rows: Ints,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
+        seats: Ints | None = None,
     ) -> None:
-        """Write table ``which[k]``'s observation and mask into row ``rows[k]``."""
+        """Write table ``which[k]``'s observation and mask into row ``rows[k]`` (``seats``:
+        the one seat's, 0, whatever is given)."""
+        del seats
         kernels.observe(self.fans, self.lengths, self.foundations, which, rows, observations)
         masks[rows] = self.masks[which]
 
@@ -154,6 +161,19 @@ def warm_up() -> None:
         encoding = FanEncoding(FanGame(), preset.config)
         tables = FanTables(preset.config, 2, encoding.num_actions, 200)
         tables.play_first_legal(encoding.layout.size, encoding.num_actions, 200)
+
+
+def supports_self_play(config: object, max_steps: int | None) -> bool:
+    """Whether :class:`FanTables` plays self-play of this variant: every variant (one seat),
+    with no step limit or one of at least 1."""
+    return supports(["human"], max_steps, config)
+
+
+def self_play_tables(encoding: Encoding, count: int, max_steps: int | None) -> FanTables:
+    """``count`` compiled self-play tables: the one seat's, as :func:`tables`."""
+    config = encoding.config
+    assert isinstance(config, FanConfig)
+    return FanTables(config, count, encoding.num_actions, max_steps)
 
 
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanTables:

@@ -15,8 +15,11 @@ them and drives these kernels; import that module, not this one, which loads Num
   ``random.Random(seed).shuffle`` of the sorted discards, drawn here. A table whose next
   reshuffle is past its seeds stops with :data:`NEEDS_SEED` (the action it was applying kept
   in ``S_PENDING``), and the driver gives it more and lets it go on (:func:`resume`);
-* ``ids``: the learner's packed action id (the engine's) at each index of the encoding, and
-  ``keys``/``key_index``: those ids sorted with their indices, to find a legal action's index;
+* ``ids[seat]``: the seat's packed action id (the engine's) at each index of the encoding,
+  and ``keys[seat]``/``key_index[seat]``: those ids sorted with their indices (padded with
+  the largest id), to find a legal action's index;
+* ``bots``: each seat's kind (a random bot, the ladder's compiled decision with that seat's
+  parameters) and the step limit (:func:`play_bots`); in self-play no seat is a bot.
 * ``field_at[seat, card]`` and ``hand_at[seat, card]``: a card of ``seat``'s in the
   encoding's card vectors (owner-relative: a card in play, a card off the field), -1 for none;
 * ``offsets``: where each observation block starts (the ``O_*`` entries).
@@ -32,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fanfold.agents.ladder.kernels import decide as ladder_decide
 from fanfold.core import numba_cache
 from fanfold.envs.fantan_kernels import mt_below, mt_seed_int
 from fanfold.games.fano.cards import TEMP_JOKER
@@ -84,12 +88,20 @@ S_STATUS = 1
 S_PENDING = 2  # the packed action a table stopped in (NEEDS_SEED)
 S_NEED_SEAT = 3  # the seat whose reshuffle needs a seed
 S_NEED_NUMBER = 4  # that reshuffle's number (the seat's reshuffles before it)
-S_COLUMNS = 5
+S_STEPS = 5  # actions applied since the deal (every seat's)
+S_COLUMNS = 6
 
 # statuses
 LEARNER = 0  # the learner decides
 OVER = 1  # the game is over
 NEEDS_SEED = 2  # a reshuffle needs its seed: give it, then resume
+CUT = 3  # the step limit cut the game before its end
+
+# a bot seat's kind (``kinds[seat]``)
+RANDOM = 0  # draws ``legal[randrange(len(legal))]`` from its generator
+LADDER = 1  # the ladder's compiled decision with the seat's parameters
+#: ``learner`` in self-play: every seat decides through the caller, no seat is a bot.
+EVERY_SEAT = -1
 
 # ``offsets`` entries (observation blocks, in the layout's order)
 O_FIELD = 0
@@ -141,6 +153,7 @@ def run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, packed):  # type
     shuffle[SHUFFLE_MODE] = 1
     shuffle[SHUFFLE_GIVEN] = -1
     if apply(s, cfg, packed, shuffle) == OK:
+        scal[i, S_STEPS] += 1
         return True
     seat = shuffle[SHUFFLE_SEAT]
     count = shuffle[SHUFFLE_COUNT]
@@ -164,31 +177,61 @@ def run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, packed):  # type
         shuffle[SHUFFLE_PERM + j] = swap
     shuffle[SHUFFLE_GIVEN] = count
     apply(s, cfg, packed, shuffle)
+    scal[i, S_STEPS] += 1
     return True
 
 
 @njit(cache=True)
-def play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, i, learner):  # type: ignore[no-untyped-def]
-    """The random bots of table ``i`` play until the learner decides, the game ends or a
-    reshuffle needs its seed; each draws ``legal[randrange(len(legal))]`` from its generator."""
+def play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner):  # type: ignore[no-untyped-def]
+    """The bots of table ``i`` play until the learner decides (in self-play, ``learner`` of
+    :data:`EVERY_SEAT`: until anyone decides), the game ends, the step limit cuts it or a
+    reshuffle needs its seed. A random bot draws ``legal[randrange(len(legal))]`` from its
+    generator, a ladder bot decides as :func:`fanfold.agents.ladder.kernels.decide` does.
+
+    ``bots``: ``(kinds, suits, weights, fparams, iparams, max_steps)``: each seat's kind
+    (:data:`RANDOM`, :data:`LADDER`), the suits each seat commands, each seat's ladder
+    parameters (rows of :mod:`fanfold.agents.ladder.compiled`'s arrays) and the step limit
+    (-1: none)."""
+    kinds, suits, weights, fparams, iparams, max_steps = bots
     while True:
         s = states[i]
         if is_over(s, cfg):
             scal[i, S_STATUS] = OVER
             return
+        if max_steps >= 0 and scal[i, S_STEPS] >= max_steps:
+            scal[i, S_STATUS] = CUT
+            return
         seat = decider(s)
-        if seat == learner:
+        if learner == EVERY_SEAT or seat == learner:
             scal[i, S_STATUS] = LEARNER
             return
         count = legal_actions(s, cfg, legal)
-        choice = mt_below(rng[i, seat], count)
+        if kinds[seat] == LADDER:
+            choice = ladder_decide(
+                s, cfg, seat, legal, count, suits, weights[seat], fparams[seat], iparams[seat]
+            )
+        else:
+            choice = mt_below(rng[i, seat], count)
         if not run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, legal[choice]):
             return
 
 
 @njit(cache=True)
 def start(  # type: ignore[no-untyped-def]
-    states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, which, game_seeds, learner
+    states,
+    cfg,
+    scal,
+    rng,
+    seeds,
+    base,
+    backup,
+    shuffle,
+    mt,
+    legal,
+    bots,
+    which,
+    game_seeds,
+    learner,
 ):
     """A dealt game at each table ``which[k]`` (its state written by the driver): bot seat
     ``n``'s generator is ``random.Random(seed + n)`` (the environment seeds seat ``n``'s agent
@@ -196,32 +239,53 @@ def start(  # type: ignore[no-untyped-def]
     for k in range(which.shape[0]):
         i = which[k]
         scal[i, S_SEED] = game_seeds[k]
+        scal[i, S_STEPS] = 0
         for seat in range(cfg[C_PLAYERS]):
-            if seat != learner:
+            if seat != learner and learner != EVERY_SEAT:
                 mt_seed_int(rng[i, seat], game_seeds[k] + seat)
-        play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, i, learner)
+        play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner)
 
 
 @njit(cache=True)
 def act(  # type: ignore[no-untyped-def]
-    states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, ids, which, actions, learner
+    states,
+    cfg,
+    scal,
+    rng,
+    seeds,
+    base,
+    backup,
+    shuffle,
+    mt,
+    legal,
+    bots,
+    ids,
+    which,
+    actions,
+    learner,
 ):
-    """For each table ``which[k]``: the learner's legal action at index ``actions[k]``, then
-    its bots'."""
+    """For each table ``which[k]``: the decider's legal action at index ``actions[k]`` of its
+    row of ``ids`` (the packed ids of the encoding's indices, a row per seat), then its
+    bots'."""
     for k in range(which.shape[0]):
         i = which[k]
-        if run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, ids[actions[k]]):
-            play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, i, learner)
+        seat = decider(states[i])
+        if run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, ids[seat, actions[k]]):
+            play_bots(
+                states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner
+            )
 
 
 @njit(cache=True)
-def resume(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, which, learner):  # type: ignore[no-untyped-def]
+def resume(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, which, learner):  # type: ignore[no-untyped-def]
     """For each table ``which[k]`` stopped with :data:`NEEDS_SEED`: its pending action, with
     the seed now given, then its bots'."""
     for k in range(which.shape[0]):
         i = which[k]
         if run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, scal[i, S_PENDING]):
-            play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, i, learner)
+            play_bots(
+                states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner
+            )
 
 
 @njit(cache=True)
@@ -233,6 +297,7 @@ def _row(seat, me, players):  # type: ignore[no-untyped-def]
 def observe(  # type: ignore[no-untyped-def]
     states,
     cfg,
+    scal,
     offsets,
     field_at,
     hand_at,
@@ -243,17 +308,17 @@ def observe(  # type: ignore[no-untyped-def]
     rows,
     observations,
     masks,
-    learner,
+    seats,
     unmapped,
 ):
-    """Write table ``which[k]``'s learner observation (:class:`FanoEncoding`'s tensor) and
-    mask into row ``rows[k]``; ``unmapped[k]`` is the packed id of a legal action the
-    encoding has no index for (0: none)."""
+    """Write table ``which[k]``'s observation for seat ``seats[k]`` (:class:`FanoEncoding`'s
+    tensor) and that seat's mask into row ``rows[k]``; ``unmapped[k]`` is the packed id of a
+    legal action the encoding has no index for (0: none)."""
     players = cfg[C_PLAYERS]
-    me = learner
     field_width = (offsets[O_PROTECTED] - offsets[O_FIELD]) // players
     hand_width = (offsets[O_KNOWN] - offsets[O_UP]) // players
     for k in range(which.shape[0]):
+        me = seats[k]
         s = states[which[k]]
         out = observations[rows[k]]
         mask = masks[rows[k]]
@@ -327,13 +392,14 @@ def observe(  # type: ignore[no-untyped-def]
             out[offsets[O_REVERSE]] = 1.0 if s[PENDING_REVERSE] else 0.0
             if s[PENDING_SUPPORT] != 0:
                 out[offsets[O_SUPPORT] + field_at[turn_player, s[PENDING_SUPPORT]]] = 1.0
-        if is_over(s, cfg) or decider(s) != me:
+        if is_over(s, cfg) or scal[which[k], S_STATUS] == CUT or decider(s) != me:
             continue
         count = legal_actions(s, cfg, legal)
+        mine = keys[me]
         for n in range(count):
-            at = np.searchsorted(keys, legal[n])
-            if at < keys.shape[0] and keys[at] == legal[n]:
-                mask[key_index[at]] = 1
+            at = np.searchsorted(mine, legal[n])
+            if at < mine.shape[0] and mine[at] == legal[n]:
+                mask[key_index[me, at]] = 1
             else:
                 unmapped[k] = legal[n]
 

@@ -19,7 +19,12 @@ for the learner's seat, kept only where it comes back to the same index
 (``encoding.action_index``), which every legal action does.
 
 :func:`supports` says which environments it covers: Fano variants the engine plays, one
-learner seat, ``random`` bots in every other seat, and no step limit. Importing this module
+learner seat, in every other seat a ``random`` bot or a ladder member (the compiled decision of
+:mod:`fanfold.agents.ladder.kernels` on the table's array, which reads only what the seat may
+see: ``tests/envs/test_fano_stepping.py`` checks its choices against the ``ladder`` agent's,
+which decides on a deal of the hidden cards from its view), with or without a step limit; and
+self-play (:func:`supports_self_play`, :class:`~fanfold.envs.selfplay_env.SelfPlayVectorEnv`),
+where every seat decides through the caller. Importing this module
 loads Numba; :func:`warm_up` compiles (or loads from the cache) every kernel, and joins the
 build's warm-ups (:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`), so an
 installation compiles nothing at first use.
@@ -34,9 +39,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from fanfold.core.errors import IllegalActionError
+from fanfold.agents.base import parse_agent
+from fanfold.agents.ladder.agent import LadderConfig
+from fanfold.agents.ladder.kernels import F_SIZE as LADDER_F_SIZE
+from fanfold.agents.ladder.kernels import I_SIZE as LADDER_I_SIZE
+from fanfold.agents.ladder.styles import params
+from fanfold.core.errors import FanfoldError, IllegalActionError
 from fanfold.envs import fano_kernels as kernels
-from fanfold.envs.compiled_tables import CompiledTables, Ints
+from fanfold.envs.compiled_tables import Ints, SelfPlayTables
 from fanfold.envs.fano import FanoEncoding, relative_card
 from fanfold.envs.fantan_kernels import MT_N
 from fanfold.games.fano import fast
@@ -79,16 +89,67 @@ _BLOCKS = (
 )
 
 
+def bot_arrays(
+    seats: Sequence[str], config: FanoConfig
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64], Ints] | None:
+    """Each seat's bot as the kernels play it: its kind (:data:`~fanfold.envs.fano_kernels.
+    RANDOM` for ``random`` and a learner's seat, :data:`~fanfold.envs.fano_kernels.LADDER` for
+    a ladder member deciding in compiled code without look-ahead) and its ladder parameters;
+    ``None`` where a seat holds another bot (which steps in Python)."""
+    players = config.players
+    kinds = np.zeros(players, dtype=np.int64)
+    rows: list[tuple[Any, ...] | None] = [None] * players
+    for seat, text in enumerate(seats):
+        if text in ("human", "random"):
+            continue
+        try:
+            spec = parse_agent(text)
+        except FanfoldError:
+            return None
+        member = spec.config
+        if (
+            spec.name != "ladder"
+            or not isinstance(member, LadderConfig)
+            or not member.compiled
+            or member.deals
+        ):
+            return None
+        from fanfold.agents.ladder import compiled
+
+        kinds[seat] = kernels.LADDER
+        rows[seat] = compiled._arrays(params(member.style, config, member.nodes))
+    width = len(next((row[0] for row in rows if row is not None), ()))
+    weights = np.zeros((players, max(width, 1)), dtype=np.float64)
+    fparams = np.zeros((players, LADDER_F_SIZE), dtype=np.float64)
+    iparams = np.zeros((players, LADDER_I_SIZE), dtype=np.int64)
+    for seat, row in enumerate(rows):
+        if row is not None:
+            weights[seat, :width], fparams[seat], iparams[seat] = row
+    return kinds, weights, fparams, iparams
+
+
 def supports(seats: Sequence[str], max_steps: int | None, config: Any = None) -> bool:
     """Whether :class:`FanoTables` plays this environment: a Fano variant the compiled engine
-    plays (:func:`fanfold.games.fano.fast.supports`), one learner seat (``"human"``),
-    ``random`` bots in every other seat, and no step limit."""
+    plays (:func:`fanfold.games.fano.fast.supports`), one learner seat (``"human"``), in every
+    other seat ``random`` or a ladder member deciding in compiled code without look-ahead
+    (``ladder``, ``ladder(style=rush)``; not ``compiled=false`` nor ``deals``), and any step
+    limit."""
     return (
         isinstance(config, FanoConfig)
         and fast.supports(config)
-        and max_steps is None
+        and (max_steps is None or max_steps >= 0)
         and sum(1 for seat in seats if seat == "human") == 1
-        and all(seat in ("human", "random") for seat in seats)
+        and bot_arrays(seats, config) is not None
+    )
+
+
+def supports_self_play(config: Any, max_steps: int | None) -> bool:
+    """Whether :class:`FanoTables` plays self-play of this variant (every seat the caller's):
+    a Fano variant the compiled engine plays, any step limit."""
+    return (
+        isinstance(config, FanoConfig)
+        and fast.supports(config)
+        and (max_steps is None or max_steps >= 0)
     )
 
 
@@ -103,22 +164,49 @@ def reshuffle_seeds(seed: int, seat: int, first: int, count: int) -> list[int]:
     ]
 
 
-class FanoTables(CompiledTables):
-    """``count`` Fano tables with the learner in ``seat`` and random bots elsewhere.
+class FanoTables(SelfPlayTables):
+    """``count`` Fano tables with the learner in ``seat`` and bots elsewhere, or in
+    self-play (``seat`` of :data:`~fanfold.envs.fano_kernels.EVERY_SEAT`) every seat the
+    caller's.
 
     Args:
         encoding: the variant's encoding (its config, action table and layout).
-        seat: the learner's seat.
+        seat: the learner's seat, or :data:`~fanfold.envs.fano_kernels.EVERY_SEAT`.
         count: how many tables.
+        seats: each seat's text (``"human"``, ``"random"``, a ladder member: what
+            :func:`supports`); default: ``random`` bots (none in self-play).
+        max_steps: actions (every seat's) after which a game is cut (``None``: never).
     """
 
-    def __init__(self, encoding: FanoEncoding, seat: int, count: int) -> None:
+    def __init__(
+        self,
+        encoding: FanoEncoding,
+        seat: int,
+        count: int,
+        seats: Sequence[str] | None = None,
+        max_steps: int | None = None,
+    ) -> None:
         config = encoding.config
         self.config = config
         self.encoding = encoding
         self.seat = seat
         self.count = count
+        self.max_steps = max_steps
         players = config.players
+        arrays = bot_arrays(seats or ["random"] * players, config)
+        if arrays is None:
+            raise ValueError(f"no compiled bots for the seats {list(seats or [])!r}")
+        kinds, weights, fparams, iparams = arrays
+        from fanfold.agents.ladder import compiled
+
+        self.bots = (
+            kinds,
+            compiled._suits(config),
+            weights,
+            fparams,
+            iparams,
+            -1 if max_steps is None else max_steps,
+        )
         self.cfg = codec.encode_config(config)
         self.states = np.zeros((count, codec.size(config)), dtype=np.int32)
         self.scal = np.zeros((count, kernels.S_COLUMNS), dtype=np.int64)
@@ -142,20 +230,30 @@ class FanoTables(CompiledTables):
                     self.hand_at[owner, card] = encoding.hand_index(relative)
                 except ValueError:  # no such card in this variant
                     continue
-        self.ids = np.zeros(encoding.num_actions, dtype=np.int64)
-        mapped: dict[int, int] = {}
-        for index in range(encoding.num_actions):
-            action = encoding.action(seat, index)
-            self.ids[index] = codec.action_id(action)
-            try:
-                back = encoding.action_index(seat, action)
-            except IllegalActionError:  # pragma: no cover - every action comes back
-                continue
-            if back == index:
-                mapped[int(self.ids[index])] = index
-        self.keys = np.array(sorted(mapped), dtype=np.int64)
-        self.key_index = np.array([mapped[key] for key in sorted(mapped)], dtype=np.int64)
+        learners = range(players) if seat == kernels.EVERY_SEAT else [seat]
+        self.ids = np.zeros((players, encoding.num_actions), dtype=np.int64)
+        found: list[dict[int, int]] = [{} for _ in range(players)]
+        for learner in learners:
+            mapped = found[learner]
+            for index in range(encoding.num_actions):
+                action = encoding.action(learner, index)
+                self.ids[learner, index] = codec.action_id(action)
+                try:
+                    back = encoding.action_index(learner, action)
+                except IllegalActionError:  # pragma: no cover - every action comes back
+                    continue
+                if back == index:
+                    mapped[int(self.ids[learner, index])] = index
+        width = max(len(mapped) for mapped in found)
+        # padded with the largest id, which no action has
+        self.keys = np.full((players, width), np.iinfo(np.int64).max, dtype=np.int64)
+        self.key_index = np.zeros((players, width), dtype=np.int64)
+        for learner, mapped in enumerate(found):
+            ordered = sorted(mapped)
+            self.keys[learner, : len(ordered)] = ordered
+            self.key_index[learner, : len(ordered)] = [mapped[key] for key in ordered]
         self._unmapped = np.zeros(count, dtype=np.int64)
+        self._seats = np.full(count, seat, dtype=np.int64)
 
     def _step(self, kernel: Callable[..., None], *rest: Any) -> None:
         """Call a stepping kernel with the arrays every one takes first, then ``rest``."""
@@ -170,6 +268,7 @@ class FanoTables(CompiledTables):
             self.shuffle,
             self.mt,
             self.legal,
+            self.bots,
             *rest,
         )
 
@@ -195,8 +294,9 @@ class FanoTables(CompiledTables):
         self._resume(indices)
 
     def act(self, which: Ints, actions: Ints) -> None:
-        """The learner's action at each table of ``which`` (legal: the caller checked it
-        against the mask), then its bots' until the learner decides or the game ends."""
+        """The decider's action at each table of ``which`` (legal: the caller checked it
+        against the mask), then its bots' until the learner decides (in self-play: anyone),
+        the game ends or the step limit cuts it."""
         self._step(kernels.act, self.ids, which, actions, self.seat)
         self._resume(which)
 
@@ -216,14 +316,43 @@ class FanoTables(CompiledTables):
         over: npt.NDArray[np.bool_] = self.scal[which, kernels.S_STATUS] == kernels.OVER
         return over
 
+    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether the step limit cut the game at each table of ``which`` before its end."""
+        cut: npt.NDArray[np.bool_] = self.scal[which, kernels.S_STATUS] == kernels.CUT
+        return cut
+
+    def deciders(self, which: Ints) -> Ints:
+        """The seat that decides now at each table of ``which`` (the defender in a counter
+        window, else the turn player), whether or not its game goes on."""
+        states = self.states[which]
+        seats: Ints = np.where(
+            states[:, layout.PENDING_ATTACKER] != 0,
+            states[:, layout.PENDING_DEFENDER],
+            states[:, layout.TURN_PLAYER],
+        ).astype(np.int64)
+        return seats
+
+    def _seats_for(self, which: Ints) -> Ints:
+        """The learner's seat at each table of ``which`` (in self-play, the decider's)."""
+        if self.seat == kernels.EVERY_SEAT:
+            return self.deciders(which)
+        return self._seats[: len(which)]
+
+    def steps(self, which: Ints) -> Ints:
+        """Actions (every seat's) applied at each table of ``which`` since its deal."""
+        steps: Ints = self.scal[which, kernels.S_STEPS].copy()
+        return steps
+
     def observe(
         self,
         which: Ints,
         rows: Ints,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
+        seats: Ints | None = None,
     ) -> None:
-        """Write table ``which[k]``'s learner observation and mask into row ``rows[k]``.
+        """Write table ``which[k]``'s observation and mask for the learner (or for seat
+        ``seats[k]``) into row ``rows[k]``.
 
         Raises:
             IllegalActionError: a legal action has no index in the encoding (as the Python
@@ -233,6 +362,7 @@ class FanoTables(CompiledTables):
         kernels.observe(
             self.states,
             self.cfg,
+            self.scal,
             self.offsets,
             self.field_at,
             self.hand_at,
@@ -243,7 +373,7 @@ class FanoTables(CompiledTables):
             rows,
             observations,
             masks,
-            self.seat,
+            self._seats_for(which) if seats is None else seats,
             unmapped,
         )
         for packed in unmapped[unmapped != 0].tolist():
@@ -268,7 +398,9 @@ def warm_up() -> None:
         game, config = resolve("fano", preset, {"turns_per_player": 20})
         encoding = encoding_for(game, config)
         assert isinstance(encoding, FanoEncoding)
-        FanoTables(encoding, seat, 2).play_first_legal(
+        seats = ["ladder(style=rush, nodes=20)"] * config.players
+        seats[seat] = "human"
+        FanoTables(encoding, seat, 2, seats, max_steps=60).play_first_legal(
             encoding.layout.size, encoding.num_actions, 400
         )
 
@@ -276,4 +408,10 @@ def warm_up() -> None:
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanoTables:
     """``count`` compiled tables playing what ``env`` plays (one that :func:`supports`)."""
     assert isinstance(encoding, FanoEncoding)
-    return FanoTables(encoding, env.seat, count)
+    return FanoTables(encoding, env.seat, count, env.seats, env.max_steps)
+
+
+def self_play_tables(encoding: Encoding, count: int, max_steps: int | None) -> FanoTables:
+    """``count`` compiled self-play tables (a variant that :func:`supports_self_play`)."""
+    assert isinstance(encoding, FanoEncoding)
+    return FanoTables(encoding, kernels.EVERY_SEAT, count, max_steps=max_steps)

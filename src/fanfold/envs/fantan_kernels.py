@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from fanfold.agents.strategy.fantan_kernels import card_score
 from fanfold.core import numba_cache
 
 numba_cache.install()
@@ -59,6 +60,13 @@ S_COLUMNS = 13
 LEARNER = 0  # the learner decides
 OVER = 1  # the match is over
 NEEDS_DEAL = 2  # a hand ended and the match goes on: deal hand S_HAND_NUMBER + 1
+CUT = 3  # the step limit cut the match before its end
+#: ``cfg[C_LEARNER]`` in self-play: every seat decides through the caller, none is a bot.
+EVERY_SEAT = -1
+
+# a bot seat's kind (``kinds[seat]`` of ``bots``)
+RANDOM = 0  # draws ``legal[randrange(len(legal))]`` from its generator
+HEURISTIC = 1  # the strategy's best-scored card, ties drawn from its generator
 
 # ``cfg`` entries
 C_PLAYERS = 0
@@ -71,7 +79,8 @@ C_PASS_CHIPS = 6
 C_CARD_CHIPS = 7
 C_HANDS = 8
 C_TARGET = 9  # -1: none
-C_SIZE = 10
+C_MAX_STEPS = 10  # actions (every seat's) after which a match is cut; -1: none
+C_SIZE = 11
 
 # ``offsets`` entries (observation blocks)
 O_HAND = 0
@@ -325,18 +334,77 @@ def apply_action(cfg, scal, hands, passes, scores, played_by, history, i, code):
 
 
 @njit(cache=True)
-def play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng, i):  # type: ignore[no-untyped-def]
-    """The random bots of table ``i`` play until the learner decides, the match ends or a
-    hand needs its deal; each draws ``legal[randrange(len(legal))]`` from its generator."""
+def heuristic_card(legal, hand, layout, table, rng, bots):  # type: ignore[no-untyped-def]
+    """The card the ``heuristic`` agent plays among ``legal`` (two or more playable cards)
+    of ``hand``: :func:`fanfold.agents.strategy.fantan_scoring.best_card`, each card scored by
+    the strategy's compiled :func:`~fanfold.agents.strategy.fantan_kernels.card_score`, ties
+    (in card order) drawn as ``rng.randrange``."""
+    _, pop, beyond, position, start, span, weights = bots
+    best = -1e9
+    ties = 0
+    top = np.empty(52, np.int64)
+    for suit in range(4):
+        shift = 13 * suit
+        mine = (legal >> shift) & SUIT
+        if mine == 0:
+            continue
+        row = (layout >> shift) & SUIT
+        hand13 = (hand >> shift) & SUIT
+        for bit in range(13):
+            if mine >> bit & 1:
+                score = card_score(
+                    row, hand13, bit, table, pop, beyond, position, start, span, weights
+                )
+                if score > best:
+                    best = score
+                    top[0] = shift + bit
+                    ties = 1
+                elif score == best:
+                    top[ties] = shift + bit
+                    ties += 1
+    if ties == 1:
+        return top[0]
+    return top[mt_below(rng, ties)]
+
+
+@njit(cache=True)
+def play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng, bots, i):  # type: ignore[no-untyped-def]
+    """The bots of table ``i`` play until the learner decides (in self-play, anyone), the
+    match ends, the step limit cuts it or a hand needs its deal. A random bot draws
+    ``legal[randrange(len(legal))]`` from its generator; a heuristic bot plays
+    :func:`heuristic_card` (a single legal action without a draw). ``bots``: each seat's kind
+    and the strategy's scoring tables (:func:`fanfold.agents.strategy.fantan_fast.tables`)."""
+    kinds = bots[0]
     learner = cfg[C_LEARNER]
+    max_steps = cfg[C_MAX_STEPS]
     while scal[i, S_STATUS] == LEARNER:
+        if max_steps >= 0 and scal[i, S_STEPS] >= max_steps:
+            scal[i, S_STATUS] = CUT
+            return
         seat = scal[i, S_TO_MOVE]
-        if seat == learner:
+        if learner == EVERY_SEAT or seat == learner:
             return
         legal = hands[i, seat] & playable(cfg, tables, scal[i, S_LAYOUT], scal[i, S_START_RANK])
         if legal == 0:
-            mt_below(rng[i, seat], 1)
+            if kinds[seat] == RANDOM:
+                mt_below(rng[i, seat], 1)
             apply_action(cfg, scal, hands, passes, scores, played_by, history, i, PASS)
+            continue
+        if kinds[seat] == HEURISTIC:
+            if legal & (legal - 1) == 0:
+                card = 0
+                while (legal >> card) != 1:
+                    card += 1
+            else:
+                card = heuristic_card(
+                    legal,
+                    hands[i, seat],
+                    scal[i, S_LAYOUT],
+                    tables[scal[i, S_START_RANK]],
+                    rng[i, seat],
+                    bots,
+                )
+            apply_action(cfg, scal, hands, passes, scores, played_by, history, i, card)
             continue
         choice = mt_below(rng[i, seat], popcount(legal))
         for _ in range(choice):
@@ -349,12 +417,15 @@ def play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng,
 
 
 @njit(cache=True)
-def learner_acts(cfg, tables, scal, hands, passes, scores, played_by, history, rng, which, actions):  # type: ignore[no-untyped-def]
-    """For each table ``which[k]``: the learner's legal action ``actions[k]``, then its bots."""
+def learner_acts(  # type: ignore[no-untyped-def]
+    cfg, tables, scal, hands, passes, scores, played_by, history, rng, bots, which, actions
+):
+    """For each table ``which[k]``: the decider's legal action ``actions[k]``, then its
+    bots."""
     for k in range(which.shape[0]):
         i = which[k]
         apply_action(cfg, scal, hands, passes, scores, played_by, history, i, actions[k])
-        play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng, i)
+        play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng, bots, i)
 
 
 @njit(cache=True)
@@ -368,6 +439,7 @@ def deal_and_play(  # type: ignore[no-untyped-def]
     played_by,
     history,
     rng,
+    bots,
     deck_rng,
     which,
     hand_numbers,
@@ -393,18 +465,31 @@ def deal_and_play(  # type: ignore[no-untyped-def]
         deal_hand(
             cfg, scal, hands, passes, scores, played_by, deck_rng, i, hand_numbers[k], deal_seeds[k]
         )
-        play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng, i)
+        play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng, bots, i)
 
 
 @njit(cache=True)
 def observe(  # type: ignore[no-untyped-def]
-    cfg, tables, offsets, scal, hands, passes, scores, played_by, which, rows, observations, masks
+    cfg,
+    tables,
+    offsets,
+    scal,
+    hands,
+    passes,
+    scores,
+    played_by,
+    which,
+    rows,
+    observations,
+    masks,
+    seats,
 ):
-    """Write table ``which[k]``'s observation for the learner (:class:`FanTanEncoding`'s
-    tensor) into ``observations[rows[k]]`` and its action mask into ``masks[rows[k]]``."""
+    """Write table ``which[k]``'s observation for seat ``seats[k]`` (:class:`FanTanEncoding`'s
+    tensor) into ``observations[rows[k]]`` and that seat's action mask into
+    ``masks[rows[k]]``."""
     players = cfg[C_PLAYERS]
-    me = cfg[C_LEARNER]
     for k in range(which.shape[0]):
+        me = seats[k]
         i = which[k]
         out = observations[rows[k]]
         mask = masks[rows[k]]
@@ -435,7 +520,7 @@ def observe(  # type: ignore[no-untyped-def]
         out[offsets[O_POOL]] = scal[i, S_POOL]
         if scal[i, S_LAST_WINNER] >= 0:
             out[offsets[O_LAST_WINNER] + (scal[i, S_LAST_WINNER] - me) % players] = 1.0
-        if not finished and scal[i, S_TO_MOVE] == me:
+        if not finished and scal[i, S_STATUS] != CUT and scal[i, S_TO_MOVE] == me:
             legal = hand & playable(cfg, tables, layout, scal[i, S_START_RANK])
             if legal == 0:
                 mask[PASS] = 1

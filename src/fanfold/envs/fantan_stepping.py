@@ -11,7 +11,12 @@ SHA-256 (a hand's deal seed, :func:`fanfold.core.rng.derive_seed`) and the outco
 in Python.
 
 :func:`supports` says which environments it covers: Fan Tan, every seat but the learner's a
-``random`` bot, no step limit. Importing this module loads Numba; :func:`warm_up` compiles (or
+``random`` bot or (with a fixed starting rank) the ``heuristic`` agent, its choice compiled
+(:func:`~fanfold.envs.fantan_kernels.heuristic_card`, the strategy's card scores of
+:mod:`fanfold.agents.strategy.fantan_kernels`), with or without a step limit (every seat's
+actions counted); and self-play (:func:`supports_self_play`,
+:class:`~fanfold.envs.selfplay_env.SelfPlayVectorEnv`), where every seat decides through the
+caller. Importing this module loads Numba; :func:`warm_up` compiles (or
 loads from the cache) every kernel, and joins the build's warm-ups
 (:data:`fanfold.agents.strategy.compiled.ENVIRONMENT_WARM_UPS`), so an installation compiles
 nothing at first use.
@@ -20,14 +25,16 @@ nothing at first use.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from fanfold.agents.strategy import fantan_fast
 from fanfold.core.rng import derive_seed
 from fanfold.envs import fantan_kernels as kernels
-from fanfold.envs.compiled_tables import CompiledTables, Ints
+from fanfold.envs.compiled_tables import Ints, SelfPlayTables
 from fanfold.games.fantan import rules
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction
 from fanfold.games.fantan.config import FanTanConfig, Scoring
@@ -62,27 +69,60 @@ _BLOCKS = (
 
 def supports(seats: Sequence[str], max_steps: int | None, config: object = None) -> bool:
     """Whether :class:`FanTanTables` plays this environment: Fan Tan, one learner seat
-    (``"human"``), ``random`` bots in every other seat, and no step limit."""
-    del config  # every variant of the game
+    (``"human"``), in every other seat a ``random`` bot or, in a variant with a fixed starting
+    rank, the ``heuristic`` agent; any step limit."""
+    fixed = isinstance(config, FanTanConfig) and config.start_rank is not None
     return (
-        max_steps is None
+        (max_steps is None or max_steps >= 0)
         and sum(1 for seat in seats if seat == "human") == 1
-        and all(seat in ("human", "random") for seat in seats)
+        and all(seat in ("human", "random") or (seat == "heuristic" and fixed) for seat in seats)
     )
 
 
-class FanTanTables(CompiledTables):
-    """``count`` Fan Tan tables with the learner in ``seat`` and random bots elsewhere.
+def bots(config: FanTanConfig, seats: Sequence[str] | None) -> tuple[Any, ...]:
+    """What the kernels' ``bots`` holds: each seat's kind (a ``heuristic`` seat's
+    :data:`~fanfold.envs.fantan_kernels.HEURISTIC`, every other :data:`~fanfold.envs.
+    fantan_kernels.RANDOM`), then the strategy's scoring tables (a fixed starting rank's; of
+    the right types but unread where no seat is heuristic)."""
+    kinds = np.array(
+        [kernels.HEURISTIC if seat == "heuristic" else kernels.RANDOM for seat in seats or ()]
+        or [kernels.RANDOM] * config.players,
+        dtype=np.int64,
+    )
+    fixed = config if config.start_rank is not None else replace(config, start_rank=7)
+    _, pop, beyond, position, start, span, weights = fantan_fast.tables(fixed).scoring()
+    return (kinds, pop, beyond, position, int(start), span, weights)
+
+
+def supports_self_play(config: object, max_steps: int | None) -> bool:
+    """Whether :class:`FanTanTables` plays self-play of this variant: every variant, any step
+    limit."""
+    return isinstance(config, FanTanConfig) and (max_steps is None or max_steps >= 0)
+
+
+class FanTanTables(SelfPlayTables):
+    """``count`` Fan Tan tables with the learner in ``seat`` and random bots elsewhere, or in
+    self-play (``seat`` of :data:`~fanfold.envs.fantan_kernels.EVERY_SEAT`) every seat the
+    caller's.
 
     Args:
         config: the variant.
-        seat: the learner's seat.
+        seat: the learner's seat, or :data:`~fanfold.envs.fantan_kernels.EVERY_SEAT`.
         count: how many tables.
         offsets: where each observation block starts (the encoding's ``layout.offsets``).
+        max_steps: actions (every seat's) after which a match is cut (``None``: never).
+        seats: each seat's text (``"human"``, ``"random"``, ``"heuristic"``: what
+            :func:`supports`); default: ``random`` bots.
     """
 
     def __init__(
-        self, config: FanTanConfig, seat: int, count: int, offsets: dict[str, int]
+        self,
+        config: FanTanConfig,
+        seat: int,
+        count: int,
+        offsets: dict[str, int],
+        max_steps: int | None = None,
+        seats: Sequence[str] | None = None,
     ) -> None:
         self.config = config
         self.seat = seat
@@ -100,6 +140,7 @@ class FanTanTables(CompiledTables):
         self.cfg[kernels.C_CARD_CHIPS] = config.card_chips
         self.cfg[kernels.C_HANDS] = config.hands
         self.cfg[kernels.C_TARGET] = -1 if config.target is None else config.target
+        self.cfg[kernels.C_MAX_STEPS] = -1 if max_steps is None else max_steps
         self.tables = np.zeros((14, 1 << 13), dtype=np.int64)
         for rank in range(1, 14):
             self.tables[rank] = rules.suit_table(rank, config.ace_high, config.up_before_down)
@@ -112,6 +153,8 @@ class FanTanTables(CompiledTables):
         self.history = np.zeros((count, HISTORY), dtype=np.int64)
         self.rng = np.zeros((count, players, kernels.MT_N + 1), dtype=np.int64)
         self.deck_rng = np.zeros(kernels.MT_N + 1, dtype=np.int64)
+        self._seats = np.full(count, seat, dtype=np.int64)
+        self.bots = bots(config, seats)
 
     # ------------------------------------------------------------------------- stepping
     def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
@@ -135,6 +178,7 @@ class FanTanTables(CompiledTables):
             self.played_by,
             self.history,
             self.rng,
+            self.bots,
             which,
             actions,
         )
@@ -172,6 +216,7 @@ class FanTanTables(CompiledTables):
             self.played_by,
             self.history,
             self.rng,
+            self.bots,
             self.deck_rng,
             which,
             numbers,
@@ -184,14 +229,32 @@ class FanTanTables(CompiledTables):
         over: npt.NDArray[np.bool_] = self.scal[which, kernels.S_FINISHED] != 0
         return over
 
+    def is_cut(self, which: Ints) -> npt.NDArray[np.bool_]:
+        """Whether the step limit cut the match at each table of ``which`` before its end."""
+        cut: npt.NDArray[np.bool_] = self.scal[which, kernels.S_STATUS] == kernels.CUT
+        return cut
+
+    def _seats_for(self, which: Ints) -> Ints:
+        """The learner's seat at each table of ``which`` (in self-play, the decider's)."""
+        if self.seat == kernels.EVERY_SEAT:
+            return self.deciders(which)
+        return self._seats[: len(which)]
+
+    def deciders(self, which: Ints) -> Ints:
+        """The seat to move at each table of ``which``."""
+        seats: Ints = self.scal[which, kernels.S_TO_MOVE].copy()
+        return seats
+
     def observe(
         self,
         which: Ints,
         rows: Ints,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
+        seats: Ints | None = None,
     ) -> None:
-        """Write table ``which[k]``'s learner observation and mask into row ``rows[k]``."""
+        """Write table ``which[k]``'s observation and mask for the learner (or for seat
+        ``seats[k]``) into row ``rows[k]``."""
         kernels.observe(
             self.cfg,
             self.tables,
@@ -205,6 +268,7 @@ class FanTanTables(CompiledTables):
             rows,
             observations,
             masks,
+            self._seats_for(which) if seats is None else seats,
         )
 
     # --------------------------------------------------------------------------- states
@@ -249,9 +313,21 @@ def warm_up() -> None:
     for preset in (PRESETS[0], PRESETS[-1]):  # one hand; a match of many hands
         config = preset.config
         layout = FanTanEncoding(FanTanGame(), config).layout
-        FanTanTables(config, 0, 2, layout.offsets).play_first_legal(layout.size, 53, 400)
+        seats = ["human"] + ["heuristic" if config.start_rank else "random"] * (config.players - 1)
+        FanTanTables(config, 0, 2, layout.offsets, 300, seats).play_first_legal(
+            layout.size, 53, 400
+        )
 
 
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanTanTables:
     """``count`` compiled tables playing what ``env`` plays (one that :func:`supports`)."""
-    return FanTanTables(env.config, env.seat, count, encoding.layout.offsets)
+    return FanTanTables(
+        env.config, env.seat, count, encoding.layout.offsets, env.max_steps, env.seats
+    )
+
+
+def self_play_tables(encoding: Encoding, count: int, max_steps: int | None) -> FanTanTables:
+    """``count`` compiled self-play tables (every variant)."""
+    config = encoding.config
+    assert isinstance(config, FanTanConfig)
+    return FanTanTables(config, kernels.EVERY_SEAT, count, encoding.layout.offsets, max_steps)

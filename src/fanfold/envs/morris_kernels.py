@@ -151,13 +151,20 @@ def apply_action(board, heights, pairs, scal, seen, i, index):  # type: ignore[n
             return
 
 
+#: ``learner`` in self-play: both sides decide through the caller, neither is a bot.
+EVERY_SEAT = -1
+
+
 @njit(cache=True)
 def play_bots(board, heights, pairs, scal, seen, rng, i, learner, max_steps, scratch):  # type: ignore[no-untyped-def]
-    """The random bot plays until the learner decides, the game ends or the step limit
-    (``max_steps``, -1: none) is reached; it draws ``legal[randrange(len(legal))]``."""
+    """The random bot plays until the learner decides (in self-play, at once), the game ends
+    or the step limit (``max_steps``, -1: none) is reached; it draws
+    ``legal[randrange(len(legal))]``."""
     while max_steps < 0 or scal[i, S_STEPS] < max_steps:
         side = scal[i, S_TO_MOVE]
-        if side == learner or is_over(board, heights, pairs, scal, i, scratch):
+        if learner == EVERY_SEAT or side == learner:
+            return
+        if is_over(board, heights, pairs, scal, i, scratch):
             return
         count = moves_mask(board, heights, pairs, i, side, scratch)
         choice = mt_below(rng[i, side], count)
@@ -177,7 +184,8 @@ def start(board, heights, pairs, scal, seen, rng, which, seeds, learner, max_ste
         i = which[k]
         heights[i, :] = 0
         scal[i, :] = 0
-        mt_seed_int(rng[i, 1 - learner], seeds[k] + 1 - learner)
+        if learner != EVERY_SEAT:
+            mt_seed_int(rng[i, 1 - learner], seeds[k] + 1 - learner)
         play_bots(board, heights, pairs, scal, seen, rng, i, learner, max_steps, scratch)
 
 
@@ -192,12 +200,13 @@ def act(board, heights, pairs, scal, seen, rng, which, actions, learner, max_ste
 
 @njit(cache=True)
 def observe(  # type: ignore[no-untyped-def]
-    board, heights, pairs, scal, which, rows, observations, masks, learner, max_steps, over
+    board, heights, pairs, scal, which, rows, observations, masks, seats, max_steps, over
 ):
-    """Write table ``which[k]``'s learner observation (:class:`MorrisEncoding`'s tensor) and
-    mask into row ``rows[k]``, and whether its game is over into ``over[k]``."""
-    me = learner
+    """Write table ``which[k]``'s observation for seat ``seats[k]`` (:class:`MorrisEncoding`'s
+    tensor) and that seat's mask into row ``rows[k]``, and whether its game is over into
+    ``over[k]``."""
     for k in range(which.shape[0]):
+        me = seats[k]
         i = which[k]
         out = observations[rows[k]]
         mask = masks[rows[k]]

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fanfold.envs import morris_kernels as kernels
-from fanfold.envs.compiled_tables import CompiledTables, Ints
+from fanfold.envs.compiled_tables import Ints, SelfPlayTables
 from fanfold.games.morris.board import PIECES, neighbours
 from fanfold.games.morris.config import MorrisConfig
 from fanfold.games.morris.state import MorrisState
@@ -62,12 +62,20 @@ def decode(key: int) -> tuple[tuple[str, ...], int]:
     return tuple(stacks), side
 
 
-class MorrisTables(CompiledTables):
-    """``count`` Morris tables with the learner in ``seat`` and a random bot in the other.
+def supports_self_play(config: object, max_steps: int | None) -> bool:
+    """Whether :class:`MorrisTables` plays self-play of this variant: every variant, a step
+    limit of 1 to :data:`SEEN`."""
+    return isinstance(config, MorrisConfig) and max_steps is not None and 1 <= max_steps <= SEEN
+
+
+class MorrisTables(SelfPlayTables):
+    """``count`` Morris tables with the learner in ``seat`` and a random bot in the other, or
+    in self-play (``seat`` of :data:`~fanfold.envs.morris_kernels.EVERY_SEAT`) both sides the
+    caller's.
 
     Args:
         config: the variant.
-        seat: the learner's seat.
+        seat: the learner's seat, or :data:`~fanfold.envs.morris_kernels.EVERY_SEAT`.
         count: how many tables.
         num_actions: the encoding's action count.
         max_steps: actions after which an episode is cut.
@@ -94,6 +102,7 @@ class MorrisTables(CompiledTables):
         self.seen = np.zeros((count, SEEN), dtype=np.int64)
         self.rng = np.zeros((count, 2, 625), dtype=np.int64)
         self.scratch = np.zeros(num_actions, dtype=np.int8)
+        self._seats = np.full(count, seat, dtype=np.int64)
 
     def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
         """An empty board at each table of ``which``; the bot seeded from ``seeds`` as the
@@ -147,8 +156,12 @@ class MorrisTables(CompiledTables):
         rows: Ints,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
+        seats: Ints | None = None,
     ) -> None:
-        """Write table ``which[k]``'s learner observation and mask into row ``rows[k]``."""
+        """Write table ``which[k]``'s observation and mask for the learner (or for seat
+        ``seats[k]``) into row ``rows[k]``."""
+        if seats is None:
+            seats = self.deciders(which) if self.seat < 0 else self._seats[: len(which)]
         over = np.zeros(len(which), dtype=np.bool_)
         kernels.observe(
             self.board,
@@ -159,10 +172,15 @@ class MorrisTables(CompiledTables):
             rows,
             observations,
             masks,
-            self.seat,
+            seats,
             self.max_steps,
             over,
         )
+
+    def deciders(self, which: Ints) -> Ints:
+        """The side to move at each table of ``which``."""
+        seats: Ints = self.scal[which, kernels.S_TO_MOVE].copy()
+        return seats
 
     def state(self, index: int, *, history: bool = True) -> MorrisState:
         """Table ``index``'s game as a rules state; ``history=False`` leaves the positions
@@ -197,3 +215,10 @@ def warm_up() -> None:
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> MorrisTables:
     """``count`` compiled tables playing what ``env`` plays (one that :func:`supports`)."""
     return MorrisTables(env.config, env.seat, count, encoding.num_actions, env.max_steps or 0)
+
+
+def self_play_tables(encoding: Encoding, count: int, max_steps: int | None) -> MorrisTables:
+    """``count`` compiled self-play tables (a step limit that :func:`supports_self_play`)."""
+    config = encoding.config
+    assert isinstance(config, MorrisConfig)
+    return MorrisTables(config, kernels.EVERY_SEAT, count, encoding.num_actions, max_steps or 0)

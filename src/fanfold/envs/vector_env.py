@@ -23,8 +23,11 @@ marking the tables) and its info in ``infos["final_info"]``.
 
 Where a compiled engine covers the environment (``engine="auto"``, the default, or
 ``"compiled"``), the tables live in arrays and one kernel call steps them all: Fan Tan with
-``random`` bots in the other seats and no step limit (:mod:`fanfold.envs.fantan_stepping`),
-Fano likewise (every variant, :mod:`fanfold.envs.fano_stepping`), Fan patience
+``random`` bots in the other seats, or ``heuristic`` ones where the starting rank is fixed
+(:mod:`fanfold.envs.fantan_stepping`), Fano with
+``random`` bots or members of the ladder (``ladder(style=rush)``: their compiled decision,
+without look-ahead) in them (every variant the compiled engine plays,
+:mod:`fanfold.envs.fano_stepping`), both with or without a step limit, Fan patience
 (:mod:`fanfold.envs.fan_stepping`) and Morris against a ``random`` bot with a step limit (the
 default 1,000; :mod:`fanfold.envs.morris_stepping`).
 It plays exactly what the Python path (``engine="python"``) plays for the same seeds:
@@ -163,9 +166,12 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         if not covered:
             if engine == "compiled":
                 raise ValueError(
-                    "no compiled engine covers this environment: it steps Fan Tan and Fano "
-                    "with 'random' bots in the other seats and no step limit, Fan patience, "
-                    "and Morris against a 'random' bot with a step limit of 1 to 4096"
+                    "no compiled engine covers this environment: it steps Fan Tan with "
+                    "'random' bots (or 'heuristic' ones, with a fixed starting rank) in the "
+                    "other seats, Fano with 'random' bots or ladder "
+                    "members (compiled, no look-ahead) in them, both with any step limit, "
+                    "Fan patience, and Morris against a 'random' bot with a step limit of 1 "
+                    "to 4096"
                 )
             return None
         from fanfold.agents.strategy import compiled
