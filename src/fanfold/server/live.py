@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 REMATCH = "rematch"
 #: The option naming the table a rematch follows.
 REMATCH_OF = "rematch_of"
+#: The option of a finished table whose rematch kept everyone at the same seat (absent: the
+#: rematch moved everyone one seat on, two players' colours swapped).
+REMATCH_SAME = "rematch_same_seats"
 
 
 class NotFoundError(FanfoldError, KeyError):
@@ -288,6 +291,7 @@ __all__ = [
     "GONE_SECONDS",
     "REMATCH",
     "REMATCH_OF",
+    "REMATCH_SAME",
     "Acted",
     "BadRequestError",
     "Created",

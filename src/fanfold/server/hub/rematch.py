@@ -1,8 +1,9 @@
 """The rematch of a finished table: :class:`Rematch`.
 
-The same game and variant, a new deal drawn by the server, everyone one seat on, each seat
-held by the token that held the seat it comes from; opened once (a second request gets the
-same table) by :class:`~fanfold.server.hub.opening.Opening`.
+The same game and variant, a new deal drawn by the server, everyone one seat on (or, when
+asked, at the same seats), each seat held by the token that held the seat it comes from;
+opened once (a second request gets the same table) by
+:class:`~fanfold.server.hub.opening.Opening`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.opening import Opening
 from fanfold.server.hub.residency import Residency
 from fanfold.server.hub.turns import play_on
-from fanfold.server.live import REMATCH, REMATCH_OF, ForbiddenError, storage_failure
+from fanfold.server.live import (
+    REMATCH,
+    REMATCH_OF,
+    REMATCH_SAME,
+    ForbiddenError,
+    storage_failure,
+)
 from fanfold.server.ratings import LEVELS, RATED
 from fanfold.server.store import token_hash
 from fanfold.server.store.protocols import TableStore
@@ -35,10 +42,12 @@ class Rematch:
         self.opening = opening
         self.host = host
 
-    async def rematch(self, table_id: str, token: str | None) -> str:
+    async def rematch(self, table_id: str, token: str | None, *, same_seats: bool = False) -> str:
         """The rematch of a finished table, opened once (a second request gets the same
         table): the same game and variant, a new deal drawn by the server, and everyone one
-        seat on (the player of seat ``n`` sits at seat ``n + 1``, the last at seat 1).
+        seat on (the player of seat ``n`` sits at seat ``n + 1``, the last at seat 1: two
+        players swap colours and who goes first), or with ``same_seats`` everyone at the
+        seat they had (noted in the finished table's options, :data:`REMATCH_SAME`).
 
         Each seat of the new table is held by the same token as the seat it comes from, so
         every player (and the hot-seat creator, whose one token holds several seats) finds
@@ -65,6 +74,7 @@ class Rematch:
             if table.outcome is None:
                 raise ConfigError("the game is not over: a rematch follows a finished game")
             count = len(table.seats)
+            shift = 0 if same_seats else 1
             players: list[str] = [""] * count
             hashes: list[str | None] = [None] * count
             invite_hashes: list[str | None] = [None] * count
@@ -78,7 +88,7 @@ class Rematch:
                 if entry.is_human
             )
             for old, entry in enumerate(table.seats):
-                new = (old + 1) % count
+                new = (old + shift) % count
                 players[new] = entry.player
                 accounts[new] = live.accounts[old]
                 if not entry.is_human:
@@ -97,7 +107,7 @@ class Rematch:
                 levels = live.options.get(LEVELS)
                 options[RATED] = True
                 options[LEVELS] = {
-                    str((int(seat) + 1) % count): level
+                    str((int(seat) + shift) % count): level
                     for seat, level in (levels if isinstance(levels, dict) else {}).items()
                 }
             created = await self.opening.open(
@@ -116,10 +126,13 @@ class Rematch:
                 client=live.client,
             )
             live.options[REMATCH] = created.id
+            if same_seats:
+                live.options[REMATCH_SAME] = True
             try:
                 self.store.set_options(live.id, stored_options(table, live.options))
             except Exception as error:
                 live.options.pop(REMATCH, None)
+                live.options.pop(REMATCH_SAME, None)
                 raise storage_failure("the rematch could not be stored", error) from None
         await play_on(self.host, live)
         return created.id
