@@ -4,6 +4,7 @@ import { api, botName, remember, tokenFor, el, variantWords } from "./common.js"
 import { setUpAlerts, turnAlerts } from "./alerts.js";
 import { setUpChat } from "./chat.js";
 import { copyButton, gameLink, positionLink, startMove } from "./share.js";
+import { takebackControls } from "./takeback.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const params = new URLSearchParams(location.search);
@@ -621,6 +622,7 @@ function drawControls() {
     );
     $("undo").disabled = !m.can_undo;
   }
+  box.append(...takebackControls(m, { tableId, token, seatName, showError }));
   for (const ending of m.endings || []) box.append(endingButton(m, ending));
   if (m.claim && m.claim.left > 0 && !m.outcome) box.append(claimCountdown(m));
   for (const analysis of m.outcome ? [] : m.analyses) {
