@@ -12,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.support import JSON, act, friends_table, look, open_table, refused, serve
+from tests.server.test_accounts import csrf
+from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)
 
 
 @pytest.fixture
@@ -175,3 +177,25 @@ def test_a_rematch_asked_with_unknown_seats_is_refused_and_opens_nothing(
     assert "seats" in body["error"]
     assert set(hub.live) == before
     assert look(client, table, white)["rematch"] is None
+
+
+def test_a_rated_rematch_at_the_same_seats_keeps_the_bots_level_at_its_seat(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, _ = browsers
+    table, players = open_rated(alice, [], "morris", ["you", "easy"], rated=True)
+    token = players[0][1]
+    ended = alice.post(
+        f"/api/tables/{table}/end", json={"token": token, "ending": "resign"}, headers=csrf(alice)
+    )
+    assert ended.status_code == 200, ended.text
+    answer = alice.post(
+        f"/api/tables/{table}/rematch",
+        json={"token": token, "seats": "same"},
+        headers=csrf(alice),
+    )
+    assert answer.json()["seats"] == [0]
+    there = look(alice, answer.json()["table"], token)
+    assert there["options"]["rated"] is True
+    assert there["options"]["levels"] == {"1": "easy"}  # the bot stays at its seat
+    assert there["seats"][1]["bot"]
