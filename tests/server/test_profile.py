@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.server.leaderboards import FAMILIES
+from fanfold.server.profiles import verdict
 from fanfold.server.store.review_store import SqlReviews
 from tests.server.test_accounts import csrf
 from tests.server.test_ratings import (  # noqa: F401 (a fixture, by name)
@@ -206,3 +207,36 @@ def test_a_hostile_name_is_escaped_and_an_unknown_one_refused(
         "recent": [],
     }
     assert "No games yet." in alice.get("/players/alice").text
+
+
+def test_a_result_is_read_from_the_returns_for_a_seat_a_team_or_a_solitaire() -> None:
+    one_each = [(0,), (1,)]
+    assert verdict([1.0, -1.0], one_each, 0) == "won"
+    assert verdict([1.0, -1.0], one_each, 1) == "lost"
+    assert verdict([0.0, 0.0], one_each, 1) == "drawn"
+    three = [(0,), (1,), (2,)]
+    assert verdict([3.0, 3.0, -6.0], three, 1) == "won"  # first, with another, above someone
+    assert verdict([3.0, 1.0, -4.0], three, 1) == "lost"  # second of three
+    partners = [(0, 2), (1, 3)]
+    assert verdict([1.0, -1.0, 0.0, -1.0], partners, 2) == "won"  # the partner's win
+    assert verdict([1.0, -1.0, 0.0, -1.0], partners, 3) == "lost"
+    assert verdict([5.0], [(0,)], 0) == "won"  # a solitaire
+    assert verdict([0.0], [(0,)], 0) == "lost"
+
+
+def test_a_table_where_one_account_held_both_seats_is_listed_once(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, _ = browsers
+    answer = alice.post(
+        "/api/tables", json={"game": "morris", "seats": ["you", "hotseat"]}, headers=csrf(alice)
+    )
+    created = answer.json()
+    end(alice, created["table"], created["token"], "resign")
+    hub = alice.app.state.hub  # type: ignore[attr-defined]
+    seats = hub.store.load(created["table"]).seats
+    assert [seat.account_id for seat in seats] == [seats[0].account_id] * 2  # alice at both
+    recent = alice.get("/api/players/alice/record").json()["recent"]
+    assert [game["table"] for game in recent] == [created["table"]]
+    assert recent[0]["opponents"] == []  # not alice against herself
+    assert recent[0]["result"] == "lost"  # White resigned

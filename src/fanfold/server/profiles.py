@@ -57,7 +57,10 @@ def _counts(results: Results) -> dict[str, int]:
 
 
 def verdict(returns: list[float], grouped: list[tuple[int, ...]], seat: int) -> str:
-    """``won``, ``lost`` or ``drawn`` for ``seat`` at a finished table (see the module)."""
+    """``won``, ``lost`` or ``drawn`` for ``seat`` at a finished table (see the module); a
+    solitaire is won with a positive return, else lost."""
+    if len(returns) == 1:
+        return "won" if returns[0] > 0 else "lost"
     placed = ranks(returns, grouped)
     mine = next(placed[n] for n, team in enumerate(grouped) if seat in team)
     if min(placed) == max(placed):
@@ -76,8 +79,11 @@ def _seat_name(player: str, account: int | None, names: dict[int, str]) -> dict[
     return {"name": LEVEL_WORDS.get(level, f"Bot ({level})"), "page": None, "bot": True}
 
 
-def _finished(held: FinishedSeat, names: dict[int, str], reviewed: set[str]) -> dict[str, Any]:
-    """A finished game of the profile's player: the game, the result, the others, links."""
+def _finished(
+    held: FinishedSeat, me: int, names: dict[int, str], reviewed: set[str]
+) -> dict[str, Any]:
+    """A finished game of the profile's player (account ``me``): the game, the result, the
+    others (not the player's partners, nor the player's own other seats), links."""
     try:
         game = get_game(held.game)
         config = game.config_from_json(held.config)
@@ -102,11 +108,23 @@ def _finished(held: FinishedSeat, names: dict[int, str], reviewed: set[str]) -> 
         "opponents": [
             _seat_name(player, account, names)
             for seat, player, account in held.seats
-            if seat not in partners
+            if seat not in partners and account != me
         ],
         "replay": f"/table/{held.table_id}?replay=1",
         "review": f"/table/{held.table_id}/review" if held.table_id in reviewed else None,
     }
+
+
+def _first_seats(held: list[FinishedSeat]) -> list[FinishedSeat]:
+    """One line a table: an account holding several seats of one table (one browser playing
+    both sides) is listed once, at its first seat."""
+    seen: set[str] = set()
+    kept = []
+    for seat in held:
+        if seat.table_id not in seen:
+            seen.add(seat.table_id)
+            kept.append(seat)
+    return kept
 
 
 def record(store: Store, name: str) -> dict[str, Any]:
@@ -159,7 +177,7 @@ def record(store: Store, name: str) -> dict[str, Any]:
         "opponents": [
             {"opponent": _opponent(one.key, one.family, keyed), **_counts(one)} for one in met
         ],
-        "recent": [_finished(seat, names, reviewed) for seat in held],
+        "recent": [_finished(seat, number, names, reviewed) for seat in _first_seats(held)],
     }
 
 
