@@ -15,6 +15,7 @@ first above someone, drawn when every player ranks alike, and lost otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fanfold.core.config import JSONObject
@@ -56,7 +57,7 @@ def _counts(results: Results) -> dict[str, int]:
     }
 
 
-def verdict(returns: list[float], grouped: list[tuple[int, ...]], seat: int) -> str:
+def verdict(returns: Sequence[float], grouped: Sequence[tuple[int, ...]], seat: int) -> str:
     """``won``, ``lost`` or ``drawn`` for ``seat`` at a finished table (see the module); a
     solitaire is won with a positive return, else lost."""
     if len(returns) == 1:
