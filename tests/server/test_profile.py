@@ -240,3 +240,9 @@ def test_a_table_where_one_account_held_both_seats_is_listed_once(
     assert [game["table"] for game in recent] == [created["table"]]
     assert recent[0]["opponents"] == []  # not alice against herself
     assert recent[0]["result"] == "lost"  # White resigned
+    answer = alice.post(
+        "/api/tables", json={"game": "morris", "seats": ["you", "hotseat"]}, headers=csrf(alice)
+    )
+    end(alice, answer.json()["table"], answer.json()["token"], "abort")
+    recent = alice.get("/api/players/alice/record").json()["recent"]
+    assert [game["result"] for game in recent] == ["called off", "lost"]

@@ -20,6 +20,7 @@ from typing import Any
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
+from fanfold.core.game import Termination
 from fanfold.core.registry import get_game
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.server.leaderboards import FAMILIES, bot_name, bot_page
@@ -95,7 +96,7 @@ def _finished(
         grouped = [(seat,) for seat, _player, _account in held.seats]
     outcome: JSONObject = held.outcome
     returns = outcome.get("returns")
-    if outcome.get("termination") == "aborted" or not isinstance(returns, list):
+    if outcome.get("termination") == Termination.ABORTED or not isinstance(returns, list):
         result = "called off"
     else:
         result = verdict([float(value) for value in returns], grouped, held.seat)  # type: ignore[arg-type]
