@@ -185,6 +185,30 @@ def test_without_undo_a_table_keeps_only_the_last_action_to_take_back() -> None:
     assert len(table.played) == 11
 
 
+def test_rewind_takes_the_game_back_to_after_some_actions_without_undo() -> None:
+    """A takeback the players agreed to: back to just after the first ``keep`` actions, the
+    state, record and log as they were then, whether or not undo is allowed."""
+    table = new_table(MORRIS, seats=[HUMAN, HUMAN], seed=0, allow_undo=False)
+    table.submit(0, "C1")
+    at_one = (table.state, table.record)
+    table.submit(1, "T2")
+    table.submit(0, "C3")
+    assert table.rewind(1)
+    assert (table.state, table.record) == at_one
+    assert [played.text for played in table.played] == ["C1"]
+    assert (table.version, table.decider) == (4, 1)
+    table.submit(1, "T4")  # play goes on from there, numbered on
+    assert list(table.record.actions) == ["C1", "T4"]
+    assert table.played[-1].number == 2
+    table.take_back()  # the last action can still be taken back (a store that refused it)
+    assert list(table.record.actions) == ["C1"]
+    assert not table.rewind(1)  # nothing after the first action
+    assert not table.rewind(-1)
+    assert table.rewind(0)
+    assert table.record.actions == ()
+    assert table.decider == 0
+
+
 def test_an_agents_choice_can_be_asked_and_applied_apart() -> None:
     table = new_table(get_game("morris"), seats=["human", "random"], seed=4, agent_seed=2)
     assert table.agent_to_move() is None  # the human decides

@@ -338,6 +338,40 @@ def chat(rec: Recorder) -> None:
         rec.receive(spectator, "spectator")
 
 
+@scenario
+def takeback_and_rematch(rec: Recorder) -> None:
+    """Two people at a casual table: a takeback asked, told to the other's socket in the
+    state's options, refused while it waits, accepted; the game resigned and its rematch
+    asked at the same seats."""
+    created = rec.open({"game": "morris", "seats": ["you", "friend"], "seed": 15})
+    table, white = created["table"], created["token"]
+    black = rec.http(
+        "POST",
+        f"/api/tables/{table}/claim",
+        {"invite": created["invites"]["1"]},
+        learn=lambda answer: rec.secret(answer["token"], "token"),
+    )["token"]
+    rec.http("POST", f"/api/tables/{table}/act", {"token": white, "version": 0, "action": "C1"})
+    rec.http("POST", f"/api/tables/{table}/act", {"token": black, "version": 1, "action": "T2"})
+    with rec.client.websocket_connect(f"/ws/tables/{table}") as socket:
+        rec.send(socket, "black", {"type": "hello", "token": black})
+        rec.receive(socket, "black")
+        rec.http("POST", f"/api/tables/{table}/takeback", {"token": white, "answer": "ask"})
+        rec.receive(socket, "black")  # the request, in the options
+        rec.http("POST", f"/api/tables/{table}/takeback", {"token": white, "answer": "ask"})
+        rec.http("POST", f"/api/tables/{table}/takeback", {"token": black, "answer": "maybe"})
+        rec.http("POST", f"/api/tables/{table}/takeback", {"token": black, "answer": "accept"})
+        rec.receive(socket, "black")  # both moves taken back
+    rec.http("POST", f"/api/tables/{table}/end", {"token": white, "ending": "resign"})
+    rec.http(
+        "POST",
+        f"/api/tables/{table}/rematch",
+        {"token": white, "seats": "same"},
+        learn=lambda answer: rec.secret(answer["table"], "table"),
+    )
+    rec.http("GET", f"/api/tables/{table}", token=black)
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_message_is_as_recorded(recorder: Recorder, name: str) -> None:
     GAMES[name](recorder)

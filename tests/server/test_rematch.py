@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.support import JSON, act, look, open_table, refused, serve
+from tests.server.support import JSON, act, friends_table, look, open_table, refused, serve
+from tests.server.test_accounts import csrf
+from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)
 
 
 @pytest.fixture
@@ -111,3 +113,89 @@ def test_bots_stay_bots_in_their_rotated_seats_and_a_hot_seat_keeps_one_token(
     assert seats[2]["player"].startswith("random")
     message = look(client, new["table"], mine)
     assert message["options"]["hotseat"] is True
+
+
+def _resigned_morris(client: TestClient) -> tuple[str, str, str]:
+    """A Morris table between the creator (White) and a friend (Black) that White resigned."""
+    table, white, black = friends_table(client)
+    answer = client.post(f"/api/tables/{table}/end", json={"token": white, "ending": "resign"})
+    assert answer.status_code == 200, answer.text
+    return table, white, black
+
+
+def test_two_players_rematch_with_colours_swapped_or_at_the_same_seats(
+    client: TestClient,
+) -> None:
+    table, white, black = _resigned_morris(client)
+    swapped = client.post(f"/api/tables/{table}/rematch", json={"token": black}).json()
+    assert swapped["seats"] == [0]  # black plays white now, and moves first
+    there = swapped["table"]
+    assert look(client, there, black)["yours"] == [0]
+    assert look(client, there, white)["yours"] == [1]
+    assert look(client, there, white)["decider"] == 0
+    assert "rematch_same_seats" not in look(client, table, white)["options"]
+
+    table, white, black = _resigned_morris(client)
+    same = client.post(
+        f"/api/tables/{table}/rematch", json={"token": white, "seats": "same"}
+    ).json()
+    assert same["seats"] == [0]  # white stays white
+    there = same["table"]
+    assert look(client, there, white)["yours"] == [0]
+    assert look(client, there, black)["yours"] == [1]
+    # the first request decided: a later one for swapped seats finds the same table
+    again = client.post(
+        f"/api/tables/{table}/rematch", json={"token": black, "seats": "swapped"}
+    ).json()
+    assert again == {"table": there, "seats": [1]}
+    assert look(client, table, black)["rematch"] == {"table": there, "seats": [1]}
+    assert look(client, table, white)["options"]["rematch_same_seats"] is True
+
+
+def test_a_rematch_at_the_same_seats_keeps_three_players_in_place(client: TestClient) -> None:
+    created = open_table(client, game="fantan", players=3, seats=["you", "friend", "random"])
+    table, mine, friend = created["table"], created["token"], created["friends"]["1"]
+    play_out(client, table, {0: mine, 1: friend, 2: mine})
+    answer = client.post(f"/api/tables/{table}/rematch", json={"token": mine, "seats": "same"})
+    assert answer.json()["seats"] == [0]
+    there = answer.json()["table"]
+    assert look(client, there, mine)["yours"] == [0]
+    assert look(client, there, friend)["yours"] == [1]
+    assert look(client, there)["seats"][2]["bot"]
+
+
+def test_a_rematch_asked_with_unknown_seats_is_refused_and_opens_nothing(
+    client: TestClient,
+) -> None:
+    table, white, _ = _resigned_morris(client)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    before = set(hub.live)
+    body = refused(
+        client.post(f"/api/tables/{table}/rematch", json={"token": white, "seats": "sideways"}),
+        (400, 422),
+    )
+    assert "seats" in body["error"]
+    assert set(hub.live) == before
+    assert look(client, table, white)["rematch"] is None
+
+
+def test_a_rated_rematch_at_the_same_seats_keeps_the_bots_level_at_its_seat(
+    browsers: tuple[TestClient, TestClient],  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    alice, _ = browsers
+    table, players = open_rated(alice, [], "morris", ["you", "easy"], rated=True)
+    token = players[0][1]
+    ended = alice.post(
+        f"/api/tables/{table}/end", json={"token": token, "ending": "resign"}, headers=csrf(alice)
+    )
+    assert ended.status_code == 200, ended.text
+    answer = alice.post(
+        f"/api/tables/{table}/rematch",
+        json={"token": token, "seats": "same"},
+        headers=csrf(alice),
+    )
+    assert answer.json()["seats"] == [0]
+    there = look(alice, answer.json()["table"], token)
+    assert there["options"]["rated"] is True
+    assert there["options"]["levels"] == {"1": "easy"}  # the bot stays at its seat
+    assert there["seats"][1]["bot"]

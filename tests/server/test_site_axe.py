@@ -1,11 +1,11 @@
 """Every page of the site through axe-core (the pinned copy under ``tests/server/vendor``, with
 WCAG 2.2's target size and the name-holds-its-text rule switched on), at 1280 and 390 px, in
 the light theme and the dark one (the system's choice, as a browser reports it): the lobby,
-the account, appeal, moderators' and daily pages, the leaderboards and a bot's page, every
-How-to-play and exact rules page, every game's lessons and every lesson, and a table of every
-game seen from a seat (deciding, at two players and at the most the game seats; Trionfey's
-"All for one" partnerships too), from the side (a spectator) and at its end, and the engines'
-review of a finished Morris game and a Fan game. On each: no
+the account, appeal, moderators' and daily pages, the leaderboards, a bot's page and a
+player's profile with games, every How-to-play and exact rules page, every game's lessons and
+every lesson, and a table of every game seen from a seat (deciding, at two players and at the
+most the game seats; Trionfey's "All for one" partnerships too), from the side (a spectator)
+and at its end, and the engines' review of a finished Morris game and a Fan game. On each: no
 serious or critical violation, no text under 12 px, no developer words. Screenshots of each
 page go to ``build/screenshots/crawl/``.
 """
@@ -25,6 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game, set_up
+from fanfold.server.accounts import CSRF_COOKIE, CSRF_HEADER
 from fanfold.server.leaderboards import FAMILIES
 from fanfold.server.lessons import BOOKS
 from tests.server.test_browser import SHOTS, browser, server, shot  # noqa: F401  (fixtures)
@@ -116,6 +117,35 @@ def _post(client: httpx.Client, path: str, body: dict[str, Any]) -> dict[str, An
     return made
 
 
+def _profile_with_games(server: str) -> Seen:
+    """A player's profile after a rated game lost to the easy bot and a casual game won by a
+    guest's resignation: every section of the page drawn."""
+    with (
+        httpx.Client(base_url=server, timeout=30) as player,
+        httpx.Client(base_url=server, timeout=30) as guest,
+    ):
+        _post(player, "/api/accounts", {"name": "crawler", "password": "a long password"})
+        player.headers[CSRF_HEADER] = player.cookies[CSRF_COOKIE]
+        rated = _post(
+            player, "/api/tables", {"game": "morris", "seats": ["you", "easy"], "rated": True}
+        )
+        _post(
+            player,
+            f"/api/tables/{rated['table']}/end",
+            {"token": rated["token"], "ending": "resign"},
+        )
+        casual = _post(player, "/api/tables", {"game": "morris", "seats": ["you", "friend"]})
+        held = _post(
+            guest, f"/api/tables/{casual['table']}/claim", {"invite": casual["invites"]["1"]}
+        )
+        _post(
+            guest,
+            f"/api/tables/{casual['table']}/end",
+            {"token": held["token"], "ending": "resign"},
+        )
+    return Seen("player-profile", "/players/crawler", "#recent li")
+
+
 @pytest.fixture(scope="module")
 def pages(server: str) -> list[Seen]:
     """Every page to crawl, the tables made for it."""
@@ -200,6 +230,7 @@ def pages(server: str) -> list[Seen]:
             if name == "morris":  # the engines' review beside the replay
                 reviewed = "#review-state:has-text('Reviewed')"
                 seen.append(Seen("review-morris", f"/table/{made['table']}/review", reviewed))
+        seen.append(_profile_with_games(server))
         fan = _random_record("fan", "standard", 1, 4)
         made = _post(client, "/api/records", {"record": fan, "seats": ["you"]})
         reviewed = "#review-state:has-text('Reviewed')"

@@ -534,3 +534,130 @@ def test_a_chat_report_keeps_the_lines_around_it(chats: ChatStore) -> None:
     )
     assert (kept.note, kept.at, kept.context) == ("rude", 99.0, tuple(around))
     assert chats.reports(1) == reports[:1]
+
+
+# ------------------------------------------------------------------ profiles
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def profiles(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """An empty SQL store of each kind (the ratings and the profiles are SQL only, like the
+    accounts: the in-memory table store has neither)."""
+    if request.param == "sqlite":
+        store = Store(sqlite_url(tmp_path))
+    else:
+        store = Store(_new_postgres_database(request.getfixturevalue("postgres_cluster")))
+    yield store
+    store.close()
+
+
+def _change(table: str, family: str, player: str, team: int, rank: int, mu: float) -> JSON:
+    """A rating change row (the rest of it does not matter to the profile's reads)."""
+    at = float(table[1:])
+    return {
+        "rated_table": table,
+        "player": player,
+        "family": family,
+        "seat": team,
+        "team": team,
+        "rank": rank,
+        "mu_before": mu,
+        "sigma_before": 100.0,
+        "mu_after": mu,
+        "sigma_after": 100.0,
+        "at": at,
+        "weight": 1.0,
+    }
+
+
+def test_a_players_record_reads_results_best_wins_and_opponents(profiles: Store) -> None:
+    from fanfold.server.store import rating_changes
+    from fanfold.server.store.profile_reads import ProfileReads, Results, Win
+
+    me, other, partner, fourth, bot = "a:1", "a:2", "a:3", "a:4", "bot:fantan:easy"
+    rows = [
+        # Morris: won, lost, drawn against a:2
+        _change("t1", "morris", me, 0, 1, 1500.0),
+        _change("t1", "morris", other, 1, 2, 1600.0),
+        _change("t2", "morris", me, 0, 2, 1500.0),
+        _change("t2", "morris", other, 1, 1, 1610.0),
+        _change("t3", "morris", me, 0, 1, 1500.0),
+        _change("t3", "morris", other, 1, 1, 1620.0),
+        # Fan Tan, three seats: first above a:2 and the bot
+        _change("t4", "fantan", me, 0, 1, 1500.0),
+        _change("t4", "fantan", other, 1, 2, 1550.0),
+        _change("t4", "fantan", bot, 2, 3, 1700.0),
+        # a partnership: me and a:3 (one team) above a:2 and a:4
+        _change("t5", "fano-trionfey", me, 0, 1, 1500.0),
+        _change("t5", "fano-trionfey", partner, 0, 1, 1900.0),
+        _change("t5", "fano-trionfey", other, 1, 2, 1400.0),
+        _change("t5", "fano-trionfey", fourth, 1, 2, 1400.0),
+        # a game without me
+        _change("t6", "morris", other, 0, 1, 1650.0),
+        _change("t6", "morris", fourth, 1, 2, 2000.0),
+    ]
+    with profiles.engine.begin() as connection:
+        connection.execute(rating_changes.insert(), rows)
+    data = ProfileReads(profiles.engine)
+    with data.reading() as tx:
+        assert data.family_results(tx, me) == [
+            Results("fano-trionfey", "fano-trionfey", 1, 1, 0, 0),
+            Results("fantan", "fantan", 1, 1, 0, 0),
+            Results("morris", "morris", 3, 1, 1, 1),
+        ]
+        assert data.family_results(tx, "a:99") == []
+        assert data.best_wins(tx, me, 3) == [
+            Win("t4", "fantan", bot, 1700.0, 4.0),
+            Win("t1", "morris", other, 1600.0, 1.0),
+            Win("t4", "fantan", other, 1550.0, 4.0),
+        ]
+        met = data.met_opponents(tx, me, 10)
+        assert [(one.key, one.games, one.won, one.lost, one.drawn) for one in met] == [
+            (other, 5, 3, 1, 1),
+            (fourth, 1, 1, 0, 0),  # met last (t5), before the bot (t4)
+            (bot, 1, 1, 0, 0),
+        ]
+        assert partner not in {one.key for one in met}  # a partner is no opponent
+        assert len(data.met_opponents(tx, me, 1)) == 1
+
+
+def test_an_accounts_finished_tables_are_read_with_their_seats_and_reviews(
+    profiles: Store,
+) -> None:
+    from fanfold.server.store.profile_reads import ProfileReads
+    from fanfold.server.store.review_store import SqlReviews
+
+    outcome: JSON = {"returns": [1.0, -1.0], "termination": "won"}
+    create(profiles, "done1", account_ids=[7, None], outcome=outcome)
+    create(profiles, "running", account_ids=[7, None])  # not over: never read
+    create(profiles, "other", account_ids=[8, None], outcome=outcome)
+    create(
+        profiles,
+        "done2",
+        players=["human", "human"],
+        token_hashes=[token_hash("a"), token_hash("b")],
+        account_ids=[None, 7],
+    )
+    time.sleep(0.01)
+    profiles.append("done2", 1, 0, "a1", 1, outcome)  # ends after done1
+    data = ProfileReads(profiles.engine)
+    with data.reading() as tx:
+        held = data.finished_seats(tx, 7, 10)
+        assert [(seat.table_id, seat.seat) for seat in held] == [("done2", 1), ("done1", 0)]
+        assert held[1].outcome == outcome
+        assert held[1].game == "morris.v1"
+        assert held[1].options == {"variant": "geometric"}
+        assert held[1].seats == ((0, "human", 7), (1, "random", None))
+        assert held[0].seats == ((0, "human", None), (1, "human", 7))
+        assert [seat.table_id for seat in data.finished_seats(tx, 7, 1)] == ["done2"]
+        assert data.finished_seats(tx, 9, 10) == []
+        assert data.reviewed(tx, ["done1", "other"], 1) == set()
+    reviews = SqlReviews(profiles.engine)
+    for name in ("done1", "done2"):
+        reviews.open(name, 1, game="morris.v1", moves=1, seed="1", budget=None, now=1.0)
+    assert reviews.claim("done1", 1, "p", now=2.0, lease=60.0) is not None
+    assert reviews.finish("done1", 1, "p", {"name": "e"}, ["fine"], None, now=3.0)
+    with data.reading() as tx:
+        assert data.reviewed(tx, ["done1", "done2"], 1) == {"done1"}  # done2: opened only
+        assert data.reviewed(tx, ["done1"], 2) == set()  # another version
+        assert data.reviewed(tx, [], 1) == set()

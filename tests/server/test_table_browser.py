@@ -122,7 +122,9 @@ def test_a_rematch_takes_both_players_to_their_rotated_seats(browser: Browser, s
         expect(opened.locator("#outcome")).to_be_visible()
         pages.append(opened)
     first, second = pages
-    expect(first.locator("#rematch")).to_have_text("Rematch")
+    expect(first.locator("#rematch")).to_have_text("Rematch, everyone one seat on")
+    expect(first.locator("#rematch-same")).to_have_text("Rematch, same seats")
+    shot(first, "table-rematch-choice")
     first.click("#rematch")
     first.wait_for_url(re.compile(r"/table/(?!" + table + ")"))
     new_table = first.url.split("/table/")[1].split("#")[0]

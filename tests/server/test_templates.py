@@ -61,6 +61,28 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClie
             ],
         },
     )
+    named = {"name": EVIL, "page": f"/players/{EVIL}", "bot": False}
+    monkeypatch.setattr(
+        players_route,
+        "record",
+        lambda store, name: {
+            "name": EVIL,
+            "families": [{"family": EVIL, "title": EVIL, "games": 3, "rating": 1500, **RESULTS}],
+            "best_wins": [{"table": EVIL, "family": EVIL, "opponent": named, "rating": 1600}],
+            "opponents": [{"opponent": named, "games": 3, **RESULTS}],
+            "recent": [
+                {
+                    "table": EVIL,
+                    "game": EVIL,
+                    "rated": True,
+                    "result": "won",
+                    "opponents": [named],
+                    "replay": f"/table/{EVIL}?replay=1",
+                    "review": f"/table/{EVIL}/review",
+                }
+            ],
+        },
+    )
     monkeypatch.setattr(
         players_route,
         "bot_profile",

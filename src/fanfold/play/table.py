@@ -378,6 +378,34 @@ class Table:
                 return True
         return False
 
+    def rewind(self, keep: int) -> bool:
+        """Take the game back to just after the first ``keep`` actions this table played,
+        whoever played the ones after (a takeback the players agreed to, which undo does not
+        need to allow). The version moves on.
+
+        Returns:
+            False (with nothing changed) when the game was ruled (resigned, drawn, aborted)
+            or nothing was played after the first ``keep`` actions.
+        """
+        if self.ruling is not None or not 0 <= keep < len(self.played):
+            return False
+        first = self.played[keep]
+        earlier = len(self.record.actions) - len(self.played)  # a loaded record's own actions
+        self.state = first.before
+        self.record = GameRecord(
+            self.record.game,
+            self.record.config,
+            self.record.seed,
+            self.record.actions[: earlier + keep],
+            self.record.start_position,
+            self.record.players,
+        )
+        del self.played[keep:]
+        self._past[:] = [snapshot for snapshot in self._past if snapshot.played < keep]
+        self._told.clear()
+        self.version += 1
+        return True
+
     def checkpoint(self) -> TableCheckpoint:
         """Where the game stands now, for :meth:`restore` (a front end that must undo an
         :meth:`undo` its store refused to keep)."""

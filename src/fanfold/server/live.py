@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 REMATCH = "rematch"
 #: The option naming the table a rematch follows.
 REMATCH_OF = "rematch_of"
+#: The option of a finished table whose rematch kept everyone at the same seat (absent: the
+#: rematch moved everyone one seat on, two players' colours swapped).
 
 
 class NotFoundError(FanfoldError, KeyError):

@@ -81,6 +81,26 @@ class TimeControl:
 
 
 @dataclass(frozen=True)
+class Takeback:
+    """A takeback asked for by the person at ``seat`` when the table was at ``version``."""
+
+    seat: int
+    version: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "a takeback")
+        if not _integer(self.version) or self.version < 0:
+            raise OptionsError(f"a takeback's version is a count from 0, not {self.version!r}")
+
+    @classmethod
+    def from_json(cls, data: object) -> Takeback:
+        """The takeback a table's options hold: ``{"seat": S, "version": V}``."""
+        if not isinstance(data, Mapping) or set(data) != {"seat", "version"}:
+            raise OptionsError(f"a takeback is an object of seat and version, not {data!r}")
+        return cls(data["seat"], data["version"])
+
+
+@dataclass(frozen=True)
 class TableOptions:
     """Everything a table's ``options`` hold, typed, with each default the one an option
     missing from an older table has meant (see the module's description)."""
@@ -108,6 +128,13 @@ class TableOptions:
     left: Mapping[int, int | None] | None = None
     draw_offer: int | None = None
     rematch: str | None = None
+    #: Whether the rematch kept every person at the seat they had (else each moved one on).
+    rematch_same: bool = False
+    #: A takeback waiting for its answer: the asker's seat and the table's version it was
+    #: asked at (:mod:`fanfold.server.hub.takebacks`).
+    takeback: Takeback | None = None
+    #: Each seat's takeback requests this game.
+    takebacks: Mapping[int, int] = field(default_factory=dict)
     #: The table-level ending (:meth:`fanfold.core.rulings.Ruling.to_json`), if any.
     ruling: JSONObject | None = None
     #: Whether the server resumes the table at start-up (the store writes it).
@@ -145,6 +172,12 @@ class TableOptions:
                 raise OptionsError(f"who left is an account number or a guest, not {account!r}")
         if self.draw_offer is not None:
             _seat(self.draw_offer, "a draw offer")
+        for seat, count in self.takebacks.items():
+            _seat(seat, "a takeback count")
+            if not _integer(count) or count < 0:
+                raise OptionsError(f"a seat's takebacks are a count from 0, not {count!r}")
+        if not isinstance(self.rematch_same, bool):
+            raise OptionsError(f"rematch_same_seats is true or false, not {self.rematch_same!r}")
         for name in ("rematch_of", "rematch", "clock_holder"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, str) and value):
@@ -194,6 +227,12 @@ class TableOptions:
             out["draw_offer"] = self.draw_offer
         if self.rematch is not None:
             out["rematch"] = self.rematch
+        if self.rematch_same:
+            out["rematch_same_seats"] = True
+        if self.takeback is not None:
+            out["takeback"] = {"seat": self.takeback.seat, "version": self.takeback.version}
+        if self.takebacks:
+            out["takebacks"] = {str(seat): count for seat, count in self.takebacks.items()}
         if self.ruling is not None:
             out["ruling"] = dict(self.ruling)
         if self.resume is not None:
@@ -219,6 +258,12 @@ class TableOptions:
                 made["levels"] = _by_seat(value, name)
             elif name == "left":
                 made["left"] = _by_seat(value, name)
+            elif name == "takebacks":
+                made["takebacks"] = _by_seat(value, name)
+            elif name == "rematch_same_seats":
+                made["rematch_same"] = value
+            elif name == "takeback":
+                made["takeback"] = Takeback.from_json(value)
             elif name == "open":
                 if not isinstance(value, list):
                     raise OptionsError(f"the open seats are a list, not {value!r}")
@@ -255,6 +300,9 @@ _KEYS = (
     "left",
     "draw_offer",
     "rematch",
+    "rematch_same_seats",
+    "takeback",
+    "takebacks",
     "ruling",
     "resume",
 )
@@ -285,4 +333,4 @@ def _by_seat(value: JSONValue, name: str) -> dict[int, Any]:
     return out
 
 
-__all__ = ["FLAGS", "OptionsError", "TableOptions", "TimeControl"]
+__all__ = ["FLAGS", "OptionsError", "TableOptions", "Takeback", "TimeControl"]

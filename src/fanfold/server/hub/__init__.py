@@ -51,6 +51,7 @@ from fanfold.server.hub.outage import Outage
 from fanfold.server.hub.rematch import Rematch
 from fanfold.server.hub.residency import Residency
 from fanfold.server.hub.seating import Seating
+from fanfold.server.hub.takebacks import Takebacks
 from fanfold.server.live import (
     GONE_SECONDS,
     REMATCH,
@@ -218,6 +219,8 @@ class Hub(Generic[S]):
             store, residency=self.residency, budget=self.budget, outage=self.outage, host=self
         )
         self.end = self.endings.end
+        self.takebacks = Takebacks(store, residency=self.residency, host=self)
+        self.takeback = self.takebacks.answer
 
     @property
     def keep_seconds(self) -> float:

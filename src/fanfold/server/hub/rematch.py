@@ -1,8 +1,9 @@
 """The rematch of a finished table: :class:`Rematch`.
 
-The same game and variant, a new deal drawn by the server, everyone one seat on, each seat
-held by the token that held the seat it comes from; opened once (a second request gets the
-same table) by :class:`~fanfold.server.hub.opening.Opening`.
+The same game and variant, a new deal drawn by the server, everyone one seat on (or, when
+asked, at the same seats), each seat held by the token that held the seat it comes from;
+opened once (a second request gets the same table) by
+:class:`~fanfold.server.hub.opening.Opening`.
 """
 
 from __future__ import annotations
@@ -34,10 +35,12 @@ class Rematch:
         self.opening = opening
         self.host = host
 
-    async def rematch(self, table_id: str, token: str | None) -> str:
+    async def rematch(self, table_id: str, token: str | None, *, same_seats: bool = False) -> str:
         """The rematch of a finished table, opened once (a second request gets the same
         table): the same game and variant, a new deal drawn by the server, and everyone one
-        seat on (the player of seat ``n`` sits at seat ``n + 1``, the last at seat 1).
+        seat on (the player of seat ``n`` sits at seat ``n + 1``, the last at seat 1: two
+        players swap colours and who goes first), or with ``same_seats`` everyone at the
+        seat they had (noted in the finished table's options: ``rematch_same``).
 
         Each seat of the new table is held by the same token as the seat it comes from, so
         every player (and the hot-seat creator, whose one token holds several seats) finds
@@ -65,6 +68,7 @@ class Rematch:
                 raise ConfigError("the game is not over: a rematch follows a finished game")
             count = len(table.seats)
             plans: list[SeatPlan] = [SeatPlan("")] * count
+            shift = 0 if same_seats else 1
             invites: dict[int, str] = {}
             # A rated table's rematch is rated when it is as fair: every person's seat held
             # by the account that held it (the deal is drawn again, never undo).
@@ -74,7 +78,7 @@ class Rematch:
                 if entry.is_human
             )
             for old, entry in enumerate(table.seats):
-                new = (old + 1) % count
+                new = (old + shift) % count
                 held = live.seat_hashes[old] if entry.is_human else None
                 invite = None
                 if entry.is_human and held is None:  # never claimed: a friend's seat again,
@@ -88,7 +92,7 @@ class Rematch:
                 time_control=was.time_control,
                 rematch_of=live.id,
                 rated=rated,
-                levels={(seat + 1) % count: level for seat, level in was.levels.items()}
+                levels={(seat + shift) % count: level for seat, level in was.levels.items()}
                 if rated
                 else {},
             )
@@ -105,7 +109,7 @@ class Rematch:
                 client=live.client,
             )
             before = live.options
-            live.options = replace(before, rematch=created.id)
+            live.options = replace(before, rematch=created.id, rematch_same=same_seats)
             try:
                 self.store.set_options(live.id, stored_options(table, live.options))
             except Exception as error:

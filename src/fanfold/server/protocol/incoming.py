@@ -96,9 +96,22 @@ class Invite(Strict):
 
 
 class Rematch(Strict):
-    """Open (or find) a finished table's rematch, for one of its players."""
+    """Open (or find) a finished table's rematch, for one of its players: ``swapped`` (the
+    default) moves everyone one seat on (two players swap colours and who goes first),
+    ``same`` keeps everyone at their seat. The first request decides; a later one finds the
+    same table."""
 
     token: str = Field(max_length=200)
+    seats: Literal["swapped", "same"] = "swapped"
+
+
+class Takeback(Strict):
+    """Ask for a takeback of your last move at a casual table of two people (``ask``), or
+    answer the other player's (``accept``: their last move and every move after it are taken
+    back; ``decline``)."""
+
+    token: str = Field(max_length=200)
+    answer: Literal["ask", "accept", "decline"]
 
 
 class Hello(Strict):

@@ -82,6 +82,73 @@ class Profile(Out):
     against_bots: list[dict[str, Any]]
 
 
+class Named(Out):
+    """Someone a profile names: an account (its name and page), a bot by its level (its
+    level's page when the game was rated), or a guest (``a guest``, no page)."""
+
+    name: str
+    page: str | None
+    bot: bool
+
+
+class FamilyResults(Out):
+    """A player's rated games in one family (a game, live or daily): won, lost, drawn, and
+    the rating now."""
+
+    family: str
+    title: str
+    games: int
+    won: int
+    lost: int
+    drawn: int
+    rating: int | None
+
+
+class BestWin(Out):
+    """A rated game won against an opponent rated ``rating`` before it."""
+
+    table: str
+    family: str
+    opponent: Named
+    rating: int
+    at: float
+
+
+class MetOpponent(Out):
+    """An opponent met in rated games, and the results against them."""
+
+    opponent: Named
+    games: int
+    won: int
+    lost: int
+    drawn: int
+
+
+class FinishedGame(Out):
+    """A finished game at a profile: the result, the others, the replay and the review (when
+    the engines' review of it is done; else ``None``)."""
+
+    table: str
+    game: str
+    rated: bool
+    result: str
+    at: float
+    opponents: list[Named]
+    replay: str
+    review: str | None
+
+
+class ProfileRecord(Out):
+    """A player's record (``GET /api/players/NAME/record``): per family the rated games won,
+    lost and drawn, the best wins, the most-met opponents, the recent finished games."""
+
+    name: str
+    families: list[FamilyResults]
+    best_wins: list[BestWin]
+    opponents: list[MetOpponent]
+    recent: list[FinishedGame]
+
+
 class SeatAccount(Out):
     """A seat held by a signed-in player: the account's name and its page."""
 

@@ -229,12 +229,14 @@ def message_text(
 
 def rematch_seats(live: LiveTable, held: frozenset[int]) -> RematchSeats | None:
     """A finished table's rematch as a watcher holding ``held`` is told it
-    (:class:`RematchSeats`): each held seat moves one on; ``None`` before any rematch."""
+    (:class:`RematchSeats`): each held seat moves one on (or stays, for a rematch at the same
+    seats); ``None`` before any rematch."""
     made = live.options.rematch
     if made is None:
         return None
     count = len(live.table.seats)
-    return RematchSeats(table=made, seats=sorted((seat + 1) % count for seat in held))
+    shift = 0 if live.options.rematch_same else 1
+    return RematchSeats(table=made, seats=sorted((seat + shift) % count for seat in held))
 
 
 def endings_open(live: LiveTable, held: frozenset[int]) -> list[Ending]:

@@ -29,6 +29,7 @@ from fanfold.server.leaderboards import (
     table_ratings,
 )
 from fanfold.server.live import NotFoundError
+from fanfold.server.profiles import record
 from fanfold.server.routes.deps import AccountDep, HubDep
 from fanfold.server.routes.pages import STATIC
 from fanfold.server.store import Store
@@ -76,6 +77,11 @@ async def bot_ratings_api(
 @router.get("/api/players/{name}", response_model=protocol.Profile)
 async def profile_api(name: str, hub: HubDep) -> dict[str, Any]:
     return await asyncio.to_thread(profile, hub.store, name)
+
+
+@router.get("/api/players/{name}/record", response_model=protocol.ProfileRecord)
+async def profile_record_api(name: str, hub: HubDep) -> dict[str, Any]:
+    return await asyncio.to_thread(record, hub.store, name)
 
 
 @router.get("/api/bots/{family}/{level}", response_model=protocol.BotProfile)
@@ -172,6 +178,7 @@ async def _your_move(hub: Hub, account: Account | None, name: str) -> list[dict[
 async def profile_page(name: str, hub: HubDep, account: AccountDep) -> HTMLResponse:
     try:
         data = await asyncio.to_thread(profile, hub.store, name)
+        games = await asyncio.to_thread(record, hub.store, name)
     except NotFoundError as error:
         return HTMLResponse(_page("No such player", text=str(error)), 404)
     your_move = await _your_move(hub, account, str(data["name"]))
@@ -184,7 +191,8 @@ async def profile_page(name: str, hub: HubDep, account: AccountDep) -> HTMLRespo
         "profile.html",
         families=FAMILIES,
         ratings=ratings,
-        recent=_recent(data["history"]),
+        record=games,
+        changes={point["table"]: point for point in data["history"]},
         against_bots=data["against_bots"],
         your_move=your_move,
     )

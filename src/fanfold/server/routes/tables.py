@@ -24,6 +24,7 @@ from fanfold.server.protocol import (
     EndTable,
     Invite,
     Rematch,
+    Takeback,
     Undo,
     check_spectator,
     created_message,
@@ -177,7 +178,7 @@ async def reinvite(table_id: str, body: Invite, hub: HubDep) -> protocol.Reinvit
     response_model_exclude_unset=True,
 )
 async def rematch(table_id: str, body: Rematch, hub: HubDep) -> protocol.RematchAnswer:
-    made = await hub.rematch(table_id, body.token)
+    made = await hub.rematch(table_id, body.token, same_seats=body.seats == "same")
     live = await hub.get(table_id)
     found = rematch_seats(live, live.seats_of(body.token))
     if found is None:
@@ -227,6 +228,16 @@ async def act(table_id: str, body: Act, hub: HubDep) -> protocol.Acted:
 async def undo(table_id: str, body: Undo, hub: HubDep) -> protocol.Undone:
     undone = await hub.undo(table_id, body.token, body.version)
     return protocol.Undone(ok=undone.done, version=undone.version)
+
+
+@router.post(
+    "/tables/{table_id}/takeback",
+    response_model=protocol.Undone,
+    response_model_exclude_unset=True,
+)
+async def takeback(table_id: str, body: Takeback, hub: HubDep) -> protocol.Undone:
+    taken = await hub.takeback(table_id, body.token, body.answer)
+    return protocol.Undone(ok=taken.done, version=taken.version)
 
 
 @router.post(

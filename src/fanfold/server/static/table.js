@@ -3,6 +3,8 @@
 import { api, botName, remember, tokenFor, el, variantWords } from "./common.js";
 import { setUpAlerts, turnAlerts } from "./alerts.js";
 import { setUpChat } from "./chat.js";
+import { copyButton, gameLink, positionLink, startMove } from "./share.js";
+import { takebackControls } from "./takeback.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const params = new URLSearchParams(location.search);
@@ -542,13 +544,20 @@ function drawEnd(m) {
   }
   drawRatings(m, box);
   const buttons = el("div", { class: "buttons" });
-  // A rematch: the same people one seat on, a new deal (for patience: the next deal).
+  // A rematch: the same people one seat on (two players swap colours), or at the same seats,
+  // a new deal (for patience: the next deal).
   const again = m.seats.length === 1 ? "Next deal" : "Rematch";
   if (m.rematch && (m.rematch.seats.length || !m.yours.length)) {
     const where = m.rematch.seats.length ? `${again}: take your seat` : `Watch the ${again.toLowerCase()}`;
     buttons.append(el("a", { class: "button primary", id: "rematch", href: rematchLink(m.rematch.table), text: where }));
+  } else if (m.yours.length && m.seats.length === 1) {
+    buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: again, onclick: () => rematch("swapped") }));
   } else if (m.yours.length) {
-    buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: again, onclick: rematch }));
+    const moved = m.seats.length === 2 ? "Rematch, sides swapped" : "Rematch, everyone one seat on";
+    buttons.append(
+      el("button", { type: "button", class: "primary", id: "rematch", text: moved, onclick: () => rematch("swapped") }),
+      el("button", { type: "button", id: "rematch-same", text: "Rematch, same seats", onclick: () => rematch("same") }),
+    );
   }
   buttons.append(el("a", { class: "button", href: `/table/${tableId}?replay=1`, text: "Replay" }));
   // The engines review the games without hidden cards (Morris, Fan).
@@ -594,9 +603,9 @@ function rematchLink(table) {
   return `/table/${table}#token=${token}`;
 }
 
-async function rematch() {
+async function rematch(seats) {
   try {
-    const made = await api("POST", `/api/tables/${tableId}/rematch`, { token });
+    const made = await api("POST", `/api/tables/${tableId}/rematch`, { token, seats });
     location.assign(rematchLink(made.table));
   } catch (error) {
     showError(error.message);
@@ -613,6 +622,7 @@ function drawControls() {
     );
     $("undo").disabled = !m.can_undo;
   }
+  box.append(...takebackControls(m, { tableId, token, seatName, showError }));
   for (const ending of m.endings || []) box.append(endingButton(m, ending));
   if (m.claim && m.claim.left > 0 && !m.outcome) box.append(claimCountdown(m));
   for (const analysis of m.outcome ? [] : m.analyses) {
@@ -627,6 +637,17 @@ function drawControls() {
   }
   if (m.outcome) box.append(el("a", { href: `/table/${tableId}?replay=1`, id: "replay-link", text: "Replay" }));
   if (m.outcome && !m.hidden_information) box.append(el("a", { href: `/table/${tableId}/review`, id: "review-panel-link", text: "Review" }));
+  drawShare(m, box);
+}
+
+// Share links: a finished game's replay; a position (the replay at this move) where everyone
+// may see it now: a game without hidden cards that is over, or not rated.
+function drawShare(m, box) {
+  if (m.outcome) box.append(copyButton("share-game", "Copy link to the game", () => gameLink(tableId)));
+  if (!m.hidden_information && (m.outcome || !m.options.rated)) {
+    const moves = m.log.length;
+    box.append(copyButton("share-position", "Copy link to this position", () => positionLink(tableId, moves)));
+  }
 }
 
 // Resign, draw and abort: resign and abort ask once more before they end the game.
@@ -737,7 +758,12 @@ async function replay() {
   $("replay-next").onclick = () => show(Number(slider.value) + 1);
   $("replay-last").onclick = () => show(first.steps);
   slider.oninput = () => show(Number(slider.value));
-  await show(0);
+  const start = startMove(params, first.steps);
+  if (start.error) showError(start.error);
+  await show(start.move);
+  const over = Boolean(spectator?.outcome);
+  if (over) $("replay-bar").append(copyButton("share-game", "Copy link to the game", () => gameLink(tableId)));
+  $("replay-bar").append(copyButton("share-position", "Copy link to this move", () => positionLink(tableId, Number(slider.value))));
   if (reviewMode) {
     const { setUpReview } = await import("./review.js");
     await setUpReview(tableId, $("review"), show);

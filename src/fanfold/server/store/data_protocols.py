@@ -17,6 +17,7 @@ from fanfold.server.store.moderation_records import (
     RefundRecord,
     ReportRecord,
 )
+from fanfold.server.store.profile_reads import FinishedSeat, Results, Win
 from fanfold.server.store.records import (
     AccountRow,
     Flag,
@@ -178,6 +179,25 @@ class RatingStore(Subject, Protocol):
         self, tx: Transaction, account_id: int, limit: int
     ) -> list[tuple[str, int]]:
         """The seats an account holds at unfinished tables (table id, seat), newest first."""
+
+
+class ProfileStore(Subject, Protocol):
+    """A player's record, as the profile page reads it: finished games only."""
+
+    def family_results(self, tx: Transaction, player: str) -> list[Results]:
+        """A player's rated games and results in each family."""
+
+    def best_wins(self, tx: Transaction, player: str, limit: int) -> list[Win]:
+        """A player's rated wins against the highest-rated opponents."""
+
+    def met_opponents(self, tx: Transaction, player: str, limit: int) -> list[Results]:
+        """The opponents a player met most in rated games, with the results."""
+
+    def finished_seats(self, tx: Transaction, account_id: int, limit: int) -> list[FinishedSeat]:
+        """An account's seats at finished tables, the latest first."""
+
+    def reviewed(self, tx: Transaction, table_ids: Sequence[str], version: int) -> set[str]:
+        """Which tables have a done review of ``version``."""
 
 
 class FairPlayStore(Protocol):

@@ -1,11 +1,11 @@
 """What the server asks of its data, one :class:`typing.Protocol` a subject: the tables
 (:class:`TableStore`), the accounts (:class:`AccountStore`), the ratings
-(:class:`RatingStore`), moderation (:class:`ModerationStore`), fair play
-(:class:`FairPlayStore`; these four in :mod:`~fanfold.server.store.data_protocols`), the
-engines' reviews (:class:`ReviewStore`) and chat (:class:`ChatStore`; these two in
-:mod:`~fanfold.server.store.table_side_protocols`), and the coordination of several
-processes: who owns a table, and what they tell each other (:class:`Coordination`,
-:class:`Subscription`).
+(:class:`RatingStore`), the profiles (:class:`ProfileStore`), moderation
+(:class:`ModerationStore`), fair play (:class:`FairPlayStore`; these five in
+:mod:`~fanfold.server.store.data_protocols`), the engines' reviews (:class:`ReviewStore`) and
+chat (:class:`ChatStore`; these two in :mod:`~fanfold.server.store.table_side_protocols`), and
+the coordination of several processes: who owns a table, and what they tell each other
+(:class:`Coordination`, :class:`Subscription`).
 
 The SQL stores of :mod:`fanfold.server.store` implement them (SQLite or PostgreSQL; the
 coordination PostgreSQL's), and :class:`~fanfold.server.store.memory.MemoryTables` implements
@@ -25,6 +25,7 @@ from fanfold.server.store.data_protocols import (
     AccountStore,
     FairPlayStore,
     ModerationStore,
+    ProfileStore,
     RatingStore,
     Subject,
 )
@@ -218,6 +219,7 @@ __all__ = [
     "Coordination",
     "FairPlayStore",
     "ModerationStore",
+    "ProfileStore",
     "RatingStore",
     "ReviewStore",
     "Subject",
