@@ -634,7 +634,7 @@ def test_a_store_of_revision_0005_is_upgraded(
             ).one()
             assert closed_account_keys(connection) == set()
             assert moderation.list_flags(connection)[0]["first"]["name"] == "Old"
-        assert [row[0] for row in version] == ["0009"]
+        assert [row[0] for row in version] == ["0010"]
         assert {"reports", "appeals", "rating_refunds", "moderation_log"} <= names
         assert (old.role, old.closed) == (PLAYER, False)
         state = moderation.set_role(store.engine, "old", MODERATOR, Moderator.console())

@@ -327,7 +327,7 @@ def test_migrations_run_once_and_keep_the_data(store_url: str) -> None:
     with second.engine.connect() as connection:
         versions = connection.execute(sa.text("SELECT version_num FROM alembic_version")).all()
         names = set(sa.inspect(connection).get_table_names())
-    assert [row[0] for row in versions] == ["0009"]
+    assert [row[0] for row in versions] == ["0010"]
     assert {
         "tables",
         "seats",

@@ -45,6 +45,8 @@ seats = sa.Table(
     sa.Column("invite_hash", sa.String(64), nullable=True),
     # The account that holds the seat (none: a guest, a bot, or a seat nobody claimed).
     sa.Column("account_id", sa.Integer, nullable=True),
+    # The lobby's "Your move" badge reads a signed-in player's seats (revision 0010).
+    sa.Index("seats_account", "account_id"),
 )
 
 actions = sa.Table(
