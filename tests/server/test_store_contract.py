@@ -24,7 +24,13 @@ from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import get_game
 from fanfold.server.hub import Hub
 from fanfold.server.store import RESUME, AppendRow, Store, Transaction, token_hash
-from fanfold.server.store.chat_records import PLAYERS, SPECTATORS
+from fanfold.server.store.chat_records import (
+    PLAYERS,
+    SPECTATORS,
+    ChatLine,
+    LineLimits,
+    OverLimitError,
+)
 from fanfold.server.store.chat_store import SqlChat
 from fanfold.server.store.memory import MemoryTables
 from fanfold.server.store.memory_chat import MemoryChat
@@ -501,3 +507,38 @@ def test_a_chat_report_keeps_the_lines_around_it(chats: ChatStore) -> None:
     )
     assert (kept.note, kept.at, kept.context) == ("rude", 99.0, tuple(around))
     assert chats.reports(1) == reports[:1]
+
+
+def test_the_chat_store_counts_a_speakers_lines_against_the_limits(chats: ChatStore) -> None:
+    limits = LineLimits(table_most=2, table_seconds=10.0, site_most=3, site_seconds=60.0)
+
+    def say(table: str, speaker: str, at: float) -> ChatLine:
+        return chats.add_line(table, PLAYERS, 1, "ann", 0, "hi", at, speaker, limits)
+
+    say("t1", "a:1", 1.0)
+    say("t1", "a:1", 2.0)
+    with pytest.raises(OverLimitError) as refused:
+        say("t1", "a:1", 3.0)
+    assert refused.value.which == "table"
+    say("t1", "a:2", 3.0)  # another speaker has a budget of its own
+    say("t2", "a:1", 3.0)  # and another table
+    with pytest.raises(OverLimitError) as refused:
+        say("t3", "a:1", 4.0)  # three lines in the minute over every table
+    assert refused.value.which == "site"
+    assert [line.text for line in chats.recent("t3", PLAYERS, 9)] == []  # nothing kept
+    chats.add_line("t3", PLAYERS, 1, "ann", 0, "uncounted", 4.0)  # no speaker: no limit
+    say("t3", "a:1", 61.5)  # the first line left the minute
+    with pytest.raises(OverLimitError):
+        say("t3", "a:1", 61.6)
+
+
+def test_the_chat_store_counts_a_reporters_reports_in_the_hour(chats: ChatStore) -> None:
+    said = [chats.add_line("t1", PLAYERS, None, "White", 0, f"l{n}", float(n)) for n in range(4)]
+    for number in range(2):
+        chats.add_report(said[number], "bob", 2, "", [said[number]], 10.0 + number, 2)
+    with pytest.raises(OverLimitError) as refused:
+        chats.add_report(said[2], "bob", 2, "", [said[2]], 20.0, 2)
+    assert refused.value.which == "reports"
+    chats.add_report(said[2], "White (seat 1 at t1)", None, "", [said[2]], 20.0, 2)  # a guest
+    chats.add_report(said[3], "bob", 2, "", [said[3]], 3611.0, 2)  # an hour after the first
+    assert len(chats.reports(10)) == 4

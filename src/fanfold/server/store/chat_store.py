@@ -1,7 +1,14 @@
 """Chat in SQL: the lines said at tables and their reports, the SQL
 :class:`~fanfold.server.store.protocols.ChatStore` (the rules are :mod:`fanfold.server.chat`'s).
 Chat has tables of its own, apart from the tables' actions: a record or a replay never holds a
-line of it."""
+line of it.
+
+The limits on what a speaker says (:class:`~fanfold.server.store.chat_records.LineLimits`) and on
+a reporter's reports are counted from the lines and reports kept, in the statement that keeps
+one (``INSERT ... SELECT ... WHERE`` the counts are under the limits): every process on one
+store counts the same rows, and no round trip is added but, on PostgreSQL, the speaker's
+advisory lock for the transaction (so that two processes keeping the same speaker's lines at
+once count one after the other; SQLite has one writer at a time)."""
 
 from __future__ import annotations
 
@@ -12,9 +19,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from fanfold.server.store.chat_records import ChatLine, ChatReport
+from fanfold.server.store.chat_records import ChatLine, ChatReport, LineLimits, OverLimitError
 from fanfold.server.store.schema import chat_messages, chat_reports
-from fanfold.server.store.sql_common import SqlSubject
+from fanfold.server.store.sql_common import SqlSubject, lock_names
 
 
 def line_of(row: Any) -> ChatLine:
@@ -41,6 +48,20 @@ def context_lines(text: str) -> tuple[ChatLine, ...]:
     return tuple(ChatLine(*entry) for entry in json.loads(text))
 
 
+def _insert_if(table: sa.Table, values: dict[str, Any], *conditions: Any) -> Any:
+    """An insert of ``values`` into ``table`` that inserts nothing unless ``conditions`` hold
+    (checked in the same statement); it returns the new row's id."""
+    chosen = sa.select(
+        *[sa.cast(sa.literal(value), table.c[name].type) for name, value in values.items()]
+    )
+    return table.insert().from_select(list(values), chosen.where(*conditions)).returning(table.c.id)
+
+
+def _count(*conditions: Any) -> Any:
+    """How many lines meet ``conditions``, as a value in a statement."""
+    return sa.select(sa.func.count()).where(*conditions).scalar_subquery()
+
+
 class SqlChat(SqlSubject):
     """Chat on the engine of a SQL store."""
 
@@ -53,8 +74,14 @@ class SqlChat(SqlSubject):
         seat: int | None,
         text: str,
         at: float,
+        speaker: str | None = None,
+        limits: LineLimits | None = None,
     ) -> ChatLine:
-        """Keep a line; the line as kept."""
+        """Keep a line said by ``speaker``; the line as kept.
+
+        Raises:
+            OverLimitError: ``speaker`` is at one of ``limits`` (nothing kept).
+        """
         values = {
             "table_id": table_id,
             "room": room,
@@ -63,11 +90,33 @@ class SqlChat(SqlSubject):
             "seat": seat,
             "text": text,
             "at": at,
+            "speaker": speaker,
         }
         with self.engine.begin() as connection:
-            found = connection.execute(
-                chat_messages.insert().values(**values).returning(chat_messages.c.id)
-            ).scalar_one()
+            if limits is None or speaker is None:
+                found = connection.execute(
+                    chat_messages.insert().values(**values).returning(chat_messages.c.id)
+                ).scalar_one()
+            else:
+                lock_names(connection, [f"chat {speaker}"])
+                said = chat_messages.c.speaker == speaker
+                at_table = _count(
+                    said,
+                    chat_messages.c.table_id == table_id,
+                    chat_messages.c.at > at - limits.table_seconds,
+                )
+                on_site = _count(said, chat_messages.c.at > at - limits.site_seconds)
+                found = connection.execute(
+                    _insert_if(
+                        chat_messages,
+                        values,
+                        at_table < limits.table_most,
+                        on_site < limits.site_most,
+                    )
+                ).scalar_one_or_none()
+                if found is None:
+                    full = connection.execute(sa.select(at_table)).scalar_one()
+                    raise OverLimitError("table" if full >= limits.table_most else "site")
         return ChatLine(int(found), table_id, room, account_id, name, seat, text, at)
 
     def recent(self, table_id: str, room: str, limit: int) -> list[ChatLine]:
@@ -126,22 +175,42 @@ class SqlChat(SqlSubject):
         note: str,
         context: Sequence[ChatLine],
         at: float,
+        most: int | None = None,
+        seconds: float = 3600.0,
     ) -> int:
-        """Keep a report with its context; its id."""
+        """Keep a report with its context; its id.
+
+        Raises:
+            OverLimitError: the reporter (its account, else the name it reports as) has
+                ``most`` reports in the last ``seconds`` (nothing kept).
+        """
+        values = {
+            "message_id": line.id,
+            "table_ref": line.table_id,
+            "reporter": reporter,
+            "reporter_id": reporter_id,
+            "note": note,
+            "context": context_text(context),
+            "at": at,
+        }
         with self.engine.begin() as connection:
-            found = connection.execute(
-                chat_reports.insert()
-                .values(
-                    message_id=line.id,
-                    table_ref=line.table_id,
-                    reporter=reporter,
-                    reporter_id=reporter_id,
-                    note=note,
-                    context=context_text(context),
-                    at=at,
+            if most is None:
+                found = connection.execute(
+                    chat_reports.insert().values(**values).returning(chat_reports.c.id)
+                ).scalar_one()
+            else:
+                who = (
+                    chat_reports.c.reporter == reporter
+                    if reporter_id is None
+                    else chat_reports.c.reporter_id == reporter_id
                 )
-                .returning(chat_reports.c.id)
-            ).scalar_one()
+                lock_names(connection, [f"chat-reports {reporter_id or reporter}"])
+                filed = _count(who, chat_reports.c.at > at - seconds)
+                found = connection.execute(
+                    _insert_if(chat_reports, values, filed < most)
+                ).scalar_one_or_none()
+                if found is None:
+                    raise OverLimitError("reports")
         return int(found)
 
     def reports(self, limit: int) -> list[ChatReport]:

@@ -308,7 +308,11 @@ chat_messages = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("text", sa.String(400), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    # Who said it, for the limits counted from the lines: "a:" and an account's id, or "t:"
+    # and a guest seat token's hash (none: kept by a release before revision 0010).
+    sa.Column("speaker", sa.String(80), nullable=True),
     sa.Index("chat_messages_room", "table_id", "room", "id"),
+    sa.Index("chat_messages_speaker", "speaker", "at"),
 )
 
 #: A reported line, with the lines around it as they were (JSON) for the moderators.
@@ -326,4 +330,5 @@ chat_reports = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("chat_reports_at", "at"),
     sa.Index("chat_reports_reporter", "reporter", "message_id"),
+    sa.Index("chat_reports_reporter_id", "reporter_id", "at"),
 )

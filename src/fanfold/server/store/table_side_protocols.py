@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from fanfold.core.config import JSONObject
-from fanfold.server.store.chat_records import ChatLine, ChatReport
+from fanfold.server.store.chat_records import ChatLine, ChatReport, LineLimits
 from fanfold.server.store.records import ReviewJob
 
 
@@ -87,8 +87,17 @@ class ChatStore(Protocol):
         seat: int | None,
         text: str,
         at: float,
+        speaker: str | None = None,
+        limits: LineLimits | None = None,
     ) -> ChatLine:
-        """Keep a line; the line as kept (its id given)."""
+        """Keep a line said by ``speaker`` (a key of its own: an account's, a guest token's);
+        the line as kept (its id given).
+
+        Raises:
+            OverLimitError: ``speaker`` has said as many lines as ``limits`` allow, at the
+                table or at every table, counting the lines kept (by every process on the
+                store); nothing kept.
+        """
 
     def recent(self, table_id: str, room: str, limit: int) -> list[ChatLine]:
         """The last ``limit`` lines of a table's room, oldest first."""
@@ -111,8 +120,16 @@ class ChatStore(Protocol):
         note: str,
         context: Sequence[ChatLine],
         at: float,
+        most: int | None = None,
+        seconds: float = 3600.0,
     ) -> int:
-        """Keep a report of ``line`` with its context; the report's id."""
+        """Keep a report of ``line`` with its context; the report's id.
+
+        Raises:
+            OverLimitError: the reporter (``reporter_id``, else ``reporter``) has filed
+                ``most`` reports in the last ``seconds``, counting the reports kept; nothing
+                kept.
+        """
 
     def reports(self, limit: int) -> list[ChatReport]:
         """The reports, newest first."""

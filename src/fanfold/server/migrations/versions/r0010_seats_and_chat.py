@@ -1,0 +1,38 @@
+"""An index on the seats' accounts (``seats_account``): the lobby's "Your move" badge asks for
+a signed-in player's seats at unfinished tables every 45 seconds
+(:meth:`~fanfold.server.store.rating_reads.RatingReads.unfinished_seats`), which read every
+seat without it. Chat's limits counted from the store, so that every process counts the same:
+who said a line (``chat_messages.speaker``, with an index by speaker and time) and an index of
+the reports by reporter and time.
+
+Revision ID: 0010
+Revises: 0009
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0010"
+down_revision = "0009"
+#: docs/upgrade.md, "Expand and contract": only new tables, indexes and columns.
+KIND = "expand"
+
+
+def upgrade() -> None:
+    """New indexes and a new nullable column; an older release never reads them (its lines
+    are kept without a speaker, and counted by its own processes only)."""
+    op.create_index("seats_account", "seats", ["account_id"])
+    op.add_column("chat_messages", sa.Column("speaker", sa.String(80), nullable=True))
+    op.create_index("chat_messages_speaker", "chat_messages", ["speaker", "at"])
+    op.create_index("chat_reports_reporter_id", "chat_reports", ["reporter_id", "at"])
+
+
+def downgrade() -> None:
+    """Back to revision 0009 (the badge reads every seat again; who said each line is lost)."""
+    op.drop_index("chat_reports_reporter_id", "chat_reports")
+    op.drop_index("chat_messages_speaker", "chat_messages")
+    with op.batch_alter_table("chat_messages") as batch:
+        batch.drop_column("speaker")
+    op.drop_index("seats_account", "seats")
