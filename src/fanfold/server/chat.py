@@ -326,9 +326,9 @@ class ChatRooms:
             line, reporter, account_id, note, context, self.clock(), REPORTS_AN_HOUR
         )
 
-    async def reports(self, limit: int = 100) -> list[ChatReport]:
-        """The reports, newest first."""
-        return await asyncio.to_thread(self.store.reports, limit)
+    async def reports(self, limit: int = 100, *, settled: bool = True) -> list[ChatReport]:
+        """The reports, newest first (the open ones only unless ``settled``)."""
+        return await asyncio.to_thread(self.store.reports, limit, settled)
 
 
 __all__ = [

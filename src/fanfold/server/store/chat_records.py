@@ -38,6 +38,13 @@ class ChatReport:
     note: str
     context: tuple[ChatLine, ...]
     at: float
+    #: The account that said the line (``None``: a guest, or a report kept before revision
+    #: 0010).
+    reported_id: int | None = None
+    #: When a moderator settled it, who, and the note (``None``: open).
+    resolved_at: float | None = None
+    resolved_by: str | None = None
+    resolution: str | None = None
 
 
 @dataclass(frozen=True)

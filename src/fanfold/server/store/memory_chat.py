@@ -124,12 +124,22 @@ class MemoryChat:
             number = len(self._reports) + 1
             self._reports.append(
                 ChatReport(
-                    number, line.id, line.table_id, reporter, reporter_id, note, tuple(context), at
+                    number,
+                    line.id,
+                    line.table_id,
+                    reporter,
+                    reporter_id,
+                    note,
+                    tuple(context),
+                    at,
+                    line.account_id,
                 )
             )
         return number
 
-    def reports(self, limit: int) -> list[ChatReport]:
-        """The reports, newest first."""
+    def reports(self, limit: int, settled: bool = True) -> list[ChatReport]:
+        """The reports, newest first (the open ones only unless ``settled``: a server without
+        a database has no moderators, and settles none)."""
         with self._lock:
-            return list(reversed(self._reports))[:limit]
+            found = [r for r in reversed(self._reports) if settled or r.resolved_at is None]
+        return found[:limit]

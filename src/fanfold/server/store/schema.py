@@ -328,7 +328,14 @@ chat_reports = sa.Table(
     sa.Column("note", sa.Text, nullable=False),
     sa.Column("context", sa.Text, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    # The account that said the reported line (none: a guest), and the report's settling by a
+    # moderator: when, who, the note (none: open). Revision 0010.
+    sa.Column("reported_id", sa.Integer, nullable=True),
+    sa.Column("resolved_at", sa.Float, nullable=True),
+    sa.Column("resolved_by", sa.String(80), nullable=True),
+    sa.Column("resolution", sa.Text, nullable=True),
     sa.Index("chat_reports_at", "at"),
     sa.Index("chat_reports_reporter", "reporter", "message_id"),
     sa.Index("chat_reports_reporter_id", "reporter_id", "at"),
+    sa.Index("chat_reports_reported", "reported_id", "resolved_at"),
 )

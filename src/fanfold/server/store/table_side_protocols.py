@@ -1,6 +1,7 @@
 """What the server keeps beside a table's game, one :class:`typing.Protocol` a subject: the
 engines' reviews of finished tables (:class:`ReviewStore`) and the lines said at tables
-(:class:`ChatStore`). :mod:`fanfold.server.store.protocols` names them with the others."""
+(:class:`ChatStore`; their settling by the moderators, :class:`ChatSettling`).
+:mod:`fanfold.server.store.protocols` names them with the others."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Protocol
 
 from fanfold.core.config import JSONObject
 from fanfold.server.store.chat_records import ChatLine, ChatReport, LineLimits
-from fanfold.server.store.records import ReviewJob
+from fanfold.server.store.records import ReviewJob, Transaction
 
 
 class ReviewStore(Protocol):
@@ -131,5 +132,21 @@ class ChatStore(Protocol):
                 kept.
         """
 
-    def reports(self, limit: int) -> list[ChatReport]:
-        """The reports, newest first."""
+    def reports(self, limit: int, settled: bool = True) -> list[ChatReport]:
+        """The reports, newest first (the open ones only unless ``settled``)."""
+
+
+class ChatSettling(Protocol):
+    """The moderators' settling of chat reports, in a moderation transaction (SQL stores
+    only: a server without a database has no moderators)."""
+
+    def lock_report(self, tx: Transaction, report_id: int) -> ChatReport | None:
+        """A report, locked for the transaction (``None``: no such report)."""
+
+    def settle(self, tx: Transaction, report_id: int, at: float, by: str, resolution: str) -> None:
+        """Settle a report: when, by whom, the note."""
+
+    def settle_reports_about(
+        self, tx: Transaction, account_id: int, at: float, by: str, resolution: str
+    ) -> int:
+        """Settle every open report of a line the account said; how many."""

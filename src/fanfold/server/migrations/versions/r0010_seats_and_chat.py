@@ -3,7 +3,8 @@ a signed-in player's seats at unfinished tables every 45 seconds
 (:meth:`~fanfold.server.store.rating_reads.RatingReads.unfinished_seats`), which read every
 seat without it. Chat's limits counted from the store, so that every process counts the same:
 who said a line (``chat_messages.speaker``, with an index by speaker and time) and an index of
-the reports by reporter and time.
+the reports by reporter and time. A chat report's settling by a moderator (or by the closing of
+the account that said the line, ``chat_reports.reported_id``).
 
 Revision ID: 0010
 Revises: 0009
@@ -27,10 +28,21 @@ def upgrade() -> None:
     op.add_column("chat_messages", sa.Column("speaker", sa.String(80), nullable=True))
     op.create_index("chat_messages_speaker", "chat_messages", ["speaker", "at"])
     op.create_index("chat_reports_reporter_id", "chat_reports", ["reporter_id", "at"])
+    with op.batch_alter_table("chat_reports") as batch:
+        batch.add_column(sa.Column("reported_id", sa.Integer, nullable=True))
+        batch.add_column(sa.Column("resolved_at", sa.Float, nullable=True))
+        batch.add_column(sa.Column("resolved_by", sa.String(80), nullable=True))
+        batch.add_column(sa.Column("resolution", sa.Text, nullable=True))
+    op.create_index("chat_reports_reported", "chat_reports", ["reported_id", "resolved_at"])
 
 
 def downgrade() -> None:
-    """Back to revision 0009 (the badge reads every seat again; who said each line is lost)."""
+    """Back to revision 0009 (the badge reads every seat again; who said each line is lost,
+    and whether a chat report was settled)."""
+    op.drop_index("chat_reports_reported", "chat_reports")
+    with op.batch_alter_table("chat_reports") as batch:
+        for column in ("resolution", "resolved_by", "resolved_at", "reported_id"):
+            batch.drop_column(column)
     op.drop_index("chat_reports_reporter_id", "chat_reports")
     op.drop_index("chat_messages_speaker", "chat_messages")
     with op.batch_alter_table("chat_messages") as batch:
