@@ -339,3 +339,21 @@ chat_reports = sa.Table(
     sa.Index("chat_reports_reporter_id", "reporter_id", "at"),
     sa.Index("chat_reports_reported", "reported_id", "resolved_at"),
 )
+
+
+# --------------------------------------------------------------- bot pool
+
+#: The bot pool's shares across server processes: one row a decision of a client's bots that a
+#: process thinks (or waits to), until ``until`` (renewed while it is held). Revision 0010.
+bot_leases = sa.Table(
+    "bot_leases",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("client", sa.String(200), nullable=False),
+    # The process that holds it (its server name and process id), for an operator.
+    sa.Column("holder", sa.String(120), nullable=False),
+    sa.Column("until", sa.Float, nullable=False),
+    # Granted (thinking, or about to), else waiting for the client's share.
+    sa.Column("granted", sa.Boolean, nullable=False),
+    sa.Index("bot_leases_client", "client", "until"),
+)

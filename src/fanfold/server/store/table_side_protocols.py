@@ -1,6 +1,7 @@
 """What the server keeps beside a table's game, one :class:`typing.Protocol` a subject: the
 engines' reviews of finished tables (:class:`ReviewStore`) and the lines said at tables
-(:class:`ChatStore`; their settling by the moderators, :class:`ChatSettling`).
+(:class:`ChatStore`; their settling by the moderators, :class:`ChatSettling`), and the bot
+pool's shares across processes (:class:`BotLeases`).
 :mod:`fanfold.server.store.protocols` names them with the others."""
 
 from __future__ import annotations
@@ -150,3 +151,27 @@ class ChatSettling(Protocol):
         self, tx: Transaction, account_id: int, at: float, by: str, resolution: str
     ) -> int:
         """Settle every open report of a line the account said; how many."""
+
+
+class BotLeases(Protocol):
+    """The bot pool's shares across server processes (:mod:`fanfold.server.bot_shares`): a
+    lease per decision of a client's bots, asked for, then granted in the order asked once the
+    client's share has room; it ends when given back or when its time runs out (a process
+    killed frees its share that way)."""
+
+    def ask(self, client: str, holder: str, now: float, seconds: float) -> int:
+        """A waiting lease for ``client`` held by ``holder`` until ``now + seconds``; its
+        id."""
+
+    def take(self, lease: int, client: str, most: int, now: float) -> bool:
+        """Whether the lease is granted now: it was, or fewer than ``most`` of the client's
+        live leases are granted or were asked for before it."""
+
+    def give_back(self, lease: int) -> None:
+        """End a lease."""
+
+    def renew(self, leases: Sequence[int], until: float) -> None:
+        """Hold ``leases`` until ``until``."""
+
+    def held(self, client: str, now: float) -> int:
+        """How many granted leases ``client`` holds at ``now``."""

@@ -4,7 +4,8 @@ a signed-in player's seats at unfinished tables every 45 seconds
 seat without it. Chat's limits counted from the store, so that every process counts the same:
 who said a line (``chat_messages.speaker``, with an index by speaker and time) and an index of
 the reports by reporter and time. A chat report's settling by a moderator (or by the closing of
-the account that said the line, ``chat_reports.reported_id``).
+the account that said the line, ``chat_reports.reported_id``). The bot pool's shares across
+processes (``bot_leases``).
 
 Revision ID: 0010
 Revises: 0009
@@ -34,11 +35,22 @@ def upgrade() -> None:
         batch.add_column(sa.Column("resolved_by", sa.String(80), nullable=True))
         batch.add_column(sa.Column("resolution", sa.Text, nullable=True))
     op.create_index("chat_reports_reported", "chat_reports", ["reported_id", "resolved_at"])
+    op.create_table(
+        "bot_leases",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("client", sa.String(200), nullable=False),
+        sa.Column("holder", sa.String(120), nullable=False),
+        sa.Column("until", sa.Float, nullable=False),
+        sa.Column("granted", sa.Boolean, nullable=False),
+    )
+    op.create_index("bot_leases_client", "bot_leases", ["client", "until"])
 
 
 def downgrade() -> None:
     """Back to revision 0009 (the badge reads every seat again; who said each line is lost,
-    and whether a chat report was settled)."""
+    whether a chat report was settled, and the bot pool's leases)."""
+    op.drop_index("bot_leases_client", "bot_leases")
+    op.drop_table("bot_leases")
     op.drop_index("chat_reports_reported", "chat_reports")
     with op.batch_alter_table("chat_reports") as batch:
         for column in ("resolution", "resolved_by", "resolved_at", "reported_id"):
