@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+import threading
 import time
 
 import pytest
 
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.play.setup import make_seats, new_table
+from fanfold.server.bot_shares import SharedShares
 from fanfold.server.bots import BotPool, Decision, Priority, default_client_share
 from fanfold.server.budget import MAXIMA
 from fanfold.server.live import LiveTable
+from fanfold.server.store.memory_leases import MemoryBotLeases
 from fanfold.server.table_options import TableOptions
 
 HOG = f"mcts(iterations={MAXIMA['iterations']}, seconds=0.2)"
@@ -111,7 +114,10 @@ def test_live_decisions_start_before_reviews_and_reviews_before_background_work(
     async def play() -> list[str]:
         pool = BotPool(1)
         started: list[str] = []
-        busy = asyncio.create_task(pool.decide(decision("busy", HOG), client="busy"))
+        # Busy a whole second: on a loaded machine the waits below may take far longer than
+        # they say (the search holds the interpreter in a worker thread).
+        slow = f"mcts(iterations={MAXIMA['iterations']}, seconds=1.0)"
+        busy = asyncio.create_task(pool.decide(decision("busy", slow), client="busy"))
         await asyncio.sleep(0.05)
 
         async def one(name: str, priority: Priority) -> None:
@@ -160,3 +166,54 @@ def test_a_table_names_its_client() -> None:
     )
     assert guest.bot_client() == "creator:abc"
     assert LiveTable("t4", table, [None, None], TableOptions()).bot_client() is None
+
+
+# ------------------------------------------------------------------ across processes
+
+_thinking = 0
+_most_thinking = 0
+_counting = threading.Lock()
+
+
+def _think(seconds: float) -> None:
+    """A decision that takes ``seconds``, counting how many think at once."""
+    global _thinking, _most_thinking
+    with _counting:
+        _thinking += 1
+        _most_thinking = max(_most_thinking, _thinking)
+    time.sleep(seconds)
+    with _counting:
+        _thinking -= 1
+
+
+def test_a_clients_share_holds_over_pools_sharing_their_leases() -> None:
+    """Two pools (two processes) of two workers, a share of one each; they share their leases,
+    so one client's six tables think one at a time over both, while another client's table
+    thinks beside them; every lease is given back at the end."""
+    global _most_thinking
+    _most_thinking = 0
+    store = MemoryBotLeases()
+    pools = [BotPool(2, client_share=1) for _ in range(2)]
+    for number, pool in enumerate(pools):
+        pool.shared = SharedShares(store, f"s{number + 1}:1", pool.client_share)
+
+    async def scenario() -> float:
+        jobs = [pools[n % 2].run(_think, 0.05, table=f"t{n}", client="address:1") for n in range(6)]
+        started = time.monotonic()
+        other = asyncio.ensure_future(
+            pools[1].run(time.sleep, 0.01, table="other", client="address:2")
+        )
+        await asyncio.gather(*jobs)
+        await other
+        await asyncio.sleep(0.05)  # the leases' give-backs run
+        return time.monotonic() - started
+
+    try:
+        took = asyncio.run(scenario())
+    finally:
+        for pool in pools:
+            pool.shutdown()
+    assert _most_thinking == 1  # one of the client's decisions at once, over both pools
+    assert took >= 6 * 0.05
+    assert store.held("address:1", time.time()) == store.held("address:2", time.time()) == 0
+    assert all(pool.shared is not None and pool.shared.held == 0 for pool in pools)

@@ -25,12 +25,13 @@ from fanfold.server.chat import (
     ChatError,
     ChatFloodError,
     Limits,
-    Window,
     clean,
 )
 from fanfold.server.outbox import BEHIND, CHAT_QUEUED, Outbox
 from fanfold.server.store import SeatPlan, Store, TablePlan
+from fanfold.server.store.chat_records import PLAYERS, OverLimitError
 from fanfold.server.store.chat_store import SqlChat
+from fanfold.server.store.memory_chat import MemoryChat
 from tests.server.support import (
     JSON,
     ROOMY,
@@ -70,37 +71,25 @@ def test_a_long_line_is_refused_with_its_length() -> None:
 
 
 def test_a_speaker_says_five_lines_in_ten_seconds_at_a_table() -> None:
-    limits = Limits()
+    limits, chats = Limits(), MemoryChat()
+
+    def take(table: str, speaker: str, at: float) -> None:
+        try:
+            chats.add_line(table, PLAYERS, None, "White", 0, "hi", at, speaker, limits.lines)
+        except OverLimitError as over:
+            raise limits.refusal(over.which) from None
+
     for second in range(TABLE_LINES):
-        limits.take("t1", "a:1", float(second))
+        take("t1", "a:1", float(second))
     with pytest.raises(ChatFloodError, match="at most 5 lines every 10 seconds"):
-        limits.take("t1", "a:1", 5.0)
-    limits.take("t2", "a:1", 5.0)  # another table has its own budget
-    limits.take("t1", "a:2", 5.0)  # and another speaker
-    limits.take("t1", "a:1", 10.5)  # the first line is out of the window now
-
-
-def test_a_refused_line_counts_nothing_and_the_site_limit_spans_tables() -> None:
-    limits = Limits()
-    for number in range(SITE_LINES):
-        limits.take(f"t{number}", "a:1", float(number))
+        take("t1", "a:1", 5.0)
+    take("t2", "a:1", 5.0)  # another table has its own budget
+    take("t1", "a:2", 5.0)  # and another speaker
+    take("t1", "a:1", 10.5)  # the first line is out of the window now
+    for number in range(SITE_LINES - 7):
+        take(f"t{number + 3}", "a:1", 11.0 + number / 10)
     with pytest.raises(ChatFloodError, match="20 lines a minute on the whole site"):
-        limits.take("t99", "a:1", 30.0)
-    for _ in range(10):  # refused again and again: never counted
-        with pytest.raises(ChatFloodError):
-            limits.take("t99", "a:1", 30.0)
-    limits.take("t99", "a:1", 60.5)  # the first line left the minute: one more fits
-    with pytest.raises(ChatFloodError):
-        limits.take("t98", "a:1", 60.6)
-
-
-def test_the_limits_forget_speakers_whose_window_has_passed() -> None:
-    limits = Limits()
-    for number in range(Window.SWEEP_EVERY - 1):
-        limits.take("t1", f"a:{number}", 0.0)
-    assert len(limits.table) == len(limits.site) == Window.SWEEP_EVERY - 1
-    limits.take("t1", "a:late", 100.0)  # the sweep: only the speaker still in its windows
-    assert len(limits.table) == len(limits.site) == 1
+        take("t99", "a:1", 30.0)
 
 
 # ------------------------------------------------------------------ the outbox
@@ -371,6 +360,70 @@ def test_a_reported_line_is_kept_with_its_context_for_the_moderators(
     assert report["reporter"].startswith("bob (seat 2")
     assert [line["text"] for line in report["lines"]] == texts
     assert [line["name"] for line in report["lines"]] == ["alice", "bob"] * 2 + ["alice"]
+
+
+def test_a_moderator_settles_a_chat_report_and_closing_an_account_settles_its_lines_reports(
+    browsers: tuple[TestClient, TestClient, TestClient],
+) -> None:
+    alice, bob, mona = browsers
+    table, players = open_rated(alice, bob, "morris", ["you", "friend"], rated=True)
+    path = f"/ws/tables/{table}"
+    with alice.websocket_connect(path) as one, bob.websocket_connect(path) as two:
+        join(one, players[0][1])
+        join(two, players[1][1])
+        ids = []
+        for number, text in enumerate(["rude one", "rude back", "rude again"]):
+            say(one if number % 2 == 0 else two, text)
+            ids.append(receive(one)["line"]["id"])
+            receive(two)
+    reports = {}
+    for line, (reporter, seat) in zip(ids, [(bob, 1), (alice, 0), (bob, 1)], strict=True):
+        headers = {TOKEN: players[seat][1], **csrf(reporter)}
+        answer = reporter.post(f"/api/tables/{table}/chat/{line}/report", json={}, headers=headers)
+        assert answer.status_code == 200, answer.text
+        reports[line] = answer.json()["report"]
+    first = reports[ids[0]]
+    route = f"/api/moderation/chat-reports/{first}/settle"
+    looked = {"note": "looked at: a joke between friends"}
+    assert bob.post(route, json=looked, headers=csrf(bob)).status_code == 403  # no moderator
+    assert mona.post(route, json={"note": ""}, headers=csrf(mona)).status_code == 422
+    missing = mona.post("/api/moderation/chat-reports/999/settle", json=looked, headers=csrf(mona))
+    assert missing.status_code == 404
+    settled = mona.post(route, json=looked, headers=csrf(mona))
+    assert settled.status_code == 200, settled.text
+    assert settled.json()["resolved_by"] == "mona"
+    again = mona.post(route, json=looked, headers=csrf(mona))
+    assert again.status_code == 400
+    assert "settled already" in again.json()["error"]
+    still_open = mona.get("/api/moderation/chat-reports").json()["reports"]
+    assert sorted(report["id"] for report in still_open) == sorted(
+        [reports[ids[1]], reports[ids[2]]]
+    )
+    every = {
+        r["id"]: r for r in mona.get("/api/moderation/chat-reports?all=true").json()["reports"]
+    }
+    assert every[first]["resolution"] == looked["note"]
+    assert every[reports[ids[1]]]["resolved_at"] is None
+    log = mona.get("/api/moderation/log").json()["log"]
+    assert (log[0]["action"], log[0]["detail"], log[0]["note"]) == (
+        "resolve",
+        f"chat report {first} ({table})",
+        looked["note"],
+    )
+    assert log[0]["account"] == "alice"  # who said the line
+    # Closing alice settles the open report of her line, not bob's.
+    closed = mona.post(
+        "/api/moderation/accounts/alice/close", json={"note": "abuse"}, headers=csrf(mona)
+    )
+    assert closed.status_code == 200, closed.text
+    assert closed.json()["reports_settled"] == 1
+    (left,) = mona.get("/api/moderation/chat-reports").json()["reports"]
+    assert left["id"] == reports[ids[1]]
+    every = {
+        r["id"]: r for r in mona.get("/api/moderation/chat-reports?all=true").json()["reports"]
+    }
+    assert every[reports[ids[2]]]["resolution"] == "account closed: abuse"
+    assert every[first]["resolution"] == looked["note"]  # settled before: left as it was
 
 
 def test_an_expired_table_takes_its_chat_with_it_and_a_report_stays(tmp_path: Path) -> None:

@@ -201,3 +201,61 @@ def test_a_rated_table_of_three_offers_the_preset_phrases_only(
         bob.close()
     assert not dialogs
     assert not errors, f"errors in the pages: {errors}"
+
+
+def test_a_spectators_own_lines_offer_no_mute_nor_report_and_a_moderator_settles_a_report(
+    browser: Browser, site: tuple[str, str], tmp_path: Path
+) -> None:
+    server, url = site
+    alice, carol = person(browser, server, "alice"), person(browser, server, "carol")
+    dave, mona = person(browser, server, "dave"), person(browser, server, "mona")
+    dialogs: list[str] = []
+    errors: list[str] = []
+    try:
+        created = alice.request.post(
+            f"{server}/api/tables",
+            data={"game": "morris", "seats": ["you", "random"]},
+            headers=csrf(alice),
+        )
+        assert created.ok, created.text()
+        table = created.json()["table"]
+        watching, other = watched(carol, dialogs, errors), watched(dave, dialogs, errors)
+        for page in (watching, other):
+            page.goto(f"{server}/table/{table}")
+            expect(page.get_by_label("Message")).to_be_visible()
+        watching.get_by_label("Message").fill("carol watching")
+        watching.get_by_label("Message").press("Enter")
+        for page in (watching, other):
+            expect(page.locator("#chat-log .chat-text")).to_have_text(["carol watching"])
+        # Her own line offers carol neither Mute nor Report; dave is offered both.
+        expect(watching.locator("#chat-log button")).to_have_count(0)
+        watching.reload()  # the room's lines again: still her own
+        expect(watching.locator("#chat-log .chat-text")).to_have_text(["carol watching"])
+        expect(watching.locator("#chat-log button")).to_have_count(0)
+        expect(other.get_by_role("button", name="Mute carol")).to_be_visible()
+        other.get_by_role("button", name="Report carol's line").click()
+        expect(other.locator("#chat-said")).to_contain_text("Reported carol's line")
+
+        # The moderator settles it with a note: it leaves the list, and the log says so.
+        granted = moderate("grant", "mona", "--db", url, "--note", "reads the chat reports")
+        assert granted.exit_code == 0, granted.output
+        desk = watched(mona, dialogs, errors)
+        desk.goto(f"{server}/moderation")
+        rows = desk.locator("#chat-reports tbody tr")
+        expect(rows).to_have_count(1)
+        for size, (width, height) in SIZES.items():
+            desk.set_viewport_size({"width": width, "height": height})
+            desk.locator("#chat-reports").scroll_into_view_if_needed()
+            desk.screenshot(path=str(tmp_path / f"chat-settle-{size}.png"), full_page=True)
+        desk.set_viewport_size({"width": 1280, "height": 900})
+        desk.locator("#note").fill("a spectator's remark; nothing to do")
+        rows.first.get_by_role("button", name="Settle").click()
+        expect(rows).to_have_count(0)
+        expect(desk.locator("#no-chat-reports")).to_be_visible()
+        expect(desk.locator("#log tbody tr").first).to_contain_text("chat report")
+        expect(desk.locator("#log tbody tr").first).to_contain_text("carol")
+    finally:
+        for context in (alice, carol, dave, mona):
+            context.close()
+    assert not dialogs
+    assert not errors, f"errors in the pages: {errors}"

@@ -32,12 +32,21 @@ from fanfold.server.store import (
     Transaction,
     token_hash,
 )
-from fanfold.server.store.chat_records import PLAYERS, SPECTATORS
+from fanfold.server.store.chat_records import (
+    PLAYERS,
+    SPECTATORS,
+    ChatLine,
+    LineLimits,
+    OverLimitError,
+)
 from fanfold.server.store.chat_store import SqlChat
+from fanfold.server.store.lease_store import SqlBotLeases
 from fanfold.server.store.memory import MemoryTables
 from fanfold.server.store.memory_chat import MemoryChat
+from fanfold.server.store.memory_leases import MemoryBotLeases
 from fanfold.server.store.protocols import ChatStore, ReviewStore, TableStore
 from fanfold.server.store.review_memory import review_store
+from fanfold.server.store.table_side_protocols import BotLeases
 from tests.server.support import JSON, sqlite_url, store_table
 from tests.server.test_store import (
     _postgres_url,
@@ -89,6 +98,20 @@ def chats(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ChatStore]
     else:
         store = Store(_new_postgres_database(request.getfixturevalue("postgres_cluster")))
     yield SqlChat(store.engine)
+    store.close()
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def leases(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BotLeases]:
+    """An empty store of the bot pool's leases of each kind."""
+    if request.param == "memory":
+        yield MemoryBotLeases()
+        return
+    if request.param == "sqlite":
+        store = Store(sqlite_url(tmp_path))
+    else:
+        store = Store(_new_postgres_database(request.getfixturevalue("postgres_cluster")))
+    yield SqlBotLeases(store.engine)
     store.close()
 
 
@@ -661,3 +684,70 @@ def test_an_accounts_finished_tables_are_read_with_their_seats_and_reviews(
         assert data.reviewed(tx, ["done1", "done2"], 1) == {"done1"}  # done2: opened only
         assert data.reviewed(tx, ["done1"], 2) == set()  # another version
         assert data.reviewed(tx, [], 1) == set()
+
+
+def test_the_chat_store_counts_a_speakers_lines_against_the_limits(chats: ChatStore) -> None:
+    limits = LineLimits(table_most=2, table_seconds=10.0, site_most=3, site_seconds=60.0)
+
+    def say(table: str, speaker: str, at: float) -> ChatLine:
+        return chats.add_line(table, PLAYERS, 1, "ann", 0, "hi", at, speaker, limits)
+
+    say("t1", "a:1", 1.0)
+    say("t1", "a:1", 2.0)
+    with pytest.raises(OverLimitError) as refused:
+        say("t1", "a:1", 3.0)
+    assert refused.value.which == "table"
+    say("t1", "a:2", 3.0)  # another speaker has a budget of its own
+    say("t2", "a:1", 3.0)  # and another table
+    with pytest.raises(OverLimitError) as refused:
+        say("t3", "a:1", 4.0)  # three lines in the minute over every table
+    assert refused.value.which == "site"
+    assert [line.text for line in chats.recent("t3", PLAYERS, 9)] == []  # nothing kept
+    chats.add_line("t3", PLAYERS, 1, "ann", 0, "uncounted", 4.0)  # no speaker: no limit
+    say("t3", "a:1", 61.5)  # the first line left the minute
+    with pytest.raises(OverLimitError):
+        say("t3", "a:1", 61.6)
+
+
+def test_the_chat_store_counts_a_reporters_reports_in_the_hour(chats: ChatStore) -> None:
+    said = [chats.add_line("t1", PLAYERS, None, "White", 0, f"l{n}", float(n)) for n in range(4)]
+    for number in range(2):
+        chats.add_report(said[number], "bob", 2, "", [said[number]], 10.0 + number, 2)
+    with pytest.raises(OverLimitError) as refused:
+        chats.add_report(said[2], "bob", 2, "", [said[2]], 20.0, 2)
+    assert refused.value.which == "reports"
+    chats.add_report(said[2], "White (seat 1 at t1)", None, "", [said[2]], 20.0, 2)  # a guest
+    chats.add_report(said[3], "bob", 2, "", [said[3]], 3611.0, 2)  # an hour after the first
+    assert len(chats.reports(10)) == 4
+
+
+# ------------------------------------------------------------------ the bot pool's leases
+
+
+def test_a_client_holds_at_most_its_share_of_leases_in_the_order_asked(
+    leases: BotLeases,
+) -> None:
+    first = leases.ask("address:1", "s1:10", now=100.0, seconds=15.0)
+    second = leases.ask("address:1", "s2:20", now=100.1, seconds=15.0)
+    third = leases.ask("address:1", "s3:30", now=100.2, seconds=15.0)
+    assert len({first, second, third}) == 3
+    assert not leases.take(third, "address:1", 2, now=100.3)  # two were asked for before it
+    assert leases.take(second, "address:1", 2, now=100.3)
+    assert leases.take(first, "address:1", 2, now=100.3)
+    assert leases.take(first, "address:1", 2, now=100.4)  # granted already: still
+    other = leases.ask("address:2", "s3:30", now=100.4, seconds=15.0)
+    assert leases.take(other, "address:2", 2, now=100.4)  # another client has its own share
+    assert leases.held("address:1", now=100.5) == 2
+    # One given back: the next in line is granted; one asked for later waits behind it.
+    later = leases.ask("address:1", "s1:10", now=100.5, seconds=15.0)
+    leases.give_back(first)
+    leases.give_back(first)  # given back twice: nothing more happens
+    assert not leases.take(later, "address:1", 2, now=100.6)
+    assert leases.take(third, "address:1", 2, now=100.6)
+    assert not leases.take(later, "address:1", 2, now=100.6)
+    # A holder killed renews nothing: its leases run out; renewed ones go on.
+    leases.renew([third, later], until=130.0)
+    assert leases.held("address:1", now=116.0) == 1  # the second ran out at 115.1
+    assert leases.take(later, "address:1", 2, now=116.0)
+    assert leases.held("address:1", now=131.5) == 0  # every lease ran out
+    assert not leases.take(later, "address:1", 2, now=131.5)

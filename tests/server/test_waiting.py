@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from fanfold.core.registry import get_game
 from fanfold.server.store import Store
+from fanfold.server.store.plans import refresh_statistics
 from fanfold.server.store.rating_store import SqlRatings
 from tests.server.support import JSON
 from tests.server.test_accounts import create, csrf
@@ -161,5 +162,23 @@ def test_the_store_reads_an_accounts_seats_at_unfinished_tables(
             assert sorted(found) == [("hotseat", 0), ("hotseat", 1), ("mine", 0)]
             assert len(data.unfinished_seats(tx, 7, 2)) == 2  # at most the limit
             assert data.unfinished_seats(tx, 9, 50) == []
+    finally:
+        store.close()
+
+
+def test_the_your_move_read_uses_the_index_on_the_seats_accounts(
+    store_url: str,  # noqa: F811 (the imported fixture, by name)
+) -> None:
+    store = Store(store_url)  # SQLite and PostgreSQL
+    try:
+        people = {"players": ["human", "human"], "token_hashes": [None, None]}
+        for number in range(600):  # enough seats that reading them all costs more
+            create_table(store, f"t{number}", account_ids=[number, number + 1000], **people)
+        refresh_statistics(store.engine)
+        data = SqlRatings(store.engine)
+        with data.reading() as tx:
+            assert data.unfinished_seats(tx, 7, 50) == [("t7", 0)]
+            plan = data.unfinished_seats_plan(tx, 7, 50)
+        assert any("seats_account" in step for step in plan), plan
     finally:
         store.close()

@@ -20,9 +20,10 @@ seconds its decisions took), so a client whose bots think at the server's cap wa
 clients whose bots answer at once, never the other way round. A client is whoever opened the
 tables (an account, or one address: :attr:`Decision`'s caller names it); one with thirty
 tables counts once, and holds at most :attr:`BotPool.client_share` workers at once, so its
-tables cannot fill the pool while another client's table waits. Decisions also come in
-:class:`Priority` classes: a waiting live decision (a game being played) always starts before
-a review's, and a review's before background work.
+tables cannot fill the pool while another client's table waits (at every process on one
+PostgreSQL store together: :attr:`BotPool.shared`, :mod:`fanfold.server.bot_shares`).
+Decisions also come in :class:`Priority` classes: a waiting live decision (a game being
+played) always starts before a review's, and a review's before background work.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from fanfold.agents.base import AnyAgent, parse_agent
 from fanfold.agents.levels import level_agent
 from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import get_game
+from fanfold.server.bot_shares import SharedShares
 from fanfold.server.logs import about, configure_from_environment
 
 log = logging.getLogger(__name__)
@@ -418,6 +420,8 @@ class BotPool:
         self._last: dict[str, int] = {}
         #: Told how long each decision waited for a worker, in seconds (the metrics).
         self.waited: Callable[[float], object] | None = None
+        #: The clients' shares across processes (``None``: this process's share only).
+        self.shared: SharedShares | None = None
 
     def _executor(self, number: int) -> Executor:
         if self.processes:
@@ -487,7 +491,14 @@ class BotPool:
         :attr:`Priority.REVIEW`."""
         who = client if client is not None else f"table:{table}"
         asked = time.monotonic()
-        slot, tag = await self._acquire(table, who, int(priority))
+        shared = self.shared if client is not None else None
+        lease = None if shared is None else await shared.hold(who)
+        try:
+            slot, tag = await self._acquire(table, who, int(priority))
+        except BaseException:
+            if shared is not None and lease is not None:
+                shared.release(lease)
+            raise
         loop = asyncio.get_running_loop()
         began = time.monotonic()
         if self.waited is not None:
@@ -502,11 +513,15 @@ class BotPool:
                 future = executor.submit(fn, *args)
         except BaseException:
             self._release(slot, who, tag, 0.0)
+            if shared is not None and lease is not None:
+                shared.release(lease)
             raise
 
         def done(_: Future[Any]) -> None:
             used = time.monotonic() - began
             loop.call_soon_threadsafe(self._release, slot, who, tag, used)
+            if shared is not None and lease is not None:
+                loop.call_soon_threadsafe(shared.release, lease)
 
         # The worker is handed back when the work ends, not when the table stops waiting for
         # it (an undo, a shutdown): a table cannot hold more than one worker by cancelling.

@@ -13,8 +13,9 @@ A line is at most :data:`MAX_TEXT` characters, its control characters (and the m
 reorder text) taken out, and not empty. Each speaker (an account, else a guest's seat token:
 counted per person, not per connection) may say :data:`TABLE_LINES` lines per
 :data:`TABLE_SECONDS` seconds at one table and :data:`SITE_LINES` per :data:`SITE_SECONDS`
-at all the tables this process serves. A refusal is an error to the sender alone and changes
-nothing.
+at all the tables of the site, and file :data:`REPORTS_AN_HOUR` reports an hour: the chat store
+counts them from the lines and reports it keeps, so that every server process on one store
+counts the same. A refusal is an error to the sender alone and changes nothing.
 
 A line goes out as its own small message (:class:`~fanfold.server.protocol.Chat`), never with
 a game state, and droppable (:meth:`fanfold.server.outbox.Outbox.post`): a slow reader loses
@@ -26,7 +27,6 @@ be reported; the report is kept with the lines around it for the moderators.
 from __future__ import annotations
 
 import asyncio
-import collections
 import time
 import unicodedata
 from collections.abc import Callable
@@ -36,7 +36,14 @@ from fanfold.server.live import BadRequestError, ForbiddenError, LiveTable, NotF
 from fanfold.server.live import storage_failure as _storage_failure
 from fanfold.server.protocol import PROTOCOL, Chat, ChatLineOut, ChatRoom, wire
 from fanfold.server.store import token_hash
-from fanfold.server.store.chat_records import PLAYERS, SPECTATORS, ChatLine, ChatReport
+from fanfold.server.store.chat_records import (
+    PLAYERS,
+    SPECTATORS,
+    ChatLine,
+    ChatReport,
+    LineLimits,
+    OverLimitError,
+)
 from fanfold.server.store.protocols import ChatStore
 
 #: The phrases said at a rated table of three or more seats while its game goes on.
@@ -120,73 +127,28 @@ def speaker_key(watcher: Watcher) -> str:
     return f"t:{token_hash(watcher.token or '')}"
 
 
-class Window:
-    """Counts of events per key in a sliding window of ``seconds``: at most ``most``."""
-
-    #: Counts between two sweeps of the keys whose window has passed.
-    SWEEP_EVERY = 1024
-
-    def __init__(self, most: int, seconds: float) -> None:
-        self.most = most
-        self.seconds = seconds
-        self._times: dict[str, collections.deque[float]] = {}
-        self._counted = 0
-
-    def full(self, key: str, now: float) -> bool:
-        """Whether ``key`` had ``most`` events in the window ending ``now``."""
-        times = self._times.get(key)
-        if times is None:
-            return False
-        while times and times[0] <= now - self.seconds:
-            times.popleft()
-        if not times:
-            del self._times[key]
-            return False
-        return len(times) >= self.most
-
-    def count(self, key: str, now: float) -> None:
-        """Count an event of ``key`` at ``now`` (and, now and then, forget the keys whose
-        last event left the window: a speaker who said one line long ago holds nothing)."""
-        self._times.setdefault(key, collections.deque()).append(now)
-        self._counted += 1
-        if self._counted % self.SWEEP_EVERY == 0:
-            passed = now - self.seconds
-            for old in [k for k, times in self._times.items() if times[-1] <= passed]:
-                del self._times[old]
-
-    def __len__(self) -> int:
-        return len(self._times)
-
-
 class Limits:
-    """The speakers' budgets: per table and speaker, and per speaker at all tables."""
+    """The speakers' budgets: per table and speaker, and per speaker at all tables. The chat
+    store counts them from the lines it keeps (:class:`~fanfold.server.store.chat_records.
+    LineLimits`), so that they hold across every server process on one store."""
 
     def __init__(
         self,
         table: tuple[int, float] = (TABLE_LINES, TABLE_SECONDS),
         site: tuple[int, float] = (SITE_LINES, SITE_SECONDS),
     ) -> None:
-        self.table = Window(*table)
-        self.site = Window(*site)
+        self.lines = LineLimits(*table, *site)
 
-    def take(self, table_id: str, speaker: str, now: float) -> None:
-        """Count a line of ``speaker`` at ``table_id``.
-
-        Raises:
-            ChatFloodError: over either limit (nothing counted).
-        """
-        at_table = f"{table_id} {speaker}"
-        if self.table.full(at_table, now):
-            raise ChatFloodError(
-                f"at most {self.table.most} lines every {self.table.seconds:g} seconds "
-                "at a table; wait a moment"
+    def refusal(self, which: str) -> ChatFloodError:
+        """What a speaker over a limit (``"table"`` or ``"site"``) is told."""
+        if which == "table":
+            return ChatFloodError(
+                f"at most {self.lines.table_most} lines every {self.lines.table_seconds:g} "
+                "seconds at a table; wait a moment"
             )
-        if self.site.full(speaker, now):
-            raise ChatFloodError(
-                f"at most {self.site.most} lines a minute on the whole site; wait a moment"
-            )
-        self.table.count(at_table, now)
-        self.site.count(speaker, now)
+        return ChatFloodError(
+            f"at most {self.lines.site_most} lines a minute on the whole site; wait a moment"
+        )
 
 
 def line_out(line: ChatLine) -> ChatLineOut:
@@ -200,8 +162,7 @@ class ChatRooms:
     Args:
         store: where lines and reports are kept.
         limits: the speakers' budgets (:class:`Limits`; the defaults above).
-        clock: the wall clock the lines are stamped with.
-        monotonic: the clock the limits count with.
+        clock: the wall clock the lines are stamped with (and the limits count with).
     """
 
     def __init__(
@@ -210,13 +171,10 @@ class ChatRooms:
         *,
         limits: Limits | None = None,
         clock: Callable[[], float] = time.time,
-        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()
-        self.reporting = Window(REPORTS_AN_HOUR, 3600.0)
         self.clock = clock
-        self.monotonic = monotonic
 
     async def join(self, live: LiveTable, watcher: Watcher) -> str:
         """The :class:`~fanfold.server.protocol.ChatRoom` message for a connection that
@@ -271,7 +229,6 @@ class ChatRooms:
             StorageError: the store failed (nothing was said).
         """
         line_text = self.check(live, watcher, room, text)
-        self.limits.take(live.id, speaker_key(watcher), self.monotonic())
         seat: int | None = None
         name = watcher.account[1] if watcher.account is not None else "guest"
         if watcher.seats:
@@ -280,10 +237,23 @@ class ChatRooms:
             if watcher.account is None or held != watcher.account[0]:
                 name = live.table.seat_name(seat)
         account_id = None if watcher.account is None else watcher.account[0]
+        keep = self.store.add_line
+        speaker, limits = speaker_key(watcher), self.limits.lines
         try:
             line = await asyncio.to_thread(
-                self.store.add_line, live.id, room, account_id, name, seat, line_text, self.clock()
+                keep,
+                live.id,
+                room,
+                account_id,
+                name,
+                seat,
+                line_text,
+                self.clock(),
+                speaker,
+                limits,
             )
+        except OverLimitError as over:
+            raise self.limits.refusal(over.which) from None
         except Exception as error:
             raise _storage_failure("the line could not be kept", error) from error
         message = wire(Chat(protocol=PROTOCOL, type="chat", room=room, line=line_out(line)))
@@ -328,14 +298,13 @@ class ChatRooms:
             if account is None or seats:
                 raise ForbiddenError("sign in as a spectator to report a spectators' line")
             reporter = account[1]
-        key = reporter if account is None else f"a:{account[0]}"
-        if self.reporting.full(key, self.monotonic()):
-            raise ChatFloodError(f"at most {REPORTS_AN_HOUR} reports an hour; thank you")
         note = clean(note) if note.strip() else ""
         try:
             return await asyncio.to_thread(
-                self._keep_report, line, reporter, key, account, note[:REPORT_NOTE]
+                self._keep_report, line, reporter, account, note[:REPORT_NOTE]
             )
+        except OverLimitError:
+            raise ChatFloodError(f"at most {REPORTS_AN_HOUR} reports an hour; thank you") from None
         except ChatError:
             raise
         except Exception as error:
@@ -345,20 +314,20 @@ class ChatRooms:
         self,
         line: ChatLine,
         reporter: str,
-        key: str,
         account: tuple[int, str] | None,
         note: str,
     ) -> int:
         if self.store.reported(reporter, line.id):
             raise ChatError("you reported this line already; the moderators have it")
         context = self.store.around(line, CONTEXT)
-        self.reporting.count(key, self.monotonic())
         account_id = None if account is None else account[0]
-        return self.store.add_report(line, reporter, account_id, note, context, self.clock())
+        return self.store.add_report(
+            line, reporter, account_id, note, context, self.clock(), REPORTS_AN_HOUR
+        )
 
-    async def reports(self, limit: int = 100) -> list[ChatReport]:
-        """The reports, newest first."""
-        return await asyncio.to_thread(self.store.reports, limit)
+    async def reports(self, limit: int = 100, *, settled: bool = True) -> list[ChatReport]:
+        """The reports, newest first (the open ones only unless ``settled``)."""
+        return await asyncio.to_thread(self.store.reports, limit, settled)
 
 
 __all__ = [
@@ -375,7 +344,6 @@ __all__ = [
     "ChatFloodError",
     "ChatRooms",
     "Limits",
-    "Window",
     "clean",
     "presets_only",
     "room_of",

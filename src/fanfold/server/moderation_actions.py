@@ -1,6 +1,6 @@
 """A moderator's actions on accounts and reports (:mod:`fanfold.server.moderation` says what
 each does): granting and revoking the role, closing and reopening an account, settling a
-report; each in one transaction, and logged."""
+report (a player's, or a line of chat's); each in one transaction, and logged."""
 
 from __future__ import annotations
 
@@ -19,9 +19,11 @@ from fanfold.server.moderators import (
 )
 from fanfold.server.refunds import Refund, refund_opponents
 from fanfold.server.store import Transaction
+from fanfold.server.store.chat_store import SqlChat
 from fanfold.server.store.engine import Engine
 from fanfold.server.store.moderation_records import LogRecord
 from fanfold.server.store.protocols import ModerationStore
+from fanfold.server.store.table_side_protocols import ChatSettling
 
 #: A moderator's note: at most this many characters.
 MODERATOR_NOTE_LENGTH = 1000
@@ -117,9 +119,10 @@ def close_account(
     engine: Engine, name: str, note: str, by: Moderator, now: float | None = None
 ) -> Closing:
     """Close the account ``name`` in one transaction: mark it closed, end its sessions,
-    settle the open reports about it, give its opponents back the points they lost to it
-    (:func:`refund_opponents`) and log it. Closing a closed account again closes nothing
-    more, but refunds its rated games that ended since (a game it was playing) and is logged.
+    settle the open reports about it (and of its lines of chat, as "account closed"), give
+    its opponents back the points they lost to it (:func:`refund_opponents`) and log it.
+    Closing a closed account again closes nothing more, but refunds its rated games that
+    ended since (a game it was playing) and is logged.
 
     A moderator on the site may not close their own account nor another moderator's
     (revoke the role first); the command line (``by.id`` ``None``) may.
@@ -142,14 +145,17 @@ def close_account(
             )
         data.set_closed(tx, state.id, True)
         ended = data.end_sessions(tx, state.id)
-        settled = data.settle_reports_about(
-            tx, state.id, now, by.name[:80], f"account closed: {text}"
-        )
+        resolution = f"account closed: {text}"
+        settled = data.settle_reports_about(tx, state.id, now, by.name[:80], resolution)
+        chat: ChatSettling = SqlChat.of(tx)
+        chat_settled = chat.settle_reports_about(tx, state.id, now, by.name[:80], resolution)
+        settled += chat_settled
         refunds = refund_opponents(tx, state.id, now)
         points = sum(refund.points for refund in refunds)
         detail = (
             f"{'closed already; ' if state.closed else ''}{ended} session(s) ended, "
-            f"{settled} report(s) settled, {points:.1f} point(s) refunded to "
+            f"{settled} report(s) settled ({chat_settled} of chat), {points:.1f} point(s) "
+            "refunded to "
             f"{len({r.player for r in refunds})} player(s) over "
             f"{len({r.table for r in refunds})} game(s)"
         )
@@ -202,4 +208,32 @@ def resolve_report(
         data.resolve(tx, report_id, now, by.name[:80], text)
         reported = named(data, tx, [row.reported_id]).get(row.reported_id)
         _log(data, tx, by, RESOLVE, reported, text, f"report {report_id} ({row.table_ref})", now)
+    return {"id": report_id, "resolved_at": now, "resolved_by": by.name, "resolution": text}
+
+
+def settle_chat_report(
+    engine: Engine, report_id: int, note: str, by: Moderator, now: float | None = None
+) -> dict[str, Any]:
+    """Settle an open report of a line of chat (looked at, nothing more to do, or done),
+    logged with the account that said the line.
+
+    Raises:
+        NotFoundError: no such report.
+        BadRequestError: settled already, or no note.
+    """
+    text = checked_note(note)
+    now = time.time() if now is None else now
+    data = moderation_data(engine)
+    with data.begin() as tx:
+        chat: ChatSettling = SqlChat.of(tx)
+        report = chat.lock_report(tx, report_id)
+        if report is None:
+            raise NotFoundError(f"no chat report {report_id}")
+        if report.resolved_at is not None:
+            raise BadRequestError(f"chat report {report_id} is settled already")
+        chat.settle(tx, report_id, now, by.name[:80], text)
+        said = report.reported_id
+        reported = None if said is None else named(data, tx, [said]).get(said)
+        detail = f"chat report {report_id} ({report.table_id})"
+        _log(data, tx, by, RESOLVE, reported, text, detail, now)
     return {"id": report_id, "resolved_at": now, "resolved_by": by.name, "resolution": text}

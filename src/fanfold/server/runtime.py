@@ -11,6 +11,7 @@ import asyncio
 import ctypes
 import gc
 import logging
+import os
 import sys
 import threading
 import time
@@ -27,6 +28,7 @@ from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import all_games
 from fanfold.server import allocator
 from fanfold.server.accounts import Accounts
+from fanfold.server.bot_shares import SharedShares
 from fanfold.server.bots import BotPool
 from fanfold.server.checks import HealthServer, Readiness
 from fanfold.server.fairplay import ORIGIN_DAYS, delete_old_origins
@@ -38,6 +40,7 @@ from fanfold.server.protocol import PROTOCOL, PROTOCOL_HEADER, ErrorBody, wire
 from fanfold.server.settings import Settings
 from fanfold.server.store import Store
 from fanfold.server.store.appender import Appender
+from fanfold.server.store.lease_store import SqlBotLeases
 from fanfold.server.throttle import QuietMemoryStorage
 
 log = logging.getLogger(__name__)
@@ -415,6 +418,10 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             server_name=settings.server_name,
             appender=appender,
         )
+        if owner is not None:  # several processes may share the store: so do the clients
+            holder = f"{settings.server_name or 'server'}:{os.getpid()}"
+            leases = SqlBotLeases(store.engine)
+            hub.pool.shared = SharedShares(leases, holder, hub.pool.client_share)
         metrics.watch_tables(
             lambda: len(hub.live), lambda: len(owner.held) if owner is not None else 0
         )

@@ -4,7 +4,10 @@ table's socket):
 * ``POST /api/tables/{id}/chat/{line}/report``: a reader of the line's room reports it (a seat's
   token in ``X-Fanfold-Token`` for the players' room, a signed-in spectator for the
   spectators'), with an optional note; kept with the lines around it;
-* ``GET /api/moderation/chat-reports``: the reports with their lines, for the moderators.
+* ``GET /api/moderation/chat-reports``: the open reports with their lines, for the moderators
+  (``?all=true``: the settled ones too);
+* ``POST /api/moderation/chat-reports/{id}/settle``: a moderator settles one, with a note
+  (logged, as the moderators' other actions are).
 """
 
 from __future__ import annotations
@@ -12,14 +15,16 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from fanfold.server.chat import REPORT_NOTE, ChatRooms
+from fanfold.server.moderation_actions import settle_chat_report
 from fanfold.server.moderators import moderator_of
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.deps import AccountDep
+from fanfold.server.routes.moderation import ModeratorNote, Resolved
 from fanfold.server.store.chat_store import SqlChat
 from fanfold.server.store.memory_chat import MemoryChat
 from fanfold.server.store.protocols import ChatStore
@@ -79,6 +84,9 @@ class ChatReportShown(_Answer):
     note: str
     at: float
     lines: list[ChatLineShown]
+    resolved_at: float | None
+    resolved_by: str | None
+    resolution: str | None
 
 
 class ChatReports(_Answer):
@@ -104,9 +112,14 @@ async def report_line(
 
 
 @router.get("/api/moderation/chat-reports", response_model=ChatReports)
-async def chat_reports(hub: HubDep, account: AccountDep, request: Request) -> dict[str, Any]:
+async def chat_reports(
+    hub: HubDep,
+    account: AccountDep,
+    request: Request,
+    everything: Annotated[bool, Query(alias="all")] = False,
+) -> dict[str, Any]:
     await asyncio.to_thread(moderator_of, hub.store.engine, account)
-    found = await rooms_of(request).reports()
+    found = await rooms_of(request).reports(settled=everything)
     return {
         "reports": [
             {
@@ -116,6 +129,9 @@ async def chat_reports(hub: HubDep, account: AccountDep, request: Request) -> di
                 "reporter": report.reporter,
                 "note": report.note,
                 "at": report.at,
+                "resolved_at": report.resolved_at,
+                "resolved_by": report.resolved_by,
+                "resolution": report.resolution,
                 "lines": [
                     {
                         "id": line.id,
@@ -132,3 +148,12 @@ async def chat_reports(hub: HubDep, account: AccountDep, request: Request) -> di
             for report in found
         ]
     }
+
+
+@router.post("/api/moderation/chat-reports/{number}/settle", response_model=Resolved)
+async def settle_chat_api(
+    number: int, body: ModeratorNote, hub: HubDep, account: AccountDep
+) -> dict[str, Any]:
+    engine = hub.store.engine
+    moderator = await asyncio.to_thread(moderator_of, engine, account)
+    return await asyncio.to_thread(settle_chat_report, engine, number, body.note, moderator)

@@ -1,7 +1,8 @@
 // Chat at the table (fanfold.server.chat): the room this page reads (the players' for a seat,
 // the spectators' for a spectator), its last lines on (re)connecting, new lines as they come,
 // the preset phrases where only they may be said, muting a person (remembered in this
-// browser), reporting a line, and a switch that turns chat off (nothing shown). Every line is
+// browser), reporting a line (neither offered on this page's own lines: its seats', or a
+// signed-in spectator's), and a switch that turns chat off (nothing shown). Every line is
 // put in with textContent: a player's words are text, never markup.
 import { api, el } from "./common.js";
 
@@ -43,6 +44,13 @@ export function setUpChat(options) {
   let over = false; // the game ended: free text again at any table
   let lines = []; // the room's lines, oldest first (kept while chat is off, not shown)
   let muted = mutedNames();
+  let me = null; // the signed-in account's name: a spectator's own lines are said under it
+  api("GET", "/api/account")
+    .then((account) => {
+      me = account.signed_in ? account.name : null;
+      if (me !== null) render();
+    })
+    .catch(() => {}); // not known: every spectator's line keeps its buttons
 
   function on() {
     return toggle.checked;
@@ -59,7 +67,8 @@ export function setUpChat(options) {
     const text = el("span", { class: "chat-text", text: line.text });
     item.append(who, ": ", text);
     const actions = el("span", { class: "chat-actions" });
-    const mine = line.seat !== null && options.yours().includes(line.seat);
+    const mine =
+      line.seat === null ? me !== null && line.name === me : options.yours().includes(line.seat);
     if (!mine) {
       actions.append(
         el("button", { type: "button", class: "link-button", "aria-label": `Mute ${line.name}`, onclick: () => mute(line.name) }, "Mute"),

@@ -71,6 +71,14 @@ async function settle(report) {
   await load();
 }
 
+async function settleChat(report) {
+  const note = $("note").value.trim();
+  if (!note) throw new Error("write a note for the log first (the note box above)");
+  await api("POST", `/api/moderation/chat-reports/${report.id}/settle`, { note });
+  tell(`Chat report ${report.id} settled.`);
+  await load();
+}
+
 async function load() {
   const [reports, flags, appeals, log, chat] = await Promise.all([
     api("GET", "/api/moderation/reports"),
@@ -104,7 +112,16 @@ async function load() {
   fill(
     "chat-reports",
     chat.reports.map((report) =>
-      el("tr", {}, cell(when(report.at)), cell(tableLink(report.table)), cell(report.reporter), cell(report.note), cell(chatLines(report))),
+      el(
+        "tr",
+        {},
+        cell(when(report.at)),
+        cell(tableLink(report.table)),
+        cell(report.reporter),
+        cell(report.note),
+        cell(chatLines(report)),
+        cell(el("button", { type: "button", text: "Settle", onclick: () => settleChat(report).catch(complain) })),
+      ),
     ),
     "no-chat-reports",
   );

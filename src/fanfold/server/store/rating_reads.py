@@ -9,6 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from fanfold.server.store.engine import sql
+from fanfold.server.store.plans import query_plan
 from fanfold.server.store.records import RatingChange, RatingRow, Transaction
 from fanfold.server.store.schema import (
     accounts,
@@ -191,11 +192,21 @@ class RatingReads(SqlSubject):
     ) -> list[tuple[str, int]]:
         """The seats ``account_id`` holds at unfinished tables (table id, seat), the tables
         changed most recently first, at most ``limit``."""
-        rows = sql(tx).execute(
-            sa.select(seats.c.table_id, seats.c.seat)
-            .join(tables, tables.c.id == seats.c.table_id)
-            .where(seats.c.account_id == account_id, tables.c.outcome.is_(None))
-            .order_by(tables.c.updated.desc(), seats.c.table_id, seats.c.seat)
-            .limit(limit)
-        )
+        rows = sql(tx).execute(unfinished_seats_query(account_id, limit))
         return [(str(row.table_id), int(row.seat)) for row in rows]
+
+    def unfinished_seats_plan(self, tx: Transaction, account_id: int, limit: int) -> list[str]:
+        """The plan the database chooses for :meth:`unfinished_seats` (its index on the
+        seats' accounts, ``seats_account``, named where it is used)."""
+        return query_plan(tx, unfinished_seats_query(account_id, limit))
+
+
+def unfinished_seats_query(account_id: int, limit: int) -> sa.Select[tuple[object, ...]]:
+    """The query of :meth:`RatingReads.unfinished_seats`."""
+    return (
+        sa.select(seats.c.table_id, seats.c.seat)
+        .join(tables, tables.c.id == seats.c.table_id)
+        .where(seats.c.account_id == account_id, tables.c.outcome.is_(None))
+        .order_by(tables.c.updated.desc(), seats.c.table_id, seats.c.seat)
+        .limit(limit)
+    )

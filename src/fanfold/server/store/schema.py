@@ -308,7 +308,11 @@ chat_messages = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("text", sa.String(400), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    # Who said it, for the limits counted from the lines: "a:" and an account's id, or "t:"
+    # and a guest seat token's hash (none: kept by a release before revision 0011).
+    sa.Column("speaker", sa.String(80), nullable=True),
     sa.Index("chat_messages_room", "table_id", "room", "id"),
+    sa.Index("chat_messages_speaker", "speaker", "at"),
 )
 
 #: A reported line, with the lines around it as they were (JSON) for the moderators.
@@ -324,6 +328,32 @@ chat_reports = sa.Table(
     sa.Column("note", sa.Text, nullable=False),
     sa.Column("context", sa.Text, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    # The account that said the reported line (none: a guest), and the report's settling by a
+    # moderator: when, who, the note (none: open). Revision 0011.
+    sa.Column("reported_id", sa.Integer, nullable=True),
+    sa.Column("resolved_at", sa.Float, nullable=True),
+    sa.Column("resolved_by", sa.String(80), nullable=True),
+    sa.Column("resolution", sa.Text, nullable=True),
     sa.Index("chat_reports_at", "at"),
     sa.Index("chat_reports_reporter", "reporter", "message_id"),
+    sa.Index("chat_reports_reporter_id", "reporter_id", "at"),
+    sa.Index("chat_reports_reported", "reported_id", "resolved_at"),
+)
+
+
+# --------------------------------------------------------------- bot pool
+
+#: The bot pool's shares across server processes: one row a decision of a client's bots that a
+#: process thinks (or waits to), until ``until`` (renewed while it is held). Revision 0011.
+bot_leases = sa.Table(
+    "bot_leases",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("client", sa.String(200), nullable=False),
+    # The process that holds it (its server name and process id), for an operator.
+    sa.Column("holder", sa.String(120), nullable=False),
+    sa.Column("until", sa.Float, nullable=False),
+    # Granted (thinking, or about to), else waiting for the client's share.
+    sa.Column("granted", sa.Boolean, nullable=False),
+    sa.Index("bot_leases_client", "client", "until"),
 )

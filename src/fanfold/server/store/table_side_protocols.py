@@ -1,6 +1,8 @@
 """What the server keeps beside a table's game, one :class:`typing.Protocol` a subject: the
 engines' reviews of finished tables (:class:`ReviewStore`) and the lines said at tables
-(:class:`ChatStore`). :mod:`fanfold.server.store.protocols` names them with the others."""
+(:class:`ChatStore`; their settling by the moderators, :class:`ChatSettling`), and the bot
+pool's shares across processes (:class:`BotLeases`).
+:mod:`fanfold.server.store.protocols` names them with the others."""
 
 from __future__ import annotations
 
@@ -8,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from fanfold.core.config import JSONObject
-from fanfold.server.store.chat_records import ChatLine, ChatReport
-from fanfold.server.store.records import ReviewJob
+from fanfold.server.store.chat_records import ChatLine, ChatReport, LineLimits
+from fanfold.server.store.records import ReviewJob, Transaction
 
 
 class ReviewStore(Protocol):
@@ -87,8 +89,17 @@ class ChatStore(Protocol):
         seat: int | None,
         text: str,
         at: float,
+        speaker: str | None = None,
+        limits: LineLimits | None = None,
     ) -> ChatLine:
-        """Keep a line; the line as kept (its id given)."""
+        """Keep a line said by ``speaker`` (a key of its own: an account's, a guest token's);
+        the line as kept (its id given).
+
+        Raises:
+            OverLimitError: ``speaker`` has said as many lines as ``limits`` allow, at the
+                table or at every table, counting the lines kept (by every process on the
+                store); nothing kept.
+        """
 
     def recent(self, table_id: str, room: str, limit: int) -> list[ChatLine]:
         """The last ``limit`` lines of a table's room, oldest first."""
@@ -111,8 +122,56 @@ class ChatStore(Protocol):
         note: str,
         context: Sequence[ChatLine],
         at: float,
+        most: int | None = None,
+        seconds: float = 3600.0,
     ) -> int:
-        """Keep a report of ``line`` with its context; the report's id."""
+        """Keep a report of ``line`` with its context; the report's id.
 
-    def reports(self, limit: int) -> list[ChatReport]:
-        """The reports, newest first."""
+        Raises:
+            OverLimitError: the reporter (``reporter_id``, else ``reporter``) has filed
+                ``most`` reports in the last ``seconds``, counting the reports kept; nothing
+                kept.
+        """
+
+    def reports(self, limit: int, settled: bool = True) -> list[ChatReport]:
+        """The reports, newest first (the open ones only unless ``settled``)."""
+
+
+class ChatSettling(Protocol):
+    """The moderators' settling of chat reports, in a moderation transaction (SQL stores
+    only: a server without a database has no moderators)."""
+
+    def lock_report(self, tx: Transaction, report_id: int) -> ChatReport | None:
+        """A report, locked for the transaction (``None``: no such report)."""
+
+    def settle(self, tx: Transaction, report_id: int, at: float, by: str, resolution: str) -> None:
+        """Settle a report: when, by whom, the note."""
+
+    def settle_reports_about(
+        self, tx: Transaction, account_id: int, at: float, by: str, resolution: str
+    ) -> int:
+        """Settle every open report of a line the account said; how many."""
+
+
+class BotLeases(Protocol):
+    """The bot pool's shares across server processes (:mod:`fanfold.server.bot_shares`): a
+    lease per decision of a client's bots, asked for, then granted in the order asked once the
+    client's share has room; it ends when given back or when its time runs out (a process
+    killed frees its share that way)."""
+
+    def ask(self, client: str, holder: str, now: float, seconds: float) -> int:
+        """A waiting lease for ``client`` held by ``holder`` until ``now + seconds``; its
+        id."""
+
+    def take(self, lease: int, client: str, most: int, now: float) -> bool:
+        """Whether the lease is granted now: it was, or fewer than ``most`` of the client's
+        live leases are granted or were asked for before it."""
+
+    def give_back(self, lease: int) -> None:
+        """End a lease."""
+
+    def renew(self, leases: Sequence[int], until: float) -> None:
+        """Hold ``leases`` until ``until``."""
+
+    def held(self, client: str, now: float) -> int:
+        """How many granted leases ``client`` holds at ``now``."""
