@@ -19,12 +19,15 @@ import anyio
 import httpx
 import sqlalchemy as sa
 import uvicorn
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from fanfold.server.app import create_app
 from fanfold.server.store import SeatPlan, TablePlan
+from fanfold.server.store.engine import MIGRATIONS
 from fanfold.server.store.protocols import TableStore
 from fanfold.server.throttle import ClientLimits
 
@@ -472,3 +475,12 @@ def store_table(
     )
     made = TablePlan(seats=seats, actions_done=tuple(actions_done or ()), **plan)
     store.create(table_id, made, options)
+
+
+def schema_head() -> str:
+    """This release's newest schema revision (the last migration's)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head

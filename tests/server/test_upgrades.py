@@ -36,7 +36,7 @@ from fanfold.server.store.engine import (
     serves_from,
     upgrade,
 )
-from tests.server.support import no_server_started, sqlite_url
+from tests.server.support import no_server_started, schema_head, sqlite_url
 
 runner = CliRunner()
 
@@ -206,17 +206,8 @@ def upgrade() -> None:
 '''
 
 
-def _head() -> str:
-    """This release's newest schema revision."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    head = ScriptDirectory.from_config(config).get_current_head()
-    assert head is not None
-    return head
-
-
 #: This release's newest revision, and the one a newer release adds after it.
-HEAD = _head()
+HEAD = schema_head()
 NEWER = f"{int(HEAD) + 1:04d}"
 
 
