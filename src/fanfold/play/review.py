@@ -24,7 +24,8 @@ information:
   deal that could never be won says so.
 
 Fano and Fan Tan have hidden cards: a fair review judges a seat from what that seat could see,
-which needs sampled searches; :func:`review` refuses them (:class:`ReviewError`).
+which needs sampled searches; :func:`review` refuses them (:class:`ReviewError`) and
+:mod:`fanfold.play.review_cards` reviews them, each decision from its seat's view.
 
 A :class:`Review` is JSON (:meth:`Review.to_json`, fields documented in ``docs/review.md``)
 with the inputs that make it reproducible: the record itself, the version of the review
@@ -87,6 +88,13 @@ class Mark(enum.StrEnum):
     FASTER_LOSS = "faster_loss"
     #: Fan: the first move after which the deal could no longer be won.
     LOST_DEAL = "lost_deal"
+    #: Fano, Fan Tan: expected result lost above the noise floor, at the smallest cut-off
+    #: (:mod:`fanfold.play.review_cards`).
+    INACCURACY = "inaccuracy"
+    #: Fano, Fan Tan: expected result lost at the middle cut-off.
+    MISTAKE = "mistake"
+    #: Fano, Fan Tan: expected result lost at the largest cut-off.
+    BLUNDER = "blunder"
 
 
 class Verdict(enum.StrEnum):
