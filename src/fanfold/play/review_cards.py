@@ -86,7 +86,7 @@ FANTAN_LOOKAHEAD = 2
 #: best one (under another seed), each judged again with other seeds at the review's deals.
 #: Measured with ``python3 benchmarks/review.py --floor --games 12 --seeds 4``
 #: (``docs/review.md``).
-NOISE_FLOOR: dict[str, float] = {"fano": 0.06, "fantan": 0.04}
+NOISE_FLOOR: dict[str, float] = {"fano": 0.04, "fantan": 0.03}
 #: The cut-offs of the marks, in expected result lost (0 to 1): lichess's 0.1, 0.2 and 0.3
 #: of winning chances on its -1-to-1 scale, halved. A loss is marked only above the floor too.
 INACCURACY = 0.05

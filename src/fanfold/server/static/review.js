@@ -96,8 +96,12 @@ function moveItem(entry, show, chosen) {
     onclick: () => show(entry.number),
   });
   button.append(el("span", { class: "review-move-text", text: label }));
-  const judged = NOT_JUDGED[entry.judged];
-  const value = judged || (entry.judged ? `${valueWords(entry.after)}; best ${valueWords(entry.before)}` : `${valueWords(entry.before)} → ${valueWords(entry.after)}`);
+  let value = `${valueWords(entry.before)} → ${valueWords(entry.after)}`;
+  if (entry.judged) {
+    // Fano, Fan Tan: the move's expected result, and the best move's where it was better.
+    const best = entry.best ? `; best ${valueWords(entry.before)}` : ", the best found";
+    value = NOT_JUDGED[entry.judged] || `${valueWords(entry.after)}${best}`;
+  }
   button.append(el("span", { class: "review-value", text: value }));
   if (mark) button.append(el("span", { class: "review-mark", text: entry.best_words ? `${mark}; better: ${entry.best_words}` : mark }));
   return el("li", {}, button);
