@@ -14,7 +14,8 @@ review of each row's first game pays for first use):
 * **Fano** (two and four seats, classic and Trionfey) and **Fan Tan** (four seats): games of
   ``medium`` bots, every seat reviewed as a human's would be, each decision from its seat's view
   (:mod:`fanfold.play.review_cards`, the review's seed ``seed + i``; with ``--stored``, the
-  human seats only: the first two).
+  human seats only: the first two). Their rows also give the processor seconds of each review
+  (on a busy machine, the wall time of a quiet one). ``--cards`` runs these rows only.
 
 It prints its command, then one row per game and player: the games, the seconds per review at
 the median (p50), the 99th percentile (p99, nearest rank) and the slowest, and what the reviews
@@ -228,17 +229,20 @@ def card_row(name: str, preset: str | None, games: int, seed: int, *, stored: bo
         ]
     else:
         review_cards(records[0], seed=0, seats=[0])
-        seconds, reviews = [], []
+        seconds, reviews, cpu = [], [], []
         for number, record in enumerate(records):
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             reviews.append(review_cards(record, seed=seed + number))
             seconds.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - used)
     moves: list[Any] = [move for result in reviews for move in result["moves"]]  # type: ignore[union-attr]
     judged = sum(move["judged"] == "yes" for move in moves)
     marks = Counter(str(move["mark"]) for move in moves if move["mark"] is not None)
     found = f"{judged} decisions judged; marks: " + (
         ", ".join(f"{mark} {count}" for mark, count in sorted(marks.items())) or "none"
     )
+    if not stored:  # the processor's seconds: a quiet machine's wall time, one core
+        found += f"; CPU s p50 {percentile(cpu, 0.5):.2f}, max {max(cpu):.2f}"
     game = get_game(name)
     config = game.default_config() if preset is None else game.preset(preset).config
     title = f"{game.title} ({preset or 'default'}, {game.num_players(config)} seats)"

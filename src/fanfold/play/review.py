@@ -301,7 +301,8 @@ def review(
             cache is unusable and is rebuilt.
 
     Raises:
-        ReviewError: a game the engines do not review (Fano, Fan Tan).
+        ReviewError: a game this function does not review (Fano, Fan Tan:
+            :mod:`fanfold.play.review_cards`).
         RecordError: the record does not replay under the rules.
     """
     game = get_game(record.game)
@@ -310,8 +311,8 @@ def review(
     if isinstance(game, FanGame):
         return _review_fan(record, game, max_states)
     raise ReviewError(
-        f"no engine review for {game.title} yet: its hands are hidden, so a fair review needs "
-        "searches from each seat's view (reviews exist for Fano330-R-Morris and Fan)"
+        f"no engine review for {game.title} here: its hands are hidden, so it is reviewed from "
+        "each seat's view, on a finished table's review page (fanfold.play.review_cards)"
     )
 
 
