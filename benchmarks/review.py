@@ -15,7 +15,8 @@ review of each row's first game pays for first use):
   ``medium`` bots, every seat reviewed as a human's would be, each decision from its seat's view
   (:mod:`fanfold.play.review_cards`, the review's seed ``seed + i``; with ``--stored``, the
   human seats only: the first two). Their rows also give the processor seconds of each review
-  (on a busy machine, the wall time of a quiet one). ``--cards`` runs these rows only.
+  (on a busy machine, the wall time of a quiet one). ``--cards`` runs these rows only, and
+``--only fano:classic,fantan:default`` (game and preset) some of them.
 
 It prints its command, then one row per game and player: the games, the seconds per review at
 the median (p50), the 99th percentile (p99, nearest rank) and the slowest, and what the reviews
@@ -306,6 +307,10 @@ def main(arguments: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--cards", action="store_true", help="review the Fano and Fan Tan rows only"
     )
+    parser.add_argument(
+        "--only",
+        help="the card rows to run, e.g. fano:classic,fantan:default (default: all)",
+    )
     options = parser.parse_args(given)
     if options.games < 1:
         parser.error("--games must be at least 1")
@@ -323,9 +328,11 @@ def main(arguments: Sequence[str] | None = None) -> None:
             fan_row(player, options.games, options.seed, stored=options.stored)
             for player in FAN_PLAYERS
         ]
+    wanted = None if options.only is None else set(options.only.split(","))
     rows += [
         card_row(name, preset, options.games, options.seed, stored=options.stored)
         for name, preset in CARD_ROWS
+        if wanted is None or f"{name}:{preset or 'default'}" in wanted
     ]
     print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
     print(f"Morris table loaded in {loaded:.2f} s (once, before the reviews)")
