@@ -192,3 +192,16 @@ def test_variants_outside_the_compiled_search_are_refused() -> None:
     with pytest.raises(ReviewError, match="no engine review for this Fan Tan variant"):
         review_moves(record, seed=SEED)
     assert reviews_cards(get_game("fano"), get_game("fano").preset("trionfey").config)
+
+
+def test_a_game_of_bots_only_judges_nothing_and_says_so() -> None:
+    game = get_game("fantan")
+    record = play_game(game, None, ["medium"] * 4, seed=3, agent_seed=3).finish()
+    assert record.players == ("medium",) * 4
+    made: Any = review_cards(record, seed=SEED, deals=DEALS["fantan"])
+    assert {move["judged"] for move in made["moves"]} == {"bot"}
+    assert made["engine"]["seats"] == []
+    assert made["summary"][0].startswith("No decision was judged")
+    assert (
+        "Bots' seats are not reviewed: Player 1, Player 2, Player 3, Player 4." in made["summary"]
+    )

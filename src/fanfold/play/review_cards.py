@@ -405,12 +405,18 @@ def summary_of(entries: Sequence[JSONObject], engine: JSONObject, ending: str) -
     seats not reviewed, and how the game ended."""
     seats = sorted({int(str(entry["seat"])) for entry in entries if entry["judged"] == "yes"})
     names = {int(str(entry["seat"])): str(entry["seat_name"]) for entry in entries}
-    lines = [
-        f"Each decision of {' and '.join(names[seat] for seat in seats) or 'no seat'} was judged "
-        f"from that seat's view only, on {engine['deals']} deals sampled from what it could see; "
-        f"a move is marked when it lost more than {engine['noise_floor']:.0%} of expected result "
-        "(the measured noise)."
-    ]
+    if not seats:
+        lines = [
+            "No decision was judged: a review judges the decisions of human seats that had a "
+            "choice of moves, and this game had none."
+        ]
+    else:
+        lines = [
+            f"Each decision of {' and '.join(names[seat] for seat in seats)} was judged from "
+            f"that seat's view only, on {engine['deals']} deals sampled from what it could see; "
+            f"a move is marked when it lost more than {engine['noise_floor']:.0%} of expected "
+            "result (the measured noise)."
+        ]
     lines += [move_sentence(entry) for entry in entries if entry.get("mark") is not None]
     if not any(entry.get("mark") is not None for entry in entries) and seats:
         lines.append("No move was marked: none lost expected result above the noise.")
