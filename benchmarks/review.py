@@ -11,6 +11,13 @@ review of each row's first game pays for first use):
   loses most deals it could win) and by ``random``, so that the reviews meet won games, deals
   never winnable and deals lost by a move, the last found by bisection with the exact solver.
 
+* **Fano** (two and four seats, classic and Trionfey) and **Fan Tan** (four seats): games of
+  ``medium`` bots, every seat reviewed as a human's would be, each decision from its seat's view
+  (:mod:`fanfold.play.review_cards`, the review's seed ``seed + i``; with ``--stored``, the
+  human seats only: the first two). Their rows also give the processor seconds of each review
+  (on a busy machine, the wall time of a quiet one). ``--cards`` runs these rows only, and
+``--only fano:classic,fantan:default`` (game and preset) some of them.
+
 It prints its command, then one row per game and player: the games, the seconds per review at
 the median (p50), the 99th percentile (p99, nearest rank) and the slowest, and what the reviews
 found. Every game is seeded by its place in the run, so the games are the same on every run.
@@ -25,12 +32,22 @@ that opens the job to its end, its moves stored step by step in a SQLite file (M
 a step, each step a review of the game cut after it; Fan one step, the solver's budget
 :data:`fanfold.server.reviews.FAN_BUDGET` per question), computed in this process rather than
 the bot pool.
+
+``--floor`` measures the noise floor of the Fano and Fan Tan marks instead
+(:data:`fanfold.play.review_cards.NOISE_FLOOR`): at the judged decisions of ``--games`` games of
+``medium`` bots (at most 12 a game), the move with the best expected result under one seed is
+taken as the move played, the decision is judged again under ``--seeds`` other seeds, and the
+best move's expected result less that move's is counted; it prints the 50th, 90th, 95th and
+99th percentiles per game (the floor is the 99th)::
+
+    python3 benchmarks/review.py --floor --games 12 --seeds 4
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import shlex
 import sys
 import tempfile
@@ -39,13 +56,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play.review import REVIEW_VERSION, Review, review
+from fanfold.play.review_cards import (
+    NOISE_FLOOR,
+    decision_seed,
+    default_deals,
+    review_cards,
+    values_of,
+)
 from fanfold.play.setup import play_game
-from fanfold.server.reviews import Reviews, review_step
+from fanfold.server.reviews import Reviews, review_seed, review_step
 from fanfold.server.store import Store
 from fanfold.server.store.review_store import SqlReviews
 from fanfold.solvers.morris import load_table
@@ -97,8 +122,10 @@ def timed_reviews(
     return seconds, reviews
 
 
-async def _in_process(record: GameRecord, stop: int, budget: int | None) -> JSONObject:
-    return review_step(record.to_json(), stop, budget)
+async def _in_process(
+    record: GameRecord, stop: int, budget: int | None, seed: str, start: int
+) -> JSONObject:
+    return review_step(record.to_json(), stop, budget, seed, start)
 
 
 def stored_seconds(records: Sequence[GameRecord]) -> list[float]:
@@ -156,6 +183,113 @@ def fan_row(player: str, games: int, seed: int, *, stored: bool = False) -> Row:
     return Row(game.title, player, tuple(seconds), found)
 
 
+#: The card rows: the game, its preset, and the seats.
+CARD_ROWS = (
+    ("fano", "classic"),
+    ("fano", "four-players"),
+    ("fano", "trionfey"),
+    ("fano", "trionfey-all-for-one"),
+    ("fantan", None),
+)
+
+
+def card_records(name: str, preset: str | None, games: int, seed: int) -> list[GameRecord]:
+    """``games`` finished games of ``medium`` bots, labelled as played by humans (every seat
+    reviewed)."""
+    game = get_game(name)
+    config = game.default_config() if preset is None else game.preset(preset).config
+    seats = game.num_players(config)
+    records = []
+    for number in range(games):
+        record = play_game(
+            game, config, ["medium"] * seats, seed=seed + number, agent_seed=seed + number
+        ).finish()
+        records.append(dataclasses.replace(record, players=("human",) * seats))
+    return records
+
+
+def card_row(name: str, preset: str | None, games: int, seed: int, *, stored: bool) -> Row:
+    """Review ``games`` Fano or Fan Tan games of medium bots, every seat judged (``stored``:
+    the stored job, the first two seats judged)."""
+    records = card_records(name, preset, games, seed)
+    if stored:
+        records = [
+            dataclasses.replace(
+                record,
+                players=tuple(
+                    "human" if seat < 2 else "medium" for seat in range(len(record.players))
+                ),
+            )
+            for record in records
+        ]
+        review_cards(records[0], seed=0, seats=[0])  # first use: the compiled code loaded
+        seconds = stored_seconds(records)
+        reviews = [
+            review_cards(record, seed=review_seed(f"t{number}"))
+            for number, record in enumerate(records)
+        ]
+    else:
+        review_cards(records[0], seed=0, seats=[0])
+        seconds, reviews, cpu = [], [], []
+        for number, record in enumerate(records):
+            started, used = time.perf_counter(), time.process_time()
+            reviews.append(review_cards(record, seed=seed + number))
+            seconds.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - used)
+    moves: list[Any] = [move for result in reviews for move in result["moves"]]  # type: ignore[union-attr]
+    judged = sum(move["judged"] == "yes" for move in moves)
+    marks = Counter(str(move["mark"]) for move in moves if move["mark"] is not None)
+    found = f"{judged} decisions judged; marks: " + (
+        ", ".join(f"{mark} {count}" for mark, count in sorted(marks.items())) or "none"
+    )
+    if not stored:  # the processor's seconds: a quiet machine's wall time, one core
+        found += f"; CPU s p50 {percentile(cpu, 0.5):.2f}, max {max(cpu):.2f}"
+    game = get_game(name)
+    config = game.default_config() if preset is None else game.preset(preset).config
+    title = f"{game.title} ({preset or 'default'}, {game.num_players(config)} seats)"
+    judged_seats = "first two seats human" if stored else "every seat"
+    return Row(title, f"medium, {judged_seats}", tuple(seconds), found)
+
+
+def floor_losses(name: str, games: int, seed: int, seeds: int) -> list[float]:
+    """The losses counted when the move played is the best one under another seed (see the
+    module's docstring, ``--floor``)."""
+    game = get_game(name)
+    evaluate = values_of(game)
+    deals = default_deals(game)
+    losses = []
+    for record in card_records(name, None, games, seed):
+        states = record.states()
+        taken = 0
+        for number in range(1, len(record.actions) + 1):
+            before = states[number - 1]
+            legal = list(game.legal_actions(before))
+            mover = game.current_player(before)
+            if len(legal) < 2 or mover is None or taken >= 12 or number % 3:
+                continue
+            taken += 1
+            view = game.observe(before, mover)
+            first = evaluate(view, legal, decision_seed("floor", number), deals)
+            played = max(range(len(legal)), key=lambda i: first[i])
+            for other in range(seeds):
+                found = evaluate(view, legal, decision_seed(f"floor{other}", number), deals)
+                losses.append(max(found) - found[played])
+    return losses
+
+
+def floor_main(games: int, seed: int, seeds: int) -> None:
+    """Print the noise floor's measurement."""
+    print("| game | deals | decisions x seeds | p50 | p90 | p95 | p99 | floor in use |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in ("fano", "fantan"):
+        losses = floor_losses(name, games, seed, seeds)
+        cuts = " | ".join(f"{percentile(losses, share):.3f}" for share in (0.5, 0.9, 0.95, 0.99))
+        print(
+            f"| {get_game(name).title} | {default_deals(get_game(name))} | {len(losses)} | "
+            f"{cuts} | {NOISE_FLOOR[name]:.3f} |"
+        )
+
+
 def main(arguments: Sequence[str] | None = None) -> None:
     given = list(sys.argv[1:] if arguments is None else arguments)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -166,16 +300,39 @@ def main(arguments: Sequence[str] | None = None) -> None:
         action="store_true",
         help="time the server's stored review job (SQLite), not the computation alone",
     )
+    parser.add_argument(
+        "--floor", action="store_true", help="measure the card reviews' noise floor instead"
+    )
+    parser.add_argument("--seeds", type=int, default=4, help="--floor: seeds a decision")
+    parser.add_argument(
+        "--cards", action="store_true", help="review the Fano and Fan Tan rows only"
+    )
+    parser.add_argument(
+        "--only",
+        help="the card rows to run, e.g. fano:classic,fantan:default (default: all)",
+    )
     options = parser.parse_args(given)
     if options.games < 1:
         parser.error("--games must be at least 1")
+    if options.floor:
+        print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
+        floor_main(options.games, options.seed, options.seeds)
+        return
     started = time.perf_counter()
     load_table(get_game("morris").default_config().adjacency)
     loaded = time.perf_counter() - started
-    rows = [morris_row(options.games, options.seed, stored=options.stored)]
+    rows = []
+    if not options.cards:
+        rows.append(morris_row(options.games, options.seed, stored=options.stored))
+        rows += [
+            fan_row(player, options.games, options.seed, stored=options.stored)
+            for player in FAN_PLAYERS
+        ]
+    wanted = None if options.only is None else set(options.only.split(","))
     rows += [
-        fan_row(player, options.games, options.seed, stored=options.stored)
-        for player in FAN_PLAYERS
+        card_row(name, preset, options.games, options.seed, stored=options.stored)
+        for name, preset in CARD_ROWS
+        if wanted is None or f"{name}:{preset or 'default'}" in wanted
     ]
     print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
     print(f"Morris table loaded in {loaded:.2f} s (once, before the reviews)")

@@ -85,4 +85,4 @@ def test_an_unsupported_game_is_refused(tmp_path: Path) -> None:
     GameRecord.start(fano, fano.default_config(), 0).save(path)
     result = runner.invoke(app, ["review", str(path)])
     assert result.exit_code == 2
-    assert "error: no engine review for Fano yet" in result.output
+    assert "error: no engine review for Fano here" in result.output

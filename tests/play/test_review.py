@@ -338,7 +338,7 @@ def test_games_with_hidden_cards_are_refused(name: str, title: str) -> None:
     game = get_game(name)
     assert not reviews(game)
     record = GameRecord.start(game, game.default_config(), 0)
-    with pytest.raises(ReviewError, match=f"^no engine review for {title} yet"):
+    with pytest.raises(ReviewError, match=f"^no engine review for {title} here"):
         review(record)
 
 

@@ -1,24 +1,30 @@
-"""End-to-end: a finished game's review in Debian's Chromium. A Morris game and a Fan game are
-loaded as records (finished), their end panel's "Review" opens the review beside the replay,
-the review fills in with its marks and graph, choosing a marked move (by mouse and by keyboard)
-shows the position after it on the replay, and the page passes axe in both themes at both
-sizes. Screenshots go to the test's own folder."""
+"""End-to-end: a finished game's review in Debian's Chromium. A Morris game, a Fan game and a
+two-player Fano game (its first seat a person's) are loaded as records (finished), their end
+panel's "Review" opens the review beside the replay, the review fills in with its marks and
+graph, choosing a marked move (by mouse and by keyboard) shows the position after it on the
+replay, and the page passes axe in both themes at both sizes. Screenshots go to the test's own
+folder."""
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
 from fanfold.games.morris import GAME as MORRIS
 from fanfold.play.review import review
+from fanfold.play.review_cards import review_cards
 from fanfold.play.setup import play_game
+from fanfold.server.reviews import DEALS_ENVIRONMENT, review_seed
 from tests.server.test_browser import browser, server  # noqa: F401  (fixtures)
 from tests.server.test_site_browser import DEVELOPER, SIZES, serious_violations, small_text
 
@@ -127,3 +133,45 @@ def test_a_fan_game_s_review_names_the_move_that_lost_the_deal(
     page.screenshot(path=str(tmp_path / "fan-review.png"), full_page=True)
     assert not errors, errors
     _check_page(browser, server, f"/table/{table}/review", "fan-review", tmp_path)
+
+
+def test_a_fano_game_s_review_judges_the_human_seat_from_its_view(
+    browser: Browser,
+    server: str,
+    tmp_path: Path,
+    page: Page,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the end panel of a finished two-player Fano game whose first seat was a person's:
+    its decisions judged (the marks and the better moves as the review finds them with the
+    job's seed), the bot's seat said not to be reviewed, the graph's line for the person."""
+    monkeypatch.setenv(DEALS_ENVIRONMENT, "3")
+    fano = get_game("fano")
+    record = play_game(fano, None, ["medium", "medium"], seed=5, agent_seed=5).finish()
+    table, token = _load(server, record, ["you", "random"])
+    labelled = dataclasses.replace(record, players=("human", "random"))
+    expected: Any = review_cards(labelled, seed=review_seed(table), deals=3)
+    marked = [entry for entry in expected["moves"] if entry["mark"] is not None]
+    assert marked, "the medium bot's moves lose expected result somewhere"
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _open_review(page, server, table, token)
+    expect(page.locator(".review-move")).to_have_count(len(record.actions))
+    expect(page.locator(".review-graph .review-line")).to_have_count(1)
+    expect(page.locator(".review-graph .review-dot")).to_have_count(len(marked))
+    first = marked[0]
+    button = page.locator(f'.review-move[data-move="{first["number"]}"]')
+    expect(button).to_contain_text(f"{first['mark']}; better: {first['best_words']}")
+    expect(button).to_contain_text("% expected")
+    bot = next(entry for entry in expected["moves"] if entry["seat"] == 1)
+    expect(page.locator(f'.review-move[data-move="{bot["number"]}"]')).to_contain_text(
+        "not reviewed: a bot's seat"
+    )
+    expect(page.locator(".review-summary").first).to_contain_text("judged from that seat's view")
+    button.click()
+    expect(page.locator("#replay-label")).to_have_text(
+        f"move {first['number']} of {len(record.actions)}"
+    )
+    page.screenshot(path=str(tmp_path / "fano-review.png"), full_page=True)
+    assert not errors, errors
+    _check_page(browser, server, f"/table/{table}/review", "fano-review", tmp_path)

@@ -38,12 +38,12 @@ HOLDER = textwrap.dedent(
     store = Store(url)
     steps = []
 
-    async def compute(game, stop, budget):
+    async def compute(game, stop, budget, seed, start):
         steps.append(stop)
         if len(steps) > 1:
             print("hanging", flush=True)
             await asyncio.Event().wait()
-        return review_step(game.to_json(), stop, budget)
+        return review_step(game.to_json(), stop, budget, seed, start)
 
     async def main():
         reviews = Reviews(SqlReviews(store.engine), compute, owner="holder", lease=1.0)
@@ -83,8 +83,10 @@ def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) ->
         holder.send_signal(signal.SIGKILL)
         assert holder.wait(timeout=30) == -signal.SIGKILL
 
-        async def compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
-            return review_step(game.to_json(), stop, budget)
+        async def compute(
+            game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+        ) -> JSONObject:
+            return review_step(game.to_json(), stop, budget, seed, start)
 
         async def take_over() -> None:
             successor = Reviews(reviews, compute, owner="successor", lease=1.0)

@@ -7,6 +7,7 @@ first's lease has run out; the moves shown as they are stored."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,15 @@ from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
 from fanfold.games.morris import GAME as MORRIS
 from fanfold.play.review import REVIEW_VERSION, review
+from fanfold.play.review_cards import review_cards
 from fanfold.play.setup import play_game
-from fanfold.server.reviews import CHUNK, Reviews, graph_points, review_step
+from fanfold.server.reviews import (
+    CHUNK,
+    DEALS_ENVIRONMENT,
+    Reviews,
+    graph_points,
+    review_step,
+)
 from fanfold.server.store.review_memory import MemoryReviews
 from tests.server.support import JSON, open_table, serve
 
@@ -101,7 +109,9 @@ def test_the_review_of_a_finished_table_is_the_engines_review(tmp_path: Path, ga
         assert marked, "the medium bot against the easy one loses value somewhere"
 
 
-def test_a_running_game_an_unknown_table_and_fano_are_refused(tmp_path: Path) -> None:
+def test_a_running_game_an_unknown_table_and_an_unreviewed_variant_are_refused(
+    tmp_path: Path,
+) -> None:
     with serve(tmp_path) as client:
         created = open_table(client, game="morris", seats=["you", "random"])
         running = client.get(f"/api/tables/{created['table']}/review")
@@ -111,15 +121,16 @@ def test_a_running_game_an_unknown_table_and_fano_are_refused(tmp_path: Path) ->
         )
         unknown = client.get("/api/tables/no-such-table/review")
         assert unknown.status_code == 404
-        fano = get_game("fano")
-        record = play_game(fano, None, ["random"] * 2, agent_seed=0).finish()
+        chips = get_game("fantan")
+        chips_config = chips.config_from_json({"scoring": "chips"})
+        record = play_game(chips, chips_config, ["random"] * 4, agent_seed=0).finish()
         answer = client.post(
-            "/api/records", json={"record": record.to_json(), "seats": ["random"] * 2}
+            "/api/records", json={"record": record.to_json(), "seats": ["random"] * 4}
         )
         assert answer.status_code == 200, answer.text
         refused = client.get(f"/api/tables/{answer.json()['table']}/review")
         assert refused.status_code == 409
-        assert refused.json()["error"].startswith("no engine review for Fano yet")
+        assert refused.json()["error"].startswith("no engine review for this Fan Tan variant")
         # A running game opened nothing: once over, its review starts afresh.
         assert client.app.state.reviews.store.job(created["table"], REVIEW_VERSION) is None  # type: ignore[attr-defined]
 
@@ -143,14 +154,18 @@ def test_a_second_claimant_takes_over_once_the_lease_runs_out() -> None:
     stuck = asyncio.Event()
     first_steps: list[int] = []
 
-    async def first_compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
+    async def first_compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
         first_steps.append(stop)
         if len(first_steps) > 1:
             await stuck.wait()  # never set: the first holder hangs
-        return review_step(game.to_json(), stop, budget)
+        return review_step(game.to_json(), stop, budget, seed, start)
 
-    async def compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
-        return review_step(game.to_json(), stop, budget)
+    async def compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        return review_step(game.to_json(), stop, budget, seed, start)
 
     async def scenario() -> None:
         first = Reviews(store, first_compute, owner="first", lease=30.0, clock=clock)
@@ -182,10 +197,12 @@ def test_moves_are_shown_while_the_review_fills_in() -> None:
     store = MemoryReviews()
     gate = asyncio.Event()
 
-    async def compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
+    async def compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
         if stop > CHUNK:
             await gate.wait()
-        return review_step(game.to_json(), stop, budget)
+        return review_step(game.to_json(), stop, budget, seed, start)
 
     async def scenario() -> list[JSON]:
         reviews = Reviews(store, compute, owner="me")
@@ -237,11 +254,13 @@ def test_a_review_whose_step_broke_is_taken_up_again_at_the_next_request() -> No
     store = MemoryReviews()
     calls: list[int] = []
 
-    async def compute(game: GameRecord, stop: int, budget: int | None) -> JSONObject:
+    async def compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
         calls.append(stop)
         if len(calls) == 2:
             raise RuntimeError("the bot worker process is gone")
-        return review_step(game.to_json(), stop, budget)
+        return review_step(game.to_json(), stop, budget, seed, start)
 
     async def scenario() -> None:
         reviews = Reviews(store, compute, owner="me")
@@ -261,3 +280,43 @@ def test_a_review_whose_step_broke_is_taken_up_again_at_the_next_request() -> No
     assert (job.state, job.attempts) == ("done", 1)
     assert calls[2] == 2 * CHUNK  # went on after the stored moves
     assert len(store.moves("t1", REVIEW_VERSION)) == len(record.actions)
+
+
+@pytest.mark.parametrize("name", ["fano", "fantan"])
+def test_a_finished_card_game_is_reviewed_from_its_human_seats_views(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fano and Fan Tan: the human seat's decisions judged from its view with the job's seed
+    and deals (as :func:`fanfold.play.review_cards.review_cards` judges them), the bots' seats
+    listed but not judged, the summary made from the stored moves, a line of the graph for the
+    human seat."""
+    monkeypatch.setenv(DEALS_ENVIRONMENT, "3" if name == "fano" else "30")
+    game = get_game(name)
+    players = game.num_players(game.default_config())
+    record = play_game(game, None, ["medium"] * players, seed=5, agent_seed=5).finish()
+    seats = ["you"] + ["random"] * (players - 1)
+    with serve(tmp_path) as client:
+        answer = client.post("/api/records", json={"record": record.to_json(), "seats": seats})
+        assert answer.status_code == 200, answer.text
+        table = answer.json()["table"]
+        body = wait_done(client, table)
+    assert body["state"] == "done", body
+    assert body["budget"] == (3 if name == "fano" else 30)
+    labelled = dataclasses.replace(record, players=("human",) + ("bot",) * (players - 1))
+    expected: Any = review_cards(labelled, seed=body["seed"], deals=body["budget"])
+    assert body["moves"] == expected["moves"]
+    assert body["summary"] == expected["summary"]
+    assert body["engine"] == expected["engine"]
+    assert body["engine"]["seats"] == [0]
+    assert (body["total"], body["judged"]) == (len(record.actions), len(record.actions))
+    assert {entry["judged"] for entry in body["moves"] if entry["seat"] != 0} == {"bot"}
+    judged = [entry for entry in body["moves"] if entry["judged"] == "yes"]
+    assert judged
+    assert all(entry["seat"] == 0 for entry in judged)
+    assert [point["move"] for point in body["graph"]] == [entry["number"] for entry in judged]
+    assert {point["seat"] for point in body["graph"]} == {0}
+    assert body["marks"] == [
+        {"move": entry["number"], "mark": entry["mark"], "best": entry["best"]}
+        for entry in body["moves"]
+        if entry["mark"] is not None
+    ]

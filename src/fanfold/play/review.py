@@ -24,7 +24,8 @@ information:
   deal that could never be won says so.
 
 Fano and Fan Tan have hidden cards: a fair review judges a seat from what that seat could see,
-which needs sampled searches; :func:`review` refuses them (:class:`ReviewError`).
+which needs sampled searches; :func:`review` refuses them (:class:`ReviewError`) and
+:mod:`fanfold.play.review_cards` reviews them, each decision from its seat's view.
 
 A :class:`Review` is JSON (:meth:`Review.to_json`, fields documented in ``docs/review.md``)
 with the inputs that make it reproducible: the record itself, the version of the review
@@ -87,6 +88,13 @@ class Mark(enum.StrEnum):
     FASTER_LOSS = "faster_loss"
     #: Fan: the first move after which the deal could no longer be won.
     LOST_DEAL = "lost_deal"
+    #: Fano, Fan Tan: expected result lost above the noise floor, at the smallest cut-off
+    #: (:mod:`fanfold.play.review_cards`).
+    INACCURACY = "inaccuracy"
+    #: Fano, Fan Tan: expected result lost at the middle cut-off.
+    MISTAKE = "mistake"
+    #: Fano, Fan Tan: expected result lost at the largest cut-off.
+    BLUNDER = "blunder"
 
 
 class Verdict(enum.StrEnum):
@@ -293,7 +301,8 @@ def review(
             cache is unusable and is rebuilt.
 
     Raises:
-        ReviewError: a game the engines do not review (Fano, Fan Tan).
+        ReviewError: a game this function does not review (Fano, Fan Tan:
+            :mod:`fanfold.play.review_cards`).
         RecordError: the record does not replay under the rules.
     """
     game = get_game(record.game)
@@ -302,8 +311,8 @@ def review(
     if isinstance(game, FanGame):
         return _review_fan(record, game, max_states)
     raise ReviewError(
-        f"no engine review for {game.title} yet: its hands are hidden, so a fair review needs "
-        "searches from each seat's view (reviews exist for Fano330-R-Morris and Fan)"
+        f"no engine review for {game.title} here: its hands are hidden, so it is reviewed from "
+        "each seat's view, on a finished table's review page (fanfold.play.review_cards)"
     )
 
 

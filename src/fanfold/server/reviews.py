@@ -13,10 +13,16 @@ for the review (another, or the same one restarted) takes it over: moves already
 kept and the rest are computed again, alike, since the engines are exact and the job keeps
 what makes it reproducible: its seed and its budget (Fan: the solver's positions per question).
 
+Fano and Fan Tan are reviewed by :mod:`fanfold.play.review_cards`, each decision of a human
+seat from that seat's view on sampled deals (bots' seats listed, not judged): :data:`CARD_CHUNK`
+moves a step, each step judging its own moves only (a decision's deals come from the job's seed
+and the move's number, so a step taken over is computed alike); the job's budget is the deals
+a decision, and its summary is made from the stored moves at the end.
+
 Only a finished table is reviewed: a running game, rated or not, is refused
 (:class:`NotReviewableError`), so a review never says anything about a game in play. The
 reviews themselves are :mod:`fanfold.play.review`'s (Morris from the solved table, Fan from
-the exact solver); Fano and Fan Tan have none yet and are refused with its sentence.
+the exact solver) and :mod:`fanfold.play.review_cards`' (Fano, Fan Tan).
 """
 
 from __future__ import annotations
@@ -38,7 +44,9 @@ from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
 from fanfold.games.morris import MorrisGame
+from fanfold.play import review_cards
 from fanfold.play.review import REVIEW_VERSION, ReviewError, review, reviews
+from fanfold.server.card_reviews import card_points, card_step, card_summary, is_card_review
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
 
@@ -48,13 +56,22 @@ log = logging.getLogger(__name__)
 LEASE = 30.0
 #: Morris moves judged per step (one call in the bot pool, then stored).
 CHUNK = 16
+#: Fano and Fan Tan moves per step (each decision of a human seat sampled; the page fills in
+#: every few seconds).
+CARD_CHUNK = 6
 #: Fan: the positions the solver may expand per question; past it the review says
 #: "undecided" rather than searching on.
 FAN_BUDGET = 2_000_000
 
-#: A step's computation: the record, the first move not stored yet, the budget; answers the
-#: review's JSON of the record cut after the step's last move (:func:`review_step`).
-Compute = Callable[[GameRecord, int, "int | None"], Awaitable[JSONObject]]
+#: Fano and Fan Tan: the deals a decision of the reviews opened from now on, where this
+#: environment variable holds a positive number (tests; default the game's
+#: :func:`fanfold.play.review_cards.default_deals`).
+DEALS_ENVIRONMENT = "FANFOLD_REVIEW_DEALS"
+
+#: A step's computation: the record, where the step stops (moves), the budget, the review's
+#: seed and where the step starts (the moves already stored); answers the review's JSON with
+#: (at least) the step's moves (:func:`review_step`).
+Compute = Callable[[GameRecord, int, "int | None", str, int], Awaitable[JSONObject]]
 
 
 class NotReviewableError(FanfoldError):
@@ -64,18 +81,30 @@ class NotReviewableError(FanfoldError):
 
 def step_end(game: str, moves: int, start: int) -> int:
     """Where the step that starts at move ``start`` (0-based) ends: Morris after
-    :data:`CHUNK` moves, Fan at the game's end (its bisection needs the whole game)."""
+    :data:`CHUNK` moves, Fano and Fan Tan after :data:`CARD_CHUNK`, Fan at the game's end (its
+    bisection needs the whole game)."""
     if isinstance(get_game(game), MorrisGame):
         return min(moves, start + CHUNK)
+    if is_card_review(game):
+        return min(moves, start + CARD_CHUNK)
     return moves
 
 
-def review_step(record: JSONObject, stop: int, budget: int | None) -> JSONObject:
+def review_step(
+    record: JSONObject, stop: int, budget: int | None, seed: str = "0", start: int = 0
+) -> JSONObject:
     """The review of a record cut after its first ``stop`` moves (the whole game, with its
     ending, when ``stop`` reaches it), as JSON: what a worker of the bot pool computes for one
     step. A Morris move is judged from the moves before it only, so a cut record judges its
     moves as the whole one does. Each move also gets ``best_words``: its best move in a
-    sentence, as a spectator is told a move (``None`` where nothing was better)."""
+    sentence, as a spectator is told a move (``None`` where nothing was better).
+
+    Fano and Fan Tan (:mod:`fanfold.play.review_cards`): only moves ``start + 1`` to ``stop``
+    are judged, on ``budget`` deals a decision from ``seed``; the human seats are those the
+    record labels ``"human"``; the summary holds the ending only (the whole summary is made
+    from the stored moves, :func:`card_summary`)."""
+    if is_card_review(str(record["game"])):
+        return card_step(GameRecord.from_json(record), stop, budget, seed, start)
     cut = GameRecord.from_json(record)
     if stop < len(cut.actions):
         cut = dataclasses.replace(cut, actions=cut.actions[:stop], outcome=None, ruling=None)
@@ -97,16 +126,25 @@ def review_step(record: JSONObject, stop: int, budget: int | None) -> JSONObject
 
 
 def review_seed(table_id: str) -> str:
-    """The review's seed, from the table's id: the same table is reviewed alike. (The exact
-    engines of Morris and Fan draw nothing from it; it is kept with the job for the sampled
-    reviews to come.)"""
+    """The review's seed, from the table's id: the same table is reviewed alike (the exact
+    engines of Morris and Fan draw nothing from it; Fano's and Fan Tan's deals are drawn from
+    it)."""
     digest = hashlib.blake2b(table_id.encode(), digest_size=8, person=b"review").digest()
     return str(int.from_bytes(digest, "big"))
 
 
 def budget_of(game: str) -> int | None:
-    """The engine's budget per question for ``game``: Fan's solver positions, else none."""
-    return FAN_BUDGET if isinstance(get_game(game), FanGame) else None
+    """The engine's budget per question for ``game``: Fan's solver positions, Fano's and Fan
+    Tan's deals a decision, else none."""
+    found = get_game(game)
+    if isinstance(found, FanGame):
+        return FAN_BUDGET
+    if is_card_review(game):
+        given = os.environ.get(DEALS_ENVIRONMENT, "").strip()
+        if given.isdigit() and int(given) > 0:
+            return int(given)
+        return review_cards.default_deals(found)
+    return None
 
 
 def owner_name() -> str:
@@ -163,11 +201,12 @@ class Reviews:
 
     def _open(self, table_id: str, record: GameRecord) -> ReviewJob:
         game = get_game(record.game)
-        if not reviews(game):
+        config = game.config_from_json(record.config)
+        if not reviews(game) and not review_cards.reviews_cards(game, config):
             raise NotReviewableError(
-                f"no engine review for {game.title} yet: its hands are hidden, so a fair "
-                "review needs searches from each seat's view (reviews exist for "
-                "Fano330-R-Morris and Fan)"
+                f"no engine review for this {game.title} variant: reviews cover the variants "
+                "the compiled search plays (Fan Tan: one hand, plain scoring, a fixed starting "
+                "rank)"
             )
         return self.store.job(table_id, REVIEW_VERSION) or self.store.open(
             table_id,
@@ -221,11 +260,15 @@ class Reviews:
             stop = step_end(job.game, total, start)
             heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(table_id))
             try:
-                result = await self.compute(record, stop, job.budget)
+                result = await self.compute(record, stop, job.budget, job.seed, start)
             finally:
                 heartbeat.cancel()
             moves: list[Any] = list(result["moves"])  # type: ignore[arg-type]
-            entries = {int(entry["number"]): entry for entry in moves[start:stop]}
+            entries = {
+                int(entry["number"]): entry
+                for entry in moves
+                if start < int(entry["number"]) <= stop
+            }
             if not await asyncio.to_thread(
                 self.store.add_moves,
                 table_id,
@@ -241,6 +284,9 @@ class Reviews:
             if stop >= total:
                 summary = [str(line) for line in result["summary"]]  # type: ignore[union-attr]
                 engine: Any = result["engine"]
+                if is_card_review(job.game):
+                    stored = await asyncio.to_thread(self.store.moves, table_id, version)
+                    summary = card_summary(stored, engine, summary[-1])
                 deal: Any = result["deal"]
                 await asyncio.to_thread(
                     self.store.finish,
@@ -292,7 +338,11 @@ def _score(value: Any, game: str) -> float | None:
 
 def graph_points(game: str, entries: list[JSONObject]) -> list[JSONValue]:
     """The evaluation graph: after each move (and at the start), the position's value for
-    the first seat (White; Fan's player), from -1 to 1 (``null``: not known)."""
+    the first seat (White; Fan's player), from -1 to 1 (``null``: not known). Fano and Fan
+    Tan: after each judged decision, the deciding seat's own expected result (0 to 1 drawn
+    from -1 to 1) with its ``seat``: a line per reviewed seat."""
+    if is_card_review(game):
+        return card_points(entries)
     points: list[JSONValue] = []
     for index, entry in enumerate(entries):
         sign = 1.0 if entry["seat"] == 0 else -1.0

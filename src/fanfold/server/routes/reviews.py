@@ -28,12 +28,16 @@ def reviews_of(request: Request, hub: Hub) -> Reviews:
     found: Reviews | None = getattr(request.app.state, "reviews", None)
     if found is None:
 
-        async def compute(record: GameRecord, stop: int, budget: int | None) -> JSONObject:
+        async def compute(
+            record: GameRecord, stop: int, budget: int | None, seed: str, start: int
+        ) -> JSONObject:
             return await hub.pool.run(
                 review_step,
                 record.to_json(),
                 stop,
                 budget,
+                seed,
+                start,
                 table="review",
                 client=REVIEWS_CLIENT,
                 priority=Priority.REVIEW,

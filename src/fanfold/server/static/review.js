@@ -1,7 +1,9 @@
 // The engines' review of a finished game, beside its replay (/table/ID/review): the
 // evaluation graph, the summary and the moves with their marks, read from
 // GET /api/tables/ID/review while it fills in. Choosing a move (or a point of the graph)
-// shows the position after it on the replay.
+// shows the position after it on the replay. Fano and Fan Tan: the graph has a line per
+// reviewed seat (its own expected result after each of its decisions), and the moves of
+// seats not reviewed (bots) or with one legal move say so.
 import { api, el } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -10,6 +12,13 @@ const MARKS = {
   slower_win: "slower win",
   faster_loss: "faster loss",
   lost_deal: "lost the deal",
+  inaccuracy: "inaccuracy",
+  mistake: "mistake",
+  blunder: "blunder",
+};
+const NOT_JUDGED = {
+  bot: "not reviewed: a bot's seat",
+  forced: "one legal move",
 };
 const WIDTH = 300;
 const HEIGHT = 120;
@@ -22,6 +31,7 @@ function svg(tag, attrs = {}) {
 
 function valueWords(value) {
   if (!value) return "not known";
+  if (typeof value.expected === "number") return `${Math.round(value.expected * 100)}% expected`;
   if (value.distance === null || value.distance === undefined) return value.result;
   return `${value.result} in ${value.distance}`;
 }
@@ -34,6 +44,7 @@ function graph(review, show) {
   const x = (move) => 8 + (move / steps) * (WIDTH - 16);
   const y = (value) => HEIGHT / 2 - value * (HEIGHT / 2 - 8);
   const first = review.moves[0]?.seat_name || "the first seat";
+  const bySeat = points.some((point) => point.seat !== undefined);
   const root = svg("svg", {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
     class: "review-graph",
@@ -41,20 +52,29 @@ function graph(review, show) {
     "aria-labelledby": "review-graph-title",
   });
   const title = svg("title", { id: "review-graph-title" });
-  title.textContent = `The evaluation for ${first} after each move: up is good for ${first}, down bad; ${review.marks.length} marked moves.`;
+  if (bySeat) {
+    const names = [...new Set(points.map((point) => review.moves.find((entry) => entry.seat === point.seat)?.seat_name))];
+    title.textContent = `The expected result of ${names.join(" and ") || "the reviewed seats"} after each of their decisions, one line a seat: up is a likely win, down a likely loss; ${review.marks.length} marked moves.`;
+  } else {
+    title.textContent = `The evaluation for ${first} after each move: up is good for ${first}, down bad; ${review.marks.length} marked moves.`;
+  }
   root.append(title);
   root.append(svg("line", { x1: 0, x2: WIDTH, y1: y(0), y2: y(0), class: "review-axis" }));
-  let path = "";
-  let pen = false;
-  for (const point of points) {
-    if (point.value === null) {
-      pen = false;
-      continue;
+  const seats = bySeat ? [...new Set(points.map((point) => point.seat))] : [undefined];
+  seats.forEach((seat, order) => {
+    let path = "";
+    let pen = false;
+    for (const point of points) {
+      if (point.seat !== seat) continue;
+      if (point.value === null) {
+        pen = false;
+        continue;
+      }
+      path += `${pen ? "L" : "M"}${x(point.move).toFixed(1)},${y(point.value).toFixed(1)}`;
+      pen = true;
     }
-    path += `${pen ? "L" : "M"}${x(point.move).toFixed(1)},${y(point.value).toFixed(1)}`;
-    pen = true;
-  }
-  if (path) root.append(svg("path", { d: path, class: "review-line" }));
+    if (path) root.append(svg("path", { d: path, class: `review-line${order ? ` review-line-${order % 4}` : ""}` }));
+  });
   for (const mark of review.marks) {
     const point = points.find((entry) => entry.move === mark.move);
     if (!point || point.value === null) continue;
@@ -76,7 +96,13 @@ function moveItem(entry, show, chosen) {
     onclick: () => show(entry.number),
   });
   button.append(el("span", { class: "review-move-text", text: label }));
-  button.append(el("span", { class: "review-value", text: `${valueWords(entry.before)} → ${valueWords(entry.after)}` }));
+  let value = `${valueWords(entry.before)} → ${valueWords(entry.after)}`;
+  if (entry.judged) {
+    // Fano, Fan Tan: the move's expected result, and the best move's where it was better.
+    const best = entry.best ? `; best ${valueWords(entry.before)}` : ", the best found";
+    value = NOT_JUDGED[entry.judged] || `${valueWords(entry.after)}${best}`;
+  }
+  button.append(el("span", { class: "review-value", text: value }));
   if (mark) button.append(el("span", { class: "review-mark", text: entry.best_words ? `${mark}; better: ${entry.best_words}` : mark }));
   return el("li", {}, button);
 }

@@ -560,8 +560,9 @@ function drawEnd(m) {
     );
   }
   buttons.append(el("a", { class: "button", href: `/table/${tableId}?replay=1`, text: "Replay" }));
-  // The engines review the games without hidden cards (Morris, Fan).
-  if (!m.hidden_information) buttons.append(el("a", { class: "button", id: "review-link", href: `/table/${tableId}/review`, text: "Review" }));
+  // The engines review every game: Morris and Fan exactly, Fano and Fan Tan from each human
+  // seat's view (a variant they do not cover says so on the review).
+  buttons.append(el("a", { class: "button", id: "review-link", href: `/table/${tableId}/review`, text: "Review" }));
   buttons.append(el("a", { class: "button", href: "/", text: "New game" }));
   box.append(buttons);
 }
@@ -767,7 +768,7 @@ async function replay() {
   if (reviewMode) {
     const { setUpReview } = await import("./review.js");
     await setUpReview(tableId, $("review"), show);
-  } else if (spectator && !spectator.hidden_information) {
+  } else if (spectator) {
     $("replay-bar").append(el("a", { href: `/table/${tableId}/review`, id: "replay-review-link", text: "Review" }));
   }
 }
