@@ -527,7 +527,24 @@ def _supervise(
     import time
 
     from fanfold.server.logs import say
-    from fanfold.server.stopping import FULL_STOP_SIGNAL
+
+    stopping = False
+    rolling = False
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        del signum, frame
+        stopping = True
+
+    def roll(signum: int, frame: object) -> None:
+        nonlocal rolling
+        del signum, frame
+        rolling = True
+
+    # First of all: a signal that comes while the processes start is the supervisor's.
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGHUP, roll)
 
     log = logging.getLogger("fanfold.supervisor")  # JSON lines when the log is JSON
     environment = {**os.environ, DB_URL_VARIABLE: url}
@@ -589,6 +606,8 @@ def _supervise(
 
     def stop_all() -> None:
         """The full stop: every process at once, no table handed over."""
+        from fanfold.server.stopping import FULL_STOP_SIGNAL  # (uvicorn: not at start)
+
         for process in running.values():
             if process.poll() is None:
                 process.send_signal(FULL_STOP_SIGNAL)
@@ -625,24 +644,11 @@ def _supervise(
                     f"{name_of[port]} restarted: ready in {time.monotonic() - began:.1f} s",
                 )
 
-    running = {port: start(port) for port in ports}
-    stopping = False
-    rolling = False
-
-    def stop(signum: int, frame: object) -> None:
-        nonlocal stopping
-        del signum, frame
-        stopping = True
-
-    def roll(signum: int, frame: object) -> None:
-        nonlocal rolling
-        del signum, frame
-        rolling = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGHUP, roll)
+    running: dict[int, subprocess.Popen[bytes]] = {}
     try:
+        for port in ports:
+            if not stopping:
+                running[port] = start(port)
         while not stopping:
             time.sleep(0.2)
             if rolling:
