@@ -154,7 +154,8 @@ class Site:
 @contextmanager
 def running(site: Site, config: Path, log: Path) -> Iterator[subprocess.Popen[bytes]]:
     """HAProxy as the guide runs it in the foreground, ``haproxy -W -db -f FILE`` (a master
-    and its worker); yields the master once the HTTPS port answers. Stopped at the end."""
+    and its worker); yields the master once the HTTPS port answers and the stats socket is
+    there (seen missing an instant after the port on a loaded machine). Stopped at the end."""
     assert subprocess.run([haproxy_binary(), "-c", "-f", str(config)], check=False).returncode == 0
     with log.open("ab") as output:
         master = subprocess.Popen(
@@ -166,8 +167,8 @@ def running(site: Site, config: Path, log: Path) -> Iterator[subprocess.Popen[by
         deadline = time.monotonic() + 30
         while True:
             assert master.poll() is None, log.read_text()
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", site.https)) == 0:
+            with socket.socket() as probe:  # the HTTPS port, and the operator's socket
+                if probe.connect_ex(("127.0.0.1", site.https)) == 0 and site.socket.exists():
                     break
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
