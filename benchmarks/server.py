@@ -474,6 +474,10 @@ ROOT = Path(__file__).resolve().parents[1]
 HAPROXY_CONFIG = ROOT / "deploy" / "haproxy.cfg"
 
 
+#: PostgreSQL's settings a run may use (``--durability``), as the table labels them.
+DURABILITY = {"durable": "durable (fsync on)", "fsync-off": "fsync off"}
+
+
 def as_postgres(command: list[str]) -> list[str]:
     """``command`` run as the ``postgres`` user when we are root (initdb refuses root)."""
     if os.geteuid() == 0:
@@ -484,8 +488,9 @@ def as_postgres(command: list[str]) -> list[str]:
 @contextmanager
 def postgres(fsync: bool) -> Iterator[str]:
     """A throw-away PostgreSQL 15 cluster in a temporary folder, on a Unix socket only
-    (Debian's ``postgresql`` package, as the tests start it; without ``fsync``, as the tests
-    run it: a commit does not wait for the disk); yields the socket's folder."""
+    (Debian's ``postgresql`` package, as the tests start it): with ``fsync`` durable, as a
+    site runs it (``fsync`` and ``synchronous_commit`` on: a commit waits for the disk), else
+    without ``fsync``, as the tests run it; yields the socket's folder."""
     import shutil
 
     if not (PG_BIN / "initdb").is_file():
@@ -500,8 +505,7 @@ def postgres(fsync: bool) -> Iterator[str]:
         capture_output=True,
     )
     options = f"-k {folder} -p 5432 -c listen_addresses='' -c max_connections=200"
-    if not fsync:
-        options += " -c fsync=off"
+    options += " -c fsync=on -c synchronous_commit=on" if fsync else " -c fsync=off"
     pg_ctl = str(PG_BIN / "pg_ctl")
     start = [pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "pg.log"), "-w", "start"]
     subprocess.run(as_postgres(start), check=True, capture_output=True)
@@ -643,14 +647,52 @@ class Run:
     #: The search for the most tables within the aim (:func:`largest_within_aim`): each
     #: table count tried, with its p99 (ms) and errors.
     largest: dict[int, tuple[float, int]] = field(default_factory=dict)
+    #: The most connections to the run's database seen at the end of a level, by
+    #: ``application_name`` (the pools' have none: "pool").
+    connections: dict[str, int] = field(default_factory=dict)
+    #: How many processes.
+    count: int = 0
 
 
-def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.Namespace) -> Run:
+def connections(url: str) -> dict[str, int]:
+    """The connections to ``url``'s database now, by kind: each process's pool ("pool": no
+    ``application_name``), its writer of moves ("moves") and the rest, named ("listen": its
+    advisory locks, its notifications of hand-overs and the lobby's LISTEN)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                sa.text(
+                    "SELECT application_name, count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                    "GROUP BY application_name"
+                )
+            ).all()
+    finally:
+        engine.dispose()
+    found: dict[str, int] = {}
+    for name, number in rows:
+        kind = "pool" if not name else "moves" if str(name).endswith(" moves") else "listen"
+        found[kind] = found.get(kind, 0) + int(number)
+    return found
+
+
+def most(seen: dict[str, int], now: dict[str, int]) -> None:
+    """Keep in ``seen`` the most of each kind of connection."""
+    for kind, number in now.items():
+        seen[kind] = max(seen.get(kind, 0), number)
+
+
+def run_processes(
+    count: int, socket_folder: str, folder: Path, args: argparse.Namespace, tag: str = ""
+) -> Run:
     """Start ``count`` processes on a fresh database and HAProxy, run every level through
     HAProxy, wait for the tables to leave memory, then SIGKILL one process during a level at
     a person's pace (when there is another to take its tables)."""
-    result = Run()
-    url = new_database(socket_folder, f"bench_{count}")
+    result = Run(count=count)
+    url = new_database(socket_folder, f"bench_{count}{tag}")
     taken: list[int] = []
     while len(taken) < 2 * count:
         port = free_port()
@@ -693,9 +735,11 @@ def run_processes(count: int, socket_folder: str, folder: Path, args: argparse.N
                 )
                 used = sum(cpu_seconds(process.pid) for process in processes) - cpu
                 result.levels[tables, think] = (tally, used / args.seconds * 100)
+                most(result.connections, connections(url))
                 show_level(f"{count} processes", tables, think, tally, args.seconds)
         if args.aim_ms is not None:
             result.largest = largest_within_aim(base, count, args)
+            most(result.connections, connections(url))
         result.loaded = [memory_mb(process.pid)[0] for process in processes]
         # Every table leaves memory once nobody plays it (--keep-seconds), every client's
         # rate-limit counter a minute after its last request; then the memory each process
@@ -786,13 +830,12 @@ def show_level(name: str, tables: int, think: float, tally: Tally, seconds: floa
         print(f"#   error: {error}", flush=True)
 
 
-def cluster_table(runs: dict[int, Run], args: argparse.Namespace) -> None:
-    """The measurements side by side, a column per process count."""
-    counts = sorted(runs)
+def cluster_table(runs: dict[str, Run], args: argparse.Namespace) -> None:
+    """The measurements side by side, a column per run (its label: the process count, and
+    PostgreSQL's durability when not the default)."""
+    counts = list(runs)
     print()
-    print(
-        "| measured | " + " | ".join(f"{n} process{'es' if n > 1 else ''}" for n in counts) + " |"
-    )
+    print("| measured | " + " | ".join(counts) + " |")
     print("|---|" + "---:|" * len(counts))
 
     def row(label: str, cells: list[str]) -> None:
@@ -853,6 +896,15 @@ def cluster_table(runs: dict[int, Run], args: argparse.Namespace) -> None:
                 for n in counts
             ],
         )
+    row(
+        "PostgreSQL connections at most (pool / locks and LISTEN / moves), all processes",
+        [
+            " / ".join(
+                str(runs[n].connections.get(kind, 0)) for kind in ("pool", "listen", "moves")
+            )
+            for n in counts
+        ],
+    )
     kills = [runs[n].kill for n in counts]
     row(
         f"SIGKILL of one process ({args.kill_tables} tables, think {args.kill_think:g} s): "
@@ -908,26 +960,29 @@ def main_cluster(args: argparse.Namespace) -> None:
         "# tables of " + ", ".join(name for name, _ in GAMES) + " in turn: a scripted player "
         f"(random legal moves) against random bots, over WebSocket through HAProxy; "
         f"{args.spectators} spectators on each of {args.watched} tables; {args.seconds:g} s "
-        f"a level; PostgreSQL's fsync {'on' if args.fsync else 'off'}",
+        f"a level; PostgreSQL {' and then '.join(DURABILITY[d] for d in args.durability)}",
         flush=True,
     )
-    runs: dict[int, Run] = {}
+    runs: dict[str, Run] = {}
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
-        with postgres(args.fsync) as socket_folder:
-            try:
-                for count in counts:
-                    runs[count] = run_processes(count, socket_folder, folder, args)
-            finally:
-                for log in sorted(folder.glob("server-*.log")):
-                    problems = log.read_text(errors="replace").strip()
-                    lines = [
-                        line
-                        for line in problems.splitlines()
-                        if "Traceback" in line or "Error" in line
-                    ]
-                    if lines:
-                        print(f"\n{log.name} (errors):\n" + "\n".join(lines[-5:]))
+        try:
+            for durability in args.durability:
+                with postgres(durability == "durable") as socket_folder:
+                    for count in counts:
+                        label = f"{count} process{'es' if count > 1 else ''}"
+                        if durability != "durable":
+                            label += f", {DURABILITY[durability]}"
+                        tag = durability.replace("-", "_")
+                        runs[label] = run_processes(count, socket_folder, folder, args, tag)
+        finally:
+            for log in sorted(folder.glob("server-*.log")):
+                problems = log.read_text(errors="replace").strip()
+                lines = [
+                    line for line in problems.splitlines() if "Traceback" in line or "Error" in line
+                ]
+                if lines:
+                    print(f"\n{log.name} (errors):\n" + "\n".join(lines[-5:]))
     cluster_table(runs, args)
     print(f"\n# load average {os.getloadavg()[0]:.1f} at the end")
 
@@ -1009,12 +1064,17 @@ def main() -> None:
         "--aim-step", type=int, default=50, help="the search ends when it is this close"
     )
     parser.add_argument(
-        "--fsync",
-        action="store_true",
-        help="PostgreSQL waits for the disk at each commit (default: fsync off, as the tests "
-        "run it, so that a shared machine's disk does not decide the figures)",
+        "--durability",
+        default="durable,fsync-off",
+        help="PostgreSQL's settings, comma-separated, each its own cluster and columns: "
+        "durable (fsync and synchronous_commit on, as a site runs it: each commit waits for "
+        "the disk), fsync-off (as the tests run it: what the disk costs, by difference)",
     )
     args = parser.parse_args()
+    args.durability = [part.strip() for part in args.durability.split(",") if part.strip()]
+    unknown = [part for part in args.durability if part not in DURABILITY]
+    if unknown or not args.durability:
+        parser.error(f"--durability takes {', '.join(DURABILITY)}, not {', '.join(unknown)}")
     default_tables = "200" if args.processes else "10,100,500"
     levels = [int(part) for part in (args.tables or default_tables).split(",")]
     thinks = [float(part) for part in args.think.split(",")]

@@ -2,8 +2,9 @@
 # Install everything the tests need and run the whole suite: Debian's Chromium for the browser
 # tests, PostgreSQL for the storage tests, HAProxy for the several-processes test, jemalloc
 # for the server's --allocator, Prometheus (promtool, and a real scrape) for the monitoring
-# files and systemd-analyze for the units; the Python packages in the checkout's own virtual
-# environment (.venv, made here when missing: nothing to activate); then lint, format check,
+# files, systemd-analyze for the units and logrotate for the log's rotation; the Python
+# packages in the checkout's own virtual environment (.venv, made here when missing: nothing
+# to activate); then lint, format check,
 # type check and pytest. The Python install is skipped while pyproject.toml and setup.py are what it installed
 # (a stamp in .venv), so a second run reaches its first test at once. Arguments go to pytest.
 set -euo pipefail
@@ -15,6 +16,7 @@ missing=()
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 [ -x /usr/bin/promtool ] || missing+=(prometheus)  # promtool checks the alert rules
 command -v systemd-analyze >/dev/null || missing+=(systemd)  # checks the units, starts none
+[ -x /usr/sbin/logrotate ] || missing+=(logrotate)  # rotates a log with docs/logs.md's block
 python3 -c 'import ctypes.util, sys; sys.exit(ctypes.util.find_library("jemalloc") is None)' \
   || missing+=(libjemalloc2)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,16 +1,27 @@
 """``fanfold check-config``: with ``fanfold serve``'s own options it says, without changing
 anything, whether ``fanfold serve`` would take them (exit 2 if not), whether the store answers
 and its schema is one this fanfold serves (exit 3 if not), and whether HAProxy's file was
-rendered for these processes and passes ``haproxy -c`` (exit 4 if not), each with a sentence."""
+rendered for these processes and passes ``haproxy -c`` (exit 4 if not), and whether a key
+file's signing key is the store's (exit 78 if not, as ``fanfold serve``), each with a
+sentence."""
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
-from fanfold.cli.check_config import FLAGS, HAPROXY, STORE, haproxy_servers
+from fanfold.cli.check_config import FLAGS, HAPROXY, KEY, STORE, haproxy_servers
+from fanfold.cli.serve import KEY_MISMATCH_STATUS, check_key_file
+from fanfold.server.signing_keys import (
+    FINGERPRINT_NAME,
+    KEY_FILE_VARIABLE,
+    fingerprint,
+    mismatch,
+)
 from fanfold.server.store import Store
 from fanfold.server.store.engine import CONTRACT, EXPAND
 from tests.deploy.support import fanfold, tool
@@ -180,3 +191,62 @@ def test_haproxy_checks_the_file(tmp_path: Path) -> None:
     assert code == HAPROXY
     assert "refuses it" in said
     assert "SSL certificate" in said
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_key_files_signing_key_against_the_stores_fingerprint(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """``--key-file PATH``: the file's signing key against the fingerprint in ``server_keys``,
+    read only: none stored yet is no fault (and none is stored by the check); another key
+    is refused with exit 78 and ``fanfold serve``'s own sentence, the stored one unchanged."""
+    monkeypatch.delenv(KEY_FILE_VARIABLE, raising=False)
+    url = sqlite_url(tmp_path) if kind == "sqlite" else str(request.getfixturevalue("pg_url"))
+    Store(url).close()
+    old, new = secrets.token_urlsafe(48), secrets.token_urlsafe(48)
+    first = tmp_path / "first"
+    first.write_text(f"{old}\n")
+    rotated = tmp_path / "rotated"
+    rotated.write_text(f"{new}\n{old}\n")
+
+    code, said = check("--db", url, "--key-file", str(first))
+    assert code == 0, said
+    assert f"fingerprint {fingerprint(old)}): the store knows none yet" in " ".join(said.split())
+    assert stored_fingerprint(url) is None  # the check stored nothing
+
+    check_key_file(url, first)  # fanfold serve's first start with the file stores it
+    monkeypatch.delenv(KEY_FILE_VARIABLE, raising=False)
+    code, said = check("--db", url, "--key-file", str(first))
+    assert code == 0, said
+    assert f"is the store's (fingerprint {fingerprint(old)})" in " ".join(said.split())
+
+    code, said = check("--db", url, "--key-file", str(rotated))
+    assert code == KEY == KEY_MISMATCH_STATUS == 78, said
+    sentence = str(mismatch(rotated, fingerprint(new), fingerprint(old)))
+    assert sentence in " ".join(said.split())
+    served = fanfold("serve", "--db", url, "--key-file", str(rotated))
+    assert served.exit_code == KEY_MISMATCH_STATUS, served.output
+    assert sentence in " ".join(served.output.split())  # the same sentence
+    assert stored_fingerprint(url) == fingerprint(old)  # unchanged
+
+    code, said = check("--db", url, "--key-file", str(tmp_path / "none"))
+    assert code == FLAGS, said
+    assert "cannot be read" in said
+    # named by the environment, as fanfold serve reads it
+    monkeypatch.setenv(KEY_FILE_VARIABLE, str(rotated))
+    code, said = check("--db", url)
+    assert code == KEY, said
+
+
+def stored_fingerprint(url: str) -> str | None:
+    """The signing key's fingerprint the store keeps (``server_keys``), if any."""
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            found = connection.execute(
+                sa.text("SELECT value FROM server_keys WHERE name = :name"),
+                {"name": FINGERPRINT_NAME},
+            ).scalar()
+    finally:
+        engine.dispose()
+    return None if found is None else str(found)

@@ -146,3 +146,35 @@ def test_a_health_port_in_use_is_refused_with_a_sentence(tmp_path: Path) -> None
     finally:
         readiness.close()
         store.close()
+
+
+def test_a_stopping_process_waits_until_its_router_was_refused_twice(tmp_path: Path) -> None:
+    """:meth:`Readiness.out_of_service`: at once where nothing checks; else unready, and done
+    once the checker that asked lately was refused twice (HAProxy's ``fall 2``): its router
+    has taken the process out of service; at most its limit when the router went quiet."""
+    with checks(tmp_path, stuck_seconds=3600) as (readiness, address):
+        began = time.monotonic()
+        assert asyncio.run(readiness.out_of_service(limit=10)) is True  # nothing checks
+        assert time.monotonic() - began < 1
+        readiness.draining = False
+        assert httpx.get(f"{address}/ready", timeout=WAIT).status_code == 200  # a router
+
+        refused: list[int] = []
+
+        async def stop_while_checked() -> bool:
+            waiting = asyncio.ensure_future(readiness.out_of_service(limit=WAIT))
+            for _ in range(3):
+                await asyncio.sleep(0.2)
+                assert not waiting.done()  # not before the second refusal
+                answer = await asyncio.to_thread(httpx.get, f"{address}/ready", timeout=WAIT)
+                refused.append(answer.status_code)
+                if len(refused) == 2:
+                    return await asyncio.wait_for(waiting, 5)
+            raise AssertionError("out of service before the router saw it")
+
+        assert asyncio.run(stop_while_checked()) is True
+        assert refused == [503, 503]
+        # The router went quiet: the wait ends at its limit.
+        began = time.monotonic()
+        assert asyncio.run(readiness.out_of_service(limit=0.5)) is False
+        assert 0.4 < time.monotonic() - began < 3

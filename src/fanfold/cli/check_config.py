@@ -2,12 +2,16 @@
 given, with the same options: that ``fanfold serve`` takes them, that the store answers (and
 its schema is one this fanfold serves), and that HAProxy's file (``--haproxy FILE``) was
 rendered for these processes (``fanfold deploy haproxy --processes N``) and passes ``haproxy
--c``. Nothing is changed: no schema is created or upgraded, no file written.
+-c``; with a key file (``--key-file PATH``, or the one ``FANFOLD_KEY_FILE`` names), that its
+signing key is the one the store knows (the fingerprint in ``server_keys``). Nothing is
+changed: no schema is created or upgraded, no fingerprint stored, no file written.
 
 Exit status: 0 when every check passes; else that of the first check that failed, in this
-order: :data:`FLAGS` (2, the options, as ``fanfold serve`` would refuse them), :data:`STORE` (3,
-the store cannot be reached, or its schema is newer than this fanfold), :data:`HAPROXY` (4,
-HAProxy's file is missing, is for other processes, or ``haproxy -c`` refuses it).
+order: :data:`FLAGS` (2, the options, as ``fanfold serve`` would refuse them, or a key file it
+cannot use), :data:`STORE` (3, the store cannot be reached, or its schema is newer than this
+fanfold), :data:`KEY` (78, as ``fanfold serve``: the key file's signing key is not the
+store's), :data:`HAPROXY` (4, HAProxy's file is missing, is for other processes, or ``haproxy
+-c`` refuses it).
 
     fanfold check-config --processes 3 --port 8001 --health-port 9001 \\
         --db-file /etc/fanfold/db-url --haproxy /etc/haproxy/haproxy.cfg
@@ -33,6 +37,8 @@ FLAGS = 2
 STORE = 3
 #: The exit status when HAProxy's file does not fit the processes.
 HAPROXY = 4
+#: The exit status when the key file's signing key is not the store's (``fanfold serve``'s).
+KEY = 78
 
 
 class CheckError(Exception):
@@ -212,6 +218,41 @@ def check_store(url: str, timeout: float) -> str:
     return f"the store at {shown} answers; {_schema(found.revisions, found.oldest)}"
 
 
+def check_key(url: str, key_file: Path, timeout: float) -> str:
+    """Check ``key_file``'s signing key against the fingerprint the store at ``url`` keeps,
+    as ``fanfold serve`` does at start, without storing one. Returns what was found.
+
+    Raises:
+        CheckError: :data:`FLAGS` the file cannot be used, :data:`STORE` the store cannot be
+            reached, :data:`KEY` another signing key (``fanfold serve``'s sentence).
+    """
+    from fanfold.server.signing_keys import (
+        FINGERPRINT_NAME,
+        KeyFileError,
+        fingerprint,
+        mismatch,
+        read_key_file,
+    )
+    from fanfold.server.store.probe import ProbeError, probe
+
+    try:
+        found = fingerprint(read_key_file(key_file)[0])
+    except KeyFileError as error:
+        raise CheckError(str(error), FLAGS) from None
+    try:
+        known = probe(url, timeout, key=FINGERPRINT_NAME).key
+    except ProbeError as error:
+        raise CheckError(f"the store: {error}", STORE) from None
+    if known is None:
+        return (
+            f"{key_file}'s signing key (fingerprint {found}): the store knows none yet; "
+            "fanfold serve stores this one at its first start with the file"
+        )
+    if known != found:
+        raise CheckError(str(mismatch(key_file, found, known)), KEY)
+    return f"{key_file}'s signing key is the store's (fingerprint {found})"
+
+
 _SECTION = re.compile(r"^(global|defaults|frontend|backend|listen|peers|resolvers)\b\s*(\S*)")
 _SERVER = re.compile(r"^\s+server\s+(\S+)\s+(\S+?):(\d+)(.*)$")
 
@@ -358,8 +399,9 @@ def check_config(
     ] = 5.0,
 ) -> None:
     """Check fanfold serve's options (give them as to fanfold serve), that the store answers,
-    and that HAProxy's file was rendered for these processes; changes nothing. Exit status: 0
-    all good, 2 the options, 3 the store, 4 HAProxy's file."""
+    that a key file's signing key is the store's and that HAProxy's file was rendered for
+    these processes; changes nothing. Exit status: 0 all good, 2 the options, 3 the store,
+    78 the signing key, 4 HAProxy's file."""
     failed: list[int] = []
 
     def passed(what: str, sentence: str) -> None:
@@ -370,7 +412,8 @@ def check_config(
         failed.append(error.code)
 
     try:
-        serving = check_flags(serve_options(list(context.args)))
+        options = serve_options(list(context.args))
+        serving = check_flags(options)
     except CheckError as error:
         refused("fanfold serve's options", error)
         raise typer.Exit(error.code) from None
@@ -390,6 +433,14 @@ def check_config(
             passed("the store", check_store(serving.url, store_timeout))
         except CheckError as error:
             refused("the store", error)
+    from fanfold.server.signing_keys import key_file_of_environment
+
+    key_file: Path | None = options["key_file"] or key_file_of_environment()
+    if key_file is not None and store:
+        try:
+            passed("the signing key", check_key(serving.url, key_file, store_timeout))
+        except CheckError as error:
+            refused("the signing key", error)
     if haproxy is not None:
         try:
             passed("HAProxy", check_haproxy(haproxy, serving, run=haproxy_check))
@@ -407,12 +458,14 @@ __all__ = [
     "CONTEXT_SETTINGS",
     "FLAGS",
     "HAPROXY",
+    "KEY",
     "STORE",
     "CheckError",
     "Serving",
     "check_config",
     "check_flags",
     "check_haproxy",
+    "check_key",
     "check_store",
     "haproxy_servers",
     "serve_options",

@@ -512,10 +512,14 @@ def _supervise(
     environment (:data:`DB_URL_VARIABLE`), never on its command line, which every user can
     read. Its lines are JSON when the log is (:func:`fanfold.server.logs.say`).
 
-    SIGTERM (or Ctrl-C) stops the processes one at a time, each handing its tables to those
-    still running (:mod:`fanfold.server.stopping`). SIGHUP (``fanfold restart``) restarts
-    them one at a time: one stops (handing its tables over), starts again, and the next
-    waits until it is ready (``/ready``, :data:`READY_SECONDS` at most)."""
+    SIGTERM (or Ctrl-C) stops the whole group at once: each process is sent
+    :data:`~fanfold.server.stopping.FULL_STOP_SIGNAL` and lets its tables go into the store,
+    none handed to a process that is stopping too (the next start resumes them). SIGHUP
+    (``fanfold restart``) restarts them one at a time: one stops (SIGTERM: it hands its
+    tables to those running), starts again, and the next waits until it is ready
+    (``/ready``, :data:`READY_SECONDS` at most); a process that stops meanwhile is started
+    again as at any time. The processes run in a session of their own, so that a terminal's
+    Ctrl-C reaches the supervisor alone."""
     import logging
     import os
     import signal
@@ -523,6 +527,24 @@ def _supervise(
     import time
 
     from fanfold.server.logs import say
+
+    stopping = False
+    rolling = False
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        del signum, frame
+        stopping = True
+
+    def roll(signum: int, frame: object) -> None:
+        nonlocal rolling
+        del signum, frame
+        rolling = True
+
+    # First of all: a signal that comes while the processes start is the supervisor's.
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGHUP, roll)
 
     log = logging.getLogger("fanfold.supervisor")  # JSON lines when the log is JSON
     environment = {**os.environ, DB_URL_VARIABLE: url}
@@ -535,19 +557,67 @@ def _supervise(
 
     def start(port: int) -> subprocess.Popen[bytes]:
         command = _child_command(port, arguments, name_of[port], health_of.get(port))
-        process = subprocess.Popen(command, env=environment)
+        process = subprocess.Popen(command, env=environment, start_new_session=True)
         started[port] = time.monotonic()
         say(log, logging.INFO, f"{name_of[port]} started on port {port} (pid {process.pid})")
         return process
 
+    def watch() -> None:
+        """Start again, after its pause, each process that stopped."""
+        now = time.monotonic()
+        for port, process in list(running.items()):
+            code = process.poll()
+            if code is None or stopping:
+                continue
+            del running[port]
+            if now - started[port] >= RESTART_STABLE_SECONDS:
+                stops[port] = 0
+            stops[port] += 1
+            pause = restart_delay(stops[port])
+            due[port] = now + pause
+            why = (
+                ": the store's schema is a newer release's (docs/upgrade.md)"
+                if code == SCHEMA_TOO_NEW_STATUS
+                else ""
+            )
+            say(
+                log,
+                logging.WARNING,
+                f"{name_of[port]}, the process on port {port}, stopped (status {code}){why}; "
+                f"starting it again in {pause:g} s (stop {stops[port]} in a row)",
+            )
+        for port, when in list(due.items()):
+            if now >= when and not stopping:
+                del due[port]
+                running[port] = start(port)
+
     def stop_one(process: subprocess.Popen[bytes]) -> None:
+        """Stop ``process`` (it hands its tables to the others), watching the others."""
         if process.poll() is None:
-            process.terminate()  # it drains: its tables go to the processes still running
-        try:
-            process.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            process.terminate()
+        deadline = time.monotonic() + STOP_SECONDS
+        while process.poll() is None:
+            if time.monotonic() > deadline:
+                process.kill()
+                process.wait()
+                return
+            watch()
+            time.sleep(0.1)
+
+    def stop_all() -> None:
+        """The full stop: every process at once, no table handed over."""
+        from fanfold.server.stopping import FULL_STOP_SIGNAL  # (uvicorn: not at start)
+
+        for process in running.values():
+            if process.poll() is None:
+                process.send_signal(FULL_STOP_SIGNAL)
+        deadline = time.monotonic() + STOP_SECONDS
+        for process in running.values():
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
     def restart_all() -> None:
         for port in ports:
@@ -565,6 +635,7 @@ def _supervise(
                 if time.monotonic() - began > READY_SECONDS:
                     say(log, logging.WARNING, f"{name_of[port]} is not ready; going on")
                     break
+                watch()
                 time.sleep(0.1)
             else:
                 say(
@@ -573,23 +644,11 @@ def _supervise(
                     f"{name_of[port]} restarted: ready in {time.monotonic() - began:.1f} s",
                 )
 
-    running = {port: start(port) for port in ports}
-    stopping = False
-    rolling = False
-
-    def stop(signum: int, frame: object) -> None:
-        nonlocal stopping
-        del signum, frame
-        stopping = True
-
-    def roll(signum: int, frame: object) -> None:
-        nonlocal rolling
-        del signum, frame
-        rolling = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGHUP, roll)
+    running: dict[int, subprocess.Popen[bytes]] = {}
     try:
+        for port in ports:
+            if not stopping:
+                running[port] = start(port)
         while not stopping:
             time.sleep(0.2)
             if rolling:
@@ -597,35 +656,7 @@ def _supervise(
                 say(log, logging.INFO, "restarting every process, one at a time")
                 restart_all()
                 continue
-            now = time.monotonic()
-            for port, process in list(running.items()):
-                code = process.poll()
-                if code is None or stopping:
-                    continue
-                del running[port]
-                if now - started[port] >= RESTART_STABLE_SECONDS:
-                    stops[port] = 0
-                stops[port] += 1
-                pause = restart_delay(stops[port])
-                due[port] = now + pause
-                why = (
-                    ": the store's schema is a newer release's (docs/upgrade.md)"
-                    if code == SCHEMA_TOO_NEW_STATUS
-                    else ""
-                )
-                say(
-                    log,
-                    logging.WARNING,
-                    f"{name_of[port]}, the process on port {port}, stopped (status {code}){why}; "
-                    f"starting it again in {pause:g} s (stop {stops[port]} in a row)",
-                )
-            for port, when in list(due.items()):
-                if now >= when and not stopping:
-                    del due[port]
-                    running[port] = start(port)
-    except KeyboardInterrupt:
-        pass
+            watch()
     finally:
-        # One at a time: each hands its tables to those still running.
-        for process in running.values():
-            stop_one(process)
+        say(log, logging.INFO, "stopping every process at once (a full stop: no hand-over)")
+        stop_all()

@@ -23,6 +23,12 @@ and hands its tables to the other processes), nor unless
 * with several processes on PostgreSQL, its ownership connection is open (the locks that say
   which tables it plays: :mod:`fanfold.server.ownership`).
 
+A process that stops (``SIGTERM``) first answers ``/ready`` with 503 and waits until every
+router that was checking it has been refused :data:`ROUTER_FALLS` times, HAProxy's ``fall``
+(:meth:`Readiness.out_of_service`, :data:`OUT_OF_SERVICE_SECONDS` at most): the router has
+taken it out of service and sends its tables' requests to the others before its port closes,
+so that no request meets a closed port or a table let go.
+
 ``/health`` answers 200 while the process runs. The game's port answers both too
 (:mod:`fanfold.server.routes.health`), with the same meaning.
 """
@@ -54,6 +60,14 @@ STUCK_SECONDS = 10.0
 BEAT_SECONDS = 0.25
 #: How long ``/ready`` waits for the store's answer.
 STORE_SECONDS = 2.0
+#: How many refused checks take a process out of a router's service (HAProxy's ``fall`` in
+#: ``fanfold deploy haproxy``'s configuration).
+ROUTER_FALLS = 2
+#: A checker that asked within this long before the process began to stop is a router
+#: still checking it, waited for by :meth:`Readiness.out_of_service`.
+ROUTER_SECONDS = 5.0
+#: The longest a stopping process waits for its routers to take it out of service.
+OUT_OF_SERVICE_SECONDS = 3.0
 #: The ``Content-Type`` of ``/metrics`` (Prometheus's text format), as the game's port says it.
 METRICS_TYPE = CONTENT_TYPE_LATEST
 
@@ -95,6 +109,11 @@ class Readiness:
         self.draining = False
         #: When the loop last turned (``time.monotonic()``), written by :meth:`beat`.
         self.turned = time.monotonic()
+        #: When each checker (its address) last asked, and how often it was refused since
+        #: the process began to stop: what :meth:`out_of_service` waits on.
+        self._asked: dict[str, float] = {}
+        self._refused: dict[str, int] = {}
+        self._counting = threading.Lock()
         # The store's pings, one at a time: a ping that hangs holds this one thread only.
         self._pings = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ready")
         self._beating: asyncio.Task[None] | None = None
@@ -113,12 +132,39 @@ class Readiness:
             self._beating.cancel()
         self._pings.shutdown(wait=False, cancel_futures=True)
 
+    async def out_of_service(
+        self, *, falls: int = ROUTER_FALLS, limit: float = OUT_OF_SERVICE_SECONDS
+    ) -> bool:
+        """Become unready (:attr:`draining`) and wait until each checker that asked within
+        :data:`ROUTER_SECONDS` has been refused ``falls`` times since (its router has taken
+        the process out of service), ``limit`` seconds at most; True if all were. Nothing
+        to wait for where nothing checks."""
+        began = time.monotonic()
+        with self._counting:
+            self.draining = True
+            self._refused.clear()
+            routers = [a for a, when in self._asked.items() if began - when <= ROUTER_SECONDS]
+        while any(self._refused.get(router, 0) < falls for router in routers):
+            if time.monotonic() - began >= limit:
+                log.warning(
+                    "stopping: not every router took the process out of service in %.1f s",
+                    limit,
+                )
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
     def _ping(self) -> None:
         self.store.ping()
 
-    def check(self) -> tuple[int, JSONBody]:
-        """The answer to ``/ready``: 200 and the tables in memory, or 503 and the reason.
-        Blocks up to :data:`STORE_SECONDS`: call it off the event loop."""
+    def check(self, asker: str = "") -> tuple[int, JSONBody]:
+        """The answer to ``/ready`` asked by ``asker`` (its address): 200 and the tables in
+        memory, or 503 and the reason. Blocks up to :data:`STORE_SECONDS`: call it off the
+        event loop."""
+        with self._counting:
+            self._asked[asker] = time.monotonic()
+            if self.draining:
+                self._refused[asker] = self._refused.get(asker, 0) + 1
         if self.draining:
             return 503, {"status": "unready", "reason": "the process is stopping (draining)"}
         late = time.monotonic() - self.turned
@@ -147,7 +193,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/health":
             self._answer(200, {"status": "ok"})
         elif self.path == "/ready":
-            self._answer(*self.server.readiness.check())
+            self._answer(*self.server.readiness.check(self.client_address[0]))
         elif self.path == "/metrics" and self.server.metrics is not None:
             self._send(200, METRICS_TYPE, self.server.metrics())
         else:
@@ -232,4 +278,12 @@ class HealthServer:
         self._thread.join(timeout=5)
 
 
-__all__ = ["STORE_SECONDS", "STUCK_SECONDS", "HealthPortError", "HealthServer", "Readiness"]
+__all__ = [
+    "OUT_OF_SERVICE_SECONDS",
+    "ROUTER_FALLS",
+    "STORE_SECONDS",
+    "STUCK_SECONDS",
+    "HealthPortError",
+    "HealthServer",
+    "Readiness",
+]

@@ -452,11 +452,16 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         readiness.start()
         app.state.readiness = readiness
 
-        async def drain() -> None:  # on SIGTERM (fanfold.server.stopping), before the rest
+        async def drain(hand_over: bool = True) -> None:  # on SIGTERM (server.stopping)
             readiness.draining = True
-            await hub.drain()
+            await hub.drain(hand_over=hand_over)
+
+        def stop_taking() -> None:  # a full stop of the group: no table taken from now on
+            readiness.draining = True
+            hub.residency.draining = True
 
         app.state.drain = drain
+        app.state.stop_taking = stop_taking
         checks: HealthServer | None = None
         try:
             if settings.health_port is not None:

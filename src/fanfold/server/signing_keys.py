@@ -104,12 +104,18 @@ class SigningKeys:
         found = fingerprint(keys[0])
         known = data.stored_key(FINGERPRINT_NAME, found)
         if known != found:
-            raise KeyMismatchError(
-                f"the signing key (the first line of {key_file}, fingerprint {found}) is not "
-                f"the one this store knows (fingerprint {known}): put that key first again, "
-                f"or accept the change with: fanfold keys rotate --key-file {key_file}"
-            )
+            raise mismatch(key_file, found, known)
         return cls(keys[0], keys)
+
+
+def mismatch(key_file: Path, found: str, known: str) -> KeyMismatchError:
+    """What ``fanfold serve`` (and ``fanfold check-config``) says when ``key_file``'s signing
+    key, of fingerprint ``found``, is not the store's (fingerprint ``known``)."""
+    return KeyMismatchError(
+        f"the signing key (the first line of {key_file}, fingerprint {found}) is not "
+        f"the one this store knows (fingerprint {known}): put that key first again, "
+        f"or accept the change with: fanfold keys rotate --key-file {key_file}"
+    )
 
 
 def stored_key(store: Store, name: str) -> str:
@@ -147,6 +153,7 @@ __all__ = [
     "SigningKeys",
     "fingerprint",
     "key_file_of_environment",
+    "mismatch",
     "read_key_file",
     "rotate",
     "stored_key",

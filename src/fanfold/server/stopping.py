@@ -6,13 +6,22 @@ runs the application's shut-down, where the process's locks went with its connec
 nobody asked for again (a game between bots, a clock running, a game being reviewed) stood
 still until another process's sweeper found it. Draining, in order:
 
-1. the port closes: a router's new connections are refused, and it sends them to another
-   process (HAProxy's ``option redispatch``, ``deploy/haproxy.cfg``), and ``/ready`` says
-   503 (``draining``) so that the router takes the process out of service;
-2. every table is let go and handed to the other processes at once, its sockets closed with
+1. ``/ready`` says 503 (``draining``) and the process waits, serving on, until the routers
+   that check it have taken it out of service (:meth:`Readiness.out_of_service
+   <fanfold.server.checks.Readiness.out_of_service>`, a second or so; at once where nothing
+   checks it): its tables' requests go to the other processes, which ask it for each table
+   (a hand-over), and none meets a closed port or a table let go;
+2. the port closes (a request that still comes is refused, and the router sends it to
+   another process, HAProxy's ``option redispatch``);
+3. every table is let go and handed to the other processes at once, its sockets closed with
    1012 "restarting" (:mod:`fanfold.server.hub.draining`): the browsers reconnect at once
    (``static/table.js``), through the router, to the process that took it;
-3. uvicorn's own shut-down then, and the application's (the store's writes flushed).
+4. uvicorn's own shut-down then, and the application's (the store's writes flushed).
+
+A full stop of a group (``fanfold serve --processes N`` told ``SIGTERM`` or Ctrl-C) sends
+each of its processes :data:`FULL_STOP_SIGNAL` instead, at once: each stops taking tables
+from that instant, lets its tables go into the store without announcing them, and none is
+handed to a process that is stopping too; the next start resumes them.
 
 Before a planned restart, ``fanfold restart`` tells every process when it comes
 (:func:`announce_restart`), and each tells its tables' sockets.
@@ -21,10 +30,14 @@ Before a planned restart, ``fanfold restart`` tells every process when it comes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import signal
 import socket
-from collections.abc import Awaitable, Callable
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from types import FrameType
 
 import uvicorn
 
@@ -36,7 +49,11 @@ log = logging.getLogger(__name__)
 #: The most a drain may take before uvicorn's shut-down goes on anyway.
 DRAIN_LIMIT_SECONDS = 15.0
 
-Drain = Callable[[], Awaitable[object]]
+#: What a supervisor sends each of its processes for a full stop of the group: stop without
+#: handing tables over (they stay in the store for the next start).
+FULL_STOP_SIGNAL = signal.SIGUSR1
+
+Drain = Callable[..., Awaitable[object]]
 
 
 async def announce_restart(url: str, seconds: int) -> None:
@@ -57,8 +74,11 @@ async def announce_restart(url: str, seconds: int) -> None:
 
 
 class DrainingServer(uvicorn.Server):
-    """uvicorn's server, whose shut-down first runs ``drain()`` (set on the application's
-    state by its life span as ``app.state.drain``, read when the shut-down begins).
+    """uvicorn's server, whose shut-down first waits for the routers (``app.state.readiness``)
+    and runs ``drain(hand_over=...)`` (set on the application's state by its life span as
+    ``app.state.drain``, read when the shut-down begins). :data:`FULL_STOP_SIGNAL` stops it
+    as ``SIGTERM`` does, without handing tables over (``app.state.stop_taking`` is called in
+    the signal's instant).
 
     Args:
         config: uvicorn's configuration.
@@ -68,17 +88,44 @@ class DrainingServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, state: object) -> None:
         super().__init__(config)
         self.state = state
+        #: Set by :data:`FULL_STOP_SIGNAL`: the whole group stops, no table is handed over.
+        self.full_stop = False
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            with super().capture_signals():
+                yield
+            return
+        before = signal.signal(FULL_STOP_SIGNAL, self.stop_fully)
+        try:
+            with super().capture_signals():
+                yield
+        finally:
+            signal.signal(FULL_STOP_SIGNAL, before)
+
+    def stop_fully(self, signum: int, frame: FrameType | None) -> None:
+        """:data:`FULL_STOP_SIGNAL`'s handler: take no table from now on, and stop."""
+        del signum
+        self.full_stop = True
+        stop_taking: Callable[[], object] | None = getattr(self.state, "stop_taking", None)
+        if stop_taking is not None:
+            stop_taking()
+        self.handle_exit(signal.SIGTERM, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        readiness = getattr(self.state, "readiness", None)
+        if readiness is not None and not self.force_exit and not self.full_stop:
+            await readiness.out_of_service()  # the routers send the tables elsewhere first
         for server in self.servers:  # no new connection: the router tries another process
             server.close()
         drain: Drain | None = getattr(self.state, "drain", None)
         if drain is not None and not self.force_exit:
             try:
-                await asyncio.wait_for(drain(), DRAIN_LIMIT_SECONDS)
+                await asyncio.wait_for(drain(hand_over=not self.full_stop), DRAIN_LIMIT_SECONDS)
             except Exception:
                 log.exception("the tables could not all be handed over; stopping anyway")
         await super().shutdown(sockets)
 
 
-__all__ = ["DRAIN_LIMIT_SECONDS", "DrainingServer", "announce_restart"]
+__all__ = ["DRAIN_LIMIT_SECONDS", "FULL_STOP_SIGNAL", "DrainingServer", "announce_restart"]

@@ -9,6 +9,11 @@ unlocks them all in one statement and says so on the coordination channel
 them from the store as soon as it hears it (:meth:`Draining.take`): a game between bots, a
 clock running, a table whose players left, none waits for a request or for a sweeper's round.
 
+In a full stop of a group (every process stops together: :data:`FULL_STOP_SIGNAL
+<fanfold.server.stopping.FULL_STOP_SIGNAL>`), ``drain(hand_over=False)`` lets the tables go
+into the store without announcing them: no process that is stopping too takes them, and the
+next start resumes them.
+
 Before a planned restart (``fanfold restart``), every process tells every socket of its
 tables when it comes (:meth:`Draining.notice`, heard on the same channel).
 The locks decide which process takes each (the first to ask); a request that reaches
@@ -34,6 +39,8 @@ log = logging.getLogger(__name__)
 
 #: What the players of a table are told (the close reason of code 1012) when its process stops.
 RESTARTING = "the server process is restarting; reconnecting to another"
+#: What they are told when every process stops together (a full stop: no hand-over).
+STOPPING = "the server is stopping; reconnecting once it is back"
 #: How long a stopping process waits for the actions being stored before it lets go anyway
 #: (the store refuses an action stored twice: nothing is lost or applied twice).
 DRAIN_SECONDS = 5.0
@@ -53,17 +60,19 @@ class Draining:
         self.residency = residency
         self.owner = owner
 
-    async def drain(self) -> int:
-        """Stop taking tables and let every one in memory go to the other processes; returns
-        how many were let go."""
+    async def drain(self, *, hand_over: bool = True) -> int:
+        """Stop taking tables and let every one in memory go: to the other processes, told
+        at once, or with ``hand_over`` False (a full stop) into the store, told to no one;
+        returns how many were let go."""
         residency = self.residency
         residency.draining = True
         started = time.monotonic()
         tables = list(residency.live.values())
+        reason = RESTARTING if hand_over else STOPPING
 
         async def let_go(live: LiveTable) -> None:
             async with live.lock:  # after the action being stored, if any
-                residency.let_go(live, RESTARTING, disown=False)
+                residency.let_go(live, reason, disown=False)
 
         waiting = [asyncio.ensure_future(let_go(live)) for live in tables]
         if waiting:
@@ -72,15 +81,17 @@ class Draining:
                 task.cancel()
         for live in tables:
             if not live.evicted:  # its action still being stored after DRAIN_SECONDS
-                residency.let_go(live, RESTARTING, disown=False)
+                residency.let_go(live, reason, disown=False)
         if self.owner is not None:
             ids = [live.id for live in tables]
             ids += [table_id for table_id in self.owner.held if table_id not in ids]
             await self.owner.release_many(ids)
-            await self.owner.announce_let_go(ids)
+            if hand_over:
+                await self.owner.announce_let_go(ids)
         log.info(
-            "stopping: %d tables let go to the other processes in %.2f s",
+            "stopping: %d tables let go %s in %.2f s",
             len(tables),
+            "to the other processes" if hand_over else "into the store (a full stop)",
             time.monotonic() - started,
         )
         return len(tables)
@@ -132,4 +143,4 @@ class Draining:
         return True
 
 
-__all__ = ["DRAIN_SECONDS", "RESTARTING", "Draining"]
+__all__ = ["DRAIN_SECONDS", "RESTARTING", "STOPPING", "Draining"]

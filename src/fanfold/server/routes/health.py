@@ -31,7 +31,8 @@ async def ready(request: Request) -> JSONResponse:
     (:class:`~fanfold.server.checks.Readiness`; ``--health-port`` answers it beside the
     loop)."""
     readiness: Readiness = request.app.state.readiness
-    status, body = await asyncio.to_thread(readiness.check)
+    asker = request.client.host if request.client is not None else ""
+    status, body = await asyncio.to_thread(readiness.check, asker)
     return JSONResponse(body, status_code=status)
 
 

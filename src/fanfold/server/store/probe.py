@@ -1,6 +1,7 @@
 """Reach a store without changing it (``fanfold check-config``): whether it answers, the
-schema revisions it is at, beside this fanfold's own (the Alembic migrations), and the oldest
-revision its schema still serves (``fanfold_schema``, :data:`~.engine.SCHEMA_INFO`)."""
+schema revisions it is at, beside this fanfold's own (the Alembic migrations), the oldest
+revision its schema still serves (``fanfold_schema``, :data:`~.engine.SCHEMA_INFO`) and, when
+asked, one of its server keys' values (``server_keys``: a signing key's fingerprint)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from fanfold.server.store.engine import MIGRATIONS, SCHEMA_INFO
 
 #: The query of the oldest revision a schema still serves (:data:`SCHEMA_INFO`).
 _OLDEST = f"SELECT value FROM {SCHEMA_INFO} WHERE name = 'oldest_revision'"
+#: The query of a server key's value (``server_keys``), by its name (``:name``).
+_KEY = "SELECT value FROM server_keys WHERE name = :name"
 
 
 class ProbeError(Exception):
@@ -33,11 +36,13 @@ class Probe:
         revisions: the schema revisions the store is at (empty: no schema yet).
         oldest: the oldest revision its schema still serves, as the release that migrated
             it recorded (``None``: not recorded).
+        key: the value of the server key asked for (``None``: not asked, or none stored).
     """
 
     kind: str
     revisions: tuple[str, ...] = ()
     oldest: str | None = None
+    key: str | None = None
 
 
 def schema_revisions() -> tuple[set[str], set[str]]:
@@ -51,9 +56,9 @@ def schema_revisions() -> tuple[set[str], set[str]]:
     return set(script.get_heads()), {revision.revision for revision in script.walk_revisions()}
 
 
-def probe(url: str, timeout: float) -> Probe:
+def probe(url: str, timeout: float, *, key: str | None = None) -> Probe:
     """Reach the store at ``url`` without changing it: a query answered within ``timeout``
-    seconds, and its schema's revisions.
+    seconds, its schema's revisions and, with ``key``, the value of that server key.
 
     Raises:
         ProbeError: not a database URL, or the store cannot be reached or opened.
@@ -63,7 +68,7 @@ def probe(url: str, timeout: float) -> Probe:
     except sa.exc.ArgumentError:
         raise ProbeError("it is no database URL") from None
     if parsed.get_backend_name() == "sqlite":
-        return _probe_sqlite(parsed.database or "")
+        return _probe_sqlite(parsed.database or "", key)
     arguments: dict[str, Any] = {}
     if parsed.get_backend_name() == "postgresql":
         arguments["connect_timeout"] = max(1, round(timeout))
@@ -80,6 +85,10 @@ def probe(url: str, timeout: float) -> Probe:
             if inspector.has_table(SCHEMA_INFO):
                 found = connection.execute(sa.text(_OLDEST)).scalar()
                 oldest = None if found is None else str(found)
+            value: str | None = None
+            if key is not None and inspector.has_table("server_keys"):
+                stored = connection.execute(sa.text(_KEY), {"name": key}).scalar()
+                value = None if stored is None else str(stored)
     except sa.exc.SQLAlchemyError as error:
         cause = getattr(error, "orig", None) or error
         lines = str(cause).strip().splitlines()
@@ -88,10 +97,10 @@ def probe(url: str, timeout: float) -> Probe:
         ) from None
     finally:
         engine.dispose()
-    return Probe("answers", tuple(revisions), oldest)
+    return Probe("answers", tuple(revisions), oldest, value)
 
 
-def _probe_sqlite(database: str) -> Probe:
+def _probe_sqlite(database: str, key: str | None) -> Probe:
     if not database or database == ":memory:" or database.startswith("file:"):
         return Probe("own")
     path = Path(database).expanduser()
@@ -126,11 +135,15 @@ def _probe_sqlite(database: str) -> Probe:
             if SCHEMA_INFO in tables:
                 row = connection.execute(_OLDEST).fetchone()
                 oldest = None if row is None else str(row[0])
+            value = None
+            if key is not None and "server_keys" in tables:
+                row = connection.execute(_KEY.replace(":name", "?"), (key,)).fetchone()
+                value = None if row is None else str(row[0])
         finally:
             connection.close()
     except sqlite3.Error as error:
         raise ProbeError(f"it cannot be opened: {error}") from None
-    return Probe("answers", tuple(revisions), oldest)
+    return Probe("answers", tuple(revisions), oldest, value)
 
 
 __all__ = ["Probe", "ProbeError", "probe", "schema_revisions"]
