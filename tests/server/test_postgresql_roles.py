@@ -17,11 +17,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import ProgrammingError
 
 from fanfold.server.store import Store
-from tests.server.support import ROOT, TOKEN, free_port, subprocess_environment
-from tests.server.test_store import (
-    PG_BIN,
-    postgres_cluster,  # noqa: F401 (fixture)
-)
+from tests.server.support import PG_BIN, ROOT, TOKEN, free_port, subprocess_environment
+from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
 
 GUIDE = ROOT / "docs" / "postgresql.md"
 
