@@ -38,7 +38,9 @@ class LadderConfig(AgentConfig):
             evaluation judges it (:mod:`fanfold.agents.ladder.lookahead`); the best mean
             wins. Compiled only: a variant the fast path does not cover decides without it.
         seconds: with ``deals``, stop dealing once a decision has taken this long (at least
-            one deal; ``None``: no cap).
+            one deal; ``None``: no cap): ``deals`` is the budget, ``seconds`` the wall-clock
+            guard, so that a busy machine plays the same bot, slower, until the guard cuts (the
+            agent's ``budget_cut`` tells, and the server counts it).
     """
 
     style: Style = Style.BALANCED
@@ -73,6 +75,7 @@ class LadderAgent(Agent[FanoView, FanoAction]):
             prepare(self.game, say)
 
     def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
+        self.budget_cut = False
         if len(legal) == 1:
             return legal[0]
         started = time.monotonic()
@@ -87,6 +90,13 @@ class LadderAgent(Agent[FanoView, FanoAction]):
                 return legal[self._look_ahead(view, legal, own, chosen, started)]
             return legal[own]
         return legal[decide(state, view.player, legal, chosen)]
+
+    def opponents(self, view: FanoView) -> Params | None:
+        """How the look-ahead's continuations play the opponents' seats: ``None``, as the
+        member itself (an exploiter plays them as its target:
+        :mod:`fanfold.agents.ladder.exploit`)."""
+        del view
+        return None
 
     def _look_ahead(
         self, view: FanoView, legal: Sequence[FanoAction], own: int, chosen: Params, started: float
@@ -104,9 +114,10 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         dealt = 0
         while dealt < self.config.deals:
             if dealt and seconds is not None and time.monotonic() - started > seconds:
+                self.budget_cut = True
                 break
             deal = engine.encode(self.game.sample_state(view, self.rng))
-            compiled.look_ahead([deal], view.player, ids, chosen, totals)
+            compiled.look_ahead([deal], view.player, ids, chosen, totals, self.opponents(view))
             dealt += 1
         self.last_totals = (dealt, totals)
         best = own
