@@ -22,6 +22,9 @@ from fanfold.games.fano.actions import FanoAction, Promote
 from fanfold.games.fano.config import FanoConfig
 from fanfold.games.fano.view import FanoView
 
+#: The members a mixed decision (``mix``) is made by.
+MIXED = (Style.RUSH, Style.DEFEND, Style.ATTACK)
+
 
 @dataclass(frozen=True)
 class LadderConfig(AgentConfig):
@@ -37,6 +40,9 @@ class LadderConfig(AgentConfig):
             style) for every seat to the end of the seat's next turn, where the learned
             evaluation judges it (:mod:`fanfold.agents.ladder.lookahead`); the best mean
             wins. Compiled only: a variant the fast path does not cover decides without it.
+        mix: the chance that a decision is made by another member instead (rush, defend or
+            attack, drawn from the agent's generator, so that a seeded game is the same): a
+            mixed policy, less predictable to a player who has learnt the member's.
         seconds: with ``deals``, stop dealing once a decision has taken this long (at least
             one deal; ``None``: no cap): ``deals`` is the budget, ``seconds`` the wall-clock
             guard, so that a busy machine plays the same bot, slower, until the guard cuts (the
@@ -47,6 +53,7 @@ class LadderConfig(AgentConfig):
     nodes: int = ranged(300, 1, 100_000)
     compiled: bool = True
     deals: int = ranged(0, 0, 100_000)
+    mix: float = ranged(0.0, 0.0, 1.0)
     seconds: float | None = None
 
     def validate(self) -> None:
@@ -81,7 +88,10 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         started = time.monotonic()
         # The hidden cards are dealt at random; the decision never reads them.
         state = self.game.sample_state(view, random.Random(0))
-        chosen = params(self.config.style, view.config, self.config.nodes)
+        style = self.config.style
+        if self.config.mix and self.rng.random() < self.config.mix:
+            style = MIXED[self.rng.randrange(len(MIXED))]
+        chosen = params(style, view.config, self.config.nodes)
         if self.config.compiled and fast.supports(view.config):
             from fanfold.agents.ladder import compiled
 
