@@ -8,7 +8,8 @@ import pytest
 
 from fanfold.agents import agent_names, create_agent, parse_agent, strategy
 from fanfold.agents.knowledge import Knowledge
-from fanfold.agents.levels import LEVELS, level_agent
+from fanfold.agents.ladder.agent import LadderAgent
+from fanfold.agents.levels import LEVELS, fallback_agent, level_agent
 from fanfold.agents.mcts import MCTSAgent
 from fanfold.agents.strategy import knowledge_for
 from fanfold.core.errors import ConfigError, UnknownAgentError
@@ -69,3 +70,35 @@ def test_a_level_takes_a_time_cap_for_its_searching_agent() -> None:
     assert create_agent("hard(seconds=0.5)", get_game("morris"), 1).name == "hard(seconds=0.5)"
     with pytest.raises(ConfigError, match="seconds must be more than 0"):
         parse_agent("easy(seconds=0)")
+
+
+def test_fano_s_medium_is_the_ladder_s_balanced_member_and_answers_under_a_cap() -> None:
+    fano = get_game("fano")
+    assert level_agent(fano, "medium") == "ladder"
+    capped = create_agent("medium(seconds=1)", fano, seed=2)
+    assert isinstance(capped, LadderAgent)
+    assert capped.name == "medium(seconds=1.0)"
+    assert capped.config.seconds == 1.0  # the server's cap reaches the member
+    config = fano.preset("trionfey").config
+    state = fano.new_state(config, 4)
+    seat = fano.current_player(state)
+    assert seat is not None
+    legal = fano.legal_actions(state)
+    assert capped.choose(fano.observe(state, seat), legal) in legal
+
+
+def test_the_fallback_while_compiling_needs_no_compiled_code_and_plays_medium_s_moves() -> None:
+    fano, fantan = get_game("fano"), get_game("fantan")
+    assert fallback_agent(fano) == "ladder(compiled=false)"
+    assert fallback_agent(fantan) == level_agent(fantan, "medium")
+    twin, medium = create_agent(fallback_agent(fano), fano), create_agent("medium", fano)
+    for edition in ("classic", "trionfey"):
+        state = fano.new_state(fano.preset(edition).config, 6)
+        for _ in range(40):
+            seat = fano.current_player(state)
+            if seat is None:
+                break
+            view, legal = fano.observe(state, seat), fano.legal_actions(state)
+            chosen = twin.choose(view, legal)
+            assert chosen == medium.choose(view, legal)
+            state = fano.apply_legal(state, chosen)

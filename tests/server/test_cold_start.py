@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from fanfold.agents import create_agent
+from fanfold.agents.levels import fallback_agent
 from fanfold.agents.strategy import compiled, fano_fast
 from fanfold.core import numba_cache
 from fanfold.core.registry import AnyGame, get_game
@@ -118,7 +119,7 @@ def test_a_hard_bot_plays_the_fallback_level_until_compiled(
     started = time.monotonic()
     chosen = decide(decision)
     assert time.monotonic() - started < 1.0
-    fallback = create_agent(compiled.FALLBACK_LEVEL, game, 1)
+    fallback = create_agent(fallback_agent(game), game, 1)
     fallback.rng.seed(decision.seed)
     assert chosen == fallback.choose(decision.view, list(decision.legal))
 

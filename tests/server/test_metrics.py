@@ -23,6 +23,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from fanfold import __version__
+from fanfold.core.registry import get_game
 from fanfold.server.app import create_app
 from fanfold.server.bots import BotPool
 from fanfold.server.logs import ACCESS_ENVIRONMENT, NAME_ENVIRONMENT, json_handler
@@ -192,6 +193,30 @@ def test_the_bot_queue_and_its_wait() -> None:
     assert value(found, "fanfold_bot_queue") == 0
     assert value(found, "fanfold_bot_queue_wait_seconds_count") == 2
     assert value(found, "fanfold_bot_queue_wait_seconds_sum") >= 0.1  # the second's wait
+
+
+def test_a_decision_whose_time_cap_cuts_its_budget_is_counted() -> None:
+    """``hard``'s budget is its deals, its time cap a guard: a cap far under the deals' time
+    cuts (counted by game and agent), the deals alone do not (nothing counted)."""
+    metrics = Metrics()
+    fano = get_game("fano")
+
+    async def play() -> tuple[object, object]:
+        pool = BotPool(1)
+        metrics.watch_pool(pool)
+        cut = await pool.decide(decision("t1", "hard(seconds=0.001)", fano))
+        whole = await pool.decide(decision("t2", "ladder(deals=2)", fano))
+        pool.shutdown()
+        return cut, whole
+
+    cut, whole = asyncio.run(play())
+    found = samples(metrics.exposition().decode())
+    named = decision("t1", "hard(seconds=0.001)", fano)
+    assert cut in named.legal
+    assert whole in named.legal
+    assert value(found, "fanfold_bot_budget_cut_total", game="fano.v1", level="hard") == 1
+    counted = [labels for name, labels, _ in found if name == "fanfold_bot_budget_cut_total"]
+    assert counted == [{"game": "fano.v1", "level": "hard"}]
 
 
 def test_health_port_metrics_answer_while_the_loop_is_blocked(tmp_path: Path) -> None:

@@ -57,6 +57,10 @@ class Agent(ABC, Generic[ViewT, ActionT]):
     def __init__(self, game: Game[Any, Any, ActionT, ViewT], seed: int = 0) -> None:
         self.game = game
         self.rng = random.Random(seed)
+        #: Whether the last decision's time cap (``seconds``) stopped it before it had spent
+        #: its budget (an agent whose budget is not cut by time leaves it false): the server
+        #: counts such decisions (``fanfold_bot_budget_cut_total``).
+        self.budget_cut = False
 
     @abstractmethod
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:

@@ -19,6 +19,7 @@ from fanfold.agents.fan_solver import FanSolverAgent, SolverConfig, plays_fan
 from fanfold.agents.fano_greedy import GreedyConfig, make_greedy
 from fanfold.agents.heuristic import HeuristicAgent, HeuristicConfig
 from fanfold.agents.ladder.agent import LadderConfig, make_ladder
+from fanfold.agents.ladder.exploit import ExploitConfig, make_exploit
 from fanfold.agents.levels import LEVELS, has_levels, level_agent
 from fanfold.agents.mcts import MCTSAgent, MCTSConfig
 from fanfold.agents.perfect import PerfectAgent, PerfectConfig, plays_morris
@@ -191,6 +192,15 @@ BUILTIN_AGENTS: tuple[RegisteredAgent, ...] = (
         "counter, hoard): the whole own turn searched, judged by a learned evaluation, compiled",
         plays_fano,
         16,
+    ),
+    RegisteredAgent(
+        "exploit",
+        ExploitConfig(),
+        make_exploit,
+        "Fano's best response to a known policy: the ladder's look-ahead with the opponents "
+        "played by the target's member (target=medium, hard or a style) in its continuations",
+        plays_fano,
+        14,
     ),
     *(
         RegisteredAgent(

@@ -10,6 +10,7 @@ on a small machine; ``docs/agents.md`` gives their measured strength.
 from __future__ import annotations
 
 from fanfold.agents import strategy
+from fanfold.agents.base import AgentSpec, parse_agent
 from fanfold.core.errors import UnknownAgentError
 from fanfold.core.registry import AnyGame
 
@@ -34,3 +35,21 @@ def level_agent(game: AnyGame, level: str) -> str:
     if levels is None:
         raise UnknownAgentError(f"{game.title} has no difficulty levels")
     return levels[level]
+
+
+def fallback_agent(game: AnyGame) -> str:
+    """The agent text a bot of ``game`` plays while its compiled code is not ready: the
+    fallback level's agent (:data:`fanfold.agents.strategy.compiled.FALLBACK_LEVEL`), with
+    ``compiled=false`` where it has that option (Fano's ``medium``, the ladder's balanced
+    member: its Python twin makes the same decisions, in milliseconds, and needs no compiled
+    code), else as it is.
+
+    Raises:
+        UnknownAgentError: the game has no levels.
+    """
+    from fanfold.agents.strategy.compiled import FALLBACK_LEVEL
+
+    spec = parse_agent(level_agent(game, FALLBACK_LEVEL))
+    if "compiled" not in spec.config.option_texts():
+        return str(spec)
+    return str(AgentSpec(spec.name, spec.config.with_options({"compiled": "false"})))

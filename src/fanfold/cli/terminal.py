@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 
 from fanfold.agents.base import Agent, AnyAgent, create_agent
-from fanfold.agents.levels import level_agent
+from fanfold.agents.levels import fallback_agent
 from fanfold.agents.strategy import compiled
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import FanfoldError
@@ -208,7 +208,7 @@ class Session:
                 f"Until it is ready, {agent.name} plays the {compiled.FALLBACK_LEVEL} level's "
                 "moves, then its own."
             )
-        fallback = create_agent(level_agent(agent.game, compiled.FALLBACK_LEVEL), agent.game)
+        fallback = create_agent(fallback_agent(agent.game), agent.game)
         fallback.rng.setstate(agent.rng.getstate())
         return UntilCompiled(agent, fallback, self.table.config, running, self.say)
 

@@ -51,7 +51,7 @@ from multiprocessing.reduction import ForkingPickler
 from typing import Any, ParamSpec, TypeVar
 
 from fanfold.agents.base import AnyAgent, parse_agent
-from fanfold.agents.levels import level_agent
+from fanfold.agents.levels import fallback_agent
 from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import get_game
 from fanfold.server.bot_shares import SharedShares
@@ -141,15 +141,23 @@ def _quiet(message: str) -> None:
 def decide(decision: Decision) -> Any:
     """The action the seat's agent chooses (run in a worker). A bot whose compiled code is
     not compiled yet plays its game's fallback level meanwhile
-    (:data:`fanfold.agents.strategy.compiled.FALLBACK_LEVEL`, the strategy played directly),
-    well within any time cap."""
+    (:func:`fanfold.agents.levels.fallback_agent`: never compiled code), well within any time
+    cap."""
+    return decide_counted(decision)[0]
+
+
+def decide_counted(decision: Decision) -> tuple[Any, bool]:
+    """:func:`decide`'s action, and whether the agent's time cap cut its budget
+    (``Agent.budget_cut``: the pool counts it, :attr:`BotPool.cut`)."""
     with about(decision.table):
         agent = _agent(decision, decision.agent)
         if not _ready(agent, decision):
-            fallback = level_agent(agent.game, compiled.FALLBACK_LEVEL)
+            fallback = fallback_agent(agent.game)
             log.info("seat %d's bot plays %s until it is compiled", decision.seat, fallback)
             agent = _agent(decision, fallback)
-        return agent.choose(decision.view, list(decision.legal))
+        agent.budget_cut = False
+        action = agent.choose(decision.view, list(decision.legal))
+        return action, agent.budget_cut
 
 
 #: Seconds between a worker process's looks at whether the server that started it still runs.
@@ -422,6 +430,8 @@ class BotPool:
         self.waited: Callable[[float], object] | None = None
         #: The clients' shares across processes (``None``: this process's share only).
         self.shared: SharedShares | None = None
+        #: Told each decision whose time cap cut its agent's budget (the metrics).
+        self.cut: Callable[[Decision], object] | None = None
 
     def _executor(self, number: int) -> Executor:
         if self.processes:
@@ -473,9 +483,12 @@ class BotPool:
         """The agent's choice, computed in a worker once the turn of ``client`` (who opened
         the table; ``None``: the table counts as a client of its own) comes in the pool, at
         ``priority``."""
-        return await self.run(
-            decide, decision, table=decision.table, client=client, priority=priority
+        action, cut = await self.run(
+            decide_counted, decision, table=decision.table, client=client, priority=priority
         )
+        if cut and self.cut is not None:
+            self.cut(decision)
+        return action
 
     async def run(
         self,
@@ -615,6 +628,7 @@ __all__ = [
     "Priority",
     "WorkerProcess",
     "decide",
+    "decide_counted",
     "decision_for",
     "default_client_share",
 ]

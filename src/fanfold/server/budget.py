@@ -47,8 +47,9 @@ MAXIMA: Mapping[str, int] = MappingProxyType(
     }
 )
 #: Numeric agent options that are not budgets (they do not make a decision cost more):
-#: ``turn_seconds`` only lowers the time of a turn's decisions under ``seconds``.
-NOT_BUDGETS = frozenset({"exploration", "widening", "group", "mistakes", "turn_seconds"})
+#: ``turn_seconds`` only lowers the time of a turn's decisions under ``seconds``; ``mix`` (the
+#: ladder's) only chooses which member decides.
+NOT_BUDGETS = frozenset({"exploration", "widening", "group", "mistakes", "turn_seconds", "mix"})
 
 
 class BudgetError(ConfigError):

@@ -6,7 +6,7 @@ health port from a thread of its own, :mod:`fanfold.server.checks`).
 * The actions stored (a counter: actions per second is its rate), the act-to-ok latency,
   the store's write time (one group commit).
 * The bots: each decision's time, the decisions waiting for a worker and how long they waited,
-  the workers busy.
+  the workers busy, and the decisions whose time cap cut their budget (by game and agent).
 * HTTP requests by route template (``/api/tables/{table_id}``, never the path itself, so a
   table's id never becomes a series), method and status, and their time
   (:class:`fanfold.server.request_metrics.RequestObserver`, which also writes the access
@@ -48,7 +48,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from fanfold import __version__
 
 if TYPE_CHECKING:
-    from fanfold.server.bots import BotPool
+    from fanfold.server.bots import BotPool, Decision
 
 #: The route label of a request that matches no route (a 404): never its path.
 UNMATCHED = "unmatched"
@@ -161,6 +161,13 @@ class Metrics:
             buckets=BUCKETS,
             registry=registry,
         )
+        self.bot_budget_cuts = Counter(
+            "fanfold_bot_budget_cut",
+            "Bot decisions whose time cap (the server's --bot-seconds) stopped them before "
+            "their budget was spent (a busy machine: the bot played weaker), by game and agent.",
+            ["game", "level"],
+            registry=registry,
+        )
         self.store_seconds = Histogram(
             "fanfold_store_write_seconds",
             "One group commit of actions to the store.",
@@ -236,6 +243,13 @@ class Metrics:
         self.bot_workers_busy.set_function(lambda: pool.busy)
         self.bot_workers.set_function(lambda: len(pool.executors))
         pool.waited = self.bot_wait_seconds.observe
+        pool.cut = self._count_cut
+
+    def _count_cut(self, decision: Decision) -> None:
+        """Count a decision whose time cap cut its budget, by its game and its agent's name
+        (``hard`` for ``hard(seconds=1)``)."""
+        level = decision.agent.split("(", 1)[0].strip()
+        self.bot_budget_cuts.labels(decision.game, level).inc()
 
     def start(self, pool: BotPool | None = None) -> Callable[[], None]:
         """Start what runs beside the process's work (call on its event loop): the loop's

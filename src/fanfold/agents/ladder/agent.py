@@ -22,6 +22,9 @@ from fanfold.games.fano.actions import FanoAction, Promote
 from fanfold.games.fano.config import FanoConfig
 from fanfold.games.fano.view import FanoView
 
+#: The members a mixed decision (``mix``) is made by.
+MIXED = (Style.RUSH, Style.DEFEND, Style.ATTACK)
+
 
 @dataclass(frozen=True)
 class LadderConfig(AgentConfig):
@@ -37,14 +40,20 @@ class LadderConfig(AgentConfig):
             style) for every seat to the end of the seat's next turn, where the learned
             evaluation judges it (:mod:`fanfold.agents.ladder.lookahead`); the best mean
             wins. Compiled only: a variant the fast path does not cover decides without it.
+        mix: the chance that a decision is made by another member instead (rush, defend or
+            attack, drawn from the agent's generator, so that a seeded game is the same): a
+            mixed policy, less predictable to a player who has learnt the member's.
         seconds: with ``deals``, stop dealing once a decision has taken this long (at least
-            one deal; ``None``: no cap).
+            one deal; ``None``: no cap): ``deals`` is the budget, ``seconds`` the wall-clock
+            guard, so that a busy machine plays the same bot, slower, until the guard cuts (the
+            agent's ``budget_cut`` tells, and the server counts it).
     """
 
     style: Style = Style.BALANCED
     nodes: int = ranged(300, 1, 100_000)
     compiled: bool = True
     deals: int = ranged(0, 0, 100_000)
+    mix: float = ranged(0.0, 0.0, 1.0)
     seconds: float | None = None
 
     def validate(self) -> None:
@@ -73,12 +82,16 @@ class LadderAgent(Agent[FanoView, FanoAction]):
             prepare(self.game, say)
 
     def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
+        self.budget_cut = False
         if len(legal) == 1:
             return legal[0]
         started = time.monotonic()
         # The hidden cards are dealt at random; the decision never reads them.
         state = self.game.sample_state(view, random.Random(0))
-        chosen = params(self.config.style, view.config, self.config.nodes)
+        style = self.config.style
+        if self.config.mix and self.rng.random() < self.config.mix:
+            style = MIXED[self.rng.randrange(len(MIXED))]
+        chosen = params(style, view.config, self.config.nodes)
         if self.config.compiled and fast.supports(view.config):
             from fanfold.agents.ladder import compiled
 
@@ -87,6 +100,13 @@ class LadderAgent(Agent[FanoView, FanoAction]):
                 return legal[self._look_ahead(view, legal, own, chosen, started)]
             return legal[own]
         return legal[decide(state, view.player, legal, chosen)]
+
+    def opponents(self, view: FanoView) -> Params | None:
+        """How the look-ahead's continuations play the opponents' seats: ``None``, as the
+        member itself (an exploiter plays them as its target:
+        :mod:`fanfold.agents.ladder.exploit`)."""
+        del view
+        return None
 
     def _look_ahead(
         self, view: FanoView, legal: Sequence[FanoAction], own: int, chosen: Params, started: float
@@ -104,9 +124,10 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         dealt = 0
         while dealt < self.config.deals:
             if dealt and seconds is not None and time.monotonic() - started > seconds:
+                self.budget_cut = True
                 break
             deal = engine.encode(self.game.sample_state(view, self.rng))
-            compiled.look_ahead([deal], view.player, ids, chosen, totals)
+            compiled.look_ahead([deal], view.player, ids, chosen, totals, self.opponents(view))
             dealt += 1
         self.last_totals = (dealt, totals)
         best = own

@@ -79,12 +79,16 @@ def look_ahead(
     legal: npt.NDArray[np.int64],
     params: Params,
     totals: npt.NDArray[np.float64],
+    opponents: Params | None = None,
 ) -> None:
     """Add to ``totals[i]`` the value to ``seat`` of ``legal[i]`` (packed action ids) carried
-    on by the ladder on each of ``deals`` (:func:`fanfold.agents.ladder.lookahead.look`)."""
+    on by the ladder on each of ``deals`` (:func:`fanfold.agents.ladder.lookahead.look`): the
+    seat and its partners by ``params``, the opponents by ``opponents`` (``None``: ``params``
+    too)."""
     from fanfold.agents.ladder import lookahead
 
     weights, fparams, iparams = _arrays(params)
+    others = _arrays(opponents) if opponents is not None else (weights, fparams, iparams)
     first = deals[0]
     lookahead.look(
         np.stack([deal.array for deal in deals]),
@@ -96,6 +100,7 @@ def look_ahead(
         weights,
         fparams,
         iparams,
+        others,
         lookahead.LIMIT,
         totals,
     )

@@ -4,8 +4,10 @@ position there judged by the learned evaluation (compiled, Numba).
 
 For each deal (a state dealt consistent with the view, encoded) and each legal move: the move
 is played, then every seat, the searcher included (the rest of its turn, then its next turn),
-plays the member's decision in the searcher's style
-(:func:`fanfold.agents.ladder.kernels.decide`; ``hard`` is the balanced member), for at most
+plays the member's decision (:func:`fanfold.agents.ladder.kernels.decide`): the searcher and
+its partners in the searcher's style (``hard`` is the balanced member), the opponents in the
+style they are modelled by (the searcher's own, or, for an exploiter, its target's member:
+:mod:`fanfold.agents.ladder.exploit`), for at most
 ``limit`` actions, until the searcher chooses the end action of its next turn or the game
 ends. The searcher's cards after that end action are worth the evaluation's logit
 (:func:`fanfold.agents.ladder.kernels.evaluate`, the position the member judges its own turns
@@ -64,9 +66,11 @@ def _judged(s, cfg, seat, suits, weights):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def carry_on(s, cfg, seat, suits, weights, fparams, iparams, limit, out, shuffle):  # type: ignore[no-untyped-def]
+def carry_on(s, cfg, seat, suits, weights, fparams, iparams, others, limit, out, shuffle):  # type: ignore[no-untyped-def]
     """Play the ladder's decisions on ``s`` in place until ``seat`` ends its next turn (a
-    turn number other than the current one), the game ends, or ``limit`` actions; what the
+    turn number other than the current one), the game ends, or ``limit`` actions: ``seat``
+    and its partners by ``weights``, ``fparams``, ``iparams``, the opponents by ``others``
+    (a tuple of the same three arrays: the member they are modelled by); what the
     position is worth to ``seat`` there: :data:`WON`, ``-WON`` or 0 (a draw at the turn
     limit) when the game is over, else the evaluation's logit of the seat's cards after its
     end action (:func:`fanfold.agents.ladder.kernels.end_state`, as the member judges its own
@@ -83,7 +87,11 @@ def carry_on(s, cfg, seat, suits, weights, fparams, iparams, limit, out, shuffle
         if n == 0:
             break
         mover = decider(s)
-        action = out[decide(s, cfg, mover, out, n, suits, weights, fparams, iparams)]
+        if _friend(cfg, seat, mover):
+            index = decide(s, cfg, mover, out, n, suits, weights, fparams, iparams)
+        else:
+            index = decide(s, cfg, mover, out, n, suits, others[0], others[1], others[2])
+        action = out[index]
         if mover == seat and s[TURN] != start and _is_end(action & 255):
             return _judged(end_state(s, cfg, seat, action), cfg, seat, suits, weights)
         apply(s, cfg, action, shuffle)
@@ -92,14 +100,17 @@ def carry_on(s, cfg, seat, suits, weights, fparams, iparams, limit, out, shuffle
 
 
 @njit(cache=True)
-def look(deals, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, limit, totals):  # type: ignore[no-untyped-def]
+def look(deals, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, others, limit, totals):  # type: ignore[no-untyped-def]
     """Add to ``totals[i]`` the value to ``seat`` of ``legal[i]`` carried on
-    (:func:`carry_on`), on each of ``deals`` (a stack of encoded states)."""
+    (:func:`carry_on`, the opponents playing by ``others``), on each of ``deals`` (a stack
+    of encoded states)."""
     out = np.empty(MAX_ACTIONS, np.int64)
     shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
     for d in range(deals.shape[0]):
         for i in range(nlegal):
             s = deals[d].copy()
             apply(s, cfg, legal[i], shuffle)
-            worth = carry_on(s, cfg, seat, suits, weights, fparams, iparams, limit, out, shuffle)
+            worth = carry_on(
+                s, cfg, seat, suits, weights, fparams, iparams, others, limit, out, shuffle
+            )
             totals[i] += worth

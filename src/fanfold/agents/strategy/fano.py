@@ -30,19 +30,20 @@ def prepare(say: Callable[[str], None]) -> None:
 
 
 #: The agent behind each level. ``easy``: a light search with random playouts (it finds few
-#: promotions: a beginner beats it); ``medium``: the turn planner (:mod:`.fano_planner`: the
-#: seat's whole turn searched on three deals of its view, what the opponents can do next
-#: priced from the cards they may hold; no search across their turns; the strategy played
-#: directly, the level before it, is the agent ``heuristic-v1``);
-#: ``hard``: the ladder's balanced member looking ahead (:mod:`fanfold.agents.ladder.lookahead`):
-#: every legal move tried on 24 deals of the view, the game carried on by the member itself for
-#: every seat to the end of the seat's next turn, judged by the learned evaluation, compiled; under
-#: a time cap it deals no more once the cap is spent (at least one deal). Until 2026-11-29 it was
-#: the compiled information-set tree search (``mcts(playout=fast-heuristic, tree=fast, deals=64,
+#: promotions: a beginner beats it); ``medium``: the ladder's balanced member
+#: (:mod:`fanfold.agents.ladder`: the seat's own turn searched whole, judged by the learned
+#: evaluation, compiled, a few milliseconds a decision; until 2026-11-29 it was the turn
+#: planner, ``planner``, which the ladder beat 83-90%); ``hard``: the same member looking ahead
+#: (:mod:`fanfold.agents.ladder.lookahead`): every legal move tried on 24 deals of the view, the
+#: game carried on by the member itself for every seat to the end of the seat's next turn,
+#: judged by the learned evaluation, compiled; the 24 deals are its budget and a time cap
+#: (``seconds``) its wall-clock guard: it deals no more once the cap is spent (at least one
+#: deal), and the server counts such cuts. Until 2026-11-29 ``hard`` was the compiled
+#: information-set tree search (``mcts(playout=fast-heuristic, tree=fast, deals=64,
 #: iterations=4000, rollout_limit=10, widening=1, exploration=0.1)``), which the ladder beat.
 #: ``docs/agents.md`` gives their measured strength and time per decision.
 LEVELS = {
     "easy": "mcts(iterations=40, rollout_limit=40)",
-    "medium": "planner",
+    "medium": "ladder",
     "hard": "ladder(deals=24)",
 }
