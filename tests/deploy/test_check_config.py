@@ -200,7 +200,10 @@ def test_the_key_files_signing_key_against_the_stores_fingerprint(
     """``--key-file PATH``: the file's signing key against the fingerprint in ``server_keys``,
     read only: none stored yet is no fault (and none is stored by the check); another key
     is refused with exit 78 and ``fanfold serve``'s own sentence, the stored one unchanged."""
-    monkeypatch.delenv(KEY_FILE_VARIABLE, raising=False)
+    # Absent during the test and after it: set first, so that the variable's absence is
+    # what is put back (fanfold serve's check writes it into the environment).
+    monkeypatch.setenv(KEY_FILE_VARIABLE, "")
+    monkeypatch.delenv(KEY_FILE_VARIABLE)
     url = sqlite_url(tmp_path) if kind == "sqlite" else str(request.getfixturevalue("pg_url"))
     Store(url).close()
     old, new = secrets.token_urlsafe(48), secrets.token_urlsafe(48)

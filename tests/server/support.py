@@ -311,7 +311,11 @@ def no_server_started(
     # plain text here, and both put back after the test (JSON logging would take the root
     # logger's handlers from the test runner).
     monkeypatch.setenv("FANFOLD_LOG_FORMAT", "text")
-    monkeypatch.delenv("FANFOLD_PROCESS_NAME", raising=False)
+    # Set, then removed: what is put back is the environment before the test, even where
+    # serve writes the variable (a delenv alone of an absent variable restores nothing).
+    for name in ("FANFOLD_PROCESS_NAME", "FANFOLD_KEY_FILE"):
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
 
 
 # ------------------------------------------------ PostgreSQL and fanfold serve processes

@@ -84,7 +84,9 @@ def test_serve_says_what_it_compiles_and_stops_within_a_second(
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
-    assert took < 1.0, f"the server took {took:.2f} s to stop"
+    # The compile runs for a minute and more: stopping within a few seconds shows it is not
+    # waited for (a second was met on a quiet machine, and missed at a load of 12 and more).
+    assert took < 3.0, f"the server took {took:.2f} s to stop"
     deadline = time.monotonic() + 2
     while _compile_processes(record) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -323,7 +323,9 @@ def check_the_site(site: Site, processes: int, log: Path) -> None:
         context = ssl.create_default_context()
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
-        with connect(f"wss://127.0.0.1:{site.https}/ws/tables/{table}", ssl=context) as socket_:
+        with connect(
+            f"wss://127.0.0.1:{site.https}/ws/tables/{table}", ssl=context, open_timeout=30
+        ) as socket_:
             socket_.send(json.dumps({"type": "hello", "token": token}))
             while (message := json.loads(socket_.recv(timeout=30)))["type"] != "state":
                 assert message["type"] != "error", message

@@ -40,8 +40,10 @@ OLD, NEW = secrets.token_urlsafe(48), secrets.token_urlsafe(48)
 
 @pytest.fixture(autouse=True)
 def _no_key_file_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    # fanfold serve names its key file in the environment: put back afterwards.
-    monkeypatch.delenv(KEY_FILE_VARIABLE, raising=False)
+    # fanfold serve names its key file in the environment: absent again afterwards (set
+    # first, so that its absence is what is put back).
+    monkeypatch.setenv(KEY_FILE_VARIABLE, "")
+    monkeypatch.delenv(KEY_FILE_VARIABLE)
 
 
 @pytest.fixture
