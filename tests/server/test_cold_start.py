@@ -46,7 +46,7 @@ def _compile_processes(record: Path) -> list[int]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
-def test_serve_says_what_it_compiles_and_stops_within_a_second(
+def test_serve_says_what_it_compiles_and_stops_without_waiting_for_it(
     tmp_path: Path, stop: signal.Signals
 ) -> None:
     cache = tmp_path / "numba"  # an empty cache: a fresh installation without packaged code
