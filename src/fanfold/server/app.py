@@ -56,6 +56,7 @@ from fanfold.server.cross_site import CrossSiteGuard
 from fanfold.server.forwarded import ForwardedHeaders, is_https_site
 from fanfold.server.headers import SecurityHeaders, add_api_docs
 from fanfold.server.hub import EXPIRE_SECONDS
+from fanfold.server.i18n import LanguageChoice
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.logs import TableContext
 from fanfold.server.protocol import MAX_BODY, ErrorBody, error_body
@@ -191,6 +192,7 @@ def create_app(
         body = ErrorBody(error=f"{error.detail} (HTTP {error.status_code})", kind="HTTPError")
         return JSONResponse(body.model_dump(), status_code=error.status_code, headers=error.headers)
 
+    app.add_middleware(LanguageChoice)  # the language each page is drawn in (innermost)
     app.add_middleware(CrossSiteGuard)  # another site's requests, before any is read
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     # A client over its limits costs the server as little as possible.
