@@ -91,6 +91,7 @@
     const label = document.createElement("label");
     label.className = "language-switch";
     const words = document.createElement("span");
+    words.className = "visually-hidden"; // the languages' own names say what the list is
     words.textContent = t("Language");
     const select = document.createElement("select");
     select.id = "language";
