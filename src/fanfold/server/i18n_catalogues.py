@@ -67,7 +67,8 @@ def extract() -> Catalog:
 def _write(catalog: Catalog, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:
-        write_po(out, catalog, width=100, sort_output=True)
+        # the files a message is in, not its lines: moving a line changes no catalogue
+        write_po(out, catalog, width=100, sort_output=True, include_lineno=False)
 
 
 def update() -> list[str]:
