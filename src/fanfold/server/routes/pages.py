@@ -48,9 +48,9 @@ async def favicon() -> FileResponse:
 
 
 @router.get("/table/{table_id}")
-async def table_page(table_id: str) -> FileResponse:
+async def table_page(table_id: str) -> HTMLResponse:
     del table_id
-    return FileResponse(STATIC / "table.html")
+    return HTMLResponse(render("table.html"))
 
 
 @router.get("/table/{table_id}/review")
