@@ -163,6 +163,12 @@ def messages(code: str) -> Messages:
     return Messages(code, texts, plurals, scripts, gnu.c2py(catalog.plural_expr))
 
 
+def load_languages() -> None:
+    """Reads every catalogue (the server does so as it starts)."""
+    for code in (*LANGUAGES, PSEUDO):
+        messages(code)
+
+
 def known(code: str) -> bool:
     """Whether the site answers in ``code``."""
     return code in LANGUAGES or code == PSEUDO
