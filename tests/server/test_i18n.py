@@ -86,6 +86,8 @@ def test_every_language_translates_every_message_with_its_placeholders(code: str
         wanted = sorted(PLACEHOLDERS.findall(ids[-1]))
         for text in strings:
             assert sorted(PLACEHOLDERS.findall(str(text))) == wanted, (message.id, text)
+            # the templates put a translation in the page as it is: it holds no markup
+            assert not re.search(r"[<>&]", str(text)), (message.id, text)
 
 
 def test_french_counts_zero_and_one_alike() -> None:
@@ -118,6 +120,13 @@ def test_pages_are_drawn_in_the_language_asked_for(client: TestClient) -> None:
         assert '<html lang="en-XA">' in page.text, path
         assert i18n.pseudo(words) in page.text, path
         assert f">{words}<" not in page.text, path
+    client.cookies.set(i18n.COOKIE, "fr")
+    rules = client.get("/how-to-play/morris").text  # not translated yet: says it is English
+    assert '<html lang="en">' in rules
+    assert 'name="fanfold-languages"' not in rules
+    daily = client.get("/daily").text  # its bar in French, its own words in English
+    assert '<html lang="fr">' in daily
+    assert '<main class="listing" lang="en">' in daily
     client.cookies.set(i18n.COOKIE, "<script>")  # a forged cookie is not a language
     assert '<html lang="en">' in client.get("/account").text
 
