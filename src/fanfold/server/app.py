@@ -56,6 +56,7 @@ from fanfold.server.cross_site import CrossSiteGuard
 from fanfold.server.forwarded import ForwardedHeaders, is_https_site
 from fanfold.server.headers import SecurityHeaders, add_api_docs
 from fanfold.server.hub import EXPIRE_SECONDS
+from fanfold.server.i18n import LanguageChoice, load_languages
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.logs import TableContext
 from fanfold.server.protocol import MAX_BODY, ErrorBody, error_body
@@ -155,6 +156,7 @@ def create_app(
         )
     )
     proxies = trusted_networks(settings.trusted_proxies)
+    load_languages()  # the catalogues read now: a broken one stops the start, not a page
     # The API's docs come from the package's files, not FastAPI's CDN (add_api_docs below);
     # no ReDoc page (it would need a CDN and inline styles).
     app = FastAPI(
@@ -191,6 +193,7 @@ def create_app(
         body = ErrorBody(error=f"{error.detail} (HTTP {error.status_code})", kind="HTTPError")
         return JSONResponse(body.model_dump(), status_code=error.status_code, headers=error.headers)
 
+    app.add_middleware(LanguageChoice)  # the language each page is drawn in (innermost)
     app.add_middleware(CrossSiteGuard)  # another site's requests, before any is read
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     # A client over its limits costs the server as little as possible.

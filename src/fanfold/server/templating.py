@@ -6,7 +6,10 @@ One :data:`ENVIRONMENT` renders them all, autoescaping everything it is given (a
 ``<script>`` reaches the page as text); HTML that is trusted (a How-to-play fragment from the
 package, a rules document rendered from Markdown, an SVG chart drawn by a template) is passed
 as :class:`markupsafe.Markup`. Every text a player reads is in a template, so that the message
-catalogues of a translation have one place to take them from.
+catalogues of a translation have one place to take them from: Jinja2's i18n extension
+(``{% trans %}``, ``_()``) translates them into the request's language (:mod:`fanfold.server.i18n`),
+and ``language()``, ``messages_url()`` and ``language_choices()`` give a page's ``<html lang>``
+and what its scripts need.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
+
+from fanfold.server import i18n
 
 #: The folder of the templates, inside the package.
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -29,6 +34,24 @@ ENVIRONMENT = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
     auto_reload=False,
+    extensions=["jinja2.ext.i18n"],
+)
+ENVIRONMENT.policies["ext.i18n.trimmed"] = True  # a message's lines joined, as it is extracted
+# The translations of the request's language (the extension adds the method to the environment).
+ENVIRONMENT.install_gettext_callables(  # type: ignore[attr-defined]
+    gettext=i18n.gettext, ngettext=i18n.ngettext, newstyle=True
+)
+
+
+def language_choices() -> str:
+    """The languages a player may pick, for the header's switch: ``code:Name`` by spaces."""
+    return " ".join(f"{code}:{name}" for code, name in i18n.LANGUAGES.items())
+
+
+ENVIRONMENT.globals.update(
+    language=lambda: i18n.tag(i18n.current()),
+    messages_url=lambda: i18n.messages_url(i18n.current()),
+    language_choices=language_choices,
 )
 
 

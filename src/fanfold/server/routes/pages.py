@@ -14,8 +14,10 @@ from fanfold.core.errors import UnknownGameError
 from fanfold.core.registry import get_game
 from fanfold.server.games import plugin_renderer
 from fanfold.server.howto import has_howto, howto_page
+from fanfold.server.i18n import ENGLISH, known, messages
 from fanfold.server.lessons import has_lessons
 from fanfold.server.rules import rules_page
+from fanfold.server.templating import render
 
 STATIC = Path(__file__).parent.parent / "static"
 
@@ -23,8 +25,21 @@ router = APIRouter(include_in_schema=False, tags=["pages"])
 
 
 @router.get("/")
-async def lobby() -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def lobby() -> HTMLResponse:
+    return HTMLResponse(render("lobby.html"))
+
+
+@router.get("/i18n/{code}.json")
+async def script_messages(code: str, v: str = "") -> Response:
+    """The page scripts' catalogue of a language (``fanfold.server.i18n``); kept for long by
+    browsers when asked for at its current version (the address the pages give)."""
+    if code == ENGLISH or not known(code):
+        return Response(f"no catalogue for the language {code!r}", 404, media_type="text/plain")
+    found = messages(code)
+    cache = "public, max-age=31536000, immutable" if v == found.version() else "no-cache"
+    return Response(
+        found.script_json(), media_type="application/json", headers={"Cache-Control": cache}
+    )
 
 
 @router.get("/favicon.ico")
@@ -33,9 +48,9 @@ async def favicon() -> FileResponse:
 
 
 @router.get("/table/{table_id}")
-async def table_page(table_id: str) -> FileResponse:
+async def table_page(table_id: str) -> HTMLResponse:
     del table_id
-    return FileResponse(STATIC / "table.html")
+    return HTMLResponse(render("table.html"))
 
 
 @router.get("/table/{table_id}/review")

@@ -12,12 +12,13 @@ import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
 from fanfold.server import protocol
 from fanfold.server.accounts import Account
 from fanfold.server.hub import Hub
+from fanfold.server.i18n import gettext
 from fanfold.server.leaderboards import (
     FAMILIES,
     bot_profile,
@@ -31,7 +32,6 @@ from fanfold.server.leaderboards import (
 from fanfold.server.live import NotFoundError
 from fanfold.server.profiles import record
 from fanfold.server.routes.deps import AccountDep, HubDep
-from fanfold.server.routes.pages import STATIC
 from fanfold.server.store import Store
 from fanfold.server.templating import render
 from fanfold.server.waiting import described, waiting_for
@@ -93,8 +93,8 @@ async def bot_profile_api(family: str, level: str, hub: HubDep) -> dict[str, Any
 
 
 @router.get("/account", include_in_schema=False)
-async def account_page() -> FileResponse:
-    return FileResponse(STATIC / "account.html")
+async def account_page() -> HTMLResponse:
+    return HTMLResponse(render("account.html"))
 
 
 def _page(title: str, template: str = "message.html", **context: Any) -> str:
@@ -110,17 +110,20 @@ def _page(title: str, template: str = "message.html", **context: Any) -> str:
 def _rating_text(line: dict[str, Any]) -> str:
     text = f"{line['rating']} ± {line['uncertainty']}"
     if line.get("anchored"):
-        return text + " (from games between bots)"
-    return text + " (provisional)" if line["provisional"] else text
+        return gettext("%(rating)s (from games between bots)") % {"rating": text}
+    if line["provisional"]:
+        return gettext("%(rating)s (provisional)") % {"rating": text}
+    return text
 
 
 @router.get("/leaderboard/{family}", include_in_schema=False)
 async def leaderboard_page(family: str, hub: HubDep) -> HTMLResponse:
     if family not in FAMILIES:
-        return HTMLResponse(_page("No such leaderboard", families=FAMILIES), status_code=404)
+        missing = _page(gettext("No such leaderboard"), families=FAMILIES)
+        return HTMLResponse(missing, status_code=404)
     lines = await asyncio.to_thread(leaderboard, hub.store, family, 100)
     page = _page(
-        f"Leaderboard: {FAMILIES[family]}",
+        gettext("Leaderboard: %(game)s") % {"game": FAMILIES[family]},
         "leaderboard.html",
         families=FAMILIES,
         current=family,
@@ -180,7 +183,7 @@ async def profile_page(name: str, hub: HubDep, account: AccountDep) -> HTMLRespo
         data = await asyncio.to_thread(profile, hub.store, name)
         games = await asyncio.to_thread(record, hub.store, name)
     except NotFoundError as error:
-        return HTMLResponse(_page("No such player", text=str(error)), 404)
+        return HTMLResponse(_page(gettext("No such player"), text=str(error)), 404)
     your_move = await _your_move(hub, account, str(data["name"]))
     ratings = []
     for line in data["ratings"]:
@@ -189,6 +192,7 @@ async def profile_page(name: str, hub: HubDep, account: AccountDep) -> HTMLRespo
     page = _page(
         str(data["name"]),
         "profile.html",
+        named=True,
         families=FAMILIES,
         ratings=ratings,
         record=games,

@@ -1,5 +1,5 @@
 // The account page: who is signed in, sign in, create an account, sign out (everywhere).
-import { api } from "/static/common.js";
+import { api, t } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -7,7 +7,7 @@ async function show() {
   const me = await api("GET", "/api/account");
   $("signed-in").hidden = !me.signed_in;
   $("signed-out").hidden = me.signed_in;
-  $("who").textContent = me.signed_in ? `Signed in as ${me.name}.` : "You play as a guest.";
+  $("who").textContent = me.signed_in ? t("Signed in as {name}.", { name: me.name }) : t("You play as a guest.");
   if (me.signed_in) $("profile").href = `/players/${encodeURIComponent(me.name)}`;
 }
 

@@ -6,10 +6,11 @@
 // "Alerts" panel turns the sound and the notifications on and off, remembered in this browser
 // (like the theme, theme.js); notifications are asked for when turned on, and where a browser
 // refuses them or has none, the box says so and stays off.
+import { t } from "./common.js";
 
 const KEY = "fanfold.alerts";
 const DEFAULTS = { sound: true, notify: false };
-const MARK = "● Your move — ";
+const MARK = "● " + t("Your move") + " — ";
 
 function load() {
   try {
@@ -80,7 +81,7 @@ function notify(body, tag) {
   if (!settings.notify || !document.hidden || !permitted()) return;
   try {
     shown?.close();
-    const made = new Notification("Your move", { body, tag, renotify: true });
+    const made = new Notification(t("Your move"), { body, tag, renotify: true });
     made.onclick = () => {
       window.focus();
       made.close();
@@ -106,7 +107,7 @@ export function turnAlerts(m, base, table) {
   }
   if (came) {
     beep();
-    notify(`${base.replace(/: fanfold$/, "")}: it is your move.`, `fanfold-turn-${table}`);
+    notify(t("{game}: it is your move.", { game: base.replace(/: fanfold$/, "") }), `fanfold-turn-${table}`);
   }
 }
 
@@ -127,7 +128,7 @@ export function setUpAlerts(seated) {
   sound.addEventListener("change", () => {
     settings.sound = sound.checked;
     save();
-    said.textContent = sound.checked ? "A short sound plays when it is your move." : "No sound.";
+    said.textContent = sound.checked ? t("A short sound plays when it is your move.") : t("No sound.");
     if (sound.checked) {
       unlock();
       beep(); // what it sounds like
@@ -137,12 +138,12 @@ export function setUpAlerts(seated) {
     if (!box.checked) {
       settings.notify = false;
       save();
-      said.textContent = "No notifications.";
+      said.textContent = t("No notifications.");
       return;
     }
     if (!supported()) {
       box.checked = false;
-      said.textContent = "This browser shows no notifications.";
+      said.textContent = t("This browser shows no notifications.");
       return;
     }
     let permission = Notification.permission;
@@ -157,8 +158,8 @@ export function setUpAlerts(seated) {
     save();
     box.checked = settings.notify;
     said.textContent = settings.notify
-      ? "A notification comes when it is your move and this tab is hidden."
-      : "Notifications are blocked for this site: allow them in the browser's site settings.";
+      ? t("A notification comes when it is your move and this tab is hidden.")
+      : t("Notifications are blocked for this site: allow them in the browser's site settings.");
   });
   // another tab changed them: this one follows
   addEventListener("storage", (event) => {

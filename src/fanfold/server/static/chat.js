@@ -4,7 +4,7 @@
 // browser), reporting a line (neither offered on this page's own lines: its seats', or a
 // signed-in spectator's), and a switch that turns chat off (nothing shown). Every line is
 // put in with textContent: a player's words are text, never markup.
-import { api, el } from "./common.js";
+import { api, el, t } from "./common.js";
 
 const MUTED = "fanfold.chat.muted";
 const OFF = "fanfold.chat.off";
@@ -63,17 +63,17 @@ export function setUpChat(options) {
   function lineItem(line) {
     const item = el("li", { class: "chat-line" });
     item.dataset.id = String(line.id);
-    const who = el("span", { class: "chat-name", text: line.name });
-    const text = el("span", { class: "chat-text", text: line.text });
+    const who = el("span", { class: "chat-name", text: line.name, translate: "no" });
+    const text = el("span", { class: "chat-text", text: line.text, translate: "no" }); // a player's words
     item.append(who, ": ", text);
     const actions = el("span", { class: "chat-actions" });
     const mine =
       line.seat === null ? me !== null && line.name === me : options.yours().includes(line.seat);
     if (!mine) {
       actions.append(
-        el("button", { type: "button", class: "link-button", "aria-label": `Mute ${line.name}`, onclick: () => mute(line.name) }, "Mute"),
+        el("button", { type: "button", class: "link-button", "aria-label": t("Mute {name}", { name: line.name }), onclick: () => mute(line.name) }, t("Mute")),
         " ",
-        el("button", { type: "button", class: "link-button", "aria-label": `Report ${line.name}'s line`, onclick: () => report(line) }, "Report"),
+        el("button", { type: "button", class: "link-button", "aria-label": t("Report {name}'s line", { name: line.name }), onclick: () => report(line) }, t("Report")),
       );
     }
     if (actions.childElementCount) item.append(" ", actions);
@@ -90,10 +90,10 @@ export function setUpChat(options) {
     logBox.scrollTop = logBox.scrollHeight;
     mutedBox.replaceChildren();
     if (muted.size) {
-      mutedBox.append("Muted: ");
+      mutedBox.append(t("Muted: "));
       for (const name of muted) {
         mutedBox.append(
-          el("button", { type: "button", class: "link-button", "aria-label": `Unmute ${name}`, onclick: () => unmute(name) }, name),
+          el("button", { type: "button", class: "link-button", "aria-label": t("Unmute {name}", { name }), onclick: () => unmute(name), translate: "no" }, name),
           " ",
         );
       }
@@ -114,11 +114,11 @@ export function setUpChat(options) {
     }
     let words;
     if (room.room === "players") {
-      words = "Everyone at the table reads this room.";
-      if (presetsOnly()) words += " At a rated table of three or more, only these phrases until the game ends.";
+      words = t("Everyone at the table reads this room.");
+      if (presetsOnly()) words += t(" At a rated table of three or more, only these phrases until the game ends.");
     } else {
-      words = "The spectators' room: the players do not see it.";
-      if (!writable) words += " Sign in to write here.";
+      words = t("The spectators' room: the players do not see it.");
+      if (!writable) words += t(" Sign in to write here.");
     }
     note.textContent = words;
   }
@@ -132,21 +132,21 @@ export function setUpChat(options) {
   function mute(name) {
     muted.add(name);
     saveMuted(muted);
-    said.textContent = `${name} is muted: their lines are hidden.`;
+    said.textContent = t("{name} is muted: their lines are hidden.", { name });
     render();
   }
 
   function unmute(name) {
     muted.delete(name);
     saveMuted(muted);
-    said.textContent = `${name} is no longer muted.`;
+    said.textContent = t("{name} is no longer muted.", { name });
     render();
   }
 
   async function report(line) {
     try {
       await api("POST", `/api/tables/${options.tableId}/chat/${line.id}/report`, { note: "" }, options.token());
-      said.textContent = `Reported ${line.name}'s line; the moderators will read it.`;
+      said.textContent = t("Reported {name}'s line; the moderators will read it.", { name: line.name });
     } catch (error) {
       said.textContent = error.message;
     }

@@ -1,4 +1,18 @@
-// Shared by the lobby and the table pages: the JSON API, remembered seats, cards.
+// Shared by the lobby and the table pages: the page's words, the JSON API, remembered seats,
+// cards.
+
+// The page's words in its language (fanfold.server.i18n): theme.js asked for the scripts'
+// catalogue as the page began (the address the server put in the page's head); an English page
+// has none, the keys being the English words. A catalogue that cannot be read leaves English.
+const MESSAGES = await (window.fanfoldMessages || Promise.resolve({}));
+
+// A message in the page's language: `key` is its English words; each `{name}` in it is
+// replaced by `params[name]` as text, once (a name's own braces are never read again). The
+// result is text, only ever set as textContent.
+export function t(key, params = {}) {
+  const text = typeof MESSAGES[key] === "string" ? MESSAGES[key] : key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+}
 
 export async function api(method, path, body, token, extra = {}) {
   const headers = { Accept: "application/json", ...extra };
@@ -93,14 +107,14 @@ export function cardBack() {
 // A bot's name for a person: "Hard bot" for the level "hard(seconds=1.0)", "Bot (mcts)" else.
 export function botName(player) {
   const name = String(player).split("(")[0];
-  const levels = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
-  return levels[name] || `Bot (${name})`;
+  const levels = { easy: t("Easy bot"), medium: t("Medium bot"), hard: t("Hard bot") };
+  return levels[name] || t("Bot ({name})", { name });
 }
 
 // A variant's name in words, as a player reads it: "trionfey-all-for-one" is "Trionfey all for
 // one", "geometric" stays "geometric".
 // Variants whose name is not what a player reads: a table opened from a record file.
-const VARIANT_WORDS = { "loaded record": "record loaded from a file" };
+const VARIANT_WORDS = { "loaded record": t("record loaded from a file") };
 
 export function variantWords(name) {
   const words = String(name ?? "").replaceAll("-", " ").trim();

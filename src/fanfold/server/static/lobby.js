@@ -1,5 +1,5 @@
 // The lobby: pick a game, a variant and the seats, then open the table.
-import { api, botName, el, remember, myTables, variantWords } from "./common.js";
+import { api, botName, el, remember, myTables, t, variantWords } from "./common.js";
 
 const gamesBox = document.getElementById("games");
 const form = document.getElementById("setup");
@@ -16,7 +16,7 @@ let chosen = null;
 let web = new Map();
 
 function hints(game) {
-  return web.get(game.name) || { blurb: game.summary, dealt: true, seed_label: "Seed", daily: false, lessons: false };
+  return web.get(game.name) || { blurb: game.summary, dealt: true, seed_label: t("Seed"), daily: false, lessons: false };
 }
 
 function blurb(game) {
@@ -24,10 +24,10 @@ function blurb(game) {
 }
 
 const SEAT_KINDS = [
-  ["you", "You"],
-  ["hotseat", "Someone at this screen"],
-  ["friend", "A friend (join link)"],
-  ["open", "Anyone from the lobby (open seat)"], // issue 31: listed under "Seats to take"
+  ["you", t("You")],
+  ["hotseat", t("Someone at this screen")],
+  ["friend", t("A friend (join link)")],
+  ["open", t("Anyone from the lobby (open seat)")], // issue 31: listed under "Seats to take"
 ];
 
 function preset() {
@@ -35,16 +35,16 @@ function preset() {
 }
 
 function botLabel(bot) {
-  if (bot.level) return `${bot.name[0].toUpperCase()}${bot.name.slice(1)} bot`;
+  if (bot.level) return botName(bot.name);
   return `${bot.name}: ${bot.description}`;
 }
 
 // The levels first (what most players want), then every other agent by name.
 function addBots(select) {
   const levels = document.createElement("optgroup");
-  levels.label = "Bots";
+  levels.label = t("Bots");
   const others = document.createElement("optgroup");
-  others.label = "Other agents";
+  others.label = t("Other agents");
   for (const bot of chosen.bots) {
     const option = new Option(botLabel(bot), bot.name);
     option.title = bot.level ? `${bot.description} (${bot.agent})` : bot.description;
@@ -69,7 +69,7 @@ async function rateBots() {
   const about = new Map(found.levels.filter((l) => l.measured).map((l) => [l.level, l.rating]));
   for (const option of seatsBox.querySelectorAll("option")) {
     const bot = chosen.bots.find((b) => b.level && b.name === option.value);
-    if (bot && about.has(bot.name)) option.textContent = `${botLabel(bot)}, about ${about.get(bot.name)}`;
+    if (bot && about.has(bot.name)) option.textContent = t("{bot}, about {rating}", { bot: botLabel(bot), rating: about.get(bot.name) });
   }
 }
 
@@ -82,7 +82,7 @@ function drawSeats() {
     const row = document.createElement("div");
     row.className = "seat-row";
     const label = document.createElement("label");
-    label.textContent = count === 1 ? "Player" : `Seat ${seat + 1}`;
+    label.textContent = count === 1 ? t("Player") : t("Seat {number}", { number: seat + 1 });
     label.htmlFor = `seat-${seat}`;
     const select = document.createElement("select");
     select.id = `seat-${seat}`;
@@ -119,14 +119,14 @@ function choose(game) {
     card.querySelector(".game-pick").setAttribute("aria-pressed", String(card.dataset.game === game.name));
   }
   form.hidden = false;
-  document.getElementById("setup-title").textContent = `New table: ${game.title}`;
+  document.getElementById("setup-title").textContent = t("New table: {game}", { game: game.title });
   document.getElementById("setup-summary").textContent = blurb(game);
   document.getElementById("rules-link").href = `/how-to-play/${game.name}`;
   variantSelect.replaceChildren();
   for (const p of game.presets) variantSelect.add(new Option(variantWords(p.name), p.name));
   const dealt = hints(game).dealt;
   document.getElementById("deal-row").hidden = !dealt;
-  document.getElementById("seed-label").firstChild.textContent = `${hints(game).seed_label} `;
+  document.getElementById("seed-words").textContent = hints(game).seed_label;
   dailyButton.hidden = !hints(game).daily;
   document.getElementById("time-row").hidden = !game.time_limit;
   document.getElementById("practice-row").hidden = !game.hidden_information;
@@ -149,7 +149,7 @@ async function start(event) {
   const seed = seedInput.value.trim();
   if (seed !== "") {
     if (!/^[0-9]+$/.test(seed)) {
-      errorBox.textContent = "A seed or deal number is written in digits only.";
+      errorBox.textContent = t("A seed or deal number is written in digits only.");
       return;
     }
     body.seed = seed; // a string: seeds have more digits than a JavaScript number keeps
@@ -166,7 +166,7 @@ async function start(event) {
     for (const word of options.split(/\s+/)) {
       const [name, ...rest] = word.split("=");
       if (!name || !rest.length) {
-        errorBox.textContent = `Options are written name=value (${word} is not).`;
+        errorBox.textContent = t("Options are written name=value ({word} is not).", { word });
         return;
       }
       body.options[name] = rest.join("=");
@@ -195,7 +195,7 @@ async function quickMatch() {
   if (chosen.time_limit && limit) body.time_limit = Number(limit); // the same time limit too
   try {
     const taken = await api("POST", "/api/quick-match", body);
-    remember(taken.table, taken.token, {}, `${chosen.title} (${variantWords(variantSelect.value)}), quick match`);
+    remember(taken.table, taken.token, {}, t("{game} ({variant}), quick match", { game: chosen.title, variant: variantWords(variantSelect.value) }));
     location.href = `/table/${taken.table}#token=${taken.token}`;
   } catch (error) {
     errorBox.textContent = error.message;
@@ -228,11 +228,13 @@ async function listRecent() {
       a.href = row.over ? `/table/${row.table}?replay=1` : `/table/${row.table}`;
       const title = games.find((g) => g.name === row.game)?.title || row.game;
       // players' words: "a player" for a person, a bot by its level ("Hard bot"), never its settings
-      a.textContent = `${title}: ${row.players.map((p) => (p === "human" ? "a player" : botName(p))).join(" v ")}`;
-      li.append(a, ` · ${row.moves} moves${row.over ? " · over (replay)" : " · watch"}`);
+      const players = row.players.map((p) => (p === "human" ? t("a player") : botName(p))).join(t(" v "));
+      a.textContent = t("{game}: {players}", { game: title, players });
+      const state = row.over ? t("over (replay)") : t("watch");
+      li.append(a, " · " + t("{count} moves", { count: row.moves }) + " · " + state);
       box.append(li);
     }
-    if (!rows.length) box.replaceChildren(el("li", { class: "muted", text: "No open tables now." }));
+    if (!rows.length) box.replaceChildren(el("li", { class: "muted", text: t("No open tables now.") }));
   } catch (error) {
     box.textContent = error.message;
   }
@@ -246,7 +248,7 @@ async function loadRecord(event) {
   try {
     // The text as it is: JSON.parse would round a seed written as a long number.
     const created = await api("POST", "/api/records", { text: await file.text() });
-    remember(created.table, created.token, {}, `Loaded: ${file.name}`);
+    remember(created.table, created.token, {}, t("Loaded: {file}", { file: file.name }));
     location.href = `/table/${created.table}#token=${created.token}`;
   } catch (error) {
     errors.textContent = error.message;
@@ -262,11 +264,11 @@ async function main() {
   for (const game of games) {
     const card = el("div", { class: "game-card", "data-game": game.name },
       el("button", { type: "button", class: "game-pick", "aria-pressed": "false", onclick: () => choose(game) },
-        el("h3", { text: game.title }),
-        el("p", { class: "muted", text: blurb(game) })),
+        el("h3", { text: game.title, translate: "no" }),
+        el("p", { class: "muted", text: blurb(game), translate: "no" })),
       el("p", { class: "game-links" },
-        el("a", { href: `/how-to-play/${game.name}`, class: "how-to-play", text: "How to play" }),
-        ...(hints(game).lessons ? [el("a", { href: `/learn/${game.name}`, class: "lessons", text: "Lessons" })] : [])));
+        el("a", { href: `/how-to-play/${game.name}`, class: "how-to-play", text: t("How to play") }),
+        ...(hints(game).lessons ? [el("a", { href: `/learn/${game.name}`, class: "lessons", text: t("Lessons") })] : [])));
     card.addEventListener("click", (event) => {
       if (!event.target.closest("a, button")) choose(game); // the card's margins pick it too
     });

@@ -5,7 +5,7 @@
 // said it holds enough lobby sockets). The list's `data-feed` says which: "push" or "poll".
 // The server closes a lobby socket after a while (4000): a page that is shown connects again
 // at once; a hidden page neither polls nor connects until it is shown again.
-import { api, el, remember, variantWords } from "/static/common.js";
+import { api, el, remember, t, variantWords } from "/static/common.js";
 
 const box = document.getElementById("open-seats");
 const errors = document.getElementById("join-error");
@@ -39,7 +39,7 @@ async function join(line) {
   errors.textContent = "";
   try {
     const taken = await api("POST", `/api/tables/${line.table}/join`);
-    remember(taken.table, taken.token, {}, `${gameWords(line)}, open seat`);
+    remember(taken.table, taken.token, {}, t("{game}, open seat", { game: gameWords(line) }));
     location.href = `/table/${taken.table}#token=${taken.token}`;
   } catch (error) {
     errors.textContent = error.message;
@@ -54,16 +54,17 @@ function show(lines) {
     const li = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = "Join";
+    button.textContent = t("Join");
     button.addEventListener("click", () => join(line));
-    const what = `${gameWords(line)}, ${line.players} players, `
-      + `${line.free} seat${line.free === 1 ? "" : "s"} free${line.rated ? ", rated" : ""}`
-      + `${line.time_limit ? `, ${line.time_limit} s a decision` : ""} `;
+    const what = t("{game}, {players} players, ", { game: gameWords(line), players: line.players })
+      + (line.free === 1 ? t("1 seat free") : t("{count} seats free", { count: line.free }))
+      + (line.rated ? t(", rated") : "")
+      + (line.time_limit ? t(", {seconds} s a decision", { seconds: line.time_limit }) : "") + " ";
     li.append(what, button);
     li.dataset.table = line.table;
     box.append(li);
   }
-  if (!lines.length) box.replaceChildren(el("li", { class: "muted", text: "No seat waits for a player now." }));
+  if (!lines.length) box.replaceChildren(el("li", { class: "muted", text: t("No seat waits for a player now.") }));
 }
 
 async function refresh() {

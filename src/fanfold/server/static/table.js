@@ -1,6 +1,6 @@
 // A table page: one WebSocket to the server, the board drawn by the game's own module, the
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
-import { api, botName, remember, tokenFor, el, variantWords } from "./common.js";
+import { api, botName, remember, t, tokenFor, el, variantWords } from "./common.js";
 import { setUpAlerts, turnAlerts } from "./alerts.js";
 import { setUpChat } from "./chat.js";
 import { copyButton, gameLink, positionLink, startMove } from "./share.js";
@@ -45,7 +45,7 @@ async function loadRenderer(name) {
 }
 
 function seatName(n) {
-  return message?.seats?.[n]?.name ?? `Player ${n + 1}`;
+  return message?.seats?.[n]?.name ?? t("Player {number}", { number: n + 1 });
 }
 
 function showError(text) {
@@ -74,10 +74,10 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4404) {
-      $("status").textContent = "There is no such table.";
+      $("status").textContent = t("There is no such table.");
       return;
     }
-    $("status").textContent = "Connection lost; reconnecting…";
+    $("status").textContent = t("Connection lost; reconnecting…");
     // 1012: the server process restarts and has handed the table on: reconnect at once.
     if (event.code === 1012) {
       showRestart("");
@@ -96,7 +96,7 @@ function showRestart(text) {
 
 function send(data) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(data));
-  else showError("Not connected; reconnecting…");
+  else showError(t("Not connected; reconnecting…"));
 }
 
 function act(text) {
@@ -130,10 +130,10 @@ function onState(data) {
 }
 
 function cover(seat) {
-  $("cover-text").textContent = `Pass the device to ${seatName(seat)}. Everyone else, look away.`;
+  $("cover-text").textContent = t("Pass the device to {name}. Everyone else, look away.", { name: seatName(seat) });
   $("cover").hidden = false;
   // The status speaks of the covered screen, not of the last player's turn.
-  $("status").textContent = `Passing the device to ${seatName(seat)}…`;
+  $("status").textContent = t("Passing the device to {name}…", { name: seatName(seat) });
   $("status").classList.remove("your-turn");
   $("game").replaceChildren();
   $("log").replaceChildren(); // the last player's own announcements may name their cards
@@ -148,6 +148,7 @@ function cover(seat) {
 function setUpPage() {
   document.title = `${message.game.title}: fanfold`;
   $("title").textContent = `${message.game.title} · ${variantWords(message.options.variant)}`;
+  $("title").translate = false; // the game's title and its variant's name: data
   $("rules").href = `/rules/${message.game.name}`;
   setUpAlerts(message.yours.length > 0);
   drawNotes();
@@ -158,10 +159,10 @@ function setUpPage() {
 async function drawNotes() {
   const notes = [];
   if (message.options.chosen_deal) notes.push(await isTodaysDeal()
-    ? "Today's deal: the same deal for everyone who plays it today."
-    : "The deal was chosen by the table's creator: not a fair game.");
-  if (message.options.practice) notes.push("A practice table: moves can be taken back; not a fair game.");
-  if (message.options.rated) notes.push("A rated game: its end moves the players' ratings.");
+    ? t("Today's deal: the same deal for everyone who plays it today.")
+    : t("The deal was chosen by the table's creator: not a fair game."));
+  if (message.options.practice) notes.push(t("A practice table: moves can be taken back; not a fair game."));
+  if (message.options.rated) notes.push(t("A rated game: its end moves the players' ratings."));
   $("notes").textContent = notes.join(" ");
   $("notes").hidden = !notes.length;
 }
@@ -186,22 +187,24 @@ function drawInvites() {
     return;
   }
   box.hidden = false;
-  box.replaceChildren(el("h2", { text: "Invite" }));
+  box.replaceChildren(el("h2", { text: t("Invite") }));
   for (const seat of friendSeats) {
     const code = invites[seat.seat];
     if (seat.open && code) {
       const link = `${location.origin}/table/${tableId}#invite=${code}`;
-      const input = el("input", { readonly: "", value: link, "aria-label": `join link for ${seat.name}` });
+      const input = el("input", { readonly: "", value: link, "aria-label": t("join link for {name}", { name: seat.name }) });
       input.addEventListener("focus", () => input.select());
-      box.append(el("p", { text: `Send this link to the player of ${seat.name} (it seats one person, once):` }), input);
+      box.append(el("p", { text: t("Send this link to the player of {name} (it seats one person, once):", { name: seat.name }) }), input);
     } else {
-      box.append(el("p", { text: seat.open ? `${seat.name} waits for a player.` : seat.present ? `${seat.name} has joined.` : `${seat.name} has joined (away now).` }));
+      const said = seat.open ? t("{name} waits for a player.", { name: seat.name })
+        : seat.present ? t("{name} has joined.", { name: seat.name }) : t("{name} has joined (away now).", { name: seat.name });
+      box.append(el("p", { text: said }));
     }
     if (seat.open || !seat.present) {
       box.append(
         el("button", {
           type: "button",
-          text: `New link for ${seat.name}`,
+          text: t("New link for {name}", { name: seat.name }),
           "data-seat": seat.seat,
           onclick: () => reinvite(seat.seat),
         }),
@@ -225,18 +228,18 @@ function drawGiveSeats() {
   box.hidden = false;
   if (box.dataset.seats === open.join(",")) return; // keep a chosen level across state messages
   box.dataset.seats = open.join(",");
-  box.replaceChildren(el("h2", { text: "Seats nobody took" }),
-    el("p", { class: "muted", text: "A seat that has waited a minute for a player can go to a bot." }));
+  box.replaceChildren(el("h2", { text: t("Seats nobody took") }),
+    el("p", { class: "muted", text: t("A seat that has waited a minute for a player can go to a bot.") }));
   for (const seat of open) {
-    const name = message.seats[seat]?.name || `Seat ${seat + 1}`;
-    const select = el("select", { "aria-label": `bot level for ${name}` });
-    for (const level of LEVELS) select.append(new Option(`${level[0].toUpperCase()}${level.slice(1)} bot`, level));
+    const name = message.seats[seat]?.name || t("Seat {number}", { number: seat + 1 });
+    const select = el("select", { "aria-label": t("bot level for {name}", { name }) });
+    for (const level of LEVELS) select.append(new Option(botName(level), level));
     select.value = "medium";
     box.append(el("p", {},
       select,
       el("button", {
         type: "button",
-        text: `Give ${name} to the bot`,
+        text: t("Give {name} to the bot", { name }),
         "data-seat": seat,
         onclick: () => giveSeat(seat, select.value),
       })));
@@ -276,11 +279,11 @@ async function join(invite) {
     $("join-text").textContent = error.message;
     return null;
   }
-  $("join-title").textContent = `${info.game}: you are invited`;
-  $("join-text").textContent = `You are invited to play ${info.name} at this ${info.game} table (${variantWords(info.variant)}).`;
+  $("join-title").textContent = t("{game}: you are invited", { game: info.game });
+  $("join-text").textContent = t("You are invited to play {name} at this {game} table ({variant}).", { name: info.name, game: info.game, variant: variantWords(info.variant) });
   const notes = [];
-  if (info.chosen_deal) notes.push("The deal was chosen by the table's creator, so this game is not counted as a fair one.");
-  if (info.practice) notes.push("It is a practice table: moves can be taken back.");
+  if (info.chosen_deal) notes.push(t("The deal was chosen by the table's creator, so this game is not counted as a fair one."));
+  if (info.practice) notes.push(t("It is a practice table: moves can be taken back."));
   $("join-notes").textContent = notes.join(" ");
   const button = $("join-take");
   button.hidden = false;
@@ -305,10 +308,10 @@ function statusText() {
   const m = message;
   if (m.outcome) return ""; // the end panel tells how it ended
   if (m.decider === null) return "";
-  if (m.thinking !== null && m.thinking !== undefined) return `${seatName(m.thinking)} is thinking…`;
-  if (m.decider === m.seat) return m.seats.length > 1 ? `Your move, ${seatName(m.seat)}.` : "Your move.";
+  if (m.thinking !== null && m.thinking !== undefined) return t("{name} is thinking…", { name: seatName(m.thinking) });
+  if (m.decider === m.seat) return m.seats.length > 1 ? t("Your move, {name}.", { name: seatName(m.seat) }) : t("Your move.");
   const who = m.seats[m.decider];
-  return who.bot ? `${seatName(m.decider)} (${botName(who.player)}) to play…` : `Waiting for ${seatName(m.decider)}…`;
+  return who.bot ? t("{name} ({bot}) to play…", { name: seatName(m.decider), bot: botName(who.player) }) : t("Waiting for {name}…", { name: seatName(m.decider) });
 }
 
 function draw() {
@@ -417,9 +420,9 @@ function drawSeats() {
   list.replaceChildren();
   readNames();
   message.seats.forEach((seat) => {
-    const person = accountNames[seat.seat] ?? "player";
-    const who = seat.bot ? botName(seat.player) : seat.yours ? "you" : seat.open ? "invited, not here yet" : person;
-    const li = el("li", { text: `${seat.name}: ${who}` });
+    const person = accountNames[seat.seat] ?? t("player");
+    const who = seat.bot ? botName(seat.player) : seat.yours ? t("you") : seat.open ? t("invited, not here yet") : person;
+    const li = el("li", { text: t("{seat}: {who}", { seat: seat.name, who }) });
     if (message.decider === seat.seat) li.classList.add("deciding");
     const left = message.clocks?.left?.[seat.seat];
     if (left !== null && left !== undefined) {
@@ -436,7 +439,7 @@ function drawSeats() {
 let clockTimer = null;
 function clockText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
-  if (whole >= 86400) return `${Math.floor(whole / 86400)} d ${Math.floor((whole % 86400) / 3600)} h`;
+  if (whole >= 86400) return t("{days} d {hours} h", { days: Math.floor(whole / 86400), hours: Math.floor((whole % 86400) / 3600) });
   if (whole >= 3600) return `${Math.floor(whole / 3600)}:${String(Math.floor((whole % 3600) / 60)).padStart(2, "0")}:${String(whole % 60).padStart(2, "0")}`;
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
@@ -523,22 +526,24 @@ function drawEnd(m) {
   const o = m.outcome;
   const mine = m.seat !== null && m.seat !== undefined ? m.seat : null;
   let title;
-  if (m.seats.length === 1) title = o.winners.length ? "You won!" : "Not this time";
-  else if (!o.winners.length) title = "A draw";
-  else if (mine !== null && o.winners.includes(mine)) title = "You won!";
-  else if (mine !== null) title = `You lost: ${o.winners.map(seatName).join(" and ")} won`;
-  else title = `${o.winners.map(seatName).join(" and ")} won`;
+  const winners = o.winners.map(seatName).join(t(" and "));
+  if (m.seats.length === 1) title = o.winners.length ? t("You won!") : t("Not this time");
+  else if (!o.winners.length) title = t("A draw");
+  else if (mine !== null && o.winners.includes(mine)) title = t("You won!");
+  else if (mine !== null) title = t("You lost: {winners} won", { winners });
+  else title = t("{winners} won", { winners });
   box.replaceChildren(el("h2", { id: "end-title", text: title }));
   box.append(el("p", { id: "end-reason", text: endSentence(o, m.seats.length === 1) }));
   // the game's own words on why the others did not win (Fano's "All for one": partners named)
   const [why, ...others] = renderer?.endNotes?.(m, { seatName }) || [];
   if (why) box.append(el("p", { class: "end-why", id: "end-why", text: why }));
-  if (others.length) box.append(el("ul", { class: "end-why", "aria-label": "the others" }, ...others.map((line) => el("li", { text: line }))));
+  if (others.length) box.append(el("ul", { class: "end-why", "aria-label": t("the others") }, ...others.map((line) => el("li", { text: line }))));
   if (m.seats.length > 1) {
-    const list = el("ul", { class: "end-scores", "aria-label": "results" });
+    const list = el("ul", { class: "end-scores", "aria-label": t("results") });
     o.returns.forEach((value, seat) => {
-      const won = o.winners.includes(seat) ? " · winner" : "";
-      list.append(el("li", { text: `${seatName(seat)}${seat === mine ? " (you)" : ""}: ${value > 0 ? "+" : ""}${value}${won}` }));
+      const won = o.winners.includes(seat) ? t(" · winner") : "";
+      const who = seat === mine ? t("{name} (you)", { name: seatName(seat) }) : seatName(seat);
+      list.append(el("li", { text: `${who}: ${value > 0 ? "+" : ""}${value}${won}` }));
     });
     box.append(list);
   }
@@ -546,24 +551,27 @@ function drawEnd(m) {
   const buttons = el("div", { class: "buttons" });
   // A rematch: the same people one seat on (two players swap colours), or at the same seats,
   // a new deal (for patience: the next deal).
-  const again = m.seats.length === 1 ? "Next deal" : "Rematch";
+  const alone = m.seats.length === 1;
+  const again = alone ? t("Next deal") : t("Rematch");
   if (m.rematch && (m.rematch.seats.length || !m.yours.length)) {
-    const where = m.rematch.seats.length ? `${again}: take your seat` : `Watch the ${again.toLowerCase()}`;
+    const where = m.rematch.seats.length
+      ? (alone ? t("Next deal: take your seat") : t("Rematch: take your seat"))
+      : (alone ? t("Watch the next deal") : t("Watch the rematch"));
     buttons.append(el("a", { class: "button primary", id: "rematch", href: rematchLink(m.rematch.table), text: where }));
   } else if (m.yours.length && m.seats.length === 1) {
     buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: again, onclick: () => rematch("swapped") }));
   } else if (m.yours.length) {
-    const moved = m.seats.length === 2 ? "Rematch, sides swapped" : "Rematch, everyone one seat on";
+    const moved = m.seats.length === 2 ? t("Rematch, sides swapped") : t("Rematch, everyone one seat on");
     buttons.append(
       el("button", { type: "button", class: "primary", id: "rematch", text: moved, onclick: () => rematch("swapped") }),
-      el("button", { type: "button", id: "rematch-same", text: "Rematch, same seats", onclick: () => rematch("same") }),
+      el("button", { type: "button", id: "rematch-same", text: t("Rematch, same seats"), onclick: () => rematch("same") }),
     );
   }
-  buttons.append(el("a", { class: "button", href: `/table/${tableId}?replay=1`, text: "Replay" }));
+  buttons.append(el("a", { class: "button", href: `/table/${tableId}?replay=1`, text: t("Replay") }));
   // The engines review every game: Morris and Fan exactly, Fano and Fan Tan from each human
   // seat's view (a variant they do not cover says so on the review).
-  buttons.append(el("a", { class: "button", id: "review-link", href: `/table/${tableId}/review`, text: "Review" }));
-  buttons.append(el("a", { class: "button", href: "/", text: "New game" }));
+  buttons.append(el("a", { class: "button", id: "review-link", href: `/table/${tableId}/review`, text: t("Review") }));
+  buttons.append(el("a", { class: "button", href: "/", text: t("New game") }));
   box.append(buttons);
 }
 
@@ -583,18 +591,19 @@ function drawRatings(m, box) {
     return;
   }
   if (endRatings === "asking" || !endRatings.changes.length) return;
-  const list = el("ul", { class: "end-ratings", "aria-label": "rating changes" });
+  const list = el("ul", { class: "end-ratings", "aria-label": t("rating changes") });
   for (const change of endRatings.changes) {
     const moved = change.after - change.before;
     const item = el("li", {});
+    const you = change.seat === m.seat ? t(" (you)") : "";
     item.append(
       el("a", { href: change.page, text: change.name }),
-      `${change.seat === m.seat ? " (you)" : ""}: ${change.before} → ${change.after} `
+      `${you}: ${change.before} → ${change.after} `
         + `(${moved >= 0 ? "+" : ""}${moved}), ± ${change.uncertainty}`,
     );
     list.append(item);
   }
-  box.append(el("h3", { text: "Ratings" }), list);
+  box.append(el("h3", { text: t("Ratings") }), list);
 }
 
 // The rematch's page, with this browser's own link (its token holds its seat there too).
@@ -619,7 +628,7 @@ function drawControls() {
   const m = message;
   if (m.yours.length && !m.outcome) {
     box.append(
-      el("button", { type: "button", id: "undo", text: "Undo", onclick: () => send({ type: "undo", version: m.version }) }),
+      el("button", { type: "button", id: "undo", text: t("Undo"), onclick: () => send({ type: "undo", version: m.version }) }),
     );
     $("undo").disabled = !m.can_undo;
   }
@@ -634,20 +643,20 @@ function drawControls() {
   // A rated game's record waits for its end (no analysis elsewhere of a game in play).
   const recordReady = m.outcome || (!m.hidden_information && !m.options.rated);
   if (recordReady) {
-    box.append(el("a", { href: `/api/tables/${tableId}/record`, download: "", id: "download", text: "Download record" }));
+    box.append(el("a", { href: `/api/tables/${tableId}/record`, download: "", id: "download", text: t("Download record") }));
   }
-  if (m.outcome) box.append(el("a", { href: `/table/${tableId}?replay=1`, id: "replay-link", text: "Replay" }));
-  if (m.outcome && !m.hidden_information) box.append(el("a", { href: `/table/${tableId}/review`, id: "review-panel-link", text: "Review" }));
+  if (m.outcome) box.append(el("a", { href: `/table/${tableId}?replay=1`, id: "replay-link", text: t("Replay") }));
+  if (m.outcome && !m.hidden_information) box.append(el("a", { href: `/table/${tableId}/review`, id: "review-panel-link", text: t("Review") }));
   drawShare(m, box);
 }
 
 // Share links: a finished game's replay; a position (the replay at this move) where everyone
 // may see it now: a game without hidden cards that is over, or not rated.
 function drawShare(m, box) {
-  if (m.outcome) box.append(copyButton("share-game", "Copy link to the game", () => gameLink(tableId)));
+  if (m.outcome) box.append(copyButton("share-game", t("Copy link to the game"), () => gameLink(tableId)));
   if (!m.hidden_information && (m.outcome || !m.options.rated)) {
     const moves = m.log.length;
-    box.append(copyButton("share-position", "Copy link to this position", () => positionLink(tableId, moves)));
+    box.append(copyButton("share-position", t("Copy link to this position"), () => positionLink(tableId, moves)));
   }
 }
 
@@ -656,22 +665,22 @@ function endingButton(m, ending) {
   const offer = m.options.draw_offer;
   const mine = typeof offer === "number" && m.yours.includes(offer);
   const words = {
-    claim: "Claim victory",
-    leave: "Leave the game",
-    resign: "Resign",
-    abort: "Abort game",
-    draw: typeof offer === "number" && !mine ? `Accept ${seatName(offer)}'s draw offer` : "Offer a draw",
+    claim: t("Claim victory"),
+    leave: t("Leave the game"),
+    resign: t("Resign"),
+    abort: t("Abort game"),
+    draw: typeof offer === "number" && !mine ? t("Accept {name}'s draw offer", { name: seatName(offer) }) : t("Offer a draw"),
   }[ending];
   const button = el("button", { type: "button", id: `end-${ending}`, text: words });
   if (ending === "draw" && mine) {
-    button.textContent = "Draw offered";
+    button.textContent = t("Draw offered");
     button.disabled = true;
     return button;
   }
   button.onclick = () => {
     if (ending !== "draw" && button.dataset.sure !== "1") {
       button.dataset.sure = "1";
-      button.textContent = { resign: "Really resign?", abort: "Really abort?", claim: "Really claim?", leave: "Really leave? A bot plays on" }[ending];
+      button.textContent = { resign: t("Really resign?"), abort: t("Really abort?"), claim: t("Really claim?"), leave: t("Really leave? A bot plays on") }[ending];
       return;
     }
     showError("");
@@ -690,7 +699,7 @@ function claimCountdown(m) {
     const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
     if (message !== m) { clearInterval(claimTimer); return; }
     if (left > 0) {
-      line.textContent = `The other side left the table: you may claim the win in ${left} s.`;
+      line.textContent = t("The other side left the table: you may claim the win in {seconds} s.", { seconds: left });
       return;
     }
     clearInterval(claimTimer);
@@ -702,7 +711,7 @@ function claimCountdown(m) {
 }
 
 function label(name) {
-  return { hint: "Hint", winnable: "Still winnable?", values: "Analysis" }[name] || name;
+  return { hint: t("Hint"), winnable: t("Still winnable?"), values: t("Analysis") }[name] || name;
 }
 
 async function runAnalysis(name, again = false) {
@@ -717,12 +726,12 @@ async function runAnalysis(name, again = false) {
     }
   }
   out.hidden = false;
-  out.textContent = "Thinking…";
+  out.textContent = t("Thinking…");
   analysisPending = true;
   try {
     const result = await api("GET", `/api/tables/${tableId}/analysis/${name}`, undefined, token);
     // a hint's move in words, as the board's buttons say it (the text adds its notation)
-    out.textContent = result.data?.label ? `Try ${result.data.label}.` : result.data ? result.text.split("\n")[0] : result.text;
+    out.textContent = result.data?.label ? t("Try {move}.", { move: result.data.label }) : result.data ? result.text.split("\n")[0] : result.text;
     if (result.data) {
       analysisData = { version: result.version, data: result.data };
       if (result.version === message.version) draw();
@@ -739,7 +748,7 @@ async function replay() {
   $("replay-bar").hidden = false;
   const spectator = await api("GET", `/api/tables/${tableId}`).catch(() => null);
   const first = await api("GET", `/api/tables/${tableId}/replay?step=0`);
-  message = spectator || { seats: [], game: { title: "Replay", name: "" }, options: {} };
+  message = spectator || { seats: [], game: { title: t("Replay"), name: "" }, options: {} };
   if (spectator) setUpPage();
   const slider = $("replay-step");
   slider.max = String(first.steps);
@@ -747,8 +756,8 @@ async function replay() {
     step = Math.max(0, Math.min(first.steps, step));
     slider.value = String(step);
     const frame = await api("GET", `/api/tables/${tableId}/replay?step=${step}`);
-    $("replay-label").textContent = `move ${step} of ${frame.steps}`;
-    $("status").textContent = step === frame.steps && frame.outcome ? frame.outcome.reason : `Replay: after move ${step}`;
+    $("replay-label").textContent = t("move {step} of {steps}", { step, steps: frame.steps });
+    $("status").textContent = step === frame.steps && frame.outcome ? frame.outcome.reason : t("Replay: after move {step}", { step });
     drawLog(frame.log);
     const fake = { ...message, view: frame.view, text: frame.text, legal: [], choices: [], decider: null, seat: null, outcome: null };
     renderer.render($("game"), fake, { act: () => {}, seatName, analysis: null, replay: true });
@@ -763,13 +772,13 @@ async function replay() {
   if (start.error) showError(start.error);
   await show(start.move);
   const over = Boolean(spectator?.outcome);
-  if (over) $("replay-bar").append(copyButton("share-game", "Copy link to the game", () => gameLink(tableId)));
-  $("replay-bar").append(copyButton("share-position", "Copy link to this move", () => positionLink(tableId, Number(slider.value))));
+  if (over) $("replay-bar").append(copyButton("share-game", t("Copy link to the game"), () => gameLink(tableId)));
+  $("replay-bar").append(copyButton("share-position", t("Copy link to this move"), () => positionLink(tableId, Number(slider.value))));
   if (reviewMode) {
     const { setUpReview } = await import("./review.js");
     await setUpReview(tableId, $("review"), show);
   } else if (spectator) {
-    $("replay-bar").append(el("a", { href: `/table/${tableId}/review`, id: "replay-review-link", text: "Review" }));
+    $("replay-bar").append(el("a", { href: `/table/${tableId}/review`, id: "replay-review-link", text: t("Review") }));
   }
 }
 

@@ -1,7 +1,7 @@
 // Takebacks at a casual table of two people (hub/takebacks.py): ask to take back your last
 // move, or accept or decline the other player's request. The server decides; this draws the
 // buttons where a request may be made and says what waits.
-import { api, el } from "./common.js";
+import { api, el, t } from "./common.js";
 
 // Takebacks each player may ask for in one game (hub/takebacks.py LIMIT).
 const LIMIT = 3;
@@ -20,17 +20,17 @@ export function takebackControls(m, { tableId, token, seatName, showError }) {
   const waiting = m.options.takeback && m.options.takeback.version === m.version ? m.options.takeback.seat : null;
   const answer = (choice) => api("POST", `/api/tables/${tableId}/takeback`, { token, answer: choice }).catch((error) => showError(error.message));
   if (waiting === mine) {
-    return [el("p", { id: "takeback-waiting", class: "takeback", text: `Takeback asked: waiting for ${seatName(1 - mine)}'s answer` })];
+    return [el("p", { id: "takeback-waiting", class: "takeback", text: t("Takeback asked: waiting for {name}'s answer", { name: seatName(1 - mine) }) })];
   }
   if (waiting !== null) {
     return [
-      el("p", { id: "takeback-asked", class: "takeback", text: `${seatName(waiting)} asks to take back their last move` }),
-      el("button", { type: "button", class: "primary", id: "takeback-accept", text: "Accept takeback", onclick: () => answer("accept") }),
-      el("button", { type: "button", id: "takeback-decline", text: "Decline takeback", onclick: () => answer("decline") }),
+      el("p", { id: "takeback-asked", class: "takeback", text: t("{name} asks to take back their last move", { name: seatName(waiting) }) }),
+      el("button", { type: "button", class: "primary", id: "takeback-accept", text: t("Accept takeback"), onclick: () => answer("accept") }),
+      el("button", { type: "button", id: "takeback-decline", text: t("Decline takeback"), onclick: () => answer("decline") }),
     ];
   }
   const asked = (m.options.takebacks || {})[String(mine)] || 0;
   const moved = m.log.some((entry) => entry.seat === mine);
   if (!moved || asked >= LIMIT) return [];
-  return [el("button", { type: "button", id: "takeback-ask", text: "Ask to take back my move", onclick: () => answer("ask") })];
+  return [el("button", { type: "button", id: "takeback-ask", text: t("Ask to take back my move"), onclick: () => answer("ask") })];
 }

@@ -3,7 +3,7 @@
 // list of them under "Your move". Asked again every 45 s while the page is shown, whenever the
 // lobby's live feed brings news (open-tables.js sends "lobby-feed"), and when the page is
 // shown again. Each line links to its table; a daily game says the time its move has left.
-import { api, el } from "/static/common.js";
+import { api, el, t } from "/static/common.js";
 
 const EVERY_MS = 45000;
 // The live feed may bring news every few seconds: the badge asks at most this often for it.
@@ -16,24 +16,24 @@ let asking = null;
 
 function duration(seconds) {
   const s = Math.max(0, seconds);
-  if (s < 60) return `${Math.floor(s)} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min`;
-  if (s < 2 * 86400) return `${Math.floor(s / 3600)} h`;
-  return `${Math.floor(s / 86400)} days`;
+  if (s < 60) return t("{count} s", { count: Math.floor(s) });
+  if (s < 3600) return t("{count} min", { count: Math.floor(s / 60) });
+  if (s < 2 * 86400) return t("{count} h", { count: Math.floor(s / 3600) });
+  return t("{count} days", { count: Math.floor(s / 86400) });
 }
 
 function show(games) {
   const count = games.length;
   badge.hidden = count === 0;
   section.hidden = count === 0;
-  badge.textContent = count === 1 ? "1 game waits for your move" : `${count} games wait for your move`;
+  badge.textContent = count === 1 ? t("1 game waits for your move") : t("{count} games wait for your move", { count });
   const now = Date.now() / 1000;
   list.replaceChildren(...games.map((game) => {
-    const others = game.opponents.length ? game.opponents.join(", ") : "nobody else";
-    const words = [`waiting ${duration(now - game.since)}`];
-    if (game.daily && game.left !== undefined) words.push(`daily: ${duration(game.left)} left`);
+    const others = game.opponents.length ? game.opponents.join(", ") : t("nobody else");
+    const words = [t("waiting {time}", { time: duration(now - game.since) })];
+    if (game.daily && game.left !== undefined) words.push(t("daily: {time} left", { time: duration(game.left) }));
     return el("li", {},
-      el("a", { href: game.page, class: "waiting-game", text: `${game.game} against ${others}` }),
+      el("a", { href: game.page, class: "waiting-game", text: t("{game} against {others}", { game: game.game, others }) }),
       `: ${words.join(", ")}`);
   }));
 }

@@ -1,0 +1,109 @@
+"""The message catalogues' upkeep, for whoever adds a word to a page (``docs/i18n.md``)::
+
+    python -m fanfold.server.i18n_catalogues extract   # the template, from the sources
+    python -m fanfold.server.i18n_catalogues update    # each language's .po, from the template
+
+:func:`extract` reads every message of the sources: ``_()``, ``gettext()``, ``ngettext()`` and
+``{% trans %}`` in the templates, ``t("...")`` in the page scripts, ``gettext()`` in the Python
+modules of :data:`PYTHON` (the pages' titles). :func:`update` merges the template into each
+language's catalogue: new messages come in untranslated, messages no longer used are dropped,
+translations are kept. The tests check that the template is the sources' and that every
+language translates every message (``tests/server/test_i18n.py``).
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po, write_po
+
+from fanfold.server.i18n import ENGLISH, LANGUAGES, TEMPLATE, po_path
+
+#: The server package: message locations are relative to it.
+PACKAGE = Path(__file__).resolve().parent
+#: The Python modules that translate words of their own (the titles of the listing pages).
+PYTHON = ("routes/players.py",)
+#: A fixed date in the files' headers, so that extracting again changes nothing unless a
+#: message changed.
+DATE = datetime(2026, 11, 29, tzinfo=UTC)
+
+_JINJA = "jinja2.ext:babel_extract"
+Keywords = dict[str, tuple[int, ...] | None]
+_KEYWORDS: Keywords = {"_": None, "gettext": None, "ngettext": (1, 2)}
+
+
+def _sources() -> list[tuple[str, str, Keywords]]:
+    """Every file to read: its path (relative to the package), the extraction method, its
+    keywords."""
+    found: list[tuple[str, str, Keywords]] = []
+    for path in sorted((PACKAGE / "templates").glob("*.html")):
+        found.append((f"templates/{path.name}", _JINJA, _KEYWORDS))
+    for path in sorted((PACKAGE / "static").glob("*.js")):
+        found.append((f"static/{path.name}", "javascript", {"t": None}))
+    for name in PYTHON:
+        found.append((name, "python", _KEYWORDS))
+    return found
+
+
+def extract() -> Catalog:
+    """The English messages of the sources, each with the places it is used."""
+    catalog = Catalog(project="fanfold", creation_date=DATE, revision_date=DATE, fuzzy=False)
+    options = {"extensions": "jinja2.ext.i18n", "trimmed": "true"}
+    for name, method, keywords in _sources():
+        for line, message, _comments, _context in extract_from_file(
+            method,
+            str(PACKAGE / name),
+            keywords=keywords,
+            options=options,
+        ):
+            catalog.add(message, locations=[(name, line)])
+    return catalog
+
+
+def _write(catalog: Catalog, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as out:
+        # the files a message is in, not its lines: moving a line changes no catalogue
+        write_po(out, catalog, width=100, sort_output=True, include_lineno=False)
+
+
+def update() -> list[str]:
+    """Writes the template and merges it into each language's catalogue; the messages each
+    language still lacks, as ``code: message`` lines."""
+    template = extract()
+    _write(template, TEMPLATE)
+    missing = []
+    for code in LANGUAGES:
+        if code == ENGLISH:
+            continue
+        path = po_path(code)
+        if path.exists():
+            with path.open("rb") as source:
+                catalog = read_po(source, locale=code)
+        else:
+            catalog = Catalog(locale=code, project="fanfold", creation_date=DATE)
+        catalog.update(template, no_fuzzy_matching=True)
+        catalog.revision_date = DATE
+        _write(catalog, path)
+        missing += [f"{code}: {m.id}" for m in catalog if m.id and not m.string]
+    return missing
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["extract"]:
+        _write(extract(), TEMPLATE)
+        return 0
+    if argv == ["update"]:
+        for line in update():
+            print(f"not translated yet: {line}")
+        return 0
+    print("usage: python -m fanfold.server.i18n_catalogues extract|update", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,161 @@
+"""The message catalogues (fanfold.server.i18n): the pseudo-language, the choice of a
+request's language, the catalogues against the sources, the pages drawn in a language and the
+page scripts' catalogue."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from fanfold.server import i18n
+from fanfold.server.i18n_catalogues import extract
+from fanfold.server.templating import ENVIRONMENT
+from tests.server.support import serve
+
+#: The placeholders of a message: Python's and the scripts'.
+PLACEHOLDERS = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with serve(tmp_path) as test_client:
+        yield test_client
+
+
+def test_pseudo_accents_every_letter_keeps_placeholders_and_is_a_third_longer() -> None:
+    for text in ["Lobby", "Signed in as {name}.", "Leaderboard: %(game)s", "100%% <b>x</b>"]:
+        made = i18n.pseudo(text)
+        assert made.startswith("[")
+        assert made.endswith("]")
+        assert len(made) >= math.ceil(len(text) * 1.3)
+        kept = PLACEHOLDERS.findall(text)
+        assert PLACEHOLDERS.findall(made) == kept
+        assert not re.search(
+            r"[A-Za-z]", PLACEHOLDERS.sub("", made).replace("<b>", "").replace("</b>", "")
+        )
+    assert i18n.pseudo("Lobby") == "[Ļöƀƀý ·]"
+
+
+def test_the_language_is_the_cookie_then_accept_language_then_english() -> None:
+    assert i18n.choose("fr", "en") == "fr"
+    assert i18n.choose("xx", None) == "xx"  # the pseudo-language: by the cookie only
+    assert i18n.choose(None, "xx, fr;q=0.5") == "fr"
+    assert i18n.choose("klingon", "de-DE, fr-CH;q=0.8, en;q=0.9") == "en"
+    assert i18n.choose(None, "de-DE, fr-CH;q=0.8") == "fr"
+    assert i18n.choose(None, "fr;q=0, en") == "en"
+    for malformed in ["fr;q=high", ";;;,,", "\x00", "fr" * 5000, ""]:
+        assert i18n.choose(None, malformed) == "en"
+    assert i18n.choose("", None) == "en"
+
+
+def test_the_template_holds_every_message_of_the_sources_and_only_those() -> None:
+    """Run ``python -m fanfold.server.i18n_catalogues update`` when this fails."""
+    with i18n.TEMPLATE.open("rb") as source:
+        stored = read_po(source)
+    made = extract()
+    assert sorted(str(m.id) for m in stored if m.id) == sorted(str(m.id) for m in made if m.id)
+    for message in made:
+        if message.id:
+            files = sorted({place for place, _ in message.locations})
+            assert sorted(place for place, _ in stored[message.id].locations) == files, message.id
+
+
+@pytest.mark.parametrize("code", [code for code in i18n.LANGUAGES if code != i18n.ENGLISH])
+def test_every_language_translates_every_message_with_its_placeholders(code: str) -> None:
+    with i18n.TEMPLATE.open("rb") as source:
+        template = read_po(source)
+    with i18n.po_path(code).open("rb") as source:
+        catalog = read_po(source, locale=code)
+    for message in template:
+        if not message.id:
+            continue
+        translated = catalog.get(message.id)
+        assert translated is not None, message.id
+        assert not translated.fuzzy, message.id
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        given = translated.string
+        strings = [given] if isinstance(given, str) else list(given or [""])
+        assert all(strings), message.id
+        wanted = sorted(PLACEHOLDERS.findall(ids[-1]))
+        for text in strings:
+            assert sorted(PLACEHOLDERS.findall(str(text))) == wanted, (message.id, text)
+            # the templates put a translation in the page as it is: it holds no markup
+            assert not re.search(r"[<>&]", str(text)), (message.id, text)
+
+
+def test_french_counts_zero_and_one_alike() -> None:
+    french = i18n.messages("fr")
+    one, other = "Rating %(rating)s after %(num)s rated game", "... rated games"
+    assert french.ngettext(one, other, 0) == french.ngettext(one, other, 1)
+    assert french.ngettext(one, other, 1).endswith("partie classée")
+    assert french.ngettext(one, other, 2).endswith("parties classées")
+    assert i18n.messages("en").ngettext(one, other, 0) == other
+
+
+def test_pages_are_drawn_in_the_language_asked_for(client: TestClient) -> None:
+    english = client.get("/")
+    assert '<html lang="en">' in english.text
+    assert "Pick a game" in english.text
+    assert english.headers["content-language"] == "en"
+    assert "Accept-Language" in english.headers["vary"]
+    assert 'name="fanfold-messages"' not in english.text  # English pages need no catalogue
+    french = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"})
+    assert '<html lang="fr">' in french.text
+    assert "Choisissez un jeu" in french.text
+    assert french.headers["content-language"] == "fr"
+    client.cookies.set(i18n.COOKIE, "xx")
+    for path, words in [
+        ("/", "Pick a game"),
+        ("/account", "Your account"),
+        ("/leaderboard/fantan", "Player"),
+    ]:
+        page = client.get(path, headers={"Accept-Language": "fr"})
+        assert '<html lang="en-XA">' in page.text, path
+        assert i18n.pseudo(words) in page.text, path
+        assert f">{words}<" not in page.text, path
+    client.cookies.set(i18n.COOKIE, "fr")
+    rules = client.get("/how-to-play/morris").text  # not translated yet: says it is English
+    assert '<html lang="en">' in rules
+    assert 'name="fanfold-languages"' not in rules
+    daily = client.get("/daily").text  # its bar in French, its own words in English
+    assert '<html lang="fr">' in daily
+    assert '<main class="listing" lang="en">' in daily
+    client.cookies.set(i18n.COOKIE, "<script>")  # a forged cookie is not a language
+    assert '<html lang="en">' in client.get("/account").text
+
+
+def test_a_name_in_a_message_is_escaped() -> None:
+    token = i18n.CURRENT.set("xx")
+    try:
+        drawn = ENVIRONMENT.from_string('{{ _("%(game)s, rated", game=who) }}').render(who="<b>")
+    finally:
+        i18n.CURRENT.reset(token)
+    assert "&lt;b&gt;" in drawn
+    assert "<b>" not in drawn
+
+
+def test_the_scripts_catalogue_is_served_with_its_version(client: TestClient) -> None:
+    french = i18n.messages("fr")
+    client.cookies.set(i18n.COOKIE, "fr")
+    page = client.get("/account").text
+    address = f"/i18n/fr.json?v={french.version()}"
+    assert f'content="{address}"' in page
+    answer = client.get(address)
+    assert answer.status_code == 200
+    assert "immutable" in answer.headers["cache-control"]
+    words = json.loads(answer.text)
+    assert words["Join"] == "Rejoindre"
+    assert words["Theme"] == "Thème"
+    assert "Leaderboards" not in words  # the templates' words stay on the server
+    assert client.get("/i18n/fr.json?v=old").headers["cache-control"] == "no-cache"
+    pseudo = json.loads(client.get("/i18n/xx.json").text)
+    assert pseudo["Join"] == i18n.pseudo("Join")
+    for wrong in ["en", "de", "..%2Fetc", "xx.json"]:
+        assert client.get(f"/i18n/{wrong}.json").status_code == 404, wrong
