@@ -141,8 +141,8 @@ def test_a_games_title_is_escaped_on_its_how_to_play_and_rules_pages(
 def test_the_environment_autoescapes_and_refuses_a_missing_name() -> None:
     assert ENVIRONMENT.autoescape is True
     assert str(render("families_nav.html", families={"x": "<i>"}, current="x")) == (
-        '<nav aria-label="Leaderboards"><a href="/leaderboard/x" aria-current="page">&lt;i&gt;</a>'
-        "</nav>"
+        '<nav aria-label="Leaderboards" translate="no"><a href="/leaderboard/x" '
+        'aria-current="page">&lt;i&gt;</a></nav>'
     )
     with pytest.raises(Exception, match="undefined"):
         render("families_nav.html", families={"x": "X"})
