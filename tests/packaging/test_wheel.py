@@ -102,6 +102,11 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     packages (the dependencies), not the network."""
     venv = tmp_path_factory.mktemp("installed") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    # This environment's packages after the new one's own: a path in a .pth file is put on
+    # sys.path without reading the .pth files there (the checkout's editable install).
+    own = venv.joinpath("lib", f"python{sys.version_info[0]}.{sys.version_info[1]}")
+    outer = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+    (own / "site-packages" / "outer_environment.pth").write_text("\n".join(outer) + "\n")
     subprocess.run(
         [venv / "bin" / "python", "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
          str(wheel)],
