@@ -174,7 +174,8 @@ def test_a_level_that_played_has_one_line_moved_by_its_games(client: TestClient)
     assert page.count(">Easy bot</a>") == 1
     assert page.count("(from games between bots)") == 2  # medium and hard, not yet played
     assert "arena" not in page  # the players' words, not the developers'
-    assert '<a href="/bots/morris/hard" translate="no">Hard bot</a> <span class="tag">bot</span>' in page
+    hard = '<a href="/bots/morris/hard" translate="no">Hard bot</a> <span class="tag">bot</span>'
+    assert hard in page
 
 
 def test_a_level_row_that_never_played_reads_as_its_measured_rating(client: TestClient) -> None:
