@@ -243,8 +243,16 @@ def look(page: Page, server: str, seen: Seen) -> dict[str, Any]:
     page.goto(f"{server}{seen.path}")
     try:
         page.wait_for_selector(seen.ready, state="attached", timeout=20_000)
-    except PlaywrightError as error:
-        return {"not drawn": f"{seen.ready}: {str(error).splitlines()[0]}"}
+    except PlaywrightError:
+        # Seen in CI rehearsals, once a run at most and only with another test worker busy:
+        # a table page not drawn within 20 s, drawn at once when loaded again. Loaded again
+        # once; a page that is still not drawn is reported. (A fault to find, not a finding
+        # of axe: docs/notes/2026-11-29-site-crawl-not-drawn.md.)
+        page.goto(f"{server}{seen.path}")
+        try:
+            page.wait_for_selector(seen.ready, state="attached", timeout=20_000)
+        except PlaywrightError as error:
+            return {"not drawn": f"{seen.ready}: {str(error).splitlines()[0]}"}
     if seen.press:
         page.locator(seen.press).first.click()
     if seen.answered:
