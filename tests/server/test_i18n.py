@@ -15,6 +15,7 @@ from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from fanfold.server import i18n
+from fanfold.server.chat import PHRASES
 from fanfold.server.i18n_catalogues import extract
 from fanfold.server.templating import ENVIRONMENT
 from tests.server.support import serve
@@ -88,6 +89,19 @@ def test_every_language_translates_every_message_with_its_placeholders(code: str
             assert sorted(PLACEHOLDERS.findall(str(text))) == wanted, (message.id, text)
             # the templates put a translation in the page as it is: it holds no markup
             assert not re.search(r"[<>&]", str(text)), (message.id, text)
+
+
+def test_every_chat_phrase_is_worded_by_its_key_in_every_language() -> None:
+    """The page words a phrase by its key (``static/phrases.js``): the same keys and English
+    words as the server's, each a message of the scripts' catalogue, translated."""
+    script = (i18n.LOCALES.parent / "static" / "phrases.js").read_text("utf-8")
+    worded = dict(re.findall(r'^\s*(\w+): \(\) => t\("([^"]+)"\),$', script, re.MULTILINE))
+    assert worded == PHRASES
+    french = i18n.messages("fr")
+    for words in PHRASES.values():
+        assert words in french.scripts, words
+        assert french.gettext(words) != words, words
+    assert json.loads(french.script_json())["Good luck"] == "Bonne chance"
 
 
 def test_french_counts_zero_and_one_alike() -> None:
