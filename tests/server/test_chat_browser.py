@@ -135,7 +135,8 @@ def test_two_players_chat_mute_and_report_and_a_moderator_reads_it(
         rows = desk.locator("#chat-reports tbody tr")
         expect(rows).to_have_count(1)
         expect(rows.first).to_contain_text("bob (seat 2")
-        expect(rows.first.locator(".reported")).to_have_text(f"alice (seat 1, players): {MARKUP}")
+        reported = rows.first.locator(".reported")
+        expect(reported).to_have_text(f"alice (seat 1, players' room): {MARKUP}")
         expect(rows.first.locator("li")).to_have_count(3)
         desk.screenshot(path=str(tmp_path / "chat-moderation.png"), full_page=True)
 
