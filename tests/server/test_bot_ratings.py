@@ -238,7 +238,7 @@ def test_a_levels_page_before_and_after_games_against_people(client: TestClient)
     ]
     assert after["measured"] == before["measured"]  # how it started stays said
     page = client.get("/bots/fantan/hard").text
-    assert '<a href="/players/ada">ada</a>' in page
+    assert '<a href="/players/ada" translate="no">ada</a>' in page
     assert "/table/t2?replay=1" in page
     assert "<svg" in page
     profile = client.get("/api/players/ada").json()

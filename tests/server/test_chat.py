@@ -19,6 +19,7 @@ from fanfold.server.accounts import Accounts
 from fanfold.server.app import create_app
 from fanfold.server.chat import (
     MAX_TEXT,
+    PHRASE_MARK,
     PHRASES,
     SITE_LINES,
     TABLE_LINES,
@@ -26,6 +27,9 @@ from fanfold.server.chat import (
     ChatFloodError,
     Limits,
     clean,
+    line_out,
+    shown,
+    stored,
 )
 from fanfold.server.outbox import BEHIND, CHAT_QUEUED, Outbox
 from fanfold.server.store import SeatPlan, Store, TablePlan
@@ -65,6 +69,23 @@ def test_an_empty_line_is_refused(text: str) -> None:
 def test_a_long_line_is_refused_with_its_length() -> None:
     with pytest.raises(ChatError, match=f"at most {MAX_TEXT} characters .this one has 301"):
         clean("x" * (MAX_TEXT + 1))
+
+
+def test_a_phrase_is_kept_as_its_key_and_a_line_kept_before_the_keys_as_it_was() -> None:
+    chats = MemoryChat()
+    said = chats.add_line("t1", PLAYERS, None, "White", 0, stored("Well played"), 1.0)
+    assert said.text == "\x1fwell_played"  # in no language
+    assert shown(said.text) == ("Well played", "well_played")
+    out = line_out(said).model_dump(exclude_unset=True)
+    assert (out["text"], out["phrase"]) == ("Well played", "well_played")
+    # a line kept before the keys, and a free line that only looks like a key
+    for text, kept_as in [("Well played", "Well played"), ("well_played", stored("well_played"))]:
+        kept = chats.add_line("t1", PLAYERS, None, "White", 0, kept_as, 2.0)
+        assert kept.text == text
+        assert "phrase" not in line_out(kept).model_dump(exclude_unset=True)
+    # every phrase's words make its key again, and no cleaned line holds the mark
+    assert all(shown(stored(words)) == (words, key) for key, words in PHRASES.items())
+    assert PHRASE_MARK not in clean(f"{PHRASE_MARK}thanks")
 
 
 # ------------------------------------------------------------------ the limits
@@ -173,7 +194,8 @@ def test_the_players_chat_and_the_spectators_never_hear_them(client: TestClient)
         state, room = join(one, white)
         assert (room["room"], room["writable"], room["presets_only"]) == ("players", True, False)
         assert room["lines"] == []
-        assert room["phrases"] == list(PHRASES)
+        assert room["phrases"] == list(PHRASES.values())
+        assert room["phrase_keys"] == list(PHRASES)
         join(two, black)
         _, watching = join(watcher)
         assert (watching["room"], watching["writable"]) == ("spectators", False)
@@ -308,6 +330,7 @@ def test_a_rated_table_of_three_takes_only_the_preset_phrases(
         while heard["type"] != "chat":
             heard = receive(two)
         assert (heard["line"]["text"], heard["line"]["name"]) == ("Good luck", "alice")
+        assert heard["line"]["phrase"] == "good_luck"  # the page words it in its language
 
 
 def test_a_rated_table_of_two_takes_free_text(
@@ -334,7 +357,7 @@ def test_a_reported_line_is_kept_with_its_context_for_the_moderators(
     with alice.websocket_connect(path) as one, bob.websocket_connect(path) as two:
         join(one, players[0][1])
         join(two, players[1][1])
-        texts = ["hi", "good luck", "you are terrible", "sorry", "gg"]
+        texts = ["hi", "Good luck", "you are terrible", "sorry", "gg"]
         ids = []
         for number, text in enumerate(texts):
             say(one if number % 2 == 0 else two, text)
@@ -359,6 +382,8 @@ def test_a_reported_line_is_kept_with_its_context_for_the_moderators(
     assert (report["table"], report["message"], report["note"]) == (table, bad, "rude")
     assert report["reporter"].startswith("bob (seat 2")
     assert [line["text"] for line in report["lines"]] == texts
+    # the phrase (its exact words) is kept as its key; "sorry" is a player's own word
+    assert [line["phrase"] for line in report["lines"]] == [None, "good_luck", None, None, None]
     assert [line["name"] for line in report["lines"]] == ["alice", "bob"] * 2 + ["alice"]
 
 

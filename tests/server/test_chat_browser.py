@@ -135,7 +135,8 @@ def test_two_players_chat_mute_and_report_and_a_moderator_reads_it(
         rows = desk.locator("#chat-reports tbody tr")
         expect(rows).to_have_count(1)
         expect(rows.first).to_contain_text("bob (seat 2")
-        expect(rows.first.locator(".reported")).to_have_text(f"alice (seat 1, players): {MARKUP}")
+        reported = rows.first.locator(".reported")
+        expect(reported).to_have_text(f"alice (seat 1, players' room): {MARKUP}")
         expect(rows.first.locator("li")).to_have_count(3)
         desk.screenshot(path=str(tmp_path / "chat-moderation.png"), full_page=True)
 
@@ -185,6 +186,7 @@ def test_a_rated_table_of_three_offers_the_preset_phrases_only(
             headers=csrf(bob),
         )
         assert claimed.ok, claimed.text()
+        bob.add_cookies([{"name": "lang", "value": "fr", "url": server}])  # bob reads French
         first, second = watched(alice, dialogs, errors), watched(bob, dialogs, errors)
         first.goto(f"{server}/table/{table}#token={token}")
         second.goto(f"{server}/table/{table}#token={claimed.json()['token']}")
@@ -192,10 +194,15 @@ def test_a_rated_table_of_three_offers_the_preset_phrases_only(
         expect(phrases).to_be_visible()
         expect(first.locator("#chat-form")).to_be_hidden()  # no free text until the end
         expect(first.locator("#chat-note")).to_contain_text("only these phrases")
+        # the phrases in each reader's language: said by its key, read in French by bob
+        expect(second.get_by_role("group", name="Phrases").get_by_role("button")).to_contain_text(
+            ["Bonjour", "Bonne chance"]
+        )
         phrases.get_by_role("button", name="Good luck").click()
-        for page in (first, second):
-            expect(page.locator("#chat-log .chat-text")).to_have_text(["Good luck"])
+        expect(first.locator("#chat-log .chat-text")).to_have_text(["Good luck"])
+        expect(second.locator("#chat-log .chat-text")).to_have_text(["Bonne chance"])
         first.screenshot(path=str(tmp_path / "chat-phrases.png"), full_page=True)
+        second.screenshot(path=str(tmp_path / "chat-phrases-fr.png"), full_page=True)
     finally:
         alice.close()
         bob.close()

@@ -15,7 +15,10 @@ from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from fanfold.server import i18n
-from fanfold.server.i18n_catalogues import extract
+from fanfold.server.chat import PHRASES
+from fanfold.server.content_catalogue import CONTENT, html_messages, markdown_messages
+from fanfold.server.i18n_catalogues import content, extract
+from fanfold.server.lessons import BOOKS
 from fanfold.server.templating import ENVIRONMENT
 from tests.server.support import serve
 
@@ -67,6 +70,57 @@ def test_the_template_holds_every_message_of_the_sources_and_only_those() -> Non
             assert sorted(place for place, _ in stored[message.id].locations) == files, message.id
 
 
+def test_the_long_texts_catalogue_holds_the_rules_the_how_to_play_pages_and_the_lessons() -> None:
+    """Run ``python -m fanfold.server.i18n_catalogues update`` when this fails: the rules,
+    the How-to-play pages' text and the lessons, in their own template (not translated yet)."""
+    with CONTENT.open("rb") as source:
+        stored = read_po(source)
+    made = content()
+    assert made.domain == "content"
+    assert sorted(str(m.id) for m in stored if m.id) == sorted(str(m.id) for m in made if m.id)
+    for message in made:
+        if message.id:
+            files = sorted({place for place, _ in message.locations})
+            assert sorted(place for place, _ in stored[message.id].locations) == files, message.id
+    lesson = BOOKS["fan"].lessons[0]
+    step = lesson.steps[0]
+    for words in [lesson.intro, step.prompt, step.hint, step.explanation, step.mistakes[0].note]:
+        assert f"lessons/fan/{lesson.id}" in {place for place, _ in made[words].locations}
+    rules = {place for message in made for place, _ in message.locations}
+    assert {"rules/fan.md", "rules/fano.md", "howto/morris.html"} <= rules
+    with i18n.TEMPLATE.open("rb") as source:  # the interface's catalogue holds none of them
+        interface = {m.id for m in read_po(source) if m.id}
+    assert lesson.intro not in interface
+
+
+def test_a_long_text_gives_one_message_a_block_its_inline_marks_kept() -> None:
+    written = (
+        "# Moves\n\nA card goes **up**,\nor `7-F`.\n\n"
+        "| Rank | Name |\n|---|---|\n| 1 | ace |\n\n```\ncode\n```\n"
+    )
+    assert markdown_messages(written) == [
+        "Moves",
+        "A card goes **up**, or `7-F`.",
+        "Rank",
+        "Name",
+        "ace",
+    ]
+    fragment = (
+        "<h2>The deal</h2><p>Put the <strong>ace</strong> [[AH]] up.</p>"
+        "<ul><li>one <em>rule</em></li><li>[[7H]] 7</li></ul>"
+        '<figure><svg aria-label="a fan of cards"><text>Fan 1</text></svg>'
+        "<figcaption>A fan &amp; its top</figcaption></figure>"
+    )
+    assert html_messages(fragment) == [
+        "The deal",
+        "Put the <strong>ace</strong> [[AH]] up.",
+        "one <em>rule</em>",
+        "a fan of cards",
+        "Fan 1",
+        "A fan &amp; its top",
+    ]
+
+
 @pytest.mark.parametrize("code", [code for code in i18n.LANGUAGES if code != i18n.ENGLISH])
 def test_every_language_translates_every_message_with_its_placeholders(code: str) -> None:
     with i18n.TEMPLATE.open("rb") as source:
@@ -88,6 +142,19 @@ def test_every_language_translates_every_message_with_its_placeholders(code: str
             assert sorted(PLACEHOLDERS.findall(str(text))) == wanted, (message.id, text)
             # the templates put a translation in the page as it is: it holds no markup
             assert not re.search(r"[<>&]", str(text)), (message.id, text)
+
+
+def test_every_chat_phrase_is_worded_by_its_key_in_every_language() -> None:
+    """The page words a phrase by its key (``static/phrases.js``): the same keys and English
+    words as the server's, each a message of the scripts' catalogue, translated."""
+    script = (i18n.LOCALES.parent / "static" / "phrases.js").read_text("utf-8")
+    worded = dict(re.findall(r'^\s*(\w+): \(\) => t\("([^"]+)"\),$', script, re.MULTILINE))
+    assert worded == PHRASES
+    french = i18n.messages("fr")
+    for words in PHRASES.values():
+        assert words in french.scripts, words
+        assert french.gettext(words) != words, words
+    assert json.loads(french.script_json())["Good luck"] == "Bonne chance"
 
 
 def test_french_counts_zero_and_one_alike() -> None:
@@ -121,12 +188,24 @@ def test_pages_are_drawn_in_the_language_asked_for(client: TestClient) -> None:
         assert i18n.pseudo(words) in page.text, path
         assert f">{words}<" not in page.text, path
     client.cookies.set(i18n.COOKIE, "fr")
-    rules = client.get("/how-to-play/morris").text  # not translated yet: says it is English
+    rules = client.get("/rules/morris/exact").text  # not translated yet: says it is English
     assert '<html lang="en">' in rules
     assert 'name="fanfold-languages"' not in rules
-    daily = client.get("/daily").text  # its bar in French, its own words in English
-    assert '<html lang="fr">' in daily
-    assert '<main class="listing" lang="en">' in daily
+    howto = client.get("/how-to-play/morris").text  # French around, its rules in English
+    assert '<html lang="fr">' in howto
+    assert "Comment jouer à" in howto
+    assert '<div class="howto-body" lang="en">' in howto
+    for path, words in [
+        ("/daily", "La donne du jour"),
+        ("/bots/fantan/hard", "Comment son classement a commencé"),
+        ("/appeal", "Faire appel pour un compte fermé"),
+        ("/moderation", "Cette page est réservée aux modérateurs du site."),
+        ("/learn/fan", "Toutes les leçons"),
+    ]:
+        page = client.get(path).text
+        assert '<html lang="fr">' in page, path
+        assert 'lang="en"' not in page, path
+        assert words in page, path
     client.cookies.set(i18n.COOKIE, "<script>")  # a forged cookie is not a language
     assert '<html lang="en">' in client.get("/account").text
 

@@ -28,6 +28,7 @@ from fanfold.cli.app import app as cli
 from fanfold.server import moderation
 from fanfold.server.accounts import APPEAL_PAGE, CSRF_COOKIE, CSRF_HEADER, MODERATOR, PLAYER, WRONG
 from fanfold.server.app import create_app
+from fanfold.server.i18n import COOKIE, PSEUDO
 from fanfold.server.moderation import Moderator, close_account, closed_account_keys, reopen_account
 from fanfold.server.ratings import MU, RatedGame
 from fanfold.server.store import (
@@ -44,6 +45,7 @@ from tests.server.support import ROOMY, refused, schema_head, sqlite_url, uvicor
 from tests.server.test_accounts import create, csrf, sign_in
 from tests.server.test_browser import browser, shot  # noqa: F401 (a fixture, by name)
 from tests.server.test_headers import COMPLAINT, WATCH, _check
+from tests.server.test_i18n_browser import UNTRANSLATED
 from tests.server.test_ratings import open_rated, second_browser
 from tests.server.test_site_browser import serious_violations
 from tests.server.test_store import (
@@ -724,7 +726,7 @@ def test_the_page_in_a_browser_closes_an_account_and_takes_an_appeal(
         assert serious_violations(page) == []
         row.get_by_role("button", name="Choose alice").click()
         expect(page.locator("#account-name")).to_have_value("alice")
-        expect(page.locator("#account-summary")).to_contain_text("1 open report(s)")
+        expect(page.locator("#account-summary")).to_contain_text("open reports: 1")
         page.locator("#note").fill("abuse at the table")
         page.get_by_role("button", name=re.compile("Close the account")).click()
         expect(page.locator("#done")).to_contain_text("alice is closed")
@@ -748,6 +750,18 @@ def test_the_page_in_a_browser_closes_an_account_and_takes_an_appeal(
         assert serious_violations(appeal) == []
         page.reload()
         expect(page.locator("#appeals tbody tr")).to_contain_text("I was only joking")
+        # the same page in the pseudo-language: every word of it is in the catalogues (the
+        # names, notes and the log's record are data), and the longer words still fit
+        context.add_cookies([{"name": COOKIE, "value": PSEUDO, "url": server}])
+        page.reload()
+        expect(page.locator("#appeals tbody tr")).to_contain_text("I was only joking")
+        expect(page.locator("#log tbody tr").first).to_be_attached()
+        seen = page.evaluate(UNTRANSLATED, "")
+        assert seen["found"] == [], seen["found"]
+        assert seen["pseudo"] >= 20
+        assert serious_violations(page) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        shot(page, "moderation-pseudo")
         context.close()
         for client in people.values():
             client.close()

@@ -7,7 +7,8 @@ every lesson, and a table of every game seen from a seat (deciding, at two playe
 most the game seats; Trionfey's "All for one" partnerships too), from the side (a spectator)
 and at its end, and the engines' review of a finished Morris game and a Fan game. On each: no
 serious or critical violation, no text under 12 px, no developer words. Screenshots of each
-page go to ``build/screenshots/crawl/``.
+page go to ``build/screenshots/crawl/``. A few representative pages are looked at in French too
+(:data:`FRENCH`), at both sizes: nothing serious, and nothing wider than the screen.
 """
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
@@ -26,6 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game, set_up
 from fanfold.server.accounts import CSRF_COOKIE, CSRF_HEADER
+from fanfold.server.i18n import COOKIE
 from fanfold.server.leaderboards import FAMILIES
 from fanfold.server.lessons import BOOKS
 from tests.server.test_browser import SHOTS, browser, server, shot  # noqa: F401  (fixtures)
@@ -295,5 +297,57 @@ def test_every_page_in_both_themes_passes_axe(
     # what was found, for a person to read whole (the assertion's message is cut short)
     report = SHOTS / "crawl" / f"problems-{size}-{theme}.json"
     report.write_text(json.dumps({"pages": len(pages), "problems": problems}, indent=1))
+    assert not problems, problems
+    assert not errors, errors
+
+
+#: The pages looked at in French as well (a few of each kind: the crawl's whole list twice
+#: would double its time): the lobby, the account and appeal pages, a leaderboard, the daily
+#: board, a bot's page, a How-to-play page, a game's lessons and a lesson, a table seen from a
+#: seat and one at its end.
+FRENCH = (
+    "lobby",
+    "account",
+    "appeal",
+    "leaderboard-fantan",
+    "daily-board",
+    "bot-page",
+    "how-to-play-fano",
+    "learn-fantan",
+    "lesson-fano-classic-1",
+    "table-fantan-3-seated",
+    "table-morris-ended",
+)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_representative_pages_in_french_pass_axe_and_fit_the_screen(
+    browser: Browser, server: str, pages: list[Seen], size: str
+) -> None:
+    """French's longer words: no serious axe finding, no small text, nothing wider than the
+    screen; screenshots in ``build/screenshots/crawl/fr-*``."""
+    width, height = SIZES[size]
+    chosen = [seen for seen in pages if seen.name in FRENCH]
+    assert sorted(seen.name for seen in chosen) == sorted(FRENCH)
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_cookies([{"name": COOKIE, "value": "fr", "url": server}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    problems: dict[str, Any] = {}
+    (SHOTS / "crawl").mkdir(parents=True, exist_ok=True)
+    try:
+        for seen in chosen:
+            found = look(page, server, seen)
+            if page.evaluate("document.documentElement.lang") != "fr":
+                found["language"] = page.evaluate("document.documentElement.lang")
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            if wide > width:
+                found["wider than the screen"] = wide
+            if found:
+                problems[seen.name] = found
+            shot(page, f"crawl/fr-{seen.name}-{size}")
+    finally:
+        context.close()
     assert not problems, problems
     assert not errors, errors

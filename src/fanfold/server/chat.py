@@ -7,7 +7,10 @@ seats never see it, and a spectator never writes in the players' room.
 
 At a rated table of three or more seats, the players' room takes only the preset phrases
 (:data:`PHRASES`) until the game ends: a free line between two seats there would be a private
-channel for collusion. Free text comes back once the game is over.
+channel for collusion. Free text comes back once the game is over. A phrase has a stable key
+besides its English words: a line that is a phrase is kept as its key (:func:`stored`), and goes
+out with its English words and its key (``phrase``), which the page words in its reader's
+language (``static/phrases.js``). Lines kept before the keys are shown as they were kept.
 
 A line is at most :data:`MAX_TEXT` characters, its control characters (and the marks that
 reorder text) taken out, and not empty. Each speaker (an account, else a guest's seat token:
@@ -46,19 +49,25 @@ from fanfold.server.store.chat_records import (
 )
 from fanfold.server.store.protocols import ChatStore
 
-#: The phrases said at a rated table of three or more seats while its game goes on.
-PHRASES = (
-    "Hello",
-    "Good luck",
-    "Have fun",
-    "Well played",
-    "Nice move",
-    "Thanks",
-    "Sorry",
-    "Oops",
-    "Good game",
-    "Sorry, I must go",
-)
+#: The phrases said at a rated table of three or more seats while its game goes on: each one's
+#: stable key and its English words (a page words the key in its own language).
+PHRASES = {
+    "hello": "Hello",
+    "good_luck": "Good luck",
+    "have_fun": "Have fun",
+    "well_played": "Well played",
+    "nice_move": "Nice move",
+    "thanks": "Thanks",
+    "sorry": "Sorry",
+    "oops": "Oops",
+    "good_game": "Good game",
+    "must_go": "Sorry, I must go",
+}
+#: A phrase's key by its English words.
+_KEYS = {words: key for key, words in PHRASES.items()}
+#: How a kept line marks a phrase: this character, then the phrase's key. No said line holds a
+#: control character (:func:`clean` takes them out), so no free line is ever read as a phrase.
+PHRASE_MARK = "\x1f"
 #: The longest line, in characters.
 MAX_TEXT = 300
 #: Lines a speaker may say at one table per so many seconds.
@@ -108,6 +117,22 @@ def clean(text: str) -> str:
     return line
 
 
+def stored(line: str) -> str:
+    """What is kept of a said (cleaned) line: a phrase's words as the phrase's key (kept in no
+    language), any other line as it is."""
+    key = _KEYS.get(line)
+    return line if key is None else f"{PHRASE_MARK}{key}"
+
+
+def shown(text: str) -> tuple[str, str | None]:
+    """A kept line's words (a phrase's in English) and its phrase's key (``None``: a free
+    line, or a phrase kept before the keys, as it was said)."""
+    if text.startswith(PHRASE_MARK):
+        key = text[len(PHRASE_MARK) :]
+        return PHRASES.get(key, key), key
+    return text, None
+
+
 def presets_only(live: LiveTable) -> bool:
     """Whether the players' room takes only :data:`PHRASES` now: a rated table of three or
     more seats whose game goes on."""
@@ -152,8 +177,10 @@ class Limits:
 
 
 def line_out(line: ChatLine) -> ChatLineOut:
-    """A kept line as the protocol sends it."""
-    return ChatLineOut(id=line.id, name=line.name, seat=line.seat, text=line.text, at=line.at)
+    """A kept line as the protocol sends it (a phrase with its key, ``phrase``)."""
+    text, key = shown(line.text)
+    phrase = {} if key is None else {"phrase": key}  # a free line's message is as it was
+    return ChatLineOut(id=line.id, name=line.name, seat=line.seat, text=text, at=line.at, **phrase)
 
 
 class ChatRooms:
@@ -192,7 +219,8 @@ class ChatRooms:
                 room=room,
                 writable=writable,
                 presets_only=room == PLAYERS and presets_only(live),
-                phrases=list(PHRASES),
+                phrases=list(PHRASES.values()),
+                phrase_keys=list(PHRASES),
                 lines=[line_out(line) for line in lines],
             )
         )
@@ -208,7 +236,7 @@ class ChatRooms:
         if room == PLAYERS:
             if watcher.spectating:
                 raise ChatError("spectators do not write in the players' room")
-            if presets_only(live) and line not in PHRASES:
+            if presets_only(live) and line not in _KEYS:
                 raise ChatError(
                     "at a rated table of three or more players only the preset phrases are "
                     "said until the game ends"
@@ -247,7 +275,7 @@ class ChatRooms:
                 account_id,
                 name,
                 seat,
-                line_text,
+                stored(line_text),
                 self.clock(),
                 speaker,
                 limits,
@@ -334,6 +362,7 @@ __all__ = [
     "CONTEXT",
     "MAX_TEXT",
     "PHRASES",
+    "PHRASE_MARK",
     "RECENT",
     "REPORTS_AN_HOUR",
     "SITE_LINES",
@@ -347,4 +376,6 @@ __all__ = [
     "clean",
     "presets_only",
     "room_of",
+    "shown",
+    "stored",
 ]

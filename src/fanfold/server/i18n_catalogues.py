@@ -1,14 +1,16 @@
 """The message catalogues' upkeep, for whoever adds a word to a page (``docs/i18n.md``)::
 
-    python -m fanfold.server.i18n_catalogues extract   # the template, from the sources
+    python -m fanfold.server.i18n_catalogues extract   # the templates, from the sources
     python -m fanfold.server.i18n_catalogues update    # each language's .po, from the template
 
 :func:`extract` reads every message of the sources: ``_()``, ``gettext()``, ``ngettext()`` and
 ``{% trans %}`` in the templates, ``t("...")`` in the page scripts, ``gettext()`` in the Python
 modules of :data:`PYTHON` (the pages' titles). :func:`update` merges the template into each
 language's catalogue: new messages come in untranslated, messages no longer used are dropped,
-translations are kept. The tests check that the template is the sources' and that every
-language translates every message (``tests/server/test_i18n.py``).
+translations are kept. The rules, the How-to-play pages' text and the lessons have a template
+of their own, ``locales/content.pot`` (:func:`content`), not merged into any language yet. The
+tests check that both templates are the sources' and that every language translates every
+message of the interface's (``tests/server/test_i18n.py``).
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
+from fanfold.server.content_catalogue import CONTENT, extract_content
 from fanfold.server.i18n import ENGLISH, LANGUAGES, TEMPLATE, po_path
 
 #: The server package: message locations are relative to it.
 PACKAGE = Path(__file__).resolve().parent
-#: The Python modules that translate words of their own (the titles of the listing pages).
-PYTHON = ("routes/players.py",)
+#: The Python modules that translate words of their own (the titles of the listing pages, the
+#: daily board's aids).
+PYTHON = ("routes/players.py", "routes/daily.py", "routes/moderation.py")
 #: A fixed date in the files' headers, so that extracting again changes nothing unless a
 #: message changed.
 DATE = datetime(2026, 11, 29, tzinfo=UTC)
@@ -40,7 +44,8 @@ def _sources() -> list[tuple[str, str, Keywords]]:
     """Every file to read: its path (relative to the package), the extraction method, its
     keywords."""
     found: list[tuple[str, str, Keywords]] = []
-    for path in sorted((PACKAGE / "templates").glob("*.html")):
+    templates = PACKAGE / "templates"
+    for path in sorted([*templates.glob("*.html"), *templates.glob("*.svg")]):
         found.append((f"templates/{path.name}", _JINJA, _KEYWORDS))
     for path in sorted((PACKAGE / "static").glob("*.js")):
         found.append((f"static/{path.name}", "javascript", {"t": None}))
@@ -71,11 +76,19 @@ def _write(catalog: Catalog, path: Path) -> None:
         write_po(out, catalog, width=100, sort_output=True, include_lineno=False)
 
 
+def content() -> Catalog:
+    """The long texts' messages (:mod:`fanfold.server.content_catalogue`): the rules, the
+    How-to-play pages' text and the lessons, a catalogue of their own, not translated yet."""
+    return extract_content(DATE)
+
+
 def update() -> list[str]:
-    """Writes the template and merges it into each language's catalogue; the messages each
-    language still lacks, as ``code: message`` lines."""
+    """Writes the templates (the interface's and the long texts') and merges the interface's
+    into each language's catalogue; the messages each language still lacks, as
+    ``code: message`` lines."""
     template = extract()
     _write(template, TEMPLATE)
+    _write(content(), CONTENT)
     missing = []
     for code in LANGUAGES:
         if code == ENGLISH:
@@ -96,6 +109,7 @@ def update() -> list[str]:
 def main(argv: list[str]) -> int:
     if argv == ["extract"]:
         _write(extract(), TEMPLATE)
+        _write(content(), CONTENT)
         return 0
     if argv == ["update"]:
         for line in update():

@@ -1,7 +1,7 @@
 """Lessons in the browser: the pages and the JSON API.
 
 Pages (routes in :mod:`fanfold.server.routes.lessons`): ``/learn/GAME`` (the game's lessons)
-and ``/learn/GAME/ID`` (one lesson), both ``static/learn.html`` driven by ``static/learn.js``.
+and ``/learn/GAME/ID`` (one lesson), both ``templates/learn.html`` driven by ``static/learn.js``.
 
 API (JSON; errors are ``{"error": sentence, "kind": name}`` as everywhere else):
 
@@ -32,7 +32,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -42,8 +41,6 @@ from fanfold.core.lessons import Lesson, LessonBook, UnknownLessonError
 from fanfold.core.plugin import GamePlugin, load_reference
 from fanfold.core.registry import ByGame, all_plugins
 from fanfold.server.live import NotFoundError
-
-STATIC = Path(__file__).parent / "static"
 
 
 @cache

@@ -213,13 +213,16 @@ class Restarting(Out):
 
 class ChatLineOut(Out):
     """A line of chat: its id (to report it), who said it (an account's name, or a guest's
-    seat's), from which seat (``None``: a spectator), the text and when (seconds)."""
+    seat's), from which seat (``None``: a spectator), the text and when (seconds); a preset
+    phrase also has its key (``phrase``, sent only then), which the page words in its
+    language, ``text`` being its English words."""
 
     id: int
     name: str
     seat: int | None
     text: str
     at: float
+    phrase: str | None = None
 
 
 class Chat(Out):
@@ -235,8 +238,9 @@ class Chat(Out):
 
 class ChatRoom(Out):
     """On a hello that asks for chat: the room the connection reads, whether it may write
-    there, the preset phrases, whether only they may be said until the game ends, and the
-    room's last lines (oldest first)."""
+    there, the preset phrases (their English words, ``phrases``, and their keys in the same
+    order, ``phrase_keys``), whether only they may be said until the game ends, and the room's
+    last lines (oldest first)."""
 
     protocol: int
 
@@ -245,6 +249,7 @@ class ChatRoom(Out):
     writable: bool
     presets_only: bool
     phrases: list[str]
+    phrase_keys: list[str]
     lines: list[ChatLineOut]
 
 

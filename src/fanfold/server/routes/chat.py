@@ -19,7 +19,7 @@ from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
-from fanfold.server.chat import REPORT_NOTE, ChatRooms
+from fanfold.server.chat import REPORT_NOTE, ChatRooms, shown
 from fanfold.server.moderation_actions import settle_chat_report
 from fanfold.server.moderators import moderator_of
 from fanfold.server.routes import HubDep
@@ -63,7 +63,7 @@ class ChatReported(_Answer):
 
 
 class ChatLineShown(_Answer):
-    """A line as the moderators see it."""
+    """A line as the moderators see it (a preset phrase: its English words and its key)."""
 
     id: int
     room: str
@@ -71,6 +71,7 @@ class ChatLineShown(_Answer):
     account: int | None
     seat: int | None
     text: str
+    phrase: str | None
     at: float
 
 
@@ -139,7 +140,8 @@ async def chat_reports(
                         "name": line.name,
                         "account": line.account_id,
                         "seat": line.seat,
-                        "text": line.text,
+                        "text": shown(line.text)[0],
+                        "phrase": shown(line.text)[1],
                         "at": line.at,
                     }
                     for line in report.context

@@ -12,13 +12,20 @@ from fastapi.responses import HTMLResponse
 from fanfold.server import protocol
 from fanfold.server.daily import daily_deal, today
 from fanfold.server.daily_board import board
+from fanfold.server.i18n import gettext
 from fanfold.server.routes.deps import HubDep
 from fanfold.server.routes.players import _page
 
 router = APIRouter(tags=["daily"])
 
-#: The aids in players' words.
-AID_WORDS = {"undo": "undo", "hint": "hint", "winnable": "“still winnable?”"}
+
+def _aid_words() -> dict[str, str]:
+    """The aids in players' words, in the request's language."""
+    return {
+        "undo": gettext("undo"),
+        "hint": gettext("hint"),
+        "winnable": gettext("“still winnable?”"),
+    }
 
 
 async def _board(hub: Any) -> dict[str, Any]:
@@ -36,9 +43,10 @@ async def daily_board_api(hub: HubDep) -> dict[str, Any]:
 @router.get("/daily", include_in_schema=False)
 async def daily_board_page(hub: HubDep) -> HTMLResponse:
     found = await _board(hub)
-    return HTMLResponse(_page("The daily deal", "daily.html", aids=_aids, **found))
+    return HTMLResponse(_page(gettext("The daily deal"), "daily.html", aids=_aids, **found))
 
 
 def _aids(aids: list[str]) -> str:
     """The aids a win used, in players' words."""
-    return ", ".join(AID_WORDS.get(a, a) for a in aids) or "none"
+    words = _aid_words()
+    return ", ".join(words.get(a, a) for a in aids) or gettext("none")

@@ -6,14 +6,13 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.lessons import UnknownLessonError, Verdict
 from fanfold.server import protocol
 from fanfold.server.lessons import (
     BOOKS,
-    STATIC,
     Try,
     _before,
     _book,
@@ -23,6 +22,7 @@ from fanfold.server.lessons import (
     _summary,
 )
 from fanfold.server.live import NotFoundError
+from fanfold.server.templating import render
 
 #: The lesson pages; the lessons' API is :data:`api`, included in it.
 router = APIRouter(tags=["lessons"])
@@ -33,7 +33,7 @@ api = APIRouter(prefix="/api/lessons")  # its tags are the router's, on inclusio
 async def lessons_page(game: str) -> Response:
     if game not in BOOKS:
         return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
-    return FileResponse(STATIC / "learn.html")
+    return HTMLResponse(render("learn.html"))
 
 
 @router.get("/learn/{game}/{lesson_id}", include_in_schema=False)
@@ -45,7 +45,7 @@ async def lesson_page(game: str, lesson_id: str) -> Response:
         book.get(lesson_id)
     except UnknownLessonError as error:
         return HTMLResponse(str(error), status_code=404)
-    return FileResponse(STATIC / "learn.html")
+    return HTMLResponse(render("learn.html"))
 
 
 @api.get("", response_model=list[protocol.LessonSummary], response_model_exclude_unset=True)

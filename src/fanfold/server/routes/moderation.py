@@ -20,10 +20,11 @@ import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from fanfold.server.accounts import SignInError
+from fanfold.server.i18n import gettext
 from fanfold.server.moderation import (
     APPEAL_LENGTH,
     MODERATOR_NOTE_LENGTH,
@@ -43,8 +44,8 @@ from fanfold.server.moderation import (
     resolve_report,
 )
 from fanfold.server.routes.deps import AccountDep, AccountsDep, ClientDep, HubDep
-from fanfold.server.routes.pages import STATIC
 from fanfold.server.routes.players import _page
+from fanfold.server.templating import render
 
 #: Reports and appeals, the moderators' pages; their API is :data:`api`, included in it.
 router = APIRouter(tags=["moderation"])
@@ -230,8 +231,8 @@ async def appeal(
 
 
 @router.get("/appeal", include_in_schema=False)
-async def appeal_page() -> FileResponse:
-    return FileResponse(STATIC / "moderation.html")
+async def appeal_page() -> HTMLResponse:
+    return HTMLResponse(render("moderation.html"))
 
 
 # ------------------------------------------------------------------ moderators
@@ -246,9 +247,9 @@ def _read(hub: Any, account: Any, reader: Any, **more: Any) -> Any:
 @router.get("/moderation", include_in_schema=False)
 async def moderation_page(hub: HubDep, account: AccountDep) -> Response:
     if not await asyncio.to_thread(is_moderator, hub.store.engine, account):
-        page = _page("Moderators only", "moderators_only.html")
+        page = _page(gettext("Moderators only"), "moderators_only.html")
         return HTMLResponse(page, status_code=403)
-    return FileResponse(STATIC / "moderation.html")
+    return HTMLResponse(render("moderation.html"))
 
 
 @api.get("/reports", response_model=Reports)

@@ -208,11 +208,12 @@ async def bot_profile_page(family: str, level: str, hub: HubDep) -> HTMLResponse
     try:
         data = await asyncio.to_thread(bot_profile, hub.store, family, level)
     except NotFoundError as error:
-        return HTMLResponse(_page("No such bot", text=str(error)), 404)
+        return HTMLResponse(_page(gettext("No such bot"), text=str(error)), 404)
     history = data["history"]
     page = _page(
-        f"{data['name']}: {FAMILIES[family]}",
+        f"{data['name']}: {FAMILIES[family]}",  # names: data, not words to translate
         "bot.html",
+        named=True,
         families=FAMILIES,
         level=level,
         family_title=FAMILIES[family],

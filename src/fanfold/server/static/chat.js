@@ -5,6 +5,7 @@
 // signed-in spectator's), and a switch that turns chat off (nothing shown). Every line is
 // put in with textContent: a player's words are text, never markup.
 import { api, el, t } from "./common.js";
+import { phraseWords } from "./phrases.js";
 
 const MUTED = "fanfold.chat.muted";
 const OFF = "fanfold.chat.off";
@@ -64,7 +65,10 @@ export function setUpChat(options) {
     const item = el("li", { class: "chat-line" });
     item.dataset.id = String(line.id);
     const who = el("span", { class: "chat-name", text: line.name, translate: "no" });
-    const text = el("span", { class: "chat-text", text: line.text, translate: "no" }); // a player's words
+    // a player's words are data; a preset phrase is said in the reader's language
+    const text = line.phrase
+      ? el("span", { class: "chat-text chat-phrase", text: phraseWords(line.phrase, line.text) })
+      : el("span", { class: "chat-text", text: line.text, translate: "no" });
     item.append(who, ": ", text);
     const actions = el("span", { class: "chat-actions" });
     const mine =
@@ -108,9 +112,11 @@ export function setUpChat(options) {
     form.hidden = !writable || presetsOnly();
     phrases.hidden = !writable || !presetsOnly();
     if (writable && presetsOnly() && !phrases.childElementCount) {
-      for (const phrase of room.phrases) {
-        phrases.append(el("button", { type: "button", onclick: () => say(phrase) }, phrase));
-      }
+      // the English words are what is said (any server takes them); the button words them
+      room.phrases.forEach((phrase, index) => {
+        const key = (room.phrase_keys || [])[index];
+        phrases.append(el("button", { type: "button", onclick: () => say(phrase) }, phraseWords(key, phrase)));
+      });
     }
     let words;
     if (room.room === "players") {

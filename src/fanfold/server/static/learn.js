@@ -1,7 +1,9 @@
 // Lessons: /learn/GAME lists a game's lessons, /learn/GAME/ID plays one. The learner points at
 // cards on the game's own board (as at a table) or types the move; the server judges it with the
-// game's notation and rules (POST /api/lessons/GAME/ID/try).
-import { api, el } from "./common.js";
+// game's notation and rules (POST /api/lessons/GAME/ID/try). The page's own words are in the
+// catalogues (t); the lessons' words (from their data files, with the games' hints and the
+// rules' verdicts) stay English for now, each element that holds them marked lang="en".
+import { api, el, t } from "./common.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // ["learn", game, id?]
 const game = parts[1];
@@ -30,14 +32,14 @@ function markDone(id) {
 async function showList() {
   const lessons = (await api("GET", "/api/lessons")).filter((lesson) => lesson.game === game);
   const title = game.charAt(0).toUpperCase() + game.slice(1);
-  document.title = `fanfold: learn ${title}`;
-  document.getElementById("title").textContent = `Learn ${title}`;
+  document.title = `fanfold: ${t("Learn {game}", { game: title })}`;
+  document.getElementById("title").textContent = t("Learn {game}", { game: title });
   const done = doneLessons();
   root.append(
-    el("h1", { text: `Learn ${title}, one move at a time` }),
+    el("h1", { text: t("Learn {game}, one move at a time", { game: title }) }),
     el("p", {
       class: "muted",
-      text: "Each lesson sets up a worked example of the rules: find the move, ask for a hint if you are stuck, and read why it works.",
+      text: t("Each lesson sets up a worked example of the rules: find the move, ask for a hint if you are stuck, and read why it works."),
     }),
   );
   const groups = new Map();
@@ -53,12 +55,20 @@ async function showList() {
         el(
           "li",
           { class: finished ? "done" : "" },
-          el("a", { href: `/learn/${game}/${lesson.id}`, "data-lesson": lesson.id, text: lesson.title }),
-          el("span", { class: "muted lesson-source", text: `${lesson.source}; ${lesson.steps} move${lesson.steps === 1 ? "" : "s"}${finished ? "; done" : ""}` }),
+          el("a", { href: `/learn/${game}/${lesson.id}`, "data-lesson": lesson.id, text: lesson.title, lang: "en" }),
+          el(
+            "span",
+            { class: "muted lesson-source" },
+            el("span", { lang: "en" }, lesson.source),
+            "; ",
+            lesson.steps === 1 ? t("1 move") : t("{count} moves", { count: lesson.steps }),
+            finished ? t("; done") : "",
+          ),
         ),
       );
     }
-    root.append(el("section", { class: "panel lesson-group" }, el("h2", { text: `${title}: ${variant}` }), list));
+    const heading = el("h2", {}, el("span", { translate: "no" }, title), ": ", el("span", { lang: "en" }, variant));
+    root.append(el("section", { class: "panel lesson-group" }, heading, list));
   }
 }
 
@@ -87,15 +97,17 @@ function keepInputs() {
 }
 
 function seatName(seat) {
-  return lesson.seats[seat] || `Player ${seat + 1}`;
+  return lesson.seats[seat] || t("Player {number}", { number: seat + 1 });
 }
 
-function setMessage(kind, text) {
+// A verdict: the page's words, then the lesson's or the rules' own (English: lang="en").
+function setMessage(kind, text, english = "") {
   const box = document.getElementById("verdict");
   if (!box) return;
   box.className = `verdict ${kind}`;
-  box.textContent = text;
-  if (text) box.scrollIntoView({ block: "nearest" });
+  box.replaceChildren(text);
+  if (english) box.append(text ? " " : "", el("span", { lang: "en" }, english));
+  if (text || english) box.scrollIntoView({ block: "nearest" });
 }
 
 async function tryMove(text) {
@@ -103,7 +115,7 @@ async function tryMove(text) {
   const advanced = document.getElementById("advanced");
   if (advanced) kept.advanced = advanced.open; // an opened fold stays open at the next step
   if (!action) {
-    setMessage("illegal", "Type a move first, or point at the cards on the board.");
+    setMessage("illegal", t("Type a move first, or point at the cards on the board."));
     return;
   }
   let answer;
@@ -113,14 +125,14 @@ async function tryMove(text) {
     tries += 1;
     keepInputs();
     draw();
-    setMessage("illegal", error.message);
+    setMessage("illegal", "", error.message);
     return;
   }
   if (answer.verdict !== "correct") {
     tries += 1;
     keepInputs();
     draw();
-    setMessage(answer.verdict, answer.verdict === "illegal" ? `Not allowed: ${answer.message}` : answer.message);
+    setMessage(answer.verdict, answer.verdict === "illegal" ? t("Not allowed:") : "", answer.message);
     return;
   }
   const explained = { step: step.index, played: answer.label || answer.played, message: answer.message };
@@ -157,43 +169,57 @@ function message() {
 }
 
 function questionPanel(explained, answer) {
-  const panel = el("section", { class: "panel question", "aria-label": "the question" });
+  const panel = el("section", { class: "panel question", "aria-label": t("the question") });
   if (explained) {
     panel.append(
       el("div", { class: "verdict correct explanation", id: "explanation", "data-step": String(explained.step), role: "status" },
-        el("strong", { text: `Right: ${explained.played}. ` }),
-        document.createTextNode(explained.message)),
+        el("strong", {}, t("Right:"), " ", el("span", { lang: "en" }, explained.played), ". "),
+        el("span", { lang: "en" }, explained.message)),
     );
   }
   if (finished) {
-    panel.append(el("h2", { text: "Lesson complete" }), el("p", { id: "summary", text: answer ? answer.summary : "" }));
+    panel.append(el("h2", { text: t("Lesson complete") }), el("p", { id: "summary", lang: "en", text: answer ? answer.summary : "" }));
     const next = answer ? answer.next_lesson : lesson.next_lesson;
     const links = el("div", { class: "buttons" });
-    if (next) links.append(el("a", { class: "button primary", id: "next-lesson", href: `/learn/${game}/${next.id}`, text: `Next lesson: ${next.title}` }));
-    links.append(el("a", { class: "button", href: `/learn/${game}`, text: "All lessons" }));
+    if (next) {
+      links.append(
+        el("a", { class: "button primary", id: "next-lesson", href: `/learn/${game}/${next.id}` }, t("Next lesson:"), " ", el("span", { lang: "en" }, next.title)),
+      );
+    }
+    links.append(el("a", { class: "button", href: `/learn/${game}`, text: t("All lessons") }));
     panel.append(links);
     return panel;
   }
   panel.append(
-    el("div", { class: "muted", text: `Move ${step.index + 1} of ${lesson.steps}` }),
-    el("p", { class: "prompt", id: "prompt", text: step.prompt }),
-    el("p", { class: "muted", text: hints.board_hint }),
+    el("div", { class: "muted", text: t("Move {number} of {count}", { number: step.index + 1, count: lesson.steps }) }),
+    el("p", { class: "prompt", id: "prompt", lang: "en", text: step.prompt }),
+    el("p", { class: "muted", lang: "en", text: hints.board_hint }),
   );
-  const hintBox = el("p", { class: "hint", id: "hint" }, el("strong", { text: "Hint: " }), document.createTextNode(step.hint));
+  const hintBox = el("p", { class: "hint", id: "hint" }, el("strong", { text: t("Hint:") }), " ", el("span", { lang: "en" }, step.hint));
   hintBox.hidden = !kept.hint;
-  const typed = el("input", { id: "typed", type: "text", placeholder: `e.g. ${hints.notation_example}`, autocomplete: "off", "aria-label": "a move in the game's notation" });
+  const typed = el("input", {
+    id: "typed",
+    type: "text",
+    placeholder: t("e.g. {example}", { example: hints.notation_example }),
+    autocomplete: "off",
+    "aria-label": t("a move in the game's notation"),
+  });
   const form = el("form", { class: "typed-move", onsubmit: (event) => { event.preventDefault(); tryMove(typed.value); } },
-    typed, el("button", { type: "submit", id: "try", text: "Try" }));
+    typed, el("button", { type: "submit", id: "try", text: t("Try") }));
   typed.value = kept.typed;
   // Typing a move in the game's notation: for those who know it, folded away.
   const advanced = el("details", { class: "advanced", id: "advanced" },
-    el("summary", { text: "Advanced: type the move in notation" }), form);
+    el("summary", { text: t("Advanced: type the move in notation") }), form);
   advanced.open = kept.advanced || Boolean(kept.typed);
   const answerBox = el("p", { class: "hint", id: "answer", hidden: "" });
   const fillAnswer = (shown) => {
+    const moves = (shown.labels || shown.answers).map((move) => el("span", { lang: "en" }, move));
+    const listed = moves.flatMap((move, index) => (index ? [` ${t("or")} `, move] : [move]));
     answerBox.replaceChildren(
-      el("strong", { text: `The move: ${(shown.labels || shown.answers).join(" or ")}. ` }),
-      document.createTextNode(`${shown.explanation} Play it to go on.`),
+      el("strong", {}, t("The move:"), " ", ...listed, ". "),
+      el("span", { lang: "en" }, shown.explanation),
+      " ",
+      t("Play it to go on."),
     );
     answerBox.hidden = false;
   };
@@ -203,7 +229,7 @@ function questionPanel(explained, answer) {
     try {
       shown = await api("GET", `/api/lessons/${game}/${lessonId}/answer?step=${step.index}`);
     } catch (error) {
-      setMessage("illegal", error.message);
+      setMessage("illegal", "", error.message);
       return;
     }
     kept.answer = shown;
@@ -212,8 +238,8 @@ function questionPanel(explained, answer) {
   };
   panel.append(
     el("div", { class: "buttons" },
-      el("button", { type: "button", id: "hint-button", onclick: () => { hintBox.hidden = false; kept.hint = true; }, text: "Hint" }),
-      el("button", { type: "button", id: "answer-button", onclick: showAnswer, text: "Show the answer" })),
+      el("button", { type: "button", id: "hint-button", onclick: () => { hintBox.hidden = false; kept.hint = true; }, text: t("Hint") }),
+      el("button", { type: "button", id: "answer-button", onclick: showAnswer, text: t("Show the answer") })),
     hintBox,
     answerBox,
     el("p", { class: "verdict", id: "verdict", role: "alert" }),
@@ -302,7 +328,7 @@ function boardUi() {
 
 function draw(explained, answer) {
   const layout = el("div", { class: "lesson-layout" });
-  const area = el("section", { class: "board lesson-board", id: "board", "aria-label": "the position" });
+  const area = el("section", { class: "board lesson-board", id: "board", "aria-label": t("the position") });
   const game_ = el("div", { id: "game", tabindex: "-1" }); // focused when it offers nothing
   area.append(game_);
   const side = el("aside", { class: "side" });
@@ -311,13 +337,19 @@ function draw(explained, answer) {
     const log = el("ol", { class: "log", id: "log" });
     // in words, as a table's log tells them
     for (const entry of step.log) log.append(el("li", { text: entry.words || `${seatName(entry.seat)}: ${entry.text}` }));
-    side.append(el("div", { class: "panel" }, el("h2", { text: "Moves so far" }), log));
+    side.append(el("div", { class: "panel" }, el("h2", { text: t("Moves so far") }), log));
   }
   layout.append(area, side);
   const head = [
-    el("h1", { text: lesson.title }),
-    el("p", { class: "muted source", text: lesson.seats.length > 1 ? `${lesson.source}. You play ${seatName(lesson.seat)}.` : `${lesson.source}.` }),
-    el("p", { class: "intro", id: "intro", text: lesson.intro }),
+    el("h1", { text: lesson.title, lang: "en" }),
+    el(
+      "p",
+      { class: "muted source" },
+      el("span", { lang: "en" }, lesson.source),
+      ". ",
+      lesson.seats.length > 1 ? t("You play {seat}.", { seat: seatName(lesson.seat) }) : "",
+    ),
+    el("p", { class: "intro", id: "intro", lang: "en", text: lesson.intro }),
   ];
   root.replaceChildren(...head, layout);
   board.render(game_, message(), boardUi());
@@ -330,11 +362,12 @@ async function showLesson() {
   hints = shown.find((entry) => entry.name === game) || hints;
   board = await import(hints.renderer);
   document.title = `fanfold: ${lesson.title}`;
-  document.getElementById("title").textContent = `Lesson: ${lesson.title}`;
+  const heading = document.getElementById("title");
+  heading.replaceChildren(t("Lesson:"), " ", el("span", { lang: "en" }, lesson.title));
   step = lesson.step;
   draw();
 }
 
 (lessonId ? showLesson() : showList()).catch((error) => {
-  root.replaceChildren(el("p", { class: "error", role: "alert", text: error.message }));
+  root.replaceChildren(el("p", { class: "error", role: "alert", lang: "en", text: error.message }));
 });

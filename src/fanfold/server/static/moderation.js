@@ -3,12 +3,16 @@
 // the appeals and the recent log; an account looked up, closed (its opponents refunded) or
 // reopened with a note. The same file serves /appeal, where a closed account's owner sends an
 // appeal with the account's name and password.
-import { api, el } from "/static/common.js";
+import { api, el, t } from "/static/common.js";
+import { phraseWords } from "/static/phrases.js";
 
 const $ = (id) => document.getElementById(id);
 
+// A moment in the page's language's way (a date is data: translate="no").
 function when(seconds) {
-  return new Date(seconds * 1000).toLocaleString();
+  const moment = new Date(seconds * 1000);
+  const shown = moment.toLocaleString(document.documentElement.lang || undefined);
+  return el("time", { datetime: moment.toISOString(), translate: "no" }, shown);
 }
 
 function tell(sentence) {
@@ -22,12 +26,12 @@ function complain(error) {
 }
 
 function person(who) {
-  const link = el("a", { href: `/players/${encodeURIComponent(who.name)}`, text: who.name });
-  return who.closed ? el("span", {}, link, " (closed)") : link;
+  const link = el("a", { href: `/players/${encodeURIComponent(who.name)}`, text: who.name, translate: "no" });
+  return who.closed ? el("span", {}, link, " ", t("(closed)")) : link;
 }
 
 function tableLink(table) {
-  return el("a", { href: `/table/${encodeURIComponent(table)}`, text: table });
+  return el("a", { href: `/table/${encodeURIComponent(table)}`, text: table, translate: "no" });
 }
 
 function choose(name) {
@@ -37,7 +41,7 @@ function choose(name) {
 }
 
 function chooser(name) {
-  return el("button", { type: "button", text: `Choose ${name}`, onclick: () => choose(name) });
+  return el("button", { type: "button", text: t("Choose {name}", { name }), onclick: () => choose(name) });
 }
 
 function fill(id, rows, empty) {
@@ -51,12 +55,17 @@ function cell(...children) {
   return el("td", {}, ...children);
 }
 
-// A reported line with the lines around it, each as text (a player's words are never markup).
+// A reported line with the lines around it, each as text (a player's words are never markup;
+// a preset phrase is worded in the page's language).
 function chatLines(report) {
   const list = el("ol", { class: "chat-context" });
   for (const line of report.lines) {
-    const seat = line.seat === null ? "spectator" : `seat ${line.seat + 1}`;
-    const item = el("li", { text: `${line.name} (${seat}, ${line.room}): ${line.text}` });
+    const seat = line.seat === null ? t("spectator") : t("seat {number}", { number: line.seat + 1 });
+    const room = line.room === "players" ? t("players' room") : t("spectators' room");
+    const said = line.phrase
+      ? el("span", {}, phraseWords(line.phrase, line.text))
+      : el("span", { translate: "no" }, line.text);
+    const item = el("li", {}, el("span", { translate: "no" }, line.name), ` (${seat}, ${room}): `, said);
     if (line.id === report.message) item.className = "reported";
     list.append(item);
   }
@@ -65,17 +74,17 @@ function chatLines(report) {
 
 async function settle(report) {
   const note = $("note").value.trim();
-  if (!note) throw new Error("write a note for the log first (the note box above)");
+  if (!note) throw new Error(t("Write a note for the log first (the note box above)."));
   await api("POST", `/api/moderation/reports/${report.id}/resolve`, { note });
-  tell(`Report ${report.id} settled.`);
+  tell(t("Report {number} settled.", { number: report.id }));
   await load();
 }
 
 async function settleChat(report) {
   const note = $("note").value.trim();
-  if (!note) throw new Error("write a note for the log first (the note box above)");
+  if (!note) throw new Error(t("Write a note for the log first (the note box above)."));
   await api("POST", `/api/moderation/chat-reports/${report.id}/settle`, { note });
-  tell(`Chat report ${report.id} settled.`);
+  tell(t("Chat report {number} settled.", { number: report.id }));
   await load();
 }
 
@@ -94,15 +103,20 @@ async function load() {
         "tr",
         {},
         cell(when(report.at)),
-        cell(person(report.reported), ` (seat ${report.seat})`),
-        cell(report.reason),
-        cell(report.note),
-        cell(tableLink(report.table), ` ${report.game}${report.rated ? ", rated" : ""}, ${report.moves} moves`),
+        cell(person(report.reported), " ", t("(seat {number})", { number: report.seat })),
+        cell(el("span", { translate: "no" }, report.reason)),
+        cell(el("span", { translate: "no" }, report.note)),
+        cell(
+          tableLink(report.table),
+          " ",
+          el("span", { translate: "no" }, report.game),
+          report.rated ? t(", rated, {moves} moves", { moves: report.moves }) : t(", {moves} moves", { moves: report.moves }),
+        ),
         cell(person(report.reporter)),
         cell(
           el("span", { class: "buttons" },
             chooser(report.reported.name),
-            el("button", { type: "button", text: "Settle", onclick: () => settle(report).catch(complain) }),
+            el("button", { type: "button", text: t("Settle"), onclick: () => settle(report).catch(complain) }),
           ),
         ),
       ),
@@ -117,10 +131,10 @@ async function load() {
         {},
         cell(when(report.at)),
         cell(tableLink(report.table)),
-        cell(report.reporter),
-        cell(report.note),
+        cell(el("span", { translate: "no" }, report.reporter)),
+        cell(el("span", { translate: "no" }, report.note)),
         cell(chatLines(report)),
-        cell(el("button", { type: "button", text: "Settle", onclick: () => settleChat(report).catch(complain) })),
+        cell(el("button", { type: "button", text: t("Settle"), onclick: () => settleChat(report).catch(complain) })),
       ),
     ),
     "no-chat-reports",
@@ -128,49 +142,80 @@ async function load() {
   fill(
     "flags",
     flags.flags.map((flag) =>
-      el("tr", {}, cell(when(flag.at)), cell(flag.kind), cell(person(flag.first), " and ", person(flag.second)), cell(tableLink(flag.table))),
+      el(
+        "tr",
+        {},
+        cell(when(flag.at)),
+        cell(el("span", { translate: "no" }, flag.kind)),
+        cell(person(flag.first), " ", t("and"), " ", person(flag.second)),
+        cell(tableLink(flag.table)),
+      ),
     ),
     "no-flags",
   );
   fill(
     "appeals",
     appeals.appeals.map((appeal) =>
-      el("tr", {}, cell(when(appeal.at)), cell(person(appeal.account)), cell(appeal.note), cell(chooser(appeal.account.name))),
+      el("tr", {}, cell(when(appeal.at)), cell(person(appeal.account)), cell(el("span", { translate: "no" }, appeal.note)), cell(chooser(appeal.account.name))),
     ),
     "no-appeals",
   );
   fill(
     "log",
     log.log.map((entry) =>
-      el("tr", {}, cell(when(entry.at)), cell(entry.moderator), cell(entry.action), cell(entry.account || ""), cell(entry.note), cell(entry.detail)),
+      el(
+        "tr",
+        { translate: "no" }, // the log's own record: names, the action's code, notes
+        cell(when(entry.at)),
+        cell(entry.moderator),
+        cell(entry.action),
+        cell(entry.account || ""),
+        cell(entry.note),
+        cell(entry.detail),
+      ),
     ),
     "no-log",
   );
 }
 
+// An account's summary's values (its role is a code: data, as the log's actions are).
+function words(found) {
+  return { name: found.name, role: found.role, reports: found.open_reports, flags: found.flags, appeals: found.appeals };
+}
+
 async function lookUp() {
   const name = $("account-name").value.trim();
-  if (!name) throw new Error("give an account's name");
+  if (!name) throw new Error(t("Give an account's name."));
   const found = await api("GET", `/api/moderation/accounts/${encodeURIComponent(name)}`);
-  $("account-summary").textContent =
-    `${found.name}: ${found.role}, ${found.closed ? "closed" : "open"}; ` +
-    `${found.open_reports} open report(s), ${found.flags} flag(s), ${found.appeals} appeal(s)` +
-    (found.refunded ? `; ${found.refunded.toFixed(1)} points refunded to its opponents` : "");
+  const summary = found.closed
+    ? t("{name}: {role}, closed; open reports: {reports}, flags: {flags}, appeals: {appeals}", words(found))
+    : t("{name}: {role}, open; open reports: {reports}, flags: {flags}, appeals: {appeals}", words(found));
+  $("account-summary").textContent = found.refunded
+    ? `${summary}${t("; {points} points refunded to its opponents", { points: found.refunded.toFixed(1) })}`
+    : summary;
 }
 
 async function act(action) {
   const name = $("account-name").value.trim();
   const note = $("note").value.trim();
-  if (!name) throw new Error("give an account's name");
-  if (!note) throw new Error("write a note for the log: why");
+  if (!name) throw new Error(t("Give an account's name."));
+  if (!note) throw new Error(t("Write a note for the log: why."));
   const done = await api("POST", `/api/moderation/accounts/${encodeURIComponent(name)}/${action}`, { note });
   if (action === "close") {
     tell(
-      `${done.account} is closed: ${done.sessions_ended} session(s) ended, ${done.reports_settled} report(s) settled, ` +
-      `${done.refunded.toFixed(1)} point(s) given back to its opponents (${done.refunds.length} game(s)).`,
+      t(
+        "{name} is closed. Sessions ended: {sessions}; reports settled: {reports}; points given back to its opponents: {points} (games: {games}).",
+        {
+          name: done.account,
+          sessions: done.sessions_ended,
+          reports: done.reports_settled,
+          points: done.refunded.toFixed(1),
+          games: done.refunds.length,
+        },
+      ),
     );
   } else {
-    tell(`${done.account} is open again (refunds stay given).`);
+    tell(t("{name} is open again (refunds stay given).", { name: done.account }));
   }
   $("note").value = "";
   await lookUp();
@@ -190,7 +235,7 @@ function moderate() {
 }
 
 function appeal() {
-  document.title = "Appeal · fanfold";
+  document.title = `${t("Appeal")} · fanfold`;
   $("appeal").hidden = false;
   const form = $("appeal-form");
   form.addEventListener("submit", async (event) => {
@@ -199,7 +244,7 @@ function appeal() {
     try {
       await api("POST", "/api/appeals", { name: data.get("name"), password: data.get("password"), note: data.get("note") });
       form.reset();
-      tell("Your appeal is sent; the moderators will read it.");
+      tell(t("Your appeal is sent; the moderators will read it."));
     } catch (error) {
       complain(error);
     }
