@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -17,16 +15,9 @@ from fastapi.testclient import TestClient
 from fanfold.server import i18n
 from fanfold.server.i18n_catalogues import extract
 from fanfold.server.templating import ENVIRONMENT
-from tests.server.support import serve
 
 #: The placeholders of a message: Python's and the scripts'.
 PLACEHOLDERS = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serve(tmp_path) as test_client:
-        yield test_client
 
 
 def test_pseudo_accents_every_letter_keeps_placeholders_and_is_a_third_longer() -> None:

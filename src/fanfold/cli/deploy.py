@@ -92,6 +92,24 @@ def fill(text: str, values: dict[str, str | list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def write_files(files: dict[str, str], out: Path | None) -> None:
+    """A command's files: printed one after the other, each under a ``### name`` line, or
+    written into the folder ``out`` (made if need be), saying which were written; a file
+    that cannot be written fails the command with its reason."""
+    if out is None:
+        for name, text in files.items():
+            typer.echo(f"### {name}")
+            typer.echo(text, nl=False)
+        return
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (out / name).write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
+    error_console.print(f"wrote {', '.join(files)} in {out}", markup=False)
+
+
 def maintenance_response() -> bytes:
     """The maintenance page as the whole HTTP answer HAProxy's ``errorfile 503`` sends."""
     body = template("maintenance.html").encode("utf-8")

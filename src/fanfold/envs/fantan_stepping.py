@@ -168,7 +168,13 @@ class FanTanTables(SelfPlayTables):
     def act(self, which: Ints, actions: Ints) -> None:
         """The learner's action at each table of ``which`` (legal: the caller checked it
         against the mask), then its bots' until the learner decides or the match ends."""
-        kernels.learner_acts(
+        kernels.learner_acts(*self._playing(), which, actions)
+        self._deal_waiting(which)
+
+    def _playing(self) -> tuple[Any, ...]:
+        """The arrays the kernels that play take first: ``cfg, tables, scal, hands, passes,
+        scores, played_by, history, rng, bots``."""
+        return (
             self.cfg,
             self.tables,
             self.scal,
@@ -179,10 +185,7 @@ class FanTanTables(SelfPlayTables):
             self.history,
             self.rng,
             self.bots,
-            which,
-            actions,
         )
-        self._deal_waiting(which)
 
     def _deal_waiting(self, which: Ints) -> None:
         """Deal the next hand wherever a hand ended with the match going on, and go on."""
@@ -207,16 +210,7 @@ class FanTanTables(SelfPlayTables):
         """Deal hand ``numbers`` at the tables ``which`` (the deck from ``deal_seeds``, the
         bots from ``seeds``) and let the bots play up to the learner."""
         kernels.deal_and_play(
-            self.cfg,
-            self.tables,
-            self.scal,
-            self.hands,
-            self.passes,
-            self.scores,
-            self.played_by,
-            self.history,
-            self.rng,
-            self.bots,
+            *self._playing(),
             self.deck_rng,
             which,
             numbers,

@@ -1,7 +1,7 @@
 // Lessons: /learn/GAME lists a game's lessons, /learn/GAME/ID plays one. The learner points at
 // cards on the game's own board (as at a table) or types the move; the server judges it with the
 // game's notation and rules (POST /api/lessons/GAME/ID/try).
-import { api, el } from "./common.js";
+import { api, arrowFocus, el } from "./common.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // ["learn", game, id?]
 const game = parts[1];
@@ -281,15 +281,7 @@ root.addEventListener("keydown", (event) => {
     }
     return;
   }
-  const steps = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
-  if (!(event.key in steps) || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
-  const choices = boardChoices();
-  if (!choices.length) return;
-  event.preventDefault();
-  const at = choices.indexOf(event.target);
-  const next = at < 0 ? 0 : (at + steps[event.key] + choices.length) % choices.length;
-  choices[next].focus();
+  arrowFocus(event, boardChoices);
 });
 
 new MutationObserver(keepFocus).observe(root, { childList: true, subtree: true });
