@@ -24,7 +24,7 @@ nothing at first use.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -168,13 +168,13 @@ class FanTanTables(SelfPlayTables):
     def act(self, which: Ints, actions: Ints) -> None:
         """The learner's action at each table of ``which`` (legal: the caller checked it
         against the mask), then its bots' until the learner decides or the match ends."""
-        kernels.learner_acts(*self._playing(), which, actions)
+        self._play(kernels.learner_acts, which, actions)
         self._deal_waiting(which)
 
-    def _playing(self) -> tuple[Any, ...]:
-        """The arrays the kernels that play take first: ``cfg, tables, scal, hands, passes,
-        scores, played_by, history, rng, bots``."""
-        return (
+    def _play(self, kernel: Callable[..., None], *rest: Any) -> None:
+        """Call a kernel that plays with the arrays every one takes first (``cfg, tables,
+        scal, hands, passes, scores, played_by, history, rng, bots``), then ``rest``."""
+        kernel(
             self.cfg,
             self.tables,
             self.scal,
@@ -185,6 +185,7 @@ class FanTanTables(SelfPlayTables):
             self.history,
             self.rng,
             self.bots,
+            *rest,
         )
 
     def _deal_waiting(self, which: Ints) -> None:
@@ -209,8 +210,8 @@ class FanTanTables(SelfPlayTables):
     ) -> None:
         """Deal hand ``numbers`` at the tables ``which`` (the deck from ``deal_seeds``, the
         bots from ``seeds``) and let the bots play up to the learner."""
-        kernels.deal_and_play(
-            *self._playing(),
+        self._play(
+            kernels.deal_and_play,
             self.deck_rng,
             which,
             numbers,
