@@ -32,6 +32,13 @@ from typing import Annotated
 import typer
 
 from fanfold.cli.common import error_console, fail
+from fanfold.cli.deploy_group import (
+    BasePortOption,
+    HealthBasePortOption,
+    ProcessesOption,
+    ServerAddressOption,
+    ServerNameOption,
+)
 
 app = typer.Typer(
     help="A site's configuration files: HAProxy's in front of fanfold serve, Prometheus's, its "
@@ -414,34 +421,11 @@ def _peers(entries: list[str] | None) -> tuple[tuple[str, str], ...]:
 
 @app.command()
 def haproxy(
-    processes: Annotated[
-        int,
-        typer.Option(
-            "--processes",
-            help="The fanfold serve processes behind HAProxy (fanfold serve --processes N).",
-        ),
-    ],
-    base_port: Annotated[
-        int,
-        typer.Option(help="The first process's port (fanfold serve --port); the others follow."),
-    ] = 8000,
-    health_base_port: Annotated[
-        int | None,
-        typer.Option(
-            help="The first process's health port (fanfold serve --health-port), where HAProxy's "
-            "checks go; the others follow. Default: --base-port + 1000."
-        ),
-    ] = None,
-    server_address: Annotated[
-        str, typer.Option(help="The processes' address, as HAProxy reaches them.")
-    ] = "127.0.0.1",
-    server_name: Annotated[
-        str,
-        typer.Option(
-            help="The processes' fanfold serve --server-name: NAME1 to NAMEN, the names that end "
-            "their tables' ids."
-        ),
-    ] = "s",
+    processes: ProcessesOption,
+    base_port: BasePortOption = 8000,
+    health_base_port: HealthBasePortOption = None,
+    server_address: ServerAddressOption = "127.0.0.1",
+    server_name: ServerNameOption = "s",
     certificate: Annotated[
         str, typer.Option(help="The PEM file holding the certificate, its chain and its key.")
     ] = "/etc/haproxy/certs/fanfold.pem",
