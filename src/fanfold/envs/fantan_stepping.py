@@ -172,9 +172,10 @@ class FanTanTables(SelfPlayTables):
         self._deal_waiting(which)
 
     def _play(self, kernel: Callable[..., None], *rest: Any) -> None:
-        """Call a kernel that plays with the arrays every one takes first (``cfg, tables,
-        scal, hands, passes, scores, played_by, history, rng, bots``), then ``rest``."""
-        kernel(
+        """Call a kernel that plays with the arrays every one takes first, as one tuple
+        (``cfg, tables, scal, hands, passes, scores, played_by, history, rng, bots``), then
+        ``rest``."""
+        playing = (
             self.cfg,
             self.tables,
             self.scal,
@@ -185,8 +186,8 @@ class FanTanTables(SelfPlayTables):
             self.history,
             self.rng,
             self.bots,
-            *rest,
         )
+        kernel(playing, *rest)
 
     def _deal_waiting(self, which: Ints) -> None:
         """Deal the next hand wherever a hand ended with the match going on, and go on."""
