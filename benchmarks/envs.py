@@ -250,8 +250,11 @@ def rows(
     return found, missing
 
 
-def _vector_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]]:
-    """Steps of one vector env (made once, reset once) for a given time: (steps, seconds)."""
+def _batch_stepper(
+    make: Callable[[], Any], clock: Callable[[], float]
+) -> Callable[[float], tuple[int, float]]:
+    """Steps of one batched env (made once, reset once, random legal actions) for a given
+    time on ``clock``: (steps, seconds); every row of the batch is a step."""
     env = make()
     rng = np.random.default_rng(0)
     batch = env.reset(seed=0)[0]
@@ -259,14 +262,19 @@ def _vector_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, flo
     def run(seconds: float) -> tuple[int, float]:
         nonlocal batch
         steps = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        start = clock()
+        while clock() - start < seconds:
             actions = random_legal(rng, batch["action_mask"])
             batch = env.step(actions)[0]
             steps += len(actions)
-        return steps, time.perf_counter() - start
+        return steps, clock() - start
 
     return run
+
+
+def _vector_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]]:
+    """Steps of one vector env for a given wall-clock time: (steps, seconds)."""
+    return _batch_stepper(make, time.perf_counter)
 
 
 def _aec_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]]:
@@ -327,23 +335,8 @@ OPPONENT_ROWS: tuple[tuple[str, str, dict[str, Any], str], ...] = (
 
 
 def _cpu_stepper(make: Callable[[], Any]) -> Callable[[float], tuple[int, float]]:
-    """Steps of one batched env (made once, reset once) for ``seconds`` of CPU time: (steps,
-    CPU seconds); every row of the batch is a step."""
-    env = make()
-    rng = np.random.default_rng(0)
-    batch = env.reset(seed=0)[0]
-
-    def run(seconds: float) -> tuple[int, float]:
-        nonlocal batch
-        steps = 0
-        start = time.process_time()
-        while time.process_time() - start < seconds:
-            actions = random_legal(rng, batch["action_mask"])
-            batch = env.step(actions)[0]
-            steps += len(actions)
-        return steps, time.process_time() - start
-
-    return run
+    """Steps of one batched env for ``seconds`` of CPU time: (steps, CPU seconds)."""
+    return _batch_stepper(make, time.process_time)
 
 
 def _hearts_cpu(hearts: Any, seconds: float) -> float:

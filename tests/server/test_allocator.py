@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from fanfold.cli import serve as serve_command
 from fanfold.cli.app import app
-from fanfold.server import allocator, runtime
+from fanfold.server import allocator
+from fanfold.server.runtime import memory
 from tests.server.support import sqlite_url, subprocess_environment
 from tests.server.test_restart import server
 
@@ -45,7 +46,7 @@ def test_the_environment_preloads_jemalloc_first_and_keeps_given_settings() -> N
 def test_without_jemalloc_nothing_is_purged_and_glibc_trims() -> None:
     assert not allocator.running_on_jemalloc()
     assert allocator.purge() is False
-    found, trimmed = runtime._give_back()
+    found, trimmed = memory.give_back()
     assert found >= 0
     assert trimmed is True  # glibc's malloc_trim on this Debian machine
 
@@ -54,8 +55,9 @@ def test_on_jemalloc_the_give_back_purges_its_pages() -> None:
     library = allocator.jemalloc_library()
     assert library is not None, "scripts/test.sh installs Debian's libjemalloc2"
     script = (
-        "from fanfold.server import allocator, runtime\n"
-        "print(allocator.running_on_jemalloc(), allocator.purge(), runtime._give_back()[1])\n"
+        "from fanfold.server import allocator\n"
+        "from fanfold.server.runtime import memory\n"
+        "print(allocator.running_on_jemalloc(), allocator.purge(), memory.give_back()[1])\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script],

@@ -1,6 +1,6 @@
 """A bot decision goes to its worker process pickled by the pool's own pickler
-(:func:`fanfold.server.bots._dumps`): the same bytes as multiprocessing's pickler gives, made
-without looking up a slotted dataclass's fields for every card and move."""
+(:func:`fanfold.server.bots.pickling.dumps`): the same bytes as multiprocessing's pickler
+gives, made without looking up a slotted dataclass's fields for every card and move."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 
 from fanfold.core.registry import get_game
 from fanfold.play.setup import make_seats, new_table
-from fanfold.server.bots import _FIELDS, Decision, _dumps, decide
+from fanfold.server.bots import Decision, decide
+from fanfold.server.bots.pickling import FIELDS, dumps
 
 
 def _decision(game_id: str, steps: int) -> Decision:
@@ -47,14 +48,14 @@ def test_a_decision_pickles_to_the_same_bytes_and_reads_back_equal(
 ) -> None:
     decision = _decision(game_id, steps)
     call = (7, decide, (decision,))
-    made = _dumps(call)
+    made = dumps(call)
     assert made == bytes(ForkingPickler.dumps(call))
     number, function, (read,) = pickle.loads(made)
     assert (number, function, read) == (7, decide, decision)
     assert read.view == decision.view
     assert read.legal == decision.legal
     # The pickler reduced the slotted dataclasses itself (the game's cards, moves or views).
-    assert any(names is not None for names in _FIELDS.values())
+    assert any(names is not None for names in FIELDS.values())
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -75,8 +76,8 @@ class _OwnState:
 
 
 def test_only_slotted_dataclasses_with_the_standard_state_are_reduced_by_the_pool() -> None:
-    assert pickle.loads(_dumps(_Plain(3, "S"))) == _Plain(3, "S")
-    assert _FIELDS[_Plain] == ("rank", "suit")
+    assert pickle.loads(dumps(_Plain(3, "S"))) == _Plain(3, "S")
+    assert FIELDS[_Plain] == ("rank", "suit")
     # A class with its own state is pickled by its own methods, as multiprocessing would.
-    assert pickle.loads(_dumps(_OwnState(1))) == _OwnState(2)
-    assert _FIELDS[_OwnState] is None
+    assert pickle.loads(dumps(_OwnState(1))) == _OwnState(2)
+    assert FIELDS[_OwnState] is None

@@ -5,7 +5,6 @@ the game, a side that never moved has its game called off, and bots without a cl
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -82,12 +81,6 @@ def test_the_time_a_table_had_no_live_owner_is_given_back() -> None:
 
 
 # ------------------------------------------------------------------ at the server
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serve(tmp_path) as test_client:
-        yield test_client
 
 
 def quick_speed(monkeypatch: pytest.MonkeyPatch, base: float, increment: float = 0.0) -> None:

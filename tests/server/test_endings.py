@@ -4,11 +4,9 @@ told to every seat, stored with the table (a restart keeps them), in the record,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
@@ -31,12 +29,6 @@ from tests.server.test_ratings import (  # noqa: F401 (a fixture, by name)
     open_rated,
     play_out,
 )
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serve(tmp_path) as test_client:
-        yield test_client
 
 
 def end(client: TestClient, table: str, token: str, ending: str, **more: Any) -> Any:

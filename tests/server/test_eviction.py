@@ -13,9 +13,9 @@ from limits import RateLimitItemPerMinute
 from limits.strategies import MovingWindowRateLimiter
 
 from fanfold.core.registry import get_game
-from fanfold.server import runtime
 from fanfold.server.app import NO_AUTOMATIC_FULL_COLLECTION, create_app
 from fanfold.server.hub import Hub, Watcher
+from fanfold.server.runtime import memory, sweeper
 from fanfold.server.store import Store
 from fanfold.server.throttle import QuietMemoryStorage
 from tests.server.support import JSON, act, look, open_table, sqlite_url
@@ -198,7 +198,7 @@ def test_giving_memory_back_collects_and_trims_the_heap() -> None:
     gc.disable()  # no young collection frees them first
     try:
         _cycles(1000)
-        found, trimmed = runtime._give_back()
+        found, trimmed = memory.give_back()
     finally:
         gc.enable()
     assert found >= 1000
@@ -206,15 +206,15 @@ def test_giving_memory_back_collects_and_trims_the_heap() -> None:
 
 
 def _give_backs(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """When the sweeper gives the memory back from now on (``runtime._give_back``)."""
+    """When the sweeper gives the memory back from now on (``memory.give_back``)."""
     calls: list[float] = []
-    give_back = runtime._give_back
+    give_back = memory.give_back
 
     def counted() -> tuple[int, bool]:
         calls.append(time.monotonic())
         return give_back()
 
-    monkeypatch.setattr(runtime, "_give_back", counted)
+    monkeypatch.setattr(sweeper, "give_back", counted)
     return calls
 
 
@@ -225,7 +225,7 @@ def test_the_sweeper_gives_memory_back_once_half_the_tables_left(
     """The full collection runs as soon as the tables in memory fall to half their peak and
     at least GIVE_BACK_TABLES left (here 3), not at the sweeper's ten minutes."""
     calls = _give_backs(monkeypatch)
-    monkeypatch.setattr(runtime, "GIVE_BACK_TABLES", 3)
+    monkeypatch.setattr(sweeper, "GIVE_BACK_TABLES", 3)
     app = create_app(sqlite_url(tmp_path), bot_seconds=None, keep_seconds=1.0)
     with TestClient(app) as client:
         hub: Hub = app.state.hub
@@ -251,8 +251,8 @@ def test_the_sweeper_forgets_passed_rate_windows_and_gives_memory_back(
     GIVE_BACK_COUNTERS (here 3) did, if the tables left too (at most GIVE_BACK_TABLES, here
     1, in memory): never a full collection among tables in play."""
     calls = _give_backs(monkeypatch)
-    monkeypatch.setattr(runtime, "GIVE_BACK_COUNTERS", 3)
-    monkeypatch.setattr(runtime, "GIVE_BACK_TABLES", 1)
+    monkeypatch.setattr(sweeper, "GIVE_BACK_COUNTERS", 3)
+    monkeypatch.setattr(sweeper, "GIVE_BACK_TABLES", 1)
     # A sweep a second; an unfinished table stays.
     app = create_app(
         sqlite_url(tmp_path), bot_seconds=None, keep_seconds=600.0, keep_finished_seconds=2.0

@@ -5,7 +5,7 @@ tables where cards are hidden, and only public tables listed."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,6 @@ from tests.server.support import (
     serve,
     wait_for,
 )
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serve(tmp_path) as test_client:
-        yield test_client
 
 
 def stored_seed(client: TestClient, table: str) -> int:

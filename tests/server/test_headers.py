@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Page, expect
 
@@ -21,7 +19,6 @@ from fanfold.server.headers import (
     script_hash,
 )
 from fanfold.server.routes.players import history_chart
-from tests.server.support import serve
 from tests.server.test_browser import (
     browser,
     log_length,
@@ -114,12 +111,6 @@ def _walk(routes: list[Any]) -> Iterator[Any]:
             yield from _walk(included.routes)
         else:
             yield route
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serve(tmp_path) as test_client:
-        yield test_client
 
 
 def test_the_policy_allows_nothing_inline() -> None:

@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -20,16 +18,9 @@ from fanfold.server.content_catalogue import CONTENT, html_messages, markdown_me
 from fanfold.server.i18n_catalogues import content, extract
 from fanfold.server.lessons import BOOKS
 from fanfold.server.templating import ENVIRONMENT
-from tests.server.support import serve
 
 #: The placeholders of a message: Python's and the scripts'.
 PLACEHOLDERS = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serve(tmp_path) as test_client:
-        yield test_client
 
 
 def test_pseudo_accents_every_letter_keeps_placeholders_and_is_a_third_longer() -> None:

@@ -1,5 +1,5 @@
 """What the tables that ended held is given back: once they left memory and the sweeper gave
-memory back (``runtime._give_back``), the bytes the process allocated while it played them
+memory back (``memory.give_back``), the bytes the process allocated while it played them
 are freed, the games' bounded caches included (measured with ``tracemalloc``: bytes, not
 time)."""
 
@@ -12,8 +12,8 @@ import tracemalloc
 from pathlib import Path
 
 from fanfold.core.registry import get_game
-from fanfold.server import runtime
 from fanfold.server.hub import Hub, Watcher
+from fanfold.server.runtime import memory
 from fanfold.server.store import Store
 from tests.server.support import JSON, sqlite_url
 
@@ -51,7 +51,7 @@ def _leave_and_give_back(hub: Hub) -> None:
     """Every table leaves memory (as the sweeper lets them go), then memory is given back."""
     hub.evict_idle(now=time.monotonic() + 3600)
     assert not hub.live
-    runtime._give_back()
+    memory.give_back()
 
 
 def test_the_tables_that_ended_leave_nothing_of_what_they_held(tmp_path: Path) -> None:
@@ -67,7 +67,7 @@ def test_the_tables_that_ended_leave_nothing_of_what_they_held(tmp_path: Path) -
                 before = tracemalloc.get_traced_memory()[0]
                 await _play(hub, 4 * len(GAMES), seed=2)
                 playing = tracemalloc.get_traced_memory()[0]
-                assert any(cache.cache_info().currsize for cache in runtime.bounded_caches())
+                assert any(cache.cache_info().currsize for cache in memory.bounded_caches())
                 _leave_and_give_back(hub)
                 after = tracemalloc.get_traced_memory()[0]
             finally:
@@ -84,4 +84,4 @@ def test_the_tables_that_ended_leave_nothing_of_what_they_held(tmp_path: Path) -
     assert held > 200_000, held  # the tables and what they filled held that much
     # Given back: all but a small part (a few counters, the store's cached statements).
     assert kept < 0.1 * held, (kept, held)
-    assert all(cache.cache_info().currsize == 0 for cache in runtime.bounded_caches())
+    assert all(cache.cache_info().currsize == 0 for cache in memory.bounded_caches())

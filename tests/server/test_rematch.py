@@ -5,21 +5,12 @@ so nobody can take another person's seat."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.support import JSON, act, friends_table, look, open_table, refused, serve
+from tests.server.support import JSON, act, friends_table, look, open_table, refused
 from tests.server.test_accounts import csrf
 from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serve(tmp_path) as test_client:
-        yield test_client
 
 
 def play_out(client: TestClient, table: str, tokens: dict[int, str]) -> JSON:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -142,12 +141,6 @@ def test_options_a_newer_release_wrote_are_kept() -> None:
 
 
 # ------------------------------------------------------------- the tables the server stores
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serve(tmp_path) as test_client:
-        yield test_client
 
 
 def test_every_table_the_server_stores_round_trips(client: TestClient) -> None:

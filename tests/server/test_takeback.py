@@ -6,11 +6,8 @@ with hidden cards, on the clock, after the end, for a stranger or a malformed an
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from fanfold.server.hub.takebacks import LIMIT
@@ -24,16 +21,9 @@ from tests.server.support import (
     open_table,
     receive_until,
     refused,
-    serve,
 )
 from tests.server.test_accounts import csrf
 from tests.server.test_ratings import browsers, open_rated  # noqa: F401 (a fixture, by name)
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with serve(tmp_path) as test_client:
-        yield test_client
 
 
 def takeback(client: TestClient, table: str, token: str, answer: str, **more: Any) -> Any:

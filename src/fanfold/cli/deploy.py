@@ -32,6 +32,13 @@ from typing import Annotated
 import typer
 
 from fanfold.cli.common import error_console, fail
+from fanfold.cli.deploy_group import (
+    BasePortOption,
+    HealthBasePortOption,
+    ProcessesOption,
+    ServerAddressOption,
+    ServerNameOption,
+)
 
 app = typer.Typer(
     help="A site's configuration files: HAProxy's in front of fanfold serve, Prometheus's, its "
@@ -90,6 +97,24 @@ def fill(text: str, values: dict[str, str | list[str]]) -> str:
     if unused:
         raise KeyError(f"values no placeholder uses: {sorted(unused)}")
     return "\n".join(lines) + "\n"
+
+
+def write_files(files: dict[str, str], out: Path | None) -> None:
+    """A command's files: printed one after the other, each under a ``### name`` line, or
+    written into the folder ``out`` (made if need be), saying which were written; a file
+    that cannot be written fails the command with its reason."""
+    if out is None:
+        for name, text in files.items():
+            typer.echo(f"### {name}")
+            typer.echo(text, nl=False)
+        return
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (out / name).write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
+    error_console.print(f"wrote {', '.join(files)} in {out}", markup=False)
 
 
 def maintenance_response() -> bytes:
@@ -396,34 +421,11 @@ def _peers(entries: list[str] | None) -> tuple[tuple[str, str], ...]:
 
 @app.command()
 def haproxy(
-    processes: Annotated[
-        int,
-        typer.Option(
-            "--processes",
-            help="The fanfold serve processes behind HAProxy (fanfold serve --processes N).",
-        ),
-    ],
-    base_port: Annotated[
-        int,
-        typer.Option(help="The first process's port (fanfold serve --port); the others follow."),
-    ] = 8000,
-    health_base_port: Annotated[
-        int | None,
-        typer.Option(
-            help="The first process's health port (fanfold serve --health-port), where HAProxy's "
-            "checks go; the others follow. Default: --base-port + 1000."
-        ),
-    ] = None,
-    server_address: Annotated[
-        str, typer.Option(help="The processes' address, as HAProxy reaches them.")
-    ] = "127.0.0.1",
-    server_name: Annotated[
-        str,
-        typer.Option(
-            help="The processes' fanfold serve --server-name: NAME1 to NAMEN, the names that end "
-            "their tables' ids."
-        ),
-    ] = "s",
+    processes: ProcessesOption,
+    base_port: BasePortOption = 8000,
+    health_base_port: HealthBasePortOption = None,
+    server_address: ServerAddressOption = "127.0.0.1",
+    server_name: ServerNameOption = "s",
     certificate: Annotated[
         str, typer.Option(help="The PEM file holding the certificate, its chain and its key.")
     ] = "/etc/haproxy/certs/fanfold.pem",

@@ -18,8 +18,8 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import error_console, fail
-from fanfold.cli.deploy import app, fill, template
+from fanfold.cli.common import fail
+from fanfold.cli.deploy import app, fill, template, write_files
 from fanfold.cli.deploy_systemd import CREDENTIAL, installed_fanfold
 
 _USER = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
@@ -148,15 +148,4 @@ def backup_units(
         rendered = render_backup(units)
     except ValueError as error:
         fail(str(error))
-    if out is None:
-        for name, text in rendered.items():
-            typer.echo(f"### {name}")
-            typer.echo(text, nl=False)
-        return
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for name, text in rendered.items():
-            (out / name).write_text(text, encoding="utf-8")
-    except OSError as error:
-        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
-    error_console.print(f"wrote {', '.join(rendered)} in {out}", markup=False)
+    write_files(rendered, out)

@@ -34,8 +34,8 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import error_console, fail
-from fanfold.cli.deploy import app, fill, template
+from fanfold.cli.common import fail
+from fanfold.cli.deploy import app, fill, template, write_files
 from fanfold.cli.deploy_group import (
     BasePortOption,
     HealthBasePortOption,
@@ -449,18 +449,7 @@ def systemd(
         units = render_systemd(site)
     except ValueError as error:
         fail(str(error))
-    if out is None:
-        for name, text in units.items():
-            typer.echo(f"### {name}")
-            typer.echo(text, nl=False)
-        return
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for name, text in units.items():
-            (out / name).write_text(text, encoding="utf-8")
-    except OSError as error:
-        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
-    error_console.print(f"wrote {', '.join(units)} in {out}", markup=False)
+    write_files(units, out)
 
 
 __all__ = [

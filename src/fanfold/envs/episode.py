@@ -257,3 +257,18 @@ def seat_names(players: int, learners: Sequence[int], opponents: Sequence[str]) 
 def draw_seed(rng: np.random.Generator) -> int:
     """A game seed from an environment's generator."""
     return int(rng.integers(0, 2**31 - 1))
+
+
+def table_seeds(seed: int | Sequence[int | None] | None, tables: int) -> list[int | None]:
+    """The seed of each of ``tables`` tables dealt at once: from one int, table ``i`` gets
+    ``seed + i``; from a list, one per table; ``None``, none.
+
+    Raises:
+        ValueError: a list of seeds not one per table.
+    """
+    if seed is None or isinstance(seed, int):
+        return [None if seed is None else seed + index for index in range(tables)]
+    seeds = list(seed)
+    if len(seeds) != tables:
+        raise ValueError(f"{len(seeds)} seeds for {tables} tables")
+    return seeds

@@ -217,25 +217,14 @@ def play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, b
 
 
 @njit(cache=True)
-def start(  # type: ignore[no-untyped-def]
-    states,
-    cfg,
-    scal,
-    rng,
-    seeds,
-    base,
-    backup,
-    shuffle,
-    mt,
-    legal,
-    bots,
-    which,
-    game_seeds,
-    learner,
-):
+def start(tables, which, game_seeds, learner):  # type: ignore[no-untyped-def]
     """A dealt game at each table ``which[k]`` (its state written by the driver): bot seat
     ``n``'s generator is ``random.Random(seed + n)`` (the environment seeds seat ``n``'s agent
-    with ``seed + n``), and the bots play up to the learner."""
+    with ``seed + n``), and the bots play up to the learner.
+
+    ``tables``: the arrays every stepping kernel takes, ``(states, cfg, scal, rng, seeds,
+    base, backup, shuffle, mt, legal, bots)`` (the module's)."""
+    states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots = tables
     for k in range(which.shape[0]):
         i = which[k]
         scal[i, S_SEED] = game_seeds[k]
@@ -247,45 +236,33 @@ def start(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def act(  # type: ignore[no-untyped-def]
-    states,
-    cfg,
-    scal,
-    rng,
-    seeds,
-    base,
-    backup,
-    shuffle,
-    mt,
-    legal,
-    bots,
-    ids,
-    which,
-    actions,
-    learner,
-):
-    """For each table ``which[k]``: the decider's legal action at index ``actions[k]`` of its
-    row of ``ids`` (the packed ids of the encoding's indices, a row per seat), then its
-    bots'."""
-    for k in range(which.shape[0]):
-        i = which[k]
-        seat = decider(states[i])
-        if run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, ids[seat, actions[k]]):
-            play_bots(
-                states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner
-            )
+def play_on(tables, i, packed, learner):  # type: ignore[no-untyped-def]
+    """Table ``i``'s legal action ``packed``, then its bots' (none when the action waits for
+    a reshuffle's seed, :data:`NEEDS_SEED`)."""
+    states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots = tables
+    if run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, packed):
+        play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner)
 
 
 @njit(cache=True)
-def resume(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, which, learner):  # type: ignore[no-untyped-def]
-    """For each table ``which[k]`` stopped with :data:`NEEDS_SEED`: its pending action, with
-    the seed now given, then its bots'."""
+def act(tables, ids, which, actions, learner):  # type: ignore[no-untyped-def]
+    """For each table ``which[k]``: the decider's legal action at index ``actions[k]`` of its
+    row of ``ids`` (the packed ids of the encoding's indices, a row per seat), then its
+    bots'."""
+    states = tables[0]
     for k in range(which.shape[0]):
         i = which[k]
-        if run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, scal[i, S_PENDING]):
-            play_bots(
-                states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner
-            )
+        play_on(tables, i, ids[decider(states[i]), actions[k]], learner)
+
+
+@njit(cache=True)
+def resume(tables, which, learner):  # type: ignore[no-untyped-def]
+    """For each table ``which[k]`` stopped with :data:`NEEDS_SEED`: its pending action, with
+    the seed now given, then its bots'."""
+    scal = tables[2]
+    for k in range(which.shape[0]):
+        i = which[k]
+        play_on(tables, i, scal[i, S_PENDING], learner)
 
 
 @njit(cache=True)

@@ -256,8 +256,9 @@ class FanoTables(SelfPlayTables):
         self._seats = np.full(count, seat, dtype=np.int64)
 
     def _step(self, kernel: Callable[..., None], *rest: Any) -> None:
-        """Call a stepping kernel with the arrays every one takes first, then ``rest``."""
-        kernel(
+        """Call a stepping kernel with the arrays every one takes (as one tuple), then
+        ``rest``."""
+        tables = (
             self.states,
             self.cfg,
             self.scal,
@@ -269,8 +270,8 @@ class FanoTables(SelfPlayTables):
             self.mt,
             self.legal,
             self.bots,
-            *rest,
         )
+        kernel(tables, *rest)
 
     def _give_seeds(self, index: int, seat: int, first: int) -> None:
         """Table ``index``'s reshuffle seeds of ``seat`` from reshuffle ``first`` on."""

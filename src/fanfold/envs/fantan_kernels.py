@@ -417,11 +417,13 @@ def play_bots(cfg, tables, scal, hands, passes, scores, played_by, history, rng,
 
 
 @njit(cache=True)
-def learner_acts(  # type: ignore[no-untyped-def]
-    cfg, tables, scal, hands, passes, scores, played_by, history, rng, bots, which, actions
-):
+def learner_acts(playing, which, actions):  # type: ignore[no-untyped-def]
     """For each table ``which[k]``: the decider's legal action ``actions[k]``, then its
-    bots."""
+    bots.
+
+    ``playing``: the arrays the kernels that play take, ``(cfg, tables, scal, hands, passes,
+    scores, played_by, history, rng, bots)`` (the module's)."""
+    cfg, tables, scal, hands, passes, scores, played_by, history, rng, bots = playing
     for k in range(which.shape[0]):
         i = which[k]
         apply_action(cfg, scal, hands, passes, scores, played_by, history, i, actions[k])
@@ -429,27 +431,13 @@ def learner_acts(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def deal_and_play(  # type: ignore[no-untyped-def]
-    cfg,
-    tables,
-    scal,
-    hands,
-    passes,
-    scores,
-    played_by,
-    history,
-    rng,
-    bots,
-    deck_rng,
-    which,
-    hand_numbers,
-    deal_seeds,
-    game_seeds,
-):
+def deal_and_play(playing, deck_rng, which, hand_numbers, deal_seeds, game_seeds):  # type: ignore[no-untyped-def]
     """For each table ``which[k]``: deal hand ``hand_numbers[k]`` from ``deal_seeds[k]`` and
-    let the bots play up to the learner. Hand 0 starts a new game: ``game_seeds[k]`` is its
-    seed, the scores start at 0, and bot seat ``n``'s generator is ``random.Random(seed + n)``
-    (the environment seeds seat ``n``'s agent with ``seed + n``)."""
+    let the bots play up to the learner (``playing``: as :func:`learner_acts` takes it). Hand 0
+    starts a new game: ``game_seeds[k]`` is its seed, the scores start at 0, and bot seat
+    ``n``'s generator is ``random.Random(seed + n)`` (the environment seeds seat ``n``'s agent
+    with ``seed + n``)."""
+    cfg, tables, scal, hands, passes, scores, played_by, history, rng, bots = playing
     players = cfg[C_PLAYERS]
     for k in range(which.shape[0]):
         i = which[k]

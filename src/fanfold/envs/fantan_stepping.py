@@ -24,7 +24,7 @@ nothing at first use.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -168,7 +168,14 @@ class FanTanTables(SelfPlayTables):
     def act(self, which: Ints, actions: Ints) -> None:
         """The learner's action at each table of ``which`` (legal: the caller checked it
         against the mask), then its bots' until the learner decides or the match ends."""
-        kernels.learner_acts(
+        self._play(kernels.learner_acts, which, actions)
+        self._deal_waiting(which)
+
+    def _play(self, kernel: Callable[..., None], *rest: Any) -> None:
+        """Call a kernel that plays with the arrays every one takes first, as one tuple
+        (``cfg, tables, scal, hands, passes, scores, played_by, history, rng, bots``), then
+        ``rest``."""
+        playing = (
             self.cfg,
             self.tables,
             self.scal,
@@ -179,10 +186,8 @@ class FanTanTables(SelfPlayTables):
             self.history,
             self.rng,
             self.bots,
-            which,
-            actions,
         )
-        self._deal_waiting(which)
+        kernel(playing, *rest)
 
     def _deal_waiting(self, which: Ints) -> None:
         """Deal the next hand wherever a hand ended with the match going on, and go on."""
@@ -206,17 +211,8 @@ class FanTanTables(SelfPlayTables):
     ) -> None:
         """Deal hand ``numbers`` at the tables ``which`` (the deck from ``deal_seeds``, the
         bots from ``seeds``) and let the bots play up to the learner."""
-        kernels.deal_and_play(
-            self.cfg,
-            self.tables,
-            self.scal,
-            self.hands,
-            self.passes,
-            self.scores,
-            self.played_by,
-            self.history,
-            self.rng,
-            self.bots,
+        self._play(
+            kernels.deal_and_play,
             self.deck_rng,
             which,
             numbers,

@@ -58,7 +58,13 @@ from numpy.typing import NDArray
 from fanfold.core.errors import IllegalActionError
 from fanfold.envs.compiled_tables import SelfPlayTables
 from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
-from fanfold.envs.episode import Episode, apply_index, default_max_steps, draw_seed
+from fanfold.envs.episode import (
+    Episode,
+    apply_index,
+    default_max_steps,
+    draw_seed,
+    table_seeds,
+)
 from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, no_first_decision
 from fanfold.envs.vector_env import COMPILED_NAMES, ENGINES, STEPPING
 
@@ -211,14 +217,7 @@ class SelfPlayVectorEnv:
         Raises:
             ValueError: a list of seeds not one per table.
         """
-        if seed is None or isinstance(seed, int):
-            seeds: list[int | None] = [
-                None if seed is None else seed + index for index in range(self.num_envs)
-            ]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} tables")
+        seeds = table_seeds(seed, self.num_envs)
         for index, table_seed in enumerate(seeds):
             self._rngs[index] = seeding.np_random(table_seed)[0]
         skipped = self._deal(self._all)

@@ -52,7 +52,7 @@ from numpy.typing import NDArray
 
 from fanfold.core.errors import IllegalActionError
 from fanfold.envs.encodings import ENCODINGS
-from fanfold.envs.episode import apply_index, draw_seed
+from fanfold.envs.episode import apply_index, draw_seed, table_seeds
 from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, FanfoldGymEnv, no_first_decision
 
 if TYPE_CHECKING:
@@ -205,14 +205,7 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
         Raises:
             ValueError: a list of seeds not one per table.
         """
-        if seed is None or isinstance(seed, int):
-            seeds: list[int | None] = [
-                None if seed is None else seed + index for index in range(self.num_envs)
-            ]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} tables")
+        seeds = table_seeds(seed, self.num_envs)
         infos: dict[str, Any] = {}
         if self._fast is None:
             for index, (env, table_seed) in enumerate(zip(self.envs, seeds, strict=True)):

@@ -297,7 +297,7 @@ class Accounts(Counting):
     def delete_expired(self, now: float | None = None) -> int:
         """Delete every session that has ended (its ``expires`` passed) and every counted
         attempt older than the longest window (:data:`MEMORY`); returns how many sessions
-        went. The sweeper runs it hourly (:func:`fanfold.server.runtime._sweep`), and a
+        went. The sweeper runs it hourly (:func:`fanfold.server.runtime.sweeper.sweep`), and a
         sign-in deletes its account's own ended sessions."""
         now = time.time() if now is None else now
         return self.data.delete_expired(now, now - MEMORY)

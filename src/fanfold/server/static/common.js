@@ -81,8 +81,22 @@ export function cardElement(text, extra = "") {
   return el;
 }
 
+// The arrow keys move the focus among a board's choices (``choices()``: them in order), around
+// from the last to the first; any other key, or one typed into a field, is left alone.
+export function arrowFocus(event, choices) {
+  const steps = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  if (!(event.key in steps) || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  const found = choices();
+  if (!found.length) return;
+  event.preventDefault();
+  const at = found.indexOf(event.target);
+  const next = at < 0 ? 0 : (at + steps[event.key] + found.length) % found.length;
+  found[next].focus();
+}
+
 // Make a drawn thing (a card, a fan, a point of a drawing) a button for the keyboard too:
-// reached with Tab (or the arrow keys, table.js), chosen with Enter or Space, read by its label.
+// reached with Tab (or the arrow keys, arrowFocus), chosen with Enter or Space, read by its label.
 export function keyable(node, onChoose, label) {
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");

@@ -3,7 +3,7 @@
 // game's notation and rules (POST /api/lessons/GAME/ID/try). The page's own words are in the
 // catalogues (t); the lessons' words (from their data files, with the games' hints and the
 // rules' verdicts) stay English for now, each element that holds them marked lang="en".
-import { api, el, t } from "./common.js";
+import { api, arrowFocus, el, t } from "./common.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // ["learn", game, id?]
 const game = parts[1];
@@ -307,15 +307,7 @@ root.addEventListener("keydown", (event) => {
     }
     return;
   }
-  const steps = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
-  if (!(event.key in steps) || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
-  const choices = boardChoices();
-  if (!choices.length) return;
-  event.preventDefault();
-  const at = choices.indexOf(event.target);
-  const next = at < 0 ? 0 : (at + steps[event.key] + choices.length) % choices.length;
-  choices[next].focus();
+  arrowFocus(event, boardChoices);
 });
 
 new MutationObserver(keepFocus).observe(root, { childList: true, subtree: true });

@@ -1,6 +1,6 @@
 // A table page: one WebSocket to the server, the board drawn by the game's own module, the
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
-import { api, botName, remember, t, tokenFor, el, variantWords } from "./common.js";
+import { api, arrowFocus, botName, remember, t, tokenFor, el, variantWords } from "./common.js";
 import { setUpAlerts, turnAlerts } from "./alerts.js";
 import { setUpChat } from "./chat.js";
 import { copyButton, gameLink, positionLink, startMove } from "./share.js";
@@ -376,15 +376,7 @@ function onBoardKey(event) {
     }
     return;
   }
-  const steps = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
-  if (!(event.key in steps) || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
-  const choices = boardChoices();
-  if (!choices.length) return;
-  event.preventDefault();
-  const at = choices.indexOf(event.target);
-  const next = at < 0 ? 0 : (at + steps[event.key] + choices.length) % choices.length;
-  choices[next].focus();
+  arrowFocus(event, boardChoices);
 }
 
 // The signed-in players' names by seat (GET /api/tables/ID/players): read when the page

@@ -1,0 +1,48 @@
+"""Where the server's bots think: a pool of workers shared fairly by every table.
+
+One module a job: :mod:`.decisions` (what a decision is, and how a worker makes it),
+:mod:`.pickling` (how a decision crosses to a worker process), :mod:`.worker` (a worker
+process's life and its pipe), :mod:`.pool` (the pool, its fair queue and its shares).
+
+``fanfold serve`` runs the pool in worker processes (``processes=True``), each a process of its
+own at a lower CPU priority than the server (:data:`NICENESS`): a search holds its own
+process's interpreter lock, never the server's, so people's actions are answered while every
+worker thinks. Tests may use threads (the same code, without the processes' start-up).
+
+Each decision travels as a :class:`Decision`: the table, the seat, the game, the agent text
+(already within the server's budget, :mod:`fanfold.server.budget`), a seed drawn from the
+table's own bot stream, the seat's view and the legal actions; nothing more of the game. A
+worker keeps the agents it made (by table, seat and text, :data:`CACHE`) so that an agent that
+is costly to make or that follows a plan (the Fan solver) is made once, and reseeds it for
+each decision; the pool sends a table's decisions to the worker that had its last one when
+that worker is free.
+
+Fairness: each table has one decision at a time (the hub plays its bots in turn), and when
+more decisions wait than there are free workers the pool starts the decision of the client
+that has used the least thinking time (start-time fair queuing: a client's tag grows by the
+seconds its decisions took), so a client whose bots think at the server's cap waits behind
+clients whose bots answer at once, never the other way round. A client is whoever opened the
+tables (an account, or one address: :attr:`Decision`'s caller names it); one with thirty
+tables counts once, and holds at most :attr:`BotPool.client_share` workers at once, so its
+tables cannot fill the pool while another client's table waits (at every process on one
+PostgreSQL store together: :attr:`BotPool.shared`, :mod:`fanfold.server.bot_shares`).
+Decisions also come in :class:`Priority` classes: a waiting live decision (a game being
+played) always starts before a review's, and a review's before background work.
+"""
+
+from fanfold.server.bots.decisions import CACHE, Decision, decide, decide_counted, decision_for
+from fanfold.server.bots.pool import BotPool, Priority, default_client_share
+from fanfold.server.bots.worker import NICENESS, WorkerProcess
+
+__all__ = [
+    "CACHE",
+    "NICENESS",
+    "BotPool",
+    "Decision",
+    "Priority",
+    "WorkerProcess",
+    "decide",
+    "decide_counted",
+    "decision_for",
+    "default_client_share",
+]

@@ -1,0 +1,124 @@
+"""What a bot decision is, and how a worker makes it (:func:`decide`).
+
+A :class:`Decision` carries the table, the seat, the game, the agent text (already within the
+server's budget, :mod:`fanfold.server.budget`), a seed drawn from the table's own bot stream,
+the seat's view and the legal actions; nothing more of the game. A worker keeps the agents it
+made (by table, seat and text, :data:`CACHE`) so that an agent that is costly to make or that
+follows a plan (the Fan solver) is made once, and reseeds it for each decision.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fanfold.agents.base import AnyAgent, parse_agent
+from fanfold.agents.levels import fallback_agent
+from fanfold.agents.strategy import compiled, has_compiled_code
+from fanfold.core.registry import get_game
+from fanfold.server.logs import about
+
+log = logging.getLogger(__name__)
+
+#: Agents a worker keeps (the most recently used).
+CACHE = 64
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One bot decision: what a worker needs and nothing more.
+
+    Attributes:
+        table: the table's id (with ``seat``, which agent of the worker's cache decides).
+        seat: the deciding seat.
+        game: the game's id.
+        agent: the agent text the seat plays with.
+        seed: seeds the agent's generator for this decision (from the table's bot stream).
+        view: the seat's view.
+        legal: the legal actions.
+    """
+
+    table: str
+    seat: int
+    game: str
+    agent: str
+    seed: int
+    view: Any
+    legal: tuple[Any, ...]
+
+
+_local = threading.local()
+
+
+def _agent(decision: Decision, text: str) -> AnyAgent:
+    """The worker's agent of ``text`` for the decision's table and seat (made once)."""
+    cache: OrderedDict[tuple[str, int, str, str], AnyAgent] | None = getattr(_local, "agents", None)
+    if cache is None:
+        cache = _local.agents = OrderedDict()
+    key = (decision.table, decision.seat, decision.game, text)
+    agent = cache.pop(key, None)
+    if agent is None:
+        agent = parse_agent(text).create(get_game(decision.game), decision.seed)
+    cache[key] = agent
+    while len(cache) > CACHE:
+        cache.popitem(last=False)
+    agent.rng.seed(decision.seed)
+    return agent
+
+
+def _ready(agent: AnyAgent, decision: Decision) -> bool:
+    """Whether ``agent`` can decide now: it needs no compiled code, or its game's compiled
+    code is loaded in this worker, or in Numba's cache to be loaded now (a second or two).
+    False while the server still compiles it
+    (:func:`fanfold.server.runtime.warm_up.compile_ahead`)."""
+    game = agent.game
+    if not has_compiled_code(game) or compiled.is_loaded(game.name):
+        return True
+    config = getattr(decision.view, "config", None) or game.default_config()
+    try:
+        with compiled.without_compiling():
+            agent.prepare(config, _quiet)
+    except compiled.NotCompiledError:
+        return False
+    return True
+
+
+def _quiet(message: str) -> None:
+    del message
+
+
+def decide(decision: Decision) -> Any:
+    """The action the seat's agent chooses (run in a worker). A bot whose compiled code is
+    not compiled yet plays its game's fallback level meanwhile
+    (:func:`fanfold.agents.levels.fallback_agent`: never compiled code), well within any time
+    cap."""
+    return decide_counted(decision)[0]
+
+
+def decide_counted(decision: Decision) -> tuple[Any, bool]:
+    """:func:`decide`'s action, and whether the agent's time cap cut its budget
+    (``Agent.budget_cut``: the pool counts it, :attr:`BotPool.cut`)."""
+    with about(decision.table):
+        agent = _agent(decision, decision.agent)
+        if not _ready(agent, decision):
+            fallback = fallback_agent(agent.game)
+            log.info("seat %d's bot plays %s until it is compiled", decision.seat, fallback)
+            agent = _agent(decision, fallback)
+        agent.budget_cut = False
+        action = agent.choose(decision.view, list(decision.legal))
+        return action, agent.budget_cut
+
+
+def decision_for(
+    table: str, seat: int, game: str, agent: AnyAgent, view: Any, legal: Sequence[Any]
+) -> Decision:
+    """The decision of ``seat``'s ``agent`` (the table's own agent object, whose generator is
+    the table's bot stream and gives the decision's seed)."""
+    return Decision(table, seat, game, agent.name, agent.rng.getrandbits(64), view, tuple(legal))
+
+
+__all__ = ["CACHE", "Decision", "decide", "decide_counted", "decision_for"]
