@@ -115,9 +115,9 @@ class Readiness:
         self.draining = False
         #: When the loop last turned (``time.monotonic()``), written by :meth:`beat`.
         self.turned = time.monotonic()
-        #: When each router (its address and :data:`CHECK_HEADER`) last asked, and how often
-        #: it was refused since the process began to stop: what :meth:`out_of_service` waits
-        #: on.
+        #: When each router (its address, asking with :data:`CHECK_HEADER`) last asked, and
+        #: how often it was refused since the process began to stop: what
+        #: :meth:`out_of_service` waits on.
         self._asked: dict[str, float] = {}
         self._refused: dict[str, int] = {}
         self._counting = threading.Lock()
@@ -168,12 +168,11 @@ class Readiness:
         """The answer to ``/ready`` asked by ``asker`` (its address), a router's check when
         ``router`` (its :data:`CHECK_HEADER`) is given: 200 and the tables in memory, or 503
         and the reason. Blocks up to :data:`STORE_SECONDS`: call it off the event loop."""
-        if router:
-            checker = f"{asker} {router[:40]}"
+        if router:  # counted by address only: a forged header adds no entry of its own
             with self._counting:
-                self._asked[checker] = time.monotonic()
+                self._asked[asker] = time.monotonic()
                 if self.draining:
-                    self._refused[checker] = self._refused.get(checker, 0) + 1
+                    self._refused[asker] = self._refused.get(asker, 0) + 1
         if self.draining:
             return 503, {"status": "unready", "reason": "the process is stopping (draining)"}
         late = time.monotonic() - self.turned
