@@ -2,11 +2,13 @@
 command to its ``/ready`` answering 200 (the store open, tables served, a person's action
 taken), and to its log saying that the bots' workers warmed up (in the background).
 
-Each run starts one process on a fresh SQLite store in a temporary folder, with the compiled
-searches in Numba's cache as an installed server has them, and stops it (SIGTERM). It prints
-each run and the median, with the machine's load average before and after.
+Each run starts one process on a fresh SQLite store in a temporary folder (with
+``--existing``, on a copy of a store made and migrated once before the runs, as a restart
+finds it), with the compiled searches in Numba's cache as an installed server has them, and
+stops it (SIGTERM). It prints each run and the median, with the machine's load average before
+and after.
 
-Run: ``python3 benchmarks/ready.py`` (``--runs 3``).
+Run: ``python3 benchmarks/ready.py`` (``--runs 3``, ``--existing``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -34,8 +37,11 @@ def free_port() -> int:
         return port
 
 
-def one_run(folder: Path) -> tuple[float, float]:
-    """Seconds to ``/ready`` 200, and to the warm-up's line, for one start."""
+def one_run(folder: Path, existing: Path | None = None) -> tuple[float, float]:
+    """Seconds to ``/ready`` 200, and to the warm-up's line, for one start (on a copy of the
+    store ``existing``, if given)."""
+    if existing is not None:
+        shutil.copyfile(existing, folder / "store.db")
     port, health = free_port(), free_port()
     log = folder / "serve.log"
     environment = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -79,12 +85,22 @@ def one_run(folder: Path) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="starts, one after another")
+    parser.add_argument(
+        "--existing", action="store_true", help="start on a store made before (a restart)"
+    )
     args = parser.parse_args()
+    made = Path(tempfile.mkdtemp(prefix="fanfold-ready-store-"))
+    existing = made / "store.db" if args.existing else None
+    if existing is not None:  # made and migrated by fanfold itself, once
+        url = f"sqlite:///{existing}"
+        opening = f"from fanfold.server.store import Store; Store({url!r}).close()"
+        environment = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        subprocess.run([sys.executable, "-c", opening], check=True, env=environment)
     before = os.getloadavg()
     readies, warms = [], []
     for run in range(args.runs):
         with tempfile.TemporaryDirectory(prefix="fanfold-ready-") as folder:
-            ready, warm = one_run(Path(folder))
+            ready, warm = one_run(Path(folder), existing)
         readies.append(ready)
         warms.append(warm)
         print(f"run {run + 1}: ready {ready:.1f} s, bots warmed up {warm:.1f} s after the start")
@@ -93,6 +109,7 @@ def main() -> None:
         f"bots warmed up {statistics.median(warms):.1f} s"
     )
     print(f"load average (1, 5, 15 min) before: {before}, after: {os.getloadavg()}")
+    shutil.rmtree(made, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -56,6 +56,8 @@ class Player:
         self.table = ""
         self.token = ""
         self.gaps: list[float] = []
+        #: Of each gap, the part until the new socket was open (the rest: to its ``state``).
+        self.opening: list[float] = []
         self.failed = 0
         self.closed_at: float | None = None
 
@@ -83,6 +85,8 @@ async def play(address: str, player: Player, stop: asyncio.Event, think: float) 
                 local_addr=(loopback(1, player.number), 0),
                 open_timeout=10,
             ) as socket_:
+                if player.closed_at is not None:
+                    player.opening.append(time.monotonic() - player.closed_at)
                 await socket_.send(json.dumps({"type": "hello", "token": player.token}))
                 while not stop.is_set():
                     message = json.loads(await socket_.recv())
@@ -153,6 +157,11 @@ async def run(args: argparse.Namespace, address: str, supervisor: subprocess.Pop
         print(
             f"1012 -> next state: p50 {percentile(gaps, 0.5):.3f} s, "
             f"p99 {percentile(gaps, 0.99):.3f} s, max {gaps[-1]:.3f} s"
+        )
+        opening = sorted(gap for player in players for gap in player.opening)
+        print(
+            f"  of which 1012 -> socket open: p50 {percentile(opening, 0.5):.3f} s, "
+            f"p99 {percentile(opening, 0.99):.3f} s, max {opening[-1]:.3f} s"
         )
     print(f"still waiting for a state at the end: {waiting}")
     print(f"failed reconnects: {sum(p.failed for p in players)}")

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from fanfold.server.checks import HealthPortError, HealthServer, Readiness
+from fanfold.server.checks import CHECK_HEADER, HealthPortError, HealthServer, Readiness
 from fanfold.server.store import Store
 from tests.server.support import sqlite_url
 
@@ -149,15 +149,18 @@ def test_a_health_port_in_use_is_refused_with_a_sentence(tmp_path: Path) -> None
 
 
 def test_a_stopping_process_waits_until_its_router_was_refused_twice(tmp_path: Path) -> None:
-    """:meth:`Readiness.out_of_service`: at once where nothing checks; else unready, and done
-    once the checker that asked lately was refused twice (HAProxy's ``fall 2``): its router
-    has taken the process out of service; at most its limit when the router went quiet."""
+    """:meth:`Readiness.out_of_service`: at once where no router checks (a poller of
+    ``/ready`` without the router's header is never waited for); else unready, and done once
+    the router that checked lately was refused twice (HAProxy's ``fall 2``): it has taken the
+    process out of service; at most its limit when the router went quiet."""
     with checks(tmp_path, stuck_seconds=3600) as (readiness, address):
+        assert httpx.get(f"{address}/ready", timeout=WAIT).status_code == 200  # a poller
         began = time.monotonic()
-        assert asyncio.run(readiness.out_of_service(limit=10)) is True  # nothing checks
+        assert asyncio.run(readiness.out_of_service(limit=10)) is True  # no router checks
         assert time.monotonic() - began < 1
         readiness.draining = False
-        assert httpx.get(f"{address}/ready", timeout=WAIT).status_code == 200  # a router
+        router = {CHECK_HEADER: "haproxy"}
+        assert httpx.get(f"{address}/ready", headers=router, timeout=WAIT).status_code == 200
 
         refused: list[int] = []
 
@@ -166,7 +169,11 @@ def test_a_stopping_process_waits_until_its_router_was_refused_twice(tmp_path: P
             for _ in range(3):
                 await asyncio.sleep(0.2)
                 assert not waiting.done()  # not before the second refusal
-                answer = await asyncio.to_thread(httpx.get, f"{address}/ready", timeout=WAIT)
+                polled = await asyncio.to_thread(httpx.get, f"{address}/ready", timeout=WAIT)
+                assert polled.status_code == 503  # a poller: refused, not counted
+                answer = await asyncio.to_thread(
+                    httpx.get, f"{address}/ready", headers=router, timeout=WAIT
+                )
                 refused.append(answer.status_code)
                 if len(refused) == 2:
                     return await asyncio.wait_for(waiting, 5)

@@ -197,6 +197,10 @@ def test_the_rendered_configuration_passes_haproxy_check(processes: int, tmp_pat
     # where each table went last, kept across reloads by the peers of the counts
     assert "stick-table type string len 64 size 1m expire 1h peers counts\n" in text
     assert "!{ var(txn.table),in_table(tables) }\n" in text
+    # the checks of /ready say they are HAProxy's (a stopping process waits for those only),
+    # and no client's request carries that header to a process
+    assert "    http-check send hdr X-Fanfold-Check haproxy\n" in text
+    assert re.search(r"^    http-request del-header X-Fanfold-Check\b", text, re.M)
     # a reading request answered 503 or not at all is tried on another process; others not
     assert "    retry-on conn-failure empty-response 503\n" in text
     assert "    http-request disable-l7-retry unless METH_GET\n" in text

@@ -4,12 +4,15 @@ store writes, WebSockets), none of them counted against a client's limits."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from fanfold.server.checks import CHECK_HEADER
 from fanfold.server.throttle import ClientLimits
 from tests.server.support import act, look, open_table, serve
 
@@ -72,3 +75,17 @@ def test_health_checks_count_against_no_client(tmp_path: Path) -> None:
             assert client.get("/health").status_code == 200
             assert client.get("/metrics").status_code == 200
         assert client.get("/api/games").status_code == 200  # the client's first counted
+
+
+def test_the_game_ports_ready_tells_a_routers_check_from_a_poller(tmp_path: Path) -> None:
+    """A stopping process waits for the routers whose checks say so (``X-Fanfold-Check``),
+    never for another poller of ``/ready``, on the game's port as on the health port."""
+    with serve(tmp_path) as client:
+        readiness = client.app.state.readiness  # type: ignore[attr-defined]
+        assert client.get("/ready").status_code == 200  # a poller
+        assert asyncio.run(readiness.out_of_service(limit=5)) is True  # not waited for
+        readiness.draining = False
+        assert client.get("/ready", headers={CHECK_HEADER: "haproxy"}).status_code == 200
+        began = time.monotonic()
+        assert asyncio.run(readiness.out_of_service(limit=0.3)) is False  # a quiet router
+        assert time.monotonic() - began >= 0.3

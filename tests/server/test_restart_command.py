@@ -61,7 +61,8 @@ def test_only_well_formed_notifications_are_acted_on() -> None:
     taken: list[list[str]] = []
     told: list[int] = []
 
-    async def stopped(ids: list[str]) -> int:
+    async def stopped(ids: list[str], watched: bool) -> int:
+        assert not watched
         taken.append(ids)
         return len(ids)
 

@@ -15,6 +15,7 @@ from fanfold.cli import balance as balance_command
 from fanfold.cli import check_config as check_config_command
 from fanfold.cli import deploy as deploy_commands
 from fanfold.cli import deploy_backup as _deploy_backup  # noqa: F401  (registers it)
+from fanfold.cli import deploy_logs as _deploy_logs  # noqa: F401  (registers it)
 from fanfold.cli import deploy_monitoring as _deploy_monitoring  # noqa: F401  (registers them)
 from fanfold.cli import deploy_systemd as _deploy_systemd  # noqa: F401  (registers it)
 from fanfold.cli import keys as keys_commands

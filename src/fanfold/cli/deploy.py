@@ -14,6 +14,8 @@ ships (``fanfold/deploy_templates/``), so that an operator uses them as they are
 * ``prometheus``, ``alert-rules``, ``grafana``: what watches the processes
   (:mod:`fanfold.cli.deploy_monitoring`).
 * ``systemd``: the units of the processes and of HAProxy (:mod:`fanfold.cli.deploy_systemd`).
+* ``logs``: logrotate's file and journald's drop-in that keep the log
+  (:mod:`fanfold.cli.deploy_logs`).
 
 The rendering is plain text substitution (:func:`fill`): ``{{name}}`` in the template is a
 value; a line holding nothing but ``{{name}}`` is a block of lines (none, one or several).
@@ -42,7 +44,7 @@ from fanfold.cli.deploy_group import (
 
 app = typer.Typer(
     help="A site's configuration files: HAProxy's in front of fanfold serve, Prometheus's, its "
-    "alert rules, a Grafana dashboard, systemd units (docs/deploy.md).",
+    "alert rules, a Grafana dashboard, systemd units, the log's rotation (docs/deploy.md).",
     no_args_is_help=True,
 )
 

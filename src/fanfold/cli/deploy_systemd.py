@@ -7,8 +7,9 @@ Two layouts of the group:
 * one unit a process (the default): ``fanfold-s1.service`` to ``fanfold-sN.service``, each a
   lone ``fanfold serve --server-name sK`` on its port and health port, started again by
   systemd after a crash, and ``fanfold.target`` that starts them all. A process can be
-  restarted alone (``systemctl restart fanfold-s2``: a rolling restart, one at a time), and
-  each has its own journal;
+  restarted alone (``systemctl restart fanfold-s2``: a rolling restart, one at a time,
+  each handing its tables over), each has its own journal, and a stop of the target stops
+  them all without hand-overs (:func:`full_stop_lines`);
 * ``--supervisor``: one ``fanfold.service`` running ``fanfold serve --processes N``, whose
   supervisor starts a stopped process again itself (systemd restarts the supervisor).
 
@@ -50,6 +51,8 @@ RESTART_STEPS_SINCE = 254
 DEFAULT_SYSTEMD = 252
 #: The credential that holds the database's URL, and where the unit reads it.
 CREDENTIAL = "db-url"
+#: The unit that starts and stops the whole group (one unit a process).
+TARGET = "fanfold.target"
 _SAFE = re.compile(r"[A-Za-z0-9_@%+=:,./-]+")
 _USER = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
 
@@ -254,6 +257,36 @@ def _restart_steps(site: SystemdSite) -> tuple[list[str], str]:
     )
 
 
+def installed(name: str) -> str:
+    """The path of the system command ``name`` (``kill``, ``systemctl``) as a unit runs it:
+    ``/bin/NAME`` where it is, else the one on PATH, else ``/bin/NAME``."""
+    if Path("/bin", name).exists():
+        return f"/bin/{name}"
+    return shutil.which(name) or f"/bin/{name}"
+
+
+def full_stop_lines() -> list[str]:
+    """A process unit's ``ExecStop=``: when the group's target is no longer active (``systemctl
+    stop fanfold.target``, the machine's shut-down: the target stops before its units), the
+    process is sent :data:`~fanfold.server.stopping.FULL_STOP_SIGNAL` before systemd's
+    ``SIGTERM``, and lets its tables go into the store unannounced, since every other process
+    is stopping too; a stop or restart of the unit alone (the target still active) is
+    ``SIGTERM`` alone, and its tables are handed to the others. Run as root (``+``), so that
+    ``systemctl`` asks systemd without the system bus; ``$$`` is a ``$`` for the shell."""
+    systemctl, kill = installed("systemctl"), installed("kill")
+    script = (
+        f'[ -z "$$MAINPID" ] || [ "$$({systemctl} is-active {TARGET})" = active ] '
+        f'|| {kill} -s USR1 "$$MAINPID" || :'
+    )
+    return [
+        f"# A stop of the whole group ({TARGET} stopped: `systemctl stop {TARGET}`, the",
+        "# machine's shut-down) first tells the process so (SIGUSR1): its tables go into the store",
+        "# unannounced, every process stopping at once. A stop or restart of this unit alone is",
+        "# SIGTERM only: its tables are handed to the other processes.",
+        f"ExecStop=+/bin/sh -c '{script}'",
+    ]
+
+
 def _process_unit(site: SystemdSite, description: str, words: list[str], *, part_of: bool) -> str:
     steps, note = _restart_steps(site)
     credential = [f"LoadCredential={CREDENTIAL}:{site.db_file}"] if site.db_file else []
@@ -273,6 +306,7 @@ def _process_unit(site: SystemdSite, description: str, words: list[str], *, part
         "restart_sec": site.restart_sec,
         "restart_note": note,
         "restart_steps_lines": steps,
+        "stop_lines": full_stop_lines() if part_of else [],
         "stop_timeout": site.stop_timeout,
         "nofile": str(site.nofile),
         "wanted_by": "fanfold.target" if part_of else "multi-user.target",
@@ -319,7 +353,7 @@ def render_systemd(site: SystemdSite) -> dict[str, str]:
         )
     if site.haproxy:
         steps, _ = _restart_steps(site)
-        kill = "/bin/kill" if Path("/bin/kill").exists() else shutil.which("kill") or "/bin/kill"
+        kill = installed("kill")
         units["fanfold-haproxy.service"] = fill(
             template("fanfold-haproxy.service"),
             {
@@ -456,7 +490,10 @@ __all__ = [
     "CREDENTIAL",
     "DEFAULT_SYSTEMD",
     "RESTART_STEPS_SINCE",
+    "TARGET",
     "SystemdSite",
+    "full_stop_lines",
+    "installed",
     "installed_fanfold",
     "render_systemd",
     "systemd_version",

@@ -27,7 +27,10 @@ A process that stops (``SIGTERM``) first answers ``/ready`` with 503 and waits u
 router that was checking it has been refused :data:`ROUTER_FALLS` times, HAProxy's ``fall``
 (:meth:`Readiness.out_of_service`, :data:`OUT_OF_SERVICE_SECONDS` at most): the router has
 taken it out of service and sends its tables' requests to the others before its port closes,
-so that no request meets a closed port or a table let go.
+so that no request meets a closed port or a table let go. A router is a checker that says so
+in a :data:`CHECK_HEADER` header (``fanfold deploy haproxy``'s checks send ``X-Fanfold-Check:
+haproxy``); anything else that asks ``/ready`` (a monitor, a person with ``curl``) is answered
+alike and never waited for.
 
 ``/health`` answers 200 while the process runs. The game's port answers both too
 (:mod:`fanfold.server.routes.health`), with the same meaning.
@@ -63,8 +66,11 @@ STORE_SECONDS = 2.0
 #: How many refused checks take a process out of a router's service (HAProxy's ``fall`` in
 #: ``fanfold deploy haproxy``'s configuration).
 ROUTER_FALLS = 2
-#: A checker that asked within this long before the process began to stop is a router
-#: still checking it, waited for by :meth:`Readiness.out_of_service`.
+#: The header of a router's checks (its value names the router: ``haproxy``): only those are
+#: waited for by :meth:`Readiness.out_of_service`.
+CHECK_HEADER = "X-Fanfold-Check"
+#: A router that checked within this long before the process began to stop is still
+#: checking it, waited for by :meth:`Readiness.out_of_service`.
 ROUTER_SECONDS = 5.0
 #: The longest a stopping process waits for its routers to take it out of service.
 OUT_OF_SERVICE_SECONDS = 3.0
@@ -109,8 +115,9 @@ class Readiness:
         self.draining = False
         #: When the loop last turned (``time.monotonic()``), written by :meth:`beat`.
         self.turned = time.monotonic()
-        #: When each checker (its address) last asked, and how often it was refused since
-        #: the process began to stop: what :meth:`out_of_service` waits on.
+        #: When each router (its address, asking with :data:`CHECK_HEADER`) last asked, and
+        #: how often it was refused since the process began to stop: what
+        #: :meth:`out_of_service` waits on.
         self._asked: dict[str, float] = {}
         self._refused: dict[str, int] = {}
         self._counting = threading.Lock()
@@ -135,10 +142,10 @@ class Readiness:
     async def out_of_service(
         self, *, falls: int = ROUTER_FALLS, limit: float = OUT_OF_SERVICE_SECONDS
     ) -> bool:
-        """Become unready (:attr:`draining`) and wait until each checker that asked within
-        :data:`ROUTER_SECONDS` has been refused ``falls`` times since (its router has taken
-        the process out of service), ``limit`` seconds at most; True if all were. Nothing
-        to wait for where nothing checks."""
+        """Become unready (:attr:`draining`) and wait until each router that checked within
+        :data:`ROUTER_SECONDS` has been refused ``falls`` times since (it has taken the
+        process out of service), ``limit`` seconds at most; True if all were. Nothing to wait
+        for where no router checks."""
         began = time.monotonic()
         with self._counting:
             self.draining = True
@@ -157,14 +164,15 @@ class Readiness:
     def _ping(self) -> None:
         self.store.ping()
 
-    def check(self, asker: str = "") -> tuple[int, JSONBody]:
-        """The answer to ``/ready`` asked by ``asker`` (its address): 200 and the tables in
-        memory, or 503 and the reason. Blocks up to :data:`STORE_SECONDS`: call it off the
-        event loop."""
-        with self._counting:
-            self._asked[asker] = time.monotonic()
-            if self.draining:
-                self._refused[asker] = self._refused.get(asker, 0) + 1
+    def check(self, asker: str = "", router: str | None = None) -> tuple[int, JSONBody]:
+        """The answer to ``/ready`` asked by ``asker`` (its address), a router's check when
+        ``router`` (its :data:`CHECK_HEADER`) is given: 200 and the tables in memory, or 503
+        and the reason. Blocks up to :data:`STORE_SECONDS`: call it off the event loop."""
+        if router:  # counted by address only: a forged header adds no entry of its own
+            with self._counting:
+                self._asked[asker] = time.monotonic()
+                if self.draining:
+                    self._refused[asker] = self._refused.get(asker, 0) + 1
         if self.draining:
             return 503, {"status": "unready", "reason": "the process is stopping (draining)"}
         late = time.monotonic() - self.turned
@@ -193,7 +201,8 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/health":
             self._answer(200, {"status": "ok"})
         elif self.path == "/ready":
-            self._answer(*self.server.readiness.check(self.client_address[0]))
+            router = self.headers.get(CHECK_HEADER)
+            self._answer(*self.server.readiness.check(self.client_address[0], router))
         elif self.path == "/metrics" and self.server.metrics is not None:
             self._send(200, METRICS_TYPE, self.server.metrics())
         else:
@@ -279,6 +288,7 @@ class HealthServer:
 
 
 __all__ = [
+    "CHECK_HEADER",
     "OUT_OF_SERVICE_SECONDS",
     "ROUTER_FALLS",
     "STORE_SECONDS",

@@ -127,7 +127,7 @@ class ElsewhereError(StorageError):
 
 HandOver = Callable[[str], Awaitable[None]]
 Lost = Callable[[], Awaitable[None]]
-Stopped = Callable[[list[str]], Coroutine[Any, Any, int]]
+Stopped = Callable[[list[str], bool], Coroutine[Any, Any, int]]
 Notice = Callable[[int], Coroutine[Any, Any, int]]
 
 
@@ -301,16 +301,20 @@ class Ownership:
                 exc_info=True,
             )
 
-    async def announce_let_go(self, table_ids: Iterable[str]) -> None:
+    async def announce_let_go(self, table_ids: Iterable[str], watched: Iterable[str] = ()) -> None:
         """Tell the other processes that this one stopped and let ``table_ids`` go (they
-        take them at once), in notifications of :data:`ANNOUNCED_IDS` ids at most."""
-        ids = list(table_ids)
-        for start in range(0, len(ids), ANNOUNCED_IDS):
-            try:
-                await self._notify({"let_go": ids[start : start + ANNOUNCED_IDS], "by": self.name})
-            except Exception:  # the connection is gone: the sweepers take them instead
-                log.warning("%d let-go tables could not be told", len(ids), exc_info=True)
-                return
+        take them at once), in notifications of :data:`ANNOUNCED_IDS` ids at most; those of
+        ``watched`` (sockets open on them) in notes of their own, ``"watched": true``."""
+        ids, seen = list(table_ids), set(watched)
+        for flag in (False, True):
+            group = [table_id for table_id in ids if (table_id in seen) is flag]
+            for start in range(0, len(group), ANNOUNCED_IDS):
+                note = {"let_go": group[start : start + ANNOUNCED_IDS], "by": self.name}
+                try:
+                    await self._notify({**note, "watched": True} if flag else note)
+                except Exception:  # the connection is gone: the sweepers take them instead
+                    log.warning("%d let-go tables could not be told", len(ids), exc_info=True)
+                    return
 
     async def _notify(self, payload: dict[str, Any]) -> None:
         await self.coordination.publish(json.dumps(payload))
@@ -340,7 +344,8 @@ class Ownership:
                     if table_id in self._released:
                         self._released[table_id].set()
                 if ids and self.stopped is not None:
-                    asyncio.get_running_loop().create_task(self.stopped(ids))
+                    taking = self.stopped(ids, message.get("watched") is True)
+                    asyncio.get_running_loop().create_task(taking)
 
     async def _hand_over(self, table_id: str) -> None:
         TABLE.set(table_id)  # this task's lines are about the table (fanfold.server.logs)

@@ -8,6 +8,8 @@ unlocks them all in one statement and says so on the coordination channel
 (:meth:`fanfold.server.ownership.Ownership.announce_let_go`). Every other process takes
 them from the store as soon as it hears it (:meth:`Draining.take`): a game between bots, a
 clock running, a table whose players left, none waits for a request or for a sweeper's round.
+A table with sockets open on it is left for a moment to the process they reconnect to (the
+router's choice), so that it moves once.
 
 In a full stop of a group (every process stops together: :data:`FULL_STOP_SIGNAL
 <fanfold.server.stopping.FULL_STOP_SIGNAL>`), ``drain(hand_over=False)`` lets the tables go
@@ -44,6 +46,13 @@ STOPPING = "the server is stopping; reconnecting once it is back"
 #: How long a stopping process waits for the actions being stored before it lets go anyway
 #: (the store refuses an action stored twice: nothing is lost or applied twice).
 DRAIN_SECONDS = 5.0
+#: How long the other processes leave a let-go table with sockets open on it to the process
+#: those sockets reconnect to (the router's choice, which takes it on their first request)
+#: before taking it themselves. Taken at once, the first process to hear took them all, and
+#: the router sent half their players to another, which asked for a second hand-over
+#: (``benchmarks/rolling_restart.py``, 200 tables: 123 such hand-overs, 16 with this wait;
+#: the reconnects of a machine at load 20 took up to 8 s, hence so long).
+WATCHED_SECONDS = 10.0
 
 
 class Draining:
@@ -68,6 +77,7 @@ class Draining:
         residency.draining = True
         started = time.monotonic()
         tables = list(residency.live.values())
+        watched = [live.id for live in tables if live.watchers]  # before their sockets close
         reason = RESTARTING if hand_over else STOPPING
 
         async def let_go(live: LiveTable) -> None:
@@ -87,7 +97,7 @@ class Draining:
             ids += [table_id for table_id in self.owner.held if table_id not in ids]
             await self.owner.release_many(ids)
             if hand_over:
-                await self.owner.announce_let_go(ids)
+                await self.owner.announce_let_go(ids, watched)
         log.info(
             "stopping: %d tables let go %s in %.2f s",
             len(tables),
@@ -117,9 +127,13 @@ class Draining:
         log.info("a restart in %d s was told to %d connections", seconds, told)
         return told
 
-    async def take(self, table_ids: Sequence[str]) -> int:
+    async def take(self, table_ids: Sequence[str], watched: bool = False) -> int:
         """Another process stopped and let ``table_ids`` go: take each no other process took
-        first, and play on (its bots and timers start); returns how many were taken."""
+        first, and play on (its bots and timers start); returns how many were taken. Tables
+        ``watched`` (sockets were open on them) are left :data:`WATCHED_SECONDS` first to the
+        process their sockets reconnect to."""
+        if watched:
+            await asyncio.sleep(WATCHED_SECONDS)
         if self.residency.draining or self.owner is None:
             return 0
         taken = await asyncio.gather(*(self._take_one(table_id) for table_id in table_ids))
@@ -143,4 +157,4 @@ class Draining:
         return True
 
 
-__all__ = ["DRAIN_SECONDS", "RESTARTING", "STOPPING", "Draining"]
+__all__ = ["DRAIN_SECONDS", "RESTARTING", "STOPPING", "WATCHED_SECONDS", "Draining"]

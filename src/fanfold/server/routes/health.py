@@ -13,7 +13,7 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from fanfold.server.checks import Readiness
+from fanfold.server.checks import CHECK_HEADER, Readiness
 from fanfold.server.routes.deps import HubDep
 
 router = APIRouter(tags=["health"])
@@ -32,7 +32,8 @@ async def ready(request: Request) -> JSONResponse:
     loop)."""
     readiness: Readiness = request.app.state.readiness
     asker = request.client.host if request.client is not None else ""
-    status, body = await asyncio.to_thread(readiness.check, asker)
+    router = request.headers.get(CHECK_HEADER)
+    status, body = await asyncio.to_thread(readiness.check, asker, router)
     return JSONResponse(body, status_code=status)
 
 

@@ -7,6 +7,8 @@ SQLite is the default (one file, nothing to install); PostgreSQL works by URL
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ __all__ = [
     "libpq_url",
     "make_engine",
     "make_folder",
+    "newest_revision",
     "open_error",
     "serves_from",
     "shown_url",
@@ -266,14 +269,64 @@ def _record(connection: Connection, migrations: Path) -> None:
     connection.execute(sa.insert(_schema_info), rows)
 
 
+_REVISION_LINE = re.compile(r"^(revision|down_revision) = (None|\"[^\"\n]*\")$", re.MULTILINE)
+
+
+def newest_revision(migrations: Path = MIGRATIONS) -> str | None:
+    """This fanfold's newest revision, read from the lines ``revision = "..."`` and
+    ``down_revision = "..."`` of the migrations' files, without Alembic (whose import is
+    most of a start's schema check); ``None`` where a file does not say them so plainly
+    (a merge of two branches, say), or no one revision is newest: then Alembic decides."""
+    revisions: set[str] = set()
+    revised: set[str] = set()
+    for path in (migrations / "versions").glob("*.py"):
+        if path.name == "__init__.py":
+            continue
+        said = dict(_REVISION_LINE.findall(path.read_text(encoding="utf-8")))
+        if set(said) != {"revision", "down_revision"}:
+            return None
+        revision, down = ast.literal_eval(said["revision"]), ast.literal_eval(said["down_revision"])
+        revisions.add(revision)
+        if down is not None:
+            revised.add(down)
+    newest = revisions - revised
+    return newest.pop() if len(newest) == 1 and revised <= revisions else None
+
+
+def _up_to_date(engine: Engine, migrations: Path) -> bool:
+    """Whether the store's schema is at this fanfold's newest revision, its oldest served
+    revision recorded (:data:`SCHEMA_INFO`): nothing to migrate, asked without Alembic."""
+    newest = newest_revision(migrations)
+    if newest is None:
+        return False
+    with engine.connect() as connection:
+        tables = sa.inspect(connection)
+        if not (tables.has_table("alembic_version") and tables.has_table(SCHEMA_INFO)):
+            return False
+        versions = connection.exec_driver_sql("SELECT version_num FROM alembic_version").all()
+        recorded = connection.execute(
+            sa.select(_schema_info.c.value).where(_schema_info.c.name == "oldest_revision")
+        ).scalar()
+        if [row[0] for row in versions] != [newest] or recorded is None:
+            return False
+        if engine.dialect.name == "sqlite":
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+            if broken is not None:
+                raise RuntimeError(f"the store's rows do not hold together: {tuple(broken)}")
+    return True
+
+
 def upgrade(engine: Engine, migrations: Path = MIGRATIONS) -> None:
     """Create or upgrade the schema to the newest migration, and record the oldest release
     it serves (:data:`SCHEMA_INFO`). A schema newer than this fanfold's is left as it is and
-    served when every migration since this fanfold's newest is ``expand``.
+    served when every migration since this fanfold's newest is ``expand``. A schema already
+    at the newest revision is found so without Alembic (:func:`newest_revision`).
 
     Raises:
         SchemaTooNewError: a newer schema this fanfold does not serve.
     """
+    if _up_to_date(engine, migrations):
+        return
     from alembic import command
 
     config, script = _scripts(migrations)
