@@ -5,7 +5,7 @@
 # files, systemd-analyze for the units and logrotate for the log's rotation; the Python
 # packages in the checkout's own virtual environment (.venv, made here when missing: nothing
 # to activate); then lint, format check,
-# type check and pytest. The Python install is skipped while pyproject.toml and setup.py are what it installed
+# type check and pytest (which lists its 40 slowest tests at the end). The Python install is skipped while pyproject.toml and setup.py are what it installed
 # (a stamp in .venv), so a second run reaches its first test at once. Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,4 +56,4 @@ fi
 echo "== ruff check" && python -m ruff check .
 echo "== ruff format --check" && python -m ruff format --check .
 echo "== mypy --strict" && python -m mypy
-echo "== pytest" && python -m pytest -n auto "$@"
+echo "== pytest" && python -m pytest -n auto --durations=40 "$@"
