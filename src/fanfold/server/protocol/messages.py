@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import Field, TypeAdapter
 
+from fanfold.core.errors import FanfoldError
 from fanfold.server.protocol.base import PROTOCOL, Ending, Out
 
 
@@ -182,10 +183,13 @@ class Ok(Out):
 
 
 class ErrorBody(Out):
-    """A refusal: the sentence and the error's name (HTTP: with a 4xx or 5xx status)."""
+    """A refusal: the sentence and the error's name (HTTP: with a 4xx or 5xx status), and a
+    :class:`~fanfold.core.errors.Refusal`'s code and params (a refusal inside as its JSON)."""
 
     error: str
     kind: str
+    code: str | None = None
+    params: dict[str, Any] | None = None
 
 
 class Error(Out):
@@ -197,6 +201,8 @@ class Error(Out):
     type: Literal["error"]
     error: str
     kind: str
+    code: str | None = None
+    params: dict[str, Any] | None = None
 
 
 class Restarting(Out):
@@ -304,13 +310,15 @@ class LobbyTables(Out):
 def error_body(error: Exception) -> ErrorBody:
     """The refusal of ``error``: the sentence is the error's own, the kind its class's name."""
     message = error.args[0] if error.args else str(error)
-    return ErrorBody(error=str(message), kind=type(error).__name__)
+    refusal = error.refusal if isinstance(error, FanfoldError) else None
+    coded = {} if refusal is None else refusal.to_json()
+    return ErrorBody(error=str(message), kind=type(error).__name__, **coded)
 
 
 def error_message(error: Exception | ErrorBody) -> Error:
     """A refusal on a socket (:class:`Error`): an error, or an error's body."""
     body = error_body(error) if isinstance(error, Exception) else error
-    return Error(protocol=PROTOCOL, type="error", error=body.error, kind=body.kind)
+    return Error(protocol=PROTOCOL, type="error", **body.model_dump(exclude_unset=True))
 
 
 def malformed(sentence: str) -> Error:
