@@ -22,6 +22,27 @@ templates(
         "server.leave_by_resigning": "a game of two sides is left by resigning it (or claiming "
         "the win when the other side left)",
         "server.bot_seat": "{name} is a bot's seat",
+        "seat.used_invitation": "this link opens no seat: it was used already (a seat is claimed "
+        "once) or replaced by a new one; ask the table's creator for a new link",
+        "seat.over": "the game is over: nobody can join it",
+        "seat.none_open": "this table has no open seat left; look for another",
+        "seat.taken": "this seat was taken just now; look for another",
+        "seat.creator_gives": "only the table's creator may give a seat to a bot",
+        "seat.not_open": "seat {seat} is not an open seat still waiting for a player",
+        "seat.game_over": "the game is over",
+        "seat.bot_level": "a bot is given by its level ({levels})",
+        "seat.open_wait": "an open seat waits {seconds} seconds for a player before it can go to "
+        "a bot ({left} s left)",
+        "seat.creator_invites": "only the table's creator may invite someone to a seat",
+        "seat.no_such_seat": "this table has {count} seats; there is no seat {seat}",
+        "seat.not_friends": "{name}'s seat is not a friend's seat",
+        "seat.rated_stays": "{name}'s seat at a rated table stays its player's: it is never given "
+        "to someone else",
+        "seat.still_here": "{name}'s player is still at the table (a seat can be given to someone "
+        "else {seconds} seconds after its player left)",
+        "seat.crowded": "this table has as many spectators as it takes ({count}); try again later",
+        "rematch.players_only": "only a player at this table may ask for a rematch",
+        "rematch.not_over": "the game is not over: a rematch follows a finished game",
         "takeback.rated": "a rated game takes no takebacks: every move stands",
         "takeback.over": "the game is over: there is nothing to take back",
         "takeback.hidden": "{game} has hidden cards: a move taken back would be played again "

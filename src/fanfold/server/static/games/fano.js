@@ -99,10 +99,11 @@ export function endNotes(m, ui) {
   const winner = outcome.winners[0];
   const me = view.player ?? null;
   const team = (seat) => view.teams[seat];
+  const times = need === 1 ? t("1 time") : t("{count} times", { count: need });
   const lines = [
     winner === me
-      ? t("All for one: partners take their turns together, but each player wins alone. You promoted your commander {count} times first, and win alone.", { count: need })
-      : t("All for one: partners take their turns together, but each player wins alone. {name} promoted their commander {count} times first, and wins alone.", { name: ui.seatName(winner), count: need }),
+      ? t("All for one: partners take their turns together, but each player wins alone. You promoted your commander {times} first, and win alone.", { times })
+      : t("All for one: partners take their turns together, but each player wins alone. {name} promoted their commander {times} first, and wins alone.", { name: ui.seatName(winner), times }),
   ];
   view.players.forEach((player, seat) => {
     if (seat === winner) return;
