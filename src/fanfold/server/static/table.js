@@ -487,7 +487,9 @@ function markLastMove(log) {
 function markHint(analysis) {
   for (const ref of analysis?.points || []) {
     for (const node of $("game").querySelectorAll("[data-ref]")) {
-      if (node.getAttribute("data-ref") === ref) node.classList.add("hinted");
+      if (node.getAttribute("data-ref") !== ref) continue;
+      node.classList.add("hinted");
+      node.dataset.hint = t("hint"); // the word the style sheet draws above it
     }
   }
 }
