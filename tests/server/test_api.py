@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from fanfold.core.errors import Refusal
 from fanfold.core.registry import get_game
 from fanfold.play import analysis
 from fanfold.play.setup import play_game
@@ -202,11 +203,22 @@ def test_every_refused_action_changes_nothing(client: TestClient) -> None:
         assert words in error["error"], (words, error)
         unchanged()
     # the kinds name what went wrong
-    assert refused(act(client, table, token, "Q9"), 400)["kind"] == "NotationError"
-    assert refused(act(client, table, token, "C1"), 400)["kind"] == "IllegalActionError"
-    assert refused(act(client, table, token, legal, 1), 409)["kind"] == "StaleVersionError"
-    assert refused(act(client, table, friend, legal), 409)["kind"] == "TurnError"
-    assert refused(act(client, table, "x", legal), 403)["kind"] == "ForbiddenError"
+    assert "code" not in refused(act(client, table, token, "Q9"), 400)  # a sentence only
+    illegal = refused(act(client, table, token, "C1"), 400)
+    assert illegal["kind"] == "IllegalActionError"
+    # a refusal of the rules or the table has its code and params: the sentence is the code's
+    assert illegal["code"].startswith("morris.")
+    assert illegal["error"] == Refusal(illegal["code"], **illegal["params"])
+    stale = refused(act(client, table, token, legal, 1), 409)
+    assert (stale["kind"], stale["code"], stale["params"]) == (
+        "StaleVersionError",
+        "table.stale",
+        {"version": 1, "now": 2},
+    )
+    turn = refused(act(client, table, friend, legal), 409)
+    assert (turn["kind"], turn["code"]) == ("TurnError", "table.not_your_decision")
+    forbidden = refused(act(client, table, "x", legal), 403)
+    assert (forbidden["kind"], forbidden["code"]) == ("ForbiddenError", "server.no_seat_held")
     unchanged()
     # and the right submission still goes through
     answer = act(client, table, token, legal, 2)

@@ -14,14 +14,16 @@ the choice stays (the ``lang`` cookie); a browser that asks for French gets it f
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
-from fanfold.server.i18n import COOKIE, PSEUDO, PSEUDO_TAG
+from fanfold.server.i18n import COOKIE, PSEUDO, PSEUDO_TAG, messages, refusal_codes
 from fanfold.server.lessons import BOOKS
 from tests.server.test_accounts_browser import _rated_fantan_game
 from tests.server.test_browser import browser, server  # noqa: F401  (fixtures)
@@ -63,12 +65,12 @@ UNTRANSLATED = """(outside) => {
 THEMES = ["light", "dark"]
 
 
-#: What a page leaves to later work, by page: the table's board and its moves in words (the
-#: games' action words, from the games' modules and the server) are not in the catalogues yet;
-#: nor the rules a How-to-play page explains, nor the lessons' own words (from their data
-#: files), which say they are English (lang="en").
+#: What a page leaves to later work, by page: the words the server writes for the moves (the
+#: log, the last move, a legal move's label on its button) are not in the catalogues yet; nor
+#: the rules a How-to-play page explains, nor the lessons' own words (from their data files),
+#: which say they are English (lang="en").
 NOT_YET = {
-    "table": "#game, #log, #last-move",
+    "table": "#log, #last-move, #game [data-action]",
     "how-to-play": '.howto-body[lang="en"]',
     "lesson": '[lang="en"], #game, #log',
     "lessons": '[lang="en"]',
@@ -76,7 +78,9 @@ NOT_YET = {
 
 
 def _untranslated(page: Page, name: str = "") -> dict[str, Any]:
-    seen: dict[str, Any] = page.evaluate(UNTRANSLATED, NOT_YET.get(name, ""))
+    seen: dict[str, Any] = page.evaluate(
+        UNTRANSLATED, NOT_YET.get(name if name in NOT_YET else name.split("-")[0], "")
+    )
     return seen
 
 
@@ -85,10 +89,7 @@ def pages(server: str) -> list[tuple[str, str, str]]:
     """The covered pages: a name, the address, what shows once the scripts have drawn; the
     profile is june's, who played a rated game (the accounts' tests' helper)."""
     _rated_fantan_game(server)
-    table = httpx.post(
-        f"{server}/api/tables", json={"game": "morris", "players": 2, "seats": ["you", "easy"]}
-    ).json()
-    return [
+    covered = [
         ("lobby", "/?game=fantan", "#seats select"),
         ("account", "/account", "#signed-out:not([hidden])"),
         ("leaderboard", "/leaderboard/fantan", "tbody tr"),
@@ -100,9 +101,16 @@ def pages(server: str) -> list[tuple[str, str, str]]:
         ("how-to-play", "/how-to-play/fantan", ".howto-body p"),
         ("lessons", "/learn/fantan", ".lesson-list a"),
         ("lesson", f"/learn/fantan/{BOOKS['fantan'].lessons[0].id}", "#prompt"),
-        # the last: the check of the check below adds a word to its seats
-        ("table", f"/table/{table['table']}#token={table['token']}", "#controls button"),
     ]
+    # each game's board, seated, against bots
+    for game, players in (("morris", 2), ("fano", 2), ("fantan", 3), ("fan", 1)):
+        seats = ["you"] + ["easy"] * (players - 1)
+        table = httpx.post(
+            f"{server}/api/tables", json={"game": game, "players": players, "seats": seats}
+        ).json()
+        page = f"/table/{table['table']}#token={table['token']}"
+        covered.append((f"table-{game}", page, "#controls button"))
+    return covered
 
 
 @pytest.mark.parametrize("theme", THEMES)
@@ -134,14 +142,14 @@ def test_every_covered_page_shows_only_words_of_the_catalogues(
                 expect(page.locator("#open-seats li").first).to_be_attached()
                 expect(page.locator("#recent li").first).to_be_attached()
             seen = _untranslated(page, name)
-            assert seen["found"] == [], f"{name}: words outside the catalogues"
+            assert seen["found"] == [], f"{name}: words outside the catalogues: {seen['found']}"
             assert seen["pseudo"] >= 8, f"{name}: too few messages drawn to judge"
             page.screenshot(path=str(tmp_path / f"{name}-{size}-{theme}.png"), full_page=True)
             assert serious_violations(page) == [], name
             assert page.evaluate("document.documentElement.scrollWidth") <= width, name
         # the check itself: an English word added to the page is found
         page.evaluate("document.querySelector('#seats').append(document.createTextNode('Plain'))")
-        assert _untranslated(page, "table")["found"] == ["ul: Plain"]
+        assert _untranslated(page, "table-fan")["found"] == ["ul: Plain"]
     finally:
         context.close()
     assert not errors, f"errors in the page: {errors}"
@@ -195,5 +203,65 @@ def test_a_browser_that_asks_for_french_gets_it(browser: Browser, server: str) -
         expect(page.locator("html")).to_have_attribute("lang", "fr")
         expect(page.locator("h1")).to_have_text("Choisissez un jeu")
         expect(page.locator("#recent li").first).to_have_text("Aucune table ouverte en ce moment.")
+    finally:
+        context.close()
+
+
+def _french(refusal: dict[str, Any]) -> str:
+    """A refusal sent as a code and params, worded from the French catalogue as the page does:
+    the code's template translated, a word among the params translated, a refusal inside
+    worded the same way."""
+    french = messages("fr")
+    params = {
+        name: _french(value) if isinstance(value, dict) else french.gettext(str(value))
+        for name, value in refusal["params"].items()
+    }
+    return french.gettext(refusal_codes()[refusal["code"]]).format(**params)
+
+
+#: An action each game refuses at the start of any deal: the game, its seats, the action.
+REFUSED = [("fano", 2, "allow"), ("fantan", 3, "AS"), ("morris", 2, "3-5"), ("fan", 1, "1-2:2")]
+
+
+def test_a_refusal_of_each_game_reaches_the_page_in_french(browser: Browser, server: str) -> None:
+    """The action goes up the page's own socket (added by the test where the page would send a
+    chosen one); the server's refusal comes down as a code and params, which the page words
+    from the French catalogue, not the English sentence sent beside them."""
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    down: list[dict[str, Any]] = []
+    upstream: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        server_side = socket.connect_to_server()
+        upstream.append(server_side)
+
+        def passed(message: str | bytes) -> None:
+            down.append(json.loads(message))
+            socket.send(message)
+
+        server_side.on_message(passed)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    try:
+        for game, players, action in REFUSED:
+            table = httpx.post(
+                f"{server}/api/tables",
+                json={"game": game, "players": players, "seats": ["you"] * players},
+            ).json()
+            down.clear()
+            upstream.clear()
+            page.goto(f"{server}/table/{table['table']}#token={table['token']}")
+            expect(page.locator("#moves-title")).to_have_text("Coups")
+            expect(page.locator("#status")).not_to_be_empty()
+            state = next(m for m in down if m.get("type") == "state")
+            act = {"type": "act", "version": state["version"], "action": action}
+            upstream[-1].send(json.dumps(act))
+            expect(page.locator("#error")).not_to_be_empty()
+            refusal = next(m for m in down if m.get("type") == "error")
+            assert refusal["code"].startswith(f"{game}."), refusal
+            worded = _french(refusal)
+            assert worded != refusal["error"]
+            expect(page.locator("#error")).to_have_text(worded)
     finally:
         context.close()

@@ -34,7 +34,13 @@ from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
-from fanfold.core.errors import ConfigError, IllegalActionError, NotationError, UnknownGameError
+from fanfold.core.errors import (
+    ConfigError,
+    IllegalActionError,
+    NotationError,
+    Refusal,
+    UnknownGameError,
+)
 
 
 class View(Protocol):
@@ -320,10 +326,12 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         return action in self.legal_actions(state)
 
     def explain_illegal(self, state: StateT, action: ActionT) -> str:
-        """A sentence telling a player why ``action`` is not allowed here."""
+        """A sentence telling a player why ``action`` is not allowed here: a
+        :class:`~fanfold.core.errors.Refusal` (a code, its params and the English sentence) in
+        the games of this package, which the play server sends for a page to word."""
         if self.outcome(state) is not None:
-            return "the game is over"
-        return f"{action} is not a legal move here; type 'legal' to list the legal moves"
+            return Refusal("game.over")
+        return Refusal("game.not_legal", action=str(action))
 
     def choices(self, state: StateT) -> list[Choice]:
         """The legal actions of the player who decides, described for that player, in the

@@ -27,9 +27,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import fanfold.play.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.agents.base import AnyAgent
 from fanfold.core.config import GameConfig
-from fanfold.core.errors import StaleVersionError, TurnError
+from fanfold.core.errors import Refusal, StaleVersionError, TurnError
 from fanfold.core.game import Outcome
 from fanfold.core.kinds import allowed
 from fanfold.core.records import GameRecord
@@ -457,19 +458,15 @@ class Table:
     # ----------------------------------------------------------------- helpers
     def _check_turn(self, seat: int, version: int | None) -> None:
         if version is not None and version != self.version:
-            raise StaleVersionError(
-                f"the game has moved on (you acted on version {version}, it is now "
-                f"{self.version}); look again and decide"
-            )
+            raise StaleVersionError(Refusal("table.stale", version=version, now=self.version))
         decider = self.decider
         if decider is None:
-            raise TurnError("the game is over")
+            raise TurnError(Refusal("table.over"))
         if not 0 <= seat < len(self.seats):
-            raise TurnError(f"there is no seat {seat + 1} at this table")
+            raise TurnError(Refusal("table.no_seat", seat=seat + 1))
         if seat != decider:
-            raise TurnError(
-                f"it is {self.seat_name(decider)}'s decision, not {self.seat_name(seat)}'s"
-            )
+            deciding, acting = self.seat_name(decider), self.seat_name(seat)
+            raise TurnError(Refusal("table.not_your_decision", decider=deciding, seat=acting))
 
     def _apply(self, seat: int, action: Any) -> Played:
         before = self.state

@@ -171,7 +171,9 @@ def create_app(
     @app.exception_handler(FanfoldError)
     async def _fanfold_error(request: Request, error: FanfoldError) -> JSONResponse:
         del request
-        return JSONResponse(error_body(error).model_dump(), status_code=status_of(error))
+        return JSONResponse(
+            error_body(error).model_dump(exclude_unset=True), status_code=status_of(error)
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -30,7 +30,7 @@ import math
 import re
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -52,6 +52,9 @@ PSEUDO_TAG = "en-XA"
 LANGUAGES = {"en": "English", "fr": "Français"}
 #: The cookie that holds a player's pick.
 COOKIE = "lang"
+#: Where the catalogues place a refusal's template (``refusal/fano.not_in_hand``) and the words
+#: refusals carry as parameters (``refusal/word``): the page scripts word refusals with them.
+REFUSAL = "refusal/"
 
 #: The language of the request being answered.
 CURRENT: ContextVar[str] = ContextVar("fanfold_language", default=ENGLISH)
@@ -95,6 +98,8 @@ class Messages:
     plurals: dict[str, tuple[str, ...]]
     scripts: frozenset[str]
     form: Callable[[int], int] = lambda count: int(count != 1)  # English's: one, and the rest
+    #: Each refusal's code and its template (the English message).
+    codes: dict[str, str] = field(default_factory=dict)
 
     def gettext(self, message: str) -> str:
         return self.texts.get(message) or message
@@ -109,8 +114,11 @@ class Messages:
         return forms[index]
 
     def script_json(self) -> str:
-        """The translations of the page scripts' messages, as the JSON the scripts load."""
+        """The translations of the page scripts' messages, as the JSON the scripts load; each
+        refusal's template is there under its code too (``"fano.not_in_hand"``)."""
         chosen = {key: self.texts[key] for key in sorted(self.scripts) if self.texts.get(key)}
+        # a refusal's template under its code too: the page words a refusal from its code
+        chosen |= {code: self.texts[key] for code, key in self.codes.items() if self.texts.get(key)}
         return json.dumps(chosen, ensure_ascii=False, sort_keys=True)
 
     def version(self) -> str:
@@ -120,13 +128,34 @@ class Messages:
 
 
 def _script_ids() -> frozenset[str]:
+    """The messages the page scripts use: their own and the words refusals carry."""
     with TEMPLATE.open("rb") as source:
         template = read_po(source)
     return frozenset(
         _singular(message.id)
         for message in template
-        if message.id and any(place.endswith(".js") for place, _ in message.locations)
+        if message.id and any(_scripts_use(place) for place, _ in message.locations)
     )
+
+
+def _scripts_use(place: str) -> bool:
+    """Whether a message at ``place`` is the scripts': theirs, or a word refusals carry (a
+    refusal's template goes to the scripts under its code, :attr:`Messages.codes`)."""
+    return place.endswith(".js") or place == f"{REFUSAL}word"
+
+
+@cache
+def refusal_codes() -> dict[str, str]:
+    """Each refusal's code and its template, from the catalogues' template."""
+    with TEMPLATE.open("rb") as source:
+        template = read_po(source)
+    return {
+        place.removeprefix(REFUSAL): _singular(message.id)
+        for message in template
+        if message.id
+        for place, _ in message.locations
+        if place.startswith(REFUSAL) and place != f"{REFUSAL}word"
+    }
 
 
 def _singular(message_id: str | tuple[str, ...] | list[str]) -> str:
@@ -138,8 +167,9 @@ def messages(code: str) -> Messages:
     """The translations of ``code`` (read once): English's are the messages themselves, the
     pseudo-language's are made from the template."""
     scripts = _script_ids()
+    codes = refusal_codes()
     if code == ENGLISH:
-        return Messages(code, {}, {}, scripts)
+        return Messages(code, {}, {}, scripts, codes=codes)
     path = TEMPLATE if code == PSEUDO else po_path(code)
     with path.open("rb") as source:
         catalog = read_po(source, locale=None if code == PSEUDO else code)
@@ -159,8 +189,8 @@ def messages(code: str) -> Messages:
             plurals[message.id[0]] = forms
             texts[message.id[0]] = forms[0] if forms else ""
     if code == PSEUDO:
-        return Messages(code, texts, plurals, scripts)
-    return Messages(code, texts, plurals, scripts, gnu.c2py(catalog.plural_expr))
+        return Messages(code, texts, plurals, scripts, codes=codes)
+    return Messages(code, texts, plurals, scripts, gnu.c2py(catalog.plural_expr), codes)
 
 
 def load_languages() -> None:

@@ -5,7 +5,8 @@
 
 :func:`extract` reads every message of the sources: ``_()``, ``gettext()``, ``ngettext()`` and
 ``{% trans %}`` in the templates, ``t("...")`` in the page scripts, ``gettext()`` in the Python
-modules of :data:`PYTHON` (the pages' titles). :func:`update` merges the template into each
+modules of :data:`PYTHON` (the pages' titles), and the refusals' templates by code
+(:class:`fanfold.core.errors.Refusal`). :func:`update` merges the template into each
 language's catalogue: new messages come in untranslated, messages no longer used are dropped,
 translations are kept. The rules, the How-to-play pages' text and the lessons have a template
 of their own, ``locales/content.pot`` (:func:`content`), not merged into any language yet. The
@@ -23,8 +24,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
+from fanfold.core.errors import TEMPLATES, WORDS
 from fanfold.server.content_catalogue import CONTENT, extract_content
-from fanfold.server.i18n import ENGLISH, LANGUAGES, TEMPLATE, po_path
+from fanfold.server.i18n import ENGLISH, LANGUAGES, REFUSAL, TEMPLATE, po_path
 
 #: The server package: message locations are relative to it.
 PACKAGE = Path(__file__).resolve().parent
@@ -47,16 +49,33 @@ def _sources() -> list[tuple[str, str, Keywords]]:
     templates = PACKAGE / "templates"
     for path in sorted([*templates.glob("*.html"), *templates.glob("*.svg")]):
         found.append((f"templates/{path.name}", _JINJA, _KEYWORDS))
-    for path in sorted((PACKAGE / "static").glob("*.js")):
-        found.append((f"static/{path.name}", "javascript", {"t": None}))
+    static = PACKAGE / "static"
+    for path in sorted([*static.glob("*.js"), *static.glob("games/*.js")]):
+        found.append((path.relative_to(PACKAGE).as_posix(), "javascript", {"t": None}))
     for name in PYTHON:
         found.append((name, "python", _KEYWORDS))
     return found
 
 
+def _refusals(catalog: Catalog) -> None:
+    """Every refusal's template (the games', the tables', the server's; registered as their
+    modules are imported), at the place ``refusal/CODE``, and the words refusals carry as
+    parameters at ``refusal/word``: the page words a refusal from its code (``docs/i18n.md``)."""
+    import fanfold.play.refusals
+    import fanfold.server.refusals  # noqa: F401  (the tables' and the server's templates)
+    from fanfold.core.registry import all_games
+
+    all_games()  # every game's rules, and so its refusals
+    for code, template in sorted(TEMPLATES.items()):
+        catalog.add(template, locations=[(f"{REFUSAL}{code}", 0)])
+    for word in sorted(WORDS):
+        catalog.add(word, locations=[(f"{REFUSAL}word", 0)])
+
+
 def extract() -> Catalog:
     """The English messages of the sources, each with the places it is used."""
     catalog = Catalog(project="fanfold", creation_date=DATE, revision_date=DATE, fuzzy=False)
+    _refusals(catalog)
     options = {"extensions": "jinja2.ext.i18n", "trimmed": "true"}
     for name, method, keywords in _sources():
         for line, message, _comments, _context in extract_from_file(

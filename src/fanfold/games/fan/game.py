@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig
+from fanfold.core.errors import Refusal
 from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
 from fanfold.games.fan import actions, choices, notation, rules, words
 from fanfold.games.fan.actions import FanMove
@@ -65,9 +66,9 @@ class FanGame(Game[FanConfig, FanState, FanMove, FanView]):
     def explain_illegal(self, state: FanState, action: FanMove) -> str:
         reason = rules.why_illegal(state, action)
         if reason is None:
-            return f"{action} is legal here"
+            return Refusal("game.is_legal", action=str(action))
         if not state.is_won and not rules.legal_moves(state):
-            return f"the game is over (no legal move is left): {reason}"
+            return Refusal("fan.lost", reason=reason)
         return reason
 
     def apply_legal(self, state: FanState, action: FanMove) -> FanState:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import fanfold.games.fan.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.cards import Card
-from fanfold.core.errors import ConfigError, NotationError
+from fanfold.core.errors import ConfigError, NotationError, Refusal
 from fanfold.core.game import Outcome, Termination
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import FanConfig
@@ -71,52 +72,48 @@ def _move_order(move: FanMove) -> tuple[int, int, int]:
     return (move.source, 0 if move.target is None else move.target, move.count)
 
 
-def why_illegal(state: FanState, move: FanMove) -> str | None:
+def why_illegal(state: FanState, move: FanMove) -> Refusal | None:
     """A sentence saying why ``move`` breaks a rule here, or ``None`` when it is legal."""
     if state.is_won:
-        return "the game is over: every card is on its foundation"
+        return Refusal("fan.won")
     fans = state.fans
     for number in (move.source, move.target):
         if number is not None and not 1 <= number <= len(fans):
-            return f"there is no fan {number}: the fans are numbered 1 to {len(fans)}"
+            return Refusal("fan.no_such_fan", fan=number, fans=len(fans))
     fan = fans[move.source - 1]
     if not fan:
-        return f"fan {move.source} is empty"
+        return Refusal("fan.empty", fan=move.source)
     if move.count < 1:
-        return "a move takes at least one card"
+        return Refusal("fan.no_cards")
     if move.count > 1 and not state.config.sequence_moves:
-        return "only one card moves at a time (sequence moves are a variant: --variant sequences)"
+        return Refusal("fan.one_at_a_time")
     if move.count > len(fan):
-        return f"fan {move.source} holds only {len(fan)} card(s)"
+        return Refusal("fan.too_few", fan=move.source, count=len(fan))
     if move.count > run_length(fan):
-        return (
-            f"the top {move.count} cards of fan {move.source} are not one suit in descending "
-            "order, so they cannot move together"
-        )
+        return Refusal("fan.not_a_run", count=move.count, fan=move.source)
     head = fan[-move.count]
     if move.target is None:
         if move.count != 1:
-            return "cards go to the foundations one at a time"
+            return Refusal("fan.home_one_at_a_time")
         have = state.foundations[head.suit.order]
         if have + 1 != head.rank:
             needed = Card(have + 1, head.suit) if have < KING else None
-            return (
-                f"{head} cannot go to the foundations: the {head.suit.name.lower()} foundation "
-                f"needs {needed} next"
+            return Refusal(
+                "fan.not_next_home", card=str(head), suit=head.suit.name.lower(), needed=str(needed)
             )
         return None
     if move.target == move.source:
-        return "a card must move to another fan"
+        return Refusal("fan.same_fan")
     target = fans[move.target - 1]
     if target:
         below = target[-1]
         if below.suit is not head.suit or below.rank != head.rank + 1:
-            return f"{head} cannot go on {below}: fans are built down by suit"
+            return Refusal("fan.not_down_by_suit", card=str(head), below=str(below))
         return None
     if not state.config.any_card_to_empty and head.rank != KING:
-        return f"only a king may fill an empty fan, and {head} is not a king"
+        return Refusal("fan.king_only", card=str(head))
     if move.count == len(fan):
-        return f"fan {move.source} would just move to another empty fan: that changes nothing"
+        return Refusal("fan.empty_to_empty", fan=move.source)
     return None
 
 

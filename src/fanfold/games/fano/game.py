@@ -13,7 +13,7 @@ import fanfold.games.fano.rules as rules
 import fanfold.games.fano.view as view
 import fanfold.games.fano.words as words
 from fanfold.core.config import GameConfig, JSONObject
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
 from fanfold.games.fano.actions import (
     Allow,
@@ -139,7 +139,7 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def explain_illegal(self, state: FanoState, action: FanoAction) -> str:
         reason = rules.why_illegal(state, action)
         if reason is None:  # pragma: no cover - asked only about illegal actions
-            return f"{action} is legal here"
+            return Refusal("game.is_legal", action=str(action))
         return reason
 
     # ------------------------------------------------------------------ notation

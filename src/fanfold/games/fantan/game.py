@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig, JSONObject
+from fanfold.core.errors import Refusal
 from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
 from fanfold.games.fantan import actions, choices, notation, render, rules, sampling, view, words
 from fanfold.games.fantan.actions import PASS, FanTanAction
@@ -62,7 +63,7 @@ class FanTanGame(Game[FanTanConfig, FanTanState, FanTanAction, FanTanView]):
 
     def explain_illegal(self, state: FanTanState, action: FanTanAction) -> str:
         reason = rules.why_illegal(state, action)
-        return f"{action} is legal here" if reason is None else reason
+        return Refusal("game.is_legal", action=str(action)) if reason is None else reason
 
     def apply_legal(self, state: FanTanState, action: FanTanAction) -> FanTanState:
         return rules.apply(state, action)

@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
+import fanfold.games.fantan.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.cards import rank_text
+from fanfold.core.errors import Refusal
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.rng import derive_rng
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction, Pass
@@ -206,48 +208,51 @@ def is_legal(state: FanTanState, action: FanTanAction) -> bool:
     return why_illegal(state, action) is None
 
 
-def why_illegal(state: FanTanState, action: FanTanAction) -> str | None:
+def why_illegal(state: FanTanState, action: FanTanAction) -> Refusal | None:
     """A sentence telling the player why ``action`` breaks a rule here, or ``None`` when it is
     legal."""
     ended = outcome(state)
     if ended is not None:
-        return f"the game is over ({ended.reason})"
+        return Refusal("fantan.over", reason=ended.reason)
     hand = state.hands[state.to_move]
     playable = hand & state_playable(state)
     if isinstance(action, Pass):
         if not playable:
             return None
         options = " ".join(str(card) for card in cards_of(playable))
-        return f"you may not pass while you can play a card: you can play {options}"
+        return Refusal("fantan.must_play", cards=options)
     if playable >> action.index & 1:
         return None
     card = CARDS[action.index]
     if not hand >> action.index & 1:
         if state.layout >> action.index & 1:
-            return f"{card} is already on the layout"
-        return f"you do not hold {card}"
+            return Refusal("fantan.on_layout", card=str(card))
+        return Refusal("fantan.not_held", card=str(card))
     config = state.config
     if not state.history and config.opening is not None:
-        return f"the first card of the hand must be the {config.opening}"
+        return Refusal("fantan.opening", card=str(config.opening))
     if state.start_rank is None:
-        return f"{card} cannot be played now"
+        return Refusal("fantan.not_now", card=str(card))
     order = rank_order(config.ace_high)
     start = rank_text(state.start_rank)
     row = row_ranks(state.layout, card.suit.order, config.ace_high)
     if not row:
-        return f"the {card.suit.name.lower()} row must start with its {start}"
+        return Refusal("fantan.row_start", suit=card.suit.name.lower(), rank=start)
     position = order.index(card.rank)
     if config.up_before_down and row[-1] == state.start_rank and position < order.index(row[0]):
         above = order[order.index(state.start_rank) + 1]
-        return (
-            f"{card} cannot be played yet: the {card.suit.name.lower()} row must gain its "
-            f"{rank_text(above)} before it can go down"
+        return Refusal(
+            "fantan.up_first", card=str(card), suit=card.suit.name.lower(), rank=rank_text(above)
         )
-    ends = " and ".join(rank_text(rank) + card.suit.value for rank in _row_ends(row, order))
-    return (
-        f"{card} cannot be played: it must be next to the end of the "
-        f"{card.suit.name.lower()} row" + (f" (playable there: {ends})" if ends else "")
-    )
+    ends = [rank_text(rank) + card.suit.value for rank in _row_ends(row, order)]
+    suit = card.suit.name.lower()
+    if len(ends) == 2:
+        return Refusal(
+            "fantan.not_at_end_two", card=str(card), suit=suit, low=ends[0], high=ends[1]
+        )
+    if ends:
+        return Refusal("fantan.not_at_end_one", card=str(card), suit=suit, end=ends[0])
+    return Refusal("fantan.not_at_end", card=str(card), suit=suit)
 
 
 def _row_ends(row: list[int], order: tuple[int, ...]) -> list[int]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig
+from fanfold.core.errors import Refusal
 from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
 from fanfold.games.morris import actions, choices, notation, reach, rules, words
 from fanfold.games.morris.actions import MorrisAction, Place
@@ -57,7 +58,7 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
 
     def explain_illegal(self, state: MorrisState, action: MorrisAction) -> str:
         reason = rules.why_illegal(state, action)
-        return f"{action} is legal here" if reason is None else reason
+        return Refusal("game.is_legal", action=str(action)) if reason is None else reason
 
     def apply_legal(self, state: MorrisState, action: MorrisAction) -> MorrisState:
         return rules.apply(state, action)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import fanfold.games.morris.refusals  # noqa: F401  (registers the refusals' templates)
+from fanfold.core.errors import Refusal
 from fanfold.core.game import Outcome, Termination
 from fanfold.games.morris.actions import MorrisAction, Move, Place
 from fanfold.games.morris.board import (
@@ -86,45 +88,42 @@ def is_legal(state: MorrisState, action: MorrisAction) -> bool:
     return why_illegal(state, action) is None
 
 
-def why_illegal(state: MorrisState, action: MorrisAction) -> str | None:
+def why_illegal(state: MorrisState, action: MorrisAction) -> Refusal | None:
     """A sentence telling the player why ``action`` breaks a rule here, or ``None`` when it is
     legal."""
     ended = outcome(state)
     if ended is not None:
-        return f"the game is over ({ended.reason})"
+        return Refusal("morris.over", reason=ended.reason)
     side = SIDE_NAMES[state.to_move]
     if isinstance(action, Place):
         if action.shape not in SHAPES or not 1 <= action.point <= POINTS:
-            return f"{action} is not a placement: write a shape, C or T, and a point from 1 to 7"
+            return Refusal("morris.not_a_placement", action=str(action))
         if not state.is_placement:
-            return "all pieces are placed: move a piece, e.g. 3-5"
+            return Refusal("morris.all_placed")
         if state.in_hand(state.to_move)[action.shape] == 0:
-            return f"{side} has no {SHAPE_NAMES[action.shape]} left to place"
+            return Refusal("morris.none_left", side=side, shape=SHAPE_NAMES[action.shape])
         stack = state.board[action.point - 1]
         if len(stack) >= MAX_STACK:
-            return f"point {action.point} already holds two pieces"
+            return Refusal("morris.point_full", point=action.point)
         if not can_stack(stack, piece_for(state.to_move, action.shape)):
-            return (
-                f"a {SHAPE_NAMES[action.shape]} cannot go on a {SHAPE_NAMES[action.shape]} "
-                "of its own colour"
-            )
+            return Refusal("morris.same_shape", shape=SHAPE_NAMES[action.shape])
         return None
     if not 1 <= action.source <= POINTS or not 1 <= action.target <= POINTS:
-        return f"{action} is not a move: write two points from 1 to 7, e.g. 3-5"
+        return Refusal("morris.not_a_move", action=str(action))
     if state.is_placement:
-        return f"{side} still has pieces to place: place one, e.g. C1"
+        return Refusal("morris.still_placing", side=side)
     stack = state.board[action.source - 1]
     if not stack:
-        return f"point {action.source} is empty"
+        return Refusal("morris.point_empty", point=action.source)
     if colour_of(stack[-1]) != state.to_move:
-        return f"the top piece at point {action.source} is not {side}'s"
+        return Refusal("morris.not_yours", point=action.source, side=side)
     if action.target not in neighbours(state.config.adjacency)[action.source]:
-        return f"point {action.target} is not adjacent to point {action.source}"
+        return Refusal("morris.not_adjacent", target=action.target, source=action.source)
     target = state.board[action.target - 1]
     if len(target) >= MAX_STACK:
-        return f"point {action.target} already holds two pieces"
+        return Refusal("morris.point_full", point=action.target)
     if not can_stack(target, stack[-1]):
-        return f"{stack[-1]} cannot be stacked on another {stack[-1]}"
+        return Refusal("morris.same_piece", piece=stack[-1])
     return None
 
 

@@ -11,8 +11,10 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import replace
 
+import fanfold.server.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import JSONObject
+from fanfold.core.errors import Refusal
 from fanfold.core.registry import AnyGame
 from fanfold.play.setup import fresh_agent_seed, make_seats
 from fanfold.play.table import ENDLESS, Seat, Table
@@ -41,10 +43,7 @@ MOVED = "the table moved to another server process; reconnect"
 MOVED_ON = "this table moved on in another server process; look again"
 
 #: What a spent or replaced invitation is told.
-USED_INVITATION = (
-    "this link opens no seat: it was used already (a seat is claimed once) or replaced by a "
-    "new one; ask the table's creator for a new link"
-)
+USED_INVITATION = Refusal("seat.used_invitation")
 
 #: The options that keep a table-level ending (:mod:`fanfold.core.rulings`), and the seat
 #: whose draw offer stands (withdrawn once another side plays).

@@ -14,8 +14,9 @@ import functools
 import time
 from dataclasses import replace
 
+import fanfold.server.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.agents.levels import LEVELS as LEVEL_NAMES
-from fanfold.core.errors import StaleVersionError
+from fanfold.core.errors import Refusal, StaleVersionError
 from fanfold.core.rulings import Ending, Ruling, RulingError
 from fanfold.server.budget import BotBudget
 from fanfold.server.clocks import Clocks, credited, expired, stopped
@@ -88,26 +89,24 @@ class Endings:
             table = live.table
             acting = _acting_seat(live, token, seat)
             if version is not None and version != table.version:
-                raise StaleVersionError(
-                    f"the game has moved on (you saw version {version}, it is now "
-                    f"{table.version}); look again"
-                )
+                raise StaleVersionError(Refusal("server.stale", version=version, now=table.version))
             if table.is_over:
-                raise RulingError("the game is over already")
+                raise RulingError(Refusal("server.over_already"))
             ruling = Ruling(wanted, acting, len(table.played))
             if wanted is Ending.CLAIM:
                 wait = live.claim_wait(acting)
                 if wait is None or wait > 0:
+                    seconds = f"{GONE_SECONDS:g}"
                     raise RulingError(
-                        "the win can be claimed once the other side has left: none of its "
-                        f"players connected for {GONE_SECONDS:g} seconds"
-                        + (f" ({wait:.0f} s to go)" if wait else "")
+                        Refusal("server.claim_wait_left", seconds=seconds, left=f"{wait:.0f}")
+                        if wait
+                        else Refusal("server.claim_wait", seconds=seconds)
                     )
             offered = live.options.draw_offer
             if wanted is Ending.DRAW and not other_side(table, offered, acting):
                 # An offer: kept with the table until another side answers or plays.
                 if not table.game.has_draws:
-                    raise RulingError(f"{table.game.title} has no drawn games: no draw to offer")
+                    raise RulingError(Refusal("server.no_draws", game=table.game.title))
                 options = replace(live.options, draw_offer=acting)
                 try:
                     await asyncio.get_running_loop().run_in_executor(
@@ -212,15 +211,12 @@ class Endings:
             table = live.table
             acting = _acting_seat(live, token, seat)
             if table.is_over:
-                raise RulingError("the game is over already")
+                raise RulingError(Refusal("server.over_already"))
             sides = len(table.game.teams(table.config))
             if sides <= 2:
-                raise RulingError(
-                    "a game of two sides is left by resigning it (or claiming the win when the "
-                    "other side left)"
-                )
+                raise RulingError(Refusal("server.leave_by_resigning"))
             if not table.seats[acting].is_human:
-                raise RulingError(f"{table.seat_name(acting)} is a bot's seat")
+                raise RulingError(Refusal("server.bot_seat", name=table.seat_name(acting)))
             await self._seat_leaves(live, acting)
             produced = table.version
         await play_on(self.host, live)
@@ -293,8 +289,8 @@ def _acting_seat(live: LiveTable, token: str | None, seat: int | None) -> int:
     """
     held = live.seats_of(token)
     if not held:
-        raise ForbiddenError("this link holds no seat at this table")
+        raise ForbiddenError(Refusal("server.no_seat_held"))
     acting = min(held) if seat is None else seat
     if acting not in held:
-        raise ForbiddenError("this link does not hold that seat")
+        raise ForbiddenError(Refusal("server.not_that_seat"))
     return acting

@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import time
 
-from fanfold.core.errors import StaleVersionError
+import fanfold.server.refusals  # noqa: F401  (registers the refusals' templates)
+from fanfold.core.errors import Refusal, StaleVersionError
 from fanfold.server.hub.basics import stored_options, with_aid
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.residency import Residency
@@ -56,7 +57,7 @@ class Moves:
             table = live.table
             held = live.seats_of(token)
             if not held:
-                raise ForbiddenError("this link holds no seat at this table")
+                raise ForbiddenError(Refusal("server.no_seat_held"))
             acting = seat
             if acting is None:
                 # The decider when held (hot-seat), else the holder's own seat, so that acting
@@ -68,7 +69,7 @@ class Moves:
                     if 0 <= acting < len(table.seats)
                     else f"Seat {acting + 1}"
                 )
-                raise ForbiddenError(f"this link does not hold {name}'s seat")
+                raise ForbiddenError(Refusal("server.not_seat_of", name=name))
             live.seen[acting] = time.monotonic()
             played = table.submit(acting, text, version)
             log.debug("seat %d played %s (action %d)", acting, played.text, played.number)
@@ -90,12 +91,9 @@ class Moves:
         async with self.residency.holding(table_id) as live:
             table = live.table
             if not live.seats_of(token):
-                raise ForbiddenError("this link holds no seat at this table")
+                raise ForbiddenError(Refusal("server.no_seat_held"))
             if version is not None and version != table.version:
-                raise StaleVersionError(
-                    f"the game has moved on (you saw version {version}, it is now "
-                    f"{table.version}); look again"
-                )
+                raise StaleVersionError(Refusal("server.stale", version=version, now=table.version))
             before = table.checkpoint()
             if not table.undo():
                 return Undone(False, table.version)  # the bots (if any) play on

@@ -11,7 +11,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import replace
 
-from fanfold.core.errors import ConfigError
+import fanfold.server.refusals  # noqa: F401  (registers the refusals' templates)
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.server.hub.basics import stored_options
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.opening import Opening
@@ -59,13 +60,13 @@ class Rematch:
         """
         async with self.residency.holding(table_id) as live:
             if not live.seats_of(token) and not live.is_creator(token):
-                raise ForbiddenError("only a player at this table may ask for a rematch")
+                raise ForbiddenError(Refusal("rematch.players_only"))
             made = live.options.rematch
             if made is not None:
                 return made
             table = live.table
             if table.outcome is None:
-                raise ConfigError("the game is not over: a rematch follows a finished game")
+                raise ConfigError(Refusal("rematch.not_over"))
             count = len(table.seats)
             plans: list[SeatPlan] = [SeatPlan("")] * count
             shift = 0 if same_seats else 1

@@ -16,7 +16,7 @@ import time
 from dataclasses import replace
 
 from fanfold.agents.levels import LEVELS as LEVEL_NAMES
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.server.budget import BotBudget
 from fanfold.server.clocks import Clocks
 from fanfold.server.hub.basics import USED_INVITATION, bot_text, seats_for, stored_options
@@ -112,7 +112,7 @@ class Seating:
         """
         async with self.residency.holding(table_id) as live:
             if live.table.outcome is not None:
-                raise ConfigError("the game is over: nobody can join it")
+                raise ConfigError(Refusal("seat.over"))
             free = [
                 seat
                 for seat in live.options.open_seats or ()
@@ -121,7 +121,7 @@ class Seating:
                 and live.invite_hashes[seat] is None
             ]
             if not free:
-                raise ConfigError("this table has no open seat left; look for another")
+                raise ConfigError(Refusal("seat.none_open"))
             if live.options.rated:
                 check_rated_seat(live.accounts, account)
             seat = free[0]
@@ -132,7 +132,7 @@ class Seating:
             except Exception as error:
                 raise storage_failure("the seat could not be taken", error) from None
             if not taken:
-                raise ConfigError("this seat was taken just now; look for another")
+                raise ConfigError(Refusal("seat.taken"))
             live.seat_hashes[seat] = hashed
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
@@ -177,20 +177,19 @@ class Seating:
         async with self.residency.holding(table_id) as live:
             table = live.table
             if not live.is_creator(token):
-                raise ForbiddenError("only the table's creator may give a seat to a bot")
+                raise ForbiddenError(Refusal("seat.creator_gives"))
             seats = list(live.options.open_seats or ())
             if seat not in seats or live.seat_hashes[seat] is not None:
-                raise ConfigError(f"seat {seat + 1} is not an open seat still waiting for a player")
+                raise ConfigError(Refusal("seat.not_open", seat=seat + 1))
             if table.outcome is not None:
-                raise ConfigError("the game is over")
+                raise ConfigError(Refusal("seat.game_over"))
             if level not in LEVEL_NAMES:
-                raise ConfigError(f"a bot is given by its level ({', '.join(LEVEL_NAMES)})")
+                raise ConfigError(Refusal("seat.bot_level", levels=", ".join(LEVEL_NAMES)))
             waited = time.monotonic() - live.loaded
             if waited < OPEN_WAIT_SECONDS:
-                raise ConfigError(
-                    f"an open seat waits {OPEN_WAIT_SECONDS:g} seconds for a player before it "
-                    f"can go to a bot ({OPEN_WAIT_SECONDS - waited:.0f} s left)"
-                )
+                left = f"{OPEN_WAIT_SECONDS - waited:.0f}"
+                seconds = f"{OPEN_WAIT_SECONDS:g}"
+                raise ConfigError(Refusal("seat.open_wait", seconds=seconds, left=left))
             text = bot_text(self.budget, table.game, level)
             options = replace(live.options, open_seats=tuple(n for n in seats if n != seat))
             if options.rated:
@@ -220,29 +219,23 @@ class Seating:
         async with self.residency.holding(table_id) as live:
             table = live.table
             if not live.is_creator(token):
-                raise ForbiddenError("only the table's creator may invite someone to a seat")
+                raise ForbiddenError(Refusal("seat.creator_invites"))
             if not 0 <= seat < len(table.seats):
-                raise ConfigError(
-                    f"this table has {len(table.seats)} seats; there is no seat {seat + 1}"
-                )
+                count = len(table.seats)
+                raise ConfigError(Refusal("seat.no_such_seat", count=count, seat=seat + 1))
             name = table.seat_name(seat)
             held = live.seat_hashes[seat]
             if not table.seats[seat].is_human or held == live.creator_hash:
-                raise ForbiddenError(f"{name}'s seat is not a friend's seat")
+                raise ForbiddenError(Refusal("seat.not_friends", name=name))
             if table.outcome is not None:
-                raise ConfigError("the game is over: nobody can join it")
+                raise ConfigError(Refusal("seat.over"))
             if held is not None and live.options.rated:
                 # A rated seat stays its player's: given to another account, the creator
                 # could finish the game against a second account of their own.
-                raise ForbiddenError(
-                    f"{name}'s seat at a rated table stays its player's: it is never given "
-                    "to someone else"
-                )
+                raise ForbiddenError(Refusal("seat.rated_stays", name=name))
             if held is not None and not live.is_gone(seat):
-                raise ConfigError(
-                    f"{name}'s player is still at the table (a seat can be given to someone "
-                    f"else {GONE_SECONDS:g} seconds after its player left)"
-                )
+                seconds = f"{GONE_SECONDS:g}"
+                raise ConfigError(Refusal("seat.still_here", name=name, seconds=seconds))
             invite = secrets.token_urlsafe(18)
             try:
                 self.store.invite(live.id, seat, token_hash(invite))
@@ -267,10 +260,7 @@ class Seating:
             if spectators is not None and watcher.spectating:
                 watching = sum(1 for other in held.watchers if other.spectating)
                 if watching >= spectators:
-                    raise CrowdedError(
-                        f"this table has as many spectators as it takes ({spectators}); "
-                        "try again later"
-                    )
+                    raise CrowdedError(Refusal("seat.crowded", count=spectators))
             message, text = message_of(held, watcher)
             held.watchers.add(watcher)
         if watcher.outbox is not None and watcher.spectating:

@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Literal
 
-from fanfold.core.errors import FanfoldError
+import fanfold.server.refusals  # noqa: F401  (registers the refusals' templates)
+from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.server.hub.basics import stored_options
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.residency import Residency
@@ -54,28 +55,19 @@ def _check_table(live: LiveTable) -> None:
     """Raise :class:`TakebackError` unless the table takes takebacks (see the module)."""
     table = live.table
     if live.options.rated:
-        raise TakebackError("a rated game takes no takebacks: every move stands")
+        raise TakebackError(Refusal("takeback.rated"))
     if table.is_over:
-        raise TakebackError("the game is over: there is nothing to take back")
+        raise TakebackError(Refusal("takeback.over"))
     if table.game.has_hidden_information:
-        raise TakebackError(
-            f"{table.game.title} has hidden cards: a move taken back would be played again "
-            "knowing what it showed, so moves stand"
-        )
+        raise TakebackError(Refusal("takeback.hidden", game=table.game.title))
     if live.options.time_control is not None:
-        raise TakebackError("a game on the clock takes no takebacks: its times would not go back")
+        raise TakebackError(Refusal("takeback.clock"))
     people = [entry.is_human for entry in table.seats]
     if len(people) != 2 or not all(people):
-        raise TakebackError(
-            "a takeback is asked of the other player, at a table of two people; "
-            "against a bot, use undo where the table allows it"
-        )
+        raise TakebackError(Refusal("takeback.two_people"))
     first, second = live.seat_hashes
     if first is None or second is None or first == second:
-        raise TakebackError(
-            "a takeback is asked of another person holding the other seat; "
-            "at a table where one link plays both seats, use undo"
-        )
+        raise TakebackError(Refusal("takeback.one_link"))
 
 
 class Takebacks:
@@ -116,14 +108,15 @@ class Takebacks:
         table = live.table
         waiting = pending(live.options, table.version)
         if waiting is not None:
-            whose = "your" if waiting == seat else f"{table.seat_name(waiting)}'s"
-            raise TakebackError(f"{whose} takeback is waiting for its answer: one at a time")
+            if waiting == seat:
+                raise TakebackError(Refusal("takeback.yours_waiting"))
+            raise TakebackError(Refusal("takeback.waiting", name=table.seat_name(waiting)))
         if not any(played.seat == seat for played in table.played):
-            raise TakebackError("you have not moved yet: there is no move of yours to take back")
+            raise TakebackError(Refusal("takeback.no_move"))
         counts = dict(live.options.takebacks)
         asked = counts.get(seat, 0)
         if asked >= LIMIT:
-            raise TakebackError(f"each player may ask for {LIMIT} takebacks a game: yours are used")
+            raise TakebackError(Refusal("takeback.used", limit=LIMIT))
         counts[seat] = asked + 1
         options = replace(live.options, takeback=Takeback(seat, table.version), takebacks=counts)
         self._keep(live, options, "the takeback could not be asked")
@@ -132,11 +125,9 @@ class Takebacks:
         table = live.table
         asker = pending(live.options, table.version)
         if asker is None:
-            raise TakebackError(
-                "no takeback is waiting for an answer (a move played since lets it lapse)"
-            )
+            raise TakebackError(Refusal("takeback.none_waiting"))
         if asker == seat:
-            raise TakebackError("the other player answers your takeback, not you")
+            raise TakebackError(Refusal("takeback.not_yours"))
         options = replace(live.options, takeback=None)
         if not accept:
             self._keep(live, options, "the answer could not be stored")
@@ -145,7 +136,7 @@ class Takebacks:
         first = table.played[keep].number
         before = table.checkpoint()
         if not table.rewind(keep):
-            raise TakebackError("there is no move of the asker's to take back")
+            raise TakebackError(Refusal("takeback.asker_no_move"))
         options = replace(options, draw_offer=None)  # offered in a position that is gone
         try:
             self.store.truncate(

@@ -116,10 +116,7 @@ from fanfold.server.protocol.messages import (
     Restarting,
     SeatInfo,
     State,
-    error_body,
-    error_message,
     lobby_tables,
-    malformed,
     ok_ended,
     ok_played,
     ok_undone,
@@ -149,7 +146,15 @@ from fanfold.server.protocol.players import (
     TablePlayers,
     TableRatings,
 )
-from fanfold.server.protocol.sending import SOCKET_OUTCOME_ORDER, as_json, refusal_text, wire
+from fanfold.server.protocol.sending import (
+    SOCKET_OUTCOME_ORDER,
+    as_json,
+    error_body,
+    error_message,
+    malformed,
+    refusal_text,
+    wire,
+)
 from fanfold.server.protocol.views import (
     check_spectator,
     claim_countdown,

@@ -182,10 +182,13 @@ class Ok(Out):
 
 
 class ErrorBody(Out):
-    """A refusal: the sentence and the error's name (HTTP: with a 4xx or 5xx status)."""
+    """A refusal: the sentence and the error's name (HTTP: with a 4xx or 5xx status), and a
+    :class:`~fanfold.core.errors.Refusal`'s code and params (a refusal inside as its JSON)."""
 
     error: str
     kind: str
+    code: str | None = None
+    params: dict[str, Any] | None = None
 
 
 class Error(Out):
@@ -197,6 +200,8 @@ class Error(Out):
     type: Literal["error"]
     error: str
     kind: str
+    code: str | None = None
+    params: dict[str, Any] | None = None
 
 
 class Restarting(Out):
@@ -306,23 +311,6 @@ class LobbyTables(Out):
 # ------------------------------------------------------------------ builders
 
 
-def error_body(error: Exception) -> ErrorBody:
-    """The refusal of ``error``: the sentence is the error's own, the kind its class's name."""
-    message = error.args[0] if error.args else str(error)
-    return ErrorBody(error=str(message), kind=type(error).__name__)
-
-
-def error_message(error: Exception | ErrorBody) -> Error:
-    """A refusal on a socket (:class:`Error`): an error, or an error's body."""
-    body = error_body(error) if isinstance(error, Exception) else error
-    return Error(protocol=PROTOCOL, type="error", error=body.error, kind=body.kind)
-
-
-def malformed(sentence: str) -> Error:
-    """A refusal of a message the server cannot read."""
-    return error_message(ErrorBody(error=f"malformed message: {sentence}", kind="MalformedRequest"))
-
-
 class _Numbered(Protocol):
     """An action done: its text and its number (a table's ``Played``, the hub's ``Acted``)."""
 
@@ -385,10 +373,7 @@ __all__ = [
     "Restarting",
     "SeatInfo",
     "State",
-    "error_body",
-    "error_message",
     "lobby_tables",
-    "malformed",
     "ok_ended",
     "ok_played",
     "ok_undone",

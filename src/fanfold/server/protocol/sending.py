@@ -1,13 +1,15 @@
 """How a socket sends a message: the fields it was given, in the model's order, as JSON
-(:func:`wire`), and the refusal of a socket before it is let in (:func:`refusal_text`)."""
+(:func:`wire`), the refusal of a socket before it is let in (:func:`refusal_text`), and the
+refusals built from errors (:func:`error_body`, :func:`error_message`, :func:`malformed`)."""
 
 from __future__ import annotations
 
 import json
 
 from fanfold.core.config import JSONObject
+from fanfold.core.errors import FanfoldError
 from fanfold.server.protocol.base import PROTOCOL, Out
-from fanfold.server.protocol.messages import Error
+from fanfold.server.protocol.messages import Error, ErrorBody
 
 #: The order of an outcome's keys on a socket: the game record's (``Outcome.to_json``), as
 #: sockets have always sent them. An HTTP answer lists them in :class:`Outcome`'s order.
@@ -40,4 +42,31 @@ def refusal_text(sentence: str, kind: str) -> str:
     return json.dumps(as_json(refusal, exclude={"protocol"}))
 
 
-__all__ = ["SOCKET_OUTCOME_ORDER", "as_json", "refusal_text", "wire"]
+def error_body(error: Exception) -> ErrorBody:
+    """The refusal of ``error``: the sentence is the error's own, the kind its class's name."""
+    message = error.args[0] if error.args else str(error)
+    refusal = error.refusal if isinstance(error, FanfoldError) else None
+    coded = {} if refusal is None else refusal.to_json()
+    return ErrorBody(error=str(message), kind=type(error).__name__, **coded)
+
+
+def error_message(error: Exception | ErrorBody) -> Error:
+    """A refusal on a socket (:class:`Error`): an error, or an error's body."""
+    body = error_body(error) if isinstance(error, Exception) else error
+    return Error(protocol=PROTOCOL, type="error", **body.model_dump(exclude_unset=True))
+
+
+def malformed(sentence: str) -> Error:
+    """A refusal of a message the server cannot read."""
+    return error_message(ErrorBody(error=f"malformed message: {sentence}", kind="MalformedRequest"))
+
+
+__all__ = [
+    "SOCKET_OUTCOME_ORDER",
+    "as_json",
+    "error_body",
+    "error_message",
+    "malformed",
+    "refusal_text",
+    "wire",
+]

@@ -14,6 +14,26 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
 }
 
+// A refusal from the server (`{error, code, params}`, a socket's or an answer's) in the page's
+// language: its code's template from the catalogue (fanfold.core.errors.Refusal), each
+// parameter put in as text (a word of the catalogue translated, a refusal inside worded the
+// same way); the server's English sentence where the catalogue has no such code (an English
+// page, a refusal without a code).
+export function refusalText(data) {
+  if (!data || typeof data.code !== "string" || typeof MESSAGES[data.code] !== "string") {
+    return (data && data.error) || "";
+  }
+  return worded(data);
+}
+
+function worded(refusal) {
+  const params = {};
+  for (const [name, value] of Object.entries(refusal.params || {})) {
+    params[name] = value && typeof value === "object" ? worded(value) : t(String(value));
+  }
+  return t(refusal.code, params);
+}
+
 export async function api(method, path, body, token, extra = {}) {
   const headers = { Accept: "application/json", ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -28,7 +48,7 @@ export async function api(method, path, body, token, extra = {}) {
   } catch {
     data = { error: text };
   }
-  if (!response.ok) throw new Error((data && data.error) || `${response.status} ${response.statusText}`);
+  if (!response.ok) throw new Error(refusalText(data) || `${response.status} ${response.statusText}`);
   return data;
 }
 
@@ -73,8 +93,10 @@ export function cardElement(text, extra = "") {
   el.setAttribute("aria-label", label);
   const face = document.createElement("span");
   face.textContent = label;
+  face.setAttribute("translate", "no"); // a card's rank and suit are notation, not words
   const pip = document.createElement("span");
   pip.className = "pip-bottom";
+  pip.setAttribute("translate", "no");
   pip.setAttribute("aria-hidden", "true");
   pip.dataset.pip = label; // drawn by the style sheet: not part of the card's text
   el.append(face, pip);

@@ -4,22 +4,24 @@
 // shows the position after it on the replay. Fano and Fan Tan: the graph has a line per
 // reviewed seat (its own expected result after each of its decisions), and the moves of
 // seats not reviewed (bots) or with one legal move say so.
-import { api, el } from "./common.js";
+import { api, el, t } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const MARKS = {
-  worse_result: "worse result",
-  slower_win: "slower win",
-  faster_loss: "faster loss",
-  lost_deal: "lost the deal",
-  inaccuracy: "inaccuracy",
-  mistake: "mistake",
-  blunder: "blunder",
-};
-const NOT_JUDGED = {
-  bot: "not reviewed: a bot's seat",
-  forced: "one legal move",
-};
+// The marks' and the values' words in the page's language (asked for as the panel is drawn).
+const MARKS = () => ({
+  worse_result: t("worse result"),
+  slower_win: t("slower win"),
+  faster_loss: t("faster loss"),
+  lost_deal: t("lost the deal"),
+  inaccuracy: t("inaccuracy"),
+  mistake: t("mistake"),
+  blunder: t("blunder"),
+});
+const NOT_JUDGED = () => ({
+  bot: t("not reviewed: a bot's seat"),
+  forced: t("one legal move"),
+});
+const RESULTS = () => ({ win: t("win"), loss: t("loss"), draw: t("draw") });
 const WIDTH = 300;
 const HEIGHT = 120;
 
@@ -30,10 +32,11 @@ function svg(tag, attrs = {}) {
 }
 
 function valueWords(value) {
-  if (!value) return "not known";
-  if (typeof value.expected === "number") return `${Math.round(value.expected * 100)}% expected`;
-  if (value.distance === null || value.distance === undefined) return value.result;
-  return `${value.result} in ${value.distance}`;
+  if (!value) return t("not known");
+  if (typeof value.expected === "number") return t("{percent}% expected", { percent: Math.round(value.expected * 100) });
+  const result = RESULTS()[value.result] || value.result;
+  if (value.distance === null || value.distance === undefined) return result;
+  return t("{result} in {distance}", { result, distance: value.distance });
 }
 
 // The graph: the value for the first seat after each move, from -1 (lost) to 1 (won); the
@@ -43,7 +46,7 @@ function graph(review, show) {
   const steps = Math.max(review.total, 1);
   const x = (move) => 8 + (move / steps) * (WIDTH - 16);
   const y = (value) => HEIGHT / 2 - value * (HEIGHT / 2 - 8);
-  const first = review.moves[0]?.seat_name || "the first seat";
+  const first = review.moves[0]?.seat_name || t("the first seat");
   const bySeat = points.some((point) => point.seat !== undefined);
   const root = svg("svg", {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
@@ -54,9 +57,9 @@ function graph(review, show) {
   const title = svg("title", { id: "review-graph-title" });
   if (bySeat) {
     const names = [...new Set(points.map((point) => review.moves.find((entry) => entry.seat === point.seat)?.seat_name))];
-    title.textContent = `The expected result of ${names.join(" and ") || "the reviewed seats"} after each of their decisions, one line a seat: up is a likely win, down a likely loss; ${review.marks.length} marked moves.`;
+    title.textContent = t("The expected result of {names} after each of their decisions, one line a seat: up is a likely win, down a likely loss; {count} marked moves.", { names: names.join(t(" and ")) || t("the reviewed seats"), count: review.marks.length });
   } else {
-    title.textContent = `The evaluation for ${first} after each move: up is good for ${first}, down bad; ${review.marks.length} marked moves.`;
+    title.textContent = t("The evaluation for {name} after each move: up is good for {name}, down bad; {count} marked moves.", { name: first, count: review.marks.length });
   }
   root.append(title);
   root.append(svg("line", { x1: 0, x2: WIDTH, y1: y(0), y2: y(0), class: "review-axis" }));
@@ -86,7 +89,7 @@ function graph(review, show) {
 }
 
 function moveItem(entry, show, chosen) {
-  const mark = entry.mark ? MARKS[entry.mark] || entry.mark : "";
+  const mark = entry.mark ? MARKS()[entry.mark] || entry.mark : "";
   const label = `${entry.number}. ${entry.words}`;
   const button = el("button", {
     type: "button",
@@ -99,11 +102,12 @@ function moveItem(entry, show, chosen) {
   let value = `${valueWords(entry.before)} → ${valueWords(entry.after)}`;
   if (entry.judged) {
     // Fano, Fan Tan: the move's expected result, and the best move's where it was better.
-    const best = entry.best ? `; best ${valueWords(entry.before)}` : ", the best found";
-    value = NOT_JUDGED[entry.judged] || `${valueWords(entry.after)}${best}`;
+    const words = { value: valueWords(entry.after), best: valueWords(entry.before) };
+    const judged = entry.best ? t("{value}; best {best}", words) : t("{value}, the best found", words);
+    value = NOT_JUDGED()[entry.judged] || judged;
   }
   button.append(el("span", { class: "review-value", text: value }));
-  if (mark) button.append(el("span", { class: "review-mark", text: entry.best_words ? `${mark}; better: ${entry.best_words}` : mark }));
+  if (mark) button.append(el("span", { class: "review-mark", text: entry.best_words ? t("{mark}; better: {move}", { mark, move: entry.best_words }) : mark }));
   return el("li", {}, button);
 }
 
@@ -123,12 +127,12 @@ export async function setUpReview(tableId, box, show) {
   function draw(review) {
     last = review;
     const focused = document.activeElement?.dataset?.move;
-    box.replaceChildren(el("h2", { id: "review-title", text: "Engine review" }));
+    box.replaceChildren(el("h2", { id: "review-title", text: t("Engine review") }));
     const state = {
-      pending: "The review is waiting for the engines…",
-      running: `Reviewing: ${review.judged} of ${review.total} moves so far…`,
-      done: `Reviewed: ${review.total} moves, ${review.marks.length} marked.`,
-      failed: `The review failed: ${review.error}`,
+      pending: t("The review is waiting for the engines…"),
+      running: t("Reviewing: {judged} of {total} moves so far…", { judged: review.judged, total: review.total }),
+      done: t("Reviewed: {total} moves, {marked} marked.", { total: review.total, marked: review.marks.length }),
+      failed: t("The review failed: {error}", { error: review.error }),
     }[review.state];
     box.append(el("p", { class: "review-state", id: "review-state", role: "status", text: state }));
     box.append(graph(review, choose));
@@ -137,7 +141,7 @@ export async function setUpReview(tableId, box, show) {
     for (const line of review.summary) {
       if (!marked.some((text) => line.includes(text))) box.append(el("p", { class: "review-summary", text: line }));
     }
-    const list = el("ol", { class: "review-moves", "aria-label": "moves reviewed" });
+    const list = el("ol", { class: "review-moves", "aria-label": t("moves reviewed") });
     for (const entry of review.moves) list.append(moveItem(entry, choose, chosen));
     box.append(list);
     if (focused) box.querySelector(`.review-move[data-move="${focused}"]`)?.focus();
@@ -147,7 +151,7 @@ export async function setUpReview(tableId, box, show) {
     try {
       review = await api("GET", `/api/tables/${tableId}/review`);
     } catch (error) {
-      box.replaceChildren(el("h2", { id: "review-title", text: "Engine review" }), el("p", { class: "error", role: "alert", text: error.message }));
+      box.replaceChildren(el("h2", { id: "review-title", text: t("Engine review") }), el("p", { class: "error", role: "alert", text: error.message }));
       return;
     }
     if (!last || last.judged !== review.judged || last.state !== review.state) draw(review);

@@ -1,6 +1,6 @@
 // A table page: one WebSocket to the server, the board drawn by the game's own module, the
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
-import { api, arrowFocus, botName, remember, t, tokenFor, el, variantWords } from "./common.js";
+import { api, arrowFocus, botName, refusalText, remember, t, tokenFor, el, variantWords } from "./common.js";
 import { setUpAlerts, turnAlerts } from "./alerts.js";
 import { setUpChat } from "./chat.js";
 import { copyButton, gameLink, positionLink, startMove } from "./share.js";
@@ -68,7 +68,7 @@ function connect() {
     if (data.type === "state") onState(data);
     else if (data.type === "chat" || data.type === "chat_room") chat.receive(data);
     else if (data.type === "error" && CHAT_REFUSALS.has(data.kind)) chat.refused(data.error);
-    else if (data.type === "error") showError(data.error);
+    else if (data.type === "error") showError(refusalText(data));
     else if (data.type === "ok") showError("");
     else if (data.type === "restarting") showRestart(data.message);
   });
@@ -479,7 +479,9 @@ function markLastMove(log) {
 function markHint(analysis) {
   for (const ref of analysis?.points || []) {
     for (const node of $("game").querySelectorAll("[data-ref]")) {
-      if (node.getAttribute("data-ref") === ref) node.classList.add("hinted");
+      if (node.getAttribute("data-ref") !== ref) continue;
+      node.classList.add("hinted");
+      node.dataset.hint = t("hint"); // the word the style sheet draws above it
     }
   }
 }

@@ -2,7 +2,7 @@
 // it goes; a card with only one place to go goes there on a double click. The moves come as the
 // message's choices: each points at the fan it takes cards from, then where they go (the
 // view's fan references, or the foundations'), and says how many cards move together.
-import { cardElement, el, keyable, suitSymbol } from "../common.js";
+import { cardElement, el, keyable, suitSymbol, t } from "../common.js";
 
 const SUITS = ["C", "D", "H", "S"];
 const RANK_TEXT = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
@@ -39,8 +39,8 @@ export function render(root, m, ui) {
   const home = view.foundation_ref;
   root.replaceChildren();
   const top = el("div", { class: "fan-top" });
-  top.append(el("span", { class: "grow", text: view.deal === null || view.deal === undefined ? "" : `Deal ${view.deal}` }));
-  const foundations = el("div", { class: "fan-top", role: "group", "aria-label": "foundations", "data-ref": home });
+  top.append(el("span", { class: "grow", text: view.deal === null || view.deal === undefined ? "" : t("Deal {number}", { number: view.deal }) }));
+  const foundations = el("div", { class: "fan-top", role: "group", "aria-label": t("foundations"), "data-ref": home });
   for (const suit of SUITS) {
     const rank = view.foundations[suit];
     const slot = rank ? cardElement(`${RANK_TEXT[rank]}${suit}`) : el("div", { class: "slot", text: suitSymbol(suit) });
@@ -56,7 +56,7 @@ export function render(root, m, ui) {
   }
   root.append(top, foundations);
 
-  const fans = el("div", { class: "fans", role: "group", "aria-label": "fans" });
+  const fans = el("div", { class: "fans", role: "group", "aria-label": t("fans") });
   function go(text) {
     // text: a choice's text, as the server gave it
     selected = null;
@@ -66,7 +66,7 @@ export function render(root, m, ui) {
     const number = index + 1;
     const ref = view.fan_refs[index];
     const fan = el("div", { class: "fan", "data-fan": String(number), "data-ref": ref });
-    const wrap = el("div", {}, el("div", { class: "fan-label", text: `fan ${number}` }), fan);
+    const wrap = el("div", {}, el("div", { class: "fan-label", text: t("fan {number}", { number }) }), fan);
     const moveHere = sourceMoves.find((c) => target(c) === ref);
     if (moveHere) {
       fan.classList.add("target");
@@ -89,14 +89,15 @@ export function render(root, m, ui) {
           selected = { fan: ref, count };
           event.dataTransfer.setData("text/plain", `${number}:${count}`);
         });
-        const what = count > 1 ? `${count} cards from ${node.getAttribute("aria-label")}` : node.getAttribute("aria-label");
+        const card = node.getAttribute("aria-label");
+        const what = count > 1 ? t("{count} cards from {card}", { count, card }) : card;
         const same = selected && selected.fan === ref && selected.count === count;
         keyable(node, (event) => {
           if (moveHere) return;
           event.stopPropagation();
           selected = same ? null : { fan: ref, count };
           render(root, m, ui);
-        }, `${same ? "Let go of" : "Move"} ${what}, fan ${number}`);
+        }, same ? t("Let go of {what}, fan {number}", { what, number }) : t("Move {what}, fan {number}", { what, number }));
         node.dataset.focus = `${ref}:${count}`;
         node.addEventListener("dblclick", (event) => {
           event.stopPropagation();
@@ -128,6 +129,6 @@ export function render(root, m, ui) {
     });
   }
   root.append(fans);
-  if (!ui.replay && !m.outcome && legal.length === 0) root.append(el("p", { text: "No moves left." }));
-  if (selected) root.append(el("p", { class: "muted", text: "Now click where the card goes (highlighted), or the card again to let go." }));
+  if (!ui.replay && !m.outcome && legal.length === 0) root.append(el("p", { text: t("No moves left.") }));
+  if (selected) root.append(el("p", { class: "muted", text: t("Now click where the card goes (highlighted), or the card again to let go.") }));
 }

@@ -7,23 +7,25 @@
 // (the support an attack needs and whether it is held); this module sends back the text of
 // the one chosen and never reads the notation. The plane's cycles and the attacks possible now
 // come from the view too: the drawing is this module's, the rules are the server's.
-import { botName, cardBack, el, suitSymbol } from "../common.js";
+import { botName, cardBack, el, suitSymbol, t } from "../common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Where the plane's points are drawn: 1 on top, 4 and 6 at the bottom corners, 2, 5, 3 the
 // middles of the sides, 7 the centre (the view's cycles say which way each line turns).
 const POINTS = { 1: [100, 24], 2: [55, 102], 3: [100, 180], 4: [10, 180], 5: [145, 102], 6: [190, 180], 7: [100, 128] };
-const COMMANDERS = ["Jack", "Queen", "King"];
-const PHASES = {
-  "draw-shuffle": "draw phase: reshuffle",
-  mulligan: "draw phase: redraw?",
-  main: "main phase",
-  react: "counter window",
-  shuffle: "main phase: reshuffle",
-  end: "end of turn",
-  over: "game over",
-};
-const SPECIALS = { reverse: "Reverse Fano", oversum: "Oversum", joker: "Temporary Joker", defend: "Perfect defense" };
+// The words below are the page's language's, asked for as the board is drawn (t() reads the
+// catalogue the page loaded).
+const COMMANDERS = () => [t("Jack"), t("Queen"), t("King")];
+const PHASES = () => ({
+  "draw-shuffle": t("draw phase: reshuffle"),
+  mulligan: t("draw phase: redraw?"),
+  main: t("main phase"),
+  react: t("counter window"),
+  shuffle: t("main phase: reshuffle"),
+  end: t("end of turn"),
+  over: t("game over"),
+});
+const SPECIALS = () => ({ reverse: "Reverse Fano", oversum: "Oversum", joker: t("Temporary Joker"), defend: t("Perfect defense") });
 const RANKS = { A: "A", T: "10" };
 
 let selection = []; // the references of the selected cards, in the order clicked
@@ -49,7 +51,8 @@ function valueOf(text) {
 
 function pretty(text) {
   const joker = /^(JK|TJ)(\d?)$/.exec(text);
-  if (joker) return `${joker[1] === "TJ" ? "temporary joker" : "joker"}${joker[2] ? ` as ${joker[2]}` : ""}`;
+  if (joker && joker[2]) return joker[1] === "TJ" ? t("temporary joker as {value}", { value: joker[2] }) : t("joker as {value}", { value: joker[2] });
+  if (joker) return joker[1] === "TJ" ? t("temporary joker") : t("joker");
   const rank = text.slice(0, -1);
   return `${RANKS[rank] || rank}${suitSymbol(text.slice(-1))}`;
 }
@@ -66,13 +69,14 @@ function cardNode(text, extra = "") {
     node.className = `card joker ${extra}`.trim();
     const value = valueOf(text);
     node.setAttribute("aria-label", `${pretty(text)} (${text.startsWith("TJ") ? "T★" : "★"})`);
-    node.append(el("span", { text: text.startsWith("TJ") ? "T★" : "★" }), el("span", { class: "pip-bottom", "aria-hidden": "true", "data-pip": value ? String(value) : "" }));
+    node.append(el("span", { text: text.startsWith("TJ") ? "T★" : "★", translate: "no" }), el("span", { class: "pip-bottom", translate: "no", "aria-hidden": "true", "data-pip": value ? String(value) : "" }));
     return node;
   }
   const suit = text.slice(-1);
   node.className = `card ${suit === "H" || suit === "D" ? "red" : ""} ${extra}`.trim();
   const label = pretty(text);
-  node.append(el("span", { text: label }), el("span", { class: "pip-bottom", "aria-hidden": "true", "data-pip": label }));
+  // a card's rank and suit are notation, not words
+  node.append(el("span", { text: label, translate: "no" }), el("span", { class: "pip-bottom", translate: "no", "aria-hidden": "true", "data-pip": label }));
   return node;
 }
 
@@ -95,21 +99,29 @@ export function endNotes(m, ui) {
   const winner = outcome.winners[0];
   const me = view.player ?? null;
   const team = (seat) => view.teams[seat];
+  const times = need === 1 ? t("1 time") : t("{count} times", { count: need });
   const lines = [
-    `All for one: partners take their turns together, but each player wins alone. ${winner === me ? "You" : ui.seatName(winner)} promoted ${winner === me ? "your" : "their"} commander ${need} time${need === 1 ? "" : "s"} first, and ${winner === me ? "win" : "wins"} alone.`,
+    winner === me
+      ? t("All for one: partners take their turns together, but each player wins alone. You promoted your commander {times} first, and win alone.", { times })
+      : t("All for one: partners take their turns together, but each player wins alone. {name} promoted their commander {times} first, and wins alone.", { name: ui.seatName(winner), times }),
   ];
   view.players.forEach((player, seat) => {
     if (seat === winner) return;
-    const promotions = `${player.level} of ${need} promotion${need === 1 ? "" : "s"}`;
+    const promotions = t("{level} of {count} promotions", { level: player.level, count: need });
     const partner = team(seat) === team(winner);
+    const side = "AB"[team(seat)];
     if (seat === me) {
       lines.push(partner
-        ? `You, ${ui.seatName(winner)}'s partner, do not share the win: ${promotions}.`
-        : `You, partnership ${"AB"[team(seat)]}: ${promotions}.`);
+        ? t("You, {winner}'s partner, do not share the win: {promotions}.", { winner: ui.seatName(winner), promotions })
+        : t("You, partnership {side}: {promotions}.", { side, promotions }));
+    } else if (partner) {
+      lines.push(winner === me
+        ? t("{name}, your partner, does not share the win: {promotions}.", { name: ui.seatName(seat), promotions })
+        : t("{name}, {winner}'s partner, does not share the win: {promotions}.", { name: ui.seatName(seat), winner: ui.seatName(winner), promotions }));
     } else {
-      lines.push(partner
-        ? `${ui.seatName(seat)}, ${winner === me ? "your" : `${ui.seatName(winner)}'s`} partner, does not share the win: ${promotions}.`
-        : `${ui.seatName(seat)}, partnership ${"AB"[team(seat)]}${me !== null && team(seat) === team(me) ? " (your partner)" : ""}: ${promotions}.`);
+      lines.push(me !== null && team(seat) === team(me)
+        ? t("{name}, partnership {side} (your partner): {promotions}.", { name: ui.seatName(seat), side, promotions })
+        : t("{name}, partnership {side}: {promotions}.", { name: ui.seatName(seat), side, promotions }));
     }
   });
   return lines;
@@ -163,7 +175,7 @@ function head(x, y, dx, dy, size, cls) {
 }
 
 function plane(cycles, arrows, pending) {
-  const drawing = svg("svg", { viewBox: "-6 10 212 186", class: "fano-plane", role: "img", "aria-label": "the Fano plane: its seven directed cycles" });
+  const drawing = svg("svg", { viewBox: "-6 10 212 186", class: "fano-plane", role: "img", "aria-label": t("the Fano plane: its seven directed cycles") });
   for (const [a, , c] of STRAIGHT) {
     drawing.append(svg("line", { x1: POINTS[a][0], y1: POINTS[a][1], x2: POINTS[c][0], y2: POINTS[c][1], class: "plane-line" }));
   }
@@ -288,6 +300,9 @@ export function render(root, m, ui) {
   function card(text, ref, extra = "") {
     const node = cardNode(text, extra);
     node.dataset.ref = ref;
+    // the mark the style sheet draws in the card's middle, in the page's language
+    if (extra === "protected") node.dataset.mark = t("def");
+    if (extra === "face-down-own") node.dataset.mark = t("down");
     drawn.add(ref);
     if (animate && !drawnBefore.has(ref)) node.classList.add("fresh");
     if (!deciding) return node;
@@ -319,7 +334,7 @@ export function render(root, m, ui) {
       return el("span", { class: "badge", "aria-hidden": "true", title: aimed.map((a) => a.label).join("\n"), "data-text": `${needs}: ${supports.join("/")}` });
     }
     const first = aimed[0].details;
-    return el("span", { class: `badge ${first.bluff ? "bluff" : ""}`.trim(), "aria-hidden": "true", title: aimed[0].label, "data-text": first.bluff ? `${needs}: bluff` : `${needs}: ${pretty(first.held)}` });
+    return el("span", { class: `badge ${first.bluff ? "bluff" : ""}`.trim(), "aria-hidden": "true", title: aimed[0].label, "data-text": first.bluff ? t("{needs}: bluff", { needs }) : `${needs}: ${pretty(first.held)}` });
   }
 
   const last = {};
@@ -333,25 +348,27 @@ export function render(root, m, ui) {
     if (seat === view.turn_player) box.classList.add("turn");
     if (m.decider === seat) box.classList.add("deciding");
     const head = el("div", { class: "seat-head" });
-    head.append(el("strong", { text: ui.seatName(seat) + (mine ? " (you)" : "") }));
+    // a seat's name is a name (the game's, a player's), not words to translate
+    head.append(mine ? el("strong", { text: t("{name} (you)", { name: ui.seatName(seat) }) }) : el("strong", { text: ui.seatName(seat), translate: "no" }));
     const level = p.level;
+    const promotions = t("{level} of {count} promotions", { level, count: config.promotions_to_win });
     head.append(
-      el("span", { class: "commander", title: `${COMMANDERS[Math.min(level, 2)]}: ${level} of ${config.promotions_to_win} promotions`, text: `${"JQK"[Math.min(level, 2)]}${level > 2 ? "+" : ""} ${level}/${config.promotions_to_win}` }),
+      el("span", { class: "commander", translate: "no", title: `${COMMANDERS()[Math.min(level, 2)]}: ${promotions}`, text: `${"JQK"[Math.min(level, 2)]}${level > 2 ? "+" : ""} ${level}/${config.promotions_to_win}` }),
     );
     if (team !== null) {
       const partner = me !== null && seat !== me && teamOf(view, me) === team;
-      head.append(el("span", { class: `team team-${team}`, text: `${"AB"[team]}${partner ? " · partner" : ""}` }));
-      if (seat === view.priority) head.append(el("span", { class: "tag", text: "priority" }));
+      head.append(el("span", { class: `team team-${team}`, text: partner ? t("{side} · partner", { side: "AB"[team] }) : "AB"[team] }));
+      if (seat === view.priority) head.append(el("span", { class: "tag", text: t("priority") }));
     }
-    if (seat === view.turn_player && !m.outcome) head.append(el("span", { class: "tag now", text: "to play" }));
-    if (pending && pending.defender === seat) head.append(el("span", { class: "tag defend", text: "defending" }));
-    if (view.target_seat === seat && !pending) head.append(el("span", { class: "tag", text: "attacked this turn" }));
+    if (seat === view.turn_player && !m.outcome) head.append(el("span", { class: "tag now", text: t("to play") }));
+    if (pending && pending.defender === seat) head.append(el("span", { class: "tag defend", text: t("defending") }));
+    if (view.target_seat === seat && !pending) head.append(el("span", { class: "tag", text: t("attacked this turn") }));
     const bot = m.seats?.[seat];
     if (bot?.bot) head.append(el("span", { class: "muted small", text: botName(bot.player) }));
     box.append(head);
 
     // the field: four slots
-    const row = el("div", { class: "field", role: "group", "aria-label": `${ui.seatName(seat)}: field` });
+    const row = el("div", { class: "field", role: "group", "aria-label": t("{name}: field", { name: ui.seatName(seat) }) });
     const cards = p.field.map((text, i) => {
       const extra = p.protected.includes(text) ? "protected" : "";
       const ref = p.field_refs[i];
@@ -370,7 +387,7 @@ export function render(root, m, ui) {
     for (let i = 0; i < p.face_down_in_play && !mine; i++) {
       const back = cardBack();
       back.classList.add("face-down-play");
-      back.title = "a card in play face down (Perfect defense)";
+      back.title = t("a card in play face down (Perfect defense)");
       cards.push(back);
     }
     while (cards.length < 4) cards.push(el("div", { class: "slot" }));
@@ -379,7 +396,7 @@ export function render(root, m, ui) {
 
     // hand, piles, counters
     const line = el("div", { class: "seat-line" });
-    const hand = el("div", { class: "hand", role: "group", "aria-label": mine ? "your hand" : `${ui.seatName(seat)}: hand` });
+    const hand = el("div", { class: "hand", role: "group", "aria-label": mine ? t("your hand") : t("{name}: hand", { name: ui.seatName(seat) }) });
     if (mine) {
       view.hand_refs.forEach((ref, i) => hand.append(card(view.hand[i], ref, p.known_in_hand.includes(view.hand[i]) ? "known" : "")));
     } else {
@@ -387,13 +404,13 @@ export function render(root, m, ui) {
       known.forEach((text, i) => hand.append(card(text, `k:${seat}:${text}:${i}`, "known")));
       for (let i = known.length; i < p.hand_count; i++) hand.append(cardBack());
     }
-    if (!p.hand_count) hand.append(el("span", { class: "muted small", text: "no cards in hand" }));
+    if (!p.hand_count) hand.append(el("span", { class: "muted small", text: t("no cards in hand") }));
     line.append(hand);
     const piles = el("div", { class: "piles" });
-    piles.append(el("span", { class: "pile", title: "draw pile", text: `draw ${p.draw_count}${p.jokers_on_draw_pile ? ` (${p.jokers_on_draw_pile} joker on top)` : ""}` }));
+    piles.append(el("span", { class: "pile", title: t("draw pile"), text: p.jokers_on_draw_pile ? t("draw {count} ({jokers} joker on top)", { count: p.draw_count, jokers: p.jokers_on_draw_pile }) : t("draw {count}", { count: p.draw_count }) }));
     const up = p.face_up_discards;
     const pileKey = `${m.table}:${seat}`;
-    const browse = el("button", { type: "button", class: "pile up", "data-pile": String(seat), "aria-expanded": String(openPiles.has(pileKey)), title: "face-up discard pile: click to look through it", text: `discards ↑${up.length}` });
+    const browse = el("button", { type: "button", class: "pile up", "data-pile": String(seat), "aria-expanded": String(openPiles.has(pileKey)), title: t("face-up discard pile: click to look through it"), text: t("discards ↑{count}", { count: up.length }) });
     browse.addEventListener("click", () => {
       if (openPiles.has(pileKey)) openPiles.delete(pileKey);
       else openPiles.add(pileKey);
@@ -401,24 +418,24 @@ export function render(root, m, ui) {
     });
     piles.append(browse);
     const down = mine ? view.face_down_discards.length : p.face_down_count;
-    piles.append(el("span", { class: "pile", title: "face-down discards", text: `↓${down}` }));
-    if (config.tribute) piles.append(el("span", { class: "pile tribute", title: "tribute counters", text: `tribute ${p.tribute}` }));
-    const used = p.specials_used.filter(([at]) => at === level).map(([, name]) => SPECIALS[name] || name);
-    if (used.length) piles.append(el("span", { class: "pile", title: "specials used since the last promotion", text: `used: ${used.join(", ")}` }));
-    if (p.temporary_jokers && !config.edition?.startsWith("trionfey")) piles.append(el("span", { class: "pile", text: `temporary jokers ${p.temporary_jokers}` }));
+    piles.append(el("span", { class: "pile", title: t("face-down discards"), text: `↓${down}` }));
+    if (config.tribute) piles.append(el("span", { class: "pile tribute", title: t("tribute counters"), text: t("tribute {count}", { count: p.tribute }) }));
+    const used = p.specials_used.filter(([at]) => at === level).map(([, name]) => SPECIALS()[name] || name);
+    if (used.length) piles.append(el("span", { class: "pile", title: t("specials used since the last promotion"), text: t("used: {specials}", { specials: used.join(", ") }) }));
+    if (p.temporary_jokers && !config.edition?.startsWith("trionfey")) piles.append(el("span", { class: "pile", text: t("temporary jokers {count}", { count: p.temporary_jokers }) }));
     line.append(piles);
     box.append(line);
     if (openPiles.has(pileKey)) {
-      const list = el("div", { class: "discards", role: "group", "aria-label": `${ui.seatName(seat)}: face-up discards` });
+      const list = el("div", { class: "discards", role: "group", "aria-label": t("{name}: face-up discards", { name: ui.seatName(seat) }) });
       for (const text of up) list.append(cardNode(text, "mini"));
       if (mine && view.face_down_discards.length) {
-        list.append(el("span", { class: "muted small", text: "face down:" }));
+        list.append(el("span", { class: "muted small", text: t("face down:") }));
         for (const text of view.face_down_discards) list.append(cardNode(text, "mini dim"));
       }
-      if (!list.children.length) list.append(el("span", { class: "muted small", text: "empty" }));
+      if (!list.children.length) list.append(el("span", { class: "muted small", text: t("empty") }));
       box.append(list);
     }
-    if (last[seat] && !mine) box.append(el("div", { class: "last", title: "last action", text: `last: ${last[seat]}` }));
+    if (last[seat] && !mine) box.append(el("div", { class: "last", title: t("last action"), text: t("last: {action}", { action: last[seat] }) }));
     return box;
   }
 
@@ -426,11 +443,13 @@ export function render(root, m, ui) {
   root.replaceChildren();
   const wrap = el("div", { class: `fano seats-${count}`, "data-version": String(m.version) });
   const turnName = ui.seatName(view.turn_player);
-  const strip = el("div", { class: "fano-strip", role: "group", "aria-label": "turn" });
-  strip.append(el("span", { text: `Turn ${view.turn} · ${turnName} · ${PHASES[view.phase] || view.phase}` }));
-  if (config.edition === "trionfey") strip.append(el("span", { class: "muted", text: `Trionfey · ${config.promotions_to_win} promotion${config.promotions_to_win > 1 ? "s" : ""} win${config.teams !== "none" ? ` · ${config.teams === "one-for-all" ? "One for all" : "All for one"}` : ""}` }));
-  else strip.append(el("span", { class: "muted", text: `${config.promotions_to_win} promotions win${count > 2 ? " · each attacks the next player" : ""}` }));
-  if (view.player === null || view.player === undefined) strip.append(el("span", { class: "tag", text: ui.replay ? "replay: public view" : "spectating: hands hidden" }));
+  const strip = el("div", { class: "fano-strip", role: "group", "aria-label": t("turn") });
+  strip.append(el("span", { text: t("Turn {number} · {name} · {phase}", { number: view.turn, name: turnName, phase: PHASES()[view.phase] || view.phase }) }));
+  const wins = config.promotions_to_win === 1 ? t("1 promotion wins") : t("{count} promotions win", { count: config.promotions_to_win });
+  const teams = config.teams === "none" ? "" : config.teams === "one-for-all" ? t("One for all") : t("All for one");
+  if (config.edition === "trionfey") strip.append(el("span", { class: "muted", text: ["Trionfey", wins, teams].filter(Boolean).join(" · ") }));
+  else strip.append(el("span", { class: "muted", text: count > 2 ? t("{wins} · each attacks the next player", { wins }) : wins }));
+  if (view.player === null || view.player === undefined) strip.append(el("span", { class: "tag", text: ui.replay ? t("replay: public view") : t("spectating: hands hidden") }));
   wrap.append(strip);
 
   const ring = el("div", { class: `fano-ring ${count >= 5 ? "crowd" : ""}`.trim() });
@@ -456,14 +475,18 @@ export function render(root, m, ui) {
   centre.append(plane(view.plane.cycles, arrows, pendingArrow));
   const caption = el("p", { class: "plane-caption muted small" });
   caption.textContent = chosenAttacker
-    ? "Lit: what the selected card can attack. The support is the third card of the line."
-    : "a → b: a attacks b with the third card of their line in hand. Lit: the attacks possible now.";
+    ? t("Lit: what the selected card can attack. The support is the third card of the line.")
+    : t("a → b: a attacks b with the third card of their line in hand. Lit: the attacks possible now.");
   centre.append(caption);
   if (pending) {
-    const support = pending.support ? `the support ${pretty(pending.support)} was shown` : "the support is shown when the attack resolves";
-    centre.append(
-      el("div", { class: "pending", role: "status", text: `${ui.seatName(view.turn_player)}: ${pretty(pending.attacker)} attacks ${pretty(pending.target)} of ${ui.seatName(pending.defender)}${pending.reverse ? " (Reverse Fano)" : ""}; ${support}.` }),
-    );
+    const attack = {
+      name: ui.seatName(view.turn_player), attacker: pretty(pending.attacker), target: pretty(pending.target), defender: ui.seatName(pending.defender),
+      support: pending.support ? pretty(pending.support) : "",
+    };
+    const words = pending.support
+      ? (pending.reverse ? t("{name}: {attacker} attacks {target} of {defender} (Reverse Fano); the support {support} was shown.", attack) : t("{name}: {attacker} attacks {target} of {defender}; the support {support} was shown.", attack))
+      : (pending.reverse ? t("{name}: {attacker} attacks {target} of {defender} (Reverse Fano); the support is shown when the attack resolves.", attack) : t("{name}: {attacker} attacks {target} of {defender}; the support is shown when the attack resolves.", attack));
+    centre.append(el("div", { class: "pending", role: "status", text: words }));
   }
   ring.append(centre);
 
@@ -479,11 +502,11 @@ export function render(root, m, ui) {
 
   // --- what to do now
   function actionBar() {
-    const bar = el("div", { class: "fano-actions", role: "group", "aria-label": "your actions" });
+    const bar = el("div", { class: "fano-actions", role: "group", "aria-label": t("your actions") });
     if (!deciding) {
       if (me !== null && !m.outcome && !ui.replay && m.decider !== null) {
         const who = ui.seatName(m.decider);
-        const text = pending && m.decider === pending.defender ? `${who} may counter or allow…` : `${who} to decide…`;
+        const text = pending && m.decider === pending.defender ? t("{name} may counter or allow…", { name: who }) : t("{name} to decide…", { name: who });
         bar.append(el("p", { class: "prompt muted", text }));
         clock(bar);
       }
@@ -492,40 +515,40 @@ export function render(root, m, ui) {
     const prompt = el("p", { class: "prompt" });
     if (view.phase === "react" && pending) {
       prompt.textContent = pending.support
-        ? `${ui.seatName(view.turn_player)} showed the support ${pretty(pending.support)}: your ${pretty(pending.target)} is lost unless you sacrifice a face-down card.`
-        : `${ui.seatName(view.turn_player)} attacks your ${pretty(pending.target)} with ${pretty(pending.attacker)} (it needs a ${pending.needs} from hand, maybe a bluff). Counter, or allow?`;
+        ? t("{name} showed the support {support}: your {target} is lost unless you sacrifice a face-down card.", { name: ui.seatName(view.turn_player), support: pretty(pending.support), target: pretty(pending.target) })
+        : t("{name} attacks your {target} with {attacker} (it needs a {needs} from hand, maybe a bluff). Counter, or allow?", { name: ui.seatName(view.turn_player), target: pretty(pending.target), attacker: pretty(pending.attacker), needs: pending.needs });
       prompt.classList.add("alert");
     } else if (view.phase === "mulligan") {
-      prompt.textContent = config.edition === "trionfey" ? "You drew 8, 9 and 10: redraw, or keep them?" : "Your hand is all prestige cards: mulligan, or keep it?";
+      prompt.textContent = config.edition === "trionfey" ? t("You drew 8, 9 and 10: redraw, or keep them?") : t("Your hand is all prestige cards: mulligan, or keep it?");
     } else if (view.phase === "draw-shuffle" || view.phase === "shuffle") {
-      prompt.textContent = "Your draw pile is empty: reshuffle your discard pile.";
+      prompt.textContent = t("Your draw pile is empty: reshuffle your discard pile.");
     } else if (view.phase === "end") {
-      prompt.textContent = "You promoted: end your turn (play, substitute, discard or pass).";
+      prompt.textContent = t("You promoted: end your turn (play, substitute, discard or pass).");
     } else if (!selection.length) {
-      prompt.textContent = "Your turn. Click a card of yours in play to attack, combine, recruit or defend with it; a card in your hand to play, substitute or discard it.";
+      prompt.textContent = t("Your turn. Click a card of yours in play to attack, combine, recruit or defend with it; a card in your hand to play, substitute or discard it.");
     } else {
       const hints = new Set();
       for (const a of candidates) {
         if (a.keys.length === selection.length) continue;
         hints.add(
           {
-            attack: "Attack: click a lit card of your opponent (its badge shows the support).",
-            declare: "Declare an attack: click a lit enemy card (its badge shows the support you need, or a bluff).",
-            combine: "Combine: click another lit card of yours in play.",
-            sub: "Substitute: click the lit card to replace (in play) or to play (in hand).",
-            discard: "Discard several: click more lit cards in your hand.",
-            recruit: "Recruit: click the lit cards in play that recruit it (two).",
-          }[a.kind] || "Click a lit card.",
+            attack: t("Attack: click a lit card of your opponent (its badge shows the support)."),
+            declare: t("Declare an attack: click a lit enemy card (its badge shows the support you need, or a bluff)."),
+            combine: t("Combine: click another lit card of yours in play."),
+            sub: t("Substitute: click the lit card to replace (in play) or to play (in hand)."),
+            discard: t("Discard several: click more lit cards in your hand."),
+            recruit: t("Recruit: click the lit cards in play that recruit it (two)."),
+          }[a.kind] || t("Click a lit card."),
         );
       }
-      prompt.textContent = hints.size || ready.length ? [...hints].join(" ") || "Choose:" : "Nothing to do with that card: click another.";
+      prompt.textContent = hints.size || ready.length ? [...hints].join(" ") || t("Choose:") : t("Nothing to do with that card: click another.");
     }
     bar.append(prompt);
     clock(bar);
     const buttons = el("div", { class: "legal-buttons" });
     for (const a of ready) buttons.append(actionButton(a, "primary"));
     for (const a of global) buttons.append(actionButton(a, a.kind === "promote" || a.kind === "counter" ? "primary" : ""));
-    if (selection.length) buttons.append(el("button", { type: "button", class: "clear", text: "Clear selection", onclick: () => { selection = []; render(root, m, ui); } }));
+    if (selection.length) buttons.append(el("button", { type: "button", class: "clear", text: t("Clear selection"), onclick: () => { selection = []; render(root, m, ui); } }));
     bar.append(buttons);
     return bar;
   }
@@ -540,7 +563,7 @@ export function render(root, m, ui) {
     const node = el("span", { class: "clock", role: "timer" });
     const tick = () => {
       const left = Math.max(0, m.clock.left - (performance.now() - started) / 1000);
-      node.textContent = `${Math.ceil(left)} s left`;
+      node.textContent = t("{seconds} s left", { seconds: Math.ceil(left) });
       node.classList.toggle("low", left < 6);
     };
     tick();

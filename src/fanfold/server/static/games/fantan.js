@@ -1,16 +1,24 @@
 // Fan Tan: the four rows built from the starting rank, the players with their card counts,
 // passes and chips, and your hand with the cards you may play lit.
-import { cardBack, cardElement, el, keyable, suitSymbol } from "../common.js";
+import { cardBack, cardElement, el, keyable, suitSymbol, t } from "../common.js";
+
+// The view's name of the score (fanfold.games.fantan.view), in the page's language.
+function scoreKind(kind) {
+  const names = { "hands won": t("hands won"), "net chips": t("net chips"), "penalty points": t("penalty points") };
+  return names[kind] || kind;
+}
 
 export function render(root, m, ui) {
   const view = m.view;
   root.replaceChildren();
   const head = el("p", {
-    text: `Hand ${view.hand_number + 1} · rows start at ${view.start_rank} · pool ${view.pool} chips · ${view.score_kind}`,
+    text: t("Hand {number} · rows start at {rank} · pool {pool} chips · {score}", {
+      number: view.hand_number + 1, rank: view.start_rank, pool: view.pool, score: scoreKind(view.score_kind),
+    }),
   });
   root.append(head);
   const ranks = view.config.ace_high ? "23456789TJQKA" : "A23456789TJQK";
-  const rows = el("div", { class: "ft-rows", role: "group", "aria-label": "layout" });
+  const rows = el("div", { class: "ft-rows", role: "group", "aria-label": t("layout") });
   for (const suit of ["C", "D", "H", "S"]) {
     const row = el("div", { class: "ft-row", "data-suit": suit });
     row.append(el("span", { class: "suit", text: suitSymbol(suit) }));
@@ -32,41 +40,45 @@ export function render(root, m, ui) {
   }
   root.append(rows);
 
-  const players = el("div", { class: "ft-players", role: "group", "aria-label": "players" });
+  const players = el("div", { class: "ft-players", role: "group", "aria-label": t("players") });
   view.hand_counts.forEach((count, seat) => {
     const box = el("div", { class: "ft-player" });
     if (m.decider === seat) box.classList.add("deciding");
-    const you = seat === m.seat ? " (you)" : "";
-    const dealer = seat === view.dealer ? " · dealer" : "";
+    const name = seat === m.seat ? t("{name} (you)", { name: ui.seatName(seat) }) : ui.seatName(seat);
     const passes = view.passes[seat];
-    box.textContent = `${ui.seatName(seat)}${you}: ${count} card${count === 1 ? "" : "s"} · ${passes} pass${passes === 1 ? "" : "es"} · ${view.score_kind} ${view.scores[seat]}${dealer}`;
+    const cards = count === 1 ? t("1 card") : t("{count} cards", { count });
+    const passed = passes === 1 ? t("1 pass") : t("{count} passes", { count: passes });
+    const line = { name, cards, passes: passed, score: scoreKind(view.score_kind), points: view.scores[seat] };
+    box.textContent = seat === view.dealer
+      ? t("{name}: {cards} · {passes} · {score} {points} · dealer", line)
+      : t("{name}: {cards} · {passes} · {score} {points}", line);
     players.append(box);
   });
   root.append(players);
 
   if (view.revealed) {
-    const shown = el("div", { role: "group", "aria-label": "revealed hands" });
+    const shown = el("div", { role: "group", "aria-label": t("revealed hands") });
     view.revealed.forEach((cards, seat) => {
       if (seat === view.player) return; // the player's own hand is shown once, below
       if (!cards.length) {
-        shown.append(el("p", { text: `${ui.seatName(seat)}: no cards left` }));
+        shown.append(el("p", { text: t("{name}: no cards left", { name: ui.seatName(seat) }) }));
         return;
       }
       const hand = el("div", { class: "hand" });
       for (const card of cards) hand.append(cardElement(card, "dim"));
-      shown.append(el("p", { text: `${ui.seatName(seat)}:` }), hand);
+      shown.append(el("p", { text: t("{name}:", { name: ui.seatName(seat) }) }), hand);
     });
     root.append(shown);
   }
 
   if (view.player === null || view.player === undefined) {
-    const backs = el("p", { class: "muted", text: "Spectating: hands are hidden." });
+    const backs = el("p", { class: "muted", text: t("Spectating: hands are hidden.") });
     root.append(backs);
     return;
   }
   const handBox = el("div", { class: "ft-hand" });
-  handBox.append(el("h3", { text: "Your hand" }));
-  const hand = el("div", { class: "hand", role: "group", "aria-label": "your hand" });
+  handBox.append(el("h3", { text: t("Your hand") }));
+  const hand = el("div", { class: "hand", role: "group", "aria-label": t("your hand") });
   // The legal actions as the server describes them: a play points at its card in the hand.
   const choices = m.choices || [];
   const plays = new Map(choices.filter((c) => c.kind === "play").map((c) => [c.points[0], c]));

@@ -2,7 +2,7 @@
 // point to move. The analysis mode writes every move's value from the solved table beside it.
 // The moves come as the message's choices: a placement points at its point (and names its
 // shape), a move at the point it leaves and the one it goes to, by the view's point references.
-import { el, keyable } from "../common.js";
+import { el, keyable, t } from "../common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const POINTS = {
@@ -38,8 +38,9 @@ function short(value) {
 }
 
 function pieceName(letter) {
-  const colour = letter === letter.toUpperCase() ? "white" : "black";
-  return `${colour} ${letter.toUpperCase() === "C" ? "circle" : "triangle"}`;
+  const white = letter === letter.toUpperCase();
+  if (letter.toUpperCase() === "C") return white ? t("white circle") : t("black circle");
+  return white ? t("white triangle") : t("black triangle");
 }
 
 // Escape: let go of the chosen shape or piece; true when there was one.
@@ -54,10 +55,10 @@ export function render(root, m, ui) {
   const view = m.view;
   const legal = m.choices || [];
   const placing = view.placement;
-  const mover = view.to_move === "w" ? "White" : "Black";
+  const mover = view.to_move === "w" ? t("White") : t("Black");
   root.replaceChildren();
   const box = el("div", { class: "morris" });
-  const drawing = svg("svg", { viewBox: "-10 0 425 382", role: "img", "aria-label": "the Fano plane" });
+  const drawing = svg("svg", { viewBox: "-10 0 425 382", role: "img", "aria-label": t("the Fano plane") });
   for (const line of LINES) {
     const [a, , c] = line;
     drawing.append(svg("line", { x1: POINTS[a][0], y1: POINTS[a][1], x2: POINTS[c][0], y2: POINTS[c][1], class: "line" }));
@@ -102,9 +103,14 @@ export function render(root, m, ui) {
       }
     };
     const stack = view.board[p - 1];
-    const holds = stack.length ? `: ${[...stack].map(pieceName).join(" under ")}` : ": empty";
+    const pieces = stack.length === 2
+      ? t("{lower} under {upper}", { lower: pieceName(stack[0]), upper: pieceName(stack[1]) })
+      : stack.length ? pieceName(stack[0]) : t("empty");
+    const words = from === ref
+      ? t("Let go of the piece on point {point}: {pieces}", { point: p, pieces })
+      : t("Move the piece on point {point}: {pieces}", { point: p, pieces });
     if (targets.has(ref)) keyable(spot, choose, targets.get(ref).label);
-    else if (!placing && sources.has(ref) && !ui.replay) keyable(spot, choose, `${from === ref ? "Let go of" : "Move"} the piece on point ${p}${holds}`);
+    else if (!placing && sources.has(ref) && !ui.replay) keyable(spot, choose, words);
     else spot.addEventListener("click", choose);
     drawing.append(spot);
     if (stack.length === 2) {
@@ -128,29 +134,35 @@ export function render(root, m, ui) {
   box.append(drawing);
 
   const hands = el("p", {
-    text: `In hand: White ${"●".repeat(view.in_hand.w.C)}${"▲".repeat(view.in_hand.w.T)} · Black ${"●".repeat(view.in_hand.b.C)}${"▲".repeat(view.in_hand.b.T)}`,
+    text: t("In hand: White {white} · Black {black}", {
+      white: "●".repeat(view.in_hand.w.C) + "▲".repeat(view.in_hand.w.T),
+      black: "●".repeat(view.in_hand.b.C) + "▲".repeat(view.in_hand.b.T),
+    }),
   });
   box.append(hands);
   if (legal.length && placing) {
-    const pick = el("div", { class: "hand-pick", role: "group", "aria-label": "shape to place" });
-    for (const [letter, name] of [["C", "Circle"], ["T", "Triangle"]]) {
+    const pick = el("div", { class: "hand-pick", role: "group", "aria-label": t("shape to place") });
+    for (const [letter, name] of [["C", t("Place a circle")], ["T", t("Place a triangle")]]) {
       const has = legal.some((c) => c.kind === "place" && c.details.shape === letter);
-      const button = el("button", { type: "button", "data-shape": letter, text: `Place a ${name.toLowerCase()}`, onclick: () => { shape = letter; render(root, m, ui); } });
+      const button = el("button", { type: "button", "data-shape": letter, text: name, onclick: () => { shape = letter; render(root, m, ui); } });
       button.disabled = !has;
       if (shape === letter) button.classList.add("chosen");
       pick.append(button);
     }
     box.append(pick);
-    box.append(el("p", { class: "muted", text: shape ? `${mover}: click a lit point to place your ${shape === "C" ? "circle" : "triangle"}.` : `${mover}: choose a shape to place.` }));
+    const hint = !shape ? t("{side}: choose a shape to place.", { side: mover })
+      : shape === "C" ? t("{side}: click a lit point to place your circle.", { side: mover })
+        : t("{side}: click a lit point to place your triangle.", { side: mover });
+    box.append(el("p", { class: "muted", text: hint }));
   } else if (legal.length) {
-    box.append(el("p", { class: "muted", text: from ? "Click a lit point to move there (or the piece again to let go)." : `${mover}: click one of your top pieces (blue) to move it.` }));
+    box.append(el("p", { class: "muted", text: from ? t("Click a lit point to move there (or the piece again to let go).") : t("{side}: click one of your top pieces (blue) to move it.", { side: mover }) }));
   }
   if (ui.analysis && ui.analysis.moves.length) {
-    const list = el("ul", { class: "values-list", "aria-label": "move values" });
+    const list = el("ul", { class: "values-list", "aria-label": t("move values") });
     // each move in words (its choice's label, as the buttons and the log say it), never notation
     const words = new Map(legal.map((c) => [c.text, c.label]));
     for (const move of ui.analysis.moves) list.append(el("li", { class: move.value.result, "data-action": move.action, text: `${words.get(move.action) || move.action}: ${move.text}` }));
-    box.append(el("h3", { text: "Every move, from the solved table" }), list);
+    box.append(el("h3", { text: t("Every move, from the solved table") }), list);
   }
   root.append(box);
 }
