@@ -1,9 +1,9 @@
 """End-to-end: a finished game's review in Debian's Chromium. A Morris game, a Fan game, a
-two-player Fano game and a four-player Fan Tan hand (their first seat a person's) are loaded as records (finished), their end
-panel's "Review" opens the review beside the replay, the review fills in with its marks and
-graph, choosing a marked move (by mouse and by keyboard) shows the position after it on the
-replay, and the page passes axe in both themes at both sizes. Screenshots go to the test's own
-folder."""
+two-player Fano game and a four-player Fan Tan hand (their first seat a person's) are loaded
+as records (finished), their end panel's "Review" opens the review beside the replay, the
+review fills in with its marks and graph, choosing a marked move (by mouse and by keyboard)
+shows the position after it on the replay, and the page passes axe in both themes at both
+sizes. Screenshots go to the test's own folder."""
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
 from __future__ import annotations
