@@ -662,6 +662,29 @@ def test_a_players_record_reads_results_best_wins_and_opponents(profiles: Store)
         assert len(data.met_opponents(tx, me, 1)) == 1
 
 
+def test_the_closed_accounts_among_those_a_profile_names_are_found(profiles: Store) -> None:
+    from fanfold.server.store.profile_reads import ProfileReads
+    from fanfold.server.store.schema import accounts
+
+    with profiles.engine.begin() as connection:
+        for number, closed in ((1, False), (2, True), (3, True)):
+            connection.execute(
+                accounts.insert().values(
+                    id=number,
+                    name=f"p{number}",
+                    name_key=f"p{number}",
+                    password_hash="x",
+                    created=1.0,
+                    closed=closed,
+                )
+            )
+    data = ProfileReads(profiles.engine)
+    with data.reading() as tx:
+        assert data.closed_among(tx, {1, 2, 9}) == {2}
+        assert data.closed_among(tx, {1, 2, 3}) == {2, 3}
+        assert data.closed_among(tx, set()) == set()
+
+
 def test_an_accounts_finished_tables_are_read_with_their_seats_and_reviews(
     profiles: Store,
 ) -> None:
