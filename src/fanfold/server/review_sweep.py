@@ -14,7 +14,6 @@ for another process. :func:`with_review_sweep` wraps the application's life span
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -33,6 +32,9 @@ log = logging.getLogger(__name__)
 
 #: The reviews nobody holds read from the store at a time (worked on one by one).
 SWEEP_BATCH = 4
+#: Seconds the shutdown waits for the sweep and the reviews to stop (their threads may be in a
+#: store that does not answer).
+STOP_SECONDS = 5.0
 
 #: A finished table's record by its id; ``None`` if no such finished table is stored (its
 #: review then fails, saying so); raises if the table cannot be read now (the review waits
@@ -116,8 +118,8 @@ def with_review_sweep(
                 yield
             finally:
                 sweeper.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sweeper
-                await reviews.stop()
+                # A store that does not answer holds a thread of either: never the shutdown.
+                await asyncio.wait([sweeper], timeout=STOP_SECONDS)
+                await reviews.stop(STOP_SECONDS)
 
     return running

@@ -238,13 +238,14 @@ class Reviews:
             task.add_done_callback(_said)
         return task
 
-    async def stop(self) -> None:
-        """Cancel this process's reviews and wait for them to stop (at shutdown): each one's
-        stored moves are kept and its claim runs out, for another process to take it over."""
+    async def stop(self, timeout: float | None = None) -> None:
+        """Cancel this process's reviews and wait (at most ``timeout`` s) for them to stop, at
+        shutdown: their stored moves are kept and their claims run out for another process."""
         running = [task for task in self.tasks.values() if not task.done()]
         for task in running:
             task.cancel()
-        await asyncio.gather(*running, return_exceptions=True)
+        if running:
+            await asyncio.wait(running, timeout=timeout)
 
     async def run(self, table_id: str, record: GameRecord, compute: Compute | None = None) -> None:
         """Claim the review and work through it step by step; stop, leaving it to its new
