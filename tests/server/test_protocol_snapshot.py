@@ -34,6 +34,20 @@ JSON = dict[str, Any]
 _TIMES = re.compile(r'"(updated|left|at|since)": ?(-?[0-9.eE+-]+|\[[^\]]*\])')
 
 
+def _placeholder(found: re.Match[str]) -> str:
+    """A time as its placeholder: ``"left": "<left>"``; a list of times (the seats' clocks)
+    as a list of placeholders, a bot's ``null`` kept."""
+    name, value = found.group(1), found.group(2)
+    if not value.startswith("["):
+        return f'"{name}": "<{name}>"'
+    items = [item.strip() for item in value[1:-1].split(",") if item.strip()]
+    return (
+        f'"{name}": ['
+        + ", ".join("null" if item == "null" else f'"<{name}>"' for item in items)
+        + "]"
+    )
+
+
 class Recorder:
     """Drives the app and writes down every message in and out, with placeholders for what is
     random (:meth:`secret`)."""
@@ -53,7 +67,7 @@ class Recorder:
     def scrub(self, text: str) -> str:
         for value, name in sorted(self._secrets.items(), key=lambda item: -len(item[0])):
             text = text.replace(value, name)
-        return _TIMES.sub(lambda found: f'"{found.group(1)}": "<{found.group(1)}>"', text)
+        return _TIMES.sub(_placeholder, text)
 
     def http(
         self,
