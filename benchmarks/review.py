@@ -41,6 +41,9 @@ best move's expected result less that move's is counted; it prints the 50th, 90t
 99th percentiles per game (the floor is the 99th)::
 
     python3 benchmarks/review.py --floor --games 12 --seeds 4
+
+``--impact`` measures what reviews running cost the games being played instead
+(:mod:`benchmarks.review_impact`: ``--tables``, ``--seconds``, ``--think``, ``--reviews``).
 """
 
 from __future__ import annotations
@@ -308,12 +311,28 @@ def main(arguments: Sequence[str] | None = None) -> None:
         "--cards", action="store_true", help="review the Fano and Fan Tan rows only"
     )
     parser.add_argument(
+        "--impact",
+        action="store_true",
+        help="measure what reviews running cost the games being played (a served load)",
+    )
+    parser.add_argument("--tables", type=int, default=200, help="--impact: tables at once")
+    parser.add_argument("--seconds", type=float, default=30.0, help="--impact: seconds a run")
+    parser.add_argument("--think", type=float, default=2.0, help="--impact: players' think s")
+    parser.add_argument("--reviews", type=int, default=4, help="--impact: reviews asked for")
+    parser.add_argument(
         "--only",
         help="the card rows to run, e.g. fano:classic,fantan:default (default: all)",
     )
     options = parser.parse_args(given)
     if options.games < 1:
         parser.error("--games must be at least 1")
+    if options.impact:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
+        from benchmarks.review_impact import impact_main
+
+        print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
+        impact_main(options.tables, options.seconds, options.think, options.reviews)
+        return
     if options.floor:
         print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
         floor_main(options.games, options.seed, options.seeds)

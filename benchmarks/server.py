@@ -142,6 +142,10 @@ class Tally:
     #: The seconds from the kill to each such table's WebSocket open again (through
     #: HAProxy, on another process): the part of ``back`` before the table is asked for.
     reconnected: list[float] = field(default_factory=list)
+    #: The bots' reply: from a human action sent to the player's next turn, where bots moved
+    #: in between (the action's commit, the bot pool's queue and the bots' decisions: what a
+    #: player waits for).
+    bot_replies: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -252,6 +256,7 @@ async def play_table(
         try:
             await socket_.send(json.dumps({"type": "hello", "token": slot.token}))
             sent_at: float | None = None
+            acted: tuple[float, int] | None = None  # the last action: when, its version after
             while time.monotonic() < stop[0]:
                 try:
                     raw = await asyncio.wait_for(socket_.recv(), 5)
@@ -273,6 +278,11 @@ async def play_table(
                     continue
                 if message["outcome"] is not None:
                     return True
+                if acted is not None and message["decider"] == message["seat"]:
+                    if message["version"] > acted[1]:  # bots moved since the action
+                        tally.bot_replies.append(time.perf_counter() - acted[0])
+                    if message["version"] >= acted[1]:
+                        acted = None
                 if message["decider"] == message["seat"] and message["legal"] and sent_at is None:
                     if think and not slot.interrupted:
                         # A person thinks; a connection closed meanwhile is noticed at once.
@@ -280,6 +290,7 @@ async def play_table(
                         if closed.done():
                             raise websockets.ConnectionClosedError(None, None)
                     sent_at = time.perf_counter()
+                    acted = (sent_at, message["version"] + 1)
                     act = {
                         "type": "act",
                         "version": message["version"],

@@ -351,8 +351,11 @@ def test_the_reviewed_games() -> None:
 def test_the_benchmarks_quick_run_prints_its_command_and_table(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    benchmark.main(["--games", "2"])
+    # One card row (Fan Tan's, the cheapest): every row is timed by the benchmark itself.
+    benchmark.main(["--games", "2", "--only", "fantan:default"])
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "command: python3 benchmarks/review.py --games 2"
+    assert lines[0] == "command: python3 benchmarks/review.py --games 2 --only fantan:default"
     assert "| game | players | games | p50 s | p99 s | max s | found |" in lines
     assert sum(line.startswith(("| Fano330-R-Morris |", "| Fan |")) for line in lines) == 3
+    assert sum(line.startswith("| Fan Tan (default, 4 seats) |") for line in lines) == 1
+    assert not any(line.startswith("| Fano (") for line in lines)

@@ -102,6 +102,7 @@ def test_the_profile_reads_well_at_both_sizes_and_themes(
             page.goto(f"{server}/players/pia")
             results = page.locator("#results tbody tr")
             expect(results).to_have_count(1)
+            expect(results.first.locator("th .speed")).to_have_text("live")
             expect(results.first.locator("td")).to_have_text(
                 ["2", "1", "1", "0", re.compile(r"^1\d{3}$")]
             )

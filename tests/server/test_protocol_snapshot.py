@@ -29,8 +29,23 @@ SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("FANFOLD_SNAPSHOT_UPDATE") == "1"
 
 JSON = dict[str, Any]
-#: Numbers that say when: a table's last change, a clock's time left, a chat line's time.
-_TIMES = re.compile(r'"(updated|left|at)": ?-?[0-9.eE+-]+')
+#: Numbers that say when: a table's last change, a clock's time left (a number, or the seats'
+#: list in the stored clock state), when the running clock started, a chat line's time.
+_TIMES = re.compile(r'"(updated|left|at|since)": ?(-?[0-9.eE+-]+|\[[^\]]*\])')
+
+
+def _placeholder(found: re.Match[str]) -> str:
+    """A time as its placeholder: ``"left": "<left>"``; a list of times (the seats' clocks)
+    as a list of placeholders, a bot's ``null`` kept."""
+    name, value = found.group(1), found.group(2)
+    if not value.startswith("["):
+        return f'"{name}": "<{name}>"'
+    items = [item.strip() for item in value[1:-1].split(",") if item.strip()]
+    return (
+        f'"{name}": ['
+        + ", ".join("null" if item == "null" else f'"<{name}>"' for item in items)
+        + "]"
+    )
 
 
 class Recorder:
@@ -52,7 +67,7 @@ class Recorder:
     def scrub(self, text: str) -> str:
         for value, name in sorted(self._secrets.items(), key=lambda item: -len(item[0])):
             text = text.replace(value, name)
-        return _TIMES.sub(lambda found: f'"{found.group(1)}": "<{found.group(1)}>"', text)
+        return _TIMES.sub(_placeholder, text)
 
     def http(
         self,
@@ -370,6 +385,41 @@ def takeback_and_rematch(rec: Recorder) -> None:
         learn=lambda answer: rec.secret(answer["table"], "table"),
     )
     rec.http("GET", f"/api/tables/{table}", token=black)
+
+
+@scenario
+def takeback_on_the_socket(rec: Recorder) -> None:
+    """Two people at a casual table on the rapid clock: a malformed takeback refused on a
+    socket, a takeback asked on Black's socket and accepted on White's, each told to the
+    other's socket (the clocks' times are placeholders)."""
+    created = rec.open({"game": "morris", "seats": ["you", "friend"], "seed": 15, "speed": "rapid"})
+    table, white = created["table"], created["token"]
+    black = rec.http(
+        "POST",
+        f"/api/tables/{table}/claim",
+        {"invite": created["invites"]["1"]},
+        learn=lambda answer: rec.secret(answer["token"], "token"),
+    )["token"]
+    rec.http("POST", f"/api/tables/{table}/act", {"token": white, "version": 0, "action": "C1"})
+    rec.http("POST", f"/api/tables/{table}/act", {"token": black, "version": 1, "action": "T2"})
+    with (
+        rec.client.websocket_connect(f"/ws/tables/{table}") as white_socket,
+        rec.client.websocket_connect(f"/ws/tables/{table}") as black_socket,
+    ):
+        rec.send(white_socket, "white", {"type": "hello", "token": white})
+        rec.receive(white_socket, "white")
+        rec.send(black_socket, "black", {"type": "hello", "token": black})
+        rec.receive(black_socket, "black")
+        rec.send(black_socket, "black", {"type": "takeback", "answer": "maybe"})
+        rec.receive(black_socket, "black")  # refused: malformed
+        rec.send(black_socket, "black", {"type": "takeback", "answer": "ask"})
+        rec.receive(black_socket, "black")  # the request, in the options
+        rec.receive(black_socket, "black")  # then the ok
+        rec.receive(white_socket, "white")  # the request, told to White
+        rec.send(white_socket, "white", {"type": "takeback", "answer": "accept"})
+        rec.receive(white_socket, "white")  # T2 taken back, Black's clock running
+        rec.receive(white_socket, "white")  # then the ok
+        rec.receive(black_socket, "black")
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -1,9 +1,9 @@
-"""End-to-end: a finished game's review in Debian's Chromium. A Morris game, a Fan game and a
-two-player Fano game (its first seat a person's) are loaded as records (finished), their end
-panel's "Review" opens the review beside the replay, the review fills in with its marks and
-graph, choosing a marked move (by mouse and by keyboard) shows the position after it on the
-replay, and the page passes axe in both themes at both sizes. Screenshots go to the test's own
-folder."""
+"""End-to-end: a finished game's review in Debian's Chromium. A Morris game, a Fan game, a
+two-player Fano game and a four-player Fan Tan hand (their first seat a person's) are loaded
+as records (finished), their end panel's "Review" opens the review beside the replay, the
+review fills in with its marks and graph, choosing a marked move (by mouse and by keyboard)
+shows the position after it on the replay, and the page passes axe in both themes at both
+sizes. Screenshots go to the test's own folder."""
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
 from __future__ import annotations
@@ -175,3 +175,48 @@ def test_a_fano_game_s_review_judges_the_human_seat_from_its_view(
     page.screenshot(path=str(tmp_path / "fano-review.png"), full_page=True)
     assert not errors, errors
     _check_page(browser, server, f"/table/{table}/review", "fano-review", tmp_path)
+
+
+def test_a_fan_tan_game_s_review_judges_the_human_seat_from_its_view(
+    browser: Browser,
+    server: str,
+    tmp_path: Path,
+    page: Page,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A finished four-player Fan Tan hand, its first seat a person's and the others bots':
+    from its end panel, the review judges the person's decisions from that seat's view (its
+    marks and better cards as the review finds them with the job's seed), says the bots' seats
+    are not reviewed and draws the graph's one line with a dot at each mark."""
+    monkeypatch.setenv(DEALS_ENVIRONMENT, "30")
+    fantan = get_game("fantan")
+    # Deal 30, the person's seat played at random: marked under every review seed tried.
+    record = play_game(fantan, None, ["random"] + ["medium"] * 3, seed=30, agent_seed=30).finish()
+    table, token = _load(server, record, ["you", "random", "random", "random"])
+    labelled = dataclasses.replace(record, players=("human", "bot", "bot", "bot"))
+    expected: Any = review_cards(labelled, seed=review_seed(table), deals=30)
+    marked = [entry for entry in expected["moves"] if entry["mark"] is not None]
+    assert marked, "the seat played at random loses expected result somewhere"
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _open_review(page, server, table, token)
+    expect(page.locator(".review-move")).to_have_count(len(record.actions))
+    expect(page.locator(".review-graph .review-line")).to_have_count(1)
+    expect(page.locator(".review-graph .review-dot")).to_have_count(len(marked))
+    first = marked[0]
+    button = page.locator(f'.review-move[data-move="{first["number"]}"]')
+    expect(button).to_contain_text(f"{first['mark']}; better: {first['best_words']}")
+    expect(button).to_contain_text("% expected")
+    for seat in (1, 2, 3):
+        bot = next(entry for entry in expected["moves"] if entry["seat"] == seat)
+        expect(page.locator(f'.review-move[data-move="{bot["number"]}"]')).to_contain_text(
+            "not reviewed: a bot's seat"
+        )
+    expect(page.locator(".review-summary").first).to_contain_text("judged from that seat's view")
+    button.click()
+    expect(page.locator("#replay-label")).to_have_text(
+        f"move {first['number']} of {len(record.actions)}"
+    )
+    page.screenshot(path=str(tmp_path / "fantan-review.png"), full_page=True)
+    assert not errors, errors
+    _check_page(browser, server, f"/table/{table}/review", "fantan-review", tmp_path)

@@ -1,10 +1,12 @@
 """A review's holder killed (SIGKILL) mid-review: another process takes the stored job over
 once the lease has run out, keeps the moves already stored and finishes the review, which is
-then the engines' review of the game, move for move."""
+then the engines' review of the game, move for move (Morris), or the review one process makes
+alone from the same seed and deals (Fano: each decision sampled from the seat's view)."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import signal
 import subprocess
@@ -13,13 +15,17 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game
 from fanfold.games.morris import GAME as MORRIS
 from fanfold.play.review import REVIEW_VERSION, review
 from fanfold.play.setup import play_game
-from fanfold.server.reviews import CHUNK, Reviews, review_step
+from fanfold.server.reviews import CARD_CHUNK, CHUNK, DEALS_ENVIRONMENT, Reviews, review_step
 from fanfold.server.store import Store
+from fanfold.server.store.review_memory import MemoryReviews
 from fanfold.server.store.review_store import SqlReviews
 from tests.server.support import ROOT, sqlite_url, subprocess_environment
 
@@ -55,6 +61,28 @@ HOLDER = textwrap.dedent(
 )
 
 
+async def compute(
+    game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+) -> JSONObject:
+    return review_step(game.to_json(), stop, budget, seed, start)
+
+
+def take_over(reviews: SqlReviews, record: GameRecord) -> None:
+    """A second process's side: ask for the review until the killed holder's lease has run
+    out and the review is claimed here, then finish it."""
+
+    async def asking() -> None:
+        successor = Reviews(reviews, compute, owner="successor", lease=1.0)
+        deadline = time.monotonic() + 30
+        while ("t1", REVIEW_VERSION) not in successor.tasks:
+            assert time.monotonic() < deadline, "the lease never ran out"
+            await successor.open("t1", record)
+            await asyncio.sleep(0.1)
+        await successor.tasks[("t1", REVIEW_VERSION)]
+
+    asyncio.run(asking())
+
+
 def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) -> None:
     record: GameRecord = play_game(MORRIS, None, ["medium", "easy"], agent_seed=1).finish()
     assert len(record.actions) > 2 * CHUNK
@@ -82,22 +110,7 @@ def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) ->
         assert reviews.claim("t1", REVIEW_VERSION, "other", time.time(), 1.0) is None
         holder.send_signal(signal.SIGKILL)
         assert holder.wait(timeout=30) == -signal.SIGKILL
-
-        async def compute(
-            game: GameRecord, stop: int, budget: int | None, seed: str, start: int
-        ) -> JSONObject:
-            return review_step(game.to_json(), stop, budget, seed, start)
-
-        async def take_over() -> None:
-            successor = Reviews(reviews, compute, owner="successor", lease=1.0)
-            deadline = time.monotonic() + 30
-            while ("t1", REVIEW_VERSION) not in successor.tasks:
-                assert time.monotonic() < deadline, "the lease never ran out"
-                await successor.open("t1", record)
-                await asyncio.sleep(0.1)
-            await successor.tasks[("t1", REVIEW_VERSION)]
-
-        asyncio.run(take_over())
+        take_over(reviews, record)
         done = reviews.job("t1", REVIEW_VERSION)
         assert done is not None
         assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
@@ -113,3 +126,66 @@ def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) ->
             holder.kill()
         holder.wait(timeout=30)
         store.close()
+
+
+def test_a_killed_holder_s_card_review_is_taken_over_and_made_as_one_process_makes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fano, two players both human, 2 deals a decision (the environment's fast budget, read
+    by the holder when it opens the job): killed in its second step, the holder's review is
+    finished by another process, and equals, move for move, summary and engine, the review
+    that one process makes alone of the same table (the same seed, from the table's id)."""
+    monkeypatch.setenv(DEALS_ENVIRONMENT, "2")
+    fano = get_game("fano")
+    short = fano.config_from_json({"turns_per_player": 12})  # 24 decisions: four steps
+    played = play_game(fano, short, ["random", "random"], seed=3, agent_seed=3).finish()
+    record = dataclasses.replace(played, players=("human", "human"))
+    assert len(record.actions) > 2 * CARD_CHUNK
+    path = tmp_path / "record.json"
+    path.write_text(record.dumps())
+    url = sqlite_url(tmp_path)
+    Store(url).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, url, str(path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=subprocess_environment(),
+    )
+    store = Store(url)
+    reviews = SqlReviews(store.engine)
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "hanging"
+        job = reviews.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert (job.state, job.owner, job.budget) == ("running", "holder", 2)
+        assert len(reviews.moves("t1", REVIEW_VERSION)) == CARD_CHUNK
+        holder.send_signal(signal.SIGKILL)
+        assert holder.wait(timeout=30) == -signal.SIGKILL
+        take_over(reviews, record)
+        done = reviews.job("t1", REVIEW_VERSION)
+        assert done is not None
+        assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
+        stored = reviews.moves("t1", REVIEW_VERSION)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        holder.wait(timeout=30)
+        store.close()
+
+    async def alone() -> MemoryReviews:
+        single = MemoryReviews()
+        one = Reviews(single, compute, owner="alone")
+        await one.open("t1", record)
+        await one.tasks[("t1", REVIEW_VERSION)]
+        return single
+
+    memory = asyncio.run(alone())
+    made = memory.job("t1", REVIEW_VERSION)
+    assert made is not None
+    assert made.state == "done"
+    assert (made.seed, made.budget) == (done.seed, done.budget)
+    assert stored == memory.moves("t1", REVIEW_VERSION)
+    assert [entry["judged"] for entry in stored].count("yes") > CARD_CHUNK
+    assert (done.summary, done.engine) == (made.summary, made.engine)

@@ -511,6 +511,24 @@ def test_a_failed_review_says_why_and_is_not_claimed_again(reviews: ReviewStore)
     assert reviews.claim("t1", 1, "a", now=500.0, lease=10.0) is None
 
 
+def test_the_reviews_nobody_holds_are_listed_for_the_sweep(reviews: ReviewStore) -> None:
+    """Pending reviews and running ones whose lease ran out, least recently changed first;
+    not those held, done, failed or of another version."""
+    for name, now in (("t1", 100.0), ("t2", 90.0), ("t3", 95.0), ("t4", 96.0), ("t5", 97.0)):
+        reviews.open(name, 1, game="morris.v1", moves=3, seed="42", budget=None, now=now)
+    reviews.open("t6", 2, game="morris.v1", moves=3, seed="42", budget=None, now=80.0)
+    assert reviews.claim("t3", 1, "a", now=101.0, lease=10.0) is not None  # held until 111
+    assert reviews.claim("t4", 1, "b", now=98.0, lease=5.0) is not None  # ran out at 103
+    assert reviews.claim("t5", 1, "c", now=99.0, lease=10.0) is not None
+    assert reviews.finish("t5", 1, "c", {"engine": "x"}, ["Done."], None, 99.5)
+    assert [job.table_id for job in reviews.lapsed(1, now=104.0, limit=10)] == ["t2", "t4", "t1"]
+    assert [job.table_id for job in reviews.lapsed(1, now=104.0, limit=1)] == ["t2"]
+    assert [job.table_id for job in reviews.lapsed(1, now=102.0, limit=10)] == ["t2", "t1"]
+    taken = [job.table_id for job in reviews.lapsed(1, now=120.0, limit=10)]
+    assert taken == ["t2", "t4", "t1", "t3"]
+    assert [job.table_id for job in reviews.lapsed(2, now=120.0, limit=10)] == ["t6"]
+
+
 # ------------------------------------------------------------------ chat
 
 
@@ -642,6 +660,29 @@ def test_a_players_record_reads_results_best_wins_and_opponents(profiles: Store)
         ]
         assert partner not in {one.key for one in met}  # a partner is no opponent
         assert len(data.met_opponents(tx, me, 1)) == 1
+
+
+def test_the_closed_accounts_among_those_a_profile_names_are_found(profiles: Store) -> None:
+    from fanfold.server.store.profile_reads import ProfileReads
+    from fanfold.server.store.schema import accounts
+
+    with profiles.engine.begin() as connection:
+        for number, closed in ((1, False), (2, True), (3, True)):
+            connection.execute(
+                accounts.insert().values(
+                    id=number,
+                    name=f"p{number}",
+                    name_key=f"p{number}",
+                    password_hash="x",
+                    created=1.0,
+                    closed=closed,
+                )
+            )
+    data = ProfileReads(profiles.engine)
+    with data.reading() as tx:
+        assert data.closed_among(tx, {1, 2, 9}) == {2}
+        assert data.closed_among(tx, {1, 2, 3}) == {2, 3}
+        assert data.closed_among(tx, set()) == set()
 
 
 def test_an_accounts_finished_tables_are_read_with_their_seats_and_reviews(

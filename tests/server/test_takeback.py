@@ -1,15 +1,18 @@
 """Takebacks at casual tables of two people: asked by one player, accepted (the asker's last
-move and every move after it taken back, stored, told to both) or declined by the other; one
-request waiting at a time, a few a game, lapsing once a move is played; refused with a
-sentence, nothing changed, at a rated table, against a bot, at one link's two seats, in a game
-with hidden cards, on the clock, after the end, for a stranger or a malformed answer."""
+move and every move after it taken back, stored, told to both) or declined by the other, over
+HTTP or the table's socket; one request waiting at a time, a few a game, lapsing once a move is
+played; on the clock, no time goes back (the asker's clock runs from what it has left); refused
+with a sentence, nothing changed, at a rated table, against a bot, at one link's two seats, in
+a game with hidden cards, after the end, for a stranger or a malformed answer."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from fanfold.server.clocks import CLOCK, Clocks
 from fanfold.server.hub.takebacks import LIMIT
 from tests.server.support import (
     JSON,
@@ -140,11 +143,6 @@ def test_a_takeback_is_refused_where_the_table_takes_none(client: TestClient) ->
     assert "hidden cards" in refusal(
         client, cards["table"], cards["token"], "ask", look_as=cards["token"]
     )
-    # on the clock
-    clocked = open_table(client, game="morris", seats=["you", "friend"], speed="rapid")
-    assert "on the clock" in refusal(
-        client, clocked["table"], clocked["token"], "ask", look_as=clocked["token"]
-    )
     # a stranger, and a malformed answer
     table, white, black = friends_table(client)
     assert "only a player" in refusal(client, table, "not-a-token", "ask", look_as=white)
@@ -174,3 +172,59 @@ def test_a_rated_game_takes_no_takeback(
     body = refused(takeback(alice, table, white, "ask", headers=csrf(alice)), 400)
     assert "rated game takes no takebacks" in body["error"]
     assert fingerprint(look(alice, table, white)) == fingerprint(before)
+
+
+def test_a_takeback_on_the_clock_over_the_sockets_leaves_the_times_as_they_are(
+    client: TestClient,
+) -> None:
+    """A casual Morris table on the rapid clock, White to move after C1 T2: Black asks on its
+    socket, White accepts on its own; T2 is taken back and, as lichess does, no time goes
+    back: White's clock, which ran, is charged its time so far, and Black's clock runs from
+    what it had left. A spectator's request, a malformed answer and a second answer are
+    refused on the socket, and nothing changes."""
+    created = open_table(client, game="morris", seats=["you", "friend"], speed="rapid", seed=3)
+    table, white, black = created["table"], created["token"], created["friends"]["1"]
+    assert act(client, table, white, "C1", version=0).status_code == 200
+    assert act(client, table, black, "T2", version=1).status_code == 200
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    def answered(socket: Any, message: JSON) -> JSON:
+        socket.send_json(message)
+        last: JSON = receive_until(socket, lambda m: m["type"] in ("ok", "error"))[-1]
+        return last
+
+    with (
+        client.websocket_connect(f"/ws/tables/{table}") as white_socket,
+        client.websocket_connect(f"/ws/tables/{table}") as black_socket,
+        client.websocket_connect(f"/ws/tables/{table}") as watching,
+    ):
+        hello(white_socket, white)
+        hello(black_socket, black)
+        hello(watching)
+        refused_here = answered(watching, {"type": "takeback", "answer": "ask"})
+        assert "only a player" in refused_here["error"]
+        malformed = answered(black_socket, {"type": "takeback", "answer": "maybe"})
+        assert (malformed["type"], malformed["kind"]) == ("error", "MalformedRequest")
+        assert "takebacks" not in look(client, table, white)["options"]
+        assert answered(black_socket, {"type": "takeback", "answer": "ask"})["undone"] is False
+        told = receive_until(white_socket, lambda m: "takeback" in m.get("options", {}))[-1]
+        assert told["options"]["takeback"] == {"seat": 1, "version": 2}
+        before: Clocks = hub.live[table].options.clocks
+        assert before.running == 0  # White's clock runs while it decides
+        assert answered(white_socket, {"type": "takeback", "answer": "accept"})["undone"] is True
+        now = receive_until(black_socket, lambda m: m.get("version") == 3)[-1]
+        again = answered(white_socket, {"type": "takeback", "answer": "accept"})
+        assert "no takeback is waiting" in again["error"]
+    assert [entry["text"].split()[0] for entry in now["log"]] == ["C1"]
+    assert (now["decider"], now["clocks"]["running"]) == (1, 1)
+    after: Clocks = hub.live[table].options.clocks
+    assert before.since is not None
+    assert after.since is not None
+    ran = after.since - before.since
+    assert ran >= 0
+    assert after.left[0] == pytest.approx(max(0.0, before.left[0] - ran))  # type: ignore[operator]
+    assert after.left[1] == before.left[1]  # Black's clock runs again from what it had
+    assert after.running == 1
+    stored = hub.store.load(table)
+    assert stored.options[CLOCK] == after.to_json()  # kept with the move taken back
+    assert act(client, table, black, "T4", version=3).status_code == 200

@@ -1,6 +1,7 @@
 """Takebacks between two players in Debian's Chromium, at 1280 and 390 px: White asks to take
 back a move, Black's page shows the request and Black accepts (both pages go back to the
-start); Black asks and White declines (the moves stay). axe-core finds nothing serious on the
+start); Black asks and White declines (the moves stay); on the phone the table is on the rapid
+clock (casual: it takes takebacks too). axe-core finds nothing serious on the
 request; screenshots go to the test's folder and to ``build/screenshots/``."""
 
 from __future__ import annotations
@@ -33,7 +34,10 @@ def _moves(page: Page) -> Any:
 def test_two_players_ask_accept_and_decline_a_takeback(
     browser: Browser, server: str, size: str, tmp_path: Path
 ) -> None:
-    made = _post(server, "/api/tables", {"game": "morris", "seats": ["you", "friend"]})
+    opened: dict[str, Any] = {"game": "morris", "seats": ["you", "friend"]}
+    if size == "phone":  # a casual table on the clock takes takebacks too
+        opened["speed"] = "rapid"
+    made = _post(server, "/api/tables", opened)
     table, white = made["table"], made["token"]
     black = _post(server, f"/api/tables/{table}/claim", {"invite": made["invites"]["1"]})["token"]
     first, second = sized_page(browser, size), sized_page(browser, size)

@@ -61,6 +61,7 @@ from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, 
 from fanfold.server.logs import TableContext
 from fanfold.server.protocol import MAX_BODY, ErrorBody, error_body
 from fanfold.server.request_metrics import RequestObserver
+from fanfold.server.review_sweep import with_review_sweep
 from fanfold.server.reviews import NotReviewableError
 from fanfold.server.routes import (
     accounts,
@@ -162,7 +163,7 @@ def create_app(
     app = FastAPI(
         title="fanfold",
         version=__version__,
-        lifespan=lifespan(settings),
+        lifespan=with_review_sweep(lifespan(settings)),
         docs_url=None,
         redoc_url=None,
     )

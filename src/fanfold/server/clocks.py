@@ -165,6 +165,18 @@ def advance(
     return Clocks(tuple(left), running, now if running is not None else None)
 
 
+def handed(clocks: Clocks, decider: int | None, people: Sequence[bool], now: float) -> Clocks:
+    """The clocks after a takeback at ``now``, as lichess does: the running seat is charged
+    the time it has run (no increment: nothing was decided), and ``decider``'s clock (the
+    asker's, to play again) starts with the time it has left; no time goes back."""
+    left = list(clocks.left)
+    running = clocks.running
+    if running is not None and clocks.since is not None and left[running] is not None:
+        left[running] = max(0.0, (left[running] or 0.0) - max(0.0, now - clocks.since))
+    ticking = decider if decider is not None and people[decider] else None
+    return Clocks(tuple(left), ticking, now if ticking is not None else None)
+
+
 def credited(clocks: Clocks, seconds: float) -> Clocks:
     """The clocks with ``seconds`` given back to the running one (time that is not charged:
     while the store refused writes)."""

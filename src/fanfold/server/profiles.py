@@ -1,12 +1,15 @@
 """What a player's profile shows beyond the ratings (:func:`fanfold.server.leaderboards.profile`
-has those): per rating family (a game, at live speeds or daily) the rated games won, lost and
-drawn; the best wins (the highest-rated opponents beaten in rated games); the most-met
-opponents with the results against each; and the recent finished games, rated or not, with
-links to their replay and, once done, their engine review.
+has those): per game and speed (a rating family: the game at live speeds, or daily) the rated
+games won, lost and drawn, a row each, the live one first; the best wins (the highest-rated
+opponents beaten in rated games); the most-met opponents with the results against each; and
+the recent finished games, rated or not, with links to their replay and, once done, their
+engine review.
 
 Finished games only: a running game (its cards, its position) is never read here. Bots are
 named by their level (``Easy bot``; another bot by its agent's name, ``Bot (random)``),
-signed-in players by their account's name, and guests only as ``a guest``.
+signed-in players by their account's name, guests only as ``a guest``, and an account the
+moderators closed only as ``a closed account`` (in the best wins, the most met and the recent
+games alike).
 
 Results: against one opponent, a game is won when ranked above them, lost below, drawn at the
 same rank (partners are not opponents). In a family or at a table, a game is won when ranked
@@ -25,6 +28,7 @@ from fanfold.core.registry import get_game
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.server.leaderboards import FAMILIES, bot_name, bot_page
 from fanfold.server.live import NotFoundError
+from fanfold.server.rating_anchors import live_family
 from fanfold.server.ratings import RATED, ranks, teams
 from fanfold.server.store import Store
 from fanfold.server.store.profile_reads import FinishedSeat, ProfileReads, Results
@@ -36,17 +40,39 @@ from fanfold.server.waiting import LEVEL_WORDS
 RECENT, BEST_WINS, MET = 20, 5, 10
 #: How a guest is named on someone else's profile.
 GUEST = "a guest"
+#: How a closed account is named on someone else's profile.
+CLOSED = "a closed account"
 
 
 def _person(name: str) -> dict[str, Any]:
     return {"name": name, "page": f"/players/{name}", "bot": False}
 
 
-def _opponent(key: str, family: str, names: dict[str, str]) -> dict[str, Any]:
-    """A rating key as the profile names it: an account's name, or a bot's level."""
+def _closed() -> dict[str, Any]:
+    return {"name": CLOSED, "page": None, "bot": False}
+
+
+def _opponent(key: str, family: str, names: dict[str, str], closed: set[str]) -> dict[str, Any]:
+    """A rating key as the profile names it: an account's name (a closed one as
+    :data:`CLOSED`), or a bot's level."""
     if key.startswith("bot:"):
         return {"name": bot_name(key), "page": bot_page(family, key), "bot": True}
+    if key in closed:
+        return _closed()
     return _person(names.get(key, GUEST))
+
+
+def _speed_row(results: Results, rating: int | None) -> dict[str, Any]:
+    """A row of results: the family's game and speed (``live`` or ``daily``)."""
+    live = live_family(results.family)
+    return {
+        "family": results.family,
+        "title": FAMILIES.get(results.family, results.family),
+        "game": FAMILIES.get(live, live),
+        "speed": "live" if live == results.family else "daily",
+        **_counts(results),
+        "rating": rating,
+    }
 
 
 def _counts(results: Results) -> dict[str, int]:
@@ -70,9 +96,13 @@ def verdict(returns: Sequence[float], grouped: Sequence[tuple[int, ...]], seat: 
     return "won" if mine == 1 else "lost"
 
 
-def _seat_name(player: str, account: int | None, names: dict[int, str]) -> dict[str, Any]:
+def _seat_name(
+    player: str, account: int | None, names: dict[int, str], closed: set[int]
+) -> dict[str, Any]:
     """Another seat of a finished table as the profile names it (a bot as the lobby says it:
-    its level, never the agent's settings)."""
+    its level, never the agent's settings; a closed account as :data:`CLOSED`)."""
+    if account is not None and account in closed:
+        return _closed()
     if account is not None and account in names:
         return _person(names[account])
     if player == "human":
@@ -82,7 +112,7 @@ def _seat_name(player: str, account: int | None, names: dict[int, str]) -> dict[
 
 
 def _finished(
-    held: FinishedSeat, me: int, names: dict[int, str], reviewed: set[str]
+    held: FinishedSeat, me: int, names: dict[int, str], closed: set[int], reviewed: set[str]
 ) -> dict[str, Any]:
     """A finished game of the profile's player (account ``me``): the game, the result, the
     others (not the player's partners, nor the player's own other seats), links."""
@@ -108,7 +138,7 @@ def _finished(
         "result": result,
         "at": held.updated,
         "opponents": [
-            _seat_name(player, account, names)
+            _seat_name(player, account, names, closed)
             for seat, player, account in held.seats
             if seat not in partners and account != me
         ],
@@ -153,34 +183,33 @@ def record(store: Store, name: str) -> dict[str, Any]:
         keys = [*(win.opponent for win in wins), *(one.key for one in met)]
         people = {int(k[2:]) for k in keys if k.startswith("a:")}
         people |= {acc for seat in held for _s, _p, acc in seat.seats if acc is not None}
-        names = ratings.account_names(tx, people)
+        closed = data.closed_among(tx, people)
+        names = ratings.account_names(tx, people - closed)  # a closed account is not named
     keyed = {f"a:{n}": text for n, text in names.items()}
+    closed_keys = {f"a:{n}" for n in closed}
+    ordered = sorted(families, key=lambda one: (live_family(one.family), one.family))
     return {
         "name": account_name,
         "families": [
-            {
-                "family": results.family,
-                "title": FAMILIES.get(results.family, results.family),
-                **_counts(results),
-                "rating": round(rows[results.family].mu) if results.family in rows else None,
-            }
-            for results in families
+            _speed_row(one, round(rows[one.family].mu) if one.family in rows else None)
+            for one in ordered
         ],
         "best_wins": [
             {
                 "table": win.rated_table,
                 "family": win.family,
-                "opponent": _opponent(win.opponent, win.family, keyed),
+                "opponent": _opponent(win.opponent, win.family, keyed, closed_keys),
                 "rating": round(win.opponent_mu),
                 "at": win.at,
             }
             for win in wins
         ],
         "opponents": [
-            {"opponent": _opponent(one.key, one.family, keyed), **_counts(one)} for one in met
+            {"opponent": _opponent(one.key, one.family, keyed, closed_keys), **_counts(one)}
+            for one in met
         ],
-        "recent": [_finished(seat, number, names, reviewed) for seat in _first_seats(held)],
+        "recent": [_finished(seat, number, names, closed, reviewed) for seat in _first_seats(held)],
     }
 
 
-__all__ = ["BEST_WINS", "GUEST", "MET", "RECENT", "record", "verdict"]
+__all__ = ["BEST_WINS", "CLOSED", "GUEST", "MET", "RECENT", "record", "verdict"]

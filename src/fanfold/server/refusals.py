@@ -47,7 +47,6 @@ templates(
         "takeback.over": "the game is over: there is nothing to take back",
         "takeback.hidden": "{game} has hidden cards: a move taken back would be played again "
         "knowing what it showed, so moves stand",
-        "takeback.clock": "a game on the clock takes no takebacks: its times would not go back",
         "takeback.two_people": "a takeback is asked of the other player, at a table of two "
         "people; against a bot, use undo where the table allows it",
         "takeback.one_link": "a takeback is asked of another person holding the other seat; at "

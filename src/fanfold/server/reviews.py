@@ -9,9 +9,8 @@ decides first) by :func:`review_step`: Fano330-R-Morris :data:`CHUNK` moves at a
 bisection in one step (its moves' values are known together). Each step's moves are stored as
 soon as they are computed, and storing them renews the lease; a heartbeat renews it while a
 step runs. If the process dies (SIGKILL), its lease runs out and the next process that asks
-for the review (another, or the same one restarted) takes it over: moves already stored are
-kept and the rest are computed again, alike, since the engines are exact and the job keeps
-what makes it reproducible: its seed and its budget (Fan: the solver's positions per question).
+for the review, or sweeps the store (:mod:`fanfold.server.review_sweep`), takes it over: moves
+stored are kept and the rest computed again, alike (the job keeps its seed and budget).
 
 Fano and Fan Tan are reviewed by :mod:`fanfold.play.review_cards`, each decision of a human
 seat from that seat's view on sampled deals (bots' seats listed, not judged): :data:`CARD_CHUNK`
@@ -153,9 +152,8 @@ def owner_name() -> str:
 
 
 def _said(task: asyncio.Task[None]) -> None:
-    """Log a review's task that stopped on an unexpected error (a worker process lost, the
-    store unreachable): the job stays held until its lease runs out, then the next request
-    takes it over."""
+    """Log a review's task that stopped on an unexpected error (a worker process lost): the
+    job stays held until its lease runs out, then it is taken over."""
     if not task.cancelled() and task.exception() is not None:
         log.error("%s stopped: %r", task.get_name(), task.exception())
 
@@ -195,7 +193,7 @@ class Reviews:
             NotReviewableError: a game without an engine review.
         """
         job = await asyncio.to_thread(self._open, table_id, record)
-        if job.state in ("pending", "running") and self._may_claim(job):
+        if job.state in ("pending", "running") and self.may_claim(job):
             self.start(table_id, record)
         return job
 
@@ -218,24 +216,38 @@ class Reviews:
             now=self.clock(),
         )
 
-    def _may_claim(self, job: ReviewJob) -> bool:
+    def may_claim(self, job: ReviewJob) -> bool:
+        """Whether this process may claim ``job`` now: not at work on it already, and nobody
+        else holds it."""
         key = (job.table_id, job.version)
         if key in self.tasks and not self.tasks[key].done():
             return False  # this process works on it
         return job.owner is None or job.owner == self.owner or job.lease_until <= self.clock()
 
-    def start(self, table_id: str, record: GameRecord) -> asyncio.Task[None]:
-        """Run the review in a task of this process (one at a time per review)."""
+    def start(
+        self, table_id: str, record: GameRecord, compute: Compute | None = None
+    ) -> asyncio.Task[None]:
+        """Run the review in a task of this process (one at a time per review), its steps by
+        ``compute`` (default this process's)."""
         key = (table_id, REVIEW_VERSION)
         task = self.tasks.get(key)
         if task is None or task.done():
             task = self.tasks[key] = asyncio.get_running_loop().create_task(
-                self.run(table_id, record), name=f"review {table_id}"
+                self.run(table_id, record, compute), name=f"review {table_id}"
             )
             task.add_done_callback(_said)
         return task
 
-    async def run(self, table_id: str, record: GameRecord) -> None:
+    async def stop(self, timeout: float | None = None) -> None:
+        """Cancel this process's reviews and wait (at most ``timeout`` s) for them to stop, at
+        shutdown: their stored moves are kept and their claims run out for another process."""
+        running = [task for task in self.tasks.values() if not task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=timeout)
+
+    async def run(self, table_id: str, record: GameRecord, compute: Compute | None = None) -> None:
         """Claim the review and work through it step by step; stop, leaving it to its new
         holder, if the claim is lost. Returns at once if someone else holds it."""
         job = await asyncio.to_thread(
@@ -245,7 +257,7 @@ class Reviews:
             return
         log.info("reviewing table %s (attempt %d)", table_id, job.attempts)
         try:
-            await self._work(job, record)
+            await self._work(job, record, compute or self.compute)
         except (FanfoldError, ValueError, KeyError) as error:  # a record that does not replay
             reason = str(error) if not isinstance(error, ReviewError) else error.args[0]
             log.warning("the review of table %s failed: %s", table_id, reason)
@@ -253,14 +265,14 @@ class Reviews:
                 self.store.fail, table_id, REVIEW_VERSION, self.owner, str(reason), self.clock()
             )
 
-    async def _work(self, job: ReviewJob, record: GameRecord) -> None:
+    async def _work(self, job: ReviewJob, record: GameRecord, compute: Compute) -> None:
         table_id, version, total = job.table_id, job.version, len(record.actions)
         start = len(await asyncio.to_thread(self.store.moves, table_id, version))
         while True:
             stop = step_end(job.game, total, start)
             heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(table_id))
             try:
-                result = await self.compute(record, stop, job.budget, job.seed, start)
+                result = await compute(record, stop, job.budget, job.seed, start)
             finally:
                 heartbeat.cancel()
             moves: list[Any] = list(result["moves"])  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 """The WebSocket ``/ws/tables/{id}``: one connection's loop.
 
 The first message is a hello (a seat's token, or none for a spectator; ``chat: true`` to take
-part in the table's chat, :mod:`fanfold.server.chat`); then act, undo, end, view or chat
+part in the table's chat, :mod:`fanfold.server.chat`); then act, undo, end, takeback, view or chat
 (:data:`fanfold.server.protocol.INCOMING`, read once and dispatched on its type). Each
 connection may send :data:`RATE` messages a second on average (bursts of :data:`BURST`) of at
 most :data:`MAX_MESSAGE` bytes; a refusal is an error message and changes nothing. Everything
@@ -37,6 +37,7 @@ from fanfold.server.protocol import (
     WsAct,
     WsChat,
     WsEnd,
+    WsTakeback,
     WsUndo,
     WsView,
     check_spectator,
@@ -177,6 +178,9 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                         table_id, watcher.token, message.version, message.ending, message.seat
                     )
                     answer(ok_ended(ended))
+                elif isinstance(message, WsTakeback):
+                    taken = await hub.takeback(table_id, watcher.token, message.answer)
+                    answer(ok_undone(taken))
                 elif isinstance(message, WsChat):
                     if not watcher.chat:
                         raise ForbiddenError("say hello with chat: true to take part in chat")

@@ -8,9 +8,10 @@ instead (a solo table's own), and a rated game never takes one back.
 Where it may be asked: a casual table (not rated) of two seats, each held by a person through
 their own link (not one link holding both: a hot-seat table has undo), in a game without
 hidden cards (a move taken back after cards were shown would be played again knowing them),
-without a clock (its times would not go back with the moves), while the game runs, by a
-player who has moved. One request waits at a time, and each player may ask
-:data:`LIMIT` times a game.
+while the game runs, by a player who has moved. On the clock, as lichess does, no time goes
+back: the seat whose clock ran is charged its time so far, and the asker's clock runs from
+what it has left (:func:`fanfold.server.clocks.handed`). One request waits at a time, and
+each player may ask :data:`LIMIT` times a game.
 
 The request is kept in the table's options (``takeback``: the asker's seat and the version
 asked at; ``takebacks``: each seat's requests so far), so every watcher's state message
@@ -20,11 +21,13 @@ version it was asked at: once a move is played it lapses, and the asker may ask 
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Literal
 
 import fanfold.server.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.errors import FanfoldError, Refusal
+from fanfold.server.clocks import handed
 from fanfold.server.hub.basics import stored_options
 from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.residency import Residency
@@ -60,8 +63,6 @@ def _check_table(live: LiveTable) -> None:
         raise TakebackError(Refusal("takeback.over"))
     if table.game.has_hidden_information:
         raise TakebackError(Refusal("takeback.hidden", game=table.game.title))
-    if live.options.time_control is not None:
-        raise TakebackError(Refusal("takeback.clock"))
     people = [entry.is_human for entry in table.seats]
     if len(people) != 2 or not all(people):
         raise TakebackError(Refusal("takeback.two_people"))
@@ -138,6 +139,10 @@ class Takebacks:
         if not table.rewind(keep):
             raise TakebackError(Refusal("takeback.asker_no_move"))
         options = replace(options, draw_offer=None)  # offered in a position that is gone
+        if options.clocks is not None:  # no time goes back: the asker's clock runs now
+            held = [seat is not None for seat in live.seat_hashes]
+            now = time.time()
+            options = replace(options, clocks=handed(options.clocks, table.decider, held, now))
         try:
             self.store.truncate(
                 live.id, first - 1, table.version, options=stored_options(table, options)

@@ -152,6 +152,14 @@ class WsEnd(Strict):
     seat: int | None = Field(default=None, ge=0, le=16)
 
 
+class WsTakeback(Strict):
+    """Ask for a takeback of your last move (``ask``), or answer the other player's
+    (``accept``, ``decline``): as ``POST /api/tables/{id}/takeback`` does, over the socket."""
+
+    type: Literal["takeback"]
+    answer: Literal["ask", "accept", "decline"]
+
+
 class WsView(Strict):
     """See the table from another seat the token holds (none: as a spectator)."""
 
@@ -169,14 +177,15 @@ class WsChat(Strict):
 
 
 #: What a client sends after its hello.
-Later = Hello | WsAct | WsUndo | WsEnd | WsView | WsChat
+Later = Hello | WsAct | WsUndo | WsEnd | WsTakeback | WsView | WsChat
 #: A WebSocket message from a client: one of :class:`Hello`, :class:`WsAct`, :class:`WsUndo`,
-#: :class:`WsEnd`, :class:`WsView`, :class:`WsChat`, told apart by ``type``.
+#: :class:`WsEnd`, :class:`WsTakeback`, :class:`WsView`, :class:`WsChat`, told apart by
+#: ``type``.
 Incoming = Annotated[Later, Field(discriminator="type")]
 #: Reads an incoming WebSocket message (:func:`parse_incoming`).
 INCOMING: TypeAdapter[Later] = TypeAdapter(Incoming)
 #: The ``type`` of every incoming message.
-INCOMING_TYPES = ("hello", "act", "undo", "end", "view", "chat")
+INCOMING_TYPES = ("hello", "act", "undo", "end", "takeback", "view", "chat")
 
 
 def parse_json(raw: str | bytes) -> Any:
@@ -207,7 +216,9 @@ def parse_incoming(data: object, *, hello: bool) -> Later:
         if kind != "hello":
             return Hello.model_validate(data)  # says what the first message must be
     elif kind not in INCOMING_TYPES[1:]:
-        raise ValueError(f"unknown message type {kind!r}; use act, undo, end, view or chat")
+        raise ValueError(
+            f"unknown message type {kind!r}; use act, undo, end, takeback, view or chat"
+        )
     return INCOMING.validate_python(data)
 
 
@@ -270,6 +281,7 @@ __all__ = [
     "WsAct",
     "WsChat",
     "WsEnd",
+    "WsTakeback",
     "WsUndo",
     "WsView",
     "parse_incoming",

@@ -4,7 +4,7 @@ daily deal's board (issue 31). Each is the ``response_model`` of its route."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fanfold.server.protocol.base import Out
 
@@ -93,10 +93,12 @@ class Named(Out):
 
 class FamilyResults(Out):
     """A player's rated games in one family (a game, live or daily): won, lost, drawn, and
-    the rating now."""
+    the rating now; ``game`` names the game, ``speed`` says which of its two rows this is."""
 
     family: str
     title: str
+    game: str
+    speed: Literal["live", "daily"]
     games: int
     won: int
     lost: int

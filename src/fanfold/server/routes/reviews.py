@@ -4,6 +4,8 @@ computed; the page polls it while it fills in."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 
 from fanfold.core.config import JSONObject
@@ -12,7 +14,7 @@ from fanfold.server import protocol
 from fanfold.server.bots import Priority
 from fanfold.server.hub import Hub
 from fanfold.server.ratings import running_rated
-from fanfold.server.reviews import NotReviewableError, Reviews, review_step
+from fanfold.server.reviews import Compute, NotReviewableError, Reviews, review_step
 from fanfold.server.routes import HubDep
 from fanfold.server.store.review_memory import review_store
 
@@ -23,27 +25,34 @@ router = APIRouter(prefix="/api", tags=["reviews"])
 REVIEWS_CLIENT = "reviews"
 
 
-def reviews_of(request: Request, hub: Hub) -> Reviews:
-    """The application's reviews (made at the first request, on the hub's store and pool)."""
-    found: Reviews | None = getattr(request.app.state, "reviews", None)
+def review_compute(hub: Hub, priority: Priority = Priority.REVIEW) -> Compute:
+    """A review's step computed in the hub's bot pool at ``priority``, as the reviews'
+    client."""
+
+    async def compute(
+        record: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        return await hub.pool.run(
+            review_step,
+            record.to_json(),
+            stop,
+            budget,
+            seed,
+            start,
+            table="review",
+            client=REVIEWS_CLIENT,
+            priority=priority,
+        )
+
+    return compute
+
+
+def reviews_of(state: Any, hub: Hub) -> Reviews:
+    """The application's reviews (``state``: the application's; made at the first call, on
+    the hub's store and pool)."""
+    found: Reviews | None = getattr(state, "reviews", None)
     if found is None:
-
-        async def compute(
-            record: GameRecord, stop: int, budget: int | None, seed: str, start: int
-        ) -> JSONObject:
-            return await hub.pool.run(
-                review_step,
-                record.to_json(),
-                stop,
-                budget,
-                seed,
-                start,
-                table="review",
-                client=REVIEWS_CLIENT,
-                priority=Priority.REVIEW,
-            )
-
-        found = request.app.state.reviews = Reviews(review_store(hub.store), compute)
+        found = state.reviews = Reviews(review_store(hub.store), review_compute(hub))
     return found
 
 
@@ -65,6 +74,6 @@ async def table_review(table_id: str, request: Request, hub: HubDep) -> protocol
                 "this game is still being played: its review opens once it is over"
             )
         record = table.finish()
-    reviews = reviews_of(request, hub)
+    reviews = reviews_of(request.app.state, hub)
     await reviews.open(table_id, record)
     return protocol.ReviewAnswer.model_validate(await reviews.answer(table_id))

@@ -6,10 +6,10 @@ import { api, el, t } from "./common.js";
 // Takebacks each player may ask for in one game (hub/takebacks.py LIMIT).
 const LIMIT = 3;
 
-// Whether the table takes takebacks: casual, two people at their own links, no hidden cards,
-// no clock, still being played.
+// Whether the table takes takebacks: casual (on the clock or not: no time goes back), two
+// people at their own links, no hidden cards, still being played.
 function open(m) {
-  return !m.outcome && !m.options.rated && !m.hidden_information && !m.options.time_control
+  return !m.outcome && !m.options.rated && !m.hidden_information
     && m.seats.length === 2 && m.yours.length === 1 && !m.seats.some((seat) => seat.bot || seat.open);
 }
 

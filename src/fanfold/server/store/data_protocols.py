@@ -5,7 +5,7 @@ the coordination's, and names them all). Their SQL stores implement them; a meth
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
@@ -198,6 +198,9 @@ class ProfileStore(Subject, Protocol):
 
     def reviewed(self, tx: Transaction, table_ids: Sequence[str], version: int) -> set[str]:
         """Which tables have a done review of ``version``."""
+
+    def closed_among(self, tx: Transaction, account_ids: Collection[int]) -> set[int]:
+        """Which of the accounts ``account_ids`` are closed (a profile does not name them)."""
 
 
 class FairPlayStore(Protocol):

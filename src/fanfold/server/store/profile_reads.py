@@ -1,6 +1,7 @@
 """Reading a player's record for the profile page from SQL: results per rating family, best
 wins, most-met opponents (all three from the rated games' rating changes), and the finished
-tables where an account held a seat, with their seats and whether their review is done.
+tables where an account held a seat, with their seats and whether their review is done; and
+which of the accounts named there are closed.
 
 Only finished games are read: a rating change is written when a rated game's end is stored,
 and the tables read here have an outcome.
@@ -9,7 +10,7 @@ and the tables read here have an outcome.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ import sqlalchemy as sa
 from fanfold.core.config import JSONObject
 from fanfold.server.store.engine import sql
 from fanfold.server.store.records import Transaction
-from fanfold.server.store.schema import rating_changes, reviews, seats, tables
+from fanfold.server.store.schema import accounts, rating_changes, reviews, seats, tables
 from fanfold.server.store.sql_common import SqlSubject
 
 
@@ -238,6 +239,17 @@ class ProfileReads(SqlSubject):
             )
         )
         return {str(table_id) for table_id in found.scalars()}
+
+    def closed_among(self, tx: Transaction, account_ids: Collection[int]) -> set[int]:
+        """Which of the accounts ``account_ids`` the moderators closed."""
+        if not account_ids:
+            return set()
+        found = sql(tx).execute(
+            sa.select(accounts.c.id).where(
+                accounts.c.id.in_(sorted(account_ids)), accounts.c.closed.is_(True)
+            )
+        )
+        return {int(number) for number in found.scalars()}
 
 
 __all__ = ["FinishedSeat", "ProfileReads", "Results", "Win"]

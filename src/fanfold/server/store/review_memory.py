@@ -141,6 +141,19 @@ class MemoryReviews:
             stored = self._moves.get((table_id, version), {})
             return [copy.deepcopy(stored[number]) for number in sorted(stored)]
 
+    def lapsed(self, version: int, now: float, limit: int) -> list[ReviewJob]:
+        """Open reviews of ``version`` that nobody holds by ``now``, least recently changed
+        first (at most ``limit``)."""
+        with self._lock:
+            found = [
+                job
+                for job in self._jobs.values()
+                if job.version == version
+                and job.state in OPEN_STATES
+                and (job.owner is None or job.lease_until <= now)
+            ]
+        return sorted(found, key=lambda job: (job.updated, job.table_id))[:limit]
+
 
 _MEMORY: weakref.WeakKeyDictionary[object, MemoryReviews] = weakref.WeakKeyDictionary()
 

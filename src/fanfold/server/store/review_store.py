@@ -125,6 +125,22 @@ class SqlReviews(SqlSubject):
             row = connection.execute(sa.select(reviews).where(_key(table_id, version))).one()
         return _job(row)
 
+    def lapsed(self, version: int, now: float, limit: int) -> list[ReviewJob]:
+        """Open reviews of ``version`` that nobody holds by ``now``, least recently changed
+        first (at most ``limit``)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(reviews)
+                .where(
+                    reviews.c.version == version,
+                    reviews.c.state.in_(OPEN_STATES),
+                    sa.or_(reviews.c.owner.is_(None), reviews.c.lease_until <= now),
+                )
+                .order_by(reviews.c.updated, reviews.c.table_id)
+                .limit(limit)
+            ).all()
+        return [_job(row) for row in rows]
+
     def _hold(
         self, connection: Connection, table_id: str, version: int, owner: str, **values: Any
     ) -> bool:

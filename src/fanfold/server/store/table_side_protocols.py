@@ -75,6 +75,11 @@ class ReviewStore(Protocol):
     def moves(self, table_id: str, version: int) -> list[JSONObject]:
         """The judged moves stored so far, by number."""
 
+    def lapsed(self, version: int, now: float, limit: int) -> list[ReviewJob]:
+        """At most ``limit`` reviews of ``version`` still to be worked on (pending or
+        running) that nobody holds by ``now`` (no holder, or a lease run out), the least
+        recently changed first: the jobs a process's sweep takes over."""
+
 
 class ChatStore(Protocol):
     """The lines said at tables and their reports (:mod:`fanfold.server.chat`); kept apart

@@ -1,0 +1,154 @@
+"""What the engines' reviews cost the games being played: ``benchmarks/review.py --impact``.
+
+``fanfold serve`` runs in its own process (SQLite in a temporary folder, bots without pauses);
+the load generator of ``benchmarks/server.py`` plays N tables at once (Fano, Fan Tan, Morris
+and Fan in turn, a scripted player at a person's pace against ``random`` bots, no spectators)
+for a number of seconds, twice: once with no review, once with ``--reviews`` reviews asked for
+all along (finished games loaded as records, their first seat a person's, each review asked
+for as the review page does and polled; one that is done is replaced by a new one). The
+reviews are the site's own: Fano on 24 deals a decision, Fan Tan on 1,000, in the bot pool at
+``Priority.REVIEW`` as one client.
+
+It prints, for each run, the players' act-to-``ok`` p50 and p99 and the bots' reply p50 and p99
+(from a human action sent to the player's next turn where bots moved in between: the action's
+commit, the pool's queue and the bots' decisions, as a player waits for them), the review
+moves judged during the run, the server's main process's CPU (its bot workers' not counted),
+and the change of each p99 from the run without reviews (the aim: at most 10%).
+
+Run: ``python3 benchmarks/review.py --impact --tables 200 --seconds 30 --reviews 4``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import uvloop
+
+from benchmarks.server import Tally, cpu_seconds, free_port, level, percentile, start_server
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game
+from fanfold.play.setup import play_game
+
+
+def review_records(count: int) -> list[tuple[GameRecord, list[str]]]:
+    """Finished games to review, their first seat a person's: two-player Fano games and
+    four-player Fan Tan hands in turn (random players: long games, many decisions)."""
+    fano, fantan = get_game("fano"), get_game("fantan")
+    made: list[tuple[GameRecord, list[str]]] = []
+    for index in range(count):
+        if index % 2 == 0:
+            record = play_game(fano, None, ["random"] * 2, seed=index, agent_seed=index)
+            made.append((record.finish(), ["you", "random"]))
+        else:
+            record = play_game(fantan, None, ["random"] * 4, seed=index, agent_seed=index)
+            made.append((record.finish(), ["you"] + ["random"] * 3))
+    return made
+
+
+@dataclasses.dataclass
+class Reviewing:
+    """The reviews asked for during a run."""
+
+    done: int = 0
+    judged: int = 0
+
+
+async def keep_reviewing(base: str, count: int, stop: asyncio.Event, seen: Reviewing) -> None:
+    """Keep ``count`` reviews asked for until ``stop``: each polled every second as the review
+    page does, a finished one replaced by the review of a new table of the same record."""
+    records = review_records(count)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+
+        async def load(index: int) -> str:
+            record, seats = records[index]
+            answer = await client.post(
+                "/api/records", json={"record": record.to_json(), "seats": seats}
+            )
+            answer.raise_for_status()
+            table: str = answer.json()["table"]
+            return table
+
+        tables = [await load(index) for index in range(count)]
+        judged = [0] * count
+        while not stop.is_set():
+            for index, table in enumerate(tables):
+                answer = await client.get(f"/api/tables/{table}/review")
+                answer.raise_for_status()
+                body = answer.json()
+                seen.judged += body["judged"] - judged[index]
+                judged[index] = body["judged"]
+                if body["state"] in ("done", "failed"):
+                    seen.done += 1
+                    tables[index], judged[index] = await load(index), 0
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 1.0)
+
+
+async def run(
+    base: str, tables: int, seconds: float, think: float, reviews: int
+) -> tuple[Tally, Reviewing]:
+    """One run: the level, with ``reviews`` reviews asked for all along (0: none)."""
+    stop = asyncio.Event()
+    seen = Reviewing()
+    reviewer = asyncio.create_task(keep_reviewing(base, reviews, stop, seen)) if reviews else None
+    if reviewer is not None:
+        await asyncio.sleep(2.0)  # the reviews asked for and running before the level starts
+    tally = await level(base, tables, seconds, think, 0, 0)
+    stop.set()
+    if reviewer is not None:
+        await reviewer
+    return tally, seen
+
+
+def impact_main(tables: int, seconds: float, think: float, reviews: int) -> None:
+    print(
+        "| reviews asked | human actions | act-to-ok p50 ms | act-to-ok p99 ms "
+        "| bot reply p50 ms | bot reply p99 ms | review moves judged | server CPU % "
+        "| act p99 change | bot p99 change |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    base_line: tuple[float, float] | None = None
+    with tempfile.TemporaryDirectory() as folder:
+        for asked in (0, reviews):
+            port = free_port()  # a fresh server each run: nothing left of the other
+            path = Path(folder) / f"run{asked}"
+            path.mkdir()
+            server = start_server(path, port, 0.05)
+            try:
+                cpu = cpu_seconds(server.pid)
+                began = time.monotonic()
+                tally, seen = uvloop.run(
+                    run(f"http://127.0.0.1:{port}", tables, seconds, think, asked)
+                )
+                wall = time.monotonic() - began
+                server_cpu = (cpu_seconds(server.pid) - cpu) / wall * 100
+            finally:
+                server.kill()
+                server.wait()
+            acts, replies = tally.latencies, tally.bot_replies
+            act50 = statistics.median(acts) * 1000 if acts else float("nan")
+            act99 = percentile(acts, 0.99) * 1000 if acts else float("nan")
+            bot50 = statistics.median(replies) * 1000 if replies else float("nan")
+            bot99 = percentile(replies, 0.99) * 1000 if replies else float("nan")
+            if base_line is None:
+                base_line = (act99, bot99)
+                changes = "| | "
+            else:
+                changes = (
+                    f"| {(act99 / base_line[0] - 1) * 100:+.0f}% "
+                    f"| {(bot99 / base_line[1] - 1) * 100:+.0f}% "
+                )
+            print(
+                f"| {asked} | {len(acts)} | {act50:.1f} | {act99:.1f} | {bot50:.1f} "
+                f"| {bot99:.1f} | {seen.judged} | {server_cpu:.0f} {changes}|",
+                flush=True,
+            )
+            for error in sorted(set(tally.errors))[:5]:
+                print(f"#   error: {error}", flush=True)
