@@ -12,6 +12,12 @@ the seat's view decides the same (tested). The rules are the fast path's kernels
 Importing this module imports Numba; :mod:`fanfold.agents.ladder.compiled` is its Python
 face. Positions met again in a turn are looked up by a 64-bit hash of their array
 (:func:`state_hash`), where the Python twin compares whole states.
+
+Most of a decision's time is its evaluations (dozens a decision: every end of turn searched).
+An evaluation allocates nothing (its working arrays, :func:`scratch`, serve the whole
+decision), computes the seat's chance to hold a value once (:func:`_own_once`), and its
+small helpers are inlined (``inline="always"``): calls that pass arrays cost more here than
+the loops they run.
 """
 
 from __future__ import annotations
@@ -21,8 +27,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from fanfold.agents.ladder import features as fx
-from fanfold.agents.strategy.fano_policy import _hidden, _support_in
-from fanfold.agents.strategy.fano_search import _in_zone
+from fanfold.agents.strategy.fano_policy import _support_in
 from fanfold.core import numba_cache
 from fanfold.games.fano.fast.kernels import apply, legal_actions, winner
 from fanfold.games.fano.fast.kernels.attacks import _fail_attack, _support_value, _window_opens
@@ -159,6 +164,43 @@ X_ATTACKS_ME = 11  # 8 seats
 X_ATTACKED = 19  # 8 seats
 X_REVERSE = 27  # 8 seats
 X_SIZE = 35
+# rows of an evaluation's integer scratch (:func:`scratch`), 8 wide
+W_HELD = 0
+W_MISSING = 1
+W_COMBAT = 2
+W_HIT = 3
+W_FMISSING = 4
+W_FCOMBAT = 5
+W_REST = 6
+W_VALUES = 7
+W_NEED = 8
+W_ROWS = 9
+# rows of its floating-point scratch, ``V_WIDTH`` wide
+V_CHANCES = 0
+V_ORDER = 1
+V_OWN = 2  # the seat's chance to hold each value (:func:`_own`), -1 not yet computed
+V_FEATURES = 3
+V_ROWS = 4
+V_WIDTH = max(SIZE, 11)
+
+
+@njit(cache=True, inline="always")
+def _hidden(s, p, card):  # type: ignore[no-untyped-def]
+    """Whether ``card`` of the player at ``p`` lies face down in play (the playout policy's
+    ``_hidden``, inlined here: a decision asks it thousands of times)."""
+    for i in range(s[p + HIDDEN]):  # noqa: SIM110 - plain loops compile best in Numba
+        if s[p + HIDDEN + 1 + i] == card:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _in_zone(s, at, card):  # type: ignore[no-untyped-def]
+    """Whether ``card`` is in the zone at ``at`` (inlined, as :func:`_hidden`)."""
+    for i in range(s[at]):  # noqa: SIM110 - plain loops compile best in Numba
+        if s[at + 1 + i] == card:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -171,7 +213,7 @@ def state_hash(s):  # type: ignore[no-untyped-def]
     return np.int64(h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def comb(n, k):  # type: ignore[no-untyped-def]
     if k < 0 or k > n:
         return 0
@@ -181,7 +223,7 @@ def comb(n, k):  # type: ignore[no-untyped-def]
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hyper(pool, copies, draws):  # type: ignore[no-untyped-def]
     if copies <= 0 or draws <= 0 or pool <= 0:
         return 0.0
@@ -190,7 +232,7 @@ def hyper(pool, copies, draws):  # type: ignore[no-untyped-def]
     return 1.0 - comb(pool - copies, draws) / comb(pool, draws)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_joker(card):  # type: ignore[no-untyped-def]
     return (card & 15) >= 4
 
@@ -226,15 +268,13 @@ def holds(s, p, suits, value, later):  # type: ignore[no-untyped-def]
     return hyper(pool, copies, unknown)
 
 
-@njit(cache=True)
-def match_pairs(combat, nc, missing, nm, order, out):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always")
+def match_pairs(combat, nc, missing, nm, order, out, rest, values):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.features.match_pairs`: rows ``(value, a, b)`` into
-    ``out``; returns their number."""
-    rest = np.empty(8, np.int64)
+    ``out``; returns their number (``rest`` and ``values``: scratch of 8 and 3)."""
     nr = nc
     for i in range(nc):
         rest[i] = combat[i]
-    values = np.empty(3, np.int64)
     for i in range(nm):
         values[i] = missing[i]
     for i in range(nm):
@@ -272,7 +312,7 @@ def match_pairs(combat, nc, missing, nm, order, out):  # type: ignore[no-untyped
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _own(value, held, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
     if jokers:
         return 1.0
@@ -288,7 +328,16 @@ def _own(value, held, nheld, jokers, draws, pool, npool):  # type: ignore[no-unt
     return hyper(npool, copies, draws if draws < npool else npool)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _own_once(value, own, held, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
+    """:func:`_own`, kept in ``own[value]`` for the rest of the evaluation (the same
+    arguments give the same number)."""
+    if own[value] < 0.0:
+        own[value] = _own(value, held, nheld, jokers, draws, pool, npool)
+    return own[value]
+
+
+@njit(cache=True, inline="always")
 def _prestige_count(s, q):  # type: ignore[no-untyped-def]
     """Distinct prestige values among the face-up cards in play of the player at ``q``."""
     count = 0
@@ -301,7 +350,7 @@ def _prestige_count(s, q):  # type: ignore[no-untyped-def]
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _missing(s, q, face_up_only, out):  # type: ignore[no-untyped-def]
     n = 0
     for m in range(8, 11):
@@ -319,7 +368,7 @@ def _missing(s, q, face_up_only, out):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _useful(value, missing, nm):  # type: ignore[no-untyped-def]
     for i in range(nm):
         partner = missing[i] - value
@@ -328,10 +377,12 @@ def _useful(value, missing, nm):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
-def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always")
+def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.features.features` of the deciding seat's cards in ``s``
-    against the others' public cards, into ``f``."""
+    against the others' public cards, into ``f``; ``work``: :func:`scratch` (nothing is
+    allocated here: a decision evaluates dozens of positions)."""
+    ints, pairs, floats = work
     seat = ctx[X_SEAT]
     count = ctx[X_COUNT]
     p = _seat(seat)
@@ -345,7 +396,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
     elif lt == 2:
         f[M_LT2] = 1.0
     nh = s[p + HAND]
-    held = np.empty(8, np.int64)
+    held = ints[W_HELD]
     nheld = 0
     jokers = 0
     for i in range(nh):
@@ -367,10 +418,10 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
         f[M_PR1] = 1.0
     elif pr >= 2:
         f[M_PR2] = 1.0
-    missing = np.empty(3, np.int64)
+    missing = ints[W_MISSING]
     nm = _missing(s, p, False, missing)
     nf = s[p + FIELD]
-    combat = np.empty(8, np.int64)
+    combat = ints[W_COMBAT]
     nc = 0
     for i in range(nf):
         card = s[p + FIELD + 1 + i]
@@ -378,10 +429,15 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
         if 1 <= v <= MAX_COMBAT and not _hidden(s, p, card):
             combat[nc] = v
             nc += 1
-    hit_values = np.empty(8, np.int64)
-    hit_chances = np.empty(8, np.float64)
+    hit_values = ints[W_HIT]
+    hit_chances = floats[V_CHANCES]
     nhit = 0
-    need = np.zeros(MAX_COMBAT + 1, np.bool_)
+    need = ints[W_NEED]
+    rest = ints[W_REST]
+    values = ints[W_VALUES]
+    own = floats[V_OWN]
+    for v in range(11):
+        own[v] = -1.0
     for i in range(nf):
         card = s[p + FIELD + 1 + i]
         value = card >> 4
@@ -393,7 +449,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
                 continue
             q = _seat(o)
             for v in range(MAX_COMBAT + 1):
-                need[v] = False
+                need[v] = 0
             for j in range(s[q + FIELD]):
                 attacker = s[q + FIELD + 1 + j]
                 if _hidden(s, q, attacker):
@@ -403,9 +459,9 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
                     continue
                 support = ATTACK_SUPPORT[a, value]
                 if support:
-                    need[support] = True
+                    need[support] = 1
                 if ctx[X_REVERSE + o] and ATTACK_SUPPORT[value, a]:
-                    need[LINE_THIRD[a, value]] = True
+                    need[LINE_THIRD[a, value]] = 1
             for v in range(1, MAX_COMBAT + 1):
                 if need[v]:
                     safe *= 1.0 - later[o, v]
@@ -413,26 +469,28 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
         hit_chances[nhit] = 1.0 - safe
         nhit += 1
         f[M_EXP] += 1.0 - safe
-    order = np.zeros(11, np.float64)
+    order = floats[V_ORDER]
+    for v in range(11):
+        order[v] = 0.0
     for k in range(nm):
         m = missing[k]
         inhand = False
         for i in range(nheld):
             if held[i] == m:
                 inhand = True
-        order[m] = 2.0 if inhand else _own(m, held, nheld, jokers, draws, pool, npool)
-    pairs = np.empty((3, 3), np.int64)
-    npairs = match_pairs(combat, nc, missing, nm, order, pairs)
+        order[m] = 2.0 if inhand else _own_once(m, own, held, nheld, jokers, draws, pool, npool)
+    mine = pairs[0]
+    npairs = match_pairs(combat, nc, missing, nm, order, mine, rest, values)
     for k in range(npairs):
-        m = pairs[k, 0]
+        m = mine[k, 0]
         hit_a = 0.0
         for i in range(nhit):
-            if hit_values[i] == pairs[k, 1]:
+            if hit_values[i] == mine[k, 1]:
                 hit_a = hit_chances[i]
                 break
         hit_b = 0.0
         for i in range(nhit):
-            if hit_values[i] == pairs[k, 2]:
+            if hit_values[i] == mine[k, 2]:
                 hit_b = hit_chances[i]
                 break
         f[M_EXP_PAIR] += hit_a + hit_b
@@ -453,7 +511,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
         m = missing[k]
         paired = False
         for j in range(npairs):
-            if pairs[j, 0] == m:
+            if mine[j, 0] == m:
                 paired = True
         if paired:
             continue
@@ -498,9 +556,9 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
         if score > best:
             best = score
             rival = o
-    fmissing = np.empty(3, np.int64)
-    fcombat = np.empty(8, np.int64)
-    fpairs = np.empty((3, 3), np.int64)
+    fmissing = ints[W_FMISSING]
+    fcombat = ints[W_FCOMBAT]
+    fpairs = pairs[1]
     for o in range(count):
         if ctx[X_PARTNER + o] or not ctx[X_ATTACKED + o]:
             continue
@@ -515,7 +573,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
             if 1 <= v <= MAX_COMBAT:
                 fcombat[nfc] = v
                 nfc += 1
-        nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[o], fpairs)
+        nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[o], fpairs, rest, values)
         for i in range(s[q + FIELD]):
             card = s[q + FIELD + 1 + i]
             if _hidden(s, q, card):
@@ -524,18 +582,18 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
             if value > MAX_COMBAT or value == 0 or _in_zone(s, q + PROTECTED, card):
                 continue
             for v in range(MAX_COMBAT + 1):
-                need[v] = False
+                need[v] = 0
             for j in range(nc):
                 a = combat[j]
                 if a == 0:
                     continue
                 support = ATTACK_SUPPORT[a, value]
                 if support:
-                    need[support] = True
+                    need[support] = 1
             safe = 1.0
             for v in range(1, MAX_COMBAT + 1):
                 if need[v]:
-                    safe *= 1.0 - _own(v, held, nheld, jokers, draws, pool, npool)
+                    safe *= 1.0 - _own_once(v, own, held, nheld, jokers, draws, pool, npool)
             f[M_THREAT] += 1.0 - safe
             in_pair = False
             for j in range(nfp):
@@ -565,7 +623,7 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
             if 1 <= v <= MAX_COMBAT:
                 fcombat[nfc] = v
                 nfc += 1
-        nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[rival], fpairs)
+        nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[rival], fpairs, rest, values)
         for k in range(nfp):
             m = fpairs[k, 0]
             f[O_READY] += later[rival, m]
@@ -587,10 +645,27 @@ def features(s, cfg, ctx, later, pool, npool, f):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
+def scratch():  # type: ignore[no-untyped-def]
+    """The working arrays of :func:`features` (``work``): integer rows (``W_*``), the two
+    pairs tables and floating-point rows (``V_*``); one set serves a whole decision."""
+    return (
+        np.empty((W_ROWS, 8), np.int64),
+        np.empty((2, 3, 3), np.int64),
+        np.empty((V_ROWS, V_WIDTH), np.float64),
+    )
+
+
+@njit(cache=True)
 def evaluate(s, cfg, ctx, later, pool, npool, weights):  # type: ignore[no-untyped-def]
     """The weights times the features of ``s``, summed in order."""
-    f = np.empty(SIZE, np.float64)
-    features(s, cfg, ctx, later, pool, npool, f)
+    return value_of(s, cfg, ctx, later, pool, npool, weights, scratch())
+
+
+@njit(cache=True)
+def value_of(s, cfg, ctx, later, pool, npool, weights, work):  # type: ignore[no-untyped-def]
+    """:func:`evaluate` with the decision's :func:`scratch`."""
+    f = work[2][V_FEATURES]
+    features(s, cfg, ctx, later, pool, npool, f, work)
     total = 0.0
     for i in range(SIZE):
         total += weights[i] * f[i]
@@ -650,18 +725,18 @@ def end_state(s, cfg, seat, action):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams):  # type: ignore[no-untyped-def]
+def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work):  # type: ignore[no-untyped-def]
     u = t.copy()
     p = _seat(ctx[X_SEAT])
     while u[p + HAND] > 0:
         _remove(u, p + HAND, u[p + HAND + 1])
     while u[p + KNOWN] > 0:
         _remove(u, p + KNOWN, u[p + KNOWN + 1])
-    return evaluate(u, cfg, ctx, later, pool, npool, weights) + fparams[F_FRESH]
+    return value_of(u, cfg, ctx, later, pool, npool, weights, work) + fparams[F_FRESH]
 
 
 @njit(cache=True)
-def _settle(before, t, cfg, ctx, later, pool, npool, weights, fparams):  # type: ignore[no-untyped-def]
+def _settle(before, t, cfg, ctx, later, pool, npool, weights, fparams, work):  # type: ignore[no-untyped-def]
     """The value of ``t`` reached by a main-phase action from ``before`` when it ends the
     search there (a win, a draw): ``(True, value)``; else ``(False, 0.0)``."""
     won = winner(t, cfg)
@@ -669,9 +744,9 @@ def _settle(before, t, cfg, ctx, later, pool, npool, weights, fparams):  # type:
         return True, (WIN if ctx[X_PARTNER + won] else -WIN)
     p = _seat(ctx[X_SEAT])
     if t[p + DRAW] < before[p + DRAW] or t[p + SHUFFLES] != before[p + SHUFFLES]:
-        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams)
+        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work)
     if t[PHASE] != P_MAIN and t[PHASE] != P_END:
-        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams)
+        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work)
     return False, 0.0
 
 
@@ -738,7 +813,7 @@ def _record(k, value, index, best, top):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams):  # type: ignore[no-untyped-def]
+def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work):  # type: ignore[no-untyped-def]
     """:meth:`fanfold.agents.ladder.search.Decision.choose` in the main phase: the index of
     the best of ``legal`` with the seat's turn searched on. The Python twin's recursion
     (``child``, ``after``, ``node``, ``declared``) runs on an explicit stack of frames, one a
@@ -814,7 +889,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
             if carried[PHASE] == P_REACT:
                 apply(carried, cfg, np.int64(K_ALLOW), shuffle)
             done, through = _settle(
-                k_state, carried, cfg, ctx, later, pool, npool, weights, fparams
+                k_state, carried, cfg, ctx, later, pool, npool, weights, fparams, work
             )
             if done:
                 value = (1.0 - chance[k]) * through + chance[k] * (failed_value[k] + gain)
@@ -830,7 +905,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
                 break
             value = best[k]
             if value == NEVER:
-                value = evaluate(k_state, cfg, ctx, later, pool, npool, weights)
+                value = value_of(k_state, cfg, ctx, later, pool, npool, weights, work)
             memo[keys[k]] = value
             k -= 1
             have = True
@@ -849,7 +924,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
                 value = NEVER
                 if not refused:
                     u = end_state(k_state, cfg, seat, action)
-                    value = evaluate(u, cfg, ctx, later, pool, npool, weights)
+                    value = value_of(u, cfg, ctx, later, pool, npool, weights, work)
                 _record(k, value, index[k], best, top)
                 index[k] += 1
                 continue
@@ -878,7 +953,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
                     waiting[k] = 2
                     supported[k] = _supported(k_state, p, attacker, target, reverse)
                     done, value = _settle(
-                        k_state, failed, cfg, ctx, later, pool, npool, weights, fparams
+                        k_state, failed, cfg, ctx, later, pool, npool, weights, fparams, work
                     )
                     chance[k] = (
                         _counter_chance(k_state, ctx, now, attacker, target, reverse, defender)
@@ -899,7 +974,9 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
             if not push:
                 t = k_state.copy()
                 apply(t, cfg, action, shuffle)
-                done, value = _settle(k_state, t, cfg, ctx, later, pool, npool, weights, fparams)
+                done, value = _settle(
+                    k_state, t, cfg, ctx, later, pool, npool, weights, fparams, work
+                )
                 if done:
                     _record(k, value + extra, index[k], best, top)
                     index[k] += 1
@@ -929,7 +1006,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
 
 
 @njit(cache=True)
-def _hit(s, cfg, ctx, later, pool, npool, weights, lost, face_up, need):  # type: ignore[no-untyped-def]
+def _hit(s, cfg, ctx, later, pool, npool, weights, lost, face_up, need, work):  # type: ignore[no-untyped-def]
     """:meth:`fanfold.agents.ladder.search.Decision.hit`, the defender's cards in ``s``."""
     u = s.copy()
     p = _seat(ctx[X_SEAT])
@@ -944,22 +1021,22 @@ def _hit(s, cfg, ctx, later, pool, npool, weights, lost, face_up, need):  # type
         _insert(u, q + FIELD, support)
     else:
         _leave_field(u, q, attacker, True)
-    return evaluate(u, cfg, ctx, later, pool, npool, weights)
+    return value_of(u, cfg, ctx, later, pool, npool, weights, work)
 
 
 @njit(cache=True)
-def _attacked(s, cfg, ctx, later, now, pool, npool, weights, target):  # type: ignore[no-untyped-def]
+def _attacked(s, cfg, ctx, later, now, pool, npool, weights, target, work):  # type: ignore[no-untyped-def]
     need = _support_value(s[PENDING_ATTACKER] >> 4, target >> 4, s[PENDING_REVERSE] == 1)
     if not need:
-        return _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0)
+        return _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0, work)
     chance = 1.0 if s[PENDING_SUPPORT] else now[s[TURN_PLAYER], need]
-    lost = _hit(s, cfg, ctx, later, pool, npool, weights, target, True, need)
-    kept = _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0)
+    lost = _hit(s, cfg, ctx, later, pool, npool, weights, target, True, need, work)
+    kept = _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0, work)
     return chance * lost + (1.0 - chance) * kept
 
 
 @njit(cache=True)
-def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams):  # type: ignore[no-untyped-def]
+def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams, work):  # type: ignore[no-untyped-def]
     """:meth:`fanfold.agents.ladder.search.Decision.react`."""
     p = _seat(ctx[X_SEAT])
     counters = False
@@ -975,11 +1052,13 @@ def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams
         value = NEVER
         if kind == K_ALLOW:
             if not (mode == REACT_COUNTER and counters):
-                value = _attacked(s, cfg, ctx, later, now, pool, npool, weights, s[PENDING_TARGET])
+                value = _attacked(
+                    s, cfg, ctx, later, now, pool, npool, weights, s[PENDING_TARGET], work
+                )
         elif kind == K_SACRIFICE:
             if not (mode == REACT_COUNTER and counters):
                 card = _byte(action, SHIFT_A)
-                value = _hit(s, cfg, ctx, later, pool, npool, weights, card, False, 0)
+                value = _hit(s, cfg, ctx, later, pool, npool, weights, card, False, 0, work)
         elif kind == K_COUNTER:  # noqa: SIM102 - as the Python twin
             if mode != REACT_ALLOW:
                 u = s.copy()
@@ -997,7 +1076,7 @@ def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams
                     else:
                         _leave_field(u, p, card, True)
                 _earn(u, cfg, p)
-                value = _attacked(u, cfg, ctx, later, now, pool, npool, weights, result)
+                value = _attacked(u, cfg, ctx, later, now, pool, npool, weights, result, work)
         if value > top:
             best = i
             top = value
@@ -1062,6 +1141,7 @@ def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # ty
         if legal[i] & 255 == K_PROMOTE:
             return i
     ctx, later, now, pool, npool = context(s, cfg, seat, suits)
+    work = scratch()
     p = _seat(seat)
     phase = s[PHASE]
     if phase == P_DRAW_SHUFFLE or phase == P_SHUFFLE:  # noqa: SIM109 - Numba
@@ -1070,18 +1150,20 @@ def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # ty
                 return i
         return 0
     if phase == P_MULLIGAN:
-        keep = evaluate(s, cfg, ctx, later, pool, npool, weights)
+        keep = value_of(s, cfg, ctx, later, pool, npool, weights, work)
         u = s.copy()
         while u[p + HAND] > 0:
             _remove(u, p + HAND, u[p + HAND + 1])
         while u[p + KNOWN] > 0:
             _remove(u, p + KNOWN, u[p + KNOWN + 1])
-        take = evaluate(u, cfg, ctx, later, pool, npool, weights) + fparams[F_FRESH]
+        take = value_of(u, cfg, ctx, later, pool, npool, weights, work) + fparams[F_FRESH]
         want = take > keep
         for i in range(nlegal):
             if legal[i] & 255 == K_MULLIGAN and (_byte(legal[i], SHIFT_FLAGS) != 0) == want:
                 return i
         return 0
     if phase == P_REACT:
-        return _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams)
-    return search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams)
+        return _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams, work)
+    return search(
+        s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work
+    )
