@@ -8,8 +8,8 @@ every player starting at its first rating): each seat's rank from its returns, p
 team, exactly as the server rates a game. The levels' ratings are written to
 ``src/fanfold/server/bot_ratings.json``, which the server reads as each bot level's starting
 rating (:func:`fanfold.server.ratings.bot_anchors`); the command that made it is kept in the
-file. ``--families`` and ``--games`` keep a run small (Fano's ``hard`` takes about a tenth of a
-second a decision).
+file, after each family (a run stopped part-way keeps the families it finished). ``--families``
+and ``--games`` keep a run small (Fano's ``hard`` takes a tenth to half a second a decision).
 """
 
 from __future__ import annotations
@@ -112,6 +112,11 @@ def main(argv: list[str] | None = None) -> None:
             f"--seed {options.seed}"
         )
         families[name] = part
+        write(options.out, families)  # each family as it is done: a stopped run keeps it
+
+
+def write(out: Path, families: dict[str, object]) -> None:
+    """Write the ratings file with ``families`` (by name, sorted)."""
     text = {
         "about": (
             "Bot levels' starting ratings, measured by scripts/rate_bots.py with the server's "
@@ -120,8 +125,8 @@ def main(argv: list[str] | None = None) -> None:
         ),
         "families": dict(sorted(families.items())),
     }
-    options.out.write_text(json.dumps(text, indent=2) + "\n")
-    print(f"written to {options.out}", file=sys.stderr)
+    out.write_text(json.dumps(text, indent=2) + "\n")
+    print(f"written to {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

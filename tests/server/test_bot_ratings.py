@@ -5,6 +5,7 @@ own pages from the start (one line each once they have played)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -288,3 +289,31 @@ def test_the_script_rates_the_levels_and_keeps_the_other_families(tmp_path: Path
     )
     assert refused.returncode == 2
     assert "no family chess" in refused.stderr
+
+
+def test_a_run_stopped_part_way_keeps_the_families_it_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each family is written as soon as it is rated: a run stopped in its second family (a
+    timeout, a kill) keeps the first, and the families it did not reach as they were."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "rate_bots.py"
+    spec = importlib.util.spec_from_file_location("rate_bots_script", script)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "bot_ratings.json"
+    out.write_text(json.dumps({"families": {"fantan": {"ratings": {}}}}))
+
+    def rate(name: str, games: int, seed: int, workers: int) -> dict[str, object]:
+        if name == "fano-trionfey":
+            raise KeyboardInterrupt  # stopped while this family plays
+        return {"ratings": {"hard": {"mu": 2000.0, "sigma": 300.0, "games": games}}}
+
+    monkeypatch.setattr(module, "rate_family", rate)
+    with pytest.raises(KeyboardInterrupt):
+        module.main(["--families", "morris,fano-trionfey", "--games", "4", "--out", str(out)])
+    families = json.loads(out.read_text())["families"]
+    assert sorted(families) == ["fantan", "morris"]
+    assert families["morris"]["ratings"]["hard"]["games"] == 4
+    assert "--families morris --games 4" in families["morris"]["command"]
