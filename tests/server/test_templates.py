@@ -67,7 +67,17 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClie
         "record",
         lambda store, name: {
             "name": EVIL,
-            "families": [{"family": EVIL, "title": EVIL, "games": 3, "rating": 1500, **RESULTS}],
+            "families": [
+                {
+                    "family": EVIL,
+                    "title": EVIL,
+                    "game": EVIL,
+                    "speed": "live",
+                    "games": 3,
+                    "rating": 1500,
+                    **RESULTS,
+                }
+            ],
             "best_wins": [{"table": EVIL, "family": EVIL, "opponent": named, "rating": 1600}],
             "opponents": [{"opponent": named, "games": 3, **RESULTS}],
             "recent": [
