@@ -254,7 +254,15 @@ def look(page: Page, server: str, seen: Seen) -> dict[str, Any]:
         try:
             page.wait_for_selector(seen.ready, state="attached", timeout=20_000)
         except PlaywrightError as error:
-            return {"not drawn": f"{seen.ready}: {str(error).splitlines()[0]}"}
+            # what the page shows instead, for the fault's hunt: its status and error lines
+            # and a picture (docs/notes/2026-11-29-site-crawl-not-drawn.md)
+            shown = {
+                part: page.locator(part).first.inner_text(timeout=2_000)
+                for part in ("#status", "#error")
+                if page.locator(part).count()
+            }
+            page.screenshot(path=str(SHOTS / f"not-drawn-{seen.name}.png"))
+            return {"not drawn": f"{seen.ready}: {str(error).splitlines()[0]}", "shown": shown}
     if seen.press:
         page.locator(seen.press).first.click()
     if seen.answered:
