@@ -135,6 +135,46 @@ def test_a_fan_game_s_review_names_the_move_that_lost_the_deal(
     _check_page(browser, server, f"/table/{table}/review", "fan-review", tmp_path)
 
 
+def _expect_card_review(
+    page: Page,
+    server: str,
+    table: str,
+    token: str,
+    record: Any,
+    expected: Any,
+    bot_seats: tuple[int, ...],
+    unmarked: str,
+) -> None:
+    """Open ``table``'s review from its end panel and check it against ``expected`` (the
+    review made here with the job's seed): one button a move, the graph's one line with a dot
+    at each mark, the first mark's words and better move, the bots' seats not reviewed, the
+    summary's view, and the replay at the first marked move once its button is pressed;
+    ``unmarked`` is the failure's sentence when nothing is marked."""
+    marked = [entry for entry in expected["moves"] if entry["mark"] is not None]
+    assert marked, unmarked
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _open_review(page, server, table, token)
+    expect(page.locator(".review-move")).to_have_count(len(record.actions))
+    expect(page.locator(".review-graph .review-line")).to_have_count(1)
+    expect(page.locator(".review-graph .review-dot")).to_have_count(len(marked))
+    first = marked[0]
+    button = page.locator(f'.review-move[data-move="{first["number"]}"]')
+    expect(button).to_contain_text(f"{first['mark']}; better: {first['best_words']}")
+    expect(button).to_contain_text("% expected")
+    for seat in bot_seats:
+        bot = next(entry for entry in expected["moves"] if entry["seat"] == seat)
+        expect(page.locator(f'.review-move[data-move="{bot["number"]}"]')).to_contain_text(
+            "not reviewed: a bot's seat"
+        )
+    expect(page.locator(".review-summary").first).to_contain_text("judged from that seat's view")
+    button.click()
+    expect(page.locator("#replay-label")).to_have_text(
+        f"move {first['number']} of {len(record.actions)}"
+    )
+    assert not errors, errors
+
+
 def test_a_fano_game_s_review_judges_the_human_seat_from_its_view(
     browser: Browser,
     server: str,
@@ -151,29 +191,17 @@ def test_a_fano_game_s_review_judges_the_human_seat_from_its_view(
     table, token = _load(server, record, ["you", "random"])
     labelled = dataclasses.replace(record, players=("human", "random"))
     expected: Any = review_cards(labelled, seed=review_seed(table), deals=3)
-    marked = [entry for entry in expected["moves"] if entry["mark"] is not None]
-    assert marked, "the medium bot's moves lose expected result somewhere"
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    _open_review(page, server, table, token)
-    expect(page.locator(".review-move")).to_have_count(len(record.actions))
-    expect(page.locator(".review-graph .review-line")).to_have_count(1)
-    expect(page.locator(".review-graph .review-dot")).to_have_count(len(marked))
-    first = marked[0]
-    button = page.locator(f'.review-move[data-move="{first["number"]}"]')
-    expect(button).to_contain_text(f"{first['mark']}; better: {first['best_words']}")
-    expect(button).to_contain_text("% expected")
-    bot = next(entry for entry in expected["moves"] if entry["seat"] == 1)
-    expect(page.locator(f'.review-move[data-move="{bot["number"]}"]')).to_contain_text(
-        "not reviewed: a bot's seat"
-    )
-    expect(page.locator(".review-summary").first).to_contain_text("judged from that seat's view")
-    button.click()
-    expect(page.locator("#replay-label")).to_have_text(
-        f"move {first['number']} of {len(record.actions)}"
+    _expect_card_review(
+        page,
+        server,
+        table,
+        token,
+        record,
+        expected,
+        (1,),
+        "the medium bot's moves lose expected result somewhere",
     )
     page.screenshot(path=str(tmp_path / "fano-review.png"), full_page=True)
-    assert not errors, errors
     _check_page(browser, server, f"/table/{table}/review", "fano-review", tmp_path)
 
 
@@ -195,28 +223,15 @@ def test_a_fan_tan_game_s_review_judges_the_human_seat_from_its_view(
     table, token = _load(server, record, ["you", "random", "random", "random"])
     labelled = dataclasses.replace(record, players=("human", "bot", "bot", "bot"))
     expected: Any = review_cards(labelled, seed=review_seed(table), deals=30)
-    marked = [entry for entry in expected["moves"] if entry["mark"] is not None]
-    assert marked, "the seat played at random loses expected result somewhere"
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    _open_review(page, server, table, token)
-    expect(page.locator(".review-move")).to_have_count(len(record.actions))
-    expect(page.locator(".review-graph .review-line")).to_have_count(1)
-    expect(page.locator(".review-graph .review-dot")).to_have_count(len(marked))
-    first = marked[0]
-    button = page.locator(f'.review-move[data-move="{first["number"]}"]')
-    expect(button).to_contain_text(f"{first['mark']}; better: {first['best_words']}")
-    expect(button).to_contain_text("% expected")
-    for seat in (1, 2, 3):
-        bot = next(entry for entry in expected["moves"] if entry["seat"] == seat)
-        expect(page.locator(f'.review-move[data-move="{bot["number"]}"]')).to_contain_text(
-            "not reviewed: a bot's seat"
-        )
-    expect(page.locator(".review-summary").first).to_contain_text("judged from that seat's view")
-    button.click()
-    expect(page.locator("#replay-label")).to_have_text(
-        f"move {first['number']} of {len(record.actions)}"
+    _expect_card_review(
+        page,
+        server,
+        table,
+        token,
+        record,
+        expected,
+        (1, 2, 3),
+        "the seat played at random loses expected result somewhere",
     )
     page.screenshot(path=str(tmp_path / "fantan-review.png"), full_page=True)
-    assert not errors, errors
     _check_page(browser, server, f"/table/{table}/review", "fantan-review", tmp_path)
