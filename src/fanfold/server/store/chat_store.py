@@ -23,7 +23,12 @@ from fanfold.server.store.chat_records import ChatLine, ChatReport, LineLimits, 
 from fanfold.server.store.engine import sql
 from fanfold.server.store.records import Transaction
 from fanfold.server.store.schema import chat_messages, chat_reports
-from fanfold.server.store.sql_common import SqlSubject, lock_names
+from fanfold.server.store.sql_common import (
+    SqlSubject,
+    lock_names,
+    lock_report_row,
+    settle_report_row,
+)
 
 
 def line_of(row: Any) -> ChatLine:
@@ -250,27 +255,13 @@ class SqlChat(SqlSubject):
 
     # ------------------------------------------------ settling (SQL only)
     def lock_report(self, tx: Transaction, report_id: int) -> ChatReport | None:
-        """A report, its row locked for the transaction (an update that changes nothing
-        takes the write lock first)."""
-        row = (
-            sql(tx)
-            .execute(
-                chat_reports.update()
-                .where(chat_reports.c.id == report_id)
-                .values(resolved_at=chat_reports.c.resolved_at)
-                .returning(*chat_reports.c)
-            )
-            .first()
-        )
+        """A report, its row locked for the transaction."""
+        row = lock_report_row(tx, chat_reports, report_id)
         return None if row is None else report_of(row)
 
     def settle(self, tx: Transaction, report_id: int, at: float, by: str, resolution: str) -> None:
         """Settle a report: when, by whom, and the note."""
-        sql(tx).execute(
-            chat_reports.update()
-            .where(chat_reports.c.id == report_id)
-            .values(resolved_at=at, resolved_by=by, resolution=resolution)
-        )
+        settle_report_row(tx, chat_reports, report_id, at, by, resolution)
 
     def settle_reports_about(
         self, tx: Transaction, account_id: int, at: float, by: str, resolution: str

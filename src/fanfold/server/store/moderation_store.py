@@ -22,7 +22,7 @@ from fanfold.server.store.schema import (
     sessions,
     tables,
 )
-from fanfold.server.store.sql_common import lock_names
+from fanfold.server.store.sql_common import lock_names, lock_report_row, settle_report_row
 
 
 class SqlModeration(ModerationReads, RefundStore):
@@ -69,27 +69,13 @@ class SqlModeration(ModerationReads, RefundStore):
         )
 
     def lock_report(self, tx: Transaction, report_id: int) -> ReportRecord | None:
-        """A report, its row locked for the transaction (an update that changes nothing
-        takes the write lock first)."""
-        row = (
-            sql(tx)
-            .execute(
-                reports.update()
-                .where(reports.c.id == report_id)
-                .values(resolved_at=reports.c.resolved_at)
-                .returning(*reports.c)
-            )
-            .first()
-        )
+        """A report, its row locked for the transaction."""
+        row = lock_report_row(tx, reports, report_id)
         return None if row is None else report_record(row)
 
     def resolve(self, tx: Transaction, report_id: int, at: float, by: str, resolution: str) -> None:
         """Settle a report."""
-        sql(tx).execute(
-            reports.update()
-            .where(reports.c.id == report_id)
-            .values(resolved_at=at, resolved_by=by, resolution=resolution)
-        )
+        settle_report_row(tx, reports, report_id, at, by, resolution)
 
     # ------------------------------------------------ reports and appeals
     def lock_counting(self, tx: Transaction, key: str) -> None:

@@ -1,18 +1,18 @@
 """What the SQL stores of every subject share: a store over an engine with its transactions,
-the insert of the engine's dialect (for ``ON CONFLICT DO NOTHING``), and PostgreSQL's advisory
-locks by name (a table's key, a counted key)."""
+the insert of the engine's dialect (for ``ON CONFLICT DO NOTHING``), PostgreSQL's advisory
+locks by name (a table's key, a counted key), and the locking and settling of a report's row."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Self
+from typing import Any, Self
 
 import sqlalchemy as sa
 import sqlalchemy.dialects.postgresql
 import sqlalchemy.dialects.sqlite
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, Row
 
 from fanfold.server.store.engine import sql
 from fanfold.server.store.records import Transaction
@@ -41,6 +41,33 @@ def lock_names(connection: Connection, names: Iterable[str]) -> None:
     if connection.dialect.name == "postgresql":
         for name in sorted(set(names)):
             connection.execute(sa.select(sa.func.pg_advisory_xact_lock(lock_key(name))))
+
+
+def lock_report_row(tx: Transaction, table: sa.Table, report_id: int) -> Row[Any] | None:
+    """A report's row of ``table`` (chat's reports, the players' reports), locked for the
+    transaction: an update that changes nothing takes the write lock first. ``None``: no such
+    report."""
+    return (
+        sql(tx)
+        .execute(
+            table.update()
+            .where(table.c.id == report_id)
+            .values(resolved_at=table.c.resolved_at)
+            .returning(*table.c)
+        )
+        .first()
+    )
+
+
+def settle_report_row(
+    tx: Transaction, table: sa.Table, report_id: int, at: float, by: str, resolution: str
+) -> None:
+    """Settle a report's row of ``table``: when, by whom, and the note."""
+    sql(tx).execute(
+        table.update()
+        .where(table.c.id == report_id)
+        .values(resolved_at=at, resolved_by=by, resolution=resolution)
+    )
 
 
 class SqlSubject:
