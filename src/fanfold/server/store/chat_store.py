@@ -29,6 +29,7 @@ from fanfold.server.store.sql_common import (
     lock_report_row,
     settle_report_row,
 )
+from fanfold.server.store.table_side_protocols import ChatStore
 
 
 def line_of(row: Any) -> ChatLine:
@@ -99,36 +100,13 @@ def _counted_line() -> tuple[Any, Any]:
 _COUNTED_LINE, _LINES_AT_TABLE = _counted_line()
 
 
-class SqlChat(SqlSubject):
+class SqlChat(SqlSubject, ChatStore):
     """Chat on the engine of a SQL store."""
 
-    def add_line(
-        self,
-        table_id: str,
-        room: str,
-        account_id: int | None,
-        name: str,
-        seat: int | None,
-        text: str,
-        at: float,
-        speaker: str | None = None,
-        limits: LineLimits | None = None,
-    ) -> ChatLine:
-        """Keep a line said by ``speaker``; the line as kept.
-
-        Raises:
-            OverLimitError: ``speaker`` is at one of ``limits`` (nothing kept).
-        """
-        values = {
-            "table_id": table_id,
-            "room": room,
-            "account_id": account_id,
-            "name": name,
-            "seat": seat,
-            "text": text,
-            "at": at,
-            "speaker": speaker,
-        }
+    def _keep_line(self, line: ChatLine, speaker: str | None, limits: LineLimits | None) -> int:
+        values = dataclasses.asdict(line)
+        del values["id"]
+        values["speaker"] = speaker
         with self.engine.begin() as connection:
             if limits is None or speaker is None:
                 found = connection.execute(
@@ -138,8 +116,8 @@ class SqlChat(SqlSubject):
                 lock_names(connection, [f"chat {speaker}"])
                 counted = {
                     **values,
-                    "table_since": at - limits.table_seconds,
-                    "site_since": at - limits.site_seconds,
+                    "table_since": line.at - limits.table_seconds,
+                    "site_since": line.at - limits.site_seconds,
                     "table_most": limits.table_most,
                     "site_most": limits.site_most,
                 }
@@ -147,7 +125,7 @@ class SqlChat(SqlSubject):
                 if found is None:
                     full = connection.execute(_LINES_AT_TABLE, counted).scalar_one()
                     raise OverLimitError("table" if full >= limits.table_most else "site")
-        return ChatLine(int(found), table_id, room, account_id, name, seat, text, at)
+        return int(found)
 
     def recent(self, table_id: str, room: str, limit: int) -> list[ChatLine]:
         """The last ``limit`` lines of a room, oldest first."""
@@ -197,32 +175,16 @@ class SqlChat(SqlSubject):
         with self.engine.connect() as connection:
             return connection.execute(query).first() is not None
 
-    def add_report(
-        self,
-        line: ChatLine,
-        reporter: str,
-        reporter_id: int | None,
-        note: str,
-        context: Sequence[ChatLine],
-        at: float,
-        most: int | None = None,
-        seconds: float = 3600.0,
-    ) -> int:
-        """Keep a report with its context; its id.
-
-        Raises:
-            OverLimitError: the reporter (its account, else the name it reports as) has
-                ``most`` reports in the last ``seconds`` (nothing kept).
-        """
+    def _keep_report(self, report: ChatReport, most: int | None, seconds: float) -> int:
         values = {
-            "message_id": line.id,
-            "table_ref": line.table_id,
-            "reporter": reporter,
-            "reporter_id": reporter_id,
-            "note": note,
-            "context": context_text(context),
-            "at": at,
-            "reported_id": line.account_id,
+            "message_id": report.message_id,
+            "table_ref": report.table_id,
+            "reporter": report.reporter,
+            "reporter_id": report.reporter_id,
+            "note": report.note,
+            "context": context_text(report.context),
+            "at": report.at,
+            "reported_id": report.reported_id,
         }
         with self.engine.begin() as connection:
             if most is None:
@@ -231,12 +193,12 @@ class SqlChat(SqlSubject):
                 ).scalar_one()
             else:
                 who = (
-                    chat_reports.c.reporter == reporter
-                    if reporter_id is None
-                    else chat_reports.c.reporter_id == reporter_id
+                    chat_reports.c.reporter == report.reporter
+                    if report.reporter_id is None
+                    else chat_reports.c.reporter_id == report.reporter_id
                 )
-                lock_names(connection, [f"chat-reports {reporter_id or reporter}"])
-                filed = _count(who, chat_reports.c.at > at - seconds)
+                lock_names(connection, [f"chat-reports {report.reporter_id or report.reporter}"])
+                filed = _count(who, chat_reports.c.at > report.at - seconds)
                 found = connection.execute(
                     _insert_if(chat_reports, values, filed < most)
                 ).scalar_one_or_none()

@@ -5,13 +5,14 @@ are (one process: its lock orders the counts)."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
-from collections.abc import Sequence
 
 from fanfold.server.store.chat_records import ChatLine, ChatReport, LineLimits, OverLimitError
+from fanfold.server.store.table_side_protocols import ChatStore
 
 
-class MemoryChat:
+class MemoryChat(ChatStore):
     """Chat's lines and reports in lists, guarded by a lock (the server calls it from worker
     threads)."""
 
@@ -22,30 +23,14 @@ class MemoryChat:
         self._speakers: list[str | None] = []
         self._reports: list[ChatReport] = []
 
-    def add_line(
-        self,
-        table_id: str,
-        room: str,
-        account_id: int | None,
-        name: str,
-        seat: int | None,
-        text: str,
-        at: float,
-        speaker: str | None = None,
-        limits: LineLimits | None = None,
-    ) -> ChatLine:
-        """Keep a line said by ``speaker``; the line as kept.
-
-        Raises:
-            OverLimitError: ``speaker`` is at one of ``limits`` (nothing kept).
-        """
+    def _keep_line(self, line: ChatLine, speaker: str | None, limits: LineLimits | None) -> int:
         with self._lock:
             if limits is not None and speaker is not None:
-                self._check(table_id, speaker, at, limits)
-            line = ChatLine(len(self._lines) + 1, table_id, room, account_id, name, seat, text, at)
-            self._lines.append(line)
+                self._check(line.table_id, speaker, line.at, limits)
+            number = len(self._lines) + 1
+            self._lines.append(dataclasses.replace(line, id=number))
             self._speakers.append(speaker)
-        return line
+        return number
 
     def _check(self, table_id: str, speaker: str, at: float, limits: LineLimits) -> None:
         """Raise :class:`OverLimitError` where ``speaker`` is at one of ``limits`` (newest
@@ -91,50 +76,22 @@ class MemoryChat:
                 for report in self._reports
             )
 
-    def add_report(
-        self,
-        line: ChatLine,
-        reporter: str,
-        reporter_id: int | None,
-        note: str,
-        context: Sequence[ChatLine],
-        at: float,
-        most: int | None = None,
-        seconds: float = 3600.0,
-    ) -> int:
-        """Keep a report with its context; its id.
-
-        Raises:
-            OverLimitError: the reporter (its account, else the name it reports as) has
-                ``most`` reports in the last ``seconds`` (nothing kept).
-        """
+    def _keep_report(self, report: ChatReport, most: int | None, seconds: float) -> int:
         with self._lock:
             if most is not None:
                 filed = sum(
-                    report.at > at - seconds
+                    kept.at > report.at - seconds
                     and (
-                        report.reporter == reporter
-                        if reporter_id is None
-                        else report.reporter_id == reporter_id
+                        kept.reporter == report.reporter
+                        if report.reporter_id is None
+                        else kept.reporter_id == report.reporter_id
                     )
-                    for report in self._reports
+                    for kept in self._reports
                 )
                 if filed >= most:
                     raise OverLimitError("reports")
             number = len(self._reports) + 1
-            self._reports.append(
-                ChatReport(
-                    number,
-                    line.id,
-                    line.table_id,
-                    reporter,
-                    reporter_id,
-                    note,
-                    tuple(context),
-                    at,
-                    line.account_id,
-                )
-            )
+            self._reports.append(dataclasses.replace(report, id=number))
         return number
 
     def reports(self, limit: int, settled: bool = True) -> list[ChatReport]:

@@ -9,7 +9,7 @@ import copy
 import dataclasses
 import threading
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from fanfold.core.config import JSONObject
 from fanfold.server.store.protocols import ReviewStore, TableStore
@@ -18,7 +18,7 @@ from fanfold.server.store.review_store import OPEN_STATES, SqlReviews
 from fanfold.server.store.table_store import Store
 
 
-class MemoryReviews:
+class MemoryReviews(ReviewStore):
     """The reviews in memory: the same rules as :class:`SqlReviews`, under one lock."""
 
     def __init__(self) -> None:
@@ -26,25 +26,11 @@ class MemoryReviews:
         self._jobs: dict[tuple[str, int], ReviewJob] = {}
         self._moves: dict[tuple[str, int], dict[int, JSONObject]] = {}
 
-    def open(
-        self,
-        table_id: str,
-        version: int,
-        *,
-        game: str,
-        moves: int,
-        seed: str,
-        budget: int | None,
-        now: float,
-    ) -> ReviewJob:
-        """The table's review of ``version``: the stored one, or a new ``pending`` one."""
-        key = (table_id, version)
+    def _open(self, job: ReviewJob) -> ReviewJob:
+        key = (job.table_id, job.version)
         with self._lock:
             if key not in self._jobs:
-                self._jobs[key] = ReviewJob(
-                    table_id, version, game, "pending", moves, seed, budget, None, 0.0, 0,
-                    None, None, None, None, now, now,
-                )  # fmt: skip
+                self._jobs[key] = job
                 self._moves[key] = {}
             return self._jobs[key]
 
@@ -76,64 +62,25 @@ class MemoryReviews:
             self._jobs[key] = job
             return job
 
-    def _hold(self, table_id: str, version: int, owner: str, **values: object) -> bool:
-        key = (table_id, version)
-        job = self._jobs.get(key)
-        if job is None or job.state != "running" or job.owner != owner:
-            return False
-        self._jobs[key] = dataclasses.replace(job, **values)  # type: ignore[arg-type]
-        return True
-
-    def renew(self, table_id: str, version: int, owner: str, now: float, lease: float) -> bool:
-        """Extend ``owner``'s lease; false if it no longer holds the review."""
-        with self._lock:
-            return self._hold(table_id, version, owner, lease_until=now + lease, updated=now)
-
-    def add_moves(
+    def _change(
         self,
         table_id: str,
         version: int,
         owner: str,
-        entries: Mapping[int, JSONObject],
-        now: float,
-        lease: float,
+        values: Mapping[str, object],
+        entries: Mapping[int, JSONObject] | None = None,
     ) -> bool:
-        """Store judged moves and extend the lease, only while ``owner`` holds the review."""
+        key = (table_id, version)
         with self._lock:
-            if not self._hold(table_id, version, owner, lease_until=now + lease, updated=now):
+            job = self._jobs.get(key)
+            if job is None or job.state != "running" or job.owner != owner:
                 return False
-            stored = self._moves[(table_id, version)]
-            for number, entry in entries.items():
+            changed = copy.deepcopy(dict(values))
+            self._jobs[key] = dataclasses.replace(job, **changed)  # type: ignore[arg-type]
+            stored = self._moves[key]
+            for number, entry in (entries or {}).items():
                 stored.setdefault(number, copy.deepcopy(entry))
             return True
-
-    def finish(
-        self,
-        table_id: str,
-        version: int,
-        owner: str,
-        engine: JSONObject,
-        summary: Sequence[str],
-        deal: JSONObject | None,
-        now: float,
-    ) -> bool:
-        """Mark the review done, if ``owner`` holds it."""
-        with self._lock:
-            return self._hold(
-                table_id,
-                version,
-                owner,
-                state="done",
-                engine=copy.deepcopy(engine),
-                summary=list(summary),
-                deal=copy.deepcopy(deal),
-                updated=now,
-            )
-
-    def fail(self, table_id: str, version: int, owner: str, error: str, now: float) -> bool:
-        """Mark the review failed, with why, if ``owner`` holds it."""
-        with self._lock:
-            return self._hold(table_id, version, owner, state="failed", error=error, updated=now)
 
     def moves(self, table_id: str, version: int) -> list[JSONObject]:
         """The judged moves stored so far, by number."""

@@ -5,20 +5,23 @@ by one process at a time, and its judged moves (the SQL
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
 from fanfold.core.config import JSONObject
 from fanfold.server.store.records import ReviewJob
 from fanfold.server.store.schema import review_moves, reviews
 from fanfold.server.store.sql_common import SqlSubject, insert_for
+from fanfold.server.store.table_side_protocols import ReviewStore
 
 #: The states of a review still to be worked on.
 OPEN_STATES = ("pending", "running")
+#: The columns of a review that hold JSON text.
+JSON_COLUMNS = ("engine", "summary", "deal")
 
 
 def _loads(text: str | None) -> Any:
@@ -46,45 +49,32 @@ def _job(row: Any) -> ReviewJob:
     )
 
 
+def _columns(values: Mapping[str, object]) -> dict[str, object]:
+    """A review's fields as its row keeps them (the JSON ones as text)."""
+    columns = dict(values)
+    for name in JSON_COLUMNS:
+        if columns.get(name) is not None:
+            columns[name] = json.dumps(columns[name], sort_keys=True)
+    return columns
+
+
 def _key(table_id: str, version: int) -> sa.ColumnElement[bool]:
     return sa.and_(reviews.c.table_id == table_id, reviews.c.version == version)
 
 
-class SqlReviews(SqlSubject):
+class SqlReviews(SqlSubject, ReviewStore):
     """The engines' reviews on the engine of a SQL store."""
 
-    def open(
-        self,
-        table_id: str,
-        version: int,
-        *,
-        game: str,
-        moves: int,
-        seed: str,
-        budget: int | None,
-        now: float,
-    ) -> ReviewJob:
-        """The table's review of ``version``: the stored one, or a new ``pending`` one."""
+    def _open(self, job: ReviewJob) -> ReviewJob:
         with self.engine.begin() as connection:
             connection.execute(
                 insert_for(connection, reviews)
-                .values(
-                    table_id=table_id,
-                    version=version,
-                    game=game,
-                    state="pending",
-                    moves=moves,
-                    seed=seed,
-                    budget=budget,
-                    owner=None,
-                    lease_until=0.0,
-                    attempts=0,
-                    created=now,
-                    updated=now,
-                )
+                .values(_columns(dataclasses.asdict(job)))
                 .on_conflict_do_nothing()
             )
-            row = connection.execute(sa.select(reviews).where(_key(table_id, version))).one()
+            row = connection.execute(
+                sa.select(reviews).where(_key(job.table_id, job.version))
+            ).one()
         return _job(row)
 
     def job(self, table_id: str, version: int) -> ReviewJob | None:
@@ -141,38 +131,23 @@ class SqlReviews(SqlSubject):
             ).all()
         return [_job(row) for row in rows]
 
-    def _hold(
-        self, connection: Connection, table_id: str, version: int, owner: str, **values: Any
-    ) -> bool:
-        """Change the running review's row only while ``owner`` holds it."""
-        changed = connection.execute(
-            reviews.update()
-            .where(_key(table_id, version), reviews.c.state == "running", reviews.c.owner == owner)
-            .values(**values)
-        )
-        return changed.rowcount == 1
-
-    def renew(self, table_id: str, version: int, owner: str, now: float, lease: float) -> bool:
-        """Extend ``owner``'s lease; false if it no longer holds the review."""
-        with self.engine.begin() as connection:
-            return self._hold(
-                connection, table_id, version, owner, lease_until=now + lease, updated=now
-            )
-
-    def add_moves(
+    def _change(
         self,
         table_id: str,
         version: int,
         owner: str,
-        entries: Mapping[int, JSONObject],
-        now: float,
-        lease: float,
+        values: Mapping[str, object],
+        entries: Mapping[int, JSONObject] | None = None,
     ) -> bool:
-        """Store judged moves and extend the lease, only while ``owner`` holds the review."""
         with self.engine.begin() as connection:
-            if not self._hold(
-                connection, table_id, version, owner, lease_until=now + lease, updated=now
-            ):
+            changed = connection.execute(
+                reviews.update()
+                .where(
+                    _key(table_id, version), reviews.c.state == "running", reviews.c.owner == owner
+                )
+                .values(_columns(values))
+            )
+            if changed.rowcount != 1:
                 return False
             if entries:
                 connection.execute(
@@ -188,37 +163,6 @@ class SqlReviews(SqlSubject):
                     ],
                 )
         return True
-
-    def finish(
-        self,
-        table_id: str,
-        version: int,
-        owner: str,
-        engine: JSONObject,
-        summary: Sequence[str],
-        deal: JSONObject | None,
-        now: float,
-    ) -> bool:
-        """Mark the review done, if ``owner`` holds it."""
-        with self.engine.begin() as connection:
-            return self._hold(
-                connection,
-                table_id,
-                version,
-                owner,
-                state="done",
-                engine=json.dumps(engine, sort_keys=True),
-                summary=json.dumps(list(summary)),
-                deal=None if deal is None else json.dumps(deal, sort_keys=True),
-                updated=now,
-            )
-
-    def fail(self, table_id: str, version: int, owner: str, error: str, now: float) -> bool:
-        """Mark the review failed, with why, if ``owner`` holds it."""
-        with self.engine.begin() as connection:
-            return self._hold(
-                connection, table_id, version, owner, state="failed", error=error, updated=now
-            )
 
     def moves(self, table_id: str, version: int) -> list[JSONObject]:
         """The judged moves stored so far, by number."""

@@ -6,6 +6,7 @@ pool's shares across processes (:class:`BotLeases`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
@@ -17,7 +18,11 @@ from fanfold.server.store.records import ReviewJob, Transaction
 class ReviewStore(Protocol):
     """The engines' reviews of finished tables: one job per table and review version, held by
     one process at a time under a lease (renewed as it works; once it has run out, another
-    process may take the job over), and the judged moves, stored as they are computed."""
+    process may take the job over), and the judged moves, stored as they are computed.
+
+    The stores (memory, SQL) inherit the rules written here once (what a new review holds,
+    what each change of its holder sets) and keep the rows by :meth:`_open` and
+    :meth:`_change`."""
 
     def open(
         self,
@@ -31,6 +36,11 @@ class ReviewStore(Protocol):
         now: float,
     ) -> ReviewJob:
         """The table's review of ``version``: the stored one, or a new ``pending`` one."""
+        job = ReviewJob(
+            table_id, version, game, "pending", moves, seed, budget, None, 0.0, 0,
+            None, None, None, None, now, now,
+        )  # fmt: skip
+        return self._open(job)
 
     def job(self, table_id: str, version: int) -> ReviewJob | None:
         """The table's review of ``version``, if any."""
@@ -44,6 +54,7 @@ class ReviewStore(Protocol):
 
     def renew(self, table_id: str, version: int, owner: str, now: float, lease: float) -> bool:
         """Extend ``owner``'s lease; false if it no longer holds the review."""
+        return self._change(table_id, version, owner, {"lease_until": now + lease, "updated": now})
 
     def add_moves(
         self,
@@ -56,6 +67,8 @@ class ReviewStore(Protocol):
     ) -> bool:
         """Store judged moves by number (a move stored already is kept) and extend the lease,
         only while ``owner`` holds the review; false (nothing stored) if it does not."""
+        held = {"lease_until": now + lease, "updated": now}
+        return self._change(table_id, version, owner, held, entries)
 
     def finish(
         self,
@@ -68,9 +81,19 @@ class ReviewStore(Protocol):
         now: float,
     ) -> bool:
         """Mark the review done with its engine, summary and deal, if ``owner`` holds it."""
+        done = {
+            "state": "done",
+            "engine": engine,
+            "summary": list(summary),
+            "deal": deal,
+            "updated": now,
+        }
+        return self._change(table_id, version, owner, done)
 
     def fail(self, table_id: str, version: int, owner: str, error: str, now: float) -> bool:
         """Mark the review failed, with why, if ``owner`` holds it."""
+        failed = {"state": "failed", "error": error, "updated": now}
+        return self._change(table_id, version, owner, failed)
 
     def moves(self, table_id: str, version: int) -> list[JSONObject]:
         """The judged moves stored so far, by number."""
@@ -80,10 +103,31 @@ class ReviewStore(Protocol):
         running) that nobody holds by ``now`` (no holder, or a lease run out), the least
         recently changed first: the jobs a process's sweep takes over."""
 
+    def _open(self, job: ReviewJob) -> ReviewJob:
+        """Keep the new review ``job`` unless its table's review of its version is kept
+        already; the review as kept."""
+
+    def _change(
+        self,
+        table_id: str,
+        version: int,
+        owner: str,
+        values: Mapping[str, object],
+        entries: Mapping[int, JSONObject] | None = None,
+    ) -> bool:
+        """At once, and only while ``owner`` holds the running review: set its ``values``
+        (by :class:`ReviewJob` field; the JSON ones as they are, the store encodes them) and
+        store the judged ``entries`` (a move stored already is kept). False (nothing
+        changed) if ``owner`` does not hold it."""
+
 
 class ChatStore(Protocol):
     """The lines said at tables and their reports (:mod:`fanfold.server.chat`); kept apart
-    from the tables' actions, so that no record or replay holds a line of chat."""
+    from the tables' actions, so that no record or replay holds a line of chat.
+
+    The stores (memory, SQL) inherit the making of a line and a report written here once
+    and keep them, counted against their limits, by :meth:`_keep_line` and
+    :meth:`_keep_report`."""
 
     def add_line(
         self,
@@ -105,6 +149,8 @@ class ChatStore(Protocol):
                 table or at every table, counting the lines kept (by every process on the
                 store); nothing kept.
         """
+        line = ChatLine(0, table_id, room, account_id, name, seat, text, at)
+        return dataclasses.replace(line, id=self._keep_line(line, speaker, limits))
 
     def recent(self, table_id: str, room: str, limit: int) -> list[ChatLine]:
         """The last ``limit`` lines of a table's room, oldest first."""
@@ -137,9 +183,30 @@ class ChatStore(Protocol):
                 ``most`` reports in the last ``seconds``, counting the reports kept; nothing
                 kept.
         """
+        report = ChatReport(
+            0, line.id, line.table_id, reporter, reporter_id, note, tuple(context), at,
+            line.account_id,
+        )  # fmt: skip
+        return self._keep_report(report, most, seconds)
 
     def reports(self, limit: int, settled: bool = True) -> list[ChatReport]:
         """The reports, newest first (the open ones only unless ``settled``)."""
+
+    def _keep_line(self, line: ChatLine, speaker: str | None, limits: LineLimits | None) -> int:
+        """Keep ``line`` (its id not given yet) said by ``speaker``, unless ``speaker`` is at
+        one of ``limits``; its id.
+
+        Raises:
+            OverLimitError: which limit (``table`` or ``site``); nothing kept.
+        """
+
+    def _keep_report(self, report: ChatReport, most: int | None, seconds: float) -> int:
+        """Keep ``report`` (its id not given yet), unless its reporter has filed ``most``
+        reports in the last ``seconds``; its id.
+
+        Raises:
+            OverLimitError: ``reports``; nothing kept.
+        """
 
 
 class ChatSettling(Protocol):
