@@ -500,6 +500,49 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         return []
 
 
+_StateIn = TypeVar("_StateIn", contravariant=True)
+_ActionIn = TypeVar("_ActionIn", contravariant=True)
+
+
+class MoveWords(Protocol[_StateIn, _ActionIn]):
+    """A game's module that tells its moves in words (``fanfold.games.<name>.words``)."""
+
+    def describe(
+        self, state: _StateIn, after: _StateIn, action: _ActionIn, observer: int | None, /
+    ) -> str:
+        """``action``, taken in ``state`` (leading to ``after``), in a sentence for
+        ``observer``."""
+        ...
+
+    def highlight(self, action: _ActionIn, /) -> tuple[str, ...]:
+        """The references of the things ``action`` moved."""
+        ...
+
+
+class NarratedGame(Game[ConfigT, StateT, ActionT, ViewT]):
+    """A game whose words module (:meth:`move_words`) tells each move from the states before
+    and after it and the observer's seat, and marks the same things for every observer:
+    :meth:`describe_action` and :meth:`action_highlight` read it."""
+
+    @abstractmethod
+    def move_words(self) -> MoveWords[StateT, ActionT]:
+        """The module that tells the game's moves."""
+
+    def describe_action(
+        self, state: StateT, action: ActionT, observer: int | None, after: StateT | None = None
+    ) -> str:
+        """The words module's sentence, with ``after`` applied here when not given."""
+        done = self.apply_legal(state, action) if after is None else after
+        return self.move_words().describe(state, done, action, observer)
+
+    def action_highlight(
+        self, state: StateT, action: ActionT, observer: int | None, after: StateT | None = None
+    ) -> tuple[str, ...]:
+        """The words module's references of what ``action`` moved."""
+        del state, observer, after
+        return self.move_words().highlight(action)
+
+
 def _normalise(name: str) -> str:
     return name.strip().lower().replace("_", "-").replace(" ", "-")
 

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import Refusal
-from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
+from fanfold.core.game import Choice, MoveWords, NarratedGame, Outcome, Preset, Traits
 from fanfold.games.fan import actions, choices, notation, rules, words
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import PRESETS, FanConfig
@@ -17,7 +17,7 @@ from fanfold.games.fan.state import FanState
 from fanfold.games.fan.view import FanView
 
 
-class FanGame(Game[FanConfig, FanState, FanMove, FanView]):
+class FanGame(NarratedGame[FanConfig, FanState, FanMove, FanView]):
     """The Fan patience rules engine."""
 
     id: ClassVar[str] = "fan.v1"
@@ -74,25 +74,8 @@ class FanGame(Game[FanConfig, FanState, FanMove, FanView]):
     def apply_legal(self, state: FanState, action: FanMove) -> FanState:
         return rules.apply_move(state, action)
 
-    def describe_action(
-        self,
-        state: FanState,
-        action: FanMove,
-        observer: int | None,
-        after: FanState | None = None,
-    ) -> str:
-        return words.describe(
-            state, self.apply_legal(state, action) if after is None else after, action, observer
-        )
-
-    def action_highlight(
-        self,
-        state: FanState,
-        action: FanMove,
-        observer: int | None,
-        after: FanState | None = None,
-    ) -> tuple[str, ...]:
-        return words.highlight(action)
+    def move_words(self) -> MoveWords[FanState, FanMove]:
+        return words
 
     def outcome(self, state: FanState) -> Outcome | None:
         return rules.outcome(state)

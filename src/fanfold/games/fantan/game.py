@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from fanfold.core.config import GameConfig, JSONObject
 from fanfold.core.errors import Refusal
-from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
+from fanfold.core.game import Choice, MoveWords, NarratedGame, Outcome, Preset, Traits
 from fanfold.games.fantan import actions, choices, notation, render, rules, sampling, view, words
 from fanfold.games.fantan.actions import PASS, FanTanAction
 from fanfold.games.fantan.config import PRESETS, FanTanConfig
@@ -16,7 +16,7 @@ from fanfold.games.fantan.state import FanTanState
 from fanfold.games.fantan.view import FanTanView
 
 
-class FanTanGame(Game[FanTanConfig, FanTanState, FanTanAction, FanTanView]):
+class FanTanGame(NarratedGame[FanTanConfig, FanTanState, FanTanAction, FanTanView]):
     """The Fan Tan rules engine: one hand, or a match of hands, of any variant."""
 
     id: ClassVar[str] = "fantan.v1"
@@ -97,25 +97,8 @@ class FanTanGame(Game[FanTanConfig, FanTanState, FanTanAction, FanTanView]):
     def sample_state(self, view_: FanTanView, rng: random.Random) -> FanTanState:
         return sampling.sample_state(view_, rng)
 
-    def describe_action(
-        self,
-        state: FanTanState,
-        action: FanTanAction,
-        observer: int | None,
-        after: FanTanState | None = None,
-    ) -> str:
-        return words.describe(
-            state, rules.apply(state, action) if after is None else after, action, observer
-        )
-
-    def action_highlight(
-        self,
-        state: FanTanState,
-        action: FanTanAction,
-        observer: int | None,
-        after: FanTanState | None = None,
-    ) -> tuple[str, ...]:
-        return words.highlight(action)
+    def move_words(self) -> MoveWords[FanTanState, FanTanAction]:
+        return words
 
     # --------------------------------------------------------------- rendering
     def render(self, view_: FanTanView) -> str:

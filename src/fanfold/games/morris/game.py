@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import Refusal
-from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
+from fanfold.core.game import Choice, MoveWords, NarratedGame, Outcome, Preset, Traits
 from fanfold.games.morris import actions, choices, notation, reach, rules, words
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SHAPE_NAMES, SIDE_NAMES
@@ -18,7 +18,7 @@ from fanfold.games.morris.state import MorrisState
 from fanfold.games.morris.view import MorrisView
 
 
-class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
+class MorrisGame(NarratedGame[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
     """The Fano330-R-Morris rules engine."""
 
     id: ClassVar[str] = "morris.v1"
@@ -78,25 +78,8 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
             return f"{action} ({colour} {SHAPE_NAMES[action.shape]} on {action.point})"
         return str(action)
 
-    def describe_action(
-        self,
-        state: MorrisState,
-        action: MorrisAction,
-        observer: int | None,
-        after: MorrisState | None = None,
-    ) -> str:
-        return words.describe(
-            state, self.apply_legal(state, action) if after is None else after, action, observer
-        )
-
-    def action_highlight(
-        self,
-        state: MorrisState,
-        action: MorrisAction,
-        observer: int | None,
-        after: MorrisState | None = None,
-    ) -> tuple[str, ...]:
-        return words.highlight(action)
+    def move_words(self) -> MoveWords[MorrisState, MorrisAction]:
+        return words
 
     def notation_help(self) -> str:
         return actions.NOTATION_HELP
