@@ -79,13 +79,29 @@ class CompiledTables(ABC):
 class SelfPlayTables(CompiledTables):
     """Compiled tables that also play self-play (every seat the caller's, no bots), for
     :class:`~fanfold.envs.selfplay_env.SelfPlayVectorEnv`: who decides at each table, and any
-    seat's observation and mask."""
+    seat's observation and mask.
+
+    Args:
+        seat: the learner's seat, or ``-1`` (each game's ``EVERY_SEAT``): every seat, the
+            one deciding at each table.
+        count: how many tables.
+    """
+
+    def __init__(self, seat: int, count: int) -> None:
+        self.seat = seat
+        self.count = count
+        self._seats = np.full(count, seat, dtype=np.int64)
 
     @abstractmethod
     def deciders(self, which: Ints) -> Ints:
         """The seat that decides now at each table of ``which``."""
 
-    @abstractmethod
+    def learner_seats(self, which: Ints) -> Ints:
+        """The learner's seat at each table of ``which`` (in self-play, the decider's)."""
+        if self.seat < 0:
+            return self.deciders(which)
+        return self._seats[: len(which)]
+
     def observe(
         self,
         which: Ints,
@@ -96,3 +112,17 @@ class SelfPlayTables(CompiledTables):
     ) -> None:
         """Write table ``which[k]``'s observation and mask for the learner (or for seat
         ``seats[k]``) into row ``rows[k]``."""
+        chosen = self.learner_seats(which) if seats is None else seats
+        self._observe(which, rows, observations, masks, chosen)
+
+    @abstractmethod
+    def _observe(
+        self,
+        which: Ints,
+        rows: Ints,
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+        seats: Ints,
+    ) -> None:
+        """Write table ``which[k]``'s observation and mask for seat ``seats[k]`` into row
+        ``rows[k]``."""

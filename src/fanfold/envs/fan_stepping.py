@@ -55,8 +55,8 @@ class FanTables(SelfPlayTables):
     def __init__(
         self, config: FanConfig, count: int, num_actions: int, max_steps: int | None
     ) -> None:
+        super().__init__(0, count)
         self.config = config
-        self.count = count
         self.sequences = bool(config.sequence_moves)
         self.any_to_empty = bool(config.any_card_to_empty)
         self.max_steps = -1 if max_steps is None else max_steps
@@ -125,16 +125,15 @@ class FanTables(SelfPlayTables):
         )
         return cut
 
-    def observe(
+    def _observe(
         self,
         which: Ints,
         rows: Ints,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
-        seats: Ints | None = None,
+        seats: Ints,
     ) -> None:
-        """Write table ``which[k]``'s observation and mask into row ``rows[k]`` (``seats``:
-        the one seat's, 0, whatever is given)."""
+        """Fan has one seat: ``seats`` (0) changes nothing."""
         del seats
         kernels.observe(self.fans, self.lengths, self.foundations, which, rows, observations)
         masks[rows] = self.masks[which]

@@ -186,11 +186,10 @@ class FanoTables(SelfPlayTables):
         seats: Sequence[str] | None = None,
         max_steps: int | None = None,
     ) -> None:
+        super().__init__(seat, count)
         config = encoding.config
         self.config = config
         self.encoding = encoding
-        self.seat = seat
-        self.count = count
         self.max_steps = max_steps
         players = config.players
         arrays = bot_arrays(seats or ["random"] * players, config)
@@ -253,7 +252,6 @@ class FanoTables(SelfPlayTables):
             self.keys[learner, : len(ordered)] = ordered
             self.key_index[learner, : len(ordered)] = [mapped[key] for key in ordered]
         self._unmapped = np.zeros(count, dtype=np.int64)
-        self._seats = np.full(count, seat, dtype=np.int64)
 
     def _step(self, kernel: Callable[..., None], *rest: Any) -> None:
         """Call a stepping kernel with the arrays every one takes (as one tuple), then
@@ -333,27 +331,20 @@ class FanoTables(SelfPlayTables):
         ).astype(np.int64)
         return seats
 
-    def _seats_for(self, which: Ints) -> Ints:
-        """The learner's seat at each table of ``which`` (in self-play, the decider's)."""
-        if self.seat == kernels.EVERY_SEAT:
-            return self.deciders(which)
-        return self._seats[: len(which)]
-
     def steps(self, which: Ints) -> Ints:
         """Actions (every seat's) applied at each table of ``which`` since its deal."""
         steps: Ints = self.scal[which, kernels.S_STEPS].copy()
         return steps
 
-    def observe(
+    def _observe(
         self,
         which: Ints,
         rows: Ints,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
-        seats: Ints | None = None,
+        seats: Ints,
     ) -> None:
-        """Write table ``which[k]``'s observation and mask for the learner (or for seat
-        ``seats[k]``) into row ``rows[k]``.
+        """Write the observations and masks, each table's for its seat of ``seats``.
 
         Raises:
             IllegalActionError: a legal action has no index in the encoding (as the Python
@@ -374,7 +365,7 @@ class FanoTables(SelfPlayTables):
             rows,
             observations,
             masks,
-            self._seats_for(which) if seats is None else seats,
+            seats,
             unmapped,
         )
         for packed in unmapped[unmapped != 0].tolist():

@@ -124,9 +124,8 @@ class FanTanTables(SelfPlayTables):
         max_steps: int | None = None,
         seats: Sequence[str] | None = None,
     ) -> None:
+        super().__init__(seat, count)
         self.config = config
-        self.seat = seat
-        self.count = count
         players = config.players
         opening = config.opening
         self.cfg = np.zeros(kernels.C_SIZE, dtype=np.int64)
@@ -153,7 +152,6 @@ class FanTanTables(SelfPlayTables):
         self.history = np.zeros((count, HISTORY), dtype=np.int64)
         self.rng = np.zeros((count, players, kernels.MT_N + 1), dtype=np.int64)
         self.deck_rng = np.zeros(kernels.MT_N + 1, dtype=np.int64)
-        self._seats = np.full(count, seat, dtype=np.int64)
         self.bots = bots(config, seats)
 
     # ------------------------------------------------------------------------- stepping
@@ -230,27 +228,19 @@ class FanTanTables(SelfPlayTables):
         cut: npt.NDArray[np.bool_] = self.scal[which, kernels.S_STATUS] == kernels.CUT
         return cut
 
-    def _seats_for(self, which: Ints) -> Ints:
-        """The learner's seat at each table of ``which`` (in self-play, the decider's)."""
-        if self.seat == kernels.EVERY_SEAT:
-            return self.deciders(which)
-        return self._seats[: len(which)]
-
     def deciders(self, which: Ints) -> Ints:
         """The seat to move at each table of ``which``."""
         seats: Ints = self.scal[which, kernels.S_TO_MOVE].copy()
         return seats
 
-    def observe(
+    def _observe(
         self,
         which: Ints,
         rows: Ints,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
-        seats: Ints | None = None,
+        seats: Ints,
     ) -> None:
-        """Write table ``which[k]``'s observation and mask for the learner (or for seat
-        ``seats[k]``) into row ``rows[k]``."""
         kernels.observe(
             self.cfg,
             self.tables,
@@ -264,7 +254,7 @@ class FanTanTables(SelfPlayTables):
             rows,
             observations,
             masks,
-            self._seats_for(which) if seats is None else seats,
+            seats,
         )
 
     # --------------------------------------------------------------------------- states

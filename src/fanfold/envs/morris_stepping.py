@@ -84,8 +84,8 @@ class MorrisTables(SelfPlayTables):
     def __init__(
         self, config: MorrisConfig, seat: int, count: int, num_actions: int, max_steps: int
     ) -> None:
+        super().__init__(seat, count)
         self.config = config
-        self.seat = seat
         self.max_steps = max_steps
         adjacent = neighbours(config.adjacency)
         self.pairs = np.array(
@@ -102,7 +102,6 @@ class MorrisTables(SelfPlayTables):
         self.seen = np.zeros((count, SEEN), dtype=np.int64)
         self.rng = np.zeros((count, 2, 625), dtype=np.int64)
         self.scratch = np.zeros(num_actions, dtype=np.int8)
-        self._seats = np.full(count, seat, dtype=np.int64)
 
     def start(self, which: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
         """An empty board at each table of ``which``; the bot seeded from ``seeds`` as the
@@ -150,18 +149,14 @@ class MorrisTables(SelfPlayTables):
         ) & ~self.is_over(which)
         return cut
 
-    def observe(
+    def _observe(
         self,
         which: Ints,
         rows: Ints,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
-        seats: Ints | None = None,
+        seats: Ints,
     ) -> None:
-        """Write table ``which[k]``'s observation and mask for the learner (or for seat
-        ``seats[k]``) into row ``rows[k]``."""
-        if seats is None:
-            seats = self.deciders(which) if self.seat < 0 else self._seats[: len(which)]
         over = np.zeros(len(which), dtype=np.bool_)
         kernels.observe(
             self.board,
