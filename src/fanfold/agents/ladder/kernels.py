@@ -369,6 +369,22 @@ def _missing(s, q, face_up_only, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def _face_up_combat(s, q, out):  # type: ignore[no-untyped-def]
+    """The combat values (1 to 7) of seat ``q``'s cards in play that everyone sees, into
+    ``out``; how many."""
+    n = 0
+    for i in range(s[q + FIELD]):
+        card = s[q + FIELD + 1 + i]
+        if _hidden(s, q, card):
+            continue
+        v = card >> 4
+        if 1 <= v <= MAX_COMBAT:
+            out[n] = v
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def _useful(value, missing, nm):  # type: ignore[no-untyped-def]
     for i in range(nm):
         partner = missing[i] - value
@@ -564,15 +580,7 @@ def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyp
             continue
         q = _seat(o)
         nfm = _missing(s, q, True, fmissing)
-        nfc = 0
-        for i in range(s[q + FIELD]):
-            card = s[q + FIELD + 1 + i]
-            if _hidden(s, q, card):
-                continue
-            v = card >> 4
-            if 1 <= v <= MAX_COMBAT:
-                fcombat[nfc] = v
-                nfc += 1
+        nfc = _face_up_combat(s, q, fcombat)
         nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[o], fpairs, rest, values)
         for i in range(s[q + FIELD]):
             card = s[q + FIELD + 1 + i]
@@ -614,15 +622,7 @@ def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyp
         elif fpr >= 2:
             f[O_PR2] = 1.0
         nfm = _missing(s, q, True, fmissing)
-        nfc = 0
-        for i in range(s[q + FIELD]):
-            card = s[q + FIELD + 1 + i]
-            if _hidden(s, q, card):
-                continue
-            v = card >> 4
-            if 1 <= v <= MAX_COMBAT:
-                fcombat[nfc] = v
-                nfc += 1
+        nfc = _face_up_combat(s, q, fcombat)
         nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[rival], fpairs, rest, values)
         for k in range(nfp):
             m = fpairs[k, 0]
