@@ -11,7 +11,7 @@ supervisor ``SIGHUP`` (what ``fanfold restart`` does): it restarts its processes
 time, each handing its tables to the others as it stops. A player whose socket is closed with
 1012 reconnects at once (as the browser's table page does), through HAProxy, and the time from
 the 1012 to the next ``state`` is its gap. A failed reconnect is tried again after 0.1 s, and
-counts.
+counts, by its kind (the code its socket was closed with, the status its handshake met).
 
 It prints the gaps' p50, p99 and max, the players that met a 1012, the failed reconnects, how
 long the restart took (and each process's time from its start to ``/ready``, as the supervisor
@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -66,7 +67,8 @@ class Player:
         self.gaps: list[float] = []
         #: Of each gap, the part until the new socket was open (the rest: to its ``state``).
         self.opening: list[float] = []
-        self.failed = 0
+        #: The failed reconnects, by kind (:func:`failure`).
+        self.failed: Counter[str] = Counter()
         self.closed_at: float | None = None
 
 
@@ -119,11 +121,22 @@ async def play(address: str, player: Player, stop: asyncio.Event, think: float) 
                 if player.closed_at is None:
                     player.closed_at = time.monotonic()
                 continue  # at once, as the browser does
-            player.failed += 1
+            player.failed[failure(closed)] += 1
             await asyncio.sleep(0.1)
-        except (OSError, TimeoutError, websockets.WebSocketException):
-            player.failed += 1
+        except (OSError, TimeoutError, websockets.WebSocketException) as error:
+            player.failed[failure(error)] += 1
             await asyncio.sleep(0.1)
+
+
+def failure(error: BaseException) -> str:
+    """A failed reconnect's kind, for the report: the code its socket was closed with, the
+    HTTP status its handshake met, or the exception's name."""
+    if isinstance(error, websockets.ConnectionClosed):
+        code = error.rcvd.code if error.rcvd is not None else None
+        return "closed without a code" if code is None else f"closed {code}"
+    if isinstance(error, websockets.InvalidStatus):
+        return f"handshake answered {error.response.status_code}"
+    return type(error).__name__
 
 
 def restarted(log: Path) -> list[str]:
@@ -150,7 +163,7 @@ class Met:
     number: int
     gaps: list[float]
     opening: list[float]
-    failed: int
+    failed: dict[str, int]
     waiting: bool
 
 
@@ -167,7 +180,9 @@ async def crowd(numbers: list[int], address: str, think: float, pipe: Connection
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return [Met(p.number, p.gaps, p.opening, p.failed, p.closed_at is not None) for p in players]
+    return [
+        Met(p.number, p.gaps, p.opening, dict(p.failed), p.closed_at is not None) for p in players
+    ]
 
 
 def client(numbers: list[int], address: str, think: float, pipe: Connection) -> None:
@@ -203,7 +218,11 @@ def report(
             f"p99 {percentile(opening, 0.99):.3f} s, max {opening[-1]:.3f} s"
         )
     print(f"still waiting for a state at the end: {sum(p.waiting for p in met)}")
-    print(f"failed reconnects: {sum(p.failed for p in met)}")
+    failed: Counter[str] = Counter()
+    for player in met:
+        failed.update(player.failed)
+    kinds = ", ".join(f"{kind} {count}" for kind, count in failed.most_common(5))
+    print(f"failed reconnects: {failed.total()}" + (f" ({kinds})" if kinds else ""))
     print(f"load average (1, 5, 15 min) before: {loads[0]}, after: {loads[1]}")
 
 

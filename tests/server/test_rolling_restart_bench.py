@@ -12,7 +12,11 @@ import threading
 from pathlib import Path
 
 import pytest
+import websockets
 from benchmarks import rolling_restart, server
+from websockets.datastructures import Headers
+from websockets.frames import Close
+from websockets.http11 import Response
 
 from fanfold.server.app import create_app
 from tests.server.support import ROOMY, sqlite_url, uvicorn_thread
@@ -63,5 +67,16 @@ def test_a_load_generator_process_plays_its_share_and_hands_back_what_they_met(
         met = ours.recv()
         thread.join(timeout=30)
     assert [player.number for player in met] == [3, 250]
-    assert all(player.failed == 0 and not player.waiting for player in met)
+    assert all(player.failed == {} and not player.waiting for player in met)
     assert all(player.gaps == [] for player in met)  # no 1012: nobody moved
+
+
+def test_a_failed_reconnect_is_told_by_its_kind() -> None:
+    closed = websockets.ConnectionClosed(Close(1011, "the store failed"), None)
+    assert rolling_restart.failure(closed) == "closed 1011"
+    assert rolling_restart.failure(websockets.ConnectionClosed(None, None)) == (
+        "closed without a code"
+    )
+    refused = websockets.InvalidStatus(Response(503, "Service Unavailable", Headers()))
+    assert rolling_restart.failure(refused) == "handshake answered 503"
+    assert rolling_restart.failure(ConnectionRefusedError()) == "ConnectionRefusedError"
