@@ -4,18 +4,21 @@
 It starts a throw-away PostgreSQL, ``fanfold serve --processes 3`` (the supervisor, its
 processes named s1 to s3) and HAProxy with ``deploy/haproxy.cfg`` in front; opens ``--tables``
 Morris tables (a scripted player against a ``random`` bot), each player on a loopback address
-of its own and a WebSocket through HAProxy, acting at a person's pace (``--think`` seconds);
-then sends the supervisor ``SIGHUP`` (what ``fanfold restart`` does): it restarts its processes
-one at a time, each handing its tables to the others as it stops. A player whose socket is
-closed with 1012 reconnects at once (as the browser's table page does), through HAProxy, and
-the time from the 1012 to the next ``state`` is its gap. A failed reconnect is tried again
-after 0.1 s, and counts.
+of its own and a WebSocket through HAProxy, acting at a person's pace (``--think`` seconds),
+the players shared among ``--clients`` load-generator processes (as a site's players bring
+their own machines: one process holding hundreds of sockets would time itself); then sends the
+supervisor ``SIGHUP`` (what ``fanfold restart`` does): it restarts its processes one at a
+time, each handing its tables to the others as it stops. A player whose socket is closed with
+1012 reconnects at once (as the browser's table page does), through HAProxy, and the time from
+the 1012 to the next ``state`` is its gap. A failed reconnect is tried again after 0.1 s, and
+counts, by its kind (the code its socket was closed with, the status its handshake met).
 
 It prints the gaps' p50, p99 and max, the players that met a 1012, the failed reconnects, how
 long the restart took (and each process's time from its start to ``/ready``, as the supervisor
 logs it), and the machine's load average before and after.
 
-Run: ``python3 benchmarks/rolling_restart.py --tables 60`` (``--think 2``).
+Run: ``python3 benchmarks/server.py --rolling-restart --tables 60`` (the same as
+``python3 benchmarks/rolling_restart.py --tables 60``; ``--clients 4``, ``--think 2``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -30,7 +34,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import cast
 
 import httpx
 import websockets
@@ -58,7 +67,8 @@ class Player:
         self.gaps: list[float] = []
         #: Of each gap, the part until the new socket was open (the rest: to its ``state``).
         self.opening: list[float] = []
-        self.failed = 0
+        #: The failed reconnects, by kind (:func:`failure`).
+        self.failed: Counter[str] = Counter()
         self.closed_at: float | None = None
 
 
@@ -111,11 +121,22 @@ async def play(address: str, player: Player, stop: asyncio.Event, think: float) 
                 if player.closed_at is None:
                     player.closed_at = time.monotonic()
                 continue  # at once, as the browser does
-            player.failed += 1
+            player.failed[failure(closed)] += 1
             await asyncio.sleep(0.1)
-        except (OSError, TimeoutError, websockets.WebSocketException):
-            player.failed += 1
+        except (OSError, TimeoutError, websockets.WebSocketException) as error:
+            player.failed[failure(error)] += 1
             await asyncio.sleep(0.1)
+
+
+def failure(error: BaseException) -> str:
+    """A failed reconnect's kind, for the report: the code its socket was closed with, the
+    HTTP status its handshake met, or the exception's name."""
+    if isinstance(error, websockets.ConnectionClosed):
+        code = error.rcvd.code if error.rcvd is not None else None
+        return "closed without a code" if code is None else f"closed {code}"
+    if isinstance(error, websockets.InvalidStatus):
+        return f"handshake answered {error.response.status_code}"
+    return type(error).__name__
 
 
 def restarted(log: Path) -> list[str]:
@@ -128,53 +149,148 @@ def restarted(log: Path) -> list[str]:
     return said
 
 
-async def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[bytes]) -> None:
-    players = [Player(number) for number in range(args.tables)]
+def shares(tables: int, clients: int) -> list[list[int]]:
+    """The players' numbers each of ``clients`` load-generator processes plays, in turn (the
+    first ``tables % clients`` one more), none empty."""
+    clients = max(1, min(clients, tables))
+    return [list(range(first, tables, clients)) for first in range(clients)]
+
+
+@dataclass
+class Met:
+    """What one player met, as a load-generator process hands it back."""
+
+    number: int
+    gaps: list[float]
+    opening: list[float]
+    failed: dict[str, int]
+    waiting: bool
+
+
+async def crowd(numbers: list[int], address: str, think: float, pipe: Connection) -> list[Met]:
+    """Open a table for each of ``numbers``, say so on ``pipe``, play them until ``pipe``
+    says stop; what each player met."""
+    players = [Player(number) for number in numbers]
     await asyncio.gather(*(open_table(f"http://{address}", player) for player in players))
+    pipe.send("open")
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(play(address, p, stop, args.think)) for p in players]
-    await asyncio.sleep(args.warm)
-    load_before = os.getloadavg()
-    began = time.monotonic()
-    supervisor.send_signal(signal.SIGHUP)
-    while len(restarted(args.log)) < 3:
-        if time.monotonic() - began > 600:
-            raise RuntimeError("the rolling restart did not end in 10 minutes")
-        await asyncio.sleep(0.2)
-    took = time.monotonic() - began
-    await asyncio.sleep(args.after)
-    load_after = os.getloadavg()
+    tasks = [asyncio.create_task(play(address, p, stop, think)) for p in players]
+    await asyncio.get_running_loop().run_in_executor(None, pipe.recv)  # "stop"
     stop.set()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    gaps = sorted(gap for player in players for gap in player.gaps)
-    waiting = sum(player.closed_at is not None for player in players)
-    print(f"tables (players): {args.tables}, think {args.think:g} s")
+    return [
+        Met(p.number, p.gaps, p.opening, dict(p.failed), p.closed_at is not None) for p in players
+    ]
+
+
+def client(numbers: list[int], address: str, think: float, pipe: Connection) -> None:
+    """One load-generator process (``--clients``): its share of the players."""
+    pipe.send(asyncio.run(crowd(numbers, address, think, pipe)))
+
+
+def wait_for(pipe: Connection, worker: BaseProcess, what: str, seconds: float) -> object:
+    """The next thing ``worker`` sends on ``pipe`` (within ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while not pipe.poll(0.2):
+        if not worker.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"a load-generator process sent no {what}")
+    return pipe.recv()
+
+
+def report(
+    args: argparse.Namespace, met: list[Met], took: float, loads: tuple[object, object]
+) -> None:
+    """Print the gaps' p50, p99 and max, the moved players, the failed reconnects."""
+    gaps = sorted(gap for player in met for gap in player.gaps)
+    print(f"tables (players): {args.tables}, think {args.think:g} s, {args.clients} clients")
     print(f"rolling restart of 3 processes: {took:.1f} s ({'; '.join(restarted(args.log))})")
-    print(f"players moved by a 1012: {sum(bool(p.gaps) for p in players)} ({len(gaps)} moves)")
+    print(f"players moved by a 1012: {sum(bool(p.gaps) for p in met)} ({len(gaps)} moves)")
     if gaps:
         print(
             f"1012 -> next state: p50 {percentile(gaps, 0.5):.3f} s, "
             f"p99 {percentile(gaps, 0.99):.3f} s, max {gaps[-1]:.3f} s"
         )
-        opening = sorted(gap for player in players for gap in player.opening)
+        opening = sorted(gap for player in met for gap in player.opening)
         print(
             f"  of which 1012 -> socket open: p50 {percentile(opening, 0.5):.3f} s, "
             f"p99 {percentile(opening, 0.99):.3f} s, max {opening[-1]:.3f} s"
         )
-    print(f"still waiting for a state at the end: {waiting}")
-    print(f"failed reconnects: {sum(p.failed for p in players)}")
-    print(f"load average (1, 5, 15 min) before: {load_before}, after: {load_after}")
+    print(f"still waiting for a state at the end: {sum(p.waiting for p in met)}")
+    failed: Counter[str] = Counter()
+    for player in met:
+        failed.update(player.failed)
+    kinds = ", ".join(f"{kind} {count}" for kind, count in failed.most_common(5))
+    print(f"failed reconnects: {failed.total()}" + (f" ({kinds})" if kinds else ""))
+    print(f"load average (1, 5, 15 min) before: {loads[0]}, after: {loads[1]}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[bytes]) -> None:
+    """The players in ``args.clients`` processes, a rolling restart, the report."""
+    context = multiprocessing.get_context("spawn")
+    workers: list[tuple[Connection, BaseProcess]] = []
+    for numbers in shares(args.tables, args.clients):
+        ours, theirs = context.Pipe()
+        process = context.Process(target=client, args=(numbers, address, args.think, theirs))
+        process.start()
+        workers.append((ours, process))
+    try:
+        for pipe, worker in workers:
+            wait_for(pipe, worker, "word that its tables are open", 600)
+        time.sleep(args.warm)
+        load_before = os.getloadavg()
+        began = time.monotonic()
+        supervisor.send_signal(signal.SIGHUP)
+        while len(restarted(args.log)) < 3:
+            if time.monotonic() - began > 600:
+                raise RuntimeError("the rolling restart did not end in 10 minutes")
+            time.sleep(0.2)
+        took = time.monotonic() - began
+        time.sleep(args.after)
+        load_after = os.getloadavg()
+        for pipe, _ in workers:
+            pipe.send("stop")
+        met: list[Met] = []
+        for pipe, worker in workers:
+            met += cast(list[Met], wait_for(pipe, worker, "results", 120))
+    finally:
+        for _, worker in workers:
+            worker.join(timeout=30)
+            if worker.is_alive():
+                worker.kill()
+    report(args, met, took, (load_before, load_after))
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    """The options (``argv``: the command line's, without the program's name)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", type=int, default=60, help="tables, one player each")
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=4,
+        help="load-generator processes, the players shared among them (one process holding "
+        "hundreds of sockets measures itself more than the server)",
+    )
     parser.add_argument("--think", type=float, default=2.0, help="a player's seconds a move")
     parser.add_argument("--warm", type=float, default=5.0, help="seconds of play before")
     parser.add_argument("--after", type=float, default=5.0, help="seconds of play after")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.clients < 1:
+        parser.error("--tables and --clients take a positive count")
+    args.clients = min(args.clients, args.tables)
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the measure with the options ``argv`` (the command line's by default)."""
+    measure(parse(argv))
+
+
+def measure(args: argparse.Namespace) -> None:
+    """Start PostgreSQL, the supervisor and its three processes, HAProxy; play, restart, and
+    print the report."""
     folder = Path(tempfile.mkdtemp(prefix="fanfold-rolling-"))
     args.log = folder / "supervisor.log"
     with postgres(fsync=False) as socket_folder:
@@ -204,7 +320,7 @@ def main() -> None:
                         raise RuntimeError(args.log.read_text()[-3000:])
                     time.sleep(0.2)
             with haproxy(folder, ports, checks) as front:
-                asyncio.run(run(args, f"127.0.0.1:{front}", supervisor))
+                run(args, f"127.0.0.1:{front}", supervisor)
         finally:
             supervisor.terminate()
             supervisor.wait(timeout=180)

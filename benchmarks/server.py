@@ -26,6 +26,11 @@ the load a real server sees.
 
 Run: ``python3 benchmarks/server.py`` (``--tables 10,100,500``, ``--seconds 10``,
 ``--think 0,2``, ``--spectators 100``, ``--watched 10``, ``--bot-seconds 0.05``).
+
+``python3 benchmarks/server.py --rolling-restart --tables N`` measures a rolling restart of
+three processes instead: per player, the time from its socket's 1012 to the next ``state``
+(:mod:`benchmarks.rolling_restart`, whose options follow ``--rolling-restart``: ``--clients``,
+``--think``, ``--warm``, ``--after``).
 """
 
 from __future__ import annotations
@@ -998,8 +1003,21 @@ def main_cluster(args: argparse.Namespace) -> None:
     print(f"\n# load average {os.getloadavg()[0]:.1f} at the end")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+#: The option that runs :mod:`benchmarks.rolling_restart` with the options that follow it.
+ROLLING_RESTART = "--rolling-restart"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark with the options ``argv`` (the command line's by default)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if ROLLING_RESTART in argv:
+        if str(ROOT) not in sys.path:  # run as a script: its folder is first on the path
+            sys.path.insert(0, str(ROOT))
+        from benchmarks import rolling_restart
+
+        rolling_restart.main([part for part in argv if part != ROLLING_RESTART])
+        return
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
         "--tables",
         default=None,
@@ -1075,13 +1093,20 @@ def main() -> None:
         "--aim-step", type=int, default=50, help="the search ends when it is this close"
     )
     parser.add_argument(
+        ROLLING_RESTART,
+        action="store_true",
+        help="measure a rolling restart of three processes instead (benchmarks/"
+        "rolling_restart.py; the options after it are its own: --tables N, --clients K, "
+        "--think, --warm, --after)",
+    )
+    parser.add_argument(
         "--durability",
         default="durable,fsync-off",
         help="PostgreSQL's settings, comma-separated, each its own cluster and columns: "
         "durable (fsync and synchronous_commit on, as a site runs it: each commit waits for "
         "the disk), fsync-off (as the tests run it: what the disk costs, by difference)",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     args.durability = [part.strip() for part in args.durability.split(",") if part.strip()]
     unknown = [part for part in args.durability if part not in DURABILITY]
     if unknown or not args.durability:

@@ -67,3 +67,13 @@ def test_play_help_still_lists_the_agents_and_their_levels() -> None:
     shown = _run(_MAIN.format(arguments=["play", "--help"])).stdout
     assert "Agents (write parameters in brackets" in shown
     assert "hard:" in shown
+
+
+def test_the_server_on_sqlite_starts_without_postgresqls_driver() -> None:
+    # psycopg (tens of milliseconds) is imported where a process serves PostgreSQL.
+    code = (
+        "import sys\n"
+        "import fanfold.server.app\n"
+        "print(sorted(m for m in sys.modules if m.startswith('psycopg')))\n"
+    )
+    assert _run(code).stdout.strip().splitlines()[-1] == "[]"

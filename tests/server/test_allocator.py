@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -132,7 +133,9 @@ def test_every_process_of_processes_gets_the_allocator(
         given.append(arguments)
 
     monkeypatch.setattr(serve_command, "_supervise", supervise)
-    monkeypatch.setattr(serve_command, "_check_store", lambda url: None)
+    closed: list[str] = []  # the store the supervisor checked, closed before it supervises
+    checked = SimpleNamespace(close=lambda: closed.append("closed"))
+    monkeypatch.setattr(serve_command, "_check_store", lambda url: checked)
     result = CliRunner().invoke(
         app,
         [
@@ -148,3 +151,4 @@ def test_every_process_of_processes_gets_the_allocator(
     assert result.exit_code == 0, result.output
     [arguments] = given
     assert arguments[arguments.index("--allocator") + 1] == "jemalloc"
+    assert closed == ["closed"]

@@ -286,7 +286,9 @@ def test_fanfold_serve_thinks_in_worker_processes(
     made: dict[str, object] = {}
     app = SimpleNamespace(state=SimpleNamespace())
 
-    def fake_create_app(settings: Settings) -> SimpleNamespace:
+    def fake_create_app(settings: Settings, store: Store | None = None) -> SimpleNamespace:
+        if store is not None:  # the store serve opened, for the application to serve
+            store.close()
         made.update(settings.model_dump())
         return app
 

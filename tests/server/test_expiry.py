@@ -209,8 +209,10 @@ def test_start_up_expires_first_and_never_expire_keeps_everything(store: Store) 
 def test_serve_takes_the_expiry_in_days(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[Any] = []
 
-    def fake_create_app(settings: Any) -> SimpleNamespace:
+    def fake_create_app(settings: Any, store: Store | None = None) -> SimpleNamespace:
         made.append(settings)
+        if store is not None:  # the store serve opened, for the application to serve
+            store.close()
         return SimpleNamespace(state=SimpleNamespace())
 
     no_server_started(monkeypatch)

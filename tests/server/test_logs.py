@@ -197,6 +197,8 @@ def test_serve_writes_json_lines(tmp_path: Path) -> None:
     assert records, errors
     for record in records:
         assert {"time", "level", "logger", "message", "pid"} <= set(record), record
+    # The new store's migrations ran: Alembic's lines are JSON lines too.
+    assert any(r["logger"] == "alembic.runtime.migration" for r in records), errors
     serving = [r for r in records if r["message"].startswith("fanfold is serving on")]
     assert serving
     assert serving[0]["pid"] == process.pid

@@ -1,17 +1,21 @@
 """Opening the store: a damaged file or a database that cannot be reached is a sentence
-(and ``fanfold serve`` stops with it, exit status 1), and a SQLite file's missing folder is
-made."""
+(and ``fanfold serve`` stops with it, exit status 1), a SQLite file's missing folder is made,
+and ``fanfold serve`` opens its store once (the application serves the store it checked)."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from fanfold.cli.app import app
+from fanfold.cli.serve import collector_off
 from fanfold.core.errors import FanfoldError
+from fanfold.server.app import create_app
 from fanfold.server.store import Store, StoreOpenError
 from tests.server.support import no_server_started, sqlite_url
 
@@ -78,3 +82,73 @@ def test_serve_makes_the_folder_of_its_sqlite_file(
     assert result.exit_code == 0, result.output
     assert (folder / "fanfold.db").is_file()
     assert [config.port for config in started] == [8123]
+
+
+def _counting_openings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The URLs of the stores opened from now on (each :class:`Store` made)."""
+    opened: list[str] = []
+    real = Store.__init__
+
+    def counting(self: Store, url: str) -> None:
+        opened.append(url)
+        real(self, url)
+
+    monkeypatch.setattr(Store, "__init__", counting)
+    return opened
+
+
+def test_serve_opens_its_store_once_and_hands_it_to_the_application(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[Any] = []
+    no_server_started(monkeypatch, started)
+    keys = tmp_path / "keys"
+    keys.write_text("k" * 48 + "\n")
+    opened = _counting_openings(monkeypatch)
+    url = sqlite_url(tmp_path)
+    result = runner.invoke(app, ["serve", "--db", url, "--key-file", str(keys)])
+    assert result.exit_code == 0, result.output
+    assert opened == [url]  # checked, its key file checked, and served: one opening
+    [config] = started
+    handed = config.app.state.opened_store
+    assert isinstance(handed, Store)
+    assert handed.url == url
+    handed.close()
+
+
+def test_the_application_serves_the_store_it_was_handed_and_closes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(sqlite_url(tmp_path))
+    opened = _counting_openings(monkeypatch)
+    closed: list[bool] = []
+    real_close = Store.close
+
+    def close(self: Store) -> None:
+        closed.append(self is store)
+        real_close(self)
+
+    monkeypatch.setattr(Store, "close", close)
+    application = create_app(sqlite_url(tmp_path), bot_seconds=0.05, bot_workers=1, store=store)
+    with TestClient(application) as client:
+        assert client.get("/ready").status_code == 200
+        assert application.state.hub.store is store
+        assert client.post("/api/tables", json={"game": "morris"}).status_code == 200
+    assert (opened, closed) == ([], [True])
+    with TestClient(application):  # a second run of the application opens its own
+        assert application.state.hub.store is not store
+    assert (opened, closed) == ([sqlite_url(tmp_path)], [True, False])
+
+
+def test_collector_off_within_and_as_it_was_after() -> None:
+    assert gc.isenabled()
+    with collector_off():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_off():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # left off, as it was
+    finally:
+        gc.enable()

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from fanfold.cli.common import console, error_console, fail
+
+if TYPE_CHECKING:
+    from fanfold.server.store import Store
 
 
 class Allocator(StrEnum):
@@ -173,9 +178,10 @@ def serve(
     """Serve fanfold in the browser: open the printed address to play."""
     import logging
 
-    import uvicorn
+    with collector_off():  # (most of a start is this import)
+        import uvicorn
 
-    from fanfold.server.app import MAX_MESSAGE, create_app
+        from fanfold.server.app import MAX_MESSAGE, create_app
     from fanfold.server.forwarded import public_origin as checked_origin
     from fanfold.server.forwarded import trusted_networks
     from fanfold.server.settings import Settings
@@ -231,9 +237,15 @@ def serve(
                 check_server_name(name)
             except ValueError as error:
                 fail(str(error))
-    _check_store(url)
-    check_key_file(url, key_file)  # named to the processes in their environment
+    # Opened once: checked here, then served by the application (one process).
+    store = _check_store(url)
+    try:
+        check_key_file(url, key_file, store)  # named to the processes in their environment
+    except BaseException:
+        store.close()
+        raise
     if processes > 1:
+        store.close()  # each process opens its own
         # The URL goes to the processes in their environment, never on their command lines.
         arguments = [
             *("--host", host, "--bot-seconds", f"{bot_seconds!r}"),
@@ -256,8 +268,14 @@ def serve(
     if allocator is Allocator.JEMALLOC:
         import sys
 
-        from fanfold.server.allocator import AllocatorError, start_on_jemalloc
+        from fanfold.server.allocator import (
+            AllocatorError,
+            running_on_jemalloc,
+            start_on_jemalloc,
+        )
 
+        if not running_on_jemalloc():  # started again below: that process opens the store
+            store.close()
         try:
             start_on_jemalloc(sys.argv[1:])  # returns once the process runs on jemalloc
         except AllocatorError as error:
@@ -294,7 +312,8 @@ def serve(
             health_port=health_port,
             health_host=host,
             server_name=server_name,
-        )
+        ),
+        store=store,  # (on jemalloc, the process started again opened it)
     )
     config = uvicorn.Config(
         app,
@@ -389,11 +408,29 @@ def _show_progress() -> None:
 SCHEMA_TOO_NEW_STATUS = 78
 
 
-def _check_store(url: str) -> None:
-    """Open the store once before serving (creating a SQLite file's folder, bringing the
-    schema up to date), so that one that cannot be opened stops ``fanfold serve`` with a
-    sentence (a JSON line when the log is JSON) and exit status 1, or
-    :data:`SCHEMA_TOO_NEW_STATUS` for a newer release's schema, instead of a traceback."""
+@contextlib.contextmanager
+def collector_off() -> Iterator[None]:
+    """Python's garbage collector off within (as it was before, after): importing the server
+    makes hundreds of thousands of objects that live as long as the process, and each
+    collection meanwhile walks all of them, finding nothing to free (about a tenth of the
+    import's time)."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _check_store(url: str) -> Store:
+    """Open the store before serving (creating a SQLite file's folder, bringing the schema up
+    to date), so that one that cannot be opened stops ``fanfold serve`` with a sentence (a
+    JSON line when the log is JSON) and exit status 1, or :data:`SCHEMA_TOO_NEW_STATUS` for a
+    newer release's schema, instead of a traceback; the store, open (the application serves
+    it, or the caller closes it)."""
     import logging
     import os
 
@@ -402,7 +439,7 @@ def _check_store(url: str) -> None:
     from fanfold.server.store.engine import SchemaTooNewError
 
     try:
-        Store(url).close()
+        return Store(url)
     except StoreOpenError as error:
         code = SCHEMA_TOO_NEW_STATUS if isinstance(error, SchemaTooNewError) else 1
         if os.environ.get(ENVIRONMENT) == "json":
@@ -418,11 +455,12 @@ def _check_store(url: str) -> None:
 KEY_MISMATCH_STATUS = 78
 
 
-def check_key_file(url: str, key_file: Path | None) -> None:
+def check_key_file(url: str, key_file: Path | None, store: Store | None = None) -> None:
     """Before ``fanfold serve`` starts: with a key file (``key_file``, or the one the
     environment names), check it against the store's fingerprint (written at its first use)
     and name it to the server's processes in their environment; stop with a sentence (exit 2
-    for a file that cannot be used, :data:`KEY_MISMATCH_STATUS` for another signing key)."""
+    for a file that cannot be used, :data:`KEY_MISMATCH_STATUS` for another signing key).
+    ``store``: the store at ``url`` already open (left open), else it is opened and closed."""
     import os
 
     from fanfold.server.signing_keys import (
@@ -438,10 +476,12 @@ def check_key_file(url: str, key_file: Path | None) -> None:
     key_file = key_file or key_file_of_environment()
     if key_file is None:
         return  # the store's own key
-    try:
-        store = Store(url)
-    except StoreOpenError as error:
-        fail(str(error), code=1)
+    opened = store is None
+    if store is None:
+        try:
+            store = Store(url)
+        except StoreOpenError as error:
+            fail(str(error), code=1)
     try:
         SigningKeys.load(SqlAccounts(store.engine), key_file)
     except KeyFileError as error:
@@ -449,7 +489,8 @@ def check_key_file(url: str, key_file: Path | None) -> None:
     except KeyMismatchError as error:
         fail(str(error), code=KEY_MISMATCH_STATUS)
     finally:
-        store.close()
+        if opened:
+            store.close()
     os.environ[KEY_FILE_VARIABLE] = str(key_file.resolve())
 
 

@@ -42,6 +42,7 @@ answers ``{"type": "ok", ...}`` or ``{"type": "error", ...}`` and pushes ``{"typ
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -88,6 +89,9 @@ from fanfold.server.throttle import ClientLimits, QuietMemoryStorage, Throttle, 
 from fanfold.server.ws import BURST, MAX_MESSAGE, RATE
 from fanfold.server.ws import router as socket_router
 
+if TYPE_CHECKING:
+    from fanfold.server.store import Store
+
 STATIC = pages.STATIC
 
 # ------------------------------------------------------------------ errors
@@ -127,10 +131,13 @@ def create_app(
     health_port: int | None = None,
     health_host: str = "127.0.0.1",
     server_name: str | None = None,
+    store: Store | None = None,
 ) -> FastAPI:
     """The application, on the store at ``store_url`` with these settings (see
     :class:`~fanfold.server.settings.Settings` for each), or from one :class:`Settings`
-    (the keywords are then left out).
+    (the keywords are then left out). ``store``: that store already open (``fanfold serve``
+    opened it to check it), which the application's first run serves and closes at its end
+    instead of opening it again.
 
     Raises:
         ValueError: a trusted proxy that is not an address or a network.
@@ -168,6 +175,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.opened_store = store  # taken by the life span's first run
 
     @app.exception_handler(FanfoldError)
     async def _fanfold_error(request: Request, error: FanfoldError) -> JSONResponse:

@@ -37,7 +37,11 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
 
     @asynccontextmanager
     async def running(app: FastAPI) -> AsyncIterator[None]:
-        store = await asyncio.to_thread(Store, settings.store_url)
+        # The store fanfold serve opened to check it, else (a later run) one of its own.
+        store: Store | None = getattr(app.state, "opened_store", None)
+        app.state.opened_store = None
+        if store is None:
+            store = await asyncio.to_thread(Store, settings.store_url)
         # Several processes may serve one PostgreSQL store: each owns its tables there.
         owner = Ownership(settings.store_url) if is_postgresql(settings.store_url) else None
         if owner is not None:

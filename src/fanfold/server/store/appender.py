@@ -25,12 +25,14 @@ import os
 import socket
 import time
 from collections.abc import Sequence
-
-import psycopg
+from typing import TYPE_CHECKING
 
 from fanfold.server.store.engine import libpq_url
 from fanfold.server.store.quick_append import QUICK_APPEND, not_stored, quick_append_parameters
 from fanfold.server.store.records import AppendRow
+
+if TYPE_CHECKING:  # the driver is imported where a process serves PostgreSQL, not at start
+    import psycopg
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +78,8 @@ class Appender:
 
     async def _ready(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
         """The connection, opened if there is none and checked if it was idle."""
+        import psycopg
+
         connection = self._connection
         if connection is not None and not connection.closed:
             if time.monotonic() - self._used < IDLE_CHECK_SECONDS:

@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
-
-import psycopg
+from typing import TYPE_CHECKING, TypeAlias
 
 from fanfold.server.store.engine import libpq_url
 from fanfold.server.store.sql_common import lock_key
 
-Connection = psycopg.AsyncConnection[tuple[object, ...]]
+if TYPE_CHECKING:  # the driver is imported where a process serves PostgreSQL, not at start
+    import psycopg
+
+Connection: TypeAlias = "psycopg.AsyncConnection[tuple[object, ...]]"
 
 
 async def _connect(url: str, application_name: str) -> Connection:
+    import psycopg
+
     # The application name tells an operator (pg_stat_activity, pg_locks) whose connection
     # (and locks) it is.
     return await psycopg.AsyncConnection.connect(
