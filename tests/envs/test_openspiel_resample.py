@@ -184,4 +184,4 @@ def test_old_game_strings_load_in_the_seed_byte_form() -> None:
     with pytest.raises(ConfigError, match="cards or seed"):
         pyspiel.load_game("python_fanfold_fantan", {"deal": "bytes"})
     with pytest.raises(ConfigError, match="no card-by-card deal"):
-        pyspiel.load_game("python_fanfold_fano", {"deal": "cards"})
+        pyspiel.load_game("python_fanfold_morris", {"deal": "cards"})
