@@ -44,9 +44,20 @@ def test_every_game_is_registered_with_its_type() -> None:
     ) == (2, 8)
 
 
-@pytest.mark.parametrize(("name", "preset"), every_preset())
-def test_random_simulation_test_passes_with_serialisation(name: str, preset: str) -> None:
+FANO_DEALS = [("fano", preset, "cards") for name, preset in every_preset() if name == "fano"]
+
+
+@pytest.mark.parametrize(
+    ("name", "preset", "deal"),
+    [(name, preset, "") for name, preset in every_preset()] + FANO_DEALS,
+)
+def test_random_simulation_test_passes_with_serialisation(
+    name: str, preset: str, deal: str
+) -> None:
+    """OpenSpiel's own random simulation test, every preset (Fano's with either deal)."""
     params: dict[str, object] = {"variant": preset}
+    if deal:
+        params["deal"] = deal
     if name == "fano":
         params["options"] = "turns_per_player=4"
     if name == "fan":

@@ -4,7 +4,7 @@ and a resampled state (the game played again with a deal consistent with the pla
 has the player's information state, tensor and current player, and keeps them as it goes on
 alike: OpenSpiel's ``ResampleInfostateTest`` (C++, not exposed to Python: the same procedure
 here) over random games of every preset of every game whose deal is by cards or that hides
-nothing."""
+nothing (Fano with ``deal=cards``, in short games)."""
 
 from __future__ import annotations
 
@@ -22,15 +22,21 @@ from tests.envs.conftest import every_preset
 fanfold.envs.register_openspiel()
 
 #: The presets checked: every game with a card-by-card deal or nothing hidden.
-PRESETS = [(name, preset) for name, preset in every_preset() if name in ("fan", "fantan", "morris")]
+PRESETS = [
+    (name, preset) for name, preset in every_preset() if name in ("fan", "fantan", "morris", "fano")
+]
 #: Step limits that keep random games short where they could run long.
 LIMITS = {"fan": 90, "morris": 60}
+#: Fano's card-by-card deal, in games of a few turns each.
+FANO = {"deal": "cards", "options": "turns_per_player=5"}
 
 
 def _load(name: str, preset: str) -> pyspiel.Game:
     params: dict[str, object] = {"variant": preset}
     if name in LIMITS:
         params["max_steps"] = LIMITS[name]
+    if name == "fano":
+        params.update(FANO)
     return pyspiel.load_game(f"python_fanfold_{name}", params)
 
 
