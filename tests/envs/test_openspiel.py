@@ -44,12 +44,12 @@ def test_every_game_is_registered_with_its_type() -> None:
     ) == (2, 8)
 
 
-FANO_DEALS = [("fano", preset, "cards") for name, preset in every_preset() if name == "fano"]
+FANO_SEED = [("fano", preset, "seed") for name, preset in every_preset() if name == "fano"]
 
 
 @pytest.mark.parametrize(
     ("name", "preset", "deal"),
-    [(name, preset, "") for name, preset in every_preset()] + FANO_DEALS,
+    [(name, preset, "") for name, preset in every_preset()] + FANO_SEED,
 )
 def test_random_simulation_test_passes_with_serialisation(
     name: str, preset: str, deal: str
@@ -75,7 +75,7 @@ def _dealt(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:
 
 @pytest.mark.parametrize(("name", "chance_nodes"), [("fano", 16), ("fantan", 16), ("fan", 3)])
 def test_the_deal_is_drawn_by_chance_nodes(name: str, chance_nodes: int) -> None:
-    """The seed-byte deal (``deal=seed``: Fano's only one; the card-by-card deal is
+    """The seed-byte deal (``deal=seed``; the card-by-card deal is
     tests/envs/test_openspiel_resample.py's)."""
     game = pyspiel.load_game(f"python_fanfold_{name}", {"deal": "seed"})
     assert game.max_chance_outcomes() == 256

@@ -26,7 +26,7 @@ FANO = get_game("fano")
 
 
 def _load(**params: object) -> pyspiel.Game:
-    return pyspiel.load_game("python_fanfold_fano", {"deal": "cards", **params})
+    return pyspiel.load_game("python_fanfold_fano", params)
 
 
 def _play(state: pyspiel.State, rng: random.Random) -> None:
@@ -144,8 +144,8 @@ def test_old_fano_game_strings_load_in_the_seed_byte_form() -> None:
         state.apply_action(byte)
     seed = int.from_bytes(bytes(range(16)), "big")
     assert state.fanfold_state == FANO.new_state(game.config, seed)
-    # Fano's default stays the seed-byte deal; the card-by-card one loads from its string.
-    assert "deal=seed" in str(pyspiel.load_game("python_fanfold_fano"))
+    # The card-by-card deal is the default, and loads from its game's string.
+    assert "deal=cards" in str(pyspiel.load_game("python_fanfold_fano"))
     cards = pyspiel.load_game(str(_load(variant="trionfey")))
     assert cards.max_chance_outcomes() == 176
     state = cards.new_initial_state()

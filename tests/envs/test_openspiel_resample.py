@@ -27,8 +27,8 @@ PRESETS = [
 ]
 #: Step limits that keep random games short where they could run long.
 LIMITS = {"fan": 90, "morris": 60}
-#: Fano's card-by-card deal, in games of a few turns each.
-FANO = {"deal": "cards", "options": "turns_per_player=5"}
+#: Fano in games of a few turns each.
+FANO = {"options": "turns_per_player=5"}
 
 
 def _load(name: str, preset: str) -> pyspiel.Game:

@@ -11,11 +11,13 @@ Game types: sequential; Morris is deterministic with perfect information; Fan pa
 open deal (perfect information) and Fano and Fan Tan hide hands (imperfect information); the
 three dealt games are *explicit stochastic*, in one of two forms (the ``deal`` parameter):
 
-* ``cards`` (the default for Fan Tan and Fan patience, :mod:`fanfold.envs.card_deals`): the
-  deal is chance nodes whose outcomes are cards, each one of the cards not dealt yet, told to
-  the seat it goes to (every card, in Fan patience); a Fan Tan match deals each hand so;
-* ``seed`` (Fano's only form, and that of game strings written before ``deal`` was a
-  parameter): chance nodes draw the deal's seed a byte at a time (256 equally likely outcomes
+* ``cards`` (the default, :mod:`fanfold.envs.card_deals`): the deal is chance nodes whose
+  outcomes are cards, each one of the cards not dealt yet, told to the seat it goes to (every
+  card, in Fan patience); a Fan Tan match deals each hand so; Fano deals each draw pile so,
+  told to nobody (nobody sees a pile's order), then chooses the first player, and deals every
+  reshuffle so after the action that made it;
+* ``seed`` (the form of game strings written before ``deal`` was a parameter): chance nodes
+  draw the deal's seed a byte at a time (256 equally likely outcomes
   each: 16 bytes, a 128-bit seed, for Fano and Fan Tan, as many as a seat could never search;
   3 bytes for Fan patience, whose deal number is that number plus one), then the deal is made
   from that seed, and Fano's reshuffles come from it too.
@@ -93,8 +95,8 @@ _UNIFORM_BYTE = [(value, 1.0 / CHANCE_OUTCOMES) for value in range(CHANCE_OUTCOM
 #: deal number (three bytes: deals 1 to 16,777,216).
 HIDDEN_DEAL_BYTES = SEED_BITS // 8
 OPEN_DEAL_BYTES = 3
-#: The games dealt card by card unless ``deal=seed`` is given (Fano: only with ``deal=cards``).
-CARDS_BY_DEFAULT = frozenset({"fantan", "fan"})
+#: The games dealt card by card unless ``deal=seed`` is given.
+CARDS_BY_DEFAULT = frozenset(CARD_DEALS)
 
 
 def _player_range(game: AnyGame) -> tuple[int, int]:
