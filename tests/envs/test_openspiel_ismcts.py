@@ -11,6 +11,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import fanfold.envs
+from fanfold.games.fano.rules import deck_of
 
 fanfold.envs.register_openspiel()
 
@@ -139,3 +140,15 @@ def test_ismcts_keyed_on_information_states_plays_fan_tan() -> None:
     assert _ismcts_game("fantan", params, seed=2, observation_keys=False) == (returns, played)
     with pytest.raises(AssertionError):  # the seed-byte deal's copies start afresh
         _ismcts_game("fantan", {**params, "deal": "seed"}, seed=2, observation_keys=False)
+
+
+def test_ismcts_keyed_on_information_states_plays_fano() -> None:
+    """As in Fan Tan: Fano's card-by-card deal (piles and reshuffles) resamples to the
+    player's information-state string."""
+    params: dict[str, object] = {"options": "turns_per_player=6"}
+    returns, played = _ismcts_game("fano", params, seed=2, observation_keys=False)
+    config = pyspiel.load_game("python_fanfold_fano", params).config
+    assert len(played) > len(deck_of(config, 0)) + len(deck_of(config, 1)) + 1  # and play
+    assert _ismcts_game("fano", params, seed=2, observation_keys=False) == (returns, played)
+    with pytest.raises(AssertionError):  # the seed-byte deal's copies start afresh
+        _ismcts_game("fano", {**params, "deal": "seed"}, seed=2, observation_keys=False)
