@@ -9,7 +9,13 @@ player saw can be built by choosing outcomes (:meth:`CardDeal.outcomes_of`), whi
 
 A game whose rules deal again during a game (a Fan Tan match's next hand) is re-dealt by chance
 nodes too: :meth:`CardDeal.redeals` says when an action began a new deal, and
-:meth:`CardDeal.start` puts the chance-dealt cards into the state the rules made.
+:meth:`CardDeal.start` puts the chance-dealt cards into the state the rules made. Fano
+(:class:`FanoDeal`) deals each draw pile so, told to no seat (:data:`NOBODY`), and every
+reshuffle the rules make during an action (:meth:`CardDeal.act`: the action is taken again
+with the reshuffle's order dealt by chance, through
+:func:`fanfold.games.fano.rules.deck.reshuffle_orders`); its resampling trades the cards a
+player never saw (:meth:`FanoDeal.replayed`) instead of sampling each deal's end
+(:class:`HandDeal`).
 
 >>> from fanfold.core.registry import get_game
 >>> game = get_game("fantan")

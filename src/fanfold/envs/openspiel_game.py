@@ -517,9 +517,12 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         With the card-by-card deal (``deal=cards``), the game is played again from its start:
         each deal with the cards ``player`` was told where they were and the others re-dealt
         consistently with its view (the game's ``sample_state`` at the end of each deal's
-        hand), then the same actions; a game with nothing hidden is played again as it was.
-        With the seed-byte deal the hidden cards are re-dealt from the player's view now and
-        the copy starts there (its history and its information state start at that point).
+        hand), then the same actions (Fano: the same game with the cards ``player`` never saw
+        traded among themselves and the undrawn cards of each draw pile in a new order,
+        :meth:`~fanfold.envs.card_deals.FanoDeal.replayed`); a game with nothing hidden is
+        played again as it was. With the seed-byte deal the hidden cards are re-dealt from the
+        player's view now and the copy starts there (its history and its information state
+        start at that point).
 
         A new random stream is seeded by two draws of ``sampler`` (a ``pyspiel`` sampler or
         any callable returning floats in [0, 1)), so each resampled state has its own deal of
