@@ -33,15 +33,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from fanfold.core.cards import Card
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import FanfoldError, NotationError
 from fanfold.core.registry import AnyGame
 from fanfold.games.fan.deals import NUM_FANS
 from fanfold.games.fan.state import FanState, make_state
-from fanfold.games.fano.cards import WILD, base_card, is_prestige, kind_of, parse_card
+from fanfold.games.fano.actions import Mulligan
+from fanfold.games.fano.cards import WILD, base_card, is_combat, kind_of, parse_card, value_of
 from fanfold.games.fano.cards import card_text as fano_card_text
 from fanfold.games.fano.rules.deck import deck_of, reshuffle_orders
 from fanfold.games.fano.rules.turns import dealt_state
-from fanfold.games.fano.state import FanoState, PlayerState
+from fanfold.games.fano.state import FanoState, Phase, PlayerState
 from fanfold.games.fantan.cards import indices_of
 from fanfold.games.fantan.rules import dealer_of, leader_of, settle, start_hand
 from fanfold.games.fantan.sampling import hidden_constraints
@@ -387,12 +388,14 @@ class FanoDeal(CardDeal):
             return after, None
         return after, FanoReshuffle(before, action, (), *wanted[0])
 
-    def replayed(self, state: Any, player: int, rng: random.Random) -> list[int]:
-        """The history of ``state`` (an OpenSpiel state of this deal) dealt again as far as
-        ``player`` cannot tell: each other seat's cards that ``player`` never saw (in play, face
-        up, known in hand, or named in an action it was told of) trade places with others of
-        that seat it never saw, prestige for prestige (the whole game through: the piles they
-        were dealt into and the actions that moved them), and the cards of every seat's draw
+    def replayed(self, state: Any, player: int, rng: random.Random) -> Any:
+        """``state`` (an OpenSpiel state of this deal) played again as far as ``player``
+        cannot tell: each other seat's cards that ``player`` never saw (in play, face up, known
+        in hand, or named in an action it was told of) trade places with others of that seat
+        it never saw (the whole game through: the piles they were dealt into and the actions
+        that moved them; a redraw the traded cards offer another seat, which ``player`` is not
+        told of, declined, and one they no longer offer left out), and the cards of every seat's
+        draw
         pile that are not drawn yet (the player's own too) are put in a new order."""
         spiel = state.get_game()
         history = [int(action) for action in state.history()]
@@ -442,27 +445,61 @@ class FanoDeal(CardDeal):
             rng.shuffle(cards)
             for position, card in zip(tail, cards, strict=True):
                 relabelled[position] = card
-        return relabelled
+        return self._played(spiel, relabelled, player)
+
+    def _played(self, spiel: Any, history: Sequence[int], player: int) -> Any:
+        """A new game with ``history`` played, each other seat's redraw declined where the
+        traded cards offer one the history does not answer, and a declined one left out where
+        they no longer offer it."""
+        encoding = spiel.encoding
+        other = spiel.new_initial_state()
+        for action in history:
+            if not other.is_chance_node():
+                seat = other.current_player()
+                offered = seat != player and other.fanfold_state.phase is Phase.MULLIGAN
+                decline = encoding.action_index(seat, Mulligan(False))
+                declined = seat != player and encoding.action(seat, action) == Mulligan(False)
+                if offered and not isinstance(encoding.action(seat, action), Mulligan):
+                    other.apply_action(decline)
+                elif declined and not offered:
+                    continue
+            other.apply_action(action)
+        return other
 
     def _relabelling(self, state: Any, player: int, rng: random.Random) -> list[dict[int, int]]:
-        """For each seat, its cards ``player`` never saw mapped to where they trade places
-        (prestige cards among themselves, the others among themselves; jokers keep theirs)."""
-        seen = _cards_seen(state, player, self.game)
+        """For each seat, its cards ``player`` never saw mapped to where they trade places, at
+        random (jokers keep theirs), except where the rules tell something of a card: one in a
+        hand whose redraw the seat took (every seat is told of it, so the hand was one the
+        redraw is offered for) trades with a card of its value, and one that lay face down in
+        play (Trionfey's Perfect defense) with a combat card.
+
+        Raises:
+            FanfoldError: the random choices left such a card nothing to trade with (choose
+                again)."""
+        seen, taken, face_down = _cards_seen(state, player, self.game)
         relabel: list[dict[int, int]] = []
         for seat, pile in enumerate(self._piles()):
             mapping: dict[int, int] = {}
             if seat != player:
-                for prestige in (False, True):
-                    unseen = [
-                        card
-                        for card in pile
-                        if card not in seen
-                        and kind_of(card) < WILD
-                        and is_prestige(card) == prestige
-                    ]
-                    moved = list(unseen)
-                    rng.shuffle(moved)
-                    mapping.update(zip(unseen, moved, strict=True))
+                unseen = [card for card in pile if card not in seen and kind_of(card) < WILD]
+                free = list(unseen)
+                rng.shuffle(free)
+                rules: list[tuple[int, Callable[[int, int], bool]]] = [
+                    (card, lambda one, two: value_of(one) == value_of(two))
+                    for card in unseen
+                    if card in taken[seat]
+                ] + [
+                    (card, lambda one, two: is_combat(two))
+                    for card in unseen
+                    if card in face_down[seat] and card not in taken[seat]
+                ]
+                for card, allowed in rules:
+                    image = next((other for other in free if allowed(card, other)), None)
+                    if image is None:
+                        raise FanfoldError("no card of the kind left to trade with: deal again")
+                    mapping[card] = image
+                    free.remove(image)
+                mapping.update(zip([c for c in unseen if c not in mapping], free, strict=True))
             relabel.append(mapping)
         return relabel
 
@@ -498,13 +535,21 @@ def _undrawn(dealt: Sequence[int], draw: Sequence[int]) -> int:
     return count
 
 
-def _cards_seen(state: Any, player: int, game: AnyGame) -> set[int]:
-    """The Fano cards ``player`` saw along ``state``'s trail: in play, face up, known in a
-    hand or in a declared attack in any view it had, or named in an action it was told of."""
+def _cards_seen(
+    state: Any, player: int, game: AnyGame
+) -> tuple[set[int], list[set[int]], list[set[int]]]:
+    """Along ``state``'s trail: the Fano cards ``player`` saw (in play, face up, known in a
+    hand or in a declared attack in any view it had, or named in an action it was told of),
+    each seat's cards in a hand whose redraw it took, and each seat's cards that lay face
+    down in play (Trionfey's Perfect defense)."""
     spiel = state.get_game()
     seen: set[int] = set()
+    taken: list[set[int]] = [set() for _ in range(spiel.num_players())]
+    face_down: list[set[int]] = [set() for _ in range(spiel.num_players())]
 
     def view_of(fano: FanoState) -> None:
+        for seat, held in enumerate(fano.players):
+            face_down[seat].update(base_card(card) for card in held.hidden)
         view = game.observe(fano, player)
         for public in view.players:
             cards = (*public.field, *public.protected, *public.up, *public.known)
@@ -521,6 +566,8 @@ def _cards_seen(state: Any, player: int, game: AnyGame) -> set[int]:
         elif step.kind == "action":
             seat, index, before, after = step.data
             action = spiel.encoding.action(seat, index)
+            if action == Mulligan(True):
+                taken[seat].update(base_card(card) for card in before.players[seat].hand)
             for word in game.public_action_text(before, action, player).split():
                 try:
                     seen.add(base_card(parse_card(word.strip(".,;:()"))))
@@ -528,7 +575,7 @@ def _cards_seen(state: Any, player: int, game: AnyGame) -> set[int]:
                     continue
             if after is not None:
                 view_of(after)
-    return seen
+    return seen, taken, face_down
 
 
 def _relabelled_action(action: Any, relabel: dict[int, int]) -> Any:

@@ -576,12 +576,15 @@ def resample_by_replay(state: FanfoldState, player: int, rng: random.Random) -> 
     information state for ``player`` is the original's (:func:`~fanfold.envs.trail.same_story`;
     a few tries, each a new deal)."""
     game = state._fanfold_game
+    deal = game.card_deal
     for _ in range(_RESAMPLE_TRIES):
         other = FanfoldState(game)
         try:
-            history = replayed_deals(state, player, rng)
-            for action in history:
-                other.apply_action(action)
+            if isinstance(deal, FanoDeal):
+                other = deal.replayed(state, player, rng)
+            else:
+                for action in replayed_deals(state, player, rng):
+                    other.apply_action(action)
         except (pyspiel.SpielError, FanfoldError):
             continue
         if same_story(state.trail, other.trail, game.fanfold_game, game.encoding, player):
@@ -601,8 +604,6 @@ def replayed_deals(state: FanfoldState, player: int, rng: random.Random) -> list
     history = [int(action) for action in state.history()]
     if deal is None:
         return history
-    if isinstance(deal, FanoDeal):
-        return deal.replayed(state, player, rng)
     assert isinstance(deal, HandDeal)
     walk = FanfoldState(game)
     #: per deal: where it starts in the history, the state before it, and the state (and the

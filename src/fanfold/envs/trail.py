@@ -118,9 +118,11 @@ def same_story(
     strings are equal), from the views themselves, without drawing them."""
     if first is None or second is None:
         return first is second
-    if first.length != second.length:
+    ones = [step for step in first.steps() if not _silent(step, game, encoding, player)]
+    twos = [step for step in second.steps() if not _silent(step, game, encoding, player)]
+    if len(ones) != len(twos):
         return False
-    for one, two in zip(first.steps(), second.steps(), strict=True):
+    for one, two in zip(ones, twos, strict=True):
         if one.kind != two.kind:
             return False
         if one.kind == "card":
@@ -133,6 +135,17 @@ def same_story(
         elif not _same_action(one.data, two.data, game, encoding, player):
             return False
     return True
+
+
+def _silent(step: Trail, game: Any, encoding: Any, player: int) -> bool:
+    """Whether ``step`` draws no line for ``player`` (an action it is told nothing of that
+    leaves its view as it was)."""
+    if step.kind != "action":
+        return False
+    seat, index, before, after = step.data
+    if game.public_action_text(before, encoding.action(seat, index), player):
+        return False
+    return after is None or game.observe(before, player) == game.observe(after, player)
 
 
 def _same_action(
