@@ -182,3 +182,32 @@ def test_a_redraw_declined_by_another_seat_tells_nothing() -> None:
     state.apply_action(decline)
     assert state.information_state_string(0) == before[0]
     assert state.information_state_string(1).startswith(before[1] + "\n-- seat 1: ")
+
+
+def test_a_resampled_state_declines_the_redraws_its_cards_offer() -> None:
+    """Another seat's declined redraw is secret: a resampled hand that offers none leaves the
+    decline out, one that offers one declines it, and the player's story is the same."""
+    game = _load(options="turns_per_player=8")
+    decline = game.encoding.action_index(1, Mulligan(False))
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == 1 and decline in state.legal_actions():
+                break
+            _play(state, rng)
+        if not state.is_terminal():
+            break
+    else:
+        pytest.fail("no redraw offered to seat 1 in 300 random games")
+    before = state.information_state_string(0)
+    state.apply_action(decline)
+    assert state.information_state_string(0) == before
+    lengths = set()
+    for number in range(6):
+        other = state.resample_from_infostate(0, random.Random(number).random)
+        assert other.information_state_string(0) == state.information_state_string(0)
+        assert other.current_player() == 1
+        lengths.add(len(other.history()) - len(state.history()))
+    assert lengths <= {0, -1}
+    assert -1 in lengths  # the decline left out: the traded hand offered no redraw
