@@ -38,7 +38,15 @@ from fanfold.core.registry import AnyGame
 from fanfold.games.fan.deals import NUM_FANS
 from fanfold.games.fan.state import FanState, make_state
 from fanfold.games.fano.actions import Mulligan
-from fanfold.games.fano.cards import WILD, base_card, is_combat, kind_of, parse_card, value_of
+from fanfold.games.fano.cards import (
+    WILD,
+    base_card,
+    is_combat,
+    is_prestige,
+    kind_of,
+    parse_card,
+    value_of,
+)
 from fanfold.games.fano.cards import card_text as fano_card_text
 from fanfold.games.fano.rules.deck import deck_of, reshuffle_orders
 from fanfold.games.fano.rules.turns import dealt_state
@@ -470,8 +478,8 @@ class FanoDeal(CardDeal):
         """For each seat, its cards ``player`` never saw mapped to where they trade places, at
         random (jokers keep theirs), except where the rules tell something of a card: one in a
         hand whose redraw the seat took (every seat is told of it, so the hand was one the
-        redraw is offered for) trades with a card of its value, and one that lay face down in
-        play (Trionfey's Perfect defense) with a combat card.
+        redraw is offered for) trades with a prestige card (Trionfey: a card of its value), and
+        one that lay face down in play (Trionfey's Perfect defense) with a combat card.
 
         Raises:
             FanfoldError: the random choices left such a card nothing to trade with (choose
@@ -484,10 +492,14 @@ class FanoDeal(CardDeal):
                 unseen = [card for card in pile if card not in seen and kind_of(card) < WILD]
                 free = list(unseen)
                 rng.shuffle(free)
+                # the redraw's hand: classic, prestige cards; Trionfey, an 8, a 9 and a 10
+                offered: Callable[[int, int], bool] = (
+                    (lambda one, two: value_of(one) == value_of(two))
+                    if self.config.trionfey
+                    else (lambda one, two: is_prestige(two))
+                )
                 rules: list[tuple[int, Callable[[int, int], bool]]] = [
-                    (card, lambda one, two: value_of(one) == value_of(two))
-                    for card in unseen
-                    if card in taken[seat]
+                    (card, offered) for card in unseen if card in taken[seat]
                 ] + [
                     (card, lambda one, two: is_combat(two))
                     for card in unseen
