@@ -44,9 +44,20 @@ def test_every_game_is_registered_with_its_type() -> None:
     ) == (2, 8)
 
 
-@pytest.mark.parametrize(("name", "preset"), every_preset())
-def test_random_simulation_test_passes_with_serialisation(name: str, preset: str) -> None:
+FANO_SEED = [("fano", preset, "seed") for name, preset in every_preset() if name == "fano"]
+
+
+@pytest.mark.parametrize(
+    ("name", "preset", "deal"),
+    [(name, preset, "") for name, preset in every_preset()] + FANO_SEED,
+)
+def test_random_simulation_test_passes_with_serialisation(
+    name: str, preset: str, deal: str
+) -> None:
+    """OpenSpiel's own random simulation test, every preset (Fano's with either deal)."""
     params: dict[str, object] = {"variant": preset}
+    if deal:
+        params["deal"] = deal
     if name == "fano":
         params["options"] = "turns_per_player=4"
     if name == "fan":
@@ -64,7 +75,7 @@ def _dealt(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:
 
 @pytest.mark.parametrize(("name", "chance_nodes"), [("fano", 16), ("fantan", 16), ("fan", 3)])
 def test_the_deal_is_drawn_by_chance_nodes(name: str, chance_nodes: int) -> None:
-    """The seed-byte deal (``deal=seed``: Fano's only one; the card-by-card deal is
+    """The seed-byte deal (``deal=seed``; the card-by-card deal is
     tests/envs/test_openspiel_resample.py's)."""
     game = pyspiel.load_game(f"python_fanfold_{name}", {"deal": "seed"})
     assert game.max_chance_outcomes() == 256

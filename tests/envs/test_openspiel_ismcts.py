@@ -11,6 +11,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import fanfold.envs
+from fanfold.games.fano.rules import deck_of
 
 fanfold.envs.register_openspiel()
 
@@ -35,7 +36,8 @@ def _random_state(name: str, params: dict[str, object], seed: int, moves: int) -
 
 
 def _hidden(state: pyspiel.State) -> str:
-    return str(state)  # the full position: every hand, pile and the seed
+    # the full position (every hand and pile), or during a deal the cards dealt
+    return str(state.history()) if state.is_chance_node() else str(state)
 
 
 @pytest.mark.parametrize(("name", "params"), GAMES)
@@ -76,7 +78,7 @@ def test_resampling_follows_the_sampler() -> None:
 
 
 def test_resampling_before_the_deal_keeps_the_count_of_seed_bytes() -> None:
-    game = pyspiel.load_game("python_fanfold_fano")
+    game = pyspiel.load_game("python_fanfold_fano", {"deal": "seed"})
     state = game.new_initial_state()
     for byte in (7, 8, 9):
         state.apply_action(byte)
@@ -138,3 +140,15 @@ def test_ismcts_keyed_on_information_states_plays_fan_tan() -> None:
     assert _ismcts_game("fantan", params, seed=2, observation_keys=False) == (returns, played)
     with pytest.raises(AssertionError):  # the seed-byte deal's copies start afresh
         _ismcts_game("fantan", {**params, "deal": "seed"}, seed=2, observation_keys=False)
+
+
+def test_ismcts_keyed_on_information_states_plays_fano() -> None:
+    """As in Fan Tan: Fano's card-by-card deal (piles and reshuffles) resamples to the
+    player's information-state string."""
+    params: dict[str, object] = {"options": "turns_per_player=6"}
+    returns, played = _ismcts_game("fano", params, seed=2, observation_keys=False)
+    config = pyspiel.load_game("python_fanfold_fano", params).config
+    assert len(played) > len(deck_of(config, 0)) + len(deck_of(config, 1)) + 1  # and play
+    assert _ismcts_game("fano", params, seed=2, observation_keys=False) == (returns, played)
+    with pytest.raises(AssertionError):  # the seed-byte deal's copies start afresh
+        _ismcts_game("fano", {**params, "deal": "seed"}, seed=2, observation_keys=False)

@@ -88,7 +88,8 @@ def _mid_deal(game: Any) -> Any:
     state = game.new_initial_state()
     for value in (7, 40):
         if state.is_chance_node():
-            state.apply_action(value)
+            legal = state.legal_actions()
+            state.apply_action(value if value in legal else legal[value % len(legal)])
     return state
 
 

@@ -4,7 +4,7 @@ and a resampled state (the game played again with a deal consistent with the pla
 has the player's information state, tensor and current player, and keeps them as it goes on
 alike: OpenSpiel's ``ResampleInfostateTest`` (C++, not exposed to Python: the same procedure
 here) over random games of every preset of every game whose deal is by cards or that hides
-nothing."""
+nothing (Fano with ``deal=cards``, in short games)."""
 
 from __future__ import annotations
 
@@ -22,15 +22,23 @@ from tests.envs.conftest import every_preset
 fanfold.envs.register_openspiel()
 
 #: The presets checked: every game with a card-by-card deal or nothing hidden.
-PRESETS = [(name, preset) for name, preset in every_preset() if name in ("fan", "fantan", "morris")]
+PRESETS = [
+    (name, preset) for name, preset in every_preset() if name in ("fan", "fantan", "morris", "fano")
+]
 #: Step limits that keep random games short where they could run long.
 LIMITS = {"fan": 90, "morris": 60}
+#: Fano's turns in all (each seat's share of them): long enough for reshuffles in two-player
+#: games, short enough to keep eight-player games quick.
+FANO_TURNS = 24
 
 
 def _load(name: str, preset: str) -> pyspiel.Game:
     params: dict[str, object] = {"variant": preset}
     if name in LIMITS:
         params["max_steps"] = LIMITS[name]
+    if name == "fano":
+        players = get_game("fano").preset(preset).config.players
+        params["options"] = f"turns_per_player={max(4, FANO_TURNS // players)}"
     return pyspiel.load_game(f"python_fanfold_{name}", params)
 
 
@@ -56,27 +64,44 @@ def test_resampled_states_keep_the_information_state(name: str, preset: str) -> 
     game = _load(name, preset)
     rng = random.Random(sum(map(ord, preset)))
     sampler = pyspiel.UniformProbabilitySampler(7, 0.0, 1.0)
-    checked = 0
+    checked = in_play = 0
     for _ in range(2):
+        actions, moves = _random_game(game, rng)
+        # the start, one of the first moves and random points
+        first = moves[rng.randrange(min(10, len(moves)))]
+        lengths = {0, first, *(_length(len(actions), rng) for _ in range(CHECKS))}
         state = game.new_initial_state()
-        lengths = [0, *(_length(game, rng) for _ in range(CHECKS))]
-        while not state.is_terminal():
+        for action in actions:
             if len(state.history()) in lengths:
                 for player in range(state.num_players()):
                     _check_resample(state, player, sampler, rng)
                     checked += 1
-            state.apply_action(_step(state, rng))
+                    in_play += not state.is_chance_node()
+            state.apply_action(action)
     assert checked
+    assert in_play
 
 
 #: Points of each random game where every player's resample is checked.
 CHECKS = 5
 
 
-def _length(game: pyspiel.Game, rng: random.Random) -> int:
-    """A random point of a game: early (in or just after the deal) or anywhere."""
-    longest = min(game.max_game_length(), 400) + game.max_chance_outcomes()
-    return rng.randrange(70) if rng.random() < 0.5 else rng.randrange(longest)
+def _random_game(game: pyspiel.Game, rng: random.Random) -> tuple[list[int], list[int]]:
+    """The history of a random game (chance's outcomes and every action), and where in it a
+    player moved."""
+    state = game.new_initial_state()
+    moves = []
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            moves.append(len(state.history()))
+        state.apply_action(_step(state, rng))
+    return [int(action) for action in state.history()], moves
+
+
+def _length(total: int, rng: random.Random) -> int:
+    """A random point of a game of ``total`` steps: early (in or just after the deal) or
+    anywhere."""
+    return rng.randrange(min(70, total)) if rng.random() < 0.5 else rng.randrange(total)
 
 
 def _check_resample(
@@ -184,4 +209,4 @@ def test_old_game_strings_load_in_the_seed_byte_form() -> None:
     with pytest.raises(ConfigError, match="cards or seed"):
         pyspiel.load_game("python_fanfold_fantan", {"deal": "bytes"})
     with pytest.raises(ConfigError, match="no card-by-card deal"):
-        pyspiel.load_game("python_fanfold_fano", {"deal": "cards"})
+        pyspiel.load_game("python_fanfold_morris", {"deal": "cards"})

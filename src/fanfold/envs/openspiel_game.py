@@ -11,11 +11,13 @@ Game types: sequential; Morris is deterministic with perfect information; Fan pa
 open deal (perfect information) and Fano and Fan Tan hide hands (imperfect information); the
 three dealt games are *explicit stochastic*, in one of two forms (the ``deal`` parameter):
 
-* ``cards`` (the default for Fan Tan and Fan patience, :mod:`fanfold.envs.card_deals`): the
-  deal is chance nodes whose outcomes are cards, each one of the cards not dealt yet, told to
-  the seat it goes to (every card, in Fan patience); a Fan Tan match deals each hand so;
-* ``seed`` (Fano's only form, and that of game strings written before ``deal`` was a
-  parameter): chance nodes draw the deal's seed a byte at a time (256 equally likely outcomes
+* ``cards`` (the default, :mod:`fanfold.envs.card_deals`): the deal is chance nodes whose
+  outcomes are cards, each one of the cards not dealt yet, told to the seat it goes to (every
+  card, in Fan patience); a Fan Tan match deals each hand so; Fano deals each draw pile so,
+  told to nobody (nobody sees a pile's order), then chooses the first player, and deals every
+  reshuffle so after the action that made it;
+* ``seed`` (the form of game strings written before ``deal`` was a parameter): chance nodes
+  draw the deal's seed a byte at a time (256 equally likely outcomes
   each: 16 bytes, a 128-bit seed, for Fano and Fan Tan, as many as a seat could never search;
   3 bytes for Fan patience, whose deal number is that number plus one), then the deal is made
   from that seed, and Fano's reshuffles come from it too.
@@ -60,12 +62,20 @@ import pyspiel
 
 from fanfold.core.errors import ConfigError, FanfoldError
 from fanfold.core.registry import AnyGame, all_games, get_game
-from fanfold.envs.card_deals import CARD_DEALS, OPEN, CardDeal, card_deal
+from fanfold.envs.card_deals import (
+    CARD_DEALS,
+    NOBODY,
+    OPEN,
+    CardDeal,
+    FanoDeal,
+    HandDeal,
+    card_deal,
+)
 from fanfold.envs.encoding import Encoding
 from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
 from fanfold.envs.episode import Episode, default_max_steps
 from fanfold.envs.infostate import DEFAULT_WINDOW, fill_history, information_state_layout
-from fanfold.envs.trail import EVERYONE, Trail, same_story, told_of
+from fanfold.envs.trail import EVERYONE, NO_SEAT, Trail, same_story, told_of
 from fanfold.play.setup import SEED_BITS
 from fanfold.play.table import HUMAN
 from fanfold.solvers.morris import load_table, rank_actions
@@ -85,6 +95,8 @@ _UNIFORM_BYTE = [(value, 1.0 / CHANCE_OUTCOMES) for value in range(CHANCE_OUTCOM
 #: deal number (three bytes: deals 1 to 16,777,216).
 HIDDEN_DEAL_BYTES = SEED_BITS // 8
 OPEN_DEAL_BYTES = 3
+#: The games dealt card by card unless ``deal=seed`` is given.
+CARDS_BY_DEFAULT = frozenset(CARD_DEALS)
 
 
 def _player_range(game: AnyGame) -> tuple[int, int]:
@@ -125,7 +137,7 @@ def _game_type(game: AnyGame) -> pyspiel.GameType:
             "position": "",
             "history_window": -1,
             "deals": 0,
-            "deal": "cards" if CARD_DEALS.get(game.name) else "seed",
+            "deal": "cards" if game.name in CARDS_BY_DEFAULT else "seed",
         },
     )
 
@@ -373,21 +385,22 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
     def _cards_left(self) -> list[int]:
+        """The next card-by-card chance node's outcomes, as often as each may come."""
         deal = self._fanfold_game.card_deal
         assert deal is not None
         assert self.cards is not None
-        dealt = set(self.cards)
-        return [card for card in deal.cards() if card not in dealt]
+        return deal.choices(self.before, self.cards)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The next card of the deal: every card not dealt yet, equally likely (or the next
-        byte of the deal's seed: 256 equally likely values; or one of ``deals`` equally likely
-        deals)."""
+        """The next card of the deal: every card not dealt yet, equally likely (a card the
+        deal holds twice, twice as likely; Fano's first player: each seat); or the next byte
+        of the deal's seed: 256 equally likely values; or one of ``deals`` equally likely
+        deals."""
         if self.current_player() != pyspiel.PlayerId.CHANCE:
             raise pyspiel.SpielError("the deal is made: this is not a chance node")
         if self.cards is not None:
             left = self._cards_left()
-            return [(card, 1.0 / len(left)) for card in left]
+            return [(card, left.count(card) / len(left)) for card in sorted(set(left))]
         count = self._fanfold_game.deals
         if count:
             return [(number, 1.0 / count) for number in range(count)]
@@ -398,7 +411,7 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
             if player != pyspiel.PlayerId.CHANCE:
                 return []
             if self.cards is not None:
-                return self._cards_left()
+                return sorted(set(self._cards_left()))
             return list(range(self._fanfold_game.chance_count()))
         assert self._episode is not None
         if player != self._episode.decider:
@@ -430,15 +443,23 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         seat = self._episode.decider
         if seat is None:
             raise pyspiel.SpielError("the game is over")
-        before = self._episode.table.state
-        self._episode.act(seat, action)
-        after = self._episode.table.state
+        episode = self._episode
+        before = episode.table.state
         deal = self._fanfold_game.card_deal
-        redeal = deal is not None and deal.redeals(before, after)
-        self.trail = Trail(self.trail, "action", (seat, action, before, None if redeal else after))
-        if redeal:
+
+        def apply() -> Any:
+            episode.act(seat, action)
+            return episode.table.state
+
+        if deal is None:
+            after, redeal = apply(), None
+        else:
+            after, redeal = deal.act(before, episode.encoding.action(seat, action), apply)
+        told = None if redeal is not None else after
+        self.trail = Trail(self.trail, "action", (seat, action, before, told))
+        if redeal is not None:
             self.cards = []
-            self.before = after
+            self.before = redeal
 
     def _deal_card(self, card: int) -> None:
         """The card-by-card deal's next chance node deals ``card``."""
@@ -447,11 +468,17 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         assert self.cards is not None
         if card not in self._cards_left():
             raise pyspiel.SpielError(f"card {card} is dealt already or is no card of this deal")
-        seat = deal.receiver(self.before, len(self.cards))
+        node = len(self.cards)
+        seat = deal.receiver(self.before, node)
         self.cards.append(card)
-        told = EVERYONE if seat == OPEN else seat
-        self.trail = Trail(self.trail, "card", (told, deal.card_text(card)))
-        if len(self.cards) < deal.nodes:
+        told = {OPEN: EVERYONE, NOBODY: NO_SEAT}.get(seat, seat)
+        self.trail = Trail(self.trail, "card", (told, deal.told_text(self.before, node, card)))
+        if len(self.cards) < deal.node_count(self.before):
+            return
+        following = deal.next_deal(self.cards, self.before)
+        if following is not None:
+            self.cards = []
+            self.before = following
             return
         dealt = deal.start(self.cards, self.before)
         if self._episode is None:
@@ -468,9 +495,7 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         if player == pyspiel.PlayerId.CHANCE:
             deal = self._fanfold_game.card_deal
             if self.cards is not None and deal is not None:
-                seat = deal.receiver(self.before, len(self.cards))
-                whom = "" if seat == OPEN else f" to seat {seat}"
-                return f"deal {deal.card_text(action)}{whom}"
+                return deal.outcome_text(self.before, len(self.cards), action)
             if self._fanfold_game.deals:
                 return f"deal {action}"
             return f"deal seed byte {len(self.deal) + 1}: {action}"
@@ -492,9 +517,12 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         With the card-by-card deal (``deal=cards``), the game is played again from its start:
         each deal with the cards ``player`` was told where they were and the others re-dealt
         consistently with its view (the game's ``sample_state`` at the end of each deal's
-        hand), then the same actions; a game with nothing hidden is played again as it was.
-        With the seed-byte deal the hidden cards are re-dealt from the player's view now and
-        the copy starts there (its history and its information state start at that point).
+        hand), then the same actions (Fano: the same game with the cards ``player`` never saw
+        traded among themselves and the undrawn cards of each draw pile in a new order,
+        :meth:`~fanfold.envs.card_deals.FanoDeal.replayed`); a game with nothing hidden is
+        played again as it was. With the seed-byte deal the hidden cards are re-dealt from the
+        player's view now and the copy starts there (its history and its information state
+        start at that point).
 
         A new random stream is seeded by two draws of ``sampler`` (a ``pyspiel`` sampler or
         any callable returning floats in [0, 1)), so each resampled state has its own deal of
@@ -518,8 +546,9 @@ class FanfoldState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         return FanfoldState(game, episode=self._episode.going_on_from(sampled, seed))
 
     def __str__(self) -> str:
-        if self.cards is not None:
-            nodes = self._fanfold_game.card_deal.nodes if self._fanfold_game.card_deal else 0
+        deal = self._fanfold_game.card_deal
+        if self.cards is not None and deal is not None:
+            nodes = deal.node_count(self.before)
             return f"dealing: {len(self.cards)} of {nodes} cards dealt"
         if self._episode is None:
             if self._fanfold_game.deals:
@@ -547,12 +576,15 @@ def resample_by_replay(state: FanfoldState, player: int, rng: random.Random) -> 
     information state for ``player`` is the original's (:func:`~fanfold.envs.trail.same_story`;
     a few tries, each a new deal)."""
     game = state._fanfold_game
+    deal = game.card_deal
     for _ in range(_RESAMPLE_TRIES):
-        history = replayed_deals(state, player, rng)
         other = FanfoldState(game)
         try:
-            for action in history:
-                other.apply_action(action)
+            if isinstance(deal, FanoDeal):
+                other = deal.replayed(state, player, rng)
+            else:
+                for action in replayed_deals(state, player, rng):
+                    other.apply_action(action)
         except (pyspiel.SpielError, FanfoldError):
             continue
         if same_story(state.trail, other.trail, game.fanfold_game, game.encoding, player):
@@ -572,6 +604,7 @@ def replayed_deals(state: FanfoldState, player: int, rng: random.Random) -> list
     history = [int(action) for action in state.history()]
     if deal is None:
         return history
+    assert isinstance(deal, HandDeal)
     walk = FanfoldState(game)
     #: per deal: where it starts in the history, the state before it, and the state (and the
     #: action taken there) where its hand is sampled
@@ -612,7 +645,7 @@ def replayed_deals(state: FanfoldState, player: int, rng: random.Random) -> list
 
 def _sampled_places(
     game: FanfoldGame,
-    deal: CardDeal,
+    deal: HandDeal,
     dealt: Any,
     end: tuple[Any, tuple[int, int] | None, Any],
     player: int,

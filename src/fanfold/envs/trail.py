@@ -4,11 +4,14 @@ A :class:`Trail` is one step of a game as the players were told it, linked to th
 (immutable and shared: a state's clones and children share their common past). The steps:
 
 * ``card``: a chance node dealt a card: the seat it went to is told the card (every seat, in an
-  open deal), the others that a card went to that seat;
+  open deal), the others that a card went to that seat; a card no seat is told (one put into
+  a Fano draw pile) is told to every seat as where it went;
 * ``start``: the deal is made (or the game starts at a position): each seat's view of it;
 * ``action``: a seat acted: the action as each seat was told it (the game's
   ``public_action_text``) and each seat's view after it (none where a new deal follows: the
-  deal's cards and view come next).
+  deal's cards and view come next). An action a seat is told nothing of (a Fano redraw
+  declined by another seat: the others do not learn that it was offered) that leaves its view
+  as it was draws no line for it.
 
 A player's information state is its lines along the trail: a function of what it was told
 and saw only, so two states give one string exactly when the player has seen the same game.
@@ -23,6 +26,8 @@ from fanfold.envs.infostate import Told
 
 #: The seat of a card told to every seat (an open deal).
 EVERYONE = -1
+#: The seat of a card told to no seat (its text says where it went, told to every seat).
+NO_SEAT = -2
 
 
 class Trail:
@@ -66,6 +71,8 @@ class Trail:
             seat, text = self.data
             if seat == EVERYONE:
                 return (f"-- dealt: {text}",), None
+            if seat == NO_SEAT:
+                return (f"-- dealt: {text}",), None
             return (f"-- dealt to seat {seat}: {text if seat == player else 'a card'}",), None
         if self.kind == "start":
             return (str(game.render(game.observe(self.data[0], player))),), None
@@ -76,6 +83,8 @@ class Trail:
         if text:
             full = seat == player or text == game.public_action_text(before, action, seat)
             told = (seat, index if full else None)
+        elif after is None or game.observe(before, player) == game.observe(after, player):
+            return (), None
         lines = [f"-- seat {seat}: {text}"]
         if after is not None:
             lines.append(str(game.render(game.observe(after, player))))
@@ -109,14 +118,16 @@ def same_story(
     strings are equal), from the views themselves, without drawing them."""
     if first is None or second is None:
         return first is second
-    if first.length != second.length:
+    ones = [step for step in first.steps() if not _silent(step, game, encoding, player)]
+    twos = [step for step in second.steps() if not _silent(step, game, encoding, player)]
+    if len(ones) != len(twos):
         return False
-    for one, two in zip(first.steps(), second.steps(), strict=True):
+    for one, two in zip(ones, twos, strict=True):
         if one.kind != two.kind:
             return False
         if one.kind == "card":
             seat, text = one.data
-            if seat != two.data[0] or (seat in (player, EVERYONE) and text != two.data[1]):
+            if seat != two.data[0] or (seat in (player, EVERYONE, NO_SEAT) and text != two.data[1]):
                 return False
         elif one.kind == "start":
             if game.observe(one.data[0], player) != game.observe(two.data[0], player):
@@ -124,6 +135,17 @@ def same_story(
         elif not _same_action(one.data, two.data, game, encoding, player):
             return False
     return True
+
+
+def _silent(step: Trail, game: Any, encoding: Any, player: int) -> bool:
+    """Whether ``step`` draws no line for ``player`` (an action it is told nothing of that
+    leaves its view as it was)."""
+    if step.kind != "action":
+        return False
+    seat, index, before, after = step.data
+    if game.public_action_text(before, encoding.action(seat, index), player):
+        return False
+    return after is None or game.observe(before, player) == game.observe(after, player)
 
 
 def _same_action(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache, lru_cache
 
 from fanfold.core.rng import derive_rng
@@ -13,6 +16,25 @@ from fanfold.games.fano.state import FanoState, Phase, PlayerState
 
 #: Cards a player draws up to, at the start of the turn and when the hand runs out.
 HAND_SIZE = 3
+
+#: A reshuffle's order given from outside the rules: ``(seat, reshuffles before this one, the
+#: cards sorted)`` to the new draw pile (the next card to draw last).
+ReshuffleOrder = Callable[[int, int, tuple[int, ...]], tuple[int, ...]]
+_RESHUFFLE_ORDER: ContextVar[ReshuffleOrder | None] = ContextVar(
+    "fano_reshuffle_order", default=None
+)
+
+
+@contextmanager
+def reshuffle_orders(order: ReshuffleOrder) -> Iterator[None]:
+    """Within the block, reshuffles take their order from ``order`` instead of the state's
+    seed: an environment whose chance nodes deal each reshuffle card by card
+    (:class:`fanfold.envs.card_deals.FanoDeal`). Outside it the rules are unchanged."""
+    token = _RESHUFFLE_ORDER.set(order)
+    try:
+        yield
+    finally:
+        _RESHUFFLE_ORDER.reset(token)
 
 
 def deck_of(config: FanoConfig, seat: int) -> tuple[int, ...]:
@@ -53,7 +75,11 @@ def reshuffle(state: FanoState, seat: int, player: PlayerState, joker: bool) -> 
         specials = (*specials, (player.level, Special.TEMP_JOKER))
         temp += 1
     cards.sort()
-    derive_rng(state.seed, "reshuffle", seat, player.shuffles).shuffle(cards)
+    order = _RESHUFFLE_ORDER.get()
+    if order is None:
+        derive_rng(state.seed, "reshuffle", seat, player.shuffles).shuffle(cards)
+    else:
+        cards = list(order(seat, player.shuffles, tuple(cards)))
     return edit_player(
         player,
         draw=(*cards, *player.draw),

@@ -20,6 +20,14 @@ def new_state(config: FanoConfig, seed: int) -> FanoState:
     """Shuffle each player's draw pile, pick the first player at random and start turn 1."""
     players = shuffled_decks(config, seed)
     first = derive_rng(seed, "first player").randrange(config.players)
+    return dealt_state(config, seed, players, first)
+
+
+def dealt_state(
+    config: FanoConfig, seed: int, players: tuple[PlayerState, ...], first: int
+) -> FanoState:
+    """The game dealt: each seat's draw pile in ``players``, ``first`` plays turn 1 (and holds
+    priority in partnerships); its draw phase is played."""
     priority = first if config.teams is not Teams.NONE else 0
     state = FanoState(config, seed, players, first, Phase.MAIN, 0, priority=priority)
     return start_turn(state, first, 1)
