@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from fanfold.server.app import create_app
 from fanfold.server.ratings import bot_anchors
-from tests.server.support import STOP_SECONDS, uvicorn_server
+from tests.server.support import ROOMY, STOP_SECONDS, uvicorn_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -33,10 +33,12 @@ SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of a fresh server; its bots answer at once. It must stop promptly at the
-    end, pages open or not (:func:`tests.server.support.uvicorn_server`)."""
+    """The address of a fresh server; its bots answer at once, and its limits are roomy (a
+    module's pages come from one address much faster than a person's: the site's crawl asks
+    for over 300 pages, scripts and sockets a pass). It must stop promptly at the end, pages
+    open or not (:func:`tests.server.support.uvicorn_server`)."""
     database = tmp_path_factory.mktemp("browser") / "fanfold.db"
-    app = create_app(f"sqlite:///{database}", bot_seconds=0.2, bot_pause=0.0)
+    app = create_app(f"sqlite:///{database}", bot_seconds=0.2, bot_pause=0.0, limits=ROOMY)
     with uvicorn_server(app) as running:
         yield f"http://127.0.0.1:{running.config.port}"
 
