@@ -68,15 +68,25 @@ def free_port() -> int:
         return port
 
 
+#: The longest a test server may take to stop once told to, with pages still open. A server
+#: whose socket handlers end when their clients go (or when it stops) takes a fraction of a
+#: second; the allowance is for a machine busy with other work.
+STOP_SECONDS = 5.0
+
+
 @contextmanager
-def uvicorn_thread(app: Any, *, proxy_headers: bool = True) -> Iterator[int]:
-    """``app`` served by uvicorn on a free loopback port, in a thread of this process; yields
-    the port, and stops the server at the end."""
+def uvicorn_server(
+    app: Any, *, proxy_headers: bool = True, port: int | None = None
+) -> Iterator[uvicorn.Server]:
+    """``app`` served by uvicorn on a loopback port (a free one unless given), in a thread of
+    this process; yields uvicorn's server (its port is ``server.config.port``, the tasks of its
+    requests ``server.server_state.tasks``), stops it at the end and checks that it stopped
+    within :data:`STOP_SECONDS` (a request's task outliving its client holds it up)."""
     server = uvicorn.Server(
         uvicorn.Config(
             app,
             host="127.0.0.1",
-            port=free_port(),
+            port=free_port() if port is None else port,
             log_level="warning",
             proxy_headers=proxy_headers,
         )
@@ -86,12 +96,29 @@ def uvicorn_thread(app: Any, *, proxy_headers: bool = True) -> Iterator[int]:
     deadline = time.monotonic() + 60
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start"
+        assert thread.is_alive(), "the server stopped while starting"
         time.sleep(0.05)
     try:
-        yield server.config.port
+        yield server
     finally:
         server.should_exit = True
-        thread.join(timeout=30)
+        thread.join(timeout=STOP_SECONDS)
+        stopped = not thread.is_alive()
+        left = (len(server.server_state.connections), len(server.server_state.tasks))
+        if not stopped:
+            thread.join(timeout=30)  # not left running into the next test
+    assert stopped, (
+        f"the server did not stop within {STOP_SECONDS:g} s: {left[0]} connections and "
+        f"{left[1]} request tasks left then"
+    )
+
+
+@contextmanager
+def uvicorn_thread(app: Any, *, proxy_headers: bool = True) -> Iterator[int]:
+    """``app`` served by uvicorn on a free loopback port, in a thread of this process; yields
+    the port, and stops the server at the end (:func:`uvicorn_server`)."""
+    with uvicorn_server(app, proxy_headers=proxy_headers) as server:
+        yield server.config.port
 
 
 def sqlite_url(folder: Path, name: str = "fanfold.db") -> str:

@@ -8,18 +8,16 @@ every page go to ``build/screenshots/`` for a person to look at.
 from __future__ import annotations
 
 import re
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from fanfold.server.app import create_app
 from fanfold.server.ratings import bot_anchors
+from tests.server.support import ROOMY, STOP_SECONDS, uvicorn_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -33,35 +31,16 @@ ARGS = [
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of a fresh server; its bots answer at once."""
+    """The address of a fresh server; its bots answer at once, and its limits are roomy (a
+    module's pages come from one address much faster than a person's: the site's crawl asks
+    for over 300 pages, scripts and sockets a pass). It must stop promptly at the end, pages
+    open or not (:func:`tests.server.support.uvicorn_server`)."""
     database = tmp_path_factory.mktemp("browser") / "fanfold.db"
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(f"sqlite:///{database}", bot_seconds=0.2, bot_pause=0.0),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-    )
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
+    app = create_app(f"sqlite:///{database}", bot_seconds=0.2, bot_pause=0.0, limits=ROOMY)
+    with uvicorn_server(app) as running:
+        yield f"http://127.0.0.1:{running.config.port}"
 
 
 @pytest.fixture(scope="module")
@@ -348,3 +327,19 @@ def test_a_record_with_a_128_bit_seed_loads_through_the_lobby_with_every_digit(
     record = page.request.get(f"{server}/api/tables/{table}/record").json()
     assert record["seed"] == str(seed)
     assert record["format"] == "fanfold.record/2"
+
+
+def test_a_server_with_a_lobby_and_a_table_open_stops_at_once(page: Page, tmp_path: Path) -> None:
+    """Stopping a server does not wait for its pages to close: the lobby's socket and the
+    table's end when the server stops (the lobby's request once outlived its socket by 20 s)."""
+    app = create_app(f"sqlite:///{tmp_path / 'fanfold.db'}", bot_seconds=0.2, bot_pause=0.0)
+    with uvicorn_server(app) as running:
+        address = f"http://127.0.0.1:{running.config.port}"
+        open_table(page, address, "morris", {1: "easy"})
+        expect(page.locator("#status")).not_to_be_empty()
+        lobby = page.context.new_page()
+        lobby.goto(f"{address}/")
+        expect(lobby.locator(".game-card")).to_have_count(4)
+        assert running.server_state.connections  # both pages' sockets are open
+        stopping = time.monotonic()  # uvicorn_server stops it here, pages still open
+    assert time.monotonic() - stopping < STOP_SECONDS

@@ -12,20 +12,18 @@ from __future__ import annotations
 import json
 import random
 import re
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from playwright.sync_api import Browser, Page, expect
 
 from fanfold.core.registry import get_game
 from fanfold.server.app import create_app
 from fanfold.server.hub import Hub
+from tests.server.support import uvicorn_server
 from tests.server.test_browser import browser, shot
 from tests.server.test_security import card_tokens, fano_hidden
 
@@ -52,21 +50,9 @@ class Server:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     database = tmp_path_factory.mktemp("fano-browser") / "fanfold.db"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(f"sqlite:///{database}", bot_seconds=0.2, bot_pause=0.0)
-    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
-    yield Server(f"http://127.0.0.1:{port}", app)
-    running.should_exit = True
-    thread.join(timeout=10)
+    with uvicorn_server(app) as running:
+        yield Server(f"http://127.0.0.1:{running.config.port}", app)
 
 
 def new_page(browser: Browser, width: int = 1280, height: int = 800) -> Page:

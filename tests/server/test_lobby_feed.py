@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from fanfold.core.config import JSONObject
 from fanfold.server.app import create_app
@@ -24,7 +26,7 @@ from fanfold.server.lobby_feed import FULL, RENEW, TOO_MANY, LobbyFeed, LobbyLim
 from fanfold.server.settings import Settings
 from fanfold.server.store import AppendRow, SeatPlan, Store, TablePlan, token_hash
 from fanfold.server.throttle import ClientLimits
-from tests.server.support import ROOMY, sqlite_url
+from tests.server.support import ROOMY, STOP_SECONDS, sqlite_url, uvicorn_server
 from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
 from tests.server.test_ratings import second_browser
 from tests.server.test_store import postgres_cluster  # noqa: F401 (fixture)
@@ -250,6 +252,45 @@ def test_a_lobby_socket_is_renewed_after_its_lifetime(tmp_path: Path) -> None:
         while client.app.state.lobby.open:  # type: ignore[attr-defined]
             assert time.monotonic() < deadline, "the renewed socket still counts"
             time.sleep(0.05)
+
+
+#: Lobby sockets opened and closed in turn against a running server.
+OPENED = 6
+
+
+def test_a_closed_lobby_socket_leaves_no_task_and_an_open_one_does_not_hold_a_stop(
+    tmp_path: Path,
+) -> None:
+    """Each closed lobby socket's request ends at once (it held its task, its subscription and
+    its place in the client's count until its sender gave up waiting, 20 s later: a task per
+    closed socket on a long-running server, and a server that took that long to stop); a
+    server with lobby sockets still open stops at once (:func:`uvicorn_server` checks it)."""
+    app = _lobby_app(tmp_path, LobbyLimits(per_client=OPENED + 1))
+    with uvicorn_server(app) as server:
+        feed: LobbyFeed = app.state.lobby  # made as the server starts
+        url = f"ws://127.0.0.1:{server.config.port}/ws/lobby"
+        for _ in range(OPENED):
+            with connect(url, open_timeout=30) as lobby:
+                assert _tables(json.loads(lobby.recv(timeout=30))) == []
+        deadline = time.monotonic() + STOP_SECONDS
+        while server.server_state.tasks or feed.subscribers or feed.open:
+            assert time.monotonic() < deadline, (
+                f"{len(server.server_state.tasks)} request tasks, {len(feed.subscribers)} "
+                f"subscribers and {feed.open.total()} counted sockets left of {OPENED} closed"
+            )
+            time.sleep(0.05)
+        assert app.state.hub.metrics.registry.get_sample_value("fanfold_websockets") == 0
+        # two left open while the server stops: told 1012 ("service restart"), not waited on
+        with connect(url, open_timeout=30) as one, connect(url, open_timeout=30) as two:
+            one.recv(timeout=30)
+            two.recv(timeout=30)
+            stopping = time.monotonic()
+            server.should_exit = True
+            with pytest.raises(ConnectionClosed) as closed:
+                one.recv(timeout=30)
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == 1012
+    assert time.monotonic() - stopping < STOP_SECONDS
 
 
 def test_a_socket_that_does_not_read_is_dropped_and_the_others_still_hear() -> None:

@@ -7,8 +7,6 @@ once, without the back-off it waits after other losses, and the banner goes."""
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,7 @@ from playwright.sync_api import Browser, expect
 from fanfold.server.app import create_app
 from fanfold.server.hub import Hub
 from fanfold.server.hub.draining import RESTARTING
-from tests.server.support import free_port
+from tests.server.support import uvicorn_server
 from tests.server.test_browser import browser, open_table  # noqa: F401  (pytest fixtures)
 
 #: Run in the page before its own scripts: when each socket was made and closed (and how).
@@ -45,17 +43,8 @@ window.WebSocket.OPEN = Made.OPEN;
 def running(tmp_path: Path) -> Iterator[tuple[str, Any, uvicorn.Server]]:
     """A fresh server in a thread: its address, its application and uvicorn's server."""
     app = create_app(f"sqlite:///{tmp_path / 'fanfold.db'}", bot_seconds=0.2)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app, server
-    server.should_exit = True
-    thread.join(timeout=10)
+    with uvicorn_server(app) as server:
+        yield f"http://127.0.0.1:{server.config.port}", app, server
 
 
 def on_loop(server: uvicorn.Server, work: Any) -> Any:

@@ -150,8 +150,12 @@ async def lobby_socket(websocket: WebSocket) -> None:
         if sender.task in done:
             return  # dropped (it did not read) or gone
         if receiving in done:
-            if receiving.result()["type"] != "websocket.disconnect":
-                sender.shut(LISTENS_ONLY, "the lobby's socket takes no messages")
+            gone = receiving.exception() is not None  # the socket failed
+            if gone or receiving.result()["type"] == "websocket.disconnect":
+                # its client went away, or the server stops: nothing is left to send, and
+                # the sender, which waits for the next list, ends below
+                return
+            sender.shut(LISTENS_ONLY, "the lobby's socket takes no messages")
         else:
             minutes = limits.lifetime_seconds / 60
             release()
