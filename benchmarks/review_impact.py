@@ -17,7 +17,8 @@ the change of each p99 from the run without reviews (the aim: at most 10%), and 
 load (the one-minute load average at the run's start and end: on a shared machine the other
 work moves the p99s too).
 
-Run: ``python3 benchmarks/review.py --impact --tables 200 --seconds 30 --reviews 4``.
+Run: ``python3 benchmarks/review.py --impact --tables 200 --seconds 30 --reviews 4``; with
+``--reviews 0`` both runs are without reviews, and the change shows the noise of the machine.
 """
 
 from __future__ import annotations
@@ -119,9 +120,9 @@ def impact_main(tables: int, seconds: float, think: float, reviews: int) -> None
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     base_line: tuple[float, float] | None = None
     with tempfile.TemporaryDirectory() as folder:
-        for asked in (0, reviews):
+        for number, asked in enumerate((0, reviews)):  # --reviews 0: the same run twice
             port = free_port()  # a fresh server each run: nothing left of the other
-            path = Path(folder) / f"run{asked}"
+            path = Path(folder) / f"run{number}"
             path.mkdir()
             server = start_server(path, port, 0.05)
             try:

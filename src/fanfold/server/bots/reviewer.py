@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from fanfold.server.bots.pool import Priority
-from fanfold.server.bots.worker import WorkerProcess, nothing
+from fanfold.server.bots.worker import WorkerProcess
 
 log = logging.getLogger(__name__)
 
@@ -65,11 +65,6 @@ class ReviewWorker:
         if self.processes:
             return WorkerProcess(None, lowest=True)
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
-
-    def start(self) -> Future[Any]:
-        """Start the worker now rather than at the first step; the future ends once it is
-        ready."""
-        return self._submit(nothing)
 
     def _submit(self, fn: Callable[..., _T], *args: Any) -> Future[_T]:
         if self._executor is None:

@@ -38,16 +38,16 @@ def _leave_with_parent(parent: int) -> None:
     os._exit(0)
 
 
-def lowest_priority() -> None:
-    """Put the calling process (on Linux, its calling thread and the threads it starts later)
-    at the lowest CPU priority: nice :data:`LOWEST_NICENESS`, and on Linux the idle scheduling
-    class (``SCHED_IDLE``: it runs only on a processor that no other process wants) where the
-    system allows it, else nice alone."""
-    os.nice(max(0, LOWEST_NICENESS - os.nice(0)))
+def lowest_priority(pid: int = 0) -> None:
+    """Put process ``pid`` (0: the calling one; on Linux, that thread and the threads it starts
+    later) at the lowest CPU priority: nice :data:`LOWEST_NICENESS`, and on Linux the idle
+    scheduling class (``SCHED_IDLE``: it runs only on a processor that no other process wants)
+    where the system allows it, else nice alone."""
+    os.setpriority(os.PRIO_PROCESS, pid, LOWEST_NICENESS)
     idle = getattr(os, "SCHED_IDLE", None)
     if idle is not None:
         with contextlib.suppress(OSError):  # a sandbox that forbids it: nice 19 alone
-            os.sched_setscheduler(0, idle, os.sched_param(0))
+            os.sched_setscheduler(pid, idle, os.sched_param(0))
 
 
 def _start_process(warm: Callable[[], object] | None, lowest: bool = False) -> None:
@@ -124,6 +124,7 @@ class WorkerProcess(Executor):
             daemon=True,
         )
         self._child = child
+        self._lowest = lowest
         self._lock = threading.Lock()
         self._calls: dict[int, Future[Any]] = {}
         self._numbers = itertools.count()
@@ -158,6 +159,11 @@ class WorkerProcess(Executor):
 
     def _start(self) -> None:
         self._process.start()
+        if self._lowest and self._process.pid is not None:
+            # At once, from here: its imports already at the lowest priority, not the
+            # server's (the process lowers itself again as it starts).
+            with contextlib.suppress(OSError):  # gone already: its first call fails
+                lowest_priority(self._process.pid)
         self._child.close()  # the worker's end lives in the worker now
         self._started = True
         self._reader = threading.Thread(
