@@ -6,16 +6,19 @@ and Fan in turn, a scripted player at a person's pace against ``random`` bots, n
 for a number of seconds, twice: once with no review, once with ``--reviews`` reviews asked for
 all along (finished games loaded as records, their first seat a person's, each review asked
 for as the review page does and polled; one that is done is replaced by a new one). The
-reviews are the site's own: Fano on 24 deals a decision, Fan Tan on 1,000, in the bot pool at
-``Priority.REVIEW`` as one client.
+reviews are the site's own: Fano on 24 deals a decision, Fan Tan on 1,000, in the server's
+review worker (one process at the lowest CPU priority, :mod:`fanfold.server.bots.reviewer`).
 
 It prints, for each run, the players' act-to-``ok`` p50 and p99 and the bots' reply p50 and p99
 (from a human action sent to the player's next turn where bots moved in between: the action's
 commit, the pool's queue and the bots' decisions, as a player waits for them), the review
 moves judged during the run, the server's main process's CPU (its bot workers' not counted),
-and the change of each p99 from the run without reviews (the aim: at most 10%).
+the change of each p99 from the run without reviews (the aim: at most 10%), and the machine's
+load (the one-minute load average at the run's start and end: on a shared machine the other
+work moves the p99s too).
 
-Run: ``python3 benchmarks/review.py --impact --tables 200 --seconds 30 --reviews 4``.
+Run: ``python3 benchmarks/review.py --impact --tables 200 --seconds 30 --reviews 4``; with
+``--reviews 0`` both runs are without reviews, and the change shows the noise of the machine.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
 import statistics
 import tempfile
 import time
@@ -111,17 +115,18 @@ def impact_main(tables: int, seconds: float, think: float, reviews: int) -> None
     print(
         "| reviews asked | human actions | act-to-ok p50 ms | act-to-ok p99 ms "
         "| bot reply p50 ms | bot reply p99 ms | review moves judged | server CPU % "
-        "| act p99 change | bot p99 change |"
+        "| act p99 change | bot p99 change | load |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     base_line: tuple[float, float] | None = None
     with tempfile.TemporaryDirectory() as folder:
-        for asked in (0, reviews):
+        for number, asked in enumerate((0, reviews)):  # --reviews 0: the same run twice
             port = free_port()  # a fresh server each run: nothing left of the other
-            path = Path(folder) / f"run{asked}"
+            path = Path(folder) / f"run{number}"
             path.mkdir()
             server = start_server(path, port, 0.05)
             try:
+                load = os.getloadavg()[0]
                 cpu = cpu_seconds(server.pid)
                 began = time.monotonic()
                 tally, seen = uvloop.run(
@@ -129,6 +134,7 @@ def impact_main(tables: int, seconds: float, think: float, reviews: int) -> None
                 )
                 wall = time.monotonic() - began
                 server_cpu = (cpu_seconds(server.pid) - cpu) / wall * 100
+                loads = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
             finally:
                 server.kill()
                 server.wait()
@@ -147,7 +153,7 @@ def impact_main(tables: int, seconds: float, think: float, reviews: int) -> None
                 )
             print(
                 f"| {asked} | {len(acts)} | {act50:.1f} | {act99:.1f} | {bot50:.1f} "
-                f"| {bot99:.1f} | {seen.judged} | {server_cpu:.0f} {changes}|",
+                f"| {bot99:.1f} | {seen.judged} | {server_cpu:.0f} {changes}| {loads} |",
                 flush=True,
             )
             for error in sorted(set(tally.errors))[:5]:

@@ -82,7 +82,10 @@ def test_the_review_of_a_finished_table_is_the_engines_review(tmp_path: Path, ga
         table = load(client, record)
         body = wait_done(client, table)
         again = client.get(f"/api/tables/{table}/review").json()
+        worker = client.app.state.review_worker  # type: ignore[attr-defined]
     assert body["state"] == "done", body
+    steps = -(-len(record.actions) // CHUNK) if game == "morris" else 1
+    assert worker.steps == steps  # every step computed by the process's review worker
     assert [without_words(entry) for entry in body["moves"]] == expected["moves"]
     for entry in body["moves"]:  # the best move said in words, where one was better
         assert (entry["best_words"] is None) == (entry["best"] is None)

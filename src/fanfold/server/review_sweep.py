@@ -3,12 +3,13 @@
 holder's lease ran out (a process killed, or stopped) and finishes them, so that a review
 finishes without anyone asking for it again.
 
-The sweep is bounded: it works on one review at a time, its steps in the bot pool at
-:attr:`~fanfold.server.bots.Priority.BACKGROUND`, the pool's lowest priority (below the live
-games' bots and the reviews someone asked for), as the reviews' one client. At shutdown the
-sweep stops and every review of the process is cancelled cleanly
-(:meth:`fanfold.server.reviews.Reviews.stop`): its stored moves are kept and its claim runs out
-for another process. :func:`with_review_sweep` wraps the application's life span with both.
+The sweep is bounded: it works on one review at a time, its steps in the process's review
+worker (:class:`~fanfold.server.bots.ReviewWorker`, at the lowest CPU priority) at
+:attr:`~fanfold.server.bots.Priority.BACKGROUND`, after the steps of reviews someone asked
+for. At shutdown the sweep stops, every review of the process is cancelled cleanly
+(:meth:`fanfold.server.reviews.Reviews.stop`: its stored moves are kept and its claim runs out
+for another process) and the review worker is stopped. :func:`with_review_sweep` wraps the
+application's life span with all three.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from fanfold.server.bots import Priority
 from fanfold.server.hub import Hub
 from fanfold.server.live import NotFoundError
 from fanfold.server.reviews import Compute, Reviews
-from fanfold.server.routes.reviews import review_compute, reviews_of
+from fanfold.server.routes.reviews import review_compute, review_worker, reviews_of
 
 log = logging.getLogger(__name__)
 
@@ -103,14 +104,16 @@ def with_review_sweep(
     inner: Callable[[FastAPI], AbstractAsyncContextManager[None]],
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """The application's life span ``inner`` with the reviews' sweep running inside it, and
-    the process's reviews cancelled before ``inner`` stops the hub and its bot pool."""
+    the process's reviews cancelled and its review worker stopped before ``inner`` stops the
+    hub and its bot pool."""
 
     @asynccontextmanager
     async def running(app: FastAPI) -> AsyncIterator[None]:
         async with inner(app):
             hub: Hub = app.state.hub
             reviews = reviews_of(app.state, hub)
-            background = review_compute(hub, Priority.BACKGROUND)
+            worker = review_worker(app.state, hub)
+            background = review_compute(worker, Priority.BACKGROUND)
             sweeper = asyncio.get_running_loop().create_task(
                 sweeping(reviews, finished_records(hub), background), name="review sweep"
             )
@@ -121,5 +124,6 @@ def with_review_sweep(
                 # A store that does not answer holds a thread of either: never the shutdown.
                 await asyncio.wait([sweeper], timeout=STOP_SECONDS)
                 await reviews.stop(STOP_SECONDS)
+                worker.shutdown()
 
     return running

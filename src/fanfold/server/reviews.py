@@ -4,13 +4,15 @@ watches (``GET /api/tables/{id}/review``, :mod:`fanfold.server.routes.reviews`).
 A review is one job per table and review version (:data:`REVIEW_VERSION`) in the
 :class:`~fanfold.server.store.protocols.ReviewStore`. Asking for it opens it; a process then
 claims it under a lease of :data:`LEASE` seconds and works through the game in steps, each
-computed in the bot pool at :attr:`~fanfold.server.bots.Priority.REVIEW` (a live game's bot
-decides first) by :func:`review_step`: Fano330-R-Morris :data:`CHUNK` moves at a time, Fan's
-bisection in one step (its moves' values are known together). Each step's moves are stored as
-soon as they are computed, and storing them renews the lease; a heartbeat renews it while a
-step runs. If the process dies (SIGKILL), its lease runs out and the next process that asks
-for the review, or sweeps the store (:mod:`fanfold.server.review_sweep`), takes it over: moves
-stored are kept and the rest computed again, alike (the job keeps its seed and budget).
+computed by :func:`review_step` in the process's review worker
+(:class:`~fanfold.server.bots.ReviewWorker`: a worker process of its own at the lowest CPU
+priority, apart from the live games' bots) and stored by the event loop: Fano330-R-Morris
+:data:`CHUNK` moves at a time, Fan's bisection in one step (its moves' values are known
+together). Each step's moves are stored as soon as they are computed, and storing them
+renews the lease; a heartbeat renews it while a step runs. If the process dies (SIGKILL), its
+lease runs out and the next process that asks for the review, or sweeps the store
+(:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest
+computed again, alike (the job keeps its seed and budget).
 
 Fano and Fan Tan are reviewed by :mod:`fanfold.play.review_cards`, each decision of a human
 seat from that seat's view on sampled deals (bots' seats listed, not judged): :data:`CARD_CHUNK`

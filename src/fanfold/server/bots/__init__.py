@@ -2,7 +2,8 @@
 
 One module a job: :mod:`.decisions` (what a decision is, and how a worker makes it),
 :mod:`.pickling` (how a decision crosses to a worker process), :mod:`.worker` (a worker
-process's life and its pipe), :mod:`.pool` (the pool, its fair queue and its shares).
+process's life and its pipe), :mod:`.pool` (the pool, its fair queue and its shares),
+:mod:`.reviewer` (the reviews' own worker).
 
 ``fanfold serve`` runs the pool in worker processes (``processes=True``), each a process of its
 own at a lower CPU priority than the server (:data:`NICENESS`): a search holds its own
@@ -28,10 +29,15 @@ tables cannot fill the pool while another client's table waits (at every process
 PostgreSQL store together: :attr:`BotPool.shared`, :mod:`fanfold.server.bot_shares`).
 Decisions also come in :class:`Priority` classes: a waiting live decision (a game being
 played) always starts before a review's, and a review's before background work.
+
+The engines' reviews do not think in the pool: their steps go to the process's one
+:class:`ReviewWorker` (:mod:`.reviewer`), a worker process of its own at the lowest CPU
+priority, so that reviews never hold a worker or processor time a live game's bot wants.
 """
 
 from fanfold.server.bots.decisions import CACHE, Decision, decide, decide_counted, decision_for
 from fanfold.server.bots.pool import BotPool, Priority, default_client_share
+from fanfold.server.bots.reviewer import ReviewWorker
 from fanfold.server.bots.worker import NICENESS, WorkerProcess
 
 __all__ = [
@@ -40,6 +46,7 @@ __all__ = [
     "BotPool",
     "Decision",
     "Priority",
+    "ReviewWorker",
     "WorkerProcess",
     "decide",
     "decide_counted",

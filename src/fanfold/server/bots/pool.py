@@ -32,7 +32,8 @@ class Priority(enum.IntEnum):
 
     #: A bot's move in a game being played.
     LIVE = 0
-    #: An engine review of a finished game.
+    #: An engine review of a finished game someone asked for (its steps run in the review
+    #: worker, :mod:`fanfold.server.bots.reviewer`, ordered by this priority there).
     REVIEW = 1
     #: Work nobody waits for (measurements, warming a cache).
     BACKGROUND = 2
@@ -168,8 +169,8 @@ class BotPool:
     ) -> _T:
         """``fn(*args)`` (a module-level function, and arguments that pickle: it may run in a
         worker process) computed in a worker once the turn of ``client`` comes, for ``table``,
-        at ``priority``: how a decision runs (:meth:`decide`), and an engine review's steps at
-        :attr:`Priority.REVIEW`."""
+        at ``priority``: how a decision runs (:meth:`decide`). (An engine review's steps run in
+        the review worker instead, :mod:`fanfold.server.bots.reviewer`.)"""
         who = client if client is not None else f"table:{table}"
         asked = time.monotonic()
         shared = self.shared if client is not None else None

@@ -1,8 +1,10 @@
 """A bot worker process (:class:`WorkerProcess`): its life (:func:`serve`), at a lower CPU
-priority than the server's (:data:`NICENESS`), fed through a pipe of its own."""
+priority than the server's (:data:`NICENESS`; the review worker at the lowest,
+:func:`lowest_priority`), fed through a pipe of its own."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -21,6 +23,9 @@ from fanfold.server.logs import configure_from_environment
 #: How much lower the worker processes' CPU priority is than the server's (``os.nice``).
 NICENESS = 10
 
+#: The lowest CPU priority a process may take (``os.nice``): the review worker's.
+LOWEST_NICENESS = 19
+
 #: Seconds between a worker process's looks at whether the server that started it still runs.
 PARENT_CHECK_SECONDS = 1.0
 
@@ -33,16 +38,31 @@ def _leave_with_parent(parent: int) -> None:
     os._exit(0)
 
 
-def _start_process(warm: Callable[[], object] | None) -> None:
-    """A worker process starts: watch for its server's end, lower its priority, leave a
-    terminal's Ctrl-C to the server (which stops its workers itself), then warm up (compiled
-    kernels)."""
+def lowest_priority(pid: int = 0) -> None:
+    """Put process ``pid`` (0: the calling one; on Linux, that thread and the threads it starts
+    later) at the lowest CPU priority: nice :data:`LOWEST_NICENESS`, and on Linux the idle
+    scheduling class (``SCHED_IDLE``: it runs only on a processor that no other process wants)
+    where the system allows it, else nice alone."""
+    os.setpriority(os.PRIO_PROCESS, pid, LOWEST_NICENESS)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        with contextlib.suppress(OSError):  # a sandbox that forbids it: nice 19 alone
+            os.sched_setscheduler(pid, idle, os.sched_param(0))
+
+
+def _start_process(warm: Callable[[], object] | None, lowest: bool = False) -> None:
+    """A worker process starts: watch for its server's end, lower its priority (``lowest``:
+    to the lowest, :func:`lowest_priority`), leave a terminal's Ctrl-C to the server (which
+    stops its workers itself), then warm up (compiled kernels)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     configure_from_environment()  # its lines as its server's (fanfold.server.logs)
     threading.Thread(
         target=_leave_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
     ).start()
-    os.nice(NICENESS)
+    if lowest:
+        lowest_priority()
+    else:
+        os.nice(NICENESS)
     if warm is not None:
         warm()
 
@@ -51,11 +71,11 @@ def nothing() -> None:
     """Submitted to make a worker start now."""
 
 
-def serve(connection: Connection, warm: Callable[[], object] | None) -> None:
+def serve(connection: Connection, warm: Callable[[], object] | None, lowest: bool = False) -> None:
     """A worker process's life: start (:func:`_start_process`), then run each call that comes
     through ``connection`` and send back its result or its exception, until the server's end
     of the pipe closes."""
-    _start_process(warm)
+    _start_process(warm, lowest)
     while True:
         try:
             number, function, args = connection.recv()
@@ -90,15 +110,21 @@ class WorkerProcess(Executor):
 
     Args:
         warm: run in the process once it has started, before its first call.
+        lowest: run at the lowest CPU priority (:func:`lowest_priority`; the review worker)
+            rather than :data:`NICENESS` below the server.
     """
 
-    def __init__(self, warm: Callable[[], object] | None = None) -> None:
+    def __init__(self, warm: Callable[[], object] | None = None, *, lowest: bool = False) -> None:
         context = multiprocessing.get_context("spawn")
         self._connection, child = context.Pipe()
         self._process = context.Process(
-            target=serve, args=(child, warm), name="fanfold-bot", daemon=True
+            target=serve,
+            args=(child, warm, lowest),
+            name="fanfold-review" if lowest else "fanfold-bot",
+            daemon=True,
         )
         self._child = child
+        self._lowest = lowest
         self._lock = threading.Lock()
         self._calls: dict[int, Future[Any]] = {}
         self._numbers = itertools.count()
@@ -133,6 +159,11 @@ class WorkerProcess(Executor):
 
     def _start(self) -> None:
         self._process.start()
+        if self._lowest and self._process.pid is not None:
+            # At once, from here: its imports already at the lowest priority, not the
+            # server's (the process lowers itself again as it starts).
+            with contextlib.suppress(OSError):  # gone already: its first call fails
+                lowest_priority(self._process.pid)
         self._child.close()  # the worker's end lives in the worker now
         self._started = True
         self._reader = threading.Thread(
@@ -185,4 +216,12 @@ class WorkerProcess(Executor):
         self._break("the bot worker process was stopped")
 
 
-__all__ = ["NICENESS", "PARENT_CHECK_SECONDS", "WorkerProcess", "nothing", "serve"]
+__all__ = [
+    "LOWEST_NICENESS",
+    "NICENESS",
+    "PARENT_CHECK_SECONDS",
+    "WorkerProcess",
+    "lowest_priority",
+    "nothing",
+    "serve",
+]

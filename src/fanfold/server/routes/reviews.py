@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
 from fanfold.server import protocol
-from fanfold.server.bots import Priority
+from fanfold.server.bots import Priority, ReviewWorker
 from fanfold.server.hub import Hub
 from fanfold.server.ratings import running_rated
 from fanfold.server.reviews import Compute, NotReviewableError, Reviews, review_step
@@ -20,28 +20,25 @@ from fanfold.server.store.review_memory import review_store
 
 router = APIRouter(prefix="/api", tags=["reviews"])
 
-#: The bot pool's client that every review's steps count as: together they hold at most one
-#: client's share of the workers, so reviews never fill the pool.
-REVIEWS_CLIENT = "reviews"
+
+def review_worker(state: Any, hub: Hub) -> ReviewWorker:
+    """The process's one review worker (``state``: the application's; made at the first call,
+    a worker process at the lowest CPU priority where the hub's bots think in processes)."""
+    found: ReviewWorker | None = getattr(state, "review_worker", None)
+    if found is None:
+        found = state.review_worker = ReviewWorker(processes=hub.pool.processes)
+    return found
 
 
-def review_compute(hub: Hub, priority: Priority = Priority.REVIEW) -> Compute:
-    """A review's step computed in the hub's bot pool at ``priority``, as the reviews'
-    client."""
+def review_compute(worker: ReviewWorker, priority: Priority = Priority.REVIEW) -> Compute:
+    """A review's step computed by the review ``worker`` at ``priority`` (a review someone
+    asked for before the sweep's)."""
 
     async def compute(
         record: GameRecord, stop: int, budget: int | None, seed: str, start: int
     ) -> JSONObject:
-        return await hub.pool.run(
-            review_step,
-            record.to_json(),
-            stop,
-            budget,
-            seed,
-            start,
-            table="review",
-            client=REVIEWS_CLIENT,
-            priority=priority,
+        return await worker.run(
+            review_step, record.to_json(), stop, budget, seed, start, priority=priority
         )
 
     return compute
@@ -49,10 +46,11 @@ def review_compute(hub: Hub, priority: Priority = Priority.REVIEW) -> Compute:
 
 def reviews_of(state: Any, hub: Hub) -> Reviews:
     """The application's reviews (``state``: the application's; made at the first call, on
-    the hub's store and pool)."""
+    the hub's store and the process's review worker)."""
     found: Reviews | None = getattr(state, "reviews", None)
     if found is None:
-        found = state.reviews = Reviews(review_store(hub.store), review_compute(hub))
+        compute = review_compute(review_worker(state, hub))
+        found = state.reviews = Reviews(review_store(hub.store), compute)
     return found
 
 

@@ -1,0 +1,155 @@
+"""The review worker (:class:`fanfold.server.bots.ReviewWorker`): in a server whose bots think
+in processes, a review's steps run in one worker process of their own at the lowest CPU
+priority (nice 19, and Linux's idle scheduling class where the system allows it), read from
+``/proc``, and a review made through it is the review one process makes alone; the steps run
+one at a time, a review someone asked for before the sweep's; a worker process killed fails
+its step, and the next step starts another."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pytest
+
+from fanfold.core.config import JSONObject
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game
+from fanfold.play.review import REVIEW_VERSION
+from fanfold.play.setup import play_game
+from fanfold.server.bots import Priority, ReviewWorker
+from fanfold.server.bots.worker import LOWEST_NICENESS
+from fanfold.server.reviews import FAN_BUDGET, Compute, Reviews, review_step
+from fanfold.server.routes.reviews import review_compute
+from fanfold.server.store.review_memory import MemoryReviews
+
+#: Linux's idle scheduling class, as ``/proc/PID/stat`` shows it.
+SCHED_IDLE = 5
+
+
+def priority_of(pid: int) -> tuple[int, int]:
+    """A process's nice value and scheduling policy, from ``/proc/PID/stat`` (fields 19 and
+    41; the fields after the name, which may hold spaces, counted from the last ``)``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[16]), int(fields[38])
+
+
+def idle_class_allowed() -> bool:
+    """Whether a process of this system may put itself in the idle scheduling class."""
+    probe = "import os; os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))"
+    return subprocess.run([sys.executable, "-c", probe], check=False).returncode == 0
+
+
+def fan_record() -> GameRecord:
+    """A Fan deal played by a weak player (its review: one step, milliseconds of the exact
+    solver, so that a worker at the idle priority finishes it soon on a busy machine)."""
+    return play_game(get_game("fan"), None, ["random"], seed=4, agent_seed=0).finish()
+
+
+async def alone(
+    game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+) -> JSONObject:
+    return review_step(game.to_json(), stop, budget, seed, start)
+
+
+def test_a_review_completes_in_a_worker_process_at_the_lowest_priority() -> None:
+    record = fan_record()
+    worker = ReviewWorker(processes=True)
+
+    async def review(compute: Compute) -> MemoryReviews:
+        store = MemoryReviews()
+        reviews = Reviews(store, compute, owner="one")
+        await reviews.open("t1", record)
+        await reviews.tasks[("t1", REVIEW_VERSION)]
+        return store
+
+    try:
+        through = asyncio.run(review(review_compute(worker)))
+        pid = worker.pid
+        assert pid is not None
+        assert pid != os.getpid()
+        nice, policy = priority_of(pid)
+    finally:
+        worker.shutdown()
+    assert nice == LOWEST_NICENESS
+    assert policy == (SCHED_IDLE if idle_class_allowed() else 0)
+    assert worker.steps == 1  # Fan: one step, the whole deal
+    made = asyncio.run(review(alone))
+    done, expected = through.job("t1", REVIEW_VERSION), made.job("t1", REVIEW_VERSION)
+    assert done is not None
+    assert expected is not None
+    assert (done.state, done.seed, done.budget) == ("done", expected.seed, FAN_BUDGET)
+    assert through.moves("t1", REVIEW_VERSION) == made.moves("t1", REVIEW_VERSION)
+    assert (done.summary, done.engine) == (expected.summary, expected.engine)
+
+
+#: The steps run so far, in order, and the gate that holds the first one.
+RAN: list[str] = []
+GATE = threading.Event()
+
+
+def step(name: str) -> str:
+    if name == "first":
+        assert GATE.wait(10)
+    RAN.append(name)
+    return name
+
+
+def test_steps_run_one_at_a_time_a_review_asked_for_before_the_sweeps() -> None:
+    RAN.clear()
+    GATE.clear()
+    worker = ReviewWorker(processes=False)
+
+    async def main() -> list[str]:
+        first = asyncio.create_task(worker.run(step, "first"))
+        await asyncio.sleep(0.05)  # the first holds the worker
+        swept = asyncio.create_task(worker.run(step, "swept", priority=Priority.BACKGROUND))
+        gone = asyncio.create_task(worker.run(step, "gone"))
+        asked = asyncio.create_task(worker.run(step, "asked", priority=Priority.REVIEW))
+        await asyncio.sleep(0.05)
+        assert worker.waiting == 3
+        assert RAN == []
+        gone.cancel()  # its review stopped waiting: never run
+        GATE.set()
+        return list(await asyncio.gather(first, asked, swept))
+
+    try:
+        assert asyncio.run(main()) == ["first", "asked", "swept"]
+    finally:
+        worker.shutdown()
+    assert RAN == ["first", "asked", "swept"]
+    assert worker.steps == 3
+    assert worker.waiting == 0
+
+
+def test_a_review_worker_process_killed_fails_its_step_and_the_next_starts_another() -> None:
+    worker = ReviewWorker(processes=True)
+
+    async def main() -> tuple[int, int | None, int, int | None]:
+        step = asyncio.create_task(worker.run(time.sleep, 60))
+        while worker.pid is None:
+            await asyncio.sleep(0.01)
+        killed = worker.pid
+        os.kill(killed, signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            await step
+        gone = worker.pid  # the dead worker let go of
+        return killed, gone, await worker.run(operator.add, 2, 3), worker.pid
+
+    try:
+        killed, gone, answer, another = asyncio.run(main())
+    finally:
+        worker.shutdown()
+    assert gone is None
+    assert answer == 5
+    assert another is not None
+    assert another != killed
+    assert worker.steps == 2
