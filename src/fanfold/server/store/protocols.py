@@ -54,7 +54,11 @@ class BeatStore(Protocol):
 
 class TableStore(BeatStore, Protocol):
     """Tables, their seats and their actions: what the hub keeps between actions and across
-    restarts (the model: boardgame.io's ``Async`` storage)."""
+    restarts (the model: boardgame.io's ``Async`` storage).
+
+    The stores (memory, SQL) inherit :meth:`append` written here once, as a group commit of
+    one row (:meth:`append_many`), and say by :meth:`_refused` what they raise for an action
+    number stored already."""
 
     #: Called after a committed change to the lobby's open tables, where the store tells its
     #: own process (one process; PostgreSQL notifies every process instead).
@@ -83,6 +87,12 @@ class TableStore(BeatStore, Protocol):
     ) -> None:
         """Store action ``number`` (1-based) and the table's new version, together; a number
         stored already is refused (nothing is stored)."""
+        if self.append_many([AppendRow(table_id, number, seat, text, version, outcome)]):
+            raise self._refused(table_id, number)
+
+    def _refused(self, table_id: str, number: int) -> Exception:
+        """The error that refuses action ``number`` of ``table_id``, stored already."""
+        ...
 
     def append_many(self, rows: Sequence[AppendRow]) -> set[str]:
         """Store several tables' actions at once (a group commit); returns the tables
