@@ -13,7 +13,7 @@ import dataclasses
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
@@ -249,20 +249,14 @@ class MemoryTables(TableStore):
         self._tell_lobby()
         return True
 
-    def set_player(
+    def _give_seat(
         self,
         table_id: str,
         seat: int,
-        player: str,
+        values: Mapping[str, object],
         options: JSONObject,
-        *,
-        let_go: bool = False,
-        also: InTransaction | None = None,
+        also: InTransaction | None,
     ) -> None:
-        """Give a seat to ``player`` with the table's options, ``also`` with them."""
-        values: dict[str, object] = {"player": player}
-        if let_go:
-            values["token_hash"] = None
         with self._lock:
             table = self._set_seat(table_id, seat, **values)
             table.options = copied(options)

@@ -17,7 +17,7 @@ their own.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Protocol
 
 from fanfold.core.config import JSONObject
@@ -57,8 +57,8 @@ class TableStore(BeatStore, Protocol):
     restarts (the model: boardgame.io's ``Async`` storage).
 
     The stores (memory, SQL) inherit :meth:`append` written here once, as a group commit of
-    one row (:meth:`append_many`), and say by :meth:`_refused` what they raise for an action
-    number stored already."""
+    one row (:meth:`append_many`), and :meth:`set_player`; they say by :meth:`_refused` what
+    they raise for an action number stored already, and change a seat by :meth:`_give_seat`."""
 
     #: Called after a committed change to the lobby's open tables, where the store tells its
     #: own process (one process; PostgreSQL notifies every process instead).
@@ -151,6 +151,22 @@ class TableStore(BeatStore, Protocol):
     ) -> None:
         """Give a seat to ``player`` (a bot) with the table's options, ``also`` in the same
         transaction; ``let_go``: its token holds it no more."""
+        values: dict[str, object] = {"player": player}
+        if let_go:
+            values["token_hash"] = None
+        self._give_seat(table_id, seat, values, options, also)
+
+    def _give_seat(
+        self,
+        table_id: str,
+        seat: int,
+        values: Mapping[str, object],
+        options: JSONObject,
+        also: InTransaction | None,
+    ) -> None:
+        """Set a seat's ``values`` (its columns by name) and the table's ``options``, with
+        ``also``, in one change; then tell the lobby."""
+        ...
 
     def invite(self, table_id: str, seat: int, invite_hash: str) -> None:
         """Give a seat a new invitation (its holder holds it no more)."""
