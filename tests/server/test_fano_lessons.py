@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from fanfold.games.fano.lessons import LESSONS
-from fanfold.server.lessons import BOOKS, _label
+from fanfold.server.lessons import BOOKS, move_label
 from tests.server.test_browser import browser, page, server, shot
 
 __all__ = ["browser", "page", "server"]  # fixtures used by name below
@@ -101,7 +101,7 @@ def test_the_answer_on_request(page: Page, server: str) -> None:
     expect(page.locator("#answer")).to_be_hidden()
     page.click("#answer-button")
     # the move in words, as the board's buttons say it, not in notation
-    label = _label(BOOKS["fano"], lesson, 0, step.answers[0])
+    label = move_label(BOOKS["fano"], lesson, 0, step.answers[0])
     assert label is not None
     expect(page.locator("#answer")).to_contain_text(f"The move: {label}.")
     expect(page.locator("#answer")).not_to_contain_text(step.answers[0])

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from fanfold.games.fan import lessons as fan_lessons
 from fanfold.games.fantan import lessons as fantan_lessons
 from fanfold.games.morris import lessons as morris_lessons
-from fanfold.server.lessons import BOOKS, _label
+from fanfold.server.lessons import BOOKS, move_label
 from tests.server.test_browser import browser, page, server, shot
 
 __all__ = ["browser", "page", "server"]  # fixtures used by name below
@@ -223,7 +223,7 @@ def test_a_first_lesson_is_played_through_the_page(
             page.click("#try")
             explanation = page.locator(f"#explanation[data-step='{index}']")
             expect(explanation).to_contain_text(step.explanation)
-            label = _label(BOOKS[game], lesson, index, step.answers[0])
+            label = move_label(BOOKS[game], lesson, index, step.answers[0])
             assert label is not None
             expect(explanation).to_contain_text(f"Right: {label}.")  # in words
             # the moves so far as a table's log says them: words, never notation

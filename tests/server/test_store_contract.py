@@ -275,6 +275,21 @@ def test_a_duplicate_action_number_is_refused_and_nothing_of_it_stored(
     assert texts(tables, "t2") == ["a1"]
 
 
+def test_a_seat_given_to_a_bot_keeps_its_token_unless_let_go(tables: TableStore) -> None:
+    create(tables, "t1")
+    written: list[Transaction] = []
+    tables.set_player("t1", 0, "mcts", {"seated": 1}, also=written.append)
+    kept = tables.load("t1")
+    assert kept is not None
+    assert (kept.seats[0].player, kept.seats[0].token_hash) == ("mcts", token_hash("secret"))
+    assert (kept.options, len(written)) == ({"seated": 1}, 1)
+    tables.set_player("t1", 0, "random", {"left": 1}, let_go=True)
+    kept = tables.load("t1")
+    assert kept is not None
+    assert (kept.seats[0].player, kept.seats[0].token_hash) == ("random", None)
+    assert kept.options == {"left": 1}
+
+
 # ---------------------------------------------------------- the end of a game
 
 

@@ -83,7 +83,7 @@ class Try(BaseModel):
     action: str = Field(min_length=1, max_length=400)
 
 
-def _book(game: str) -> LessonBook[Any]:
+def book_for(game: str) -> LessonBook[Any]:
     book = BOOKS.get(game)
     if book is None:
         games = ", ".join(sorted(BOOKS))
@@ -91,14 +91,14 @@ def _book(game: str) -> LessonBook[Any]:
     return book
 
 
-def _lesson(book: LessonBook[Any], lesson_id: str) -> Lesson:
+def lesson_in(book: LessonBook[Any], lesson_id: str) -> Lesson:
     try:
         return book.get(lesson_id)
     except UnknownLessonError as error:
         raise NotFoundError(str(error)) from None
 
 
-def _summary(game: str, lesson: Lesson) -> JSONObject:
+def summary_of(game: str, lesson: Lesson) -> JSONObject:
     return {
         "game": game,
         "id": lesson.id,
@@ -109,7 +109,7 @@ def _summary(game: str, lesson: Lesson) -> JSONObject:
     }
 
 
-def _position(
+def step_view(
     book: LessonBook[Any],
     lesson: Lesson,
     step: int,
@@ -150,7 +150,7 @@ def _position(
     }
 
 
-def _label(book: LessonBook[Any], lesson: Lesson, step: int, text: str) -> str | None:
+def move_label(book: LessonBook[Any], lesson: Lesson, step: int, text: str) -> str | None:
     """The move ``text`` (canonical) at step ``step`` in words, as the board's buttons say it
     (its choice's label); ``None`` when it is not legal there."""
     game = book.game
@@ -161,7 +161,9 @@ def _label(book: LessonBook[Any], lesson: Lesson, step: int, text: str) -> str |
     return None
 
 
-def _before(book: LessonBook[Any], lesson: Lesson, step: int) -> tuple[Any, list[tuple[int, str]]]:
+def position_before(
+    book: LessonBook[Any], lesson: Lesson, step: int
+) -> tuple[Any, list[tuple[int, str]]]:
     try:
         return book.state(lesson, step), book.played(lesson, step)
     except UnknownLessonError as error:

@@ -10,17 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.lessons import UnknownLessonError, Verdict
-from fanfold.server import protocol
-from fanfold.server.lessons import (
-    BOOKS,
-    Try,
-    _before,
-    _book,
-    _label,
-    _lesson,
-    _position,
-    _summary,
-)
+from fanfold.server import lessons, protocol
 from fanfold.server.live import NotFoundError
 from fanfold.server.templating import render
 
@@ -31,14 +21,14 @@ api = APIRouter(prefix="/api/lessons")  # its tags are the router's, on inclusio
 
 @router.get("/learn/{game}", include_in_schema=False)
 async def lessons_page(game: str) -> Response:
-    if game not in BOOKS:
+    if game not in lessons.BOOKS:
         return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
     return HTMLResponse(render("learn.html"))
 
 
 @router.get("/learn/{game}/{lesson_id}", include_in_schema=False)
 async def lesson_page(game: str, lesson_id: str) -> Response:
-    book = BOOKS.get(game)
+    book = lessons.BOOKS.get(game)
     if book is None:
         return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
     try:
@@ -50,7 +40,11 @@ async def lesson_page(game: str, lesson_id: str) -> Response:
 
 @api.get("", response_model=list[protocol.LessonSummary], response_model_exclude_unset=True)
 async def all_lessons() -> list[JSONValue]:
-    return [_summary(game, lesson) for game, book in BOOKS.items() for lesson in book.lessons]
+    return [
+        lessons.summary_of(game, lesson)
+        for game, book in lessons.BOOKS.items()
+        for lesson in book.lessons
+    ]
 
 
 @api.get(
@@ -61,20 +55,20 @@ async def all_lessons() -> list[JSONValue]:
 async def lesson(
     game: str, lesson_id: str, step: Annotated[int, Query(ge=0, le=100)] = 0
 ) -> JSONObject:
-    book = _book(game)
-    found = _lesson(book, lesson_id)
+    book = lessons.book_for(game)
+    found = lessons.lesson_in(book, lesson_id)
     config = book.game.config_of(book.state(found, 0))
     seats: list[JSONValue] = [
         book.game.seat_name(config, seat) for seat in range(book.game.num_players(config))
     ]
     following = book.next_after(found)
     return {
-        **_summary(game, found),
+        **lessons.summary_of(game, found),
         "intro": found.intro,
         "seat": found.seat,
         "seats": seats,
-        "next_lesson": None if following is None else _summary(game, following),
-        "step": _position(book, found, step, _before(book, found, step)),
+        "next_lesson": None if following is None else lessons.summary_of(game, following),
+        "step": lessons.step_view(book, found, step, lessons.position_before(book, found, step)),
     }
 
 
@@ -86,8 +80,8 @@ async def lesson(
 async def show_answer(
     game: str, lesson_id: str, step: Annotated[int, Query(ge=0, le=100)] = 0
 ) -> JSONObject:
-    book = _book(game)
-    found = _lesson(book, lesson_id)
+    book = lessons.book_for(game)
+    found = lessons.lesson_in(book, lesson_id)
     if step >= len(found.steps):
         raise NotFoundError(
             f"lesson {found.id!r} has {len(found.steps)} steps; there is no step {step}"
@@ -96,7 +90,7 @@ async def show_answer(
     answers: list[JSONValue] = list(asked.answers)
     engine = book.game
     labels: list[JSONValue] = [
-        _label(book, found, step, engine.action_text(engine.parse_action(text))) or text
+        lessons.move_label(book, found, step, engine.action_text(engine.parse_action(text))) or text
         for text in asked.answers
     ]
     return {
@@ -112,9 +106,9 @@ async def show_answer(
     response_model=protocol.LessonVerdict,
     response_model_exclude_unset=True,
 )
-async def try_move(game: str, lesson_id: str, body: Try) -> JSONObject:
-    book = _book(game)
-    found = _lesson(book, lesson_id)
+async def try_move(game: str, lesson_id: str, body: lessons.Try) -> JSONObject:
+    book = lessons.book_for(game)
+    found = lessons.lesson_in(book, lesson_id)
     try:
         judged = book.judge(found, body.step, body.action)
     except UnknownLessonError as error:
@@ -124,7 +118,7 @@ async def try_move(game: str, lesson_id: str, body: Try) -> JSONObject:
         "played": judged.played,
         "message": judged.message,
     }
-    label = _label(book, found, body.step, judged.played)
+    label = lessons.move_label(book, found, body.step, judged.played)
     if label is not None:
         answer["label"] = label
     if judged.verdict is Verdict.CORRECT:
@@ -132,10 +126,12 @@ async def try_move(game: str, lesson_id: str, body: Try) -> JSONObject:
         done = body.step + 1 == len(found.steps)
         answer["done"] = done
         reached = book.after(found, body.step, judged.played)
-        answer["next"] = _position(book, found, body.step + 1, reached, judged.played)
+        answer["next"] = lessons.step_view(book, found, body.step + 1, reached, judged.played)
         if done:
             answer["summary"] = found.summary
-            answer["next_lesson"] = None if following is None else _summary(game, following)
+            answer["next_lesson"] = (
+                None if following is None else lessons.summary_of(game, following)
+            )
     return answer
 
 

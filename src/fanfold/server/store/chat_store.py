@@ -27,23 +27,10 @@ from fanfold.server.store.sql_common import (
     SqlSubject,
     lock_names,
     lock_report_row,
+    record_of,
     settle_report_row,
 )
 from fanfold.server.store.table_side_protocols import ChatStore
-
-
-def line_of(row: Any) -> ChatLine:
-    """A line as its row keeps it."""
-    return ChatLine(
-        id=int(row.id),
-        table_id=str(row.table_id),
-        room=str(row.room),
-        account_id=None if row.account_id is None else int(row.account_id),
-        name=str(row.name),
-        seat=None if row.seat is None else int(row.seat),
-        text=str(row.text),
-        at=float(row.at),
-    )
 
 
 def context_text(lines: Sequence[ChatLine]) -> str:
@@ -137,7 +124,7 @@ class SqlChat(SqlSubject, ChatStore):
         )
         with self.engine.connect() as connection:
             rows = connection.execute(query).all()
-        return [line_of(row) for row in reversed(rows)]
+        return [record_of(ChatLine, row) for row in reversed(rows)]
 
     def line(self, line_id: int) -> ChatLine | None:
         """A line by id."""
@@ -145,7 +132,7 @@ class SqlChat(SqlSubject, ChatStore):
             row = connection.execute(
                 sa.select(chat_messages).where(chat_messages.c.id == line_id)
             ).first()
-        return None if row is None else line_of(row)
+        return None if row is None else record_of(ChatLine, row)
 
     def around(self, line: ChatLine, count: int) -> list[ChatLine]:
         """Up to ``count`` lines of the room before ``line``, the line, and ``count`` after."""
@@ -165,7 +152,7 @@ class SqlChat(SqlSubject, ChatStore):
         with self.engine.connect() as connection:
             earlier = connection.execute(before).all()
             later = connection.execute(after).all()
-        return [line_of(row) for row in [*reversed(earlier), *later]]
+        return [record_of(ChatLine, row) for row in [*reversed(earlier), *later]]
 
     def reported(self, reporter: str, line_id: int) -> bool:
         """Whether ``reporter`` reported the line already."""

@@ -13,11 +13,12 @@ import dataclasses
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.server.store.memory_rows import MemoryTable, MemoryTransaction, copied
+from fanfold.server.store.protocols import TableStore
 from fanfold.server.store.records import (
     LISTED,
     RESUME,
@@ -30,7 +31,7 @@ from fanfold.server.store.records import (
 )
 
 
-class MemoryTables:
+class MemoryTables(TableStore):
     """Tables, seats and actions in this process's memory (safe to use from several
     threads: one change at a time)."""
 
@@ -104,25 +105,8 @@ class MemoryTables:
         if plan.listed:
             self._tell_lobby()
 
-    def append(
-        self,
-        table_id: str,
-        number: int,
-        seat: int,
-        text: str,
-        version: int,
-        outcome: JSONObject | None,
-    ) -> None:
-        """Keep action ``number`` and the table's new version (a number kept already is
-        refused: nothing changes)."""
-        with self._lock:
-            table = self._table(table_id).copy()
-            if number in table.actions:
-                raise FanfoldError(f"table {table_id} has an action {number} already")
-            table.actions[number] = (seat, text)
-            table.version, table.updated = version, time.time()
-            table.outcome = copied(outcome) if outcome is not None else None
-            self._tables[table_id] = table
+    def _refused(self, table_id: str, number: int) -> Exception:
+        return FanfoldError(f"table {table_id} has an action {number} already")
 
     def append_many(self, rows: Sequence[AppendRow]) -> set[str]:
         """Keep several tables' actions at once; returns the tables refused (an action
@@ -265,20 +249,14 @@ class MemoryTables:
         self._tell_lobby()
         return True
 
-    def set_player(
+    def _give_seat(
         self,
         table_id: str,
         seat: int,
-        player: str,
+        values: Mapping[str, object],
         options: JSONObject,
-        *,
-        let_go: bool = False,
-        also: InTransaction | None = None,
+        also: InTransaction | None,
     ) -> None:
-        """Give a seat to ``player`` with the table's options, ``also`` with them."""
-        values: dict[str, object] = {"player": player}
-        if let_go:
-            values["token_hash"] = None
         with self._lock:
             table = self._set_seat(table_id, seat, **values)
             table.options = copied(options)

@@ -25,33 +25,9 @@ from fanfold.server.store.schema import (
     rating_refunds,
     reports,
 )
-from fanfold.server.store.sql_common import SqlSubject
+from fanfold.server.store.sql_common import SqlSubject, record_of
 
 _ACCOUNT = (accounts.c.id, accounts.c.name, accounts.c.role, accounts.c.closed)
-
-
-def _account(row: Any) -> AccountRecord:
-    return AccountRecord(int(row.id), str(row.name), str(row.role), bool(row.closed))
-
-
-def report_record(row: Any) -> ReportRecord:
-    """A ``reports`` row as a :class:`ReportRecord`."""
-    return ReportRecord(
-        id=int(row.id),
-        reporter_id=int(row.reporter_id),
-        reported_id=int(row.reported_id),
-        table_ref=str(row.table_ref),
-        game=str(row.game),
-        seat=int(row.seat),
-        rated=bool(row.rated),
-        moves=int(row.moves),
-        reason=str(row.reason),
-        note=str(row.note),
-        at=float(row.at),
-        resolved_at=None if row.resolved_at is None else float(row.resolved_at),
-        resolved_by=row.resolved_by,
-        resolution=row.resolution,
-    )
 
 
 class ModerationReads(SqlSubject):
@@ -65,7 +41,7 @@ class ModerationReads(SqlSubject):
     def account(self, tx: Transaction, name_key: str) -> AccountRecord | None:
         """The account called ``name_key`` (lower case)."""
         row = sql(tx).execute(sa.select(*_ACCOUNT).where(accounts.c.name_key == name_key)).first()
-        return None if row is None else _account(row)
+        return None if row is None else record_of(AccountRecord, row)
 
     def lock_account(self, tx: Transaction, name_key: str) -> AccountRecord | None:
         """The account called ``name_key``, its row locked for the transaction: an update
@@ -81,7 +57,7 @@ class ModerationReads(SqlSubject):
             )
             .first()
         )
-        return None if row is None else _account(row)
+        return None if row is None else record_of(AccountRecord, row)
 
     def role(self, tx: Transaction, account_id: int) -> tuple[str, bool] | None:
         """An account's role and whether it is closed."""
@@ -101,7 +77,7 @@ class ModerationReads(SqlSubject):
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
             for row in sql(tx).execute(sa.select(*_ACCOUNT).where(accounts.c.id.in_(chunk))):
-                found[int(row.id)] = _account(row)
+                found[int(row.id)] = record_of(AccountRecord, row)
         return found
 
     def reports(self, tx: Transaction, *, everything: bool, limit: int) -> list[ReportRecord]:
@@ -109,7 +85,7 @@ class ModerationReads(SqlSubject):
         query = sa.select(reports).order_by(reports.c.at.desc(), reports.c.id.desc()).limit(limit)
         if not everything:
             query = query.where(reports.c.resolved_at.is_(None))
-        return [report_record(row) for row in sql(tx).execute(query)]
+        return [record_of(ReportRecord, row) for row in sql(tx).execute(query)]
 
     def flags(self, tx: Transaction, *, limit: int) -> list[FlagRecord]:
         """The fair-play flags, newest first."""

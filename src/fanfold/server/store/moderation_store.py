@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from fanfold.server.store.engine import sql
-from fanfold.server.store.moderation_reads import ModerationReads, report_record
+from fanfold.server.store.moderation_reads import ModerationReads
 from fanfold.server.store.moderation_records import LogRecord, ReportRecord
 from fanfold.server.store.records import Transaction
 from fanfold.server.store.refund_store import RefundStore
@@ -22,7 +22,12 @@ from fanfold.server.store.schema import (
     sessions,
     tables,
 )
-from fanfold.server.store.sql_common import lock_names, lock_report_row, settle_report_row
+from fanfold.server.store.sql_common import (
+    lock_names,
+    lock_report_row,
+    record_of,
+    settle_report_row,
+)
 
 
 class SqlModeration(ModerationReads, RefundStore):
@@ -71,7 +76,7 @@ class SqlModeration(ModerationReads, RefundStore):
     def lock_report(self, tx: Transaction, report_id: int) -> ReportRecord | None:
         """A report, its row locked for the transaction."""
         row = lock_report_row(tx, reports, report_id)
-        return None if row is None else report_record(row)
+        return None if row is None else record_of(ReportRecord, row)
 
     def resolve(self, tx: Transaction, report_id: int, at: float, by: str, resolution: str) -> None:
         """Settle a report."""

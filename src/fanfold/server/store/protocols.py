@@ -17,7 +17,7 @@ their own.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Protocol
 
 from fanfold.core.config import JSONObject
@@ -54,7 +54,11 @@ class BeatStore(Protocol):
 
 class TableStore(BeatStore, Protocol):
     """Tables, their seats and their actions: what the hub keeps between actions and across
-    restarts (the model: boardgame.io's ``Async`` storage)."""
+    restarts (the model: boardgame.io's ``Async`` storage).
+
+    The stores (memory, SQL) inherit :meth:`append` written here once, as a group commit of
+    one row (:meth:`append_many`), and :meth:`set_player`; they say by :meth:`_refused` what
+    they raise for an action number stored already, and change a seat by :meth:`_give_seat`."""
 
     #: Called after a committed change to the lobby's open tables, where the store tells its
     #: own process (one process; PostgreSQL notifies every process instead).
@@ -83,6 +87,12 @@ class TableStore(BeatStore, Protocol):
     ) -> None:
         """Store action ``number`` (1-based) and the table's new version, together; a number
         stored already is refused (nothing is stored)."""
+        if self.append_many([AppendRow(table_id, number, seat, text, version, outcome)]):
+            raise self._refused(table_id, number)
+
+    def _refused(self, table_id: str, number: int) -> Exception:
+        """The error that refuses action ``number`` of ``table_id``, stored already."""
+        ...
 
     def append_many(self, rows: Sequence[AppendRow]) -> set[str]:
         """Store several tables' actions at once (a group commit); returns the tables
@@ -141,6 +151,22 @@ class TableStore(BeatStore, Protocol):
     ) -> None:
         """Give a seat to ``player`` (a bot) with the table's options, ``also`` in the same
         transaction; ``let_go``: its token holds it no more."""
+        values: dict[str, object] = {"player": player}
+        if let_go:
+            values["token_hash"] = None
+        self._give_seat(table_id, seat, values, options, also)
+
+    def _give_seat(
+        self,
+        table_id: str,
+        seat: int,
+        values: Mapping[str, object],
+        options: JSONObject,
+        also: InTransaction | None,
+    ) -> None:
+        """Set a seat's ``values`` (its columns by name) and the table's ``options``, with
+        ``also``, in one change; then tell the lobby."""
+        ...
 
     def invite(self, table_id: str, seat: int, invite_hash: str) -> None:
         """Give a seat a new invitation (its holder holds it no more)."""

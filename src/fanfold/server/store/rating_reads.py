@@ -4,7 +4,6 @@ table's rating changes and its signed-in players) from SQL."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import sqlalchemy as sa
 
@@ -19,40 +18,10 @@ from fanfold.server.store.schema import (
     seats,
     tables,
 )
-from fanfold.server.store.sql_common import SqlSubject
+from fanfold.server.store.sql_common import SqlSubject, record_of
 
 #: Rating changes a player's or a bot level's page reads at most.
 HISTORY = 200
-
-
-def rating_row(row: Any) -> RatingRow:
-    """A ``ratings`` row as a :class:`RatingRow`."""
-    return RatingRow(
-        str(row.family),
-        str(row.player),
-        float(row.mu),
-        float(row.sigma),
-        int(row.games),
-        float(row.updated),
-    )
-
-
-def change_record(row: Any) -> RatingChange:
-    """A ``rating_changes`` row as a :class:`RatingChange`."""
-    return RatingChange(
-        rated_table=str(row.rated_table),
-        player=str(row.player),
-        family=str(row.family),
-        seat=int(row.seat),
-        team=int(row.team),
-        rank=int(row.rank),
-        mu_before=float(row.mu_before),
-        sigma_before=float(row.sigma_before),
-        mu_after=float(row.mu_after),
-        sigma_after=float(row.sigma_after),
-        at=float(row.at),
-        weight=float(row.weight),
-    )
 
 
 class RatingReads(SqlSubject):
@@ -65,7 +34,7 @@ class RatingReads(SqlSubject):
             .where(ratings.c.family == family, ratings.c.games > 0)
             .order_by(ratings.c.mu.desc(), ratings.c.player)
         )
-        return [rating_row(row) for row in rows]
+        return [record_of(RatingRow, row) for row in rows]
 
     def unplayed_bots(self, tx: Transaction, family: str) -> list[RatingRow]:
         """The family's bot levels' rows that no rated game has moved yet."""
@@ -76,7 +45,7 @@ class RatingReads(SqlSubject):
                 ratings.c.player.startswith("bot:"),
             )
         )
-        return [rating_row(row) for row in rows]
+        return [record_of(RatingRow, row) for row in rows]
 
     def rating(self, tx: Transaction, family: str, player: str) -> RatingRow | None:
         """One player's rating in a family."""
@@ -87,21 +56,21 @@ class RatingReads(SqlSubject):
             )
             .first()
         )
-        return None if row is None else rating_row(row)
+        return None if row is None else record_of(RatingRow, row)
 
     def ratings_of(self, tx: Transaction, family: str, players: Sequence[str]) -> list[RatingRow]:
         """The ratings of ``players`` in a family (those that have one)."""
         rows = sql(tx).execute(
             sa.select(ratings).where(ratings.c.family == family, ratings.c.player.in_(players))
         )
-        return [rating_row(row) for row in rows]
+        return [record_of(RatingRow, row) for row in rows]
 
     def player_ratings(self, tx: Transaction, player: str) -> list[RatingRow]:
         """A player's ratings in every family, by family."""
         rows = sql(tx).execute(
             sa.select(ratings).where(ratings.c.player == player).order_by(ratings.c.family)
         )
-        return [rating_row(row) for row in rows]
+        return [record_of(RatingRow, row) for row in rows]
 
     def history(
         self, tx: Transaction, player: str, family: str | None = None
@@ -112,7 +81,7 @@ class RatingReads(SqlSubject):
         if family is not None:
             query = query.where(rating_changes.c.family == family)
         rows = sql(tx).execute(query.order_by(rating_changes.c.at.desc()).limit(HISTORY))
-        return [change_record(row) for row in rows]
+        return [record_of(RatingChange, row) for row in rows]
 
     def changes_at(
         self,
@@ -131,7 +100,7 @@ class RatingReads(SqlSubject):
             query = query.where(rating_changes.c.player != other_than)
         if people_only:
             query = query.where(rating_changes.c.player.startswith("a:"))
-        return [change_record(row) for row in sql(tx).execute(query)]
+        return [record_of(RatingChange, row) for row in sql(tx).execute(query)]
 
     def table_changes(self, tx: Transaction, table_id: str) -> list[RatingChange]:
         """The rating changes of one rated table, by seat."""
@@ -140,7 +109,7 @@ class RatingReads(SqlSubject):
             .where(rating_changes.c.rated_table == table_id)
             .order_by(rating_changes.c.seat)
         )
-        return [change_record(row) for row in rows]
+        return [record_of(RatingChange, row) for row in rows]
 
     def rated_family(self, tx: Transaction, table_id: str) -> str | None:
         """The family a table was rated in, if it was rated."""

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 import sqlalchemy as sa
 
 from fanfold.server.store.engine import sql
-from fanfold.server.store.rating_reads import RatingReads, rating_row
+from fanfold.server.store.rating_reads import RatingReads
 from fanfold.server.store.records import RatingChange, RatingRow, Transaction
 from fanfold.server.store.schema import rated_games, rating_changes, ratings
-from fanfold.server.store.sql_common import insert_for
+from fanfold.server.store.sql_common import insert_for, record_of
 
 
 class SqlRatings(RatingReads):
@@ -74,7 +74,7 @@ class SqlRatings(RatingReads):
             .order_by(ratings.c.player)
             .with_for_update()
         ).all()
-        return {str(row.player): rating_row(row) for row in rows}
+        return {str(row.player): record_of(RatingRow, row) for row in rows}
 
     def record_changes(self, tx: Transaction, changes: Sequence[RatingChange], now: float) -> None:
         """Move each changed player's rating (one game more) and keep the changes."""

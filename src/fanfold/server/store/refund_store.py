@@ -9,10 +9,9 @@ import sqlalchemy as sa
 
 from fanfold.server.store.engine import sql
 from fanfold.server.store.moderation_records import RefundRecord
-from fanfold.server.store.rating_reads import change_record
 from fanfold.server.store.records import RatingChange, Transaction
 from fanfold.server.store.schema import rating_changes, rating_refunds, ratings
-from fanfold.server.store.sql_common import SqlSubject
+from fanfold.server.store.sql_common import SqlSubject, record_of
 
 
 class RefundStore(SqlSubject):
@@ -37,7 +36,7 @@ class RefundStore(SqlSubject):
                     rating_changes.c.rated_table.in_(ids[start : start + 500])
                 )
             )
-            found.extend(change_record(row) for row in rows)
+            found.extend(record_of(RatingChange, row) for row in rows)
         return found
 
     def lock_rating_rows(self, tx: Transaction, rows: set[tuple[str, str]]) -> None:

@@ -3,6 +3,8 @@ bot, a new invitation."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fanfold.core.config import JSONObject
 from fanfold.server.store.records import InTransaction
 from fanfold.server.store.schema import seats
@@ -59,22 +61,14 @@ class SeatWrites(SqlBase):
             self._tell_lobby()
         return taken
 
-    def set_player(
+    def _give_seat(
         self,
         table_id: str,
         seat: int,
-        player: str,
+        values: Mapping[str, object],
         options: JSONObject,
-        *,
-        let_go: bool = False,
-        also: InTransaction | None = None,
+        also: InTransaction | None,
     ) -> None:
-        """Give a seat nobody holds to ``player`` (a bot's agent text) and store the table's
-        options, in one transaction; ``let_go``: the seat's person left it (its token holds
-        it no more); ``also`` runs in the same transaction (a leaver's rating)."""
-        values: dict[str, object] = {"player": player}
-        if let_go:
-            values["token_hash"] = None
         with self._begin() as connection:
             connection.execute(
                 seats.update()

@@ -1,13 +1,16 @@
 """What the SQL stores of every subject share: a store over an engine with its transactions,
 the insert of the engine's dialect (for ``ON CONFLICT DO NOTHING``), PostgreSQL's advisory
-locks by name (a table's key, a counted key), and the locking and settling of a report's row."""
+locks by name (a table's key, a counted key), the locking and settling of a report's row, and
+the reading of a row into the record whose fields its columns are (:func:`record_of`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.dialects.postgresql
@@ -16,6 +19,36 @@ from sqlalchemy.engine import Connection, Engine, Row
 
 from fanfold.server.store.engine import sql
 from fanfold.server.store.records import Transaction
+
+RecordT = TypeVar("RecordT")
+
+#: How a column's value becomes a record field's, by the field's type.
+_CASTS: dict[str, Callable[[Any], object]] = {"int": int, "float": float, "str": str, "bool": bool}
+
+
+@functools.cache
+def _columns(record: type) -> tuple[tuple[str, Callable[[Any], object], bool], ...]:
+    """Each field of the dataclass ``record``: its name, its cast, and whether it may be
+    ``None``."""
+    found = []
+    for field in dataclasses.fields(record):
+        kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
+        name, _, rest = kind.partition(" | ")
+        if name not in _CASTS or rest not in ("", "None"):
+            raise TypeError(f"{record.__name__}.{field.name}: {kind} is no column's type")
+        found.append((field.name, _CASTS[name], rest == "None"))
+    return tuple(found)
+
+
+def record_of(record: type[RecordT], row: Any) -> RecordT:
+    """The ``record`` (a dataclass whose fields are ints, floats, texts or booleans, any of
+    them maybe ``None``) that ``row`` holds: each field read from the column of its name."""
+    values = {}
+    kind: type = record  # the cache's key
+    for name, cast, optional in _columns(kind):
+        value = getattr(row, name)
+        values[name] = None if optional and value is None else cast(value)
+    return record(**values)
 
 
 def lock_key(name: str) -> int:

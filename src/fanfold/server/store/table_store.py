@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.server.store.beat_store import BeatWrites
+from fanfold.server.store.protocols import TableStore
 from fanfold.server.store.quick_append import (
     QUICK_APPEND,
     fits_one_statement,
@@ -34,7 +35,7 @@ from fanfold.server.store.seat_store import SeatWrites
 from fanfold.server.store.table_reads import TableReads
 
 
-class Store(SeatWrites, TableReads, BeatWrites):
+class Store(SeatWrites, TableReads, BeatWrites, TableStore):
     """Tables, seats and actions in one SQL database: the SQL
     :class:`~fanfold.server.store.protocols.TableStore`. The other subjects' SQL stores
     (accounts, ratings, moderation, fair play) work on its :attr:`engine`.
@@ -98,21 +99,13 @@ class Store(SeatWrites, TableReads, BeatWrites):
         if plan.listed:
             self._tell_lobby()
 
-    def append(
-        self,
-        table_id: str,
-        number: int,
-        seat: int,
-        text: str,
-        version: int,
-        outcome: JSONObject | None,
-    ) -> None:
-        """Store action ``number`` (1-based) and the table's new version, in one transaction."""
-        with self._begin() as connection:
-            connection.execute(
-                actions.insert().values(table_id=table_id, number=number, seat=seat, text=text)
-            )
-            self._touch(connection, table_id, version, outcome)
+    def _refused(self, table_id: str, number: int) -> Exception:
+        # As the actions' primary key refuses it outside a group commit.
+        return sa.exc.IntegrityError(
+            "INSERT INTO actions",
+            {"table_id": table_id, "number": number},
+            ValueError(f"table {table_id} has an action {number} already"),
+        )
 
     def append_many(self, rows: Sequence[AppendRow]) -> set[str]:
         """Store several tables' new actions in one transaction (a group commit); returns the
