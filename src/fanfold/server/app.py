@@ -41,8 +41,7 @@ answers ``{"type": "ok", ...}`` or ``{"type": "error", ...}`` and pushes ``{"typ
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -56,7 +55,6 @@ from fanfold.server.accounts import SignInError, TooManyError
 from fanfold.server.cross_site import CrossSiteGuard
 from fanfold.server.forwarded import ForwardedHeaders, is_https_site
 from fanfold.server.headers import SecurityHeaders, add_api_docs
-from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.i18n import LanguageChoice, load_languages
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.logs import TableContext
@@ -85,7 +83,7 @@ from fanfold.server.runtime import (
     lifespan,
 )
 from fanfold.server.settings import Settings
-from fanfold.server.throttle import ClientLimits, QuietMemoryStorage, Throttle, trusted_networks
+from fanfold.server.throttle import QuietMemoryStorage, Throttle, trusted_networks
 from fanfold.server.ws import BURST, MAX_MESSAGE, RATE
 from fanfold.server.ws import router as socket_router
 
@@ -114,55 +112,24 @@ def status_of(error: Exception) -> int:
     return 400
 
 
-def create_app(
-    store_url: str | Settings,
-    *,
-    bot_seconds: float | None = 1.0,
-    bot_pause: float = 0.0,
-    resume: bool = True,
-    warm_fast: bool = False,
-    keep_seconds: float = 600.0,
-    keep_finished_seconds: float = 30.0,
-    bot_workers: int = 4,
-    bot_processes: bool = False,
-    expire_seconds: float | None = EXPIRE_SECONDS,
-    limits: ClientLimits | None = None,
-    trusted_proxies: Sequence[str] = (),
-    health_port: int | None = None,
-    health_host: str = "127.0.0.1",
-    server_name: str | None = None,
-    store: Store | None = None,
-) -> FastAPI:
-    """The application, on the store at ``store_url`` with these settings (see
-    :class:`~fanfold.server.settings.Settings` for each), or from one :class:`Settings`
-    (the keywords are then left out). ``store``: that store already open (``fanfold serve``
-    opened it to check it), which the application's first run serves and closes at its end
-    instead of opening it again.
+def create_app(store_url: str | Settings, *, store: Store | None = None, **fields: Any) -> FastAPI:
+    """The application, from one :class:`~fanfold.server.settings.Settings`, or on the store
+    at ``store_url`` with the settings given by their names (each is a field of
+    :class:`Settings`, checked there: an unknown name or a bad value is refused).
+    ``store``: that store already open (``fanfold serve`` opened it to check it), which the
+    application's first run serves and closes at its end instead of opening it again.
 
     Raises:
+        TypeError: a :class:`Settings` given with settings by name too.
+        pydantic.ValidationError: a setting unknown or out of its range.
         ValueError: a trusted proxy that is not an address or a network.
     """
-    settings = (
-        store_url
-        if isinstance(store_url, Settings)
-        else Settings(
-            store_url=store_url,
-            bot_seconds=bot_seconds,
-            bot_pause=bot_pause,
-            resume=resume,
-            warm_fast=warm_fast,
-            keep_seconds=keep_seconds,
-            keep_finished_seconds=keep_finished_seconds,
-            bot_workers=bot_workers,
-            bot_processes=bot_processes,
-            expire_seconds=expire_seconds,
-            limits=limits if limits is not None else ClientLimits(),
-            trusted_proxies=tuple(trusted_proxies),
-            health_port=health_port,
-            health_host=health_host,
-            server_name=server_name,
-        )
-    )
+    if isinstance(store_url, Settings):
+        if fields:
+            raise TypeError(f"settings given twice: {', '.join(sorted(fields))}")
+        settings = store_url
+    else:
+        settings = Settings(store_url=store_url, **fields)
     proxies = trusted_networks(settings.trusted_proxies)
     load_languages()  # the catalogues read now: a broken one stops the start, not a page
     # The API's docs come from the package's files, not FastAPI's CDN (add_api_docs below);
