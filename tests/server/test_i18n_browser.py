@@ -65,12 +65,11 @@ UNTRANSLATED = """(outside) => {
 THEMES = ["light", "dark"]
 
 
-#: What a page leaves to later work, by page: the words the server writes for the moves (the
-#: log, the last move, a legal move's label on its button) are not in the catalogues yet; nor
-#: the rules a How-to-play page explains, nor the lessons' own words (from their data files),
-#: which say they are English (lang="en").
+#: What a page leaves to later work, by page: a legal move's label on its button (words the
+#: server writes) is not in the catalogues yet; nor the rules a How-to-play page explains, nor
+#: the lessons' own words (from their data files), which say they are English (lang="en").
 NOT_YET = {
-    "table": "#log, #last-move, #game [data-action]",
+    "table": "#game [data-action]",
     "how-to-play": '.howto-body[lang="en"]',
     "lesson": '[lang="en"], #game, #log',
     "lessons": '[lang="en"]',
@@ -208,15 +207,21 @@ def test_a_browser_that_asks_for_french_gets_it(browser: Browser, server: str) -
 
 
 def _french(refusal: dict[str, Any]) -> str:
-    """A refusal sent as a code and params, worded from the French catalogue as the page does:
-    the code's template translated, a word among the params translated, a refusal inside
-    worded the same way."""
+    """A refusal (or words: a move, an ending) sent as a code and params, worded from the
+    French catalogue as the page does: the code's template translated, a word among the params
+    translated, a refusal inside worded the same way, a parameter after a sentence's end
+    inside the template with a capital."""
     french = messages("fr")
     params = {
         name: _french(value) if isinstance(value, dict) else french.gettext(str(value))
         for name, value in refusal["params"].items()
     }
-    return french.gettext(refusal_codes()[refusal["code"]]).format(**params)
+    template = french.gettext(refusal_codes()[refusal["code"]])
+    for name, value in params.items():
+        # a value put in as it is: its own braces are not placeholders
+        capital = (value[:1].upper() + value[1:]).replace("{", "{{").replace("}", "}}")
+        template = template.replace(f". {{{name}}}", f". {capital}")
+    return template.format(**params)
 
 
 #: An action each game refuses at the start of any deal: the game, its seats, the action.
@@ -263,5 +268,51 @@ def test_a_refusal_of_each_game_reaches_the_page_in_french(browser: Browser, ser
             worded = _french(refusal)
             assert worded != refusal["error"]
             expect(page.locator("#error")).to_have_text(worded)
+    finally:
+        context.close()
+
+
+#: A Morris game that White loses on its third placement, three white pieces on the line
+#: 1-2-4 (Black's two circles make no line).
+WHITE_LOSES = ["C1", "C3", "T2", "C5", "C4"]
+
+
+def test_a_finished_table_tells_its_moves_and_its_end_in_french(
+    browser: Browser, server: str, tmp_path: Path
+) -> None:
+    """The log, the last move, the seats and the end panel: the server sends each as a code
+    and params beside its English words, and a French page words them from the catalogue."""
+    made = httpx.post(
+        f"{server}/api/tables", json={"game": "morris", "players": 2, "seats": ["you", "you"]}
+    ).json()
+    table, token = made["table"], made["token"]
+    for action in WHITE_LOSES:
+        state = httpx.get(f"{server}/api/tables/{table}", headers={"X-Fanfold-Token": token})
+        answer = httpx.post(
+            f"{server}/api/tables/{table}/act",
+            json={"token": token, "action": action, "version": state.json()["version"]},
+        )
+        assert answer.status_code == 200, answer.text
+    told = httpx.get(f"{server}/api/tables/{table}", headers={"X-Fanfold-Token": token}).json()
+    assert told["outcome"]["said"]["code"] == "morris.line_loses"
+    assert [entry["said"]["code"] for entry in told["log"]][-1] == "words.sentence_end"
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/table/{table}#token={token}")
+        expect(page.locator("#outcome")).to_be_visible()
+        ending = "Blanc a fini son tour avec trois pièces blanches sur la ligne 1-2-4 et perd"
+        expect(page.locator("#end-reason")).to_have_text(f"{ending}.")
+        log = page.locator("#log li")
+        expect(log).to_have_count(len(WHITE_LOSES))
+        expect(log.first).to_have_text(_french(told["log"][0]["said"]))
+        last = _french(told["log"][-1]["said"])
+        assert last.endswith(f"sur le point 4. {ending}."), last
+        expect(log.last).to_have_text(last)
+        expect(page.locator("#last-move")).to_have_text(last)  # hidden: the end panel says it
+        expect(page.locator("#seats")).to_contain_text("Noir")
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(tmp_path / f"ended-fr-{size}.png"), full_page=True)
     finally:
         context.close()

@@ -41,6 +41,7 @@ from fanfold.core.errors import (
     Refusal,
     UnknownGameError,
 )
+from fanfold.core.phrases import Phrase
 
 
 class View(Protocol):
@@ -274,8 +275,9 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         """How many seats a game with this config has."""
 
     def seat_name(self, config: ConfigT, seat: int) -> str:
-        """How players call seat ``seat`` (0-based): ``"Player 1"``, ``"White"``, ..."""
-        return f"Player {seat + 1}"
+        """How players call seat ``seat`` (0-based): ``"Player 1"``, ``"White"``, ... (a
+        :class:`~fanfold.core.phrases.Phrase`, so that a page words it in its language)."""
+        return Phrase("game.player", number=seat + 1)
 
     def with_players(self, config: ConfigT, players: int) -> ConfigT:
         """The config changed to seat ``players`` (games with a fixed count refuse others)."""

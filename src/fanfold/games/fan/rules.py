@@ -13,6 +13,7 @@ import fanfold.games.fan.refusals  # noqa: F401  (registers the refusals' templa
 from fanfold.core.cards import Card
 from fanfold.core.errors import ConfigError, NotationError, Refusal
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import FanConfig
 from fanfold.games.fan.deals import KING, deal_fans
@@ -134,18 +135,25 @@ def apply_move(state: FanState, move: FanMove) -> FanState:
     return FanState(state.config, tuple(fans), foundations, state.deal)
 
 
+phrases(
+    {
+        "fan.all_home": "all 52 cards are on the foundations",
+        "fan.stuck": "no legal move is left with {count} of 52 cards on the foundations",
+    }
+)
+
+
 def outcome(state: FanState) -> Outcome | None:
     """Won with every card home; lost when no legal move is left; ``None`` while play goes on."""
     if state.is_won:
         return Outcome(
-            "won: all 52 cards are on the foundations",
+            Phrase("words.won", why=Phrase("fan.all_home")),
             (1.0,),
             termination=Termination.ALL_ON_FOUNDATIONS,
         )
     if not legal_moves(state):
         return Outcome(
-            f"lost: no legal move is left with {state.cards_on_foundations} of 52 cards "
-            "on the foundations",
+            Phrase("words.lost", why=Phrase("fan.stuck", count=state.cards_on_foundations)),
             (0.0,),
             termination=Termination.NO_MOVE,
         )

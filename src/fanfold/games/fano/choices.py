@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.game import Choice
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.fano import actions as fa
 from fanfold.games.fano.cards import (
     SUIT_SYMBOLS,
@@ -37,13 +38,21 @@ from fanfold.games.fano.rules.attacks import hand_cards, support_value
 from fanfold.games.fano.state import Phase
 from fanfold.games.fano.view import FanoView, field_ref, hand_refs
 
+phrases(
+    {
+        "fano.joker": "joker",
+        "fano.temporary_joker": "temporary joker",
+        "fano.joker_as": "{joker} as {value}",
+    }
+)
+
 
 def card_name(card: int) -> str:
     """A card in words for a player: ``3♥``, ``10♠``, ``joker``, ``temporary joker as 4``."""
     value = value_of(card)
     if is_joker(card):
-        name = "joker" if kind_of(card) == WILD else "temporary joker"
-        return f"{name} as {value}" if value else name
+        name = Phrase("fano.joker" if kind_of(card) == WILD else "fano.temporary_joker")
+        return Phrase("fano.joker_as", joker=name, value=value) if value else name
     return ("A" if value == 1 else str(value)) + SUIT_SYMBOLS[kind_of(card)]
 
 

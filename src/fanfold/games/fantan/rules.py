@@ -21,6 +21,7 @@ import fanfold.games.fantan.refusals  # noqa: F401  (registers the refusals' tem
 from fanfold.core.cards import rank_text
 from fanfold.core.errors import Refusal
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.phrases import Phrase, PhraseParam, joined, phrases
 from fanfold.core.rng import derive_rng
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction, Pass
 from fanfold.games.fantan.cards import (
@@ -398,9 +399,25 @@ def pass_constraints(
 
 
 # ---------------------------------------------------------------------------------- the end
-def seat_name(seat: int) -> str:
+phrases(
+    {
+        "fantan.seat": "Player {number}",
+        "fantan.went_out": "{seat} went out",
+        "fantan.the_end": "the end",
+        "fantan.wins_hand": "{out} first and wins the hand",
+        "fantan.most_hands": "{out}; after {hands} hands {tops} won the most hands ({best})",
+        "fantan.the_hand": "the hand",
+        "fantan.hands": "{hands} hands",
+        "fantan.score": "{seat} {score}",
+        "fantan.net_chips": "{out}; net chips after {what}: {table}",
+        "fantan.penalty_points": "{out}; penalty points after {what}: {table}",
+    }
+)
+
+
+def seat_name(seat: int) -> Phrase:
     """How players call seat ``seat`` (from 0): ``Player 1``."""
-    return f"Player {seat + 1}"
+    return Phrase("fantan.seat", number=seat + 1)
 
 
 def outcome(state: FanTanState) -> Outcome | None:
@@ -413,7 +430,11 @@ def outcome(state: FanTanState) -> Outcome | None:
     scores = state.scores
     winner = hand_winner(state)
     termination = match_termination(config, state.scores)
-    out = f"{seat_name(winner)} went out" if winner is not None else "the end"
+    out = (
+        Phrase("fantan.went_out", seat=seat_name(winner))
+        if winner is not None
+        else Phrase("fantan.the_end")
+    )
     names = [seat_name(seat) for seat in range(players)]
     if config.scoring is Scoring.PLAIN:
         best = max(scores)
@@ -422,29 +443,49 @@ def outcome(state: FanTanState) -> Outcome | None:
         else:
             returns = tuple(1.0 if score == best else -1.0 for score in scores)
         if not config.is_match:
-            return Outcome(f"{out} first and wins the hand", returns, termination=termination)
+            return Outcome(Phrase("fantan.wins_hand", out=out), returns, termination=termination)
         tops = [names[seat] for seat in range(players) if scores[seat] == best]
         return Outcome(
-            f"{out}; after {state.hand_number + 1} hands "
-            f"{' and '.join(tops)} won the most hands ({best})",
+            Phrase(
+                "fantan.most_hands",
+                out=out,
+                hands=state.hand_number + 1,
+                tops=_each_and(tops),
+                best=best,
+            ),
             returns,
             termination=termination,
         )
+    what = (
+        Phrase("fantan.the_hand")
+        if not config.is_match
+        else Phrase("fantan.hands", hands=state.hand_number + 1)
+    )
     if config.scoring is Scoring.CHIPS:
-        table = ", ".join(f"{names[seat]} {scores[seat]:+d}" for seat in range(players))
-        what = "the hand" if not config.is_match else f"{state.hand_number + 1} hands"
+        table = joined(
+            [
+                Phrase("fantan.score", seat=names[seat], score=f"{scores[seat]:+d}")
+                for seat in range(players)
+            ]
+        )
         return Outcome(
-            f"{out}; net chips after {what}: {table}",
+            Phrase("fantan.net_chips", out=out, what=what, table=table),
             tuple(map(float, scores)),
             termination=termination,
         )
-    table = ", ".join(f"{names[seat]} {scores[seat]}" for seat in range(players))
-    what = "the hand" if not config.is_match else f"{state.hand_number + 1} hands"
+    table = joined(
+        [Phrase("fantan.score", seat=names[seat], score=scores[seat]) for seat in range(players)]
+    )
     return Outcome(
-        f"{out}; penalty points after {what}: {table}",
+        Phrase("fantan.penalty_points", out=out, what=what, table=table),
         tuple(-float(score) for score in scores),
         termination=termination,
     )
+
+
+def _each_and(names: Sequence[PhraseParam]) -> PhraseParam:
+    """``Player 1 and Player 2 and Player 3``: every name joined by "and"."""
+    return joined(names, "words.and_also")
 
 
 # ------------------------------------------------------------------------------- invariants

@@ -9,6 +9,7 @@ from typing import ClassVar
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import Refusal
 from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
+from fanfold.core.phrases import Phrase
 from fanfold.games.morris import actions, choices, notation, reach, rules, words
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SHAPE_NAMES, SIDE_NAMES
@@ -36,7 +37,7 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
         return 2
 
     def seat_name(self, config: MorrisConfig, seat: int) -> str:
-        return SIDE_NAMES[seat]
+        return Phrase(f"morris.{SIDE_NAMES[seat].lower()}")
 
     def new_state(self, config: MorrisConfig, seed: int = 0) -> MorrisState:
         return rules.new_state(config)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import fanfold.games.morris.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.errors import Refusal
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.morris.actions import MorrisAction, Move, Place
 from fanfold.games.morris.board import (
     BLACK,
@@ -29,6 +30,19 @@ from fanfold.games.morris.board import (
 )
 from fanfold.games.morris.config import MorrisConfig
 from fanfold.games.morris.state import MorrisState
+
+#: How a game ends, in words (:class:`~fanfold.core.phrases.Phrase`).
+phrases(
+    {
+        "morris.line_loses": "{side} ended the turn with {kind} on line {line} and loses",
+        "morris.three_circles": "three circles",
+        "morris.three_triangles": "three triangles",
+        "morris.three_white": "three white pieces",
+        "morris.three_black": "three black pieces",
+        "morris.repeated": "the position repeated: a draw",
+        "morris.no_move": "{side} has no legal move and loses",
+    }
+)
 
 
 def new_state(config: MorrisConfig) -> MorrisState:
@@ -157,26 +171,28 @@ def outcome(state: MorrisState) -> Outcome | None:
         loser = 1 - state.to_move
         tops = [state.board[point - 1][-1] for point in line]
         kind = (
-            f"three {SHAPE_NAMES[tops[0].upper()]}s"
+            Phrase(f"morris.three_{SHAPE_NAMES[tops[0].upper()]}s")
             if len({top.upper() for top in tops}) == 1
-            else f"three {SIDE_NAMES[colour_of(tops[0])].lower()} pieces"
+            else Phrase(f"morris.three_{SIDE_NAMES[colour_of(tops[0])].lower()}")
         )
         returns = (1.0, -1.0) if loser == BLACK else (-1.0, 1.0)
         return Outcome(
-            f"{SIDE_NAMES[loser]} ended the turn with {kind} on line "
-            f"{'-'.join(map(str, line))} and loses",
+            Phrase(
+                "morris.line_loses",
+                side=SIDE_NAMES[loser],
+                kind=kind,
+                line="-".join(map(str, line)),
+            ),
             returns,
             termination=Termination.LINE_OF_THREE,
         )
     if state.drawn:
-        return Outcome(
-            "the position repeated: a draw", (0.0, 0.0), termination=Termination.REPETITION
-        )
+        return Outcome(Phrase("morris.repeated"), (0.0, 0.0), termination=Termination.REPETITION)
     if not state.is_placement and not _moves(state):
         loser = state.to_move
         returns = (1.0, -1.0) if loser == BLACK else (-1.0, 1.0)
         return Outcome(
-            f"{SIDE_NAMES[loser]} has no legal move and loses",
+            Phrase("morris.no_move", side=SIDE_NAMES[loser]),
             returns,
             termination=Termination.NO_MOVE,
         )

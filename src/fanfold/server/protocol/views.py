@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.game import Outcome as GameOutcome
+from fanfold.core.phrases import said
 from fanfold.play.analysis import analyses_for
 from fanfold.play.table import Played, Table
 from fanfold.server.clocks import HOLDER
@@ -40,6 +42,13 @@ from fanfold.server.protocol.sending import as_json, wire
 _BEFORE_LOG = frozenset(list(State.model_fields)[: list(State.model_fields).index("log")])
 
 
+def _said(words: str) -> dict[str, dict[str, Any]]:
+    """``{"said": ...}`` for words that are a :class:`~fanfold.core.phrases.Phrase`, else
+    nothing (the field left unset, so not sent)."""
+    coded = said(words)
+    return {} if coded is None else {"said": coded}
+
+
 def check_spectator(live: LiveTable, seat: int | None) -> None:
     """Refuse a spectator's view of a game with hidden information that has none."""
     if seat is None and live.table.game.has_hidden_information:
@@ -51,7 +60,13 @@ def check_spectator(live: LiveTable, seat: int | None) -> None:
 
 def outcome_of(outcome: GameOutcome | None) -> Outcome | None:
     """A game's outcome as the protocol sends it (``None``: the game goes on)."""
-    return None if outcome is None else Outcome.model_validate(outcome.to_json())
+    if outcome is None:
+        return None
+    data = outcome.to_json()
+    coded = said(outcome.reason)
+    if coded is not None:
+        data["said"] = coded
+    return Outcome.model_validate(data)
 
 
 def replay_frame(live: LiveTable, step: int, seat: int | None) -> Replay:
@@ -102,6 +117,7 @@ def log_entries(played: Sequence[Played], table: Table, seat: int | None) -> lis
                     text=told.text,
                     words=told.words,
                     highlight=list(told.highlight),
+                    **_said(told.words),
                 )
             )
     return entries
@@ -169,6 +185,7 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
             # connection now.
             open=live.is_open(number),
             present=live.is_present(number),
+            **_said(table.seat_name(number)),
         )
         for number, entry in enumerate(table.seats)
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.core.rng import derive_rng
 from fanfold.games.fano.config import FanoConfig, Teams
 from fanfold.games.fano.rules.deck import after_draw_phase, draw_to_three, shuffled_decks
@@ -111,9 +112,27 @@ def winner(state: FanoState) -> int | None:
     return None
 
 
-def times(count: int) -> str:
+phrases(
+    {
+        "fano.once": "once",
+        "fano.twice": "twice",
+        "fano.times": "{count} times",
+        "fano.partnership_wins": (
+            "the partnership of Players {names} promoted its commander {times} and wins"
+        ),
+        "fano.player_wins": "Player {number} promoted {times} and wins",
+        "fano.turn_limit": (
+            "the turn limit ({turns} turns each, {last} in all) was reached: a draw"
+        ),
+    }
+)
+
+
+def times(count: int) -> Phrase:
     """How often, in words: ``once``, ``twice``, else ``N times``."""
-    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+    if count in (1, 2):
+        return Phrase("fano.once" if count == 1 else "fano.twice")
+    return Phrase("fano.times", count=count)
 
 
 def outcome(state: FanoState) -> Outcome | None:
@@ -124,19 +143,19 @@ def outcome(state: FanoState) -> Outcome | None:
         if config.teams is Teams.ONE_FOR_ALL:
             team = teammates(config, seat)
             names = ", ".join(str(member + 1) for member in sorted(team))
-            reason = (
-                f"the partnership of Players {names} promoted its commander "
-                f"{times(config.promotions_to_win)} and wins"
+            reason = Phrase(
+                "fano.partnership_wins", names=names, times=times(config.promotions_to_win)
             )
         else:
             team = (seat,)
-            reason = f"Player {seat + 1} promoted {times(config.promotions_to_win)} and wins"
+            reason = Phrase(
+                "fano.player_wins", number=seat + 1, times=times(config.promotions_to_win)
+            )
         returns = tuple(1.0 if other in team else -1.0 for other in range(len(state.players)))
         return Outcome(reason, returns, termination=Termination.PROMOTIONS)
     if state.phase is Phase.OVER:
         return Outcome(
-            f"the turn limit ({config.turns_per_player} turns each, {config.last_turn} in all) "
-            "was reached: a draw",
+            Phrase("fano.turn_limit", turns=config.turns_per_player, last=config.last_turn),
             (0.0,) * len(state.players),
             by_limit=True,
             termination=Termination.TURN_LIMIT,
