@@ -26,7 +26,8 @@ def test_a_phrase_is_its_english_sentence_and_keeps_its_code_and_params() -> Non
         "ending": "the end of it",
     }
     kept = pickle.loads(pickle.dumps(ending))
-    assert kept == ending and kept.to_json() == ending.to_json()
+    assert kept == ending
+    assert kept.to_json() == ending.to_json()
     assert said(ending) == ending.to_json()
     assert said("plain words") is None
 
@@ -36,7 +37,8 @@ def test_lists_in_words() -> None:
     assert listed(["A♥", "2♠"]) == "A♥ and 2♠"
     three = listed(["A♥", "2♠", "3♣"])
     assert three == "A♥, 2♠ and 3♣"
-    assert isinstance(three, Phrase) and three.code == "words.list"
+    assert isinstance(three, Phrase)
+    assert three.code == "words.list"
     assert joined(["a", "b", "c"], "words.and_also") == "a and b and c"
 
 

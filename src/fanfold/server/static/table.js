@@ -750,19 +750,25 @@ async function runAnalysis(name, again = false) {
 async function replay() {
   $("replay-bar").hidden = false;
   const spectator = await api("GET", `/api/tables/${tableId}`).catch(() => null);
-  const first = await api("GET", `/api/tables/${tableId}/replay?step=0`);
+  // The seat this browser's token held: the replay is drawn from its side (its own cards), and
+  // says so; everyone else sees the public view.
+  const held = token ? await api("GET", `/api/tables/${tableId}`, undefined, token).catch(() => null) : null;
+  const seat = Number.isInteger(held?.seat) && held.yours?.includes(held.seat) ? held.seat : null;
+  const side = seat === null ? "" : `&seat=${seat}`;
+  const first = await api("GET", `/api/tables/${tableId}/replay?step=0${side}`);
   message = wordSeats(spectator) || { seats: [], game: { title: t("Replay"), name: "" }, options: {} };
   if (spectator) setUpPage();
+  if (seat !== null) $("replay-bar").append(el("span", { id: "replay-seat", text: t("You played as {name}.", { name: seatName(seat) }) }));
   const slider = $("replay-step");
   slider.max = String(first.steps);
   async function show(step) {
     step = Math.max(0, Math.min(first.steps, step));
     slider.value = String(step);
-    const frame = await api("GET", `/api/tables/${tableId}/replay?step=${step}`);
+    const frame = await api("GET", `/api/tables/${tableId}/replay?step=${step}${side}`);
     $("replay-label").textContent = t("move {step} of {steps}", { step, steps: frame.steps });
     $("status").textContent = step === frame.steps && frame.outcome ? saidText(frame.outcome.said, frame.outcome.reason) : t("Replay: after move {step}", { step });
     drawLog(frame.log);
-    const fake = { ...message, view: frame.view, text: frame.text, legal: [], choices: [], decider: null, seat: null, outcome: null };
+    const fake = { ...message, view: frame.view, text: frame.text, legal: [], choices: [], decider: null, seat, outcome: null };
     renderer.render($("game"), fake, { act: () => {}, seatName, analysis: null, replay: true });
     markLastMove(frame.log);
   }
