@@ -1,7 +1,8 @@
 """The games' words as codes (:class:`fanfold.core.phrases.Phrase`): the English sentence is
 the code's template with its params, a part inside keeps its own code, a part that starts a
 sentence inside a template is written with a capital, and a phrase survives pickling (tables
-are kept in worker processes). Every game's moves, endings and seats are phrases."""
+are kept in worker processes). Every game's moves (told and offered), endings and seats are
+phrases."""
 
 from __future__ import annotations
 
@@ -73,8 +74,8 @@ def _coded(text: str) -> None:
     ("name", "players"), [("morris", 2), ("fano", 2), ("fano", 3), ("fantan", 3), ("fan", 1)]
 )
 def test_every_move_ending_and_seat_of_a_game_is_a_phrase(name: str, players: int) -> None:
-    """A game played out at random: each move told to each seat and to a spectator, the
-    ending and the seats' names are phrases, whose English is the sentence."""
+    """A game played out at random: each legal move's label, each move told to each seat and
+    to a spectator, the ending and the seats' names are phrases."""
     game = get_game(name)
     config = game.with_players(game.default_config(), players)
     state = game.new_state(config, seed=7)
@@ -84,6 +85,8 @@ def test_every_move_ending_and_seat_of_a_game_is_a_phrase(name: str, players: in
     for _ in range(400):
         if game.outcome(state) is not None:
             break
+        for choice in game.choices(state):
+            _coded(choice.label)
         action = rng.choice(list(game.legal_actions(state)))
         after = game.apply(state, action)
         for observer in [*range(players), None]:

@@ -65,11 +65,10 @@ UNTRANSLATED = """(outside) => {
 THEMES = ["light", "dark"]
 
 
-#: What a page leaves to later work, by page: a legal move's label on its button (words the
-#: server writes) is not in the catalogues yet; nor the rules a How-to-play page explains, nor
-#: the lessons' own words (from their data files), which say they are English (lang="en").
+#: What a page leaves to later work, by page: the rules a How-to-play page explains and the
+#: lessons' own words (from their data files) are not in the catalogues yet, and say they are
+#: English (lang="en"). A table shows only catalogue words: its moves, seats and endings too.
 NOT_YET = {
-    "table": "#game [data-action]",
     "how-to-play": '.howto-body[lang="en"]',
     "lesson": '[lang="en"], #game, #log',
     "lessons": '[lang="en"]',

@@ -131,6 +131,7 @@ class Messages:
         return hashlib.sha256(self.script_json().encode()).hexdigest()[:12]
 
 
+@cache
 def _script_ids() -> frozenset[str]:
     """The messages the page scripts use: their own and the words refusals carry."""
     with TEMPLATE.open("rb") as source:

@@ -17,10 +17,7 @@ phrases(
     {
         "fan.you_moved": "You moved {cards} from fan {source} {where}",
         "fan.player_moved": "The player moved {cards} from fan {source} {where}",
-        "fan.to_foundation": "to its foundation",
         "fan.player": "Player",
-        "fan.onto": "onto {card} on fan {target}",
-        "fan.to_empty": "to the empty fan {target}",
     }
 )
 

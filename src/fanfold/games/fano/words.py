@@ -65,9 +65,6 @@ phrases(
     {
         "fano.told_more": "{did}: {more}.",
         "fano.then": "{first}; {rest}",
-        "fano.reverse": " (Reverse Fano)",
-        "fano.oversum": " (Oversum)",
-        "fano.back": ", {card} back to hand",
         "fano.recruiting": " (recruiting {card})",
         "fano.your_card": "your {card}",
         "fano.seats_card": "{seat}'s {card}",

@@ -20,7 +20,6 @@ phrases(
     {
         "fantan.you_played": "You played {card}{start}{out}.",
         "fantan.played": "{seat} played {card}{start}{out}.",
-        "fantan.starting": ", starting the {suit} row",
         "fantan.you_go_out": ": you go out, and the hand is over",
         "fantan.goes_out": ": goes out, and the hand is over",
         "fantan.you_passed": "You passed (no card to play).",

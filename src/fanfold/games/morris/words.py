@@ -7,6 +7,7 @@ the point it goes to; a move that ends the game says how.
 
 from __future__ import annotations
 
+import fanfold.games.morris.choices  # noqa: F401  (registers the pieces' phrases)
 from fanfold.core.phrases import Phrase, PhraseParam, phrases
 from fanfold.games.morris import rules
 from fanfold.games.morris.actions import MorrisAction, Place
@@ -29,7 +30,6 @@ phrases(
         "morris.your_piece": "your {shape}",
         "morris.white": "White",
         "morris.black": "Black",
-        "morris.sides_piece": "{side}'s {shape}",
     }
 )
 

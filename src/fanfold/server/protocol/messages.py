@@ -83,6 +83,9 @@ class Choice(Out):
     label: str
     points: list[str]
     details: dict[str, Any]
+    #: ``label`` as a code and params (``fanfold.core.phrases.Phrase``), where the game words
+    #: it so: the page words it in its reader's language.
+    said: dict[str, Any] | None = None
 
 
 class AnalysisName(Out):

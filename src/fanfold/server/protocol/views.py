@@ -206,7 +206,9 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
         view=view,
         text=text,
         legal=table.legal_texts() if deciding else [],
-        choices=[Choice.model_validate(choice.to_json()) for choice in choices],
+        choices=[
+            Choice.model_validate({**choice.to_json(), **_said(choice.label)}) for choice in choices
+        ],
         log=_kept_log(live, seat)[0],
         outcome=outcome_of(table.outcome),
         can_undo=table.allow_undo and bool(held) and bool(table.played),

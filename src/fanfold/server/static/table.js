@@ -105,9 +105,11 @@ function act(text) {
 }
 
 // ------------------------------------------------------------------- state
-// The seats' names in the page's language (the game's names: "Player 2", "White").
+// The server's words in a state in the page's language: the seats' names (the game's names:
+// "Player 2", "White") and the legal moves' labels (their buttons, their names for the keyboard).
 function wordSeats(m) {
   for (const seat of m?.seats || []) seat.name = saidText(seat.said, seat.name);
+  for (const choice of m?.choices || []) choice.label = saidText(choice.said, choice.label);
   return m;
 }
 
