@@ -75,7 +75,8 @@ def _coded(text: str) -> None:
 )
 def test_every_move_ending_and_seat_of_a_game_is_a_phrase(name: str, players: int) -> None:
     """A game played out at random: each legal move's label, each move told to each seat and
-    to a spectator, the ending and the seats' names are phrases."""
+    to a spectator, the ending (its words the outcome's reason) and the seats' names are
+    phrases."""
     game = get_game(name)
     config = game.with_players(game.default_config(), players)
     state = game.new_state(config, seed=7)
@@ -90,10 +91,16 @@ def test_every_move_ending_and_seat_of_a_game_is_a_phrase(name: str, players: in
         action = rng.choice(list(game.legal_actions(state)))
         after = game.apply(state, action)
         for observer in [*range(players), None]:
-            words = game.describe_action(state, action, observer, after)
-            if words:
-                _coded(words)
+            told = game.describe_action(state, action, observer, after)
+            if told:
+                _coded(told)
         state = after
     ended = game.outcome(state)
-    if ended is not None:
-        _coded(ended.reason)
+    words = game.ending_words(state)
+    if ended is None:
+        assert words is None
+    else:
+        assert words is not None
+        _coded(words)
+        assert words == ended.reason  # the outcome keeps the plain sentence, cheap for bots
+        assert type(ended.reason) is str

@@ -315,3 +315,32 @@ def test_a_finished_table_tells_its_moves_and_its_end_in_french(
             page.screenshot(path=str(tmp_path / f"ended-fr-{size}.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_refusals_away_from_tables_reach_the_page_in_french(browser: Browser, server: str) -> None:
+    """The account page's refusals come as codes too: a wrong password is said in French on
+    the page, and a reserved name's refusal words what the name reads as from the catalogue."""
+    reserved = httpx.post(
+        f"{server}/api/accounts", json={"name": "medium", "password": "a long password"}
+    )
+    assert reserved.status_code == 400, reserved.text
+    refusal = reserved.json()
+    assert refusal["code"] == "account.reserved"
+    assert refusal["error"] == (
+        "the name medium is reserved: it reads as 'medium', a bot level; choose another"
+    )
+    assert _french(refusal) == (
+        "le nom medium est réservé : il se lit comme 'medium', un niveau de bot ; "
+        "choisissez-en un autre"
+    )
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/account")
+        form = page.locator("#sign-in-form")
+        form.locator("input[name=name]").fill("nobody-here")
+        form.locator("input[name=password]").fill("not the password")
+        form.locator("button[type=submit]").click()
+        expect(page.locator("#error")).to_have_text("nom ou mot de passe erroné")
+    finally:
+        context.close()

@@ -419,6 +419,14 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         the observer is told nothing: the action leaves no trace they may see."""
         return self.action_text(action)
 
+    def ending_words(self, state: StateT) -> str | None:
+        """How the game ended, in words for a person (``None`` while play goes on): the
+        outcome's reason, as a :class:`~fanfold.core.phrases.Phrase` where the game words it
+        so (the page words it in its reader's language; :meth:`outcome` keeps a plain
+        sentence, cheap for the bots' playouts). The default is the outcome's reason."""
+        ended = self.outcome(state)
+        return None if ended is None else ended.reason
+
     def describe_action(
         self, state: StateT, action: ActionT, observer: int | None, after: StateT | None = None
     ) -> str:

@@ -98,6 +98,9 @@ class FanGame(Game[FanConfig, FanState, FanMove, FanView]):
     def outcome(self, state: FanState) -> Outcome | None:
         return rules.outcome(state)
 
+    def ending_words(self, state: FanState) -> str | None:
+        return rules.ending_words(state)
+
     def describe(self, state: FanState) -> str:
         outcome = rules.outcome(state)
         if outcome is not None:

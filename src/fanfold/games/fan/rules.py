@@ -8,6 +8,7 @@ exactly when it returns ``None``, and :func:`legal_moves` lists exactly those mo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import fanfold.games.fan.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.cards import Card
@@ -145,6 +146,33 @@ phrases(
 
 def outcome(state: FanState) -> Outcome | None:
     """Won with every card home; lost when no legal move is left; ``None`` while play goes on."""
+    if state.is_won:
+        return Outcome(
+            "won: all 52 cards are on the foundations",
+            (1.0,),
+            termination=Termination.ALL_ON_FOUNDATIONS,
+        )
+    if not legal_moves(state):
+        return Outcome(
+            f"lost: no legal move is left with {state.cards_on_foundations} of 52 cards "
+            "on the foundations",
+            (0.0,),
+            termination=Termination.NO_MOVE,
+        )
+    return None
+
+
+def ending_words(state: FanState) -> Phrase | None:
+    """How the game ended, in words a page words in its language (a
+    :class:`~fanfold.core.phrases.Phrase`, the English of :func:`outcome`'s reason);
+    ``None`` while play goes on. Apart from :func:`outcome`, which the bots' playouts call:
+    they never pay for the words."""
+    ended = _worded_outcome(state)
+    return None if ended is None else cast(Phrase, ended.reason)
+
+
+def _worded_outcome(state: FanState) -> Outcome | None:
+    """:func:`outcome`, its reason a :class:`~fanfold.core.phrases.Phrase`."""
     if state.is_won:
         return Outcome(
             Phrase("words.won", why=Phrase("fan.all_home")),

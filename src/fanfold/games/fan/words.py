@@ -38,9 +38,9 @@ def describe(state: FanState, after: FanState, move: FanMove, observer: int | No
         )
     code = "fan.you_moved" if observer == 0 else "fan.player_moved"
     words = Phrase(code, cards=what, source=move.source, where=where)
-    ended = rules.outcome(after)
+    ended = rules.ending_words(after)
     if ended is not None:
-        return Phrase("words.sentence_end", words=words, ending=ended.reason)
+        return Phrase("words.sentence_end", words=words, ending=ended)
     return Phrase("words.sentence", words=words)
 
 

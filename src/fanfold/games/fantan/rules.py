@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import cast
 
 import fanfold.games.fantan.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.cards import rank_text
@@ -415,8 +416,13 @@ phrases(
 )
 
 
-def seat_name(seat: int) -> Phrase:
+def seat_name(seat: int) -> str:
     """How players call seat ``seat`` (from 0): ``Player 1``."""
+    return f"Player {seat + 1}"
+
+
+def seat_words(seat: int) -> Phrase:
+    """:func:`seat_name` as a :class:`~fanfold.core.phrases.Phrase`, for a page to word."""
     return Phrase("fantan.seat", number=seat + 1)
 
 
@@ -430,12 +436,64 @@ def outcome(state: FanTanState) -> Outcome | None:
     scores = state.scores
     winner = hand_winner(state)
     termination = match_termination(config, state.scores)
+    out = f"{seat_name(winner)} went out" if winner is not None else "the end"
+    names = [seat_name(seat) for seat in range(players)]
+    if config.scoring is Scoring.PLAIN:
+        best = max(scores)
+        if all(score == best for score in scores):
+            returns = (0.0,) * players
+        else:
+            returns = tuple(1.0 if score == best else -1.0 for score in scores)
+        if not config.is_match:
+            return Outcome(f"{out} first and wins the hand", returns, termination=termination)
+        tops = [names[seat] for seat in range(players) if scores[seat] == best]
+        return Outcome(
+            f"{out}; after {state.hand_number + 1} hands "
+            f"{' and '.join(tops)} won the most hands ({best})",
+            returns,
+            termination=termination,
+        )
+    if config.scoring is Scoring.CHIPS:
+        table = ", ".join(f"{names[seat]} {scores[seat]:+d}" for seat in range(players))
+        what = "the hand" if not config.is_match else f"{state.hand_number + 1} hands"
+        return Outcome(
+            f"{out}; net chips after {what}: {table}",
+            tuple(map(float, scores)),
+            termination=termination,
+        )
+    table = ", ".join(f"{names[seat]} {scores[seat]}" for seat in range(players))
+    what = "the hand" if not config.is_match else f"{state.hand_number + 1} hands"
+    return Outcome(
+        f"{out}; penalty points after {what}: {table}",
+        tuple(-float(score) for score in scores),
+        termination=termination,
+    )
+
+
+def ending_words(state: FanTanState) -> Phrase | None:
+    """How the game ended, in words a page words in its language (a
+    :class:`~fanfold.core.phrases.Phrase`, the English of :func:`outcome`'s reason);
+    ``None`` while play goes on. Apart from :func:`outcome`, which the bots' playouts call:
+    they never pay for the words."""
+    ended = _worded_outcome(state)
+    return None if ended is None else cast(Phrase, ended.reason)
+
+
+def _worded_outcome(state: FanTanState) -> Outcome | None:
+    """:func:`outcome`, its reason a :class:`~fanfold.core.phrases.Phrase`."""
+    if not state.finished:
+        return None
+    config = state.config
+    players = config.players
+    scores = state.scores
+    winner = hand_winner(state)
+    termination = match_termination(config, state.scores)
     out = (
-        Phrase("fantan.went_out", seat=seat_name(winner))
+        Phrase("fantan.went_out", seat=seat_words(winner))
         if winner is not None
         else Phrase("fantan.the_end")
     )
-    names = [seat_name(seat) for seat in range(players)]
+    names = [seat_words(seat) for seat in range(players)]
     if config.scoring is Scoring.PLAIN:
         best = max(scores)
         if all(score == best for score in scores):

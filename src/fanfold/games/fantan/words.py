@@ -13,7 +13,7 @@ from fanfold.core.phrases import Phrase, PhraseParam, phrases
 from fanfold.games.fantan.actions import FanTanAction, Play
 from fanfold.games.fantan.cards import row_ranks
 from fanfold.games.fantan.choices import card_name
-from fanfold.games.fantan.rules import seat_name
+from fanfold.games.fantan.rules import seat_words
 from fanfold.games.fantan.state import FanTanState
 
 phrases(
@@ -50,7 +50,7 @@ def describe(
     """``action``, taken in ``state`` (leading to ``after``), in a sentence for ``observer``."""
     seat = state.to_move
     you = observer == seat
-    who = seat_name(seat)
+    who = seat_words(seat)
     if isinstance(action, Play):
         card = action.card
         row = row_ranks(state.layout, card.suit.order, state.config.ace_high)

@@ -48,6 +48,9 @@ class MorrisGame(Game[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
     def outcome(self, state: MorrisState) -> Outcome | None:
         return rules.outcome(state)
 
+    def ending_words(self, state: MorrisState) -> str | None:
+        return rules.ending_words(state)
+
     def current_player(self, state: MorrisState) -> int | None:
         return None if rules.outcome(state) is not None else state.to_move
 

@@ -9,6 +9,7 @@ actions it allows (tested).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import fanfold.games.morris.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.errors import Refusal
@@ -166,6 +167,48 @@ def outcome(state: MorrisState) -> Outcome | None:
     """How the game ended, ``None`` while it goes on: a line of one colour or one shape loses
     for the player who made it, a repeated position is a draw, and a player with no move at
     the start of a movement turn loses."""
+    line = losing_line(state.board)
+    if line is not None:
+        loser = 1 - state.to_move
+        tops = [state.board[point - 1][-1] for point in line]
+        kind = (
+            f"three {SHAPE_NAMES[tops[0].upper()]}s"
+            if len({top.upper() for top in tops}) == 1
+            else f"three {SIDE_NAMES[colour_of(tops[0])].lower()} pieces"
+        )
+        returns = (1.0, -1.0) if loser == BLACK else (-1.0, 1.0)
+        return Outcome(
+            f"{SIDE_NAMES[loser]} ended the turn with {kind} on line "
+            f"{'-'.join(map(str, line))} and loses",
+            returns,
+            termination=Termination.LINE_OF_THREE,
+        )
+    if state.drawn:
+        return Outcome(
+            "the position repeated: a draw", (0.0, 0.0), termination=Termination.REPETITION
+        )
+    if not state.is_placement and not _moves(state):
+        loser = state.to_move
+        returns = (1.0, -1.0) if loser == BLACK else (-1.0, 1.0)
+        return Outcome(
+            f"{SIDE_NAMES[loser]} has no legal move and loses",
+            returns,
+            termination=Termination.NO_MOVE,
+        )
+    return None
+
+
+def ending_words(state: MorrisState) -> Phrase | None:
+    """How the game ended, in words a page words in its language (a
+    :class:`~fanfold.core.phrases.Phrase`, the English of :func:`outcome`'s reason);
+    ``None`` while play goes on. Apart from :func:`outcome`, which the bots' playouts call:
+    they never pay for the words."""
+    ended = _worded_outcome(state)
+    return None if ended is None else cast(Phrase, ended.reason)
+
+
+def _worded_outcome(state: MorrisState) -> Outcome | None:
+    """:func:`outcome`, its reason a :class:`~fanfold.core.phrases.Phrase`."""
     line = losing_line(state.board)
     if line is not None:
         loser = 1 - state.to_move

@@ -76,9 +76,9 @@ def describe(
             words = Phrase("morris.you_moved", shape=shape, onto=onto, **where)
         else:
             words = Phrase("morris.moved", side=SIDE_NAMES[side], shape=shape, onto=onto, **where)
-    ended = rules.outcome(after)
+    ended = rules.ending_words(after)
     if ended is not None:
-        return Phrase("words.sentence_end", words=words, ending=ended.reason)
+        return Phrase("words.sentence_end", words=words, ending=ended)
     return Phrase("words.sentence", words=words)
 
 

@@ -58,12 +58,15 @@ def check_spectator(live: LiveTable, seat: int | None) -> None:
             raise ForbiddenError(str(error)) from None
 
 
-def outcome_of(outcome: GameOutcome | None) -> Outcome | None:
-    """A game's outcome as the protocol sends it (``None``: the game goes on)."""
+def outcome_of(outcome: GameOutcome | None, table: Table | None = None) -> Outcome | None:
+    """A game's outcome as the protocol sends it (``None``: the game goes on), with the
+    reason as a code and params where the game words the ending of ``table``'s state so and
+    its English is the outcome's (an ending the server made, a resignation say, has none)."""
     if outcome is None:
         return None
     data = outcome.to_json()
-    coded = said(outcome.reason)
+    words = table.game.ending_words(table.state) if table is not None else None
+    coded = said(words) if words == outcome.reason else None
     if coded is not None:
         data["said"] = coded
     return Outcome.model_validate(data)
@@ -99,7 +102,7 @@ def replay_frame(live: LiveTable, step: int, seat: int | None) -> Replay:
         view=view,
         text=text,
         log=log_entries(table.played[:step], table, seat),
-        outcome=outcome_of(table.outcome),
+        outcome=outcome_of(table.outcome, table),
     )
 
 
@@ -210,7 +213,7 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
             Choice.model_validate({**choice.to_json(), **_said(choice.label)}) for choice in choices
         ],
         log=_kept_log(live, seat)[0],
-        outcome=outcome_of(table.outcome),
+        outcome=outcome_of(table.outcome, table),
         can_undo=table.allow_undo and bool(held) and bool(table.played),
         endings=endings_open(live, held),
         claim=claim_countdown(live, held),

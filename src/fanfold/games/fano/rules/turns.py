@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.phrases import Phrase, phrases
 from fanfold.core.rng import derive_rng
@@ -128,8 +130,13 @@ phrases(
 )
 
 
-def times(count: int) -> Phrase:
+def times(count: int) -> str:
     """How often, in words: ``once``, ``twice``, else ``N times``."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _times_words(count: int) -> Phrase:
+    """:func:`times` as a :class:`~fanfold.core.phrases.Phrase`."""
     if count in (1, 2):
         return Phrase("fano.once" if count == 1 else "fano.twice")
     return Phrase("fano.times", count=count)
@@ -143,13 +150,50 @@ def outcome(state: FanoState) -> Outcome | None:
         if config.teams is Teams.ONE_FOR_ALL:
             team = teammates(config, seat)
             names = ", ".join(str(member + 1) for member in sorted(team))
+            reason = (
+                f"the partnership of Players {names} promoted its commander "
+                f"{times(config.promotions_to_win)} and wins"
+            )
+        else:
+            team = (seat,)
+            reason = f"Player {seat + 1} promoted {times(config.promotions_to_win)} and wins"
+        returns = tuple(1.0 if other in team else -1.0 for other in range(len(state.players)))
+        return Outcome(reason, returns, termination=Termination.PROMOTIONS)
+    if state.phase is Phase.OVER:
+        return Outcome(
+            f"the turn limit ({config.turns_per_player} turns each, {config.last_turn} in all) "
+            "was reached: a draw",
+            (0.0,) * len(state.players),
+            by_limit=True,
+            termination=Termination.TURN_LIMIT,
+        )
+    return None
+
+
+def ending_words(state: FanoState) -> Phrase | None:
+    """How the game ended, in words a page words in its language (a
+    :class:`~fanfold.core.phrases.Phrase`, the English of :func:`outcome`'s reason);
+    ``None`` while play goes on. Apart from :func:`outcome`, which the bots' playouts call:
+    they never pay for the words."""
+    ended = _worded_outcome(state)
+    return None if ended is None else cast(Phrase, ended.reason)
+
+
+def _worded_outcome(state: FanoState) -> Outcome | None:
+    """:func:`outcome`, its reason a :class:`~fanfold.core.phrases.Phrase`."""
+    seat = winner(state)
+    config = state.config
+    if seat is not None:
+        if config.teams is Teams.ONE_FOR_ALL:
+            team = teammates(config, seat)
+            names = ", ".join(str(member + 1) for member in sorted(team))
             reason = Phrase(
-                "fano.partnership_wins", names=names, times=times(config.promotions_to_win)
+                "fano.partnership_wins", names=names, times=_times_words(config.promotions_to_win)
             )
         else:
             team = (seat,)
             reason = Phrase(
-                "fano.player_wins", number=seat + 1, times=times(config.promotions_to_win)
+                "fano.player_wins", number=seat + 1, times=_times_words(config.promotions_to_win)
             )
         returns = tuple(1.0 if other in team else -1.0 for other in range(len(state.players)))
         return Outcome(reason, returns, termination=Termination.PROMOTIONS)
