@@ -736,7 +736,7 @@ async function runAnalysis(name, again = false) {
   try {
     const result = await api("GET", `/api/tables/${tableId}/analysis/${name}`, undefined, token);
     // a hint's move in words, as the board's buttons say it (the text adds its notation)
-    out.textContent = result.data?.label ? t("Try {move}.", { move: result.data.label }) : result.data ? result.text.split("\n")[0] : result.text;
+    out.textContent = result.data?.label ? t("Try {move}.", { move: saidText(result.data.said, result.data.label) }) : result.data ? result.text.split("\n")[0] : result.text;
     if (result.data) {
       analysisData = { version: result.version, data: result.data };
       if (result.version === message.version) draw();
