@@ -64,7 +64,8 @@ def _refusals(catalog: Catalog) -> None:
     moves, endings and seats) at ``said/CODE``, and the words refusals carry as
     parameters at ``refusal/word``: the page words a refusal from its code (``docs/i18n.md``)."""
     import fanfold.play.refusals
-    import fanfold.server.refusals  # noqa: F401  (the tables' and the server's templates)
+    import fanfold.server.refusals
+    import fanfold.server.waiting  # noqa: F401  (the tables' and the server's templates, words)
     from fanfold.core.registry import all_games
 
     all_games()  # every game's rules, and so its refusals
