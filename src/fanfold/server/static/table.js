@@ -752,9 +752,10 @@ async function runAnalysis(name, again = false) {
 async function replay() {
   $("replay-bar").hidden = false;
   const spectator = await api("GET", `/api/tables/${tableId}`).catch(() => null);
-  // The seat this browser's token held: the replay is drawn from its side (its own cards), and
-  // says so; everyone else sees the public view.
-  const held = token ? await api("GET", `/api/tables/${tableId}`, undefined, token).catch(() => null) : null;
+  // Beside a review (which judges a seat from its view), the seat this browser's token held: the
+  // replay is drawn from its side (its own cards), and says so; a plain replay, and everyone
+  // else, show the public view.
+  const held = token && reviewMode ? await api("GET", `/api/tables/${tableId}`, undefined, token).catch(() => null) : null;
   const seat = Number.isInteger(held?.seat) && held.yours?.includes(held.seat) ? held.seat : null;
   const side = seat === null ? "" : `&seat=${seat}`;
   const first = await api("GET", `/api/tables/${tableId}/replay?step=0${side}`);
