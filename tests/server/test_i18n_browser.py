@@ -32,6 +32,13 @@ from tests.server.test_site_browser import SIZES, serious_violations
 #: Every drawn text node outside the catalogues: what is left of it once the pseudo-language's
 #: bracketed messages are taken out still has a letter. Data (``translate="no"``) is skipped.
 UNTRANSLATED = """(outside) => {
+  // a message's brackets taken out, innermost first: a message may hold others (a move's
+  // sentence, its seat's name), and what is left outside every one is not the catalogues'
+  const unbracketed = (text) => {
+    let left = text;
+    while (/\\[[^\\[\\]]*\\]/.test(left)) left = left.replace(/\\[[^\\[\\]]*\\]/g, "");
+    return left;
+  };
   const found = [];
   let pseudo = 0;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -45,7 +52,7 @@ UNTRANSLATED = """(outside) => {
     const box = range.getBoundingClientRect();
     if (!box.width || !box.height || getComputedStyle(parent).visibility === "hidden") continue;
     if (node.textContent.includes("[")) pseudo += 1;
-    const left = node.textContent.replace(/\\[[^\\]]*\\]/g, "");
+    const left = unbracketed(node.textContent);
     const where = parent.tagName.toLowerCase();
     if (/[A-Za-z]/.test(left)) found.push(`${where}: ${node.textContent.trim().slice(0, 60)}`);
   }
@@ -54,7 +61,7 @@ UNTRANSLATED = """(outside) => {
     if (element.closest('[translate="no"]') || (outside && element.closest(outside))) continue;
     for (const where of ["::before", "::after"]) {
       const content = getComputedStyle(element, where).content;
-      if (content.startsWith('"') && /[A-Za-z]/.test(content.replace(/\\[[^\\]]*\\]/g, ""))) {
+      if (content.startsWith('"') && /[A-Za-z]/.test(unbracketed(content))) {
         found.push(`${element.tagName.toLowerCase()}${where}: ${content.slice(0, 60)}`);
       }
     }
