@@ -37,6 +37,15 @@ def test_fan_hint_names_the_move_in_words_and_on_the_board() -> None:
     assert hint.data is not None
     data = hint.data(state)
     label = "A♦ from fan 8 to its foundation"
+    assert isinstance(data, dict)
+    assert data.pop("said") == {
+        "code": "fan.choice",
+        "params": {
+            "cards": "A♦",
+            "source": 8,
+            "where": {"code": "fan.to_foundation", "params": {}},
+        },
+    }
     assert data == {"move": "8-F", "label": label, "points": ["fan:8", "F"]}
     choice = next(c for c in FAN.choices(state) if c.text == "8-F")
     assert data["points"] == list(choice.points)  # the references the board draws

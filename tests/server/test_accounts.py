@@ -106,7 +106,8 @@ def test_unknown_name_and_wrong_password_get_the_same_answer(app_client: TestCli
     wrong = sign_in(client, "carol", "not the password")
     unknown = sign_in(client, "nobody-here", "not the password")
     assert wrong.status_code == unknown.status_code == 401
-    assert wrong.json() == unknown.json() == {"error": WRONG, "kind": "SignInError"}
+    same = {"error": WRONG, "kind": "SignInError", "code": "account.wrong", "params": {}}
+    assert wrong.json() == unknown.json() == same
     assert client.get("/api/account").json() == {"signed_in": False}
 
 

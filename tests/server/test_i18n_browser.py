@@ -32,6 +32,13 @@ from tests.server.test_site_browser import SIZES, serious_violations
 #: Every drawn text node outside the catalogues: what is left of it once the pseudo-language's
 #: bracketed messages are taken out still has a letter. Data (``translate="no"``) is skipped.
 UNTRANSLATED = """(outside) => {
+  // a message's brackets taken out, innermost first: a message may hold others (a move's
+  // sentence, its seat's name), and what is left outside every one is not the catalogues'
+  const unbracketed = (text) => {
+    let left = text;
+    while (/\\[[^\\[\\]]*\\]/.test(left)) left = left.replace(/\\[[^\\[\\]]*\\]/g, "");
+    return left;
+  };
   const found = [];
   let pseudo = 0;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -45,7 +52,7 @@ UNTRANSLATED = """(outside) => {
     const box = range.getBoundingClientRect();
     if (!box.width || !box.height || getComputedStyle(parent).visibility === "hidden") continue;
     if (node.textContent.includes("[")) pseudo += 1;
-    const left = node.textContent.replace(/\\[[^\\]]*\\]/g, "");
+    const left = unbracketed(node.textContent);
     const where = parent.tagName.toLowerCase();
     if (/[A-Za-z]/.test(left)) found.push(`${where}: ${node.textContent.trim().slice(0, 60)}`);
   }
@@ -54,7 +61,7 @@ UNTRANSLATED = """(outside) => {
     if (element.closest('[translate="no"]') || (outside && element.closest(outside))) continue;
     for (const where of ["::before", "::after"]) {
       const content = getComputedStyle(element, where).content;
-      if (content.startsWith('"') && /[A-Za-z]/.test(content.replace(/\\[[^\\]]*\\]/g, ""))) {
+      if (content.startsWith('"') && /[A-Za-z]/.test(unbracketed(content))) {
         found.push(`${element.tagName.toLowerCase()}${where}: ${content.slice(0, 60)}`);
       }
     }
@@ -65,12 +72,10 @@ UNTRANSLATED = """(outside) => {
 THEMES = ["light", "dark"]
 
 
-#: What a page leaves to later work, by page: the words the server writes for the moves (the
-#: log, the last move, a legal move's label on its button) are not in the catalogues yet; nor
-#: the rules a How-to-play page explains, nor the lessons' own words (from their data files),
-#: which say they are English (lang="en").
+#: What a page leaves to later work, by page: the rules a How-to-play page explains and the
+#: lessons' own words (from their data files) are not in the catalogues yet, and say they are
+#: English (lang="en"). A table shows only catalogue words: its moves, seats and endings too.
 NOT_YET = {
-    "table": "#log, #last-move, #game [data-action]",
     "how-to-play": '.howto-body[lang="en"]',
     "lesson": '[lang="en"], #game, #log',
     "lessons": '[lang="en"]',
@@ -208,15 +213,21 @@ def test_a_browser_that_asks_for_french_gets_it(browser: Browser, server: str) -
 
 
 def _french(refusal: dict[str, Any]) -> str:
-    """A refusal sent as a code and params, worded from the French catalogue as the page does:
-    the code's template translated, a word among the params translated, a refusal inside
-    worded the same way."""
+    """A refusal (or words: a move, an ending) sent as a code and params, worded from the
+    French catalogue as the page does: the code's template translated, a word among the params
+    translated, a refusal inside worded the same way, a parameter after a sentence's end
+    inside the template with a capital."""
     french = messages("fr")
     params = {
         name: _french(value) if isinstance(value, dict) else french.gettext(str(value))
         for name, value in refusal["params"].items()
     }
-    return french.gettext(refusal_codes()[refusal["code"]]).format(**params)
+    template = french.gettext(refusal_codes()[refusal["code"]])
+    for name, value in params.items():
+        # a value put in as it is: its own braces are not placeholders
+        capital = (value[:1].upper() + value[1:]).replace("{", "{{").replace("}", "}}")
+        template = template.replace(f". {{{name}}}", f". {capital}")
+    return template.format(**params)
 
 
 #: An action each game refuses at the start of any deal: the game, its seats, the action.
@@ -263,5 +274,80 @@ def test_a_refusal_of_each_game_reaches_the_page_in_french(browser: Browser, ser
             worded = _french(refusal)
             assert worded != refusal["error"]
             expect(page.locator("#error")).to_have_text(worded)
+    finally:
+        context.close()
+
+
+#: A Morris game that White loses on its third placement, three white pieces on the line
+#: 1-2-4 (Black's two circles make no line).
+WHITE_LOSES = ["C1", "C3", "T2", "C5", "C4"]
+
+
+def test_a_finished_table_tells_its_moves_and_its_end_in_french(
+    browser: Browser, server: str, tmp_path: Path
+) -> None:
+    """The log, the last move, the seats and the end panel: the server sends each as a code
+    and params beside its English words, and a French page words them from the catalogue."""
+    made = httpx.post(
+        f"{server}/api/tables", json={"game": "morris", "players": 2, "seats": ["you", "you"]}
+    ).json()
+    table, token = made["table"], made["token"]
+    for action in WHITE_LOSES:
+        state = httpx.get(f"{server}/api/tables/{table}", headers={"X-Fanfold-Token": token})
+        answer = httpx.post(
+            f"{server}/api/tables/{table}/act",
+            json={"token": token, "action": action, "version": state.json()["version"]},
+        )
+        assert answer.status_code == 200, answer.text
+    told = httpx.get(f"{server}/api/tables/{table}", headers={"X-Fanfold-Token": token}).json()
+    assert told["outcome"]["said"]["code"] == "morris.line_loses"
+    assert [entry["said"]["code"] for entry in told["log"]][-1] == "words.sentence_end"
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/table/{table}#token={token}")
+        expect(page.locator("#outcome")).to_be_visible()
+        ending = "Blanc a fini son tour avec trois pièces blanches sur la ligne 1-2-4 et perd"
+        expect(page.locator("#end-reason")).to_have_text(f"{ending}.")
+        log = page.locator("#log li")
+        expect(log).to_have_count(len(WHITE_LOSES))
+        expect(log.first).to_have_text(_french(told["log"][0]["said"]))
+        last = _french(told["log"][-1]["said"])
+        assert last.endswith(f"sur le point 4. {ending}."), last
+        expect(log.last).to_have_text(last)
+        expect(page.locator("#last-move")).to_have_text(last)  # hidden: the end panel says it
+        expect(page.locator("#seats")).to_contain_text("Noir")
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(tmp_path / f"ended-fr-{size}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_refusals_away_from_tables_reach_the_page_in_french(browser: Browser, server: str) -> None:
+    """The account page's refusals come as codes too: a wrong password is said in French on
+    the page, and a reserved name's refusal words what the name reads as from the catalogue."""
+    reserved = httpx.post(
+        f"{server}/api/accounts", json={"name": "medium", "password": "a long password"}
+    )
+    assert reserved.status_code == 400, reserved.text
+    refusal = reserved.json()
+    assert refusal["code"] == "account.reserved"
+    assert refusal["error"] == (
+        "the name medium is reserved: it reads as 'medium', a bot level; choose another"
+    )
+    assert _french(refusal) == (
+        "le nom medium est réservé : il se lit comme 'medium', un niveau de bot ; "
+        "choisissez-en un autre"
+    )
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/account")
+        form = page.locator("#sign-in-form")
+        form.locator("input[name=name]").fill("nobody-here")
+        form.locator("input[name=password]").fill("not the password")
+        form.locator("button[type=submit]").click()
+        expect(page.locator("#error")).to_have_text("nom ou mot de passe erroné")
     finally:
         context.close()

@@ -155,6 +155,11 @@ def _expect_card_review(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     _open_review(page, server, table, token)
+    # the seat's own holder replays it from that seat's side, and is told which seat it held
+    held = httpx.get(f"{server}/api/tables/{table}").json()["seats"][0]["name"]
+    expect(page.locator("#replay-seat")).to_have_text(f"You played as {held}.")
+    expect(page.locator("#game")).not_to_contain_text("Spectating")
+    expect(page.locator("#game")).not_to_contain_text("public view")
     expect(page.locator(".review-move")).to_have_count(len(record.actions))
     expect(page.locator(".review-graph .review-line")).to_have_count(1)
     expect(page.locator(".review-graph .review-dot")).to_have_count(len(marked))

@@ -9,6 +9,7 @@ import re
 from fastapi.testclient import TestClient
 
 from fanfold.core.registry import get_game
+from fanfold.server.i18n import messages, refusal_codes
 from fanfold.server.store import Store
 from fanfold.server.store.plans import refresh_statistics
 from fanfold.server.store.rating_store import SqlRatings
@@ -140,6 +141,9 @@ def test_a_casual_game_against_a_bot_is_listed_without_a_clock(
     [game] = waiting(alice)
     assert game["table"] == made.json()["table"]
     assert game["opponents"] == ["Hard bot"]  # the level, never the agent's settings
+    # the level as words a page words in its language (an account's name is not: see above)
+    assert game["opponents_said"] == [{"code": "player.hard_bot", "params": {}}]
+    assert messages("fr").gettext(refusal_codes()["player.hard_bot"]) != "Hard bot"
     assert game["daily"] is False
     assert "speed" not in game
     assert "left" not in game

@@ -20,6 +20,8 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
+from fanfold.core.phrases import Phrase
+
 #: Every refusal's English template by code: ``{name}`` marks a parameter. Each game registers
 #: its own (:func:`templates`) as its rules are imported; the codes are namespaced by game
 #: (``"fano."``), ``"game."`` for the rules every game shares.
@@ -78,7 +80,7 @@ class Refusal(str):
         return {
             "code": self.code,
             "params": {
-                name: value.to_json() if isinstance(value, Refusal) else value
+                name: value.to_json() if isinstance(value, Refusal | Phrase) else value
                 for name, value in self.params.items()
             },
         }

@@ -41,6 +41,7 @@ from fanfold.core.errors import (
     Refusal,
     UnknownGameError,
 )
+from fanfold.core.phrases import Phrase
 
 
 class View(Protocol):
@@ -274,8 +275,9 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         """How many seats a game with this config has."""
 
     def seat_name(self, config: ConfigT, seat: int) -> str:
-        """How players call seat ``seat`` (0-based): ``"Player 1"``, ``"White"``, ..."""
-        return f"Player {seat + 1}"
+        """How players call seat ``seat`` (0-based): ``"Player 1"``, ``"White"``, ... (a
+        :class:`~fanfold.core.phrases.Phrase`, so that a page words it in its language)."""
+        return Phrase("game.player", number=seat + 1)
 
     def with_players(self, config: ConfigT, players: int) -> ConfigT:
         """The config changed to seat ``players`` (games with a fixed count refuse others)."""
@@ -416,6 +418,14 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         such as which cards went face down; the default is the full text. An empty text means
         the observer is told nothing: the action leaves no trace they may see."""
         return self.action_text(action)
+
+    def ending_words(self, state: StateT) -> str | None:
+        """How the game ended, in words for a person (``None`` while play goes on): the
+        outcome's reason, as a :class:`~fanfold.core.phrases.Phrase` where the game words it
+        so (the page words it in its reader's language; :meth:`outcome` keeps a plain
+        sentence, cheap for the bots' playouts). The default is the outcome's reason."""
+        ended = self.outcome(state)
+        return None if ended is None else ended.reason
 
     def describe_action(
         self, state: StateT, action: ActionT, observer: int | None, after: StateT | None = None

@@ -24,6 +24,7 @@ from typing import Any
 
 from fanfold.core.config import JSONValue
 from fanfold.core.game import Choice
+from fanfold.core.phrases import said
 from fanfold.core.plugin import Reference, load_reference
 from fanfold.core.registry import AnyGame, plugin_of
 from fanfold.games.fan import GAME as FAN
@@ -105,8 +106,9 @@ def fan_hint(state: Any) -> str:
 
 
 def fan_hint_data(state: Any) -> JSONValue:
-    """The hinted move for a front end to show on the board: ``{"move": TEXT, "points":
-    [references]}`` (the fans and foundations it names, as the move's choice points at them),
+    """The hinted move for a front end to show on the board: ``{"move": TEXT, "label": WORDS,
+    "said": {code, params}, "points": [references]}`` (its words, as a code and params too, and
+    the fans and foundations it names, as the move's choice points at them),
     ``{"move": null, "points": []}`` when there is none."""
     if state.is_won:
         return {"move": None, "points": []}
@@ -114,7 +116,11 @@ def fan_hint_data(state: Any) -> JSONValue:
     if choice is None:
         return {"move": None, "points": []}
     points: list[JSONValue] = list(choice.points)
-    return {"move": choice.text, "label": choice.label, "points": points}
+    found: dict[str, JSONValue] = {"move": choice.text, "label": choice.label, "points": points}
+    coded = said(choice.label)
+    if coded is not None:  # the label as a code and params, for a page to word
+        found["said"] = coded
+    return found
 
 
 def fan_winnable(state: Any) -> str:

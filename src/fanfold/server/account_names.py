@@ -20,6 +20,7 @@ import re
 from fanfold.agents.base import agent_names
 from fanfold.agents.levels import LEVELS
 from fanfold.server.live import BadRequestError
+from fanfold.server.refusals import refusal
 
 #: A name: 3 to 20 letters, digits, ``_``, ``-`` or ``.``, starting with a letter or digit.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,19}")
@@ -145,16 +146,11 @@ def check_name(name: str) -> str:
         BadRequestError: it may not, with the rule.
     """
     if not NAME.fullmatch(name):
-        raise BadRequestError(
-            "a name has 3 to 20 letters, digits, '_', '-' or '.', and starts with a letter "
-            "or a digit"
-        )
+        raise BadRequestError(refusal("account.bad_name"))
     reserved = reserved_as(name)
     if reserved is not None:
         word, kind = reserved
-        raise BadRequestError(
-            f"the name {name} is reserved: it reads as {word!r}, {kind}; choose another"
-        )
+        raise BadRequestError(refusal("account.reserved", name=name, word=repr(word), kind=kind))
     return name
 
 
@@ -166,6 +162,11 @@ def check_password(password: str) -> str:
     """
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise BadRequestError(
-            f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters, not {len(password)}"
+            refusal(
+                "account.password_length",
+                least=MIN_PASSWORD,
+                most=MAX_PASSWORD,
+                count=len(password),
+            )
         )
     return password

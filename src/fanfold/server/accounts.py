@@ -66,6 +66,7 @@ from fanfold.server.account_names import (
 )
 from fanfold.server.hashing import BUSY, BusyError, HashingLine, TooManyError, lower_priority
 from fanfold.server.live import BadRequestError, ForbiddenError
+from fanfold.server.refusals import refusal
 from fanfold.server.sign_in_limits import (
     CLIENT_FAILURES,
     FAILURE_WINDOW,
@@ -130,11 +131,8 @@ APPEAL_PAGE = "/appeal"
 
 
 def closed_sentence(name: str) -> str:
-    """What signing in to the closed account ``name`` is told."""
-    return (
-        f"the account {name} is closed by the site's moderators; to appeal, send them a note "
-        f"with your name and password at {APPEAL_PAGE}"
-    )
+    """What signing in to the closed account ``name`` is told (a refusal, worded on the page)."""
+    return refusal("account.closed", name=name, page=APPEAL_PAGE)
 
 
 @dataclass(frozen=True)
@@ -146,7 +144,7 @@ class Account:
 
 
 def _taken(name: str) -> str:
-    return f"the name {name} is taken; choose another"
+    return refusal("account.taken", name=name)
 
 
 class Accounts(Counting):
@@ -281,7 +279,7 @@ class Accounts(Counting):
             row = await asyncio.to_thread(self._find, key)
             right = await self._verify(row.password_hash if row else self.dummy, password)
             if row is None or not right:
-                raise SignInError(WRONG)  # the attempt stays counted as a failure
+                raise SignInError(refusal("account.wrong"))  # still counted as a failure
             await asyncio.to_thread(self.forgive, attempt)
             account = Account(row.id, row.name)
             if self.hasher.check_needs_rehash(row.password_hash):

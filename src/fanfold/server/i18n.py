@@ -55,6 +55,10 @@ COOKIE = "lang"
 #: Where the catalogues place a refusal's template (``refusal/fano.not_in_hand``) and the words
 #: refusals carry as parameters (``refusal/word``): the page scripts word refusals with them.
 REFUSAL = "refusal/"
+#: Where the catalogues place a phrase's template (``said/morris.placed``): the games' words
+#: for moves, endings and seats (:class:`fanfold.core.phrases.Phrase`), worded on the page the
+#: same way.
+PHRASE = "said/"
 
 #: The language of the request being answered.
 CURRENT: ContextVar[str] = ContextVar("fanfold_language", default=ENGLISH)
@@ -127,6 +131,7 @@ class Messages:
         return hashlib.sha256(self.script_json().encode()).hexdigest()[:12]
 
 
+@cache
 def _script_ids() -> frozenset[str]:
     """The messages the page scripts use: their own and the words refusals carry."""
     with TEMPLATE.open("rb") as source:
@@ -146,15 +151,16 @@ def _scripts_use(place: str) -> bool:
 
 @cache
 def refusal_codes() -> dict[str, str]:
-    """Each refusal's code and its template, from the catalogues' template."""
+    """Each refusal's and each phrase's code and its template, from the catalogues'
+    template."""
     with TEMPLATE.open("rb") as source:
         template = read_po(source)
     return {
-        place.removeprefix(REFUSAL): _singular(message.id)
+        place.removeprefix(REFUSAL).removeprefix(PHRASE): _singular(message.id)
         for message in template
         if message.id
         for place, _ in message.locations
-        if place.startswith(REFUSAL) and place != f"{REFUSAL}word"
+        if place.startswith((REFUSAL, PHRASE)) and place != f"{REFUSAL}word"
     }
 
 

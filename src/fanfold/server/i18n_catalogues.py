@@ -25,8 +25,9 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 from fanfold.core.errors import TEMPLATES, WORDS
+from fanfold.core.phrases import PHRASES
 from fanfold.server.content_catalogue import CONTENT, extract_content
-from fanfold.server.i18n import ENGLISH, LANGUAGES, REFUSAL, TEMPLATE, po_path
+from fanfold.server.i18n import ENGLISH, LANGUAGES, PHRASE, REFUSAL, TEMPLATE, po_path
 
 #: The server package: message locations are relative to it.
 PACKAGE = Path(__file__).resolve().parent
@@ -59,15 +60,20 @@ def _sources() -> list[tuple[str, str, Keywords]]:
 
 def _refusals(catalog: Catalog) -> None:
     """Every refusal's template (the games', the tables', the server's; registered as their
-    modules are imported), at the place ``refusal/CODE``, and the words refusals carry as
+    modules are imported), at the place ``refusal/CODE``, every phrase's (the games' words for
+    moves, endings and seats) at ``said/CODE``, and the words refusals carry as
     parameters at ``refusal/word``: the page words a refusal from its code (``docs/i18n.md``)."""
     import fanfold.play.refusals
-    import fanfold.server.refusals  # noqa: F401  (the tables' and the server's templates)
+    import fanfold.server.refusals
+    import fanfold.server.waiting  # noqa: F401  (the tables' and the server's templates, words)
     from fanfold.core.registry import all_games
 
     all_games()  # every game's rules, and so its refusals
     for code, template in sorted(TEMPLATES.items()):
         catalog.add(template, locations=[(f"{REFUSAL}{code}", 0)])
+    # the games' words for moves, endings and seats (fanfold.core.phrases), the same way
+    for code, template in sorted(PHRASES.items()):
+        catalog.add(template, locations=[(f"{PHRASE}{code}", 0)])
     for word in sorted(WORDS):
         catalog.add(word, locations=[(f"{REFUSAL}word", 0)])
 

@@ -87,6 +87,7 @@ from fanfold.server.moderators import (
     person,
 )
 from fanfold.server.refunds import EPSILON, Refund, refund_opponents
+from fanfold.server.refusals import refusal
 from fanfold.server.store.engine import Engine
 from fanfold.server.store.moderation_records import ReportRecord
 from fanfold.server.table_options import TableOptions
@@ -132,42 +133,36 @@ def file_report(
         TooManyError: :data:`REPORTS_A_DAY` reports in the last day.
     """
     if reason not in REASONS:
-        raise BadRequestError(f"a report's reason is one of {', '.join(REASONS)}, not {reason!r}")
+        raise BadRequestError(
+            refusal("report.reason", reasons=", ".join(REASONS), reason=repr(reason))
+        )
     text = note.strip()
     if len(text) > NOTE_LENGTH:
-        raise BadRequestError(f"a report's note has at most {NOTE_LENGTH} characters")
+        raise BadRequestError(refusal("report.note_length", count=NOTE_LENGTH))
     now = time.time() if now is None else now
     data = moderation_data(engine)
     with _counting, data.begin() as tx:
         data.lock_counting(tx, f"report:{reporter_id}")
         found = data.table_of(tx, table_id)
         if found is None:
-            raise NotFoundError(f"no table {table_id}")
+            raise NotFoundError(refusal("report.no_table", table=table_id))
         game, options_text = found
         held = data.seat_accounts(tx, table_id)
         if reporter_id not in held.values():
-            raise ForbiddenError("only a player at the table may report one of its players")
+            raise ForbiddenError(refusal("report.players_only"))
         if seat not in held:
-            raise BadRequestError(f"the table has no seat {seat}")
+            raise BadRequestError(refusal("report.no_seat", seat=seat))
         reported = held[seat]
         if reported is None:
-            raise BadRequestError(
-                f"seat {seat} is not held by a signed-in player: only accounts are reported"
-            )
+            raise BadRequestError(refusal("report.guest_seat", seat=seat))
         if reported == reporter_id:
-            raise BadRequestError("that seat is yours: report another player")
+            raise BadRequestError(refusal("report.own_seat"))
         filed = data.reports_since(tx, reporter_id, now - REPORT_WINDOW)
         if filed >= REPORTS_A_DAY:
-            raise TooManyError(
-                f"you filed {filed} reports in the last day, the most a player may "
-                f"({REPORTS_A_DAY} a day); a moderator reads them all, try again tomorrow"
-            )
+            raise TooManyError(refusal("report.too_many", count=filed, most=REPORTS_A_DAY))
         again = data.open_report(tx, reporter_id, table_id, seat)
         if again is not None:
-            raise BadRequestError(
-                f"you reported seat {seat} at this table already (report {again}); a "
-                "moderator will look at it"
-            )
+            raise BadRequestError(refusal("report.again", seat=seat, report=again))
         moves = data.moves_at(tx, table_id)
         rated = TableOptions.from_stored(json.loads(options_text)).rated
         number = data.add_report(
@@ -221,13 +216,10 @@ def file_appeal(
         data.lock_counting(tx, f"appeal:{account_id}")
         state = named(data, tx, [account_id]).get(account_id)
         if state is None or not state.closed:
-            raise BadRequestError("this account is not closed: sign in as usual")
+            raise BadRequestError(refusal("appeal.not_closed"))
         sent = data.appeals_since(tx, account_id, now - APPEAL_WINDOW)
         if sent >= APPEALS_A_DAY:
-            raise TooManyError(
-                f"{sent} appeals were sent for this account in the last day, the most "
-                f"({APPEALS_A_DAY} a day); the moderators read them all"
-            )
+            raise TooManyError(refusal("appeal.too_many", count=sent, most=APPEALS_A_DAY))
         number = data.add_appeal(tx, account_id, text, now)
     return {"id": number, "account": state.name, "at": now}
 

@@ -1,10 +1,12 @@
-"""The play server's own refusals at a table (:class:`~fanfold.core.errors.Refusal`: a code,
-its params and the English sentence), which the table page words in its reader's language:
-a link without the seat, a version that is gone, takebacks, draws and claims."""
+"""The play server's own refusals (:class:`~fanfold.core.errors.Refusal`: a code, its params
+and the English sentence), which the pages word in their reader's language: at a table (a link
+without the seat, a version that is gone, takebacks, draws and claims) and away from tables
+(accounts and signing in, the limits on sign-ups, tables and passwords, opening a table, reports
+and appeals). :func:`refusal` makes one, its templates registered."""
 
 from __future__ import annotations
 
-from fanfold.core.errors import templates
+from fanfold.core.errors import ParamValue, Refusal, refusal_words, templates
 
 templates(
     {
@@ -61,3 +63,56 @@ templates(
         "takeback.asker_no_move": "there is no move of the asker's to take back",
     }
 )
+
+templates(
+    {
+        "account.wrong": "wrong name or password",
+        "account.sign_in_first": "sign in first",
+        "account.closed": "the account {name} is closed by the site's moderators; to appeal, "
+        "send them a note with your name and password at {page}",
+        "account.taken": "the name {name} is taken; choose another",
+        "account.bad_name": "a name has 3 to 20 letters, digits, '_', '-' or '.', and starts "
+        "with a letter or a digit",
+        "account.reserved": "the name {name} is reserved: it reads as {word}, {kind}; choose "
+        "another",
+        "account.password_length": "a password has {least} to {most} characters, not {count}",
+        "limits.wait": "{refusal}; wait {wait} and try again",
+        "limits.one_second": "{count} second",
+        "limits.seconds": "{count} seconds",
+        "limits.minutes": "{count} minutes",
+        "limits.sign_ups": "too many accounts made from your address ({count} an hour)",
+        "limits.tables": "too many tables opened from your address ({count} a minute)",
+        "limits.passwords": "too many wrong passwords from your address",
+        "limits.passwords_name": "too many wrong passwords for this name from your address",
+        "table.seed_or_deal": "give a seed or a deal number, not both",
+        "table.no_time_limit": "{game} takes no time limit: some of its decisions have no "
+        "passive choice to play when the time runs out",
+        "analysis.players_only": "only a player at this table may ask for an analysis",
+        "analysis.rated": "a rated game is played without analysis until it is over",
+        "report.sign_in": "sign in to report a player",
+        "report.reason": "a report's reason is one of {reasons}, not {reason}",
+        "report.note_length": "a report's note has at most {count} characters",
+        "report.no_table": "no table {table}",
+        "report.players_only": "only a player at the table may report one of its players",
+        "report.no_seat": "the table has no seat {seat}",
+        "report.guest_seat": "seat {seat} is not held by a signed-in player: only accounts are "
+        "reported",
+        "report.own_seat": "that seat is yours: report another player",
+        "report.too_many": "you filed {count} reports in the last day, the most a player may "
+        "({most} a day); a moderator reads them all, try again tomorrow",
+        "report.again": "you reported seat {seat} at this table already (report {report}); a "
+        "moderator will look at it",
+        "appeal.not_closed": "this account is not closed: sign in as usual",
+        "appeal.too_many": "{count} appeals were sent for this account in the last day, the "
+        "most ({most} a day); the moderators read them all",
+    }
+)
+# what a reserved name reads as (account.reserved's kind)
+refusal_words(
+    "a bot level", "an agent's name", "a role or a word the site uses", "the site's own name"
+)
+
+
+def refusal(code: str, /, **params: ParamValue) -> Refusal:
+    """The server's refusal ``code`` with its ``params`` (its template registered here)."""
+    return Refusal(code, **params)

@@ -33,7 +33,9 @@ import threading
 import time
 from dataclasses import dataclass
 
+from fanfold.core.errors import Refusal
 from fanfold.server.hashing import TooManyError
+from fanfold.server.refusals import refusal
 from fanfold.server.store import Transaction
 from fanfold.server.store.protocols import AccountStore
 
@@ -62,12 +64,17 @@ TOO_MANY = "too many wrong passwords"
 TABLES_WINDOW = 60.0
 
 
-def _duration(seconds: float) -> str:
+def _duration(seconds: float) -> Refusal:
     """``seconds`` to wait, for a person: ``1 second``, ``40 seconds``, ``15 minutes``."""
     whole = max(1, math.ceil(seconds - 1e-9))
     if whole < 120:
-        return f"{whole} second" if whole == 1 else f"{whole} seconds"
-    return f"{math.ceil(whole / 60)} minutes"
+        return refusal("limits.one_second" if whole == 1 else "limits.seconds", count=whole)
+    return refusal("limits.minutes", count=math.ceil(whole / 60))
+
+
+def _waiting(why: Refusal, seconds: float) -> TooManyError:
+    """The refusal ``why``, and how long to wait."""
+    return TooManyError(refusal("limits.wait", refusal=why, wait=_duration(seconds)))
 
 
 def _wait_over(
@@ -108,10 +115,8 @@ class Counting:
             TooManyError: the client made :data:`SIGN_UPS` in the last
                 :data:`SIGN_UP_WINDOW` seconds (this one is not counted).
         """
-        refusal = f"too many accounts made from your address ({SIGN_UPS} an hour)"
-        return self._count_within(
-            f"sign-up:{client}", SIGN_UPS, SIGN_UP_WINDOW, MEMORY, refusal, now
-        )
+        why = refusal("limits.sign_ups", count=SIGN_UPS)
+        return self._count_within(f"sign-up:{client}", SIGN_UPS, SIGN_UP_WINDOW, MEMORY, why, now)
 
     def count_table(self, client: str, limit: int, now: float | None = None) -> int:
         """Count a table opened by ``client`` in the store, so that every server process
@@ -121,10 +126,8 @@ class Counting:
             TooManyError: the client opened ``limit`` tables in the last minute (this one is
                 not counted).
         """
-        refusal = f"too many tables opened from your address ({limit} a minute)"
-        return self._count_within(
-            f"tables:{client}", limit, TABLES_WINDOW, TABLES_WINDOW, refusal, now
-        )
+        why = refusal("limits.tables", count=limit)
+        return self._count_within(f"tables:{client}", limit, TABLES_WINDOW, TABLES_WINDOW, why, now)
 
     def _count_within(
         self,
@@ -132,14 +135,14 @@ class Counting:
         limit: int,
         window: float,
         keep: float,
-        refusal: str,
+        why: Refusal,
         now: float | None,
     ) -> int:
         """Count one more for ``key`` in the store unless it has ``limit`` in the last
         ``window`` seconds (its rows older than ``keep`` deleted first); returns the row's id.
 
         Raises:
-            TooManyError: ``refusal`` and how long to wait (nothing counted).
+            TooManyError: ``why`` and how long to wait (nothing counted).
         """
         now = time.time() if now is None else now
         key = key[:120]
@@ -148,7 +151,7 @@ class Counting:
             self.data.forget_counted(tx, [key], now - keep)
             wait = _wait_over(self.data, tx, key, limit, window, now)
             if wait is not None:
-                raise TooManyError(f"{refusal}; wait {_duration(wait)} and try again")
+                raise _waiting(why, wait)
             return self.data.count(tx, key, now)
 
     def begin_attempt(self, client: str, name_key: str, now: float | None = None) -> Attempt:
@@ -173,9 +176,7 @@ class Counting:
             for limit, window in CLIENT_FAILURES:
                 wait = _wait_over(data, tx, client_key, limit, window, now)
                 if wait is not None:
-                    raise TooManyError(
-                        f"{TOO_MANY} from your address; wait {_duration(wait)} and try again"
-                    )
+                    raise _waiting(refusal("limits.passwords"), wait)
             since = now - FAILURE_WINDOW
             failed, last = data.last_counted(tx, pair_key, since)
             named = data.counted_since(tx, name_key_row, since)
@@ -183,10 +184,7 @@ class Counting:
             if failed >= free and last is not None:
                 delay = min(LONGEST_DELAY, FIRST_DELAY * 2.0 ** min(failed - free, 30))
                 if now < last + delay:
-                    raise TooManyError(
-                        f"{TOO_MANY} for this name from your address; wait "
-                        f"{_duration(last + delay - now)} and try again"
-                    )
+                    raise _waiting(refusal("limits.passwords_name"), last + delay - now)
             ids = tuple(data.count(tx, key, now) for key in keys)
         return Attempt(client, name_key, ids)
 

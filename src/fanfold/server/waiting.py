@@ -14,9 +14,11 @@ import time
 from collections.abc import Mapping, Sequence
 
 from fanfold.core.config import JSONValue
+from fanfold.core.phrases import Phrase, phrases, said
 from fanfold.play.table import HUMAN
 from fanfold.server.clocks import DAILY, Clocks
 from fanfold.server.hub.residency import rebuild
+from fanfold.server.i18n import gettext
 from fanfold.server.live import LiveTable
 from fanfold.server.protocol import WaitingGame
 from fanfold.server.store import Store
@@ -26,6 +28,14 @@ from fanfold.server.table_options import TableOptions
 
 #: A bot level as players read it (the lobby's ``botName``).
 LEVEL_WORDS = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
+#: A guest and the bot levels among the others at a table, as codes a page words in its
+#: language (:class:`~fanfold.core.phrases.Phrase`).
+phrases(
+    {
+        "player.guest": "a guest",
+        **{f"player.{level}_bot": words for level, words in LEVEL_WORDS.items()},
+    }
+)
 #: The most unfinished tables of one player looked at (the most recently changed).
 LIMIT = 50
 
@@ -62,9 +72,9 @@ def _opponent(table: StoredTable, seat: int, names: Mapping[int, str]) -> str:
     if held.account_id is not None and held.account_id in names:
         return names[held.account_id]
     if held.player == HUMAN:
-        return "a guest"
+        return Phrase("player.guest")
     level = held.player.split("(")[0]  # as the lobby says it: never the agent's settings
-    return LEVEL_WORDS.get(level, f"Bot ({level})")
+    return Phrase(f"player.{level}_bot") if level in LEVEL_WORDS else f"Bot ({level})"
 
 
 async def waiting_for(
@@ -105,19 +115,23 @@ async def waiting_for(
         running = clocks is not None and clocks.running == decider and clocks.since is not None
         since = clocks.since if running and clocks is not None and clocks.since else table.updated
         left = clocks.remaining(decider, now) if clocks is not None and speed == DAILY else None
+        others = [
+            _opponent(table, seat, names)
+            for seat in range(len(table.seats))
+            if seat not in mine[table.id]
+        ]
         game = WaitingGame(
             table=table.id,
             game=title,
             seat=decider,
-            opponents=[
-                _opponent(table, seat, names)
-                for seat in range(len(table.seats))
-                if seat not in mine[table.id]
-            ],
+            opponents=others,
             since=since,
             page=f"/table/{table.id}",
             daily=speed == DAILY,
         )
+        coded = [said(other) for other in others]
+        if any(coded):
+            game.opponents_said = coded
         if speed is not None:
             game.speed = speed
         if left is not None:
@@ -139,13 +153,22 @@ def duration_words(seconds: float) -> str:
     return f"{int(seconds // 86400)} days"
 
 
+def _worded(game: WaitingGame) -> list[str]:
+    """The others at ``game``'s table in the page's language: a guest and the bot levels in
+    its words, the accounts' names as they are."""
+    coded = game.opponents_said or [None] * len(game.opponents)
+    return [
+        gettext(name) if code else name for name, code in zip(game.opponents, coded, strict=True)
+    ]
+
+
 def described(game: WaitingGame, now: float) -> dict[str, str]:
     """A waiting game as a page shows it: its link, its title, the others at the table, how
     long it has waited, and for a daily game the time its move has left."""
     return {
         "page": game.page,
         "game": game.game,
-        "opponents": ", ".join(game.opponents) or "nobody else",
+        "opponents": ", ".join(_worded(game)) or gettext("nobody else"),
         "waited": duration_words(now - game.since),
         "left": "" if game.left is None else duration_words(game.left),
     }

@@ -13,8 +13,18 @@ from collections.abc import Sequence
 from fanfold.core.cards import Card
 from fanfold.core.config import JSONValue
 from fanfold.core.game import Choice
+from fanfold.core.phrases import Phrase, joined, phrases
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.view import FOUNDATIONS, FanView, fan_ref
+
+phrases(
+    {
+        "fan.choice": "{cards} from fan {source} {where}",
+        "fan.to_foundation": "to its foundation",
+        "fan.onto": "onto {card} on fan {target}",
+        "fan.to_empty": "to the empty fan {target}",
+    }
+)
 
 
 def card_name(card: Card) -> str:
@@ -30,22 +40,23 @@ def choices_for(view: FanView, moves: Sequence[FanMove]) -> list[Choice]:
     for move in moves:
         taken = fans[move.source - 1][-move.count :]
         cards: list[JSONValue] = [str(card) for card in taken]
-        what = " and ".join(card_name(card) for card in taken)
+        what = joined([card_name(card) for card in taken], "words.and_also")
+        where: Phrase
         if move.target is None:
-            kind, where, target = "foundation", "to its foundation", FOUNDATIONS
+            kind, where, target = "foundation", Phrase("fan.to_foundation"), FOUNDATIONS
         else:
             kind, target = "move", fan_ref(move.target)
             onto = fans[move.target - 1]
             where = (
-                f"onto {card_name(onto[-1])} on fan {move.target}"
+                Phrase("fan.onto", card=card_name(onto[-1]), target=move.target)
                 if onto
-                else f"to the empty fan {move.target}"
+                else Phrase("fan.to_empty", target=move.target)
             )
         found.append(
             Choice(
                 str(move),
                 kind,
-                f"{what} from fan {move.source} {where}",
+                Phrase("fan.choice", cards=what, source=move.source, where=where),
                 (fan_ref(move.source), target),
                 {"from": move.source, "to": move.target, "count": move.count, "cards": cards},
             )

@@ -9,6 +9,7 @@ from typing import ClassVar
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import Refusal
 from fanfold.core.game import Choice, MoveWords, NarratedGame, Outcome, Preset, Traits
+from fanfold.core.phrases import Phrase
 from fanfold.games.fan import actions, choices, notation, rules, words
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import PRESETS, FanConfig
@@ -34,7 +35,7 @@ class FanGame(NarratedGame[FanConfig, FanState, FanMove, FanView]):
         return 1
 
     def seat_name(self, config: FanConfig, seat: int) -> str:
-        return "Player"
+        return Phrase("fan.player")
 
     def new_state(self, config: FanConfig, seed: int = 0) -> FanState:
         return rules.new_state(config, seed)
@@ -79,6 +80,9 @@ class FanGame(NarratedGame[FanConfig, FanState, FanMove, FanView]):
 
     def outcome(self, state: FanState) -> Outcome | None:
         return rules.outcome(state)
+
+    def ending_words(self, state: FanState) -> str | None:
+        return rules.ending_words(state)
 
     def describe(self, state: FanState) -> str:
         outcome = rules.outcome(state)

@@ -8,11 +8,13 @@ exactly when it returns ``None``, and :func:`legal_moves` lists exactly those mo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import fanfold.games.fan.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.cards import Card
 from fanfold.core.errors import ConfigError, NotationError, Refusal
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import FanConfig
 from fanfold.games.fan.deals import KING, deal_fans
@@ -134,6 +136,14 @@ def apply_move(state: FanState, move: FanMove) -> FanState:
     return FanState(state.config, tuple(fans), foundations, state.deal)
 
 
+phrases(
+    {
+        "fan.all_home": "all 52 cards are on the foundations",
+        "fan.stuck": "no legal move is left with {count} of 52 cards on the foundations",
+    }
+)
+
+
 def outcome(state: FanState) -> Outcome | None:
     """Won with every card home; lost when no legal move is left; ``None`` while play goes on."""
     if state.is_won:
@@ -146,6 +156,32 @@ def outcome(state: FanState) -> Outcome | None:
         return Outcome(
             f"lost: no legal move is left with {state.cards_on_foundations} of 52 cards "
             "on the foundations",
+            (0.0,),
+            termination=Termination.NO_MOVE,
+        )
+    return None
+
+
+def ending_words(state: FanState) -> Phrase | None:
+    """How the game ended, in words a page words in its language (a
+    :class:`~fanfold.core.phrases.Phrase`, the English of :func:`outcome`'s reason);
+    ``None`` while play goes on. Apart from :func:`outcome`, which the bots' playouts call:
+    they never pay for the words."""
+    ended = _worded_outcome(state)
+    return None if ended is None else cast(Phrase, ended.reason)
+
+
+def _worded_outcome(state: FanState) -> Outcome | None:
+    """:func:`outcome`, its reason a :class:`~fanfold.core.phrases.Phrase`."""
+    if state.is_won:
+        return Outcome(
+            Phrase("words.won", why=Phrase("fan.all_home")),
+            (1.0,),
+            termination=Termination.ALL_ON_FOUNDATIONS,
+        )
+    if not legal_moves(state):
+        return Outcome(
+            Phrase("words.lost", why=Phrase("fan.stuck", count=state.cards_on_foundations)),
             (0.0,),
             termination=Termination.NO_MOVE,
         )

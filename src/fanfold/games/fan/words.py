@@ -6,33 +6,42 @@ fan they leave and where they go, and says when the move ends the deal.
 
 from __future__ import annotations
 
+from fanfold.core.phrases import Phrase, joined, phrases
 from fanfold.games.fan import rules
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.choices import card_name
 from fanfold.games.fan.state import FanState
 from fanfold.games.fan.view import FOUNDATIONS, fan_ref
 
+phrases(
+    {
+        "fan.you_moved": "You moved {cards} from fan {source} {where}",
+        "fan.player_moved": "The player moved {cards} from fan {source} {where}",
+        "fan.player": "Player",
+    }
+)
+
 
 def describe(state: FanState, after: FanState, move: FanMove, observer: int | None) -> str:
     """``move``, made in ``state`` (leading to ``after``), in a sentence for ``observer``."""
-    who = "You" if observer == 0 else "The player"
     taken = state.fans[move.source - 1][-move.count :]
-    what = " and ".join(card_name(card) for card in taken)
+    what = joined([card_name(card) for card in taken], "words.and_also")
+    where: Phrase
     if move.target is None:
-        where = "to its foundation"
+        where = Phrase("fan.to_foundation")
     else:
         onto = state.fans[move.target - 1]
         where = (
-            f"onto {card_name(onto[-1])} on fan {move.target}"
+            Phrase("fan.onto", card=card_name(onto[-1]), target=move.target)
             if onto
-            else f"to the empty fan {move.target}"
+            else Phrase("fan.to_empty", target=move.target)
         )
-    words = f"{who} moved {what} from fan {move.source} {where}"
-    ended = rules.outcome(after)
+    code = "fan.you_moved" if observer == 0 else "fan.player_moved"
+    words = Phrase(code, cards=what, source=move.source, where=where)
+    ended = rules.ending_words(after)
     if ended is not None:
-        reason = ended.reason
-        return f"{words}. {reason[:1].upper()}{reason[1:]}."
-    return words + "."
+        return Phrase("words.sentence_end", words=words, ending=ended)
+    return Phrase("words.sentence", words=words)
 
 
 def highlight(move: FanMove) -> tuple[str, ...]:

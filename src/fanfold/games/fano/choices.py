@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.game import Choice
+from fanfold.core.phrases import Phrase, PhraseParam, joined, phrases
 from fanfold.games.fano import actions as fa
 from fanfold.games.fano.cards import (
     SUIT_SYMBOLS,
@@ -37,13 +38,21 @@ from fanfold.games.fano.rules.attacks import hand_cards, support_value
 from fanfold.games.fano.state import Phase
 from fanfold.games.fano.view import FanoView, field_ref, hand_refs
 
+phrases(
+    {
+        "fano.joker": "joker",
+        "fano.temporary_joker": "temporary joker",
+        "fano.joker_as": "{joker} as {value}",
+    }
+)
+
 
 def card_name(card: int) -> str:
     """A card in words for a player: ``3♥``, ``10♠``, ``joker``, ``temporary joker as 4``."""
     value = value_of(card)
     if is_joker(card):
-        name = "joker" if kind_of(card) == WILD else "temporary joker"
-        return f"{name} as {value}" if value else name
+        name = Phrase("fano.joker" if kind_of(card) == WILD else "fano.temporary_joker")
+        return Phrase("fano.joker_as", joker=name, value=value) if value else name
     return ("A" if value == 1 else str(value)) + SUIT_SYMBOLS[kind_of(card)]
 
 
@@ -59,14 +68,59 @@ def _arrow(attacker: int, target: int, reverse: bool) -> list[JSONValue]:
     return ends[::-1] if reverse else ends
 
 
+phrases(
+    {
+        "fano.choice.pass": "Pass: end the turn",
+        "fano.choice.allow": "Allow: no counter",
+        "fano.choice.keep": "Keep this hand",
+        "fano.choice.mulligan": "Mulligan: discard them face up and draw three",
+        "fano.choice.shuffle": "Reshuffle the discard pile",
+        "fano.choice.shuffle_joker": "Reshuffle with a Temporary Joker",
+        "fano.choice.joker": "Spades joker: a joker on top of your draw pile (3 tribute)",
+        "fano.choice.card_of": "{card} of Player {number}",
+        "fano.choice.promote": "Promote your commander with {cards}",
+        "fano.choice.defend": "Perfect defense on {card}",
+        "fano.choice.flip": "Flip {card} face up",
+        "fano.choice.sacrifice": "Sacrifice your face-down {card} instead",
+        "fano.choice.play": "Play {card}",
+        "fano.choice.play_down": "Play {card} face down (Perfect defense)",
+        "fano.choice.sub": "Substitute: {removed} to the discard pile, {card} into play",
+        "fano.choice.sub_down": (
+            "Substitute: {removed} to the discard pile, {card} into play face down"
+        ),
+        "fano.choice.discard_one": "Discard {card} face down",
+        "fano.choice.discard": "Discard {count} cards face down",
+        "fano.choice.recruit": "Recruit {card} with {first} and {second}",
+        "fano.choice.attack": (
+            "Attack {target} with {attacker}: {support} from hand enters play{reverse}"
+        ),
+        "fano.choice.declare": (
+            "Declare: {attacker} attacks {target}{whom}{reverse}; it needs a {needs}, {holding}"
+        ),
+        "fano.choice.of_player": " of Player {number}",
+        "fano.choice.you_hold": "you hold {card}",
+        "fano.choice.bluff": "you hold none: a bluff",
+        "fano.choice.combine": "{first} + {second} → {result}{oversum}{after}",
+        "fano.choice.back": ", {card} back to your hand",
+        "fano.choice.discarded": ", both to the discard pile",
+        "fano.choice.counter": "Counter: {recruit}{first} + {second} → {result}{back}",
+        "fano.choice.recruiting": "recruit {card} with {first} and {second}, then ",
+        # shared with the moves told in words (fanfold.games.fano.words)
+        "fano.reverse": " (Reverse Fano)",
+        "fano.oversum": " (Oversum)",
+        "fano.back": ", {card} back to hand",
+    }
+)
+
+#: The actions taken by a button of their own: their kind and their words' code.
 _SIMPLE: dict[str, tuple[str, str]] = {
-    "pass": ("pass", "Pass: end the turn"),
-    "allow": ("allow", "Allow: no counter"),
-    "keep": ("keep", "Keep this hand"),
-    "mulligan": ("mulligan", "Mulligan: discard them face up and draw three"),
-    "shuffle": ("shuffle", "Reshuffle the discard pile"),
-    "shuffle joker": ("shuffle", "Reshuffle with a Temporary Joker"),
-    "joker": ("joker", "Spades joker: a joker on top of your draw pile (3 tribute)"),
+    "pass": ("pass", "fano.choice.pass"),
+    "allow": ("allow", "fano.choice.allow"),
+    "keep": ("keep", "fano.choice.keep"),
+    "mulligan": ("mulligan", "fano.choice.mulligan"),
+    "shuffle": ("shuffle", "fano.choice.shuffle"),
+    "shuffle joker": ("shuffle", "fano.choice.shuffle_joker"),
+    "joker": ("joker", "fano.choice.joker"),
 }
 
 
@@ -91,8 +145,8 @@ class _Describer:
     def describe(self, action: fa.FanoAction) -> Choice:
         text = str(action)
         if isinstance(action, fa.Pass | fa.Allow | fa.Mulligan | fa.Shuffle | fa.PlaceJoker):
-            kind, label = _SIMPLE[text]
-            return Choice(text, kind, label)
+            kind, code = _SIMPLE[text]
+            return Choice(text, kind, Phrase(code))
         if isinstance(action, fa.Attack):
             return self.attack(text, action)
         if isinstance(action, fa.Declare):
@@ -103,22 +157,23 @@ class _Describer:
             return self.counter(text, action)
         if isinstance(action, fa.Promote):
             owners = action.owners or (None,) * len(action.cards)
-            words = [
-                card_name(card) + ("" if owner is None else f" of Player {owner + 1}")
+            words: list[PhraseParam] = [
+                card_name(card)
+                if owner is None
+                else Phrase("fano.choice.card_of", card=card_name(card), number=owner + 1)
                 for card, owner in zip(action.cards, owners, strict=True)
             ]
             details: JSONObject = {
                 "cards": [card_text(card) for card in action.cards],
                 "owners": list[JSONValue](owners),
             }
-            return Choice(
-                text, "promote", f"Promote your commander with {', '.join(words)}", (), details
-            )
+            label = Phrase("fano.choice.promote", cards=joined(words))
+            return Choice(text, "promote", label, (), details)
         if isinstance(action, fa.Defend):
             return Choice(
                 text,
                 "defend",
-                f"Perfect defense on {card_name(action.card)}",
+                Phrase("fano.choice.defend", card=card_name(action.card)),
                 (self.field(action.card),),
                 {"card": card_text(action.card)},
             )
@@ -127,7 +182,7 @@ class _Describer:
             return Choice(
                 text,
                 "flip",
-                f"Flip {card_name(action.card)} face up",
+                Phrase("fano.choice.flip", card=card_name(action.card)),
                 points,
                 {"card": card_text(action.card)},
             )
@@ -135,16 +190,16 @@ class _Describer:
             return Choice(
                 text,
                 "sacrifice",
-                f"Sacrifice your face-down {card_name(action.card)} instead",
+                Phrase("fano.choice.sacrifice", card=card_name(action.card)),
                 (),
                 {"card": card_text(action.card)},
             )
         if isinstance(action, fa.Play):
-            down = " face down (Perfect defense)" if action.face_down else ""
+            code = "fano.choice.play_down" if action.face_down else "fano.choice.play"
             return Choice(
                 text,
                 "play",
-                f"Play {card_name(action.card)}{down}",
+                Phrase(code, card=card_name(action.card)),
                 (self.hand(action.card),),
                 {
                     "card": _from_hand(action.card),
@@ -153,12 +208,11 @@ class _Describer:
                 },
             )
         if isinstance(action, fa.Substitute):
-            down = " face down" if action.face_down else ""
+            code = "fano.choice.sub_down" if action.face_down else "fano.choice.sub"
             return Choice(
                 text,
                 "sub",
-                f"Substitute: {card_name(action.removed)} to the discard pile, "
-                f"{card_name(action.card)} into play{down}",
+                Phrase(code, removed=card_name(action.removed), card=card_name(action.card)),
                 (self.field(action.removed), self.hand(action.card)),
                 {
                     "removed": card_text(action.removed),
@@ -169,12 +223,16 @@ class _Describer:
             )
         if isinstance(action, fa.Discard):
             cards = action.cards
-            what = card_name(cards[0]) if len(cards) == 1 else f"{len(cards)} cards"
+            what = (
+                Phrase("fano.choice.discard_one", card=card_name(cards[0]))
+                if len(cards) == 1
+                else Phrase("fano.choice.discard", count=len(cards))
+            )
             texts: list[JSONValue] = [card_text(card) for card in cards]
             return Choice(
                 text,
                 "discard",
-                f"Discard {what} face down",
+                what,
                 tuple(hand_refs(self.me, cards)),
                 {"cards": texts},
             )
@@ -182,8 +240,12 @@ class _Describer:
         return Choice(
             text,
             "recruit",
-            f"Recruit {card_name(action.card)} with {card_name(action.first)} and "
-            f"{card_name(action.second)}",
+            Phrase(
+                "fano.choice.recruit",
+                card=card_name(action.card),
+                first=card_name(action.first),
+                second=card_name(action.second),
+            ),
             (self.hand(action.card), self.field(action.first), self.field(action.second)),
             {
                 "card": _from_hand(action.card),
@@ -194,12 +256,17 @@ class _Describer:
 
     def attack(self, text: str, action: fa.Attack) -> Choice:
         seat = (self.me + 1) % self.count
-        reverse = " (Reverse Fano)" if action.reverse else ""
+        reverse: PhraseParam = Phrase("fano.reverse") if action.reverse else ""
         return Choice(
             text,
             "attack",
-            f"Attack {card_name(action.target)} with {card_name(action.attacker)}: "
-            f"{card_name(action.support)} from hand enters play{reverse}",
+            Phrase(
+                "fano.choice.attack",
+                target=card_name(action.target),
+                attacker=card_name(action.attacker),
+                support=card_name(action.support),
+                reverse=reverse,
+            ),
             (self.field(action.attacker), self.field(action.target, seat)),
             {
                 "attacker": card_text(action.attacker),
@@ -223,14 +290,28 @@ class _Describer:
         needs = support_value(value_of(action.attacker), value_of(action.target), action.reverse)
         supports = hand_cards(view.hand, needs)
         held = _from_hand(supports[0]) if supports else None
-        whom = f" of Player {action.seat + 1}" if action.seat is not None else ""
-        reverse = " (Reverse Fano)" if action.reverse else ""
-        holding = f"you hold {card_name(supports[0])}" if supports else "you hold none: a bluff"
+        whom: PhraseParam = ""
+        if action.seat is not None:
+            whom = Phrase("fano.choice.of_player", number=action.seat + 1)
+        reverse: PhraseParam = Phrase("fano.reverse") if action.reverse else ""
+        holding = (
+            Phrase("fano.choice.you_hold", card=card_name(supports[0]))
+            if supports
+            else Phrase("fano.choice.bluff")
+        )
+        label = Phrase(
+            "fano.choice.declare",
+            attacker=card_name(action.attacker),
+            target=card_name(action.target),
+            whom=whom,
+            reverse=reverse,
+            needs=needs,
+            holding=holding,
+        )
         return Choice(
             text,
             "declare",
-            f"Declare: {card_name(action.attacker)} attacks {card_name(action.target)}{whom}"
-            f"{reverse}; it needs a {needs}, {holding}",
+            label,
             (self.field(action.attacker), self.field(action.target, seat)),
             {
                 "attacker": card_text(action.attacker),
@@ -247,15 +328,22 @@ class _Describer:
     def combine(self, text: str, action: fa.Combine) -> Choice:
         one, two, result = action.first, action.second, action.result
         after = (
-            f", {card_name(action.returned)} back to your hand"
+            Phrase("fano.choice.back", card=card_name(action.returned))
             if action.returned
-            else ", both to the discard pile"
+            else Phrase("fano.choice.discarded")
         )
-        oversum = " (Oversum)" if action.oversum else ""
+        oversum: PhraseParam = Phrase("fano.oversum") if action.oversum else ""
         return Choice(
             text,
             "combine",
-            f"{card_name(one)} + {card_name(two)} → {card_name(result)}{oversum}{after}",
+            Phrase(
+                "fano.choice.combine",
+                first=card_name(one),
+                second=card_name(two),
+                result=card_name(result),
+                oversum=oversum,
+                after=after,
+            ),
             (self.field(one), self.field(two)),
             {
                 "cards": [card_text(one), card_text(two)],
@@ -273,13 +361,18 @@ class _Describer:
         def named(card: int) -> str:
             return _from_hand(card) if recruited and card == recruited else card_text(card)
 
-        first = ""
+        first: PhraseParam = ""
         if action.recruiters:
             one, two = action.recruiters
-            first = (
-                f"recruit {card_name(recruited)} with {card_name(one)} and {card_name(two)}, then "
+            first = Phrase(
+                "fano.choice.recruiting",
+                card=card_name(recruited),
+                first=card_name(one),
+                second=card_name(two),
             )
-        back = f", {card_name(action.returned)} back to hand" if action.returned else ""
+        back: PhraseParam = ""
+        if action.returned:
+            back = Phrase("fano.back", card=card_name(action.returned))
         details: JSONObject = {
             "cards": [named(action.first), named(action.second)],
             "sum": value_of(action.first) + value_of(action.second),
@@ -292,8 +385,14 @@ class _Describer:
         return Choice(
             text,
             "counter",
-            f"Counter: {first}{card_name(action.first)} + {card_name(action.second)} → "
-            f"{card_name(action.result)}{back}",
+            Phrase(
+                "fano.choice.counter",
+                recruit=first,
+                first=card_name(action.first),
+                second=card_name(action.second),
+                result=card_name(action.result),
+                back=back,
+            ),
             (),
             details,
         )

@@ -105,6 +105,9 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def outcome(self, state: FanoState) -> Outcome | None:
         return rules.outcome(state)
 
+    def ending_words(self, state: FanoState) -> str | None:
+        return rules.ending_words(state)
+
     def is_legal(self, state: FanoState, action: FanoAction) -> bool:
         return rules.is_legal(state, action)
 

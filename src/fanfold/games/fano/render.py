@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fanfold.core.errors import refusal_words
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.fano.cards import ATTACK_SUPPORT, CYCLES, SUIT_SYMBOLS, card_text
 from fanfold.games.fano.config import FanoConfig, Teams
 from fanfold.games.fano.rules.zones import FIELD_SLOTS
@@ -32,15 +34,24 @@ Each line is a cycle; a -> b means a attacks b with the line's third card in han
 """
 
 
-def seat_label(config: FanoConfig, seat: int) -> str:
+phrases(
+    {
+        "fano.seat": "Player {number} ({suits})",
+        "fano.promoted_again": "King, promoted again",
+    }
+)
+refusal_words(*COMMANDERS)
+
+
+def seat_label(config: FanoConfig, seat: int) -> Phrase:
     """``Player 1 (♥)``, ``Player 2 (♠♣)``."""
     suits = "".join(SUIT_SYMBOLS[suit] for suit in config.suits_of(seat))
-    return f"Player {seat + 1} ({suits})"
+    return Phrase("fano.seat", number=seat + 1, suits=suits)
 
 
 def commander(level: int) -> str:
-    """The commander card of a level."""
-    return COMMANDERS[level] if level < len(COMMANDERS) else "King, promoted again"
+    """The commander card of a level (a word of the catalogues: the page translates it)."""
+    return COMMANDERS[level] if level < len(COMMANDERS) else Phrase("fano.promoted_again")
 
 
 def plane_text() -> str:

@@ -10,23 +10,85 @@ A sentence is built from two things only, so it never tells a watcher more than 
   a commander promoted, a discard pile reshuffled, tribute paid.
 
 Cards are named with suit symbols (``A♥``, ``10♠``); seats by their suits (``Player 2 (♣)``),
-"you" for the watcher's own.
+"you" for the watcher's own. Each sentence is a :class:`~fanfold.core.phrases.Phrase` (a code
+and its params), so that the page words it in its reader's language; a code whose subject is
+the watcher (``fano.you.attacked``) has a template of its own, as languages conjugate "you".
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from fanfold.core.phrases import Phrase, PhraseParam, joined, listed, phrases
 from fanfold.games.fano import actions as fa
 from fanfold.games.fano import render
 from fanfold.games.fano.choices import card_name
 from fanfold.games.fano.state import FanoState
 from fanfold.games.fano.view import PublicPlayer, field_ref, public_part
 
+#: What a seat did, by what: ``{who}`` the seat, the rest its cards and notes. Each has a
+#: twin for the watcher's own seat (``fano.you.CODE``), "You" as its subject.
+_DONE = {
+    "discarded_hidden_one": "discarded {count} card face down",
+    "discarded_hidden": "discarded {count} cards face down",
+    "played_hidden": "played a card face down (Perfect defense)",
+    "substituted_hidden": (
+        "sent {removed} to the discards and played a card face down in its place (Perfect defense)"
+    ),
+    "sacrificed_hidden": "sacrificed a face-down card instead",
+    "attacked": "attacked {target} with {attacker}, support {support}{reverse}",
+    "declared": "declared an attack on {target} with {attacker}{reverse}",
+    "combined": "combined {first} and {second} into {result}{oversum}{back}",
+    "countered": "countered: {first} and {second} combine into {result}{recruit}{back}",
+    "promoted": "promoted the commander with {cards}",
+    "defended": "used Perfect defense on {card}",
+    "flipped": "turned {card} face up",
+    "sacrificed": "sacrificed the face-down {card} instead",
+    "played": "played {card}",
+    "played_down": "played {card} face down (Perfect defense)",
+    "substituted": "sent {removed} to the discards and played {card}",
+    "substituted_down": "sent {removed} to the discards and played {card} face down",
+    "discarded": "discarded {cards} face down",
+    "recruited": "recruited {card} with {first} and {second}",
+    "passed": "passed",
+    "allowed": "allowed the attack (no counter)",
+    "mulligan": "took a mulligan: the hand face up to the discards, three new cards",
+    "kept": "kept the hand",
+    "reshuffled": "reshuffled the discard pile",
+    "reshuffled_joker": "reshuffled the discard pile with a Temporary Joker",
+    "placed_joker": "put a joker on top of the draw pile (Spades)",
+    "did": "{action}",
+}
+phrases({f"fano.{code}": "{who} " + template for code, template in _DONE.items()})
+phrases({f"fano.you.{code}": "You " + template for code, template in _DONE.items()})
+phrases(
+    {
+        "fano.told_more": "{did}: {more}.",
+        "fano.then": "{first}; {rest}",
+        "fano.recruiting": " (recruiting {card})",
+        "fano.your_card": "your {card}",
+        "fano.seats_card": "{seat}'s {card}",
+        "fano.to_discards_one": "{cards} goes to the discards",
+        "fano.to_discards": "{cards} go to the discards",
+        "fano.leaves_play": "{cards} leaves play",
+        "fano.leave_play": "{cards} leave play",
+        "fano.enters_play": "{cards} enters play",
+        "fano.enter_play": "{cards} enter play",
+        "fano.you_may_counter": "you may counter or allow",
+        "fano.may_counter": "{seat} may counter or allow",
+        "fano.bluff_fails": "no support was shown: the bluff fails",
+        "fano.your_promotion": "your commander is promoted to the {commander}",
+        "fano.promotion": "{seat}'s commander is promoted to the {commander}",
+        "fano.your_reshuffle": "your discard pile is reshuffled into the draw pile",
+        "fano.reshuffle": "{seat}'s discard pile is reshuffled into the draw pile",
+        "fano.you_pay_tribute": "you pay {paid} tribute",
+        "fano.pays_tribute": "{seat} pays {paid} tribute",
+    }
+)
 
-def _names(cards: list[int]) -> str:
-    names = [card_name(card) for card in cards]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+def _names(cards: list[int]) -> PhraseParam:
+    return listed([card_name(card) for card in cards])
 
 
 class _Teller:
@@ -39,8 +101,8 @@ class _Teller:
         self.before_public = [public_part(p, trionfey) for p in state.players]
         self.after_public = [public_part(p, trionfey) for p in after.players]
 
-    def label(self, seat: int) -> str:
-        return "you" if seat == self.observer else render.seat_label(self.state.config, seat)
+    def label(self, seat: int) -> Phrase:
+        return render.seat_label(self.state.config, seat)
 
     def owner_of(self, card: int) -> int | None:
         """The seat whose cards in play (face up, before the action) hold ``card``."""
@@ -49,109 +111,106 @@ class _Teller:
                 return number
         return None
 
-    def whose(self, card: int) -> str:
+    def whose(self, card: int) -> PhraseParam:
         """``your A♥``, ``Player 2 (♣)'s A♥``."""
         owner = self.owner_of(card)
         if owner is None or owner == self.seat:
-            return ("your " if self.seat == self.observer else "") + card_name(card)
+            if self.seat == self.observer:
+                return Phrase("fano.your_card", card=card_name(card))
+            return card_name(card)
         if owner == self.observer:
-            return f"your {card_name(card)}"
-        return f"{render.seat_label(self.state.config, owner)}'s {card_name(card)}"
+            return Phrase("fano.your_card", card=card_name(card))
+        return Phrase("fano.seats_card", seat=self.label(owner), card=card_name(card))
 
-    def phrase(self, action: fa.FanoAction, whole: bool) -> tuple[str, set[int]]:
-        """What the seat did (past tense, without the subject) and the cards it names."""
+    def phrase(
+        self, action: fa.FanoAction, whole: bool
+    ) -> tuple[str, dict[str, PhraseParam], set[int]]:
+        """What the seat did (a code of :data:`_DONE`, its params) and the cards it names."""
         if not whole:
             if isinstance(action, fa.Discard):
                 count = len(action.cards)
-                return f"discarded {count} card{'s' if count != 1 else ''} face down", set()
+                code = "discarded_hidden_one" if count == 1 else "discarded_hidden"
+                return code, {"count": count}, set()
             if isinstance(action, fa.Play):
-                return "played a card face down (Perfect defense)", set()
+                return "played_hidden", {}, set()
             if isinstance(action, fa.Substitute):
-                return (
-                    f"sent {card_name(action.removed)} to the discards and played a card face "
-                    "down in its place (Perfect defense)",
-                    {action.removed},
-                )
+                removed = card_name(action.removed)
+                return "substituted_hidden", {"removed": removed}, {action.removed}
             if isinstance(action, fa.Sacrifice):
-                return "sacrificed a face-down card instead", set()
+                return "sacrificed_hidden", {}, set()
         if isinstance(action, fa.Attack):
-            reverse = " (Reverse Fano)" if action.reverse else ""
-            return (
-                f"attacked {self.whose(action.target)} with {card_name(action.attacker)}, "
-                f"support {card_name(action.support)}{reverse}",
-                {action.attacker, action.target, action.support},
-            )
+            params: dict[str, PhraseParam] = {
+                "target": self.whose(action.target),
+                "attacker": card_name(action.attacker),
+                "support": card_name(action.support),
+                "reverse": Phrase("fano.reverse") if action.reverse else "",
+            }
+            return "attacked", params, {action.attacker, action.target, action.support}
         if isinstance(action, fa.Declare):
-            reverse = " (Reverse Fano)" if action.reverse else ""
-            return (
-                f"declared an attack on {self.whose(action.target)} with "
-                f"{card_name(action.attacker)}{reverse}",
-                {action.attacker, action.target},
+            params = {
+                "target": self.whose(action.target),
+                "attacker": card_name(action.attacker),
+                "reverse": Phrase("fano.reverse") if action.reverse else "",
+            }
+            return "declared", params, {action.attacker, action.target}
+        if isinstance(action, fa.Combine | fa.CombineCounter):
+            params = {
+                "first": card_name(action.first),
+                "second": card_name(action.second),
+                "result": card_name(action.result),
+                "back": Phrase("fano.back", card=card_name(action.returned))
+                if action.returned
+                else "",
+            }
+            named = {action.first, action.second, action.result}
+            if isinstance(action, fa.Combine):
+                params["oversum"] = Phrase("fano.oversum") if action.oversum else ""
+                return "combined", params, named
+            params["recruit"] = (
+                Phrase("fano.recruiting", card=card_name(action.recruited))
+                if action.recruiters
+                else ""
             )
-        if isinstance(action, fa.Combine):
-            oversum = " (Oversum)" if action.oversum else ""
-            back = f", {card_name(action.returned)} back to hand" if action.returned else ""
-            return (
-                f"combined {card_name(action.first)} and {card_name(action.second)} into "
-                f"{card_name(action.result)}{oversum}{back}",
-                {action.first, action.second, action.result},
-            )
-        if isinstance(action, fa.CombineCounter):
-            recruit = ""
-            if action.recruiters:
-                recruit = f" (recruiting {card_name(action.recruited)})"
-            back = f", {card_name(action.returned)} back to hand" if action.returned else ""
-            return (
-                f"countered: {card_name(action.first)} and {card_name(action.second)} combine "
-                f"into {card_name(action.result)}{recruit}{back}",
-                {action.first, action.second, action.result, action.recruited},
-            )
+            return "countered", params, named | {action.recruited}
         if isinstance(action, fa.Promote):
-            return f"promoted the commander with {_names(list(action.cards))}", set(action.cards)
+            return "promoted", {"cards": _names(list(action.cards))}, set(action.cards)
         if isinstance(action, fa.Defend):
-            return f"used Perfect defense on {card_name(action.card)}", {action.card}
+            return "defended", {"card": card_name(action.card)}, {action.card}
         if isinstance(action, fa.Flip):
-            return f"turned {card_name(action.card)} face up", {action.card}
+            return "flipped", {"card": card_name(action.card)}, {action.card}
         if isinstance(action, fa.Sacrifice):
-            return (
-                f"sacrificed the face-down {card_name(action.card)} instead",
-                {action.card},
-            )
+            return "sacrificed", {"card": card_name(action.card)}, {action.card}
         if isinstance(action, fa.Play):
-            down = " face down (Perfect defense)" if action.face_down else ""
-            return f"played {card_name(action.card)}{down}", {action.card}
+            code = "played_down" if action.face_down else "played"
+            return code, {"card": card_name(action.card)}, {action.card}
         if isinstance(action, fa.Substitute):
-            down = " face down" if action.face_down else ""
-            return (
-                f"sent {card_name(action.removed)} to the discards and played "
-                f"{card_name(action.card)}{down}",
-                {action.removed, action.card},
-            )
+            code = "substituted_down" if action.face_down else "substituted"
+            params = {"removed": card_name(action.removed), "card": card_name(action.card)}
+            return code, params, {action.removed, action.card}
         if isinstance(action, fa.Discard):
-            return f"discarded {_names(list(action.cards))} face down", set(action.cards)
+            return "discarded", {"cards": _names(list(action.cards))}, set(action.cards)
         if isinstance(action, fa.Recruit):
-            return (
-                f"recruited {card_name(action.card)} with {card_name(action.first)} and "
-                f"{card_name(action.second)}",
-                {action.card, action.first, action.second},
-            )
+            params = {
+                "card": card_name(action.card),
+                "first": card_name(action.first),
+                "second": card_name(action.second),
+            }
+            return "recruited", params, {action.card, action.first, action.second}
         if isinstance(action, fa.Pass):
-            return "passed", set()
+            return "passed", {}, set()
         if isinstance(action, fa.Allow):
-            return "allowed the attack (no counter)", set()
+            return "allowed", {}, set()
         if isinstance(action, fa.Mulligan):
-            taken = "took a mulligan: the hand face up to the discards, three new cards"
-            return (taken if action.take else "kept the hand"), set()
+            return ("mulligan" if action.take else "kept"), {}, set()
         if isinstance(action, fa.Shuffle):
-            joker = " with a Temporary Joker" if action.joker else ""
-            return f"reshuffled the discard pile{joker}", set()
+            return ("reshuffled_joker" if action.joker else "reshuffled"), {}, set()
         if isinstance(action, fa.PlaceJoker):
-            return "put a joker on top of the draw pile (Spades)", set()
-        return str(action), set()
+            return "placed_joker", {}, set()
+        return "did", {"action": str(action)}, set()
 
-    def consequences(self, action: fa.FanoAction, named: set[int]) -> list[str]:
+    def consequences(self, action: fa.FanoAction, named: set[int]) -> list[Phrase]:
         """What changed in public: cards out of play, into play, promotions, reshuffles."""
-        said: list[str] = []
+        said: list[Phrase] = []
         gone: list[int] = []
         came: list[int] = []
         for before, after in zip(self.before_public, self.after_public, strict=True):
@@ -165,15 +224,15 @@ class _Teller:
         if isinstance(action, fa.Substitute):
             to_discards = [card for card in to_discards if card != action.removed]
         if to_discards:
-            verb = "goes" if len(to_discards) == 1 else "go"
-            said.append(f"{_names(to_discards)} {verb} to the discards")
+            code = "fano.to_discards_one" if len(to_discards) == 1 else "fano.to_discards"
+            said.append(Phrase(code, cards=_names(to_discards)))
         if elsewhere:
-            verb = "leaves" if len(elsewhere) == 1 else "leave"
-            said.append(f"{_names(elsewhere)} {verb} play")
+            code = "fano.leaves_play" if len(elsewhere) == 1 else "fano.leave_play"
+            said.append(Phrase(code, cards=_names(elsewhere)))
         shown = [card for card in came if card not in named]
         if shown:
-            verb = "enters" if len(shown) == 1 else "enter"
-            said.append(f"{_names(shown)} {verb} play")
+            code = "fano.enters_play" if len(shown) == 1 else "fano.enter_play"
+            said.append(Phrase(code, cards=_names(shown)))
         said += self._attack_end(action, gone)
         for number, (before, after) in enumerate(
             zip(self.before_public, self.after_public, strict=True)
@@ -181,11 +240,13 @@ class _Teller:
             said += self._changes(number, before, after, action)
         return said
 
-    def _attack_end(self, action: fa.FanoAction, gone: list[int]) -> list[str]:
+    def _attack_end(self, action: fa.FanoAction, gone: list[int]) -> list[Phrase]:
         """A declared attack (Trionfey) still open, or ended by a failed bluff."""
         pending = self.after.pending
         if pending is not None:
-            return [f"{self.label(pending.defender)} may counter or allow"]
+            if pending.defender == self.observer:
+                return [Phrase("fano.you_may_counter")]
+            return [Phrase("fano.may_counter", seat=self.label(pending.defender))]
         declared = self.state.pending
         if isinstance(action, fa.Declare):
             ends = (action.attacker, action.target)
@@ -194,24 +255,31 @@ class _Teller:
         else:
             return []
         if ends[0] in gone and ends[1] not in gone:
-            return ["no support was shown: the bluff fails"]
+            return [Phrase("fano.bluff_fails")]
         return []
 
     def _changes(
         self, number: int, before: PublicPlayer, after: PublicPlayer, action: fa.FanoAction
-    ) -> list[str]:
+    ) -> list[Phrase]:
         said = []
+        mine = number == self.observer
         who = self.label(number)
         if after.level > before.level:
-            owner = "your" if number == self.observer else f"{who}'s"
-            said.append(f"{owner} commander is promoted to the {render.commander(after.level)}")
+            commander = render.commander(after.level)
+            if mine:
+                said.append(Phrase("fano.your_promotion", commander=commander))
+            else:
+                said.append(Phrase("fano.promotion", seat=who, commander=commander))
         if after.shuffles > before.shuffles and not isinstance(action, fa.Shuffle):
-            owner = "your" if number == self.observer else f"{who}'s"
-            said.append(f"{owner} discard pile is reshuffled into the draw pile")
+            said.append(
+                Phrase("fano.your_reshuffle") if mine else Phrase("fano.reshuffle", seat=who)
+            )
         if after.tribute > before.tribute:
             paid = after.tribute - before.tribute
-            verb = "pay" if number == self.observer else "pays"
-            said.append(f"{who} {verb} {paid} tribute")
+            if mine:
+                said.append(Phrase("fano.you_pay_tribute", paid=paid))
+            else:
+                said.append(Phrase("fano.pays_tribute", seat=who, paid=paid))
         return said
 
 
@@ -229,13 +297,15 @@ def describe(
         return ""
     teller = _Teller(state, after, seat, observer)
     whole = observer == seat or told == str(action)
-    phrase, named = teller.phrase(action, whole)
-    who = teller.label(seat)
-    sentence = f"{who[:1].upper()}{who[1:]} {phrase}"
+    code, params, named = teller.phrase(action, whole)
+    if observer == seat:
+        did = Phrase(f"fano.you.{code}", **params)
+    else:
+        did = Phrase(f"fano.{code}", who=teller.label(seat), **params)
     more = teller.consequences(action, named)
     if more:
-        sentence += ": " + "; ".join(more)
-    return sentence + "."
+        return Phrase("fano.told_more", did=did, more=joined(more, "fano.then"))
+    return Phrase("words.sentence", words=did)
 
 
 def highlight(

@@ -10,9 +10,18 @@ from collections.abc import Sequence
 
 from fanfold.core.cards import Card
 from fanfold.core.game import Choice
+from fanfold.core.phrases import Phrase, PhraseParam, phrases
 from fanfold.games.fantan.actions import FanTanAction, Play
 from fanfold.games.fantan.cards import row_ranks
 from fanfold.games.fantan.view import FanTanView
+
+phrases(
+    {
+        "fantan.play": "Play {card}{start}",
+        "fantan.starting": ", starting the {suit} row",
+        "fantan.pass": "Pass (no card to play)",
+    }
+)
 
 
 def card_name(card: Card) -> str:
@@ -28,16 +37,18 @@ def choices_for(view: FanTanView, actions: Sequence[FanTanAction]) -> list[Choic
         if isinstance(action, Play):
             card = action.card
             row = row_ranks(view.layout, card.suit.order, view.config.ace_high)
-            where = "" if row else f", starting the {card.suit.name.lower()} row"
+            where: PhraseParam = (
+                "" if row else Phrase("fantan.starting", suit=card.suit.name.lower())
+            )
             found.append(
                 Choice(
                     str(card),
                     "play",
-                    f"Play {card_name(card)}{where}",
+                    Phrase("fantan.play", card=card_name(card), start=where),
                     (str(card),),
                     {"card": str(card)},
                 )
             )
         else:
-            found.append(Choice(str(action), "pass", "Pass (no card to play)"))
+            found.append(Choice(str(action), "pass", Phrase("fantan.pass")))
     return found

@@ -40,7 +40,7 @@ class FanTanGame(NarratedGame[FanTanConfig, FanTanState, FanTanAction, FanTanVie
         return (config.hands or 200) * 52 * config.players
 
     def seat_name(self, config: FanTanConfig, seat: int) -> str:
-        return rules.seat_name(seat)
+        return rules.seat_words(seat)
 
     def with_players(self, config: FanTanConfig, players: int) -> FanTanConfig:
         return config.replace(players=players)
@@ -70,6 +70,9 @@ class FanTanGame(NarratedGame[FanTanConfig, FanTanState, FanTanAction, FanTanVie
 
     def outcome(self, state: FanTanState) -> Outcome | None:
         return rules.outcome(state)
+
+    def ending_words(self, state: FanTanState) -> str | None:
+        return rules.ending_words(state)
 
     # ----------------------------------------------------------------- notation
     def parse_action(self, text: str) -> FanTanAction:

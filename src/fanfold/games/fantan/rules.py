@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import cast
 
 import fanfold.games.fantan.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.cards import rank_text
 from fanfold.core.errors import Refusal
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.phrases import Phrase, PhraseParam, joined, phrases
 from fanfold.core.rng import derive_rng
 from fanfold.games.fantan.actions import PASS, PLAYS, FanTanAction, Pass
 from fanfold.games.fantan.cards import (
@@ -398,9 +400,30 @@ def pass_constraints(
 
 
 # ---------------------------------------------------------------------------------- the end
+phrases(
+    {
+        "fantan.seat": "Player {number}",
+        "fantan.went_out": "{seat} went out",
+        "fantan.the_end": "the end",
+        "fantan.wins_hand": "{out} first and wins the hand",
+        "fantan.most_hands": "{out}; after {hands} hands {tops} won the most hands ({best})",
+        "fantan.the_hand": "the hand",
+        "fantan.hands": "{hands} hands",
+        "fantan.score": "{seat} {score}",
+        "fantan.net_chips": "{out}; net chips after {what}: {table}",
+        "fantan.penalty_points": "{out}; penalty points after {what}: {table}",
+    }
+)
+
+
 def seat_name(seat: int) -> str:
     """How players call seat ``seat`` (from 0): ``Player 1``."""
     return f"Player {seat + 1}"
+
+
+def seat_words(seat: int) -> Phrase:
+    """:func:`seat_name` as a :class:`~fanfold.core.phrases.Phrase`, for a page to word."""
+    return Phrase("fantan.seat", number=seat + 1)
 
 
 def outcome(state: FanTanState) -> Outcome | None:
@@ -445,6 +468,82 @@ def outcome(state: FanTanState) -> Outcome | None:
         tuple(-float(score) for score in scores),
         termination=termination,
     )
+
+
+def ending_words(state: FanTanState) -> Phrase | None:
+    """How the game ended, in words a page words in its language (a
+    :class:`~fanfold.core.phrases.Phrase`, the English of :func:`outcome`'s reason);
+    ``None`` while play goes on. Apart from :func:`outcome`, which the bots' playouts call:
+    they never pay for the words."""
+    ended = _worded_outcome(state)
+    return None if ended is None else cast(Phrase, ended.reason)
+
+
+def _worded_outcome(state: FanTanState) -> Outcome | None:
+    """:func:`outcome`, its reason a :class:`~fanfold.core.phrases.Phrase`."""
+    if not state.finished:
+        return None
+    config = state.config
+    players = config.players
+    scores = state.scores
+    winner = hand_winner(state)
+    termination = match_termination(config, state.scores)
+    out = (
+        Phrase("fantan.went_out", seat=seat_words(winner))
+        if winner is not None
+        else Phrase("fantan.the_end")
+    )
+    names = [seat_words(seat) for seat in range(players)]
+    if config.scoring is Scoring.PLAIN:
+        best = max(scores)
+        if all(score == best for score in scores):
+            returns = (0.0,) * players
+        else:
+            returns = tuple(1.0 if score == best else -1.0 for score in scores)
+        if not config.is_match:
+            return Outcome(Phrase("fantan.wins_hand", out=out), returns, termination=termination)
+        tops = [names[seat] for seat in range(players) if scores[seat] == best]
+        return Outcome(
+            Phrase(
+                "fantan.most_hands",
+                out=out,
+                hands=state.hand_number + 1,
+                tops=_each_and(tops),
+                best=best,
+            ),
+            returns,
+            termination=termination,
+        )
+    what = (
+        Phrase("fantan.the_hand")
+        if not config.is_match
+        else Phrase("fantan.hands", hands=state.hand_number + 1)
+    )
+    if config.scoring is Scoring.CHIPS:
+        table = joined(
+            [
+                Phrase("fantan.score", seat=names[seat], score=f"{scores[seat]:+d}")
+                for seat in range(players)
+            ]
+        )
+        return Outcome(
+            Phrase("fantan.net_chips", out=out, what=what, table=table),
+            tuple(map(float, scores)),
+            termination=termination,
+        )
+    table = joined(
+        [Phrase("fantan.score", seat=names[seat], score=scores[seat]) for seat in range(players)]
+    )
+    return Outcome(
+        Phrase("fantan.penalty_points", out=out, what=what, table=table),
+        tuple(-float(score) for score in scores),
+        termination=termination,
+    )
+
+
+def _each_and(names: Sequence[PhraseParam]) -> PhraseParam:
+    """``Player 1 and Player 2 and Player 3``: every name joined by "and"."""
+    return joined(names, "words.and_also")
 
 
 # ------------------------------------------------------------------------------- invariants

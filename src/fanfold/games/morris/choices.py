@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fanfold.core.game import Choice
+from fanfold.core.phrases import Phrase, PhraseParam, phrases
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SIDE_NAMES, colour_of
 from fanfold.games.morris.view import MorrisView, point_ref
@@ -18,12 +19,24 @@ from fanfold.games.morris.view import MorrisView, point_ref
 _SHAPE = {"C": "circle", "T": "triangle"}
 
 
-def _piece(letter: str) -> str:
-    return f"{SIDE_NAMES[colour_of(letter)]}'s {_SHAPE[letter.upper()]}"
+phrases(
+    {
+        "morris.place": "Place a {shape} on point {point}{onto}",
+        "morris.move": "Move your {shape} from point {source} to point {target}{onto}",
+        "morris.choice_onto": " onto {piece}",
+        "morris.sides_piece": "{side}'s {shape}",
+    }
+)
 
 
-def _onto(stack: str) -> str:
-    return f" onto {_piece(stack[-1])}" if stack else ""
+def _piece(letter: str) -> Phrase:
+    return Phrase(
+        "morris.sides_piece", side=SIDE_NAMES[colour_of(letter)], shape=_SHAPE[letter.upper()]
+    )
+
+
+def _onto(stack: str) -> PhraseParam:
+    return Phrase("morris.choice_onto", piece=_piece(stack[-1])) if stack else ""
 
 
 def choices_for(view: MorrisView, actions: Sequence[MorrisAction]) -> list[Choice]:
@@ -37,7 +50,12 @@ def choices_for(view: MorrisView, actions: Sequence[MorrisAction]) -> list[Choic
                 Choice(
                     str(action),
                     "place",
-                    f"Place a {_SHAPE[action.shape]} on point {action.point}{_onto(stack)}",
+                    Phrase(
+                        "morris.place",
+                        shape=_SHAPE[action.shape],
+                        point=action.point,
+                        onto=_onto(stack),
+                    ),
                     (point_ref(action.point),),
                     {"shape": action.shape, "point": action.point},
                 )
@@ -49,8 +67,13 @@ def choices_for(view: MorrisView, actions: Sequence[MorrisAction]) -> list[Choic
             Choice(
                 str(action),
                 "move",
-                f"Move your {_SHAPE[letter.upper()]} from point {action.source} to point "
-                f"{action.target}{_onto(board[action.target - 1])}",
+                Phrase(
+                    "morris.move",
+                    shape=_SHAPE[letter.upper()],
+                    source=action.source,
+                    target=action.target,
+                    onto=_onto(board[action.target - 1]),
+                ),
                 (point_ref(action.source), point_ref(action.target)),
                 {
                     "from": action.source,

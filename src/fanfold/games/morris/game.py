@@ -9,6 +9,7 @@ from typing import ClassVar
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import Refusal
 from fanfold.core.game import Choice, MoveWords, NarratedGame, Outcome, Preset, Traits
+from fanfold.core.phrases import Phrase
 from fanfold.games.morris import actions, choices, notation, reach, rules, words
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SHAPE_NAMES, SIDE_NAMES
@@ -36,7 +37,7 @@ class MorrisGame(NarratedGame[MorrisConfig, MorrisState, MorrisAction, MorrisVie
         return 2
 
     def seat_name(self, config: MorrisConfig, seat: int) -> str:
-        return SIDE_NAMES[seat]
+        return Phrase(f"morris.{SIDE_NAMES[seat].lower()}")
 
     def new_state(self, config: MorrisConfig, seed: int = 0) -> MorrisState:
         return rules.new_state(config)
@@ -46,6 +47,9 @@ class MorrisGame(NarratedGame[MorrisConfig, MorrisState, MorrisAction, MorrisVie
 
     def outcome(self, state: MorrisState) -> Outcome | None:
         return rules.outcome(state)
+
+    def ending_words(self, state: MorrisState) -> str | None:
+        return rules.ending_words(state)
 
     def current_player(self, state: MorrisState) -> int | None:
         return None if rules.outcome(state) is not None else state.to_move

@@ -9,10 +9,12 @@ actions it allows (tested).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import fanfold.games.morris.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.errors import Refusal
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.morris.actions import MorrisAction, Move, Place
 from fanfold.games.morris.board import (
     BLACK,
@@ -29,6 +31,19 @@ from fanfold.games.morris.board import (
 )
 from fanfold.games.morris.config import MorrisConfig
 from fanfold.games.morris.state import MorrisState
+
+#: How a game ends, in words (:class:`~fanfold.core.phrases.Phrase`).
+phrases(
+    {
+        "morris.line_loses": "{side} ended the turn with {kind} on line {line} and loses",
+        "morris.three_circles": "three circles",
+        "morris.three_triangles": "three triangles",
+        "morris.three_white": "three white pieces",
+        "morris.three_black": "three black pieces",
+        "morris.repeated": "the position repeated: a draw",
+        "morris.no_move": "{side} has no legal move and loses",
+    }
+)
 
 
 def new_state(config: MorrisConfig) -> MorrisState:
@@ -177,6 +192,50 @@ def outcome(state: MorrisState) -> Outcome | None:
         returns = (1.0, -1.0) if loser == BLACK else (-1.0, 1.0)
         return Outcome(
             f"{SIDE_NAMES[loser]} has no legal move and loses",
+            returns,
+            termination=Termination.NO_MOVE,
+        )
+    return None
+
+
+def ending_words(state: MorrisState) -> Phrase | None:
+    """How the game ended, in words a page words in its language (a
+    :class:`~fanfold.core.phrases.Phrase`, the English of :func:`outcome`'s reason);
+    ``None`` while play goes on. Apart from :func:`outcome`, which the bots' playouts call:
+    they never pay for the words."""
+    ended = _worded_outcome(state)
+    return None if ended is None else cast(Phrase, ended.reason)
+
+
+def _worded_outcome(state: MorrisState) -> Outcome | None:
+    """:func:`outcome`, its reason a :class:`~fanfold.core.phrases.Phrase`."""
+    line = losing_line(state.board)
+    if line is not None:
+        loser = 1 - state.to_move
+        tops = [state.board[point - 1][-1] for point in line]
+        kind = (
+            Phrase(f"morris.three_{SHAPE_NAMES[tops[0].upper()]}s")
+            if len({top.upper() for top in tops}) == 1
+            else Phrase(f"morris.three_{SIDE_NAMES[colour_of(tops[0])].lower()}")
+        )
+        returns = (1.0, -1.0) if loser == BLACK else (-1.0, 1.0)
+        return Outcome(
+            Phrase(
+                "morris.line_loses",
+                side=SIDE_NAMES[loser],
+                kind=kind,
+                line="-".join(map(str, line)),
+            ),
+            returns,
+            termination=Termination.LINE_OF_THREE,
+        )
+    if state.drawn:
+        return Outcome(Phrase("morris.repeated"), (0.0, 0.0), termination=Termination.REPETITION)
+    if not state.is_placement and not _moves(state):
+        loser = state.to_move
+        returns = (1.0, -1.0) if loser == BLACK else (-1.0, 1.0)
+        return Outcome(
+            Phrase("morris.no_move", side=SIDE_NAMES[loser]),
             returns,
             termination=Termination.NO_MOVE,
         )

@@ -7,17 +7,43 @@ the point it goes to; a move that ends the game says how.
 
 from __future__ import annotations
 
+import fanfold.games.morris.choices  # noqa: F401  (registers the pieces' phrases)
+from fanfold.core.phrases import Phrase, PhraseParam, phrases
 from fanfold.games.morris import rules
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SHAPE_NAMES, SIDE_NAMES, colour_of
 from fanfold.games.morris.state import MorrisState
 from fanfold.games.morris.view import point_ref
 
+phrases(
+    {
+        "morris.you_placed": "You placed a {shape} on point {point}{onto}",
+        "morris.placed": "{side} placed a {shape} on point {point}{onto}",
+        "morris.you_moved": (
+            "You moved a {shape} from point {source}{uncovering} to point {target}{onto}"
+        ),
+        "morris.moved": (
+            "{side} moved a {shape} from point {source}{uncovering} to point {target}{onto}"
+        ),
+        "morris.onto": ", onto {piece}",
+        "morris.uncovering": " (uncovering {piece})",
+        "morris.your_piece": "your {shape}",
+        "morris.white": "White",
+        "morris.black": "Black",
+    }
+)
 
-def _piece(letter: str, observer: int | None) -> str:
+
+def _piece(letter: str, observer: int | None) -> Phrase:
     colour = colour_of(letter)
-    owner = "your" if observer == colour else f"{SIDE_NAMES[colour]}'s"
-    return f"{owner} {SHAPE_NAMES[letter.upper()]}"
+    shape = SHAPE_NAMES[letter.upper()]
+    if observer == colour:
+        return Phrase("morris.your_piece", shape=shape)
+    return Phrase("morris.sides_piece", side=SIDE_NAMES[colour], shape=shape)
+
+
+def _onto(below: str, observer: int | None) -> PhraseParam:
+    return Phrase("morris.onto", piece=_piece(below[-1], observer)) if below else ""
 
 
 def describe(
@@ -25,26 +51,35 @@ def describe(
 ) -> str:
     """``action``, taken in ``state`` (leading to ``after``), in a sentence for ``observer``."""
     side = state.to_move
-    who = "You" if observer == side else SIDE_NAMES[side]
+    mine = observer == side
+    words: Phrase
     if isinstance(action, Place):
         below = state.board[action.point - 1]
-        onto = f", onto {_piece(below[-1], observer)}" if below else ""
-        words = f"{who} placed a {SHAPE_NAMES[action.shape]} on point {action.point}{onto}"
+        shape = SHAPE_NAMES[action.shape]
+        onto = _onto(below, observer)
+        if mine:
+            words = Phrase("morris.you_placed", shape=shape, point=action.point, onto=onto)
+        else:
+            words = Phrase(
+                "morris.placed", side=SIDE_NAMES[side], shape=shape, point=action.point, onto=onto
+            )
     else:
         letter = state.board[action.source - 1][-1]
-        below = state.board[action.target - 1]
-        onto = f", onto {_piece(below[-1], observer)}" if below else ""
+        onto = _onto(state.board[action.target - 1], observer)
         uncovered = state.board[action.source - 1][:-1]
-        left = f" (uncovering {_piece(uncovered[-1], observer)})" if uncovered else ""
-        words = (
-            f"{who} moved a {SHAPE_NAMES[letter.upper()]} from point {action.source}{left} "
-            f"to point {action.target}{onto}"
-        )
-    ended = rules.outcome(after)
+        left: PhraseParam = ""
+        if uncovered:
+            left = Phrase("morris.uncovering", piece=_piece(uncovered[-1], observer))
+        where = {"source": action.source, "uncovering": left, "target": action.target}
+        shape = SHAPE_NAMES[letter.upper()]
+        if mine:
+            words = Phrase("morris.you_moved", shape=shape, onto=onto, **where)
+        else:
+            words = Phrase("morris.moved", side=SIDE_NAMES[side], shape=shape, onto=onto, **where)
+    ended = rules.ending_words(after)
     if ended is not None:
-        reason = ended.reason
-        return f"{words}. {reason[:1].upper()}{reason[1:]}."
-    return words + "."
+        return Phrase("words.sentence_end", words=words, ending=ended)
+    return Phrase("words.sentence", words=words)
 
 
 def highlight(action: MorrisAction) -> tuple[str, ...]:

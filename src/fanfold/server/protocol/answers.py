@@ -128,6 +128,9 @@ class WaitingGame(Out):
     daily: bool
     speed: str | None = None
     left: float | None = None
+    #: Each of ``opponents`` as a code and params where it is words, not a name (``a guest``,
+    #: ``Easy bot``: ``fanfold.core.phrases.Phrase``), else ``None``; sent when any is.
+    opponents_said: list[dict[str, Any] | None] | None = None
 
 
 class Daily(Out):

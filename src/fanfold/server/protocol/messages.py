@@ -36,6 +36,9 @@ class SeatInfo(Out):
     open: bool
     #: A connection holds the seat now.
     present: bool
+    #: The seat's name as a code and params (``fanfold.core.phrases.Phrase``), where the
+    #: game words it so: the page words it in its reader's language.
+    said: dict[str, Any] | None = None
 
 
 class LogEntry(Out):
@@ -49,6 +52,9 @@ class LogEntry(Out):
     words: str | None = None
     #: The references (as choices' ``points``) of what moved, to mark on the board.
     highlight: list[str] = Field(default_factory=list)
+    #: ``words`` as a code and params (``fanfold.core.phrases.Phrase``), where the game words
+    #: it so: the page words it in its reader's language, from the catalogue's template.
+    said: dict[str, Any] | None = None
 
 
 class Outcome(Out):
@@ -63,6 +69,9 @@ class Outcome(Out):
     winners: list[int]
     by_limit: bool | None = None
     termination: str | None = None
+    #: ``reason`` as a code and params (``fanfold.core.phrases.Phrase``), where the game
+    #: words it so; sent after the record's keys.
+    said: dict[str, Any] | None = None
 
 
 class Choice(Out):
@@ -74,6 +83,9 @@ class Choice(Out):
     label: str
     points: list[str]
     details: dict[str, Any]
+    #: ``label`` as a code and params (``fanfold.core.phrases.Phrase``), where the game words
+    #: it so: the page words it in its reader's language.
+    said: dict[str, Any] | None = None
 
 
 class AnalysisName(Out):

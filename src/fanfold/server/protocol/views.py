@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.game import Outcome as GameOutcome
+from fanfold.core.phrases import said
 from fanfold.play.analysis import analyses_for
 from fanfold.play.table import Played, Table
 from fanfold.server.clocks import HOLDER
@@ -40,6 +42,13 @@ from fanfold.server.protocol.sending import as_json, wire
 _BEFORE_LOG = frozenset(list(State.model_fields)[: list(State.model_fields).index("log")])
 
 
+def _said(words: str) -> dict[str, dict[str, Any]]:
+    """``{"said": ...}`` for words that are a :class:`~fanfold.core.phrases.Phrase`, else
+    nothing (the field left unset, so not sent)."""
+    coded = said(words)
+    return {} if coded is None else {"said": coded}
+
+
 def check_spectator(live: LiveTable, seat: int | None) -> None:
     """Refuse a spectator's view of a game with hidden information that has none."""
     if seat is None and live.table.game.has_hidden_information:
@@ -49,9 +58,18 @@ def check_spectator(live: LiveTable, seat: int | None) -> None:
             raise ForbiddenError(str(error)) from None
 
 
-def outcome_of(outcome: GameOutcome | None) -> Outcome | None:
-    """A game's outcome as the protocol sends it (``None``: the game goes on)."""
-    return None if outcome is None else Outcome.model_validate(outcome.to_json())
+def outcome_of(outcome: GameOutcome | None, table: Table | None = None) -> Outcome | None:
+    """A game's outcome as the protocol sends it (``None``: the game goes on), with the
+    reason as a code and params where the game words the ending of ``table``'s state so and
+    its English is the outcome's (an ending the server made, a resignation say, has none)."""
+    if outcome is None:
+        return None
+    data = outcome.to_json()
+    words = table.game.ending_words(table.state) if table is not None else None
+    coded = said(words) if words == outcome.reason else None
+    if coded is not None:
+        data["said"] = coded
+    return Outcome.model_validate(data)
 
 
 def replay_frame(live: LiveTable, step: int, seat: int | None) -> Replay:
@@ -84,7 +102,7 @@ def replay_frame(live: LiveTable, step: int, seat: int | None) -> Replay:
         view=view,
         text=text,
         log=log_entries(table.played[:step], table, seat),
-        outcome=outcome_of(table.outcome),
+        outcome=outcome_of(table.outcome, table),
     )
 
 
@@ -102,6 +120,7 @@ def log_entries(played: Sequence[Played], table: Table, seat: int | None) -> lis
                     text=told.text,
                     words=told.words,
                     highlight=list(told.highlight),
+                    **_said(told.words),
                 )
             )
     return entries
@@ -169,6 +188,7 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
             # connection now.
             open=live.is_open(number),
             present=live.is_present(number),
+            **_said(table.seat_name(number)),
         )
         for number, entry in enumerate(table.seats)
     ]
@@ -189,9 +209,11 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
         view=view,
         text=text,
         legal=table.legal_texts() if deciding else [],
-        choices=[Choice.model_validate(choice.to_json()) for choice in choices],
+        choices=[
+            Choice.model_validate({**choice.to_json(), **_said(choice.label)}) for choice in choices
+        ],
         log=_kept_log(live, seat)[0],
-        outcome=outcome_of(table.outcome),
+        outcome=outcome_of(table.outcome, table),
         can_undo=table.allow_undo and bool(held) and bool(table.played),
         endings=endings_open(live, held),
         claim=claim_countdown(live, held),

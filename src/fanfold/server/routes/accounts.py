@@ -19,6 +19,7 @@ from fanfold.server.accounts import (
 )
 from fanfold.server.fairplay import DEVICE_COOKIE, DEVICE_SECONDS, new_device_id
 from fanfold.server.live import storage_failure
+from fanfold.server.refusals import refusal
 from fanfold.server.routes.deps import (
     AccountDep,
     AccountsDep,
@@ -144,7 +145,7 @@ async def sign_out_everywhere(
     response: Response, accounts: AccountsDep, account: AccountDep
 ) -> protocol.SignedOut:
     if account is None:
-        raise SignInError("sign in first")
+        raise SignInError(refusal("account.sign_in_first"))
     ended = await asyncio.to_thread(accounts.sign_out_everywhere, account.id)
     _clear_cookies(response)
     return protocol.SignedOut(signed_in=False, sessions_ended=ended)

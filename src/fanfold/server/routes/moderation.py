@@ -43,6 +43,7 @@ from fanfold.server.moderation import (
     reopen_account,
     resolve_report,
 )
+from fanfold.server.refusals import refusal
 from fanfold.server.routes.deps import AccountDep, AccountsDep, ClientDep, HubDep
 from fanfold.server.routes.players import _page
 from fanfold.server.templating import render
@@ -216,7 +217,7 @@ class AppealSent(_Answer):
 @router.post("/api/reports", response_model=Report)
 async def report(body: ReportRequest, hub: HubDep, account: AccountDep) -> dict[str, Any]:
     if account is None:
-        raise SignInError("sign in to report a player")
+        raise SignInError(refusal("report.sign_in"))
     return await asyncio.to_thread(
         file_report, hub.store.engine, account.id, body.table, body.seat, body.reason, body.note
     )

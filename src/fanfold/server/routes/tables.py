@@ -33,6 +33,7 @@ from fanfold.server.protocol import (
     state_for,
 )
 from fanfold.server.ratings import running_rated
+from fanfold.server.refusals import refusal
 from fanfold.server.routes.accounts import count_new_table
 from fanfold.server.routes.deps import AccountDep, HubDep, client_of
 from fanfold.server.table_options import TableOptions
@@ -90,14 +91,11 @@ async def create(
     game, config = set_up(body.game, body.variant, body.options, body.players)
     seats = list(body.seats) or ["you"] + ["medium"] * (game.num_players(config) - 1)
     if body.seed is not None and body.deal is not None and body.seed != body.deal:
-        raise BadRequestError("give a seed or a deal number, not both")
+        raise BadRequestError(refusal("table.seed_or_deal"))
     seed = body.seed if body.seed is not None else body.deal
     await count_new_table(request)  # every process's count of the client's tables
     if body.time_limit is not None and not game.has_passive_action:
-        raise BadRequestError(
-            f"{game.title} takes no time limit: some of its decisions have no passive "
-            "choice to play when the time runs out"
-        )
+        raise BadRequestError(refusal("table.no_time_limit", game=game.title))
     # The table's options, checked here once (TableOptions refuses a bad value, said).
     options = TableOptions(
         variant=body.variant or game.presets()[0].name, time_limit=body.time_limit
@@ -261,9 +259,9 @@ async def analysis(
 ) -> protocol.AnalysisAnswer:
     live = await hub.get(table_id)
     if not live.seats_of(token):
-        raise ForbiddenError("only a player at this table may ask for an analysis")
+        raise ForbiddenError(refusal("analysis.players_only"))
     if running_rated(live.options, live.table):
-        raise ForbiddenError("a rated game is played without analysis until it is over")
+        raise ForbiddenError(refusal("analysis.rated"))
     found = analyses_for(live.table.game).get(name) if live.options.analysis else None
     if found is None:
         raise NotFoundError(f"this table offers no analysis called {name!r}")

@@ -26,12 +26,28 @@ export function refusalText(data) {
   return worded(data);
 }
 
+// Words the server sent as a code and params (a move in words, how a game ended, a seat's
+// name: fanfold.core.phrases.Phrase), in the page's language, worded as a refusal is; the
+// server's English words where the catalogue has no such code (an English page, words sent
+// without a code).
+export function saidText(said, english) {
+  if (!said || typeof said.code !== "string" || typeof MESSAGES[said.code] !== "string") return english ?? "";
+  return worded(said);
+}
+
 function worded(refusal) {
   const params = {};
   for (const [name, value] of Object.entries(refusal.params || {})) {
     params[name] = value && typeof value === "object" ? worded(value) : t(String(value));
   }
-  return t(refusal.code, params);
+  // a parameter that starts a sentence inside the template starts with a capital (as the
+  // server writes it: fanfold.core.phrases)
+  const template = typeof MESSAGES[refusal.code] === "string" ? MESSAGES[refusal.code] : refusal.code;
+  return template.replace(/\{(\w+)\}/g, (whole, name, at) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    const value = String(params[name]);
+    return /[.!?] $/.test(template.slice(0, at)) ? value.charAt(0).toUpperCase() + value.slice(1) : value;
+  });
 }
 
 export async function api(method, path, body, token, extra = {}) {

@@ -1,6 +1,6 @@
 // A table page: one WebSocket to the server, the board drawn by the game's own module, the
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
-import { api, arrowFocus, botName, refusalText, remember, t, tokenFor, el, variantWords } from "./common.js";
+import { api, arrowFocus, botName, refusalText, remember, saidText, t, tokenFor, el, variantWords } from "./common.js";
 import { setUpAlerts, turnAlerts } from "./alerts.js";
 import { setUpChat } from "./chat.js";
 import { copyButton, gameLink, positionLink, startMove } from "./share.js";
@@ -105,9 +105,17 @@ function act(text) {
 }
 
 // ------------------------------------------------------------------- state
+// The server's words in a state in the page's language: the seats' names (the game's names:
+// "Player 2", "White") and the legal moves' labels (their buttons, their names for the keyboard).
+function wordSeats(m) {
+  for (const seat of m?.seats || []) seat.name = saidText(seat.said, seat.name);
+  for (const choice of m?.choices || []) choice.label = saidText(choice.said, choice.label);
+  return m;
+}
+
 function onState(data) {
   const first = message === null;
-  message = data;
+  message = wordSeats(data);
   shownSeat = data.seat;
   if (first) setUpPage();
   chat.onState(data);
@@ -455,12 +463,13 @@ function drawLog(log) {
   const box = $("log");
   box.replaceChildren();
   for (const entry of log) {
-    const item = el("li", { text: entry.words || `${seatName(entry.seat)}: ${entry.text}`, title: entry.text });
+    const item = el("li", { text: saidText(entry.said, entry.words) || `${seatName(entry.seat)}: ${entry.text}`, title: entry.text });
     box.append(item);
   }
   box.lastElementChild?.classList.add("last");
   box.scrollTop = box.scrollHeight;
-  $("last-move").textContent = log.length ? log[log.length - 1].words || log[log.length - 1].text : "";
+  const last = log[log.length - 1];
+  $("last-move").textContent = last ? saidText(last.said, last.words) || last.text : "";
   $("last-move").hidden = Boolean(message?.outcome) && !replayMode; // the end panel says it
 }
 
@@ -488,23 +497,25 @@ function markHint(analysis) {
 
 // How a game ended, words for each termination the games give (outcome.termination).
 const ENDINGS = {
-  promotions: "a commander promoted the times the variant needs",
-  turn_limit: "the turn limit was reached",
-  went_out: "a player went out",
-  hands_played: "the match's last hand was played",
-  target_reached: "a score reached the match's target",
-  line_of_three: "three of one colour or one shape on a line",
-  repetition: "a position repeated",
-  no_move: "no legal move was left",
-  all_on_foundations: "every card is on the foundations",
-  cut_short: "the game was stopped at its length limit",
+  promotions: () => t("a commander promoted the times the variant needs"),
+  turn_limit: () => t("the turn limit was reached"),
+  went_out: () => t("a player went out"),
+  hands_played: () => t("the match's last hand was played"),
+  target_reached: () => t("a score reached the match's target"),
+  line_of_three: () => t("three of one colour or one shape on a line"),
+  repetition: () => t("a position repeated"),
+  no_move: () => t("no legal move was left"),
+  all_on_foundations: () => t("every card is on the foundations"),
+  cut_short: () => t("the game was stopped at its length limit"),
 };
 
 // One sentence for how the game ended: the game's own reason (it names who and how), or the
 // termination's words when a record gives none; a patience deal's "won: "/"lost: " is left to
 // the panel's title, which says it already.
 function endSentence(o, alone) {
-  let text = (o.reason || ENDINGS[o.termination] || "").trim();
+  const patience = alone && ["words.won", "words.lost"].includes(o.said?.code);
+  const said = patience ? o.said.params.why : o.said;
+  let text = (saidText(said, o.reason) || ENDINGS[o.termination]?.() || "").trim();
   if (alone) text = text.replace(/^(won|lost): /, "");
   if (!text) return "";
   text = `${text[0].toUpperCase()}${text.slice(1)}`;
@@ -725,7 +736,7 @@ async function runAnalysis(name, again = false) {
   try {
     const result = await api("GET", `/api/tables/${tableId}/analysis/${name}`, undefined, token);
     // a hint's move in words, as the board's buttons say it (the text adds its notation)
-    out.textContent = result.data?.label ? t("Try {move}.", { move: result.data.label }) : result.data ? result.text.split("\n")[0] : result.text;
+    out.textContent = result.data?.label ? t("Try {move}.", { move: saidText(result.data.said, result.data.label) }) : result.data ? result.text.split("\n")[0] : result.text;
     if (result.data) {
       analysisData = { version: result.version, data: result.data };
       if (result.version === message.version) draw();
@@ -741,19 +752,26 @@ async function runAnalysis(name, again = false) {
 async function replay() {
   $("replay-bar").hidden = false;
   const spectator = await api("GET", `/api/tables/${tableId}`).catch(() => null);
-  const first = await api("GET", `/api/tables/${tableId}/replay?step=0`);
-  message = spectator || { seats: [], game: { title: t("Replay"), name: "" }, options: {} };
+  // Beside a review (which judges a seat from its view), the seat this browser's token held: the
+  // replay is drawn from its side (its own cards), and says so; a plain replay, and everyone
+  // else, show the public view.
+  const held = token && reviewMode ? await api("GET", `/api/tables/${tableId}`, undefined, token).catch(() => null) : null;
+  const seat = Number.isInteger(held?.seat) && held.yours?.includes(held.seat) ? held.seat : null;
+  const side = seat === null ? "" : `&seat=${seat}`;
+  const first = await api("GET", `/api/tables/${tableId}/replay?step=0${side}`);
+  message = wordSeats(spectator) || { seats: [], game: { title: t("Replay"), name: "" }, options: {} };
   if (spectator) setUpPage();
+  if (seat !== null) $("replay-bar").append(el("span", { id: "replay-seat", text: t("You played as {name}.", { name: seatName(seat) }) }));
   const slider = $("replay-step");
   slider.max = String(first.steps);
   async function show(step) {
     step = Math.max(0, Math.min(first.steps, step));
     slider.value = String(step);
-    const frame = await api("GET", `/api/tables/${tableId}/replay?step=${step}`);
+    const frame = await api("GET", `/api/tables/${tableId}/replay?step=${step}${side}`);
     $("replay-label").textContent = t("move {step} of {steps}", { step, steps: frame.steps });
-    $("status").textContent = step === frame.steps && frame.outcome ? frame.outcome.reason : t("Replay: after move {step}", { step });
+    $("status").textContent = step === frame.steps && frame.outcome ? saidText(frame.outcome.said, frame.outcome.reason) : t("Replay: after move {step}", { step });
     drawLog(frame.log);
-    const fake = { ...message, view: frame.view, text: frame.text, legal: [], choices: [], decider: null, seat: null, outcome: null };
+    const fake = { ...message, view: frame.view, text: frame.text, legal: [], choices: [], decider: null, seat, outcome: null };
     renderer.render($("game"), fake, { act: () => {}, seatName, analysis: null, replay: true });
     markLastMove(frame.log);
   }

@@ -3,7 +3,7 @@
 // list of them under "Your move". Asked again every 45 s while the page is shown, whenever the
 // lobby's live feed brings news (open-tables.js sends "lobby-feed"), and when the page is
 // shown again. Each line links to its table; a daily game says the time its move has left.
-import { api, el, t } from "/static/common.js";
+import { api, el, saidText, t } from "/static/common.js";
 
 const EVERY_MS = 45000;
 // The live feed may bring news every few seconds: the badge asks at most this often for it.
@@ -29,7 +29,9 @@ function show(games) {
   badge.textContent = count === 1 ? t("1 game waits for your move") : t("{count} games wait for your move", { count });
   const now = Date.now() / 1000;
   list.replaceChildren(...games.map((game) => {
-    const others = game.opponents.length ? game.opponents.join(", ") : t("nobody else");
+    // a guest and the bot levels in the page's words; the accounts' names as they are
+    const named = game.opponents.map((name, i) => saidText(game.opponents_said?.[i], name));
+    const others = named.length ? named.join(", ") : t("nobody else");
     const words = [t("waiting {time}", { time: duration(now - game.since) })];
     if (game.daily && game.left !== undefined) words.push(t("daily: {time} left", { time: duration(game.left) }));
     return el("li", {},

@@ -40,6 +40,7 @@ from fanfold.games.fano.rules.specials import (
     specials_of,
 )
 from fanfold.games.fano.rules.turns import (
+    ending_words,
     new_state,
     next_turn,
     opponents,
@@ -62,6 +63,7 @@ __all__ = [
     "clear_caches",
     "deck_of",
     "draw_to_three",
+    "ending_words",
     "invariant_violations",
     "is_legal",
     "legal_actions",

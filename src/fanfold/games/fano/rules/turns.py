@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.core.rng import derive_rng
 from fanfold.games.fano.config import FanoConfig, Teams
 from fanfold.games.fano.rules.deck import after_draw_phase, draw_to_three, shuffled_decks
@@ -119,9 +122,32 @@ def winner(state: FanoState) -> int | None:
     return None
 
 
+phrases(
+    {
+        "fano.once": "once",
+        "fano.twice": "twice",
+        "fano.times": "{count} times",
+        "fano.partnership_wins": (
+            "the partnership of Players {names} promoted its commander {times} and wins"
+        ),
+        "fano.player_wins": "Player {number} promoted {times} and wins",
+        "fano.turn_limit": (
+            "the turn limit ({turns} turns each, {last} in all) was reached: a draw"
+        ),
+    }
+)
+
+
 def times(count: int) -> str:
     """How often, in words: ``once``, ``twice``, else ``N times``."""
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _times_words(count: int) -> Phrase:
+    """:func:`times` as a :class:`~fanfold.core.phrases.Phrase`."""
+    if count in (1, 2):
+        return Phrase("fano.once" if count == 1 else "fano.twice")
+    return Phrase("fano.times", count=count)
 
 
 def outcome(state: FanoState) -> Outcome | None:
@@ -145,6 +171,43 @@ def outcome(state: FanoState) -> Outcome | None:
         return Outcome(
             f"the turn limit ({config.turns_per_player} turns each, {config.last_turn} in all) "
             "was reached: a draw",
+            (0.0,) * len(state.players),
+            by_limit=True,
+            termination=Termination.TURN_LIMIT,
+        )
+    return None
+
+
+def ending_words(state: FanoState) -> Phrase | None:
+    """How the game ended, in words a page words in its language (a
+    :class:`~fanfold.core.phrases.Phrase`, the English of :func:`outcome`'s reason);
+    ``None`` while play goes on. Apart from :func:`outcome`, which the bots' playouts call:
+    they never pay for the words."""
+    ended = _worded_outcome(state)
+    return None if ended is None else cast(Phrase, ended.reason)
+
+
+def _worded_outcome(state: FanoState) -> Outcome | None:
+    """:func:`outcome`, its reason a :class:`~fanfold.core.phrases.Phrase`."""
+    seat = winner(state)
+    config = state.config
+    if seat is not None:
+        if config.teams is Teams.ONE_FOR_ALL:
+            team = teammates(config, seat)
+            names = ", ".join(str(member + 1) for member in sorted(team))
+            reason = Phrase(
+                "fano.partnership_wins", names=names, times=_times_words(config.promotions_to_win)
+            )
+        else:
+            team = (seat,)
+            reason = Phrase(
+                "fano.player_wins", number=seat + 1, times=_times_words(config.promotions_to_win)
+            )
+        returns = tuple(1.0 if other in team else -1.0 for other in range(len(state.players)))
+        return Outcome(reason, returns, termination=Termination.PROMOTIONS)
+    if state.phase is Phase.OVER:
+        return Outcome(
+            Phrase("fano.turn_limit", turns=config.turns_per_player, last=config.last_turn),
             (0.0,) * len(state.players),
             by_limit=True,
             termination=Termination.TURN_LIMIT,

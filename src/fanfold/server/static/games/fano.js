@@ -7,7 +7,7 @@
 // (the support an attack needs and whether it is held); this module sends back the text of
 // the one chosen and never reads the notation. The plane's cycles and the attacks possible now
 // come from the view too: the drawing is this module's, the rules are the server's.
-import { botName, cardBack, el, suitSymbol, t } from "../common.js";
+import { botName, cardBack, el, saidText, suitSymbol, t } from "../common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Where the plane's points are drawn: 1 on top, 4 and 6 at the bottom corners, 2, 5, 3 the
@@ -338,7 +338,7 @@ export function render(root, m, ui) {
   }
 
   const last = {};
-  for (const entry of m.log) last[entry.seat] = entry.words || entry.text; // in words, as the log
+  for (const entry of m.log) last[entry.seat] = saidText(entry.said, entry.words) || entry.text; // in words, as the log
 
   function seatPanel(seat) {
     const p = players[seat];
