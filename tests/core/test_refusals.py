@@ -32,6 +32,20 @@ def _registered() -> dict[str, str]:
     return dict(TEMPLATES)
 
 
+#: The calls that make a refusal: the class, and the server's short form.
+REFUSE = ("Refusal", "refusal")
+
+
+def _hands_on(path: Path, call: ast.Call) -> bool:
+    """Whether ``call`` is the server's short form handing its code and params on as given
+    (``Refusal(code, **params)`` in ``fanfold/server/refusals.py``)."""
+    return (
+        path.name == "refusals.py"
+        and path.parent.name == "server"
+        and all(keyword.arg is None for keyword in call.keywords)
+    )
+
+
 def _uses() -> tuple[dict[str, set[frozenset[str]]], set[str]]:
     """The codes the sources build refusals with, each with the sets of params it is given
     (``Refusal("code", a=...)``), and the codes named elsewhere as strings (handed to a
@@ -50,14 +64,16 @@ def _uses() -> tuple[dict[str, set[frozenset[str]]], set[str]]:
             for key in argument.keys
         }
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Refusal":
+            # ``refusal(...)`` is the server's short form of ``Refusal(...)``
+            # (``fanfold.server.refusals``), which hands on its code and params unchanged.
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in REFUSE:
                 first = node.args[0] if node.args else None
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):
                     assert all(k.arg for k in node.keywords), f"{path}: **params hide names"
                     direct.setdefault(first.value, set()).add(
                         frozenset(str(k.arg) for k in node.keywords)
                     )
-                else:
+                elif not _hands_on(path, node):
                     assert not node.keywords, f"{path}:{node.lineno}: a code not written out"
             elif (
                 isinstance(node, ast.Constant)

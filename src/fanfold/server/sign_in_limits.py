@@ -67,8 +67,10 @@ TABLES_WINDOW = 60.0
 def _duration(seconds: float) -> Refusal:
     """``seconds`` to wait, for a person: ``1 second``, ``40 seconds``, ``15 minutes``."""
     whole = max(1, math.ceil(seconds - 1e-9))
+    if whole == 1:
+        return refusal("limits.one_second", count=whole)
     if whole < 120:
-        return refusal("limits.one_second" if whole == 1 else "limits.seconds", count=whole)
+        return refusal("limits.seconds", count=whole)
     return refusal("limits.minutes", count=math.ceil(whole / 60))
 
 
