@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
@@ -551,6 +551,38 @@ class NarratedGame(Game[ConfigT, StateT, ActionT, ViewT]):
         """The words module's references of what ``action`` moved."""
         del state, observer, after
         return self.move_words().highlight(action)
+
+
+_Shown = TypeVar("_Shown", covariant=True)
+
+
+class OpenView(View, Protocol[_Shown]):
+    """A seat's view of a game with no hidden information: the whole state."""
+
+    @property
+    def state(self) -> _Shown:
+        """The state, all of it."""
+        ...
+
+
+OpenViewT = TypeVar("OpenViewT", bound=OpenView[Any])
+
+
+class OpenGame(NarratedGame[ConfigT, StateT, ActionT, OpenViewT]):
+    """A narrated game with no hidden information (Fan, Morris): a seat's view is the whole
+    state with the seat's number (:attr:`view_type`), and the one state consistent with a view
+    is the state it shows."""
+
+    #: The view's class, made from the seat and the state.
+    view_type: Callable[[int, StateT], OpenViewT]
+
+    def observe(self, state: StateT, player: int) -> OpenViewT:
+        return self.view_type(player, state)
+
+    def sample_state(self, view: OpenViewT, rng: random.Random) -> StateT:
+        del rng
+        shown: StateT = view.state
+        return shown
 
 
 def _normalise(name: str) -> str:

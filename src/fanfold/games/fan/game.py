@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import Refusal
-from fanfold.core.game import Choice, MoveWords, NarratedGame, Outcome, Preset, Traits
+from fanfold.core.game import Choice, MoveWords, OpenGame, Outcome, Preset, Traits
 from fanfold.core.phrases import Phrase
 from fanfold.games.fan import actions, choices, notation, rules, words
 from fanfold.games.fan.actions import FanMove
@@ -18,7 +17,7 @@ from fanfold.games.fan.state import FanState
 from fanfold.games.fan.view import FanView
 
 
-class FanGame(NarratedGame[FanConfig, FanState, FanMove, FanView]):
+class FanGame(OpenGame[FanConfig, FanState, FanMove, FanView]):
     """The Fan patience rules engine."""
 
     id: ClassVar[str] = "fan.v1"
@@ -27,6 +26,7 @@ class FanGame(NarratedGame[FanConfig, FanState, FanMove, FanView]):
     title: ClassVar[str] = "Fan"
     summary: ClassVar[str] = "patience with 18 fans built down by suit; 1 player, open deal"
     config_type: ClassVar[type[GameConfig]] = FanConfig
+    view_type = FanView
 
     def presets(self) -> Sequence[Preset[FanConfig]]:
         return PRESETS
@@ -108,14 +108,8 @@ class FanGame(NarratedGame[FanConfig, FanState, FanMove, FanView]):
         return notation.parse_position(text, config or self.default_config())
 
     # ---------------------------------------------------------------- views
-    def observe(self, state: FanState, player: int) -> FanView:
-        return FanView(player, state)
-
     def choices_for(self, view: FanView, legal: Sequence[FanMove]) -> list[Choice]:
         return choices.choices_for(view, legal)
-
-    def sample_state(self, view: FanView, rng: random.Random) -> FanState:
-        return view.state
 
     def render(self, view: FanView) -> str:
         return render_state(view.state)

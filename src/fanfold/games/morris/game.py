@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import ClassVar
 
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import Refusal
-from fanfold.core.game import Choice, MoveWords, NarratedGame, Outcome, Preset, Traits
+from fanfold.core.game import Choice, MoveWords, OpenGame, Outcome, Preset, Traits
 from fanfold.core.phrases import Phrase
 from fanfold.games.morris import actions, choices, notation, reach, rules, words
 from fanfold.games.morris.actions import MorrisAction, Place
@@ -19,7 +18,7 @@ from fanfold.games.morris.state import MorrisState
 from fanfold.games.morris.view import MorrisView
 
 
-class MorrisGame(NarratedGame[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
+class MorrisGame(OpenGame[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
     """The Fano330-R-Morris rules engine."""
 
     id: ClassVar[str] = "morris.v1"
@@ -28,6 +27,7 @@ class MorrisGame(NarratedGame[MorrisConfig, MorrisState, MorrisAction, MorrisVie
     title: ClassVar[str] = "Fano330-R-Morris"
     summary: ClassVar[str] = "abstract game on the Fano plane; 2 players, perfect information"
     config_type: ClassVar[type[GameConfig]] = MorrisConfig
+    view_type = MorrisView
     has_draws: ClassVar[bool] = True  # a position repeated
 
     def presets(self) -> Sequence[Preset[MorrisConfig]]:
@@ -95,14 +95,8 @@ class MorrisGame(NarratedGame[MorrisConfig, MorrisState, MorrisAction, MorrisVie
         return notation.parse_position(text, config or self.default_config())
 
     # ---------------------------------------------------------------- views
-    def observe(self, state: MorrisState, player: int) -> MorrisView:
-        return MorrisView(player, state)
-
     def choices_for(self, view: MorrisView, legal: Sequence[MorrisAction]) -> list[Choice]:
         return choices.choices_for(view, legal)
-
-    def sample_state(self, view: MorrisView, rng: random.Random) -> MorrisState:
-        return view.state
 
     def render(self, view: MorrisView) -> str:
         return render_board(view.state)
