@@ -2,18 +2,22 @@
 (``--hard``) ``hard``, in both editions, two players, paired seats.
 
 Each pairing is an arena run (:mod:`fanfold.play.arena`): ``--games`` games from ``--seed``,
-each deal played twice with the seats swapped, so the luck of the deal cancels. The
-opponents play at the budget the server gives them (``medium(seconds=1)`` and
-``hard(seconds=1)``, the browser's one second a decision); the yardstick is
-``planner(deals=1, nodes=20)``. The table gives the member's wins with the Wilson 95%
-interval and its seconds a decision (mean and slowest, wall clock: a loaded machine makes
-them longer), and the run's seeds, commit and machine above it, ready for the bots' guide
-(``docs/agents.md``, "The yardstick ladder").
+each deal played twice with the seats swapped, so the luck of the deal cancels. The levels play
+at the budget the server gives them, counted in positions and deals (``medium`` searches 300
+positions of its turn, ``hard`` looks ahead on 24 deals a decision), so a seeded run plays the
+same games on any machine and a loaded one plays them slower, not weaker. The server also caps
+a decision at its ``--bot-seconds`` (one second), which a quiet machine seldom reaches;
+``--seconds S`` plays the levels under such a cap (``hard(seconds=S)``: on a loaded machine it
+deals less, and is weaker). The yardstick is ``planner(deals=1, nodes=20)``. The table gives
+the member's wins with the Wilson 95% interval and its seconds a decision (mean and slowest,
+wall clock: a loaded machine makes them longer), and the run's seeds, commit and machine above
+it, ready for the bots' guide (``docs/agents.md``, "The yardstick ladder").
 
 Run::
 
     python3 benchmarks/ladder.py --games 200 --medium-games 100 --jobs 2
     python3 benchmarks/ladder.py --edition trionfey --members ladder,'ladder(style=bluff)' --hard
+    python3 benchmarks/ladder.py --games 0 --medium-games 0 --hard --seconds 1   # hard(seconds=1)
 
 ``--results DIR`` keeps every pairing's games in a JSON-lines file there, so that an
 interrupted run resumes (and ``benchmarks/arena_pairs.py`` can compare runs game by game);
@@ -39,9 +43,9 @@ from fanfold.play.arena import plan_arena, run_arena, summarize
 
 #: The yardstick every member must beat.
 YARDSTICK = "planner(deals=1,nodes=20)"
-#: The levels as the server plays them (its bots think at most a second a decision).
-MEDIUM = "medium(seconds=1)"
-HARD = "hard(seconds=1)"
+#: The levels, as a quiet server plays them: by their budgets of positions and deals.
+MEDIUM = "medium"
+HARD = "hard"
 EDITIONS = ("classic", "trionfey")
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -148,7 +152,8 @@ def table(rows: Sequence[Row]) -> str:
     return markdown_table(headers, [row.cells() for row in rows])
 
 
-def main(arguments: Sequence[str] | None = None) -> None:
+def parse_options(arguments: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line's options (``sys.argv`` without ``arguments``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--games", type=int, default=200, help="games against the yardstick (0: none)"
@@ -156,7 +161,7 @@ def main(arguments: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--medium-games", type=int, default=100, help="games against medium (0: none)"
     )
-    parser.add_argument("--hard", action="store_true", help="also play hard(seconds=1)")
+    parser.add_argument("--hard", action="store_true", help="also play hard")
     parser.add_argument("--hard-games", type=int, default=40, help="games against hard")
     parser.add_argument("--edition", choices=(*EDITIONS, "both"), default="both")
     parser.add_argument(
@@ -167,17 +172,22 @@ def main(arguments: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--seed", type=int, default=1, help="the first deal's seed")
     parser.add_argument("--results", type=Path, default=None, help="keep games in this folder")
+    parser.add_argument(
+        "--seconds",
+        type=_seconds,
+        default=None,
+        help="cap medium's and hard's decisions at S seconds, as a server's --bot-seconds "
+        "(default: no cap, the levels' budgets alone)",
+    )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    options = parser.parse_args(arguments)
+    return parser.parse_args(arguments)
+
+
+def main(arguments: Sequence[str] | None = None) -> None:
+    options = parse_options(arguments)
     members = list(MEMBERS) if options.members == "all" else _split(options.members)
     editions = EDITIONS if options.edition == "both" else (options.edition,)
-    pairings: list[tuple[str, int]] = []
-    if options.games:
-        pairings.append((YARDSTICK, options.games))
-    if options.medium_games:
-        pairings.append((MEDIUM, options.medium_games))
-    if options.hard:
-        pairings.append((HARD, options.hard_games))
+    pairings = opponents(options)
     rows: list[Row] = []
     for edition in editions:
         for member in members:
@@ -199,6 +209,35 @@ def main(arguments: Sequence[str] | None = None) -> None:
     )
     print()
     print(table(rows))
+
+
+def level(name: str, seconds: float | None) -> str:
+    """The agent text of level ``name``, capped at ``seconds`` a decision where given:
+    ``level("hard", None)`` is ``hard``, ``level("hard", 1.0)`` is ``hard(seconds=1)``."""
+    return name if seconds is None else f"{name}(seconds={seconds:g})"
+
+
+def opponents(options: argparse.Namespace) -> list[tuple[str, int]]:
+    """Each opponent the members meet, with its number of games, from the parsed options."""
+    pairings: list[tuple[str, int]] = []
+    if options.games:
+        pairings.append((YARDSTICK, options.games))
+    if options.medium_games:
+        pairings.append((level(MEDIUM, options.seconds), options.medium_games))
+    if options.hard:
+        pairings.append((level(HARD, options.seconds), options.hard_games))
+    return pairings
+
+
+def _seconds(text: str) -> float:
+    """A positive number of seconds, for ``--seconds``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"the time cap must be a positive number, not {text}")
+    return value
 
 
 def _split(text: str) -> list[str]:
