@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from fanfold.cli.common import fail
 from fanfold.cli.deploy import app, fill, template, write_files
+from fanfold.cli.deploy_group import DbFileOption, FanfoldCommandOption, UnitsOutOption
 from fanfold.cli.deploy_systemd import CREDENTIAL, installed_fanfold
 
 _USER = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
@@ -110,28 +110,16 @@ def backup_units(
     keep_days: Annotated[
         float, typer.Option(help="Delete copies older than this many days (0: keep all).")
     ] = 14.0,
-    fanfold: Annotated[
-        str | None,
-        typer.Option(help="The fanfold command. Default: this installation's."),
-    ] = None,
+    fanfold: FanfoldCommandOption = None,
     user: Annotated[str, typer.Option(help="The user (and group) the copy runs as.")] = "fanfold",
-    db_file: Annotated[
-        str,
-        typer.Option(
-            help="The root-only file holding the database's URL, as the serving units read "
-            "it ('': the SQLite file in /var/lib/fanfold)."
-        ),
-    ] = "/etc/fanfold/db-url",
+    db_file: DbFileOption = "/etc/fanfold/db-url",
     after: Annotated[str, typer.Option(help="Units the copy starts after.")] = (
         "postgresql.service"
     ),
     on_calendar: Annotated[
         str, typer.Option(help="When the timer starts the copy (systemd's OnCalendar=).")
     ] = "daily",
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Write the units into this folder. Default: print them."),
-    ] = None,
+    out: UnitsOutOption = None,
 ) -> None:
     """fanfold-backup.service and fanfold-backup.timer: a daily copy of the store into DIR
     (fanfold backup), keeping --keep-days days of copies."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -142,15 +143,37 @@ ServerNameOption = Annotated[
     typer.Option(help="The processes' fanfold serve --server-name: NAME1 to NAMEN."),
 ]
 
+# The options of the commands writing systemd units (fanfold deploy systemd, backup).
+FanfoldCommandOption = Annotated[
+    str | None,
+    typer.Option(
+        help="This installation's fanfold command, as the units run it. Default: the one "
+        "beside the Python running this command (or on PATH)."
+    ),
+]
+DbFileOption = Annotated[
+    str,
+    typer.Option(
+        help="The file holding the database's URL (root's alone: a unit hands it to its "
+        "process as a credential). '': none, the SQLite file in /var/lib/fanfold."
+    ),
+]
+UnitsOutOption = Annotated[
+    Path | None, typer.Option(help="Write the units into this folder. Default: print them.")
+]
+
 
 __all__ = [
     "DURATION",
     "BasePortOption",
+    "DbFileOption",
+    "FanfoldCommandOption",
     "HealthBasePortOption",
     "ProcessGroup",
     "ProcessesOption",
     "ServerAddressOption",
     "ServerNameOption",
+    "UnitsOutOption",
     "address",
     "check_host",
 ]

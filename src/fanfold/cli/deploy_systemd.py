@@ -39,10 +39,13 @@ from fanfold.cli.common import fail
 from fanfold.cli.deploy import app, fill, template, write_files
 from fanfold.cli.deploy_group import (
     BasePortOption,
+    DbFileOption,
+    FanfoldCommandOption,
     HealthBasePortOption,
     ProcessesOption,
     ProcessGroup,
     ServerNameOption,
+    UnitsOutOption,
 )
 
 #: The first systemd that has ``RestartSteps=`` and ``RestartMaxDelaySec=`` (a growing pause).
@@ -379,24 +382,12 @@ def systemd(
     base_port: BasePortOption = 8000,
     health_base_port: HealthBasePortOption = None,
     server_name: ServerNameOption = "s",
-    fanfold: Annotated[
-        str | None,
-        typer.Option(
-            help="This installation's fanfold command, as ExecStart runs it. Default: the one "
-            "beside the Python running this command (or on PATH)."
-        ),
-    ] = None,
+    fanfold: FanfoldCommandOption = None,
     host: Annotated[str, typer.Option(help="The address the processes listen on.")] = "127.0.0.1",
     user: Annotated[str, typer.Option(help="The user (and group) the processes run as.")] = (
         "fanfold"
     ),
-    db_file: Annotated[
-        str,
-        typer.Option(
-            help="The file holding the database's URL (root's alone: the unit hands it to the "
-            "process as a credential). '': none, the SQLite file in /var/lib/fanfold."
-        ),
-    ] = "/etc/fanfold/db-url",
+    db_file: DbFileOption = "/etc/fanfold/db-url",
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -448,10 +439,7 @@ def systemd(
             "restarts). Default: this machine's.",
         ),
     ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Write the units into this folder. Default: print them."),
-    ] = None,
+    out: UnitsOutOption = None,
 ) -> None:
     """systemd units for N fanfold serve processes (one a process, and fanfold.target) and
     the HAProxy in front, for this installation's paths."""

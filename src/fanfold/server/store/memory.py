@@ -75,29 +75,31 @@ class MemoryTables(TableStore):
             if run is not None:
                 run(MemoryTransaction())
         for table in changed:
-            self._tables[table.id] = table
+            self._tables[table.row.id] = table
 
     # ------------------------------------------------------------ writing
     def create(self, table_id: str, plan: TablePlan, options: JSONObject) -> None:
         """Keep a new table as planned (an id kept already is refused: nothing changes)."""
         now = time.time()
-        table = MemoryTable(
-            table_id,
-            plan.game,
-            copied(plan.config),
-            plan.seed,
-            plan.start_position,
-            plan.version,
-            plan.allow_undo,
-            copied(options),
-            copied(plan.outcome) if plan.outcome is not None else None,
-            now,
-            now,
-            plan.creator_hash,
-            plan.listed,
-            plan.stored_seats(),
-            {n + 1: (seat, text) for n, (seat, text) in enumerate(plan.actions_done)},
+        row = StoredTable(
+            id=table_id,
+            game=plan.game,
+            config=copied(plan.config),
+            seed=plan.seed,
+            start_position=plan.start_position,
+            version=plan.version,
+            allow_undo=plan.allow_undo,
+            options=copied(options),
+            outcome=copied(plan.outcome) if plan.outcome is not None else None,
+            created=now,
+            updated=now,
+            seats=tuple(plan.stored_seats()),
+            actions=(),
+            creator_hash=plan.creator_hash,
+            listed=plan.listed,
         )
+        actions = {n + 1: (seat, text) for n, (seat, text) in enumerate(plan.actions_done)}
+        table = MemoryTable(row, actions)
         with self._lock:
             if table_id in self._tables:
                 raise FanfoldError(f"table {table_id} is stored already")
@@ -121,17 +123,20 @@ class MemoryTables(TableStore):
             for row in rows:
                 if row.table_id in refused:
                     continue
-                table = changed.get(row.table_id) or self._table(row.table_id).copy()
+                table = changed.get(row.table_id) or self._table(row.table_id)
                 if row.number in table.actions:
                     refused.add(row.table_id)
                     changed.pop(row.table_id, None)
                     continue
-                table.actions[row.number] = (row.seat, row.text)
-                table.version, table.updated = row.version, now
-                table.outcome = copied(row.outcome) if row.outcome is not None else None
-                if row.options is not None:
-                    table.options = copied(row.options)
-                changed[row.table_id] = table
+                columns = dataclasses.replace(
+                    table.row,
+                    version=row.version,
+                    updated=now,
+                    outcome=copied(row.outcome) if row.outcome is not None else None,
+                    options=copied(row.options) if row.options is not None else table.row.options,
+                )
+                actions = {**table.actions, row.number: (row.seat, row.text)}
+                changed[row.table_id] = MemoryTable(columns, actions)
             kept = [table for table_id, table in changed.items() if table_id not in refused]
             ends = [row.on_end for row in rows if row.table_id not in refused]
             self._commit(kept, ends)
@@ -149,12 +154,16 @@ class MemoryTables(TableStore):
     ) -> None:
         """Keep the first ``keep`` actions, with the new version (and options)."""
         with self._lock:
-            table = self._table(table_id).copy()
-            table.actions = {n: done for n, done in table.actions.items() if n <= keep}
-            table.version, table.updated, table.outcome = version, time.time(), None
-            if options is not None:
-                table.options = copied(options)
-            self._tables[table_id] = table
+            table = self._table(table_id)
+            columns = dataclasses.replace(
+                table.row,
+                version=version,
+                updated=time.time(),
+                outcome=None,
+                options=copied(options) if options is not None else table.row.options,
+            )
+            actions = {n: done for n, done in table.actions.items() if n <= keep}
+            self._tables[table_id] = MemoryTable(columns, actions)
 
     def rule(
         self,
@@ -171,12 +180,16 @@ class MemoryTables(TableStore):
         """
         with self._lock:
             found = self._tables.get(table_id)
-            if found is None or found.version != version - 1:
+            if found is None or found.row.version != version - 1:
                 raise FanfoldError(f"table {table_id} changed elsewhere; nothing was stored")
-            table = found.copy()
-            table.version, table.updated = version, time.time()
-            table.outcome, table.options = copied(outcome), copied(options)
-            self._commit([table], [on_end])
+            columns = dataclasses.replace(
+                found.row,
+                version=version,
+                updated=time.time(),
+                outcome=copied(outcome),
+                options=copied(options),
+            )
+            self._commit([MemoryTable(columns, found.actions)], [on_end])
         if options.get(LISTED):
             self._tell_lobby()
 
@@ -185,21 +198,19 @@ class MemoryTables(TableStore):
         with self._lock:
             found = self._tables.get(table_id)
             if found is not None:
-                table = found.copy()
-                table.options = copied(options)
-                self._tables[table_id] = table
+                self._tables[table_id] = _with_options(found, options)
 
     def expire(self, before: float, keep: Sequence[str] = ()) -> list[str]:
         """Forget the unfinished tables unchanged since before ``before`` (not those in
         ``keep``, nor a rated game with a move played); returns their ids."""
         with self._lock:
             stale = [
-                table.id
-                for table in self._tables.values()
-                if table.outcome is None
-                and table.updated < before
-                and (table.version == 0 or '"rated": true' not in json.dumps(table.options))
-                and table.id not in keep
+                t.id
+                for t in (table.row for table in self._tables.values())
+                if t.outcome is None
+                and t.updated < before
+                and (t.version == 0 or '"rated": true' not in json.dumps(t.options))
+                and t.id not in keep
             ]
             for table_id in stale:
                 del self._tables[table_id]
@@ -208,9 +219,7 @@ class MemoryTables(TableStore):
         return stale
 
     def _set_seat(self, table_id: str, seat: int, **values: object) -> MemoryTable:
-        table = self._table(table_id).copy()
-        table.seats[seat] = dataclasses.replace(table.seats[seat], **values)  # type: ignore[arg-type]
-        return table
+        return self._table(table_id).with_seat(seat, **values)
 
     def claim(
         self,
@@ -223,9 +232,9 @@ class MemoryTables(TableStore):
         """Spend a seat's invitation for a token's hash; whether it was the seat's."""
         with self._lock:
             found = self._tables.get(table_id)
-            if found is None or not 0 <= seat < len(found.seats):
+            if found is None or not 0 <= seat < len(found.row.seats):
                 return False
-            if found.seats[seat].invite_hash != invite_hash:
+            if found.row.seats[seat].invite_hash != invite_hash:
                 return False
             self._tables[table_id] = self._set_seat(
                 table_id, seat, token_hash=hashed, invite_hash=None, account_id=account_id
@@ -238,9 +247,9 @@ class MemoryTables(TableStore):
         """Give an open seat a token's hash; whether it was open still."""
         with self._lock:
             found = self._tables.get(table_id)
-            if found is None or not 0 <= seat < len(found.seats):
+            if found is None or not 0 <= seat < len(found.row.seats):
                 return False
-            held = found.seats[seat]
+            held = found.row.seats[seat]
             if held.token_hash is not None or held.invite_hash is not None:
                 return False
             self._tables[table_id] = self._set_seat(
@@ -258,8 +267,7 @@ class MemoryTables(TableStore):
         also: InTransaction | None,
     ) -> None:
         with self._lock:
-            table = self._set_seat(table_id, seat, **values)
-            table.options = copied(options)
+            table = _with_options(self._set_seat(table_id, seat, **values), options)
             self._commit([table], [also])
         self._tell_lobby()
 
@@ -279,31 +287,32 @@ class MemoryTables(TableStore):
         """The kept tables of ``table_ids`` by id."""
         with self._lock:
             found = [self._tables.get(table_id) for table_id in dict.fromkeys(table_ids)]
-        return {table.id: table.stored() for table in found if table is not None}
+        return {table.row.id: table.stored() for table in found if table is not None}
 
     def _listed(self) -> list[MemoryTable]:
         with self._lock:
-            return [table for table in self._tables.values() if table.listed]
+            return [table for table in self._tables.values() if table.row.listed]
 
     def recent(self, limit: int = 20) -> list[TableSummary]:
         """The listed tables changed last, newest first."""
-        newest = sorted(self._listed(), key=lambda t: t.updated, reverse=True)[:limit]
+        newest = sorted(self._listed(), key=lambda table: table.row.updated, reverse=True)
         return [
             TableSummary(
                 t.id,
                 t.game,
                 tuple(s.player for s in t.seats),
-                len(t.actions),
+                len(table.actions),
                 t.outcome is not None,
                 t.updated,
             )
-            for t in newest
+            for table in newest[:limit]
+            for t in (table.row,)
         ]
 
     def open_tables(self, limit: int = 50) -> list[OpenTable]:
         """Listed unfinished tables with a person's seat free, newest first."""
         found: list[tuple[float, OpenTable]] = []
-        for t in self._listed():
+        for t in (table.row for table in self._listed()):
             free = sum(
                 1
                 for s in t.seats
@@ -317,7 +326,7 @@ class MemoryTables(TableStore):
     def to_resume(self, since: float | None = None) -> list[tuple[str, bool | None]]:
         """The unfinished tables changed since ``since``, with their kept ``resume``."""
         with self._lock:
-            tables = list(self._tables.values())
+            tables = [table.row for table in self._tables.values()]
         found: list[tuple[str, bool | None]] = []
         for t in tables:
             if t.outcome is None and (since is None or t.updated >= since):
@@ -330,12 +339,19 @@ class MemoryTables(TableStore):
         with self._lock:
             tables = list(self._tables.values())
         return [
-            t.stored()
-            for t in tables
-            if t.game == game and t.outcome is None and t.options.get("rated") is True
+            table.stored()
+            for table in tables
+            if table.row.game == game
+            and table.row.outcome is None
+            and table.row.options.get("rated") is True
         ]
 
     def unfinished(self) -> list[str]:
         """The ids of the unfinished tables."""
         with self._lock:
-            return [t.id for t in self._tables.values() if t.outcome is None]
+            return [t.row.id for t in self._tables.values() if t.row.outcome is None]
+
+
+def _with_options(table: MemoryTable, options: JSONObject) -> MemoryTable:
+    """``table`` keeping a copy of ``options`` as its options."""
+    return dataclasses.replace(table, row=dataclasses.replace(table.row, options=copied(options)))

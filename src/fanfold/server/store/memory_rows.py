@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from fanfold.core.config import JSONObject
-from fanfold.server.store.records import StoredSeat, StoredTable
+from fanfold.server.store.records import StoredTable
 
 
 class MemoryTransaction:
@@ -16,49 +17,31 @@ class MemoryTransaction:
     holds nothing: the change is kept once what runs in it returns)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class MemoryTable:
-    """A table as kept: its columns, its seats and its actions by number."""
+    """A table as kept: ``row``, its columns and seats as loading reads them (its
+    ``actions`` left empty), and its actions by number. A change keeps a new one in its
+    place (``dataclasses.replace``), so that a change refused keeps nothing."""
 
-    id: str
-    game: str
-    config: JSONObject
-    seed: int
-    start_position: str | None
-    version: int
-    allow_undo: bool
-    options: JSONObject
-    outcome: JSONObject | None
-    created: float
-    updated: float
-    creator_hash: str | None
-    listed: bool
-    seats: list[StoredSeat]
-    actions: dict[int, tuple[int, str]] = field(default_factory=dict)
+    row: StoredTable
+    actions: Mapping[int, tuple[int, str]] = field(default_factory=dict)
 
-    def copy(self) -> MemoryTable:
-        """A copy to change (the change replaces this one once it holds)."""
-        return dataclasses.replace(
-            self, options=dict(self.options), seats=list(self.seats), actions=dict(self.actions)
-        )
+    def with_seat(self, seat: int, **values: object) -> MemoryTable:
+        """This table with seat ``seat`` changed by ``values`` (a :class:`StoredSeat`'s
+        fields)."""
+        seats = list(self.row.seats)
+        seats[seat] = dataclasses.replace(seats[seat], **values)  # type: ignore[arg-type]
+        return dataclasses.replace(self, row=dataclasses.replace(self.row, seats=tuple(seats)))
 
     def stored(self) -> StoredTable:
-        return StoredTable(
-            id=self.id,
-            game=self.game,
-            config=json.loads(json.dumps(self.config)),
-            seed=self.seed,
-            start_position=self.start_position,
-            version=self.version,
-            allow_undo=self.allow_undo,
-            options=json.loads(json.dumps(self.options)),
-            outcome=json.loads(json.dumps(self.outcome)) if self.outcome is not None else None,
-            created=self.created,
-            updated=self.updated,
-            seats=tuple(self.seats),
+        """The table as loading reads it: a copy, with its actions in order."""
+        row = self.row
+        return dataclasses.replace(
+            row,
+            config=copied(row.config),
+            options=copied(row.options),
+            outcome=copied(row.outcome) if row.outcome is not None else None,
             actions=tuple(self.actions[n] for n in sorted(self.actions)),
-            creator_hash=self.creator_hash,
-            listed=self.listed,
         )
 
 
