@@ -131,6 +131,19 @@ def test_a_client_making_too_many_requests_is_refused_and_another_is_not(tmp_pat
         assert other.get(f"{base}/api/daily").status_code == 200
 
 
+def test_the_pages_own_files_do_not_use_up_a_clients_requests(tmp_path: Path) -> None:
+    """Scripts, styles and catalogues are not counted: behind one shared address, the pages'
+    files of many people never leave the site's work refused."""
+    limits = ClientLimits(requests_per_minute=5)
+    with live_server(tmp_path, limits) as base, http("127.0.0.6") as shared:
+        files = [f"{base}/static/common.js", f"{base}/static/fanfold.css", f"{base}/i18n/fr.json"]
+        answers = [shared.get(address) for _ in range(4) for address in files]
+        assert {a.status_code for a in answers} == {200}, [a.status_code for a in answers]
+        work = [shared.get(f"{base}/api/daily") for _ in range(6)]
+        assert [a.status_code for a in work] == [200] * 5 + [429]  # the work is still counted
+        rate_limited(work[-1], "127.0.0.6")
+
+
 # ------------------------------------------------------------------ socket limits
 
 

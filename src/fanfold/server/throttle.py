@@ -38,6 +38,12 @@ CREATING = frozenset({("POST", "/api/tables"), ("POST", "/api/records")})
 #: Paths no client's limits count: a router's health checks and a metrics scraper, which ask
 #: every second or so from one address.
 UNCOUNTED = frozenset({"/health", "/ready", "/metrics"})
+#: Where the pages' own files are (scripts, styles, pictures, the language catalogues): not
+#: counted against a client's requests, so that a page's dozen files (and, behind one shared
+#: address, many people's) never use up the minute's requests that the site's work needs.
+#: They are files read from the package, as cheap as an answer gets; a flood of them is the
+#: proxy's to limit (``fanfold deploy haproxy`` counts every request).
+FILES = ("/static/", "/i18n/")
 #: WebSockets with limits of their own (the lobby's: :class:`fanfold.server.lobby_feed.
 #: LobbyLimits`): counted as requests, but not against a client's open sockets.
 OWN_SOCKET_LIMITS = frozenset({"/ws/lobby"})
@@ -179,7 +185,8 @@ class Throttle:
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        if scope.get("path") in UNCOUNTED:  # a router's health checks, a metrics scraper
+        path = str(scope.get("path", ""))
+        if path in UNCOUNTED or (kind == "http" and path.startswith(FILES)):
             await self.app(scope, receive, send)
             return
         client = client_address(scope, self.trusted)
