@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import cast
 
 import fanfold.games.fantan.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.cards import rank_text
@@ -436,16 +435,13 @@ def outcome(state: FanTanState) -> Outcome | None:
     scores = state.scores
     winner = hand_winner(state)
     termination = match_termination(config, state.scores)
+    returns = _returns(config, scores)
     out = f"{seat_name(winner)} went out" if winner is not None else "the end"
     names = [seat_name(seat) for seat in range(players)]
     if config.scoring is Scoring.PLAIN:
-        best = max(scores)
-        if all(score == best for score in scores):
-            returns = (0.0,) * players
-        else:
-            returns = tuple(1.0 if score == best else -1.0 for score in scores)
         if not config.is_match:
             return Outcome(f"{out} first and wins the hand", returns, termination=termination)
+        best = max(scores)
         tops = [names[seat] for seat in range(players) if scores[seat] == best]
         return Outcome(
             f"{out}; after {state.hand_number + 1} hands "
@@ -453,21 +449,26 @@ def outcome(state: FanTanState) -> Outcome | None:
             returns,
             termination=termination,
         )
+    what = "the hand" if not config.is_match else f"{state.hand_number + 1} hands"
     if config.scoring is Scoring.CHIPS:
         table = ", ".join(f"{names[seat]} {scores[seat]:+d}" for seat in range(players))
-        what = "the hand" if not config.is_match else f"{state.hand_number + 1} hands"
-        return Outcome(
-            f"{out}; net chips after {what}: {table}",
-            tuple(map(float, scores)),
-            termination=termination,
-        )
+        return Outcome(f"{out}; net chips after {what}: {table}", returns, termination=termination)
     table = ", ".join(f"{names[seat]} {scores[seat]}" for seat in range(players))
-    what = "the hand" if not config.is_match else f"{state.hand_number + 1} hands"
-    return Outcome(
-        f"{out}; penalty points after {what}: {table}",
-        tuple(-float(score) for score in scores),
-        termination=termination,
-    )
+    return Outcome(f"{out}; penalty points after {what}: {table}", returns, termination=termination)
+
+
+def _returns(config: FanTanConfig, scores: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's return at the end (``docs/rules/fantan.md``, "Scoring"): plain, +1 for the
+    most hands won and -1 for the rest (0 for all when every seat has as many); chips, the net
+    chips; penalty points, minus the points."""
+    if config.scoring is Scoring.PLAIN:
+        best = max(scores)
+        if all(score == best for score in scores):
+            return (0.0,) * len(scores)
+        return tuple(1.0 if score == best else -1.0 for score in scores)
+    if config.scoring is Scoring.CHIPS:
+        return tuple(map(float, scores))
+    return tuple(-float(score) for score in scores)
 
 
 def ending_words(state: FanTanState) -> Phrase | None:
@@ -475,19 +476,12 @@ def ending_words(state: FanTanState) -> Phrase | None:
     :class:`~fanfold.core.phrases.Phrase`, the English of :func:`outcome`'s reason);
     ``None`` while play goes on. Apart from :func:`outcome`, which the bots' playouts call:
     they never pay for the words."""
-    ended = _worded_outcome(state)
-    return None if ended is None else cast(Phrase, ended.reason)
-
-
-def _worded_outcome(state: FanTanState) -> Outcome | None:
-    """:func:`outcome`, its reason a :class:`~fanfold.core.phrases.Phrase`."""
     if not state.finished:
         return None
     config = state.config
     players = config.players
     scores = state.scores
     winner = hand_winner(state)
-    termination = match_termination(config, state.scores)
     out = (
         Phrase("fantan.went_out", seat=seat_words(winner))
         if winner is not None
@@ -495,24 +489,16 @@ def _worded_outcome(state: FanTanState) -> Outcome | None:
     )
     names = [seat_words(seat) for seat in range(players)]
     if config.scoring is Scoring.PLAIN:
-        best = max(scores)
-        if all(score == best for score in scores):
-            returns = (0.0,) * players
-        else:
-            returns = tuple(1.0 if score == best else -1.0 for score in scores)
         if not config.is_match:
-            return Outcome(Phrase("fantan.wins_hand", out=out), returns, termination=termination)
+            return Phrase("fantan.wins_hand", out=out)
+        best = max(scores)
         tops = [names[seat] for seat in range(players) if scores[seat] == best]
-        return Outcome(
-            Phrase(
-                "fantan.most_hands",
-                out=out,
-                hands=state.hand_number + 1,
-                tops=_each_and(tops),
-                best=best,
-            ),
-            returns,
-            termination=termination,
+        return Phrase(
+            "fantan.most_hands",
+            out=out,
+            hands=state.hand_number + 1,
+            tops=_each_and(tops),
+            best=best,
         )
     what = (
         Phrase("fantan.the_hand")
@@ -526,19 +512,11 @@ def _worded_outcome(state: FanTanState) -> Outcome | None:
                 for seat in range(players)
             ]
         )
-        return Outcome(
-            Phrase("fantan.net_chips", out=out, what=what, table=table),
-            tuple(map(float, scores)),
-            termination=termination,
-        )
+        return Phrase("fantan.net_chips", out=out, what=what, table=table)
     table = joined(
         [Phrase("fantan.score", seat=names[seat], score=scores[seat]) for seat in range(players)]
     )
-    return Outcome(
-        Phrase("fantan.penalty_points", out=out, what=what, table=table),
-        tuple(-float(score) for score in scores),
-        termination=termination,
-    )
+    return Phrase("fantan.penalty_points", out=out, what=what, table=table)
 
 
 def _each_and(names: Sequence[PhraseParam]) -> PhraseParam:
