@@ -165,7 +165,8 @@ def _expect_card_review(
     expect(page.locator(".review-graph .review-dot")).to_have_count(len(marked))
     first = marked[0]
     button = page.locator(f'.review-move[data-move="{first["number"]}"]')
-    expect(button).to_contain_text(f"{first['mark']}; better: {first['best_words']}")
+    better = first["best_words"] or first["best"]  # a move no spectator is told: its notation
+    expect(button).to_contain_text(f"{first['mark']}; better: {better}")
     expect(button).to_contain_text("% expected")
     for seat in bot_seats:
         bot = next(entry for entry in expected["moves"] if entry["seat"] == seat)

@@ -107,7 +107,10 @@ function moveItem(entry, show, chosen) {
     value = NOT_JUDGED()[entry.judged] || judged;
   }
   button.append(el("span", { class: "review-value", text: value }));
-  if (mark) button.append(el("span", { class: "review-mark", text: entry.best_words ? t("{mark}; better: {move}", { mark, move: entry.best_words }) : mark }));
+  // The better move in words, else in notation (a move no spectator is told, such as a hand
+  // kept, has no words for one).
+  const better = entry.best_words || entry.best;
+  if (mark) button.append(el("span", { class: "review-mark", text: better ? t("{mark}; better: {move}", { mark, move: better }) : mark }));
   return el("li", {}, button);
 }
 
