@@ -39,6 +39,52 @@ class AgentConfig(Config):
 AgentConfigT = TypeVar("AgentConfigT", bound=AgentConfig)
 
 
+class TurnTimed:
+    """Settings of an agent whose decisions have a time cap (``seconds``) and whose decisions
+    of one turn share a cap together (``turn_seconds``; three times ``seconds`` when unset)."""
+
+    seconds: float | None
+    turn_seconds: float | None
+
+    def check_turn_time(self) -> None:
+        """Refuse a cap that is not more than 0 (:class:`ConfigError`)."""
+        if self.seconds is not None and self.seconds <= 0:
+            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+        if self.turn_seconds is not None and self.turn_seconds <= 0:
+            raise ConfigError(f"turn_seconds must be more than 0, not {self.turn_seconds}")
+
+    def turn_cap(self) -> float | None:
+        """The cap on one turn's decisions together (``None`` without ``seconds``)."""
+        if self.seconds is None:
+            return None
+        return self.turn_seconds if self.turn_seconds is not None else 3 * self.seconds
+
+
+class TurnBudget:
+    """The time a seat's decisions of one turn have spent, against its settings' caps
+    (:class:`TurnTimed`): each decision may take ``seconds``, less where the turn's cap has
+    less left (never below 0); a new turn starts its own count."""
+
+    def __init__(self, config: TurnTimed) -> None:
+        self.config = config
+        #: The turn (e.g. its number and turn player) last decided in, and the time it spent.
+        self.turn: object = None
+        self.spent = 0.0
+
+    def allowance(self, turn: object) -> float | None:
+        """The seconds a decision in ``turn`` may take (``None`` without ``seconds``)."""
+        seconds, cap = self.config.seconds, self.config.turn_cap()
+        if seconds is None or cap is None:
+            return None
+        if turn != self.turn:
+            self.turn, self.spent = turn, 0.0
+        return max(0.0, min(seconds, cap - self.spent))
+
+    def spend(self, seconds: float) -> None:
+        """Count a decision's ``seconds`` against the turn."""
+        self.spent += seconds
+
+
 class Agent(ABC, Generic[ViewT, ActionT]):
     """A player that chooses among legal actions from what its seat may see.
 

@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fanfold.agents.base import Agent, AgentConfig
+from fanfold.agents.base import Agent, AgentConfig, TurnBudget, TurnTimed
 from fanfold.agents.strategy import knowledge_for, prepare
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import ConfigError
@@ -42,7 +42,7 @@ TREES = ("python", "fast")
 
 
 @dataclass(frozen=True)
-class MCTSConfig(AgentConfig):
+class MCTSConfig(AgentConfig, TurnTimed):
     """Settings of the IS-MCTS agent.
 
     Attributes:
@@ -92,8 +92,7 @@ class MCTSConfig(AgentConfig):
             raise ConfigError(f"exploration must be 0 or more, not {self.exploration}")
         if self.rollout_limit < 0:
             raise ConfigError(f"rollout_limit must be 0 or more, not {self.rollout_limit}")
-        if self.seconds is not None and self.seconds <= 0:
-            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+        self.check_turn_time()
         if self.widening < 0:
             raise ConfigError(f"widening must be 0 or more, not {self.widening}")
         if self.playout not in PLAYOUTS:
@@ -104,14 +103,6 @@ class MCTSConfig(AgentConfig):
             raise ConfigError(f"tree=fast needs playout=fast-heuristic, not {self.playout!r}")
         if self.deals < 1:
             raise ConfigError(f"deals must be at least 1, not {self.deals}")
-        if self.turn_seconds is not None and self.turn_seconds <= 0:
-            raise ConfigError(f"turn_seconds must be more than 0, not {self.turn_seconds}")
-
-    def turn_cap(self) -> float | None:
-        """The cap on one turn's decisions together (``None`` without ``seconds``)."""
-        if self.seconds is None:
-            return None
-        return self.turn_seconds if self.turn_seconds is not None else 3 * self.seconds
 
 
 class _Node:
@@ -147,9 +138,7 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         super().__init__(game, seed)
         self.config = config
         self.clock = clock
-        #: The turn (number, turn player) the agent last decided in, and the time it spent.
-        self.turn: tuple[object, object] | None = None
-        self.spent = 0.0
+        self.turn_budget = TurnBudget(config)
         self.exploration = config.exploration
         self.knowledge = knowledge_for(game) if config.playout != "random" else None
         self.fast = config.playout.startswith("fast")
@@ -168,17 +157,10 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         """The seconds a decision in ``view`` may take: ``seconds``, less where the turn's cap
         (:meth:`MCTSConfig.turn_cap`) has less left (never below 0); ``None`` without a cap.
         Starts the turn's count when the view shows a new turn."""
-        seconds = self.config.seconds
-        if seconds is None:
-            return None
         turn = (getattr(view, "turn", None), getattr(view, "turn_player", None))
         if turn == (None, None):  # a game whose views do not name the turn: no turn cap
-            return seconds
-        if turn != self.turn:
-            self.turn, self.spent = turn, 0.0
-        cap = self.config.turn_cap()
-        assert cap is not None  # there is one whenever seconds is set
-        return max(0.0, min(seconds, cap - self.spent))
+            return self.config.seconds
+        return self.turn_budget.allowance(turn)
 
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         if len(legal) == 1:
@@ -189,7 +171,7 @@ class MCTSAgent(Agent[ViewT, ActionT]):
             return self._choose(view, legal, started, allowance)
         finally:
             if allowance is not None:
-                self.spent += self.clock() - started
+                self.turn_budget.spend(self.clock() - started)
 
     def _choose(
         self, view: ViewT, legal: Sequence[ActionT], started: float, allowance: float | None

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fanfold.agents.base import Agent, AgentConfig
+from fanfold.agents.base import Agent, AgentConfig, TurnBudget, TurnTimed
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
 from fanfold.agents.strategy.fano_planner import plan
 from fanfold.core.errors import ConfigError
@@ -22,7 +22,7 @@ from fanfold.games.fano.view import FanoView
 
 
 @dataclass(frozen=True)
-class PlannerConfig(AgentConfig):
+class PlannerConfig(AgentConfig, TurnTimed):
     """Settings of the turn planner.
 
     Attributes:
@@ -51,20 +51,11 @@ class PlannerConfig(AgentConfig):
             raise ConfigError(f"deals must be at least 1, not {self.deals}")
         if self.nodes < 0:
             raise ConfigError(f"nodes must be 0 or more, not {self.nodes}")
-        if self.seconds is not None and self.seconds <= 0:
-            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+        self.check_turn_time()
         if self.replies < 0:
             raise ConfigError(f"replies must be 0 or more, not {self.replies}")
         if self.reply_nodes < 0:
             raise ConfigError(f"reply_nodes must be 0 or more, not {self.reply_nodes}")
-        if self.turn_seconds is not None and self.turn_seconds <= 0:
-            raise ConfigError(f"turn_seconds must be more than 0, not {self.turn_seconds}")
-
-    def turn_cap(self) -> float | None:
-        """The cap on one turn's decisions together (``None`` without ``seconds``)."""
-        if self.seconds is None:
-            return None
-        return self.turn_seconds if self.turn_seconds is not None else 3 * self.seconds
 
 
 class PlannerAgent(Agent[FanoView, FanoAction]):
@@ -90,9 +81,7 @@ class PlannerAgent(Agent[FanoView, FanoAction]):
         self.config = config
         self.knowledge = FanoKnowledge(game)
         self.clock = clock
-        #: The turn (number, turn player) the seat last decided in, and the time it spent.
-        self.turn: tuple[int, int] | None = None
-        self.spent = 0.0
+        self.turn_budget = TurnBudget(config)
         #: The table's restrictions, one tuple of forbidden kinds per seat (empty: none).
         self.forbidden: tuple[tuple[str, ...], ...] = ()
 
@@ -104,15 +93,9 @@ class PlannerAgent(Agent[FanoView, FanoAction]):
     def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
         if len(legal) == 1:
             return legal[0]
-        seconds = self.config.seconds
         started = self.clock()
-        turn = (view.turn, view.turn_player)
-        if turn != self.turn:
-            self.turn, self.spent = turn, 0.0
-        deadline = None
-        cap = self.config.turn_cap()
-        if seconds is not None and cap is not None:
-            deadline = started + max(0.0, min(seconds, cap - self.spent))
+        allowance = self.turn_budget.allowance((view.turn, view.turn_player))
+        deadline = None if allowance is None else started + allowance
         values = plan(
             self.game,
             self.knowledge,
@@ -127,8 +110,8 @@ class PlannerAgent(Agent[FanoView, FanoAction]):
             self.config.reply_nodes,
             self.forbidden,
         )
-        if seconds is not None:
-            self.spent += self.clock() - started
+        if allowance is not None:
+            self.turn_budget.spend(self.clock() - started)
         top = max(values)
         best = [action for action, value in zip(legal, values, strict=True) if value >= top - 1e-9]
         return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
