@@ -43,6 +43,7 @@ from websockets.sync.client import connect
 
 from fanfold.cli.app import app
 from fanfold.cli.deploy import HAProxySite, maintenance_response, render_haproxy
+from fanfold.cli.deploy_group import ProcessGroup
 from fanfold.server.ownership import opened_by
 from tests.server.support import JSON, ROOT, TOKEN, free_port, start_process, wait_ready
 from tests.server.test_ownership import pg_url  # noqa: F401 (fixture)
@@ -249,9 +250,7 @@ def test_options_that_would_not_work_are_refused(options: tuple[str, ...], sente
 def test_renders_the_site_it_is_given() -> None:
     text = render_haproxy(
         HAProxySite(
-            processes=2,
-            server_address="10.0.0.5",
-            server_name="b",
+            ProcessGroup(2, server_address="10.0.0.5", server_name="b"),
             peer_name="lb2",
             peers=(("lb1", "10.0.0.1:10000"), ("lb2", "10.0.0.2:10000")),
             request_rate=20,

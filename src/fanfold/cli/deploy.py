@@ -23,7 +23,6 @@ value; a line holding nothing but ``{{name}}`` is a block of lines (none, one or
 
 from __future__ import annotations
 
-import ipaddress
 import re
 import shlex
 from dataclasses import dataclass, fields
@@ -38,8 +37,10 @@ from fanfold.cli.deploy_group import (
     BasePortOption,
     HealthBasePortOption,
     ProcessesOption,
+    ProcessGroup,
     ServerAddressOption,
     ServerNameOption,
+    check_host,
 )
 
 app = typer.Typer(
@@ -61,7 +62,6 @@ RETRY_AFTER = 30
 ACME = "{ path_beg /.well-known/acme-challenge/ } !{ ssl_fc }"
 
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
-_NAME = re.compile(r"[A-Za-z0-9_-]{1,20}")
 _PEER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 _DURATION = re.compile(r"[0-9]+(us|ms|s|m|h|d)?")
 
@@ -139,12 +139,7 @@ class HAProxySite:
     """What ``fanfold deploy haproxy`` renders: its options, by the same names.
 
     Attributes:
-        processes: the ``fanfold serve`` processes, named ``server_name`` 1 to N.
-        base_port: the first process's port (``fanfold serve --port``); the others follow.
-        health_base_port: the first process's health port (``--health-port``); default
-            ``base_port`` + 1000.
-        server_address: the processes' address, as HAProxy reaches them.
-        server_name: the processes' ``--server-name`` (``s``: ``s1`` to ``sN``).
+        group: the ``fanfold serve`` processes, as HAProxy reaches them.
         bind_address: the address HAProxy listens on (empty: every IPv4 address; ``::``:
             every address, IPv4 and IPv6).
         http_port, https_port: the ports of plain HTTP (a redirect) and of HTTPS.
@@ -165,11 +160,7 @@ class HAProxySite:
         out: the configuration's file, when written to one (shown in the rendered command).
     """
 
-    processes: int
-    base_port: int = 8000
-    health_base_port: int | None = None
-    server_address: str = "127.0.0.1"
-    server_name: str = "s"
+    group: ProcessGroup
     bind_address: str = ""
     http_port: int = 80
     https_port: int = 443
@@ -188,16 +179,6 @@ class HAProxySite:
     out: str | None = None
 
     @property
-    def health(self) -> int:
-        """The first process's health port."""
-        return self.health_base_port if self.health_base_port is not None else self.base_port + 1000
-
-    @property
-    def names(self) -> list[str]:
-        """The processes' server names, in order."""
-        return [f"{self.server_name}{number}" for number in range(1, self.processes + 1)]
-
-    @property
     def all_peers(self) -> tuple[tuple[str, str], ...]:
         """The peers section's members: ``peers``, or this HAProxy alone on port 10000."""
         return self.peers or ((self.peer_name, "127.0.0.1:10000"),)
@@ -205,22 +186,7 @@ class HAProxySite:
     def check(self) -> None:
         """Raise :class:`ValueError` with a sentence for anything HAProxy or the processes
         would refuse, or that would listen on the wrong port."""
-        if not 1 <= self.processes <= 64:
-            raise ValueError(f"--processes must be 1 to 64 (fanfold serve's), not {self.processes}")
-        for option, first in (("--base-port", self.base_port), ("--health-base-port", self.health)):
-            if first < 1 or first + self.processes - 1 > 65535:
-                raise ValueError(
-                    f"{option} {first}: the ports {first} to {first + self.processes - 1} "
-                    "must lie within 1 to 65535"
-                )
-        games = set(range(self.base_port, self.base_port + self.processes))
-        if games & set(range(self.health, self.health + self.processes)):
-            raise ValueError(
-                f"--health-base-port {self.health} and --base-port {self.base_port} overlap: "
-                f"{self.processes} processes take ports {self.base_port} to "
-                f"{self.base_port + self.processes - 1} and health ports {self.health} to "
-                f"{self.health + self.processes - 1}"
-            )
+        self.group.check()
         ports = [("--http-port", self.http_port), ("--https-port", self.https_port)]
         if self.acme_port is not None:
             ports.append(("--acme-port", self.acme_port))
@@ -229,16 +195,7 @@ class HAProxySite:
                 raise ValueError(f"{option} must be 1 to 65535, not {port}")
         if self.http_port == self.https_port:
             raise ValueError(f"--http-port and --https-port are both {self.http_port}")
-        if not all(_NAME.fullmatch(name) for name in self.names):
-            raise ValueError(
-                f"the server name {self.server_name!r} must make names of 1 to 20 letters, "
-                f"digits, '_' or '-' ({self.names[-1]!r}), as fanfold serve --server-name does"
-            )
-        for option, address in (
-            ("--server-address", self.server_address),
-            ("--bind-address", self.bind_address or "0.0.0.0"),
-        ):
-            _check_host(option, address)
+        check_host("--bind-address", self.bind_address or "0.0.0.0")
         for option, path in (
             ("--certificate", self.certificate),
             ("--stats-socket", self.stats_socket),
@@ -271,7 +228,7 @@ class HAProxySite:
             host, _, peer_port = address.rpartition(":")
             if not host or not peer_port.isdigit() or not 1 <= int(peer_port) <= 65535:
                 raise ValueError(f"--peers {name}={address}: the address must be HOST:PORT")
-            _check_host(f"--peers {name}", host)
+            check_host(f"--peers {name}", host)
         if not _PEER_NAME.fullmatch(self.peer_name):
             raise ValueError(f"--peer-name {self.peer_name!r}: letters, digits, '.', '_', '-'")
         if len(set(names)) != len(names):
@@ -284,13 +241,11 @@ class HAProxySite:
 
     def command(self) -> str:
         """The ``fanfold deploy haproxy`` command that renders this site again."""
-        words = ["fanfold", "deploy", "haproxy", "--processes", str(self.processes)]
-        defaults = HAProxySite(processes=self.processes)
+        words = ["fanfold", "deploy", "haproxy", *self.group.option_words()]
+        defaults = HAProxySite(self.group)
         for field in fields(self):
             value = getattr(self, field.name)
-            if field.name in ("processes", "peers", "out") or value == getattr(
-                defaults, field.name
-            ):
+            if field.name in ("group", "peers", "out") or value == getattr(defaults, field.name):
                 continue
             if (
                 field.name == "maintenance_page"
@@ -304,15 +259,6 @@ class HAProxySite:
         if self.out is not None:
             words += ["--out", self.out]
         return shlex.join(words)
-
-
-def _check_host(option: str, host: str) -> None:
-    """Refuse ``host`` unless it is an IP address or a host name."""
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,252})", host):
-            raise ValueError(f"{option} {host!r} is no IP address or host name") from None
 
 
 def _log_target(target: str) -> str | None:
@@ -344,10 +290,10 @@ def _beside(out: str) -> Path:
 def render_haproxy(site: HAProxySite) -> str:
     """The HAProxy configuration of ``site`` (checked first: :meth:`HAProxySite.check`)."""
     site.check()
-    names = site.names
+    group = site.group
     servers = [
-        (name, f"{site.server_address}:{site.base_port + index}", site.health + index)
-        for index, name in enumerate(names)
+        (name, f"{group.server_address}:{port}", health)
+        for name, port, health in zip(group.names, group.ports, group.health_ports, strict=True)
     ]
     if site.user or site.chroot:
         privileges = ["    # The workers give up root once the ports are open and the files read."]
@@ -357,21 +303,14 @@ def render_haproxy(site: HAProxySite) -> str:
             privileges += [f"    user {site.user}", f"    group {site.user}"]
     else:
         privileges = []
-    if len(names) == 1:
-        names_text = names[0]
-    elif len(names) == 2:
-        names_text = f"{names[0]} and {names[1]}"
-    else:
-        names_text = f"{names[0]} to {names[-1]}"
-    count = f"{site.processes} `fanfold serve` process" + ("es" if site.processes > 1 else "")
     values: dict[str, str | list[str]] = {
-        "processes_text": count,
+        "processes_text": group.processes_text,
         "command": site.command(),
-        "processes": str(site.processes),
-        "base_port": str(site.base_port),
-        "health_base_port": str(site.health),
-        "server_address": site.server_address,
-        "names_text": names_text,
+        "processes": str(group.processes),
+        "base_port": str(group.base_port),
+        "health_base_port": str(group.health),
+        "server_address": group.server_address,
+        "names_text": group.names_text,
         "privilege_lines": privileges,
         "log_target": str(_log_target(site.log)),
         "hard_stop_after": site.hard_stop_after,
@@ -511,11 +450,7 @@ def haproxy(
     TLS, logs, limits per client kept across reloads, pages up while the store is away."""
     page = maintenance_page or (str(_beside(str(out))) if out is not None else MAINTENANCE_PATH)
     site = HAProxySite(
-        processes=processes,
-        base_port=base_port,
-        health_base_port=health_base_port,
-        server_address=server_address,
-        server_name=server_name,
+        ProcessGroup(processes, base_port, health_base_port, server_address, server_name),
         bind_address=bind_address,
         http_port=http_port,
         https_port=https_port,

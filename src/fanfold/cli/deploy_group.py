@@ -73,6 +73,21 @@ class ProcessGroup:
         """``3 `fanfold serve` processes``."""
         return f"{self.processes} `fanfold serve` process" + ("es" if self.processes > 1 else "")
 
+    def option_words(self, address: bool = True) -> list[str]:
+        """The options that name this group, its defaults left out (``address``: the
+        ``--server-address`` too, which ``fanfold deploy systemd`` names ``--host``)."""
+        words = ["--processes", str(self.processes)]
+        defaults = ProcessGroup(processes=self.processes)
+        if self.base_port != defaults.base_port:
+            words += ["--base-port", str(self.base_port)]
+        if self.health_base_port is not None:
+            words += ["--health-base-port", str(self.health)]
+        if address and self.server_address != defaults.server_address:
+            words += ["--server-address", self.server_address]
+        if self.server_name != defaults.server_name:
+            words += ["--server-name", self.server_name]
+        return words
+
     def check(self) -> None:
         """Raise :class:`ValueError` with a sentence for a group ``fanfold serve`` would
         refuse, or whose ports do not fit."""

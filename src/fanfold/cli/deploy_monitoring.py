@@ -81,7 +81,7 @@ class PrometheusSite:
 
     def command(self) -> str:
         """The ``fanfold deploy prometheus`` command that renders this configuration again."""
-        words = ["fanfold", "deploy", "prometheus", *_group_words(self.group)]
+        words = ["fanfold", "deploy", "prometheus", *self.group.option_words()]
         if self.job != JOB:
             words += ["--job", self.job]
         if self.scrape_interval != "15s":
@@ -91,21 +91,6 @@ class PrometheusSite:
         if self.out is not None:
             words += ["--out", self.out]
         return shlex.join(words)
-
-
-def _group_words(group: ProcessGroup) -> list[str]:
-    """The options that name ``group``, its defaults left out."""
-    words = ["--processes", str(group.processes)]
-    defaults = ProcessGroup(processes=group.processes)
-    if group.base_port != defaults.base_port:
-        words += ["--base-port", str(group.base_port)]
-    if group.health_base_port is not None:
-        words += ["--health-base-port", str(group.health)]
-    if group.server_address != defaults.server_address:
-        words += ["--server-address", group.server_address]
-    if group.server_name != defaults.server_name:
-        words += ["--server-name", group.server_name]
-    return words
 
 
 def render_prometheus(site: PrometheusSite) -> str:

@@ -199,14 +199,7 @@ class SystemdSite:
 
     def command(self) -> str:
         """The ``fanfold deploy systemd`` command that renders these units again."""
-        words = ["fanfold", "deploy", "systemd", "--processes", str(self.group.processes)]
-        group_defaults = ProcessGroup(processes=self.group.processes)
-        if self.group.base_port != group_defaults.base_port:
-            words += ["--base-port", str(self.group.base_port)]
-        if self.group.health_base_port is not None:
-            words += ["--health-base-port", str(self.group.health)]
-        if self.group.server_name != group_defaults.server_name:
-            words += ["--server-name", self.group.server_name]
+        words = ["fanfold", "deploy", "systemd", *self.group.option_words(address=False)]
         defaults = SystemdSite(group=self.group)
         for item in fields(self):
             value = getattr(self, item.name)
