@@ -63,6 +63,8 @@ def test_agent_texts_carry_parameters_and_round_trip() -> None:
         ("mcts(depth=3)", ConfigError, "unknown option 'depth'"),
         ("mcts(iterations)", NotationError, "key=value"),
         ("mcts(seconds=-1)", ConfigError, "seconds must be more than 0"),
+        ("planner(seconds=0)", ConfigError, "seconds must be more than 0, not 0"),
+        ("planner(seconds=1, turn_seconds=-2)", ConfigError, "turn_seconds must be more than 0"),
         ("hard(seconds=nan)", ConfigError, "seconds must be a finite number, not 'nan'"),
         ("mcts(seconds=inf)", ConfigError, "seconds must be a finite number, not 'inf'"),
         ("mcts(seconds=Infinity)", ConfigError, "seconds must be a finite number"),

@@ -264,6 +264,20 @@ def test_renders_the_site_it_is_given() -> None:
     assert "{{" not in text
 
 
+def test_the_rendered_command_names_the_group_without_its_defaults() -> None:
+    group = ProcessGroup(2, health_base_port=9500, server_address="10.0.0.5", server_name="b")
+    site = HAProxySite(group, request_rate=20)
+    assert site.command() == (
+        "fanfold deploy haproxy --processes 2 --health-base-port 9500 --server-address 10.0.0.5 "
+        "--server-name b --request-rate 20"
+    )
+    assert HAProxySite(ProcessGroup(3)).command() == "fanfold deploy haproxy --processes 3"
+    # fanfold deploy systemd names the address --host, itself.
+    assert group.option_words(address=False) == [
+        *("--processes", "2", "--health-base-port", "9500", "--server-name", "b")
+    ]
+
+
 # ----------------------------------------------------------------------- the site
 
 
