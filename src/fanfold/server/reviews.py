@@ -39,7 +39,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
@@ -47,7 +47,8 @@ from fanfold.games.fan import FanGame
 from fanfold.games.morris import MorrisGame
 from fanfold.play import review_cards
 from fanfold.play.review import REVIEW_VERSION, ReviewError, review, reviews
-from fanfold.server.card_reviews import card_points, card_step, card_summary, is_card_review
+from fanfold.server.card_reviews import card_step, card_summary, is_card_review
+from fanfold.server.review_answers import read_answer
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
 
@@ -323,78 +324,15 @@ class Reviews:
             ):
                 return
 
-    async def answer(self, table_id: str) -> JSONObject:
-        """The review as the API answers it now (:func:`review_answer`): the job as stored
-        and its moves so far."""
+    async def answer(self, table_id: str, seen: int | None = None) -> JSONObject:
+        """The review as the API answers it now
+        (:func:`~fanfold.server.review_answers.review_answer`): the job as stored and its
+        moves so far, or only those after the client's first ``seen``."""
 
         def read() -> JSONObject:
             job = self.store.job(table_id, REVIEW_VERSION)
             if job is None:
                 raise NotReviewableError(f"table {table_id} has no review")
-            return review_answer(job, self.store.moves(table_id, job.version))
+            return read_answer(self.store, job, seen)
 
         return await asyncio.to_thread(read)
-
-
-def _score(value: Any, game: str) -> float | None:
-    """A value for the mover as a number from -1 (lost) to 1 (won): a sooner win is higher
-    and a sooner loss lower (Morris; a distance of 100 plies or more counts as 100)."""
-    if not isinstance(value, dict):
-        return None
-    result, distance = value.get("result"), value.get("distance")
-    if result == "draw":
-        return 0.0
-    sign = 1.0 if result == "win" else -1.0
-    if distance is None or not isinstance(get_game(game), MorrisGame):
-        return sign
-    return sign * (1.0 - min(int(distance), 100) / 200)
-
-
-def graph_points(game: str, entries: list[JSONObject]) -> list[JSONValue]:
-    """The evaluation graph: after each move (and at the start), the position's value for
-    the first seat (White; Fan's player), from -1 to 1 (``null``: not known). Fano and Fan
-    Tan: after each judged decision, the deciding seat's own expected result (0 to 1 drawn
-    from -1 to 1) with its ``seat``: a line per reviewed seat."""
-    if is_card_review(game):
-        return card_points(entries)
-    points: list[JSONValue] = []
-    for index, entry in enumerate(entries):
-        sign = 1.0 if entry["seat"] == 0 else -1.0
-        if index == 0:
-            start = _score(entry["before"], game)
-            points.append({"move": 0, "value": None if start is None else sign * start})
-        after = _score(entry["after"], game)
-        points.append({"move": entry["number"], "value": None if after is None else sign * after})
-    return points
-
-
-def review_answer(job: ReviewJob, entries: list[JSONObject]) -> JSONObject:
-    """``GET /api/tables/{id}/review``'s answer: the job's state, the moves judged so far,
-    the marked ones, the graph's points, and once done the summary, engine and deal."""
-    game = get_game(job.game)
-    marks: list[JSONValue] = [
-        {"move": entry["number"], "mark": entry["mark"], "best": entry["best"]}
-        for entry in entries
-        if entry.get("mark") is not None
-    ]
-    moves: list[JSONValue] = list(entries)
-    summary: list[JSONValue] = list(job.summary or [])
-    return {
-        "table": job.table_id,
-        "game": job.game,
-        "title": game.title,
-        "version": job.version,
-        "state": job.state,
-        "total": job.moves,
-        "judged": len(entries),
-        "seed": job.seed,
-        "budget": job.budget,
-        "attempts": job.attempts,
-        "moves": moves,
-        "marks": marks,
-        "graph": graph_points(job.game, entries),
-        "summary": summary,
-        "engine": job.engine,
-        "deal": job.deal,
-        "error": job.error,
-    }
