@@ -15,12 +15,13 @@ deal a decision: the moves' JSON has the site's shape whatever the deals), then:
   in the timing) as the review page polls it: the whole review, or with ``?seen=N`` (the
   page's count of moves: nothing new, or one step's new moves). The processor time of the
   process per poll, less that of ``GET /health``, and the answer's bytes;
-* **steps**: the review stored step by step as the server stores it (the steps' results
-  handed over at once, so only the server's side is timed: the process's processor time per
-  step, the wall time per step, and the time of each write transaction: while it runs, a
-  live table's commit to the same SQLite file waits for the file's lock).
+* **steps**: the review stored as the server stores it, the steps' results handed over at the
+  site's pace (:data:`PACE`; only the server's side is timed), each step in a transaction of
+  its own (batch 0 s, as before batches) and batched (:data:`~fanfold.server.reviews.BATCH`):
+  the process's processor time per step, the write transactions per step and their time
+  (while one runs, a live table's commit to the same SQLite file waits for the file's lock).
 
-Run (about a minute)::
+Run (about a minute and a half)::
 
     python3 benchmarks/review.py --loop-cost
 """
@@ -43,14 +44,15 @@ from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.play.setup import play_game
-from fanfold.server.reviews import DEALS_ENVIRONMENT, Reviews, review_step, step_end
+from fanfold.server.reviews import BATCH, DEALS_ENVIRONMENT, Reviews, review_step, step_end
 from fanfold.server.store import Store
 from fanfold.server.store.review_store import SqlReviews
 
 #: Polls timed per row.
 POLLS = 60
-#: Reviews stored step by step.
-STORED = 3
+#: Seconds between two steps handed over (the site's pace on a quiet machine: about 8 steps a
+#: second while reviews of random players' games run, ``--impact``).
+PACE = 0.1
 
 
 def long_record() -> GameRecord:
@@ -89,41 +91,43 @@ def timed_store(store: SqlReviews, writes: list[float]) -> Iterator[None]:
         store._change = change  # type: ignore[method-assign]
 
 
-def step_costs(record: GameRecord, steps: dict[int, JSONObject], folder: Path) -> list[str]:
-    """The server's side of storing the review step by step: rows of the Markdown table."""
+def step_costs(
+    record: GameRecord, steps: dict[int, JSONObject], folder: Path, batch: float
+) -> list[str]:
+    """The server's side of storing the review step by step, a step handed over every
+    :data:`PACE` seconds, the moves stored at most ``batch`` seconds apart (0: each step in a
+    transaction of its own): rows of the Markdown table."""
 
     async def compute(
         game: GameRecord, stop: int, budget: int | None, seed: str, start: int
     ) -> JSONObject:
         del game, stop, budget, seed
+        await asyncio.sleep(PACE)
         return steps[start]
 
-    store = Store(f"sqlite:///{folder / 'steps.db'}")
+    store = Store(f"sqlite:///{folder / f'steps-{batch:g}.db'}")
     try:
         reviews = SqlReviews(store.engine)
-        runner = Reviews(reviews, compute, owner="benchmark")
+        runner = Reviews(reviews, compute, owner="benchmark", batch=batch)
         writes: list[float] = []
-        cpu = wall = 0.0
 
-        async def one(table: str) -> None:
-            await runner.open(table, record)
-            await runner.tasks[(table, REVIEW_VERSION)]
+        async def one() -> None:
+            await runner.open("t1", record)
+            await runner.tasks[("t1", REVIEW_VERSION)]
 
         with timed_store(reviews, writes):
-            for number in range(STORED):
-                began, began_cpu = time.perf_counter(), time.process_time()
-                asyncio.run(one(f"t{number}"))
-                cpu += time.process_time() - began_cpu
-                wall += time.perf_counter() - began
+            began = time.process_time()
+            asyncio.run(one())
+            cpu = time.process_time() - began
     finally:
         store.close()
-    count = STORED * len(steps)
-    moves = len(record.actions) / len(steps)
+    count = len(steps)
+    moves = len(record.actions) / count
+    name = f"a step stored ({moves:.0f} moves), batch {batch:g} s"
     return [
-        f"| a step stored ({moves:.0f} moves) | processor ms | {cpu / count * 1000:.2f} |",
-        f"| a step stored | wall ms | {wall / count * 1000:.2f} |",
-        f"| a step stored | write transactions | {len(writes) / count:.2f} |",
-        f"| a write transaction | p50 ms | {statistics.median(writes) * 1000:.2f} |",
+        f"| {name} | processor ms | {cpu / count * 1000:.2f} |",
+        f"| {name} | write transactions a step | {len(writes) / count:.2f} |",
+        f"| {name} | a write transaction's p50 ms | {statistics.median(writes) * 1000:.2f} |",
     ]
 
 
@@ -234,5 +238,6 @@ def loop_cost_main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for line in poll_costs(record, steps, Path(folder)):
             print(line, flush=True)
-        for line in step_costs(record, steps, Path(folder)):
-            print(line, flush=True)
+        for batch in (0.0, BATCH):
+            for line in step_costs(record, steps, Path(folder), batch):
+                print(line, flush=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -190,10 +191,14 @@ def test_a_second_claimant_takes_over_once_the_lease_runs_out() -> None:
         return review_step(game.to_json(), stop, budget, seed, start)
 
     async def scenario() -> None:
-        first = Reviews(store, first_compute, owner="first", lease=30.0, clock=clock)
+        first = Reviews(store, first_compute, owner="first", lease=30.0, clock=clock, batch=0.1)
         second = Reviews(store, compute, owner="second", lease=30.0, clock=clock)
         await first.open("t1", record)
-        while len(first_steps) < 2:
+        # The first step's moves are stored once the batch's time is up, while the second
+        # step is computed.
+        deadline = time.monotonic() + 30
+        while len(first_steps) < 2 or not store.moves("t1", REVIEW_VERSION):
+            assert time.monotonic() < deadline
             await asyncio.sleep(0.01)
         assert len(store.moves("t1", REVIEW_VERSION)) == CHUNK
         await second.open("t1", record)  # the lease holds: second does not claim
@@ -360,7 +365,7 @@ def test_polls_that_say_what_they_have_build_the_same_review_as_a_whole_answer()
         return review_step(game.to_json(), stop, budget, seed, start)
 
     async def scenario() -> tuple[JSON, JSON, list[JSON]]:
-        reviews = Reviews(store, compute, owner="me")
+        reviews = Reviews(store, compute, owner="me", batch=0)  # each step stored as it ends
         await reviews.open("t1", record)
         kept: JSON = {"moves": [], "marks": [], "graph": []}
         answers: list[JSON] = []
@@ -395,3 +400,106 @@ def test_polls_that_say_what_they_have_build_the_same_review_as_a_whole_answer()
     assert all(answer["judged"] == answer["seen"] + len(answer["moves"]) for answer in answers[:-1])
     assert answers[-1]["seen"] == 0
     assert {key: value for key, value in answers[-1].items() if key != "seen"} == whole
+
+
+class CountedReviews(MemoryReviews):
+    """A review store that counts its transactions that store moves."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stores: list[int] = []
+
+    def add_moves(
+        self,
+        table_id: str,
+        version: int,
+        owner: str,
+        entries: Mapping[int, JSONObject],
+        now: float,
+        lease: float,
+    ) -> bool:
+        self.stores.append(len(entries))
+        return super().add_moves(table_id, version, owner, entries, now, lease)
+
+
+@pytest.mark.parametrize("batch", [0.0, 3600.0])
+def test_steps_computed_within_the_batch_s_time_are_stored_in_one_transaction(
+    batch: float,
+) -> None:
+    """Steps that end within the batch's time of the last store are stored together (here: a
+    batch longer than the review, one store at its end); with no batch time, each step as it
+    ends. The review is the same."""
+    record = morris_record()
+    store = CountedReviews()
+
+    async def compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        return review_step(game.to_json(), stop, budget, seed, start)
+
+    async def scenario() -> None:
+        reviews = Reviews(store, compute, owner="me", batch=batch)
+        await reviews.open("t1", record)
+        await reviews.tasks[("t1", REVIEW_VERSION)]
+
+    asyncio.run(scenario())
+    steps = -(-len(record.actions) // CHUNK)
+    assert steps > 2
+    assert store.stores == (
+        [len(record.actions)]
+        if batch
+        else [CHUNK] * (steps - 1) + [len(record.actions) - CHUNK * (steps - 1)]
+    )
+    job = store.job("t1", REVIEW_VERSION)
+    assert job is not None
+    assert job.state == "done"
+    expected = review(record).to_json()
+    assert [without_words(entry) for entry in store.moves("t1", REVIEW_VERSION)] == (
+        expected["moves"]
+    )
+
+
+def test_steps_not_stored_when_their_holder_stops_are_computed_again_alike() -> None:
+    """A holder stopped (its task cancelled, as at a shutdown or a process's death) with two
+    steps computed and not stored yet leaves nothing of them; the next holder computes them
+    again and the review equals the engines' review."""
+    record = morris_record()
+    store = MemoryReviews()
+    clock = Clock()
+    computed: list[int] = []
+
+    async def first_compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        computed.append(stop)
+        if len(computed) > 2:
+            await asyncio.Event().wait()  # the third step never ends
+        return review_step(game.to_json(), stop, budget, seed, start)
+
+    async def compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        computed.append(stop)
+        return review_step(game.to_json(), stop, budget, seed, start)
+
+    async def scenario() -> None:
+        first = Reviews(store, first_compute, owner="first", clock=clock, batch=3600.0)
+        await first.open("t1", record)
+        while len(computed) < 3:
+            await asyncio.sleep(0.01)
+        await first.stop()
+        assert store.moves("t1", REVIEW_VERSION) == []  # two steps computed, none stored
+        clock.now += 31.0
+        second = Reviews(store, compute, owner="second", clock=clock)
+        await second.open("t1", record)
+        await second.tasks[("t1", REVIEW_VERSION)]
+
+    asyncio.run(scenario())
+    assert computed[:2] == computed[3:5] == [CHUNK, 2 * CHUNK]  # the same steps, again
+    job = store.job("t1", REVIEW_VERSION)
+    assert job is not None
+    assert (job.state, job.owner, job.attempts) == ("done", "second", 2)
+    expected = review(record).to_json()
+    assert [without_words(entry) for entry in store.moves("t1", REVIEW_VERSION)] == (
+        expected["moves"]
+    )

@@ -8,11 +8,13 @@ computed by :func:`review_step` in the process's review worker
 (:class:`~fanfold.server.bots.ReviewWorker`: a worker process of its own at the lowest CPU
 priority, apart from the live games' bots) and stored by the event loop: Fano330-R-Morris
 :data:`CHUNK` moves at a time, Fan's bisection in one step (its moves' values are known
-together). Each step's moves are stored as soon as they are computed, and storing them
-renews the lease; a heartbeat renews it while a step runs. If the process dies (SIGKILL), its
-lease runs out and the next process that asks for the review, or sweeps the store
-(:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest
-computed again, alike (the job keeps its seed and budget).
+together). The moves of the steps computed are stored together at most :data:`BATCH` seconds
+after the last store (one transaction, not one a step), and storing them renews the lease; a
+heartbeat renews it while the review runs. If the process dies (SIGKILL), its lease runs out
+and the next process that asks for the review, or sweeps the store
+(:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest (with
+the steps computed but not stored yet) computed again, alike (the job keeps its seed and
+budget).
 
 Fano and Fan Tan are reviewed by :mod:`fanfold.play.review_cards`, each decision of a human
 seat from that seat's view on sampled deals (bots' seats listed, not judged): :data:`CARD_CHUNK`
@@ -56,6 +58,10 @@ log = logging.getLogger(__name__)
 
 #: Seconds a claim holds a review without a heartbeat; after it, another process takes over.
 LEASE = 30.0
+#: Seconds the moves of computed steps may wait to be stored together, in one transaction of
+#: the store (whose file, with SQLite, the live tables' moves are written to as well); a step
+#: not stored when its holder dies is computed again, alike, by the next.
+BATCH = 1.0
 #: Morris moves judged per step (one call in the bot pool, then stored).
 CHUNK = 16
 #: Fano and Fan Tan moves per step (each decision of a human seat sampled; the page fills in
@@ -170,6 +176,8 @@ class Reviews:
         owner: this process's name as a holder (default :func:`owner_name`).
         lease: seconds a claim holds without a heartbeat.
         clock: the wall clock (leases are compared across processes).
+        batch: seconds a computed step's moves may wait to be stored with the next steps' (0:
+            each step stored as it ends).
     """
 
     def __init__(
@@ -180,8 +188,10 @@ class Reviews:
         owner: str | None = None,
         lease: float = LEASE,
         clock: Callable[[], float] = time.time,
+        batch: float = BATCH,
     ) -> None:
         self.store = store
+        self.batch = batch
         self.compute = compute
         self.owner = owner or owner_name()
         self.lease = lease
@@ -271,52 +281,81 @@ class Reviews:
     async def _work(self, job: ReviewJob, record: GameRecord, compute: Compute) -> None:
         table_id, version, total = job.table_id, job.version, len(record.actions)
         start = len(await asyncio.to_thread(self.store.moves, table_id, version))
-        while True:
-            stop = step_end(job.game, total, start)
-            heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(table_id))
-            try:
-                result = await compute(record, stop, job.budget, job.seed, start)
-            finally:
-                heartbeat.cancel()
-            moves: list[Any] = list(result["moves"])  # type: ignore[arg-type]
-            entries = {
-                int(entry["number"]): entry
-                for entry in moves
-                if start < int(entry["number"]) <= stop
-            }
-            if not await asyncio.to_thread(
-                self.store.add_moves,
-                table_id,
-                version,
-                self.owner,
-                entries,
-                self.clock(),
-                self.lease,
-            ):
-                log.warning("the review of table %s was taken over", table_id)
-                return
-            start = stop
-            if stop >= total:
-                summary = [str(line) for line in result["summary"]]  # type: ignore[union-attr]
-                engine: Any = result["engine"]
-                if is_card_review(job.game):
-                    stored = await asyncio.to_thread(self.store.moves, table_id, version)
-                    summary = card_summary(stored, engine, summary[-1])
-                deal: Any = result["deal"]
-                await asyncio.to_thread(
-                    self.store.finish,
-                    table_id,
-                    version,
-                    self.owner,
-                    engine,
-                    summary,
-                    deal,
-                    self.clock(),
+        pending: dict[int, JSONObject] = {}  # steps computed, not stored yet
+        stored_at = time.monotonic()
+        heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(table_id))
+        try:
+            while True:
+                stop = step_end(job.game, total, start)
+                step = asyncio.ensure_future(compute(record, stop, job.budget, job.seed, start))
+                try:
+                    while not step.done():  # steps waiting past the batch's time: stored now
+                        wait = stored_at + self.batch - time.monotonic() if pending else None
+                        await asyncio.wait({step}, timeout=None if wait is None else max(wait, 0))
+                        if pending and not step.done():
+                            if not await self._store(job, pending):
+                                return
+                            pending, stored_at = {}, time.monotonic()
+                finally:
+                    step.cancel()  # cancelled with this task: the step is abandoned
+                if pending and step.exception() is not None:  # steps before it are kept
+                    await self._store(job, pending)
+                result = step.result()
+                moves: list[Any] = list(result["moves"])  # type: ignore[arg-type]
+                pending.update(
+                    (int(entry["number"]), entry)
+                    for entry in moves
+                    if start < int(entry["number"]) <= stop
                 )
-                return
+                start = stop
+                if stop >= total or time.monotonic() - stored_at >= self.batch:
+                    if not await self._store(job, pending):
+                        return
+                    pending, stored_at = {}, time.monotonic()
+                if stop >= total:
+                    await self._finish(job, result)
+                    return
+        finally:
+            heartbeat.cancel()
+
+    async def _store(self, job: ReviewJob, entries: dict[int, JSONObject]) -> bool:
+        """Store the moves of the steps computed since the last store, in one transaction
+        (renewing the lease); false if the review was taken over (nothing stored)."""
+        if await asyncio.to_thread(
+            self.store.add_moves,
+            job.table_id,
+            job.version,
+            self.owner,
+            entries,
+            self.clock(),
+            self.lease,
+        ):
+            return True
+        log.warning("the review of table %s was taken over", job.table_id)
+        return False
+
+    async def _finish(self, job: ReviewJob, result: JSONObject) -> None:
+        """Close the review with its last step's engine and deal and its summary (Fano and
+        Fan Tan: made from the stored moves)."""
+        summary = [str(line) for line in result["summary"]]  # type: ignore[union-attr]
+        engine: Any = result["engine"]
+        if is_card_review(job.game):
+            stored = await asyncio.to_thread(self.store.moves, job.table_id, job.version)
+            summary = card_summary(stored, engine, summary[-1])
+        deal: Any = result["deal"]
+        await asyncio.to_thread(
+            self.store.finish,
+            job.table_id,
+            job.version,
+            self.owner,
+            engine,
+            summary,
+            deal,
+            self.clock(),
+        )
 
     async def _heartbeat(self, table_id: str) -> None:
-        """Renew the lease while a step is computed (a third of the lease apart)."""
+        """Renew the lease while the review is worked on (a third of the lease apart)."""
         while True:
             await asyncio.sleep(self.lease / 3)
             if not await asyncio.to_thread(
