@@ -44,7 +44,7 @@ from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.play.setup import play_game
-from fanfold.server.reviews import BATCH, DEALS_ENVIRONMENT, Reviews, review_step, step_end
+from fanfold.server.reviews import BATCH, Reviews, review_step, step_end
 from fanfold.server.store import Store
 from fanfold.server.store.review_store import SqlReviews
 
@@ -227,7 +227,6 @@ def poll_costs(record: GameRecord, steps: dict[int, JSONObject], folder: Path) -
 
 def loop_cost_main() -> None:
     """Print the processor time a review costs the server's process, per poll and per step."""
-    os.environ.setdefault(DEALS_ENVIRONMENT, "1")
     record = long_record()
     steps = computed_steps(record)
     print(f"load {os.getloadavg()[0]:.1f}; a Fano game of {len(record.actions)} moves, "
