@@ -210,6 +210,24 @@ class Reviews:
             self.start(table_id, record)
         return job
 
+    async def poll(self, table_id: str, record: GameRecord, seen: int | None = None) -> JSONObject:
+        """The table's review opened (as :meth:`open`) and answered (as :meth:`answer`) in one
+        call of a thread, from the job as opened: a page's poll, once a second while it fills
+        in, costs the server's process one read of the job and of the moves it lacks.
+
+        Raises:
+            NotReviewableError: a game without an engine review.
+        """
+
+        def read() -> tuple[ReviewJob, JSONObject]:
+            job = self._open(table_id, record)
+            return job, read_answer(self.store, job, seen)
+
+        job, answer = await asyncio.to_thread(read)
+        if job.state in ("pending", "running") and self.may_claim(job):
+            self.start(table_id, record)
+        return answer
+
     def _open(self, table_id: str, record: GameRecord) -> ReviewJob:
         game = get_game(record.game)
         config = game.config_from_json(record.config)

@@ -86,5 +86,4 @@ async def table_review(
             )
         record = table.finish()
     reviews = reviews_of(request.app.state, hub)
-    await reviews.open(table_id, record)
-    return protocol.ReviewAnswer.model_validate(await reviews.answer(table_id, seen))
+    return protocol.ReviewAnswer.model_validate(await reviews.poll(table_id, record, seen))
