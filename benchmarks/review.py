@@ -43,7 +43,9 @@ best move's expected result less that move's is counted; it prints the 50th, 90t
     python3 benchmarks/review.py --floor --games 12 --seeds 4
 
 ``--impact`` measures what reviews running cost the games being played instead
-(:mod:`benchmarks.review_impact`: ``--tables``, ``--seconds``, ``--think``, ``--reviews``).
+(:mod:`benchmarks.review_impact`: ``--tables``, ``--seconds``, ``--think``, ``--reviews``);
+``--loop-cost`` the processor time a review's polls and steps cost the server's process
+(:mod:`benchmarks.review_loop`), a measure a busy machine does not move much.
 """
 
 from __future__ import annotations
@@ -315,6 +317,11 @@ def main(arguments: Sequence[str] | None = None) -> None:
         action="store_true",
         help="measure what reviews running cost the games being played (a served load)",
     )
+    parser.add_argument(
+        "--loop-cost",
+        action="store_true",
+        help="measure the server process's processor time per review poll and step",
+    )
     parser.add_argument("--tables", type=int, default=200, help="--impact: tables at once")
     parser.add_argument("--seconds", type=float, default=30.0, help="--impact: seconds a run")
     parser.add_argument("--think", type=float, default=2.0, help="--impact: players' think s")
@@ -332,6 +339,13 @@ def main(arguments: Sequence[str] | None = None) -> None:
 
         print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
         impact_main(options.tables, options.seconds, options.think, options.reviews)
+        return
+    if options.loop_cost:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
+        from benchmarks.review_loop import loop_cost_main
+
+        print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
+        loop_cost_main()
         return
     if options.floor:
         print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")

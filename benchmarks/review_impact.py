@@ -5,9 +5,10 @@ the load generator of ``benchmarks/server.py`` plays N tables at once (Fano, Fan
 and Fan in turn, a scripted player at a person's pace against ``random`` bots, no spectators)
 for a number of seconds, twice: once with no review, once with ``--reviews`` reviews asked for
 all along (finished games loaded as records, their first seat a person's, each review asked
-for as the review page does and polled; one that is done is replaced by a new one). The
-reviews are the site's own: Fano on 24 deals a decision, Fan Tan on 1,000, in the server's
-review worker (one process at the lowest CPU priority, :mod:`fanfold.server.bots.reviewer`).
+for and polled as the review page does, with the count of moves it has; one that is done is
+replaced by a new one). The reviews are the site's own: Fano on 24 deals a decision, Fan Tan
+on 1,000, in the server's review worker (one process at the lowest CPU priority,
+:mod:`fanfold.server.bots.reviewer`).
 
 It prints, for each run, the players' act-to-``ok`` p50 and p99 and the bots' reply p50 and p99
 (from a human action sent to the player's next turn where bots moved in between: the action's
@@ -66,7 +67,8 @@ class Reviewing:
 
 async def keep_reviewing(base: str, count: int, stop: asyncio.Event, seen: Reviewing) -> None:
     """Keep ``count`` reviews asked for until ``stop``: each polled every second as the review
-    page does, a finished one replaced by the review of a new table of the same record."""
+    page does (saying how many moves it has: only the new ones come), a finished one replaced
+    by the review of a new table of the same record."""
     records = review_records(count)
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
 
@@ -83,7 +85,9 @@ async def keep_reviewing(base: str, count: int, stop: asyncio.Event, seen: Revie
         judged = [0] * count
         while not stop.is_set():
             for index, table in enumerate(tables):
-                answer = await client.get(f"/api/tables/{table}/review")
+                answer = await client.get(  # as the page polls: only the moves it lacks
+                    f"/api/tables/{table}/review", params={"seen": judged[index]}
+                )
                 answer.raise_for_status()
                 body = answer.json()
                 seen.judged += body["judged"] - judged[index]

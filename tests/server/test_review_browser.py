@@ -2,8 +2,9 @@
 two-player Fano game and a four-player Fan Tan hand (their first seat a person's) are loaded
 as records (finished), their end panel's "Review" opens the review beside the replay, the
 review fills in with its marks and graph, choosing a marked move (by mouse and by keyboard)
-shows the position after it on the replay, and the page passes axe in both themes at both
-sizes. Screenshots go to the test's own folder."""
+shows the position after it on the replay, each poll of the page bringing only the moves it
+has not got, and the page passes axe in both themes at both sizes. Screenshots go to the
+test's own folder."""
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Response, expect
 
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
@@ -154,7 +155,18 @@ def _expect_card_review(
     assert marked, unmarked
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    polls: list[Response] = []
+    poll_path = f"/api/tables/{table}/review"
+    page.on("response", lambda answer: polls.append(answer) if poll_path in answer.url else None)
     _open_review(page, server, table, token)
+    # Each poll says the moves the page has, and is answered with the moves after those only.
+    have = 0
+    for poll in polls:
+        assert poll.url.endswith(f"{poll_path}?seen={have}"), (poll.url, have)
+        answer = poll.json()
+        assert answer["seen"] == have
+        have += len(answer["moves"])
+    assert have == len(record.actions)
     # the seat's own holder replays it from that seat's side, and is told which seat it held
     held = httpx.get(f"{server}/api/tables/{table}").json()["seats"][0]["name"]
     expect(page.locator("#replay-seat")).to_have_text(f"You played as {held}.")

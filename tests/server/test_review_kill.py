@@ -1,5 +1,6 @@
 """A review's holder killed (SIGKILL) mid-review: another process takes the stored job over
-once the lease has run out, keeps the moves already stored and finishes the review, which is
+once the lease has run out, keeps the moves already stored, computes again the steps that were
+not (computed, but waiting for their batch to be stored) and finishes the review, which is
 then the engines' review of the game, move for move (Morris), or the review one process makes
 alone from the same seed and deals (Fano: each decision sampled from the seat's view)."""
 
@@ -29,8 +30,9 @@ from fanfold.server.store.review_memory import MemoryReviews
 from fanfold.server.store.review_store import SqlReviews
 from tests.server.support import ROOT, sqlite_url, subprocess_environment
 
-#: The holder: claims the review with a one-second lease, stores its first step, then hangs in
-#: its second (its heartbeat keeps the lease) until it is killed.
+#: The holder: claims the review with a one-second lease, computes its first step, then hangs
+#: in its second (its heartbeat keeps the lease) until it is killed; the first step's moves are
+#: stored once the batch's time (the third argument, seconds) is up.
 HOLDER = textwrap.dedent(
     """
     import asyncio, sys
@@ -39,7 +41,7 @@ HOLDER = textwrap.dedent(
     from fanfold.server.store import Store
     from fanfold.server.store.review_store import SqlReviews
 
-    url, path = sys.argv[1], sys.argv[2]
+    url, path, batch = sys.argv[1], sys.argv[2], float(sys.argv[3])
     record = GameRecord.loads(open(path).read())
     store = Store(url)
     steps = []
@@ -52,7 +54,9 @@ HOLDER = textwrap.dedent(
         return review_step(game.to_json(), stop, budget, seed, start)
 
     async def main():
-        reviews = Reviews(SqlReviews(store.engine), compute, owner="holder", lease=1.0)
+        reviews = Reviews(
+            SqlReviews(store.engine), compute, owner="holder", lease=1.0, batch=batch
+        )
         await reviews.open("t1", record)
         await asyncio.Event().wait()
 
@@ -91,7 +95,7 @@ def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) ->
     url = sqlite_url(tmp_path)
     Store(url).close()  # migrated before the holder starts
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, url, str(path)],
+        [sys.executable, "-c", HOLDER, url, str(path), "0.5"],
         stdout=subprocess.PIPE,
         text=True,
         cwd=ROOT,
@@ -105,6 +109,10 @@ def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) ->
         job = reviews.job("t1", REVIEW_VERSION)
         assert job is not None
         assert (job.state, job.owner) == ("running", "holder")
+        deadline = time.monotonic() + 30  # the first step stored when its batch's time is up
+        while not reviews.moves("t1", REVIEW_VERSION):
+            assert time.monotonic() < deadline, "the first step was never stored"
+            time.sleep(0.05)
         assert len(reviews.moves("t1", REVIEW_VERSION)) == CHUNK
         time.sleep(1.5)  # its heartbeat renews the lease: nobody may take the review
         assert reviews.claim("t1", REVIEW_VERSION, "other", time.time(), 1.0) is None
@@ -132,9 +140,11 @@ def test_a_killed_holder_s_card_review_is_taken_over_and_made_as_one_process_mak
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Fano, two players both human, 2 deals a decision (the environment's fast budget, read
-    by the holder when it opens the job): killed in its second step, the holder's review is
-    finished by another process, and equals, move for move, summary and engine, the review
-    that one process makes alone of the same table (the same seed, from the table's id)."""
+    by the holder when it opens the job): killed in its second step with its first computed
+    but not stored yet (its batch's time not up), the holder's review is finished by another
+    process, which computes that step again, and equals, move for move, summary and engine,
+    the review that one process makes alone of the same table (the same seed, from the
+    table's id)."""
     monkeypatch.setenv(DEALS_ENVIRONMENT, "2")
     fano = get_game("fano")
     short = fano.config_from_json({"turns_per_player": 12})  # 24 decisions: four steps
@@ -146,7 +156,7 @@ def test_a_killed_holder_s_card_review_is_taken_over_and_made_as_one_process_mak
     url = sqlite_url(tmp_path)
     Store(url).close()
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, url, str(path)],
+        [sys.executable, "-c", HOLDER, url, str(path), "3600"],
         stdout=subprocess.PIPE,
         text=True,
         cwd=ROOT,
@@ -160,7 +170,7 @@ def test_a_killed_holder_s_card_review_is_taken_over_and_made_as_one_process_mak
         job = reviews.job("t1", REVIEW_VERSION)
         assert job is not None
         assert (job.state, job.owner, job.budget) == ("running", "holder", 2)
-        assert len(reviews.moves("t1", REVIEW_VERSION)) == CARD_CHUNK
+        assert reviews.moves("t1", REVIEW_VERSION) == []  # its first step: not stored yet
         holder.send_signal(signal.SIGKILL)
         assert holder.wait(timeout=30) == -signal.SIGKILL
         take_over(reviews, record)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +24,11 @@ from fanfold.games.morris import GAME as MORRIS
 from fanfold.play.review import REVIEW_VERSION, review
 from fanfold.play.review_cards import review_cards
 from fanfold.play.setup import play_game
+from fanfold.server.review_answers import graph_points
 from fanfold.server.reviews import (
     CHUNK,
     DEALS_ENVIRONMENT,
     Reviews,
-    graph_points,
     review_step,
 )
 from fanfold.server.store.review_memory import MemoryReviews
@@ -82,6 +83,8 @@ def test_the_review_of_a_finished_table_is_the_engines_review(tmp_path: Path, ga
         table = load(client, record)
         body = wait_done(client, table)
         again = client.get(f"/api/tables/{table}/review").json()
+        whole = client.get(f"/api/tables/{table}/review?seen=0").json()
+        nothing_new = client.get(f"/api/tables/{table}/review?seen={len(record.actions)}").json()
         worker = client.app.state.review_worker  # type: ignore[attr-defined]
     assert body["state"] == "done", body
     steps = -(-len(record.actions) // CHUNK) if game == "morris" else 1
@@ -108,6 +111,15 @@ def test_the_review_of_a_finished_table_is_the_engines_review(tmp_path: Path, ga
     assert body["seed"].isdigit()
     assert body["budget"] == (None if game == "morris" else 2_000_000)
     assert again == body  # asked again: the stored review, not a new one
+    assert "seen" not in body  # a client that does not say what it has: the whole review
+    assert whole == {**body, "seen": 0}
+    assert nothing_new == {
+        **body,
+        "seen": len(record.actions),
+        "moves": [],
+        "marks": [],
+        "graph": [],
+    }
     if game == "morris":
         assert marked, "the medium bot against the easy one loses value somewhere"
 
@@ -134,6 +146,14 @@ def test_a_running_game_an_unknown_table_and_an_unreviewed_variant_are_refused(
         refused = client.get(f"/api/tables/{answer.json()['table']}/review")
         assert refused.status_code == 409
         assert refused.json()["error"].startswith("no engine review for this Fan Tan variant")
+        # A poll that says a count of moves no client can have is refused, and opens nothing.
+        finished = load(client, morris_record())
+        for seen in ("-1", "two", "1000001", "1.5"):
+            malformed = client.get(f"/api/tables/{finished}/review?seen={seen}")
+            assert malformed.status_code == 422, (seen, malformed.text)
+            assert malformed.json()["kind"] == "MalformedRequest"
+            assert "seen" in malformed.json()["error"]
+        assert client.app.state.reviews.store.job(finished, REVIEW_VERSION) is None  # type: ignore[attr-defined]
         # A running game opened nothing: once over, its review starts afresh.
         assert client.app.state.reviews.store.job(created["table"], REVIEW_VERSION) is None  # type: ignore[attr-defined]
 
@@ -171,10 +191,14 @@ def test_a_second_claimant_takes_over_once_the_lease_runs_out() -> None:
         return review_step(game.to_json(), stop, budget, seed, start)
 
     async def scenario() -> None:
-        first = Reviews(store, first_compute, owner="first", lease=30.0, clock=clock)
+        first = Reviews(store, first_compute, owner="first", lease=30.0, clock=clock, batch=0.1)
         second = Reviews(store, compute, owner="second", lease=30.0, clock=clock)
         await first.open("t1", record)
-        while len(first_steps) < 2:
+        # The first step's moves are stored once the batch's time is up, while the second
+        # step is computed.
+        deadline = time.monotonic() + 30
+        while len(first_steps) < 2 or not store.moves("t1", REVIEW_VERSION):
+            assert time.monotonic() < deadline
             await asyncio.sleep(0.01)
         assert len(store.moves("t1", REVIEW_VERSION)) == CHUNK
         await second.open("t1", record)  # the lease holds: second does not claim
@@ -323,3 +347,159 @@ def test_a_finished_card_game_is_reviewed_from_its_human_seats_views(
         for entry in body["moves"]
         if entry["mark"] is not None
     ]
+
+
+def test_polls_that_say_what_they_have_build_the_same_review_as_a_whole_answer() -> None:
+    """A client that sends how many judged moves it has (``seen``) after each step, keeping
+    its first ``seen`` moves, marks and graph points and adding the answer's (as the review
+    page does), ends with the whole review; a count the store does not have (more moves than
+    are stored) gets the whole review again (``seen`` 0)."""
+    record = morris_record()
+    store = MemoryReviews()
+    steps = asyncio.Semaphore(0)
+
+    async def compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        await steps.acquire()  # one step at a time, as the test lets it
+        return review_step(game.to_json(), stop, budget, seed, start)
+
+    async def scenario() -> tuple[JSON, JSON, list[JSON]]:
+        reviews = Reviews(store, compute, owner="me", batch=0)  # each step stored as it ends
+        await reviews.open("t1", record)
+        kept: JSON = {"moves": [], "marks": [], "graph": []}
+        answers: list[JSON] = []
+        while True:
+            answer: Any = await reviews.answer("t1", len(kept["moves"]))
+            answers.append(answer)
+            seen = answer["seen"]
+            kept = {
+                "moves": kept["moves"][:seen] + answer["moves"],
+                "marks": [m for m in kept["marks"] if m["move"] <= seen] + answer["marks"],
+                "graph": [p for p in kept["graph"] if seen and p["move"] <= seen] + answer["graph"],
+            }
+            if answer["state"] == "done":
+                break
+            stored = len(store.moves("t1", REVIEW_VERSION))
+            steps.release()
+            while (
+                len(store.moves("t1", REVIEW_VERSION)) == stored
+                and not reviews.tasks[("t1", REVIEW_VERSION)].done()
+            ):
+                await asyncio.sleep(0.005)
+        whole = await reviews.answer("t1")
+        beyond = await reviews.answer("t1", len(record.actions) + 5)
+        return {**answers[-1], **kept}, dict(whole), [*answers, dict(beyond)]
+
+    built, whole, answers = asyncio.run(scenario())
+    assert len(record.actions) > 2 * CHUNK
+    assert {key: value for key, value in built.items() if key != "seen"} == whole
+    # Each move sent once, a step's moves at a time.
+    assert sum(len(answer["moves"]) for answer in answers[:-1]) == len(record.actions)
+    assert max(len(answer["moves"]) for answer in answers[:-1]) == CHUNK
+    assert all(answer["judged"] == answer["seen"] + len(answer["moves"]) for answer in answers[:-1])
+    assert answers[-1]["seen"] == 0
+    assert {key: value for key, value in answers[-1].items() if key != "seen"} == whole
+
+
+class CountedReviews(MemoryReviews):
+    """A review store that counts its transactions that store moves."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stores: list[int] = []
+
+    def add_moves(
+        self,
+        table_id: str,
+        version: int,
+        owner: str,
+        entries: Mapping[int, JSONObject],
+        now: float,
+        lease: float,
+    ) -> bool:
+        self.stores.append(len(entries))
+        return super().add_moves(table_id, version, owner, entries, now, lease)
+
+
+@pytest.mark.parametrize("batch", [0.0, 3600.0])
+def test_steps_computed_within_the_batch_s_time_are_stored_in_one_transaction(
+    batch: float,
+) -> None:
+    """Steps that end within the batch's time of the last store are stored together (here: a
+    batch longer than the review, one store at its end); with no batch time, each step as it
+    ends. The review is the same."""
+    record = morris_record()
+    store = CountedReviews()
+
+    async def compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        return review_step(game.to_json(), stop, budget, seed, start)
+
+    async def scenario() -> None:
+        reviews = Reviews(store, compute, owner="me", batch=batch)
+        await reviews.open("t1", record)
+        await reviews.tasks[("t1", REVIEW_VERSION)]
+
+    asyncio.run(scenario())
+    steps = -(-len(record.actions) // CHUNK)
+    assert steps > 2
+    assert store.stores == (
+        [len(record.actions)]
+        if batch
+        else [CHUNK] * (steps - 1) + [len(record.actions) - CHUNK * (steps - 1)]
+    )
+    job = store.job("t1", REVIEW_VERSION)
+    assert job is not None
+    assert job.state == "done"
+    expected = review(record).to_json()
+    assert [without_words(entry) for entry in store.moves("t1", REVIEW_VERSION)] == (
+        expected["moves"]
+    )
+
+
+def test_steps_not_stored_when_their_holder_stops_are_computed_again_alike() -> None:
+    """A holder stopped (its task cancelled, as at a shutdown or a process's death) with two
+    steps computed and not stored yet leaves nothing of them; the next holder computes them
+    again and the review equals the engines' review."""
+    record = morris_record()
+    store = MemoryReviews()
+    clock = Clock()
+    computed: list[int] = []
+
+    async def first_compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        computed.append(stop)
+        if len(computed) > 2:
+            await asyncio.Event().wait()  # the third step never ends
+        return review_step(game.to_json(), stop, budget, seed, start)
+
+    async def compute(
+        game: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        computed.append(stop)
+        return review_step(game.to_json(), stop, budget, seed, start)
+
+    async def scenario() -> None:
+        first = Reviews(store, first_compute, owner="first", clock=clock, batch=3600.0)
+        await first.open("t1", record)
+        while len(computed) < 3:
+            await asyncio.sleep(0.01)
+        await first.stop()
+        assert store.moves("t1", REVIEW_VERSION) == []  # two steps computed, none stored
+        clock.now += 31.0
+        second = Reviews(store, compute, owner="second", clock=clock)
+        await second.open("t1", record)
+        await second.tasks[("t1", REVIEW_VERSION)]
+
+    asyncio.run(scenario())
+    assert computed[:2] == computed[3:5] == [CHUNK, 2 * CHUNK]  # the same steps, again
+    job = store.job("t1", REVIEW_VERSION)
+    assert job is not None
+    assert (job.state, job.owner, job.attempts) == ("done", "second", 2)
+    expected = review(record).to_json()
+    assert [without_words(entry) for entry in store.moves("t1", REVIEW_VERSION)] == (
+        expected["moves"]
+    )

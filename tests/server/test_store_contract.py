@@ -515,6 +515,19 @@ def test_moves_are_stored_as_computed_and_a_finished_review_is_closed(
     assert not reviews.add_moves("t1", 1, "a", {4: {"n": 4}}, now=104.0, lease=10.0)
 
 
+def test_a_poll_reads_only_the_moves_after_those_its_client_has(reviews: ReviewStore) -> None:
+    _open_review(reviews)
+    assert reviews.claim("t1", 1, "a", now=100.0, lease=10.0) is not None
+    assert reviews.add_moves("t1", 1, "a", {n: {"n": n} for n in (1, 2, 3)}, 101.0, 10.0)
+    assert reviews.moves("t1", 1, after=0) == reviews.moves("t1", 1)
+    assert reviews.moves("t1", 1, after=1) == [{"n": 2}, {"n": 3}]
+    assert reviews.moves("t1", 1, after=3) == []
+    assert reviews.moves("t1", 1, after=7) == []
+    assert reviews.moves("t1", 2, after=1) == []  # another version: none
+    reviews.add_moves("t1", 1, "a", {4: {"n": 4}}, 102.0, 10.0)
+    assert reviews.moves("t1", 1, after=3) == [{"n": 4}]
+
+
 def test_a_failed_review_says_why_and_is_not_claimed_again(reviews: ReviewStore) -> None:
     _open_review(reviews)
     assert reviews.claim("t1", 1, "a", now=100.0, lease=10.0) is not None

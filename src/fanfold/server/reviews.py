@@ -8,11 +8,13 @@ computed by :func:`review_step` in the process's review worker
 (:class:`~fanfold.server.bots.ReviewWorker`: a worker process of its own at the lowest CPU
 priority, apart from the live games' bots) and stored by the event loop: Fano330-R-Morris
 :data:`CHUNK` moves at a time, Fan's bisection in one step (its moves' values are known
-together). Each step's moves are stored as soon as they are computed, and storing them
-renews the lease; a heartbeat renews it while a step runs. If the process dies (SIGKILL), its
-lease runs out and the next process that asks for the review, or sweeps the store
-(:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest
-computed again, alike (the job keeps its seed and budget).
+together). The moves of the steps computed are stored together at most :data:`BATCH` seconds
+after the last store (one transaction, not one a step), and storing them renews the lease; a
+heartbeat renews it while the review runs. If the process dies (SIGKILL), its lease runs out
+and the next process that asks for the review, or sweeps the store
+(:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest (with
+the steps computed but not stored yet) computed again, alike (the job keeps its seed and
+budget).
 
 Fano and Fan Tan are reviewed by :mod:`fanfold.play.review_cards`, each decision of a human
 seat from that seat's view on sampled deals (bots' seats listed, not judged): :data:`CARD_CHUNK`
@@ -39,7 +41,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
@@ -47,7 +49,8 @@ from fanfold.games.fan import FanGame
 from fanfold.games.morris import MorrisGame
 from fanfold.play import review_cards
 from fanfold.play.review import REVIEW_VERSION, ReviewError, review, reviews
-from fanfold.server.card_reviews import card_points, card_step, card_summary, is_card_review
+from fanfold.server.card_reviews import card_step, card_summary, is_card_review
+from fanfold.server.review_answers import read_answer
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
 
@@ -55,6 +58,10 @@ log = logging.getLogger(__name__)
 
 #: Seconds a claim holds a review without a heartbeat; after it, another process takes over.
 LEASE = 30.0
+#: Seconds the moves of computed steps may wait to be stored together, in one transaction of
+#: the store (whose file, with SQLite, the live tables' moves are written to as well); a step
+#: not stored when its holder dies is computed again, alike, by the next.
+BATCH = 1.0
 #: Morris moves judged per step (one call in the bot pool, then stored).
 CHUNK = 16
 #: Fano and Fan Tan moves per step (each decision of a human seat sampled; the page fills in
@@ -169,6 +176,8 @@ class Reviews:
         owner: this process's name as a holder (default :func:`owner_name`).
         lease: seconds a claim holds without a heartbeat.
         clock: the wall clock (leases are compared across processes).
+        batch: seconds a computed step's moves may wait to be stored with the next steps' (0:
+            each step stored as it ends).
     """
 
     def __init__(
@@ -179,8 +188,10 @@ class Reviews:
         owner: str | None = None,
         lease: float = LEASE,
         clock: Callable[[], float] = time.time,
+        batch: float = BATCH,
     ) -> None:
         self.store = store
+        self.batch = batch
         self.compute = compute
         self.owner = owner or owner_name()
         self.lease = lease
@@ -198,6 +209,24 @@ class Reviews:
         if job.state in ("pending", "running") and self.may_claim(job):
             self.start(table_id, record)
         return job
+
+    async def poll(self, table_id: str, record: GameRecord, seen: int | None = None) -> JSONObject:
+        """The table's review opened (as :meth:`open`) and answered (as :meth:`answer`) in one
+        call of a thread, from the job as opened: a page's poll, once a second while it fills
+        in, costs the server's process one read of the job and of the moves it lacks.
+
+        Raises:
+            NotReviewableError: a game without an engine review.
+        """
+
+        def read() -> tuple[ReviewJob, JSONObject]:
+            job = self._open(table_id, record)
+            return job, read_answer(self.store, job, seen)
+
+        job, answer = await asyncio.to_thread(read)
+        if job.state in ("pending", "running") and self.may_claim(job):
+            self.start(table_id, record)
+        return answer
 
     def _open(self, table_id: str, record: GameRecord) -> ReviewJob:
         game = get_game(record.game)
@@ -270,52 +299,81 @@ class Reviews:
     async def _work(self, job: ReviewJob, record: GameRecord, compute: Compute) -> None:
         table_id, version, total = job.table_id, job.version, len(record.actions)
         start = len(await asyncio.to_thread(self.store.moves, table_id, version))
-        while True:
-            stop = step_end(job.game, total, start)
-            heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(table_id))
-            try:
-                result = await compute(record, stop, job.budget, job.seed, start)
-            finally:
-                heartbeat.cancel()
-            moves: list[Any] = list(result["moves"])  # type: ignore[arg-type]
-            entries = {
-                int(entry["number"]): entry
-                for entry in moves
-                if start < int(entry["number"]) <= stop
-            }
-            if not await asyncio.to_thread(
-                self.store.add_moves,
-                table_id,
-                version,
-                self.owner,
-                entries,
-                self.clock(),
-                self.lease,
-            ):
-                log.warning("the review of table %s was taken over", table_id)
-                return
-            start = stop
-            if stop >= total:
-                summary = [str(line) for line in result["summary"]]  # type: ignore[union-attr]
-                engine: Any = result["engine"]
-                if is_card_review(job.game):
-                    stored = await asyncio.to_thread(self.store.moves, table_id, version)
-                    summary = card_summary(stored, engine, summary[-1])
-                deal: Any = result["deal"]
-                await asyncio.to_thread(
-                    self.store.finish,
-                    table_id,
-                    version,
-                    self.owner,
-                    engine,
-                    summary,
-                    deal,
-                    self.clock(),
+        pending: dict[int, JSONObject] = {}  # steps computed, not stored yet
+        stored_at = time.monotonic()
+        heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(table_id))
+        try:
+            while True:
+                stop = step_end(job.game, total, start)
+                step = asyncio.ensure_future(compute(record, stop, job.budget, job.seed, start))
+                try:
+                    while not step.done():  # steps waiting past the batch's time: stored now
+                        wait = stored_at + self.batch - time.monotonic() if pending else None
+                        await asyncio.wait({step}, timeout=None if wait is None else max(wait, 0))
+                        if pending and not step.done():
+                            if not await self._store(job, pending):
+                                return
+                            pending, stored_at = {}, time.monotonic()
+                finally:
+                    step.cancel()  # cancelled with this task: the step is abandoned
+                if pending and step.exception() is not None:  # steps before it are kept
+                    await self._store(job, pending)
+                result = step.result()
+                moves: list[Any] = list(result["moves"])  # type: ignore[arg-type]
+                pending.update(
+                    (int(entry["number"]), entry)
+                    for entry in moves
+                    if start < int(entry["number"]) <= stop
                 )
-                return
+                start = stop
+                if stop >= total or time.monotonic() - stored_at >= self.batch:
+                    if not await self._store(job, pending):
+                        return
+                    pending, stored_at = {}, time.monotonic()
+                if stop >= total:
+                    await self._finish(job, result)
+                    return
+        finally:
+            heartbeat.cancel()
+
+    async def _store(self, job: ReviewJob, entries: dict[int, JSONObject]) -> bool:
+        """Store the moves of the steps computed since the last store, in one transaction
+        (renewing the lease); false if the review was taken over (nothing stored)."""
+        if await asyncio.to_thread(
+            self.store.add_moves,
+            job.table_id,
+            job.version,
+            self.owner,
+            entries,
+            self.clock(),
+            self.lease,
+        ):
+            return True
+        log.warning("the review of table %s was taken over", job.table_id)
+        return False
+
+    async def _finish(self, job: ReviewJob, result: JSONObject) -> None:
+        """Close the review with its last step's engine and deal and its summary (Fano and
+        Fan Tan: made from the stored moves)."""
+        summary = [str(line) for line in result["summary"]]  # type: ignore[union-attr]
+        engine: Any = result["engine"]
+        if is_card_review(job.game):
+            stored = await asyncio.to_thread(self.store.moves, job.table_id, job.version)
+            summary = card_summary(stored, engine, summary[-1])
+        deal: Any = result["deal"]
+        await asyncio.to_thread(
+            self.store.finish,
+            job.table_id,
+            job.version,
+            self.owner,
+            engine,
+            summary,
+            deal,
+            self.clock(),
+        )
 
     async def _heartbeat(self, table_id: str) -> None:
-        """Renew the lease while a step is computed (a third of the lease apart)."""
+        """Renew the lease while the review is worked on (a third of the lease apart)."""
         while True:
             await asyncio.sleep(self.lease / 3)
             if not await asyncio.to_thread(
@@ -323,78 +381,15 @@ class Reviews:
             ):
                 return
 
-    async def answer(self, table_id: str) -> JSONObject:
-        """The review as the API answers it now (:func:`review_answer`): the job as stored
-        and its moves so far."""
+    async def answer(self, table_id: str, seen: int | None = None) -> JSONObject:
+        """The review as the API answers it now
+        (:func:`~fanfold.server.review_answers.review_answer`): the job as stored and its
+        moves so far, or only those after the client's first ``seen``."""
 
         def read() -> JSONObject:
             job = self.store.job(table_id, REVIEW_VERSION)
             if job is None:
                 raise NotReviewableError(f"table {table_id} has no review")
-            return review_answer(job, self.store.moves(table_id, job.version))
+            return read_answer(self.store, job, seen)
 
         return await asyncio.to_thread(read)
-
-
-def _score(value: Any, game: str) -> float | None:
-    """A value for the mover as a number from -1 (lost) to 1 (won): a sooner win is higher
-    and a sooner loss lower (Morris; a distance of 100 plies or more counts as 100)."""
-    if not isinstance(value, dict):
-        return None
-    result, distance = value.get("result"), value.get("distance")
-    if result == "draw":
-        return 0.0
-    sign = 1.0 if result == "win" else -1.0
-    if distance is None or not isinstance(get_game(game), MorrisGame):
-        return sign
-    return sign * (1.0 - min(int(distance), 100) / 200)
-
-
-def graph_points(game: str, entries: list[JSONObject]) -> list[JSONValue]:
-    """The evaluation graph: after each move (and at the start), the position's value for
-    the first seat (White; Fan's player), from -1 to 1 (``null``: not known). Fano and Fan
-    Tan: after each judged decision, the deciding seat's own expected result (0 to 1 drawn
-    from -1 to 1) with its ``seat``: a line per reviewed seat."""
-    if is_card_review(game):
-        return card_points(entries)
-    points: list[JSONValue] = []
-    for index, entry in enumerate(entries):
-        sign = 1.0 if entry["seat"] == 0 else -1.0
-        if index == 0:
-            start = _score(entry["before"], game)
-            points.append({"move": 0, "value": None if start is None else sign * start})
-        after = _score(entry["after"], game)
-        points.append({"move": entry["number"], "value": None if after is None else sign * after})
-    return points
-
-
-def review_answer(job: ReviewJob, entries: list[JSONObject]) -> JSONObject:
-    """``GET /api/tables/{id}/review``'s answer: the job's state, the moves judged so far,
-    the marked ones, the graph's points, and once done the summary, engine and deal."""
-    game = get_game(job.game)
-    marks: list[JSONValue] = [
-        {"move": entry["number"], "mark": entry["mark"], "best": entry["best"]}
-        for entry in entries
-        if entry.get("mark") is not None
-    ]
-    moves: list[JSONValue] = list(entries)
-    summary: list[JSONValue] = list(job.summary or [])
-    return {
-        "table": job.table_id,
-        "game": job.game,
-        "title": game.title,
-        "version": job.version,
-        "state": job.state,
-        "total": job.moves,
-        "judged": len(entries),
-        "seed": job.seed,
-        "budget": job.budget,
-        "attempts": job.attempts,
-        "moves": moves,
-        "marks": marks,
-        "graph": graph_points(job.game, entries),
-        "summary": summary,
-        "engine": job.engine,
-        "deal": job.deal,
-        "error": job.error,
-    }

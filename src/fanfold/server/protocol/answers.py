@@ -361,3 +361,6 @@ class ReviewAnswer(Out):
     engine: dict[str, Any] | None
     deal: dict[str, Any] | None
     error: str | None
+    #: The judged moves the answer leaves out (those the client has, asked with ``?seen=N``):
+    #: its moves, marks and graph points are those after them. Absent from a whole review.
+    seen: int | None = None

@@ -1,12 +1,13 @@
 """The engines' review of a finished table: ``GET /api/tables/{id}/review`` opens it (the
 first request starts the job, :mod:`fanfold.server.reviews`) and answers it as far as it is
-computed; the page polls it while it fills in."""
+computed; the page polls it while it fills in, saying how many moves it has (``?seen=N``) so
+that each answer carries only the moves after those (:mod:`fanfold.server.review_answers`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
@@ -19,6 +20,9 @@ from fanfold.server.routes import HubDep
 from fanfold.server.store.review_memory import review_store
 
 router = APIRouter(prefix="/api", tags=["reviews"])
+
+#: The largest ``seen`` a poll may send (no game is this long).
+MAX_SEEN = 1_000_000
 
 
 def review_worker(state: Any, hub: Hub) -> ReviewWorker:
@@ -59,7 +63,16 @@ def reviews_of(state: Any, hub: Hub) -> Reviews:
     response_model=protocol.ReviewAnswer,
     response_model_exclude_unset=True,
 )
-async def table_review(table_id: str, request: Request, hub: HubDep) -> protocol.ReviewAnswer:
+async def table_review(
+    table_id: str,
+    request: Request,
+    hub: HubDep,
+    seen: Annotated[int | None, Query(ge=0, le=MAX_SEEN)] = None,
+) -> protocol.ReviewAnswer:
+    """The review (opened by the first request). ``seen``: the judged moves the client has
+    (the game's first ones); the answer then carries only the moves after them, and the marks
+    and graph points they add, and says its ``seen`` (0 where the client's count is not the
+    store's: the whole review)."""
     live = await hub.get(table_id)
     table = live.table
     async with live.lock:  # never an action that is still being stored
@@ -73,5 +86,4 @@ async def table_review(table_id: str, request: Request, hub: HubDep) -> protocol
             )
         record = table.finish()
     reviews = reviews_of(request.app.state, hub)
-    await reviews.open(table_id, record)
-    return protocol.ReviewAnswer.model_validate(await reviews.answer(table_id))
+    return protocol.ReviewAnswer.model_validate(await reviews.poll(table_id, record, seen))

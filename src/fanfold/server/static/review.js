@@ -1,9 +1,9 @@
 // The engines' review of a finished game, beside its replay (/table/ID/review): the
 // evaluation graph, the summary and the moves with their marks, read from
-// GET /api/tables/ID/review while it fills in. Choosing a move (or a point of the graph)
-// shows the position after it on the replay. Fano and Fan Tan: the graph has a line per
-// reviewed seat (its own expected result after each of its decisions), and the moves of
-// seats not reviewed (bots) or with one legal move say so.
+// GET /api/tables/ID/review while it fills in (each poll brings only the moves it adds).
+// Choosing a move (or a point of the graph) shows the position after it on the replay. Fano
+// and Fan Tan: the graph has a line per reviewed seat (its own expected result after each of
+// its decisions), and the moves of seats not reviewed (bots) or with one legal move say so.
 import { api, el, t } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -149,10 +149,20 @@ export async function setUpReview(tableId, box, show) {
     box.append(list);
     if (focused) box.querySelector(`.review-move[data-move="${focused}"]`)?.focus();
   }
+  // Each poll says how many judged moves the page has (`seen`): the answer carries only the
+  // moves after those, and the marks and graph points they add, to put after the page's own.
+  let moves = [];
+  let marks = [];
+  let points = [];
   for (;;) {
     let review;
     try {
-      review = await api("GET", `/api/tables/${tableId}/review`);
+      const answer = await api("GET", `/api/tables/${tableId}/review?seen=${moves.length}`);
+      const seen = answer.seen ?? 0;
+      moves = moves.slice(0, seen).concat(answer.moves);
+      marks = marks.filter((mark) => mark.move <= seen).concat(answer.marks);
+      points = (seen > 0 ? points.filter((point) => point.move <= seen) : []).concat(answer.graph);
+      review = { ...answer, moves, marks, graph: points };
     } catch (error) {
       box.replaceChildren(el("h2", { id: "review-title", text: t("Engine review") }), el("p", { class: "error", role: "alert", text: error.message }));
       return;

@@ -82,11 +82,11 @@ class MemoryReviews(ReviewStore):
                 stored.setdefault(number, copy.deepcopy(entry))
             return True
 
-    def moves(self, table_id: str, version: int) -> list[JSONObject]:
-        """The judged moves stored so far, by number."""
+    def moves(self, table_id: str, version: int, after: int = 0) -> list[JSONObject]:
+        """The judged moves stored so far numbered above ``after``, by number."""
         with self._lock:
             stored = self._moves.get((table_id, version), {})
-            return [copy.deepcopy(stored[number]) for number in sorted(stored)]
+            return [copy.deepcopy(stored[number]) for number in sorted(stored) if number > after]
 
     def lapsed(self, version: int, now: float, limit: int) -> list[ReviewJob]:
         """Open reviews of ``version`` that nobody holds by ``now``, least recently changed

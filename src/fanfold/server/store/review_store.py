@@ -164,12 +164,16 @@ class SqlReviews(SqlSubject, ReviewStore):
                 )
         return True
 
-    def moves(self, table_id: str, version: int) -> list[JSONObject]:
-        """The judged moves stored so far, by number."""
+    def moves(self, table_id: str, version: int, after: int = 0) -> list[JSONObject]:
+        """The judged moves stored so far numbered above ``after``, by number."""
         with self.engine.connect() as connection:
             rows = connection.execute(
                 sa.select(review_moves.c.entry)
-                .where(review_moves.c.table_id == table_id, review_moves.c.version == version)
+                .where(
+                    review_moves.c.table_id == table_id,
+                    review_moves.c.version == version,
+                    review_moves.c.number > after,
+                )
                 .order_by(review_moves.c.number)
             )
             return [json.loads(row.entry) for row in rows]

@@ -95,8 +95,9 @@ class ReviewStore(Protocol):
         failed = {"state": "failed", "error": error, "updated": now}
         return self._change(table_id, version, owner, failed)
 
-    def moves(self, table_id: str, version: int) -> list[JSONObject]:
-        """The judged moves stored so far, by number."""
+    def moves(self, table_id: str, version: int, after: int = 0) -> list[JSONObject]:
+        """The judged moves stored so far, by number: those numbered above ``after`` (0: all;
+        a poll reads only the moves its client has not seen)."""
 
     def lapsed(self, version: int, now: float, limit: int) -> list[ReviewJob]:
         """At most ``limit`` reviews of ``version`` still to be worked on (pending or
