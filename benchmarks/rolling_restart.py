@@ -73,7 +73,9 @@ class Player:
 
 
 async def open_table(base: str, player: Player) -> None:
-    transport = httpx.AsyncHTTPTransport(local_address=loopback(1, player.number))
+    # Plain HTTP: no TLS context (building one, 19 ms of processor time, for every table
+    # opened took the load generator's share of the cores from the servers it measures).
+    transport = httpx.AsyncHTTPTransport(local_address=loopback(1, player.number), verify=False)
     async with httpx.AsyncClient(transport=transport, timeout=60) as client:
         for _ in range(50):
             answer = await client.post(f"{base}/api/tables", json=BODY)
@@ -137,6 +139,65 @@ def failure(error: BaseException) -> str:
     if isinstance(error, websockets.InvalidStatus):
         return f"handshake answered {error.response.status_code}"
     return type(error).__name__
+
+
+def _stat(pid: int) -> tuple[int, float] | None:
+    """A process's parent and its processor time, its own and its reaped children's (user
+    and system, seconds), or None once it is gone (Linux's ``/proc/PID/stat``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    ticks = sum(int(fields[index]) for index in (11, 12, 13, 14))
+    return int(fields[1]), ticks / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(roots: dict[str, list[int]]) -> dict[str, float]:
+    """The processor seconds of each group of process trees (``roots``: a group's name, the
+    process ids its trees start at), the children that ended and were reaped included: a
+    server process that stopped counts in its supervisor's total, a finished PostgreSQL
+    backend in its postmaster's."""
+    stats = {
+        int(entry.name): stat
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None
+    }
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in stats.items():
+        children.setdefault(parent, []).append(pid)
+    totals = {}
+    for group, pids in roots.items():
+        seen, total, stack = set(), 0.0, [pid for pid in pids if pid in stats]
+        while stack:
+            pid = stack.pop()
+            if pid not in seen:
+                seen.add(pid)
+                total += stats[pid][1]
+                stack += children.get(pid, [])
+        totals[group] = total
+    return totals
+
+
+def spent(before: dict[str, float], after: dict[str, float]) -> str:
+    """Each group's processor seconds between two :func:`tree_cpu` samples, and their sum."""
+    each = {group: after[group] - before[group] for group in before}
+    parts = ", ".join(f"{group} {seconds:.1f}" for group, seconds in each.items())
+    return f"{sum(each.values()):.1f} s ({parts})"
+
+
+def children_named(name: str) -> list[int]:
+    """This process's children whose command is ``name`` (HAProxy's)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                comm = (entry / "comm").read_text().strip()
+                stat = _stat(int(entry.name))
+            except OSError:
+                continue
+            if comm == name and stat is not None and stat[0] == os.getpid():
+                found.append(int(entry.name))
+    return found
 
 
 def restarted(log: Path) -> list[str]:
@@ -224,6 +285,7 @@ def report(
     kinds = ", ".join(f"{kind} {count}" for kind, count in failed.most_common(5))
     print(f"failed reconnects: {failed.total()}" + (f" ({kinds})" if kinds else ""))
     print(f"load average (1, 5, 15 min) before: {loads[0]}, after: {loads[1]}")
+    print(args.cpu)
 
 
 def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[bytes]) -> None:
@@ -235,12 +297,20 @@ def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[byt
         process = context.Process(target=client, args=(numbers, address, args.think, theirs))
         process.start()
         workers.append((ours, process))
+    roots = {
+        "servers": [supervisor.pid],
+        "haproxy": children_named("haproxy"),
+        "postgres": [args.postmaster],
+        "load generators": [cast(int, worker.pid) for _, worker in workers],
+    }
     try:
         for pipe, worker in workers:
             wait_for(pipe, worker, "word that its tables are open", 600)
+        playing = tree_cpu(roots), time.monotonic()
         time.sleep(args.warm)
         load_before = os.getloadavg()
         began = time.monotonic()
+        at_restart = tree_cpu(roots)
         supervisor.send_signal(signal.SIGHUP)
         while len(restarted(args.log)) < 3:
             if time.monotonic() - began > 600:
@@ -249,6 +319,12 @@ def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[byt
         took = time.monotonic() - began
         time.sleep(args.after)
         load_after = os.getloadavg()
+        args.cpu = (
+            f"processor time at play, before the restart ({began - playing[1]:.1f} s): "
+            f"{spent(playing[0], at_restart)}\n"
+            f"processor time from the restart's start to the end ({time.monotonic() - began:.1f}"
+            f" s): {spent(at_restart, tree_cpu(roots))}"
+        )
         for pipe, _ in workers:
             pipe.send("stop")
         met: list[Met] = []
@@ -295,6 +371,8 @@ def measure(args: argparse.Namespace) -> None:
     args.log = folder / "supervisor.log"
     with postgres(fsync=False) as socket_folder:
         url = new_database(socket_folder, "rolling")
+        pid_file = Path(socket_folder) / "data" / "postmaster.pid"
+        args.postmaster = int(pid_file.read_text().split()[0])
         port, health = free_port(), free_port()
         while {port + 1, port + 2} & {health, health + 1, health + 2}:
             health = free_port()
