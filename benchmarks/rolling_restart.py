@@ -86,8 +86,11 @@ async def open_table(base: str, player: Player) -> None:
     raise RuntimeError(f"no table opened: {answer.status_code} {answer.text[:200]}")
 
 
-async def play(address: str, player: Player, stop: asyncio.Event, think: float) -> None:
-    """Play ``player``'s table until ``stop``, a new table when the game ends."""
+async def play(
+    address: str, player: Player, stop: asyncio.Event, think: float, spread: float = 0.0
+) -> None:
+    """Play ``player``'s table until ``stop``, a new table when the game ends; after a 1012,
+    reconnect after a random pause of up to ``spread`` seconds (0: at once)."""
     rng = random.Random(player.number)
     base = f"http://{address}"
     while not stop.is_set():
@@ -122,7 +125,9 @@ async def play(address: str, player: Player, stop: asyncio.Event, think: float) 
             if closed.rcvd is not None and closed.rcvd.code == 1012:
                 if player.closed_at is None:
                     player.closed_at = time.monotonic()
-                continue  # at once, as the browser does
+                if spread > 0:
+                    await asyncio.sleep(rng.uniform(0, spread))
+                continue  # as the browser does
             player.failed[failure(closed)] += 1
             await asyncio.sleep(0.1)
         except (OSError, TimeoutError, websockets.WebSocketException) as error:
@@ -228,14 +233,16 @@ class Met:
     waiting: bool
 
 
-async def crowd(numbers: list[int], address: str, think: float, pipe: Connection) -> list[Met]:
+async def crowd(
+    numbers: list[int], address: str, pace: tuple[float, float], pipe: Connection
+) -> list[Met]:
     """Open a table for each of ``numbers``, say so on ``pipe``, play them until ``pipe``
     says stop; what each player met."""
     players = [Player(number) for number in numbers]
     await asyncio.gather(*(open_table(f"http://{address}", player) for player in players))
     pipe.send("open")
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(play(address, p, stop, think)) for p in players]
+    tasks = [asyncio.create_task(play(address, p, stop, *pace)) for p in players]
     await asyncio.get_running_loop().run_in_executor(None, pipe.recv)  # "stop"
     stop.set()
     for task in tasks:
@@ -246,9 +253,10 @@ async def crowd(numbers: list[int], address: str, think: float, pipe: Connection
     ]
 
 
-def client(numbers: list[int], address: str, think: float, pipe: Connection) -> None:
-    """One load-generator process (``--clients``): its share of the players."""
-    pipe.send(asyncio.run(crowd(numbers, address, think, pipe)))
+def client(numbers: list[int], address: str, pace: tuple[float, float], pipe: Connection) -> None:
+    """One load-generator process (``--clients``): its share of the players, at ``pace``
+    (``--think``, ``--spread``)."""
+    pipe.send(asyncio.run(crowd(numbers, address, pace, pipe)))
 
 
 def wait_for(pipe: Connection, worker: BaseProcess, what: str, seconds: float) -> object:
@@ -265,7 +273,10 @@ def report(
 ) -> None:
     """Print the gaps' p50, p99 and max, the moved players, the failed reconnects."""
     gaps = sorted(gap for player in met for gap in player.gaps)
-    print(f"tables (players): {args.tables}, think {args.think:g} s, {args.clients} clients")
+    print(
+        f"tables (players): {args.tables}, think {args.think:g} s, {args.clients} clients"
+        + (f", reconnects spread over {args.spread:g} s" if args.spread else "")
+    )
     print(f"rolling restart of 3 processes: {took:.1f} s ({'; '.join(restarted(args.log))})")
     print(f"players moved by a 1012: {sum(bool(p.gaps) for p in met)} ({len(gaps)} moves)")
     if gaps:
@@ -294,7 +305,8 @@ def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[byt
     workers: list[tuple[Connection, BaseProcess]] = []
     for numbers in shares(args.tables, args.clients):
         ours, theirs = context.Pipe()
-        process = context.Process(target=client, args=(numbers, address, args.think, theirs))
+        pace = (args.think, args.spread)
+        process = context.Process(target=client, args=(numbers, address, pace, theirs))
         process.start()
         workers.append((ours, process))
     roots = {
@@ -350,6 +362,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "hundreds of sockets measures itself more than the server)",
     )
     parser.add_argument("--think", type=float, default=2.0, help="a player's seconds a move")
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="after a 1012, reconnect after a random pause of up to so many seconds (counted "
+        "in the player's wait; 0: at once)",
+    )
     parser.add_argument("--warm", type=float, default=5.0, help="seconds of play before")
     parser.add_argument("--after", type=float, default=5.0, help="seconds of play after")
     args = parser.parse_args(argv)
