@@ -70,6 +70,8 @@ class Player:
         #: The failed reconnects, by kind (:func:`failure`).
         self.failed: Counter[str] = Counter()
         self.closed_at: float | None = None
+        #: When each gap began (the 1012, ``time.monotonic()``: one clock for every process).
+        self.closes: list[float] = []
 
 
 async def open_table(base: str, player: Player) -> None:
@@ -109,6 +111,7 @@ async def play(
                         continue
                     if player.closed_at is not None:
                         player.gaps.append(time.monotonic() - player.closed_at)
+                        player.closes.append(player.closed_at)
                         player.closed_at = None
                     if message["outcome"] is not None:
                         await open_table(base, player)
@@ -229,6 +232,7 @@ class Met:
     number: int
     gaps: list[float]
     opening: list[float]
+    closes: list[float]
     failed: dict[str, int]
     waiting: bool
 
@@ -249,7 +253,8 @@ async def crowd(
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return [
-        Met(p.number, p.gaps, p.opening, dict(p.failed), p.closed_at is not None) for p in players
+        Met(p.number, p.gaps, p.opening, p.closes, dict(p.failed), p.closed_at is not None)
+        for p in players
     ]
 
 
@@ -268,6 +273,24 @@ def wait_for(pipe: Connection, worker: BaseProcess, what: str, seconds: float) -
     return pipe.recv()
 
 
+def storms(met: list[Met], pause: float = 3.0) -> list[list[float]]:
+    """The gaps by the process stop that began them: the 1012s of one stop come together,
+    and those of two stops more than ``pause`` seconds apart; each list sorted."""
+    gaps = sorted(
+        (close, gap)
+        for player in met
+        for close, gap in zip(player.closes, player.gaps, strict=True)
+    )
+    grouped: list[list[float]] = []
+    last = None
+    for close, gap in gaps:
+        if last is None or close - last > pause:
+            grouped.append([])
+        grouped[-1].append(gap)
+        last = close
+    return [sorted(group) for group in grouped]
+
+
 def report(
     args: argparse.Namespace, met: list[Met], took: float, loads: tuple[object, object]
 ) -> None:
@@ -284,6 +307,11 @@ def report(
             f"1012 -> next state: p50 {percentile(gaps, 0.5):.3f} s, "
             f"p99 {percentile(gaps, 0.99):.3f} s, max {gaps[-1]:.3f} s"
         )
+        for number, storm in enumerate(storms(met), start=1):
+            print(
+                f"  stop {number}: {len(storm)} moves, p50 {percentile(storm, 0.5):.3f} s, "
+                f"p99 {percentile(storm, 0.99):.3f} s, max {storm[-1]:.3f} s"
+            )
         opening = sorted(gap for player in met for gap in player.opening)
         print(
             f"  of which 1012 -> socket open: p50 {percentile(opening, 0.5):.3f} s, "
