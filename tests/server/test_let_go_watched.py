@@ -104,7 +104,9 @@ def test_a_watched_table_is_left_to_its_sockets_first(monkeypatch: pytest.Monkey
     assert loaded == ["bots.s2", "seen.s2"]
 
 
-def test_a_stopping_process_has_only_the_tables_that_play_on_taken_at_once() -> None:
+def test_a_stopping_process_has_only_the_tables_that_play_on_taken_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Every table is let go and unlocked; the others are told to take at once only the
     watched ones (apart) and those where play goes on without a person (a bot to move, a
     time limit running): a finished game or a person's turn with nobody connected waits in
@@ -134,7 +136,9 @@ def test_a_stopping_process_has_only_the_tables_that_play_on_taken_at_once() -> 
         live("waits.s1", table(0, bot=False)),
         live("ended.s1", table(None, bot=False)),
         live("seen.s1", table(0, bot=False), seen=True),
+        live("storing.s1", table(0, bot=False)),  # an action still being stored: taken
     ]
+    monkeypatch.setattr(draining, "DRAIN_SECONDS", 0.1)
     let_go: list[tuple[str, str]] = []
 
     def go(at: Any, reason: str, *, disown: bool) -> None:
@@ -153,13 +157,18 @@ def test_a_stopping_process_has_only_the_tables_that_play_on_taken_at_once() -> 
     told = Unlocking([])
     owner = Ownership("postgresql+psycopg://x@/y", name="s1", coordination=told)
     owner.held.update([*residency.live, "loading.s1"])
-    assert asyncio.run(Draining(cast(Any, residency), owner).drain()) == 5
+
+    async def drain() -> int:
+        async with residency.live["storing.s1"].lock:  # its action being stored throughout
+            return await Draining(cast(Any, residency), owner).drain()
+
+    assert asyncio.run(drain()) == 6
     assert residency.draining
     assert sorted(table_id for table_id, _ in let_go) == sorted(residency.live)
     assert {reason for _, reason in let_go} == {draining.RESTARTING}
     assert sorted(unlocked) == sorted([*residency.live, "loading.s1"])
     assert not owner.held
     assert told.published == [
-        {"let_go": ["bots.s1", "timed.s1", "loading.s1"], "by": "s1"},
+        {"let_go": ["bots.s1", "timed.s1", "storing.s1", "loading.s1"], "by": "s1"},
         {"let_go": ["seen.s1"], "by": "s1", "watched": True},
     ]

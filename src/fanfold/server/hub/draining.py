@@ -80,15 +80,6 @@ class Draining:
         started = time.monotonic()
         tables = list(residency.live.values())
         watched = [live.id for live in tables if live.watchers]  # before their sockets close
-        # The others take at once only the tables that play on without a person: the rest (a
-        # finished game, a person's turn with nobody connected) wait in the store until asked
-        # for, as at start-up. Hundreds of finished games, read and replayed by the others in
-        # the instant the players reconnect, held up their new sockets.
-        alone = [
-            live.id
-            for live in tables
-            if not live.watchers and plays_on_alone(live.table, live.options)
-        ]
         reason = RESTARTING if hand_over else STOPPING
 
         async def let_go(live: LiveTable) -> None:
@@ -100,11 +91,24 @@ class Draining:
             _, late = await asyncio.wait(waiting, timeout=DRAIN_SECONDS)
             for task in late:
                 task.cancel()
+        storing = {live.id for live in tables if not live.evicted}
         for live in tables:
             if not live.evicted:  # its action still being stored after DRAIN_SECONDS
                 residency.let_go(live, reason, disown=False)
         if self.owner is not None:
             ids = [live.id for live in tables]
+            # The others take at once only the tables that play on without a person (as they
+            # are once the actions being stored are; one still being stored, they take): the
+            # rest (a finished game, a person's turn with nobody connected) wait in the store
+            # until asked for, as at start-up. Hundreds of finished games, read and replayed by
+            # the others in the instant the players reconnect, held up their new sockets.
+            seen = set(watched)
+            alone = [
+                live.id
+                for live in tables
+                if live.id not in seen
+                and (live.id in storing or plays_on_alone(live.table, live.options))
+            ]
             loading = [table_id for table_id in self.owner.held if table_id not in ids]
             await self.owner.release_many(ids + loading)
             if hand_over:  # (a table being loaded as the process stopped: its state unknown)
