@@ -70,10 +70,14 @@ class Player:
         #: The failed reconnects, by kind (:func:`failure`).
         self.failed: Counter[str] = Counter()
         self.closed_at: float | None = None
+        #: When each gap began (the 1012, ``time.monotonic()``: one clock for every process).
+        self.closes: list[float] = []
 
 
 async def open_table(base: str, player: Player) -> None:
-    transport = httpx.AsyncHTTPTransport(local_address=loopback(1, player.number))
+    # Plain HTTP: no TLS context (building one, 19 ms of processor time, for every table
+    # opened took the load generator's share of the cores from the servers it measures).
+    transport = httpx.AsyncHTTPTransport(local_address=loopback(1, player.number), verify=False)
     async with httpx.AsyncClient(transport=transport, timeout=60) as client:
         for _ in range(50):
             answer = await client.post(f"{base}/api/tables", json=BODY)
@@ -84,8 +88,11 @@ async def open_table(base: str, player: Player) -> None:
     raise RuntimeError(f"no table opened: {answer.status_code} {answer.text[:200]}")
 
 
-async def play(address: str, player: Player, stop: asyncio.Event, think: float) -> None:
-    """Play ``player``'s table until ``stop``, a new table when the game ends."""
+async def play(
+    address: str, player: Player, stop: asyncio.Event, think: float, spread: float = 0.0
+) -> None:
+    """Play ``player``'s table until ``stop``, a new table when the game ends; after a 1012,
+    reconnect after a random pause of up to ``spread`` seconds (0: at once)."""
     rng = random.Random(player.number)
     base = f"http://{address}"
     while not stop.is_set():
@@ -104,6 +111,7 @@ async def play(address: str, player: Player, stop: asyncio.Event, think: float) 
                         continue
                     if player.closed_at is not None:
                         player.gaps.append(time.monotonic() - player.closed_at)
+                        player.closes.append(player.closed_at)
                         player.closed_at = None
                     if message["outcome"] is not None:
                         await open_table(base, player)
@@ -120,7 +128,9 @@ async def play(address: str, player: Player, stop: asyncio.Event, think: float) 
             if closed.rcvd is not None and closed.rcvd.code == 1012:
                 if player.closed_at is None:
                     player.closed_at = time.monotonic()
-                continue  # at once, as the browser does
+                if spread > 0:
+                    await asyncio.sleep(rng.uniform(0, spread))
+                continue  # as the browser does
             player.failed[failure(closed)] += 1
             await asyncio.sleep(0.1)
         except (OSError, TimeoutError, websockets.WebSocketException) as error:
@@ -137,6 +147,65 @@ def failure(error: BaseException) -> str:
     if isinstance(error, websockets.InvalidStatus):
         return f"handshake answered {error.response.status_code}"
     return type(error).__name__
+
+
+def _stat(pid: int) -> tuple[int, float] | None:
+    """A process's parent and its processor time, its own and its reaped children's (user
+    and system, seconds), or None once it is gone (Linux's ``/proc/PID/stat``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    ticks = sum(int(fields[index]) for index in (11, 12, 13, 14))
+    return int(fields[1]), ticks / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(roots: dict[str, list[int]]) -> dict[str, float]:
+    """The processor seconds of each group of process trees (``roots``: a group's name, the
+    process ids its trees start at), the children that ended and were reaped included: a
+    server process that stopped counts in its supervisor's total, a finished PostgreSQL
+    backend in its postmaster's."""
+    stats = {
+        int(entry.name): stat
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None
+    }
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in stats.items():
+        children.setdefault(parent, []).append(pid)
+    totals = {}
+    for group, pids in roots.items():
+        seen, total, stack = set(), 0.0, [pid for pid in pids if pid in stats]
+        while stack:
+            pid = stack.pop()
+            if pid not in seen:
+                seen.add(pid)
+                total += stats[pid][1]
+                stack += children.get(pid, [])
+        totals[group] = total
+    return totals
+
+
+def spent(before: dict[str, float], after: dict[str, float]) -> str:
+    """Each group's processor seconds between two :func:`tree_cpu` samples, and their sum."""
+    each = {group: after[group] - before[group] for group in before}
+    parts = ", ".join(f"{group} {seconds:.1f}" for group, seconds in each.items())
+    return f"{sum(each.values()):.1f} s ({parts})"
+
+
+def children_named(name: str) -> list[int]:
+    """This process's children whose command is ``name`` (HAProxy's)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                comm = (entry / "comm").read_text().strip()
+                stat = _stat(int(entry.name))
+            except OSError:
+                continue
+            if comm == name and stat is not None and stat[0] == os.getpid():
+                found.append(int(entry.name))
+    return found
 
 
 def restarted(log: Path) -> list[str]:
@@ -163,31 +232,36 @@ class Met:
     number: int
     gaps: list[float]
     opening: list[float]
+    closes: list[float]
     failed: dict[str, int]
     waiting: bool
 
 
-async def crowd(numbers: list[int], address: str, think: float, pipe: Connection) -> list[Met]:
+async def crowd(
+    numbers: list[int], address: str, pace: tuple[float, float], pipe: Connection
+) -> list[Met]:
     """Open a table for each of ``numbers``, say so on ``pipe``, play them until ``pipe``
     says stop; what each player met."""
     players = [Player(number) for number in numbers]
     await asyncio.gather(*(open_table(f"http://{address}", player) for player in players))
     pipe.send("open")
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(play(address, p, stop, think)) for p in players]
+    tasks = [asyncio.create_task(play(address, p, stop, *pace)) for p in players]
     await asyncio.get_running_loop().run_in_executor(None, pipe.recv)  # "stop"
     stop.set()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return [
-        Met(p.number, p.gaps, p.opening, dict(p.failed), p.closed_at is not None) for p in players
+        Met(p.number, p.gaps, p.opening, p.closes, dict(p.failed), p.closed_at is not None)
+        for p in players
     ]
 
 
-def client(numbers: list[int], address: str, think: float, pipe: Connection) -> None:
-    """One load-generator process (``--clients``): its share of the players."""
-    pipe.send(asyncio.run(crowd(numbers, address, think, pipe)))
+def client(numbers: list[int], address: str, pace: tuple[float, float], pipe: Connection) -> None:
+    """One load-generator process (``--clients``): its share of the players, at ``pace``
+    (``--think``, ``--spread``)."""
+    pipe.send(asyncio.run(crowd(numbers, address, pace, pipe)))
 
 
 def wait_for(pipe: Connection, worker: BaseProcess, what: str, seconds: float) -> object:
@@ -199,12 +273,33 @@ def wait_for(pipe: Connection, worker: BaseProcess, what: str, seconds: float) -
     return pipe.recv()
 
 
+def storms(met: list[Met], pause: float = 3.0) -> list[list[float]]:
+    """The gaps by the process stop that began them: the 1012s of one stop come together,
+    and those of two stops more than ``pause`` seconds apart; each list sorted."""
+    gaps = sorted(
+        (close, gap)
+        for player in met
+        for close, gap in zip(player.closes, player.gaps, strict=True)
+    )
+    grouped: list[list[float]] = []
+    last = None
+    for close, gap in gaps:
+        if last is None or close - last > pause:
+            grouped.append([])
+        grouped[-1].append(gap)
+        last = close
+    return [sorted(group) for group in grouped]
+
+
 def report(
     args: argparse.Namespace, met: list[Met], took: float, loads: tuple[object, object]
 ) -> None:
     """Print the gaps' p50, p99 and max, the moved players, the failed reconnects."""
     gaps = sorted(gap for player in met for gap in player.gaps)
-    print(f"tables (players): {args.tables}, think {args.think:g} s, {args.clients} clients")
+    print(
+        f"tables (players): {args.tables}, think {args.think:g} s, {args.clients} clients"
+        + (f", reconnects spread over {args.spread:g} s" if args.spread else "")
+    )
     print(f"rolling restart of 3 processes: {took:.1f} s ({'; '.join(restarted(args.log))})")
     print(f"players moved by a 1012: {sum(bool(p.gaps) for p in met)} ({len(gaps)} moves)")
     if gaps:
@@ -212,6 +307,11 @@ def report(
             f"1012 -> next state: p50 {percentile(gaps, 0.5):.3f} s, "
             f"p99 {percentile(gaps, 0.99):.3f} s, max {gaps[-1]:.3f} s"
         )
+        for number, storm in enumerate(storms(met), start=1):
+            print(
+                f"  stop {number}: {len(storm)} moves, p50 {percentile(storm, 0.5):.3f} s, "
+                f"p99 {percentile(storm, 0.99):.3f} s, max {storm[-1]:.3f} s"
+            )
         opening = sorted(gap for player in met for gap in player.opening)
         print(
             f"  of which 1012 -> socket open: p50 {percentile(opening, 0.5):.3f} s, "
@@ -224,6 +324,7 @@ def report(
     kinds = ", ".join(f"{kind} {count}" for kind, count in failed.most_common(5))
     print(f"failed reconnects: {failed.total()}" + (f" ({kinds})" if kinds else ""))
     print(f"load average (1, 5, 15 min) before: {loads[0]}, after: {loads[1]}")
+    print(args.cpu)
 
 
 def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[bytes]) -> None:
@@ -232,15 +333,24 @@ def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[byt
     workers: list[tuple[Connection, BaseProcess]] = []
     for numbers in shares(args.tables, args.clients):
         ours, theirs = context.Pipe()
-        process = context.Process(target=client, args=(numbers, address, args.think, theirs))
+        pace = (args.think, args.spread)
+        process = context.Process(target=client, args=(numbers, address, pace, theirs))
         process.start()
         workers.append((ours, process))
+    roots = {
+        "servers": [supervisor.pid],
+        "haproxy": children_named("haproxy"),
+        "postgres": [args.postmaster],
+        "load generators": [cast(int, worker.pid) for _, worker in workers],
+    }
     try:
         for pipe, worker in workers:
             wait_for(pipe, worker, "word that its tables are open", 600)
+        playing = tree_cpu(roots), time.monotonic()
         time.sleep(args.warm)
         load_before = os.getloadavg()
         began = time.monotonic()
+        at_restart = tree_cpu(roots)
         supervisor.send_signal(signal.SIGHUP)
         while len(restarted(args.log)) < 3:
             if time.monotonic() - began > 600:
@@ -249,6 +359,12 @@ def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[byt
         took = time.monotonic() - began
         time.sleep(args.after)
         load_after = os.getloadavg()
+        args.cpu = (
+            f"processor time at play, before the restart ({began - playing[1]:.1f} s): "
+            f"{spent(playing[0], at_restart)}\n"
+            f"processor time from the restart's start to the end ({time.monotonic() - began:.1f}"
+            f" s): {spent(at_restart, tree_cpu(roots))}"
+        )
         for pipe, _ in workers:
             pipe.send("stop")
         met: list[Met] = []
@@ -274,6 +390,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "hundreds of sockets measures itself more than the server)",
     )
     parser.add_argument("--think", type=float, default=2.0, help="a player's seconds a move")
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="after a 1012, reconnect after a random pause of up to so many seconds (counted "
+        "in the player's wait; 0: at once)",
+    )
     parser.add_argument("--warm", type=float, default=5.0, help="seconds of play before")
     parser.add_argument("--after", type=float, default=5.0, help="seconds of play after")
     args = parser.parse_args(argv)
@@ -295,6 +418,8 @@ def measure(args: argparse.Namespace) -> None:
     args.log = folder / "supervisor.log"
     with postgres(fsync=False) as socket_folder:
         url = new_database(socket_folder, "rolling")
+        pid_file = Path(socket_folder) / "data" / "postmaster.pid"
+        args.postmaster = int(pid_file.read_text().split()[0])
         port, health = free_port(), free_port()
         while {port + 1, port + 2} & {health, health + 1, health + 2}:
             health = free_port()

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import httpx
@@ -18,6 +19,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from fanfold.cli.serve import SETTLE_SECONDS
 from tests.server.support import (
     ROOT,
     bots_playing_on_two_processes,
@@ -61,6 +63,36 @@ def _closed_with(socket: ClientConnection) -> int | None:
             socket.recv(timeout=60)
     except ConnectionClosed as closed:
         return None if closed.rcvd is None else closed.rcvd.code
+
+
+def _said(log: Path) -> dict[str, float]:
+    """When (seconds since the epoch) the group's JSON log first said each thing a rolling
+    restart of s1 and s2 is checked by."""
+    marks = {
+        "s1 stopping": ("s1", "stopping: "),
+        "s1 warmed up": ("s1", "the bots' workers warmed up"),
+        "s2 stopping": ("s2", "stopping: "),
+        "s2 restarted": ("supervisor", "s2 restarted: ready in"),
+    }
+    said: dict[str, float] = {}
+    starts = 0
+    for line in log.read_text(errors="replace").splitlines():
+        if not line.startswith("{"):
+            continue
+        entry = json.loads(line)
+        when = datetime.fromisoformat(entry["time"]).timestamp()
+        who, message = entry.get("process_name"), entry["message"]
+        if who == "supervisor" and message.startswith("s1 started on port"):
+            starts += 1
+            if starts == 2:
+                said["s1 started again"] = when
+        for mark, (name, words) in marks.items():
+            # (the warm-up of s1 is the new process's, after its start again)
+            later = mark != "s1 warmed up" or "s1 started again" in said
+            if mark not in said and who == name and words in message and later:
+                said[mark] = when
+    assert len(said) == len(marks) + 1, said
+    return said
 
 
 def test_fanfold_restart_tells_the_tables_then_restarts_a_group_one_at_a_time(
@@ -129,6 +161,12 @@ def test_fanfold_restart_tells_the_tables_then_restarts_a_group_one_at_a_time(
             assert time.monotonic() < deadline, log.read_text()[-3000:]
             time.sleep(0.5)
         assert "s1 restarted: ready in" in log.read_text()
+        said = _said(log)
+        # s1 starts again only once its players had SETTLE_SECONDS to reconnect to s2 ...
+        assert said["s2 restarted"] > said["s1 started again"] > said["s1 stopping"]
+        assert said["s1 started again"] - said["s1 stopping"] >= SETTLE_SECONDS - 0.05
+        # ... and s2 stops only once s1's bots' workers warmed up (its players go to s1).
+        assert said["s1 warmed up"] < said["s2 stopping"], said
         parent.send_signal(signal.SIGTERM)
         assert parent.wait(timeout=120) == 0
     finally:

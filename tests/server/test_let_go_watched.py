@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -17,6 +18,7 @@ import pytest
 from fanfold.server.hub import draining
 from fanfold.server.hub.draining import Draining
 from fanfold.server.ownership import Ownership
+from fanfold.server.table_options import TableOptions
 from tests.server.test_restart_command import Notes
 
 
@@ -100,3 +102,73 @@ def test_a_watched_table_is_left_to_its_sockets_first(monkeypatch: pytest.Monkey
     assert asked["seen.s2"] >= 0.5
     assert asked["gone.s2"] >= 0.5
     assert loaded == ["bots.s2", "seen.s2"]
+
+
+def test_a_stopping_process_has_only_the_tables_that_play_on_taken_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every table is let go and unlocked; the others are told to take at once only the
+    watched ones (apart) and those where play goes on without a person (a bot to move, a
+    time limit running): a finished game or a person's turn with nobody connected waits in
+    the store until asked for, as at start-up."""
+
+    def table(decider: int | None, bot: bool) -> SimpleNamespace:
+        return SimpleNamespace(
+            decider=decider, agent_to_move=lambda: "random" if bot else None, played=[]
+        )
+
+    def live(
+        table_id: str, at: SimpleNamespace, *, timed: bool = False, seen: bool = False
+    ) -> SimpleNamespace:
+        options = TableOptions(time_limit=30) if timed else TableOptions()
+        return SimpleNamespace(
+            id=table_id,
+            table=at,
+            options=options,
+            watchers={object()} if seen else set(),
+            lock=asyncio.Lock(),
+            evicted=False,
+        )
+
+    tables = [
+        live("bots.s1", table(1, bot=True)),
+        live("timed.s1", table(0, bot=False), timed=True),
+        live("waits.s1", table(0, bot=False)),
+        live("ended.s1", table(None, bot=False)),
+        live("seen.s1", table(0, bot=False), seen=True),
+        live("storing.s1", table(0, bot=False)),  # an action still being stored: taken
+    ]
+    monkeypatch.setattr(draining, "DRAIN_SECONDS", 0.1)
+    let_go: list[tuple[str, str]] = []
+
+    def go(at: Any, reason: str, *, disown: bool) -> None:
+        assert not disown
+        at.evicted = True
+        at.watchers.clear()
+        let_go.append((at.id, reason))
+
+    residency = SimpleNamespace(draining=False, live={t.id: t for t in tables}, let_go=go)
+    unlocked: list[str] = []
+
+    class Unlocking(Told):
+        async def unlock(self, names: Sequence[str]) -> None:
+            unlocked.extend(names)
+
+    told = Unlocking([])
+    owner = Ownership("postgresql+psycopg://x@/y", name="s1", coordination=told)
+    owner.held.update([*residency.live, "loading.s1"])
+
+    async def drain() -> int:
+        async with residency.live["storing.s1"].lock:  # its action being stored throughout
+            return await Draining(cast(Any, residency), owner).drain()
+
+    assert asyncio.run(drain()) == 6
+    assert residency.draining
+    assert sorted(table_id for table_id, _ in let_go) == sorted(residency.live)
+    assert {reason for _, reason in let_go} == {draining.RESTARTING}
+    assert sorted(unlocked) == sorted([*residency.live, "loading.s1"])
+    assert not owner.held
+    assert told.published == [
+        {"let_go": ["bots.s1", "timed.s1", "storing.s1", "loading.s1"], "by": "s1"},
+        {"let_go": ["seen.s1"], "by": "s1", "watched": True},
+    ]

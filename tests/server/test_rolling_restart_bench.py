@@ -8,6 +8,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -29,9 +32,9 @@ def test_server_benchmark_runs_the_rolling_restart_with_the_options_after_it(
     monkeypatch.setattr(rolling_restart, "measure", ran.append)
     server.main(["--rolling-restart", "--tables", "500", "--clients", "6", "--think", "1.5"])
     [args] = ran
-    assert (args.tables, args.clients, args.think) == (500, 6, 1.5)
-    rolling_restart.main(["--tables", "7"])  # the other name: the same measure
-    assert (ran[1].tables, ran[1].clients) == (7, 4)
+    assert (args.tables, args.clients, args.think, args.spread) == (500, 6, 1.5, 0.0)
+    rolling_restart.main(["--tables", "7", "--spread", "0.3"])  # the other name: the same
+    assert (ran[1].tables, ran[1].clients, ran[1].spread) == (7, 4, 0.3)
 
 
 def test_rolling_restart_options_refuse_nonsense(capsys: pytest.CaptureFixture[str]) -> None:
@@ -56,7 +59,7 @@ def test_a_load_generator_process_plays_its_share_and_hands_back_what_they_met(
     app = create_app(sqlite_url(tmp_path), bot_seconds=0.05, limits=ROOMY)
     with uvicorn_thread(app) as port:
         ours, theirs = multiprocessing.Pipe()
-        crowd = rolling_restart.crowd([3, 250], f"127.0.0.1:{port}", 0.05, theirs)
+        crowd = rolling_restart.crowd([3, 250], f"127.0.0.1:{port}", (0.05, 0.0), theirs)
         thread = threading.Thread(target=lambda: theirs.send(asyncio.run(crowd)))
         thread.start()
         assert ours.poll(60), "no word that the tables are open"
@@ -80,3 +83,17 @@ def test_a_failed_reconnect_is_told_by_its_kind() -> None:
     refused = websockets.InvalidStatus(Response(503, "Service Unavailable", Headers()))
     assert rolling_restart.failure(refused) == "handshake answered 503"
     assert rolling_restart.failure(ConnectionRefusedError()) == "ConnectionRefusedError"
+
+
+def test_processor_time_counts_a_tree_and_its_children_that_ended() -> None:
+    """A group's processor seconds: its root's, its live children's, and those of children
+    that ended and were reaped (a server process restarted by its supervisor)."""
+    me = os.getpid()
+    before = rolling_restart.tree_cpu({"here": [me], "nobody": [2**22 + 1]})
+    assert before["nobody"] == 0.0  # no such process: nothing
+    busy = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass"
+    subprocess.run([sys.executable, "-c", busy], check=True)
+    after = rolling_restart.tree_cpu({"here": [me], "nobody": [2**22 + 1]})
+    assert after["here"] - before["here"] >= 0.25
+    said = rolling_restart.spent(before, after)
+    assert said.startswith(f"{after['here'] - before['here']:.1f} s (here ")

@@ -13,6 +13,8 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ from alembic.script import ScriptDirectory
 from typer.testing import CliRunner
 
 from fanfold.cli.app import app
-from fanfold.cli.serve import SCHEMA_TOO_NEW_STATUS, restart_delay
+from fanfold.cli.serve import SCHEMA_TOO_NEW_STATUS, _ready, restart_delay
 from fanfold.server.store import Store
 from fanfold.server.store.engine import (
     CONTRACT,
@@ -61,6 +63,47 @@ serve._child_command = lambda *_: [sys.executable, "-c", "import sys; sys.exit(7
 threading.Timer(2.5, lambda: os.kill(os.getpid(), signal.SIGTERM)).start()
 serve._supervise([8101], [], None, ["s1"], "sqlite://")
 """
+
+
+def test_a_rolling_restart_waits_for_ready_and_then_for_warm_bots() -> None:
+    """The supervisor's check of a restarted process: ready is a 200 from ``/ready``; warm is
+    a 200 whose bots are no longer warming (an older answer without ``bots`` counts warm)."""
+    answers: list[tuple[int, bytes]] = []
+
+    class Answer(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            status, body = answers.pop(0)
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    warming = json.dumps({"status": "ready", "tables": 0, "bots": "warming"}).encode()
+    warm = json.dumps({"status": "ready", "tables": 0, "bots": "ready"}).encode()
+    unready = json.dumps({"status": "unready", "reason": "draining"}).encode()
+    try:
+        cases = [
+            ((200, warming), False, True),
+            ((200, warming), True, False),
+            ((200, warm), True, True),
+            ((200, b'{"status": "ready"}'), True, True),
+            ((503, unready), False, False),
+            ((503, unready), True, False),
+            ((200, b"not json"), True, False),
+        ]
+        for answer, wanting_warm, expected in cases:
+            answers.append(answer)
+            assert _ready("127.0.0.1", port, warm=wanting_warm) is expected, answer
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not _ready("127.0.0.1", port)  # nothing listens: not ready
 
 
 def test_the_supervisor_backs_off_a_process_that_keeps_stopping_in_json() -> None:

@@ -524,20 +524,30 @@ def _child_command(port: int, arguments: list[str], name: str, health: int | Non
 
 #: How long the supervisor waits for a process to stop (it drains first) before killing it.
 STOP_SECONDS = 30.0
-#: How long a rolling restart waits for a restarted process to be ready before going on.
+#: How long a rolling restart waits for a restarted process to be ready before going on, and
+#: again for its bots' workers to warm up.
 READY_SECONDS = 120.0
+#: In a rolling restart, how long the supervisor waits after a process stopped before it
+#: starts it again: its players reconnect to the others meanwhile, and the new process's start
+#: (Python's imports, over a second of processor time) would take its share of the cores from
+#: them (``benchmarks/rolling_restart.py``).
+SETTLE_SECONDS = 2.0
 
 
-def _ready(host: str, port: int) -> bool:
-    """Whether the process whose ``/ready`` is on ``host:port`` answers 200."""
+def _ready(host: str, port: int, *, warm: bool = False) -> bool:
+    """Whether the process whose ``/ready`` is on ``host:port`` answers 200; with ``warm``,
+    and says its bots' workers have warmed up (``"bots"`` not ``"warming"``)."""
+    import json
     import urllib.error
     import urllib.request
 
     address = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     try:
         with urllib.request.urlopen(f"http://{address}:{port}/ready", timeout=2) as answer:
-            return bool(answer.status == 200)
-    except (OSError, urllib.error.URLError):
+            if answer.status != 200:
+                return False
+            return not warm or json.loads(answer.read()).get("bots") != "warming"
+    except (OSError, ValueError, AttributeError, urllib.error.URLError):
         return False
 
 
@@ -660,30 +670,51 @@ def _supervise(
                 process.kill()
                 process.wait()
 
+    def wait_ready(port: int, *, warm: bool = False) -> bool:
+        """Watch the processes until the one on ``port`` is ready (with ``warm``, its bots'
+        workers warmed up too: :func:`_ready`); False if the supervisor stops, that process
+        stopped, or :data:`READY_SECONDS` passed first."""
+        deadline = time.monotonic() + READY_SECONDS
+        while not _ready(host, health_of.get(port, port), warm=warm):
+            process = running.get(port)  # gone: watch() found it stopped
+            if stopping or process is None or process.poll() is not None:
+                return False
+            if time.monotonic() > deadline:
+                return False
+            watch()
+            time.sleep(0.1)
+        return True
+
     def restart_all() -> None:
-        for port in ports:
+        for place, port in enumerate(ports):
             if stopping:
                 return
             process = running.pop(port, None)
+            due.pop(port, None)
             if process is not None:
                 stop_one(process)
-            due.pop(port, None)
+                settle = time.monotonic() + SETTLE_SECONDS  # its players reconnect first
+                while time.monotonic() < settle and not stopping:
+                    watch()
+                    time.sleep(0.1)
+                if stopping:
+                    return
             running[port] = start(port)
             began = time.monotonic()
-            while not _ready(host, health_of.get(port, port)):
-                if stopping or running[port].poll() is not None:
-                    break
-                if time.monotonic() - began > READY_SECONDS:
+            if not wait_ready(port):
+                process = running.get(port)
+                if not stopping and process is not None and process.poll() is None:
                     say(log, logging.WARNING, f"{name_of[port]} is not ready; going on")
-                    break
-                watch()
-                time.sleep(0.1)
-            else:
-                say(
-                    log,
-                    logging.INFO,
-                    f"{name_of[port]} restarted: ready in {time.monotonic() - began:.1f} s",
-                )
+                continue
+            say(
+                log,
+                logging.INFO,
+                f"{name_of[port]} restarted: ready in {time.monotonic() - began:.1f} s",
+            )
+            if place < len(ports) - 1:
+                # Its bots' workers load their searches (seconds of processor time): the
+                # next process's players, half of them reconnecting to it, wait for none.
+                wait_ready(port, warm=True)
 
     running: dict[int, subprocess.Popen[bytes]] = {}
     try:

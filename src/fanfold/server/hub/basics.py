@@ -83,15 +83,22 @@ def with_aid(options: TableOptions, aid: str) -> TableOptions:
     return replace(options, aids=(*options.aids, aid))
 
 
-def stored_options(table: Table, options: TableOptions) -> JSONObject:
-    """A table's options as the store keeps them: with :data:`~fanfold.server.store.RESUME`,
-    true while play goes on without a person (a bot decides next, or a person decides under
-    a time limit, whose timer runs), so that start-up loads only those tables."""
+def plays_on_alone(table: Table, options: TableOptions) -> bool:
+    """Whether play goes on at ``table`` without a person: it is unfinished and a bot decides
+    next, or a person decides under a time limit, whose timer runs. Start-up loads only those
+    tables, and a stopping process's others take only those (and the watched ones) at once."""
     clocks = options.clocks
     timed = options.time_limit is not None
     timed = timed or (clocks is not None and clocks.running is not None)
     bots = table.agent_to_move() is not None and len(table.played) < ENDLESS
-    stored = replace(options, resume=table.decider is not None and (bots or timed))
+    return table.decider is not None and (bots or timed)
+
+
+def stored_options(table: Table, options: TableOptions) -> JSONObject:
+    """A table's options as the store keeps them: with :data:`~fanfold.server.store.RESUME`,
+    true while play goes on without a person (:func:`plays_on_alone`), so that start-up loads
+    only those tables."""
+    stored = replace(options, resume=plays_on_alone(table, options))
     if table.ruling is not None:
         stored = replace(stored, ruling=table.ruling.to_json())
     return stored.to_stored()

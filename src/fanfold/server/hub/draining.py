@@ -6,10 +6,11 @@ action it is storing, if any (its bots and timers stop; its sockets are closed w
 "restarting", and the browsers reconnect at once, through the router, to another process),
 unlocks them all in one statement and says so on the coordination channel
 (:meth:`fanfold.server.ownership.Ownership.announce_let_go`). Every other process takes
-them from the store as soon as it hears it (:meth:`Draining.take`): a game between bots, a
-clock running, a table whose players left, none waits for a request or for a sweeper's round.
-A table with sockets open on it is left for a moment to the process they reconnect to (the
-router's choice), so that it moves once.
+those where play goes on without a person from the store as soon as it hears it
+(:meth:`Draining.take`): a game between bots, a clock running, none waits for a request or for
+a sweeper's round. A table with sockets open on it is left for a moment to the process they
+reconnect to (the router's choice), so that it moves once. The others (a finished game, a
+person's turn with nobody connected) wait in the store until asked for, as at start-up.
 
 In a full stop of a group (every process stops together: :data:`FULL_STOP_SIGNAL
 <fanfold.server.stopping.FULL_STOP_SIGNAL>`), ``drain(hand_over=False)`` lets the tables go
@@ -30,6 +31,7 @@ import time
 from collections.abc import Sequence
 
 from fanfold.core.errors import FanfoldError
+from fanfold.server.hub.basics import plays_on_alone
 from fanfold.server.hub.messages import unwatch
 from fanfold.server.hub.residency import Residency
 from fanfold.server.live import LiveTable
@@ -89,15 +91,28 @@ class Draining:
             _, late = await asyncio.wait(waiting, timeout=DRAIN_SECONDS)
             for task in late:
                 task.cancel()
+        storing = {live.id for live in tables if not live.evicted}
         for live in tables:
             if not live.evicted:  # its action still being stored after DRAIN_SECONDS
                 residency.let_go(live, reason, disown=False)
         if self.owner is not None:
             ids = [live.id for live in tables]
-            ids += [table_id for table_id in self.owner.held if table_id not in ids]
-            await self.owner.release_many(ids)
-            if hand_over:
-                await self.owner.announce_let_go(ids, watched)
+            # The others take at once only the tables that play on without a person (as they
+            # are once the actions being stored are; one still being stored, they take): the
+            # rest (a finished game, a person's turn with nobody connected) wait in the store
+            # until asked for, as at start-up. Hundreds of finished games, read and replayed by
+            # the others in the instant the players reconnect, held up their new sockets.
+            seen = set(watched)
+            alone = [
+                live.id
+                for live in tables
+                if live.id not in seen
+                and (live.id in storing or plays_on_alone(live.table, live.options))
+            ]
+            loading = [table_id for table_id in self.owner.held if table_id not in ids]
+            await self.owner.release_many(ids + loading)
+            if hand_over:  # (a table being loaded as the process stopped: its state unknown)
+                await self.owner.announce_let_go(alone + watched + loading, watched)
         log.info(
             "stopping: %d tables let go %s in %.2f s",
             len(tables),
