@@ -14,6 +14,7 @@ from fanfold.server import protocol
 from fanfold.server.bots import Priority, ReviewWorker
 from fanfold.server.hub import Hub
 from fanfold.server.ratings import running_rated
+from fanfold.server.refusals import refusal
 from fanfold.server.reviews import Compute, NotReviewableError, Reviews, review_step
 from fanfold.server.routes import HubDep
 from fanfold.server.store.review_memory import review_store
@@ -64,13 +65,9 @@ async def table_review(table_id: str, request: Request, hub: HubDep) -> protocol
     table = live.table
     async with live.lock:  # never an action that is still being stored
         if running_rated(live.options, table):
-            raise NotReviewableError(
-                "a rated game is reviewed once it is over: this one is still being played"
-            )
+            raise NotReviewableError(refusal("reviews.rated_playing"))
         if not table.is_over:
-            raise NotReviewableError(
-                "this game is still being played: its review opens once it is over"
-            )
+            raise NotReviewableError(refusal("reviews.playing"))
         record = table.finish()
     reviews = reviews_of(request.app.state, hub)
     await reviews.open(table_id, record)
