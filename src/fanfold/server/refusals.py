@@ -145,7 +145,42 @@ templates(
         "moderation.no_chat_report": "no chat report {report}",
         "moderation.chat_report_settled": "chat report {report} is settled already",
         "moderation.no_account": "no account is called {name}",
+        # a table's options, as a request or the store gives them (fanfold.server.table_options)
+        "options.speed": "a speed is one of {speeds}, not {value}",
+        "options.control_has": "a {speed} time control has {wanted}",
+        "options.control_seconds": "a time control's {name} is seconds from 0, not {value}",
+        "options.control_object": "a time control is an object with a speed, not {value}",
+        "options.control_extra": "a time control has no {names}",
+        "options.takeback_version": "a takeback's version is a count from 0, not {value}",
+        "options.takeback_object": "a takeback is an object of seat and version, not {value}",
+        "options.variant": "a variant is a name of 1 to {most} characters, not {value}",
+        "options.time_limit": "a time limit is 1 to {most} seconds, not {value}",
+        "options.limit_or_clock": "a table has a time limit per decision or a clock, not both",
+        "options.bot_level": "a bot at a rated table is a level ({levels}), not {value}",
+        "options.open_once": "a seat is open once, not as in {seats}",
+        "options.left": "who left is an account number or a guest, not {value}",
+        "options.takebacks": "a seat's takebacks are a count from 0, not {value}",
+        "options.true_or_false": "{name} is true or false, not {value}",
+        "options.a_name": "{name} is a name, not {value}",
+        "options.aids": "the aids used are names, not {value}",
+        "options.ruling": "a ruling is an object, not {value}",
+        "options.object": "a table's options are an object, not {value}",
+        "options.open_list": "the open seats are a list, not {value}",
+        "options.aids_list": "the aids used are a list, not {value}",
+        "options.clocks": "a table's clocks are left, running, since; not {value}",
+        "options.seat": "{what} names a seat number from 0, not {value}",
+        "options.by_seat": "{name} is an object by seat, not {value}",
+        "options.by_seat_number": "{name} is an object by seat number, not by {key}",
     }
+)
+# what names a seat in a table's options (options.seat's what)
+refusal_words(
+    "a takeback",
+    "a bot's level",
+    "an open seat",
+    "a seat whose person left",
+    "a draw offer",
+    "a takeback count",
 )
 # what a reserved name reads as (account.reserved's kind)
 refusal_words(
