@@ -12,7 +12,7 @@ import random
 import pytest
 
 from fanfold.core.errors import Refusal
-from fanfold.core.phrases import PHRASES, Phrase, joined, listed, said
+from fanfold.core.phrases import PHRASES, Phrase, joined, listed, ordinal, said
 from fanfold.core.registry import get_game
 
 
@@ -31,6 +31,33 @@ def test_a_phrase_is_its_english_sentence_and_keeps_its_code_and_params() -> Non
     assert kept.to_json() == ending.to_json()
     assert said(ending) == ending.to_json()
     assert said("plain words") is None
+
+
+def test_a_phrase_is_read_back_from_its_json() -> None:
+    ending = Phrase("words.sentence_end", words=Phrase("game.player", number=2), ending="gone")
+    back = Phrase.from_json(ending.to_json())
+    assert back == ending == "Player 2. Gone."
+    assert back.to_json() == ending.to_json()
+    assert isinstance(back.params["words"], Phrase)
+    with pytest.raises(ValueError, match="params"):
+        Phrase.from_json({"code": "game.player", "params": [2]})
+    with pytest.raises(KeyError):
+        Phrase.from_json({"code": "no.such.code", "params": {}})
+
+
+def test_ordinals_and_a_capital_start() -> None:
+    found = {n: ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 102, 111)}
+    assert [str(value) for value in found.values()] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "102nd", "111th",
+    ]  # fmt: skip
+    # the first is a word of its own (French "1er", then "2e", "21e"), the others the number
+    assert found[1].code == "words.ordinal_first"
+    assert found[1].params == {}
+    assert found[21].code == "words.ordinal_st"
+    assert found[21].params == {"number": 21}
+    capital = Phrase("words.capital", words=Phrase("words.won", why="all home"))
+    assert capital == "Won: all home"
+    assert capital.params["words"] == "won: all home"
 
 
 def test_lists_in_words() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from benchmarks import review as benchmark
 
+from fanfold.core.phrases import Phrase
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.games.fan import FanConfig, FanGame, FanState
@@ -29,6 +30,9 @@ from fanfold.play.review import (
     first_lost_position,
     review,
     reviews,
+    stored_summary,
+    summary_from_json,
+    summary_of_json,
 )
 from fanfold.play.setup import play_game
 from fanfold.solvers.fan import SOLVED, UNSOLVABLE, check_solution, solve
@@ -195,9 +199,20 @@ def test_the_json_is_stable_and_names_its_inputs(table: MorrisTable) -> None:
         "after",
         "best",
         "mark",
+        "said",
+        "seat_said",
     }
     assert {move["mark"] for move in moves} <= {None, *(mark.value for mark in Mark)}
     assert [move["number"] for move in moves] == list(range(1, len(moves) + 1))
+    # the words, the seats and each sentence of the summary also as codes and params, which
+    # give the same English again (a page words them in its reader's language)
+    for move in moves:
+        assert Phrase.from_json(move["said"]) == move["words"]
+        assert Phrase.from_json(move["seat_said"]) == move["seat_name"]
+    assert len(data["summary_said"]) == len(data["summary"])
+    for line, said in zip(data["summary"], data["summary_said"], strict=True):
+        assert Phrase.from_json(said) == line
+        assert said["code"].startswith("review.")
 
 
 def test_a_table_of_another_variant_is_refused(table: MorrisTable) -> None:
@@ -359,3 +374,19 @@ def test_the_benchmarks_quick_run_prints_its_command_and_table(
     assert sum(line.startswith(("| Fano330-R-Morris |", "| Fan |")) for line in lines) == 3
     assert sum(line.startswith("| Fan Tan (default, 4 seats) |") for line in lines) == 1
     assert not any(line.startswith("| Fano (") for line in lines)
+
+
+def test_a_summary_is_read_back_as_phrases_and_plain_lines_as_they_are() -> None:
+    """``summary_from_json``: each sentence with a code comes back as its phrase (the same
+    English); a plain sentence (a review written before the codes) as its words."""
+    ending = Phrase("review.resigned", seat=Phrase("game.player", number=2))
+    data: dict[str, Any] = {
+        "summary": ["An old plain sentence.", ending],
+        "summary_said": [None, ending.to_json()],
+    }
+    back = summary_from_json(data)
+    assert back == ["An old plain sentence.", "Player 2 resigned."]
+    assert isinstance(back[1], Phrase)
+    assert back[1].to_json() == ending.to_json()
+    assert summary_from_json({"summary": ["Only English."]}) == ["Only English."]
+    assert summary_of_json(stored_summary(back)) == back

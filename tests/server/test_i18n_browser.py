@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
+from fanfold.core.phrases import CAPITALISED, Phrase, ordinal
+from fanfold.games.morris import GAME as MORRIS
+from fanfold.play.setup import play_game
 from fanfold.server.i18n import COOKIE, PSEUDO, PSEUDO_TAG, messages, refusal_codes
 from fanfold.server.lessons import BOOKS
 from tests.server.test_accounts_browser import _rated_fantan_game
@@ -115,6 +119,17 @@ def pages(server: str) -> list[tuple[str, str, str]]:
         ).json()
         page = f"/table/{table['table']}#token={table['token']}"
         covered.append((f"table-{game}", page, "#controls button"))
+    # a finished game's review (a Morris game: its moves marked, the summary, the replay),
+    # done before the page opens
+    record = play_game(MORRIS, None, ["medium", "easy"], agent_seed=1).finish()
+    loaded = httpx.post(
+        f"{server}/api/records", json={"record": record.to_json(), "seats": ["you", "random"]}
+    ).json()
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{server}/api/tables/{loaded['table']}/review").json()["state"] != "done":
+        assert time.monotonic() < deadline, "the review never finished"
+        time.sleep(0.2)
+    covered.append(("review", f"/table/{loaded['table']}/review", ".review-summary"))
     return covered
 
 
@@ -216,7 +231,8 @@ def _french(refusal: dict[str, Any]) -> str:
     """A refusal (or words: a move, an ending) sent as a code and params, worded from the
     French catalogue as the page does: the code's template translated, a word among the params
     translated, a refusal inside worded the same way, a parameter after a sentence's end
-    inside the template with a capital."""
+    inside the template with a capital, "de" and "à" before a seat's name "Joueur …"
+    contracted ("du Joueur 2"), the words of ``words.capital`` with a capital."""
     french = messages("fr")
     params = {
         name: _french(value) if isinstance(value, dict) else french.gettext(str(value))
@@ -224,10 +240,49 @@ def _french(refusal: dict[str, Any]) -> str:
     }
     template = french.gettext(refusal_codes()[refusal["code"]])
     for name, value in params.items():
+        if re.match(r"Joueur\b", value):
+            template = re.sub(
+                rf"(^|[\s(])(de|à) (\{{{name}\}})",
+                lambda found: f"{found[1]}{CONTRACTIONS[found[2]]} {found[3]}",
+                template,
+            )
+    for name, value in params.items():
         # a value put in as it is: its own braces are not placeholders
         capital = (value[:1].upper() + value[1:]).replace("{", "{{").replace("}", "}}")
         template = template.replace(f". {{{name}}}", f". {capital}")
-    return template.format(**params)
+    made = template.format(**params)
+    return made[:1].upper() + made[1:] if refusal["code"] in CAPITALISED else made
+
+
+#: French's contractions before a seat's name "Joueur …" (``static/common.js``).
+CONTRACTIONS = {"de": "du", "à": "au"}
+
+
+def test_french_contracts_de_before_a_seat_named_joueur() -> None:
+    """The French formatter (mirrored here from the page's): "du Joueur 2", not "de Joueur 2";
+    a seat named otherwise ("Blanc") keeps "de"."""
+    player = Phrase("review.resigned", seat=Phrase("game.player", number=2))
+    assert _french(player.to_json()) == "Joueur 2 a abandonné."
+    move = Phrase(
+        "review.move.mistake",
+        seat=Phrase("fantan.seat", number=2),
+        ordinal=ordinal(3),
+        move="7H",
+        played=41,
+        best_value=58,
+        best="8H",
+    )
+    assert _french(move.to_json()).startswith("Le 3e coup du Joueur 2, 7H, était une erreur")
+    white = Phrase(
+        "review.move.worse_result",
+        seat=Phrase("morris.white"),
+        ordinal=ordinal(1),
+        move="C7",
+        before=Phrase("review.a_draw"),
+        after=Phrase("review.a_loss"),
+        best="C1",
+    )
+    assert _french(white.to_json()).startswith("Le 1er coup de Blanc, C7, a changé une nulle en")
 
 
 #: An action each game refuses at the start of any deal: the game, its seats, the action.
@@ -351,3 +406,38 @@ def test_refusals_away_from_tables_reach_the_page_in_french(browser: Browser, se
         expect(page.locator("#error")).to_have_text("nom ou mot de passe erroné")
     finally:
         context.close()
+
+
+def test_the_chat_s_and_the_reviews_refusals_come_as_codes(server: str) -> None:
+    """A line of chat reported that is not there, and the review of a game still played: each
+    refusal is a code and params beside its English sentence, and French words it."""
+    made = httpx.post(
+        f"{server}/api/tables", json={"game": "morris", "players": 2, "seats": ["you", "you"]}
+    ).json()
+    missing = httpx.post(
+        f"{server}/api/tables/{made['table']}/chat/999999/report",
+        json={"note": ""},
+        headers={"X-Fanfold-Token": made["token"]},
+    )
+    assert missing.status_code == 404, missing.text
+    assert missing.json()["code"] == "chat.no_line"
+    assert missing.json()["error"] == "no such line of chat at this table"
+    assert _french(missing.json()) == "aucune ligne de discussion de ce genre à cette table"
+    playing = httpx.get(f"{server}/api/tables/{made['table']}/review")
+    assert playing.status_code == 409, playing.text
+    assert playing.json()["code"] == "reviews.playing"
+    assert _french(playing.json()).startswith("cette partie est encore en cours")
+
+
+def test_bot_levels_are_named_in_the_page_s_language(
+    server: str, pages: list[tuple[str, str, str]]
+) -> None:
+    """The leaderboards and the profiles word a bot level ("Hard bot") from the catalogue; the
+    English page keeps the English name. (``pages`` played june's rated game against bots.)"""
+    assert pages
+    french = httpx.get(f"{server}/leaderboard/fantan", cookies={COOKIE: "fr"}).text
+    assert ">Bot difficile</a>" in french
+    assert "Hard bot" not in french
+    assert ">Hard bot</a>" in httpx.get(f"{server}/leaderboard/fantan").text
+    profile = httpx.get(f"{server}/players/june", cookies={COOKIE: "fr"}).text
+    assert re.search(r">Bot (facile|moyen|difficile)</a>", profile), profile

@@ -31,6 +31,7 @@ from fanfold.server.app import create_app
 from fanfold.server.i18n import COOKIE, PSEUDO
 from fanfold.server.moderation import Moderator, close_account, closed_account_keys, reopen_account
 from fanfold.server.ratings import MU, RatedGame
+from fanfold.server.static_files import static_url
 from fanfold.server.store import (
     Store,
     accounts,
@@ -118,7 +119,7 @@ def log_of(site: Site) -> list[JSON]:
 def test_a_moderator_sees_the_page_and_the_api_and_a_player_gets_403(site: Site) -> None:
     page = site.mona.get("/moderation")
     assert page.status_code == 200
-    assert '<script type="module" src="/static/moderation.js">' in page.text
+    assert f'<script type="module" src="{static_url("moderation.js")}">' in page.text
     _check(page, "/moderation")  # the site's policy: nothing inline
     for path in ("reports", "flags", "appeals", "log", "accounts/alice"):
         answer = site.mona.get(f"/api/moderation/{path}")

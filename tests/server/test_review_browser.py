@@ -10,6 +10,7 @@ test's own folder."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from fanfold.play.review_cards import review_cards
 from fanfold.play.setup import play_game
 from fanfold.server.reviews import DEALS_ENVIRONMENT, review_seed
 from tests.server.test_browser import browser, server  # noqa: F401  (fixtures)
+from tests.server.test_i18n_browser import _french
 from tests.server.test_site_browser import DEVELOPER, SIZES, serious_violations, small_text
 
 
@@ -253,3 +255,52 @@ def test_a_fan_tan_game_s_review_judges_the_human_seat_from_its_view(
     )
     page.screenshot(path=str(tmp_path / "fantan-review.png"), full_page=True)
     _check_page(browser, server, f"/table/{table}/review", "fantan-review", tmp_path)
+
+
+def test_a_review_is_worded_in_french(
+    browser: Browser, server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A finished Fano game's review on a French page: the summary, the moves and the better
+    moves are worded from the catalogue (the codes and params the server sends beside its
+    English), French's "du Joueur 1" where the template says "de" before the seat's name, the
+    sentences on marked moves left to the list; screenshots at both sizes."""
+    monkeypatch.setenv(DEALS_ENVIRONMENT, "3")
+    fano = get_game("fano")
+    record = play_game(fano, None, ["medium", "medium"], seed=5, agent_seed=5).finish()
+    table, _token = _load(server, record, ["you", "random"])
+    path = f"/table/{table}/review"
+    deadline = time.monotonic() + 120
+    while (body := httpx.get(f"{server}/api/tables/{table}/review").json())["state"] != "done":
+        assert time.monotonic() < deadline, "the review never finished"
+        time.sleep(0.2)
+    shown = [
+        _french(said)
+        for said in body["summary_said"]
+        if not said["code"].startswith("review.move.")  # said beside each marked move
+    ]
+    assert len(shown) < len(body["summary_said"])  # a marked move's sentence left out
+    assert shown[0].startswith("Chaque décision du Joueur 1")
+    marked = next(entry for entry in body["moves"] if entry["mark"] is not None)
+    errors: list[str] = []
+    for size, (width, height) in SIZES.items():
+        context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR")
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{server}{path}")
+            expect(page.locator("html")).to_have_attribute("lang", "fr")
+            expect(page.locator("#review-state")).to_contain_text("Analysé", timeout=60_000)
+            expect(page.locator(".review-summary")).to_have_text(shown)
+            button = page.locator(f'.review-move[data-move="{marked["number"]}"]')
+            expect(button.locator(".review-move-text")).to_have_text(
+                f"{marked['number']}. {_french(marked['said'])}"
+            )
+            better = _french(marked["best_said"]) if marked.get("best_said") else marked["best"]
+            expect(button.locator(".review-mark")).to_contain_text(f"; mieux : {better}")
+            assert "de Joueur" not in page.locator("#review").inner_text()
+            assert serious_violations(page) == [], size
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, size
+            page.screenshot(path=str(tmp_path / f"fano-review-fr-{size}.png"), full_page=True)
+            assert not errors, errors
+        finally:
+            context.close()

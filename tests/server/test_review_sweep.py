@@ -27,7 +27,8 @@ def morris_record(agent_seed: int) -> GameRecord:
 
 def without_words(entries: list[JSONObject]) -> list[JSONObject]:
     return [
-        {key: value for key, value in entry.items() if key != "best_words"} for entry in entries
+        {key: value for key, value in entry.items() if key not in ("best_words", "best_said")}
+        for entry in entries
     ]
 
 

@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fanfold.core.config import JSONObject
+from fanfold.core.phrases import Phrase
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
@@ -60,7 +61,7 @@ def load(client: TestClient, record: GameRecord) -> str:
 
 def without_words(entry: JSON) -> JSON:
     """A stored move without the words of its best move (the page's, not the engines')."""
-    return {key: value for key, value in entry.items() if key != "best_words"}
+    return {key: value for key, value in entry.items() if key not in ("best_words", "best_said")}
 
 
 def wait_done(client: TestClient, table: str) -> JSON:
@@ -95,7 +96,10 @@ def test_the_review_of_a_finished_table_is_the_engines_review(tmp_path: Path, ga
         if entry["best"] is not None:
             assert entry["best_words"].endswith(".")
             assert entry["best_words"] != entry["words"]  # a move other than the one played
+            # its code and params too, worded on the page in its reader's language
+            assert Phrase.from_json(entry["best_said"]) == entry["best_words"]
     assert body["summary"] == expected["summary"]
+    assert body["summary_said"] == expected["summary_said"]
     assert body["engine"] == expected["engine"]
     assert body["deal"] == expected["deal"]
     assert (body["total"], body["judged"], body["version"]) == (
@@ -333,6 +337,7 @@ def test_a_finished_card_game_is_reviewed_from_its_human_seats_views(
     expected: Any = review_cards(labelled, seed=body["seed"], deals=body["budget"])
     assert body["moves"] == expected["moves"]
     assert body["summary"] == expected["summary"]
+    assert body["summary_said"] == expected["summary_said"]
     assert body["engine"] == expected["engine"]
     assert body["engine"]["seats"] == [0]
     assert (body["total"], body["judged"]) == (len(record.actions), len(record.actions))

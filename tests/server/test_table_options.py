@@ -242,3 +242,28 @@ def test_options_made_at_the_edge_are_checked_alike() -> None:
         TableOptions.from_stored(["variant"])  # type: ignore[arg-type]
     made = TableOptions(variant="classic", time_limit=30)
     assert made.to_stored() == {"variant": "classic", "time_limit": 30, **NO_FLAGS}
+
+
+def test_a_bad_option_is_refused_with_a_code_worded_in_french() -> None:
+    """A malformed option's refusal is a code and params beside the English sentence, each
+    code with a French template; what names a seat is a word of the catalogues."""
+    from fanfold.server.i18n import messages, refusal_codes
+
+    french = messages("fr")
+    with pytest.raises(OptionsError) as caught:
+        TableOptions(time_limit=0)
+    refusal = caught.value.refusal
+    assert refusal is not None
+    assert (refusal.code, refusal.params) == ("options.time_limit", {"most": 3600, "value": "0"})
+    assert str(caught.value) == "a time limit is 1 to 3600 seconds, not 0"
+    template = refusal_codes()["options.time_limit"]
+    assert french.gettext(template) == "une limite de temps est de 1 à {most} secondes, non {value}"
+    with pytest.raises(OptionsError) as seat:
+        TableOptions(open_seats=(-1,))
+    assert seat.value.refusal is not None
+    assert seat.value.refusal.params == {"what": "an open seat", "value": "-1"}
+    assert french.gettext("an open seat") == "une place ouverte"
+    codes = [code for code in refusal_codes() if code.startswith("options.")]
+    assert len(codes) == 25
+    for code in codes:
+        assert french.gettext(refusal_codes()[code]) != refusal_codes()[code], code

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, Page, expect
 
 from fanfold.server.app import create_app
+from fanfold.server.static_files import static_url
 from tests.server.test_browser import browser, server, shot  # noqa: F401  (pytest fixtures)
 from tests.server.test_site_browser import SIZES
 
@@ -38,7 +39,7 @@ PAGES = [
     "/bots/fantan/hard",
 ]
 
-THEME_SCRIPT = '<script src="/static/theme.js"></script>'
+THEME_SCRIPT = f'<script src="{static_url("theme.js")}"></script>'
 
 
 @pytest.fixture(scope="module")

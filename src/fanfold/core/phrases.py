@@ -27,6 +27,10 @@ _FIELDS: dict[str, frozenset[str]] = {}
 #: letter is written upper case (``"{move}. {ending}."``), on the page as here.
 _SENTENCE_ENDS = (". ", "! ", "? ")
 
+#: Codes whose words start with a capital wherever they stand (``"words.capital"``: a reason
+#: put after "Result: "); the page does the same (``static/common.js``).
+CAPITALISED = frozenset({"words.capital"})
+
 #: A phrase's parameter: plain text, a number, or another phrase (a part of a longer one).
 PhraseParam = str | int
 
@@ -54,7 +58,10 @@ def _worded(code: str, params: Mapping[str, PhraseParam]) -> str:
         if value and "".join(out[-2:]).endswith(_SENTENCE_ENDS):
             value = value[:1].upper() + value[1:]
         out.append(value)
-    return "".join(out)
+    made = "".join(out)
+    if code in CAPITALISED:
+        return made[:1].upper() + made[1:]
+    return made
 
 
 def listed(items: Sequence[PhraseParam]) -> PhraseParam:
@@ -93,6 +100,20 @@ class Phrase(str):
     def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.code,), dict(self.params)
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Phrase:
+        """The phrase :meth:`to_json` wrote (a phrase inside as its own such object)."""
+        params = data["params"]
+        if not isinstance(params, Mapping):
+            raise ValueError(f"a phrase's params are an object, not {params!r}")
+        return cls(
+            str(data["code"]),
+            **{
+                str(name): cls.from_json(value) if isinstance(value, Mapping) else value
+                for name, value in params.items()
+            },
+        )
+
     def to_json(self) -> dict[str, Any]:
         """``{"code": ..., "params": {...}}``, a phrase inside as its own such object."""
         return {
@@ -102,6 +123,17 @@ class Phrase(str):
                 for name, value in self.params.items()
             },
         }
+
+
+def ordinal(number: int) -> Phrase:
+    """``number`` as an ordinal in words: ``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``,
+    ``21st`` (a language words each form its own way: French ``1er``, ``2e``, ``21e``)."""
+    if number == 1:
+        return Phrase("words.ordinal_first")
+    if number % 100 in (11, 12, 13):
+        return Phrase("words.ordinal_th", number=number)
+    code = {1: "words.ordinal_st", 2: "words.ordinal_nd", 3: "words.ordinal_rd"}
+    return Phrase(code.get(number % 10, "words.ordinal_th"), number=number)
 
 
 def said(text: str | None) -> dict[str, Any] | None:
@@ -120,5 +152,12 @@ phrases(
         "words.won": "won: {why}",
         "words.lost": "lost: {why}",
         "words.sentence_end": "{words}. {ending}.",
+        # the words given, their first letter upper case (CAPITALISED)
+        "words.capital": "{words}",
+        "words.ordinal_first": "1st",
+        "words.ordinal_st": "{number}st",
+        "words.ordinal_nd": "{number}nd",
+        "words.ordinal_rd": "{number}rd",
+        "words.ordinal_th": "{number}th",
     }
 )

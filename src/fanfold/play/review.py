@@ -55,6 +55,8 @@ import numpy as np
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import FanfoldError
+from fanfold.core.phrases import Phrase, phrases, said
+from fanfold.core.phrases import ordinal as ordinal_words
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.core.rulings import Ending, Ruling
@@ -154,10 +156,12 @@ class ReviewedMove:
     Attributes:
         number: the move's number in the game (1 for the first action).
         seat: the seat that made it.
-        seat_name: that seat's name (``"White"``, ``"Player"``).
+        seat_name: that seat's name (``"White"``, ``"Player"``; a
+            :class:`~fanfold.core.phrases.Phrase`, sent as ``seat_said``).
         seat_move: the how-manyeth move of that seat it was (1 for its first).
         text: the move in the game's notation.
-        words: the move in a sentence, as a spectator is told it.
+        words: the move in a sentence, as a spectator is told it (a phrase, sent as
+            ``said``).
         before: the value of the position before the move, for the mover (``None``: not
             known, Fan past the solver's budget).
         after: the value of the move played, for the mover (Morris: counted from the same
@@ -178,7 +182,9 @@ class ReviewedMove:
     mark: Mark | None = None
 
     def to_json(self) -> JSONObject:
-        """The move as JSON (the fields above; values as :meth:`MoveValue.to_json`)."""
+        """The move as JSON (the fields above; values as :meth:`MoveValue.to_json`), with
+        the seat's name and the words as codes and params beside their English (``seat_said``,
+        ``said``: :func:`said_fields`)."""
         return {
             "number": self.number,
             "seat": self.seat,
@@ -190,7 +196,54 @@ class ReviewedMove:
             "after": None if self.after is None else self.after.to_json(),
             "best": self.best,
             "mark": None if self.mark is None else self.mark.value,
+            **said_fields(seat_said=self.seat_name, said=self.words),
         }
+
+
+def said_fields(**texts: str | None) -> JSONObject:
+    """Each of ``texts`` that is a :class:`~fanfold.core.phrases.Phrase` as its code and
+    params under its name (``{"said": {"code": ..., "params": ...}}``); plain text leaves its
+    name out, so a reader of old reviews finds nothing new."""
+    found: JSONObject = {}
+    for name, text in texts.items():
+        value = said(text)
+        if value is not None:
+            found[name] = value
+    return found
+
+
+def summary_said(summary: Sequence[str]) -> list[JSONValue]:
+    """Each sentence of a summary as its code and params (``None``: a plain sentence)."""
+    return [said(line) for line in summary]
+
+
+def summary_fields(kept: Sequence[JSONValue]) -> JSONObject:
+    """A kept summary (:func:`stored_summary`) as an answer's ``summary`` (the English
+    sentences) and ``summary_said`` (each one's code and params, ``None`` for plain text)."""
+    sentences = summary_of_json(kept)
+    listed: list[JSONValue] = list(sentences)
+    return {"summary": listed, "summary_said": summary_said(sentences)}
+
+
+def summary_from_json(data: JSONObject) -> list[str]:
+    """A review's summary read from its JSON: each sentence the phrase its ``summary_said``
+    holds, else (a plain sentence, or JSON written without the codes) its English."""
+    english: Any = data["summary"]
+    said: Any = data.get("summary_said") or [None] * len(english)
+    return summary_of_json(
+        [code if isinstance(code, dict) else line for code, line in zip(said, english, strict=True)]
+    )
+
+
+def stored_summary(summary: Sequence[str]) -> list[JSONValue]:
+    """A summary to keep: each sentence as its code and params (plain text as it is)."""
+    return [line.to_json() if isinstance(line, Phrase) else line for line in summary]
+
+
+def summary_of_json(items: Sequence[JSONValue]) -> list[str]:
+    """A stored summary's sentences (each a phrase's code and params, or plain English, as
+    reviews made before the codes kept them) as their English words, phrases again."""
+    return [Phrase.from_json(item) if isinstance(item, dict) else str(item) for item in items]
 
 
 @dataclass(frozen=True)
@@ -238,7 +291,8 @@ class Review:
         title: the game's title.
         engine: the engine's identity and settings (what makes the review reproducible).
         moves: every move, judged, in order.
-        summary: sentences for a person: the start's value, each marked move, the end.
+        summary: sentences for a person: the start's value, each marked move, the end
+            (phrases: ``summary_said`` in JSON).
         deal: Fan only: what was found about the deal (``None`` for Morris).
         version: :data:`REVIEW_VERSION` when made.
     """
@@ -259,8 +313,9 @@ class Review:
 
     def to_json(self) -> JSONObject:
         """The review as JSON: ``format``, ``version``, ``game``, ``title``, ``engine``,
-        ``record``, ``moves``, ``deal`` and ``summary`` (``docs/review.md``). The same record
-        and engine give the same JSON."""
+        ``record``, ``moves``, ``deal``, ``summary`` and ``summary_said`` (each sentence's
+        code and params, ``docs/review.md``). The same record and engine give the same
+        JSON."""
         moves: list[JSONValue] = [move.to_json() for move in self.moves]
         summary: list[JSONValue] = list(self.summary)
         return {
@@ -273,6 +328,7 @@ class Review:
             "moves": moves,
             "deal": None if self.deal is None else self.deal.to_json(),
             "summary": summary,
+            "summary_said": summary_said(self.summary),
         }
 
 
@@ -320,14 +376,68 @@ def review(
 
 
 def ordinal(number: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``.
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd`` (a phrase).
 
-    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)]
+    >>> [str(ordinal(n)) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)]
     ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd']
     """
-    if number % 100 in (11, 12, 13):
-        return f"{number}th"
-    return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
+    return ordinal_words(number)
+
+
+# The review's sentences as phrases (fanfold.core.phrases): the page words them in its
+# reader's language. A seat's move: ``{seat}`` its name, ``{ordinal}`` the how-manyeth of its
+# own, ``{move}`` and ``{best}`` notation.
+phrases(
+    {
+        "review.a_win": "a win",
+        "review.a_draw": "a draw",
+        "review.a_loss": "a loss",
+        "review.value_in": "{value} in {distance} plies",
+        "review.start": "The solved table values the start as {value} for {seat}.",
+        "review.move.worse_result": (
+            "{seat}'s {ordinal} move, {move}, turned {before} into {after}; best was {best}."
+        ),
+        "review.move.slower_win": (
+            "{seat}'s {ordinal} move, {move}, kept the win but made it slower (in {after} "
+            "plies, not {before}); best was {best}."
+        ),
+        "review.move.faster_loss": (
+            "{seat}'s {ordinal} move, {move}, made the loss come sooner (in {after} plies, not "
+            "{before}); best was {best}."
+        ),
+        "review.nothing_lost": "No move lost value: every move kept the solved table's best value.",
+        "review.resigned": "{seat} resigned.",
+        "review.agreed_draw": "The players agreed to a draw.",
+        "review.called_off": "The game was called off.",
+        "review.claimed": "{seat} claimed the win: the other side left.",
+        "review.timed_out": "{seat} ran out of time.",
+        "review.unfinished": "The game is unfinished.",
+        "review.result": "Result: {reason}.",
+        "review.deal_won": "The deal was won: no move lost it.",
+        "review.never_winnable": (
+            "This deal could never be won: no sequence of moves wins it from the start."
+        ),
+        "review.still_winnable": (
+            "The game is unfinished and can still be won: no move lost it yet."
+        ),
+        "review.move.lost_deal": (
+            "The player's {ordinal} move, {move}, lost the deal: it could be won before that "
+            "move and not after; best was {best}."
+        ),
+        "review.winning_line": "A winning line from just before it ({count} moves): {line}.",
+        "review.undecided": (
+            "Undecided: the solver's budget of {budget} positions a question ran out; the move "
+            "that lost the deal, if any, is one of moves {low} to {high}."
+        ),
+        "review.undecided_to_end": (
+            "Undecided: the solver's budget of {budget} positions a question ran out; the move "
+            "that lost the deal, if any, is one of moves {low} to the last."
+        ),
+    }
+)
+#: The sentences on one marked move: the page leaves them out of the summary, its list of
+#: moves saying the same beside each.
+MOVE_SENTENCE = "review.move."
 
 
 def _fanfold_version() -> str:
@@ -338,22 +448,24 @@ def _fanfold_version() -> str:
 
 
 def _ending(record: GameRecord, game: AnyGame, final: Any) -> str:
-    """How the game ended, in a sentence."""
+    """How the game ended, in a sentence (a phrase)."""
     if record.ruling is not None:
         ruling = Ruling.from_json(record.ruling)  # checked by GameRecord.states already
         who = game.seat_name(game.config_of(final), ruling.seat)
-        return {
-            Ending.RESIGN: f"{who} resigned.",
-            Ending.DRAW: "The players agreed to a draw.",
-            Ending.ABORT: "The game was called off.",
-            Ending.CLAIM: f"{who} claimed the win: the other side left.",
-            Ending.TIMEOUT: f"{who} ran out of time.",
+        if ruling.ending is Ending.DRAW:
+            return Phrase("review.agreed_draw")
+        if ruling.ending is Ending.ABORT:
+            return Phrase("review.called_off")
+        code = {
+            Ending.RESIGN: "review.resigned",
+            Ending.CLAIM: "review.claimed",
+            Ending.TIMEOUT: "review.timed_out",
         }[ruling.ending]
-    outcome = game.outcome(final)
-    if outcome is None:
-        return "The game is unfinished."
-    reason = outcome.reason
-    return f"Result: {reason[:1].upper()}{reason[1:]}."
+        return Phrase(code, seat=who)
+    reason = game.ending_words(final)
+    if reason is None:
+        return Phrase("review.unfinished")
+    return Phrase("review.result", reason=Phrase("words.capital", words=reason))
 
 
 @dataclass
@@ -406,7 +518,9 @@ def _mark(decision: Decision) -> Mark | None:
     return Mark.SLOWER_WIN if best.result is Result.WIN else Mark.FASTER_LOSS
 
 
-_ARTICLE = {"win": "a win", "draw": "a draw", "loss": "a loss"}
+def _article(result: str) -> Phrase:
+    """``a win``, ``a draw``, ``a loss``."""
+    return Phrase(f"review.a_{result}")
 
 
 def _morris_sentence(move: ReviewedMove) -> str:
@@ -414,14 +528,26 @@ def _morris_sentence(move: ReviewedMove) -> str:
     before, after = move.before, move.after
     assert before is not None
     assert after is not None
-    who = f"{move.seat_name}'s {ordinal(move.seat_move)} move, {move.text},"
+    assert move.mark is not None
+    who: dict[str, Any] = {
+        "seat": move.seat_name,
+        "ordinal": ordinal(move.seat_move),
+        "move": move.text,
+        "best": str(move.best),
+    }
     if move.mark is Mark.WORSE_RESULT:
-        what = f"turned {_ARTICLE[before.result]} into {_ARTICLE[after.result]}"
-    elif move.mark is Mark.SLOWER_WIN:
-        what = f"kept the win but made it slower (in {after.distance} plies, not {before.distance})"
-    else:
-        what = f"made the loss come sooner (in {after.distance} plies, not {before.distance})"
-    return f"{who} {what}; best was {move.best}."
+        return Phrase(
+            "review.move.worse_result",
+            **who,
+            before=_article(before.result),
+            after=_article(after.result),
+        )
+    return Phrase(
+        f"{MOVE_SENTENCE}{move.mark.value}",
+        **who,
+        before=str(before.distance),
+        after=str(after.distance),
+    )
 
 
 def _review_morris(
@@ -477,15 +603,14 @@ def _review_morris(
     summary: list[str] = []
     if moves and moves[0].before is not None:
         start = moves[0].before
-        summary.append(
-            f"The solved table values the start as {_ARTICLE[start.result]}"
-            + (f" in {start.distance} plies" if start.distance is not None else "")
-            + f" for {moves[0].seat_name}."
-        )
+        value: str = _article(start.result)
+        if start.distance is not None:
+            value = Phrase("review.value_in", value=value, distance=start.distance)
+        summary.append(Phrase("review.start", value=value, seat=moves[0].seat_name))
     marked = [move for move in moves if move.mark is not None]
     summary += [_morris_sentence(move) for move in marked]
     if not marked:
-        summary.append("No move lost value: every move kept the solved table's best value.")
+        summary.append(Phrase("review.nothing_lost"))
     summary.append(_ending(record, game, states[-1]))
     engine: JSONObject = {**table_identity(table), "fanfold": _fanfold_version()}
     return Review(record, game.id, game.title, engine, tuple(moves), tuple(summary))
@@ -598,27 +723,28 @@ def _fan_summary(
     line from just before it), still winnable, or undecided within the budget."""
     verdict = finding.verdict
     if verdict is Verdict.WON:
-        return ["The deal was won: no move lost it."]
+        return [Phrase("review.deal_won")]
     if verdict is Verdict.NEVER_WINNABLE:
-        return ["This deal could never be won: no sequence of moves wins it from the start."]
+        return [Phrase("review.never_winnable")]
     if verdict is Verdict.STILL_WINNABLE:
-        return ["The game is unfinished and can still be won: no move lost it yet."]
+        return [Phrase("review.still_winnable")]
     if verdict is Verdict.LOST:
         assert finding.first_losing_move is not None
         move = moves[finding.first_losing_move - 1]
+        line = " ".join(finding.winning_line)
         return [
-            f"The {move.seat_name.lower()}'s {ordinal(move.seat_move)} move, {move.text}, "
-            f"lost the deal: it could be won before that move and not after; best was "
-            f"{move.best}.",
-            f"A winning line from just before it ({len(finding.winning_line)} moves): "
-            f"{' '.join(finding.winning_line)}.",
+            Phrase(
+                "review.move.lost_deal",
+                ordinal=ordinal(move.seat_move),
+                move=move.text,
+                best=str(move.best),
+            ),
+            Phrase("review.winning_line", count=len(finding.winning_line), line=line),
         ]
     low = (finding.last_winnable or 0) + 1
-    high = "the last" if finding.first_lost is None else str(finding.first_lost)
-    return [
-        f"Undecided: the solver's budget of {budget} positions a question ran out; the move "
-        f"that lost the deal, if any, is one of moves {low} to {high}."
-    ]
+    if finding.first_lost is None:
+        return [Phrase("review.undecided_to_end", budget=str(budget), low=low)]
+    return [Phrase("review.undecided", budget=str(budget), low=low, high=finding.first_lost)]
 
 
 def _review_fan(record: GameRecord, game: FanGame, max_states: int | None) -> Review:

@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.phrases import Phrase, joined, phrases
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.games.fano.config import FanoConfig
@@ -67,6 +68,8 @@ from fanfold.play.review import (
     _fanfold_version,
     _Seats,
     ordinal,
+    said_fields,
+    summary_said,
 )
 
 #: Fano: deals a decision in a review (as ``hard``'s 24; a two-player review then takes
@@ -207,7 +210,8 @@ class CardMove:
         best_value: the best move's expected result.
         best: the best move's text, where it was better than the move played by more than
             nothing (else ``None``).
-        best_words: the best move in a sentence, as a spectator is told a move.
+        best_words: the best move in a sentence, as a spectator is told a move (a phrase,
+            sent as ``best_said``).
         loss: ``best_value - played``.
         mark: inaccuracy, mistake or blunder (``None``: unmarked).
     """
@@ -250,6 +254,7 @@ class CardMove:
             "mark": None if self.mark is None else self.mark.value,
             "judged": self.judged,
             "loss": None if self.loss is None else round(self.loss, 6),
+            **said_fields(seat_said=self.seat_name, said=self.words, best_said=self.best_words),
         }
 
 
@@ -381,11 +386,46 @@ def review_moves(
     return moves
 
 
-_MARK_WORDS = {
-    Mark.INACCURACY: "an inaccuracy",
-    Mark.MISTAKE: "a mistake",
-    Mark.BLUNDER: "a blunder",
-}
+# The summary's sentences (fanfold.core.phrases), worded on the page in its reader's language;
+# a percentage is a whole number.
+phrases(
+    {
+        "review.move.inaccuracy": (
+            "{seat}'s {ordinal} move, {move}, was an inaccuracy: {played}% expected against "
+            "{best_value}% for {best}."
+        ),
+        "review.move.mistake": (
+            "{seat}'s {ordinal} move, {move}, was a mistake: {played}% expected against "
+            "{best_value}% for {best}."
+        ),
+        "review.move.blunder": (
+            "{seat}'s {ordinal} move, {move}, was a blunder: {played}% expected against "
+            "{best_value}% for {best}."
+        ),
+        "review.nothing_judged": (
+            "No decision was judged: a review judges the decisions of human seats that had a "
+            "choice of moves, and this game had none."
+        ),
+        "review.judged_from_views": (
+            "Each decision of {seats} was judged from that seat's view only, on {deals} deals "
+            "sampled from what it could see; a move is marked when it lost more than {floor}% "
+            "of expected result (the measured noise)."
+        ),
+        "review.nothing_marked": "No move was marked: none lost expected result above the noise.",
+        "review.bots_not_reviewed": "Bots' seats are not reviewed: {seats}.",
+    }
+)
+
+
+def _percent(fraction: float) -> int:
+    """A fraction as a whole percentage, rounded as ``format(fraction, ".0%")`` rounds."""
+    return int(f"{fraction:.0%}".removesuffix("%"))
+
+
+def _seat_name(entry: JSONObject) -> str:
+    """A stored move's seat name: the phrase it was (``seat_said``), else its English."""
+    said: Any = entry.get("seat_said")
+    return Phrase.from_json(said) if isinstance(said, dict) else str(entry["seat_name"])
 
 
 def move_sentence(entry: JSONObject) -> str:
@@ -393,36 +433,42 @@ def move_sentence(entry: JSONObject) -> str:
     mark = Mark(str(entry["mark"]))
     before: Any = entry["before"]
     after: Any = entry["after"]
-    who = f"{entry['seat_name']}'s {ordinal(int(str(entry['seat_move'])))} move, {entry['text']},"
-    return (
-        f"{who} was {_MARK_WORDS[mark]}: {after['expected']:.0%} expected against "
-        f"{before['expected']:.0%} for {entry['best']}."
+    return Phrase(
+        f"review.move.{mark.value}",
+        seat=_seat_name(entry),
+        ordinal=ordinal(int(str(entry["seat_move"]))),
+        move=str(entry["text"]),
+        played=_percent(after["expected"]),
+        best_value=_percent(before["expected"]),
+        best=str(entry["best"]),
     )
 
 
 def summary_of(entries: Sequence[JSONObject], engine: JSONObject, ending: str) -> list[str]:
-    """The review's sentences from its stored moves: what judged them, each marked move, the
-    seats not reviewed, and how the game ended."""
+    """The review's sentences from its stored moves (phrases): what judged them, each marked
+    move, the seats not reviewed, and how the game ended."""
     seats = sorted({int(str(entry["seat"])) for entry in entries if entry["judged"] == "yes"})
-    names = {int(str(entry["seat"])): str(entry["seat_name"]) for entry in entries}
+    names = {int(str(entry["seat"])): _seat_name(entry) for entry in entries}
+    lines: list[str]
     if not seats:
-        lines = [
-            "No decision was judged: a review judges the decisions of human seats that had a "
-            "choice of moves, and this game had none."
-        ]
+        lines = [Phrase("review.nothing_judged")]
     else:
+        floor: Any = engine["noise_floor"]
         lines = [
-            f"Each decision of {' and '.join(names[seat] for seat in seats)} was judged from "
-            f"that seat's view only, on {engine['deals']} deals sampled from what it could see; "
-            f"a move is marked when it lost more than {engine['noise_floor']:.0%} of expected "
-            "result (the measured noise)."
+            Phrase(
+                "review.judged_from_views",
+                seats=joined([names[seat] for seat in seats], "words.and_also"),
+                deals=str(engine["deals"]),
+                floor=_percent(float(floor)),
+            )
         ]
     lines += [move_sentence(entry) for entry in entries if entry.get("mark") is not None]
     if not any(entry.get("mark") is not None for entry in entries) and seats:
-        lines.append("No move was marked: none lost expected result above the noise.")
-    skipped = sorted({names[int(str(e["seat"]))] for e in entries if e["judged"] == "bot"})
+        lines.append(Phrase("review.nothing_marked"))
+    bots = {int(str(e["seat"])) for e in entries if e["judged"] == "bot"}
+    skipped = sorted((names[seat] for seat in bots), key=str)
     if skipped:
-        lines.append(f"Bots' seats are not reviewed: {', '.join(skipped)}.")
+        lines.append(Phrase("review.bots_not_reviewed", seats=joined(skipped)))
     lines.append(ending)
     return lines
 
@@ -450,7 +496,8 @@ def review_cards(
     deals = default_deals(game) if deals is None else deals
     moves = [move.to_json() for move in review_moves(record, seed=seed, deals=deals, seats=chosen)]
     engine = engine_of(game, deals, seed, chosen)
-    summary: list[JSONValue] = list(summary_of(moves, engine, ending_of(record)))
+    sentences = summary_of(moves, engine, ending_of(record))
+    summary: list[JSONValue] = list(sentences)
     listed: list[JSONValue] = list(moves)
     return {
         "format": REVIEW_FORMAT,
@@ -462,4 +509,5 @@ def review_cards(
         "moves": listed,
         "deal": None,
         "summary": summary,
+        "summary_said": summary_said(sentences),
     }

@@ -46,7 +46,6 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fanfold import __version__
@@ -83,6 +82,7 @@ from fanfold.server.runtime import (
     lifespan,
 )
 from fanfold.server.settings import Settings
+from fanfold.server.static_files import VersionedStatic
 from fanfold.server.throttle import QuietMemoryStorage, Throttle, trusted_networks
 from fanfold.server.ws import BURST, MAX_MESSAGE, RATE
 from fanfold.server.ws import router as socket_router
@@ -193,7 +193,7 @@ def create_app(store_url: str | Settings, *, store: Store | None = None, **field
     add_api_docs(app, "/api/docs")
     app.include_router(pages.router)
     app.include_router(lessons.router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", VersionedStatic(directory=STATIC), name="static")
     app.include_router(tables.router)
     app.include_router(records.router)
     app.include_router(reviews.router)

@@ -10,7 +10,7 @@ from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play import review_cards
-from fanfold.play.review import reviews
+from fanfold.play.review import reviews, summary_said
 
 
 def is_card_review(game: str) -> bool:
@@ -28,6 +28,7 @@ def card_step(
     deals = review_cards.default_deals(game) if budget is None else budget
     config = game.config_from_json(record.config)
     seats = review_cards.reviewed_seats(record, game.num_players(config))
+    ending = review_cards.ending_of(record)
     moves = review_cards.review_moves(
         record, seed=seed, deals=deals, seats=seats, start=start, stop=stop
     )
@@ -38,7 +39,8 @@ def card_step(
         "engine": review_cards.engine_of(game, deals, seed, seats),
         "moves": listed,
         "deal": None,
-        "summary": [review_cards.ending_of(record)],
+        "summary": [ending],
+        "summary_said": summary_said([ending]),
     }
 
 

@@ -38,6 +38,7 @@ from fanfold.server.hashing import TooManyError
 from fanfold.server.live import BadRequestError, ForbiddenError, LiveTable, NotFoundError, Watcher
 from fanfold.server.live import storage_failure as _storage_failure
 from fanfold.server.protocol import PROTOCOL, Chat, ChatLineOut, ChatRoom, wire
+from fanfold.server.refusals import refusal
 from fanfold.server.store import token_hash
 from fanfold.server.store.chat_records import (
     PLAYERS,
@@ -111,9 +112,9 @@ def clean(text: str) -> str:
             kept.append(char)
     line = "".join(kept).strip()
     if not line:
-        raise ChatError("an empty line is not sent; write something first")
+        raise ChatError(refusal("chat.empty"))
     if len(line) > MAX_TEXT:
-        raise ChatError(f"a line is at most {MAX_TEXT} characters (this one has {len(line)})")
+        raise ChatError(refusal("chat.too_long", most=MAX_TEXT, count=len(line)))
     return line
 
 
@@ -167,13 +168,10 @@ class Limits:
     def refusal(self, which: str) -> ChatFloodError:
         """What a speaker over a limit (``"table"`` or ``"site"``) is told."""
         if which == "table":
-            return ChatFloodError(
-                f"at most {self.lines.table_most} lines every {self.lines.table_seconds:g} "
-                "seconds at a table; wait a moment"
-            )
-        return ChatFloodError(
-            f"at most {self.lines.site_most} lines a minute on the whole site; wait a moment"
-        )
+            seconds = f"{self.lines.table_seconds:g}"
+            most = self.lines.table_most
+            return ChatFloodError(refusal("chat.table_lines", count=most, seconds=seconds))
+        return ChatFloodError(refusal("chat.site_lines", count=self.lines.site_most))
 
 
 def line_out(line: ChatLine) -> ChatLineOut:
@@ -235,16 +233,13 @@ class ChatRooms:
         line = clean(text)
         if room == PLAYERS:
             if watcher.spectating:
-                raise ChatError("spectators do not write in the players' room")
+                raise ChatError(refusal("chat.spectators_read"))
             if presets_only(live) and line not in _KEYS:
-                raise ChatError(
-                    "at a rated table of three or more players only the preset phrases are "
-                    "said until the game ends"
-                )
+                raise ChatError(refusal("chat.presets_only"))
         elif not watcher.spectating:
-            raise ChatError("the spectators' room is the spectators' own; write in the players'")
+            raise ChatError(refusal("chat.spectators_own"))
         elif watcher.account is None:
-            raise ForbiddenError("sign in to write in the spectators' room; guests read it")
+            raise ForbiddenError(refusal("chat.sign_in"))
         return line
 
     async def say(self, live: LiveTable, watcher: Watcher, room: str, text: str) -> ChatLine:
@@ -314,17 +309,17 @@ class ChatRooms:
         except Exception as error:
             raise _storage_failure("the line could not be read", error) from error
         if line is None or line.table_id != live.id:
-            raise NotFoundError("no such line of chat at this table")
+            raise NotFoundError(refusal("chat.no_line"))
         seats = live.seats_of(seat_token) if seat_token else frozenset()
         if line.room == PLAYERS:
             if not seats:
-                raise ForbiddenError("only the table's players read (and report) its players' room")
+                raise ForbiddenError(refusal("chat.players_room"))
             first = min(seats)
             reporter = account[1] if account is not None else f"{live.table.seat_name(first)}"
             reporter = f"{reporter} (seat {first + 1} at {live.id})"
         else:
             if account is None or seats:
-                raise ForbiddenError("sign in as a spectator to report a spectators' line")
+                raise ForbiddenError(refusal("chat.report_sign_in"))
             reporter = account[1]
         note = clean(note) if note.strip() else ""
         try:
@@ -332,7 +327,7 @@ class ChatRooms:
                 self._keep_report, line, reporter, account, note[:REPORT_NOTE]
             )
         except OverLimitError:
-            raise ChatFloodError(f"at most {REPORTS_AN_HOUR} reports an hour; thank you") from None
+            raise ChatFloodError(refusal("chat.reports_an_hour", count=REPORTS_AN_HOUR)) from None
         except ChatError:
             raise
         except Exception as error:
@@ -346,7 +341,7 @@ class ChatRooms:
         note: str,
     ) -> int:
         if self.store.reported(reporter, line.id):
-            raise ChatError("you reported this line already; the moderators have it")
+            raise ChatError(refusal("chat.reported"))
         context = self.store.around(line, CONTEXT)
         account_id = None if account is None else account[0]
         return self.store.add_report(

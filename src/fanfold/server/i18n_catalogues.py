@@ -64,6 +64,7 @@ def _refusals(catalog: Catalog) -> None:
     moves, endings and seats) at ``said/CODE``, and the words refusals carry as
     parameters at ``refusal/word``: the page words a refusal from its code (``docs/i18n.md``)."""
     import fanfold.play.refusals
+    import fanfold.play.review_cards  # the engines' review's sentences (and review's)
     import fanfold.server.refusals
     import fanfold.server.waiting  # noqa: F401  (the tables' and the server's templates, words)
     from fanfold.core.registry import all_games

@@ -18,6 +18,7 @@ from fanfold.server.moderators import (
     named,
 )
 from fanfold.server.refunds import Refund, refund_opponents
+from fanfold.server.refusals import refusal
 from fanfold.server.store import Transaction
 from fanfold.server.store.chat_store import SqlChat
 from fanfold.server.store.engine import Engine
@@ -59,9 +60,9 @@ def checked_note(note: str, limit: int = MODERATOR_NOTE_LENGTH) -> str:
     """
     text = note.strip()
     if not text:
-        raise BadRequestError("a note is needed: say why, for the log")
+        raise BadRequestError(refusal("moderation.note_needed"))
     if len(text) > limit:
-        raise BadRequestError(f"a note has at most {limit} characters, not {len(text)}")
+        raise BadRequestError(refusal("moderation.note_length", most=limit, count=len(text)))
     return text
 
 
@@ -99,16 +100,17 @@ def set_role(engine: Engine, name: str, role: str, by: Moderator, note: str = ""
         BadRequestError: it has that role already, or it is closed (granting).
     """
     if role not in (PLAYER, MODERATOR):
-        raise BadRequestError(f"a role is {PLAYER!r} or {MODERATOR!r}, not {role!r}")
+        raise BadRequestError(refusal("moderation.role", role=repr(role)))
     now = time.time()
     data = moderation_data(engine)
     with data.begin() as tx:
         state = lock_account(data, tx, name)
         if state.role == role:
-            said = "a moderator" if role == MODERATOR else "no moderator"
-            raise BadRequestError(f"{state.name} is {said} already")
+            if role == MODERATOR:
+                raise BadRequestError(refusal("moderation.moderator_already", name=state.name))
+            raise BadRequestError(refusal("moderation.player_already", name=state.name))
         if role == MODERATOR and state.closed:
-            raise BadRequestError(f"{state.name} is closed: reopen the account first")
+            raise BadRequestError(refusal("moderation.closed", name=state.name))
         data.set_role(tx, state.id, role)
         action = GRANT if role == MODERATOR else REVOKE
         _log(data, tx, by, action, state, note.strip(), f"role {state.role} -> {role}", now)
@@ -138,11 +140,9 @@ def close_account(
     with data.begin() as tx:
         state = lock_account(data, tx, name)
         if by.id is not None and state.id == by.id:
-            raise ForbiddenError("a moderator does not close their own account")
+            raise ForbiddenError(refusal("moderation.own_account"))
         if by.id is not None and state.role == MODERATOR:
-            raise ForbiddenError(
-                f"{state.name} is a moderator: revoke the role first (fanfold moderate revoke)"
-            )
+            raise ForbiddenError(refusal("moderation.revoke_first", name=state.name))
         data.set_closed(tx, state.id, True)
         ended = data.end_sessions(tx, state.id)
         resolution = f"account closed: {text}"
@@ -181,7 +181,7 @@ def reopen_account(
     with data.begin() as tx:
         state = lock_account(data, tx, name)
         if not state.closed:
-            raise BadRequestError(f"{state.name} is not closed")
+            raise BadRequestError(refusal("moderation.not_closed", name=state.name))
         data.set_closed(tx, state.id, False)
         _log(data, tx, by, REOPEN, state, text, "may sign in again; refunds stay", now)
     return AccountState(state.id, state.name, state.role, False)
@@ -202,9 +202,9 @@ def resolve_report(
     with data.begin() as tx:
         row = data.lock_report(tx, report_id)
         if row is None:
-            raise NotFoundError(f"no report {report_id}")
+            raise NotFoundError(refusal("moderation.no_report", report=report_id))
         if row.resolved_at is not None:
-            raise BadRequestError(f"report {report_id} is settled already")
+            raise BadRequestError(refusal("moderation.report_settled", report=report_id))
         data.resolve(tx, report_id, now, by.name[:80], text)
         reported = named(data, tx, [row.reported_id]).get(row.reported_id)
         _log(data, tx, by, RESOLVE, reported, text, f"report {report_id} ({row.table_ref})", now)
@@ -228,9 +228,9 @@ def settle_chat_report(
         chat: ChatSettling = SqlChat.of(tx)
         report = chat.lock_report(tx, report_id)
         if report is None:
-            raise NotFoundError(f"no chat report {report_id}")
+            raise NotFoundError(refusal("moderation.no_chat_report", report=report_id))
         if report.resolved_at is not None:
-            raise BadRequestError(f"chat report {report_id} is settled already")
+            raise BadRequestError(refusal("moderation.chat_report_settled", report=report_id))
         chat.settle(tx, report_id, now, by.name[:80], text)
         said = report.reported_id
         reported = None if said is None else named(data, tx, [said]).get(said)

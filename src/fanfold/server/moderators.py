@@ -13,6 +13,7 @@ from typing import Any
 from fanfold.server.accounts import MODERATOR, Account, SignInError
 from fanfold.server.live import ForbiddenError, NotFoundError
 from fanfold.server.ratings import account_key
+from fanfold.server.refusals import refusal
 from fanfold.server.store import Transaction
 from fanfold.server.store.engine import Engine
 from fanfold.server.store.moderation_records import AccountRecord
@@ -87,7 +88,7 @@ def find_account(tx: Transaction, name: str) -> AccountState:
     """
     found = data_of(tx).account(tx, name_key(name))
     if found is None:
-        raise NotFoundError(f"no account is called {name.strip()!r}")
+        raise NotFoundError(refusal("moderation.no_account", name=repr(name.strip())))
     return AccountState.of(found)
 
 
@@ -100,7 +101,7 @@ def lock_account(data: ModerationStore, tx: Transaction, name: str) -> AccountSt
     """
     found = data.lock_account(tx, name_key(name))
     if found is None:
-        raise NotFoundError(f"no account is called {name.strip()!r}")
+        raise NotFoundError(refusal("moderation.no_account", name=repr(name.strip())))
     return AccountState.of(found)
 
 

@@ -2,7 +2,8 @@
 and the English sentence), which the pages word in their reader's language: at a table (a link
 without the seat, a version that is gone, takebacks, draws and claims) and away from tables
 (accounts and signing in, the limits on sign-ups, tables and passwords, opening a table, reports
-and appeals). :func:`refusal` makes one, its templates registered."""
+and appeals, the chat, the engines' reviews, the moderators' own actions). :func:`refusal`
+makes one, its templates registered."""
 
 from __future__ import annotations
 
@@ -105,7 +106,81 @@ templates(
         "appeal.not_closed": "this account is not closed: sign in as usual",
         "appeal.too_many": "{count} appeals were sent for this account in the last day, the "
         "most ({most} a day); the moderators read them all",
+        # the chat's
+        "chat.empty": "an empty line is not sent; write something first",
+        "chat.too_long": "a line is at most {most} characters (this one has {count})",
+        "chat.spectators_read": "spectators do not write in the players' room",
+        "chat.presets_only": "at a rated table of three or more players only the preset phrases "
+        "are said until the game ends",
+        "chat.spectators_own": "the spectators' room is the spectators' own; write in the players'",
+        "chat.sign_in": "sign in to write in the spectators' room; guests read it",
+        "chat.no_line": "no such line of chat at this table",
+        "chat.players_room": "only the table's players read (and report) its players' room",
+        "chat.report_sign_in": "sign in as a spectator to report a spectators' line",
+        "chat.reports_an_hour": "at most {count} reports an hour; thank you",
+        "chat.reported": "you reported this line already; the moderators have it",
+        "chat.table_lines": "at most {count} lines every {seconds} seconds at a table; wait a "
+        "moment",
+        "chat.site_lines": "at most {count} lines a minute on the whole site; wait a moment",
+        # the engines' reviews'
+        "reviews.rated_playing": "a rated game is reviewed once it is over: this one is still "
+        "being played",
+        "reviews.playing": "this game is still being played: its review opens once it is over",
+        "reviews.variant": "no engine review for this {game} variant: reviews cover the variants "
+        "the compiled search plays (Fan Tan: one hand, plain scoring, a fixed starting rank)",
+        "reviews.none": "table {table} has no review",
+        # the moderators' own actions
+        "moderation.note_needed": "a note is needed: say why, for the log",
+        "moderation.note_length": "a note has at most {most} characters, not {count}",
+        "moderation.role": "a role is 'player' or 'moderator', not {role}",
+        "moderation.moderator_already": "{name} is a moderator already",
+        "moderation.player_already": "{name} is no moderator already",
+        "moderation.closed": "{name} is closed: reopen the account first",
+        "moderation.own_account": "a moderator does not close their own account",
+        "moderation.revoke_first": "{name} is a moderator: revoke the role first (fanfold "
+        "moderate revoke)",
+        "moderation.not_closed": "{name} is not closed",
+        "moderation.no_report": "no report {report}",
+        "moderation.report_settled": "report {report} is settled already",
+        "moderation.no_chat_report": "no chat report {report}",
+        "moderation.chat_report_settled": "chat report {report} is settled already",
+        "moderation.no_account": "no account is called {name}",
+        # a table's options, as a request or the store gives them (fanfold.server.table_options)
+        "options.speed": "a speed is one of {speeds}, not {value}",
+        "options.control_has": "a {speed} time control has {wanted}",
+        "options.control_seconds": "a time control's {name} is seconds from 0, not {value}",
+        "options.control_object": "a time control is an object with a speed, not {value}",
+        "options.control_extra": "a time control has no {names}",
+        "options.takeback_version": "a takeback's version is a count from 0, not {value}",
+        "options.takeback_object": "a takeback is an object of seat and version, not {value}",
+        "options.variant": "a variant is a name of 1 to {most} characters, not {value}",
+        "options.time_limit": "a time limit is 1 to {most} seconds, not {value}",
+        "options.limit_or_clock": "a table has a time limit per decision or a clock, not both",
+        "options.bot_level": "a bot at a rated table is a level ({levels}), not {value}",
+        "options.open_once": "a seat is open once, not as in {seats}",
+        "options.left": "who left is an account number or a guest, not {value}",
+        "options.takebacks": "a seat's takebacks are a count from 0, not {value}",
+        "options.true_or_false": "{name} is true or false, not {value}",
+        "options.a_name": "{name} is a name, not {value}",
+        "options.aids": "the aids used are names, not {value}",
+        "options.ruling": "a ruling is an object, not {value}",
+        "options.object": "a table's options are an object, not {value}",
+        "options.open_list": "the open seats are a list, not {value}",
+        "options.aids_list": "the aids used are a list, not {value}",
+        "options.clocks": "a table's clocks are left, running, since; not {value}",
+        "options.seat": "{what} names a seat number from 0, not {value}",
+        "options.by_seat": "{name} is an object by seat, not {value}",
+        "options.by_seat_number": "{name} is an object by seat number, not by {key}",
     }
+)
+# what names a seat in a table's options (options.seat's what)
+refusal_words(
+    "a takeback",
+    "a bot's level",
+    "an open seat",
+    "a seat whose person left",
+    "a draw offer",
+    "a takeback count",
 )
 # what a reserved name reads as (account.reserved's kind)
 refusal_words(

@@ -16,6 +16,7 @@ from typing import Any
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.registry import get_game
 from fanfold.games.morris import MorrisGame
+from fanfold.play import review as reviewed
 from fanfold.server.card_reviews import card_points, is_card_review
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
@@ -69,7 +70,6 @@ def review_answer(job: ReviewJob, entries: list[JSONObject], seen: int | None = 
         if entry.get("mark") is not None
     ]
     moves: list[JSONValue] = list(entries)
-    summary: list[JSONValue] = list(job.summary or [])
     answer: JSONObject = {
         "table": job.table_id,
         "game": job.game,
@@ -84,7 +84,7 @@ def review_answer(job: ReviewJob, entries: list[JSONObject], seen: int | None = 
         "moves": moves,
         "marks": marks,
         "graph": graph_points(job.game, entries, seen or 0),
-        "summary": summary,
+        **reviewed.summary_fields(job.summary or []),
         "engine": job.engine,
         "deal": job.deal,
         "error": job.error,

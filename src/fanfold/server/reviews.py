@@ -47,9 +47,11 @@ from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
 from fanfold.games.morris import MorrisGame
+from fanfold.play import review as reviewed
 from fanfold.play import review_cards
 from fanfold.play.review import REVIEW_VERSION, ReviewError, review, reviews
 from fanfold.server.card_reviews import card_step, card_summary, is_card_review
+from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import read_answer
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
@@ -104,8 +106,7 @@ def review_step(
     """The review of a record cut after its first ``stop`` moves (the whole game, with its
     ending, when ``stop`` reaches it), as JSON: what a worker of the bot pool computes for one
     step. A Morris move is judged from the moves before it only, so a cut record judges its
-    moves as the whole one does. Each move also gets ``best_words``: its best move in a
-    sentence, as a spectator is told a move (``None`` where nothing was better).
+    moves as the whole one does. Each move gets ``best_words`` (and ``best_said``) too.
 
     Fano and Fan Tan (:mod:`fanfold.play.review_cards`): only moves ``start + 1`` to ``stop``
     are judged, on ``budget`` deals a decision from ``seed``; the human seats are those the
@@ -130,6 +131,7 @@ def review_step(
                 before, game.parse_action(str(best)), None, game.apply_text(before, str(best))
             )
         )
+        entry.update(reviewed.said_fields(best_said=entry["best_words"]))
     return result
 
 
@@ -232,11 +234,7 @@ class Reviews:
         game = get_game(record.game)
         config = game.config_from_json(record.config)
         if not reviews(game) and not review_cards.reviews_cards(game, config):
-            raise NotReviewableError(
-                f"no engine review for this {game.title} variant: reviews cover the variants "
-                "the compiled search plays (Fan Tan: one hand, plain scoring, a fixed starting "
-                "rank)"
-            )
+            raise NotReviewableError(refusal("reviews.variant", game=game.title))
         return self.store.job(table_id, REVIEW_VERSION) or self.store.open(
             table_id,
             REVIEW_VERSION,
@@ -355,7 +353,7 @@ class Reviews:
     async def _finish(self, job: ReviewJob, result: JSONObject) -> None:
         """Close the review with its last step's engine and deal and its summary (Fano and
         Fan Tan: made from the stored moves)."""
-        summary = [str(line) for line in result["summary"]]  # type: ignore[union-attr]
+        summary = reviewed.summary_from_json(result)
         engine: Any = result["engine"]
         if is_card_review(job.game):
             stored = await asyncio.to_thread(self.store.moves, job.table_id, job.version)
@@ -367,7 +365,7 @@ class Reviews:
             job.version,
             self.owner,
             engine,
-            summary,
+            reviewed.stored_summary(summary),
             deal,
             self.clock(),
         )
@@ -389,7 +387,7 @@ class Reviews:
         def read() -> JSONObject:
             job = self.store.job(table_id, REVIEW_VERSION)
             if job is None:
-                raise NotReviewableError(f"table {table_id} has no review")
+                raise NotReviewableError(refusal("reviews.none", table=table_id))
             return read_answer(self.store, job, seen)
 
         return await asyncio.to_thread(read)

@@ -28,6 +28,7 @@ from fanfold.agents.levels import LEVELS as LEVEL_NAMES
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import ConfigError
 from fanfold.server.clocks import DAILY, SPEEDS, Clocks
+from fanfold.server.refusals import refusal
 
 #: The longest time limit per decision a table may have, in seconds.
 MAX_TIME_LIMIT = 3600
@@ -54,14 +55,18 @@ class TimeControl:
     def __post_init__(self) -> None:
         known = (*SPEEDS, DAILY)
         if self.speed not in known:
-            raise OptionsError(f"a speed is one of {', '.join(known)}, not {self.speed!r}")
+            raise OptionsError(
+                refusal("options.speed", speeds=", ".join(known), value=repr(self.speed))
+            )
         wanted = ("per_move",) if self.speed == DAILY else ("base", "increment")
         for name in ("base", "increment", "per_move"):
             value = getattr(self, name)
             if (value is not None) != (name in wanted):
-                raise OptionsError(f"a {self.speed} time control has {' and '.join(wanted)}")
+                raise OptionsError(
+                    refusal("options.control_has", speed=self.speed, wanted=" and ".join(wanted))
+                )
             if value is not None and not (_number(value) and 0 <= value < math.inf):
-                raise OptionsError(f"a time control's {name} is seconds from 0, not {value!r}")
+                raise OptionsError(refusal("options.control_seconds", name=name, value=repr(value)))
 
     def to_json(self) -> JSONObject:
         if self.per_move is not None:
@@ -73,10 +78,10 @@ class TimeControl:
         """The control a table's options hold (as :func:`~fanfold.server.clocks.control_for`
         writes it)."""
         if not isinstance(data, Mapping) or not isinstance(data.get("speed"), str):
-            raise OptionsError(f"a time control is an object with a speed, not {data!r}")
+            raise OptionsError(refusal("options.control_object", value=repr(data)))
         extra = set(data) - {"speed", "base", "increment", "per_move"}
         if extra:
-            raise OptionsError(f"a time control has no {', '.join(sorted(extra))}")
+            raise OptionsError(refusal("options.control_extra", names=", ".join(sorted(extra))))
         return cls(data["speed"], data.get("base"), data.get("increment"), data.get("per_move"))
 
 
@@ -90,13 +95,13 @@ class Takeback:
     def __post_init__(self) -> None:
         _seat(self.seat, "a takeback")
         if not _integer(self.version) or self.version < 0:
-            raise OptionsError(f"a takeback's version is a count from 0, not {self.version!r}")
+            raise OptionsError(refusal("options.takeback_version", value=repr(self.version)))
 
     @classmethod
     def from_json(cls, data: object) -> Takeback:
         """The takeback a table's options hold: ``{"seat": S, "version": V}``."""
         if not isinstance(data, Mapping) or set(data) != {"seat", "version"}:
-            raise OptionsError(f"a takeback is an object of seat and version, not {data!r}")
+            raise OptionsError(refusal("options.takeback_object", value=repr(data)))
         return cls(data["seat"], data["version"])
 
 
@@ -147,50 +152,58 @@ class TableOptions:
             isinstance(self.variant, str) and 0 < len(self.variant) <= MAX_VARIANT
         ):
             raise OptionsError(
-                f"a variant is a name of 1 to {MAX_VARIANT} characters, not {self.variant!r}"
+                refusal("options.variant", most=MAX_VARIANT, value=repr(self.variant))
             )
         if self.time_limit is not None:
             if not _integer(self.time_limit) or not 1 <= self.time_limit <= MAX_TIME_LIMIT:
                 raise OptionsError(
-                    f"a time limit is 1 to {MAX_TIME_LIMIT} seconds, not {self.time_limit!r}"
+                    refusal("options.time_limit", most=MAX_TIME_LIMIT, value=repr(self.time_limit))
                 )
             if self.time_control is not None:
-                raise OptionsError("a table has a time limit per decision or a clock, not both")
+                raise OptionsError(refusal("options.limit_or_clock"))
         for seat, level in self.levels.items():
             _seat(seat, "a bot's level")
             if level not in LEVEL_NAMES:
-                raise OptionsError(
-                    f"a bot at a rated table is a level ({', '.join(LEVEL_NAMES)}), not {level!r}"
-                )
+                levels = ", ".join(LEVEL_NAMES)
+                raise OptionsError(refusal("options.bot_level", levels=levels, value=repr(level)))
         for seat in self.open_seats or ():
             _seat(seat, "an open seat")
         if self.open_seats is not None and len(set(self.open_seats)) != len(self.open_seats):
-            raise OptionsError(f"a seat is open once, not as in {list(self.open_seats)}")
+            raise OptionsError(refusal("options.open_once", seats=str(list(self.open_seats))))
         for seat, account in (self.left or {}).items():
             _seat(seat, "a seat whose person left")
             if account is not None and not _integer(account):
-                raise OptionsError(f"who left is an account number or a guest, not {account!r}")
+                raise OptionsError(refusal("options.left", value=repr(account)))
         if self.draw_offer is not None:
             _seat(self.draw_offer, "a draw offer")
         for seat, count in self.takebacks.items():
             _seat(seat, "a takeback count")
             if not _integer(count) or count < 0:
-                raise OptionsError(f"a seat's takebacks are a count from 0, not {count!r}")
+                raise OptionsError(refusal("options.takebacks", value=repr(count)))
         if not isinstance(self.rematch_same, bool):
-            raise OptionsError(f"rematch_same_seats is true or false, not {self.rematch_same!r}")
+            raise OptionsError(
+                refusal(
+                    "options.true_or_false",
+                    name="rematch_same_seats",
+                    value=repr(self.rematch_same),
+                )
+            )
         for name in ("rematch_of", "rematch", "clock_holder"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, str) and value):
-                raise OptionsError(f"{name} is a name, not {value!r}")
+                raise OptionsError(refusal("options.a_name", name=name, value=repr(value)))
         if not all(isinstance(aid, str) and aid for aid in self.aids):
-            raise OptionsError(f"the aids used are names, not {list(self.aids)!r}")
+            raise OptionsError(refusal("options.aids", value=repr(list(self.aids))))
         for name in ("rated", *FLAGS):
             if not isinstance(getattr(self, name), bool):
-                raise OptionsError(f"{name} is true or false, not {getattr(self, name)!r}")
+                value = repr(getattr(self, name))
+                raise OptionsError(refusal("options.true_or_false", name=name, value=value))
         if self.resume is not None and not isinstance(self.resume, bool):
-            raise OptionsError(f"resume is true or false, not {self.resume!r}")
+            raise OptionsError(
+                refusal("options.true_or_false", name="resume", value=repr(self.resume))
+            )
         if self.ruling is not None and not isinstance(self.ruling, Mapping):
-            raise OptionsError(f"a ruling is an object, not {self.ruling!r}")
+            raise OptionsError(refusal("options.ruling", value=repr(self.ruling)))
 
     # ------------------------------------------------------------------ the stored form
 
@@ -249,7 +262,7 @@ class TableOptions:
             OptionsError: a known option whose value no release writes, named.
         """
         if not isinstance(stored, Mapping | None):
-            raise OptionsError(f"a table's options are an object, not {stored!r}")
+            raise OptionsError(refusal("options.object", value=repr(stored)))
         data = dict(stored or {})
         known = {name: data.pop(name) for name in list(data) if name in _KEYS}
         made: dict[str, Any] = {}
@@ -266,18 +279,18 @@ class TableOptions:
                 made["takeback"] = Takeback.from_json(value)
             elif name == "open":
                 if not isinstance(value, list):
-                    raise OptionsError(f"the open seats are a list, not {value!r}")
+                    raise OptionsError(refusal("options.open_list", value=repr(value)))
                 made["open_seats"] = tuple(value)
             elif name == "aids":
                 if not isinstance(value, list):
-                    raise OptionsError(f"the aids used are a list, not {value!r}")
+                    raise OptionsError(refusal("options.aids_list", value=repr(value)))
                 made["aids"] = tuple(value)
             elif name == "time_control":
                 made["time_control"] = TimeControl.from_json(value)
             elif name == "clock_state":
                 clocks = Clocks.from_json(value)
                 if clocks is None:
-                    raise OptionsError(f"a table's clocks are left, running, since; not {value!r}")
+                    raise OptionsError(refusal("options.clocks", value=repr(value)))
                 made["clocks"] = clocks
             elif value is not None:
                 made[name] = value
@@ -318,17 +331,17 @@ def _integer(value: object) -> bool:
 
 def _seat(seat: object, what: str) -> None:
     if not _integer(seat) or not isinstance(seat, int) or seat < 0:
-        raise OptionsError(f"{what} names a seat number from 0, not {seat!r}")
+        raise OptionsError(refusal("options.seat", what=what, value=repr(seat)))
 
 
 def _by_seat(value: JSONValue, name: str) -> dict[int, Any]:
     """A stored object keyed by seat numbers as text, keyed by the numbers."""
     if not isinstance(value, dict):
-        raise OptionsError(f"{name} is an object by seat, not {value!r}")
+        raise OptionsError(refusal("options.by_seat", name=name, value=repr(value)))
     out: dict[int, Any] = {}
     for key, item in value.items():
         if not key.isdigit():
-            raise OptionsError(f"{name} is an object by seat number, not by {key!r}")
+            raise OptionsError(refusal("options.by_seat_number", name=name, key=repr(key)))
         out[int(key)] = item
     return out
 

@@ -9,7 +9,8 @@ as :class:`markupsafe.Markup`. Every text a player reads is in a template, so th
 catalogues of a translation have one place to take them from: Jinja2's i18n extension
 (``{% trans %}``, ``_()``) translates them into the request's language (:mod:`fanfold.server.i18n`),
 and ``language()``, ``messages_url()`` and ``language_choices()`` give a page's ``<html lang>``
-and what its scripts need.
+and what its scripts need; ``static_url("table.js")`` a page's file at its version
+(:mod:`fanfold.server.static_files`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from fanfold.server import i18n
+from fanfold.server.static_files import static_url
 
 #: The folder of the templates, inside the package.
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -43,6 +45,17 @@ ENVIRONMENT.install_gettext_callables(  # type: ignore[attr-defined]
 )
 
 
+#: The bot levels' names as the leaderboards and profiles give them
+#: (:func:`fanfold.server.leaderboards.bot_name`), words of the catalogues (the lobby's too).
+BOT_LEVELS = frozenset({"Easy bot", "Medium bot", "Hard bot"})
+
+
+def bot_level_words(name: str) -> str:
+    """A bot level's name (``"Medium bot"``) in the page's language; ``""`` for any other name
+    (a player's, a bot that is no level: data, shown as it is)."""
+    return i18n.gettext(name) if name in BOT_LEVELS else ""
+
+
 def language_choices() -> str:
     """The languages a player may pick, for the header's switch: ``code:Name`` by spaces."""
     return " ".join(f"{code}:{name}" for code, name in i18n.LANGUAGES.items())
@@ -52,6 +65,8 @@ ENVIRONMENT.globals.update(
     language=lambda: i18n.tag(i18n.current()),
     messages_url=lambda: i18n.messages_url(i18n.current()),
     language_choices=language_choices,
+    static_url=static_url,
+    bot_level_words=bot_level_words,
 )
 
 

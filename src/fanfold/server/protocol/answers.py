@@ -358,6 +358,8 @@ class ReviewAnswer(Out):
     marks: list[dict[str, Any]]
     graph: list[dict[str, Any]]
     summary: list[str]
+    #: each sentence of ``summary`` as its code and params (``None``: a plain sentence)
+    summary_said: list[dict[str, Any] | None] | None = None
     engine: dict[str, Any] | None
     deal: dict[str, Any] | None
     error: str | None

@@ -15,6 +15,7 @@ from fanfold.server import protocol
 from fanfold.server.bots import Priority, ReviewWorker
 from fanfold.server.hub import Hub
 from fanfold.server.ratings import running_rated
+from fanfold.server.refusals import refusal
 from fanfold.server.reviews import Compute, NotReviewableError, Reviews, review_step
 from fanfold.server.routes import HubDep
 from fanfold.server.store.review_memory import review_store
@@ -77,13 +78,9 @@ async def table_review(
     table = live.table
     async with live.lock:  # never an action that is still being stored
         if running_rated(live.options, table):
-            raise NotReviewableError(
-                "a rated game is reviewed once it is over: this one is still being played"
-            )
+            raise NotReviewableError(refusal("reviews.rated_playing"))
         if not table.is_over:
-            raise NotReviewableError(
-                "this game is still being played: its review opens once it is over"
-            )
+            raise NotReviewableError(refusal("reviews.playing"))
         record = table.finish()
     reviews = reviews_of(request.app.state, hub)
     return protocol.ReviewAnswer.model_validate(await reviews.poll(table_id, record, seen))

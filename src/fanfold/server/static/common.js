@@ -42,12 +42,29 @@ function worded(refusal) {
   }
   // a parameter that starts a sentence inside the template starts with a capital (as the
   // server writes it: fanfold.core.phrases)
-  const template = typeof MESSAGES[refusal.code] === "string" ? MESSAGES[refusal.code] : refusal.code;
-  return template.replace(/\{(\w+)\}/g, (whole, name, at) => {
+  let template = typeof MESSAGES[refusal.code] === "string" ? MESSAGES[refusal.code] : refusal.code;
+  if (document.documentElement.lang === "fr") template = contracted(template, params);
+  const made = template.replace(/\{(\w+)\}/g, (whole, name, at) => {
     if (!Object.hasOwn(params, name)) return whole;
     const value = String(params[name]);
     return /[.!?] $/.test(template.slice(0, at)) ? value.charAt(0).toUpperCase() + value.slice(1) : value;
   });
+  // words that start with a capital wherever they stand (fanfold.core.phrases.CAPITALISED)
+  return refusal.code === "words.capital" ? made.charAt(0).toUpperCase() + made.slice(1) : made;
+}
+
+// French: "de" and "à" before a seat's name that is "Joueur …" (worded from game.player,
+// fano.seat, fantan.seat) contract with the name's article, as French writes it: "le coup du
+// Joueur 2", "au Joueur 2", never "de Joueur 2".
+const CONTRACTIONS = { de: "du", à: "au" };
+
+function contracted(template, params) {
+  let found = template;
+  for (const [name, value] of Object.entries(params)) {
+    if (!/^Joueur\b/.test(value) || !/^\w+$/.test(name)) continue;
+    found = found.replace(new RegExp(`(^|[\\s(])(de|à) \\{${name}\\}`, "g"), (whole, start, word) => `${start}${CONTRACTIONS[word]} {${name}}`);
+  }
+  return found;
 }
 
 export async function api(method, path, body, token, extra = {}) {
@@ -64,8 +81,24 @@ export async function api(method, path, body, token, extra = {}) {
   } catch {
     data = { error: text };
   }
-  if (!response.ok) throw new Error(refusalText(data) || `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    const error = new Error(refusalText(data) || `${response.status} ${response.statusText}`);
+    error.status = response.status; // a refusal's HTTP status and, where it says one, its wait
+    error.retryAfter = response.headers.get("Retry-After");
+    throw error;
+  }
   return data;
+}
+
+// The seconds a refused request asks the page to wait before asking again (429 or 503 with
+// `Retry-After`, in seconds or as a date), at least 1 and at most `most`; null for any other
+// refusal (asking again would be refused the same).
+export function retryWait(error, most = 60) {
+  if (!error || (error.status !== 429 && error.status !== 503) || !error.retryAfter) return null;
+  let seconds = Number(error.retryAfter);
+  if (!Number.isFinite(seconds)) seconds = (Date.parse(error.retryAfter) - Date.now()) / 1000;
+  if (!Number.isFinite(seconds)) return null;
+  return Math.min(Math.max(Math.ceil(seconds), 1), most);
 }
 
 const KEY = "fanfold.tables";

@@ -4,7 +4,10 @@
 // Choosing a move (or a point of the graph) shows the position after it on the replay. Fano
 // and Fan Tan: the graph has a line per reviewed seat (its own expected result after each of
 // its decisions), and the moves of seats not reviewed (bots) or with one legal move say so.
-import { api, el, t } from "./common.js";
+// Every sentence the server words (a move, a seat's name, the summary) comes with its code and
+// params (`said`, `seat_said`, `best_said`, `summary_said`) and is worded from the catalogue
+// (saidText).
+import { api, el, saidText, t } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // The marks' and the values' words in the page's language (asked for as the panel is drawn).
@@ -46,7 +49,8 @@ function graph(review, show) {
   const steps = Math.max(review.total, 1);
   const x = (move) => 8 + (move / steps) * (WIDTH - 16);
   const y = (value) => HEIGHT / 2 - value * (HEIGHT / 2 - 8);
-  const first = review.moves[0]?.seat_name || t("the first seat");
+  const seatName = (entry) => saidText(entry?.seat_said, entry?.seat_name);
+  const first = seatName(review.moves[0]) || t("the first seat");
   const bySeat = points.some((point) => point.seat !== undefined);
   const root = svg("svg", {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
@@ -56,7 +60,7 @@ function graph(review, show) {
   });
   const title = svg("title", { id: "review-graph-title" });
   if (bySeat) {
-    const names = [...new Set(points.map((point) => review.moves.find((entry) => entry.seat === point.seat)?.seat_name))];
+    const names = [...new Set(points.map((point) => seatName(review.moves.find((entry) => entry.seat === point.seat))))];
     title.textContent = t("The expected result of {names} after each of their decisions, one line a seat: up is a likely win, down a likely loss; {count} marked moves.", { names: names.join(t(" and ")) || t("the reviewed seats"), count: review.marks.length });
   } else {
     title.textContent = t("The evaluation for {name} after each move: up is good for {name}, down bad; {count} marked moves.", { name: first, count: review.marks.length });
@@ -90,7 +94,7 @@ function graph(review, show) {
 
 function moveItem(entry, show, chosen) {
   const mark = entry.mark ? MARKS()[entry.mark] || entry.mark : "";
-  const label = `${entry.number}. ${entry.words}`;
+  const label = `${entry.number}. ${saidText(entry.said, entry.words)}`;
   const button = el("button", {
     type: "button",
     class: `review-move${entry.mark ? ` mark-${entry.mark}` : ""}`,
@@ -109,7 +113,7 @@ function moveItem(entry, show, chosen) {
   button.append(el("span", { class: "review-value", text: value }));
   // The better move in words, else in notation (a move no spectator is told, such as a hand
   // kept, has no words for one).
-  const better = entry.best_words || entry.best;
+  const better = saidText(entry.best_said, entry.best_words) || entry.best;
   if (mark) button.append(el("span", { class: "review-mark", text: better ? t("{mark}; better: {move}", { mark, move: better }) : mark }));
   return el("li", {}, button);
 }
@@ -139,11 +143,13 @@ export async function setUpReview(tableId, box, show) {
     }[review.state];
     box.append(el("p", { class: "review-state", id: "review-state", role: "status", text: state }));
     box.append(graph(review, choose));
-    // The summary, less the sentences on the marked moves (the list below says them in words).
-    const marked = review.moves.filter((entry) => entry.mark).map((entry) => `, ${entry.text},`);
-    for (const line of review.summary) {
-      if (!marked.some((text) => line.includes(text))) box.append(el("p", { class: "review-summary", text: line }));
-    }
+    // The summary, less the sentences on a marked move (their codes start "review.move.": the
+    // list below says them beside each move).
+    review.summary.forEach((line, index) => {
+      const said = (review.summary_said || [])[index];
+      if (said && String(said.code).startsWith("review.move.")) return;
+      box.append(el("p", { class: "review-summary", text: saidText(said, line) }));
+    });
     const list = el("ol", { class: "review-moves", "aria-label": t("moves reviewed") });
     for (const entry of review.moves) list.append(moveItem(entry, choose, chosen));
     box.append(list);

@@ -1,6 +1,6 @@
 // A table page: one WebSocket to the server, the board drawn by the game's own module, the
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
-import { api, arrowFocus, botName, refusalText, remember, saidText, t, tokenFor, el, variantWords } from "./common.js";
+import { api, arrowFocus, botName, refusalText, remember, retryWait, saidText, t, tokenFor, el, variantWords } from "./common.js";
 import { setUpAlerts, turnAlerts } from "./alerts.js";
 import { setUpChat } from "./chat.js";
 import { copyButton, gameLink, positionLink, startMove } from "./share.js";
@@ -824,7 +824,7 @@ async function main() {
     token = claimed;
   }
   try {
-    const state = await api("GET", `/api/tables/${tableId}`, undefined, token);
+    const state = await loadTable();
     name = state.game.name;
   } catch (error) {
     $("status").textContent = error.message;
@@ -832,6 +832,27 @@ async function main() {
   }
   renderer = await loadRenderer(name);
   connect();
+}
+
+// The table's first load. A refusal that says when to ask again (the server busy, or this
+// address over its requests a minute: 429 or 503 with Retry-After) is shown with a countdown,
+// then the page asks again, at most LOAD_TRIES times in all; any other refusal stops it.
+const LOAD_TRIES = 4;
+
+async function loadTable() {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await api("GET", `/api/tables/${tableId}`, undefined, token);
+    } catch (error) {
+      const wait = retryWait(error);
+      if (wait === null || tries >= LOAD_TRIES) throw error;
+      for (let left = wait; left > 0; left -= 1) {
+        $("status").textContent = t("{refusal}: asking again in {seconds} s…", { refusal: error.message, seconds: left });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      $("status").textContent = t("Asking again…");
+    }
+  }
 }
 
 main();

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from fanfold.core.config import JSONObject
+from fanfold.core.config import JSONObject, JSONValue
 
 
 class Transaction(Protocol):
@@ -288,7 +288,7 @@ class ReviewJob:
     lease_until: float
     attempts: int
     engine: JSONObject | None
-    summary: list[str] | None
+    summary: list[JSONValue] | None
     deal: JSONObject | None
     error: str | None
     created: float

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from fanfold.core.config import JSONObject
+from fanfold.core.config import JSONObject, JSONValue
 from fanfold.server.store.chat_records import ChatLine, ChatReport, LineLimits
 from fanfold.server.store.records import ReviewJob, Transaction
 
@@ -76,7 +76,7 @@ class ReviewStore(Protocol):
         version: int,
         owner: str,
         engine: JSONObject,
-        summary: Sequence[str],
+        summary: Sequence[JSONValue],
         deal: JSONObject | None,
         now: float,
     ) -> bool:
