@@ -148,6 +148,38 @@ def test_the_compiled_decision_equals_its_python_twin(preset: str) -> None:
     assert seen > 100
 
 
+@pytest.mark.parametrize("preset", ["classic", "trionfey", "specials"])
+def test_each_end_action_s_value_equals_its_python_twin_s(preset: str) -> None:
+    """The compiled evaluation of every end action (its own cards after it, written by
+    ``end_into`` into a buffer left dirty by the last one) is the Python twin's number,
+    bit for bit, and ``end_into`` writes what ``end_state`` returns."""
+    from fanfold.agents.ladder import kernels
+
+    work = kernels.scratch()
+    judged = 0
+    for state in _positions(preset, 1, 50, most=60):
+        seat = _decider(state)
+        chosen = params(Style.BALANCED, state.config)
+        weights, _, _ = compiled._arrays(chosen)
+        fast_state = engine.encode(state)
+        array, cfg = fast_state.array, fast_state.options
+        ctx, later, _, pool, npool = kernels.context(
+            array, cfg, seat, compiled._suits(state.config)
+        )
+        decision = search.Decision(state, seat, chosen)
+        buffer = np.full_like(array, -7)
+        for action in FANO.legal_actions(state):
+            packed = np.int64(codec.action_id(action))
+            if not kernels._is_end(packed & 255) or decision.refused(state, action):
+                continue
+            kernels.end_into(buffer, array, cfg, seat, packed)
+            assert np.array_equal(buffer, kernels.end_state(array, cfg, seat, packed))
+            value = kernels.value_of(buffer, cfg, ctx, later, pool, npool, weights, work)
+            assert value == decision.end_value(state, action), FANO.format_position(state)
+            judged += 1
+    assert judged > 50
+
+
 def test_the_twins_agree_at_three_players_and_on_small_budgets() -> None:
     for state in _positions("trionfey", 2, 60, players=3):
         seat = _decider(state)

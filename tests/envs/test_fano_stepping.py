@@ -13,6 +13,7 @@ import pytest
 
 from fanfold.core.errors import IllegalActionError
 from fanfold.core.rng import derive_seed
+from fanfold.envs import fano_kernels as kernels
 from fanfold.envs import fano_stepping
 from fanfold.envs.encodings import encoding_for, resolve
 from fanfold.envs.episode import Episode, seat_names
@@ -250,3 +251,20 @@ def test_a_step_limit_cuts_as_on_the_python_engine(preset: str, options: dict[st
         "fano", preset, options, tables=4, seed=2, steps=60, illegal=0.01, rng_seed=8
     )
     assert compared.cut > 3
+
+
+def test_the_warm_up_prepares_every_stepping_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up (which the build runs, so that an installation compiles nothing at first
+    use) calls every kernel the tables step with, ``resume`` included, which its short games
+    never need."""
+    called: list[Any] = []
+    step = FanoTables._step
+
+    def recording(tables: FanoTables, kernel: Any, *rest: Any) -> None:
+        called.append(kernel)
+        step(tables, kernel, *rest)
+
+    monkeypatch.setattr(FanoTables, "_step", recording)
+    fano_stepping.warm_up()
+    assert {kernels.start, kernels.act, kernels.resume} <= set(called)
+    assert kernels.resume.signatures

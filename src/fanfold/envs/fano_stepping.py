@@ -383,7 +383,9 @@ class FanoTables(SelfPlayTables):
 
 
 def warm_up() -> None:
-    """Compile (or load from Numba's cache) every kernel, on short games of both editions."""
+    """Compile (or load from Numba's cache) every kernel, on short games of both editions,
+    and :func:`~fanfold.envs.fano_kernels.resume` on no table (its short games never run past
+    their reshuffle seeds: a first table that did would compile it in the middle of play)."""
     from fanfold.envs.encodings import encoding_for, resolve
 
     for preset, seat in (("classic", 0), ("trionfey", 1)):
@@ -392,9 +394,9 @@ def warm_up() -> None:
         assert isinstance(encoding, FanoEncoding)
         seats = ["ladder(style=rush, nodes=20)"] * config.players
         seats[seat] = "human"
-        FanoTables(encoding, seat, 2, seats, max_steps=60).play_first_legal(
-            encoding.layout.size, encoding.num_actions, 400
-        )
+        played = FanoTables(encoding, seat, 2, seats, max_steps=60)
+        played.play_first_legal(encoding.layout.size, encoding.num_actions, 400)
+        played._step(kernels.resume, np.zeros(0, dtype=np.int64), played.seat)
 
 
 def tables(env: FanfoldGymEnv, count: int, encoding: Encoding) -> FanoTables:

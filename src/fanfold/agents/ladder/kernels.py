@@ -269,55 +269,58 @@ def holds(s, p, suits, value, later):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def match_pairs(combat, nc, missing, nm, order, out, rest, values):  # type: ignore[no-untyped-def]
-    """:func:`fanfold.agents.ladder.features.match_pairs`: rows ``(value, a, b)`` into
-    ``out``; returns their number (``rest`` and ``values``: scratch of 8 and 3)."""
+def match_pairs(ints, combat, nc, missing, nm, order, row, pairs, out):  # type: ignore[no-untyped-def]
+    """:func:`fanfold.agents.ladder.features.match_pairs` of ``ints[combat, :nc]`` and
+    ``ints[missing, :nm]`` by ``order[row]``: rows ``(value, a, b)`` into ``pairs[out]``;
+    returns their number (``ints[W_REST]`` and ``ints[W_VALUES]``: scratch). Rows of the
+    scratch arrays are indexed, never taken as views: a view costs two atomic reference
+    counts, and the reference counts were most of an evaluation's time."""
     nr = nc
     for i in range(nc):
-        rest[i] = combat[i]
+        ints[W_REST, i] = ints[combat, i]
     for i in range(nm):
-        values[i] = missing[i]
+        ints[W_VALUES, i] = ints[missing, i]
     for i in range(nm):
         best = i
         for j in range(i + 1, nm):
-            if order[values[j]] > order[values[best]]:
+            if order[row, ints[W_VALUES, j]] > order[row, ints[W_VALUES, best]]:
                 best = j
-        swap = values[i]
-        values[i] = values[best]
-        values[best] = swap
+        swap = ints[W_VALUES, i]
+        ints[W_VALUES, i] = ints[W_VALUES, best]
+        ints[W_VALUES, best] = swap
     found = 0
     for k in range(nm):
-        m = values[k]
+        m = ints[W_VALUES, k]
         hit_i = -1
         hit_j = -1
         for i in range(nr):
             for j in range(i + 1, nr):
-                if rest[i] + rest[j] == m:
+                if ints[W_REST, i] + ints[W_REST, j] == m:
                     hit_i = i
                     hit_j = j
                     break
             if hit_i >= 0:
                 break
         if hit_i >= 0:
-            out[found, 0] = m
-            out[found, 1] = rest[hit_i]
-            out[found, 2] = rest[hit_j]
+            pairs[out, found, 0] = m
+            pairs[out, found, 1] = ints[W_REST, hit_i]
+            pairs[out, found, 2] = ints[W_REST, hit_j]
             found += 1
             for j in range(hit_j, nr - 1):
-                rest[j] = rest[j + 1]
+                ints[W_REST, j] = ints[W_REST, j + 1]
             nr -= 1
             for j in range(hit_i, nr - 1):
-                rest[j] = rest[j + 1]
+                ints[W_REST, j] = ints[W_REST, j + 1]
             nr -= 1
     return found
 
 
 @njit(cache=True, inline="always")
-def _own(value, held, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
+def _own(value, ints, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
     if jokers:
         return 1.0
     for i in range(nheld):
-        if held[i] == value:
+        if ints[W_HELD, i] == value:
             return 1.0
     if draws <= 0:
         return 0.0
@@ -329,12 +332,12 @@ def _own(value, held, nheld, jokers, draws, pool, npool):  # type: ignore[no-unt
 
 
 @njit(cache=True, inline="always")
-def _own_once(value, own, held, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
-    """:func:`_own`, kept in ``own[value]`` for the rest of the evaluation (the same
-    arguments give the same number)."""
-    if own[value] < 0.0:
-        own[value] = _own(value, held, nheld, jokers, draws, pool, npool)
-    return own[value]
+def _own_once(value, floats, ints, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
+    """:func:`_own`, kept in ``floats[V_OWN, value]`` for the rest of the evaluation (the
+    same arguments give the same number)."""
+    if floats[V_OWN, value] < 0.0:
+        floats[V_OWN, value] = _own(value, ints, nheld, jokers, draws, pool, npool)
+    return floats[V_OWN, value]
 
 
 @njit(cache=True, inline="always")
@@ -351,7 +354,7 @@ def _prestige_count(s, q):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _missing(s, q, face_up_only, out):  # type: ignore[no-untyped-def]
+def _missing(s, q, face_up_only, ints, out):  # type: ignore[no-untyped-def]
     n = 0
     for m in range(8, 11):
         found = False
@@ -363,15 +366,15 @@ def _missing(s, q, face_up_only, out):  # type: ignore[no-untyped-def]
                 found = True
                 break
         if not found:
-            out[n] = m
+            ints[out, n] = m
             n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _face_up_combat(s, q, out):  # type: ignore[no-untyped-def]
+def _face_up_combat(s, q, ints, out):  # type: ignore[no-untyped-def]
     """The combat values (1 to 7) of seat ``q``'s cards in play that everyone sees, into
-    ``out``; how many."""
+    ``ints[out]``; how many."""
     n = 0
     for i in range(s[q + FIELD]):
         card = s[q + FIELD + 1 + i]
@@ -379,40 +382,40 @@ def _face_up_combat(s, q, out):  # type: ignore[no-untyped-def]
             continue
         v = card >> 4
         if 1 <= v <= MAX_COMBAT:
-            out[n] = v
+            ints[out, n] = v
             n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _useful(value, missing, nm):  # type: ignore[no-untyped-def]
+def _useful(value, ints, missing, nm):  # type: ignore[no-untyped-def]
     for i in range(nm):
-        partner = missing[i] - value
+        partner = ints[missing, i] - value
         if 1 <= partner <= MAX_COMBAT and partner != value:
             return True
     return False
 
 
 @njit(cache=True, inline="always")
-def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyped-def]
+def features(s, cfg, ctx, later, pool, npool, ints, pairs, floats):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.features.features` of the deciding seat's cards in ``s``
-    against the others' public cards, into ``f``; ``work``: :func:`scratch` (nothing is
-    allocated here: a decision evaluates dozens of positions)."""
-    ints, pairs, floats = work
+    against the others' public cards, into ``floats[V_FEATURES]``; ``ints``, ``pairs``,
+    ``floats``: :func:`scratch` (nothing is allocated here: a decision evaluates dozens of
+    positions). Its rows are indexed in place, never taken as views (``ints[W_HELD]``): each
+    view costs two atomic reference counts, which were most of an evaluation's time."""
     seat = ctx[X_SEAT]
     count = ctx[X_COUNT]
     p = _seat(seat)
     goal = cfg[C_PROMOTIONS_TO_WIN]
     for i in range(SIZE):
-        f[i] = 0.0
-    f[0] = 1.0
+        floats[V_FEATURES, i] = 0.0
+    floats[V_FEATURES, 0] = 1.0
     lt = goal - s[p + LEVEL]
     if lt == 1:
-        f[M_LT1] = 1.0
+        floats[V_FEATURES, M_LT1] = 1.0
     elif lt == 2:
-        f[M_LT2] = 1.0
+        floats[V_FEATURES, M_LT2] = 1.0
     nh = s[p + HAND]
-    held = ints[W_HELD]
     nheld = 0
     jokers = 0
     for i in range(nh):
@@ -420,7 +423,7 @@ def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyp
         if _is_joker(card):
             jokers += 1
         else:
-            held[nheld] = card >> 4
+            ints[W_HELD, nheld] = card >> 4
             nheld += 1
     draws = HAND_SIZE - nh
     # the seat's own prestige values: its whole field (its face-down cards are combat cards)
@@ -431,29 +434,21 @@ def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyp
                 pr += 1
                 break
     if pr == 1:
-        f[M_PR1] = 1.0
+        floats[V_FEATURES, M_PR1] = 1.0
     elif pr >= 2:
-        f[M_PR2] = 1.0
-    missing = ints[W_MISSING]
-    nm = _missing(s, p, False, missing)
+        floats[V_FEATURES, M_PR2] = 1.0
+    nm = _missing(s, p, False, ints, W_MISSING)
     nf = s[p + FIELD]
-    combat = ints[W_COMBAT]
     nc = 0
     for i in range(nf):
         card = s[p + FIELD + 1 + i]
         v = card >> 4
         if 1 <= v <= MAX_COMBAT and not _hidden(s, p, card):
-            combat[nc] = v
+            ints[W_COMBAT, nc] = v
             nc += 1
-    hit_values = ints[W_HIT]
-    hit_chances = floats[V_CHANCES]
     nhit = 0
-    need = ints[W_NEED]
-    rest = ints[W_REST]
-    values = ints[W_VALUES]
-    own = floats[V_OWN]
     for v in range(11):
-        own[v] = -1.0
+        floats[V_OWN, v] = -1.0
     for i in range(nf):
         card = s[p + FIELD + 1 + i]
         value = card >> 4
@@ -465,7 +460,7 @@ def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyp
                 continue
             q = _seat(o)
             for v in range(MAX_COMBAT + 1):
-                need[v] = 0
+                ints[W_NEED, v] = 0
             for j in range(s[q + FIELD]):
                 attacker = s[q + FIELD + 1 + j]
                 if _hidden(s, q, attacker):
@@ -475,93 +470,93 @@ def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyp
                     continue
                 support = ATTACK_SUPPORT[a, value]
                 if support:
-                    need[support] = 1
+                    ints[W_NEED, support] = 1
                 if ctx[X_REVERSE + o] and ATTACK_SUPPORT[value, a]:
-                    need[LINE_THIRD[a, value]] = 1
+                    ints[W_NEED, LINE_THIRD[a, value]] = 1
             for v in range(1, MAX_COMBAT + 1):
-                if need[v]:
+                if ints[W_NEED, v]:
                     safe *= 1.0 - later[o, v]
-        hit_values[nhit] = value
-        hit_chances[nhit] = 1.0 - safe
+        ints[W_HIT, nhit] = value
+        floats[V_CHANCES, nhit] = 1.0 - safe
         nhit += 1
-        f[M_EXP] += 1.0 - safe
-    order = floats[V_ORDER]
+        floats[V_FEATURES, M_EXP] += 1.0 - safe
     for v in range(11):
-        order[v] = 0.0
+        floats[V_ORDER, v] = 0.0
     for k in range(nm):
-        m = missing[k]
+        m = ints[W_MISSING, k]
         inhand = False
         for i in range(nheld):
-            if held[i] == m:
+            if ints[W_HELD, i] == m:
                 inhand = True
-        order[m] = 2.0 if inhand else _own_once(m, own, held, nheld, jokers, draws, pool, npool)
-    mine = pairs[0]
-    npairs = match_pairs(combat, nc, missing, nm, order, mine, rest, values)
+        floats[V_ORDER, m] = (
+            2.0 if inhand else _own_once(m, floats, ints, nheld, jokers, draws, pool, npool)
+        )
+    npairs = match_pairs(ints, W_COMBAT, nc, W_MISSING, nm, floats, V_ORDER, pairs, 0)
     for k in range(npairs):
-        m = mine[k, 0]
+        m = pairs[0, k, 0]
         hit_a = 0.0
         for i in range(nhit):
-            if hit_values[i] == mine[k, 1]:
-                hit_a = hit_chances[i]
+            if ints[W_HIT, i] == pairs[0, k, 1]:
+                hit_a = floats[V_CHANCES, i]
                 break
         hit_b = 0.0
         for i in range(nhit):
-            if hit_values[i] == mine[k, 2]:
-                hit_b = hit_chances[i]
+            if ints[W_HIT, i] == pairs[0, k, 2]:
+                hit_b = floats[V_CHANCES, i]
                 break
-        f[M_EXP_PAIR] += hit_a + hit_b
+        floats[V_FEATURES, M_EXP_PAIR] += hit_a + hit_b
         inhand = False
         for i in range(nheld):
-            if held[i] == m:
+            if ints[W_HELD, i] == m:
                 inhand = True
         if jokers or inhand:
             survive = (1.0 - hit_a) * (1.0 - hit_b)
-            f[M_READY] += 1.0
-            f[M_READY_SAFE] += survive
+            floats[V_FEATURES, M_READY] += 1.0
+            floats[V_FEATURES, M_READY_SAFE] += survive
             if pr == 2:
-                f[M_READY_P2] += survive
+                floats[V_FEATURES, M_READY_P2] += survive
         else:
-            f[M_PAIR] += order[m]
+            floats[V_FEATURES, M_PAIR] += floats[V_ORDER, m]
     free = SLOTS - nf
     for k in range(nm):
-        m = missing[k]
+        m = ints[W_MISSING, k]
         paired = False
         for j in range(npairs):
-            if mine[j, 0] == m:
+            if pairs[0, j, 0] == m:
                 paired = True
         if paired:
             continue
         inhand = False
         for i in range(nheld):
-            if held[i] == m:
+            if ints[W_HELD, i] == m:
                 inhand = True
         if inhand:
-            f[M_PIN] += 1.0
+            floats[V_FEATURES, M_PIN] += 1.0
         if free > 0:
             for i in range(nc):
-                v = combat[i]
+                v = ints[W_COMBAT, i]
                 partner = m - v
                 if 1 <= partner <= MAX_COMBAT and partner != v:
                     partner_held = jokers > 0
                     for j in range(nheld):
-                        if held[j] == partner:
+                        if ints[W_HELD, j] == partner:
                             partner_held = True
                     if partner_held:
-                        f[M_HALF] += 1.0
+                        floats[V_FEATURES, M_HALF] += 1.0
                         break
         if not inhand:
             for i in range(npool):
                 if pool[i] == m:
-                    f[M_DRAW_PREST] += 1.0
+                    floats[V_FEATURES, M_DRAW_PREST] += 1.0
                     break
-    f[M_COMBAT] = float(nc)
+    floats[V_FEATURES, M_COMBAT] = float(nc)
     for i in range(nc):
-        if _useful(combat[i], missing, nm):
-            f[M_USEFUL] += 1.0
-    f[M_HAND] = float(nh)
-    f[M_FREE] = float(free)
-    f[M_TRIBUTE] = s[p + TRIBUTE] / 3.0
-    f[M_JOKER] = float(jokers)
+        if _useful(ints[W_COMBAT, i], ints, W_MISSING, nm):
+            floats[V_FEATURES, M_USEFUL] += 1.0
+    floats[V_FEATURES, M_HAND] = float(nh)
+    floats[V_FEATURES, M_FREE] = float(free)
+    floats[V_FEATURES, M_TRIBUTE] = s[p + TRIBUTE] / 3.0
+    floats[V_FEATURES, M_JOKER] = float(jokers)
     rival = -1
     best = -1
     for o in range(count):
@@ -572,16 +567,13 @@ def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyp
         if score > best:
             best = score
             rival = o
-    fmissing = ints[W_FMISSING]
-    fcombat = ints[W_FCOMBAT]
-    fpairs = pairs[1]
     for o in range(count):
         if ctx[X_PARTNER + o] or not ctx[X_ATTACKED + o]:
             continue
         q = _seat(o)
-        nfm = _missing(s, q, True, fmissing)
-        nfc = _face_up_combat(s, q, fcombat)
-        nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[o], fpairs, rest, values)
+        nfm = _missing(s, q, True, ints, W_FMISSING)
+        nfc = _face_up_combat(s, q, ints, W_FCOMBAT)
+        nfp = match_pairs(ints, W_FCOMBAT, nfc, W_FMISSING, nfm, later, o, pairs, 1)
         for i in range(s[q + FIELD]):
             card = s[q + FIELD + 1 + i]
             if _hidden(s, q, card):
@@ -590,58 +582,58 @@ def features(s, cfg, ctx, later, pool, npool, f, work):  # type: ignore[no-untyp
             if value > MAX_COMBAT or value == 0 or _in_zone(s, q + PROTECTED, card):
                 continue
             for v in range(MAX_COMBAT + 1):
-                need[v] = 0
+                ints[W_NEED, v] = 0
             for j in range(nc):
-                a = combat[j]
+                a = ints[W_COMBAT, j]
                 if a == 0:
                     continue
                 support = ATTACK_SUPPORT[a, value]
                 if support:
-                    need[support] = 1
+                    ints[W_NEED, support] = 1
             safe = 1.0
             for v in range(1, MAX_COMBAT + 1):
-                if need[v]:
-                    safe *= 1.0 - _own_once(v, own, held, nheld, jokers, draws, pool, npool)
-            f[M_THREAT] += 1.0 - safe
+                if ints[W_NEED, v]:
+                    safe *= 1.0 - _own_once(v, floats, ints, nheld, jokers, draws, pool, npool)
+            floats[V_FEATURES, M_THREAT] += 1.0 - safe
             in_pair = False
             for j in range(nfp):
-                if fpairs[j, 1] == value or fpairs[j, 2] == value:
+                if pairs[1, j, 1] == value or pairs[1, j, 2] == value:
                     in_pair = True
             if in_pair:
-                f[M_THREAT_PAIR] += 1.0 - safe
+                floats[V_FEATURES, M_THREAT_PAIR] += 1.0 - safe
     if rival >= 0:
         q = _seat(rival)
         flt = goal - s[q + LEVEL]
         if flt == 1:
-            f[O_LT1] = 1.0
+            floats[V_FEATURES, O_LT1] = 1.0
         elif flt == 2:
-            f[O_LT2] = 1.0
+            floats[V_FEATURES, O_LT2] = 1.0
         fpr = _prestige_count(s, q)
         if fpr == 1:
-            f[O_PR1] = 1.0
+            floats[V_FEATURES, O_PR1] = 1.0
         elif fpr >= 2:
-            f[O_PR2] = 1.0
-        nfm = _missing(s, q, True, fmissing)
-        nfc = _face_up_combat(s, q, fcombat)
-        nfp = match_pairs(fcombat, nfc, fmissing, nfm, later[rival], fpairs, rest, values)
+            floats[V_FEATURES, O_PR2] = 1.0
+        nfm = _missing(s, q, True, ints, W_FMISSING)
+        nfc = _face_up_combat(s, q, ints, W_FCOMBAT)
+        nfp = match_pairs(ints, W_FCOMBAT, nfc, W_FMISSING, nfm, later, rival, pairs, 1)
         for k in range(nfp):
-            m = fpairs[k, 0]
-            f[O_READY] += later[rival, m]
+            m = pairs[1, k, 0]
+            floats[V_FEATURES, O_READY] += later[rival, m]
             if fpr == 2:
-                f[O_READY_P2] += later[rival, m]
+                floats[V_FEATURES, O_READY_P2] += later[rival, m]
         for k in range(nfm):
-            m = fmissing[k]
+            m = ints[W_FMISSING, k]
             paired = False
             for j in range(nfp):
-                if fpairs[j, 0] == m:
+                if pairs[1, j, 0] == m:
                     paired = True
             if not paired:
-                f[O_PIN] += later[rival, m]
-        f[O_COMBAT] = float(nfc + s[q + HIDDEN])
+                floats[V_FEATURES, O_PIN] += later[rival, m]
+        floats[V_FEATURES, O_COMBAT] = float(nfc + s[q + HIDDEN])
         for i in range(nfc):
-            if _useful(fcombat[i], fmissing, nfm):
-                f[O_USEFUL] += 1.0
-        f[O_TRIBUTE] = s[q + TRIBUTE] / 3.0
+            if _useful(ints[W_FCOMBAT, i], ints, W_FMISSING, nfm):
+                floats[V_FEATURES, O_USEFUL] += 1.0
+        floats[V_FEATURES, O_TRIBUTE] = s[q + TRIBUTE] / 3.0
 
 
 @njit(cache=True)
@@ -664,11 +656,11 @@ def evaluate(s, cfg, ctx, later, pool, npool, weights):  # type: ignore[no-untyp
 @njit(cache=True)
 def value_of(s, cfg, ctx, later, pool, npool, weights, work):  # type: ignore[no-untyped-def]
     """:func:`evaluate` with the decision's :func:`scratch`."""
-    f = work[2][V_FEATURES]
-    features(s, cfg, ctx, later, pool, npool, f, work)
+    ints, pairs, floats = work
+    features(s, cfg, ctx, later, pool, npool, ints, pairs, floats)
     total = 0.0
     for i in range(SIZE):
-        total += weights[i] * f[i]
+        total += weights[i] * floats[V_FEATURES, i]
     return total
 
 
@@ -697,7 +689,16 @@ def _spends(action):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def end_state(s, cfg, seat, action):  # type: ignore[no-untyped-def]
     """A copy of ``s`` with the seat's own cards after an end action (turn not passed)."""
-    u = s.copy()
+    u = np.empty_like(s)
+    end_into(u, s, cfg, seat, action)
+    return u
+
+
+@njit(cache=True)
+def end_into(u, s, cfg, seat, action):  # type: ignore[no-untyped-def]
+    """:func:`end_state` written into ``u`` (the search's one buffer: a copy allocated for
+    every end action searched cost more than its evaluation's features)."""
+    u[:] = s
     p = _seat(seat)
     kind = action & 255
     a = _byte(action, SHIFT_A)
@@ -721,7 +722,6 @@ def end_state(s, cfg, seat, action):  # type: ignore[no-untyped-def]
             if card:
                 _remove(u, p + HAND, card)
         _earn(u, cfg, p)
-    return u
 
 
 @njit(cache=True)
@@ -841,6 +841,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
     memo = Dict.empty(key_type=types.int64, value_type=types.float64)
     nodes = 0
     shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
+    ended = np.empty(size, s.dtype)
     states[0, :] = s
     for i in range(nlegal):
         actions[0, i] = legal[i]
@@ -923,8 +924,8 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
             if _is_end(kind):
                 value = NEVER
                 if not refused:
-                    u = end_state(k_state, cfg, seat, action)
-                    value = value_of(u, cfg, ctx, later, pool, npool, weights, work)
+                    end_into(ended, k_state, cfg, seat, action)
+                    value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
                 _record(k, value, index[k], best, top)
                 index[k] += 1
                 continue
