@@ -59,7 +59,7 @@ KEPT = (4, 6, 8)
 OTHERS = ("ladder", "ladder(style=attack)", "ladder(style=bluff)")
 
 
-@njit(cache=True)
+@njit
 def _counted(deals, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, limit, counts):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.lookahead.look`'s continuations, counted: ``counts``
     gets [continuations, actions, member's decisions, cut at the limit, games over]."""

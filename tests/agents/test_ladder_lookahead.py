@@ -77,8 +77,10 @@ def test_it_plays_the_best_mean_and_the_member_s_move_on_a_tie(edition: str) -> 
     assert changed > 0
 
 
-@pytest.mark.parametrize("edition", ["classic", "trionfey"])
-def test_states_with_the_same_view_get_the_same_choice_and_totals(edition: str) -> None:
+@pytest.mark.parametrize(("edition", "keep"), [("classic", 0), ("trionfey", 0), ("trionfey", 2)])
+def test_states_with_the_same_view_get_the_same_choice_and_totals(edition: str, keep: int) -> None:
+    """The same view and seed: the same choice, deals and totals (``keep`` too: the moves kept
+    are ranked on the view's own deal, never on the true state)."""
     rng = random.Random(4)
     for state in _midgames(edition, 5, 8):
         seat = FANO.current_player(state)
@@ -90,7 +92,7 @@ def test_states_with_the_same_view_get_the_same_choice_and_totals(edition: str) 
         assert [(player.hand, player.draw) for player in other.players] != hidden
         seen = []
         for true_state in (state, other):
-            agent = _looker(seed=9)
+            agent = _looker(seed=9, keep=keep)
             move = agent.choose(FANO.observe(true_state, seat), FANO.legal_actions(true_state))
             assert agent.last_totals is not None
             seen.append((move, agent.last_totals[0], list(agent.last_totals[1])))
