@@ -37,8 +37,8 @@ def _midgames(edition: str, seed: int, count: int) -> list[FanoState]:
     return found[::2]
 
 
-def _looker(seed: int = 1, deals: int = 3) -> LadderAgent:
-    agent = create_agent(f"ladder(deals={deals})", FANO, seed=seed)
+def _looker(seed: int = 1, deals: int = 3, keep: int = 0) -> LadderAgent:
+    agent = create_agent(f"ladder(deals={deals}, keep={keep})", FANO, seed=seed)
     assert isinstance(agent, LadderAgent)
     return agent
 
@@ -77,8 +77,10 @@ def test_it_plays_the_best_mean_and_the_member_s_move_on_a_tie(edition: str) -> 
     assert changed > 0
 
 
-@pytest.mark.parametrize("edition", ["classic", "trionfey"])
-def test_states_with_the_same_view_get_the_same_choice_and_totals(edition: str) -> None:
+@pytest.mark.parametrize(("edition", "keep"), [("classic", 0), ("trionfey", 0), ("trionfey", 2)])
+def test_states_with_the_same_view_get_the_same_choice_and_totals(edition: str, keep: int) -> None:
+    """The same view and seed: the same choice, deals and totals (``keep`` too: the moves kept
+    are ranked on the view's own deal, never on the true state)."""
     rng = random.Random(4)
     for state in _midgames(edition, 5, 8):
         seat = FANO.current_player(state)
@@ -90,7 +92,7 @@ def test_states_with_the_same_view_get_the_same_choice_and_totals(edition: str) 
         assert [(player.hand, player.draw) for player in other.players] != hidden
         seen = []
         for true_state in (state, other):
-            agent = _looker(seed=9)
+            agent = _looker(seed=9, keep=keep)
             move = agent.choose(FANO.observe(true_state, seat), FANO.legal_actions(true_state))
             assert agent.last_totals is not None
             seen.append((move, agent.last_totals[0], list(agent.last_totals[1])))
@@ -168,3 +170,67 @@ def test_the_compiled_look_ahead_adds_one_value_a_move_a_deal() -> None:
     compiled.look_ahead([deal, deal], seat, ids, chosen, twice)
     assert np.allclose(twice, 2 * once)
     assert np.all(np.abs(once) <= 20.0)
+
+
+def test_a_negative_keep_is_refused() -> None:
+    with pytest.raises(ConfigError, match="keep must be from 0 to 1000"):
+        parse_agent("ladder(deals=4, keep=-1)")
+
+
+def test_the_compiled_root_values_are_the_python_search_s() -> None:
+    """The member's value of each root move (:func:`compiled.root_values`) equals the Python
+    twin's (:meth:`Decision.child`, the moves searched in order as ``choose`` searches them),
+    and the member's choice is the first best of them."""
+    from fanfold.agents.ladder.search import Decision
+
+    checked = 0
+    for edition in ("classic", "trionfey"):
+        for state in _midgames(edition, 11, 5):
+            seat = FANO.current_player(state)
+            assert seat is not None
+            legal = FANO.legal_actions(state)
+            chosen = params(Style.BALANCED, state.config)
+            ids = np.array([codec.action_id(action) for action in legal], np.int64)
+            values = compiled.root_values(state, seat, ids, chosen)
+            if values is None:
+                continue
+            decision = Decision(state, seat, chosen)
+            twin = [decision.child(state, action, 1) for action in legal]
+            assert values == pytest.approx(twin, rel=1e-9, abs=1e-9)
+            assert compiled.decide(state, seat, legal, chosen) == int(np.argmax(values))
+            checked += 1
+    assert checked > 3
+
+
+@pytest.mark.parametrize("edition", ["classic", "trionfey"])
+def test_keep_looks_ahead_only_on_the_member_s_best_moves(edition: str) -> None:
+    """``keep=K`` looks ahead on the member's K best moves by its own search (its own move
+    among them), and chooses the best mean among them; ``keep`` at or above the legal moves
+    changes nothing."""
+    pruned = 0
+    for state in _midgames(edition, 3, 12):
+        seat = FANO.current_player(state)
+        assert seat is not None
+        view, legal = FANO.observe(state, seat), FANO.legal_actions(state)
+        every, kept, wide = _looker(), _looker(keep=2), _looker(keep=len(legal))
+        full_choice = every.choose(view, legal)
+        choice = kept.choose(view, legal)
+        assert wide.choose(view, legal) == full_choice
+        assert every.last_totals is not None
+        assert wide.last_totals is not None
+        assert list(wide.last_totals[1]) == list(every.last_totals[1])
+        assert kept.last_totals is not None
+        assert len(kept.last_kept) == min(2, len(legal))
+        own = create_agent("ladder", FANO).choose(view, legal)
+        assert legal.index(own) in kept.last_kept
+        assert legal.index(choice) in kept.last_kept
+        ids = np.array([codec.action_id(action) for action in legal], np.int64)
+        sampled = FANO.sample_state(view, random.Random(0))
+        values = compiled.root_values(sampled, seat, ids, params(Style.BALANCED, state.config))
+        assert values is not None
+        floor = min(values[index] for index in kept.last_kept)
+        left = [i for i in range(len(legal)) if i not in kept.last_kept]
+        assert all(values[i] <= floor for i in left)
+        assert all(kept.last_totals[1][i] == 0.0 for i in left)
+        pruned += len(left) > 0
+    assert pruned > 0

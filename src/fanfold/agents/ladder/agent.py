@@ -20,6 +20,7 @@ from fanfold.core.errors import ConfigError
 from fanfold.games.fano import fast
 from fanfold.games.fano.actions import FanoAction, Promote
 from fanfold.games.fano.config import FanoConfig
+from fanfold.games.fano.state import FanoState
 from fanfold.games.fano.view import FanoView
 
 #: The members a mixed decision (``mix``) is made by.
@@ -40,6 +41,11 @@ class LadderConfig(AgentConfig):
             style) for every seat to the end of the seat's next turn, where the learned
             evaluation judges it (:mod:`fanfold.agents.ladder.lookahead`); the best mean
             wins. Compiled only: a variant the fast path does not cover decides without it.
+        keep: with ``deals``, look ahead only on the ``keep`` moves the member's own search
+            values highest (the member's move first, ties by the legal order), where it
+            searches the turn (0, the default: every legal move): a move the member ranks far
+            down seldom wins its deals, and each move left out saves its continuations on
+            every deal.
         mix: the chance that a decision is made by another member instead (rush, defend or
             attack, drawn from the agent's generator, so that a seeded game is the same): a
             mixed policy, less predictable to a player who has learnt the member's.
@@ -53,6 +59,7 @@ class LadderConfig(AgentConfig):
     nodes: int = ranged(300, 1, 100_000)
     compiled: bool = True
     deals: int = ranged(0, 0, 100_000)
+    keep: int = ranged(0, 0, 1_000)
     mix: float = ranged(0.0, 0.0, 1.0)
     seconds: float | None = None
 
@@ -74,6 +81,8 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         self.config = config
         #: The last look-ahead's deals and totals a move (``deals``), for inspection.
         self.last_totals: tuple[int, npt.NDArray[np.float64]] | None = None
+        #: The indices in ``legal`` of the moves the last look-ahead looked ahead on.
+        self.last_kept: tuple[int, ...] = ()
 
     def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
         """Load the compiled decision with the rest of Fano's compiled code (compiled ahead in
@@ -97,7 +106,7 @@ class LadderAgent(Agent[FanoView, FanoAction]):
 
             own = compiled.decide(state, view.player, legal, chosen)
             if self.config.deals and not isinstance(legal[own], Promote):
-                return legal[self._look_ahead(view, legal, own, chosen, started)]
+                return legal[self._look_ahead(view, state, legal, own, chosen, started)]
             return legal[own]
         return legal[decide(state, view.player, legal, chosen)]
 
@@ -109,16 +118,25 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         return None
 
     def _look_ahead(
-        self, view: FanoView, legal: Sequence[FanoAction], own: int, chosen: Params, started: float
+        self,
+        view: FanoView,
+        state: FanoState,
+        legal: Sequence[FanoAction],
+        own: int,
+        chosen: Params,
+        started: float,
     ) -> int:
         """The index in ``legal`` of the best mean over the deals looked ahead on
-        (:func:`fanfold.agents.ladder.compiled.look_ahead`); ``own`` (the member's move) on a
-        tie, then the first."""
+        (:func:`fanfold.agents.ladder.compiled.look_ahead`), among the moves kept
+        (:meth:`_kept`; ``state``: the view's state the member decided on); ``own`` (the
+        member's move) on a tie, then the first."""
         from fanfold.agents.ladder import compiled
         from fanfold.games.fano.fast import codec, engine
 
-        ids = np.array([codec.action_id(action) for action in legal], np.int64)
-        totals = np.zeros(len(legal))
+        every = np.array([codec.action_id(action) for action in legal], np.int64)
+        kept = self._kept(state, view.player, every, own, chosen)
+        ids = every[kept]
+        totals = np.zeros(len(kept))
         engine.seed(self.rng.getrandbits(31))
         seconds = self.config.seconds
         dealt = 0
@@ -129,12 +147,32 @@ class LadderAgent(Agent[FanoView, FanoAction]):
             deal = engine.encode(self.game.sample_state(view, self.rng))
             compiled.look_ahead([deal], view.player, ids, chosen, totals, self.opponents(view))
             dealt += 1
-        self.last_totals = (dealt, totals)
+        full = np.zeros(len(legal))
+        full[kept] = totals
+        self.last_totals = (dealt, full)
+        self.last_kept = tuple(int(index) for index in kept)
         best = own
-        for index in range(len(legal)):
-            if totals[index] > totals[best] + 1e-9:
-                best = index
+        for index in kept:
+            if full[index] > full[best] + 1e-9:
+                best = int(index)
         return best
+
+    def _kept(
+        self, state: FanoState, seat: int, ids: npt.NDArray[np.int64], own: int, chosen: Params
+    ) -> npt.NDArray[np.int64]:
+        """The indices (ascending) of the moves looked ahead on: every one, or with ``keep``
+        the ``keep`` the member's search values highest (``own`` among them:
+        :func:`fanfold.agents.ladder.compiled.root_values`)."""
+        keep = self.config.keep
+        if not keep or keep >= len(ids):
+            return np.arange(len(ids), dtype=np.int64)
+        from fanfold.agents.ladder import compiled
+
+        values = compiled.root_values(state, seat, ids, chosen)
+        if values is None:
+            return np.arange(len(ids), dtype=np.int64)
+        order = sorted(range(len(ids)), key=lambda index: (index != own, -values[index], index))
+        return np.array(sorted(order[:keep]), np.int64)
 
 
 def make_ladder(game: Any, config: Any, seed: int) -> LadderAgent:

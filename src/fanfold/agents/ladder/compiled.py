@@ -73,6 +73,31 @@ def decide(state: FanoState, seat: int, legal: Sequence[FanoAction], params: Par
     return decide_array(engine.encode(state), seat, ids, params)
 
 
+def root_values(
+    state: FanoState, seat: int, legal: npt.NDArray[np.int64], params: Params
+) -> npt.NDArray[np.float64] | None:
+    """The member's value of each of ``legal`` (packed action ids) in ``state``, its turn
+    searched on (:func:`fanfold.agents.ladder.kernels.root_values`; ``-inf``: refused by the
+    style); ``None`` where the member decides without searching its turn (a shuffle, a
+    mulligan, a defender's answer, a promotion)."""
+    weights, fparams, iparams = _arrays(params)
+    fast = engine.encode(state)
+    values = np.full(len(legal), -np.inf)
+    searched = kernels.root_values(
+        fast.array,
+        fast.options,
+        seat,
+        legal,
+        len(legal),
+        _suits(fast.config),
+        weights,
+        fparams,
+        iparams,
+        values,
+    )
+    return values if searched else None
+
+
 def look_ahead(
     deals: Sequence[engine.FastState],
     seat: int,

@@ -802,9 +802,12 @@ def _counter_chance(s, ctx, now, attacker, target, reverse, defender):  # type: 
 
 
 @njit(cache=True)
-def _record(k, value, index, best, top):  # type: ignore[no-untyped-def]
-    """Keep ``value`` of frame ``k``'s action ``index`` if it is the frame's best."""
+def _record(k, value, index, best, top, roots):  # type: ignore[no-untyped-def]
+    """Keep ``value`` of frame ``k``'s action ``index`` if it is the frame's best (the root
+    frame's every value in ``roots`` too, where it has room)."""
     if k == 0:
+        if index < roots.shape[0]:
+            roots[index] = value
         if value > top[0]:
             top[0] = value
             top[1] = index
@@ -813,9 +816,12 @@ def _record(k, value, index, best, top):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work):  # type: ignore[no-untyped-def]
+def search(  # type: ignore[no-untyped-def]
+    s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work, roots
+):
     """:meth:`fanfold.agents.ladder.search.Decision.choose` in the main phase: the index of
-    the best of ``legal`` with the seat's turn searched on. The Python twin's recursion
+    the best of ``legal`` with the seat's turn searched on; ``roots[i]`` gets ``legal[i]``'s
+    value where ``roots`` has room (an empty array: none kept). The Python twin's recursion
     (``child``, ``after``, ``node``, ``declared``) runs on an explicit stack of frames, one a
     position being searched (Numba's cache does not keep recursive functions), in the same
     order, so that the same positions are searched and remembered."""
@@ -859,7 +865,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
         if have:
             have = False
             if waiting[k] == 1:
-                _record(k, delivered + bonus[k], index[k], best, top)
+                _record(k, delivered + bonus[k], index[k], best, top, roots)
                 waiting[k] = 0
                 index[k] += 1
                 continue
@@ -868,7 +874,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
                 after_fail = True
             elif waiting[k] == 3:
                 value = (1.0 - chance[k]) * delivered + chance[k] * (failed_value[k] + gain)
-                _record(k, value + bonus[k], index[k], best, top)
+                _record(k, value + bonus[k], index[k], best, top, roots)
                 waiting[k] = 0
                 index[k] += 1
                 continue
@@ -881,7 +887,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
                     if iparams[I_BLUFF] == BLUFF_ALWAYS:
                         value += fparams[F_BLUFF_BONUS]
                     value += bonus[k]
-                _record(k, value, index[k], best, top)
+                _record(k, value, index[k], best, top, roots)
                 waiting[k] = 0
                 index[k] += 1
                 continue
@@ -894,7 +900,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
             )
             if done:
                 value = (1.0 - chance[k]) * through + chance[k] * (failed_value[k] + gain)
-                _record(k, value + bonus[k], index[k], best, top)
+                _record(k, value + bonus[k], index[k], best, top, roots)
                 waiting[k] = 0
                 index[k] += 1
                 continue
@@ -926,14 +932,14 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
                 if not refused:
                     end_into(ended, k_state, cfg, seat, action)
                     value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
-                _record(k, value, index[k], best, top)
+                _record(k, value, index[k], best, top, roots)
                 index[k] += 1
                 continue
             if not expand[k]:
                 index[k] += 1
                 continue
             if refused:
-                _record(k, NEVER, index[k], best, top)
+                _record(k, NEVER, index[k], best, top, roots)
                 index[k] += 1
                 continue
             extra = 0.0
@@ -969,7 +975,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
                 elif iparams[I_BLUFF] == BLUFF_NEVER and not _supported(
                     k_state, p, attacker, target, reverse
                 ):
-                    _record(k, NEVER, index[k], best, top)
+                    _record(k, NEVER, index[k], best, top, roots)
                     index[k] += 1
                     continue
             if not push:
@@ -979,7 +985,7 @@ def search(s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams
                     k_state, t, cfg, ctx, later, pool, npool, weights, fparams, work
                 )
                 if done:
-                    _record(k, value + extra, index[k], best, top)
+                    _record(k, value + extra, index[k], best, top, roots)
                     index[k] += 1
                     continue
                 bonus[k] = extra
@@ -1166,5 +1172,52 @@ def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # ty
     if phase == P_REACT:
         return _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams, work)
     return search(
-        s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work
+        s,
+        legal,
+        nlegal,
+        cfg,
+        ctx,
+        later,
+        now,
+        pool,
+        npool,
+        weights,
+        fparams,
+        iparams,
+        work,
+        np.empty(0, np.float64),
     )
+
+
+@njit(cache=True)
+def root_values(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots):  # type: ignore[no-untyped-def]
+    """The member's value of each of ``legal[:nlegal]`` in ``s`` into ``roots`` (its turn
+    searched on, as :func:`decide` searches it; ``-inf``: refused by the style) and ``True``
+    where :func:`decide` searches the turn; else (one legal action, a promotion, a shuffle, a
+    mulligan, a defender's answer) ``False`` and ``roots`` untouched."""
+    if nlegal < 2:
+        return False
+    for i in range(nlegal):
+        if legal[i] & 255 == K_PROMOTE:
+            return False
+    phase = s[PHASE]
+    if phase == P_DRAW_SHUFFLE or phase == P_SHUFFLE or phase == P_MULLIGAN or phase == P_REACT:  # noqa: SIM109 - Numba
+        return False
+    ctx, later, now, pool, npool = context(s, cfg, seat, suits)
+    search(
+        s,
+        legal,
+        nlegal,
+        cfg,
+        ctx,
+        later,
+        now,
+        pool,
+        npool,
+        weights,
+        fparams,
+        iparams,
+        scratch(),
+        roots,
+    )
+    return True
