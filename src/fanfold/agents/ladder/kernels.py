@@ -1142,6 +1142,15 @@ def context(s, cfg, seat, suits):  # type: ignore[no-untyped-def]
 def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.search.decide`: the index in ``legal[:nlegal]`` (packed
     ids) of the seat's choice in ``s``; ``suits[o]``: how many suits seat ``o`` commands."""
+    return decide_into(
+        s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, np.empty(0, np.float64)
+    )
+
+
+@njit(cache=True)
+def decide_into(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots):  # type: ignore[no-untyped-def]
+    """:func:`decide`, with each legal action's value kept in ``roots`` where the turn is
+    searched and ``roots`` has room (:func:`root_values`)."""
     if nlegal == 1:
         return 0
     for i in range(nlegal):
@@ -1185,7 +1194,7 @@ def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # ty
         fparams,
         iparams,
         work,
-        np.empty(0, np.float64),
+        roots,
     )
 
 
@@ -1203,21 +1212,5 @@ def root_values(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, r
     phase = s[PHASE]
     if phase == P_DRAW_SHUFFLE or phase == P_SHUFFLE or phase == P_MULLIGAN or phase == P_REACT:  # noqa: SIM109 - Numba
         return False
-    ctx, later, now, pool, npool = context(s, cfg, seat, suits)
-    search(
-        s,
-        legal,
-        nlegal,
-        cfg,
-        ctx,
-        later,
-        now,
-        pool,
-        npool,
-        weights,
-        fparams,
-        iparams,
-        scratch(),
-        roots,
-    )
+    decide_into(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots)
     return True
