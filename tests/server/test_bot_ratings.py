@@ -175,7 +175,7 @@ def test_a_level_that_played_has_one_line_moved_by_its_games(client: TestClient)
     assert page.count(">Easy bot</a>") == 1
     assert page.count("(from games between bots)") == 2  # medium and hard, not yet played
     assert "arena" not in page  # the players' words, not the developers'
-    hard = '<a href="/bots/morris/hard" translate="no">Hard bot</a> <span class="tag">bot</span>'
+    hard = '<a href="/bots/morris/hard">Hard bot</a> <span class="tag">bot</span>'  # worded
     assert hard in page
 
 
