@@ -13,6 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from fanfold.core.registry import get_game
 from fanfold.server.app import BURST, MAX_MESSAGE
+from fanfold.server.ownership import ElsewhereError
 from tests.server.support import (
     JSON,
     act,
@@ -125,6 +126,24 @@ def test_an_unknown_table_is_refused_and_closed(client: TestClient) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             receive(socket)
         assert closed.value.code == 4404
+
+
+def test_a_table_moving_between_processes_is_refused_with_try_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket opened while its table is handed from one process to another is closed with
+    4503 (try again soon), which the page answers by asking again shortly: not a store failure."""
+    table, _, _ = friends_table(client)
+
+    async def elsewhere(table_id: str) -> Any:
+        raise ElsewhereError("this table is played by another server process just now; try again")
+
+    monkeypatch.setattr(client.app.state.hub, "get", elsewhere)  # type: ignore[attr-defined]
+    with connect(client, table) as socket:
+        assert is_error(receive(socket), "ElsewhereError")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(socket)
+        assert closed.value.code == 4503
 
 
 def test_act_and_undo_reach_every_watcher(client: TestClient) -> None:

@@ -28,6 +28,7 @@ from fanfold.server.live import (
     storage_failure,
 )
 from fanfold.server.outbox import BEHIND, Outbox, spectators_pacer
+from fanfold.server.ownership import ElsewhereError
 from fanfold.server.protocol import (
     INCOMING_TYPES,
     Error,
@@ -98,6 +99,8 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
     except (NotFoundError, StorageError) as error:
         if isinstance(error, NotFoundError):
             await refuse(error, 4404, "no such table")
+        elif isinstance(error, ElsewhereError):  # moving between processes: ask again soon
+            await refuse(error, 4503, "the table is moving to another process; try again")
         else:
             await refuse(error, 1011, "the store failed")
         await outbox.stop()

@@ -24,6 +24,7 @@ let analysisData = null; // {version, data} of the last analysis with data
 let analysisPending = false;
 let analysisMode = false; // re-run the data analysis at every position (Morris "Analysis")
 let retry = 500;
+let moving = 100;
 // The table's chat (chat.js); its refusals are shown beside it, not as the table's errors.
 const CHAT_REFUSALS = new Set(["ChatError", "ChatFloodError"]);
 const chat = setUpChat({
@@ -65,7 +66,10 @@ function connect() {
   });
   socket.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
-    if (data.type === "state") onState(data);
+    if (data.type === "state") {
+      moving = 100; // served: a later move between processes starts again at 0.1 s
+      onState(data);
+    }
     else if (data.type === "chat" || data.type === "chat_room") chat.receive(data);
     else if (data.type === "error" && CHAT_REFUSALS.has(data.kind)) chat.refused(data.error);
     else if (data.type === "error") showError(refusalText(data));
@@ -82,6 +86,13 @@ function connect() {
     if (event.code === 1012) {
       showRestart("");
       return setTimeout(connect, 0);
+    }
+    // 4503: the table was moving between processes as the socket opened: ask again soon
+    // (0.1 s, then twice as long each time it is still moving).
+    if (event.code === 4503) {
+      setTimeout(connect, moving);
+      moving = Math.min(moving * 2, 8000);
+      return;
     }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
