@@ -37,7 +37,14 @@ from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.play.setup import make_seats, new_table
 from fanfold.server.app import create_app
 from fanfold.server.bots import NICENESS, BotPool, Decision, decide
-from fanfold.server.budget import MAXIMA, NOT_BUDGETS, SECONDS, BotBudget, BudgetError
+from fanfold.server.budget import (
+    GUARD_SECONDS,
+    MAXIMA,
+    NOT_BUDGETS,
+    SECONDS,
+    BotBudget,
+    BudgetError,
+)
 from fanfold.server.hub import Hub, turns
 from fanfold.server.settings import Settings
 from fanfold.server.store import SeatPlan, Store, TablePlan, token_hash
@@ -66,7 +73,7 @@ HOG = "mcts(iterations=100000000, seconds=600)"
         (HOG, "on this server"),
         ("mcts(rollout_limit=100000)", "rollout_limit may be at most 400 on this server"),
         ("mcts(deals=100000)", "deals may be at most 2000 on this server"),
-        ("hard(seconds=30)", "seconds may be at most 0.5 on this server"),
+        ("hard(seconds=30)", "seconds may be at most 5 on this server"),
     ],
 )
 def test_an_over_budget_agent_text_is_refused_with_the_limit_named(
@@ -102,10 +109,13 @@ def test_a_record_loaded_with_an_over_budget_bot_is_refused(tmp_path: Path) -> N
 
 
 def test_the_levels_and_a_normal_mcts_pass_with_the_time_cap_added(tmp_path: Path) -> None:
+    """A level gets the wall-clock guard (its budget is counted in iterations and deals),
+    another agent the server's time cap."""
     with serve(tmp_path, bot_seconds=0.5) as client:
         for text, seated in [
-            ("hard", "hard(seconds=0.5)"),
-            ("easy", "easy(seconds=0.5)"),
+            ("hard", "hard(seconds=5.0)"),
+            ("easy", "easy(seconds=5.0)"),
+            ("hard(seconds=3)", "hard(seconds=3.0)"),
             ("mcts", "mcts(seconds=0.5)"),
             ("mcts(iterations=2000, seconds=0.25)", "mcts(iterations=2000, seconds=0.25)"),
             ("perfect(mistakes=0.1)", "perfect(mistakes=0.1)"),
@@ -144,8 +154,26 @@ def test_the_budget_caps_what_it_would_refuse() -> None:
     capped, said = budget.cap(parse_agent(HOG))
     assert str(capped) == "mcts(iterations=5000, seconds=0.3)"
     assert said == ["iterations 100000000 -> 5000", "seconds 600 -> 0.3"]
-    assert budget.cap(parse_agent("hard"))[0] == parse_agent("hard(seconds=0.3)")
+    assert budget.cap(parse_agent("hard"))[0] == parse_agent("hard(seconds=5)")
+    assert budget.cap(parse_agent("hard(seconds=60)")) == (
+        parse_agent("hard(seconds=5)"),
+        ["seconds 60 -> 5"],
+    )
     assert budget.cap(parse_agent("random")) == (parse_agent("random"), [])
+
+
+def test_a_level_gets_the_guard_and_a_larger_time_cap_raises_it() -> None:
+    """The levels' time cap is the guard (their budgets end within it on a quiet machine);
+    a server whose ``--bot-seconds`` is above the guard gives them that; without a time cap
+    (``None``) no level gets one either; ``guard=None`` treats the levels as any agent."""
+    assert BotBudget(seconds=1.0).limit(parse_agent("hard")) == GUARD_SECONDS
+    assert BotBudget(seconds=1.0).limit(parse_agent("ladder(deals=24)")) == 1.0
+    assert BotBudget(seconds=8.0).limit(parse_agent("medium")) == 8.0
+    assert BotBudget(seconds=None).limit(parse_agent("hard")) is None
+    assert str(BotBudget(seconds=None).check(parse_agent("hard"))) == "hard"
+    assert BotBudget(seconds=0.5, guard=None).limit(parse_agent("easy")) == 0.5
+    with pytest.raises(BudgetError, match="seconds may be at most 5 on this server, not 6"):
+        BotBudget(seconds=1.0).check(parse_agent("hard(seconds=6)"))
 
 
 # ------------------------------------------------------- texts in the store

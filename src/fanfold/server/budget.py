@@ -3,7 +3,12 @@
 Any agent text a client sends (the seats of ``POST /api/tables`` and ``POST /api/records``) is
 checked here before a table opens: the time cap (``seconds``) may not exceed the server's
 ``--bot-seconds`` and is set to it where the text leaves it out, and every budget option of the
-registered agents (:data:`MAXIMA`) has a server maximum. A text over a limit is refused with a
+registered agents (:data:`MAXIMA`) has a server maximum. The levels (``easy``, ``medium``,
+``hard``) are the exception to the time cap: their budgets are counted in iterations and deals
+(Fano's ``hard``: 24 deals), so they get a wall-clock guard instead (:data:`GUARD_SECONDS`, or
+``--bot-seconds`` where that is larger), which only cuts a decision that runs away: a busy
+server plays the same level, slower, and the server counts each cut
+(``fanfold_bot_budget_cut_total{game,level}``). A text over a limit is refused with a
 sentence naming it (:class:`BudgetError`, a 400 to the client). Texts already in a store are
 checked again when their table is rebuilt: those are capped to the limits (and the change
 logged), never played as stored.
@@ -16,6 +21,8 @@ Tan's ``hard`` (``deals=2000, lookahead=2``).
     >>> budget = BotBudget(seconds=1.0)
     >>> str(budget.check(parse_agent("mcts(iterations=2000)")))
     'mcts(iterations=2000, seconds=1.0)'
+    >>> str(budget.check(parse_agent("hard")))
+    'hard(seconds=5.0)'
     >>> str(budget.cap(parse_agent("mcts(iterations=100000000, seconds=600)"))[0])
     'mcts(iterations=5000, seconds=1.0)'
 """
@@ -27,7 +34,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from fanfold.agents.base import SECONDS, AgentSpec, parse_agent, with_time_cap
+from fanfold.agents.levels import LEVELS
 from fanfold.core.errors import ConfigError, FanfoldError
+
+#: The wall-clock guard of a level's decision (``easy``, ``medium``, ``hard``), in seconds: the
+#: levels' budgets are counted in iterations and deals and end well within it on a quiet machine
+#: (Fano's ``hard`` at two players: 1.0 CPU s at the slowest, ``benchmarks/hard_decision.py``),
+#: so it cuts only a decision that runs away (a machine far busier than its cores), not one
+#: slowed by a queue of other tables' decisions.
+GUARD_SECONDS = 5.0
 
 #: The most of each budget option (a name any registered agent's config may have) a bot may
 #: be given on this server. ``iterations``: search playouts per decision (``mcts``);
@@ -67,10 +82,27 @@ class BotBudget:
         seconds: the most seconds a bot that takes a time cap may think per decision (the
             server's ``--bot-seconds``); ``None``: no time cap (the maxima still apply).
         maxima: the most of each budget option (:data:`MAXIMA`).
+        guard: a level's time cap, its wall-clock guard (:data:`GUARD_SECONDS`; ``seconds``
+            where that is larger); ``None``: the levels get ``seconds`` as every agent does.
     """
 
     seconds: float | None = 1.0
     maxima: Mapping[str, int] = field(default_factory=lambda: MAXIMA)
+    guard: float | None = GUARD_SECONDS
+
+    def limit(self, spec: AgentSpec) -> float | None:
+        """The time cap of a bot of ``spec``: the guard for a level, else ``seconds``
+        (``None``: no time cap).
+
+            >>> budget = BotBudget(seconds=1.0)
+            >>> budget.limit(parse_agent("hard")), budget.limit(parse_agent("mcts"))
+            (5.0, 1.0)
+        """
+        if self.seconds is None:
+            return None
+        if self.guard is not None and spec.name in LEVELS:
+            return max(self.seconds, self.guard)
+        return self.seconds
 
     def check(self, spec: AgentSpec) -> AgentSpec:
         """``spec`` with the time cap set where it sets none.
@@ -87,9 +119,10 @@ class BotBudget:
                     f"(agent {spec.name})"
                 )
         own = getattr(spec.config, SECONDS, None) if SECONDS in options else None
-        if self.seconds is not None and isinstance(own, int | float) and own > self.seconds:
+        limit = self.limit(spec)
+        if limit is not None and isinstance(own, int | float) and own > limit:
             raise BudgetError(
-                f"seconds may be at most {self.seconds:g} on this server, not {_shown(own)} "
+                f"seconds may be at most {limit:g} on this server, not {_shown(own)} "
                 f"(agent {spec.name})"
             )
         return self._timed(spec)
@@ -107,17 +140,18 @@ class BotBudget:
                 lowered[name] = str(most)
                 said.append(f"{name} {_shown(value)} -> {most}")
         own = getattr(spec.config, SECONDS, None) if SECONDS in options else None
-        if self.seconds is not None and isinstance(own, int | float) and own > self.seconds:
-            lowered[SECONDS] = f"{self.seconds:g}"
-            said.append(f"seconds {_shown(own)} -> {self.seconds:g}")
+        limit = self.limit(spec)
+        if limit is not None and isinstance(own, int | float) and own > limit:
+            lowered[SECONDS] = f"{limit:g}"
+            said.append(f"seconds {_shown(own)} -> {limit:g}")
         if lowered:
             spec = AgentSpec(spec.name, spec.config.with_options(lowered))
         return self._timed(spec), said
 
     def _timed(self, spec: AgentSpec) -> AgentSpec:
-        """``spec`` with the server's time cap where the agent takes one and sets none (a
-        cap above the server's was refused or lowered before)."""
-        return with_time_cap(spec, self.seconds)
+        """``spec`` with the server's time cap (:meth:`limit`) where the agent takes one and
+        sets none (a cap above the server's was refused or lowered before)."""
+        return with_time_cap(spec, self.limit(spec))
 
     def capped_text(self, text: str) -> tuple[str, list[str]]:
         """An agent text as stored brought within the limits (see :meth:`cap`); a text that is
@@ -135,4 +169,4 @@ def _shown(value: float) -> str:
     return str(value) if isinstance(value, int) else f"{value:g}"
 
 
-__all__ = ["MAXIMA", "NOT_BUDGETS", "SECONDS", "BotBudget", "BudgetError"]
+__all__ = ["GUARD_SECONDS", "MAXIMA", "NOT_BUDGETS", "SECONDS", "BotBudget", "BudgetError"]
