@@ -71,7 +71,9 @@ def serve(
         float,
         typer.Option(
             help="Most seconds a bot thinks per decision: bots without a time cap get this "
-            "one, and a table asking for more is refused (docs/server.md, the bots' budget).",
+            "one, and a table asking for more is refused; a level (easy, medium, hard) is "
+            "bounded by its own budget, with a 5 s wall-clock guard, or this where larger "
+            "(docs/server.md, the bots' budget).",
             min=0.05,
         ),
     ] = 1.0,
