@@ -148,3 +148,28 @@ def test_a_time_cap_stops_the_search_early() -> None:
     started = time.monotonic()
     assert agent.choose(fano.observe(state, player), legal) in legal
     assert time.monotonic() - started < 5.0  # a million playouts would take hours
+    assert agent.budget_cut  # the server counts such a decision
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        ("mcts(iterations=100000, seconds=0.05)", True),
+        ("mcts(iterations=20, seconds=60)", False),
+        ("mcts(iterations=20)", False),
+        ("pimc(deals=100000, seconds=0.05)", True),
+        ("pimc(deals=1, seconds=60)", False),
+    ],
+)
+def test_a_decision_says_whether_its_time_cap_cut_its_budget(text: str, cut: bool) -> None:
+    """``budget_cut``: the cap stopped the search before its iterations or deals were spent
+    (the server counts it, ``fanfold_bot_budget_cut_total``); a budget spent within the cap,
+    or no cap, leaves it false."""
+    fano = get_game("fano")
+    state = fano.new_state(fano.default_config(), 3)
+    player = fano.current_player(state)
+    assert player is not None
+    agent = create_agent(text, fano, 1)
+    agent.budget_cut = not cut  # each decision sets it
+    agent.choose(fano.observe(state, player), fano.legal_actions(state))
+    assert agent.budget_cut is cut

@@ -59,6 +59,8 @@ class FastSearcher(Protocol):
     its settings, clock, random generator and game, and where it keeps its last search."""
 
     last_search: object
+    #: Set when the time cap stopped the search before its iterations were spent.
+    budget_cut: bool
 
     @property
     def config(self) -> FastSettings: ...
@@ -120,6 +122,7 @@ def choose_fast(
             if search.iterations >= least:
                 now = clock()
                 if now > deadline:
+                    agent.budget_cut = True  # the server counts it
                     break
                 # Chunks shrink near the deadline: no more than the time left at the pace so far.
                 pace = (now - searching) / search.iterations

@@ -163,6 +163,7 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         return self.turn_budget.allowance(turn)
 
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
+        self.budget_cut = False
         if len(legal) == 1:
             return legal[0]
         started = self.clock()
@@ -193,6 +194,7 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         widen = self.config.widening if knowledge is not None else 0.0
         for _ in range(self.config.iterations):
             if deadline is not None and self.clock() > deadline:
+                self.budget_cut = True  # the server counts it (fanfold_bot_budget_cut_total)
                 break
             state = game.sample_state(view, rng)
             node, path = root, [root]

@@ -114,6 +114,7 @@ class PIMCAgent(Agent[ViewT, ActionT]):
             prepare(self.game, say)
 
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
+        self.budget_cut = False
         if len(legal) == 1:
             return legal[0]
         return legal[self.best_index(view, legal)]
@@ -143,6 +144,7 @@ class PIMCAgent(Agent[ViewT, ActionT]):
                 return searched
         for number in range(config.deals):
             if number and deadline is not None and time.monotonic() > deadline:
+                self.budget_cut = True  # the server counts it (fanfold_bot_budget_cut_total)
                 break
             state = game.sample_state(view, rng) if inferred is None else inferred[number]
             seed = rng.getrandbits(64)

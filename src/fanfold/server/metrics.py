@@ -163,8 +163,9 @@ class Metrics:
         )
         self.bot_budget_cuts = Counter(
             "fanfold_bot_budget_cut",
-            "Bot decisions whose time cap (the server's --bot-seconds) stopped them before "
-            "their budget was spent (a busy machine: the bot played weaker), by game and agent.",
+            "Bot decisions whose time cap (a level's 5 s wall-clock guard, another agent's "
+            "--bot-seconds) stopped them before their budget was spent (a machine far too "
+            "busy: the bot played weaker), by game and agent.",
             ["game", "level"],
             registry=registry,
         )
