@@ -410,6 +410,40 @@ def _gone(pids: list[int], seconds: float = 15.0) -> bool:
     return True
 
 
+def _noted(name: str, seconds: float, order: list[str]) -> None:
+    time.sleep(seconds)
+    order.append(name)
+
+
+def test_one_long_decision_counts_at_most_the_charge_against_its_client() -> None:
+    """One worker: after a 0.6 s decision of one client, its next decision waits while another
+    client's two tables decide (0.02 s each). Charged at most 0.05 s, it starts after a few
+    of theirs; charged its whole time, after its 0.6 s worth of theirs."""
+
+    async def quick_before_long(charge: float) -> int:
+        pool = BotPool(1, charge=charge)
+        order: list[str] = []
+        await pool.run(_noted, "long", 0.6, order, table="long", client="long")
+        stop = asyncio.Event()
+
+        async def quick(table: str) -> None:
+            while not stop.is_set():
+                await pool.run(_noted, "quick", 0.02, order, table=table, client="quick")
+
+        tables = [asyncio.create_task(quick(name)) for name in ("q1", "q2")]
+        await asyncio.sleep(0.005)  # one quick decision under way, the other waiting
+        await pool.run(_noted, "long", 0.01, order, table="long", client="long")
+        stop.set()
+        await asyncio.gather(*tables)
+        pool.shutdown()
+        return order[1:].index("long")
+
+    assert asyncio.run(quick_before_long(0.05)) <= 12  # 6 seen
+    assert asyncio.run(quick_before_long(10.0)) >= 30  # 57 seen
+    with pytest.raises(ValueError, match="charge is more than 0 seconds"):
+        BotPool(1, charge=0)
+
+
 def test_the_worker_processes_end_with_the_pool_even_while_one_warms_up() -> None:
     pool = BotPool(2, processes=True, warm=functools.partial(time.sleep, 60))
     try:

@@ -18,15 +18,17 @@ is costly to make or that follows a plan (the Fan solver) is made once, and rese
 each decision; the pool sends a table's decisions to the worker that had its last one when
 that worker is free.
 
-Fairness: each table has one decision at a time (the hub plays its bots in turn), and when
-more decisions wait than there are free workers the pool starts the decision of the client
-that has used the least thinking time (start-time fair queuing: a client's tag grows by the
-seconds its decisions took), so a client whose bots think at the server's cap waits behind
-clients whose bots answer at once, never the other way round. A client is whoever opened the
-tables (an account, or one address: :attr:`Decision`'s caller names it); one with thirty
-tables counts once, and holds at most :attr:`BotPool.client_share` workers at once, so its
-tables cannot fill the pool while another client's table waits (at every process on one
-PostgreSQL store together: :attr:`BotPool.shared`, :mod:`fanfold.server.bot_shares`).
+Fairness: each table has one decision at a time (the hub plays its bots in turn), and when more
+decisions wait than there are free workers the pool starts the decision of the client that has
+used the least thinking time (start-time fair queuing: a client's tag grows by the seconds its
+decisions took, at most :data:`~fanfold.server.bots.pool.CHARGE_SECONDS` each, so that one long
+decision does not hold its table's next behind every other table's), so a client whose bots
+think at the server's cap waits behind clients whose bots answer at once, never the other way
+round. A client is whoever opened the tables (an account, or one address: :attr:`Decision`'s
+caller names it); one with thirty tables counts once, and holds at most
+:attr:`BotPool.client_share` workers at once, so its tables cannot fill the pool while another
+client's table waits (at every process on one PostgreSQL store together:
+:attr:`BotPool.shared`, :mod:`fanfold.server.bot_shares`).
 Decisions also come in :class:`Priority` classes: a waiting live decision (a game being
 played) always starts before a review's, and a review's before background work.
 
