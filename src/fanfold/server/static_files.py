@@ -6,20 +6,29 @@ A page names its scripts and style sheets by a versioned address, ``/static/tabl
 the file's content: a changed file gets a new address, so the old one can be kept for ever.
 :class:`VersionedStatic` serves a file asked for at its current version with
 ``Cache-Control: public, max-age=31536000, immutable`` (a browser never asks again), and any
-other request for it (no version, the modules a script imports by their plain address, or a
-version that is no longer the file's) with ``no-cache``: the browser keeps it but asks each
+other request for it (no version, a game's board imported by its plain address, or a version
+that is no longer the file's) with ``no-cache``: the browser keeps it but asks each
 time, and the file's ``ETag`` answers 304 while it is unchanged.
+
+A script's own imports are versioned too: a module is served with each import of a file of
+the folder (``from "./common.js"``, ``import("/static/games/generic.js")``) at that file's
+versioned address (:func:`module_text`), and a module's version is the digest of that text, so
+it changes when any module it imports, however deep, changes. A page that keeps a script for a
+year never runs it with an imported module older than the script.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 from urllib.parse import parse_qs
 
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers
 from starlette.responses import Response
+from starlette.staticfiles import NotModifiedResponse
 from starlette.types import Scope
 
 #: The folder of the pages' files, inside the package.
@@ -28,22 +37,72 @@ STATIC = Path(__file__).resolve().parent / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"
 #: Any other request for a file: kept, but checked again each time (``ETag``, 304).
 REVALIDATE = "no-cache"
+#: A module's type.
+MODULE = "text/javascript"
 
 #: Each file's version, by its path, with the size and time of change it was read at.
 _VERSIONS: dict[str, tuple[int, int, str]] = {}
 
 
+#: An import of a module by a literal address: what comes before it, its quote, the address.
+IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])([^"'\n?#]+\.js)\2""")
+#: Each module's text as read, with the size and time of change it was read at.
+_TEXTS: dict[str, tuple[int, int, str]] = {}
+#: The modules whose versions are being worked out (an import cycle reads a file's own bytes).
+_OPEN: set[str] = set()
+
+
 def file_version(path: str | os.PathLike[str]) -> str:
-    """The version of the file at ``path``: the first 12 hex digits of its content's SHA-256,
-    read again only when its size or time of change differs from the last reading."""
-    found = os.stat(path)
+    """The version of the file at ``path``: the first 12 hex digits of its content's SHA-256
+    (a module's: of :func:`module_text`, its imports versioned), read again only when its
+    size or time of change differs from the last reading."""
     key = os.fspath(path)
+    if key.endswith(".js") and key not in _OPEN:
+        _OPEN.add(key)
+        try:
+            return hashlib.sha256(module_text(path).encode()).hexdigest()[:12]
+        finally:
+            _OPEN.discard(key)
+    found = os.stat(path)
     known = _VERSIONS.get(key)
     if known is not None and known[:2] == (found.st_size, found.st_mtime_ns):
         return known[2]
     digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
     _VERSIONS[key] = (found.st_size, found.st_mtime_ns, digest)
     return digest
+
+
+def _text(path: str | os.PathLike[str]) -> str:
+    found = os.stat(path)
+    key = os.fspath(path)
+    known = _TEXTS.get(key)
+    if known is not None and known[:2] == (found.st_size, found.st_mtime_ns):
+        return known[2]
+    text = Path(path).read_text(encoding="utf-8")
+    _TEXTS[key] = (found.st_size, found.st_mtime_ns, text)
+    return text
+
+
+def module_text(path: str | os.PathLike[str], folder: Path | None = None) -> str:
+    """The module at ``path`` as served: each import of a file of the static folder by a
+    literal address (relative to ``folder``, default the module's own) at that file's
+    versioned address, ``"./common.js?v=HASH"``; any other import as written."""
+    base = Path(path).parent if folder is None else folder
+    root = STATIC.resolve()
+
+    def versioned(found: re.Match[str]) -> str:
+        address = found[3]
+        if address.startswith("/static/"):
+            target = (root / address.removeprefix("/static/")).resolve()
+        elif address.startswith(("./", "../")):
+            target = (base / address).resolve()
+        else:
+            return found[0]
+        if not target.is_relative_to(root) or not target.is_file():
+            return found[0]
+        return f"{found[1]}{found[2]}{address}?v={file_version(target)}{found[2]}"
+
+    return IMPORT.sub(versioned, _text(path))
 
 
 def static_url(name: str) -> str:
@@ -63,7 +122,14 @@ class VersionedStatic(StaticFiles):
         scope: Scope,
         status_code: int = 200,
     ) -> Response:
-        response = super().file_response(full_path, stat_result, scope, status_code)
+        if os.fspath(full_path).endswith(".js"):  # its imports versioned (module_text)
+            version = file_version(full_path)
+            headers = {"etag": f'"{version}"'}
+            response: Response = Response(module_text(full_path), status_code, headers, MODULE)
+            if self.is_not_modified(response.headers, Headers(scope=scope)):
+                response = NotModifiedResponse(response.headers)
+        else:
+            response = super().file_response(full_path, stat_result, scope, status_code)
         asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [""])[0]
         current = asked != "" and asked == file_version(full_path)
         response.headers["Cache-Control"] = IMMUTABLE if current else REVALIDATE
