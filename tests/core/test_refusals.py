@@ -34,12 +34,13 @@ def _registered() -> dict[str, str]:
     return dict(TEMPLATES)
 
 
-#: The notation's parsers: the cards, each game's actions and positions.
+#: The notation's parsers: the cards, each game's actions and positions, Fan's deal files.
 PARSERS = sorted(
     [
         SOURCE / "core" / "cards.py",
         SOURCE / "games" / "fano" / "cards.py",
         SOURCE / "games" / "fan" / "state.py",
+        SOURCE / "games" / "fan" / "deals.py",
         *SOURCE.glob("games/*/notation.py"),
         *SOURCE.glob("games/*/actions.py"),
     ]
