@@ -46,63 +46,92 @@ _VERSIONS: dict[str, tuple[int, int, str]] = {}
 
 #: An import of a module by a literal address: what comes before it, its quote, the address.
 IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])([^"'\n?#]+\.js)\2""")
-#: Each module's text as read, with the size and time of change it was read at.
-_TEXTS: dict[str, tuple[int, int, str]] = {}
-#: The modules whose versions are being worked out (an import cycle reads a file's own bytes).
-_OPEN: set[str] = set()
+
+#: A module cut after each import of a file of the folder: (its text up to and with the
+#: address, the imported file's path) each, then the rest of it.
+Pieces = tuple[tuple[tuple[str, str], ...], str]
+#: Each module's pieces (by its path and the folder its imports are read from), with the size
+#: and time of change it was read at.
+_PIECES: dict[tuple[str, str], tuple[int, int, Pieces]] = {}
+#: Each module's version, with the size and time of change and its imports' versions it was
+#: worked out from.
+_MODULES: dict[tuple[str, str], tuple[int, int, tuple[str, ...], str]] = {}
 
 
 def file_version(path: str | os.PathLike[str]) -> str:
     """The version of the file at ``path``: the first 12 hex digits of its content's SHA-256
     (a module's: of :func:`module_text`, its imports versioned), read again only when its
-    size or time of change differs from the last reading."""
-    key = os.fspath(path)
-    if key.endswith(".js") and key not in _OPEN:
-        _OPEN.add(key)
-        try:
-            return hashlib.sha256(module_text(path).encode()).hexdigest()[:12]
-        finally:
-            _OPEN.discard(key)
-    found = os.stat(path)
-    known = _VERSIONS.get(key)
-    if known is not None and known[:2] == (found.st_size, found.st_mtime_ns):
-        return known[2]
-    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
-    _VERSIONS[key] = (found.st_size, found.st_mtime_ns, digest)
-    return digest
-
-
-def _text(path: str | os.PathLike[str]) -> str:
-    found = os.stat(path)
-    key = os.fspath(path)
-    known = _TEXTS.get(key)
-    if known is not None and known[:2] == (found.st_size, found.st_mtime_ns):
-        return known[2]
-    text = Path(path).read_text(encoding="utf-8")
-    _TEXTS[key] = (found.st_size, found.st_mtime_ns, text)
-    return text
+    size or time of change (or a module's imports' versions) differ from the last reading."""
+    return _version(os.fspath(path), None, frozenset())
 
 
 def module_text(path: str | os.PathLike[str], folder: Path | None = None) -> str:
     """The module at ``path`` as served: each import of a file of the static folder by a
     literal address (relative to ``folder``, default the module's own) at that file's
     versioned address, ``"./common.js?v=HASH"``; any other import as written."""
-    base = Path(path).parent if folder is None else folder
-    root = STATIC.resolve()
+    key = os.fspath(path)
+    pieces, rest = _pieces(key, folder)
+    versions = _imported(pieces, frozenset({key}))
+    return _joined(pieces, versions, rest)
 
-    def versioned(found: re.Match[str]) -> str:
-        address = found[3]
+
+def _version(key: str, folder: Path | None, seen: frozenset[str]) -> str:
+    found = os.stat(key)
+    if key.endswith(".js") and key not in seen:  # in an import cycle: the file's own bytes
+        pieces, rest = _pieces(key, folder)
+        versions = _imported(pieces, seen | {key})
+        cache = (key, "" if folder is None else os.fspath(folder))
+        known = _MODULES.get(cache)
+        if known is not None and known[:3] == (found.st_size, found.st_mtime_ns, versions):
+            return known[3]
+        digest = hashlib.sha256(_joined(pieces, versions, rest).encode()).hexdigest()[:12]
+        _MODULES[cache] = (found.st_size, found.st_mtime_ns, versions, digest)
+        return digest
+    known_file = _VERSIONS.get(key)
+    if known_file is not None and known_file[:2] == (found.st_size, found.st_mtime_ns):
+        return known_file[2]
+    digest = hashlib.sha256(Path(key).read_bytes()).hexdigest()[:12]
+    _VERSIONS[key] = (found.st_size, found.st_mtime_ns, digest)
+    return digest
+
+
+def _imported(pieces: tuple[tuple[str, str], ...], seen: frozenset[str]) -> tuple[str, ...]:
+    """The versions of the files a module imports (:data:`Pieces`)."""
+    return tuple(_version(target, None, seen) for _, target in pieces)
+
+
+def _joined(pieces: tuple[tuple[str, str], ...], versions: tuple[str, ...], rest: str) -> str:
+    return (
+        "".join(f"{text}?v={version}" for (text, _), version in zip(pieces, versions, strict=True))
+        + rest
+    )
+
+
+def _pieces(key: str, folder: Path | None) -> Pieces:
+    found = os.stat(key)
+    cache = (key, "" if folder is None else os.fspath(folder))
+    known = _PIECES.get(cache)
+    if known is not None and known[:2] == (found.st_size, found.st_mtime_ns):
+        return known[2]
+    text = Path(key).read_text(encoding="utf-8")
+    base = Path(key).parent if folder is None else folder
+    root = STATIC.resolve()
+    cut: list[tuple[str, str]] = []
+    start = 0
+    for match in IMPORT.finditer(text):
+        address = match[3]
         if address.startswith("/static/"):
             target = (root / address.removeprefix("/static/")).resolve()
         elif address.startswith(("./", "../")):
             target = (base / address).resolve()
         else:
-            return found[0]
-        if not target.is_relative_to(root) or not target.is_file():
-            return found[0]
-        return f"{found[1]}{found[2]}{address}?v={file_version(target)}{found[2]}"
-
-    return IMPORT.sub(versioned, _text(path))
+            continue
+        if target.is_relative_to(root) and target.is_file():
+            cut.append((text[start : match.end(3)], os.fspath(target)))
+            start = match.end(3)
+    made: Pieces = (tuple(cut), text[start:])
+    _PIECES[cache] = (found.st_size, found.st_mtime_ns, made)
+    return made
 
 
 def static_url(name: str) -> str:
