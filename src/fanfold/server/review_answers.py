@@ -118,11 +118,11 @@ def failure_text(reason: BaseException | Refusal) -> str:
     """What the store keeps of why a review failed: the refusal's code, params and English
     sentence where it has one (a record that does not replay, a table gone), else the error's
     English sentence."""
-    refusal = reason.refusal if isinstance(reason, FanfoldError) else reason
-    if isinstance(refusal, Refusal):
-        return CODED + json.dumps({"error": str(refusal), **refusal.to_json()})
-    assert isinstance(reason, BaseException)
-    return str(reason.args[0]) if reason.args else str(reason)
+    if isinstance(reason, BaseException):
+        if not isinstance(reason, FanfoldError) or reason.refusal is None:
+            return str(reason.args[0]) if reason.args else str(reason)
+        reason = reason.refusal
+    return CODED + json.dumps({"error": str(reason), **reason.to_json()})
 
 
 def failure_fields(stored: str | None) -> JSONObject:
