@@ -13,9 +13,11 @@ import pytest
 
 import fanfold.play.refusals
 import fanfold.server.refusals  # noqa: F401  (the tables' and the server's templates)
+from fanfold.core.cards import Card
 from fanfold.core.errors import (
     TEMPLATES,
     IllegalActionError,
+    NotationError,
     Refusal,
     template_fields,
     templates,
@@ -32,6 +34,17 @@ def _registered() -> dict[str, str]:
     return dict(TEMPLATES)
 
 
+#: The notation's parsers: the cards, each game's actions and positions, Fan's deal files.
+PARSERS = sorted(
+    [
+        SOURCE / "core" / "cards.py",
+        SOURCE / "games" / "fano" / "cards.py",
+        SOURCE / "games" / "fan" / "state.py",
+        SOURCE / "games" / "fan" / "deals.py",
+        *SOURCE.glob("games/*/notation.py"),
+        *SOURCE.glob("games/*/actions.py"),
+    ]
+)
 #: The calls that make a refusal: the class, and the server's short form.
 REFUSE = ("Refusal", "refusal")
 
@@ -99,6 +112,16 @@ def test_every_code_has_a_template_with_exactly_its_params() -> None:
     assert not unused, f"templates no code uses: {sorted(unused)}"
     for code in registered:
         assert CODE.match(code), code
+    # what a player types that does not parse (a move, a card, a position) is refused with a
+    # code too, never with English alone: every notation error the parsers raise is a Refusal
+    for path in PARSERS:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                raised = node.exc
+                if getattr(raised.func, "id", "") == "NotationError":
+                    given = raised.args[0] if raised.args else None
+                    made = isinstance(given, ast.Call) and getattr(given.func, "id", "") in REFUSE
+                    assert made, f"{path}:{node.lineno}: a notation error without a code"
 
 
 def test_a_refusal_is_its_english_sentence_with_its_code_and_params() -> None:
@@ -141,3 +164,36 @@ def test_each_games_illegal_action_raises_with_its_refusal(game: str, text: str)
     assert refusal is not None
     assert refusal.code.startswith(f"{game}.")
     assert str(raised.value) == refusal == rules.explain_illegal(state, rules.parse_action(text))
+
+
+def test_a_notation_error_is_a_code_with_the_text_typed_and_a_reason_inside() -> None:
+    """What does not parse is refused with a code and the text as typed, its English sentence
+    the error's; a reason found further in (a card in a hand) is a refusal inside, worded the
+    same way; a place in a position (the header) is one too."""
+    all_games()
+    with pytest.raises(NotationError) as suit:
+        Card.parse("7X")
+    assert str(suit.value) == "'X' is not a suit (use C, D, H or S)"
+    assert suit.value.refusal is not None
+    assert suit.value.refusal.to_json() == {"code": "cards.not_a_suit", "params": {"text": "X"}}
+    fantan = get_game("fantan")
+    text = fantan.format_position(fantan.new_state(fantan.default_config(), 1))
+    broken = text.replace(text.split("|")[1].split()[0], "7X", 1)
+    with pytest.raises(NotationError) as hand:
+        fantan.parse_position(broken)
+    assert hand.value.refusal is not None
+    assert hand.value.refusal.to_json() == {
+        "code": "fantan.bad_hand",
+        "params": {"seat": 1, "reason": {"code": "cards.not_a_suit", "params": {"text": "X"}}},
+    }
+    assert str(hand.value) == "seat 1's hand: 'X' is not a suit (use C, D, H or S)"
+    fano = get_game("fano")
+    position = fano.format_position(fano.new_state(fano.default_config(), 1))
+    with pytest.raises(NotationError) as header:
+        fano.parse_position(position.replace("seed=1", "seed=x", 1))
+    assert str(header.value) == "header: seed must be a whole number, not 'x'"
+    assert header.value.refusal is not None
+    assert header.value.refusal.to_json()["params"]["where"] == {
+        "code": "fano.in_header",
+        "params": {},
+    }

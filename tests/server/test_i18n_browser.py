@@ -24,7 +24,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
-from fanfold.core.phrases import CAPITALISED, Phrase, ordinal
+from fanfold.core.phrases import Phrase, ordinal
 from fanfold.games.morris import GAME as MORRIS
 from fanfold.play.setup import play_game
 from fanfold.server.i18n import COOKIE, PSEUDO, PSEUDO_TAG, messages, refusal_codes
@@ -232,7 +232,8 @@ def _french(refusal: dict[str, Any]) -> str:
     French catalogue as the page does: the code's template translated, a word among the params
     translated, a refusal inside worded the same way, a parameter after a sentence's end
     inside the template with a capital, "de" and "à" before a seat's name "Joueur …"
-    contracted ("du Joueur 2"), the words of ``words.capital`` with a capital."""
+    contracted ("du Joueur 2"), the words of ``words.capital`` as they are (French writes
+    "Résultat : gagné", English "Result: Won")."""
     french = messages("fr")
     params = {
         name: _french(value) if isinstance(value, dict) else french.gettext(str(value))
@@ -250,8 +251,8 @@ def _french(refusal: dict[str, Any]) -> str:
         # a value put in as it is: its own braces are not placeholders
         capital = (value[:1].upper() + value[1:]).replace("{", "{{").replace("}", "}}")
         template = template.replace(f". {{{name}}}", f". {capital}")
-    made = template.format(**params)
-    return made[:1].upper() + made[1:] if refusal["code"] in CAPITALISED else made
+    # French goes on in lower case after a colon: no capital for words.capital (CAPITALISED)
+    return template.format(**params)
 
 
 #: French's contractions before a seat's name "Joueur …" (``static/common.js``).
@@ -286,7 +287,14 @@ def test_french_contracts_de_before_a_seat_named_joueur() -> None:
 
 
 #: An action each game refuses at the start of any deal: the game, its seats, the action.
-REFUSED = [("fano", 2, "allow"), ("fantan", 3, "AS"), ("morris", 2, "3-5"), ("fan", 1, "1-2:2")]
+#: An illegal action of each game, and a typed move that does not parse (Morris's "Q9").
+REFUSED = [
+    ("fano", 2, "allow"),
+    ("fantan", 3, "AS"),
+    ("morris", 2, "3-5"),
+    ("fan", 1, "1-2:2"),
+    ("morris", 2, "Q9"),
+]
 
 
 def test_a_refusal_of_each_game_reaches_the_page_in_french(browser: Browser, server: str) -> None:
@@ -429,6 +437,60 @@ def test_the_chat_s_and_the_reviews_refusals_come_as_codes(server: str) -> None:
     assert _french(playing.json()).startswith("cette partie est encore en cours")
 
 
+def test_a_typed_move_that_does_not_parse_comes_as_a_code_and_changes_nothing(
+    server: str,
+) -> None:
+    """A move typed wrong (a Fano card with no suit inside a longer move) is refused with the
+    notation's code and the text typed, the English sentence beside them; French words it, and
+    the table stays at its version."""
+    made = httpx.post(
+        f"{server}/api/tables", json={"game": "fano", "players": 2, "seats": ["you", "you"]}
+    ).json()
+    address = f"{server}/api/tables/{made['table']}"
+    before = httpx.get(address, headers={"X-Fanfold-Token": made["token"]}).json()["version"]
+    refused = httpx.post(
+        f"{address}/act", json={"token": made["token"], "version": before, "action": "play 5"}
+    )
+    assert refused.status_code == 400, refused.text
+    body = refused.json()
+    assert (body["code"], body["params"]) == ("fano.not_a_card", {"text": "5"})
+    assert body["error"].startswith("'5' is not a card: write the rank then the suit")
+    assert _french(body).startswith("«\u00a05\u00a0» n\u2019est pas une carte : écrivez le rang")
+    after = httpx.get(address, headers={"X-Fanfold-Token": made["token"]}).json()["version"]
+    assert after == before
+
+
+def test_opening_a_table_with_the_wrong_seats_is_refused_with_a_code(server: str) -> None:
+    """The seat count and a seat open to anyone at an unlisted table: codes, French words, and
+    no table opened."""
+    wrong = httpx.post(f"{server}/api/tables", json={"game": "morris", "seats": ["you"]})
+    assert wrong.status_code == 400, wrong.text
+    assert wrong.json()["code"] == "table.seat_count"
+    assert wrong.json()["params"] == {"game": "Fano330-R-Morris", "count": 2, "seats": 1}
+    assert _french(wrong.json()) == "Fano330-R-Morris dans cette variante a 2 places, pas 1"
+    hidden = httpx.post(f"{server}/api/tables", json={"game": "morris", "seats": ["you", "open"]})
+    assert hidden.status_code == 400, hidden.text
+    assert hidden.json()["code"] == "table.open_needs_listed"
+    assert _french(hidden.json()).startswith("une place ouverte à tous demande une table")
+    assert "table" not in wrong.json()
+    assert "table" not in hidden.json()
+
+
+def test_an_unknown_agent_is_refused_with_its_name_and_the_known_names(server: str) -> None:
+    """A seat given to a name that is no agent: the code names it and the agents there are."""
+    refused = httpx.post(
+        f"{server}/api/tables", json={"game": "morris", "seats": ["you", "no-such-bot"]}
+    )
+    assert refused.status_code == 400, refused.text
+    body = refused.json()
+    assert body["code"] == "agent.unknown"
+    assert body["params"]["name"] == "no-such-bot"
+    assert "random" in body["params"]["names"].split(", ")
+    assert body["error"].startswith("no agent called 'no-such-bot'; agents: ")
+    named = "aucun agent ne s\u2019appelle «\u00a0no-such-bot\u00a0» ; agents : "
+    assert _french(body).startswith(named)
+
+
 def test_bot_levels_are_named_in_the_page_s_language(
     server: str, pages: list[tuple[str, str, str]]
 ) -> None:
@@ -438,6 +500,11 @@ def test_bot_levels_are_named_in_the_page_s_language(
     french = httpx.get(f"{server}/leaderboard/fantan", cookies={COOKIE: "fr"}).text
     assert ">Bot difficile</a>" in french
     assert "Hard bot" not in french
+    bot = httpx.get(f"{server}/bots/fantan/hard", cookies={COOKIE: "fr"}).text
+    assert "<title>Bot difficile : Fan Tan · fanfold</title>" in bot
+    assert "<h1>Bot difficile : Fan Tan</h1>" in bot
+    english = httpx.get(f"{server}/bots/fantan/hard").text
+    assert "<title>Hard bot: Fan Tan · fanfold</title>" in english
     assert ">Hard bot</a>" in httpx.get(f"{server}/leaderboard/fantan").text
     profile = httpx.get(f"{server}/players/june", cookies={COOKIE: "fr"}).text
     assert re.search(r">Bot (facile|moyen|difficile)</a>", profile), profile

@@ -280,6 +280,9 @@ def test_a_review_is_worded_in_french(
     ]
     assert len(shown) < len(body["summary_said"])  # a marked move's sentence left out
     assert shown[0].startswith("Chaque décision du Joueur 1")
+    # French goes on in lower case after the colon of "Résultat : " (English: "Result: Won")
+    result = next(line for line in shown if line.startswith("Résultat : "))
+    assert result[len("Résultat : ")].islower(), result
     marked = next(entry for entry in body["moves"] if entry["mark"] is not None)
     errors: list[str] = []
     for size, (width, height) in SIZES.items():

@@ -9,11 +9,16 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from fanfold.core.config import JSONObject
+from fanfold.core.errors import NotationError
 from fanfold.core.records import GameRecord
 from fanfold.games.morris import GAME as MORRIS
 from fanfold.play.review import REVIEW_VERSION, review
 from fanfold.play.setup import play_game
+from fanfold.server.i18n import messages, refusal_codes
+from fanfold.server.review_answers import failure_fields, failure_text
 from fanfold.server.review_sweep import sweeping
 from fanfold.server.reviews import CHUNK, Reviews, review_seed, review_step
 from fanfold.server.store.review_memory import MemoryReviews, review_store
@@ -145,4 +150,20 @@ def test_the_sweep_takes_over_a_review_cancelled_at_shutdown_once_its_claim_runs
     assert without_words(store.moves("t1", REVIEW_VERSION)) == review(record).to_json()["moves"]
     gone = store.job("gone", REVIEW_VERSION)
     assert gone is not None
-    assert (gone.state, gone.error) == ("failed", "the finished table could not be found")
+    assert gone.state == "failed"
+    # kept as a code beside its English, which the page words in its reader's language
+    assert failure_fields(gone.error) == {
+        "error": "the finished table could not be found",
+        "error_said": {"code": "reviews.table_gone", "params": {}},
+    }
+    template = refusal_codes()["reviews.table_gone"]
+    assert messages("fr").gettext(template) == "la table finie est introuvable"
+    assert failure_fields("an older failure, in English") == {
+        "error": "an older failure, in English"
+    }
+    # a record that does not replay keeps its error's code; a mangled one is shown as it is
+    with pytest.raises(NotationError) as bad:
+        MORRIS.parse_action("Q9")
+    kept = failure_fields(failure_text(bad.value))
+    assert kept["error_said"] == {"code": "morris.not_a_move_text", "params": {"text": "Q9"}}
+    assert failure_fields("\x1enot as written") == {"error": "not as written"}

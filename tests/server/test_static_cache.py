@@ -10,9 +10,18 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
+from starlette.applications import Starlette
+from starlette.routing import Mount
 
 from fanfold.server import static_files
-from fanfold.server.static_files import IMMUTABLE, REVALIDATE, file_version, static_url
+from fanfold.server.static_files import (
+    IMMUTABLE,
+    REVALIDATE,
+    VersionedStatic,
+    file_version,
+    static_url,
+)
 from fanfold.server.templating import render
 from tests.server.support import serve
 
@@ -65,4 +74,39 @@ def test_a_changed_file_gets_a_new_address(tmp_path: Path, monkeypatch: pytest.M
     assert second != first
     assert second.startswith("/static/table.js?v=")
     # and the pages name the new one
+    assert second in str(render("table.html"))
+
+
+def test_an_updated_module_is_never_served_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script names each module it imports at its versioned address, and its own version
+    covers theirs: a changed ``common.js`` gives ``table.js`` (which imports it) a new address
+    whose text imports the new ``common.js``; the old address is no longer kept."""
+    folder = tmp_path / "static"
+    shutil.copytree(static_files.STATIC, folder)
+    monkeypatch.setattr(static_files, "STATIC", folder)
+    app = Starlette(routes=[Mount("/static", VersionedStatic(directory=folder))])
+    with TestClient(app) as client:
+        first = static_url("table.js")
+        common = f"./common.js?v={file_version(folder / 'common.js')}"
+        served = client.get(first)
+        assert served.headers["cache-control"] == IMMUTABLE
+        assert served.headers["content-type"].startswith("text/javascript")
+        assert f'from "{common}"' in served.text
+        assert 'from "./common.js"' not in served.text
+        nested = client.get(f"/static/games/fano.js?v={file_version(folder / 'games' / 'fano.js')}")
+        assert f'from ".{common}"' in nested.text  # "../common.js?v=..." from games/
+        script = folder / "common.js"
+        script.write_text(script.read_text() + "// changed\n")
+        second = static_url("table.js")
+        assert second != first  # table.js itself is unchanged: its import is not
+        changed = f"./common.js?v={file_version(script)}"
+        assert changed != common
+        assert f'from "{changed}"' in client.get(second).text
+        assert client.get(second).headers["cache-control"] == IMMUTABLE
+        assert client.get(first).headers["cache-control"] == REVALIDATE
+        etag = client.get("/static/table.js").headers["etag"]
+        assert client.get("/static/table.js", headers={"If-None-Match": etag}).status_code == 304
+    # and the page names the new table.js
     assert second in str(render("table.html"))

@@ -26,9 +26,24 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any, ClassVar, Generic, TypeVar
 
 from fanfold.core.config import Config, GameConfig
-from fanfold.core.errors import ConfigError, NotationError, UnknownAgentError
+from fanfold.core.errors import ConfigError, NotationError, Refusal, UnknownAgentError, templates
 from fanfold.core.game import ActionT, Game, ViewT
 from fanfold.core.registry import AnyGame, load_entry_points
+
+#: An agent's refusals (:class:`~fanfold.core.errors.Refusal`): a name that is no agent, an
+#: agent for another game, an agent's text that does not parse; worded on the play server's
+#: page from the same templates translated.
+templates(
+    {
+        "agent.unknown": "no agent called '{name}'; agents: {names}",
+        "agent.not_for_game": "the agent '{name}' does not play {game}; agents for it: {names}",
+        "agent.not_an_agent": "'{text}' is not an agent: write a name such as 'mcts' or "
+        "'mcts(iterations=2000, seconds=1)'",
+        "agent.not_key_value": "agent parameters are key=value, not '{text}'",
+        "agent.no_level": "no level called '{name}'; levels: {names}",
+        "agent.no_levels": "{game} has no difficulty levels",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -176,7 +191,7 @@ class AgentSpec:
         if not entry.supports(game):
             names = ", ".join(agent_names(game))
             raise UnknownAgentError(
-                f"the agent {self.name!r} does not play {game.title}; agents for it: {names}"
+                Refusal("agent.not_for_game", name=self.name, game=game.title, names=names)
             )
         agent = entry.make(game, self.config, seed)
         agent.name = str(self)
@@ -242,7 +257,7 @@ def registered_agent(name: str) -> RegisteredAgent:
     entry = _AGENTS.get(name.strip().lower())
     if entry is None:
         names = ", ".join(_AGENTS)
-        raise UnknownAgentError(f"no agent called {name.strip()!r}; agents: {names}")
+        raise UnknownAgentError(Refusal("agent.unknown", name=name.strip(), names=names))
     return entry
 
 
@@ -272,10 +287,7 @@ def parse_agent(text: str) -> AgentSpec:
     """
     match = _TEXT.match(text)
     if match is None:
-        raise NotationError(
-            f"{text!r} is not an agent: write a name such as 'mcts' or "
-            "'mcts(iterations=2000, seconds=1)'"
-        )
+        raise NotationError(Refusal("agent.not_an_agent", text=text))
     entry = registered_agent(match.group(1))
     options: dict[str, str] = {}
     for item in (match.group(2) or "").split(","):
@@ -283,7 +295,7 @@ def parse_agent(text: str) -> AgentSpec:
             continue
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise NotationError(f"agent parameters are key=value, not {item.strip()!r}")
+            raise NotationError(Refusal("agent.not_key_value", text=item.strip()))
         options[key.strip()] = value.strip()
     try:
         config = entry.config.with_options(options)

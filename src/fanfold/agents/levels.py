@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fanfold.agents import strategy
 from fanfold.agents.base import AgentSpec, parse_agent
-from fanfold.core.errors import UnknownAgentError
+from fanfold.core.errors import Refusal, UnknownAgentError
 from fanfold.core.registry import AnyGame
 
 #: The level names, weakest first.
@@ -30,10 +30,10 @@ def level_agent(game: AnyGame, level: str) -> str:
         UnknownAgentError: not a level, or the game has no levels.
     """
     if level not in LEVELS:
-        raise UnknownAgentError(f"no level called {level!r}; levels: {', '.join(LEVELS)}")
+        raise UnknownAgentError(Refusal("agent.no_level", name=level, names=", ".join(LEVELS)))
     levels = strategy.levels_of(game)
     if levels is None:
-        raise UnknownAgentError(f"{game.title} has no difficulty levels")
+        raise UnknownAgentError(Refusal("agent.no_levels", game=game.title))
     return levels[level]
 
 

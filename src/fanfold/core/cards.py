@@ -18,7 +18,19 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, templates
+
+#: The cards' notation errors (:class:`~fanfold.core.errors.Refusal`), worded on the play
+#: server's page from the same templates translated.
+templates(
+    {
+        "cards.not_a_suit": "'{text}' is not a suit (use C, D, H or S)",
+        "cards.rank_out_of_range": "rank {rank} is out of range 1..13",
+        "cards.not_a_rank": "'{text}' is not a rank (use A, 2-9, T or 10, J, Q, K)",
+        "cards.not_a_card": "'{text}' is not a card (write rank then suit, e.g. 7D or TH)",
+        "cards.index_out_of_range": "card index {index} is out of range 0..51",
+    }
+)
 
 
 class Suit(enum.Enum):
@@ -54,7 +66,7 @@ class Suit(enum.Enum):
         for suit in cls:
             if upper in (suit.value, suit.name, suit.name.rstrip("S")):
                 return suit
-        raise NotationError(f"{text!r} is not a suit (use C, D, H or S)")
+        raise NotationError(Refusal("cards.not_a_suit", text=text))
 
 
 _SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -68,7 +80,7 @@ RANK_LETTERS = "A23456789TJQK"
 def rank_text(rank: int) -> str:
     """``1 -> 'A'``, ``10 -> 'T'``, ``13 -> 'K'``."""
     if not 1 <= rank <= 13:
-        raise NotationError(f"rank {rank} is out of range 1..13")
+        raise NotationError(Refusal("cards.rank_out_of_range", rank=rank))
     return RANK_LETTERS[rank - 1]
 
 
@@ -81,7 +93,7 @@ def parse_rank(text: str) -> int:
         return 1
     if len(key) == 1 and key in RANK_LETTERS:
         return RANK_LETTERS.index(key) + 1
-    raise NotationError(f"{text!r} is not a rank (use A, 2-9, T or 10, J, Q, K)")
+    raise NotationError(Refusal("cards.not_a_rank", text=text))
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -93,7 +105,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13:
-            raise NotationError(f"rank {self.rank} is out of range 1..13")
+            raise NotationError(Refusal("cards.rank_out_of_range", rank=self.rank))
 
     def __str__(self) -> str:
         return RANK_LETTERS[self.rank - 1] + self.suit.value
@@ -116,14 +128,14 @@ class Card:
         """A card from text such as ``7D``, ``10h``, ``T♥`` or ``as``."""
         key = text.strip()
         if len(key) < 2:
-            raise NotationError(f"{text!r} is not a card (write rank then suit, e.g. 7D or TH)")
+            raise NotationError(Refusal("cards.not_a_card", text=text))
         return Card(parse_rank(key[:-1]), Suit.parse(key[-1]))
 
 
 @cache
 def _card_from_index(index: int) -> Card:
     if not 0 <= index < 52:
-        raise NotationError(f"card index {index} is out of range 0..51")
+        raise NotationError(Refusal("cards.index_out_of_range", index=index))
     return Card(index % 13 + 1, SUITS[index // 13])
 
 

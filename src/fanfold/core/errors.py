@@ -91,6 +91,7 @@ templates(
         "game.over": "the game is over",
         "game.not_legal": "{action} is not a legal move here; type 'legal' to list the legal moves",
         "game.is_legal": "{action} is legal here",
+        "game.impossible_position": "impossible position: {problems}",
     }
 )
 
@@ -106,6 +107,13 @@ class FanfoldError(Exception):
             self.refusal = args[0]
             args = (str(args[0]), *args[1:])
         super().__init__(*args)
+
+
+def reason_of(error: Exception) -> str:
+    """An error's reason to carry inside a longer refusal: its :class:`Refusal` where it has
+    one (so that a page words it too), else its English sentence."""
+    refusal = error.refusal if isinstance(error, FanfoldError) else None
+    return str(error) if refusal is None else refusal
 
 
 class NotationError(FanfoldError, ValueError):

@@ -28,7 +28,8 @@ _FIELDS: dict[str, frozenset[str]] = {}
 _SENTENCE_ENDS = (". ", "! ", "? ")
 
 #: Codes whose words start with a capital wherever they stand (``"words.capital"``: a reason
-#: put after "Result: "); the page does the same (``static/common.js``).
+#: put after "Result: "); the page does the same (``static/common.js``) in English, not in
+#: French, which goes on in lower case after a colon ("Résultat : gagné…").
 CAPITALISED = frozenset({"words.capital"})
 
 #: A phrase's parameter: plain text, a number, or another phrase (a part of a longer one).

@@ -86,6 +86,11 @@ templates(
         "limits.passwords": "too many wrong passwords from your address",
         "limits.passwords_name": "too many wrong passwords for this name from your address",
         "table.seed_or_deal": "give a seed or a deal number, not both",
+        "table.seat_count": "{game} with this variant has {count} seats, not {seats}",
+        "table.open_needs_listed": "a seat open to anyone needs a table listed in the lobby",
+        "table.rated_copy": "this game is being played at a rated table: it can be loaded, "
+        "replayed and analysed once it is over",
+        "table.not_owned": "the new table could not be owned; try again",
         "table.no_time_limit": "{game} takes no time limit: some of its decisions have no "
         "passive choice to play when the time runs out",
         "analysis.players_only": "only a player at this table may ask for an analysis",
@@ -129,6 +134,7 @@ templates(
         "reviews.variant": "no engine review for this {game} variant: reviews cover the variants "
         "the compiled search plays (Fan Tan: one hand, plain scoring, a fixed starting rank)",
         "reviews.none": "table {table} has no review",
+        "reviews.table_gone": "the finished table could not be found",
         # the moderators' own actions
         "moderation.note_needed": "a note is needed: say why, for the log",
         "moderation.note_length": "a note has at most {most} characters, not {count}",

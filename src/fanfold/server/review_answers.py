@@ -11,9 +11,11 @@ appends the answer's.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.core.registry import get_game
 from fanfold.games.morris import MorrisGame
 from fanfold.play import review as reviewed
@@ -87,7 +89,7 @@ def review_answer(job: ReviewJob, entries: list[JSONObject], seen: int | None = 
         **reviewed.summary_fields(job.summary or []),
         "engine": job.engine,
         "deal": job.deal,
-        "error": job.error,
+        **failure_fields(job.error),
     }
     if seen is not None:
         answer["seen"] = seen
@@ -105,3 +107,32 @@ def read_answer(store: ReviewStore, job: ReviewJob, seen: int | None) -> JSONObj
     if entries and entries[0]["number"] == seen:  # the client's last move: stored
         return review_answer(job, entries[1:], seen)
     return review_answer(job, store.moves(job.table_id, job.version), 0)
+
+
+#: A failure stored as a code starts with this character, which no English reason holds: the
+#: rest is the refusal as JSON beside its English sentence (older failures are English only).
+CODED = "\x1e"
+
+
+def failure_text(reason: BaseException | Refusal) -> str:
+    """What the store keeps of why a review failed: the refusal's code, params and English
+    sentence where it has one (a record that does not replay, a table gone), else the error's
+    English sentence."""
+    if isinstance(reason, BaseException):
+        if not isinstance(reason, FanfoldError) or reason.refusal is None:
+            return str(reason.args[0]) if reason.args else str(reason)
+        reason = reason.refusal
+    return CODED + json.dumps({"error": str(reason), **reason.to_json()})
+
+
+def failure_fields(stored: str | None) -> JSONObject:
+    """The answer's ``error`` (the English sentence) and, for a failure kept as a code,
+    ``error_said`` (its code and params, which the page words in its reader's language)."""
+    if stored is None or not stored.startswith(CODED):
+        return {"error": stored}
+    try:
+        kept = json.loads(stored[len(CODED) :])
+        said: JSONObject = {"code": str(kept["code"]), "params": dict(kept["params"])}
+        return {"error": str(kept["error"]), "error_said": said}
+    except (ValueError, KeyError, TypeError):  # not as written: shown as it is
+        return {"error": stored[len(CODED) :]}

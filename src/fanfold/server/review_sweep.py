@@ -26,6 +26,8 @@ from fanfold.play.review import REVIEW_VERSION
 from fanfold.server.bots import Priority
 from fanfold.server.hub import Hub
 from fanfold.server.live import NotFoundError
+from fanfold.server.refusals import refusal
+from fanfold.server.review_answers import failure_text
 from fanfold.server.reviews import Compute, Reviews
 from fanfold.server.routes.reviews import review_compute, review_worker, reviews_of
 
@@ -58,7 +60,7 @@ async def sweep_once(reviews: Reviews, record_of: RecordOf, compute: Compute) ->
             log.info("the review of table %s waits: %r", job.table_id, error)
             continue
         if record is None:
-            reason = "the finished table could not be found"
+            reason = failure_text(refusal("reviews.table_gone"))
             await asyncio.to_thread(_fail, reviews, job.table_id, reason)
             return True
         log.info("the sweep takes over the review of table %s", job.table_id)

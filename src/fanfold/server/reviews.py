@@ -49,10 +49,10 @@ from fanfold.games.fan import FanGame
 from fanfold.games.morris import MorrisGame
 from fanfold.play import review as reviewed
 from fanfold.play import review_cards
-from fanfold.play.review import REVIEW_VERSION, ReviewError, review, reviews
+from fanfold.play.review import REVIEW_VERSION, review, reviews
 from fanfold.server.card_reviews import card_step, card_summary, is_card_review
 from fanfold.server.refusals import refusal
-from fanfold.server.review_answers import read_answer
+from fanfold.server.review_answers import failure_text, read_answer
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
 
@@ -288,10 +288,10 @@ class Reviews:
         try:
             await self._work(job, record, compute or self.compute)
         except (FanfoldError, ValueError, KeyError) as error:  # a record that does not replay
-            reason = str(error) if not isinstance(error, ReviewError) else error.args[0]
-            log.warning("the review of table %s failed: %s", table_id, reason)
+            reason = failure_text(error)  # its code where it has one, else its English
+            log.warning("the review of table %s failed: %s", table_id, error)
             await asyncio.to_thread(
-                self.store.fail, table_id, REVIEW_VERSION, self.owner, str(reason), self.clock()
+                self.store.fail, table_id, REVIEW_VERSION, self.owner, reason, self.clock()
             )
 
     async def _work(self, job: ReviewJob, record: GameRecord, compute: Compute) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, templates
 from fanfold.games.fan.deals import NUM_FANS
 
 
@@ -46,25 +46,31 @@ NOTATION_HELP = (
     "of fan 3 together."
 )
 
+templates(
+    {
+        "fan.not_a_move": "'{text}' is not a Fan move: write source fan, '-', and a target fan "
+        "or F for the foundations, e.g. 3-7 or 12-F (3-7:2 moves two cards where sequences "
+        "may move)",
+        "fan.move_to_another": "a move goes from one fan to another",
+    }
+)
+
 
 def parse_move(text: str) -> FanMove:
     """Read ``3-7`` (fan 3 onto fan 7), ``3-F`` (to the foundations) or ``3-7:2`` (two cards)."""
     match = _MOVE.match(text)
     if not match:
-        raise NotationError(
-            f"{text!r} is not a Fan move: write source fan, '-', and a target fan or F for the "
-            "foundations, e.g. 3-7 or 12-F (3-7:2 moves two cards where sequences may move)"
-        )
+        raise NotationError(Refusal("fan.not_a_move", text=text))
     source = int(match.group(1))
     target = None if match.group(2) in "fF" else int(match.group(2))
     count = int(match.group(3)) if match.group(3) else 1
     for number in (source, target):
         if number is not None and not 1 <= number <= NUM_FANS:
-            raise NotationError(f"there is no fan {number}: the fans are numbered 1 to {NUM_FANS}")
+            raise NotationError(Refusal("fan.no_such_fan", fan=number, fans=NUM_FANS))
     if source == target:
-        raise NotationError("a move goes from one fan to another")
+        raise NotationError(Refusal("fan.move_to_another"))
     if count < 1:
-        raise NotationError("a move takes at least one card")
+        raise NotationError(Refusal("fan.no_cards"))
     if target is None and count != 1:
-        raise NotationError("cards go to the foundations one at a time")
+        raise NotationError(Refusal("fan.home_one_at_a_time"))
     return FanMove(source, target, count)

@@ -14,7 +14,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fanfold.core.cards import SUITS, Card, Suit, parse_rank, rank_text
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, reason_of, templates
+
+#: The notation's errors (:class:`~fanfold.core.errors.Refusal`), worded on the play
+#: server's page from the same templates translated.
+templates(
+    {
+        "fan.deal_foundation": "line {line}: foundation '{text}' should look like H-5 or S-0",
+        "fan.deal_free_cells": "line {line}: Fan has no free cells",
+        "fan.deal_line": "line {line}: {reason}",
+        "fan.deal_suit": "line {line}: '{text}' is not a suit",
+    }
+)
 
 #: Fans in a Fan layout: 17 of three cards and one of one.
 NUM_FANS = 18
@@ -86,23 +97,23 @@ def parse_fcs_board(text: str) -> tuple[list[tuple[Card, ...]], tuple[int, int, 
             for item in stripped.split(":", 1)[1].split():
                 suit_text, _, rank_part = item.partition("-")
                 if not rank_part:
-                    raise NotationError(
-                        f"line {number}: foundation {item!r} should look like H-5 or S-0"
-                    )
+                    raise NotationError(Refusal("fan.deal_foundation", line=number, text=item))
                 suit = _suit_of(suit_text, number)
                 rank = 0 if rank_part == "0" else parse_rank(rank_part)
                 foundations[suit.order] = rank
             continue
         if stripped.lower().startswith("freecells:"):
             if stripped.split(":", 1)[1].strip():
-                raise NotationError(f"line {number}: Fan has no free cells")
+                raise NotationError(Refusal("fan.deal_free_cells", line=number))
             continue
         if stripped.startswith(":"):
             stripped = stripped[1:]
         try:
             fans.append(tuple(Card.parse(word) for word in stripped.split()))
         except NotationError as error:
-            raise NotationError(f"line {number}: {error}") from None
+            raise NotationError(
+                Refusal("fan.deal_line", line=number, reason=reason_of(error))
+            ) from None
     return fans, (foundations[0], foundations[1], foundations[2], foundations[3])
 
 
@@ -110,4 +121,4 @@ def _suit_of(text: str, line: int) -> Suit:
     try:
         return Suit.parse(text)
     except NotationError:
-        raise NotationError(f"line {line}: {text!r} is not a suit") from None
+        raise NotationError(Refusal("fan.deal_suit", line=line, text=text)) from None

@@ -9,10 +9,24 @@ the top rank of the C, D, H and S foundations (``-`` for none):
 from __future__ import annotations
 
 from fanfold.core.cards import Card
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, templates
 from fanfold.games.fan.config import FanConfig
 from fanfold.games.fan.deals import NUM_FANS
 from fanfold.games.fan.state import FanState, make_state
+
+#: The notation's errors (:class:`~fanfold.core.errors.Refusal`), worded on the play
+#: server's page from the same templates translated.
+templates(
+    {
+        "fan.not_a_position": "'{text}' is not a Fan position: write the 18 fans bottom to "
+        "top joined by '/' ('-' for an empty fan), a space, then the C, D, H, S foundation "
+        "ranks ('-' for none), e.g. '4C2C4S/3D7CAD/.../3H ----'",
+        "fan.not_foundations": "'{text}' is not four foundation ranks: one of -A23456789TJQK "
+        "for each of C, D, H and S",
+        "fan.not_a_fan": "fan {fan} ('{text}') must be cards of two characters each, such as "
+        "4C2C4S, or '-' when empty",
+    }
+)
 
 #: Foundation ranks as written in the position notation: ``-`` for an empty foundation.
 FOUNDATION_LETTERS = "-A23456789TJQK"
@@ -31,32 +45,22 @@ def parse_position(text: str, config: FanConfig) -> FanState:
     """Read the one-line position notation (see :func:`format_position`)."""
     parts = text.split()
     if len(parts) < 2:
-        raise NotationError(
-            f"{text!r} is not a Fan position: write the 18 fans bottom to top joined by '/' "
-            "('-' for an empty fan), a space, then the C, D, H, S foundation ranks ('-' for "
-            "none), e.g. '4C2C4S/3D7CAD/.../3H ----'"
-        )
+        raise NotationError(Refusal("fan.not_a_position", text=text))
     home_text = parts[-1]
     fans_text = "".join(parts[:-1])
     if len(home_text) != 4 or any(letter not in FOUNDATION_LETTERS for letter in home_text):
-        raise NotationError(
-            f"{home_text!r} is not four foundation ranks: one of -A23456789TJQK for each of "
-            "C, D, H and S"
-        )
+        raise NotationError(Refusal("fan.not_foundations", text=home_text))
     foundations = tuple(FOUNDATION_LETTERS.index(letter) for letter in home_text)
     fan_texts = fans_text.split("/")
     if len(fan_texts) != NUM_FANS:
-        raise NotationError(f"a Fan position has {NUM_FANS} fans, not {len(fan_texts)}")
+        raise NotationError(Refusal("fan.fan_count", fans=NUM_FANS, count=len(fan_texts)))
     fans: list[tuple[Card, ...]] = []
     for number, fan_text in enumerate(fan_texts, start=1):
         if fan_text == "-":
             fans.append(())
             continue
         if not fan_text or len(fan_text) % 2:
-            raise NotationError(
-                f"fan {number} ({fan_text!r}) must be cards of two characters each, such as "
-                "4C2C4S, or '-' when empty"
-            )
+            raise NotationError(Refusal("fan.not_a_fan", fan=number, text=fan_text))
         fans.append(tuple(Card.parse(fan_text[i : i + 2]) for i in range(0, len(fan_text), 2)))
     return make_state(
         config, fans, (foundations[0], foundations[1], foundations[2], foundations[3])

@@ -6,9 +6,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fanfold.core.cards import SUITS, Card, full_deck
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, templates
 from fanfold.games.fan.config import FanConfig
 from fanfold.games.fan.deals import KING, NUM_FANS
+
+#: The notation's errors (:class:`~fanfold.core.errors.Refusal`), worded on the play
+#: server's page from the same templates translated.
+templates(
+    {
+        "fan.fan_count": "a Fan position has {fans} fans, not {count}",
+        "fan.card_twice": "{card} appears twice",
+        "fan.foundation_range": "foundation rank {rank} is out of range 0..13",
+        "fan.card_fan_and_home": "{card} is both in a fan and on its foundation",
+        "fan.cards_missing": "the position lacks {cards}",
+    }
+)
 
 Fans = tuple[tuple[Card, ...], ...]
 
@@ -52,22 +64,22 @@ def make_state(
         NotationError: when a card is missing or appears twice.
     """
     if len(fans) != NUM_FANS:
-        raise NotationError(f"a Fan position has {NUM_FANS} fans, not {len(fans)}")
+        raise NotationError(Refusal("fan.fan_count", fans=NUM_FANS, count=len(fans)))
     seen: set[Card] = set()
     for fan in fans:
         for card in fan:
             if card in seen:
-                raise NotationError(f"{card} appears twice")
+                raise NotationError(Refusal("fan.card_twice", card=str(card)))
             seen.add(card)
     for suit, rank in zip(SUITS, foundations, strict=True):
         if not 0 <= rank <= KING:
-            raise NotationError(f"foundation rank {rank} is out of range 0..13")
+            raise NotationError(Refusal("fan.foundation_range", rank=rank))
         for home in range(1, rank + 1):
             card = Card(home, suit)
             if card in seen:
-                raise NotationError(f"{card} is both in a fan and on its foundation")
+                raise NotationError(Refusal("fan.card_fan_and_home", card=str(card)))
             seen.add(card)
     missing = [str(card) for card in full_deck() if card not in seen]
     if missing:
-        raise NotationError("the position lacks " + " ".join(missing))
+        raise NotationError(Refusal("fan.cards_missing", cards=" ".join(missing)))
     return FanState(config, tuple(tuple(fan) for fan in fans), foundations, deal)

@@ -44,8 +44,39 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, templates
 from fanfold.games.fano.cards import card_text, is_joker, parse_card
+
+#: The actions' notation errors (:class:`~fanfold.core.errors.Refusal`), worded on the play
+#: server's page from the same templates translated.
+templates(
+    {
+        "fano.empty_move": "empty move; type 'legal' to list the legal moves",
+        "fano.defend_form": "defend names one card in play, e.g. defend 5H",
+        "fano.play_form": "play names one card from hand, e.g. play 5H, play JK4 or play 5D down",
+        "fano.flip_form": "{word} names one face-down card in play, e.g. {word} 5D",
+        "fano.sub_form": "sub names the card in play, then the card to play: sub 8H 5H (or sub "
+        "8D 5D down)",
+        "fano.discard_twice": "discard names each card once (two jokers: discard TJ TJ)",
+        "fano.recruit_form": "recruit names the card from hand, then two in play: recruit 2H "
+        "with AH 4H",
+        "fano.recruit_same": "recruiting needs two different cards in play",
+        "fano.combine_same": "a combine needs two different cards in play",
+        "fano.return_other": "only one of the two combined cards can return to hand",
+        "fano.return_joker": "a joker can not be returned to hand after a combination",
+        "fano.seat_from_one": "players are numbered from 1: write 4H>6S@2",
+        "fano.not_a_move": "'{text}' is not a Fano move: try 4H>6S:3H (attack), 1H+4H=5H "
+        "return 1H (combine), promote 8H 9H TH, play 5H, sub 8H 5H, discard 9H, pass; 'help' "
+        "explains",
+        "fano.promote_form": "promote names three prestige cards in play, e.g. promote 8H 9H TH",
+        "fano.partner_card": "'{text}': a partner's card is written 8H@3 (Player 3)",
+        "fano.counter_form": "a counter is written counter 3S+2S=5S (return 2S), or with a "
+        "recruit: counter 3S+4S=7S recruit 4S with AS 2S",
+        "fano.counter_same": "a counter combines two different cards",
+        "fano.counter_recruited": "the recruited card is one of the two combined cards",
+        "fano.counter_recruiters": "two different cards in play recruit a third from hand",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +342,7 @@ def parse_action(text: str) -> FanoAction:
     """
     key = " ".join(text.strip().lower().split())
     if not key:
-        raise NotationError("empty move; type 'legal' to list the legal moves")
+        raise NotationError(Refusal("fano.empty_move"))
     words = key.split(" ")
     head = words[0]
     if key == "pass" or key == "discard":
@@ -324,48 +355,42 @@ def parse_action(text: str) -> FanoAction:
         return _parse_promote(words[1:])
     if head == "defend":
         if len(words) != 2:
-            raise NotationError("defend names one card in play, e.g. defend 5H")
+            raise NotationError(Refusal("fano.defend_form"))
         return Defend(parse_card(words[1]))
     if head == "play":
         if len(words) == 3 and words[2] == "down":
             return Play(parse_card(words[1]), face_down=True)
         if len(words) != 2:
-            raise NotationError(
-                "play names one card from hand, e.g. play 5H, play JK4 or play 5D down"
-            )
+            raise NotationError(Refusal("fano.play_form"))
         return Play(parse_card(words[1]))
     if key == "joker":
         return PlaceJoker()
     if head in ("flip", "sacrifice"):
         if len(words) != 2:
-            raise NotationError(f"{head} names one face-down card in play, e.g. {head} 5D")
+            raise NotationError(Refusal("fano.flip_form", word=head))
         card = parse_card(words[1])
         return Flip(card) if head == "flip" else Sacrifice(card)
     if head in ("sub", "substitute"):
         if len(words) == 4 and words[3] == "down":
             return Substitute(parse_card(words[1]), parse_card(words[2]), face_down=True)
         if len(words) != 3:
-            raise NotationError(
-                "sub names the card in play, then the card to play: sub 8H 5H (or sub 8D 5D down)"
-            )
+            raise NotationError(Refusal("fano.sub_form"))
         return Substitute(parse_card(words[1]), parse_card(words[2]))
     if head == "discard":
         cards = tuple(sorted(parse_card(word) for word in words[1:]))
         suited = [card for card in cards if not is_joker(card)]
         if len(set(suited)) != len(suited):
-            raise NotationError("discard names each card once (two jokers: discard TJ TJ)")
+            raise NotationError(Refusal("fano.discard_twice"))
         return Discard(cards)
     if key == "allow":
         return Allow()
     if head == "recruit":
         match = _RECRUIT.match(key)
         if not match:
-            raise NotationError(
-                "recruit names the card from hand, then two in play: recruit 2H with AH 4H"
-            )
+            raise NotationError(Refusal("fano.recruit_form"))
         card, first, second = (parse_card(match.group(i)) for i in (1, 2, 3))
         if first == second:
-            raise NotationError("recruiting needs two different cards in play")
+            raise NotationError(Refusal("fano.recruit_same"))
         return Recruit(card, min(first, second), max(first, second))
     if head == "counter":
         return _parse_counter(key)
@@ -377,37 +402,34 @@ def parse_action(text: str) -> FanoAction:
     if match:
         first, second, result = (parse_card(match.group(i)) for i in (1, 2, 3))
         if first == second and not is_joker(first):
-            raise NotationError("a combine needs two different cards in play")
+            raise NotationError(Refusal("fano.combine_same"))
         first, second = min(first, second), max(first, second)
         returned = parse_card(match.group(5)) if match.group(5) else 0
         if returned and returned not in (first, second):
-            raise NotationError("only one of the two combined cards can return to hand")
+            raise NotationError(Refusal("fano.return_other"))
         if returned and is_joker(returned):
-            raise NotationError("a joker can not be returned to hand after a combination")
+            raise NotationError(Refusal("fano.return_joker"))
         return Combine(first, second, result, returned, bool(match.group(4)))
     match = _DECLARE.match(key)
     if match:
         attacker, target = parse_card(match.group(1)), parse_card(match.group(2))
         seat = int(match.group(3)) - 1 if match.group(3) else None
         if seat is not None and seat < 0:
-            raise NotationError("players are numbered from 1: write 4H>6S@2")
+            raise NotationError(Refusal("fano.seat_from_one"))
         return Declare(attacker, target, seat, bool(match.group(4)))
-    raise NotationError(
-        f"{text.strip()!r} is not a Fano move: try 4H>6S:3H (attack), 1H+4H=5H return 1H "
-        "(combine), promote 8H 9H TH, play 5H, sub 8H 5H, discard 9H, pass; 'help' explains"
-    )
+    raise NotationError(Refusal("fano.not_a_move", text=text.strip()))
 
 
 def _parse_promote(words: list[str]) -> Promote:
     if len(words) != 3:
-        raise NotationError("promote names three prestige cards in play, e.g. promote 8H 9H TH")
+        raise NotationError(Refusal("fano.promote_form"))
     pairs: list[tuple[int, int | None]] = []
     for word in words:
         card_word, at, seat_word = word.partition("@")
         owner = None
         if at:
             if not seat_word.isdigit() or int(seat_word) < 1:
-                raise NotationError(f"{word!r}: a partner's card is written 8H@3 (Player 3)")
+                raise NotationError(Refusal("fano.partner_card", text=word))
             owner = int(seat_word) - 1
         pairs.append((parse_card(card_word), owner))
     pairs.sort(key=lambda pair: (pair[0], -1 if pair[1] is None else pair[1]))
@@ -419,13 +441,10 @@ def _parse_promote(words: list[str]) -> Promote:
 def _parse_counter(key: str) -> CombineCounter:
     match = _COUNTER.match(key)
     if not match:
-        raise NotationError(
-            "a counter is written counter 3S+2S=5S (return 2S), or with a recruit: "
-            "counter 3S+4S=7S recruit 4S with AS 2S"
-        )
+        raise NotationError(Refusal("fano.counter_form"))
     first, second, result = (parse_card(match.group(i)) for i in (1, 2, 3))
     if first == second and not is_joker(first):
-        raise NotationError("a counter combines two different cards")
+        raise NotationError(Refusal("fano.counter_same"))
     first, second = min(first, second), max(first, second)
     recruited = 0
     recruiters: tuple[int, ...] = ()
@@ -433,13 +452,13 @@ def _parse_counter(key: str) -> CombineCounter:
         recruited = parse_card(match.group(4))
         one, two = parse_card(match.group(5)), parse_card(match.group(6))
         if recruited not in (first, second):
-            raise NotationError("the recruited card is one of the two combined cards")
+            raise NotationError(Refusal("fano.counter_recruited"))
         if one == two or recruited in (one, two):
-            raise NotationError("two different cards in play recruit a third from hand")
+            raise NotationError(Refusal("fano.counter_recruiters"))
         recruiters = (min(one, two), max(one, two))
     returned = parse_card(match.group(7)) if match.group(7) else 0
     if returned and returned not in (first, second):
-        raise NotationError("only one of the two combined cards can return to hand")
+        raise NotationError(Refusal("fano.return_other"))
     if returned and is_joker(returned):
-        raise NotationError("a joker can not be returned to hand after a combination")
+        raise NotationError(Refusal("fano.return_joker"))
     return CombineCounter(first, second, result, returned, recruited, recruiters)

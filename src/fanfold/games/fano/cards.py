@@ -20,7 +20,19 @@ Codes sort by value, then suit, so sorted tuples read naturally. Text: rank then
 
 from __future__ import annotations
 
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, templates
+
+#: The cards' notation errors (:class:`~fanfold.core.errors.Refusal`), worded on the play
+#: server's page from the same templates translated.
+templates(
+    {
+        "fano.bad_joker": "'{text}': a joker in play is JK with a value 1-7 or TJ with a value "
+        "1-10 (8-10 only where a Temporary Joker may be a prestige card), e.g. JK4",
+        "fano.not_a_card": "'{text}' is not a card: write the rank then the suit, e.g. 4H, AS "
+        "or TD (jokers: JK, TJ; in play JK4)",
+        "fano.bad_rank": "'{text}' is not a Fano card: ranks are A (or 1), 2-9 and T (or 10)",
+    }
+)
 
 #: The seven directed cycles i -> i+1 -> i+3 (mod 7, labels 1..7).
 CYCLES: tuple[tuple[int, int, int], ...] = tuple(
@@ -140,15 +152,9 @@ def parse_card(text: str) -> int:
         top = MAX_VALUE if kind == TEMP else MAX_COMBAT
         if rest.isdigit() and 1 <= int(rest) <= top:
             return make_card(int(rest), kind)
-        raise NotationError(
-            f"{text!r}: a joker in play is JK with a value 1-7 or TJ with a value 1-10 (8-10 "
-            "only where a Temporary Joker may be a prestige card), e.g. JK4"
-        )
+        raise NotationError(Refusal("fano.bad_joker", text=text))
     if len(key) < 2 or key[-1] not in SUIT_LETTERS:
-        raise NotationError(
-            f"{text!r} is not a card: write the rank then the suit, e.g. 4H, AS or TD "
-            "(jokers: JK, TJ; in play JK4)"
-        )
+        raise NotationError(Refusal("fano.not_a_card", text=text))
     rank = key[:-1]
     if rank in ("10", "T"):
         value = 10
@@ -157,7 +163,7 @@ def parse_card(text: str) -> int:
     elif len(rank) == 1 and rank in RANKS:
         value = RANKS.index(rank) + 1
     else:
-        raise NotationError(f"{text!r} is not a Fano card: ranks are A (or 1), 2-9 and T (or 10)")
+        raise NotationError(Refusal("fano.bad_rank", text=text))
     return make_card(value, SUIT_LETTERS.index(key[-1]))
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, reason_of, refusal_words, templates
 from fanfold.core.rng import derive_rng
 from fanfold.games.fano.actions import Declare, parse_action
 from fanfold.games.fano.cards import (
@@ -45,6 +45,40 @@ from fanfold.games.fano.cards import (
 from fanfold.games.fano.config import FanoConfig, Special, Teams
 from fanfold.games.fano.rules import deck_of, invariant_violations
 from fanfold.games.fano.state import FanoState, Pending, Phase, PlayerState
+
+#: The notation's errors (:class:`~fanfold.core.errors.Refusal`), worded on the play
+#: server's page from the same templates translated.
+templates(
+    {
+        "fano.in_header": "header",
+        "fano.in_seat": "seat {seat}",
+        "fano.not_key_value": "{where}: '{text}' should be key=value",
+        "fano.unknown_key": "{where}: unknown key '{key}'; keys: {keys}",
+        "fano.key_twice": "{where}: {key} is given twice",
+        "fano.not_a_number": "{where}: {name} must be a whole number, not '{text}'",
+        "fano.special_form": "{where}: a special is level:name, e.g. 0:reverse, not '{text}'",
+        "fano.unknown_special": "{where}: unknown special '{text}' (use {names})",
+        "fano.attack_flag": "header: attack='{text}': only '/reverse' may follow the attack",
+        "fano.attack_bad": "header: attack='{text}': {reason}",
+        "fano.attack_form": "header: attack='{text}' should read like 4H>6S@2",
+        "fano.attack_seat": "header: attack='{text}': no Player {seat}",
+        "fano.not_a_position": "a Fano position starts with 'fano', e.g. 'fano turn=1 "
+        "player=1 ...'",
+        "fano.seat_count": "the position has {seats} seats but the game has {players}",
+        "fano.player_range": "header: player must be 1 to {players}",
+        "fano.unknown_phase": "header: unknown phase '{text}' (use {names})",
+        "fano.header_trionfey_only": "header: attack, foe, support and priority belong to the "
+        "Trionfey edition",
+        "fano.priority_range": "header: priority must be 1 to {players}",
+        "fano.priority_teams": "header: priority belongs to partnership games",
+        "fano.support_alone": "header: a support is shown only for a declared attack",
+        "fano.foe_range": "header: foe must be 1 to {players}",
+    }
+)
+#: A special's level, named in a refusal of a level that is not a number (worded on the page).
+refusal_words("a special's level")
+#: Where in a position a refusal found the fault: the header.
+_HEADER = Refusal("fano.in_header")
 
 _SEAT_KEYS = (
     "level",
@@ -96,7 +130,7 @@ def format_position(state: FanoState) -> str:
     return " | ".join(sections)
 
 
-def _pairs(text: str, allowed: tuple[str, ...], where: str) -> dict[str, str]:
+def _pairs(text: str, allowed: tuple[str, ...], where: Refusal) -> dict[str, str]:
     result: dict[str, str] = {}
     if text.strip() == "-":
         return result
@@ -104,35 +138,41 @@ def _pairs(text: str, allowed: tuple[str, ...], where: str) -> dict[str, str]:
         key, sep, value = word.partition("=")
         key = key.lower()
         if not sep:
-            raise NotationError(f"{where}: {word!r} should be key=value")
+            raise NotationError(Refusal("fano.not_key_value", where=where, text=word))
         if key not in allowed:
-            raise NotationError(f"{where}: unknown key {key!r}; keys: {', '.join(allowed)}")
+            raise NotationError(
+                Refusal("fano.unknown_key", where=where, key=key, keys=", ".join(allowed))
+            )
         if key in result:
-            raise NotationError(f"{where}: {key} is given twice")
+            raise NotationError(Refusal("fano.key_twice", where=where, key=key))
         result[key] = value
     return result
 
 
-def _number(text: str, name: str, where: str) -> int:
+def _number(text: str, name: str, where: Refusal) -> int:
     try:
         return int(text)
     except ValueError:
-        raise NotationError(f"{where}: {name} must be a whole number, not {text!r}") from None
+        raise NotationError(
+            Refusal("fano.not_a_number", where=where, name=name, text=text)
+        ) from None
 
 
-def _specials(text: str, where: str) -> tuple[tuple[int, Special], ...]:
+def _specials(text: str, where: Refusal) -> tuple[tuple[int, Special], ...]:
     if text in ("", "-"):
         return ()
     result = []
     for item in text.split(","):
         level, sep, name = item.partition(":")
         if not sep:
-            raise NotationError(f"{where}: a special is level:name, e.g. 0:reverse, not {item!r}")
+            raise NotationError(Refusal("fano.special_form", where=where, text=item))
         try:
             special = Special(name.lower())
         except ValueError:
             names = ", ".join(special.value for special in Special)
-            raise NotationError(f"{where}: unknown special {name!r} (use {names})") from None
+            raise NotationError(
+                Refusal("fano.unknown_special", where=where, text=name, names=names)
+            ) from None
         result.append((_number(level, "a special's level", where), special))
     return tuple(result)
 
@@ -142,15 +182,17 @@ def _pending(text: str, config: FanoConfig) -> Pending | None:
         return None
     body, _, flag = text.partition("/")
     if flag not in ("", "reverse"):
-        raise NotationError(f"header: attack={text!r}: only '/reverse' may follow the attack")
+        raise NotationError(Refusal("fano.attack_flag", text=text))
     try:
         action = parse_action(body)
     except NotationError as error:
-        raise NotationError(f"header: attack={text!r}: {error}") from None
+        raise NotationError(
+            Refusal("fano.attack_bad", text=text, reason=reason_of(error))
+        ) from None
     if not isinstance(action, Declare) or action.seat is None or action.reverse:
-        raise NotationError(f"header: attack={text!r} should read like 4H>6S@2")
+        raise NotationError(Refusal("fano.attack_form", text=text))
     if not 0 <= action.seat < config.players:
-        raise NotationError(f"header: attack={text!r}: no Player {action.seat + 1}")
+        raise NotationError(Refusal("fano.attack_seat", text=text, seat=action.seat + 1))
     return Pending(action.attacker, action.target, action.seat, flag == "reverse")
 
 
@@ -164,29 +206,29 @@ def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
     sections = [section.strip() for section in text.strip().split("|")]
     head = sections[0].split(None, 1)
     if not head or head[0].lower() != "fano":
-        raise NotationError("a Fano position starts with 'fano', e.g. 'fano turn=1 player=1 ...'")
-    header = _pairs(head[1] if len(head) > 1 else "", _HEADER_KEYS, "header")
+        raise NotationError(Refusal("fano.not_a_position"))
+    header = _pairs(head[1] if len(head) > 1 else "", _HEADER_KEYS, _HEADER)
     seat_keys = _SEAT_KEYS + _TRIONFEY_SEAT_KEYS
     seats = sections[1:]
     if config is None:
         config = FanoConfig(players=max(2, len(seats)))
     if len(seats) != config.players:
-        raise NotationError(
-            f"the position has {len(seats)} seats but the game has {config.players}"
-        )
-    seed = _number(header.get("seed", "0"), "seed", "header")
-    turn = _number(header.get("turn", "1"), "turn", "header")
-    turn_player = _number(header.get("player", "1"), "player", "header") - 1
+        raise NotationError(Refusal("fano.seat_count", seats=len(seats), players=config.players))
+    seed = _number(header.get("seed", "0"), "seed", _HEADER)
+    turn = _number(header.get("turn", "1"), "turn", _HEADER)
+    turn_player = _number(header.get("player", "1"), "player", _HEADER) - 1
     if not 0 <= turn_player < config.players:
-        raise NotationError(f"header: player must be 1 to {config.players}")
+        raise NotationError(Refusal("fano.player_range", players=config.players))
     try:
         phase = Phase(header.get("phase", "main").lower())
     except ValueError:
         names = ", ".join(phase.value for phase in Phase)
-        raise NotationError(f"header: unknown phase {header['phase']!r} (use {names})") from None
+        raise NotationError(
+            Refusal("fano.unknown_phase", text=header["phase"], names=names)
+        ) from None
     players = []
     for seat, section in enumerate(seats):
-        where = f"seat {seat + 1}"
+        where = Refusal("fano.in_seat", seat=seat + 1)
         pairs = _pairs(section, seat_keys, where)
         hand, field, draw, up, down = (
             parse_cards(pairs.get(key, "-")) for key in ("hand", "field", "draw", "up", "down")
@@ -217,31 +259,29 @@ def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
     if not config.trionfey and any(
         key in header for key in ("attack", "foe", "support", "priority")
     ):
-        raise NotationError(
-            "header: attack, foe, support and priority belong to the Trionfey edition"
-        )
+        raise NotationError(Refusal("fano.header_trionfey_only"))
     priority = 0
     if config.teams is not Teams.NONE:
         default = str(turn_player + 1)
-        priority = _number(header.get("priority", default), "priority", "header") - 1
+        priority = _number(header.get("priority", default), "priority", _HEADER) - 1
         if not 0 <= priority < config.players:
-            raise NotationError(f"header: priority must be 1 to {config.players}")
+            raise NotationError(Refusal("fano.priority_range", players=config.players))
     elif "priority" in header:
-        raise NotationError("header: priority belongs to partnership games")
+        raise NotationError(Refusal("fano.priority_teams"))
     pending = _pending(header.get("attack", "-"), config)
     support = header.get("support", "-")
     if support != "-":
         if pending is None:
-            raise NotationError("header: a support is shown only for a declared attack")
+            raise NotationError(Refusal("fano.support_alone"))
         pending = replace(pending, support=parse_card(support))
     foe = header.get("foe", "-")
-    target_seat = None if foe == "-" else _number(foe, "foe", "header") - 1
+    target_seat = None if foe == "-" else _number(foe, "foe", _HEADER) - 1
     if target_seat is not None and not 0 <= target_seat < config.players:
-        raise NotationError(f"header: foe must be 1 to {config.players}")
+        raise NotationError(Refusal("fano.foe_range", players=config.players))
     state = FanoState(
         config, seed, tuple(players), turn_player, phase, turn, pending, target_seat, priority
     )
     problems = invariant_violations(state)
     if problems:
-        raise NotationError("impossible position: " + "; ".join(problems))
+        raise NotationError(Refusal("game.impossible_position", problems="; ".join(problems)))
     return state

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fanfold.core.cards import Card
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, templates
 from fanfold.games.fantan.cards import CARDS
 
 
@@ -67,6 +67,13 @@ NOTATION_HELP = (
     "its suit's row; any other card must be next in rank to an end of its suit's row."
 )
 
+templates(
+    {
+        "fantan.not_a_move": "'{text}' is not a Fan Tan move: write a card, rank then suit "
+        "(7D, TH or 10H, AS), or 'pass'",
+    }
+)
+
 
 def parse_action(text: str) -> FanTanAction:
     """Read a card (``7D``, ``TH``, ``10H``) or ``pass``. Raises :class:`NotationError`."""
@@ -76,10 +83,7 @@ def parse_action(text: str) -> FanTanAction:
     try:
         return PLAYS[Card.parse(text).index]
     except NotationError:
-        raise NotationError(
-            f"{text!r} is not a Fan Tan move: write a card, rank then suit (7D, TH or 10H, "
-            "AS), or 'pass'"
-        ) from None
+        raise NotationError(Refusal("fantan.not_a_move", text=text)) from None
 
 
 __all__ = ["NOTATION_HELP", "PASS", "PLAYS", "FanTanAction", "Pass", "Play", "parse_action"]

@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from fanfold.core.cards import Card
-from fanfold.core.errors import ConfigError, NotationError
+from fanfold.core.errors import ConfigError, NotationError, Refusal, reason_of, templates
 from fanfold.games.fantan.actions import FanTanAction, Play, parse_action
 from fanfold.games.fantan.cards import ALL_CARDS, CARDS, cards_of
 from fanfold.games.fantan.config import FanTanConfig
@@ -34,6 +34,35 @@ from fanfold.games.fantan.rules import (
 )
 from fanfold.games.fantan.state import FanTanState
 
+#: The notation's errors (:class:`~fanfold.core.errors.Refusal`), worded on the play
+#: server's page from the same templates translated.
+templates(
+    {
+        "fantan.not_a_number": "{key}= needs a whole number, not '{text}'",
+        "fantan.not_a_seat": "{key}= must be a seat from 1 to {players}, not {seat}",
+        "fantan.bad_hand": "seat {seat}'s hand: {reason}",
+        "fantan.card_twice": "seat {seat}'s hand lists {card} twice",
+        "fantan.not_a_position": "a Fan Tan position has three parts separated by '|': the "
+        "header (hand= leader= scores= pool= last= seed=), the hands separated by '/', and "
+        "this hand's actions",
+        "fantan.unknown_item": "unknown header item '{text}'; expected {keys}",
+        "fantan.item_twice": "header item {key}= is given twice",
+        "fantan.header_lacks": "the header lacks {keys}",
+        "fantan.hand_count": "the position has {count} hands: {reason}",
+        "fantan.hand_range": "hand= must be 1 to {hands}, not {hand}",
+        "fantan.hand_from_one": "hand= must be 1 or more, not {hand}",
+        "fantan.scores_count": "scores= needs {players} numbers separated by commas",
+        "fantan.card_shared": "seat {seat} holds a card another seat holds",
+        "fantan.card_again": "{card} is both held or played more than once",
+        "fantan.cards_missing": "every card must be held or played; missing: {cards}",
+        "fantan.deal_sizes": "the seats were dealt {sizes} cards, but a deal by seat {dealer} "
+        "gives {dealt}",
+        "fantan.wrong_leader": "seat {leader} leads this hand, not seat {seat}",
+        "fantan.hand_over": "the hand was over before action {number} ({action})",
+        "fantan.action_illegal": "action {number} ({action}) is illegal: {reason}",
+    }
+)
+
 _KEYS = ("hand", "leader", "scores", "pool", "last", "seed")
 
 
@@ -41,13 +70,13 @@ def _number(key: str, text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise NotationError(f"{key}= needs a whole number, not {text!r}") from None
+        raise NotationError(Refusal("fantan.not_a_number", key=key, text=text)) from None
 
 
 def _seat(key: str, text: str, players: int) -> int:
     seat = _number(key, text)
     if not 1 <= seat <= players:
-        raise NotationError(f"{key}= must be a seat from 1 to {players}, not {seat}")
+        raise NotationError(Refusal("fantan.not_a_seat", key=key, players=players, seat=seat))
     return seat - 1
 
 
@@ -60,9 +89,11 @@ def _hand(text: str, seat: int) -> int:
         try:
             card = Card.parse(token)
         except NotationError as error:
-            raise NotationError(f"seat {seat + 1}'s hand: {error}") from None
+            raise NotationError(
+                Refusal("fantan.bad_hand", seat=seat + 1, reason=reason_of(error))
+            ) from None
         if mask >> card.index & 1:
-            raise NotationError(f"seat {seat + 1}'s hand lists {card} twice")
+            raise NotationError(Refusal("fantan.card_twice", seat=seat + 1, card=str(card)))
         mask |= 1 << card.index
     return mask
 
@@ -92,22 +123,20 @@ def parse_position(text: str, config: FanTanConfig | None = None) -> FanTanState
     """Read a position, replaying its hand under the rules. Raises :class:`NotationError`."""
     parts = text.split("|")
     if len(parts) != 3:
-        raise NotationError(
-            "a Fan Tan position has three parts separated by '|': the header "
-            "(hand= leader= scores= pool= last= seed=), the hands separated by '/', and this "
-            "hand's actions"
-        )
+        raise NotationError(Refusal("fantan.not_a_position"))
     header: dict[str, str] = {}
     for token in parts[0].split():
         key, sep, value = token.partition("=")
         if not sep or key not in _KEYS:
-            raise NotationError(f"unknown header item {token!r}; expected {', '.join(_KEYS)}")
+            raise NotationError(Refusal("fantan.unknown_item", text=token, keys=", ".join(_KEYS)))
         if key in header:
-            raise NotationError(f"header item {key}= is given twice")
+            raise NotationError(Refusal("fantan.item_twice", key=key))
         header[key] = value
     missing = [key for key in _KEYS if key not in header]
     if missing:
-        raise NotationError(f"the header lacks {', '.join(key + '=' for key in missing)}")
+        raise NotationError(
+            Refusal("fantan.header_lacks", keys=", ".join(key + "=" for key in missing))
+        )
     seat_texts = parts[1].split("/")
     try:  # the position's hands say how many play; the config says the rest
         if config is None:
@@ -115,7 +144,9 @@ def parse_position(text: str, config: FanTanConfig | None = None) -> FanTanState
         elif config.players != len(seat_texts):
             config = config.replace(players=len(seat_texts))
     except ConfigError as error:
-        raise NotationError(f"the position has {len(seat_texts)} hands: {error}") from None
+        raise NotationError(
+            Refusal("fantan.hand_count", count=len(seat_texts), reason=reason_of(error))
+        ) from None
     players = config.players
     hands = [_hand(seat_text, seat) for seat, seat_text in enumerate(seat_texts)]
     history_tokens = parts[2].split()
@@ -125,12 +156,15 @@ def parse_position(text: str, config: FanTanConfig | None = None) -> FanTanState
 
     hand_number = _number("hand", header["hand"]) - 1
     if hand_number < 0 or (config.hands and hand_number >= config.hands):
-        limit = f"1 to {config.hands}" if config.hands else "1 or more"
-        raise NotationError(f"hand= must be {limit}, not {hand_number + 1}")
+        if config.hands:
+            raise NotationError(
+                Refusal("fantan.hand_range", hands=config.hands, hand=hand_number + 1)
+            )
+        raise NotationError(Refusal("fantan.hand_from_one", hand=hand_number + 1))
     leader = _seat("leader", header["leader"], players)
     scores_text = header["scores"].split(",")
     if len(scores_text) != players:
-        raise NotationError(f"scores= needs {players} numbers separated by commas")
+        raise NotationError(Refusal("fantan.scores_count", players=players))
     scores = tuple(_number("scores", item) for item in scores_text)
     pool = _number("pool", header["pool"])
     last_winner = None if header["last"] == "-" else _seat("last", header["last"], players)
@@ -141,29 +175,36 @@ def parse_position(text: str, config: FanTanConfig | None = None) -> FanTanState
     held = 0
     for seat, hand in enumerate(hands):
         if held & hand:
-            raise NotationError(f"seat {seat + 1} holds a card another seat holds")
+            raise NotationError(Refusal("fantan.card_shared", seat=seat + 1))
         held |= hand
     for seat, action in zip(history_seats(leader, players, len(history)), history, strict=True):
         if isinstance(action, Play):
             bit = 1 << action.index
             if (played | held) & bit:
-                raise NotationError(f"{action} is both held or played more than once")
+                raise NotationError(Refusal("fantan.card_again", card=str(action)))
             played |= bit
             start_hands[seat] |= bit
     if played | held != ALL_CARDS:
         missing_cards = " ".join(str(c) for c in CARDS if not (played | held) >> c.index & 1)
-        raise NotationError(f"every card must be held or played; missing: {missing_cards}")
+        raise NotationError(Refusal("fantan.cards_missing", cards=missing_cards))
     dealer = dealer_of(players, hand_number)
     sizes = tuple(hand.bit_count() for hand in start_hands)
     if sizes != deal_sizes(players, dealer):
         raise NotationError(
-            f"the seats were dealt {', '.join(map(str, sizes))} cards, but a deal by seat "
-            f"{dealer + 1} gives {', '.join(map(str, deal_sizes(players, dealer)))}"
+            Refusal(
+                "fantan.deal_sizes",
+                sizes=", ".join(map(str, sizes)),
+                dealer=dealer + 1,
+                dealt=", ".join(map(str, deal_sizes(players, dealer))),
+            )
         )
     if leader != leader_of(config, dealer, start_hands):
         raise NotationError(
-            f"seat {leader_of(config, dealer, start_hands) + 1} leads this hand, not seat "
-            f"{leader + 1}"
+            Refusal(
+                "fantan.wrong_leader",
+                leader=leader_of(config, dealer, start_hands) + 1,
+                seat=leader + 1,
+            )
         )
     state = FanTanState(
         config, seed, hand_number, dealer, leader, leader, tuple(start_hands), 0,
@@ -171,17 +212,19 @@ def parse_position(text: str, config: FanTanConfig | None = None) -> FanTanState
     )  # fmt: skip
     for number, action in enumerate(history, start=1):
         if hand_winner(state) is not None:
-            raise NotationError(f"the hand was over before action {number} ({action})")
+            raise NotationError(Refusal("fantan.hand_over", number=number, action=str(action)))
         reason = why_illegal(state, action)
         if reason is not None:
-            raise NotationError(f"action {number} ({action}) is illegal: {reason}")
+            raise NotationError(
+                Refusal("fantan.action_illegal", number=number, action=str(action), reason=reason)
+            )
         state = step(state, action)
     state = dataclasses.replace(
         state, scores=scores, pool=pool, finished=hand_winner(state) is not None
     )
     problems = invariant_violations(state)
     if problems:
-        raise NotationError("impossible position: " + "; ".join(problems))
+        raise NotationError(Refusal("game.impossible_position", problems="; ".join(problems)))
     return state
 
 

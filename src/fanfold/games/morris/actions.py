@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, templates
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,14 @@ NOTATION_HELP = (
     "centre 7 on 2-7-6, 4-7-5, 1-7-3."
 )
 
+templates(
+    {
+        "morris.move_to_another": "a move goes to another point",
+        "morris.not_a_move_text": "'{text}' is not a Morris move: place with shape and point "
+        "(C1, T7) or move with two points (3-5)",
+    }
+)
+
 
 def parse_action(text: str) -> MorrisAction:
     """Read ``C1`` (place a circle on point 1) or ``3-5`` (move from 3 to 5). Raises
@@ -62,9 +70,6 @@ def parse_action(text: str) -> MorrisAction:
     if move:
         source, target = int(move.group(1)), int(move.group(2))
         if source == target:
-            raise NotationError("a move goes to another point")
+            raise NotationError(Refusal("morris.move_to_another"))
         return Move(source, target)
-    raise NotationError(
-        f"{text!r} is not a Morris move: place with shape and point (C1, T7) or move with "
-        "two points (3-5)"
-    )
+    raise NotationError(Refusal("morris.not_a_move_text", text=text))

@@ -50,6 +50,7 @@ from fanfold.server.live import (
 from fanfold.server.logs import TABLE
 from fanfold.server.ownership import ElsewhereError, Ownership, table_id_for
 from fanfold.server.ratings import check_rated
+from fanfold.server.refusals import refusal
 from fanfold.server.store import SeatPlan, TablePlan, token_hash
 from fanfold.server.store.protocols import TableStore
 from fanfold.server.table_options import TableOptions, TimeControl
@@ -126,7 +127,9 @@ class Opening:
         """
         count = game.num_players(config)
         if len(seats) != count:
-            raise ConfigError(f"{game.title} with this variant has {count} seats, not {len(seats)}")
+            raise ConfigError(
+                refusal("table.seat_count", game=game.title, count=count, seats=len(seats))
+            )
         table_options = options or TableOptions()
         if rated:  # ---- rated tables (fanfold.server.ratings)
             levels = check_rated(
@@ -138,7 +141,7 @@ class Opening:
             )
             table_options = replace(table_options, rated=True, levels=levels)
         if speed is not None and table_options.time_limit is not None:
-            raise ConfigError("a table has a time limit per decision or a clock, not both")
+            raise ConfigError(refusal("options.limit_or_clock"))
         if speed is None and rated and table_options.time_limit is None:
             speed = default_speed(game)
         if speed is not None:
@@ -147,7 +150,7 @@ class Opening:
         open_seats = [n for n, wanted in enumerate(seats) if wanted.strip().lower() == OPEN]
         if open_seats:
             if not listed:
-                raise ConfigError("a seat open to anyone needs a table listed in the lobby")
+                raise ConfigError(refusal("table.open_needs_listed"))
             table_options = replace(table_options, open_seats=tuple(open_seats))
         creator = secrets.token_urlsafe(24)
         creator_hash = token_hash(creator)
@@ -232,10 +235,7 @@ class Opening:
             except Exception as error:
                 raise storage_failure("the table could not be checked", error) from None
             if copied:
-                raise ForbiddenError(
-                    "this game is being played at a rated table: it can be loaded, "
-                    "replayed and analysed once it is over"
-                )
+                raise ForbiddenError(refusal("table.rated_copy"))
         control = table_options.time_control
         if control is not None:  # the clocks start with the first move
             persons = [player == HUMAN for player in players]
@@ -256,7 +256,7 @@ class Opening:
         TABLE.set(table_id)  # the rest of this request is about the new table (logs)
         log.debug("table opened: %s for %d seats", game.id, len(players))
         if self.owner is not None and not await self.owner.take(table_id, wait=0):
-            raise ElsewhereError("the new table could not be owned; try again")
+            raise ElsewhereError(refusal("table.not_owned"))
         # Stored in a thread, never on the event loop: on PostgreSQL a table's rows are a few
         # round trips to the database, which would hold up every table of the process; not in
         # the thread of the actions' writes (:attr:`writer`), whose commits would wait behind

@@ -363,6 +363,8 @@ class ReviewAnswer(Out):
     engine: dict[str, Any] | None
     deal: dict[str, Any] | None
     error: str | None
+    #: why it failed as a code and params, where it was kept so (absent otherwise)
+    error_said: dict[str, Any] | None = None
     #: The judged moves the answer leaves out (those the client has, asked with ``?seen=N``):
     #: its moves, marks and graph points are those after them. Absent from a whole review.
     seen: int | None = None

@@ -17,6 +17,7 @@ from fanfold.server.howto import has_howto, howto_page
 from fanfold.server.i18n import ENGLISH, known, messages
 from fanfold.server.lessons import has_lessons
 from fanfold.server.rules import rules_page
+from fanfold.server.static_files import MODULE, module_text
 from fanfold.server.templating import render
 
 STATIC = Path(__file__).parent.parent / "static"
@@ -77,7 +78,8 @@ async def plugin_board(name: str) -> Response:
     path = plugin_renderer(name)
     if path is None:
         return HTMLResponse(f"no game called {name!r} ships a board module", status_code=404)
-    return FileResponse(path, media_type="text/javascript")
+    # its imports of fanfold's modules versioned, as at /static/plugins/ beside static/games
+    return Response(module_text(path, STATIC / "plugins"), media_type=MODULE)
 
 
 @router.get("/rules/{name}")

@@ -33,7 +33,7 @@ from fanfold.server.live import NotFoundError
 from fanfold.server.profiles import record
 from fanfold.server.routes.deps import AccountDep, HubDep
 from fanfold.server.store import Store
-from fanfold.server.templating import render
+from fanfold.server.templating import bot_level_words, render
 from fanfold.server.waiting import described, waiting_for
 
 router = APIRouter(tags=["players"])
@@ -210,10 +210,11 @@ async def bot_profile_page(family: str, level: str, hub: HubDep) -> HTMLResponse
     except NotFoundError as error:
         return HTMLResponse(_page(gettext("No such bot"), text=str(error)), 404)
     history = data["history"]
+    # the level's words in the page's language; the game's title is data, kept as it is
+    bot = bot_level_words(str(data["name"])) or str(data["name"])
     page = _page(
-        f"{data['name']}: {FAMILIES[family]}",  # names: data, not words to translate
+        gettext("%(bot)s: %(family)s") % {"bot": bot, "family": FAMILIES[family]},
         "bot.html",
-        named=True,
         families=FAMILIES,
         level=level,
         family_title=FAMILIES[family],

@@ -116,7 +116,8 @@ async def create(
             client=bots_client(request, account.id if account is not None else None),
         )
     except UnknownAgentError as error:
-        raise BadRequestError(str(error.args[0])) from None
+        # its refusal (a code, the unknown name and the known ones) when it has one
+        raise BadRequestError(error.refusal or str(error.args[0])) from None
     mine = [n for n, wanted in enumerate(seats) if wanted.strip().lower() in ("you", "hotseat")]
     account_id = account.id if account is not None else None
     await note_origin(request, hub.store, created.id, mine, account_id, rated=body.rated)

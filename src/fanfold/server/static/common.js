@@ -49,9 +49,15 @@ function worded(refusal) {
     const value = String(params[name]);
     return /[.!?] $/.test(template.slice(0, at)) ? value.charAt(0).toUpperCase() + value.slice(1) : value;
   });
-  // words that start with a capital wherever they stand (fanfold.core.phrases.CAPITALISED)
-  return refusal.code === "words.capital" ? made.charAt(0).toUpperCase() + made.slice(1) : made;
+  // words that start with a capital wherever they stand (fanfold.core.phrases.CAPITALISED),
+  // in a language that starts with one what follows a colon ("Result: Won…"); French goes on
+  // in lower case after its colon ("Résultat : gagné…")
+  const capital = refusal.code === "words.capital" && !LOWER_AFTER_COLON.has(document.documentElement.lang);
+  return capital ? made.charAt(0).toUpperCase() + made.slice(1) : made;
 }
+
+// The languages that go on in lower case after a colon, even before a whole sentence.
+const LOWER_AFTER_COLON = new Set(["fr"]);
 
 // French: "de" and "à" before a seat's name that is "Joueur …" (worded from game.player,
 // fano.seat, fantan.seat) contract with the name's article, as French writes it: "le coup du

@@ -7,7 +7,7 @@
 // Every sentence the server words (a move, a seat's name, the summary) comes with its code and
 // params (`said`, `seat_said`, `best_said`, `summary_said`) and is worded from the catalogue
 // (saidText).
-import { api, el, saidText, t } from "./common.js";
+import { api, el, refusalText, saidText, t } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // The marks' and the values' words in the page's language (asked for as the panel is drawn).
@@ -139,7 +139,7 @@ export async function setUpReview(tableId, box, show) {
       pending: t("The review is waiting for the engines…"),
       running: t("Reviewing: {judged} of {total} moves so far…", { judged: review.judged, total: review.total }),
       done: t("Reviewed: {total} moves, {marked} marked.", { total: review.total, marked: review.marks.length }),
-      failed: t("The review failed: {error}", { error: review.error }),
+      failed: t("The review failed: {error}", { error: refusalText({ ...review.error_said, error: review.error }) }),
     }[review.state];
     box.append(el("p", { class: "review-state", id: "review-state", role: "status", text: state }));
     box.append(graph(review, choose));
