@@ -18,7 +18,7 @@ the change of each p99 from the run without reviews (the aim: at most 10%), the 
 load (the one-minute load average at the run's start and end: on a shared machine the other
 work moves the p99s too), and the review worker's hold: its limit (``--hold``: the server's
 ``FANFOLD_REVIEW_HOLD``; 0 turns it off), the seconds its steps waited for the live work in all
-and how many steps waited (from the server's ``/metrics``), with the reviews
+and the steps started (from the server's ``/metrics``), with the reviews
 finished during the run and their seconds from their table's loading to their end.
 
 Run: ``python3 benchmarks/review.py --impact --tables 200 --seconds 30 --reviews 4``; with
@@ -152,7 +152,7 @@ def impact_main(
     print(
         "| reviews asked | human actions | act-to-ok p50 ms | act-to-ok p99 ms "
         "| bot reply p50 ms | bot reply p99 ms | review moves judged | server CPU % "
-        "| act p99 change | bot p99 change | load | held s (holds) | reviews done, s p50 |"
+        "| act p99 change | bot p99 change | load | held s (steps) | reviews done, s p50 |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|")
     base_line: tuple[float, float] | None = None

@@ -1,9 +1,9 @@
-"""The review worker yields to live play (:class:`fanfold.server.bots.ReviewWorker`'s hold): a
-step does not start while a live bot decision is in flight or queued in the pool (or a
-player's action is handled), it starts when the live work ends, or after the hold's limit on a
-server that is never quiet; the pool counts its live decisions, not its background work; a
-review made with holds is the review made without; the review page's answer says while its
-review waits, and the metrics count the holds."""
+"""The review worker yields to live play (:class:`fanfold.server.bots.ReviewWorker`'s hold): a step
+does not start while a live bot decision is in flight or queued in the pool (or a player's
+action is handled), it starts when the live work ends, or after the hold's limit on a server
+that is never quiet; the pool counts its live decisions, not its background work, and the server
+a player's action from its arrival; a review made with holds is the review made without; the
+review page's answer says while its review waits, and the metrics count the holds."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from fanfold.core.config import JSONObject
@@ -21,12 +22,13 @@ from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.play.setup import play_game
+from fanfold.server.app import create_app
 from fanfold.server.bots import BotPool, LiveWork, Priority, ReviewWorker, hold_limit
 from fanfold.server.bots.reviewer import HOLD_ENVIRONMENT, HOLD_LIMIT
 from fanfold.server.reviews import Reviews
 from fanfold.server.routes.reviews import review_compute
 from fanfold.server.store.review_memory import MemoryReviews
-from tests.server.support import serve
+from tests.server.support import ROOMY, serve, sqlite_url
 
 #: The steps computed so far, in order.
 RAN: list[str] = []
@@ -64,8 +66,9 @@ def test_a_step_waits_while_live_work_is_under_way_and_starts_when_it_ends() -> 
     finally:
         worker.shutdown()
     assert RAN == ["first", "quiet"]
-    assert len(holds) == 1
+    assert len(holds) == 2
     assert 0.1 <= holds[0] < 30
+    assert holds[1] == 0.0  # the quiet step: not held
     assert worker.held_to_limit == 0
     assert worker.held_seconds == holds[0]
 
@@ -252,4 +255,37 @@ def test_the_review_page_says_its_review_waits_for_the_tables_in_play(
         metrics = client.get("/metrics").text
     assert body["state"] == "done"
     assert "held" not in body
-    assert "fanfold_review_hold_seconds_count 1.0" in metrics
+    assert "fanfold_review_hold_seconds_count 1.0" in metrics  # Fan: one step, held
+
+
+async def _an_action_against_a_bot(tmp_path: Path) -> tuple[list[int], int]:
+    app = create_app(sqlite_url(tmp_path), bot_seconds=None, limits=ROOMY)
+    async with app.router.lifespan_context(app):
+        live: LiveWork = app.state.hub.pool.live
+        counts: list[int] = []
+        begin = live.begin
+
+        def counted() -> None:
+            begin()
+            counts.append(live.count)
+
+        live.begin = counted  # type: ignore[method-assign]
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://fanfold") as client:
+            body = {"game": "morris", "seats": ["you", "easy"], "seed": 1}
+            created = (await client.post("/api/tables", json=body)).json()
+            act = {"token": created["token"], "action": "C1"}
+            answer = await client.post(f"/api/tables/{created['table']}/act", json=act)
+            assert answer.status_code == 200, answer.text
+            for _ in range(100):  # the bot's reply, handed back on the loop
+                if live.count == 0 and len(counts) >= 2:
+                    break
+                await asyncio.sleep(0.02)
+        return counts, live.count
+
+
+def test_a_players_action_and_the_bots_reply_count_as_live_work(tmp_path: Path) -> None:
+    counts, after = asyncio.run(_an_action_against_a_bot(tmp_path))
+    assert counts[0] == 1  # the player's action, from its arrival
+    assert len(counts) >= 2  # then the bot's decision
+    assert after == 0

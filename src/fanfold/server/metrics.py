@@ -172,8 +172,9 @@ class Metrics:
         )
         self.review_hold_seconds = Histogram(
             "fanfold_review_hold_seconds",
-            "How long an engine review's step waited, before it was computed, for the live "
-            "work (live bots' decisions, players' actions) to end (at most the hold's limit).",
+            "How long each engine review's step waited, before it was computed, for the live "
+            "work (live bots' decisions, players' actions) to end (0: it did not wait; at most "
+            "the hold's limit).",
             buckets=BUCKETS,
             registry=registry,
         )

@@ -1,26 +1,24 @@
 """The review worker (:class:`ReviewWorker`): where a server process computes the steps of its
 engines' reviews, apart from the live games' bots.
 
-A process has one review worker, started at the first step it is given: in ``fanfold serve``
-a worker process of its own at the lowest CPU priority
-(:func:`~fanfold.server.bots.worker.lowest_priority`: nice 19, and Linux's idle scheduling
-class where allowed), never the server's event loop process nor one of the bot pool's
-workers, so a review uses only processor time that the server and the live games' bots leave
-over, and never holds a worker a live decision waits for. The worker computes; it never
-touches the store: the server's event loop stores each finished step
+A process has one review worker, started at the first step it is given: in ``fanfold serve`` a
+worker process of its own at the lowest CPU priority
+(:func:`~fanfold.server.bots.worker.lowest_priority`: nice 19), never the server's event loop
+process nor one of the bot pool's workers, so a review takes little processor time that the
+server and the live games' bots want, and never holds a worker a live decision waits for. The
+worker computes; it never touches the store: the server's event loop stores each finished step
 (:mod:`fanfold.server.reviews`). Steps run one at a time, the waiting ones by
 :class:`~fanfold.server.bots.pool.Priority` (a review someone asked for before the sweep's),
 then in the order asked. Tests that run the bot pool in threads run the reviews in one thread
 too (the same code, without the process's start-up).
 
 The worker also yields to live play itself: a step starts only while no live work is under way
-in the process (:class:`~fanfold.server.bots.live_work.LiveWork`: no live bot decision in
-flight or queued in the pool, no player's action being handled), checked before each step (a
-step is short: 6 moves of Fano or Fan Tan, 16 of Morris). The worker is told when the live work
-ends (nothing polls), and a hold lasts at most :data:`HOLD_LIMIT` seconds: on a server that is
-never quiet, a review still takes a step every :data:`HOLD_LIMIT` seconds. A hold only delays
-a step: the step's result is the same.
-"""
+in the process (:class:`~fanfold.server.bots.live_work.LiveWork`: no live bot decision in flight
+or queued in the pool, no player's action being handled), checked before each step (a step is
+short: 6 moves of Fano or Fan Tan, 16 of Morris). The worker is told when the live work ends
+(nothing polls), and a hold lasts at most :data:`HOLD_LIMIT` seconds: on a server that is never
+quiet, a review still takes a step every :data:`HOLD_LIMIT` seconds. A hold only delays a step:
+the step's result is the same."""
 
 from __future__ import annotations
 
@@ -81,7 +79,7 @@ class ReviewWorker:
         self.processes = processes
         self.live = live
         self.hold = hold
-        #: Told the seconds of each hold (the metrics).
+        #: Told the seconds each step was held (0: none; the metrics).
         self.held: Callable[[float], object] | None = None
         #: Seconds the steps waited for the live work, since the start.
         self.held_seconds = 0.0
@@ -165,7 +163,11 @@ class ReviewWorker:
         """Wait, holding the worker, until no live work is under way, at most :attr:`hold`
         seconds (told when it ends: nothing polls)."""
         live = self.live
-        if live is None or not live.count or self.hold <= 0:
+        if live is None or self.hold <= 0:
+            return
+        if not live.count:  # quiet: no hold (counted, so the metric's count is the steps)
+            if self.held is not None:
+                self.held(0.0)
             return
         loop = asyncio.get_running_loop()
         started = self._holding_since = time.monotonic()
