@@ -327,6 +327,12 @@ def main(arguments: Sequence[str] | None = None) -> None:
     parser.add_argument("--think", type=float, default=2.0, help="--impact: players' think s")
     parser.add_argument("--reviews", type=int, default=4, help="--impact: reviews asked for")
     parser.add_argument(
+        "--hold",
+        type=float,
+        help="--impact: the review worker's hold limit in seconds (0: no hold; default the "
+        "server's, FANFOLD_REVIEW_HOLD or 2)",
+    )
+    parser.add_argument(
         "--only",
         help="the card rows to run, e.g. fano:classic,fantan:default (default: all)",
     )
@@ -338,7 +344,7 @@ def main(arguments: Sequence[str] | None = None) -> None:
         from benchmarks.review_impact import impact_main
 
         print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
-        impact_main(options.tables, options.seconds, options.think, options.reviews)
+        impact_main(options.tables, options.seconds, options.think, options.reviews, options.hold)
         return
     if options.loop_cost:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script

@@ -14,12 +14,17 @@ It prints, for each run, the players' act-to-``ok`` p50 and p99 and the bots' re
 (from a human action sent to the player's next turn where bots moved in between: the action's
 commit, the pool's queue and the bots' decisions, as a player waits for them), the review
 moves judged during the run, the server's main process's CPU (its bot workers' not counted),
-the change of each p99 from the run without reviews (the aim: at most 10%), and the machine's
+the change of each p99 from the run without reviews (the aim: at most 10%), the machine's
 load (the one-minute load average at the run's start and end: on a shared machine the other
-work moves the p99s too).
+work moves the p99s too), and the review worker's hold: its limit (``--hold``: the server's
+``FANFOLD_REVIEW_HOLD``; 0 turns it off), the seconds its steps waited for the live work in all
+and the steps started (from the server's ``/metrics``), with the reviews
+finished during the run and their seconds from their table's loading to their end.
 
 Run: ``python3 benchmarks/review.py --impact --tables 200 --seconds 30 --reviews 4``; with
-``--reviews 0`` both runs are without reviews, and the change shows the noise of the machine.
+``--reviews 0`` both runs are without reviews, and the change shows the noise of the machine;
+``--hold 0`` runs the reviews without the hold (A/B: alternate ``--hold 0`` and the default).
+A quick check: ``--tables 50 --seconds 20``.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import re
 import statistics
 import tempfile
 import time
@@ -63,6 +69,8 @@ class Reviewing:
 
     done: int = 0
     judged: int = 0
+    #: Seconds from each finished review's table loaded to its end.
+    took: list[float] = dataclasses.field(default_factory=list)
 
 
 async def keep_reviewing(base: str, count: int, stop: asyncio.Event, seen: Reviewing) -> None:
@@ -82,6 +90,7 @@ async def keep_reviewing(base: str, count: int, stop: asyncio.Event, seen: Revie
             return table
 
         tables = [await load(index) for index in range(count)]
+        loaded = [time.monotonic()] * count
         judged = [0] * count
         while not stop.is_set():
             for index, table in enumerate(tables):
@@ -94,7 +103,9 @@ async def keep_reviewing(base: str, count: int, stop: asyncio.Event, seen: Revie
                 judged[index] = body["judged"]
                 if body["state"] in ("done", "failed"):
                     seen.done += 1
+                    seen.took.append(time.monotonic() - loaded[index])
                     tables[index], judged[index] = await load(index), 0
+                    loaded[index] = time.monotonic()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), 1.0)
 
@@ -115,13 +126,35 @@ async def run(
     return tally, seen
 
 
-def impact_main(tables: int, seconds: float, think: float, reviews: int) -> None:
+def held_of(base: str) -> tuple[float, float]:
+    """The review worker's holds so far, from the server's ``/metrics``: the seconds its steps
+    waited for the live work in all, and how many holds there were."""
+    text = httpx.get(f"{base}/metrics", timeout=10).text
+    found = {
+        name: float(value)
+        for name, value in re.findall(
+            r"^fanfold_review_hold_seconds_(sum|count) (\S+)$", text, re.M
+        )
+    }
+    return found.get("sum", 0.0), found.get("count", 0.0)
+
+
+def impact_main(
+    tables: int, seconds: float, think: float, reviews: int, hold: float | None
+) -> None:
+    if hold is not None:
+        os.environ["FANFOLD_REVIEW_HOLD"] = f"{hold:g}"  # the servers started below read it
+    said = os.environ.get("FANFOLD_REVIEW_HOLD", "").strip() or "default (2 s)"
+    print(
+        f"{tables} tables for {seconds:g} s a run (players think {think:g} s), then the same "
+        f"with {reviews} reviews asked for; review hold limit: {said} (0: no hold)"
+    )
     print(
         "| reviews asked | human actions | act-to-ok p50 ms | act-to-ok p99 ms "
         "| bot reply p50 ms | bot reply p99 ms | review moves judged | server CPU % "
-        "| act p99 change | bot p99 change | load |"
+        "| act p99 change | bot p99 change | load | held s (steps) | reviews done, s p50 |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|")
     base_line: tuple[float, float] | None = None
     with tempfile.TemporaryDirectory() as folder:
         for number, asked in enumerate((0, reviews)):  # --reviews 0: the same run twice
@@ -137,6 +170,7 @@ def impact_main(tables: int, seconds: float, think: float, reviews: int) -> None
                     run(f"http://127.0.0.1:{port}", tables, seconds, think, asked)
                 )
                 wall = time.monotonic() - began
+                held, holds = held_of(f"http://127.0.0.1:{port}")
                 server_cpu = (cpu_seconds(server.pid) - cpu) / wall * 100
                 loads = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
             finally:
@@ -155,9 +189,11 @@ def impact_main(tables: int, seconds: float, think: float, reviews: int) -> None
                     f"| {(act99 / base_line[0] - 1) * 100:+.0f}% "
                     f"| {(bot99 / base_line[1] - 1) * 100:+.0f}% "
                 )
+            took = f"{statistics.median(seen.took):.1f}" if seen.took else "-"
             print(
                 f"| {asked} | {len(acts)} | {act50:.1f} | {act99:.1f} | {bot50:.1f} "
-                f"| {bot99:.1f} | {seen.judged} | {server_cpu:.0f} {changes}| {loads} |",
+                f"| {bot99:.1f} | {seen.judged} | {server_cpu:.0f} {changes}| {loads} "
+                f"| {held:.1f} ({holds:.0f}) | {seen.done}, {took} |",
                 flush=True,
             )
             for error in sorted(set(tally.errors))[:5]:

@@ -66,6 +66,7 @@ def _refusals(catalog: Catalog) -> None:
     import fanfold.play.refusals
     import fanfold.play.review_cards  # the engines' review's sentences (and review's)
     import fanfold.server.refusals
+    import fanfold.server.review_answers  # the review page's progress while it waits
     import fanfold.server.waiting  # noqa: F401  (the tables' and the server's templates, words)
     from fanfold.core.registry import all_games
 

@@ -7,6 +7,8 @@ health port from a thread of its own, :mod:`fanfold.server.checks`).
   the store's write time (one group commit).
 * The bots: each decision's time, the decisions waiting for a worker and how long they waited,
   the workers busy, and the decisions whose time cap cut their budget (by game and agent).
+* The engines' reviews: how long each step waited for the live work to end
+  (:mod:`fanfold.server.bots.reviewer`).
 * HTTP requests by route template (``/api/tables/{table_id}``, never the path itself, so a
   table's id never becomes a series), method and status, and their time
   (:class:`fanfold.server.request_metrics.RequestObserver`, which also writes the access
@@ -167,6 +169,14 @@ class Metrics:
             "--bot-seconds) stopped them before their budget was spent (a machine far too "
             "busy: the bot played weaker), by game and agent.",
             ["game", "level"],
+            registry=registry,
+        )
+        self.review_hold_seconds = Histogram(
+            "fanfold_review_hold_seconds",
+            "How long each engine review's step waited, before it was computed, for the live "
+            "work (live bots' decisions, players' actions) to end (0: it did not wait; at most "
+            "the hold's limit).",
+            buckets=BUCKETS,
             registry=registry,
         )
         self.store_seconds = Histogram(

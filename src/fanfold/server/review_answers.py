@@ -7,6 +7,9 @@ An incremental answer costs the server its new moves only: a poll of a long game
 every move each second otherwise. The stored moves are always the game's first ones, in order
 (a step stores the moves after those stored), so a client keeps its first ``seen`` moves and
 appends the answer's.
+
+While the review worker holds the review's next step until the tables in play are quiet
+(:mod:`fanfold.server.bots.reviewer`), the answer says so (:func:`with_hold`).
 """
 
 from __future__ import annotations
@@ -16,12 +19,31 @@ from typing import Any
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import FanfoldError, Refusal
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.core.registry import get_game
 from fanfold.games.morris import MorrisGame
 from fanfold.play import review as reviewed
 from fanfold.server.card_reviews import card_points, is_card_review
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
+
+phrases(
+    {
+        "review.held": (
+            "Reviewing: {judged} of {total} moves so far, waiting for the tables in play…"
+        ),
+    }
+)
+
+
+def with_hold(answer: JSONObject) -> None:
+    """Add to a running review's ``answer`` that its next step waits for the tables in play
+    (``held``: the page's progress line, as a code and params)."""
+    if answer["state"] in ("pending", "running"):
+        said = Phrase(
+            "review.held", judged=int(str(answer["judged"])), total=int(str(answer["total"]))
+        )
+        answer["held"] = said.to_json()
 
 
 def _score(value: Any, game: str) -> float | None:

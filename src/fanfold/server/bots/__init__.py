@@ -3,7 +3,7 @@
 One module a job: :mod:`.decisions` (what a decision is, and how a worker makes it),
 :mod:`.pickling` (how a decision crosses to a worker process), :mod:`.worker` (a worker
 process's life and its pipe), :mod:`.pool` (the pool, its fair queue and its shares),
-:mod:`.reviewer` (the reviews' own worker).
+:mod:`.reviewer` (the reviews' own worker), :mod:`.live_work` (the live work it waits for).
 
 ``fanfold serve`` runs the pool in worker processes (``processes=True``), each a process of its
 own at a lower CPU priority than the server (:data:`NICENESS`): a search holds its own
@@ -34,19 +34,24 @@ played) always starts before a review's, and a review's before background work.
 
 The engines' reviews do not think in the pool: their steps go to the process's one
 :class:`ReviewWorker` (:mod:`.reviewer`), a worker process of its own at the lowest CPU
-priority, so that reviews never hold a worker or processor time a live game's bot wants.
+priority, so that reviews never hold a worker or processor time a live game's bot wants; it
+starts a step only while no live work is under way (:mod:`.live_work`: the pool's live
+decisions and the players' actions).
 """
 
 from fanfold.server.bots.decisions import CACHE, Decision, decide, decide_counted, decision_for
+from fanfold.server.bots.live_work import LiveWork
 from fanfold.server.bots.pool import BotPool, Priority, default_client_share
-from fanfold.server.bots.reviewer import ReviewWorker
+from fanfold.server.bots.reviewer import HOLD_LIMIT, ReviewWorker, hold_limit
 from fanfold.server.bots.worker import NICENESS, WorkerProcess
 
 __all__ = [
     "CACHE",
+    "HOLD_LIMIT",
     "NICENESS",
     "BotPool",
     "Decision",
+    "LiveWork",
     "Priority",
     "ReviewWorker",
     "WorkerProcess",
@@ -54,4 +59,5 @@ __all__ = [
     "decide_counted",
     "decision_for",
     "default_client_share",
+    "hold_limit",
 ]

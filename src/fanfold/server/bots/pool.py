@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from fanfold.server.bot_shares import SharedShares
 from fanfold.server.bots.decisions import Decision, decide_counted
+from fanfold.server.bots.live_work import LiveWork
 from fanfold.server.bots.worker import WorkerProcess, nothing
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,9 @@ class BotPool:
         self.shared: SharedShares | None = None
         #: Told each decision whose time cap cut its agent's budget (the metrics).
         self.cut: Callable[[Decision], object] | None = None
+        #: The live work under way: each :attr:`Priority.LIVE` decision counts from its
+        #: asking to its worker's hand-back (the review worker waits for none).
+        self.live = LiveWork()
 
     def _executor(self, number: int) -> Executor:
         if self.processes:
@@ -188,42 +192,54 @@ class BotPool:
         at ``priority``: how a decision runs (:meth:`decide`). (An engine review's steps run in
         the review worker instead, :mod:`fanfold.server.bots.reviewer`.)"""
         who = client if client is not None else f"table:{table}"
-        asked = time.monotonic()
-        shared = self.shared if client is not None else None
-        lease = None if shared is None else await shared.hold(who)
+        counted = priority == Priority.LIVE  # live work, from its asking to its hand-back
+        if counted:
+            self.live.begin()
+        handed = False  # to the done callback below, which ends the count
         try:
-            slot, tag = await self._acquire(table, who, int(priority))
-        except BaseException:
-            if shared is not None and lease is not None:
-                shared.release(lease)
-            raise
-        loop = asyncio.get_running_loop()
-        began = time.monotonic()
-        if self.waited is not None:
-            self.waited(began - asked)
-        executor = self.executors[slot]
-        try:
+            asked = time.monotonic()
+            shared = self.shared if client is not None else None
+            lease = None if shared is None else await shared.hold(who)
             try:
-                future = executor.submit(fn, *args)
-            except BrokenProcessPool:  # its process stopped while it had nothing to do
-                self._replace(slot, executor)
-                executor = self.executors[slot]
-                future = executor.submit(fn, *args)
-        except BaseException:
-            self._release(slot, who, tag, 0.0)
-            if shared is not None and lease is not None:
-                shared.release(lease)
-            raise
+                slot, tag = await self._acquire(table, who, int(priority))
+            except BaseException:
+                if shared is not None and lease is not None:
+                    shared.release(lease)
+                raise
+            loop = asyncio.get_running_loop()
+            began = time.monotonic()
+            if self.waited is not None:
+                self.waited(began - asked)
+            executor = self.executors[slot]
+            try:
+                try:
+                    future = executor.submit(fn, *args)
+                except BrokenProcessPool:  # its process stopped while it had nothing to do
+                    self._replace(slot, executor)
+                    executor = self.executors[slot]
+                    future = executor.submit(fn, *args)
+            except BaseException:
+                self._release(slot, who, tag, 0.0)
+                if shared is not None and lease is not None:
+                    shared.release(lease)
+                raise
 
-        def done(_: Future[Any]) -> None:
-            used = time.monotonic() - began
-            loop.call_soon_threadsafe(self._release, slot, who, tag, used)
-            if shared is not None and lease is not None:
-                loop.call_soon_threadsafe(shared.release, lease)
+            def done(_: Future[Any]) -> None:
+                used = time.monotonic() - began
+                loop.call_soon_threadsafe(self._release, slot, who, tag, used)
+                if shared is not None and lease is not None:
+                    loop.call_soon_threadsafe(shared.release, lease)
+                if counted:
+                    loop.call_soon_threadsafe(self.live.end)
 
-        # The worker is handed back when the work ends, not when the table stops waiting for
-        # it (an undo, a shutdown): a table cannot hold more than one worker by cancelling.
-        future.add_done_callback(done)
+            # The worker is handed back when the work ends, not when the table stops waiting
+            # for it (an undo, a shutdown): a table cannot hold more than one worker by
+            # cancelling.
+            future.add_done_callback(done)
+            handed = True
+        finally:
+            if counted and not handed:
+                self.live.end()
         try:
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:

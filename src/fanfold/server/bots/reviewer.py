@@ -1,18 +1,24 @@
 """The review worker (:class:`ReviewWorker`): where a server process computes the steps of its
 engines' reviews, apart from the live games' bots.
 
-A process has one review worker, started at the first step it is given: in ``fanfold serve``
-a worker process of its own at the lowest CPU priority
-(:func:`~fanfold.server.bots.worker.lowest_priority`: nice 19, and Linux's idle scheduling
-class where allowed), never the server's event loop process nor one of the bot pool's
-workers, so a review uses only processor time that the server and the live games' bots leave
-over, and never holds a worker a live decision waits for. The worker computes; it never
-touches the store: the server's event loop stores each finished step
+A process has one review worker, started at the first step it is given: in ``fanfold serve`` a
+worker process of its own at the lowest CPU priority
+(:func:`~fanfold.server.bots.worker.lowest_priority`: nice 19), never the server's event loop
+process nor one of the bot pool's workers, so a review takes little processor time that the
+server and the live games' bots want, and never holds a worker a live decision waits for. The
+worker computes; it never touches the store: the server's event loop stores each finished step
 (:mod:`fanfold.server.reviews`). Steps run one at a time, the waiting ones by
 :class:`~fanfold.server.bots.pool.Priority` (a review someone asked for before the sweep's),
 then in the order asked. Tests that run the bot pool in threads run the reviews in one thread
 too (the same code, without the process's start-up).
-"""
+
+The worker also yields to live play itself: a step starts only while no live work is under way
+in the process (:class:`~fanfold.server.bots.live_work.LiveWork`: no live bot decision in flight
+or queued in the pool, no player's action being handled), checked before each step (a step is
+short: 6 moves of Fano or Fan Tan, 16 of Morris). The worker is told when the live work ends
+(nothing polls), and a hold lasts at most :data:`HOLD_LIMIT` seconds: on a server that is never
+quiet, a review still takes a step every :data:`HOLD_LIMIT` seconds. A hold only delays a step:
+the step's result is the same."""
 
 from __future__ import annotations
 
@@ -21,17 +27,39 @@ import contextlib
 import heapq
 import itertools
 import logging
+import os
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from fanfold.server.bots.live_work import LiveWork
 from fanfold.server.bots.pool import Priority
 from fanfold.server.bots.worker import WorkerProcess
 
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+
+#: The most seconds a review step waits for the live work to end (:class:`ReviewWorker`); past
+#: it, the step is computed anyway.
+HOLD_LIMIT = 2.0
+
+#: The environment variable that sets another :data:`HOLD_LIMIT` for the server's review worker
+#: (seconds; 0 turns the hold off, as the benchmark's comparison does).
+HOLD_ENVIRONMENT = "FANFOLD_REVIEW_HOLD"
+
+
+def hold_limit() -> float:
+    """The review worker's hold limit: :data:`HOLD_ENVIRONMENT` where it holds a number of
+    seconds from 0 to 60, else :data:`HOLD_LIMIT`."""
+    given = os.environ.get(HOLD_ENVIRONMENT, "").strip()
+    try:
+        seconds = float(given)
+    except ValueError:
+        return HOLD_LIMIT
+    return seconds if 0.0 <= seconds <= 60.0 else HOLD_LIMIT
 
 
 class ReviewWorker:
@@ -40,10 +68,24 @@ class ReviewWorker:
     Args:
         processes: compute in a worker process at the lowest CPU priority (``fanfold serve``);
             otherwise in one thread of this process (tests).
+        live: the process's live work (the bot pool's :attr:`~.BotPool.live`): a step waits
+            for it to end, at most ``hold`` seconds (``None``: no wait).
+        hold: the most seconds a step waits for the live work (0: no wait).
     """
 
-    def __init__(self, *, processes: bool) -> None:
+    def __init__(
+        self, *, processes: bool, live: LiveWork | None = None, hold: float = HOLD_LIMIT
+    ) -> None:
         self.processes = processes
+        self.live = live
+        self.hold = hold
+        #: Told the seconds each step was held (0: none; the metrics).
+        self.held: Callable[[float], object] | None = None
+        #: Seconds the steps waited for the live work, since the start.
+        self.held_seconds = 0.0
+        #: Holds that ended at their limit (the live work still under way), since the start.
+        self.held_to_limit = 0
+        self._holding_since: float | None = None
         self._executor: Executor | None = None
         self._busy = False
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
@@ -55,6 +97,11 @@ class ReviewWorker:
     def pid(self) -> int | None:
         """The worker process's id (``None``: not started yet, or a thread)."""
         return self._executor.pid if isinstance(self._executor, WorkerProcess) else None
+
+    @property
+    def holding(self) -> bool:
+        """Whether a step waits for the live work now (the review page says so)."""
+        return self._holding_since is not None
 
     @property
     def waiting(self) -> int:
@@ -93,6 +140,7 @@ class ReviewWorker:
         await self._acquire(int(priority))
         loop = asyncio.get_running_loop()
         try:
+            await self._hold()
             future = self._submit(fn, *args)
         except BaseException:
             self._release()
@@ -110,6 +158,43 @@ class ReviewWorker:
             if executor is not None:
                 self._replace(executor)
             raise
+
+    async def _hold(self) -> None:
+        """Wait, holding the worker, until no live work is under way, at most :attr:`hold`
+        seconds (told when it ends: nothing polls)."""
+        live = self.live
+        if live is None or self.hold <= 0:
+            return
+        if not live.count:  # quiet: no hold (counted, so the metric's count is the steps)
+            if self.held is not None:
+                self.held(0.0)
+            return
+        loop = asyncio.get_running_loop()
+        started = self._holding_since = time.monotonic()
+        deadline = started + self.hold
+        try:
+            while live.count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.held_to_limit += 1
+                    break
+                quiet: asyncio.Future[None] = loop.create_future()
+
+                def wake(quiet: asyncio.Future[None] = quiet) -> None:
+                    if not quiet.done():
+                        quiet.set_result(None)
+
+                live.when_quiet(wake)
+                try:
+                    await asyncio.wait({quiet}, timeout=left)
+                finally:
+                    live.forget(wake)
+        finally:
+            self._holding_since = None
+            held = time.monotonic() - started
+            self.held_seconds += held
+            if self.held is not None:
+                self.held(held)
 
     async def _acquire(self, priority: int) -> None:
         if not self._busy and not self.waiting:
@@ -146,4 +231,4 @@ class ReviewWorker:
             executor.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["ReviewWorker"]
+__all__ = ["HOLD_ENVIRONMENT", "HOLD_LIMIT", "ReviewWorker", "hold_limit"]

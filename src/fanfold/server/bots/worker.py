@@ -40,14 +40,12 @@ def _leave_with_parent(parent: int) -> None:
 
 def lowest_priority(pid: int = 0) -> None:
     """Put process ``pid`` (0: the calling one; on Linux, that thread and the threads it starts
-    later) at the lowest CPU priority: nice :data:`LOWEST_NICENESS`, and on Linux the idle
-    scheduling class (``SCHED_IDLE``: it runs only on a processor that no other process wants)
-    where the system allows it, else nice alone."""
+    later) at the lowest CPU priority: nice :data:`LOWEST_NICENESS`, in the normal scheduling
+    class. Not Linux's idle class (``SCHED_IDLE``): on a machine whose cores are busy with other
+    work it gets no processor time at all, and a review never ends; the review worker yields to
+    live play itself (:mod:`fanfold.server.bots.reviewer`), and at nice 19 a process that wakes
+    takes the processor from it at once."""
     os.setpriority(os.PRIO_PROCESS, pid, LOWEST_NICENESS)
-    idle = getattr(os, "SCHED_IDLE", None)
-    if idle is not None:
-        with contextlib.suppress(OSError):  # a sandbox that forbids it: nice 19 alone
-            os.sched_setscheduler(pid, idle, os.sched_param(0))
 
 
 def _start_process(warm: Callable[[], object] | None, lowest: bool = False) -> None:

@@ -53,30 +53,31 @@ class Moves:
             StorageError: the store could not keep the action (nothing changed).
         """
         started = time.perf_counter()
-        async with self.residency.holding(table_id) as live:
-            table = live.table
-            held = live.seats_of(token)
-            if not held:
-                raise ForbiddenError(Refusal("server.no_seat_held"))
-            acting = seat
-            if acting is None:
-                # The decider when held (hot-seat), else the holder's own seat, so that acting
-                # out of turn is told it is not its turn (409), not that it holds no seat.
-                acting = table.decider if table.decider in held else min(held)
-            if acting not in held:
-                name = (
-                    table.seat_name(acting)
-                    if 0 <= acting < len(table.seats)
-                    else f"Seat {acting + 1}"
-                )
-                raise ForbiddenError(Refusal("server.not_seat_of", name=name))
-            live.seen[acting] = time.monotonic()
-            played = table.submit(acting, text, version)
-            log.debug("seat %d played %s (action %d)", acting, played.text, played.number)
-            await self.host.store_played(live, played)
-            produced = table.version
-        await play_on(self.host, live)
-        self.metrics.act_seconds.observe(time.perf_counter() - started)
+        with self.host.pool.live.doing():  # the review worker waits for it (LiveWork)
+            async with self.residency.holding(table_id) as live:
+                table = live.table
+                held = live.seats_of(token)
+                if not held:
+                    raise ForbiddenError(Refusal("server.no_seat_held"))
+                acting = seat
+                if acting is None:
+                    # The decider when held (hot-seat), else the holder's own seat, so that acting
+                    # out of turn is told it is not its turn (409), not that it holds no seat.
+                    acting = table.decider if table.decider in held else min(held)
+                if acting not in held:
+                    name = (
+                        table.seat_name(acting)
+                        if 0 <= acting < len(table.seats)
+                        else f"Seat {acting + 1}"
+                    )
+                    raise ForbiddenError(Refusal("server.not_seat_of", name=name))
+                live.seen[acting] = time.monotonic()
+                played = table.submit(acting, text, version)
+                log.debug("seat %d played %s (action %d)", acting, played.text, played.number)
+                await self.host.store_played(live, played)
+                produced = table.version
+            await play_on(self.host, live)
+            self.metrics.act_seconds.observe(time.perf_counter() - started)
         return Acted(played, produced)
 
     async def undo(self, table_id: str, token: str | None, version: int | None) -> Undone:

@@ -11,11 +11,13 @@ from fastapi import APIRouter, Query, Request
 
 from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
+from fanfold.play.review import REVIEW_VERSION
 from fanfold.server import protocol
-from fanfold.server.bots import Priority, ReviewWorker
+from fanfold.server.bots import Priority, ReviewWorker, hold_limit
 from fanfold.server.hub import Hub
 from fanfold.server.ratings import running_rated
 from fanfold.server.refusals import refusal
+from fanfold.server.review_answers import with_hold
 from fanfold.server.reviews import Compute, NotReviewableError, Reviews, review_step
 from fanfold.server.routes import HubDep
 from fanfold.server.store.review_memory import review_store
@@ -28,10 +30,14 @@ MAX_SEEN = 1_000_000
 
 def review_worker(state: Any, hub: Hub) -> ReviewWorker:
     """The process's one review worker (``state``: the application's; made at the first call,
-    a worker process at the lowest CPU priority where the hub's bots think in processes)."""
+    a worker process at the lowest CPU priority where the hub's bots think in processes; its
+    steps wait for the live work of the hub's pool, :data:`~fanfold.server.bots.HOLD_LIMIT`)."""
     found: ReviewWorker | None = getattr(state, "review_worker", None)
     if found is None:
-        found = state.review_worker = ReviewWorker(processes=hub.pool.processes)
+        found = state.review_worker = ReviewWorker(
+            processes=hub.pool.processes, live=hub.pool.live, hold=hold_limit()
+        )
+        found.held = hub.metrics.review_hold_seconds.observe
     return found
 
 
@@ -83,4 +89,8 @@ async def table_review(
             raise NotReviewableError(refusal("reviews.playing"))
         record = table.finish()
     reviews = reviews_of(request.app.state, hub)
-    return protocol.ReviewAnswer.model_validate(await reviews.poll(table_id, record, seen))
+    answer = await reviews.poll(table_id, record, seen)
+    task = reviews.tasks.get((table_id, REVIEW_VERSION))
+    if task is not None and not task.done() and review_worker(request.app.state, hub).holding:
+        with_hold(answer)  # this process works on it, and its step waits for live play
+    return protocol.ReviewAnswer.model_validate(answer)

@@ -135,12 +135,14 @@ export async function setUpReview(tableId, box, show) {
     last = review;
     const focused = document.activeElement?.dataset?.move;
     box.replaceChildren(el("h2", { id: "review-title", text: t("Engine review") }));
-    const state = {
+    const states = {
       pending: t("The review is waiting for the engines…"),
       running: t("Reviewing: {judged} of {total} moves so far…", { judged: review.judged, total: review.total }),
       done: t("Reviewed: {total} moves, {marked} marked.", { total: review.total, marked: review.marks.length }),
       failed: t("The review failed: {error}", { error: refusalText({ ...review.error_said, error: review.error }) }),
-    }[review.state];
+    };
+    // `held`: the next step waits for the tables in play (a code of the catalogue).
+    const state = review.held ? saidText(review.held, states[review.state]) : states[review.state];
     box.append(el("p", { class: "review-state", id: "review-state", role: "status", text: state }));
     box.append(graph(review, choose));
     // The summary, less the sentences on a marked move (their codes start "review.move.": the
@@ -173,7 +175,8 @@ export async function setUpReview(tableId, box, show) {
       box.replaceChildren(el("h2", { id: "review-title", text: t("Engine review") }), el("p", { class: "error", role: "alert", text: error.message }));
       return;
     }
-    if (!last || last.judged !== review.judged || last.state !== review.state) draw(review);
+    const changed = !last || last.judged !== review.judged || last.state !== review.state;
+    if (changed || Boolean(last.held) !== Boolean(review.held)) draw(review);
     if (review.state === "done" || review.state === "failed") return;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
