@@ -22,8 +22,8 @@ entropy bonus, and Adam steps after every ``--batch`` finished games; only decis
 more legal cards count. ``--reward cards`` (the default) trains on the environment's
 ``reward="cards"`` option (:mod:`fanfold.envs.rewards`: the game's return, +1 for going out
 first and -1 otherwise, and each step's change of the card margin); ``--reward outcome`` on the
-return alone, which learns far more slowly (``docs/envs.md``). A run is seeded: the same ``--games N`` and ``--seed`` give the same weights;
-``--minutes`` stops it by the clock instead.
+return alone, which learns far more slowly (``docs/envs.md``). A run is seeded: the same
+``--games N`` and ``--seed`` give the same weights; ``--minutes`` stops it by the clock instead.
 
 Every ``--block`` training games the greedy player (best-scored legal card) plays the same
 ``--curve-games`` deals against three ``random`` seats. At the end the trained player and the
@@ -269,6 +269,16 @@ def masked_softmax(scores: Floats, legal: NDArray[np.bool_]) -> Floats:
     return probabilities
 
 
+def masked_log_softmax(scores: Floats, legal: NDArray[np.bool_]) -> Floats:
+    """The log of :func:`masked_softmax`, finite also where a probability underflows to 0
+    (0 for the cards that are not legal)."""
+    shifted = np.where(legal, scores, -np.inf)
+    shifted = np.where(legal, shifted - shifted.max(axis=1, keepdims=True), 0.0)
+    total = np.where(legal, np.exp(shifted), 0.0).sum(axis=1, keepdims=True)
+    log_p: Floats = np.where(legal, shifted - np.log(total), 0.0)
+    return log_p
+
+
 def loss_and_gradients(
     net: SetNet,
     x: Floats,
@@ -285,9 +295,9 @@ def loss_and_gradients(
     these rows unless given)."""
     f = net.forward(x)
     n = len(x)
-    p = masked_softmax(f.scores, legal)
+    log_p = masked_log_softmax(f.scores, legal)
+    p = np.where(legal, np.exp(log_p), 0.0)
     rows = np.arange(n)
-    log_p = np.log(np.where(legal, p, 1.0))
     held = (returns - (f.values if baseline is None else baseline)).astype(f.scores.dtype)
     ent = -(p * log_p).sum(axis=1)
     loss = float(

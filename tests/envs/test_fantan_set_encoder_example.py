@@ -188,3 +188,25 @@ def test_bad_values_are_refused_with_a_sentence(
         example.parse_args(argv)
     assert raised.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_sure_choice_keeps_the_loss_and_gradients_finite(example: Any) -> None:
+    rng = np.random.default_rng(2)
+    rows = rows_of(example)
+    net = example.SetNet(example.init_params(rows.size, 8, 4, rng))
+    net.params["w4"] = net.params["w4"] * 1e4  # scores thousands apart: a near-sure policy
+    observations, masks = some_observations(2, 4, 5)
+    x = rows(observations)
+    legal = masks[:, :52] > 0
+    keep = legal.sum(axis=1) > 1
+    x, legal = x[keep], legal[keep]
+    p = example.masked_softmax(net.forward(x).scores, legal)
+    least = [np.flatnonzero(row & (q == q[row].min()))[0] for row, q in zip(legal, p, strict=True)]
+    chosen = np.array(least)
+    assert (p[np.arange(len(x)), chosen] == 0).any()  # a legal card's probability underflowed
+    log_p = example.masked_log_softmax(net.forward(x).scores, legal)
+    assert np.isfinite(log_p).all()
+    returns = np.ones(len(x), dtype=np.float32)
+    loss, grads = example.loss_and_gradients(net, x, legal, chosen, returns, 0.01)
+    assert np.isfinite(loss)
+    assert all(np.isfinite(grad).all() for grad in grads.values())
