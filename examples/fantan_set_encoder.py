@@ -31,7 +31,7 @@ untrained one (the same network before any step) play the same ``--eval-games`` 
 three ``random`` seats and the same ``--medium-games`` deals against three ``medium`` seats,
 with Wilson 95% intervals and the deal-by-deal difference with its interval.
 
-Run: ``python examples/fantan_set_encoder.py --minutes 25 --out docs/images/fantan_set_encoder.png
+Run: ``python examples/fantan_set_encoder.py --minutes 20 --out docs/images/fantan_set_encoder.png
 --weights fantan_set_encoder.npz`` (needs the ``envs`` extra).
 """
 
