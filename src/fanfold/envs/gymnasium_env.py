@@ -10,7 +10,8 @@ The learner plays seat ``seat`` (default 0); every other seat is a bot given as 
 The bots play through the play layer's table between the learner's decisions, so a step is
 the learner's action and everything the bots do until the learner decides again (in Fano's
 Trionfey edition that can be a counter during another seat's turn). The reward is the
-learner's return when the game ends, 0 before.
+learner's return when the game ends, 0 before; for Fan Tan, ``reward="cards"`` adds the change
+of the learner's card margin at every step (:mod:`fanfold.envs.rewards`).
 
 Gymnasium's contract is that ``step`` accepts any element of the action space, so by default an
 action whose mask entry is 0 ends the episode with reward ``illegal_reward`` (-1) and
@@ -30,6 +31,7 @@ from gymnasium import spaces
 from fanfold.core.errors import IllegalActionError
 from fanfold.envs.encodings import encoding_for, resolve
 from fanfold.envs.episode import Episode, default_max_steps, draw_seed, seat_names
+from fanfold.envs.rewards import CardMargin, check_reward
 
 UNSET: Any = object()
 
@@ -59,11 +61,13 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         max_steps: actions (learner's and bots') after which the episode is truncated
             (default per game; ``None``: never).
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
+        reward: ``"outcome"`` (the return at the end, 0 before) or, for Fan Tan, ``"cards"``
+            (also each step's change of the card margin, :mod:`fanfold.envs.rewards`).
         **options: config options on top of the preset (``players=5``).
 
     Raises:
         UnknownGameError, UnknownAgentError, ConfigError: a bad game, agent or option.
-        ValueError: a bad seat, count of opponents, render mode or illegal-action mode.
+        ValueError: a bad seat, count of opponents, render mode, illegal-action mode or reward.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012  # read from the class
@@ -79,9 +83,11 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal_reward: float = -1.0,
         max_steps: int | None = UNSET,
         render_mode: str | None = None,
+        reward: str = "outcome",
         **options: Any,
     ) -> None:
         found, config = resolve(game, variant, options)
+        check_reward(reward, found.name)
         players = found.num_players(config)
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
@@ -107,6 +113,10 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.illegal_reward = illegal_reward
         self.max_steps = default_max_steps(found) if max_steps is UNSET else max_steps
         self.render_mode = render_mode
+        self.reward = reward
+        #: the card margin of an observation tensor under ``reward="cards"``, else ``None``
+        self.margin = CardMargin(self.encoding) if reward == "cards" else None
+        self._margin = 0.0  # the margin of the learner's last observation
         low, high = self.encoding.layout.bounds
         self.observation_space = spaces.Dict(
             {
@@ -159,7 +169,10 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if skipped >= MAX_SKIPPED:
                 raise RuntimeError(no_first_decision(self.max_steps))
             self._start(draw_seed(self.np_random))
-        return self._observation(), ({"skipped_deals": skipped} if skipped else {})
+        observation = self._observation()
+        if self.margin is not None:
+            self._margin = float(self.margin(observation["observation"]))
+        return observation, ({"skipped_deals": skipped} if skipped else {})
 
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """The learner's action, then the bots' until the learner decides or the game ends."""
@@ -186,7 +199,12 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             info["outcome"] = outcome.reason if outcome is not None else ""
         if self.render_mode == "human":
             self.render()
-        return self._observation(), float(reward), terminated, truncated, info
+        observation = self._observation()
+        if self.margin is not None:
+            margin = float(self.margin(observation["observation"]))
+            reward += margin - self._margin
+            self._margin = margin
+        return observation, float(reward), terminated, truncated, info
 
     def render(self) -> str | None:
         """The learner's view as text (``ansi``), or printed (``human``)."""

@@ -84,7 +84,8 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
 
     Args:
         game, variant, opponents, seat, illegal_action, illegal_reward, max_steps, options:
-            as :class:`~fanfold.envs.gymnasium_env.FanfoldGymEnv`, for every table.
+            as :class:`~fanfold.envs.gymnasium_env.FanfoldGymEnv`, for every table (``reward``
+            among the options: ``"cards"`` is stepped by both engines alike).
         num_envs: how many tables.
         engine: ``"auto"`` (the compiled engine where one covers the environment, else
             Python), ``"python"`` or ``"compiled"`` (refused where none covers it).
@@ -297,6 +298,8 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
                 if env.illegal_action == "raise":
                     raise
                 refused[index] = str(error)
+        margin = self.envs[0].margin  # reward="cards": the margins before the step
+        before = None if margin is None else margin(self._observation)
         playing = np.flatnonzero(legal).astype(np.int64)
         fast.act(playing, chosen[playing].astype(np.int64))
         self._rewards[:] = 0.0
@@ -331,6 +334,11 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
             infos = self._add_info(infos, finals[index], index)
             infos = self._add_info(infos, dealt[number], index)
         fast.observe(self._all, self._all, self._observation, self._mask)
+        if margin is not None and before is not None:
+            after = margin(self._observation)
+            for index in ended.tolist():
+                after[index] = margin(finals[index]["final_obs"]["observation"])
+            self._rewards += after - before
         return (
             self._batch(),
             self._rewards.copy(),
