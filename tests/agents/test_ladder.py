@@ -333,3 +333,27 @@ def test_fano_s_warm_up_loads_the_ladder_s_compiled_decision(
     monkeypatch.setattr(compiled, "warm_up", lambda: warmed.append("ladder"))
     fano_fast.warm_up()
     assert warmed == ["ladder"]
+
+
+def test_the_search_memo_table_finds_every_position_kept_as_it_grows() -> None:
+    from fanfold.agents.ladder import kernels
+
+    rng = np.random.default_rng(3)
+    wanted = np.concatenate([[0, -1, 2**62], rng.integers(-(2**63), 2**63 - 1, 1000)])
+    keys = np.zeros(kernels.MEMO_START, np.int64)
+    values = np.zeros(kernels.MEMO_START, np.float64)
+    used = np.zeros(kernels.MEMO_START, np.bool_)
+    for n, key in enumerate(wanted):
+        slot = kernels._slot(keys, used, key)
+        assert not used[slot]
+        keys[slot], values[slot], used[slot] = key, float(n), True
+        if 2 * (n + 1) >= keys.shape[0]:
+            keys, values, used = kernels._grown(keys, values, used)
+    assert keys.shape[0] > kernels.MEMO_START
+    assert int(used.sum()) == len(wanted)
+    for n, key in enumerate(wanted):
+        slot = kernels._slot(keys, used, key)
+        assert used[slot]
+        assert keys[slot] == key
+        assert values[slot] == float(n)
+    assert not used[kernels._slot(keys, used, 12345)]

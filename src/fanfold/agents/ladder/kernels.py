@@ -23,8 +23,7 @@ the loops they run.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from fanfold.agents.ladder import features as fx
 from fanfold.agents.strategy.fano_policy import _support_in
@@ -801,6 +800,36 @@ def _counter_chance(s, ctx, now, attacker, target, reverse, defender):  # type: 
     return best
 
 
+MEMO_START = 256  # the memo table's first capacity (a power of two), doubled at half full
+
+
+@njit(cache=True, inline="always")
+def _slot(keys, used, key):  # type: ignore[no-untyped-def]
+    """The slot of ``key`` in the memo's open-addressing table (``keys``, ``used``): where it
+    is, or the empty slot where it goes (linear probing; the table is never full)."""
+    mask = keys.shape[0] - 1
+    i = (key ^ (key >> 29)) & mask
+    while used[i] and keys[i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def _grown(keys, values, used):  # type: ignore[no-untyped-def]
+    """The memo's table at twice the capacity, every entry moved over."""
+    size = keys.shape[0] * 2
+    new_keys = np.zeros(size, np.int64)
+    new_values = np.zeros(size, np.float64)
+    new_used = np.zeros(size, np.bool_)
+    for i in range(keys.shape[0]):
+        if used[i]:
+            j = _slot(new_keys, new_used, keys[i])
+            new_keys[j] = keys[i]
+            new_values[j] = values[i]
+            new_used[j] = True
+    return new_keys, new_values, new_used
+
+
 @njit(cache=True)
 def _record(k, value, index, best, top, roots):  # type: ignore[no-untyped-def]
     """Keep ``value`` of frame ``k``'s action ``index`` if it is the frame's best (the root
@@ -844,7 +873,12 @@ def search(  # type: ignore[no-untyped-def]
     failed_value = np.zeros(frames, np.float64)
     supported = np.zeros(frames, np.bool_)
     top = np.array([NEVER, 0.0])
-    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    # positions met again, by :func:`state_hash`: an open-addressing table (a typed
+    # dictionary cost an allocation and reference counts on every look-up)
+    memo_keys = np.zeros(MEMO_START, np.int64)
+    memo_values = np.zeros(MEMO_START, np.float64)
+    memo_used = np.zeros(MEMO_START, np.bool_)
+    memo_count = 0
     nodes = 0
     shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
     ended = np.empty(size, s.dtype)
@@ -913,7 +947,14 @@ def search(  # type: ignore[no-untyped-def]
             value = best[k]
             if value == NEVER:
                 value = value_of(k_state, cfg, ctx, later, pool, npool, weights, work)
-            memo[keys[k]] = value
+            slot = _slot(memo_keys, memo_used, keys[k])
+            if not memo_used[slot]:
+                memo_used[slot] = True
+                memo_keys[slot] = keys[k]
+                memo_count += 1
+            memo_values[slot] = value
+            if 2 * memo_count >= memo_keys.shape[0]:
+                memo_keys, memo_values, memo_used = _grown(memo_keys, memo_values, memo_used)
             k -= 1
             have = True
             delivered = value
@@ -994,9 +1035,10 @@ def search(  # type: ignore[no-untyped-def]
                 child = t
         # search ``child`` one level down (or find it remembered)
         key = state_hash(child)
-        if key in memo:
+        slot = _slot(memo_keys, memo_used, key)
+        if memo_used[slot]:
             have = True
-            delivered = memo[key]
+            delivered = memo_values[slot]
             continue
         d = depth[k] + 1
         k += 1
