@@ -203,7 +203,9 @@ def test_every_refused_action_changes_nothing(client: TestClient) -> None:
         assert words in error["error"], (words, error)
         unchanged()
     # the kinds name what went wrong
-    assert "code" not in refused(act(client, table, token, "Q9"), 400)  # a sentence only
+    unparsed = refused(act(client, table, token, "Q9"), 400)  # a move that does not parse
+    assert (unparsed["kind"], unparsed["code"]) == ("NotationError", "morris.not_a_move_text")
+    assert unparsed["params"] == {"text": "Q9"}
     illegal = refused(act(client, table, token, "C1"), 400)
     assert illegal["kind"] == "IllegalActionError"
     # a refusal of the rules or the table has its code and params: the sentence is the code's

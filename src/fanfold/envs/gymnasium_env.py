@@ -87,7 +87,6 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         **options: Any,
     ) -> None:
         found, config = resolve(game, variant, options)
-        check_reward(reward, found.name)
         players = found.num_players(config)
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
@@ -108,6 +107,7 @@ class FanfoldGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.game = found
         self.config = config
         self.encoding = encoding_for(found, config)
+        check_reward(reward, self.encoding, found.name)
         self.seat = seat
         self.illegal_action = illegal_action
         self.illegal_reward = illegal_reward

@@ -26,15 +26,16 @@ from numpy.typing import NDArray
 REWARDS = ("outcome", "cards")
 
 
-def check_reward(reward: str, game: str) -> None:
-    """Refuse an unknown reward option, or ``"cards"`` outside Fan Tan.
+def check_reward(reward: str, encoding: Any, game: str) -> None:
+    """Refuse an unknown reward option, or ``"cards"`` for a game whose observation does not
+    count each seat's cards held (Fan Tan's does: its ``hand_counts`` block).
 
     Raises:
         ValueError: saying which options there are.
     """
     if reward not in REWARDS:
         raise ValueError(f"reward must be 'outcome' or 'cards', not {reward!r}")
-    if reward == "cards" and game != "fantan":
+    if reward == "cards" and "hand_counts" not in encoding.layout.offsets:
         raise ValueError(f"reward='cards' is for Fan Tan only, not {game!r}")
 
 
