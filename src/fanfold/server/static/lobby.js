@@ -256,6 +256,8 @@ async function loadRecord(event) {
 }
 
 async function main() {
+  // A record needs nothing of the games' list: a file chosen while the list loads is loaded.
+  document.getElementById("record-file").addEventListener("change", loadRecord);
   const [catalogue, shown] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/games/web")]);
   web = new Map(shown.map((entry) => [entry.name, entry]));
   const order = shown.map((entry) => entry.name); // the lobby's order, from the games' plugins
@@ -291,7 +293,6 @@ async function main() {
       errorBox.textContent = error.message;
     }
   });
-  document.getElementById("record-file").addEventListener("change", loadRecord);
   listMine();
   listRecent();
   const wanted = new URLSearchParams(location.search).get("game");
