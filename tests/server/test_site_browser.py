@@ -274,7 +274,10 @@ def test_a_wrong_try_keeps_the_open_hint_and_the_typed_move(page: Page, server: 
     page.click("#answer-button")
     expect(page.locator("#answer")).to_contain_text("7♥")  # the move in words
     page.fill("#typed", "9S")
+    # a wrong try redraws the step: wait for the new box before typing the next move
+    page.evaluate("document.getElementById('typed').dataset.before = 'yes'")
     page.click("#try")
+    page.wait_for_function("() => !document.getElementById('typed').dataset.before")
     expect(page.locator("#answer")).to_be_visible()  # the shown answer stays too
     expect(page.locator("#typed")).to_have_value("9S")
     page.fill("#typed", "7H")
