@@ -33,6 +33,7 @@ from fanfold.core.registry import AnyGame, all_games, get_game
 if TYPE_CHECKING:
     from fanfold.core.config import GameConfig
     from fanfold.core.records import GameRecord
+    from fanfold.server.i18n import Messages
 
 # The agents, the table and the terminal session are imported by the commands that use them:
 # ``fanfold --help`` and the commands that need none of them start without loading them.
@@ -203,8 +204,17 @@ def play(
             "(--games 2 in Morris: play again swapping colours, as the rules suggest).",
         ),
     ] = 1,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language the terminal speaks: en or fr (default: that of LC_ALL, "
+            "LC_MESSAGES or LANG where it is one of them, else English).",
+        ),
+    ] = None,
 ) -> None:
     """Play a game in the terminal against agents or friends (type 'help' at the prompt)."""
+    from fanfold.cli.terminal import terminal_language
     from fanfold.play.setup import (
         choose_seed,
         default_agent,
@@ -214,7 +224,12 @@ def play(
         rotate_seats,
     )
     from fanfold.play.table import HUMAN
+    from fanfold.server.i18n import messages
 
+    try:
+        words = messages(terminal_language(lang))
+    except FanfoldError as error:
+        fail(str(error))
     if edition is not None:
         if "edition" not in game_and_config(game_name)[1].option_texts():
             fail("--edition is for fano (classic or trionfey); other games have one edition")
@@ -235,11 +250,15 @@ def play(
         planned = plan_seats(game, config, names, default=default_agent(game, INTERACTIVE_SECONDS))
         first_seed = choose_seed(seed, deal, game=game)
     except FanfoldError as error:
-        fail(str(error))
+        fail(words.text(error))
     records: list[GameRecord] = []
     for number in range(games_in_match):
         if games_in_match > 1:
-            console.print(f"Game {number + 1} of {games_in_match}", markup=False)
+            console.print(
+                words.gettext("Game %(number)d of %(games)d")
+                % {"number": number + 1, "games": games_in_match},
+                markup=False,
+            )
         path = record
         if record is not None and games_in_match > 1:
             path = record.with_name(f"{record.stem}-{number + 1}{record.suffix}")
@@ -252,16 +271,21 @@ def play(
                 fresh_agent_seed() if agent_seed is None else agent_seed,
                 path,
                 told=seed is not None or deal is not None or not game.has_hidden_information,
+                words=words,
             )
         )
         if records[-1].outcome is None:
             break
     if games_in_match > 1:
         totals = match_totals(records, len(planned))
-        console.print("Match:", markup=False)
+        console.print(words.gettext("Match:"), markup=False)
         for player, total in enumerate(totals):
-            name = game.seat_name(config, player)
-            console.print(f"  {planned[player]} (first game {name}): {total:g}", markup=False)
+            line = words.gettext("%(player)s (first game %(seat)s): %(total)s") % {
+                "player": planned[player],
+                "seat": words.text(game.seat_name(config, player)),
+                "total": f"{total:g}",
+            }
+            console.print(f"  {line}", markup=False)
 
 
 #: Seconds a decision for the agents the terminal seats by default.
@@ -277,6 +301,7 @@ def _play_one(
     record: Path | None,
     *,
     told: bool,
+    words: Messages,
 ) -> GameRecord:
     """Play one game in the terminal. The seed is printed at the start only when ``told``
     (given by the person, or a game without hidden cards): it would tell the hidden cards."""
@@ -286,12 +311,19 @@ def _play_one(
     try:
         table = new_table(game, config, names, seed=seed, agent_seed=agent_seed)
     except FanfoldError as error:
-        fail(str(error))
-    dealt = f", seed {seed}" if told else ""
-    console.print(f"{game.title} ({game.id}){dealt}. Type 'help' for help.", markup=False)
-    finished = Session(table, console, record_path=record).run()
+        fail(words.text(error))
+    named = {"title": game.title, "id": game.id, "seed": seed}
+    if told:
+        opening = words.gettext("%(title)s (%(id)s), seed %(seed)s. Type 'help' for help.")
+    else:
+        opening = words.gettext("%(title)s (%(id)s). Type 'help' for help.")
+    console.print(opening % named, markup=False)
+    finished = Session(table, console, record_path=record, words=words).run()
     if not told and finished.outcome is not None:
-        console.print(f"The game was dealt from seed {seed}.", markup=False)
+        console.print(
+            words.gettext("The game was dealt from seed %(seed)s.") % {"seed": seed},
+            markup=False,
+        )
     return finished
 
 

@@ -10,12 +10,20 @@ background (:func:`fanfold.agents.strategy.compiled.compile_ahead`), the termina
 being prepared and how long it took last time, the bot plays its game's fallback level
 (:data:`~fanfold.agents.strategy.compiled.FALLBACK_LEVEL`) meanwhile, and from its first move
 after the compile it loads its search from the cache and plays at full strength.
+
+The terminal speaks the languages of the play server's catalogues (``fanfold play --lang fr``;
+without it, the language of ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` where it is one of them,
+else English: :func:`terminal_language`). Its own words go through the catalogue (``gettext``
+here; ``python -m fanfold.server.i18n_catalogues update`` extracts them), and so do the refusals
+of the rules, the notation and the records, the seats' names and how a game ended, each worded
+from its code (:meth:`fanfold.server.i18n.Messages.text`).
 """
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -31,6 +39,35 @@ from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
 from fanfold.play.analysis import analyses_for
 from fanfold.play.table import Played, Table
+from fanfold.server import i18n
+
+#: The environment variables that name the terminal's language, the first set one deciding
+#: (POSIX's order: ``LC_ALL`` overrides ``LC_MESSAGES``, which overrides ``LANG``).
+LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The terminal's language: ``chosen`` (``--lang``) where given, else that of the first of
+    :data:`LANGUAGE_VARIABLES` set (``fr_FR.UTF-8`` is French) if a catalogue speaks it,
+    else English (``C`` and ``POSIX`` among others).
+
+    Raises:
+        FanfoldError: ``chosen`` is not a language of the catalogues (the list of them said).
+    """
+    if chosen is not None:
+        code = chosen.strip().lower()
+        if code not in i18n.LANGUAGES:
+            raise FanfoldError(
+                f"--lang is one of {', '.join(sorted(i18n.LANGUAGES))}, not {chosen!r}"
+            )
+        return code
+    found = os.environ if environ is None else environ
+    for name in LANGUAGE_VARIABLES:
+        value = found.get(name, "")
+        if value:
+            primary = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            return primary if primary in i18n.LANGUAGES else i18n.ENGLISH
+    return i18n.ENGLISH
 
 
 class Compiling:
@@ -113,22 +150,29 @@ class Session:
         console: where to print.
         read: how to read a line (``input`` by default; tests pass their own).
         record_path: where to save the record when the game ends or is left.
+        words: the language to speak (:func:`fanfold.server.i18n.messages`; English by
+            default).
     """
 
     table: Table
     console: Console
     read: Callable[[str], str] = input
     record_path: Path | None = None
+    words: i18n.Messages = field(default_factory=lambda: i18n.messages(i18n.ENGLISH))
     _compiling: list[Compiling] = field(default_factory=list, init=False, repr=False)
 
     def seat_label(self, seat: int) -> str:
         """``"White (you)"``, ``"Player 2 (mcts)"``, ``"Player 1 (human)"``."""
         player = self.table.seats[seat]
+        gettext = self.words.gettext
         if player.is_human:
-            label = "you" if len(self.table.humans) == 1 else "human"
+            label = gettext("you") if len(self.table.humans) == 1 else gettext("human")
         else:
             label = player.player
-        return f"{self.table.seat_name(seat)} ({label})"
+        return gettext("%(seat)s (%(who)s)") % {
+            "seat": self.words.text(self.table.seat_name(seat)),
+            "who": label,
+        }
 
     def say(self, text: str) -> None:
         """Print plain text (no markup, no highlighting)."""
@@ -159,7 +203,7 @@ class Session:
             try:
                 line = self.read(f"{self.seat_label(seat)}> ").strip()
             except (EOFError, KeyboardInterrupt):
-                self.say("\nGame left unfinished.")
+                self.say("\n" + self.words.gettext("Game left unfinished."))
                 return self._save_if_asked()
             if not self._command(line, seat):
                 return self._save_if_asked()
@@ -167,8 +211,20 @@ class Session:
         self.say("")
         self.say(table.game.render(table.view(self.observer or 0)))
         if outcome is not None:
-            self.say(f"Game over: {outcome.reason}")
+            self.say(self._game_over(outcome.reason))
         return self._save_if_asked()
+
+    def _game_over(self, reason: str) -> str:
+        """``Game over: …``, the reason worded from its code in a language other than
+        English (the game's words for its end, :meth:`~fanfold.core.game.Game.ending_words`)."""
+        if self.words.code != i18n.ENGLISH:
+            reason = self.words.text(self.table.game.ending_words(self.table.state) or reason)
+        return self.words.gettext("Game over: %(reason)s") % {"reason": reason}
+
+    def refused(self, error: BaseException) -> str:
+        """An error's sentence in the session's language: its refusal worded from its code
+        (the rules', the notation's, a record's), else its English text."""
+        return self.words.text(error)
 
     def _prepare_agents(self) -> None:
         """Let every bot get ready before play (load a solved table, Fano's or Fan Tan's
@@ -205,8 +261,10 @@ class Session:
         if running not in self._compiling:
             self._compiling.append(running)
             self.say(
-                f"Until it is ready, {agent.name} plays the {compiled.FALLBACK_LEVEL} level's "
-                "moves, then its own."
+                self.words.gettext(
+                    "Until it is ready, %(agent)s plays the %(level)s level's moves, then its own."
+                )
+                % {"agent": agent.name, "level": compiled.FALLBACK_LEVEL}
             )
         fallback = create_agent(fallback_agent(agent.game), agent.game)
         fallback.rng.setstate(agent.rng.getstate())
@@ -221,7 +279,10 @@ class Session:
         self._print_notes()
         announced = self.table.announcement(played, self.observer)
         if announced:  # an action this player is not told of leaves no line
-            self.say(f"{self.seat_label(played.seat)} plays {announced}")
+            self.say(
+                self.words.gettext("%(seat)s plays %(move)s")
+                % {"seat": self.seat_label(played.seat), "move": announced}
+            )
 
     def _commands(self) -> dict[str, tuple[str, Callable[[], str]]]:
         """The game's own prompt commands: analyses, then reference texts."""
@@ -236,46 +297,56 @@ class Session:
     def _command(self, line: str, seat: int) -> bool:
         """Handle one line typed by a human; False to stop playing."""
         table = self.table
+        gettext = self.words.gettext
         word, _, rest = line.partition(" ")
         word = word.lower()
         extras = self._commands()
         if not line:
             return True
         if word in ("quit", "exit"):
-            self.say("Game left unfinished.")
+            self.say(gettext("Game left unfinished."))
             return False
         if word in ("help", "h"):
             self.say(self._help(extras))
         elif word in ("legal", "moves", "?"):
-            self.say("Legal: " + "  ".join(table.legal_texts()))
+            self.say(gettext("Legal: %(moves)s") % {"moves": "  ".join(table.legal_texts())})
         elif word == "position":
             if table.game.has_hidden_information:
-                self.say("The position notation shows hidden cards, so it is not shown in play.")
+                self.say(
+                    gettext("The position notation shows hidden cards, so it is not shown in play.")
+                )
             else:
                 self.say(table.game.format_position(table.state))
         elif word == "board":
             self.say(table.game.render(table.view(seat)))
         elif word == "undo":
-            self.say("Took back the last move." if table.undo() else "Nothing to take back.")
+            taken = table.undo()
+            self.say(
+                gettext("Took back the last move.") if taken else gettext("Nothing to take back.")
+            )
         elif word == "save":
             path = Path(rest.strip() or "fanfold-game.json")
             table.finish().save(path)
-            self.say(f"Saved the record to {path}")
+            self.say(gettext("Saved the record to %(path)s") % {"path": path})
         elif word in extras:
             self.say(extras[word][1]())
         else:
             try:
                 table.submit(seat, line, table.version)
             except FanfoldError as error:
-                self.say(f"Not played: {error}. Type 'help' for help, 'legal' for the moves.")
+                self.say(
+                    gettext("Not played: %(error)s. Type 'help' for help, 'legal' for the moves.")
+                    % {"error": self.refused(error)}
+                )
         return True
 
     def _help(self, extras: dict[str, tuple[str, Callable[[], str]]]) -> str:
+        gettext = self.words.gettext
         lines = [
             self.table.game.notation_help(),
             "",
-            "Commands: legal (list legal moves), board (draw again), undo, save [FILE],",
-            "          position (position notation), help, quit",
+            gettext("Commands: legal (list legal moves), board (draw again), undo, save [FILE],"),
+            "          " + gettext("position (position notation), help, quit"),
         ]
         lines += [f"          {name}: {text}" for name, (text, _) in extras.items()]
         return "\n".join(lines)
@@ -284,5 +355,7 @@ class Session:
         record = self.table.finish()
         if self.record_path is not None:
             record.save(self.record_path)
-            self.say(f"Saved the record to {self.record_path}")
+            self.say(
+                self.words.gettext("Saved the record to %(path)s") % {"path": self.record_path}
+            )
         return record

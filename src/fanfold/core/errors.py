@@ -17,7 +17,7 @@ the same template translated (``docs/i18n.md``).
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fanfold.core.phrases import Phrase
@@ -92,8 +92,21 @@ templates(
         "game.not_legal": "{action} is not a legal move here; type 'legal' to list the legal moves",
         "game.is_legal": "{action} is legal here",
         "game.impossible_position": "impossible position: {problems}",
+        "game.problems": "{first}; {rest}",
     }
 )
+
+
+def problems_joined(problems: Sequence[str]) -> ParamValue:
+    """A list of problems (each a :class:`Refusal` where it has one) as one parameter:
+    ``first; second; third``, each pair joined by the refusal ``game.problems`` so that a page
+    words every problem in its reader's language (``game.impossible_position``'s
+    ``problems``)."""
+    if not problems:
+        raise ValueError("no problems to join")
+    if len(problems) == 1:
+        return problems[0]
+    return Refusal("game.problems", first=problems[0], rest=problems_joined(problems[1:]))
 
 
 class FanfoldError(Exception):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fanfold.core.config import JSONObject, JSONValue
-from fanfold.core.errors import FanfoldError, RecordError
+from fanfold.core.errors import FanfoldError, RecordError, Refusal, reason_of, templates
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.core.rulings import Ruling, check_ruling
 
@@ -30,6 +30,32 @@ RECORD_FORMAT = "fanfold.record/2"
 RECORD_FORMAT_1 = "fanfold.record/1"
 #: The most digits a seed may have in a record (a 128-bit seed has 39).
 MAX_SEED_DIGITS = 60
+
+#: Why a record does not load (a broken or forged file, a record sent to the play server): each
+#: reason a code, worded in the reader's language where a page or the terminal has one.
+templates(
+    {
+        "record.not_object": "a record must be a JSON object",
+        "record.not_json": "the record is not valid JSON (line {line}, column {column})",
+        "record.not_fanfold": "not a fanfold record (expected format '{format}')",
+        "record.bad_game": "the record's 'game' must be a game id",
+        "record.bad_config": "the record's 'config' must be an object",
+        "record.bad_actions": "the record's 'actions' must be a list of action texts",
+        "record.bad_start": "the record's 'start_position' must be text",
+        "record.bad_players": "the record's 'players' must be a list of names",
+        "record.bad_outcome": "the record's 'outcome' must be an object",
+        "record.bad_ruling": "the record's 'ruling' must be an object",
+        "record.invalid_config": "the record's game or config is not valid: {reason}",
+        "record.seed_digits": "the record's 'seed' must be a string of decimal digits",
+        "record.seed_long": "the record's 'seed' has more than {digits} digits",
+        "record.seed_whole": "the record's 'seed' must be a whole number",
+        "record.unreadable": "cannot read {path}: {reason}",
+        "record.no_start": "the record's start cannot be built: {reason}",
+        "record.no_replay": "action {number} ('{text}') does not replay: {reason}",
+        "record.ruling": "the record's ruling does not stand: {reason}",
+        "record.after_end": "the record goes on after the game ended",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -104,13 +130,15 @@ class GameRecord:
         try:
             state = self.initial_state()
         except FanfoldError as error:
-            raise RecordError(f"the record's start cannot be built: {error}") from error
+            raise RecordError(Refusal("record.no_start", reason=reason_of(error))) from error
         states = [state]
         for number, text in enumerate(self.actions, start=1):
             try:
                 state = game.apply_text(state, text)
             except FanfoldError as error:
-                raise RecordError(f"action {number} ({text!r}) does not replay: {error}") from error
+                raise RecordError(
+                    Refusal("record.no_replay", number=number, text=text, reason=reason_of(error))
+                ) from error
             states.append(state)
         if self.ruling is not None:
             self._check_ruling(game, states)
@@ -131,7 +159,7 @@ class GameRecord:
                 agreed=True,
             )
         except FanfoldError as error:
-            raise RecordError(f"the record's ruling does not stand: {error}") from error
+            raise RecordError(Refusal("record.ruling", reason=reason_of(error))) from error
 
     def replay(self) -> Any:
         """The final state."""
@@ -160,33 +188,33 @@ class GameRecord:
     def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
         """Read a record; a malformed one raises :class:`RecordError` with the reason."""
         if not isinstance(data, Mapping):
-            raise RecordError("a record must be a JSON object")
+            raise RecordError(Refusal("record.not_object"))
         form = data.get("format")
         if form not in (RECORD_FORMAT, RECORD_FORMAT_1):
-            raise RecordError(f"not a fanfold record (expected format {RECORD_FORMAT!r})")
+            raise RecordError(Refusal("record.not_fanfold", format=RECORD_FORMAT))
         game, config = data.get("game"), data.get("config")
         seed = _read_seed(data.get("seed"), text=form == RECORD_FORMAT)
         actions, start = data.get("actions", []), data.get("start_position")
         players, outcome = data.get("players", []), data.get("outcome")
         if not isinstance(game, str):
-            raise RecordError("the record's 'game' must be a game id")
+            raise RecordError(Refusal("record.bad_game"))
         if not isinstance(config, dict):
-            raise RecordError("the record's 'config' must be an object")
+            raise RecordError(Refusal("record.bad_config"))
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise RecordError("the record's 'actions' must be a list of action texts")
+            raise RecordError(Refusal("record.bad_actions"))
         if start is not None and not isinstance(start, str):
-            raise RecordError("the record's 'start_position' must be text")
+            raise RecordError(Refusal("record.bad_start"))
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise RecordError("the record's 'players' must be a list of names")
+            raise RecordError(Refusal("record.bad_players"))
         if outcome is not None and not isinstance(outcome, dict):
-            raise RecordError("the record's 'outcome' must be an object")
+            raise RecordError(Refusal("record.bad_outcome"))
         ruling = data.get("ruling")
         if ruling is not None and not isinstance(ruling, dict):
-            raise RecordError("the record's 'ruling' must be an object")
+            raise RecordError(Refusal("record.bad_ruling"))
         try:
             get_game(game).config_from_json(config)
         except FanfoldError as error:
-            raise RecordError(f"the record's game or config is not valid: {error}") from error
+            raise RecordError(Refusal("record.invalid_config", reason=reason_of(error))) from error
         return cls(game, config, seed, tuple(actions), start, tuple(players), outcome, ruling)
 
     def dumps(self) -> str:
@@ -199,9 +227,10 @@ class GameRecord:
         try:
             data: JSONValue = json.loads(text)
         except json.JSONDecodeError as error:
-            raise RecordError(f"the record is not valid JSON: {error}") from error
+            where = Refusal("record.not_json", line=error.lineno, column=error.colno)
+            raise RecordError(where) from error
         if not isinstance(data, dict):
-            raise RecordError("a record must be a JSON object")
+            raise RecordError(Refusal("record.not_object"))
         return cls.from_json(data)
 
     def save(self, path: str | Path) -> None:
@@ -214,7 +243,9 @@ class GameRecord:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as error:
-            raise RecordError(f"cannot read {path}: {error.strerror}") from error
+            raise RecordError(
+                Refusal("record.unreadable", path=str(path), reason=str(error.strerror))
+            ) from error
         return cls.loads(text)
 
 
@@ -223,10 +254,10 @@ def _read_seed(value: object, *, text: bool) -> int:
     number in the first format."""
     if text:
         if not isinstance(value, str) or not value.isascii() or not value.isdigit():
-            raise RecordError("the record's 'seed' must be a string of decimal digits")
+            raise RecordError(Refusal("record.seed_digits"))
         if len(value) > MAX_SEED_DIGITS:
-            raise RecordError(f"the record's 'seed' has more than {MAX_SEED_DIGITS} digits")
+            raise RecordError(Refusal("record.seed_long", digits=MAX_SEED_DIGITS))
         return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError("the record's 'seed' must be a whole number")
+        raise RecordError(Refusal("record.seed_whole"))
     return value

@@ -208,7 +208,7 @@ class ChatRooms:
         try:
             lines = await asyncio.to_thread(self.store.recent, live.id, room, RECENT)
         except Exception as error:
-            raise _storage_failure("the chat could not be read", error) from error
+            raise _storage_failure("store.chat_read", error) from error
         writable = room == PLAYERS or watcher.account is not None
         return wire(
             ChatRoom(
@@ -278,7 +278,7 @@ class ChatRooms:
         except OverLimitError as over:
             raise self.limits.refusal(over.which) from None
         except Exception as error:
-            raise _storage_failure("the line could not be kept", error) from error
+            raise _storage_failure("store.chat_keep", error) from error
         message = wire(Chat(protocol=PROTOCOL, type="chat", room=room, line=line_out(line)))
         for other in list(live.watchers):
             if other.chat and other.outbox is not None and room_of(other) == room:
@@ -307,7 +307,7 @@ class ChatRooms:
         try:
             line = await asyncio.to_thread(self.store.line, line_id)
         except Exception as error:
-            raise _storage_failure("the line could not be read", error) from error
+            raise _storage_failure("store.chat_line", error) from error
         if line is None or line.table_id != live.id:
             raise NotFoundError(refusal("chat.no_line"))
         seats = live.seats_of(seat_token) if seat_token else frozenset()
@@ -331,7 +331,7 @@ class ChatRooms:
         except ChatError:
             raise
         except Exception as error:
-            raise _storage_failure("the report could not be kept", error) from error
+            raise _storage_failure("store.report", error) from error
 
     def _keep_report(
         self,

@@ -28,11 +28,12 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel.messages.pofile import read_po
 from starlette.requests import cookie_parser
@@ -86,6 +87,27 @@ def pseudo(text: str) -> str:
     return f"[{''.join(parts)} {padding}]"
 
 
+#: The languages that go on in lower case after a colon, even before a whole sentence.
+LOWER_AFTER_COLON = frozenset({"fr"})
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_SENTENCE_START = re.compile(r"[.!?] $")
+#: French's "de" and "à" before a seat's name worded "Joueur …" ("le coup du Joueur 2").
+_CONTRACTIONS = {"de": "du", "à": "au"}
+
+
+def _contracted(template: str, params: Mapping[str, str]) -> str:
+    """``template`` with "de {name}" and "à {name}" as "du {name}" and "au {name}" where the
+    parameter ``name`` is worded "Joueur …" (French)."""
+
+    def contract(found: re.Match[str]) -> str:
+        return f"{found.group(1)}{_CONTRACTIONS[found.group(2)]} {{{found.group(3)}}}"
+
+    for name, value in params.items():
+        if re.match(r"Joueur\b", value) and re.fullmatch(r"\w+", name):
+            template = re.sub(rf"(^|[\s(])(de|à) \{{({name})\}}", contract, template)
+    return template
+
+
 def po_path(code: str) -> Path:
     """The catalogue of the language ``code``."""
     return LOCALES / code / "LC_MESSAGES" / "messages.po"
@@ -116,6 +138,52 @@ class Messages:
         if not forms or index >= len(forms) or not forms[index]:
             return singular if count == 1 else plural
         return forms[index]
+
+    def worded(self, said: Mapping[str, Any]) -> str:
+        """A refusal or a phrase sent as ``{"code": ..., "params": {...}}`` in this language,
+        worded as the page scripts word it (``refusalText`` in ``common.js``): the code's
+        translated template (the English one where it has none), each parameter put in as
+        text (a word of the catalogue translated, a refusal inside worded the same way), a
+        parameter that starts a sentence with a capital, French's "de"/"à" contracted before a
+        seat's name. An unknown code is worded as its English template would be, if any."""
+        code = str(said.get("code", ""))
+        english = self.codes.get(code)
+        if english is None:
+            return str(said.get("english", code))
+        params: dict[str, str] = {}
+        raw = said.get("params") or {}
+        for name, value in raw.items() if isinstance(raw, Mapping) else ():
+            if isinstance(value, Mapping):
+                params[str(name)] = self.worded(value)
+            else:
+                text = str(value)
+                params[str(name)] = self.gettext(text) if text in self.scripts else text
+        template = self.texts.get(english) or english
+        if self.code == "fr":
+            template = _contracted(template, params)
+
+        def put(found: re.Match[str]) -> str:
+            name = found.group(1)
+            if name not in params:
+                return found.group(0)
+            value = params[name]
+            if _SENTENCE_START.search(template[: found.start()]):
+                return value[:1].upper() + value[1:]
+            return value
+
+        made = _PLACEHOLDER.sub(put, template)
+        if code == "words.capital" and self.code not in LOWER_AFTER_COLON:
+            return made[:1].upper() + made[1:]
+        return made
+
+    def text(self, value: object) -> str:
+        """``value`` in this language: a refusal or a phrase (or an error raised with a
+        refusal) worded from its code, anything else as its English text."""
+        refusal = getattr(value, "refusal", None) if isinstance(value, BaseException) else value
+        to_json = getattr(refusal, "to_json", None)
+        if isinstance(refusal, str) and callable(to_json) and hasattr(refusal, "code"):
+            return self.worded(to_json())
+        return str(value)
 
     def script_json(self) -> str:
         """The translations of the page scripts' messages, as the JSON the scripts load; each

@@ -5,13 +5,13 @@
 
 :func:`extract` reads every message of the sources: ``_()``, ``gettext()``, ``ngettext()`` and
 ``{% trans %}`` in the templates, ``t("...")`` in the page scripts, ``gettext()`` in the Python
-modules of :data:`PYTHON` (the pages' titles), and the refusals' templates by code
-(:class:`fanfold.core.errors.Refusal`). :func:`update` merges the template into each
-language's catalogue: new messages come in untranslated, messages no longer used are dropped,
-translations are kept. The rules, the How-to-play pages' text and the lessons have a template
-of their own, ``locales/content.pot`` (:func:`content`), not merged into any language yet. The
-tests check that both templates are the sources' and that every language translates every
-message of the interface's (``tests/server/test_i18n.py``).
+modules of :data:`PYTHON` (the pages' titles) and of :data:`TERMINAL` (``fanfold play``), and
+the refusals' templates by code (:class:`fanfold.core.errors.Refusal`). :func:`update` merges
+the template into each language's catalogue: new messages come in untranslated, messages no
+longer used are dropped, translations are kept. The rules, the How-to-play pages' text and the
+lessons have a template of their own, ``locales/content.pot`` (:func:`content`), not merged
+into any language yet. The tests check that both templates are the sources' and that every
+language translates every message of the interface's (``tests/server/test_i18n.py``).
 """
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ PACKAGE = Path(__file__).resolve().parent
 #: The Python modules that translate words of their own (the titles of the listing pages, the
 #: daily board's aids).
 PYTHON = ("routes/players.py", "routes/daily.py", "routes/moderation.py")
+#: The terminal's modules (``fanfold play``), which speak the catalogues' languages too: paths
+#: relative to the ``fanfold`` package, and so are their places in the catalogues.
+TERMINAL = ("cli/app.py", "cli/terminal.py")
 #: A fixed date in the files' headers, so that extracting again changes nothing unless a
 #: message changed.
 DATE = datetime(2026, 11, 29, tzinfo=UTC)
@@ -55,7 +58,15 @@ def _sources() -> list[tuple[str, str, Keywords]]:
         found.append((path.relative_to(PACKAGE).as_posix(), "javascript", {"t": None}))
     for name in PYTHON:
         found.append((name, "python", _KEYWORDS))
+    for name in TERMINAL:
+        found.append((name, "python", _KEYWORDS))
     return found
+
+
+def _path(name: str) -> Path:
+    """The file of a place in the catalogues: the terminal's in the ``fanfold`` package, the
+    rest in the server's."""
+    return PACKAGE.parent / name if name in TERMINAL else PACKAGE / name
 
 
 def _refusals(catalog: Catalog) -> None:
@@ -88,7 +99,7 @@ def extract() -> Catalog:
     for name, method, keywords in _sources():
         for line, message, _comments, _context in extract_from_file(
             method,
-            str(PACKAGE / name),
+            str(_path(name)),
             keywords=keywords,
             options=options,
         ):

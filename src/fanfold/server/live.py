@@ -20,6 +20,7 @@ from fanfold.core.errors import FanfoldError
 from fanfold.play.table import Played, Table
 from fanfold.server.errors import BadRequestError
 from fanfold.server.outbox import Outbox
+from fanfold.server.refusals import refusal
 from fanfold.server.store import token_hash
 from fanfold.server.table_options import TableOptions
 
@@ -60,13 +61,15 @@ class InvitationError(ForbiddenError):
 
 
 def storage_failure(doing: str, error: BaseException) -> StorageError:
-    """The error a player gets when the store fails while ``doing`` something ("the move
-    could not be stored"): a short sentence with an error id, never the database's own text
-    (which names its host, port and SQL). The log gets the id with the whole exception, so
-    an operator can find what the player saw."""
+    """The error a player gets when the store fails while ``doing`` something (a ``store.*``
+    refusal's code, ``"store.move"``: "the move could not be stored"): a short sentence with an
+    error id, never the database's own text (which names its host, port and SQL), as a
+    refusal that a page words in its reader's language. The log gets the id with the whole
+    exception, so an operator can find what the player saw."""
     error_id = secrets.token_hex(4)
-    log.error("storage error %s: %s", error_id, doing, exc_info=error)
-    return StorageError(f"{doing}: the store failed (error {error_id}); try again")
+    what = refusal(doing)
+    log.error("storage error %s: %s", error_id, what, exc_info=error)
+    return StorageError(refusal("store.failed", doing=what, error=error_id))
 
 
 class CrowdedError(FanfoldError, RuntimeError):

@@ -57,6 +57,7 @@ from typing import Any
 
 from fanfold.server.live import StorageError
 from fanfold.server.logs import TABLE
+from fanfold.server.refusals import refusal
 from fanfold.server.store.coordination import PgCoordination
 from fanfold.server.store.engine import is_postgresql, libpq_url
 from fanfold.server.store.protocols import Coordination
@@ -151,7 +152,7 @@ class Ownership:
             url,
             CHANNEL,
             f"fanfold {self.name}",
-            lambda: ElsewhereError("the server's ownership connection to the store is closed"),
+            lambda: ElsewhereError(refusal("store.ownership_closed")),
         )
         #: The tables this process owns now.
         self.held: set[str] = set()

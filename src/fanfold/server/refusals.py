@@ -179,6 +179,48 @@ templates(
         "options.by_seat_number": "{name} is an object by seat number, not by {key}",
     }
 )
+# the store failing while a player waits (fanfold.server.live.storage_failure: what was being
+# done is a refusal inside store.failed), or a table held by another server process
+templates(
+    {
+        "store.failed": "{doing}: the store failed (error {error}); try again",
+        "store.offer": "the offer could not be stored",
+        "store.ending": "the ending could not be stored",
+        "store.clock": "the clock waits for the store",
+        "store.leave": "the seat could not be left",
+        "store.takeback": "the moves could not be taken back",
+        "store.takeback_ask": "the takeback could not be asked",
+        "store.takeback_answer": "the answer could not be stored",
+        "store.analysis": "the table could not note the analysis",
+        "store.check": "the table could not be checked",
+        "store.table": "the table could not be stored",
+        "store.seat": "the seat could not be taken",
+        "store.bot_seat": "the seat could not be given to a bot",
+        "store.link": "the link could not be made",
+        "store.rematch": "the rematch could not be stored",
+        "store.move": "the move could not be stored",
+        "store.read_table": "the table could not be read",
+        "store.chat_read": "the chat could not be read",
+        "store.chat_keep": "the line could not be kept",
+        "store.chat_line": "the line could not be read",
+        "store.report": "the report could not be kept",
+        "store.chat_join": "the chat could not be joined",
+        "store.waiting_games": "the games waiting for your move could not be read",
+        "store.tables": "the tables could not be listed",
+        "store.open_tables": "the open tables could not be listed",
+        "store.elsewhere": "this table is played by another server process just now; try again",
+        "store.moved_on": "this table moved on in another server process; look again",
+        "store.closed": "the connection to the store is closed",
+        "store.ownership_closed": "the server's ownership connection to the store is closed",
+        "store.stopping": "the server is stopping",
+        "record.not_a_record": "this is not a fanfold record: {reason}",
+        "record.seed_range": "the record's seed must be 0 or more, up to {digits} digits",
+        "record.sent_twice": "send the record as 'record' (JSON) or 'text', one of them",
+        "record.download_rated": "a rated game's record can be downloaded once the game is over",
+        "record.replay_rated": "a rated game can be replayed once it is over",
+        "record.replay_hidden": "a game with hidden cards can be replayed once it is over",
+    }
+)
 # what names a seat in a table's options (options.seat's what)
 refusal_words(
     "a takeback",

@@ -42,6 +42,7 @@ from types import FrameType
 import uvicorn
 
 from fanfold.server.ownership import CHANNEL, ElsewhereError
+from fanfold.server.refusals import refusal
 from fanfold.server.store.coordination import PgCoordination
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ async def announce_restart(url: str, seconds: int) -> None:
         url,
         CHANNEL,
         "fanfold restart",
-        lambda: ElsewhereError("the connection to the store is closed"),
+        lambda: ElsewhereError(refusal("store.closed")),
     )
     await coordination.start()
     try:

@@ -145,7 +145,7 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                         try:
                             account = await signed_in(websocket)
                         except Exception as error:  # the store failed: no hello yet
-                            raise storage_failure("the chat could not be joined", error) from error
+                            raise storage_failure("store.chat_join", error) from error
                     watcher = Watcher(chosen, held, send, message.token, outbox, message.chat)
                     if account is not None:
                         watcher.account = (account.id, account.name)

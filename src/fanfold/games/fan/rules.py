@@ -12,7 +12,7 @@ from typing import cast
 
 import fanfold.games.fan.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.cards import Card
-from fanfold.core.errors import ConfigError, NotationError, Refusal
+from fanfold.core.errors import ConfigError, NotationError, Refusal, reason_of
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.fan.actions import FanMove
@@ -193,5 +193,5 @@ def invariant_violations(state: FanState) -> list[str]:
     try:
         make_state(state.config, state.fans, state.foundations)
     except NotationError as error:
-        return [str(error)]
+        return [reason_of(error)]
     return []

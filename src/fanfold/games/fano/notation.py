@@ -31,7 +31,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fanfold.core.errors import NotationError, Refusal, reason_of, refusal_words, templates
+from fanfold.core.errors import (
+    NotationError,
+    Refusal,
+    problems_joined,
+    reason_of,
+    refusal_words,
+    templates,
+)
 from fanfold.core.rng import derive_rng
 from fanfold.games.fano.actions import Declare, parse_action
 from fanfold.games.fano.cards import (
@@ -283,5 +290,5 @@ def parse_position(text: str, config: FanoConfig | None = None) -> FanoState:
     )
     problems = invariant_violations(state)
     if problems:
-        raise NotationError(Refusal("game.impossible_position", problems="; ".join(problems)))
+        raise NotationError(Refusal("game.impossible_position", problems=problems_joined(problems)))
     return state

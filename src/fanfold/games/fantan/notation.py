@@ -18,7 +18,14 @@ import dataclasses
 from collections.abc import Sequence
 
 from fanfold.core.cards import Card
-from fanfold.core.errors import ConfigError, NotationError, Refusal, reason_of, templates
+from fanfold.core.errors import (
+    ConfigError,
+    NotationError,
+    Refusal,
+    problems_joined,
+    reason_of,
+    templates,
+)
 from fanfold.games.fantan.actions import FanTanAction, Play, parse_action
 from fanfold.games.fantan.cards import ALL_CARDS, CARDS, cards_of
 from fanfold.games.fantan.config import FanTanConfig
@@ -224,7 +231,7 @@ def parse_position(text: str, config: FanTanConfig | None = None) -> FanTanState
     )
     problems = invariant_violations(state)
     if problems:
-        raise NotationError(Refusal("game.impossible_position", problems="; ".join(problems)))
+        raise NotationError(Refusal("game.impossible_position", problems=problems_joined(problems)))
     return state
 
 

@@ -19,7 +19,7 @@ from functools import cache
 
 import fanfold.games.fantan.refusals  # noqa: F401  (registers the refusals' templates)
 from fanfold.core.cards import rank_text
-from fanfold.core.errors import Refusal
+from fanfold.core.errors import Refusal, templates
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.phrases import Phrase, PhraseParam, joined, phrases
 from fanfold.core.rng import derive_rng
@@ -525,22 +525,53 @@ def _each_and(names: Sequence[PhraseParam]) -> PhraseParam:
 
 
 # ------------------------------------------------------------------------------- invariants
+#: Each broken invariant's code and English template: a position read from text that breaks
+#: one is refused with them (``game.impossible_position``), worded in the reader's language.
+templates(
+    {
+        "fantan.inv_entries": "hands, passes and scores must have {players} entries",
+        "fantan.inv_shared": "two seats hold the same card",
+        "fantan.inv_held_laid": "a card is both held and on the layout",
+        "fantan.inv_lost": "some cards are neither held nor on the layout",
+        "fantan.inv_layout": "the layout is not the cards played this hand",
+        "fantan.inv_passes": "the pass counts do not match this hand's passes",
+        "fantan.inv_start_rank": "the starting rank should be {rank}",
+        "fantan.inv_row": "a row of the layout is not a run from its starting card",
+        "fantan.inv_dealer": "hand {hand} is dealt by another seat",
+        "fantan.inv_deal": "the hands do not add up to the deal",
+        "fantan.inv_leader": "the wrong seat leads this hand",
+        "fantan.inv_hands": "the match has only {hands} hands",
+        "fantan.inv_finished": "the match is over exactly when a seat has no cards",
+        "fantan.inv_to_move": "seat {seat} should be to move",
+        "fantan.inv_chips": "the chips in play do not add up",
+        "fantan.inv_pool": "the pool should hold {chips} chips",
+        "fantan.inv_pool_plain": "only chip scoring has a pool",
+        "fantan.inv_negative": "scores cannot be negative",
+        "fantan.inv_won": "{won} hands have been won, not {scores}",
+        "fantan.inv_goes_on": "the match should go on to another hand",
+        "fantan.inv_target": "the target was reached, so the match should be over",
+        "fantan.inv_last_winner": "a later hand must name the previous hand's winner",
+        "fantan.inv_first_winner": "the first hand has no previous winner",
+    }
+)
+
+
 def invariant_violations(state: FanTanState) -> list[str]:
     """Every rule invariant ``state`` breaks (empty when all hold)."""
     config = state.config
     players = config.players
     problems: list[str] = []
     if not len(state.hands) == len(state.passes) == len(state.scores) == players:
-        return [f"hands, passes and scores must have {players} entries"]
+        return [Refusal("fantan.inv_entries", players=players)]
     held = 0
     for hand in state.hands:
         if held & hand:
-            problems.append("two seats hold the same card")
+            problems.append(Refusal("fantan.inv_shared"))
         held |= hand
     if held & state.layout:
-        problems.append("a card is both held and on the layout")
+        problems.append(Refusal("fantan.inv_held_laid"))
     if held | state.layout != ALL_CARDS:
-        problems.append("some cards are neither held nor on the layout")
+        problems.append(Refusal("fantan.inv_lost"))
     played = 0
     passes = [0] * players
     start_hands = list(state.hands)
@@ -556,64 +587,65 @@ def invariant_violations(state: FanTanState) -> list[str]:
             if first_rank is None:
                 first_rank = CARDS[action.index].rank
     if played != state.layout:
-        problems.append("the layout is not the cards played this hand")
+        problems.append(Refusal("fantan.inv_layout"))
     if tuple(passes) != state.passes:
-        problems.append("the pass counts do not match this hand's passes")
+        problems.append(Refusal("fantan.inv_passes"))
     expected_rank = config.start_rank if config.start_rank is not None else first_rank
     if state.start_rank != expected_rank:
-        problems.append(f"the starting rank should be {expected_rank}")
+        wanted = "-" if expected_rank is None else rank_text(expected_rank)
+        problems.append(Refusal("fantan.inv_start_rank", rank=wanted))
     if state.start_rank is not None and not is_valid_layout(
         state.layout, suit_table(state.start_rank, config.ace_high, config.up_before_down)
     ):
-        problems.append("a row of the layout is not a run from its starting card")
+        problems.append(Refusal("fantan.inv_row"))
     if state.dealer != dealer_of(players, state.hand_number):
-        problems.append(f"hand {state.hand_number + 1} is dealt by another seat")
+        problems.append(Refusal("fantan.inv_dealer", hand=state.hand_number + 1))
     if tuple(hand.bit_count() for hand in start_hands) != deal_sizes(players, state.dealer):
-        problems.append("the hands do not add up to the deal")
+        problems.append(Refusal("fantan.inv_deal"))
     if state.leader != leader_of(config, state.dealer, start_hands):
-        problems.append("the wrong seat leads this hand")
+        problems.append(Refusal("fantan.inv_leader"))
     if config.hands and state.hand_number >= config.hands:
-        problems.append(f"the match has only {config.hands} hands")
+        problems.append(Refusal("fantan.inv_hands", hands=config.hands))
     winner = hand_winner(state)
     if state.finished != (winner is not None):
-        problems.append("the match is over exactly when a seat has no cards")
+        problems.append(Refusal("fantan.inv_finished"))
     expected_to_move = (state.leader + len(state.history) - (1 if state.finished else 0)) % players
     if state.to_move != expected_to_move:
-        problems.append(f"seat {expected_to_move + 1} should be to move")
+        problems.append(Refusal("fantan.inv_to_move", seat=expected_to_move + 1))
     problems.extend(_score_problems(state))
     return problems
 
 
-def _score_problems(state: FanTanState) -> list[str]:
+def _score_problems(state: FanTanState) -> list[Refusal]:
     config = state.config
-    problems = []
+    problems: list[Refusal] = []
     scores = state.scores
     if config.scoring is Scoring.CHIPS:
         if sum(scores) + state.pool != 0:
-            problems.append("the chips in play do not add up")
+            problems.append(Refusal("fantan.inv_chips"))
         expected_pool = (
             0
             if state.finished
             else config.ante * config.players + config.pass_chips * sum(state.passes)
         )
         if state.pool != expected_pool:
-            problems.append(f"the pool should hold {expected_pool} chips")
+            problems.append(Refusal("fantan.inv_pool", chips=expected_pool))
         before = [
             score + config.ante + config.pass_chips * passes
             for score, passes in zip(scores, state.passes, strict=True)
         ]
     else:
         if state.pool != 0:
-            problems.append("only chip scoring has a pool")
+            problems.append(Refusal("fantan.inv_pool_plain"))
         if any(score < 0 for score in scores):
-            problems.append("scores cannot be negative")
+            problems.append(Refusal("fantan.inv_negative"))
         before = list(scores)
         if config.scoring is Scoring.PLAIN:
             won = state.hand_number + (1 if state.finished else 0)
             if sum(scores) != won:
-                problems.append(f"{won} hands have been won, not {sum(scores)}")
+                problems.append(Refusal("fantan.inv_won", won=won, scores=sum(scores)))
     if state.finished and not is_match_over(config, state.hand_number, scores):
-        problems.append("the match should go on to another hand")
+        problems.append(Refusal("fantan.inv_goes_on"))
     target = config.target
     if (
         not state.finished
@@ -621,9 +653,9 @@ def _score_problems(state: FanTanState) -> list[str]:
         and target is not None
         and max(before) >= target
     ):
-        problems.append("the target was reached, so the match should be over")
+        problems.append(Refusal("fantan.inv_target"))
     if state.last_winner is None and state.hand_number > 0:
-        problems.append("a later hand must name the previous hand's winner")
+        problems.append(Refusal("fantan.inv_last_winner"))
     if state.last_winner is not None and state.hand_number == 0:
-        problems.append("the first hand has no previous winner")
+        problems.append(Refusal("fantan.inv_first_winner"))
     return problems

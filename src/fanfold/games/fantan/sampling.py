@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from fanfold.core.errors import NotationError
+from fanfold.core.errors import NotationError, Refusal, templates
 from fanfold.games.fantan.cards import ALL_CARDS, indices_of
 from fanfold.games.fantan.rules import pass_constraints
 from fanfold.games.fantan.state import FanTanState
@@ -32,6 +32,14 @@ from fanfold.games.fantan.view import FanTanView
 
 #: Uniform rejection tries before the constructive deal.
 REJECTION_TRIES = 12
+
+# A view no real game can produce (a bot's sampler meets one first): each reason a code.
+templates(
+    {
+        "fantan.no_deal_fits": "no deal fits this view",
+        "fantan.view_sizes": "the hand sizes in this view do not add up to the unseen cards",
+    }
+)
 
 
 def sample_state(view: FanTanView, rng: random.Random) -> FanTanState:
@@ -117,13 +125,13 @@ def sample_hands(view: FanTanView, rng: random.Random) -> tuple[int, ...]:
     for seat in range(players):
         if required[seat]:
             if required[seat] & forbidden[seat] or not need[seat]:
-                raise NotationError("no deal fits this view")
+                raise NotationError(Refusal("fantan.no_deal_fits"))
             hands[seat] |= required[seat]
             need[seat] -= required[seat].bit_count()
             unseen &= ~required[seat]
     cards = indices_of(unseen)
     if sum(need) != len(cards):
-        raise NotationError("the hand sizes in this view do not add up to the unseen cards")
+        raise NotationError(Refusal("fantan.view_sizes"))
     constrained = any(forbidden)
     for _ in range(REJECTION_TRIES if constrained else 1):
         rng.shuffle(cards)
@@ -132,7 +140,7 @@ def sample_hands(view: FanTanView, rng: random.Random) -> tuple[int, ...]:
             return tuple(hand | extra for hand, extra in zip(hands, dealt, strict=True))
     allowed = [ALL_CARDS & ~forbidden[seat] if need[seat] else 0 for seat in range(players)]
     if not is_completable(unseen, need, allowed):
-        raise NotationError("no deal fits this view")
+        raise NotationError(Refusal("fantan.no_deal_fits"))
     limited = [index for index in cards if any(forbidden[seat] >> index & 1 for seat in
                range(players) if need[seat])]  # fmt: skip
     rng.shuffle(limited)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import cast
 
 import fanfold.games.morris.refusals  # noqa: F401  (registers the refusals' templates)
-from fanfold.core.errors import Refusal
+from fanfold.core.errors import Refusal, templates
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.morris.actions import MorrisAction, Move, Place
@@ -243,15 +243,26 @@ def _worded_outcome(state: MorrisState) -> Outcome | None:
 
 
 # ------------------------------------------------------------------------------- invariants
+#: Each broken invariant's code and English template: a position read from text that breaks
+#: one is refused with them (``game.impossible_position``), worded in the reader's language.
+templates(
+    {
+        "morris.inv_stack": "point {point} holds {count} pieces",
+        "morris.inv_two": "point {point} stacks two {piece}",
+        "morris.inv_pieces": "{side} has too many pieces on the board",
+    }
+)
+
+
 def invariant_violations(state: MorrisState) -> list[str]:
     """Rule invariants ``state`` breaks (empty when all hold)."""
-    problems = []
+    problems: list[str] = []
     for point, stack in enumerate(state.board, start=1):
         if len(stack) > MAX_STACK:
-            problems.append(f"point {point} holds {len(stack)} pieces")
+            problems.append(Refusal("morris.inv_stack", point=point, count=len(stack)))
         if len(stack) == MAX_STACK and stack[0] == stack[1]:
-            problems.append(f"point {point} stacks two {stack[0]}")
+            problems.append(Refusal("morris.inv_two", point=point, piece=stack[0]))
     for side in (WHITE, BLACK):
         if any(count < 0 for count in state.in_hand(side).values()):
-            problems.append(f"{SIDE_NAMES[side]} has too many pieces on the board")
+            problems.append(Refusal("morris.inv_pieces", side=SIDE_NAMES[side]))
     return problems

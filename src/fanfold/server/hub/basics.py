@@ -40,7 +40,7 @@ EXPIRE_SECONDS = 30 * 24 * 3600.0
 #: Why a socket is closed when its table moves to another server process.
 MOVED = "the table moved to another server process; reconnect"
 #: What a player is told when another process stored the table's next action first.
-MOVED_ON = "this table moved on in another server process; look again"
+MOVED_ON = Refusal("store.moved_on")
 
 #: What a spent or replaced invitation is told.
 USED_INVITATION = Refusal("seat.used_invitation")

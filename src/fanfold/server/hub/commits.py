@@ -32,6 +32,7 @@ from fanfold.server.live import LiveTable, StorageError, storage_failure
 from fanfold.server.logs import about
 from fanfold.server.metrics import Metrics
 from fanfold.server.ownership import ElsewhereError
+from fanfold.server.refusals import refusal
 from fanfold.server.store import AppendRow, fits_one_statement
 from fanfold.server.store.appender import Appender
 from fanfold.server.store.protocols import TableStore
@@ -124,7 +125,7 @@ class Commits:
             table.take_back()
             live.options = before
             self.outage.refused()
-            raise storage_failure("the move could not be stored", error) from None
+            raise storage_failure("store.move", error) from None
         self.metrics.actions.inc()
         if outage is not None:
             self.outage.answers(skip=live)  # this table's own write carried its time back
@@ -175,7 +176,7 @@ class Commits:
             # not acknowledged.
             for _, future in [*batch, *self._pending]:
                 if not future.done():
-                    future.set_exception(StorageError("the server is stopping"))
+                    future.set_exception(StorageError(refusal("store.stopping")))
             self._pending = []
 
     async def _write_batch(self, rows: list[AppendRow]) -> Answer:

@@ -113,7 +113,7 @@ class Endings:
                         None, self.store.set_options, live.id, stored_options(table, options)
                     )
                 except Exception as error:
-                    raise storage_failure("the offer could not be stored", error) from None
+                    raise storage_failure("store.offer", error) from None
                 live.options = options
                 offering = True
             else:
@@ -157,7 +157,7 @@ class Endings:
             table.unrule()
             live.options = live_options
             self.outage.refused()
-            raise storage_failure("the ending could not be stored", error) from None
+            raise storage_failure("store.ending", error) from None
         if live.bots is not None and not live.bots.done():
             live.bots.cancel()  # the game is over; the bots' work is moot
 
@@ -174,7 +174,7 @@ class Endings:
                 try:
                     await asyncio.get_running_loop().run_in_executor(None, self.store.ping)
                 except Exception as error:
-                    raise storage_failure("the clock waits for the store", error) from None
+                    raise storage_failure("store.clock", error) from None
                 given = self.outage.answers(skip=live)  # not this timer's own task
                 own = live.options.clocks
                 if own is not None:
@@ -265,7 +265,7 @@ class Endings:
                 ),
             )
         except Exception as error:
-            raise storage_failure("the seat could not be left", error) from None
+            raise storage_failure("store.leave", error) from None
         new_seats = list(table.seats)
         new_seats[acting] = seats_for(table.game, [text])[0]
         table.seats = tuple(new_seats)

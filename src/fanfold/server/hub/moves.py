@@ -108,7 +108,7 @@ class Moves:
                 )
             except Exception as error:
                 table.restore(before)  # the store keeps the moves, so the table does too
-                raise storage_failure("the moves could not be taken back", error) from None
+                raise storage_failure("store.takeback", error) from None
             live.options = options
             if live.bots is not None and not live.bots.done():
                 live.bots.cancel()  # a human decides now; the bots' work is moot
@@ -131,7 +131,7 @@ class Moves:
             try:
                 self.store.set_options(live.id, stored_options(live.table, options))
             except Exception as error:
-                raise storage_failure("the table could not note the analysis", error) from None
+                raise storage_failure("store.analysis", error) from None
             live.options = options
 
 

@@ -233,7 +233,7 @@ class Opening:
                     None, copies_running_rated, self.store, table
                 )
             except Exception as error:
-                raise storage_failure("the table could not be checked", error) from None
+                raise storage_failure("store.check", error) from None
             if copied:
                 raise ForbiddenError(refusal("table.rated_copy"))
         control = table_options.time_control
@@ -290,7 +290,7 @@ class Opening:
             raise
         except Exception as error:
             self.residency.disown_soon(table_id)
-            raise storage_failure("the table could not be stored", error) from None
+            raise storage_failure("store.table", error) from None
         live = LiveTable(
             table_id,
             table,

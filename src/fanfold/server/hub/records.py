@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fanfold.core.config import JSONValue
-from fanfold.core.errors import RecordError
+from fanfold.core.errors import RecordError, Refusal, reason_of
 from fanfold.core.records import GameRecord
 from fanfold.core.rulings import Ruling, RulingError
 from fanfold.play.table import Table
@@ -20,13 +20,13 @@ def replay(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> None
     for text in texts:
         decider = table.decider
         if decider is None:
-            raise RecordError("the record goes on after the game ended")
+            raise RecordError(Refusal("record.after_end"))
         table.submit(decider, text)
     if ruling is not None:
         try:
             table.rule(Ruling.from_json(ruling), agreed=True)
         except RulingError as error:
-            raise RecordError(f"the record's ruling does not stand: {error}") from None
+            raise RecordError(Refusal("record.ruling", reason=reason_of(error))) from None
 
 
 def copies_running_rated(store: TableStore, table: Table) -> bool:

@@ -115,7 +115,7 @@ class Rematch:
                 self.store.set_options(live.id, stored_options(table, live.options))
             except Exception as error:
                 live.options = before
-                raise storage_failure("the rematch could not be stored", error) from None
+                raise storage_failure("store.rematch", error) from None
         await play_on(self.host, live)
         return created.id
 

@@ -32,6 +32,7 @@ from fanfold.server.hub.turns import play_on
 from fanfold.server.live import LiveTable, NotFoundError, storage_failure
 from fanfold.server.logs import about
 from fanfold.server.ownership import ElsewhereError, Ownership, opened_by
+from fanfold.server.refusals import refusal
 from fanfold.server.store import StoredSeat, StoredTable
 from fanfold.server.store.protocols import TableStore
 from fanfold.server.table_options import TableOptions
@@ -100,7 +101,7 @@ class Residency:
             stored = await self._read(table_id)
         except Exception as error:
             await self._disown(table_id)
-            raise storage_failure("the table could not be read", error) from None
+            raise storage_failure("store.read_table", error) from None
         live = self.live.get(table_id)  # another request for it rebuilt it meanwhile
         if live is not None:
             live.touched = time.monotonic()
@@ -108,9 +109,7 @@ class Residency:
         if self.owner is not None and table_id not in self.owner.held:
             # Let go while it was read (handed over to another process, its locks lost):
             # what was read may be behind the store, and this process may not play it.
-            raise ElsewhereError(
-                "this table is played by another server process just now; try again"
-            )
+            raise ElsewhereError(refusal("store.elsewhere"))
         if stored is None:
             await self._disown(table_id)
             raise NotFoundError(f"there is no table {table_id!r}")
@@ -290,9 +289,7 @@ class Residency:
     async def _own(self, table_id: str) -> None:
         """Own ``table_id`` before loading it (when several processes share the store)."""
         if self.owner is not None and (self.draining or not await self.owner.take(table_id)):
-            raise ElsewhereError(
-                "this table is played by another server process just now; try again"
-            )
+            raise ElsewhereError(refusal("store.elsewhere"))
 
     async def _disown(self, *table_ids: str) -> None:
         """Let go this process's ownership of those of ``table_ids`` not in memory (again)."""

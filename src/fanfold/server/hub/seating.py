@@ -89,7 +89,7 @@ class Seating:
             try:
                 claimed = self.store.claim(live.id, seat, token_hash(invite), hashed, account)
             except Exception as error:
-                raise storage_failure("the seat could not be taken", error) from None
+                raise storage_failure("store.seat", error) from None
             if not claimed:
                 raise InvitationError(USED_INVITATION)
             live.invite_hashes[seat] = None
@@ -130,7 +130,7 @@ class Seating:
             try:
                 taken = self.store.take_open(live.id, seat, hashed, account)
             except Exception as error:
-                raise storage_failure("the seat could not be taken", error) from None
+                raise storage_failure("store.seat", error) from None
             if not taken:
                 raise ConfigError(Refusal("seat.taken"))
             live.seat_hashes[seat] = hashed
@@ -197,7 +197,7 @@ class Seating:
             try:
                 self.store.set_player(live.id, seat, text, stored_options(table, options))
             except Exception as error:
-                raise storage_failure("the seat could not be given to a bot", error) from None
+                raise storage_failure("store.bot_seat", error) from None
             new_seats = list(table.seats)
             new_seats[seat] = seats_for(table.game, [text])[0]
             table.seats = tuple(new_seats)
@@ -240,7 +240,7 @@ class Seating:
             try:
                 self.store.invite(live.id, seat, token_hash(invite))
             except Exception as error:
-                raise storage_failure("the link could not be made", error) from None
+                raise storage_failure("store.link", error) from None
             live.invite_hashes[seat] = token_hash(invite)
             live.seat_hashes[seat] = None
             live.accounts[seat] = None

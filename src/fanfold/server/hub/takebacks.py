@@ -120,7 +120,7 @@ class Takebacks:
             raise TakebackError(Refusal("takeback.used", limit=LIMIT))
         counts[seat] = asked + 1
         options = replace(live.options, takeback=Takeback(seat, table.version), takebacks=counts)
-        self._keep(live, options, "the takeback could not be asked")
+        self._keep(live, options, "store.takeback_ask")
 
     def _answer(self, live: LiveTable, seat: int, *, accept: bool) -> bool:
         table = live.table
@@ -131,7 +131,7 @@ class Takebacks:
             raise TakebackError(Refusal("takeback.not_yours"))
         options = replace(live.options, takeback=None)
         if not accept:
-            self._keep(live, options, "the answer could not be stored")
+            self._keep(live, options, "store.takeback_answer")
             return False
         keep = max(n for n, played in enumerate(table.played) if played.seat == asker)
         first = table.played[keep].number
@@ -149,7 +149,7 @@ class Takebacks:
             )
         except Exception as error:
             table.restore(before)  # the store keeps the moves, so the table does too
-            raise storage_failure("the moves could not be taken back", error) from None
+            raise storage_failure("store.takeback", error) from None
         live.options = options
         return True
 

@@ -110,7 +110,7 @@ async def my_waiting_games(account: AccountDep, hub: HubDep) -> list[protocol.Wa
     try:
         return await waiting_for(hub.store, hub.live, account.id)
     except Exception as error:
-        raise storage_failure("the games waiting for your move could not be read", error) from None
+        raise storage_failure("store.waiting_games", error) from None
 
 
 @router.post("/accounts", response_model=protocol.Me, response_model_exclude_unset=True)

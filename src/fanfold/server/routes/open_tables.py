@@ -30,7 +30,7 @@ async def _open(hub: Any, limit: int) -> list[protocol.OpenTable]:
     try:
         return await asyncio.to_thread(open_table_lines, hub.store, limit)
     except Exception as error:
-        raise storage_failure("the open tables could not be listed", error) from None
+        raise storage_failure("store.open_tables", error) from None
 
 
 @router.get(

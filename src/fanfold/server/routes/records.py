@@ -15,6 +15,7 @@ from fanfold.server import protocol
 from fanfold.server.live import BadRequestError, ForbiddenError
 from fanfold.server.protocol import LoadRecord, created_message, replay_frame
 from fanfold.server.ratings import running_rated
+from fanfold.server.refusals import refusal
 from fanfold.server.routes.accounts import count_new_table
 from fanfold.server.routes.deps import HubDep
 from fanfold.server.routes.tables import bots_client
@@ -38,7 +39,7 @@ async def record(table_id: str, hub: HubDep) -> Response:
     table = live.table
     async with live.lock:  # never an action that is still being stored
         if running_rated(live.options, table):
-            raise ForbiddenError("a rated game's record can be downloaded once the game is over")
+            raise ForbiddenError(refusal("record.download_rated"))
         if table.game.has_hidden_information and not table.is_over:
             raise ForbiddenError(
                 "the record holds every hidden card: it can be downloaded once the game is over"
@@ -65,16 +66,16 @@ async def replay(
     table = live.table
     async with live.lock:  # never an action that is still being stored
         if running_rated(live.options, table):
-            raise ForbiddenError("a rated game can be replayed once it is over")
+            raise ForbiddenError(refusal("record.replay_rated"))
         if table.game.has_hidden_information and not table.is_over:
-            raise ForbiddenError("a game with hidden cards can be replayed once it is over")
+            raise ForbiddenError(refusal("record.replay_hidden"))
         return replay_frame(live, step, seat)
 
 
 @router.post("/records", response_model=protocol.Created, response_model_exclude_unset=True)
 async def load_record(body: LoadRecord, request: Request, hub: HubDep) -> protocol.Created:
     if (body.record is None) == (body.text is None):
-        raise BadRequestError("send the record as 'record' (JSON) or 'text', one of them")
+        raise BadRequestError(refusal("record.sent_twice"))
     try:
         if body.text is not None:
             record = GameRecord.loads(body.text)
@@ -83,11 +84,9 @@ async def load_record(body: LoadRecord, request: Request, hub: HubDep) -> protoc
     except (KeyError, TypeError, ValueError, RecursionError) as error:
         if isinstance(error, FanfoldError):
             raise
-        raise BadRequestError(f"this is not a fanfold record: {error}") from None
+        raise BadRequestError(refusal("record.not_a_record", reason=str(error))) from None
     if not 0 <= record.seed < 10**MAX_SEED_DIGITS:
-        raise BadRequestError(
-            f"the record's seed must be 0 or more, up to {MAX_SEED_DIGITS} digits"
-        )
+        raise BadRequestError(refusal("record.seed_range", digits=MAX_SEED_DIGITS))
     game = get_game(record.game)
     config = game.config_from_json(record.config)
     count = game.num_players(config)

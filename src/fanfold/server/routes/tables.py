@@ -194,7 +194,7 @@ async def recent(
     try:
         found = await asyncio.to_thread(hub.store.recent, limit)
     except Exception as error:
-        raise storage_failure("the tables could not be listed", error) from None
+        raise storage_failure("store.tables", error) from None
     return protocol.summaries(found)
 
 
