@@ -227,8 +227,9 @@ class GameRecord:
         try:
             data: JSONValue = json.loads(text)
         except json.JSONDecodeError as error:
-            where = Refusal("record.not_json", line=error.lineno, column=error.colno)
-            raise RecordError(where) from error
+            raise RecordError(
+                Refusal("record.not_json", line=error.lineno, column=error.colno)
+            ) from error
         if not isinstance(data, dict):
             raise RecordError(Refusal("record.not_object"))
         return cls.from_json(data)
