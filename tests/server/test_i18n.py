@@ -231,3 +231,52 @@ def test_the_scripts_catalogue_is_served_with_its_version(client: TestClient) ->
     assert pseudo["Join"] == i18n.pseudo("Join")
     for wrong in ["en", "de", "..%2Fetc", "xx.json"]:
         assert client.get(f"/i18n/{wrong}.json").status_code == 404, wrong
+
+
+def test_python_words_a_refusal_as_the_page_scripts_do() -> None:
+    """``Messages.worded`` (the terminal's, and the tests'): the code's translated template, a
+    refusal inside worded too, a word of the catalogue translated, a parameter that starts a
+    sentence with a capital, French's "de" before a seat's name contracted, the English
+    template where the language has none."""
+    french = i18n.Messages(
+        "fr",
+        {"Player {number}": "Joueur {number}", "{seat} moved. {what}": "coup de {seat}. {what}"},
+        {},
+        frozenset({"White"}),
+        codes={"game.player": "Player {number}", "x.moved": "{seat} moved. {what}"},
+    )
+    seat = {"code": "game.player", "params": {"number": 2}}
+    assert french.worded({"code": "x.moved", "params": {"seat": seat, "what": "rien"}}) == (
+        "coup du Joueur 2. Rien"
+    )
+    english = i18n.messages(i18n.ENGLISH)
+    assert english.worded({"code": "game.player", "params": {"number": 3}}) == "Player 3"
+    fr = i18n.messages("fr")
+    assert fr.worded({"code": "morris.inv_pieces", "params": {"side": "White"}}) == (
+        "Blanc a trop de pièces sur le plateau"
+    )
+    assert fr.worded({"code": "no.such_code", "params": {}}) == "no.such_code"
+    assert fr.text("plain English") == "plain English"
+
+
+def test_a_review_failure_kept_before_records_had_codes_still_reads() -> None:
+    """A review's failure is kept as a code where its error has one: a record that does not
+    replay now does; a row kept before, in English, reads as it was."""
+    from fanfold.core.errors import RecordError
+    from fanfold.core.records import GameRecord
+    from fanfold.core.registry import get_game
+    from fanfold.server.review_answers import failure_fields, failure_text
+
+    morris = get_game("morris")
+    record = GameRecord.start(morris, morris.default_config(), seed=0)
+    broken = GameRecord(record.game, record.config, record.seed, ("C1", "C1", "C1"))
+    with pytest.raises(RecordError) as raised:
+        broken.states()
+    kept = failure_fields(failure_text(raised.value))
+    assert kept["error"] == str(raised.value)
+    said = kept["error_said"]
+    assert isinstance(said, dict)
+    assert said["code"] == "record.no_replay"
+    assert i18n.messages("fr").worded(said).startswith("le coup 3 (")
+    old = "action 3 ('C1') does not replay: black cannot place a circle there"
+    assert failure_fields(old) == {"error": old}

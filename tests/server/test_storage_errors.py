@@ -4,6 +4,7 @@ exception, and a refused write leaves no gap in the table's versions."""
 
 from __future__ import annotations
 
+import ast
 import logging
 import re
 from pathlib import Path
@@ -12,6 +13,11 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from fanfold.core.errors import TEMPLATES, template_fields
+from fanfold.server import i18n
+from fanfold.server.hub import basics
+from fanfold.server.live import StorageError, storage_failure
+from fanfold.server.ownership import ElsewhereError
 from fanfold.server.store import Store
 from tests.server.support import act, hello, look, open_table, receive, refused, serve
 
@@ -51,6 +57,15 @@ def test_a_storage_error_tells_the_player_an_id_and_the_log_the_rest(
         assert body["kind"] == "StorageError"
         assert body["error"].startswith("the move could not be stored")
         error_id = _error_id(body["error"])
+        # a code and params, what was being done a refusal inside: a page words it in French
+        assert (body["code"], body["params"]) == (
+            "store.failed",
+            {"doing": {"code": "store.move", "params": {}}, "error": error_id},
+        )
+        assert i18n.messages("fr").worded(body) == (
+            f"le coup n\u2019a pas pu être enregistré : le stockage a échoué (erreur {error_id})"
+            " ; réessayez"
+        )
         logged = [r for r in caplog.records if error_id in r.getMessage()]
         assert len(logged) == 1
         assert logged[0].exc_info is not None  # the whole exception, with its traceback
@@ -62,6 +77,7 @@ def test_a_storage_error_tells_the_player_an_id_and_the_log_the_rest(
             socket.send_json({"type": "act", "version": 0, "action": "C1"})
             answer = receive(socket)
             assert (answer["type"], answer["kind"]) == ("error", "StorageError")
+            assert answer["code"] == "store.failed"
             other_id = _error_id(answer["error"])
             assert other_id != error_id
             assert other_id in caplog.text
@@ -88,3 +104,45 @@ def test_a_refused_write_leaves_no_gap_in_the_versions(
         stored = hub.store.load(table)
         assert stored is not None
         assert (stored.version, len(stored.actions)) == (2, 2)
+
+
+SERVER = Path(__file__).resolve().parents[2] / "src" / "fanfold" / "server"
+#: The calls that name what was being done when the store failed, and where that name is.
+FAILING = {"storage_failure": 0, "_storage_failure": 0, "_keep": 2}
+
+
+def test_every_store_failure_a_player_sees_carries_a_code() -> None:
+    """What a player is told when the store fails, or a table is held by another server
+    process, is a refusal: ``storage_failure`` is given a ``store.*`` code that takes no
+    params, and a storage error is raised with a refusal, never English alone."""
+    named = 0
+    for path in SERVER.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name in FAILING and len(node.args) > FAILING[name]:
+                given = node.args[FAILING[name]]
+                if isinstance(given, ast.Constant):
+                    code = str(given.value)
+                    assert code.startswith("store."), f"{path.name}:{node.lineno}"
+                    assert template_fields(TEMPLATES[code]) == frozenset(), code
+                    named += 1
+            if name in ("StorageError", "ElsewhereError") and node.args:
+                given = node.args[0]
+                made = isinstance(given, ast.Call) and getattr(given.func, "id", "") in (
+                    "refusal",
+                    "Refusal",
+                )
+                assert made or getattr(given, "id", "") == "MOVED_ON", f"{path}:{node.lineno}"
+    assert named > 20
+    assert basics.MOVED_ON.code == "store.moved_on"
+    failure = storage_failure("store.table", RuntimeError("the database's own words"))
+    assert isinstance(failure, StorageError)
+    assert failure.refusal is not None
+    assert "database" not in str(failure)
+    assert failure.refusal.to_json()["params"]["doing"] == {"code": "store.table", "params": {}}
+    elsewhere = ElsewhereError(basics.MOVED_ON)
+    assert i18n.messages("fr").text(elsewhere) == (
+        "cette table a avancé dans un autre processus du serveur ; regardez à nouveau"
+    )
