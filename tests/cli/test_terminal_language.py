@@ -1,0 +1,97 @@
+"""The terminal's language (``fanfold play --lang``, else ``LC_ALL``, ``LC_MESSAGES``,
+``LANG``): its own words and the refusals of the rules, the notation and the records worded
+from the play server's catalogues."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fanfold.cli.app import app
+from fanfold.cli.terminal import terminal_language
+from fanfold.core.errors import FanfoldError
+
+runner = CliRunner()
+HOTSEAT = ["play", "morris", "--seat", "human", "--seat", "human", "--seed", "1"]
+#: An environment that names no language.
+PLAIN = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": ""}
+
+
+@pytest.mark.parametrize(
+    ("chosen", "environ", "language"),
+    [
+        ("fr", {}, "fr"),
+        ("FR", {"LANG": "en_GB.UTF-8"}, "fr"),
+        ("en", {"LC_ALL": "fr_FR.UTF-8"}, "en"),
+        (None, {"LANG": "fr_FR.UTF-8"}, "fr"),
+        (None, {"LANG": "fr"}, "fr"),
+        (None, {"LC_MESSAGES": "fr_CA.UTF-8", "LANG": "en_US.UTF-8"}, "fr"),
+        (None, {"LC_ALL": "en_US.UTF-8", "LC_MESSAGES": "fr_FR", "LANG": "fr_FR"}, "en"),
+        (None, {"LC_ALL": "", "LANG": "fr_BE@euro"}, "fr"),
+        (None, {"LC_MESSAGES": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"}, "en"),  # no catalogue
+        (None, {"LANG": "C.UTF-8"}, "en"),
+        (None, {"LANG": "POSIX"}, "en"),
+        (None, {}, "en"),
+    ],
+)
+def test_the_language_is_lang_then_the_locale_variables_then_english(
+    chosen: str | None, environ: dict[str, str], language: str
+) -> None:
+    assert terminal_language(chosen, environ) == language
+
+
+def test_a_language_without_a_catalogue_is_refused_with_the_choices() -> None:
+    with pytest.raises(FanfoldError, match="one of en, fr, not 'de'"):
+        terminal_language("de", {})
+    result = runner.invoke(app, [*HOTSEAT, "--lang", "de"], input="quit\n", env=PLAIN)
+    assert result.exit_code != 0
+    assert "one of en, fr" in result.output
+
+
+def test_the_terminal_speaks_french_its_words_and_the_refusals(tmp_path: Path) -> None:
+    path = tmp_path / "partie.json"
+    typed = "\n".join(["bogus", "3-5", "legal", "undo", "C1", "undo", f"save {path}", "quit"])
+    result = runner.invoke(app, [*HOTSEAT, "--lang", "fr"], input=typed + "\n", env=PLAIN)
+    assert result.exit_code == 0, result.output
+    output = result.output
+    assert "Morris (morris.v1), graine 1. Tapez «\u00a0help\u00a0» pour l\u2019aide." in output
+    # a notation error and a rule's refusal, each worded from its code
+    assert "Pas joué : «\u00a0bogus\u00a0» n\u2019est pas un coup de Morris" in output
+    assert "Not played" not in output
+    assert "Pas joué : " in output.split("bogus")[1]  # 3-5 is refused too
+    assert "Coups légaux : C1  C2" in output
+    # nothing to take back before a move; the move taken back after it
+    assert output.index("Rien à reprendre.") < output.index("Dernier coup repris.")
+    assert f"Enregistrement sauvé dans {path}" in output
+    assert "Partie laissée inachevée." in output
+    assert "Blanc (humain)> " in output  # the seat's name and who holds it
+    assert path.exists()
+
+
+def test_the_locale_chooses_french_and_english_stays_as_it_was() -> None:
+    french = runner.invoke(
+        app, HOTSEAT, input="help\nbogus\nquit\n", env={**PLAIN, "LANG": "fr_FR.UTF-8"}
+    )
+    assert french.exit_code == 0, french.output
+    assert "Commandes : legal (les coups légaux)" in french.output
+    assert "Pas joué : " in french.output
+    english = runner.invoke(app, HOTSEAT, input="help\nbogus\nquit\n", env=PLAIN)
+    assert english.exit_code == 0, english.output
+    assert "Commands: legal (list legal moves)" in english.output
+    assert "Not played: 'bogus' is not a Morris move" in english.output
+    assert "Game left unfinished." in english.output
+    assert "White (human)> " in english.output
+
+
+def test_a_game_between_bots_ends_in_french() -> None:
+    played = runner.invoke(
+        app,
+        ["play", "morris", "--seat", "random", "--seat", "random", "--seed", "3", "--lang", "fr"],
+        env=PLAIN,
+    )
+    assert played.exit_code == 0, played.output
+    assert "Partie terminée : " in played.output
+    assert "Game over" not in played.output
+    assert " joue " in played.output  # "Joueur … (random) joue C1"
