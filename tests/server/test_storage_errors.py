@@ -19,6 +19,7 @@ from fanfold.server.hub import basics
 from fanfold.server.live import StorageError, storage_failure
 from fanfold.server.ownership import ElsewhereError
 from fanfold.server.store import Store
+from fanfold.server.store.account_store import SqlAccounts
 from tests.server.support import act, hello, look, open_table, receive, refused, serve
 
 HOST, PORT = "db-7.example.internal", "6543"
@@ -108,7 +109,7 @@ def test_a_refused_write_leaves_no_gap_in_the_versions(
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "fanfold" / "server"
 #: The calls that name what was being done when the store failed, and where that name is.
-FAILING = {"storage_failure": 0, "_storage_failure": 0, "_keep": 2}
+FAILING = {"storage_failure": 0, "_storage_failure": 0, "_keep": 2, "_kept": 0}
 
 
 def test_every_store_failure_a_player_sees_carries_a_code() -> None:
@@ -146,3 +147,32 @@ def test_every_store_failure_a_player_sees_carries_a_code() -> None:
     assert i18n.messages("fr").text(elsewhere) == (
         "cette table a avancé dans un autre processus du serveur ; regardez à nouveau"
     )
+
+
+def test_an_account_the_store_cannot_keep_is_a_coded_failure_in_french(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with serve(tmp_path) as client:
+        monkeypatch.setattr(SqlAccounts, "add_account", _database_down)
+        answer = client.post("/api/accounts", json={"name": "alice", "password": "correct horse"})
+        assert answer.status_code == 503, answer.text
+        body = answer.json()
+        error_id = _error_id(body["error"])
+        assert body["error"].startswith("the account could not be made: the store failed")
+        assert body["params"]["doing"] == {"code": "store.account_create", "params": {}}
+        assert i18n.messages("fr").worded(body) == (
+            f"le compte n\u2019a pas pu être créé : le stockage a échoué (erreur {error_id})"
+            " ; réessayez"
+        )
+        monkeypatch.undo()
+        made = client.post("/api/accounts", json={"name": "alice", "password": "correct horse"})
+        assert made.status_code == 200, made.text  # nothing was kept: the name is free
+        client.cookies.clear()  # signed out: a new sign-in
+        monkeypatch.setattr(SqlAccounts, "find", _database_down)
+        refused_in = client.post("/api/session", json={"name": "alice", "password": "x" * 9})
+        assert refused_in.status_code == 503, refused_in.text
+        assert refused_in.json()["params"]["doing"]["code"] == "store.account_read"
+        # a refusal of the rules' own (a wrong password) is never told as the store's failure
+        monkeypatch.undo()
+        wrong = client.post("/api/session", json={"name": "alice", "password": "x" * 9})
+        assert wrong.json()["code"] == "account.wrong"

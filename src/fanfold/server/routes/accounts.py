@@ -4,10 +4,13 @@ signed in (:mod:`fanfold.server.accounts` says how each is kept safe)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
+from typing import TypeVar
 
 from fastapi import APIRouter, Request, Response
 from starlette.requests import HTTPConnection
 
+from fanfold.core.errors import FanfoldError
 from fanfold.server import protocol
 from fanfold.server.accounts import (
     CSRF_COOKIE,
@@ -33,6 +36,7 @@ from fanfold.server.store import Store
 from fanfold.server.waiting import waiting_for
 
 router = APIRouter(prefix="/api", tags=["accounts"])
+T = TypeVar("T")
 
 
 async def count_new_table(connection: HTTPConnection) -> None:
@@ -113,11 +117,24 @@ async def my_waiting_games(account: AccountDep, hub: HubDep) -> list[protocol.Wa
         raise storage_failure("store.waiting_games", error) from None
 
 
+async def _kept(doing: str, call: Awaitable[T]) -> T:
+    """``call``'s answer; the store failing under it (anything but a refusal of fanfold's) is
+    told to the player as :func:`storage_failure` of ``doing``, a ``store.*`` code."""
+    try:
+        return await call
+    except FanfoldError:
+        raise
+    except Exception as error:
+        raise storage_failure(doing, error) from None
+
+
 @router.post("/accounts", response_model=protocol.Me, response_model_exclude_unset=True)
 async def create_account(
     body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> protocol.Me:
-    account, token = await accounts.create(body.name, body.password, client_of(request))
+    account, token = await _kept(
+        "store.account_create", accounts.create(body.name, body.password, client_of(request))
+    )
     _set_cookies(request, response, accounts, token)
     return _me(account)
 
@@ -126,7 +143,9 @@ async def create_account(
 async def sign_in(
     body: protocol.Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> protocol.Me:
-    account, token = await accounts.sign_in(body.name, body.password, client_of(request))
+    account, token = await _kept(
+        "store.account_read", accounts.sign_in(body.name, body.password, client_of(request))
+    )
     _set_cookies(request, response, accounts, token)
     return _me(account)
 
@@ -135,7 +154,7 @@ async def sign_in(
 async def sign_out(request: Request, response: Response, accounts: AccountsDep) -> protocol.Me:
     token = session_token(request)
     if token is not None:
-        await asyncio.to_thread(accounts.sign_out, token)
+        await _kept("store.sign_out", asyncio.to_thread(accounts.sign_out, token))
     _clear_cookies(response)
     return _me(None)
 
@@ -146,6 +165,8 @@ async def sign_out_everywhere(
 ) -> protocol.SignedOut:
     if account is None:
         raise SignInError(refusal("account.sign_in_first"))
-    ended = await asyncio.to_thread(accounts.sign_out_everywhere, account.id)
+    ended = await _kept(
+        "store.sign_out", asyncio.to_thread(accounts.sign_out_everywhere, account.id)
+    )
     _clear_cookies(response)
     return protocol.SignedOut(signed_in=False, sessions_ended=ended)
