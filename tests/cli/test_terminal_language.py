@@ -4,6 +4,7 @@ from the play server's catalogues."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,33 @@ def test_a_game_between_bots_ends_in_french() -> None:
     assert "Partie terminée : " in played.output
     assert "Game over" not in played.output
     assert " joue " in played.output  # "Joueur … (random) joue C1"
+
+
+def test_replay_says_in_french_why_a_record_does_not_load_and_how_a_game_went(
+    tmp_path: Path,
+) -> None:
+    broken = tmp_path / "cassé.json"
+    record = {
+        "format": "fanfold.record/1",
+        "game": "morris.v1",
+        "config": {"adjacency": "geometric"},
+        "seed": 0,
+        "actions": ["C1", "C1", "C1"],
+    }
+    broken.write_text(json.dumps(record), encoding="utf-8")
+    refused = runner.invoke(app, ["replay", str(broken), "--lang", "fr"], env=PLAIN)
+    assert refused.exit_code == 2
+    assert "le coup 3 («\u00a0C1\u00a0») ne se rejoue pas : " in refused.output
+    forged = tmp_path / "faux.json"
+    forged.write_text('{"format": "fanfold.record/2", "seed": 7}', encoding="utf-8")
+    wrong = runner.invoke(app, ["replay", str(forged)], env={**PLAIN, "LC_ALL": "fr_FR.UTF-8"})
+    assert wrong.exit_code == 2
+    assert "la «\u00a0seed\u00a0» de l\u2019enregistrement doit être une chaîne" in wrong.output
+    saved = tmp_path / "partie.json"
+    record["actions"] = ["C1"]
+    saved.write_text(json.dumps(record), encoding="utf-8")
+    shown = runner.invoke(app, ["replay", str(saved), "--lang", "fr"], env=PLAIN)
+    assert shown.exit_code == 0, shown.output
+    assert "   1. Blanc : C1" in shown.output
+    assert "résultat : la partie est inachevée" in shown.output
+    assert "L\u2019enregistrement se rejoue selon les règles." in shown.output

@@ -63,6 +63,14 @@ GameArg = Annotated[str, typer.Argument(help="Game name, id or alias (see 'fanfo
 VariantOpt = Annotated[
     str | None, typer.Option("--variant", "-v", help="A variant preset (see 'fanfold games').")
 ]
+LangOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help="The language the terminal speaks: en or fr (default: that of LC_ALL, "
+        "LC_MESSAGES or LANG where it is one of them, else English).",
+    ),
+]
 OptionOpt = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="Change one config option: name=value (repeatable)."),
@@ -204,14 +212,7 @@ def play(
             "(--games 2 in Morris: play again swapping colours, as the rules suggest).",
         ),
     ] = 1,
-    lang: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            help="The language the terminal speaks: en or fr (default: that of LC_ALL, "
-            "LC_MESSAGES or LANG where it is one of them, else English).",
-        ),
-    ] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Play a game in the terminal against agents or friends (type 'help' at the prompt)."""
     from fanfold.cli.terminal import terminal_language
@@ -357,34 +358,47 @@ def legal(
 def replay(
     path: Annotated[Path, typer.Argument(help="A game record (JSON) saved by fanfold.")],
     show: Annotated[bool, typer.Option(help="Draw the position after every action.")] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Check that a record replays under the rules and show how the game went."""
+    from fanfold.cli.terminal import terminal_language
     from fanfold.core.records import GameRecord
+    from fanfold.server.i18n import ENGLISH, messages
 
+    try:
+        words = messages(terminal_language(lang))
+    except FanfoldError as error:
+        fail(str(error))
+    gettext = words.gettext
     try:
         record = GameRecord.load(path)
         states = record.states()
     except FanfoldError as error:
-        fail(str(error))
+        fail(words.text(error))
     game = get_game(record.game)
     config = game.config_of(states[0])
-    console.print(
-        f"{game.title} ({record.game}), seed {record.seed}, {len(record.actions)} actions",
-        markup=False,
-    )
+    heading = gettext("%(title)s (%(id)s), seed %(seed)s, %(count)d actions")
+    named = {"title": game.title, "id": record.game, "seed": record.seed}
+    console.print(heading % {**named, "count": len(record.actions)}, markup=False)
     for number, (text, before) in enumerate(zip(record.actions, states, strict=False), start=1):
         mover = game.current_player(before)
-        who = game.seat_name(config, mover) if mover is not None else "?"
-        console.print(f"{number:4d}. {who}: {text}", markup=False)
+        who = words.text(game.seat_name(config, mover)) if mover is not None else "?"
+        said = gettext("%(who)s: %(move)s") % {"who": who, "move": text}
+        console.print(f"{number:4d}. {said}", markup=False)
         if show:
             console.print(game.render(game.observe(states[number], 0)), markup=False)
     final = states[-1]
-    console.print(f"final position: {game.format_position(final)}", markup=False)
+    position = game.format_position(final)
+    console.print(gettext("final position: %(position)s") % {"position": position}, markup=False)
     outcome = game.outcome(final)
-    console.print(
-        f"result: {outcome.reason}" if outcome else "result: the game is unfinished", markup=False
-    )
-    console.print("The record replays under the rules.", markup=False)
+    if outcome is None:
+        console.print(gettext("result: the game is unfinished"), markup=False)
+    else:
+        reason = outcome.reason
+        if words.code != ENGLISH:
+            reason = words.text(game.ending_words(final) or reason)
+        console.print(gettext("result: %(reason)s") % {"reason": reason}, markup=False)
+    console.print(gettext("The record replays under the rules."), markup=False)
 
 
 def main() -> None:
