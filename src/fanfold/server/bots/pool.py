@@ -171,7 +171,10 @@ class BotPool:
     ) -> Any:
         """The agent's choice, computed in a worker once the turn of ``client`` (who opened
         the table; ``None``: the table counts as a client of its own) comes in the pool, at
-        ``priority``."""
+        ``priority``. The decision's deadline is fixed now, as it is queued
+        (:meth:`Decision.queued`): the player waits at most its guard, however long the
+        queue (:mod:`fanfold.server.bots.decisions`)."""
+        decision = decision.queued(time.monotonic())  # the guard counts the player's wait
         action, cut = await self.run(
             decide_counted, decision, table=decision.table, client=client, priority=priority
         )
