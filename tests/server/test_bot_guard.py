@@ -89,6 +89,38 @@ def test_a_decision_whose_deadline_passed_in_the_queue_still_plays_a_legal_move_
     assert took < 0.5, took
 
 
+def _noted(name: str, seconds: float, order: list[str]) -> None:
+    order.append(name)
+    time.sleep(seconds)
+
+
+def test_a_decision_past_its_deadline_takes_the_next_free_worker_before_the_queue() -> None:
+    """One worker, held; another client's decision (0.3 s, no deadline) is queued first, then
+    one whose 0.05 s guard passes while it waits. When the worker frees, the late one goes
+    first (answered at once, its player has waited the whole guard), not after the other's
+    0.3 s as the queue's order alone would have it."""
+    order: list[str] = []
+
+    async def play() -> None:
+        pool = BotPool(1)
+        release = threading.Event()
+        ahead = asyncio.create_task(pool.run(_held, release, table="ahead", client="x"))
+        await asyncio.sleep(0.05)
+        first = asyncio.create_task(pool.run(_noted, "first", 0.3, order, table="t1", client="a"))
+        await asyncio.sleep(0.01)
+        late = _guarded("t2", ENDLESS.format(seconds=5), 0.05)
+        asked = asyncio.create_task(pool.decide(late, client="b"))
+        await asyncio.sleep(0.2)  # its deadline passes in the queue
+        release.set()
+        await asked
+        order.append("late answered")
+        await asyncio.gather(ahead, first)
+        pool.shutdown()
+
+    asyncio.run(play())
+    assert order == ["late answered", "first"]
+
+
 def test_a_decision_without_a_guard_keeps_its_own_cap_from_its_start() -> None:
     """No guard (an agent that takes no time cap): no deadline is fixed in the queue."""
     plain = decision("t1", "random", FANO)
