@@ -74,6 +74,11 @@ class Waits:
     games: int = 0
     #: The players' actions acknowledged while timed.
     acted: int = 0
+    #: The players (by number) who acted while timed: every one, unless a table stalled.
+    players: set[int] = field(default_factory=set)
+    #: Acknowledged actions whose table was told before the ``ok`` (the server posts the new
+    #: state first) and was the player's to decide again: it acts on that state at once.
+    told_first: int = 0
     errors: list[str] = field(default_factory=list)
     #: Whether the tables are timed now.
     timing: bool = False
@@ -212,6 +217,8 @@ def report(
         f"{figures.most:.3f} | {server.cuts:g} | {waits.moves} | {waits.acted} | {waits.games} | "
         f"{len(waits.errors)} |",
         "",
+        f"# players who acted while timed: {len(waits.players)} of {args.tables}; actions whose "
+        f"next decision was the player's again, told before the ok: {waits.told_first}",
         f"# the server's split of its bot decisions while timed: {server.decided:g} decided, "
         f"mean {queue:.3f} s waiting for a free worker, mean {asked:.3f} s from asking the "
         "pool to its answer (the wait included)",
@@ -253,7 +260,7 @@ async def player(
         table, token = await open_table(client, base, body)
         while not stop.is_set():
             try:
-                finished = await play(base, address, table, token, think, rng, stop, waits)
+                finished = await play(base, address, table, token, think, rng, stop, waits, number)
             except (OSError, TimeoutError, websockets.WebSocketException) as error:
                 waits.errors.append(f"table {table}: {error!r}"[:160])
                 await asyncio.sleep(0.1)
@@ -273,8 +280,10 @@ async def play(
     rng: random.Random,
     stop: asyncio.Event,
     waits: Waits,
+    number: int = 0,
 ) -> bool:
-    """One table over one WebSocket until its game ends (True) or ``stop``."""
+    """One table over one WebSocket until its game ends (True) or ``stop`` (``number``: the
+    player's)."""
     url = base.replace("http", "ws") + f"/ws/tables/{table}"
     async with websockets.connect(
         url, max_size=2**22, compression=None, proxy=None, local_addr=(address, 0)
@@ -312,9 +321,16 @@ async def play(
                 base_version, mark = after, now
                 if waits.timing:
                     waits.acted += 1
-                if latest is not None and int(str(latest["version"])) > base_version:
-                    base_version = int(str(latest["version"]))  # told before its ok
-                    if ours(latest) and latest["outcome"] is None:
+                    waits.players.add(number)
+                if latest is not None and int(str(latest["version"])) >= base_version:
+                    # The table as told before its ok (the server posts the new state first):
+                    # the bot's moves after it are timed from it, and a decision of the
+                    # player's own is made now (waiting for another message would stall the
+                    # table for good: nothing else comes while its player decides).
+                    base_version = int(str(latest["version"]))
+                    if due(latest):
+                        if waits.timing and int(str(latest["version"])) == after:
+                            waits.told_first += 1
                         await act(latest)
                 continue
             if kind == "error":
@@ -337,6 +353,18 @@ async def play(
             if ours(message) and not pending:
                 await act(message)
         return False
+
+
+def due(state: dict[str, object]) -> bool:
+    """Whether the table told in ``state`` waits for its player: the player's seat decides,
+    with legal moves, and the game goes on.
+
+        >>> due({"decider": 0, "seat": 0, "legal": ["a"], "outcome": None})
+        True
+        >>> due({"decider": 1, "seat": 0, "legal": [], "outcome": None})
+        False
+    """
+    return state["decider"] == state["seat"] and bool(state["legal"]) and state["outcome"] is None
 
 
 # ---------------------------------------------------------------- the server

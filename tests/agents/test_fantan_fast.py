@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -195,6 +196,45 @@ def test_the_compiled_search_is_seeded_bounded_and_falls_back_like_the_reference
     plain = values(0, 1)
     assert values(3, 61) == plain  # no view shared by enough deals: the strategy's cards
     assert values(3, 1, deadline=0.0) == plain  # out of time: the strategy's cards
+
+
+def test_the_searches_say_when_the_deadline_stopped_a_view_s_search() -> None:
+    """``stopped`` is told each time the deadline stops a view's search, by the compiled
+    search and by the reference one alike; a search with nothing left to search (no
+    look-ahead) stops nothing, so it tells nothing."""
+    view, legal = _decision(1)
+    deals = fast.infer_deals(view, 60, random.Random(1))
+    states = [_state_of(view, row) for row in deals.tolist()]
+    told: list[str] = []
+    fast.search_values(view, deals, legal, random.Random(4), 2, 1, 0.0, lambda: told.append("c"))
+    strategy.search_values(states, legal, 0, random.Random(4), 2, 1, 0.0, lambda: told.append("r"))
+    assert "c" in told  # the compiled search
+    assert "r" in told  # the reference search
+    told.clear()
+    fast.search_values(view, deals, legal, random.Random(4), 0, 1, 0.0, lambda: told.append("c"))
+    strategy.search_values(states, legal, 0, random.Random(4), 0, 1, 0.0, lambda: told.append("r"))
+    fast.search_values(view, deals, legal, random.Random(4), 2, 1, None, lambda: told.append("c"))
+    assert told == []
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize(
+    ("seconds", "deadline", "cut"),
+    [(60.0, None, False), (1e-9, None, True), (60.0, -1.0, True)],
+)
+def test_pimc_says_whether_its_time_cap_cut_its_search_on_either_route(
+    compiled: bool, seconds: float, deadline: float | None, cut: bool
+) -> None:
+    """``budget_cut`` of ``pimc`` with a look-ahead, compiled (``fast=true``) or not: its own
+    cap spent, or the server's deadline (:attr:`~fanfold.agents.base.Agent.deadline`, here one
+    second ago) passed, before the views were searched cuts; a cap not reached does not."""
+    view, legal = _decision(2)
+    text = f"pimc(deals=40, lookahead=1, group=1, fast={str(compiled).lower()}, seconds={seconds})"
+    agent = create_agent(text, GAME, 1)
+    agent.budget_cut = not cut  # each decision sets it
+    agent.deadline = None if deadline is None else time.monotonic() + deadline
+    assert agent.choose(view, legal) in legal
+    assert agent.budget_cut is cut
 
 
 def _state_of(view: FanTanView, hands: list[int]) -> FanTanState:

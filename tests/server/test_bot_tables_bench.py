@@ -67,7 +67,8 @@ def test_the_options_quick_mode_and_nonsense(capsys: pytest.CaptureFixture[str])
 
 def test_the_report_says_what_ran_the_load_and_the_figures() -> None:
     args = bot_tables.parse(["--tables", "10", "--seconds", "60", "--warm", "5"])
-    waits = bot_tables.Waits(seconds=[0.5, 1.5], moves=3, games=1, acted=2)
+    waits = bot_tables.Waits(seconds=[0.5, 1.5], moves=3, games=1, acted=2, players={0, 3})
+    waits.told_first = 1
     server = bot_tables.Server(1, 3, 0.3, 3, 3, server_cpu=0.5, workers_cpu=0.6)
     lines = bot_tables.report(args, waits, server, [2.0, 4.0], 1.5)
     text = "\n".join(lines)
@@ -75,8 +76,21 @@ def test_the_report_says_what_ran_the_load_and_the_figures() -> None:
     assert "against hard; fanfold serve --bot-workers 4 --bot-seconds 1 --bot-pause 0" in text
     assert "1.5 before the server started; while timed mean 3.0, 2.0 to 4.0" in text
     assert "| 2 | 1.000 | 0.500 | 1.500 | 1.500 | 1 | 3 | 2 | 1 | 0 |" in lines
+    assert "players who acted while timed: 2 of 10; actions whose next decision was the " in text
+    assert "player's again, told before the ok: 1" in text
     assert "mean 0.100 s waiting for a free worker, mean 1.000 s" in text
     assert "the server's process 0.5 s, its bot workers 0.6 s, 0.200 s a decision" in text
+
+
+def test_a_player_acts_on_its_own_decision_told_before_its_ok() -> None:
+    """The server posts a table's new state before the ``ok`` of the action that made it: when
+    that state is the player's to decide again, the player is due to act on it (waiting for
+    another message would stall its table for good); a bot's turn or an ended game is not."""
+    mine = {"decider": 0, "seat": 0, "legal": ["a"], "outcome": None, "version": 5}
+    assert bot_tables.due(mine)
+    assert not bot_tables.due({**mine, "decider": 1})
+    assert not bot_tables.due({**mine, "legal": []})
+    assert not bot_tables.due({**mine, "outcome": {"returns": [1, -1]}})
 
 
 def test_a_tiny_run_times_the_bots_decisions_as_its_players_wait_for_them(
@@ -95,6 +109,8 @@ def test_a_tiny_run_times_the_bots_decisions_as_its_players_wait_for_them(
     assert all(0 <= wait < 30 for wait in waits.seconds)
     assert waits.moves >= len(waits.seconds)
     assert waits.acted > 0
+    assert waits.players <= {0, 1}
+    assert waits.players  # a player who acted while timed is named
     assert server.decided >= len(waits.seconds) - 2  # each table's last may be told late
     assert server.cuts == 0
     assert loads

@@ -122,10 +122,44 @@ class Agent(ABC, Generic[ViewT, ActionT]):
         #: its budget (an agent whose budget is not cut by time leaves it false): the server
         #: counts such decisions (``fanfold_bot_budget_cut_total``).
         self.budget_cut = False
+        #: The time (of the agent's clock: :func:`time.monotonic` unless a test gives another)
+        #: by which the next decision must end whatever its own time cap: the server's bot pool
+        #: sets it to the player's wait counted from the moment the decision was queued. An
+        #: agent with a time cap stops its search there as at its own cap (``budget_cut``);
+        #: ``None``: its own cap only.
+        self.deadline: float | None = None
 
     @abstractmethod
     def choose(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
         """One of ``legal`` for the seat whose view this is."""
+
+    def hurried(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
+        """The agent's cheapest legal choice, made at once without its search: what the
+        server's bot pool plays when a decision's deadline (:attr:`deadline`) has passed before
+        a worker could start it. The default draws one of ``legal`` from the agent's own
+        generator; an agent that searches offers its game strategy's move instead."""
+        del view
+        return legal[self.rng.randrange(len(legal))]
+
+    def within_deadline(self, started: float, allowance: float | None) -> float | None:
+        """The seconds from ``started`` that a decision may take: ``allowance`` (its own cap;
+        ``None``: none), less where :attr:`deadline` comes sooner (never below 0).
+
+            >>> from fanfold.core.registry import get_game
+            >>> agent = create_agent("random", get_game("fano"))
+            >>> agent.within_deadline(10.0, 2.0), agent.within_deadline(10.0, None)
+            (2.0, None)
+            >>> agent.deadline = 11.5
+            >>> agent.within_deadline(10.0, 2.0), agent.within_deadline(10.0, None)
+            (1.5, 1.5)
+            >>> agent.deadline = 9.0
+            >>> agent.within_deadline(10.0, 2.0)
+            0.0
+        """
+        if self.deadline is None:
+            return allowance
+        left = max(0.0, self.deadline - started)
+        return left if allowance is None else min(allowance, left)
 
     def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
         """Get ready for a game with ``config`` before it starts (load tables, warm up),

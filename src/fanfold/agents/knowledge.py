@@ -74,14 +74,16 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         depth: int,
         group: int,
         deadline: float | None,
+        stopped: Callable[[], object] | None = None,
     ) -> list[float] | None:
         """Each of ``legal``'s total return for ``player`` over ``states`` (deals of its
         view), played out by the strategy except at ``player``'s next ``depth`` decisions,
         which are searched: one move per group of at least ``group`` deals that show it the
         same view there (the strategy's move after ``deadline``, a :func:`time.monotonic`
-        time, and in smaller groups); ``None``: no such search, the caller plays every deal
-        out by the strategy. Default: ``None``."""
-        del states, legal, player, rng, depth, group, deadline
+        time, and in smaller groups; ``stopped`` is called when the deadline stops a group's
+        search, so the agent can tell its time cap cut its budget); ``None``: no such search,
+        the caller plays every deal out by the strategy. Default: ``None``."""
+        del states, legal, player, rng, depth, group, deadline, stopped
         return None
 
     def fast_values(
@@ -94,12 +96,14 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         group: int,
         rng: random.Random,
         deadline: float | None,
+        stopped: Callable[[], object] | None = None,
     ) -> list[float] | None:
         """:meth:`search_values` over ``deals`` deals of ``view`` (read from the others' play
         when ``infer``, as :meth:`infer_states`), run by a compiled fast path: each of
-        ``legal``'s total return for the viewing seat. ``None``: no fast path for this view,
-        the caller deals and searches by the reference route. Default: ``None``."""
-        del view, legal, deals, infer, lookahead, group, rng, deadline
+        ``legal``'s total return for the viewing seat (``stopped``: called when ``deadline``
+        stops a group's search, as there). ``None``: no fast path for this view, the caller
+        deals and searches by the reference route. Default: ``None``."""
+        del view, legal, deals, infer, lookahead, group, rng, deadline, stopped
         return None
 
     def fast_rollout(

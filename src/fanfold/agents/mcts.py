@@ -167,12 +167,19 @@ class MCTSAgent(Agent[ViewT, ActionT]):
         if len(legal) == 1:
             return legal[0]
         started = self.clock()
-        allowance = self.allowance(view)
+        own = self.allowance(view)
         try:
-            return self._choose(view, legal, started, allowance)
+            return self._choose(view, legal, started, self.within_deadline(started, own))
         finally:
-            if allowance is not None:
+            if own is not None:
                 self.turn_budget.spend(self.clock() - started)
+
+    def hurried(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
+        """The game strategy's move (a random one where the playouts are random)."""
+        if self.knowledge is None:
+            return super().hurried(view, legal)
+        move: ActionT = self.knowledge.choose(view, legal, self.rng)
+        return move
 
     def _choose(
         self, view: ViewT, legal: Sequence[ActionT], started: float, allowance: float | None

@@ -119,16 +119,28 @@ class PIMCAgent(Agent[ViewT, ActionT]):
             return legal[0]
         return legal[self.best_index(view, legal)]
 
+    def hurried(self, view: ViewT, legal: Sequence[ActionT]) -> ActionT:
+        """The game strategy's move, without dealing."""
+        move: ActionT = self.knowledge.choose(view, legal, self.rng)
+        return move
+
+    def _cut(self) -> None:
+        """The time cap stopped a search before its budget was spent: the server counts it
+        (``fanfold_bot_budget_cut_total``)."""
+        self.budget_cut = True
+
     def action_values(self, view: ViewT, legal: Sequence[ActionT]) -> list[float]:
         """Each legal move's total return for the deciding seat over the deals."""
         game, rng, config = self.game, self.rng, self.config
         player = view.player
         totals = [0.0] * len(legal)
-        deadline = None if config.seconds is None else time.monotonic() + config.seconds
+        started = time.monotonic()
+        allowance = self.within_deadline(started, config.seconds)
+        deadline = None if allowance is None else started + allowance
         if config.fast:
             values = self.knowledge.fast_values(
                 view, legal, config.deals, config.infer, config.lookahead, config.group, rng,
-                deadline,
+                deadline, self._cut,
             )  # fmt: skip
             if values is not None:
                 return values
@@ -138,13 +150,13 @@ class PIMCAgent(Agent[ViewT, ActionT]):
             if states is None:
                 states = [game.sample_state(view, rng) for _ in range(config.deals)]
             searched = self.knowledge.search_values(
-                states, legal, player, rng, config.lookahead, config.group, deadline
+                states, legal, player, rng, config.lookahead, config.group, deadline, self._cut
             )
             if searched is not None:
                 return searched
         for number in range(config.deals):
             if number and deadline is not None and time.monotonic() > deadline:
-                self.budget_cut = True  # the server counts it (fanfold_bot_budget_cut_total)
+                self._cut()
                 break
             state = game.sample_state(view, rng) if inferred is None else inferred[number]
             seed = rng.getrandbits(64)

@@ -90,11 +90,16 @@ class PlannerAgent(Agent[FanoView, FanoAction]):
         answers use only the kinds each seat is allowed."""
         self.forbidden = tuple(tuple(names) for names in forbidden)
 
+    def hurried(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
+        """The strategy's move (:class:`FanoKnowledge`), without planning a turn."""
+        return self.knowledge.choose(view, legal, self.rng)
+
     def choose(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
         if len(legal) == 1:
             return legal[0]
         started = self.clock()
-        allowance = self.turn_budget.allowance((view.turn, view.turn_player))
+        own = self.turn_budget.allowance((view.turn, view.turn_player))
+        allowance = self.within_deadline(started, own)
         deadline = None if allowance is None else started + allowance
         values = plan(
             self.game,
@@ -110,7 +115,7 @@ class PlannerAgent(Agent[FanoView, FanoAction]):
             self.config.reply_nodes,
             self.forbidden,
         )
-        if allowance is not None:
+        if own is not None:
             self.turn_budget.spend(self.clock() - started)
         top = max(values)
         best = [action for action, value in zip(legal, values, strict=True) if value >= top - 1e-9]

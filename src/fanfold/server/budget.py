@@ -6,8 +6,11 @@ checked here before a table opens: the time cap (``seconds``) may not exceed the
 registered agents (:data:`MAXIMA`) has a server maximum. The levels (``easy``, ``medium``,
 ``hard``) are the exception to the time cap: their budgets are counted in iterations and deals
 (Fano's ``hard``: 24 deals), so they get a wall-clock guard instead (:data:`GUARD_SECONDS`, or
-``--bot-seconds`` where that is larger), which only cuts a decision that runs away: a busy
-server plays the same level, slower, and the server counts each cut
+``--bot-seconds`` where that is larger): a busy server plays the same level, slower, until
+the guard cuts. A time cap is the most the player waits: it counts from the moment the bot
+pool queues the decision, not from when a worker takes it, so a decision that waited in the
+queue has only what is left (one whose time ran out in the queue plays its agent's cheapest
+legal move at once: :mod:`fanfold.server.bots.decisions`). The server counts each cut
 (``fanfold_bot_budget_cut_total{game,level}``). A text over a limit is refused with a
 sentence naming it (:class:`BudgetError`, a 400 to the client). Texts already in a store are
 checked again when their table is rebuilt: those are capped to the limits (and the change
@@ -37,11 +40,11 @@ from fanfold.agents.base import SECONDS, AgentSpec, parse_agent, with_time_cap
 from fanfold.agents.levels import LEVELS
 from fanfold.core.errors import ConfigError, FanfoldError
 
-#: The wall-clock guard of a level's decision (``easy``, ``medium``, ``hard``), in seconds: the
-#: levels' budgets are counted in iterations and deals and end well within it on a quiet machine
-#: (Fano's ``hard`` at two players: 1.0 CPU s at the slowest, ``benchmarks/hard_decision.py``),
-#: so it cuts only a decision that runs away (a machine far busier than its cores), not one
-#: slowed by a queue of other tables' decisions.
+#: The wall-clock guard of a level's decision (``easy``, ``medium``, ``hard``), in seconds,
+#: counted from the moment the bot pool queues it (the player's wait): the levels' budgets are
+#: counted in iterations and deals and end well within it on a quiet machine (Fano's ``hard``
+#: at two players: 1.0 CPU s at the slowest, ``benchmarks/hard_decision.py``), so it cuts only
+#: on a machine far busier than its cores, or behind a long queue of other tables' decisions.
 GUARD_SECONDS = 5.0
 
 #: The most of each budget option (a name any registered agent's config may have) a bot may

@@ -52,7 +52,8 @@ class LadderConfig(AgentConfig):
         seconds: with ``deals``, stop dealing once a decision has taken this long (at least
             one deal; ``None``: no cap): ``deals`` is the budget, ``seconds`` the wall-clock
             guard, so that a busy machine plays the same bot, slower, until the guard cuts (the
-            agent's ``budget_cut`` tells, and the server counts it).
+            agent's ``budget_cut`` tells, and the server counts it); the server's deadline
+            (:attr:`~fanfold.agents.base.Agent.deadline`) cuts it the same way.
     """
 
     style: Style = Style.BALANCED
@@ -106,8 +107,20 @@ class LadderAgent(Agent[FanoView, FanoAction]):
 
             own = compiled.decide(state, view.player, legal, chosen)
             if self.config.deals and not isinstance(legal[own], Promote):
-                return legal[self._look_ahead(view, state, legal, own, chosen, started)]
+                allowance = self.within_deadline(started, self.config.seconds)
+                return legal[self._look_ahead(view, state, legal, own, chosen, started, allowance)]
             return legal[own]
+        return legal[decide(state, view.player, legal, chosen)]
+
+    def hurried(self, view: FanoView, legal: Sequence[FanoAction]) -> FanoAction:
+        """The member's own move (its turn searched, a few milliseconds), without the
+        look-ahead (``deals``) or the mix."""
+        state = self.game.sample_state(view, random.Random(0))
+        chosen = params(self.config.style, view.config, self.config.nodes)
+        if self.config.compiled and fast.supports(view.config):
+            from fanfold.agents.ladder import compiled
+
+            return legal[compiled.decide(state, view.player, legal, chosen)]
         return legal[decide(state, view.player, legal, chosen)]
 
     def opponents(self, view: FanoView) -> Params | None:
@@ -125,11 +138,13 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         own: int,
         chosen: Params,
         started: float,
+        allowance: float | None = None,
     ) -> int:
         """The index in ``legal`` of the best mean over the deals looked ahead on
         (:func:`fanfold.agents.ladder.compiled.look_ahead`), among the moves kept
         (:meth:`_kept`; ``state``: the view's state the member decided on); ``own`` (the
-        member's move) on a tie, then the first."""
+        member's move) on a tie, then the first. Dealing stops once ``allowance`` seconds
+        from ``started`` are spent (at least one deal; ``None``: the deals alone)."""
         from fanfold.agents.ladder import compiled
         from fanfold.games.fano.fast import codec, engine
 
@@ -138,10 +153,9 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         ids = every[kept]
         totals = np.zeros(len(kept))
         engine.seed(self.rng.getrandbits(31))
-        seconds = self.config.seconds
         dealt = 0
         while dealt < self.config.deals:
-            if dealt and seconds is not None and time.monotonic() - started > seconds:
+            if dealt and allowance is not None and time.monotonic() - started > allowance:
                 self.budget_cut = True
                 break
             deal = engine.encode(self.game.sample_state(view, self.rng))

@@ -118,8 +118,9 @@ class FanTanKnowledge(Knowledge[FanTanState, FanTanAction, FanTanView]):
         depth: int,
         group: int,
         deadline: float | None,
+        stopped: Callable[[], object] | None = None,
     ) -> list[float] | None:
-        return search_values(states, legal, player, rng, depth, group, deadline)
+        return search_values(states, legal, player, rng, depth, group, deadline, stopped)
 
     def infer_states(
         self, view: FanTanView, count: int, rng: random.Random
@@ -136,13 +137,14 @@ class FanTanKnowledge(Knowledge[FanTanState, FanTanAction, FanTanView]):
         group: int,
         rng: random.Random,
         deadline: float | None,
+        stopped: Callable[[], object] | None = None,
     ) -> list[float] | None:
         from fanfold.agents.strategy.fantan_fast import infer_deals, search_values, supports
 
         if not supports(view.config) or view.revealed is not None:
             return None
         hands = infer_deals(view, deals, rng, infer)
-        return search_values(view, hands, legal, rng, lookahead, group, deadline)
+        return search_values(view, hands, legal, rng, lookahead, group, deadline, stopped)
 
     def evaluate(self, state: FanTanState) -> tuple[float, ...] | None:
         return evaluate(state)
@@ -467,15 +469,18 @@ def _group_value(
     depth: int,
     group: int,
     deadline: float | None,
+    stopped: Callable[[], object] | None = None,
 ) -> float:
     """The total return over ``members`` (deals that all show ``player`` the same view at its
     choice) of its best card for them all, searched ``depth`` choices deep; with fewer than
-    ``group`` members, no depth left or the ``deadline`` passed, of the heuristic's card."""
+    ``group`` members, no depth left or the ``deadline`` passed (``stopped`` is called then),
+    of the heuristic's card."""
     paused = members[0][0]
     config, layout, start_rank = paused.config, paused.layout, paused.start_rank
     hand = paused.hands[player]
     choices = hand & rules.playable_mask(config, layout, start_rank)
-    if depth <= 0 or len(members) < group or (deadline is not None and monotonic() > deadline):
+    late = depth > 0 and len(members) >= group and _late(deadline, stopped)
+    if depth <= 0 or len(members) < group or late:
         tie_break = random.Random(members[0][1])
         move = PLAYS[best_card(config, layout, start_rank, hand, choices, tie_break)]
         return sum(
@@ -488,9 +493,19 @@ def _group_value(
         choices ^= low
         total, groups = _spread(members, PLAYS[low.bit_length() - 1], player, seats)
         for later in groups:
-            total += _group_value(later, player, seats, depth - 1, group, deadline)
+            total += _group_value(later, player, seats, depth - 1, group, deadline, stopped)
         best = max(best, total)
     return best
+
+
+def _late(deadline: float | None, stopped: Callable[[], object] | None) -> bool:
+    """Whether ``deadline`` (a :func:`time.monotonic` time) has passed; ``stopped`` is told
+    when it has."""
+    if deadline is None or monotonic() <= deadline:
+        return False
+    if stopped is not None:
+        stopped()
+    return True
 
 
 def search_values(
@@ -501,6 +516,7 @@ def search_values(
     depth: int,
     group: int,
     deadline: float | None = None,
+    stopped: Callable[[], object] | None = None,
 ) -> list[float]:
     """Each of ``moves``' total return for ``player`` over ``states`` (deals of one view),
     with ``player``'s next ``depth`` decisions searched inside the deals.
@@ -511,8 +527,8 @@ def search_values(
     group, searched further the same way (a card chosen for one view, never for one deal,
     so the search does not credit the seat with knowing the others' hands). A smaller group,
     or any group once ``deadline`` (a :func:`time.monotonic` time) has passed, plays the
-    heuristic's card. Every move is played out from the same random draws (common random
-    numbers)."""
+    heuristic's card (``stopped`` is called each time the deadline stops a group's search).
+    Every move is played out from the same random draws (common random numbers)."""
     if not states:
         return [0.0] * len(moves)
     seats = (DEFAULT_WEIGHTS,) * states[0].config.players
@@ -521,6 +537,6 @@ def search_values(
     for move in moves:
         total, groups = _spread(members, move, player, seats)
         for later in groups:
-            total += _group_value(later, player, seats, depth, group, deadline)
+            total += _group_value(later, player, seats, depth, group, deadline, stopped)
         totals.append(total)
     return totals

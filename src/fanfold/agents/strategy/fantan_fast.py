@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from time import monotonic
@@ -203,12 +203,18 @@ class _Search:
     """One decision's search over arrays of deals."""
 
     def __init__(
-        self, config: FanTanConfig, player: int, group: int, deadline: float | None
+        self,
+        config: FanTanConfig,
+        player: int,
+        group: int,
+        deadline: float | None,
+        stopped: Callable[[], object] | None = None,
     ) -> None:
         self.found = tables(config)
         self.player = player
         self.group = group
         self.deadline = deadline
+        self.stopped = stopped
 
     def play(self, deals: _Deals, move: int, stop: bool) -> tuple[float, _Deals, Keys]:
         """Play ``move`` (``-1``: the strategy's card) in every deal and on, stopping at the
@@ -240,8 +246,7 @@ class _Search:
         rest: list[npt.NDArray[np.intp]] = []
         for first, size in zip(firsts.tolist(), counts.tolist(), strict=True):
             members = order[first : first + size]
-            late = self.deadline is not None and monotonic() > self.deadline
-            if depth <= 0 or size < self.group or late:
+            if depth <= 0 or size < self.group or self._late():
                 rest.append(members)
                 continue
             at = int(members[0])
@@ -262,6 +267,14 @@ class _Search:
             total += ended
         return total
 
+    def _late(self) -> bool:
+        """Whether the deadline has passed (``stopped`` is told when it has)."""
+        if self.deadline is None or monotonic() <= self.deadline:
+            return False
+        if self.stopped is not None:
+            self.stopped()
+        return True
+
 
 def search_values(
     view: FanTanView,
@@ -271,14 +284,16 @@ def search_values(
     lookahead: int,
     group: int,
     deadline: float | None = None,
+    stopped: Callable[[], object] | None = None,
 ) -> list[float]:
     """Each of ``legal``'s total return for the viewing seat over the deals ``hands`` (one row
     of hands a deal), with its next ``lookahead`` choices searched per view (see the module
-    docstring). Every move is played out from the same random draws (common random
-    numbers)."""
+    docstring); once ``deadline`` (a :func:`time.monotonic` time) has passed, every view
+    plays the strategy's card, and ``stopped`` is called each time that stops a view's
+    search. Every move is played out from the same random draws (common random numbers)."""
     player = view.player
     count = len(hands)
-    search = _Search(view.config, player, group, deadline)
+    search = _Search(view.config, player, group, deadline, stopped)
     randoms = _seeds(rng, count)
     totals = []
     for action in legal:

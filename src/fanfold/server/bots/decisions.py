@@ -5,12 +5,23 @@ server's budget, :mod:`fanfold.server.budget`), a seed drawn from the table's ow
 the seat's view and the legal actions; nothing more of the game. A worker keeps the agents it
 made (by table, seat and text, :data:`CACHE`) so that an agent that is costly to make or that
 follows a plan (the Fan solver) is made once, and reseeds it for each decision.
+
+A bot's time cap (its ``seconds``: a level's wall-clock guard, else the server's
+``--bot-seconds``) is the most a player waits for its move, counted from the moment the pool
+queued the decision, not from when a worker took it: the pool fixes the decision's
+:attr:`Decision.deadline` as it queues it, and the worker's agent stops its search there (the
+agent's :attr:`~fanfold.agents.base.Agent.deadline`), playing the best move found so far. A
+decision whose deadline has passed before a worker starts it is answered at once with the
+agent's cheapest legal choice (:meth:`~fanfold.agents.base.Agent.hurried`). Both count as cut
+(``fanfold_bot_budget_cut_total``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +51,11 @@ class Decision:
         seed: seeds the agent's generator for this decision (from the table's bot stream).
         view: the seat's view.
         legal: the legal actions.
+        guard: the agent's time cap in seconds, the most the player waits for the decision
+            from its queueing (``None``: the agent takes no time cap).
+        deadline: when the decision must end (a :func:`time.monotonic` time, the same in
+            every process of the machine), fixed by the pool as it queues it (``guard`` from
+            then); ``None``: the agent's own cap only, counted from its start.
     """
 
     table: str
@@ -49,6 +65,15 @@ class Decision:
     seed: int
     view: Any
     legal: tuple[Any, ...]
+    guard: float | None = None
+    deadline: float | None = None
+
+    def queued(self, now: float) -> Decision:
+        """This decision queued at ``now`` (a :func:`time.monotonic` time): its deadline
+        ``guard`` seconds later (none without a guard; a deadline fixed already is kept)."""
+        if self.guard is None or self.deadline is not None:
+            return self
+        return dataclasses.replace(self, deadline=now + self.guard)
 
 
 _local = threading.local()
@@ -101,7 +126,9 @@ def decide(decision: Decision) -> Any:
 
 def decide_counted(decision: Decision) -> tuple[Any, bool]:
     """:func:`decide`'s action, and whether the agent's time cap cut its budget
-    (``Agent.budget_cut``: the pool counts it, :attr:`BotPool.cut`)."""
+    (``Agent.budget_cut``: the pool counts it, :attr:`BotPool.cut`). The agent stops its
+    search at the decision's deadline; past it already, the agent's cheapest legal choice
+    (:meth:`~fanfold.agents.base.Agent.hurried`), counted as cut."""
     with about(decision.table):
         agent = _agent(decision, decision.agent)
         if not _ready(agent, decision):
@@ -109,7 +136,16 @@ def decide_counted(decision: Decision) -> tuple[Any, bool]:
             log.info("seat %d's bot plays %s until it is compiled", decision.seat, fallback)
             agent = _agent(decision, fallback)
         agent.budget_cut = False
-        action = agent.choose(decision.view, list(decision.legal))
+        legal = list(decision.legal)
+        deadline = decision.deadline
+        if deadline is not None and len(legal) > 1 and time.monotonic() >= deadline:
+            log.info("seat %d's bot answers at once: its deadline passed", decision.seat)
+            return agent.hurried(decision.view, legal), True
+        agent.deadline = deadline
+        try:
+            action = agent.choose(decision.view, legal)
+        finally:
+            agent.deadline = None
         return action, agent.budget_cut
 
 
@@ -117,8 +153,17 @@ def decision_for(
     table: str, seat: int, game: str, agent: AnyAgent, view: Any, legal: Sequence[Any]
 ) -> Decision:
     """The decision of ``seat``'s ``agent`` (the table's own agent object, whose generator is
-    the table's bot stream and gives the decision's seed)."""
-    return Decision(table, seat, game, agent.name, agent.rng.getrandbits(64), view, tuple(legal))
+    the table's bot stream and gives the decision's seed; its time cap, where it takes one,
+    is the decision's guard)."""
+    seed = agent.rng.getrandbits(64)
+    return Decision(table, seat, game, agent.name, seed, view, tuple(legal), time_cap(agent))
 
 
-__all__ = ["CACHE", "Decision", "decide", "decide_counted", "decision_for"]
+def time_cap(agent: AnyAgent) -> float | None:
+    """The seconds ``agent`` may think a decision (its config's ``seconds``; for a level, that
+    of the agent behind it), ``None`` for an agent that takes no time cap."""
+    seconds = getattr(getattr(agent, "config", None), "seconds", None)
+    return float(seconds) if isinstance(seconds, int | float) and seconds > 0 else None
+
+
+__all__ = ["CACHE", "Decision", "decide", "decide_counted", "decision_for", "time_cap"]

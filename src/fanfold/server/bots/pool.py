@@ -58,7 +58,8 @@ def default_client_share(workers: int) -> int:
 
 @dataclass(order=True)
 class _Waiter:
-    """A decision waiting for a worker, ordered by priority, then tag, then arrival."""
+    """A decision waiting for a worker, ordered by priority, then tag, then arrival (one past
+    its deadline first: :meth:`BotPool._next_waiter`)."""
 
     priority: int
     tag: float
@@ -66,6 +67,7 @@ class _Waiter:
     table: str = dataclasses.field(compare=False)
     client: str = dataclasses.field(compare=False)
     future: asyncio.Future[tuple[int, float]] = dataclasses.field(compare=False)
+    deadline: float | None = dataclasses.field(compare=False, default=None)
 
 
 class BotPool:
@@ -171,9 +173,17 @@ class BotPool:
     ) -> Any:
         """The agent's choice, computed in a worker once the turn of ``client`` (who opened
         the table; ``None``: the table counts as a client of its own) comes in the pool, at
-        ``priority``."""
+        ``priority``. The decision's deadline is fixed now, as it is queued
+        (:meth:`Decision.queued`): the player waits at most its guard, however long the
+        queue (:mod:`fanfold.server.bots.decisions`)."""
+        decision = decision.queued(time.monotonic())  # the guard counts the player's wait
         action, cut = await self.run(
-            decide_counted, decision, table=decision.table, client=client, priority=priority
+            decide_counted,
+            decision,
+            table=decision.table,
+            client=client,
+            priority=priority,
+            deadline=decision.deadline,
         )
         if cut and self.cut is not None:
             self.cut(decision)
@@ -186,11 +196,14 @@ class BotPool:
         table: str,
         client: str | None = None,
         priority: Priority = Priority.LIVE,
+        deadline: float | None = None,
     ) -> _T:
         """``fn(*args)`` (a module-level function, and arguments that pickle: it may run in a
         worker process) computed in a worker once the turn of ``client`` comes, for ``table``,
-        at ``priority``: how a decision runs (:meth:`decide`). (An engine review's steps run in
-        the review worker instead, :mod:`fanfold.server.bots.reviewer`.)"""
+        at ``priority``: how a decision runs (:meth:`decide`; its ``deadline``, a
+        :func:`time.monotonic` time, once passed, puts it first in the queue: it answers at
+        once). (An engine review's steps run in the review worker instead,
+        :mod:`fanfold.server.bots.reviewer`.)"""
         who = client if client is not None else f"table:{table}"
         counted = priority == Priority.LIVE  # live work, from its asking to its hand-back
         if counted:
@@ -201,7 +214,7 @@ class BotPool:
             shared = self.shared if client is not None else None
             lease = None if shared is None else await shared.hold(who)
             try:
-                slot, tag = await self._acquire(table, who, int(priority))
+                slot, tag = await self._acquire(table, who, int(priority), deadline)
             except BaseException:
                 if shared is not None and lease is not None:
                     shared.release(lease)
@@ -256,7 +269,9 @@ class BotPool:
             self.executors[slot] = self._executor(slot)
             broken.shutdown(wait=False, cancel_futures=True)
 
-    async def _acquire(self, table: str, client: str, priority: int) -> tuple[int, float]:
+    async def _acquire(
+        self, table: str, client: str, priority: int, deadline: float | None = None
+    ) -> tuple[int, float]:
         tag = max(self._clock, self._finish.get(client, 0.0))
         if self._free and not self._waiting and self._running.get(client, 0) < self.client_share:
             self._clock = tag
@@ -264,7 +279,7 @@ class BotPool:
         future: asyncio.Future[tuple[int, float]] = asyncio.get_running_loop().create_future()
         heapq.heappush(
             self._waiting,
-            _Waiter(priority, tag, next(self._order), table, client, future),
+            _Waiter(priority, tag, next(self._order), table, client, future, deadline),
         )
         self._start_waiting()  # a free worker another client may use at once
         try:
@@ -285,10 +300,11 @@ class BotPool:
 
     def _start_waiting(self) -> None:
         """Give free workers to the waiting decisions, first by priority, then by their
-        clients' tags, skipping a client that holds its whole share already."""
+        clients' tags, skipping a client that holds its whole share already; a decision past
+        its deadline goes first (:meth:`_next_waiter`)."""
         held: list[_Waiter] = []
         while self._free and self._waiting:
-            waiter = heapq.heappop(self._waiting)
+            waiter = self._next_waiter()
             if waiter.future.done():
                 continue  # its table stopped waiting
             if self._running.get(waiter.client, 0) >= self.client_share:
@@ -298,6 +314,24 @@ class BotPool:
             waiter.future.set_result((self._take(waiter.table, waiter.client), waiter.tag))
         for waiter in held:
             heapq.heappush(self._waiting, waiter)
+
+    def _next_waiter(self) -> _Waiter:
+        """The next waiting decision, taken from the queue: the first in the queue's order
+        whose deadline has passed while it waited (it plays its agent's cheapest move at once,
+        so it holds its worker for moments, and its player has waited the whole guard
+        already), else the first in the queue's order."""
+        now = time.monotonic()
+        overdue = [
+            waiter
+            for waiter in self._waiting
+            if waiter.deadline is not None and waiter.deadline <= now and not waiter.future.done()
+        ]
+        if not overdue:
+            return heapq.heappop(self._waiting)
+        first = min(overdue)
+        self._waiting.remove(first)
+        heapq.heapify(self._waiting)
+        return first
 
     def _release(self, slot: int, client: str, tag: float, used: float) -> None:
         charged = min(used, self.charge)
