@@ -25,6 +25,8 @@ def example() -> Any:
     spec = importlib.util.spec_from_file_location("fantan_set_encoder_example", EXAMPLE)
     assert spec is not None
     assert spec.loader is not None
+    if str(EXAMPLE.parent) not in sys.path:  # the examples import their shared module
+        sys.path.insert(0, str(EXAMPLE.parent))
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
