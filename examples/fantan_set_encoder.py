@@ -75,6 +75,17 @@ Params = dict[str, Floats]
 
 
 # ------------------------------------------------------------------------------ arguments
+def clip_band(text: str) -> float:
+    """PPO's clip: a number from 0 (no clipping) up to, not including, 1 (for argparse)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 up to 1 (not 1), not {text}")
+    return value
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line; a bad value exits with a sentence saying what is allowed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
@@ -93,7 +104,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     add("--lr-end", type=positive_float, default=1.0, help="last step size / first (1: none)")
     add("--entropy", type=float, default=0.01, help="entropy bonus (default 0.01)")
     add("--epochs", type=count(1, 100), default=1, help="passes over each batch (default 1)")
-    add("--clip", type=float, default=0.0, help="PPO ratio clip, 0: plain REINFORCE (0)")
+    add("--clip", type=clip_band, default=0.0, help="PPO ratio clip, 0: plain REINFORCE (0)")
     add("--normalize", action="store_true", help="scale each batch's advantages to mean 0, sd 1")
     add("--hidden", type=count(1, 1024), default=64, help="hidden units per layer (64)")
     add("--embed", type=count(1, 1024), default=32, help="card embedding size (32)")
