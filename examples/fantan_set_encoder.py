@@ -523,9 +523,13 @@ def train(args: argparse.Namespace, player: Player, log: Callable[[str], None] =
                 chosen = np.array([d.chosen for d in decisions], dtype=np.intp)
                 returns = np.array([d.reward_to_go for d in decisions], dtype=x.dtype)
                 old_log_p = np.array([d.log_p for d in decisions], dtype=x.dtype)
-                advantages = returns - player.net.forward(x).values
-                if args.normalize and len(advantages) > 1:
-                    advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+                # the advantages, held through the epochs (one update: the loss computes them)
+                advantages = None
+                if args.epochs > 1 or args.normalize:
+                    advantages = returns - player.net.forward(x).values
+                    if args.normalize and len(advantages) > 1:
+                        spread = advantages.std() + 1e-8
+                        advantages = (advantages - advantages.mean()) / spread
                 adam.lr = args.lr * step_size_share(args, games, time.monotonic() - start)
                 for _ in range(args.epochs):
                     loss, grads = loss_and_gradients(
