@@ -34,48 +34,31 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+import _fantan_eval as shared
 import fanfold.envs
+from _fantan_eval import (
+    CARDS,
+    CURVE_SEED,
+    FINAL_SEED,
+    PASS_INDEX,
+    Curve,
+    best_legal,
+    count,
+    paired_difference,
+    positive_float,
+    rate,
+    say,
+)
 from fanfold.agents import create_agent
 from fanfold.envs.encodings import make_encoding
 from fanfold.envs.fantan import FanTanEncoding
 from fanfold.envs.fantan_cards import FanTanCardFeatures
 from fanfold.envs.gymnasium_env import FanfoldGymEnv
 
-PASS_INDEX = 52
-CARDS = 52
-#: Seeds of the learning curve's deals and of the final measurement's (apart from training's).
-CURVE_SEED, FINAL_SEED = 10_000_000, 20_000_000
-
 Floats = NDArray[np.float64]
 
 
 # ------------------------------------------------------------------------------ arguments
-def positive_float(text: str) -> float:
-    """A number above 0 (for argparse)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"must be a number above 0, not {text}")
-    return value
-
-
-def count(low: int, high: int) -> Any:
-    """An integer from ``low`` to ``high`` (for argparse)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
-        return value
-
-    return parse
-
-
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line; a bad value exits with a sentence saying what is allowed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
@@ -152,13 +135,6 @@ class CardPolicy:
         return best_legal(scores, masks)
 
 
-def best_legal(scores: Floats, masks: NDArray[np.int8]) -> NDArray[np.intp]:
-    """Per row, the legal card with the highest score, or the pass when none is legal."""
-    cards = np.where(masks[:, :CARDS] > 0, scores, -np.inf)
-    choice = cards.argmax(axis=1)
-    return np.where(np.isfinite(cards.max(axis=1)), choice, PASS_INDEX)
-
-
 @dataclass
 class Adam:
     """Adam steps for gradient ascent."""
@@ -185,23 +161,6 @@ class Adam:
 
 
 # --------------------------------------------------------------------------------- training
-@dataclass
-class Curve:
-    """The learning curve: training games, training win rate, greedy win rate (interval)."""
-
-    games: list[int] = field(default_factory=list)
-    train_rate: list[float] = field(default_factory=list)
-    greedy_rate: list[float] = field(default_factory=list)
-    greedy_low: list[float] = field(default_factory=list)
-    greedy_high: list[float] = field(default_factory=list)
-    seconds: list[float] = field(default_factory=list)
-
-
-def say(line: str) -> None:
-    """Print a line of progress at once (also when the output goes to a file)."""
-    print(line, flush=True)
-
-
 def train(args: argparse.Namespace, policy: CardPolicy, log: Any = say) -> Curve:
     """Train ``policy`` by REINFORCE against random seats; the curve of its progress."""
     envs = fanfold.envs.gym_vector_env(
@@ -278,44 +237,10 @@ def train(args: argparse.Namespace, policy: CardPolicy, log: Any = say) -> Curve
 
 
 # ------------------------------------------------------------------------------ measurement
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    """Wilson score 95% interval of a win rate."""
-    if games == 0:
-        return math.nan, math.nan
-    z = 1.959963984540054
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
-
-
-def rate(results: Sequence[bool]) -> tuple[float, float, float]:
-    """The win rate of some games' results, with its Wilson 95% interval."""
-    wins = sum(results)
-    low, high = wilson(wins, len(results))
-    return wins / len(results), low, high
-
-
-def paired_difference(first: Sequence[bool], second: Sequence[bool]) -> tuple[float, float, float]:
-    """The difference of two players' win rates on the same deals, in points, with its 95%
-    interval from the deal-by-deal differences (normal approximation)."""
-    differences = np.array(first, dtype=float) - np.array(second, dtype=float)
-    mean = float(differences.mean())
-    half = 1.959963984540054 * float(differences.std(ddof=1)) / math.sqrt(len(differences))
-    return 100 * mean, 100 * (mean - half), 100 * (mean + half)
-
-
 def greedy_results(policy: CardPolicy, players: int, games: int, seed: int) -> list[bool]:
     """Whether the greedy player won each game against random seats on the deals of seeds
-    ``seed .. seed + games - 1``."""
-    return play_games(
-        players,
-        games,
-        seed,
-        lambda env, obs: int(
-            policy.greedy(obs["observation"][None, :], obs["action_mask"][None, :])[0]
-        ),
-    )
+    ``seed .. seed + games - 1`` (:func:`_fantan_eval.greedy_results`)."""
+    return shared.greedy_results(policy.greedy, players, "random", games, seed)
 
 
 def greedy_rate(
@@ -360,30 +285,17 @@ def play_games(
     return results
 
 
-# ---------------------------------------------------------------------------------- picture
 def save_curve(curve: Curve, path: str, heuristic: float | None, players: int) -> None:
-    """The learning curve as a picture."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(7, 4.2))
-    x = np.array(curve.games)
-    axes.fill_between(x, curve.greedy_low, curve.greedy_high, alpha=0.2, color="C0")
-    axes.plot(x, curve.greedy_rate, "o-", color="C0", label="learner, greedy (95% interval)")
-    axes.plot(x[1:], curve.train_rate[1:], ".--", color="C1", label="learner while training")
-    if heuristic is not None:
-        axes.axhline(heuristic, color="C2", label=f"heuristic ({heuristic:.1%})")
-    axes.axhline(1 / players, color="grey", linestyle=":", label=f"fair share ({1 / players:.0%})")
-    axes.set_xlabel("training games")
-    axes.set_ylabel("win rate against random seats")
-    axes.set_title(f"Fan Tan, {players} players: learning from rewards alone")
-    axes.legend(loc="lower right", fontsize=8)
-    axes.grid(alpha=0.3)
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    """The learning curve as a picture, with ``heuristic``'s rate across."""
+    lines = [] if heuristic is None else [(heuristic, f"heuristic ({heuristic:.1%})", "C2", "-")]
+    shared.save_curve(
+        curve,
+        path,
+        players,
+        f"Fan Tan, {players} players: learning from rewards alone",
+        "learner, greedy (95% interval)",
+        lines,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:

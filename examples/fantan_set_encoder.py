@@ -18,21 +18,28 @@ NumPy with hand-written backpropagation (:meth:`SetNet.gradients`, checked again
 differences by the tests): no deep-learning library.
 
 Learning is REINFORCE with the value head as baseline (advantage = return to go - value), an
-entropy bonus, and Adam steps after every ``--batch`` finished games; only decisions with two or
-more legal cards count. ``--reward cards`` (the default) trains on the environment's
-``reward="cards"`` option (:mod:`fanfold.envs.rewards`: the game's return, +1 for going out
-first and -1 otherwise, and each step's change of the card margin); ``--reward outcome`` on the
-return alone, which learns far more slowly (``docs/envs.md``). A run is seeded: the same
-``--games N`` and ``--seed`` give the same weights; ``--minutes`` stops it by the clock instead.
+entropy bonus, and Adam steps after every ``--batch`` finished games; only decisions with two
+or more legal cards count. ``--clip 0.2 --epochs 4`` makes each batch PPO's clipped update
+(several Adam steps over the batch, the probability ratio to the policy that played held within
+``1 +- clip``), ``--normalize`` scales each batch's advantages to mean 0 and sd 1, and
+``--lr-end`` lowers the step size in a straight line over the run (PPO's updates cost 2.3 times
+the time per game and did not end better: ``docs/envs.md``). ``--reward cards`` (the default)
+trains on the environment's ``reward="cards"`` option (:mod:`fanfold.envs.rewards`: the game's
+return, +1 for going out first and -1 otherwise, and each step's change of the card margin);
+``--reward outcome`` on the return alone, which learns far more slowly (``docs/envs.md``). A
+run is seeded: the same ``--games N`` and ``--seed`` give the same weights; ``--minutes`` stops
+it by the clock instead.
 
 Every ``--block`` training games the greedy player (best-scored legal card) plays the same
 ``--curve-games`` deals against three ``random`` seats. At the end the trained player and the
 untrained one (the same network before any step) play the same ``--eval-games`` deals against
 three ``random`` seats and the same ``--medium-games`` deals against three ``medium`` seats,
-with Wilson 95% intervals and the deal-by-deal difference with its interval.
+with Wilson 95% intervals and the deal-by-deal difference with its interval (the measurement
+shared with ``examples/fantan_learning.py``: ``examples/_fantan_eval.py``).
 
-Run: ``python examples/fantan_set_encoder.py --minutes 20 --out docs/images/fantan_set_encoder.png
---weights fantan_set_encoder.npz`` (needs the ``envs`` extra).
+Run: ``python examples/fantan_set_encoder.py --minutes 22 --clip 0.2 --epochs 4 --normalize
+--out docs/images/fantan_set_encoder.png --weights fantan_set_encoder.npz`` (needs the ``envs``
+extra).
 """
 
 from __future__ import annotations
@@ -48,48 +55,42 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+import _fantan_eval as shared
 import fanfold.envs
+from _fantan_eval import (
+    CARDS,
+    CURVE_SEED,
+    FINAL_SEED,
+    PASS_INDEX,
+    best_legal,
+    count,
+    paired_difference,
+    positive_float,
+    rate,
+    say,
+)
 from fanfold.envs.encodings import make_encoding
 from fanfold.envs.fantan import FanTanEncoding
 
-PASS_INDEX = 52
-CARDS = 52
 RANKS = 13
 SUITS = 4
-#: Seeds of the learning curve's deals and of the final measurement's (apart from training's).
-CURVE_SEED, FINAL_SEED = 10_000_000, 20_000_000
-#: Tables stepped as one batch when measuring.
-EVAL_TABLES = 500
+#: ``--games`` when not given: no limit but the clock.
+GAMES_UNLIMITED = 10**8
 
 Floats = NDArray[Any]
 Params = dict[str, Floats]
 
 
 # ------------------------------------------------------------------------------ arguments
-def positive_float(text: str) -> float:
-    """A number above 0 (for argparse)."""
+def clip_band(text: str) -> float:
+    """PPO's clip: a number from 0 (no clipping) up to, not including, 1 (for argparse)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"must be a number above 0, not {text}")
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 up to 1 (not 1), not {text}")
     return value
-
-
-def count(low: int, high: int) -> Callable[[str], int]:
-    """An integer from ``low`` to ``high`` (for argparse)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
-        return value
-
-    return parse
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -97,12 +98,21 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     add = parser.add_argument
     add("--minutes", type=positive_float, default=25.0, help="training time at most (25)")
-    add("--games", type=count(1, 10**8), default=10**8, help="training games at most")
+    add(
+        "--games",
+        type=count(1, GAMES_UNLIMITED),
+        default=GAMES_UNLIMITED,
+        help="training games at most",
+    )
     add("--players", type=count(3, 8), default=4, help="seats (default 4)")
     add("--tables", type=count(1, 4096), default=64, help="tables stepped as one batch (64)")
     add("--batch", type=count(1, 10**6), default=32, help="finished games per update (32)")
     add("--lr", type=positive_float, default=3e-3, help="Adam step size (default 0.003)")
+    add("--lr-end", type=positive_float, default=1.0, help="last step size / first (1: none)")
     add("--entropy", type=float, default=0.01, help="entropy bonus (default 0.01)")
+    add("--epochs", type=count(1, 100), default=1, help="passes over each batch (default 1)")
+    add("--clip", type=clip_band, default=0.0, help="PPO ratio clip, 0: plain REINFORCE (0)")
+    add("--normalize", action="store_true", help="scale each batch's advantages to mean 0, sd 1")
     add("--hidden", type=count(1, 1024), default=64, help="hidden units per layer (64)")
     add("--embed", type=count(1, 1024), default=32, help="card embedding size (32)")
     add("--reward", choices=("outcome", "cards"), default="cards", help="env reward option")
@@ -288,26 +298,49 @@ def loss_and_gradients(
     entropy: float,
     value_weight: float = 0.5,
     baseline: Floats | None = None,
+    advantages: Floats | None = None,
+    old_log_p: Floats | None = None,
+    clip: float = 0.0,
 ) -> tuple[float, Params]:
-    """REINFORCE with a baseline: the loss ``-mean(advantage * log pi(chosen)) - entropy *
-    mean(H(pi)) + value_weight * mean((value - return)^2) / 2`` and its gradient, the
-    advantage ``return - baseline`` held fixed (the baseline: the value head's output for
-    these rows unless given)."""
+    """The policy-gradient loss and its gradient for every parameter.
+
+    Plain REINFORCE with a baseline (``clip`` 0): ``-mean(A * log pi(chosen)) - entropy *
+    mean(H(pi)) + value_weight * mean((value - return)^2) / 2``. With ``clip`` above 0 the
+    policy term is PPO's clipped surrogate ``-mean(min(r A, clip(r, 1 - clip, 1 + clip) A))``,
+    ``r = pi(chosen) / exp(old_log_p)``, the probability ratio to the policy that played.
+    The advantage ``A`` is held fixed: ``advantages`` if given, else ``return - baseline``
+    (the baseline: the value head's output for these rows unless given)."""
     f = net.forward(x)
     n = len(x)
     log_p = masked_log_softmax(f.scores, legal)
     p = np.where(legal, np.exp(log_p), 0.0)
     rows = np.arange(n)
-    held = (returns - (f.values if baseline is None else baseline)).astype(f.scores.dtype)
+    if advantages is None:
+        advantages = returns - (f.values if baseline is None else baseline)
+    held = advantages.astype(f.scores.dtype)
     ent = -(p * log_p).sum(axis=1)
-    loss = float(
-        -(held * log_p[rows, chosen]).mean()
-        - entropy * ent.mean()
-        + value_weight * 0.5 * ((f.values - returns) ** 2).mean()
+    chosen_log_p = log_p[rows, chosen]
+    if clip > 0:
+        if old_log_p is None:
+            raise ValueError("a clipped update needs the log-probabilities of the playing policy")
+        ratio = np.exp(chosen_log_p - old_log_p)
+        clipped = np.clip(ratio, 1 - clip, 1 + clip)
+        surrogate = np.minimum(ratio * held, clipped * held)
+        policy_loss = -float(surrogate.mean())
+        # the gradient flows through r where the unclipped term is the smaller one
+        active = ratio * held <= clipped * held
+        weight = np.where(active, held * ratio, 0.0)
+    else:
+        policy_loss = -float((held * chosen_log_p).mean())
+        weight = held
+    loss = (
+        policy_loss
+        - entropy * float(ent.mean())
+        + value_weight * 0.5 * float(((f.values - returns) ** 2).mean())
     )
     one_hot = np.zeros_like(p)
     one_hot[rows, chosen] = 1.0
-    d_scores = -(held[:, None] * (one_hot - p)) / n
+    d_scores = -(weight[:, None] * (one_hot - p)) / n
     d_scores += entropy * p * (log_p + ent[:, None]) / n
     d_scores = np.where(legal, d_scores, 0.0).astype(f.scores.dtype)
     d_values = (value_weight * (f.values - returns) / n).astype(f.values.dtype)
@@ -356,11 +389,10 @@ class Player:
         return best_legal(self.scores(observations)[1], masks)
 
 
-def best_legal(scores: Floats, masks: NDArray[np.int8]) -> NDArray[np.intp]:
-    """Per row, the legal card with the highest score, or the pass when none is legal."""
-    cards = np.where(masks[:, :CARDS] > 0, scores, -np.inf)
-    choice = cards.argmax(axis=1)
-    return np.where(np.isfinite(cards.max(axis=1)), choice, PASS_INDEX)
+def greedy_results(player: Player, opponents: str, games: int, seed: int) -> list[bool]:
+    """Whether the greedy player in seat 0 won each game against three ``opponents`` seats,
+    on the deals of seeds ``seed .. seed + games - 1`` (:func:`_fantan_eval.greedy_results`)."""
+    return shared.greedy_results(player.greedy, player.rows.players, opponents, games, seed)
 
 
 def make_player(args: argparse.Namespace, dtype: Any = np.float32) -> Player:
@@ -374,35 +406,40 @@ def make_player(args: argparse.Namespace, dtype: Any = np.float32) -> Player:
 
 # --------------------------------------------------------------------------------- training
 @dataclass
-class Curve:
-    """The learning curve: training games, training win rate, greedy win rate (interval)."""
+class Curve(shared.Curve):
+    """The learning curve, with the mean training loss since the point before."""
 
-    games: list[int] = field(default_factory=list)
-    train_rate: list[float] = field(default_factory=list)
-    greedy_rate: list[float] = field(default_factory=list)
-    greedy_low: list[float] = field(default_factory=list)
-    greedy_high: list[float] = field(default_factory=list)
-    seconds: list[float] = field(default_factory=list)
     losses: list[float] = field(default_factory=list)
-
-
-def say(line: str) -> None:
-    """Print a line of progress at once (also when the output goes to a file)."""
-    print(line, flush=True)
 
 
 @dataclass
 class Decision:
-    """One training decision: the observation, its legal cards, the card chosen."""
+    """One training decision: the observation, its legal cards, the card chosen and its
+    log-probability under the policy that chose it."""
 
     observation: NDArray[np.float32]
     legal: NDArray[np.bool_]
     chosen: int
+    log_p: float
     reward_to_go: float = 0.0
 
 
+def step_size_share(args: argparse.Namespace, games: int, seconds: float) -> float:
+    """The share of ``--lr`` for the next update: from 1 down to ``--lr-end`` in a straight
+    line over the run (its ``--games`` when given, else its ``--minutes``)."""
+    end = float(args.lr_end)
+    if end == 1.0:
+        return 1.0
+    if args.games < GAMES_UNLIMITED:
+        progress = games / int(args.games)
+    else:
+        progress = seconds / (60.0 * float(args.minutes))
+    return 1.0 + (end - 1.0) * min(max(progress, 0.0), 1.0)
+
+
 def train(args: argparse.Namespace, player: Player, log: Callable[[str], None] = say) -> Curve:
-    """Train ``player`` by REINFORCE against random seats; the curve of its progress."""
+    """Train ``player`` by policy gradient against random seats (REINFORCE, or PPO's clipped
+    updates with ``--clip``); the curve of its progress."""
     envs = fanfold.envs.gym_vector_env(
         "fantan",
         opponents="random",
@@ -446,11 +483,17 @@ def train(args: argparse.Namespace, player: Player, log: Callable[[str], None] =
         noisy = np.where(legal, scores + rng.gumbel(size=scores.shape), -np.inf)
         actions = np.where(legal.any(axis=1), noisy.argmax(axis=1), PASS_INDEX)
         choices = legal.sum(axis=1) > 1
+        # (a pass, where no card is legal, is no decision: its row's log-probability unused)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            log_p = masked_log_softmax(scores, legal)
+        played_log_p = log_p[np.arange(len(actions)), actions % CARDS]
         before = observations["observation"]
         observations, rewards, terminated, truncated, _ = envs.step(actions)
         for table in range(args.tables):
             decision = (
-                Decision(before[table], legal[table], int(actions[table]))
+                Decision(
+                    before[table], legal[table], int(actions[table]), float(played_log_p[table])
+                )
                 if choices[table]
                 else None
             )
@@ -486,11 +529,29 @@ def train(args: argparse.Namespace, player: Player, log: Callable[[str], None] =
                 legal_rows = np.stack([d.legal for d in decisions])
                 chosen = np.array([d.chosen for d in decisions], dtype=np.intp)
                 returns = np.array([d.reward_to_go for d in decisions], dtype=x.dtype)
-                loss, grads = loss_and_gradients(
-                    player.net, x, legal_rows, chosen, returns, args.entropy
-                )
-                losses.append(loss)
-                adam.step(player.net.params, grads)
+                old_log_p = np.array([d.log_p for d in decisions], dtype=x.dtype)
+                # the advantages, held through the epochs (one update: the loss computes them)
+                advantages = None
+                if args.epochs > 1 or args.normalize:
+                    advantages = returns - player.net.forward(x).values
+                    if args.normalize and len(advantages) > 1:
+                        spread = advantages.std() + 1e-8
+                        advantages = (advantages - advantages.mean()) / spread
+                adam.lr = args.lr * step_size_share(args, games, time.monotonic() - start)
+                for _ in range(args.epochs):
+                    loss, grads = loss_and_gradients(
+                        player.net,
+                        x,
+                        legal_rows,
+                        chosen,
+                        returns,
+                        args.entropy,
+                        advantages=advantages,
+                        old_log_p=old_log_p,
+                        clip=args.clip,
+                    )
+                    losses.append(loss)
+                    adam.step(player.net.params, grads)
     if block_games:
         point()
     envs.close()
@@ -499,82 +560,17 @@ def train(args: argparse.Namespace, player: Player, log: Callable[[str], None] =
     return curve
 
 
-# ------------------------------------------------------------------------------ measurement
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    """Wilson score 95% interval of a win rate."""
-    if games == 0:
-        return math.nan, math.nan
-    z = 1.959963984540054
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
-
-
-def rate(results: Sequence[bool]) -> tuple[float, float, float]:
-    """The win rate of some games' results, with its Wilson 95% interval."""
-    wins = sum(results)
-    low, high = wilson(wins, len(results))
-    return wins / len(results), low, high
-
-
-def paired_difference(first: Sequence[bool], second: Sequence[bool]) -> tuple[float, float, float]:
-    """The difference of two players' win rates on the same deals, in points, with its 95%
-    interval from the deal-by-deal differences (normal approximation)."""
-    differences = np.array(first, dtype=float) - np.array(second, dtype=float)
-    mean = float(differences.mean())
-    half = 1.959963984540054 * float(differences.std(ddof=1)) / math.sqrt(len(differences))
-    return 100 * mean, 100 * (mean - half), 100 * (mean + half)
-
-
-def greedy_results(player: Player, opponents: str, games: int, seed: int) -> list[bool]:
-    """Whether the greedy player in seat 0 won each game against three ``opponents`` seats,
-    on the deals a single environment reset with seeds ``seed .. seed + games - 1`` deals (a
-    vector environment's table ``i`` plays seed ``seed + i``; each table's first game)."""
-    results: list[bool] = []
-    players = player.rows.players
-    for first in range(0, games, EVAL_TABLES):
-        tables = min(EVAL_TABLES, games - first)
-        envs = fanfold.envs.gym_vector_env(
-            "fantan", opponents=opponents, num_envs=tables, players=players
-        )
-        observations, _ = envs.reset(seed=seed + first)
-        won = np.zeros(tables, dtype=np.bool_)
-        done = np.zeros(tables, dtype=np.bool_)
-        while not done.all():
-            actions = player.greedy(observations["observation"], observations["action_mask"])
-            observations, rewards, terminated, truncated, _ = envs.step(actions)
-            ended = (terminated | truncated) & ~done
-            won[ended] = terminated[ended] & (rewards[ended] > 0)
-            done |= ended
-        envs.close()
-        results.extend(won.tolist())
-    return results
-
-
 # ---------------------------------------------------------------------------------- picture
 def save_curve(curve: Curve, path: str, untrained: float, players: int) -> None:
-    """The learning curve as a picture."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(7, 4.2))
-    x = np.array(curve.games)
-    axes.fill_between(x, curve.greedy_low, curve.greedy_high, alpha=0.2, color="C0")
-    axes.plot(x, curve.greedy_rate, "o-", color="C0", label="set encoder, greedy (95% interval)")
-    axes.plot(x[1:], curve.train_rate[1:], ".--", color="C1", label="while training (sampling)")
-    axes.axhline(untrained, color="C3", linestyle="--", label=f"untrained ({untrained:.1%})")
-    axes.axhline(1 / players, color="grey", linestyle=":", label=f"fair share ({1 / players:.0%})")
-    axes.set_xlabel("training games")
-    axes.set_ylabel("win rate against random seats")
-    axes.set_title(f"Fan Tan, {players} players: a set encoder on the standard observation")
-    axes.legend(loc="lower right", fontsize=8)
-    axes.grid(alpha=0.3)
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    """The learning curve as a picture, with the untrained network's rate across."""
+    shared.save_curve(
+        curve,
+        path,
+        players,
+        f"Fan Tan, {players} players: a set encoder on the standard observation",
+        "set encoder, greedy (95% interval)",
+        [(untrained, f"untrained ({untrained:.1%})", "C3", "--")],
+    )
 
 
 def report(name: str, trained: list[bool], untrained: list[bool]) -> None:

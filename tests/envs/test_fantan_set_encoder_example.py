@@ -25,6 +25,8 @@ def example() -> Any:
     spec = importlib.util.spec_from_file_location("fantan_set_encoder_example", EXAMPLE)
     assert spec is not None
     assert spec.loader is not None
+    if str(EXAMPLE.parent) not in sys.path:  # the examples import their shared module
+        sys.path.insert(0, str(EXAMPLE.parent))
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
@@ -115,6 +117,95 @@ def test_the_gradients_match_finite_differences(example: Any) -> None:
     assert checked >= 40
 
 
+def test_the_clipped_gradients_match_finite_differences(example: Any) -> None:
+    rng = np.random.default_rng(6)
+    observations, masks = some_observations(3, 6, 7)
+    rows = rows_of(example)
+    x = rows(observations).astype(np.float64)
+    legal = masks[:, :52] > 0
+    keep = legal.sum(axis=1) > 1
+    x, legal = x[keep], legal[keep]
+    chosen = np.array([rng.choice(np.flatnonzero(row)) for row in legal])
+    returns = rng.normal(size=len(x))
+    advantages = rng.normal(size=len(x))
+    net = example.SetNet(example.init_params(rows.size, 5, 3, rng, np.float64))
+    for name in net.params:
+        net.params[name] = net.params[name] + rng.normal(scale=0.3, size=net.params[name].shape)
+    now = example.masked_log_softmax(net.forward(x).scores, legal)[np.arange(len(x)), chosen]
+    # the playing policy: some ratios inside the band (0.8-1.2), some far out on either side
+    shift = rng.choice([-0.5, -0.05, 0.05, 0.5], size=len(x))
+    old_log_p = now + shift
+    ratio = np.exp(now - old_log_p)
+    assert ((ratio > 1.2) | (ratio < 0.8)).any()
+    assert ((ratio > 0.8) & (ratio < 1.2)).any()
+
+    def loss_and_grads() -> tuple[float, Any]:
+        value, grads = example.loss_and_gradients(
+            net,
+            x,
+            legal,
+            chosen,
+            returns,
+            0.05,
+            advantages=advantages,
+            old_log_p=old_log_p,
+            clip=0.2,
+        )
+        return float(value), grads
+
+    _, grads = loss_and_grads()
+    checked = 0
+    for name, values in net.params.items():
+        flat = values.reshape(-1)
+        for index in rng.choice(flat.size, size=min(6, flat.size), replace=False):
+            saved = flat[index]
+            flat[index] = saved + 1e-6
+            up = loss_and_grads()[0]
+            flat[index] = saved - 1e-6
+            down = loss_and_grads()[0]
+            flat[index] = saved
+            numeric = (up - down) / 2e-6
+            assert grads[name].reshape(-1)[index] == pytest.approx(numeric, rel=1e-4, abs=1e-7)
+            checked += 1
+    assert checked >= 40
+
+
+def test_a_clipped_update_does_not_push_a_ratio_further_out_of_its_band(example: Any) -> None:
+    rng = np.random.default_rng(9)
+    observations, masks = some_observations(2, 6, 2)
+    rows = rows_of(example)
+    x = rows(observations).astype(np.float64)
+    legal = masks[:, :52] > 0
+    keep = legal.sum(axis=1) > 1
+    x, legal = x[keep], legal[keep]
+    chosen = np.array([rng.choice(np.flatnonzero(row)) for row in legal])
+    net = example.SetNet(example.init_params(rows.size, 6, 3, rng, np.float64))
+    now = example.masked_log_softmax(net.forward(x).scores, legal)[np.arange(len(x)), chosen]
+    returns = np.zeros(len(x))
+    options = {"value_weight": 0.0, "old_log_p": now - 0.5, "clip": 0.2}  # every ratio e^0.5
+    good = np.ones(len(x))  # the chosen cards are already likelier than the band allows
+    _, held = example.loss_and_gradients(
+        net, x, legal, chosen, returns, 0.0, **options, advantages=good
+    )
+    assert all(not grad.any() for grad in held.values())
+    # with a negative advantage the unclipped term is the smaller one: the update pulls back
+    _, pulled = example.loss_and_gradients(
+        net, x, legal, chosen, returns, 0.0, **options, advantages=-good
+    )
+    assert any(grad.any() for grad in pulled.values())
+    with pytest.raises(ValueError, match="needs the log-probabilities"):
+        example.loss_and_gradients(net, x, legal, chosen, returns, 0.0, clip=0.2)
+
+
+def test_the_step_size_falls_in_a_straight_line_over_the_run(example: Any) -> None:
+    args = example.parse_args(["--games", "1000", "--lr-end", "0.1"])
+    share = [example.step_size_share(args, games, 0.0) for games in (0, 500, 1000, 2000)]
+    assert share == pytest.approx([1.0, 0.55, 0.1, 0.1])
+    by_clock = example.parse_args(["--minutes", "10", "--lr-end", "0.5"])
+    assert example.step_size_share(by_clock, 10**6, 300.0) == pytest.approx(0.75)
+    assert example.step_size_share(example.parse_args([]), 500, 300.0) == 1.0
+
+
 def test_adam_steps_lower_the_loss_on_a_fixed_batch(example: Any) -> None:
     rng = np.random.default_rng(8)
     observations, masks = some_observations(8, 10, 4)
@@ -141,18 +232,21 @@ def test_adam_steps_lower_the_loss_on_a_fixed_batch(example: Any) -> None:
     assert np.log(p / p0)[returns > 0].mean() > 0 > np.log(p / p0)[returns < 0].mean()
 
 
-def short_run(example: Any, seed: int) -> tuple[Any, Any]:
+def short_run(example: Any, seed: int, *more: str) -> tuple[Any, Any]:
     options = "--games 120 --tables 8 --batch 16 --block 100 --curve-games 10 --hidden 8"
-    args = example.parse_args([*options.split(), "--embed", "4", "--seed", str(seed)])
+    args = example.parse_args([*options.split(), "--embed", "4", "--seed", str(seed), *more])
     player = example.make_player(args)
     curve = example.train(args, player, log=lambda line: None)
     return player.net.params, curve
 
 
-def test_a_run_is_the_same_for_the_same_seed_and_games(example: Any) -> None:
-    first, curve = short_run(example, 3)
-    again, _ = short_run(example, 3)
-    other, _ = short_run(example, 4)
+@pytest.mark.parametrize(
+    "more", [(), ("--clip", "0.2", "--epochs", "3", "--normalize", "--lr-end", "0.2")]
+)
+def test_a_run_is_the_same_for_the_same_seed_and_games(example: Any, more: tuple[str]) -> None:
+    first, curve = short_run(example, 3, *more)
+    again, _ = short_run(example, 3, *more)
+    other, _ = short_run(example, 4, *more)
     assert curve.games == [0, 100, 120]
     assert len(curve.greedy_rate) == 3
     for name in first:
@@ -179,6 +273,10 @@ def test_greedy_play_picks_the_best_legal_card_or_passes(example: Any) -> None:
         (["--reward", "points"], "invalid choice: 'points'"),
         (["--tables", "0"], "must be 1 to 4096, not 0"),
         (["--games", "2.5"], "'2.5' is not a whole number"),
+        (["--clip", "1"], "must be from 0 up to 1 (not 1), not 1"),
+        (["--clip", "-0.2"], "must be from 0 up to 1 (not 1), not -0.2"),
+        (["--clip", "wide"], "'wide' is not a number"),
+        (["--epochs", "0"], "must be 1 to 100, not 0"),
     ],
 )
 def test_bad_values_are_refused_with_a_sentence(
