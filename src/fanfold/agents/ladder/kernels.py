@@ -652,7 +652,7 @@ def evaluate(s, cfg, ctx, later, pool, npool, weights):  # type: ignore[no-untyp
     return value_of(s, cfg, ctx, later, pool, npool, weights, scratch())
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def value_of(s, cfg, ctx, later, pool, npool, weights, work):  # type: ignore[no-untyped-def]
     """:func:`evaluate` with the decision's :func:`scratch`."""
     ints, pairs, floats = work
@@ -693,11 +693,12 @@ def end_state(s, cfg, seat, action):  # type: ignore[no-untyped-def]
     return u
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_into(u, s, cfg, seat, action):  # type: ignore[no-untyped-def]
     """:func:`end_state` written into ``u`` (the search's one buffer: a copy allocated for
     every end action searched cost more than its evaluation's features)."""
-    u[:] = s
+    for i in range(s.shape[0]):
+        u[i] = s[i]
     p = _seat(seat)
     kind = action & 255
     a = _byte(action, SHIFT_A)
@@ -830,7 +831,7 @@ def _grown(keys, values, used):  # type: ignore[no-untyped-def]
     return new_keys, new_values, new_used
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _record(k, value, index, best, top, roots):  # type: ignore[no-untyped-def]
     """Keep ``value`` of frame ``k``'s action ``index`` if it is the frame's best (the root
     frame's every value in ``roots`` too, where it has room)."""
