@@ -202,7 +202,7 @@ def _in_zone(s, at, card):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**numba_cache.UNCOUNTED)
 def state_hash(s):  # type: ignore[no-untyped-def]
     """A 64-bit FNV-1a hash of the state array (the memo's key)."""
     h = np.uint64(14695981039346656037)
@@ -236,7 +236,7 @@ def _is_joker(card):  # type: ignore[no-untyped-def]
     return (card & 15) >= 4
 
 
-@njit(cache=True, _nrt=False)
+@njit(**numba_cache.UNCOUNTED)
 def holds(s, p, suits, value, later):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.features.holds` of the player at ``p``."""
     known = s[p + KNOWN]
@@ -652,7 +652,7 @@ def evaluate(s, cfg, ctx, later, pool, npool, weights):  # type: ignore[no-untyp
     return value_of(s, cfg, ctx, later, pool, npool, weights, scratch())
 
 
-@njit(cache=True, _nrt=False)
+@njit(**numba_cache.UNCOUNTED)
 def value_of(s, cfg, ctx, later, pool, npool, weights, work):  # type: ignore[no-untyped-def]
     """:func:`evaluate` with the decision's :func:`scratch`."""
     ints, pairs, floats = work
@@ -693,7 +693,7 @@ def end_state(s, cfg, seat, action):  # type: ignore[no-untyped-def]
     return u
 
 
-@njit(cache=True, _nrt=False)
+@njit(**numba_cache.UNCOUNTED)
 def end_into(u, s, cfg, seat, action):  # type: ignore[no-untyped-def]
     """:func:`end_state` written into ``u`` (the search's one buffer: a copy allocated for
     every end action searched cost more than its evaluation's features)."""
@@ -724,7 +724,7 @@ def end_into(u, s, cfg, seat, action):  # type: ignore[no-untyped-def]
         _earn(u, cfg, p)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**numba_cache.UNCOUNTED)
 def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work, u):  # type: ignore[no-untyped-def]
     """The value of ``t`` with the seat's hand drawn afresh (its cards held and known to the
     others let go), copied into the buffer ``u``, plus the style's fresh-hand bonus."""
@@ -738,7 +738,7 @@ def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work, u):  # type:
     return value_of(u, cfg, ctx, later, pool, npool, weights, work) + fparams[F_FRESH]
 
 
-@njit(cache=True, _nrt=False)
+@njit(**numba_cache.UNCOUNTED)
 def _settle(before, t, cfg, ctx, later, pool, npool, weights, fparams, work, u):  # type: ignore[no-untyped-def]
     """The value of ``t`` reached by a main-phase action from ``before`` when it ends the
     search there (a win, a draw): ``(True, value)``; else ``(False, 0.0)`` (``u``: a buffer
@@ -754,14 +754,14 @@ def _settle(before, t, cfg, ctx, later, pool, npool, weights, fparams, work, u):
     return False, 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**numba_cache.UNCOUNTED)
 def _supported(s, p, attacker, target, reverse):  # type: ignore[no-untyped-def]
     """Whether the hand at ``p`` holds the support of ``attacker`` on ``target`` (a card of
     the value, or a joker: the playout policy's :func:`_support_in`)."""
     return _support_in(s, p, _support_value(attacker >> 4, target >> 4, reverse)) != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**numba_cache.UNCOUNTED)
 def _stops(s, p, attacker, value, reverse):  # type: ignore[no-untyped-def]
     """Whether an attack of ``attacker``'s value redirected onto ``value`` fails: no support
     needed exists, or the hand at ``p`` lacks it."""
@@ -835,7 +835,7 @@ def _grown(keys, values, used):  # type: ignore[no-untyped-def]
     return new_keys, new_values, new_used
 
 
-@njit(cache=True, _nrt=False)
+@njit(**numba_cache.UNCOUNTED)
 def _record(k, value, index, best, top, roots):  # type: ignore[no-untyped-def]
     """Keep ``value`` of frame ``k``'s action ``index`` if it is the frame's best (the root
     frame's every value in ``roots`` too, where it has room)."""
