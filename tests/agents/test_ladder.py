@@ -26,7 +26,7 @@ from fanfold.games.fano.actions import (
     FanoAction,
     Sacrifice,
 )
-from fanfold.games.fano.fast import codec, engine
+from fanfold.games.fano.fast import codec, engine, layout
 from fanfold.games.fano.rules.attacks import support_value
 from fanfold.games.fano.state import Phase
 from tests.games.fano.helpers import FANO
@@ -357,3 +357,63 @@ def test_the_search_memo_table_finds_every_position_kept_as_it_grows() -> None:
         assert keys[slot] == key
         assert values[slot] == float(n)
     assert not used[kernels._slot(keys, used, 12345)]
+
+
+def test_the_drawn_hand_is_valued_in_the_buffer_and_the_position_is_left_as_it_was() -> None:
+    """:func:`kernels._drawn` (a hand drawn afresh) copies the position into the search's
+    buffer before emptying the seat's hand: the position the search goes on with is untouched,
+    and the value is the evaluation of that copy plus the style's fresh-hand bonus."""
+    from fanfold.agents.ladder import kernels
+    from fanfold.games.fano.fast.kernels.zones import _seat
+
+    config = _config("classic", 2, 10)
+    state = engine.encode(FANO.new_state(config, 4))
+    seat = int(state.array[layout.TURN_PLAYER])
+    suits = compiled._suits(config)
+    weights, fparams, _ = compiled._arrays(params(Style.BALANCED, config))
+    ctx, later, _, pool, npool = kernels.context(state.array, state.options, seat, suits)
+    before = state.array.copy()
+    assert before[_seat(seat) + layout.HAND] > 0
+    buffer = np.full_like(before, 99)
+    work = kernels.scratch()
+    value = kernels._drawn(
+        state.array, state.options, ctx, later, pool, npool, weights, fparams, work, buffer
+    )
+    assert np.array_equal(state.array, before)
+    assert buffer[_seat(seat) + layout.HAND] == 0
+    assert buffer[_seat(seat) + layout.KNOWN] == 0
+    emptied = before.copy()
+    at = _seat(seat)
+    emptied[at + layout.HAND : at + layout.HAND + 1 + layout.HAND_CAP] = 0
+    emptied[at + layout.KNOWN : at + layout.KNOWN + 1 + layout.KNOWN_CAP] = 0
+    assert np.array_equal(buffer, emptied)
+    expected = kernels.evaluate(emptied, state.options, ctx, later, pool, npool, weights)
+    assert value == expected + fparams[kernels.F_FRESH]
+
+
+def test_the_search_s_hot_kernels_count_no_references() -> None:
+    """The evaluation, the end-action buffer, the settling of a searched action and the
+    engine's zone helpers allocate nothing and are compiled without Numba's reference counts
+    (``_nrt=False``: each array passed to a compiled call was two atomic counts, most of a
+    decision's time); the search keeps them so."""
+    from fanfold.agents.ladder import kernels
+    from fanfold.games.fano.fast.kernels import cards, specials, zones
+
+    hot = [
+        kernels.value_of,
+        kernels.end_into,
+        kernels._record,
+        kernels._settle,
+        kernels._drawn,
+        kernels.state_hash,
+        kernels.holds,
+        zones._leave_field,
+        zones._enter_play,
+        zones._take_from_hand,
+        cards._insert,
+        cards._remove,
+        specials._earn,
+        specials._spend,
+    ]
+    for kernel in hot:
+        assert kernel.targetoptions.get("_nrt") is False, kernel.py_func.__name__

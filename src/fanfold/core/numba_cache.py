@@ -299,6 +299,12 @@ class PackagedLocator(_CacheLocator):
         return locator
 
 
+#: ``njit``'s options for a kernel that allocates nothing (``@njit(**UNCOUNTED)``): cached, and
+#: compiled without Numba's reference counts, which otherwise count every array it is passed
+#: (an atomic count up and one down a call: most of the time of the ladder's small kernels).
+#: Numba refuses to compile such a kernel if it allocates.
+UNCOUNTED: dict[str, Any] = {"cache": True, "_nrt": False}
+
 #: The locators, in the order they are tried: the packaged cache, then Numba's own order.
 LOCATORS = (
     PackagedLocator,

@@ -202,7 +202,7 @@ def _in_zone(s, at, card):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def state_hash(s):  # type: ignore[no-untyped-def]
     """A 64-bit FNV-1a hash of the state array (the memo's key)."""
     h = np.uint64(14695981039346656037)
@@ -236,7 +236,7 @@ def _is_joker(card):  # type: ignore[no-untyped-def]
     return (card & 15) >= 4
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def holds(s, p, suits, value, later):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.features.holds` of the player at ``p``."""
     known = s[p + KNOWN]
@@ -652,7 +652,7 @@ def evaluate(s, cfg, ctx, later, pool, npool, weights):  # type: ignore[no-untyp
     return value_of(s, cfg, ctx, later, pool, npool, weights, scratch())
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def value_of(s, cfg, ctx, later, pool, npool, weights, work):  # type: ignore[no-untyped-def]
     """:func:`evaluate` with the decision's :func:`scratch`."""
     ints, pairs, floats = work
@@ -693,11 +693,12 @@ def end_state(s, cfg, seat, action):  # type: ignore[no-untyped-def]
     return u
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def end_into(u, s, cfg, seat, action):  # type: ignore[no-untyped-def]
     """:func:`end_state` written into ``u`` (the search's one buffer: a copy allocated for
     every end action searched cost more than its evaluation's features)."""
-    u[:] = s
+    for i in range(s.shape[0]):
+        u[i] = s[i]
     p = _seat(seat)
     kind = action & 255
     a = _byte(action, SHIFT_A)
@@ -723,9 +724,12 @@ def end_into(u, s, cfg, seat, action):  # type: ignore[no-untyped-def]
         _earn(u, cfg, p)
 
 
-@njit(cache=True)
-def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work):  # type: ignore[no-untyped-def]
-    u = t.copy()
+@njit(**numba_cache.UNCOUNTED)
+def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work, u):  # type: ignore[no-untyped-def]
+    """The value of ``t`` with the seat's hand drawn afresh (its cards held and known to the
+    others let go), copied into the buffer ``u``, plus the style's fresh-hand bonus."""
+    for i in range(t.shape[0]):
+        u[i] = t[i]
     p = _seat(ctx[X_SEAT])
     while u[p + HAND] > 0:
         _remove(u, p + HAND, u[p + HAND + 1])
@@ -734,29 +738,30 @@ def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work):  # type: ig
     return value_of(u, cfg, ctx, later, pool, npool, weights, work) + fparams[F_FRESH]
 
 
-@njit(cache=True)
-def _settle(before, t, cfg, ctx, later, pool, npool, weights, fparams, work):  # type: ignore[no-untyped-def]
+@njit(**numba_cache.UNCOUNTED)
+def _settle(before, t, cfg, ctx, later, pool, npool, weights, fparams, work, u):  # type: ignore[no-untyped-def]
     """The value of ``t`` reached by a main-phase action from ``before`` when it ends the
-    search there (a win, a draw): ``(True, value)``; else ``(False, 0.0)``."""
+    search there (a win, a draw): ``(True, value)``; else ``(False, 0.0)`` (``u``: a buffer
+    of the state's size)."""
     won = winner(t, cfg)
     if won >= 0:
         return True, (WIN if ctx[X_PARTNER + won] else -WIN)
     p = _seat(ctx[X_SEAT])
     if t[p + DRAW] < before[p + DRAW] or t[p + SHUFFLES] != before[p + SHUFFLES]:
-        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work)
+        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work, u)
     if t[PHASE] != P_MAIN and t[PHASE] != P_END:
-        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work)
+        return True, _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work, u)
     return False, 0.0
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _supported(s, p, attacker, target, reverse):  # type: ignore[no-untyped-def]
     """Whether the hand at ``p`` holds the support of ``attacker`` on ``target`` (a card of
     the value, or a joker: the playout policy's :func:`_support_in`)."""
     return _support_in(s, p, _support_value(attacker >> 4, target >> 4, reverse)) != 0
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _stops(s, p, attacker, value, reverse):  # type: ignore[no-untyped-def]
     """Whether an attack of ``attacker``'s value redirected onto ``value`` fails: no support
     needed exists, or the hand at ``p`` lacks it."""
@@ -830,7 +835,7 @@ def _grown(keys, values, used):  # type: ignore[no-untyped-def]
     return new_keys, new_values, new_used
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _record(k, value, index, best, top, roots):  # type: ignore[no-untyped-def]
     """Keep ``value`` of frame ``k``'s action ``index`` if it is the frame's best (the root
     frame's every value in ``roots`` too, where it has room)."""
@@ -882,6 +887,9 @@ def search(  # type: ignore[no-untyped-def]
     nodes = 0
     shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
     ended = np.empty(size, s.dtype)
+    # the position an action leads to, before it is searched (copied into its frame's row)
+    spare = np.empty(size, s.dtype)
+    drawn = np.empty(size, s.dtype)  # :func:`_settle`'s buffer
     states[0, :] = s
     for i in range(nlegal):
         actions[0, i] = legal[i]
@@ -925,12 +933,14 @@ def search(  # type: ignore[no-untyped-def]
                 waiting[k] = 0
                 index[k] += 1
                 continue
-            carried = opened[k].copy()
+            carried = spare
+            for i in range(size):
+                carried[i] = opened[k, i]
             apply(carried, cfg, np.int64(K_ALLOW), shuffle)
             if carried[PHASE] == P_REACT:
                 apply(carried, cfg, np.int64(K_ALLOW), shuffle)
             done, through = _settle(
-                k_state, carried, cfg, ctx, later, pool, npool, weights, fparams, work
+                k_state, carried, cfg, ctx, later, pool, npool, weights, fparams, work, drawn
             )
             if done:
                 value = (1.0 - chance[k]) * through + chance[k] * (failed_value[k] + gain)
@@ -995,13 +1005,15 @@ def search(  # type: ignore[no-untyped-def]
                 if _window_opens(k_state, cfg, defender, target):
                     opened[k, :] = k_state
                     apply(opened[k], cfg, action, shuffle)
-                    failed = opened[k].copy()
+                    failed = spare
+                    for i in range(size):
+                        failed[i] = opened[k, i]
                     _fail_attack(failed)
                     bonus[k] = extra
                     waiting[k] = 2
                     supported[k] = _supported(k_state, p, attacker, target, reverse)
                     done, value = _settle(
-                        k_state, failed, cfg, ctx, later, pool, npool, weights, fparams, work
+                        k_state, failed, cfg, ctx, later, pool, npool, weights, fparams, work, drawn
                     )
                     chance[k] = (
                         _counter_chance(k_state, ctx, now, attacker, target, reverse, defender)
@@ -1020,10 +1032,12 @@ def search(  # type: ignore[no-untyped-def]
                     index[k] += 1
                     continue
             if not push:
-                t = k_state.copy()
+                t = spare
+                for i in range(size):
+                    t[i] = k_state[i]
                 apply(t, cfg, action, shuffle)
                 done, value = _settle(
-                    k_state, t, cfg, ctx, later, pool, npool, weights, fparams, work
+                    k_state, t, cfg, ctx, later, pool, npool, weights, fparams, work, drawn
                 )
                 if done:
                     _record(k, value + extra, index[k], best, top, roots)

@@ -139,7 +139,7 @@ def _hand_cards(s, p, value, skip, cards):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _support_value(attacker, target, reverse):  # type: ignore[no-untyped-def]
     if reverse:
         return LINE_THIRD[attacker, target] if ATTACK_SUPPORT[target, attacker] else 0
@@ -314,7 +314,7 @@ def _react_actions(s, cfg, out):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _fail_attack(s):  # type: ignore[no-untyped-def]
     """Only the attacking card is discarded, face up."""
     _leave_field(s, _seat(s[TURN_PLAYER]), s[PENDING_ATTACKER], True)

@@ -33,7 +33,7 @@ ATTACK_SUPPORT = _value_table(SUPPORT_ROWS)
 LINE_THIRD = _value_table(THIRD_ROWS)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _insert(s, at, card):  # type: ignore[no-untyped-def]
     """Insert ``card`` into the sorted zone at ``at`` (count, then cards)."""
     n = s[at]
@@ -45,7 +45,7 @@ def _insert(s, at, card):  # type: ignore[no-untyped-def]
     s[at] = n + 1
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _remove(s, at, card):  # type: ignore[no-untyped-def]
     """Remove one ``card`` from the zone at ``at``; False when it is not there."""
     n = s[at]
@@ -59,7 +59,7 @@ def _remove(s, at, card):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _contains(s, at, card):  # type: ignore[no-untyped-def]
     for i in range(s[at]):  # noqa: SIM110 - plain loops compile best in Numba
         if s[at + 1 + i] == card:
@@ -67,24 +67,24 @@ def _contains(s, at, card):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _base(card):  # type: ignore[no-untyped-def]
     """The card off the field: a declared joker is wild again."""
     kind = card & 15
     return kind if kind >= WILD else card
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _suited(card):  # type: ignore[no-untyped-def]
     return (card & 15) < WILD
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _prestige(card):  # type: ignore[no-untyped-def]
     return (card >> 4) >= 8 and (card & 15) < WILD
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _combat(card):  # type: ignore[no-untyped-def]
     value = card >> 4
     return value >= 1 and value <= MAX_COMBAT

@@ -23,7 +23,7 @@ from fanfold.games.fano.rules.specials import TRIBUTE_CAP, TRIBUTE_COST
 numba_cache.install()
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _can_use(s, cfg, seat, special):  # type: ignore[no-untyped-def]
     """Classic: ``special`` is the seat's and no special was used at this commander level.
     Trionfey: the seat's suit special and three tribute counters."""
@@ -39,7 +39,7 @@ def _can_use(s, cfg, seat, special):  # type: ignore[no-untyped-def]
     return True
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _spend(s, cfg, p, special):  # type: ignore[no-untyped-def]
     """Pay for a special: three tribute counters (Trionfey), or the level's use (classic,
     recorded in order of use)."""
@@ -51,14 +51,14 @@ def _spend(s, cfg, p, special):  # type: ignore[no-untyped-def]
     s[p + SPECIALS] = n + 1
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _earn(s, cfg, p):  # type: ignore[no-untyped-def]
     """One tribute counter (Trionfey specials; at most seven)."""
     if cfg[C_TRIBUTE] == 1:
         s[p + TRIBUTE] = min(TRIBUTE_CAP, s[p + TRIBUTE] + 1)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _can_substitute_down(s, cfg, seat):  # type: ignore[no-untyped-def]
     """Trionfey Diamonds: the substitute's counter may complete the three."""
     if cfg[C_TRIBUTE] == 0 or (cfg[C_SEAT_SPECIALS + seat] >> S_DEFENSE) & 1 == 0:

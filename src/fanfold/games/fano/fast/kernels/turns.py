@@ -38,7 +38,7 @@ from fanfold.games.fano.fast.layout import (
 numba_cache.install()
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def winner(s, cfg):  # type: ignore[no-untyped-def]
     """The seat that reached the promotions needed, or -1."""
     for seat in range(cfg[C_PLAYERS]):

@@ -42,12 +42,12 @@ numba_cache.install()
 ONE_FOR_ALL = tuple(Teams).index(Teams.ONE_FOR_ALL)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _seat(seat):  # type: ignore[no-untyped-def]
     return HEADER + seat * PLAYER_WIDTH
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _leave_field(s, p, card, face_up):  # type: ignore[no-untyped-def]
     """``card`` leaves the field of the player at ``p`` for the discard pile."""
     _remove(s, p + FIELD, card)
@@ -62,7 +62,7 @@ def _leave_field(s, p, card, face_up):  # type: ignore[no-untyped-def]
         _insert(s, p + DOWN, base)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _return_to_hand(s, p, card):  # type: ignore[no-untyped-def]
     _remove(s, p + PROTECTED, card)
     _remove(s, p + FIELD, card)
@@ -70,20 +70,20 @@ def _return_to_hand(s, p, card):  # type: ignore[no-untyped-def]
     _insert(s, p + KNOWN, card)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _take_from_hand(s, p, card):  # type: ignore[no-untyped-def]
     base = _base(card)
     _remove(s, p + KNOWN, base)
     _remove(s, p + HAND, base)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _enter_play(s, p, card):  # type: ignore[no-untyped-def]
     _take_from_hand(s, p, card)
     _insert(s, p + FIELD, card)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _active(s, p, cards):  # type: ignore[no-untyped-def]
     """The face-up combat cards in play (they attack, are attacked, recruit, counter)."""
     m = 0
@@ -95,7 +95,7 @@ def _active(s, p, cards):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _face_up(s, p, cards):  # type: ignore[no-untyped-def]
     """The cards in play that may combine: face up."""
     m = 0
@@ -107,7 +107,7 @@ def _face_up(s, p, cards):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _playable(s, p, cards):  # type: ignore[no-untyped-def]
     """The combat cards the hand can play (a joker as each combat value), in order."""
     nh = s[p + HAND]
@@ -126,14 +126,14 @@ def _playable(s, p, cards):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _clear(s, at):  # type: ignore[no-untyped-def]
     for k in range(s[at]):
         s[at + 1 + k] = 0
     s[at] = 0
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _clear_pending(s):  # type: ignore[no-untyped-def]
     s[PENDING_ATTACKER] = 0
     s[PENDING_TARGET] = 0
