@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import sqlalchemy as sa
@@ -305,7 +306,9 @@ def test_a_run_stopped_part_way_keeps_the_families_it_finished(
     out = tmp_path / "bot_ratings.json"
     out.write_text(json.dumps({"families": {"fantan": {"ratings": {}}}}))
 
-    def rate(name: str, games: int, seed: int, workers: int) -> dict[str, object]:
+    def rate(
+        name: str, games: int, seed: int, workers: int, members: tuple[str, ...]
+    ) -> dict[str, object]:
         if name == "fano-trionfey":
             raise KeyboardInterrupt  # stopped while this family plays
         return {"ratings": {"hard": {"mu": 2000.0, "sigma": 300.0, "games": games}}}
@@ -317,3 +320,100 @@ def test_a_run_stopped_part_way_keeps_the_families_it_finished(
     assert sorted(families) == ["fantan", "morris"]
     assert families["morris"]["ratings"]["hard"]["games"] == 4
     assert "--families morris --games 4" in families["morris"]["command"]
+
+
+def _script() -> ModuleType:
+    script = Path(__file__).resolve().parents[2] / "scripts" / "rate_bots.py"
+    spec = importlib.util.spec_from_file_location("rate_bots_script", script)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ladder_members_are_kept_apart_from_the_levels(tmp_path: Path) -> None:
+    """A Fano family's ladder members sit under ``members``: the server reads the levels
+    only, as from a file written before there were members."""
+    path = tmp_path / "bot_ratings.json"
+    level = {"mu": 2000.0, "sigma": 300.0, "games": 12}
+    member = {"mu": 2100.0, "sigma": 310.0, "games": 12}
+    family = {"game": "fano.v1", "ratings": {"random": level, "medium": level}, "command": "c"}
+    path.write_text(json.dumps({"families": {"fano-classic": family}}))
+    old = read_anchor_runs(path)
+    assert list(old) == [("fano-classic", "medium")]
+    family["members"] = {"ladder(style=attack)": member, "hard": member}
+    path.write_text(json.dumps({"families": {"fano-classic": family}}))
+    assert read_anchor_runs(path) == old  # a member named like a level is still no level
+    assert read_anchors(path) == {("fano-classic", "medium"): (2000.0, 300.0)}
+    checked_in = json.loads(BOT_RATINGS.read_text())["families"]
+    for name, part in checked_in.items():
+        for member_name in part.get("members", {}):
+            assert (name, member_name) not in bot_anchors()
+
+
+def test_a_tiny_run_rates_ladder_members_with_the_levels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two fast levels and two ladder members, two games a pair: every player meets every
+    other, the members' ratings are written under ``members`` with the command that gives
+    them, the progress is said as the games are played, and the server reads the levels."""
+    module = _script()
+    monkeypatch.setitem(
+        module.FAMILIES, "fano-classic", ("fano", "classic", 2, ("random", "medium"))
+    )
+    out = tmp_path / "bot_ratings.json"
+    members = "ladder(style=attack),ladder(style=rush)"
+    module.main(
+        ["--families", "fano-classic", "--games", "2", "--members", members, "--out", str(out)]
+    )
+    part = json.loads(out.read_text())["families"]["fano-classic"]
+    assert part["games"] == 12  # six pairs of four players, two games each
+    assert sorted(part["ratings"]) == ["medium", "random"]
+    assert sorted(part["members"]) == ["ladder(style=attack)", "ladder(style=rush)"]
+    for rating in [*part["ratings"].values(), *part["members"].values()]:
+        assert rating["games"] == 6  # each of the three others, both seats
+        assert 0 < rating["sigma"] < SIGMA
+    assert part["members"]["ladder(style=attack)"]["mu"] > part["ratings"]["random"]["mu"]
+    assert part["command"] == (
+        "python3 scripts/rate_bots.py --families fano-classic --games 2 --seed 1 "
+        f"--members '{members}'"
+    )
+    assert list(read_anchor_runs(out)) == [("fano-classic", "medium")]
+    said = capsys.readouterr().err
+    assert "fano-classic: 1/12 games," in said
+    assert "fano-classic: 12/12 games," in said
+    assert "ladder(style=attack):" in said
+
+
+def test_each_fano_edition_has_its_members_and_bad_members_change_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = _script()
+    assert sorted(module.MEMBERS) == ["fano-classic", "fano-trionfey"]
+    for name, members in module.MEMBERS.items():
+        assert 0 < len(members) <= module.MAX_MEMBERS
+        assert module.family_members(name, None) == members
+        assert all(member.startswith("ladder(style=") for member in members)
+    assert module.family_members("morris", None) == ()
+    assert module.family_members("fano-classic", []) == ()  # --members '': the levels alone
+    out = tmp_path / "bot_ratings.json"
+    out.write_text('{"families": {}}')
+    for members, said in [
+        ("ladder", "ladder plays as one of the levels"),  # medium is the balanced member
+        ("hard", "hard plays as one of the levels"),
+        ("ladder(style=nosuch)", "nosuch"),
+        ("ladder(style=rush),,ladder(style=attack)", "comma-separated list of agents"),
+        (
+            ",".join(f"ladder(style={s})" for s in ("rush", "attack", "defend", "bluff", "call")),
+            "at most 4",
+        ),
+    ]:
+        with pytest.raises(SystemExit) as stopped:
+            module.main(["--families", "fano-classic", "--members", members, "--out", str(out)])
+        assert stopped.value.code == 2
+        assert said in capsys.readouterr().err, members
+        assert out.read_text() == '{"families": {}}'
+    with pytest.raises(SystemExit):
+        module.main(["--families", "morris", "--members", "ladder(style=rush)", "--out", str(out)])
+    assert "members are rated in fano-classic, fano-trionfey only" in capsys.readouterr().err

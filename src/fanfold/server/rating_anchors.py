@@ -55,8 +55,10 @@ class Anchor:
 def read_anchor_runs(path: Path) -> dict[tuple[str, str], Anchor]:
     """The levels' measured ratings in a file of ``scripts/rate_bots.py``, with how they were
     measured: (family, level) to :class:`Anchor`, for the levels only (``random``, measured
-    as a yardstick, is none). A family without its ``game`` is taken to be named after it
-    (``GAME`` or ``GAME-EDITION``).
+    as a yardstick, is none, and a Fano family's yardstick ladder members, rated in the same
+    pool, are under its ``members`` key, which is not read here; a file written before
+    there were members reads alike). A family without its ``game`` is taken to be named after
+    it (``GAME`` or ``GAME-EDITION``).
 
     Raises:
         AnchorError: a file that is not such a file, said with its name.
