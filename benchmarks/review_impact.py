@@ -10,6 +10,13 @@ replaced by a new one). The reviews are the site's own: Fano on 24 deals a decis
 on 1,000, in the server's review worker (one process at the lowest CPU priority,
 :mod:`fanfold.server.bots.reviewer`).
 
+Each review is asked for by a reader of its own, from a loopback address of its own
+(127.3.x.y; players are 127.1.x.y), as a site's readers would: the server's limits per client
+(``POST /api/records`` opens a table: 30 a minute) see each reader load one record, never one
+client loading them all. Were the server to refuse a request anyway (HTTP 429), the run says
+so in a line and asks again after the server's ``Retry-After``; past
+:data:`REFUSALS_IN_A_ROW` refusals in a row it stops with a message (no traceback).
+
 It prints, for each run, the players' act-to-``ok`` p50 and p99 and the bots' reply p50 and p99
 (from a human action sent to the player's next turn where bots moved in between: the action's
 commit, the pool's queue and the bots' decisions, as a player waits for them), the review
@@ -18,8 +25,9 @@ the change of each p99 from the run without reviews (the aim: at most 10%), the 
 load (the one-minute load average at the run's start and end: on a shared machine the other
 work moves the p99s too), and the review worker's hold: its limit (``--hold``: the server's
 ``FANFOLD_REVIEW_HOLD``; 0 turns it off), the seconds its steps waited for the live work in all
-and the steps started (from the server's ``/metrics``), with the reviews
-finished during the run and their seconds from their table's loading to their end.
+(before a step and paused inside it), the steps started and the pauses inside steps (from the
+server's ``/metrics``), with the reviews finished during the run and their seconds from their
+table's loading to their end, and the readers who asked for them (the requests refused).
 
 Run: ``python3 benchmarks/review.py --impact --tables 200 --seconds 30 --reviews 4``; with
 ``--reviews 0`` both runs are without reviews, and the change shows the noise of the machine;
@@ -37,12 +45,21 @@ import re
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
 import uvloop
 
-from benchmarks.server import Tally, cpu_seconds, free_port, level, percentile, start_server
+from benchmarks.server import (
+    Tally,
+    cpu_seconds,
+    free_port,
+    level,
+    loopback,
+    percentile,
+    start_server,
+)
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play.setup import play_game
@@ -63,6 +80,16 @@ def review_records(count: int) -> list[tuple[GameRecord, list[str]]]:
     return made
 
 
+#: The loopback group of the readers' addresses (1: players, 2: spectators).
+READERS = 3
+#: Refusals (HTTP 429) in a row after which a run stops.
+REFUSALS_IN_A_ROW = 5
+
+
+class RefusedError(Exception):
+    """The server kept refusing the benchmark's requests (HTTP 429): the run stops, saying so."""
+
+
 @dataclasses.dataclass
 class Reviewing:
     """The reviews asked for during a run."""
@@ -71,43 +98,110 @@ class Reviewing:
     judged: int = 0
     #: Seconds from each finished review's table loaded to its end.
     took: list[float] = dataclasses.field(default_factory=list)
+    #: Readers so far (each loads one record, from an address of its own).
+    readers: int = 0
+    #: Requests the server refused (HTTP 429).
+    refused: int = 0
+
+
+def refusal(answer: httpx.Response, what: str) -> str:
+    """A refusal (HTTP 429) in a sentence: what was refused, the server's own reason."""
+    try:
+        reason = str(answer.json().get("error", answer.text))
+    except ValueError:
+        reason = answer.text
+    wait = answer.headers.get("retry-after", "1")
+    return (
+        f"the server refused {what} (HTTP 429, over its limit per client: {reason[:160]}); "
+        f"asking again in {wait} s"
+    )
+
+
+async def sent(
+    send: Callable[[], Awaitable[httpx.Response]], what: str, seen: Reviewing
+) -> httpx.Response:
+    """``send()``'s answer; one refused (HTTP 429) is said in a line and sent again after the
+    server's ``Retry-After``, at most :data:`REFUSALS_IN_A_ROW` times (then
+    :class:`RefusedError`). Another error status raises :class:`httpx.HTTPStatusError`."""
+    for _ in range(REFUSALS_IN_A_ROW):
+        answer = await send()
+        if answer.status_code != 429:
+            answer.raise_for_status()
+            return answer
+        seen.refused += 1
+        print(f"#   {refusal(answer, what)}", flush=True)
+        await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
+    raise RefusedError(
+        f"the server refused {what} {REFUSALS_IN_A_ROW} times in a row (HTTP 429): the run "
+        "stops, its readers' requests over the server's limits per client"
+    )
+
+
+class Reader:
+    """A reader of one review: a client from a loopback address of its own (the
+    ``number``-th reader's), that loads a record and polls its review as the page does."""
+
+    def __init__(self, base: str, number: int) -> None:
+        self.address = loopback(READERS, number)
+        transport = httpx.AsyncHTTPTransport(local_address=self.address)
+        self.client = httpx.AsyncClient(base_url=base, timeout=60, transport=transport)
+        self.table = ""
+        self.judged = 0
+        self.loaded = time.monotonic()
+
+    async def load(self, record: GameRecord, seats: list[str], seen: Reviewing) -> None:
+        """Load ``record`` as a new table (its review's)."""
+        body = {"record": record.to_json(), "seats": seats}
+        answer = await sent(
+            lambda: self.client.post("/api/records", json=body), "a record's load", seen
+        )
+        self.table = answer.json()["table"]
+        self.loaded = time.monotonic()
+
+    async def poll(self, seen: Reviewing) -> bool:
+        """Ask for the review as the page does (only the moves it lacks); whether it ended."""
+        answer = await sent(
+            lambda: self.client.get(
+                f"/api/tables/{self.table}/review", params={"seen": self.judged}
+            ),
+            "a review's poll",
+            seen,
+        )
+        body = answer.json()
+        seen.judged += body["judged"] - self.judged
+        self.judged = body["judged"]
+        return body["state"] in ("done", "failed")
 
 
 async def keep_reviewing(base: str, count: int, stop: asyncio.Event, seen: Reviewing) -> None:
     """Keep ``count`` reviews asked for until ``stop``: each polled every second as the review
     page does (saying how many moves it has: only the new ones come), a finished one replaced
-    by the review of a new table of the same record."""
+    by the review of a new table of the same record, asked for by a new reader."""
     records = review_records(count)
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
 
-        async def load(index: int) -> str:
-            record, seats = records[index]
-            answer = await client.post(
-                "/api/records", json={"record": record.to_json(), "seats": seats}
-            )
-            answer.raise_for_status()
-            table: str = answer.json()["table"]
-            return table
+    async def new_reader(index: int) -> Reader:
+        reader = Reader(base, seen.readers)
+        seen.readers += 1
+        record, seats = records[index]
+        await reader.load(record, seats, seen)
+        return reader
 
-        tables = [await load(index) for index in range(count)]
-        loaded = [time.monotonic()] * count
-        judged = [0] * count
+    readers: list[Reader] = []
+    try:
+        for index in range(count):
+            readers.append(await new_reader(index))
         while not stop.is_set():
-            for index, table in enumerate(tables):
-                answer = await client.get(  # as the page polls: only the moves it lacks
-                    f"/api/tables/{table}/review", params={"seen": judged[index]}
-                )
-                answer.raise_for_status()
-                body = answer.json()
-                seen.judged += body["judged"] - judged[index]
-                judged[index] = body["judged"]
-                if body["state"] in ("done", "failed"):
+            for index, reader in enumerate(readers):
+                if await reader.poll(seen):
                     seen.done += 1
-                    seen.took.append(time.monotonic() - loaded[index])
-                    tables[index], judged[index] = await load(index), 0
-                    loaded[index] = time.monotonic()
+                    seen.took.append(time.monotonic() - reader.loaded)
+                    await reader.client.aclose()
+                    readers[index] = await new_reader(index)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), 1.0)
+    finally:
+        for reader in readers:
+            await reader.client.aclose()
 
 
 async def run(
@@ -126,17 +220,24 @@ async def run(
     return tally, seen
 
 
-def held_of(base: str) -> tuple[float, float]:
-    """The review worker's holds so far, from the server's ``/metrics``: the seconds its steps
-    waited for the live work in all, and how many holds there were."""
+def held_of(base: str) -> tuple[float, float, float]:
+    """The review worker's waits so far, from the server's ``/metrics``: the seconds its steps
+    waited for the live work in all (before and inside them), the steps, and the pauses inside
+    steps."""
     text = httpx.get(f"{base}/metrics", timeout=10).text
     found = {
         name: float(value)
         for name, value in re.findall(
-            r"^fanfold_review_hold_seconds_(sum|count) (\S+)$", text, re.M
+            r"^fanfold_review_(hold_seconds_sum|hold_seconds_count|pauses_total) (\S+)$",
+            text,
+            re.M,
         )
     }
-    return found.get("sum", 0.0), found.get("count", 0.0)
+    return (
+        found.get("hold_seconds_sum", 0.0),
+        found.get("hold_seconds_count", 0.0),
+        found.get("pauses_total", 0.0),
+    )
 
 
 def impact_main(
@@ -152,9 +253,10 @@ def impact_main(
     print(
         "| reviews asked | human actions | act-to-ok p50 ms | act-to-ok p99 ms "
         "| bot reply p50 ms | bot reply p99 ms | review moves judged | server CPU % "
-        "| act p99 change | bot p99 change | load | held s (steps) | reviews done, s p50 |"
+        "| act p99 change | bot p99 change | load | held s (steps, pauses in steps) "
+        "| reviews done, s p50 | readers (refused) |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|")
     base_line: tuple[float, float] | None = None
     with tempfile.TemporaryDirectory() as folder:
         for number, asked in enumerate((0, reviews)):  # --reviews 0: the same run twice
@@ -166,11 +268,14 @@ def impact_main(
                 load = os.getloadavg()[0]
                 cpu = cpu_seconds(server.pid)
                 began = time.monotonic()
-                tally, seen = uvloop.run(
-                    run(f"http://127.0.0.1:{port}", tables, seconds, think, asked)
-                )
+                try:
+                    tally, seen = uvloop.run(
+                        run(f"http://127.0.0.1:{port}", tables, seconds, think, asked)
+                    )
+                except RefusedError as refused:
+                    raise SystemExit(f"# stopped: {refused}") from None
                 wall = time.monotonic() - began
-                held, holds = held_of(f"http://127.0.0.1:{port}")
+                held, holds, pauses = held_of(f"http://127.0.0.1:{port}")
                 server_cpu = (cpu_seconds(server.pid) - cpu) / wall * 100
                 loads = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
             finally:
@@ -193,7 +298,8 @@ def impact_main(
             print(
                 f"| {asked} | {len(acts)} | {act50:.1f} | {act99:.1f} | {bot50:.1f} "
                 f"| {bot99:.1f} | {seen.judged} | {server_cpu:.0f} {changes}| {loads} "
-                f"| {held:.1f} ({holds:.0f}) | {seen.done}, {took} |",
+                f"| {held:.1f} ({holds:.0f}, {pauses:.0f}) | {seen.done}, {took} "
+                f"| {seen.readers} ({seen.refused}) |",
                 flush=True,
             )
             for error in sorted(set(tally.errors))[:5]:

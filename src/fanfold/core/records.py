@@ -20,6 +20,7 @@ from typing import Any
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import FanfoldError, RecordError, Refusal, reason_of, templates
+from fanfold.core.pauses import pause_point
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.core.rulings import Ruling, check_ruling
 
@@ -30,6 +31,8 @@ RECORD_FORMAT = "fanfold.record/2"
 RECORD_FORMAT_1 = "fanfold.record/1"
 #: The most digits a seed may have in a record (a 128-bit seed has 39).
 MAX_SEED_DIGITS = 60
+#: Actions replayed between two pause points of :meth:`GameRecord.states` (a few ms of work).
+REPLAY_PAUSE_EVERY = 16
 
 #: Why a record does not load (a broken or forged file, a record sent to the play server): each
 #: reason a code, worded in the reader's language where a page or the terminal has one.
@@ -125,7 +128,9 @@ class GameRecord:
         return game.new_state(config, self.seed)
 
     def states(self) -> list[Any]:
-        """Every state of the game, the start first. Raises :class:`RecordError`."""
+        """Every state of the game, the start first. Raises :class:`RecordError`. A long
+        replay has a :func:`~fanfold.core.pauses.pause_point` every :data:`REPLAY_PAUSE_EVERY`
+        actions (a review's step may wait there for live play)."""
         game = get_game(self.game)
         try:
             state = self.initial_state()
@@ -133,6 +138,8 @@ class GameRecord:
             raise RecordError(Refusal("record.no_start", reason=reason_of(error))) from error
         states = [state]
         for number, text in enumerate(self.actions, start=1):
+            if not number % REPLAY_PAUSE_EVERY:
+                pause_point()
             try:
                 state = game.apply_text(state, text)
             except FanfoldError as error:

@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.pauses import pause_point
 from fanfold.core.phrases import Phrase, joined, phrases
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame, get_game
@@ -155,6 +156,7 @@ def fano_values(view: Any, legal: Sequence[Any], seed: int, deals: int) -> list[
     sums = [0.0] * len(legal)
     engine.seed(rng.getrandbits(31))
     for _ in range(deals):
+        pause_point()  # between deals: the review worker may wait here for live play
         deal = engine.encode(game.sample_state(view, rng))
         totals = np.zeros(len(legal))
         compiled.look_ahead([deal], view.player, ids, chosen, totals)

@@ -173,10 +173,16 @@ class Metrics:
         )
         self.review_hold_seconds = Histogram(
             "fanfold_review_hold_seconds",
-            "How long each engine review's step waited, before it was computed, for the live "
-            "work (live bots' decisions, players' actions) to end (0: it did not wait; at most "
-            "the hold's limit).",
+            "How long each engine review's step waited for the live work (live bots' "
+            "decisions, players' actions) to end, before it started and paused inside it (0: "
+            "it did not wait; at most the hold's limit or so).",
             buckets=BUCKETS,
+            registry=registry,
+        )
+        self.review_pauses = Counter(
+            "fanfold_review_pauses",
+            "Pauses inside engine review steps: a step under way that waited, between two "
+            "units of work, for the live work to end.",
             registry=registry,
         )
         self.store_seconds = Histogram(

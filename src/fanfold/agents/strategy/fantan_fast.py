@@ -52,6 +52,7 @@ from fanfold.agents.strategy.fantan_scoring import (
     Weights,
     _beyond,
 )
+from fanfold.core.pauses import pause_point
 from fanfold.games.fantan import rules, sampling
 from fanfold.games.fantan.actions import FanTanAction, Play
 from fanfold.games.fantan.cards import rank_order
@@ -256,6 +257,7 @@ class _Search:
             group = deals.take(members)
             best = -math.inf
             while choices:
+                pause_point()
                 low = choices & -choices
                 choices ^= low
                 trial = group.take(np.arange(size))
@@ -290,13 +292,16 @@ def search_values(
     of hands a deal), with its next ``lookahead`` choices searched per view (see the module
     docstring); once ``deadline`` (a :func:`time.monotonic` time) has passed, every view
     plays the strategy's card, and ``stopped`` is called each time that stops a view's
-    search. Every move is played out from the same random draws (common random numbers)."""
+    search. Every move is played out from the same random draws (common random numbers). A
+    :func:`~fanfold.core.pauses.pause_point` comes before each candidate move and each choice
+    searched (a review may wait there; the draws are unchanged)."""
     player = view.player
     count = len(hands)
     search = _Search(view.config, player, group, deadline, stopped)
     randoms = _seeds(rng, count)
     totals = []
     for action in legal:
+        pause_point()  # between candidate moves: a caller may wait here (a review)
         deals = _Deals(
             hands.copy(),
             np.full(count, view.layout, np.int64),

@@ -3,7 +3,8 @@
 One module a job: :mod:`.decisions` (what a decision is, and how a worker makes it),
 :mod:`.pickling` (how a decision crosses to a worker process), :mod:`.worker` (a worker
 process's life and its pipe), :mod:`.pool` (the pool, its fair queue and its shares),
-:mod:`.reviewer` (the reviews' own worker), :mod:`.live_work` (the live work it waits for).
+:mod:`.reviewer` (the reviews' own worker), :mod:`.live_work` (the live work it waits for),
+:mod:`.step_pauses` (its pauses inside a step).
 
 ``fanfold serve`` runs the pool in worker processes (``processes=True``), each a process of its
 own at a lower CPU priority than the server (:data:`NICENESS`): a search holds its own
@@ -36,7 +37,8 @@ The engines' reviews do not think in the pool: their steps go to the process's o
 :class:`ReviewWorker` (:mod:`.reviewer`), a worker process of its own at the lowest CPU
 priority, so that reviews never hold a worker or processor time a live game's bot wants; it
 starts a step only while no live work is under way (:mod:`.live_work`: the pool's live
-decisions and the players' actions).
+decisions and the players' actions), and pauses inside a step while there is
+(:mod:`.step_pauses`, the count read from memory shared with the worker process).
 """
 
 from fanfold.server.bots.decisions import CACHE, Decision, decide, decide_counted, decision_for

@@ -1,11 +1,15 @@
 """The live work under way in a server process (:class:`LiveWork`): the live games' bot
 decisions in flight or queued in the pool and the players' actions being handled, counted on
 the event loop, so that the review worker (:mod:`fanfold.server.bots.reviewer`) computes its
-steps only while none is under way (it is told when the count falls to zero; nothing polls)."""
+steps only while none is under way: it is told when the count falls to zero before a step
+(nothing polls), and inside a step its process reads the count from memory shared with it
+(:meth:`LiveWork.shared`), kept equal to the count by the event loop."""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import multiprocessing
 from collections.abc import Callable, Iterator
 
 
@@ -20,14 +24,27 @@ class LiveWork:
         #: Live decisions in flight or queued, and players' actions being handled, now.
         self.count = 0
         self._quiet: list[Callable[[], object]] = []
+        self._shared: ctypes.c_int | None = None
+
+    def shared(self) -> ctypes.c_int:
+        """The count in shared memory (made at the first call): a worker process started after
+        this call (``spawn``, given it as an argument) reads ``.value`` while the event loop
+        keeps it equal to :attr:`count`. Only the event loop writes it: no lock."""
+        if self._shared is None:
+            self._shared = multiprocessing.get_context("spawn").RawValue(ctypes.c_int, self.count)
+        return self._shared
 
     def begin(self) -> None:
         """A piece of live work starts (a decision asked of the pool, an action arrived)."""
         self.count += 1
+        if self._shared is not None:
+            self._shared.value = self.count
 
     def end(self) -> None:
         """A piece of live work ended: at zero, everyone waiting is told (once each)."""
         self.count = max(0, self.count - 1)
+        if self._shared is not None:
+            self._shared.value = self.count
         if not self.count and self._quiet:
             told, self._quiet = self._quiet, []
             for callback in told:

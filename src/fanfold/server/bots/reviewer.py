@@ -12,18 +12,22 @@ worker computes; it never touches the store: the server's event loop stores each
 then in the order asked. Tests that run the bot pool in threads run the reviews in one thread
 too (the same code, without the process's start-up).
 
-The worker also yields to live play itself: a step starts only while no live work is under way
-in the process (:class:`~fanfold.server.bots.live_work.LiveWork`: no live bot decision in flight
-or queued in the pool, no player's action being handled), checked before each step (a step is
-short: 6 moves of Fano or Fan Tan, 16 of Morris). The worker is told when the live work ends
-(nothing polls), and a hold lasts at most :data:`HOLD_LIMIT` seconds: on a server that is never
-quiet, a review still takes a step every :data:`HOLD_LIMIT` seconds. A hold only delays a step:
-the step's result is the same."""
+The worker also yields to live play itself, while live work is under way in the process
+(:class:`~fanfold.server.bots.live_work.LiveWork`: a live bot decision in flight or queued in the
+pool, a player's action being handled): a step starts only once there is none (the worker is
+told when the live work ends: nothing polls), and inside a step (6 moves of Fano or Fan Tan,
+about 0.1 to 0.3 s) it pauses between its units of work, a sampled deal or a candidate move,
+while the count it reads from memory shared with the event loop is not zero
+(:mod:`~fanfold.server.bots.step_pauses`). A step waits at most :data:`HOLD_LIMIT` seconds in
+all, before it and inside it: on a server that is never quiet, a review still takes a step
+every :data:`HOLD_LIMIT` seconds or so. A wait only delays a step: its result is the same."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import functools
 import heapq
 import itertools
 import logging
@@ -36,14 +40,15 @@ from typing import Any, TypeVar
 
 from fanfold.server.bots.live_work import LiveWork
 from fanfold.server.bots.pool import Priority
+from fanfold.server.bots.step_pauses import attach, paused_step
 from fanfold.server.bots.worker import WorkerProcess
 
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
-#: The most seconds a review step waits for the live work to end (:class:`ReviewWorker`); past
-#: it, the step is computed anyway.
+#: The most seconds a review step waits for the live work to end, before it starts and paused
+#: inside it together (:class:`ReviewWorker`); past it, the step is computed to its end anyway.
 HOLD_LIMIT = 2.0
 
 #: The environment variable that sets another :data:`HOLD_LIMIT` for the server's review worker
@@ -69,7 +74,8 @@ class ReviewWorker:
         processes: compute in a worker process at the lowest CPU priority (``fanfold serve``);
             otherwise in one thread of this process (tests).
         live: the process's live work (the bot pool's :attr:`~.BotPool.live`): a step waits
-            for it to end, at most ``hold`` seconds (``None``: no wait).
+            for it to end before it starts and pauses for it inside, at most ``hold`` seconds
+            in all (``None``: no wait).
         hold: the most seconds a step waits for the live work (0: no wait).
     """
 
@@ -79,11 +85,16 @@ class ReviewWorker:
         self.processes = processes
         self.live = live
         self.hold = hold
-        #: Told the seconds each step was held (0: none; the metrics).
+        #: Told the seconds each step waited, before it and inside it (0: none; the metrics).
         self.held: Callable[[float], object] | None = None
-        #: Seconds the steps waited for the live work, since the start.
+        #: Told the pauses inside each step that paused (the metrics).
+        self.paused: Callable[[int], object] | None = None
+        #: Seconds the steps waited for the live work (before and inside), since the start.
         self.held_seconds = 0.0
-        #: Holds that ended at their limit (the live work still under way), since the start.
+        #: Of those, the seconds paused inside steps, and the pause points that waited.
+        self.paused_seconds = 0.0
+        self.pauses = 0
+        #: Steps whose waits reached the limit (the live work still under way), since the start.
         self.held_to_limit = 0
         self._holding_since: float | None = None
         self._executor: Executor | None = None
@@ -109,9 +120,15 @@ class ReviewWorker:
         return sum(not future.done() for _, _, future in self._waiting)
 
     def _make(self) -> Executor:
-        if self.processes:
-            return WorkerProcess(None, lowest=True)
+        if self.processes:  # the process reads the live count from the memory it is given
+            warm = None if self.live is None else functools.partial(attach, self.live.shared())
+            return WorkerProcess(warm, lowest=True)
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
+
+    def _live_count(self) -> ctypes.c_int | None:
+        """The shared count a step in a thread reads (a process reads its own, :func:`attach`
+        at its start)."""
+        return None if self.processes or self.live is None else self.live.shared()
 
     def _submit(self, fn: Callable[..., _T], *args: Any) -> Future[_T]:
         if self._executor is None:
@@ -136,14 +153,19 @@ class ReviewWorker:
         """``fn(*args)`` (a module-level function, and arguments that pickle: it runs in the
         worker process) computed once the worker is free and no step of a higher ``priority``
         (or asked before at the same) waits. The worker is handed on when the step ends, not
-        when its caller stops waiting for it."""
+        when its caller stops waiting for it. The step waits for the live work before it starts
+        and pauses for it inside (at most :attr:`hold` seconds in all)."""
         await self._acquire(int(priority))
         loop = asyncio.get_running_loop()
+        timed = self.live is not None and self.hold > 0
+        waited = 0.0
         try:
-            await self._hold()
-            future = self._submit(fn, *args)
+            waited = await self._hold()
+            allowance = max(0.0, self.hold - waited) if timed else 0.0
+            future = self._submit(paused_step, fn, args, allowance, self._live_count())
         except BaseException:
             self._release()
+            self._told(timed, waited)
             raise
         executor = self._executor
 
@@ -152,23 +174,36 @@ class ReviewWorker:
                 loop.call_soon_threadsafe(self._finished)
 
         future.add_done_callback(done)
+        paused = 0.0
         try:
-            return await asyncio.wrap_future(future)
+            stepped: tuple[_T, float, int, bool] = await asyncio.wrap_future(future)
+            result, paused, pauses, to_limit = stepped
         except BrokenProcessPool:
             if executor is not None:
                 self._replace(executor)
             raise
+        finally:
+            self._told(timed, waited + paused)
+        self.held_seconds += paused
+        self.paused_seconds += paused
+        self.pauses += pauses
+        self.held_to_limit += to_limit
+        if pauses and self.paused is not None:
+            self.paused(pauses)
+        return result
 
-    async def _hold(self) -> None:
+    def _told(self, timed: bool, seconds: float) -> None:
+        """Tell :attr:`held` a step's wait (every step, 0 for none, so the metric's count is
+        the steps; none where the worker does not wait)."""
+        if timed and self.held is not None:
+            self.held(seconds)
+
+    async def _hold(self) -> float:
         """Wait, holding the worker, until no live work is under way, at most :attr:`hold`
-        seconds (told when it ends: nothing polls)."""
+        seconds (told when it ends: nothing polls); the seconds waited."""
         live = self.live
-        if live is None or self.hold <= 0:
-            return
-        if not live.count:  # quiet: no hold (counted, so the metric's count is the steps)
-            if self.held is not None:
-                self.held(0.0)
-            return
+        if live is None or self.hold <= 0 or not live.count:
+            return 0.0
         loop = asyncio.get_running_loop()
         started = self._holding_since = time.monotonic()
         deadline = started + self.hold
@@ -193,8 +228,7 @@ class ReviewWorker:
             self._holding_since = None
             held = time.monotonic() - started
             self.held_seconds += held
-            if self.held is not None:
-                self.held(held)
+        return held
 
     async def _acquire(self, priority: int) -> None:
         if not self._busy and not self.waiting:

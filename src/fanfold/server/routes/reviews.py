@@ -31,13 +31,15 @@ MAX_SEEN = 1_000_000
 def review_worker(state: Any, hub: Hub) -> ReviewWorker:
     """The process's one review worker (``state``: the application's; made at the first call,
     a worker process at the lowest CPU priority where the hub's bots think in processes; its
-    steps wait for the live work of the hub's pool, :data:`~fanfold.server.bots.HOLD_LIMIT`)."""
+    steps wait for the live work of the hub's pool, before they start and paused inside them,
+    :data:`~fanfold.server.bots.HOLD_LIMIT` in all)."""
     found: ReviewWorker | None = getattr(state, "review_worker", None)
     if found is None:
         found = state.review_worker = ReviewWorker(
             processes=hub.pool.processes, live=hub.pool.live, hold=hold_limit()
         )
         found.held = hub.metrics.review_hold_seconds.observe
+        found.paused = hub.metrics.review_pauses.inc
     return found
 
 

@@ -1,0 +1,89 @@
+"""The review worker's pauses inside a step (:func:`paused_step`): between its units of work
+(a sampled deal, a candidate move, a stretch of a record's replay: the
+:func:`~fanfold.core.pauses.pause_point` calls of the review's code) a step waits while live
+work is under way in the server's process.
+
+The worker reads the live work's count from memory it shares with the server's event loop
+(:meth:`fanfold.server.bots.LiveWork.shared`): the worker process is given it at its start
+(:func:`attach`), a review thread (tests) with each step. While the count is not zero the step
+sleeps, looking again every :data:`LOOK_SECONDS`, for at most the step's allowance in all (the
+hold's limit less the step's wait before it started), so on a server never quiet a step still
+ends. A pause only waits: the step's result is the same with pauses as without."""
+
+from __future__ import annotations
+
+import ctypes
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from fanfold.core.pauses import pausing
+
+_T = TypeVar("_T")
+
+#: Seconds between a paused step's looks at the live work's count.
+LOOK_SECONDS = 0.002
+
+#: The live work's count in the review worker process (set at its start by :func:`attach`).
+_LIVE: ctypes.c_int | None = None
+
+
+def attach(live: ctypes.c_int) -> None:
+    """The review worker process starts: the steps it computes pause on ``live`` (the server's
+    :meth:`~fanfold.server.bots.LiveWork.shared`)."""
+    global _LIVE
+    _LIVE = live
+
+
+class StepPauses:
+    """One step's pauses: called at each pause point, it waits while ``live`` is not zero, at
+    most ``allowance`` seconds over the step.
+
+    Attributes:
+        seconds: the seconds waited so far.
+        pauses: the pause points that waited.
+        to_limit: whether the allowance ran out while the live work was under way.
+    """
+
+    def __init__(self, live: ctypes.c_int | None, allowance: float) -> None:
+        self.live = live
+        self.allowance = allowance
+        self.seconds = 0.0
+        self.pauses = 0
+        self.to_limit = False
+
+    def __call__(self) -> None:
+        live = self.live
+        if live is None or not live.value:
+            return
+        left = self.allowance - self.seconds
+        if left <= 0:
+            return
+        started = time.monotonic()
+        deadline = started + left
+        while live.value:
+            if time.monotonic() >= deadline:
+                self.to_limit = True
+                break
+            time.sleep(LOOK_SECONDS)
+        self.seconds += time.monotonic() - started
+        self.pauses += 1
+
+
+def paused_step(
+    fn: Callable[..., _T],
+    args: Sequence[Any],
+    allowance: float,
+    live: ctypes.c_int | None = None,
+) -> tuple[_T, float, int, bool]:
+    """``fn(*args)`` with its pause points waiting for the live work (``live``; ``None``: the
+    count :func:`attach` gave this process, if any), at most ``allowance`` seconds in all:
+    its result, the seconds it waited, the pause points that waited, and whether the waits
+    reached the allowance."""
+    pauses = StepPauses(_LIVE if live is None else live, allowance)
+    with pausing(pauses):
+        result = fn(*args)
+    return result, pauses.seconds, pauses.pauses, pauses.to_limit
+
+
+__all__ = ["LOOK_SECONDS", "StepPauses", "attach", "paused_step"]

@@ -1,0 +1,198 @@
+"""The review worker pauses inside a step (:mod:`fanfold.server.bots.step_pauses`): between a
+step's units of work (a sampled deal, a candidate move, a stretch of the record's replay) it
+waits while live work is under way, read from memory shared with the event loop
+(:meth:`fanfold.server.bots.LiveWork.shared`), in a review thread and in the worker process;
+a pause that starts mid-step holds the step until the live work ends, at most the hold's limit
+over the step (the wait before it included); and a review computed with pauses is exactly the
+review computed without them (same seed, same budget)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import threading
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fanfold.core.config import JSONObject
+from fanfold.core.pauses import pause_point, pausing
+from fanfold.core.records import GameRecord
+from fanfold.core.registry import get_game
+from fanfold.play.setup import play_game
+from fanfold.server.bots import LiveWork, ReviewWorker
+from fanfold.server.bots.step_pauses import StepPauses
+from fanfold.server.reviews import review_step
+
+#: Set by the step below once it is under way; the test sets ``GO`` to let it reach its pause.
+STARTED = threading.Event()
+GO = threading.Event()
+#: When the step below passed its pause point.
+PASSED: list[float] = []
+
+
+def step_with_a_pause(name: str) -> str:
+    """A step of two units of work with a pause point between them."""
+    STARTED.set()
+    assert GO.wait(10)
+    pause_point()
+    PASSED.append(time.monotonic())
+    return name
+
+
+def card_record(name: str, players: int, seed: int) -> JSONObject:
+    """A finished game of random players, its first seat a person's (the seat reviewed)."""
+    record = play_game(get_game(name), None, ["random"] * players, seed=seed, agent_seed=seed)
+    finished = dataclasses.replace(
+        record.finish(), players=("human",) + ("random",) * (players - 1)
+    )
+    return finished.to_json()
+
+
+def test_the_shared_count_follows_the_live_work() -> None:
+    live = LiveWork()
+    live.begin()
+    shared = live.shared()  # made now: the count so far
+    assert shared.value == 1
+    live.begin()
+    assert shared.value == 2
+    with live.doing():
+        assert shared.value == 3
+    live.end()
+    live.end()
+    assert (live.count, shared.value) == (0, 0)
+    assert live.shared() is shared
+
+
+def test_a_step_pauses_inside_when_live_work_starts_mid_step() -> None:
+    STARTED.clear()
+    GO.clear()
+    PASSED.clear()
+    live = LiveWork()
+    worker = ReviewWorker(processes=False, live=live, hold=60.0)
+    holds: list[float] = []
+    worker.held = holds.append
+
+    async def main() -> tuple[str, float]:
+        task = asyncio.create_task(worker.run(step_with_a_pause, "paused"))
+        while not STARTED.is_set():  # the step is under way: no live work when it started
+            await asyncio.sleep(0.005)
+        live.begin()  # a player's action arrives mid-step
+        GO.set()
+        await asyncio.sleep(0.3)
+        assert PASSED == []  # the step waits at its pause point
+        assert not task.done()
+        ended = time.monotonic()
+        live.end()
+        return await task, ended
+
+    try:
+        answer, ended = asyncio.run(main())
+    finally:
+        worker.shutdown()
+    assert answer == "paused"
+    assert PASSED[0] >= ended  # it went on once the live work ended
+    assert worker.pauses == 1
+    assert 0.3 <= worker.paused_seconds < 30
+    assert worker.held_seconds == worker.paused_seconds  # no wait before the step
+    assert holds == [worker.paused_seconds]  # the metric: the step's whole wait
+    assert worker.held_to_limit == 0
+
+
+def test_a_never_quiet_server_pauses_a_step_at_most_the_hold_limit_in_all() -> None:
+    live = LiveWork()
+    live.begin()  # never ends
+    pauses = StepPauses(live.shared(), 0.2)
+    started = time.monotonic()
+    for _ in range(5):
+        pause_point_of(pauses)
+    took = time.monotonic() - started
+    assert 0.2 <= pauses.seconds < 0.2 + 5
+    assert took < 0.2 + 5
+    assert pauses.pauses == 1  # the allowance spent at the first: the others go on at once
+    assert pauses.to_limit
+
+    worker = ReviewWorker(processes=False, live=live, hold=0.2)
+
+    async def main() -> str:
+        return await worker.run(step_with_a_pause, "late")
+
+    STARTED.clear()
+    GO.set()
+    try:
+        assert asyncio.run(main()) == "late"
+    finally:
+        worker.shutdown()
+    # The hold before the step spent the limit: the step did not pause inside.
+    assert worker.pauses == 0
+    assert worker.held_to_limit == 1
+    assert 0.2 <= worker.held_seconds < 10
+
+
+def pause_point_of(pauses: StepPauses) -> None:
+    with pausing(pauses):
+        pause_point()
+
+
+def noisy_pause() -> None:
+    """A pause that draws from the process's shared generators meanwhile, as other code
+    running during a pause might: a review must not depend on them."""
+    random.random()
+    np.random.random()
+    time.sleep(0.0005)
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "budget", "points"),
+    [("fano", 2, 6, 6), ("fantan", 4, 60, 2)],  # a point a deal (Fano), a candidate move (Fan Tan)
+)
+def test_a_review_with_pauses_is_the_review_without(
+    name: str, players: int, budget: int, points: int
+) -> None:
+    record = card_record(name, players, seed=5)
+    moves = len(GameRecord.from_json(record).actions)
+    stops = [(0, 6), (6, 12), (moves - 6, moves)]
+    plain = [review_step(record, stop, budget, "r1", start) for start, stop in stops]
+    calls: list[int] = []
+
+    def counted() -> None:
+        calls.append(1)
+        noisy_pause()
+
+    with pausing(counted):
+        paused = [review_step(record, stop, budget, "r1", start) for start, stop in stops]
+    assert paused == plain
+    listed: list[Any] = [move for step in plain for move in step["moves"]]  # type: ignore[union-attr]
+    judged = sum(move["judged"] == "yes" for move in listed)
+    assert judged >= 2
+    assert len(calls) >= points * judged  # pause points between deals or candidate moves
+
+
+def test_a_review_paused_by_live_work_in_the_worker_process_is_the_same() -> None:
+    record = card_record("fano", 2, seed=7)
+    plain = review_step(record, 6, 120, "r2", 0)
+    live = LiveWork()
+    worker = ReviewWorker(processes=True, live=live, hold=60.0)
+
+    async def main() -> tuple[JSONObject, JSONObject]:
+        # The process started and warm: the next step is under way within milliseconds.
+        first = await worker.run(review_step, record, 6, 120, "r2", 0)
+        task = asyncio.create_task(worker.run(review_step, record, 6, 120, "r2", 0))
+        for _ in range(4):  # live work comes and goes during the step
+            await asyncio.sleep(0.05)
+            live.begin()
+            await asyncio.sleep(0.2)
+            live.end()
+        return first, await task
+
+    try:
+        first, second = asyncio.run(main())
+    finally:
+        worker.shutdown()
+    assert first == plain
+    assert second == plain
+    assert worker.pauses >= 1  # the worker process read the count and paused
+    assert 0.1 <= worker.paused_seconds < 60
