@@ -17,6 +17,7 @@ from fanfold.agents.levels import LEVELS
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.server.bots import BotPool, Decision, decide_counted, decision_for
 from fanfold.server.bots.decisions import time_cap
+from fanfold.server.budget import GUARD_SECONDS
 from tests.server.test_bot_shares import decision
 
 FANO = get_game("fano")
@@ -144,6 +145,13 @@ def test_a_decision_s_guard_is_its_agent_s_time_cap() -> None:
     agent = create_agent("hard(seconds=5)", FANO, 1)
     made = decision_for("t1", table.seat, FANO.id, agent, table.view, table.legal)
     assert made.guard == 5.0
+    # A short cap is a thinking budget, counted from the worker's start: the player's wait
+    # is bounded by the guard, so a decision waiting its turn is not hurried.
+    quick = create_agent("mcts(seconds=0.2)", FANO, 1)
+    made = decision_for("t1", table.seat, FANO.id, quick, table.view, table.legal)
+    assert made.guard == GUARD_SECONDS
+    slow = create_agent("mcts(seconds=8)", FANO, 1)
+    assert decision_for("t1", table.seat, FANO.id, slow, table.view, table.legal).guard == 8.0
     assert made.deadline is None  # fixed by the pool as it queues the decision
 
 

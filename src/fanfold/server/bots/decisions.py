@@ -7,12 +7,13 @@ made (by table, seat and text, :data:`CACHE`) so that an agent that is costly to
 follows a plan (the Fan solver) is made once, and reseeds it for each decision.
 
 A bot's time cap (its ``seconds``: a level's wall-clock guard, else the server's
-``--bot-seconds``) is the most a player waits for its move, counted from the moment the pool
-queued the decision, not from when a worker took it: the pool fixes the decision's
-:attr:`Decision.deadline` as it queues it, and the worker's agent stops its search there (the
-agent's :attr:`~fanfold.agents.base.Agent.deadline`), playing the best move found so far. A
-decision whose deadline has passed before a worker starts it is answered at once with the
-agent's cheapest legal choice (:meth:`~fanfold.agents.base.Agent.hurried`). Both count as cut
+``--bot-seconds``; at least :data:`~fanfold.server.budget.GUARD_SECONDS`) is the most a player
+waits for its move, counted from the moment the pool queued the decision, not from when a
+worker took it: the pool fixes the decision's :attr:`Decision.deadline` as it queues it, and
+the worker's agent stops its search there (the agent's
+:attr:`~fanfold.agents.base.Agent.deadline`), playing the best move found so far. A decision
+whose deadline has passed before a worker starts it is answered at once with the agent's
+cheapest legal choice (:meth:`~fanfold.agents.base.Agent.hurried`). Both count as cut
 (``fanfold_bot_budget_cut_total``).
 """
 
@@ -31,6 +32,7 @@ from fanfold.agents.base import AnyAgent, parse_agent
 from fanfold.agents.levels import fallback_agent
 from fanfold.agents.strategy import compiled, has_compiled_code
 from fanfold.core.registry import get_game
+from fanfold.server.budget import GUARD_SECONDS
 from fanfold.server.logs import about
 
 log = logging.getLogger(__name__)
@@ -51,8 +53,9 @@ class Decision:
         seed: seeds the agent's generator for this decision (from the table's bot stream).
         view: the seat's view.
         legal: the legal actions.
-        guard: the agent's time cap in seconds, the most the player waits for the decision
-            from its queueing (``None``: the agent takes no time cap).
+        guard: the most the player waits for the decision from its queueing: the agent's time
+            cap, at least :data:`~fanfold.server.budget.GUARD_SECONDS` (:func:`wait_guard`;
+            ``None``: the agent takes no time cap).
         deadline: when the decision must end (a :func:`time.monotonic` time, the same in
             every process of the machine), fixed by the pool as it queues it (``guard`` from
             then); ``None``: the agent's own cap only, counted from its start.
@@ -156,7 +159,23 @@ def decision_for(
     the table's bot stream and gives the decision's seed; its time cap, where it takes one,
     is the decision's guard)."""
     seed = agent.rng.getrandbits(64)
-    return Decision(table, seat, game, agent.name, seed, view, tuple(legal), time_cap(agent))
+    return Decision(table, seat, game, agent.name, seed, view, tuple(legal), wait_guard(agent))
+
+
+def wait_guard(agent: AnyAgent) -> float | None:
+    """The most a player waits for ``agent``'s decision, counted from its queueing: its time
+    cap, but never less than :data:`~fanfold.server.budget.GUARD_SECONDS` (an agent thinking
+    0.2 s a move may wait its turn for a worker or for its client's share without being
+    hurried), ``None`` for an agent that takes no time cap.
+
+        >>> from fanfold.agents.base import create_agent
+        >>> from fanfold.core.registry import get_game
+        >>> [wait_guard(create_agent(text, get_game("fano"))) for text in
+        ...  ("mcts(seconds=0.2)", "mcts(seconds=8)", "random")]
+        [5.0, 8.0, None]
+    """
+    cap = time_cap(agent)
+    return None if cap is None else max(cap, GUARD_SECONDS)
 
 
 def time_cap(agent: AnyAgent) -> float | None:
@@ -166,4 +185,12 @@ def time_cap(agent: AnyAgent) -> float | None:
     return float(seconds) if isinstance(seconds, int | float) and seconds > 0 else None
 
 
-__all__ = ["CACHE", "Decision", "decide", "decide_counted", "decision_for", "time_cap"]
+__all__ = [
+    "CACHE",
+    "Decision",
+    "decide",
+    "decide_counted",
+    "decision_for",
+    "time_cap",
+    "wait_guard",
+]
