@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import fanfold.envs
+from fanfold.play.stats import Z_95, wilson_interval
 
 PASS_INDEX = 52
 CARDS = 52
@@ -27,8 +28,6 @@ CARDS = 52
 CURVE_SEED, FINAL_SEED = 10_000_000, 20_000_000
 #: Tables stepped as one batch when measuring.
 EVAL_TABLES = 500
-#: z of a two-sided 95% interval.
-Z_95 = 1.959963984540054
 
 #: A greedy player: a batch's observations and action masks -> one action per row.
 Greedy = Callable[[NDArray[np.float32], NDArray[np.int8]], NDArray[Any]]
@@ -103,14 +102,11 @@ def greedy_results(
 
 # ------------------------------------------------------------------------------ measurement
 def wilson(wins: int, games: int) -> tuple[float, float]:
-    """Wilson score 95% interval of a win rate."""
+    """Wilson score 95% interval of a win rate (:func:`fanfold.play.stats.wilson_interval`;
+    NaN with no games)."""
     if games == 0:
         return math.nan, math.nan
-    z = Z_95
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
+    return wilson_interval(wins, games)
 
 
 def rate(results: Sequence[bool]) -> tuple[float, float, float]:
