@@ -5,7 +5,7 @@ What differs from run to run (table ids, tokens, invitations, times, a clock's t
 replaced by placeholders before comparing. A change to a message must be meant: rewrite the
 files with ``FANFOLD_SNAPSHOT_UPDATE=1 python3 -m pytest tests/server/test_protocol_snapshot.py``
 and read their diff (a later feature adds fields; it never changes or drops one without a new
-protocol version: see "Protocol" in docs/server.md).
+protocol version: see docs/server/protocol.md).
 """
 
 from __future__ import annotations

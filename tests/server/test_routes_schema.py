@@ -114,8 +114,8 @@ def test_a_message_that_does_not_fit_is_refused() -> None:
 
 
 def test_the_docs_name_every_model_of_the_protocol() -> None:
-    docs = (Path(__file__).parents[2] / "docs" / "server.md").read_text()
-    section = docs[docs.index("### The protocol's models and its version") :]
+    docs = (Path(__file__).parents[2] / "docs" / "server" / "protocol.md").read_text()
+    section = docs[docs.index("## The protocol's models and its version") :]
     models = [
         name
         for name, value in vars(protocol).items()
@@ -126,7 +126,7 @@ def test_the_docs_name_every_model_of_the_protocol() -> None:
     ]
     assert len(models) > 30
     missing = [name for name in models if f"`{name}`" not in section]
-    assert not missing, f"docs/server.md does not name these protocol models: {missing}"
+    assert not missing, f"docs/server/protocol.md does not name these protocol models: {missing}"
 
 
 def test_every_answer_and_socket_message_names_the_protocol(tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ def serve(
             help="Most seconds a bot thinks per decision: bots without a time cap get this "
             "one, and a table asking for more is refused; a level (easy, medium, hard) is "
             "bounded by its own budget, with a 5 s wall-clock guard, or this where larger "
-            "(docs/server.md, the bots' budget).",
+            "(docs/server/bots.md).",
             min=0.05,
         ),
     ] = 1.0,
