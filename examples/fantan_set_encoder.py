@@ -23,12 +23,12 @@ or more legal cards count. ``--clip 0.2 --epochs 4`` makes each batch PPO's clip
 (several Adam steps over the batch, the probability ratio to the policy that played held within
 ``1 +- clip``), ``--normalize`` scales each batch's advantages to mean 0 and sd 1, and
 ``--lr-end`` lowers the step size in a straight line over the run (PPO's updates cost 2.3 times
-the time per game and did not end better: ``docs/envs.md``). ``--reward cards`` (the default)
-trains on the environment's ``reward="cards"`` option (:mod:`fanfold.envs.rewards`: the game's
-return, +1 for going out first and -1 otherwise, and each step's change of the card margin);
-``--reward outcome`` on the return alone, which learns far more slowly (``docs/envs.md``). A
-run is seeded: the same ``--games N`` and ``--seed`` give the same weights; ``--minutes`` stops
-it by the clock instead.
+the time per game and did not end better: ``docs/envs/examples.md``). ``--reward cards`` (the
+default) trains on the environment's ``reward="cards"`` option (:mod:`fanfold.envs.rewards`:
+the game's return, +1 for going out first and -1 otherwise, and each step's change of the card
+margin); ``--reward outcome`` on the return alone, which learns far more slowly
+(``docs/envs/examples.md``). A run is seeded: the same ``--games N`` and ``--seed`` give the
+same weights; ``--minutes`` stops it by the clock instead.
 
 Every ``--block`` training games the greedy player (best-scored legal card) plays the same
 ``--curve-games`` deals against three ``random`` seats. At the end the trained player and the

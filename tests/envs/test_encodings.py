@@ -117,7 +117,7 @@ def test_sizes_follow_the_documented_formulas() -> None:
 
 
 def test_fano_tables_are_the_documented_sizes() -> None:
-    """The sizes docs/envs.md gives (a change to the encoding must update them there)."""
+    """The sizes docs/envs/encodings.md gives (a change to the encoding must update them there)."""
     sizes = {
         "classic": 337,
         "two-suit": 2333,

@@ -1,6 +1,6 @@
 """The documentation of the environments: a page per game (docs/envs/GAME.md) linked from
-docs/envs.md, whose preset table gives the sizes the code has and whose version history names
-the current version; and CITATION.cff, valid Citation File Format 1.2.0."""
+docs/envs.md, each with its preset table giving the sizes the code has and its version history
+naming the current version; and CITATION.cff, valid Citation File Format 1.2.0."""
 
 from __future__ import annotations
 

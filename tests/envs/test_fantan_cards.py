@@ -179,7 +179,7 @@ def test_bad_input_is_refused() -> None:
 
 
 def test_docs_list_every_card_feature() -> None:
-    docs = (Path(__file__).resolve().parents[2] / "docs" / "envs.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "envs" / "encodings.md").read_text()
     for name, meaning in CARD_FEATURES:
         assert f"| `{name}` | {meaning} |" in docs
     assert f"`(batch, 52, {len(FEATURES)})`" in docs

@@ -23,7 +23,7 @@ Entry points:
   registered when this package is imported with Gymnasium installed
   (:mod:`fanfold.envs.registration`).
 
-See ``docs/envs.md`` for the action and observation encodings and their sizes.
+See ``docs/envs/encodings.md`` for the action and observation encodings and their sizes.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ variant's *material and arithmetic* allow, whatever the position:
   taken), so a discard is one of the sets of one to three cards of the owner's material.
 
 Specials, jokers, Trionfey moves and partnerships add their actions only in the variants that
-have them. ``docs/envs.md`` gives the size of every preset's table.
+have them. ``docs/envs/encodings.md`` gives the size of every preset's table.
 
 Observation, seen from the observing seat (seat 0 is the observer, then the seats in turn
 order): every seat's public zones (field, Perfect-defense marks, face-up discards, the hand

@@ -3,7 +3,7 @@
 Every encoding describes its observation as a :class:`Layout`: an ordered list of
 :class:`Block` values. The flat tensor is the blocks' values flattened in order; the dict form
 maps each block's name to its values in their own shape (views into the flat tensor, so both
-forms always agree). ``docs/envs.md`` prints every layout from these descriptions.
+forms always agree). ``docs/envs/encodings.md`` prints every layout from these descriptions.
 
 >>> layout = Layout((Block("board", (2, 3), "cells"), Block("turn", (1,), "whose turn")))
 >>> layout.size, layout.offsets["turn"]
