@@ -3,7 +3,7 @@
 Prints a table of the game's moves, each with its value before and after (for the mover),
 its mark where it lost value and the best move there, then the summary ("White's 7th move, C3,
 turned a draw into a loss; best was T5."). ``--json`` prints the review as JSON instead
-(:meth:`fanfold.play.review.Review.to_json`, ``docs/review.md``). Fano330-R-Morris is
+(:meth:`fanfold.play.review.Review.to_json`, ``docs/review/api.md``). Fano330-R-Morris is
 reviewed from the solved table, Fan patience by the exact solver; Fano and Fan Tan are refused.
 A record that cannot be read or replayed, or a game with no review, is an error (exit code 2).
 """

@@ -27,7 +27,7 @@ Fano and Fan Tan have hidden cards: a fair review judges a seat from what that s
 which needs sampled searches; :func:`review` refuses them (:class:`ReviewError`) and
 :mod:`fanfold.play.review_cards` reviews them, each decision from its seat's view.
 
-A :class:`Review` is JSON (:meth:`Review.to_json`, fields documented in ``docs/review.md``)
+A :class:`Review` is JSON (:meth:`Review.to_json`, fields documented in ``docs/review/api.md``)
 with the inputs that make it reproducible: the record itself, the version of the review
 (:data:`REVIEW_VERSION`), and the engine's identity (the solved table's variant, format and
 checksum; the Fan solver's budget).
@@ -314,7 +314,7 @@ class Review:
     def to_json(self) -> JSONObject:
         """The review as JSON: ``format``, ``version``, ``game``, ``title``, ``engine``,
         ``record``, ``moves``, ``deal``, ``summary`` and ``summary_said`` (each sentence's
-        code and params, ``docs/review.md``). The same record and engine give the same
+        code and params, ``docs/review/api.md``). The same record and engine give the same
         JSON."""
         moves: list[JSONValue] = [move.to_json() for move in self.moves]
         summary: list[JSONValue] = list(self.summary)

@@ -74,7 +74,7 @@ from fanfold.play.review import (
 )
 
 #: Fano: deals a decision in a review (as ``hard``'s 24; a two-player review then takes
-#: seconds: ``docs/review.md``).
+#: seconds: ``docs/review/speed.md``).
 FANO_DEALS = 24
 #: Fan Tan: deals a decision in a review (``hard`` plays with 2000; half keeps a four-seat
 #: review within seconds).
@@ -89,7 +89,7 @@ FANTAN_LOOKAHEAD = 2
 #: of the best move's expected result less the played move's when the move played is the
 #: best one (under another seed), each judged again with other seeds at the review's deals.
 #: Measured with ``python3 benchmarks/review.py --floor --games 12 --seeds 4``
-#: (``docs/review.md``).
+#: (``docs/review/judging.md``).
 NOISE_FLOOR: dict[str, float] = {"fano": 0.04, "fantan": 0.03}
 #: The cut-offs of the marks, in expected result lost (0 to 1): lichess's 0.1, 0.2 and 0.3
 #: of winning chances on its -1-to-1 scale, halved. A loss is marked only above the floor too.

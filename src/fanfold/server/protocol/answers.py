@@ -342,7 +342,7 @@ __all__ = [
 class ReviewAnswer(Out):
     """The engines' review of a finished table (``GET /api/tables/{id}/review``), as far as it
     is computed: its state, the judged moves, the marked ones and the evaluation graph's
-    points (``docs/review.md``)."""
+    points (``docs/review/api.md``)."""
 
     table: str
     game: str
