@@ -165,7 +165,7 @@ def start_up(cold: bool) -> tuple[float, float]:
     ``cold`` Numba compiles everything (an empty cache directory)."""
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as cache:
-        if cold:  # neither Numba's cache nor the package's compiled code (docs/fast.md)
+        if cold:  # neither Numba's cache nor the package's compiled code (docs/fast/install.md)
             env["NUMBA_CACHE_DIR"] = cache
             env["FANFOLD_NO_PACKAGED_CACHE"] = "1"
         else:  # make sure the cache is filled, then measure loading it

@@ -14,7 +14,7 @@ lives or what it holds. Every file of compiled kernels calls :func:`install` bef
 ``@njit``.
 
 Two more things make the compiled code travel, so that an installation can ship it ready
-(``setup.py`` builds it into the package, docs/fast.md):
+(``setup.py`` builds it into the package, docs/fast/install.md):
 
 * **The packaged cache.** :class:`PackagedLocator`, first in Numba's list, keeps the cache of
   fanfold's own files in the package folder :data:`PACKAGED` (``fanfold/_compiled/``, one folder
