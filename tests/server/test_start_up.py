@@ -15,7 +15,7 @@ import httpx
 from tests.server.support import ROOT, TOKEN, free_port, subprocess_environment
 
 #: The bound this test holds the start to: generous, for a loaded machine (the aim on a quiet
-#: two-core machine is 5 s; docs/runbook.md gives the figure measured).
+#: two-core machine is 5 s; docs/runbook/restart.md gives the figure measured).
 READY_SECONDS = 40.0
 
 

@@ -1,5 +1,6 @@
 """``fanfold restart``: restart a group of ``fanfold serve --processes N`` processes one at a
-time, after telling every table when (docs/runbook.md, "Restarting without dropping players").
+time, after telling every table when (docs/runbook/restart.md, "Restarting without dropping
+players").
 
 It tells every process on the PostgreSQL store that a restart comes in ``--in`` minutes (each
 shows a banner at its tables: :class:`fanfold.server.protocol.Restarting`), waits, then sends

@@ -331,7 +331,8 @@ def serve(
         proxy_headers=False,
         ws_max_size=MAX_MESSAGE * 4,
     )
-    # On SIGTERM, the tables go to the other processes before the sockets close (docs/runbook.md).
+    # On SIGTERM, the tables go to the other processes before the sockets close
+    # (docs/runbook/restart.md).
     server = DrainingServer(config, app.state)
     import contextlib
 
