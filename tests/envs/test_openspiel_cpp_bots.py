@@ -1,6 +1,7 @@
 """OpenSpiel's C++ MCTS and IS-MCTS bots crash on Python games, OpenSpiel's own included
-(docs/envs/openspiel.md says to use the Python bots): each case plays a game in its own process, since
-the crash ends it. When this test fails, OpenSpiel has fixed the bots: update docs/envs/openspiel.md."""
+(docs/envs/openspiel.md says to use the Python bots): each case plays a game in its own
+process, since the crash ends it. When this test fails, OpenSpiel has fixed the bots: update
+docs/envs/openspiel.md."""
 
 from __future__ import annotations
 
@@ -65,7 +66,9 @@ def _step(bot: str, game: str) -> int:
     ],
 )
 def test_the_cpp_bots_crash_on_python_games(bot: str, game: str) -> None:
-    assert _step(bot, game) != 0, f"pyspiel's C++ {bot} bot ran on {game}: update docs/envs/openspiel.md"
+    assert _step(bot, game) != 0, (
+        f"pyspiel's C++ {bot} bot ran on {game}: update docs/envs/openspiel.md"
+    )
 
 
 @pytest.mark.parametrize(("bot", "game"), [("mcts", "tic_tac_toe"), ("ismcts", "kuhn_poker")])

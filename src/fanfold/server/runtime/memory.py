@@ -34,7 +34,8 @@ def set_aside() -> None:
 #: (set aside by :func:`set_aside`), and a busy server adds one or two hundred thousand more
 #: (its tables, their moves, the connections), each walk about 0.2 s. Young objects are still
 #: collected as usual (a few milliseconds), and finished games leave memory soon
-#: (``keep_finished_seconds``). Measured with ``benchmarks/server.py`` in ``docs/server/operate.md``.
+#: (``keep_finished_seconds``). Measured with ``benchmarks/server.py`` in
+#: ``docs/server/operate.md``.
 FULL_COLLECTION_SECONDS = 600.0
 #: The third generation's threshold that keeps Python from starting full collections itself.
 NO_AUTOMATIC_FULL_COLLECTION = 1 << 30
