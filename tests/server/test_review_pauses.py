@@ -22,6 +22,7 @@ from fanfold.core.config import JSONObject
 from fanfold.core.pauses import pause_point, pausing
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
+from fanfold.play import review_cards
 from fanfold.play.setup import play_game
 from fanfold.server.bots import LiveWork, ReviewWorker
 from fanfold.server.bots.step_pauses import StepPauses
@@ -196,3 +197,32 @@ def test_a_review_paused_by_live_work_in_the_worker_process_is_the_same() -> Non
     assert second == plain
     assert worker.pauses >= 1  # the worker process read the count and paused
     assert 0.1 <= worker.paused_seconds < 60
+
+
+@pytest.mark.parametrize(("name", "players"), [("fano", 2), ("fantan", 4)])
+def test_a_card_step_replays_its_record_once(
+    name: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = card_record(name, players, seed=3)
+    game = GameRecord.from_json(record)
+    moves = len(game.actions)
+    seats = review_cards.reviewed_seats(game, players)
+    # What the step judges, from the review's functions each replaying the record itself.
+    judged = review_cards.review_moves(game, seed="r3", deals=4, seats=seats, start=6, stop=12)
+    ending = review_cards.ending_of(game)
+    replays: list[int] = []
+    replay = GameRecord.states
+
+    def counted(self: GameRecord) -> list[Any]:
+        replays.append(len(self.actions))
+        return replay(self)
+
+    monkeypatch.setattr(GameRecord, "states", counted)
+    step = review_step(record, 12, 4, "r3", 6)
+    assert replays == [moves]  # one replay of the whole record, not one for the moves and one
+    assert step["moves"] == [move.to_json() for move in judged]
+    assert step["summary"] == [ending]
+    replays.clear()
+    whole = review_cards.review_cards(game, seed="r3", deals=2)
+    assert replays == [moves]  # the whole review too
+    assert whole["summary"][-1] == ending  # type: ignore[index]
