@@ -43,7 +43,8 @@ best move's expected result less that move's is counted; it prints the 50th, 90t
     python3 benchmarks/review.py --floor --games 12 --seeds 4
 
 ``--impact`` measures what reviews running cost the games being played instead
-(:mod:`benchmarks.review_impact`: ``--tables``, ``--seconds``, ``--think``, ``--reviews``);
+(:mod:`benchmarks.review_impact`: ``--tables``, ``--seconds``, ``--think``, ``--reviews``,
+``--pairs``);
 ``--loop-cost`` the processor time a review's polls and steps cost the server's process
 (:mod:`benchmarks.review_loop`), a measure a busy machine does not move much.
 """
@@ -327,6 +328,12 @@ def main(arguments: Sequence[str] | None = None) -> None:
     parser.add_argument("--think", type=float, default=2.0, help="--impact: players' think s")
     parser.add_argument("--reviews", type=int, default=4, help="--impact: reviews asked for")
     parser.add_argument(
+        "--pairs",
+        type=int,
+        help="--impact: rounds of a noise pair (no reviews) and a pair with the reviews, in "
+        "turn first, then the median and range of each's p99 changes side by side",
+    )
+    parser.add_argument(
         "--hold",
         type=float,
         help="--impact: the review worker's hold limit in seconds (0: no hold; default the "
@@ -339,12 +346,23 @@ def main(arguments: Sequence[str] | None = None) -> None:
     options = parser.parse_args(given)
     if options.games < 1:
         parser.error("--games must be at least 1")
+    if options.reviews < 0:
+        parser.error("--reviews must be 0 or more")
+    if options.pairs is not None and options.pairs < 1:
+        parser.error("--pairs must be at least 1")
     if options.impact:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
         from benchmarks.review_impact import impact_main
 
         print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
-        impact_main(options.tables, options.seconds, options.think, options.reviews, options.hold)
+        impact_main(
+            options.tables,
+            options.seconds,
+            options.think,
+            options.reviews,
+            options.hold,
+            options.pairs,
+        )
         return
     if options.loop_cost:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script

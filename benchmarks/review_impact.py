@@ -32,6 +32,10 @@ table's loading to their end, and the readers who asked for them (the requests r
 Run: ``python3 benchmarks/review.py --impact --tables 200 --seconds 30 --reviews 4``; with
 ``--reviews 0`` both runs are without reviews, and the change shows the noise of the machine;
 ``--hold 0`` runs the reviews without the hold (A/B: alternate ``--hold 0`` and the default).
+``--pairs N`` runs N rounds, each a noise pair (no reviews in either run) and a pair with the
+reviews, in turn first (:func:`pair_order`), and ends with a table of the p99s' changes, the
+median and range of the pairs with reviews beside the noise pairs' (:func:`summary`): the
+reviews' change means something only where it stands out of the noise's.
 A quick check: ``--tables 50 --seconds 20``.
 """
 
@@ -40,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import itertools
 import os
 import re
 import statistics
@@ -240,67 +245,176 @@ def held_of(base: str) -> tuple[float, float, float]:
     )
 
 
+@dataclasses.dataclass
+class Measured:
+    """One run's figures (a fresh server, ``asked`` reviews asked for all along)."""
+
+    asked: int
+    acts: int
+    act50: float
+    act99: float
+    bot50: float
+    bot99: float
+    judged: int
+    server_cpu: float
+    loads: str
+    held: float
+    holds: float
+    pauses: float
+    done: int
+    took: str
+    readers: int
+    refused: int
+    errors: list[str]
+
+
+def measure(
+    folder: Path, number: int, tables: int, seconds: float, think: float, asked: int
+) -> Measured:
+    """One run: a fresh server (nothing left of the run before), the level played with
+    ``asked`` reviews asked for all along (0: none)."""
+    port = free_port()
+    path = Path(folder) / f"run{number}"
+    path.mkdir()
+    server = start_server(path, port, 0.05)
+    try:
+        load = os.getloadavg()[0]
+        cpu = cpu_seconds(server.pid)
+        began = time.monotonic()
+        try:
+            tally, seen = uvloop.run(run(f"http://127.0.0.1:{port}", tables, seconds, think, asked))
+        except RefusedError as refused:
+            raise SystemExit(f"# stopped: {refused}") from None
+        wall = time.monotonic() - began
+        held, holds, pauses = held_of(f"http://127.0.0.1:{port}")
+        server_cpu = (cpu_seconds(server.pid) - cpu) / wall * 100
+        loads = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
+    finally:
+        server.kill()
+        server.wait()
+    acts, replies = tally.latencies, tally.bot_replies
+    return Measured(
+        asked=asked,
+        acts=len(acts),
+        act50=statistics.median(acts) * 1000 if acts else float("nan"),
+        act99=percentile(acts, 0.99) * 1000 if acts else float("nan"),
+        bot50=statistics.median(replies) * 1000 if replies else float("nan"),
+        bot99=percentile(replies, 0.99) * 1000 if replies else float("nan"),
+        judged=seen.judged,
+        server_cpu=server_cpu,
+        loads=loads,
+        held=held,
+        holds=holds,
+        pauses=pauses,
+        done=seen.done,
+        took=f"{statistics.median(seen.took):.1f}" if seen.took else "-",
+        readers=seen.readers,
+        refused=seen.refused,
+        errors=sorted(set(tally.errors))[:5],
+    )
+
+
+def change(before: float, after: float) -> float:
+    """The change from ``before`` to ``after``, in percent."""
+    return (after / before - 1) * 100
+
+
+def row(label: str, measured: Measured, base: Measured | None) -> str:
+    """A run's line of the table (``base``: the pair's run without reviews, for the p99s'
+    changes; ``None``: this is that run)."""
+    one = measured
+    changes = "| | "
+    if base is not None:
+        act, bot = change(base.act99, one.act99), change(base.bot99, one.bot99)
+        changes = f"| {act:+.0f}% | {bot:+.0f}% "
+    return (
+        f"| {label} | {one.asked} | {one.acts} | {one.act50:.1f} | {one.act99:.1f} "
+        f"| {one.bot50:.1f} | {one.bot99:.1f} | {one.judged} | {one.server_cpu:.0f} {changes}"
+        f"| {one.loads} | {one.held:.1f} ({one.holds:.0f}, {one.pauses:.0f}) "
+        f"| {one.done}, {one.took} | {one.readers} ({one.refused}) |"
+    )
+
+
+def pair_order(pairs: int, reviews: int) -> list[tuple[str, int]]:
+    """The pairs of ``--pairs``, in the order run: each a label and the reviews asked for in
+    its second run (its first has none). Each round is a noise pair (no reviews in either run)
+    and a pair with ``reviews``, in turn first and second, so the machine's drift over the
+    rounds weighs on both alike."""
+    order: list[tuple[str, int]] = []
+    for number in range(1, pairs + 1):
+        noise, reviewed = (f"{number} noise", 0), (f"{number} reviews", reviews)
+        order += [noise, reviewed] if number % 2 else [reviewed, noise]
+    return order
+
+
+def spread(changes: list[float]) -> str:
+    """Changes in percent as their median and range: ``+3% (-5% to +12%)``."""
+    if not changes:
+        return "-"
+    return f"{statistics.median(changes):+.0f}% ({min(changes):+.0f}% to {max(changes):+.0f}%)"
+
+
+def summary(pairs: list[tuple[str, Measured, Measured]]) -> list[str]:
+    """The table of ``--pairs``: for the pairs with reviews and the noise pairs side by side,
+    the median change of each p99 from the pair's run without reviews and its range."""
+    lines = [
+        "| pairs | count | act p99 change, median (range) | bot p99 change, median (range) |",
+        "|---|---:|---|---|",
+    ]
+    for kind in ("reviews", "noise"):
+        chosen = [(base, run) for label, base, run in pairs if label.endswith(kind)]
+        acts = [change(base.act99, run.act99) for base, run in chosen]
+        bots = [change(base.bot99, run.bot99) for base, run in chosen]
+        name = f"with {chosen[0][1].asked} reviews" if kind == "reviews" and chosen else kind
+        lines.append(f"| {name} | {len(chosen)} | {spread(acts)} | {spread(bots)} |")
+    return lines
+
+
 def impact_main(
-    tables: int, seconds: float, think: float, reviews: int, hold: float | None
+    tables: int,
+    seconds: float,
+    think: float,
+    reviews: int,
+    hold: float | None,
+    pairs: int | None = None,
 ) -> None:
+    """Run the pair (no reviews, then ``reviews``), or with ``pairs`` that many rounds of a
+    noise pair and a pair with reviews (:func:`pair_order`) and their summary."""
     if hold is not None:
         os.environ["FANFOLD_REVIEW_HOLD"] = f"{hold:g}"  # the servers started below read it
     said = os.environ.get("FANFOLD_REVIEW_HOLD", "").strip() or "default (2 s)"
+    order = [("1", reviews)] if pairs is None else pair_order(pairs, reviews)
     print(
-        f"{tables} tables for {seconds:g} s a run (players think {think:g} s), then the same "
-        f"with {reviews} reviews asked for; review hold limit: {said} (0: no hold)"
+        f"{tables} tables for {seconds:g} s a run (players think {think:g} s), each pair a run "
+        f"without reviews then one with the reviews asked for; review hold limit: {said} "
+        "(0: no hold)"
     )
+    if pairs is not None:
+        print(
+            f"{pairs} rounds, each a noise pair (0 then 0 reviews) and a pair with {reviews} "
+            "reviews, in turn first"
+        )
     print(
-        "| reviews asked | human actions | act-to-ok p50 ms | act-to-ok p99 ms "
+        "| pair | reviews asked | human actions | act-to-ok p50 ms | act-to-ok p99 ms "
         "| bot reply p50 ms | bot reply p99 ms | review moves judged | server CPU % "
         "| act p99 change | bot p99 change | load | held s (steps, pauses in steps) "
         "| reviews done, s p50 | readers (refused) |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|")
-    base_line: tuple[float, float] | None = None
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|")
+    done: list[tuple[str, Measured, Measured]] = []
     with tempfile.TemporaryDirectory() as folder:
-        for number, asked in enumerate((0, reviews)):  # --reviews 0: the same run twice
-            port = free_port()  # a fresh server each run: nothing left of the other
-            path = Path(folder) / f"run{number}"
-            path.mkdir()
-            server = start_server(path, port, 0.05)
-            try:
-                load = os.getloadavg()[0]
-                cpu = cpu_seconds(server.pid)
-                began = time.monotonic()
-                try:
-                    tally, seen = uvloop.run(
-                        run(f"http://127.0.0.1:{port}", tables, seconds, think, asked)
-                    )
-                except RefusedError as refused:
-                    raise SystemExit(f"# stopped: {refused}") from None
-                wall = time.monotonic() - began
-                held, holds, pauses = held_of(f"http://127.0.0.1:{port}")
-                server_cpu = (cpu_seconds(server.pid) - cpu) / wall * 100
-                loads = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
-            finally:
-                server.kill()
-                server.wait()
-            acts, replies = tally.latencies, tally.bot_replies
-            act50 = statistics.median(acts) * 1000 if acts else float("nan")
-            act99 = percentile(acts, 0.99) * 1000 if acts else float("nan")
-            bot50 = statistics.median(replies) * 1000 if replies else float("nan")
-            bot99 = percentile(replies, 0.99) * 1000 if replies else float("nan")
-            if base_line is None:
-                base_line = (act99, bot99)
-                changes = "| | "
-            else:
-                changes = (
-                    f"| {(act99 / base_line[0] - 1) * 100:+.0f}% "
-                    f"| {(bot99 / base_line[1] - 1) * 100:+.0f}% "
-                )
-            took = f"{statistics.median(seen.took):.1f}" if seen.took else "-"
-            print(
-                f"| {asked} | {len(acts)} | {act50:.1f} | {act99:.1f} | {bot50:.1f} "
-                f"| {bot99:.1f} | {seen.judged} | {server_cpu:.0f} {changes}| {loads} "
-                f"| {held:.1f} ({holds:.0f}, {pauses:.0f}) | {seen.done}, {took} "
-                f"| {seen.readers} ({seen.refused}) |",
-                flush=True,
-            )
-            for error in sorted(set(tally.errors))[:5]:
+        runs = itertools.count()
+        for label, asked in order:  # --reviews 0: both runs of each pair without reviews
+            base = measure(Path(folder), next(runs), tables, seconds, think, 0)
+            print(row(label, base, None), flush=True)
+            for error in base.errors:
                 print(f"#   error: {error}", flush=True)
+            second = measure(Path(folder), next(runs), tables, seconds, think, asked)
+            print(row(label, second, base), flush=True)
+            for error in second.errors:
+                print(f"#   error: {error}", flush=True)
+            done.append((label, base, second))
+    if pairs is not None:
+        print()
+        for line in summary(done):
+            print(line)

@@ -26,7 +26,10 @@ from fanfold.games.morris import GAME as MORRIS
 from fanfold.play.review import review
 from fanfold.play.review_cards import review_cards
 from fanfold.play.setup import play_game
+from fanfold.server.app import create_app
+from fanfold.server.bots.reviewer import HOLD_ENVIRONMENT
 from fanfold.server.reviews import DEALS_ENVIRONMENT, review_seed
+from tests.server.support import ROOMY, uvicorn_server
 from tests.server.test_browser import browser, server  # noqa: F401  (fixtures)
 from tests.server.test_i18n_browser import _french
 from tests.server.test_site_browser import DEVELOPER, SIZES, serious_violations, small_text
@@ -307,3 +310,34 @@ def test_a_review_is_worded_in_french(
             assert not errors, errors
         finally:
             context.close()
+
+
+def test_the_review_page_says_while_its_step_pauses_for_the_tables_in_play(
+    tmp_path: Path, page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Fano review paused inside its first step: the page's line says it waits for the
+    tables in play, then, once they are quiet, the line goes back to the moves reviewed and
+    the review ends."""
+    monkeypatch.setenv(DEALS_ENVIRONMENT, "2")
+    monkeypatch.setenv(HOLD_ENVIRONMENT, "60")
+    record = play_game(get_game("fano"), None, ["random"] * 2, seed=3, agent_seed=3).finish()
+    app = create_app(f"sqlite:///{tmp_path / 'fanfold.db'}", bot_seconds=0.2, limits=ROOMY)
+    with uvicorn_server(app) as running:
+        server = f"http://127.0.0.1:{running.config.port}"
+        # Live work as the review's step reads it (not as the event loop counts it): the step
+        # starts at once and pauses inside, at its first pause point.
+        shared = app.state.hub.pool.live.shared()
+        shared.value = 1
+        try:
+            table, _ = _load(server, record, ["you", "random"])
+            page.goto(f"{server}/table/{table}/review")
+            state = page.locator("#review-state")
+            total = len(record.actions)
+            expect(state).to_have_text(
+                f"Reviewing: 0 of {total} moves so far, waiting for the tables in play…",
+                timeout=30_000,
+            )
+        finally:
+            shared.value = 0  # the tables are quiet: the step goes on
+        expect(state).not_to_contain_text("waiting", timeout=30_000)
+        expect(state).to_contain_text("Reviewed", timeout=120_000)

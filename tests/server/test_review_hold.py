@@ -25,8 +25,8 @@ from fanfold.play.setup import play_game
 from fanfold.server.app import create_app
 from fanfold.server.bots import BotPool, LiveWork, Priority, ReviewWorker, hold_limit
 from fanfold.server.bots.reviewer import HOLD_ENVIRONMENT, HOLD_LIMIT
-from fanfold.server.reviews import Reviews
-from fanfold.server.routes.reviews import review_compute
+from fanfold.server.reviews import DEALS_ENVIRONMENT, Reviews
+from fanfold.server.routes.reviews import review_compute, review_worker
 from fanfold.server.store.review_memory import MemoryReviews
 from tests.server.support import ROOMY, serve, sqlite_url
 
@@ -256,6 +256,46 @@ def test_the_review_page_says_its_review_waits_for_the_tables_in_play(
     assert body["state"] == "done"
     assert "held" not in body
     assert "fanfold_review_hold_seconds_count 1.0" in metrics  # Fan: one step, held
+
+
+def test_the_review_page_says_its_review_waits_while_a_step_pauses_inside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(HOLD_ENVIRONMENT, "60")
+    monkeypatch.setenv(DEALS_ENVIRONMENT, "2")
+    record = play_game(get_game("fano"), None, ["random"] * 2, seed=3, agent_seed=3).finish()
+    with serve(tmp_path) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        shared = hub.pool.live.shared()
+        # Live work as the step reads it, not as the event loop counts it: no wait before the
+        # step, which starts and pauses inside, at its first pause point.
+        shared.value = 1
+        body = {"record": record.to_json(), "seats": ["you", "random"]}
+        answer = client.post("/api/records", json=body)
+        assert answer.status_code == 200, answer.text
+        table = answer.json()["table"]
+        deadline = time.monotonic() + 60
+        review = client.get(f"/api/tables/{table}/review?seen=0").json()
+        while "held" not in review:
+            assert time.monotonic() < deadline, review
+            time.sleep(0.05)
+            review = client.get(f"/api/tables/{table}/review?seen=0").json()
+        worker = review_worker(client.app.state, hub)  # type: ignore[attr-defined]
+        inside = worker._holding_since is None  # paused inside its step, not before it
+        said = Phrase.from_json(review["held"])
+        assert review["state"] == "running"
+        total = len(record.actions)
+        assert said == f"Reviewing: 0 of {total} moves so far, waiting for the tables in play…"
+        shared.value = 0  # the tables are quiet: the step goes on
+        while "held" in review or review["judged"] == 0:
+            assert time.monotonic() < deadline, review
+            time.sleep(0.05)
+            review = client.get(f"/api/tables/{table}/review?seen=0").json()
+        pauses = client.get("/metrics").text
+    assert inside
+    assert review["judged"] >= 6  # the paused step went on and was stored
+    assert "held" not in review
+    assert "fanfold_review_pauses_total 0.0" not in pauses
 
 
 async def _an_action_against_a_bot(tmp_path: Path) -> tuple[list[int], int]:

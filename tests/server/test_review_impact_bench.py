@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from benchmarks import review_impact
+from benchmarks import review, review_impact
 from benchmarks.review_impact import REFUSALS_IN_A_ROW, Reader, RefusedError, Reviewing, sent
 
 from fanfold.core.registry import get_game
@@ -101,3 +101,78 @@ def test_refusals_in_a_row_stop_the_run_with_a_message(capsys: pytest.CaptureFix
     assert seen.refused == REFUSALS_IN_A_ROW
     assert capsys.readouterr().out.count("HTTP 429") == REFUSALS_IN_A_ROW
     assert review_impact.READERS == 3  # the readers' own loopback group
+
+
+def test_pairs_alternate_a_noise_pair_and_a_pair_with_reviews() -> None:
+    assert review_impact.pair_order(3, 4) == [
+        ("1 noise", 0),
+        ("1 reviews", 4),
+        ("2 reviews", 4),  # in turn first: the machine's drift weighs on both alike
+        ("2 noise", 0),
+        ("3 noise", 0),
+        ("3 reviews", 4),
+    ]
+
+
+def test_pairs_print_the_reviews_changes_beside_the_noise(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each run's p99s, in the order run: (act, bot) ms.
+    p99s = iter(
+        [
+            *[(10, 20), (10, 20), (10, 20), (12, 30)],  # round 1: noise 0%, reviews +20%/+50%
+            *[(10, 20), (11, 24), (10, 20), (9, 22)],  # round 2: reviews +10%/+20%, noise -10%/+10%
+        ]
+    )
+    asked: list[int] = []
+
+    def measured(
+        folder: Path, number: int, tables: int, seconds: float, think: float, reviews: int
+    ) -> review_impact.Measured:
+        act, bot = next(p99s)
+        asked.append(reviews)
+        return review_impact.Measured(
+            reviews, 100, 1.0, act, 2.0, bot, 0, 5.0, "0.5-0.6", 0, 0, 0, 0, "-", 0, 0, []
+        )
+
+    monkeypatch.setattr(review_impact, "measure", measured)
+    review_impact.impact_main(2, 1.0, 1.0, 4, None, pairs=2)
+    assert asked == [0, 0, 0, 4, 0, 4, 0, 0]
+    lines = capsys.readouterr().out.splitlines()
+    assert sum(line.startswith("| 1 noise |") for line in lines) == 2
+    assert sum(line.startswith("| 2 reviews |") for line in lines) == 2
+    assert "| with 4 reviews | 2 | +15% (+10% to +20%) | +35% (+20% to +50%) |" in lines
+    assert "| noise | 2 | -5% (-10% to +0%) | +5% (+0% to +10%) |" in lines
+
+
+def test_no_reviews_makes_every_pair_a_noise_pair(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    asked: list[int] = []
+
+    def measured(
+        folder: Path, number: int, tables: int, seconds: float, think: float, reviews: int
+    ) -> review_impact.Measured:
+        asked.append(reviews)
+        return review_impact.Measured(
+            reviews, 100, 1.0, 10, 2.0, 20, 0, 5.0, "0.5-0.6", 0, 0, 0, 0, "-", 0, 0, []
+        )
+
+    monkeypatch.setattr(review_impact, "measure", measured)
+    review.main(["--impact", "--reviews", "0", "--tables", "2", "--seconds", "1"])
+    assert asked == [0, 0]  # --reviews 0: both runs without reviews
+    out = capsys.readouterr().out
+    assert "| 1 | 0 | 100 | 1.0 | 10.0 | 2.0 | 20.0 | 0 | 5 | +0% | +0% |" in out
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [(["--pairs", "0"], "--pairs must be at least 1"), (["--reviews", "-1"], "--reviews must")],
+)
+def test_bad_impact_options_are_refused_with_a_message(
+    given: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        review.main(["--impact", *given])
+    assert stopped.value.code == 2
+    assert said in capsys.readouterr().err

@@ -22,6 +22,7 @@ from fanfold.core.config import JSONObject
 from fanfold.core.pauses import pause_point, pausing
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
+from fanfold.play import review_cards
 from fanfold.play.setup import play_game
 from fanfold.server.bots import LiveWork, ReviewWorker
 from fanfold.server.bots.step_pauses import StepPauses
@@ -80,14 +81,18 @@ def test_a_step_pauses_inside_when_live_work_starts_mid_step() -> None:
         task = asyncio.create_task(worker.run(step_with_a_pause, "paused"))
         while not STARTED.is_set():  # the step is under way: no live work when it started
             await asyncio.sleep(0.005)
+        assert not worker.holding  # under way, not waiting
         live.begin()  # a player's action arrives mid-step
         GO.set()
         await asyncio.sleep(0.3)
         assert PASSED == []  # the step waits at its pause point
         assert not task.done()
+        assert worker.holding  # the review page says it waits for the tables in play
         ended = time.monotonic()
         live.end()
-        return await task, ended
+        answer = await task
+        assert not worker.holding
+        return answer, ended
 
     try:
         answer, ended = asyncio.run(main())
@@ -196,3 +201,67 @@ def test_a_review_paused_by_live_work_in_the_worker_process_is_the_same() -> Non
     assert second == plain
     assert worker.pauses >= 1  # the worker process read the count and paused
     assert 0.1 <= worker.paused_seconds < 60
+
+
+def test_a_step_paused_in_the_worker_process_is_said_while_it_waits() -> None:
+    record = card_record("fano", 2, seed=7)
+    plain = review_step(record, 6, 12, "r2", 0)
+    live = LiveWork()
+    shared = live.shared()
+    worker = ReviewWorker(processes=True, live=live, hold=60.0)
+
+    async def main() -> tuple[JSONObject, bool, bool]:
+        await worker.run(review_step, record, 6, 12, "r2", 0)  # the process started
+        # The count as the process reads it, not the event loop's: the step starts at once
+        # and pauses at its first pause point, inside.
+        shared.value = 1
+        task = asyncio.create_task(worker.run(review_step, record, 6, 12, "r2", 0))
+        deadline = time.monotonic() + 30
+        while not worker.holding:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+        inside = worker._holding_since is None  # not the wait before the step
+        await asyncio.sleep(0.1)
+        waiting = worker.holding and not task.done()
+        shared.value = 0
+        answer = await task
+        return answer, inside, waiting
+
+    try:
+        answer, inside, waiting = asyncio.run(main())
+        assert not worker.holding  # lowered when the step went on
+    finally:
+        worker.shutdown()
+    assert answer == plain
+    assert inside
+    assert waiting
+    assert worker.pauses >= 1
+
+
+@pytest.mark.parametrize(("name", "players"), [("fano", 2), ("fantan", 4)])
+def test_a_card_step_replays_its_record_once(
+    name: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = card_record(name, players, seed=3)
+    game = GameRecord.from_json(record)
+    moves = len(game.actions)
+    seats = review_cards.reviewed_seats(game, players)
+    # What the step judges, from the review's functions each replaying the record itself.
+    judged = review_cards.review_moves(game, seed="r3", deals=4, seats=seats, start=6, stop=12)
+    ending = review_cards.ending_of(game)
+    replays: list[int] = []
+    replay = GameRecord.states
+
+    def counted(self: GameRecord) -> list[Any]:
+        replays.append(len(self.actions))
+        return replay(self)
+
+    monkeypatch.setattr(GameRecord, "states", counted)
+    step = review_step(record, 12, 4, "r3", 6)
+    assert replays == [moves]  # one replay of the whole record, not one for the moves and one
+    assert step["moves"] == [move.to_json() for move in judged]
+    assert step["summary"] == [ending]
+    replays.clear()
+    whole = review_cards.review_cards(game, seed="r3", deals=2)
+    assert replays == [moves]  # the whole review too
+    assert whole["summary"][-1] == ending  # type: ignore[index]

@@ -311,6 +311,7 @@ def review_moves(
     start: int = 0,
     stop: int | None = None,
     values: Values | None = None,
+    states: Sequence[Any] | None = None,
 ) -> list[CardMove]:
     """Judge moves ``start + 1`` to ``stop`` of a Fano or Fan Tan game (numbered from 1; all
     by default), each from its seat's view.
@@ -321,13 +322,15 @@ def review_moves(
         deals: deals a decision (default :func:`default_deals`).
         seats: the seats judged (default :func:`reviewed_seats`).
         values: the evaluation (default :func:`values_of` the game's).
+        states: the record's states (:meth:`GameRecord.states`), where the caller replayed
+            it already (a step that also needs the game's end): not replayed again.
 
     Raises:
         ReviewError: not a game (or variant) this module reviews.
         RecordError: the record does not replay.
     """
     game = get_game(record.game)
-    states = record.states()
+    states = record.states() if states is None else states
     config = game.config_of(states[0])
     if not reviews_cards(game, config):
         raise ReviewError(
@@ -475,10 +478,11 @@ def summary_of(entries: Sequence[JSONObject], engine: JSONObject, ending: str) -
     return lines
 
 
-def ending_of(record: GameRecord) -> str:
-    """How the game ended, in a sentence."""
+def ending_of(record: GameRecord, states: Sequence[Any] | None = None) -> str:
+    """How the game ended, in a sentence (``states``: the record's, where the caller replayed
+    it already)."""
     game = get_game(record.game)
-    return _ending(record, game, record.states()[-1])
+    return _ending(record, game, (record.states() if states is None else states)[-1])
 
 
 def review_cards(
@@ -496,9 +500,11 @@ def review_cards(
     config = game.config_from_json(record.config)
     chosen = reviewed_seats(record, game.num_players(config)) if seats is None else tuple(seats)
     deals = default_deals(game) if deals is None else deals
-    moves = [move.to_json() for move in review_moves(record, seed=seed, deals=deals, seats=chosen)]
+    states = record.states()  # replayed once, for the moves and the ending
+    judged = review_moves(record, seed=seed, deals=deals, seats=chosen, states=states)
+    moves = [move.to_json() for move in judged]
     engine = engine_of(game, deals, seed, chosen)
-    sentences = summary_of(moves, engine, ending_of(record))
+    sentences = summary_of(moves, engine, ending_of(record, states))
     summary: list[JSONValue] = list(sentences)
     listed: list[JSONValue] = list(moves)
     return {

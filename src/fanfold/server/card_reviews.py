@@ -23,14 +23,16 @@ def card_step(
 ) -> JSONObject:
     """Moves ``start + 1`` to ``stop`` of a Fano or Fan Tan game judged, on ``budget`` deals a
     decision (default the game's) from ``seed``, the seats the record labels ``"human"``
-    judged; its summary is the game's ending only."""
+    judged; its summary is the game's ending only. The record is replayed once (its states
+    serve the moves and the ending alike: a long Fano game's replay is some 0.1 s)."""
     game = get_game(record.game)
     deals = review_cards.default_deals(game) if budget is None else budget
     config = game.config_from_json(record.config)
     seats = review_cards.reviewed_seats(record, game.num_players(config))
-    ending = review_cards.ending_of(record)
+    states = record.states()
+    ending = review_cards.ending_of(record, states)
     moves = review_cards.review_moves(
-        record, seed=seed, deals=deals, seats=seats, start=start, stop=stop
+        record, seed=seed, deals=deals, seats=seats, start=start, stop=stop, states=states
     )
     listed: list[JSONValue] = [move.to_json() for move in moves]
     return {

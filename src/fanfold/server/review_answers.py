@@ -8,8 +8,8 @@ every move each second otherwise. The stored moves are always the game's first o
 (a step stores the moves after those stored), so a client keeps its first ``seen`` moves and
 appends the answer's.
 
-While the review worker holds the review's next step until the tables in play are quiet
-(:mod:`fanfold.server.bots.reviewer`), the answer says so (:func:`with_hold`).
+While the review worker waits for the tables in play, holding the review's next step or paused
+inside one (:mod:`fanfold.server.bots.reviewer`), the answer says so (:func:`with_hold`).
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ phrases(
 
 
 def with_hold(answer: JSONObject) -> None:
-    """Add to a running review's ``answer`` that its next step waits for the tables in play
-    (``held``: the page's progress line, as a code and params)."""
+    """Add to a running review's ``answer`` that it waits for the tables in play, before its
+    next step or paused inside one (``held``: the page's progress line, as a code and
+    params)."""
     if answer["state"] in ("pending", "running"):
         said = Phrase(
             "review.held", judged=int(str(answer["judged"])), total=int(str(answer["total"]))

@@ -20,7 +20,10 @@ about 0.1 to 0.3 s) it pauses between its units of work, a sampled deal or a can
 while the count it reads from memory shared with the event loop is not zero
 (:mod:`~fanfold.server.bots.step_pauses`). A step waits at most :data:`HOLD_LIMIT` seconds in
 all, before it and inside it: on a server that is never quiet, a review still takes a step
-every :data:`HOLD_LIMIT` seconds or so. A wait only delays a step: its result is the same."""
+every :data:`HOLD_LIMIT` seconds or so. While a step waits, before it or paused inside it, the
+worker says so (:attr:`ReviewWorker.holding`: the review page's line); a pause inside a step is
+read from a flag in memory shared with the worker process. A wait only delays a step: its
+result is the same."""
 
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ import functools
 import heapq
 import itertools
 import logging
+import multiprocessing
 import os
 import time
 from collections.abc import Callable
@@ -97,6 +101,7 @@ class ReviewWorker:
         #: Steps whose waits reached the limit (the live work still under way), since the start.
         self.held_to_limit = 0
         self._holding_since: float | None = None
+        self._paused: ctypes.c_int | None = None
         self._executor: Executor | None = None
         self._busy = False
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
@@ -111,8 +116,20 @@ class ReviewWorker:
 
     @property
     def holding(self) -> bool:
-        """Whether a step waits for the live work now (the review page says so)."""
-        return self._holding_since is not None
+        """Whether a step waits for the live work now, before it starts or paused inside it
+        (the review page says so)."""
+        paused = self._paused
+        return self._holding_since is not None or (paused is not None and bool(paused.value))
+
+    def _paused_flag(self) -> ctypes.c_int | None:
+        """The flag a step raises while it pauses inside (made at the first call; ``None``
+        where the worker does not wait): shared memory, written by the step's thread or
+        process, read by :attr:`holding`."""
+        if self.live is None:
+            return None
+        if self._paused is None:
+            self._paused = multiprocessing.get_context("spawn").RawValue(ctypes.c_int, 0)
+        return self._paused
 
     @property
     def waiting(self) -> int:
@@ -121,7 +138,11 @@ class ReviewWorker:
 
     def _make(self) -> Executor:
         if self.processes:  # the process reads the live count from the memory it is given
-            warm = None if self.live is None else functools.partial(attach, self.live.shared())
+            warm = (
+                None
+                if self.live is None
+                else functools.partial(attach, self.live.shared(), self._paused_flag())
+            )
             return WorkerProcess(warm, lowest=True)
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
 
@@ -129,6 +150,15 @@ class ReviewWorker:
         """The shared count a step in a thread reads (a process reads its own, :func:`attach`
         at its start)."""
         return None if self.processes or self.live is None else self.live.shared()
+
+    def _step_flag(self) -> ctypes.c_int | None:
+        """The paused flag a step in a thread raises (a process has its own, :func:`attach`)."""
+        return None if self.processes else self._paused_flag()
+
+    def _lower(self) -> None:
+        """Lower the paused flag: the step that raised it is gone with its process."""
+        if self._paused is not None:
+            self._paused.value = 0
 
     def _submit(self, fn: Callable[..., _T], *args: Any) -> Future[_T]:
         if self._executor is None:
@@ -145,6 +175,7 @@ class ReviewWorker:
         if self._executor is broken:
             log.error("the review worker process stopped; the next step starts another")
             self._executor = None
+            self._lower()
             broken.shutdown(wait=False, cancel_futures=True)
 
     async def run(
@@ -162,7 +193,9 @@ class ReviewWorker:
         try:
             waited = await self._hold()
             allowance = max(0.0, self.hold - waited) if timed else 0.0
-            future = self._submit(paused_step, fn, args, allowance, self._live_count())
+            future = self._submit(
+                paused_step, fn, args, allowance, self._live_count(), self._step_flag()
+            )
         except BaseException:
             self._release()
             self._told(timed, waited)
@@ -263,6 +296,8 @@ class ReviewWorker:
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+            if self.processes:  # its process stops: a pause under way there ends with it
+                self._lower()
 
 
 __all__ = ["HOLD_ENVIRONMENT", "HOLD_LIMIT", "ReviewWorker", "hold_limit"]

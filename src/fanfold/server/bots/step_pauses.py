@@ -8,7 +8,10 @@ The worker reads the live work's count from memory it shares with the server's e
 (:func:`attach`), a review thread (tests) with each step. While the count is not zero the step
 sleeps, looking again every :data:`LOOK_SECONDS`, for at most the step's allowance in all (the
 hold's limit less the step's wait before it started), so on a server never quiet a step still
-ends. A pause only waits: the step's result is the same with pauses as without."""
+ends. While a pause waits it raises a flag in memory shared with the event loop (the
+worker's :attr:`~fanfold.server.bots.ReviewWorker.holding`: the review page says its review
+waits for the tables in play), lowered when the step goes on. A pause only waits: the step's
+result is the same with pauses as without."""
 
 from __future__ import annotations
 
@@ -26,18 +29,21 @@ LOOK_SECONDS = 0.002
 
 #: The live work's count in the review worker process (set at its start by :func:`attach`).
 _LIVE: ctypes.c_int | None = None
+#: The flag the review worker process raises while a step pauses (set by :func:`attach`).
+_PAUSED: ctypes.c_int | None = None
 
 
-def attach(live: ctypes.c_int) -> None:
+def attach(live: ctypes.c_int, paused: ctypes.c_int | None = None) -> None:
     """The review worker process starts: the steps it computes pause on ``live`` (the server's
-    :meth:`~fanfold.server.bots.LiveWork.shared`)."""
-    global _LIVE
+    :meth:`~fanfold.server.bots.LiveWork.shared`), raising ``paused`` (1) while they wait."""
+    global _LIVE, _PAUSED
     _LIVE = live
+    _PAUSED = paused
 
 
 class StepPauses:
     """One step's pauses: called at each pause point, it waits while ``live`` is not zero, at
-    most ``allowance`` seconds over the step.
+    most ``allowance`` seconds over the step, with ``paused`` (if given) at 1 while it waits.
 
     Attributes:
         seconds: the seconds waited so far.
@@ -45,9 +51,12 @@ class StepPauses:
         to_limit: whether the allowance ran out while the live work was under way.
     """
 
-    def __init__(self, live: ctypes.c_int | None, allowance: float) -> None:
+    def __init__(
+        self, live: ctypes.c_int | None, allowance: float, paused: ctypes.c_int | None = None
+    ) -> None:
         self.live = live
         self.allowance = allowance
+        self.paused = paused
         self.seconds = 0.0
         self.pauses = 0
         self.to_limit = False
@@ -61,11 +70,18 @@ class StepPauses:
             return
         started = time.monotonic()
         deadline = started + left
-        while live.value:
-            if time.monotonic() >= deadline:
-                self.to_limit = True
-                break
-            time.sleep(LOOK_SECONDS)
+        flag = self.paused
+        if flag is not None:
+            flag.value = 1
+        try:
+            while live.value:
+                if time.monotonic() >= deadline:
+                    self.to_limit = True
+                    break
+                time.sleep(LOOK_SECONDS)
+        finally:
+            if flag is not None:
+                flag.value = 0
         self.seconds += time.monotonic() - started
         self.pauses += 1
 
@@ -75,12 +91,16 @@ def paused_step(
     args: Sequence[Any],
     allowance: float,
     live: ctypes.c_int | None = None,
+    paused: ctypes.c_int | None = None,
 ) -> tuple[_T, float, int, bool]:
     """``fn(*args)`` with its pause points waiting for the live work (``live``; ``None``: the
-    count :func:`attach` gave this process, if any), at most ``allowance`` seconds in all:
-    its result, the seconds it waited, the pause points that waited, and whether the waits
+    count :func:`attach` gave this process, if any), at most ``allowance`` seconds in all,
+    ``paused`` (``None``: the flag :func:`attach` gave, if any) at 1 while a pause waits: its
+    result, the seconds it waited, the pause points that waited, and whether the waits
     reached the allowance."""
-    pauses = StepPauses(_LIVE if live is None else live, allowance)
+    pauses = StepPauses(
+        _LIVE if live is None else live, allowance, _PAUSED if paused is None else paused
+    )
     with pausing(pauses):
         result = fn(*args)
     return result, pauses.seconds, pauses.pauses, pauses.to_limit

@@ -368,6 +368,7 @@ class ReviewAnswer(Out):
     #: The judged moves the answer leaves out (those the client has, asked with ``?seen=N``):
     #: its moves, marks and graph points are those after them. Absent from a whole review.
     seen: int | None = None
-    #: The review's next step waits for the tables in play (the server computes reviews in
-    #: the time live play leaves): the progress line as a code and params. Absent otherwise.
+    #: The review waits for the tables in play, before its next step or paused inside one (the
+    #: server computes reviews in the time live play leaves): the progress line as a code and
+    #: params. Absent otherwise.
     held: dict[str, Any] | None = None

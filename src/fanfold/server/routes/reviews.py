@@ -94,5 +94,6 @@ async def table_review(
     answer = await reviews.poll(table_id, record, seen)
     task = reviews.tasks.get((table_id, REVIEW_VERSION))
     if task is not None and not task.done() and review_worker(request.app.state, hub).holding:
-        with_hold(answer)  # this process works on it, and its step waits for live play
+        with_hold(answer)  # this process works on it, and it waits for live play (before a
+        # step or paused inside one)
     return protocol.ReviewAnswer.model_validate(answer)

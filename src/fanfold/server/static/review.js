@@ -141,8 +141,10 @@ export async function setUpReview(tableId, box, show) {
       done: t("Reviewed: {total} moves, {marked} marked.", { total: review.total, marked: review.marks.length }),
       failed: t("The review failed: {error}", { error: refusalText({ ...review.error_said, error: review.error }) }),
     };
-    // `held`: the next step waits for the tables in play (a code of the catalogue).
-    const state = review.held ? saidText(review.held, states[review.state]) : states[review.state];
+    // `held`: the review waits for the tables in play, before a step or paused inside one (a
+    // code of the catalogue; English pages have no catalogue: its own words, the same).
+    const held = review.held && t("Reviewing: {judged} of {total} moves so far, waiting for the tables in play…", review.held.params || {});
+    const state = review.held ? saidText(review.held, held) : states[review.state];
     box.append(el("p", { class: "review-state", id: "review-state", role: "status", text: state }));
     box.append(graph(review, choose));
     // The summary, less the sentences on a marked move (their codes start "review.move.": the
