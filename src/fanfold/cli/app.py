@@ -336,21 +336,30 @@ def legal(
     ],
     variant: VariantOpt = None,
     option: OptionOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """List the legal actions in a position."""
+    from fanfold.cli.terminal import terminal_language
+    from fanfold.server.i18n import messages
+
+    try:
+        words = messages(terminal_language(lang))
+    except FanfoldError as error:
+        fail(str(error))
     game, config = game_and_config(game_name, variant, None, option)
     try:
         state = game.parse_position(position, config)
     except FanfoldError as error:
-        fail(str(error))
-    outcome = game.outcome(state)
-    if outcome is not None:
-        console.print(f"Game over: {outcome.reason}", markup=False)
+        fail(words.text(error))
+    if game.outcome(state) is not None:
+        console.print(words.text(game.describe(state)), markup=False)  # "Game over: ..."
         return
     actions = game.legal_actions(state)
-    console.print(game.describe(state), markup=False)
+    console.print(words.text(game.describe(state)), markup=False)
+    listed = "  ".join(game.action_text(a) for a in actions)
     console.print(
-        f"{len(actions)} legal: " + "  ".join(game.action_text(a) for a in actions), markup=False
+        words.gettext("%(count)d legal: %(actions)s") % {"count": len(actions), "actions": listed},
+        markup=False,
     )
 
 
@@ -361,7 +370,7 @@ def replay(
     lang: LangOpt = None,
 ) -> None:
     """Check that a record replays under the rules and show how the game went."""
-    from fanfold.cli.terminal import terminal_language
+    from fanfold.cli.terminal import drawn, terminal_language
     from fanfold.core.records import GameRecord
     from fanfold.server.i18n import ENGLISH, messages
 
@@ -386,7 +395,8 @@ def replay(
         said = gettext("%(who)s: %(move)s") % {"who": who, "move": text}
         console.print(f"{number:4d}. {said}", markup=False)
         if show:
-            console.print(game.render(game.observe(states[number], 0)), markup=False)
+            board = game.drawing(game.observe(states[number], 0))
+            console.print(drawn(words, board), markup=False)
     final = states[-1]
     position = game.format_position(final)
     console.print(gettext("final position: %(position)s") % {"position": position}, markup=False)

@@ -70,6 +70,13 @@ def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = No
     return i18n.ENGLISH
 
 
+def drawn(words: i18n.Messages, lines: Sequence[Sequence[str]]) -> str:
+    """A game's drawing (:meth:`fanfold.core.game.Game.drawing`) in the language of ``words``:
+    each piece worded from its code where it has one (a label, a sentence), the rest (the
+    board's lines, cards, the notation) as it is."""
+    return "\n".join("".join(words.text(piece) for piece in line) for line in lines)
+
+
 class Compiling:
     """A game's compiled code being compiled in the background (one per game a process).
 
@@ -197,8 +204,8 @@ class Session:
             self._print_notes()
             if shown_at != table.version:
                 self.say("")
-                self.say(table.game.render(table.view(seat)))
-                self.say(table.game.describe(table.state))
+                self.say(self.board(seat))
+                self.say(self.words.text(table.game.describe(table.state)))
                 shown_at = table.version
             try:
                 line = self.read(f"{self.seat_label(seat)}> ").strip()
@@ -209,7 +216,7 @@ class Session:
                 return self._save_if_asked()
         outcome = table.outcome
         self.say("")
-        self.say(table.game.render(table.view(self.observer or 0)))
+        self.say(self.board(self.observer or 0))
         if outcome is not None:
             self.say(self._game_over(outcome.reason))
         return self._save_if_asked()
@@ -220,6 +227,11 @@ class Session:
         if self.words.code != i18n.ENGLISH:
             reason = self.words.text(self.table.game.ending_words(self.table.state) or reason)
         return self.words.gettext("Game over: %(reason)s") % {"reason": reason}
+
+    def board(self, seat: int) -> str:
+        """The game drawn as ``seat`` sees it, in the session's language (:func:`drawn`)."""
+        table = self.table
+        return drawn(self.words, table.game.drawing(table.view(seat)))
 
     def refused(self, error: BaseException) -> str:
         """An error's sentence in the session's language: its refusal worded from its code
@@ -318,7 +330,7 @@ class Session:
             else:
                 self.say(table.game.format_position(table.state))
         elif word == "board":
-            self.say(table.game.render(table.view(seat)))
+            self.say(self.board(seat))
         elif word == "undo":
             taken = table.undo()
             self.say(
@@ -342,13 +354,14 @@ class Session:
 
     def _help(self, extras: dict[str, tuple[str, Callable[[], str]]]) -> str:
         gettext = self.words.gettext
+        text = self.words.text
         lines = [
-            self.table.game.notation_help(),
+            text(self.table.game.notation_help()),
             "",
             gettext("Commands: legal (list legal moves), board (draw again), undo, save [FILE],"),
             "          " + gettext("position (position notation), help, quit"),
         ]
-        lines += [f"          {name}: {text}" for name, (text, _) in extras.items()]
+        lines += [f"          {name}: {text(help_text)}" for name, (help_text, _) in extras.items()]
         return "\n".join(lines)
 
     def _save_if_asked(self) -> GameRecord:
