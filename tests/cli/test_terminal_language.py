@@ -137,14 +137,14 @@ def _codes(value: object) -> set[str]:
     params = getattr(value, "params", None)
     if not isinstance(value, str) or not isinstance(params, dict):
         return set()
-    found = {str(getattr(value, "code"))}
+    found = {str(value.code)}  # type: ignore[attr-defined]
     for inner in params.values():
         found |= _codes(inner)
     return found
 
 
 def _words(text: str) -> set[str]:
-    return set(re.findall(r"[A-Za-zÀ-ÿ’']{3,}", text))
+    return set(re.findall(r"[A-Za-zÀ-ÿ\u2019']{3,}", text))
 
 
 #: A terminal game of each game, a human seated: the command line and what is typed.
@@ -172,8 +172,10 @@ def test_a_french_game_draws_its_board_status_and_help_without_english(name: str
     args = GAMES[name]
     seed = int(args[args.index("--seed") + 1])
     players = int(args[args.index("--players") + 1]) if "--players" in args else None
-    config = game.default_config() if players is None else game.with_players(
-        game.default_config(), players
+    config = (
+        game.default_config()
+        if players is None
+        else game.with_players(game.default_config(), players)
     )
     state = game.new_state(config, seed)
     shown: list[object] = [game.describe(state), game.notation_help()]

@@ -42,7 +42,8 @@ def test_every_not_found_error_is_raised_with_a_code() -> None:
     assert len(raisers) >= 15  # lessons, leaderboards, profiles, tables, replays, lobby...
     for place, line, first in raisers:
         maker = first.func if isinstance(first, ast.Call) else None
-        assert isinstance(maker, ast.Name) and maker.id in CODED, f"{place}:{line}"
+        assert isinstance(maker, ast.Name), f"{place}:{line}"
+        assert maker.id in CODED, f"{place}:{line}"
 
 
 def test_a_not_found_error_is_worded_in_french() -> None:
@@ -52,10 +53,12 @@ def test_a_not_found_error_is_worded_in_french() -> None:
     assert raised.value.refusal is not None
     assert raised.value.refusal.code == "found.leaderboard"
     assert raised.value.args[0].startswith("no leaderboard called 'chess'; there are ")
-    assert french.text(raised.value).startswith("aucun classement ne s’appelle 'chess' ; il y a ")
+    assert french.text(raised.value).startswith(
+        "aucun classement ne s\u2019appelle 'chess' ; il y a "
+    )
     with pytest.raises(NotFoundError) as missing:
         lessons.book_for("chess")
-    assert french.text(missing.value).startswith("il n’y a pas de leçons pour 'chess' ; ")
+    assert french.text(missing.value).startswith("il n\u2019y a pas de leçons pour 'chess' ; ")
     # a lesson that is not there: the lessons' own refusal, carried through
     book = lessons.book_for("morris")
     with pytest.raises(NotFoundError) as unknown:
@@ -64,11 +67,11 @@ def test_a_not_found_error_is_worded_in_french() -> None:
     assert unknown.value.refusal.code == "lesson.unknown"
     title = get_game("morris").title
     assert french.text(unknown.value).startswith(
-        f"{title} n’a pas de leçon appelée 'nowhere' ; ses leçons : "
+        f"{title} n\u2019a pas de leçon appelée 'nowhere' ; ses leçons : "
     )
     table = NotFoundError(refusal("found.table", table="'abc'"))
     assert table.args[0] == "there is no table 'abc'"
-    assert french.text(table) == "il n’y a pas de table 'abc'"
+    assert french.text(table) == "il n\u2019y a pas de table 'abc'"
 
 
 def test_a_missing_page_answers_its_code_and_params(client: TestClient) -> None:
@@ -99,7 +102,7 @@ def test_a_missing_page_answers_its_code_and_params(client: TestClient) -> None:
         (
             STOPPING,
             "the server is stopping; reconnecting once it is back",
-            "le serveur s’arrête ; reconnexion dès son retour",
+            "le serveur s\u2019arrête ; reconnexion dès son retour",
         ),
     ],
 )
