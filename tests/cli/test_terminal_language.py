@@ -242,3 +242,19 @@ def test_replay_draws_its_positions_in_french(tmp_path: Path) -> None:
     assert "en main : Blanc CTT | Noir ctt" in shown.output
     assert "cercle : 1-2-4" in shown.output
     assert "in hand" not in shown.output
+
+
+def test_the_terminals_own_phrases_stay_out_of_the_pages_catalogue() -> None:
+    """A board's labels, a status line and the notation's help are the terminal's alone: the
+    scripts' catalogue leaves them out, the terminal words them; the phrases a page words (a
+    seat's name) stay in it."""
+    french = i18n.messages("fr")
+    scripts = json.loads(french.script_json())
+    terminal = i18n.terminal_codes()
+    assert {"morris.board_key", "fano.board_turn", "fantan.board_player", "fan.status"} <= terminal
+    assert {"morris.notation_help", "game.over_because", "analysis.fan_hint"} <= terminal
+    assert not terminal & set(scripts)
+    assert scripts["fano.seat"] == "Joueur {number} ({suits})"
+    assert scripts["close.moved"].startswith("la table est passée")
+    key = french.worded({"code": "morris.board_key", "params": {}})
+    assert key == "cercle : 1-2-4   C/T blancs, c/t noirs (de bas en haut)"

@@ -49,7 +49,8 @@ phrases(
         "game.to_move": "Player {number} to move",
         "game.over_because": "Game over: {reason}",
         "game.board_position": "position: {position}",
-    }
+    },
+    terminal=True,
 )
 
 

@@ -181,7 +181,8 @@ phrases(
         "analysis.fan_hint": "a move that keeps a win possible",
         "analysis.fan_winnable": "is this position still winnable?",
         "analysis.morris_values": "the position's value and every move's, from the solved table",
-    }
+    },
+    terminal=True,
 )
 
 #: Fan patience's analyses (its plugin names them).

@@ -48,7 +48,8 @@ phrases(
             "variant says any card.\nWhere sequences may move, 3-7:2 moves the top two cards "
             "of fan 3 together."
         )
-    }
+    },
+    terminal=True,
 )
 NOTATION_HELP = Phrase("fan.notation_help")
 

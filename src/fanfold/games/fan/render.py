@@ -15,7 +15,8 @@ phrases(
         "fan.status": "Fan, {count} of 52 cards on the foundations, {legal} legal moves",
         "fan.status_deal": "Fan, deal {deal}, {count} of 52 cards on the foundations, "
         "{legal} legal moves",
-    }
+    },
+    terminal=True,
 )
 
 

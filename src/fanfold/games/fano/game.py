@@ -296,6 +296,6 @@ The Trionfey edition ("The battle for Trionfey") declares attacks and adds:
   flip 5D            turn it face up (your main phase, or when your card is attacked)
   sacrifice 5D       the attack's support was shown: discard 5D face down instead
 Type 'plane' to see the Fano plane and every attack."""
-phrases({"fano.notation_help": _NOTATION_TEXT})
+phrases({"fano.notation_help": _NOTATION_TEXT}, terminal=True)
 #: How to write Fano's moves (the terminal words it in its language; the notation stays).
 NOTATION_HELP = Phrase("fano.notation_help")

@@ -40,6 +40,11 @@ phrases(
     {
         "fano.seat": "Player {number} ({suits})",
         "fano.promoted_again": "King, promoted again",
+    }
+)
+# the terminal's words for the table and its status line
+phrases(
+    {
         "fano.phase_draw_shuffle": "draw phase (reshuffle: add a Temporary Joker?)",
         "fano.phase_mulligan": "draw phase (all prestige: mulligan or keep?)",
         "fano.phase_main": "main phase",
@@ -76,7 +81,8 @@ phrases(
         "fano.status": "Turn {turn}: {seat}, {phase}; attacks {target}",
         "fano.status_or": "{first} or {rest}",
         "fano.plane_help": "draw the Fano plane with every attack arrow",
-    }
+    },
+    terminal=True,
 )
 refusal_words(*COMMANDERS)
 

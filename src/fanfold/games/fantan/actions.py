@@ -69,7 +69,8 @@ phrases(
             "Playable: a card of the starting rank (7 unless the variant says otherwise) starts "
             "its suit's row; any other card must be next in rank to an end of its suit's row."
         )
-    }
+    },
+    terminal=True,
 )
 NOTATION_HELP = Phrase("fantan.notation_help")
 

@@ -39,7 +39,8 @@ phrases(
         "with it ({hand})",
         "fantan.to_play": "{name} to play ({hand})",
         "fantan.to_pass": "{name} to pass (no playable card) ({hand})",
-    }
+    },
+    terminal=True,
 )
 
 _SCORE_LABEL = {

@@ -53,7 +53,8 @@ phrases(
             "to the adjacent point 5.\nPoints: 1 2 4 on the circle; sides 5-2-3, 3-4-6, 6-1-5; "
             "centre 7 on 2-7-6, 4-7-5, 1-7-3."
         )
-    }
+    },
+    terminal=True,
 )
 NOTATION_HELP = Phrase("morris.notation_help")
 

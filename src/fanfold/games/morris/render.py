@@ -29,7 +29,8 @@ phrases(
         "morris.board_hands": "in hand: White {white} | Black {black}",
         "morris.to_move_placing": "{side} to move (placement phase)",
         "morris.to_move_moving": "{side} to move (movement phase)",
-    }
+    },
+    terminal=True,
 )
 
 
