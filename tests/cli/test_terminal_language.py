@@ -258,3 +258,15 @@ def test_the_terminals_own_phrases_stay_out_of_the_pages_catalogue() -> None:
     assert scripts["close.moved"].startswith("la table est passée")
     key = french.worded({"code": "morris.board_key", "params": {}})
     assert key == "cercle : 1-2-4   C/T blancs, c/t noirs (de bas en haut)"
+
+
+def test_fanos_plane_is_drawn_in_french_its_numbers_kept() -> None:
+    args = ["play", "fano", "--seat", "human", "--seat", "random", "--seed", "1"]
+    french = runner.invoke(app, [*args, "--lang", "fr"], input="plane\nquit\n", env=PLAIN)
+    assert french.exit_code == 0, french.output
+    assert "Le plan de Fano : 7 au centre," in french.output
+    assert "  1 attaque 2 (avec 4), 3 (avec 7), 5 (avec 6)" in french.output
+    assert "Cycles : 1->2->4->1 2->3->5->2" in french.output
+    assert "attacks" not in french.output
+    english = runner.invoke(app, args, input="plane\nquit\n", env=PLAIN)
+    assert "  1 attacks 2 (with 4), 3 (with 7), 5 (with 6)" in english.output

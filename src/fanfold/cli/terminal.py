@@ -305,7 +305,7 @@ class Session:
         for name, analysis in analyses_for(table.game).items():
             commands[name] = (analysis.help, partial(analysis.run, table.state))
         for name, (help_text, text) in table.game.reference_texts().items():
-            commands.setdefault(name, (help_text, partial(str, text)))
+            commands.setdefault(name, (help_text, partial(self.words.text, text)))
         return commands
 
     def _command(self, line: str, seat: int) -> bool:

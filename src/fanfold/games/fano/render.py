@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fanfold.core.errors import refusal_words
 from fanfold.core.game import drawn
-from fanfold.core.phrases import Phrase, phrases
+from fanfold.core.phrases import Phrase, joined, phrases
 from fanfold.games.fano.cards import ATTACK_SUPPORT, CYCLES, SUIT_SYMBOLS, card_text
 from fanfold.games.fano.config import FanoConfig, Teams
 from fanfold.games.fano.rules.zones import FIELD_SLOTS
@@ -98,19 +98,32 @@ def commander(level: int) -> str:
     return COMMANDERS[level] if level < len(COMMANDERS) else Phrase("fano.promoted_again")
 
 
+phrases(
+    {
+        "fano.plane": PLANE.rstrip("\n")
+        + "\nCycles: {cycles}\n{arrows}\nReverse Fano (special) turns every arrow round: a "
+        "attacks c with b in hand.",
+        "fano.plane_attacks": "  {attacker} attacks {targets}",
+        "fano.plane_with": "{target} (with {support})",
+        "fano.plane_lines": "{first}\n{rest}",
+    },
+    terminal=True,
+)
+
+
 def plane_text() -> str:
-    """The Fano plane with every attack arrow and the supports needed."""
-    lines = [PLANE.rstrip("\n")]
-    lines.append("Cycles: " + " ".join(f"{a}->{b}->{c}->{a}" for a, b, c in CYCLES))
+    """The Fano plane with every attack arrow and the supports needed (a phrase: the terminal
+    words it in its language; the drawing and the numbers stay)."""
+    arrows: list[str] = []
     for attacker in range(1, 8):
         targets = [
-            f"{target} (with {ATTACK_SUPPORT[attacker][target]})"
+            Phrase("fano.plane_with", target=target, support=ATTACK_SUPPORT[attacker][target])
             for target in range(1, 8)
             if ATTACK_SUPPORT[attacker][target]
         ]
-        lines.append(f"  {attacker} attacks " + ", ".join(targets))
-    lines.append("Reverse Fano (special) turns every arrow round: a attacks c with b in hand.")
-    return "\n".join(lines)
+        arrows.append(Phrase("fano.plane_attacks", attacker=attacker, targets=joined(targets)))
+    cycles = " ".join(f"{a}->{b}->{c}->{a}" for a, b, c in CYCLES)
+    return Phrase("fano.plane", cycles=cycles, arrows=joined(arrows, "fano.plane_lines"))
 
 
 def _cards(cards: tuple[int, ...]) -> str:
