@@ -270,3 +270,12 @@ def test_fanos_plane_is_drawn_in_french_its_numbers_kept() -> None:
     assert "attacks" not in french.output
     english = runner.invoke(app, args, input="plane\nquit\n", env=PLAIN)
     assert "  1 attacks 2 (with 4), 3 (with 7), 5 (with 6)" in english.output
+
+
+def test_the_plays_own_refusals_of_its_options_are_french() -> None:
+    games = runner.invoke(app, ["play", "fan", "--games", "0", "--lang", "fr"], env=PLAIN)
+    assert games.exit_code != 0
+    assert "--games vaut au moins 1" in games.output
+    colours = ["play", "fan", "--white", "human", "--lang", "fr"]
+    refused = runner.invoke(app, colours, env=PLAIN)
+    assert "--white et --black sont pour morris" in refused.output

@@ -233,7 +233,11 @@ def play(
         fail(str(error))
     if edition is not None:
         if "edition" not in game_and_config(game_name)[1].option_texts():
-            fail("--edition is for fano (classic or trionfey); other games have one edition")
+            fail(
+                words.gettext(
+                    "--edition is for fano (classic or trionfey); other games have one edition"
+                )
+            )
         variant = variant or edition
         option = [*(option or []), f"edition={edition}"]
     game, config = game_and_config(game_name, variant, players, option)
@@ -243,10 +247,10 @@ def play(
             "White",
             "Black",
         ]:
-            fail("--white and --black are for morris; use --seat for other games")
+            fail(words.gettext("--white and --black are for morris; use --seat for other games"))
         names = [white or HUMAN, black or default_agent(game, INTERACTIVE_SECONDS)]
     if games_in_match < 1:
-        fail("--games must be at least 1")
+        fail(words.gettext("--games must be at least 1"))
     try:
         planned = plan_seats(game, config, names, default=default_agent(game, INTERACTIVE_SECONDS))
         first_seed = choose_seed(seed, deal, game=game)

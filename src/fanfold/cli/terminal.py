@@ -85,8 +85,9 @@ class Compiling:
     What the compile says when it ends waits in :attr:`notes` until the session prints it
     between two moves, so that it never lands in the middle of a line being typed."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, words: i18n.Messages | None = None) -> None:
         self.name = name
+        self.words = words or i18n.messages(i18n.ENGLISH)
         self.done = threading.Event()
         self.failed: str | None = None
         self.notes: list[str] = []
@@ -108,7 +109,8 @@ class Compiling:
         except Exception as error:  # told to the player; the fallback plays on
             self.failed = str(error)
             with self._lock:
-                self.notes.append(f"{error}; the bots play the {compiled.FALLBACK_LEVEL} level.")
+                said = self.words.gettext("%(error)s; the bots play the %(level)s level.")
+                self.notes.append(said % {"error": error, "level": compiled.FALLBACK_LEVEL})
         self.done.set()
 
     def take_notes(self) -> list[str]:
@@ -271,7 +273,7 @@ class Session:
         running = _COMPILING.get(name)
         if running is None or running.failed is not None:
             self.say(compiled.progress_line(name))
-            running = _COMPILING[name] = Compiling(name)
+            running = _COMPILING[name] = Compiling(name, self.words)
         if running not in self._compiling:
             self._compiling.append(running)
             self.say(
