@@ -109,8 +109,8 @@ class Compiling:
         except Exception as error:  # told to the player; the fallback plays on
             self.failed = str(error)
             with self._lock:
-                said = self.words.gettext("%(error)s; the bots play the %(level)s level.")
-                self.notes.append(said % {"error": error, "level": compiled.FALLBACK_LEVEL})
+                told = self.words.gettext("%(error)s; the bots play the %(level)s level.")
+                self.notes.append(told % {"error": error, "level": compiled.FALLBACK_LEVEL})
         self.done.set()
 
     def take_notes(self) -> list[str]:
