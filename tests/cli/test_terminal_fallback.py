@@ -19,6 +19,7 @@ from fanfold.cli.terminal import Compiling, Session, UntilCompiled
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play import HUMAN, Seat, Table
+from fanfold.server import i18n
 
 FANO = get_game("fano")
 
@@ -136,6 +137,13 @@ def test_a_failed_compile_is_told_and_the_fallback_plays_on(
     assert compiling.failed is not None
     assert compiling.take_notes() == [
         "compiling Fano's compiled search failed: no room; the bots play the medium level."
+    ]
+    # in French, the terminal's own words of it (the compile's reason is the compile's)
+    _Compile(monkeypatch, fails=True)
+    french = Compiling("fano", i18n.messages("fr"))
+    assert french.done.wait(30)
+    assert french.take_notes() == [
+        "compiling Fano's compiled search failed: no room ; les bots jouent au niveau medium."
     ]
 
 

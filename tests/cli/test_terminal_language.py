@@ -5,6 +5,7 @@ from the play server's catalogues."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,9 @@ from typer.testing import CliRunner
 from fanfold.cli.app import app
 from fanfold.cli.terminal import terminal_language
 from fanfold.core.errors import FanfoldError
+from fanfold.core.registry import get_game
+from fanfold.play.analysis import analyses_for
+from fanfold.server import i18n
 
 runner = CliRunner()
 HOTSEAT = ["play", "morris", "--seat", "human", "--seat", "human", "--seed", "1"]
@@ -126,3 +130,152 @@ def test_replay_says_in_french_why_a_record_does_not_load_and_how_a_game_went(
     assert "   1. Blanc : C1" in shown.output
     assert "résultat : la partie est inachevée" in shown.output
     assert "L\u2019enregistrement se rejoue selon les règles." in shown.output
+
+
+def _codes(value: object) -> set[str]:
+    """The codes of a phrase or a refusal and of every one inside it."""
+    params = getattr(value, "params", None)
+    if not isinstance(value, str) or not isinstance(params, dict):
+        return set()
+    found = {str(value.code)}  # type: ignore[attr-defined]
+    for inner in params.values():
+        found |= _codes(inner)
+    return found
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[A-Za-zÀ-ÿ\u2019']{3,}", text))
+
+
+#: A terminal game of each game, a human seated: the command line and what is typed.
+GAMES = {
+    "morris": [*HOTSEAT],
+    "fan": ["play", "fan", "--seat", "human", "--seed", "4"],
+    "fantan": [
+        *("play", "fantan", "--players", "3", "--seat", "human"),
+        *("--seat", "random", "--seat", "random", "--seed", "5", "--agent-seed", "1"),
+    ],
+    "fano": [
+        *("play", "fano", "--players", "3", "--seat", "human"),
+        *("--seat", "random", "--seat", "random", "--seed", "6", "--agent-seed", "1"),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_french_game_draws_its_board_status_and_help_without_english(name: str) -> None:
+    """The codes the game's drawing, status line and help use (its first position, as the
+    seat sees it), each code's English words that its French does not also use (the notation
+    and the typed commands stay as they are): none of them is in the French session, and some
+    are in the English one, so that the check can fail."""
+    game = get_game(name)
+    args = GAMES[name]
+    seed = int(args[args.index("--seed") + 1])
+    players = int(args[args.index("--players") + 1]) if "--players" in args else None
+    config = (
+        game.default_config()
+        if players is None
+        else game.with_players(game.default_config(), players)
+    )
+    state = game.new_state(config, seed)
+    shown: list[object] = [game.describe(state), game.notation_help()]
+    for seat in range(game.num_players(config)):
+        shown += [piece for line in game.drawing(game.observe(state, seat)) for piece in line]
+    shown += [analysis.help for analysis in analyses_for(game).values()]
+    shown += [help_text for help_text, _ in game.reference_texts().values()]
+    codes = set().union(*(_codes(piece) for piece in shown))
+    assert codes, name
+    english, french = i18n.messages("en"), i18n.messages("fr")
+    templates = [english.codes[code] for code in codes]
+    translated = " ".join(french.gettext(template) for template in templates)
+    assert all(french.texts.get(template) for template in templates), name
+    # the words a player types (the analyses' and the reference texts' names) and the game's
+    # id are not translated
+    typed_words = {*analyses_for(game), *game.reference_texts(), game.name}
+    foreign = set().union(*(_words(t) for t in templates)) - _words(translated) - typed_words
+    assert len(foreign) >= 3, (name, foreign)
+    typed = "help\nboard\nquit\n"
+    said = runner.invoke(app, [*args, "--lang", "fr"], input=typed, env=PLAIN)
+    assert said.exit_code == 0, said.output
+    left = sorted(foreign & _words(said.output))
+    assert not left, (name, left, said.output)
+    # the same session in English says them: the check above is not empty
+    plain = runner.invoke(app, args, input=typed, env=PLAIN)
+    assert plain.exit_code == 0, plain.output
+    assert len(foreign & _words(plain.output)) >= 3, (name, foreign)
+
+
+def test_legal_speaks_french_with_lang_or_the_locale() -> None:
+    position = ["legal", "morris", "--position", "C/-/-/-/-/-/- b"]
+    french = runner.invoke(app, [*position, "--lang", "fr"], env=PLAIN)
+    assert french.exit_code == 0, french.output
+    assert "Noir joue (phase de pose)" in french.output
+    assert "14 légaux : C1  C2  C3" in french.output
+    assert "legal:" not in french.output
+    located = runner.invoke(app, position, env={**PLAIN, "LANG": "fr_FR.UTF-8"})
+    assert located.output == french.output
+    english = runner.invoke(app, position, env=PLAIN)
+    assert "Black to move (placement phase)" in english.output
+    assert "14 legal: C1  C2  C3" in english.output
+    # a position that does not parse is refused in French, from its code
+    broken = runner.invoke(app, ["legal", "morris", "--position", "zz", "--lang", "fr"], env=PLAIN)
+    assert broken.exit_code != 0
+    assert "«\u00a0zz\u00a0»" in broken.output
+    assert "not a" not in broken.output
+    wrong = runner.invoke(app, [*position, "--lang", "de"], env=PLAIN)
+    assert wrong.exit_code != 0
+    assert "one of en, fr" in wrong.output
+
+
+def test_replay_draws_its_positions_in_french(tmp_path: Path) -> None:
+    saved = tmp_path / "partie.json"
+    record = {
+        "format": "fanfold.record/1",
+        "game": "morris.v1",
+        "config": {"adjacency": "geometric"},
+        "seed": 0,
+        "actions": ["C1", "c2"],
+    }
+    saved.write_text(json.dumps(record), encoding="utf-8")
+    shown = runner.invoke(app, ["replay", str(saved), "--show", "--lang", "fr"], env=PLAIN)
+    assert shown.exit_code == 0, shown.output
+    assert "en main : Blanc CTT | Noir ctt" in shown.output
+    assert "cercle : 1-2-4" in shown.output
+    assert "in hand" not in shown.output
+
+
+def test_the_terminals_own_phrases_stay_out_of_the_pages_catalogue() -> None:
+    """A board's labels, a status line and the notation's help are the terminal's alone: the
+    scripts' catalogue leaves them out, the terminal words them; the phrases a page words (a
+    seat's name) stay in it."""
+    french = i18n.messages("fr")
+    scripts = json.loads(french.script_json())
+    terminal = i18n.terminal_codes()
+    assert {"morris.board_key", "fano.board_turn", "fantan.board_player", "fan.status"} <= terminal
+    assert {"morris.notation_help", "game.over_because", "analysis.fan_hint"} <= terminal
+    assert not terminal & set(scripts)
+    assert scripts["fano.seat"] == "Joueur {number} ({suits})"
+    assert scripts["close.moved"].startswith("la table est passée")
+    key = french.worded({"code": "morris.board_key", "params": {}})
+    assert key == "cercle : 1-2-4   C/T blancs, c/t noirs (de bas en haut)"
+
+
+def test_fanos_plane_is_drawn_in_french_its_numbers_kept() -> None:
+    args = ["play", "fano", "--seat", "human", "--seat", "random", "--seed", "1"]
+    french = runner.invoke(app, [*args, "--lang", "fr"], input="plane\nquit\n", env=PLAIN)
+    assert french.exit_code == 0, french.output
+    assert "Le plan de Fano : 7 au centre," in french.output
+    assert "  1 attaque 2 (avec 4), 3 (avec 7), 5 (avec 6)" in french.output
+    assert "Cycles : 1->2->4->1 2->3->5->2" in french.output
+    assert "attacks" not in french.output
+    english = runner.invoke(app, args, input="plane\nquit\n", env=PLAIN)
+    assert "  1 attacks 2 (with 4), 3 (with 7), 5 (with 6)" in english.output
+
+
+def test_the_plays_own_refusals_of_its_options_are_french() -> None:
+    games = runner.invoke(app, ["play", "fan", "--games", "0", "--lang", "fr"], env=PLAIN)
+    assert games.exit_code != 0
+    assert "--games vaut au moins 1" in games.output
+    colours = ["play", "fan", "--white", "human", "--lang", "fr"]
+    refused = runner.invoke(app, colours, env=PLAIN)
+    assert "--white et --black sont pour morris" in refused.output

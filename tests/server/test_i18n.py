@@ -132,8 +132,10 @@ def test_every_language_translates_every_message_with_its_placeholders(code: str
         for text in strings:
             assert sorted(PLACEHOLDERS.findall(str(text))) == wanted, (message.id, text)
             # the templates put a translation in the page as it is: it holds no markup (a
-            # refusal's template is only ever text, and its moves are written 4H>6S)
-            refusal = all(place.startswith(i18n.REFUSAL) for place, _ in message.locations)
+            # refusal's or a phrase's template is only ever text, and its moves are written
+            # 4H>6S: the notation's help)
+            coded = (i18n.REFUSAL, i18n.PHRASE, i18n.TERMINAL_PHRASE)
+            refusal = all(place.startswith(coded) for place, _ in message.locations)
             assert refusal or not re.search(r"[<>&]", str(text)), (message.id, text)
 
 

@@ -233,7 +233,11 @@ def play(
         fail(str(error))
     if edition is not None:
         if "edition" not in game_and_config(game_name)[1].option_texts():
-            fail("--edition is for fano (classic or trionfey); other games have one edition")
+            fail(
+                words.gettext(
+                    "--edition is for fano (classic or trionfey); other games have one edition"
+                )
+            )
         variant = variant or edition
         option = [*(option or []), f"edition={edition}"]
     game, config = game_and_config(game_name, variant, players, option)
@@ -243,10 +247,10 @@ def play(
             "White",
             "Black",
         ]:
-            fail("--white and --black are for morris; use --seat for other games")
+            fail(words.gettext("--white and --black are for morris; use --seat for other games"))
         names = [white or HUMAN, black or default_agent(game, INTERACTIVE_SECONDS)]
     if games_in_match < 1:
-        fail("--games must be at least 1")
+        fail(words.gettext("--games must be at least 1"))
     try:
         planned = plan_seats(game, config, names, default=default_agent(game, INTERACTIVE_SECONDS))
         first_seed = choose_seed(seed, deal, game=game)
@@ -336,21 +340,30 @@ def legal(
     ],
     variant: VariantOpt = None,
     option: OptionOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """List the legal actions in a position."""
+    from fanfold.cli.terminal import terminal_language
+    from fanfold.server.i18n import messages
+
+    try:
+        words = messages(terminal_language(lang))
+    except FanfoldError as error:
+        fail(str(error))
     game, config = game_and_config(game_name, variant, None, option)
     try:
         state = game.parse_position(position, config)
     except FanfoldError as error:
-        fail(str(error))
-    outcome = game.outcome(state)
-    if outcome is not None:
-        console.print(f"Game over: {outcome.reason}", markup=False)
+        fail(words.text(error))
+    if game.outcome(state) is not None:
+        console.print(words.text(game.describe(state)), markup=False)  # "Game over: ..."
         return
     actions = game.legal_actions(state)
-    console.print(game.describe(state), markup=False)
+    console.print(words.text(game.describe(state)), markup=False)
+    listed = "  ".join(game.action_text(a) for a in actions)
     console.print(
-        f"{len(actions)} legal: " + "  ".join(game.action_text(a) for a in actions), markup=False
+        words.gettext("%(count)d legal: %(actions)s") % {"count": len(actions), "actions": listed},
+        markup=False,
     )
 
 
@@ -361,7 +374,7 @@ def replay(
     lang: LangOpt = None,
 ) -> None:
     """Check that a record replays under the rules and show how the game went."""
-    from fanfold.cli.terminal import terminal_language
+    from fanfold.cli.terminal import drawn, terminal_language
     from fanfold.core.records import GameRecord
     from fanfold.server.i18n import ENGLISH, messages
 
@@ -386,7 +399,8 @@ def replay(
         said = gettext("%(who)s: %(move)s") % {"who": who, "move": text}
         console.print(f"{number:4d}. {said}", markup=False)
         if show:
-            console.print(game.render(game.observe(states[number], 0)), markup=False)
+            board = game.drawing(game.observe(states[number], 0))
+            console.print(drawn(words, board), markup=False)
     final = states[-1]
     position = game.format_position(final)
     console.print(gettext("final position: %(position)s") % {"position": position}, markup=False)

@@ -15,8 +15,10 @@ The terminal speaks the languages of the play server's catalogues (``fanfold pla
 without it, the language of ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` where it is one of them,
 else English: :func:`terminal_language`). Its own words go through the catalogue (``gettext``
 here; ``python -m fanfold.server.i18n_catalogues update`` extracts them), and so do the refusals
-of the rules, the notation and the records, the seats' names and how a game ended, each worded
-from its code (:meth:`fanfold.server.i18n.Messages.text`).
+of the rules, the notation and the records, the seats' names and how a game ended, the board's
+drawing (:meth:`fanfold.core.game.Game.drawing`, worded piece by piece: :func:`drawn`), the
+status line under it, the notation's help and the analyses' help, each worded from its code
+(:meth:`fanfold.server.i18n.Messages.text`). The notation a player types is never translated.
 """
 
 from __future__ import annotations
@@ -70,14 +72,22 @@ def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = No
     return i18n.ENGLISH
 
 
+def drawn(words: i18n.Messages, lines: Sequence[Sequence[str]]) -> str:
+    """A game's drawing (:meth:`fanfold.core.game.Game.drawing`) in the language of ``words``:
+    each piece worded from its code where it has one (a label, a sentence), the rest (the
+    board's lines, cards, the notation) as it is."""
+    return "\n".join("".join(words.text(piece) for piece in line) for line in lines)
+
+
 class Compiling:
     """A game's compiled code being compiled in the background (one per game a process).
 
     What the compile says when it ends waits in :attr:`notes` until the session prints it
     between two moves, so that it never lands in the middle of a line being typed."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, words: i18n.Messages | None = None) -> None:
         self.name = name
+        self.words = words or i18n.messages(i18n.ENGLISH)
         self.done = threading.Event()
         self.failed: str | None = None
         self.notes: list[str] = []
@@ -99,7 +109,8 @@ class Compiling:
         except Exception as error:  # told to the player; the fallback plays on
             self.failed = str(error)
             with self._lock:
-                self.notes.append(f"{error}; the bots play the {compiled.FALLBACK_LEVEL} level.")
+                told = self.words.gettext("%(error)s; the bots play the %(level)s level.")
+                self.notes.append(told % {"error": error, "level": compiled.FALLBACK_LEVEL})
         self.done.set()
 
     def take_notes(self) -> list[str]:
@@ -197,8 +208,8 @@ class Session:
             self._print_notes()
             if shown_at != table.version:
                 self.say("")
-                self.say(table.game.render(table.view(seat)))
-                self.say(table.game.describe(table.state))
+                self.say(self.board(seat))
+                self.say(self.words.text(table.game.describe(table.state)))
                 shown_at = table.version
             try:
                 line = self.read(f"{self.seat_label(seat)}> ").strip()
@@ -209,7 +220,7 @@ class Session:
                 return self._save_if_asked()
         outcome = table.outcome
         self.say("")
-        self.say(table.game.render(table.view(self.observer or 0)))
+        self.say(self.board(self.observer or 0))
         if outcome is not None:
             self.say(self._game_over(outcome.reason))
         return self._save_if_asked()
@@ -220,6 +231,11 @@ class Session:
         if self.words.code != i18n.ENGLISH:
             reason = self.words.text(self.table.game.ending_words(self.table.state) or reason)
         return self.words.gettext("Game over: %(reason)s") % {"reason": reason}
+
+    def board(self, seat: int) -> str:
+        """The game drawn as ``seat`` sees it, in the session's language (:func:`drawn`)."""
+        table = self.table
+        return drawn(self.words, table.game.drawing(table.view(seat)))
 
     def refused(self, error: BaseException) -> str:
         """An error's sentence in the session's language: its refusal worded from its code
@@ -257,7 +273,7 @@ class Session:
         running = _COMPILING.get(name)
         if running is None or running.failed is not None:
             self.say(compiled.progress_line(name))
-            running = _COMPILING[name] = Compiling(name)
+            running = _COMPILING[name] = Compiling(name, self.words)
         if running not in self._compiling:
             self._compiling.append(running)
             self.say(
@@ -291,7 +307,7 @@ class Session:
         for name, analysis in analyses_for(table.game).items():
             commands[name] = (analysis.help, partial(analysis.run, table.state))
         for name, (help_text, text) in table.game.reference_texts().items():
-            commands.setdefault(name, (help_text, partial(str, text)))
+            commands.setdefault(name, (help_text, partial(self.words.text, text)))
         return commands
 
     def _command(self, line: str, seat: int) -> bool:
@@ -318,7 +334,7 @@ class Session:
             else:
                 self.say(table.game.format_position(table.state))
         elif word == "board":
-            self.say(table.game.render(table.view(seat)))
+            self.say(self.board(seat))
         elif word == "undo":
             taken = table.undo()
             self.say(
@@ -342,13 +358,14 @@ class Session:
 
     def _help(self, extras: dict[str, tuple[str, Callable[[], str]]]) -> str:
         gettext = self.words.gettext
+        text = self.words.text
         lines = [
-            self.table.game.notation_help(),
+            text(self.table.game.notation_help()),
             "",
             gettext("Commands: legal (list legal moves), board (draw again), undo, save [FILE],"),
             "          " + gettext("position (position notation), help, quit"),
         ]
-        lines += [f"          {name}: {text}" for name, (text, _) in extras.items()]
+        lines += [f"          {name}: {text(help_text)}" for name, (help_text, _) in extras.items()]
         return "\n".join(lines)
 
     def _save_if_asked(self) -> GameRecord:

@@ -41,7 +41,28 @@ from fanfold.core.errors import (
     Refusal,
     UnknownGameError,
 )
-from fanfold.core.phrases import Phrase
+from fanfold.core.phrases import Phrase, phrases
+
+phrases(
+    {
+        "game.notation_help": "Type one of the legal moves exactly as listed.",
+        "game.to_move": "Player {number} to move",
+        "game.over_because": "Game over: {reason}",
+        "game.board_position": "position: {position}",
+    },
+    terminal=True,
+)
+
+
+def game_over(reason: str) -> Phrase:
+    """``Game over: …`` (a game's status line once it ended), ``reason`` worded by the page
+    or the terminal where it is a :class:`~fanfold.core.phrases.Phrase`."""
+    return Phrase("game.over_because", reason=reason)
+
+
+def drawn(lines: Sequence[Sequence[str]]) -> str:
+    """A :meth:`Game.drawing` in English: each line's pieces joined, the lines by newlines."""
+    return "\n".join("".join(pieces) for pieces in lines)
 
 
 class View(Protocol):
@@ -464,8 +485,10 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         return data
 
     def notation_help(self) -> str:
-        """How to write actions, for a player who asks."""
-        return "Type one of the legal moves exactly as listed."
+        """How to write actions, for a player who asks (a :class:`~fanfold.core.phrases.Phrase`
+        where the game words it so: the terminal words it in its language; the notation
+        itself is never translated)."""
+        return Phrase("game.notation_help")
 
     @abstractmethod
     def format_position(self, state: StateT) -> str:
@@ -491,6 +514,14 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
     def render(self, view: ViewT) -> str:
         """The view drawn as text for a terminal (plain text, no colour codes)."""
 
+    def drawing(self, view: ViewT) -> Sequence[Sequence[str]]:
+        """:meth:`render`'s lines, each as its pieces one after the other: plain text (a
+        card, the board's lines) or a :class:`~fanfold.core.phrases.Phrase` (a label, a
+        sentence), so that the terminal words the labels in its language and keeps the
+        rest (:func:`drawn` joins them in English). The default is each line of
+        :meth:`render` as one piece."""
+        return [(line,) for line in self.render(view).split("\n")]
+
     def reference_texts(self) -> Mapping[str, tuple[str, str]]:
         """Reference material a player can ask for by name at a prompt:
         ``name -> (one-line help, text)``. Nothing here may depend on a position."""
@@ -500,8 +531,8 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
         """One line on whose turn it is and what phase the game is in."""
         outcome = self.outcome(state)
         if outcome is not None:
-            return f"Game over: {outcome.reason}"
-        return f"Player {self.current_player(state)} to move"
+            return game_over(self.ending_words(state) or outcome.reason)
+        return Phrase("game.to_move", number=self.current_player(state) or 0)
 
     # ---------------------------------------------------------------- testing
     def invariant_violations(self, state: StateT) -> list[str]:

@@ -26,10 +26,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal, templates
 from fanfold.core.game import Game
 
 StateT = TypeVar("StateT")
+
+
+templates(
+    {
+        "lesson.unknown": "{game} has no lesson called {lesson}; its lessons: {names}",
+        "lesson.no_step": "the lesson {lesson} has steps 0 to {last}, not step {step}",
+    }
+)
 
 
 class UnknownLessonError(FanfoldError, KeyError):
@@ -143,7 +151,7 @@ class LessonBook(Generic[StateT]):
         if found is None:
             names = ", ".join(self._by_id)
             raise UnknownLessonError(
-                f"{self.game.title} has no lesson called {lesson_id!r}; its lessons: {names}"
+                Refusal("lesson.unknown", game=self.game.title, lesson=repr(lesson_id), names=names)
             )
         return found
 
@@ -176,7 +184,9 @@ class LessonBook(Generic[StateT]):
         """The position before step ``step`` (from 0); ``len(lesson.steps)``: after the last."""
         if not 0 <= step <= len(lesson.steps):
             raise UnknownLessonError(
-                f"the lesson {lesson.id!r} has steps 0 to {len(lesson.steps) - 1}, not step {step}"
+                Refusal(
+                    "lesson.no_step", lesson=repr(lesson.id), last=len(lesson.steps) - 1, step=step
+                )
             )
         return self.states(lesson)[step]
 
@@ -234,7 +244,9 @@ class LessonBook(Generic[StateT]):
         """
         if not 0 <= step < len(lesson.steps):
             raise UnknownLessonError(
-                f"the lesson {lesson.id!r} has steps 0 to {len(lesson.steps) - 1}, not step {step}"
+                Refusal(
+                    "lesson.no_step", lesson=repr(lesson.id), last=len(lesson.steps) - 1, step=step
+                )
             )
         game = self.game
         state = self.state(lesson, step)

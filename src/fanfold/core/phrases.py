@@ -20,6 +20,9 @@ from typing import Any
 #: Every phrase's English template by code. Each game registers its own (:func:`phrases`) as
 #: its words are imported; the codes are namespaced by game (``"fano."``).
 PHRASES: dict[str, str] = {}
+#: The codes only the terminal words (a board's labels, a status line, the notation's help):
+#: the pages never get them, so the scripts' catalogue leaves them out (``docs/i18n.md``).
+TERMINAL: set[str] = set()
 #: Each template's pieces: its text before a parameter, the parameter (``None``: the end).
 _PIECES: dict[str, tuple[tuple[str, str | None], ...]] = {}
 _FIELDS: dict[str, frozenset[str]] = {}
@@ -36,8 +39,11 @@ CAPITALISED = frozenset({"words.capital"})
 PhraseParam = str | int
 
 
-def phrases(entries: Mapping[str, str]) -> None:
-    """Registers phrase templates; a code may not change its template."""
+def phrases(entries: Mapping[str, str], *, terminal: bool = False) -> None:
+    """Registers phrase templates; a code may not change its template. ``terminal``: words
+    only the terminal says (:data:`TERMINAL`)."""
+    if terminal:
+        TERMINAL.update(entries)
     for code, template in entries.items():
         known = PHRASES.setdefault(code, template)
         if known != template:

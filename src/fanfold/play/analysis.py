@@ -24,7 +24,7 @@ from typing import Any
 
 from fanfold.core.config import JSONValue
 from fanfold.core.game import Choice
-from fanfold.core.phrases import said
+from fanfold.core.phrases import Phrase, phrases, said
 from fanfold.core.plugin import Reference, load_reference
 from fanfold.core.registry import AnyGame, plugin_of
 from fanfold.games.fan import GAME as FAN
@@ -39,7 +39,8 @@ class Analysis:
 
     Attributes:
         name: the word a player types (``hint``) or the button's label.
-        help: one line on what it tells.
+        help: one line on what it tells (a :class:`~fanfold.core.phrases.Phrase` where it
+            has a code: the terminal words it in its language).
         run: the position in, the answer out as text.
         data: the same answer as JSON for a front end that draws it (``None``: text only).
     """
@@ -174,17 +175,22 @@ def morris_values_data(state: Any) -> JSONValue:
     return {"value": table.state_value(state).to_json(), "moves": moves}
 
 
+# each analysis's one line of help, a phrase (the terminal words it in its language)
+phrases(
+    {
+        "analysis.fan_hint": "a move that keeps a win possible",
+        "analysis.fan_winnable": "is this position still winnable?",
+        "analysis.morris_values": "the position's value and every move's, from the solved table",
+    },
+    terminal=True,
+)
+
 #: Fan patience's analyses (its plugin names them).
 FAN_ANALYSES: tuple[Analysis, ...] = (
-    Analysis("hint", "a move that keeps a win possible", fan_hint, fan_hint_data),
-    Analysis("winnable", "is this position still winnable?", fan_winnable),
+    Analysis("hint", Phrase("analysis.fan_hint"), fan_hint, fan_hint_data),
+    Analysis("winnable", Phrase("analysis.fan_winnable"), fan_winnable),
 )
 #: Fano330-R-Morris's analyses (its plugin names them).
 MORRIS_ANALYSES: tuple[Analysis, ...] = (
-    Analysis(
-        "values",
-        "the position's value and every move's, from the solved table",
-        morris_values,
-        morris_values_data,
-    ),
+    Analysis("values", Phrase("analysis.morris_values"), morris_values, morris_values_data),
 )

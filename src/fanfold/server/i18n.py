@@ -60,6 +60,9 @@ REFUSAL = "refusal/"
 #: for moves, endings and seats (:class:`fanfold.core.phrases.Phrase`), worded on the page the
 #: same way.
 PHRASE = "said/"
+#: Where the catalogues place a phrase only the terminal says (``terminal/morris.board_key``:
+#: :data:`fanfold.core.phrases.TERMINAL`), which the scripts' catalogue leaves out.
+TERMINAL_PHRASE = "terminal/"
 
 #: The language of the request being answered.
 CURRENT: ContextVar[str] = ContextVar("fanfold_language", default=ENGLISH)
@@ -190,7 +193,13 @@ class Messages:
         refusal's template is there under its code too (``"fano.not_in_hand"``)."""
         chosen = {key: self.texts[key] for key in sorted(self.scripts) if self.texts.get(key)}
         # a refusal's template under its code too: the page words a refusal from its code
-        chosen |= {code: self.texts[key] for code, key in self.codes.items() if self.texts.get(key)}
+        # (not the phrases only the terminal says)
+        terminal = terminal_codes()
+        chosen |= {
+            code: self.texts[key]
+            for code, key in self.codes.items()
+            if self.texts.get(key) and code not in terminal
+        }
         return json.dumps(chosen, ensure_ascii=False, sort_keys=True)
 
     def version(self) -> str:
@@ -224,12 +233,28 @@ def refusal_codes() -> dict[str, str]:
     with TEMPLATE.open("rb") as source:
         template = read_po(source)
     return {
-        place.removeprefix(REFUSAL).removeprefix(PHRASE): _singular(message.id)
+        place.removeprefix(REFUSAL).removeprefix(PHRASE).removeprefix(TERMINAL_PHRASE): _singular(
+            message.id
+        )
         for message in template
         if message.id
         for place, _ in message.locations
-        if place.startswith((REFUSAL, PHRASE)) and place != f"{REFUSAL}word"
+        if place.startswith((REFUSAL, PHRASE, TERMINAL_PHRASE)) and place != f"{REFUSAL}word"
     }
+
+
+@cache
+def terminal_codes() -> frozenset[str]:
+    """The codes of the phrases only the terminal says (placed at ``terminal/CODE``)."""
+    with TEMPLATE.open("rb") as source:
+        template = read_po(source)
+    return frozenset(
+        place.removeprefix(TERMINAL_PHRASE)
+        for message in template
+        if message.id
+        for place, _ in message.locations
+        if place.startswith(TERMINAL_PHRASE)
+    )
 
 
 def _singular(message_id: str | tuple[str, ...] | list[str]) -> str:

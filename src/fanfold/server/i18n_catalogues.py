@@ -26,8 +26,17 @@ from babel.messages.pofile import read_po, write_po
 
 from fanfold.core.errors import TEMPLATES, WORDS
 from fanfold.core.phrases import PHRASES
+from fanfold.core.phrases import TERMINAL as TERMINAL_CODES
 from fanfold.server.content_catalogue import CONTENT, extract_content
-from fanfold.server.i18n import ENGLISH, LANGUAGES, PHRASE, REFUSAL, TEMPLATE, po_path
+from fanfold.server.i18n import (
+    ENGLISH,
+    LANGUAGES,
+    PHRASE,
+    REFUSAL,
+    TEMPLATE,
+    TERMINAL_PHRASE,
+    po_path,
+)
 
 #: The server package: message locations are relative to it.
 PACKAGE = Path(__file__).resolve().parent
@@ -86,7 +95,8 @@ def _refusals(catalog: Catalog) -> None:
         catalog.add(template, locations=[(f"{REFUSAL}{code}", 0)])
     # the games' words for moves, endings and seats (fanfold.core.phrases), the same way
     for code, template in sorted(PHRASES.items()):
-        catalog.add(template, locations=[(f"{PHRASE}{code}", 0)])
+        place = TERMINAL_PHRASE if code in TERMINAL_CODES else PHRASE  # the terminal's own
+        catalog.add(template, locations=[(f"{place}{code}", 0)])
     for word in sorted(WORDS):
         catalog.add(word, locations=[(f"{REFUSAL}word", 0)])
 

@@ -25,6 +25,7 @@ from fanfold.server.ratings import (
     listed_people,
     shown,
 )
+from fanfold.server.refusals import refusal
 from fanfold.server.store import Store
 from fanfold.server.store.protocols import RatingStore
 from fanfold.server.store.rating_store import SqlRatings
@@ -40,7 +41,9 @@ FAMILIES = {
 
 def check_family(name: str) -> str:
     if name not in FAMILIES:
-        raise NotFoundError(f"no leaderboard called {name!r}; there are {', '.join(FAMILIES)}")
+        raise NotFoundError(
+            refusal("found.leaderboard", name=repr(name), names=", ".join(FAMILIES))
+        )
     return name
 
 
@@ -134,7 +137,7 @@ def profile(store: Store, name: str) -> dict[str, Any]:
     with data.reading() as tx:
         found = data.account_named(tx, name.lower())
         if found is None:
-            raise NotFoundError(f"there is no player called {name!r}")
+            raise NotFoundError(refusal("found.player", name=repr(name)))
         number, account_name = found
         key = f"a:{number}"
         rows = data.player_ratings(tx, key)
@@ -199,8 +202,12 @@ def bot_profile(store: Store, family: str, level: str) -> dict[str, Any]:
         row = data.rating(tx, family, key)
         if level not in LEVELS or (anchor is None and row is None):
             raise NotFoundError(
-                f"no bot {level!r} has a rating in {FAMILIES[family]} "
-                f"(the levels: {', '.join(LEVELS)})"
+                refusal(
+                    "found.bot_rating",
+                    level=repr(level),
+                    board=FAMILIES[family],
+                    levels=", ".join(LEVELS),
+                )
             )
         history = data.history(tx, key, family)
         tables = [change.rated_table for change in history]
@@ -267,7 +274,7 @@ def table_ratings(store: Store, table_id: str) -> dict[str, Any]:
     with data.reading() as tx:
         rated = data.rated_family(tx, table_id)
         if rated is None and not data.table_exists(tx, table_id):
-            raise NotFoundError(f"there is no table {table_id!r}")
+            raise NotFoundError(refusal("found.table", table=repr(table_id)))
         changes = data.table_changes(tx, table_id) if rated is not None else []
     names = _names(store, {change.player for change in changes})
     return {
@@ -302,7 +309,7 @@ def table_players(store: Store, table_id: str) -> dict[str, Any]:
     data = _data(store)
     with data.reading() as tx:
         if not data.table_exists(tx, table_id):
-            raise NotFoundError(f"there is no table {table_id!r}")
+            raise NotFoundError(refusal("found.table", table=repr(table_id)))
         held = data.seat_names(tx, table_id)
     return {
         "table": table_id,

@@ -37,10 +37,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.errors import reason_of
 from fanfold.core.lessons import Lesson, LessonBook, UnknownLessonError
 from fanfold.core.plugin import GamePlugin, load_reference
 from fanfold.core.registry import ByGame, all_plugins
 from fanfold.server.live import NotFoundError
+from fanfold.server.refusals import refusal
 
 
 @cache
@@ -87,7 +89,7 @@ def book_for(game: str) -> LessonBook[Any]:
     book = BOOKS.get(game)
     if book is None:
         games = ", ".join(sorted(BOOKS))
-        raise NotFoundError(f"there are no lessons for {game!r}; lessons exist for: {games}")
+        raise NotFoundError(refusal("found.no_lessons", game=repr(game), games=games))
     return book
 
 
@@ -95,7 +97,7 @@ def lesson_in(book: LessonBook[Any], lesson_id: str) -> Lesson:
     try:
         return book.get(lesson_id)
     except UnknownLessonError as error:
-        raise NotFoundError(str(error)) from None
+        raise NotFoundError(reason_of(error)) from None
 
 
 def summary_of(game: str, lesson: Lesson) -> JSONObject:
@@ -167,4 +169,4 @@ def position_before(
     try:
         return book.state(lesson, step), book.played(lesson, step)
     except UnknownLessonError as error:
-        raise NotFoundError(str(error)) from None
+        raise NotFoundError(reason_of(error)) from None

@@ -30,6 +30,7 @@ from fanfold.server.leaderboards import FAMILIES, bot_name, bot_page
 from fanfold.server.live import NotFoundError
 from fanfold.server.rating_anchors import live_family
 from fanfold.server.ratings import RATED, ranks, teams
+from fanfold.server.refusals import refusal
 from fanfold.server.store import Store
 from fanfold.server.store.profile_reads import FinishedSeat, ProfileReads, Results
 from fanfold.server.store.protocols import ProfileStore, RatingStore
@@ -171,7 +172,7 @@ def record(store: Store, name: str) -> dict[str, Any]:
     with data.reading() as tx:
         found = ratings.account_named(tx, name.lower())
         if found is None:
-            raise NotFoundError(f"there is no player called {name!r}")
+            raise NotFoundError(refusal("found.player", name=repr(name)))
         number, account_name = found
         key = f"a:{number}"
         families = data.family_results(tx, key)

@@ -224,6 +224,26 @@ templates(
         "record.replay_hidden": "a game with hidden cards can be replayed once it is over",
     }
 )
+# what is not there (fanfold.server.live.NotFoundError: a 404), and why a table's socket is
+# closed (its close reason is the code, which the page words from its catalogue)
+templates(
+    {
+        "found.table": "there is no table {table}",
+        "found.player": "there is no player called {name}",
+        "found.leaderboard": "no leaderboard called {name}; there are {names}",
+        "found.bot_rating": "no bot {level} has a rating in {board} (the levels: {levels})",
+        "found.replay_step": "the game has {count} actions; there is no step {step}",
+        "found.seat": "there is no seat {seat}",
+        "found.analysis": "this table offers no analysis called {name}",
+        "found.no_lessons": "there are no lessons for {game}; lessons exist for: {games}",
+        "found.lesson_step": "lesson {lesson} has {count} steps; there is no step {step}",
+        "found.no_open_table": "no open table waits with these settings just now; open one and "
+        "it will be listed",
+        "close.moved": "the table moved to another server process; reconnect",
+        "close.restarting": "the server process is restarting; reconnecting to another",
+        "close.stopping": "the server is stopping; reconnecting once it is back",
+    }
+)
 # what names a seat in a table's options (options.seat's what)
 refusal_words(
     "a takeback",

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from fanfold.core.errors import NotationError, Refusal, templates
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.fan.deals import NUM_FANS
 
 
@@ -38,13 +39,19 @@ class FanMove:
 
 _MOVE = re.compile(r"^\s*(\d{1,2})\s*(?:-|>|->|\s)\s*(\d{1,2}|[fF])\s*(?::\s*(\d{1,2}))?\s*$")
 
-NOTATION_HELP = (
-    "Fans are numbered 1 to 18; only the top (rightmost) card of a fan moves.\n"
-    "Move the top card of fan 3 onto fan 7: 3-7. To its foundation: 3-F.\n"
-    "Fans build down by suit (7S on 8S); only a king fills an empty fan unless the "
-    "variant says any card.\nWhere sequences may move, 3-7:2 moves the top two cards "
-    "of fan 3 together."
+phrases(
+    {
+        "fan.notation_help": (
+            "Fans are numbered 1 to 18; only the top (rightmost) card of a fan moves.\n"
+            "Move the top card of fan 3 onto fan 7: 3-7. To its foundation: 3-F.\n"
+            "Fans build down by suit (7S on 8S); only a king fills an empty fan unless the "
+            "variant says any card.\nWhere sequences may move, 3-7:2 moves the top two cards "
+            "of fan 3 together."
+        )
+    },
+    terminal=True,
 )
+NOTATION_HELP = Phrase("fan.notation_help")
 
 templates(
     {

@@ -7,9 +7,9 @@ from typing import ClassVar
 
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import Refusal
-from fanfold.core.game import Choice, MoveWords, OpenGame, Outcome, Preset, Traits
+from fanfold.core.game import Choice, MoveWords, OpenGame, Outcome, Preset, Traits, game_over
 from fanfold.core.phrases import Phrase
-from fanfold.games.fan import actions, choices, notation, rules, words
+from fanfold.games.fan import actions, choices, notation, render, rules, words
 from fanfold.games.fan.actions import FanMove
 from fanfold.games.fan.config import PRESETS, FanConfig
 from fanfold.games.fan.render import render_state
@@ -87,12 +87,11 @@ class FanGame(OpenGame[FanConfig, FanState, FanMove, FanView]):
     def describe(self, state: FanState) -> str:
         outcome = rules.outcome(state)
         if outcome is not None:
-            return f"Game over: {outcome.reason}"
-        deal = f"deal {state.deal}, " if state.deal is not None else ""
-        return (
-            f"Fan, {deal}{state.cards_on_foundations} of 52 cards on the foundations, "
-            f"{len(rules.legal_moves(state))} legal moves"
-        )
+            return game_over(self.ending_words(state) or outcome.reason)
+        count, legal = state.cards_on_foundations, len(rules.legal_moves(state))
+        if state.deal is None:
+            return Phrase("fan.status", count=count, legal=legal)
+        return Phrase("fan.status_deal", deal=state.deal, count=count, legal=legal)
 
     # ------------------------------------------------------------------ notation
     def parse_action(self, text: str) -> FanMove:
@@ -113,6 +112,9 @@ class FanGame(OpenGame[FanConfig, FanState, FanMove, FanView]):
 
     def render(self, view: FanView) -> str:
         return render_state(view.state)
+
+    def drawing(self, view: FanView) -> Sequence[Sequence[str]]:
+        return render.drawing(view.state)
 
     def invariant_violations(self, state: FanState) -> list[str]:
         return rules.invariant_violations(state)

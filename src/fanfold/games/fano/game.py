@@ -14,7 +14,8 @@ import fanfold.games.fano.view as view
 import fanfold.games.fano.words as words
 from fanfold.core.config import GameConfig, JSONObject
 from fanfold.core.errors import ConfigError, Refusal
-from fanfold.core.game import Choice, Game, Outcome, Preset, Traits
+from fanfold.core.game import Choice, Game, Outcome, Preset, Traits, game_over
+from fanfold.core.phrases import Phrase, joined, phrases
 from fanfold.games.fano.actions import (
     Allow,
     Combine,
@@ -175,6 +176,9 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
     def render(self, view_: FanoView) -> str:
         return render.render(view_)
 
+    def drawing(self, view_: FanoView) -> Sequence[Sequence[str]]:
+        return render.drawing(view_)
+
     def public_action_text(self, state: FanoState, action: FanoAction, observer: int | None) -> str:
         if observer == self.current_player(state):
             return str(action)
@@ -218,30 +222,38 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
         return words.highlight(state, after, action, observer, told)
 
     def reference_texts(self) -> Mapping[str, tuple[str, str]]:
-        return {"plane": ("draw the Fano plane with every attack arrow", render.plane_text())}
+        return {"plane": (Phrase("fano.plane_help"), render.plane_text())}
 
     def describe(self, state: FanoState) -> str:
         result = self.outcome(state)
         if result is not None:
-            return f"Game over: {result.reason}"
+            return game_over(self.ending_words(state) or result.reason)
         config = state.config
         seat = render.seat_label(config, state.turn_player)
         pending = state.pending
         if pending is not None:
             defender = render.seat_label(config, pending.defender)
             answer = (
-                f"the support {card_text(pending.support)} is shown; {defender} may sacrifice "
-                "a face-down card or allow"
+                Phrase("fano.status_sacrifice", card=card_text(pending.support), defender=defender)
                 if pending.support
-                else f"{defender} may counter or allow"
+                else Phrase("fano.status_counter", defender=defender)
             )
-            return (
-                f"Turn {state.turn}: {seat} attacks {card_text(pending.target)} with "
-                f"{card_text(pending.attacker)}; {answer}"
+            return Phrase(
+                "fano.status_attack",
+                turn=state.turn,
+                seat=seat,
+                target=card_text(pending.target),
+                attacker=card_text(pending.attacker),
+                answer=answer,
             )
-        foes = rules.opponents(state, state.turn_player)
-        target = " or ".join(render.seat_label(config, foe) for foe in foes)
-        return f"Turn {state.turn}: {seat}, {render.PHASE_TEXT[state.phase]}; attacks {target}"
+        foes = [render.seat_label(config, foe) for foe in rules.opponents(state, state.turn_player)]
+        return Phrase(
+            "fano.status",
+            turn=state.turn,
+            seat=seat,
+            phase=Phrase(render.PHASE_CODES[state.phase]),
+            target=joined(foes, "fano.status_or"),
+        )
 
     def invariant_violations(self, state: FanoState) -> list[str]:
         return rules.invariant_violations(state)
@@ -250,7 +262,7 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
 #: The passive choices, in the order :meth:`FanoGame.passive_action` looks for them.
 PASSIVE_ACTIONS: tuple[FanoAction, ...] = (Allow(), Mulligan(False), Shuffle(False), Pass())
 
-NOTATION_HELP = """\
+_NOTATION_TEXT = """\
 Fano moves (cards are rank then suit: AH 2H .. 9H TH; jokers JK, TJ; a joker in play JK4):
   4H>6S:3H           attack: your 4H in play attacks the next player's 6S, 3H from hand
   4H>3S:6H reverse   the same with Reverse Fano (special: the arrows turned round)
@@ -284,3 +296,6 @@ The Trionfey edition ("The battle for Trionfey") declares attacks and adds:
   flip 5D            turn it face up (your main phase, or when your card is attacked)
   sacrifice 5D       the attack's support was shown: discard 5D face down instead
 Type 'plane' to see the Fano plane and every attack."""
+phrases({"fano.notation_help": _NOTATION_TEXT}, terminal=True)
+#: How to write Fano's moves (the terminal words it in its language; the notation stays).
+NOTATION_HELP = Phrase("fano.notation_help")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from fanfold.core.errors import refusal_words
-from fanfold.core.phrases import Phrase, phrases
+from fanfold.core.game import drawn
+from fanfold.core.phrases import Phrase, joined, phrases
 from fanfold.games.fano.cards import ATTACK_SUPPORT, CYCLES, SUIT_SYMBOLS, card_text
 from fanfold.games.fano.config import FanoConfig, Teams
 from fanfold.games.fano.rules.zones import FIELD_SLOTS
@@ -12,14 +13,15 @@ from fanfold.games.fano.view import FanoView
 
 COMMANDERS = ("Jack", "Queen", "King")
 
-PHASE_TEXT = {
-    Phase.DRAW_SHUFFLE: "draw phase (reshuffle: add a Temporary Joker?)",
-    Phase.MULLIGAN: "draw phase (all prestige: mulligan or keep?)",
-    Phase.MAIN: "main phase",
-    Phase.REACT: "main phase, an attack waits for the defender's counter or 'allow'",
-    Phase.SHUFFLE: "main phase (reshuffle: add a Temporary Joker?)",
-    Phase.END: "end of turn (promoted: play, sub, discard or pass)",
-    Phase.OVER: "the game is over",
+#: Each phase in words (a phrase: the terminal words it in its language).
+PHASE_CODES = {
+    Phase.DRAW_SHUFFLE: "fano.phase_draw_shuffle",
+    Phase.MULLIGAN: "fano.phase_mulligan",
+    Phase.MAIN: "fano.phase_main",
+    Phase.REACT: "fano.phase_react",
+    Phase.SHUFFLE: "fano.phase_shuffle",
+    Phase.END: "fano.phase_end",
+    Phase.OVER: "fano.phase_over",
 }
 
 PLANE = r"""
@@ -40,6 +42,48 @@ phrases(
         "fano.promoted_again": "King, promoted again",
     }
 )
+# the terminal's words for the table and its status line
+phrases(
+    {
+        "fano.phase_draw_shuffle": "draw phase (reshuffle: add a Temporary Joker?)",
+        "fano.phase_mulligan": "draw phase (all prestige: mulligan or keep?)",
+        "fano.phase_main": "main phase",
+        "fano.phase_react": "main phase, an attack waits for the defender's counter or 'allow'",
+        "fano.phase_shuffle": "main phase (reshuffle: add a Temporary Joker?)",
+        "fano.phase_end": "end of turn (promoted: play, sub, discard or pass)",
+        "fano.phase_over": "the game is over",
+        "fano.board_turn": "Turn {turn} of at most {last}: {seat}, {phase}. You are {you}.",
+        "fano.board_partnership": "  partnership {team}",
+        "fano.board_partnership_priority": "  partnership {team}, priority",
+        "fano.board_level": "{commander} ({level}/{most} promotions)",
+        "fano.board_attacks": "  attacks {seat}",
+        "fano.board_field": "field:",
+        "fano.board_face_down": "[{card} face down]",
+        "fano.board_own_hand": "hand: {hand}   face-down discards: {down}",
+        "fano.board_hand": "hand: {count} cards   face-down discards: {down}",
+        "fano.board_hand_known": "hand: {count} cards (known: {known})   face-down discards: "
+        "{down}",
+        "fano.board_piles": "draw pile: {count}   face-up discards: {up}",
+        "fano.board_specials": "   specials used: {specials}",
+        "fano.board_tribute": "   tribute: {count}",
+        "fano.board_jokers_on_draw": "   jokers face up on the draw pile: {count}",
+        "fano.board_temporary_jokers": "   Temporary Jokers in the game: {count}",
+        "fano.board_attack": "Attack: {attacker} attacks {target} of {defender}",
+        "fano.board_reverse": " (Reverse Fano)",
+        "fano.board_support": "; support shown: {card} (sacrifice a face-down card?)",
+        "fano.board_support_later": "; the support is shown when the attack resolves.",
+        "fano.board_key": "(* = Perfect defense; type 'legal' for your moves, 'plane' for the "
+        "arrows)",
+        "fano.status_attack": "Turn {turn}: {seat} attacks {target} with {attacker}; {answer}",
+        "fano.status_sacrifice": "the support {card} is shown; {defender} may sacrifice a "
+        "face-down card or allow",
+        "fano.status_counter": "{defender} may counter or allow",
+        "fano.status": "Turn {turn}: {seat}, {phase}; attacks {target}",
+        "fano.status_or": "{first} or {rest}",
+        "fano.plane_help": "draw the Fano plane with every attack arrow",
+    },
+    terminal=True,
+)
 refusal_words(*COMMANDERS)
 
 
@@ -54,91 +98,137 @@ def commander(level: int) -> str:
     return COMMANDERS[level] if level < len(COMMANDERS) else Phrase("fano.promoted_again")
 
 
+phrases(
+    {
+        "fano.plane": PLANE.rstrip("\n")
+        + "\nCycles: {cycles}\n{arrows}\nReverse Fano (special) turns every arrow round: a "
+        "attacks c with b in hand.",
+        "fano.plane_attacks": "  {attacker} attacks {targets}",
+        "fano.plane_with": "{target} (with {support})",
+        "fano.plane_lines": "{first}\n{rest}",
+    },
+    terminal=True,
+)
+
+
 def plane_text() -> str:
-    """The Fano plane with every attack arrow and the supports needed."""
-    lines = [PLANE.rstrip("\n")]
-    lines.append("Cycles: " + " ".join(f"{a}->{b}->{c}->{a}" for a, b, c in CYCLES))
+    """The Fano plane with every attack arrow and the supports needed (a phrase: the terminal
+    words it in its language; the drawing and the numbers stay)."""
+    arrows: list[str] = []
     for attacker in range(1, 8):
         targets = [
-            f"{target} (with {ATTACK_SUPPORT[attacker][target]})"
+            Phrase("fano.plane_with", target=target, support=ATTACK_SUPPORT[attacker][target])
             for target in range(1, 8)
             if ATTACK_SUPPORT[attacker][target]
         ]
-        lines.append(f"  {attacker} attacks " + ", ".join(targets))
-    lines.append("Reverse Fano (special) turns every arrow round: a attacks c with b in hand.")
-    return "\n".join(lines)
+        arrows.append(Phrase("fano.plane_attacks", attacker=attacker, targets=joined(targets)))
+    cycles = " ".join(f"{a}->{b}->{c}->{a}" for a, b, c in CYCLES)
+    return Phrase("fano.plane", cycles=cycles, arrows=joined(arrows, "fano.plane_lines"))
 
 
 def _cards(cards: tuple[int, ...]) -> str:
     return " ".join(card_text(card) for card in cards) if cards else "-"
 
 
-def render(view: FanoView) -> str:
-    """The table as ``view.player`` sees it."""
+def drawing(view: FanoView) -> list[tuple[str, ...]]:
+    """The table as ``view.player`` sees it, as lines of pieces (the labels phrases,
+    :meth:`fanfold.core.game.Game.drawing`)."""
     config = view.config
     players = len(view.players)
-    lines = [
-        f"Turn {view.turn} of at most {config.last_turn}: {seat_label(config, view.turn_player)}, "
-        f"{PHASE_TEXT[view.phase]}. You are {seat_label(config, view.player)}.",
+    lines: list[tuple[str, ...]] = [
+        (
+            Phrase(
+                "fano.board_turn",
+                turn=view.turn,
+                last=config.last_turn,
+                seat=seat_label(config, view.turn_player),
+                phase=Phrase(PHASE_CODES[view.phase]),
+                you=seat_label(config, view.player),
+            ),
+        )
     ]
     for seat, public in enumerate(view.players):
         marker = ">" if seat == view.turn_player else " "
-        slots = [
+        head: list[str] = [marker, " ", seat_label(config, seat)]
+        if config.teams is not Teams.NONE:
+            code = "fano.board_partnership"
+            if seat == view.priority:
+                code = "fano.board_partnership_priority"
+            head.append(Phrase(code, team="AB"[seat % 2]))
+        level = Phrase(
+            "fano.board_level",
+            commander=commander(public.level),
+            level=public.level,
+            most=config.promotions_to_win,
+        )
+        head += ["  ", level]
+        if players > 2 and not config.trionfey:
+            head.append(
+                Phrase(
+                    "fano.board_attacks",
+                    seat=Phrase("game.player", number=(seat + 1) % players + 1),
+                )
+            )
+        lines.append(tuple(head))
+        slots: list[str] = [
             f"[{card_text(card)}{'*' if card in public.protected else ''}]" for card in public.field
         ]
         if seat == view.player:
-            slots += [f"[{card_text(card)} face down]" for card in view.hidden]
+            slots += [Phrase("fano.board_face_down", card=card_text(card)) for card in view.hidden]
         slots += ["[??]"] * public.hidden_count if seat != view.player else []
         slots += ["[  ]"] * (FIELD_SLOTS - len(public.field) - public.hidden_count)
-        specials = ", ".join(f"{special.value}@{level}" for level, special in public.specials)
-        team = ""
-        if config.teams is not Teams.NONE:
-            team = f"  partnership {'AB'[seat % 2]}" + (
-                ", priority" if seat == view.priority else ""
-            )
-        lines.append(
-            f"{marker} {seat_label(config, seat)}{team}  {commander(public.level)}"
-            f" ({public.level}/{config.promotions_to_win} promotions)"
-            + (
-                f"  attacks Player {(seat + 1) % players + 1}"
-                if players > 2 and not config.trionfey
-                else ""
-            )
-        )
-        lines.append(f"    field: {' '.join(slots)}")
+        field: list[str] = ["    ", Phrase("fano.board_field")]
+        for slot in slots:
+            field += [" ", slot]
+        lines.append(tuple(field))
         if seat == view.player:
-            hand = _cards(view.hand)
-            down = _cards(view.down)
-            lines.append(f"    hand: {hand}   face-down discards: {down}")
-        else:
-            known = f" (known: {_cards(public.known)})" if public.known else ""
-            lines.append(
-                f"    hand: {public.hand_count} cards{known}   face-down discards: "
-                f"{public.down_count}"
+            hand = Phrase("fano.board_own_hand", hand=_cards(view.hand), down=_cards(view.down))
+        elif public.known:
+            hand = Phrase(
+                "fano.board_hand_known",
+                count=public.hand_count,
+                known=_cards(public.known),
+                down=public.down_count,
             )
-        extra = f"   specials used: {specials}" if specials else ""
+        else:
+            hand = Phrase("fano.board_hand", count=public.hand_count, down=public.down_count)
+        lines.append(("    ", hand))
+        piles: list[str] = [
+            "    ",
+            Phrase("fano.board_piles", count=public.draw_count, up=_cards(public.up)),
+        ]
+        specials = ", ".join(f"{special.value}@{level}" for level, special in public.specials)
+        if specials:
+            piles.append(Phrase("fano.board_specials", specials=specials))
         if config.tribute:
-            extra += f"   tribute: {public.tribute}"
+            piles.append(Phrase("fano.board_tribute", count=public.tribute))
         if public.jokers_on_draw:
-            extra += f"   jokers face up on the draw pile: {public.jokers_on_draw}"
+            piles.append(Phrase("fano.board_jokers_on_draw", count=public.jokers_on_draw))
         elif public.temp_jokers and not config.trionfey:
-            count = public.temp_jokers
-            extra += f"   Temporary Jokers in the game: {count}"
-        lines.append(
-            f"    draw pile: {public.draw_count}   face-up discards: {_cards(public.up)}{extra}"
-        )
+            piles.append(Phrase("fano.board_temporary_jokers", count=public.temp_jokers))
+        lines.append(tuple(piles))
     pending = view.pending
     if pending is not None:
-        lines.append(
-            f"Attack: {card_text(pending.attacker)} attacks {card_text(pending.target)} of "
-            f"{seat_label(config, pending.defender)}"
-            + (" (Reverse Fano)" if pending.reverse else "")
-            + (
-                f"; support shown: {card_text(pending.support)} (sacrifice a face-down card?)"
-                if pending.support
-                else "; the support is shown when the attack resolves."
+        attack: list[str] = [
+            Phrase(
+                "fano.board_attack",
+                attacker=card_text(pending.attacker),
+                target=card_text(pending.target),
+                defender=seat_label(config, pending.defender),
             )
-        )
+        ]
+        if pending.reverse:
+            attack.append(Phrase("fano.board_reverse"))
+        if pending.support:
+            attack.append(Phrase("fano.board_support", card=card_text(pending.support)))
+        else:
+            attack.append(Phrase("fano.board_support_later"))
+        lines.append(tuple(attack))
     if view.phase is not Phase.OVER:
-        lines.append("(* = Perfect defense; type 'legal' for your moves, 'plane' for the arrows)")
-    return "\n".join(lines)
+        lines.append((Phrase("fano.board_key"),))
+    return lines
+
+
+def render(view: FanoView) -> str:
+    """:func:`drawing` as text, in English."""
+    return drawn(drawing(view))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from fanfold.core.cards import Card
 from fanfold.core.errors import NotationError, Refusal, templates
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.fantan.cards import CARDS
 
 
@@ -58,14 +59,20 @@ PASS = Pass()
 #: The play of each card, by card index.
 PLAYS: tuple[Play, ...] = tuple(Play(index) for index in range(52))
 
-NOTATION_HELP = (
-    "Play a card by writing it rank then suit: 7D (seven of diamonds), TH or 10H, QS, "
-    "AC. Ranks A 2-9 T J Q K, suits C D H S.\n"
-    "Write 'pass' (or 'knock') when you cannot play; you may not pass while you hold a "
-    "playable card.\n"
-    "Playable: a card of the starting rank (7 unless the variant says otherwise) starts "
-    "its suit's row; any other card must be next in rank to an end of its suit's row."
+phrases(
+    {
+        "fantan.notation_help": (
+            "Play a card by writing it rank then suit: 7D (seven of diamonds), TH or 10H, QS, "
+            "AC. Ranks A 2-9 T J Q K, suits C D H S.\n"
+            "Write 'pass' (or 'knock') when you cannot play; you may not pass while you hold a "
+            "playable card.\n"
+            "Playable: a card of the starting rank (7 unless the variant says otherwise) starts "
+            "its suit's row; any other card must be next in rank to an end of its suit's row."
+        )
+    },
+    terminal=True,
 )
+NOTATION_HELP = Phrase("fantan.notation_help")
 
 templates(
     {

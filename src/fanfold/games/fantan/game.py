@@ -8,7 +8,16 @@ from typing import ClassVar
 
 from fanfold.core.config import GameConfig, JSONObject
 from fanfold.core.errors import Refusal
-from fanfold.core.game import Choice, MoveWords, NarratedGame, Outcome, Preset, Traits
+from fanfold.core.game import (
+    Choice,
+    MoveWords,
+    NarratedGame,
+    Outcome,
+    Preset,
+    Traits,
+    game_over,
+)
+from fanfold.core.phrases import Phrase
 from fanfold.games.fantan import actions, choices, notation, render, rules, sampling, view, words
 from fanfold.games.fantan.actions import PASS, FanTanAction
 from fanfold.games.fantan.config import PRESETS, FanTanConfig
@@ -107,19 +116,22 @@ class FanTanGame(NarratedGame[FanTanConfig, FanTanState, FanTanAction, FanTanVie
     def render(self, view_: FanTanView) -> str:
         return render.render(view_)
 
+    def drawing(self, view_: FanTanView) -> Sequence[Sequence[str]]:
+        return render.drawing(view_)
+
     def describe(self, state: FanTanState) -> str:
         outcome = rules.outcome(state)
         if outcome is not None:
-            return f"Game over: {outcome.reason}"
+            return game_over(self.ending_words(state) or outcome.reason)
         config = state.config
-        name = rules.seat_name(state.to_move)
-        hand = f"hand {state.hand_number + 1}" + (f" of {config.hands}" if config.hands > 1 else "")
+        name = rules.seat_words(state.to_move)
+        hand = render.hand_words(config, state.hand_number)
         if not state.history and config.opening is not None:
-            return f"{name} holds the {config.opening} and must open with it ({hand})"
+            return Phrase("fantan.opens_with", name=name, card=str(config.opening), hand=hand)
         if state.start_rank is None:
-            return f"{name} to open with a card of any rank; every row will start with it ({hand})"
+            return Phrase("fantan.opens_any", name=name, hand=hand)
         can_play = rules.legal_actions(state)[0] != PASS
-        return f"{name} to {'play' if can_play else 'pass (no playable card)'} ({hand})"
+        return Phrase("fantan.to_play" if can_play else "fantan.to_pass", name=name, hand=hand)
 
     # ---------------------------------------------------------------- testing
     def invariant_violations(self, state: FanTanState) -> list[str]:

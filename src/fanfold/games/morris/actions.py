@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from fanfold.core.errors import NotationError, Refusal, templates
+from fanfold.core.phrases import Phrase, phrases
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,12 +45,18 @@ MorrisAction = Place | Move
 _PLACE = re.compile(r"^\s*([CTct])\s*@?\s*([1-7])\s*$")
 _MOVE = re.compile(r"^\s*([1-7])\s*(?:-|>|->|\s|)\s*([1-7])\s*$")
 
-NOTATION_HELP = (
-    "Placement: the shape and a point, e.g. C1 (circle on 1) or T7 (triangle on 7); "
-    "your colour is implied.\nMovement: from-to, e.g. 3-5 moves your top piece at 3 "
-    "to the adjacent point 5.\nPoints: 1 2 4 on the circle; sides 5-2-3, 3-4-6, 6-1-5; "
-    "centre 7 on 2-7-6, 4-7-5, 1-7-3."
+phrases(
+    {
+        "morris.notation_help": (
+            "Placement: the shape and a point, e.g. C1 (circle on 1) or T7 (triangle on 7); "
+            "your colour is implied.\nMovement: from-to, e.g. 3-5 moves your top piece at 3 "
+            "to the adjacent point 5.\nPoints: 1 2 4 on the circle; sides 5-2-3, 3-4-6, 6-1-5; "
+            "centre 7 on 2-7-6, 4-7-5, 1-7-3."
+        )
+    },
+    terminal=True,
 )
+NOTATION_HELP = Phrase("morris.notation_help")
 
 templates(
     {

@@ -7,9 +7,9 @@ from typing import ClassVar
 
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import Refusal
-from fanfold.core.game import Choice, MoveWords, OpenGame, Outcome, Preset, Traits
+from fanfold.core.game import Choice, MoveWords, OpenGame, Outcome, Preset, Traits, game_over
 from fanfold.core.phrases import Phrase
-from fanfold.games.morris import actions, choices, notation, reach, rules, words
+from fanfold.games.morris import actions, choices, notation, reach, render, rules, words
 from fanfold.games.morris.actions import MorrisAction, Place
 from fanfold.games.morris.board import SHAPE_NAMES, SIDE_NAMES
 from fanfold.games.morris.config import PRESETS, MorrisConfig
@@ -101,12 +101,15 @@ class MorrisGame(OpenGame[MorrisConfig, MorrisState, MorrisAction, MorrisView]):
     def render(self, view: MorrisView) -> str:
         return render_board(view.state)
 
+    def drawing(self, view: MorrisView) -> Sequence[Sequence[str]]:
+        return render.drawing(view.state)
+
     def describe(self, state: MorrisState) -> str:
         outcome = rules.outcome(state)
         if outcome is not None:
-            return f"Game over: {outcome.reason}"
-        phase = "placement" if state.is_placement else "movement"
-        return f"{SIDE_NAMES[state.to_move]} to move ({phase} phase)"
+            return game_over(self.ending_words(state) or outcome.reason)
+        code = "morris.to_move_placing" if state.is_placement else "morris.to_move_moving"
+        return Phrase(code, side=SIDE_NAMES[state.to_move])
 
     def invariant_violations(self, state: MorrisState) -> list[str]:
         return rules.invariant_violations(state)

@@ -37,8 +37,10 @@ OPEN = "open"
 #: 30 days (``fanfold serve --expire-days``).
 EXPIRE_SECONDS = 30 * 24 * 3600.0
 
-#: Why a socket is closed when its table moves to another server process.
-MOVED = "the table moved to another server process; reconnect"
+#: Why a socket is closed when its table moves to another server process: the close reason is
+#: the refusal's code (a close frame's reason holds 123 bytes), which the page words from its
+#: catalogue ("the table moved to another server process; reconnect" in English).
+MOVED = Refusal("close.moved").code
 #: What a player is told when another process stored the table's next action first.
 MOVED_ON = Refusal("store.moved_on")
 

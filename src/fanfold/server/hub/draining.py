@@ -30,7 +30,7 @@ import logging
 import time
 from collections.abc import Sequence
 
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.server.hub.basics import plays_on_alone
 from fanfold.server.hub.messages import unwatch
 from fanfold.server.hub.residency import Residency
@@ -41,10 +41,11 @@ from fanfold.server.protocol import as_json, restarting, wire
 
 log = logging.getLogger(__name__)
 
-#: What the players of a table are told (the close reason of code 1012) when its process stops.
-RESTARTING = "the server process is restarting; reconnecting to another"
+#: What the players of a table are told (the close reason of code 1012) when its process stops:
+#: a refusal's code, which the page words from its catalogue, as :data:`~.basics.MOVED`.
+RESTARTING = Refusal("close.restarting").code
 #: What they are told when every process stops together (a full stop: no hand-over).
-STOPPING = "the server is stopping; reconnecting once it is back"
+STOPPING = Refusal("close.stopping").code
 #: How long a stopping process waits for the actions being stored before it lets go anyway
 #: (the store refuses an action stored twice: nothing is lost or applied twice).
 DRAIN_SECONDS = 5.0

@@ -112,7 +112,7 @@ class Residency:
             raise ElsewhereError(refusal("store.elsewhere"))
         if stored is None:
             await self._disown(table_id)
-            raise NotFoundError(f"there is no table {table_id!r}")
+            raise NotFoundError(refusal("found.table", table=repr(table_id)))
         live = rebuild(self._within_budget(stored))
         self.live[table_id] = live
         async with live.lock:  # its clocks are this process's (not charged: no owner)

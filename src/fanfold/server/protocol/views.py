@@ -37,6 +37,7 @@ from fanfold.server.protocol.messages import (
     State,
 )
 from fanfold.server.protocol.sending import as_json, wire
+from fanfold.server.refusals import refusal
 
 #: The fields of a :class:`State` before its log (:func:`message_text` splices the log in).
 _BEFORE_LOG = frozenset(list(State.model_fields)[: list(State.model_fields).index("log")])
@@ -79,10 +80,10 @@ def replay_frame(live: LiveTable, step: int, seat: int | None) -> Replay:
     game = table.game
     states = table.finish().states()
     if step >= len(states):
-        raise NotFoundError(f"the game has {len(states) - 1} actions; there is no step {step}")
+        raise NotFoundError(refusal("found.replay_step", count=len(states) - 1, step=step))
     position = states[step]
     if seat is not None and not 0 <= seat < len(table.seats):
-        raise NotFoundError(f"there is no seat {seat + 1}")
+        raise NotFoundError(refusal("found.seat", seat=seat + 1))
     if seat is None:
         try:
             view: JSONValue = game.public_view(position)

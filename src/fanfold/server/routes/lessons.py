@@ -9,9 +9,11 @@ from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.errors import reason_of
 from fanfold.core.lessons import UnknownLessonError, Verdict
 from fanfold.server import lessons, protocol
 from fanfold.server.live import NotFoundError
+from fanfold.server.refusals import refusal
 from fanfold.server.templating import render
 
 #: The lesson pages; the lessons' API is :data:`api`, included in it.
@@ -84,7 +86,7 @@ async def show_answer(
     found = lessons.lesson_in(book, lesson_id)
     if step >= len(found.steps):
         raise NotFoundError(
-            f"lesson {found.id!r} has {len(found.steps)} steps; there is no step {step}"
+            refusal("found.lesson_step", lesson=repr(found.id), count=len(found.steps), step=step)
         )
     asked = found.steps[step]
     answers: list[JSONValue] = list(asked.answers)
@@ -112,7 +114,7 @@ async def try_move(game: str, lesson_id: str, body: lessons.Try) -> JSONObject:
     try:
         judged = book.judge(found, body.step, body.action)
     except UnknownLessonError as error:
-        raise NotFoundError(str(error)) from None
+        raise NotFoundError(reason_of(error)) from None
     answer: JSONObject = {
         "verdict": judged.verdict.value,
         "played": judged.played,

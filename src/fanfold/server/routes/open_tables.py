@@ -19,6 +19,7 @@ from fanfold.server.fairplay import note_origin
 from fanfold.server.live import NotFoundError, storage_failure
 from fanfold.server.lobby_feed import RENEW, LobbyFeed, LobbySender, open_table_lines
 from fanfold.server.outbox import spectators_pacer
+from fanfold.server.refusals import refusal
 from fanfold.server.routes.deps import AccountDep, HubDep
 
 router = APIRouter(prefix="/api", tags=["open tables"])
@@ -88,9 +89,7 @@ async def quick_match(
                 continue
             await note_origin(request, hub.store, line.table, [seat], account_id, rated=body.rated)
             return protocol.Claimed(table=line.table, seat=seat, token=token)
-    raise NotFoundError(
-        "no open table waits with these settings just now; open one and it will be listed"
-    )
+    raise NotFoundError(refusal("found.no_open_table"))
 
 
 #: The close code for a lobby socket that was sent something (it only listens).

@@ -265,7 +265,7 @@ async def analysis(
         raise ForbiddenError(refusal("analysis.rated"))
     found = analyses_for(live.table.game).get(name) if live.options.analysis else None
     if found is None:
-        raise NotFoundError(f"this table offers no analysis called {name!r}")
+        raise NotFoundError(refusal("found.analysis", name=repr(name)))
     await hub.note_aid(table_id, name)  # issue 31: the daily deal's board ranks unaided wins
     async with live.lock:  # never a position whose last action is still being stored
         position, version = live.table.state, live.table.version  # the version analysed

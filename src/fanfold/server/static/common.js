@@ -26,6 +26,14 @@ export function refusalText(data) {
   return worded(data);
 }
 
+// Why the server closed a socket, in the page's language: the close reason is a refusal's
+// code ("close.moved": fanfold.server.hub.basics.MOVED), worded from the catalogue; empty where
+// the catalogue has no such code (an English page, a close without a reason).
+export function closeText(reason) {
+  if (typeof reason !== "string" || typeof MESSAGES[reason] !== "string") return "";
+  return worded({ code: reason, params: {} });
+}
+
 // Words the server sent as a code and params (a move in words, how a game ended, a seat's
 // name: fanfold.core.phrases.Phrase), in the page's language, worded as a refusal is; the
 // server's English words where the catalogue has no such code (an English page, words sent

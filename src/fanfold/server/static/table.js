@@ -1,6 +1,6 @@
 // A table page: one WebSocket to the server, the board drawn by the game's own module, the
 // side panel (status, seats, moves, undo, analyses, record) drawn here.
-import { api, arrowFocus, botName, refusalText, remember, retryWait, saidText, t, tokenFor, el, variantWords } from "./common.js";
+import { api, arrowFocus, botName, closeText, refusalText, remember, retryWait, saidText, t, tokenFor, el, variantWords } from "./common.js";
 import { setUpAlerts, turnAlerts } from "./alerts.js";
 import { setUpChat } from "./chat.js";
 import { copyButton, gameLink, positionLink, startMove } from "./share.js";
@@ -81,7 +81,9 @@ function connect() {
       $("status").textContent = t("There is no such table.");
       return;
     }
-    $("status").textContent = t("Connection lost; reconnecting…");
+    // why the server closed it (a code the catalogue words: the table moved to another process,
+    // the process restarts), else that the connection is lost
+    $("status").textContent = closeText(event.reason) || t("Connection lost; reconnecting…");
     // 1012: the server process restarts and has handed the table on: reconnect at once.
     if (event.code === 1012) {
       showRestart("");
