@@ -41,9 +41,10 @@ def prepare(say: Callable[[str], None]) -> None:
 #: best by its own search, on every deal; a decision of 16 moves or fewer is unchanged), so
 #: that its slowest decisions (Trionfey's, with 25 to 35 legal moves) are bounded the same on
 #: every machine; a time cap (``seconds``) is its wall-clock guard: it deals no more once the
-#: cap is spent (at least one deal), and the server counts such cuts. Until 2026-11-29 ``hard`` was the compiled
-#: information-set tree search (``mcts(playout=fast-heuristic, tree=fast, deals=64,
-#: iterations=4000, rollout_limit=10, widening=1, exploration=0.1)``), which the ladder beat.
+#: cap is spent (at least one deal), and the server counts such cuts. Until 2026-11-29
+#: ``hard`` was the compiled information-set tree search (``mcts(playout=fast-heuristic,
+#: tree=fast, deals=64, iterations=4000, rollout_limit=10, widening=1, exploration=0.1)``),
+#: which the ladder beat.
 #: ``docs/agents.md`` gives their measured strength and time per decision.
 LEVELS = {
     "easy": "mcts(iterations=40, rollout_limit=40)",
