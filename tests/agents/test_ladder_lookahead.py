@@ -299,3 +299,26 @@ def test_the_budget_keeps_the_choice_the_same_for_the_same_view() -> None:
         assert seen[0] == seen[1]
         checked += len(seen[0][1]) < len(FANO.legal_actions(state))
     assert checked > 0
+
+
+def test_where_the_member_does_not_search_the_budget_deals_fewer_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the member's search gives no ranking (``root_values`` is ``None``: a shuffle, a
+    mulligan, a defender's answer), a decision over the budget looks ahead on every legal move
+    with ``budget // moves`` deals (at least one)."""
+    monkeypatch.setattr(compiled, "root_values", lambda *args: None)
+    checked = 0
+    for state in _midgames("trionfey", 3, 12):
+        seat = FANO.current_player(state)
+        assert seat is not None
+        view, legal = FANO.observe(state, seat), FANO.legal_actions(state)
+        for budget in (len(legal) * 2 + 1, 1):
+            agent = create_agent(f"ladder(deals=4, budget={budget})", FANO, seed=1)
+            assert isinstance(agent, LadderAgent)
+            assert agent.choose(view, legal) in legal
+            assert agent.last_totals is not None
+            assert agent.last_kept == tuple(range(len(legal)))
+            assert agent.last_totals[0] == max(1, budget // len(legal))
+            checked += 1
+    assert checked > 0
