@@ -286,3 +286,44 @@ def test_a_fast_search_seat_plays_legal_reproducible_games(preset: str) -> None:
 
 def test_warm_up_runs_a_small_decision() -> None:
     fast.warm_up()
+
+
+def test_the_compiled_search_looks_at_its_deadline_between_batches_of_deals() -> None:
+    """Past its deadline the compiled search plays one batch of deals (every move on the same
+    ones) and stops: its values are those of the first batch alone, and ``stopped`` is told;
+    without a deadline it plays every batch."""
+    view, legal = _decision(1)
+    deals = fast.infer_deals(view, 3 * fast.BATCH + 7, random.Random(1))
+    told: list[str] = []
+
+    def values(hands: np.ndarray, deadline: float | None) -> list[float]:
+        stop = lambda: told.append("cut")  # noqa: E731
+        return fast.search_values(view, hands, legal, random.Random(4), 0, 1, deadline, stop)
+
+    first = values(deals[: fast.BATCH], None)
+    assert told == []
+    assert values(deals, 0.0) == first
+    assert told == ["cut"]
+    told.clear()
+    every = values(deals, None)
+    assert told == []
+    assert every != first
+    assert sum(abs(value) for value in every) > 0
+
+
+def test_hard_with_a_tiny_deadline_answers_quickly_and_says_it_was_cut() -> None:
+    """Fan Tan's ``hard`` (2,000 deals) with a deadline already passed plays a legal move,
+    reports the cut (``budget_cut``), and takes a fraction of its uncut time."""
+    view, legal = _decision(3)
+    hard = strategy.LEVELS["hard"]
+    uncut = create_agent(hard, GAME, 1)
+    started = time.process_time()
+    assert uncut.choose(view, legal) in legal
+    full = time.process_time() - started
+    assert uncut.budget_cut is False
+    agent = create_agent(hard, GAME, 1)
+    agent.deadline = time.monotonic()
+    started = time.process_time()
+    assert agent.choose(view, legal) in legal
+    assert time.process_time() - started < full / 2
+    assert agent.budget_cut is True

@@ -234,3 +234,91 @@ def test_keep_looks_ahead_only_on_the_member_s_best_moves(edition: str) -> None:
         assert all(kept.last_totals[1][i] == 0.0 for i in left)
         pruned += len(left) > 0
     assert pruned > 0
+
+
+def test_a_negative_budget_is_refused() -> None:
+    with pytest.raises(ConfigError, match="budget must be from 0 to 100000000"):
+        parse_agent("ladder(deals=4, budget=-1)")
+
+
+@pytest.mark.parametrize("edition", ["classic", "trionfey"])
+def test_the_budget_bounds_the_continuations_and_leaves_cheaper_decisions_alone(
+    edition: str,
+) -> None:
+    """``budget=B``: a decision whose moves x deals exceed B plays at most B continuations
+    (the member's best moves by its own search, its own move among them, on every deal; or,
+    where the member does not search the turn, every move on fewer deals); a decision within
+    B makes the same choice with the same totals as without the budget."""
+    deals, budget = 3, 42
+    bitten = unchanged = 0
+    for state in _midgames(edition, 3, 12):
+        seat = FANO.current_player(state)
+        assert seat is not None
+        view, legal = FANO.observe(state, seat), FANO.legal_actions(state)
+        free = _looker(deals=deals)
+        bounded = create_agent(f"ladder(deals={deals}, budget={budget})", FANO, seed=1)
+        assert isinstance(bounded, LadderAgent)
+        free_choice = free.choose(view, legal)
+        choice = bounded.choose(view, legal)
+        assert free.last_totals is not None
+        assert bounded.last_totals is not None
+        dealt, _ = bounded.last_totals
+        assert len(bounded.last_kept) * dealt <= budget
+        assert legal.index(choice) in bounded.last_kept
+        if len(legal) * deals <= budget:
+            assert choice == free_choice
+            assert bounded.last_totals[0] == free.last_totals[0]
+            assert list(bounded.last_totals[1]) == list(free.last_totals[1])
+            unchanged += 1
+            continue
+        bitten += 1
+        if dealt == deals:
+            own = create_agent("ladder", FANO).choose(view, legal)
+            assert legal.index(own) in bounded.last_kept
+            assert len(bounded.last_kept) == budget // deals
+    assert bitten > 0
+    assert unchanged > 0
+
+
+def test_the_budget_keeps_the_choice_the_same_for_the_same_view() -> None:
+    """A bounded decision is the same for two true states with the same view and seed."""
+    rng = random.Random(4)
+    checked = 0
+    for state in _midgames("trionfey", 5, 8):
+        seat = FANO.current_player(state)
+        assert seat is not None
+        view = FANO.observe(state, seat)
+        other = FANO.sample_state(view, rng)
+        seen = []
+        for true_state in (state, other):
+            agent = create_agent("ladder(deals=3, budget=6)", FANO, seed=9)
+            assert isinstance(agent, LadderAgent)
+            move = agent.choose(FANO.observe(true_state, seat), FANO.legal_actions(true_state))
+            assert agent.last_totals is not None
+            seen.append((move, agent.last_kept, list(agent.last_totals[1])))
+        assert seen[0] == seen[1]
+        checked += len(seen[0][1]) < len(FANO.legal_actions(state))
+    assert checked > 0
+
+
+def test_where_the_member_does_not_search_the_budget_deals_fewer_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the member's search gives no ranking (``root_values`` is ``None``: a shuffle, a
+    mulligan, a defender's answer), a decision over the budget looks ahead on every legal move
+    with ``budget // moves`` deals (at least one)."""
+    monkeypatch.setattr(compiled, "root_values", lambda *args: None)
+    checked = 0
+    for state in _midgames("trionfey", 3, 12):
+        seat = FANO.current_player(state)
+        assert seat is not None
+        view, legal = FANO.observe(state, seat), FANO.legal_actions(state)
+        for budget in (len(legal) * 2 + 1, 1):
+            agent = create_agent(f"ladder(deals=4, budget={budget})", FANO, seed=1)
+            assert isinstance(agent, LadderAgent)
+            assert agent.choose(view, legal) in legal
+            assert agent.last_totals is not None
+            assert agent.last_kept == tuple(range(len(legal)))
+            assert agent.last_totals[0] == max(1, budget // len(legal))
+            checked += 1
+    assert checked > 0

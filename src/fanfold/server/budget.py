@@ -67,9 +67,10 @@ MAXIMA: Mapping[str, int] = MappingProxyType(
 #: Numeric agent options that are not budgets (they do not make a decision cost more):
 #: ``turn_seconds`` only lowers the time of a turn's decisions under ``seconds``; ``mix`` (the
 #: ladder's) only chooses which member decides; ``keep`` (the ladder's look-ahead) only narrows
-#: the moves looked ahead on, which ``deals`` bounds with every legal move.
+#: the moves looked ahead on, which ``deals`` bounds with every legal move; ``budget`` (the
+#: ladder's look-ahead) only caps its continuations (moves x deals), which ``deals`` bounds too.
 NOT_BUDGETS = frozenset(
-    {"exploration", "widening", "group", "mistakes", "turn_seconds", "mix", "keep"}
+    {"exploration", "widening", "group", "mistakes", "turn_seconds", "mix", "keep", "budget"}
 )
 
 

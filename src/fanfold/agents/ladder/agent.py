@@ -46,6 +46,14 @@ class LadderConfig(AgentConfig):
             searches the turn (0, the default: every legal move): a move the member ranks far
             down seldom wins its deals, and each move left out saves its continuations on
             every deal.
+        budget: with ``deals``, the most continuations a decision plays (moves looked ahead
+            on x deals; 0, the default: no bound): where more moves are legal than
+            ``budget // deals``, look ahead only on that many, the member's best by its own
+            search (as ``keep``); where the member does not search the turn (a shuffle, a
+            mulligan, a defender's answer), on every move with ``budget // moves`` deals (at
+            least one). Decisions within the budget are unchanged. An iteration budget, so
+            that a seeded game is the same on any machine; ``seconds`` stays the wall-clock
+            guard.
         mix: the chance that a decision is made by another member instead (rush, defend or
             attack, drawn from the agent's generator, so that a seeded game is the same): a
             mixed policy, less predictable to a player who has learnt the member's.
@@ -61,6 +69,7 @@ class LadderConfig(AgentConfig):
     compiled: bool = True
     deals: int = ranged(0, 0, 100_000)
     keep: int = ranged(0, 0, 1_000)
+    budget: int = ranged(0, 0, 100_000_000)
     mix: float = ranged(0.0, 0.0, 1.0)
     seconds: float | None = None
 
@@ -149,12 +158,12 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         from fanfold.games.fano.fast import codec, engine
 
         every = np.array([codec.action_id(action) for action in legal], np.int64)
-        kept = self._kept(state, view.player, every, own, chosen)
+        kept, deals = self._bounded(state, view.player, every, own, chosen)
         ids = every[kept]
         totals = np.zeros(len(kept))
         engine.seed(self.rng.getrandbits(31))
         dealt = 0
-        while dealt < self.config.deals:
+        while dealt < deals:
             if dealt and allowance is not None and time.monotonic() - started > allowance:
                 self.budget_cut = True
                 break
@@ -171,13 +180,35 @@ class LadderAgent(Agent[FanoView, FanoAction]):
                 best = int(index)
         return best
 
-    def _kept(
+    def _bounded(
         self, state: FanoState, seat: int, ids: npt.NDArray[np.int64], own: int, chosen: Params
+    ) -> tuple[npt.NDArray[np.int64], int]:
+        """The indices (ascending) of the moves looked ahead on and the deals each: with
+        ``keep`` (:meth:`_kept`), then within ``budget`` continuations (see
+        :class:`LadderConfig`); every move on ``deals`` deals where the budget allows."""
+        deals, budget = self.config.deals, self.config.budget
+        kept = self._kept(state, seat, ids, own, chosen, self.config.keep)
+        if not budget or len(kept) * deals <= budget:
+            return kept, deals
+        width = max(1, budget // deals)
+        narrowed = self._kept(state, seat, ids, own, chosen, min(width, len(kept)))
+        if len(narrowed) <= width:
+            return narrowed, deals
+        # The member does not search this turn: every move, on fewer deals.
+        return kept, max(1, budget // len(kept))
+
+    def _kept(
+        self,
+        state: FanoState,
+        seat: int,
+        ids: npt.NDArray[np.int64],
+        own: int,
+        chosen: Params,
+        keep: int,
     ) -> npt.NDArray[np.int64]:
         """The indices (ascending) of the moves looked ahead on: every one, or with ``keep``
         the ``keep`` the member's search values highest (``own`` among them:
-        :func:`fanfold.agents.ladder.compiled.root_values`)."""
-        keep = self.config.keep
+        :func:`fanfold.agents.ladder.compiled.root_values`), where it searches the turn."""
         if not keep or keep >= len(ids):
             return np.arange(len(ids), dtype=np.int64)
         from fanfold.agents.ladder import compiled

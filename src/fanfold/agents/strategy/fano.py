@@ -36,14 +36,18 @@ def prepare(say: Callable[[str], None]) -> None:
 #: planner, ``planner``, which the ladder beat 83-90%); ``hard``: the same member looking ahead
 #: (:mod:`fanfold.agents.ladder.lookahead`): every legal move tried on 24 deals of the view, the
 #: game carried on by the member itself for every seat to the end of the seat's next turn,
-#: judged by the learned evaluation, compiled; the 24 deals are its budget and a time cap
-#: (``seconds``) its wall-clock guard: it deals no more once the cap is spent (at least one
-#: deal), and the server counts such cuts. Until 2026-11-29 ``hard`` was the compiled
-#: information-set tree search (``mcts(playout=fast-heuristic, tree=fast, deals=64,
-#: iterations=4000, rollout_limit=10, widening=1, exploration=0.1)``), which the ladder beat.
+#: judged by the learned evaluation, compiled; its budget is 384 continuations a decision (legal
+#: moves x deals: where more than 16 moves are legal, it looks ahead only on the member's 16
+#: best by its own search, on every deal; a decision of 16 moves or fewer is unchanged), so
+#: that its slowest decisions (Trionfey's, with 25 to 35 legal moves) are bounded the same on
+#: every machine; a time cap (``seconds``) is its wall-clock guard: it deals no more once the
+#: cap is spent (at least one deal), and the server counts such cuts. Until 2026-11-29
+#: ``hard`` was the compiled information-set tree search (``mcts(playout=fast-heuristic,
+#: tree=fast, deals=64, iterations=4000, rollout_limit=10, widening=1, exploration=0.1)``),
+#: which the ladder beat.
 #: ``docs/agents.md`` gives their measured strength and time per decision.
 LEVELS = {
     "easy": "mcts(iterations=40, rollout_limit=40)",
     "medium": "ladder",
-    "hard": "ladder(deals=24)",
+    "hard": "ladder(deals=24, budget=384)",
 }

@@ -62,6 +62,9 @@ from fanfold.games.fantan.view import FanTanView
 Masks = npt.NDArray[np.int64]
 Keys = npt.NDArray[np.uint64]
 
+#: The deals a decision plays (every candidate move on them) between looks at its deadline.
+BATCH = 250
+
 
 def supports(config: FanTanConfig) -> bool:
     """Whether the compiled search covers ``config``: a fixed starting rank, one hand a match,
@@ -247,7 +250,7 @@ class _Search:
         rest: list[npt.NDArray[np.intp]] = []
         for first, size in zip(firsts.tolist(), counts.tolist(), strict=True):
             members = order[first : first + size]
-            if depth <= 0 or size < self.group or self._late():
+            if depth <= 0 or size < self.group or self.late():
                 rest.append(members)
                 continue
             at = int(members[0])
@@ -269,7 +272,7 @@ class _Search:
             total += ended
         return total
 
-    def _late(self) -> bool:
+    def late(self) -> bool:
         """Whether the deadline has passed (``stopped`` is told when it has)."""
         if self.deadline is None or monotonic() <= self.deadline:
             return False
@@ -290,26 +293,49 @@ def search_values(
 ) -> list[float]:
     """Each of ``legal``'s total return for the viewing seat over the deals ``hands`` (one row
     of hands a deal), with its next ``lookahead`` choices searched per view (see the module
-    docstring); once ``deadline`` (a :func:`time.monotonic` time) has passed, every view
-    plays the strategy's card, and ``stopped`` is called each time that stops a view's
-    search. Every move is played out from the same random draws (common random numbers). A
-    :func:`~fanfold.core.pauses.pause_point` comes before each candidate move and each choice
-    searched (a review may wait there; the draws are unchanged)."""
+    docstring). Every move is played out from the same random draws (common random numbers).
+
+    The deals are played in batches of :data:`BATCH`, every move on a batch before the next;
+    once ``deadline`` (a :func:`time.monotonic` time) has passed, no further batch is played
+    (at least one is: every move is valued on the same deals, fewer of them) and every view
+    plays the strategy's card; ``stopped`` is called each time the deadline stops a batch or
+    a view's search. Without a deadline the values are those of all the deals at once (a
+    deal's play does not depend on the others'). A :func:`~fanfold.core.pauses.pause_point`
+    comes before each candidate move and each choice searched (a review may wait there; the
+    draws are unchanged)."""
     player = view.player
     count = len(hands)
     search = _Search(view.config, player, group, deadline, stopped)
     randoms = _seeds(rng, count)
+    parts: list[list[tuple[float, _Deals, Keys]]] = [[] for _ in legal]
+    done = 0
+    while done < count:
+        if done and search.late():
+            break
+        batch = slice(done, min(count, done + BATCH))
+        size = batch.stop - batch.start
+        for position, action in enumerate(legal):
+            if not done:
+                pause_point()  # between candidate moves: a caller may wait here (a review)
+            deals = _Deals(
+                hands[batch].copy(),
+                np.full(size, view.layout, np.int64),
+                np.full(size, player, np.int64),
+                randoms[batch].copy(),
+            )
+            move = action.index if isinstance(action, Play) else -1
+            parts[position].append(search.play(deals, move, lookahead > 0))
+        done = batch.stop
     totals = []
-    for action in legal:
-        pause_point()  # between candidate moves: a caller may wait here (a review)
-        deals = _Deals(
-            hands.copy(),
-            np.full(count, view.layout, np.int64),
-            np.full(count, player, np.int64),
-            randoms.copy(),
+    for batches in parts:
+        ended = sum(part[0] for part in batches)
+        later = _Deals(
+            np.concatenate([part[1].hands for part in batches]),
+            np.concatenate([part[1].layouts for part in batches]),
+            np.concatenate([part[1].seats for part in batches]),
+            np.concatenate([part[1].randoms for part in batches]),
         )
-        move = action.index if isinstance(action, Play) else -1
-        ended, later, keys = search.play(deals, move, lookahead > 0)
+        keys = np.concatenate([part[2] for part in batches])
         totals.append(ended + search.value(later, keys, lookahead))
     return totals
 
