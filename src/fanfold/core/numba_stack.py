@@ -20,20 +20,24 @@ from typing import Any
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
+from numba.np import arrayobj
+
+# Numba's code generation helpers (untyped)
+_alloca_once: Any = cgutils.alloca_once
+_make_array: Any = arrayobj.make_array
+_populate_array: Any = arrayobj.populate_array
 
 
 def _literal_shape(shape: Any) -> tuple[int, ...] | None:
     """The shape's sizes when every one is a positive integer literal, else ``None``."""
-    sizes = list(shape.types) if isinstance(shape, types.BaseTuple) else [shape]
+    sizes = list(getattr(shape, "types", ())) if isinstance(shape, types.BaseTuple) else [shape]
     if not sizes or not all(isinstance(size, types.IntegerLiteral) for size in sizes):
         return None
     values = tuple(int(size.literal_value) for size in sizes)
     return values if all(value > 0 for value in values) else None
 
 
-@intrinsic
-def stack_empty(typingctx: Any, shape: Any, dtype: Any) -> Any:
+def _stack_empty(typingctx: Any, shape: Any, dtype: Any) -> Any:
     """``np.empty(shape, dtype)`` in the calling kernel's stack frame (``shape``: an integer
     literal or a tuple of them; the values uninitialised, as ``np.empty``'s)."""
     sizes = _literal_shape(shape)
@@ -47,16 +51,16 @@ def stack_empty(typingctx: Any, shape: Any, dtype: Any) -> Any:
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         element = context.get_value_type(item)
-        data = cgutils.alloca_once(builder, element, size=total)
-        array = make_array(arytype)(context, builder)
+        data = _alloca_once(builder, element, size=total)
+        array = _make_array(arytype)(context, builder)
         intp = context.get_value_type(types.intp)
         itemsize = context.get_abi_sizeof(element)
-        strides = []
+        strides: list[Any] = []
         stride = itemsize
         for size in reversed(sizes):
             strides.insert(0, intp(stride))
             stride *= size
-        populate_array(
+        _populate_array(
             array,
             data=data,
             shape=[intp(size) for size in sizes],
@@ -67,3 +71,7 @@ def stack_empty(typingctx: Any, shape: Any, dtype: Any) -> Any:
         return array._getvalue()
 
     return arytype(shape, dtype), codegen
+
+
+#: ``stack_empty(shape, dtype)`` in a compiled kernel (:func:`_stack_empty`).
+stack_empty: Any = intrinsic(_stack_empty)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fanfold.agents.ladder.kernels import decide as ladder_decide
+from fanfold.agents.ladder.kernels import decide_with as ladder_decide
 from fanfold.core import numba_cache
 from fanfold.envs.fantan_kernels import mt_below, mt_seed_int
 from fanfold.games.fano.cards import TEMP_JOKER
@@ -188,11 +188,12 @@ def play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, b
     reshuffle needs its seed. A random bot draws ``legal[randrange(len(legal))]`` from its
     generator, a ladder bot decides as :func:`fanfold.agents.ladder.kernels.decide` does.
 
-    ``bots``: ``(kinds, suits, weights, fparams, iparams, max_steps)``: each seat's kind
+    ``bots``: ``(kinds, suits, weights, fparams, iparams, max_steps, ws)``: each seat's kind
     (:data:`RANDOM`, :data:`LADDER`), the suits each seat commands, each seat's ladder
-    parameters (rows of :mod:`fanfold.agents.ladder.compiled`'s arrays) and the step limit
-    (-1: none)."""
-    kinds, suits, weights, fparams, iparams, max_steps = bots
+    parameters (rows of :mod:`fanfold.agents.ladder.compiled`'s arrays), the step limit
+    (-1: none) and the ladder's workspace (:func:`fanfold.agents.ladder.kernels.workspace`,
+    one for the batch: a decision allocates nothing)."""
+    kinds, suits, weights, fparams, iparams, max_steps, ws = bots
     while True:
         s = states[i]
         if is_over(s, cfg):
@@ -208,7 +209,17 @@ def play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, b
         count = legal_actions(s, cfg, legal)
         if kinds[seat] == LADDER:
             choice = ladder_decide(
-                s, cfg, seat, legal, count, suits, weights[seat], fparams[seat], iparams[seat]
+                s,
+                cfg,
+                seat,
+                legal,
+                count,
+                suits,
+                weights[seat],
+                fparams[seat],
+                iparams[seat],
+                ws[3][6],
+                ws,
             )
         else:
             choice = mt_below(rng[i, seat], count)

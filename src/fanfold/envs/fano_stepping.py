@@ -205,6 +205,7 @@ class FanoTables(SelfPlayTables):
             fparams,
             iparams,
             -1 if max_steps is None else max_steps,
+            compiled.workspace(codec.size(config)),
         )
         self.cfg = codec.encode_config(config)
         self.states = np.zeros((count, codec.size(config)), dtype=np.int32)
