@@ -183,7 +183,10 @@ def test_the_search_loop_and_the_engine_count_no_references() -> None:
     compiled without Numba's reference counts (``_nrt=False``); Numba refuses to compile such
     a kernel if it allocates, so they stay allocation-free."""
     from fanfold.agents.ladder import kernels
-    from fanfold.games.fano.fast.kernels import actions, apply, attacks, deck, moves, turns
+    from fanfold.games.fano.fast.kernels import actions, attacks, deck, moves, turns
+
+    # the package's ``apply`` is the function: the module by its full name
+    apply = importlib.import_module("fanfold.games.fano.fast.kernels.apply")
 
     hot = [
         kernels._search_loop,

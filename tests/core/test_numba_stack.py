@@ -60,3 +60,15 @@ def test_a_size_not_known_when_compiling_is_refused() -> None:
 
     with pytest.raises(TypingError):
         sized(4)
+
+
+def test_a_kernel_file_s_fingerprint_follows_the_stack_arrays_file() -> None:
+    """Its code is inlined into the kernels that use it: a change to it must compile them
+    afresh (:func:`fanfold.core.numba_cache.fingerprint`)."""
+    from pathlib import Path
+
+    from fanfold.core import numba_cache, numba_stack
+
+    numba_cache.forget()
+    own = numba_cache.fingerprint(Path(numba_stack.__file__))
+    assert numba_cache._value_print(stack_empty, ()) == own
