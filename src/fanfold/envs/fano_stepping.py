@@ -205,7 +205,6 @@ class FanoTables(SelfPlayTables):
             fparams,
             iparams,
             -1 if max_steps is None else max_steps,
-            compiled.workspace(codec.size(config)),
         )
         self.cfg = codec.encode_config(config)
         self.states = np.zeros((count, codec.size(config)), dtype=np.int32)
