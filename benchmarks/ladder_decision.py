@@ -4,11 +4,11 @@ Positions come from games played from the preset's deals (``--games`` a preset f
 30 turns a seat, 200 actions at most): at each position with more than one legal action a
 ladder style is drawn (and ``nodes`` 300 or 30), the position is kept with it, and the game
 goes on by that member's choice or, one time in three, a random legal action. Each preset's
-positions are then decided by the compiled decision (:func:`fanfold.agents.ladder.kernels.decide`)
-in a compiled loop, as the environments' kernels call it, ``--turns`` times; the table gives
-the best turn's CPU time a decision (the process's CPU time: other work on a shared machine
-does not count) and a digest of the choices, equal between two versions of the kernels when
-every choice is.
+positions are then decided by the compiled decision
+(:func:`fanfold.agents.ladder.kernels.decide_with`) in a compiled loop with one workspace, as
+the environments' kernels call it, ``--turns`` times; the table gives the best turn's CPU
+time a decision (the process's CPU time: other work on a shared machine does not count) and a
+digest of the choices, equal between two versions of the kernels when every choice is.
 
 Run::
 
@@ -40,9 +40,20 @@ from fanfold.games.fano.rules import new_state
 def _decide_all(  # type: ignore[no-untyped-def]
     states, cfg, seats, legal, counts, suits, weights, fparams, iparams, out
 ):
+    ws = kernels.workspace(states[0])  # one for the batch, as the environments' kernels
     for i in range(states.shape[0]):
-        out[i] = kernels.decide(
-            states[i], cfg, seats[i], legal[i], counts[i], suits, weights[i], fparams[i], iparams[i]
+        out[i] = kernels.decide_with(
+            states[i],
+            cfg,
+            seats[i],
+            legal[i],
+            counts[i],
+            suits,
+            weights[i],
+            fparams[i],
+            iparams[i],
+            ws[3][6],
+            ws,
         )
 
 

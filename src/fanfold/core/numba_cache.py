@@ -56,6 +56,7 @@ from numba.core.caching import (
     _CacheLocator,
 )
 from numba.core.dispatcher import Dispatcher
+from numba.core.extending import _Intrinsic
 from numba.core.registry import cpu_target
 
 #: Numba's settings (read from its ``NUMBA_*`` variables).
@@ -160,9 +161,12 @@ def _is_compiled_module(module: ModuleType) -> bool:
 
 def _value_print(value: Any, stack: tuple[Path, ...]) -> bytes:
     """What of ``value`` compiled code may have frozen: a constant's value, a compiled
-    function's file, a module's constants (or its file, for a module of compiled code)."""
+    function's or an intrinsic's file, a module's constants (or its file, for a module of
+    compiled code)."""
     if isinstance(value, Dispatcher):
         return _file_print(Path(inspect.getfile(value.py_func)), stack)
+    if isinstance(value, _Intrinsic):  # its code generation is inlined into the caller's
+        return _file_print(Path(inspect.getfile(value._defn)), stack)
     if isinstance(value, ModuleType):
         file = getattr(value, "__file__", None)
         if file is None or not _inside(file):

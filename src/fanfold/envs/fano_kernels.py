@@ -35,7 +35,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fanfold.agents.ladder.kernels import decide as ladder_decide
+from fanfold.agents.ladder.kernels import decide_with as ladder_decide
+from fanfold.agents.ladder.kernels import workspace as ladder_workspace
 from fanfold.core import numba_cache
 from fanfold.envs.fantan_kernels import mt_below, mt_seed_int
 from fanfold.games.fano.cards import TEMP_JOKER
@@ -182,7 +183,9 @@ def run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, packed):  # type
 
 
 @njit(cache=True)
-def play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner):  # type: ignore[no-untyped-def]
+def play_bots(  # type: ignore[no-untyped-def]
+    states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner, ws
+):
     """The bots of table ``i`` play until the learner decides (in self-play, ``learner`` of
     :data:`EVERY_SEAT`: until anyone decides), the game ends, the step limit cuts it or a
     reshuffle needs its seed. A random bot draws ``legal[randrange(len(legal))]`` from its
@@ -191,7 +194,10 @@ def play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, b
     ``bots``: ``(kinds, suits, weights, fparams, iparams, max_steps)``: each seat's kind
     (:data:`RANDOM`, :data:`LADDER`), the suits each seat commands, each seat's ladder
     parameters (rows of :mod:`fanfold.agents.ladder.compiled`'s arrays) and the step limit
-    (-1: none)."""
+    (-1: none). ``ws``: the ladder's workspace (:func:`fanfold.agents.ladder.kernels.workspace`),
+    allocated once a batch by the kernel the driver calls, so that a decision allocates
+    nothing (it is not one of ``tables``: each array the driver passes costs its unboxing at
+    every call)."""
     kinds, suits, weights, fparams, iparams, max_steps = bots
     while True:
         s = states[i]
@@ -208,7 +214,17 @@ def play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, b
         count = legal_actions(s, cfg, legal)
         if kinds[seat] == LADDER:
             choice = ladder_decide(
-                s, cfg, seat, legal, count, suits, weights[seat], fparams[seat], iparams[seat]
+                s,
+                cfg,
+                seat,
+                legal,
+                count,
+                suits,
+                weights[seat],
+                fparams[seat],
+                iparams[seat],
+                ws[3][6],
+                ws,
             )
         else:
             choice = mt_below(rng[i, seat], count)
@@ -225,6 +241,7 @@ def start(tables, which, game_seeds, learner):  # type: ignore[no-untyped-def]
     ``tables``: the arrays every stepping kernel takes, ``(states, cfg, scal, rng, seeds,
     base, backup, shuffle, mt, legal, bots)`` (the module's)."""
     states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots = tables
+    ws = ladder_workspace(states[0])
     for k in range(which.shape[0]):
         i = which[k]
         scal[i, S_SEED] = game_seeds[k]
@@ -232,16 +249,20 @@ def start(tables, which, game_seeds, learner):  # type: ignore[no-untyped-def]
         for seat in range(cfg[C_PLAYERS]):
             if seat != learner and learner != EVERY_SEAT:
                 mt_seed_int(rng[i, seat], game_seeds[k] + seat)
-        play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner)
+        play_bots(
+            states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner, ws
+        )
 
 
 @njit(cache=True)
-def play_on(tables, i, packed, learner):  # type: ignore[no-untyped-def]
+def play_on(tables, i, packed, learner, ws):  # type: ignore[no-untyped-def]
     """Table ``i``'s legal action ``packed``, then its bots' (none when the action waits for
     a reshuffle's seed, :data:`NEEDS_SEED`)."""
     states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots = tables
     if run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, packed):
-        play_bots(states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner)
+        play_bots(
+            states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner, ws
+        )
 
 
 @njit(cache=True)
@@ -250,9 +271,10 @@ def act(tables, ids, which, actions, learner):  # type: ignore[no-untyped-def]
     row of ``ids`` (the packed ids of the encoding's indices, a row per seat), then its
     bots'."""
     states = tables[0]
+    ws = ladder_workspace(states[0])  # the ladder bots' for the batch
     for k in range(which.shape[0]):
         i = which[k]
-        play_on(tables, i, ids[decider(states[i]), actions[k]], learner)
+        play_on(tables, i, ids[decider(states[i]), actions[k]], learner, ws)
 
 
 @njit(cache=True)
@@ -260,9 +282,10 @@ def resume(tables, which, learner):  # type: ignore[no-untyped-def]
     """For each table ``which[k]`` stopped with :data:`NEEDS_SEED`: its pending action, with
     the seed now given, then its bots'."""
     scal = tables[2]
+    ws = ladder_workspace(tables[0][0])
     for k in range(which.shape[0]):
         i = which[k]
-        play_on(tables, i, scal[i, S_PENDING], learner)
+        play_on(tables, i, scal[i, S_PENDING], learner, ws)
 
 
 @njit(cache=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +46,14 @@ def _arrays(
     iparams[kernels.I_HOARD] = int(params.hoard)
     iparams[kernels.I_NODES] = params.nodes
     return weights, fparams, iparams
+
+
+def workspace(size: int) -> tuple[Any, ...]:
+    """The ladder's working arrays for states of ``size`` entries
+    (:func:`fanfold.agents.ladder.kernels.workspace`): a batch of tables allocates one and
+    hands it to every compiled decision (:func:`~fanfold.agents.ladder.kernels.decide_with`)."""
+    result: tuple[Any, ...] = kernels.workspace(np.zeros(size, np.int32))
+    return result
 
 
 def decide_array(

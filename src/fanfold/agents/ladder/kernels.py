@@ -28,6 +28,7 @@ from numba import njit
 from fanfold.agents.ladder import features as fx
 from fanfold.agents.strategy.fano_policy import _support_in
 from fanfold.core import numba_cache
+from fanfold.core.numba_stack import stack_empty
 from fanfold.games.fano.fast.kernels import apply, legal_actions, winner
 from fanfold.games.fano.fast.kernels.attacks import _fail_attack, _support_value, _window_opens
 from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT, LINE_THIRD, _insert, _remove
@@ -663,17 +664,17 @@ def value_of(s, cfg, ctx, later, pool, npool, weights, work):  # type: ignore[no
     return total
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _is_end(kind):  # type: ignore[no-untyped-def]
     return kind in (K_PLAY, K_SUBSTITUTE, K_DISCARD, K_PASS)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _byte(action, shift):  # type: ignore[no-untyped-def]
     return np.int32((action >> shift) & 255)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _spends(action):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.search.spends_tribute`."""
     kind = action & 255
@@ -769,13 +770,13 @@ def _stops(s, p, attacker, value, reverse):  # type: ignore[no-untyped-def]
     return not need or _support_in(s, p, need) == 0
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _counter_chance(s, ctx, now, attacker, target, reverse, defender):  # type: ignore[no-untyped-def]
     q = _seat(defender)
     p = _seat(ctx[X_SEAT])
     x = target >> 4
     a = attacker >> 4
-    active = np.empty(8, np.int64)
+    active = stack_empty(8, np.int64)
     na = 0
     for i in range(s[q + FIELD]):
         card = s[q + FIELD + 1 + i]
@@ -850,55 +851,170 @@ def _record(k, value, index, best, top, roots):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def workspace(s):  # type: ignore[no-untyped-def]
+    """Every working array of a decision on states shaped as ``s`` (:func:`decide_with`'s
+    ``ws``), allocated once and reused by every decision that is given it: a batch of tables
+    allocates one, and a decision then allocates nothing (its memo table only when a search
+    outgrows :data:`MEMO_START` positions). ``ws`` is ``(ctx, work, frames, buffers, memo)``:
+    :func:`context_into`'s arrays, :func:`scratch`, the search's frames (:func:`search`), its
+    position buffers and its memo table. Its contents are overwritten by each decision."""
+    size = s.shape[0]
+    frames = DEPTH + 4
+    decision = (
+        np.zeros(X_SIZE, np.int64),
+        np.zeros((8, 11), np.float64),
+        np.zeros((8, 11), np.float64),
+        np.zeros(max(size, 1), np.int64),
+    )
+    stack = (
+        np.empty((frames, size), s.dtype),  # states
+        np.empty((frames, size), s.dtype),  # opened
+        np.empty((frames, MAX_ACTIONS), np.int64),  # actions
+        np.zeros(frames, np.int64),  # count
+        np.zeros(frames, np.int64),  # index
+        np.zeros(frames, np.int64),  # waiting
+        np.zeros(frames, np.int64),  # depth
+        np.zeros(frames, np.bool_),  # expand
+        np.zeros(frames, np.int64),  # keys
+        np.full(frames, NEVER),  # best
+        np.zeros(frames, np.float64),  # bonus
+        np.zeros(frames, np.float64),  # chance
+        np.zeros(frames, np.float64),  # failed_value
+        np.zeros(frames, np.bool_),  # supported
+        np.zeros(2, np.float64),  # top: the root's best value and its index
+        np.zeros(L_SIZE, np.int64),  # the loop's integers (``L_*``)
+        np.zeros(1, np.float64),  # the value delivered to the loop's frame
+    )
+    buffers = (
+        np.zeros(SHUFFLE_SIZE, np.int32),  # shuffle
+        np.empty(size, s.dtype),  # ended
+        np.empty(size, s.dtype),  # spare
+        np.empty(size, s.dtype),  # drawn
+        np.empty(size, s.dtype),  # :func:`_hit`'s copy
+        np.empty(size, s.dtype),  # :func:`_react`'s countered position
+        np.empty(0, np.float64),  # no root values kept (:func:`decide`'s ``roots``)
+    )
+    memo = (
+        np.zeros(MEMO_START, np.int64),
+        np.zeros(MEMO_START, np.float64),
+        np.zeros(MEMO_START, np.bool_),
+    )
+    return decision, scratch(), stack, buffers, memo
+
+
+# the search loop's integers kept in ``stack[15]`` while its memo table grows
+L_K = 0
+L_HAVE = 1
+L_AFTER_FAIL = 2
+L_NODES = 3
+L_MEMO_COUNT = 4
+L_SIZE = 5
+
+
+@njit(cache=True)
 def search(  # type: ignore[no-untyped-def]
-    s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work, roots
+    s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work, roots, ws
 ):
     """:meth:`fanfold.agents.ladder.search.Decision.choose` in the main phase: the index of
     the best of ``legal`` with the seat's turn searched on; ``roots[i]`` gets ``legal[i]``'s
     value where ``roots`` has room (an empty array: none kept). The Python twin's recursion
     (``child``, ``after``, ``node``, ``declared``) runs on an explicit stack of frames, one a
     position being searched (Numba's cache does not keep recursive functions), in the same
-    order, so that the same positions are searched and remembered."""
-    seat = ctx[X_SEAT]
-    p = _seat(seat)
-    size = s.shape[0]
-    frames = DEPTH + 4
-    states = np.empty((frames, size), s.dtype)
-    opened = np.empty((frames, size), s.dtype)
-    actions = np.empty((frames, MAX_ACTIONS), np.int64)
-    count = np.zeros(frames, np.int64)
-    index = np.zeros(frames, np.int64)
-    waiting = np.zeros(frames, np.int64)  # 0 none, 1 a child, 2 a failed attack, 3 carried
-    depth = np.zeros(frames, np.int64)
-    expand = np.zeros(frames, np.bool_)
-    keys = np.zeros(frames, np.int64)
-    best = np.full(frames, NEVER)
-    bonus = np.zeros(frames, np.float64)
-    chance = np.zeros(frames, np.float64)
-    failed_value = np.zeros(frames, np.float64)
-    supported = np.zeros(frames, np.bool_)
-    top = np.array([NEVER, 0.0])
+    order, so that the same positions are searched and remembered. The frames, buffers and
+    memo table are the workspace's (:func:`workspace`); the loop itself (:func:`_search_loop`)
+    counts no references, and comes back here only to have its memo table grown."""
+    _, _, stack, buffers, memo = ws
+    states, _, actions, count, index, waiting, depth, expand, keys, best = stack[:10]
+    bonus, chance, failed_value, supported, top, loop, delivered = stack[10:]
+    for f in range(count.shape[0]):
+        count[f] = 0
+        index[f] = 0
+        waiting[f] = 0  # 0 none, 1 a child, 2 a failed attack, 3 carried
+        depth[f] = 0
+        expand[f] = False
+        keys[f] = 0
+        best[f] = NEVER
+        bonus[f] = 0.0
+        chance[f] = 0.0
+        failed_value[f] = 0.0
+        supported[f] = False
+    top[0] = NEVER
+    top[1] = 0.0
+    for i in range(loop.shape[0]):
+        loop[i] = 0
+    delivered[0] = 0.0
+    shuffle = buffers[0]
+    for i in range(shuffle.shape[0]):
+        shuffle[i] = 0
     # positions met again, by :func:`state_hash`: an open-addressing table (a typed
     # dictionary cost an allocation and reference counts on every look-up)
-    memo_keys = np.zeros(MEMO_START, np.int64)
-    memo_values = np.zeros(MEMO_START, np.float64)
-    memo_used = np.zeros(MEMO_START, np.bool_)
-    memo_count = 0
-    nodes = 0
-    shuffle = np.zeros(SHUFFLE_SIZE, np.int32)
-    ended = np.empty(size, s.dtype)
-    # the position an action leads to, before it is searched (copied into its frame's row)
-    spare = np.empty(size, s.dtype)
-    drawn = np.empty(size, s.dtype)  # :func:`_settle`'s buffer
-    states[0, :] = s
+    memo_keys, memo_values, memo_used = memo
+    for i in range(memo_used.shape[0]):
+        memo_used[i] = False
+    for i in range(s.shape[0]):
+        states[0, i] = s[i]
     for i in range(nlegal):
         actions[0, i] = legal[i]
     count[0] = nlegal
     expand[0] = True
-    k = 0
-    have = False  # a value is delivered to frame k
-    delivered = 0.0
-    after_fail = False
+    while _search_loop(
+        legal,
+        cfg,
+        ctx,
+        later,
+        now,
+        pool,
+        npool,
+        weights,
+        fparams,
+        iparams,
+        work,
+        roots,
+        stack,
+        buffers,
+        memo_keys,
+        memo_values,
+        memo_used,
+    ):
+        memo_keys, memo_values, memo_used = _grown(memo_keys, memo_values, memo_used)
+    return np.int64(top[1])
+
+
+@njit(**numba_cache.UNCOUNTED)
+def _search_loop(  # type: ignore[no-untyped-def]
+    legal,
+    cfg,
+    ctx,
+    later,
+    now,
+    pool,
+    npool,
+    weights,
+    fparams,
+    iparams,
+    work,
+    roots,
+    stack,
+    buffers,
+    memo_keys,
+    memo_values,
+    memo_used,
+):
+    """:func:`search`'s loop from where ``stack`` left it: ``False`` when the root is
+    decided, ``True`` (its place kept in ``stack``) when the memo table is half full and must
+    grow first."""
+    states, opened, actions, count, index, waiting, depth, expand, keys, best = stack[:10]
+    bonus, chance, failed_value, supported, top, loop, delivered_box = stack[10:]
+    shuffle, ended, spare, drawn = buffers[:4]
+    seat = ctx[X_SEAT]
+    p = _seat(seat)
+    size = states.shape[1]
+    k = loop[L_K]
+    have = loop[L_HAVE] != 0  # a value is delivered to frame k
+    delivered = delivered_box[0]
+    after_fail = loop[L_AFTER_FAIL] != 0
+    nodes = loop[L_NODES]
+    memo_count = loop[L_MEMO_COUNT]
     gain = fparams[F_BLUFF_GAIN]
     while True:
         k_state = states[k]
@@ -963,11 +1079,17 @@ def search(  # type: ignore[no-untyped-def]
                 memo_keys[slot] = keys[k]
                 memo_count += 1
             memo_values[slot] = value
-            if 2 * memo_count >= memo_keys.shape[0]:
-                memo_keys, memo_values, memo_used = _grown(memo_keys, memo_values, memo_used)
             k -= 1
             have = True
             delivered = value
+            if 2 * memo_count >= memo_keys.shape[0]:
+                loop[L_K] = k
+                loop[L_HAVE] = 1
+                loop[L_AFTER_FAIL] = 0
+                loop[L_NODES] = nodes
+                loop[L_MEMO_COUNT] = memo_count
+                delivered_box[0] = delivered
+                return True
             continue
         else:
             action = actions[k, index[k]]
@@ -1003,7 +1125,8 @@ def search(  # type: ignore[no-untyped-def]
                 if fparams[F_WEAKEST] and defender == ctx[X_WEAKEST] and ctx[X_COUNT] > 2:
                     extra = fparams[F_WEAKEST]
                 if _window_opens(k_state, cfg, defender, target):
-                    opened[k, :] = k_state
+                    for i in range(size):
+                        opened[k, i] = k_state[i]
                     apply(opened[k], cfg, action, shuffle)
                     failed = spare
                     for i in range(size):
@@ -1056,7 +1179,8 @@ def search(  # type: ignore[no-untyped-def]
             continue
         d = depth[k] + 1
         k += 1
-        states[k, :] = child
+        for i in range(size):
+            states[k, i] = child[i]
         count[k] = legal_actions(states[k], cfg, actions[k])
         index[k] = 0
         waiting[k] = 0
@@ -1065,13 +1189,15 @@ def search(  # type: ignore[no-untyped-def]
         nodes += 1
         keys[k] = key
         best[k] = NEVER
-    return np.int64(top[1])
+    return False
 
 
 @njit(cache=True)
-def _hit(s, cfg, ctx, later, pool, npool, weights, lost, face_up, need, work):  # type: ignore[no-untyped-def]
-    """:meth:`fanfold.agents.ladder.search.Decision.hit`, the defender's cards in ``s``."""
-    u = s.copy()
+def _hit(s, cfg, ctx, later, pool, npool, weights, lost, face_up, need, work, u):  # type: ignore[no-untyped-def]
+    """:meth:`fanfold.agents.ladder.search.Decision.hit`, the defender's cards in ``s``
+    (copied into the buffer ``u``)."""
+    for i in range(s.shape[0]):
+        u[i] = s[i]
     p = _seat(ctx[X_SEAT])
     q = _seat(u[TURN_PLAYER])
     attacker = u[PENDING_ATTACKER]
@@ -1088,19 +1214,20 @@ def _hit(s, cfg, ctx, later, pool, npool, weights, lost, face_up, need, work):  
 
 
 @njit(cache=True)
-def _attacked(s, cfg, ctx, later, now, pool, npool, weights, target, work):  # type: ignore[no-untyped-def]
+def _attacked(s, cfg, ctx, later, now, pool, npool, weights, target, work, u):  # type: ignore[no-untyped-def]
     need = _support_value(s[PENDING_ATTACKER] >> 4, target >> 4, s[PENDING_REVERSE] == 1)
     if not need:
-        return _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0, work)
+        return _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0, work, u)
     chance = 1.0 if s[PENDING_SUPPORT] else now[s[TURN_PLAYER], need]
-    lost = _hit(s, cfg, ctx, later, pool, npool, weights, target, True, need, work)
-    kept = _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0, work)
+    lost = _hit(s, cfg, ctx, later, pool, npool, weights, target, True, need, work, u)
+    kept = _hit(s, cfg, ctx, later, pool, npool, weights, 0, True, 0, work, u)
     return chance * lost + (1.0 - chance) * kept
 
 
 @njit(cache=True)
-def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams, work):  # type: ignore[no-untyped-def]
-    """:meth:`fanfold.agents.ladder.search.Decision.react`."""
+def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams, work, buffers):  # type: ignore[no-untyped-def]
+    """:meth:`fanfold.agents.ladder.search.Decision.react` (``buffers``: the workspace's)."""
+    copy = buffers[4]
     p = _seat(ctx[X_SEAT])
     counters = False
     for i in range(nlegal):
@@ -1116,15 +1243,17 @@ def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams
         if kind == K_ALLOW:
             if not (mode == REACT_COUNTER and counters):
                 value = _attacked(
-                    s, cfg, ctx, later, now, pool, npool, weights, s[PENDING_TARGET], work
+                    s, cfg, ctx, later, now, pool, npool, weights, s[PENDING_TARGET], work, copy
                 )
         elif kind == K_SACRIFICE:
             if not (mode == REACT_COUNTER and counters):
                 card = _byte(action, SHIFT_A)
-                value = _hit(s, cfg, ctx, later, pool, npool, weights, card, False, 0, work)
+                value = _hit(s, cfg, ctx, later, pool, npool, weights, card, False, 0, work, copy)
         elif kind == K_COUNTER:  # noqa: SIM102 - as the Python twin
             if mode != REACT_ALLOW:
-                u = s.copy()
+                u = buffers[5]
+                for j in range(s.shape[0]):
+                    u[j] = s[j]
                 first = _byte(action, SHIFT_A)
                 second = _byte(action, SHIFT_B)
                 result = _byte(action, SHIFT_C)
@@ -1139,7 +1268,7 @@ def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams
                     else:
                         _leave_field(u, p, card, True)
                 _earn(u, cfg, p)
-                value = _attacked(u, cfg, ctx, later, now, pool, npool, weights, result, work)
+                value = _attacked(u, cfg, ctx, later, now, pool, npool, weights, result, work, copy)
         if value > top:
             best = i
             top = value
@@ -1152,8 +1281,27 @@ def context(s, cfg, seat, suits):  # type: ignore[no-untyped-def]
     partners, who attacks whom, the weakest rival), the chances that each rival holds each
     value later and now (:func:`holds`, from the copies not in the seat's sight), and the
     values left in its own draw pile (``pool[:npool]``)."""
-    count = cfg[C_PLAYERS]
+    p = _seat(seat)
     ctx = np.zeros(X_SIZE, np.int64)
+    later = np.zeros((8, 11), np.float64)
+    now = np.zeros((8, 11), np.float64)
+    pool = np.empty(max(s[p + DRAW], 1), np.int64)
+    npool = context_into(s, cfg, seat, suits, ctx, later, now, pool)
+    return ctx, later, now, pool, npool
+
+
+@njit(cache=True)
+def context_into(s, cfg, seat, suits, ctx, later, now, pool):  # type: ignore[no-untyped-def]
+    """:func:`context` written into ``ctx``, ``later``, ``now`` and ``pool`` (a workspace's,
+    :func:`workspace`; ``pool`` at least as long as the seat's draw pile); returns
+    ``npool``."""
+    count = cfg[C_PLAYERS]
+    for i in range(ctx.shape[0]):
+        ctx[i] = 0
+    for o in range(later.shape[0]):
+        for v in range(later.shape[1]):
+            later[o, v] = 0.0
+            now[o, v] = 0.0
     ctx[X_SEAT] = seat
     ctx[X_COUNT] = count
     for o in range(count):
@@ -1169,8 +1317,6 @@ def context(s, cfg, seat, suits):  # type: ignore[no-untyped-def]
             if not ctx[X_PARTNER + o]:
                 ctx[X_ATTACKS_ME + o] = 1
                 ctx[X_ATTACKED + o] = 1
-    later = np.zeros((8, 11), np.float64)
-    now = np.zeros((8, 11), np.float64)
     weakest = -1
     low = 1 << 30
     for o in range(count):
@@ -1188,32 +1334,41 @@ def context(s, cfg, seat, suits):  # type: ignore[no-untyped-def]
     ctx[X_WEAKEST] = weakest
     p = _seat(seat)
     npool = s[p + DRAW]
-    pool = np.empty(max(npool, 1), np.int64)
     for i in range(npool):
         pool[i] = s[p + DRAW + 1 + i] >> 4
-    return ctx, later, now, pool, npool
+    return npool
 
 
 @njit(cache=True)
 def decide(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.search.decide`: the index in ``legal[:nlegal]`` (packed
     ids) of the seat's choice in ``s``; ``suits[o]``: how many suits seat ``o`` commands."""
-    return decide_into(
-        s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, np.empty(0, np.float64)
-    )
+    ws = workspace(s)
+    return decide_with(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, ws[3][6], ws)
 
 
 @njit(cache=True)
 def decide_into(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots):  # type: ignore[no-untyped-def]
     """:func:`decide`, with each legal action's value kept in ``roots`` where the turn is
     searched and ``roots`` has room (:func:`root_values`)."""
+    return decide_with(
+        s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots, workspace(s)
+    )
+
+
+@njit(cache=True)
+def decide_with(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots, ws):  # type: ignore[no-untyped-def]
+    """:func:`decide_into` in the workspace ``ws`` (:func:`workspace`, made for states
+    shaped as ``s``): the decision allocates nothing (its search's memo table only when it
+    outgrows the workspace's), so a batch of tables deciding many times allocates once."""
     if nlegal == 1:
         return 0
     for i in range(nlegal):
         if legal[i] & 255 == K_PROMOTE:
             return i
-    ctx, later, now, pool, npool = context(s, cfg, seat, suits)
-    work = scratch()
+    ctx, later, now, pool = ws[0]
+    npool = context_into(s, cfg, seat, suits, ctx, later, now, pool)
+    work = ws[1]
     p = _seat(seat)
     phase = s[PHASE]
     if phase == P_DRAW_SHUFFLE or phase == P_SHUFFLE:  # noqa: SIM109 - Numba
@@ -1223,7 +1378,9 @@ def decide_into(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, r
         return 0
     if phase == P_MULLIGAN:
         keep = value_of(s, cfg, ctx, later, pool, npool, weights, work)
-        u = s.copy()
+        u = ws[3][5]
+        for i in range(s.shape[0]):
+            u[i] = s[i]
         while u[p + HAND] > 0:
             _remove(u, p + HAND, u[p + HAND + 1])
         while u[p + KNOWN] > 0:
@@ -1235,7 +1392,9 @@ def decide_into(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, r
                 return i
         return 0
     if phase == P_REACT:
-        return _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams, work)
+        return _react(
+            s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams, work, ws[3]
+        )
     return search(
         s,
         legal,
@@ -1251,6 +1410,7 @@ def decide_into(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, r
         iparams,
         work,
         roots,
+        ws,
     )
 
 

@@ -20,7 +20,7 @@ from fanfold.games.fano.fast.layout import (
 numba_cache.install()
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _pack(kind, a, b, c, d, flags):  # type: ignore[no-untyped-def]
     return (
         np.int64(kind)
@@ -32,7 +32,7 @@ def _pack(kind, a, b, c, d, flags):  # type: ignore[no-untyped-def]
     )
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _unique(out, n):  # type: ignore[no-untyped-def]
     """Keep the first of equal actions, in order; the new count."""
     m = 0

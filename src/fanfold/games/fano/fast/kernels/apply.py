@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from fanfold.core import numba_cache
+from fanfold.core.numba_stack import stack_empty
 from fanfold.games.fano.cards import TEMP
 from fanfold.games.fano.fast.kernels.attacks import (
     _complete,
@@ -98,7 +99,7 @@ from fanfold.games.fano.fast.layout import (
 numba_cache.install()
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
     """Apply the legal ``action`` to ``s`` in place. Returns :data:`OK`, or in exact mode
     :data:`NEEDS_SHUFFLE` (``s`` is then half changed: the caller works on a copy)."""
@@ -200,7 +201,7 @@ def apply(s, cfg, action, shuffle):  # type: ignore[no-untyped-def]
         _earn(s, cfg, q)
         s[PENDING_TARGET] = c
         needed = _support_value(s[PENDING_ATTACKER] >> 4, c >> 4, s[PENDING_REVERSE] == 1)
-        supports = np.empty(8, np.int32)
+        supports = stack_empty(8, np.int32)
         if needed == 0 or _hand_cards(s, p, needed, 0, supports) == 0:
             return _fail_attack(s)
         if _window_opens(s, cfg, defender, c):

@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from fanfold.core import numba_cache
+from fanfold.core.numba_stack import stack_empty
 from fanfold.games.fano.cards import MAX_COMBAT
 from fanfold.games.fano.fast.kernels.actions import _pack, _unique
 from fanfold.games.fano.fast.kernels.cards import (
@@ -65,7 +66,7 @@ from fanfold.games.fano.rules.zones import FIELD_SLOTS
 numba_cache.install()
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _hand_supports(s, p, value, attacker, target, reverse, out, n):  # type: ignore[no-untyped-def]
     """Attacks with each hand card that enters play as ``value``: suited cards in hand order,
     then each joker kind declared as it."""
@@ -83,7 +84,7 @@ def _hand_supports(s, p, value, attacker, target, reverse, out, n):  # type: ign
     return n
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _attacks(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     p = _seat(seat)
     q = _seat((seat + 1) % cfg[C_PLAYERS])
@@ -108,7 +109,7 @@ def _attacks(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _hand_cards(s, p, value, skip, cards):  # type: ignore[no-untyped-def]
     """The hand cards that enter play as ``value`` (suited first, in hand order, then each
     joker kind declared as it), the hand less one ``skip`` card (0: none)."""
@@ -146,13 +147,13 @@ def _support_value(attacker, target, reverse):  # type: ignore[no-untyped-def]
     return ATTACK_SUPPORT[attacker, target]
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _window_opens(s, cfg, defender, target):  # type: ignore[no-untyped-def]
     """The defender gets a counter window: a face-down card, or a counter shape."""
     q = _seat(defender)
     if s[q + HIDDEN] > 0:
         return True
-    cards = np.empty(8, np.int32)
+    cards = stack_empty(8, np.int32)
     m = _active(s, q, cards)
     x = target >> 4
     for i in range(m):
@@ -167,7 +168,7 @@ def _window_opens(s, cfg, defender, target):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _opponents(s, cfg, seat, seats):  # type: ignore[no-untyped-def]
     """The seats ``seat`` may attack now."""
     count = cfg[C_PLAYERS]
@@ -186,17 +187,17 @@ def _opponents(s, cfg, seat, seats):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _declarations(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     p = _seat(seat)
-    attackers = np.empty(8, np.int32)
+    attackers = stack_empty(8, np.int32)
     na = _active(s, p, attackers)
     if na == 0:
         return n
     reverse_ok = _can_use(s, cfg, seat, S_REVERSE)
     named = cfg[C_PLAYERS] > 2
-    seats = np.empty(8, np.int32)
-    targets = np.empty(8, np.int32)
+    seats = stack_empty(8, np.int32)
+    targets = stack_empty(8, np.int32)
     for f in range(_opponents(s, cfg, seat, seats)):
         foe = seats[f]
         nt = _active(s, _seat(foe), targets)
@@ -217,13 +218,13 @@ def _declarations(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _recruits(s, seat, out, n):  # type: ignore[no-untyped-def]
     p = _seat(seat)
     nh = s[p + HAND]
     if s[p + FIELD] >= FIELD_SLOTS or nh == 0:
         return n
-    cards = np.empty(8, np.int32)
+    cards = stack_empty(8, np.int32)
     m = _active(s, p, cards)
     for i in range(m):
         for j in range(i + 1, m):
@@ -243,7 +244,7 @@ def _recruits(s, seat, out, n):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _counter(one, two, result, returned, recruited, first, second):  # type: ignore[no-untyped-def]
     """A packed counter: the recruiters in the flags byte and bits 56-63."""
     return (
@@ -253,7 +254,7 @@ def _counter(one, two, result, returned, recruited, first, second):  # type: ign
     )
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _counter_returns(one, two, result, recruited, first, second, out, n):  # type: ignore[no-untyped-def]
     out[n] = _counter(one, two, result, 0, recruited, first, second)
     n += 1
@@ -266,7 +267,7 @@ def _counter_returns(one, two, result, recruited, first, second, out, n):  # typ
     return n
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _react_actions(s, cfg, out):  # type: ignore[no-untyped-def]
     """The defender's answers to the pending attack."""
     defender = s[PENDING_DEFENDER]
@@ -282,11 +283,11 @@ def _react_actions(s, cfg, out):  # type: ignore[no-untyped-def]
     for i in range(s[q + HIDDEN]):
         out[n] = _pack(K_FLIP, s[q + HIDDEN + 1 + i], 0, 0, 0, 0)
         n += 1
-    cards = np.empty(8, np.int32)
+    cards = stack_empty(8, np.int32)
     m = _active(s, q, cards)
     x = target >> 4
-    results = np.empty(16, np.int32)
-    recruits = np.empty(16, np.int32)
+    results = stack_empty(16, np.int32)
+    recruits = stack_empty(16, np.int32)
     for i in range(m):
         partner = cards[i]
         total = x + (partner >> 4)
@@ -323,7 +324,7 @@ def _fail_attack(s):  # type: ignore[no-untyped-def]
     return OK
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _complete(s, cfg, lost, shuffle):  # type: ignore[no-untyped-def]
     """The attack succeeds: attacker and ``lost`` discarded, the support into play."""
     seat = s[TURN_PLAYER]
@@ -340,14 +341,14 @@ def _complete(s, cfg, lost, shuffle):  # type: ignore[no-untyped-def]
     return _after_main_action(s, cfg, seat, shuffle)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _resolve(s, cfg, shuffle):  # type: ignore[no-untyped-def]
     """No (more) counter: the attacker shows the support, or loses the attacker."""
     p = _seat(s[TURN_PLAYER])
     needed = _support_value(
         s[PENDING_ATTACKER] >> 4, s[PENDING_TARGET] >> 4, s[PENDING_REVERSE] == 1
     )
-    supports = np.empty(8, np.int32)
+    supports = stack_empty(8, np.int32)
     if _hand_cards(s, p, needed, 0, supports) == 0:
         return _fail_attack(s)
     s[PENDING_SUPPORT] = supports[0]

@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from fanfold.core import numba_cache
+from fanfold.core.numba_stack import stack_empty
 from fanfold.games.fano.cards import TEMP
 from fanfold.games.fano.fast.kernels.cards import _insert, _prestige
 from fanfold.games.fano.fast.kernels.specials import _can_use
@@ -41,14 +42,16 @@ numba_cache.install()
 
 #: :func:`_draw_to_three` stopped to ask whether to add a Temporary Joker.
 ASKED = 2
+#: The most cards a reshuffle gathers (both discard piles and a Temporary Joker).
+PILE = 2 * PILE_CAP + 1
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _reshuffle(s, seat, shuffle, joker):  # type: ignore[no-untyped-def]
     """The discard pile (face up and face down, sorted; with a Temporary Joker when
     ``joker``) shuffled under the draw pile."""
     p = _seat(seat)
-    cards = np.empty(2 * PILE_CAP + 1, np.int32)
+    cards = stack_empty(PILE, np.int32)
     n = 0
     i = 0
     j = 0
@@ -78,11 +81,13 @@ def _reshuffle(s, seat, shuffle, joker):  # type: ignore[no-untyped-def]
             shuffle[SHUFFLE_SEAT] = seat
             shuffle[SHUFFLE_COUNT] = n
             return NEEDS_SHUFFLE
-        shuffled = np.empty(n, np.int32)
+        shuffled = stack_empty(PILE, np.int32)
         for k in range(n):
             shuffled[k] = cards[shuffle[SHUFFLE_PERM + k]]
     else:
-        shuffled = cards[:n].copy()
+        shuffled = stack_empty(PILE, np.int32)
+        for k in range(n):
+            shuffled[k] = cards[k]
         for k in range(n - 1, 0, -1):
             r = np.random.randint(0, k + 1)
             t = shuffled[k]
@@ -109,7 +114,7 @@ def _reshuffle(s, seat, shuffle, joker):  # type: ignore[no-untyped-def]
     return OK
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _draw_to_three(s, cfg, seat, shuffle, ask):  # type: ignore[no-untyped-def]
     """Draw until the hand holds three cards, reshuffling when the pile runs out. Returns
     :data:`ASKED` when drawing stopped to ask about a Temporary Joker (``ask``)."""
@@ -135,7 +140,7 @@ def _draw_to_three(s, cfg, seat, shuffle, ask):  # type: ignore[no-untyped-def]
     return OK
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _mulligan_offered(s, cfg, p):  # type: ignore[no-untyped-def]
     n = s[p + HAND]
     if cfg[C_MULLIGAN] == 0 or n == 0:

@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from fanfold.core import numba_cache
+from fanfold.core.numba_stack import stack_empty
 from fanfold.games.fano.cards import MAX_COMBAT
 from fanfold.games.fano.fast.kernels.actions import _pack, _unique
 from fanfold.games.fano.fast.kernels.attacks import (
@@ -62,10 +63,12 @@ from fanfold.games.fano.rules.deck import HAND_SIZE
 from fanfold.games.fano.rules.specials import JOKER_SUPPLY
 from fanfold.games.fano.rules.zones import FIELD_SLOTS
 
+PLAYABLE = 8 * HAND_SIZE + 8  # the cards :func:`_playable` may list
+
 numba_cache.install()
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _combine_returns(first, second, result, oversum, out, n):  # type: ignore[no-untyped-def]
     """A combination returning nothing, then ``first``, then ``second`` (suited only)."""
     out[n] = _pack(K_COMBINE, first, second, result, 0, oversum)
@@ -79,7 +82,7 @@ def _combine_returns(first, second, result, oversum, out, n):  # type: ignore[no
     return n
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _combines(s, cfg, seat, field, nf, out, n):  # type: ignore[no-untyped-def]
     """Combinations of the face-up cards ``field[:nf]`` and promotions."""
     p = _seat(seat)
@@ -138,14 +141,15 @@ def _combines(s, cfg, seat, field, nf, out, n):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _team_promotions(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     """One for all: an 8, a 9 and a 10 from the partnership's fields; owners (seat + 1, 0 for
     the promoting seat) packed in d (first two) and e (third)."""
     count = cfg[C_PLAYERS]
-    cards = np.zeros((3, 4 * 4), np.int32)
-    owners = np.zeros((3, 4 * 4), np.int32)
-    found = np.zeros(3, np.int32)
+    cards = stack_empty((3, 16), np.int32)  # a partnership's fields hold 4 x 4 cards
+    owners = stack_empty((3, 16), np.int32)
+    found = stack_empty(3, np.int32)
+    found[:] = 0
     for step in range(0, count, 2):
         member = (seat + step) % count
         owner = 0 if member == seat else member + 1
@@ -172,12 +176,12 @@ def _team_promotions(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _end_actions(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     p = _seat(seat)
     nh = s[p + HAND]
     nf = s[p + FIELD]
-    cards = np.empty(8 * HAND_SIZE + 8, np.int32)
+    cards = stack_empty(PLAYABLE, np.int32)
     m = _playable(s, p, cards)
     trionfey = cfg[C_TRIONFEY] == 1
     if nf < FIELD_SLOTS:
@@ -229,7 +233,7 @@ def _end_actions(s, cfg, seat, out, n):  # type: ignore[no-untyped-def]
     return n + 1
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def legal_actions(s, cfg, out):  # type: ignore[no-untyped-def]
     """Write the decider's legal actions into ``out`` (reference order); return how many."""
     phase = s[PHASE]
@@ -249,7 +253,7 @@ def legal_actions(s, cfg, out):  # type: ignore[no-untyped-def]
     p = _seat(seat)
     n = 0
     if phase == P_MAIN:
-        field = np.empty(8, np.int32)
+        field = stack_empty(8, np.int32)
         if cfg[C_TRIONFEY] == 1:
             n = _declarations(s, cfg, seat, out, n)
             n = _recruits(s, seat, out, n)

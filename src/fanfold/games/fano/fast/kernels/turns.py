@@ -47,7 +47,7 @@ def winner(s, cfg):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _start_turn(s, cfg, seat, turn, shuffle):  # type: ignore[no-untyped-def]
     s[TURN_PLAYER] = seat
     s[TURN] = turn
@@ -70,7 +70,7 @@ def _start_turn(s, cfg, seat, turn, shuffle):  # type: ignore[no-untyped-def]
     return OK
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _end_turn(s, cfg, shuffle):  # type: ignore[no-untyped-def]
     """The next turn: the next seat; in partnerships the priority holder's partners in turn,
     then priority passes to the next seat."""
@@ -85,7 +85,7 @@ def _end_turn(s, cfg, shuffle):  # type: ignore[no-untyped-def]
     return _start_turn(s, cfg, following, s[TURN] + 1, shuffle)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _after_main_action(s, cfg, seat, shuffle):  # type: ignore[no-untyped-def]
     if s[_seat(seat) + HAND] == 0:
         status = _draw_to_three(s, cfg, seat, shuffle, True)
