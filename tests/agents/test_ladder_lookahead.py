@@ -322,3 +322,25 @@ def test_where_the_member_does_not_search_the_budget_deals_fewer_times(
             assert agent.last_totals[0] == max(1, budget // len(legal))
             checked += 1
     assert checked > 0
+
+
+def test_the_warm_up_compiles_every_kernel_hard_s_budget_calls() -> None:
+    """A bot worker's first ``hard`` decision over its budget ranks the moves by the member's
+    own search: the build's warm-up compiles (or loads) those kernels too, so that a freshly
+    built server does not compile them in every worker on its first such decision. Run in a
+    fresh interpreter, where nothing else has compiled them."""
+    import subprocess
+    import sys
+
+    code = (
+        "from fanfold.agents.ladder import compiled, kernels\n"
+        "compiled.warm_up()\n"
+        "for f in (kernels.decide, kernels.root_values):\n"
+        "    assert f.signatures, f.__name__\n"
+        "print('warm')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "warm"

@@ -152,3 +152,5 @@ def warm_up() -> None:
     decide(state, state.turn_player, legal, chosen)
     ids = np.array([codec.action_id(action) for action in legal], np.int64)
     look_ahead([engine.encode(state)], state.turn_player, ids, chosen, np.zeros(len(ids)))
+    # ``hard``'s budget ranks the moves by the member's own search (``keep``'s ranking).
+    root_values(state, state.turn_player, ids, chosen)
