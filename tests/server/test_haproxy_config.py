@@ -39,6 +39,7 @@ from pathlib import Path
 import httpx
 import pytest
 from typer.testing import CliRunner
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from fanfold.cli.app import app
@@ -340,9 +341,13 @@ def check_the_site(site: Site, processes: int, log: Path) -> None:
         context = ssl.create_default_context()
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
-        with connect(
-            f"wss://127.0.0.1:{site.https}/ws/tables/{table}", ssl=context, open_timeout=30
-        ) as socket_:
+        try:
+            opened_socket = connect(
+                f"wss://127.0.0.1:{site.https}/ws/tables/{table}", ssl=context, open_timeout=30
+            )
+        except InvalidStatus as refused:  # HAProxy's own line for it says which timer ran out
+            raise AssertionError(f"{refused}\n{log.read_text()[-3000:]}") from refused
+        with opened_socket as socket_:
             socket_.send(json.dumps({"type": "hello", "token": token}))
             while (message := json.loads(socket_.recv(timeout=30)))["type"] != "state":
                 assert message["type"] != "error", message
