@@ -6,6 +6,8 @@ themes, with its words beside it, and axe finds nothing serious."""
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
 from __future__ import annotations
 
+from typing import Literal
+
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -25,7 +27,7 @@ def _box(page: Page, selector: str) -> tuple[float, float]:
     return box["width"], box["height"]
 
 
-def _sized(browser: Browser, size: str, theme: str) -> Page:
+def _sized(browser: Browser, size: str, theme: Literal["light", "dark"]) -> Page:
     width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)
     return context.new_page()
@@ -34,7 +36,7 @@ def _sized(browser: Browser, size: str, theme: str) -> Page:
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_lobby_s_and_the_table_s_check_boxes_are_big_enough_to_touch(
-    browser: Browser, server: str, size: str, theme: str
+    browser: Browser, server: str, size: str, theme: Literal["light", "dark"]
 ) -> None:
     page = _sized(browser, size, theme)
     try:
