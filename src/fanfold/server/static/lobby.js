@@ -132,6 +132,7 @@ function choose(game) {
   document.getElementById("practice-row").hidden = !game.hidden_information;
   document.getElementById("practice").checked = false;
   document.getElementById("seed-help").hidden = !dealt;
+  document.getElementById("daily-help").hidden = true;
   document.getElementById("time-help").hidden = !game.time_limit;
   document.getElementById("time-limit").value = "";
   document.getElementById("options").value = "";
@@ -280,6 +281,16 @@ async function main() {
   playersSelect.addEventListener("change", drawSeats);
   form.addEventListener("submit", start);
   document.getElementById("quick-match").addEventListener("click", quickMatch);
+  // Today's deal is the same for everyone, and a fair game: the note on chosen deals is not
+  // for it, until the deal number is changed by hand.
+  function dailyDeal(daily) {
+    const help = document.getElementById("daily-help");
+    if (!daily && help.hidden) return; // not today's deal already: the seed's note stays as it is
+    help.hidden = !daily;
+    document.getElementById("seed-help").hidden = daily;
+  }
+  seedInput.addEventListener("input", () => dailyDeal(false));
+  variantSelect.addEventListener("change", () => dailyDeal(false));
   dailyButton.addEventListener("click", async () => {
     errorBox.textContent = "";
     try {
@@ -289,6 +300,7 @@ async function main() {
         drawPlayers();
       }
       seedInput.value = String(daily.deal);
+      dailyDeal(true);
     } catch (error) {
       errorBox.textContent = error.message;
     }

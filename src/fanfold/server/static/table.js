@@ -773,7 +773,13 @@ async function replay() {
   const side = seat === null ? "" : `&seat=${seat}`;
   const first = await api("GET", `/api/tables/${tableId}/replay?step=0${side}`);
   message = wordSeats(spectator) || { seats: [], game: { title: t("Replay"), name: "" }, options: {} };
-  if (spectator) setUpPage();
+  if (spectator) {
+    setUpPage();
+    // who sat where, without the live table's turn or clocks (the replay is at another move)
+    message.decider = null;
+    message.clocks = null;
+    drawSeats();
+  }
   if (seat !== null) $("replay-bar").append(el("span", { id: "replay-seat", text: t("You played as {name}.", { name: seatName(seat) }) }));
   const slider = $("replay-step");
   slider.max = String(first.steps);
@@ -784,7 +790,8 @@ async function replay() {
     $("replay-label").textContent = t("move {step} of {steps}", { step, steps: frame.steps });
     $("status").textContent = step === frame.steps && frame.outcome ? saidText(frame.outcome.said, frame.outcome.reason) : t("Replay: after move {step}", { step });
     drawLog(frame.log);
-    const fake = { ...message, view: frame.view, text: frame.text, legal: [], choices: [], decider: null, seat, outcome: null };
+    // the log up to this move: a board that tells each seat's last action reads it from here
+    const fake = { ...message, view: frame.view, text: frame.text, log: frame.log, legal: [], choices: [], decider: null, seat, outcome: null };
     renderer.render($("game"), fake, { act: () => {}, seatName, analysis: null, replay: true });
     markLastMove(frame.log);
   }

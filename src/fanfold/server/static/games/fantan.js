@@ -17,6 +17,11 @@ export function render(root, m, ui) {
     }),
   });
   root.append(head);
+  // a match's next hand opens with a word on the last: who went out first
+  if (view.last_winner !== null && view.last_winner !== undefined) {
+    const name = view.last_winner === m.seat ? t("you") : ui.seatName(view.last_winner);
+    root.append(el("p", { class: "ft-last-hand", text: t("Previous hand won by {name}.", { name }) }));
+  }
   const ranks = view.config.ace_high ? "23456789TJQKA" : "A23456789TJQK";
   const rows = el("div", { class: "ft-rows", role: "group", "aria-label": t("layout") });
   for (const suit of ["C", "D", "H", "S"]) {

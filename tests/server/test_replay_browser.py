@@ -1,0 +1,101 @@
+"""A finished game's replay in Debian's Chromium, as the walk of issue 47 found it: the Seats
+panel says who sat where (it was empty), and a board that tells each seat's last action tells
+it as of the replay's move, not the game's end (Fano's "last: ..." line showed the end's at
+move 0). The lobby's "Today's deal" says the deal is the same for everyone, not that a chosen
+deal is no fair game. axe finds nothing serious on either page, at both sizes."""
+
+# ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+
+from fanfold.core.registry import get_game
+from fanfold.play.setup import play_game
+from tests.server.test_browser import browser, server, shot  # noqa: F401  (fixtures)
+from tests.server.test_site_browser import SIZES, serious_violations, sized_page
+
+
+def _load_fano(server: str) -> tuple[str, int]:
+    """A finished two-player Fano game, loaded as a record: its table and its number of moves."""
+    record = play_game(get_game("fano"), None, ["random"] * 2, seed=3, agent_seed=3).finish()
+    with httpx.Client(base_url=server, timeout=30) as client:
+        answer = client.post(
+            "/api/records", json={"record": record.to_json(), "seats": ["you", "random"]}
+        )
+    assert answer.status_code == 200, answer.text
+    return answer.json()["table"], len(record.actions)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_replay_shows_the_seats_and_each_seat_s_last_action_as_of_its_move(
+    browser: Browser, server: str, size: str
+) -> None:
+    table, moves = _load_fano(server)
+    page = sized_page(browser, size)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(f"{server}/table/{table}?replay=1")
+        expect(page.locator("#replay-label")).to_have_text(f"move 0 of {moves}")
+        seats = page.locator("#seats li")
+        expect(seats).to_have_count(2)
+        expect(seats.nth(0)).to_contain_text("Player 1")
+        expect(seats.nth(1)).to_contain_text("Bot (random)")
+        expect(page.locator("#seats li.deciding")).to_have_count(0)  # no live turn in a replay
+        expect(page.locator(".fano .last")).to_have_count(0)  # nothing played yet at move 0
+        assert serious_violations(page) == [], size
+        shot(page, f"replay-fano-start-{size}")
+
+        page.click("#replay-next")
+        expect(page.locator("#replay-label")).to_have_text(f"move 1 of {moves}")
+        first = page.locator("#log li")
+        expect(first).to_have_count(1)
+        expect(page.locator(".fano .last")).to_have_count(1)  # the one seat that has acted
+        said = first.first.inner_text().rstrip(".")
+        expect(page.locator(".fano .last")).to_contain_text(said)
+
+        page.click("#replay-last")
+        expect(page.locator("#replay-label")).to_have_text(f"move {moves} of {moves}")
+        expect(page.locator(".fano .last")).to_have_count(2)
+        expect(seats).to_have_count(2)
+    finally:
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_today_s_deal_in_the_lobby_is_not_called_an_unfair_chosen_deal(
+    browser: Browser, server: str, size: str
+) -> None:
+    page = sized_page(browser, size)
+    try:
+        page.goto(f"{server}/")
+        page.click("[data-game=fan]")
+        chosen = page.locator("#seed-help")
+        daily = page.locator("#daily-help")
+        expect(chosen).to_be_visible()  # a deal typed in is no fair game
+        expect(daily).to_be_hidden()
+        page.click("#daily")
+        expect(page.locator("#seed")).not_to_have_value("")
+        expect(daily).to_have_text("Today's deal: the same deal for everyone who plays it today.")
+        expect(daily).to_be_visible()
+        expect(chosen).to_be_hidden()
+        assert serious_violations(page) == [], size
+        shot(page, f"lobby-todays-deal-{size}")
+
+        page.fill("#seed", "12345")  # changed by hand: a chosen deal again
+        expect(chosen).to_be_visible()
+        expect(daily).to_be_hidden()
+        page.click("#daily")
+        expect(daily).to_be_visible()
+        page.select_option("#variant", index=1)  # other rules: not today's deal
+        expect(daily).to_be_hidden()
+        expect(chosen).to_be_visible()
+
+        page.click("[data-game=morris]")  # a game without deals says nothing of them
+        expect(chosen).to_be_hidden()
+        expect(daily).to_be_hidden()
+    finally:
+        page.context.close()
