@@ -39,7 +39,7 @@ from fanfold.agents.strategy import compiled
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
-from fanfold.play.analysis import analyses_for
+from fanfold.play.analysis import Analysis, analyses_for
 from fanfold.play.table import Played, Table
 from fanfold.server import i18n
 
@@ -59,9 +59,8 @@ def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = No
     if chosen is not None:
         code = chosen.strip().lower()
         if code not in i18n.LANGUAGES:
-            raise FanfoldError(
-                f"--lang is one of {', '.join(sorted(i18n.LANGUAGES))}, not {chosen!r}"
-            )
+            listed = ", ".join(f"{code} ({name})" for code, name in sorted(i18n.LANGUAGES.items()))
+            raise FanfoldError(f"--lang is one of {listed}, not {chosen!r}")
         return code
     found = os.environ if environ is None else environ
     for name in LANGUAGE_VARIABLES:
@@ -102,15 +101,17 @@ class Compiling:
             said += 1
             if said > 1:  # the first is the progress line, which the session said already
                 with self._lock:
-                    self.notes.append(text)
+                    self.notes.append(self.words.text(text))
 
         try:
             compiled.compile_ahead(self.name, note)
         except Exception as error:  # told to the player; the fallback plays on
             self.failed = str(error)
+            reason = error.args[0] if len(error.args) == 1 else error  # a phrase where it is one
             with self._lock:
                 told = self.words.gettext("%(error)s; the bots play the %(level)s level.")
-                self.notes.append(told % {"error": error, "level": compiled.FALLBACK_LEVEL})
+                worded = self.words.text(reason)
+                self.notes.append(told % {"error": worded, "level": compiled.FALLBACK_LEVEL})
         self.done.set()
 
     def take_notes(self) -> list[str]:
@@ -186,8 +187,10 @@ class Session:
         }
 
     def say(self, text: str) -> None:
-        """Print plain text (no markup, no highlighting)."""
-        self.console.print(text, markup=False, highlight=False)
+        """Print plain text (no markup, no highlighting); a phrase (what a bot's preparation
+        says: the compile's progress, :mod:`fanfold.agents.strategy.compiled`) worded in the
+        session's language."""
+        self.console.print(self.words.text(text), markup=False, highlight=False)
 
     @property
     def observer(self) -> int | None:
@@ -305,10 +308,15 @@ class Session:
         table = self.table
         commands: dict[str, tuple[str, Callable[[], str]]] = {}
         for name, analysis in analyses_for(table.game).items():
-            commands[name] = (analysis.help, partial(analysis.run, table.state))
+            commands[name] = (analysis.help, partial(self._analysed, analysis, table.state))
         for name, (help_text, text) in table.game.reference_texts().items():
             commands.setdefault(name, (help_text, partial(self.words.text, text)))
         return commands
+
+    def _analysed(self, analysis: Analysis, state: Any) -> str:
+        """An analysis's answer in the session's language (its phrases worded from their
+        codes; the notation and the numbers in it as they are)."""
+        return self.words.text(analysis.run(state))
 
     def _command(self, line: str, seat: int) -> bool:
         """Handle one line typed by a human; False to stop playing."""
