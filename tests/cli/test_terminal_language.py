@@ -256,9 +256,9 @@ def test_a_french_game_draws_its_board_status_and_help_without_english(name: str
             "error: option hands must be a whole number, not 'x'",
         ),
         (
-            ["play", "fantan", "-o", "turns=0"],
-            "erreur : turns va de 1 à 10000, pas 0",
-            "error: turns must be from 1 to 10000, not 0",
+            ["play", "fantan", "-o", "start_rank=0"],
+            "erreur : start_rank va de 1 \u00e0 13, pas 0",
+            "error: start_rank must be from 1 to 13, not 0",
         ),
         (
             ["play", "fantan", "-n", "12"],
@@ -412,7 +412,7 @@ def test_legal_speaks_french_with_lang_or_the_locale() -> None:
     assert "not a" not in broken.output
     wrong = runner.invoke(app, [*position, "--lang", "de"], env=PLAIN)
     assert wrong.exit_code != 0
-    assert "one of en, fr" in wrong.output
+    assert "one of en (English), fr (Français)" in wrong.output
 
 
 def test_replay_draws_its_positions_in_french(tmp_path: Path) -> None:

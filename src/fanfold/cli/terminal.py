@@ -17,8 +17,9 @@ else English: :func:`terminal_language`). Its own words go through the catalogue
 here; ``python -m fanfold.server.i18n_catalogues update`` extracts them), and so do the refusals
 of the rules, the notation and the records, the seats' names and how a game ended, the board's
 drawing (:meth:`fanfold.core.game.Game.drawing`, worded piece by piece: :func:`drawn`), the
-status line under it, the notation's help and the analyses' help, each worded from its code
-(:meth:`fanfold.server.i18n.Messages.text`). The notation a player types is never translated.
+status line under it, the notation's help, the analyses' help and answers and what a bot's
+compile says, each worded from its code (:meth:`fanfold.server.i18n.Messages.text`). The
+notation a player types is never translated.
 """
 
 from __future__ import annotations
