@@ -89,6 +89,26 @@ def test_the_terminal_speaks_french_its_words_and_the_refusals(tmp_path: Path) -
     assert path.exists()
 
 
+def test_a_record_that_cannot_be_saved_is_said_and_the_game_goes_on(tmp_path: Path) -> None:
+    """``save`` to a folder that is not there: the session says why, in its language, and
+    plays on (the next move is played, a later save works); ``--record`` there at the end
+    says so too instead of failing."""
+    missing = tmp_path / "absent" / "partie.json"
+    kept = tmp_path / "partie.json"
+    typed = "\n".join([f"save {missing}", "C1", f"save {kept}", "quit"])
+    args = [*HOTSEAT, "--record", str(missing), "--lang", "fr"]
+    result = runner.invoke(app, args, input=typed + "\n", env=PLAIN)
+    assert result.exit_code == 0, result.output
+    refused = f"Impossible de sauver l\u2019enregistrement dans {missing} : "
+    assert result.output.count(refused) == 2  # the command, then --record at the end
+    assert f"Enregistrement sauv\u00e9 dans {kept}" in result.output
+    assert json.loads(kept.read_text(encoding="utf-8"))["actions"] == ["C1"]
+    assert not missing.parent.exists()
+    english = runner.invoke(app, HOTSEAT, input=f"save {missing}\nquit\n", env=PLAIN)
+    assert english.exit_code == 0, english.output
+    assert f"Could not save the record to {missing}: " in english.output
+
+
 def test_the_locale_chooses_french_and_english_stays_as_it_was() -> None:
     french = runner.invoke(
         app, HOTSEAT, input="help\nbogus\nquit\n", env={**PLAIN, "LANG": "fr_FR.UTF-8"}

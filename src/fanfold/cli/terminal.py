@@ -350,9 +350,7 @@ class Session:
                 gettext("Took back the last move.") if taken else gettext("Nothing to take back.")
             )
         elif word == "save":
-            path = Path(rest.strip() or "fanfold-game.json")
-            table.finish().save(path)
-            self.say(gettext("Saved the record to %(path)s") % {"path": path})
+            self._save(table.finish(), Path(rest.strip() or "fanfold-game.json"))
         elif word in extras:
             self.say(extras[word][1]())
         else:
@@ -377,11 +375,23 @@ class Session:
         lines += [f"          {name}: {text(help_text)}" for name, (help_text, _) in extras.items()]
         return "\n".join(lines)
 
+    def _save(self, record: GameRecord, path: Path) -> None:
+        """Save ``record`` to ``path`` and say so, or say why it could not be (a folder that
+        is not there, no permission): the game goes on either way."""
+        gettext = self.words.gettext
+        try:
+            record.save(path)
+        except OSError as error:
+            why = error.strerror or type(error).__name__
+            self.say(
+                gettext("Could not save the record to %(path)s: %(why)s")
+                % {"path": path, "why": why}
+            )
+            return
+        self.say(gettext("Saved the record to %(path)s") % {"path": path})
+
     def _save_if_asked(self) -> GameRecord:
         record = self.table.finish()
         if self.record_path is not None:
-            record.save(self.record_path)
-            self.say(
-                self.words.gettext("Saved the record to %(path)s") % {"path": self.record_path}
-            )
+            self._save(record, self.record_path)
         return record
