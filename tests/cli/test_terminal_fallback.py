@@ -16,6 +16,7 @@ from fanfold.agents.base import Agent
 from fanfold.agents.strategy import LEVELS, compiled, fano_fast
 from fanfold.cli import terminal
 from fanfold.cli.terminal import Compiling, Session, UntilCompiled
+from fanfold.core.phrases import Phrase
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play import HUMAN, Seat, Table
@@ -40,10 +41,11 @@ class _Compile:
     def compile_ahead(self, name: str, say: Callable[[str], None]) -> float:
         self.started.append(name)
         say(compiled.progress_line(name))
+        what = compiled.WHAT[name]
         if self.fails:
-            raise RuntimeError("compiling Fano's compiled search failed: no room")
+            raise RuntimeError(Phrase("compile.failed", what=what, words="no room"))
         assert self.release.wait(30)
-        say("Fano's compiled search prepared in 1 s.")
+        say(Phrase("compile.prepared", what=what, seconds="1"))
         return 1.0
 
 
@@ -138,13 +140,52 @@ def test_a_failed_compile_is_told_and_the_fallback_plays_on(
     assert compiling.take_notes() == [
         "compiling Fano's compiled search failed: no room; the bots play the medium level."
     ]
-    # in French, the terminal's own words of it (the compile's reason is the compile's)
+    # in French, the compile's words as well as the terminal's own (the subprocess's last
+    # words are its own)
     _Compile(monkeypatch, fails=True)
     french = Compiling("fano", i18n.messages("fr"))
     assert french.done.wait(30)
     assert french.take_notes() == [
-        "compiling Fano's compiled search failed: no room ; les bots jouent au niveau medium."
+        "la compilation de la recherche compilée de Fano a échoué : no room ; les bots jouent "
+        "au niveau medium."
     ]
+
+
+def test_the_compiles_progress_is_said_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress line, what the bot plays meanwhile, the compile's end and the load from
+    the cache, each a phrase the terminal words in its language."""
+    compile = _Compile(monkeypatch)
+    loads: list[None] = []
+    monkeypatch.setattr(fano_fast, "warm_up", lambda: loads.append(None))
+    out = StringIO()
+    french = i18n.messages("fr")
+    Session(_table("hard"), Console(file=out, width=300), read=_leave, words=french).run()
+    text = out.getvalue()
+    assert compile.started == ["fano"]
+    assert (
+        "Préparation de la recherche compilée de Fano : compilation, une fois pour cette "
+        "installation (une à quatre minutes la première fois ; 42 s la dernière fois)…"
+    ) in text
+    assert "En attendant, hard joue les coups du niveau medium, puis les siens." in text
+    assert "Preparing" not in text
+    assert "compiled search" not in text
+    # the compile's end, noted for the session to print between two moves
+    compiling = Compiling("fano", french)
+    compile.release.set()
+    assert compiling.done.wait(30)
+    assert compiling.take_notes() == [
+        "Préparation de la recherche compilée de Fano terminée en 1 s."
+    ]
+    # a later session finds it in the cache and loads it, saying so in French
+    again = StringIO()
+    Session(_table("hard"), Console(file=again, width=300), read=_leave, words=french).run()
+    assert "Chargement de la recherche compilée de Fano depuis le cache…" in again.getvalue()
+    assert loads == [None]
+    # the same phrases are the English sentences they were
+    assert compiled.progress_line("fano") == (
+        "Preparing Fano's compiled search: compiling it, once for this installation (one to "
+        "four minutes the first time; 42 s last time)..."
+    )
 
 
 def test_a_compiled_search_in_the_cache_is_loaded_before_play_without_a_fallback(

@@ -15,8 +15,10 @@ from fanfold.cli.app import app
 from fanfold.cli.terminal import terminal_language
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import get_game
+from fanfold.games.morris import Adjacency
 from fanfold.play.analysis import analyses_for
 from fanfold.server import i18n
+from fanfold.solvers.morris import MorrisTable
 
 runner = CliRunner()
 HOTSEAT = ["play", "morris", "--seat", "human", "--seat", "human", "--seed", "1"]
@@ -48,11 +50,23 @@ def test_the_language_is_lang_then_the_locale_variables_then_english(
 
 
 def test_a_language_without_a_catalogue_is_refused_with_the_choices() -> None:
-    with pytest.raises(FanfoldError, match="one of en, fr, not 'de'"):
+    with pytest.raises(FanfoldError, match=r"one of en \(English\), fr \(Français\), not 'de'"):
         terminal_language("de", {})
     result = runner.invoke(app, [*HOTSEAT, "--lang", "de"], input="quit\n", env=PLAIN)
-    assert result.exit_code != 0
-    assert "one of en, fr" in result.output
+    assert result.exit_code == 2
+    assert "error: --lang is one of en (English), fr (Français), not 'de'" in result.output
+    assert "White" not in result.output  # refused before any game
+    # refused in the language of the locale, which the terminal speaks
+    french = runner.invoke(
+        app,
+        ["legal", "morris", "-p", "-/-/-/-/-/-/- w", "--lang", "xx"],
+        env={**PLAIN, "LANG": "fr_FR"},
+    )
+    assert french.exit_code == 2
+    assert (
+        "erreur : --lang vaut l\u2019une de ces langues : en (English), fr (Français), pas 'xx'"
+        in french.output
+    )
 
 
 def test_the_terminal_speaks_french_its_words_and_the_refusals(tmp_path: Path) -> None:
@@ -73,6 +87,26 @@ def test_the_terminal_speaks_french_its_words_and_the_refusals(tmp_path: Path) -
     assert "Partie laissée inachevée." in output
     assert "Blanc (humain)> " in output  # the seat's name and who holds it
     assert path.exists()
+
+
+def test_a_record_that_cannot_be_saved_is_said_and_the_game_goes_on(tmp_path: Path) -> None:
+    """``save`` to a folder that is not there: the session says why, in its language, and
+    plays on (the next move is played, a later save works); ``--record`` there at the end
+    says so too instead of failing."""
+    missing = tmp_path / "absent" / "partie.json"
+    kept = tmp_path / "partie.json"
+    typed = "\n".join([f"save {missing}", "C1", f"save {kept}", "quit"])
+    args = [*HOTSEAT, "--record", str(missing), "--lang", "fr"]
+    result = runner.invoke(app, args, input=typed + "\n", env=PLAIN)
+    assert result.exit_code == 0, result.output
+    refused = f"Impossible de sauver l\u2019enregistrement dans {missing} : "
+    assert result.output.count(refused) == 2  # the command, then --record at the end
+    assert f"Enregistrement sauv\u00e9 dans {kept}" in result.output
+    assert json.loads(kept.read_text(encoding="utf-8"))["actions"] == ["C1"]
+    assert not missing.parent.exists()
+    english = runner.invoke(app, HOTSEAT, input=f"save {missing}\nquit\n", env=PLAIN)
+    assert english.exit_code == 0, english.output
+    assert f"Could not save the record to {missing}: " in english.output
 
 
 def test_the_locale_chooses_french_and_english_stays_as_it_was() -> None:
@@ -205,6 +239,180 @@ def test_a_french_game_draws_its_board_status_and_help_without_english(name: str
     assert len(foreign & _words(plain.output)) >= 3, (name, foreign)
 
 
+@pytest.mark.parametrize(
+    ("args", "french", "english"),
+    [
+        (
+            ["play", "nogame"],
+            "erreur : aucun jeu ne s\u2019appelle «\u00a0nogame\u00a0» ; jeux : fan, fano, "
+            "fantan, morris",
+            "error: no game called 'nogame'; games: fan, fano, fantan, morris",
+        ),
+        (
+            ["legal", "nogame", "-p", "x"],
+            "erreur : aucun jeu ne s\u2019appelle «\u00a0nogame\u00a0»",
+            "error: no game called 'nogame'",
+        ),
+        (
+            ["play", "morris", "-v", "nope"],
+            "erreur : Fano330-R-Morris n\u2019a pas de variante «\u00a0nope\u00a0» ; variantes : "
+            "geometric, complete",
+            "error: Fano330-R-Morris has no variant 'nope'; variants: geometric, complete",
+        ),
+        (
+            ["play", "morris", "-o", "bogus=1"],
+            "erreur : option inconnue «\u00a0bogus\u00a0» ; connues : adjacency",
+            "error: unknown option 'bogus'; known: adjacency",
+        ),
+        (
+            ["play", "morris", "-o", "adjacency=zzz"],
+            "erreur : l\u2019option adjacency prend l\u2019une des valeurs geometric, "
+            "complete, pas 'zzz'",
+            "error: option adjacency must be one of geometric, complete, not 'zzz'",
+        ),
+        (
+            ["play", "fantan", "-o", "hands=x"],
+            "erreur : l\u2019option hands est un nombre entier, pas 'x'",
+            "error: option hands must be a whole number, not 'x'",
+        ),
+        (
+            ["play", "fantan", "-o", "start_rank=0"],
+            "erreur : start_rank va de 1 \u00e0 13, pas 0",
+            "error: start_rank must be from 1 to 13, not 0",
+        ),
+        (
+            ["play", "fantan", "-n", "12"],
+            "erreur : Fan Tan se joue de 3 à 8 joueurs, pas 12",
+            "error: Fan Tan is for 3 to 8 players, not 12",
+        ),
+        (
+            ["play", "morris", "-n", "3"],
+            "erreur : Fano330-R-Morris se joue à 2 joueurs",
+            "error: Fano330-R-Morris is for 2 players",
+        ),
+        (
+            ["play", "fan", "--seed", "-1"],
+            "erreur : les graines et les num\u00e9ros de donne valent 0 ou plus, pas -1",
+            "error: seeds and deal numbers are 0 or more, not -1",
+        ),
+        (
+            ["play", "morris", "--seat", "human", "--seat", "human", "--seat", "human"],
+            "erreur : 3 places donn\u00e9es mais Fano330-R-Morris en a 2 ici",
+            "error: 3 seats given but Fano330-R-Morris has 2 here",
+        ),
+        (
+            ["play", "morris", "-o", "x"],
+            "erreur : --option s\u2019écrit nom=valeur, pas 'x'",
+            "error: --option takes name=value, not 'x'",
+        ),
+        (
+            ["play", "morris", "--seat", "mcts(nope=1)"],
+            "erreur : agent mcts : option inconnue «\u00a0nope\u00a0» ; connues : deals,",
+            "error: agent mcts: unknown option 'nope'; known: deals,",
+        ),
+        (
+            ["play", "morris", "--seat", "mcts(iterations=abc)"],
+            "erreur : agent mcts : l\u2019option iterations est un nombre entier, pas 'abc'",
+            "error: agent mcts: option iterations must be a whole number, not 'abc'",
+        ),
+        (
+            ["play", "morris", "--seat", "nobody"],
+            "erreur : aucun agent ne s\u2019appelle «\u00a0nobody\u00a0» ; agents : random,",
+            "error: no agent called 'nobody'; agents: random,",
+        ),
+        (
+            ["play", "morris", "--seat", "mcts(", "--seat", "human"],
+            "erreur : «\u00a0mcts(\u00a0» n\u2019est pas un agent",
+            "error: 'mcts(' is not an agent",
+        ),
+    ],
+)
+def test_the_cli_refuses_an_unknown_game_option_variant_or_agent_in_french(
+    args: list[str], french: str, english: str
+) -> None:
+    """Each refusal worded from its code (``game.unknown``, ``game.no_variant``,
+    ``config.*``, ``agent.*``), the label "error" too; the names typed stay as typed."""
+    said = runner.invoke(app, [*args, "--lang", "fr"], input="quit\n", env=PLAIN)
+    assert said.exit_code == 2, said.output
+    assert french in said.output
+    assert "error" not in said.output
+    plain = runner.invoke(app, args, input="quit\n", env=PLAIN)
+    assert plain.exit_code == 2, plain.output
+    assert english in plain.output
+
+
+def test_the_analyses_answer_in_french() -> None:
+    """Fan's hint and winnable at the terminal in French: the move in words, the notation as
+    it is typed; a deal that cannot be won said so."""
+    args = ["play", "fan", "--seat", "human", "--seed", "2"]
+    typed = "hint\nwinnable\nquit\n"
+    french = runner.invoke(app, [*args, "--lang", "fr"], input=typed, env=PLAIN)
+    assert french.exit_code == 0, french.output
+    assert "Essayez A♦ de l\u2019éventail 8 vers sa fondation (8-F)." in french.output
+    assert "Oui : cette position peut encore être gagnée (encore " in french.output
+    assert "Try" not in french.output
+    assert "Yes" not in french.output
+    english = runner.invoke(app, args, input=typed, env=PLAIN)
+    assert "Try A♦ from fan 8 to its foundation (8-F)." in english.output
+    assert "Yes: this position can still be won (" in english.output
+    lost = ["play", "fan", "--seat", "human", "--seed", "1", "--lang", "fr"]
+    refused = runner.invoke(app, lost, input=typed, env=PLAIN)
+    assert refused.exit_code == 0, refused.output
+    assert (
+        "Cette donne ne peut pas être gagnée : aucune suite de coups ne la gagne. "
+        "Essayez une autre donne." in refused.output
+    )
+    assert "Non : aucune suite de coups ne gagne d\u2019ici (" in refused.output
+    assert " positions examinées)." in refused.output
+
+
+def test_morris_values_answer_in_french(
+    morris_cache: Path, monkeypatch: pytest.MonkeyPatch, tables: dict[Adjacency, MorrisTable]
+) -> None:
+    """``values`` at the terminal in French: the side to move and its value, each move as
+    notation with its value in words, the same lines as in English."""
+    assert tables
+    monkeypatch.setenv("FANFOLD_CACHE_DIR", str(morris_cache))
+    french = runner.invoke(app, [*HOTSEAT, "--lang", "fr"], input="values\nquit\n", env=PLAIN)
+    assert french.exit_code == 0, french.output
+    english = runner.invoke(app, HOTSEAT, input="values\nquit\n", env=PLAIN)
+    assert english.exit_code == 0, english.output
+    said = french.output.split("> ", 1)[1].split("Blanc (humain)> ")[0].splitlines()
+    plain = english.output.split("> ", 1)[1].split("White (human)> ")[0].splitlines()
+    assert plain[0].startswith("White to move: ")
+    assert said[0].startswith("Blanc joue : ")
+    assert said[0].endswith(" si chacun joue parfaitement")
+    assert len(said) == len(plain) == 15  # the value, then each of the 14 first moves
+    values = {"draw": "nulle", "win in": "gain en", "loss in": "perte en", "plies": "demi-coups"}
+    for french_line, english_line in zip(said[1:], plain[1:], strict=True):
+        move, value = english_line.split(": ")
+        for english_words, french_words in values.items():
+            value = value.replace(english_words, french_words)
+        assert french_line == f"{move} : {value}"
+    assert " gain en " in french.output or " perte en " in french.output or "nulle" in french.output
+
+
+def test_the_analyses_answers_are_phrases_with_french_for_each() -> None:
+    """Every answer an analysis gives is a phrase whose code the catalogues translate."""
+    from fanfold.play.analysis import morris_move_text, morris_value_text
+    from fanfold.solvers.morris import Result, Value
+
+    french = i18n.messages("fr")
+    assert french.text(morris_value_text("loss", 1, "Black")) == (
+        "Noir joue : perd en 1 demi-coup si chacun joue parfaitement"
+    )
+    assert morris_value_text("loss", 3, "Black") == (
+        "Black to move: loses in 3 plies with perfect play"
+    )
+    assert french.text(morris_value_text("win", 3, "White")) == (
+        "Blanc joue : gagne en 3 demi-coups si chacun joue parfaitement"
+    )
+    for result, distance in [(Result.WIN, 1), (Result.LOSS, 7), (Result.DRAW, None)]:
+        value = Value(result, distance)
+        assert morris_move_text(value) == str(value)
+        assert french.text(morris_move_text(value)) != str(value)
+
+
 def test_legal_speaks_french_with_lang_or_the_locale() -> None:
     position = ["legal", "morris", "--position", "C/-/-/-/-/-/- b"]
     french = runner.invoke(app, [*position, "--lang", "fr"], env=PLAIN)
@@ -224,7 +432,7 @@ def test_legal_speaks_french_with_lang_or_the_locale() -> None:
     assert "not a" not in broken.output
     wrong = runner.invoke(app, [*position, "--lang", "de"], env=PLAIN)
     assert wrong.exit_code != 0
-    assert "one of en, fr" in wrong.output
+    assert "one of en (English), fr (Français)" in wrong.output
 
 
 def test_replay_draws_its_positions_in_french(tmp_path: Path) -> None:

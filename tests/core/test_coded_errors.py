@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from fanfold.core.errors import NotationError, RecordError, Refusal, problems_joined
+from fanfold.core.errors import ConfigError, NotationError, RecordError, Refusal, problems_joined
 from fanfold.core.records import GameRecord
-from fanfold.core.registry import all_games, get_game
+from fanfold.core.registry import all_games, get_game, set_up
 from fanfold.games.fantan.sampling import sample_hands
 from fanfold.server import i18n
 
@@ -83,6 +83,30 @@ def test_the_sampler_and_the_records_raise_only_with_a_code() -> None:
     assert not _raised_without_a_code(SOURCE / "games/fantan/sampling.py", ("NotationError",))
     for path in (SOURCE / "core/records.py", SOURCE / "server/hub/records.py"):
         assert not _raised_without_a_code(path, ("RecordError",)), path
+
+
+def test_a_games_set_up_is_refused_only_with_a_code() -> None:
+    """An unknown game, variant or option, a value an option does not take, a player count
+    or a seed out of range: each raised with a refusal, which the terminal words in its
+    language (``fanfold play --lang fr``)."""
+    checked = {
+        "core/registry.py": ("UnknownGameError",),
+        "core/game.py": ("UnknownGameError", "ConfigError"),
+        "core/config.py": ("ConfigError",),
+        "play/setup.py": ("ConfigError",),
+    }
+    for name, errors in checked.items():
+        assert not _raised_without_a_code(SOURCE / name, errors), name
+    with pytest.raises(ConfigError) as caught:
+        set_up("fantan", options={"players": "12"})
+    assert caught.value.refusal is not None
+    assert caught.value.refusal.code == "config.players_range"
+    assert str(caught.value) == "Fan Tan is for 3 to 8 players, not 12"
+    assert FRENCH.text(caught.value) == "Fan Tan se joue de 3 \u00e0 8 joueurs, pas 12"
+    with pytest.raises(ConfigError) as union:  # each type's reason, joined
+        get_game("fantan").config_type.from_json({"start_rank": "x"})
+    assert str(union.value) == "option start_rank must be a whole number, not 'x'"
+    assert FRENCH.text(union.value) == ("l\u2019option start_rank est un nombre entier, pas 'x'")
 
 
 def _codes(problems: list[str]) -> list[str]:

@@ -27,6 +27,9 @@ def test_an_option_out_of_range_is_refused_with_its_sentence(tmp_path: Path) -> 
         assert body == {
             "error": "turns_per_player must be from 1 to 10000, not 1e+23",
             "kind": "ConfigError",
+            # its code and params, for a page to word it in its reader's language
+            "code": "config.range",
+            "params": {"name": "turns_per_player", "low": 1, "high": 10000, "value": "1e+23"},
         }
         body = refused(
             client.post(

@@ -26,7 +26,14 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any, ClassVar, Generic, TypeVar
 
 from fanfold.core.config import Config, GameConfig
-from fanfold.core.errors import ConfigError, NotationError, Refusal, UnknownAgentError, templates
+from fanfold.core.errors import (
+    ConfigError,
+    NotationError,
+    Refusal,
+    UnknownAgentError,
+    reason_of,
+    templates,
+)
 from fanfold.core.game import ActionT, Game, ViewT
 from fanfold.core.registry import AnyGame, load_entry_points
 
@@ -42,6 +49,7 @@ templates(
         "agent.not_key_value": "agent parameters are key=value, not '{text}'",
         "agent.no_level": "no level called '{name}'; levels: {names}",
         "agent.no_levels": "{game} has no difficulty levels",
+        "agent.bad_option": "agent {name}: {reason}",
     }
 )
 
@@ -334,7 +342,9 @@ def parse_agent(text: str) -> AgentSpec:
     try:
         config = entry.config.with_options(options)
     except ConfigError as error:
-        raise ConfigError(f"agent {entry.name}: {error}") from None
+        raise ConfigError(
+            Refusal("agent.bad_option", name=entry.name, reason=reason_of(error))
+        ) from None
     return AgentSpec(entry.name, config)
 
 

@@ -215,7 +215,6 @@ def play(
     lang: LangOpt = None,
 ) -> None:
     """Play a game in the terminal against agents or friends (type 'help' at the prompt)."""
-    from fanfold.cli.terminal import terminal_language
     from fanfold.play.setup import (
         choose_seed,
         default_agent,
@@ -225,37 +224,37 @@ def play(
         rotate_seats,
     )
     from fanfold.play.table import HUMAN
-    from fanfold.server.i18n import messages
 
-    try:
-        words = messages(terminal_language(lang))
-    except FanfoldError as error:
-        fail(str(error))
+    words = _language(lang)
     if edition is not None:
-        if "edition" not in game_and_config(game_name)[1].option_texts():
+        if "edition" not in game_and_config(game_name, words=words)[1].option_texts():
             fail(
                 words.gettext(
                     "--edition is for fano (classic or trionfey); other games have one edition"
-                )
+                ),
+                words=words,
             )
         variant = variant or edition
         option = [*(option or []), f"edition={edition}"]
-    game, config = game_and_config(game_name, variant, players, option)
+    game, config = game_and_config(game_name, variant, players, option, words)
     names = list(seat or [])
     if white is not None or black is not None:
         if [game.seat_name(config, seat) for seat in range(game.num_players(config))] != [
             "White",
             "Black",
         ]:
-            fail(words.gettext("--white and --black are for morris; use --seat for other games"))
+            fail(
+                words.gettext("--white and --black are for morris; use --seat for other games"),
+                words=words,
+            )
         names = [white or HUMAN, black or default_agent(game, INTERACTIVE_SECONDS)]
     if games_in_match < 1:
-        fail(words.gettext("--games must be at least 1"))
+        fail(words.gettext("--games must be at least 1"), words=words)
     try:
         planned = plan_seats(game, config, names, default=default_agent(game, INTERACTIVE_SECONDS))
         first_seed = choose_seed(seed, deal, game=game)
     except FanfoldError as error:
-        fail(words.text(error))
+        fail(words.text(error), words=words)
     records: list[GameRecord] = []
     for number in range(games_in_match):
         if games_in_match > 1:
@@ -293,6 +292,22 @@ def play(
             console.print(f"  {line}", markup=False)
 
 
+def _language(lang: str | None) -> Messages:
+    """The terminal's words (:func:`fanfold.cli.terminal.terminal_language`), or exit: a
+    ``--lang`` no catalogue speaks is refused in the language of the locale's variables,
+    naming the languages there are."""
+    from fanfold.cli.terminal import terminal_language
+    from fanfold.server.i18n import LANGUAGES, messages
+
+    try:
+        return messages(terminal_language(lang))
+    except FanfoldError:
+        words = messages(terminal_language(None))
+        listed = ", ".join(f"{code} ({name})" for code, name in sorted(LANGUAGES.items()))
+        refused = words.gettext("--lang is one of %(languages)s, not %(lang)s")
+        fail(refused % {"languages": listed, "lang": repr(lang)}, words=words)
+
+
 #: Seconds a decision for the agents the terminal seats by default.
 INTERACTIVE_SECONDS = 3.0
 
@@ -316,7 +331,7 @@ def _play_one(
     try:
         table = new_table(game, config, names, seed=seed, agent_seed=agent_seed)
     except FanfoldError as error:
-        fail(words.text(error))
+        fail(words.text(error), words=words)
     named = {"title": game.title, "id": game.id, "seed": seed}
     if told:
         opening = words.gettext("%(title)s (%(id)s), seed %(seed)s. Type 'help' for help.")
@@ -343,18 +358,12 @@ def legal(
     lang: LangOpt = None,
 ) -> None:
     """List the legal actions in a position."""
-    from fanfold.cli.terminal import terminal_language
-    from fanfold.server.i18n import messages
-
-    try:
-        words = messages(terminal_language(lang))
-    except FanfoldError as error:
-        fail(str(error))
-    game, config = game_and_config(game_name, variant, None, option)
+    words = _language(lang)
+    game, config = game_and_config(game_name, variant, None, option, words)
     try:
         state = game.parse_position(position, config)
     except FanfoldError as error:
-        fail(words.text(error))
+        fail(words.text(error), words=words)
     if game.outcome(state) is not None:
         console.print(words.text(game.describe(state)), markup=False)  # "Game over: ..."
         return
@@ -374,20 +383,17 @@ def replay(
     lang: LangOpt = None,
 ) -> None:
     """Check that a record replays under the rules and show how the game went."""
-    from fanfold.cli.terminal import drawn, terminal_language
+    from fanfold.cli.terminal import drawn
     from fanfold.core.records import GameRecord
-    from fanfold.server.i18n import ENGLISH, messages
+    from fanfold.server.i18n import ENGLISH
 
-    try:
-        words = messages(terminal_language(lang))
-    except FanfoldError as error:
-        fail(str(error))
+    words = _language(lang)
     gettext = words.gettext
     try:
         record = GameRecord.load(path)
         states = record.states()
     except FanfoldError as error:
-        fail(words.text(error))
+        fail(words.text(error), words=words)
     game = get_game(record.game)
     config = game.config_of(states[0])
     heading = gettext("%(title)s (%(id)s), seed %(seed)s, %(count)d actions")

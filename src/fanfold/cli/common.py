@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -10,23 +10,35 @@ from rich.console import Console
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import AnyGame, set_up
 
+if TYPE_CHECKING:
+    from fanfold.server.i18n import Messages
+
 console = Console(highlight=False, soft_wrap=True)
 error_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print ``message`` as an error and exit with ``code``."""
-    error_console.print(f"error: {message}", markup=False)
+def fail(message: str, code: int = 2, words: Messages | None = None) -> NoReturn:
+    """Print ``message`` as an error and exit with ``code``; ``words``: the terminal's
+    language (``fanfold play --lang``), which words the error's label ("erreur : ...")."""
+    if words is None:
+        said = f"error: {message}"
+    else:
+        said = words.gettext("error: %(message)s") % {"message": message}
+    error_console.print(said, markup=False)
     raise typer.Exit(code)
 
 
-def parse_options(options: list[str] | None) -> dict[str, str]:
-    """``["name=value", ...]`` into a dict, with a clear error for anything else."""
+def parse_options(options: list[str] | None, words: Messages | None = None) -> dict[str, str]:
+    """``["name=value", ...]`` into a dict, with a clear error for anything else (in the
+    language of ``words`` where given)."""
     result: dict[str, str] = {}
     for item in options or []:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            fail(f"--option takes name=value, not {item!r}")
+            if words is None:
+                fail(f"--option takes name=value, not {item!r}")
+            refused = words.gettext("--option takes name=value, not %(item)s")
+            fail(refused % {"item": repr(item)}, words=words)
         result[name.strip()] = value.strip()
     return result
 
@@ -36,9 +48,12 @@ def game_and_config(
     variant: str | None = None,
     players: int | None = None,
     options: list[str] | None = None,
+    words: Messages | None = None,
 ) -> tuple[AnyGame, Any]:
-    """Resolve the game, its preset, a player count and ``name=value`` options, or exit."""
+    """Resolve the game, its preset, a player count and ``name=value`` options, or exit
+    (saying why in the language of ``words`` where given: an unknown game, variant or option,
+    a value it does not take, each worded from its refusal's code)."""
     try:
-        return set_up(game_name, variant, parse_options(options), players)
+        return set_up(game_name, variant, parse_options(options, words), players)
     except FanfoldError as error:
-        fail(str(error))
+        fail(str(error) if words is None else words.text(error), words=words)

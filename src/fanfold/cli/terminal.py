@@ -17,8 +17,9 @@ else English: :func:`terminal_language`). Its own words go through the catalogue
 here; ``python -m fanfold.server.i18n_catalogues update`` extracts them), and so do the refusals
 of the rules, the notation and the records, the seats' names and how a game ended, the board's
 drawing (:meth:`fanfold.core.game.Game.drawing`, worded piece by piece: :func:`drawn`), the
-status line under it, the notation's help and the analyses' help, each worded from its code
-(:meth:`fanfold.server.i18n.Messages.text`). The notation a player types is never translated.
+status line under it, the notation's help, the analyses' help and answers and what a bot's
+compile says, each worded from its code (:meth:`fanfold.server.i18n.Messages.text`). The
+notation a player types is never translated.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from fanfold.agents.strategy import compiled
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
-from fanfold.play.analysis import analyses_for
+from fanfold.play.analysis import Analysis, analyses_for
 from fanfold.play.table import Played, Table
 from fanfold.server import i18n
 
@@ -59,9 +60,8 @@ def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = No
     if chosen is not None:
         code = chosen.strip().lower()
         if code not in i18n.LANGUAGES:
-            raise FanfoldError(
-                f"--lang is one of {', '.join(sorted(i18n.LANGUAGES))}, not {chosen!r}"
-            )
+            listed = ", ".join(f"{code} ({name})" for code, name in sorted(i18n.LANGUAGES.items()))
+            raise FanfoldError(f"--lang is one of {listed}, not {chosen!r}")
         return code
     found = os.environ if environ is None else environ
     for name in LANGUAGE_VARIABLES:
@@ -102,15 +102,17 @@ class Compiling:
             said += 1
             if said > 1:  # the first is the progress line, which the session said already
                 with self._lock:
-                    self.notes.append(text)
+                    self.notes.append(self.words.text(text))
 
         try:
             compiled.compile_ahead(self.name, note)
         except Exception as error:  # told to the player; the fallback plays on
             self.failed = str(error)
+            reason = error.args[0] if len(error.args) == 1 else error  # a phrase where it is one
             with self._lock:
                 told = self.words.gettext("%(error)s; the bots play the %(level)s level.")
-                self.notes.append(told % {"error": error, "level": compiled.FALLBACK_LEVEL})
+                worded = self.words.text(reason)
+                self.notes.append(told % {"error": worded, "level": compiled.FALLBACK_LEVEL})
         self.done.set()
 
     def take_notes(self) -> list[str]:
@@ -186,8 +188,10 @@ class Session:
         }
 
     def say(self, text: str) -> None:
-        """Print plain text (no markup, no highlighting)."""
-        self.console.print(text, markup=False, highlight=False)
+        """Print plain text (no markup, no highlighting); a phrase (what a bot's preparation
+        says: the compile's progress, :mod:`fanfold.agents.strategy.compiled`) worded in the
+        session's language."""
+        self.console.print(self.words.text(text), markup=False, highlight=False)
 
     @property
     def observer(self) -> int | None:
@@ -305,10 +309,15 @@ class Session:
         table = self.table
         commands: dict[str, tuple[str, Callable[[], str]]] = {}
         for name, analysis in analyses_for(table.game).items():
-            commands[name] = (analysis.help, partial(analysis.run, table.state))
+            commands[name] = (analysis.help, partial(self._analysed, analysis, table.state))
         for name, (help_text, text) in table.game.reference_texts().items():
             commands.setdefault(name, (help_text, partial(self.words.text, text)))
         return commands
+
+    def _analysed(self, analysis: Analysis, state: Any) -> str:
+        """An analysis's answer in the session's language (its phrases worded from their
+        codes; the notation and the numbers in it as they are)."""
+        return self.words.text(analysis.run(state))
 
     def _command(self, line: str, seat: int) -> bool:
         """Handle one line typed by a human; False to stop playing."""
@@ -341,9 +350,7 @@ class Session:
                 gettext("Took back the last move.") if taken else gettext("Nothing to take back.")
             )
         elif word == "save":
-            path = Path(rest.strip() or "fanfold-game.json")
-            table.finish().save(path)
-            self.say(gettext("Saved the record to %(path)s") % {"path": path})
+            self._save(table.finish(), Path(rest.strip() or "fanfold-game.json"))
         elif word in extras:
             self.say(extras[word][1]())
         else:
@@ -368,11 +375,23 @@ class Session:
         lines += [f"          {name}: {text(help_text)}" for name, (help_text, _) in extras.items()]
         return "\n".join(lines)
 
+    def _save(self, record: GameRecord, path: Path) -> None:
+        """Save ``record`` to ``path`` and say so, or say why it could not be (a folder that
+        is not there, no permission): the game goes on either way."""
+        gettext = self.words.gettext
+        try:
+            record.save(path)
+        except OSError as error:
+            why = error.strerror or type(error).__name__
+            self.say(
+                gettext("Could not save the record to %(path)s: %(why)s")
+                % {"path": path, "why": why}
+            )
+            return
+        self.say(gettext("Saved the record to %(path)s") % {"path": path})
+
     def _save_if_asked(self) -> GameRecord:
         record = self.table.finish()
         if self.record_path is not None:
-            record.save(self.record_path)
-            self.say(
-                self.words.gettext("Saved the record to %(path)s") % {"path": self.record_path}
-            )
+            self._save(record, self.record_path)
         return record

@@ -32,7 +32,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Self
 
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal, problems_joined, reason_of, templates
 
 JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 JSONObject = dict[str, JSONValue]
@@ -43,22 +43,46 @@ RANGE = "range"
 _Number = typing.TypeVar("_Number")
 
 
-#: The key of a field's metadata that holds the sentence refusing a value out of its range.
-SENTENCE = "sentence"
+#: The key of a field's metadata that holds the game a player count is of (its title, which
+#: the refusal of a count out of range names: ``config.players_range``).
+PLAYERS_OF = "players_of"
+
+#: A config's refusals (``docs/i18n.md``): an option a config does not have, a value it does not
+#: read, a number out of its range.
+templates(
+    {
+        "config.range": "{name} must be from {low} to {high}, not {value}",
+        "config.players_range": "{game} is for {low} to {high} players, not {value}",
+        "config.not_a_number": "{name} must be a number, not {value}",
+        "config.not_object": "a {kind} must be a JSON object, not {type}",
+        "config.unknown_options": "unknown option(s) {names} for {kind}; known: {known}",
+        "config.unknown_option": "unknown option '{name}'; known: {known}",
+        "config.no_options": "unknown option '{name}'; known: none, it takes no options",
+        "config.list": "option {name} must be a list, not {value}",
+        "config.items": "option {name} must have {count} items",
+        "config.one_of": "option {name} must be one of {choices}, not {value}",
+        "config.true_or_false": "option {name} must be true or false, not {value}",
+        "config.whole_number": "option {name} must be a whole number, not {value}",
+        "config.number": "option {name} must be a number, not {value}",
+        "config.text": "option {name} must be text, not {value}",
+        "config.finite": "option {name} must be a finite number, not {value}",
+        "config.unsupported": "option {name} has an unsupported type {hint}",
+    }
+)
 
 
 def ranged(
-    default: _Number, low: int | float, high: int | float, sentence: str | None = None
+    default: _Number, low: int | float, high: int | float, players_of: str | None = None
 ) -> _Number:
     """Declare a numeric option with its range: ``turns: int = ranged(400, 1, 10_000)``. Every
     config checks its fields against their ranges when it is made (from text options, JSON, a
     record or code), before :meth:`Config.validate`, and refuses a value outside with the
-    sentence ``turns must be from 1 to 10000, not 1e+23`` (or ``sentence``, formatted with
-    ``name``, ``low``, ``high`` and ``value``: ``"Fan Tan is for {low} to {high} players, not
-    {value}"``); ``None`` (an optional field left unset) is not checked."""
+    refusal ``config.range``, ``turns must be from 1 to 10000, not 1e+23`` (a game's player
+    count, ``players_of`` its title, with ``config.players_range``: ``Fan Tan is for 3 to 8
+    players, not 12``); ``None`` (an optional field left unset) is not checked."""
     metadata: dict[str, object] = {RANGE: (low, high)}
-    if sentence is not None:
-        metadata[SENTENCE] = sentence
+    if players_of is not None:
+        metadata[PLAYERS_OF] = players_of
     field: _Number = dataclasses.field(default=default, metadata=metadata)
     return field
 
@@ -96,13 +120,17 @@ class Config:
             if value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ConfigError(f"{name} must be a number, not {value!r}")
+                raise ConfigError(Refusal("config.not_a_number", name=name, value=repr(value)))
             if not low <= value <= high:
-                sentence = field.metadata.get(
-                    SENTENCE, "{name} must be from {low} to {high}, not {value}"
-                )
+                shown, game = _shown(value), field.metadata.get(PLAYERS_OF)
+                if game is not None:  # a game's player count
+                    raise ConfigError(
+                        Refusal(
+                            "config.players_range", game=str(game), low=low, high=high, value=shown
+                        )
+                    )
                 raise ConfigError(
-                    sentence.format(name=name, low=low, high=high, value=_shown(value))
+                    Refusal("config.range", name=name, low=low, high=high, value=shown)
                 )
 
     def validate(self) -> None:
@@ -118,13 +146,14 @@ class Config:
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         """Build and validate a config from a JSON object; unknown keys are an error."""
         if not isinstance(data, Mapping):
-            raise ConfigError(f"a {cls.__name__} must be a JSON object, not {type(data).__name__}")
+            kind, found = cls.__name__, type(data).__name__
+            raise ConfigError(Refusal("config.not_object", kind=kind, type=found))
         hints, known = _fields(cls)
         unknown = sorted(set(data) - known)
         if unknown:
+            names, listed = ", ".join(unknown), ", ".join(sorted(known))
             raise ConfigError(
-                f"unknown option(s) {', '.join(unknown)} for {cls.__name__}; "
-                f"known: {', '.join(sorted(known))}"
+                Refusal("config.unknown_options", names=names, kind=cls.__name__, known=listed)
             )
         kwargs = {name: _from_json(hints[name], value, name) for name, value in data.items()}
         return cls(**kwargs)
@@ -140,8 +169,10 @@ class Config:
         for name, text in options.items():
             key = name.replace("-", "_")
             if key not in known:
-                listed = ", ".join(sorted(known)) or "none, it takes no options"
-                raise ConfigError(f"unknown option {name!r}; known: {listed}")
+                if not known:
+                    raise ConfigError(Refusal("config.no_options", name=name))
+                listed = ", ".join(sorted(known))
+                raise ConfigError(Refusal("config.unknown_option", name=name, known=listed))
             changes[key] = _from_text(hints[key], text, key)
         return self.replace(**changes)
 
@@ -208,51 +239,59 @@ def _from_json(hint: Any, value: Any, name: str) -> Any:
         if value is None and type(None) in args:
             return None
         options = [arg for arg in args if arg is not type(None)]
-        errors = []
+        errors: list[ConfigError] = []
         for option in options:
             try:
                 return _from_json(option, value, name)
             except ConfigError as error:
-                errors.append(str(error))
-        raise ConfigError("; ".join(errors))
+                errors.append(error)
+        if len(errors) == 1:
+            raise errors[0]
+        reasons = [reason_of(error) for error in errors]
+        raise ConfigError(
+            Refusal("game.problems", first=reasons[0], rest=problems_joined(reasons[1:]))
+        )
     if origin is tuple:
         if not isinstance(value, list | tuple):
-            raise ConfigError(f"option {name} must be a list, not {value!r}")
+            raise ConfigError(Refusal("config.list", name=name, value=repr(value)))
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_from_json(args[0], item, name) for item in value)
         if len(args) != len(value):
-            raise ConfigError(f"option {name} must have {len(args)} items")
+            raise ConfigError(Refusal("config.items", name=name, count=len(args)))
         return tuple(_from_json(arg, item, name) for arg, item in zip(args, value, strict=True))
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(value)
         except ValueError:
             choices = ", ".join(str(member.value) for member in hint)
-            raise ConfigError(f"option {name} must be one of {choices}, not {value!r}") from None
+            shown = repr(value)
+            raise ConfigError(
+                Refusal("config.one_of", name=name, choices=choices, value=shown)
+            ) from None
     if hint is bool:
         if not isinstance(value, bool):
-            raise ConfigError(f"option {name} must be true or false, not {value!r}")
+            raise ConfigError(Refusal("config.true_or_false", name=name, value=repr(value)))
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"option {name} must be a whole number, not {value!r}")
+            raise ConfigError(Refusal("config.whole_number", name=name, value=repr(value)))
         return value
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(f"option {name} must be a number, not {value!r}")
+            raise ConfigError(Refusal("config.number", name=name, value=repr(value)))
         return _finite(float(value), name, value)
     if hint is str:
         if not isinstance(value, str):
-            raise ConfigError(f"option {name} must be text, not {value!r}")
+            raise ConfigError(Refusal("config.text", name=name, value=repr(value)))
         return value
-    raise ConfigError(f"option {name} has an unsupported type {hint!r}")
+    raise ConfigError(Refusal("config.unsupported", name=name, hint=repr(hint)))
 
 
 def _finite(number: float, name: str, given: object) -> float:
     """``number`` when it is finite: ``nan`` and the infinities (``inf``, or ``1e400``, which
     reads as one) are no option's value."""
     if not math.isfinite(number):
-        raise ConfigError(f"option {name} must be a finite number, not {given!r}")
+        raise ConfigError(Refusal("config.finite", name=name, value=repr(given)))
     return number
 
 
@@ -273,7 +312,7 @@ def _from_text(hint: Any, text: str, name: str) -> Any:
             return True
         if lowered in ("0", "false", "no", "off"):
             return False
-        raise ConfigError(f"option {name} must be true or false, not {text!r}")
+        raise ConfigError(Refusal("config.true_or_false", name=name, value=repr(text)))
     if hint is int:
         try:
             return int(text)
@@ -284,12 +323,12 @@ def _from_text(hint: Any, text: str, name: str) -> Any:
         except ValueError:
             number = 0.5
         if not number.is_integer():  # nan and infinity are not whole numbers either
-            raise ConfigError(f"option {name} must be a whole number, not {text!r}")
+            raise ConfigError(Refusal("config.whole_number", name=name, value=repr(text)))
         return int(number)
     if hint is float:
         try:
             number = float(text)
         except ValueError:
-            raise ConfigError(f"option {name} must be a number, not {text!r}") from None
+            raise ConfigError(Refusal("config.number", name=name, value=repr(text))) from None
         return _finite(number, name, text)
     return _from_json(hint, text, name)

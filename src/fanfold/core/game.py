@@ -40,8 +40,17 @@ from fanfold.core.errors import (
     NotationError,
     Refusal,
     UnknownGameError,
+    templates,
 )
 from fanfold.core.phrases import Phrase, phrases
+
+#: The refusals of a set-up the game does not have (``docs/i18n.md``).
+templates(
+    {
+        "game.no_variant": "{title} has no variant '{name}'; variants: {variants}",
+        "game.seats_fixed": "{title} is for {count} players",
+    }
+)
 
 phrases(
     {
@@ -285,7 +294,9 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
             if wanted in (_normalise(preset.name), *(_normalise(a) for a in preset.aliases)):
                 return preset
         names = ", ".join(preset.name for preset in self.presets())
-        raise UnknownGameError(f"{self.title} has no variant {name!r}; variants: {names}")
+        raise UnknownGameError(
+            Refusal("game.no_variant", title=self.title, name=name, variants=names)
+        )
 
     def config_from_json(self, data: Mapping[str, Any]) -> ConfigT:
         """Read a config written by ``config.to_json()``."""
@@ -303,7 +314,8 @@ class Game(ABC, Generic[ConfigT, StateT, ActionT, ViewT]):
     def with_players(self, config: ConfigT, players: int) -> ConfigT:
         """The config changed to seat ``players`` (games with a fixed count refuse others)."""
         if players != self.num_players(config):
-            raise ConfigError(f"{self.title} is for {self.num_players(config)} players")
+            count = self.num_players(config)
+            raise ConfigError(Refusal("game.seats_fixed", title=self.title, count=count))
         return config
 
     def longest_game(self, config: ConfigT) -> int | None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, TypeVar
 
-from fanfold.core.errors import UnknownGameError
+from fanfold.core.errors import Refusal, UnknownGameError, templates
 from fanfold.core.game import Game
 from fanfold.core.plugin import GamePlugin
 
@@ -159,6 +159,10 @@ class ByGame(Mapping[str, T], Generic[T]):
         return len(self._table())
 
 
+#: The refusal of a name that is no game (``docs/i18n.md``).
+templates({"game.unknown": "no game called '{name}'; games: {games}"})
+
+
 def get_game(name: str) -> AnyGame:
     """A game by versioned id (``morris.v1``), short name (``morris``) or alias."""
     _ensure_loaded()
@@ -168,7 +172,7 @@ def get_game(name: str) -> AnyGame:
     if key in _ALIASES:
         return _GAMES[_ALIASES[key]]
     known = ", ".join(sorted({game.name for game in _GAMES.values()}))
-    raise UnknownGameError(f"no game called {name!r}; games: {known}")
+    raise UnknownGameError(Refusal("game.unknown", name=name, games=known))
 
 
 def resolve_variant(game_name: str, variant: str | None = None) -> tuple[AnyGame, Any]:

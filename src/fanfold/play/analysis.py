@@ -24,7 +24,7 @@ from typing import Any
 
 from fanfold.core.config import JSONValue
 from fanfold.core.game import Choice
-from fanfold.core.phrases import Phrase, phrases, said
+from fanfold.core.phrases import Phrase, PhraseParam, joined, phrases, said
 from fanfold.core.plugin import Reference, load_reference
 from fanfold.core.registry import AnyGame, plugin_of
 from fanfold.games.fan import GAME as FAN
@@ -97,13 +97,13 @@ def fan_hint(state: Any) -> str:
     on fan 12 (2-12)."), or why there is none: at the deal as dealt, that the deal cannot be
     won (nothing to undo yet); later, that an undo gets back to a winnable position."""
     if state.is_won:
-        return "The game is won."
+        return Phrase("analysis.fan_won")
     choice = _fan_hint_choice(state)
     if choice is None:
         if _fan_at_the_deal(state):
-            return "This deal cannot be won: no sequence of moves wins it. Try another deal."
-        return "No win is possible from here: undo to get back to a winnable position."
-    return f"Try {choice.label} ({choice.text})."
+            return Phrase("analysis.fan_deal_lost")
+        return Phrase("analysis.fan_no_win")
+    return Phrase("analysis.fan_try", move=choice.label, text=choice.text)
 
 
 def fan_hint_data(state: Any) -> JSONValue:
@@ -128,37 +128,56 @@ def fan_winnable(state: Any) -> str:
     """Whether the position can still be won, decided by the exact solver."""
     result = fan_solver.solve(state)
     if result.verdict == fan_solver.SOLVED:
-        return f"Yes: this position can still be won ({len(result.moves)} moves to go)."
-    return f"No: no sequence of moves wins from here ({result.states} positions examined)."
+        return Phrase("analysis.fan_winnable_yes", count=len(result.moves))
+    return Phrase("analysis.fan_winnable_no", count=result.states)
 
 
 # ---------------------------------------------------------------- Fano330-R-Morris
 
 
 def morris_value_text(result: str, distance: int | None, side_name: str) -> str:
-    """``"White to move: wins in 13 plies with perfect play"`` or ``"... a draw ..."``.
+    """``"White to move: wins in 13 plies with perfect play"``, ``"... loses in 1 ply ..."``
+    or ``"... a draw ..."`` (a :class:`~fanfold.core.phrases.Phrase`: the terminal words it).
 
     >>> morris_value_text("draw", 0, "Black")
     'Black to move: a draw with perfect play'
+    >>> morris_value_text("loss", 1, "White")
+    'White to move: loses in 1 ply with perfect play'
     """
     if result == "draw":
-        return f"{side_name} to move: a draw with perfect play"
-    return f"{side_name} to move: {result}s in {distance} plies with perfect play"
+        return Phrase("analysis.morris_draw", side=side_name)
+    code = "analysis.morris_wins" if result == "win" else "analysis.morris_loses"
+    if distance == 1:
+        return Phrase(f"{code}_ply", side=side_name)
+    return Phrase(code, side=side_name, count=distance or 0)
+
+
+def morris_move_text(value: morris_solver.Value) -> str:
+    """A move's value in words: ``"win in 13 plies"``, ``"loss in 1 ply"``, ``"draw"`` (a
+    :class:`~fanfold.core.phrases.Phrase`; its English is ``str(value)``)."""
+    if value.result is morris_solver.Result.DRAW:
+        return Phrase("analysis.value_draw")
+    code = f"analysis.value_{value.result.value}"
+    if value.distance == 1:
+        return Phrase(f"{code}_ply")
+    return Phrase(code, count=value.distance or 0)
 
 
 def morris_values(state: Any) -> str:
     """The value of the position and of every legal move, from the solved table."""
     if MORRIS.outcome(state) is not None:
-        return "The game is over."
+        return Phrase("analysis.game_over")
     table = morris_solver.load_table(state.config.adjacency)
     value = table.state_value(state)
     side = MORRIS.seat_name(state.config, state.to_move)
-    lines = [morris_value_text(value.result.value, value.distance, side)]
+    lines: list[PhraseParam] = [morris_value_text(value.result.value, value.distance, side)]
     lines += [
-        f"  {MORRIS.action_text(action)}: {move}"
+        Phrase("analysis.move_value", move=MORRIS.action_text(action), value=morris_move_text(move))
         for action, move in morris_solver.rank_actions(table, state)
     ]
-    return "\n".join(lines)
+    answer = joined(lines, "analysis.lines")  # each line a phrase, for the terminal to word
+    assert isinstance(answer, str)
+    return answer
 
 
 def morris_values_data(state: Any) -> JSONValue:
@@ -181,6 +200,35 @@ phrases(
         "analysis.fan_hint": "a move that keeps a win possible",
         "analysis.fan_winnable": "is this position still winnable?",
         "analysis.morris_values": "the position's value and every move's, from the solved table",
+    },
+    terminal=True,
+)
+# the analyses' answers, phrases too (the terminal words them; a page reads their data)
+phrases(
+    {
+        "analysis.fan_won": "The game is won.",
+        "analysis.fan_deal_lost": "This deal cannot be won: no sequence of moves wins it. "
+        "Try another deal.",
+        "analysis.fan_no_win": "No win is possible from here: undo to get back to a winnable "
+        "position.",
+        "analysis.fan_try": "Try {move} ({text}).",
+        "analysis.fan_winnable_yes": "Yes: this position can still be won ({count} moves to go).",
+        "analysis.fan_winnable_no": "No: no sequence of moves wins from here ({count} positions "
+        "examined).",
+        "analysis.game_over": "The game is over.",
+        "analysis.morris_draw": "{side} to move: a draw with perfect play",
+        "analysis.morris_wins": "{side} to move: wins in {count} plies with perfect play",
+        "analysis.morris_wins_ply": "{side} to move: wins in 1 ply with perfect play",
+        "analysis.morris_loses": "{side} to move: loses in {count} plies with perfect play",
+        "analysis.morris_loses_ply": "{side} to move: loses in 1 ply with perfect play",
+        "analysis.value_draw": "draw",
+        "analysis.value_win": "win in {count} plies",
+        "analysis.value_win_ply": "win in 1 ply",
+        "analysis.value_loss": "loss in {count} plies",
+        "analysis.value_loss_ply": "loss in 1 ply",
+        # a move's line under the position's value: the move as notation, its value in words
+        "analysis.move_value": "  {move}: {value}",
+        "analysis.lines": "{first}\n{rest}",
     },
     terminal=True,
 )

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from fanfold.agents.base import parse_agent, strongest_agent, with_time_cap
 from fanfold.core.config import GameConfig
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
 from fanfold.play.table import HUMAN, Seat, Table
@@ -46,7 +46,9 @@ def plan_seats(
     """
     count = game.num_players(config)
     if len(names) > count:
-        raise ConfigError(f"{len(names)} seats given but {game.title} has {count} here")
+        raise ConfigError(
+            Refusal("setup.too_many_seats", given=len(names), game=game.title, count=count)
+        )
     filler = default if default is not None else default_agent(game)
     planned = [name.strip() for name in names]
     planned += [HUMAN if not names and n == 0 else filler for n in range(len(names), count)]
@@ -103,12 +105,12 @@ def choose_seed(
         ConfigError: both given and different, or a negative number.
     """
     if seed is not None and deal is not None and seed != deal:
-        raise ConfigError("give a seed or a deal number, not both")
+        raise ConfigError(Refusal("setup.seed_and_deal"))
     chosen = seed if seed is not None else deal
     if chosen is None:
         return fresh_seed(game)
     if chosen < 0:
-        raise ConfigError(f"seeds and deal numbers are 0 or more, not {chosen}")
+        raise ConfigError(Refusal("setup.negative_seed", seed=chosen))
     return chosen
 
 
@@ -131,7 +133,7 @@ def new_table(
     config = config if config is not None else game.default_config()
     named = [seat for seat in seats if isinstance(seat, str)]
     if named and len(named) != len(seats):
-        raise ConfigError("give seats as names or as Seat values, not both")
+        raise ConfigError(Refusal("setup.mixed_seats"))
     if named or not seats:
         seat_list = make_seats(game, plan_seats(game, config, named), agent_seed)
     else:

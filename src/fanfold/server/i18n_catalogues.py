@@ -45,7 +45,7 @@ PACKAGE = Path(__file__).resolve().parent
 PYTHON = ("routes/players.py", "routes/daily.py", "routes/moderation.py")
 #: The terminal's modules (``fanfold play``), which speak the catalogues' languages too: paths
 #: relative to the ``fanfold`` package, and so are their places in the catalogues.
-TERMINAL = ("cli/app.py", "cli/terminal.py")
+TERMINAL = ("cli/app.py", "cli/common.py", "cli/terminal.py")
 #: A fixed date in the files' headers, so that extracting again changes nothing unless a
 #: message changed.
 DATE = datetime(2026, 11, 29, tzinfo=UTC)
@@ -83,6 +83,8 @@ def _refusals(catalog: Catalog) -> None:
     modules are imported), at the place ``refusal/CODE``, every phrase's (the games' words for
     moves, endings and seats) at ``said/CODE``, and the words refusals carry as
     parameters at ``refusal/word``: the page words a refusal from its code (``docs/i18n.md``)."""
+    import fanfold.agents.strategy.compiled  # the compile's progress, said at the terminal
+    import fanfold.play.analysis  # the analyses' answers
     import fanfold.play.refusals
     import fanfold.play.review_cards  # the engines' review's sentences (and review's)
     import fanfold.server.refusals

@@ -43,8 +43,30 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from fanfold.core.phrases import Phrase, phrases
+
 #: fanfold's package folder (its files are part of :func:`installation_key`).
 PACKAGE = Path(__file__).resolve().parents[2]
+#: What the compile says, as phrases (:class:`~fanfold.core.phrases.Phrase`: their English is
+#: the text; the terminal words them in its language, ``docs/i18n.md``).
+phrases(
+    {
+        "compile.what_fano": "Fano's compiled search",
+        "compile.what_fantan": "Fan Tan's compiled search",
+        "compile.what_fantan_env": "Fan Tan's compiled environment stepping",
+        "compile.what_fano_env": "Fano's compiled environment stepping",
+        "compile.what_fan_env": "Fan patience's compiled environment stepping",
+        "compile.what_morris_env": "Morris's compiled environment stepping",
+        "compile.preparing": "Preparing {what}: compiling it, once for this installation (one "
+        "to four minutes the first time)...",
+        "compile.preparing_last": "Preparing {what}: compiling it, once for this installation "
+        "(one to four minutes the first time; {seconds} s last time)...",
+        "compile.prepared": "{what} prepared in {seconds} s.",
+        "compile.loading": "Loading {what} from the cache...",
+        "compile.failed": "compiling {what} failed: {words}",
+    },
+    terminal=True,
+)
 #: The module of each game's warm-up (``warm_up()`` compiles or loads everything its bots use).
 WARM_UPS: Mapping[str, str] = {
     "fano": "fanfold.agents.strategy.fano_fast",
@@ -61,12 +83,8 @@ ENVIRONMENT_WARM_UPS: Mapping[str, str] = {
 }
 #: What the player is told is being prepared.
 WHAT: Mapping[str, str] = {
-    "fano": "Fano's compiled search",
-    "fantan": "Fan Tan's compiled search",
-    "fantan-env": "Fan Tan's compiled environment stepping",
-    "fano-env": "Fano's compiled environment stepping",
-    "fan-env": "Fan patience's compiled environment stepping",
-    "morris-env": "Morris's compiled environment stepping",
+    name: Phrase(f"compile.what_{name.replace('-', '_')}")
+    for name in ("fano", "fantan", "fantan-env", "fano-env", "fan-env", "morris-env")
 }
 #: The level a server's bot plays while its compiled code is not ready.
 FALLBACK_LEVEL = "medium"
@@ -300,11 +318,9 @@ def is_loaded(name: str) -> bool:
 def progress_line(name: str) -> str:
     """What is being prepared for game ``name``, and how long it took last time."""
     last = last_seconds(name)
-    took = f"; {last:.0f} s last time" if last is not None else ""
-    return (
-        f"Preparing {WHAT[name]}: compiling it, once for this installation (one to four "
-        f"minutes the first time{took})..."
-    )
+    if last is None:
+        return Phrase("compile.preparing", what=WHAT[name])
+    return Phrase("compile.preparing_last", what=WHAT[name], seconds=f"{last:.0f}")
 
 
 def compile_ahead(name: str, say: Callable[[str], None] = _quiet) -> float | None:
@@ -348,10 +364,10 @@ def compile_ahead(name: str, say: Callable[[str], None] = _quiet) -> float | Non
         _running.discard(process)
     if process.returncode != 0:
         words = errors.decode(errors="replace").strip().splitlines()[-5:]
-        raise RuntimeError(f"compiling {WHAT[name]} failed: " + " / ".join(words))
+        raise RuntimeError(Phrase("compile.failed", what=WHAT[name], words=" / ".join(words)))
     seconds = time.monotonic() - started
     _record(name, seconds)
-    say(f"{WHAT[name]} prepared in {seconds:.0f} s.")
+    say(Phrase("compile.prepared", what=WHAT[name], seconds=f"{seconds:.0f}"))
     return seconds
 
 
@@ -371,7 +387,7 @@ def prepare(name: str, say: Callable[[str], None] = _quiet, *, compile: bool = T
             if not compile or getattr(_refusing, "on", False):
                 raise NotCompiledError(f"{WHAT[name]} is not compiled yet")
             compile_ahead(name, say)
-        say(f"Loading {WHAT[name]} from the cache...")
+        say(Phrase("compile.loading", what=WHAT[name]))
         importlib.import_module(all_warm_ups()[name]).warm_up()  # at once when already loaded
         _loaded.add(name)
 

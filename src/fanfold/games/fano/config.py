@@ -166,9 +166,7 @@ class FanoConfig(GameConfig):
     """
 
     edition: Edition = Edition.CLASSIC
-    players: int = ranged(
-        2, MIN_PLAYERS, MAX_PLAYERS, "Fano is for {low} to {high} players, not {value}"
-    )
+    players: int = ranged(2, MIN_PLAYERS, MAX_PLAYERS, players_of="Fano")
     two_suit: bool = False
     all_prestige: bool = True
     promotion: PromotionMode = PromotionMode.INTERMEDIATE

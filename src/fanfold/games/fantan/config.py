@@ -61,9 +61,7 @@ class FanTanConfig(GameConfig):
             for no target.
     """
 
-    players: int = ranged(
-        4, MIN_PLAYERS, MAX_PLAYERS, "Fan Tan is for {low} to {high} players, not {value}"
-    )
+    players: int = ranged(4, MIN_PLAYERS, MAX_PLAYERS, players_of="Fan Tan")
     ace_high: bool = True
     start_rank: int | None = ranged(7, 1, 13)
     opening_card: str | None = None
