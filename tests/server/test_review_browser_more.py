@@ -5,9 +5,10 @@
   otherwise, reviewed with the same seed: the two review pages show the same review (the
   moves, their marks, the better moves, the graph) and the same page, and the replay's board
   never shows a card the opponent holds hidden.
-* A review whose worker process is killed (SIGKILL) while the page is open: the page goes on
-  showing the review's progress, reaches the finished review, and it is the review one
-  process makes of the same record with the same seed and deals."""
+* A review whose worker process is killed (SIGKILL) while the page is open, and a review whose
+  holding process (another server's, on the same store) is killed: the page goes on showing
+  the review's progress, reaches the finished review, and it is the review one process makes
+  of the same record with the same seed and deals."""
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
 from __future__ import annotations
@@ -16,6 +17,9 @@ import dataclasses
 import os
 import re
 import signal
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,12 +32,13 @@ from fanfold.core.errors import RecordError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.games.fano.cards import card_text
+from fanfold.play.review import REVIEW_VERSION
 from fanfold.play.review_cards import review_cards
 from fanfold.play.setup import play_game
 from fanfold.server.app import create_app
 from fanfold.server.bots.reviewer import HOLD_ENVIRONMENT
 from fanfold.server.reviews import DEALS_ENVIRONMENT, review_seed
-from tests.server.support import ROOMY, uvicorn_server
+from tests.server.support import ROOMY, ROOT, subprocess_environment, uvicorn_server
 from tests.server.test_browser import browser  # noqa: F401  (fixture)
 from tests.server.test_review_browser import _load, _open_review
 
@@ -308,4 +313,127 @@ def test_a_review_survives_its_worker_process_s_sigkill_on_the_page(
     shown = [move["move"] for move in rendered["moves"] if "mark-" in move["classes"]]
     assert shown == [str(entry["number"]) for entry in marked]
     assert len(rendered["moves"]) == total
+    assert len(rendered["dots"]) == len(marked)
+
+
+#: Another process on the server's store that holds a table's review (as in
+#: ``test_review_kill.py``): claims it with a three-second lease, computes and stores its first
+#: step, then hangs in its second (its heartbeat keeps the lease) until it is killed.
+HOLDER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from fanfold.core.records import GameRecord
+    from fanfold.server.reviews import Reviews, review_step
+    from fanfold.server.store import Store
+    from fanfold.server.store.review_store import SqlReviews
+
+    url, table, path = sys.argv[1], sys.argv[2], sys.argv[3]
+    record = GameRecord.loads(open(path).read())
+    store = Store(url)
+    steps = []
+
+    async def compute(game, stop, budget, seed, start):
+        steps.append(stop)
+        if len(steps) > 1:
+            print("hanging", flush=True)
+            await asyncio.Event().wait()
+        return review_step(game.to_json(), stop, budget, seed, start)
+
+    async def main():
+        reviews = Reviews(SqlReviews(store.engine), compute, owner="holder", lease=3.0, batch=0)
+        await reviews.open(table, record)
+        await asyncio.Event().wait()
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_a_review_whose_holding_process_is_killed_is_finished_by_the_page_s_server(
+    tmp_path: Path, page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 47: "a review that survives its process's SIGKILL", the process that holds the
+    review killed. Another process on the server's store holds the review of a finished Fano
+    table, has stored its first step and hangs in its second. The page, on the server, shows
+    the moves stored so far; the holder is killed (SIGKILL); once its lease has run out the
+    page's next poll has the server take the review over, the page shows more moves reviewed
+    (each step of the server's held a second, live work under way as the step reads it) and
+    then the finished review, which is, move for move, the review one process makes of the
+    record with the same seed and deals."""
+    monkeypatch.setenv(DEALS_ENVIRONMENT, "2")
+    monkeypatch.setenv(HOLD_ENVIRONMENT, "1")
+    fano = get_game("fano")
+    short = fano.config_from_json({"turns_per_player": 24})
+    played = play_game(fano, short, ["random", "random"], seed=3, agent_seed=3).finish()
+    total = len(played.actions)
+    assert total >= 8 * 6, "eight steps of six moves at least"
+    database = tmp_path / "fanfold.db"
+    app = create_app(f"sqlite:///{database}", bot_seconds=0.2, limits=ROOMY)
+    with uvicorn_server(app) as running:
+        server = f"http://127.0.0.1:{running.config.port}"
+        table, token = _load(server, played, ["you", "random"])
+        record = GameRecord.loads(httpx.get(f"{server}/api/tables/{table}/record").text)
+        path = tmp_path / "record.json"
+        path.write_text(record.dumps())
+        holder = subprocess.Popen(
+            [sys.executable, "-c", HOLDER, f"sqlite:///{database}", table, str(path)],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=subprocess_environment(),
+        )
+        shared = app.state.hub.pool.live.shared()
+        try:
+            assert holder.stdout is not None
+            assert holder.stdout.readline().strip() == "hanging"
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{server}/table/{table}#token={token}")
+            page.wait_for_selector("#outcome:not([hidden])")
+            page.locator("#review-link").click()
+            state = page.locator("#review-state")
+            expect(state).to_have_text(
+                re.compile(rf"^Reviewing: [1-9]\d* of {total} "), timeout=60_000
+            )
+            before = _moves_shown(state.inner_text())
+            assert before is not None
+            assert before < total
+            reviews = app.state.reviews
+            job = reviews.store.job(table, REVIEW_VERSION)
+            assert job is not None
+            assert (job.owner, job.attempts) == ("holder", 1)
+            shared.value = 1  # live work as the step reads it: each step waits its second
+            holder.send_signal(signal.SIGKILL)
+            assert holder.wait(timeout=30) == -signal.SIGKILL
+            page.wait_for_function(
+                """([before, total]) => {
+                  const found = document.getElementById('review-state').innerText
+                    .match(/^Reviewing: (\\d+) of/);
+                  return found !== null && Number(found[1]) > before
+                    && Number(found[1]) < total;
+                }""",
+                arg=[before, total],
+                timeout=120_000,
+            )
+        finally:
+            shared.value = 0
+            if holder.poll() is None:
+                holder.kill()
+            holder.wait(timeout=30)
+        expect(state).to_contain_text("Reviewed", timeout=120_000)
+        done = reviews.store.job(table, REVIEW_VERSION)
+        assert done is not None
+        assert (done.state, done.owner, done.attempts) == ("done", reviews.owner, 2)
+        rendered = page.evaluate(RENDERED)
+        answer = httpx.get(f"{server}/api/tables/{table}/review").json()
+        assert not errors, errors
+    page.screenshot(path=str(tmp_path / "taken-over-review.png"), full_page=True)
+    expected: Any = review_cards(record, seed=review_seed(table), deals=2)
+    assert len(answer["moves"]) == total
+    for entry, alone in zip(answer["moves"], expected["moves"], strict=True):
+        assert {key: entry[key] for key in alone} == alone
+    marked = [entry for entry in expected["moves"] if entry["mark"] is not None]
+    assert marked, "the seat played at random loses expected result somewhere"
+    shown = [move["move"] for move in rendered["moves"] if "mark-" in move["classes"]]
+    assert shown == [str(entry["number"]) for entry in marked]
     assert len(rendered["dots"]) == len(marked)
