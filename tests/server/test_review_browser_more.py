@@ -310,6 +310,7 @@ def test_a_review_survives_its_worker_process_s_sigkill_on_the_page(
     for entry, alone in zip(answer["moves"], expected["moves"], strict=True):
         assert {key: entry[key] for key in alone} == alone
     marked = [entry for entry in expected["moves"] if entry["mark"] is not None]
+    assert marked, "the seat played at random loses expected result somewhere"
     shown = [move["move"] for move in rendered["moves"] if "mark-" in move["classes"]]
     assert shown == [str(entry["number"]) for entry in marked]
     assert len(rendered["moves"]) == total
