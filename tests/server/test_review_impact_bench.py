@@ -209,12 +209,12 @@ def test_the_schedule_alternates_test_and_control_pairs_each_in_a_drawn_order() 
 
 
 def test_each_sample_goes_to_the_window_it_started_in_past_the_guard() -> None:
-    Window = review_interleave.Window
+
     windows = [
-        Window(-1, "warm", 0.0, 10.0),
-        Window(0, "on", 10.0, 15.0),
-        Window(0, "off", 15.0, 20.0),
-        Window(1, "A", 20.0, 25.0),
+        review_interleave.Window(-1, "warm", 0.0, 10.0),
+        review_interleave.Window(0, "on", 10.0, 15.0),
+        review_interleave.Window(0, "off", 15.0, 20.0),
+        review_interleave.Window(1, "A", 20.0, 25.0),
     ]
     starts = [5.0, 10.2, 10.6, 14.9, 15.4, 15.5, 22.0, 25.0, 30.0]
     values = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
@@ -316,14 +316,18 @@ def test_bad_interleave_options_are_refused_with_a_message(
 def test_the_interleaved_verdict_prints_both_comparisons_and_the_cpu_per_window(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    Window = review_interleave.Window
-    windows = [Window(-1, "warm", 0.0, 5.0, 1.0, 2.0)]
+
+    windows = [review_interleave.Window(-1, "warm", 0.0, 5.0, 1.0, 2.0)]
     acts: dict[tuple[int, str], list[float]] = {}
     for pair in range(4):
         kinds = ("on", "off") if pair % 2 == 0 else ("A", "B")
         for number, kind in enumerate(kinds):
             begin = 5.0 + pair * 10 + number * 5
-            windows.append(Window(pair, kind, begin, begin + 5, 0.5, 1.0 if kind == "on" else 0))
+            windows.append(
+                review_interleave.Window(
+                    pair, kind, begin, begin + 5, 0.5, 1.0 if kind == "on" else 0
+                )
+            )
             acts[(pair, kind)] = [0.010] * 99 + [0.011 if kind in ("on", "B") else 0.010]
     asked: list[tuple[int, int, float]] = []
 
