@@ -12,6 +12,8 @@ import asyncio
 import operator
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
@@ -25,7 +27,7 @@ from fanfold.core.registry import get_game
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.play.setup import play_game
 from fanfold.server.bots import Priority, ReviewWorker
-from fanfold.server.bots.worker import LOWEST_NICENESS
+from fanfold.server.bots.worker import LOWEST_NICENESS, REVIEW_PROCESS_NAME
 from fanfold.server.reviews import FAN_BUDGET, Compute, Reviews, review_step
 from fanfold.server.routes.reviews import review_compute
 from fanfold.server.store.review_memory import MemoryReviews
@@ -70,10 +72,12 @@ def test_a_review_completes_in_a_worker_process_at_the_lowest_priority() -> None
         assert pid is not None
         assert pid != os.getpid()
         nice, policy = priority_of(pid)
+        name = Path(f"/proc/{pid}/comm").read_text().strip()
     finally:
         worker.shutdown()
     assert nice == LOWEST_NICENESS
     assert policy == SCHED_OTHER
+    assert name == REVIEW_PROCESS_NAME  # told from the bot workers in ps, and by the benchmark
     assert worker.steps == 1  # Fan: one step, the whole deal
     made = asyncio.run(review(alone))
     done, expected = through.job("t1", REVIEW_VERSION), made.job("t1", REVIEW_VERSION)
@@ -146,3 +150,24 @@ def test_a_review_worker_process_killed_fails_its_step_and_the_next_starts_anoth
     assert another is not None
     assert another != killed
     assert worker.steps == 2
+
+
+def test_opening_a_card_review_never_loads_the_compiler_in_the_servers_process() -> None:
+    # The server's process decides whether a Fano or Fan Tan game has a review at every poll;
+    # it computes no step itself (its review worker does), so it must not import the compiled
+    # search: loading the compiler there held the interpreter lock for a second or so at the
+    # first Fan Tan review, while the live tables waited.
+    code = (
+        "import sys\n"
+        "import fanfold.server.app, fanfold.server.reviews\n"
+        "from fanfold.core.registry import get_game\n"
+        "from fanfold.play.review_cards import reviews_cards\n"
+        "for name in ('fano', 'fantan'):\n"
+        "    game = get_game(name)\n"
+        "    assert reviews_cards(game, game.default_config())\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "[]"
