@@ -355,6 +355,11 @@ def main(arguments: Sequence[str] | None = None) -> None:
         help="--interleave: seconds dropped at each window's start (default 0.5)",
     )
     parser.add_argument(
+        "--played",
+        action="store_true",
+        help="--interleave: review the tables the players finished, not loaded records",
+    )
+    parser.add_argument(
         "--only",
         help="the card rows to run, e.g. fano:classic,fantan:default (default: all)",
     )
@@ -365,6 +370,8 @@ def main(arguments: Sequence[str] | None = None) -> None:
         parser.error("--reviews must be 0 or more")
     if options.pairs is not None and options.pairs < 1:
         parser.error("--pairs must be at least 1")
+    if options.played and options.interleave is None:
+        parser.error("--played goes with --interleave")
     if options.interleave is not None:
         if not options.impact:
             parser.error("--interleave goes with --impact")
@@ -394,6 +401,7 @@ def main(arguments: Sequence[str] | None = None) -> None:
                 options.think,
                 options.reviews,
                 options.guard,
+                options.played,
             )
             return
         impact_main(

@@ -34,6 +34,7 @@ worker in each kind of window (the worker's in ``off`` windows must be 0: the ch
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import os
@@ -219,11 +220,18 @@ class Switch:
 
 
 async def gated_reviewing(
-    base: str, count: int, switch: Switch, stop: asyncio.Event, seen: Reviewing
+    base: str,
+    count: int,
+    switch: Switch,
+    stop: asyncio.Event,
+    seen: Reviewing,
+    played: collections.deque[str] | None = None,
 ) -> None:
     """``count`` reviews asked for and polled every second (as
-    :func:`benchmarks.review_impact.keep_reviewing`), only while the switch's gate is open."""
-    records = review_records(count)
+    :func:`benchmarks.review_impact.keep_reviewing`), only while the switch's gate is open;
+    with ``played`` (the tables the players finished, oldest first), each review is of such a
+    table, taken from it, rather than of a record loaded as a new table."""
+    records = review_records(count) if played is None else []
     readers: list[Reader | None] = [None] * count
 
     async def request(index: int) -> None:
@@ -237,8 +245,14 @@ async def gated_reviewing(
                     seen.done += 1
                     seen.took.append(time.monotonic() - reader.loaded)
                     await reader.client.aclose()
+                if played is not None and not played:
+                    readers[index] = None  # no finished table to review yet
+                    return
                 reader = readers[index] = Reader(base, seen.readers)
                 seen.readers += 1
+                if played is not None:
+                    reader.table = played.popleft()
+                    return
                 record, seats = records[index]
                 await reader.load(record, seats, seen)
 
@@ -252,6 +266,21 @@ async def gated_reviewing(
         for reader in readers:
             if reader is not None:
                 await reader.client.aclose()
+
+
+async def finished_tables(
+    slots: Sequence[Slot], finished: collections.deque[str], stop: asyncio.Event
+) -> None:
+    """Until ``stop``, add each table a player finished to ``finished`` (a player opens its
+    next table once its game ends: a slot's table that changed was finished)."""
+    last = {slot.number: slot.table for slot in slots}
+    while not stop.is_set():
+        for slot in slots:
+            if slot.table != last[slot.number]:
+                finished.append(last[slot.number])
+                last[slot.number] = slot.table
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.25)
 
 
 @dataclasses.dataclass
@@ -275,9 +304,11 @@ async def interleaved_run(
     reviews: int,
     guard: float,
     rng: random.Random,
+    played: bool = False,
 ) -> Interleaved:
     """The tables played throughout; a warm-up window with the reviews on, then the windows
-    of :func:`schedule`, each switched as its kind says."""
+    of :func:`schedule`, each switched as its kind says. With ``played``, the reviews are of
+    the tables the players finished (:func:`finished_tables`), not of loaded records."""
     tally = stamped_tally()
     switch = Switch(server)
     stop_reviews = asyncio.Event()
@@ -292,7 +323,15 @@ async def interleaved_run(
             if task.done():
                 task.result()
     windows: list[Window] = []
-    reviewer = asyncio.create_task(gated_reviewing(base, reviews, switch, stop_reviews, seen))
+    finished: collections.deque[str] | None = collections.deque() if played else None
+    watcher = (
+        asyncio.create_task(finished_tables(slots, finished, stop_reviews))
+        if finished is not None
+        else None
+    )
+    reviewer = asyncio.create_task(
+        gated_reviewing(base, reviews, switch, stop_reviews, seen, finished)
+    )
 
     def close(current: Window) -> None:
         current.end = time.perf_counter()
@@ -331,6 +370,8 @@ async def interleaved_run(
         await switch.on()  # the worker goes on, so that the server stops cleanly
         await asyncio.gather(*players)
     await reviewer
+    if watcher is not None:
+        await watcher
     acts, bots = tally.latencies, tally.bot_replies
     assert isinstance(acts, Stamped)
     assert isinstance(bots, Stamped)
@@ -369,16 +410,23 @@ def lines(run: Interleaved, rng: random.Random) -> list[str]:
 
 
 def interleave_main(
-    tables: int, seconds: float, window: float, think: float, reviews: int, guard: float
+    tables: int,
+    seconds: float,
+    window: float,
+    think: float,
+    reviews: int,
+    guard: float,
+    played: bool = False,
 ) -> None:
     """``seconds`` of pairs of ``window``-second windows after the warm-up, one server."""
     pairs = max(2, int(seconds // (2 * window)))
     pairs += pairs % 2  # as many test pairs as control pairs
     rng = random.Random(47)
+    what = "the tables the players finished" if played else "records loaded as new tables"
     print(
         f"{tables} tables, one server; {pairs} pairs of {window:g} s windows (test and control "
-        f"in turn), {reviews} reviews asked in the 'on' windows, {guard:g} s dropped at each "
-        f"window's start; players think {think:g} s"
+        f"in turn), {reviews} reviews asked in the 'on' windows (of {what}), {guard:g} s "
+        f"dropped at each window's start; players think {think:g} s"
     )
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
@@ -396,6 +444,7 @@ def interleave_main(
                     reviews,
                     guard,
                     rng,
+                    played,
                 )
             )
         except RefusedError as refused:

@@ -7,6 +7,7 @@ the run with a message, not a traceback."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import os
 import random
 import subprocess
@@ -18,6 +19,7 @@ import httpx
 import pytest
 from benchmarks import review, review_impact, review_interleave
 from benchmarks.review_impact import REFUSALS_IN_A_ROW, Reader, RefusedError, Reviewing, sent
+from benchmarks.server import Slot
 
 from fanfold.core.registry import get_game
 from fanfold.play.setup import play_game
@@ -302,6 +304,7 @@ def test_the_switch_refuses_an_off_window_without_a_review_worker() -> None:
         (["--impact", "--interleave", "0.5"], "from 1 to 600 seconds"),
         (["--impact", "--interleave", "5", "--guard", "5"], "shorter than a window"),
         (["--impact", "--interleave", "5", "--seconds", "9"], "at least one pair"),
+        (["--impact", "--played"], "--played goes with --interleave"),
     ],
 )
 def test_bad_interleave_options_are_refused_with_a_message(
@@ -363,3 +366,24 @@ def test_the_interleaved_verdict_prints_both_comparisons_and_the_cpu_per_window(
     assert "| act-to-ok: A/A control, A vs B | 200, 200 | 11.0 → 10.0 | -9% |" in out
     assert "| on | 0.100 | 0.200 |" in out
     assert "| off | 0.100 | 0.000 |" in out
+
+
+def test_the_tables_the_players_finish_are_gathered_in_the_order_finished() -> None:
+    slots = [Slot(0, table="t0"), Slot(1, table="t1")]
+
+    async def main() -> list[str]:
+        finished: collections.deque[str] = collections.deque()
+        stop = asyncio.Event()
+        watcher = asyncio.create_task(review_interleave.finished_tables(slots, finished, stop))
+        await asyncio.sleep(0.05)
+        slots[1].table = "t1b"  # its game ended: the player opened the next table
+        await asyncio.sleep(0.4)
+        slots[0].table = "t0b"
+        await asyncio.sleep(0.4)
+        slots[0].table = "t0c"
+        await asyncio.sleep(0.4)
+        stop.set()
+        await watcher
+        return list(finished)
+
+    assert asyncio.run(main()) == ["t1", "t0", "t0b"]  # the tables still in play are not
