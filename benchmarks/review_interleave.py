@@ -217,6 +217,23 @@ class Switch:
                 raise RuntimeError("the review worker process is not running: no off window")
             os.kill(pid, signal.SIGSTOP)
             self.stopped = pid
+            await stopped(pid)
+
+
+def state_of(pid: int) -> str:
+    """A process's state letter (``T``: stopped), from ``/proc/PID/stat``; ``""`` if gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
+async def stopped(pid: int, limit: float = 2.0) -> None:
+    """Wait until ``pid`` has stopped (a signal is delivered after ``kill`` returns), at
+    most ``limit`` seconds, so that an ``off`` window opens with the worker still."""
+    deadline = time.monotonic() + limit
+    while state_of(pid) not in ("T", "t", "") and time.monotonic() < deadline:
+        await asyncio.sleep(0.001)
 
 
 async def gated_reviewing(
@@ -483,5 +500,6 @@ __all__ = [
     "bootstrap_change",
     "interleave_main",
     "schedule",
+    "state_of",
     "worker_pid",
 ]

@@ -264,13 +264,13 @@ def test_the_switch_stops_the_review_worker_and_starts_it_again() -> None:
         assert review_interleave.worker_pid(os.getpid()) == child.pid
 
         def state() -> str:
-            return Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            return review_interleave.state_of(child.pid)
 
         async def main() -> list[str]:
             switch = review_interleave.Switch(os.getpid())
             states = []
             await switch.off()
-            states.append(state())
+            states.append(state())  # at once: off() returns once the process has stopped
             assert not switch.gate.is_set()
             await switch.on()
             await asyncio.sleep(0.05)
