@@ -344,7 +344,9 @@ def test_the_interleaved_verdict_prints_both_comparisons_and_the_cpu_per_window(
         reviews: int,
         guard: float,
         rng: random.Random,
+        played: bool,
     ) -> review_interleave.Interleaved:
+        assert not played
         asked.append((tables, pairs, window))
         return review_interleave.Interleaved(windows, acts, acts, review_impact.Reviewing(), [])
 
