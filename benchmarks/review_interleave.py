@@ -374,11 +374,14 @@ async def interleaved_run(
             await asyncio.sleep(0.5)
         current = warm
         for pair, kind in schedule(pairs, rng):
+            # The switch's own moments belong to the window with the reviews on: an on window
+            # ends once the worker has stopped, an off one before the worker goes on.
             if kind == "on":
+                close(current)
                 await switch.on()
             else:
                 await switch.off()
-            close(current)
+                close(current)
             current = open_(pair, kind)
             await asyncio.sleep(window)
         close(current)
