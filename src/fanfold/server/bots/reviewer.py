@@ -22,8 +22,9 @@ while the count it reads from memory shared with the event loop is not zero
 all, before it and inside it: on a server that is never quiet, a review still takes a step
 every :data:`HOLD_LIMIT` seconds or so. While a step waits, before it or paused inside it, the
 worker says so (:attr:`ReviewWorker.holding`: the review page's line); a pause inside a step is
-read from a flag in memory shared with the worker process. A wait only delays a step: its
-result is the same."""
+read from a flag in memory shared with the worker process. While live play goes on, a step
+also computes in Linux's idle class for at most its allowance of the hold, then at nice 19 again
+(:mod:`~fanfold.server.bots.idle_class`). A wait only delays a step: its result is the same."""
 
 from __future__ import annotations
 

@@ -48,7 +48,8 @@ def lowest_priority(pid: int = 0) -> None:
     class. Not Linux's idle class (``SCHED_IDLE``): on a machine whose cores are busy with other
     work it gets no processor time at all, and a review never ends; the review worker yields to
     live play itself (:mod:`fanfold.server.bots.reviewer`), and at nice 19 a process that wakes
-    takes the processor from it at once."""
+    takes the processor from it at once. (Its steps use the idle class only bounded, while live
+    play goes on: :mod:`fanfold.server.bots.idle_class`.)"""
     os.setpriority(os.PRIO_PROCESS, pid, LOWEST_NICENESS)
 
 
