@@ -167,7 +167,9 @@ def bootstrap_change(
 
 
 def worker_pid(server: int) -> int | None:
-    """The server's review worker (its child named :data:`REVIEW_PROCESS_NAME`), if started."""
+    """The server's review worker (its child named :data:`REVIEW_PROCESS_NAME`, alive: one
+    that ended and is not reaped yet is left out), the latest started if several, if any."""
+    found: list[tuple[int, int]] = []  # (start time, pid)
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -176,10 +178,11 @@ def worker_pid(server: int) -> int | None:
         except OSError:
             continue
         name = stat[stat.index("(") + 1 : stat.rindex(")")]
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == server and name == REVIEW_PROCESS_NAME:
-            return int(entry.name)
-    return None
+        fields = stat.rsplit(")", 1)[1].split()
+        state, parent, started = fields[0], int(fields[1]), int(fields[19])
+        if parent == server and name == REVIEW_PROCESS_NAME and state not in ("Z", "X"):
+            found.append((started, int(entry.name)))
+    return max(found)[1] if found else None
 
 
 def cpu_of(pid: int | None) -> float:
