@@ -44,7 +44,8 @@ best move's expected result less that move's is counted; it prints the 50th, 90t
 
 ``--impact`` measures what reviews running cost the games being played instead
 (:mod:`benchmarks.review_impact`: ``--tables``, ``--seconds``, ``--think``, ``--reviews``,
-``--pairs``);
+``--pairs``; ``--interleave SECONDS``: one server, the reviews switched on and off in
+windows, :mod:`benchmarks.review_interleave`);
 ``--loop-cost`` the processor time a review's polls and steps cost the server's process
 (:mod:`benchmarks.review_loop`), a measure a busy machine does not move much.
 """
@@ -54,6 +55,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import os
 import shlex
 import sys
 import tempfile
@@ -340,6 +342,24 @@ def main(arguments: Sequence[str] | None = None) -> None:
         "server's, FANFOLD_REVIEW_HOLD or 2)",
     )
     parser.add_argument(
+        "--interleave",
+        type=float,
+        metavar="SECONDS",
+        help="--impact: one server, the reviews on and off in windows of SECONDS (--seconds: "
+        "the windows' total, after a warm-up), a p99 change on vs off beside an A/A control",
+    )
+    parser.add_argument(
+        "--guard",
+        type=float,
+        default=0.5,
+        help="--interleave: seconds dropped at each window's start (default 0.5)",
+    )
+    parser.add_argument(
+        "--played",
+        action="store_true",
+        help="--interleave: review the tables the players finished, not loaded records",
+    )
+    parser.add_argument(
         "--only",
         help="the card rows to run, e.g. fano:classic,fantan:default (default: all)",
     )
@@ -350,11 +370,40 @@ def main(arguments: Sequence[str] | None = None) -> None:
         parser.error("--reviews must be 0 or more")
     if options.pairs is not None and options.pairs < 1:
         parser.error("--pairs must be at least 1")
+    if options.played and options.interleave is None:
+        parser.error("--played goes with --interleave")
+    if options.interleave is not None:
+        if not options.impact:
+            parser.error("--interleave goes with --impact")
+        if options.pairs is not None:
+            parser.error("--interleave and --pairs are two protocols: give one")
+        if options.reviews < 1:
+            parser.error("--interleave needs --reviews of 1 or more")
+        if not 1.0 <= options.interleave <= 600.0:
+            parser.error("--interleave must be from 1 to 600 seconds")
+        if not 0.0 <= options.guard < options.interleave:
+            parser.error("--guard must be 0 or more and shorter than a window")
+        if options.seconds < 2 * options.interleave:
+            parser.error("--seconds must hold at least one pair of windows (2 x --interleave)")
     if options.impact:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
         from benchmarks.review_impact import impact_main
+        from benchmarks.review_interleave import interleave_main
 
         print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
+        if options.hold is not None:
+            os.environ["FANFOLD_REVIEW_HOLD"] = f"{options.hold:g}"  # the server reads it
+        if options.interleave is not None:
+            interleave_main(
+                options.tables,
+                options.seconds,
+                options.interleave,
+                options.think,
+                options.reviews,
+                options.guard,
+                options.played,
+            )
+            return
         impact_main(
             options.tables,
             options.seconds,

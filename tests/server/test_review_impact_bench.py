@@ -7,12 +7,19 @@ the run with a message, not a traceback."""
 from __future__ import annotations
 
 import asyncio
+import collections
+import os
+import random
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import httpx
 import pytest
-from benchmarks import review, review_impact
+from benchmarks import review, review_impact, review_interleave
 from benchmarks.review_impact import REFUSALS_IN_A_ROW, Reader, RefusedError, Reviewing, sent
+from benchmarks.server import Slot
 
 from fanfold.core.registry import get_game
 from fanfold.play.setup import play_game
@@ -176,3 +183,209 @@ def test_bad_impact_options_are_refused_with_a_message(
         review.main(["--impact", *given])
     assert stopped.value.code == 2
     assert said in capsys.readouterr().err
+
+
+# ------------------------------------------------ --interleave: one server, windows on and off
+
+
+def test_a_stamped_list_keeps_when_each_latency_started() -> None:
+    stamped = review_interleave.Stamped()
+    before = time.perf_counter()
+    stamped.append(0.25)
+    after = time.perf_counter()
+    assert stamped == [0.25]
+    assert before - 0.25 <= stamped.starts[0] <= after - 0.25
+    tally = review_interleave.stamped_tally()
+    assert isinstance(tally.latencies, review_interleave.Stamped)
+    assert isinstance(tally.bot_replies, review_interleave.Stamped)
+
+
+def test_the_schedule_alternates_test_and_control_pairs_each_in_a_drawn_order() -> None:
+    order = review_interleave.schedule(6, random.Random(1))
+    assert [pair for pair, _ in order] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    for pair in range(6):
+        kinds = sorted(kind for number, kind in order if number == pair)
+        assert kinds == (["off", "on"] if pair % 2 == 0 else ["A", "B"])
+    firsts = {order[2 * pair][1] for pair in range(0, 6, 2)}
+    assert len(firsts) == 2 or review_interleave.schedule(6, random.Random(2)) != order
+
+
+def test_each_sample_goes_to_the_window_it_started_in_past_the_guard() -> None:
+
+    windows = [
+        review_interleave.Window(-1, "warm", 0.0, 10.0),
+        review_interleave.Window(0, "on", 10.0, 15.0),
+        review_interleave.Window(0, "off", 15.0, 20.0),
+        review_interleave.Window(1, "A", 20.0, 25.0),
+    ]
+    starts = [5.0, 10.2, 10.6, 14.9, 15.4, 15.5, 22.0, 25.0, 30.0]
+    values = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+    found = review_interleave.attribute(starts, values, windows, guard=0.5)
+    # The warm-up's sample, those in a window's first 0.5 s, and those after the last are out;
+    # a sample belongs to the window it started in, whatever its length.
+    assert found == {(0, "on"): [3.0, 4.0], (0, "off"): [6.0], (1, "A"): [7.0]}
+
+
+def test_the_bootstrap_change_compares_pooled_p99s_over_the_pairs() -> None:
+    found: dict[tuple[int, str], list[float]] = {}
+    for pair in range(0, 8, 2):
+        found[(pair, "off")] = [0.010] * 99 + [0.020]
+        found[(pair, "on")] = [0.010] * 99 + [0.030]
+    change = review_interleave.bootstrap_change(found, ("on", "off"), random.Random(3), 200)
+    assert change.count == (400, 400)
+    assert change.p99 == pytest.approx((20.0, 30.0))
+    assert change.change == pytest.approx(50.0)
+    assert change.low == pytest.approx(50.0)  # every pair alike: no spread
+    assert change.high == pytest.approx(50.0)
+    # One pair unlike the others widens the interval around the pooled change.
+    found[(0, "on")] = [0.010] * 90 + [0.100] * 10
+    wide = review_interleave.bootstrap_change(found, ("on", "off"), random.Random(3), 200)
+    assert wide.change == pytest.approx(400.0)
+    assert wide.low == pytest.approx(50.0)  # resamples without that pair
+    assert wide.high >= wide.change
+    with pytest.raises(ValueError, match="no pair of windows holds samples of both A and B"):
+        review_interleave.bootstrap_change(found, ("B", "A"), random.Random(3))
+
+
+def test_the_switch_stops_the_review_worker_and_starts_it_again() -> None:
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from fanfold.server.bots.worker import name_process, "
+            "REVIEW_PROCESS_NAME; name_process(REVIEW_PROCESS_NAME); print('ready', "
+            "flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == b"ready"
+        assert review_interleave.worker_pid(os.getpid()) == child.pid
+
+        def state() -> str:
+            return review_interleave.state_of(child.pid)
+
+        async def main() -> list[str]:
+            switch = review_interleave.Switch(os.getpid())
+            states = []
+            await switch.off()
+            states.append(state())  # at once: off() returns once the process has stopped
+            assert not switch.gate.is_set()
+            await switch.on()
+            await asyncio.sleep(0.05)
+            states.append(state())
+            assert switch.gate.is_set()
+            return states
+
+        stopped, going = asyncio.run(main())
+        assert stopped == "T"  # stopped: no review work while off
+        assert going in ("S", "R")
+    finally:
+        child.kill()
+        child.wait()
+    assert review_interleave.worker_pid(os.getpid()) is None
+
+
+def test_the_switch_refuses_an_off_window_without_a_review_worker() -> None:
+    async def main() -> None:
+        await review_interleave.Switch(os.getpid()).off()
+
+    with pytest.raises(RuntimeError, match="review worker process is not running"):
+        asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (["--interleave", "5"], "--interleave goes with --impact"),
+        (["--impact", "--interleave", "5", "--pairs", "2"], "two protocols"),
+        (["--impact", "--interleave", "5", "--reviews", "0"], "--reviews of 1 or more"),
+        (["--impact", "--interleave", "0.5"], "from 1 to 600 seconds"),
+        (["--impact", "--interleave", "5", "--guard", "5"], "shorter than a window"),
+        (["--impact", "--interleave", "5", "--seconds", "9"], "at least one pair"),
+        (["--impact", "--played"], "--played goes with --interleave"),
+    ],
+)
+def test_bad_interleave_options_are_refused_with_a_message(
+    given: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        review.main(given)
+    assert stopped.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_the_interleaved_verdict_prints_both_comparisons_and_the_cpu_per_window(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+
+    windows = [review_interleave.Window(-1, "warm", 0.0, 5.0, 1.0, 2.0)]
+    acts: dict[tuple[int, str], list[float]] = {}
+    for pair in range(4):
+        kinds = ("on", "off") if pair % 2 == 0 else ("A", "B")
+        for number, kind in enumerate(kinds):
+            begin = 5.0 + pair * 10 + number * 5
+            windows.append(
+                review_interleave.Window(
+                    pair, kind, begin, begin + 5, 0.5, 1.0 if kind == "on" else 0
+                )
+            )
+            acts[(pair, kind)] = [0.010] * 99 + [0.011 if kind in ("on", "B") else 0.010]
+    asked: list[tuple[int, int, float]] = []
+
+    async def run(
+        base: str,
+        server: int,
+        tables: int,
+        pairs: int,
+        window: float,
+        think: float,
+        reviews: int,
+        guard: float,
+        rng: random.Random,
+        played: bool,
+    ) -> review_interleave.Interleaved:
+        assert not played
+        asked.append((tables, pairs, window))
+        return review_interleave.Interleaved(windows, acts, acts, review_impact.Reviewing(), [])
+
+    class Server:
+        pid = 1
+
+        def kill(self) -> None:
+            pass
+
+        def wait(self) -> None:
+            pass
+
+    monkeypatch.setattr(review_interleave, "interleaved_run", run)
+    monkeypatch.setattr(review_interleave, "start_server", lambda *_: Server())
+    review.main(["--impact", "--interleave", "5", "--seconds", "20", "--tables", "3"])
+    assert asked == [(3, 2, 5.0)]
+    out = capsys.readouterr().out
+    assert "| act-to-ok: reviews on vs off | 200, 200 | 10.0 → 11.0 | +10% |" in out
+    assert "| act-to-ok: A/A control, A vs B | 200, 200 | 11.0 → 10.0 | -9% |" in out
+    assert "| on | 0.100 | 0.200 |" in out
+    assert "| off | 0.100 | 0.000 |" in out
+
+
+def test_the_tables_the_players_finish_are_gathered_in_the_order_finished() -> None:
+    slots = [Slot(0, table="t0"), Slot(1, table="t1")]
+
+    async def main() -> list[str]:
+        finished: collections.deque[str] = collections.deque()
+        stop = asyncio.Event()
+        watcher = asyncio.create_task(review_interleave.finished_tables(slots, finished, stop))
+        await asyncio.sleep(0.05)
+        slots[1].table = "t1b"  # its game ended: the player opened the next table
+        await asyncio.sleep(0.4)
+        slots[0].table = "t0b"
+        await asyncio.sleep(0.4)
+        slots[0].table = "t0c"
+        await asyncio.sleep(0.4)
+        stop.set()
+        await watcher
+        return list(finished)
+
+    assert asyncio.run(main()) == ["t1", "t0", "t0b"]  # the tables still in play are not

@@ -12,6 +12,8 @@ import asyncio
 import operator
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
@@ -25,13 +27,16 @@ from fanfold.core.registry import get_game
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.play.setup import play_game
 from fanfold.server.bots import Priority, ReviewWorker
-from fanfold.server.bots.worker import LOWEST_NICENESS
+from fanfold.server.bots.idle_class import IDLE_ENVIRONMENT, idle_wanted
+from fanfold.server.bots.live_work import LiveWork
+from fanfold.server.bots.worker import LOWEST_NICENESS, REVIEW_PROCESS_NAME
 from fanfold.server.reviews import FAN_BUDGET, Compute, Reviews, review_step
 from fanfold.server.routes.reviews import review_compute
 from fanfold.server.store.review_memory import MemoryReviews
 
-#: Linux's normal scheduling class, as ``/proc/PID/stat`` shows it.
+#: Linux's normal and idle scheduling classes, as ``/proc/PID/stat`` shows them.
 SCHED_OTHER = 0
+SCHED_IDLE = 5
 
 
 def priority_of(pid: int) -> tuple[int, int]:
@@ -70,10 +75,12 @@ def test_a_review_completes_in_a_worker_process_at_the_lowest_priority() -> None
         assert pid is not None
         assert pid != os.getpid()
         nice, policy = priority_of(pid)
+        name = Path(f"/proc/{pid}/comm").read_text().strip()
     finally:
         worker.shutdown()
     assert nice == LOWEST_NICENESS
     assert policy == SCHED_OTHER
+    assert name == REVIEW_PROCESS_NAME  # told from the bot workers in ps, and by the benchmark
     assert worker.steps == 1  # Fan: one step, the whole deal
     made = asyncio.run(review(alone))
     done, expected = through.job("t1", REVIEW_VERSION), made.job("t1", REVIEW_VERSION)
@@ -146,3 +153,89 @@ def test_a_review_worker_process_killed_fails_its_step_and_the_next_starts_anoth
     assert another is not None
     assert another != killed
     assert worker.steps == 2
+
+
+def test_opening_a_card_review_never_loads_the_compiler_in_the_servers_process() -> None:
+    # The server's process decides whether a Fano or Fan Tan game has a review at every poll;
+    # it computes no step itself (its review worker does), so it must not import the compiled
+    # search: loading the compiler there held the interpreter lock for a second or so at the
+    # first Fan Tan review, while the live tables waited.
+    code = (
+        "import sys\n"
+        "import fanfold.server.app, fanfold.server.reviews\n"
+        "from fanfold.core.registry import get_game\n"
+        "from fanfold.play.review_cards import reviews_cards\n"
+        "for name in ('fano', 'fantan'):\n"
+        "    game = get_game(name)\n"
+        "    assert reviews_cards(game, game.default_config())\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def policy_now(pid: int) -> int:
+    return priority_of(pid)[1]
+
+
+def test_a_step_computes_in_the_idle_class_while_live_play_goes_on_bounded_by_the_hold() -> None:
+    wanted = idle_wanted()  # where a process may not leave the class, it is never entered
+    live = LiveWork()
+    worker = ReviewWorker(processes=True, live=live, hold=0.8)
+    seen: list[tuple[float, int]] = []
+
+    async def main() -> None:
+        await worker.run(time.sleep, 0.0)  # the process started, warm
+        live.begin()
+        live.end()  # live play just went on: the next step computes in the idle class
+        step = asyncio.ensure_future(worker.run(time.sleep, 1.6))
+        began = time.monotonic()
+        await asyncio.sleep(0.1)  # the step handed to the process
+        while not step.done():
+            pid = worker.pid
+            assert pid is not None
+            seen.append((time.monotonic() - began, policy_now(pid)))
+            await asyncio.sleep(0.05)
+        await step
+        pid = worker.pid
+        assert pid is not None
+        seen.append((time.monotonic() - began, policy_now(pid)))
+
+    try:
+        asyncio.run(main())
+    finally:
+        worker.shutdown()
+    assert worker.idle_steps == int(wanted)
+    early = [policy for at, policy in seen if at < 0.6]
+    assert early
+    assert early == [SCHED_IDLE if wanted else SCHED_OTHER] * len(early)
+    assert all(policy == SCHED_OTHER for at, policy in seen if at > 1.0)  # past the hold
+    assert seen[-1][1] == SCHED_OTHER
+
+
+def test_no_idle_class_without_live_play_nor_where_turned_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    live = LiveWork()
+    worker = ReviewWorker(processes=True, live=live, hold=0.8)
+
+    async def policy_during_step() -> int:
+        step = asyncio.ensure_future(worker.run(time.sleep, 0.5))
+        await asyncio.sleep(0.2)
+        pid = worker.pid
+        assert pid is not None
+        policy = policy_now(pid)
+        await step
+        return policy
+
+    try:
+        assert asyncio.run(policy_during_step()) == SCHED_OTHER  # no live play at all
+    finally:
+        worker.shutdown()
+    assert worker.idle_steps == 0
+    monkeypatch.setenv(IDLE_ENVIRONMENT, "0")
+    assert not idle_wanted()
+    assert not ReviewWorker(processes=True, live=live).idle
+    assert not ReviewWorker(processes=False, live=live).idle  # a thread: never

@@ -109,7 +109,7 @@ def reviews_cards(game: AnyGame, config: Any) -> bool:
 
         return fast.supports(config)
     if isinstance(game, FanTanGame) and isinstance(config, FanTanConfig):
-        from fanfold.agents.strategy.fantan_fast import supports
+        from fanfold.agents.strategy.fantan_scope import supports  # no compiler loaded
 
         return supports(config)
     return False

@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fanfold.agents.strategy import fantan_kernels as kernels
+from fanfold.agents.strategy.fantan_scope import supports as supports  # its home is light
 from fanfold.agents.strategy.fantan_scoring import (
     BURN_IN,
     DEFAULT_WEIGHTS,
@@ -56,7 +57,7 @@ from fanfold.core.pauses import pause_point
 from fanfold.games.fantan import rules, sampling
 from fanfold.games.fantan.actions import FanTanAction, Play
 from fanfold.games.fantan.cards import rank_order
-from fanfold.games.fantan.config import FanTanConfig, Scoring
+from fanfold.games.fantan.config import FanTanConfig
 from fanfold.games.fantan.view import FanTanView
 
 Masks = npt.NDArray[np.int64]
@@ -64,12 +65,6 @@ Keys = npt.NDArray[np.uint64]
 
 #: The deals a decision plays (every candidate move on them) between looks at its deadline.
 BATCH = 250
-
-
-def supports(config: FanTanConfig) -> bool:
-    """Whether the compiled search covers ``config``: a fixed starting rank, one hand a match,
-    plain scoring."""
-    return config.start_rank is not None and not config.is_match and config.scoring is Scoring.PLAIN
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import multiprocessing
+import time
 from collections.abc import Callable, Iterator
 
 
@@ -23,6 +24,8 @@ class LiveWork:
     def __init__(self) -> None:
         #: Live decisions in flight or queued, and players' actions being handled, now.
         self.count = 0
+        #: When live work last began or ended (``time.monotonic()``; 0: never).
+        self.last = 0.0
         self._quiet: list[Callable[[], object]] = []
         self._shared: ctypes.c_int | None = None
 
@@ -37,12 +40,14 @@ class LiveWork:
     def begin(self) -> None:
         """A piece of live work starts (a decision asked of the pool, an action arrived)."""
         self.count += 1
+        self.last = time.monotonic()
         if self._shared is not None:
             self._shared.value = self.count
 
     def end(self) -> None:
         """A piece of live work ended: at zero, everyone waiting is told (once each)."""
         self.count = max(0, self.count - 1)
+        self.last = time.monotonic()
         if self._shared is not None:
             self._shared.value = self.count
         if not self.count and self._quiet:
@@ -58,6 +63,11 @@ class LiveWork:
             yield
         finally:
             self.end()
+
+    def active(self, within: float) -> bool:
+        """Whether live play is going on: work under way now, or begun or ended in the last
+        ``within`` seconds."""
+        return bool(self.count) or (self.last > 0 and time.monotonic() - self.last < within)
 
     def when_quiet(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` once the count next falls to zero (at once if it is zero)."""

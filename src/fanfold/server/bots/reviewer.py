@@ -22,8 +22,9 @@ while the count it reads from memory shared with the event loop is not zero
 all, before it and inside it: on a server that is never quiet, a review still takes a step
 every :data:`HOLD_LIMIT` seconds or so. While a step waits, before it or paused inside it, the
 worker says so (:attr:`ReviewWorker.holding`: the review page's line); a pause inside a step is
-read from a flag in memory shared with the worker process. A wait only delays a step: its
-result is the same."""
+read from a flag in memory shared with the worker process. While live play goes on, a step
+also computes in Linux's idle class for at most its allowance of the hold, then at nice 19 again
+(:mod:`~fanfold.server.bots.idle_class`). A wait only delays a step: its result is the same."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from fanfold.server.bots.idle_class import ACTIVE_SECONDS, idle_wanted, set_idle
 from fanfold.server.bots.live_work import LiveWork
 from fanfold.server.bots.pool import Priority
 from fanfold.server.bots.step_pauses import attach, paused_step
@@ -89,6 +91,11 @@ class ReviewWorker:
         self.processes = processes
         self.live = live
         self.hold = hold
+        #: Whether steps may compute in Linux's idle class while live play goes on
+        #: (:meth:`_idle`; in a worker process only).
+        self.idle = processes and live is not None and idle_wanted()
+        #: Steps begun in the idle class, since the start.
+        self.idle_steps = 0
         #: Told the seconds each step waited, before it and inside it (0: none; the metrics).
         self.held: Callable[[float], object] | None = None
         #: Told the pauses inside each step that paused (the metrics).
@@ -207,6 +214,7 @@ class ReviewWorker:
                 loop.call_soon_threadsafe(self._finished)
 
         future.add_done_callback(done)
+        back = self._idle(loop, allowance)
         paused = 0.0
         try:
             stepped: tuple[_T, float, int, bool] = await asyncio.wrap_future(future)
@@ -216,6 +224,9 @@ class ReviewWorker:
                 self._replace(executor)
             raise
         finally:
+            if back is not None:
+                back.cancel()
+                self._normal()
             self._told(timed, waited + paused)
         self.held_seconds += paused
         self.paused_seconds += paused
@@ -224,6 +235,38 @@ class ReviewWorker:
         if pauses and self.paused is not None:
             self.paused(pauses)
         return result
+
+    def _idle(
+        self, loop: asyncio.AbstractEventLoop, allowance: float
+    ) -> asyncio.TimerHandle | None:
+        """While live play goes on (:meth:`LiveWork.active`), put the worker process in Linux's
+        idle class for the step's first ``allowance`` seconds (the hold's limit less the wait
+        before the step): a live table's work, waking on a core the step holds, takes it at
+        once. Back in the normal class (nice 19) when the step ends or the allowance runs out,
+        whichever comes first, so a step on a machine whose cores stay busy is delayed at most
+        as long as the hold allows (the idle class alone would never let it run). The handle
+        that puts it back (``None``: not put in the idle class)."""
+        pid = self.pid
+        live = self.live
+        if (
+            pid is None
+            or allowance <= 0
+            or live is None
+            or not self.idle
+            or not live.active(ACTIVE_SECONDS)
+            or not set_idle(pid, idle=True)
+        ):
+            return None
+        self.idle_steps += 1
+        return loop.call_later(allowance, self._normal)
+
+    def _normal(self) -> None:
+        """The worker process back in the normal class; where it cannot go back, the idle
+        class is never used again by this worker (and said)."""
+        pid = self.pid
+        if pid is not None and not set_idle(pid, idle=False) and self.idle:
+            self.idle = False
+            log.error("the review worker could not leave the idle class; no longer used")
 
     def _told(self, timed: bool, seconds: float) -> None:
         """Tell :attr:`held` a step's wait (every step, 0 for none, so the metric's count is
@@ -300,4 +343,9 @@ class ReviewWorker:
                 self._lower()
 
 
-__all__ = ["HOLD_ENVIRONMENT", "HOLD_LIMIT", "ReviewWorker", "hold_limit"]
+__all__ = [
+    "HOLD_ENVIRONMENT",
+    "HOLD_LIMIT",
+    "ReviewWorker",
+    "hold_limit",
+]

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from fanfold.server.bots.pickling import dumps
@@ -25,6 +26,9 @@ NICENESS = 10
 
 #: The lowest CPU priority a process may take (``os.nice``): the review worker's.
 LOWEST_NICENESS = 19
+
+#: The review worker process's name, as ``ps`` and ``/proc/PID/comm`` show it (Linux).
+REVIEW_PROCESS_NAME = "fanfold-review"
 
 #: Seconds between a worker process's looks at whether the server that started it still runs.
 PARENT_CHECK_SECONDS = 1.0
@@ -44,14 +48,24 @@ def lowest_priority(pid: int = 0) -> None:
     class. Not Linux's idle class (``SCHED_IDLE``): on a machine whose cores are busy with other
     work it gets no processor time at all, and a review never ends; the review worker yields to
     live play itself (:mod:`fanfold.server.bots.reviewer`), and at nice 19 a process that wakes
-    takes the processor from it at once."""
+    takes the processor from it at once. (Its steps use the idle class only bounded, while live
+    play goes on: :mod:`fanfold.server.bots.idle_class`.)"""
     os.setpriority(os.PRIO_PROCESS, pid, LOWEST_NICENESS)
+
+
+def name_process(name: str) -> None:
+    """Give the calling process ``name`` (at most 15 bytes) where ``ps`` and ``top`` show it
+    (Linux's ``/proc/self/comm``; elsewhere nothing): an operator, or the impact benchmark,
+    tells the review worker from the bot workers by it."""
+    with contextlib.suppress(OSError):
+        Path("/proc/self/comm").write_text(name[:15])
 
 
 def _start_process(warm: Callable[[], object] | None, lowest: bool = False) -> None:
     """A worker process starts: watch for its server's end, lower its priority (``lowest``:
-    to the lowest, :func:`lowest_priority`), leave a terminal's Ctrl-C to the server (which
-    stops its workers itself), then warm up (compiled kernels)."""
+    to the lowest, :func:`lowest_priority`, and named :data:`REVIEW_PROCESS_NAME`), leave a
+    terminal's Ctrl-C to the server (which stops its workers itself), then warm up (compiled
+    kernels)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     configure_from_environment()  # its lines as its server's (fanfold.server.logs)
     threading.Thread(
@@ -59,6 +73,7 @@ def _start_process(warm: Callable[[], object] | None, lowest: bool = False) -> N
     ).start()
     if lowest:
         lowest_priority()
+        name_process(REVIEW_PROCESS_NAME)
     else:
         os.nice(NICENESS)
     if warm is not None:
@@ -118,7 +133,7 @@ class WorkerProcess(Executor):
         self._process = context.Process(
             target=serve,
             args=(child, warm, lowest),
-            name="fanfold-review" if lowest else "fanfold-bot",
+            name=REVIEW_PROCESS_NAME if lowest else "fanfold-bot",
             daemon=True,
         )
         self._child = child
@@ -218,8 +233,10 @@ __all__ = [
     "LOWEST_NICENESS",
     "NICENESS",
     "PARENT_CHECK_SECONDS",
+    "REVIEW_PROCESS_NAME",
     "WorkerProcess",
     "lowest_priority",
+    "name_process",
     "nothing",
     "serve",
 ]
