@@ -114,16 +114,39 @@ def look_ahead(
     params: Params,
     totals: npt.NDArray[np.float64],
     opponents: Params | None = None,
+    model: tuple[int, int] | None = None,
 ) -> None:
     """Add to ``totals[i]`` the value to ``seat`` of ``legal[i]`` (packed action ids) carried
     on by the ladder on each of ``deals`` (:func:`fanfold.agents.ladder.lookahead.look`): the
     seat and its partners by ``params``, the opponents by ``opponents`` (``None``: ``params``
-    too)."""
+    too); with ``model`` (deals, budget), each opponent decision looks ahead itself on that
+    many deals of its own view within that many continuations
+    (:func:`fanfold.agents.ladder.modelled.look_modelled`)."""
     from fanfold.agents.ladder import lookahead
 
     weights, fparams, iparams = _arrays(params)
     others = _arrays(opponents) if opponents is not None else (weights, fparams, iparams)
     first = deals[0]
+    if model is not None:
+        from fanfold.agents.ladder import modelled
+
+        modelled.look_modelled(
+            np.stack([deal.array for deal in deals]),
+            first.options,
+            seat,
+            legal,
+            len(legal),
+            _suits(first.config),
+            weights,
+            fparams,
+            iparams,
+            others,
+            model[0],
+            model[1],
+            lookahead.LIMIT,
+            totals,
+        )
+        return
     lookahead.look(
         np.stack([deal.array for deal in deals]),
         first.options,
