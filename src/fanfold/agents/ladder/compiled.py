@@ -17,7 +17,7 @@ from fanfold.agents.ladder.search import Params
 from fanfold.games.fano.actions import FanoAction
 from fanfold.games.fano.config import FanoConfig
 from fanfold.games.fano.fast import codec, engine
-from fanfold.games.fano.fast.layout import MAX_SEATS
+from fanfold.games.fano.fast.layout import MAX_ACTIONS, MAX_SEATS
 from fanfold.games.fano.state import FanoState
 
 
@@ -161,6 +161,57 @@ def look_ahead(
         lookahead.LIMIT,
         totals,
     )
+
+
+def modelled_decide(
+    state: FanoState,
+    seat: int,
+    legal: Sequence[FanoAction],
+    params: Params,
+    deals: int,
+    budget: int,
+    seed: int,
+) -> int:
+    """The index in ``legal`` of the seat's choice as an exploiter's continuation models a
+    look-ahead opponent: ``ladder(deals=deals, budget=budget)`` of the member ``params``, its
+    deals dealt from the seat's view by the fast path's generator seeded with ``seed``
+    (:func:`fanfold.agents.ladder.modelled.model_decide`)."""
+    from fanfold.agents.ladder import modelled
+
+    weights, fparams, iparams = _arrays(params)
+    fast = engine.encode(state)
+    ids = np.array([codec.action_id(action) for action in legal], np.int64)
+    engine.seed(seed)
+    buffer = np.empty(MAX_ACTIONS, np.int64)
+    return int(
+        modelled.model_decide(
+            fast.array,
+            fast.options,
+            seat,
+            ids,
+            len(ids),
+            _suits(fast.config),
+            weights,
+            fparams,
+            iparams,
+            deals,
+            budget,
+            buffer,
+        )
+    )
+
+
+def redealt(state: FanoState, viewer: int, seed: int) -> FanoState:
+    """``state`` with every card ``viewer`` cannot see dealt again in compiled code
+    (:func:`fanfold.agents.ladder.modelled.redeal`), the fast path's generator seeded with
+    ``seed``."""
+    from fanfold.agents.ladder import modelled
+
+    fast = engine.encode(state)
+    array = fast.array.copy()
+    engine.seed(seed)
+    modelled.redeal(array, fast.options, viewer)
+    return codec.decode_state(array, state.config, state.seed)
 
 
 def warm_up() -> None:

@@ -173,7 +173,7 @@ def redeal(s, cfg, viewer):  # type: ignore[no-untyped-def]
             for i in range(n):
                 card = pool[i]
                 value = card >> 4
-                if placed < nhidden and 1 <= value and value <= MAX_COMBAT:
+                if placed < nhidden and value >= 1 and value <= MAX_COMBAT:
                     s[p + HIDDEN + 1 + placed] = card
                     s[p + FIELD + 1 + s[p + FIELD]] = card
                     s[p + FIELD] += 1
@@ -202,7 +202,20 @@ def redeal(s, cfg, viewer):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def model_decide(s, cfg, mover, legal, n, suits, weights, fparams, iparams, mdeals, mbudget, out):  # type: ignore[no-untyped-def]
+def model_decide(  # type: ignore[no-untyped-def]
+    s,
+    cfg,
+    mover,
+    legal,
+    n,
+    suits,
+    weights,
+    fparams,
+    iparams,
+    mdeals,
+    mbudget,
+    out,
+):
     """The index in ``legal[:n]`` of ``mover``'s choice in ``s`` as ``ladder(deals=mdeals,
     budget=mbudget)`` of the member (``weights``, ``fparams``, ``iparams``) decides it: the
     member's move where it is a promotion; else the member's ``mbudget // mdeals`` best moves
@@ -250,7 +263,22 @@ def model_decide(s, cfg, mover, legal, n, suits, weights, fparams, iparams, mdea
 
 
 @njit(cache=True)
-def carry_on_modelled(s, cfg, seat, suits, weights, fparams, iparams, others, mdeals, mbudget, limit, out, inner, shuffle):  # type: ignore[no-untyped-def]
+def carry_on_modelled(  # type: ignore[no-untyped-def]
+    s,
+    cfg,
+    seat,
+    suits,
+    weights,
+    fparams,
+    iparams,
+    others,
+    mdeals,
+    mbudget,
+    limit,
+    out,
+    inner,
+    shuffle,
+):
     """:func:`fanfold.agents.ladder.lookahead.carry_on` with every opponent decision made by
     :func:`model_decide` (the member ``others``, looking ahead on ``mdeals`` deals of its own
     view within ``mbudget`` continuations); ``inner``: the buffer its continuations use."""
@@ -269,8 +297,20 @@ def carry_on_modelled(s, cfg, seat, suits, weights, fparams, iparams, others, md
         if _friend(cfg, seat, mover):
             index = decide(s, cfg, mover, out, n, suits, weights, fparams, iparams)
         else:
+            weights_o, fparams_o, iparams_o = others
             index = model_decide(
-                s, cfg, mover, out, n, suits, others[0], others[1], others[2], mdeals, mbudget, inner
+                s,
+                cfg,
+                mover,
+                out,
+                n,
+                suits,
+                weights_o,
+                fparams_o,
+                iparams_o,
+                mdeals,
+                mbudget,
+                inner,
             )
         action = out[index]
         if mover == seat and s[TURN] != start and _is_end(action & 255):
@@ -281,7 +321,22 @@ def carry_on_modelled(s, cfg, seat, suits, weights, fparams, iparams, others, md
 
 
 @njit(cache=True)
-def look_modelled(deals, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, others, mdeals, mbudget, limit, totals):  # type: ignore[no-untyped-def]
+def look_modelled(  # type: ignore[no-untyped-def]
+    deals,
+    cfg,
+    seat,
+    legal,
+    nlegal,
+    suits,
+    weights,
+    fparams,
+    iparams,
+    others,
+    mdeals,
+    mbudget,
+    limit,
+    totals,
+):
     """:func:`fanfold.agents.ladder.lookahead.look` with the opponents modelled by
     :func:`model_decide`."""
     out = np.empty(MAX_ACTIONS, np.int64)
