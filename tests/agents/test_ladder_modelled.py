@@ -54,13 +54,6 @@ def test_a_redeal_keeps_the_viewer_s_view_and_reads_nothing_it_cannot_see(
     assert moved > 0
 
 
-def _moves(state_index: int, edition: str) -> tuple[object, ...]:
-    state = _midgames(edition, 9, 6)[state_index]
-    seat = FANO.current_player(state)
-    assert seat is not None
-    return state, seat, FANO.legal_actions(state)
-
-
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_modelled_opponent_looks_ahead_among_the_member_s_best_moves(edition: str) -> None:
     """Within its budget the modelled decision is one of the member's ``budget // deals`` best
@@ -118,7 +111,7 @@ def test_the_modelled_replies_ignore_the_searcher_s_hidden_cards(edition: str) -
 
 
 def _chosen(spec: str, edition: str) -> list[tuple[object, int, list[float]]]:
-    seen = []
+    seen: list[tuple[object, int, list[float]]] = []
     for state in _midgames(edition, 13, 4):
         seat = FANO.current_player(state)
         assert seat is not None
