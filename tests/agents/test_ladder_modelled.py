@@ -139,3 +139,29 @@ def test_modelling_exploiters_play_legal_games(edition: str) -> None:
     config = FANO.preset(edition).config.replace(turns_per_player=4)
     seats = ["exploit(target=hard, deals=1, model_deals=1, model_budget=2)", "medium"]
     assert _game(config, seats, 5)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fano player=2 | field=3D,6D hidden=6D | hand=5H field=2H",
+        "fano player=2 | hand=AD,5D field=3D,2D,6D hidden=6D | hand=5H,4H field=2H",
+    ],
+)
+def test_a_redeal_deals_the_others_face_down_cards_in_play_again(text: str) -> None:
+    """Trionfey's Perfect defense: the owner's face-down card stays; another seat's redeal
+    deals it again among that owner's unseen combat cards, every view kept."""
+    config = FANO.preset("trionfey-specials").config.replace(suits="DH")
+    state = FANO.parse_position(text, config)
+    hidden = state.players[0].hidden
+    others: set[tuple[int, ...]] = set()
+    for seed in range(8):
+        for viewer in range(2):
+            redealt = compiled.redealt(state, viewer, seed)
+            assert FANO.observe(redealt, viewer) == FANO.observe(state, viewer)
+        assert compiled.redealt(state, 0, seed).players[0].hidden == hidden
+        dealt = compiled.redealt(state, 1, seed).players[0]
+        assert all(1 <= card >> 4 <= 7 for card in dealt.hidden)
+        assert set(dealt.hidden) <= set(dealt.field)
+        others.add(dealt.hidden)
+    assert len(others) > 1
