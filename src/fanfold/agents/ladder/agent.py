@@ -139,6 +139,12 @@ class LadderAgent(Agent[FanoView, FanoAction]):
         del view
         return None
 
+    def model(self) -> tuple[int, int] | None:
+        """Whether the opponents in the look-ahead's continuations look ahead themselves:
+        ``None``, they do not (an exploiter of a look-ahead may model them so: its deals and
+        budget, :mod:`fanfold.agents.ladder.modelled`)."""
+        return None
+
     def _look_ahead(
         self,
         view: FanoView,
@@ -168,7 +174,9 @@ class LadderAgent(Agent[FanoView, FanoAction]):
                 self.budget_cut = True
                 break
             deal = engine.encode(self.game.sample_state(view, self.rng))
-            compiled.look_ahead([deal], view.player, ids, chosen, totals, self.opponents(view))
+            compiled.look_ahead(
+                [deal], view.player, ids, chosen, totals, self.opponents(view), self.model()
+            )
             dealt += 1
         full = np.zeros(len(legal))
         full[kept] = totals

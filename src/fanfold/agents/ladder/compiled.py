@@ -17,7 +17,7 @@ from fanfold.agents.ladder.search import Params
 from fanfold.games.fano.actions import FanoAction
 from fanfold.games.fano.config import FanoConfig
 from fanfold.games.fano.fast import codec, engine
-from fanfold.games.fano.fast.layout import MAX_SEATS
+from fanfold.games.fano.fast.layout import MAX_ACTIONS, MAX_SEATS
 from fanfold.games.fano.state import FanoState
 
 
@@ -114,16 +114,39 @@ def look_ahead(
     params: Params,
     totals: npt.NDArray[np.float64],
     opponents: Params | None = None,
+    model: tuple[int, int] | None = None,
 ) -> None:
     """Add to ``totals[i]`` the value to ``seat`` of ``legal[i]`` (packed action ids) carried
     on by the ladder on each of ``deals`` (:func:`fanfold.agents.ladder.lookahead.look`): the
     seat and its partners by ``params``, the opponents by ``opponents`` (``None``: ``params``
-    too)."""
+    too); with ``model`` (deals, budget), each opponent decision looks ahead itself on that
+    many deals of its own view within that many continuations
+    (:func:`fanfold.agents.ladder.modelled.look_modelled`)."""
     from fanfold.agents.ladder import lookahead
 
     weights, fparams, iparams = _arrays(params)
     others = _arrays(opponents) if opponents is not None else (weights, fparams, iparams)
     first = deals[0]
+    if model is not None:
+        from fanfold.agents.ladder import modelled
+
+        modelled.look_modelled(
+            np.stack([deal.array for deal in deals]),
+            first.options,
+            seat,
+            legal,
+            len(legal),
+            _suits(first.config),
+            weights,
+            fparams,
+            iparams,
+            others,
+            model[0],
+            model[1],
+            lookahead.LIMIT,
+            totals,
+        )
+        return
     lookahead.look(
         np.stack([deal.array for deal in deals]),
         first.options,
@@ -138,6 +161,57 @@ def look_ahead(
         lookahead.LIMIT,
         totals,
     )
+
+
+def modelled_decide(
+    state: FanoState,
+    seat: int,
+    legal: Sequence[FanoAction],
+    params: Params,
+    deals: int,
+    budget: int,
+    seed: int,
+) -> int:
+    """The index in ``legal`` of the seat's choice as an exploiter's continuation models a
+    look-ahead opponent: ``ladder(deals=deals, budget=budget)`` of the member ``params``, its
+    deals dealt from the seat's view by the fast path's generator seeded with ``seed``
+    (:func:`fanfold.agents.ladder.modelled.model_decide`)."""
+    from fanfold.agents.ladder import modelled
+
+    weights, fparams, iparams = _arrays(params)
+    fast = engine.encode(state)
+    ids = np.array([codec.action_id(action) for action in legal], np.int64)
+    engine.seed(seed)
+    buffer = np.empty(MAX_ACTIONS, np.int64)
+    return int(
+        modelled.model_decide(
+            fast.array,
+            fast.options,
+            seat,
+            ids,
+            len(ids),
+            _suits(fast.config),
+            weights,
+            fparams,
+            iparams,
+            deals,
+            budget,
+            buffer,
+        )
+    )
+
+
+def redealt(state: FanoState, viewer: int, seed: int) -> FanoState:
+    """``state`` with every card ``viewer`` cannot see dealt again in compiled code
+    (:func:`fanfold.agents.ladder.modelled.redeal`), the fast path's generator seeded with
+    ``seed``."""
+    from fanfold.agents.ladder import modelled
+
+    fast = engine.encode(state)
+    array = fast.array.copy()
+    engine.seed(seed)
+    modelled.redeal(array, fast.options, viewer)
+    return codec.decode_state(array, state.config, state.seed)
 
 
 def warm_up() -> None:
