@@ -40,7 +40,7 @@ def test_a_bot_move_is_described_and_marked_on_the_board(page: Page, server: str
     point = marked.get_attribute("data-point")
     assert f"on point {point}" in last.inner_text()
     expect(page.locator("#log li").first).to_have_text(re.compile(r"^You placed a "))
-    expect(page.locator("#seats")).to_contain_text("Bot (random)")
+    expect(page.locator("#seats")).to_contain_text("Random bot")
     shot(page, "table-last-move")
 
 
