@@ -135,7 +135,7 @@ def test_a_rematch_takes_both_players_to_their_rotated_seats(browser: Browser, s
     second.click("#rematch")
     second.wait_for_url(re.compile(new_table))
     expect(second.locator("#seats li").nth(2)).to_contain_text("you")
-    expect(second.locator("#seats li").nth(0)).to_contain_text("Bot")
+    expect(second.locator("#seats li").nth(0)).to_contain_text("Random bot")
     for opened in pages:
         expect(opened.locator("#seats li", has_text="you")).to_have_count(1)
         opened.context.close()
