@@ -197,9 +197,10 @@ def test_fan_deal_won_by_following_the_hints(page: Page, server: str) -> None:
         expect(page.locator(home)).to_have_count(1)
         if moves == 0:
             shot(page, "fan-hint")
-            # the word drawn above a hinted place is the page's, in its language
+            # the word drawn beside a hinted fan's label is the page's, in its language
             mark = page.locator(f".fan[data-fan='{source}'].hinted")
-            assert mark.evaluate("(node) => getComputedStyle(node, '::before').content") == '"hint"'
+            tag = "(node) => getComputedStyle(node.previousElementSibling, '::after').content"
+            assert mark.evaluate(tag) == '"hint"'
 
         cards = page.locator(f".fan[data-fan='{source}'] .card")
         cards.nth(cards.count() - int(count)).click()

@@ -201,6 +201,33 @@ def test_the_win_is_claimed_once_the_other_side_has_left(client: TestClient) -> 
     assert client.get(f"/api/tables/{table}/record").json()["ruling"]["ending"] == "claim"
 
 
+def test_a_friend_not_come_yet_has_not_left_and_their_arrival_stops_the_countdown(
+    client: TestClient,
+) -> None:
+    """A seat claimed through its link whose player has not connected yet has not left: the
+    creator sees no countdown. Once the friend has come and gone the countdown runs, and the
+    friend's next connection tells the creator's page again, with no countdown."""
+    created = open_table(client, game="morris", seats=["you", "friend"], seed=3)
+    table, white, black = created["table"], created["token"], created["friends"]["1"]
+    live = client.app.state.hub.live[table]  # type: ignore[attr-defined]
+    live.seen[1] -= GONE_SECONDS  # however long ago the seat was claimed
+    message = look(client, table, white)
+    assert message["claim"] is None  # black took the seat and never came: nobody left
+    assert "claim" not in message["endings"]
+    early = refused(end(client, table, white, "claim"), 400)
+    assert "once the other side has left" in early["error"]
+    with client.websocket_connect(f"/ws/tables/{table}") as socket:
+        hello(socket, black)
+    assert 0 < look(client, table, white)["claim"]["left"] <= GONE_SECONDS  # came and left
+    with client.websocket_connect(f"/ws/tables/{table}") as creator:
+        assert hello(creator, white)["claim"] is not None  # counting down
+        with client.websocket_connect(f"/ws/tables/{table}") as friend:
+            hello(friend, black)
+            told = receive_until(creator, lambda m: m["type"] == "state")
+            assert told[-1]["claim"] is None  # the countdown stopped on the creator's page
+            assert "claim" not in told[-1]["endings"]
+
+
 def test_no_win_is_claimed_against_a_bot_or_an_empty_seat(client: TestClient) -> None:
     created = open_table(client, game="morris", seats=["you", "random"])
     table, token = created["table"], created["token"]

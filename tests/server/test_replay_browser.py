@@ -42,7 +42,7 @@ def test_a_replay_shows_the_seats_and_each_seat_s_last_action_as_of_its_move(
         seats = page.locator("#seats li")
         expect(seats).to_have_count(2)
         expect(seats.nth(0)).to_contain_text("Player 1")
-        expect(seats.nth(1)).to_contain_text("Bot (random)")
+        expect(seats.nth(1)).to_contain_text("Random bot")
         expect(page.locator("#seats li.deciding")).to_have_count(0)  # no live turn in a replay
         expect(page.locator(".fano .last")).to_have_count(0)  # nothing played yet at move 0
         assert serious_violations(page) == [], size

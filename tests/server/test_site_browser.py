@@ -26,11 +26,13 @@ AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 GAMES = ["fano", "morris", "fantan", "fan"]
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 #: What a player's page must never show: file names, game ids, reading codes, commands, an
-#: agent's settings ("hard(seconds=1.0)"), a game's name in code ("morris (geometric)"), a
+#: agent's settings ("hard(seconds=1.0)", "(target=medium)"), a bot named by its engine
+#: ("Bot (random)"), a game's name in code ("morris (geometric)"), a
 #: move's notation in brackets ("(7-F)", "(3-5)").
 DEVELOPER = re.compile(
     r"seeds/|\.v1\b|\b[A-Z]\d\b|fanfold (serve|play|games|legal|replay|solve|arena|balance)"
-    r"|\w\(\w+=|scripts/|\.py\b|\(\d{1,2}-(F|\d{1,2})\)|\b(fano|fantan|morris)\b"
+    r"|\(\w+=|scripts/|\.py\b|\(\d{1,2}-(F|\d{1,2})\)|\b(fano|fantan|morris)\b"
+    r"|\b[Bb]ot \([\w-]+\)"  # a bot named by its engine: "Bot (random)"
 )
 
 #: The smallest text a page may show, in CSS pixels.

@@ -40,7 +40,7 @@ def test_a_bot_move_is_described_and_marked_on_the_board(page: Page, server: str
     point = marked.get_attribute("data-point")
     assert f"on point {point}" in last.inner_text()
     expect(page.locator("#log li").first).to_have_text(re.compile(r"^You placed a "))
-    expect(page.locator("#seats")).to_contain_text("Bot (random)")
+    expect(page.locator("#seats")).to_contain_text("Random bot")
     shot(page, "table-last-move")
 
 
@@ -135,7 +135,7 @@ def test_a_rematch_takes_both_players_to_their_rotated_seats(browser: Browser, s
     second.click("#rematch")
     second.wait_for_url(re.compile(new_table))
     expect(second.locator("#seats li").nth(2)).to_contain_text("you")
-    expect(second.locator("#seats li").nth(0)).to_contain_text("Bot")
+    expect(second.locator("#seats li").nth(0)).to_contain_text("Random bot")
     for opened in pages:
         expect(opened.locator("#seats li", has_text="you")).to_have_count(1)
         opened.context.close()

@@ -119,6 +119,9 @@ class LiveTable:
     client: str | None = field(default=None, repr=False)
     #: When a connection last held each seat (``time.monotonic()``); see :meth:`is_gone`.
     seen: dict[int, float] = field(default_factory=dict)
+    #: Seats taken while the table was in memory whose holder has not connected since: such
+    #: a player has not left (:meth:`claim_wait`); a connection holding the seat ends it.
+    arriving: set[int] = field(default_factory=set)
     #: When the table came into memory.
     loaded: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -206,9 +209,10 @@ class LiveTable:
     def claim_wait(self, seat: int, now: float | None = None) -> float | None:
         """How long ``seat``'s player waits before claiming the win because the other side
         left (0: the win may be claimed now), in a game of two sides; ``None`` when there is
-        nothing to wait for: the other side is a bot, has a seat nobody claimed, or one of its
-        people is here now. A side has left once none of its people has had a connection for
-        :data:`GONE_SECONDS`."""
+        nothing to wait for: the other side is a bot, has a seat nobody claimed or one whose
+        player took it and has not connected yet (:attr:`arriving`: nobody left), or one of
+        its people is here now. A side has left once none of its people has had a connection
+        for :data:`GONE_SECONDS`."""
         table = self.table
         teams = table.game.teams(table.config)
         if len(teams) != 2 or table.is_over:
@@ -220,7 +224,9 @@ class LiveTable:
             for other in team
             if table.seats[other].is_human
         ]
-        if not others or any(self.seat_hashes[other] is None for other in others):
+        if not others or any(
+            self.seat_hashes[other] is None or other in self.arriving for other in others
+        ):
             return None
         if any(self.is_present(other) for other in others):
             return None

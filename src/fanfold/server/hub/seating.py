@@ -96,6 +96,7 @@ class Seating:
             live.seat_hashes[seat] = hashed
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
+            live.arriving.add(seat)  # not left: not come yet
             await self._start_seated_clock(live)
         await play_on(self.host, live)
         return seat, token
@@ -136,6 +137,7 @@ class Seating:
             live.seat_hashes[seat] = hashed
             live.accounts[seat] = account
             live.seen[seat] = time.monotonic()
+            live.arriving.add(seat)  # not left: not come yet
             await self._start_seated_clock(live)
         await play_on(self.host, live)
         return seat, token
@@ -262,7 +264,13 @@ class Seating:
                 if watching >= spectators:
                     raise CrowdedError(Refusal("seat.crowded", count=spectators))
             message, text = message_of(held, watcher)
+            # a seat's holder arriving ends another seat's countdown to claim the win: they
+            # are told again (their countdown stops)
+            counting = bool(watcher.seats) and any(
+                held.claim_wait(seat) is not None for other in held.watchers for seat in other.seats
+            )
             held.watchers.add(watcher)
+            held.arriving -= watcher.seats
         if watcher.outbox is not None and watcher.spectating:
             watcher.outbox.pacer = spectators_pacer()
         if watcher.outbox is not None:  # queued before any later broadcast can queue
@@ -271,6 +279,8 @@ class Seating:
                 unwatch(held, watcher)
         else:
             await watcher.send(as_json(message))
+        if counting:
+            await self.host.broadcast(held)
         return held
 
     async def tell_left(self, live: LiveTable, watcher: Watcher) -> None:

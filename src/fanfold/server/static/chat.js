@@ -45,6 +45,7 @@ export function setUpChat(options) {
   let over = false; // the game ended: free text again at any table
   let lines = []; // the room's lines, oldest first (kept while chat is off, not shown)
   let muted = mutedNames();
+  let seats = null; // how many seats the table has (its state's): alone at a table, no players' room
   let me = null; // the signed-in account's name: a spectator's own lines are said under it
   api("GET", "/api/account")
     .then((account) => {
@@ -178,6 +179,12 @@ export function setUpChat(options) {
     }
   });
 
+  // The panel shows once a room is known, but not the players' room of a table of one seat:
+  // nobody else sits there to read it (a spectator's room shows as before).
+  function showPanel() {
+    panel.hidden = !room || (room.room === "players" && seats === 1);
+  }
+
   return {
     // A chat or chat_room message from the socket.
     receive(data) {
@@ -185,7 +192,7 @@ export function setUpChat(options) {
         room = data;
         lines = data.lines.slice();
         phrases.replaceChildren();
-        panel.hidden = false;
+        showPanel();
         render();
       } else if (data.type === "chat" && room && data.room === room.room) {
         if (lines.some((line) => line.id === data.line.id)) return;
@@ -202,6 +209,8 @@ export function setUpChat(options) {
     },
     // The table's state: the game's end brings free text back.
     onState(state) {
+      seats = Array.isArray(state.seats) ? state.seats.length : null;
+      showPanel();
       const ended = state.outcome !== null && state.outcome !== undefined;
       if (ended !== over) {
         over = ended;

@@ -203,11 +203,49 @@ export function cardBack() {
   return el;
 }
 
-// A bot's name for a person: "Hard bot" for the level "hard(seconds=1.0)", "Bot (mcts)" else.
+// Each agent as a player reads it (fanfold.agents' registry names them for developers): its
+// name, and one sentence on how it plays (the lobby's list of other agents).
+const BOT_NAMES = {
+  easy: t("Easy bot"),
+  medium: t("Medium bot"),
+  hard: t("Hard bot"),
+  random: t("Random bot"),
+  greedy: t("Greedy bot"),
+  heuristic: t("Quick bot"),
+  "heuristic-v1": t("Veteran bot"),
+  planner: t("Planner bot"),
+  ladder: t("Style bot"),
+  exploit: t("Exploiter bot"),
+  mcts: t("Explorer bot"),
+  "mcts-strong": t("Deep explorer bot"),
+  pimc: t("Sampler bot"),
+  perfect: t("Perfect bot"),
+  solver: t("Solver bot"),
+};
+const BOT_SENTENCES = {
+  random: t("Plays any legal move, at random."),
+  greedy: t("Takes what each move gives at once, without looking further ahead."),
+  heuristic: t("Plays its first idea at once, without searching."),
+  "heuristic-v1": t("An older medium bot, kept unchanged to compare against."),
+  planner: t("Plans its whole turn on a few guesses at the hidden cards."),
+  ladder: t("Plans its whole turn and keeps to one style: rushing, defending, bluffing and more."),
+  exploit: t("Plays on the weaknesses of another bot it knows."),
+  mcts: t("Tries many continuations before each move."),
+  "mcts-strong": t("The explorer bot, with five times as many tries."),
+  pimc: t("Tries each move on several guesses at the hidden cards."),
+  perfect: t("Knows the value of every position: it never makes a mistake."),
+  solver: t("Wins every deal that can be won."),
+};
+
+// A seat's bot by name ("Hard bot", "Perfect bot"), its settings left out ("perfect(mistakes=0.1)").
 export function botName(player) {
   const name = String(player).split("(")[0];
-  const levels = { easy: t("Easy bot"), medium: t("Medium bot"), hard: t("Hard bot") };
-  return levels[name] || t("Bot ({name})", { name });
+  return BOT_NAMES[name] || t("Bot ({name})", { name });
+}
+
+// The sentence on how a bot plays, in the page's language ("" for one not known here).
+export function botSentence(name) {
+  return BOT_SENTENCES[String(name).split("(")[0]] || "";
 }
 
 // A variant's name in words, as a player reads it: "trionfey-all-for-one" is "Trionfey all for

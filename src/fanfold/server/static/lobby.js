@@ -1,5 +1,5 @@
 // The lobby: pick a game, a variant and the seats, then open the table.
-import { api, botName, el, remember, myTables, t, variantWords } from "./common.js";
+import { api, botName, botSentence, el, remember, myTables, t, variantWords } from "./common.js";
 
 const gamesBox = document.getElementById("games");
 const form = document.getElementById("setup");
@@ -34,9 +34,12 @@ function preset() {
   return chosen.presets.find((p) => p.name === variantSelect.value);
 }
 
+// A bot as a player reads it: a level by its name ("Hard bot"), another agent by its name and
+// how it plays ("Perfect bot: knows …"); the developers' description, settings and all, is
+// the option's title.
 function botLabel(bot) {
-  if (bot.level) return botName(bot.name);
-  return `${bot.name}: ${bot.description}`;
+  const sentence = bot.level ? "" : botSentence(bot.name);
+  return sentence ? t("{bot} — {about}", { bot: botName(bot.name), about: sentence }) : botName(bot.name);
 }
 
 // The levels first (what most players want), then every other agent by name.

@@ -49,6 +49,11 @@ function seatName(n) {
   return message?.seats?.[n]?.name ?? t("Player {number}", { number: n + 1 });
 }
 
+// A seat's player by name: the signed-in account's name, else the seat's ("White").
+function playerName(n) {
+  return accountNames[n] ?? seatName(n);
+}
+
 function showError(text) {
   $("error").textContent = text || "";
 }
@@ -424,6 +429,8 @@ function readNames() {
       // a seat nobody held yet: ask again once a connection holds it
       for (const seat of fresh) if (!seat.present && !(seat.seat in accountNames)) namesAsked.delete(seat.seat);
       drawSeats();
+      // a takeback's words name the players: said again with their names
+      if ($("takeback-asked") || $("takeback-waiting")) drawControls();
     })
     .catch(() => { for (const seat of fresh) namesAsked.delete(seat.seat); });
 }
@@ -503,7 +510,11 @@ function markHint(analysis) {
     for (const node of $("game").querySelectorAll("[data-ref]")) {
       if (node.getAttribute("data-ref") !== ref) continue;
       node.classList.add("hinted");
-      node.dataset.hint = t("hint"); // the word the style sheet draws above it
+      // the word the style sheet draws: after the place's label where it has one ("fan 8
+      // hint"), so that neither covers the other; else above the place
+      const label = node.previousElementSibling;
+      if (label?.classList.contains("board-label")) label.dataset.hint = t("hint");
+      else node.dataset.hint = t("hint");
     }
   }
 }
@@ -650,7 +661,7 @@ function drawControls() {
     );
     $("undo").disabled = !m.can_undo;
   }
-  box.append(...takebackControls(m, { tableId, token, seatName, showError }));
+  box.append(...takebackControls(m, { tableId, token, playerName, showError }));
   for (const ending of m.endings || []) box.append(endingButton(m, ending));
   if (m.claim && m.claim.left > 0 && !m.outcome) box.append(claimCountdown(m));
   for (const analysis of m.outcome ? [] : m.analyses) {

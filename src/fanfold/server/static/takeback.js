@@ -13,18 +13,19 @@ function open(m) {
     && m.seats.length === 2 && m.yours.length === 1 && !m.seats.some((seat) => seat.bot || seat.open);
 }
 
-// The controls for the state message `m` (none where the table takes no takebacks).
-export function takebackControls(m, { tableId, token, seatName, showError }) {
+// The controls for the state message `m` (none where the table takes no takebacks). Each side
+// is named by `playerName` (the signed-in player's name, else the seat's).
+export function takebackControls(m, { tableId, token, playerName, showError }) {
   if (!open(m)) return [];
   const mine = m.yours[0];
   const waiting = m.options.takeback && m.options.takeback.version === m.version ? m.options.takeback.seat : null;
   const answer = (choice) => api("POST", `/api/tables/${tableId}/takeback`, { token, answer: choice }).catch((error) => showError(error.message));
   if (waiting === mine) {
-    return [el("p", { id: "takeback-waiting", class: "takeback", text: t("Takeback asked: waiting for {name}'s answer", { name: seatName(1 - mine) }) })];
+    return [el("p", { id: "takeback-waiting", class: "takeback", text: t("Takeback asked: waiting for {name}'s answer", { name: playerName(1 - mine) }) })];
   }
   if (waiting !== null) {
     return [
-      el("p", { id: "takeback-asked", class: "takeback", text: t("{name} asks to take back their last move", { name: seatName(waiting) }) }),
+      el("p", { id: "takeback-asked", class: "takeback", text: t("{name} asks to take back their last move", { name: playerName(waiting) }) }),
       el("button", { type: "button", class: "primary", id: "takeback-accept", text: t("Accept takeback"), onclick: () => answer("accept") }),
       el("button", { type: "button", id: "takeback-decline", text: t("Decline takeback"), onclick: () => answer("decline") }),
     ];

@@ -66,7 +66,7 @@ export function render(root, m, ui) {
     const number = index + 1;
     const ref = view.fan_refs[index];
     const fan = el("div", { class: "fan", "data-fan": String(number), "data-ref": ref });
-    const wrap = el("div", {}, el("div", { class: "fan-label", text: t("fan {number}", { number }) }), fan);
+    const wrap = el("div", {}, el("div", { class: "fan-label board-label", text: t("fan {number}", { number }) }), fan);
     const moveHere = sourceMoves.find((c) => target(c) === ref);
     if (moveHere) {
       fan.classList.add("target");

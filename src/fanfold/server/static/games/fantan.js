@@ -11,10 +11,12 @@ function scoreKind(kind) {
 export function render(root, m, ui) {
   const view = m.view;
   root.replaceChildren();
+  // the pool where chips are played for (or some lie in it); each seat's score is on its line
+  const words = { number: view.hand_number + 1, rank: view.start_rank, pool: view.pool };
+  const chips = view.score_kind === "net chips" || view.pool > 0;
   const head = el("p", {
-    text: t("Hand {number} · rows start at {rank} · pool {pool} chips · {score}", {
-      number: view.hand_number + 1, rank: view.start_rank, pool: view.pool, score: scoreKind(view.score_kind),
-    }),
+    class: "ft-heading",
+    text: chips ? t("Hand {number} · rows start at {rank} · pool {pool} chips", words) : t("Hand {number} · rows start at {rank}", words),
   });
   root.append(head);
   // a match's next hand opens with a word on the last: who went out first
