@@ -144,13 +144,14 @@ def is_over(s, cfg):  # type: ignore[no-untyped-def]
     return s[PHASE] == P_OVER or winner(s, cfg) >= 0
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, packed):  # type: ignore[no-untyped-def]
     """Apply the legal action ``packed`` at table ``i`` as the reference does, its reshuffle
     (one at most) drawn from the seat's reshuffle seed; False when that seed is not given
     yet (the table unchanged, stopped with :data:`NEEDS_SEED`)."""
     s = states[i]
-    backup[:] = s
+    for k in range(s.shape[0]):  # a loop: a slice assignment may allocate
+        backup[k] = s[k]
     shuffle[SHUFFLE_MODE] = 1
     shuffle[SHUFFLE_GIVEN] = -1
     if apply(s, cfg, packed, shuffle) == OK:
@@ -159,7 +160,8 @@ def run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, packed):  # type
     seat = shuffle[SHUFFLE_SEAT]
     count = shuffle[SHUFFLE_COUNT]
     number = backup[HEADER + seat * PLAYER_WIDTH + SHUFFLES]
-    s[:] = backup
+    for k in range(s.shape[0]):
+        s[k] = backup[k]
     at = number - base[i, seat]
     if at < 0 or at >= seeds.shape[2]:
         scal[i, S_STATUS] = NEEDS_SEED
@@ -182,7 +184,7 @@ def run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, packed):  # type
     return True
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def play_bots(  # type: ignore[no-untyped-def]
     states, cfg, scal, rng, seeds, base, backup, shuffle, mt, legal, bots, i, learner, ws
 ):
@@ -197,7 +199,12 @@ def play_bots(  # type: ignore[no-untyped-def]
     (-1: none). ``ws``: the ladder's workspace (:func:`fanfold.agents.ladder.kernels.workspace`),
     allocated once a batch by the kernel the driver calls, so that a decision allocates
     nothing (it is not one of ``tables``: each array the driver passes costs its unboxing at
-    every call)."""
+    every call).
+
+    ``run``, ``play_bots`` and ``play_on`` are compiled without reference counts
+    (:data:`fanfold.core.numba_cache.UNCOUNTED`): with them, every call counted a reference
+    to each array of ``tables`` and of the workspace (about fifty, two atomic operations
+    each) at every table's step, self-play included, where no bot decides."""
     kinds, suits, weights, fparams, iparams, max_steps = bots
     while True:
         s = states[i]
@@ -254,7 +261,7 @@ def start(tables, which, game_seeds, learner):  # type: ignore[no-untyped-def]
         )
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def play_on(tables, i, packed, learner, ws):  # type: ignore[no-untyped-def]
     """Table ``i``'s legal action ``packed``, then its bots' (none when the action waits for
     a reshuffle's seed, :data:`NEEDS_SEED`)."""

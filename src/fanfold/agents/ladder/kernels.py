@@ -48,6 +48,7 @@ from fanfold.games.fano.fast.layout import (
     DOWN,
     DRAW,
     FIELD,
+    FIELD_CAP,
     HAND,
     HIDDEN,
     K_ALLOW,
@@ -78,6 +79,7 @@ from fanfold.games.fano.fast.layout import (
     PENDING_SUPPORT,
     PENDING_TARGET,
     PHASE,
+    PLAYER_WIDTH,
     PROTECTED,
     S_DEFENSE,
     S_REVERSE,
@@ -164,7 +166,7 @@ X_ATTACKS_ME = 11  # 8 seats
 X_ATTACKED = 19  # 8 seats
 X_REVERSE = 27  # 8 seats
 X_SIZE = 35
-# rows of an evaluation's integer scratch (:func:`scratch`), 8 wide
+# rows of an evaluation's integer scratch (:func:`scratch`), ``W_WIDTH`` wide
 W_HELD = 0
 W_MISSING = 1
 W_COMBAT = 2
@@ -174,14 +176,29 @@ W_FCOMBAT = 5
 W_REST = 6
 W_VALUES = 7
 W_NEED = 8
-W_ROWS = 9
+W_POOL = 9  # how many of each value (0: jokers) the seat's draw pile holds (:func:`pool_counts`)
+W_THREAT = 10  # the values of the attacked opponents' cards the seat may hit (:func:`_opponents`)
+W_THREAT_PAIR = 11  # 1 where that card is in one of its owner's pairs
+W_STATE = 12  # the decision's memo of its opponents (``E_*`` entries)
+W_ROWS = 13
+W_WIDTH = 48  # a count for each value a card's upper four bits give; 8 seats' 6 cards in play
+# ``ints[W_STATE]`` entries
+E_DECISION = 0  # 1 while a decision evaluates (:func:`decide_with`): the memo is kept
+E_KNOWN = 1  # 1 when the opponents' signature (``work[3]``) is one's the memo was made for
+E_THREATS = 2  # how many cards ``W_THREAT`` lists
+#: The opponents' signature's length: each seat's level, tribute, and its cards in play,
+#: face down and under Perfect defense (a count and the cards).
+SIGNATURE = 8 * (2 + 3 * (1 + FIELD_CAP))
 # rows of its floating-point scratch, ``V_WIDTH`` wide
 V_CHANCES = 0
 V_ORDER = 1
 V_OWN = 2  # the seat's chance to hold each value (:func:`_own`), -1 not yet computed
 V_FEATURES = 3
-V_ROWS = 4
+V_SAFE = 4  # the chance that the seat's exposed card of each value (0..7) is not hit; -1 unknown
+V_RIVAL = 5  # the main rival's features, ``O_LT1`` on (:func:`_opponents`)
+V_ROWS = 6
 V_WIDTH = max(SIZE, 11)
+assert O_TRIBUTE == SIZE - 1  # the rival's features close the vector (``O_LT1`` on)
 
 
 @njit(cache=True, inline="always")
@@ -205,12 +222,30 @@ def _in_zone(s, at, card):  # type: ignore[no-untyped-def]
 
 @njit(**numba_cache.UNCOUNTED)
 def state_hash(s):  # type: ignore[no-untyped-def]
-    """A 64-bit FNV-1a hash of the state array (the memo's key)."""
-    h = np.uint64(14695981039346656037)
+    """A 64-bit hash of the state array (the memo's key): FNV-1a over its entries in four
+    interleaved lanes (one chain of multiplications over the whole array waited on each one:
+    a position's hash cost as much as its evaluation), the lanes folded together and the
+    result mixed (SplitMix64's finaliser). One entry a step, as FNV-1a's own: two entries
+    packed into a word would leave a change in the upper one to the upper bits alone, which
+    a multiplication never carries down."""
     prime = np.uint64(1099511628211)
-    for i in range(s.shape[0]):
-        h = (h ^ np.uint64(s[i] & 0xFFFFFFFF)) * prime
-    return np.int64(h)
+    a = np.uint64(14695981039346656037)
+    b = a ^ np.uint64(1)
+    c = a ^ np.uint64(2)
+    d = a ^ np.uint64(3)
+    n = s.shape[0]
+    m = n - n % 4
+    for i in range(0, m, 4):
+        a = (a ^ np.uint64(s[i] & 0xFFFFFFFF)) * prime
+        b = (b ^ np.uint64(s[i + 1] & 0xFFFFFFFF)) * prime
+        c = (c ^ np.uint64(s[i + 2] & 0xFFFFFFFF)) * prime
+        d = (d ^ np.uint64(s[i + 3] & 0xFFFFFFFF)) * prime
+    for i in range(m, n):
+        a = (a ^ np.uint64(s[i] & 0xFFFFFFFF)) * prime
+    h = ((((a * prime) ^ b) * prime ^ c) * prime ^ d) * prime
+    h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64(h ^ (h >> np.uint64(31)))
 
 
 @njit(cache=True, inline="always")
@@ -223,12 +258,23 @@ def comb(n, k):  # type: ignore[no-untyped-def]
     return result
 
 
+#: ``COMB[n, k]``: :func:`comb` for ``n < COMB_N`` and ``k < COMB_K``, as a float. Every
+#: entry is an integer below 2**53, so a float holds it exactly, and :func:`hyper`'s quotient of
+#: two entries is the very float the quotient of the two integers gives (Numba divides two
+#: integers as floats): the table saves the loop's integer divisions, not a bit of the result.
+COMB_N = 128
+COMB_K = 8
+COMB = np.array([[float(fx.comb(n, k)) for k in range(COMB_K)] for n in range(COMB_N)], np.float64)
+
+
 @njit(cache=True, inline="always")
 def hyper(pool, copies, draws):  # type: ignore[no-untyped-def]
     if copies <= 0 or draws <= 0 or pool <= 0:
         return 0.0
     if pool - copies < draws:
         return 1.0
+    if pool < COMB_N and draws < COMB_K:
+        return 1.0 - COMB[pool - copies, draws] / COMB[pool, draws]
     return 1.0 - comb(pool - copies, draws) / comb(pool, draws)
 
 
@@ -315,8 +361,22 @@ def match_pairs(ints, combat, nc, missing, nm, order, row, pairs, out):  # type:
     return found
 
 
+@njit(**numba_cache.UNCOUNTED)
+def pool_counts(pool, npool, ints):  # type: ignore[no-untyped-def]
+    """How many of each value ``pool[:npool]`` holds, into ``ints[W_POOL]`` (``ints``: the
+    integer rows of :func:`scratch`): every evaluation of a decision reads its draw pile
+    there (:func:`_own`) instead of counting it again: a decision counts it once, after its
+    context (:func:`decide_with`); an evaluation outside a decision counts it itself."""
+    for v in range(W_WIDTH):
+        ints[W_POOL, v] = 0
+    for i in range(npool):
+        ints[W_POOL, pool[i]] += 1
+
+
 @njit(cache=True, inline="always")
 def _own(value, ints, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
+    """The seat's chance to hold ``value`` at its next turn (``ints[W_POOL]``: its draw
+    pile's counts, :func:`pool_counts`; a joker, value 0, holds any value)."""
     if jokers:
         return 1.0
     for i in range(nheld):
@@ -324,10 +384,9 @@ def _own(value, ints, nheld, jokers, draws, pool, npool):  # type: ignore[no-unt
             return 1.0
     if draws <= 0:
         return 0.0
-    copies = 0
-    for i in range(npool):
-        if pool[i] == value or pool[i] == 0:
-            copies += 1
+    copies = ints[W_POOL, value]
+    if value != 0:
+        copies += ints[W_POOL, 0]
     return hyper(npool, copies, draws if draws < npool else npool)
 
 
@@ -397,14 +456,158 @@ def _useful(value, ints, missing, nm):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def features(s, cfg, ctx, later, pool, npool, ints, pairs, floats):  # type: ignore[no-untyped-def]
+def _opponents_seen(s, ctx, ints, sig):  # type: ignore[no-untyped-def]
+    """Whether the opponents' cards that :func:`_opponents` and :func:`_safe_of` read (each
+    one's level, tribute, cards in play, face-down cards and Perfect-defense marks) are those
+    of this decision's last evaluation, whose signature ``sig`` holds; ``sig`` then holds
+    ``s``'s. Never outside a decision (``ints[W_STATE, E_DECISION]``), whose context may
+    change between two evaluations."""
+    same = ints[W_STATE, E_DECISION] != 0 and ints[W_STATE, E_KNOWN] != 0
+    n = 0
+    for o in range(ctx[X_COUNT]):
+        if ctx[X_PARTNER + o]:
+            continue
+        q = _seat(o)
+        v = s[q + LEVEL]
+        same = same and sig[n] == v
+        sig[n] = v
+        v = s[q + TRIBUTE]
+        same = same and sig[n + 1] == v
+        sig[n + 1] = v
+        n += 2
+        for zone in range(3):
+            at = q + (FIELD if zone == 0 else HIDDEN if zone == 1 else PROTECTED)
+            for i in range(s[at] + 1):
+                v = s[at + i]
+                same = same and sig[n] == v
+                sig[n] = v
+                n += 1
+    ints[W_STATE, E_KNOWN] = 1
+    return same
+
+
+@njit(cache=True, inline="always")
+def _safe_of(s, ctx, later, value, ints):  # type: ignore[no-untyped-def]
+    """The chance that the seat's exposed card of ``value`` is not hit at the opponents'
+    next turns (each attack needs its support in the attacker's hand)."""
+    safe = 1.0
+    for o in range(ctx[X_COUNT]):
+        if ctx[X_PARTNER + o] or not ctx[X_ATTACKS_ME + o]:
+            continue
+        q = _seat(o)
+        for v in range(MAX_COMBAT + 1):
+            ints[W_NEED, v] = 0
+        for j in range(s[q + FIELD]):
+            attacker = s[q + FIELD + 1 + j]
+            if _hidden(s, q, attacker):
+                continue
+            a = attacker >> 4
+            if a > MAX_COMBAT or a == 0:
+                continue
+            support = ATTACK_SUPPORT[a, value]
+            if support:
+                ints[W_NEED, support] = 1
+            if ctx[X_REVERSE + o] and ATTACK_SUPPORT[value, a]:
+                ints[W_NEED, LINE_THIRD[a, value]] = 1
+        for v in range(1, MAX_COMBAT + 1):
+            if ints[W_NEED, v]:
+                safe *= 1.0 - later[o, v]
+    return safe
+
+
+@njit(cache=True, inline="always")
+def _opponents(s, cfg, ctx, later, ints, pairs, floats):  # type: ignore[no-untyped-def]
+    """What :func:`features` reads of the opponents alone: the main rival's features into
+    ``floats[V_RIVAL]``, the attacked opponents' cards the seat may hit into ``ints[W_THREAT]``
+    (with ``ints[W_THREAT_PAIR]``: in one of their owner's pairs), and the exposure chances
+    ``floats[V_SAFE]`` marked unknown. The seat's own moves do not change them, so a
+    decision computes them again only when the opponents' cards change (:func:`_opponents_seen`)."""
+    count = ctx[X_COUNT]
+    goal = cfg[C_PROMOTIONS_TO_WIN]
+    for v in range(MAX_COMBAT + 1):
+        floats[V_SAFE, v] = -1.0
+    for i in range(SIZE - O_LT1):
+        floats[V_RIVAL, i] = 0.0
+    rival = -1
+    best = -1
+    for o in range(count):
+        if ctx[X_PARTNER + o]:
+            continue
+        q = _seat(o)
+        score = s[q + LEVEL] * 4 + _prestige_count(s, q)
+        if score > best:
+            best = score
+            rival = o
+    nt = 0
+    for o in range(count):
+        if ctx[X_PARTNER + o] or not ctx[X_ATTACKED + o]:
+            continue
+        q = _seat(o)
+        nfm = _missing(s, q, True, ints, W_FMISSING)
+        nfc = _face_up_combat(s, q, ints, W_FCOMBAT)
+        nfp = match_pairs(ints, W_FCOMBAT, nfc, W_FMISSING, nfm, later, o, pairs, 1)
+        for i in range(s[q + FIELD]):
+            card = s[q + FIELD + 1 + i]
+            if _hidden(s, q, card):
+                continue
+            value = card >> 4
+            if value > MAX_COMBAT or value == 0 or _in_zone(s, q + PROTECTED, card):
+                continue
+            in_pair = 0
+            for j in range(nfp):
+                if pairs[1, j, 1] == value or pairs[1, j, 2] == value:
+                    in_pair = 1
+            ints[W_THREAT, nt] = value
+            ints[W_THREAT_PAIR, nt] = in_pair
+            nt += 1
+    ints[W_STATE, E_THREATS] = nt
+    if rival >= 0:
+        q = _seat(rival)
+        flt = goal - s[q + LEVEL]
+        if flt == 1:
+            floats[V_RIVAL, O_LT1 - O_LT1] = 1.0
+        elif flt == 2:
+            floats[V_RIVAL, O_LT2 - O_LT1] = 1.0
+        fpr = _prestige_count(s, q)
+        if fpr == 1:
+            floats[V_RIVAL, O_PR1 - O_LT1] = 1.0
+        elif fpr >= 2:
+            floats[V_RIVAL, O_PR2 - O_LT1] = 1.0
+        nfm = _missing(s, q, True, ints, W_FMISSING)
+        nfc = _face_up_combat(s, q, ints, W_FCOMBAT)
+        nfp = match_pairs(ints, W_FCOMBAT, nfc, W_FMISSING, nfm, later, rival, pairs, 1)
+        for k in range(nfp):
+            m = pairs[1, k, 0]
+            floats[V_RIVAL, O_READY - O_LT1] += later[rival, m]
+            if fpr == 2:
+                floats[V_RIVAL, O_READY_P2 - O_LT1] += later[rival, m]
+        for k in range(nfm):
+            m = ints[W_FMISSING, k]
+            paired = False
+            for j in range(nfp):
+                if pairs[1, j, 0] == m:
+                    paired = True
+            if not paired:
+                floats[V_RIVAL, O_PIN - O_LT1] += later[rival, m]
+        floats[V_RIVAL, O_COMBAT - O_LT1] = float(nfc + s[q + HIDDEN])
+        for i in range(nfc):
+            if _useful(ints[W_FCOMBAT, i], ints, W_FMISSING, nfm):
+                floats[V_RIVAL, O_USEFUL - O_LT1] += 1.0
+        floats[V_RIVAL, O_TRIBUTE - O_LT1] = s[q + TRIBUTE] / 3.0
+
+
+@njit(cache=True, inline="always")
+def features(s, cfg, ctx, later, pool, npool, ints, pairs, floats, sig):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.features.features` of the deciding seat's cards in ``s``
     against the others' public cards, into ``floats[V_FEATURES]``; ``ints``, ``pairs``,
-    ``floats``: :func:`scratch` (nothing is allocated here: a decision evaluates dozens of
-    positions). Its rows are indexed in place, never taken as views (``ints[W_HELD]``): each
-    view costs two atomic reference counts, which were most of an evaluation's time."""
+    ``floats``, ``sig``: :func:`scratch` (nothing is allocated here: a decision evaluates
+    dozens of positions). Its rows are indexed in place, never taken as views
+    (``ints[W_HELD]``): each view costs two atomic reference counts, which were most of an
+    evaluation's time. Within a decision, what it reads of the opponents alone is kept from
+    one evaluation to the next while their cards are the same (:func:`_opponents`), and the
+    seat's draw pile is counted once (:func:`pool_counts`); each number is computed by the
+    same operations in the same order as when computed afresh."""
     seat = ctx[X_SEAT]
-    count = ctx[X_COUNT]
     p = _seat(seat)
     goal = cfg[C_PROMOTIONS_TO_WIN]
     for i in range(SIZE):
@@ -426,6 +629,10 @@ def features(s, cfg, ctx, later, pool, npool, ints, pairs, floats):  # type: ign
             ints[W_HELD, nheld] = card >> 4
             nheld += 1
     draws = HAND_SIZE - nh
+    if ints[W_STATE, E_DECISION] == 0:
+        pool_counts(pool, npool, ints)
+    if not _opponents_seen(s, ctx, ints, sig):
+        _opponents(s, cfg, ctx, later, ints, pairs, floats)
     # the seat's own prestige values: its whole field (its face-down cards are combat cards)
     pr = 0
     for m in range(8, 11):
@@ -454,28 +661,9 @@ def features(s, cfg, ctx, later, pool, npool, ints, pairs, floats):  # type: ign
         value = card >> 4
         if value > MAX_COMBAT or _in_zone(s, p + PROTECTED, card) or _hidden(s, p, card):
             continue
-        safe = 1.0
-        for o in range(count):
-            if ctx[X_PARTNER + o] or not ctx[X_ATTACKS_ME + o]:
-                continue
-            q = _seat(o)
-            for v in range(MAX_COMBAT + 1):
-                ints[W_NEED, v] = 0
-            for j in range(s[q + FIELD]):
-                attacker = s[q + FIELD + 1 + j]
-                if _hidden(s, q, attacker):
-                    continue
-                a = attacker >> 4
-                if a > MAX_COMBAT or a == 0:
-                    continue
-                support = ATTACK_SUPPORT[a, value]
-                if support:
-                    ints[W_NEED, support] = 1
-                if ctx[X_REVERSE + o] and ATTACK_SUPPORT[value, a]:
-                    ints[W_NEED, LINE_THIRD[a, value]] = 1
-            for v in range(1, MAX_COMBAT + 1):
-                if ints[W_NEED, v]:
-                    safe *= 1.0 - later[o, v]
+        if floats[V_SAFE, value] < 0.0:
+            floats[V_SAFE, value] = _safe_of(s, ctx, later, value, ints)
+        safe = floats[V_SAFE, value]
         ints[W_HIT, nhit] = value
         floats[V_CHANCES, nhit] = 1.0 - safe
         nhit += 1
@@ -544,11 +732,8 @@ def features(s, cfg, ctx, later, pool, npool, ints, pairs, floats):  # type: ign
                     if partner_held:
                         floats[V_FEATURES, M_HALF] += 1.0
                         break
-        if not inhand:
-            for i in range(npool):
-                if pool[i] == m:
-                    floats[V_FEATURES, M_DRAW_PREST] += 1.0
-                    break
+        if not inhand and ints[W_POOL, m] > 0:
+            floats[V_FEATURES, M_DRAW_PREST] += 1.0
     floats[V_FEATURES, M_COMBAT] = float(nc)
     for i in range(nc):
         if _useful(ints[W_COMBAT, i], ints, W_MISSING, nm):
@@ -557,93 +742,38 @@ def features(s, cfg, ctx, later, pool, npool, ints, pairs, floats):  # type: ign
     floats[V_FEATURES, M_FREE] = float(free)
     floats[V_FEATURES, M_TRIBUTE] = s[p + TRIBUTE] / 3.0
     floats[V_FEATURES, M_JOKER] = float(jokers)
-    rival = -1
-    best = -1
-    for o in range(count):
-        if ctx[X_PARTNER + o]:
-            continue
-        q = _seat(o)
-        score = s[q + LEVEL] * 4 + _prestige_count(s, q)
-        if score > best:
-            best = score
-            rival = o
-    for o in range(count):
-        if ctx[X_PARTNER + o] or not ctx[X_ATTACKED + o]:
-            continue
-        q = _seat(o)
-        nfm = _missing(s, q, True, ints, W_FMISSING)
-        nfc = _face_up_combat(s, q, ints, W_FCOMBAT)
-        nfp = match_pairs(ints, W_FCOMBAT, nfc, W_FMISSING, nfm, later, o, pairs, 1)
-        for i in range(s[q + FIELD]):
-            card = s[q + FIELD + 1 + i]
-            if _hidden(s, q, card):
+    for t in range(ints[W_STATE, E_THREATS]):
+        value = ints[W_THREAT, t]
+        for v in range(MAX_COMBAT + 1):
+            ints[W_NEED, v] = 0
+        for j in range(nc):
+            a = ints[W_COMBAT, j]
+            if a == 0:
                 continue
-            value = card >> 4
-            if value > MAX_COMBAT or value == 0 or _in_zone(s, q + PROTECTED, card):
-                continue
-            for v in range(MAX_COMBAT + 1):
-                ints[W_NEED, v] = 0
-            for j in range(nc):
-                a = ints[W_COMBAT, j]
-                if a == 0:
-                    continue
-                support = ATTACK_SUPPORT[a, value]
-                if support:
-                    ints[W_NEED, support] = 1
-            safe = 1.0
-            for v in range(1, MAX_COMBAT + 1):
-                if ints[W_NEED, v]:
-                    safe *= 1.0 - _own_once(v, floats, ints, nheld, jokers, draws, pool, npool)
-            floats[V_FEATURES, M_THREAT] += 1.0 - safe
-            in_pair = False
-            for j in range(nfp):
-                if pairs[1, j, 1] == value or pairs[1, j, 2] == value:
-                    in_pair = True
-            if in_pair:
-                floats[V_FEATURES, M_THREAT_PAIR] += 1.0 - safe
-    if rival >= 0:
-        q = _seat(rival)
-        flt = goal - s[q + LEVEL]
-        if flt == 1:
-            floats[V_FEATURES, O_LT1] = 1.0
-        elif flt == 2:
-            floats[V_FEATURES, O_LT2] = 1.0
-        fpr = _prestige_count(s, q)
-        if fpr == 1:
-            floats[V_FEATURES, O_PR1] = 1.0
-        elif fpr >= 2:
-            floats[V_FEATURES, O_PR2] = 1.0
-        nfm = _missing(s, q, True, ints, W_FMISSING)
-        nfc = _face_up_combat(s, q, ints, W_FCOMBAT)
-        nfp = match_pairs(ints, W_FCOMBAT, nfc, W_FMISSING, nfm, later, rival, pairs, 1)
-        for k in range(nfp):
-            m = pairs[1, k, 0]
-            floats[V_FEATURES, O_READY] += later[rival, m]
-            if fpr == 2:
-                floats[V_FEATURES, O_READY_P2] += later[rival, m]
-        for k in range(nfm):
-            m = ints[W_FMISSING, k]
-            paired = False
-            for j in range(nfp):
-                if pairs[1, j, 0] == m:
-                    paired = True
-            if not paired:
-                floats[V_FEATURES, O_PIN] += later[rival, m]
-        floats[V_FEATURES, O_COMBAT] = float(nfc + s[q + HIDDEN])
-        for i in range(nfc):
-            if _useful(ints[W_FCOMBAT, i], ints, W_FMISSING, nfm):
-                floats[V_FEATURES, O_USEFUL] += 1.0
-        floats[V_FEATURES, O_TRIBUTE] = s[q + TRIBUTE] / 3.0
+            support = ATTACK_SUPPORT[a, value]
+            if support:
+                ints[W_NEED, support] = 1
+        safe = 1.0
+        for v in range(1, MAX_COMBAT + 1):
+            if ints[W_NEED, v]:
+                safe *= 1.0 - _own_once(v, floats, ints, nheld, jokers, draws, pool, npool)
+        floats[V_FEATURES, M_THREAT] += 1.0 - safe
+        if ints[W_THREAT_PAIR, t]:
+            floats[V_FEATURES, M_THREAT_PAIR] += 1.0 - safe
+    for i in range(O_LT1, SIZE):
+        floats[V_FEATURES, i] = floats[V_RIVAL, i - O_LT1]
 
 
 @njit(cache=True)
 def scratch():  # type: ignore[no-untyped-def]
     """The working arrays of :func:`features` (``work``): integer rows (``W_*``), the two
-    pairs tables and floating-point rows (``V_*``); one set serves a whole decision."""
+    pairs tables, floating-point rows (``V_*``) and the opponents' signature
+    (:func:`_opponents_seen`); one set serves a whole decision."""
     return (
-        np.empty((W_ROWS, 8), np.int64),
+        np.zeros((W_ROWS, W_WIDTH), np.int64),
         np.empty((2, 3, 3), np.int64),
         np.empty((V_ROWS, V_WIDTH), np.float64),
+        np.zeros(SIGNATURE, np.int64),
     )
 
 
@@ -655,9 +785,10 @@ def evaluate(s, cfg, ctx, later, pool, npool, weights):  # type: ignore[no-untyp
 
 @njit(**numba_cache.UNCOUNTED)
 def value_of(s, cfg, ctx, later, pool, npool, weights, work):  # type: ignore[no-untyped-def]
-    """:func:`evaluate` with the decision's :func:`scratch`."""
-    ints, pairs, floats = work
-    features(s, cfg, ctx, later, pool, npool, ints, pairs, floats)
+    """:func:`evaluate` with the decision's :func:`scratch` (its draw pile counted there,
+    :func:`pool_counts`)."""
+    ints, pairs, floats, sig = work
+    features(s, cfg, ctx, later, pool, npool, ints, pairs, floats, sig)
     total = 0.0
     for i in range(SIZE):
         total += weights[i] * floats[V_FEATURES, i]
@@ -700,6 +831,14 @@ def end_into(u, s, cfg, seat, action):  # type: ignore[no-untyped-def]
     every end action searched cost more than its evaluation's features)."""
     for i in range(s.shape[0]):
         u[i] = s[i]
+    _end_on(u, cfg, seat, action)
+
+
+@njit(**numba_cache.UNCOUNTED)
+def _end_on(u, cfg, seat, action):  # type: ignore[no-untyped-def]
+    """The seat's end action on its own cards in ``u`` (turn not passed): only the seat's
+    block of ``u`` changes, so the search restores that block alone between two end
+    actions of a position (:func:`_search_loop`)."""
     p = _seat(seat)
     kind = action & 255
     a = _byte(action, SHIFT_A)
@@ -1016,6 +1155,9 @@ def _search_loop(  # type: ignore[no-untyped-def]
     nodes = loop[L_NODES]
     memo_count = loop[L_MEMO_COUNT]
     gain = fparams[F_BLUFF_GAIN]
+    # ``ended`` holds the position of the frame keyed ``ended_key`` but for the seat's block
+    ended_valid = False
+    ended_key = keys[0]
     while True:
         k_state = states[k]
         push = False
@@ -1103,7 +1245,15 @@ def _search_loop(  # type: ignore[no-untyped-def]
             if _is_end(kind):
                 value = NEVER
                 if not refused:
-                    end_into(ended, k_state, cfg, seat, action)
+                    if ended_valid and ended_key == keys[k]:
+                        for i in range(p, p + PLAYER_WIDTH):
+                            ended[i] = k_state[i]
+                    else:
+                        for i in range(size):
+                            ended[i] = k_state[i]
+                        ended_valid = True
+                        ended_key = keys[k]
+                    _end_on(ended, cfg, seat, action)
                     value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
                 _record(k, value, index[k], best, top, roots)
                 index[k] += 1
@@ -1360,7 +1510,19 @@ def decide_into(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, r
 def decide_with(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots, ws):  # type: ignore[no-untyped-def]
     """:func:`decide_into` in the workspace ``ws`` (:func:`workspace`, made for states
     shaped as ``s``): the decision allocates nothing (its search's memo table only when it
-    outgrows the workspace's), so a batch of tables deciding many times allocates once."""
+    outgrows the workspace's), so a batch of tables deciding many times allocates once. Its
+    evaluations share what they read of the opponents while it lasts (:func:`features`)."""
+    ints = ws[1][0]
+    ints[W_STATE, E_DECISION] = 1
+    ints[W_STATE, E_KNOWN] = 0
+    choice = _decide_in(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots, ws)
+    ints[W_STATE, E_DECISION] = 0
+    return choice
+
+
+@njit(cache=True)
+def _decide_in(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots, ws):  # type: ignore[no-untyped-def]
+    """:func:`decide_with`'s decision, its evaluations' memo kept."""
     if nlegal == 1:
         return 0
     for i in range(nlegal):
@@ -1369,6 +1531,8 @@ def decide_with(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, r
     ctx, later, now, pool = ws[0]
     npool = context_into(s, cfg, seat, suits, ctx, later, now, pool)
     work = ws[1]
+    pool_counts(pool, npool, work[0])
+    pool_counts(pool, npool, work[0])
     p = _seat(seat)
     phase = s[PHASE]
     if phase == P_DRAW_SHUFFLE or phase == P_SHUFFLE:  # noqa: SIM109 - Numba
