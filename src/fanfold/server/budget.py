@@ -52,7 +52,9 @@ GUARD_SECONDS = 5.0
 #: ``deals``: determinizations per decision (``pimc``, ``mcts(tree=fast)``);
 #: ``rollout_limit``: actions per playout; ``lookahead``: own decisions searched inside each
 #: deal (``pimc``); ``nodes``, ``replies``, ``reply_nodes``: positions of the seat's turn a
-#: deal, turns answered a first action, positions of each answer (Fano's ``planner``).
+#: deal, turns answered a first action, positions of each answer (Fano's ``planner``);
+#: ``model_deals``, ``model_budget``: the deals and continuations of the look-ahead that models
+#: each opponent decision of an exploiter's continuations (``exploit``).
 MAXIMA: Mapping[str, int] = MappingProxyType(
     {
         "iterations": 5000,
@@ -62,6 +64,8 @@ MAXIMA: Mapping[str, int] = MappingProxyType(
         "nodes": 1000,
         "replies": 10,
         "reply_nodes": 500,
+        "model_deals": 4,
+        "model_budget": 64,
     }
 )
 #: Numeric agent options that are not budgets (they do not make a decision cost more):
