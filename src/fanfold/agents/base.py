@@ -53,6 +53,21 @@ templates(
     }
 )
 
+#: The checks of an agent's own settings (each agent's ``validate``), the option's name and the
+#: value given as typed: worded in the terminal's and the page's language like the rest.
+templates(
+    {
+        "agent.more_than_zero": "{name} must be more than 0, not {value}",
+        "agent.at_least_one": "{name} must be at least 1, not {value}",
+        "agent.zero_or_more": "{name} must be 0 or more, not {value}",
+        "agent.zero_to_one": "{name} must be between 0 and 1, not {value}",
+        "agent.one_of": "{name} must be one of {choices}, not {value}",
+        "agent.needs": "{option} needs {needed}, not {value}",
+        "agent.time_cap": "a time cap is more than 0 seconds, not {seconds}",
+        "agent.not_a_member": "Fano's {target} level ({agent}) is not a ladder member",
+    }
+)
+
 
 @dataclass(frozen=True)
 class AgentConfig(Config):
@@ -72,9 +87,12 @@ class TurnTimed:
     def check_turn_time(self) -> None:
         """Refuse a cap that is not more than 0 (:class:`ConfigError`)."""
         if self.seconds is not None and self.seconds <= 0:
-            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+            raise ConfigError(
+                Refusal("agent.more_than_zero", name="seconds", value=f"{self.seconds}")
+            )
         if self.turn_seconds is not None and self.turn_seconds <= 0:
-            raise ConfigError(f"turn_seconds must be more than 0, not {self.turn_seconds}")
+            shown = f"{self.turn_seconds}"
+            raise ConfigError(Refusal("agent.more_than_zero", name="turn_seconds", value=shown))
 
     def turn_cap(self) -> float | None:
         """The cap on one turn's decisions together (``None`` without ``seconds``)."""
@@ -375,7 +393,7 @@ def with_time_cap(spec: AgentSpec, seconds: float | None) -> AgentSpec:
     if seconds is None or not takes_time_cap(spec):
         return spec
     if seconds <= 0:
-        raise ConfigError(f"a time cap is more than 0 seconds, not {seconds:g}")
+        raise ConfigError(Refusal("agent.time_cap", seconds=f"{seconds:g}"))
     own = getattr(spec.config, SECONDS, None)
     if own is not None and own <= seconds:
         return spec

@@ -27,7 +27,7 @@ from fanfold.agents.pimc import PIMCAgent, PIMCConfig
 from fanfold.agents.planner import PlannerConfig, make_planner, plays_fano
 from fanfold.agents.random_agent import RandomAgent, RandomConfig
 from fanfold.agents.strategy import has_knowledge
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.registry import AnyGame
 
 
@@ -79,7 +79,9 @@ class LevelConfig(AgentConfig):
 
     def validate(self) -> None:
         if self.seconds is not None and self.seconds <= 0:
-            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+            raise ConfigError(
+                Refusal("agent.more_than_zero", name="seconds", value=f"{self.seconds}")
+            )
 
 
 def _level(level: str) -> AgentMaker:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from fanfold.agents.base import Agent, AgentConfig
 from fanfold.agents.strategy.fan import greedy_move
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.registry import AnyGame
 from fanfold.games.fan import FanGame, FanMove, FanState, FanView
 
@@ -52,7 +52,9 @@ class SolverConfig(AgentConfig):
 
     def validate(self) -> None:
         if not 0.0 <= self.mistakes <= 1.0:
-            raise ConfigError(f"mistakes must be between 0 and 1, not {self.mistakes}")
+            raise ConfigError(
+                Refusal("agent.zero_to_one", name="mistakes", value=f"{self.mistakes}")
+            )
 
 
 def _same_position(first: FanState, second: FanState) -> bool:

@@ -32,7 +32,7 @@ from typing import Any
 from fanfold.agents.base import Agent, AgentConfig, TurnBudget, TurnTimed
 from fanfold.agents.strategy import knowledge_for, prepare
 from fanfold.core.config import GameConfig
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.game import ActionT, Game, ViewT
 
 #: The playout policies.
@@ -87,22 +87,39 @@ class MCTSConfig(AgentConfig, TurnTimed):
 
     def validate(self) -> None:
         if self.iterations < 1:
-            raise ConfigError(f"iterations must be at least 1, not {self.iterations}")
+            raise ConfigError(
+                Refusal("agent.at_least_one", name="iterations", value=f"{self.iterations}")
+            )
         if self.exploration < 0:
-            raise ConfigError(f"exploration must be 0 or more, not {self.exploration}")
+            raise ConfigError(
+                Refusal("agent.zero_or_more", name="exploration", value=f"{self.exploration}")
+            )
         if self.rollout_limit < 0:
-            raise ConfigError(f"rollout_limit must be 0 or more, not {self.rollout_limit}")
+            raise ConfigError(
+                Refusal("agent.zero_or_more", name="rollout_limit", value=f"{self.rollout_limit}")
+            )
         self.check_turn_time()
         if self.widening < 0:
-            raise ConfigError(f"widening must be 0 or more, not {self.widening}")
+            raise ConfigError(
+                Refusal("agent.zero_or_more", name="widening", value=f"{self.widening}")
+            )
         if self.playout not in PLAYOUTS:
-            raise ConfigError(f"playout must be one of {', '.join(PLAYOUTS)}, not {self.playout!r}")
+            choices, value = ", ".join(PLAYOUTS), repr(self.playout)
+            raise ConfigError(Refusal("agent.one_of", name="playout", choices=choices, value=value))
         if self.tree not in TREES:
-            raise ConfigError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
+            choices, value = ", ".join(TREES), repr(self.tree)
+            raise ConfigError(Refusal("agent.one_of", name="tree", choices=choices, value=value))
         if self.tree == "fast" and self.playout != "fast-heuristic":
-            raise ConfigError(f"tree=fast needs playout=fast-heuristic, not {self.playout!r}")
+            raise ConfigError(
+                Refusal(
+                    "agent.needs",
+                    option="tree=fast",
+                    needed="playout=fast-heuristic",
+                    value=repr(self.playout),
+                )
+            )
         if self.deals < 1:
-            raise ConfigError(f"deals must be at least 1, not {self.deals}")
+            raise ConfigError(Refusal("agent.at_least_one", name="deals", value=f"{self.deals}"))
 
 
 class _Node:

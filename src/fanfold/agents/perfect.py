@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 from fanfold.agents.base import Agent, AgentConfig
 from fanfold.core.config import GameConfig
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
+from fanfold.core.phrases import Phrase
 from fanfold.core.registry import AnyGame
 from fanfold.games.morris import MorrisAction, MorrisConfig, MorrisGame, MorrisView
 
@@ -56,7 +57,9 @@ class PerfectConfig(AgentConfig):
 
     def validate(self) -> None:
         if not 0.0 <= self.mistakes <= 1.0:
-            raise ConfigError(f"mistakes must be between 0 and 1, not {self.mistakes}")
+            raise ConfigError(
+                Refusal("agent.zero_to_one", name="mistakes", value=f"{self.mistakes}")
+            )
 
 
 class PerfectAgent(Agent[MorrisView, MorrisAction]):
@@ -87,7 +90,7 @@ class PerfectAgent(Agent[MorrisView, MorrisAction]):
         if not plays_morris(game):
             raise TypeError(f"the perfect agent plays Fano330-R-Morris, not {game.title}")
         if not 0.0 <= mistakes <= 1.0:
-            raise ConfigError(f"mistakes must be between 0 and 1, not {mistakes}")
+            raise ConfigError(Refusal("agent.zero_to_one", name="mistakes", value=f"{mistakes}"))
         super().__init__(game, seed)
         self.cache_dir = cache_dir
         self.mistakes = mistakes
@@ -103,17 +106,15 @@ class PerfectAgent(Agent[MorrisView, MorrisAction]):
         )
 
     def prepare(self, config: GameConfig, say: Callable[[str], None]) -> None:
-        from fanfold.solvers.morris import load_table, stored_path
+        from fanfold.solvers.morris import load_table, progress_printer, stored_path
 
         if not isinstance(config, MorrisConfig):
             raise TypeError(f"the perfect agent plays Fano330-R-Morris, not {config!r}")
 
         if stored_path(config.adjacency, self.cache_dir) is None:
-            say(
-                "The perfect player is solving Fano330-R-Morris "
-                f"({config.adjacency.value} adjacency): first use only, a few seconds..."
-            )
-        load_table(config.adjacency, cache_dir=self.cache_dir, message=say)
+            say(Phrase("morris.solve_first_use", adjacency=config.adjacency.value))
+        progress = progress_printer(say, config.adjacency)
+        load_table(config.adjacency, cache_dir=self.cache_dir, progress=progress, message=say)
 
     def choose(self, view: MorrisView, legal: Sequence[MorrisAction]) -> MorrisAction:
         from fanfold.solvers.morris import action_value

@@ -38,7 +38,7 @@ from typing import Any
 from fanfold.agents.base import Agent, AgentConfig
 from fanfold.agents.strategy import knowledge_for, prepare
 from fanfold.core.config import GameConfig
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.game import ActionT, Game, ViewT
 
 
@@ -77,15 +77,21 @@ class PIMCConfig(AgentConfig):
 
     def validate(self) -> None:
         if self.deals < 1:
-            raise ConfigError(f"deals must be at least 1, not {self.deals}")
+            raise ConfigError(Refusal("agent.at_least_one", name="deals", value=f"{self.deals}"))
         if self.rollout_limit < 0:
-            raise ConfigError(f"rollout_limit must be 0 or more, not {self.rollout_limit}")
+            raise ConfigError(
+                Refusal("agent.zero_or_more", name="rollout_limit", value=f"{self.rollout_limit}")
+            )
         if self.lookahead < 0:
-            raise ConfigError(f"lookahead must be 0 or more, not {self.lookahead}")
+            raise ConfigError(
+                Refusal("agent.zero_or_more", name="lookahead", value=f"{self.lookahead}")
+            )
         if self.group < 1:
-            raise ConfigError(f"group must be at least 1, not {self.group}")
+            raise ConfigError(Refusal("agent.at_least_one", name="group", value=f"{self.group}"))
         if self.seconds is not None and self.seconds <= 0:
-            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+            raise ConfigError(
+                Refusal("agent.more_than_zero", name="seconds", value=f"{self.seconds}")
+            )
 
 
 class PIMCAgent(Agent[ViewT, ActionT]):

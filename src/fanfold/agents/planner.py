@@ -12,7 +12,7 @@ from typing import Any
 from fanfold.agents.base import Agent, AgentConfig, TurnBudget, TurnTimed
 from fanfold.agents.strategy.fano_knowledge import FanoKnowledge
 from fanfold.agents.strategy.fano_planner import plan
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.game import Game
 from fanfold.games.fano.actions import FanoAction
 from fanfold.games.fano.config import FanoConfig
@@ -48,14 +48,18 @@ class PlannerConfig(AgentConfig, TurnTimed):
 
     def validate(self) -> None:
         if self.deals < 1:
-            raise ConfigError(f"deals must be at least 1, not {self.deals}")
+            raise ConfigError(Refusal("agent.at_least_one", name="deals", value=f"{self.deals}"))
         if self.nodes < 0:
-            raise ConfigError(f"nodes must be 0 or more, not {self.nodes}")
+            raise ConfigError(Refusal("agent.zero_or_more", name="nodes", value=f"{self.nodes}"))
         self.check_turn_time()
         if self.replies < 0:
-            raise ConfigError(f"replies must be 0 or more, not {self.replies}")
+            raise ConfigError(
+                Refusal("agent.zero_or_more", name="replies", value=f"{self.replies}")
+            )
         if self.reply_nodes < 0:
-            raise ConfigError(f"reply_nodes must be 0 or more, not {self.reply_nodes}")
+            raise ConfigError(
+                Refusal("agent.zero_or_more", name="reply_nodes", value=f"{self.reply_nodes}")
+            )
 
 
 class PlannerAgent(Agent[FanoView, FanoAction]):

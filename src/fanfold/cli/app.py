@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperCommand
 
 from fanfold import __version__
 from fanfold.cli import arena as arena_command
@@ -27,6 +26,7 @@ from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
 from fanfold.cli import solve_morris as _solve_morris  # noqa: F401  (registers 'solve morris')
 from fanfold.cli.common import console, fail, game_and_config
+from fanfold.cli.help_words import N_, WordedCommand
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import AnyGame, all_games, get_game
 
@@ -59,21 +59,23 @@ app.command()(arena_command.arena)
 app.command()(balance_command.balance)
 app.command()(review_command.review)
 
-GameArg = Annotated[str, typer.Argument(help="Game name, id or alias (see 'fanfold games').")]
+GameArg = Annotated[str, typer.Argument(help=N_("Game name, id or alias (see 'fanfold games')."))]
 VariantOpt = Annotated[
-    str | None, typer.Option("--variant", "-v", help="A variant preset (see 'fanfold games').")
+    str | None, typer.Option("--variant", "-v", help=N_("A variant preset (see 'fanfold games')."))
 ]
 LangOpt = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        help="The language the terminal speaks: en or fr (default: that of LC_ALL, "
-        "LC_MESSAGES or LANG where it is one of them, else English).",
+        help=N_(
+            "The language the terminal speaks: en or fr (default: that of LC_ALL, "
+            "LC_MESSAGES or LANG where it is one of them, else English)."
+        ),
     ),
 ]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="Change one config option: name=value (repeatable)."),
+    typer.Option("--option", "-o", help=N_("Change one config option: name=value (repeatable).")),
 ]
 
 
@@ -92,11 +94,12 @@ def _main(
     """Play, solve and study the Fan family of games."""
 
 
-@app.command()
-def games() -> None:
-    """List the games, their variants and player counts."""
+@app.command(cls=WordedCommand, help=N_("List the games, their variants and player counts."))
+def games(lang: LangOpt = None) -> None:
     from rich.table import Table
 
+    words = _language(lang)
+    gettext = words.gettext
     for game in all_games():
         table = Table(
             title=f"{game.name} ({game.id}): {game.title}",
@@ -105,14 +108,16 @@ def games() -> None:
             caption_justify="left",
             expand=True,
         )
-        table.add_column("variant", no_wrap=True)
-        table.add_column("aliases", overflow="fold", ratio=1)
-        table.add_column("players", no_wrap=True)
-        table.add_column("description", ratio=2)
+        table.add_column(gettext("variant"), no_wrap=True)
+        table.add_column(gettext("aliases"), overflow="fold", ratio=1)
+        table.add_column(gettext("players"), no_wrap=True)
+        table.add_column(gettext("description"), ratio=2)
         for number, preset in enumerate(game.presets()):
             players = preset.player_counts or (game.num_players(preset.config),)
             table.add_row(
-                preset.name + (" (default)" if number == 0 else ""),
+                gettext("%(name)s (default)") % {"name": preset.name}
+                if number == 0
+                else preset.name,
                 ", ".join(preset.aliases),
                 _ranges(players),
                 preset.description,
@@ -120,21 +125,35 @@ def games() -> None:
         console.print(table)
         ranges = game.config_type.option_ranges()
         if ranges:
-            listed = ", ".join(f"{name} {low} to {high}" for name, (low, high) in ranges.items())
-            console.print(f"Number options (--option name=value): {listed}", markup=False)
+            each = gettext("%(name)s %(low)s to %(high)s")
+            listed = ", ".join(
+                each % {"name": name, "low": low, "high": high}
+                for name, (low, high) in ranges.items()
+            )
+            said = gettext("Number options (--option name=value): %(listed)s")
+            console.print(said % {"listed": listed}, markup=False)
         console.print()
-    console.print(_agents_text(), markup=False)
+    console.print(_agents_text(words), markup=False)
 
 
-def _agents_text() -> str:
+def _agents_text(words: Messages | None = None) -> str:
+    """The agents, their games and parameters (in the language of ``words``; English without);
+    an agent's description is its own, in English."""
+    from fanfold.server.i18n import ENGLISH, messages
+
+    gettext = (words or messages(ENGLISH)).gettext
     from fanfold.agents.base import registered_agents
     from fanfold.agents.levels import LEVELS, has_levels, level_agent
 
-    lines = ["Agents (write parameters in brackets, e.g. --seat 'mcts(iterations=2000)'):"]
+    lines = [gettext("Agents (write parameters in brackets, e.g. --seat 'mcts(iterations=2000)'):")]
+    each = gettext("%(name)s: %(description)s (%(games)s); parameters: %(parameters)s")
+    bare = gettext("%(name)s: %(description)s (%(games)s); no parameters")
     for entry in registered_agents():
         games = ", ".join(game.name for game in all_games() if entry.supports(game))
-        parameters = entry.parameters() or "none"
-        lines.append(f"  {entry.name}: {entry.description} ({games}); parameters: {parameters}")
+        named = {"name": entry.name, "description": entry.description, "games": games}
+        parameters = entry.parameters()
+        said = each % {**named, "parameters": parameters} if parameters else bare % named
+        lines.append(f"  {said}")
         if entry.name in LEVELS:
             lines.extend(
                 f"    {game.name}: {level_agent(game, entry.name)}"
@@ -144,9 +163,9 @@ def _agents_text() -> str:
     return "\n".join(lines)
 
 
-def _agents_epilog() -> str:
+def _agents_epilog(words: Messages | None = None) -> str:
     """The agents and their parameters, for ``fanfold play --help``."""
-    return "\n\n".join(_agents_text().splitlines())
+    return "\n\n".join(_agents_text(words).splitlines())
 
 
 def _ranges(numbers: tuple[int, ...]) -> str:
@@ -156,65 +175,77 @@ def _ranges(numbers: tuple[int, ...]) -> str:
     return ", ".join(map(str, values))
 
 
-class _PlayCommand(TyperCommand):
-    """``fanfold play``: its help's epilog (the agents) is written when the help is shown."""
+class _PlayCommand(WordedCommand):
+    """``fanfold play``: its help's epilog (the agents) is written when the help is shown, in
+    the help's language."""
 
     @property
     def epilog(self) -> str:
-        return _agents_epilog()
+        return _agents_epilog(self.words)
 
     @epilog.setter
     def epilog(self, value: Any) -> None:
         del value
 
 
-@app.command(cls=_PlayCommand)
+@app.command(
+    cls=_PlayCommand,
+    help=N_("Play a game in the terminal against agents or friends (type 'help' at the prompt)."),
+)
 def play(
     game_name: GameArg,
     variant: VariantOpt = None,
     players: Annotated[
-        int | None, typer.Option("--players", "-n", help="Number of players.")
+        int | None, typer.Option("--players", "-n", help=N_("Number of players."))
     ] = None,
     seat: Annotated[
         list[str] | None,
         typer.Option(
             "--seat",
-            help="Who sits at each seat in turn order: 'human' or an agent, with parameters if "
-            "wanted, e.g. 'mcts(iterations=500)' (repeatable; see 'fanfold games'). Unnamed "
-            "seats: seat 1 human, the rest the strongest agent, capped at 3 s a move.",
+            help=N_(
+                "Who sits at each seat in turn order: 'human' or an agent, with parameters if "
+                "wanted, e.g. 'mcts(iterations=500)' (repeatable; see 'fanfold games'). Unnamed "
+                "seats: seat 1 human, the rest the strongest agent, capped at 3 s a move."
+            ),
         ),
     ] = None,
-    white: Annotated[str | None, typer.Option(help="Morris: who plays White.")] = None,
-    black: Annotated[str | None, typer.Option(help="Morris: who plays Black.")] = None,
+    white: Annotated[str | None, typer.Option(help=N_("Morris: who plays White."))] = None,
+    black: Annotated[str | None, typer.Option(help=N_("Morris: who plays Black."))] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the deal (random if not given).")
+        int | None, typer.Option(help=N_("Seed of the deal (random if not given)."))
     ] = None,
-    deal: Annotated[int | None, typer.Option(help="Fan: the deal number (same as --seed).")] = None,
+    deal: Annotated[
+        int | None, typer.Option(help=N_("Fan: the deal number (same as --seed)."))
+    ] = None,
     option: OptionOpt = None,
     record: Annotated[
-        Path | None, typer.Option("--record", help="Save the game record to this file at the end.")
+        Path | None,
+        typer.Option("--record", help=N_("Save the game record to this file at the end.")),
     ] = None,
     agent_seed: Annotated[
         int | None,
         typer.Option(
-            help="Seed of the agents' own generators (drawn from the system's generator, apart "
-            "from the deal's, if not given)."
+            help=N_(
+                "Seed of the agents' own generators (drawn from the system's generator, apart "
+                "from the deal's, if not given)."
+            )
         ),
     ] = None,
     edition: Annotated[
-        str | None, typer.Option(help="Fano: the rules edition, classic or trionfey.")
+        str | None, typer.Option(help=N_("Fano: the rules edition, classic or trionfey."))
     ] = None,
     games_in_match: Annotated[
         int,
         typer.Option(
             "--games",
-            help="Play a match of this many games, every player moving one seat on after each "
-            "(--games 2 in Morris: play again swapping colours, as the rules suggest).",
+            help=N_(
+                "Play a match of this many games, every player moving one seat on after each "
+                "(--games 2 in Morris: play again swapping colours, as the rules suggest)."
+            ),
         ),
     ] = 1,
     lang: LangOpt = None,
 ) -> None:
-    """Play a game in the terminal against agents or friends (type 'help' at the prompt)."""
     from fanfold.play.setup import (
         choose_seed,
         default_agent,
@@ -347,17 +378,16 @@ def _play_one(
     return finished
 
 
-@app.command()
+@app.command(cls=WordedCommand, help=N_("List the legal actions in a position."))
 def legal(
     game_name: GameArg,
     position: Annotated[
-        str, typer.Option("--position", "-p", help="Position in the game's notation.")
+        str, typer.Option("--position", "-p", help=N_("Position in the game's notation."))
     ],
     variant: VariantOpt = None,
     option: OptionOpt = None,
     lang: LangOpt = None,
 ) -> None:
-    """List the legal actions in a position."""
     words = _language(lang)
     game, config = game_and_config(game_name, variant, None, option, words)
     try:
@@ -376,13 +406,15 @@ def legal(
     )
 
 
-@app.command()
+@app.command(
+    cls=WordedCommand,
+    help=N_("Check that a record replays under the rules and show how the game went."),
+)
 def replay(
-    path: Annotated[Path, typer.Argument(help="A game record (JSON) saved by fanfold.")],
-    show: Annotated[bool, typer.Option(help="Draw the position after every action.")] = False,
+    path: Annotated[Path, typer.Argument(help=N_("A game record (JSON) saved by fanfold."))],
+    show: Annotated[bool, typer.Option(help=N_("Draw the position after every action."))] = False,
     lang: LangOpt = None,
 ) -> None:
-    """Check that a record replays under the rules and show how the game went."""
     from fanfold.cli.terminal import drawn
     from fanfold.core.records import GameRecord
     from fanfold.server.i18n import ENGLISH

@@ -45,14 +45,15 @@ PACKAGE = Path(__file__).resolve().parent
 PYTHON = ("routes/players.py", "routes/daily.py", "routes/moderation.py")
 #: The terminal's modules (``fanfold play``), which speak the catalogues' languages too: paths
 #: relative to the ``fanfold`` package, and so are their places in the catalogues.
-TERMINAL = ("cli/app.py", "cli/common.py", "cli/terminal.py")
+TERMINAL = ("cli/app.py", "cli/common.py", "cli/help_words.py", "cli/terminal.py")
 #: A fixed date in the files' headers, so that extracting again changes nothing unless a
 #: message changed.
 DATE = datetime(2026, 11, 29, tzinfo=UTC)
 
 _JINJA = "jinja2.ext:babel_extract"
 Keywords = dict[str, tuple[int, ...] | None]
-_KEYWORDS: Keywords = {"_": None, "gettext": None, "ngettext": (1, 2)}
+#: ``N_("...")`` marks a command's help text (:mod:`fanfold.cli.help_words`).
+_KEYWORDS: Keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
 
 
 def _sources() -> list[tuple[str, str, Keywords]]:
@@ -83,13 +84,15 @@ def _refusals(catalog: Catalog) -> None:
     modules are imported), at the place ``refusal/CODE``, every phrase's (the games' words for
     moves, endings and seats) at ``said/CODE``, and the words refusals carry as
     parameters at ``refusal/word``: the page words a refusal from its code (``docs/i18n.md``)."""
+    import fanfold.agents.base  # an agent's refusals, its settings' checks too
     import fanfold.agents.strategy.compiled  # the compile's progress, said at the terminal
     import fanfold.play.analysis  # the analyses' answers
     import fanfold.play.refusals
     import fanfold.play.review_cards  # the engines' review's sentences (and review's)
     import fanfold.server.refusals
     import fanfold.server.review_answers  # the review page's progress while it waits
-    import fanfold.server.waiting  # noqa: F401  (the tables' and the server's templates, words)
+    import fanfold.server.waiting  # (the tables' and the server's templates, words)
+    import fanfold.solvers.morris  # noqa: F401  (the Morris solver's progress, at the terminal)
     from fanfold.core.registry import all_games
 
     all_games()  # every game's rules, and so its refusals

@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.games.morris import Adjacency, MorrisAction, MorrisGame, MorrisState
 from fanfold.games.morris.board import (
     BLACK,
@@ -912,6 +913,32 @@ def read_table(path: Path, adjacency: Adjacency, *, require_sha256: bool = False
 
 
 MessageFn = Callable[[str], None]
+
+#: What the solver says while it builds or caches a table (:func:`progress_printer`,
+#: :func:`load_table`'s ``message``): phrases, so that the terminal says them in its language
+#: (``fanfold play --lang``, the perfect player solving its table on first use).
+phrases(
+    {
+        "morris.solve_first_use": "The perfect player is solving Fano330-R-Morris "
+        "({adjacency} adjacency): first use only, a few seconds...",
+        "morris.table_step": "Morris table, {adjacency} adjacency: {step}",
+        "morris.stage_enumerating": "enumerating positions",
+        "morris.stage_counting": "counting moves",
+        "morris.stage_retrograde": "retrograde analysis",
+        "morris.stage_marking": "marking reachable positions",
+        "morris.stage_share": "{stage} ({percent}% solved)",
+        "morris.table_unusable": "the cached Morris table is unusable: {error}; rebuilding it",
+        "morris.table_not_cached": "could not cache the Morris table at {path}: {error}",
+    },
+    terminal=True,
+)
+#: Each stage :func:`build_table` reports, and its phrase.
+STAGES = {
+    "enumerating positions": "morris.stage_enumerating",
+    "counting moves": "morris.stage_counting",
+    "retrograde analysis": "morris.stage_retrograde",
+    "marking reachable positions": "morris.stage_marking",
+}
 _LOADED: dict[tuple[Adjacency, Path], MorrisTable] = {}
 #: Packaged files found unusable in this process (warned about once, then passed over).
 _REJECTED: set[Path] = set()
@@ -988,7 +1015,7 @@ def load_table(
                 table = read_table(path, adjacency)
             except CacheError as error:
                 if message is not None:
-                    message(f"the cached Morris table is unusable: {error}; rebuilding it")
+                    message(Phrase("morris.table_unusable", error=str(error)))
             else:
                 _LOADED[key] = table
                 return table
@@ -997,7 +1024,7 @@ def load_table(
         save_table(table, path)
     except OSError as error:
         if message is not None:
-            message(f"could not cache the Morris table at {path}: {error}")
+            message(Phrase("morris.table_not_cached", path=str(path), error=str(error)))
     _LOADED[key] = table
     return table
 
@@ -1011,16 +1038,22 @@ def forget_loaded_tables() -> None:
 # --------------------------------------------------------------------------- packaged tables
 
 
-def _progress_printer(say: MessageFn, prefix: str) -> ProgressFn:
-    """A progress callback that says each stage once, and the backward pass every quarter."""
+def progress_printer(say: MessageFn, adjacency: Adjacency) -> ProgressFn:
+    """A progress callback that says each stage once, and the backward pass every quarter, as
+    phrases (``Morris table, geometric adjacency: retrograde analysis (50% solved)``)."""
     said: set[tuple[str, int]] = set()
 
     def progress(stage: str, fraction: float) -> None:
         analysis = stage == "retrograde analysis"
         step = min(4, int(fraction * 4)) if analysis else 0
-        if (stage, step) not in said:
-            said.add((stage, step))
-            say(f"{prefix}{stage} ({fraction:.0%} solved)" if analysis else prefix + stage)
+        if (stage, step) in said:
+            return
+        said.add((stage, step))
+        code = STAGES.get(stage)
+        named: str = stage if code is None else Phrase(code)
+        if analysis:
+            named = Phrase("morris.stage_share", stage=named, percent=f"{fraction:.0%}"[:-1])
+        say(Phrase("morris.table_step", adjacency=adjacency.value, step=named))
 
     return progress
 
@@ -1063,7 +1096,7 @@ def package_tables(
                 say(f"{name}: copied from the user cache {cached}")
         if table is None:
             say(f"{name}: solving it (seconds, up to a minute on a busy machine)")
-            table = build_table(adjacency, _progress_printer(say, f"{name}: "))
+            table = build_table(adjacency, progress_printer(say, adjacency))
             say(f"{name}: solved in {table.build_seconds:.0f} s")
         save_table(table, target)
         say(f"{name}: {target} ({target.stat().st_size / 1e6:.1f} MB)")

@@ -16,7 +16,7 @@ from fanfold.agents.ladder.search import Params, decide
 from fanfold.agents.ladder.styles import Style, params
 from fanfold.agents.strategy import prepare
 from fanfold.core.config import GameConfig, ranged
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.games.fano import fast
 from fanfold.games.fano.actions import FanoAction, Promote
 from fanfold.games.fano.config import FanoConfig
@@ -76,7 +76,9 @@ class LadderConfig(AgentConfig):
     def validate(self) -> None:
         super().validate()
         if self.seconds is not None and self.seconds <= 0:
-            raise ConfigError(f"seconds must be more than 0, not {self.seconds}")
+            raise ConfigError(
+                Refusal("agent.more_than_zero", name="seconds", value=f"{self.seconds}")
+            )
 
 
 class LadderAgent(Agent[FanoView, FanoAction]):

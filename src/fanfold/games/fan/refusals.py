@@ -25,6 +25,7 @@ templates(
         "fan.king_only": "only a king may fill an empty fan, and {card} is not a king",
         "fan.empty_to_empty": "fan {fan} would just move to another empty fan: that changes "
         "nothing",
+        "fan.deal_number": "deal numbers are 0 or more, not {deal}",
     }
 )
 refusal_words("clubs", "diamonds", "hearts", "spades")

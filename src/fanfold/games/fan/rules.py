@@ -24,7 +24,7 @@ from fanfold.games.fan.state import FanState, make_state
 def new_state(config: FanConfig, deal: int) -> FanState:
     """PySolFC's Fan deal number ``deal`` (0 or more)."""
     if deal < 0:
-        raise ConfigError(f"deal numbers are 0 or more, not {deal}")
+        raise ConfigError(Refusal("fan.deal_number", deal=deal))
     return make_state(config, deal_fans(deal), deal=deal)
 
 

@@ -12,8 +12,41 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from fanfold.core.config import GameConfig, JSONObject, ranged
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal, templates
 from fanfold.core.game import Preset
+
+#: The refusals of options that do not go together (:meth:`FanoConfig.validate`) and of the
+#: renamed ``turn_limit``, worded in the terminal's and the page's language.
+templates(
+    {
+        "fano.config_turn_limit_renamed": "option turn_limit (turns of all players together) was "
+        "replaced by turns_per_player (each player's turns; the game ends drawn after "
+        "turns_per_player * players turns): e.g. turn_limit=200 with 2 players is "
+        "turns_per_player=100",
+        "fano.config_turn_limit_both": "give turns_per_player only: turn_limit is its old name",
+        "fano.config_turn_limit_uneven": "this config's turn_limit={limit} (turns of all players "
+        "together, an earlier version's option) is not a whole number of turns for each of "
+        "{players} players, which turns_per_player, its replacement, counts; give "
+        "turns_per_player instead",
+        "fano.config_two_suit_players": "the 2-suit variant is for exactly 2 players",
+        "fano.config_two_suit_suits": "the 2-suit variant fixes the suits (red against black)",
+        "fano.config_suits_letters": "suits names one suit letter (C, D, H, S) per seat: {count} "
+        "letters, not {suits}",
+        "fano.config_suits_own": "with up to four players each seat has its own suit",
+        "fano.config_trionfey_variants": "the Trionfey edition has no 2-suit, Joker's wild or "
+        "classic specials variants (its specials are the tribute specials: tribute=true)",
+        "fano.config_trionfey_players": "the Trionfey edition is for {counts} players, not "
+        "{players}",
+        "fano.config_trionfey_teams": "Trionfey with 4, 6 or 8 players is played in two "
+        "partnerships (teams=all-for-one or teams=one-for-all), and only then",
+        "fano.config_trionfey_only": "tribute counters and partnerships belong to the Trionfey "
+        "edition (edition=trionfey)",
+        "fano.config_joker_prestige": "joker_prestige changes the classic Temporary Joker "
+        "special: it needs the classic edition with specials (specials=suit or specials=choice)",
+        "fano.config_oversum_tribute": "oversum_tribute changes what earns tribute counters: it "
+        "needs the Trionfey tribute specials (edition=trionfey, tribute=true)",
+    }
+)
 
 
 class Edition(enum.Enum):
@@ -96,12 +129,7 @@ MAX_TURNS_PER_PLAYER = 10_000
 def _refuse_renamed(options: Mapping[str, Any]) -> None:
     """Explain an option that was renamed: ``turn_limit`` counted all players' turns together."""
     if "turn_limit" in options:
-        raise ConfigError(
-            "option turn_limit (turns of all players together) was replaced by "
-            "turns_per_player (each player's turns; the game ends drawn after "
-            "turns_per_player * players turns): e.g. turn_limit=200 with 2 players is "
-            "turns_per_player=100"
-        )
+        raise ConfigError(Refusal("fano.config_turn_limit_renamed"))
 
 
 def _upgrade(data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -113,7 +141,7 @@ def _upgrade(data: Mapping[str, Any]) -> Mapping[str, Any]:
         return data
     limit, players = data["turn_limit"], data.get("players", 2)
     if "turns_per_player" in data:
-        raise ConfigError("give turns_per_player only: turn_limit is its old name")
+        raise ConfigError(Refusal("fano.config_turn_limit_both"))
     if (
         isinstance(limit, int)
         and isinstance(players, int)
@@ -126,9 +154,7 @@ def _upgrade(data: Mapping[str, Any]) -> Mapping[str, Any]:
         upgraded["turns_per_player"] = limit // players
         return upgraded
     raise ConfigError(
-        f"this config's turn_limit={limit!r} (turns of all players together, an earlier "
-        f"version's option) is not a whole number of turns for each of {players!r} players, "
-        "which turns_per_player, its replacement, counts; give turns_per_player instead"
+        Refusal("fano.config_turn_limit_uneven", limit=repr(limit), players=repr(players))
     )
 
 
@@ -214,48 +240,33 @@ class FanoConfig(GameConfig):
     def validate(self) -> None:
         # players, promotions_to_win and turns_per_player: their ranges (declared above)
         if self.two_suit and self.players != 2:
-            raise ConfigError("the 2-suit variant is for exactly 2 players")
+            raise ConfigError(Refusal("fano.config_two_suit_players"))
         if self.suits:
             if self.two_suit:
-                raise ConfigError("the 2-suit variant fixes the suits (red against black)")
+                raise ConfigError(Refusal("fano.config_two_suit_suits"))
             if len(self.suits) != self.players or any(s not in "CDHS" for s in self.suits):
+                shown = repr(self.suits)
                 raise ConfigError(
-                    f"suits names one suit letter (C, D, H, S) per seat: {self.players} letters, "
-                    f"not {self.suits!r}"
+                    Refusal("fano.config_suits_letters", count=self.players, suits=shown)
                 )
             if self.players <= 4 and len(set(self.suits)) != self.players:
-                raise ConfigError("with up to four players each seat has its own suit")
+                raise ConfigError(Refusal("fano.config_suits_own"))
         if self.trionfey:
             if self.two_suit or self.jokers or self.specials is not SpecialsMode.OFF:
-                raise ConfigError(
-                    "the Trionfey edition has no 2-suit, Joker's wild or classic specials "
-                    "variants (its specials are the tribute specials: tribute=true)"
-                )
+                raise ConfigError(Refusal("fano.config_trionfey_variants"))
             if self.players not in TRIONFEY_PLAYERS:
                 counts = ", ".join(map(str, TRIONFEY_PLAYERS))
                 raise ConfigError(
-                    f"the Trionfey edition is for {counts} players, not {self.players}"
+                    Refusal("fano.config_trionfey_players", counts=counts, players=self.players)
                 )
             if (self.players in TEAM_PLAYERS) != (self.teams is not Teams.NONE):
-                raise ConfigError(
-                    "Trionfey with 4, 6 or 8 players is played in two partnerships "
-                    "(teams=all-for-one or teams=one-for-all), and only then"
-                )
+                raise ConfigError(Refusal("fano.config_trionfey_teams"))
         elif self.tribute or self.teams is not Teams.NONE:
-            raise ConfigError(
-                "tribute counters and partnerships belong to the Trionfey edition "
-                "(edition=trionfey)"
-            )
+            raise ConfigError(Refusal("fano.config_trionfey_only"))
         if self.joker_prestige and (self.trionfey or self.specials is SpecialsMode.OFF):
-            raise ConfigError(
-                "joker_prestige changes the classic Temporary Joker special: it needs the "
-                "classic edition with specials (specials=suit or specials=choice)"
-            )
+            raise ConfigError(Refusal("fano.config_joker_prestige"))
         if self.oversum_tribute and not self.tribute:
-            raise ConfigError(
-                "oversum_tribute changes what earns tribute counters: it needs the Trionfey "
-                "tribute specials (edition=trionfey, tribute=true)"
-            )
+            raise ConfigError(Refusal("fano.config_oversum_tribute"))
 
     def suits_of(self, seat: int) -> tuple[int, ...]:
         """The suits (0 clubs .. 3 spades) that ``seat`` commands."""

@@ -79,7 +79,7 @@ class FanoGame(Game[FanoConfig, FanoState, FanoAction, FanoView]):
 
     def with_players(self, config: FanoConfig, players: int) -> FanoConfig:
         if config.two_suit and players != 2:
-            raise ConfigError("the 2-suit variant is for exactly 2 players")
+            raise ConfigError(Refusal("fano.config_two_suit_players"))
         suits = config.suits if len(config.suits) == players else ""
         teams = config.teams
         if config.trionfey:

@@ -7,8 +7,27 @@ from dataclasses import dataclass
 
 from fanfold.core.cards import Card
 from fanfold.core.config import GameConfig, ranged
-from fanfold.core.errors import ConfigError, NotationError
+from fanfold.core.errors import ConfigError, NotationError, Refusal, reason_of, templates
 from fanfold.core.game import Preset
+
+#: The refusals of options that do not go together (:meth:`FanTanConfig.validate`), worded in
+#: the terminal's and the page's language.
+templates(
+    {
+        "fantan.config_opening_card": "opening_card: {reason}",
+        "fantan.config_opening_written": "write the opening card as {card}, not {given}",
+        "fantan.config_opening_no_rank": "an opening card fixes the starting rank, so it cannot "
+        "be combined with the first player's choice of rank (start_rank=none)",
+        "fantan.config_opening_rank": "the opening card {card} cannot start a row: rows start "
+        "with rank {rank}",
+        "fantan.config_chips_only": "{name} only applies to chip scoring (scoring=chips)",
+        "fantan.config_no_limit_target": "a match with no hand limit (hands=0) needs a target",
+        "fantan.config_chips_hands": "a chip match needs a number of hands: net chips can go up "
+        "and down forever",
+        "fantan.config_target_one_hand": "a target only makes sense in a match of more than one "
+        "hand",
+    }
+)
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -79,32 +98,29 @@ class FanTanConfig(GameConfig):
             try:
                 card = Card.parse(self.opening_card)
             except NotationError as error:
-                raise ConfigError(f"opening_card: {error}") from None
-            if str(card) != self.opening_card:
                 raise ConfigError(
-                    f"write the opening card as {str(card)!r}, not {self.opening_card!r}"
+                    Refusal("fantan.config_opening_card", reason=reason_of(error))
+                ) from None
+            if str(card) != self.opening_card:
+                written, given = repr(str(card)), repr(self.opening_card)
+                raise ConfigError(
+                    Refusal("fantan.config_opening_written", card=written, given=given)
                 )
             if self.start_rank is None:
-                raise ConfigError(
-                    "an opening card fixes the starting rank, so it cannot be combined with "
-                    "the first player's choice of rank (start_rank=none)"
-                )
+                raise ConfigError(Refusal("fantan.config_opening_no_rank"))
             if card.rank != self.start_rank:
                 raise ConfigError(
-                    f"the opening card {card} cannot start a row: rows start with rank "
-                    f"{self.start_rank}"
+                    Refusal("fantan.config_opening_rank", card=str(card), rank=self.start_rank)
                 )
         for name in ("ante", "pass_chips", "card_chips"):
             if self.scoring is not Scoring.CHIPS and getattr(self, name) != 1:
-                raise ConfigError(f"{name} only applies to chip scoring (scoring=chips)")
+                raise ConfigError(Refusal("fantan.config_chips_only", name=name))
         if self.hands == 0 and self.target is None:
-            raise ConfigError("a match with no hand limit (hands=0) needs a target")
+            raise ConfigError(Refusal("fantan.config_no_limit_target"))
         if self.hands == 0 and self.scoring is Scoring.CHIPS:
-            raise ConfigError(
-                "a chip match needs a number of hands: net chips can go up and down forever"
-            )
+            raise ConfigError(Refusal("fantan.config_chips_hands"))
         if self.hands == 1 and self.target is not None:
-            raise ConfigError("a target only makes sense in a match of more than one hand")
+            raise ConfigError(Refusal("fantan.config_target_one_hand"))
 
     @property
     def opening(self) -> Card | None:
