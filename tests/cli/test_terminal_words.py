@@ -1,0 +1,331 @@
+"""The terminal's last English sentences, now codes and catalogue entries: an agent's own
+settings refused (``agent.more_than_zero``, ``agent.one_of``...), a game's options that do
+not go together (``fano.config_*``, ``fantan.config_*``), the Morris solver's progress lines
+(``morris.stage_*``, ``morris.table_*``), ``fanfold games`` and the help of the commands that
+take ``--lang``: each worded in French and in the pseudo-language."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fanfold.agents.base import parse_agent, with_time_cap
+from fanfold.agents.perfect import PerfectAgent
+from fanfold.cli.app import app
+from fanfold.core.errors import ConfigError, Refusal
+from fanfold.core.phrases import Phrase
+from fanfold.core.registry import get_game, set_up
+from fanfold.games.morris import GAME, Adjacency, MorrisConfig
+from fanfold.server import i18n
+from fanfold.solvers import morris as solver
+
+runner = CliRunner()
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "fanfold"
+PLAIN = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "", "COLUMNS": "100"}
+FRENCH = i18n.messages("fr")
+PSEUDO = i18n.messages(i18n.PSEUDO)
+
+#: Where an agent checks its settings and a game its options: every ``ConfigError`` raised
+#: there carries a refusal made on the spot.
+CHECKED = [
+    "agents/base.py",
+    "agents/builtin.py",
+    "agents/fan_solver.py",
+    "agents/ladder/agent.py",
+    "agents/ladder/exploit.py",
+    "agents/mcts.py",
+    "agents/perfect.py",
+    "agents/pimc.py",
+    "agents/planner.py",
+    "games/fano/config.py",
+    "games/fano/game.py",
+    "games/fantan/config.py",
+    "games/fan/rules.py",
+]
+
+
+def _english_raises(path: Path) -> list[str]:
+    """Where ``path`` raises a ``ConfigError`` with anything but a ``Refusal(...)``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+            continue
+        if getattr(node.exc.func, "id", "") != "ConfigError":
+            continue
+        first = node.exc.args[0] if node.exc.args else None
+        if not (isinstance(first, ast.Call) and getattr(first.func, "id", "") == "Refusal"):
+            found.append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_agents_and_game_options_raise_config_errors_only_with_a_code() -> None:
+    for name in CHECKED:
+        assert not _english_raises(SOURCE / name), name
+
+
+def _refused(make: object) -> ConfigError:
+    with pytest.raises(ConfigError) as caught:
+        make()  # type: ignore[operator]
+    return caught.value
+
+
+#: Each refusal's making: bad agent settings, options that do not go together.
+REFUSED = {
+    "mcts(seconds=-1)": lambda: parse_agent("mcts(seconds=-1)"),
+    "mcts(turn_seconds=0)": lambda: parse_agent("mcts(turn_seconds=0)"),
+    "mcts(iterations=0)": lambda: parse_agent("mcts(iterations=0)"),
+    "mcts(exploration=-1)": lambda: parse_agent("mcts(exploration=-1)"),
+    "mcts(playout=nope)": lambda: parse_agent("mcts(playout=nope)"),
+    "mcts(tree=fast)": lambda: parse_agent("mcts(tree=fast)"),
+    "pimc(deals=0)": lambda: parse_agent("pimc(deals=0)"),
+    "planner(nodes=-1)": lambda: parse_agent("planner(nodes=-1)"),
+    "ladder(seconds=0)": lambda: parse_agent("ladder(seconds=0)"),
+    "exploit(target=nope)": lambda: parse_agent("exploit(target=nope)"),
+    "perfect(mistakes=2)": lambda: parse_agent("perfect(mistakes=2)"),
+    "solver(mistakes=-1)": lambda: parse_agent("solver(mistakes=-1)"),
+    "hard(seconds=0)": lambda: parse_agent("hard(seconds=0)"),
+    "time cap": lambda: with_time_cap(parse_agent("mcts"), 0),
+    "fano two_suit 3": lambda: set_up("fano", options={"two_suit": "true", "players": "3"}),
+    "fano suits": lambda: set_up("fano", options={"suits": "CX"}),
+    "fano trionfey 5": lambda: set_up("fano", "trionfey", {"players": "5"}),
+    "fano tribute": lambda: set_up("fano", options={"tribute": "true"}),
+    "fano joker_prestige": lambda: set_up("fano", options={"joker_prestige": "true"}),
+    "fano two_suit with_players": lambda: get_game("fano").with_players(
+        set_up("fano", options={"two_suit": "true"})[1], 3
+    ),
+    "fantan ante": lambda: set_up("fantan", options={"ante": "2"}),
+    "fantan opening_card": lambda: set_up("fantan", options={"opening_card": "zz"}),
+    "fantan opening written": lambda: set_up("fantan", options={"opening_card": "7h"}),
+    "fantan opening rank": lambda: set_up("fantan", options={"opening_card": "8H"}),
+    "fantan hands=0": lambda: set_up("fantan", options={"hands": "0"}),
+    "fantan target one hand": lambda: set_up("fantan", options={"target": "10"}),
+    "fan deal": lambda: get_game("fan").new_state(get_game("fan").default_config(), -1),
+}
+
+
+def _template_words(error: ConfigError) -> set[str]:
+    """The English words of the error's templates (its own and each refusal inside it), the
+    parameters left out: what a reader's language must word."""
+    found: set[str] = set()
+    english = i18n.messages(i18n.ENGLISH)
+
+    def walk(refusal: Refusal) -> None:
+        template = re.sub(r"\{\w+\}", " ", english.codes[refusal.code])
+        found.update(re.findall(r"[A-Za-z]{4,}", template))
+        for value in refusal.params.values():
+            if isinstance(value, Refusal):
+                walk(value)
+
+    assert error.refusal is not None, str(error)
+    walk(error.refusal)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_each_refusal_is_worded_in_the_pseudo_language_and_in_french(name: str) -> None:
+    """Through the pseudo-language (every letter of the catalogue accented) none of the
+    template's English words is left, so the sentence came from the catalogues; French words
+    it too."""
+    error = _refused(REFUSED[name])
+    words = _template_words(error)
+    assert words, name
+    pseudo = PSEUDO.text(error)
+    assert pseudo != str(error)
+    assert not {word for word in words if re.search(rf"\b{word}\b", pseudo)}, pseudo
+    french = FRENCH.text(error)
+    assert french != str(error)
+    # option names and values are written as typed (turns_per_player, scoring=chips)
+    worded = re.sub(r"\S*[=_]\S*", " ", french)
+    english_left = {w for w in words if len(w) > 5 and re.search(rf"\b{w}\b", worded)}
+    assert english_left <= {"Trionfey", "Joker"}, french
+
+
+@pytest.mark.parametrize(
+    ("args", "french", "english"),
+    [
+        (
+            ["play", "morris", "--seat", "mcts(seconds=-1)"],
+            "erreur : agent mcts : seconds doit être supérieur à 0, pas -1.0",
+            "error: agent mcts: seconds must be more than 0, not -1.0",
+        ),
+        (
+            ["play", "fano", "--seat", "ladder(style=nope)"],
+            "erreur : agent ladder : l\u2019option style prend l\u2019une des valeurs balanced,",
+            "error: agent ladder: option style must be one of balanced,",
+        ),
+        (
+            ["play", "fano", "--seat", "mcts(tree=fast)"],
+            "erreur : agent mcts : tree=fast demande playout=fast-heuristic, pas 'random'",
+            "error: agent mcts: tree=fast needs playout=fast-heuristic, not 'random'",
+        ),
+        (
+            ["play", "fano", "-o", "two_suit=true", "-n", "3"],
+            "erreur : la variante à 2 couleurs se joue à exactement 2 joueurs",
+            "error: the 2-suit variant is for exactly 2 players",
+        ),
+        (
+            ["play", "fantan", "-o", "ante=2"],
+            "erreur : ante ne s\u2019applique qu\u2019au décompte en jetons (scoring=chips)",
+            "error: ante only applies to chip scoring (scoring=chips)",
+        ),
+        (
+            ["play", "fantan", "-o", "opening_card=8H"],
+            "erreur : la carte d\u2019ouverture 8H ne peut pas commencer une rangée : les "
+            "rangées partent du rang 7",
+            "error: the opening card 8H cannot start a row: rows start with rank 7",
+        ),
+    ],
+)
+def test_the_terminal_refuses_agent_settings_and_option_clashes_in_french(
+    args: list[str], french: str, english: str
+) -> None:
+    said = runner.invoke(app, [*args, "--lang", "fr"], input="quit\n", env=PLAIN)
+    assert said.exit_code == 2, said.output
+    assert french in said.output
+    assert "error" not in said.output
+    plain = runner.invoke(app, args, input="quit\n", env=PLAIN)
+    assert plain.exit_code == 2, plain.output
+    assert english in plain.output
+
+
+def test_the_morris_solvers_progress_is_said_in_french() -> None:
+    """Each stage once, the backward pass every quarter, as phrases the terminal words."""
+    said: list[str] = []
+    progress = solver.progress_printer(said.append, Adjacency.GEOMETRIC)
+    for stage, fraction in [
+        ("enumerating positions", 0.0),
+        ("counting moves", 0.0),
+        ("retrograde analysis", 0.0),
+        ("retrograde analysis", 0.1),
+        ("retrograde analysis", 0.5),
+        ("marking reachable positions", 0.0),
+        ("marking reachable positions", 1.0),
+    ]:
+        progress(stage, fraction)
+    assert said == [
+        "Morris table, geometric adjacency: enumerating positions",
+        "Morris table, geometric adjacency: counting moves",
+        "Morris table, geometric adjacency: retrograde analysis (0% solved)",
+        "Morris table, geometric adjacency: retrograde analysis (50% solved)",
+        "Morris table, geometric adjacency: marking reachable positions",
+    ]
+    assert all(isinstance(line, Phrase) for line in said)
+    assert [FRENCH.text(line) for line in said] == [
+        "Table de Morris, adjacence geometric : énumération des positions",
+        "Table de Morris, adjacence geometric : décompte des coups",
+        "Table de Morris, adjacence geometric : analyse rétrograde (0\u00a0% résolus)",
+        "Table de Morris, adjacence geometric : analyse rétrograde (50\u00a0% résolus)",
+        "Table de Morris, adjacence geometric : marquage des positions atteignables",
+    ]
+    assert all("[" in PSEUDO.text(line) for line in said)
+
+
+def test_the_perfect_player_solving_its_table_says_so_in_french(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tables: dict[Adjacency, solver.MorrisTable]
+) -> None:
+    """A first use with no table: the announcement and the solver's stages, each a phrase; a
+    cache that cannot be written is said too (the system's reason inside, as it is)."""
+    monkeypatch.setattr(solver, "PACKAGED_DIR", tmp_path / "none")
+    config = MorrisConfig()
+
+    def build(adjacency: Adjacency, progress: solver.ProgressFn) -> solver.MorrisTable:
+        progress("enumerating positions", 0.0)
+        progress("retrograde analysis", 0.75)
+        return tables[adjacency]
+
+    monkeypatch.setattr(solver, "build_table", build)
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    said: list[str] = []
+    PerfectAgent(GAME, 0, cache_dir=blocked).prepare(config, said.append)
+    worded = [FRENCH.text(line) for line in said]
+    assert worded[0] == (
+        "Le joueur parfait résout Fano330-R-Morris (adjacence geometric) : à la première "
+        "utilisation seulement, quelques secondes..."
+    )
+    assert "Table de Morris, adjacence geometric : énumération des positions" in worded
+    assert "Table de Morris, adjacence geometric : analyse rétrograde (75\u00a0% résolus)" in (
+        worded
+    )
+    assert worded[-1].startswith("impossible de garder la table de Morris en cache dans ")
+    assert str(said[-1]).startswith("could not cache the Morris table at ")
+
+
+def test_fanfold_games_lists_in_french() -> None:
+    french = runner.invoke(app, ["games", "--lang", "fr"], env=PLAIN)
+    assert french.exit_code == 0, french.output
+    output = french.output
+    assert "variante" in output
+    assert "joueurs" in output
+    assert "classic (par défaut)" in output
+    assert "Options numériques (--option nom=valeur) : " in output
+    assert "start_rank de 1 à 13" in output
+    assert "Agents (paramètres entre parenthèses, par ex. --seat «\u00a0mcts(" in output
+    assert "; paramètres : iterations=200" in output
+    assert "; sans paramètres" in output
+    for english in ("Number options", "(default)", "parameters:", "no parameters", " to 13"):
+        assert english not in output, english
+    located = runner.invoke(app, ["games"], env={**PLAIN, "LANG": "fr_FR.UTF-8"})
+    assert located.output == output
+    plain = runner.invoke(app, ["games"], env=PLAIN)
+    assert "Number options (--option name=value): " in plain.output
+    assert "classic (default)" in plain.output
+    assert "; parameters: iterations=200" in plain.output
+
+
+#: Each command whose help speaks the terminal's language: words of its French help, and
+#: of its English one.
+HELPS = {
+    "play": (
+        "Jouer une partie dans le terminal contre des agents ou des amis",
+        "Play a game in the terminal against agents or friends",
+    ),
+    "legal": ("Liste les coups légaux d\u2019une position.", "List the legal actions"),
+    "replay": ("Vérifie qu\u2019un enregistrement se rejoue", "Check that a record replays"),
+    "games": ("Liste les jeux, leurs variantes", "List the games, their variants"),
+}
+#: English words of the help's frame and of the options' help, none of which French keeps.
+HELP_ENGLISH = ("Usage:", "[required]", "Show this message", "The language the terminal")
+
+
+@pytest.mark.parametrize("command", sorted(HELPS))
+def test_each_commands_help_speaks_the_terminals_language(command: str) -> None:
+    french, english = HELPS[command]
+    for args, env in [
+        ([command, "--help", "--lang", "fr"], PLAIN),
+        ([command, "--lang=fr", "--help"], PLAIN),
+        ([command, "--help"], {**PLAIN, "LANG": "fr_FR.UTF-8"}),
+    ]:
+        said = runner.invoke(app, args, env=env)
+        assert said.exit_code == 0, said.output
+        text = " ".join(said.output.split())
+        assert french in text, (args, text)
+        assert "Usage :" in text
+        assert "Affiche ce message et quitte." in text
+        assert "La langue du terminal : en ou fr" in text
+        for words in (english, *HELP_ENGLISH):
+            assert words not in text, (args, words)
+    plain = runner.invoke(app, [command, "--help"], env=PLAIN)
+    text = " ".join(plain.output.split())
+    assert english in text
+    assert all(words in text for words in HELP_ENGLISH if words != "[required]"), text
+    # the help of a language no catalogue speaks is the locale's; the command refuses it
+    unknown = runner.invoke(app, [command, "--help", "--lang", "de"], env=PLAIN)
+    assert unknown.exit_code == 0
+    assert english in " ".join(unknown.output.split())
+
+
+def test_plays_help_lists_the_agents_in_french() -> None:
+    said = runner.invoke(app, ["play", "--help", "--lang", "fr"], env=PLAIN)
+    text = " ".join(said.output.split())
+    assert "[obligatoire]" in text
+    assert "[par défaut : 1]" in text
+    assert "Agents (paramètres entre parenthèses" in text
+    assert "parameters:" not in text
+    # the help of another command drawn after it is English again: nothing is left switched
+    plain = runner.invoke(app, ["legal", "--help"], env=PLAIN)
+    assert "[required]" in plain.output
