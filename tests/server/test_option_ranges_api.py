@@ -51,3 +51,43 @@ def test_an_option_out_of_range_is_refused_with_its_sentence(tmp_path: Path) -> 
         assert body["error"].endswith(": turns_per_player must be from 1 to 10000, not 1e+23")
         assert client.get("/api/tables").json() == before  # nothing was made
         assert client.post("/api/records", json={"record": record}).status_code == 200
+
+
+def test_options_that_clash_and_an_agents_bad_setting_are_refused_with_codes(
+    tmp_path: Path,
+) -> None:
+    """A game's options that do not go together and a bot's setting out of its bounds: the
+    refusal's code and params go beside the English, and the page words them in French (the
+    same templates as ``Messages.worded``), nothing made."""
+    from fanfold.server.i18n import messages
+
+    french = messages("fr")
+    with serve(tmp_path) as client:
+        before = client.get("/api/tables").json()
+        clash = refused(
+            client.post(
+                "/api/tables",
+                json={
+                    "game": "fantan",
+                    "seats": ["you", "random", "random"],
+                    "options": {"ante": "2"},
+                },
+            ),
+            400,
+        )
+        assert clash["code"] == "fantan.config_chips_only"
+        assert clash["error"] == "ante only applies to chip scoring (scoring=chips)"
+        assert french.worded(clash) == (
+            "ante ne s\u2019applique qu\u2019au décompte en jetons (scoring=chips)"
+        )
+        agent = refused(
+            client.post(
+                "/api/tables",
+                json={"game": "morris", "seats": ["you", "mcts(seconds=0)"]},
+            ),
+            400,
+        )
+        assert agent["code"] == "agent.bad_option"
+        assert agent["params"]["reason"]["code"] == "agent.more_than_zero"
+        assert french.worded(agent) == "agent mcts : seconds doit être supérieur à 0, pas 0.0"
+        assert client.get("/api/tables").json() == before  # nothing was made
