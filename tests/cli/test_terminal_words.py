@@ -267,7 +267,11 @@ def test_fanfold_games_lists_in_french() -> None:
     assert "Agents (paramètres entre parenthèses, par ex. --seat «\u00a0mcts(" in output
     assert "; paramètres : iterations=200" in output
     assert "; sans paramètres" in output
-    for english in ("Number options", "(default)", "parameters:", "no parameters", " to 13"):
+    # the built-in agents' descriptions are the catalogues' too
+    assert "random : des coups légaux tirés uniformément au hasard (fan, fano" in output
+    assert "hard : le niveau difficile : le bot le plus fort" in output
+    left = ("Number options", "(default)", "parameters:", "no parameters", " to 13", "uniformly")
+    for english in left:
         assert english not in output, english
     located = runner.invoke(app, ["games"], env={**PLAIN, "LANG": "fr_FR.UTF-8"})
     assert located.output == output
@@ -326,6 +330,7 @@ def test_plays_help_lists_the_agents_in_french() -> None:
     assert "[par défaut : 1]" in text
     assert "Agents (paramètres entre parenthèses" in text
     assert "parameters:" not in text
+    assert "la même recherche avec cinq fois plus de parties simulées" in text
     # the help of another command drawn after it is English again: nothing is left switched
     plain = runner.invoke(app, ["legal", "--help"], env=PLAIN)
     assert "[required]" in plain.output

@@ -137,8 +137,8 @@ def games(lang: LangOpt = None) -> None:
 
 
 def _agents_text(words: Messages | None = None) -> str:
-    """The agents, their games and parameters (in the language of ``words``; English without);
-    an agent's description is its own, in English."""
+    """The agents, their games and parameters, in the language of ``words`` (English without);
+    a built-in agent's description too (a plugin's agent keeps its own)."""
     from fanfold.server.i18n import ENGLISH, messages
 
     gettext = (words or messages(ENGLISH)).gettext
@@ -150,7 +150,8 @@ def _agents_text(words: Messages | None = None) -> str:
     bare = gettext("%(name)s: %(description)s (%(games)s); no parameters")
     for entry in registered_agents():
         games = ", ".join(game.name for game in all_games() if entry.supports(game))
-        named = {"name": entry.name, "description": entry.description, "games": games}
+        described = gettext(entry.description)  # a built-in agent's is in the catalogues
+        named = {"name": entry.name, "description": described, "games": games}
         parameters = entry.parameters()
         said = each % {**named, "parameters": parameters} if parameters else bare % named
         lines.append(f"  {said}")

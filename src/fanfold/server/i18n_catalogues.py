@@ -106,10 +106,20 @@ def _refusals(catalog: Catalog) -> None:
         catalog.add(word, locations=[(f"{REFUSAL}word", 0)])
 
 
+def _agents(catalog: Catalog) -> None:
+    """The built-in agents' one-line descriptions (``fanfold games``, ``fanfold play --help``),
+    each at the place ``agents/NAME``; an agent a plugin adds keeps its own words."""
+    from fanfold.agents.builtin import BUILTIN_AGENTS
+
+    for agent in BUILTIN_AGENTS:
+        catalog.add(agent.description, locations=[(f"agents/{agent.name}", 0)])
+
+
 def extract() -> Catalog:
     """The English messages of the sources, each with the places it is used."""
     catalog = Catalog(project="fanfold", creation_date=DATE, revision_date=DATE, fuzzy=False)
     _refusals(catalog)
+    _agents(catalog)
     options = {"extensions": "jinja2.ext.i18n", "trimmed": "true"}
     for name, method, keywords in _sources():
         for line, message, _comments, _context in extract_from_file(
