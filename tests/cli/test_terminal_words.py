@@ -109,16 +109,20 @@ REFUSED = {
 
 def _template_words(error: ConfigError) -> set[str]:
     """The English words of the error's templates (its own and each refusal inside it), the
-    parameters left out: what a reader's language must word."""
+    parameters left out: what a reader's language must word. A reason inside that is plain
+    text (an English sentence, not a refusal) counts with its words: it is the catalogues'
+    to word too."""
     found: set[str] = set()
     english = i18n.messages(i18n.ENGLISH)
 
     def walk(refusal: Refusal) -> None:
         template = re.sub(r"\{\w+\}", " ", english.codes[refusal.code])
         found.update(re.findall(r"[A-Za-z]{4,}", template))
-        for value in refusal.params.values():
+        for name, value in refusal.params.items():
             if isinstance(value, Refusal):
                 walk(value)
+            elif name == "reason":
+                found.update(re.findall(r"[A-Za-z]{4,}", str(value)))
 
     assert error.refusal is not None, str(error)
     walk(error.refusal)
