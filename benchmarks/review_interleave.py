@@ -45,10 +45,13 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import httpx
 import uvloop
 
 from benchmarks.review_impact import Reader, RefusedError, Reviewing, review_records
 from benchmarks.server import Slot, Tally, cpu_seconds, free_port, player, start_server, uncollected
+from benchmarks.window_metrics import Histogram, scrape, window_change
+from benchmarks.window_metrics import table as metrics_table
 from fanfold.server.bots.worker import REVIEW_PROCESS_NAME
 
 #: Kinds of window: the test pair's and the control pair's.
@@ -91,6 +94,8 @@ class Window:
     end: float = 0.0
     server_cpu: float = 0.0
     worker_cpu: float = 0.0
+    #: The server's watched histograms as the window opened, then what they observed in it.
+    metrics: dict[str, Histogram] = dataclasses.field(default_factory=dict)
 
 
 def schedule(pairs: int, rng: random.Random) -> list[tuple[int, str]]:
@@ -353,22 +358,26 @@ async def interleaved_run(
         gated_reviewing(base, reviews, switch, stop_reviews, seen, finished)
     )
 
-    def close(current: Window) -> None:
+    client = httpx.AsyncClient()
+
+    async def close(current: Window) -> None:
         current.end = time.perf_counter()
         current.server_cpu += cpu_of(server)
         current.worker_cpu += cpu_of(worker_pid(server))
+        current.metrics = window_change(current.metrics, await scrape(client, base))
 
-    def open_(pair: int, kind: str) -> Window:
+    async def open_(pair: int, kind: str) -> Window:
         opened = Window(pair, kind, time.perf_counter())
         opened.server_cpu = -cpu_of(server)
         opened.worker_cpu = -cpu_of(worker_pid(server))
+        opened.metrics = await scrape(client, base)
         windows.append(opened)
         return opened
 
     with uncollected():
         start.set()
         await switch.on()
-        warm = open_(-1, "warm")
+        warm = await open_(-1, "warm")
         limit = time.monotonic() + WARM_UP_LIMIT
         await asyncio.sleep(window)
         while worker_pid(server) is None or not seen.judged:
@@ -380,14 +389,15 @@ async def interleaved_run(
             # The switch's own moments belong to the window with the reviews on: an on window
             # ends once the worker has stopped, an off one before the worker goes on.
             if kind == "on":
-                close(current)
+                await close(current)
                 await switch.on()
             else:
                 await switch.off()
-                close(current)
-            current = open_(pair, kind)
+                await close(current)
+            current = await open_(pair, kind)
             await asyncio.sleep(window)
-        close(current)
+        await close(current)
+        await client.aclose()
         stop[0] = time.monotonic()
         stop_reviews.set()
         await switch.on()  # the worker goes on, so that the server stops cleanly
@@ -486,6 +496,15 @@ def interleave_main(
             f"| {name} | {per_second(run.windows, kinds, False):.3f} "
             f"| {per_second(run.windows, kinds, True):.3f} |"
         )
+    print()
+    measured = [w for w in run.windows if w.pair >= 0]
+    for line in metrics_table(
+        {
+            name: [w.metrics for w in measured if w.kind in kinds]
+            for name, kinds in (("on", ("on",)), ("off", ("off",)), ("A and B", CONTROL))
+        }
+    ):
+        print(line)
     seen = run.seen
     took = sorted(seen.took)
     print(
