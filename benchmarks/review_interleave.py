@@ -317,6 +317,23 @@ class Interleaved:
     bots: dict[tuple[int, str], list[float]]
     seen: Reviewing
     errors: list[str]
+    #: The load generator's own event loop's lateness, by window (as ``acts``).
+    lags: dict[tuple[int, str], list[float]] = dataclasses.field(default_factory=dict)
+
+
+#: How often the load generator's loop lag is probed (seconds).
+LAG_PROBE = 0.005
+
+
+async def generator_lag(stop: asyncio.Event, lags: Stamped) -> None:
+    """Until ``stop``, how late the load generator's own event loop wakes from a sleep of
+    :data:`LAG_PROBE`: a stall of the generator itself (a reader made, an answer decoded) delays
+    every player's ``ok`` then awaited, and would be read as the server's."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        asked = loop.time()
+        await asyncio.sleep(LAG_PROBE)
+        lags.append(max(0.0, loop.time() - asked - LAG_PROBE))
 
 
 async def interleaved_run(
@@ -357,6 +374,8 @@ async def interleaved_run(
     reviewer = asyncio.create_task(
         gated_reviewing(base, reviews, switch, stop_reviews, seen, finished)
     )
+    lags = Stamped()
+    prober = asyncio.create_task(generator_lag(stop_reviews, lags))
 
     client = httpx.AsyncClient()
 
@@ -403,6 +422,7 @@ async def interleaved_run(
         await switch.on()  # the worker goes on, so that the server stops cleanly
         await asyncio.gather(*players)
     await reviewer
+    await prober
     if watcher is not None:
         await watcher
     acts, bots = tally.latencies, tally.bot_replies
@@ -414,6 +434,7 @@ async def interleaved_run(
         attribute(bots.starts, bots, windows, guard),
         seen,
         sorted(set(tally.errors))[:5],
+        attribute(lags.starts, lags, windows, guard),
     )
 
 
@@ -505,6 +526,16 @@ def interleave_main(
         }
     ):
         print(line)
+    print()
+    print("| windows | generator's loop lag p99 ms | max ms | stalls over 10 ms |")
+    print("|---|---:|---:|---:|")
+    for name, kinds in (("on", ("on",)), ("off", ("off",)), ("A and B", CONTROL)):
+        found = [lag for (_, kind), values in run.lags.items() if kind in kinds for lag in values]
+        late = p99(found) if found else float("nan")
+        print(
+            f"| {name} | {late * 1e3:.1f} | {max(found, default=0.0) * 1e3:.1f} "
+            f"| {sum(lag > 0.010 for lag in found)} |"
+        )
     seen = run.seen
     took = sorted(seen.took)
     print(

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import pytest
-from benchmarks import window_metrics
+from benchmarks import review_interleave, window_metrics
 from benchmarks.review_impact import Reader
 from benchmarks.server import SHARED_TLS, loopback_transport
 
@@ -114,3 +114,20 @@ def test_the_table_pools_each_kind_of_windows() -> None:
     assert lines[0].startswith("| server's histogram | windows |")
     assert "| group commit (store's thread) | on | 20 | 5.00 | 20.00% | 10.00% |" in lines
     assert "| group commit (store's thread) | off | 0 | nan | nan% | nan% |" in lines
+
+
+def test_the_generators_own_stall_is_measured() -> None:
+    lags = review_interleave.Stamped()
+
+    async def stall() -> None:
+        stop = asyncio.Event()
+        probe = asyncio.create_task(review_interleave.generator_lag(stop, lags))
+        await asyncio.sleep(0.05)
+        time.sleep(0.06)  # the loop held, as a reader's TLS context held it
+        await asyncio.sleep(0.05)
+        stop.set()
+        await probe
+
+    asyncio.run(stall())
+    assert max(lags) >= 0.05
+    assert len(lags.starts) == len(lags)
