@@ -15,6 +15,7 @@ from fanfold.games.morris import GAME as MORRIS
 from fanfold.play.setup import play_game
 from fanfold.play.table import Table
 from fanfold.server.hub import opening
+from fanfold.server.hub import records as hub_records
 from tests.server.support import serve
 
 
@@ -22,7 +23,7 @@ def test_a_loaded_records_replay_runs_outside_the_event_loop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     replays: list[bool] = []
-    original = opening.replay
+    original = hub_records.replay
 
     def watched(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> None:
         try:
