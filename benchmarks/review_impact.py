@@ -62,6 +62,7 @@ from benchmarks.server import (
     free_port,
     level,
     loopback,
+    loopback_transport,
     percentile,
     start_server,
 )
@@ -148,7 +149,7 @@ class Reader:
 
     def __init__(self, base: str, number: int) -> None:
         self.address = loopback(READERS, number)
-        transport = httpx.AsyncHTTPTransport(local_address=self.address)
+        transport = loopback_transport(self.address)
         self.client = httpx.AsyncClient(base_url=base, timeout=60, transport=transport)
         self.table = ""
         self.judged = 0

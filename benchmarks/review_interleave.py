@@ -45,10 +45,13 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import httpx
 import uvloop
 
 from benchmarks.review_impact import Reader, RefusedError, Reviewing, review_records
 from benchmarks.server import Slot, Tally, cpu_seconds, free_port, player, start_server, uncollected
+from benchmarks.window_metrics import Histogram, scrape, window_change
+from benchmarks.window_metrics import table as metrics_table
 from fanfold.server.bots.worker import REVIEW_PROCESS_NAME
 
 #: Kinds of window: the test pair's and the control pair's.
@@ -91,6 +94,8 @@ class Window:
     end: float = 0.0
     server_cpu: float = 0.0
     worker_cpu: float = 0.0
+    #: The server's watched histograms as the window opened, then what they observed in it.
+    metrics: dict[str, Histogram] = dataclasses.field(default_factory=dict)
 
 
 def schedule(pairs: int, rng: random.Random) -> list[tuple[int, str]]:
@@ -312,6 +317,23 @@ class Interleaved:
     bots: dict[tuple[int, str], list[float]]
     seen: Reviewing
     errors: list[str]
+    #: The load generator's own event loop's lateness, by window (as ``acts``).
+    lags: dict[tuple[int, str], list[float]] = dataclasses.field(default_factory=dict)
+
+
+#: How often the load generator's loop lag is probed (seconds).
+LAG_PROBE = 0.005
+
+
+async def generator_lag(stop: asyncio.Event, lags: Stamped) -> None:
+    """Until ``stop``, how late the load generator's own event loop wakes from a sleep of
+    :data:`LAG_PROBE`: a stall of the generator itself (a reader made, an answer decoded) delays
+    every player's ``ok`` then awaited, and would be read as the server's."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        asked = loop.time()
+        await asyncio.sleep(LAG_PROBE)
+        lags.append(max(0.0, loop.time() - asked - LAG_PROBE))
 
 
 async def interleaved_run(
@@ -352,23 +374,29 @@ async def interleaved_run(
     reviewer = asyncio.create_task(
         gated_reviewing(base, reviews, switch, stop_reviews, seen, finished)
     )
+    lags = Stamped()
+    prober = asyncio.create_task(generator_lag(stop_reviews, lags))
 
-    def close(current: Window) -> None:
+    client = httpx.AsyncClient()
+
+    async def close(current: Window) -> None:
         current.end = time.perf_counter()
         current.server_cpu += cpu_of(server)
         current.worker_cpu += cpu_of(worker_pid(server))
+        current.metrics = window_change(current.metrics, await scrape(client, base))
 
-    def open_(pair: int, kind: str) -> Window:
+    async def open_(pair: int, kind: str) -> Window:
         opened = Window(pair, kind, time.perf_counter())
         opened.server_cpu = -cpu_of(server)
         opened.worker_cpu = -cpu_of(worker_pid(server))
+        opened.metrics = await scrape(client, base)
         windows.append(opened)
         return opened
 
     with uncollected():
         start.set()
         await switch.on()
-        warm = open_(-1, "warm")
+        warm = await open_(-1, "warm")
         limit = time.monotonic() + WARM_UP_LIMIT
         await asyncio.sleep(window)
         while worker_pid(server) is None or not seen.judged:
@@ -380,19 +408,21 @@ async def interleaved_run(
             # The switch's own moments belong to the window with the reviews on: an on window
             # ends once the worker has stopped, an off one before the worker goes on.
             if kind == "on":
-                close(current)
+                await close(current)
                 await switch.on()
             else:
                 await switch.off()
-                close(current)
-            current = open_(pair, kind)
+                await close(current)
+            current = await open_(pair, kind)
             await asyncio.sleep(window)
-        close(current)
+        await close(current)
+        await client.aclose()
         stop[0] = time.monotonic()
         stop_reviews.set()
         await switch.on()  # the worker goes on, so that the server stops cleanly
         await asyncio.gather(*players)
     await reviewer
+    await prober
     if watcher is not None:
         await watcher
     acts, bots = tally.latencies, tally.bot_replies
@@ -404,6 +434,7 @@ async def interleaved_run(
         attribute(bots.starts, bots, windows, guard),
         seen,
         sorted(set(tally.errors))[:5],
+        attribute(lags.starts, lags, windows, guard),
     )
 
 
@@ -485,6 +516,25 @@ def interleave_main(
         print(
             f"| {name} | {per_second(run.windows, kinds, False):.3f} "
             f"| {per_second(run.windows, kinds, True):.3f} |"
+        )
+    print()
+    measured = [w for w in run.windows if w.pair >= 0]
+    for line in metrics_table(
+        {
+            name: [w.metrics for w in measured if w.kind in kinds]
+            for name, kinds in (("on", ("on",)), ("off", ("off",)), ("A and B", CONTROL))
+        }
+    ):
+        print(line)
+    print()
+    print("| windows | generator's loop lag p99 ms | max ms | stalls over 10 ms |")
+    print("|---|---:|---:|---:|")
+    for name, kinds in (("on", ("on",)), ("off", ("off",)), ("A and B", CONTROL)):
+        found = [lag for (_, kind), values in run.lags.items() if kind in kinds for lag in values]
+        late = p99(found) if found else float("nan")
+        print(
+            f"| {name} | {late * 1e3:.1f} | {max(found, default=0.0) * 1e3:.1f} "
+            f"| {sum(lag > 0.010 for lag in found)} |"
         )
     seen = run.seen
     took = sorted(seen.took)

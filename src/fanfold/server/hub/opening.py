@@ -15,7 +15,7 @@ import contextvars
 import functools
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from fanfold.core.config import GameConfig
@@ -24,7 +24,7 @@ from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
 from fanfold.play.analysis import analyses_for
 from fanfold.play.setup import choose_seed, new_table
-from fanfold.play.table import HUMAN
+from fanfold.play.table import HUMAN, Table
 from fanfold.server.budget import BotBudget
 from fanfold.server.clocks import control_for, default_speed, new_clocks
 from fanfold.server.hub.basics import (
@@ -216,7 +216,8 @@ class Opening:
         table_options = options or TableOptions()
         rated = table_options.rated
         allow_undo = allow_undo and not rated  # a rated game: never
-        table = new_table(
+        made = functools.partial(
+            new_table,
             game,
             config,
             seats_for(game, players),
@@ -224,8 +225,12 @@ class Opening:
             start_position=record.start_position if record is not None else start_position,
             allow_undo=allow_undo,
         )
-        if record is not None:
-            replay(table, record.actions, record.ruling)
+        if record is None:
+            table = made()
+        else:  # a record's replay (up to a thousand actions) in a thread, never in the loop
+            table = await asyncio.get_running_loop().run_in_executor(
+                None, contextvars.copy_context().run, replayed, made, record
+            )
         chosen = seed is not None or start_position is not None or record is not None
         if chosen and not rated:
             try:
@@ -306,4 +311,12 @@ class Opening:
         return Created(table_id, token, invites)
 
 
-__all__ = ["Opening"]
+def replayed(made: Callable[[], Table], record: GameRecord) -> Table:
+    """The new table ``made`` with ``record``'s actions (and ruling) played at it: the
+    whole game replayed, so called in a thread (the table is nobody else's yet)."""
+    table = made()
+    replay(table, record.actions, record.ruling)
+    return table
+
+
+__all__ = ["Opening", "replayed"]
