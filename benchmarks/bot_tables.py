@@ -50,7 +50,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.rolling_restart import tree_cpu  # the repository's root is first on the path
-from benchmarks.server import cpu_seconds, free_port, loopback
+from benchmarks.server import cpu_seconds, free_port, loopback, loopback_transport
 
 #: The untimed and timed seconds of ``--quick`` (with the start, about two minutes).
 QUICK = (15.0, 90.0)
@@ -255,7 +255,7 @@ async def player(
     """Play table after table until ``stop``, timing each bot decision (see the module)."""
     address = loopback(1, number)
     rng = random.Random(number)
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    transport = loopback_transport(address)
     async with httpx.AsyncClient(transport=transport, timeout=60) as client:
         table, token = await open_table(client, base, body)
         while not stop.is_set():
