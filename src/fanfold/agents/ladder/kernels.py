@@ -970,7 +970,7 @@ def _slot(keys, used, key):  # type: ignore[no-untyped-def]
     return i
 
 
-@njit(cache=True, _nrt=True)  # called from uncounted kernels: counted
+@njit(**numba_cache.COUNTED)  # allocates: counted, though called from uncounted kernels
 def _grown(keys, values, used):  # type: ignore[no-untyped-def]
     """The memo's table at twice the capacity, every entry moved over."""
     size = keys.shape[0] * 2
@@ -1134,7 +1134,7 @@ def search(  # type: ignore[no-untyped-def]
     return np.int64(top[1])
 
 
-@njit(cache=True, _nrt=True)  # called from uncounted kernels: counted
+@njit(**numba_cache.COUNTED)  # allocates: counted, though called from uncounted kernels
 def _search_grown(  # type: ignore[no-untyped-def]
     legal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work, roots, ws
 ):
