@@ -309,6 +309,11 @@ class PackagedLocator(_CacheLocator):
 #: Numba refuses to compile such a kernel if it allocates.
 UNCOUNTED: dict[str, Any] = {"cache": True, "_nrt": False}
 
+#: ``@njit(**COUNTED)``: the options of a kernel that allocates and is called from an
+#: uncounted one: a kernel typed while an uncounted caller is compiled inherits its
+#: ``_nrt=False`` unless it sets the option itself.
+COUNTED: dict[str, Any] = {"cache": True, "_nrt": True}
+
 #: The locators, in the order they are tried: the packaged cache, then Numba's own order.
 LOCATORS = (
     PackagedLocator,

@@ -865,6 +865,17 @@ def _end_on(u, cfg, seat, action):  # type: ignore[no-untyped-def]
 
 
 @njit(**numba_cache.UNCOUNTED)
+def _copy_block(u, s, start, width):  # type: ignore[no-untyped-def]
+    """``u[start:start + width] = s[start:start + width]`` (``start`` not negative). The
+    indices are unsigned: a signed index makes Numba test each one for a negative value (an
+    index from the end), which keeps LLVM from vectorising the copy, about ten times slower
+    for a seat's block (175 entries, restored at every end action searched)."""
+    first = np.uint64(start)
+    for i in range(np.uint64(width)):
+        u[first + i] = s[first + i]
+
+
+@njit(**numba_cache.UNCOUNTED)
 def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work, u):  # type: ignore[no-untyped-def]
     """The value of ``t`` with the seat's hand drawn afresh (its cards held and known to the
     others let go), copied into the buffer ``u``, plus the style's fresh-hand bonus."""
@@ -959,7 +970,7 @@ def _slot(keys, used, key):  # type: ignore[no-untyped-def]
     return i
 
 
-@njit(cache=True)
+@njit(**numba_cache.COUNTED)  # allocates: counted, though called from uncounted kernels
 def _grown(keys, values, used):  # type: ignore[no-untyped-def]
     """The memo's table at twice the capacity, every entry moved over."""
     size = keys.shape[0] * 2
@@ -1050,7 +1061,7 @@ L_MEMO_COUNT = 4
 L_SIZE = 5
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def search(  # type: ignore[no-untyped-def]
     s, legal, nlegal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work, roots, ws
 ):
@@ -1060,8 +1071,10 @@ def search(  # type: ignore[no-untyped-def]
     (``child``, ``after``, ``node``, ``declared``) runs on an explicit stack of frames, one a
     position being searched (Numba's cache does not keep recursive functions), in the same
     order, so that the same positions are searched and remembered. The frames, buffers and
-    memo table are the workspace's (:func:`workspace`); the loop itself (:func:`_search_loop`)
-    counts no references, and comes back here only to have its memo table grown."""
+    memo table are the workspace's (:func:`workspace`). It and its loop (:func:`_search_loop`)
+    count no references (a counted call counts each array it is given, the workspace's
+    thirty-odd, up and down); a search whose memo table must grow goes on in
+    :func:`_search_grown`, which allocates."""
     _, _, stack, buffers, memo = ws
     states, _, actions, count, index, waiting, depth, expand, keys, best = stack[:10]
     bonus, chance, failed_value, supported, top, loop, delivered = stack[10:]
@@ -1096,6 +1109,39 @@ def search(  # type: ignore[no-untyped-def]
         actions[0, i] = legal[i]
     count[0] = nlegal
     expand[0] = True
+    if _search_loop(
+        legal,
+        cfg,
+        ctx,
+        later,
+        now,
+        pool,
+        npool,
+        weights,
+        fparams,
+        iparams,
+        work,
+        roots,
+        stack,
+        buffers,
+        memo_keys,
+        memo_values,
+        memo_used,
+    ):
+        _search_grown(
+            legal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work, roots, ws
+        )
+    return np.int64(top[1])
+
+
+@njit(**numba_cache.COUNTED)  # allocates: counted, though called from uncounted kernels
+def _search_grown(  # type: ignore[no-untyped-def]
+    legal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work, roots, ws
+):
+    """:func:`search`'s loop carried on from where it stopped with its memo table half full:
+    the table grown to twice its size (a fresh one, allocated) each time it fills."""
+    _, _, stack, buffers, memo = ws
+    memo_keys, memo_values, memo_used = _grown(memo[0], memo[1], memo[2])
     while _search_loop(
         legal,
         cfg,
@@ -1116,7 +1162,6 @@ def search(  # type: ignore[no-untyped-def]
         memo_used,
     ):
         memo_keys, memo_values, memo_used = _grown(memo_keys, memo_values, memo_used)
-    return np.int64(top[1])
 
 
 @njit(**numba_cache.UNCOUNTED)
@@ -1246,8 +1291,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                 value = NEVER
                 if not refused:
                     if ended_valid and ended_key == keys[k]:
-                        for i in range(p, p + PLAYER_WIDTH):
-                            ended[i] = k_state[i]
+                        _copy_block(ended, k_state, p, PLAYER_WIDTH)
                     else:
                         for i in range(size):
                             ended[i] = k_state[i]
@@ -1342,7 +1386,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _hit(s, cfg, ctx, later, pool, npool, weights, lost, face_up, need, work, u):  # type: ignore[no-untyped-def]
     """:meth:`fanfold.agents.ladder.search.Decision.hit`, the defender's cards in ``s``
     (copied into the buffer ``u``)."""
@@ -1363,7 +1407,7 @@ def _hit(s, cfg, ctx, later, pool, npool, weights, lost, face_up, need, work, u)
     return value_of(u, cfg, ctx, later, pool, npool, weights, work)
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _attacked(s, cfg, ctx, later, now, pool, npool, weights, target, work, u):  # type: ignore[no-untyped-def]
     need = _support_value(s[PENDING_ATTACKER] >> 4, target >> 4, s[PENDING_REVERSE] == 1)
     if not need:
@@ -1374,7 +1418,7 @@ def _attacked(s, cfg, ctx, later, now, pool, npool, weights, target, work, u):  
     return chance * lost + (1.0 - chance) * kept
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _react(s, cfg, legal, nlegal, ctx, later, now, pool, npool, weights, iparams, work, buffers):  # type: ignore[no-untyped-def]
     """:meth:`fanfold.agents.ladder.search.Decision.react` (``buffers``: the workspace's)."""
     copy = buffers[4]
@@ -1440,7 +1484,7 @@ def context(s, cfg, seat, suits):  # type: ignore[no-untyped-def]
     return ctx, later, now, pool, npool
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def context_into(s, cfg, seat, suits, ctx, later, now, pool):  # type: ignore[no-untyped-def]
     """:func:`context` written into ``ctx``, ``later``, ``now`` and ``pool`` (a workspace's,
     :func:`workspace`; ``pool`` at least as long as the seat's draw pile); returns
@@ -1506,7 +1550,7 @@ def decide_into(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, r
     )
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def decide_with(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots, ws):  # type: ignore[no-untyped-def]
     """:func:`decide_into` in the workspace ``ws`` (:func:`workspace`, made for states
     shaped as ``s``): the decision allocates nothing (its search's memo table only when it
@@ -1520,7 +1564,7 @@ def decide_with(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, r
     return choice
 
 
-@njit(cache=True)
+@njit(**numba_cache.UNCOUNTED)
 def _decide_in(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, roots, ws):  # type: ignore[no-untyped-def]
     """:func:`decide_with`'s decision, its evaluations' memo kept."""
     if nlegal == 1:
