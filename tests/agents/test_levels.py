@@ -9,11 +9,13 @@ import pytest
 from fanfold.agents import agent_names, create_agent, parse_agent, strategy
 from fanfold.agents.knowledge import Knowledge
 from fanfold.agents.ladder.agent import LadderAgent
+from fanfold.agents.ladder.styles import Style
 from fanfold.agents.levels import LEVELS, fallback_agent, level_agent
 from fanfold.agents.mcts import MCTSAgent
 from fanfold.agents.strategy import knowledge_for
 from fanfold.core.errors import ConfigError, UnknownAgentError
 from fanfold.core.registry import AnyGame, all_games, get_game
+from tests.agents.test_ladder_lookahead import _midgames, replies_checked
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda game: game.name)
@@ -72,12 +74,14 @@ def test_a_level_takes_a_time_cap_for_its_searching_agent() -> None:
         parse_agent("easy(seconds=0)")
 
 
-def test_fano_s_medium_is_the_ladder_s_balanced_member_and_answers_under_a_cap() -> None:
+def test_fano_s_medium_is_the_member_looking_ahead_a_little_and_answers_under_a_cap() -> None:
     fano = get_game("fano")
-    assert level_agent(fano, "medium") == "ladder"
+    assert level_agent(fano, "medium") == "ladder(deals=4, budget=32)"
     capped = create_agent("medium(seconds=1)", fano, seed=2)
     assert isinstance(capped, LadderAgent)
     assert capped.name == "medium(seconds=1.0)"
+    assert (capped.config.deals, capped.config.budget) == (4, 32)
+    assert capped.config.style is Style.BALANCED
     assert capped.config.seconds == 1.0  # the server's cap reaches the member
     config = fano.preset("trionfey").config
     state = fano.new_state(config, 4)
@@ -87,11 +91,79 @@ def test_fano_s_medium_is_the_ladder_s_balanced_member_and_answers_under_a_cap()
     assert capped.choose(fano.observe(state, seat), legal) in legal
 
 
-def test_the_fallback_while_compiling_needs_no_compiled_code_and_plays_medium_s_moves() -> None:
+def _medium_game(edition: str, seed: int, actions: int = 60) -> list[tuple[object, ...]]:
+    """Each decision of ``medium`` against itself (seats seeded ``seed`` and ``seed + 1``):
+    the move, and where it looked ahead the deals, the moves kept and the totals."""
+    fano = get_game("fano")
+    players = [create_agent("medium", fano, seed=seed + seat) for seat in range(2)]
+    state = fano.new_state(fano.preset(edition).config, 5)
+    seen: list[tuple[object, ...]] = []
+    for _ in range(actions):
+        seat = fano.current_player(state)
+        if seat is None:
+            break
+        agent = players[seat]
+        assert isinstance(agent, LadderAgent)
+        agent.last_totals = None
+        move = agent.choose(fano.observe(state, seat), fano.legal_actions(state))
+        totals = agent.last_totals
+        looked = () if totals is None else (totals[0], agent.last_kept, list(totals[1]))
+        seen.append((move, *looked))
+        state = fano.apply_legal(state, move)
+    return seen
+
+
+@pytest.mark.parametrize("edition", ["classic", "trionfey"])
+def test_fano_s_medium_is_reproducible_and_looks_ahead_within_its_budget(edition: str) -> None:
+    first = _medium_game(edition, 11)
+    assert first == _medium_game(edition, 11)
+    looked = [decision for decision in first if len(decision) > 1]
+    assert looked  # it looked ahead on some decisions
+    for _, deals, kept, _ in looked:
+        assert isinstance(deals, int)
+        assert isinstance(kept, tuple)
+        assert len(kept) * deals <= 32 or deals == 1  # at most 32 continuations, or one deal
+    # Another seed deals other continuations: some totals differ.
+    other = _medium_game(edition, 12)
+    assert [d[1:] for d in other if len(d) > 1] != [d[1:] for d in looked]
+
+
+@pytest.mark.parametrize("edition", ["classic", "trionfey"])
+def test_fano_s_medium_reads_only_its_view(edition: str) -> None:
+    """Two true states with the same view and the same seed: the same move, deals, moves kept
+    and totals; the continuations' replies ignore the searcher's hidden cards (the look-ahead's
+    swap test, :func:`tests.agents.test_ladder_lookahead.replies_checked`)."""
+    fano, rng = get_game("fano"), random.Random(4)
+    looked = 0
+    for state in _midgames(edition, 5, 8):
+        seat = fano.current_player(state)
+        assert seat is not None
+        view = fano.observe(state, seat)
+        other = fano.sample_state(view, rng)
+        assert fano.observe(other, seat) == view
+        assert [(p.hand, p.draw) for p in other.players] != [
+            (p.hand, p.draw) for p in state.players
+        ]
+        seen = []
+        for true_state in (state, other):
+            agent = create_agent("medium", fano, seed=9)
+            assert isinstance(agent, LadderAgent)
+            move = agent.choose(fano.observe(true_state, seat), fano.legal_actions(true_state))
+            totals = agent.last_totals
+            assert totals is not None
+            seen.append((move, totals[0], agent.last_kept, list(totals[1])))
+        assert seen[0] == seen[1]
+        looked += 1
+    assert looked > 2
+    assert replies_checked(edition, Style.BALANCED) > 10
+
+
+def test_the_fallback_while_compiling_needs_no_compiled_code_and_plays_medium_s_member() -> None:
     fano, fantan = get_game("fano"), get_game("fantan")
-    assert fallback_agent(fano) == "ladder(compiled=false)"
+    # The Python twin plays medium's member, its look-ahead left out (compiled only).
+    assert fallback_agent(fano) == "ladder(compiled=false, deals=4, budget=32)"
     assert fallback_agent(fantan) == level_agent(fantan, "medium")
-    twin, medium = create_agent(fallback_agent(fano), fano), create_agent("medium", fano)
+    twin, medium = create_agent(fallback_agent(fano), fano), create_agent("ladder", fano)
     for edition in ("classic", "trionfey"):
         state = fano.new_state(fano.preset(edition).config, 6)
         for _ in range(40):

@@ -400,7 +400,8 @@ def test_each_fano_edition_has_its_members_and_bad_members_change_nothing(
     out = tmp_path / "bot_ratings.json"
     out.write_text('{"families": {}}')
     for members, said in [
-        ("ladder", "ladder plays as one of the levels"),  # medium is the balanced member
+        # medium is the balanced member looking ahead a little
+        ("ladder(deals=4, budget=32)", "budget=32) plays as one of the levels"),
         ("hard", "hard plays as one of the levels"),
         ("ladder(style=nosuch)", "nosuch"),
         ("ladder(style=rush),,ladder(style=attack)", "comma-separated list of agents"),

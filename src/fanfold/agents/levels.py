@@ -41,8 +41,8 @@ def fallback_agent(game: AnyGame) -> str:
     """The agent text a bot of ``game`` plays while its compiled code is not ready: the
     fallback level's agent (:data:`fanfold.agents.strategy.compiled.FALLBACK_LEVEL`), with
     ``compiled=false`` where it has that option (Fano's ``medium``, the ladder's balanced
-    member: its Python twin makes the same decisions, in milliseconds, and needs no compiled
-    code), else as it is.
+    member looking ahead: its Python twin makes the member's decisions, in milliseconds, and
+    needs no compiled code; the look-ahead is compiled only, so it is left out), else as it is.
 
     Raises:
         UnknownAgentError: the game has no levels.

@@ -5,16 +5,17 @@ checked here before a table opens: the time cap (``seconds``) may not exceed the
 ``--bot-seconds`` and is set to it where the text leaves it out, and every budget option of the
 registered agents (:data:`MAXIMA`) has a server maximum. The levels (``easy``, ``medium``,
 ``hard``) are the exception to the time cap: their budgets are counted in iterations and deals
-(Fano's ``hard``: 24 deals), so they get a wall-clock guard instead (:data:`GUARD_SECONDS`, or
-``--bot-seconds`` where that is larger): a busy server plays the same level, slower, until
-the guard cuts. A time cap is the most the player waits: it counts from the moment the bot
-pool queues the decision, not from when a worker takes it, so a decision that waited in the
-queue has only what is left (one whose time ran out in the queue plays its agent's cheapest
-legal move at once: :mod:`fanfold.server.bots.decisions`). The server counts each cut
-(``fanfold_bot_budget_cut_total{game,level}``). A text over a limit is refused with a
-sentence naming it (:class:`BudgetError`, a 400 to the client). Texts already in a store are
-checked again when their table is rebuilt: those are capped to the limits (and the change
-logged), never played as stored.
+(Fano's ``hard``: 24 deals, at most 384 continuations; ``medium``: 4 deals, at most 32), so
+they get a wall-clock guard instead (:data:`GUARD_SECONDS`, or ``--bot-seconds`` where that is
+larger): a busy server plays the same level, slower, until the guard cuts. A time cap is the
+most the player waits: it counts from the moment the bot pool queues the decision, not from
+when a worker takes it, so a decision that waited in the queue has only what is left (one whose
+time ran out in the queue plays its agent's cheapest legal move at once:
+:mod:`fanfold.server.bots.decisions`). The server counts each cut
+(``fanfold_bot_budget_cut_total{game,level}``). A text over a limit is refused with a sentence
+naming it (:class:`BudgetError`, a 400 to the client). Texts already in a store are checked
+again when their table is rebuilt: those are capped to the limits (and the change logged),
+never played as stored.
 
 The maxima are chosen so that the levels (``easy``, ``medium``, ``hard``,
 :mod:`fanfold.agents.levels`), the registered agents' defaults and the lobby's list pass
