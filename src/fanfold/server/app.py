@@ -72,6 +72,7 @@ from fanfold.server.routes import (
     pages,
     players,
     records,
+    review_socket,
     reviews,
     tables,
 )
@@ -197,6 +198,7 @@ def create_app(store_url: str | Settings, *, store: Store | None = None, **field
     app.include_router(tables.router)
     app.include_router(records.router)
     app.include_router(reviews.router)
+    app.include_router(review_socket.router)
     app.include_router(socket_router)
     app.include_router(health.router)
     app.include_router(accounts.router)

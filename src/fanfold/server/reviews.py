@@ -53,6 +53,7 @@ from fanfold.play.review import REVIEW_VERSION, review, reviews
 from fanfold.server.card_reviews import card_step, card_summary, is_card_review
 from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import failure_text, read_answer
+from fanfold.server.review_feed import ReviewFeed
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
 
@@ -199,6 +200,8 @@ class Reviews:
         self.lease = lease
         self.clock = clock
         self.tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        #: The pages watching a review, told its moves as they are stored and its end.
+        self.feed = ReviewFeed()
 
     async def open(self, table_id: str, record: GameRecord) -> ReviewJob:
         """The table's review, opened now if it was not; its work started in this process if
@@ -293,6 +296,8 @@ class Reviews:
             await asyncio.to_thread(
                 self.store.fail, table_id, REVIEW_VERSION, self.owner, reason, self.clock()
             )
+        finally:  # ended, failed, taken over or stopped: its watchers read the store
+            self.feed.ended(table_id)
 
     async def _work(self, job: ReviewJob, record: GameRecord, compute: Compute) -> None:
         table_id, version, total = job.table_id, job.version, len(record.actions)
@@ -346,6 +351,7 @@ class Reviews:
             self.clock(),
             self.lease,
         ):
+            self.feed.stored(job.table_id, [entries[number] for number in sorted(entries)])
             return True
         log.warning("the review of table %s was taken over", job.table_id)
         return False

@@ -1,10 +1,12 @@
 """The engines' review of a finished table: ``GET /api/tables/{id}/review`` opens it (the
 first request starts the job, :mod:`fanfold.server.reviews`) and answers it as far as it is
-computed; the page polls it while it fills in, saying how many moves it has (``?seen=N``) so
-that each answer carries only the moves after those (:mod:`fanfold.server.review_answers`)."""
+computed; a poll says how many moves it has (``?seen=N``) so that each answer carries only
+the moves after those (:mod:`fanfold.server.review_answers`). The page watches it on a socket
+instead (:mod:`fanfold.server.routes.review_socket`); polls stay for clients without one."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -15,9 +17,11 @@ from fanfold.play.review import REVIEW_VERSION
 from fanfold.server import protocol
 from fanfold.server.bots import Priority, ReviewWorker, hold_limit
 from fanfold.server.hub import Hub
+from fanfold.server.hub.residency import rebuild
+from fanfold.server.live import NotFoundError
 from fanfold.server.ratings import running_rated
 from fanfold.server.refusals import refusal
-from fanfold.server.review_answers import with_hold
+from fanfold.server.review_answers import read_answer, with_hold
 from fanfold.server.reviews import Compute, NotReviewableError, Reviews, review_step
 from fanfold.server.routes import HubDep
 from fanfold.server.store.review_memory import review_store
@@ -67,6 +71,57 @@ def reviews_of(state: Any, hub: Hub) -> Reviews:
     return found
 
 
+async def finished_record(hub: Hub, table_id: str) -> GameRecord:
+    """The finished table's record, to open or take over its review: the table in memory if
+    it is (under its lock: never an action still being stored), else read from the store
+    and replayed in a thread, and NOT kept in memory: a finished game let go is not made
+    resident again, nor replayed in the event loop, for its review.
+
+    Raises:
+        NotFoundError: no such table.
+        NotReviewableError: the game is still playing (rated or not).
+    """
+    live = hub.live.get(table_id)
+    if live is None:
+        stored = await asyncio.to_thread(hub.store.load, table_id)
+        if stored is None:
+            raise NotFoundError(refusal("found.table", table=repr(table_id)))
+        live = await asyncio.to_thread(rebuild, stored)
+    table = live.table
+    async with live.lock:
+        if running_rated(live.options, table):
+            raise NotReviewableError(refusal("reviews.rated_playing"))
+        if not table.is_over:
+            raise NotReviewableError(refusal("reviews.playing"))
+        return table.finish()
+
+
+async def review_now(state: Any, hub: Hub, table_id: str, seen: int | None) -> JSONObject:
+    """The table's review as far as it is stored (only the moves after the client's
+    ``seen``), opened first if it was not: what a poll and the review socket answer.
+
+    A review already opened is answered from the review store alone, in one thread: no table
+    is asked of the hub, made resident or rebuilt (a review is only ever opened for a finished
+    game, which stays finished). The table's record is read only where the review must be
+    opened, or taken over from a holder whose lease ran out (:func:`finished_record`)."""
+    reviews = reviews_of(state, hub)
+
+    def stored() -> JSONObject | None:
+        job = reviews.store.job(table_id, REVIEW_VERSION)
+        if job is None or (job.state in ("pending", "running") and reviews.may_claim(job)):
+            return None
+        return read_answer(reviews.store, job, seen)
+
+    answer = await asyncio.to_thread(stored)
+    if answer is None:
+        answer = await reviews.poll(table_id, await finished_record(hub, table_id), seen)
+    task = reviews.tasks.get((table_id, REVIEW_VERSION))
+    if task is not None and not task.done() and review_worker(state, hub).holding:
+        with_hold(answer)  # this process works on it, and it waits for live play (before a
+        # step or paused inside one)
+    return answer
+
+
 @router.get(
     "/tables/{table_id}/review",
     response_model=protocol.ReviewAnswer,
@@ -81,19 +136,7 @@ async def table_review(
     """The review (opened by the first request). ``seen``: the judged moves the client has
     (the game's first ones); the answer then carries only the moves after them, and the marks
     and graph points they add, and says its ``seen`` (0 where the client's count is not the
-    store's: the whole review)."""
-    live = await hub.get(table_id)
-    table = live.table
-    async with live.lock:  # never an action that is still being stored
-        if running_rated(live.options, table):
-            raise NotReviewableError(refusal("reviews.rated_playing"))
-        if not table.is_over:
-            raise NotReviewableError(refusal("reviews.playing"))
-        record = table.finish()
-    reviews = reviews_of(request.app.state, hub)
-    answer = await reviews.poll(table_id, record, seen)
-    task = reviews.tasks.get((table_id, REVIEW_VERSION))
-    if task is not None and not task.done() and review_worker(request.app.state, hub).holding:
-        with_hold(answer)  # this process works on it, and it waits for live play (before a
-        # step or paused inside one)
+    store's: the whole review). A page with a socket watches it on ``/ws/reviews/{id}``
+    instead (:mod:`fanfold.server.routes.review_socket`): pushed, not polled."""
+    answer = await review_now(request.app.state, hub, table_id, seen)
     return protocol.ReviewAnswer.model_validate(answer)
