@@ -4,10 +4,10 @@
 the load generator of ``benchmarks/server.py`` plays N tables at once (Fano, Fan Tan, Morris
 and Fan in turn, a scripted player at a person's pace against ``random`` bots, no spectators)
 for a number of seconds, twice: once with no review, once with ``--reviews`` reviews asked for
-all along (finished games loaded as records, their first seat a person's, each review asked
-for and polled as the review page does, with the count of moves it has; one that is done is
-replaced by a new one). The reviews are the site's own: Fano on 24 deals a decision, Fan Tan
-on 1,000, in the server's review worker (one process at the lowest CPU priority,
+all along (finished games loaded as records, their first seat a person's, each review watched
+as the review page does: on its socket, ``/ws/reviews/{id}``, which pushes each new step; one
+that is done is replaced by a new one). The reviews are the site's own: Fano on 24 deals a
+decision, Fan Tan on 1,000, in the server's review worker (one process at the lowest CPU priority,
 :mod:`fanfold.server.bots.reviewer`).
 
 Each review is asked for by a reader of its own, from a loopback address of its own
@@ -52,9 +52,12 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
+import orjson
 import uvloop
+import websockets
 
 from benchmarks.server import (
     Tally,
@@ -87,6 +90,8 @@ def review_records(count: int) -> list[tuple[GameRecord, list[str]]]:
 
 
 #: The loopback group of the readers' addresses (1: players, 2: spectators).
+_T = TypeVar("_T")
+
 READERS = 3
 #: Refusals (HTTP 429) in a row after which a run stops.
 REFUSALS_IN_A_ROW = 5
@@ -164,6 +169,31 @@ class Reader:
         self.table = answer.json()["table"]
         self.loaded = time.monotonic()
 
+    async def watch(self, seen: Reviewing, opened: asyncio.Event | None = None) -> bool:
+        """Watch the review as the page does, on its socket (``/ws/reviews/{id}``: each new
+        step pushed, only what is new), until it ends (True) or the server closes the socket
+        first (False); ``opened`` is set once its first message came."""
+        url = str(self.client.base_url).replace("http", "ws", 1).rstrip("/")
+        async with websockets.connect(
+            f"{url}/ws/reviews/{self.table}?seen={self.judged}",
+            max_size=2**24,
+            compression=None,
+            proxy=None,
+            local_addr=(self.address, 0),
+            open_timeout=60,
+        ) as socket:
+            async for text in socket:
+                body = orjson.loads(text)
+                if opened is not None:
+                    opened.set()
+                if body.get("type") != "review":
+                    raise RuntimeError(f"the review's socket said {body}")
+                seen.judged += body["judged"] - self.judged
+                self.judged = body["judged"]
+                if body["state"] in ("done", "failed"):
+                    return True
+        return False
+
     async def poll(self, seen: Reviewing) -> bool:
         """Ask for the review as the page does (only the moves it lacks); whether it ended."""
         answer = await sent(
@@ -179,35 +209,44 @@ class Reader:
         return body["state"] in ("done", "failed")
 
 
+async def until(stop: asyncio.Event, work: Awaitable[_T]) -> _T | None:
+    """``work``'s answer, or ``None`` if ``stop`` is set first (``work`` then cancelled)."""
+    task = asyncio.ensure_future(work)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if task.done():
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    return None
+
+
 async def keep_reviewing(base: str, count: int, stop: asyncio.Event, seen: Reviewing) -> None:
-    """Keep ``count`` reviews asked for until ``stop``: each polled every second as the review
-    page does (saying how many moves it has: only the new ones come), a finished one replaced
-    by the review of a new table of the same record, asked for by a new reader."""
+    """Keep ``count`` reviews asked for until ``stop``: each watched on its socket as the
+    review page does (each new step pushed), a finished one replaced by the review of a new
+    table of the same record, asked for by a new reader."""
     records = review_records(count)
 
-    async def new_reader(index: int) -> Reader:
-        reader = Reader(base, seen.readers)
-        seen.readers += 1
-        record, seats = records[index]
-        await reader.load(record, seats, seen)
-        return reader
-
-    readers: list[Reader] = []
-    try:
-        for index in range(count):
-            readers.append(await new_reader(index))
+    async def keep(index: int) -> None:
         while not stop.is_set():
-            for index, reader in enumerate(readers):
-                if await reader.poll(seen):
+            reader = Reader(base, seen.readers)
+            seen.readers += 1
+            try:
+                record, seats = records[index]
+                await reader.load(record, seats, seen)
+                if await until(stop, reader.watch(seen)):
                     seen.done += 1
                     seen.took.append(time.monotonic() - reader.loaded)
-                    await reader.client.aclose()
-                    readers[index] = await new_reader(index)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), 1.0)
-    finally:
-        for reader in readers:
-            await reader.client.aclose()
+            finally:
+                await reader.client.aclose()
+            with contextlib.suppress(TimeoutError):  # at most one review a second a reader
+                await asyncio.wait_for(stop.wait(), max(reader.loaded + 1.0 - time.monotonic(), 0))
+
+    await asyncio.gather(*(keep(index) for index in range(count)))
 
 
 async def run(

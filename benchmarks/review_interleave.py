@@ -8,12 +8,14 @@ a person's pace against ``random`` bots), and switches the reviews on and off in
 windows of ``SECONDS``:
 
 * **on**: the readers (as in :mod:`benchmarks.review_impact`: each review asked for from a
-  loopback address of its own, polled every second as the page does, a finished one replaced by
-  a new record's) ask and poll, and the review worker process runs;
-* **off**: the readers ask nothing (a request under way is waited for), and the review worker
-  process is stopped (``SIGSTOP``, found among the server's children by its name,
-  ``fanfold-review``): no step computes, so none is stored and no page is answered. What stays
-  is each open review's lease renewal (one write every 10 s a review) in the server's loop.
+  loopback address of its own and watched on its socket as the page does, each new step
+  pushed, a finished one replaced by a new one) open reviews, and the review worker process
+  runs;
+* **off**: the readers open no review (one being opened is waited for; an open socket stays),
+  and the review worker process is stopped (``SIGSTOP``, found among the server's children by
+  its name, ``fanfold-review``): no step computes, so none is stored and nothing is pushed.
+  What stays is each open review's lease renewal (one write every 10 s a review) in the
+  server's loop.
 
 The windows come in pairs, a **test pair** (one ``on`` and one ``off`` window, in random order)
 and a **control pair** (two ``off`` windows, ``A`` and ``B``, in random order) in turn, so the
@@ -48,7 +50,7 @@ from pathlib import Path
 import httpx
 import uvloop
 
-from benchmarks.review_impact import Reader, RefusedError, Reviewing, review_records
+from benchmarks.review_impact import Reader, RefusedError, Reviewing, review_records, until
 from benchmarks.server import Slot, Tally, cpu_seconds, free_port, player, start_server, uncollected
 from benchmarks.window_metrics import Histogram, scrape, window_change
 from benchmarks.window_metrics import table as metrics_table
@@ -244,6 +246,10 @@ async def stopped(pid: int, limit: float = 2.0) -> None:
         await asyncio.sleep(0.001)
 
 
+#: The least seconds between two reviews opened by one reader slot.
+READER_PACE = 1.0
+
+
 async def gated_reviewing(
     base: str,
     count: int,
@@ -252,45 +258,49 @@ async def gated_reviewing(
     seen: Reviewing,
     played: collections.deque[str] | None = None,
 ) -> None:
-    """``count`` reviews asked for and polled every second (as
-    :func:`benchmarks.review_impact.keep_reviewing`), only while the switch's gate is open;
-    with ``played`` (the tables the players finished, oldest first), each review is of such a
-    table, taken from it, rather than of a record loaded as a new table."""
+    """``count`` reviews asked for and watched on their sockets (as
+    :func:`benchmarks.review_impact.keep_reviewing`: each new step pushed), a new one opened
+    only while the switch's gate is open (in an ``off`` window an open socket stays, and the
+    stopped worker stores nothing for it); with ``played`` (the tables the players finished,
+    oldest first), each review is of such a table, taken from it, rather than of a record
+    loaded as a new table."""
     records = review_records(count) if played is None else []
-    readers: list[Reader | None] = [None] * count
 
-    async def request(index: int) -> None:
+    async def opened(index: int) -> Reader | None:
+        """A new reader with its review opened (under the switch's lock: an ``off`` window
+        waits for it), or ``None`` when no finished table waits or the gate closed."""
         await switch.gate.wait()
         async with switch.busy:
-            if not switch.gate.is_set():
-                return
-            reader = readers[index]
-            if reader is None or await reader.poll(seen):
-                if reader is not None:
-                    seen.done += 1
-                    seen.took.append(time.monotonic() - reader.loaded)
-                    await reader.client.aclose()
-                if played is not None and not played:
-                    readers[index] = None  # no finished table to review yet
-                    return
-                reader = readers[index] = Reader(base, seen.readers)
-                seen.readers += 1
-                if played is not None:
-                    reader.table = played.popleft()
-                    return
+            if not switch.gate.is_set() or (played is not None and not played):
+                return None
+            reader = Reader(base, seen.readers)
+            seen.readers += 1
+            if played is not None:
+                reader.table = played.popleft()
+            else:
                 record, seats = records[index]
                 await reader.load(record, seats, seen)
+            return reader
 
-    try:
+    async def keep(index: int) -> None:
         while not stop.is_set():
-            for index in range(count):
-                await request(index)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), 1.0)
-    finally:
-        for reader in readers:
-            if reader is not None:
+            reader = await until(stop, opened(index))
+            if reader is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 0.25)
+                continue
+            try:
+                if await until(stop, reader.watch(seen)):
+                    seen.done += 1
+                    seen.took.append(time.monotonic() - reader.loaded)
+            finally:
                 await reader.client.aclose()
+            # At most one review a second a reader, as when the readers polled every second.
+            with contextlib.suppress(TimeoutError):
+                rest = reader.loaded + READER_PACE - time.monotonic()
+                await asyncio.wait_for(stop.wait(), max(rest, 0.0))
+
+    await asyncio.gather(*(keep(index) for index in range(count)))
 
 
 async def finished_tables(

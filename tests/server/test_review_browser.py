@@ -2,14 +2,15 @@
 two-player Fano game and a four-player Fan Tan hand (their first seat a person's) are loaded
 as records (finished), their end panel's "Review" opens the review beside the replay, the
 review fills in with its marks and graph, choosing a marked move (by mouse and by keyboard)
-shows the position after it on the replay, each poll of the page bringing only the moves it
-has not got, and the page passes axe in both themes at both sizes. Screenshots go to the
-test's own folder."""
+shows the position after it on the replay, each message of the review's socket bringing only
+the moves the page has not got (no poll), and the page passes axe in both themes at both
+sizes. Screenshots go to the test's own folder."""
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Response, expect
+from playwright.sync_api import Browser, Page, Response, WebSocket, expect
 
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
@@ -163,13 +164,30 @@ def _expect_card_review(
     polls: list[Response] = []
     poll_path = f"/api/tables/{table}/review"
     page.on("response", lambda answer: polls.append(answer) if poll_path in answer.url else None)
+    sockets: list[WebSocket] = []
+    frames: list[str | bytes] = []
+
+    def opened(socket: WebSocket) -> None:
+        sockets.append(socket)
+        socket.on("framereceived", frames.append)
+
+    page.on("websocket", opened)
     _open_review(page, server, table, token)
-    # Each poll says the moves the page has, and is answered with the moves after those only.
+    # The review comes on its socket, not polled: each message the moves after those the page
+    # has, each move once.
+    assert not polls, [poll.url for poll in polls]
+    watching = [socket for socket in sockets if f"/ws/reviews/{table}" in socket.url]
+    assert len(watching) == 1, [socket.url for socket in sockets]
+    assert watching[0].url.endswith(f"/ws/reviews/{table}?seen=0")
     have = 0
-    for poll in polls:
-        assert poll.url.endswith(f"{poll_path}?seen={have}"), (poll.url, have)
-        answer = poll.json()
+    for frame in frames:
+        answer = json.loads(frame)
+        if answer.get("type") != "review":
+            continue
         assert answer["seen"] == have
+        assert [entry["number"] for entry in answer["moves"]] == list(
+            range(have + 1, have + 1 + len(answer["moves"]))
+        )
         have += len(answer["moves"])
     assert have == len(record.actions)
     # the seat's own holder replays it from that seat's side, and is told which seat it held

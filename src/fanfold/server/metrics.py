@@ -179,6 +179,13 @@ class Metrics:
             buckets=BUCKETS,
             registry=registry,
         )
+        self.review_idle_seconds = Histogram(
+            "fanfold_review_idle_seconds",
+            "How long each engine review's step computed in Linux's idle class (0: none; it "
+            "computed in the normal class at nice 19, where live play's processes wait for it).",
+            buckets=BUCKETS,
+            registry=registry,
+        )
         self.review_pauses = Counter(
             "fanfold_review_pauses",
             "Pauses inside engine review steps: a step under way that waited, between two "

@@ -1,10 +1,11 @@
 """Linux's idle scheduling class for the review worker, bounded
 (:meth:`fanfold.server.bots.ReviewWorker.run`): while live play goes on, a review step computes
 in ``SCHED_IDLE`` (a live table's work that wakes on a core the step holds takes it at once,
-where nice 19 in the normal class only gives it a larger share) for at most the hold's
-allowance, then goes back to the normal class at nice 19. The idle class alone would never let
-a step run on a machine whose cores stay busy; bounded, a step is delayed at most as long as
-the hold allows."""
+where nice 19 in the normal class only gives it a larger share) for at most the hold's limit
+(whatever the step waited before it), then goes back to the normal class at nice 19. The idle
+class alone would never let a step run on a machine whose cores stay busy; bounded, a step is
+delayed at most the hold's limit more. Every thread of the worker is switched, not only its
+main one (:func:`set_idle`)."""
 
 from __future__ import annotations
 
@@ -54,15 +55,29 @@ def idle_wanted() -> bool:
 _IDLE_PROBED: bool | None = None
 
 
-def set_idle(pid: int, idle: bool) -> bool:
-    """Put process ``pid``'s main thread (the review worker computes there) in the idle class
-    or back in the normal one (its nice value is kept); whether it could."""
-    policy = os.SCHED_IDLE if idle else os.SCHED_OTHER
+def threads_of(pid: int) -> list[int]:
+    """The thread ids of process ``pid`` (its own id first; only it where they cannot be
+    listed)."""
     try:
-        os.sched_setscheduler(pid, policy, os.sched_param(0))
+        found = sorted(int(name) for name in os.listdir(f"/proc/{pid}/task") if name.isdigit())
     except OSError:
-        return False
+        return [pid]
+    return [pid, *(thread for thread in found if thread != pid)]
+
+
+def set_idle(pid: int, idle: bool) -> bool:
+    """Put every thread of process ``pid`` in the idle class or back in the normal one (their
+    nice values are kept): on Linux a class is a thread's, and the review worker's compiled
+    searches and its pool's threads compute beside its main thread; whether its main thread
+    could (a thread that ended meanwhile is passed over)."""
+    policy = os.SCHED_IDLE if idle else os.SCHED_OTHER
+    for thread in threads_of(pid):
+        try:
+            os.sched_setscheduler(thread, policy, os.sched_param(0))
+        except OSError:
+            if thread == pid:
+                return False
     return True
 
 
-__all__ = ["ACTIVE_SECONDS", "IDLE_ENVIRONMENT", "idle_wanted", "set_idle"]
+__all__ = ["ACTIVE_SECONDS", "IDLE_ENVIRONMENT", "idle_wanted", "set_idle", "threads_of"]

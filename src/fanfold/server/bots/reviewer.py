@@ -23,7 +23,7 @@ all, before it and inside it: on a server that is never quiet, a review still ta
 every :data:`HOLD_LIMIT` seconds or so. While a step waits, before it or paused inside it, the
 worker says so (:attr:`ReviewWorker.holding`: the review page's line); a pause inside a step is
 read from a flag in memory shared with the worker process. While live play goes on, a step
-also computes in Linux's idle class for at most its allowance of the hold, then at nice 19 again
+also computes in Linux's idle class for at most the hold's limit, then at nice 19 again
 (:mod:`~fanfold.server.bots.idle_class`). A wait only delays a step: its result is the same."""
 
 from __future__ import annotations
@@ -98,6 +98,8 @@ class ReviewWorker:
         self.idle_steps = 0
         #: Told the seconds each step waited, before it and inside it (0: none; the metrics).
         self.held: Callable[[float], object] | None = None
+        #: Told the seconds each step computed in the idle class (0: none; the metrics).
+        self.idled: Callable[[float], object] | None = None
         #: Told the pauses inside each step that paused (the metrics).
         self.paused: Callable[[int], object] | None = None
         #: Seconds the steps waited for the live work (before and inside), since the start.
@@ -214,7 +216,11 @@ class ReviewWorker:
                 loop.call_soon_threadsafe(self._finished)
 
         future.add_done_callback(done)
-        back = self._idle(loop, allowance)
+        # The idle class for the hold's whole limit, whatever the step waited before it: a
+        # step whose wait reached the limit (live play never quiet) is the one that most needs
+        # to yield the cores at once.
+        back = self._idle(loop, self.hold if timed else 0.0)
+        idle_from = time.monotonic()
         paused = 0.0
         try:
             stepped: tuple[_T, float, int, bool] = await asyncio.wrap_future(future)
@@ -227,6 +233,9 @@ class ReviewWorker:
             if back is not None:
                 back.cancel()
                 self._normal()
+            if timed and self.idled is not None:
+                idled = 0.0 if back is None else min(time.monotonic() - idle_from, self.hold)
+                self.idled(idled)
             self._told(timed, waited + paused)
         self.held_seconds += paused
         self.paused_seconds += paused
@@ -240,12 +249,14 @@ class ReviewWorker:
         self, loop: asyncio.AbstractEventLoop, allowance: float
     ) -> asyncio.TimerHandle | None:
         """While live play goes on (:meth:`LiveWork.active`), put the worker process in Linux's
-        idle class for the step's first ``allowance`` seconds (the hold's limit less the wait
-        before the step): a live table's work, waking on a core the step holds, takes it at
-        once. Back in the normal class (nice 19) when the step ends or the allowance runs out,
-        whichever comes first, so a step on a machine whose cores stay busy is delayed at most
-        as long as the hold allows (the idle class alone would never let it run). The handle
-        that puts it back (``None``: not put in the idle class)."""
+        idle class for the step's first ``allowance`` seconds (the hold's limit, whatever the
+        wait before the step: a step given none after a wait that reached the limit computed
+        at nice 19 in the normal class, where a live bot's process at nice 10 waking on its
+        core waits for the step's slice): a live table's work, waking on a core the step holds,
+        takes it at once. Back in the normal class (nice 19) when the step ends or the
+        allowance runs out, whichever comes first, so a step on a machine whose cores stay busy
+        is delayed at most the hold's limit more (the idle class alone would never let it
+        run). The handle that puts it back (``None``: not put in the idle class)."""
         pid = self.pid
         live = self.live
         if (

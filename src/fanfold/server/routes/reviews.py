@@ -44,6 +44,7 @@ def review_worker(state: Any, hub: Hub) -> ReviewWorker:
         )
         found.held = hub.metrics.review_hold_seconds.observe
         found.paused = hub.metrics.review_pauses.inc
+        found.idled = hub.metrics.review_idle_seconds.observe
     return found
 
 

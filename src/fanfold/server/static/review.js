@@ -1,6 +1,7 @@
 // The engines' review of a finished game, beside its replay (/table/ID/review): the
-// evaluation graph, the summary and the moves with their marks, read from
-// GET /api/tables/ID/review while it fills in (each poll brings only the moves it adds).
+// evaluation graph, the summary and the moves with their marks, pushed on the review's socket
+// (/ws/reviews/ID) while it fills in, each message only the moves it adds; where no socket can
+// be kept, polled from GET /api/tables/ID/review every second (each poll only what is new).
 // Choosing a move (or a point of the graph) shows the position after it on the replay. Fano
 // and Fan Tan: the graph has a line per reviewed seat (its own expected result after each of
 // its decisions), and the moves of seats not reviewed (bots) or with one legal move say so.
@@ -159,27 +160,61 @@ export async function setUpReview(tableId, box, show) {
     box.append(list);
     if (focused) box.querySelector(`.review-move[data-move="${focused}"]`)?.focus();
   }
-  // Each poll says how many judged moves the page has (`seen`): the answer carries only the
-  // moves after those, and the marks and graph points they add, to put after the page's own.
+  // The page says how many judged moves it has (`seen`): each answer, pushed or polled, carries
+  // only the moves after those, and the marks and graph points they add, to put after the
+  // page's own. Whether the review ended.
   let moves = [];
   let marks = [];
   let points = [];
-  for (;;) {
-    let review;
-    try {
-      const answer = await api("GET", `/api/tables/${tableId}/review?seen=${moves.length}`);
-      const seen = answer.seen ?? 0;
-      moves = moves.slice(0, seen).concat(answer.moves);
-      marks = marks.filter((mark) => mark.move <= seen).concat(answer.marks);
-      points = (seen > 0 ? points.filter((point) => point.move <= seen) : []).concat(answer.graph);
-      review = { ...answer, moves, marks, graph: points };
-    } catch (error) {
-      box.replaceChildren(el("h2", { id: "review-title", text: t("Engine review") }), el("p", { class: "error", role: "alert", text: error.message }));
-      return;
-    }
+  function take(answer) {
+    const seen = answer.seen ?? 0;
+    moves = moves.slice(0, seen).concat(answer.moves);
+    marks = marks.filter((mark) => mark.move <= seen).concat(answer.marks);
+    points = (seen > 0 ? points.filter((point) => point.move <= seen) : []).concat(answer.graph);
+    const review = { ...answer, moves, marks, graph: points };
     const changed = !last || last.judged !== review.judged || last.state !== review.state;
     if (changed || Boolean(last.held) !== Boolean(review.held)) draw(review);
-    if (review.state === "done" || review.state === "failed") return;
+    return review.state === "done" || review.state === "failed";
+  }
+  function failed(text) {
+    box.replaceChildren(el("h2", { id: "review-title", text: t("Engine review") }), el("p", { class: "error", role: "alert", text }));
+  }
+  if (await watched(tableId, () => moves.length, take, failed)) return;
+  for (;;) {
+    try {
+      if (take(await api("GET", `/api/tables/${tableId}/review?seen=${moves.length}`))) return;
+    } catch (error) {
+      failed(error.message);
+      return;
+    }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
+}
+
+// The review on its socket until it ends: true once it ended (or said why it has no review),
+// false where the socket could not be opened or closed first (the page then polls).
+function watched(tableId, seen, take, failed) {
+  return new Promise((resolve) => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}://${location.host}/ws/reviews/${encodeURIComponent(tableId)}?seen=${seen()}`);
+    } catch {
+      resolve(false);
+      return;
+    }
+    let over = false;
+    socket.addEventListener("message", (event) => {
+      if (over) return;
+      const data = JSON.parse(event.data);
+      if (data.type === "error") failed(refusalText(data));
+      if (data.type === "error" || (data.type === "review" && take(data))) {
+        over = true;
+        resolve(true);
+      }
+    });
+    socket.addEventListener("close", () => {
+      if (!over) resolve(false);
+    });
+  });
 }
