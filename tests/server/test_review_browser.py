@@ -169,7 +169,7 @@ def _expect_card_review(
 
     def opened(socket: WebSocket) -> None:
         sockets.append(socket)
-        socket.on("framereceived", frames.append)
+        socket.on("framereceived", lambda payload: frames.append(payload))
 
     page.on("websocket", opened)
     _open_review(page, server, table, token)
