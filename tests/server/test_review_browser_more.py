@@ -41,6 +41,7 @@ from fanfold.server.reviews import DEALS_ENVIRONMENT, review_seed
 from tests.server.support import ROOMY, ROOT, subprocess_environment, uvicorn_server
 from tests.server.test_browser import browser  # noqa: F401  (fixture)
 from tests.server.test_review_browser import _load, _open_review
+from tests.server.test_reviews import morris_record
 
 #: The one id both swapped-cards tables get (each on a server of its own): the review's seed
 #: comes from the table's id, so both are reviewed with the same seed.
@@ -438,3 +439,25 @@ def test_a_review_whose_holding_process_is_killed_is_finished_by_the_page_s_serv
     shown = [move["move"] for move in rendered["moves"] if "mark-" in move["classes"]]
     assert shown == [str(entry["number"]) for entry in marked]
     assert len(rendered["dots"]) == len(marked)
+
+
+def test_a_page_whose_review_socket_closes_polls_instead(tmp_path: Path, page: Page) -> None:
+    """The review's socket closed before its first message (a proxy without WebSockets): the
+    page polls, each poll saying the moves it has, and shows the whole review."""
+    record = morris_record()
+    app = create_app(f"sqlite:///{tmp_path / 'fanfold.db'}", bot_seconds=0.2, limits=ROOMY)
+    with uvicorn_server(app) as running:
+        server = f"http://127.0.0.1:{running.config.port}"
+        table, token = _load(server, record, ["you", "random"])
+        page.route_web_socket(re.compile(r".*/ws/reviews/.*"), lambda socket: socket.close())
+        polls: list[str] = []
+        page.on(
+            "request", lambda asked: polls.append(asked.url) if "/review?" in asked.url else None
+        )
+        _open_review(page, server, table, token)
+        expect(page.locator(".review-move")).to_have_count(len(record.actions))
+    assert polls, "the page did not poll"
+    seen = [int(url.rsplit("=", 1)[1]) for url in polls]
+    assert seen[0] == 0
+    assert seen == sorted(seen)  # each poll says the moves it has, never fewer
+    assert seen[-1] < len(record.actions)  # the last poll brought the rest
