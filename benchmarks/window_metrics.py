@@ -18,6 +18,8 @@ WATCHED: dict[str, str] = {
     "fanfold_event_loop_lag_seconds": "event loop lag (timer every 0.25 s)",
     "fanfold_act_seconds": "action handled (server side)",
     "fanfold_http_request_seconds": "HTTP request",
+    "fanfold_bot_queue_wait_seconds": "bot decision: its wait in the pool's queue",
+    "fanfold_bot_decision_seconds": "bot decision: asked of the pool to its answer",
     "fanfold_review_hold_seconds": "review step: its wait for live play (2 s: the limit)",
     "fanfold_review_idle_seconds": "review step: seconds in the idle class (0: none)",
 }
