@@ -92,6 +92,12 @@ def review_records(count: int) -> list[tuple[GameRecord, list[str]]]:
 #: The loopback group of the readers' addresses (1: players, 2: spectators).
 _T = TypeVar("_T")
 
+#: The least seconds between two reviews opened by one reader slot: a reader reads a review a
+#: while before the next; 4 s keeps the reviews' rate of the runs whose readers polled every
+#: second (about one review every 4 s a reader, 121 to 124 in the quiet verdict's 2 minutes
+#: of ``on`` windows at 4 readers), so that runs before and after compare.
+READER_PACE = 4.0
+
 READERS = 3
 #: Refusals (HTTP 429) in a row after which a run stops.
 REFUSALS_IN_A_ROW = 5
@@ -243,8 +249,9 @@ async def keep_reviewing(base: str, count: int, stop: asyncio.Event, seen: Revie
                     seen.took.append(time.monotonic() - reader.loaded)
             finally:
                 await reader.client.aclose()
-            with contextlib.suppress(TimeoutError):  # at most one review a second a reader
-                await asyncio.wait_for(stop.wait(), max(reader.loaded + 1.0 - time.monotonic(), 0))
+            with contextlib.suppress(TimeoutError):  # a reader reads it a while first
+                rest = reader.loaded + READER_PACE - time.monotonic()
+                await asyncio.wait_for(stop.wait(), max(rest, 0.0))
 
     await asyncio.gather(*(keep(index) for index in range(count)))
 

@@ -50,7 +50,14 @@ from pathlib import Path
 import httpx
 import uvloop
 
-from benchmarks.review_impact import Reader, RefusedError, Reviewing, review_records, until
+from benchmarks.review_impact import (
+    READER_PACE,
+    Reader,
+    RefusedError,
+    Reviewing,
+    review_records,
+    until,
+)
 from benchmarks.server import Slot, Tally, cpu_seconds, free_port, player, start_server, uncollected
 from benchmarks.window_metrics import Histogram, scrape, window_change
 from benchmarks.window_metrics import table as metrics_table
@@ -244,13 +251,6 @@ async def stopped(pid: int, limit: float = 2.0) -> None:
     deadline = time.monotonic() + limit
     while state_of(pid) not in ("T", "t", "") and time.monotonic() < deadline:
         await asyncio.sleep(0.001)
-
-
-#: The least seconds between two reviews opened by one reader slot: a reader reads a review a
-#: while before the next; 4 s keeps the reviews' rate of the runs whose readers polled every
-#: second (about one review every 4 s a reader, 121 to 124 in the quiet verdict's 2 minutes
-#: of ``on`` windows at 4 readers), so that runs before and after compare.
-READER_PACE = 4.0
 
 
 async def gated_reviewing(
