@@ -89,7 +89,6 @@ def review_records(count: int) -> list[tuple[GameRecord, list[str]]]:
     return made
 
 
-#: The loopback group of the readers' addresses (1: players, 2: spectators).
 _T = TypeVar("_T")
 
 #: The least seconds between two reviews opened by one reader slot: a reader reads a review a
@@ -98,6 +97,7 @@ _T = TypeVar("_T")
 #: of ``on`` windows at 4 readers), so that runs before and after compare.
 READER_PACE = 4.0
 
+#: The loopback group of the readers' addresses (1: players, 2: spectators).
 READERS = 3
 #: Refusals (HTTP 429) in a row after which a run stops.
 REFUSALS_IN_A_ROW = 5
