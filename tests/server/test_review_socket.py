@@ -211,3 +211,15 @@ def test_a_table_without_a_review_says_why_on_the_socket(tmp_path: Path) -> None
         assert "seen" in message["error"]
         store = client.app.state.reviews.store  # type: ignore[attr-defined]
         assert store.job(created["table"], REVIEW_VERSION) is None  # nothing opened
+
+
+def test_a_client_that_sends_anything_is_closed(tmp_path: Path) -> None:
+    with serve(tmp_path) as client, gated(client) as (steps, _):
+        table = load(client, morris_record())
+        with client.websocket_connect(f"/ws/reviews/{table}") as socket:
+            assert received(socket)["judged"] == 0  # the review waits for its first step
+            socket.send_text("x" * 1000)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_json()
+        assert closed.value.code == 1008
+        steps.release()

@@ -11,7 +11,8 @@ in play (``held``) is said as it is seen, once a second at most. Where another p
 review, the socket reads the store once a second (and takes the review over as a poll would,
 its holder gone). The socket closes (1000) after the review's last message; a table with no
 review says why in an error message and closes with 4404 (no such table) or 4409 (not
-reviewable now or at all). The page falls back to polling where the socket cannot be opened."""
+reviewable now or at all). Nothing is asked on it: a client that sends anything is closed
+with 1008. The page falls back to polling where the socket cannot be opened."""
 
 from __future__ import annotations
 
@@ -126,19 +127,19 @@ class Watch:
         return answer
 
 
-async def closed_by_client(websocket: WebSocket) -> None:
-    """Until the client closes the socket (what it sends is not read: nothing is asked)."""
+async def closed_by_client(websocket: WebSocket) -> bool:
+    """Until the client closes the socket (False) or sends anything (True: nothing is asked
+    on this socket, and the server closes it)."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
+        message = await websocket.receive()
+        return str(message["type"]) != "websocket.disconnect"
+    return False
 
 
 async def next_answer(
-    watch: Watch, changes: Changes, closed: asyncio.Future[None]
+    watch: Watch, changes: Changes, closed: asyncio.Future[bool]
 ) -> JSONObject | None:
-    """The next message for the socket (``None``: the client left)."""
+    """The next message for the socket (``None``: the client left, or spoke)."""
     while True:
         got: asyncio.Future[Any] = asyncio.ensure_future(changes.get())
         waited: set[asyncio.Future[Any]] = {got, closed}
@@ -195,6 +196,8 @@ async def review_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> Non
                     return
                 found = await next_answer(watch, changes, closed)
                 if found is None:
+                    if closed.result():  # the client sent something: not this socket's use
+                        await websocket.close(code=1008, reason="nothing is asked here")
                     return
                 answer = found
         except (WebSocketDisconnect, RuntimeError):
