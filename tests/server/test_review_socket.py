@@ -89,7 +89,7 @@ def gated(client: TestClient) -> Iterator[tuple[Steps, Counted]]:
         await asyncio.to_thread(steps.gate.acquire)
         return review_step(record.to_json(), stop, budget, seed, start)
 
-    reviews = Reviews(store, compute, batch=0.0)  # type: ignore[arg-type]
+    reviews = Reviews(store, compute, batch=0.0)
     client.app.state.reviews = reviews  # type: ignore[attr-defined]
     try:
         yield steps, store
