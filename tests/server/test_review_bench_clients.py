@@ -84,7 +84,7 @@ def test_the_servers_histograms_are_summed_over_their_labels() -> None:
     found = window_metrics.parse(EXPOSITION)
     store = found["fanfold_store_write_seconds"]
     assert (store.count, store.total) == (10.0, 0.05)
-    assert store.buckets == {0.005: 8.0, 0.01: 9.0}  # +Inf is the count
+    assert store.buckets == {0.005: 8.0, 0.01: 9.0, 1.0: 10.0}  # +Inf is the count
     requests = found["fanfold_http_request_seconds"]
     assert requests.count == 6.0
     assert requests.total == pytest.approx(0.04)
