@@ -44,8 +44,9 @@ from fanfold.agents.ladder.agent import LadderConfig
 from fanfold.agents.ladder.kernels import F_SIZE as LADDER_F_SIZE
 from fanfold.agents.ladder.kernels import I_SIZE as LADDER_I_SIZE
 from fanfold.agents.ladder.styles import params
-from fanfold.core.errors import FanfoldError, IllegalActionError
+from fanfold.core.errors import FanfoldError, IllegalActionError, Refusal
 from fanfold.envs import fano_kernels as kernels
+from fanfold.envs import refusals as _refusals  # noqa: F401  (registers the codes)
 from fanfold.envs.compiled_tables import Ints, SelfPlayTables
 from fanfold.envs.fano import FanoEncoding, relative_card
 from fanfold.envs.fantan_kernels import MT_N
@@ -370,7 +371,7 @@ class FanoTables(SelfPlayTables):
         )
         for packed in unmapped[unmapped != 0].tolist():
             text = self.encoding.game.action_text(codec.to_action(packed))
-            raise IllegalActionError(f"{text} is not in the action table of this variant")
+            raise IllegalActionError(Refusal("envs.not_in_table", action=text))
 
     # --------------------------------------------------------------------------- states
     def state(self, index: int, *, history: bool = True) -> FanoState:

@@ -55,7 +55,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from numpy.typing import NDArray
 
-from fanfold.core.errors import IllegalActionError
+from fanfold.core.errors import IllegalActionError, Refusal, reason_of
+from fanfold.envs import refusals as _refusals  # noqa: F401  (registers the codes)
 from fanfold.envs.compiled_tables import SelfPlayTables
 from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
 from fanfold.envs.episode import (
@@ -293,9 +294,11 @@ class SelfPlayVectorEnv:
             try:
                 apply_index(self.game, self.encoding, state, seat, chosen[index].item())
             except IllegalActionError as error:
-                raise IllegalActionError(f"table {index}, seat {seat}: {error}") from None
+                raise IllegalActionError(
+                    Refusal("envs.at_table", table=index, seat=seat, reason=reason_of(error))
+                ) from None
             raise IllegalActionError(  # pragma: no cover - a legal action is in the mask
-                f"table {index}, seat {seat}: action {chosen[index]} is not in the mask"
+                Refusal("envs.not_in_mask", table=index, seat=seat, action=str(chosen[index]))
             )
 
     def step(

@@ -85,6 +85,10 @@ def _refusals(catalog: Catalog) -> None:
     moves, endings and seats) at ``said/CODE``, and the words refusals carry as
     parameters at ``refusal/word``: the page words a refusal from its code (``docs/i18n.md``)."""
     import fanfold.agents.base  # an agent's refusals, its settings' checks too
+    import fanfold.balance.experiment  # an experiment's refusals (fanfold balance)
+    import fanfold.core.kinds  # an action kind's name refused
+    import fanfold.envs.refusals  # the research environments' refusals
+    import fanfold.play.arena  # an arena request's refusals (fanfold arena)
     import fanfold.agents.strategy.compiled  # the compile's progress, said at the terminal
     import fanfold.play.analysis  # the analyses' answers
     import fanfold.play.refusals
