@@ -41,56 +41,12 @@ from typing import Any
 
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
-from fanfold.core.errors import ConfigError, FanfoldError, ParamValue, Refusal, reason_of, templates
+from fanfold.core.errors import ConfigError, FanfoldError, ParamValue, Refusal, reason_of
 from fanfold.core.kinds import action_kind, check_names, forbids
 from fanfold.core.plugin import load_reference
 from fanfold.core.registry import AnyGame, ByGame, get_game, plugin_of, set_up
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.batch import Job
-
-#: An experiment's refusals (a file's or the command line's parts that are wrong): each names
-#: its place (:data:`EXPERIMENT`, a file, a variant in it) and is worded in the terminal's
-#: language like the rest (``docs/i18n.md``).
-templates(
-    {
-        "balance.the_experiment": "the experiment",
-        "balance.variant_place": "{where}, variant {label}",
-        "balance.at": "{where}: {reason}",
-        "balance.player": "player {text}: {reason}",
-        "balance.forbid_form": "player {text}: after ';' write forbid=KIND,KIND (e.g. "
-        "'heuristic; forbid=oversum')",
-        "balance.no_kind_to_forbid": "player {text}: {game} has no action kind {names} to "
-        "forbid; the kinds' names: {valid}",
-        "balance.idle_in_variant": "{where}: player {player} may not choose {names}, but this "
-        "variant offers no such action (the kinds offered, by variant: {offered}), so the "
-        "restriction would change nothing and the comparison would measure nothing (about "
-        "50%): drop it, or choose a preset or options that have it",
-        "balance.idle_in_variants": "{where}: player {player} may not choose {names}, but any "
-        "variant it plays in offers no such action (the kinds offered, by variant: {offered}), "
-        "so the restriction would change nothing and the comparison would measure nothing "
-        "(about 50%): drop it, or choose a preset or options that have it",
-        "balance.games": "{where}: games must be a whole number of at least 1, not {value}",
-        "balance.seed": "{where}: seed must be a whole number, 0 or more, not {value}",
-        "balance.variant_keys": "{where}: variant {number} has unknown keys {unknown} (a "
-        "variant takes {keys})",
-        "balance.variant_twice": "{where}: two variants are called {label}; name each once",
-        "balance.name_players": "{where}: name the players, e.g. players = {example}",
-        "balance.too_many_players": "{where}: {players} players for {seats} seats",
-        "balance.rotate_games": "{where}: games must be a multiple of {seats} so that every "
-        "player plays every seat of every deal (try {games}), or set rotate = false",
-        "balance.distinguishing_list": "{where}: distinguishing is a list of action kinds, "
-        "e.g. distinguishing = {example}",
-        "balance.distinguishing": "{where}: distinguishing: {reason}",
-        "balance.no_kind": "{where}: {game} has no action kind {names}; the kinds' names: {valid}",
-        "balance.options_table": "options is a table of option values, e.g. {example}",
-        "balance.unreadable": "cannot read {path}: {why}",
-        "balance.not_toml": "{path} is not a TOML file: {why}",
-        "balance.top_keys": "{where}: unknown keys {unknown} (an experiment takes {keys})",
-        "balance.name_game": "{where}: name the game, e.g. {example}",
-        "balance.variant_tables": "{where}: variants are {example} tables",
-        "balance.rotate": "{where}: rotate is true or false, not {value}",
-        "balance.one_preset": "variant {text}: one preset a variant ({preset} and {word})",
-    }
-)
 
 #: How a refusal names an experiment given without a file (the command line's).
 EXPERIMENT = Refusal("balance.the_experiment")

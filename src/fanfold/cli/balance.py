@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 
 from fanfold.cli.arena import _split_agents
-from fanfold.cli.common import console, error_console, fail
+from fanfold.cli.common import console, error_console, refused, said
+from fanfold.cli.help_words import N_
 from fanfold.core.errors import FanfoldError
 
 
@@ -91,7 +92,7 @@ def balance(
     try:
         if experiment_file is not None:
             if game is not None or variant:
-                fail("give an experiment file or --game/--variant, not both")
+                said(N_("give an experiment file or --game/--variant, not both"))
             experiment = load_experiment(experiment_file)
             if texts or games is not None or seed is not None or fixed_seats:
                 experiment = build_experiment(
@@ -113,9 +114,12 @@ def balance(
                 )
         else:
             if game is None:
-                fail("give an experiment file, or --game with --player and --variant")
+                said(N_("give an experiment file, or --game with --player and --variant"))
             if not texts and lab_player(get_game(game)) is None:
-                fail("name the players, e.g. --player hard --player 'hard; forbid=oversum'")
+                said(
+                    N_("name the players, e.g. %(example)s"),
+                    example="--player hard --player 'hard; forbid=oversum'",
+                )
             experiment = build_experiment(
                 game,
                 [parse_variant_text(text) for text in variant or []],
@@ -138,7 +142,7 @@ def balance(
                 )
         seconds = time.perf_counter() - start
     except FanfoldError as error:
-        fail(str(error))
+        refused(error)
     summary = summarize(experiment, rows)
     page = write_report(summary, out)
     if as_json:

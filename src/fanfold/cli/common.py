@@ -28,6 +28,29 @@ def fail(message: str, code: int = 2, words: Messages | None = None) -> NoReturn
     raise typer.Exit(code)
 
 
+def terminal_words() -> Messages:
+    """The words of the command being run: its ``--lang``'s, else the locale's
+    (:func:`fanfold.cli.help_words.chosen_words`)."""
+    from fanfold.cli.help_words import chosen_words
+
+    return chosen_words()
+
+
+def refused(error: FanfoldError, code: int = 2) -> NoReturn:
+    """Exit with ``error`` said as an error in the terminal's language (its refusal worded from
+    its code where it has one: :meth:`fanfold.server.i18n.Messages.text`)."""
+    words = terminal_words()
+    fail(words.text(error), code, words=words)
+
+
+def said(message: str, code: int = 2, **params: object) -> NoReturn:
+    """Exit with the command's own refusal ``message`` (English, ``%(name)s`` for each of
+    ``params``; marked for the catalogues where it is written: ``gettext("...")``), worded in
+    the terminal's language."""
+    words = terminal_words()
+    fail(words.gettext(message) % params, code, words=words)
+
+
 def parse_options(options: list[str] | None, words: Messages | None = None) -> dict[str, str]:
     """``["name=value", ...]`` into a dict, with a clear error for anything else (in the
     language of ``words`` where given)."""

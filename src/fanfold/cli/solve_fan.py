@@ -16,7 +16,8 @@ from typing import Annotated, Any
 
 import typer
 
-from fanfold.cli.common import console, error_console, fail
+from fanfold.cli.common import console, error_console, refused, said
+from fanfold.cli.help_words import N_
 from fanfold.cli.solve import app
 from fanfold.core.errors import FanfoldError
 from fanfold.games.fan import FanConfig, FanGame, FanState, make_state, parse_fcs_board
@@ -79,11 +80,11 @@ def solve_fan(
         if value is not None
     ]
     if len(given) != 1:
-        fail("give exactly one of --deal N, --board FILE or --deals RANGE")
+        said(N_("give exactly one of --deal N, --board FILE or --deals RANGE"))
     if max_states is not None and max_states < 1:
-        fail("--max-states must be at least 1")
+        said(N_("%(option)s must be at least 1"), option="--max-states")
     if workers < 1:
-        fail("--workers must be at least 1")
+        said(N_("%(option)s must be at least 1"), option="--workers")
     try:
         config = _config(variant)
         if deals is not None:
@@ -91,7 +92,7 @@ def solve_fan(
             return
         state = _load_state(config, deal, board)
     except FanfoldError as error:
-        fail(str(error))
+        refused(error)
     result = solve(state, max_states=max_states)
     if as_json:
         data: dict[str, Any] = {"deal": deal, "variant": variant_name(config), **result.to_json()}

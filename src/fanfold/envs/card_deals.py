@@ -35,7 +35,6 @@ from typing import Any
 from fanfold.core.cards import Card
 from fanfold.core.errors import FanfoldError, NotationError, Refusal
 from fanfold.core.registry import AnyGame
-from fanfold.envs import refusals as _refusals  # noqa: F401  (registers the codes)
 from fanfold.games.fan.deals import NUM_FANS
 from fanfold.games.fan.state import FanState, make_state
 from fanfold.games.fano.actions import Mulligan
@@ -56,6 +55,7 @@ from fanfold.games.fantan.cards import indices_of
 from fanfold.games.fantan.rules import dealer_of, leader_of, settle, start_hand
 from fanfold.games.fantan.sampling import hidden_constraints
 from fanfold.games.fantan.state import FanTanState
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: A card told to every seat (an open deal).
 OPEN = -1

@@ -26,8 +26,8 @@ from numpy.typing import NDArray
 
 from fanfold.core.errors import IllegalActionError, Refusal
 from fanfold.core.registry import AnyGame
-from fanfold.envs import refusals as _refusals  # noqa: F401  (registers the codes)
 from fanfold.envs.layout import FloatArray, Layout
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 MaskArray = NDArray[np.int8]
 

@@ -39,7 +39,6 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from fanfold.core.errors import ConfigError, Refusal
-from fanfold.envs import refusals as _refusals  # noqa: F401  (registers the codes)
 from fanfold.envs.encoding import Encoding, one_hot
 from fanfold.envs.layout import Block, FloatArray, Layout
 from fanfold.games.fano import (
@@ -80,6 +79,7 @@ from fanfold.games.fano.rules import HAND_SIZE, deck_of, teammates
 from fanfold.games.fano.rules.attacks import ATTACK_WAYS
 from fanfold.games.fano.rules.moves import combine_results
 from fanfold.games.fano.rules.specials import specials_of, suit_specials
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: The specials, in the order of the ``specials_used`` block.
 SPECIALS = tuple(Special)

@@ -62,7 +62,6 @@ import pyspiel
 
 from fanfold.core.errors import ConfigError, FanfoldError, Refusal
 from fanfold.core.registry import AnyGame, all_games, get_game
-from fanfold.envs import refusals as _refusals  # noqa: F401  (registers the codes)
 from fanfold.envs.card_deals import (
     CARD_DEALS,
     NOBODY,
@@ -77,6 +76,7 @@ from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
 from fanfold.envs.episode import Episode, default_max_steps
 from fanfold.envs.infostate import DEFAULT_WINDOW, fill_history, information_state_layout
 from fanfold.envs.trail import EVERYONE, NO_SEAT, Trail, same_story, told_of
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.setup import SEED_BITS
 from fanfold.play.table import HUMAN
 from fanfold.solvers.morris import load_table, rank_actions

@@ -56,7 +56,6 @@ from gymnasium.utils import seeding
 from numpy.typing import NDArray
 
 from fanfold.core.errors import IllegalActionError, Refusal, reason_of
-from fanfold.envs import refusals as _refusals  # noqa: F401  (registers the codes)
 from fanfold.envs.compiled_tables import SelfPlayTables
 from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
 from fanfold.envs.episode import (
@@ -68,6 +67,7 @@ from fanfold.envs.episode import (
 )
 from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, no_first_decision
 from fanfold.envs.vector_env import COMPILED_NAMES, ENGINES, STEPPING
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: The games whose compiled stepping plays self-play (``supports_self_play`` and
 #: ``self_play_tables`` in their :data:`~fanfold.envs.vector_env.STEPPING` module).

@@ -27,27 +27,15 @@ from pathlib import Path
 
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
-from fanfold.core.errors import ConfigError, Refusal, templates
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.kinds import action_kind, allowed, played_kind
 from fanfold.core.registry import AnyGame, get_game
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.batch import Job, ProgressCallback, run_batch
 from fanfold.play.setup import make_seats, new_table, rotate_seats
 from fanfold.play.stats import Proportion
 from fanfold.play.table import ENDLESS
-
-#: An arena request's refusals, worded in the terminal's language like the rest.
-templates(
-    {
-        "arena.no_agents": "name the agents, e.g. {example}",
-        "arena.named_twice": "{agent} is named twice; name each agent once (the last one fills "
-        "empty seats)",
-        "arena.games_at_least_one": "--games must be at least 1, not {games}",
-        "arena.games_multiple": "--games must be a multiple of {players} so that every agent "
-        "plays every seat of every deal equally (try {games})",
-        "arena.negative_seed": "the seed is 0 or more, not {seed}",
-    }
-)
 
 #: Actions after which an arena game is cut short as endless (it counts as a draw: returns 0,
 #: "cut short"; see :data:`fanfold.play.table.ENDLESS`).
