@@ -181,7 +181,14 @@ def parse_player(text: str, game: AnyGame) -> Player:
     if sep:
         key, eq, names = rest.partition("=")
         if key.strip().lower() != "forbid" or not eq or not names.strip():
-            raise ConfigError(Refusal("balance.forbid_form", text=repr(text)))
+            raise ConfigError(
+                Refusal(
+                    "balance.forbid_form",
+                    text=repr(text),
+                    form="forbid=KIND,KIND",
+                    example="'heuristic; forbid=oversum'",
+                )
+            )
         forbidden = check_names(names.split(","))
         valid = restriction_names(game)
         unknown = [name for name in forbidden if name not in valid]
@@ -351,7 +358,11 @@ def build_experiment(
         if label in names:
             raise ConfigError(Refusal("balance.variant_twice", where=where, label=repr(label)))
         names.add(label)
-        place = Refusal("balance.variant_place", where=where, label=repr(label))
+        place = (
+            Refusal("balance.variant_place", where=where, label=repr(label))
+            if entry.get("name") or preset
+            else Refusal("balance.variant_number_place", where=where, number=number)
+        )
         config = _config(game, preset, entry.get("options"), place)
         texts = entry.get("players", players)
         default = lab_player(game)

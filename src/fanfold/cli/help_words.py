@@ -16,7 +16,8 @@ of its own): :func:`chosen_words` is then the language a command words its refus
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Annotated, Any
@@ -70,12 +71,42 @@ def given_language(args: list[str]) -> str | None:
     return None
 
 
+#: The environment variables that name the terminal's language, the first set one deciding
+#: (POSIX's order: ``LC_ALL`` overrides ``LC_MESSAGES``, which overrides ``LANG``).
+LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The terminal's language: ``chosen`` (``--lang``) where given, else that of the first of
+    :data:`LANGUAGE_VARIABLES` set (``fr_FR.UTF-8`` is French) if a catalogue speaks it,
+    else English (``C`` and ``POSIX`` among others).
+
+    Raises:
+        FanfoldError: ``chosen`` is not a language of the catalogues (the list of them said).
+    """
+    from fanfold.core.errors import FanfoldError
+    from fanfold.server.i18n import ENGLISH, LANGUAGES
+
+    if chosen is not None:
+        code = chosen.strip().lower()
+        if code not in LANGUAGES:
+            listed = ", ".join(f"{code} ({name})" for code, name in sorted(LANGUAGES.items()))
+            raise FanfoldError(f"--lang is one of {listed}, not {chosen!r}")
+        return code
+    found = os.environ if environ is None else environ
+    for name in LANGUAGE_VARIABLES:
+        value = found.get(name, "")
+        if value:
+            primary = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            return primary if primary in LANGUAGES else ENGLISH
+    return ENGLISH
+
+
 def help_language(args: list[str]) -> Messages:
     """The words a command's help is drawn in: ``--lang``'s where it names a language of the
-    catalogues, else the locale's (:func:`fanfold.cli.terminal.terminal_language`); a
+    catalogues, else the locale's (:func:`terminal_language`); a
     ``--lang`` no catalogue speaks leaves the help in the locale's language (the command
     itself refuses it when run)."""
-    from fanfold.cli.terminal import terminal_language
     from fanfold.core.errors import FanfoldError
     from fanfold.server.i18n import messages
 
@@ -212,9 +243,9 @@ def _lang_given(ctx: click.Context, param: click.Parameter, value: str | None) -
     chosen are :func:`chosen_words`'s for the rest of the command line (a group's
     ``fanfold --lang fr ...`` holds for the command under it unless that one names its own)."""
     del param
-    if value is not None or _CHOSEN not in ctx.meta:
+    if value is not None:
         ctx.meta[_CHOSEN] = chosen_words(value)
-    _WORDS.set(ctx.meta[_CHOSEN])
+    _WORDS.set(ctx.meta.get(_CHOSEN))  # none chosen: the locale's, worked out when needed
 
 
 #: Where a command line keeps the words ``--lang`` chose (:func:`_lang_given`); ctx.meta is
@@ -250,11 +281,10 @@ _LANG_TEMPLATE = _lang_template()
 
 def chosen_words(lang: str | None = None) -> Messages:
     """The terminal's words for ``lang`` (``--lang``'s value), else for the language ``--lang``
-    chose on the command being run, else the locale's (:func:`fanfold.cli.terminal.
-    terminal_language`); a ``--lang`` no catalogue speaks ends the command with a refusal that
-    names the languages there are, in the locale's language."""
+    chose on the command being run, else the locale's (:func:`terminal_language`); a
+    ``--lang`` no catalogue speaks ends the command with a refusal that names the languages
+    there are, in the locale's language."""
     from fanfold.cli.common import fail
-    from fanfold.cli.terminal import terminal_language
     from fanfold.core.errors import FanfoldError
     from fanfold.server.i18n import LANGUAGES, messages
 

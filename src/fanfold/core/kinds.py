@@ -39,8 +39,7 @@ from fanfold.core.registry import AnyGame
 
 templates(
     {
-        "kinds.not_a_kind": "{name} is not an action kind: write words such as oversum, "
-        "joker, reverse, defend, recruit, counter, declare or bluff",
+        "kinds.not_a_kind": "{name} is not an action kind: write words such as {examples}",
     }
 )
 
@@ -82,7 +81,8 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
     for name in names:
         norm = name.strip().lower().replace("-", "_")
         if not _NAME.match(norm):
-            raise ConfigError(Refusal("kinds.not_a_kind", name=repr(name)))
+            examples = "oversum, joker, reverse, defend, recruit, counter, declare or bluff"
+            raise ConfigError(Refusal("kinds.not_a_kind", name=repr(name), examples=examples))
         if norm not in checked:
             checked.append(norm)
     return tuple(checked)

@@ -190,9 +190,9 @@ class Episode:
                 here. Nothing changes.
         """
         if self.decider is None:
-            raise TurnError("the episode is over: reset it to play again")
+            raise TurnError(Refusal("envs.episode_over"))
         if seat != self.decider:
-            raise TurnError(f"seat {seat} does not decide now; seat {self.decider} does")
+            raise TurnError(Refusal("envs.not_deciding", seat=seat, decider=self.decider))
         table = self.table
         table.state = apply_index(self.game, self.encoding, table.state, seat, index)
         self.steps += 1

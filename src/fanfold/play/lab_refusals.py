@@ -28,10 +28,10 @@ templates(
     {
         "balance.the_experiment": "the experiment",
         "balance.variant_place": "{where}, variant {label}",
+        "balance.variant_number_place": "{where}, variant {number}",
         "balance.at": "{where}: {reason}",
         "balance.player": "player {text}: {reason}",
-        "balance.forbid_form": "player {text}: after ';' write forbid=KIND,KIND (e.g. "
-        "'heuristic; forbid=oversum')",
+        "balance.forbid_form": "player {text}: after ';' write {form} (e.g. {example})",
         "balance.no_kind_to_forbid": "player {text}: {game} has no action kind {names} to "
         "forbid; the kinds' names: {valid}",
         "balance.idle_in_variant": "{where}: player {player} may not choose {names}, but this "
@@ -76,6 +76,8 @@ templates(
         "envs.no_encoding": "{game} has no environment encoding",
         "envs.not_legal_here": "action {number} ({action}) is not legal here: {reason}",
         "envs.not_an_index": "an action is an integer index, not {value}",
+        "envs.episode_over": "the episode is over: reset it to play again",
+        "envs.not_deciding": "seat {seat} does not decide now; seat {decider} does",
         "envs.at_table": "table {table}, seat {seat}: {reason}",
         "envs.not_in_mask": "table {table}, seat {seat}: action {action} is not in the mask",
         "envs.no_card_to_trade": "no card of the kind left to trade with: deal again",
