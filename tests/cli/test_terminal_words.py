@@ -24,15 +24,15 @@ from fanfold.balance.experiment import (
     parse_variant_text,
 )
 from fanfold.cli.app import app
-from fanfold.core.errors import ConfigError, FanfoldError, Refusal
+from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.core.kinds import check_names
+from fanfold.core.phrases import Phrase
+from fanfold.core.registry import get_game, set_up
 from fanfold.envs.encodings import make_encoding
 from fanfold.envs.episode import as_index
 from fanfold.envs.openspiel_game import _deal_form, _options
-from fanfold.play.arena import plan_arena
-from fanfold.core.phrases import Phrase
-from fanfold.core.registry import get_game, set_up
 from fanfold.games.morris import GAME, Adjacency, MorrisConfig
+from fanfold.play.arena import plan_arena
 from fanfold.server import i18n
 from fanfold.solvers import morris as solver
 

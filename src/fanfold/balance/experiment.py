@@ -50,6 +50,8 @@ from fanfold.play.batch import Job
 
 #: How a refusal names an experiment given without a file (the command line's).
 EXPERIMENT = Refusal("balance.the_experiment")
+#: How a refusal names an experiment given on ``fanfold balance``'s command line.
+COMMAND_LINE = Refusal("balance.the_command_line")
 
 _TOP_KEYS = {"game", "games", "seed", "players", "rotate", "variant", "title"}
 _VARIANT_KEYS = {"name", "preset", "options", "players", "distinguishing"}

@@ -81,7 +81,7 @@ def balance(
     (95% intervals), differences between variants with their intervals and tests, game lengths,
     turn-limit draws and action frequencies, in Markdown and HTML with pictures."""
     from fanfold.balance import build_experiment, load_experiment, run_experiment
-    from fanfold.balance.experiment import lab_player, parse_variant_text
+    from fanfold.balance.experiment import COMMAND_LINE, lab_player, parse_variant_text
     from fanfold.balance.report import summarize, write_report
     from fanfold.core.registry import get_game
     from fanfold.play.batch import progress_bar
@@ -127,7 +127,7 @@ def balance(
                 games=games if games is not None else 100,
                 seed=seed if seed is not None else 1,
                 rotate=not fixed_seats,
-                where="the command line",
+                where=COMMAND_LINE,
             )
         out.mkdir(parents=True, exist_ok=True)
         results = out / "games.jsonl"

@@ -27,6 +27,7 @@ templates(
 templates(
     {
         "balance.the_experiment": "the experiment",
+        "balance.the_command_line": "the command line",
         "balance.variant_place": "{where}, variant {label}",
         "balance.variant_number_place": "{where}, variant {number}",
         "balance.at": "{where}: {reason}",
