@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import typer
@@ -198,3 +199,35 @@ def test_the_tools_refuse_in_the_terminals_language(
     plain = runner.invoke(app, args, env=PLAIN)
     assert plain.exit_code == 2, plain.output
     assert english in " ".join(plain.output.split()), plain.output
+
+
+def test_serve_says_its_own_lines_in_the_terminals_language(tmp_path: Path) -> None:
+    """``fanfold serve``'s refusals of its options in French (its pages follow the browser);
+    the English ones as they were."""
+    url_file = tmp_path / "url"
+    url_file.write_text("sqlite:///other.db\n", encoding="utf-8")
+    cases = [
+        (
+            ["serve", "--processes", "2"],
+            "erreur : --processes 2 demande un stockage PostgreSQL",
+            "error: --processes 2 needs a PostgreSQL store",
+        ),
+        (
+            ["serve", "--db", "sqlite:///one.db", "--db-file", str(url_file)],
+            f"erreur : --db (sqlite:///one.db) et --db-file {url_file} (sqlite:///other.db) "
+            "nomment des bases de données différentes",
+            f"error: --db (sqlite:///one.db) and --db-file {url_file} (sqlite:///other.db) "
+            "name different databases",
+        ),
+        (
+            ["serve", "--port", "65535", "--health-port", "65535"],
+            "erreur : --health-port 65535 et --port 65535 se chevauchent",
+            "error: --health-port 65535 and --port 65535 overlap",
+        ),
+    ]
+    for args, french, english in cases:
+        said = runner.invoke(app, [*args, "--lang", "fr"], env=PLAIN)
+        assert said.exit_code == 2, said.output
+        assert french in " ".join(said.output.split()), said.output
+        plain = runner.invoke(app, args, env=PLAIN)
+        assert english in " ".join(plain.output.split()), plain.output

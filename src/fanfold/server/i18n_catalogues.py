@@ -55,6 +55,7 @@ TERMINAL = (
     "cli/common.py",
     "cli/help_words.py",
     "cli/review.py",
+    "cli/serve.py",
     "cli/solve_fan.py",
     "cli/solve_morris.py",
     "cli/terminal.py",
