@@ -4,28 +4,30 @@ command's help, its options' and the help's own labels (usage, arguments, option
 required, default) in French (``docs/i18n.md``).
 
 A help text is written in English; the catalogues hold every command's and every option's
-(``fanfold.server.i18n_catalogues`` walks the commands: :func:`help_texts`), and ``N_("...")``
-marks one written apart from a command. :class:`WordedCommand` (each command) and
+(``fanfold.server.i18n_catalogues`` reads them from the command modules' sources;
+:func:`help_texts` lists them from the commands themselves), and ``N_("...")`` marks one
+written apart from a command. :class:`WordedCommand` (each command) and
 :class:`WordedGroup` (``fanfold`` and its groups: ``solve``, ``deploy``...) word them as the
 help is drawn; :func:`worded` gives every command of an application these classes. The language
 is that of ``--lang`` on the same command line where it names one, else that of the locale's
 variables. Every command takes ``--lang`` (:func:`lang_option` adds it where a command has none
-of its own): :func:`chosen_words` is then the language a command words its refusals in.
+of its own): :func:`fanfold.cli.common.chosen_words` is then the language a command words
+its refusals in.
 """
 
 from __future__ import annotations
 
 import copy
-import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer.rich_utils as rich_help
 from typer import _click as click  # typer's own click, whose commands these are
 from typer.core import TyperCommand, TyperGroup
+
+from fanfold.cli.common import choose_words, chosen_words, terminal_language
 
 if TYPE_CHECKING:
     from fanfold.server.i18n import Messages
@@ -69,37 +71,6 @@ def given_language(args: list[str]) -> str | None:
         if arg.startswith("--lang="):
             return arg.removeprefix("--lang=")
     return None
-
-
-#: The environment variables that name the terminal's language, the first set one deciding
-#: (POSIX's order: ``LC_ALL`` overrides ``LC_MESSAGES``, which overrides ``LANG``).
-LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
-
-
-def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = None) -> str:
-    """The terminal's language: ``chosen`` (``--lang``) where given, else that of the first of
-    :data:`LANGUAGE_VARIABLES` set (``fr_FR.UTF-8`` is French) if a catalogue speaks it,
-    else English (``C`` and ``POSIX`` among others).
-
-    Raises:
-        FanfoldError: ``chosen`` is not a language of the catalogues (the list of them said).
-    """
-    from fanfold.core.errors import FanfoldError
-    from fanfold.server.i18n import ENGLISH, LANGUAGES
-
-    if chosen is not None:
-        code = chosen.strip().lower()
-        if code not in LANGUAGES:
-            listed = ", ".join(f"{code} ({name})" for code, name in sorted(LANGUAGES.items()))
-            raise FanfoldError(f"--lang is one of {listed}, not {chosen!r}")
-        return code
-    found = os.environ if environ is None else environ
-    for name in LANGUAGE_VARIABLES:
-        value = found.get(name, "")
-        if value:
-            primary = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
-            return primary if primary in LANGUAGES else ENGLISH
-    return ENGLISH
 
 
 def help_language(args: list[str]) -> Messages:
@@ -244,15 +215,13 @@ def _lang_given(ctx: click.Context, param: click.Parameter, value: str | None) -
     ``fanfold --lang fr ...`` holds for the command under it unless that one names its own)."""
     del param
     if value is not None:
-        ctx.meta[_CHOSEN] = chosen_words(value)
-    _WORDS.set(ctx.meta.get(_CHOSEN))  # none chosen: the locale's, worked out when needed
+        ctx.meta[_CHOSEN] = chosen_words(value)  # refuses a language no catalogue speaks
+    choose_words(ctx.meta.get(_CHOSEN))  # none chosen: the locale's, worked out when needed
 
 
 #: Where a command line keeps the words ``--lang`` chose (:func:`_lang_given`); ctx.meta is
 #: shared by a group's context and its command's.
 _CHOSEN = "fanfold.help_words.chosen"
-#: The words of the command being run, for :func:`chosen_words`.
-_WORDS: ContextVar[Messages | None] = ContextVar("fanfold_terminal_words", default=None)
 
 
 def lang_option() -> click.Parameter:
@@ -277,27 +246,6 @@ def _lang_template() -> click.Parameter:
 
 
 _LANG_TEMPLATE = _lang_template()
-
-
-def chosen_words(lang: str | None = None) -> Messages:
-    """The terminal's words for ``lang`` (``--lang``'s value), else for the language ``--lang``
-    chose on the command being run, else the locale's (:func:`terminal_language`); a
-    ``--lang`` no catalogue speaks ends the command with a refusal that names the languages
-    there are, in the locale's language."""
-    from fanfold.cli.common import fail
-    from fanfold.core.errors import FanfoldError
-    from fanfold.server.i18n import LANGUAGES, messages
-
-    chosen = _WORDS.get()
-    if lang is None and chosen is not None:
-        return chosen
-    try:
-        return messages(terminal_language(lang))
-    except FanfoldError:
-        words = messages(terminal_language(None))
-        listed = ", ".join(f"{code} ({name})" for code, name in sorted(LANGUAGES.items()))
-        refused = words.gettext("--lang is one of %(languages)s, not %(lang)s")
-        fail(refused % {"languages": listed, "lang": repr(lang)}, words=words)
 
 
 def worded(app: typer.Typer) -> None:

@@ -36,8 +36,8 @@ from rich.console import Console
 from fanfold.agents.base import Agent, AnyAgent, create_agent
 from fanfold.agents.levels import fallback_agent
 from fanfold.agents.strategy import compiled
-from fanfold.cli.help_words import LANGUAGE_VARIABLES as LANGUAGE_VARIABLES  # the terminal's
-from fanfold.cli.help_words import terminal_language as terminal_language
+from fanfold.cli.common import LANGUAGE_VARIABLES as LANGUAGE_VARIABLES  # the terminal's
+from fanfold.cli.common import terminal_language as terminal_language
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
