@@ -164,9 +164,21 @@ def unusable_restrictions(
             f"{label!r}: {', '.join(sorted(k for k in kinds or () if k not in game.played_kinds))}"
             for label, kinds in places
         )
-        code = "balance.idle_in_variant" if len(places) == 1 else "balance.idle_in_variants"
+        shown = repr(str(player))
+        if len(places) == 1:
+            return ConfigError(
+                Refusal(
+                    "balance.idle_in_variant",
+                    where=where,
+                    player=shown,
+                    names=names,
+                    offered=offered,
+                )
+            )
         return ConfigError(
-            Refusal(code, where=where, player=repr(str(player)), names=names, offered=offered)
+            Refusal(
+                "balance.idle_in_variants", where=where, player=shown, names=names, offered=offered
+            )
         )
     return None
 
