@@ -25,8 +25,8 @@ from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
 from fanfold.cli import solve_morris as _solve_morris  # noqa: F401  (registers 'solve morris')
-from fanfold.cli.common import console, fail, game_and_config
-from fanfold.cli.help_words import N_, LangOpt, WordedCommand, chosen_words, worded
+from fanfold.cli.common import chosen_words, console, fail, game_and_config
+from fanfold.cli.help_words import N_, LangOpt, WordedCommand, worded
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import AnyGame, all_games, get_game
 

@@ -308,9 +308,9 @@ def serve(
         )
     else:
         words = terminal_words()
-        serving = words.gettext("fanfold is serving on %(address)s  (store: %(store)s)")
+        opened = words.gettext("fanfold is serving on %(address)s  (store: %(store)s)")
         address = f"http://{shown}:{port}/"
-        console.print(serving % {"address": address, "store": shown_url(url)}, markup=False)
+        console.print(opened % {"address": address, "store": shown_url(url)}, markup=False)
         console.print(
             words.gettext("Open that address in a browser to play; Ctrl-C stops the server."),
             markup=False,
