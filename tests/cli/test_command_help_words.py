@@ -182,6 +182,11 @@ def test_a_lang_no_catalogue_speaks_is_refused_by_every_command() -> None:
             "error: --max-states must be at least 1",
         ),
         (
+            ["solve", "fan", "--deals", "5-1"],
+            "erreur : '5-1' n\u2019est pas une plage de numéros de donne (bas-haut, à partir de 0)",
+            "error: '5-1' is not a range of deal numbers (low-high, from 0)",
+        ),
+        (
             ["solve", "fan"],
             "erreur : donnez exactement un de --deal N, --board FICHIER ou --deals PLAGE",
             "error: give exactly one of --deal N, --board FILE or --deals RANGE",

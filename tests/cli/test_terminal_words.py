@@ -33,6 +33,8 @@ from fanfold.envs.episode import as_index
 from fanfold.envs.openspiel_game import _deal_form, _options
 from fanfold.games.morris import GAME, Adjacency, MorrisConfig
 from fanfold.play.arena import plan_arena
+from fanfold.play.batch import run_batch
+from fanfold.play.census import parse_deal_ranges
 from fanfold.server import i18n
 from fanfold.solvers import morris as solver
 
@@ -83,7 +85,8 @@ def test_agents_and_game_options_raise_config_errors_only_with_a_code() -> None:
 #: Where the tools built on the tables (the arena, the balance lab, the research
 #: environments) and the action kinds refuse: no error of fanfold's is made there with a
 #: finished English sentence.
-TOOLS = ["balance", "envs", "play/arena.py", "play/lab_refusals.py", "core/kinds.py"]
+TOOLS = ["balance", "envs", "core/kinds.py", "cli/solve_fan.py"]
+TOOLS += ["play/arena.py", "play/batch.py", "play/census.py", "play/backends.py"]
 #: fanfold's errors a caller of the library meets (:mod:`fanfold.core.errors`).
 ERRORS = {
     "FanfoldError",
@@ -212,6 +215,10 @@ REFUSED |= {
     ),
     "balance one preset": lambda: parse_variant_text("trionfey classic"),
     "kinds name": lambda: check_names(["1 x"]),
+    "census not a range": lambda: parse_deal_ranges("x"),
+    "census bad range": lambda: parse_deal_ranges("5-1"),
+    "census no deals": lambda: parse_deal_ranges(" , "),
+    "batch workers": lambda: run_batch(lambda payload: payload, [], workers=0),
     "envs out of range": lambda: make_encoding("morris").action(0, 10**6),
     "envs index": lambda: as_index(1.5),
     "envs joker prestige": lambda: make_encoding("fano", joker_prestige="true"),
@@ -231,7 +238,7 @@ FILES = {
 #: Words French writes as English does (an edition's, an option's and an experiment file's
 #: key names as typed, and words spelt alike: "agents", "option", "tables", "multiple").
 SAME = {"Trionfey", "Joker", "distinguishing", "options", "rotate", "players", "deals"}
-SAME |= {"agents", "action", "actions", "tables", "multiple", "option"}
+SAME |= {"agents", "action", "actions", "tables", "multiple", "option", "workers"}
 
 
 def _values(refusal: Refusal | None) -> list[str]:

@@ -464,7 +464,7 @@ def load_experiment(path: Path) -> Experiment:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         why = error.strerror or type(error).__name__  # the system's words, as it says them
-        raise ConfigError(Refusal("balance.unreadable", path=str(path), why=why)) from None
+        raise ConfigError(Refusal("file.unreadable", path=str(path), why=why)) from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(Refusal("balance.not_toml", path=str(path), why=str(error))) from None
     unknown = set(data) - _TOP_KEYS

@@ -19,8 +19,9 @@ import typer
 from fanfold.cli.common import console, error_console, refused, said
 from fanfold.cli.help_words import N_
 from fanfold.cli.solve import app
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.games.fan import FanConfig, FanGame, FanState, make_state, parse_fcs_board
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.solvers.fan import SOLVED, FanSolution, solve
 
 _GAME = FanGame()
@@ -109,16 +110,17 @@ def solve_fan(
 def _load_state(config: FanConfig, deal: int | None, board: Path | None) -> FanState:
     if deal is not None:
         if deal < 0:
-            raise FanfoldError(f"deal numbers are 0 or more, not {deal}")
+            raise FanfoldError(Refusal("census.negative_deal", deal=deal))
         return _GAME.new_state(config, deal)
     path = board if board is not None else Path()
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise FanfoldError(f"cannot read {path}: {error.strerror}") from None
+        why = error.strerror or type(error).__name__  # the system's words, as it says them
+        raise FanfoldError(Refusal("file.unreadable", path=str(path), why=why)) from None
     fans, foundations = parse_fcs_board(text)
     if len(fans) > 18:
-        raise FanfoldError(f"{path} has {len(fans)} fans; Fan has 18")
+        raise FanfoldError(Refusal("census.too_many_fans", path=str(path), count=len(fans)))
     fans += [()] * (18 - len(fans))
     return make_state(config, fans, foundations)
 

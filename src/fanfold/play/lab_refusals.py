@@ -10,6 +10,29 @@ from __future__ import annotations
 
 from fanfold.core.errors import templates
 
+#: A batch's and a census's refusals (the arena, the balance lab, ``fanfold solve fan``): a
+#: file that cannot be read or written (the system's reason inside, as it says it), workers,
+#: deal ranges, a Ray cluster out of reach.
+templates(
+    {
+        "file.unreadable": "cannot read {path}: {why}",
+        "file.unwritable": "cannot write {path}: {why}",
+        "batch.workers": "workers must be at least 1, not {workers}",
+        "batch.keys": "every job of a batch needs its own key",
+        "batch.not_a_row": "{path} line {line} is not a result row of fanfold's batch runner; "
+        "use another results file or remove that line",
+        "batch.no_ray": "Ray is not installed: {install} (or {plain}), or leave out --ray to "
+        "run in processes on this machine",
+        "batch.no_ray_cluster": "cannot reach a Ray cluster at {where}: {why}",
+        "census.not_a_range": "{part} is not a deal number or range such as {example}",
+        "census.bad_range": "{part} is not a range of deal numbers (low-high, from 0)",
+        "census.no_deals": "no deals given: write e.g. {example}",
+        "census.not_a_number": "a census row holds {value} where a number belongs",
+        "census.negative_deal": "deal numbers are 0 or more, not {deal}",
+        "census.too_many_fans": "{path} has {count} fans; Fan has 18",
+    }
+)
+
 #: An arena request's refusals.
 templates(
     {
@@ -57,7 +80,6 @@ templates(
         "balance.distinguishing": "{where}: distinguishing: {reason}",
         "balance.no_kind": "{where}: {game} has no action kind {names}; the kinds' names: {valid}",
         "balance.options_table": "options is a table of option values, e.g. {example}",
-        "balance.unreadable": "cannot read {path}: {why}",
         "balance.not_toml": "{path} is not a TOML file: {why}",
         "balance.top_keys": "{where}: unknown keys {unknown} (an experiment takes {keys})",
         "balance.name_game": "{where}: name the game, e.g. {example}",
