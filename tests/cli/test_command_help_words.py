@@ -187,6 +187,21 @@ def test_a_lang_no_catalogue_speaks_is_refused_by_every_command() -> None:
             "error: '5-1' is not a range of deal numbers (low-high, from 0)",
         ),
         (
+            ["restart", "--db", "sqlite:///fanfold.db"],
+            "erreur : fanfold restart demande le stockage PostgreSQL du groupe",
+            "error: fanfold restart needs the group's PostgreSQL store",
+        ),
+        (
+            ["moderate", "assistance", "--db", "sqlite:///none.db", "--min-critical", "1"],
+            "erreur : un verdict demande au moins 40 positions critiques sur au moins 5 parties",
+            "error: a verdict needs at least 40 critical positions over at least 5 games",
+        ),
+        (
+            ["backup", "--dir", "/dev/null/copies", "--db", "sqlite:///none.db"],
+            "erreur : le dossier /dev/null/copies ne peut pas être créé : ",
+            "error: the folder /dev/null/copies cannot be made: ",
+        ),
+        (
             ["solve", "fan"],
             "erreur : donnez exactement un de --deal N, --board FICHIER ou --deals PLAGE",
             "error: give exactly one of --deal N, --board FILE or --deals RANGE",

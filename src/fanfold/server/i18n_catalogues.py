@@ -51,9 +51,12 @@ PYTHON = ("routes/players.py", "routes/daily.py", "routes/moderation.py")
 TERMINAL = (
     "cli/app.py",
     "cli/arena.py",
+    "cli/backup.py",
     "cli/balance.py",
     "cli/common.py",
     "cli/help_words.py",
+    "cli/moderate.py",
+    "cli/restart.py",
     "cli/review.py",
     "cli/serve.py",
     "cli/solve_fan.py",
