@@ -21,7 +21,6 @@ from fanfold.cli.help_words import N_
 from fanfold.cli.solve import app
 from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.games.fan import FanConfig, FanGame, FanState, make_state, parse_fcs_board
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.solvers.fan import SOLVED, FanSolution, solve
 
 _GAME = FanGame()
@@ -108,6 +107,9 @@ def solve_fan(
 
 
 def _load_state(config: FanConfig, deal: int | None, board: Path | None) -> FanState:
+    # the refusals' codes, registered where the play layer loads (fanfold --help loads none)
+    from fanfold.play import lab_refusals  # noqa: F401
+
     if deal is not None:
         if deal < 0:
             raise FanfoldError(Refusal("census.negative_deal", deal=deal))
