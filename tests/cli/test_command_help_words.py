@@ -6,7 +6,10 @@ refuse (``arena``, ``balance``, ``solve``...) refuse in its language."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -251,3 +254,39 @@ def test_serve_says_its_own_lines_in_the_terminals_language(tmp_path: Path) -> N
         assert french in " ".join(said.output.split()), said.output
         plain = runner.invoke(app, args, env=PLAIN)
         assert english in " ".join(plain.output.split()), plain.output
+
+
+def test_english_help_reads_no_catalogue() -> None:
+    """``fanfold --help`` in English draws the help as written: the catalogues (and babel)
+    are not even imported, so the help stays as quick as before; French reads them."""
+    from fanfold.cli import common
+
+    assert common.ENGLISH == i18n.ENGLISH
+    code = (
+        "import sys\n"
+        "from fanfold.cli.app import app\n"
+        "try:\n"
+        "    app(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('fanfold.server', 'babel'))))\n"
+    )
+    source = str(Path(__file__).resolve().parents[2] / "src")
+    for env in (PLAIN, {**PLAIN, "LANG": "en_GB.UTF-8"}):
+        ran = subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, **env, "PYTHONPATH": source},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert ran.stdout.strip().splitlines()[-1] == "[]", ran.stdout
+    french = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, **FRENCH_LOCALE, "PYTHONPATH": source},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "Commandes" in french.stdout
+    assert "fanfold.server.i18n" in french.stdout.strip().splitlines()[-1]

@@ -31,6 +31,9 @@ def fail(message: str, code: int = 2, words: Messages | None = None) -> NoReturn
     raise typer.Exit(code)
 
 
+#: English, the language the sources are written in (:data:`fanfold.server.i18n.ENGLISH`):
+#: named here so that choosing it reads no catalogue.
+ENGLISH = "en"
 #: The environment variables that name the terminal's language, the first set one deciding
 #: (POSIX's order: ``LC_ALL`` overrides ``LC_MESSAGES``, which overrides ``LANG``).
 LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
@@ -44,9 +47,9 @@ def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = No
     Raises:
         FanfoldError: ``chosen`` is not a language of the catalogues (the list of them said).
     """
-    from fanfold.server.i18n import ENGLISH, LANGUAGES
-
     if chosen is not None:
+        from fanfold.server.i18n import LANGUAGES
+
         code = chosen.strip().lower()
         if code not in LANGUAGES:
             listed = ", ".join(f"{code} ({name})" for code, name in sorted(LANGUAGES.items()))
@@ -57,6 +60,10 @@ def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = No
         value = found.get(name, "")
         if value:
             primary = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            if primary == ENGLISH:
+                return ENGLISH
+            from fanfold.server.i18n import LANGUAGES
+
             return primary if primary in LANGUAGES else ENGLISH
     return ENGLISH
 

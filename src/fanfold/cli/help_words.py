@@ -27,7 +27,7 @@ import typer.rich_utils as rich_help
 from typer import _click as click  # typer's own click, whose commands these are
 from typer.core import TyperCommand, TyperGroup
 
-from fanfold.cli.common import choose_words, chosen_words, terminal_language
+from fanfold.cli.common import ENGLISH, choose_words, chosen_words, terminal_language
 
 if TYPE_CHECKING:
     from fanfold.server.i18n import Messages
@@ -73,18 +73,23 @@ def given_language(args: list[str]) -> str | None:
     return None
 
 
-def help_language(args: list[str]) -> Messages:
+def help_language(args: list[str]) -> Messages | None:
     """The words a command's help is drawn in: ``--lang``'s where it names a language of the
-    catalogues, else the locale's (:func:`terminal_language`); a
-    ``--lang`` no catalogue speaks leaves the help in the locale's language (the command
-    itself refuses it when run)."""
+    catalogues, else the locale's (:func:`terminal_language`); a ``--lang`` no catalogue
+    speaks leaves the help in the locale's language (the command itself refuses it when run).
+    ``None`` for English: the help as written, no catalogue read (``fanfold --help`` stays
+    quick)."""
     from fanfold.core.errors import FanfoldError
-    from fanfold.server.i18n import messages
 
     try:
-        return messages(terminal_language(given_language(args)))
+        code = terminal_language(given_language(args))
     except FanfoldError:
-        return messages(terminal_language(None))
+        code = terminal_language(None)
+    if code == ENGLISH:
+        return None
+    from fanfold.server.i18n import messages
+
+    return messages(code)
 
 
 @contextmanager
@@ -160,6 +165,8 @@ class WordedCommand(TyperCommand):
 
     def get_help(self, ctx: click.Context) -> str:
         words = help_language(list(ctx.meta.get(_ARGS, [])))
+        if words is None:
+            return super().get_help(ctx)
         self.words = words
         try:
             with _helps_worded(words, self, self.get_params(ctx)), _frame_worded(words):
@@ -192,6 +199,8 @@ class WordedGroup(TyperGroup):
 
     def get_help(self, ctx: click.Context) -> str:
         words = help_language(list(ctx.meta.get(_ARGS, [])))
+        if words is None:
+            return super().get_help(ctx)
         self.words = words
         listed = [self.commands[name] for name in self.list_commands(ctx)]
         kept = [(command, command.help, command.short_help) for command in listed]
