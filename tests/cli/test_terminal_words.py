@@ -1,8 +1,10 @@
 """The terminal's last English sentences, now codes and catalogue entries: an agent's own
 settings refused (``agent.more_than_zero``, ``agent.one_of``...), a game's options that do
-not go together (``fano.config_*``, ``fantan.config_*``), the Morris solver's progress lines
-(``morris.stage_*``, ``morris.table_*``), ``fanfold games`` and the help of the commands that
-take ``--lang``: each worded in French and in the pseudo-language."""
+not go together (``fano.config_*``, ``fantan.config_*``), an arena request, a balance
+experiment and the research environments refused (``arena.*``, ``balance.*``, ``envs.*``),
+the Morris solver's progress lines (``morris.stage_*``, ``morris.table_*``), ``fanfold
+games`` and the help of the commands that take ``--lang``: each worded in French and in the
+pseudo-language."""
 
 from __future__ import annotations
 
@@ -15,11 +17,24 @@ from typer.testing import CliRunner
 
 from fanfold.agents.base import parse_agent, with_time_cap
 from fanfold.agents.perfect import PerfectAgent
+from fanfold.balance.experiment import (
+    build_experiment,
+    load_experiment,
+    parse_player,
+    parse_variant_text,
+)
 from fanfold.cli.app import app
-from fanfold.core.errors import ConfigError, Refusal
+from fanfold.core.errors import FanfoldError, Refusal
+from fanfold.core.kinds import check_names
 from fanfold.core.phrases import Phrase
 from fanfold.core.registry import get_game, set_up
+from fanfold.envs.encodings import make_encoding
+from fanfold.envs.episode import as_index
+from fanfold.envs.openspiel_game import _deal_form, _options
 from fanfold.games.morris import GAME, Adjacency, MorrisConfig
+from fanfold.play.arena import plan_arena
+from fanfold.play.batch import run_batch
+from fanfold.play.census import parse_deal_ranges
 from fanfold.server import i18n
 from fanfold.solvers import morris as solver
 
@@ -67,8 +82,64 @@ def test_agents_and_game_options_raise_config_errors_only_with_a_code() -> None:
         assert not _english_raises(SOURCE / name), name
 
 
-def _refused(make: object) -> ConfigError:
-    with pytest.raises(ConfigError) as caught:
+#: Where the tools built on the tables (the arena, the balance lab, the research
+#: environments) and the action kinds refuse: no error of fanfold's is made there with a
+#: finished English sentence.
+TOOLS = ["balance", "envs", "core/kinds.py", "cli/solve_fan.py"]
+TOOLS += ["play/arena.py", "play/batch.py", "play/census.py", "play/backends.py"]
+#: fanfold's errors a caller of the library meets (:mod:`fanfold.core.errors`).
+ERRORS = {
+    "FanfoldError",
+    "ConfigError",
+    "NotationError",
+    "IllegalActionError",
+    "UnknownGameError",
+    "UnknownAgentError",
+    "TurnError",
+    "StaleVersionError",
+    "RecordError",
+}
+
+
+def _english_errors(path: Path) -> list[str]:
+    """Where ``path`` makes one of fanfold's errors (raised or returned) with a sentence
+    written out (a string, an f-string, strings joined) instead of a code."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") in ERRORS):
+            continue
+        first = node.args[0] if node.args else None
+        if isinstance(first, ast.JoinedStr | ast.BinOp) or (
+            isinstance(first, ast.Constant) and isinstance(first.value, str)
+        ):
+            found.append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_the_tools_make_fanfolds_errors_only_with_a_code() -> None:
+    """A new ``ConfigError(f"...")`` (or any of fanfold's errors) in the arena, the balance
+    lab, the environments or the action kinds fails here."""
+    paths = [
+        path
+        for name in TOOLS
+        for path in ([SOURCE / name] if name.endswith(".py") else (SOURCE / name).rglob("*.py"))
+    ]
+    assert len(paths) > 10
+    assert not [where for path in paths for where in _english_errors(path)]
+
+
+def test_the_source_check_finds_a_sentence_written_out(tmp_path: Path) -> None:
+    written = tmp_path / "example.py"
+    written.write_text(
+        "raise ConfigError(f'{where}: rotate is true or false')\n"
+        "error = IllegalActionError('no such action')\n"
+        "raise ConfigError(Refusal('balance.rotate', where='x', value='1'))\n"
+    )
+    assert _english_errors(written) == ["example.py:1", "example.py:2"]
+
+
+def _refused(make: object) -> FanfoldError:
+    with pytest.raises(FanfoldError) as caught:
         make()  # type: ignore[operator]
     return caught.value
 
@@ -107,7 +178,78 @@ REFUSED = {
 }
 
 
-def _template_words(error: ConfigError) -> set[str]:
+def _experiment(variants: list[dict[str, object]], **changed: object) -> object:
+    settings: dict[str, object] = {"games": 4, "seed": 1, "rotate": True, **changed}
+    return build_experiment("fano", variants, ["random"], **settings)  # type: ignore[arg-type]
+
+
+#: The arena's, the balance lab's, the action kinds' and the environments' refusals; those
+#: that read a file get a folder of their own (``tmp_path``).
+MORRIS = get_game("morris")
+FANO = get_game("fano")
+REFUSED |= {
+    "arena no agents": lambda: plan_arena(MORRIS, MORRIS.default_config(), [], 2),
+    "arena twice": lambda: plan_arena(MORRIS, MORRIS.default_config(), ["random", "random"], 2),
+    "arena games": lambda: plan_arena(MORRIS, MORRIS.default_config(), ["random"], 0),
+    "arena multiple": lambda: plan_arena(MORRIS, MORRIS.default_config(), ["random"], 3),
+    "arena seed": lambda: plan_arena(MORRIS, MORRIS.default_config(), ["random"], 2, -1),
+    "balance keys": lambda: _experiment([{"bogus": 1}]),
+    "balance games": lambda: _experiment([{}], games=0),
+    "balance seed": lambda: _experiment([{}], seed=-1),
+    "balance twice": lambda: _experiment([{"name": "a"}, {"name": "a"}]),
+    "balance no players": lambda: build_experiment("fano", [{"players": []}], [], games=4),
+    "balance too many": lambda: _experiment([{"players": ["random"] * 5}]),
+    "balance rotate": lambda: _experiment([{}], games=3),
+    "balance distinguishing list": lambda: _experiment([{"distinguishing": 3}]),
+    "balance distinguishing kind": lambda: _experiment([{"distinguishing": ["nope"]}]),
+    "balance distinguishing name": lambda: _experiment([{"distinguishing": ["1 x"]}]),
+    "balance options": lambda: _experiment([{"options": 3}]),
+    "balance option": lambda: _experiment([{"options": {"nope": 1}}]),
+    "balance unknown game": lambda: build_experiment("nope", [], ["random"], games=4),
+    "balance forbid form": lambda: parse_player("random; nope", FANO),
+    "balance forbid kind": lambda: parse_player("random; forbid=nope", FANO),
+    "balance player": lambda: parse_player("nope", FANO),
+    "balance in variant": lambda: _experiment([{"name": "v", "players": ["nope"]}]),
+    "balance idle": lambda: build_experiment(
+        "fantan", [{}], ["heuristic; forbid=oversum"], games=4
+    ),
+    "balance one preset": lambda: parse_variant_text("trionfey classic"),
+    "kinds name": lambda: check_names(["1 x"]),
+    "census not a range": lambda: parse_deal_ranges("x"),
+    "census bad range": lambda: parse_deal_ranges("5-1"),
+    "census no deals": lambda: parse_deal_ranges(" , "),
+    "batch workers": lambda: run_batch(lambda payload: payload, [], workers=0),
+    "envs out of range": lambda: make_encoding("morris").action(0, 10**6),
+    "envs index": lambda: as_index(1.5),
+    "envs joker prestige": lambda: make_encoding("fano", joker_prestige="true"),
+    "envs options": lambda: _options("nope"),
+    "envs deal form": lambda: _deal_form(MORRIS, {}, "nope"),
+    "envs card deal": lambda: _deal_form(MORRIS, {}, "cards"),
+}
+#: The refusals that read an experiment file, each from the file's text (``None``: no file).
+FILES = {
+    "balance missing file": None,
+    "balance not toml": "game = ",
+    "balance top keys": 'game = "fano"\nbogus = 1',
+    "balance name the game": "games = 4",
+    "balance variant tables": 'game = "fano"\nvariant = 3',
+    "balance rotate flag": 'game = "fano"\nrotate = 3',
+}
+#: Words French writes as English does (an edition's, an option's and an experiment file's
+#: key names as typed, and words spelt alike: "agents", "option", "tables", "multiple").
+SAME = {"Trionfey", "Joker", "distinguishing", "options", "rotate", "players", "deals"}
+SAME |= {"agents", "action", "actions", "tables", "multiple", "option", "workers"}
+
+
+def _values(refusal: Refusal | None) -> list[str]:
+    """The plain parameters of ``refusal`` and of each refusal inside it, longest first."""
+    found: list[str] = []
+    for value in (refusal.params if refusal is not None else {}).values():
+        found += _values(value) if isinstance(value, Refusal) else [str(value)]
+    return sorted(found, key=len, reverse=True)
+
+
+def _template_words(error: FanfoldError) -> set[str]:
     """The English words of the error's templates (its own and each refusal inside it), the
     parameters left out: what a reader's language must word. A reason inside that is plain
     text (an English sentence, not a refusal) counts with its words: it is the catalogues'
@@ -129,23 +271,35 @@ def _template_words(error: ConfigError) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("name", sorted(REFUSED))
-def test_each_refusal_is_worded_in_the_pseudo_language_and_in_french(name: str) -> None:
+@pytest.mark.parametrize("name", sorted([*REFUSED, *FILES]))
+def test_each_refusal_is_worded_in_the_pseudo_language_and_in_french(
+    name: str, tmp_path: Path
+) -> None:
     """Through the pseudo-language (every letter of the catalogue accented) none of the
     template's English words is left, so the sentence came from the catalogues; French words
     it too."""
-    error = _refused(REFUSED[name])
+    if name in FILES:
+        text = FILES[name]
+        path = tmp_path / "experiment.toml"
+        if text is not None:
+            path.write_text(text, encoding="utf-8")
+        error = _refused(lambda: load_experiment(path))
+    else:
+        error = _refused(REFUSED[name])
     words = _template_words(error)
     assert words, name
     pseudo = PSEUDO.text(error)
     assert pseudo != str(error)
-    assert not {word for word in words if re.search(rf"\b{word}\b", pseudo)}, pseudo
+    worded = pseudo
+    for value in _values(error.refusal):  # a parameter (a name as typed) is no template's word
+        worded = worded.replace(value, " ")
+    assert not {word for word in words if re.search(rf"\b{word}\b", worded)}, pseudo
     french = FRENCH.text(error)
     assert french != str(error)
     # option names and values are written as typed (turns_per_player, scoring=chips)
     worded = re.sub(r"\S*[=_]\S*", " ", french)
     english_left = {w for w in words if len(w) > 5 and re.search(rf"\b{w}\b", worded)}
-    assert english_left <= {"Trionfey", "Joker"}, french
+    assert english_left <= SAME, french
 
 
 @pytest.mark.parametrize(

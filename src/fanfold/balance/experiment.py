@@ -41,11 +41,17 @@ from typing import Any
 
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
-from fanfold.core.errors import ConfigError, FanfoldError
+from fanfold.core.errors import ConfigError, FanfoldError, ParamValue, Refusal, reason_of
 from fanfold.core.kinds import action_kind, check_names, forbids
 from fanfold.core.plugin import load_reference
 from fanfold.core.registry import AnyGame, ByGame, get_game, plugin_of, set_up
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.batch import Job
+
+#: How a refusal names an experiment given without a file (the command line's).
+EXPERIMENT = Refusal("balance.the_experiment")
+#: How a refusal names an experiment given on ``fanfold balance``'s command line.
+COMMAND_LINE = Refusal("balance.the_command_line")
 
 _TOP_KEYS = {"game", "games", "seed", "players", "rotate", "variant", "title"}
 _VARIANT_KEYS = {"name", "preset", "options", "players", "distinguishing"}
@@ -131,7 +137,7 @@ def offered_kinds(game: AnyGame, config: GameConfig) -> frozenset[str] | None:
 
 
 def unusable_restrictions(
-    game: AnyGame, variants: Sequence[Variant], where: str = "the experiment"
+    game: AnyGame, variants: Sequence[Variant], where: ParamValue = EXPERIMENT
 ) -> ConfigError | None:
     """The refusal of a player's restriction where a name of it forbids nothing in any variant
     that seats the player (:func:`offered_kinds`: no such action is ever offered there, so the
@@ -158,12 +164,21 @@ def unusable_restrictions(
             f"{label!r}: {', '.join(sorted(k for k in kinds or () if k not in game.played_kinds))}"
             for label, kinds in places
         )
-        which = "this variant" if len(places) == 1 else "any variant it plays in"
+        shown = repr(str(player))
+        if len(places) == 1:
+            return ConfigError(
+                Refusal(
+                    "balance.idle_in_variant",
+                    where=where,
+                    player=shown,
+                    names=names,
+                    offered=offered,
+                )
+            )
         return ConfigError(
-            f"{where}: player {str(player)!r} may not choose {names}, but {which} offers no "
-            f"such action (the kinds offered, by variant: {offered}), so the restriction "
-            "would change nothing and the comparison would measure nothing (about 50%): drop "
-            "it, or choose a preset or options that have it"
+            Refusal(
+                "balance.idle_in_variants", where=where, player=shown, names=names, offered=offered
+            )
         )
     return None
 
@@ -181,23 +196,33 @@ def parse_player(text: str, game: AnyGame) -> Player:
         key, eq, names = rest.partition("=")
         if key.strip().lower() != "forbid" or not eq or not names.strip():
             raise ConfigError(
-                f"player {text!r}: after ';' write forbid=KIND,KIND (e.g. 'heuristic; "
-                "forbid=oversum')"
+                Refusal(
+                    "balance.forbid_form",
+                    text=repr(text),
+                    form="forbid=KIND,KIND",
+                    example="'heuristic; forbid=oversum'",
+                )
             )
         forbidden = check_names(names.split(","))
         valid = restriction_names(game)
         unknown = [name for name in forbidden if name not in valid]
         if unknown:
             raise ConfigError(
-                f"player {text!r}: {game.title} has no action kind "
-                f"{' or '.join(map(repr, unknown))} to forbid; the kinds' names: "
-                f"{', '.join(sorted(valid))}"
+                Refusal(
+                    "balance.no_kind_to_forbid",
+                    text=repr(text),
+                    game=game.title,
+                    names=" or ".join(map(repr, unknown)),
+                    valid=", ".join(sorted(valid)),
+                )
             )
     try:
         spec = parse_agent(agent_text.strip())
         spec.create(game)
     except FanfoldError as error:
-        raise ConfigError(f"player {text!r}: {error}") from None
+        raise ConfigError(
+            Refusal("balance.player", text=repr(text), reason=reason_of(error))
+        ) from None
     return Player(str(spec), forbidden)
 
 
@@ -298,7 +323,7 @@ def build_experiment(
     seed: int = 1,
     rotate: bool = True,
     title: str = "",
-    where: str = "the experiment",
+    where: ParamValue = EXPERIMENT,
 ) -> Experiment:
     """Check an experiment's parts and build it; every message names what is wrong.
 
@@ -321,11 +346,11 @@ def build_experiment(
     try:
         game = get_game(game_name)
     except FanfoldError as error:
-        raise ConfigError(f"{where}: {error}") from None
+        raise ConfigError(Refusal("balance.at", where=where, reason=reason_of(error))) from None
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ConfigError(f"{where}: games must be a whole number of at least 1, not {games!r}")
+        raise ConfigError(Refusal("balance.games", where=where, value=repr(games)))
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ConfigError(f"{where}: seed must be a whole number, 0 or more, not {seed!r}")
+        raise ConfigError(Refusal("balance.seed", where=where, value=repr(seed)))
     if not variants:
         variants = [{}]
     built: list[Variant] = []
@@ -334,15 +359,25 @@ def build_experiment(
         unknown = set(entry) - _VARIANT_KEYS
         if unknown:
             raise ConfigError(
-                f"{where}: variant {number} has unknown keys {', '.join(sorted(unknown))} "
-                f"(a variant takes {', '.join(sorted(_VARIANT_KEYS))})"
+                Refusal(
+                    "balance.variant_keys",
+                    where=where,
+                    number=number,
+                    unknown=", ".join(sorted(unknown)),
+                    keys=", ".join(sorted(_VARIANT_KEYS)),
+                )
             )
         preset = entry.get("preset")
         label = str(entry.get("name") or preset or f"variant {number}")
         if label in names:
-            raise ConfigError(f"{where}: two variants are called {label!r}; name each once")
+            raise ConfigError(Refusal("balance.variant_twice", where=where, label=repr(label)))
         names.add(label)
-        config = _config(game, preset, entry.get("options"), f"{where}, variant {label!r}")
+        place = (
+            Refusal("balance.variant_place", where=where, label=repr(label))
+            if entry.get("name") or preset
+            else Refusal("balance.variant_number_place", where=where, number=number)
+        )
+        config = _config(game, preset, entry.get("options"), place)
         texts = entry.get("players", players)
         default = lab_player(game)
         if not texts and "players" not in entry and default is not None:
@@ -350,28 +385,27 @@ def build_experiment(
         if isinstance(texts, str):
             texts = [texts]
         if not isinstance(texts, list | tuple) or not texts:
-            raise ConfigError(
-                f"{where}, variant {label!r}: name the players, e.g. players = "
-                '["hard", "hard; forbid=oversum"]'
-            )
+            example = '["hard", "hard; forbid=oversum"]'
+            raise ConfigError(Refusal("balance.name_players", where=place, example=example))
         try:
             seated = tuple(parse_player(str(text), game) for text in texts)
         except ConfigError as error:
-            raise ConfigError(f"{where}, variant {label!r}: {error}") from None
+            raise ConfigError(Refusal("balance.at", where=place, reason=reason_of(error))) from None
         seats = game.num_players(config)
         if len(seated) > seats:
             raise ConfigError(
-                f"{where}, variant {label!r}: {len(seated)} players for {seats} seats"
+                Refusal("balance.too_many_players", where=place, players=len(seated), seats=seats)
             )
         if rotate and games % seats:
             raise ConfigError(
-                f"{where}, variant {label!r}: games must be a multiple of {seats} so that "
-                f"every player plays every seat of every deal (try "
-                f"{games + seats - games % seats}), or set rotate = false"
+                Refusal(
+                    "balance.rotate_games",
+                    where=place,
+                    seats=seats,
+                    games=games + seats - games % seats,
+                )
             )
-        distinguishing = _distinguishing(
-            game, entry.get("distinguishing", ()), f"{where}, variant {label!r}"
-        )
+        distinguishing = _distinguishing(game, entry.get("distinguishing", ()), place)
         built.append(Variant(label, config, seated, distinguishing))
     refusal = unusable_restrictions(game, built, where)
     if refusal is not None:
@@ -379,38 +413,44 @@ def build_experiment(
     return Experiment(game, tuple(built), games, seed, rotate, title)
 
 
-def _distinguishing(game: AnyGame, names: Any, where: str) -> tuple[str, ...]:
+def _distinguishing(game: AnyGame, names: Any, where: ParamValue) -> tuple[str, ...]:
     """A variant's ``distinguishing`` action kinds, checked like a restriction's names."""
     if isinstance(names, str):
         names = [names]
     if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
         raise ConfigError(
-            f'{where}: distinguishing is a list of action kinds, e.g. distinguishing = ["oversum"]'
+            Refusal("balance.distinguishing_list", where=where, example='["oversum"]')
         )
     try:
         checked = check_names(names)
     except ConfigError as error:
-        raise ConfigError(f"{where}: distinguishing: {error}") from None
+        raise ConfigError(
+            Refusal("balance.distinguishing", where=where, reason=reason_of(error))
+        ) from None
     valid = restriction_names(game)
     unknown = [name for name in checked if name not in valid]
     if unknown:
         raise ConfigError(
-            f"{where}: {game.title} has no action kind {' or '.join(map(repr, unknown))}; "
-            f"the kinds' names: {', '.join(sorted(valid))}"
+            Refusal(
+                "balance.no_kind",
+                where=where,
+                game=game.title,
+                names=" or ".join(map(repr, unknown)),
+                valid=", ".join(sorted(valid)),
+            )
         )
     return checked
 
 
-def _config(game: AnyGame, preset: Any, options: Any, where: str) -> GameConfig:
+def _config(game: AnyGame, preset: Any, options: Any, where: ParamValue) -> GameConfig:
     try:
         if options is not None and not isinstance(options, Mapping):
-            raise ConfigError(
-                "options is a table of option values, e.g. { oversum_prestige_only = true }"
-            )
+            example = "{ oversum_prestige_only = true }"
+            raise ConfigError(Refusal("balance.options_table", example=example))
         variant = None if preset is None else str(preset)
         config: GameConfig = set_up(game, variant, options)[1]
     except FanfoldError as error:
-        raise ConfigError(f"{where}: {error}") from None
+        raise ConfigError(Refusal("balance.at", where=where, reason=reason_of(error))) from None
     return config
 
 
@@ -423,26 +463,31 @@ def load_experiment(path: Path) -> Experiment:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise ConfigError(f"cannot read {path}: {error.strerror}") from None
+        why = error.strerror or type(error).__name__  # the system's words, as it says them
+        raise ConfigError(Refusal("file.unreadable", path=str(path), why=why)) from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path} is not a TOML file: {error}") from None
+        raise ConfigError(Refusal("balance.not_toml", path=str(path), why=str(error))) from None
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise ConfigError(
-            f"{path}: unknown keys {', '.join(sorted(unknown))} (an experiment takes "
-            f"{', '.join(sorted(_TOP_KEYS))})"
+            Refusal(
+                "balance.top_keys",
+                where=str(path),
+                unknown=", ".join(sorted(unknown)),
+                keys=", ".join(sorted(_TOP_KEYS)),
+            )
         )
     if "game" not in data:
-        raise ConfigError(f'{path}: name the game, e.g. game = "fano"')
+        raise ConfigError(Refusal("balance.name_game", where=str(path), example='game = "fano"'))
     variants = data.get("variant", [])
     if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants):
-        raise ConfigError(f"{path}: variants are [[variant]] tables")
+        raise ConfigError(Refusal("balance.variant_tables", where=str(path), example="[[variant]]"))
     players = data.get("players", [])
     if isinstance(players, str):
         players = [players]
     rotate = data.get("rotate", True)
     if not isinstance(rotate, bool):
-        raise ConfigError(f"{path}: rotate is true or false, not {rotate!r}")
+        raise ConfigError(Refusal("balance.rotate", where=str(path), value=repr(rotate)))
     return build_experiment(
         str(data["game"]),
         variants,
@@ -476,7 +521,12 @@ def parse_variant_text(text: str) -> dict[str, Any]:
             options[name] = value
         elif "preset" in entry:
             raise ConfigError(
-                f"variant {text!r}: one preset a variant ({entry['preset']!r} and {word!r})"
+                Refusal(
+                    "balance.one_preset",
+                    text=repr(text),
+                    preset=repr(entry["preset"]),
+                    word=repr(word),
+                )
             )
         else:
             entry["preset"] = word

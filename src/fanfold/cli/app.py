@@ -25,8 +25,8 @@ from fanfold.cli import serve as serve_command
 from fanfold.cli import solve as solve_commands
 from fanfold.cli import solve_fan as _solve_fan  # noqa: F401  (registers 'solve fan')
 from fanfold.cli import solve_morris as _solve_morris  # noqa: F401  (registers 'solve morris')
-from fanfold.cli.common import console, fail, game_and_config
-from fanfold.cli.help_words import N_, WordedCommand
+from fanfold.cli.common import chosen_words, console, fail, game_and_config
+from fanfold.cli.help_words import N_, LangOpt, WordedCommand, worded
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import AnyGame, all_games, get_game
 
@@ -62,16 +62,6 @@ app.command()(review_command.review)
 GameArg = Annotated[str, typer.Argument(help=N_("Game name, id or alias (see 'fanfold games')."))]
 VariantOpt = Annotated[
     str | None, typer.Option("--variant", "-v", help=N_("A variant preset (see 'fanfold games')."))
-]
-LangOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--lang",
-        help=N_(
-            "The language the terminal speaks: en or fr (default: that of LC_ALL, "
-            "LC_MESSAGES or LANG where it is one of them, else English)."
-        ),
-    ),
 ]
 OptionOpt = Annotated[
     list[str] | None,
@@ -325,19 +315,10 @@ def play(
 
 
 def _language(lang: str | None) -> Messages:
-    """The terminal's words (:func:`fanfold.cli.terminal.terminal_language`), or exit: a
+    """The terminal's words (:func:`fanfold.cli.help_words.chosen_words`), or exit: a
     ``--lang`` no catalogue speaks is refused in the language of the locale's variables,
     naming the languages there are."""
-    from fanfold.cli.terminal import terminal_language
-    from fanfold.server.i18n import LANGUAGES, messages
-
-    try:
-        return messages(terminal_language(lang))
-    except FanfoldError:
-        words = messages(terminal_language(None))
-        listed = ", ".join(f"{code} ({name})" for code, name in sorted(LANGUAGES.items()))
-        refused = words.gettext("--lang is one of %(languages)s, not %(lang)s")
-        fail(refused % {"languages": listed, "lang": repr(lang)}, words=words)
+    return chosen_words(lang)
 
 
 #: Seconds a decision for the agents the terminal seats by default.
@@ -452,6 +433,9 @@ def replay(
             reason = words.text(game.ending_words(final) or reason)
         console.print(gettext("result: %(reason)s") % {"reason": reason}, markup=False)
     console.print(gettext("The record replays under the rules."), markup=False)
+
+
+worded(app)  # every command's help in the terminal's language, and --lang for each
 
 
 def main() -> None:

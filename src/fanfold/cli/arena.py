@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fanfold.cli.common import console, fail, game_and_config
+from fanfold.cli.common import console, game_and_config, refused, said, terminal_words
+from fanfold.cli.help_words import N_
 from fanfold.core.errors import FanfoldError
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def arena(
     from fanfold.play.arena import plan_arena, run_arena, summarize
     from fanfold.play.batch import progress_bar
 
-    game, config = game_and_config(game_name, variant, players, option)
+    game, config = game_and_config(game_name, variant, players, option, terminal_words())
     names = [name.strip() for name in _split_agents(agents)]
     try:
         plan = plan_arena(game, config, names, games, seed)
@@ -72,7 +73,7 @@ def arena(
             with progress_bar(f"{game.title}: {plan.games} games") as progress:
                 rows = run_arena(plan, workers=workers, results=results, progress=progress)
     except FanfoldError as error:
-        fail(str(error))
+        refused(error)
     report = summarize(plan, rows)
     if as_json:
         print(json.dumps(_json(plan, report), indent=2))
@@ -93,7 +94,7 @@ def _split_agents(text: str) -> list[str]:
         current += char
     parts.append(current)
     if any(not part.strip() for part in parts):
-        fail(f"--agents is a comma-separated list of agents, not {text!r}")
+        said(N_("--agents is a comma-separated list of agents, not %(text)s"), text=repr(text))
     return parts
 
 

@@ -18,7 +18,8 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import console, fail
+from fanfold.cli.common import console, fail, said, terminal_words
+from fanfold.cli.help_words import N_
 
 #: How a copy's file is named, before its ending (``.dump`` or ``.db``), in UTC.
 NAME_FORMAT = "fanfold-%Y%m%d-%H%M%S"
@@ -59,7 +60,11 @@ def backup(
     except BackupError as error:
         fail(str(error))
     except OSError as error:
-        fail(f"the folder {folder} cannot be made: {error.strerror or error}")
+        said(
+            N_("the folder %(folder)s cannot be made: %(why)s"),
+            folder=folder,
+            why=error.strerror or error,
+        )
     name = datetime.now(UTC).strftime(NAME_FORMAT) + suffix
     target = folder / name
     partial = folder / f".{name}.partial"
@@ -68,15 +73,19 @@ def backup(
         copy_store(url, partial)
         partial.rename(target)
     except BackupError as error:
-        fail(f"no copy of {shown_url(url)} was made: {error}", code=1)
+        said(N_("no copy of %(store)s was made: %(why)s"), 1, store=shown_url(url), why=error)
     except OSError as error:
         partial.unlink(missing_ok=True)
-        fail(f"no copy was written into {folder}: {error.strerror or error}", code=1)
+        why = error.strerror or error
+        said(N_("no copy was written into %(folder)s: %(why)s"), 1, folder=folder, why=why)
     took = time.perf_counter() - started
     size = target.stat().st_size
-    console.print(f"{target}: {size} bytes in {took:.2f} s", markup=False, highlight=False)
+    gettext = terminal_words().gettext
+    made = gettext("%(copy)s: %(size)s bytes in %(seconds)s s")
+    shown = {"copy": target, "size": size, "seconds": f"{took:.2f}"}
+    console.print(made % shown, markup=False, highlight=False)
     for old in prune(folder, keep_days, keep=target):
-        console.print(f"deleted {old}", markup=False, highlight=False)
+        console.print(gettext("deleted %(copy)s") % {"copy": old}, markup=False, highlight=False)
 
 
 def prune(folder: Path, keep_days: float, *, keep: Path) -> list[Path]:

@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 
 from fanfold.cli.arena import _split_agents
-from fanfold.cli.common import console, error_console, fail
+from fanfold.cli.common import console, error_console, refused, said
+from fanfold.cli.help_words import N_
 from fanfold.core.errors import FanfoldError
 
 
@@ -80,7 +81,7 @@ def balance(
     (95% intervals), differences between variants with their intervals and tests, game lengths,
     turn-limit draws and action frequencies, in Markdown and HTML with pictures."""
     from fanfold.balance import build_experiment, load_experiment, run_experiment
-    from fanfold.balance.experiment import lab_player, parse_variant_text
+    from fanfold.balance.experiment import COMMAND_LINE, lab_player, parse_variant_text
     from fanfold.balance.report import summarize, write_report
     from fanfold.core.registry import get_game
     from fanfold.play.batch import progress_bar
@@ -91,7 +92,7 @@ def balance(
     try:
         if experiment_file is not None:
             if game is not None or variant:
-                fail("give an experiment file or --game/--variant, not both")
+                said(N_("give an experiment file or --game/--variant, not both"))
             experiment = load_experiment(experiment_file)
             if texts or games is not None or seed is not None or fixed_seats:
                 experiment = build_experiment(
@@ -113,9 +114,12 @@ def balance(
                 )
         else:
             if game is None:
-                fail("give an experiment file, or --game with --player and --variant")
+                said(N_("give an experiment file, or --game with --player and --variant"))
             if not texts and lab_player(get_game(game)) is None:
-                fail("name the players, e.g. --player hard --player 'hard; forbid=oversum'")
+                said(
+                    N_("name the players, e.g. %(example)s"),
+                    example="--player hard --player 'hard; forbid=oversum'",
+                )
             experiment = build_experiment(
                 game,
                 [parse_variant_text(text) for text in variant or []],
@@ -123,7 +127,7 @@ def balance(
                 games=games if games is not None else 100,
                 seed=seed if seed is not None else 1,
                 rotate=not fixed_seats,
-                where="the command line",
+                where=COMMAND_LINE,
             )
         out.mkdir(parents=True, exist_ok=True)
         results = out / "games.jsonl"
@@ -138,7 +142,7 @@ def balance(
                 )
         seconds = time.perf_counter() - start
     except FanfoldError as error:
-        fail(str(error))
+        refused(error)
     summary = summarize(experiment, rows)
     page = write_report(summary, out)
     if as_json:

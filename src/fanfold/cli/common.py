@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
@@ -26,6 +29,94 @@ def fail(message: str, code: int = 2, words: Messages | None = None) -> NoReturn
         said = words.gettext("error: %(message)s") % {"message": message}
     error_console.print(said, markup=False)
     raise typer.Exit(code)
+
+
+#: English, the language the sources are written in (:data:`fanfold.server.i18n.ENGLISH`):
+#: named here so that choosing it reads no catalogue.
+ENGLISH = "en"
+#: The environment variables that name the terminal's language, the first set one deciding
+#: (POSIX's order: ``LC_ALL`` overrides ``LC_MESSAGES``, which overrides ``LANG``).
+LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The terminal's language: ``chosen`` (``--lang``) where given, else that of the first of
+    :data:`LANGUAGE_VARIABLES` set (``fr_FR.UTF-8`` is French) if a catalogue speaks it,
+    else English (``C`` and ``POSIX`` among others).
+
+    Raises:
+        FanfoldError: ``chosen`` is not a language of the catalogues (the list of them said).
+    """
+    if chosen is not None:
+        from fanfold.server.i18n import LANGUAGES
+
+        code = chosen.strip().lower()
+        if code not in LANGUAGES:
+            listed = ", ".join(f"{code} ({name})" for code, name in sorted(LANGUAGES.items()))
+            raise FanfoldError(f"--lang is one of {listed}, not {chosen!r}")
+        return code
+    found = os.environ if environ is None else environ
+    for name in LANGUAGE_VARIABLES:
+        value = found.get(name, "")
+        if value:
+            primary = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            if primary == ENGLISH:
+                return ENGLISH
+            from fanfold.server.i18n import LANGUAGES
+
+            return primary if primary in LANGUAGES else ENGLISH
+    return ENGLISH
+
+
+#: The words of the command being run (:func:`choose_words`), for :func:`chosen_words`.
+_WORDS: ContextVar[Messages | None] = ContextVar("fanfold_terminal_words", default=None)
+
+
+def choose_words(words: Messages | None) -> None:
+    """Sets the words of the command being run (those of its ``--lang``:
+    :func:`fanfold.cli.help_words.lang_option`); ``None``: the locale's, worked out when
+    asked for."""
+    _WORDS.set(words)
+
+
+def chosen_words(lang: str | None = None) -> Messages:
+    """The terminal's words for ``lang`` (``--lang``'s value), else for the language ``--lang``
+    chose on the command being run (:func:`choose_words`), else the locale's
+    (:func:`terminal_language`); a ``--lang`` no catalogue speaks ends the command with a
+    refusal that names the languages there are, in the locale's language."""
+    from fanfold.server.i18n import LANGUAGES, messages
+
+    chosen = _WORDS.get()
+    if lang is None and chosen is not None:
+        return chosen
+    try:
+        return messages(terminal_language(lang))
+    except FanfoldError:
+        words = messages(terminal_language(None))
+        listed = ", ".join(f"{code} ({name})" for code, name in sorted(LANGUAGES.items()))
+        refused = words.gettext("--lang is one of %(languages)s, not %(lang)s")
+        fail(refused % {"languages": listed, "lang": repr(lang)}, words=words)
+
+
+def terminal_words() -> Messages:
+    """The words of the command being run: its ``--lang``'s, else the locale's
+    (:func:`chosen_words`)."""
+    return chosen_words()
+
+
+def refused(error: FanfoldError, code: int = 2) -> NoReturn:
+    """Exit with ``error`` said as an error in the terminal's language (its refusal worded from
+    its code where it has one: :meth:`fanfold.server.i18n.Messages.text`)."""
+    words = terminal_words()
+    fail(words.text(error), code, words=words)
+
+
+def said(message: str, code: int = 2, **params: object) -> NoReturn:
+    """Exit with the command's own refusal ``message`` (English, ``%(name)s`` for each of
+    ``params``; marked for the catalogues where it is written: ``N_("...")``), worded in
+    the terminal's language."""
+    words = terminal_words()
+    fail(words.gettext(message) % params, code, words=words)
 
 
 def parse_options(options: list[str] | None, words: Messages | None = None) -> dict[str, str]:

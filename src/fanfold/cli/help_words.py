@@ -1,23 +1,33 @@
-"""The help of the commands that speak the terminal's language (``fanfold play``, ``legal``,
-``replay``, ``games``): ``fanfold play --help --lang fr``, or with ``LANG=fr_FR.UTF-8``, shows
-the command's help, its options' and the help's own labels (usage, arguments, options,
+"""The help of every ``fanfold`` command in the terminal's language: ``fanfold --help --lang
+fr``, ``fanfold deploy haproxy --help --lang fr``, or with ``LANG=fr_FR.UTF-8``, shows the
+command's help, its options' and the help's own labels (usage, arguments, options, commands,
 required, default) in French (``docs/i18n.md``).
 
-A help text is written in English as ``N_("...")``, which marks it for the catalogues
-(``fanfold.server.i18n_catalogues`` reads the modules of its ``TERMINAL``) and returns it as it
-is; :class:`WordedCommand` words it as the help is drawn. The language is that of ``--lang``
-on the same command line where it names one, else that of the locale's variables.
+A help text is written in English; the catalogues hold every command's and every option's
+(``fanfold.server.i18n_catalogues`` reads them from the command modules' sources;
+:func:`help_texts` lists them from the commands themselves), and ``N_("...")`` marks one
+written apart from a command. :class:`WordedCommand` (each command) and
+:class:`WordedGroup` (``fanfold`` and its groups: ``solve``, ``deploy``...) word them as the
+help is drawn; :func:`worded` gives every command of an application these classes. The language
+is that of ``--lang`` on the same command line where it names one, else that of the locale's
+variables. Every command takes ``--lang`` (:func:`lang_option` adds it where a command has none
+of its own): :func:`fanfold.cli.common.chosen_words` is then the language a command words
+its refusals in.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
+import typer
 import typer.rich_utils as rich_help
 from typer import _click as click  # typer's own click, whose commands these are
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
+
+from fanfold.cli.common import ENGLISH, choose_words, chosen_words, terminal_language
 
 if TYPE_CHECKING:
     from fanfold.server.i18n import Messages
@@ -37,10 +47,20 @@ FRAME = {
     "usage": N_("Usage:"),
     "arguments": N_("Arguments"),
     "options": N_("Options"),
+    "commands": N_("Commands"),
     "required": N_("[required]"),
     "default": N_("[default: %(value)s]"),
     "help": N_("Show this message and exit."),
 }
+
+
+#: ``--lang``'s help, the same for every command.
+LANG_HELP = N_(
+    "The language the terminal speaks: en or fr (default: that of LC_ALL, "
+    "LC_MESSAGES or LANG where it is one of them, else English)."
+)
+#: ``--lang`` as a parameter of a command's function.
+LangOpt = Annotated[str | None, typer.Option("--lang", help=LANG_HELP)]
 
 
 def given_language(args: list[str]) -> str | None:
@@ -53,19 +73,23 @@ def given_language(args: list[str]) -> str | None:
     return None
 
 
-def help_language(args: list[str]) -> Messages:
+def help_language(args: list[str]) -> Messages | None:
     """The words a command's help is drawn in: ``--lang``'s where it names a language of the
-    catalogues, else the locale's (:func:`fanfold.cli.terminal.terminal_language`); a
-    ``--lang`` no catalogue speaks leaves the help in the locale's language (the command
-    itself refuses it when run)."""
-    from fanfold.cli.terminal import terminal_language
+    catalogues, else the locale's (:func:`terminal_language`); a ``--lang`` no catalogue
+    speaks leaves the help in the locale's language (the command itself refuses it when run).
+    ``None`` for English: the help as written, no catalogue read (``fanfold --help`` stays
+    quick)."""
     from fanfold.core.errors import FanfoldError
-    from fanfold.server.i18n import messages
 
     try:
-        return messages(terminal_language(given_language(args)))
+        code = terminal_language(given_language(args))
     except FanfoldError:
-        return messages(terminal_language(None))
+        code = terminal_language(None)
+    if code == ENGLISH:
+        return None
+    from fanfold.server.i18n import messages
+
+    return messages(code)
 
 
 @contextmanager
@@ -74,11 +98,13 @@ def _frame_worded(words: Messages) -> Iterator[None]:
     kept = (
         rich_help.ARGUMENTS_PANEL_TITLE,
         rich_help.OPTIONS_PANEL_TITLE,
+        rich_help.COMMANDS_PANEL_TITLE,
         rich_help.REQUIRED_LONG_STRING,
         rich_help.DEFAULT_STRING,
     )
     rich_help.ARGUMENTS_PANEL_TITLE = words.gettext(FRAME["arguments"])
     rich_help.OPTIONS_PANEL_TITLE = words.gettext(FRAME["options"])
+    rich_help.COMMANDS_PANEL_TITLE = words.gettext(FRAME["commands"])
     rich_help.REQUIRED_LONG_STRING = words.gettext(FRAME["required"])
     default = words.gettext(FRAME["default"]).replace("{", "{{").replace("}", "}}")
     rich_help.DEFAULT_STRING = default % {"value": "{}"}
@@ -88,17 +114,45 @@ def _frame_worded(words: Messages) -> Iterator[None]:
         (
             rich_help.ARGUMENTS_PANEL_TITLE,
             rich_help.OPTIONS_PANEL_TITLE,
+            rich_help.COMMANDS_PANEL_TITLE,
             rich_help.REQUIRED_LONG_STRING,
             rich_help.DEFAULT_STRING,
         ) = kept
 
 
+@contextmanager
+def _helps_worded(
+    words: Messages, command: click.Command, params: list[click.Parameter]
+) -> Iterator[None]:
+    """``command``'s help and those of ``params`` in the language of ``words`` while the help
+    is drawn (a text no catalogue holds stays as it is), then as they were."""
+    kept: list[Any] = [command.help, [param_help(p) for p in params]]
+    command.help = words.gettext(command.help) if command.help else command.help
+    for param in params:
+        text = param_help(param)
+        if text:
+            param.help = words.gettext(text)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        command.help = kept[0]
+        for param, text in zip(params, kept[1], strict=True):
+            if text is not None:
+                param.help = text  # type: ignore[attr-defined]
+
+
 class WordedCommand(TyperCommand):
     """A command whose help speaks the terminal's language: its own help, each parameter's
-    help and the frame's words (an epilog made as the help is drawn reads :attr:`words`)."""
+    help and the frame's words (an epilog made as the help is drawn reads :attr:`words`).
+    A command with no ``--lang`` of its own is given one (:func:`lang_option`)."""
 
     #: The words the help is being drawn in (set while :meth:`get_help` runs).
     words: Messages | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not any(param.name == "lang" for param in self.params):
+            self.params.append(lang_option())
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta[_ARGS] = list(args)
@@ -111,23 +165,127 @@ class WordedCommand(TyperCommand):
 
     def get_help(self, ctx: click.Context) -> str:
         words = help_language(list(ctx.meta.get(_ARGS, [])))
-        params = self.get_params(ctx)
-        kept: list[Any] = [self.help, [param_help(p) for p in params]]
+        if words is None:
+            return super().get_help(ctx)
         self.words = words
-        self.help = words.gettext(self.help) if self.help else self.help
-        for param in params:
-            text = param_help(param)
-            if text:
-                param.help = words.gettext(text)  # type: ignore[attr-defined]
         try:
-            with _frame_worded(words):
+            with _helps_worded(words, self, self.get_params(ctx)), _frame_worded(words):
                 return super().get_help(ctx)
         finally:
             self.words = None
-            self.help = kept[0]
-            for param, text in zip(params, kept[1], strict=True):
-                if text is not None:
-                    param.help = text  # type: ignore[attr-defined]
+
+
+class WordedGroup(TyperGroup):
+    """``fanfold`` or a group of its commands (``solve``, ``deploy``...), whose help speaks the
+    terminal's language like a :class:`WordedCommand`'s: its own help, its options', the frame
+    and the line of each command it lists. It takes ``--lang`` too (for its help)."""
+
+    #: The words the help is being drawn in (set while :meth:`get_help` runs).
+    words: Messages | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not any(param.name == "lang" for param in self.params):
+            self.params.append(lang_option())
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[_ARGS] = list(args)
+        return super().parse_args(ctx, args)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        words = self.words
+        prefix = None if words is None else f"{words.gettext(FRAME['usage'])} "
+        formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix)
+
+    def get_help(self, ctx: click.Context) -> str:
+        words = help_language(list(ctx.meta.get(_ARGS, [])))
+        if words is None:
+            return super().get_help(ctx)
+        self.words = words
+        listed = [self.commands[name] for name in self.list_commands(ctx)]
+        kept = [(command, command.help, command.short_help) for command in listed]
+        for command in listed:
+            command.help = words.gettext(command.help) if command.help else command.help
+            if command.short_help:
+                command.short_help = words.gettext(command.short_help)
+        try:
+            with _helps_worded(words, self, self.get_params(ctx)), _frame_worded(words):
+                return super().get_help(ctx)
+        finally:
+            self.words = None
+            for command, text, short in kept:
+                command.help, command.short_help = text, short
+
+
+def _lang_given(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--lang``'s check where a command has none of its own: a language no catalogue
+    speaks is refused (in the locale's language, naming the languages there are); the words
+    chosen are :func:`chosen_words`'s for the rest of the command line (a group's
+    ``fanfold --lang fr ...`` holds for the command under it unless that one names its own)."""
+    del param
+    if value is not None:
+        ctx.meta[_CHOSEN] = chosen_words(value)  # refuses a language no catalogue speaks
+    choose_words(ctx.meta.get(_CHOSEN))  # none chosen: the locale's, worked out when needed
+
+
+#: Where a command line keeps the words ``--lang`` chose (:func:`_lang_given`); ctx.meta is
+#: shared by a group's context and its command's.
+_CHOSEN = "fanfold.help_words.chosen"
+
+
+def lang_option() -> click.Parameter:
+    """A ``--lang`` option like ``fanfold play``'s, for a command with none of its own: it
+    words the command's refusals (:func:`chosen_words`) and its help."""
+    made = copy.copy(_LANG_TEMPLATE)
+    made.expose_value = False
+    made.callback = _lang_given
+    return made
+
+
+def _lang_template() -> click.Parameter:
+    """The option typer makes of :data:`LangOpt`, to copy."""
+    holder = typer.Typer()
+
+    @holder.command()
+    def command(lang: LangOpt = None) -> None:
+        del lang
+
+    made = typer.main.get_command(holder)
+    return next(param for param in made.params if param.name == "lang")
+
+
+_LANG_TEMPLATE = _lang_template()
+
+
+def worded(app: typer.Typer) -> None:
+    """Gives every command of ``app`` and of its groups, at any depth, a worded help: the
+    commands :class:`WordedCommand` (where they name no class of their own: typer's default
+    is :class:`~typer.core.TyperCommand`) and the groups
+    :class:`WordedGroup`."""
+    app.info.cls = WordedGroup
+    for command in app.registered_commands:
+        if command.cls in (None, TyperCommand):  # typer's own, not a class of the command's
+            command.cls = WordedCommand
+    for group in app.registered_groups:
+        group.cls = WordedGroup
+        if group.typer_instance is not None:
+            worded(group.typer_instance)
+
+
+def help_texts(command: click.Command, path: str = "fanfold") -> Iterator[tuple[str, str]]:
+    """Every help text of ``command`` and of the commands under it, each with its place
+    (``help/fanfold/deploy/haproxy``): what the catalogues hold for the help to be worded."""
+    if command.help:
+        yield command.help, f"help/{path}"
+    if command.short_help:
+        yield command.short_help, f"help/{path}"
+    for param in command.params:
+        text = param_help(param)
+        if text:
+            yield text, f"help/{path}"
+    if isinstance(command, TyperGroup):
+        for name, sub in command.commands.items():
+            yield from help_texts(sub, f"{path}/{name}")
 
 
 def param_help(param: click.Parameter) -> str | None:

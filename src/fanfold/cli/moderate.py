@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fanfold.cli.common import console, error_console, fail
+from fanfold.cli.common import console, error_console, fail, said
+from fanfold.cli.help_words import N_
 
 if TYPE_CHECKING:
     from fanfold.play.assistance import AssistanceStats
@@ -87,7 +88,7 @@ def _account_filter(connection: Connection, account: str | None) -> int | None:
     text = account.strip()
     found = tools.account_id(sql(connection), text.lower(), int(text) if text.isdigit() else None)
     if found is None:
-        fail(f"no account is called {text!r} (give its name or its number)")
+        said(N_("no account is called %(name)s (give its name or its number)"), name=repr(text))
     return found
 
 
@@ -204,9 +205,13 @@ def assistance(
     from fanfold.play.assistance import MIN_CRITICAL, MIN_GAMES, THRESHOLD, percent, verdict
 
     if min_critical < MIN_CRITICAL or min_games < MIN_GAMES:
-        fail(
-            f"a verdict needs at least {MIN_CRITICAL} critical positions over at least "
-            f"{MIN_GAMES} games: --min-critical and --min-games may raise those, not lower them"
+        said(
+            N_(
+                "a verdict needs at least %(critical)s critical positions over at least "
+                "%(games)s games: --min-critical and --min-games may raise those, not lower them"
+            ),
+            critical=MIN_CRITICAL,
+            games=MIN_GAMES,
         )
     with read_only(db) as connection:
         account_id = _account_filter(connection, account)
@@ -262,16 +267,22 @@ def _check_moderation_schema(present: set[str], url: str) -> None:
     from fanfold.server.store import shown_url
 
     if "accounts" not in present or "tables" not in present:
-        fail(
-            f"the database at {shown_url(url)} holds no fanfold store (no table accounts); "
-            "give the URL that 'fanfold serve --db' uses"
+        said(
+            N_(
+                "the database at %(store)s holds no fanfold store (no table accounts); give "
+                "the URL that 'fanfold serve --db' uses"
+            ),
+            store=shown_url(url),
         )
     missing = [name for name in MODERATION_TABLES if name not in present]
     if missing:
-        fail(
-            f"the store at {shown_url(url)} is older than this fanfold (no table "
-            f"{', '.join(missing)}): start this version's 'fanfold serve --db' on it once to "
-            "upgrade it"
+        said(
+            N_(
+                "the store at %(store)s is older than this fanfold (no table %(missing)s): "
+                "start this version's 'fanfold serve --db' on it once to upgrade it"
+            ),
+            store=shown_url(url),
+            missing=", ".join(missing),
         )
 
 

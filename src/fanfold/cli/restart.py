@@ -19,7 +19,8 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import console, fail
+from fanfold.cli.common import console, said, terminal_words
+from fanfold.cli.help_words import N_
 from fanfold.cli.serve import DB_URL_VARIABLE, database_url
 
 
@@ -59,33 +60,47 @@ def restart(
 
     url = database_url(db, db_file)
     if url is None or not is_postgresql(url):
-        fail(
-            "fanfold restart needs the group's PostgreSQL store (--db, --db-file or "
-            f"{DB_URL_VARIABLE}): the notice goes to its processes through it"
+        said(
+            N_(
+                "fanfold restart needs the group's PostgreSQL store (--db, --db-file or "
+                "%(variable)s): the notice goes to its processes through it"
+            ),
+            variable=DB_URL_VARIABLE,
         )
     if pid is not None:
         try:
             os.kill(pid, 0)
         except OSError as error:
-            fail(f"no supervisor to signal: process {pid}: {error.strerror}")
+            said(
+                N_("no supervisor to signal: process %(pid)s: %(why)s"), pid=pid, why=error.strerror
+            )
     seconds = round(minutes * 60)
     import asyncio
 
     try:
         asyncio.run(announce_restart(url, seconds))
     except Exception as error:
-        fail(f"the notice could not be sent through the store: {error}")
-    console.print(f"Every table was told: the server restarts in {seconds} s.", markup=False)
+        said(N_("the notice could not be sent through the store: %(why)s"), why=error)
+    gettext = terminal_words().gettext
+    told = gettext("Every table was told: the server restarts in %(seconds)s s.")
+    console.print(told % {"seconds": seconds}, markup=False)
     time.sleep(seconds)
     if pid is None:
-        console.print("Restart the processes now, one at a time.", markup=False)
+        console.print(gettext("Restart the processes now, one at a time."), markup=False)
         return
     try:
         os.kill(pid, signal.SIGHUP)
     except OSError as error:
-        fail(f"the supervisor {pid} could not be signalled: {error.strerror}")
+        said(
+            N_("the supervisor %(pid)s could not be signalled: %(why)s"),
+            pid=pid,
+            why=error.strerror,
+        )
     console.print(
-        f"The supervisor ({pid}) restarts its processes one at a time; its log says when each "
-        "is ready again.",
+        gettext(
+            "The supervisor (%(pid)s) restarts its processes one at a time; its log says when "
+            "each is ready again."
+        )
+        % {"pid": pid},
         markup=False,
     )

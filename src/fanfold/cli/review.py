@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fanfold.cli.common import console, error_console, fail
+from fanfold.cli.common import console, error_console, refused
 from fanfold.core.errors import FanfoldError
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def review(
             message=lambda text: error_console.print(text, markup=False),
         )
     except FanfoldError as error:
-        fail(str(error))
+        refused(error)
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
         return

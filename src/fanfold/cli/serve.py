@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fanfold.cli.common import console, error_console, fail
+from fanfold.cli.common import console, error_console, fail, said, terminal_words
+from fanfold.cli.help_words import N_
 
 if TYPE_CHECKING:
     from fanfold.server.store import Store
@@ -213,20 +214,38 @@ def serve(
         from fanfold.server.ownership import is_postgresql
 
         if not is_postgresql(url):
-            fail(
-                f"--processes {processes} needs a PostgreSQL store (--db "
-                "postgresql+psycopg://user@host/name): a SQLite file is served by one process"
+            said(
+                N_(
+                    "--processes %(processes)s needs a PostgreSQL store (--db %(example)s): a "
+                    "SQLite file is served by one process"
+                ),
+                processes=processes,
+                example="postgresql+psycopg://user@host/name",
             )
         if port + processes - 1 > 65535:
-            fail(f"--port {port} leaves no room for {processes} ports")
+            said(
+                N_("%(option)s %(port)s leaves no room for %(processes)s ports"),
+                option="--port",
+                port=port,
+                processes=processes,
+            )
     if health_port is not None:
         if health_port + processes - 1 > 65535:
-            fail(f"--health-port {health_port} leaves no room for {processes} ports")
+            said(
+                N_("%(option)s %(port)s leaves no room for %(processes)s ports"),
+                option="--health-port",
+                port=health_port,
+                processes=processes,
+            )
         serving = set(range(port, port + processes))
         if serving & set(range(health_port, health_port + processes)):
-            fail(
-                f"--health-port {health_port} and --port {port} overlap: the health checks "
-                "need ports of their own"
+            said(
+                N_(
+                    "--health-port %(health)s and --port %(port)s overlap: the health checks "
+                    "need ports of their own"
+                ),
+                health=health_port,
+                port=port,
             )
     names: list[str | None] = [server_name]
     if processes > 1:
@@ -288,12 +307,13 @@ def serve(
             "fanfold is serving on http://%s:%d/ (store: %s)", shown, port, shown_url(url)
         )
     else:
+        words = terminal_words()
+        opened = words.gettext("fanfold is serving on %(address)s  (store: %(store)s)")
+        address = f"http://{shown}:{port}/"
+        console.print(opened % {"address": address, "store": shown_url(url)}, markup=False)
         console.print(
-            f"fanfold is serving on http://{shown}:{port}/  (store: {shown_url(url)})",
+            words.gettext("Open that address in a browser to play; Ctrl-C stops the server."),
             markup=False,
-        )
-        console.print(
-            "Open that address in a browser to play; Ctrl-C stops the server.", markup=False
         )
         _show_progress()
     from fanfold.server.stopping import DrainingServer
@@ -355,30 +375,41 @@ def database_url(db: str | None, db_file: Path | None) -> str | None:
     if db is not None and db.strip():
         given.append(("--db", db.strip()))
         if _has_password(db):
-            error_console.print(
+            warning = terminal_words().gettext(
                 "warning: the password in --db is shown to every user of this machine (ps); "
-                f"give the URL by --db-file or {DB_URL_VARIABLE} instead",
-                markup=False,
+                "give the URL by --db-file or %(variable)s instead"
             )
+            error_console.print(warning % {"variable": DB_URL_VARIABLE}, markup=False)
     if db_file is not None:
         try:
             text = db_file.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-            fail(f"--db-file {db_file} cannot be read: {reason or error}")
+            words = terminal_words()
+            reason = (  # the system's words, as it says them
+                error.strerror if isinstance(error, OSError) else words.gettext("not UTF-8 text")
+            )
+            said(N_("--db-file %(file)s cannot be read: %(reason)s"), file=db_file, reason=reason)
         if not text:
-            fail(f"--db-file {db_file} is empty: it should hold the database's URL")
+            said(N_("--db-file %(file)s is empty: it should hold the database's URL"), file=db_file)
         if "\n" in text:
-            fail(f"--db-file {db_file} holds more than one line: it should hold the URL only")
+            said(
+                N_("--db-file %(file)s holds more than one line: it should hold the URL only"),
+                file=db_file,
+            )
         given.append((f"--db-file {db_file}", text))
     variable = os.environ.get(DB_URL_VARIABLE, "").strip()
     if variable:
         given.append((DB_URL_VARIABLE, variable))
     urls = {url for _, url in given}
     if len(urls) > 1:
-        fail(
-            " and ".join(f"{where} ({shown_url(url)})" for where, url in given)
-            + " name different databases: give the URL one way, or the same URL in each"
+        each = [f"{where} ({shown_url(url)})" for where, url in given]
+        both = terminal_words().gettext("%(first)s and %(second)s")
+        ways = each[-1]
+        for way in reversed(each[:-1]):
+            ways = both % {"first": way, "second": ways}
+        said(
+            N_("%(ways)s name different databases: give the URL one way, or the same URL in each"),
+            ways=ways,
         )
     return urls.pop() if urls else None
 

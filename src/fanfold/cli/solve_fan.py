@@ -16,9 +16,10 @@ from typing import Annotated, Any
 
 import typer
 
-from fanfold.cli.common import console, error_console, fail
+from fanfold.cli.common import console, error_console, refused, said
+from fanfold.cli.help_words import N_
 from fanfold.cli.solve import app
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.games.fan import FanConfig, FanGame, FanState, make_state, parse_fcs_board
 from fanfold.solvers.fan import SOLVED, FanSolution, solve
 
@@ -79,11 +80,11 @@ def solve_fan(
         if value is not None
     ]
     if len(given) != 1:
-        fail("give exactly one of --deal N, --board FILE or --deals RANGE")
+        said(N_("give exactly one of --deal N, --board FILE or --deals RANGE"))
     if max_states is not None and max_states < 1:
-        fail("--max-states must be at least 1")
+        said(N_("%(option)s must be at least 1"), option="--max-states")
     if workers < 1:
-        fail("--workers must be at least 1")
+        said(N_("%(option)s must be at least 1"), option="--workers")
     try:
         config = _config(variant)
         if deals is not None:
@@ -91,7 +92,7 @@ def solve_fan(
             return
         state = _load_state(config, deal, board)
     except FanfoldError as error:
-        fail(str(error))
+        refused(error)
     result = solve(state, max_states=max_states)
     if as_json:
         data: dict[str, Any] = {"deal": deal, "variant": variant_name(config), **result.to_json()}
@@ -106,18 +107,22 @@ def solve_fan(
 
 
 def _load_state(config: FanConfig, deal: int | None, board: Path | None) -> FanState:
+    # the refusals' codes, registered where the play layer loads (fanfold --help loads none)
+    from fanfold.play import lab_refusals  # noqa: F401
+
     if deal is not None:
         if deal < 0:
-            raise FanfoldError(f"deal numbers are 0 or more, not {deal}")
+            raise FanfoldError(Refusal("census.negative_deal", deal=deal))
         return _GAME.new_state(config, deal)
     path = board if board is not None else Path()
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise FanfoldError(f"cannot read {path}: {error.strerror}") from None
+        why = error.strerror or type(error).__name__  # the system's words, as it says them
+        raise FanfoldError(Refusal("file.unreadable", path=str(path), why=why)) from None
     fans, foundations = parse_fcs_board(text)
     if len(fans) > 18:
-        raise FanfoldError(f"{path} has {len(fans)} fans; Fan has 18")
+        raise FanfoldError(Refusal("census.too_many_fans", path=str(path), count=len(fans)))
     fans += [()] * (18 - len(fans))
     return make_state(config, fans, foundations)
 

@@ -15,7 +15,8 @@ import typer
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from fanfold.cli.common import console, error_console, fail
+from fanfold.cli.common import console, error_console, refused, said
+from fanfold.cli.help_words import N_
 from fanfold.cli.solve import app
 from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import get_game
@@ -150,12 +151,12 @@ def solve_morris(
     """Fano330-R-Morris strongly solved: the value of the start or of any position."""
     game = get_game("morris")
     if not isinstance(game, MorrisGame):  # the registry maps "morris" to the Morris engine
-        fail("the Morris game is not registered")
+        said(N_("the Morris game is not registered"))
     try:
         config = game.preset(variant).config
         state = game.parse_position(position, config) if position is not None else None
     except FanfoldError as error:
-        fail(str(error))
+        refused(error)
     table, built, seconds = _load(config, rebuild)
     if state is None:
         _report_start(game, config, table, built, seconds, as_json)

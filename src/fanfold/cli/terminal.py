@@ -24,9 +24,8 @@ notation a player types is never translated.
 
 from __future__ import annotations
 
-import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -37,39 +36,14 @@ from rich.console import Console
 from fanfold.agents.base import Agent, AnyAgent, create_agent
 from fanfold.agents.levels import fallback_agent
 from fanfold.agents.strategy import compiled
+from fanfold.cli.common import LANGUAGE_VARIABLES as LANGUAGE_VARIABLES  # the terminal's
+from fanfold.cli.common import terminal_language as terminal_language
 from fanfold.core.config import GameConfig
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
 from fanfold.play.analysis import Analysis, analyses_for
 from fanfold.play.table import Played, Table
 from fanfold.server import i18n
-
-#: The environment variables that name the terminal's language, the first set one deciding
-#: (POSIX's order: ``LC_ALL`` overrides ``LC_MESSAGES``, which overrides ``LANG``).
-LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
-
-
-def terminal_language(chosen: str | None, environ: Mapping[str, str] | None = None) -> str:
-    """The terminal's language: ``chosen`` (``--lang``) where given, else that of the first of
-    :data:`LANGUAGE_VARIABLES` set (``fr_FR.UTF-8`` is French) if a catalogue speaks it,
-    else English (``C`` and ``POSIX`` among others).
-
-    Raises:
-        FanfoldError: ``chosen`` is not a language of the catalogues (the list of them said).
-    """
-    if chosen is not None:
-        code = chosen.strip().lower()
-        if code not in i18n.LANGUAGES:
-            listed = ", ".join(f"{code} ({name})" for code, name in sorted(i18n.LANGUAGES.items()))
-            raise FanfoldError(f"--lang is one of {listed}, not {chosen!r}")
-        return code
-    found = os.environ if environ is None else environ
-    for name in LANGUAGE_VARIABLES:
-        value = found.get(name, "")
-        if value:
-            primary = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
-            return primary if primary in i18n.LANGUAGES else i18n.ENGLISH
-    return i18n.ENGLISH
 
 
 def drawn(words: i18n.Messages, lines: Sequence[Sequence[str]]) -> str:

@@ -34,8 +34,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal, templates
 from fanfold.core.registry import AnyGame
+
+templates(
+    {
+        "kinds.not_a_kind": "{name} is not an action kind: write words such as {examples}",
+    }
+)
 
 #: Kinds whose class name reads better shortened.
 _RENAMED = {"combine_counter": "counter", "place_joker": "place+joker"}
@@ -75,10 +81,8 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
     for name in names:
         norm = name.strip().lower().replace("-", "_")
         if not _NAME.match(norm):
-            raise ConfigError(
-                f"{name!r} is not an action kind: write words such as oversum, joker, reverse, "
-                "defend, recruit, counter, declare or bluff"
-            )
+            examples = "oversum, joker, reverse, defend, recruit, counter, declare or bluff"
+            raise ConfigError(Refusal("kinds.not_a_kind", name=repr(name), examples=examples))
         if norm not in checked:
             checked.append(norm)
     return tuple(checked)

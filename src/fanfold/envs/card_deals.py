@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from fanfold.core.cards import Card
-from fanfold.core.errors import FanfoldError, NotationError
+from fanfold.core.errors import FanfoldError, NotationError, Refusal
 from fanfold.core.registry import AnyGame
 from fanfold.games.fan.deals import NUM_FANS
 from fanfold.games.fan.state import FanState, make_state
@@ -55,6 +55,7 @@ from fanfold.games.fantan.cards import indices_of
 from fanfold.games.fantan.rules import dealer_of, leader_of, settle, start_hand
 from fanfold.games.fantan.sampling import hidden_constraints
 from fanfold.games.fantan.state import FanTanState
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: A card told to every seat (an open deal).
 OPEN = -1
@@ -508,7 +509,7 @@ class FanoDeal(CardDeal):
                 for card, allowed in rules:
                     image = next((other for other in free if allowed(card, other)), None)
                     if image is None:
-                        raise FanfoldError("no card of the kind left to trade with: deal again")
+                        raise FanfoldError(Refusal("envs.no_card_to_trade"))
                     mapping[card] = image
                     free.remove(image)
                 mapping.update(zip([c for c in unseen if c not in mapping], free, strict=True))

@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from fanfold.core.errors import IllegalActionError
+from fanfold.core.errors import IllegalActionError, Refusal
 from fanfold.core.registry import AnyGame
 from fanfold.envs.layout import FloatArray, Layout
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 MaskArray = NDArray[np.int8]
 
@@ -101,9 +102,8 @@ class Encoding(ABC):
         key = self.to_relative(seat, action)
         number = self._index.get(key)
         if number is None:
-            raise IllegalActionError(
-                f"{self.game.action_text(action)} is not in the action table of this variant"
-            )
+            text = self.game.action_text(action)
+            raise IllegalActionError(Refusal("envs.not_in_table", action=text))
         self._seen[seat, action] = number
         return number
 
@@ -114,10 +114,8 @@ class Encoding(ABC):
             IllegalActionError: ``index`` is outside ``0 .. num_actions - 1``.
         """
         if not 0 <= index < len(self._table):
-            raise IllegalActionError(
-                f"action index {index} is out of range: this variant has actions "
-                f"0 to {len(self._table) - 1}"
-            )
+            last = len(self._table) - 1
+            raise IllegalActionError(Refusal("envs.index_out_of_range", index=index, last=last))
         return self.from_relative(seat, self._table[index])
 
     def action_label(self, index: int) -> str:

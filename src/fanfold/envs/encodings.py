@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fanfold.core.errors import UnknownGameError
+from fanfold.core.errors import Refusal, UnknownGameError
 from fanfold.core.registry import AnyGame, set_up
 from fanfold.envs.encoding import Encoding
 from fanfold.envs.fan import FanEncoding
 from fanfold.envs.fano import FanoEncoding
 from fanfold.envs.fantan import FanTanEncoding
 from fanfold.envs.morris import MorrisEncoding
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: The encoding class of each game, by short name.
 ENCODINGS: dict[str, type[Encoding]] = {
@@ -39,7 +40,7 @@ def resolve(
     """
     found, config = set_up(game, variant, options)
     if found.name not in ENCODINGS:
-        raise UnknownGameError(f"{found.title} has no environment encoding")
+        raise UnknownGameError(Refusal("envs.no_encoding", game=found.title))
     return found, config
 
 
@@ -48,7 +49,7 @@ def encoding_for(game: AnyGame, config: Any) -> Encoding:
     try:
         kind = ENCODINGS[game.name]
     except KeyError:
-        raise UnknownGameError(f"{game.title} has no environment encoding") from None
+        raise UnknownGameError(Refusal("envs.no_encoding", game=game.title)) from None
     return kind(game, config)
 
 

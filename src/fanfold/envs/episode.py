@@ -19,11 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from fanfold.core.errors import IllegalActionError, TurnError
+from fanfold.core.errors import IllegalActionError, Refusal, TurnError, reason_of
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
 from fanfold.envs.encoding import Encoding, MaskArray
 from fanfold.envs.layout import FloatArray
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.setup import new_table
 from fanfold.play.table import HUMAN, Table
 
@@ -189,9 +190,9 @@ class Episode:
                 here. Nothing changes.
         """
         if self.decider is None:
-            raise TurnError("the episode is over: reset it to play again")
+            raise TurnError(Refusal("envs.episode_over"))
         if seat != self.decider:
-            raise TurnError(f"seat {seat} does not decide now; seat {self.decider} does")
+            raise TurnError(Refusal("envs.not_deciding", seat=seat, decider=self.decider))
         table = self.table
         table.state = apply_index(self.game, self.encoding, table.state, seat, index)
         self.steps += 1
@@ -224,7 +225,12 @@ def apply_index(game: AnyGame, encoding: Encoding, state: Any, seat: int, index:
         return game.apply(state, action)
     except IllegalActionError as error:
         raise IllegalActionError(
-            f"action {number} ({game.action_text(action)}) is not legal here: {error}"
+            Refusal(
+                "envs.not_legal_here",
+                number=number,
+                action=game.action_text(action),
+                reason=reason_of(error),
+            )
         ) from None
 
 
@@ -237,7 +243,7 @@ def as_index(index: Any) -> int:
     if isinstance(index, bool) or not isinstance(index, int | np.integer):
         if isinstance(index, np.ndarray) and index.shape == () and index.dtype.kind in "iu":
             return int(index)
-        raise IllegalActionError(f"an action is an integer index, not {index!r}")
+        raise IllegalActionError(Refusal("envs.not_an_index", value=repr(index)))
     return int(index)
 
 

@@ -38,7 +38,7 @@ from dataclasses import replace
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.envs.encoding import Encoding, one_hot
 from fanfold.envs.layout import Block, FloatArray, Layout
 from fanfold.games.fano import (
@@ -79,6 +79,7 @@ from fanfold.games.fano.rules import HAND_SIZE, deck_of, teammates
 from fanfold.games.fano.rules.attacks import ATTACK_WAYS
 from fanfold.games.fano.rules.moves import combine_results
 from fanfold.games.fano.rules.specials import specials_of, suit_specials
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: The specials, in the order of the ``specials_used`` block.
 SPECIALS = tuple(Special)
@@ -119,11 +120,7 @@ class FanoEncoding(Encoding):
 
     def __init__(self, game: Any, config: FanoConfig) -> None:
         if config.joker_prestige:
-            raise ConfigError(
-                "the Fano environments encode a joker in play by a combat value (1-7), so they "
-                "do not cover joker_prestige=true (a Temporary Joker as a prestige card): play "
-                "that variant at a table or in the balance lab"
-            )
+            raise ConfigError(Refusal("envs.fano_joker_prestige"))
         players = config.players
         self.suit_slots = 2 if config.two_suit else 1
         possible: set[Special] = set()

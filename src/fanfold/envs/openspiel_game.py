@@ -60,7 +60,7 @@ from typing import Any
 
 import pyspiel
 
-from fanfold.core.errors import ConfigError, FanfoldError
+from fanfold.core.errors import ConfigError, FanfoldError, Refusal
 from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.envs.card_deals import (
     CARD_DEALS,
@@ -76,6 +76,7 @@ from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
 from fanfold.envs.episode import Episode, default_max_steps
 from fanfold.envs.infostate import DEFAULT_WINDOW, fill_history, information_state_layout
 from fanfold.envs.trail import EVERYONE, NO_SEAT, Trail, same_story, told_of
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.setup import SEED_BITS
 from fanfold.play.table import HUMAN
 from fanfold.solvers.morris import load_table, rank_actions
@@ -150,10 +151,7 @@ def _options(text: str) -> dict[str, str]:
     for part in filter(None, (item.strip() for item in pairs)):
         name, equals, value = part.partition(sign)
         if not equals:
-            raise ConfigError(
-                "options are name=value pairs joined by commas, or name:value pairs joined "
-                f"by semicolons, not {part!r}"
-            )
+            raise ConfigError(Refusal("envs.options_form", part=repr(part)))
         options[name.strip()] = value.strip()
     return options
 
@@ -205,12 +203,9 @@ class FanfoldGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         self.deals = int(values["deals"])
         if self.deals:
             if self.position is None or not found.has_hidden_information:
-                raise ConfigError(
-                    "deals re-deals the hidden cards of a start position: give a position of a "
-                    "game with hidden cards"
-                )
+                raise ConfigError(Refusal("envs.deals_need_position"))
             if self.deals < 0:
-                raise ConfigError(f"deals is a number of deals, 1 or more, not {self.deals}")
+                raise ConfigError(Refusal("envs.deals_count", deals=self.deals))
         low, high = found.traits.returns
         longest = self.max_steps or found.longest_game(config) or _NO_BOUND
         window = int(values["history_window"])
@@ -293,14 +288,14 @@ def _deal_form(game: AnyGame, params: dict[str, Any], form: str) -> str:
     """``cards`` or ``seed``: the ``deal`` parameter, ``seed`` for an old game string (every
     parameter then but ``deal``), and ``seed`` for a game with no card deal."""
     if form not in ("cards", "seed"):
-        raise ConfigError(f"deal is cards or seed, not {form!r}")
+        raise ConfigError(Refusal("envs.deal_form", form=repr(form)))
     names = list(params)
     # OpenSpiel hands over the parameters given (in order) and then the defaults of those not
     # given: ``deal`` last, after all the others, was not given.
     if names and names[-1] == "deal" and set(names[:-1]) >= _SEED_FORM_PARAMETERS:
         return "seed"
     if form == "cards" and game.name not in CARD_DEALS:
-        raise ConfigError(f"{game.title} has no card-by-card deal: use deal=seed")
+        raise ConfigError(Refusal("envs.no_card_deal", game=game.title))
     return form
 
 

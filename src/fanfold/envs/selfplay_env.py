@@ -55,7 +55,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from numpy.typing import NDArray
 
-from fanfold.core.errors import IllegalActionError
+from fanfold.core.errors import IllegalActionError, Refusal, reason_of
 from fanfold.envs.compiled_tables import SelfPlayTables
 from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
 from fanfold.envs.episode import (
@@ -67,6 +67,7 @@ from fanfold.envs.episode import (
 )
 from fanfold.envs.gymnasium_env import MAX_SKIPPED, UNSET, no_first_decision
 from fanfold.envs.vector_env import COMPILED_NAMES, ENGINES, STEPPING
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: The games whose compiled stepping plays self-play (``supports_self_play`` and
 #: ``self_play_tables`` in their :data:`~fanfold.envs.vector_env.STEPPING` module).
@@ -293,9 +294,11 @@ class SelfPlayVectorEnv:
             try:
                 apply_index(self.game, self.encoding, state, seat, chosen[index].item())
             except IllegalActionError as error:
-                raise IllegalActionError(f"table {index}, seat {seat}: {error}") from None
+                raise IllegalActionError(
+                    Refusal("envs.at_table", table=index, seat=seat, reason=reason_of(error))
+                ) from None
             raise IllegalActionError(  # pragma: no cover - a legal action is in the mask
-                f"table {index}, seat {seat}: action {chosen[index]} is not in the mask"
+                Refusal("envs.not_in_mask", table=index, seat=seat, action=str(chosen[index]))
             )
 
     def step(

@@ -27,10 +27,11 @@ from pathlib import Path
 
 from fanfold.agents.base import parse_agent
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
-from fanfold.core.errors import ConfigError
+from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.kinds import action_kind, allowed, played_kind
 from fanfold.core.registry import AnyGame, get_game
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.batch import Job, ProgressCallback, run_batch
 from fanfold.play.setup import make_seats, new_table, rotate_seats
 from fanfold.play.stats import Proportion
@@ -107,26 +108,25 @@ def plan_arena(
         UnknownAgentError, NotationError: an agent text that is not an agent for ``game``.
     """
     if not agents:
-        raise ConfigError("name the agents, e.g. --agents hard,random")
+        raise ConfigError(Refusal("arena.no_agents", example="--agents hard,random"))
     texts: list[str] = []
     for text in agents:
         spec = parse_agent(text)
         spec.create(game)  # refuses an agent that does not play this game
         if str(spec) in texts:
-            raise ConfigError(
-                f"{spec} is named twice; name each agent once (the last one fills empty seats)"
-            )
+            raise ConfigError(Refusal("arena.named_twice", agent=str(spec)))
         texts.append(str(spec))
     players = game.num_players(config)
     if games < 1:
-        raise ConfigError(f"--games must be at least 1, not {games}")
+        raise ConfigError(Refusal("arena.games_at_least_one", games=games))
     if games % players:
         raise ConfigError(
-            f"--games must be a multiple of {players} so that every agent plays every seat "
-            f"of every deal equally (try {games + players - games % players})"
+            Refusal(
+                "arena.games_multiple", players=players, games=games + players - games % players
+            )
         )
     if seed < 0:
-        raise ConfigError(f"the seed is 0 or more, not {seed}")
+        raise ConfigError(Refusal("arena.negative_seed", seed=seed))
     return ArenaPlan(game, config, tuple(texts), games // players, seed)
 
 

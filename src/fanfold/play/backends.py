@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from fanfold.core.config import JSONObject
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: The ``ray`` texts that are not addresses.
 AUTO, LOCAL = "auto", "local"
@@ -102,8 +103,7 @@ def import_ray() -> Any:
         import ray
     except ImportError:
         raise FanfoldError(
-            "Ray is not installed: pip install 'fanfold[ray]' (or pip install ray), "
-            "or leave out --ray to run in processes on this machine"
+            Refusal("batch.no_ray", install="pip install 'fanfold[ray]'", plain="pip install ray")
         ) from None
     return ray
 
@@ -163,7 +163,8 @@ def run_on_ray(
             else:
                 ray.init(address=where, log_to_driver=False, configure_logging=False)
         except (ConnectionError, RuntimeError, ValueError) as error:
-            raise FanfoldError(f"cannot reach a Ray cluster at {where!r}: {error}") from None
+            refusal = Refusal("batch.no_ray_cluster", where=repr(where), why=str(error))
+            raise FanfoldError(refusal) from None
         started = True
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))

@@ -28,7 +28,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fanfold.core.config import JSONObject
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.backends import LOCAL, Job, Worker, chunks, run_jobs
 
 #: Told after every finished job: (jobs done, jobs in all).
@@ -55,7 +56,8 @@ def read_results(path: Path) -> dict[str, JSONObject]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise FanfoldError(f"cannot read {path}: {error.strerror}") from None
+        why = error.strerror or type(error).__name__  # the system's words, as it says them
+        raise FanfoldError(Refusal("file.unreadable", path=str(path), why=why)) from None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -64,10 +66,7 @@ def read_results(path: Path) -> dict[str, JSONObject]:
         except ValueError:
             row = None
         if not isinstance(row, dict) or not isinstance(row.get("job"), str):
-            raise FanfoldError(
-                f"{path} line {number} is not a result row of fanfold's batch runner; "
-                "use another results file or remove that line"
-            )
+            raise FanfoldError(Refusal("batch.not_a_row", path=str(path), line=number))
         rows[row["job"]] = row
     return rows
 
@@ -102,10 +101,10 @@ def run_batch(
             asked for but not installed or not reachable.
     """
     if workers < 1:
-        raise FanfoldError(f"workers must be at least 1, not {workers}")
+        raise FanfoldError(Refusal("batch.workers", workers=workers))
     keys = [job.key for job in jobs]
     if len(set(keys)) != len(keys):
-        raise FanfoldError("every job of a batch needs its own key")
+        raise FanfoldError(Refusal("batch.keys"))
     stored = read_results(results) if results is not None else {}
     rows: dict[str, JSONObject] = {
         job.key: stored[job.key]
@@ -133,7 +132,8 @@ def _appender(path: Path | None) -> Iterator[Callable[[JSONObject], None]]:
     try:
         out = path.open("a", encoding="utf-8")
     except OSError as error:
-        raise FanfoldError(f"cannot write {path}: {error.strerror}") from None
+        why = error.strerror or type(error).__name__  # the system's words, as it says them
+        raise FanfoldError(Refusal("file.unwritable", path=str(path), why=why)) from None
     with out:
 
         def append(row: JSONObject) -> None:

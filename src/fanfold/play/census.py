@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from fanfold.core.config import JSONObject
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.games.fan import GAME as FAN
 from fanfold.games.fan import FanConfig
+from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.batch import Job, ProgressCallback, run_batch
 from fanfold.play.stats import median, wilson_interval
 from fanfold.solvers.fan import SOLVED, UNKNOWN, solve_deal
@@ -36,13 +37,14 @@ def parse_deal_ranges(text: str) -> list[int]:
             start = int(low)
             stop = int(high) if sep else start
         except ValueError:
-            raise FanfoldError(f"{part!r} is not a deal number or range such as 1-1000") from None
+            refusal = Refusal("census.not_a_range", part=repr(part), example="1-1000")
+            raise FanfoldError(refusal) from None
         if start < 0 or stop < start:
-            raise FanfoldError(f"{part!r} is not a range of deal numbers (low-high, from 0)")
+            raise FanfoldError(Refusal("census.bad_range", part=repr(part)))
         for deal in range(start, stop + 1):
             deals[deal] = None
     if not deals:
-        raise FanfoldError("no deals given: write e.g. --deals 1-1000")
+        raise FanfoldError(Refusal("census.no_deals", example="--deals 1-1000"))
     return list(deals)
 
 
@@ -126,5 +128,5 @@ def census_summary(rows: Sequence[JSONObject]) -> dict[str, Any]:
 
 def _number(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise FanfoldError(f"a census row holds {value!r} where a number belongs")
+        raise FanfoldError(Refusal("census.not_a_number", value=repr(value)))
     return value

@@ -16,7 +16,10 @@ language translates every message of the interface's (``tests/server/test_i18n.p
 
 from __future__ import annotations
 
+import ast
+import inspect
 import sys
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -45,7 +48,21 @@ PACKAGE = Path(__file__).resolve().parent
 PYTHON = ("routes/players.py", "routes/daily.py", "routes/moderation.py")
 #: The terminal's modules (``fanfold play``), which speak the catalogues' languages too: paths
 #: relative to the ``fanfold`` package, and so are their places in the catalogues.
-TERMINAL = ("cli/app.py", "cli/common.py", "cli/help_words.py", "cli/terminal.py")
+TERMINAL = (
+    "cli/app.py",
+    "cli/arena.py",
+    "cli/backup.py",
+    "cli/balance.py",
+    "cli/common.py",
+    "cli/help_words.py",
+    "cli/moderate.py",
+    "cli/restart.py",
+    "cli/review.py",
+    "cli/serve.py",
+    "cli/solve_fan.py",
+    "cli/solve_morris.py",
+    "cli/terminal.py",
+)
 #: A fixed date in the files' headers, so that extracting again changes nothing unless a
 #: message changed.
 DATE = datetime(2026, 11, 29, tzinfo=UTC)
@@ -86,7 +103,9 @@ def _refusals(catalog: Catalog) -> None:
     parameters at ``refusal/word``: the page words a refusal from its code (``docs/i18n.md``)."""
     import fanfold.agents.base  # an agent's refusals, its settings' checks too
     import fanfold.agents.strategy.compiled  # the compile's progress, said at the terminal
+    import fanfold.core.kinds  # an action kind's name refused
     import fanfold.play.analysis  # the analyses' answers
+    import fanfold.play.lab_refusals  # the arena's, the balance lab's, the environments'
     import fanfold.play.refusals
     import fanfold.play.review_cards  # the engines' review's sentences (and review's)
     import fanfold.server.refusals
@@ -115,11 +134,110 @@ def _agents(catalog: Catalog) -> None:
         catalog.add(agent.description, locations=[(f"agents/{agent.name}", 0)])
 
 
+def _text(node: ast.expr, constants: dict[str, str]) -> str | None:
+    """A help given as text: a string, ``N_("...")``, or an f-string whose every part is a
+    string or a named text constant of the command modules (``{DB_URL_VARIABLE}``)."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "N_" and node.args:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for part in node.values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                parts.append(part.value)
+            elif isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
+                if part.value.id not in constants or part.format_spec or part.conversion > 0:
+                    return None
+                parts.append(constants[part.value.id])
+            else:
+                return None
+        return "".join(parts)
+    return None
+
+
+@dataclass
+class _Helps:
+    """What the command modules' sources say of their help (:func:`_read_helps`)."""
+
+    #: Each help text given as ``help=``, and the docstring of each decorated command, by place.
+    texts: list[tuple[str, str]] = field(default_factory=list)
+    #: The docstrings of the modules' undecorated functions, by name and place.
+    docstrings: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: The functions ``app.command()(module.function)`` makes commands.
+    registered: set[str] = field(default_factory=set)
+
+
+def _read_helps(trees: dict[str, ast.Module]) -> _Helps:
+    """The command modules' help texts, read from their sources (``trees``, by place): every
+    ``help=`` given as text (:func:`_text`) and the docstring of every function made a command
+    (decorated with ``.command()`` or ``.callback()`` without a ``help=``, or registered as
+    ``app.command()(module.function)``), cleaned as typer cleans them."""
+    constants = {
+        target.id: node.value.value
+        for tree in trees.values()
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    found = _Helps()
+    for place, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.keyword) and node.arg == "help":
+                text = _text(node.value, constants)
+                if text is not None:
+                    found.texts.append((inspect.cleandoc(text), place))
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Call)
+                and node.args
+                and getattr(node.func.func, "attr", "") in ("command", "callback")
+            ):
+                function = node.args[0]
+                found.registered.add(getattr(function, "attr", getattr(function, "id", "")))
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            docstring = ast.get_docstring(node, clean=True)
+            if not docstring:
+                continue
+            if not node.decorator_list:
+                found.docstrings[node.name] = (docstring, place)
+            if any(
+                isinstance(made, ast.Call)
+                and getattr(made.func, "attr", "") in ("command", "callback")
+                and not any(keyword.arg == "help" for keyword in made.keywords)
+                for made in node.decorator_list
+            ):
+                found.texts.append((docstring, place))
+    return found
+
+
+def _helps(catalog: Catalog) -> None:
+    """Every ``fanfold`` command's help and its options' (``fanfold deploy haproxy --help
+    --lang fr``), at the place ``cli/MODULE.py``: read from the command modules' sources
+    (:func:`_read_helps`), the frame's words among them (:mod:`fanfold.cli.help_words`)."""
+    folder = PACKAGE.parent / "cli"
+    trees = {
+        f"cli/{path.name}": ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for path in sorted(folder.glob("*.py"))
+    }
+    found = _read_helps(trees)
+    for text, place in found.texts:
+        catalog.add(text, locations=[(place, 0)])
+    for name in sorted(found.registered & set(found.docstrings)):
+        text, place = found.docstrings[name]
+        catalog.add(text, locations=[(place, 0)])
+
+
 def extract() -> Catalog:
     """The English messages of the sources, each with the places it is used."""
     catalog = Catalog(project="fanfold", creation_date=DATE, revision_date=DATE, fuzzy=False)
     _refusals(catalog)
     _agents(catalog)
+    _helps(catalog)
     options = {"extensions": "jinja2.ext.i18n", "trimmed": "true"}
     for name, method, keywords in _sources():
         for line, message, _comments, _context in extract_from_file(
