@@ -5,6 +5,7 @@ action of each game raises with its refusal, and the English sentence stays the 
 from __future__ import annotations
 
 import ast
+import importlib
 import pickle
 import re
 from pathlib import Path
@@ -33,6 +34,11 @@ CODE = re.compile(r"^[a-z]+\.[a-z_]+$")
 
 def _registered() -> dict[str, str]:
     all_games()  # every game's rules, so every game's templates
+    # every module that registers templates, whatever this test's order in its process
+    for path in sorted(SOURCE.rglob("*.py")):
+        if re.search(r"^\s*templates\(", path.read_text(), re.MULTILINE):
+            parts = path.relative_to(SOURCE.parent).with_suffix("").parts
+            importlib.import_module(".".join(p for p in parts if p != "__init__"))
     return dict(TEMPLATES)
 
 
