@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -46,26 +48,37 @@ def _share(view: FanTanView, state: FanTanState, infer: bool, seed: int) -> tupl
     return right, hidden
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--agent", default="hard")
-    args = parser.parse_args()
+@dataclass
+class Counts:
+    """What :func:`check` found (see the module docstring)."""
+
+    choices: int = 0
+    differ: int = 0
+    outside: int = 0
+    tied: int = 0
+    decisions: int = 0
+    broken: int = 0
+    impossible: int = 0
+    read: float = 0.0
+    uniform: float = 0.0
+    hidden: int = 0
+
+
+def check(games: int, seed: int, agent: str) -> Counts:
+    """Play ``games`` games from ``seed`` (one ``agent`` seat, rotating, three ``heuristic``
+    seats) and count, move by move, where the model of the ``heuristic`` seats differs."""
     config = GAME.preset("standard").config
     tables = fast.tables(config)
     cards, scores = np.empty(52, np.int64), np.empty(52, np.float64)
-    choices_seen = differ = outside = tied = 0
-    decisions = broken = impossible = 0
-    read = uniform = hidden_total = 0.0
-    for number in range(args.games):
-        seed = args.seed + number
+    found = Counts()
+    for number in range(games):
+        deal = seed + number
         searcher = number % config.players
         agents = [
-            create_agent(args.agent if seat == searcher else "heuristic", GAME, seed * 10 + seat)
+            create_agent(agent if seat == searcher else "heuristic", GAME, deal * 10 + seat)
             for seat in range(config.players)
         ]
-        state = GAME.new_state(config, seed)
+        state = GAME.new_state(config, deal)
         while GAME.current_player(state) is not None:
             seat = state.to_move
             legal = GAME.legal_actions(state)
@@ -73,7 +86,7 @@ def main() -> None:
             choices = sum(1 << action.index for action in legal if isinstance(action, Play))
             best: set[int] = set()
             if seat != searcher and choices & (choices - 1):
-                choices_seen += 1
+                found.choices += 1
                 count = kernels.score_choices(
                     view.hand, choices, view.layout, cards, scores, *tables.scoring()
                 )
@@ -83,35 +96,52 @@ def main() -> None:
                     config, view.layout, view.start_rank, view.hand, choices
                 )
                 high = max(reference.values())
-                differ += best != {index for index, score in reference.items() if score == high}
-                tied += len(best) > 1
+                found.differ += best != {
+                    index for index, score in reference.items() if score == high
+                }
+                found.tied += len(best) > 1
             if seat == searcher and len(legal) > 1:
-                decisions += 1
+                found.decisions += 1
                 record = strategy.PlayRecord(view, 0.0)
                 forbidden = rules.pass_constraints(config, view.leader, view.history)
                 for other, hand in enumerate(state.hands):
                     if other != seat:
-                        broken += bool(hand & forbidden[other])
-                        impossible += record.seat_likelihood(other, hand) == 0.0
-                right, hidden = _share(view, state, True, seed)
-                plain, _ = _share(view, state, False, seed)
-                read, uniform, hidden_total = read + right, uniform + plain, hidden_total + hidden
+                        found.broken += bool(hand & forbidden[other])
+                        found.impossible += record.seat_likelihood(other, hand) == 0.0
+                right, hidden = _share(view, state, True, deal)
+                plain, _ = _share(view, state, False, deal)
+                found.read += right
+                found.uniform += plain
+                found.hidden += hidden
             action = agents[seat].choose(view, legal)
             if best and isinstance(action, Play) and action.index not in best:
-                outside += 1
+                found.outside += 1
             state = GAME.apply(state, action)
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--agent", default="hard")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    found = check(args.games, args.seed, args.agent)
     print(f"{args.games} games, seeds {args.seed}..{args.seed + args.games - 1}, {args.agent}")
-    print(f"heuristic choices among two or more cards: {choices_seen}")
-    print(f"  kernels' best cards differ from the strategy's: {differ}")
-    print(f"  card played outside the kernels' best: {outside}")
-    print(f"  choices with tied best cards: {tied}")
-    print(f"{args.agent}'s choices: {decisions}")
-    print(f"  a real hand breaks a pass seen: {broken}")
-    print(f"  a real hand impossible under a reading that never strays: {impossible}")
-    print(
-        f"  hidden cards at their holder: read {read / hidden_total:.3f}, "
-        f"uniform {uniform / hidden_total:.3f}"
-    )
+    print(f"heuristic choices among two or more cards: {found.choices}")
+    print(f"  kernels' best cards differ from the strategy's: {found.differ}")
+    print(f"  card played outside the kernels' best: {found.outside}")
+    print(f"  choices with tied best cards: {found.tied}")
+    print(f"{args.agent}'s choices: {found.decisions}")
+    print(f"  a real hand breaks a pass seen: {found.broken}")
+    print(f"  a real hand impossible under a reading that never strays: {found.impossible}")
+    if found.hidden:
+        print(
+            f"  hidden cards at their holder: read {found.read / found.hidden:.3f}, "
+            f"uniform {found.uniform / found.hidden:.3f}"
+        )
 
 
 if __name__ == "__main__":
