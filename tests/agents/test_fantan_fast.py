@@ -6,7 +6,6 @@ import random
 import time
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +15,6 @@ from fanfold.agents.pimc import PIMCAgent, PIMCConfig
 from fanfold.agents.strategy import fantan as strategy
 from fanfold.agents.strategy import fantan_fast as fast
 from fanfold.agents.strategy import fantan_kernels as kernels
-from fanfold.core.errors import ConfigError
 from fanfold.games.fantan import GAME, FanTanConfig, FanTanState, FanTanView, rules
 from fanfold.games.fantan.actions import FanTanAction
 from fanfold.games.fantan.rules import pass_constraints
@@ -349,37 +347,3 @@ def test_hard_with_a_tiny_deadline_answers_quickly_and_says_it_was_cut() -> None
     assert agent.choose(view, legal) in legal
     assert time.process_time() - started < full / 2
     assert agent.budget_cut is True
-
-
-@pytest.mark.parametrize(("stray", "burn_in"), [(None, None), (0.001, 300)])
-def test_pimc_reads_play_with_its_stray_rate_and_burn_in(
-    monkeypatch: pytest.MonkeyPatch, stray: float | None, burn_in: int | None
-) -> None:
-    """``stray`` and ``burn_in`` reach the compiled reading (the strategy's own without
-    them); the same seed and view give the same values, and a different reading other ones."""
-    view, legal = _decision(2)
-    seen: list[tuple[float, int]] = []
-    reading = fast.infer_deals
-
-    def infer(
-        view: FanTanView, count: int, rng: random.Random, infer: bool, stray: float, burn_in: int
-    ) -> npt.NDArray[np.int64]:
-        seen.append((stray, burn_in))
-        return reading(view, count, rng, infer, stray, burn_in)
-
-    monkeypatch.setattr(fast, "infer_deals", infer)
-    config = PIMCConfig(deals=60, infer=True, fast=True, stray=stray, burn_in=burn_in)
-    values = PIMCAgent(GAME, config, 5).action_values(view, legal)
-    assert values == PIMCAgent(GAME, config, 5).action_values(view, legal)
-    expected = (strategy.STRAY, strategy.BURN_IN) if stray is None else (stray, burn_in)
-    assert seen == [expected, expected]
-    exact = PIMCConfig(deals=60, infer=True, fast=True, stray=0.0, burn_in=1000)
-    assert PIMCAgent(GAME, exact, 5).action_values(view, legal) != values
-
-
-def test_a_stray_rate_outside_zero_to_one_or_a_negative_burn_in_is_refused() -> None:
-    with pytest.raises(ConfigError, match="stray"):
-        PIMCConfig(stray=1.5).validate()
-    with pytest.raises(ConfigError, match="burn_in"):
-        PIMCConfig(burn_in=-1).validate()
-    PIMCConfig(stray=0.0, burn_in=0).validate()

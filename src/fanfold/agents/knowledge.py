@@ -97,17 +97,13 @@ class Knowledge(Generic[StateT, ActionT, ViewT]):
         rng: random.Random,
         deadline: float | None,
         stopped: Callable[[], object] | None = None,
-        stray: float | None = None,
-        burn_in: int | None = None,
     ) -> list[float] | None:
         """:meth:`search_values` over ``deals`` deals of ``view`` (read from the others' play
         when ``infer``, as :meth:`infer_states`), run by a compiled fast path: each of
         ``legal``'s total return for the viewing seat (``stopped``: called when ``deadline``
-        stops a group's search, as there). ``stray`` and ``burn_in``, where given, replace the
-        reading's chance of a stray play and the swaps its chain makes before the first deal.
-        ``None``: no fast path for this view, the caller deals and searches by the reference
-        route. Default: ``None``."""
-        del view, legal, deals, infer, lookahead, group, rng, deadline, stopped, stray, burn_in
+        stops a group's search, as there). ``None``: no fast path for this view, the caller
+        deals and searches by the reference route. Default: ``None``."""
+        del view, legal, deals, infer, lookahead, group, rng, deadline, stopped
         return None
 
     def fast_rollout(

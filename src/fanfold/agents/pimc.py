@@ -65,11 +65,6 @@ class PIMCConfig(AgentConfig):
             (:meth:`fanfold.agents.knowledge.Knowledge.fast_values`: Fan Tan's standard
             single-hand variants, many times as many deals a second); elsewhere the same
             search by the reference route.
-        stray: on the compiled route, the chance the reading of the others' play (``infer``)
-            gives a seat of straying from the strategy's card (``None``: the strategy's own,
-            Fan Tan's 0.1; a smaller one reads the play more exactly).
-        burn_in: on the compiled route, the swaps the reading's chain makes before its first
-            deal (``None``: the strategy's own, Fan Tan's 60).
     """
 
     deals: int = 100
@@ -79,8 +74,6 @@ class PIMCConfig(AgentConfig):
     lookahead: int = 0
     group: int = 5
     fast: bool = False
-    stray: float | None = None
-    burn_in: int | None = None
 
     def validate(self) -> None:
         if self.deals < 1:
@@ -95,12 +88,6 @@ class PIMCConfig(AgentConfig):
             )
         if self.group < 1:
             raise ConfigError(Refusal("agent.at_least_one", name="group", value=f"{self.group}"))
-        if self.stray is not None and not 0.0 <= self.stray <= 1.0:
-            raise ConfigError(Refusal("agent.zero_to_one", name="stray", value=f"{self.stray}"))
-        if self.burn_in is not None and self.burn_in < 0:
-            raise ConfigError(
-                Refusal("agent.zero_or_more", name="burn_in", value=f"{self.burn_in}")
-            )
         if self.seconds is not None and self.seconds <= 0:
             raise ConfigError(
                 Refusal("agent.more_than_zero", name="seconds", value=f"{self.seconds}")
@@ -159,7 +146,7 @@ class PIMCAgent(Agent[ViewT, ActionT]):
         if config.fast:
             values = self.knowledge.fast_values(
                 view, legal, config.deals, config.infer, config.lookahead, config.group, rng,
-                deadline, self._cut, stray=config.stray, burn_in=config.burn_in,
+                deadline, self._cut,
             )  # fmt: skip
             if values is not None:
                 return values

@@ -138,17 +138,12 @@ class FanTanKnowledge(Knowledge[FanTanState, FanTanAction, FanTanView]):
         rng: random.Random,
         deadline: float | None,
         stopped: Callable[[], object] | None = None,
-        stray: float | None = None,
-        burn_in: int | None = None,
     ) -> list[float] | None:
         from fanfold.agents.strategy.fantan_fast import infer_deals, search_values, supports
 
         if not supports(view.config) or view.revealed is not None:
             return None
-        hands = infer_deals(
-            view, deals, rng, infer,
-            STRAY if stray is None else stray, BURN_IN if burn_in is None else burn_in,
-        )  # fmt: skip
+        hands = infer_deals(view, deals, rng, infer)
         return search_values(view, hands, legal, rng, lookahead, group, deadline, stopped)
 
     def evaluate(self, state: FanTanState) -> tuple[float, ...] | None:
