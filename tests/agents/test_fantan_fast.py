@@ -121,6 +121,26 @@ def test_the_kernel_reads_play_as_the_strategy_does(preset: str) -> None:
     assert checked >= 30
 
 
+def test_the_real_hands_of_heuristic_seats_are_possible_under_a_reading_that_never_strays() -> None:
+    """The playouts' model of the other seats is the ``heuristic`` agent itself: in its games,
+    every play seen is one of the strategy's best cards for the hand really held (the reading
+    without its stray rate gives the real hands a positive chance), while many deals the view
+    allows are ruled out by that reading."""
+    checked = ruled_out = 0
+    for view, state in _views("standard", range(6), every=3):
+        never_strays = strategy.PlayRecord(view, 0.0)
+        rng = random.Random(len(view.history))
+        for seat, hand in enumerate(state.hands):
+            if seat == view.player or not never_strays.plays[seat]:
+                continue
+            assert never_strays.seat_likelihood(seat, hand) > 0.0
+            checked += 1
+            other = GAME.sample_state(view, rng).hands[seat]
+            ruled_out += never_strays.seat_likelihood(seat, other) == 0.0
+    assert checked >= 20
+    assert ruled_out >= checked // 4
+
+
 def _check_deal(view: FanTanView, hands: list[int]) -> None:
     """``hands`` keep everything ``view`` shows."""
     assert hands[view.player] == view.hand
