@@ -84,7 +84,9 @@ def test_a_step_pauses_inside_when_live_work_starts_mid_step() -> None:
         assert not worker.holding  # under way, not waiting
         live.begin()  # a player's action arrives mid-step
         GO.set()
-        await asyncio.sleep(0.3)
+        while not worker.holding and not task.done():  # the step reaches its pause point
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(0.3)  # so the pause lasts at least this long
         assert PASSED == []  # the step waits at its pause point
         assert not task.done()
         assert worker.holding  # the review page says it waits for the tables in play
