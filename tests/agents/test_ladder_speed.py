@@ -1,16 +1,19 @@
-"""The ladder's compiled decision without reference counts from its entry point down, and the
-seat's block restored by an unsigned-index copy: the same choices, the memo's growth kept."""
+"""The ladder's compiled decision without reference counts from its entry point down, the
+seat's block restored by an unsigned-index copy, and discards and passes bounded before they
+are evaluated: the same choices, the memo's growth kept."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from fanfold.agents.ladder import Style, compiled, kernels, search
 from fanfold.agents.ladder.styles import params
 from fanfold.games.fano import FanoState
-from fanfold.games.fano.fast import codec, engine
+from fanfold.games.fano.fast import codec, engine, layout
+from fanfold.games.fano.fast.kernels.zones import _seat
 from tests.agents.test_ladder import _decider, _positions
 from tests.games.fano.helpers import FANO
 
@@ -94,3 +97,69 @@ def test_a_search_whose_memo_table_grows_chooses_as_its_python_twin() -> None:
         checked += 1
     assert grown >= 3, grown
     assert checked == grown
+
+
+@njit
+def _bounded(s, cfg, seat, legal, nlegal, suits, weights, ws, out):  # type: ignore[no-untyped-def]
+    """For each discard and pass of ``legal``: its bound (:func:`kernels._hand_bound` on
+    :func:`kernels._field_bound`, the action not applied) and its value (:func:`value_of` of
+    the position after it) into a row of ``out``, in a decision's context; how many."""
+    ctx, later, now, pool = ws[0]
+    work = ws[1]
+    ints = work[0]
+    npool = kernels.context_into(s, cfg, seat, suits, ctx, later, now, pool)
+    kernels.pool_counts(pool, npool, ints)
+    ints[kernels.W_STATE, kernels.E_DECISION] = 1
+    ints[kernels.W_STATE, kernels.E_KNOWN] = 0
+    field = kernels._field_bound(s, cfg, ctx, later, weights, work)
+    u = ws[3][1]
+    n = 0
+    for i in range(nlegal):
+        kind = legal[i] & 255
+        if kind == layout.K_DISCARD or kind == layout.K_PASS:
+            out[n, 0] = kernels._hand_bound(s, _seat(seat), cfg, legal[i], field, weights, ints)
+            kernels.end_into(u, s, cfg, seat, legal[i])
+            out[n, 1] = kernels.value_of(u, cfg, ctx, later, pool, npool, weights, work)
+            n += 1
+    ints[kernels.W_STATE, kernels.E_DECISION] = 0
+    return n
+
+
+def test_a_discard_or_pass_is_never_worth_more_than_its_bound() -> None:
+    """The search skips a discard or a pass whose bound is at most the best value found at its
+    frame, so the bound must never be below the value the evaluation computes (every style's
+    weights, with both signs, in classic and Trionfey positions); and it must be tight enough
+    to skip some: many bounds fall at or below the best value among the position's discards
+    and passes."""
+    checked = 0
+    below_best = 0
+    for preset in ("classic", "trionfey", "trionfey-specials"):
+        ws: tuple[Any, ...] | None = None
+        for state in _positions(preset, 1, 21, most=60):
+            fast = engine.encode(state)
+            if fast.array[layout.PHASE] != layout.P_MAIN:
+                continue
+            seat = _decider(state)
+            ids = engine.legal_action_ids(fast)
+            if ws is None:
+                ws = compiled.workspace(len(fast.array))
+            out = np.zeros((len(ids), 2), np.float64)
+            for style in Style:
+                weights = compiled._arrays(params(style, state.config))[0]
+                n = _bounded(
+                    fast.array,
+                    fast.options,
+                    seat,
+                    ids,
+                    len(ids),
+                    compiled._suits(fast.config),
+                    weights,
+                    ws,
+                    out,
+                )
+                bounds, values = out[:n, 0], out[:n, 1]
+                assert np.all(values <= bounds), (preset, style, bounds - values)
+                checked += n
+                below_best += int(np.sum(bounds <= values.max())) if n else 0
+    assert checked >= 500, checked
+    assert below_best >= checked // 20, (below_best, checked)

@@ -180,12 +180,18 @@ W_POOL = 9  # how many of each value (0: jokers) the seat's draw pile holds (:fu
 W_THREAT = 10  # the values of the attacked opponents' cards the seat may hit (:func:`_opponents`)
 W_THREAT_PAIR = 11  # 1 where that card is in one of its owner's pairs
 W_STATE = 12  # the decision's memo of its opponents (``E_*`` entries)
-W_ROWS = 13
+W_BOUND = 13  # a position's missing prestige values for :func:`_hand_bound` (``B_*`` entries)
+W_ROWS = 14
 W_WIDTH = 48  # a count for each value a card's upper four bits give; 8 seats' 6 cards in play
 # ``ints[W_STATE]`` entries
 E_DECISION = 0  # 1 while a decision evaluates (:func:`decide_with`): the memo is kept
 E_KNOWN = 1  # 1 when the opponents' signature (``work[3]``) is one's the memo was made for
 E_THREATS = 2  # how many cards ``W_THREAT`` lists
+# ``ints[W_BOUND]`` entries (:func:`_field_bound`)
+B_MISSING = 0  # how many prestige values the seat's field misses
+B_VALUES = 1  # those values (three at most)
+B_PAIRS = 4  # how many pairs the field's combat cards may make for them at most
+B_FREE = 5  # 1 when the field has a free slot
 #: The opponents' signature's length: each seat's level, tribute, and its cards in play,
 #: face down and under Perfect defense (a count and the cards).
 SIGNATURE = 8 * (2 + 3 * (1 + FIELD_CAP))
@@ -795,6 +801,159 @@ def value_of(s, cfg, ctx, later, pool, npool, weights, work):  # type: ignore[no
     return total
 
 
+#: What :func:`_field_bound` adds to a bound so that rounding never makes it smaller than
+#: the value :func:`value_of` computes (a relative margin far above the few ulps that
+#: summing some thirty terms in another order may differ by).
+BOUND_MARGIN = 1e-9
+
+
+@njit(**numba_cache.UNCOUNTED)
+def _field_bound(s, cfg, ctx, later, weights, work):  # type: ignore[no-untyped-def]
+    """The part of an upper bound on :func:`value_of` that holds for every position that
+    differs from ``s`` only in the seat's hand and tribute (its discards and its pass): the
+    features read from the field alone exactly, each feature that the hand changes at its
+    most favourable value under the weights' signs, and the opponents' part exactly. What
+    the hand decides is added by :func:`_hand_bound`, which reads what this leaves in
+    ``ints[W_BOUND]``. Within a decision (its opponents' part kept, :func:`features`)."""
+    ints, pairs, floats, sig = work
+    if not _opponents_seen(s, ctx, ints, sig):
+        _opponents(s, cfg, ctx, later, ints, pairs, floats)
+    p = _seat(ctx[X_SEAT])
+    total = weights[0]
+    lt = cfg[C_PROMOTIONS_TO_WIN] - s[p + LEVEL]
+    if lt == 1:
+        total += weights[M_LT1]
+    elif lt == 2:
+        total += weights[M_LT2]
+    nf = s[p + FIELD]
+    pr = 0
+    for m in range(8, 11):
+        for i in range(nf):
+            if s[p + FIELD + 1 + i] >> 4 == m:
+                pr += 1
+                break
+    if pr == 1:
+        total += weights[M_PR1]
+    elif pr >= 2:
+        total += weights[M_PR2]
+    nm = _missing(s, p, False, ints, W_BOUND)
+    for i in range(nm - 1, -1, -1):
+        ints[W_BOUND, B_VALUES + i] = ints[W_BOUND, i]
+    ints[W_BOUND, B_MISSING] = nm
+    nc = 0
+    exposed = 0.0
+    worst = 0.0
+    for i in range(nf):
+        card = s[p + FIELD + 1 + i]
+        value = card >> 4
+        hidden = _hidden(s, p, card)
+        if 1 <= value <= MAX_COMBAT and not hidden:
+            ints[W_COMBAT, nc] = value
+            nc += 1
+        if value > MAX_COMBAT or _in_zone(s, p + PROTECTED, card) or hidden:
+            continue
+        if floats[V_SAFE, value] < 0.0:
+            floats[V_SAFE, value] = _safe_of(s, ctx, later, value, ints)
+        hit = 1.0 - floats[V_SAFE, value]
+        exposed += hit
+        if hit > worst:
+            worst = hit
+    total += weights[M_EXP] * exposed
+    most = min(nm, nc // 2)
+    ints[W_BOUND, B_PAIRS] = most
+    ready = weights[M_READY] + max(
+        0.0, weights[M_READY_SAFE] + (weights[M_READY_P2] if pr == 2 else 0.0)
+    )
+    pair = max(0.0, max(ready, weights[M_PAIR])) + max(0.0, weights[M_EXP_PAIR]) * 2.0 * worst
+    total += pair * most
+    free = SLOTS - nf
+    ints[W_BOUND, B_FREE] = 1 if free > 0 and nc > 0 else 0
+    useful = 0
+    for i in range(nc):
+        for k in range(nm):
+            partner = ints[W_BOUND, B_VALUES + k] - ints[W_COMBAT, i]
+            if 1 <= partner <= MAX_COMBAT and partner != ints[W_COMBAT, i]:
+                useful += 1
+                break
+    total += weights[M_COMBAT] * nc + weights[M_USEFUL] * useful + weights[M_FREE] * free
+    for t in range(ints[W_STATE, E_THREATS]):
+        threat = weights[M_THREAT] + (weights[M_THREAT_PAIR] if ints[W_THREAT_PAIR, t] else 0.0)
+        total += max(0.0, threat)
+    for i in range(O_LT1, SIZE):
+        total += weights[i] * floats[V_RIVAL, i - O_LT1]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _hand_bound(u, p, cfg, action, field, weights, ints):  # type: ignore[no-untyped-def]
+    """An upper bound on :func:`value_of` after the seat's discard or pass ``action`` in
+    ``u`` (the seat at ``p``), the action not applied (its cards left out of the hand here,
+    its tribute counted), the field's part ``field`` (:func:`_field_bound`): the hand's
+    features (cards, jokers, tribute) exactly and, for each missing prestige value, its pin,
+    half pair and draw at their most favourable (a value the field pairs has none of them: up
+    to ``ints[W_BOUND, B_PAIRS]`` values, the least favourable ones, are left out; three at
+    most), plus a margin for rounding."""
+    held = u[p + HAND]
+    gone = 0
+    tribute = u[p + TRIBUTE]
+    if action & 255 == K_DISCARD:
+        for shift in (SHIFT_A, SHIFT_B, SHIFT_C):
+            card = _byte(action, shift)
+            if card:
+                for i in range(held):
+                    if (gone >> i) & 1 == 0 and u[p + HAND + 1 + i] == card:
+                        gone |= 1 << i
+                        break
+        if cfg[C_TRIBUTE] == 1:
+            tribute = min(TRIBUTE_CAP, tribute + 1)
+    nh = 0
+    jokers = 0
+    for i in range(held):
+        if (gone >> i) & 1 == 0:
+            nh += 1
+            if _is_joker(u[p + HAND + 1 + i]):
+                jokers += 1
+    total = (
+        field
+        + weights[M_HAND] * nh
+        + weights[M_JOKER] * jokers
+        + weights[M_TRIBUTE] * (tribute / 3.0)
+    )
+    half = max(0.0, weights[M_HALF]) if ints[W_BOUND, B_FREE] else 0.0
+    low = 0.0
+    lower = 0.0
+    negative = 0.0
+    nm = ints[W_BOUND, B_MISSING]
+    for k in range(nm):
+        m = ints[W_BOUND, B_VALUES + k]
+        inhand = False
+        for i in range(held):
+            card = u[p + HAND + 1 + i]
+            if (gone >> i) & 1 == 0 and card >> 4 == m and not _is_joker(card):
+                inhand = True
+        part = half
+        if inhand:
+            part += weights[M_PIN]
+        elif ints[W_POOL, m] > 0:
+            part += weights[M_DRAW_PREST]
+        total += part
+        if part < 0.0:
+            negative += part
+        if part < low:
+            lower = low
+            low = part
+        elif part < lower:
+            lower = part
+    most = ints[W_BOUND, B_PAIRS]
+    if most >= nm:
+        total -= negative
+    elif most == 2:
+        total -= low + lower
+    elif most == 1:
+        total -= low
+    return total + BOUND_MARGIN * (1.0 + abs(total))
+
+
 @njit(**numba_cache.UNCOUNTED)
 def _is_end(kind):  # type: ignore[no-untyped-def]
     return kind in (K_PLAY, K_SUBSTITUTE, K_DISCARD, K_PASS)
@@ -1203,6 +1362,11 @@ def _search_loop(  # type: ignore[no-untyped-def]
     # ``ended`` holds the position of the frame keyed ``ended_key`` but for the seat's block
     ended_valid = False
     ended_key = keys[0]
+    # ``field``: :func:`_field_bound` of frame ``bound_k``'s position (keyed ``bound_key``)
+    field = 0.0
+    bound_k = -1
+    bound_key = keys[0]
+    ints = work[0]
     while True:
         k_state = states[k]
         push = False
@@ -1289,6 +1453,23 @@ def _search_loop(  # type: ignore[no-untyped-def]
             )
             if _is_end(kind):
                 value = NEVER
+                # a discard or a pass leaves the field as it is: bounded from the position
+                # and the action, it is evaluated only when it may beat the frame's best
+                # (else its value changes nothing; never where the root's values are kept)
+                above = top[0] if k == 0 else best[k]
+                if (
+                    not refused
+                    and (kind == K_DISCARD or kind == K_PASS)  # noqa: SIM109 - Numba
+                    and above != NEVER
+                    and (k != 0 or index[k] >= roots.shape[0])
+                ):
+                    if bound_k != k or bound_key != keys[k]:
+                        field = _field_bound(k_state, cfg, ctx, later, weights, work)
+                        bound_k = k
+                        bound_key = keys[k]
+                    if _hand_bound(k_state, p, cfg, action, field, weights, ints) <= above:
+                        index[k] += 1
+                        continue
                 if not refused:
                     if ended_valid and ended_key == keys[k]:
                         _copy_block(ended, k_state, p, PLAYER_WIDTH)
