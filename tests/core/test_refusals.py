@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import fanfold.core.kinds
-import fanfold.play.lab_refusals  # the arena's, the balance lab's, the environments'
+import fanfold.core.lab_refusals  # the arena's, the balance lab's, the environments'
 import fanfold.play.refusals
 import fanfold.server.refusals  # noqa: F401  (the tables' and the server's templates)
 from fanfold.core.cards import Card

@@ -40,12 +40,12 @@ from pathlib import Path
 from typing import Any
 
 from fanfold.agents.base import parse_agent
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, ParamValue, Refusal, reason_of
 from fanfold.core.kinds import action_kind, check_names, forbids
 from fanfold.core.plugin import load_reference
 from fanfold.core.registry import AnyGame, ByGame, get_game, plugin_of, set_up
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.batch import Job
 
 #: How a refusal names an experiment given without a file (the command line's).

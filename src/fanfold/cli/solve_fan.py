@@ -108,7 +108,7 @@ def solve_fan(
 
 def _load_state(config: FanConfig, deal: int | None, board: Path | None) -> FanState:
     # the refusals' codes, registered where the play layer loads (fanfold --help loads none)
-    from fanfold.play import lab_refusals  # noqa: F401
+    from fanfold.core import lab_refusals  # noqa: F401
 
     if deal is not None:
         if deal < 0:

@@ -32,6 +32,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.cards import Card
 from fanfold.core.errors import FanfoldError, NotationError, Refusal
 from fanfold.core.registry import AnyGame
@@ -55,7 +56,6 @@ from fanfold.games.fantan.cards import indices_of
 from fanfold.games.fantan.rules import dealer_of, leader_of, settle, start_hand
 from fanfold.games.fantan.sampling import hidden_constraints
 from fanfold.games.fantan.state import FanTanState
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: A card told to every seat (an open deal).
 OPEN = -1

@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.errors import IllegalActionError, Refusal
 from fanfold.core.registry import AnyGame
 from fanfold.envs.layout import FloatArray, Layout
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 MaskArray = NDArray[np.int8]
 

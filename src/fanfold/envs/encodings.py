@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.errors import Refusal, UnknownGameError
 from fanfold.core.registry import AnyGame, set_up
 from fanfold.envs.encoding import Encoding
@@ -17,7 +18,6 @@ from fanfold.envs.fan import FanEncoding
 from fanfold.envs.fano import FanoEncoding
 from fanfold.envs.fantan import FanTanEncoding
 from fanfold.envs.morris import MorrisEncoding
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: The encoding class of each game, by short name.
 ENCODINGS: dict[str, type[Encoding]] = {

@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.errors import IllegalActionError, Refusal, TurnError, reason_of
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame
 from fanfold.envs.encoding import Encoding, MaskArray
 from fanfold.envs.layout import FloatArray
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.setup import new_table
 from fanfold.play.table import HUMAN, Table
 

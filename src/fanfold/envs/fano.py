@@ -38,6 +38,7 @@ from dataclasses import replace
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.errors import ConfigError, Refusal
 from fanfold.envs.encoding import Encoding, one_hot
 from fanfold.envs.layout import Block, FloatArray, Layout
@@ -79,7 +80,6 @@ from fanfold.games.fano.rules import HAND_SIZE, deck_of, teammates
 from fanfold.games.fano.rules.attacks import ATTACK_WAYS
 from fanfold.games.fano.rules.moves import combine_results
 from fanfold.games.fano.rules.specials import specials_of, suit_specials
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: The specials, in the order of the ``specials_used`` block.
 SPECIALS = tuple(Special)

@@ -44,6 +44,7 @@ from fanfold.agents.ladder.agent import LadderConfig
 from fanfold.agents.ladder.kernels import F_SIZE as LADDER_F_SIZE
 from fanfold.agents.ladder.kernels import I_SIZE as LADDER_I_SIZE
 from fanfold.agents.ladder.styles import params
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.errors import FanfoldError, IllegalActionError, Refusal
 from fanfold.envs import fano_kernels as kernels
 from fanfold.envs.compiled_tables import Ints, SelfPlayTables
@@ -54,7 +55,6 @@ from fanfold.games.fano.config import FanoConfig
 from fanfold.games.fano.fast import codec, layout
 from fanfold.games.fano.rules import new_state
 from fanfold.games.fano.state import FanoState
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 if TYPE_CHECKING:
     from fanfold.envs.encoding import Encoding

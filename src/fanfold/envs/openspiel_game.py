@@ -60,6 +60,7 @@ from typing import Any
 
 import pyspiel
 
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.errors import ConfigError, FanfoldError, Refusal
 from fanfold.core.registry import AnyGame, all_games, get_game
 from fanfold.envs.card_deals import (
@@ -76,7 +77,6 @@ from fanfold.envs.encodings import ENCODINGS, encoding_for, resolve
 from fanfold.envs.episode import Episode, default_max_steps
 from fanfold.envs.infostate import DEFAULT_WINDOW, fill_history, information_state_layout
 from fanfold.envs.trail import EVERYONE, NO_SEAT, Trail, same_story, told_of
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.setup import SEED_BITS
 from fanfold.play.table import HUMAN
 from fanfold.solvers.morris import load_table, rank_actions

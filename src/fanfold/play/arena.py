@@ -26,12 +26,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fanfold.agents.base import parse_agent
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.kinds import action_kind, allowed, played_kind
 from fanfold.core.registry import AnyGame, get_game
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.batch import Job, ProgressCallback, run_batch
 from fanfold.play.setup import make_seats, new_table, rotate_seats
 from fanfold.play.stats import Proportion

@@ -33,9 +33,9 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError, Refusal
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 
 #: The ``ray`` texts that are not addresses.
 AUTO, LOCAL = "auto", "local"

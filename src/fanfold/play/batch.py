@@ -27,9 +27,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError, Refusal
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.backends import LOCAL, Job, Worker, chunks, run_jobs
 
 #: Told after every finished job: (jobs done, jobs in all).

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.games.fan import GAME as FAN
 from fanfold.games.fan import FanConfig
-from fanfold.play import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.play.batch import Job, ProgressCallback, run_batch
 from fanfold.play.stats import median, wilson_interval
 from fanfold.solvers.fan import SOLVED, UNKNOWN, solve_deal

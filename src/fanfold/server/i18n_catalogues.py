@@ -104,8 +104,8 @@ def _refusals(catalog: Catalog) -> None:
     import fanfold.agents.base  # an agent's refusals, its settings' checks too
     import fanfold.agents.strategy.compiled  # the compile's progress, said at the terminal
     import fanfold.core.kinds  # an action kind's name refused
+    import fanfold.core.lab_refusals  # the arena's, the balance lab's, the environments'
     import fanfold.play.analysis  # the analyses' answers
-    import fanfold.play.lab_refusals  # the arena's, the balance lab's, the environments'
     import fanfold.play.refusals
     import fanfold.play.review_cards  # the engines' review's sentences (and review's)
     import fanfold.server.refusals
