@@ -15,7 +15,7 @@ from typing import Any, get_args
 import pytest
 
 from fanfold.server import protocol
-from fanfold.server.protocol import messages, sending
+from fanfold.server.protocol import messages, review_messages, sending
 from fanfold.server.protocol.base import Out
 from tests.server.support import TOKEN, open_table, serve
 
@@ -25,13 +25,15 @@ SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
 def message_models() -> dict[str, type[Out]]:
-    """Every model of :mod:`fanfold.server.protocol.messages` with a ``type``, by its type."""
+    """Every model of :mod:`fanfold.server.protocol.messages` (and of the review's module
+    beside it) with a ``type``, by its type."""
     found: dict[str, type[Out]] = {}
+    modules = {messages.__name__, review_messages.__name__}
     for value in vars(messages).values():
         if not (isinstance(value, type) and issubclass(value, Out)):
             continue
         field = value.model_fields.get("type")
-        if value.__module__ == messages.__name__ and field is not None:
+        if value.__module__ in modules and field is not None:
             for kind in get_args(field.annotation):
                 assert kind not in found, f"two models of the message type {kind!r}"
                 found[kind] = value
@@ -49,9 +51,14 @@ def test_every_socket_message_is_a_model_of_the_messages_module() -> None:
         "restarting",
         "chat",
         "chat_room",
+        "review",
     }
     members = get_args(get_args(protocol.Outgoing)[0])
-    assert {member.__module__ for member in members} == {messages.__name__}
+    # the review's, in a module of its own beside them (the messages module's length)
+    assert {member.__module__ for member in members} == {
+        messages.__name__,
+        review_messages.__name__,
+    }
     assert protocol.LobbyTables is models["open_tables"]
     # The types the browser's scripts tell apart are all messages of the module.
     scripts = " ".join(path.read_text() for path in (SERVER / "static").glob("*.js"))

@@ -8,7 +8,7 @@ given)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fanfold.agents.base import registered_agents
 from fanfold.agents.levels import LEVELS, level_agent
@@ -337,38 +337,3 @@ __all__ = [
     "game_catalogue",
     "summaries",
 ]
-
-
-class ReviewAnswer(Out):
-    """The engines' review of a finished table (``GET /api/tables/{id}/review``), as far as it
-    is computed: its state, the judged moves, the marked ones and the evaluation graph's
-    points (``docs/review/api.md``)."""
-
-    table: str
-    game: str
-    title: str
-    version: int
-    state: Literal["pending", "running", "done", "failed"]
-    total: int
-    judged: int
-    seed: str
-    budget: int | None
-    attempts: int
-    moves: list[dict[str, Any]]
-    marks: list[dict[str, Any]]
-    graph: list[dict[str, Any]]
-    summary: list[str]
-    #: each sentence of ``summary`` as its code and params (``None``: a plain sentence)
-    summary_said: list[dict[str, Any] | None] | None = None
-    engine: dict[str, Any] | None
-    deal: dict[str, Any] | None
-    error: str | None
-    #: why it failed as a code and params, where it was kept so (absent otherwise)
-    error_said: dict[str, Any] | None = None
-    #: The judged moves the answer leaves out (those the client has, asked with ``?seen=N``):
-    #: its moves, marks and graph points are those after them. Absent from a whole review.
-    seen: int | None = None
-    #: The review waits for the tables in play, before its next step or paused inside one (the
-    #: server computes reviews in the time live play leaves): the progress line as a code and
-    #: params. Absent otherwise.
-    held: dict[str, Any] | None = None

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Protocol
 from pydantic import Field, TypeAdapter
 
 from fanfold.server.protocol.base import PROTOCOL, Ending, Out
+from fanfold.server.protocol.review_messages import Review, ReviewAnswer
 
 
 class GameName(Out):
@@ -272,11 +273,11 @@ class ChatRoom(Out):
 
 #: Every message the server pushes on a table's socket, told apart by ``type``.
 Outgoing = Annotated[
-    State | Replay | Ok | Error | Restarting | Chat | ChatRoom,
+    State | Replay | Ok | Error | Restarting | Chat | ChatRoom | Review,
     Field(discriminator="type"),
 ]
-OUTGOING: TypeAdapter[State | Replay | Ok | Error | Restarting | Chat | ChatRoom] = TypeAdapter(
-    Outgoing
+OUTGOING: TypeAdapter[State | Replay | Ok | Error | Restarting | Chat | ChatRoom | Review] = (
+    TypeAdapter(Outgoing)
 )
 
 
@@ -383,6 +384,8 @@ __all__ = [
     "RematchSeats",
     "Replay",
     "Restarting",
+    "Review",
+    "ReviewAnswer",
     "SeatInfo",
     "State",
     "lobby_tables",

@@ -29,6 +29,9 @@ from fanfold.core.errors import FanfoldError
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.server import protocol
 from fanfold.server.live import NotFoundError
+from fanfold.server.protocol.base import PROTOCOL
+from fanfold.server.protocol.messages import Review
+from fanfold.server.protocol.sending import error_message, malformed, wire
 from fanfold.server.review_answers import review_answer, with_hold
 from fanfold.server.review_feed import Changes
 from fanfold.server.reviews import Reviews
@@ -55,10 +58,11 @@ def seen_of(text: str | None) -> int | None:
     return seen
 
 
-def wire_answer(answer: JSONObject) -> JSONObject:
-    """A review's answer as the socket sends it: the poll's, as its model words it."""
+def wire_answer(answer: JSONObject) -> str:
+    """A review's answer as the socket sends it: the poll's, as its model words it
+    (:class:`~fanfold.server.protocol.messages.Review`)."""
     said = protocol.ReviewAnswer.model_validate(answer).model_dump(mode="json", exclude_unset=True)
-    return {"type": "review", **said}
+    return wire(Review(protocol=PROTOCOL, type="review", **said))
 
 
 def drained(first: list[JSONObject] | None, changes: Changes) -> list[JSONObject] | None:
@@ -170,7 +174,7 @@ async def review_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> Non
     try:
         seen = seen_of(websocket.query_params.get("seen"))
     except ValueError as error:
-        await websocket.send_json({"type": "error", "error": str(error)})
+        await websocket.send_text(wire(malformed(str(error))))
         await websocket.close(code=1008, reason="seen")
         return
     state = websocket.app.state
@@ -179,17 +183,14 @@ async def review_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> Non
         try:
             answer = await review_now(state, hub, table_id, seen)
         except FanfoldError as error:
-            body: JSONObject = {"type": "error", "error": str(error)}
-            if error.refusal is not None:
-                body.update(error.refusal.to_json())
-            await websocket.send_json(body)
+            await websocket.send_text(wire(error_message(error)))
             await websocket.close(code=4404 if isinstance(error, NotFoundError) else 4409)
             return
         watch = Watch(state, hub, table_id, answer)
         closed = asyncio.ensure_future(closed_by_client(websocket))
         try:
             while True:
-                await websocket.send_json(wire_answer(answer))
+                await websocket.send_text(wire_answer(answer))
                 watch.answer = answer
                 if answer["state"] in ENDED:
                     await websocket.close(code=1000)
