@@ -141,10 +141,9 @@ def _helps_worded(
                 param.help = text  # type: ignore[attr-defined]
 
 
-class WordedCommand(TyperCommand):
-    """A command whose help speaks the terminal's language: its own help, each parameter's
-    help and the frame's words (an epilog made as the help is drawn reads :attr:`words`).
-    A command with no ``--lang`` of its own is given one (:func:`lang_option`)."""
+class _Worded(click.Command):
+    """What a worded command and a worded group share: ``--lang`` given where the command has
+    none, the arguments kept for the help's language, and the usage line's word."""
 
     #: The words the help is being drawn in (set while :meth:`get_help` runs).
     words: Messages | None = None
@@ -162,6 +161,12 @@ class WordedCommand(TyperCommand):
         words = self.words
         prefix = None if words is None else f"{words.gettext(FRAME['usage'])} "
         formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix)
+
+
+class WordedCommand(_Worded, TyperCommand):
+    """A command whose help speaks the terminal's language: its own help, each parameter's
+    help and the frame's words (an epilog made as the help is drawn reads :attr:`words`).
+    A command with no ``--lang`` of its own is given one (:func:`lang_option`)."""
 
     def get_help(self, ctx: click.Context) -> str:
         words = help_language(list(ctx.meta.get(_ARGS, [])))
@@ -175,27 +180,10 @@ class WordedCommand(TyperCommand):
             self.words = None
 
 
-class WordedGroup(TyperGroup):
+class WordedGroup(_Worded, TyperGroup):
     """``fanfold`` or a group of its commands (``solve``, ``deploy``...), whose help speaks the
     terminal's language like a :class:`WordedCommand`'s: its own help, its options', the frame
     and the line of each command it lists. It takes ``--lang`` too (for its help)."""
-
-    #: The words the help is being drawn in (set while :meth:`get_help` runs).
-    words: Messages | None = None
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if not any(param.name == "lang" for param in self.params):
-            self.params.append(lang_option())
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        ctx.meta[_ARGS] = list(args)
-        return super().parse_args(ctx, args)
-
-    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        words = self.words
-        prefix = None if words is None else f"{words.gettext(FRAME['usage'])} "
-        formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix)
 
     def get_help(self, ctx: click.Context) -> str:
         words = help_language(list(ctx.meta.get(_ARGS, [])))
