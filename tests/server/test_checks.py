@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import uvicorn
+from starlette.applications import Starlette
 
 from fanfold.server.checks import CHECK_HEADER, HealthPortError, HealthServer, Readiness
+from fanfold.server.stopping import DrainingServer
 from fanfold.server.store import Store
 from tests.server.support import sqlite_url
 
@@ -185,3 +189,54 @@ def test_a_stopping_process_waits_until_its_router_was_refused_twice(tmp_path: P
         began = time.monotonic()
         assert asyncio.run(readiness.out_of_service(limit=0.5)) is False
         assert 0.4 < time.monotonic() - began < 3
+
+
+def test_not_ready_until_the_games_port_is_open(tmp_path: Path) -> None:
+    with checks(tmp_path, stuck_seconds=3600, listening=False) as (readiness, address):
+        answer = httpx.get(f"{address}/ready", timeout=WAIT)
+        assert answer.status_code == 503
+        assert answer.json() == {"status": "unready", "reason": "the game's port is not open yet"}
+        assert httpx.get(f"{address}/health", timeout=WAIT).status_code == 200
+        readiness.listening = True
+        assert httpx.get(f"{address}/ready", timeout=WAIT).status_code == 200
+
+
+def test_the_served_process_is_ready_only_once_its_games_port_is_open(tmp_path: Path) -> None:
+    """uvicorn opens the game's port after the application's start-up, where the health port
+    already answers: a router told "ready" in between would meet a closed port."""
+    store = Store(sqlite_url(tmp_path))
+    seen: dict[str, bool] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        readiness = Readiness(
+            store, None, lambda: 0, listening=not getattr(app.state, "opens_port_later", False)
+        )
+        app.state.readiness = readiness
+        seen["at the start-up"] = readiness.check()[0] == 200
+        yield
+        readiness.close()
+
+    app = Starlette(lifespan=lifespan)
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = DrainingServer(config, app.state)
+    serving = threading.Thread(target=server.run, daemon=True)
+    serving.start()
+    try:
+        deadline = time.monotonic() + WAIT
+        while not server.started:
+            assert serving.is_alive()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert seen == {"at the start-up": False}
+        assert app.state.readiness.listening
+        assert app.state.readiness.check()[0] == 200
+        socket.create_connection(("127.0.0.1", port), timeout=WAIT).close()
+    finally:
+        server.should_exit = True
+        serving.join(timeout=WAIT)
+        store.close()

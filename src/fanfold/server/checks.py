@@ -8,7 +8,8 @@ own, from a thread of the process (:class:`HealthServer`), never queued behind a
 ``/metrics`` too (a scrape reads values the process holds, :mod:`fanfold.server.metrics`).
 
 What ``/ready`` means: the process can take requests for tables. It is ready once its start-up
-is done (the store is open and the port opens then), without waiting for its bots' workers to
+is done and its game's port is open (the health port opens first, during the start-up, and
+says 503 until then), without waiting for its bots' workers to
 warm up: they load the compiled searches in the background (the answer says ``"bots":
 "warming"`` until they have, then ``"ready"``; the time it took is logged and is the metric
 ``fanfold_bots_warm_up_seconds``), a person's action is taken at once, and a bot's decision
@@ -94,6 +95,9 @@ class Readiness:
         warm: whether the bots' workers have warmed up (``None``: nothing to wait for); said
             in the answer, never waited for.
         stuck_seconds: how long the loop may go without turning.
+        listening: whether the game's port is open already (``False`` where the server opens
+            it after the start-up: :class:`fanfold.server.stopping.DrainingServer` sets
+            :attr:`listening` once it has).
     """
 
     def __init__(
@@ -104,8 +108,12 @@ class Readiness:
         *,
         warm: Callable[[], bool] | None = None,
         stuck_seconds: float = STUCK_SECONDS,
+        listening: bool = True,
     ) -> None:
         self.store = store
+        #: Whether the game's port is open: unready until it is (a router would meet a
+        #: closed port).
+        self.listening = listening
         self.warm = warm
         self.owner = owner
         self.tables = tables
@@ -175,6 +183,8 @@ class Readiness:
                     self._refused[asker] = self._refused.get(asker, 0) + 1
         if self.draining:
             return 503, {"status": "unready", "reason": "the process is stopping (draining)"}
+        if not self.listening:
+            return 503, {"status": "unready", "reason": "the game's port is not open yet"}
         late = time.monotonic() - self.turned
         if late > self.stuck_seconds:
             return 503, {

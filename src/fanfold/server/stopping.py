@@ -89,6 +89,9 @@ class DrainingServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, state: object) -> None:
         super().__init__(config)
         self.state = state
+        # The application's life span starts before the game's port opens (uvicorn binds it
+        # after the start-up): its readiness waits for :meth:`startup` to say it is open.
+        state.opens_port_later = True  # type: ignore[attr-defined]
         #: Set by :data:`FULL_STOP_SIGNAL`: the whole group stops, no table is handed over.
         self.full_stop = False
 
@@ -113,6 +116,12 @@ class DrainingServer(uvicorn.Server):
         if stop_taking is not None:
             stop_taking()
         self.handle_exit(signal.SIGTERM, frame)
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        readiness = getattr(self.state, "readiness", None)
+        if readiness is not None and self.started:
+            readiness.listening = True  # the game's port is open now: /ready may say so
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         readiness = getattr(self.state, "readiness", None)

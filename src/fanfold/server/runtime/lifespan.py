@@ -95,7 +95,11 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         gc.set_threshold(thresholds[0], thresholds[1], NO_AUTOMATIC_FULL_COLLECTION)
         sweeper = asyncio.get_running_loop().create_task(sweep(hub, app.state.accounts, counters))
         readiness = Readiness(
-            store, owner, lambda: len(hub.live), warm=lambda: all(f.done() for f in warming)
+            store,
+            owner,
+            lambda: len(hub.live),
+            warm=lambda: all(f.done() for f in warming),
+            listening=not getattr(app.state, "opens_port_later", False),
         )
         readiness.start()
         app.state.readiness = readiness
