@@ -62,6 +62,7 @@ TERMINAL = (
     "cli/solve_fan.py",
     "cli/solve_morris.py",
     "cli/terminal.py",
+    "cli/usage_words.py",
 )
 #: A fixed date in the files' headers, so that extracting again changes nothing unless a
 #: message changed.
@@ -106,6 +107,7 @@ def _refusals(catalog: Catalog) -> None:
     import fanfold.core.kinds  # an action kind's name refused
     import fanfold.core.lab_refusals  # the arena's, the balance lab's, the environments'
     import fanfold.play.analysis  # the analyses' answers
+    import fanfold.play.assistance  # the engine-assistance check's verdicts (moderate)
     import fanfold.play.refusals
     import fanfold.play.review_cards  # the engines' review's sentences (and review's)
     import fanfold.server.refusals
