@@ -91,8 +91,9 @@ def _value_text(value: MoveValue | None, patience: bool) -> str:
         return words.gettext(PATIENCE["win" if value.result == "win" else "loss"])
     if value.distance is None or value.result not in ("win", "loss"):
         return words.gettext(RESULTS.get(value.result, value.result))
-    code = f"analysis.value_{value.result}" + ("_ply" if value.distance == 1 else "")
-    return words.text(Phrase(code, count=value.distance))
+    if value.distance == 1:
+        return words.text(Phrase(f"analysis.value_{value.result}_ply"))
+    return words.text(Phrase(f"analysis.value_{value.result}", count=value.distance))
 
 
 def _show(result: Review) -> None:

@@ -273,7 +273,10 @@ def _report_position(game: MorrisGame, state: Any, table: MorrisTable, as_json: 
     gettext = words.gettext
     position = gettext("Position %(position)s") % {"position": game.format_position(state)}
     console.print(position, markup=False)
-    console.print(game.render(game.observe(state, state.to_move)), markup=False)
+    from fanfold.cli.terminal import drawn
+
+    board = drawn(words, game.drawing(game.observe(state, state.to_move)))
+    console.print(board, markup=False)
     if outcome is not None:
         reason = words.text(game.ending_words(state) or outcome.reason)
         console.print(gettext("Game over: %(reason)s") % {"reason": reason}, markup=False)
