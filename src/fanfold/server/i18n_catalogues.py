@@ -53,8 +53,16 @@ TERMINAL = (
     "cli/arena.py",
     "cli/backup.py",
     "cli/balance.py",
+    "cli/check_config.py",
     "cli/common.py",
+    "cli/deploy.py",
+    "cli/deploy_backup.py",
+    "cli/deploy_group.py",
+    "cli/deploy_logs.py",
+    "cli/deploy_monitoring.py",
+    "cli/deploy_systemd.py",
     "cli/help_words.py",
+    "cli/keys.py",
     "cli/moderate.py",
     "cli/restart.py",
     "cli/review.py",
@@ -70,8 +78,9 @@ DATE = datetime(2026, 11, 29, tzinfo=UTC)
 
 _JINJA = "jinja2.ext:babel_extract"
 Keywords = dict[str, tuple[int, ...] | None]
-#: ``N_("...")`` marks a command's help text (:mod:`fanfold.cli.help_words`).
-_KEYWORDS: Keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+#: ``N_("...")`` marks a command's help text (:mod:`fanfold.cli.help_words`), ``Said("...")``
+#: a command's own sentence (:class:`fanfold.cli.common.Said`).
+_KEYWORDS: Keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "Said": None}
 
 
 def _sources() -> list[tuple[str, str, Keywords]]:
