@@ -199,7 +199,7 @@ def _default_url() -> str:
     """``fanfold serve``'s default store, without making its folder."""
     from platformdirs import user_data_dir
 
-    return f"sqlite:///{Path(user_data_dir('fanfold')) / 'fanfold.db'}"
+    return "sqlite:///" + str(Path(user_data_dir("fanfold")) / "fanfold.db")
 
 
 def _schema(revisions: tuple[str, ...], oldest: str | None) -> str:
@@ -468,8 +468,9 @@ def check_haproxy(path: Path, serving: Serving, *, run: bool = True) -> str:
             for line in (checked.stdout + checked.stderr).splitlines()
             if line.startswith("[ALERT]")
         ]
+        reason = alerts[0] if alerts else Said("no reason given")  # HAProxy's own words
         raise CheckError(
-            f"haproxy -c -f {path} refuses it: " + (alerts[0] if alerts else "no reason given"),
+            Said("haproxy -c -f %(path)s refuses it: %(reason)s", path=path, reason=reason),
             HAPROXY,
         )
     return Said("%(said)s, and haproxy -c accepts it", said=said)
