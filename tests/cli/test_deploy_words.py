@@ -39,6 +39,8 @@ WORDED = [
     "solve_fan.py",
     "solve_morris.py",
 ]
+#: The modules whose functions return their findings as sentences.
+RETURNED = {"check_config.py"}
 #: Where a sentence is printed, refused or titled.
 SAID = {"print", "echo", "fail", "add_column", "Table", "progress_bar", "ValueError"}
 SAID |= {"CheckError", "FanfoldError", "BadParameter", "Exit"}
@@ -68,9 +70,8 @@ def _english_sentences(path: Path) -> list[str]:
             given = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "title")]
             if any(_written_out(arg) for arg in given):
                 found.append(f"{path.name}:{node.lineno}")
-        elif isinstance(node, ast.Return) and _written_out(node.value):
-            if path.name == "check_config.py":
-                found.append(f"{path.name}:{node.lineno}")
+        elif isinstance(node, ast.Return) and _written_out(node.value) and path.name in RETURNED:
+            found.append(f"{path.name}:{node.lineno}")
     return found
 
 

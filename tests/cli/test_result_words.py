@@ -258,3 +258,22 @@ def test_moderates_lists_and_lines_are_french_and_pseudo(
     none = runner.invoke(app, ["moderate", "assistance", "--db", sqlite_url(empty), "--lang", "fr"])
     assert none.exit_code == 0, none.output
     assert not _left(none.output, {"account", "finished", "rated", "game"}, ("Fano330-R-Morris",))
+
+
+def test_a_seats_agent_asked_out_of_turn_is_refused_with_a_code() -> None:
+    """A front end asking the agent of a seat that does not decide now (a caller's mistake):
+    the refusal is a code, worded in French and in the pseudo-language."""
+    from fanfold.core.errors import TurnError
+    from fanfold.play.setup import new_table
+
+    table = new_table(MORRIS, None, ["easy", "easy"], seed=1)
+    waiting = 1 - (table.decider or 0)
+    with pytest.raises(TurnError) as caught:
+        table.agent_choice(waiting)
+    error = caught.value
+    assert error.refusal is not None
+    assert error.refusal.code == "table.agent_not_now"
+    assert str(error) == "Black's agent does not decide now"
+    assert FRENCH.text(error) == "l\u2019agent de Noir ne décide pas maintenant"
+    pseudo = PSEUDO.text(error)
+    assert not _left(pseudo, {"agent", "does", "decide", "now"}), pseudo
