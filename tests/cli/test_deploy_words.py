@@ -193,3 +193,72 @@ def test_keys_rotate_says_its_line_in_french(tmp_path: Path) -> None:
     plain = runner.invoke(app, args, env=PLAIN)
     assert plain.exit_code == 0, plain.output
     assert "takes the signing key with fingerprint " in plain.output
+
+
+def _pseudo_left(error: BaseException, kept: tuple[str, ...]) -> set[str]:
+    """The English words of ``error``'s template still in its pseudo-language wording."""
+    english = i18n.messages(i18n.ENGLISH)
+    refusal = getattr(error, "refusal", None)
+    assert refusal is not None, str(error)
+    template = re.sub(r"\{\w+\}", " ", english.codes[refusal.code])
+    words = set(re.findall(r"[A-Za-z]{4,}", template)) - {"fanfold", "keys", "rotate"}
+    text = PSEUDO.text(error)
+    for value in kept:
+        text = text.replace(value, " ")
+    return {word for word in words if re.search(rf"\b{word}\b", text)}
+
+
+def test_a_key_files_and_a_stores_refusals_are_codes_worded_in_french(tmp_path: Path) -> None:
+    from fanfold.server.signing_keys import KeyFileError, mismatch, read_key_file
+    from fanfold.server.store.engine import open_error
+
+    short = tmp_path / "short"
+    short.write_text("abc\n", encoding="utf-8")
+    empty = tmp_path / "empty"
+    empty.write_text("# none\n", encoding="utf-8")
+    for path, french in [
+        (tmp_path / "missing", "le fichier de clés {path} ne peut pas être lu : "),
+        (short, "le fichier de clés {path} a une clé de 3 caractères à la ligne 1 : "),
+        (empty, "le fichier de clés {path} ne contient aucune clé"),
+    ]:
+        with pytest.raises(KeyFileError) as caught:
+            read_key_file(path)
+        assert FRENCH.text(caught.value).startswith(french.format(path=path))
+        assert str(caught.value).startswith(f"the key file {path} ")
+        # the system's reason inside stays as the system says it
+        assert not _pseudo_left(caught.value, (str(path), "No such file or directory"))
+    other = mismatch(short, "aaaa", "bbbb")
+    assert str(other).startswith(f"the signing key (the first line of {short}, fingerprint aaaa)")
+    assert FRENCH.text(other).startswith("la clé de signature (la première ligne de ")
+    assert not _pseudo_left(other, (str(short),))
+    store = open_error("sqlite:////no/such/fanfold.db", OSError("file is not a database"))
+    assert str(store) == (
+        "the store at sqlite:////no/such/fanfold.db cannot be opened: file is not a database"
+    )
+    assert FRENCH.text(store) == (
+        "le stockage sqlite:////no/such/fanfold.db ne peut pas être ouvert : file is not a "
+        "database"  # the database's own reason, as it says it
+    )
+    assert not _pseudo_left(store, ("file is not a database",))
+
+
+def test_keys_and_check_config_refuse_a_key_file_in_french(tmp_path: Path) -> None:
+    from fanfold.server.store import Store
+    from tests.server.support import sqlite_url
+
+    Store(sqlite_url(tmp_path)).close()
+    key_file = tmp_path / "keys"
+    key_file.write_text("short\n", encoding="utf-8")
+    args = ["keys", "rotate", "--key-file", str(key_file), "--db", sqlite_url(tmp_path)]
+    french = runner.invoke(app, [*args, "--lang", "fr"], env=PLAIN)
+    assert french.exit_code == 2, french.output
+    assert f"erreur : le fichier de clés {key_file} a une clé de 5 caractères" in french.output
+    checked = runner.invoke(
+        app,
+        ["check-config", "--key-file", str(key_file), "--db", sqlite_url(tmp_path), "--lang", "fr"],
+        env=PLAIN,
+    )
+    text = " ".join(checked.output.split())
+    assert f"erreur : la clé de signature : le fichier de clés {key_file} a une clé" in text
+    plain = runner.invoke(app, args, env=PLAIN)
+    assert f"error: the key file {key_file} has a key of 5 characters" in plain.output

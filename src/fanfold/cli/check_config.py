@@ -44,7 +44,7 @@ KEY = 78
 class CheckError(Exception):
     """A check failed: the sentence says why; ``code`` is the exit status."""
 
-    def __init__(self, message: str, code: int) -> None:
+    def __init__(self, message: object, code: int) -> None:
         super().__init__(message)
         self.code = code
 
@@ -283,7 +283,7 @@ def check_key(url: str, key_file: Path, timeout: float) -> str:
     try:
         found = fingerprint(read_key_file(key_file)[0])
     except KeyFileError as error:
-        raise CheckError(str(error), FLAGS) from None
+        raise CheckError(error, FLAGS) from None
     try:
         known = probe(url, timeout, key=FINGERPRINT_NAME).key
     except ProbeError as error:
@@ -296,7 +296,7 @@ def check_key(url: str, key_file: Path, timeout: float) -> str:
             found=found,
         )
     if known != found:
-        raise CheckError(str(mismatch(key_file, found, known)), KEY)
+        raise CheckError(mismatch(key_file, found, known), KEY)
     return Said(
         "%(key_file)s's signing key is the store's (fingerprint %(found)s)",
         key_file=key_file,

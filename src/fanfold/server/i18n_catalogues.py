@@ -121,6 +121,8 @@ def _refusals(catalog: Catalog) -> None:
     import fanfold.play.review_cards  # the engines' review's sentences (and review's)
     import fanfold.server.refusals
     import fanfold.server.review_answers  # the review page's progress while it waits
+    import fanfold.server.signing_keys  # a key file's refusals
+    import fanfold.server.store.engine  # a store that cannot be opened
     import fanfold.server.waiting  # (the tables' and the server's templates, words)
     import fanfold.solvers.morris  # noqa: F401  (the Morris solver's progress, at the terminal)
     from fanfold.core.registry import all_games
