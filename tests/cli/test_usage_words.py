@@ -163,3 +163,28 @@ def test_an_english_usage_error_reads_no_catalogue(monkeypatch: pytest.MonkeyPat
     said = runner.invoke(app, ["backup"], env=PLAIN)
     assert said.exit_code == 2
     assert "Missing option '--dir'." in _text(said.output)
+
+
+def test_aborted_is_said_in_french_and_english_after() -> None:
+    """typer's "Aborted." (the end of input at a prompt) in the command line's language."""
+    import typer
+
+    aborting = typer.Typer()
+
+    @aborting.command()
+    def ask() -> None:
+        raise EOFError
+
+    @aborting.command()
+    def other() -> None:
+        raise typer.Abort
+
+    help_words.worded(aborting)
+    french = runner.invoke(aborting, ["ask", "--lang", "fr"], env=PLAIN)
+    assert french.exit_code == 1
+    assert "Abandon." in french.output
+    assert "Aborted" not in french.output
+    again = runner.invoke(aborting, ["other", "--lang", "fr"], env=PLAIN)
+    assert "Abandon." in again.output
+    plain = runner.invoke(aborting, ["ask"], env=PLAIN)
+    assert "Aborted." in plain.output

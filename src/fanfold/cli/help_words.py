@@ -151,7 +151,7 @@ class _UsageErrors:
     def __init__(self, args: list[str]) -> None:
         self.args = args
         self.commands: list[_Worded] = []
-        self.frame = (rich_help.ERRORS_PANEL_TITLE, rich_help.RICH_HELP)
+        self.frame = (rich_help.ERRORS_PANEL_TITLE, rich_help.RICH_HELP, rich_help.ABORTED_TEXT)
 
     def word(self, error: click.ClickException) -> None:
         """``error``'s message in the command line's language (:func:`word_usage`), and its
@@ -177,7 +177,13 @@ class _UsageErrors:
         """Everything the wording changed as it was."""
         for command in self.commands:
             command.words = None
-        rich_help.ERRORS_PANEL_TITLE, rich_help.RICH_HELP = self.frame
+        rich_help.ERRORS_PANEL_TITLE, rich_help.RICH_HELP, rich_help.ABORTED_TEXT = self.frame
+
+    def aborted(self) -> None:
+        """typer's "Aborted." (end of input at a prompt) in the command line's language."""
+        words = help_language(self.args)
+        if words is not None:
+            rich_help.ABORTED_TEXT = words.gettext(usage_words.FRAME["aborted"])
 
 
 #: The usage errors of the command line being run (:meth:`WordedGroup.main`).
@@ -195,6 +201,11 @@ def _usage_worded() -> Iterator[None]:
         errors = _USAGE.get()
         if errors is not None:
             errors.word(error)
+        raise
+    except (typer.Abort, EOFError):  # typer says "Aborted." for both
+        errors = _USAGE.get()
+        if errors is not None:
+            errors.aborted()
         raise
 
 

@@ -84,6 +84,7 @@ KINDS = {
 FRAME = {
     "error": N_("Error"),
     "try": N_("Try %(command)s for help."),
+    "aborted": N_("Aborted."),
 }
 
 _PART = re.compile(r"%\((\w+)\)s")
