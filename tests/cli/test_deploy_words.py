@@ -266,3 +266,14 @@ def test_keys_and_check_config_refuse_a_key_file_in_french(tmp_path: Path) -> No
     assert f"erreur : la clé de signature : le fichier de clés {key_file} a une clé" in text
     plain = runner.invoke(app, args, env=PLAIN)
     assert f"error: the key file {key_file} has a key of 5 characters" in plain.output
+
+
+def test_check_config_words_serve_options_usage_errors() -> None:
+    """``fanfold serve``'s own usage errors, as check-config reports them, from click's
+    templates too."""
+    french = runner.invoke(app, ["check-config", "--port", "x", "--lang", "fr"], env=PLAIN)
+    text = " ".join(french.output.split())
+    assert "erreur : les options de fanfold serve : Valeur non valable pour '--port' : " in text
+    assert "Invalid value" not in text
+    plain = runner.invoke(app, ["check-config", "--port", "x"], env=PLAIN)
+    assert "error: fanfold serve's options: Invalid value for '--port': " in plain.output

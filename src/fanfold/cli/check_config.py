@@ -30,6 +30,7 @@ from typing import Annotated, Any
 import typer
 
 from fanfold.cli.common import Said, console, error_console, terminal_words, worded
+from fanfold.cli.usage_words import Usage
 
 #: The exit status when the options are wrong.
 FLAGS = 2
@@ -90,7 +91,7 @@ def serve_options(arguments: list[str]) -> dict[str, Any]:
         ) from done
     except typer.TyperException as error:  # click's usage errors, as typer raises them
         said = getattr(error, "format_message", None)
-        raise CheckError(str(said() if callable(said) else error), FLAGS) from None
+        raise CheckError(Usage(said() if callable(said) else error), FLAGS) from None
     return dict(context.params)
 
 

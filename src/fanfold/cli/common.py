@@ -142,6 +142,10 @@ def worded(value: object, words: Messages | None = None) -> str:
         value = value.args[0]
     if isinstance(value, list):  # reasons, joined as the English sentence joins them
         return "; ".join(worded(item, words) for item in value)
+    from fanfold.cli.usage_words import Usage, word_usage
+
+    if isinstance(value, Usage):  # click's own message, from its templates
+        return word_usage(value, words)
     if isinstance(value, Said):
         params = {name: worded(param, words) for name, param in value.params.items()}
         return words.gettext(value.template) % params

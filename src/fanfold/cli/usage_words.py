@@ -90,6 +90,12 @@ FRAME = {
 _PART = re.compile(r"%\((\w+)\)s")
 
 
+class Usage(str):
+    """A usage error's message as click made it, carried on to be worded later
+    (``fanfold check-config`` reports ``fanfold serve``'s): :func:`fanfold.cli.common.worded`
+    words it with :func:`word_usage`."""
+
+
 @cache
 def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     """Each template of :data:`USAGE` as a pattern that finds its parts, the most specific
