@@ -70,7 +70,8 @@ def arena(
         if as_json:
             rows = run_arena(plan, workers=workers, results=results)
         else:
-            with progress_bar(f"{game.title}: {plan.games} games") as progress:
+            playing = terminal_words().gettext("%(game)s: %(games)s games")
+            with progress_bar(playing % {"game": game.title, "games": plan.games}) as progress:
                 rows = run_arena(plan, workers=workers, results=results, progress=progress)
     except FanfoldError as error:
         refused(error)
@@ -113,12 +114,20 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
+#: The results table's headings (the agents' and the head-to-head table's).
+HEADINGS = [N_("agent"), N_("games"), N_("won"), N_("drawn"), N_("lost"), N_("win %")]
+HEADINGS += [N_("95% interval"), N_("return"), N_("s/decision"), N_("max s")]
+RATING = N_("rating")
+PAIR_HEADINGS = [N_("agents"), N_("games"), N_("first won"), N_("second won"), N_("drawn")]
+
+
 def _print(plan: ArenaPlan, report: ArenaReport) -> None:
+    """The results as tables and sentences in the terminal's language (numbers as written)."""
     from fanfold.play.markdown import markdown_table
 
+    gettext = terminal_words().gettext
     rated = any(agent.rating is not None for agent in report.agents)
-    headers = ["agent", "games", "won", "drawn", "lost", "win %", "95% interval", "return"]
-    headers += ["s/decision", "max s"] + (["rating"] if rated else [])
+    headers = [gettext(heading) for heading in [*HEADINGS, *([RATING] if rated else [])]]
     rows: list[list[str]] = []
     for agent in sorted(report.agents, key=lambda entry: -(entry.rating or entry.wins)):
         low, high = agent.win_rate.interval
@@ -137,16 +146,18 @@ def _print(plan: ArenaPlan, report: ArenaReport) -> None:
         if rated:
             row.append(f"{agent.rating:.0f}" if agent.rating is not None else "-")
         rows.append(row)
-    out = [f"{plan.game.title}: {report.games} games from seed {plan.seed}", ""]
+    title = gettext("%(game)s: %(games)s games from seed %(seed)s")
+    out = [title % {"game": plan.game.title, "games": report.games, "seed": plan.seed}, ""]
     out += [markdown_table(headers, rows), ""]
     if len(report.pairs) > 1 or (report.pairs and plan.players > 2):
-        out += ["Head to head (in the games both played, the higher return wins):", ""]
+        out += [gettext("Head to head (in the games both played, the higher return wins):"), ""]
+        versus = gettext("%(first)s vs %(second)s")
         out += [
             markdown_table(
-                ["agents", "games", "first won", "second won", "drawn"],
+                [gettext(heading) for heading in PAIR_HEADINGS],
                 [
                     [
-                        f"{pair.first} vs {pair.second}",
+                        versus % {"first": pair.first, "second": pair.second},
                         str(pair.games),
                         str(pair.first_wins),
                         str(pair.second_wins),
@@ -158,9 +169,17 @@ def _print(plan: ArenaPlan, report: ArenaReport) -> None:
             "",
         ]
     share = report.limit_draws / report.games if report.games else 0.0
+    length = gettext(
+        "Mean game length %(length)s actions; %(limit)s of %(games)s games (%(share)s) ended "
+        "at the turn limit. A game is one seat taken; a shared first place counts as a win."
+    )
     out.append(
-        f"Mean game length {report.mean_length:.1f} actions; {report.limit_draws} of "
-        f"{report.games} games ({_percent(share)}) ended at the turn limit. A game is one seat "
-        "taken; a shared first place counts as a win."
+        length
+        % {
+            "length": f"{report.mean_length:.1f}",
+            "limit": report.limit_draws,
+            "games": report.games,
+            "share": _percent(share),
+        }
     )
     console.print("\n".join(out), markup=False)

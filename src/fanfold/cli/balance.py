@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from fanfold.cli.arena import _split_agents
-from fanfold.cli.common import console, error_console, refused, said
+from fanfold.cli.common import console, error_console, refused, said, terminal_words
 from fanfold.cli.help_words import N_
 from fanfold.core.errors import FanfoldError
 
@@ -136,7 +136,9 @@ def balance(
         if as_json:
             rows = run_experiment(experiment, workers=workers, ray=ray, results=results)
         else:
-            with progress_bar(f"{experiment.game.title}: {total} games", error_console) as bar:
+            playing = terminal_words().gettext("%(game)s: %(games)s games")
+            label = playing % {"game": experiment.game.title, "games": total}
+            with progress_bar(label, error_console) as bar:
                 rows = run_experiment(
                     experiment, workers=workers, ray=ray, results=results, progress=bar
                 )
@@ -149,15 +151,20 @@ def balance(
         print(json.dumps(summary.to_json(), indent=2))
         return
     console.print((out / "report.md").read_text(encoding="utf-8"), markup=False)
-    console.print(
-        f"{len(rows)} games in {seconds:.1f} s; report: {page} (and report.md, summary.json, "
-        f"games.jsonl in {out})",
-        markup=False,
+    words = terminal_words()
+    done = words.gettext(
+        "%(games)s games in %(seconds)s s; report: %(page)s (and report.md, summary.json, "
+        "games.jsonl in %(folder)s)"
     )
+    params = {"games": len(rows), "seconds": f"{seconds:.1f}", "page": page, "folder": out}
+    console.print(done % params, markup=False)
     if summary.warnings:
         count = len(summary.warnings)
-        console.print(
-            f"{count} warning{'s' if count > 1 else ''} beside the answers (the report's "
-            "Warnings): the bots may have decided them.",
-            markup=False,
+        warned = words.ngettext(
+            "%(count)s warning beside the answers (the report's Warnings): the bots may have "
+            "decided them.",
+            "%(count)s warnings beside the answers (the report's Warnings): the bots may have "
+            "decided them.",
+            count,
         )
+        console.print(warned % {"count": count}, markup=False)

@@ -29,7 +29,8 @@ from typing import Annotated, Any
 
 import typer
 
-from fanfold.cli.common import console, error_console
+from fanfold.cli.common import Said, console, error_console, terminal_words, worded
+from fanfold.cli.usage_words import Usage
 
 #: The exit status when the options are wrong.
 FLAGS = 2
@@ -44,7 +45,7 @@ KEY = 78
 class CheckError(Exception):
     """A check failed: the sentence says why; ``code`` is the exit status."""
 
-    def __init__(self, message: str, code: int) -> None:
+    def __init__(self, message: object, code: int) -> None:
         super().__init__(message)
         self.code = code
 
@@ -85,10 +86,12 @@ def serve_options(arguments: list[str]) -> dict[str, Any]:
     try:
         context = command.make_context("fanfold serve", list(arguments))
     except typer.Exit as done:  # --help
-        raise CheckError("fanfold check-config takes fanfold serve's options", FLAGS) from done
+        raise CheckError(
+            Said("fanfold check-config takes fanfold serve's options"), FLAGS
+        ) from done
     except typer.TyperException as error:  # click's usage errors, as typer raises them
         said = getattr(error, "format_message", None)
-        raise CheckError(str(said() if callable(said) else error), FLAGS) from None
+        raise CheckError(Usage(said() if callable(said) else error), FLAGS) from None
     return dict(context.params)
 
 
@@ -109,37 +112,65 @@ def check_flags(options: dict[str, Any]) -> Serving:
     try:
         trusted_networks(list(options["trusted_proxy"] or []))
     except ValueError as error:
-        raise CheckError(f"--trusted-proxy: {error}", FLAGS) from None
+        raise CheckError(Said("--trusted-proxy: %(error)s", error=error), FLAGS) from None
     if options["public_origin"] is not None:
         try:
             public_origin(options["public_origin"])
         except ValueError as error:
-            raise CheckError(f"--public-origin: {error}", FLAGS) from None
+            raise CheckError(Said("--public-origin: %(error)s", error=error), FLAGS) from None
     level = os.environ.get(LEVEL_ENVIRONMENT, "INFO").strip().upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-        raise CheckError(f"{LEVEL_ENVIRONMENT}={level!r} is no log level", FLAGS)
+        raise CheckError(
+            Said(
+                "%(level_environment)s=%(level)s is no log level",
+                level_environment=LEVEL_ENVIRONMENT,
+                level=repr(level),
+            ),
+            FLAGS,
+        )
     try:
         url = database_url(options["db"], options["db_file"]) or _default_url()
     except typer.Exit:  # database_url said why
-        raise CheckError("the database's URL (above)", FLAGS) from None
+        raise CheckError(Said("the database's URL (above)"), FLAGS) from None
     if processes > 1 and not is_postgresql(url):
         raise CheckError(
-            f"--processes {processes} needs a PostgreSQL store: a SQLite file is served by one "
-            "process",
+            Said(
+                "--processes %(processes)s needs a PostgreSQL store: a SQLite file is served by "
+                "one process",
+                processes=processes,
+            ),
             FLAGS,
         )
     if port + processes - 1 > 65535:
-        raise CheckError(f"--port {port} leaves no room for {processes} ports", FLAGS)
+        raise CheckError(
+            Said(
+                "--port %(port)s leaves no room for %(processes)s ports",
+                port=port,
+                processes=processes,
+            ),
+            FLAGS,
+        )
     ports = list(range(port, port + processes))
     health_ports: list[int] = []
     if health is not None:
         if health + processes - 1 > 65535:
-            raise CheckError(f"--health-port {health} leaves no room for {processes} ports", FLAGS)
+            raise CheckError(
+                Said(
+                    "--health-port %(health)s leaves no room for %(processes)s ports",
+                    health=health,
+                    processes=processes,
+                ),
+                FLAGS,
+            )
         health_ports = list(range(health, health + processes))
         if set(ports) & set(health_ports):
             raise CheckError(
-                f"--health-port {health} and --port {port} overlap: the health checks need "
-                "ports of their own",
+                Said(
+                    "--health-port %(health)s and --port %(port)s overlap: the health checks need "
+                    "ports of their own",
+                    health=health,
+                    port=port,
+                ),
                 FLAGS,
             )
     name: str | None = options["server_name"]
@@ -157,7 +188,9 @@ def check_flags(options: dict[str, Any]) -> Serving:
 
         if jemalloc_library() is None:
             raise CheckError(
-                "--allocator jemalloc: jemalloc is not installed (apt-get install libjemalloc2)",
+                Said(
+                    "--allocator jemalloc: jemalloc is not installed (apt-get install libjemalloc2)"
+                ),
                 FLAGS,
             )
     return Serving(url, processes, options["host"], ports, health_ports, names)
@@ -167,7 +200,7 @@ def _default_url() -> str:
     """``fanfold serve``'s default store, without making its folder."""
     from platformdirs import user_data_dir
 
-    return f"sqlite:///{Path(user_data_dir('fanfold')) / 'fanfold.db'}"
+    return "sqlite:///" + str(Path(user_data_dir("fanfold")) / "fanfold.db")
 
 
 def _schema(revisions: tuple[str, ...], oldest: str | None) -> str:
@@ -180,20 +213,24 @@ def _schema(revisions: tuple[str, ...], oldest: str | None) -> str:
 
     heads, known = schema_revisions()
     if not revisions:
-        return "no schema yet: fanfold serve makes it at start"
+        return Said("no schema yet: fanfold serve makes it at start")
     unknown = [revision for revision in revisions if revision not in known]
     if unknown and (oldest is None or oldest not in known):
         newest = ", ".join(sorted(heads))
         raise CheckError(str(SchemaTooNewError(", ".join(unknown), newest, oldest)), STORE)
     if unknown:
-        return (
-            f"its schema is at revision {', '.join(unknown)}, newer than this fanfold's, and "
-            f"serves releases from revision {oldest} on (expand-only since): fanfold serve "
-            "serves it as it is (docs/upgrade.md)"
+        return Said(
+            "its schema is at revision %(unknown)s, newer than this fanfold's, and serves "
+            "releases from revision %(oldest)s on (expand-only since): fanfold serve serves it as "
+            "it is (docs/upgrade.md)",
+            unknown=", ".join(unknown),
+            oldest=oldest,
         )
     if set(revisions) == heads:
-        return "its schema is up to date"
-    return "its schema is older: fanfold serve brings it up to date at start (docs/upgrade.md)"
+        return Said("its schema is up to date")
+    return Said(
+        "its schema is older: fanfold serve brings it up to date at start (docs/upgrade.md)"
+    )
 
 
 def check_store(url: str, timeout: float) -> str:
@@ -210,12 +247,21 @@ def check_store(url: str, timeout: float) -> str:
     try:
         found = probe(url, timeout)
     except ProbeError as error:
-        raise CheckError(f"the store at {shown}: {error}", STORE) from None
+        raise CheckError(
+            Said("the store at %(shown)s: %(error)s", shown=shown, error=error), STORE
+        ) from None
     if found.kind == "own":
-        return f"the store at {shown} is opened by fanfold serve itself"
+        return Said("the store at %(shown)s is opened by fanfold serve itself", shown=shown)
     if found.kind == "absent":
-        return f"the store at {shown} does not exist yet: fanfold serve makes it at start"
-    return f"the store at {shown} answers; {_schema(found.revisions, found.oldest)}"
+        return Said(
+            "the store at %(shown)s does not exist yet: fanfold serve makes it at start",
+            shown=shown,
+        )
+    return Said(
+        "the store at %(shown)s answers; %(found)s",
+        shown=shown,
+        found=_schema(found.revisions, found.oldest),
+    )
 
 
 def check_key(url: str, key_file: Path, timeout: float) -> str:
@@ -238,19 +284,25 @@ def check_key(url: str, key_file: Path, timeout: float) -> str:
     try:
         found = fingerprint(read_key_file(key_file)[0])
     except KeyFileError as error:
-        raise CheckError(str(error), FLAGS) from None
+        raise CheckError(error, FLAGS) from None
     try:
         known = probe(url, timeout, key=FINGERPRINT_NAME).key
     except ProbeError as error:
-        raise CheckError(f"the store: {error}", STORE) from None
+        raise CheckError(Said("the store: %(error)s", error=error), STORE) from None
     if known is None:
-        return (
-            f"{key_file}'s signing key (fingerprint {found}): the store knows none yet; "
-            "fanfold serve stores this one at its first start with the file"
+        return Said(
+            "%(key_file)s's signing key (fingerprint %(found)s): the store knows none yet; "
+            "fanfold serve stores this one at its first start with the file",
+            key_file=key_file,
+            found=found,
         )
     if known != found:
-        raise CheckError(str(mismatch(key_file, found, known)), KEY)
-    return f"{key_file}'s signing key is the store's (fingerprint {found})"
+        raise CheckError(mismatch(key_file, found, known), KEY)
+    return Said(
+        "%(key_file)s's signing key is the store's (fingerprint %(found)s)",
+        key_file=key_file,
+        found=found,
+    )
 
 
 _SECTION = re.compile(r"^(global|defaults|frontend|backend|listen|peers|resolvers)\b\s*(\S*)")
@@ -294,11 +346,18 @@ def check_haproxy(path: Path, serving: Serving, *, run: bool = True) -> str:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise CheckError(
-            f"HAProxy's file {path} cannot be read: {error.strerror}", HAPROXY
+            Said(
+                "HAProxy's file %(path)s cannot be read: %(strerror)s",
+                path=path,
+                strerror=error.strerror,
+            ),
+            HAPROXY,
         ) from None
     backends = haproxy_servers(text)
     if not backends:
-        raise CheckError(f"HAProxy's file {path} has no backend with server lines", HAPROXY)
+        raise CheckError(
+            Said("HAProxy's file %(path)s has no backend with server lines", path=path), HAPROXY
+        )
     checks: list[int | None] = [*serving.health_ports] or [None] * serving.processes
     wanted: dict[str | None, tuple[int, int | None]] = {
         name: (port, health)
@@ -312,47 +371,86 @@ def check_haproxy(path: Path, serving: Serving, *, run: bool = True) -> str:
         check is not None for servers in backends.values() for _, check in servers.values()
     ):
         raise CheckError(
-            f"HAProxy's file {path} checks each process on a health port, and fanfold serve has "
-            "no --health-port: give it one (--health-port "
-            f"{serving.ports[0] + 1000}, as fanfold deploy haproxy has it by default)",
+            Said(
+                "HAProxy's file %(path)s checks each process on a health port, and fanfold serve "
+                "has no --health-port: give it one (--health-port %(value)s, as fanfold deploy "
+                "haproxy has it by default)",
+                path=path,
+                value=serving.ports[0] + 1000,
+            ),
             HAPROXY,
         )
     for backend, servers in backends.items():
-        problems: list[str] = []
+        problems: list[Said] = []
         if None in wanted:  # a lone process without a server name: its ports alone
             ((port, health),) = wanted.values()
             if [value[0] for value in servers.values()] != [port]:
-                problems.append(f"its servers are on ports {_ports(servers)}, not {port}")
+                problems.append(
+                    Said(
+                        "its servers are on ports %(ports)s, not %(port)s",
+                        ports=_ports(servers),
+                        port=port,
+                    )
+                )
             elif health is not None and next(iter(servers.values()))[1] != health:
-                problems.append(f"its check is not on the health port {health}")
+                problems.append(
+                    Said("its check is not on the health port %(health)s", health=health)
+                )
         else:
             for name, (port, health) in wanted.items():
                 if name not in servers:
-                    problems.append(f"it has no server {name} (port {port})")
+                    problems.append(
+                        Said("it has no server %(name)s (port %(port)s)", name=name, port=port)
+                    )
                 elif servers[name][0] != port:
-                    problems.append(f"its server {name} is on port {servers[name][0]}, not {port}")
+                    problems.append(
+                        Said(
+                            "its server %(name)s is on port %(found)s, not %(port)s",
+                            name=name,
+                            found=servers[name][0],
+                            port=port,
+                        )
+                    )
                 elif health is not None and servers[name][1] != health:
                     problems.append(
-                        f"its server {name} is checked on port {servers[name][1]}, not on its "
-                        f"health port {health}"
+                        Said(
+                            "its server %(name)s is checked on port %(found)s, not on its health "
+                            "port %(health)s",
+                            name=name,
+                            found=servers[name][1],
+                            health=health,
+                        )
                     )
             extra = sorted(set(servers) - {name for name in wanted if name is not None})
             if extra:
-                problems.append(f"it has servers no process is: {', '.join(extra)}")
+                problems.append(
+                    Said("it has servers no process is: %(extra)s", extra=", ".join(extra))
+                )
         if problems:
             raise CheckError(
-                f"HAProxy's file {path}, backend {backend}: {'; '.join(problems)}. Render it "
-                f"for these processes: {render} --out {path}",
+                Said(
+                    "HAProxy's file %(path)s, backend %(backend)s: %(problems)s. Render it for "
+                    "these processes: %(render)s --out %(path)s",
+                    path=path,
+                    backend=backend,
+                    problems=problems,
+                    render=render,
+                ),
                 HAPROXY,
             )
-    said = f"HAProxy's file {path} sends to these {serving.processes} process" + (
-        "es" if serving.processes > 1 else ""
-    )
+    if serving.processes > 1:
+        said = Said(
+            "HAProxy's file %(path)s sends to these %(count)s processes",
+            path=path,
+            count=serving.processes,
+        )
+    else:
+        said = Said("HAProxy's file %(path)s sends to these %(count)s process", path=path, count=1)
     binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
     if not run:
-        return said + " (haproxy -c not run: --no-haproxy-check)"
+        return Said("%(said)s (haproxy -c not run: --no-haproxy-check)", said=said)
     if not Path(binary).exists():
-        return said + " (haproxy -c not run: HAProxy is not installed here)"
+        return Said("%(said)s (haproxy -c not run: HAProxy is not installed here)", said=said)
     try:
         checked = subprocess.run(
             [binary, "-c", "-f", str(path)],
@@ -362,22 +460,55 @@ def check_haproxy(path: Path, serving: Serving, *, run: bool = True) -> str:
             check=False,
         )
     except (OSError, subprocess.SubprocessError) as error:
-        raise CheckError(f"haproxy -c could not run: {error}", HAPROXY) from None
+        raise CheckError(
+            Said("haproxy -c could not run: %(error)s", error=error), HAPROXY
+        ) from None
     if checked.returncode != 0:
         alerts = [
             re.sub(r"^\[ALERT\]\s*\(\d+\)\s*:\s*", "", line)
             for line in (checked.stdout + checked.stderr).splitlines()
             if line.startswith("[ALERT]")
         ]
+        reason = alerts[0] if alerts else Said("no reason given")  # HAProxy's own words
         raise CheckError(
-            f"haproxy -c -f {path} refuses it: " + (alerts[0] if alerts else "no reason given"),
+            Said("haproxy -c -f %(path)s refuses it: %(reason)s", path=path, reason=reason),
             HAPROXY,
         )
-    return said + ", and haproxy -c accepts it"
+    return Said("%(said)s, and haproxy -c accepts it", said=said)
 
 
 def _ports(servers: dict[str, tuple[int, int | None]]) -> str:
     return ", ".join(str(port) for port, _ in servers.values())
+
+
+def _described(serving: Serving) -> str:
+    """The processes ``fanfold serve`` would run, in the terminal's language: how many, where,
+    their ports and health ports, their names."""
+    gettext = terminal_words().gettext
+    first, last = serving.ports[0], serving.ports[-1]
+    count = serving.processes
+    described = gettext("%(count)s processes") if count > 1 else gettext("%(count)s process")
+    described %= {"count": count}
+    ports = {"host": serving.host, "first": first, "last": last}
+    if last != first:
+        described += gettext(" on %(host)s, ports %(first)s to %(last)s") % ports
+    else:
+        described += gettext(" on %(host)s, ports %(first)s") % ports
+    if serving.health_ports:
+        health = {"first": serving.health_ports[0], "last": serving.health_ports[-1]}
+        if count > 1:
+            described += gettext(", health ports %(first)s to %(last)s") % health
+        else:
+            described += gettext(", health ports %(first)s") % health
+    named = [name for name in serving.names if name is not None]
+    if len(named) == 1:
+        described += gettext(", named %(first)s") % {"first": named[0]}
+    elif named:
+        described += gettext(", named %(first)s to %(last)s") % {
+            "first": named[0],
+            "last": named[-1],
+        }
+    return described
 
 
 def check_config(
@@ -405,47 +536,40 @@ def check_config(
     failed: list[int] = []
 
     def passed(what: str, sentence: str) -> None:
-        console.print(f"ok: {what}: {sentence}", markup=False)
+        console.print(worded(Said("ok: %(what)s: %(sentence)s", what=what, sentence=sentence)))
 
     def refused(what: str, error: CheckError) -> None:
-        error_console.print(f"error: {what}: {error}", markup=False)
+        said = Said("error: %(what)s: %(reason)s", what=what, reason=error.args[0])
+        error_console.print(worded(said), markup=False)
         failed.append(error.code)
 
+    options_said = Said("fanfold serve's options")
     try:
         options = serve_options(list(context.args))
         serving = check_flags(options)
     except CheckError as error:
-        refused("fanfold serve's options", error)
+        refused(options_said, error)
         raise typer.Exit(error.code) from None
-    first, last = serving.ports[0], serving.ports[-1]
-    described = f"{serving.processes} process" + ("es" if serving.processes > 1 else "")
-    described += f" on {serving.host}, ports {first}" + (f" to {last}" if last != first else "")
-    if serving.health_ports:
-        described += f", health ports {serving.health_ports[0]}"
-        if serving.processes > 1:
-            described += f" to {serving.health_ports[-1]}"
-    named = [name for name in serving.names if name is not None]
-    if named:
-        described += ", named " + (named[0] if len(named) == 1 else f"{named[0]} to {named[-1]}")
-    passed("fanfold serve's options", described)
+    described = _described(serving)
+    passed(options_said, described)
     if store:
         try:
-            passed("the store", check_store(serving.url, store_timeout))
+            passed(Said("the store"), check_store(serving.url, store_timeout))
         except CheckError as error:
-            refused("the store", error)
+            refused(Said("the store"), error)
     from fanfold.server.signing_keys import key_file_of_environment
 
     key_file: Path | None = options["key_file"] or key_file_of_environment()
     if key_file is not None and store:
         try:
-            passed("the signing key", check_key(serving.url, key_file, store_timeout))
+            passed(Said("the signing key"), check_key(serving.url, key_file, store_timeout))
         except CheckError as error:
-            refused("the signing key", error)
+            refused(Said("the signing key"), error)
     if haproxy is not None:
         try:
-            passed("HAProxy", check_haproxy(haproxy, serving, run=haproxy_check))
+            passed(Said("HAProxy"), check_haproxy(haproxy, serving, run=haproxy_check))
         except CheckError as error:
-            refused("HAProxy", error)
+            refused(Said("HAProxy"), error)
     if failed:
         raise typer.Exit(failed[0])
 

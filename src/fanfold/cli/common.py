@@ -104,11 +104,60 @@ def terminal_words() -> Messages:
     return chosen_words()
 
 
-def refused(error: FanfoldError, code: int = 2) -> NoReturn:
+class Said(str):
+    """A command's own sentence carried as its English template (``%(name)s`` for each
+    parameter; the catalogues read it where it is written, ``Said("...")``) and its
+    parameters; the string itself is the English sentence, so that whatever prints or
+    compares it keeps doing so. :func:`worded` says it in the terminal's language."""
+
+    template: str
+    params: dict[str, object]
+
+    def __new__(cls, template: str, /, **params: object) -> Said:
+        made = super().__new__(
+            cls, template % {name: _english(value) for name, value in params.items()}
+        )
+        made.template = template
+        made.params = params
+        return made
+
+
+def _english(value: object) -> object:
+    """A parameter of a :class:`Said` as its English sentence says it: a list's items joined
+    by "; " (a list of reasons), anything else as it is."""
+    return "; ".join(str(item) for item in value) if isinstance(value, list) else value
+
+
+def worded(value: object, words: Messages | None = None) -> str:
+    """``value`` in the language of ``words`` (the terminal's where not given): a
+    :class:`Said` from its template, each parameter worded the same way; an error carrying
+    one (``ValueError(Said(...))``) by it; a list of them joined by "; "; a refusal or a
+    phrase from its code; anything else as its English text."""
+    words = terminal_words() if words is None else words
+    if (
+        isinstance(value, BaseException)
+        and len(value.args) == 1
+        and isinstance(value.args[0], Said)
+    ):
+        value = value.args[0]
+    if isinstance(value, list):  # reasons, joined as the English sentence joins them
+        return "; ".join(worded(item, words) for item in value)
+    from fanfold.cli.usage_words import Usage, word_usage
+
+    if isinstance(value, Usage):  # click's own message, from its templates
+        return word_usage(value, words)
+    if isinstance(value, Said):
+        params = {name: worded(param, words) for name, param in value.params.items()}
+        return words.gettext(value.template) % params
+    return words.text(value)
+
+
+def refused(error: object, code: int = 2) -> NoReturn:
     """Exit with ``error`` said as an error in the terminal's language (its refusal worded from
-    its code where it has one: :meth:`fanfold.server.i18n.Messages.text`)."""
+    its code where it has one: :meth:`fanfold.server.i18n.Messages.text`; a command's own
+    sentence from its template: :class:`Said`)."""
     words = terminal_words()
-    fail(words.text(error), code, words=words)
+    fail(worded(error, words), code, words=words)
 
 
 def said(message: str, code: int = 2, **params: object) -> NoReturn:

@@ -32,7 +32,7 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import error_console, fail
+from fanfold.cli.common import Said, error_console, refused, worded
 from fanfold.cli.deploy_group import (
     BasePortOption,
     HealthBasePortOption,
@@ -115,8 +115,9 @@ def write_files(files: dict[str, str], out: Path | None) -> None:
         for name, text in files.items():
             (out / name).write_text(text, encoding="utf-8")
     except OSError as error:
-        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
-    error_console.print(f"wrote {', '.join(files)} in {out}", markup=False)
+        refused(Said("cannot write %(path)s: %(why)s", path=error.filename, why=error.strerror), 1)
+    wrote = Said("wrote %(files)s in %(folder)s", files=", ".join(files), folder=out)
+    error_console.print(worded(wrote), markup=False)
 
 
 def maintenance_response() -> bytes:
@@ -192,9 +193,15 @@ class HAProxySite:
             ports.append(("--acme-port", self.acme_port))
         for option, port in ports:
             if not 1 <= port <= 65535:
-                raise ValueError(f"{option} must be 1 to 65535, not {port}")
+                raise ValueError(
+                    Said("%(option)s must be 1 to 65535, not %(port)s", option=option, port=port)
+                )
         if self.http_port == self.https_port:
-            raise ValueError(f"--http-port and --https-port are both {self.http_port}")
+            raise ValueError(
+                Said(
+                    "--http-port and --https-port are both %(http_port)s", http_port=self.http_port
+                )
+            )
         check_host("--bind-address", self.bind_address or "0.0.0.0")
         for option, path in (
             ("--certificate", self.certificate),
@@ -203,40 +210,73 @@ class HAProxySite:
             ("--chroot", self.chroot or "/"),
         ):
             if not path.startswith("/") or any(character.isspace() for character in path):
-                raise ValueError(f"{option} must be an absolute path without spaces, not {path!r}")
+                raise ValueError(
+                    Said(
+                        "%(option)s must be an absolute path without spaces, not %(path)s",
+                        option=option,
+                        path=repr(path),
+                    )
+                )
         if self.user and not re.fullmatch(r"[a-z_][a-z0-9_-]*", self.user):
-            raise ValueError(f"--user {self.user!r} is no user name")
+            raise ValueError(Said("--user %(user)s is no user name", user=repr(self.user)))
         if not _log_target(self.log):
             raise ValueError(
-                f"--log {self.log!r}: give stdout, stderr, a syslog socket (/dev/log) or "
-                "HOST:PORT of a syslog server"
+                Said(
+                    "--log %(log)s: give stdout, stderr, a syslog socket (/dev/log) or HOST:PORT "
+                    "of a syslog server",
+                    log=repr(self.log),
+                )
             )
         if not _DURATION.fullmatch(self.hard_stop_after):
             raise ValueError(
-                f"--hard-stop-after {self.hard_stop_after!r}: a duration such as 30s, 5m or 1h"
+                Said(
+                    "--hard-stop-after %(hard_stop_after)s: a duration such as 30s, 5m or 1h",
+                    hard_stop_after=repr(self.hard_stop_after),
+                )
             )
         for option, limit in (
             ("--request-rate", self.request_rate),
             ("--connection-limit", self.connection_limit),
         ):
             if limit < 1:
-                raise ValueError(f"{option} must be at least 1, not {limit}")
+                raise ValueError(
+                    Said("%(option)s must be at least 1, not %(limit)s", option=option, limit=limit)
+                )
         names = [name for name, _ in self.all_peers]
         for name, address in self.all_peers:
             if not _PEER_NAME.fullmatch(name):
-                raise ValueError(f"the peer name {name!r} must be letters, digits, '.', '_', '-'")
+                raise ValueError(
+                    Said(
+                        "the peer name %(name)s must be letters, digits, '.', '_', '-'",
+                        name=repr(name),
+                    )
+                )
             host, _, peer_port = address.rpartition(":")
             if not host or not peer_port.isdigit() or not 1 <= int(peer_port) <= 65535:
-                raise ValueError(f"--peers {name}={address}: the address must be HOST:PORT")
+                raise ValueError(
+                    Said(
+                        "--peers %(name)s=%(address)s: the address must be HOST:PORT",
+                        name=name,
+                        address=address,
+                    )
+                )
             check_host(f"--peers {name}", host)
         if not _PEER_NAME.fullmatch(self.peer_name):
-            raise ValueError(f"--peer-name {self.peer_name!r}: letters, digits, '.', '_', '-'")
+            raise ValueError(
+                Said(
+                    "--peer-name %(peer_name)s: letters, digits, '.', '_', '-'",
+                    peer_name=repr(self.peer_name),
+                )
+            )
         if len(set(names)) != len(names):
-            raise ValueError(f"--peers names a peer twice: {', '.join(names)}")
+            raise ValueError(Said("--peers names a peer twice: %(names)s", names=", ".join(names)))
         if self.peer_name not in names:
             raise ValueError(
-                f"--peers must list this HAProxy too (--peer-name {self.peer_name}), with the "
-                "address its peers reach it on"
+                Said(
+                    "--peers must list this HAProxy too (--peer-name %(peer_name)s), with the "
+                    "address its peers reach it on",
+                    peer_name=self.peer_name,
+                )
             )
 
     def command(self) -> str:
@@ -355,7 +395,7 @@ def _peers(entries: list[str] | None) -> tuple[tuple[str, str], ...]:
     for entry in entries or []:
         name, sep, address = entry.partition("=")
         if not sep or not name or not address:
-            fail(f"--peers takes NAME=HOST:PORT, not {entry!r}")
+            refused(Said("--peers takes NAME=HOST:PORT, not %(entry)s", entry=repr(entry)))
         peers.append((name, address))
     return tuple(peers)
 
@@ -471,7 +511,7 @@ def haproxy(
     try:
         text = render_haproxy(site)
     except ValueError as error:
-        fail(str(error))
+        refused(error)
     if out is None:
         typer.echo(text, nl=False)
         return
@@ -479,8 +519,9 @@ def haproxy(
         Path(page).write_bytes(maintenance_response())
         out.write_text(text, encoding="utf-8")
     except OSError as error:
-        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
-    error_console.print(f"wrote {out} and its maintenance page {page}", markup=False)
+        refused(Said("cannot write %(path)s: %(why)s", path=error.filename, why=error.strerror), 1)
+    wrote = Said("wrote %(out)s and its maintenance page %(page)s", out=out, page=page)
+    error_console.print(worded(wrote), markup=False)
 
 
 @app.command("maintenance-page")
@@ -499,4 +540,4 @@ def maintenance_page_command(
     try:
         out.write_bytes(response)
     except OSError as error:
-        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
+        refused(Said("cannot write %(path)s: %(why)s", path=error.filename, why=error.strerror), 1)

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import fail
+from fanfold.cli.common import Said, refused
 from fanfold.cli.deploy import app, fill, template, write_files
 from fanfold.cli.deploy_group import DbFileOption, FanfoldCommandOption, UnitsOutOption
 from fanfold.cli.deploy_systemd import CREDENTIAL, installed_fanfold
@@ -43,18 +43,31 @@ class BackupUnits:
         """Raises ValueError, with a sentence, for an option the units cannot hold."""
         if not _FOLDER.fullmatch(self.folder):
             raise ValueError(
-                f"--dir {self.folder!r}: an absolute path of letters, digits and _@%+=:,./- only"
+                Said(
+                    "--dir %(folder)s: an absolute path of letters, digits and _@%%+=:,./- only",
+                    folder=repr(self.folder),
+                )
             )
         if not _USER.fullmatch(self.user):
-            raise ValueError(f"--user {self.user!r} is not a user name")
+            raise ValueError(Said("--user %(user)s is not a user name", user=repr(self.user)))
         if self.keep_days < 0:
-            raise ValueError("--keep-days must be 0 (keep every copy) or more")
+            raise ValueError(Said("--keep-days must be 0 (keep every copy) or more"))
         if not _CALENDAR.fullmatch(self.on_calendar):
-            raise ValueError(f"--on-calendar {self.on_calendar!r} is not a calendar event")
+            raise ValueError(
+                Said(
+                    "--on-calendar %(on_calendar)s is not a calendar event",
+                    on_calendar=repr(self.on_calendar),
+                )
+            )
         if self.db_file and not _FOLDER.fullmatch(self.db_file):
-            raise ValueError(f"--db-file {self.db_file!r}: an absolute path, or '' for none")
+            raise ValueError(
+                Said(
+                    "--db-file %(db_file)s: an absolute path, or '' for none",
+                    db_file=repr(self.db_file),
+                )
+            )
         if any(ch in self.after for ch in "\n\r"):
-            raise ValueError("--after is one line of unit names")
+            raise ValueError(Said("--after is one line of unit names"))
 
     def command(self) -> str:
         """The ``fanfold deploy backup`` command that renders these units again."""
@@ -135,5 +148,5 @@ def backup_units(
     try:
         rendered = render_backup(units)
     except ValueError as error:
-        fail(str(error))
+        refused(error)
     write_files(rendered, out)

@@ -13,6 +13,8 @@ from typing import Annotated
 
 import typer
 
+from fanfold.cli.common import Said
+
 #: A server name (``fanfold serve --server-name``), as HAProxy's configuration takes it.
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,20}")
 #: A duration as Prometheus and systemd both read it (``15s``, ``1m``, ``500ms``).
@@ -92,23 +94,44 @@ class ProcessGroup:
         """Raise :class:`ValueError` with a sentence for a group ``fanfold serve`` would
         refuse, or whose ports do not fit."""
         if not 1 <= self.processes <= 64:
-            raise ValueError(f"--processes must be 1 to 64 (fanfold serve's), not {self.processes}")
+            raise ValueError(
+                Said(
+                    "--processes must be 1 to 64 (fanfold serve's), not %(processes)s",
+                    processes=self.processes,
+                )
+            )
         for option, first in (("--base-port", self.base_port), ("--health-base-port", self.health)):
             if first < 1 or first + self.processes - 1 > 65535:
                 raise ValueError(
-                    f"{option} {first}: the ports {first} to {first + self.processes - 1} "
-                    "must lie within 1 to 65535"
+                    Said(
+                        "%(option)s %(first)s: the ports %(first)s to %(value)s must lie within 1 "
+                        "to 65535",
+                        option=option,
+                        first=first,
+                        value=first + self.processes - 1,
+                    )
                 )
         if set(self.ports) & set(self.health_ports):
             raise ValueError(
-                f"--health-base-port {self.health} and --base-port {self.base_port} overlap: "
-                f"{self.processes} processes take ports {self.base_port} to {self.ports[-1]} "
-                f"and health ports {self.health} to {self.health_ports[-1]}"
+                Said(
+                    "--health-base-port %(health)s and --base-port %(base_port)s overlap: "
+                    "%(processes)s processes take ports %(base_port)s to %(ports)s and health "
+                    "ports %(health)s to %(health_ports)s",
+                    health=self.health,
+                    base_port=self.base_port,
+                    processes=self.processes,
+                    ports=self.ports[-1],
+                    health_ports=self.health_ports[-1],
+                )
             )
         if not all(_NAME.fullmatch(name) for name in self.names):
             raise ValueError(
-                f"the server name {self.server_name!r} must make names of 1 to 20 letters, "
-                f"digits, '_' or '-' ({self.names[-1]!r}), as fanfold serve --server-name does"
+                Said(
+                    "the server name %(server_name)s must make names of 1 to 20 letters, digits, "
+                    "'_' or '-' (%(names)s), as fanfold serve --server-name does",
+                    server_name=repr(self.server_name),
+                    names=repr(self.names[-1]),
+                )
             )
         check_host("--server-address", self.server_address)
 
@@ -119,7 +142,13 @@ def check_host(option: str, host: str) -> None:
         ipaddress.ip_address(host)
     except ValueError:
         if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,252})", host):
-            raise ValueError(f"{option} {host!r} is no IP address or host name") from None
+            raise ValueError(
+                Said(
+                    "%(option)s %(host)s is no IP address or host name",
+                    option=option,
+                    host=repr(host),
+                )
+            ) from None
 
 
 def address(host: str, port: int) -> str:

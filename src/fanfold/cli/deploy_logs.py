@@ -20,7 +20,7 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import error_console, fail
+from fanfold.cli.common import Said, error_console, refused, worded
 from fanfold.cli.deploy import app, fill, template
 
 #: The two files, by their paths under ``/etc`` (``--out``), and their templates.
@@ -48,18 +48,29 @@ class LogFiles:
         """Raises ValueError, with a sentence, for an option the files cannot hold."""
         if not _FOLDER.fullmatch(self.log_dir) or self.log_dir.rstrip("/") == "":
             raise ValueError(
-                f"--log-dir {self.log_dir!r}: an absolute folder of letters, digits and "
-                "_@%+=:,./- only, not /"
+                Said(
+                    "--log-dir %(log_dir)s: an absolute folder of letters, digits and _@%%+=:,./- "
+                    "only, not /",
+                    log_dir=repr(self.log_dir),
+                )
             )
         if not _USER.fullmatch(self.user):
-            raise ValueError(f"--user {self.user!r} is not a user name")
+            raise ValueError(Said("--user %(user)s is not a user name", user=repr(self.user)))
         if not 1 <= self.keep_days <= 3650:
-            raise ValueError(f"--keep-days {self.keep_days}: from 1 to 3650")
+            raise ValueError(
+                Said("--keep-days %(keep_days)s: from 1 to 3650", keep_days=self.keep_days)
+            )
         for name in ("journal_max_use", "journal_keep_free"):
             value = getattr(self, name)
             if not _SIZE.fullmatch(value):
                 option = f"--{name.replace('_', '-')}"
-                raise ValueError(f"{option} {value!r}: a size such as 4G, 512M or 1048576")
+                raise ValueError(
+                    Said(
+                        "%(option)s %(value)s: a size such as 4G, 512M or 1048576",
+                        option=option,
+                        value=repr(value),
+                    )
+                )
 
     def command(self) -> str:
         """The ``fanfold deploy logs`` command that renders these files again."""
@@ -120,7 +131,7 @@ def log_files(
     try:
         rendered = render_logs(files)
     except ValueError as error:
-        fail(str(error))
+        refused(error)
     if out is None:
         for name, text in rendered.items():
             typer.echo(f"### {name}")
@@ -133,8 +144,9 @@ def log_files(
             path.write_text(text, encoding="utf-8")
             path.chmod(0o644)  # logrotate refuses a file others may write
     except OSError as error:
-        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
-    error_console.print(f"wrote {', '.join(rendered)} under {out}", markup=False)
+        refused(Said("cannot write %(path)s: %(why)s", path=error.filename, why=error.strerror), 1)
+    wrote = Said("wrote %(files)s under %(folder)s", files=", ".join(rendered), folder=out)
+    error_console.print(worded(wrote), markup=False)
 
 
 __all__ = ["JOURNALD", "LOGROTATE", "LogFiles", "render_logs"]

@@ -24,7 +24,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fanfold.cli.common import error_console, fail
+from fanfold.cli.common import Said, error_console, refused, worded
 from fanfold.cli.deploy import app, fill, template
 from fanfold.cli.deploy_group import (
     DURATION,
@@ -68,15 +68,25 @@ class PrometheusSite:
         """Raise :class:`ValueError` with a sentence for anything Prometheus would refuse."""
         self.group.check()
         if not _JOB.fullmatch(self.job):
-            raise ValueError(f"--job {self.job!r}: letters, digits, '_' and '-', a letter first")
+            raise ValueError(
+                Said(
+                    "--job %(job)s: letters, digits, '_' and '-', a letter first",
+                    job=repr(self.job),
+                )
+            )
         if not DURATION.fullmatch(self.scrape_interval):
             raise ValueError(
-                f"--scrape-interval {self.scrape_interval!r}: a duration such as 15s or 1m"
+                Said(
+                    "--scrape-interval %(scrape_interval)s: a duration such as 15s or 1m",
+                    scrape_interval=repr(self.scrape_interval),
+                )
             )
         for manager in self.alertmanagers:
             host, _, port = manager.rpartition(":")
             if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
-                raise ValueError(f"--alertmanager {manager!r}: give HOST:PORT")
+                raise ValueError(
+                    Said("--alertmanager %(manager)s: give HOST:PORT", manager=repr(manager))
+                )
             check_host("--alertmanager", host.strip("[]"))
 
     def command(self) -> str:
@@ -134,7 +144,9 @@ def render_prometheus(site: PrometheusSite) -> str:
 def render_rules(job: str = JOB) -> str:
     """The alert rules for the processes of Prometheus's job ``job``."""
     if not _JOB.fullmatch(job):
-        raise ValueError(f"--job {job!r}: letters, digits, '_' and '-', a letter first")
+        raise ValueError(
+            Said("--job %(job)s: letters, digits, '_' and '-', a letter first", job=repr(job))
+        )
     command = ["fanfold", "deploy", "alert-rules"] + (["--job", job] if job != JOB else [])
     return fill(template(RULES_NAME), {"job": job, "command": shlex.join(command)})
 
@@ -450,7 +462,9 @@ def dashboard(job: str = JOB) -> dict[str, Any]:
 def render_dashboard(job: str = JOB) -> str:
     """:func:`dashboard` as the JSON Grafana imports."""
     if not _JOB.fullmatch(job):
-        raise ValueError(f"--job {job!r}: letters, digits, '_' and '-', a letter first")
+        raise ValueError(
+            Said("--job %(job)s: letters, digits, '_' and '-', a letter first", job=repr(job))
+        )
     return json.dumps(dashboard(job), indent=2) + "\n"
 
 
@@ -465,7 +479,7 @@ def _write(out: Path, text: str) -> None:
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as error:
-        fail(f"cannot write {error.filename}: {error.strerror}", code=1)
+        refused(Said("cannot write %(path)s: %(why)s", path=error.filename, why=error.strerror), 1)
 
 
 def _render_for_job(render: Callable[[str], str], job: str, out: Path | None) -> None:
@@ -474,7 +488,7 @@ def _render_for_job(render: Callable[[str], str], job: str, out: Path | None) ->
     try:
         text = render(job)
     except ValueError as error:
-        fail(str(error))
+        refused(error)
     if out is None:
         typer.echo(text, nl=False)
     else:
@@ -523,14 +537,15 @@ def prometheus(
         text = render_prometheus(site)
         rules = render_rules(job)
     except ValueError as error:
-        fail(str(error))
+        refused(error)
     if out is None:
         typer.echo(text, nl=False)
         return
     beside = out.resolve().parent / RULES_NAME
     _write(out, text)
     _write(beside, rules)
-    error_console.print(f"wrote {out} and its alert rules {beside}", markup=False)
+    wrote = Said("wrote %(out)s and its alert rules %(rules)s", out=out, rules=beside)
+    error_console.print(worded(wrote), markup=False)
 
 
 @app.command("alert-rules")

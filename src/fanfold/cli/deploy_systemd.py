@@ -35,7 +35,7 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import fail
+from fanfold.cli.common import Said, refused
 from fanfold.cli.deploy import app, fill, template, write_files
 from fanfold.cli.deploy_group import (
     BasePortOption,
@@ -150,18 +150,34 @@ class SystemdSite:
         self.group.check()
         words = self.fanfold.split()
         if not words or not all(_SAFE.fullmatch(word) for word in words):
-            raise ValueError(f"--fanfold {self.fanfold!r}: a path without spaces or quotes")
+            raise ValueError(
+                Said(
+                    "--fanfold %(fanfold)s: a path without spaces or quotes",
+                    fanfold=repr(self.fanfold),
+                )
+            )
         if not words[0].startswith("/"):
-            raise ValueError(f"--fanfold {self.fanfold!r}: systemd needs an absolute path")
+            raise ValueError(
+                Said(
+                    "--fanfold %(fanfold)s: systemd needs an absolute path",
+                    fanfold=repr(self.fanfold),
+                )
+            )
         for option, path in (
             ("--db-file", self.db_file),
             ("--haproxy", self.haproxy),
             ("--haproxy-config", self.haproxy_config),
         ):
             if path and (not path.startswith("/") or not _SAFE.fullmatch(path)):
-                raise ValueError(f"{option} must be an absolute path without spaces, not {path!r}")
+                raise ValueError(
+                    Said(
+                        "%(option)s must be an absolute path without spaces, not %(path)s",
+                        option=option,
+                        path=repr(path),
+                    )
+                )
         if not _USER.fullmatch(self.user) or self.user == "root":
-            raise ValueError(f"--user {self.user!r}: a user name, not root")
+            raise ValueError(Said("--user %(user)s: a user name, not root", user=repr(self.user)))
         for option, duration in (
             ("--restart-sec", self.restart_sec),
             ("--restart-max-sec", self.restart_max_sec),
@@ -169,26 +185,49 @@ class SystemdSite:
             ("--stop-timeout", self.stop_timeout),
         ):
             if not re.fullmatch(r"[0-9]+(ms|s|min|h)", duration):
-                raise ValueError(f"{option} {duration!r}: a duration such as 2s, 1min or 1h")
+                raise ValueError(
+                    Said(
+                        "%(option)s %(duration)s: a duration such as 2s, 1min or 1h",
+                        option=option,
+                        duration=repr(duration),
+                    )
+                )
         if self.start_limit_burst < 1:
             raise ValueError(
-                f"--start-limit-burst must be at least 1, not {self.start_limit_burst}"
+                Said(
+                    "--start-limit-burst must be at least 1, not %(start_limit_burst)s",
+                    start_limit_burst=self.start_limit_burst,
+                )
             )
         if self.nofile < 1024:
-            raise ValueError(f"--nofile must be at least 1024, not {self.nofile}")
+            raise ValueError(
+                Said("--nofile must be at least 1024, not %(nofile)s", nofile=self.nofile)
+            )
         if self.allocator not in ("python", "jemalloc"):
-            raise ValueError(f"--allocator {self.allocator!r}: python or jemalloc")
+            raise ValueError(
+                Said(
+                    "--allocator %(allocator)s: python or jemalloc", allocator=repr(self.allocator)
+                )
+            )
         if self.group.processes > 1 and not self.supervisor and not self.db_file:
             raise ValueError(
-                "several processes share one PostgreSQL store: give its URL's file (--db-file)"
+                Said(
+                    "several processes share one PostgreSQL store: give its URL's file (--db-file)"
+                )
             )
         for word in [*self.trusted_proxy, self.public_origin, self.host, self.after]:
             if word and not _SAFE.fullmatch(word.replace(" ", "")):
-                raise ValueError(f"{word!r}: no quotes or special characters")
+                raise ValueError(Said("%(word)s: no quotes or special characters", word=repr(word)))
         try:
             shlex.split(self.serve_args)
         except ValueError as error:
-            raise ValueError(f"--serve-args {self.serve_args!r}: {error}") from None
+            raise ValueError(
+                Said(
+                    "--serve-args %(serve_args)s: %(error)s",
+                    serve_args=repr(self.serve_args),
+                    error=error,
+                )
+            ) from None
 
     @property
     def unit_names(self) -> list[str]:
@@ -463,7 +502,7 @@ def systemd(
     try:
         units = render_systemd(site)
     except ValueError as error:
-        fail(str(error))
+        refused(error)
     write_files(units, out)
 
 

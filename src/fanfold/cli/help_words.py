@@ -18,8 +18,10 @@ its refusals in.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -27,6 +29,7 @@ import typer.rich_utils as rich_help
 from typer import _click as click  # typer's own click, whose commands these are
 from typer.core import TyperCommand, TyperGroup
 
+from fanfold.cli import usage_words
 from fanfold.cli.common import ENGLISH, choose_words, chosen_words, terminal_language
 
 if TYPE_CHECKING:
@@ -141,9 +144,75 @@ def _helps_worded(
                 param.help = text  # type: ignore[attr-defined]
 
 
+class _UsageErrors:
+    """A command line's usage errors worded (:func:`_usage_worded`): its arguments, for the
+    language, and what the wording changed, to put back once the command is done."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.args = args
+        self.commands: list[_Worded] = []
+        self.frame = (rich_help.ERRORS_PANEL_TITLE, rich_help.RICH_HELP, rich_help.ABORTED_TEXT)
+
+    def word(self, error: click.ClickException) -> None:
+        """``error``'s message in the command line's language (:func:`word_usage`), and its
+        frame: the usage line, the hint to ask for help, the panel's title. English: as
+        click says it."""
+        if getattr(error, _WORDED, False):
+            return
+        setattr(error, _WORDED, True)
+        words = help_language(self.args)
+        if words is None:
+            return
+        text = usage_words.word_usage(error.format_message(), words)
+        setattr(error, "format_message", lambda: text)  # noqa: B010  (the error's own method)
+        context = getattr(error, "ctx", None)
+        if isinstance(context, click.Context) and isinstance(context.command, _Worded):
+            context.command.words = words
+            self.commands.append(context.command)
+        rich_help.ERRORS_PANEL_TITLE = words.gettext(usage_words.FRAME["error"])
+        hint = words.gettext(usage_words.FRAME["try"]).replace("{", "{{").replace("}", "}}")
+        rich_help.RICH_HELP = hint % {"command": "[blue]'{command_path} {help_option}'[/]"}
+
+    def done(self) -> None:
+        """Everything the wording changed as it was."""
+        for command in self.commands:
+            command.words = None
+        rich_help.ERRORS_PANEL_TITLE, rich_help.RICH_HELP, rich_help.ABORTED_TEXT = self.frame
+
+    def aborted(self) -> None:
+        """typer's "Aborted." (end of input at a prompt) in the command line's language."""
+        words = help_language(self.args)
+        if words is not None:
+            rich_help.ABORTED_TEXT = words.gettext(usage_words.FRAME["aborted"])
+
+
+#: The usage errors of the command line being run (:meth:`WordedGroup.main`).
+_USAGE: ContextVar[_UsageErrors | None] = ContextVar("fanfold_usage_errors", default=None)
+#: Marks an error already worded (a group and the command under it both see it).
+_WORDED = "fanfold_worded"
+
+
+@contextmanager
+def _usage_worded() -> Iterator[None]:
+    """A usage error raised inside worded in the command line's language as it goes by."""
+    try:
+        yield
+    except click.ClickException as error:
+        errors = _USAGE.get()
+        if errors is not None:
+            errors.word(error)
+        raise
+    except (typer.Abort, EOFError):  # typer says "Aborted." for both
+        errors = _USAGE.get()
+        if errors is not None:
+            errors.aborted()
+        raise
+
+
 class _Worded(click.Command):
     """What a worded command and a worded group share: ``--lang`` given where the command has
-    none, the arguments kept for the help's language, and the usage line's word."""
+    none, the arguments kept for the help's language, the usage line's word, and click's
+    usage errors worded as they are raised (:mod:`fanfold.cli.usage_words`)."""
 
     #: The words the help is being drawn in (set while :meth:`get_help` runs).
     words: Messages | None = None
@@ -156,6 +225,31 @@ class _Worded(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta[_ARGS] = list(args)
         return super().parse_args(ctx, args)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        with _usage_worded():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _usage_worded():
+            return super().invoke(ctx)
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        """The command line run, its usage errors worded in its language (``--lang`` among
+        its arguments, else the locale's: :func:`help_language`)."""
+        errors = _UsageErrors(list(sys.argv[1:] if args is None else args))
+        token = _USAGE.set(errors)
+        try:
+            return super().main(args, *rest, **extra)  # type: ignore[safe-super]  # typer's
+        finally:
+            _USAGE.reset(token)
+            errors.done()
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         words = self.words

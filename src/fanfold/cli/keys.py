@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import console, fail
+from fanfold.cli.common import Said, console, refused, worded
 
 app = typer.Typer(
     help="The keys that sign the session cookies, kept in a file (fanfold serve --key-file).",
@@ -51,19 +51,31 @@ def rotate(
     try:
         store = Store(url)
     except StoreOpenError as error:
-        fail(str(error), code=1)
+        refused(error, 1)
     try:
         before, after = rotate(SqlAccounts(store.engine), key_file)
     except KeyFileError as error:
-        fail(str(error))
+        refused(error)
     finally:
         store.close()
-    was = "none before" if before is None else f"it was {before}"
-    console.print(
-        f"the store at {shown_url(url)} takes the signing key with fingerprint {after} "
-        f"({was}): start fanfold serve --key-file {key_file} again",
-        markup=False,
-    )
+    if before is None:
+        taken = Said(
+            "the store at %(store)s takes the signing key with fingerprint %(after)s (none "
+            "before): start fanfold serve --key-file %(key_file)s again",
+            store=shown_url(url),
+            after=after,
+            key_file=key_file,
+        )
+    else:
+        taken = Said(
+            "the store at %(store)s takes the signing key with fingerprint %(after)s (it was "
+            "%(before)s): start fanfold serve --key-file %(key_file)s again",
+            store=shown_url(url),
+            after=after,
+            before=before,
+            key_file=key_file,
+        )
+    console.print(worded(taken), markup=False)
 
 
 __all__ = ["app", "rotate"]

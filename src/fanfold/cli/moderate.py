@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fanfold.cli.common import console, error_console, fail, said
+from fanfold.cli.common import console, error_console, fail, said, terminal_words
 from fanfold.cli.help_words import N_
 
 if TYPE_CHECKING:
@@ -149,12 +149,21 @@ def evidence(games: AccountGames) -> AssistanceStats:
         try:
             decisions = critical_decisions(record, seat)
         except FanfoldError as error:
-            error_console.print(
-                f"warning: {games.name}'s game {table_id} is left out: {error}", markup=False
-            )
+            words = terminal_words()
+            left = words.gettext("warning: %(name)s's game %(table)s is left out: %(reason)s")
+            params = {"name": games.name, "table": table_id, "reason": words.text(error)}
+            error_console.print(left % params, markup=False)
             continue
         stats = stats.add_game(decisions)
     return stats
+
+
+#: A verdict's words in the table (:class:`fanfold.play.assistance.Verdict`'s values).
+VERDICTS = {
+    "flagged": N_("flagged"),
+    "not flagged": N_("not flagged"),
+    "not enough evidence": N_("not enough evidence"),
+}
 
 
 @app.command()
@@ -216,16 +225,18 @@ def assistance(
     with read_only(db) as connection:
         account_id = _account_filter(connection, account)
         found = rated_games_of(connection, account_id)
+    words = terminal_words()
+    gettext = words.gettext
     if not found:
-        console.print("No account has a finished rated Fano330-R-Morris game.", markup=False)
+        console.print(gettext("No account has a finished rated Fano330-R-Morris game."))
         return
-    title = f"Engine assistance in rated Fano330-R-Morris games (threshold {percent(THRESHOLD)})"
-    table = Table(title=title, title_justify="left")
-    table.add_column("account")
-    table.add_column("games", justify="right")
-    table.add_column("critical positions", justify="right")
-    table.add_column("matched", justify="right")
-    table.add_column("verdict")
+    title = gettext("Engine assistance in rated Fano330-R-Morris games (threshold %(share)s)")
+    table = Table(title=title % {"share": percent(THRESHOLD)}, title_justify="left")
+    table.add_column(gettext("account"))
+    table.add_column(gettext("games"), justify="right")
+    table.add_column(gettext("critical positions"), justify="right")
+    table.add_column(gettext("matched"), justify="right")
+    table.add_column(gettext("verdict"))
     sentences: list[str] = []
     for games in found:
         stats = evidence(games)
@@ -236,10 +247,10 @@ def assistance(
             str(stats.games),
             str(stats.critical),
             "-" if share is None else f"{share:.1%}",
-            judgement.verdict.value,
+            gettext(VERDICTS[judgement.verdict.value]),
         )
         if judgement.flagged or account is not None:
-            sentences.append(f"{games.name}: {judgement.sentence}")
+            sentences.append(f"{games.name}: {words.text(judgement.sentence)}")
     console.print(table)
     for sentence in sentences:
         console.print(sentence, markup=False)
@@ -331,7 +342,8 @@ def _when(seconds: float) -> str:
 def _who(person: dict[str, Any] | None) -> str:
     if person is None:
         return "-"
-    return f"{person['name']} (closed)" if person["closed"] else str(person["name"])
+    closed = terminal_words().gettext("%(name)s (closed)")
+    return closed % {"name": person["name"]} if person["closed"] else str(person["name"])
 
 
 Note = Annotated[str, typer.Option("--note", help="Why, for the moderators' log.")]
@@ -350,7 +362,8 @@ def grant(
 
     with writable(db) as engine, _said():
         state = set_role(engine, name, MODERATOR, Moderator.console(), note)
-    console.print(f"{state.name} is a moderator now.", markup=False)
+    said_now = terminal_words().gettext("%(name)s is a moderator now.")
+    console.print(said_now % {"name": state.name}, markup=False)
 
 
 @app.command()
@@ -365,7 +378,8 @@ def revoke(
 
     with writable(db) as engine, _said():
         state = set_role(engine, name, PLAYER, Moderator.console(), note)
-    console.print(f"{state.name} is no moderator now.", markup=False)
+    said_now = terminal_words().gettext("%(name)s is no moderator now.")
+    console.print(said_now % {"name": state.name}, markup=False)
 
 
 @app.command()
@@ -383,20 +397,33 @@ def close(
     with writable(db) as engine, _said():
         closing = close_account(engine, name, note, Moderator.console())
     state = closing.account
-    already = " (it was closed already)" if closing.was_closed else ""
-    console.print(
-        f"{state.name} is closed{already}: {closing.sessions_ended} session(s) ended, "
-        f"{closing.reports_settled} report(s) settled, {closing.refunded:.1f} point(s) given "
-        f"back over {len(closing.refunds)} refund(s).",
-        markup=False,
-    )
+    gettext = terminal_words().gettext
+    if closing.was_closed:
+        closed = gettext(
+            "%(name)s is closed (it was closed already): %(sessions)s session(s) ended, "
+            "%(reports)s report(s) settled, %(points)s point(s) given back over %(refunds)s "
+            "refund(s)."
+        )
+    else:
+        closed = gettext(
+            "%(name)s is closed: %(sessions)s session(s) ended, %(reports)s report(s) settled, "
+            "%(points)s point(s) given back over %(refunds)s refund(s)."
+        )
+    params = {
+        "name": state.name,
+        "sessions": closing.sessions_ended,
+        "reports": closing.reports_settled,
+        "points": f"{closing.refunded:.1f}",
+        "refunds": len(closing.refunds),
+    }
+    console.print(closed % params, markup=False)
     if closing.refunds:
         from rich.table import Table
 
-        table = Table(title="Points given back", title_justify="left")
-        for column in ("player", "family", "table"):
-            table.add_column(column)
-        table.add_column("points", justify="right")
+        table = Table(title=gettext("Points given back"), title_justify="left")
+        for column in (N_("player"), N_("family"), N_("table")):
+            table.add_column(gettext(column))
+        table.add_column(gettext("points"), justify="right")
         for refund in closing.refunds:
             table.add_row(refund.name, refund.family, refund.table, f"{refund.points:.1f}")
         console.print(table)
@@ -414,7 +441,8 @@ def reopen(
 
     with writable(db) as engine, _said():
         state = reopen_account(engine, name, note, Moderator.console())
-    console.print(f"{state.name} is open again; its refunds stay given.", markup=False)
+    reopened = terminal_words().gettext("%(name)s is open again; its refunds stay given.")
+    console.print(reopened % {"name": state.name}, markup=False)
 
 
 @app.command()
@@ -427,12 +455,13 @@ def flags(db: Database, limit: Limit = 50) -> None:
 
     with reading(db) as connection:
         found = list_flags(connection, limit=limit)
+    gettext = terminal_words().gettext
     if not found:
-        console.print("No flags.", markup=False)
+        console.print(gettext("No flags."), markup=False)
         return
-    table = Table(title="Fair-play flags, newest first", title_justify="left")
-    for column in ("when", "kind", "first", "second", "table"):
-        table.add_column(column)
+    table = Table(title=gettext("Fair-play flags, newest first"), title_justify="left")
+    for column in (N_("when"), N_("kind"), N_("first"), N_("second"), N_("table")):
+        table.add_column(gettext(column))
     for flag in found:
         table.add_row(
             _when(flag["at"]),
@@ -458,24 +487,35 @@ def reports(
 
     with reading(db) as connection:
         found = list_reports(connection, everything=everything, limit=limit)
+    gettext = terminal_words().gettext
     if not found:
-        console.print("No reports." if everything else "No open reports.", markup=False)
+        console.print(gettext("No reports.") if everything else gettext("No open reports."))
         return
     for report in found:
+        params = {
+            **report,
+            "when": _when(report["at"]),
+            "reported": _who(report["reported"]),
+            "reporter": _who(report["reporter"]),
+        }
+        if report["rated"]:
+            table = gettext(
+                "  table %(table)s (%(game)s, rated), seat %(seat)s, %(moves)s moves when filed"
+            )
+        else:
+            table = gettext(
+                "  table %(table)s (%(game)s), seat %(seat)s, %(moves)s moves when filed"
+            )
         lines = [
-            f"report {report['id']}, {_when(report['at'])}: {report['reason']}, "
-            f"{_who(report['reported'])} reported by {_who(report['reporter'])}",
-            f"  table {report['table']} ({report['game']}"
-            f"{', rated' if report['rated'] else ''}), seat {report['seat']}, "
-            f"{report['moves']} moves when filed",
+            gettext("report %(id)s, %(when)s: %(reason)s, %(reported)s reported by %(reporter)s")
+            % params,
+            table % params,
         ]
         if report["note"]:
-            lines.append(f"  note: {report['note']}")
+            lines.append(gettext("  note: %(note)s") % params)
         if report["resolved_at"] is not None:
-            lines.append(
-                f"  settled {_when(report['resolved_at'])} by {report['resolved_by']}: "
-                f"{report['resolution']}"
-            )
+            settled = gettext("  settled %(when)s by %(resolved_by)s: %(resolution)s")
+            lines.append(settled % {**params, "when": _when(report["resolved_at"])})
         console.print("\n".join(lines), markup=False)
 
 
@@ -486,15 +526,18 @@ def appeals(db: Database, limit: Limit = 50) -> None:
 
     with reading(db) as connection:
         found = list_appeals(connection, limit=limit)
+    gettext = terminal_words().gettext
     if not found:
-        console.print("No appeals.", markup=False)
+        console.print(gettext("No appeals."), markup=False)
         return
     for appeal in found:
-        console.print(
-            f"appeal {appeal['id']}, {_when(appeal['at'])}, {_who(appeal['account'])}:\n"
-            f"  {appeal['note']}",
-            markup=False,
-        )
+        said_line = gettext("appeal %(id)s, %(when)s, %(account)s:")
+        params = {
+            "id": appeal["id"],
+            "when": _when(appeal["at"]),
+            "account": _who(appeal["account"]),
+        }
+        console.print(f"{said_line % params}\n  {appeal['note']}", markup=False)
 
 
 @app.command()
@@ -505,14 +548,20 @@ def log(db: Database, limit: Limit = 50) -> None:
 
     with reading(db) as connection:
         found = list_log(connection, limit=limit)
+    gettext = terminal_words().gettext
     if not found:
-        console.print("The log is empty.", markup=False)
+        console.print(gettext("The log is empty."), markup=False)
         return
     for entry in found:
-        console.print(
-            f"{_when(entry['at'])}  {entry['moderator']}: {entry['action']} "
-            f"{entry['account'] or '-'}\n"
-            f"  note: {entry['note'] or '-'}\n"
-            f"  done: {entry['detail']}",
-            markup=False,
+        params = {
+            "when": _when(entry["at"]),
+            "moderator": entry["moderator"],
+            "action": entry["action"],
+            "account": entry["account"] or "-",
+            "note": entry["note"] or "-",
+            "detail": entry["detail"],
+        }
+        said_entry = gettext(
+            "%(when)s  %(moderator)s: %(action)s %(account)s\n  note: %(note)s\n  done: %(detail)s"
         )
+        console.print(said_entry % params, markup=False)

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fanfold.cli.common import console, error_console, refused
+from fanfold.cli.common import console, error_console, refused, terminal_words
+from fanfold.cli.help_words import N_
 from fanfold.core.errors import FanfoldError
 
 if TYPE_CHECKING:
@@ -58,44 +59,77 @@ def review(
     _show(result)
 
 
+#: The table's columns (its first, the move's number, is "#").
+COLUMNS = (N_("seat"), N_("move"), N_("before"), N_("after"), N_("mark"), N_("best"))
+#: A mark's words (the JSON keeps its value: :class:`fanfold.play.review.Mark`).
+MARKS = {
+    "worse_result": N_("worse result"),
+    "slower_win": N_("slower win"),
+    "faster_loss": N_("faster loss"),
+    "lost_deal": N_("lost deal"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+    "won": N_("won"),
+    "never_winnable": N_("never winnable"),
+    "lost": N_("lost"),
+}
+#: A Fan deal's value before and after a move.
+PATIENCE = {"win": N_("winnable"), "loss": N_("lost")}
+#: A value with no distance (the solver's draw).
+RESULTS = {"win": N_("win"), "loss": N_("loss"), "draw": N_("draw")}
+
+
 def _value_text(value: MoveValue | None, patience: bool) -> str:
-    """A value as the table shows it (Fan: winnable or lost)."""
+    """A value as the table shows it (Fan: winnable or lost), in the terminal's language."""
+    from fanfold.core.phrases import Phrase
+
+    words = terminal_words()
     if value is None:
         return "?"
     if patience:
-        return "winnable" if value.result == "win" else "lost"
-    return str(value)
+        return words.gettext(PATIENCE["win" if value.result == "win" else "loss"])
+    if value.distance is None or value.result not in ("win", "loss"):
+        return words.gettext(RESULTS.get(value.result, value.result))
+    if value.distance == 1:
+        return words.text(Phrase(f"analysis.value_{value.result}_ply"))
+    return words.text(Phrase(f"analysis.value_{value.result}", count=value.distance))
 
 
 def _show(result: Review) -> None:
     """The review as a table of moves and the summary."""
     from rich.table import Table
 
+    words = terminal_words()
+    gettext = words.gettext
     record = result.record
     patience = result.deal is not None
-    console.print(
-        f"{result.title} ({result.game}), seed {record.seed}, {len(record.actions)} moves; "
-        f"engine review version {result.version}",
-        markup=False,
+    heading = gettext(
+        "%(title)s (%(game)s), seed %(seed)s, %(moves)s moves; engine review version %(version)s"
     )
+    params = {
+        "title": result.title,
+        "game": result.game,
+        "seed": record.seed,
+        "moves": len(record.actions),
+        "version": result.version,
+    }
+    console.print(heading % params, markup=False)
     table = Table()
     table.add_column("#", justify="right")
-    table.add_column("seat")
-    table.add_column("move")
-    table.add_column("before", no_wrap=True)
-    table.add_column("after", no_wrap=True)
-    table.add_column("mark", no_wrap=True)
-    table.add_column("best")
+    for column in COLUMNS:
+        table.add_column(gettext(column), no_wrap=column in ("before", "after", "mark"))
     for move in result.moves:
+        mark = "" if move.mark is None else move.mark.value
         table.add_row(
             str(move.number),
-            move.seat_name,
+            gettext(move.seat_name),
             move.text,
             _value_text(move.before, patience),
             _value_text(move.after, patience),
-            "" if move.mark is None else move.mark.value.replace("_", " "),
+            gettext(MARKS.get(mark, mark.replace("_", " "))) if mark else "",
             move.best or "",
         )
     console.print(table)
     for sentence in result.summary:
-        console.print(sentence, markup=False)
+        console.print(words.text(sentence), markup=False)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fanfold.cli.common import console, error_console, fail, said, terminal_words
+from fanfold.cli.common import Said, console, error_console, refused, said, terminal_words, worded
 from fanfold.cli.help_words import N_
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ def serve(
         # Each process's name on its lines: the supervisor's, or the server name.
         configure("json" if json_lines else "text", "supervisor" if processes > 1 else server_name)
     except ValueError as error:
-        fail(str(error))
+        refused(error)
     url = database_url(db, db_file) or default_url()
     if processes > 1:
         from fanfold.server.ownership import is_postgresql
@@ -257,7 +257,7 @@ def serve(
             try:
                 check_server_name(name)
             except ValueError as error:
-                fail(str(error))
+                refused(error)
     # Opened once: checked here, then served by the application (one process).
     store = _check_store(url)
     try:
@@ -300,7 +300,7 @@ def serve(
         try:
             start_on_jemalloc(sys.argv[1:])  # returns once the process runs on jemalloc
         except AllocatorError as error:
-            fail(str(error))
+            refused(error)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     if json_lines:  # every line a JSON object, the progress lines too
         logging.getLogger("fanfold.server.progress").info(
@@ -481,7 +481,7 @@ def _check_store(url: str) -> Store:
                 "error: %s", error, extra={"exit_status": code}
             )
             raise typer.Exit(code) from None
-        fail(str(error), code=code)
+        refused(error, code)
 
 
 #: ``fanfold serve``'s exit status when its key file's signing key is not the store's (sysexits'
@@ -515,13 +515,13 @@ def check_key_file(url: str, key_file: Path | None, store: Store | None = None) 
         try:
             store = Store(url)
         except StoreOpenError as error:
-            fail(str(error), code=1)
+            refused(error, 1)
     try:
         SigningKeys.load(SqlAccounts(store.engine), key_file)
     except KeyFileError as error:
-        fail(str(error))
+        refused(error)
     except KeyMismatchError as error:
-        fail(str(error), code=KEY_MISMATCH_STATUS)
+        refused(error, KEY_MISMATCH_STATUS)
     finally:
         if opened:
             store.close()
@@ -632,6 +632,7 @@ def _supervise(
     signal.signal(signal.SIGHUP, roll)
 
     log = logging.getLogger("fanfold.supervisor")  # JSON lines when the log is JSON
+    words = terminal_words()  # the supervisor's lines in the terminal's language
     environment = {**os.environ, DB_URL_VARIABLE: url}
     health_of = dict(zip(ports, health or [], strict=False))
     name_of = dict(zip(ports, names, strict=True))
@@ -644,7 +645,13 @@ def _supervise(
         command = _child_command(port, arguments, name_of[port], health_of.get(port))
         process = subprocess.Popen(command, env=environment, start_new_session=True)
         started[port] = time.monotonic()
-        say(log, logging.INFO, f"{name_of[port]} started on port {port} (pid {process.pid})")
+        begun = Said(
+            "%(name)s started on port %(port)s (pid %(pid)s)",
+            name=name_of[port],
+            port=port,
+            pid=process.pid,
+        )
+        say(log, logging.INFO, worded(begun, words))
         return process
 
     def watch() -> None:
@@ -660,17 +667,27 @@ def _supervise(
             stops[port] += 1
             pause = restart_delay(stops[port])
             due[port] = now + pause
-            why = (
-                ": the store's schema is a newer release's (docs/upgrade.md)"
-                if code == SCHEMA_TOO_NEW_STATUS
-                else ""
-            )
-            say(
-                log,
-                logging.WARNING,
-                f"{name_of[port]}, the process on port {port}, stopped (status {code}){why}; "
-                f"starting it again in {pause:g} s (stop {stops[port]} in a row)",
-            )
+            params = {
+                "name": name_of[port],
+                "port": port,
+                "code": code,
+                "pause": format(pause, "g"),
+                "stops": stops[port],
+            }
+            if code == SCHEMA_TOO_NEW_STATUS:
+                stopped = Said(
+                    "%(name)s, the process on port %(port)s, stopped (status %(code)s): the "
+                    "store's schema is a newer release's (docs/upgrade.md); starting it again in "
+                    "%(pause)s s (stop %(stops)s in a row)",
+                    **params,
+                )
+            else:
+                stopped = Said(
+                    "%(name)s, the process on port %(port)s, stopped (status %(code)s); starting "
+                    "it again in %(pause)s s (stop %(stops)s in a row)",
+                    **params,
+                )
+            say(log, logging.WARNING, worded(stopped, words))
         for port, when in list(due.items()):
             if now >= when and not stopping:
                 del due[port]
@@ -738,13 +755,15 @@ def _supervise(
             if not wait_ready(port):
                 process = running.get(port)
                 if not stopping and process is not None and process.poll() is None:
-                    say(log, logging.WARNING, f"{name_of[port]} is not ready; going on")
+                    late = Said("%(name)s is not ready; going on", name=name_of[port])
+                    say(log, logging.WARNING, worded(late, words))
                 continue
-            say(
-                log,
-                logging.INFO,
-                f"{name_of[port]} restarted: ready in {time.monotonic() - began:.1f} s",
+            ready = Said(
+                "%(name)s restarted: ready in %(seconds)s s",
+                name=name_of[port],
+                seconds=format(time.monotonic() - began, ".1f"),
             )
+            say(log, logging.INFO, worded(ready, words))
             if place < len(ports) - 1:
                 # Its bots' workers load their searches (seconds of processor time): the
                 # next process's players, half of them reconnecting to it, wait for none.
@@ -759,10 +778,12 @@ def _supervise(
             time.sleep(0.2)
             if rolling:
                 rolling = False
-                say(log, logging.INFO, "restarting every process, one at a time")
+                rolled = Said("restarting every process, one at a time")
+                say(log, logging.INFO, worded(rolled, words))
                 restart_all()
                 continue
             watch()
     finally:
-        say(log, logging.INFO, "stopping every process at once (a full stop: no hand-over)")
+        ending = Said("stopping every process at once (a full stop: no hand-over)")
+        say(log, logging.INFO, worded(ending, words))
         stop_all()

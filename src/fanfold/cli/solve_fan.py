@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fanfold.cli.common import console, error_console, refused, said
+from fanfold.cli.common import console, error_console, refused, said, terminal_words
 from fanfold.cli.help_words import N_
 from fanfold.cli.solve import app
 from fanfold.core.errors import FanfoldError, Refusal
@@ -30,11 +30,26 @@ def _config(variant: str | None) -> FanConfig:
     return _GAME.default_config() if variant is None else _GAME.preset(variant).config
 
 
+#: A verdict's words (the JSON keeps the verdict as the solver names it).
+VERDICTS = {"solved": N_("solved"), "unsolvable": N_("unsolvable"), "unknown": N_("unknown")}
+
+
 def _summary_line(result: FanSolution) -> str:
-    text = f"{result.verdict}: {result.states} positions searched in {result.seconds:.3f} s"
+    """The verdict and the search's size, in the terminal's language."""
+    gettext = terminal_words().gettext
+    params = {
+        "verdict": gettext(VERDICTS.get(result.verdict, result.verdict)),
+        "states": result.states,
+        "seconds": f"{result.seconds:.3f}",
+        "moves": len(result.moves),
+    }
     if result.verdict == SOLVED:
-        text += f", {len(result.moves)} moves"
-    return text
+        template = N_(
+            "%(verdict)s: %(states)s positions searched in %(seconds)s s, %(moves)s moves"
+        )
+    else:
+        template = N_("%(verdict)s: %(states)s positions searched in %(seconds)s s")
+    return gettext(template) % params
 
 
 @app.command("fan")
@@ -100,8 +115,11 @@ def solve_fan(
             data["board"] = str(board)
         console.print_json(json.dumps(data))
         return
-    where = f"deal {deal}" if deal is not None else str(board)
-    console.print(f"Fan ({variant_name(config)}) {where}: {_summary_line(result)}", markup=False)
+    gettext = terminal_words().gettext
+    where = gettext("deal %(deal)s") % {"deal": deal} if deal is not None else str(board)
+    line = gettext("Fan (%(variant)s) %(where)s: %(summary)s")
+    params = {"variant": variant_name(config), "where": where, "summary": _summary_line(result)}
+    console.print(line % params, markup=False)
     if result.moves:
         console.print(" ".join(str(move) for move in result.moves), markup=False)
 
@@ -142,7 +160,8 @@ def _census(
     variant = variant_name(config)
     path = results or Path(f"fan-census-{variant}.jsonl")
     start = time.perf_counter()
-    with progress_bar("deciding Fan deals", error_console) as progress:
+    gettext = terminal_words().gettext
+    with progress_bar(gettext("deciding Fan deals"), error_console) as progress:
         rows = run_census(
             deal_list,
             config,
@@ -162,17 +181,25 @@ def _census(
     if as_json:
         console.print_json(json.dumps(summary))
         return
-    console.print(
-        f"Fan ({variant}), {summary['deals']} deals: {summary['solved']} solved, "
-        f"{summary['unsolvable']} unsolvable, {summary['unknown']} unknown",
-        markup=False,
+    counted = gettext(
+        "Fan (%(variant)s), %(deals)s deals: %(solved)s solved, %(unsolvable)s unsolvable, "
+        "%(unknown)s unknown"
     )
+    console.print(counted % summary, markup=False)
     fraction = summary["winnable_fraction"]
     if fraction is not None:
         low, high = summary["wilson_95"]
-        console.print(
-            f"winnable: {fraction:.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
-            f"median {summary['median_seconds']:.4f} s a deal; this run took {seconds:.1f} s "
-            f"(deals already in the results file are not decided again); results in {path}",
-            markup=False,
+        winnable = gettext(
+            "winnable: %(fraction)s (95%% Wilson interval %(low)s to %(high)s); median "
+            "%(median)s s a deal; this run took %(seconds)s s (deals already in the results "
+            "file are not decided again); results in %(path)s"
         )
+        params = {
+            "fraction": f"{fraction:.1%}",
+            "low": f"{low:.1%}",
+            "high": f"{high:.1%}",
+            "median": f"{summary['median_seconds']:.4f}",
+            "seconds": f"{seconds:.1f}",
+            "path": path,
+        }
+        console.print(winnable % params, markup=False)

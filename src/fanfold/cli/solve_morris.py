@@ -15,7 +15,7 @@ import typer
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from fanfold.cli.common import console, error_console, refused, said
+from fanfold.cli.common import console, error_console, refused, said, terminal_words
 from fanfold.cli.help_words import N_
 from fanfold.cli.solve import app
 from fanfold.core.errors import FanfoldError
@@ -50,7 +50,8 @@ class _ProgressDisplay:
         if stage not in self.tasks:
             for task in self.tasks.values():
                 self.progress.update(task, completed=1.0)
-            self.tasks[stage] = self.progress.add_task(f"solving: {stage}", total=1.0)
+            solving = terminal_words().gettext("solving: %(stage)s") % {"stage": stage}
+            self.tasks[stage] = self.progress.add_task(solving, total=1.0)
         self.progress.update(self.tasks[stage], completed=min(1.0, fraction))
 
     def stop(self) -> None:
@@ -59,9 +60,26 @@ class _ProgressDisplay:
 
 
 def _value_text(value: Value, side: int) -> str:
+    """The value for the side to move, in the terminal's language."""
     from fanfold.play.analysis import morris_value_text  # loads the play layer
 
-    return morris_value_text(value.result.value, value.distance, SIDE_NAMES[side])
+    words = terminal_words()
+    return words.text(morris_value_text(value.result.value, value.distance, SIDE_NAMES[side]))
+
+
+#: The counts table's title, its columns, its rows' labels and its phases.
+COUNTS_TITLE = N_("positions by phase and value (for the side to move)")
+COUNTS_COLUMNS = (
+    N_("positions"),
+    N_("phase"),
+    N_("total"),
+    N_("win"),
+    N_("loss"),
+    N_("draw"),
+    N_("ended by a line"),
+)
+SCOPES = {"reachable": N_("reachable from the start"), "legal": N_("all legal")}
+PHASES = {"placement": N_("placement"), "movement": N_("movement"), "all": N_("all")}
 
 
 def _load(config: MorrisConfig, rebuild: bool) -> tuple[MorrisTable, bool, float]:
@@ -83,19 +101,21 @@ def _load(config: MorrisConfig, rebuild: bool) -> tuple[MorrisTable, bool, float
 
 
 def _counts_table(counts: dict[str, Any]) -> Table:
-    table = Table(title="positions by phase and value (for the side to move)")
-    for column in ("positions", "phase", "total", "win", "loss", "draw", "ended by a line"):
-        table.add_column(column, justify="left" if column in ("positions", "phase") else "right")
+    gettext = terminal_words().gettext
+    table = Table(title=gettext(COUNTS_TITLE))
+    for number, column in enumerate(COUNTS_COLUMNS):
+        table.add_column(gettext(column), justify="left" if number < 2 else "right")
     for scope in ("reachable", "legal"):
-        label = "reachable from the start" if scope == "reachable" else "all legal"
+        label = gettext(SCOPES[scope])
         for phase in ("placement", "movement"):
             row = counts[scope][phase]
             table.add_row(
                 label if phase == "placement" else "",
-                phase,
+                gettext(PHASES[phase]),
                 *(f"{row[key]:,}" for key in ("total", "win", "loss", "draw", "ended_by_line")),
             )
-        table.add_row("", "all", f"{counts[scope]['total']:,}", "", "", "", "")
+        everything = gettext(PHASES["all"])
+        table.add_row("", everything, f"{counts[scope]['total']:,}", "", "", "", "")
     return table
 
 
@@ -114,18 +134,23 @@ def _describe_start(
         "best_moves": best,
         "moves": [{"move": game.action_text(a), **move.to_json()} for a, move in ranked],
     }
+    gettext = terminal_words().gettext
     if value.result is Result.DRAW:
-        length = (
+        length = gettext(
             "the game is drawn: with perfect play no line is ever forced and nobody is "
             "blocked, so the game goes on until a position repeats"
         )
     else:
         winner = SIDE_NAMES[0] if value.result is Result.WIN else SIDE_NAMES[1]
-        length = f"{winner} wins; the game lasts {value.distance} plies with perfect play"
+        length = gettext("%(winner)s wins; the game lasts %(plies)s plies with perfect play") % {
+            "winner": gettext(winner),
+            "plies": value.distance,
+        }
+    start = gettext("Start (%(position)s): %(value)s")
     lines = [
-        f"Start ({data['position']}): {_value_text(value, state.to_move)}",
-        f"Game length: {length}",
-        f"Best first moves: {' '.join(best)}",
+        start % {"position": data["position"], "value": _value_text(value, state.to_move)},
+        gettext("Game length: %(length)s") % {"length": length},
+        gettext("Best first moves: %(moves)s") % {"moves": " ".join(best)},
     ]
     return data, lines
 
@@ -191,19 +216,32 @@ def _report_start(
         }
         console.print_json(json.dumps(data))
         return
-    console.print(
-        f"{game.title}, {config.adjacency.value} adjacency: {table.size:,} legal positions "
-        f"({counts['reachable']['total']:,} reachable from the start)",
-        markup=False,
+    gettext = terminal_words().gettext
+    sized = gettext(
+        "%(game)s, %(adjacency)s adjacency: %(positions)s legal positions (%(reachable)s "
+        "reachable from the start)"
     )
+    params = {
+        "game": game.title,
+        "adjacency": config.adjacency.value,
+        "positions": f"{table.size:,}",
+        "reachable": f"{counts['reachable']['total']:,}",
+    }
+    console.print(sized % params, markup=False)
     for line in lines:
         console.print(line, markup=False)
     console.print(_counts_table(counts))
-    source = "solved" if built else f"loaded from {table.source or cache_path(config.adjacency)}"
-    console.print(
-        f"Time: {seconds:.2f} s ({source}; solving takes {table.build_seconds:.2f} s)",
-        markup=False,
-    )
+    loaded = gettext("loaded from %(path)s") % {
+        "path": table.source or cache_path(config.adjacency)
+    }
+    source = gettext("solved") if built else loaded
+    timed = gettext("Time: %(seconds)s s (%(source)s; solving takes %(solving)s s)")
+    params = {
+        "seconds": f"{seconds:.2f}",
+        "source": source,
+        "solving": f"{table.build_seconds:.2f}",
+    }
+    console.print(timed % params, markup=False)
 
 
 def _report_position(game: MorrisGame, state: Any, table: MorrisTable, as_json: bool) -> None:
@@ -229,18 +267,27 @@ def _report_position(game: MorrisGame, state: Any, table: MorrisTable, as_json: 
         }
         console.print_json(json.dumps(data))
         return
-    console.print(f"Position {game.format_position(state)}", markup=False)
-    console.print(game.render(game.observe(state, state.to_move)), markup=False)
+    from fanfold.play.analysis import morris_move_text
+
+    words = terminal_words()
+    gettext = words.gettext
+    position = gettext("Position %(position)s") % {"position": game.format_position(state)}
+    console.print(position, markup=False)
+    from fanfold.cli.terminal import drawn
+
+    board = drawn(words, game.drawing(game.observe(state, state.to_move)))
+    console.print(board, markup=False)
     if outcome is not None:
-        console.print(f"Game over: {outcome.reason}", markup=False)
+        reason = words.text(game.ending_words(state) or outcome.reason)
+        console.print(gettext("Game over: %(reason)s") % {"reason": reason}, markup=False)
         return
     console.print(_value_text(value, state.to_move), markup=False)
     if not bool(table.reachable[index]):
-        console.print("(a set-up position: no game from the empty board reaches it)")
-    console.print(f"Best moves: {' '.join(best)}", markup=False)
-    moves = Table(title="every move, best first (value for the side to move)")
-    moves.add_column("move")
-    moves.add_column("value")
+        console.print(gettext("(a set-up position: no game from the empty board reaches it)"))
+    console.print(gettext("Best moves: %(moves)s") % {"moves": " ".join(best)}, markup=False)
+    moves = Table(title=gettext("every move, best first (value for the side to move)"))
+    moves.add_column(gettext("move"))
+    moves.add_column(gettext("value"))
     for action, move in ranked:
-        moves.add_row(game.action_text(action), str(move))
+        moves.add_row(game.action_text(action), words.text(morris_move_text(move)))
     console.print(moves)

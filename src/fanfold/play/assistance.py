@@ -44,6 +44,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from fanfold.core.errors import RecordError
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.games.morris import GAME as MORRIS
@@ -234,12 +235,35 @@ def percent(share: float) -> str:
     return f"{share * 100:g}%"
 
 
-def _positions(count: int) -> str:
-    return f"{count} critical position{'' if count == 1 else 's'}"
+#: The verdict's sentences, as phrases (``fanfold moderate assistance`` words them in the
+#: terminal's language).
+phrases(
+    {
+        "assistance.positions": "{count} critical positions",
+        "assistance.positions_one": "1 critical position",
+        "assistance.games": "{count} games",
+        "assistance.games_one": "1 game",
+        "assistance.not_enough": "Not enough evidence: {positions} over {games}; a verdict "
+        "needs at least {critical} over at least {least} games.",
+        "assistance.told": "{matched} of {positions} over {games} ({share}) were played with "
+        "the solved table's best move",
+        "assistance.flagged": "Flagged for a moderator: {told}, at or above the threshold of "
+        "{threshold}. A flag asks for a look at the games; it is not a finding and removes "
+        "nothing.",
+        "assistance.not_flagged": "Not flagged: {told}, below the threshold of {threshold}.",
+    },
+    terminal=True,
+)
 
 
-def _games(count: int) -> str:
-    return f"{count} game{'' if count == 1 else 's'}"
+def _positions(count: int) -> Phrase:
+    if count == 1:
+        return Phrase("assistance.positions_one")
+    return Phrase("assistance.positions", count=count)
+
+
+def _games(count: int) -> Phrase:
+    return Phrase("assistance.games_one") if count == 1 else Phrase("assistance.games", count=count)
 
 
 def verdict(
@@ -271,22 +295,27 @@ def verdict(
     if stats.critical < min_critical or stats.games < min_games:
         return Judgement(
             Verdict.NOT_ENOUGH_EVIDENCE,
-            f"Not enough evidence: {_positions(stats.critical)} over {_games(stats.games)}; "
-            f"a verdict needs at least {min_critical} over at least {min_games} games.",
+            Phrase(
+                "assistance.not_enough",
+                positions=_positions(stats.critical),
+                games=_games(stats.games),
+                critical=min_critical,
+                least=min_games,
+            ),
         )
     share = stats.matched / stats.critical
-    told = (
-        f"{stats.matched} of {_positions(stats.critical)} over {_games(stats.games)} "
-        f"({share:.1%}) were played with the solved table's best move"
+    told = Phrase(
+        "assistance.told",
+        matched=stats.matched,
+        positions=_positions(stats.critical),
+        games=_games(stats.games),
+        share=f"{share:.1%}",
     )
     if share >= threshold:
         return Judgement(
-            Verdict.FLAGGED,
-            f"Flagged for a moderator: {told}, at or above the threshold of "
-            f"{percent(threshold)}. A flag asks for a look at the games; it is not a finding "
-            "and removes nothing.",
+            Verdict.FLAGGED, Phrase("assistance.flagged", told=told, threshold=percent(threshold))
         )
     return Judgement(
         Verdict.NOT_FLAGGED,
-        f"Not flagged: {told}, below the threshold of {percent(threshold)}.",
+        Phrase("assistance.not_flagged", told=told, threshold=percent(threshold)),
     )

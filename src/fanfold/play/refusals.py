@@ -12,6 +12,10 @@ templates(
         "table.over": "the game is over",
         "table.no_seat": "there is no seat {seat} at this table",
         "table.not_your_decision": "it is {decider}'s decision, not {seat}'s",
+        # a front end asking a seat's agent out of turn (a caller's mistake), a ruling made
+        # twice
+        "table.agent_not_now": "{seat}'s agent does not decide now",
+        "table.ruled_already": "the game is over already",
         # a game's set-up (fanfold.play.setup): the seats and the seed a front end gives
         "setup.too_many_seats": "{given} seats given but {game} has {count} here",
         "setup.seed_and_deal": "give a seed or a deal number, not both",

@@ -295,7 +295,7 @@ class Table:
         """
         agent = self.seats[seat].agent if 0 <= seat < len(self.seats) else None
         if agent is None or seat != self.decider:
-            raise TurnError(f"{self.seat_name(seat)}'s agent does not decide now")
+            raise TurnError(Refusal("table.agent_not_now", seat=self.seat_name(seat)))
         return agent.choose(self.game.observe(self.state, seat), self.offered(seat))
 
     def offered(self, seat: int) -> Sequence[Any]:
@@ -344,7 +344,7 @@ class Table:
             RulingError: the ending may not be made here (nothing changes).
         """
         if self.ruling is not None:
-            raise RulingError("the game is over already")
+            raise RulingError(Refusal("table.ruled_already"))
         movers = [played.seat for played in self.played]
         check_ruling(self.game, self.state, ruling, movers, offered=offered, agreed=agreed)
         self.ruling = ruling

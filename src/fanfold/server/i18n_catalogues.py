@@ -53,8 +53,16 @@ TERMINAL = (
     "cli/arena.py",
     "cli/backup.py",
     "cli/balance.py",
+    "cli/check_config.py",
     "cli/common.py",
+    "cli/deploy.py",
+    "cli/deploy_backup.py",
+    "cli/deploy_group.py",
+    "cli/deploy_logs.py",
+    "cli/deploy_monitoring.py",
+    "cli/deploy_systemd.py",
     "cli/help_words.py",
+    "cli/keys.py",
     "cli/moderate.py",
     "cli/restart.py",
     "cli/review.py",
@@ -62,6 +70,7 @@ TERMINAL = (
     "cli/solve_fan.py",
     "cli/solve_morris.py",
     "cli/terminal.py",
+    "cli/usage_words.py",
 )
 #: A fixed date in the files' headers, so that extracting again changes nothing unless a
 #: message changed.
@@ -69,8 +78,9 @@ DATE = datetime(2026, 11, 29, tzinfo=UTC)
 
 _JINJA = "jinja2.ext:babel_extract"
 Keywords = dict[str, tuple[int, ...] | None]
-#: ``N_("...")`` marks a command's help text (:mod:`fanfold.cli.help_words`).
-_KEYWORDS: Keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+#: ``N_("...")`` marks a command's help text (:mod:`fanfold.cli.help_words`), ``Said("...")``
+#: a command's own sentence (:class:`fanfold.cli.common.Said`).
+_KEYWORDS: Keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "Said": None}
 
 
 def _sources() -> list[tuple[str, str, Keywords]]:
@@ -106,10 +116,13 @@ def _refusals(catalog: Catalog) -> None:
     import fanfold.core.kinds  # an action kind's name refused
     import fanfold.core.lab_refusals  # the arena's, the balance lab's, the environments'
     import fanfold.play.analysis  # the analyses' answers
+    import fanfold.play.assistance  # the engine-assistance check's verdicts (moderate)
     import fanfold.play.refusals
     import fanfold.play.review_cards  # the engines' review's sentences (and review's)
     import fanfold.server.refusals
     import fanfold.server.review_answers  # the review page's progress while it waits
+    import fanfold.server.signing_keys  # a key file's refusals
+    import fanfold.server.store.engine  # a store that cannot be opened
     import fanfold.server.waiting  # (the tables' and the server's templates, words)
     import fanfold.solvers.morris  # noqa: F401  (the Morris solver's progress, at the terminal)
     from fanfold.core.registry import all_games

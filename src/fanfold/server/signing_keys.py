@@ -21,7 +21,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal, templates
 from fanfold.server.store import Store
 from fanfold.server.store.account_store import SqlAccounts
 from fanfold.server.store.protocols import AccountStore
@@ -35,6 +35,21 @@ KEY_NAME = "session-signing"
 FINGERPRINT_NAME = "session-signing-fingerprint"
 #: The shortest key a file may hold (characters).
 SHORTEST = 32
+
+
+#: A key file's refusals (``fanfold serve --key-file``, ``fanfold keys``, ``fanfold
+#: check-config``), worded in the terminal's language; the system's reason inside as it says it.
+templates(
+    {
+        "keys.unreadable": "the key file {path} cannot be read: {reason}",
+        "keys.short": "the key file {path} has a key of {length} characters on line {line}: a "
+        "key has at least {shortest} (make one with: {command})",
+        "keys.none": "the key file {path} holds no key: the first line's key signs",
+        "keys.mismatch": "the signing key (the first line of {path}, fingerprint {found}) is "
+        "not the one this store knows (fingerprint {known}): put that key first again, or "
+        "accept the change with: fanfold keys rotate --key-file {path}",
+    }
+)
 
 
 class KeyFileError(FanfoldError, ValueError):
@@ -62,7 +77,7 @@ def read_key_file(path: Path) -> tuple[str, ...]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or error
-        raise KeyFileError(f"the key file {path} cannot be read: {reason}") from None
+        raise KeyFileError(Refusal("keys.unreadable", path=str(path), reason=str(reason))) from None
     keys: list[str] = []
     for number, line in enumerate(text.splitlines(), start=1):
         key = line.strip()
@@ -70,13 +85,18 @@ def read_key_file(path: Path) -> tuple[str, ...]:
             continue
         if len(key) < SHORTEST:
             raise KeyFileError(
-                f"the key file {path} has a key of {len(key)} characters on line {number}: "
-                f"a key has at least {SHORTEST} (make one with: python3 -c 'import secrets; "
-                "print(secrets.token_urlsafe(48))')"
+                Refusal(
+                    "keys.short",
+                    path=str(path),
+                    length=len(key),
+                    line=number,
+                    shortest=SHORTEST,
+                    command="python3 -c 'import secrets; print(secrets.token_urlsafe(48))'",
+                )
             )
         keys.append(key)
     if not keys:
-        raise KeyFileError(f"the key file {path} holds no key: the first line's key signs")
+        raise KeyFileError(Refusal("keys.none", path=str(path)))
     return tuple(keys)
 
 
@@ -111,11 +131,7 @@ class SigningKeys:
 def mismatch(key_file: Path, found: str, known: str) -> KeyMismatchError:
     """What ``fanfold serve`` (and ``fanfold check-config``) says when ``key_file``'s signing
     key, of fingerprint ``found``, is not the store's (fingerprint ``known``)."""
-    return KeyMismatchError(
-        f"the signing key (the first line of {key_file}, fingerprint {found}) is not "
-        f"the one this store knows (fingerprint {known}): put that key first again, "
-        f"or accept the change with: fanfold keys rotate --key-file {key_file}"
-    )
+    return KeyMismatchError(Refusal("keys.mismatch", path=str(key_file), found=found, known=known))
 
 
 def stored_key(store: Store, name: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal, templates
 
 __all__ = [
     "CONTRACT",
@@ -39,6 +39,11 @@ __all__ = [
     "shown_url",
     "upgrade",
 ]
+
+
+#: A store that cannot be opened, said at the terminal (``fanfold serve``, ``fanfold keys``):
+#: the database's own reason inside, as it says it.
+templates({"store.cannot_open": "the store at {store} cannot be opened: {reason}"})
 
 
 class StoreOpenError(FanfoldError, RuntimeError):
@@ -126,7 +131,7 @@ def open_error(url: str, error: BaseException) -> StoreOpenError:
     cause = getattr(error, "orig", None) or error
     lines = str(cause).strip().splitlines()
     reason = lines[0] if lines else type(cause).__name__
-    return StoreOpenError(f"the store at {shown_url(url)} cannot be opened: {reason}")
+    return StoreOpenError(Refusal("store.cannot_open", store=shown_url(url), reason=reason))
 
 
 def default_url() -> str:
