@@ -144,7 +144,7 @@ def test_the_morris_solvers_report_is_french_with_lang(morris_table: None) -> No
     assert "Départ (-/-/-/-/-/-/- w) : Blanc joue : " in out
     assert "Meilleurs premiers coups : " in out
     assert "atteignables depuis le départ" in out
-    assert "déplacement" in out
+    assert "déplacem" in out  # the phase (the table may cut it to its width)
     assert "chargée depuis " in out
     for english in ("legal positions", "Best first moves", "movement", "loaded from", "Time:"):
         assert english not in out, english
