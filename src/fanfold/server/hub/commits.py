@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import TypeVar
 
 from fanfold.play.table import Played
 from fanfold.server.clocks import advance, credited
@@ -38,6 +39,8 @@ from fanfold.server.store.appender import Appender
 from fanfold.server.store.protocols import TableStore
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 #: What one batch's writes answer: the tables the store refused (another process stored
 #: their action of that number first), and the error of each table whose write failed.
@@ -244,6 +247,32 @@ class Commits:
                 log.debug("%d actions stored in %.1f ms", len(group), took * 1e3)
                 self.metrics.store_seconds.observe(took)
         return refused, errors
+
+    async def after_live(self, write: Callable[[], _T]) -> _T:
+        """``write()`` (a write of the store's that no player waits for: an engine review's
+        moves, its claim, its lease) run in the store's thread at the lowest priority: once
+        no live row is queued or being written, so it never delays a live commit already
+        waiting, and never beside one. On SQLite the file has one writer: a transaction of
+        another thread that held its lock made a live commit that met it sleep in SQLite's
+        busy handler (1 ms, then 2, 5, ...) and try again. In the store's own thread the two
+        take turns instead; a live commit that comes while ``write`` runs waits for that one
+        short transaction only. Its wait for the live writes and its own time are observed
+        in :attr:`metrics` (``fanfold_review_write_wait_seconds``,
+        ``fanfold_review_write_seconds``)."""
+        asked = time.perf_counter()
+        while self._writing is not None:  # live rows queued or in flight: they go first
+            await asyncio.wait({self._writing})
+        started = time.perf_counter()
+        self.metrics.review_write_wait_seconds.observe(started - asked)
+
+        def timed() -> _T:
+            began = time.perf_counter()
+            try:
+                return write()
+            finally:
+                self.metrics.review_write_seconds.observe(time.perf_counter() - began)
+
+        return await asyncio.get_running_loop().run_in_executor(self.writer, timed)
 
     async def flush(self, timeout: float = 10.0) -> None:
         """Wait (at most ``timeout`` seconds) for the actions being stored (the server
