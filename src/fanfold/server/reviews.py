@@ -173,6 +173,8 @@ class Reviews:
         self.lease = lease
         self.clock = clock
         self.tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        #: When each review worked on here last extended its lease (``time.monotonic()``).
+        self._renewed: dict[str, float] = {}
         #: The pages watching a review, told its moves as they are stored and its end.
         self.feed = ReviewFeed()
 
@@ -315,6 +317,7 @@ class Reviews:
                     return
         finally:
             heartbeat.cancel()
+            self._renewed.pop(table_id, None)
 
     async def _store(self, job: ReviewJob, entries: dict[int, JSONObject]) -> bool:
         """Store the moves of the steps computed since the last store, in one transaction
@@ -330,6 +333,7 @@ class Reviews:
                 self.lease,
             )
         ):
+            self._renewed[job.table_id] = time.monotonic()  # the store extended the lease
             self.feed.stored(job.table_id, [entries[number] for number in sorted(entries)])
             return True
         log.warning("the review of table %s was taken over", job.table_id)
@@ -358,15 +362,24 @@ class Reviews:
         )
 
     async def _heartbeat(self, table_id: str) -> None:
-        """Renew the lease while the review is worked on (a third of the lease apart)."""
-        while True:
-            await asyncio.sleep(self.lease / 3)
-            if not await self.writes(
-                functools.partial(
+        """Renew the lease while the review is worked on, a third of the lease after it was
+        last extended: by the claim, a renewal or a store of moves (which extends it too), so
+        while steps are stored the heartbeat writes nothing."""
+        self._renewed[table_id] = time.monotonic()  # claimed just now
+        try:
+            while True:
+                wait = self._renewed[table_id] + self.lease / 3 - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+                renew = functools.partial(
                     self.store.renew, table_id, REVIEW_VERSION, self.owner, self.clock(), self.lease
                 )
-            ):
-                return
+                if not await self.writes(renew):
+                    return
+                self._renewed[table_id] = time.monotonic()
+        finally:
+            self._renewed.pop(table_id, None)
 
     async def answer(self, table_id: str, seen: int | None = None) -> JSONObject:
         """The review as the API answers it now

@@ -1,0 +1,208 @@
+"""An engine review's writes on SQLite: in the store's own thread, after the live commits
+(:meth:`fanfold.server.hub.commits.Commits.after_live`), never beside a live commit on the
+file's one write lock; and no renewal of its lease while its stores of moves extend it."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from fanfold.core.config import JSONObject
+from fanfold.core.records import GameRecord
+from fanfold.play.review import REVIEW_VERSION
+from fanfold.server.hub import Hub
+from fanfold.server.reviews import Reviews, review_step
+from fanfold.server.routes.reviews import reviews_of
+from fanfold.server.store import AppendRow
+from fanfold.server.store.review_memory import MemoryReviews
+from tests.server.support import serve
+from tests.server.test_reviews import load, morris_record, wait_done
+
+#: The review store's writes.
+WRITES = ("claim", "add_moves", "renew", "finish", "fail")
+
+
+def hub_of(client: TestClient) -> Hub:
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+class Recorded:
+    """A review store whose writes say the thread they ran in, and whether a live group
+    commit was being written then."""
+
+    def __init__(self, store: Any, live: threading.Event) -> None:
+        self.store = store
+        self.live = live
+        self.writes: list[tuple[str, str, bool]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self.store, name)
+        if name not in WRITES:
+            return found
+
+        def write(*args: Any, **kwargs: Any) -> Any:
+            self.writes.append((name, threading.current_thread().name, self.live.is_set()))
+            return found(*args, **kwargs)
+
+        return write
+
+
+class Marked:
+    """A table store whose group commits raise ``live`` while they write."""
+
+    def __init__(self, store: Any, live: threading.Event) -> None:
+        self.store = store
+        self.live = live
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def append_many(self, rows: list[AppendRow]) -> set[str]:
+        self.live.set()
+        try:
+            found: set[str] = self.store.append_many(rows)
+            return found
+        finally:
+            self.live.clear()
+
+
+def test_a_served_review_writes_in_the_store_thread_never_beside_a_live_commit(
+    tmp_path: Path,
+) -> None:
+    live = threading.Event()
+    with serve(tmp_path) as client:
+        hub = hub_of(client)
+        reviews = reviews_of(client.app.state, hub)  # type: ignore[attr-defined]
+        recorded = Recorded(reviews.store, live)
+        reviews.store = recorded
+        hub.commits.store = Marked(hub.commits.store, live)
+        table = load(client, morris_record())
+        body = wait_done(client, table)
+        assert body["state"] == "done", body
+        done = hub.metrics.review_write_seconds.collect()[0].samples
+    names = [name for name, _, _ in recorded.writes]
+    assert names[0] == "claim", names
+    assert names[-1] == "finish", names
+    assert "add_moves" in names, names
+    # Every write in the one thread of the live commits (the old code: a thread of its own,
+    # beside them on SQLite's one write lock), none while a live group commit was written.
+    assert {thread.split("_")[0] for _, thread, _ in recorded.writes} == {"store"}, recorded
+    assert not any(during for _, _, during in recorded.writes)
+    counted = {sample.name: sample.value for sample in done}
+    assert counted["fanfold_review_write_seconds_count"] == len(recorded.writes)
+
+
+def test_a_review_write_waits_for_the_live_rows_queued_before_and_while_it_waits(
+    tmp_path: Path,
+) -> None:
+    order: list[str] = []
+    gate = threading.Event()
+
+    class Slow:
+        """A table store whose group commits wait for the gate."""
+
+        def append_many(self, rows: list[AppendRow]) -> set[str]:
+            order.append("live " + ",".join(row.table_id for row in rows))
+            assert gate.wait(10)
+            return set()
+
+    def review_write() -> str:
+        order.append("review")
+        return threading.current_thread().name
+
+    async def scenario(hub: Hub) -> tuple[str, float]:
+        hub.commits.store = Slow()  # type: ignore[assignment]
+        first = hub.commits.commit(AppendRow("first", 1, 0, "x", 1, None))
+        waiting = asyncio.ensure_future(hub.commits.after_live(review_write))
+        await asyncio.sleep(0.1)
+        assert order == ["live first"]  # the review's write waits for the live commit
+        second = hub.commits.commit(AppendRow("second", 1, 0, "x", 1, None))
+        third = hub.commits.commit(AppendRow("third", 1, 0, "x", 1, None))
+        started = time.perf_counter()
+        gate.set()
+        await asyncio.gather(first, second, third)
+        thread = await waiting
+        return thread, time.perf_counter() - started
+
+    with serve(tmp_path) as client:
+        hub = hub_of(client)
+        before = hub.metrics.review_write_wait_seconds.collect()[0].samples
+        assert client.portal is not None
+        thread, _ = client.portal.call(scenario, hub)
+        after = hub.metrics.review_write_wait_seconds.collect()[0].samples
+    # The rows queued while it waited went first, together (a group commit), then the review's.
+    assert order == ["live first", "live second,third", "review"]
+    assert thread.startswith("store")
+    sums = {sample.name: sample.value for sample in before}
+    waited = {sample.name: sample.value for sample in after}
+    assert waited["fanfold_review_write_wait_seconds_count"] == (
+        sums["fanfold_review_write_wait_seconds_count"] + 1
+    )
+    assert (
+        waited["fanfold_review_write_wait_seconds_sum"]
+        - sums["fanfold_review_write_wait_seconds_sum"]
+        >= 0.09
+    )
+
+
+class Renewals(MemoryReviews):
+    """A review store whose lease renewals and stores of moves are counted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.renewals = 0
+        self.stores = 0
+
+    def renew(self, *args: Any) -> bool:
+        self.renewals += 1
+        renewed: bool = super().renew(*args)
+        return renewed
+
+    def add_moves(self, *args: Any) -> bool:
+        self.stores += 1
+        added: bool = super().add_moves(*args)
+        return added
+
+
+def review_with_steps_of(seconds: float, lease: float) -> Renewals:
+    """A Morris review whose steps each take ``seconds``, stored as each ends, under ``lease``."""
+    store = Renewals()
+    record = morris_record()
+
+    async def compute(
+        record: GameRecord, stop: int, budget: int | None, seed: str, start: int
+    ) -> JSONObject:
+        await asyncio.sleep(seconds)
+        return review_step(record.to_json(), stop, budget, seed, start)
+
+    async def run() -> None:
+        reviews = Reviews(store, compute, owner="me", lease=lease, batch=0.0)
+        await reviews.open("t1", record)
+        await reviews.start("t1", record)
+
+    asyncio.run(run())
+    job = store.job("t1", REVIEW_VERSION)
+    assert job is not None
+    assert job.state == "done", job
+    return store
+
+
+def test_a_review_whose_steps_are_stored_writes_no_renewal_of_its_lease() -> None:
+    # Steps of 0.25 s, each stored as it ends (extending the lease), under a lease of 1.2 s:
+    # the old heartbeat renewed it every 0.4 s besides, a write of its own each time.
+    store = review_with_steps_of(0.25, lease=1.2)
+    assert store.stores >= 3
+    assert store.renewals == 0
+
+
+def test_a_long_step_still_has_its_lease_renewed() -> None:
+    # One step of 0.7 s under a lease of 0.6 s: nothing stored meanwhile, so the heartbeat
+    # renews it (a third of the lease after the claim, and again after that renewal).
+    store = review_with_steps_of(0.7, lease=0.6)
+    assert store.renewals >= 2
