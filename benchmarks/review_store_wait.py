@@ -9,13 +9,15 @@ before it tries again. They now go to the store's thread after the live commits
 (:meth:`~fanfold.server.hub.commits.Commits.after_live`).
 
 This runs the server's own :class:`~fanfold.server.hub.commits.Commits` on a SQLite file with
-``--tables`` tables, each committing an action every 50 to 150 ms (about ten times a 200-table
-site's rate, so that the writes meet often), and ``--reviews`` reviews each storing a step of 6
-judged moves (Fano-sized entries) every ``--every`` seconds, in three modes in turn, ``--rounds``
+``--tables`` tables, each committing an action every 0.5 to 1.5 s (about 200 a second at 200
+tables: a 200-table site's players and bots), and ``--reviews`` reviews each storing 6 judged
+moves (Fano-sized entries) every ``--every`` seconds or so (default 0.1: ten times the server's
+rate of about one a second, so that the writes meet often), in three modes in turn, ``--rounds``
 times: ``none`` (no review), ``thread`` (the review's writes in a thread of their own, as before)
 and ``after_live`` (the store's thread after the live commits, as now). It prints each mode's
-live commit times (from queueing the row to its commit), pooled over the rounds. The figures
-are times on one machine's disk and processors: compare the modes of one run.
+live commit times (from queueing the row to its commit), pooled over the rounds, and how many of
+the store's group commits overlapped a review's write, with their mean time against the
+others': what meeting one cost. The times are one machine's; compare the modes of one run.
 """
 
 from __future__ import annotations
@@ -203,8 +205,9 @@ def store_wait(
                 meeting[mode] += hit
                 alone[mode] += clear
     print(
-        f"command: python3 benchmarks/review.py --store-wait (tables {tables}, reviews "
-        f"{reviews}, a review's write every {every} s, {rounds} rounds of {seconds} s a mode)"
+        f"tables {tables} (an action every {pace / 2:g} to {pace * 1.5:g} s each), reviews "
+        f"{reviews} (a write every {every / 2:g} to {every * 1.5:g} s each), {rounds} rounds "
+        f"of {seconds:g} s a mode"
     )
     print(
         "| mode | live commits | mean ms | p50 ms | p99 ms | max ms | > 2 ms | > 5 ms "

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+from benchmarks.review_store_wait import store_wait
 from fastapi.testclient import TestClient
 
 from fanfold.core.config import JSONObject
@@ -206,3 +208,19 @@ def test_a_long_step_still_has_its_lease_renewed() -> None:
     # renews it (a third of the lease after the claim, and again after that renewal).
     store = review_with_steps_of(0.7, lease=0.6)
     assert store.renewals >= 2
+
+
+def test_the_store_wait_benchmark_sees_no_live_commit_meet_a_review_write_after_live(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store_wait(tables=6, reviews=2, every=0.02, pace=0.05, seconds=0.6, rounds=1)
+    rows = {
+        line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("| ") and not line.startswith("| mode")
+    }
+    assert set(rows) == {"none", "thread", "after_live"}
+    assert int(rows["thread"][7]) > 0  # review writes done
+    assert int(rows["after_live"][7]) > 0
+    assert rows["after_live"][8].startswith("0 of ")  # none beside a live group commit
+    assert rows["none"][8].startswith("0 of ")
