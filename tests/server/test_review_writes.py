@@ -83,11 +83,11 @@ def test_a_served_review_writes_in_the_store_thread_never_beside_a_live_commit(
         reviews = reviews_of(client.app.state, hub)  # type: ignore[attr-defined]
         recorded = Recorded(reviews.store, live)
         reviews.store = recorded
-        hub.commits.store = Marked(hub.commits.store, live)
+        hub.commits.store = Marked(hub.commits.store, live)  # type: ignore[assignment]
         table = load(client, morris_record())
         body = wait_done(client, table)
         assert body["state"] == "done", body
-        done = hub.metrics.review_write_seconds.collect()[0].samples
+        done = next(iter(hub.metrics.review_write_seconds.collect())).samples
     names = [name for name, _, _ in recorded.writes]
     assert names[0] == "claim", names
     assert names[-1] == "finish", names
@@ -134,10 +134,10 @@ def test_a_review_write_waits_for_the_live_rows_queued_before_and_while_it_waits
 
     with serve(tmp_path) as client:
         hub = hub_of(client)
-        before = hub.metrics.review_write_wait_seconds.collect()[0].samples
+        before = next(iter(hub.metrics.review_write_wait_seconds.collect())).samples
         assert client.portal is not None
         thread, _ = client.portal.call(scenario, hub)
-        after = hub.metrics.review_write_wait_seconds.collect()[0].samples
+        after = next(iter(hub.metrics.review_write_wait_seconds.collect())).samples
     # The rows queued while it waited went first, together (a group commit), then the review's.
     assert order == ["live first", "live second,third", "review"]
     assert thread.startswith("store")

@@ -56,7 +56,7 @@ from fanfold.server.review_feed import ReviewFeed
 from fanfold.server.review_steps import CARD_CHUNK as CARD_CHUNK
 from fanfold.server.review_steps import CHUNK as CHUNK
 from fanfold.server.review_steps import review_step as review_step
-from fanfold.server.review_steps import step_end
+from fanfold.server.review_steps import step_end as step_end
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
 
