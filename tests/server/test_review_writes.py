@@ -224,3 +224,42 @@ def test_the_store_wait_benchmark_sees_no_live_commit_meet_a_review_write_after_
     assert int(rows["after_live"][7]) > 0
     assert rows["after_live"][8].startswith("0 of ")  # none beside a live group commit
     assert rows["none"][8].startswith("0 of ")
+
+
+def test_a_review_write_on_a_server_never_quiet_waits_at_most_the_limit(tmp_path: Path) -> None:
+    order: list[str] = []
+
+    class Busy:
+        """A table store whose group commits take 50 ms each."""
+
+        def append_many(self, rows: list[AppendRow]) -> set[str]:
+            time.sleep(0.05)
+            order.append("live")
+            return set()
+
+    async def scenario(hub: Hub) -> tuple[float, int]:
+        hub.commits.store = Busy()  # type: ignore[assignment]
+        hub.commits.after_live_limit = 0.3
+        stop = time.monotonic() + 1.5
+        number = 0
+
+        async def live() -> None:  # a row queued at every moment: the commits never pause
+            nonlocal number
+            while time.monotonic() < stop:
+                number += 1
+                await hub.commits.commit(AppendRow(f"t{number % 3}", number, 0, "x", 1, None))
+
+        players = [asyncio.ensure_future(live()) for _ in range(3)]
+        await asyncio.sleep(0.1)
+        started = time.perf_counter()
+        await hub.commits.after_live(lambda: order.append("review"))
+        took = time.perf_counter() - started
+        await asyncio.gather(*players)
+        return took, order.index("review")
+
+    with serve(tmp_path) as client:
+        assert client.portal is not None
+        took, place = client.portal.call(scenario, hub_of(client))
+    # Its limit, then behind the one batch being written; the live rows went on after it.
+    assert 0.3 <= took < 1.0, took
+    assert 0 < place < len(order) - 1, order

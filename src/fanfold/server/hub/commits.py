@@ -42,6 +42,10 @@ log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
+#: The most seconds a write of the store's that no player waits for waits for the live
+#: commits (:meth:`Commits.after_live`); past it, it is queued behind the batch being written.
+AFTER_LIVE_LIMIT = 1.0
+
 #: What one batch's writes answer: the tables the store refused (another process stored
 #: their action of that number first), and the error of each table whose write failed.
 Answer = tuple[set[str], dict[str, BaseException]]
@@ -72,6 +76,8 @@ class Commits:
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
+        #: The most seconds :meth:`after_live` waits for the live commits.
+        self.after_live_limit = AFTER_LIVE_LIMIT
 
     async def store_played(self, live: LiveTable, played: Played) -> None:
         """Store ``played`` (just submitted to ``live``), or take it back from the table and
@@ -256,12 +262,17 @@ class Commits:
         another thread that held its lock made a live commit that met it sleep in SQLite's
         busy handler (1 ms, then 2, 5, ...) and try again. In the store's own thread the two
         take turns instead; a live commit that comes while ``write`` runs waits for that one
-        short transaction only. Its wait for the live writes and its own time are observed
-        in :attr:`metrics` (``fanfold_review_write_wait_seconds``,
-        ``fanfold_review_write_seconds``)."""
+        short transaction only. On a server whose live commits never pause, it waits
+        :attr:`after_live_limit` seconds at most, then goes behind the batch being written.
+        Its wait for the live writes and its own time are observed in :attr:`metrics`
+        (``fanfold_review_write_wait_seconds``, ``fanfold_review_write_seconds``)."""
         asked = time.perf_counter()
+        deadline = asked + self.after_live_limit
         while self._writing is not None:  # live rows queued or in flight: they go first
-            await asyncio.wait({self._writing})
+            left = deadline - time.perf_counter()
+            if left <= 0:  # never quiet: behind the batch being written, before the next
+                break
+            await asyncio.wait({self._writing}, timeout=left)
         started = time.perf_counter()
         self.metrics.review_write_wait_seconds.observe(started - asked)
 
