@@ -10,8 +10,9 @@ priority, apart from the live games' bots) and stored by the event loop: Fano330
 :data:`CHUNK` moves at a time, Fan's bisection in one step (its moves' values are known
 together). The moves of the steps computed are stored together at most :data:`BATCH` seconds
 after the last store (one transaction, not one a step), and storing them renews the lease; a
-heartbeat renews it while the review runs. If the process dies (SIGKILL), its lease runs out
-and the next process that asks for the review, or sweeps the store
+heartbeat renews it a third of the lease after its last extension. On SQLite these writes go
+to the store's thread after the live commits (:class:`Writes`). If the process dies (SIGKILL),
+its lease runs out and the next process that asks for the review, or sweeps the store
 (:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest (with
 the steps computed but not stored yet) computed again, alike (the job keeps its seed and
 budget).
