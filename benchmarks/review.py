@@ -47,7 +47,9 @@ best move's expected result less that move's is counted; it prints the 50th, 90t
 ``--pairs``; ``--interleave SECONDS``: one server, the reviews switched on and off in
 windows, :mod:`benchmarks.review_interleave`);
 ``--loop-cost`` the processor time a review's polls and steps cost the server's process
-(:mod:`benchmarks.review_loop`), a measure a busy machine does not move much.
+(:mod:`benchmarks.review_loop`), a measure a busy machine does not move much;
+``--store-wait`` what a review's writes cost the live commits on one SQLite file
+(:mod:`benchmarks.review_store_wait`).
 """
 
 from __future__ import annotations
@@ -325,6 +327,16 @@ def main(arguments: Sequence[str] | None = None) -> None:
         action="store_true",
         help="measure the server process's processor time per review poll and step",
     )
+    parser.add_argument(
+        "--store-wait",
+        action="store_true",
+        help="measure what a review's writes cost the live commits on one SQLite file "
+        "(--tables, --reviews, --every, --seconds a mode a round, --rounds)",
+    )
+    parser.add_argument(
+        "--every", type=float, default=0.1, help="--store-wait: seconds between a review's writes"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="--store-wait: rounds of the modes")
     parser.add_argument("--tables", type=int, default=200, help="--impact: tables at once")
     parser.add_argument("--seconds", type=float, default=30.0, help="--impact: seconds a run")
     parser.add_argument("--think", type=float, default=2.0, help="--impact: players' think s")
@@ -411,6 +423,19 @@ def main(arguments: Sequence[str] | None = None) -> None:
             options.reviews,
             options.hold,
             options.pairs,
+        )
+        return
+    if options.store_wait:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
+        from benchmarks.review_store_wait import store_wait
+
+        print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
+        store_wait(
+            tables=options.tables,
+            reviews=options.reviews,
+            every=options.every,
+            seconds=options.seconds,
+            rounds=options.rounds,
         )
         return
     if options.loop_cost:

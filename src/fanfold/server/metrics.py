@@ -198,6 +198,20 @@ class Metrics:
             buckets=BUCKETS,
             registry=registry,
         )
+        self.review_write_seconds = Histogram(
+            "fanfold_review_write_seconds",
+            "One write of an engine review (its moves, claim, lease or end) in the store's "
+            "thread, after the live commits (SQLite; Hub.commits.after_live).",
+            buckets=BUCKETS,
+            registry=registry,
+        )
+        self.review_write_wait_seconds = Histogram(
+            "fanfold_review_write_wait_seconds",
+            "How long one write of an engine review waited for the live commits queued or in "
+            "flight before it went to the store's thread (SQLite).",
+            buckets=BUCKETS,
+            registry=registry,
+        )
         self.sockets = Gauge("fanfold_websockets", "WebSocket connections open.", registry=registry)
         self.sockets_by_kind = Gauge(
             "fanfold_websockets_open",

@@ -10,8 +10,9 @@ priority, apart from the live games' bots) and stored by the event loop: Fano330
 :data:`CHUNK` moves at a time, Fan's bisection in one step (its moves' values are known
 together). The moves of the steps computed are stored together at most :data:`BATCH` seconds
 after the last store (one transaction, not one a step), and storing them renews the lease; a
-heartbeat renews it while the review runs. If the process dies (SIGKILL), its lease runs out
-and the next process that asks for the review, or sweeps the store
+heartbeat renews it a third of the lease after its last extension. On SQLite these writes go
+to the store's thread after the live commits (:class:`Writes`). If the process dies (SIGKILL),
+its lease runs out and the next process that asks for the review, or sweeps the store
 (:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest (with
 the steps computed but not stored yet) computed again, alike (the job keeps its seed and
 budget).
@@ -31,7 +32,7 @@ the exact solver) and :mod:`fanfold.play.review_cards`' (Fano, Fan Tan).
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import functools
 import hashlib
 import logging
 import os
@@ -39,21 +40,24 @@ import socket
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
-from fanfold.games.morris import MorrisGame
 from fanfold.play import review as reviewed
 from fanfold.play import review_cards
-from fanfold.play.review import REVIEW_VERSION, review, reviews
-from fanfold.server.card_reviews import card_step, card_summary, is_card_review
+from fanfold.play.review import REVIEW_VERSION, reviews
+from fanfold.server.card_reviews import card_summary, is_card_review
 from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import failure_text, read_answer
 from fanfold.server.review_feed import ReviewFeed
+from fanfold.server.review_steps import CARD_CHUNK as CARD_CHUNK
+from fanfold.server.review_steps import CHUNK as CHUNK
+from fanfold.server.review_steps import review_step as review_step
+from fanfold.server.review_steps import step_end as step_end
 from fanfold.server.store.protocols import ReviewStore
 from fanfold.server.store.records import ReviewJob
 
@@ -65,11 +69,6 @@ LEASE = 30.0
 #: the store (whose file, with SQLite, the live tables' moves are written to as well); a step
 #: not stored when its holder dies is computed again, alike, by the next.
 BATCH = 1.0
-#: Morris moves judged per step (one call in the bot pool, then stored).
-CHUNK = 16
-#: Fano and Fan Tan moves per step (each decision of a human seat sampled; the page fills in
-#: every few seconds).
-CARD_CHUNK = 6
 #: Fan: the positions the solver may expand per question; past it the review says
 #: "undecided" rather than searching on.
 FAN_BUDGET = 2_000_000
@@ -85,55 +84,25 @@ DEALS_ENVIRONMENT = "FANFOLD_REVIEW_DEALS"
 Compute = Callable[[GameRecord, int, "int | None", str, int], Awaitable[JSONObject]]
 
 
+_T = TypeVar("_T")
+
+
+class Writes(Protocol):
+    """How a review's writes reach the store (:class:`Reviews`' ``writes``): ``write()`` run
+    off the event loop, its answer awaited."""
+
+    def __call__(self, write: Callable[[], _T], /) -> Awaitable[_T]: ...
+
+
+async def in_thread(write: Callable[[], _T]) -> _T:
+    """A write run in a thread of its own (:func:`asyncio.to_thread`): the default
+    :class:`Writes`, where no live commit shares the store's lock (a PostgreSQL server)."""
+    return await asyncio.to_thread(write)
+
+
 class NotReviewableError(FanfoldError):
     """A table that cannot be reviewed now (still playing) or at all (no engine review for
     its game), said in a sentence; answered with HTTP 409."""
-
-
-def step_end(game: str, moves: int, start: int) -> int:
-    """Where the step that starts at move ``start`` (0-based) ends: Morris after
-    :data:`CHUNK` moves, Fano and Fan Tan after :data:`CARD_CHUNK`, Fan at the game's end (its
-    bisection needs the whole game)."""
-    if isinstance(get_game(game), MorrisGame):
-        return min(moves, start + CHUNK)
-    if is_card_review(game):
-        return min(moves, start + CARD_CHUNK)
-    return moves
-
-
-def review_step(
-    record: JSONObject, stop: int, budget: int | None, seed: str = "0", start: int = 0
-) -> JSONObject:
-    """The review of a record cut after its first ``stop`` moves (the whole game, with its
-    ending, when ``stop`` reaches it), as JSON: what a worker of the bot pool computes for one
-    step. A Morris move is judged from the moves before it only, so a cut record judges its
-    moves as the whole one does. Each move gets ``best_words`` (and ``best_said``) too.
-
-    Fano and Fan Tan (:mod:`fanfold.play.review_cards`): only moves ``start + 1`` to ``stop``
-    are judged, on ``budget`` deals a decision from ``seed``; the human seats are those the
-    record labels ``"human"``; the summary holds the ending only (the whole summary is made
-    from the stored moves, :func:`card_summary`)."""
-    if is_card_review(str(record["game"])):
-        return card_step(GameRecord.from_json(record), stop, budget, seed, start)
-    cut = GameRecord.from_json(record)
-    if stop < len(cut.actions):
-        cut = dataclasses.replace(cut, actions=cut.actions[:stop], outcome=None, ruling=None)
-    result = review(cut, max_states=budget).to_json()
-    game = get_game(cut.game)
-    states = cut.states()
-    moves: list[Any] = result["moves"]  # type: ignore[assignment]
-    for entry in moves:
-        best = entry["best"]
-        before = states[int(entry["number"]) - 1]
-        entry["best_words"] = (
-            None
-            if best is None
-            else game.describe_action(
-                before, game.parse_action(str(best)), None, game.apply_text(before, str(best))
-            )
-        )
-        entry.update(reviewed.said_fields(best_said=entry["best_words"]))
-    return result
 
 
 def review_seed(table_id: str) -> str:
@@ -181,6 +150,9 @@ class Reviews:
         clock: the wall clock (leases are compared across processes).
         batch: seconds a computed step's moves may wait to be stored with the next steps' (0:
             each step stored as it ends).
+        writes: how the review's writes (its claim, moves, lease and end) reach the store
+            (default :func:`in_thread`; on SQLite the server's store thread after the live
+            commits, :meth:`fanfold.server.hub.commits.Commits.after_live`).
     """
 
     def __init__(
@@ -192,14 +164,18 @@ class Reviews:
         lease: float = LEASE,
         clock: Callable[[], float] = time.time,
         batch: float = BATCH,
+        writes: Writes = in_thread,
     ) -> None:
         self.store = store
+        self.writes = writes
         self.batch = batch
         self.compute = compute
         self.owner = owner or owner_name()
         self.lease = lease
         self.clock = clock
         self.tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        #: When each review worked on here last extended its lease (``time.monotonic()``).
+        self._renewed: dict[str, float] = {}
         #: The pages watching a review, told its moves as they are stored and its end.
         self.feed = ReviewFeed()
 
@@ -282,8 +258,10 @@ class Reviews:
     async def run(self, table_id: str, record: GameRecord, compute: Compute | None = None) -> None:
         """Claim the review and work through it step by step; stop, leaving it to its new
         holder, if the claim is lost. Returns at once if someone else holds it."""
-        job = await asyncio.to_thread(
-            self.store.claim, table_id, REVIEW_VERSION, self.owner, self.clock(), self.lease
+        job = await self.writes(
+            functools.partial(
+                self.store.claim, table_id, REVIEW_VERSION, self.owner, self.clock(), self.lease
+            )
         )
         if job is None:
             return
@@ -293,8 +271,10 @@ class Reviews:
         except (FanfoldError, ValueError, KeyError) as error:  # a record that does not replay
             reason = failure_text(error)  # its code where it has one, else its English
             log.warning("the review of table %s failed: %s", table_id, error)
-            await asyncio.to_thread(
-                self.store.fail, table_id, REVIEW_VERSION, self.owner, reason, self.clock()
+            await self.writes(
+                functools.partial(
+                    self.store.fail, table_id, REVIEW_VERSION, self.owner, reason, self.clock()
+                )
             )
         finally:  # ended, failed, taken over or stopped: its watchers read the store
             self.feed.ended(table_id)
@@ -338,19 +318,23 @@ class Reviews:
                     return
         finally:
             heartbeat.cancel()
+            self._renewed.pop(table_id, None)
 
     async def _store(self, job: ReviewJob, entries: dict[int, JSONObject]) -> bool:
         """Store the moves of the steps computed since the last store, in one transaction
         (renewing the lease); false if the review was taken over (nothing stored)."""
-        if await asyncio.to_thread(
-            self.store.add_moves,
-            job.table_id,
-            job.version,
-            self.owner,
-            entries,
-            self.clock(),
-            self.lease,
+        if await self.writes(
+            functools.partial(
+                self.store.add_moves,
+                job.table_id,
+                job.version,
+                self.owner,
+                entries,
+                self.clock(),
+                self.lease,
+            )
         ):
+            self._renewed[job.table_id] = time.monotonic()  # the store extended the lease
             self.feed.stored(job.table_id, [entries[number] for number in sorted(entries)])
             return True
         log.warning("the review of table %s was taken over", job.table_id)
@@ -365,25 +349,38 @@ class Reviews:
             stored = await asyncio.to_thread(self.store.moves, job.table_id, job.version)
             summary = card_summary(stored, engine, summary[-1])
         deal: Any = result["deal"]
-        await asyncio.to_thread(
-            self.store.finish,
-            job.table_id,
-            job.version,
-            self.owner,
-            engine,
-            reviewed.stored_summary(summary),
-            deal,
-            self.clock(),
+        await self.writes(
+            functools.partial(
+                self.store.finish,
+                job.table_id,
+                job.version,
+                self.owner,
+                engine,
+                reviewed.stored_summary(summary),
+                deal,
+                self.clock(),
+            )
         )
 
     async def _heartbeat(self, table_id: str) -> None:
-        """Renew the lease while the review is worked on (a third of the lease apart)."""
-        while True:
-            await asyncio.sleep(self.lease / 3)
-            if not await asyncio.to_thread(
-                self.store.renew, table_id, REVIEW_VERSION, self.owner, self.clock(), self.lease
-            ):
-                return
+        """Renew the lease while the review is worked on, a third of the lease after it was
+        last extended: by the claim, a renewal or a store of moves (which extends it too), so
+        while steps are stored the heartbeat writes nothing."""
+        self._renewed[table_id] = time.monotonic()  # claimed just now
+        try:
+            while True:
+                wait = self._renewed[table_id] + self.lease / 3 - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+                renew = functools.partial(
+                    self.store.renew, table_id, REVIEW_VERSION, self.owner, self.clock(), self.lease
+                )
+                if not await self.writes(renew):
+                    return
+                self._renewed[table_id] = time.monotonic()
+        finally:
+            self._renewed.pop(table_id, None)
 
     async def answer(self, table_id: str, seen: int | None = None) -> JSONObject:
         """The review as the API answers it now

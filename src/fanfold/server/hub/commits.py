@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import TypeVar
 
 from fanfold.play.table import Played
 from fanfold.server.clocks import advance, credited
@@ -38,6 +39,12 @@ from fanfold.server.store.appender import Appender
 from fanfold.server.store.protocols import TableStore
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+#: The most seconds a write of the store's that no player waits for waits for the live
+#: commits (:meth:`Commits.after_live`); past it, it is queued behind the batch being written.
+AFTER_LIVE_LIMIT = 1.0
 
 #: What one batch's writes answer: the tables the store refused (another process stored
 #: their action of that number first), and the error of each table whose write failed.
@@ -69,6 +76,8 @@ class Commits:
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
+        #: The most seconds :meth:`after_live` waits for the live commits.
+        self.after_live_limit = AFTER_LIVE_LIMIT
 
     async def store_played(self, live: LiveTable, played: Played) -> None:
         """Store ``played`` (just submitted to ``live``), or take it back from the table and
@@ -244,6 +253,37 @@ class Commits:
                 log.debug("%d actions stored in %.1f ms", len(group), took * 1e3)
                 self.metrics.store_seconds.observe(took)
         return refused, errors
+
+    async def after_live(self, write: Callable[[], _T]) -> _T:
+        """``write()`` (a write of the store's that no player waits for: an engine review's
+        moves, its claim, its lease) run in the store's thread at the lowest priority: once
+        no live row is queued or being written, so it never delays a live commit already
+        waiting, and never beside one. On SQLite the file has one writer: a transaction of
+        another thread that held its lock made a live commit that met it sleep in SQLite's
+        busy handler (1 ms, then 2, 5, ...) and try again. In the store's own thread the two
+        take turns instead; a live commit that comes while ``write`` runs waits for that one
+        short transaction only. On a server whose live commits never pause, it waits
+        :attr:`after_live_limit` seconds at most, then goes behind the batch being written.
+        Its wait for the live writes and its own time are observed in :attr:`metrics`
+        (``fanfold_review_write_wait_seconds``, ``fanfold_review_write_seconds``)."""
+        asked = time.perf_counter()
+        deadline = asked + self.after_live_limit
+        while self._writing is not None:  # live rows queued or in flight: they go first
+            left = deadline - time.perf_counter()
+            if left <= 0:  # never quiet: behind the batch being written, before the next
+                break
+            await asyncio.wait({self._writing}, timeout=left)
+        started = time.perf_counter()
+        self.metrics.review_write_wait_seconds.observe(started - asked)
+
+        def timed() -> _T:
+            began = time.perf_counter()
+            try:
+                return write()
+            finally:
+                self.metrics.review_write_seconds.observe(time.perf_counter() - began)
+
+        return await asyncio.get_running_loop().run_in_executor(self.writer, timed)
 
     async def flush(self, timeout: float = 10.0) -> None:
         """Wait (at most ``timeout`` seconds) for the actions being stored (the server

@@ -22,7 +22,7 @@ from fanfold.server.live import NotFoundError
 from fanfold.server.ratings import running_rated
 from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import read_answer, with_hold
-from fanfold.server.reviews import Compute, NotReviewableError, Reviews, review_step
+from fanfold.server.reviews import Compute, NotReviewableError, Reviews, in_thread, review_step
 from fanfold.server.routes import HubDep
 from fanfold.server.store.review_memory import review_store
 
@@ -68,7 +68,10 @@ def reviews_of(state: Any, hub: Hub) -> Reviews:
     found: Reviews | None = getattr(state, "reviews", None)
     if found is None:
         compute = review_compute(review_worker(state, hub))
-        found = state.reviews = Reviews(review_store(hub.store), compute)
+        # Without an appender (SQLite), the live commits and the reviews' writes share the
+        # file's one writer: the reviews' go to the store's thread after the live ones.
+        writes = hub.commits.after_live if hub.commits.appender is None else in_thread
+        found = state.reviews = Reviews(review_store(hub.store), compute, writes=writes)
     return found
 
 
