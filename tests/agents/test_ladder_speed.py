@@ -117,7 +117,9 @@ def _bounded(s, cfg, seat, legal, nlegal, suits, weights, ws, out):  # type: ign
     for i in range(nlegal):
         kind = legal[i] & 255
         if kind == layout.K_DISCARD or kind == layout.K_PASS:
-            out[n, 0] = kernels._hand_bound(s, _seat(seat), cfg, legal[i], field, weights, ints)
+            out[n, 0] = kernels._hand_bound(
+                s, _seat(seat), cfg, legal[i], field, weights, ints, work[2], npool
+            )
             kernels.end_into(u, s, cfg, seat, legal[i])
             out[n, 1] = kernels.value_of(u, cfg, ctx, later, pool, npool, weights, work)
             n += 1
