@@ -1229,7 +1229,7 @@ def _discards_close(actions, k, first, last):  # type: ignore[no-untyped-def]
     (the engine lists them last: they close a frame's actions)."""
     for j in range(first, last):
         kind = actions[k, j] & 255
-        if kind != K_DISCARD and kind != K_PASS:  # noqa: SIM109 - Numba
+        if kind != K_DISCARD and kind != K_PASS:
             return False
     return True
 
@@ -1475,10 +1475,6 @@ def _search_loop(  # type: ignore[no-untyped-def]
     # ``ended`` holds the position of the frame keyed ``ended_key`` but for the seat's block
     ended_valid = False
     ended_key = keys[0]
-    # ``field``: :func:`_field_bound` of frame ``bound_k``'s position (keyed ``bound_key``)
-    field = 0.0
-    bound_k = -1
-    bound_key = keys[0]
     ints = work[0]
     bounds = stack_empty(BLOCK, np.float64)
     while True:
@@ -1567,10 +1563,10 @@ def _search_loop(  # type: ignore[no-untyped-def]
             )
             if _is_end(kind):
                 value = NEVER
-                # a discard or a pass leaves the field as it is: bounded from the position
-                # and the action, it is evaluated only when it may beat the frame's best
-                # (else its value changes nothing; never where the root's values are kept)
-                above = top[0] if k == 0 else best[k]
+                # the discards and the pass close a frame's actions and leave its field as
+                # it is: each is bounded from the position and the action, and they are
+                # evaluated best bound first while a bound may beat the frame's best (else
+                # the value changes nothing; never where the root's values are kept)
                 first = index[k]
                 last = count[k]
                 if (
@@ -1580,8 +1576,6 @@ def _search_loop(  # type: ignore[no-untyped-def]
                     and last - first <= BLOCK
                     and _discards_close(actions, k, first, last)
                 ):
-                    # the frame's discards and pass close its actions: each bounded, then
-                    # evaluated best bound first while its bound may beat the frame's best
                     field = _field_bound(k_state, cfg, ctx, later, weights, work)
                     for j in range(last - first):
                         bounds[j] = _hand_bound(
@@ -1612,19 +1606,6 @@ def _search_loop(  # type: ignore[no-untyped-def]
                         _record_any(k, value, first + pick, best, top)
                     index[k] = last
                     continue
-                if (
-                    not refused
-                    and (kind == K_DISCARD or kind == K_PASS)  # noqa: SIM109 - Numba
-                    and above != NEVER
-                    and (k != 0 or index[k] >= roots.shape[0])
-                ):
-                    if bound_k != k or bound_key != keys[k]:
-                        field = _field_bound(k_state, cfg, ctx, later, weights, work)
-                        bound_k = k
-                        bound_key = keys[k]
-                    if _hand_bound(k_state, p, cfg, action, field, weights, ints, work[2], npool) <= above:
-                        index[k] += 1
-                        continue
                 if not refused:
                     if ended_valid and ended_key == keys[k]:
                         _copy_block(ended, k_state, p, PLAYER_WIDTH)
