@@ -117,7 +117,9 @@ def _bounded(s, cfg, seat, legal, nlegal, suits, weights, ws, out):  # type: ign
     for i in range(nlegal):
         kind = legal[i] & 255
         if kind == layout.K_DISCARD or kind == layout.K_PASS:
-            out[n, 0] = kernels._hand_bound(s, _seat(seat), cfg, legal[i], field, weights, ints)
+            out[n, 0] = kernels._hand_bound(
+                s, _seat(seat), cfg, legal[i], field, weights, ints, work[2], npool
+            )
             kernels.end_into(u, s, cfg, seat, legal[i])
             out[n, 1] = kernels.value_of(u, cfg, ctx, later, pool, npool, weights, work)
             n += 1
@@ -163,3 +165,35 @@ def test_a_discard_or_pass_is_never_worth_more_than_its_bound() -> None:
                 below_best += int(np.sum(bounds <= values.max())) if n else 0
     assert checked >= 500, checked
     assert below_best >= checked // 20, (below_best, checked)
+
+
+def test_a_closing_block_searched_best_bound_first_keeps_the_first_best_action() -> None:
+    """The frame's discards and pass are evaluated in the order of their bounds, not of the
+    legal actions: at the root an equal value replaces the best only when its action comes
+    first, and a bound equal to the best is still evaluated there when its action does; below
+    the root only the best value counts, so a bound at most that value is skipped."""
+    never = kernels.NEVER
+    best = np.full(2, never)
+    top = np.array([never, 0.0])
+    for index, value in ((5, 1.0), (3, 1.0), (4, 1.0)):
+        kernels._record_any(0, value, index, best, top)
+    assert list(top) == [1.0, 3.0]
+    kernels._record_any(0, 2.0, 7, best, top)
+    assert list(top) == [2.0, 7.0]
+    bounds = np.array([1.0, 2.0, 2.0, 3.0])
+    assert kernels._next_bound(bounds, 4, 0, 4, best, top) == 3  # the highest first
+    bounds[3] = never  # evaluated
+    # index 5 comes before the best's (7) with an equal bound; index 6 too; index 4 is below
+    assert kernels._next_bound(bounds, 4, 0, 4, best, top) == 1
+    top[1] = 5.0
+    assert kernels._next_bound(bounds, 4, 0, 4, best, top) == 1  # 5 is the best's own index
+    top[1] = 4.0
+    assert kernels._next_bound(bounds, 4, 0, 4, best, top) == -1  # 5 and 6 come after
+    best[1] = 2.0
+    assert kernels._next_bound(bounds, 4, 1, 4, best, top) == -1  # below the root: at most
+    best[1] = 1.5
+    assert kernels._next_bound(bounds, 4, 1, 4, best, top) == 1  # the first of two equal
+    kernels._record_any(1, 1.75, 5, best, top)
+    assert best[1] == 1.75
+    kernels._record_any(1, 1.0, 6, best, top)
+    assert best[1] == 1.75

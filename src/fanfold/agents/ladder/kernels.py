@@ -192,6 +192,8 @@ B_MISSING = 0  # how many prestige values the seat's field misses
 B_VALUES = 1  # those values (three at most)
 B_PAIRS = 4  # how many pairs the field's combat cards may make for them at most
 B_FREE = 5  # 1 when the field has a free slot
+B_PAIRABLE = 6  # 1 for each of those values that two of the field's combat cards sum to
+B_NEEDS = 9  # for each threat (``W_THREAT``), the supports its hit needs (a bit a value)
 #: The opponents' signature's length: each seat's level, tribute, and its cards in play,
 #: face down and under Perfect defense (a count and the cards).
 SIGNATURE = 8 * (2 + 3 * (1 + FIELD_CAP))
@@ -202,7 +204,12 @@ V_OWN = 2  # the seat's chance to hold each value (:func:`_own`), -1 not yet com
 V_FEATURES = 3
 V_SAFE = 4  # the chance that the seat's exposed card of each value (0..7) is not hit; -1 unknown
 V_RIVAL = 5  # the main rival's features, ``O_LT1`` on (:func:`_opponents`)
-V_ROWS = 6
+V_BOUND = 6  # a pair's most favourable part of :func:`_hand_bound` (``U_*`` entries)
+V_ROWS = 7
+# ``floats[V_BOUND]`` entries (:func:`_field_bound`)
+U_READY = 0  # a pair whose value the seat holds: ready, safe and with two prestige values
+U_EXP = 1  # the hits on a pair's two cards
+U_OWN = 2  # the seat's chance to hold each combat value (1 to 7) after the action, -1 unknown
 V_WIDTH = max(SIZE, 11)
 assert O_TRIBUTE == SIZE - 1  # the rival's features close the vector (``O_LT1`` on)
 
@@ -859,13 +866,22 @@ def _field_bound(s, cfg, ctx, later, weights, work):  # type: ignore[no-untyped-
         if hit > worst:
             worst = hit
     total += weights[M_EXP] * exposed
-    most = min(nm, nc // 2)
-    ints[W_BOUND, B_PAIRS] = most
-    ready = weights[M_READY] + max(
+    # a missing value is paired only where two of the field's combat cards sum to it
+    pairable = 0
+    for k in range(nm):
+        m = ints[W_BOUND, B_VALUES + k]
+        found = 0
+        for i in range(nc):
+            for j in range(i + 1, nc):
+                if ints[W_COMBAT, i] + ints[W_COMBAT, j] == m:
+                    found = 1
+        ints[W_BOUND, B_PAIRABLE + k] = found
+        pairable += found
+    ints[W_BOUND, B_PAIRS] = min(pairable, nc // 2)
+    floats[V_BOUND, U_READY] = weights[M_READY] + max(
         0.0, weights[M_READY_SAFE] + (weights[M_READY_P2] if pr == 2 else 0.0)
     )
-    pair = max(0.0, max(ready, weights[M_PAIR])) + max(0.0, weights[M_EXP_PAIR]) * 2.0 * worst
-    total += pair * most
+    floats[V_BOUND, U_EXP] = max(0.0, weights[M_EXP_PAIR]) * 2.0 * worst
     free = SLOTS - nf
     ints[W_BOUND, B_FREE] = 1 if free > 0 and nc > 0 else 0
     useful = 0
@@ -877,22 +893,33 @@ def _field_bound(s, cfg, ctx, later, weights, work):  # type: ignore[no-untyped-
                 break
     total += weights[M_COMBAT] * nc + weights[M_USEFUL] * useful + weights[M_FREE] * free
     for t in range(ints[W_STATE, E_THREATS]):
-        threat = weights[M_THREAT] + (weights[M_THREAT_PAIR] if ints[W_THREAT_PAIR, t] else 0.0)
-        total += max(0.0, threat)
+        value = ints[W_THREAT, t]
+        needs = 0
+        for j in range(nc):
+            support = ATTACK_SUPPORT[ints[W_COMBAT, j], value]
+            if support:
+                needs |= 1 << support
+        ints[W_BOUND, B_NEEDS + t] = needs
     for i in range(O_LT1, SIZE):
         total += weights[i] * floats[V_RIVAL, i - O_LT1]
     return total
 
 
 @njit(cache=True, inline="always")
-def _hand_bound(u, p, cfg, action, field, weights, ints):  # type: ignore[no-untyped-def]
+def _hand_bound(u, p, cfg, action, field, weights, ints, floats, npool):  # type: ignore[no-untyped-def]
     """An upper bound on :func:`value_of` after the seat's discard or pass ``action`` in
     ``u`` (the seat at ``p``), the action not applied (its cards left out of the hand here,
     its tribute counted), the field's part ``field`` (:func:`_field_bound`): the hand's
-    features (cards, jokers, tribute) exactly and, for each missing prestige value, its pin,
-    half pair and draw at their most favourable (a value the field pairs has none of them: up
-    to ``ints[W_BOUND, B_PAIRS]`` values, the least favourable ones, are left out; three at
-    most), plus a margin for rounding."""
+    features (cards, jokers, tribute) exactly and, for each missing prestige value, the more
+    favourable of its two fates: unpaired, its pin and draw exactly (the hand decides them)
+    and its half pair at its most favourable; paired (only a value two of the field's combat
+    cards sum to, ``ints[W_BOUND, B_PAIRABLE]``), ready where the hand holds the value or a
+    joker and else a pair to draw, each at its most favourable (``floats[V_BOUND]``). At most
+    ``ints[W_BOUND, B_PAIRS]`` values are paired: those that gain the most by it. Each
+    threat on an attacked opponent's card exactly: the chance that the seat holds a support
+    its hit needs (``ints[W_BOUND, B_NEEDS]``) after the action, from the hand left and the
+    draw pile's counts (``npool`` cards), as :func:`_own` computes it. Plus a margin for
+    rounding."""
     held = u[p + HAND]
     gone = 0
     tribute = u[p + TRIBUTE]
@@ -920,9 +947,12 @@ def _hand_bound(u, p, cfg, action, field, weights, ints):  # type: ignore[no-unt
         + weights[M_TRIBUTE] * (tribute / 3.0)
     )
     half = max(0.0, weights[M_HALF]) if ints[W_BOUND, B_FREE] else 0.0
-    low = 0.0
-    lower = 0.0
-    negative = 0.0
+    drawn_pair = max(0.0, weights[M_PAIR]) + floats[V_BOUND, U_EXP]
+    ready_pair = floats[V_BOUND, U_READY] + floats[V_BOUND, U_EXP]
+    # what pairing each missing value would add, the three largest gains in order
+    high = 0.0
+    middle = 0.0
+    least = 0.0
     nm = ints[W_BOUND, B_MISSING]
     for k in range(nm):
         m = ints[W_BOUND, B_VALUES + k]
@@ -937,20 +967,48 @@ def _hand_bound(u, p, cfg, action, field, weights, ints):  # type: ignore[no-unt
         elif ints[W_POOL, m] > 0:
             part += weights[M_DRAW_PREST]
         total += part
-        if part < 0.0:
-            negative += part
-        if part < low:
-            lower = low
-            low = part
-        elif part < lower:
-            lower = part
+        if ints[W_BOUND, B_PAIRABLE + k]:
+            gain = (ready_pair if inhand or jokers else drawn_pair) - part
+            if gain > high:
+                least = middle
+                middle = high
+                high = gain
+            elif gain > middle:
+                least = middle
+                middle = gain
+            elif gain > least:
+                least = gain
+    draws = HAND_SIZE - nh
+    for v in range(1, MAX_COMBAT + 1):
+        floats[V_BOUND, U_OWN + v] = -1.0
+    for t in range(ints[W_STATE, E_THREATS]):
+        needs = ints[W_BOUND, B_NEEDS + t]
+        safe = 1.0
+        for v in range(1, MAX_COMBAT + 1):
+            if (needs >> v) & 1 == 0:
+                continue
+            own = floats[V_BOUND, U_OWN + v]
+            if own < 0.0:
+                own = 1.0 if jokers else 0.0
+                for i in range(held):
+                    card = u[p + HAND + 1 + i]
+                    if (gone >> i) & 1 == 0 and card >> 4 == v and not _is_joker(card):
+                        own = 1.0
+                if own == 0.0 and draws > 0:
+                    own = hyper(
+                        npool, ints[W_POOL, v] + ints[W_POOL, 0], draws if draws < npool else npool
+                    )
+                floats[V_BOUND, U_OWN + v] = own
+            safe *= 1.0 - own
+        threat = weights[M_THREAT] + (weights[M_THREAT_PAIR] if ints[W_THREAT_PAIR, t] else 0.0)
+        total += threat * (1.0 - safe)
     most = ints[W_BOUND, B_PAIRS]
-    if most >= nm:
-        total -= negative
-    elif most == 2:
-        total -= low + lower
-    elif most == 1:
-        total -= low
+    if most >= 1:
+        total += high
+    if most >= 2:
+        total += middle
+    if most >= 3:
+        total += least
     return total + BOUND_MARGIN * (1.0 + abs(total))
 
 
@@ -1153,6 +1211,61 @@ def _record(k, value, index, best, top, roots):  # type: ignore[no-untyped-def]
         if index < roots.shape[0]:
             roots[index] = value
         if value > top[0]:
+            top[0] = value
+            top[1] = index
+    elif value > best[k]:
+        best[k] = value
+
+
+#: The most discards and passes a frame's closing block may hold to be searched best bound
+#: first (:func:`_search_loop`; three cards in hand give eight); a longer block is searched in
+#: order.
+BLOCK = 32
+
+
+@njit(cache=True, inline="always")
+def _discards_close(actions, k, first, last):  # type: ignore[no-untyped-def]
+    """Whether frame ``k``'s actions from ``first`` to ``last`` are all discards or passes
+    (the engine lists them last: they close a frame's actions)."""
+    for j in range(first, last):
+        kind = actions[k, j] & 255
+        if kind != K_DISCARD and kind != K_PASS:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _next_bound(bounds, n, k, first, best, top):  # type: ignore[no-untyped-def]
+    """The index in ``bounds[:n]`` (frame ``k``'s closing discards and pass from its action
+    ``first``, ``NEVER`` where already evaluated) of the highest bound that may still change
+    the frame's result, the first of equal ones; -1 when none may. Below the root only the
+    frame's best value counts, so an action is skipped when its bound is at most that value;
+    at the root the first best action is kept, so one bound equal to the best is evaluated
+    when it comes before the best's action."""
+    pick = -1
+    high = NEVER
+    for j in range(n):
+        b = bounds[j]
+        if b == NEVER:
+            continue
+        if k == 0:
+            if b < top[0] or (b == top[0] and first + j > top[1]):
+                continue
+        elif b <= best[k]:
+            continue
+        if b > high:
+            pick = j
+            high = b
+    return pick
+
+
+@njit(cache=True, inline="always")
+def _record_any(k, value, index, best, top):  # type: ignore[no-untyped-def]
+    """:func:`_record` of an action evaluated out of order (no root values kept): at the root,
+    a value equal to the best replaces it when its action comes first, so that the first best
+    in the legal order is kept as in order."""
+    if k == 0:
+        if value > top[0] or (value == top[0] and index < top[1]):
             top[0] = value
             top[1] = index
     elif value > best[k]:
@@ -1362,11 +1475,8 @@ def _search_loop(  # type: ignore[no-untyped-def]
     # ``ended`` holds the position of the frame keyed ``ended_key`` but for the seat's block
     ended_valid = False
     ended_key = keys[0]
-    # ``field``: :func:`_field_bound` of frame ``bound_k``'s position (keyed ``bound_key``)
-    field = 0.0
-    bound_k = -1
-    bound_key = keys[0]
     ints = work[0]
+    bounds = stack_empty(BLOCK, np.float64)
     while True:
         k_state = states[k]
         push = False
@@ -1453,23 +1563,49 @@ def _search_loop(  # type: ignore[no-untyped-def]
             )
             if _is_end(kind):
                 value = NEVER
-                # a discard or a pass leaves the field as it is: bounded from the position
-                # and the action, it is evaluated only when it may beat the frame's best
-                # (else its value changes nothing; never where the root's values are kept)
-                above = top[0] if k == 0 else best[k]
+                # the discards and the pass close a frame's actions and leave its field as
+                # it is: each is bounded from the position and the action, and they are
+                # evaluated best bound first while a bound may beat the frame's best (else
+                # the value changes nothing; never where the root's values are kept)
+                first = index[k]
+                last = count[k]
                 if (
                     not refused
                     and (kind == K_DISCARD or kind == K_PASS)  # noqa: SIM109 - Numba
-                    and above != NEVER
-                    and (k != 0 or index[k] >= roots.shape[0])
+                    and (k != 0 or first >= roots.shape[0])
+                    and last - first <= BLOCK
+                    and _discards_close(actions, k, first, last)
                 ):
-                    if bound_k != k or bound_key != keys[k]:
-                        field = _field_bound(k_state, cfg, ctx, later, weights, work)
-                        bound_k = k
-                        bound_key = keys[k]
-                    if _hand_bound(k_state, p, cfg, action, field, weights, ints) <= above:
-                        index[k] += 1
-                        continue
+                    field = _field_bound(k_state, cfg, ctx, later, weights, work)
+                    for j in range(last - first):
+                        bounds[j] = _hand_bound(
+                            k_state,
+                            p,
+                            cfg,
+                            actions[k, first + j],
+                            field,
+                            weights,
+                            ints,
+                            work[2],
+                            npool,
+                        )
+                    while True:
+                        pick = _next_bound(bounds, last - first, k, first, best, top)
+                        if pick < 0:
+                            break
+                        bounds[pick] = NEVER
+                        if ended_valid and ended_key == keys[k]:
+                            _copy_block(ended, k_state, p, PLAYER_WIDTH)
+                        else:
+                            for i in range(size):
+                                ended[i] = k_state[i]
+                            ended_valid = True
+                            ended_key = keys[k]
+                        _end_on(ended, cfg, seat, actions[k, first + pick])
+                        value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
+                        _record_any(k, value, first + pick, best, top)
+                    index[k] = last
+                    continue
                 if not refused:
                     if ended_valid and ended_key == keys[k]:
                         _copy_block(ended, k_state, p, PLAYER_WIDTH)
