@@ -196,9 +196,12 @@ def review_with_steps_of(seconds: float, lease: float) -> Renewals:
 
 
 def test_a_review_whose_steps_are_stored_writes_no_renewal_of_its_lease() -> None:
-    # Steps of 0.25 s, each stored as it ends (extending the lease), under a lease of 1.2 s:
-    # the old heartbeat renewed it every 0.4 s besides, a write of its own each time.
-    store = review_with_steps_of(0.25, lease=1.2)
+    # Steps of 0.25 s, each stored as it ends (extending the lease), under a lease of 2.4 s:
+    # the old heartbeat renewed it every 0.8 s besides, a write of its own each time. A step
+    # may run 0.55 s late (a loaded machine) before the heartbeat is due.
+    started = time.perf_counter()
+    store = review_with_steps_of(0.25, lease=2.4)
+    assert time.perf_counter() - started > 0.8  # long enough for the old heartbeat to write
     assert store.stores >= 3
     assert store.renewals == 0
 
