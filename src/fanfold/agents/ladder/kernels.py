@@ -1092,6 +1092,19 @@ def _copy_block(u, s, start, width):  # type: ignore[no-untyped-def]
         u[first + i] = s[first + i]
 
 
+@njit(cache=True, inline="always")
+def _ended_from(ended, state, p, same, cfg, seat, action):  # type: ignore[no-untyped-def]
+    """``state`` with the seat's end ``action`` on its own cards, into ``ended``. ``same``:
+    ``ended`` already holds ``state`` but for the seat's block (an end action of the same
+    position before it), so only that block is restored."""
+    if same:
+        _copy_block(ended, state, p, PLAYER_WIDTH)
+    else:
+        for i in range(state.shape[0]):
+            ended[i] = state[i]
+    _end_on(ended, cfg, seat, action)
+
+
 @njit(**numba_cache.UNCOUNTED)
 def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work, u):  # type: ignore[no-untyped-def]
     """The value of ``t`` with the seat's hand drawn afresh (its cards held and known to the
@@ -1594,27 +1607,27 @@ def _search_loop(  # type: ignore[no-untyped-def]
                         if pick < 0:
                             break
                         bounds[pick] = NEVER
-                        if ended_valid and ended_key == keys[k]:
-                            _copy_block(ended, k_state, p, PLAYER_WIDTH)
-                        else:
-                            for i in range(size):
-                                ended[i] = k_state[i]
-                            ended_valid = True
-                            ended_key = keys[k]
-                        _end_on(ended, cfg, seat, actions[k, first + pick])
+                        _ended_from(
+                            ended,
+                            k_state,
+                            p,
+                            ended_valid and ended_key == keys[k],
+                            cfg,
+                            seat,
+                            actions[k, first + pick],
+                        )
+                        ended_valid = True
+                        ended_key = keys[k]
                         value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
                         _record_any(k, value, first + pick, best, top)
                     index[k] = last
                     continue
                 if not refused:
-                    if ended_valid and ended_key == keys[k]:
-                        _copy_block(ended, k_state, p, PLAYER_WIDTH)
-                    else:
-                        for i in range(size):
-                            ended[i] = k_state[i]
-                        ended_valid = True
-                        ended_key = keys[k]
-                    _end_on(ended, cfg, seat, action)
+                    _ended_from(
+                        ended, k_state, p, ended_valid and ended_key == keys[k], cfg, seat, action
+                    )
+                    ended_valid = True
+                    ended_key = keys[k]
                     value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
                 _record(k, value, index[k], best, top, roots)
                 index[k] += 1
@@ -1892,7 +1905,6 @@ def _decide_in(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, ro
     ctx, later, now, pool = ws[0]
     npool = context_into(s, cfg, seat, suits, ctx, later, now, pool)
     work = ws[1]
-    pool_counts(pool, npool, work[0])
     pool_counts(pool, npool, work[0])
     p = _seat(seat)
     phase = s[PHASE]
