@@ -327,6 +327,45 @@ def holds(s, p, suits, value, later):  # type: ignore[no-untyped-def]
     return hyper(pool, copies, unknown)
 
 
+@njit(**numba_cache.UNCOUNTED)
+def holds_into(s, p, suits, later, now, o):  # type: ignore[no-untyped-def]
+    """:func:`holds` of the player at ``p`` for every value 1 to 10, later into ``later[o]``
+    and now into ``now[o]``: the same numbers (the same counts given to :func:`hyper`), its
+    zones read once for all the values instead of once a value."""
+    known = s[p + KNOWN]
+    hand = s[p + HAND]
+    seen = stack_empty(16, np.int64)  # copies of each value in sight, jokers left out
+    sure = stack_empty(16, np.int64)  # 1 where a known card has the value
+    for v in range(16):
+        seen[v] = 0
+        sure[v] = 0
+    joker = False
+    for i in range(known):
+        card = s[p + KNOWN + 1 + i]
+        sure[card >> 4] = 1
+        if _is_joker(card):
+            joker = True
+    for i in range(s[p + FIELD]):
+        card = s[p + FIELD + 1 + i]
+        if not _is_joker(card) and not _hidden(s, p, card):
+            seen[card >> 4] += 1
+    for i in range(s[p + UP]):
+        card = s[p + UP + 1 + i]
+        if not _is_joker(card):
+            seen[card >> 4] += 1
+    pool = hand - known + s[p + DRAW] + s[p + DOWN] + s[p + HIDDEN]
+    for v in range(1, 11):
+        if joker or sure[v]:
+            later[o, v] = 1.0
+            now[o, v] = 1.0
+            continue
+        copies = suits - seen[v]  # no known card has the value
+        unknown = HAND_SIZE - known
+        later[o, v] = 0.0 if unknown <= 0 else hyper(pool, copies, unknown)
+        unknown = hand - known
+        now[o, v] = 0.0 if unknown <= 0 else hyper(pool, copies, unknown)
+
+
 @njit(cache=True, inline="always")
 def match_pairs(ints, combat, nc, missing, nm, order, row, pairs, out):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.features.match_pairs` of ``ints[combat, :nc]`` and
@@ -1847,9 +1886,7 @@ def context_into(s, cfg, seat, suits, ctx, later, now, pool):  # type: ignore[no
         if ctx[X_PARTNER + o]:
             continue
         q = _seat(o)
-        for v in range(1, 11):
-            later[o, v] = holds(s, q, suits[o], v, True)
-            now[o, v] = holds(s, q, suits[o], v, False)
+        holds_into(s, q, suits[o], later, now, o)
         ctx[X_REVERSE + o] = _can_use(s, cfg, o, S_REVERSE)
         score = s[q + LEVEL] * 4 + _prestige_count(s, q)
         if score < low:
