@@ -197,3 +197,28 @@ def test_a_closing_block_searched_best_bound_first_keeps_the_first_best_action()
     assert best[1] == 1.75
     kernels._record_any(1, 1.0, 6, best, top)
     assert best[1] == 1.75
+
+
+def test_every_value_held_at_once_is_each_value_held_alone() -> None:
+    """A decision's context reads each rival's zones once for all values
+    (:func:`kernels.holds_into`); each chance, later and now, is exactly :func:`kernels.holds`
+    of that value (jokers, known cards and face-down cards in play included)."""
+    compared = 0
+    certain = 0
+    for preset in ("classic", "jokers-wild", "trionfey", "trionfey-all-for-one"):
+        for state in _positions(preset, 1, 33, most=40):
+            fast = engine.encode(state)
+            suits = compiled._suits(fast.config)
+            later = np.full((8, 11), -1.0)
+            now = np.full((8, 11), -1.0)
+            for o in range(state.config.players):
+                q = int(_seat(o))
+                kernels.holds_into(fast.array, q, suits[o], later, now, o)
+                for v in range(1, 11):
+                    assert later[o, v] == kernels.holds(fast.array, q, suits[o], v, True)
+                    assert now[o, v] == kernels.holds(fast.array, q, suits[o], v, False)
+                    compared += 1
+                    certain += int(now[o, v] == 1.0)
+                assert later[o, 0] == now[o, 0] == -1.0  # value 0 is no card's
+    assert compared >= 2000, compared
+    assert certain > 0  # some known cards or jokers met

@@ -6,6 +6,7 @@ hidden cards."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,10 +20,12 @@ from fanfold.envs.encodings import encoding_for, resolve
 from fanfold.envs.episode import Episode, seat_names
 from fanfold.envs.fano import FanoEncoding
 from fanfold.envs.fano_stepping import FanoTables
+from fanfold.envs.fantan_kernels import MT_N
 from fanfold.envs.vector_env import FanfoldVectorEnv
 from fanfold.games.fano import Combine, Play, Promote
 from fanfold.games.fano.config import PRESETS, FanoConfig
-from fanfold.games.fano.fast import codec
+from fanfold.games.fano.fast import codec, layout
+from fanfold.games.fano.rules import new_state
 from tests.envs.stepping import step_both_engines
 
 
@@ -31,6 +34,35 @@ def test_reshuffle_seeds_are_the_rules_seeds(seed: int) -> None:
     for seat in range(8):
         expected = [derive_seed(seed, "reshuffle", seat, number) for number in range(3, 23)]
         assert fano_stepping.reshuffle_seeds(seed, seat, 3, 20) == expected
+
+
+@pytest.mark.parametrize("preset", [preset.name for preset in PRESETS])
+def test_the_compiled_deal_is_the_rules_deal(preset: str) -> None:
+    """Every preset's compiled deal writes what ``new_state`` deals, encoded: each seat's draw
+    pile, the first player, the priority and the first turn's draw (and mulligan) phase, over
+    a table's earlier contents; a one-turn game too."""
+    base = next(p.config for p in PRESETS if p.name == preset)
+    seeds = [*range(24), 2**31 - 2]
+    for config in (base, replace(base, turns_per_player=1)):
+        states = np.full((len(seeds) + 1, codec.size(config)), 7, dtype=np.int32)
+        which = np.arange(1, len(seeds) + 1, dtype=np.int64)
+        deal_seeds = np.array(
+            [[derive_seed(s, "deal", seat) for seat in range(config.players)] for s in seeds],
+            dtype=np.uint64,
+        )
+        first_seeds = np.array([derive_seed(s, "first player") for s in seeds], dtype=np.uint64)
+        shuffle = np.zeros(layout.SHUFFLE_SIZE, dtype=np.int32)
+        mt = np.zeros(MT_N + 1, dtype=np.int64)
+        decks = codec.decks(config)
+        cfg = codec.encode_config(config)
+        kernels.deal(states, cfg, shuffle, mt, decks, which, deal_seeds, first_seeds)
+        assert (states[0] == 7).all()  # a table not dealt is left alone
+        firsts = set()
+        for row, seed in zip(which.tolist(), seeds, strict=True):
+            expected = codec.encode_state(new_state(config, seed))
+            assert states[row].tolist() == expected.tolist(), (preset, seed)
+            firsts.add(int(states[row, layout.TURN_PLAYER]))
+        assert len(firsts) > 1  # the first player is drawn, not fixed
 
 
 def _play(

@@ -41,9 +41,11 @@ from fanfold.core import numba_cache
 from fanfold.envs.fantan_kernels import mt_below, mt_seed_int
 from fanfold.games.fano.cards import TEMP_JOKER
 from fanfold.games.fano.fast.kernels import apply, legal_actions, winner
+from fanfold.games.fano.fast.kernels.turns import _start_turn
 from fanfold.games.fano.fast.layout import (
     C_LAST_TURN,
     C_PLAYERS,
+    C_TEAMS,
     C_TRIONFEY,
     DOWN,
     DRAW,
@@ -237,6 +239,42 @@ def play_bots(  # type: ignore[no-untyped-def]
             choice = mt_below(rng[i, seat], count)
         if not run(states, cfg, scal, seeds, base, backup, shuffle, mt, i, legal[choice]):
             return
+
+
+@njit(cache=True)
+def deal(states, cfg, shuffle, mt, decks, which, deal_seeds, first_seeds):  # type: ignore[no-untyped-def]
+    """A new game dealt into ``states[which[k]]``, as :func:`fanfold.games.fano.rules.new_state`
+    deals it and :func:`fanfold.games.fano.fast.codec.encode_state` writes it: each seat's
+    deck (``decks``, :func:`fanfold.games.fano.fast.codec.decks`: sorted) shuffled as
+    ``random.Random(deal_seeds[k, seat]).shuffle`` does into its draw pile, the first player
+    ``random.Random(first_seeds[k]).randrange(players)``, and its first turn's draw phase.
+    The seeds are the rules' (:func:`fanfold.core.rng.derive_seed` of ``(seed, "deal",
+    seat)`` and ``(seed, "first player")``), derived by the driver; ``mt``: a generator's
+    buffer."""
+    players = cfg[C_PLAYERS]
+    for k in range(which.shape[0]):
+        s = states[which[k]]
+        for i in range(s.shape[0]):
+            s[i] = 0
+        s[TARGET_SEAT] = -1
+        s[PHASE] = P_MAIN
+        for seat in range(players):
+            p = HEADER + seat * PLAYER_WIDTH
+            n = decks[seat, 0]
+            for i in range(n):
+                s[p + DRAW + 1 + i] = decks[seat, 1 + i]
+            s[p + DRAW] = n
+            mt_seed_int(mt, deal_seeds[k, seat])
+            for i in range(n - 1, 0, -1):
+                j = mt_below(mt, i + 1)
+                card = s[p + DRAW + 1 + i]
+                s[p + DRAW + 1 + i] = s[p + DRAW + 1 + j]
+                s[p + DRAW + 1 + j] = card
+        mt_seed_int(mt, first_seeds[k])
+        first = mt_below(mt, players)
+        s[TURN_PLAYER] = first
+        s[PRIORITY] = first if cfg[C_TEAMS] != 0 else 0
+        _start_turn(s, cfg, first, 1, shuffle)
 
 
 @njit(cache=True)

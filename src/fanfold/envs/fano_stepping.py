@@ -8,9 +8,10 @@ and the learner's observation and action mask written into the caller's batch. I
 exactly what the Python path plays for the same seeds (an
 :class:`~fanfold.envs.episode.Episode` with a learner seat and ``random`` bots: the deal,
 every reshuffle, each bot's draws, the observation, the mask, the outcome), which
-``tests/envs/test_fano_stepping.py`` checks over many seeded games. What stays in Python: the
-deal (:func:`fanfold.games.fano.rules.new_state`, then encoded), the SHA-256 of each
-reshuffle's seed (:func:`fanfold.core.rng.derive_seed`, computed ahead in blocks of
+``tests/envs/test_fano_stepping.py`` checks over many seeded games. The deal is compiled
+(:func:`~fanfold.envs.fano_kernels.deal`, as :func:`fanfold.games.fano.rules.new_state` deals);
+what stays in Python: the SHA-256 of the deal's seeds and of each reshuffle's
+(:func:`fanfold.core.rng.derive_seed`, a reshuffle's computed ahead in blocks of
 :data:`SEEDS`) and the outcome's words.
 
 The learner's actions go between the encoding's indices and the engine's packed ids
@@ -46,6 +47,7 @@ from fanfold.agents.ladder.kernels import I_SIZE as LADDER_I_SIZE
 from fanfold.agents.ladder.styles import params
 from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.errors import FanfoldError, IllegalActionError, Refusal
+from fanfold.core.rng import derive_seed
 from fanfold.envs import fano_kernels as kernels
 from fanfold.envs.compiled_tables import Ints, SelfPlayTables
 from fanfold.envs.fano import FanoEncoding, relative_card
@@ -53,7 +55,6 @@ from fanfold.envs.fantan_kernels import MT_N
 from fanfold.games.fano import fast
 from fanfold.games.fano.config import FanoConfig
 from fanfold.games.fano.fast import codec, layout
-from fanfold.games.fano.rules import new_state
 from fanfold.games.fano.state import FanoState
 
 if TYPE_CHECKING:
@@ -208,6 +209,7 @@ class FanoTables(SelfPlayTables):
             -1 if max_steps is None else max_steps,
         )
         self.cfg = codec.encode_config(config)
+        self.decks = codec.decks(config)
         self.states = np.zeros((count, codec.size(config)), dtype=np.int32)
         self.scal = np.zeros((count, kernels.S_COLUMNS), dtype=np.int64)
         self.rng = np.zeros((count, players, MT_N + 1), dtype=np.int64)
@@ -285,11 +287,25 @@ class FanoTables(SelfPlayTables):
         2**31 - 2 as an environment draws them), and let its bots play up to the learner."""
         indices = np.asarray(which, dtype=np.int64)
         game_seeds = np.asarray(seeds, dtype=np.int64)
-        for index, seed in zip(indices.tolist(), game_seeds.tolist(), strict=True):
-            self.states[index] = codec.encode_state(new_state(self.config, seed))
+        players = self.config.players
+        deal_seeds = np.zeros((len(indices), players), dtype=np.uint64)
+        first_seeds = np.zeros(len(indices), dtype=np.uint64)
+        for k, (index, seed) in enumerate(zip(indices.tolist(), game_seeds.tolist(), strict=True)):
+            deal_seeds[k] = [derive_seed(seed, "deal", seat) for seat in range(players)]
+            first_seeds[k] = derive_seed(seed, "first player")
             self.scal[index, kernels.S_SEED] = seed
-            for seat in range(self.config.players):
+            for seat in range(players):
                 self._give_seeds(index, seat, 0)
+        kernels.deal(
+            self.states,
+            self.cfg,
+            self.shuffle,
+            self.mt,
+            self.decks,
+            indices,
+            deal_seeds,
+            first_seeds,
+        )
         self._step(kernels.start, indices, game_seeds, self.seat)
         self._resume(indices)
 

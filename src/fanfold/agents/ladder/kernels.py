@@ -327,6 +327,45 @@ def holds(s, p, suits, value, later):  # type: ignore[no-untyped-def]
     return hyper(pool, copies, unknown)
 
 
+@njit(**numba_cache.UNCOUNTED)
+def holds_into(s, p, suits, later, now, o):  # type: ignore[no-untyped-def]
+    """:func:`holds` of the player at ``p`` for every value 1 to 10, later into ``later[o]``
+    and now into ``now[o]``: the same numbers (the same counts given to :func:`hyper`), its
+    zones read once for all the values instead of once a value."""
+    known = s[p + KNOWN]
+    hand = s[p + HAND]
+    seen = stack_empty(16, np.int64)  # copies of each value in sight, jokers left out
+    sure = stack_empty(16, np.int64)  # 1 where a known card has the value
+    for v in range(16):
+        seen[v] = 0
+        sure[v] = 0
+    joker = False
+    for i in range(known):
+        card = s[p + KNOWN + 1 + i]
+        sure[card >> 4] = 1
+        if _is_joker(card):
+            joker = True
+    for i in range(s[p + FIELD]):
+        card = s[p + FIELD + 1 + i]
+        if not _is_joker(card) and not _hidden(s, p, card):
+            seen[card >> 4] += 1
+    for i in range(s[p + UP]):
+        card = s[p + UP + 1 + i]
+        if not _is_joker(card):
+            seen[card >> 4] += 1
+    pool = hand - known + s[p + DRAW] + s[p + DOWN] + s[p + HIDDEN]
+    for v in range(1, 11):
+        if joker or sure[v]:
+            later[o, v] = 1.0
+            now[o, v] = 1.0
+            continue
+        copies = suits - seen[v]  # no known card has the value
+        unknown = HAND_SIZE - known
+        later[o, v] = 0.0 if unknown <= 0 else hyper(pool, copies, unknown)
+        unknown = hand - known
+        now[o, v] = 0.0 if unknown <= 0 else hyper(pool, copies, unknown)
+
+
 @njit(cache=True, inline="always")
 def match_pairs(ints, combat, nc, missing, nm, order, row, pairs, out):  # type: ignore[no-untyped-def]
     """:func:`fanfold.agents.ladder.features.match_pairs` of ``ints[combat, :nc]`` and
@@ -1092,6 +1131,19 @@ def _copy_block(u, s, start, width):  # type: ignore[no-untyped-def]
         u[first + i] = s[first + i]
 
 
+@njit(cache=True, inline="always")
+def _ended_from(ended, state, p, same, cfg, seat, action):  # type: ignore[no-untyped-def]
+    """``state`` with the seat's end ``action`` on its own cards, into ``ended``. ``same``:
+    ``ended`` already holds ``state`` but for the seat's block (an end action of the same
+    position before it), so only that block is restored."""
+    if same:
+        _copy_block(ended, state, p, PLAYER_WIDTH)
+    else:
+        for i in range(state.shape[0]):
+            ended[i] = state[i]
+    _end_on(ended, cfg, seat, action)
+
+
 @njit(**numba_cache.UNCOUNTED)
 def _drawn(t, cfg, ctx, later, pool, npool, weights, fparams, work, u):  # type: ignore[no-untyped-def]
     """The value of ``t`` with the seat's hand drawn afresh (its cards held and known to the
@@ -1594,27 +1646,27 @@ def _search_loop(  # type: ignore[no-untyped-def]
                         if pick < 0:
                             break
                         bounds[pick] = NEVER
-                        if ended_valid and ended_key == keys[k]:
-                            _copy_block(ended, k_state, p, PLAYER_WIDTH)
-                        else:
-                            for i in range(size):
-                                ended[i] = k_state[i]
-                            ended_valid = True
-                            ended_key = keys[k]
-                        _end_on(ended, cfg, seat, actions[k, first + pick])
+                        _ended_from(
+                            ended,
+                            k_state,
+                            p,
+                            ended_valid and ended_key == keys[k],
+                            cfg,
+                            seat,
+                            actions[k, first + pick],
+                        )
+                        ended_valid = True
+                        ended_key = keys[k]
                         value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
                         _record_any(k, value, first + pick, best, top)
                     index[k] = last
                     continue
                 if not refused:
-                    if ended_valid and ended_key == keys[k]:
-                        _copy_block(ended, k_state, p, PLAYER_WIDTH)
-                    else:
-                        for i in range(size):
-                            ended[i] = k_state[i]
-                        ended_valid = True
-                        ended_key = keys[k]
-                    _end_on(ended, cfg, seat, action)
+                    _ended_from(
+                        ended, k_state, p, ended_valid and ended_key == keys[k], cfg, seat, action
+                    )
+                    ended_valid = True
+                    ended_key = keys[k]
                     value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
                 _record(k, value, index[k], best, top, roots)
                 index[k] += 1
@@ -1834,9 +1886,7 @@ def context_into(s, cfg, seat, suits, ctx, later, now, pool):  # type: ignore[no
         if ctx[X_PARTNER + o]:
             continue
         q = _seat(o)
-        for v in range(1, 11):
-            later[o, v] = holds(s, q, suits[o], v, True)
-            now[o, v] = holds(s, q, suits[o], v, False)
+        holds_into(s, q, suits[o], later, now, o)
         ctx[X_REVERSE + o] = _can_use(s, cfg, o, S_REVERSE)
         score = s[q + LEVEL] * 4 + _prestige_count(s, q)
         if score < low:
@@ -1892,7 +1942,6 @@ def _decide_in(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, ro
     ctx, later, now, pool = ws[0]
     npool = context_into(s, cfg, seat, suits, ctx, later, now, pool)
     work = ws[1]
-    pool_counts(pool, npool, work[0])
     pool_counts(pool, npool, work[0])
     p = _seat(seat)
     phase = s[PHASE]
