@@ -330,7 +330,8 @@ def main(arguments: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--store-wait",
         action="store_true",
-        help="measure what a review's writes cost the live commits on one SQLite file "
+        help="measure what a review's writes cost the live commits on SQLite: to the main file "
+        "(two ways) or to the reviews' own file "
         "(--tables, --reviews, --every, --seconds a mode a round, --rounds)",
     )
     parser.add_argument(

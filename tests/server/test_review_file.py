@@ -16,6 +16,7 @@ from pathlib import Path
 
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.server.routes.reviews import reviews_of
+from fanfold.server.settings import Settings
 from fanfold.server.store import AppendRow, SeatPlan, Store, TablePlan
 from fanfold.server.store.backup import copy_reviews, copy_store
 from fanfold.server.store.review_file import FileReviews, review_path
@@ -137,6 +138,9 @@ def test_the_reviews_live_in_a_file_of_their_own_beside_the_main_one(tmp_path: P
     assert review_path(f"sqlite:///{main}") == tmp_path / "site-reviews.sqlite3"
     assert review_path("sqlite://") is None
     assert review_path("postgresql+psycopg://u@h/db") is None
+    settings = Settings(store_url=f"sqlite:///{main}")
+    assert settings.review_file == tmp_path / "site-reviews.sqlite3"
+    assert Settings(store_url="postgresql+psycopg://u@h/db").review_file is None
     store = Store(f"sqlite:///{main}")
     try:
         found = review_store(store)
