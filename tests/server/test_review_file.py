@@ -14,10 +14,12 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.server.routes.reviews import reviews_of
 from fanfold.server.settings import Settings
-from fanfold.server.store import AppendRow, SeatPlan, Store, TablePlan
+from fanfold.server.store import AppendRow, SeatPlan, Store, StoreOpenError, TablePlan
 from fanfold.server.store.backup import copy_reviews, copy_store
 from fanfold.server.store.review_file import FileReviews, review_path
 from fanfold.server.store.review_memory import review_store
@@ -281,3 +283,15 @@ def test_several_processes_on_one_file_pair_claim_each_review_once(tmp_path: Pat
     assert {owner for (owner,) in owners} == {
         f"p{number}" for number, each in enumerate(won) if each
     }
+
+
+def test_a_damaged_reviews_file_is_named_and_nothing_is_served(tmp_path: Path) -> None:
+    Store(sqlite_url(tmp_path)).close()
+    (tmp_path / "fanfold-reviews.sqlite3").write_bytes(b"not a database" * 100)
+    for companion in ("-wal", "-shm"):
+        Path(f"{tmp_path / 'fanfold-reviews.sqlite3'}{companion}").unlink(missing_ok=True)
+    with pytest.raises(StoreOpenError) as raised:
+        Store(sqlite_url(tmp_path))
+    said = str(raised.value)
+    assert said.startswith(f"the store at sqlite:///{tmp_path / 'fanfold-reviews.sqlite3'}"), said
+    assert "file is not a database" in said

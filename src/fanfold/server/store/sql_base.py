@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 from fanfold.core.config import JSONObject
 from fanfold.server.store.engine import make_engine, make_folder, open_error, upgrade
 from fanfold.server.store.records import LOBBY_CHANNEL
-from fanfold.server.store.review_file import FileReviews, open_review_file
+from fanfold.server.store.review_file import FileReviews, open_review_file, review_url
 from fanfold.server.store.schema import tables
 
 
@@ -42,10 +42,14 @@ class SqlBase:
         self.file_reviews: FileReviews | None = None
         try:
             upgrade(self.engine)
-            found = open_review_file(self.engine, url)
         except Exception as error:
             self.engine.dispose()
             raise open_error(url, error) from error
+        try:
+            found = open_review_file(self.engine, url)
+        except Exception as error:  # the sentence names the reviews' file
+            self.engine.dispose()
+            raise open_error(review_url(url) or url, error) from error
         if found is not None:
             self.file_reviews = FileReviews(found)
 
