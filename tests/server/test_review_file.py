@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ from fanfold.server.store.review_file import FileReviews, review_path
 from fanfold.server.store.review_memory import review_store
 from fanfold.server.store.review_store import SqlReviews
 from fanfold.server.store.schema import reviews, tables
-from tests.server.support import serve, sqlite_url
+from tests.server.support import act, look, open_table, serve, sqlite_url
 from tests.server.test_reviews import load, morris_record, wait_done
 
 #: A live commit on its own file takes milliseconds; the old code's waited for SQLite's busy
@@ -295,3 +296,41 @@ def test_a_damaged_reviews_file_is_named_and_nothing_is_served(tmp_path: Path) -
     said = str(raised.value)
     assert said.startswith(f"the store at sqlite:///{tmp_path / 'fanfold-reviews.sqlite3'}"), said
     assert "file is not a database" in said
+
+
+def test_a_players_action_is_not_held_up_by_a_review_write_held_open_in_the_server(
+    tmp_path: Path,
+) -> None:
+    with serve(tmp_path) as client:
+        state: Any = client.app.state  # type: ignore[attr-defined]
+        served = reviews_of(state, state.hub)
+        found = served.store
+        assert isinstance(found, SqlReviews)
+        created = open_table(client, game="morris", seats=["you", "you"], seed=2)
+        table, token = created["table"], created["token"]
+        legal = look(client, table, token)["legal"][0]
+        held, release = threading.Event(), threading.Event()
+
+        def review_write() -> None:  # blocks inside its transaction
+            with found.engine.begin() as connection:
+                connection.execute(reviews.update().values(updated=1.0))
+                held.set()
+                release.wait(10)
+
+        assert client.portal is not None
+        # Sent as the server sends a review's writes (the code before: to the store's
+        # thread after the live commits, where the action's commit then waited for it).
+        writing = client.portal.start_task_soon(served.writes, review_write)
+        try:
+            assert held.wait(5)
+            started = time.perf_counter()
+            answer = act(client, table, token, legal)
+            took = time.perf_counter() - started
+            still_open = not release.is_set()
+        finally:
+            release.set()
+            writing.result(timeout=10)
+        assert answer.status_code == 200, answer.text
+        assert still_open
+        assert took < QUICK, took
+        assert look(client, table, token)["version"] == 1
