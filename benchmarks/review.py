@@ -82,7 +82,7 @@ from fanfold.play.review_cards import (
 from fanfold.play.setup import play_game
 from fanfold.server.reviews import Reviews, review_seed, review_step
 from fanfold.server.store import Store
-from fanfold.server.store.review_store import SqlReviews
+from fanfold.server.store.review_memory import review_store
 from fanfold.solvers.morris import load_table
 
 #: The Morris pairing: White's level, then Black's.
@@ -145,7 +145,7 @@ def stored_seconds(records: Sequence[GameRecord]) -> list[float]:
     with tempfile.TemporaryDirectory() as folder:
         store = Store(f"sqlite:///{Path(folder) / 'reviews.db'}")
         try:
-            reviews = Reviews(SqlReviews(store.engine), _in_process, owner="benchmark")
+            reviews = Reviews(review_store(store), _in_process, owner="benchmark")
 
             async def one(table: str, record: GameRecord) -> float:
                 started = time.perf_counter()
@@ -330,7 +330,8 @@ def main(arguments: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--store-wait",
         action="store_true",
-        help="measure what a review's writes cost the live commits on one SQLite file "
+        help="measure what a review's writes cost the live commits on SQLite: to the main file "
+        "(two ways) or to the reviews' own file "
         "(--tables, --reviews, --every, --seconds a mode a round, --rounds)",
     )
     parser.add_argument(

@@ -46,7 +46,8 @@ from fanfold.play.review import REVIEW_VERSION
 from fanfold.play.setup import play_game
 from fanfold.server.reviews import BATCH, Reviews, review_step, step_end
 from fanfold.server.store import Store
-from fanfold.server.store.review_store import SqlReviews
+from fanfold.server.store.protocols import ReviewStore
+from fanfold.server.store.review_memory import review_store
 
 #: Polls timed per row.
 POLLS = 60
@@ -73,7 +74,7 @@ def computed_steps(record: GameRecord) -> dict[int, JSONObject]:
 
 
 @contextmanager
-def timed_store(store: SqlReviews, writes: list[float]) -> Iterator[None]:
+def timed_store(store: ReviewStore, writes: list[float]) -> Iterator[None]:
     """Time each write transaction of ``store`` (its moves and its job's changes)."""
     change = store._change
 
@@ -107,7 +108,7 @@ def step_costs(
 
     store = Store(f"sqlite:///{folder / f'steps-{batch:g}.db'}")
     try:
-        reviews = SqlReviews(store.engine)
+        reviews = review_store(store)
         runner = Reviews(reviews, compute, owner="benchmark", batch=batch)
         writes: list[float] = []
 
@@ -132,7 +133,7 @@ def step_costs(
 
 
 def stored_review(
-    store: SqlReviews, table: str, record: GameRecord, steps: dict[int, JSONObject], *, half: bool
+    store: ReviewStore, table: str, record: GameRecord, steps: dict[int, JSONObject], *, half: bool
 ) -> tuple[int, int]:
     """The review of ``table`` stored as computed: all of it (done) or its first half of steps
     (``half``: running); the moves stored and those of the last step stored."""
@@ -168,7 +169,7 @@ def poll_costs(record: GameRecord, steps: dict[int, JSONObject], folder: Path) -
             )
             loaded.raise_for_status()
             tables[name] = loaded.json()["table"]
-        store = SqlReviews(app.state.hub.store.engine)
+        store = review_store(app.state.hub.store)
         done, _ = stored_review(store, tables["done"], record, steps, half=False)
         half, last_step = stored_review(store, tables["half"], record, steps, half=True)
 

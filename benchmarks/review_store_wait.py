@@ -5,16 +5,20 @@ A SQLite file has one writer. The server's live commits run in the store's own t
 (:class:`fanfold.server.hub.commits.Commits`, a group commit); a review's writes (its moves, about
 one transaction a second a review, its lease) ran in a thread of their own, so a live commit that
 met one waited for the file's lock in SQLite's busy handler, which sleeps 1 ms, then 2, 5, ...
-before it tries again. They now go to the store's thread after the live commits
-(:meth:`~fanfold.server.hub.commits.Commits.after_live`).
+before it tries again. They then went to the store's thread after the live commits
+(:meth:`~fanfold.server.hub.commits.Commits.after_live`), where a live row that came while one
+ran waited for it in the queue. They now go to a file of their own with its own writer thread
+(:mod:`fanfold.server.store.review_file`): neither waits for the other.
 
 This runs the server's own :class:`~fanfold.server.hub.commits.Commits` on a SQLite file with
 ``--tables`` tables, each committing an action every 0.5 to 1.5 s (about 200 a second at 200
 tables: a 200-table site's players and bots), and ``--reviews`` reviews each storing 6 judged
 moves (Fano-sized entries) every ``--every`` seconds or so (default 0.1: ten times the server's
-rate of about one a second, so that the writes meet often), in three modes in turn, ``--rounds``
-times: ``none`` (no review), ``thread`` (the review's writes in a thread of their own, as before)
-and ``after_live`` (the store's thread after the live commits, as now). It prints each mode's
+rate of about one a second, so that the writes meet often), in four modes in turn, ``--rounds``
+times: ``none`` (no review), ``thread`` (the review's writes to the main file in a thread of
+their own, the first way), ``after_live`` (to the main file in the store's thread after the live
+commits, the second) and ``file`` (to the reviews' own file in its own writer thread, as now;
+the modes before it write the reviews' tables the main file keeps). It prints each mode's
 live commit times (from queueing the row to its commit), pooled over the rounds, and how many of
 the store's group commits overlapped a review's write, with their mean time against the
 others': what meeting one cost. The times are one machine's; compare the modes of one run.
@@ -35,11 +39,13 @@ from typing import Any
 from fanfold.core.config import JSONObject
 from fanfold.server.hub.commits import Commits
 from fanfold.server.metrics import Metrics
-from fanfold.server.reviews import in_thread
+from fanfold.server.reviews import Writes, in_thread
 from fanfold.server.store import AppendRow, SeatPlan, Store, TablePlan
+from fanfold.server.store.review_file import FileReviews
 from fanfold.server.store.review_memory import review_store
+from fanfold.server.store.review_store import SqlReviews
 
-MODES = ("none", "thread", "after_live")
+MODES = ("none", "thread", "after_live", "file")
 
 #: A judged Fano move as a review stores it (about the size of the real entries).
 ENTRY: JSONObject = {
@@ -104,10 +110,10 @@ def make_store(folder: Path, tables: int, reviews: int) -> Store:
             allow_undo=False,
         )
         store.create(f"t{number}", plan, {})
-    found = review_store(store)
-    for number in range(reviews):
-        found.open(f"t{number}", 1, game="fano", moves=10**6, seed="1", budget=24, now=0.0)
-        found.claim(f"t{number}", 1, "bench", time.time(), 1e6)
+    for found in (SqlReviews(store.engine), review_store(store)):  # the main file, its own
+        for number in range(reviews):
+            found.open(f"t{number}", 1, game="fano", moves=10**6, seed="1", budget=24, now=0.0)
+            found.claim(f"t{number}", 1, "bench", time.time(), 1e6)
     return store
 
 
@@ -127,8 +133,12 @@ async def run_mode(
     timed: Any = Timed(store)
     commits = Commits(timed, appender=None, metrics=Metrics(), outage=outage, let_go=lambda _: None)
     spans: list[tuple[float, float]] = []
-    found = review_store(store)
-    writes = commits.after_live if mode == "after_live" else in_thread
+    found = review_store(store) if mode == "file" else SqlReviews(store.engine)
+    writes: Writes = in_thread
+    if mode == "after_live":
+        writes = commits.after_live
+    elif isinstance(found, FileReviews):
+        writes = found.writes
     times: list[float] = []
     stored = 0
     end = time.monotonic() + seconds
@@ -195,6 +205,8 @@ def store_wait(
         meeting: dict[str, list[float]] = {mode: [] for mode in MODES}
         alone: dict[str, list[float]] = {mode: [] for mode in MODES}
         numbers = dict.fromkeys(range(tables), 0)
+        if not isinstance(review_store(store), FileReviews):
+            raise SystemExit("the reviews have no file of their own in this tree")
         for _ in range(rounds):
             for mode in MODES:
                 times, stored, hit, clear = asyncio.run(
@@ -204,6 +216,7 @@ def store_wait(
                 writes[mode] += stored
                 meeting[mode] += hit
                 alone[mode] += clear
+        store.close()
     print(
         f"tables {tables} (an action every {pace / 2:g} to {pace * 1.5:g} s each), reviews "
         f"{reviews} (a write every {every / 2:g} to {every * 1.5:g} s each), {rounds} rounds "

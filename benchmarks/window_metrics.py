@@ -22,8 +22,8 @@ WATCHED: dict[str, str] = {
     "fanfold_bot_decision_seconds": "bot decision: asked of the pool to its answer",
     "fanfold_review_hold_seconds": "review step: its wait for live play (2 s: the limit)",
     "fanfold_review_idle_seconds": "review step: seconds in the idle class (0: none)",
-    "fanfold_review_write_wait_seconds": "review write: its wait for the live commits",
-    "fanfold_review_write_seconds": "review write: its time in the store's thread",
+    "fanfold_review_write_wait_seconds": "review write: its wait for its writer thread",
+    "fanfold_review_write_seconds": "review write: its time in its writer thread",
 }
 
 _LINE = re.compile(r"^(\w+?)_(bucket|sum|count)(?:\{(.*)\})? (\S+)$")

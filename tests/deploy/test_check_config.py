@@ -62,6 +62,8 @@ def test_a_lone_process_on_a_new_sqlite_file(tmp_path: Path) -> None:
     assert code == 0, said
     assert "ok: fanfold serve's options: 1 process on 127.0.0.1, ports 8001" in said
     assert "does not exist yet: fanfold serve makes it at start" in said
+    reviews = tmp_path / "not-yet" / "site-reviews.sqlite3"
+    assert f"ok: the reviews: to be kept in {reviews}, made by fanfold serve at start" in said
     assert not (tmp_path / "not-yet").exists()  # nothing made
 
 
@@ -71,6 +73,8 @@ def test_a_store_up_to_date_and_one_behind(tmp_path: Path) -> None:
     code, said = check("--db", url)
     assert code == 0, said
     assert "its schema is up to date" in said
+    reviews = tmp_path / "fanfold-reviews.sqlite3"
+    assert f"ok: the reviews: kept in {reviews}, beside the store's file: back up both" in said
     with sqlite3.connect(tmp_path / "fanfold.db") as connection:
         (head,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
         connection.execute("UPDATE alembic_version SET version_num = 'f00dfeedbeef'")
@@ -140,6 +144,7 @@ def test_a_postgresql_store_that_answers(pg_url: str) -> None:  # noqa: F811 (fi
     code, said = check("--processes", "2", "--db", pg_url, "--health-port", "9001")
     assert code == 0, said
     assert "answers; its schema is up to date" in said
+    assert "the reviews" not in said  # kept in the database itself
 
 
 def test_haproxy_file_for_these_processes(tmp_path: Path) -> None:

@@ -16,6 +16,8 @@ import sqlalchemy as sa
 
 from fanfold.server.store import Store
 from fanfold.server.store.backup import BackupError, copy_store
+from fanfold.server.store.review_file import FileReviews
+from fanfold.server.store.review_memory import review_store
 from tests.deploy.support import fanfold
 from tests.server.support import PG_BIN, sqlite_url
 from tests.server.test_store import (
@@ -30,7 +32,8 @@ NAMED = re.compile(r"fanfold-\d{8}-\d{6}\.(dump|db)")
 def test_a_sqlite_store_is_copied_and_old_copies_are_deleted(tmp_path: Path) -> None:
     url = sqlite_url(tmp_path)
     store = Store(url)
-    create_table(store, "t1")
+    create_table(store, "t1", outcome={"winner": 0})  # a finished game, and its review
+    review_store(store).open("t1", 1, game="morris", moves=3, seed="1", budget=None, now=0)
     copies = tmp_path / "copies"
     copies.mkdir()
     old = copies / "fanfold-20200101-000000.db"
@@ -44,10 +47,13 @@ def test_a_sqlite_store_is_copied_and_old_copies_are_deleted(tmp_path: Path) -> 
     assert made.exit_code == 0, made.output
     written = [path for path in copies.iterdir() if NAMED.fullmatch(path.name) and path != recent]
     assert len(written) == 1, sorted(copies.iterdir())
+    # The reviews' file beside it, named so that the copy served finds it.
+    beside = copies / f"{written[0].stem}-reviews.sqlite3"
     assert f"deleted {old}" in made.output
     assert sorted(path.name for path in copies.iterdir()) == sorted(
-        [written[0].name, recent.name, other.name]
+        [written[0].name, beside.name, recent.name, other.name]
     )
+    assert made.output.index(str(beside)) < made.output.index(str(written[0]))  # copied first
     store.close()
     again = fanfold("backup", "--db", url, "--dir", str(copies), "--keep-days", "0")
     assert again.exit_code == 0, again.output  # a stopped site's store is copied too
@@ -55,6 +61,10 @@ def test_a_sqlite_store_is_copied_and_old_copies_are_deleted(tmp_path: Path) -> 
     copy = Store(sqlite_url(copies, written[0].name))
     try:
         assert copy.load("t1") is not None
+        found = review_store(copy)
+        assert isinstance(found, FileReviews)
+        assert found.engine.url.database == str(beside)
+        assert found.job("t1", 1) is not None
     finally:
         copy.close()
 

@@ -320,11 +320,30 @@ def online_copy(source: Path, target: Path) -> float:
     return time.perf_counter() - started
 
 
+def judged_review(client: httpx.Client, table: str, least: int) -> JSON:
+    """The table's review (opened by the first request) once it has ``least`` judged moves
+    stored, or is over."""
+    deadline = time.monotonic() + SANE_SECONDS
+    while True:
+        answer = client.get(f"/api/tables/{table}/review")
+        assert answer.status_code == 200, answer.text
+        found: JSON = answer.json()
+        if found["judged"] >= least or found["state"] in ("done", "failed"):
+            return found
+        assert time.monotonic() < deadline, found
+        time.sleep(0.1)
+
+
 @pytest.mark.parametrize("copier", ["sqlite3 .backup", "python"])
 def test_an_online_sqlite_copy_resumes_every_game(tmp_path: Path, copier: str) -> None:
+    """Both files copied while the server runs, the reviews' file first
+    (:mod:`fanfold.server.store.review_file`); the copy's review goes on from its moves."""
     database = tmp_path / "fanfold.db"
     copy = tmp_path / "copy" / "fanfold.db"
     copy.parent.mkdir()
+    reviews, reviews_copy = (
+        folder / "fanfold-reviews.sqlite3" for folder in (tmp_path, copy.parent)
+    )
     log = tmp_path / "server.log"
     copying: Callable[[Path, Path], float] = online_copy
     if copier == "sqlite3 .backup":
@@ -334,12 +353,20 @@ def test_an_online_sqlite_copy_resumes_every_game(tmp_path: Path, copier: str) -
 
     with server(f"sqlite:///{database}", log, 0.0, *PROXY) as (process, address):
         site = Site(address)
-        took = copying(database, copy)  # while the server runs
+        rated = site.tables[0].id
+        before = judged_review(site.alice, rated, 1)
+        took = copying(reviews, reviews_copy)  # while the server runs: the reviews first
+        took += copying(database, copy)
         process.terminate()
         process.wait(timeout=60)
     print(f"\nSQLite online copy ({copier}): {took:.2f} s, {copy.stat().st_size} bytes")
     database.unlink()  # the original is gone: only the copy is served
+    reviews.unlink()
     with server(f"sqlite:///{copy}", log, 0.0, *PROXY) as (process, address):
         site.check(address)
+        with at(site.alice, address) as alice:
+            after = alice.get(f"/api/tables/{rated}/review").json()
+        assert after["seed"] == before["seed"]
+        assert after["judged"] >= before["judged"], (before, after)  # its moves were copied
         process.terminate()
         process.wait(timeout=60)

@@ -18,7 +18,7 @@ from fanfold.server.leaderboards import FAMILIES
 from fanfold.server.profiles import CLOSED, verdict
 from fanfold.server.store.moderation_store import SqlModeration
 from fanfold.server.store.rating_store import SqlRatings
-from fanfold.server.store.review_store import SqlReviews
+from fanfold.server.store.review_memory import review_store
 from tests.server.test_accounts import csrf
 from tests.server.test_ratings import (  # noqa: F401 (a fixture, by name)
     browsers,
@@ -174,7 +174,7 @@ def test_a_profile_shows_what_the_games_produced(
     # a done review is linked; one still being computed is not (held for an hour here, so that
     # the server's sweep of the reviews nobody holds leaves it alone)
     hub = alice.app.state.hub  # type: ignore[attr-defined]
-    reviews = SqlReviews(hub.store.engine)
+    reviews = review_store(hub.store)  # on SQLite, the reviews' own file
     for table in (won, lost):
         reviews.open(table, REVIEW_VERSION, game="morris.v1", moves=1, seed="1", budget=None, now=1)
     assert reviews.claim(won, REVIEW_VERSION, "test", now=2.0, lease=60.0) is not None

@@ -327,7 +327,7 @@ HOLDER = textwrap.dedent(
     from fanfold.core.records import GameRecord
     from fanfold.server.reviews import Reviews, review_step
     from fanfold.server.store import Store
-    from fanfold.server.store.review_store import SqlReviews
+    from fanfold.server.store.review_memory import review_store
 
     url, table, path = sys.argv[1], sys.argv[2], sys.argv[3]
     record = GameRecord.loads(open(path).read())
@@ -342,7 +342,7 @@ HOLDER = textwrap.dedent(
         return review_step(game.to_json(), stop, budget, seed, start)
 
     async def main():
-        reviews = Reviews(SqlReviews(store.engine), compute, owner="holder", lease=3.0, batch=0)
+        reviews = Reviews(review_store(store), compute, owner="holder", lease=3.0, batch=0)
         await reviews.open(table, record)
         await asyncio.Event().wait()
 

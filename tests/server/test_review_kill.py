@@ -26,8 +26,8 @@ from fanfold.play.review import REVIEW_VERSION, review
 from fanfold.play.setup import play_game
 from fanfold.server.reviews import CARD_CHUNK, CHUNK, DEALS_ENVIRONMENT, Reviews, review_step
 from fanfold.server.store import Store
-from fanfold.server.store.review_memory import MemoryReviews
-from fanfold.server.store.review_store import SqlReviews
+from fanfold.server.store.protocols import ReviewStore
+from fanfold.server.store.review_memory import MemoryReviews, review_store
 from tests.server.support import ROOT, sqlite_url, subprocess_environment
 
 #: The holder: claims the review with a one-second lease, computes its first step, then hangs
@@ -39,7 +39,7 @@ HOLDER = textwrap.dedent(
     from fanfold.core.records import GameRecord
     from fanfold.server.reviews import Reviews, review_step
     from fanfold.server.store import Store
-    from fanfold.server.store.review_store import SqlReviews
+    from fanfold.server.store.review_memory import review_store
 
     url, path, batch = sys.argv[1], sys.argv[2], float(sys.argv[3])
     record = GameRecord.loads(open(path).read())
@@ -55,7 +55,7 @@ HOLDER = textwrap.dedent(
 
     async def main():
         reviews = Reviews(
-            SqlReviews(store.engine), compute, owner="holder", lease=1.0, batch=batch
+            review_store(store), compute, owner="holder", lease=1.0, batch=batch
         )
         await reviews.open("t1", record)
         await asyncio.Event().wait()
@@ -71,7 +71,7 @@ async def compute(
     return review_step(game.to_json(), stop, budget, seed, start)
 
 
-def take_over(reviews: SqlReviews, record: GameRecord) -> None:
+def take_over(reviews: ReviewStore, record: GameRecord) -> None:
     """A second process's side: ask for the review until the killed holder's lease has run
     out and the review is claimed here, then finish it."""
 
@@ -102,7 +102,7 @@ def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) ->
         env=subprocess_environment(),
     )
     store = Store(url)
-    reviews = SqlReviews(store.engine)
+    reviews = review_store(store)  # on SQLite, the reviews' own file
     try:
         assert holder.stdout is not None
         assert holder.stdout.readline().strip() == "hanging"
@@ -163,7 +163,7 @@ def test_a_killed_holder_s_card_review_is_taken_over_and_made_as_one_process_mak
         env=subprocess_environment(),
     )
     store = Store(url)
-    reviews = SqlReviews(store.engine)
+    reviews = review_store(store)  # on SQLite, the reviews' own file
     try:
         assert holder.stdout is not None
         assert holder.stdout.readline().strip() == "hanging"

@@ -1,4 +1,6 @@
-"""An engine review's writes on SQLite: in the store's own thread, after the live commits
+"""An engine review's writes on SQLite: in its own file's writer thread
+(:mod:`fanfold.server.store.review_file`), or, where the reviews share the store's database (a
+SQLite database in memory), in the store's own thread after the live commits
 (:meth:`fanfold.server.hub.commits.Commits.after_live`), never beside a live commit on the
 file's one write lock; and no renewal of its lease while its stores of moves extend it."""
 
@@ -21,6 +23,7 @@ from fanfold.server.hub import Hub
 from fanfold.server.reviews import Reviews, review_step
 from fanfold.server.routes.reviews import reviews_of
 from fanfold.server.store import AppendRow
+from fanfold.server.store.review_file import FileReviews
 from fanfold.server.store.review_memory import MemoryReviews
 from tests.server.support import serve
 from tests.server.test_reviews import load, morris_record, wait_done
@@ -74,9 +77,7 @@ class Marked:
             self.live.clear()
 
 
-def test_a_served_review_writes_in_the_store_thread_never_beside_a_live_commit(
-    tmp_path: Path,
-) -> None:
+def test_a_served_review_writes_in_its_own_files_thread(tmp_path: Path) -> None:
     live = threading.Event()
     with serve(tmp_path) as client:
         hub = hub_of(client)
@@ -92,10 +93,11 @@ def test_a_served_review_writes_in_the_store_thread_never_beside_a_live_commit(
     assert names[0] == "claim", names
     assert names[-1] == "finish", names
     assert "add_moves" in names, names
-    # Every write in the one thread of the live commits (the old code: a thread of its own,
-    # beside them on SQLite's one write lock), none while a live group commit was written.
-    assert {thread.split("_")[0] for _, thread, _ in recorded.writes} == {"store"}, recorded
-    assert not any(during for _, _, during in recorded.writes)
+    # Every write in the reviews' file's own thread (the code before: the store's thread,
+    # after the live commits, which then waited for it), on a write lock of its own.
+    assert {thread.split("_")[0] for _, thread, _ in recorded.writes} == {"reviews"}, recorded
+    assert isinstance(recorded.store, FileReviews)
+    assert str(recorded.store.engine.url.database).endswith("fanfold-reviews.sqlite3")
     counted = {sample.name: sample.value for sample in done}
     assert counted["fanfold_review_write_seconds_count"] == len(recorded.writes)
 
@@ -222,9 +224,10 @@ def test_the_store_wait_benchmark_sees_no_live_commit_meet_a_review_write_after_
         for line in capsys.readouterr().out.splitlines()
         if line.startswith("| ") and not line.startswith("| mode")
     }
-    assert set(rows) == {"none", "thread", "after_live"}
+    assert set(rows) == {"none", "thread", "after_live", "file"}
     assert int(rows["thread"][7]) > 0  # review writes done
     assert int(rows["after_live"][7]) > 0
+    assert int(rows["file"][7]) > 0  # to the reviews' own file
     assert rows["after_live"][8].startswith("0 of ")  # none beside a live group commit
     assert rows["none"][8].startswith("0 of ")
 

@@ -45,6 +45,7 @@ from fanfold.server.store.memory import MemoryTables
 from fanfold.server.store.memory_chat import MemoryChat
 from fanfold.server.store.memory_leases import MemoryBotLeases
 from fanfold.server.store.protocols import ChatStore, ReviewStore, TableStore
+from fanfold.server.store.review_file import FileReviews
 from fanfold.server.store.review_memory import review_store
 from fanfold.server.store.table_side_protocols import BotLeases
 from tests.server.support import JSON, sqlite_url, store_table
@@ -441,14 +442,19 @@ def test_a_hub_plays_on_the_in_memory_store() -> None:
 # ------------------------------------------------------------ reviews
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+@pytest.fixture(params=["memory", "sqlite", "sqlite in memory", "postgresql"])
 def reviews(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ReviewStore]:
-    """An empty review store of each kind (beside a table store of that kind)."""
+    """An empty review store of each kind (beside a table store of that kind: on a SQLite
+    file, the reviews' own file beside it; in a SQLite database in memory, that database)."""
     store: TableStore
     if request.param == "memory":
         store = MemoryTables()
     elif request.param == "sqlite":
         store = Store(sqlite_url(tmp_path))
+        assert isinstance(review_store(store), FileReviews)
+    elif request.param == "sqlite in memory":
+        store = Store("sqlite://")
+        assert not isinstance(review_store(store), FileReviews)
     else:
         store = Store(_new_postgres_database(request.getfixturevalue("postgres_cluster")))
     yield review_store(store)
@@ -717,7 +723,6 @@ def test_an_accounts_finished_tables_are_read_with_their_seats_and_reviews(
     profiles: Store,
 ) -> None:
     from fanfold.server.store.profile_reads import ProfileReads
-    from fanfold.server.store.review_store import SqlReviews
 
     outcome: JSON = {"returns": [1.0, -1.0], "termination": "won"}
     create(profiles, "done1", account_ids=[7, None], outcome=outcome)
@@ -744,7 +749,7 @@ def test_an_accounts_finished_tables_are_read_with_their_seats_and_reviews(
         assert [seat.table_id for seat in data.finished_seats(tx, 7, 1)] == ["done2"]
         assert data.finished_seats(tx, 9, 10) == []
         assert data.reviewed(tx, ["done1", "other"], 1) == set()
-    reviews = SqlReviews(profiles.engine)
+    reviews = review_store(profiles)  # on SQLite, the reviews' own file
     for name in ("done1", "done2"):
         reviews.open(name, 1, game="morris.v1", moves=1, seed="1", budget=None, now=1.0)
     assert reviews.claim("done1", 1, "p", now=2.0, lease=60.0) is not None

@@ -5,9 +5,11 @@ and the copies older than ``--keep-days`` deleted (the daily ``fanfold-backup.ti
 The store is the one ``fanfold serve`` is given: ``--db``, ``--db-file`` or ``FANFOLD_DB_URL``
 (default: the user's SQLite file). PostgreSQL is dumped by ``pg_dump --format=custom`` into
 ``fanfold-YYYYmmdd-HHMMSS.dump`` (the password in its environment, never on its command line);
-SQLite is copied by its online backup API into ``fanfold-YYYYmmdd-HHMMSS.db``. A copy is
-written under a temporary name and renamed once whole, so that a copy in the folder is one that
-was finished."""
+SQLite is copied by its online backup API into ``fanfold-YYYYmmdd-HHMMSS.db``, and its reviews'
+file beside it (``fanfold-reviews.sqlite3``) into ``fanfold-YYYYmmdd-HHMMSS-reviews.sqlite3``,
+first, so that every review copied is of a game the main copy holds; ``fanfold serve --db`` on
+the copy finds its reviews beside it. A copy is written under a temporary name and renamed
+once whole, so that a copy in the folder is one that was finished."""
 
 from __future__ import annotations
 
@@ -24,7 +26,11 @@ from fanfold.cli.help_words import N_
 #: How a copy's file is named, before its ending (``.dump`` or ``.db``), in UTC.
 NAME_FORMAT = "fanfold-%Y%m%d-%H%M%S"
 #: The copies ``--keep-days`` deletes: those this command wrote, and nothing else.
-COPY_PATTERNS = ("fanfold-????????-??????.dump", "fanfold-????????-??????.db")
+COPY_PATTERNS = (
+    "fanfold-????????-??????.dump",
+    "fanfold-????????-??????.db",
+    "fanfold-????????-??????-reviews.sqlite3",
+)
 
 
 def backup(
@@ -51,7 +57,8 @@ def backup(
     SQLite: its online backup), then delete the copies older than --keep-days."""
     from fanfold.cli.serve import database_url
     from fanfold.server.store import default_url, shown_url
-    from fanfold.server.store.backup import BackupError, backup_suffix, copy_store
+    from fanfold.server.store.backup import BackupError, backup_suffix, copy_reviews, copy_store
+    from fanfold.server.store.review_file import REVIEW_SUFFIX
 
     url = database_url(db, db_file) or default_url()
     try:
@@ -65,25 +72,34 @@ def backup(
             folder=folder,
             why=error.strerror or error,
         )
-    name = datetime.now(UTC).strftime(NAME_FORMAT) + suffix
+    stamp = datetime.now(UTC).strftime(NAME_FORMAT)
+    name = stamp + suffix
     target = folder / name
     partial = folder / f".{name}.partial"
+    reviews = folder / (stamp + REVIEW_SUFFIX)
+    reviews_partial = folder / f".{reviews.name}.partial"
     started = time.perf_counter()
     try:
+        # The reviews' file first: every review copied is of a game the main copy holds.
+        with_reviews = copy_reviews(url, reviews_partial)
         copy_store(url, partial)
+        if with_reviews:
+            reviews_partial.rename(reviews)
         partial.rename(target)
     except BackupError as error:
+        reviews_partial.unlink(missing_ok=True)
         said(N_("no copy of %(store)s was made: %(why)s"), 1, store=shown_url(url), why=error)
     except OSError as error:
         partial.unlink(missing_ok=True)
+        reviews_partial.unlink(missing_ok=True)
         why = error.strerror or error
         said(N_("no copy was written into %(folder)s: %(why)s"), 1, folder=folder, why=why)
     took = time.perf_counter() - started
-    size = target.stat().st_size
     gettext = terminal_words().gettext
     made = gettext("%(copy)s: %(size)s bytes in %(seconds)s s")
-    shown = {"copy": target, "size": size, "seconds": f"{took:.2f}"}
-    console.print(made % shown, markup=False, highlight=False)
+    for copied in [reviews, target] if with_reviews else [target]:
+        shown = {"copy": copied, "size": copied.stat().st_size, "seconds": f"{took:.2f}"}
+        console.print(made % shown, markup=False, highlight=False)
     for old in prune(folder, keep_days, keep=target):
         console.print(gettext("deleted %(copy)s") % {"copy": old}, markup=False, highlight=False)
 

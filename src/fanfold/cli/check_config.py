@@ -3,7 +3,8 @@ given, with the same options: that ``fanfold serve`` takes them, that the store 
 its schema is one this fanfold serves), and that HAProxy's file (``--haproxy FILE``) was
 rendered for these processes (``fanfold deploy haproxy --processes N``) and passes ``haproxy
 -c``; with a key file (``--key-file PATH``, or the one ``FANFOLD_KEY_FILE`` names), that its
-signing key is the one the store knows (the fingerprint in ``server_keys``). Nothing is
+signing key is the one the store knows (the fingerprint in ``server_keys``); on SQLite, where
+the engines' reviews are kept (a file of their own beside the store's). Nothing is
 changed: no schema is created or upgraded, no fingerprint stored, no file written.
 
 Exit status: 0 when every check passes; else that of the first check that failed, in this
@@ -231,6 +232,19 @@ def _schema(revisions: tuple[str, ...], oldest: str | None) -> str:
     return Said(
         "its schema is older: fanfold serve brings it up to date at start (docs/upgrade.md)"
     )
+
+
+def reviews_file(url: str) -> str | None:
+    """Where a SQLite store keeps the engines' reviews, a file of its own beside it
+    (:mod:`fanfold.server.store.review_file`); ``None`` for a store that keeps them itself."""
+    from fanfold.server.store.review_file import review_path
+
+    found = review_path(url)
+    if found is None:
+        return None
+    if found.is_file():
+        return Said("kept in %(path)s, beside the store's file: back up both", path=found)
+    return Said("to be kept in %(path)s, made by fanfold serve at start", path=found)
 
 
 def check_store(url: str, timeout: float) -> str:
@@ -557,6 +571,9 @@ def check_config(
             passed(Said("the store"), check_store(serving.url, store_timeout))
         except CheckError as error:
             refused(Said("the store"), error)
+    reviews = reviews_file(serving.url)
+    if reviews is not None:
+        passed(Said("the reviews"), reviews)
     from fanfold.server.signing_keys import key_file_of_environment
 
     key_file: Path | None = options["key_file"] or key_file_of_environment()
@@ -592,5 +609,6 @@ __all__ = [
     "check_key",
     "check_store",
     "haproxy_servers",
+    "reviews_file",
     "serve_options",
 ]

@@ -200,15 +200,15 @@ class Metrics:
         )
         self.review_write_seconds = Histogram(
             "fanfold_review_write_seconds",
-            "One write of an engine review (its moves, claim, lease or end) in the store's "
-            "thread, after the live commits (SQLite; Hub.commits.after_live).",
+            "One write of an engine review (its moves, claim, lease or end) in the reviews' "
+            "file's own writer thread (SQLite; in memory, the store's after the live commits).",
             buckets=BUCKETS,
             registry=registry,
         )
         self.review_write_wait_seconds = Histogram(
             "fanfold_review_write_wait_seconds",
-            "How long one write of an engine review waited for the live commits queued or in "
-            "flight before it went to the store's thread (SQLite).",
+            "How long one write of an engine review waited for its writer thread (SQLite: the "
+            "reviews' file's; in memory, the live commits queued or in flight first).",
             buckets=BUCKETS,
             registry=registry,
         )

@@ -11,7 +11,7 @@ priority, apart from the live games' bots) and stored by the event loop: Fano330
 together). The moves of the steps computed are stored together at most :data:`BATCH` seconds
 after the last store (one transaction, not one a step), and storing them renews the lease; a
 heartbeat renews it a third of the lease after its last extension. On SQLite these writes go
-to the store's thread after the live commits (:class:`Writes`). If the process dies (SIGKILL),
+to the reviews' own file and its writer thread (:class:`Writes`). If the process dies (SIGKILL),
 its lease runs out and the next process that asks for the review, or sweeps the store
 (:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest (with
 the steps computed but not stored yet) computed again, alike (the job keeps its seed and
@@ -151,8 +151,8 @@ class Reviews:
         batch: seconds a computed step's moves may wait to be stored with the next steps' (0:
             each step stored as it ends).
         writes: how the review's writes (its claim, moves, lease and end) reach the store
-            (default :func:`in_thread`; on SQLite the server's store thread after the live
-            commits, :meth:`fanfold.server.hub.commits.Commits.after_live`).
+            (default :func:`in_thread`; on SQLite the reviews' file's own writer thread,
+            :meth:`fanfold.server.store.review_file.FileReviews.writes`).
     """
 
     def __init__(

@@ -4,12 +4,15 @@ application (:func:`fanfold.server.app.create_app` takes them as keywords or as 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from fanfold.server.forwarded import public_origin as checked_origin
 from fanfold.server.hub import EXPIRE_SECONDS
 from fanfold.server.lobby_feed import LobbyLimits
 from fanfold.server.ownership import SERVER_NAME
+from fanfold.server.store.review_file import review_path
 from fanfold.server.throttle import ClientLimits
 
 
@@ -17,7 +20,8 @@ class Settings(BaseModel):
     """How one server runs.
 
     Args:
-        store_url: the store's SQLAlchemy URL (SQLite or PostgreSQL).
+        store_url: the store's SQLAlchemy URL (SQLite or PostgreSQL); on SQLite the reviews
+            are kept in a file of their own beside it (:attr:`review_file`).
         bot_seconds: the time cap per decision for bots that take one.
         bot_pause: seconds between bot actions, so that people can follow them.
         resume: at start-up, let abandoned tables expire and load the unfinished tables
@@ -77,6 +81,13 @@ class Settings(BaseModel):
     health_port: int | None = Field(default=None, ge=0, le=65535)
     health_host: str = "127.0.0.1"
     server_name: str | None = Field(default=None, pattern=f"^{SERVER_NAME.pattern}$")
+
+    @property
+    def review_file(self) -> Path | None:
+        """Where the engines' reviews are kept on SQLite: a file of their own beside the
+        store's, ``<name>-reviews.sqlite3`` (:mod:`fanfold.server.store.review_file`); ``None``
+        where the store keeps them itself (PostgreSQL)."""
+        return review_path(self.store_url)
 
     @field_validator("public_origin")
     @classmethod

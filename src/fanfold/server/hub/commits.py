@@ -256,7 +256,10 @@ class Commits:
 
     async def after_live(self, write: Callable[[], _T]) -> _T:
         """``write()`` (a write of the store's that no player waits for: an engine review's
-        moves, its claim, its lease) run in the store's thread at the lowest priority: once
+        moves, its claim, its lease, where the reviews share the store's database: a SQLite
+        database in memory; a SQLite file keeps them in a file of its own,
+        :mod:`fanfold.server.store.review_file`) run in the store's thread at the lowest
+        priority: once
         no live row is queued or being written, so it never delays a live commit already
         waiting, and never beside one. On SQLite the file has one writer: a transaction of
         another thread that held its lock made a live commit that met it sleep in SQLite's

@@ -22,8 +22,16 @@ from fanfold.server.live import NotFoundError
 from fanfold.server.ratings import running_rated
 from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import read_answer, with_hold
-from fanfold.server.reviews import Compute, NotReviewableError, Reviews, in_thread, review_step
+from fanfold.server.reviews import (
+    Compute,
+    NotReviewableError,
+    Reviews,
+    Writes,
+    in_thread,
+    review_step,
+)
 from fanfold.server.routes import HubDep
+from fanfold.server.store.review_file import FileReviews
 from fanfold.server.store.review_memory import review_store
 
 router = APIRouter(prefix="/api", tags=["reviews"])
@@ -68,10 +76,19 @@ def reviews_of(state: Any, hub: Hub) -> Reviews:
     found: Reviews | None = getattr(state, "reviews", None)
     if found is None:
         compute = review_compute(review_worker(state, hub))
-        # Without an appender (SQLite), the live commits and the reviews' writes share the
-        # file's one writer: the reviews' go to the store's thread after the live ones.
-        writes = hub.commits.after_live if hub.commits.appender is None else in_thread
-        found = state.reviews = Reviews(review_store(hub.store), compute, writes=writes)
+        store = review_store(hub.store)
+        writes: Writes = in_thread  # PostgreSQL: a thread of its own, as the other writes
+        if isinstance(store, FileReviews):
+            # SQLite: the reviews' own file, written by its own thread, on a write lock no
+            # live commit takes (fanfold.server.store.review_file).
+            store.waited = hub.metrics.review_write_wait_seconds.observe
+            store.took = hub.metrics.review_write_seconds.observe
+            writes = store.writes
+        elif hub.commits.appender is None:
+            # SQLite in memory: the live commits and the reviews' writes share the one
+            # writer; the reviews' go to the store's thread after the live ones.
+            writes = hub.commits.after_live
+        found = state.reviews = Reviews(store, compute, writes=writes)
     return found
 
 

@@ -1,5 +1,8 @@
 """A copy of the store while the site runs (``fanfold backup``): PostgreSQL's ``pg_dump
---format=custom``, or SQLite's online backup API.
+--format=custom``, or SQLite's online backup API, of the main file and of the reviews' file
+beside it (:mod:`fanfold.server.store.review_file`): the reviews' first, so that every review
+in the copy is of a game the main file's copy holds (a game finished between the two copies
+is reviewed again when asked for).
 
 The database's password goes to ``pg_dump`` in its environment (``PGPASSWORD``), never on its
 command line, which every user of the machine can read (``ps``)."""
@@ -15,6 +18,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from fanfold.core.errors import FanfoldError
+from fanfold.server.store.review_file import review_path
 
 #: The query parameters of a URL that ``pg_dump`` takes, by their environment variable.
 _LIBPQ_QUERY = {"host": "PGHOST", "port": "PGPORT", "sslmode": "PGSSLMODE"}
@@ -49,6 +53,22 @@ def copy_store(url: str, target: Path, *, pg_dump: str = "pg_dump") -> None:
     except BaseException:
         target.unlink(missing_ok=True)
         raise
+
+
+def copy_reviews(url: str, target: Path) -> bool:
+    """Copy the reviews' own file of the SQLite store at ``url`` into the new file ``target``
+    while the site runs (before the main file: :func:`copy_store`); false when the store keeps
+    no such file (PostgreSQL, or a SQLite store whose site never started since it has one). A
+    copy that fails leaves no file."""
+    found = review_path(url)
+    if found is None or not found.is_file():
+        return False
+    try:
+        _copy_file(found, target)
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
+    return True
 
 
 def _parse(url: str) -> sa.engine.URL:
@@ -95,6 +115,10 @@ def _copy_sqlite(parsed: sa.engine.URL, target: Path) -> None:
     source = Path(parsed.database)
     if not source.is_file():
         raise BackupError(f"{source} is not a file: no SQLite store there to copy")
+    _copy_file(source, target)
+
+
+def _copy_file(source: Path, target: Path) -> None:
     try:
         original = sqlite3.connect(source)  # read-write: a stopped site's WAL is folded in
         try:

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from fanfold.core.config import JSONObject
 from fanfold.server.store.engine import sql
 from fanfold.server.store.records import Transaction
+from fanfold.server.store.review_file import review_engine
 from fanfold.server.store.schema import accounts, rating_changes, reviews, seats, tables
 from fanfold.server.store.sql_common import SqlSubject
 
@@ -231,14 +232,17 @@ class ProfileReads(SqlSubject):
         """Which of the tables ``table_ids`` have a done review of ``version``."""
         if not table_ids:
             return set()
-        found = sql(tx).execute(
-            sa.select(reviews.c.table_id).where(
-                reviews.c.table_id.in_(list(table_ids)),
-                reviews.c.version == version,
-                reviews.c.state == "done",
-            )
+        query = sa.select(reviews.c.table_id).where(
+            reviews.c.table_id.in_(list(table_ids)),
+            reviews.c.version == version,
+            reviews.c.state == "done",
         )
-        return {str(table_id) for table_id in found.scalars()}
+        connection = sql(tx)
+        held = review_engine(connection.engine)
+        if held is connection.engine:
+            return {str(table_id) for table_id in connection.execute(query).scalars()}
+        with held.connect() as reading:  # the reviews' own file (SQLite)
+            return {str(table_id) for table_id in reading.execute(query).scalars()}
 
     def closed_among(self, tx: Transaction, account_ids: Collection[int]) -> set[int]:
         """Which of the accounts ``account_ids`` the moderators closed."""

@@ -106,10 +106,11 @@ _MEMORY: weakref.WeakKeyDictionary[object, MemoryReviews] = weakref.WeakKeyDicti
 
 
 def review_store(tables: TableStore) -> ReviewStore:
-    """The review store beside a table store: SQL on a SQL store's engine, else one in memory
-    that lives as long as the table store."""
+    """The review store beside a table store: a SQLite store's reviews file
+    (:class:`~fanfold.server.store.review_file.FileReviews`), else SQL on a SQL store's engine,
+    else one in memory that lives as long as the table store."""
     if isinstance(tables, Store):
-        return SqlReviews(tables.engine)
+        return tables.file_reviews or SqlReviews(tables.engine)
     with _LOCK:
         found = _MEMORY.get(tables)
         if found is None:

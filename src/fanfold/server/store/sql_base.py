@@ -13,11 +13,13 @@ from sqlalchemy.engine import Connection
 from fanfold.core.config import JSONObject
 from fanfold.server.store.engine import make_engine, make_folder, open_error, upgrade
 from fanfold.server.store.records import LOBBY_CHANNEL
+from fanfold.server.store.review_file import FileReviews, open_review_file, review_url
 from fanfold.server.store.schema import tables
 
 
 class SqlBase:
-    """A SQL database opened at ``url``, its schema brought up to date.
+    """A SQL database opened at ``url``, its schema brought up to date; on a SQLite file,
+    the reviews' file beside it opened too (:mod:`fanfold.server.store.review_file`).
 
     Raises:
         StoreOpenError: the store cannot be opened or its schema brought up to date (a
@@ -36,14 +38,25 @@ class SqlBase:
             self.engine = make_engine(url)
         except Exception as error:
             raise open_error(url, error) from error
+        #: The reviews in a file of their own (SQLite), or ``None``: in the store itself.
+        self.file_reviews: FileReviews | None = None
         try:
             upgrade(self.engine)
         except Exception as error:
             self.engine.dispose()
             raise open_error(url, error) from error
+        try:
+            found = open_review_file(self.engine, url)
+        except Exception as error:  # the sentence names the reviews' file
+            self.engine.dispose()
+            raise open_error(review_url(url) or url, error) from error
+        if found is not None:
+            self.file_reviews = FileReviews(found)
 
     def close(self) -> None:
-        """Release the connections."""
+        """Release the connections (the reviews' file's too)."""
+        if self.file_reviews is not None:
+            self.file_reviews.close()
         self.engine.dispose()
 
     @property
