@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from starlette.responses import JSONResponse
 
+from fanfold.server import review_wire
 from fanfold.server.protocol.base import PROTOCOL
 from fanfold.server.protocol.messages import Review
 from fanfold.server.protocol.review_messages import ReviewAnswer
 from fanfold.server.protocol.sending import wire
-from fanfold.server import review_wire
 from fanfold.server.review_wire import OFF_LOOP_MOVES, off_loop, poll_text, socket_text
 from fanfold.server.routes import review_socket
 from fanfold.server.routes import reviews as review_routes
@@ -34,7 +34,7 @@ def long_answer(moves: int = 200, **more: Any) -> dict[str, Any]:
             "mark": "mistake" if n % 7 == 0 else None,
             "best": None if n % 3 else f"b{n}",
             "before": {"result": "win", "distance": n, "share": 0.25 + n / 1000},
-            "best_words": "Vorhand spielt ♥ König – «très bien»",
+            "best_words": "Vorhand spielt ♥ König, «très bien»",
             "said": {"code": "review.best", "params": {"card": "♠A", "n": n}},
             "values": [1.5, -0.0, 1e-9, None, True],
         }
