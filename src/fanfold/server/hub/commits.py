@@ -189,7 +189,17 @@ class Commits:
                 began = time.perf_counter_ns()
                 for _, future in batch:  # when each row's commit began (store_played)
                     self._began[future] = began
-                refused, errors = await asyncio.shield(self._write_batch([r for r, _ in batch]))
+                rows = [row for row, _ in batch]
+                if self.appender is None:  # the store's thread alone: its answer awaited
+                    # as it is, a turn of the event loop after the write (a stopped task
+                    # leaves the write running, as the shield does)
+                    names = " ".join(dict.fromkeys(row.table_id for row in rows))
+                    loop = asyncio.get_running_loop()
+                    refused, errors = await loop.run_in_executor(
+                        self.writer, self._write, rows, names
+                    )
+                else:
+                    refused, errors = await asyncio.shield(self._write_batch(rows))
                 for row, future in batch:
                     if future.done():
                         continue
