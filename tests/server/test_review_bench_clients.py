@@ -33,6 +33,13 @@ fanfold_http_request_seconds_count{route="/a"} 2.0
 fanfold_http_request_seconds_count{route="/b"} 4.0
 fanfold_http_request_seconds_sum{route="/a"} 0.01
 fanfold_http_request_seconds_sum{route="/b"} 0.03
+fanfold_act_stage_seconds_bucket{le="0.001",stage="lock"} 1.0
+fanfold_act_stage_seconds_bucket{le="0.005",stage="lock"} 2.0
+fanfold_act_stage_seconds_count{stage="lock"} 2.0
+fanfold_act_stage_seconds_sum{stage="lock"} 0.004
+fanfold_act_stage_seconds_bucket{le="0.001",stage="tell"} 5.0
+fanfold_act_stage_seconds_count{stage="tell"} 5.0
+fanfold_act_stage_seconds_sum{stage="tell"} 0.002
 fanfold_actions_total 12.0
 """
 
@@ -114,8 +121,24 @@ def test_the_table_pools_each_kind_of_windows() -> None:
     )
     lines = window_metrics.table({"on": [change, change], "off": []})
     assert lines[0].startswith("| server's histogram | windows |")
-    assert "| group commit (store's thread) | on | 20 | 5.00 | 20.00% | 10.00% | 0.00% |" in lines
-    assert "| group commit (store's thread) | off | 0 | nan | nan% | nan% | nan% |" in lines
+    on = "| group commit (store's thread) | on | 20 | 5.00 | 100.00% | 20.00% | 10.00% | 0.00% |"
+    assert f"{on} 1000 |" in lines
+    off = "| group commit (store's thread) | off | 0 | nan | nan% | nan% | nan% | nan% |"
+    assert f"{off} nan |" in lines
+
+
+def test_a_watched_name_with_a_label_is_that_labels_series_only() -> None:
+    found = window_metrics.parse(EXPOSITION)
+    lock = found['fanfold_act_stage_seconds{stage="lock"}']
+    assert (lock.count, lock.total) == (2.0, 0.004)
+    assert lock.buckets == {0.001: 1.0, 0.005: 2.0}
+    assert lock.bound(0.5) == 0.001
+    assert lock.bound(0.99) == 0.005
+    tell = found['fanfold_act_stage_seconds{stage="tell"}']
+    assert (tell.count, tell.buckets) == (5.0, {0.001: 5.0})
+    assert found['fanfold_act_stage_seconds{stage="rules"}'].count == 0  # not exposed
+    with pytest.raises(ValueError, match="at most one label"):
+        window_metrics.parse(EXPOSITION, ['x{a="1",b="2"}'])
 
 
 def test_the_generators_own_stall_is_measured() -> None:

@@ -100,6 +100,15 @@ class _ErrorLines(logging.Handler):
         return True
 
 
+#: The stages of an action timed in ``fanfold_act_stage_seconds``, in their order.
+ACT_STAGES = ("parse", "lock", "rules", "store", "queue", "commit", "tell")
+
+
+def since_ns(started_ns: int) -> float:
+    """Seconds from ``started_ns`` (a :func:`time.perf_counter_ns`) to now."""
+    return (time.perf_counter_ns() - started_ns) / 1e9
+
+
 class Metrics:
     """One process's metrics, in a registry of their own."""
 
@@ -142,6 +151,20 @@ class Metrics:
             buckets=BUCKETS,
             registry=registry,
         )
+        self.act_stage_seconds = Histogram(
+            "fanfold_act_stage_seconds",
+            "The stages of an action in the server, by stage: parse (a socket's message read "
+            "to its action handed on), lock (a person's action: waiting for its table's lock), "
+            "rules (checked and applied by the table), store (its row queued and committed), "
+            "tell (its table's watchers told), queue (any action's row, a bot's or a timer's "
+            "too: waiting for its group commit to start) and commit (that group commit's "
+            "write, to the action's table hearing of it).",
+            ["stage"],
+            buckets=BUCKETS,
+            registry=registry,
+        )
+        for stage in ACT_STAGES:
+            self.act_stage_seconds.labels(stage)
         self.bot_seconds = Histogram(
             "fanfold_bot_decision_seconds",
             "A bot's decision, from asking the pool to its answer.",
@@ -320,10 +343,12 @@ class Metrics:
 
 
 __all__ = [
+    "ACT_STAGES",
     "BUCKETS",
     "CONTENT_TYPE",
     "PROBE_SECONDS",
     "SOCKET_KINDS",
     "UNMATCHED",
     "Metrics",
+    "since_ns",
 ]

@@ -27,6 +27,7 @@ from fanfold.server.live import (
     Watcher,
     storage_failure,
 )
+from fanfold.server.metrics import since_ns
 from fanfold.server.outbox import BEHIND, Outbox, spectators_pacer
 from fanfold.server.ownership import ElsewhereError
 from fanfold.server.protocol import (
@@ -114,6 +115,7 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
             if frame["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(frame.get("code", 1000))
             raw: str | None = frame.get("text")
+            received = time.perf_counter_ns()
             now = time.monotonic()
             allowance = min(BURST, allowance + (now - last) * RATE)
             last = now
@@ -165,6 +167,7 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                     continue
                 assert watcher is not None  # parse_incoming reads a hello first
                 if isinstance(message, WsAct):
+                    hub.metrics.act_stage_seconds.labels("parse").observe(since_ns(received))
                     played = await hub.act(
                         table_id,
                         watcher.token,

@@ -31,7 +31,7 @@ from fanfold.server.hub.basics import (
 from fanfold.server.hub.outage import Outage
 from fanfold.server.live import LiveTable, StorageError, storage_failure
 from fanfold.server.logs import about
-from fanfold.server.metrics import Metrics
+from fanfold.server.metrics import Metrics, since_ns
 from fanfold.server.ownership import ElsewhereError
 from fanfold.server.refusals import refusal
 from fanfold.server.store import AppendRow, fits_one_statement
@@ -76,6 +76,9 @@ class Commits:
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._pending: list[tuple[AppendRow, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
+        #: When the group commit of each row being written began (perf_counter_ns), until its
+        #: table reads it (:meth:`_time_stages`).
+        self._began: dict[asyncio.Future[None], int] = {}
         #: The most seconds :meth:`after_live` waits for the live commits.
         self.after_live_limit = AFTER_LIVE_LIMIT
 
@@ -115,9 +118,14 @@ class Commits:
             stored_options(table, live.options),
             on_end=rating_of(live),
         )
+        queued = time.perf_counter_ns()
         future = self.commit(row)
         try:
-            await settled(future)
+            try:
+                await settled(future)
+            finally:
+                began = self._began.pop(future, None)
+            self._time_stages(queued, began)
         except asyncio.CancelledError:
             # Stopped while its row was written (settled waited for the write): the table
             # keeps the action only if the store does.
@@ -138,6 +146,16 @@ class Commits:
         self.metrics.actions.inc()
         if outage is not None:
             self.outage.answers(skip=live)  # this table's own write carried its time back
+
+    def _time_stages(self, queued: int, began: int | None) -> None:
+        """Observe a stored row's wait for its group commit (from ``queued`` to ``began``, each
+        a :func:`time.perf_counter_ns`; ``began`` None: not known) and that commit's time to
+        now."""
+        if began is None:
+            return
+        stage = self.metrics.act_stage_seconds
+        stage.labels("queue").observe(max(0, began - queued) / 1e9)
+        stage.labels("commit").observe(since_ns(began))
 
     def commit(self, row: AppendRow) -> asyncio.Future[None]:
         """Queue ``row`` for the store; the future is done once it is committed (or failed
@@ -168,7 +186,20 @@ class Commits:
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
-                refused, errors = await asyncio.shield(self._write_batch([r for r, _ in batch]))
+                began = time.perf_counter_ns()
+                for _, future in batch:  # when each row's commit began (store_played)
+                    self._began[future] = began
+                rows = [row for row, _ in batch]
+                if self.appender is None:  # the store's thread alone: its answer awaited
+                    # as it is, a turn of the event loop after the write (a stopped task
+                    # leaves the write running, as the shield does)
+                    names = " ".join(dict.fromkeys(row.table_id for row in rows))
+                    loop = asyncio.get_running_loop()
+                    refused, errors = await loop.run_in_executor(
+                        self.writer, self._write, rows, names
+                    )
+                else:
+                    refused, errors = await asyncio.shield(self._write_batch(rows))
                 for row, future in batch:
                     if future.done():
                         continue

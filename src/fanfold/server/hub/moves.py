@@ -19,7 +19,7 @@ from fanfold.server.hub.host import TableHost
 from fanfold.server.hub.residency import Residency
 from fanfold.server.hub.turns import play_on
 from fanfold.server.live import Acted, ForbiddenError, Undone, storage_failure
-from fanfold.server.metrics import Metrics
+from fanfold.server.metrics import Metrics, since_ns
 from fanfold.server.store.protocols import TableStore
 
 log = logging.getLogger(__name__)
@@ -53,8 +53,11 @@ class Moves:
             StorageError: the store could not keep the action (nothing changed).
         """
         started = time.perf_counter()
+        stage = self.metrics.act_stage_seconds
+        began = time.perf_counter_ns()
         with self.host.pool.live.doing():  # the review worker waits for it (LiveWork)
             async with self.residency.holding(table_id) as live:
+                stage.labels("lock").observe(since_ns(began))
                 table = live.table
                 held = live.seats_of(token)
                 if not held:
@@ -72,11 +75,17 @@ class Moves:
                     )
                     raise ForbiddenError(Refusal("server.not_seat_of", name=name))
                 live.seen[acting] = time.monotonic()
+                began = time.perf_counter_ns()
                 played = table.submit(acting, text, version)
+                stage.labels("rules").observe(since_ns(began))
                 log.debug("seat %d played %s (action %d)", acting, played.text, played.number)
+                began = time.perf_counter_ns()
                 await self.host.store_played(live, played)
+                stage.labels("store").observe(since_ns(began))
                 produced = table.version
+            began = time.perf_counter_ns()
             await play_on(self.host, live)
+            stage.labels("tell").observe(since_ns(began))
             self.metrics.act_seconds.observe(time.perf_counter() - started)
         return Acted(played, produced)
 

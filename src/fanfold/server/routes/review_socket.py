@@ -27,13 +27,11 @@ from starlette.websockets import WebSocketDisconnect
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.play.review import REVIEW_VERSION
-from fanfold.server import protocol
 from fanfold.server.live import NotFoundError
-from fanfold.server.protocol.base import PROTOCOL
-from fanfold.server.protocol.messages import Review
 from fanfold.server.protocol.sending import error_message, malformed, wire
 from fanfold.server.review_answers import review_answer, with_hold
 from fanfold.server.review_feed import Changes
+from fanfold.server.review_wire import off_loop, socket_text
 from fanfold.server.reviews import Reviews
 from fanfold.server.routes import HubDep
 from fanfold.server.routes.reviews import MAX_SEEN, review_now, review_worker, reviews_of
@@ -56,13 +54,6 @@ def seen_of(text: str | None) -> int | None:
     if not 0 <= seen <= MAX_SEEN:
         raise ValueError(f"seen must be 0 to {MAX_SEEN}")
     return seen
-
-
-def wire_answer(answer: JSONObject) -> str:
-    """A review's answer as the socket sends it: the poll's, as its model words it
-    (:class:`~fanfold.server.protocol.messages.Review`)."""
-    said = protocol.ReviewAnswer.model_validate(answer).model_dump(mode="json", exclude_unset=True)
-    return wire(Review(protocol=PROTOCOL, type="review", **said))
 
 
 def drained(first: list[JSONObject] | None, changes: Changes) -> list[JSONObject] | None:
@@ -190,7 +181,7 @@ async def review_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> Non
         closed = asyncio.ensure_future(closed_by_client(websocket))
         try:
             while True:
-                await websocket.send_text(wire_answer(answer))
+                await websocket.send_text(await off_loop(socket_text, answer))
                 watch.answer = answer
                 if answer["state"] in ENDED:
                     await websocket.close(code=1000)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 
 from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
@@ -22,6 +22,7 @@ from fanfold.server.live import NotFoundError
 from fanfold.server.ratings import running_rated
 from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import read_answer, with_hold
+from fanfold.server.review_wire import off_loop, poll_text
 from fanfold.server.reviews import (
     Compute,
     NotReviewableError,
@@ -153,11 +154,12 @@ async def table_review(
     request: Request,
     hub: HubDep,
     seen: Annotated[int | None, Query(ge=0, le=MAX_SEEN)] = None,
-) -> protocol.ReviewAnswer:
+) -> Response:
     """The review (opened by the first request). ``seen``: the judged moves the client has
     (the game's first ones); the answer then carries only the moves after them, and the marks
     and graph points they add, and says its ``seen`` (0 where the client's count is not the
     store's: the whole review). A page with a socket watches it on ``/ws/reviews/{id}``
     instead (:mod:`fanfold.server.routes.review_socket`): pushed, not polled."""
     answer = await review_now(request.app.state, hub, table_id, seen)
-    return protocol.ReviewAnswer.model_validate(answer)
+    # The text made as the model words it, a long review's outside the event loop.
+    return Response(await off_loop(poll_text, answer), media_type="application/json")
