@@ -12,10 +12,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import Engine
+from sqlalchemy.sql.expression import Executable
 
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.server.routes.reviews import reviews_of
@@ -64,34 +68,42 @@ def rows(path: Path, query: str) -> list[tuple[object, ...]]:
         connection.close()
 
 
+@contextmanager
+def held_open(engine: Engine, statement: Executable) -> Iterator[threading.Event]:
+    """A transaction on ``engine`` that ran ``statement`` and stays open, in a thread of its
+    own, until the block ends; yields the event that ends it (set only at the block's end)."""
+    held, release = threading.Event(), threading.Event()
+
+    def write() -> None:
+        with engine.begin() as connection:
+            connection.execute(statement)
+            held.set()
+            release.wait(10)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert held.wait(5)
+    try:
+        yield release
+    finally:
+        release.set()
+        writer.join()
+
+
 def test_a_live_commit_is_not_delayed_by_a_review_write_held_open(tmp_path: Path) -> None:
     store = Store(sqlite_url(tmp_path))
     try:
         make_table(store, "live", finished=False)
         make_table(store, "done")
         open_review(store, "done")
-        held, release = threading.Event(), threading.Event()
-
         found = review_store(store)
         assert isinstance(found, SqlReviews)
-
-        def review_write() -> None:  # a review's write that blocks inside its transaction
-            with found.engine.begin() as connection:
-                connection.execute(reviews.update().values(updated=1.0))
-                held.set()
-                release.wait(10)
-
-        writer = threading.Thread(target=review_write)
-        writer.start()
-        assert held.wait(5)
-        started = time.perf_counter()
-        try:
+        # a review's write that blocks inside its transaction
+        with held_open(found.engine, reviews.update().values(updated=1.0)) as release:
+            started = time.perf_counter()
             refused = store.append_many([AppendRow("live", 0, 0, "C1", 1, None)])
             took = time.perf_counter() - started
             still_open = not release.is_set()
-        finally:
-            release.set()
-            writer.join()
         assert refused == set()
         assert still_open
         assert took < QUICK, took  # old code: waits for the review's lock (5 s, then "locked")
@@ -107,27 +119,14 @@ def test_a_review_write_is_not_delayed_by_a_live_commit_held_open(tmp_path: Path
     try:
         make_table(store, "done")
         open_review(store, "done")
-        held, release = threading.Event(), threading.Event()
-
-        def live_write() -> None:  # a live group commit that blocks inside its transaction
-            with store.engine.begin() as connection:
-                connection.execute(tables.update().values(updated=1.0))
-                held.set()
-                release.wait(10)
-
-        writer = threading.Thread(target=live_write)
-        writer.start()
-        assert held.wait(5)
-        started = time.perf_counter()
-        try:
+        # a live group commit that blocks inside its transaction
+        with held_open(store.engine, tables.update().values(updated=1.0)) as release:
+            started = time.perf_counter()
             stored = review_store(store).add_moves(
                 "done", REVIEW_VERSION, "me", {1: {"number": 1}}, time.time(), 60.0
             )
             took = time.perf_counter() - started
             still_open = not release.is_set()
-        finally:
-            release.set()
-            writer.join()
         assert stored
         assert still_open
         assert took < QUICK, took
