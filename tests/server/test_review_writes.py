@@ -20,7 +20,7 @@ from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.server.hub import Hub
-from fanfold.server.reviews import Reviews, review_step
+from fanfold.server.reviews import CHUNK, Reviews, review_step
 from fanfold.server.routes.reviews import reviews_of
 from fanfold.server.store import AppendRow
 from fanfold.server.store.review_file import FileReviews
@@ -77,7 +77,9 @@ class Marked:
             self.live.clear()
 
 
-def test_a_served_review_writes_in_its_own_files_thread(tmp_path: Path) -> None:
+def test_a_served_review_s_moves_are_stored_by_its_worker_its_other_writes_in_its_files_thread(
+    tmp_path: Path,
+) -> None:
     live = threading.Event()
     with serve(tmp_path) as client:
         hub = hub_of(client)
@@ -85,19 +87,34 @@ def test_a_served_review_writes_in_its_own_files_thread(tmp_path: Path) -> None:
         recorded = Recorded(reviews.store, live)
         reviews.store = recorded
         hub.commits.store = Marked(hub.commits.store, live)  # type: ignore[assignment]
-        table = load(client, morris_record())
+        record = morris_record()
+        table = load(client, record)
         body = wait_done(client, table)
         assert body["state"] == "done", body
         done = next(iter(hub.metrics.review_write_seconds.collect())).samples
+        stored = next(iter(hub.metrics.review_worker_write_seconds.collect())).samples
+        waited = next(iter(hub.metrics.review_worker_write_wait_seconds.collect())).samples
+        moves = recorded.store.moves(table, REVIEW_VERSION)
     names = [name for name, _, _ in recorded.writes]
     assert names[0] == "claim", names
     assert names[-1] == "finish", names
-    assert "add_moves" in names, names
-    # Every write in the reviews' file's own thread (the code before: the store's thread,
-    # after the live commits, which then waited for it), on a write lock of its own.
+    # The moves are stored by the review worker itself, in the reviews' file: the server's
+    # process writes none of them (the code before: add_moves in its writer thread).
+    assert "add_moves" not in names, names
+    assert [entry["number"] for entry in moves] == list(range(1, len(record.actions) + 1))
+    steps = -(-len(record.actions) // CHUNK)
+    assert {sample.name: sample.value for sample in stored}[
+        "fanfold_review_worker_write_seconds_count"
+    ] == steps
+    assert {sample.name: sample.value for sample in waited}[
+        "fanfold_review_worker_write_wait_seconds_count"
+    ] == steps
+    # The server's own writes (claim, end) in the reviews' file's own thread (the code before
+    # that: the store's thread, after the live commits, which then waited for it).
     assert {thread.split("_")[0] for _, thread, _ in recorded.writes} == {"reviews"}, recorded
     assert isinstance(recorded.store, FileReviews)
     assert str(recorded.store.engine.url.database).endswith("fanfold-reviews.sqlite3")
+    assert recorded.store.path == recorded.store.engine.url.database
     counted = {sample.name: sample.value for sample in done}
     assert counted["fanfold_review_write_seconds_count"] == len(recorded.writes)
 

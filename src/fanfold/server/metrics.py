@@ -235,6 +235,20 @@ class Metrics:
             buckets=BUCKETS,
             registry=registry,
         )
+        self.review_worker_write_seconds = Histogram(
+            "fanfold_review_worker_write_seconds",
+            "One step's moves of an engine review stored by the review worker's process itself "
+            "in the reviews' file (SQLite; one transaction, the lease extended with it).",
+            buckets=BUCKETS,
+            registry=registry,
+        )
+        self.review_worker_write_wait_seconds = Histogram(
+            "fanfold_review_worker_write_wait_seconds",
+            "How long the review worker's store of a step waited for the reviews' file's write "
+            "lock (the server's claim, lease or end of a review holding it).",
+            buckets=BUCKETS,
+            registry=registry,
+        )
         self.sockets = Gauge("fanfold_websockets", "WebSocket connections open.", registry=registry)
         self.sockets_by_kind = Gauge(
             "fanfold_websockets_open",

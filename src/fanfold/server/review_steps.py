@@ -1,9 +1,14 @@
 """One step of a stored engine review (:mod:`fanfold.server.reviews`): where it ends
-(:func:`step_end`) and what the review worker computes for it (:func:`review_step`)."""
+(:func:`step_end`), what the review worker computes for it (:func:`review_step`), and, where
+the reviews have a SQLite file of their own, the step computed and its moves stored by the
+worker itself (:func:`stored_step`, asked by :class:`WorkerSteps` with a :class:`StepClaim`),
+so that the server's process writes none of them."""
 
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fanfold.core.config import JSONObject
@@ -13,6 +18,7 @@ from fanfold.games.morris import MorrisGame
 from fanfold.play import review as reviewed
 from fanfold.play.review import review
 from fanfold.server.card_reviews import card_step, is_card_review
+from fanfold.server.store.review_step_writes import entry_rows, store_step
 
 #: Morris moves judged per step (one call in the bot pool, then stored).
 CHUNK = 16
@@ -67,4 +73,90 @@ def review_step(
     return result
 
 
-__all__ = ["CARD_CHUNK", "CHUNK", "review_step", "step_end"]
+@dataclasses.dataclass(frozen=True)
+class StepClaim:
+    """Where the review worker stores a step's moves itself, and under whose claim: the
+    reviews' SQLite file (``path``), the review (``table_id``, ``version``), its holder
+    (``owner``) and the lease each store extends (seconds from the worker's clock)."""
+
+    path: str
+    table_id: str
+    version: int
+    owner: str
+    lease: float
+
+
+#: The fields of a step's answer kept for the server where the step is not the game's last
+#: (its moves, and what its store did); the last step's answer keeps them all (its engine,
+#: deal and summary close the review).
+STEP_FIELDS = ("moves", "stored", "write_wait", "write")
+
+
+def stored_step(
+    claim: StepClaim, record: JSONObject, stop: int, budget: int | None, seed: str, start: int
+) -> JSONObject:
+    """:func:`review_step` computed, then its moves ``start + 1`` to ``stop`` stored in the
+    reviews' file under ``claim`` (:func:`~fanfold.server.store.review_step_writes.store_step`:
+    only while its owner holds the review, extending the lease), in the review worker. The
+    answer's ``moves`` are those stored, by number; ``stored`` says whether they were (false:
+    the review was taken over, nothing stored); ``write_wait`` and ``write`` the seconds the
+    store waited for the file's write lock and took."""
+    result = review_step(record, stop, budget, seed, start)
+    listed: list[Any] = result["moves"]  # type: ignore[assignment]
+    moves = sorted(
+        (entry for entry in listed if start < int(entry["number"]) <= stop),
+        key=lambda entry: int(entry["number"]),
+    )
+    rows = entry_rows(moves)  # the texts made before the transaction
+    write = store_step(
+        claim.path, claim.table_id, claim.version, claim.owner, rows, time.time(), claim.lease
+    )
+    result.update(moves=moves, stored=write.stored, write_wait=write.waited, write=write.took)
+    if stop < len(record["actions"]):  # type: ignore[arg-type]
+        return {name: result[name] for name in STEP_FIELDS}
+    return result
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerSteps:
+    """A review's steps computed by the review worker (``run``:
+    :meth:`fanfold.server.bots.ReviewWorker.run`) at ``priority``: called as a
+    :data:`~fanfold.server.reviews.Compute`, it answers :func:`review_step`'s JSON (the
+    server stores the moves); given a :class:`StepClaim` besides, the worker stores them
+    itself (:func:`stored_step`)."""
+
+    run: Callable[..., Awaitable[Any]]
+    priority: Any
+
+    async def __call__(
+        self,
+        record: GameRecord,
+        stop: int,
+        budget: int | None,
+        seed: str,
+        start: int,
+        claim: StepClaim | None = None,
+    ) -> JSONObject:
+        game = record.to_json()
+        if claim is None:
+            answer = await self.run(
+                review_step, game, stop, budget, seed, start, priority=self.priority
+            )
+        else:
+            answer = await self.run(
+                stored_step, claim, game, stop, budget, seed, start, priority=self.priority
+            )
+        found: JSONObject = answer
+        return found
+
+
+__all__ = [
+    "CARD_CHUNK",
+    "CHUNK",
+    "STEP_FIELDS",
+    "StepClaim",
+    "WorkerSteps",
+    "review_step",
+    "step_end",
+    "stored_step",
+]

@@ -33,20 +33,15 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import logging
-import os
-import socket
 import time
-import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
-from fanfold.games.fan import FanGame
 from fanfold.play import review as reviewed
 from fanfold.play import review_cards
 from fanfold.play.review import REVIEW_VERSION, reviews
@@ -54,8 +49,15 @@ from fanfold.server.card_reviews import card_summary, is_card_review
 from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import failure_text, read_answer
 from fanfold.server.review_feed import ReviewFeed
+from fanfold.server.review_jobs import DEALS_ENVIRONMENT as DEALS_ENVIRONMENT
+from fanfold.server.review_jobs import FAN_BUDGET as FAN_BUDGET
+from fanfold.server.review_jobs import NotReviewableError as NotReviewableError
+from fanfold.server.review_jobs import Writes as Writes
+from fanfold.server.review_jobs import budget_of, in_thread, owner_name
+from fanfold.server.review_jobs import review_seed as review_seed
 from fanfold.server.review_steps import CARD_CHUNK as CARD_CHUNK
 from fanfold.server.review_steps import CHUNK as CHUNK
+from fanfold.server.review_steps import StepClaim, WorkerSteps
 from fanfold.server.review_steps import review_step as review_step
 from fanfold.server.review_steps import step_end as step_end
 from fanfold.server.store.protocols import ReviewStore
@@ -66,70 +68,14 @@ log = logging.getLogger(__name__)
 #: Seconds a claim holds a review without a heartbeat; after it, another process takes over.
 LEASE = 30.0
 #: Seconds the moves of computed steps may wait to be stored together, in one transaction of
-#: the store (whose file, with SQLite, the live tables' moves are written to as well); a step
+#: the store, where the server's process stores them (PostgreSQL, SQLite in memory); a step
 #: not stored when its holder dies is computed again, alike, by the next.
 BATCH = 1.0
-#: Fan: the positions the solver may expand per question; past it the review says
-#: "undecided" rather than searching on.
-FAN_BUDGET = 2_000_000
-
-#: Fano and Fan Tan: the deals a decision of the reviews opened from now on, where this
-#: environment variable holds a positive number (tests; default the game's
-#: :func:`fanfold.play.review_cards.default_deals`).
-DEALS_ENVIRONMENT = "FANFOLD_REVIEW_DEALS"
 
 #: A step's computation: the record, where the step stops (moves), the budget, the review's
 #: seed and where the step starts (the moves already stored); answers the review's JSON with
 #: (at least) the step's moves (:func:`review_step`).
 Compute = Callable[[GameRecord, int, "int | None", str, int], Awaitable[JSONObject]]
-
-
-_T = TypeVar("_T")
-
-
-class Writes(Protocol):
-    """How a review's writes reach the store (:class:`Reviews`' ``writes``): ``write()`` run
-    off the event loop, its answer awaited."""
-
-    def __call__(self, write: Callable[[], _T], /) -> Awaitable[_T]: ...
-
-
-async def in_thread(write: Callable[[], _T]) -> _T:
-    """A write run in a thread of its own (:func:`asyncio.to_thread`): the default
-    :class:`Writes`, where no live commit shares the store's lock (a PostgreSQL server)."""
-    return await asyncio.to_thread(write)
-
-
-class NotReviewableError(FanfoldError):
-    """A table that cannot be reviewed now (still playing) or at all (no engine review for
-    its game), said in a sentence; answered with HTTP 409."""
-
-
-def review_seed(table_id: str) -> str:
-    """The review's seed, from the table's id: the same table is reviewed alike (the exact
-    engines of Morris and Fan draw nothing from it; Fano's and Fan Tan's deals are drawn from
-    it)."""
-    digest = hashlib.blake2b(table_id.encode(), digest_size=8, person=b"review").digest()
-    return str(int.from_bytes(digest, "big"))
-
-
-def budget_of(game: str) -> int | None:
-    """The engine's budget per question for ``game``: Fan's solver positions, Fano's and Fan
-    Tan's deals a decision, else none."""
-    found = get_game(game)
-    if isinstance(found, FanGame):
-        return FAN_BUDGET
-    if is_card_review(game):
-        given = os.environ.get(DEALS_ENVIRONMENT, "").strip()
-        if given.isdigit() and int(given) > 0:
-            return int(given)
-        return review_cards.default_deals(found)
-    return None
-
-
-def owner_name() -> str:
-    """This process's name as a review's holder: host, process id and a random part."""
-    return f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 def _said(task: asyncio.Task[None]) -> None:
@@ -153,6 +99,9 @@ class Reviews:
         writes: how the review's writes (its claim, moves, lease and end) reach the store
             (default :func:`in_thread`; on SQLite the reviews' file's own writer thread,
             :meth:`fanfold.server.store.review_file.FileReviews.writes`).
+        step_file: the reviews' SQLite file, where a :class:`WorkerSteps` compute's worker
+            stores each step's moves itself, one transaction a step, under this process's
+            claim (``None``: this process stores them, batched).
     """
 
     def __init__(
@@ -165,8 +114,13 @@ class Reviews:
         clock: Callable[[], float] = time.time,
         batch: float = BATCH,
         writes: Writes = in_thread,
+        step_file: str | None = None,
     ) -> None:
         self.store = store
+        self.step_file = step_file
+        #: Told the seconds each step's store by the worker waited for the file's write lock
+        #: and took (the metrics).
+        self.worker_wrote: Callable[[float, float], object] | None = None
         self.writes = writes
         self.batch = batch
         self.compute = compute
@@ -282,6 +236,10 @@ class Reviews:
     async def _work(self, job: ReviewJob, record: GameRecord, compute: Compute) -> None:
         table_id, version, total = job.table_id, job.version, len(record.actions)
         start = len(await asyncio.to_thread(self.store.moves, table_id, version))
+        if self.step_file is not None and isinstance(compute, WorkerSteps):
+            claim = StepClaim(self.step_file, table_id, version, self.owner, self.lease)
+            await self._work_in_worker(job, record, compute, claim, start)
+            return
         pending: dict[int, JSONObject] = {}  # steps computed, not stored yet
         stored_at = time.monotonic()
         heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(table_id))
@@ -319,6 +277,34 @@ class Reviews:
         finally:
             heartbeat.cancel()
             self._renewed.pop(table_id, None)
+
+    async def _work_in_worker(
+        self, job: ReviewJob, record: GameRecord, compute: WorkerSteps, claim: StepClaim, start: int
+    ) -> None:
+        """:meth:`_work` where the worker stores each step's moves itself, under ``claim``
+        (this process writes none of them): the watchers are told a step's moves once the
+        worker answers that they are stored, and the review stops, left to its new holder,
+        where the worker found it taken over."""
+        total = len(record.actions)
+        heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(job.table_id))
+        try:
+            while True:
+                stop = step_end(job.game, total, start)
+                result = await compute(record, stop, job.budget, job.seed, start, claim)
+                if self.worker_wrote is not None:
+                    self.worker_wrote(float(result["write_wait"]), float(result["write"]))  # type: ignore[arg-type]
+                if not result["stored"]:
+                    log.warning("the review of table %s was taken over", job.table_id)
+                    return
+                self._renewed[job.table_id] = time.monotonic()  # the store extended the lease
+                self.feed.stored(job.table_id, list(result["moves"]))  # type: ignore[arg-type]
+                start = stop
+                if stop >= total:
+                    await self._finish(job, result)
+                    return
+        finally:
+            heartbeat.cancel()
+            self._renewed.pop(job.table_id, None)
 
     async def _store(self, job: ReviewJob, entries: dict[int, JSONObject]) -> bool:
         """Store the moves of the steps computed since the last store, in one transaction

@@ -7,6 +7,7 @@ instead (:mod:`fanfold.server.routes.review_socket`); polls stay for clients wit
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -19,18 +20,14 @@ from fanfold.server.bots import Priority, ReviewWorker, hold_limit
 from fanfold.server.hub import Hub
 from fanfold.server.hub.residency import rebuild
 from fanfold.server.live import NotFoundError
+from fanfold.server.metrics import Metrics
 from fanfold.server.ratings import running_rated
 from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import read_answer, with_hold
+from fanfold.server.review_jobs import Writes, in_thread
+from fanfold.server.review_steps import WorkerSteps
 from fanfold.server.review_wire import off_loop, poll_text
-from fanfold.server.reviews import (
-    Compute,
-    NotReviewableError,
-    Reviews,
-    Writes,
-    in_thread,
-    review_step,
-)
+from fanfold.server.reviews import Compute, NotReviewableError, Reviews
 from fanfold.server.routes import HubDep
 from fanfold.server.store.review_file import FileReviews
 from fanfold.server.store.review_memory import review_store
@@ -59,16 +56,9 @@ def review_worker(state: Any, hub: Hub) -> ReviewWorker:
 
 def review_compute(worker: ReviewWorker, priority: Priority = Priority.REVIEW) -> Compute:
     """A review's step computed by the review ``worker`` at ``priority`` (a review someone
-    asked for before the sweep's)."""
-
-    async def compute(
-        record: GameRecord, stop: int, budget: int | None, seed: str, start: int
-    ) -> JSONObject:
-        return await worker.run(
-            review_step, record.to_json(), stop, budget, seed, start, priority=priority
-        )
-
-    return compute
+    asked for before the sweep's); on SQLite the worker stores its moves itself
+    (:class:`~fanfold.server.review_steps.WorkerSteps`)."""
+    return WorkerSteps(worker.run, priority)
 
 
 def reviews_of(state: Any, hub: Hub) -> Reviews:
@@ -79,18 +69,29 @@ def reviews_of(state: Any, hub: Hub) -> Reviews:
         compute = review_compute(review_worker(state, hub))
         store = review_store(hub.store)
         writes: Writes = in_thread  # PostgreSQL: a thread of its own, as the other writes
+        step_file: str | None = None
         if isinstance(store, FileReviews):
-            # SQLite: the reviews' own file, written by its own thread, on a write lock no
-            # live commit takes (fanfold.server.store.review_file).
+            # SQLite: the reviews' own file, on a write lock no live commit takes
+            # (fanfold.server.store.review_file). The review worker stores each step's moves
+            # there itself; the claim, a lease's renewal and the end are written by the
+            # file's own thread here.
             store.waited = hub.metrics.review_write_wait_seconds.observe
             store.took = hub.metrics.review_write_seconds.observe
-            writes = store.writes
+            writes, step_file = store.writes, store.path
         elif hub.commits.appender is None:
             # SQLite in memory: the live commits and the reviews' writes share the one
             # writer; the reviews' go to the store's thread after the live ones.
             writes = hub.commits.after_live
-        found = state.reviews = Reviews(store, compute, writes=writes)
+        found = state.reviews = Reviews(store, compute, writes=writes, step_file=step_file)
+        found.worker_wrote = functools.partial(worker_wrote, hub.metrics)
     return found
+
+
+def worker_wrote(metrics: Metrics, waited: float, took: float) -> None:
+    """A step's store by the review worker: its wait for the reviews' file's write lock and
+    its transaction's seconds, into the metrics."""
+    metrics.review_worker_write_wait_seconds.observe(waited)
+    metrics.review_worker_write_seconds.observe(took)
 
 
 async def finished_record(hub: Hub, table_id: str) -> GameRecord:

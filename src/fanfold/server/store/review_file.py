@@ -198,6 +198,14 @@ class FileReviews(SqlReviews):
         self.waited: Callable[[float], object] = lambda _: None
         self.took: Callable[[float], object] = lambda _: None
 
+    @property
+    def path(self) -> str:
+        """The reviews' file (where the review worker stores the steps' moves itself,
+        :mod:`fanfold.server.store.review_step_writes`)."""
+        database = self.engine.url.database
+        assert database is not None
+        return database
+
     async def writes(self, write: Callable[[], _T]) -> _T:
         """``write()`` (a review's claim, moves, lease, end) run in :attr:`writer`, awaited
         (a :class:`~fanfold.server.reviews.Writes`)."""
