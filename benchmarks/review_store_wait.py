@@ -17,21 +17,29 @@ moves (Fano-sized entries) every ``--every`` seconds or so (default 0.1: ten tim
 rate of about one a second, so that the writes meet often), in four modes in turn, ``--rounds``
 times: ``none`` (no review), ``thread`` (the review's writes to the main file in a thread of
 their own, the first way), ``after_live`` (to the main file in the store's thread after the live
-commits, the second) and ``file`` (to the reviews' own file in its own writer thread, as now;
-the modes before it write the reviews' tables the main file keeps). It prints each mode's
-live commit times (from queueing the row to its commit), pooled over the rounds, and how many of
-the store's group commits overlapped a review's write, with their mean time against the
-others': what meeting one cost. The times are one machine's; compare the modes of one run.
+commits, the second), ``file`` (to the reviews' own file in its own writer thread of this
+process, the third) and ``worker`` (to the reviews' own file by a process of its own at nice 19,
+as the server's review worker stores a step's moves now:
+:func:`fanfold.server.store.review_step_writes.store_step`; the modes before ``file`` write the
+reviews' tables the main file keeps). It prints each mode's live commit times (from queueing
+the row to its commit), pooled over the rounds, how many of the store's group commits
+overlapped a review's write, with their mean time against the others' (what meeting one cost),
+and this process's processor seconds per second (the server's process's cost: in ``worker``
+mode the reviews' writes are not in it). The times are one machine's; compare the modes of
+one run.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import multiprocessing
+import os
 import random
 import statistics
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -43,9 +51,10 @@ from fanfold.server.reviews import Writes, in_thread
 from fanfold.server.store import AppendRow, SeatPlan, Store, TablePlan
 from fanfold.server.store.review_file import FileReviews
 from fanfold.server.store.review_memory import review_store
+from fanfold.server.store.review_step_writes import entry_rows, store_step
 from fanfold.server.store.review_store import SqlReviews
 
-MODES = ("none", "thread", "after_live", "file")
+MODES = ("none", "thread", "after_live", "file", "worker")
 
 #: A judged Fano move as a review stores it (about the size of the real entries).
 ENTRY: JSONObject = {
@@ -117,6 +126,32 @@ def make_store(folder: Path, tables: int, reviews: int) -> Store:
     return store
 
 
+def worker_writes(
+    path: str, reviews: int, every: float, seconds: float
+) -> tuple[int, list[tuple[float, float]]]:
+    """``worker`` mode, in a process of its own at nice 19 (the review worker's): each review
+    stores 6 moves every ``every`` seconds or so for ``seconds``, by
+    :func:`~fanfold.server.store.review_step_writes.store_step` (its moves made into text
+    first, as the worker does); the writes done and their spans (``perf_counter``: the
+    system's monotonic clock, comparable across processes)."""
+    os.nice(19)
+    spans: list[tuple[float, float]] = []
+    stored = 0
+    end = time.monotonic() + seconds
+    moves = [1_000_000 * (n + 1) + int(time.time() * 1000) % 1_000_000 * 6 for n in range(reviews)]
+    while time.monotonic() < end:
+        time.sleep(random.uniform(0.5, 1.5) * every / reviews)
+        number = stored % reviews
+        entries = [{**ENTRY, "number": moves[number] + k} for k in range(6)]
+        moves[number] += 6
+        started = time.perf_counter()
+        rows = entry_rows(entries)
+        assert store_step(path, f"t{number}", 1, "bench", rows, time.time(), 1e6).stored
+        spans.append((started, time.perf_counter()))
+        stored += 1
+    return stored, spans
+
+
 async def run_mode(
     store: Store,
     mode: str,
@@ -133,7 +168,7 @@ async def run_mode(
     timed: Any = Timed(store)
     commits = Commits(timed, appender=None, metrics=Metrics(), outage=outage, let_go=lambda _: None)
     spans: list[tuple[float, float]] = []
-    found = review_store(store) if mode == "file" else SqlReviews(store.engine)
+    found = review_store(store) if mode in ("file", "worker") else SqlReviews(store.engine)
     writes: Writes = in_thread
     if mode == "after_live":
         writes = commits.after_live
@@ -174,9 +209,20 @@ async def run_mode(
             spans.append((started, time.perf_counter()))
 
     jobs = [table(n) for n in numbers]
-    if mode != "none":
-        jobs += [review(n) for n in range(reviews)]
-    await asyncio.gather(*jobs)
+    if mode == "worker":
+        assert isinstance(found, FileReviews)
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            pool.submit(time.sleep, 0).result()  # started before the clock runs
+            end = time.monotonic() + seconds
+            apart = asyncio.get_running_loop().run_in_executor(
+                pool, worker_writes, found.path, reviews, every, seconds
+            )
+            await asyncio.gather(*jobs)
+            stored, spans = await apart
+    else:
+        if mode != "none":
+            jobs += [review(n) for n in range(reviews)]
+        await asyncio.gather(*jobs)
     commits.writer.shutdown()
     meets = met(timed.spans, spans)
     took = [end - start for start, end in timed.spans]
@@ -205,13 +251,18 @@ def store_wait(
         meeting: dict[str, list[float]] = {mode: [] for mode in MODES}
         alone: dict[str, list[float]] = {mode: [] for mode in MODES}
         numbers = dict.fromkeys(range(tables), 0)
+        cpu = dict.fromkeys(MODES, 0.0)
+        wall = dict.fromkeys(MODES, 0.0)
         if not isinstance(review_store(store), FileReviews):
             raise SystemExit("the reviews have no file of their own in this tree")
         for _ in range(rounds):
             for mode in MODES:
+                began, used = time.monotonic(), time.process_time()
                 times, stored, hit, clear = asyncio.run(
                     run_mode(store, mode, seconds, numbers, reviews, every, pace)
                 )
+                cpu[mode] += time.process_time() - used
+                wall[mode] += time.monotonic() - began
                 pooled[mode] += times
                 writes[mode] += stored
                 meeting[mode] += hit
@@ -224,9 +275,10 @@ def store_wait(
     )
     print(
         "| mode | live commits | mean ms | p50 ms | p99 ms | max ms | > 2 ms | > 5 ms "
-        "| review writes | group commits meeting one | their mean ms | the others' mean ms |"
+        "| review writes | group commits meeting one | their mean ms | the others' mean ms "
+        "| this process's CPU s/s |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for mode in MODES:
         times = [t * 1e3 for t in pooled[mode]]
         over2 = sum(t > 2 for t in times) / len(times)
@@ -236,5 +288,6 @@ def store_wait(
             f"{percentile(times, 0.5):.2f} | {percentile(times, 0.99):.2f} | {max(times):.1f} "
             f"| {over2:.2%} | {over5:.2%} | {writes[mode]} | "
             f"{len(meeting[mode])} of {len(meeting[mode]) + len(alone[mode])} | "
-            f"{mean_ms(meeting[mode])} | {mean_ms(alone[mode])} |"
+            f"{mean_ms(meeting[mode])} | {mean_ms(alone[mode])} | "
+            f"{cpu[mode] / wall[mode]:.3f} |"
         )

@@ -65,6 +65,46 @@ HOLDER = textwrap.dedent(
 )
 
 
+#: The holder whose review worker (a thread here) stores each step's moves itself in the
+#: reviews' file, as a server on SQLite does: it claims the review with a one-second lease,
+#: its worker computes and stores its first step, then it hangs before its second until it
+#: is killed.
+WORKER_HOLDER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from fanfold.core.records import GameRecord
+    from fanfold.server.bots import Priority, ReviewWorker
+    from fanfold.server.review_steps import WorkerSteps
+    from fanfold.server.reviews import Reviews
+    from fanfold.server.store import Store
+    from fanfold.server.store.review_memory import review_store
+
+    url, path = sys.argv[1], sys.argv[2]
+    record = GameRecord.loads(open(path).read())
+    reviews = review_store(Store(url))
+    worker = ReviewWorker(processes=False)
+    steps = []
+
+    async def run(fn, *args, priority):
+        steps.append(fn)
+        if len(steps) > 1:
+            print("hanging", flush=True)
+            await asyncio.Event().wait()
+        return await worker.run(fn, *args, priority=priority)
+
+    async def main():
+        holder = Reviews(
+            reviews, WorkerSteps(run, Priority.REVIEW), owner="holder", lease=1.0,
+            writes=reviews.writes, step_file=reviews.path,
+        )
+        await holder.open("t1", record)
+        await asyncio.Event().wait()
+
+    asyncio.run(main())
+    """
+)
+
+
 async def compute(
     game: GameRecord, stop: int, budget: int | None, seed: str, start: int
 ) -> JSONObject:
@@ -129,6 +169,50 @@ def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) ->
         ]
         assert stored == json.loads(json.dumps(expected["moves"]))
         assert done.summary == expected["summary_said"]  # kept as codes and params
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        holder.wait(timeout=30)
+        store.close()
+
+
+def test_a_killed_holder_whose_worker_stored_its_steps_is_taken_over_and_completed(
+    tmp_path: Path,
+) -> None:
+    record: GameRecord = play_game(MORRIS, None, ["medium", "easy"], agent_seed=1).finish()
+    path = tmp_path / "record.json"
+    path.write_text(record.dumps())
+    url = sqlite_url(tmp_path)
+    Store(url).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", WORKER_HOLDER, url, str(path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=subprocess_environment(),
+    )
+    store = Store(url)
+    reviews = review_store(store)
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "hanging"
+        # Its worker stored the first step (and told nobody before): no batch to wait for.
+        assert len(reviews.moves("t1", REVIEW_VERSION)) == CHUNK
+        job = reviews.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert (job.state, job.owner) == ("running", "holder")
+        holder.send_signal(signal.SIGKILL)
+        assert holder.wait(timeout=30) == -signal.SIGKILL
+        take_over(reviews, record)
+        done = reviews.job("t1", REVIEW_VERSION)
+        assert done is not None
+        assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
+        expected = review(record).to_json()
+        stored = [
+            {key: value for key, value in entry.items() if key not in ("best_words", "best_said")}
+            for entry in reviews.moves("t1", REVIEW_VERSION)
+        ]
+        assert stored == json.loads(json.dumps(expected["moves"]))
     finally:
         if holder.poll() is None:
             holder.kill()

@@ -241,10 +241,12 @@ def test_the_store_wait_benchmark_sees_no_live_commit_meet_a_review_write_after_
         for line in capsys.readouterr().out.splitlines()
         if line.startswith("| ") and not line.startswith("| mode")
     }
-    assert set(rows) == {"none", "thread", "after_live", "file"}
+    assert set(rows) == {"none", "thread", "after_live", "file", "worker"}
     assert int(rows["thread"][7]) > 0  # review writes done
     assert int(rows["after_live"][7]) > 0
     assert int(rows["file"][7]) > 0  # to the reviews' own file
+    assert int(rows["worker"][7]) > 0  # by a process of its own
+    assert float(rows["worker"][11]) >= 0
     assert rows["after_live"][8].startswith("0 of ")  # none beside a live group commit
     assert rows["none"][8].startswith("0 of ")
 

@@ -53,7 +53,8 @@ from fanfold.server.review_jobs import DEALS_ENVIRONMENT as DEALS_ENVIRONMENT
 from fanfold.server.review_jobs import FAN_BUDGET as FAN_BUDGET
 from fanfold.server.review_jobs import NotReviewableError as NotReviewableError
 from fanfold.server.review_jobs import Writes as Writes
-from fanfold.server.review_jobs import budget_of, in_thread, owner_name
+from fanfold.server.review_jobs import budget_of, owner_name
+from fanfold.server.review_jobs import in_thread as in_thread
 from fanfold.server.review_jobs import review_seed as review_seed
 from fanfold.server.review_steps import CARD_CHUNK as CARD_CHUNK
 from fanfold.server.review_steps import CHUNK as CHUNK

@@ -6,17 +6,18 @@ review worker's process: one transaction on the reviews' file that extends the h
 only while it still holds the review (the same conditional ``UPDATE``: the review running and
 its owner the one named), then adds the moves (a move stored already is kept), or stores
 nothing where the review was taken over. The moves come already made into JSON text
-(:func:`entry_rows`, before the transaction), written by one ``executemany``, with
-:mod:`sqlite3` on a connection the worker keeps open (:func:`_connection`): no ORM, no
-statement compiled per call. The worker holds the file's write lock for that transaction
-only; the server's reads of the file (write-ahead logging) never wait for it.
+(:func:`entry_rows`, before the transaction), written by one ``executemany`` with
+:mod:`sqlite3`: no ORM, no statement compiled by SQLAlchemy. Each store opens its own
+connection and closes it after (a fraction of a millisecond of the worker's, against a step's
+tenth of a second or more), so no connection outlives the server that started the worker, nor
+holds a file that a restore replaced. The worker holds the file's write lock for the
+transaction only; the server's reads of the file (write-ahead logging) never wait for it.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -37,10 +38,6 @@ _INSERT = (
     "ON CONFLICT DO NOTHING"
 )
 
-#: The worker's open connections, by file (one process, its one review thread).
-_CONNECTIONS: dict[str, sqlite3.Connection] = {}
-_LOCK = threading.Lock()
-
 
 @dataclass(frozen=True)
 class StepWrite:
@@ -60,17 +57,11 @@ def entry_rows(entries: Iterable[JSONObject]) -> list[tuple[int, str]]:
 
 
 def _connection(path: str) -> sqlite3.Connection:
-    found = _CONNECTIONS.get(path)
-    if found is None:
-        if not Path(path).exists():  # never make a file: the server opened (made) it
-            raise FileNotFoundError(f"the reviews' file {path} does not exist")
-        found = sqlite3.connect(
-            path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
-        )
-        found.execute("PRAGMA journal_mode=WAL")
-        found.execute("PRAGMA synchronous=NORMAL")  # as the server's: durable across kills
-        _CONNECTIONS[path] = found
-    return found
+    if not Path(path).exists():  # never make a file: the server opened (made) it
+        raise FileNotFoundError(f"the reviews' file {path} does not exist")
+    connection = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+    connection.execute("PRAGMA synchronous=NORMAL")  # as the server's: durable across kills
+    return connection
 
 
 def store_step(
@@ -85,8 +76,8 @@ def store_step(
     """Store the judged moves ``rows`` (:func:`entry_rows`) of ``table_id``'s review in the
     reviews' file at ``path`` and extend ``owner``'s lease to ``now + lease``, in one
     transaction, only while ``owner`` holds the review (see the module)."""
-    with _LOCK:
-        connection = _connection(path)
+    connection = _connection(path)
+    try:
         asked = time.perf_counter()
         connection.execute("BEGIN IMMEDIATE")  # the write lock now, or wait for it here
         began = time.perf_counter()
@@ -103,14 +94,8 @@ def store_step(
                 connection.execute("ROLLBACK")
             raise
         return StepWrite(stored, began - asked, time.perf_counter() - began)
+    finally:
+        connection.close()
 
 
-def close_connections() -> None:
-    """Close the worker's connections (tests; a process's end closes them too)."""
-    with _LOCK:
-        while _CONNECTIONS:
-            _, connection = _CONNECTIONS.popitem()
-            connection.close()
-
-
-__all__ = ["BUSY_SECONDS", "StepWrite", "close_connections", "entry_rows", "store_step"]
+__all__ = ["BUSY_SECONDS", "StepWrite", "entry_rows", "store_step"]

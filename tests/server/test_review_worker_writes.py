@@ -1,0 +1,242 @@
+"""A review's moves stored by the review worker itself, in the reviews' SQLite file
+(:func:`fanfold.server.review_steps.stored_step`,
+:func:`fanfold.server.store.review_step_writes.store_step`): only under its owner's claim
+(nothing stored once the review is taken over), the lease extended with them, a move stored
+already kept, the watching pages told a step's moves only once they are stored, and the whole
+review, computed and stored in a worker process, the engines' review of the game."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import operator
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fanfold.core.config import JSONObject
+from fanfold.play.review import REVIEW_VERSION, review
+from fanfold.server.bots import Priority, ReviewWorker
+from fanfold.server.review_feed import ReviewFeed
+from fanfold.server.review_steps import StepClaim, WorkerSteps, review_step, stored_step
+from fanfold.server.reviews import CHUNK, Reviews
+from fanfold.server.store import Store
+from fanfold.server.store.review_file import FileReviews
+from fanfold.server.store.review_memory import review_store
+from fanfold.server.store.review_step_writes import entry_rows, store_step
+from tests.server.support import sqlite_url
+from tests.server.test_reviews import morris_record, without_words
+
+
+def file_reviews(tmp_path: Path) -> tuple[Store, FileReviews]:
+    store = Store(sqlite_url(tmp_path))
+    found = review_store(store)
+    assert isinstance(found, FileReviews)
+    return store, found
+
+
+def opened(reviews: FileReviews, owner: str | None, now: float = 1000.0) -> None:
+    reviews.open("t1", REVIEW_VERSION, game="morris", moves=40, seed="1", budget=None, now=now)
+    if owner is not None:
+        assert reviews.claim("t1", REVIEW_VERSION, owner, now, 30.0) is not None
+
+
+def entries(*numbers: int, said: str = "a") -> list[JSONObject]:
+    return [{"number": number, "said": said} for number in numbers]
+
+
+def test_a_worker_s_store_needs_its_owner_s_claim_and_extends_its_lease(tmp_path: Path) -> None:
+    store, reviews = file_reviews(tmp_path)
+    try:
+        opened(reviews, "holder")
+        rows = entry_rows(entries(2, 1))
+        assert [number for number, _ in rows] == [1, 2]  # by number
+        other = store_step(reviews.path, "t1", REVIEW_VERSION, "other", rows, 2000.0, 30.0)
+        assert not other.stored
+        assert reviews.moves("t1", REVIEW_VERSION) == []  # nothing stored by a non-holder
+        job = reviews.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert job.lease_until == 1030.0
+        mine = store_step(reviews.path, "t1", REVIEW_VERSION, "holder", rows, 2000.0, 30.0)
+        assert mine.stored
+        assert mine.waited >= 0
+        assert mine.took >= 0
+        assert reviews.moves("t1", REVIEW_VERSION) == entries(1, 2)
+        job = reviews.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert (job.owner, job.lease_until, job.updated) == ("holder", 2030.0, 2000.0)
+        # A move stored already is kept (a step stored twice after a takeover, alike).
+        again = entry_rows(entries(2, 3, said="b"))
+        assert store_step(reviews.path, "t1", REVIEW_VERSION, "holder", again, 2001.0, 30.0).stored
+        assert reviews.moves("t1", REVIEW_VERSION) == [*entries(1, 2), *entries(3, said="b")]
+        # Taken over (the lease ran out, claimed by another): the old holder stores nothing.
+        assert reviews.claim("t1", REVIEW_VERSION, "other", 5000.0, 30.0) is not None
+        late = entry_rows(entries(4))
+        assert not store_step(
+            reviews.path, "t1", REVIEW_VERSION, "holder", late, 5001.0, 30.0
+        ).stored
+        assert len(reviews.moves("t1", REVIEW_VERSION)) == 3
+        # A review done is never written to again.
+        assert reviews.finish("t1", REVIEW_VERSION, "other", {}, [], None, 5002.0)
+        assert not store_step(
+            reviews.path, "t1", REVIEW_VERSION, "other", late, 5003.0, 30.0
+        ).stored
+        assert len(reviews.moves("t1", REVIEW_VERSION)) == 3
+    finally:
+        store.close()
+
+
+def test_a_worker_never_makes_a_reviews_file(tmp_path: Path) -> None:
+    missing = tmp_path / "gone-reviews.sqlite3"
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        store_step(str(missing), "t1", REVIEW_VERSION, "holder", [], 1.0, 30.0)
+    assert not missing.exists()
+
+
+def test_a_stored_step_answers_its_stored_moves_and_only_the_last_step_its_ending(
+    tmp_path: Path,
+) -> None:
+    store, reviews = file_reviews(tmp_path)
+    record = morris_record()
+    game = record.to_json()
+    total = len(record.actions)
+    try:
+        opened(reviews, "holder", now=time.time())
+        claim = StepClaim(reviews.path, "t1", REVIEW_VERSION, "holder", 30.0)
+        first = stored_step(claim, game, CHUNK, None, "0", 0)
+        assert set(first) == {"moves", "stored", "write_wait", "write"}
+        assert first["stored"] is True
+        assert first["moves"] == review_step(game, CHUNK, None, "0", 0)["moves"][:CHUNK]  # type: ignore[index]
+        assert reviews.moves("t1", REVIEW_VERSION) == first["moves"]
+        last = stored_step(claim, game, total, None, "0", CHUNK)
+        assert {"engine", "deal", "summary", "stored"} <= set(last)
+        numbers = [entry["number"] for entry in last["moves"]]  # type: ignore[index, union-attr]
+        assert numbers == list(range(CHUNK + 1, total + 1))
+        assert len(reviews.moves("t1", REVIEW_VERSION)) == total
+    finally:
+        store.close()
+
+
+class Checked(ReviewFeed):
+    """A feed that checks, as each step's moves are told, that they are in the store."""
+
+    def __init__(self, reviews: FileReviews) -> None:
+        super().__init__()
+        self.reviews = reviews
+        self.told: list[list[int]] = []
+
+    def stored(self, table_id: str, entries: list[JSONObject]) -> None:
+        numbers = [int(str(entry["number"])) for entry in entries]
+        kept = [int(str(entry["number"])) for entry in self.reviews.moves(table_id, REVIEW_VERSION)]
+        assert set(numbers) <= set(kept), (numbers, kept)
+        self.told.append(numbers)
+        super().stored(table_id, entries)
+
+
+def test_a_review_s_moves_are_stored_by_its_worker_before_its_watchers_are_told(
+    tmp_path: Path,
+) -> None:
+    store, reviews = file_reviews(tmp_path)
+    record = morris_record()
+    worker = ReviewWorker(processes=False)
+    writes: list[str] = []
+
+    async def server_write(write: Any) -> Any:
+        writes.append(write.func.__name__)
+        return await reviews.writes(write)
+
+    async def run() -> Checked:
+        steps = WorkerSteps(worker.run, Priority.REVIEW)
+        job = Reviews(reviews, steps, owner="me", writes=server_write, step_file=reviews.path)
+        job.feed = feed = Checked(reviews)
+        wrote: list[tuple[float, float]] = []
+        job.worker_wrote = lambda waited, took: wrote.append((waited, took))
+        await job.open("t1", record)
+        await job.tasks[("t1", REVIEW_VERSION)]
+        assert len(wrote) == len(feed.told)
+        return feed
+
+    try:
+        feed = asyncio.run(run())
+        done = reviews.job("t1", REVIEW_VERSION)
+        assert done is not None
+        assert done.state == "done", done
+        stored = reviews.moves("t1", REVIEW_VERSION)
+    finally:
+        worker.shutdown()
+        store.close()
+    assert writes == ["claim", "finish"]  # the moves: none written by the server's side
+    steps = -(-len(record.actions) // CHUNK)
+    assert [len(numbers) for numbers in feed.told][:-1] == [CHUNK] * (steps - 1)
+    assert functools.reduce(operator.iadd, feed.told, []) == list(range(1, len(record.actions) + 1))
+    expected = review(record).to_json()
+    assert [without_words(entry) for entry in stored] == json.loads(json.dumps(expected["moves"]))
+    assert done.summary == expected["summary_said"]
+
+
+def test_a_review_taken_over_stops_at_its_worker_s_next_store(tmp_path: Path) -> None:
+    store, reviews = file_reviews(tmp_path)
+    record = morris_record()
+    worker = ReviewWorker(processes=False)
+    calls = 0
+
+    async def run(fn: Any, *args: Any, priority: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the second step: another process took the review meanwhile
+            taken = reviews.claim("t1", REVIEW_VERSION, "other", time.time() + 3600, 30.0)
+            assert taken is not None
+        return await worker.run(fn, *args, priority=priority)
+
+    async def scenario() -> Reviews:
+        job = Reviews(
+            reviews,
+            WorkerSteps(run, Priority.REVIEW),
+            owner="me",
+            writes=reviews.writes,
+            step_file=reviews.path,
+        )
+        await job.open("t1", record)
+        await job.tasks[("t1", REVIEW_VERSION)]
+        return job
+
+    try:
+        asyncio.run(scenario())
+        job = reviews.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert (job.state, job.owner) == ("running", "other")
+        assert calls == 2  # it stopped: no third step
+        assert len(reviews.moves("t1", REVIEW_VERSION)) == CHUNK  # the first step's only
+    finally:
+        worker.shutdown()
+        store.close()
+
+
+def test_a_review_computed_and_stored_in_a_worker_process_is_the_engines_review(
+    tmp_path: Path,
+) -> None:
+    store, reviews = file_reviews(tmp_path)
+    record = morris_record(agent_seed=2)
+    worker = ReviewWorker(processes=True)
+
+    async def run() -> None:
+        steps = WorkerSteps(worker.run, Priority.REVIEW)
+        job = Reviews(reviews, steps, owner="me", writes=reviews.writes, step_file=reviews.path)
+        await job.open("t1", record)
+        await job.tasks[("t1", REVIEW_VERSION)]
+
+    try:
+        asyncio.run(run())
+        assert worker.pid is not None  # a process of its own stored the moves
+        done = reviews.job("t1", REVIEW_VERSION)
+        stored = reviews.moves("t1", REVIEW_VERSION)
+    finally:
+        worker.shutdown()
+        store.close()
+    assert done is not None
+    assert done.state == "done", done
+    expected = review(record).to_json()
+    assert [without_words(entry) for entry in stored] == json.loads(json.dumps(expected["moves"]))
