@@ -19,7 +19,14 @@ deal a decision: the moves' JSON has the site's shape whatever the deals), then:
   site's pace (:data:`PACE`; only the server's side is timed), each step in a transaction of
   its own (batch 0 s, as before batches) and batched (:data:`~fanfold.server.reviews.BATCH`):
   the process's processor time per step, the write transactions per step and their time
-  (while one runs, a live table's commit to the same SQLite file waits for the file's lock).
+  (while one runs, a live table's commit to the same SQLite file waits for the file's lock);
+* **steps in the review worker** (a process of its own, as the server's, the game's first seat
+  reviewed at one deal a decision): each step computed there and its moves stored by this
+  process (batched, :data:`~fanfold.server.reviews.BATCH`), or computed and stored there, in
+  the reviews' file (:class:`~fanfold.server.review_steps.WorkerSteps` with the file, as a
+  server on SQLite does now): this process's processor time per step (the step handed over,
+  its answer read, its moves stored or not) and its write transactions per step (the claim
+  and the end only, where the worker stores the moves).
 
 Run (about a minute and a half)::
 
@@ -44,9 +51,12 @@ from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play.review import REVIEW_VERSION
 from fanfold.play.setup import play_game
-from fanfold.server.reviews import BATCH, Reviews, review_step, step_end
+from fanfold.server.bots import Priority, ReviewWorker
+from fanfold.server.review_steps import WorkerSteps
+from fanfold.server.reviews import BATCH, DEALS_ENVIRONMENT, Reviews, review_step, step_end
 from fanfold.server.store import Store
 from fanfold.server.store.protocols import ReviewStore
+from fanfold.server.store.review_file import FileReviews
 from fanfold.server.store.review_memory import review_store
 
 #: Polls timed per row.
@@ -129,6 +139,52 @@ def step_costs(
         f"| {name} | processor ms | {cpu / count * 1000:.2f} |",
         f"| {name} | write transactions a step | {len(writes) / count:.2f} |",
         f"| {name} | a write transaction's p50 ms | {statistics.median(writes) * 1000:.2f} |",
+    ]
+
+
+def worker_costs(record: GameRecord, folder: Path, in_worker: bool) -> list[str]:
+    """The server's side of a review whose steps a worker process computes, its moves stored
+    by this process (batched) or, ``in_worker``, by the worker itself: rows of the table."""
+    os.environ[DEALS_ENVIRONMENT] = "1"  # one deal a decision: the worker's share kept short
+    name = "worker" if in_worker else "here"
+    store = Store(f"sqlite:///{folder / f'worker-{name}.db'}")
+    worker = ReviewWorker(processes=True)
+    try:
+        reviews = review_store(store)
+        assert isinstance(reviews, FileReviews)
+        runner = Reviews(
+            reviews,
+            WorkerSteps(worker.run, Priority.REVIEW),
+            owner="benchmark",
+            writes=reviews.writes,
+            step_file=reviews.path if in_worker else None,
+        )
+        writes: list[float] = []
+
+        async def one() -> float:
+            await worker.run(time.sleep, 0)  # the worker process started before the timing
+            began = time.process_time()
+            await runner.open("t1", record)
+            await runner.tasks[("t1", REVIEW_VERSION)]
+            return time.process_time() - began
+
+        with timed_store(reviews, writes):
+            cpu = asyncio.run(one())
+        job = reviews.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert job.state == "done", job
+        count = worker.steps - 1
+    finally:
+        worker.shutdown()
+        store.close()
+        del os.environ[DEALS_ENVIRONMENT]
+    what = (
+        "computed and stored by the worker" if in_worker else "computed by the worker, stored here"
+    )
+    label = f"a step {what}" + ("" if in_worker else f", batch {BATCH:g} s")
+    return [
+        f"| {label} | this process's processor ms | {cpu / count * 1000:.2f} |",
+        f"| {label} | this process's write transactions a step | {len(writes) / count:.2f} |",
     ]
 
 
@@ -240,4 +296,7 @@ def loop_cost_main() -> None:
             print(line, flush=True)
         for batch in (0.0, BATCH):
             for line in step_costs(record, steps, Path(folder), batch):
+                print(line, flush=True)
+        for in_worker in (False, True):
+            for line in worker_costs(record, Path(folder), in_worker):
                 print(line, flush=True)

@@ -31,6 +31,8 @@ WATCHED: dict[str, str] = {
     "fanfold_review_idle_seconds": "review step: seconds in the idle class (0: none)",
     "fanfold_review_write_wait_seconds": "review write: its wait for its writer thread",
     "fanfold_review_write_seconds": "review write: its time in its writer thread",
+    "fanfold_review_worker_write_wait_seconds": "review step stored by the worker: lock wait",
+    "fanfold_review_worker_write_seconds": "review step stored by the worker: its time",
 }
 
 _LINE = re.compile(r"^(\w+?)_(bucket|sum|count)(?:\{(.*)\})? (\S+)$")

@@ -11,6 +11,7 @@ import asyncio
 import functools
 import json
 import operator
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from fanfold.core.config import JSONObject
 from fanfold.play.review import REVIEW_VERSION, review
 from fanfold.server.bots import Priority, ReviewWorker
 from fanfold.server.review_feed import ReviewFeed
+from fanfold.server.review_jobs import keep_leased
 from fanfold.server.review_steps import StepClaim, WorkerSteps, review_step, stored_step
 from fanfold.server.reviews import CHUNK, Reviews
 from fanfold.server.store import Store
@@ -240,3 +242,22 @@ def test_a_review_computed_and_stored_in_a_worker_process_is_the_engines_review(
     assert done.state == "done", done
     expected = review(record).to_json()
     assert [without_words(entry) for entry in stored] == json.loads(json.dumps(expected["moves"]))
+
+
+def test_a_renewal_that_fails_is_tried_again_and_the_heartbeat_goes_on() -> None:
+    # A renewal meets the reviews' file's write lock held past SQLite's wait (a worker stopped
+    # in its store): the heartbeat tries again soon rather than stop, then renews, and ends
+    # when the review is no longer held.
+    calls: list[float] = []
+
+    async def renew() -> bool:
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return len(calls) < 3
+
+    renewed: dict[str, float] = {}
+    asyncio.run(asyncio.wait_for(keep_leased(renewed, "t1", 0.3, renew), 10))
+    assert len(calls) == 3  # failed, tried again (renewed), then found taken over
+    assert calls[1] - calls[0] < 0.09  # again after a thirtieth of the lease, not a third
+    assert "t1" not in renewed

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeVar
@@ -17,6 +19,8 @@ from fanfold.core.registry import get_game
 from fanfold.games.fan import FanGame
 from fanfold.play import review_cards
 from fanfold.server.card_reviews import is_card_review
+
+log = logging.getLogger(__name__)
 
 #: Fan: the positions the solver may expand per question; past it the review says
 #: "undecided" rather than searching on.
@@ -75,6 +79,36 @@ def owner_name() -> str:
     return f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+async def keep_leased(
+    renewed: dict[str, float], table_id: str, lease: float, renew: Callable[[], Awaitable[bool]]
+) -> None:
+    """A review's heartbeat: ``renew()`` its lease while it is worked on, a third of the
+    ``lease`` after it was last extended (``renewed[table_id]``, ``time.monotonic()``: by the
+    claim, just now, by a renewal or by a store of moves, which extends it too, so while steps
+    are stored the heartbeat writes nothing). Returns when a renewal finds the review no longer
+    held; a renewal that fails (the reviews' file's write lock held past SQLite's wait, as by a
+    worker process stopped in its store) is tried again a little later, the lease still
+    running meanwhile."""
+    renewed[table_id] = time.monotonic()
+    try:
+        while True:
+            wait = renewed[table_id] + lease / 3 - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            try:
+                held = await renew()
+            except Exception as error:
+                log.warning("the lease of table %s's review was not renewed: %r", table_id, error)
+                await asyncio.sleep(lease / 30)
+                continue
+            if not held:
+                return
+            renewed[table_id] = time.monotonic()
+    finally:
+        renewed.pop(table_id, None)
+
+
 __all__ = [
     "DEALS_ENVIRONMENT",
     "FAN_BUDGET",
@@ -82,6 +116,7 @@ __all__ = [
     "Writes",
     "budget_of",
     "in_thread",
+    "keep_leased",
     "owner_name",
     "review_seed",
 ]

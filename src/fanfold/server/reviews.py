@@ -6,12 +6,15 @@ A review is one job per table and review version (:data:`REVIEW_VERSION`) in the
 claims it under a lease of :data:`LEASE` seconds and works through the game in steps, each
 computed by :func:`review_step` in the process's review worker
 (:class:`~fanfold.server.bots.ReviewWorker`: a worker process of its own at the lowest CPU
-priority, apart from the live games' bots) and stored by the event loop: Fano330-R-Morris
-:data:`CHUNK` moves at a time, Fan's bisection in one step (its moves' values are known
-together). The moves of the steps computed are stored together at most :data:`BATCH` seconds
-after the last store (one transaction, not one a step), and storing them renews the lease; a
-heartbeat renews it a third of the lease after its last extension. On SQLite these writes go
-to the reviews' own file and its writer thread (:class:`Writes`). If the process dies (SIGKILL),
+priority, apart from the live games' bots): Fano330-R-Morris :data:`CHUNK` moves at a time,
+Fan's bisection in one step (its moves' values are known together). On SQLite (the reviews'
+own file, :mod:`fanfold.server.store.review_file`) the worker stores each step's moves itself,
+one transaction a step, under this process's claim (:class:`WorkerSteps` given the file:
+the server's process writes none of them; only the claim, a renewal and the end, by the file's
+own thread, :class:`Writes`). Elsewhere (PostgreSQL, SQLite in memory) this process stores the
+moves of the steps computed together, at most :data:`BATCH` seconds after the last store (one
+transaction, not one a step). Storing moves extends the lease; a heartbeat renews it a third
+of the lease after its last extension. If the process dies (SIGKILL),
 its lease runs out and the next process that asks for the review, or sweeps the store
 (:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest (with
 the steps computed but not stored yet) computed again, alike (the job keeps its seed and
@@ -53,7 +56,7 @@ from fanfold.server.review_jobs import DEALS_ENVIRONMENT as DEALS_ENVIRONMENT
 from fanfold.server.review_jobs import FAN_BUDGET as FAN_BUDGET
 from fanfold.server.review_jobs import NotReviewableError as NotReviewableError
 from fanfold.server.review_jobs import Writes as Writes
-from fanfold.server.review_jobs import budget_of, owner_name
+from fanfold.server.review_jobs import budget_of, keep_leased, owner_name
 from fanfold.server.review_jobs import in_thread as in_thread
 from fanfold.server.review_jobs import review_seed as review_seed
 from fanfold.server.review_steps import CARD_CHUNK as CARD_CHUNK
@@ -350,24 +353,16 @@ class Reviews:
         )
 
     async def _heartbeat(self, table_id: str) -> None:
-        """Renew the lease while the review is worked on, a third of the lease after it was
-        last extended: by the claim, a renewal or a store of moves (which extends it too), so
-        while steps are stored the heartbeat writes nothing."""
-        self._renewed[table_id] = time.monotonic()  # claimed just now
-        try:
-            while True:
-                wait = self._renewed[table_id] + self.lease / 3 - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                    continue
-                renew = functools.partial(
+        """Renew the lease while the review is worked on (:func:`keep_leased`)."""
+
+        async def renew() -> bool:
+            return await self.writes(
+                functools.partial(
                     self.store.renew, table_id, REVIEW_VERSION, self.owner, self.clock(), self.lease
                 )
-                if not await self.writes(renew):
-                    return
-                self._renewed[table_id] = time.monotonic()
-        finally:
-            self._renewed.pop(table_id, None)
+            )
+
+        await keep_leased(self._renewed, table_id, self.lease, renew)
 
     async def answer(self, table_id: str, seen: int | None = None) -> JSONObject:
         """The review as the API answers it now
