@@ -22,7 +22,8 @@ process, the third) and ``worker`` (to the reviews' own file by a process of its
 as the server's review worker stores a step's moves now:
 :func:`fanfold.server.store.review_step_writes.store_step`; the modes before ``file`` write the
 reviews' tables the main file keeps). It prints each mode's live commit times (from queueing
-the row to its commit), pooled over the rounds, how many of the store's group commits
+the row to its commit), pooled over the rounds, a review write's mean time (the worker's:
+its transaction with its moves' text made first), how many of the store's group commits
 overlapped a review's write, with their mean time against the others' (what meeting one cost),
 and this process's processor seconds per second (the server's process's cost: in ``worker``
 mode the reviews' writes are not in it). The times are one machine's; compare the modes of
@@ -160,10 +161,10 @@ async def run_mode(
     reviews: int,
     every: float,
     pace: float,
-) -> tuple[list[float], int, list[float], list[float]]:
-    """One mode for ``seconds``: the live commits' times (s), the review writes done, and the
-    store's group commits' times (s) that met a review's write and that did not
-    (``numbers``: each table's next action number)."""
+) -> tuple[list[float], int, list[float], list[float], list[float]]:
+    """One mode for ``seconds``: the live commits' times (s), the review writes done, the
+    store's group commits' times (s) that met a review's write and that did not, and the
+    review writes' times (s) (``numbers``: each table's next action number)."""
     outage: Any = SimpleNamespace(since=None)
     timed: Any = Timed(store)
     commits = Commits(timed, appender=None, metrics=Metrics(), outage=outage, let_go=lambda _: None)
@@ -231,6 +232,7 @@ async def run_mode(
         stored,
         [t for t, hit in zip(took, meets, strict=True) if hit],
         [t for t, hit in zip(took, meets, strict=True) if not hit],
+        [end - start for start, end in spans],
     )
 
 
@@ -252,16 +254,18 @@ def store_wait(
         alone: dict[str, list[float]] = {mode: [] for mode in MODES}
         numbers = dict.fromkeys(range(tables), 0)
         cpu = dict.fromkeys(MODES, 0.0)
+        written: dict[str, list[float]] = {mode: [] for mode in MODES}
         wall = dict.fromkeys(MODES, 0.0)
         if not isinstance(review_store(store), FileReviews):
             raise SystemExit("the reviews have no file of their own in this tree")
         for _ in range(rounds):
             for mode in MODES:
                 began, used = time.monotonic(), time.process_time()
-                times, stored, hit, clear = asyncio.run(
+                times, stored, hit, clear, spent = asyncio.run(
                     run_mode(store, mode, seconds, numbers, reviews, every, pace)
                 )
                 cpu[mode] += time.process_time() - used
+                written[mode] += spent
                 wall[mode] += time.monotonic() - began
                 pooled[mode] += times
                 writes[mode] += stored
@@ -275,10 +279,10 @@ def store_wait(
     )
     print(
         "| mode | live commits | mean ms | p50 ms | p99 ms | max ms | > 2 ms | > 5 ms "
-        "| review writes | group commits meeting one | their mean ms | the others' mean ms "
-        "| this process's CPU s/s |"
+        "| review writes | review write mean ms | group commits meeting one | their mean ms "
+        "| the others' mean ms | this process's CPU s/s |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for mode in MODES:
         times = [t * 1e3 for t in pooled[mode]]
         over2 = sum(t > 2 for t in times) / len(times)
@@ -286,7 +290,7 @@ def store_wait(
         print(
             f"| {mode} | {len(times)} | {statistics.fmean(times):.2f} | "
             f"{percentile(times, 0.5):.2f} | {percentile(times, 0.99):.2f} | {max(times):.1f} "
-            f"| {over2:.2%} | {over5:.2%} | {writes[mode]} | "
+            f"| {over2:.2%} | {over5:.2%} | {writes[mode]} | {mean_ms(written[mode])} | "
             f"{len(meeting[mode])} of {len(meeting[mode]) + len(alone[mode])} | "
             f"{mean_ms(meeting[mode])} | {mean_ms(alone[mode])} | "
             f"{cpu[mode] / wall[mode]:.3f} |"
