@@ -8,6 +8,7 @@ review, computed and stored in a worker process, the engines' review of the game
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import json
 import operator
@@ -28,7 +29,7 @@ from fanfold.server.reviews import CHUNK, Reviews
 from fanfold.server.store import Store
 from fanfold.server.store.review_file import FileReviews
 from fanfold.server.store.review_memory import review_store
-from fanfold.server.store.review_step_writes import entry_rows, store_step
+from fanfold.server.store.review_step_writes import claim_review, entry_rows, store_step
 from tests.server.support import sqlite_url
 from tests.server.test_reviews import morris_record, without_words
 
@@ -98,7 +99,36 @@ def test_a_worker_never_makes_a_reviews_file(tmp_path: Path) -> None:
     assert not missing.exists()
 
 
-def test_a_stored_step_answers_its_stored_moves_and_only_the_last_step_its_ending(
+def test_a_worker_s_first_step_claims_the_review_and_goes_on_from_the_moves_stored(
+    tmp_path: Path,
+) -> None:
+    store, reviews = file_reviews(tmp_path)
+    record = morris_record()
+    game = record.to_json()
+    try:
+        opened(reviews, None, now=time.time())
+        first = StepClaim(reviews.path, "t1", REVIEW_VERSION, "morris", "one", 30.0, True)
+        one = stored_step(first, game, 0, None, "0", 0)
+        assert (one["claimed"], one["attempts"], one["start"], one["stop"]) == (True, 1, 0, CHUNK)
+        assert len(one["writes"]) == 2  # type: ignore[arg-type]
+        # Held by "one": another's first step claims nothing and computes nothing.
+        other = dataclasses.replace(first, owner="two")
+        refused = stored_step(other, game, 0, None, "0", 0)
+        assert (refused["claimed"], refused["stored"], refused["moves"]) == (False, False, [])
+        # Its lease run out: "two" claims it (a second attempt) and goes on after move 16.
+        assert reviews.claim("t1", REVIEW_VERSION, "three", time.time() + 60, 1.0) is not None
+        assert claim_review(reviews.path, "t1", REVIEW_VERSION, "two", time.time(), 30.0) is None
+        later = claim_review(reviews.path, "t1", REVIEW_VERSION, "two", time.time() + 120, 30.0)
+        assert later is not None
+        assert (later.attempts, later.stored) == (3, CHUNK)
+        again = claim_review(reviews.path, "t1", REVIEW_VERSION, "two", time.time() + 121, 30.0)
+        assert again is not None
+        assert again.attempts == 3  # its holder claiming again: not a new attempt
+    finally:
+        store.close()
+
+
+def test_a_stored_step_answers_its_stored_moves_and_the_last_step_closes_the_review(
     tmp_path: Path,
 ) -> None:
     store, reviews = file_reviews(tmp_path)
@@ -107,17 +137,30 @@ def test_a_stored_step_answers_its_stored_moves_and_only_the_last_step_its_endin
     total = len(record.actions)
     try:
         opened(reviews, "holder", now=time.time())
-        claim = StepClaim(reviews.path, "t1", REVIEW_VERSION, "holder", 30.0)
+        claim = StepClaim(reviews.path, "t1", REVIEW_VERSION, "morris", "holder", 30.0)
         first = stored_step(claim, game, CHUNK, None, "0", 0)
-        assert set(first) == {"moves", "stored", "write_wait", "write"}
-        assert first["stored"] is True
+        assert set(first) == {"moves", "stored", "writes", "claimed", "start", "stop", "done"}
+        assert (first["stored"], first["done"], first["start"], first["stop"]) == (
+            True,
+            False,
+            0,
+            CHUNK,
+        )
+        assert len(first["writes"]) == 1  # type: ignore[arg-type]
         assert first["moves"] == review_step(game, CHUNK, None, "0", 0)["moves"][:CHUNK]  # type: ignore[index]
         assert reviews.moves("t1", REVIEW_VERSION) == first["moves"]
         last = stored_step(claim, game, total, None, "0", CHUNK)
-        assert {"engine", "deal", "summary", "stored"} <= set(last)
+        assert (last["stored"], last["done"]) == (True, True)
         listed: Any = last["moves"]
         numbers = [entry["number"] for entry in listed]
         assert numbers == list(range(CHUNK + 1, total + 1))
+        # The last step closed the review in its transaction, as the server's end did.
+        job = reviews.job("t1", REVIEW_VERSION)
+        assert job is not None
+        assert (job.state, job.owner) == ("done", "holder")
+        expected = review(record).to_json()
+        assert job.summary == expected["summary_said"]
+        assert job.engine == json.loads(json.dumps(expected["engine"]))
         assert len(reviews.moves("t1", REVIEW_VERSION)) == total
     finally:
         store.close()
@@ -159,7 +202,7 @@ def test_a_review_s_moves_are_stored_by_its_worker_before_its_watchers_are_told(
         job.worker_wrote = lambda waited, took: wrote.append((waited, took))
         await job.open("t1", record)
         await job.tasks[("t1", REVIEW_VERSION)]
-        assert len(wrote) == len(feed.told)
+        assert len(wrote) == len(feed.told) + 1  # the claim, then each step
         return feed
 
     try:
@@ -171,7 +214,7 @@ def test_a_review_s_moves_are_stored_by_its_worker_before_its_watchers_are_told(
     finally:
         worker.shutdown()
         store.close()
-    assert writes == ["claim", "finish"]  # the moves: none written by the server's side
+    assert writes == []  # claimed, stored and closed by the worker: none by the server
     steps = -(-len(record.actions) // CHUNK)
     assert [len(numbers) for numbers in feed.told][:-1] == [CHUNK] * (steps - 1)
     assert functools.reduce(operator.iadd, feed.told, []) == list(range(1, len(record.actions) + 1))

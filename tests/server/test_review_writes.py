@@ -29,7 +29,7 @@ from tests.server.support import serve
 from tests.server.test_reviews import load, morris_record, wait_done
 
 #: The review store's writes.
-WRITES = ("claim", "add_moves", "renew", "finish", "fail")
+WRITES = ("open", "claim", "add_moves", "renew", "finish", "fail")
 
 
 def hub_of(client: TestClient) -> Hub:
@@ -77,7 +77,7 @@ class Marked:
             self.live.clear()
 
 
-def test_a_served_review_s_moves_are_stored_by_its_worker_its_other_writes_in_its_files_thread(
+def test_a_served_review_is_claimed_stored_and_closed_by_its_worker_the_server_opens_it(
     tmp_path: Path,
 ) -> None:
     live = threading.Event()
@@ -96,27 +96,23 @@ def test_a_served_review_s_moves_are_stored_by_its_worker_its_other_writes_in_it
         waited = next(iter(hub.metrics.review_worker_write_wait_seconds.collect())).samples
         moves = recorded.store.moves(table, REVIEW_VERSION)
     names = [name for name, _, _ in recorded.writes]
-    assert names[0] == "claim", names
-    assert names[-1] == "finish", names
-    # The moves are stored by the review worker itself, in the reviews' file: the server's
-    # process writes none of them (the code before: add_moves in its writer thread).
-    assert "add_moves" not in names, names
+    # The review is claimed, its moves stored and it is closed by the review worker itself, in
+    # the reviews' file: the server's process only opens it (the code before: its claim,
+    # moves and end in its writer thread besides).
+    assert names == ["open"], names
     assert [entry["number"] for entry in moves] == list(range(1, len(record.actions) + 1))
     steps = -(-len(record.actions) // CHUNK)
     assert {sample.name: sample.value for sample in stored}[
         "fanfold_review_worker_write_seconds_count"
-    ] == steps
+    ] == steps + 1  # the claim, then each step
     assert {sample.name: sample.value for sample in waited}[
         "fanfold_review_worker_write_wait_seconds_count"
-    ] == steps
-    # The server's own writes (claim, end) in the reviews' file's own thread (the code before
-    # that: the store's thread, after the live commits, which then waited for it).
-    assert {thread.split("_")[0] for _, thread, _ in recorded.writes} == {"reviews"}, recorded
+    ] == steps + 1
     assert isinstance(recorded.store, FileReviews)
     assert str(recorded.store.engine.url.database).endswith("fanfold-reviews.sqlite3")
     assert recorded.store.path == recorded.store.engine.url.database
     counted = {sample.name: sample.value for sample in done}
-    assert counted["fanfold_review_write_seconds_count"] == len(recorded.writes)
+    assert counted["fanfold_review_write_seconds_count"] == 0  # none in its writer thread
 
 
 def test_a_review_write_waits_for_the_live_rows_queued_before_and_while_it_waits(

@@ -7,18 +7,19 @@ so that the server's process writes none of them."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fanfold.core.config import JSONObject
+from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.games.morris import MorrisGame
 from fanfold.play import review as reviewed
 from fanfold.play.review import review
-from fanfold.server.card_reviews import card_step, is_card_review
-from fanfold.server.store.review_step_writes import entry_rows, store_step
+from fanfold.server.card_reviews import card_step, card_summary, is_card_review
+from fanfold.server.store.review_step_writes import claim_review, entry_rows, store_step
 
 #: Morris moves judged per step (one call in the bot pool, then stored).
 CHUNK = 16
@@ -75,32 +76,61 @@ def review_step(
 
 @dataclasses.dataclass(frozen=True)
 class StepClaim:
-    """Where the review worker stores a step's moves itself, and under whose claim: the
-    reviews' SQLite file (``path``), the review (``table_id``, ``version``), its holder
-    (``owner``) and the lease each store extends (seconds from the worker's clock)."""
+    """Where the review worker writes a review itself, and under whose claim: the reviews'
+    SQLite file (``path``), the review (``table_id``, ``version``, its ``game``), its holder
+    (``owner``) and the lease each write extends (seconds from the worker's clock). ``first``:
+    the review's first step here, which claims it first and goes on from the moves stored."""
 
     path: str
     table_id: str
     version: int
+    game: str
     owner: str
     lease: float
+    first: bool = False
 
 
-#: The fields of a step's answer kept for the server where the step is not the game's last
-#: (its moves, and what its store did); the last step's answer keeps them all (its engine,
-#: deal and summary close the review).
-STEP_FIELDS = ("moves", "stored", "write_wait", "write")
+#: The fields of a step's answer kept for the server (its moves, what its writes did and, of
+#: a first step, its claim; the rest of the review's JSON is not sent back).
+STEP_FIELDS = ("moves", "stored", "writes", "claimed", "attempts", "start", "stop", "done")
+
+
+def closing(
+    game: str, result: JSONObject, stored: list[JSONObject] | None
+) -> tuple[JSONObject, list[JSONValue], Any]:
+    """What closes a review after its last step's ``result``: its engine, its summary as kept
+    (Fano and Fan Tan: made from the ``stored`` moves) and its deal."""
+    summary = reviewed.summary_from_json(result)
+    engine: Any = result["engine"]
+    if is_card_review(game):
+        assert stored is not None
+        summary = card_summary(stored, engine, summary[-1])
+    return engine, reviewed.stored_summary(summary), result["deal"]
 
 
 def stored_step(
     claim: StepClaim, record: JSONObject, stop: int, budget: int | None, seed: str, start: int
 ) -> JSONObject:
-    """:func:`review_step` computed, then its moves ``start + 1`` to ``stop`` stored in the
-    reviews' file under ``claim`` (:func:`~fanfold.server.store.review_step_writes.store_step`:
-    only while its owner holds the review, extending the lease), in the review worker. The
-    answer's ``moves`` are those stored, by number; ``stored`` says whether they were (false:
-    the review was taken over, nothing stored); ``write_wait`` and ``write`` the seconds the
-    store waited for the file's write lock and took."""
+    """One step of a review computed and written by the review worker itself, in the reviews'
+    file under ``claim`` (:mod:`fanfold.server.store.review_step_writes`). A first step claims
+    the review (``claimed``, false: someone else holds it, nothing computed; ``attempts``) and
+    starts after the moves stored (``start`` and ``stop`` answered), else moves ``start + 1``
+    to ``stop``. Its moves are stored only while the owner holds the review, extending the
+    lease (``stored``; false: taken over, nothing stored), and the game's last step closes the
+    review in the same transaction (``done``). ``moves``: those stored, by number; ``writes``:
+    each transaction's seconds waiting for the file's write lock and in it."""
+    answer: dict[str, Any] = {"claimed": True, "done": False, "writes": []}
+    if claim.first:
+        claimed = claim_review(
+            claim.path, claim.table_id, claim.version, claim.owner, time.time(), claim.lease
+        )
+        if claimed is None:
+            answer.update(claimed=False, stored=False, moves=[])
+            return answer
+        answer["writes"].append([claimed.write.waited, claimed.write.took])
+        answer["attempts"] = claimed.attempts
+        start = claimed.stored
+        stop = step_end(claim.game, len(record["actions"]), start)  # type: ignore[arg-type]
     result = review_step(record, stop, budget, seed, start)
     listed: list[Any] = result["moves"]  # type: ignore[assignment]
     moves = sorted(
@@ -108,13 +138,23 @@ def stored_step(
         key=lambda entry: int(entry["number"]),
     )
     rows = entry_rows(moves)  # the texts made before the transaction
+    last = stop >= len(record["actions"])  # type: ignore[arg-type]
+    done = functools.partial(closing, claim.game, result) if last else None
     write = store_step(
-        claim.path, claim.table_id, claim.version, claim.owner, rows, time.time(), claim.lease
+        claim.path,
+        claim.table_id,
+        claim.version,
+        claim.owner,
+        rows,
+        time.time(),
+        claim.lease,
+        done,
+        read=is_card_review(claim.game),
     )
-    result.update(moves=moves, stored=write.stored, write_wait=write.waited, write=write.took)
-    if stop < len(record["actions"]):  # type: ignore[arg-type]
-        return {name: result[name] for name in STEP_FIELDS}
-    return result
+    answer["writes"].append([write.waited, write.took])
+    answer.update(moves=moves, stored=write.stored, start=start, stop=stop)
+    answer["done"] = write.stored and last
+    return {name: answer[name] for name in STEP_FIELDS if name in answer}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,6 +196,7 @@ __all__ = [
     "STEP_FIELDS",
     "StepClaim",
     "WorkerSteps",
+    "closing",
     "review_step",
     "step_end",
     "stored_step",

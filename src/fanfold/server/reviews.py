@@ -35,6 +35,7 @@ the exact solver) and :mod:`fanfold.play.review_cards`' (Fano, Fan Tan).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import time
@@ -45,10 +46,9 @@ from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
-from fanfold.play import review as reviewed
 from fanfold.play import review_cards
 from fanfold.play.review import REVIEW_VERSION, reviews
-from fanfold.server.card_reviews import card_summary, is_card_review
+from fanfold.server.card_reviews import is_card_review
 from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import failure_text, read_answer
 from fanfold.server.review_feed import ReviewFeed
@@ -61,7 +61,7 @@ from fanfold.server.review_jobs import in_thread as in_thread
 from fanfold.server.review_jobs import review_seed as review_seed
 from fanfold.server.review_steps import CARD_CHUNK as CARD_CHUNK
 from fanfold.server.review_steps import CHUNK as CHUNK
-from fanfold.server.review_steps import StepClaim, WorkerSteps
+from fanfold.server.review_steps import StepClaim, WorkerSteps, closing
 from fanfold.server.review_steps import review_step as review_step
 from fanfold.server.review_steps import step_end as step_end
 from fanfold.server.store.protocols import ReviewStore
@@ -215,17 +215,27 @@ class Reviews:
 
     async def run(self, table_id: str, record: GameRecord, compute: Compute | None = None) -> None:
         """Claim the review and work through it step by step; stop, leaving it to its new
-        holder, if the claim is lost. Returns at once if someone else holds it."""
-        job = await self.writes(
-            functools.partial(
-                self.store.claim, table_id, REVIEW_VERSION, self.owner, self.clock(), self.lease
-            )
+        holder, if the claim is lost. Returns at once if someone else holds it. Where the
+        worker writes the review itself (:attr:`step_file` and a :class:`WorkerSteps`
+        compute), its first step claims it there."""
+        compute = compute or self.compute
+        in_worker = self.step_file is not None and isinstance(compute, WorkerSteps)
+        claim = functools.partial(
+            self.store.claim, table_id, REVIEW_VERSION, self.owner, self.clock(), self.lease
+        )
+        job = (
+            await asyncio.to_thread(functools.partial(self.store.job, table_id, REVIEW_VERSION))
+            if in_worker
+            else await self.writes(claim)
         )
         if job is None:
             return
-        log.info("reviewing table %s (attempt %d)", table_id, job.attempts)
         try:
-            await self._work(job, record, compute or self.compute)
+            if isinstance(compute, WorkerSteps) and self.step_file is not None:
+                await self._work_in_worker(job, record, compute, self.step_file)
+            else:
+                log.info("reviewing table %s (attempt %d)", table_id, job.attempts)
+                await self._work(job, record, compute)
         except (FanfoldError, ValueError, KeyError) as error:  # a record that does not replay
             reason = failure_text(error)  # its code where it has one, else its English
             log.warning("the review of table %s failed: %s", table_id, error)
@@ -240,10 +250,6 @@ class Reviews:
     async def _work(self, job: ReviewJob, record: GameRecord, compute: Compute) -> None:
         table_id, version, total = job.table_id, job.version, len(record.actions)
         start = len(await asyncio.to_thread(self.store.moves, table_id, version))
-        if self.step_file is not None and isinstance(compute, WorkerSteps):
-            claim = StepClaim(self.step_file, table_id, version, self.owner, self.lease)
-            await self._work_in_worker(job, record, compute, claim, start)
-            return
         pending: dict[int, JSONObject] = {}  # steps computed, not stored yet
         stored_at = time.monotonic()
         heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(table_id))
@@ -283,32 +289,44 @@ class Reviews:
             self._renewed.pop(table_id, None)
 
     async def _work_in_worker(
-        self, job: ReviewJob, record: GameRecord, compute: WorkerSteps, claim: StepClaim, start: int
+        self, job: ReviewJob, record: GameRecord, compute: WorkerSteps, path: str
     ) -> None:
-        """:meth:`_work` where the worker stores each step's moves itself, under ``claim``
-        (this process writes none of them): the watchers are told a step's moves once the
-        worker answers that they are stored, and the review stops, left to its new holder,
-        where the worker found it taken over."""
-        total = len(record.actions)
-        heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(job.table_id))
+        """:meth:`_work` where the worker writes the review itself, in the reviews' file at
+        ``path`` (:func:`~fanfold.server.review_steps.stored_step`): its first step claims it,
+        each step stores its moves and the last one closes it; this process writes none of
+        it. The watchers are told a step's moves once the worker answers that they are
+        stored; the review stops, left to its holder, where the worker found it held by
+        another."""
+        total, table_id = len(record.actions), job.table_id
+        claim = StepClaim(path, table_id, job.version, job.game, self.owner, self.lease, True)
+        start = stop = 0  # the first step: from the moves stored, answered by the worker
+        answered = asyncio.Event()  # a first step longer than a third of the lease: renewed
+        beat = self._heartbeat(table_id, answered)
+        heartbeat = asyncio.get_running_loop().create_task(beat)
         try:
             while True:
-                stop = step_end(job.game, total, start)
-                result = await compute(record, stop, job.budget, job.seed, start, claim)
-                if self.worker_wrote is not None:
-                    self.worker_wrote(float(result["write_wait"]), float(result["write"]))  # type: ignore[arg-type]
+                result: Any = await compute(record, stop, job.budget, job.seed, start, claim)
+                for waited, took in result["writes"]:
+                    if self.worker_wrote is not None:
+                        self.worker_wrote(waited, took)
+                answered.set()
+                if not result["claimed"]:
+                    return  # someone else holds it
+                if claim.first:
+                    log.info("reviewing table %s (attempt %d)", table_id, result["attempts"])
+                    claim = dataclasses.replace(claim, first=False)
                 if not result["stored"]:
-                    log.warning("the review of table %s was taken over", job.table_id)
+                    log.warning("the review of table %s was taken over", table_id)
                     return
-                self._renewed[job.table_id] = time.monotonic()  # the store extended the lease
-                self.feed.stored(job.table_id, list(result["moves"]))  # type: ignore[arg-type]
-                start = stop
-                if stop >= total:
-                    await self._finish(job, result)
+                self._renewed[table_id] = time.monotonic()  # the store extended the lease
+                self.feed.stored(table_id, list(result["moves"]))
+                start = int(result["stop"])
+                if result["done"] or start >= total:
                     return
+                stop = step_end(job.game, total, start)
         finally:
             heartbeat.cancel()
-            self._renewed.pop(job.table_id, None)
+            self._renewed.pop(table_id, None)
 
     async def _store(self, job: ReviewJob, entries: dict[int, JSONObject]) -> bool:
         """Store the moves of the steps computed since the last store, in one transaction
@@ -332,35 +350,30 @@ class Reviews:
 
     async def _finish(self, job: ReviewJob, result: JSONObject) -> None:
         """Close the review with its last step's engine and deal and its summary (Fano and
-        Fan Tan: made from the stored moves)."""
-        summary = reviewed.summary_from_json(result)
-        engine: Any = result["engine"]
+        Fan Tan: made from the stored moves, :func:`closing`)."""
+        stored = None
         if is_card_review(job.game):
             stored = await asyncio.to_thread(self.store.moves, job.table_id, job.version)
-            summary = card_summary(stored, engine, summary[-1])
-        deal: Any = result["deal"]
+        engine, summary, deal = closing(job.game, result, stored)
+        finish = self.store.finish
         await self.writes(
             functools.partial(
-                self.store.finish,
-                job.table_id,
-                job.version,
-                self.owner,
-                engine,
-                reviewed.stored_summary(summary),
-                deal,
-                self.clock(),
+                finish, job.table_id, job.version, self.owner, engine, summary, deal, self.clock()
             )
         )
 
-    async def _heartbeat(self, table_id: str) -> None:
-        """Renew the lease while the review is worked on (:func:`keep_leased`)."""
+    async def _heartbeat(self, table_id: str, claiming: asyncio.Event | None = None) -> None:
+        """Renew the lease while the review is worked on (:func:`keep_leased`); while
+        ``claiming`` is not set (the worker's first step, which claims the review, not answered
+        yet), a renewal that finds the review not held yet does not stop it."""
 
         async def renew() -> bool:
-            return await self.writes(
+            held = await self.writes(
                 functools.partial(
                     self.store.renew, table_id, REVIEW_VERSION, self.owner, self.clock(), self.lease
                 )
             )
+            return held or (claiming is not None and not claiming.is_set())
 
         await keep_leased(self._renewed, table_id, self.lease, renew)
 
