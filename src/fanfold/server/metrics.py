@@ -223,8 +223,9 @@ class Metrics:
         )
         self.review_write_seconds = Histogram(
             "fanfold_review_write_seconds",
-            "One write of an engine review (its moves, claim, lease or end) in the reviews' "
-            "file's own writer thread (SQLite; in memory, the store's after the live commits).",
+            "One write of an engine review by the server's process (SQLite: a lease's renewal "
+            "or a failed review's end, in the reviews' file's own writer thread; in memory its "
+            "claim, moves and end too, in the store's thread after the live commits).",
             buckets=BUCKETS,
             registry=registry,
         )
@@ -237,15 +238,16 @@ class Metrics:
         )
         self.review_worker_write_seconds = Histogram(
             "fanfold_review_worker_write_seconds",
-            "One step's moves of an engine review stored by the review worker's process itself "
-            "in the reviews' file (SQLite; one transaction, the lease extended with it).",
+            "One transaction of the review worker's process itself in the reviews' file "
+            "(SQLite): a review's claim, or a step's moves (the lease extended, the last step's "
+            "closing the review).",
             buckets=BUCKETS,
             registry=registry,
         )
         self.review_worker_write_wait_seconds = Histogram(
             "fanfold_review_worker_write_wait_seconds",
-            "How long the review worker's store of a step waited for the reviews' file's write "
-            "lock (the server's claim, lease or end of a review holding it).",
+            "How long such a transaction of the review worker waited for the reviews' file's "
+            "write lock (the server's opening, renewal or end of a review holding it).",
             buckets=BUCKETS,
             registry=registry,
         )

@@ -8,12 +8,13 @@ computed by :func:`review_step` in the process's review worker
 (:class:`~fanfold.server.bots.ReviewWorker`: a worker process of its own at the lowest CPU
 priority, apart from the live games' bots): Fano330-R-Morris :data:`CHUNK` moves at a time,
 Fan's bisection in one step (its moves' values are known together). On SQLite (the reviews'
-own file, :mod:`fanfold.server.store.review_file`) the worker stores each step's moves itself,
-one transaction a step, under this process's claim (:class:`WorkerSteps` given the file:
-the server's process writes none of them; only the claim, a renewal and the end, by the file's
-own thread, :class:`Writes`). Elsewhere (PostgreSQL, SQLite in memory) this process stores the
-moves of the steps computed together, at most :data:`BATCH` seconds after the last store (one
-transaction, not one a step). Storing moves extends the lease; a heartbeat renews it a third
+own file, :mod:`fanfold.server.store.review_file`) the worker writes the review itself
+(:class:`WorkerSteps` given the file): its first step claims it, each step stores its moves in
+one transaction, the last one closes it; this process only opens it, renews its lease while a
+step is long and closes a failed one, by the file's own thread (:class:`Writes`). Elsewhere
+(PostgreSQL, SQLite in memory) this process claims it, stores the moves of the steps computed
+together, at most :data:`BATCH` seconds after the last store (one transaction, not one a
+step), and closes it. Storing moves extends the lease; a heartbeat renews it a third
 of the lease after its last extension. If the process dies (SIGKILL),
 its lease runs out and the next process that asks for the review, or sweeps the store
 (:mod:`fanfold.server.review_sweep`), takes it over: moves stored are kept and the rest (with

@@ -6,9 +6,9 @@ worker process of its own at the lowest CPU priority
 (:func:`~fanfold.server.bots.worker.lowest_priority`: nice 19), never the server's event loop
 process nor one of the bot pool's workers, so a review takes little processor time that the
 server and the live games' bots want, and never holds a worker a live decision waits for. On
-SQLite the worker also stores each step's moves in the reviews' file itself
-(:func:`fanfold.server.review_steps.stored_step`); elsewhere it computes only, and the server
-stores the steps (:mod:`fanfold.server.reviews`). Steps run one at a time, the waiting ones by
+SQLite the worker also writes the review in the reviews' file itself: its claim, each step's
+moves and its end (:func:`fanfold.server.review_steps.stored_step`); elsewhere it computes
+only, and the server stores the steps (:mod:`fanfold.server.reviews`). Steps run one at a time, the waiting ones by
 :class:`~fanfold.server.bots.pool.Priority` (a review someone asked for before the sweep's),
 then in the order asked. Tests that run the bot pool in threads run the reviews in one thread
 too (the same code, without the process's start-up).

@@ -72,9 +72,9 @@ def reviews_of(state: Any, hub: Hub) -> Reviews:
         step_file: str | None = None
         if isinstance(store, FileReviews):
             # SQLite: the reviews' own file, on a write lock no live commit takes
-            # (fanfold.server.store.review_file). The review worker stores each step's moves
-            # there itself; the claim, a lease's renewal and the end are written by the
-            # file's own thread here.
+            # (fanfold.server.store.review_file). The review worker claims the review, stores
+            # each step's moves and closes it there itself; its opening, a lease's renewal
+            # and a failure are written by the file's own thread here.
             store.waited = hub.metrics.review_write_wait_seconds.observe
             store.took = hub.metrics.review_write_seconds.observe
             writes, step_file = store.writes, store.path
