@@ -9,9 +9,9 @@ server and the live games' bots want, and never holds a worker a live decision w
 SQLite the worker also writes the review in the reviews' file itself: its claim, each step's
 moves and its end (:func:`fanfold.server.review_steps.stored_step`); elsewhere it computes
 only, and the server stores the steps (:mod:`fanfold.server.reviews`). Steps run one at a
-time, the waiting ones by :class:`~fanfold.server.bots.pool.Priority` (a review someone asked for before the sweep's),
-then in the order asked. Tests that run the bot pool in threads run the reviews in one thread
-too (the same code, without the process's start-up).
+time, the waiting ones by :class:`~fanfold.server.bots.pool.Priority` (a review someone asked
+for before the sweep's), then in the order asked. Tests that run the bot pool in threads run
+the reviews in one thread too (the same code, without the process's start-up).
 
 The worker also yields to live play itself, while live work is under way in the process
 (:class:`~fanfold.server.bots.live_work.LiveWork`: a live bot decision in flight or queued in the
