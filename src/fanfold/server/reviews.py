@@ -105,8 +105,8 @@ class Reviews:
             (default :func:`in_thread`; on SQLite the reviews' file's own writer thread,
             :meth:`fanfold.server.store.review_file.FileReviews.writes`).
         step_file: the reviews' SQLite file, where a :class:`WorkerSteps` compute's worker
-            stores each step's moves itself, one transaction a step, under this process's
-            claim (``None``: this process stores them, batched).
+            writes the review itself (its claim, each step's moves in a transaction, its end)
+            for this process (``None``: this process claims, stores batched and closes).
     """
 
     def __init__(
@@ -123,8 +123,8 @@ class Reviews:
     ) -> None:
         self.store = store
         self.step_file = step_file
-        #: Told the seconds each step's store by the worker waited for the file's write lock
-        #: and took (the metrics).
+        #: Told the seconds each of the worker's transactions waited for the file's write
+        #: lock and took (the metrics).
         self.worker_wrote: Callable[[float, float], object] | None = None
         self.writes = writes
         self.batch = batch
