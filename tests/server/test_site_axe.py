@@ -44,10 +44,6 @@ from tests.server.test_site_browser import (
 
 THEMES = ["light", "dark"]
 
-#: The crawl's tests share its pages, loaded once: one worker runs them all (``--dist
-#: loadgroup``, pyproject.toml).
-pytestmark = pytest.mark.xdist_group("site-axe")
-
 #: Four players in Trionfey's "All for one": Player 3 is to promote the second time and win;
 #: Player 1 (the test's seat) is Player 3's partner, and loses with the others.
 ALL_FOR_ONE = (
@@ -382,10 +378,9 @@ def drawn_as(page: Page, size: str, theme: str) -> None:
     page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
 
 
-@pytest.fixture(scope="module")
 def crawl(browser: Browser, server: str, pages: list[Seen]) -> Crawl:
     """Every page loaded once and looked at in each of :data:`LOOKS` (each look's screenshot
-    taken), for the four tests below to judge one look each."""
+    taken)."""
     size, theme = LOOKS[0]
     width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)  # type: ignore[arg-type]
@@ -413,12 +408,15 @@ def crawl(browser: Browser, server: str, pages: list[Seen]) -> Crawl:
     return result
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("size", list(SIZES))
-def test_every_page_in_both_themes_passes_axe(crawl: Crawl, size: str, theme: str) -> None:
-    problems = crawl.problems[size, theme]
-    assert not problems, problems
-    assert not crawl.errors, crawl.errors
+def test_every_page_in_both_sizes_and_both_themes_passes_axe(
+    browser: Browser, server: str, pages: list[Seen]
+) -> None:
+    """Each page at each size in each theme (one test, not four: each page is loaded once
+    for the four looks); the problems by look, ``"phone-dark"`` and so on."""
+    crawled = crawl(browser, server, pages)
+    found = {f"{size}-{theme}": problems for (size, theme), problems in crawled.problems.items()}
+    assert not any(found.values()), {look_: found[look_] for look_ in found if found[look_]}
+    assert not crawled.errors, crawled.errors
 
 
 #: The pages looked at in French as well (a few of each kind: the crawl's whole list twice
@@ -440,10 +438,9 @@ FRENCH = (
 )
 
 
-@pytest.fixture(scope="module")
 def french(browser: Browser, server: str, pages: list[Seen]) -> Crawl:
     """The pages of :data:`FRENCH` loaded once each in French and looked at in both sizes
-    (each size's screenshot taken), for the two tests below to judge one size each."""
+    (each size's screenshot taken)."""
     chosen = [seen for seen in pages if seen.name in FRENCH]
     assert sorted(seen.name for seen in chosen) == sorted(FRENCH)
     width, height = SIZES["desktop"]
@@ -475,12 +472,13 @@ def french(browser: Browser, server: str, pages: list[Seen]) -> Crawl:
     return result
 
 
-@pytest.mark.parametrize("size", list(SIZES))
 def test_representative_pages_in_french_pass_axe_and_fit_the_screen(
-    french: Crawl, size: str
+    browser: Browser, server: str, pages: list[Seen]
 ) -> None:
-    """French's longer words: no serious axe finding, no small text, nothing wider than the
-    screen; screenshots in ``build/screenshots/crawl/fr-*``."""
-    problems = french.problems[size, "light"]
-    assert not problems, problems
-    assert not french.errors, french.errors
+    """French's longer words, at both sizes (each page loaded once for both): no serious axe
+    finding, no small text, nothing wider than the screen; screenshots in
+    ``build/screenshots/crawl/fr-*``; the problems by size."""
+    crawled = french(browser, server, pages)
+    found = {size: problems for (size, _), problems in crawled.problems.items()}
+    assert not any(found.values()), {size: found[size] for size in found if found[size]}
+    assert not crawled.errors, crawled.errors
