@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, Type, extract_parameters
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -334,3 +334,28 @@ def test_password_hashing_runs_off_the_loop_a_few_at_a_time(tmp_path: Path) -> N
     assert len(SlowHasher.threads) == 6
     assert loop_thread[0] not in SlowHasher.threads
     store.close()
+
+
+@pytest.mark.argon2_defaults
+def test_a_server_s_passwords_are_hashed_with_argon2_cffi_s_defaults(
+    app_client: TestClient,
+) -> None:
+    """The server's own hasher (the other server tests hash at the smallest cost:
+    ``tests/server/conftest.py``): Argon2id at argon2-cffi's default cost, for a new account's
+    password and the dummy hash an unknown name is checked against."""
+    create(app_client, "erin", "a long password")
+    accounts: Accounts = app_client.app.state.accounts  # type: ignore[attr-defined]
+    store: Store = accounts.store
+    with store.engine.connect() as connection:
+        stored = connection.execute(
+            accounts_table.select().where(accounts_table.c.name == "erin")
+        ).one()
+    default = PasswordHasher()
+    for hashed in (str(stored.password_hash), accounts.dummy):
+        used = extract_parameters(hashed)
+        assert used.type is Type.ID, hashed
+        assert (used.time_cost, used.memory_cost, used.parallelism) == (
+            default.time_cost,
+            default.memory_cost,
+            default.parallelism,
+        ), hashed

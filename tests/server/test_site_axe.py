@@ -8,7 +8,9 @@ most the game seats; Trionfey's "All for one" partnerships too), from the side (
 and at its end, and the engines' review of a finished Morris game and a Fan game. On each: no
 serious or critical violation, no text under 12 px, no developer words. Screenshots of each
 page go to ``build/screenshots/crawl/``. A few representative pages are looked at in French too
-(:data:`FRENCH`), at both sizes: nothing serious, and nothing wider than the screen.
+(:data:`FRENCH`), at both sizes: nothing serious, and nothing wider than the screen. Each page is
+loaded once and looked at in each size and theme (the window resized, the system's theme
+switched), which the style sheets follow as they would on a fresh load.
 """
 
 # ruff: noqa: F811  (the fixtures imported from test_browser are the tests' arguments)
@@ -291,7 +293,7 @@ class Heard:
 
 
 def look(page: Page, server: str, seen: Seen) -> dict[str, Any]:
-    """What is wrong on one page: axe-core's serious findings, small text, developer words."""
+    """Load one page and say what is wrong on it (:func:`checked`)."""
     heard = Heard(page)
     try:
         return _look(page, server, seen, heard)
@@ -335,6 +337,12 @@ def _look(page: Page, server: str, seen: Seen, heard: Heard) -> dict[str, Any]:
     if seen.answered:
         page.wait_for_selector(seen.answered, timeout=20_000)
     page.wait_for_load_state("load")
+    return checked(page, seen)
+
+
+def checked(page: Page, seen: Seen) -> dict[str, Any]:
+    """What is wrong on the page as it is drawn now: axe-core's serious findings, small text,
+    developer words."""
     found: dict[str, Any] = {}
     violations = serious_violations(page)
     if violations:
@@ -349,31 +357,66 @@ def _look(page: Page, server: str, seen: Seen, heard: Heard) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("size", list(SIZES))
-def test_every_page_in_both_themes_passes_axe(
-    browser: Browser, server: str, pages: list[Seen], size: str, theme: str
-) -> None:
+#: Each way a page is looked at: (size, theme).
+LOOKS = [(size, theme) for size in SIZES for theme in THEMES]
+
+
+@dataclass
+class Crawl:
+    """What the crawl found: each look's problems by page, and the pages' errors."""
+
+    problems: dict[tuple[str, str], dict[str, Any]]
+    errors: list[str]
+
+
+def drawn_as(page: Page, size: str, theme: str) -> None:
+    """The page drawn again at ``size`` in ``theme``, as a browser of that size whose system
+    asks for that theme draws it: the window resized and the reported colour scheme changed
+    (the style sheets follow both; no page script reads either at load)."""
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
+
+
+def crawl(browser: Browser, server: str, pages: list[Seen]) -> Crawl:
+    """Every page loaded once and looked at in each of :data:`LOOKS` (each look's screenshot
+    taken)."""
+    size, theme = LOOKS[0]
     width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)  # type: ignore[arg-type]
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    problems: dict[str, Any] = {}
+    result = Crawl({look_: {} for look_ in LOOKS}, [])
+    page.on("pageerror", lambda error: result.errors.append(str(error)))
     (SHOTS / "crawl").mkdir(parents=True, exist_ok=True)
     try:
         for seen in pages:
-            found = look(page, server, seen)
-            if found:
-                problems[seen.name] = found
-            shot(page, f"crawl/{seen.name}-{size}-{theme}")
+            for number, (size, theme) in enumerate(LOOKS):
+                drawn_as(page, size, theme)
+                if number == 0:
+                    loaded = found = look(page, server, seen)
+                else:  # a page not drawn is reported as such in each look
+                    found = loaded if "not drawn" in loaded else checked(page, seen)
+                if found:
+                    result.problems[size, theme][seen.name] = found
+                shot(page, f"crawl/{seen.name}-{size}-{theme}")
     finally:
         context.close()
-    # what was found, for a person to read whole (the assertion's message is cut short)
-    report = SHOTS / "crawl" / f"problems-{size}-{theme}.json"
-    report.write_text(json.dumps({"pages": len(pages), "problems": problems}, indent=1))
-    assert not problems, problems
-    assert not errors, errors
+    for (size, theme), problems in result.problems.items():
+        # what was found, for a person to read whole (the assertion's message is cut short)
+        report = SHOTS / "crawl" / f"problems-{size}-{theme}.json"
+        report.write_text(json.dumps({"pages": len(pages), "problems": problems}, indent=1))
+    return result
+
+
+def test_every_page_in_both_sizes_and_both_themes_passes_axe(
+    browser: Browser, server: str, pages: list[Seen]
+) -> None:
+    """Each page at each size in each theme (one test, not four: each page is loaded once
+    for the four looks); the problems by look, ``"phone-dark"`` and so on."""
+    crawled = crawl(browser, server, pages)
+    found = {f"{size}-{theme}": problems for (size, theme), problems in crawled.problems.items()}
+    assert not any(found.values()), {look_: found[look_] for look_ in found if found[look_]}
+    assert not crawled.errors, crawled.errors
 
 
 #: The pages looked at in French as well (a few of each kind: the crawl's whole list twice
@@ -395,34 +438,47 @@ FRENCH = (
 )
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_representative_pages_in_french_pass_axe_and_fit_the_screen(
-    browser: Browser, server: str, pages: list[Seen], size: str
-) -> None:
-    """French's longer words: no serious axe finding, no small text, nothing wider than the
-    screen; screenshots in ``build/screenshots/crawl/fr-*``."""
-    width, height = SIZES[size]
+def french(browser: Browser, server: str, pages: list[Seen]) -> Crawl:
+    """The pages of :data:`FRENCH` loaded once each in French and looked at in both sizes
+    (each size's screenshot taken)."""
     chosen = [seen for seen in pages if seen.name in FRENCH]
     assert sorted(seen.name for seen in chosen) == sorted(FRENCH)
+    width, height = SIZES["desktop"]
     context = browser.new_context(viewport={"width": width, "height": height})
     context.add_cookies([{"name": COOKIE, "value": "fr", "url": server}])
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    problems: dict[str, Any] = {}
+    result = Crawl({(size, "light"): {} for size in SIZES}, [])
+    page.on("pageerror", lambda error: result.errors.append(str(error)))
     (SHOTS / "crawl").mkdir(parents=True, exist_ok=True)
     try:
         for seen in chosen:
-            found = look(page, server, seen)
-            if page.evaluate("document.documentElement.lang") != "fr":
-                found["language"] = page.evaluate("document.documentElement.lang")
-            wide = page.evaluate("document.documentElement.scrollWidth")
-            if wide > width:
-                found["wider than the screen"] = wide
-            if found:
-                problems[seen.name] = found
-            shot(page, f"crawl/fr-{seen.name}-{size}")
+            for number, size in enumerate(SIZES):
+                drawn_as(page, size, "light")
+                if number == 0:
+                    loaded = found = look(page, server, seen)
+                else:
+                    found = loaded if "not drawn" in loaded else checked(page, seen)
+                found = dict(found)
+                if page.evaluate("document.documentElement.lang") != "fr":
+                    found["language"] = page.evaluate("document.documentElement.lang")
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                if wide > SIZES[size][0]:
+                    found["wider than the screen"] = wide
+                if found:
+                    result.problems[size, "light"][seen.name] = found
+                shot(page, f"crawl/fr-{seen.name}-{size}")
     finally:
         context.close()
-    assert not problems, problems
-    assert not errors, errors
+    return result
+
+
+def test_representative_pages_in_french_pass_axe_and_fit_the_screen(
+    browser: Browser, server: str, pages: list[Seen]
+) -> None:
+    """French's longer words, at both sizes (each page loaded once for both): no serious axe
+    finding, no small text, nothing wider than the screen; screenshots in
+    ``build/screenshots/crawl/fr-*``; the problems by size."""
+    crawled = french(browser, server, pages)
+    found = {size: problems for (size, _), problems in crawled.problems.items()}
+    assert not any(found.values()), {size: found[size] for size in found if found[size]}
+    assert not crawled.errors, crawled.errors
