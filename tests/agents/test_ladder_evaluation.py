@@ -60,6 +60,33 @@ def test_the_tabulated_chances_are_the_integer_loop_s_bit_for_bit() -> None:
     assert 0.0 < kernels.hyper(40, 4, 3) < 1.0
 
 
+def test_the_draw_chances_counted_with_the_pool_are_the_ones_each_evaluation_computed() -> None:
+    """:func:`kernels.pool_counts` tabulates, for one to ``HAND`` draws, the chance that the
+    seat's draw pile brings each value (a joker, value 0, counts for every value): the number
+    the Python twin's ``_own`` computes for a seat holding none of it, on piles of every
+    size (empty, shorter than the draws, long) and with and without jokers."""
+    from fanfold.agents.ladder import kernels
+
+    rng = random.Random(7)
+    work = kernels.scratch()
+    ints, _, floats, _ = work
+    checked = 0
+    for size in (0, 1, 2, 3, 5, 17, 40):
+        for jokers in (0, 1, 2):
+            values = [rng.randrange(1, 11) for _ in range(size)]
+            for i in range(min(jokers, size)):
+                values[i] = 0
+            pool = np.array([*values, 0], np.int64)  # never empty: an empty pile too
+            kernels.pool_counts(pool, size, ints, floats)
+            for draws in range(1, fx.HAND + 1):
+                for value in range(11):
+                    expected = fx._own(value, [], 0, draws, values)
+                    got = floats[kernels.V_DRAWS + draws - 1, value]
+                    assert got == expected, (size, jokers, draws, value)
+                    checked += 1
+    assert checked == 7 * 3 * fx.HAND * 11
+
+
 @pytest.mark.parametrize("preset", ["classic", "trionfey", "four-players", "specials"])
 def test_a_decision_s_evaluations_reuse_the_opponents_part_only_while_it_is_the_same(
     preset: str,
@@ -84,7 +111,7 @@ def test_a_decision_s_evaluations_reuse_the_opponents_part_only_while_it_is_the_
         # a decision's scope, as decide_with opens it
         ints[kernels.W_STATE, kernels.E_DECISION] = 1
         ints[kernels.W_STATE, kernels.E_KNOWN] = 0
-        kernels.pool_counts(pool, npool, ints)
+        kernels.pool_counts(pool, npool, ints, work[2])
         order = [state for state, _, _ in found]
         rng.shuffle(order)
         order = order[:30] + [order[0]] * 3 + order[30:40]

@@ -108,7 +108,7 @@ def _bounded(s, cfg, seat, legal, nlegal, suits, weights, ws, out):  # type: ign
     work = ws[1]
     ints = work[0]
     npool = kernels.context_into(s, cfg, seat, suits, ctx, later, now, pool)
-    kernels.pool_counts(pool, npool, ints)
+    kernels.pool_counts(pool, npool, ints, work[2])
     ints[kernels.W_STATE, kernels.E_DECISION] = 1
     ints[kernels.W_STATE, kernels.E_KNOWN] = 0
     field = kernels._field_bound(s, cfg, ctx, later, weights, work)

@@ -205,7 +205,11 @@ V_FEATURES = 3
 V_SAFE = 4  # the chance that the seat's exposed card of each value (0..7) is not hit; -1 unknown
 V_RIVAL = 5  # the main rival's features, ``O_LT1`` on (:func:`_opponents`)
 V_BOUND = 6  # a pair's most favourable part of :func:`_hand_bound` (``U_*`` entries)
-V_ROWS = 7
+#: the chance that ``d`` draws from the seat's draw pile bring each value (0: a joker; any
+#: other value, it or a joker) in row ``V_DRAWS + d - 1``, ``d`` from 1 to ``HAND_SIZE``
+#: (:func:`pool_counts`, read by :func:`_own`)
+V_DRAWS = 7
+V_ROWS = V_DRAWS + HAND_SIZE
 # ``floats[V_BOUND]`` entries (:func:`_field_bound`)
 U_READY = 0  # a pair whose value the seat holds: ready, safe and with two prestige values
 U_EXP = 1  # the hits on a pair's two cards
@@ -414,21 +418,31 @@ def match_pairs(ints, combat, nc, missing, nm, order, row, pairs, out):  # type:
 
 
 @njit(**numba_cache.UNCOUNTED)
-def pool_counts(pool, npool, ints):  # type: ignore[no-untyped-def]
-    """How many of each value ``pool[:npool]`` holds, into ``ints[W_POOL]`` (``ints``: the
-    integer rows of :func:`scratch`): every evaluation of a decision reads its draw pile
-    there (:func:`_own`) instead of counting it again: a decision counts it once, after its
-    context (:func:`decide_with`); an evaluation outside a decision counts it itself."""
+def pool_counts(pool, npool, ints, floats):  # type: ignore[no-untyped-def]
+    """How many of each value ``pool[:npool]`` holds, into ``ints[W_POOL]``, and the chance
+    that one to ``HAND_SIZE`` draws from it bring each value, into ``floats[V_DRAWS:]``
+    (``ints``, ``floats``: the rows of :func:`scratch`): every evaluation of a decision reads
+    its draw pile there (:func:`_own`) instead of counting it and dividing again: a decision
+    counts it once, after its context (:func:`decide_with`); an evaluation outside a
+    decision counts it itself. Each chance is :func:`hyper` of the same numbers that
+    :func:`_own` would give it."""
     for v in range(W_WIDTH):
         ints[W_POOL, v] = 0
     for i in range(npool):
         ints[W_POOL, pool[i]] += 1
+    for d in range(1, HAND_SIZE + 1):
+        for v in range(11):
+            copies = ints[W_POOL, v]
+            if v != 0:
+                copies += ints[W_POOL, 0]
+            floats[V_DRAWS + d - 1, v] = hyper(npool, copies, d if d < npool else npool)
 
 
 @njit(cache=True, inline="always")
-def _own(value, ints, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
+def _own(value, ints, floats, nheld, jokers, draws, pool, npool):  # type: ignore[no-untyped-def]
     """The seat's chance to hold ``value`` at its next turn (``ints[W_POOL]``: its draw
-    pile's counts, :func:`pool_counts`; a joker, value 0, holds any value)."""
+    pile's counts, ``floats[V_DRAWS:]`` the chances its draws bring each value,
+    :func:`pool_counts`; a joker, value 0, holds any value)."""
     if jokers:
         return 1.0
     for i in range(nheld):
@@ -436,10 +450,7 @@ def _own(value, ints, nheld, jokers, draws, pool, npool):  # type: ignore[no-unt
             return 1.0
     if draws <= 0:
         return 0.0
-    copies = ints[W_POOL, value]
-    if value != 0:
-        copies += ints[W_POOL, 0]
-    return hyper(npool, copies, draws if draws < npool else npool)
+    return floats[V_DRAWS + draws - 1, value]  # draws: at most ``HAND_SIZE``
 
 
 @njit(cache=True, inline="always")
@@ -447,7 +458,7 @@ def _own_once(value, floats, ints, nheld, jokers, draws, pool, npool):  # type: 
     """:func:`_own`, kept in ``floats[V_OWN, value]`` for the rest of the evaluation (the
     same arguments give the same number)."""
     if floats[V_OWN, value] < 0.0:
-        floats[V_OWN, value] = _own(value, ints, nheld, jokers, draws, pool, npool)
+        floats[V_OWN, value] = _own(value, ints, floats, nheld, jokers, draws, pool, npool)
     return floats[V_OWN, value]
 
 
@@ -682,7 +693,7 @@ def features(s, cfg, ctx, later, pool, npool, ints, pairs, floats, sig):  # type
             nheld += 1
     draws = HAND_SIZE - nh
     if ints[W_STATE, E_DECISION] == 0:
-        pool_counts(pool, npool, ints)
+        pool_counts(pool, npool, ints, floats)
     if not _opponents_seen(s, ctx, ints, sig):
         _opponents(s, cfg, ctx, later, ints, pairs, floats)
     # the seat's own prestige values: its whole field (its face-down cards are combat cards)
@@ -1034,9 +1045,7 @@ def _hand_bound(u, p, cfg, action, field, weights, ints, floats, npool):  # type
                     if (gone >> i) & 1 == 0 and card >> 4 == v and not _is_joker(card):
                         own = 1.0
                 if own == 0.0 and draws > 0:
-                    own = hyper(
-                        npool, ints[W_POOL, v] + ints[W_POOL, 0], draws if draws < npool else npool
-                    )
+                    own = floats[V_DRAWS + draws - 1, v]  # :func:`pool_counts`
                 floats[V_BOUND, U_OWN + v] = own
             safe *= 1.0 - own
         threat = weights[M_THREAT] + (weights[M_THREAT_PAIR] if ints[W_THREAT_PAIR, t] else 0.0)
@@ -1942,7 +1951,7 @@ def _decide_in(s, cfg, seat, legal, nlegal, suits, weights, fparams, iparams, ro
     ctx, later, now, pool = ws[0]
     npool = context_into(s, cfg, seat, suits, ctx, later, now, pool)
     work = ws[1]
-    pool_counts(pool, npool, work[0])
+    pool_counts(pool, npool, work[0], work[2])
     p = _seat(seat)
     phase = s[PHASE]
     if phase == P_DRAW_SHUFFLE or phase == P_SHUFFLE:  # noqa: SIM109 - Numba
