@@ -140,7 +140,7 @@ class Endgame:
                 return
             index = best[0]
             bit = 1 << index
-            hands = hands[:seat] + (hand ^ bit,) + hands[seat + 1 :]
+            hands = (*hands[:seat], hand ^ bit, *hands[seat + 1 :])
             layout |= bit
             key += (index,)
             if not hand ^ bit:
@@ -161,7 +161,7 @@ class Endgame:
         """``seat`` plays card ``index``, then :meth:`_run` on."""
         bit = 1 << index
         hand = hands[seat] ^ bit
-        hands = hands[:seat] + (hand,) + hands[seat + 1 :]
+        hands = (*hands[:seat], hand, *hands[seat + 1 :])
         key += (index,)
         if not hand:
             out.append((chance, key, seat, hands, layout | bit))
@@ -302,6 +302,8 @@ class Tally:
     skipped: int = 0
     seconds: float = 0.0
     regrets: list[float] = field(default_factory=list)
+    #: By the most cards any seat holds at the choice: choices solved, cards worse, regret.
+    by_cards: dict[int, list[float]] = field(default_factory=dict)
 
 
 def measure(games: int, seed: int, agent: str, cards: int, limit: int = 20_000) -> Tally:
@@ -341,6 +343,10 @@ def measure(games: int, seed: int, agent: str, cards: int, limit: int = 20_000) 
                     tally.differ += loss > 1e-9
                     tally.regret += loss
                     tally.regrets.append(loss)
+                    row = tally.by_cards.setdefault(max(view.hand_counts), [0, 0, 0.0])
+                    row[0] += 1
+                    row[1] += loss > 1e-9
+                    row[2] += loss
                     tally.worlds += len(worlds)
                     tally.most_worlds = max(tally.most_worlds, len(worlds))
                     if not entered:
@@ -400,6 +406,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     width = max(len(label) for label, _ in rows)
     for label, value in rows:
         print(f"{label:<{width}}  {value}")
+    print("by the most cards a seat holds: choices solved, cards worse, hands lost")
+    for most, (count, worse, lost) in sorted(found.by_cards.items()):
+        print(f"  {most:>2}  {count:>5.0f}  {worse:>5.0f}  {lost:.3f}")
 
 
 if __name__ == "__main__":

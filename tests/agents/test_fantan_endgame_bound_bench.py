@@ -9,6 +9,7 @@ import random
 import pytest
 from benchmarks import fantan_endgame_bound as bench
 
+from fanfold.agents import create_agent
 from fanfold.agents.strategy.fantan_scoring import PlayRecord, card_scores
 from fanfold.games.fantan import GAME, FanTanState, rules
 from fanfold.games.fantan.actions import Play
@@ -21,7 +22,7 @@ DOWN = (1, 2, 3, 4)
 UP = (0, 12, 11, 10)
 
 
-class Missing(Exception):
+class MissingError(Exception):
     """A policy has no card for a view reached."""
 
     def __init__(self, key: tuple[object, ...], choices: list[int]) -> None:
@@ -55,7 +56,7 @@ def _win(state: FanTanState, me: int, policy: dict[tuple[object, ...], int]) -> 
     elif seat == me:
         key = tuple(state.history)
         if key not in policy:
-            raise Missing(key, plays)
+            raise MissingError(key, plays)
         cards = [policy[key]]
     else:
         cards = _heuristic_cards(state, sum(1 << index for index in plays))
@@ -81,7 +82,7 @@ def _brute_force(worlds: list[bench.World], me: int) -> dict[int, float]:
         policy = stack.pop()
         try:
             won = sum(weight * _win(state, me, policy) for weight, state in states)
-        except Missing as missing:
+        except MissingError as missing:
             stack.extend({**policy, missing.key: card} for card in missing.choices)
             continue
         first = policy[()]
@@ -119,7 +120,9 @@ def _position(rng: random.Random, count: int = 4) -> tuple[list[bench.World], in
             seats = [sum(1 << index for index in part) for part in (first, second, third)]
             seats.insert(me, mine)
             splits.append(tuple(seats))
-    worlds = [(rng.random() + 0.1, hands, layout) for hands in rng.sample(splits, min(count, len(splits)))]
+    worlds = [
+        (rng.random() + 0.1, hands, layout) for hands in rng.sample(splits, min(count, len(splits)))
+    ]
     return worlds, me
 
 
@@ -139,7 +142,7 @@ def test_exact_play_lies_between_the_heuristic_and_play_shown_every_hand(seed: i
     plain = sum(weight * solver.heuristic(hands, layout) for weight, hands, layout in worlds)
     assert plain <= exact + 1e-12
     assert exact <= perfect + 1e-12
-    for weight, hands, layout in worlds:  # one deal known: exact play is perfect play
+    for _, hands, layout in worlds:  # one deal known: exact play is perfect play
         alone = [(1.0, hands, layout)]
         assert solver.value(alone) == pytest.approx(solver.perfect(hands, layout))
         assert solver.heuristic(hands, layout) <= solver.perfect(hands, layout) + 1e-12
@@ -160,7 +163,7 @@ def test_in_real_endgames_exact_play_wins_less_than_seeing_every_hand(seed: int)
 
 def _view_with_small_hands(seed: int, cards: int) -> tuple[FanTanState, int]:
     state = GAME.new_state(CONFIG, seed)
-    agents = [bench.create_agent("heuristic", GAME, seed * 10 + seat) for seat in range(4)]
+    agents = [create_agent("heuristic", GAME, seed * 10 + seat) for seat in range(4)]
     while GAME.current_player(state) is not None:
         legal = GAME.legal_actions(state)
         seat = state.to_move
