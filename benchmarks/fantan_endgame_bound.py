@@ -289,6 +289,7 @@ class Tally:
     """What :func:`measure` found (see the module docstring)."""
 
     games: int = 0
+    won: int = 0
     reached: int = 0
     won_reached: int = 0
     decisions: int = 0
@@ -363,8 +364,10 @@ def measure(games: int, seed: int, agent: str, cards: int, limit: int = 20_000) 
                         )
                 tally.seconds += time.perf_counter() - started
             state = GAME.apply(state, action)
-            if entered and GAME.current_player(state) is None:
-                tally.won_reached += rules.hand_winner(state) == searcher
+            if GAME.current_player(state) is None:
+                won = rules.hand_winner(state) == searcher
+                tally.won += won
+                tally.won_reached += entered and won
     return tally
 
 
@@ -388,6 +391,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"against three heuristic seats; endgames: every hand at most {args.cards} cards"
     )
     rows = [
+        ("games won by the agent", f"{found.won}"),
         ("games whose endgame the agent reached with a choice", f"{found.reached}"),
         ("  won by the agent", f"{found.won_reached}"),
         ("  exact play from the first choice (expected hands won)", f"{found.exact_entry:.2f}"),
@@ -402,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         ("seconds solving", f"{found.seconds:.1f}"),
     ]
     mean = found.worlds / found.decisions if found.decisions else 0.0
-    rows[9] = (rows[9][0], f"{mean:.0f} / {found.most_worlds}")
+    rows[10] = (rows[10][0], f"{mean:.0f} / {found.most_worlds}")
     width = max(len(label) for label, _ in rows)
     for label, value in rows:
         print(f"{label:<{width}}  {value}")
