@@ -267,10 +267,19 @@ def test_a_review_write_on_a_server_never_quiet_waits_at_most_the_limit(tmp_path
         number = 0
 
         async def live() -> None:  # a row queued at every moment: the commits never pause
+            # Each player queues its next row before awaiting the one before, so a row is
+            # always waiting when a batch ends (awaiting each row first left a turn of the
+            # event loop between batches with none queued, where the review went at once).
             nonlocal number
+            before: asyncio.Future[None] | None = None
             while time.monotonic() < stop:
                 number += 1
-                await hub.commits.commit(AppendRow(f"t{number % 3}", number, 0, "x", 1, None))
+                queued = hub.commits.commit(AppendRow(f"t{number % 3}", number, 0, "x", 1, None))
+                if before is not None:
+                    await before
+                before = queued
+            if before is not None:
+                await before
 
         players = [asyncio.ensure_future(live()) for _ in range(3)]
         await asyncio.sleep(0.1)
