@@ -27,6 +27,7 @@ from fanfold.play.setup import play_game
 from fanfold.server.reviews import CARD_CHUNK, CHUNK, DEALS_ENVIRONMENT, Reviews, review_step
 from fanfold.server.store import Store
 from fanfold.server.store.protocols import ReviewStore
+from fanfold.server.store.records import ReviewJob
 from fanfold.server.store.review_memory import MemoryReviews, review_store
 from tests.server.support import ROOT, sqlite_url, subprocess_environment
 
@@ -127,6 +128,27 @@ def take_over(reviews: ReviewStore, record: GameRecord) -> None:
     asyncio.run(asking())
 
 
+def killed_and_completed(
+    holder: subprocess.Popen[str], reviews: ReviewStore, record: GameRecord
+) -> tuple[ReviewJob, JSONObject]:
+    """Kill the holder's process (SIGKILL), let a successor take the review over and complete
+    it, and check it: done by the successor at its second claim, every move stored as the
+    engines' review judges it. Returns the job and the engines' review."""
+    holder.send_signal(signal.SIGKILL)
+    assert holder.wait(timeout=30) == -signal.SIGKILL
+    take_over(reviews, record)
+    done = reviews.job("t1", REVIEW_VERSION)
+    assert done is not None
+    assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
+    expected = review(record).to_json()
+    stored = [
+        {key: value for key, value in entry.items() if key not in ("best_words", "best_said")}
+        for entry in reviews.moves("t1", REVIEW_VERSION)
+    ]
+    assert stored == json.loads(json.dumps(expected["moves"]))
+    return done, expected
+
+
 def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) -> None:
     record: GameRecord = play_game(MORRIS, None, ["medium", "easy"], agent_seed=1).finish()
     assert len(record.actions) > 2 * CHUNK
@@ -156,18 +178,7 @@ def test_a_killed_holder_s_review_is_taken_over_and_completed(tmp_path: Path) ->
         assert len(reviews.moves("t1", REVIEW_VERSION)) == CHUNK
         time.sleep(1.5)  # its heartbeat renews the lease: nobody may take the review
         assert reviews.claim("t1", REVIEW_VERSION, "other", time.time(), 1.0) is None
-        holder.send_signal(signal.SIGKILL)
-        assert holder.wait(timeout=30) == -signal.SIGKILL
-        take_over(reviews, record)
-        done = reviews.job("t1", REVIEW_VERSION)
-        assert done is not None
-        assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
-        expected = review(record).to_json()
-        stored = [
-            {key: value for key, value in entry.items() if key not in ("best_words", "best_said")}
-            for entry in reviews.moves("t1", REVIEW_VERSION)
-        ]
-        assert stored == json.loads(json.dumps(expected["moves"]))
+        done, expected = killed_and_completed(holder, reviews, record)
         assert done.summary == expected["summary_said"]  # kept as codes and params
     finally:
         if holder.poll() is None:
@@ -201,18 +212,7 @@ def test_a_killed_holder_whose_worker_stored_its_steps_is_taken_over_and_complet
         job = reviews.job("t1", REVIEW_VERSION)
         assert job is not None
         assert (job.state, job.owner) == ("running", "holder")
-        holder.send_signal(signal.SIGKILL)
-        assert holder.wait(timeout=30) == -signal.SIGKILL
-        take_over(reviews, record)
-        done = reviews.job("t1", REVIEW_VERSION)
-        assert done is not None
-        assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
-        expected = review(record).to_json()
-        stored = [
-            {key: value for key, value in entry.items() if key not in ("best_words", "best_said")}
-            for entry in reviews.moves("t1", REVIEW_VERSION)
-        ]
-        assert stored == json.loads(json.dumps(expected["moves"]))
+        killed_and_completed(holder, reviews, record)
     finally:
         if holder.poll() is None:
             holder.kill()
