@@ -45,21 +45,12 @@ from fanfold.agents import create_agent
 from fanfold.agents.strategy.fantan_scoring import PlayRecord, card_scores
 from fanfold.games.fantan import GAME, FanTanConfig, FanTanView, rules
 from fanfold.games.fantan.actions import Play
-from fanfold.games.fantan.cards import SUIT_MASK
+from fanfold.games.fantan.cards import SUIT_MASK, indices_of
 
 Hands = tuple[int, ...]
 #: A deal of the hidden cards with its weight: ``(weight, every seat's hand, layout)``.
 World = tuple[float, Hands, int]
 PASS_KEY = -1
-
-
-def _bits(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 @dataclass
@@ -182,7 +173,7 @@ class Endgame:
         view (its hand and the layout), with ``me`` to choose among two or more cards."""
         _, hands, layout = worlds[0]
         found = {}
-        for index in _bits(self.choices(hands, layout)):
+        for index in indices_of(self.choices(hands, layout)):
             won = 0.0
             groups: dict[tuple[int, ...], list[World]] = {}
             for weight, world, at in worlds:
@@ -214,7 +205,7 @@ class Endgame:
         if known is not None:
             return known
         choices = self.choices(hands, layout)
-        cards = _bits(choices) if best else list(self.best_cards(hands[self.me], layout))
+        cards = indices_of(choices) if best else list(self.best_cards(hands[self.me], layout))
         totals = []
         for index in cards:
             total = 0.0
@@ -243,7 +234,7 @@ def posterior(view: FanTanView, limit: int = 2_000_000) -> list[World]:
     hidden = ((1 << 52) - 1) & ~view.hand & ~view.layout
     others = [seat for seat in range(players) if seat != view.player]
     candidates: dict[int, dict[int, float]] = {}
-    cards = _bits(hidden)
+    cards = indices_of(hidden)
     for seat in others:
         size = view.hand_counts[seat]
         if math.comb(len(cards), size) > limit:

@@ -128,18 +128,27 @@ def take_over(reviews: ReviewStore, record: GameRecord) -> None:
     asyncio.run(asking())
 
 
-def killed_and_completed(
+def killed_and_taken_over(
     holder: subprocess.Popen[str], reviews: ReviewStore, record: GameRecord
-) -> tuple[ReviewJob, JSONObject]:
-    """Kill the holder's process (SIGKILL), let a successor take the review over and complete
-    it, and check it: done by the successor at its second claim, every move stored as the
-    engines' review judges it. Returns the job and the engines' review."""
+) -> ReviewJob:
+    """Kill the holder's process (SIGKILL) and let a successor take the review over and
+    complete it: done by the successor at its second claim. Returns the job."""
     holder.send_signal(signal.SIGKILL)
     assert holder.wait(timeout=30) == -signal.SIGKILL
     take_over(reviews, record)
     done = reviews.job("t1", REVIEW_VERSION)
     assert done is not None
     assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
+    return done
+
+
+def killed_and_completed(
+    holder: subprocess.Popen[str], reviews: ReviewStore, record: GameRecord
+) -> tuple[ReviewJob, JSONObject]:
+    """Kill the holder's process (SIGKILL), let a successor take the review over and complete
+    it, and check it: done by the successor at its second claim, every move stored as the
+    engines' review judges it. Returns the job and the engines' review."""
+    done = killed_and_taken_over(holder, reviews, record)
     expected = review(record).to_json()
     stored = [
         {key: value for key, value in entry.items() if key not in ("best_words", "best_said")}
@@ -255,12 +264,7 @@ def test_a_killed_holder_s_card_review_is_taken_over_and_made_as_one_process_mak
         assert job is not None
         assert (job.state, job.owner, job.budget) == ("running", "holder", 2)
         assert reviews.moves("t1", REVIEW_VERSION) == []  # its first step: not stored yet
-        holder.send_signal(signal.SIGKILL)
-        assert holder.wait(timeout=30) == -signal.SIGKILL
-        take_over(reviews, record)
-        done = reviews.job("t1", REVIEW_VERSION)
-        assert done is not None
-        assert (done.state, done.owner, done.attempts) == ("done", "successor", 2)
+        done = killed_and_taken_over(holder, reviews, record)
         stored = reviews.moves("t1", REVIEW_VERSION)
     finally:
         if holder.poll() is None:
