@@ -7,6 +7,8 @@ without being made resident again; a table without a review says why and closes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -21,8 +23,10 @@ from starlette.websockets import WebSocketDisconnect
 from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
 from fanfold.play.review import REVIEW_VERSION
+from fanfold.server import review_wire
 from fanfold.server.hub import Hub
 from fanfold.server.reviews import CHUNK, Reviews, review_step
+from fanfold.server.routes import review_socket
 from fanfold.server.store.review_memory import review_store
 from tests.server.support import JSON, open_table, serve
 from tests.server.test_reviews import load, morris_record, wait_done
@@ -146,6 +150,54 @@ def test_a_socket_receives_each_new_step_once_and_only_what_is_new(tmp_path: Pat
     assert [point for message in messages for point in message["graph"]] == whole["graph"]
     assert messages[-1]["summary"] == whole["summary"]
     assert messages[-1]["judged"] == len(record.actions)
+
+
+def test_pages_that_have_seen_the_same_moves_share_one_message_a_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three pages watch one review: each step's message is made into text once, and each
+    page gets the same text; a page opened later, once it has the same moves, shares it too."""
+    made: list[JSONObject] = []
+    text_of = review_wire.socket_text
+
+    def counted(answer: JSONObject) -> str:
+        made.append(answer)
+        return text_of(answer)
+
+    monkeypatch.setattr(review_socket, "socket_text", counted)
+    record = morris_record()
+    with serve(tmp_path) as client, gated(client) as (steps, _):
+        table = load(client, record)
+        with contextlib.ExitStack() as sockets:
+            pages = [
+                sockets.enter_context(client.websocket_connect(f"/ws/reviews/{table}?seen=0"))
+                for _ in range(3)
+            ]
+            assert [received(page)["judged"] for page in pages] == [0, 0, 0]
+            steps.wait_asked(1)
+            del made[:]
+            steps.release()
+            texts = [page.receive_text() for page in pages]
+            assert len(made) == 1  # one text for the three pages
+            assert texts[0] == texts[1] == texts[2]
+            message = json.loads(texts[0])
+            assert (message["seen"], message["judged"]) == (0, CHUNK)
+            steps.wait_asked(2)
+            late = sockets.enter_context(client.websocket_connect(f"/ws/reviews/{table}?seen=0"))
+            assert received(late)["judged"] == CHUNK  # its first answer: the store's moves
+            del made[:]
+            steps.release()
+            texts = [page.receive_text() for page in [*pages, late]]
+            assert len(made) == 1
+            assert len(set(texts)) == 1
+            assert json.loads(texts[0])["seen"] == CHUNK
+    assert reviews_feed_empty(client)
+
+
+def reviews_feed_empty(client: TestClient) -> bool:
+    """Nothing kept by the feed once every page left."""
+    feed = client.app.state.reviews.feed  # type: ignore[attr-defined]
+    return not feed._made and not feed._watchers
 
 
 def test_a_socket_opened_with_moves_gets_only_the_rest(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from fanfold.play.review import REVIEW_VERSION
 from fanfold.server.live import NotFoundError
 from fanfold.server.protocol.sending import error_message, malformed, wire
 from fanfold.server.review_answers import review_answer, with_hold
-from fanfold.server.review_feed import Changes
+from fanfold.server.review_feed import Changes, Made
 from fanfold.server.review_wire import off_loop, socket_text
 from fanfold.server.reviews import Reviews
 from fanfold.server.routes import HubDep
@@ -44,6 +44,10 @@ router = APIRouter(tags=["reviews"])
 LOOK = 1.0
 
 ENDED = ("done", "failed")
+
+#: A message for the socket: the answer, and its text where it was made already (``None``:
+#: to be made).
+Reply = tuple[JSONObject, str | None]
 
 
 def seen_of(text: str | None) -> int | None:
@@ -89,24 +93,35 @@ class Watch:
         """The review from the store (the moves after those sent)."""
         return await review_now(self.state, self.hub, self.table_id, self.judged)
 
-    async def pushed(self, entries: list[JSONObject]) -> JSONObject | None:
-        """The answer for the moves this process just stored (``entries``), from memory where
-        they follow those sent, else from the store; ``None``: nothing new (the socket's first
-        answer, read as they were stored, has them)."""
+    async def pushed(self, entries: list[JSONObject]) -> Reply | None:
+        """The message for the moves this process just stored (``entries``), from memory where
+        they follow those sent (made once for every page that has seen the same moves:
+        :meth:`~fanfold.server.review_feed.ReviewFeed.shared`), else from the store; ``None``:
+        nothing new (the socket's first answer, read as they were stored, has them)."""
         entries = [entry for entry in entries if int(str(entry["number"])) > self.judged]
         if not entries:
             return None
         if int(str(entries[0]["number"])) != self.judged + 1:
-            return await self.stored()
+            return await self.stored(), None
         if self.job is None:
             job = await asyncio.to_thread(self.reviews.store.job, self.table_id, REVIEW_VERSION)
             if job is None:
-                return await self.stored()
+                return await self.stored(), None
             self.job = job
-        answer = review_answer(dataclasses.replace(self.job, state="running"), entries, self.judged)
-        if self.holding():
-            with_hold(answer)
-        return answer
+        running, holding, seen = (
+            dataclasses.replace(self.job, state="running"),
+            self.holding(),
+            self.judged,
+        )
+
+        def make() -> Made:
+            answer = review_answer(running, entries, seen)
+            if holding:
+                with_hold(answer)
+            return answer, socket_text(answer)
+
+        key = (running.attempts, seen, int(str(entries[-1]["number"])), holding)
+        return self.reviews.feed.shared(self.table_id, key, make)
 
     def unchanged(self) -> JSONObject:
         """The last answer with no new moves, its wait for the tables in play as it is now."""
@@ -131,9 +146,7 @@ async def closed_by_client(websocket: WebSocket) -> bool:
     return False
 
 
-async def next_answer(
-    watch: Watch, changes: Changes, closed: asyncio.Future[bool]
-) -> JSONObject | None:
+async def next_answer(watch: Watch, changes: Changes, closed: asyncio.Future[bool]) -> Reply | None:
     """The next message for the socket (``None``: the client left, or spoke)."""
     while True:
         got: asyncio.Future[Any] = asyncio.ensure_future(changes.get())
@@ -145,18 +158,18 @@ async def next_answer(
         if got in done:
             entries = drained(got.result(), changes)
             if entries is None:
-                return await watch.stored()
-            answer = await watch.pushed(entries)
-            if answer is not None:
-                return answer
+                return await watch.stored(), None
+            reply = await watch.pushed(entries)
+            if reply is not None:
+                return reply
             continue
         got.cancel()
         if not watch.running_here():
             answer = await watch.stored()  # another process runs it (or nobody does now)
             if answer["judged"] != watch.judged or answer["state"] != watch.answer["state"]:
-                return answer
+                return answer, None
         elif watch.holding() != ("held" in watch.answer):
-            return watch.unchanged()
+            return watch.unchanged(), None
 
 
 @router.websocket("/ws/reviews/{table_id}")
@@ -179,9 +192,10 @@ async def review_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> Non
             return
         watch = Watch(state, hub, table_id, answer)
         closed = asyncio.ensure_future(closed_by_client(websocket))
+        text: str | None = None
         try:
             while True:
-                await websocket.send_text(await off_loop(socket_text, answer))
+                await websocket.send_text(text or await off_loop(socket_text, answer))
                 watch.answer = answer
                 if answer["state"] in ENDED:
                     await websocket.close(code=1000)
@@ -191,7 +205,7 @@ async def review_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> Non
                     if closed.result():  # the client sent something: not this socket's use
                         await websocket.close(code=1008, reason="nothing is asked here")
                     return
-                answer = found
+                answer, text = found
         except (WebSocketDisconnect, RuntimeError):
             return  # the client left while a message was sent
         finally:
