@@ -81,21 +81,7 @@ def features(  # type: ignore[no-untyped-def]
     fullness = held / 13.0
     if own_beyond:
         out[2] = pop[own_beyond]
-        here = position[bit]
-        low = here
-        high = here
-        for other in range(13):
-            if own_beyond >> other & 1:
-                place = position[other]
-                if place < low:
-                    low = place
-                if place > high:
-                    high = place
-        if here > start:
-            low = here
-        elif here < start:
-            high = here
-        out[3] = pop[span[low, high] & others13]
+        out[3] = pop[kernels.gap(own_beyond, bit, position, start, span) & others13]
     else:
         out[4] = pop[beyond & others13]
         out[5] = 1.0

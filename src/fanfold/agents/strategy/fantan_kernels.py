@@ -57,6 +57,28 @@ def uniform(rs, m):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def gap(own_beyond, bit, position, start, span):  # type: ignore[no-untyped-def]
+    """The ranks between rank ``bit`` and the seat's own cards beyond it (``own_beyond``, not
+    empty) on the side away from the suit's start: the others' cards there must be played
+    before the seat's are reached."""
+    here = position[bit]
+    low = here
+    high = here
+    for other in range(13):
+        if own_beyond >> other & 1:
+            place = position[other]
+            if place < low:
+                low = place
+            if place > high:
+                high = place
+    if here > start:
+        low = here
+    elif here < start:
+        high = here
+    return span[low, high]
+
+
+@njit(cache=True)
 def card_score(  # type: ignore[no-untyped-def]
     row, hand13, bit, table, pop, beyond_of, position, start, span, weights
 ):
@@ -72,21 +94,7 @@ def card_score(  # type: ignore[no-untyped-def]
     score -= weights[1] * pop[opened & others13]
     if own_beyond:
         score += weights[2] * pop[own_beyond]
-        here = position[bit]
-        low = here
-        high = here
-        for other in range(13):
-            if own_beyond >> other & 1:
-                place = position[other]
-                if place < low:
-                    low = place
-                if place > high:
-                    high = place
-        if here > start:
-            low = here
-        elif here < start:
-            high = here
-        score -= weights[3] * pop[span[low, high] & others13]
+        score -= weights[3] * pop[gap(own_beyond, bit, position, start, span) & others13]
     else:
         score -= weights[4] * pop[beyond & others13]
     return score
