@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import json
 import operator
+import pickle
 import sqlite3
 import time
 from pathlib import Path
@@ -24,7 +25,13 @@ from fanfold.play.review import REVIEW_VERSION, review
 from fanfold.server.bots import Priority, ReviewWorker
 from fanfold.server.review_feed import ReviewFeed
 from fanfold.server.review_jobs import keep_leased
-from fanfold.server.review_steps import StepClaim, WorkerSteps, review_step, stored_step
+from fanfold.server.review_steps import (
+    StepClaim,
+    WorkerSteps,
+    packed_stored_step,
+    review_step,
+    stored_step,
+)
 from fanfold.server.reviews import CHUNK, Reviews
 from fanfold.server.store import Store
 from fanfold.server.store.review_file import FileReviews
@@ -305,3 +312,39 @@ def test_a_renewal_that_fails_is_tried_again_and_the_heartbeat_goes_on() -> None
     assert len(calls) == 3  # failed, tried again (renewed), then found taken over
     assert calls[1] - calls[0] < 0.09  # again after a thirtieth of the lease, not a third
     assert "t1" not in renewed
+
+
+def test_a_review_s_record_crosses_to_its_worker_pickled_once_for_all_its_steps(
+    tmp_path: Path,
+) -> None:
+    """Every step of a review hands the worker the same bytes (the record pickled at the first
+    step), which unpickle to the record's JSON; another record gets bytes of its own."""
+    store, reviews = file_reviews(tmp_path)
+    record, other = morris_record(), dataclasses.replace(morris_record(), seed=99)
+    worker = ReviewWorker(processes=False)
+    handed: list[tuple[Any, bytes]] = []
+
+    async def run(fn: Any, *args: Any, priority: Any) -> Any:
+        handed.append((fn, args[1]))  # after the claim: the packed record
+        return await worker.run(fn, *args, priority=priority)
+
+    steps = WorkerSteps(run, Priority.REVIEW)
+
+    async def scenario() -> None:
+        job = Reviews(reviews, steps, owner="me", writes=reviews.writes, step_file=reviews.path)
+        await job.open("t1", record)
+        await job.tasks[("t1", REVIEW_VERSION)]
+
+    try:
+        asyncio.run(scenario())
+        assert reviews.job("t1", REVIEW_VERSION).state == "done"  # type: ignore[union-attr]
+    finally:
+        worker.shutdown()
+        store.close()
+    assert len(handed) == -(-len(record.actions) // CHUNK)
+    assert {fn for fn, _ in handed} == {packed_stored_step}
+    assert all(data is handed[0][1] for _, data in handed)  # pickled once
+    assert pickle.loads(handed[0][1]) == record.to_json()
+    assert steps.packed(record) is handed[0][1]
+    assert pickle.loads(steps.packed(other)) == other.to_json()
+    assert steps.packed(other) is not handed[0][1]

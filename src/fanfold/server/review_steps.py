@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import pickle
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -157,16 +158,54 @@ def stored_step(
     return {name: answer[name] for name in STEP_FIELDS if name in answer}
 
 
+def packed_review_step(
+    packed: bytes, stop: int, budget: int | None, seed: str, start: int
+) -> JSONObject:
+    """:func:`review_step` of the record pickled in ``packed`` (:meth:`WorkerSteps.packed`)."""
+    return review_step(pickle.loads(packed), stop, budget, seed, start)
+
+
+def packed_stored_step(
+    claim: StepClaim, packed: bytes, stop: int, budget: int | None, seed: str, start: int
+) -> JSONObject:
+    """:func:`stored_step` of the record pickled in ``packed`` (:meth:`WorkerSteps.packed`)."""
+    return stored_step(claim, pickle.loads(packed), stop, budget, seed, start)
+
+
+#: The records :class:`WorkerSteps` keeps pickled (the reviews under way at once, and more).
+PACKED_RECORDS = 32
+
+
 @dataclasses.dataclass(frozen=True)
 class WorkerSteps:
     """A review's steps computed by the review worker (``run``:
     :meth:`fanfold.server.bots.ReviewWorker.run`) at ``priority``: called as a
     :data:`~fanfold.server.reviews.Compute`, it answers :func:`review_step`'s JSON (the
     server stores the moves); given a :class:`StepClaim` besides, the worker stores them
-    itself (:func:`stored_step`)."""
+    itself (:func:`stored_step`).
+
+    The record crosses to the worker as bytes pickled once for all of a review's steps
+    (:meth:`packed`), not as its JSON pickled again for each step on the event loop (about
+    0.13 ms a step for a Fano game of 900 moves)."""
 
     run: Callable[..., Awaitable[Any]]
     priority: Any
+    _packed: dict[int, tuple[GameRecord, bytes]] = dataclasses.field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def packed(self, record: GameRecord) -> bytes:
+        """``record``'s JSON pickled, made at its first step and kept for the next ones (the
+        last :data:`PACKED_RECORDS` records; each kept with its bytes, so that its ``id`` is
+        not another's)."""
+        kept = self._packed.get(id(record))
+        if kept is not None and kept[0] is record:
+            return kept[1]
+        data = pickle.dumps(record.to_json(), protocol=pickle.HIGHEST_PROTOCOL)
+        self._packed[id(record)] = (record, data)
+        while len(self._packed) > PACKED_RECORDS:
+            del self._packed[next(iter(self._packed))]
+        return data
 
     async def __call__(
         self,
@@ -177,14 +216,14 @@ class WorkerSteps:
         start: int,
         claim: StepClaim | None = None,
     ) -> JSONObject:
-        game = record.to_json()
+        game = self.packed(record)
         if claim is None:
             answer = await self.run(
-                review_step, game, stop, budget, seed, start, priority=self.priority
+                packed_review_step, game, stop, budget, seed, start, priority=self.priority
             )
         else:
             answer = await self.run(
-                stored_step, claim, game, stop, budget, seed, start, priority=self.priority
+                packed_stored_step, claim, game, stop, budget, seed, start, priority=self.priority
             )
         found: JSONObject = answer
         return found
@@ -197,6 +236,8 @@ __all__ = [
     "StepClaim",
     "WorkerSteps",
     "closing",
+    "packed_review_step",
+    "packed_stored_step",
     "review_step",
     "step_end",
     "stored_step",
