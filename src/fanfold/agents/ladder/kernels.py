@@ -1364,7 +1364,7 @@ def workspace(s):  # type: ignore[no-untyped-def]
         np.zeros(frames, np.float64),  # chance
         np.zeros(frames, np.float64),  # failed_value
         np.zeros(frames, np.bool_),  # supported
-        np.zeros(2, np.float64),  # top: the root's best value and its index
+        np.zeros(3, np.float64),  # top: the root's best value, its index, the most it may be
         np.zeros(L_SIZE, np.int64),  # the loop's integers (``L_*``)
         np.zeros(1, np.float64),  # the value delivered to the loop's frame
     )
@@ -1523,6 +1523,7 @@ def search(  # type: ignore[no-untyped-def]
         supported[f] = False
     top[0] = NEVER
     top[1] = 0.0
+    top[2] = np.inf
     for i in range(loop.shape[0]):
         loop[i] = 0
     delivered[0] = 0.0
@@ -1536,19 +1537,25 @@ def search(  # type: ignore[no-untyped-def]
     # action left unsearched), this position is one it searched, and everything the values
     # depend on (the rules, the context, the parameters) is the same: each position's value
     # is then the one this search would find, so the choice is the same; never where the
-    # root's values are asked for
+    # root's values are asked for. That search's value of this position is the most the root
+    # may reach (``top[2]``): the first action found worth it is the choice, as the first of
+    # equal ones is in order
     info = plan[0]
     kept = (
         roots.shape[0] == 0
         and info[PL_KEPT] != 0
         and _same_search(cfg, ctx, later, now, pool, npool, weights, fparams, iparams, plan)
-        and memo_used[_slot(memo_keys, memo_used, state_hash(s))]
     )
+    if kept:
+        slot = _slot(memo_keys, memo_used, state_hash(s))
+        kept = memo_used[slot]
+        top[2] = memo_values[slot]
     info[PL_KEPT] = 0
     if kept:
         info[PL_USED] += 1
         loop[L_MEMO_COUNT] = info[PL_COUNT]
     else:
+        top[2] = np.inf
         for i in range(memo_used.shape[0]):
             memo_used[i] = False
     for i in range(s.shape[0]):
@@ -1710,7 +1717,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
             waiting[k] = 3
             push = True
             child = carried
-        elif index[k] >= count[k]:
+        elif index[k] >= count[k] or (k == 0 and top[0] == top[2]):
             if k == 0:
                 break
             value = best[k]
