@@ -1443,7 +1443,7 @@ def _same_search(cfg, ctx, later, now, pool, npool, weights, fparams, iparams, p
     for i in range(iparams.shape[0]):
         if p_iparams[i] != iparams[i]:
             return False
-    for i in range(cfg.shape[0]):
+    for i in range(cfg.shape[0]):  # noqa: SIM110 - Numba
         if p_cfg[i] != cfg[i]:
             return False
     return True
