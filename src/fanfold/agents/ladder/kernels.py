@@ -1338,9 +1338,12 @@ def workspace(s):  # type: ignore[no-untyped-def]
     """Every working array of a decision on states shaped as ``s`` (:func:`decide_with`'s
     ``ws``), allocated once and reused by every decision that is given it: a batch of tables
     allocates one, and a decision then allocates nothing (its memo table only when a search
-    outgrows :data:`MEMO_START` positions). ``ws`` is ``(ctx, work, frames, buffers, memo)``:
-    :func:`context_into`'s arrays, :func:`scratch`, the search's frames (:func:`search`), its
-    position buffers and its memo table. Its contents are overwritten by each decision."""
+    outgrows :data:`MEMO_START` positions). ``ws`` is ``(ctx, work, frames, buffers, memo,
+    plan)``: :func:`context_into`'s arrays, :func:`scratch`, the search's frames
+    (:func:`search`), its position buffers, its memo table and what a complete search keeps
+    for the seat's next decision (``PL_*``, the context and parameters it was searched with;
+    :func:`forget` drops it). Its contents are overwritten by each decision; a workspace
+    serves one table at a time (the environments' kernels :func:`forget` between tables)."""
     size = s.shape[0]
     frames = DEPTH + 4
     decision = (
