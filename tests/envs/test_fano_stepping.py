@@ -300,3 +300,22 @@ def test_the_warm_up_prepares_every_stepping_kernel(monkeypatch: pytest.MonkeyPa
     fano_stepping.warm_up()
     assert {kernels.start, kernels.act, kernels.resume} <= set(called)
     assert kernels.resume.signatures
+
+
+def test_each_table_s_bots_start_with_no_ladder_search_kept() -> None:
+    """The ladder's kept search (:func:`fanfold.agents.ladder.kernels.forget`) never
+    crosses tables: ``play_bots`` drops what the workspace keeps before a table's bots play,
+    even where the learner is to move at once."""
+    from fanfold.agents.ladder import compiled
+    from fanfold.agents.ladder import kernels as ladder
+
+    env = FanfoldVectorEnv("fano", "trionfey", num_envs=2, opponents="ladder(style=rush)")
+    env.reset(seed=4)
+    tables = env._fast
+    assert isinstance(tables, FanoTables)
+    ws = compiled.workspace(tables.states.shape[1])
+    for table in range(2):
+        ws[5][0][ladder.PL_KEPT] = 1
+        tables._step(lambda arrays, *rest: kernels.play_bots(*arrays, *rest), table, 0, ws)
+        assert ws[5][0][ladder.PL_KEPT] == 0
+        assert tables.scal[table, kernels.S_STATUS] == kernels.LEARNER

@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from fanfold.agents.ladder.kernels import decide_with as ladder_decide
+from fanfold.agents.ladder.kernels import forget as ladder_forget
 from fanfold.agents.ladder.kernels import workspace as ladder_workspace
 from fanfold.core import numba_cache
 from fanfold.envs.fantan_kernels import mt_below, mt_seed_int
@@ -208,6 +209,7 @@ def play_bots(  # type: ignore[no-untyped-def]
     to each array of ``tables`` and of the workspace (about fifty, two atomic operations
     each) at every table's step, self-play included, where no bot decides."""
     kinds, suits, weights, fparams, iparams, max_steps = bots
+    ladder_forget(ws)  # a kept search (the ladder's) is the table's own
     while True:
         s = states[i]
         if is_over(s, cfg):

@@ -1338,9 +1338,12 @@ def workspace(s):  # type: ignore[no-untyped-def]
     """Every working array of a decision on states shaped as ``s`` (:func:`decide_with`'s
     ``ws``), allocated once and reused by every decision that is given it: a batch of tables
     allocates one, and a decision then allocates nothing (its memo table only when a search
-    outgrows :data:`MEMO_START` positions). ``ws`` is ``(ctx, work, frames, buffers, memo)``:
-    :func:`context_into`'s arrays, :func:`scratch`, the search's frames (:func:`search`), its
-    position buffers and its memo table. Its contents are overwritten by each decision."""
+    outgrows :data:`MEMO_START` positions). ``ws`` is ``(ctx, work, frames, buffers, memo,
+    plan)``: :func:`context_into`'s arrays, :func:`scratch`, the search's frames
+    (:func:`search`), its position buffers, its memo table and what a complete search keeps
+    for the seat's next decision (``PL_*``, the context and parameters it was searched with;
+    :func:`forget` drops it). Its contents are overwritten by each decision; a workspace
+    serves one table at a time (the environments' kernels :func:`forget` between tables)."""
     size = s.shape[0]
     frames = DEPTH + 4
     decision = (
@@ -1364,7 +1367,7 @@ def workspace(s):  # type: ignore[no-untyped-def]
         np.zeros(frames, np.float64),  # chance
         np.zeros(frames, np.float64),  # failed_value
         np.zeros(frames, np.bool_),  # supported
-        np.zeros(2, np.float64),  # top: the root's best value and its index
+        np.zeros(3, np.float64),  # top: the root's best value, its index, the most it may be
         np.zeros(L_SIZE, np.int64),  # the loop's integers (``L_*``)
         np.zeros(1, np.float64),  # the value delivered to the loop's frame
     )
@@ -1382,7 +1385,104 @@ def workspace(s):  # type: ignore[no-untyped-def]
         np.zeros(MEMO_START, np.float64),
         np.zeros(MEMO_START, np.bool_),
     )
-    return decision, scratch(), stack, buffers, memo
+    plan = (
+        np.zeros(PL_SIZE, np.int64),  # ``PL_*``: whether the memo is kept, its count
+        np.zeros(X_SIZE, np.int64),  # the context it was searched with
+        np.zeros((8, 11), np.float64),  # later
+        np.zeros((8, 11), np.float64),  # now
+        np.zeros(max(size, 1), np.int64),  # the pool
+        np.zeros(PL_PARAMS, np.float64),  # the weights, then ``fparams``
+        np.zeros(I_SIZE, np.int64),  # iparams
+        np.zeros(max(size, 1), np.int64),  # the rules' options (``cfg``)
+    )
+    return decision, scratch(), stack, buffers, memo, plan
+
+
+# the plan's integers (``ws[5][0]``): a search's memo kept for the seat's next decision
+PL_KEPT = 0  # 1: the last search in the workspace was complete; its memo and context kept
+PL_COUNT = 1  # the memo's entries
+PL_NPOOL = 2
+PL_WEIGHTS = 3  # how many weights
+PL_OPTIONS = 4  # how many options
+PL_USED = 5  # how many searches went on from a kept memo (a count for tests and notes)
+PL_SIZE = 6
+PL_PARAMS = 256  # room for the weights and ``fparams``
+
+
+@njit(**numba_cache.UNCOUNTED)
+def forget(ws):  # type: ignore[no-untyped-def]
+    """Drop the workspace's kept memo (:func:`search`): the next decision searches afresh.
+    The environments' kernels call it before each table's bots play, so that nothing kept
+    crosses tables or games."""
+    ws[5][0][PL_KEPT] = 0
+
+
+@njit(**numba_cache.UNCOUNTED)
+def _same_search(cfg, ctx, later, now, pool, npool, weights, fparams, iparams, plan):  # type: ignore[no-untyped-def]
+    """Whether a search with these rules, context and parameters values every position as
+    the one whose memo ``plan`` keeps."""
+    info, p_ctx, p_later, p_now, p_pool, p_params, p_iparams, p_cfg = plan
+    if info[PL_KEPT] == 0 or info[PL_NPOOL] != npool:
+        return False
+    if info[PL_WEIGHTS] != weights.shape[0] or info[PL_OPTIONS] != cfg.shape[0]:
+        return False
+    for i in range(ctx.shape[0]):
+        if p_ctx[i] != ctx[i]:
+            return False
+    for o in range(later.shape[0]):
+        for v in range(later.shape[1]):
+            if p_later[o, v] != later[o, v] or p_now[o, v] != now[o, v]:
+                return False
+    for i in range(npool):
+        if p_pool[i] != pool[i]:
+            return False
+    n = weights.shape[0]
+    for i in range(n):
+        if p_params[i] != weights[i]:
+            return False
+    for i in range(fparams.shape[0]):
+        if p_params[n + i] != fparams[i]:
+            return False
+    for i in range(iparams.shape[0]):
+        if p_iparams[i] != iparams[i]:
+            return False
+    for i in range(cfg.shape[0]):  # noqa: SIM110 - Numba
+        if p_cfg[i] != cfg[i]:
+            return False
+    return True
+
+
+@njit(**numba_cache.UNCOUNTED)
+def _keep_search(cfg, ctx, later, now, pool, npool, weights, fparams, iparams, plan, count):  # type: ignore[no-untyped-def]
+    """Mark the workspace's memo (``count`` entries) kept, with what it was searched with
+    (:func:`_same_search`), where it all fits."""
+    info, p_ctx, p_later, p_now, p_pool, p_params, p_iparams, p_cfg = plan
+    n = weights.shape[0]
+    if n + fparams.shape[0] > p_params.shape[0] or cfg.shape[0] > p_cfg.shape[0]:
+        return
+    if npool > p_pool.shape[0]:
+        return
+    for i in range(ctx.shape[0]):
+        p_ctx[i] = ctx[i]
+    for o in range(later.shape[0]):
+        for v in range(later.shape[1]):
+            p_later[o, v] = later[o, v]
+            p_now[o, v] = now[o, v]
+    for i in range(npool):
+        p_pool[i] = pool[i]
+    for i in range(n):
+        p_params[i] = weights[i]
+    for i in range(fparams.shape[0]):
+        p_params[n + i] = fparams[i]
+    for i in range(iparams.shape[0]):
+        p_iparams[i] = iparams[i]
+    for i in range(cfg.shape[0]):
+        p_cfg[i] = cfg[i]
+    info[PL_NPOOL] = npool
+    info[PL_WEIGHTS] = n
+    info[PL_OPTIONS] = cfg.shape[0]
+    info[PL_COUNT] = count
+    info[PL_KEPT] = 1
 
 
 # the search loop's integers kept in ``stack[15]`` while its memo table grows
@@ -1391,7 +1491,8 @@ L_HAVE = 1
 L_AFTER_FAIL = 2
 L_NODES = 3
 L_MEMO_COUNT = 4
-L_SIZE = 5
+L_CUT = 5  # 1: a frame's actions were left unsearched (the node budget or the depth)
+L_SIZE = 6
 
 
 @njit(**numba_cache.UNCOUNTED)
@@ -1408,7 +1509,7 @@ def search(  # type: ignore[no-untyped-def]
     count no references (a counted call counts each array it is given, the workspace's
     thirty-odd, up and down); a search whose memo table must grow goes on in
     :func:`_search_grown`, which allocates."""
-    _, _, stack, buffers, memo = ws
+    _, _, stack, buffers, memo, plan = ws
     states, _, actions, count, index, waiting, depth, expand, keys, best = stack[:10]
     bonus, chance, failed_value, supported, top, loop, delivered = stack[10:]
     for f in range(count.shape[0]):
@@ -1425,6 +1526,7 @@ def search(  # type: ignore[no-untyped-def]
         supported[f] = False
     top[0] = NEVER
     top[1] = 0.0
+    top[2] = np.inf
     for i in range(loop.shape[0]):
         loop[i] = 0
     delivered[0] = 0.0
@@ -1434,8 +1536,31 @@ def search(  # type: ignore[no-untyped-def]
     # positions met again, by :func:`state_hash`: an open-addressing table (a typed
     # dictionary cost an allocation and reference counts on every look-up)
     memo_keys, memo_values, memo_used = memo
-    for i in range(memo_used.shape[0]):
-        memo_used[i] = False
+    # the memo of the workspace's last search is kept where that search was complete (no
+    # action left unsearched), this position is one it searched, and everything the values
+    # depend on (the rules, the context, the parameters) is the same: each position's value
+    # is then the one this search would find, so the choice is the same; never where the
+    # root's values are asked for. That search's value of this position is the most the root
+    # may reach (``top[2]``): the first action found worth it is the choice, as the first of
+    # equal ones is in order
+    info = plan[0]
+    kept = (
+        roots.shape[0] == 0
+        and info[PL_KEPT] != 0
+        and _same_search(cfg, ctx, later, now, pool, npool, weights, fparams, iparams, plan)
+    )
+    if kept:
+        slot = _slot(memo_keys, memo_used, state_hash(s))
+        kept = memo_used[slot]
+        top[2] = memo_values[slot]
+    info[PL_KEPT] = 0
+    if kept:
+        info[PL_USED] += 1
+        loop[L_MEMO_COUNT] = info[PL_COUNT]
+    else:
+        top[2] = np.inf
+        for i in range(memo_used.shape[0]):
+            memo_used[i] = False
     for i in range(s.shape[0]):
         states[0, i] = s[i]
     for i in range(nlegal):
@@ -1461,8 +1586,13 @@ def search(  # type: ignore[no-untyped-def]
         memo_values,
         memo_used,
     ):
+        # the grown table is not the workspace's: nothing is kept
         _search_grown(
             legal, cfg, ctx, later, now, pool, npool, weights, fparams, iparams, work, roots, ws
+        )
+    elif loop[L_CUT] == 0 and roots.shape[0] == 0:
+        _keep_search(
+            cfg, ctx, later, now, pool, npool, weights, fparams, iparams, plan, loop[L_MEMO_COUNT]
         )
     return np.int64(top[1])
 
@@ -1473,7 +1603,7 @@ def _search_grown(  # type: ignore[no-untyped-def]
 ):
     """:func:`search`'s loop carried on from where it stopped with its memo table half full:
     the table grown to twice its size (a fresh one, allocated) each time it fills."""
-    _, _, stack, buffers, memo = ws
+    stack, buffers, memo = ws[2:5]
     memo_keys, memo_values, memo_used = _grown(memo[0], memo[1], memo[2])
     while _search_loop(
         legal,
@@ -1532,6 +1662,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
     after_fail = loop[L_AFTER_FAIL] != 0
     nodes = loop[L_NODES]
     memo_count = loop[L_MEMO_COUNT]
+    cut = loop[L_CUT]
     gain = fparams[F_BLUFF_GAIN]
     # ``ended`` holds the position of the frame keyed ``ended_key`` but for the seat's block
     ended_valid = False
@@ -1589,7 +1720,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
             waiting[k] = 3
             push = True
             child = carried
-        elif index[k] >= count[k]:
+        elif index[k] >= count[k] or (k == 0 and top[0] == top[2]):
             if k == 0:
                 break
             value = best[k]
@@ -1610,6 +1741,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                 loop[L_AFTER_FAIL] = 0
                 loop[L_NODES] = nodes
                 loop[L_MEMO_COUNT] = memo_count
+                loop[L_CUT] = cut
                 delivered_box[0] = delivered
                 return True
             continue
@@ -1681,6 +1813,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                 index[k] += 1
                 continue
             if not expand[k]:
+                cut = 1
                 index[k] += 1
                 continue
             if refused:
@@ -1761,6 +1894,8 @@ def _search_loop(  # type: ignore[no-untyped-def]
         nodes += 1
         keys[k] = key
         best[k] = NEVER
+    loop[L_MEMO_COUNT] = memo_count
+    loop[L_CUT] = cut
     return False
 
 

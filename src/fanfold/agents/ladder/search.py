@@ -31,6 +31,15 @@ chance read from the copies not in sight. **The draw phase**: the redraw of a ha
 prestige cards when an empty hand plus :attr:`Params.fresh` is worth more; a Temporary Joker
 is always added.
 
+**The turn's next decision.** A search that left no action of the turn unsearched (within
+the node budget and the depth) may be kept (:class:`Kept`, one a seat at one table) for the
+seat's next decision: when that decision's position is one the search valued and the rules,
+the context (what the seat reads of its opponents and its draw pile) and the parameters are
+the same, every position of its turn is worth what the kept memo says, so the search goes on
+from the memo, its root's actions each one step, and stops at the first action worth the
+position's kept value (the first of equal ones, as the whole search chooses). The choice is
+the one a fresh search makes; only the work differs.
+
 A style (:mod:`fanfold.agents.ladder.styles`) changes the weights and some decisions:
 whether to bluff, whether to counter or to let attacks through, whether to spend tribute,
 whom to attack.
@@ -40,7 +49,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from fanfold.agents.ladder.features import Foe, Seen, dot, features, holds
 from fanfold.games.fano.actions import (
@@ -164,11 +174,44 @@ def end_player(state: FanoState, me: PlayerState, action: FanoAction) -> PlayerS
     return me
 
 
+#: The most positions a search's memo may hold to be kept (the compiled memo table's first
+#: capacity is twice this: a search that fills it past half grows a table of its own, which
+#: is not kept).
+KEPT_MOST = 128
+
+
+@dataclass
+class Kept:
+    """A complete search's memo kept for the seat's next decision (module text, "The turn's
+    next decision"); the compiled decision keeps it in its workspace. One a seat at one
+    table: :meth:`forget` it when another game or table begins.
+
+    Attributes:
+        key: what the memo's values depend on (the rules, the context, the parameters);
+            ``None``: nothing kept.
+        memo: the kept search's value of each position of the turn it searched.
+        used: how many searches went on from a kept memo.
+    """
+
+    key: tuple[Any, ...] | None = None
+    memo: dict[FanoState, float] = field(default_factory=dict)
+    used: int = 0
+
+    def forget(self) -> None:
+        """Keep nothing: the next decision searches afresh."""
+        self.key = None
+        self.memo = {}
+
+
 class Decision:
     """One decision of the seat ``seat`` in ``state`` (a state its view allows: only what
-    the seat may know is read)."""
+    the seat may know is read), with the seat's :class:`Kept` memo where given."""
 
-    def __init__(self, state: FanoState, seat: int, params: Params) -> None:
+    def __init__(
+        self, state: FanoState, seat: int, params: Params, kept: Kept | None = None
+    ) -> None:
+        self.kept = kept
+        self.cut = False  # an action of the turn left unsearched (the node budget, the depth)
         self.state = state
         self.seat = seat
         self.params = params
@@ -310,12 +353,40 @@ class Decision:
             return 0
         if phase is Phase.REACT:
             return self.react(legal)
+        most = math.inf
+        kept = self.kept
+        key = self.key()
+        if kept is not None:
+            if kept.key is not None and kept.key == key and self.state in kept.memo:
+                self.memo = kept.memo
+                most = kept.memo[self.state]
+                kept.used += 1
+            kept.forget()
         best, top = 0, NEVER
         for index, action in enumerate(legal):
             value = self.child(self.state, action, 1)
             if value > top:
                 best, top = index, value
+            if top == most:
+                break
+        if kept is not None and not self.cut and len(self.memo) < KEPT_MOST:
+            kept.key = key
+            kept.memo = self.memo
         return best
+
+    def key(self) -> tuple[Any, ...]:
+        """What the search's values depend on besides the position: the rules, the seat's
+        context and the parameters."""
+        return (
+            self.config,
+            self.seat,
+            self.params,
+            self.later,
+            self.now,
+            self.reverse,
+            self.weakest,
+            self.pool,
+        )
 
     def child(self, state: FanoState, action: FanoAction, depth: int) -> float:
         """The value of ``action`` in ``state``, the seat's turn searched on."""
@@ -362,6 +433,7 @@ class Decision:
             elif deep:
                 value = self.child(state, action, depth + 1)
             else:
+                self.cut = True
                 continue
             if value > best:
                 best = value
@@ -505,7 +577,14 @@ class Decision:
         return self.evaluate(edit_state(state, players=players, pending=None), me)
 
 
-def decide(state: FanoState, seat: int, legal: Sequence[FanoAction], params: Params) -> int:
+def decide(
+    state: FanoState,
+    seat: int,
+    legal: Sequence[FanoAction],
+    params: Params,
+    kept: Kept | None = None,
+) -> int:
     """The index in ``legal`` of the ladder's choice for ``seat`` in ``state`` (a state its
-    view allows; nothing the seat may not know is read)."""
-    return Decision(state, seat, params).choose(legal)
+    view allows; nothing the seat may not know is read); ``kept``: the seat's :class:`Kept`
+    memo, read and replaced (the same choice as without it)."""
+    return Decision(state, seat, params, kept).choose(legal)
