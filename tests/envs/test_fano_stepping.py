@@ -319,3 +319,41 @@ def test_each_table_s_bots_start_with_no_ladder_search_kept() -> None:
         tables._step(lambda arrays, *rest: kernels.play_bots(*arrays, *rest), table, 0, ws)
         assert ws[5][0][ladder.PL_KEPT] == 0
         assert tables.scal[table, kernels.S_STATUS] == kernels.LEARNER
+
+
+@pytest.mark.parametrize("preset", [preset.name for preset in PRESETS])
+def test_the_outcome_read_off_the_array_is_the_rules_outcome(preset: str) -> None:
+    """:meth:`FanoTables.outcome` (the winner and the phase read off the array, no state
+    decoded) is the rules' outcome of the decoded state: wins by promotion (partnerships'
+    included) and draws at the turn limit, at every table; ``None`` while a game goes on.
+    The learner (seat 0) plays at random, ladder members in the other seats; games of two
+    turns each end drawn, longer ones won."""
+    reasons = set()
+    for turns in (2, 10):
+        options = {"turns_per_player": turns, "promotions_to_win": 1}
+        game, config = resolve("fano", preset, options)
+        encoding = encoding_for(game, config)
+        assert isinstance(encoding, FanoEncoding)
+        seats = ["ladder(style=rush, nodes=20)"] * config.players
+        seats[0] = "human"
+        count = 16
+        tables = FanoTables(encoding, 0, count, seats)
+        rows = np.arange(count, dtype=np.int64)
+        tables.start(rows, list(range(100, 100 + count)))
+        observations = np.zeros((count, encoding.layout.size), dtype=np.float32)
+        masks = np.zeros((count, encoding.num_actions), dtype=np.int8)
+        rng = np.random.default_rng(3)
+        while True:
+            assert tables.outcome(0, game) == game.outcome(tables.state(0))
+            playing = rows[~tables.is_over(rows)]
+            if not len(playing):
+                break
+            tables.observe(rows, rows, observations, masks)
+            chosen = np.argmax(rng.random(masks.shape) * masks, axis=1)[playing]
+            tables.act(playing, chosen.astype(np.int64))
+        for table in range(count):
+            outcome = tables.outcome(table, game)
+            assert outcome is not None
+            assert outcome == game.outcome(tables.state(table))
+            reasons.add(outcome.termination)
+    assert len(reasons) == 2  # a win and a draw at the turn limit

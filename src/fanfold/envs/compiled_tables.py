@@ -59,6 +59,12 @@ class CompiledTables(ABC):
         """Table ``index``'s game as a rules state (``history=False``: without the parts its
         outcome does not read, where the game keeps any)."""
 
+    def outcome(self, index: int, game: Any) -> Any:
+        """The outcome of the game over at table ``index`` (``game``'s
+        :meth:`~fanfold.core.game.Game.outcome` of its state; a game's tables may read it off
+        their arrays instead, the same outcome)."""
+        return game.outcome(self.state(index, history=False))
+
     def play_first_legal(self, size: int, num_actions: int, steps: int) -> None:
         """Deal games 1 and 2 at tables 0 and 1 and play each learner's first legal action
         until a game ends or is cut, or ``steps`` actions: every kernel runs once (the

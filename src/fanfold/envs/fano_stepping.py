@@ -12,7 +12,8 @@ every reshuffle, each bot's draws, the observation, the mask, the outcome), whic
 (:func:`~fanfold.envs.fano_kernels.deal`, as :func:`fanfold.games.fano.rules.new_state` deals);
 what stays in Python: the SHA-256 of the deal's seeds and of each reshuffle's
 (:func:`fanfold.core.rng.derive_seed`, a reshuffle's computed ahead in blocks of
-:data:`SEEDS`) and the outcome's words.
+:data:`SEEDS`) and the outcome's words (of the winner and phase read off the array,
+:meth:`FanoTables.outcome`: no state decoded).
 
 The learner's actions go between the encoding's indices and the engine's packed ids
 (:mod:`fanfold.games.fano.fast.codec`) by a table made once per seat: the index's action
@@ -47,6 +48,7 @@ from fanfold.agents.ladder.kernels import I_SIZE as LADDER_I_SIZE
 from fanfold.agents.ladder.styles import params
 from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.errors import FanfoldError, IllegalActionError, Refusal
+from fanfold.core.game import Outcome
 from fanfold.core.rng import derive_seed
 from fanfold.envs import fano_kernels as kernels
 from fanfold.envs.compiled_tables import Ints, SelfPlayTables
@@ -55,6 +57,7 @@ from fanfold.envs.fantan_kernels import MT_N
 from fanfold.games.fano import fast
 from fanfold.games.fano.config import FanoConfig
 from fanfold.games.fano.fast import codec, layout
+from fanfold.games.fano.rules import outcome_of
 from fanfold.games.fano.state import FanoState
 
 if TYPE_CHECKING:
@@ -390,6 +393,23 @@ class FanoTables(SelfPlayTables):
             raise IllegalActionError(Refusal("envs.not_in_table", action=text))
 
     # --------------------------------------------------------------------------- states
+    def outcome(self, index: int, game: Any) -> Outcome | None:
+        """The outcome of table ``index``'s game (``game``'s, a Fano game), read off its array
+        as :func:`fanfold.games.fano.rules.outcome` reads a state (the winner: the first seat
+        with the promotions needed; the phase over), without decoding the state."""
+        del game
+        s = self.states[index]
+        target = self.config.promotions_to_win
+        seat = next(
+            (
+                seat
+                for seat in range(self.config.players)
+                if s[layout.HEADER + seat * layout.PLAYER_WIDTH + layout.LEVEL] >= target
+            ),
+            None,
+        )
+        return outcome_of(self.config, seat, bool(s[layout.PHASE] == layout.P_OVER))
+
     def state(self, index: int, *, history: bool = True) -> FanoState:
         """Table ``index``'s game as a rules state (``history`` is for the other games'
         tables: a Fano state keeps no history)."""

@@ -354,12 +354,11 @@ class SelfPlayVectorEnv:
                     masks[row] = episode.mask(actor)
                 info: dict[str, Any] = {}
                 if terminated[index]:
-                    state = (
-                        self._fast.state(index, history=False)
+                    outcome = (
+                        self._fast.outcome(index, self.game)
                         if self._fast is not None
-                        else episode.table.state  # type: ignore[union-attr]
+                        else self.game.outcome(episode.table.state)  # type: ignore[union-attr]
                     )
-                    outcome = self.game.outcome(state)
                     assert outcome is not None  # the game is over
                     rewards[index] = outcome.returns
                     info["outcome"] = outcome.reason

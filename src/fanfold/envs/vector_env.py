@@ -324,7 +324,7 @@ class FanfoldVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]
                 if not self._terminations[index]:  # cut at the step limit
                     finals[index] = {"final_obs": final, "final_info": {}}
                     continue
-                outcome = self.envs[index].game.outcome(fast.state(index, history=False))
+                outcome = fast.outcome(index, self.envs[index].game)
                 assert outcome is not None  # the match is over
                 self._rewards[index] = float(outcome.returns[self.envs[index].seat])
                 finals[index] = {"final_obs": final, "final_info": {"outcome": outcome.reason}}

@@ -152,8 +152,14 @@ def _times_words(count: int) -> Phrase:
 
 def outcome(state: FanoState) -> Outcome | None:
     """+1 for the winner and -1 for the others; 0 for all at the turn limit."""
-    seat = winner(state)
-    config = state.config
+    return outcome_of(state.config, winner(state), state.phase is Phase.OVER)
+
+
+def outcome_of(config: FanoConfig, seat: int | None, over: bool) -> Outcome | None:
+    """:func:`outcome` of a game whose winner is ``seat`` (:func:`winner`; ``None``: none
+    yet) and whose phase is or is not :attr:`~fanfold.games.fano.state.Phase.OVER`: what the
+    outcome reads of a state, for callers that hold the game in another form (the compiled
+    environments' arrays)."""
     if seat is not None:
         if config.teams is Teams.ONE_FOR_ALL:
             team = teammates(config, seat)
@@ -165,13 +171,13 @@ def outcome(state: FanoState) -> Outcome | None:
         else:
             team = (seat,)
             reason = f"Player {seat + 1} promoted {times(config.promotions_to_win)} and wins"
-        returns = tuple(1.0 if other in team else -1.0 for other in range(len(state.players)))
+        returns = tuple(1.0 if other in team else -1.0 for other in range(config.players))
         return Outcome(reason, returns, termination=Termination.PROMOTIONS)
-    if state.phase is Phase.OVER:
+    if over:
         return Outcome(
             f"the turn limit ({config.turns_per_player} turns each, {config.last_turn} in all) "
             "was reached: a draw",
-            (0.0,) * len(state.players),
+            (0.0,) * config.players,
             by_limit=True,
             termination=Termination.TURN_LIMIT,
         )
