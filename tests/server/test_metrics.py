@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -172,18 +172,36 @@ def test_sockets_by_kind_loop_process_and_errors(tmp_path: Path) -> None:
     assert value(during, "fanfold_table_handovers_total", direction="taken") == 0
 
 
+#: A bot that thinks a whole second (the queue test's: long enough to be seen waiting on a
+#: loaded machine).
+THINKER = HOG.replace("seconds=0.2", "seconds=1.0")
+
+
+async def seen(check: Callable[[], bool], limit: float = 20.0) -> bool:
+    """Whether ``check()`` holds within ``limit`` seconds (looked at every 10 ms)."""
+    deadline = time.monotonic() + limit
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.01)
+    return True
+
+
 def test_the_bot_queue_and_its_wait() -> None:
-    """One worker, two tables whose bots think 0.2 s: one decision waits for the other."""
+    """One worker, two tables whose bots think a second: one decision waits for the other."""
     metrics = Metrics()
+
+    def queue() -> float:
+        return value(samples(metrics.exposition().decode()), "fanfold_bot_queue")
 
     async def play() -> float:
         pool = BotPool(1)
         metrics.watch_pool(pool)
-        first = asyncio.create_task(pool.decide(decision("t1", HOG)))
-        await asyncio.sleep(0.05)
-        second = asyncio.create_task(pool.decide(decision("t2", HOG)))
-        await asyncio.sleep(0.05)
-        queued = value(samples(metrics.exposition().decode()), "fanfold_bot_queue")
+        first = asyncio.create_task(pool.decide(decision("t1", THINKER)))
+        assert await seen(lambda: pool.busy == 1)  # the worker decides the first
+        second = asyncio.create_task(pool.decide(decision("t2", THINKER)))
+        assert await seen(lambda: pool.waiting == 1)
+        queued = queue()
         await asyncio.gather(first, second)
         pool.shutdown()
         return queued
