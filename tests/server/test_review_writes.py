@@ -211,11 +211,12 @@ def review_with_steps_of(seconds: float, lease: float) -> Renewals:
 
 
 def test_a_review_whose_steps_are_stored_writes_no_renewal_of_its_lease() -> None:
-    # Steps of 0.25 s, each stored as it ends (extending the lease), under a lease of 2.4 s:
-    # the old heartbeat renewed it every 0.8 s besides, a write of its own each time. A step
-    # may run 0.55 s late (a loaded machine) before the heartbeat is due.
+    # Steps of 0.3 s (three at least: 0.9 s, past the old heartbeat's first renewal), each
+    # stored as it ends (extending the lease), under a lease of 2.4 s: the old heartbeat
+    # renewed it every 0.8 s besides, a write of its own each time. A step may run 0.5 s late
+    # (a loaded machine) before the heartbeat is due.
     started = time.perf_counter()
-    store = review_with_steps_of(0.25, lease=2.4)
+    store = review_with_steps_of(0.3, lease=2.4)
     assert time.perf_counter() - started > 0.8  # long enough for the old heartbeat to write
     assert store.stores >= 3
     assert store.renewals == 0
@@ -267,19 +268,20 @@ def test_a_review_write_on_a_server_never_quiet_waits_at_most_the_limit(tmp_path
         number = 0
 
         async def live() -> None:  # a row queued at every moment: the commits never pause
-            # Each player queues its next row before awaiting the one before, so a row is
-            # always waiting when a batch ends (awaiting each row first left a turn of the
-            # event loop between batches with none queued, where the review went at once).
+            # Each player acts on its own clock (a row every 5 ms), not when its last row is
+            # stored: a batch takes every row queued when it starts, so players that waited
+            # for their rows queued none while a batch was written, and at its end, for a
+            # turn of the event loop, nothing was queued or in flight (the review went at
+            # once: a failure of two rehearsals).
             nonlocal number
-            before: asyncio.Future[None] | None = None
+            queued: list[asyncio.Future[None]] = []
             while time.monotonic() < stop:
                 number += 1
-                queued = hub.commits.commit(AppendRow(f"t{number % 3}", number, 0, "x", 1, None))
-                if before is not None:
-                    await before
-                before = queued
-            if before is not None:
-                await before
+                queued.append(
+                    hub.commits.commit(AppendRow(f"t{number % 3}", number, 0, "x", 1, None))
+                )
+                await asyncio.sleep(0.005)
+            await asyncio.gather(*queued)
 
         players = [asyncio.ensure_future(live()) for _ in range(3)]
         await asyncio.sleep(0.1)
