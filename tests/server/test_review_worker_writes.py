@@ -21,7 +21,9 @@ from typing import Any
 import pytest
 
 from fanfold.core.config import JSONObject
+from fanfold.core.pauses import pausing
 from fanfold.play.review import REVIEW_VERSION, review
+from fanfold.server import review_steps
 from fanfold.server.bots import Priority, ReviewWorker
 from fanfold.server.review_feed import ReviewFeed
 from fanfold.server.review_jobs import keep_leased
@@ -348,3 +350,37 @@ def test_a_review_s_record_crosses_to_its_worker_pickled_once_for_all_its_steps(
     assert steps.packed(record) is handed[0][1]
     assert pickle.loads(steps.packed(other)) == other.to_json()
     assert steps.packed(other) is not handed[0][1]
+
+
+def test_a_step_s_write_waits_at_a_pause_point_after_its_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker's write of a step's moves is a pause point: a pause comes after the step's
+    work and before its moves are stored."""
+    store, reviews = file_reviews(tmp_path)
+    record = morris_record()
+    claim = StepClaim(reviews.path, "t1", REVIEW_VERSION, "morris", "me", 30.0, True)
+    computed = False
+    after_work: list[int] = []  # the moves stored at each pause after the step's work
+    work = review_steps.review_step
+
+    def review_step(*args: Any) -> JSONObject:
+        nonlocal computed
+        found = work(*args)
+        computed = True
+        return found
+
+    def pause() -> None:
+        if computed:
+            after_work.append(len(reviews.moves("t1", REVIEW_VERSION)))
+
+    monkeypatch.setattr(review_steps, "review_step", review_step)
+    try:
+        opened(reviews, None, now=time.time())
+        with pausing(pause):
+            answer = stored_step(claim, record.to_json(), 0, None, "0", 0)
+        assert answer["stored"] is True
+        assert after_work == [0]  # one pause after the work, nothing stored yet
+        assert len(reviews.moves("t1", REVIEW_VERSION)) == CHUNK
+    finally:
+        store.close()

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fanfold.core.config import JSONObject, JSONValue
+from fanfold.core.pauses import pause_point
 from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.games.morris import MorrisGame
@@ -119,7 +120,9 @@ def stored_step(
     to ``stop``. Its moves are stored only while the owner holds the review, extending the
     lease (``stored``; false: taken over, nothing stored), and the game's last step closes the
     review in the same transaction (``done``). ``moves``: those stored, by number; ``writes``:
-    each transaction's seconds waiting for the file's write lock and in it."""
+    each transaction's seconds waiting for the file's write lock and in it. The write of the
+    moves is a pause point (:func:`~fanfold.core.pauses.pause_point`): in the review worker it
+    waits while live play is under way, as the step's work does."""
     answer: dict[str, Any] = {"claimed": True, "done": False, "writes": []}
     if claim.first:
         claimed = claim_review(
@@ -141,6 +144,7 @@ def stored_step(
     rows = entry_rows(moves)  # the texts made before the transaction
     last = stop >= len(record["actions"])  # type: ignore[arg-type]
     done = functools.partial(closing, claim.game, result) if last else None
+    pause_point()  # the worker's write waits for live play too, as the step's work does
     write = store_step(
         claim.path,
         claim.table_id,
