@@ -10,12 +10,13 @@ Every row plays uniform random games for ``--seconds`` and counts steps (one act
   (``pip install -e '.[bench]'``; a missing peer is reported, not fatal);
 * **Gymnasium vector**: :class:`fanfold.envs.vector_env.FanfoldVectorEnv` over ``--tables``
   tables, one learner seat each (random bots in the others): ``step`` with one random legal
-  index per table, drawn for the whole batch at once from its masks (the argmax of uniform
-  noise times the mask, as a learner samples from masked scores), the batch of observations
-  and masks built each step. A step here is one learner action per table (the bots' actions
-  between are not counted), so steps/s is learner decisions with their observation per
-  second. Each game runs on the compiled engine where one covers it (``engine="compiled"``:
-  every game here) and on the Python engine (``engine="python"``), each row naming its engine;
+  index per table, drawn for the whole batch at once from its masks (one draw per table
+  among its legal indices, as a learner sampling a uniform legal action), the batch of
+  observations and masks built each step. A step here is one learner action per table (the
+  bots' actions between are not counted), so steps/s is learner decisions with their
+  observation per second. Each game runs on the compiled engine where one covers it
+  (``engine="compiled"``: every game here) and on the Python engine (``engine="python"``),
+  each row naming its engine;
 * **OpenSpiel**: ``legal_actions()``, ``observation_tensor()`` of the player to move, a random
   legal action, ``apply_action``; fanfold's ``python_fanfold_<game>`` beside OpenSpiel's C++
   ``tic_tac_toe``, ``connect_four``, ``leduc_poker`` and ``hearts`` (chance outcomes sampled).
@@ -124,8 +125,20 @@ def aec_rate(name: str, make: Callable[[], Any], seconds: float) -> Rate:
 
 
 def random_legal(rng: np.random.Generator, masks: Any) -> Any:
-    """One uniformly random legal index per row of ``masks``, drawn for the batch at once."""
-    return np.argmax(rng.random(masks.shape) * masks, axis=1)
+    """One uniformly random legal index per row of ``masks`` (each row with a legal index),
+    drawn for the batch at once: one draw per row among its legal indices, as a learner
+    sampling a uniform legal action draws (a draw for each of a row's hundreds of indices,
+    the argmax of uniform noise times the mask, cost about 3 % of a Trionfey learner's step
+    against compiled opponents)."""
+    legal = masks.view(np.bool_) if masks.dtype.itemsize == 1 else masks != 0
+    rows, width = legal.shape
+    found = np.flatnonzero(legal)
+    ends = np.searchsorted(found, np.arange(1, rows + 1) * width)
+    starts = np.empty_like(ends)
+    starts[0] = 0
+    starts[1:] = ends[:-1]
+    picks = starts + (rng.random(rows) * (ends - starts)).astype(np.int64)
+    return found[picks] - np.arange(rows) * width
 
 
 def vector_rate(name: str, make: Callable[[], Any], seconds: float) -> Rate:
