@@ -222,3 +222,83 @@ def test_every_value_held_at_once_is_each_value_held_alone() -> None:
                 assert later[o, 0] == now[o, 0] == -1.0  # value 0 is no card's
     assert compared >= 2000, compared
     assert certain > 0  # some known cards or jokers met
+
+
+@njit
+def _block_bounded(s, cfg, seat, actions, nlegal, suits, weights, ws, out):  # type: ignore[no-untyped-def]
+    """The closing block (the discards and pass that end ``actions[0, :nlegal]``): each
+    action's :func:`kernels._hand_bound` and value into ``out``'s rows, and the block's
+    :func:`kernels._block_bound` returned (``-inf`` and no rows where the block is empty)."""
+    ctx, later, now, pool = ws[0]
+    work = ws[1]
+    ints = work[0]
+    npool = kernels.context_into(s, cfg, seat, suits, ctx, later, now, pool)
+    kernels.pool_counts(pool, npool, ints, work[2])
+    ints[kernels.W_STATE, kernels.E_DECISION] = 1
+    ints[kernels.W_STATE, kernels.E_KNOWN] = 0
+    field = kernels._field_bound(s, cfg, ctx, later, weights, work)
+    first = nlegal
+    while first > 0 and (
+        actions[0, first - 1] & 255 == layout.K_DISCARD
+        or actions[0, first - 1] & 255 == layout.K_PASS
+    ):
+        first -= 1
+    p = _seat(seat)
+    u = ws[3][1]
+    for j in range(first, nlegal):
+        out[j - first, 0] = kernels._hand_bound(
+            s, p, cfg, actions[0, j], field, weights, ints, work[2], npool
+        )
+        kernels.end_into(u, s, cfg, seat, actions[0, j])
+        out[j - first, 1] = kernels.value_of(u, cfg, ctx, later, pool, npool, weights, work)
+    whole = -np.inf
+    if first < nlegal:
+        whole = kernels._block_bound(
+            s, p, cfg, actions, 0, first, nlegal, field, weights, ints, work[2]
+        )
+    ints[kernels.W_STATE, kernels.E_DECISION] = 0
+    return whole, nlegal - first
+
+
+def test_a_closing_block_s_bound_is_never_below_any_of_its_actions_bounds() -> None:
+    """The search skips a whole closing block when :func:`kernels._block_bound` is at most
+    the frame's best value, so it must never be below the bound (and so the value) of any of
+    the block's discards and pass (every style's weights, with both signs, in positions of
+    classic and Trionfey presets); and it must be tight enough to skip blocks: in many of
+    them no looser than the highest of its actions' own bounds."""
+    blocks = 0
+    tight = 0
+    for preset in ("classic", "trionfey", "trionfey-specials", "trionfey-all-for-one"):
+        ws: tuple[Any, ...] | None = None
+        for state in _positions(preset, 1, 21, most=60):
+            fast = engine.encode(state)
+            if fast.array[layout.PHASE] != layout.P_MAIN:
+                continue
+            seat = _decider(state)
+            ids = engine.legal_action_ids(fast)
+            if ws is None:
+                ws = compiled.workspace(len(fast.array))
+            out = np.zeros((len(ids), 2), np.float64)
+            for style in Style:
+                weights = compiled._arrays(params(style, state.config))[0]
+                whole, n = _block_bounded(
+                    fast.array,
+                    fast.options,
+                    seat,
+                    ids.reshape(1, -1),
+                    len(ids),
+                    compiled._suits(fast.config),
+                    weights,
+                    ws,
+                    out,
+                )
+                if n == 0:
+                    continue
+                bounds, values = out[:n, 0], out[:n, 1]
+                assert np.all(bounds <= whole), (preset, style, whole, bounds)
+                assert np.all(values <= whole)
+                blocks += 1
+                # as tight as its tightest action's bound (its margin aside)
+                tight += int(whole - bounds.max() < 1e-6)
+    assert blocks >= 300, blocks
+    assert tight >= blocks // 4, (tight, blocks)

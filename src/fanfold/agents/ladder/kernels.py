@@ -1060,6 +1060,106 @@ def _hand_bound(u, p, cfg, action, field, weights, ints, floats, npool):  # type
     return total + BOUND_MARGIN * (1.0 + abs(total))
 
 
+@njit(cache=True, inline="always")
+def _block_bound(u, p, cfg, actions, k, first, last, field, weights, ints, floats):  # type: ignore[no-untyped-def]
+    """An upper bound on :func:`_hand_bound` of every action of frame ``k``'s closing block
+    (its discards and pass, ``actions[k, first:last]``) in ``u`` (the seat at ``p``), from
+    the hand the pass keeps and the most cards a discard of the block lets go: each of
+    ``_hand_bound``'s terms at its most favourable over the block (the hand's size, jokers
+    and tribute each at the better of keeping and discarding; each missing value's part at
+    the better of held and let go, its pairing at the more favourable with a joker or the
+    value only where the pass holds one; each threat's support held where the pass holds it
+    or a joker, else its draw chance at the most draws a discard leaves), plus twice
+    ``_hand_bound``'s margin. Where it is at most the frame's best, no action of the block
+    may change the frame's result and none is bounded one by one (:func:`_search_loop`)."""
+    held = u[p + HAND]
+    most_gone = 0
+    discards = False
+    for j in range(first, last):
+        action = actions[k, j]
+        if action & 255 == K_DISCARD:
+            discards = True
+            gone = 0
+            for shift in (SHIFT_A, SHIFT_B, SHIFT_C):
+                if _byte(action, shift):
+                    gone += 1
+            most_gone = max(most_gone, gone)
+    most_gone = min(most_gone, held)
+    jokers = 0
+    for i in range(held):
+        if _is_joker(u[p + HAND + 1 + i]):
+            jokers += 1
+    tribute = u[p + TRIBUTE]
+    tribute_term = weights[M_TRIBUTE] * (tribute / 3.0)
+    if discards and cfg[C_TRIBUTE] == 1:
+        tribute_term = max(tribute_term, weights[M_TRIBUTE] * (min(TRIBUTE_CAP, tribute + 1) / 3.0))
+    total = (
+        field
+        + max(weights[M_HAND] * held, weights[M_HAND] * (held - most_gone))
+        + max(weights[M_JOKER] * jokers, weights[M_JOKER] * max(0, jokers - most_gone))
+        + tribute_term
+    )
+    half = max(0.0, weights[M_HALF]) if ints[W_BOUND, B_FREE] else 0.0
+    drawn_pair = max(0.0, weights[M_PAIR]) + floats[V_BOUND, U_EXP]
+    ready_pair = floats[V_BOUND, U_READY] + floats[V_BOUND, U_EXP]
+    high = 0.0
+    middle = 0.0
+    least = 0.0
+    nm = ints[W_BOUND, B_MISSING]
+    for k2 in range(nm):
+        m = ints[W_BOUND, B_VALUES + k2]
+        inhand = False
+        for i in range(held):
+            card = u[p + HAND + 1 + i]
+            if card >> 4 == m and not _is_joker(card):
+                inhand = True
+        part = half + (weights[M_DRAW_PREST] if ints[W_POOL, m] > 0 else 0.0)
+        if inhand:
+            part = max(part, half + weights[M_PIN])
+        total += part
+        if ints[W_BOUND, B_PAIRABLE + k2]:
+            pair = max(ready_pair, drawn_pair) if inhand or jokers else drawn_pair
+            gain = pair - part
+            if gain > high:
+                least = middle
+                middle = high
+                high = gain
+            elif gain > middle:
+                least = middle
+                middle = gain
+            elif gain > least:
+                least = gain
+    fewest = HAND_SIZE - held
+    draws = HAND_SIZE - (held - most_gone)
+    for t in range(ints[W_STATE, E_THREATS]):
+        threat = weights[M_THREAT] + (weights[M_THREAT_PAIR] if ints[W_THREAT_PAIR, t] else 0.0)
+        if threat <= 0.0:
+            continue  # its term is at most 0
+        needs = ints[W_BOUND, B_NEEDS + t]
+        safe = 1.0
+        for v in range(1, MAX_COMBAT + 1):
+            if (needs >> v) & 1 == 0:
+                continue
+            own = 1.0 if jokers else 0.0
+            for i in range(held):
+                card = u[p + HAND + 1 + i]
+                if card >> 4 == v and not _is_joker(card):
+                    own = 1.0
+            if own == 0.0:
+                for d in range(max(fewest, 1), draws + 1):
+                    own = max(own, floats[V_DRAWS + d - 1, v])
+            safe *= 1.0 - own
+        total += threat * (1.0 - safe)
+    most = ints[W_BOUND, B_PAIRS]
+    if most >= 1:
+        total += high
+    if most >= 2:
+        total += middle
+    if most >= 3:
+        total += least
+    return total + 2.0 * BOUND_MARGIN * (1.0 + abs(total))
+
+
 @njit(**numba_cache.UNCOUNTED)
 def _is_end(kind):  # type: ignore[no-untyped-def]
     return kind in (K_PLAY, K_SUBSTITUTE, K_DISCARD, K_PASS)
@@ -1770,6 +1870,11 @@ def _search_loop(  # type: ignore[no-untyped-def]
                     and _discards_close(actions, k, first, last)
                 ):
                     field = _field_bound(k_state, cfg, ctx, later, weights, work)
+                    if last - first > 2 and _block_bound(
+                        k_state, p, cfg, actions, k, first, last, field, weights, ints, work[2]
+                    ) <= (top[0] if k == 0 else best[k]):
+                        index[k] = last  # no action of the block may change the result
+                        continue
                     for j in range(last - first):
                         bounds[j] = _hand_bound(
                             k_state,
