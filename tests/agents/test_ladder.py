@@ -343,12 +343,13 @@ def test_the_search_memo_table_finds_every_position_kept_as_it_grows() -> None:
     keys = np.zeros(kernels.MEMO_START, np.int64)
     values = np.zeros(kernels.MEMO_START, np.float64)
     used = np.zeros(kernels.MEMO_START, np.bool_)
+    moves = np.full(kernels.MEMO_START, -1, np.int64)
     for n, key in enumerate(wanted):
         slot = kernels._slot(keys, used, key)
         assert not used[slot]
-        keys[slot], values[slot], used[slot] = key, float(n), True
+        keys[slot], values[slot], used[slot], moves[slot] = key, float(n), True, 7 * n
         if 2 * (n + 1) >= keys.shape[0]:
-            keys, values, used = kernels._grown(keys, values, used)
+            keys, values, used, moves = kernels._grown(keys, values, used, moves)
     assert keys.shape[0] > kernels.MEMO_START
     assert int(used.sum()) == len(wanted)
     for n, key in enumerate(wanted):
@@ -356,6 +357,7 @@ def test_the_search_memo_table_finds_every_position_kept_as_it_grows() -> None:
         assert used[slot]
         assert keys[slot] == key
         assert values[slot] == float(n)
+        assert moves[slot] == 7 * n
     assert not used[kernels._slot(keys, used, 12345)]
 
 

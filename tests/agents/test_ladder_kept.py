@@ -95,7 +95,8 @@ def test_a_kept_search_chooses_as_a_fresh_one_decision_by_decision(
 ) -> None:
     """Every seat's decisions in a game, made with one workspace kept from decision to
     decision and with a workspace forgotten before each: the same choice each time, and the
-    kept memo used at many of them."""
+    kept memo used at many of them, most of those answered by the position's first best
+    action that the kept search found, with no root searched."""
     config = _config(preset)
     chosen = params(style, config, nodes)
     kept = _Member(config, chosen)
@@ -109,6 +110,7 @@ def test_a_kept_search_chooses_as_a_fresh_one_decision_by_decision(
             decisions += 1
     assert _used(fresh.ws) == 0
     assert _used(kept.ws) > decisions // 8
+    assert int(kept.ws[5][0][kernels.PL_ANSWERED]) > _used(kept.ws) // 2
 
 
 @pytest.mark.parametrize("nodes", [300, 3])

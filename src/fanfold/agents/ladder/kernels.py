@@ -1349,25 +1349,28 @@ def _slot(keys, used, key):  # type: ignore[no-untyped-def]
 
 
 @njit(**numba_cache.COUNTED)  # allocates: counted, though called from uncounted kernels
-def _grown(keys, values, used):  # type: ignore[no-untyped-def]
+def _grown(keys, values, used, moves):  # type: ignore[no-untyped-def]
     """The memo's table at twice the capacity, every entry moved over."""
     size = keys.shape[0] * 2
     new_keys = np.zeros(size, np.int64)
     new_values = np.zeros(size, np.float64)
     new_used = np.zeros(size, np.bool_)
+    new_moves = np.full(size, -1, np.int64)
     for i in range(keys.shape[0]):
         if used[i]:
             j = _slot(new_keys, new_used, keys[i])
             new_keys[j] = keys[i]
             new_values[j] = values[i]
             new_used[j] = True
-    return new_keys, new_values, new_used
+            new_moves[j] = moves[i]
+    return new_keys, new_values, new_used, new_moves
 
 
 @njit(**numba_cache.UNCOUNTED)
-def _record(k, value, index, best, top, roots):  # type: ignore[no-untyped-def]
-    """Keep ``value`` of frame ``k``'s action ``index`` if it is the frame's best (the root
-    frame's every value in ``roots`` too, where it has room)."""
+def _record(k, value, index, best, top, roots, moves, move):  # type: ignore[no-untyped-def]
+    """Keep ``value`` of frame ``k``'s action ``index`` (packed: ``move``) if it is the
+    frame's best (the root frame's every value in ``roots`` too, where it has room); below
+    the root, the frame's first best action in order in ``moves[k]``."""
     if k == 0:
         if index < roots.shape[0]:
             roots[index] = value
@@ -1376,6 +1379,7 @@ def _record(k, value, index, best, top, roots):  # type: ignore[no-untyped-def]
             top[1] = index
     elif value > best[k]:
         best[k] = value
+        moves[k] = move
 
 
 #: The most discards and passes a frame's closing block may hold to be searched best bound
@@ -1470,6 +1474,7 @@ def workspace(s):  # type: ignore[no-untyped-def]
         np.zeros(3, np.float64),  # top: the root's best value, its index, the most it may be
         np.zeros(L_SIZE, np.int64),  # the loop's integers (``L_*``)
         np.zeros(1, np.float64),  # the value delivered to the loop's frame
+        np.full(frames, -1, np.int64),  # moves: each frame's first best action, -1 unknown
     )
     buffers = (
         np.zeros(SHUFFLE_SIZE, np.int32),  # shuffle
@@ -1484,6 +1489,7 @@ def workspace(s):  # type: ignore[no-untyped-def]
         np.zeros(MEMO_START, np.int64),
         np.zeros(MEMO_START, np.float64),
         np.zeros(MEMO_START, np.bool_),
+        np.full(MEMO_START, -1, np.int64),  # each position's first best action, -1 unknown
     )
     plan = (
         np.zeros(PL_SIZE, np.int64),  # ``PL_*``: whether the memo is kept, its count
@@ -1505,7 +1511,8 @@ PL_NPOOL = 2
 PL_WEIGHTS = 3  # how many weights
 PL_OPTIONS = 4  # how many options
 PL_USED = 5  # how many searches went on from a kept memo (a count for tests and notes)
-PL_SIZE = 6
+PL_ANSWERED = 6  # how many of those the memo's first best action answered (no root searched)
+PL_SIZE = 7
 PL_PARAMS = 256  # room for the weights and ``fparams``
 
 
@@ -1611,7 +1618,40 @@ def search(  # type: ignore[no-untyped-def]
     :func:`_search_grown`, which allocates."""
     _, _, stack, buffers, memo, plan = ws
     states, _, actions, count, index, waiting, depth, expand, keys, best = stack[:10]
-    bonus, chance, failed_value, supported, top, loop, delivered = stack[10:]
+    bonus, chance, failed_value, supported, top, loop, delivered = stack[10:17]
+    # positions met again, by :func:`state_hash`: an open-addressing table (a typed
+    # dictionary cost an allocation and reference counts on every look-up)
+    memo_keys, memo_values, memo_used, memo_moves = memo
+    # the memo of the workspace's last search is kept where that search was complete (no
+    # action left unsearched), this position is one it searched, and everything the values
+    # depend on (the rules, the context, the parameters) is the same: each position's value
+    # is then the one this search would find, so the choice is the same; never where the
+    # root's values are asked for. That search's value of this position is the most the root
+    # may reach (``top[2]``): the first action found worth it is the choice, as the first of
+    # equal ones is in order. Where that search knew the position's first best action in
+    # order (``memo_moves``: its frame's best found in order, or its closing block's first
+    # best with no action left unevaluated that might equal it), that is the choice, and
+    # nothing is searched
+    info = plan[0]
+    most = np.inf
+    kept = (
+        roots.shape[0] == 0
+        and info[PL_KEPT] != 0
+        and _same_search(cfg, ctx, later, now, pool, npool, weights, fparams, iparams, plan)
+    )
+    if kept:
+        slot = _slot(memo_keys, memo_used, state_hash(s))
+        kept = memo_used[slot]
+        most = memo_values[slot]
+        # the kept search found this position's first best action: the root's choice
+        # (the first action worth the position's value), with nothing else to search
+        move = memo_moves[slot]
+        if kept and move >= 0:
+            for i in range(nlegal):
+                if legal[i] == move:
+                    info[PL_USED] += 1
+                    info[PL_ANSWERED] += 1
+                    return np.int64(i)
     for f in range(count.shape[0]):
         count[f] = 0
         index[f] = 0
@@ -1633,32 +1673,12 @@ def search(  # type: ignore[no-untyped-def]
     shuffle = buffers[0]
     for i in range(shuffle.shape[0]):
         shuffle[i] = 0
-    # positions met again, by :func:`state_hash`: an open-addressing table (a typed
-    # dictionary cost an allocation and reference counts on every look-up)
-    memo_keys, memo_values, memo_used = memo
-    # the memo of the workspace's last search is kept where that search was complete (no
-    # action left unsearched), this position is one it searched, and everything the values
-    # depend on (the rules, the context, the parameters) is the same: each position's value
-    # is then the one this search would find, so the choice is the same; never where the
-    # root's values are asked for. That search's value of this position is the most the root
-    # may reach (``top[2]``): the first action found worth it is the choice, as the first of
-    # equal ones is in order
-    info = plan[0]
-    kept = (
-        roots.shape[0] == 0
-        and info[PL_KEPT] != 0
-        and _same_search(cfg, ctx, later, now, pool, npool, weights, fparams, iparams, plan)
-    )
-    if kept:
-        slot = _slot(memo_keys, memo_used, state_hash(s))
-        kept = memo_used[slot]
-        top[2] = memo_values[slot]
     info[PL_KEPT] = 0
     if kept:
+        top[2] = most
         info[PL_USED] += 1
         loop[L_MEMO_COUNT] = info[PL_COUNT]
     else:
-        top[2] = np.inf
         for i in range(memo_used.shape[0]):
             memo_used[i] = False
     for i in range(s.shape[0]):
@@ -1685,6 +1705,7 @@ def search(  # type: ignore[no-untyped-def]
         memo_keys,
         memo_values,
         memo_used,
+        memo_moves,
     ):
         # the grown table is not the workspace's: nothing is kept
         _search_grown(
@@ -1704,7 +1725,7 @@ def _search_grown(  # type: ignore[no-untyped-def]
     """:func:`search`'s loop carried on from where it stopped with its memo table half full:
     the table grown to twice its size (a fresh one, allocated) each time it fills."""
     stack, buffers, memo = ws[2:5]
-    memo_keys, memo_values, memo_used = _grown(memo[0], memo[1], memo[2])
+    memo_keys, memo_values, memo_used, memo_moves = _grown(memo[0], memo[1], memo[2], memo[3])
     while _search_loop(
         legal,
         cfg,
@@ -1723,8 +1744,11 @@ def _search_grown(  # type: ignore[no-untyped-def]
         memo_keys,
         memo_values,
         memo_used,
+        memo_moves,
     ):
-        memo_keys, memo_values, memo_used = _grown(memo_keys, memo_values, memo_used)
+        memo_keys, memo_values, memo_used, memo_moves = _grown(
+            memo_keys, memo_values, memo_used, memo_moves
+        )
 
 
 @njit(**numba_cache.UNCOUNTED)
@@ -1746,12 +1770,14 @@ def _search_loop(  # type: ignore[no-untyped-def]
     memo_keys,
     memo_values,
     memo_used,
+    memo_moves,
 ):
     """:func:`search`'s loop from where ``stack`` left it: ``False`` when the root is
     decided, ``True`` (its place kept in ``stack``) when the memo table is half full and must
     grow first."""
     states, opened, actions, count, index, waiting, depth, expand, keys, best = stack[:10]
-    bonus, chance, failed_value, supported, top, loop, delivered_box = stack[10:]
+    bonus, chance, failed_value, supported, top, loop, delivered_box = stack[10:17]
+    moves = stack[17]
     shuffle, ended, spare, drawn = buffers[:4]
     seat = ctx[X_SEAT]
     p = _seat(seat)
@@ -1776,7 +1802,9 @@ def _search_loop(  # type: ignore[no-untyped-def]
         if have:
             have = False
             if waiting[k] == 1:
-                _record(k, delivered + bonus[k], index[k], best, top, roots)
+                _record(
+                    k, delivered + bonus[k], index[k], best, top, roots, moves, actions[k, index[k]]
+                )
                 waiting[k] = 0
                 index[k] += 1
                 continue
@@ -1785,7 +1813,9 @@ def _search_loop(  # type: ignore[no-untyped-def]
                 after_fail = True
             elif waiting[k] == 3:
                 value = (1.0 - chance[k]) * delivered + chance[k] * (failed_value[k] + gain)
-                _record(k, value + bonus[k], index[k], best, top, roots)
+                _record(
+                    k, value + bonus[k], index[k], best, top, roots, moves, actions[k, index[k]]
+                )
                 waiting[k] = 0
                 index[k] += 1
                 continue
@@ -1798,7 +1828,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                     if iparams[I_BLUFF] == BLUFF_ALWAYS:
                         value += fparams[F_BLUFF_BONUS]
                     value += bonus[k]
-                _record(k, value, index[k], best, top, roots)
+                _record(k, value, index[k], best, top, roots, moves, actions[k, index[k]])
                 waiting[k] = 0
                 index[k] += 1
                 continue
@@ -1813,7 +1843,9 @@ def _search_loop(  # type: ignore[no-untyped-def]
             )
             if done:
                 value = (1.0 - chance[k]) * through + chance[k] * (failed_value[k] + gain)
-                _record(k, value + bonus[k], index[k], best, top, roots)
+                _record(
+                    k, value + bonus[k], index[k], best, top, roots, moves, actions[k, index[k]]
+                )
                 waiting[k] = 0
                 index[k] += 1
                 continue
@@ -1832,6 +1864,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                 memo_keys[slot] = keys[k]
                 memo_count += 1
             memo_values[slot] = value
+            memo_moves[slot] = moves[k] if best[k] != NEVER else -1
             k -= 1
             have = True
             delivered = value
@@ -1887,6 +1920,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                             work[2],
                             npool,
                         )
+                    winner = -1  # the block's first best action in order, below the root
                     while True:
                         pick = _next_bound(bounds, last - first, k, first, best, top)
                         if pick < 0:
@@ -1904,7 +1938,17 @@ def _search_loop(  # type: ignore[no-untyped-def]
                         ended_valid = True
                         ended_key = keys[k]
                         value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
+                        if k != 0 and (
+                            value > best[k] or (value == best[k] and first + pick < winner)
+                        ):
+                            winner = first + pick
                         _record_any(k, value, first + pick, best, top)
+                    if winner >= 0:
+                        moves[k] = actions[k, winner]
+                        for j in range(last - first):
+                            # an action not evaluated may equal the best and come first
+                            if bounds[j] != NEVER and bounds[j] >= best[k] and first + j < winner:
+                                moves[k] = -1
                     index[k] = last
                     continue
                 if not refused:
@@ -1914,7 +1958,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                     ended_valid = True
                     ended_key = keys[k]
                     value = value_of(ended, cfg, ctx, later, pool, npool, weights, work)
-                _record(k, value, index[k], best, top, roots)
+                _record(k, value, index[k], best, top, roots, moves, actions[k, index[k]])
                 index[k] += 1
                 continue
             if not expand[k]:
@@ -1922,7 +1966,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                 index[k] += 1
                 continue
             if refused:
-                _record(k, NEVER, index[k], best, top, roots)
+                _record(k, NEVER, index[k], best, top, roots, moves, actions[k, index[k]])
                 index[k] += 1
                 continue
             extra = 0.0
@@ -1961,7 +2005,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                 elif iparams[I_BLUFF] == BLUFF_NEVER and not _supported(
                     k_state, p, attacker, target, reverse
                 ):
-                    _record(k, NEVER, index[k], best, top, roots)
+                    _record(k, NEVER, index[k], best, top, roots, moves, actions[k, index[k]])
                     index[k] += 1
                     continue
             if not push:
@@ -1973,7 +2017,9 @@ def _search_loop(  # type: ignore[no-untyped-def]
                     k_state, t, cfg, ctx, later, pool, npool, weights, fparams, work, drawn
                 )
                 if done:
-                    _record(k, value + extra, index[k], best, top, roots)
+                    _record(
+                        k, value + extra, index[k], best, top, roots, moves, actions[k, index[k]]
+                    )
                     index[k] += 1
                     continue
                 bonus[k] = extra
@@ -1999,6 +2045,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
         nodes += 1
         keys[k] = key
         best[k] = NEVER
+        moves[k] = -1
     loop[L_MEMO_COUNT] = memo_count
     loop[L_CUT] = cut
     return False
