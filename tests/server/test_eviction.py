@@ -82,6 +82,43 @@ def test_a_finished_game_leaves_memory_sooner_than_one_in_play(tmp_path: Path) -
     asyncio.run(run())
 
 
+def test_the_sweeper_s_eviction_lets_the_event_loop_turn_between_tables(tmp_path: Path) -> None:
+    """Freeing a table holds the event loop: the sweeper's eviction lets one table go a turn,
+    so another coroutine runs between any two, and a table asked for again before its turn
+    stays."""
+
+    async def run() -> None:
+        hub = Hub(
+            Store(sqlite_url(tmp_path)), bot_seconds=None, keep_seconds=60, keep_finished_seconds=60
+        )
+        ids = []
+        for seed in range(5):
+            config = MORRIS.default_config()
+            created = await hub.create(MORRIS, config, ["you", "random"], seed=seed)
+            await hub.idle(created.id)
+            ids.append(created.id)
+        later = time.monotonic() + 61
+        turns: list[int] = []  # the tables in memory at each turn of the other coroutine
+
+        async def other() -> None:
+            for _ in range(20):
+                turns.append(len(hub.live))
+                if len(hub.live) == 3:
+                    hub.live[ids[4]].touched = later  # asked for again: it stays
+                await asyncio.sleep(0)
+
+        watching = asyncio.create_task(other())
+        gone = await hub.evict_idle_in_turns(now=later)
+        await watching
+        assert gone == 4
+        assert list(hub.live) == [ids[4]]
+        assert turns[:4] == [4, 3, 2, 1]  # one table a turn (the first before it ran)
+        hub.executor.shutdown()
+        hub.store.close()
+
+    asyncio.run(run())
+
+
 def test_a_watched_or_busy_table_stays_in_memory(tmp_path: Path) -> None:
     async def run() -> None:
         hub = Hub(Store(sqlite_url(tmp_path)), bot_seconds=None, keep_seconds=0)

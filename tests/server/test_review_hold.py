@@ -298,7 +298,7 @@ def test_the_review_page_says_its_review_waits_while_a_step_pauses_inside(
     assert "fanfold_review_pauses_total 0.0" not in pauses
 
 
-async def _an_action_against_a_bot(tmp_path: Path) -> tuple[list[int], int]:
+async def _an_action_against_a_bot(tmp_path: Path, bot: str = "easy") -> tuple[list[int], int]:
     app = create_app(sqlite_url(tmp_path), bot_seconds=None, limits=ROOMY)
     async with app.router.lifespan_context(app):
         live: LiveWork = app.state.hub.pool.live
@@ -312,7 +312,7 @@ async def _an_action_against_a_bot(tmp_path: Path) -> tuple[list[int], int]:
         live.begin = counted  # type: ignore[method-assign]
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://fanfold") as client:
-            body = {"game": "morris", "seats": ["you", "easy"], "seed": 1}
+            body = {"game": "morris", "seats": ["you", bot], "seed": 1}
             created = (await client.post("/api/tables", json=body)).json()
             act = {"token": created["token"], "action": "C1"}
             answer = await client.post(f"/api/tables/{created['table']}/act", json=act)
@@ -328,4 +328,14 @@ def test_a_players_action_and_the_bots_reply_count_as_live_work(tmp_path: Path) 
     counts, after = asyncio.run(_an_action_against_a_bot(tmp_path))
     assert counts[0] == 1  # the player's action, from its arrival
     assert len(counts) >= 2  # then the bot's decision
+    assert after == 0
+
+
+def test_an_instant_bot_s_move_counts_as_live_work_to_its_watchers_told(tmp_path: Path) -> None:
+    """A ``random`` bot chooses on the event loop, never asking the pool: its move, from its
+    choice to its store and its watchers told, is counted all the same (the bots' reply a
+    player waits for)."""
+    counts, after = asyncio.run(_an_action_against_a_bot(tmp_path, "random"))
+    assert counts[0] == 1  # the player's action, from its arrival
+    assert len(counts) >= 2  # then the bot's move, though no pool was asked
     assert after == 0

@@ -157,6 +157,7 @@ class Hub(Generic[S]):
         self.holding = self.residency.holding
         self.idle = self.residency.idle
         self.evict_idle = self.residency.evict_idle
+        self.evict_idle_in_turns = self.residency.evict_idle_in_turns
         self.resume_all = self.residency.resume_all
         self.take_orphans = self.residency.take_orphans
         self.expire_abandoned = self.residency.expire_abandoned

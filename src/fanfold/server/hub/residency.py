@@ -191,21 +191,40 @@ class Residency:
                 yield live
                 return
 
+    def _may_evict(self, live: LiveTable, now: float) -> bool:
+        """Whether ``live`` is idle (:meth:`LiveTable.is_idle`) and was not asked for in the
+        last ``keep_seconds`` (``keep_finished_seconds`` for a finished game)."""
+        keep = self.keep_seconds if live.table.outcome is None else self.keep_finished_seconds
+        return now - live.touched >= keep and live.is_idle()
+
     def evict_idle(self, now: float | None = None) -> int:
-        """Let go from memory every idle table (:meth:`LiveTable.is_idle`) not asked for in
-        the last ``keep_seconds`` (``keep_finished_seconds`` for a finished game); returns how
-        many. Finished games and games their players left stay in the store, and come back
-        when asked for."""
+        """Let go from memory every idle table not asked for in the last ``keep_seconds``
+        (``keep_finished_seconds`` for a finished game), all at once; returns how many.
+        Finished games and games their players left stay in the store, and come back when
+        asked for. The sweeper lets them go a table a turn (:meth:`evict_idle_in_turns`)."""
         now = time.monotonic() if now is None else now
-        gone = [
-            table_id
-            for table_id, live in self.live.items()
-            if now - live.touched
-            >= (self.keep_seconds if live.table.outcome is None else self.keep_finished_seconds)
-            and live.is_idle()
-        ]
+        gone = [table_id for table_id, live in self.live.items() if self._may_evict(live, now)]
         for table_id in gone:
             self.live.pop(table_id).evicted = True
+        self.disown_soon(*gone)
+        return len(gone)
+
+    async def evict_idle_in_turns(self, now: float | None = None) -> int:
+        """As :meth:`evict_idle`, one table a turn of the event loop: freeing a long game's
+        table holds the event loop (about 0.3 ms for a finished 450-move Fano game), and a
+        sweep that let its tables go at once held every other table's action for 12 to 19 ms
+        at 200 tables. A table asked for again, or played on, before its turn stays (each is
+        judged at its turn, by ``now`` if given, else by the clock then). Returns how many
+        went."""
+        gone: list[str] = []
+        for table_id in list(self.live):
+            live = self.live.get(table_id)
+            if live is None or not self._may_evict(live, time.monotonic() if now is None else now):
+                continue
+            del live  # the table is freed by the pop below, in this turn
+            self.live.pop(table_id).evicted = True
+            gone.append(table_id)
+            await asyncio.sleep(0)
         self.disown_soon(*gone)
         return len(gone)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Literal
 
 from fanfold.play.table import ENDLESS
 from fanfold.server.bots import decide, decision_for
@@ -23,6 +24,9 @@ from fanfold.server.live import LiveTable, StorageError
 from fanfold.server.logs import TABLE
 
 log = logging.getLogger(__name__)
+
+#: What one bot's move came to (:func:`_bot_move`).
+Step = Literal["done", "again", "unstored", "told"]
 
 
 async def play_on(host: TableHost, live: LiveTable) -> None:
@@ -56,62 +60,78 @@ async def run_bots(host: TableHost, live: LiveTable) -> None:
     before it is not :func:`_answered_at_once`).
     """
     TABLE.set(live.id)  # this task's lines are about the table (fanfold.server.logs)
-    table = live.table
-    untold = False  # a stored move is not yet told (the next instant bot answers with it)
+    untold = [False]  # a stored move is not yet told (the next instant bot answers with it)
     while True:
-        async with live.lock:
-            if live.evicted:
-                return  # handed over to another process: it plays on there
-            seat = table.agent_to_move()
-            agent = table.seats[seat].agent if seat is not None else None
-            if seat is None or agent is None:
-                return  # a human decides, or the game is over
-            if len(table.played) >= ENDLESS:
-                log.warning("table %s: the bots stop after %d actions", live.id, ENDLESS)
-                return  # play went round in circles (see ENDLESS): nothing more is stored
-            # The view and the legal actions now, so that the bot thinks off the loop
-            # without the lock; its choice is applied only on the version it was asked on.
-            view, legal, version = table.view(seat), table.legal_actions(), table.version
-            live.thinking = seat
-        decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
-        started = time.perf_counter()
-        try:
-            if agent.instant:
-                # A choice of microseconds (``random``): made here, as a worker would make
-                # it (the same agent text and seed), without the pool's hand-over.
-                action = decide(decision)
-            else:
-                action = await host.pool.decide(decision, client=live.bot_client())
-        finally:
-            live.thinking = None
-        host.metrics.bot_seconds.observe(time.perf_counter() - started)
-        async with live.lock:
-            if live.evicted:
-                return  # handed over to another process, or let go: it plays on there
-            if table.version != version:
-                continue  # an undo came in while the bot thought
-            played = table.submit_action(seat, action, version)
-            log.debug("seat %d's bot played %s (action %d)", seat, played.text, played.number)
-            try:
-                await host.store_played(live, played)
-            except StorageError:
-                stored = False
-            else:
-                stored = True
-        if not stored:  # taken back: the bot decides again once the store recovers
-            if untold:
-                untold = False
-                await host.broadcast(live)
+        # A bot's move, from its decision to its watchers told, is live work: the review
+        # worker waits for it (LiveWork), as for a player's action; an instant bot's
+        # (``random``), chosen here, is counted only so.
+        with host.pool.live.doing():
+            step = await _bot_move(host, live, untold)
+        if step == "done":
+            return
+        if step == "unstored":  # taken back: the bot decides again once the store recovers
             await asyncio.sleep(1.0)
-            continue
-        if not host.bot_pause and _answered_at_once(live):
-            start_clock(host, live)
-            untold = True
-            continue
-        untold = False
-        await play_on(host, live)  # its bots are this loop, which plays on
-        if host.bot_pause:
+        elif step == "told" and host.bot_pause:
             await asyncio.sleep(host.bot_pause)
+
+
+async def _bot_move(host: TableHost, live: LiveTable, untold: list[bool]) -> Step:
+    """One bot's move at ``live`` (:func:`run_bots`): ``"done"`` (a person decides, the game
+    is over, or the table went), ``"again"`` (an undo came in while the bot thought, or its
+    move is told with the next instant bot's), ``"unstored"`` (the store refused it: taken
+    back) or ``"told"``."""
+    table = live.table
+    async with live.lock:
+        if live.evicted:
+            return "done"  # handed over to another process: it plays on there
+        seat = table.agent_to_move()
+        agent = table.seats[seat].agent if seat is not None else None
+        if seat is None or agent is None:
+            return "done"  # a human decides, or the game is over
+        if len(table.played) >= ENDLESS:
+            log.warning("table %s: the bots stop after %d actions", live.id, ENDLESS)
+            return "done"  # play went round in circles (see ENDLESS): nothing more is stored
+        # The view and the legal actions now, so that the bot thinks off the loop
+        # without the lock; its choice is applied only on the version it was asked on.
+        view, legal, version = table.view(seat), table.legal_actions(), table.version
+        live.thinking = seat
+    decision = decision_for(live.id, seat, table.game.id, agent, view, legal)
+    started = time.perf_counter()
+    try:
+        if agent.instant:
+            # A choice of microseconds (``random``): made here, as a worker would make
+            # it (the same agent text and seed), without the pool's hand-over.
+            action = decide(decision)
+        else:
+            action = await host.pool.decide(decision, client=live.bot_client())
+    finally:
+        live.thinking = None
+    host.metrics.bot_seconds.observe(time.perf_counter() - started)
+    async with live.lock:
+        if live.evicted:
+            return "done"  # handed over to another process, or let go: it plays on there
+        if table.version != version:
+            return "again"  # an undo came in while the bot thought
+        played = table.submit_action(seat, action, version)
+        log.debug("seat %d's bot played %s (action %d)", seat, played.text, played.number)
+        try:
+            await host.store_played(live, played)
+        except StorageError:
+            stored = False
+        else:
+            stored = True
+    if not stored:
+        if untold[0]:
+            untold[0] = False
+            await host.broadcast(live)
+        return "unstored"
+    if not host.bot_pause and _answered_at_once(live):
+        start_clock(host, live)
+        untold[0] = True
+        return "again"
+    untold[0] = False
+    await play_on(host, live)  # its bots are this loop, which plays on
+    return "told"
 
 
 def _answered_at_once(live: LiveTable) -> bool:

@@ -66,11 +66,12 @@ async def _delete_expired(accounts: Accounts | None) -> None:
 async def sweep(
     hub: Hub, accounts: Accounts | None = None, counters: QuietMemoryStorage | None = None
 ) -> None:
-    """Let idle tables go from memory now and then (:meth:`Hub.evict_idle`), take the tables
-    no live process plays where play goes on without a person (:meth:`Hub.take_orphans`), let
-    the rate limits' counters whose minute has passed (:meth:`QuietMemoryStorage.sweep`), run a full
-    garbage collection every :data:`FULL_COLLECTION_SECONDS`, or as soon as half the tables
-    left memory (:data:`GIVE_BACK_TABLES`) or, once the tables left, half the counters went
+    """Let idle tables go from memory now and then, a table a turn of the event loop
+    (:meth:`Hub.evict_idle_in_turns`), take the tables no live process plays where play goes
+    on without a person (:meth:`Hub.take_orphans`), let the rate limits' counters whose
+    minute has passed (:meth:`QuietMemoryStorage.sweep`), run a full garbage collection
+    every :data:`FULL_COLLECTION_SECONDS`, or as soon as half the tables left memory
+    (:data:`GIVE_BACK_TABLES`) or, once the tables left, half the counters went
     (:data:`GIVE_BACK_COUNTERS`), and every :data:`EXPIRY_SWEEP_SECONDS` let abandoned tables
     expire and delete the ended sessions (at start-up too)."""
     collected = time.monotonic()
@@ -86,7 +87,7 @@ async def sweep(
         keep = min(hub.keep_seconds, hub.keep_finished_seconds)
         await asyncio.sleep(max(1.0, min(60.0, keep / 2)))
         peak = max(peak, len(hub.live))
-        gone = hub.evict_idle()
+        gone = await hub.evict_idle_in_turns()
         if gone:
             log.info("%d idle tables left memory (%d remain)", gone, len(hub.live))
         try:
