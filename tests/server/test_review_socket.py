@@ -23,12 +23,14 @@ from starlette.websockets import WebSocketDisconnect
 from fanfold.core.config import JSONObject
 from fanfold.core.records import GameRecord
 from fanfold.play.review import REVIEW_VERSION
+from fanfold.play.table import Table
 from fanfold.server import review_wire
 from fanfold.server.hub import Hub
-from fanfold.server.reviews import CHUNK, Reviews, review_step
+from fanfold.server.reviews import CHUNK, NotReviewableError, Reviews, review_step
 from fanfold.server.routes import review_socket
+from fanfold.server.routes.reviews import finished_record
 from fanfold.server.store.review_memory import review_store
-from tests.server.support import JSON, open_table, serve
+from tests.server.support import JSON, friends_table, open_table, serve
 from tests.server.test_reviews import load, morris_record, wait_done
 
 
@@ -237,6 +239,45 @@ def test_a_poll_of_an_evicted_finished_table_does_not_make_it_resident(tmp_path:
         assert [entry["words"] for entry in wait_done(client, kept)["moves"]] == [
             entry["words"] for entry in body["moves"]
         ]
+
+
+def test_a_let_go_finished_table_s_record_is_read_as_stored_without_a_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record a review opens from, for a finished table let go from memory: the one the
+    table in memory gave (its outcome and a resignation's ruling included), read from the
+    store without replaying its actions; a game still playing is refused as before."""
+    with serve(tmp_path) as client:
+        hub = hub_of(client)
+        assert client.portal is not None
+        portal = client.portal
+        played = load(client, morris_record())
+        resigned, _, black = friends_table(client)
+        ended = client.post(
+            f"/api/tables/{resigned}/end", json={"token": black, "ending": "resign"}
+        )
+        assert ended.status_code == 200, ended.text
+        playing = open_table(client, game="morris", seats=["you", "random"])["table"]
+        kept = {table: portal.call(finished_record, hub, table) for table in (played, resigned)}
+        assert kept[resigned].ruling == {"ending": "resign", "seat": 1, "after": 2}
+        let_go(client, played)
+        assert resigned not in hub.live
+        assert playing not in hub.live
+
+        def replayed(*_: Any, **__: Any) -> None:
+            raise AssertionError("a let go table's actions replayed")
+
+        monkeypatch.setattr(Table, "submit", replayed)
+        for table, record in kept.items():
+            read = portal.call(finished_record, hub, table)
+            assert read == record
+            assert read.outcome == record.outcome
+        with pytest.raises(NotReviewableError) as refused:
+            portal.call(finished_record, hub, playing)
+        assert refused.value.refusal is not None
+        assert refused.value.refusal.code == "reviews.playing"
+        assert wait_done(client, resigned)["state"] == "done"
+        assert not {played, resigned, playing} & set(hub.live)
 
 
 def test_a_table_without_a_review_says_why_on_the_socket(tmp_path: Path) -> None:

@@ -28,8 +28,13 @@ from fanfold.server.hub import Hub
 from fanfold.server.live import NotFoundError
 from fanfold.server.refusals import refusal
 from fanfold.server.review_answers import failure_text
-from fanfold.server.reviews import Compute, Reviews
-from fanfold.server.routes.reviews import review_compute, review_worker, reviews_of
+from fanfold.server.reviews import Compute, NotReviewableError, Reviews
+from fanfold.server.routes.reviews import (
+    finished_record,
+    review_compute,
+    review_worker,
+    reviews_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -89,15 +94,15 @@ async def sweeping(
 
 
 def finished_records(hub: Hub) -> RecordOf:
-    """A finished table's record from the hub (``None``: no such table, or not over)."""
+    """A finished table's record from the hub (``None``: no such table, or not over), as a
+    review opened by a request reads it (:func:`~fanfold.server.routes.reviews.finished_record`:
+    a table let go from memory is read as stored, neither made resident nor replayed)."""
 
     async def record_of(table_id: str) -> GameRecord | None:
         try:
-            live = await hub.get(table_id)
-        except NotFoundError:
+            return await finished_record(hub, table_id)
+        except (NotFoundError, NotReviewableError):
             return None
-        async with live.lock:
-            return live.table.finish() if live.table.is_over else None
 
     return record_of
 

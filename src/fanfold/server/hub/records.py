@@ -1,18 +1,21 @@
 """A table opened from a record or a chosen position: the record replayed
 (:func:`replay`), and the check that it copies no rated game still being played
-(:func:`copies_running_rated`), whose analysis it would give away.
+(:func:`copies_running_rated`), whose analysis it would give away; and a finished stored
+table's record read as stored, without a replay (:func:`stored_record`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fanfold.core.config import JSONValue
+from fanfold.agents.base import parse_agent
+from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import RecordError, Refusal, reason_of
 from fanfold.core.records import GameRecord
 from fanfold.core.rulings import Ruling, RulingError
-from fanfold.play.table import Table
+from fanfold.play.table import HUMAN, Table
 from fanfold.server.store.protocols import TableStore
+from fanfold.server.store.records import StoredTable
 
 
 def replay(table: Table, texts: Sequence[str], ruling: JSONValue = None) -> None:
@@ -58,4 +61,35 @@ def copies_running_rated(store: TableStore, table: Table) -> bool:
     return False
 
 
-__all__ = ["copies_running_rated", "replay"]
+def stored_record(stored: StoredTable, ruling: JSONObject | None = None) -> GameRecord:
+    """The record of a ``stored`` table whose game is over (its stored ``outcome`` set, the
+    table-level ``ruling`` from its options if any), as :meth:`Table.finish` writes it, read
+    as stored: the actions are not replayed (the store wrote the outcome with the actions
+    that reached it), and no agent is made. Each player is labelled as a table's seat is.
+
+    Raises:
+        ValueError: the stored game is not over.
+    """
+    if stored.outcome is None:
+        raise ValueError(f"table {stored.id!r} is not over")
+    return GameRecord(
+        stored.game,
+        stored.config,
+        stored.seed,
+        tuple(text for _, text in stored.actions),
+        stored.start_position,
+        tuple(player_label(seat.player) for seat in stored.seats),
+        stored.outcome,
+        ruling,
+    )
+
+
+def player_label(player: str) -> str:
+    """A stored seat's ``player`` as a table's record labels it: ``"human"`` or the agent's
+    text as its spec writes it."""
+    if player.strip().lower() == HUMAN:
+        return HUMAN
+    return str(parse_agent(player))
+
+
+__all__ = ["copies_running_rated", "replay", "stored_record"]

@@ -18,7 +18,7 @@ from fanfold.play.review import REVIEW_VERSION
 from fanfold.server import protocol
 from fanfold.server.bots import Priority, ReviewWorker, hold_limit
 from fanfold.server.hub import Hub
-from fanfold.server.hub.residency import rebuild
+from fanfold.server.hub.records import stored_record
 from fanfold.server.live import NotFoundError
 from fanfold.server.metrics import Metrics
 from fanfold.server.ratings import running_rated
@@ -31,6 +31,7 @@ from fanfold.server.reviews import Compute, NotReviewableError, Reviews
 from fanfold.server.routes import HubDep
 from fanfold.server.store.review_file import FileReviews
 from fanfold.server.store.review_memory import review_store
+from fanfold.server.table_options import TableOptions
 
 router = APIRouter(prefix="/api", tags=["reviews"])
 
@@ -96,9 +97,10 @@ def worker_wrote(metrics: Metrics, waited: float, took: float) -> None:
 
 async def finished_record(hub: Hub, table_id: str) -> GameRecord:
     """The finished table's record, to open or take over its review: the table in memory if
-    it is (under its lock: never an action still being stored), else read from the store
-    and replayed in a thread, and NOT kept in memory: a finished game let go is not made
-    resident again, nor replayed in the event loop, for its review.
+    it is (under its lock: never an action still being stored), else read from the store as
+    it is stored (:func:`~fanfold.server.hub.records.stored_record`: its outcome, written
+    with the actions that ended it, says the game is over), in a thread: a finished game let
+    go is neither made resident again nor replayed for its review.
 
     Raises:
         NotFoundError: no such table.
@@ -109,7 +111,12 @@ async def finished_record(hub: Hub, table_id: str) -> GameRecord:
         stored = await asyncio.to_thread(hub.store.load, table_id)
         if stored is None:
             raise NotFoundError(refusal("found.table", table=repr(table_id)))
-        live = await asyncio.to_thread(rebuild, stored)
+        options = TableOptions.from_stored(stored.options)
+        if stored.outcome is None:
+            raise NotReviewableError(
+                refusal("reviews.rated_playing" if options.rated else "reviews.playing")
+            )
+        return stored_record(stored, options.ruling)
     table = live.table
     async with live.lock:
         if running_rated(live.options, table):
