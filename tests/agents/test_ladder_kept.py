@@ -229,3 +229,36 @@ def test_a_search_cut_by_its_node_budget_keeps_nothing() -> None:
         kernels.forget(member.ws)
         assert not _kept(member.ws)
     assert dropped > 10
+
+
+def test_a_search_of_a_few_hundred_positions_fits_the_workspace_and_is_kept() -> None:
+    """A complete search that remembers more positions than half of 256 (the memo table's
+    first capacity before, where the table grew and the search was not kept) fits the
+    workspace's table now: it is kept, the seat's next decision goes on from it, and every
+    choice is the fresh search's."""
+    config = _config("trionfey")
+    chosen = params(Style.RUSH, config)
+    kept = _Member(config, chosen)
+    fresh = _Member(config, chosen)
+    big = 0
+    followed = 0
+    for seed in range(20, 40):
+        kernels.forget(kept.ws)
+        after_big = False
+        for state, legal in _played(config, chosen, seed):
+            kernels.forget(fresh.ws)
+            used = _used(kept.ws)
+            kept.ws[2][15][:] = 0  # the search's loop integers: zero where nothing is searched
+            assert kept.decide(state, legal) == fresh.decide(state, legal)
+            if after_big:
+                followed += _used(kept.ws) > used
+            loop = kept.ws[2][15]
+            after_big = loop[kernels.L_MEMO_COUNT] > 128 and loop[kernels.L_CUT] == 0
+            if after_big:
+                big += 1
+                assert _kept(kept.ws)
+                assert kept.ws[4][0].shape[0] == kernels.MEMO_START >= 1024
+        if big >= 3:
+            break
+    assert big >= 3, big
+    assert followed >= 1, followed

@@ -76,20 +76,30 @@ def _grows(state: FanoState, seat: int, ids: Any, chosen: Any, ws: tuple[Any, ..
 def test_a_search_whose_memo_table_grows_chooses_as_its_python_twin() -> None:
     """Searches that remember more than half the workspace's memo table go on in the counted
     :func:`kernels._search_grown`; they choose what the Python twin chooses, and a decision
-    after them in the same workspace is unchanged by them."""
+    after them in the same workspace is unchanged by them. The workspace here is given a
+    table of 64 positions, so that searches outgrow it (the workspace's own,
+    :data:`kernels.MEMO_START`, holds most searches of a node budget of 300 whole)."""
     grown = 0
     checked = 0
+    small = 64
     ws: tuple[Any, ...] | None = None
     for state in _positions("trionfey-all-for-one", 2, 11, most=60):
         seat = _decider(state)
         legal = FANO.legal_actions(state)
         ids = np.array([codec.action_id(action) for action in legal], np.int64)
         if ws is None:
-            ws = compiled.workspace(len(engine.encode(state).array))
+            made = compiled.workspace(len(engine.encode(state).array))
+            memo = (
+                np.zeros(small, np.int64),
+                np.zeros(small, np.float64),
+                np.zeros(small, np.bool_),
+                np.full(small, -1, np.int64),
+            )
+            ws = (*made[:4], memo, made[5])
         chosen = params(Style.RUSH, state.config, 300)
         choice = _grows(state, seat, ids, chosen, ws)
         loop = ws[2][15]
-        if loop[kernels.L_MEMO_COUNT] * 2 < kernels.MEMO_START:
+        if loop[kernels.L_MEMO_COUNT] * 2 < small:
             continue
         grown += 1
         assert choice == search.decide(state, seat, legal, chosen)

@@ -1334,7 +1334,10 @@ def _counter_chance(s, ctx, now, attacker, target, reverse, defender):  # type: 
     return best
 
 
-MEMO_START = 256  # the memo table's first capacity (a power of two), doubled at half full
+# the memo table's first capacity (a power of two), doubled at half full: a node budget of 300
+# meets up to about 320 positions, so its searches fit, and a complete one is kept for the
+# seat's next decision (a grown table is not the workspace's, and is not kept)
+MEMO_START = 1024
 
 
 @njit(cache=True, inline="always")
