@@ -108,15 +108,7 @@ async def finished_record(hub: Hub, table_id: str) -> GameRecord:
     """
     live = hub.live.get(table_id)
     if live is None:
-        stored = await asyncio.to_thread(hub.store.load, table_id)
-        if stored is None:
-            raise NotFoundError(refusal("found.table", table=repr(table_id)))
-        options = TableOptions.from_stored(stored.options)
-        if stored.outcome is None:
-            raise NotReviewableError(
-                refusal("reviews.rated_playing" if options.rated else "reviews.playing")
-            )
-        return stored_record(stored, options.ruling)
+        return await asyncio.to_thread(stored_finished_record, hub, table_id)
     table = live.table
     async with live.lock:
         if running_rated(live.options, table):
@@ -124,6 +116,25 @@ async def finished_record(hub: Hub, table_id: str) -> GameRecord:
         if not table.is_over:
             raise NotReviewableError(refusal("reviews.playing"))
         return table.finish()
+
+
+def stored_finished_record(hub: Hub, table_id: str) -> GameRecord:
+    """:func:`finished_record` of a table not in memory, read and made in one thread: its
+    row loaded, its stored outcome checked, its record taken as stored.
+
+    Raises:
+        NotFoundError: no such table.
+        NotReviewableError: the game is still playing (rated or not).
+    """
+    stored = hub.store.load(table_id)
+    if stored is None:
+        raise NotFoundError(refusal("found.table", table=repr(table_id)))
+    options = TableOptions.from_stored(stored.options)
+    if stored.outcome is None:
+        raise NotReviewableError(
+            refusal("reviews.rated_playing" if options.rated else "reviews.playing")
+        )
+    return stored_record(stored, options.ruling)
 
 
 async def review_now(state: Any, hub: Hub, table_id: str, seen: int | None) -> JSONObject:
