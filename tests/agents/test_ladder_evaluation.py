@@ -184,22 +184,69 @@ def test_a_decision_closes_its_scope_so_a_later_evaluation_counts_afresh() -> No
     assert value == expected
 
 
+def _read(array: Any) -> list[bool]:
+    """Whether :func:`kernels.state_hash` reads each entry of ``array``: the header, each
+    seat's zones to their counts and the rest of its block, any part of a block whole."""
+    from fanfold.agents.ladder import kernels
+
+    n = array.shape[0]
+    read = [True] * n
+    p = layout.HEADER
+    while p + layout.PLAYER_WIDTH <= n:
+        for offset, cap in kernels.HASH_ZONES:
+            at = p + int(offset)
+            count = min(max(int(array[at]), 0), int(cap))
+            for i in range(at + 1 + count, at + 1 + int(cap)):
+                read[i] = False
+        p += layout.PLAYER_WIDTH
+    return read
+
+
 def test_the_memo_hash_tells_apart_positions_one_entry_apart() -> None:
-    """Equal arrays hash equal; changing any one entry (the odd tail past the last full word
-    of four included) gives a new hash every time."""
+    """Equal arrays hash equal; changing any one entry the hash reads (the header, a zone's
+    count or card, a seat's specials and counters, a part of a block past the last whole
+    one) gives a new hash every time; an entry past a zone's count (0 in the engine's
+    arrays) is not part of the position and changes nothing."""
     from fanfold.agents.ladder import kernels
 
     state = engine.encode(new_state(FANO.preset("classic").config, 2)).array
     for array in (state, state[:-3].copy()):
         base = kernels.state_hash(array)
         assert kernels.state_hash(array.copy()) == base
+        read = _read(array)
+        assert 0 < sum(read) < array.shape[0]
         seen = {base}
         for i in range(array.shape[0]):
             for delta in (1, -1, 1 << 20):
                 changed = array.copy()
                 changed[i] += delta
-                seen.add(int(kernels.state_hash(changed)))
-        assert len(seen) == 1 + 3 * array.shape[0]
+                key = int(kernels.state_hash(changed))
+                if read[i]:
+                    seen.add(key)
+                else:
+                    assert key == base
+        assert len(seen) == 1 + 3 * sum(read)
+
+
+@pytest.mark.parametrize("preset", ["classic", "trionfey", "trionfey-specials", "four-players"])
+def test_the_hash_of_the_entries_read_is_the_whole_array_s(preset: str) -> None:
+    """Along seeded games (random moves, every phase) every entry past a zone's count is 0,
+    so that the hash, which reads the zones to their counts, is the whole array's weighted
+    sum (recomputed here over every entry, modulo 2**64) mixed: two arrays of the engine
+    hash equal exactly when their weighted sums are equal."""
+    from fanfold.agents.ladder import kernels
+
+    checked = 0
+    for seed in (3, 4, 5):
+        for state, _, _ in _states(preset, seed, 300):
+            array = state.array
+            read = _read(array)
+            assert not any(array[i] for i in range(array.shape[0]) if not read[i])
+            weights = kernels.HASH_WEIGHTS[: array.shape[0]]
+            total = (array.astype(np.int64).astype(np.uint64) * weights).sum(dtype=np.uint64)
+            assert kernels.state_hash(array) == kernels._mixed(np.int64(total))
+            checked += 1
+    assert checked > 300
 
 
 def test_the_evaluation_s_new_kernels_count_no_references() -> None:

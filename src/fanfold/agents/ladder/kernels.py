@@ -29,6 +29,7 @@ from fanfold.agents.ladder import features as fx
 from fanfold.agents.strategy.fano_policy import _support_in
 from fanfold.core import numba_cache
 from fanfold.core.numba_stack import stack_empty
+from fanfold.games.fano.config import MAX_PLAYERS
 from fanfold.games.fano.fast.kernels import apply, legal_actions, winner
 from fanfold.games.fano.fast.kernels.attacks import _fail_attack, _support_value, _window_opens
 from fanfold.games.fano.fast.kernels.cards import ATTACK_SUPPORT, LINE_THIRD, _insert, _remove
@@ -50,6 +51,8 @@ from fanfold.games.fano.fast.layout import (
     FIELD,
     FIELD_CAP,
     HAND,
+    HAND_CAP,
+    HEADER,
     HIDDEN,
     K_ALLOW,
     K_ATTACK,
@@ -66,6 +69,7 @@ from fanfold.games.fano.fast.layout import (
     K_SHUFFLE,
     K_SUBSTITUTE,
     KNOWN,
+    KNOWN_CAP,
     LEVEL,
     MAX_ACTIONS,
     P_DRAW_SHUFFLE,
@@ -79,6 +83,7 @@ from fanfold.games.fano.fast.layout import (
     PENDING_SUPPORT,
     PENDING_TARGET,
     PHASE,
+    PILE_CAP,
     PLAYER_WIDTH,
     PROTECTED,
     S_DEFENSE,
@@ -91,6 +96,8 @@ from fanfold.games.fano.fast.layout import (
     SHIFT_FLAGS,
     SHUFFLE_SIZE,
     SHUFFLES,
+    SPECIALS,
+    SPECIALS_CAP,
     TRIBUTE,
     TURN_PLAYER,
     UP,
@@ -237,32 +244,71 @@ def _in_zone(s, at, card):  # type: ignore[no-untyped-def]
     return False
 
 
+#: each entry's multiplier in :func:`state_hash` (odd 64-bit numbers drawn once from a fixed
+#: seed, so that the hash is the same in every process), room for the largest table's array
+HASH_WEIGHTS = np.random.Generator(np.random.PCG64(49)).integers(
+    0, np.iinfo(np.uint64).max, 2048, dtype=np.uint64, endpoint=True
+) | np.uint64(1)
+assert HASH_WEIGHTS.shape[0] >= HEADER + MAX_PLAYERS * PLAYER_WIDTH
+#: a seat's zones that :func:`state_hash` reads to their count (offset, capacity), in order:
+#: every entry of a seat's block before ``LEVEL`` lies in one of them
+HASH_ZONES = np.array(
+    [
+        [HAND, HAND_CAP],
+        [FIELD, FIELD_CAP],
+        [DRAW, PILE_CAP],
+        [UP, PILE_CAP],
+        [DOWN, PILE_CAP],
+        [KNOWN, KNOWN_CAP],
+        [PROTECTED, FIELD_CAP],
+        [HIDDEN, FIELD_CAP],
+        [SPECIALS, SPECIALS_CAP],
+    ],
+    np.int64,
+)
+assert HASH_ZONES[0, 0] == 0
+assert LEVEL == SPECIALS + 1 + SPECIALS_CAP
+assert all(HASH_ZONES[z + 1, 0] == HASH_ZONES[z, 0] + 1 + HASH_ZONES[z, 1] for z in range(8))
+
+
+@njit(cache=True, inline="always")
+def _mixed(h):  # type: ignore[no-untyped-def]
+    """SplitMix64's finaliser of ``h`` (one to one): every bit of the sum reaches the low
+    bits the memo table's slot is taken from."""
+    x = np.uint64(h)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64(x ^ (x >> np.uint64(31)))
+
+
 @njit(**numba_cache.UNCOUNTED)
 def state_hash(s):  # type: ignore[no-untyped-def]
-    """A 64-bit hash of the state array (the memo's key): FNV-1a over its entries in four
-    interleaved lanes (one chain of multiplications over the whole array waited on each one:
-    a position's hash cost as much as its evaluation), the lanes folded together and the
-    result mixed (SplitMix64's finaliser). One entry a step, as FNV-1a's own: two entries
-    packed into a word would leave a change in the upper one to the upper bits alone, which
-    a multiplication never carries down."""
-    prime = np.uint64(1099511628211)
-    a = np.uint64(14695981039346656037)
-    b = a ^ np.uint64(1)
-    c = a ^ np.uint64(2)
-    d = a ^ np.uint64(3)
+    """A 64-bit hash of the position in the state array (the memo's key): the sum, modulo
+    2**64, of each entry times its own random odd weight (:data:`HASH_WEIGHTS`), mixed
+    (:func:`_mixed`), over the entries that hold something: the header, each seat's zones to
+    their counts (:data:`HASH_ZONES`) and the rest of its block (its level and counters).
+    The engine keeps the entries past a zone's count at 0 (tested), which add nothing to the
+    sum: it is the whole array's, read in a fraction of the entries (a Trionfey array of
+    362 holds about 60), each product independent of the others (FNV-1a over the whole
+    array, the hash before, waited on one multiplication after another)."""
+    h = np.uint64(0)
     n = s.shape[0]
-    m = n - n % 4
-    for i in range(0, m, 4):
-        a = (a ^ np.uint64(s[i] & 0xFFFFFFFF)) * prime
-        b = (b ^ np.uint64(s[i + 1] & 0xFFFFFFFF)) * prime
-        c = (c ^ np.uint64(s[i + 2] & 0xFFFFFFFF)) * prime
-        d = (d ^ np.uint64(s[i + 3] & 0xFFFFFFFF)) * prime
-    for i in range(m, n):
-        a = (a ^ np.uint64(s[i] & 0xFFFFFFFF)) * prime
-    h = ((((a * prime) ^ b) * prime ^ c) * prime ^ d) * prime
-    h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return np.int64(h ^ (h >> np.uint64(31)))
+    head = min(HEADER, n)
+    for i in range(head):
+        h += np.uint64(np.int64(s[i])) * HASH_WEIGHTS[i]
+    p = HEADER
+    while p + PLAYER_WIDTH <= n:
+        for z in range(HASH_ZONES.shape[0]):
+            at = p + HASH_ZONES[z, 0]
+            count = min(max(np.int64(s[at]), 0), HASH_ZONES[z, 1])
+            for i in range(at, at + 1 + count):
+                h += np.uint64(np.int64(s[i])) * HASH_WEIGHTS[i]
+        for i in range(p + LEVEL, p + PLAYER_WIDTH):
+            h += np.uint64(np.int64(s[i])) * HASH_WEIGHTS[i]
+        p += PLAYER_WIDTH
+    for i in range(max(p, head), n):  # a part of a block (never in the engine's arrays)
+        h += np.uint64(np.int64(s[i])) * HASH_WEIGHTS[i]
+    return _mixed(h)
 
 
 @njit(cache=True, inline="always")
@@ -1482,7 +1528,7 @@ def workspace(s):  # type: ignore[no-untyped-def]
     buffers = (
         np.zeros(SHUFFLE_SIZE, np.int32),  # shuffle
         np.empty(size, s.dtype),  # ended
-        np.empty(size, s.dtype),  # spare
+        np.empty(size, s.dtype),  # spare (unused: the search makes a child in its frame's row)
         np.empty(size, s.dtype),  # drawn
         np.empty(size, s.dtype),  # :func:`_hit`'s copy
         np.empty(size, s.dtype),  # :func:`_react`'s countered position
@@ -1781,7 +1827,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
     states, opened, actions, count, index, waiting, depth, expand, keys, best = stack[:10]
     bonus, chance, failed_value, supported, top, loop, delivered_box = stack[10:17]
     moves = stack[17]
-    shuffle, ended, spare, drawn = buffers[:4]
+    shuffle, ended, _, drawn = buffers[:4]
     seat = ctx[X_SEAT]
     p = _seat(seat)
     size = states.shape[1]
@@ -1835,7 +1881,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                 waiting[k] = 0
                 index[k] += 1
                 continue
-            carried = spare
+            carried = states[k + 1]
             for i in range(size):
                 carried[i] = opened[k, i]
             apply(carried, cfg, np.int64(K_ALLOW), shuffle)
@@ -1985,7 +2031,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                     for i in range(size):
                         opened[k, i] = k_state[i]
                     apply(opened[k], cfg, action, shuffle)
-                    failed = spare
+                    failed = states[k + 1]
                     for i in range(size):
                         failed[i] = opened[k, i]
                     _fail_attack(failed)
@@ -2012,7 +2058,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
                     index[k] += 1
                     continue
             if not push:
-                t = spare
+                t = states[k + 1]
                 for i in range(size):
                     t[i] = k_state[i]
                 apply(t, cfg, action, shuffle)
@@ -2037,9 +2083,7 @@ def _search_loop(  # type: ignore[no-untyped-def]
             delivered = memo_values[slot]
             continue
         d = depth[k] + 1
-        k += 1
-        for i in range(size):
-            states[k, i] = child[i]
+        k += 1  # ``child`` was made in this frame's row
         count[k] = legal_actions(states[k], cfg, actions[k])
         index[k] = 0
         waiting[k] = 0
