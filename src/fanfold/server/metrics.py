@@ -251,6 +251,13 @@ class Metrics:
             buckets=BUCKETS,
             registry=registry,
         )
+        self.store_checkpoint_seconds = Histogram(
+            "fanfold_store_checkpoint_seconds",
+            "One checkpoint of the SQLite store's write-ahead log that copied pages into its "
+            "file, in the checkpoints' own thread (the commits go on meanwhile).",
+            buckets=BUCKETS,
+            registry=registry,
+        )
         self.sockets = Gauge("fanfold_websockets", "WebSocket connections open.", registry=registry)
         self.sockets_by_kind = Gauge(
             "fanfold_websockets_open",

@@ -26,6 +26,7 @@ from fanfold.server.runtime.warm_up import report_warm_up, start_compiling, stop
 from fanfold.server.settings import Settings
 from fanfold.server.store import Store
 from fanfold.server.store.appender import Appender
+from fanfold.server.store.checkpoints import Checkpointer, sqlite_file
 from fanfold.server.store.lease_store import SqlBotLeases
 from fanfold.server.throttle import QuietMemoryStorage
 
@@ -49,6 +50,8 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
         # There, most moves are stored from the event loop (fanfold.server.store.appender).
         appender = Appender(settings.store_url) if owner is not None else None
         metrics = Metrics()
+        # A SQLite file's log copied into it beside the writer, not by the writer's commits.
+        checkpoints = _checkpointer(settings.store_url, store, metrics)
         hub = Hub(
             store,
             bot_seconds=settings.bot_seconds,
@@ -139,6 +142,8 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             hub.executor.shutdown(wait=False, cancel_futures=True)
             await hub.flush()  # the actions being written first
             await asyncio.to_thread(hub.writer.shutdown)
+            if checkpoints is not None:
+                await asyncio.to_thread(checkpoints.stop)
             if appender is not None:
                 await appender.close()
             hub.pool.shutdown()
@@ -148,6 +153,18 @@ def lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMana
             store.close()
 
     return running
+
+
+def _checkpointer(url: str, store: Store, metrics: Metrics) -> Checkpointer | None:
+    """The store's checkpointer, started (:mod:`fanfold.server.store.checkpoints`), its
+    connections leaving the log to it: a SQLite file's only."""
+    path = sqlite_file(url)
+    if path is None:
+        return None
+    Checkpointer.adopt(store.engine)
+    checkpoints = Checkpointer(path, timed=metrics.store_checkpoint_seconds.observe)
+    checkpoints.start()
+    return checkpoints
 
 
 __all__ = ["lifespan"]
