@@ -68,13 +68,15 @@ def test_a_checkpoint_copies_the_log_and_the_writer_starts_it_again(tmp_path: Pa
     try:
         _write(engine, 300)
         logged, copied = checkpoints.checkpoint()
-        assert logged >= 300 and copied == logged
+        assert logged >= 300
+        assert copied == logged
         assert (checkpoints.checkpoints, checkpoints.pages, len(timed)) == (1, copied, 1)
         assert checkpoints.checkpoint() == (logged, copied)  # nothing new: nothing counted
         assert (checkpoints.checkpoints, checkpoints.pages) == (1, copied)
         _write(engine, 50)  # the writer finds the log copied and starts it again
         again, copied_again = checkpoints.checkpoint()
-        assert 50 <= again < logged / 2 and copied_again == again
+        assert 50 <= again < logged / 2
+        assert copied_again == again
         assert (checkpoints.checkpoints, checkpoints.pages) == (2, copied + again)
         with engine.connect() as connection:
             assert connection.execute(sa.text("SELECT count(*) FROM rows")).scalar_one() == 350
@@ -96,7 +98,8 @@ def test_the_checkpointer_s_thread_keeps_the_log_short_beside_a_writer(tmp_path:
         checkpoints.stop()
     try:
         assert checkpoints.failures == 0
-        assert checkpoints.checkpoints >= 2 and checkpoints.pages >= 3000
+        assert checkpoints.checkpoints >= 2
+        assert checkpoints.pages >= 3000
         with sqlite3.connect(tmp_path / "a.db") as reader:
             logged = reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
         wal = (tmp_path / "a.db-wal").stat().st_size
