@@ -10,8 +10,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from fanfold.server.store.checkpoints import BACKSTOP_PAGES, Checkpointer, sqlite_file
-from fanfold.server.store.engine import make_engine
+from fanfold.server.store.checkpoints import BACKSTOP_PAGES, Checkpointer
+from fanfold.server.store.engine import make_engine, sqlite_file
 from tests.server.support import serve
 
 ROW = "x" * 3000  # most of a 4 kB page: one page of the log a row

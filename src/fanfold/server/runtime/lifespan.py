@@ -26,7 +26,8 @@ from fanfold.server.runtime.warm_up import report_warm_up, start_compiling, stop
 from fanfold.server.settings import Settings
 from fanfold.server.store import Store
 from fanfold.server.store.appender import Appender
-from fanfold.server.store.checkpoints import Checkpointer, sqlite_file
+from fanfold.server.store.checkpoints import Checkpointer
+from fanfold.server.store.engine import sqlite_file
 from fanfold.server.store.lease_store import SqlBotLeases
 from fanfold.server.throttle import QuietMemoryStorage
 

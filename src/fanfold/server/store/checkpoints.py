@@ -41,21 +41,6 @@ CHECKPOINT_SECONDS = 1.0
 BACKSTOP_PAGES = 10_000
 
 
-def sqlite_file(url: str) -> Path | None:
-    """The file of a SQLite URL (``sqlite:///path``), or ``None``: another database, a database
-    in memory or a SQLite URI (its own options decide)."""
-    try:
-        parsed = sa.engine.make_url(url)
-    except sa.exc.ArgumentError:
-        return None
-    database = parsed.database
-    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
-        return None
-    if database.startswith("file:"):
-        return None
-    return Path(database).expanduser()
-
-
 class Checkpointer:
     """Passive checkpoints of the SQLite file ``path``'s write-ahead log every ``seconds``, in a
     daemon thread (:meth:`start`, :meth:`stop`).
@@ -161,4 +146,4 @@ class Checkpointer:
             self._connection = None
 
 
-__all__ = ["BACKSTOP_PAGES", "CHECKPOINT_SECONDS", "Checkpointer", "sqlite_file"]
+__all__ = ["BACKSTOP_PAGES", "CHECKPOINT_SECONDS", "Checkpointer"]

@@ -37,6 +37,7 @@ __all__ = [
     "open_error",
     "serves_from",
     "shown_url",
+    "sqlite_file",
     "upgrade",
 ]
 
@@ -106,18 +107,27 @@ def is_postgresql(url: str) -> bool:
         return False
 
 
-def make_folder(url: str) -> None:
-    """Create the folder of a SQLite file when it is missing (other databases: nothing)."""
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (``sqlite:///path``), or ``None``: another database, one that
+    cannot be parsed (the engine says what is wrong with it), a database in memory or a SQLite
+    URI (its own options decide)."""
     try:
         parsed = sa.engine.make_url(url)
     except sa.exc.ArgumentError:
-        return  # the engine says what is wrong with the URL
+        return None
     database = parsed.database
     if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
-        return
+        return None
     if database.startswith("file:"):
-        return  # a SQLite URI: its own options decide
-    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        return None
+    return Path(database).expanduser()
+
+
+def make_folder(url: str) -> None:
+    """Create the folder of a SQLite file when it is missing (other databases: nothing)."""
+    path = sqlite_file(url)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
 
 
 def open_error(url: str, error: BaseException) -> StoreOpenError:

@@ -44,7 +44,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 
-from fanfold.server.store.engine import make_engine
+from fanfold.server.store.engine import make_engine, sqlite_file
 from fanfold.server.store.review_store import SqlReviews
 from fanfold.server.store.schema import metadata, review_moves, reviews
 
@@ -63,17 +63,8 @@ def review_path(url: str) -> Path | None:
     """The reviews' own file beside the SQLite file of ``url``: ``fanfold.db`` keeps them in
     ``fanfold-reviews.sqlite3``. ``None`` where the reviews stay in the store itself
     (PostgreSQL, a SQLite database in memory or named by a URI)."""
-    try:
-        parsed = sa.engine.make_url(url)
-    except sa.exc.ArgumentError:
-        return None
-    database = parsed.database
-    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
-        return None
-    if database.startswith("file:"):
-        return None
-    path = Path(database).expanduser()
-    return path.with_name(path.stem + REVIEW_SUFFIX)
+    path = sqlite_file(url)
+    return None if path is None else path.with_name(path.stem + REVIEW_SUFFIX)
 
 
 def review_url(url: str) -> str | None:
