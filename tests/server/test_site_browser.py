@@ -332,6 +332,10 @@ def test_no_developer_words_at_seated_tables_nor_around_them(page: Page, server:
     page.goto(f"{server}/")
     line = page.locator("#open-seats li[data-table]").first
     expect(line).to_contain_text("Fano330-R-Morris (geometric), 2 players")
+    # the tables reached by their links are listed by their games, never by their ids
+    expect(page.locator("#mine")).to_contain_text("Fan Tan")
+    mine = page.locator("#mine").inner_text()
+    assert not any(made["table"] in mine for made in opened.values()), mine
     assert not DEVELOPER.search(page.locator("body").inner_text())
     page.goto(f"{server}/bots/fano-classic/hard")
     text = page.locator("main").inner_text()

@@ -176,6 +176,11 @@ function setUpPage() {
   $("title").textContent = `${message.game.title} · ${variantWords(message.options.variant)}`;
   $("title").translate = false; // the game's title and its variant's name: data
   $("rules").href = `/rules/${message.game.name}`;
+  // a table reached by its link is listed in the lobby's "your tables" by its game, not its id
+  const mine = tokenFor(tableId);
+  if (mine && mine.label === tableId) {
+    remember(tableId, mine.token, mine.invites, `${message.game.title} (${variantWords(message.options.variant)})`);
+  }
   setUpAlerts(message.yours.length > 0);
   drawNotes();
 }
