@@ -85,6 +85,25 @@ def test_a_checkpoint_copies_the_log_and_the_writer_starts_it_again(tmp_path: Pa
         engine.dispose()
 
 
+def test_a_log_started_again_and_grown_past_the_last_figures_is_counted_whole(
+    tmp_path: Path,
+) -> None:
+    engine = _engine(tmp_path / "a.db")
+    Checkpointer.adopt(engine)
+    checkpoints = Checkpointer(tmp_path / "a.db")
+    try:
+        _write(engine, 100)
+        logged, copied = checkpoints.checkpoint()
+        assert copied == logged >= 100
+        _write(engine, 2 * logged)  # started again from its first page, now longer than before
+        again, copied_again = checkpoints.checkpoint()
+        assert copied_again == again > logged
+        assert (checkpoints.checkpoints, checkpoints.pages) == (2, copied + copied_again)
+    finally:
+        checkpoints.stop()
+        engine.dispose()
+
+
 def test_the_checkpointer_s_thread_keeps_the_log_short_beside_a_writer(tmp_path: Path) -> None:
     engine = _engine(tmp_path / "a.db")
     Checkpointer.adopt(engine)

@@ -71,7 +71,8 @@ class Checkpointer:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._connection: sqlite3.Connection | None = None
-        self._last = (0, 0)  # the log's pages and those copied, at the last checkpoint
+        # the log's pages, those copied and its salt, at the last checkpoint
+        self._last: tuple[int, int, bytes] = (0, 0, b"")
 
     @staticmethod
     def adopt(engine: Engine, pages: int = BACKSTOP_PAGES) -> None:
@@ -98,22 +99,30 @@ class Checkpointer:
             )
         started = time.perf_counter()
         _, logged, copied = self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        if copied > 0 and logged >= 0:
-            fresh = copied - self._copied_before(logged, copied)
-            if fresh > 0:
-                self.checkpoints += 1
-                self.pages += fresh
-                if self.timed is not None:
-                    self.timed(time.perf_counter() - started)
+        fresh = copied - self._copied_before(logged, copied, self._salt())
+        if copied > 0 and logged >= 0 and fresh > 0:
+            self.checkpoints += 1
+            self.pages += fresh
+            if self.timed is not None:
+                self.timed(time.perf_counter() - started)
         return int(logged), int(copied)
 
-    def _copied_before(self, logged: int, copied: int) -> int:
+    def _salt(self) -> bytes:
+        """The log's first salt (its header's bytes 16 to 19), which SQLite draws anew each time
+        a writer starts the log again from its first page (empty where there is no log)."""
+        try:
+            with open(f"{self.path}-wal", "rb") as log:
+                return log.read(24)[16:20]
+        except OSError:
+            return b""
+
+    def _copied_before(self, logged: int, copied: int, salt: bytes) -> int:
         """Of the ``copied`` pages a checkpoint reports, those an earlier checkpoint had copied
-        already (the log starts again from its first page once all of it is copied: then
-        none)."""
-        last_logged, last_copied = self._last
-        self._last = (logged, copied)
-        if logged < last_logged or copied < last_copied:
+        already: none where the log started again since (a new salt, or fewer pages), even if
+        it has grown past the last checkpoint's figures meanwhile."""
+        last_logged, last_copied, last_salt = self._last
+        self._last = (logged, copied, salt)
+        if salt != last_salt or logged < last_logged or copied < last_copied:
             return 0  # the log started again
         return last_copied
 
