@@ -12,8 +12,10 @@ beside it one of:
 * ``idle class``: a worker that computes all along in Linux's idle class (``SCHED_IDLE``), as
   a review step did while live play went on;
 * ``idle class, a core spare``: the same worker, pausing at its pause points (every 0.5 ms of
-  work) while :class:`fanfold.server.bots.spare_core.SpareCore` says the machine's other
-  running tasks fill every core but its own, as a review step does now.
+  work) while the kernel's count of running tasks (``/proc/loadavg``'s fourth field, the
+  worker among them) says the machine's other running tasks fill every core but its own,
+  looking again every 2 ms while paused: the rule tried for review steps on 2026-12-01 and
+  not kept (docs/notes/2026-12-01-review-spare-core.md).
 
 Each row prints the round trips' p50, p99, p99.9 and the share over 1 ms, and the worker's
 share of a core. Rows are run in turn, ``--rounds`` times (default 2), ``--seconds`` each
@@ -53,13 +55,21 @@ while True:
 
 WORKER = """
 import os, sys, time
-from fanfold.server.bots.spare_core import SpareCore
 os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-spare = SpareCore() if sys.argv[1] == "spare" else None
+cores = len(os.sched_getaffinity(0))
+loadavg = os.open("/proc/loadavg", os.O_RDONLY)
+
+
+def taken():
+    running = int(os.pread(loadavg, 128, 0).split()[3].split(b"/")[0])
+    return running - 1 >= cores - 1
+
+
+polite = sys.argv[1] == "spare"
 unit, clock = float(sys.argv[2]), time.perf_counter
 print("ready", flush=True)
 while True:
-    if spare is not None and spare():
+    if polite and taken():
         time.sleep(0.002)
         continue
     end = clock() + unit

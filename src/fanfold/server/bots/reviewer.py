@@ -47,7 +47,6 @@ from typing import Any, TypeVar
 from fanfold.server.bots.idle_class import ACTIVE_SECONDS, idle_wanted, set_idle
 from fanfold.server.bots.live_work import LiveWork
 from fanfold.server.bots.pool import Priority
-from fanfold.server.bots.spare_core import spare_wanted
 from fanfold.server.bots.step_pauses import attach, paused_step
 from fanfold.server.bots.worker import WorkerProcess
 
@@ -96,10 +95,6 @@ class ReviewWorker:
         #: Whether steps may compute in Linux's idle class while live play goes on
         #: (:meth:`_idle`; in a worker process only).
         self.idle = processes and live is not None and idle_wanted()
-        #: Whether steps, while live play goes on, also pause while the machine's other running
-        #: tasks fill every core but theirs (:mod:`~fanfold.server.bots.spare_core`; in a
-        #: worker process only).
-        self.spare = processes and live is not None and spare_wanted()
         #: Steps begun in the idle class, since the start.
         self.idle_steps = 0
         #: Told the seconds each step waited, before it and inside it (0: none; the metrics).
@@ -208,9 +203,8 @@ class ReviewWorker:
         try:
             waited = await self._hold()
             allowance = max(0.0, self.hold - waited) if timed else 0.0
-            spare = timed and self.spare and self._live_play()
             future = self._submit(
-                paused_step, fn, args, allowance, self._live_count(), self._step_flag(), spare
+                paused_step, fn, args, allowance, self._live_count(), self._step_flag()
             )
         except BaseException:
             self._release()
@@ -252,10 +246,6 @@ class ReviewWorker:
             self.paused(pauses)
         return result
 
-    def _live_play(self) -> bool:
-        """Whether live play goes on (live work now, or within :data:`ACTIVE_SECONDS`)."""
-        return self.live is not None and self.live.active(ACTIVE_SECONDS)
-
     def _idle(
         self, loop: asyncio.AbstractEventLoop, allowance: float
     ) -> asyncio.TimerHandle | None:
@@ -269,11 +259,13 @@ class ReviewWorker:
         is delayed at most the hold's limit more (the idle class alone would never let it
         run). The handle that puts it back (``None``: not put in the idle class)."""
         pid = self.pid
+        live = self.live
         if (
             pid is None
             or allowance <= 0
+            or live is None
             or not self.idle
-            or not self._live_play()
+            or not live.active(ACTIVE_SECONDS)
             or not set_idle(pid, idle=True)
         ):
             return None

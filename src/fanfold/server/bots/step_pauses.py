@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from fanfold.core.pauses import pausing
-from fanfold.server.bots.spare_core import SpareCore
 
 _T = TypeVar("_T")
 
@@ -43,9 +42,8 @@ def attach(live: ctypes.c_int, paused: ctypes.c_int | None = None) -> None:
 
 
 class StepPauses:
-    """One step's pauses: called at each pause point, it waits while ``live`` is not zero (or
-    ``spare``, if given, says the machine's cores are taken: :class:`~.spare_core.SpareCore`),
-    at most ``allowance`` seconds over the step, with ``paused`` (if given) at 1 while it waits.
+    """One step's pauses: called at each pause point, it waits while ``live`` is not zero, at
+    most ``allowance`` seconds over the step, with ``paused`` (if given) at 1 while it waits.
 
     Attributes:
         seconds: the seconds waited so far.
@@ -54,24 +52,18 @@ class StepPauses:
     """
 
     def __init__(
-        self,
-        live: ctypes.c_int | None,
-        allowance: float,
-        paused: ctypes.c_int | None = None,
-        spare: Callable[[], bool] | None = None,
+        self, live: ctypes.c_int | None, allowance: float, paused: ctypes.c_int | None = None
     ) -> None:
         self.live = live
         self.allowance = allowance
         self.paused = paused
-        self.spare = spare
         self.seconds = 0.0
         self.pauses = 0
         self.to_limit = False
 
     def __call__(self) -> None:
         live = self.live
-        spare = self.spare
-        if live is None or not (live.value or (spare is not None and spare())):
+        if live is None or not live.value:
             return
         left = self.allowance - self.seconds
         if left <= 0:
@@ -82,7 +74,7 @@ class StepPauses:
         if flag is not None:
             flag.value = 1
         try:
-            while live.value or (spare is not None and spare()):
+            while live.value:
                 if time.monotonic() >= deadline:
                     self.to_limit = True
                     break
@@ -100,24 +92,17 @@ def paused_step(
     allowance: float,
     live: ctypes.c_int | None = None,
     paused: ctypes.c_int | None = None,
-    spare: bool = False,
 ) -> tuple[_T, float, int, bool]:
     """``fn(*args)`` with its pause points waiting for the live work (``live``; ``None``: the
     count :func:`attach` gave this process, if any), at most ``allowance`` seconds in all,
     ``paused`` (``None``: the flag :func:`attach` gave, if any) at 1 while a pause waits: its
     result, the seconds it waited, the pause points that waited, and whether the waits
-    reached the allowance. With ``spare``, a pause also waits while the machine's other
-    running tasks fill every core but the step's (:class:`~.spare_core.SpareCore`)."""
-    cores = SpareCore() if spare else None
+    reached the allowance."""
     pauses = StepPauses(
-        _LIVE if live is None else live, allowance, _PAUSED if paused is None else paused, cores
+        _LIVE if live is None else live, allowance, _PAUSED if paused is None else paused
     )
-    try:
-        with pausing(pauses):
-            result = fn(*args)
-    finally:
-        if cores is not None:
-            cores.close()
+    with pausing(pauses):
+        result = fn(*args)
     return result, pauses.seconds, pauses.pauses, pauses.to_limit
 
 
