@@ -45,7 +45,9 @@ best move's expected result less that move's is counted; it prints the 50th, 90t
 ``--impact`` measures what reviews running cost the games being played instead
 (:mod:`benchmarks.review_impact`: ``--tables``, ``--seconds``, ``--think``, ``--reviews``,
 ``--pairs``; ``--interleave SECONDS``: one server, the reviews switched on and off in
-windows, :mod:`benchmarks.review_interleave`);
+windows, :mod:`benchmarks.review_interleave`; ``--save FILE`` keeps such a run's samples and
+``--pool FILE [FILE ...]`` prints the verdict over the pairs of kept runs of one tree,
+:mod:`benchmarks.review_pool`);
 ``--loop-cost`` the processor time a review's polls and steps cost the server's process
 (:mod:`benchmarks.review_loop`), a measure a busy machine does not move much;
 ``--store-wait`` what a review's writes cost the live commits on one SQLite file
@@ -373,6 +375,24 @@ def main(arguments: Sequence[str] | None = None) -> None:
         help="--interleave: review the tables the players finished, not loaded records",
     )
     parser.add_argument(
+        "--save",
+        type=Path,
+        metavar="FILE",
+        help="--interleave: keep the run's samples in FILE, for --pool",
+    )
+    parser.add_argument(
+        "--pool",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="the verdict over the pairs of interleaved runs kept with --save (one tree's)",
+    )
+    parser.add_argument(
+        "--pool-any",
+        action="store_true",
+        help="--pool: pool runs of different trees too",
+    )
+    parser.add_argument(
         "--only",
         help="the card rows to run, e.g. fano:classic,fantan:default (default: all)",
     )
@@ -385,6 +405,20 @@ def main(arguments: Sequence[str] | None = None) -> None:
         parser.error("--pairs must be at least 1")
     if options.played and options.interleave is None:
         parser.error("--played goes with --interleave")
+    if options.save is not None and options.interleave is None:
+        parser.error("--save goes with --interleave")
+    if options.pool_any and options.pool is None:
+        parser.error("--pool-any goes with --pool")
+    if options.pool is not None:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
+        from benchmarks.review_pool import pool_main
+
+        print(f"command: {shlex.join(['python3', 'benchmarks/review.py', *given])}")
+        try:
+            pool_main(options.pool, options.pool_any)
+        except ValueError as refused:
+            parser.error(str(refused))
+        return
     if options.interleave is not None:
         if not options.impact:
             parser.error("--interleave goes with --impact")
@@ -415,6 +449,7 @@ def main(arguments: Sequence[str] | None = None) -> None:
                 options.reviews,
                 options.guard,
                 options.played,
+                options.save,
             )
             return
         impact_main(

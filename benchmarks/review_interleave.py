@@ -483,8 +483,10 @@ def interleave_main(
     reviews: int,
     guard: float,
     played: bool = False,
+    keep: Path | None = None,
 ) -> None:
-    """``seconds`` of pairs of ``window``-second windows after the warm-up, one server."""
+    """``seconds`` of pairs of ``window``-second windows after the warm-up, one server; with
+    ``keep``, the run's samples are written there (:mod:`benchmarks.review_pool`)."""
     pairs = max(2, int(seconds // (2 * window)))
     pairs += pairs % 2  # as many test pairs as control pairs
     rng = random.Random(47)
@@ -495,6 +497,7 @@ def interleave_main(
         f"dropped at each window's start; players think {think:g} s"
     )
     port = free_port()
+    started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(Path(folder), port, 0.05)
         load = os.getloadavg()[0]
@@ -519,6 +522,12 @@ def interleave_main(
             server.kill()
             server.wait()
     loads = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
+    if keep is not None:
+        from benchmarks.review_pool import save
+
+        about = {"started": started, "load": loads, "window": window, "tables": tables}
+        save(keep, run, {**about, "reviews": reviews, "played": played})
+        print(f"samples kept in {keep}")
     for line in lines(run, rng):
         print(line)
     print()
