@@ -37,9 +37,13 @@ VERSION = 1
 Found = dict[tuple[Any, str], list[float]]
 
 
-def tree() -> str:
-    """The commit measured, with ``+changes`` where the work tree differs from it."""
-    root = Path(__file__).resolve().parents[1]
+#: The checkout the benchmark runs from.
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tree(root: Path = ROOT) -> str:
+    """The commit measured, with ``+changes`` where a tracked file outside ``docs/`` differs
+    from it (a guide's text does not change what is measured)."""
     try:
         commit = subprocess.run(
             ["git", "rev-parse", "--short=12", "HEAD"],
@@ -49,7 +53,7 @@ def tree() -> str:
             check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs"],
             cwd=root,
             capture_output=True,
             text=True,
@@ -187,4 +191,4 @@ def pool_main(paths: Sequence[Path], any_tree: bool = False) -> None:
             )
 
 
-__all__ = ["load", "pool_main", "pooled", "save", "stratified_change", "tree"]
+__all__ = ["ROOT", "load", "pool_main", "pooled", "save", "stratified_change", "tree"]

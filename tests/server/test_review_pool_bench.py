@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,26 @@ def test_an_interleaved_run_with_save_keeps_its_samples(
     assert review_pool.pooled([loaded], "bots") == {
         ((0, pair), kind): values for (pair, kind), values in run.bots.items()
     }
+
+
+def test_the_tree_measured_is_the_commit_with_changes_outside_the_docs_said(
+    tmp_path: Path,
+) -> None:
+    def git(*given: str) -> None:
+        subprocess.run(["git", *given], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("a\n")
+    (tmp_path / "server.py").write_text("a = 1\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first")
+    clean = review_pool.tree(tmp_path)
+    assert len(clean) == 12
+    assert "+" not in clean
+    (tmp_path / "docs" / "guide.md").write_text("b\n")
+    (tmp_path / "notes.txt").write_text("untracked\n")
+    assert review_pool.tree(tmp_path) == clean
+    (tmp_path / "server.py").write_text("a = 2\n")
+    assert review_pool.tree(tmp_path) == clean + "+changes"
+    assert review_pool.tree(tmp_path / "nowhere") == "unknown"
