@@ -44,8 +44,9 @@ import random
 import signal
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 import uvloop
@@ -153,28 +154,36 @@ class Change:
 
 
 def bootstrap_change(
-    found: dict[tuple[int, str], list[float]],
+    found: dict[tuple[Any, str], list[float]],
     kinds: tuple[str, str],
     rng: random.Random,
     resamples: int = RESAMPLES,
+    stratum: Callable[[Any], Any] = lambda pair: None,
 ) -> Change:
     """The change of the p99 from ``kinds[1]``'s windows to ``kinds[0]``'s (on against off,
     or A against B), over the pairs holding both; its interval resamples the pairs with
-    replacement (a pair's two windows drawn together) and pools their samples."""
+    replacement (a pair's two windows drawn together) and pools their samples. Pairs of one
+    ``stratum`` (e.g. one run of several pooled) are drawn only among themselves."""
     base, other = kinds[1], kinds[0]
-    pairs = sorted(
+    strata: dict[Any, list[Any]] = {}
+    for pair in sorted(
         {p for p, k in found if k == base and found[(p, base)] and found.get((p, other))}
-    )
-    if not pairs:
+    ):
+        strata.setdefault(stratum(pair), []).append(pair)
+    if not strata:
         raise ValueError(f"no pair of windows holds samples of both {base} and {other}")
 
-    def change(chosen: Iterable[int]) -> tuple[float, float, float, int, int]:
-        xs = [v for p in chosen for v in found[(p, base)]]
-        ys = [v for p in chosen for v in found[(p, other)]]
+    def change(chosen: Iterable[Any]) -> tuple[float, float, float, int, int]:
+        picked = list(chosen)
+        xs = [v for p in picked for v in found[(p, base)]]
+        ys = [v for p in picked for v in found[(p, other)]]
         return (p99(ys) / p99(xs) - 1) * 100, p99(xs), p99(ys), len(xs), len(ys)
 
-    point, x99, y99, xs, ys = change(pairs)
-    drawn = sorted(change(rng.choices(pairs, k=len(pairs)))[0] for _ in range(resamples))
+    point, x99, y99, xs, ys = change(p for pairs in strata.values() for p in pairs)
+    drawn = sorted(
+        change(p for pairs in strata.values() for p in rng.choices(pairs, k=len(pairs)))[0]
+        for _ in range(resamples)
+    )
     low = drawn[int(0.025 * (resamples - 1))]
     high = drawn[int(0.975 * (resamples - 1))]
     return Change((xs, ys), (x99 * 1000, y99 * 1000), point, low, high)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from benchmarks.review_interleave import (
     TEST,
     Change,
     Interleaved,
+    bootstrap_change,
     p99,
     per_second,
 )
@@ -124,32 +125,9 @@ def stratified_change(
     rng: random.Random,
     resamples: int = RESAMPLES,
 ) -> Change:
-    """The change of the pooled p99 from ``kinds[1]`` to ``kinds[0]``, over the pairs holding
-    both; its interval draws each run's pairs with replacement within that run (a pair's key
-    is ``(run, pair)``)."""
-    base, other = kinds[1], kinds[0]
-    strata: dict[Any, list[Any]] = {}
-    for key, kind in sorted(found):
-        if kind == base and found[(key, base)] and found.get((key, other)):
-            strata.setdefault(key[0], []).append(key)
-    if not strata:
-        raise ValueError(f"no pair of windows holds samples of both {base} and {other}")
-
-    def change(chosen: Iterable[Any]) -> tuple[float, float, float, int, int]:
-        picked = list(chosen)
-        xs = [v for p in picked for v in found[(p, base)]]
-        ys = [v for p in picked for v in found[(p, other)]]
-        return (p99(ys) / p99(xs) - 1) * 100, p99(xs), p99(ys), len(xs), len(ys)
-
-    every = [key for keys in strata.values() for key in keys]
-    point, x99, y99, xs, ys = change(every)
-    drawn = sorted(
-        change(key for keys in strata.values() for key in rng.choices(keys, k=len(keys)))[0]
-        for _ in range(resamples)
-    )
-    low = drawn[int(0.025 * (resamples - 1))]
-    high = drawn[int(0.975 * (resamples - 1))]
-    return Change((xs, ys), (x99 * 1000, y99 * 1000), point, low, high)
+    """:func:`bootstrap_change` over pooled runs (a pair's key is ``(run, pair)``): each run's
+    pairs drawn with replacement within that run."""
+    return bootstrap_change(found, kinds, rng, resamples, stratum=lambda key: key[0])
 
 
 def pool_main(paths: Sequence[Path], any_tree: bool = False) -> None:
