@@ -9,6 +9,7 @@ review computed without them (same seed, same budget)."""
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import dataclasses
 import random
 import threading
@@ -24,7 +25,7 @@ from fanfold.core.records import GameRecord
 from fanfold.core.registry import get_game
 from fanfold.play import review_cards
 from fanfold.play.setup import play_game
-from fanfold.server.bots import LiveWork, ReviewWorker
+from fanfold.server.bots import LiveWork, ReviewWorker, step_pauses
 from fanfold.server.bots.step_pauses import StepPauses
 from fanfold.server.reviews import review_step
 
@@ -137,6 +138,64 @@ def test_a_never_quiet_server_pauses_a_step_at_most_the_hold_limit_in_all() -> N
     assert worker.pauses == 0
     assert worker.held_to_limit == 1
     assert 0.2 <= worker.held_seconds < 10
+
+
+def test_a_paused_step_sleeps_until_the_event_loop_wakes_it_not_looking_every_moment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While paused, a step sleeps on the semaphore the event loop releases when the live work
+    ends (:meth:`LiveWork.waker`): it goes on at once at the release, not at the backstop (here
+    30 s), and looks at the count only when woken (the count looked at every 2 ms would be
+    about 150 looks in this pause)."""
+    monkeypatch.setattr(step_pauses, "BACKSTOP_SECONDS", 30.0)
+    live = LiveWork()
+    flag = ctypes.c_int(0)
+    wake = live.waker(flag)
+    assert live.waker(flag) is wake  # one a process
+    live.begin()
+    live.begin()
+    live.end()  # not yet zero: nothing released
+    assert not wake.acquire(False)
+    pauses = StepPauses(live.shared(), 60.0, flag, wake)
+    ended: list[float] = []
+
+    def pause() -> None:
+        pause_point_of(pauses)
+        ended.append(time.monotonic())
+
+    paused = threading.Thread(target=pause)
+    paused.start()
+    deadline = time.monotonic() + 10
+    while not flag.value and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert flag.value == 1  # the step waits, and says so
+    time.sleep(0.3)
+    assert not ended
+    released = time.monotonic()
+    live.end()  # the live work ends: the event loop releases the sleeping step
+    paused.join(10)
+    assert ended
+    assert ended[0] - released < 5.0
+    assert flag.value == 0
+    assert pauses.pauses == 1
+    assert not pauses.to_limit
+    assert 1 <= pauses.looks <= 3
+    live.end()  # the count stays at zero, no step paused: nothing released
+    assert not wake.acquire(False)
+
+
+def test_a_release_left_from_before_a_pause_does_not_end_it() -> None:
+    live = LiveWork()
+    flag = ctypes.c_int(1)
+    wake = live.waker(flag)
+    live.begin()
+    live.end()  # released with the flag up and nobody asleep
+    flag.value = 0
+    live.begin()
+    pauses = StepPauses(live.shared(), 0.2, flag, wake)
+    pause_point_of(pauses)
+    assert pauses.to_limit  # the old release was drained: the pause ran to its allowance
+    assert 0.2 <= pauses.seconds < 5
 
 
 def pause_point_of(pauses: StepPauses) -> None:

@@ -3,7 +3,9 @@ decisions in flight or queued in the pool and the players' actions being handled
 the event loop, so that the review worker (:mod:`fanfold.server.bots.reviewer`) computes its
 steps only while none is under way: it is told when the count falls to zero before a step
 (nothing polls), and inside a step its process reads the count from memory shared with it
-(:meth:`LiveWork.shared`), kept equal to the count by the event loop."""
+(:meth:`LiveWork.shared`), kept equal to the count by the event loop, and while it pauses it
+sleeps on a semaphore the event loop releases when the count falls to zero
+(:meth:`LiveWork.waker`): nothing polls there either."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import ctypes
 import multiprocessing
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 
 class LiveWork:
@@ -28,6 +31,8 @@ class LiveWork:
         self.last = 0.0
         self._quiet: list[Callable[[], object]] = []
         self._shared: ctypes.c_int | None = None
+        self._wake: Any = None
+        self._wake_flag: ctypes.c_int | None = None
 
     def shared(self) -> ctypes.c_int:
         """The count in shared memory (made at the first call): a worker process started after
@@ -36,6 +41,17 @@ class LiveWork:
         if self._shared is None:
             self._shared = multiprocessing.get_context("spawn").RawValue(ctypes.c_int, self.count)
         return self._shared
+
+    def waker(self, paused: ctypes.c_int) -> Any:
+        """A semaphore (``spawn``'s, made at the first call; the same ``paused`` flag each
+        call) that the event loop releases each time the count falls to zero while ``paused``
+        is raised: a review step paused inside (:mod:`~fanfold.server.bots.step_pauses`), in
+        the worker process or a thread, sleeps on it instead of looking at the count again
+        and again."""
+        if self._wake is None:
+            self._wake = multiprocessing.get_context("spawn").Semaphore(0)
+            self._wake_flag = paused
+        return self._wake
 
     def begin(self) -> None:
         """A piece of live work starts (a decision asked of the pool, an action arrived)."""
@@ -50,6 +66,8 @@ class LiveWork:
         self.last = time.monotonic()
         if self._shared is not None:
             self._shared.value = self.count
+        if not self.count and self._wake_flag is not None and self._wake_flag.value:
+            self._wake.release()  # a step paused inside goes on now
         if not self.count and self._quiet:
             told, self._quiet = self._quiet, []
             for callback in told:

@@ -18,7 +18,8 @@ The worker also yields to live play itself, while live work is under way in the 
 pool, a player's action being handled): a step starts only once there is none (the worker is
 told when the live work ends: nothing polls), and inside a step (6 moves of Fano or Fan Tan,
 about 0.1 to 0.3 s) it pauses between its units of work, a sampled deal or a candidate move,
-while the count it reads from memory shared with the event loop is not zero
+while the count it reads from memory shared with the event loop is not zero, asleep
+on a semaphore the event loop releases when the count falls to zero
 (:mod:`~fanfold.server.bots.step_pauses`). A step waits at most :data:`HOLD_LIMIT` seconds in
 all, before it and inside it: on a server that is never quiet, a review still takes a step
 every :data:`HOLD_LIMIT` seconds or so. While a step waits, before it or paused inside it, the
@@ -148,10 +149,11 @@ class ReviewWorker:
 
     def _make(self) -> Executor:
         if self.processes:  # the process reads the live count from the memory it is given
+            flag = self._paused_flag()
             warm = (
                 None
-                if self.live is None
-                else functools.partial(attach, self.live.shared(), self._paused_flag())
+                if self.live is None or flag is None
+                else functools.partial(attach, self.live.shared(), flag, self.live.waker(flag))
             )
             return WorkerProcess(warm, lowest=True)
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
@@ -164,6 +166,12 @@ class ReviewWorker:
     def _step_flag(self) -> ctypes.c_int | None:
         """The paused flag a step in a thread raises (a process has its own, :func:`attach`)."""
         return None if self.processes else self._paused_flag()
+
+    def _step_wake(self) -> Any:
+        """The semaphore a step in a thread sleeps on while paused (a process has its own,
+        :func:`attach`)."""
+        flag = self._step_flag()
+        return None if flag is None or self.live is None else self.live.waker(flag)
 
     def _lower(self) -> None:
         """Lower the paused flag: the step that raised it is gone with its process."""
@@ -204,7 +212,13 @@ class ReviewWorker:
             waited = await self._hold()
             allowance = max(0.0, self.hold - waited) if timed else 0.0
             future = self._submit(
-                paused_step, fn, args, allowance, self._live_count(), self._step_flag()
+                paused_step,
+                fn,
+                args,
+                allowance,
+                self._live_count(),
+                self._step_flag(),
+                self._step_wake(),
             )
         except BaseException:
             self._release()
