@@ -14,7 +14,10 @@ import ctypes
 import multiprocessing
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Semaphore
 
 
 class LiveWork:
@@ -31,7 +34,7 @@ class LiveWork:
         self.last = 0.0
         self._quiet: list[Callable[[], object]] = []
         self._shared: ctypes.c_int | None = None
-        self._wake: Any = None
+        self._wake: Semaphore | None = None
         self._wake_flag: ctypes.c_int | None = None
 
     def shared(self) -> ctypes.c_int:
@@ -42,7 +45,7 @@ class LiveWork:
             self._shared = multiprocessing.get_context("spawn").RawValue(ctypes.c_int, self.count)
         return self._shared
 
-    def waker(self, paused: ctypes.c_int) -> Any:
+    def waker(self, paused: ctypes.c_int) -> Semaphore:
         """A semaphore (``spawn``'s, made at the first call; the same ``paused`` flag each
         call) that the event loop releases each time the count falls to zero while ``paused``
         is raised: a review step paused inside (:mod:`~fanfold.server.bots.step_pauses`), in
@@ -66,8 +69,14 @@ class LiveWork:
         self.last = time.monotonic()
         if self._shared is not None:
             self._shared.value = self.count
-        if not self.count and self._wake_flag is not None and self._wake_flag.value:
-            self._wake.release()  # a step paused inside goes on now
+        wake = self._wake
+        if (
+            not self.count
+            and wake is not None
+            and self._wake_flag is not None
+            and self._wake_flag.value
+        ):
+            wake.release()  # a step paused inside goes on now
         if not self.count and self._quiet:
             told, self._quiet = self._quiet, []
             for callback in told:

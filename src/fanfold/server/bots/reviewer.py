@@ -43,13 +43,16 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fanfold.server.bots.idle_class import ACTIVE_SECONDS, idle_wanted, set_idle
 from fanfold.server.bots.live_work import LiveWork
 from fanfold.server.bots.pool import Priority
 from fanfold.server.bots.step_pauses import attach, paused_step
 from fanfold.server.bots.worker import WorkerProcess
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Semaphore
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +170,7 @@ class ReviewWorker:
         """The paused flag a step in a thread raises (a process has its own, :func:`attach`)."""
         return None if self.processes else self._paused_flag()
 
-    def _step_wake(self) -> Any:
+    def _step_wake(self) -> Semaphore | None:
         """The semaphore a step in a thread sleeps on while paused (a process has its own,
         :func:`attach`)."""
         flag = self._step_flag()

@@ -21,9 +21,12 @@ from __future__ import annotations
 import ctypes
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fanfold.core.pauses import pausing
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Semaphore
 
 _T = TypeVar("_T")
 
@@ -40,10 +43,12 @@ _LIVE: ctypes.c_int | None = None
 #: The flag the review worker process raises while a step pauses (set by :func:`attach`).
 _PAUSED: ctypes.c_int | None = None
 #: The semaphore a paused step sleeps on in the review worker process (set by :func:`attach`).
-_WAKE: Any = None
+_WAKE: Semaphore | None = None
 
 
-def attach(live: ctypes.c_int, paused: ctypes.c_int | None = None, wake: Any = None) -> None:
+def attach(
+    live: ctypes.c_int, paused: ctypes.c_int | None = None, wake: Semaphore | None = None
+) -> None:
     """The review worker process starts: the steps it computes pause on ``live`` (the server's
     :meth:`~fanfold.server.bots.LiveWork.shared`), raising ``paused`` (1) while they wait and
     sleeping on ``wake`` (:meth:`~fanfold.server.bots.LiveWork.waker`), if given."""
@@ -70,7 +75,7 @@ class StepPauses:
         live: ctypes.c_int | None,
         allowance: float,
         paused: ctypes.c_int | None = None,
-        wake: Any = None,
+        wake: Semaphore | None = None,
     ) -> None:
         self.live = live
         self.allowance = allowance
@@ -121,7 +126,7 @@ def paused_step(
     allowance: float,
     live: ctypes.c_int | None = None,
     paused: ctypes.c_int | None = None,
-    wake: Any = None,
+    wake: Semaphore | None = None,
 ) -> tuple[_T, float, int, bool]:
     """``fn(*args)`` with its pause points waiting for the live work (``live``; ``None``: the
     count :func:`attach` gave this process, if any), at most ``allowance`` seconds in all,
