@@ -44,6 +44,13 @@ count), each row and hearts measured in alternating turns of ``--seconds`` each,
   Fan Tan's ``heuristic``; only the learner's actions counted, the bots' decisions between
   them played in the kernel;
 * **step limit**: the same with ``random`` bots and a step limit, which used to step in Python.
+
+``--self-play --opponent GAME PRESET AGENT`` (repeated) measures only compiled-opponent rows
+of the agents given, for instance a ladder member's node budgets side by side::
+
+    python benchmarks/envs.py --self-play --seconds 1 --turns 5 \
+        --opponent fano trionfey 'ladder(style=rush,nodes=30)' \
+        --opponent fano trionfey 'ladder(style=rush)'
 """
 
 from __future__ import annotations
@@ -372,15 +379,35 @@ def _hearts_cpu(hearts: Any, seconds: float) -> float:
     return steps / (time.process_time() - start)
 
 
+def opponent_row(game: str, preset: str, agent: str) -> tuple[str, str, dict[str, Any], str]:
+    """A compiled-opponent row of ``--opponent GAME PRESET AGENT``: Fano with
+    ``turns_per_player=30``, as the rows of :data:`OPPONENT_ROWS`. An unknown game, preset or
+    agent, or one the compiled engine does not play, raises ``ValueError`` with a sentence."""
+    known = sorted({name for name, _, _ in FANFOLD})
+    if game not in known:
+        raise ValueError(f"--opponent names a game of {', '.join(known)}, not {game!r}")
+    options: dict[str, Any] = {"turns_per_player": 30} if game == "fano" else {}
+    try:
+        env = fanfold.envs.gym_vector_env(
+            game, preset, agent, num_envs=1, engine="compiled", **options
+        )
+    except Exception as error:  # any refusal: its sentence goes to the person running
+        raise ValueError(f"--opponent {game} {preset} {agent!r}: {error}") from error
+    env.close()
+    return (game, preset, options, agent)
+
+
 def self_play_rows(
     seconds: float,
     tables: int,
     turns: int = 5,
     fanfold_rows: tuple[tuple[str, str, dict[str, Any]], ...] = FANFOLD,
+    opponent_rows: tuple[tuple[str, str, dict[str, Any], str], ...] = OPPONENT_ROWS,
 ) -> list[tuple[str, float, float]]:
-    """Each self-play and compiled-opponent row against hearts with its tensor, in steps per
-    CPU-second, alternating turns of ``seconds``: (row, the median of its turns, the median of
-    hearts' turns) for each."""
+    """Each self-play row (``fanfold_rows``) and compiled-opponent row (``opponent_rows``, of
+    the games of ``fanfold_rows`` or, where ``fanfold_rows`` is empty, all of them) against
+    hearts with its tensor, in steps per CPU-second, alternating turns of ``seconds``: (row,
+    the median of its turns, the median of hearts' turns) for each."""
     from fanfold.envs.selfplay_env import SelfPlayVectorEnv
 
     pyspiel: Any = importlib.import_module("pyspiel")
@@ -393,8 +420,8 @@ def self_play_rows(
 
         name = f"self-play fanfold {game} ({preset}), {tables} tables, every seat's step"
         steppers.append((name, _cpu_stepper(make)))
-    names = {game for game, _, _ in fanfold_rows}
-    for game, preset, options, opponents in OPPONENT_ROWS:
+    names = {game for game, _, _ in fanfold_rows or FANFOLD}
+    for game, preset, options, opponents in opponent_rows:
         if game not in names:
             continue
 
@@ -441,7 +468,23 @@ def main(argv: list[str] | None = None) -> None:
         help="batched self-play and compiled opponents against hearts, steps per CPU-second",
     )
     parser.add_argument("--turns", type=int, default=5, help="alternations of --self-play")
+    parser.add_argument(
+        "--opponent",
+        nargs=3,
+        action="append",
+        metavar=("GAME", "PRESET", "AGENT"),
+        help="with --self-play, only compiled-opponent rows, one for each --opponent given "
+        "(e.g. --opponent fano trionfey 'ladder(style=rush,nodes=30)')",
+    )
     args = parser.parse_args(argv)
+    opponents = OPPONENT_ROWS
+    if args.opponent:
+        if not args.self_play:
+            parser.error("--opponent is a row of --self-play: give --self-play too")
+        try:
+            opponents = tuple(opponent_row(*row) for row in args.opponent)
+        except ValueError as error:
+            parser.error(str(error))
     chosen = FANFOLD
     if args.games is not None:
         names = args.games.split(",")
@@ -456,9 +499,12 @@ def main(argv: list[str] | None = None) -> None:
         )
         print("| environment | steps per CPU-s | hearts with its tensor | ratio |")
         print("|---|---:|---:|---|")
-        for name, ours, theirs in self_play_rows(args.seconds, args.tables, args.turns, chosen):
+        measured = self_play_rows(
+            args.seconds, args.tables, args.turns, () if args.opponent else chosen, opponents
+        )
+        for name, ours, theirs in measured:
             ratio = ours / theirs
-            print(f"| {name} | {ours:,.0f} | {theirs:,.0f} | {ratio:.1f} x hearts |")
+            print(f"| {name} | {ours:,.0f} | {theirs:,.0f} | {ratio:.2f} x hearts |")
         return
     if args.paired:
         print(f"Python {platform.python_version()}; each side {args.seconds:g} s in 0.5 s turns")
