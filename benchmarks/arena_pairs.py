@@ -1,14 +1,20 @@
 """Compare ``fanfold arena`` runs game by game, from their ``--results`` files.
 
-The arena seeds every game by its deal and seat rotation, so two runs of the same game, seed
-and seats, with a different first agent, play the same deals with that agent in the same
-seats: the games won by only one of them say more than the two win rates do. Each file's
-first agent (the agent named first in its ``--agents``, in seat ``r`` of rotation ``r``) is
-counted: games, wins with the Wilson 95% interval, seconds a decision (mean over its
-decisions, and the slowest); every file after the first is paired with the first on the
-games both played (won by both, by only this one, by only the first). The last line sums
-every file, for a verdict made of runs of different seeds (their deals differ: such files
-are not paired, only added).
+The arena seeds every game by its deal and seat rotation, so two runs of the same game and
+seats with a different first agent play the same deals with that agent in the same seats: the
+games won by only one of them say more than the two win rates do. Each file's first agent (the
+agent named first in its ``--agents``, in seat ``r`` of rotation ``r``) is counted: games, wins
+with the Wilson 95% interval, seconds a decision (mean over its decisions, and the slowest);
+every file after the first is paired with the first on the games both played (won by both, by
+only this one, by only the first, and the two-sided sign test over the games won by only one).
+
+Games are matched by their deal (the seed it was dealt from, in every row since the rows
+carried it), their seat rotation and their lineup, so runs started from different seeds pair
+on the deals they share: round ``r`` of ``--seed S`` deals from ``S + r``, and runs whose seeds
+are fewer deals apart than they play share deals (seeds 1 and 2 of 100 deals share 99). Rows of
+older files, without their deal, are matched by their job (lineup, round, rotation): right only
+between runs of the same seed. The last line sums every file, each agent's game counted once
+where files of the same first agent repeat a deal, and says how many repeats it left out.
 
 Run::
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +37,7 @@ from fanfold.play.stats import wilson_interval
 class Game:
     """One game of a results file, for its first agent."""
 
+    agent: str
     won: bool
     decisions: int
     seconds: float
@@ -37,22 +45,36 @@ class Game:
 
 
 def load(path: Path) -> dict[str, Game]:
-    """The games of an arena results file by job, for the agent in seat ``r`` of rotation
-    ``r`` (the first agent of the lineup)."""
+    """The games of an arena results file, for the agent in seat ``r`` of rotation ``r`` (the
+    first agent of the lineup), by game: ``lineup:dDEAL:rotation`` where the row names its
+    deal, else its job (``lineup:round:rotation``)."""
     games: dict[str, Game] = {}
     for line in path.read_text().splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
         job = str(row["job"])
-        seat = int(job.split(":")[-1])
-        games[job] = Game(
+        lineup, _, rotation = job.split(":")
+        seat = int(rotation)
+        key = job if "deal" not in row else f"{lineup}:d{int(row['deal'])}:{rotation}"
+        games[key] = Game(
+            str(row["seats"][seat]),
             seat in row["winners"],
             int(row["decisions"][seat]),
             float(row["seconds"][seat]),
             float(row["slowest"][seat]),
         )
     return games
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """The two-sided exact sign test's p-value for ``wins`` against ``losses`` (ties left
+    out): the chance of a split at least as uneven between two equally good agents."""
+    count = wins + losses
+    if not count:
+        return 1.0
+    tail = sum(math.comb(count, k) for k in range(min(wins, losses) + 1))
+    return min(1.0, 2 * tail / (1 << count))
 
 
 def summary(games: Sequence[Game]) -> str:
@@ -76,22 +98,28 @@ def main(arguments: Sequence[str] | None = None) -> None:
     options = parser.parse_args(arguments)
     runs = [(path, load(path)) for path in options.files]
     base_path, base = runs[0]
-    everything: list[Game] = []
+    everything: dict[tuple[str, str], Game] = {}
+    repeated = 0
     for path, games in runs:
-        everything.extend(games.values())
+        for key, game in games.items():
+            if (game.agent, key) in everything:
+                repeated += 1
+            everything[(game.agent, key)] = game
         line = f"{path}: {summary(list(games.values()))}"
         if path is not base_path:
-            common = [job for job in games if job in base]
-            both = sum(games[job].won and base[job].won for job in common)
-            only = sum(games[job].won and not base[job].won for job in common)
-            only_base = sum(base[job].won and not games[job].won for job in common)
+            common = [key for key in games if key in base]
+            both = sum(games[key].won and base[key].won for key in common)
+            only = sum(games[key].won and not base[key].won for key in common)
+            only_base = sum(base[key].won and not games[key].won for key in common)
             line += (
                 f"; on the {len(common)} games of {base_path.name}: won by both {both}, "
-                f"only this {only}, only {base_path.name} {only_base}"
+                f"only this {only}, only {base_path.name} {only_base} "
+                f"(sign test p = {sign_test(only, only_base):.2f})"
             )
         print(line)
     if len(runs) > 1:
-        print(f"all files: {summary(everything)}")
+        left_out = f"; {repeated} repeats of a game left out" if repeated else ""
+        print(f"all files: {summary(list(everything.values()))}{left_out}")
 
 
 if __name__ == "__main__":

@@ -179,3 +179,27 @@ def test_a_game_going_round_in_circles_is_cut_short(monkeypatch: pytest.MonkeyPa
         assert row["termination"] == "cut_short"
     report = summarize(plan, rows)
     assert report.limit_draws == len(cut)
+
+
+def test_rows_name_their_deal_and_runs_of_near_seeds_share_deals(tmp_path: object) -> None:
+    from pathlib import Path
+
+    rows = {}
+    for seed in (1, 2):
+        path = Path(str(tmp_path)) / f"s{seed}.jsonl"
+        plan = plan_arena(
+            MORRIS, MORRIS.default_config(), ["mcts(iterations=10)", "random"], 4, seed
+        )
+        run_arena(plan, results=path)
+        rows[seed] = [json.loads(line) for line in path.read_text().splitlines()]
+    # Round r of seed S deals from S + r, its agents seeded from the deal and the rotation.
+    assert sorted({row["deal"] for row in rows[1]}) == [1, 2]
+    assert sorted({row["deal"] for row in rows[2]}) == [2, 3]
+    for row in rows[1]:
+        rotation = int(row["job"].split(":")[-1])
+        assert row["agent_seed"] == row["deal"] * 1000 + rotation * 100
+    # Deal 2 was played by both runs, move for move alike in each rotation.
+    shared = {row["job"].split(":")[-1]: row["digest"] for row in rows[1] if row["deal"] == 2}
+    again = {row["job"].split(":")[-1]: row["digest"] for row in rows[2] if row["deal"] == 2}
+    assert shared == again
+    assert len(shared) == 2

@@ -34,7 +34,13 @@ def arena(
             "once per seat rotation, so every agent plays every seat of every deal."
         ),
     ] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the first deal (deal r: seed + r).")] = 1,
+    seed: Annotated[
+        int,
+        typer.Option(
+            help="Seed of the first deal (deal r: seed + r). Runs whose seeds are fewer deals "
+            "apart than they play share deals: seeds 1 and 2 of 100 deals share 99 of them."
+        ),
+    ] = 1,
     variant: Annotated[
         str | None, typer.Option("--variant", "-v", help="A variant preset (see 'fanfold games').")
     ] = None,

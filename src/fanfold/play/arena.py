@@ -136,6 +136,8 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
     deciding and the kinds of the actions it played (:mod:`fanfold.core.kinds`), the seat that
     decided first, and the turns played where the game counts turns (Fano).
 
+    The row names the game's ``"deal"`` (the seed it was dealt from) and ``"agent_seed"``, so
+    that two results files can be matched game by game whatever seeds their runs started from.
     For the balance lab's warnings the row also holds ``"digest"``, a digest of the game's
     actions in order (two games with the same digest were played move for move alike), and
     ``"offered"``, per seat, how many of its decisions offered each action kind (what its agent
@@ -228,6 +230,8 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
         "offered": [dict(counts) for counts in offered],
         "digest": _digest(entry.text for entry in table.played),
         "first": first,
+        "deal": seed,
+        "agent_seed": agent_seed,
     }
     turns = getattr(table.state, "turn", None)
     if isinstance(turns, int) and not isinstance(turns, bool):
