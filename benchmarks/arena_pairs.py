@@ -14,7 +14,8 @@ on the deals they share: round ``r`` of ``--seed S`` deals from ``S + r``, and r
 are fewer deals apart than they play share deals (seeds 1 and 2 of 100 deals share 99). Rows of
 older files, without their deal, are matched by their job (lineup, round, rotation): right only
 between runs of the same seed. The last line sums every file, each agent's game counted once
-where files of the same first agent repeat a deal, and says how many repeats it left out.
+where files of the same first agent repeat it (the same deal and seats, played move for move
+alike), and says how many repeats it left out.
 
 Run::
 
@@ -38,6 +39,7 @@ class Game:
     """One game of a results file, for its first agent."""
 
     agent: str
+    digest: str
     won: bool
     decisions: int
     seconds: float
@@ -59,6 +61,7 @@ def load(path: Path) -> dict[str, Game]:
         key = job if "deal" not in row else f"{lineup}:d{int(row['deal'])}:{rotation}"
         games[key] = Game(
             str(row["seats"][seat]),
+            str(row.get("digest", "")),
             seat in row["winners"],
             int(row["decisions"][seat]),
             float(row["seconds"][seat]),
@@ -98,13 +101,15 @@ def main(arguments: Sequence[str] | None = None) -> None:
     options = parser.parse_args(arguments)
     runs = [(path, load(path)) for path in options.files]
     base_path, base = runs[0]
-    everything: dict[tuple[str, str], Game] = {}
+    everything: dict[tuple[str, str, str], Game] = {}
     repeated = 0
     for path, games in runs:
         for key, game in games.items():
-            if (game.agent, key) in everything:
+            # A repeat: the same agent's game of the same deal and seats, played move for
+            # move alike (rows without their deal may share a job and not a deal).
+            if (game.agent, key, game.digest) in everything:
                 repeated += 1
-            everything[(game.agent, key)] = game
+            everything[(game.agent, key, game.digest)] = game
         line = f"{path}: {summary(list(games.values()))}"
         if path is not base_path:
             common = [key for key in games if key in base]

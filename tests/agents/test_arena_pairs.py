@@ -24,9 +24,11 @@ def _write(path: Path, wins: dict[str, int], agent: str = "first", seed: int | N
             "seconds": [1.0, 2.0],
             "slowest": [0.5, 0.1],
             "seats": seats,
+            "digest": f"{job} won by {winner}",
         }
         if seed is not None:
             row["deal"] = seed + round_
+            row["digest"] = f"deal {seed + round_}, rotation {rotation}, won by {winner}"
         rows.append(row)
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return path
@@ -85,6 +87,20 @@ def test_a_game_repeated_by_runs_of_near_seeds_is_counted_once(
     # Deals 1, 2 and 3 in rotation 0: deal 2 played by both runs, counted once.
     assert lines[2].startswith("all files: 3 games, won 2:")
     assert lines[2].endswith("; 1 repeats of a game left out")
+
+
+def test_rows_without_their_deal_are_repeats_only_when_played_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = _write(tmp_path / "s1.jsonl", {"0:0:0": 0, "0:1:0": 0})
+    second = _write(tmp_path / "s2.jsonl", {"0:0:0": 0, "0:1:0": 1})
+    arena_pairs.main([str(first), str(second)])
+    lines = capsys.readouterr().out.splitlines()
+    # Job 0:0:0 was played alike by both files (a repeat); job 0:1:0 differently.
+    assert (
+        lines[2] == "all files: 3 games, won 2: 66.7% (20.8-93.9), s/decision 0.100 / 0.50; "
+        "1 repeats of a game left out"
+    )
 
 
 def test_the_sign_test() -> None:
