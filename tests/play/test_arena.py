@@ -203,3 +203,40 @@ def test_rows_name_their_deal_and_runs_of_near_seeds_share_deals(tmp_path: objec
     again = {row["job"].split(":")[-1]: row["digest"] for row in rows[2] if row["deal"] == 2}
     assert shared == again
     assert len(shared) == 2
+
+
+def test_a_results_file_of_another_run_is_refused_and_left_as_it_was(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "arena.jsonl"
+    config = MORRIS.default_config()
+    run_arena(plan_arena(MORRIS, config, ["mcts(iterations=10)", "random"], 4, 1), results=path)
+    before = path.read_text()
+    others = {
+        "deal": plan_arena(MORRIS, config, ["mcts(iterations=10)", "random"], 4, 7),
+        "seats": plan_arena(MORRIS, config, ["random", "mcts(iterations=10)"], 4, 1),
+        "game": plan_arena(FANTAN, FANTAN.default_config(), ["random", "heuristic"], 4, 1),
+    }
+    for name, plan in others.items():
+        with pytest.raises(ConfigError) as refused:
+            run_arena(plan, results=path)
+        assert str(refused.value).startswith(f"{path} holds games of another run: its game 0:0:0")
+        assert f" has {name} " in str(refused.value)
+        assert path.read_text() == before
+    # The run's own options reuse every game.
+    again = run_arena(
+        plan_arena(MORRIS, config, ["mcts(iterations=10)", "random"], 4, 1), results=path
+    )
+    assert len(again) == 4
+    assert path.read_text() == before
+
+
+def test_a_results_file_of_another_configuration_is_refused(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "arena.jsonl"
+    standard = FANTAN.default_config()
+    run_arena(plan_arena(FANTAN, standard, ["random", "heuristic"], 4, 1), results=path)
+    other = FANTAN.config_from_json({**standard.to_json(), "up_before_down": True})
+    with pytest.raises(ConfigError, match="has config "):
+        run_arena(plan_arena(FANTAN, other, ["random", "heuristic"], 4, 1), results=path)

@@ -43,6 +43,9 @@ templates(
         "arena.games_multiple": "--games must be a multiple of {players} so that every agent "
         "plays every seat of every deal equally (try {games})",
         "arena.negative_seed": "the seed is 0 or more, not {seed}",
+        "arena.results_of_another_run": "{path} holds games of another run: its game {job} has "
+        "{name} {found} where this run's has {wanted}; give this run a results file of its own "
+        "(deal r of --seed S is S + r)",
     }
 )
 

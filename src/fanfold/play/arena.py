@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import math
 import time
 from collections.abc import Iterable, Sequence
@@ -32,7 +33,7 @@ from fanfold.core.errors import ConfigError, Refusal
 from fanfold.core.game import Outcome, Termination
 from fanfold.core.kinds import action_kind, allowed, played_kind
 from fanfold.core.registry import AnyGame, get_game
-from fanfold.play.batch import Job, ProgressCallback, run_batch
+from fanfold.play.batch import Job, ProgressCallback, read_results, run_batch
 from fanfold.play.setup import make_seats, new_table, rotate_seats
 from fanfold.play.stats import Proportion
 from fanfold.play.table import ENDLESS
@@ -136,8 +137,10 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
     deciding and the kinds of the actions it played (:mod:`fanfold.core.kinds`), the seat that
     decided first, and the turns played where the game counts turns (Fano).
 
-    The row names the game's ``"deal"`` (the seed it was dealt from) and ``"agent_seed"``, so
-    that two results files can be matched game by game whatever seeds their runs started from.
+    The row names the game's ``"deal"`` (the seed it was dealt from), ``"agent_seed"``, the
+    ``"game"`` and a digest of its configuration (``"config"``, :func:`config_digest`), so that
+    two results files can be matched game by game whatever seeds their runs started from, and a
+    results file of another run is not taken for this one's (:func:`run_arena`).
     For the balance lab's warnings the row also holds ``"digest"``, a digest of the game's
     actions in order (two games with the same digest were played move for move alike), and
     ``"offered"``, per seat, how many of its decisions offered each action kind (what its agent
@@ -232,6 +235,8 @@ def play_arena_game(payload: JSONObject) -> JSONObject:
         "first": first,
         "deal": seed,
         "agent_seed": agent_seed,
+        "game": game_id,
+        "config": config_digest(config_json),
     }
     turns = getattr(table.state, "turn", None)
     if isinstance(turns, int) and not isinstance(turns, bool):
@@ -279,10 +284,49 @@ def run_arena(
     results: Path | None = None,
     progress: ProgressCallback | None = None,
 ) -> list[JSONObject]:
-    """Play ``plan`` on the batch runner; one row per game, in job order."""
+    """Play ``plan`` on the batch runner; one row per game, in job order. The games already in
+    ``results`` are reused; a row there that another run wrote (other seats, deal, game or
+    configuration for the same job) is refused before any game is played (``ConfigError``):
+    reusing it would report another run's games as this one's."""
+    if results is not None:
+        _check_stored(plan, results)
     return run_batch(
         play_arena_game, plan.jobs(), workers=workers, results=results, progress=progress
     )
+
+
+def config_digest(config_json: JSONValue) -> str:
+    """A short digest of a game configuration's JSON (keys sorted)."""
+    text = json.dumps(config_json, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _check_stored(plan: ArenaPlan, results: Path) -> None:
+    """Refuse ``results`` when a row there for one of ``plan``'s jobs was written by another run
+    (rows written before a field was kept are checked on the fields they have)."""
+    stored = read_results(results)
+    for job in plan.jobs():
+        row = stored.get(job.key)
+        if row is None:
+            continue
+        wanted: dict[str, JSONValue] = {
+            "game": job.payload["game"],
+            "config": config_digest(job.payload["config"]),
+            "deal": job.payload["seed"],
+            "seats": job.payload["seats"],
+        }
+        for name, value in wanted.items():
+            if name in row and row[name] != value:
+                raise ConfigError(
+                    Refusal(
+                        "arena.results_of_another_run",
+                        path=str(results),
+                        job=job.key,
+                        name=name,
+                        found=json.dumps(row[name]),
+                        wanted=json.dumps(value),
+                    )
+                )
 
 
 @dataclass
