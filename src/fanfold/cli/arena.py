@@ -152,8 +152,13 @@ def _print(plan: ArenaPlan, report: ArenaReport) -> None:
         if rated:
             row.append(f"{agent.rating:.0f}" if agent.rating is not None else "-")
         rows.append(row)
-    title = gettext("%(game)s: %(games)s games from seed %(seed)s")
-    out = [title % {"game": plan.game.title, "games": report.games, "seed": plan.seed}, ""]
+    last = plan.seed + plan.rounds - 1
+    if last > plan.seed:
+        title = gettext("%(game)s: %(games)s games from seed %(seed)s (deals %(seed)s to %(last)s)")
+    else:
+        title = gettext("%(game)s: %(games)s games from seed %(seed)s (deal %(seed)s)")
+    named = {"game": plan.game.title, "games": report.games, "seed": plan.seed, "last": last}
+    out = [title % named, ""]
     out += [markdown_table(headers, rows), ""]
     if len(report.pairs) > 1 or (report.pairs and plan.players > 2):
         out += [gettext("Head to head (in the games both played, the higher return wins):"), ""]
