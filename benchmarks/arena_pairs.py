@@ -11,11 +11,12 @@ only this one, by only the first, and the two-sided sign test over the games won
 Games are matched by their deal (the seed it was dealt from, in every row since the rows
 carried it), their seat rotation and their lineup, so runs started from different seeds pair
 on the deals they share: round ``r`` of ``--seed S`` deals from ``S + r``, and runs whose seeds
-are fewer deals apart than they play share deals (seeds 1 and 2 of 100 deals share 99). Rows of
-older files, without their deal, are matched by their job (lineup, round, rotation): right only
-between runs of the same seed. The last line sums every file, each agent's game counted once
-where files of the same first agent repeat it (the same deal and seats, played move for move
-alike), and says how many repeats it left out.
+are fewer deals apart than they play share deals (seeds 1 and 2 of 100 deals share 99). Where
+a file's rows do not name their deal (files older than that), it is matched by job (lineup,
+round, rotation), which is right only between runs of the same seed, and the line says so. The
+last line sums every file, each agent's game counted once where files of the same first agent
+repeat it (the same deal and seats, played move for move alike), and says how many repeats it
+left out.
 
 Run::
 
@@ -40,6 +41,7 @@ class Game:
 
     agent: str
     digest: str
+    deal: int | None
     won: bool
     decisions: int
     seconds: float
@@ -47,27 +49,37 @@ class Game:
 
 
 def load(path: Path) -> dict[str, Game]:
-    """The games of an arena results file, for the agent in seat ``r`` of rotation ``r`` (the
-    first agent of the lineup), by game: ``lineup:dDEAL:rotation`` where the row names its
-    deal, else its job (``lineup:round:rotation``)."""
+    """The games of an arena results file by job (``lineup:round:rotation``), for the agent in
+    seat ``r`` of rotation ``r`` (the first agent of the lineup)."""
     games: dict[str, Game] = {}
     for line in path.read_text().splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
         job = str(row["job"])
-        lineup, _, rotation = job.split(":")
-        seat = int(rotation)
-        key = job if "deal" not in row else f"{lineup}:d{int(row['deal'])}:{rotation}"
-        games[key] = Game(
+        seat = int(job.split(":")[-1])
+        games[job] = Game(
             str(row["seats"][seat]),
             str(row.get("digest", "")),
+            int(row["deal"]) if "deal" in row else None,
             seat in row["winners"],
             int(row["decisions"][seat]),
             float(row["seconds"][seat]),
             float(row["slowest"][seat]),
         )
     return games
+
+
+def by_deal(games: dict[str, Game]) -> dict[str, Game] | None:
+    """``games`` keyed by lineup, deal and rotation (``lineup:dDEAL:rotation``), or ``None``
+    when a row does not name its deal."""
+    keyed: dict[str, Game] = {}
+    for job, game in games.items():
+        if game.deal is None:
+            return None
+        lineup, _, rotation = job.split(":")
+        keyed[f"{lineup}:d{game.deal}:{rotation}"] = game
+    return keyed
 
 
 def sign_test(wins: int, losses: int) -> float:
@@ -101,10 +113,12 @@ def main(arguments: Sequence[str] | None = None) -> None:
     options = parser.parse_args(arguments)
     runs = [(path, load(path)) for path in options.files]
     base_path, base = runs[0]
+    base_deals = by_deal(base)
     everything: dict[tuple[str, str, str], Game] = {}
     repeated = 0
     for path, games in runs:
-        for key, game in games.items():
+        deals = by_deal(games)
+        for key, game in (games if deals is None else deals).items():
             # A repeat: the same agent's game of the same deal and seats, played move for
             # move alike (rows without their deal may share a job and not a deal).
             if (game.agent, key, game.digest) in everything:
@@ -112,12 +126,15 @@ def main(arguments: Sequence[str] | None = None) -> None:
             everything[(game.agent, key, game.digest)] = game
         line = f"{path}: {summary(list(games.values()))}"
         if path is not base_path:
-            common = [key for key in games if key in base]
-            both = sum(games[key].won and base[key].won for key in common)
-            only = sum(games[key].won and not base[key].won for key in common)
-            only_base = sum(base[key].won and not games[key].won for key in common)
+            ours, theirs, how = games, base, " (by job: a file without deals)"
+            if deals is not None and base_deals is not None:
+                ours, theirs, how = deals, base_deals, ""
+            common = [key for key in ours if key in theirs]
+            both = sum(ours[key].won and theirs[key].won for key in common)
+            only = sum(ours[key].won and not theirs[key].won for key in common)
+            only_base = sum(theirs[key].won and not ours[key].won for key in common)
             line += (
-                f"; on the {len(common)} games of {base_path.name}: won by both {both}, "
+                f"; on the {len(common)} games of {base_path.name}{how}: won by both {both}, "
                 f"only this {only}, only {base_path.name} {only_base} "
                 f"(sign test p = {sign_test(only, only_base):.2f})"
             )

@@ -55,8 +55,8 @@ def test_runs_are_paired_on_the_games_both_played(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"{base}: 3 games, won 2:")
     assert lines[1].endswith(
-        "on the 3 games of base.jsonl: won by both 1, only this 1, only base.jsonl 1 "
-        "(sign test p = 1.00)"
+        "on the 3 games of base.jsonl (by job: a file without deals): won by both 1, "
+        "only this 1, only base.jsonl 1 (sign test p = 1.00)"
     )
     assert lines[2].startswith("all files: 7 games, won 5:")
 
@@ -109,3 +109,16 @@ def test_the_sign_test() -> None:
     assert arena_pairs.sign_test(10, 0) == pytest.approx(2 / 1024)
     assert arena_pairs.sign_test(0, 10) == pytest.approx(2 / 1024)
     assert arena_pairs.sign_test(17, 11) == pytest.approx(0.3449, abs=1e-4)
+
+
+def test_a_file_without_deals_is_paired_by_job_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = _write(tmp_path / "base.jsonl", {"0:0:0": 0, "0:0:1": 1})
+    other = _write(tmp_path / "other.jsonl", {"0:0:0": 1, "0:0:1": 1}, "other", seed=1)
+    arena_pairs.main([str(base), str(other)])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].endswith(
+        "on the 2 games of base.jsonl (by job: a file without deals): won by both 1, "
+        "only this 0, only base.jsonl 1 (sign test p = 1.00)"
+    )
