@@ -40,7 +40,8 @@ count), each row and hearts measured in alternating turns of ``--seconds`` each,
   batch at once from its masks), the batch of the deciding seats' observations and masks built
   each step; every seat's action is a step (``num_envs`` a call);
 * **compiled opponents**: :class:`fanfold.envs.vector_env.FanfoldVectorEnv` on its compiled
-  engine with Fano's ladder members in the other seats (``ladder``, ``ladder(style=rush)``) or
+  engine with Fano's ladder members in the other seats (``ladder``, ``ladder(style=rush)``,
+  and Trionfey's calibrated opponent at hearts' speed, ``ladder(style=honest,nodes=7)``) or
   Fan Tan's ``heuristic``; only the learner's actions counted, the bots' decisions between
   them played in the kernel;
 * **step limit**: the same with ``random`` bots and a step limit, which used to step in Python.
@@ -347,6 +348,7 @@ def paired(
 OPPONENT_ROWS: tuple[tuple[str, str, dict[str, Any], str], ...] = (
     ("fano", "classic", {"turns_per_player": 30}, "ladder"),
     ("fano", "trionfey", {"turns_per_player": 30}, "ladder(style=rush)"),
+    ("fano", "trionfey", {"turns_per_player": 30}, "ladder(style=honest,nodes=7)"),
     ("fano", "classic", {"turns_per_player": 30}, "ladder(nodes=30)"),
     ("fantan", "standard", {}, "heuristic"),
     ("fano", "classic", {"turns_per_player": 30, "max_steps": 40}, "random"),
