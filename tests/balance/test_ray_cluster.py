@@ -74,6 +74,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
             "gcs": f"127.0.0.1:{ports[0]}",
             "client": f"ray://127.0.0.1:{ports[1]}",
             "token": token,
+            "temp": str(temp),
         }
     finally:
         head.send_signal(signal.SIGTERM)  # ray start --block stops the processes it started
@@ -91,10 +92,22 @@ print(json.dumps([{k: v for k, v in r.items() if k not in ("seconds", "slowest")
 """
 
 
-def _rows(address: str, env: dict[str, str]) -> str:
+def _cluster_logs(temp: str | None) -> str:
+    """The tails of the cluster's client-server logs (where a client connection that failed
+    says why), for a failure's message."""
+    if temp is None:
+        return ""
+    found = []
+    for path in sorted(Path(temp).glob("session_*/logs/ray_client_server*")):
+        if path.is_file() and path.stat().st_size:
+            found.append(f"--- {path.name}:\n{path.read_text(errors='replace')[-1500:]}")
+    return "\n".join(found)
+
+
+def _rows(address: str, env: dict[str, str], temp: str | None = None) -> str:
     # The head's client server may still be starting when the first driver connects (it
     # answers "connection refused" for a moment on a busy machine): one more try, then fail
-    # with what the driver said.
+    # with what the driver said and the cluster's client-server logs.
     for attempt in range(2):
         done = subprocess.run(
             [sys.executable, "-c", CODE, address],
@@ -104,7 +117,8 @@ def _rows(address: str, env: dict[str, str]) -> str:
             return done.stdout.strip().splitlines()[-1]
         if attempt == 0:
             time.sleep(5)
-    pytest.fail(f"the experiment failed on {address}:\n{done.stderr[-3000:]}")
+    logs = _cluster_logs(temp)
+    pytest.fail(f"the experiment failed on {address}:\n{done.stderr[-3000:]}\n{logs}")
 
 
 @pytest.mark.parametrize("form", ["gcs", "client"])
@@ -113,4 +127,4 @@ def test_every_address_form_reaches_a_token_cluster(cluster: dict[str, str], for
     source = str(Path(__file__).parents[2] / "src")
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
     env |= {"PYTHONPATH": source, "RAY_AUTH_TOKEN": cluster["token"]}
-    assert _rows(cluster[form], env) == _rows("", env)
+    assert _rows(cluster[form], env, cluster["temp"]) == _rows("", env)
