@@ -288,11 +288,10 @@ def run_arena(
     ``results`` are reused; a row there that another run wrote (other seats, deal, game or
     configuration for the same job) is refused before any game is played (``ConfigError``):
     reusing it would report another run's games as this one's."""
+    jobs = plan.jobs()
     if results is not None:
-        _check_stored(plan, results)
-    return run_batch(
-        play_arena_game, plan.jobs(), workers=workers, results=results, progress=progress
-    )
+        _check_stored(plan, jobs, results)
+    return run_batch(play_arena_game, jobs, workers=workers, results=results, progress=progress)
 
 
 def config_digest(config_json: JSONValue) -> str:
@@ -301,17 +300,18 @@ def config_digest(config_json: JSONValue) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def _check_stored(plan: ArenaPlan, results: Path) -> None:
-    """Refuse ``results`` when a row there for one of ``plan``'s jobs was written by another run
-    (rows written before a field was kept are checked on the fields they have)."""
+def _check_stored(plan: ArenaPlan, jobs: Sequence[Job], results: Path) -> None:
+    """Refuse ``results`` when a row there for one of ``plan``'s ``jobs`` was written by another
+    run (rows written before a field was kept are checked on the fields they have)."""
     stored = read_results(results)
-    for job in plan.jobs():
+    config = config_digest(plan.config.to_json())
+    for job in jobs:
         row = stored.get(job.key)
         if row is None:
             continue
         wanted: dict[str, JSONValue] = {
             "game": job.payload["game"],
-            "config": config_digest(job.payload["config"]),
+            "config": config,
             "deal": job.payload["seed"],
             "seats": job.payload["seats"],
         }
