@@ -156,6 +156,19 @@ def test_bad_experiment_files_name_the_problem(
         load_experiment(path)
 
 
+def test_an_experiment_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "binary.toml"
+    path.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ConfigError, match=r"cannot read .*binary.toml: it is not UTF-8 text"):
+        load_experiment(path)
+    with pytest.raises(ConfigError, match=r"cannot read .*missing.toml: "):
+        load_experiment(tmp_path / "missing.toml")
+    plain = tmp_path / "plain.toml"
+    plain.write_text(EXPERIMENT, encoding="utf-8")
+    path.write_bytes(b"\xef\xbb\xbf" + EXPERIMENT.encode("utf-8"))  # a byte-order mark
+    assert load_experiment(path) == load_experiment(plain)
+
+
 def test_a_restricted_player_never_plays_what_it_is_forbidden() -> None:
     experiment = build_experiment(
         "fano",

@@ -33,6 +33,10 @@ def test_cli_solves_a_deal_and_a_board(tmp_path: Path) -> None:
     result = runner.invoke(app, ["solve", "fan", "--board", str(board)])
     assert result.exit_code == 2
     assert "line 1" in result.output
+    board.write_bytes(b"4C 2C\n\xff\xfe\n")
+    result = runner.invoke(app, ["solve", "fan", "--board", str(board)])
+    assert result.exit_code == 2
+    assert "it is not UTF-8 text (byte 7 is not)" in result.output
     result = runner.invoke(app, ["solve", "fan"])
     assert result.exit_code == 2
 

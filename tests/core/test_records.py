@@ -113,3 +113,17 @@ def test_unreadable_files_are_record_errors(tmp_path: Path) -> None:
     broken.write_text(json.dumps([1, 2]), encoding="utf-8")
     with pytest.raises(RecordError, match="JSON object"):
         GameRecord.load(broken)
+    broken.write_bytes(b"\x00\xff\xfe garbage")
+    with pytest.raises(
+        RecordError, match=r"cannot read .*: it is not UTF-8 text \(byte 2 is not\)"
+    ):
+        GameRecord.load(broken)
+
+
+def test_a_record_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    path = tmp_path / "marked.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(_valid()).encode("utf-8"))
+    assert GameRecord.load(path).to_json() == GameRecord.from_json(_valid()).to_json()
+    path.write_bytes(b"\xef\xbb\xbf{\xff}")
+    with pytest.raises(RecordError, match=r"byte 5 is not"):
+        GameRecord.load(path)

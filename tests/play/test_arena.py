@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from fanfold.cli.app import app
 from fanfold.core.config import JSONObject
-from fanfold.core.errors import ConfigError, UnknownAgentError
+from fanfold.core.errors import ConfigError, FanfoldError, UnknownAgentError
 from fanfold.core.registry import get_game
 from fanfold.play.arena import HeadToHead, elo_ratings, plan_arena, run_arena, summarize
 
@@ -229,6 +229,33 @@ def test_a_results_file_of_another_run_is_refused_and_left_as_it_was(tmp_path: o
     )
     assert len(again) == 4
     assert path.read_text() == before
+
+
+def test_a_fan_census_file_and_an_arena_file_are_not_added_to_by_the_other(
+    tmp_path: object,
+) -> None:
+    from pathlib import Path
+
+    runner = CliRunner()
+    census = Path(str(tmp_path)) / "census.jsonl"
+    assert (
+        runner.invoke(app, ["solve", "fan", "--deals", "1-2", "--results", str(census)]).exit_code
+        == 0
+    )
+    before = census.read_text()
+    plan = plan_arena(MORRIS, MORRIS.default_config(), ["mcts(iterations=10)", "random"], 2, 1)
+    with pytest.raises(
+        FanfoldError, match=r"line 1 was written by another kind of run .*no returns"
+    ):
+        run_arena(plan, results=census)
+    assert census.read_text() == before
+    arena = Path(str(tmp_path)) / "arena.jsonl"
+    run_arena(plan, results=arena)
+    before = arena.read_text()
+    refused = runner.invoke(app, ["solve", "fan", "--deals", "1-2", "--results", str(arena)])
+    assert refused.exit_code == 2
+    assert "line 1 was written by another kind of run (it has no verdict)" in refused.output
+    assert arena.read_text() == before
 
 
 def test_a_results_file_of_another_configuration_is_refused(tmp_path: object) -> None:

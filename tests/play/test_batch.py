@@ -68,6 +68,26 @@ def test_bad_batches_are_refused(tmp_path: Path) -> None:
     broken.write_text('{"job": "a", "square": 1}\n[1, 2]\n')
     with pytest.raises(FanfoldError, match="line 2 is not a result row"):
         run_batch(square, [Job("a", {"n": 1})], results=broken)
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b'{"job": "a"}\n\xff\xfe\n')
+    with pytest.raises(
+        FanfoldError, match=r"cannot read .*binary.jsonl: it is not UTF-8 text \(byte 14 is not\)"
+    ):
+        run_batch(square, [Job("a", {"n": 1})], results=binary)
+
+
+def test_a_results_file_of_another_tool_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    results = tmp_path / "rows.jsonl"
+    run_batch(square, [Job("a", {"n": 2})], results=results)
+    before = results.read_text()
+    with pytest.raises(
+        FanfoldError, match=r"line 1 was written by another kind of run .*no verdict"
+    ):
+        run_batch(square, [Job("b", {"n": 3})], results=results, fields=("verdict",))
+    assert results.read_text() == before
+    with pytest.raises(FanfoldError, match="no returns"):
+        read_results(results, ("square", "returns"))
+    assert read_results(results, ("square",))["a"]["square"] == 4
 
 
 def test_the_census_decides_deals_on_the_batch_runner(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from fanfold.balance.experiment import Experiment, build_experiment, load_experiment
 from fanfold.balance.report import Summary, summarize, write_report
 from fanfold.core.config import JSONObject
-from fanfold.play.arena import play_arena_game
+from fanfold.play.arena import GAME_ROW_FIELDS, play_arena_game
 from fanfold.play.batch import ProgressCallback, run_batch
 
 
@@ -39,6 +39,7 @@ def run_experiment(
         ray=ray,
         results=results,
         progress=progress,
+        fields=GAME_ROW_FIELDS,
     )
 
 

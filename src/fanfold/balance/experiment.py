@@ -43,6 +43,7 @@ from fanfold.agents.base import parse_agent
 from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.config import GameConfig, JSONObject, JSONValue
 from fanfold.core.errors import ConfigError, FanfoldError, ParamValue, Refusal, reason_of
+from fanfold.core.files import UnreadableFileError, read_text
 from fanfold.core.kinds import action_kind, check_names, forbids
 from fanfold.core.plugin import load_reference
 from fanfold.core.registry import AnyGame, ByGame, get_game, plugin_of, set_up
@@ -461,10 +462,9 @@ def load_experiment(path: Path) -> Experiment:
         ConfigError: the file is missing, not TOML, or wrong in any part (named).
     """
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        why = error.strerror or type(error).__name__  # the system's words, as it says them
-        raise ConfigError(Refusal("file.unreadable", path=str(path), why=why)) from None
+        data = tomllib.loads(read_text(path))
+    except UnreadableFileError as error:
+        raise ConfigError(Refusal("file.unreadable", path=str(path), why=error.why)) from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(Refusal("balance.not_toml", path=str(path), why=str(error))) from None
     unknown = set(data) - _TOP_KEYS

@@ -20,6 +20,7 @@ from fanfold.cli.common import console, error_console, refused, said, terminal_w
 from fanfold.cli.help_words import N_
 from fanfold.cli.solve import app
 from fanfold.core.errors import FanfoldError, Refusal
+from fanfold.core.files import UnreadableFileError, read_text
 from fanfold.games.fan import FanConfig, FanGame, FanState, make_state, parse_fcs_board
 from fanfold.solvers.fan import SOLVED, FanSolution, solve
 
@@ -134,10 +135,9 @@ def _load_state(config: FanConfig, deal: int | None, board: Path | None) -> FanS
         return _GAME.new_state(config, deal)
     path = board if board is not None else Path()
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        why = error.strerror or type(error).__name__  # the system's words, as it says them
-        raise FanfoldError(Refusal("file.unreadable", path=str(path), why=why)) from None
+        text = read_text(path)
+    except UnreadableFileError as error:
+        raise FanfoldError(Refusal("file.unreadable", path=str(path), why=error.why)) from None
     fans, foundations = parse_fcs_board(text)
     if len(fans) > 18:
         raise FanfoldError(Refusal("census.too_many_fans", path=str(path), count=len(fans)))

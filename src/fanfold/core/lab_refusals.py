@@ -17,6 +17,8 @@ templates(
     {
         "file.unreadable": "cannot read {path}: {why}",
         "file.unwritable": "cannot write {path}: {why}",
+        "batch.another_tool": "{path} line {line} was written by another kind of run (it has "
+        "no {field}); give this run a results file of its own",
         "batch.workers": "workers must be at least 1, not {workers}",
         "batch.keys": "every job of a batch needs its own key",
         "batch.not_a_row": "{path} line {line} is not a result row of fanfold's batch runner; "

@@ -20,6 +20,7 @@ from typing import Any
 
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import FanfoldError, RecordError, Refusal, reason_of, templates
+from fanfold.core.files import UnreadableFileError, read_text
 from fanfold.core.pauses import pause_point
 from fanfold.core.registry import AnyGame, get_game
 from fanfold.core.rulings import Ruling, check_ruling
@@ -249,11 +250,11 @@ class GameRecord:
     def load(cls, path: str | Path) -> GameRecord:
         """Read a record from a file."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as error:
+            text = read_text(path)
+        except UnreadableFileError as error:
             raise RecordError(
-                Refusal("record.unreadable", path=str(path), reason=str(error.strerror))
-            ) from error
+                Refusal("record.unreadable", path=str(path), reason=error.why)
+            ) from None
         return cls.loads(text)
 
 

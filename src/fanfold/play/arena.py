@@ -38,6 +38,11 @@ from fanfold.play.setup import make_seats, new_table, rotate_seats
 from fanfold.play.stats import Proportion
 from fanfold.play.table import ENDLESS
 
+#: The fields of every game's row (an arena's or a balance experiment's, old rows included):
+#: a results file whose rows lack them was written by another tool (a Fan census).
+GAME_ROW_FIELDS = ("returns", "seats")
+
+
 #: Actions after which an arena game is cut short as endless (it counts as a draw: returns 0,
 #: "cut short"; see :data:`fanfold.play.table.ENDLESS`).
 MAX_ACTIONS = ENDLESS
@@ -291,7 +296,14 @@ def run_arena(
     jobs = plan.jobs()
     if results is not None:
         _check_stored(plan, jobs, results)
-    return run_batch(play_arena_game, jobs, workers=workers, results=results, progress=progress)
+    return run_batch(
+        play_arena_game,
+        jobs,
+        workers=workers,
+        results=results,
+        progress=progress,
+        fields=GAME_ROW_FIELDS,
+    )
 
 
 def config_digest(config_json: JSONValue) -> str:
@@ -303,7 +315,7 @@ def config_digest(config_json: JSONValue) -> str:
 def _check_stored(plan: ArenaPlan, jobs: Sequence[Job], results: Path) -> None:
     """Refuse ``results`` when a row there for one of ``plan``'s ``jobs`` was written by another
     run (rows written before a field was kept are checked on the fields they have)."""
-    stored = read_results(results)
+    stored = read_results(results, GAME_ROW_FIELDS)
     config = config_digest(plan.config.to_json())
     for job in jobs:
         row = stored.get(job.key)

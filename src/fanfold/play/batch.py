@@ -20,7 +20,7 @@ workers in small chunks, so that many quick jobs do not drown in scheduling::
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from fanfold.core import lab_refusals as _lab_refusals  # noqa: F401  (registers the codes)
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError, Refusal
+from fanfold.core.files import UnreadableFileError, read_text
 from fanfold.play.backends import LOCAL, Job, Worker, chunks, run_jobs
 
 #: Told after every finished job: (jobs done, jobs in all).
@@ -44,20 +45,22 @@ def square(payload: JSONObject) -> JSONObject:
     return {"square": value * value}
 
 
-def read_results(path: Path) -> dict[str, JSONObject]:
-    """The rows of a results file by job key (a later row for the same key wins).
+def read_results(path: Path, fields: Collection[str] = ()) -> dict[str, JSONObject]:
+    """The rows of a results file by job key (a later row for the same key wins); ``fields``
+    are those every row of the tool reading it has (a game's ``returns``, a deal's
+    ``verdict``), so that a file another tool wrote is refused, not added to.
 
     Raises:
-        FanfoldError: a line that is not a row written by the batch runner.
+        FanfoldError: a line that is not a row written by the batch runner, or a row without
+            one of ``fields``.
     """
     rows: dict[str, JSONObject] = {}
     if not path.exists():
         return rows
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        why = error.strerror or type(error).__name__  # the system's words, as it says them
-        raise FanfoldError(Refusal("file.unreadable", path=str(path), why=why)) from None
+        text = read_text(path)
+    except UnreadableFileError as error:
+        raise FanfoldError(Refusal("file.unreadable", path=str(path), why=error.why)) from None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -67,6 +70,11 @@ def read_results(path: Path) -> dict[str, JSONObject]:
             row = None
         if not isinstance(row, dict) or not isinstance(row.get("job"), str):
             raise FanfoldError(Refusal("batch.not_a_row", path=str(path), line=number))
+        missing = [name for name in fields if name not in row]
+        if missing:
+            raise FanfoldError(
+                Refusal("batch.another_tool", path=str(path), line=number, field=missing[0])
+            )
         rows[row["job"]] = row
     return rows
 
@@ -80,6 +88,7 @@ def run_batch(
     is_done: Callable[[JSONObject], bool] | None = None,
     progress: ProgressCallback | None = None,
     ray: str | None = None,
+    fields: Collection[str] = (),
 ) -> list[JSONObject]:
     """Run ``jobs`` with ``worker``; returns one row per job, in job order, each with its
     ``"job"`` key.
@@ -95,17 +104,19 @@ def run_batch(
         progress: called after every job with (done, total), reused jobs counted as done.
         ray: run on Ray instead of local processes: ``"auto"`` (a running cluster),
             ``"local"`` (start one here with ``workers`` CPUs) or a cluster's address.
+        fields: the fields every row of this worker has; a stored row without one was
+            written by another tool, and the file is refused (:func:`read_results`).
 
     Raises:
-        FanfoldError: repeated keys, fewer than one worker, an unreadable results file, or Ray
-            asked for but not installed or not reachable.
+        FanfoldError: repeated keys, fewer than one worker, an unreadable results file or
+            one of another tool, or Ray asked for but not installed or not reachable.
     """
     if workers < 1:
         raise FanfoldError(Refusal("batch.workers", workers=workers))
     keys = [job.key for job in jobs]
     if len(set(keys)) != len(keys):
         raise FanfoldError(Refusal("batch.keys"))
-    stored = read_results(results) if results is not None else {}
+    stored = read_results(results, fields) if results is not None else {}
     rows: dict[str, JSONObject] = {
         job.key: stored[job.key]
         for job in jobs

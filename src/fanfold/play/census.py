@@ -104,6 +104,7 @@ def run_census(
         is_done=lambda row: row.get("verdict") != UNKNOWN,
         progress=progress,
         ray=ray,
+        fields=("verdict",),
     )
 
 
