@@ -117,6 +117,51 @@ def test_replay_refuses_broken_records(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2
     assert "action 3 ('C1') does not replay" in result.output
+    del record["actions"]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert "'actions' must be a list" in result.output
+
+
+def test_replay_refuses_a_record_whose_outcome_is_not_its_game_s(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    played = runner.invoke(
+        app,
+        [
+            "play",
+            "morris",
+            "--white",
+            "random",
+            "--black",
+            "perfect",
+            "--seed",
+            "1",
+            "--record",
+            str(path),
+        ],
+    )
+    assert played.exit_code == 0, played.output
+    record = json.loads(path.read_text(encoding="utf-8"))
+    outcome = record["outcome"]
+    assert runner.invoke(app, ["replay", str(path)]).exit_code == 0
+    forged = {
+        **outcome,
+        "returns": outcome["returns"][::-1],
+        "winners": [1 - outcome["winners"][0]],
+    }
+    path.write_text(json.dumps({**record, "outcome": forged}), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    real = json.dumps(outcome["returns"])
+    assert f"is not its game's: its actions give returns {real}" in result.output
+    cut = {**record, "actions": record["actions"][:-1]}
+    path.write_text(json.dumps(cut), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert "its game is unfinished after its actions" in result.output
+    path.write_text(json.dumps({k: v for k, v in cut.items() if k != "outcome"}), encoding="utf-8")
+    assert runner.invoke(app, ["replay", str(path)]).exit_code == 0  # no outcome: nothing to check
 
 
 def test_a_face_down_discard_by_an_agent_is_not_revealed_to_the_human() -> None:

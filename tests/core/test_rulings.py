@@ -128,6 +128,10 @@ def test_a_record_carries_its_ruling_and_replay_checks_it() -> None:
     again = GameRecord.loads(record.dumps())
     assert again.ruling == record.ruling
     assert len(again.states()) == 5
+    again.check_outcome(again.states())  # the resignation's outcome, not the rules' (unfinished)
+    other = GameRecord.from_json({**data, "ruling": {"ending": "resign", "seat": 0, "after": 4}})
+    with pytest.raises(RecordError, match="is not its game's"):
+        other.check_outcome(other.states())  # the other seat resigned: the returns swap
     forged = [
         ({"ending": "resign", "seat": 1, "after": 3}, "after 3 actions, but 4"),
         ({"ending": "abort", "seat": 1, "after": 4}, "every side has moved"),

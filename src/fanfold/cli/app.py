@@ -406,6 +406,7 @@ def replay(
     try:
         record = GameRecord.load(path)
         states = record.states()
+        record.check_outcome(states)
     except FanfoldError as error:
         fail(words.text(error), words=words)
     game = get_game(record.game)

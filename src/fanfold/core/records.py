@@ -21,9 +21,10 @@ from typing import Any
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import FanfoldError, RecordError, Refusal, reason_of, templates
 from fanfold.core.files import UnreadableFileError, read_text
+from fanfold.core.game import Outcome
 from fanfold.core.pauses import pause_point
 from fanfold.core.registry import AnyGame, get_game
-from fanfold.core.rulings import Ruling, check_ruling
+from fanfold.core.rulings import Ruling, check_ruling, ruled_outcome
 
 #: The record format written now: the seed is a string of decimal digits, since a seed of a
 #: dealt game has 128 bits and JSON readers (a browser's among them) keep numbers to 53.
@@ -58,6 +59,10 @@ templates(
         "record.no_replay": "action {number} ('{text}') does not replay: {reason}",
         "record.ruling": "the record's ruling does not stand: {reason}",
         "record.after_end": "the record goes on after the game ended",
+        "record.outcome_unfinished": "the record gives an outcome, but its game is unfinished "
+        "after its actions",
+        "record.outcome_differs": "the record's outcome (returns {stored}) is not its game's: "
+        "its actions give returns {real}",
     }
 )
 
@@ -152,6 +157,34 @@ class GameRecord:
             self._check_ruling(game, states)
         return states
 
+    def check_outcome(self, states: Sequence[Any]) -> None:
+        """Raise :class:`RecordError` when the record's stored outcome is not the one its
+        replay (``states``, from :meth:`states`) reaches: its returns and winners, the reason's
+        words aside (they may change between versions). A record edited by hand, or pieced
+        together from two games, is caught here; a record without an outcome passes."""
+        if self.outcome is None:
+            return
+        game = get_game(self.game)
+        final = states[-1]
+        outcome: Outcome | None = (
+            ruled_outcome(game, final, Ruling.from_json(self.ruling))
+            if self.ruling is not None
+            else game.outcome(final)
+        )
+        if outcome is None:
+            raise RecordError(Refusal("record.outcome_unfinished"))
+        real = outcome.to_json()
+        stored_returns = self.outcome.get("returns")
+        winners = self.outcome.get("winners", real["winners"])
+        if stored_returns != real["returns"] or winners != real["winners"]:
+            raise RecordError(
+                Refusal(
+                    "record.outcome_differs",
+                    stored=json.dumps(stored_returns),
+                    real=json.dumps(real["returns"]),
+                )
+            )
+
     def _check_ruling(self, game: AnyGame, states: Sequence[Any]) -> None:
         """Raise :class:`RecordError` unless the record's ruling could be made where the
         record puts it (a record of a finished game: an agreed draw's offer is taken as
@@ -202,7 +235,7 @@ class GameRecord:
             raise RecordError(Refusal("record.not_fanfold", format=RECORD_FORMAT))
         game, config = data.get("game"), data.get("config")
         seed = _read_seed(data.get("seed"), text=form == RECORD_FORMAT)
-        actions, start = data.get("actions", []), data.get("start_position")
+        actions, start = data.get("actions"), data.get("start_position")
         players, outcome = data.get("players", []), data.get("outcome")
         if not isinstance(game, str):
             raise RecordError(Refusal("record.bad_game"))
