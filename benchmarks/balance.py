@@ -72,7 +72,7 @@ def _timed(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="fantan")
     parser.add_argument("--agent", default="random")
     parser.add_argument("--games", type=int, default=400)

@@ -74,7 +74,7 @@ async def measure(readers: int, lines: int, url: str | None = None) -> tuple[flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--readers", type=int, default=300)
     parser.add_argument("--lines", type=int, default=200)
     parser.add_argument(

@@ -452,7 +452,7 @@ def self_play_rows(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print a table (Markdown), optionally writing JSON."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row")
     parser.add_argument("--json", default=None, help="also write the rows to this JSON file")
     parser.add_argument("--tables", type=int, default=64, help="tables of the vector rows")

@@ -208,7 +208,7 @@ def parse_deals(text: str) -> list[int]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the comparison and print the tables."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--deals", default="1-1000", help="first-last deal numbers")
     parser.add_argument("--fcsolve", default=None, help="path of the fc-solve binary")
     parser.add_argument("--json", default=None, help="write per-deal rows and the summary here")

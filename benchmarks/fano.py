@@ -267,7 +267,7 @@ def search_rates(presets: tuple[str, ...] = ("classic", "trionfey-specials")) ->
 
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print a table with the speed ratios (or one JSON object)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row")
     parser.add_argument(
         "--turns-per-player", type=int, default=None, help="the limit (0: 200 turns in all)"

@@ -116,7 +116,7 @@ def openspiel_rate(seconds: float) -> Rate | str:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the three measurements and print them."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=5.0)
     args = parser.parse_args(argv)

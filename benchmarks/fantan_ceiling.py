@@ -103,7 +103,7 @@ def _wins_somehow(state: FanTanState, player: int, seed: int) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Play every way on the same deals and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=100, help="deals (each played 4 times)")
     parser.add_argument("--seed", type=int, default=1, help="the first deal's seed")
     args = parser.parse_args(argv)

@@ -121,7 +121,7 @@ def check(games: int, seed: int, agent: str) -> Counts:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--agent", default="hard")

@@ -309,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if "--" in arguments:
         rest = arguments[arguments.index("--") + 1 :]
         arguments = arguments[: arguments.index("--")]
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("command", choices=["train", "measure", "arena"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", type=int, default=30000)

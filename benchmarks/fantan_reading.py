@@ -40,7 +40,7 @@ def _placed(truth: FanTanState, dealt: Sequence[FanTanState], viewer: int) -> fl
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Play the games and print the mean share placed right by each way of dealing."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--seed", type=int, default=2000)
     parser.add_argument("--samples", type=int, default=30)

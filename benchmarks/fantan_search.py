@@ -54,7 +54,7 @@ def timed(config: PIMCConfig, work: list[tuple[FanTanView, list[FanTanAction]]])
 
 def main(argv: list[str] | None = None) -> None:
     """Print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=6, help="games whose decisions are timed")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--lookahead", type=int, default=2)

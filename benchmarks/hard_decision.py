@@ -223,7 +223,7 @@ HEADER = [
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Print a Markdown table, one row a player count."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", default="2,3,4", help="player counts (comma-separated)")
     parser.add_argument("--games", type=int, default=2, help="games a player count")
     parser.add_argument("--seed", type=int, default=9301, help="first deal's seed")

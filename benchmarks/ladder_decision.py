@@ -109,7 +109,7 @@ def measure(found: list[tuple[Any, ...]], turns: int) -> tuple[float, str]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Print a Markdown table: each preset's positions, microseconds a decision, digest."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games a preset")
     parser.add_argument("--turns", type=int, default=5, help="timed turns (the best kept)")
     parser.add_argument("--presets", default="", help="only these presets (comma-separated)")

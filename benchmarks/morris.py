@@ -68,7 +68,7 @@ def perfect_moves(adjacency: Adjacency, cache: Path, seconds: float) -> tuple[in
 
 def main() -> None:
     """Run every measurement and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per playout run")
     parser.add_argument("--solves", type=int, default=1, help="solves per variant (best kept)")
     arguments = parser.parse_args()

@@ -82,7 +82,7 @@ def resample_times(actions: int, games: int = 10, name: str = "fantan") -> list[
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=16, help="half-second turns of each form")
     parser.add_argument("--game", choices=sorted(GAMES), default="fantan", help="the game")
     args = parser.parse_args(argv)

@@ -92,7 +92,7 @@ def one_run(folder: Path, existing: Path | None = None) -> tuple[float, float, f
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="starts, one after another")
     parser.add_argument(
         "--existing", action="store_true", help="start on a store made before (a restart)"

@@ -380,7 +380,7 @@ def run(args: argparse.Namespace, address: str, supervisor: subprocess.Popen[byt
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     """The options (``argv``: the command line's, without the program's name)."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=60, help="tables, one player each")
     parser.add_argument(
         "--clients",

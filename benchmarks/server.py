@@ -1031,7 +1031,7 @@ def main(argv: list[str] | None = None) -> None:
 
         rolling_restart.main([part for part in argv if part != ROLLING_RESTART])
         return
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument(
         "--tables",
         default=None,

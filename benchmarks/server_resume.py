@@ -58,7 +58,7 @@ async def start(url: str) -> tuple[int, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--tables", type=int, default=2400, help="tables in the store")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:

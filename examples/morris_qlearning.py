@@ -25,6 +25,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+import numpy as np
 import pyspiel
 from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import tabular_qlearner
@@ -73,13 +74,19 @@ def greedy(learner: Any, state: Any, legal: list[int]) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     """Train, measure along the way, save the curve and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=20000, help="training episodes")
     parser.add_argument("--blocks", type=int, default=10, help="measurements along the way")
     parser.add_argument("--eval-games", type=int, default=100, help="games per measurement")
     parser.add_argument("--out", default="morris_qlearning.png", help="the picture")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seeds the environment, the random Black and the learner's exploration",
+    )
     args = parser.parse_args(argv)
+    np.random.seed(args.seed)  # OpenSpiel's tabular Q-learner explores with NumPy's generator
 
     fanfold.envs.register_openspiel()
     game = pyspiel.load_game("python_fanfold_morris")

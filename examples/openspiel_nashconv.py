@@ -25,6 +25,7 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import cfr, exploitability, get_all_states
 
 import fanfold.envs
+from fanfold.core.errors import FanfoldError
 from fanfold.core.registry import set_up
 
 
@@ -51,7 +52,7 @@ def load(players: int, seed: int, back: int, deals: int) -> Any:
 
 def main(argv: list[str] | None = None) -> list[tuple[int, float, float]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--players", type=int, default=3, help="seats, 3 to 8 (Fan Tan's)")
     parser.add_argument("--seed", type=int, default=6, help="the random hand's seed")
     parser.add_argument("--back", type=int, default=12, help="actions from the hand's end")
     parser.add_argument("--deals", type=int, default=4, help="deals chance chooses among")
@@ -59,7 +60,10 @@ def main(argv: list[str] | None = None) -> list[tuple[int, float, float]]:
     parser.add_argument("--every", type=int, default=10, help="iterations between NashConvs")
     parser.add_argument("--solver", choices=("cfr", "cfr+"), default="cfr")
     args = parser.parse_args(argv)
-    game = load(args.players, args.seed, args.back, args.deals)
+    try:
+        game = load(args.players, args.seed, args.back, args.deals)
+    except FanfoldError as error:
+        parser.error(str(error))
     states = get_all_states.get_all_states(game, include_terminals=True, include_chance_states=True)
     print(f"end game: {game.get_parameters()['position']}")
     print(

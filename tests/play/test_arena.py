@@ -93,6 +93,11 @@ def test_a_solitaire_counts_wins_and_losses_over_the_same_deals() -> None:
     for agent in report.agents:
         assert agent.draws == 0
         assert agent.wins + agent.losses == 3
+    three = plan_arena(FAN, FAN.default_config(), ["random", "easy", "hard"], 2, 1)
+    report = summarize(three, run_arena(three))
+    # the agents never met in a game: no rating (an equal 1500 each would read as equal strength)
+    assert [agent.rating for agent in report.agents] == [None, None, None]
+    assert report.pairs == []
 
 
 def test_limit_draws_are_counted() -> None:

@@ -256,6 +256,8 @@ def play(
                 ),
                 words=words,
             )
+        # an edition that is not one is refused as the option's value, before it names a preset
+        game_and_config(game_name, None, players, [f"edition={edition}"], words)
         variant = variant or edition
         option = [*(option or []), f"edition={edition}"]
     game, config = game_and_config(game_name, variant, players, option, words)

@@ -479,7 +479,7 @@ def summarize(plan: ArenaPlan, rows: Sequence[JSONObject]) -> ArenaReport:
                 else:
                     pair.draws += 1
     met = [pair for pair in pairs.values() if pair.games]
-    if len(plan.agents) > 2:
+    if len(plan.agents) > 2 and met:  # a solitaire's agents never meet: nothing to rate
         for name, rating in elo_ratings(plan.agents, met).items():
             results[name].rating = rating
     return ArenaReport(

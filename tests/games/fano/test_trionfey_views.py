@@ -106,6 +106,9 @@ def test_play_command_takes_the_edition() -> None:
     refused = runner.invoke(app, ["play", "morris", "--edition", "trionfey"])
     assert refused.exit_code != 0
     assert "--edition is for fano" in refused.output
+    refused = runner.invoke(app, ["play", "fano", "--edition", "bogus"])
+    assert refused.exit_code == 2
+    assert "option edition must be one of classic, trionfey, not 'bogus'" in refused.output
 
 
 def test_declaration_is_announced_without_a_support() -> None:
