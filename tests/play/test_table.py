@@ -104,9 +104,28 @@ def test_undo_goes_back_to_the_humans_last_decision() -> None:
     assert not table.undo()
 
 
+def test_can_undo_says_whether_undo_would_take_anything_back() -> None:
+    """A bot's opening move is no person's to take back: can_undo is false until a person has
+    decided, as undo finds it."""
+    table = new_table(MORRIS, seats=["random", HUMAN], seed=0, agent_seed=1)
+    assert not table.can_undo
+    table.play_agents()
+    assert (len(table.played), table.decider) == (1, 1)
+    assert not table.can_undo
+    version = table.version
+    assert not table.undo()
+    assert table.version == version
+    table.submit(1, table.legal_texts()[0])
+    table.play_agents()
+    assert table.can_undo
+    assert table.undo()
+    assert (len(table.played), table.decider, table.can_undo) == (1, 1, False)
+
+
 def test_undo_can_be_forbidden() -> None:
     table = new_table(MORRIS, seats=[HUMAN, HUMAN], seed=0, allow_undo=False)
     table.submit(0, "C1")
+    assert not table.can_undo
     assert not table.undo()
     assert table.record.actions == ("C1",)
 

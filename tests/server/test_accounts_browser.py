@@ -46,7 +46,13 @@ def test_the_account_page_creates_signs_out_and_signs_in(page: Page, server: str
     sign_in.get_by_label("Name").fill("ines")
     sign_in.get_by_label("Password").fill("not the password")
     sign_in.get_by_role("button").click()
-    expect(page.locator("#error")).to_have_text("wrong name or password")
+    # the refusal is the site's error: a sentence in red, under the form it answers
+    refused = sign_in.locator(".error[role=alert]")
+    expect(refused).to_have_text("Wrong name or password")
+    assert refused.evaluate("(node) => getComputedStyle(node).color") != page.locator(
+        "#who"
+    ).evaluate("(node) => getComputedStyle(node).color")
+    shot(page, "account-refused")
     sign_in.get_by_label("Password").fill("a long password")
     sign_in.get_by_role("button").click()
     expect(page.locator("#who")).to_have_text("Signed in as Ines.")

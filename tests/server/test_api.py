@@ -187,8 +187,9 @@ def test_every_refused_action_changes_nothing(client: TestClient) -> None:
         (act(client, table, token, "Q9"), 400, "not a Morris move"),
         (act(client, table, token, "", 2), 400, "Morris"),
         (act(client, table, token, "C1", 2), 400, "circle"),
-        (client.post(url, content=b"{not json", headers=JSON_TYPE), 422, "malformed"),
-        (client.post(url, json=[token, legal]), 422, "malformed"),
+        # a body that cannot be read: 400 (docs/server/security.md); its fields: 422
+        (client.post(url, content=b"{not json", headers=JSON_TYPE), 400, "not valid JSON"),
+        (client.post(url, json=[token, legal]), 400, "not a JSON object"),
         (client.post(url, json={"token": token, "action": legal, "colour": "w"}), 422, "colour"),
         (client.post(url, json={"token": token, "action": 5}), 422, "action"),
         (client.post(url, json={"token": token, "action": legal, "version": "x"}), 422, "version"),
@@ -350,6 +351,27 @@ def test_undo_solo_against_a_bot(client: TestClient) -> None:
     # the table goes on from there
     assert act(client, table, token, start["legal"][-1], 3).status_code == 200
     wait_for(client, table, token, lambda m: m["version"] == 5)
+
+
+def test_undo_is_not_offered_before_the_person_moved(client: TestClient) -> None:
+    """The bot moves first: nothing of the person's is there to take back, so the state says
+    so (the page's Undo is disabled) until the person has moved."""
+    created = open_table(client, game="morris", seats=["random", "you"], seed=4)
+    table, token = created["table"], created["token"]
+    first = wait_for(client, table, token, my_turn(1))
+    assert (first["version"], len(first["log"])) == (1, 1)
+    assert first["can_undo"] is False
+    url = f"/api/tables/{table}/undo"
+    assert client.post(url, json={"token": token, "version": 1}).json() == {
+        "ok": False,
+        "version": 1,
+    }
+    assert act(client, table, token, first["legal"][0], 1).status_code == 200
+    moved = wait_for(client, table, token, lambda m: m["version"] == 3)
+    assert moved["can_undo"] is True
+    assert client.post(url, json={"token": token, "version": 3}).json()["ok"] is True
+    back = look(client, table, token)
+    assert (len(back["log"]), back["decider"], back["can_undo"]) == (1, 1, False)
 
 
 def test_undo_is_refused_at_a_table_with_a_friend(client: TestClient) -> None:

@@ -411,7 +411,7 @@ def test_refusals_away_from_tables_reach_the_page_in_french(browser: Browser, se
         form.locator("input[name=name]").fill("nobody-here")
         form.locator("input[name=password]").fill("not the password")
         form.locator("button[type=submit]").click()
-        expect(page.locator("#error")).to_have_text("nom ou mot de passe erroné")
+        expect(page.locator("#sign-in-error")).to_have_text("Nom ou mot de passe erroné")
     finally:
         context.close()
 

@@ -87,6 +87,28 @@ def test_morris_whole_game_by_keyboard(page: Page, server: str) -> None:
         moves += 1
         assert moves < 200
     expect(page.locator("#outcome")).to_be_visible()
+    ended_by_keyboard(page)
+    shot(page, "keyboard-morris-end")
+
+
+def ended_by_keyboard(page: Page) -> None:
+    """A game played by keyboard has ended: the focus is on the end panel's title (it says
+    who won; Tab goes on to its buttons), not on the board drawn as a frame, and the board is
+    as tall as its drawing, not the side column's height."""
+    page.wait_for_function("() => document.activeElement?.id === 'end-title'")
+    board = page.evaluate(
+        """() => {
+            const game = document.querySelector('#game');
+            const board = document.querySelector('#board').getBoundingClientRect();
+            return { board: board.height, game: game.getBoundingClientRect().height,
+                     ring: getComputedStyle(game).boxShadow };
+        }"""
+    )
+    assert board["ring"] == "none", board
+    assert board["board"] <= max(320, board["game"] + 60), board
+    page.keyboard.press("Tab")
+    inside = "() => document.querySelector('#outcome').contains(document.activeElement)"
+    assert page.evaluate(inside)
 
 
 def test_fantan_whole_game_by_keyboard(page: Page, server: str) -> None:
@@ -144,6 +166,7 @@ def test_fan_whole_deal_by_keyboard(page: Page, server: str) -> None:
     expect(page.locator("#end-title")).to_have_text("You won!")
     expect(page.locator("#end-reason")).to_have_text("All 52 cards are on the foundations.")
     assert "null" not in page.locator("#game").inner_text()  # a set position has no deal number
+    ended_by_keyboard(page)
     shot(page, "keyboard-fan-end")
 
 

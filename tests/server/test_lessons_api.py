@@ -231,7 +231,7 @@ def test_the_pages(client: TestClient) -> None:
     assert client.get("/learn/chess").status_code == 404
     missing = client.get("/learn/fano/nope")
     assert missing.status_code == 404
-    assert "no lesson called 'nope'" in missing.text
+    assert "no lesson called “nope”." in missing.text  # the site's page (fanfold.server.not_found)
     rules = client.get("/rules/fano")
     assert 'href="/learn/fano"' in rules.text
     assert 'href="/learn/morris"' in client.get("/rules/morris").text

@@ -132,7 +132,7 @@ def test_a_missing_players_name_is_escaped_in_the_message(tmp_path: Path) -> Non
     with TestClient(create_app(sqlite_url(tmp_path), limits=ROOMY)) as client:
         page = client.get("/players/%3Cb%3Ebold")
     assert page.status_code == 404
-    assert "there is no player called &#39;&lt;b&gt;bold&#39;" in page.text
+    assert "There is no player called &#39;&lt;b&gt;bold&#39;." in page.text
     assert "<b>bold" not in page.text
 
 
@@ -151,7 +151,7 @@ def test_a_games_title_is_escaped_on_its_how_to_play_and_rules_pages(
 def test_the_environment_autoescapes_and_refuses_a_missing_name() -> None:
     assert ENVIRONMENT.autoescape is True
     assert str(render("families_nav.html", families={"x": "<i>"}, current="x")) == (
-        '<nav aria-label="Leaderboards" translate="no"><a href="/leaderboard/x" '
+        '<nav aria-label="Leaderboards"><a href="/leaderboard/x" '
         'aria-current="page">&lt;i&gt;</a></nav>'
     )
     with pytest.raises(Exception, match="undefined"):

@@ -68,6 +68,8 @@ class WebHints:
         notation_example: an example move in the game's notation, for the lesson page's box
             where a move may be typed.
         board_hint: one sentence under a lesson's board on how to make a move there.
+        options_example: an option the game takes, as the lobby's Options box is typed
+            (``name=value``), that every variant accepts: the box's example (empty: none).
         renderer: the game's board, a JavaScript module exporting ``render(root, message, ui)``
             (see ``src/fanfold/server/static/games/``); ``None``: fanfold's own
             ``static/games/NAME.js`` where it has one, else a text board with a button a move.
@@ -80,6 +82,7 @@ class WebHints:
     seed_label: str = "Seed"
     notation_example: str = ""
     board_hint: str = BOARD_HINT
+    options_example: str = ""
     renderer: Path | None = None
     howto: Path | None = None
 

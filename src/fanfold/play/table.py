@@ -359,25 +359,39 @@ class Table:
             self._ruled = None
             self.version -= 1
 
+    def _undo_point(self) -> int | None:
+        """Where :meth:`undo` would take the game back to: the index in the past of the last
+        position a human decided in, or ``None`` when undo is not allowed or no human has
+        decided yet (only bots moved: there is nothing of a person's to take back)."""
+        if not self.allow_undo or self.ruling is not None:
+            return None
+        for index in range(len(self._past) - 1, -1, -1):
+            player = self.game.current_player(self._past[index].state)
+            if player is not None and self.seats[player].is_human:
+                return index
+        return None
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` would take anything back now."""
+        return self._undo_point() is not None
+
     def undo(self) -> bool:
         """Take moves back until a human decides again, before that human's last decision.
 
         Returns:
             False (with nothing changed) when undo is not allowed here or there is nothing
-            to take back.
+            to take back (:attr:`can_undo`).
         """
-        if not self.allow_undo or self.ruling is not None:
+        index = self._undo_point()
+        if index is None:
             return False
-        for index in range(len(self._past) - 1, -1, -1):
-            snapshot = self._past[index]
-            player = self.game.current_player(snapshot.state)
-            if player is not None and self.seats[player].is_human:
-                del self._past[index:]
-                self.state, self.record = snapshot.state, snapshot.record
-                del self.played[snapshot.played :]
-                self.version += 1
-                return True
-        return False
+        snapshot = self._past[index]
+        del self._past[index:]
+        self.state, self.record = snapshot.state, snapshot.record
+        del self.played[snapshot.played :]
+        self.version += 1
+        return True
 
     def rewind(self, keep: int) -> bool:
         """Take the game back to just after the first ``keep`` actions this table played,

@@ -273,12 +273,13 @@ class Accounts(Counting):
             SignInError: :data:`WRONG`, for an unknown name and a wrong password alike.
         """
         key = name.lower()[:40]
+        too_long = len(password) > MAX_PASSWORD  # no account's: wrong, at a hash's cost
         password = password[:MAX_PASSWORD]
         async with self.sign_in_line.place():
             attempt = await asyncio.to_thread(self.begin_attempt, client, key)
             row = await asyncio.to_thread(self._find, key)
             right = await self._verify(row.password_hash if row else self.dummy, password)
-            if row is None or not right:
+            if row is None or not right or too_long:
                 raise SignInError(refusal("account.wrong"))  # still counted as a failure
             await asyncio.to_thread(self.forgive, attempt)
             account = Account(row.id, row.name)

@@ -45,11 +45,12 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fanfold import __version__
 from fanfold.core.errors import FanfoldError, StaleVersionError, TurnError
+from fanfold.server import not_found
 from fanfold.server.accounts import SignInError, TooManyError
 from fanfold.server.cross_site import CrossSiteGuard
 from fanfold.server.forwarded import ForwardedHeaders, is_https_site
@@ -57,7 +58,7 @@ from fanfold.server.headers import SecurityHeaders, add_api_docs
 from fanfold.server.i18n import LanguageChoice, load_languages
 from fanfold.server.live import BadRequestError, ForbiddenError, NotFoundError, StorageError
 from fanfold.server.logs import TableContext
-from fanfold.server.protocol import MAX_BODY, ErrorBody, error_body
+from fanfold.server.protocol import MAX_BODY, ErrorBody, error_body, unreadable_body
 from fanfold.server.request_metrics import RequestObserver
 from fanfold.server.review_sweep import with_review_sweep
 from fanfold.server.reviews import NotReviewableError
@@ -146,8 +147,9 @@ def create_app(store_url: str | Settings, *, store: Store | None = None, **field
     app.state.opened_store = store  # taken by the life span's first run
 
     @app.exception_handler(FanfoldError)
-    async def _fanfold_error(request: Request, error: FanfoldError) -> JSONResponse:
-        del request
+    async def _fanfold_error(request: Request, error: FanfoldError) -> Response:
+        if isinstance(error, NotFoundError) and not_found.wants_page(request):
+            return not_found.missing_thing(error)
         return JSONResponse(
             error_body(error).model_dump(exclude_unset=True), status_code=status_of(error)
         )
@@ -155,6 +157,10 @@ def create_app(store_url: str | Settings, *, store: Store | None = None, **field
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
         del request
+        unreadable = unreadable_body(error.errors())
+        if unreadable is not None:  # not JSON, or not an object: 400, as docs/server/security.md
+            body = ErrorBody(error=f"malformed request: {unreadable}", kind="MalformedRequest")
+            return JSONResponse(body.model_dump(), status_code=400)
         problems = "; ".join(
             f"{'.'.join(str(p) for p in item.get('loc', ()) if p != 'body')}: {item.get('msg')}"
             for item in error.errors()[:5]
@@ -163,8 +169,11 @@ def create_app(store_url: str | Settings, *, store: Store | None = None, **field
         return JSONResponse(body.model_dump(), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        del request  # an unknown path, a wrong method, a body that cannot be read: same shape
+    async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
+        # an unknown path, a wrong method, a body that cannot be read: the same shape, but for
+        # a browser's page (an HTML page: fanfold.server.not_found)
+        if error.status_code in (404, 405) and not_found.wants_page(request):
+            return not_found.missing_address(error.status_code, error.headers)
         if isinstance(error.__cause__, RecursionError):  # the body parser gave up
             sentence = "malformed request: the JSON body is nested too deeply"
             body = ErrorBody(error=sentence, kind="MalformedRequest")

@@ -44,6 +44,8 @@ class GameWeb(BaseModel):
         renderer: the board's JavaScript module.
         notation_example: an example move for the lesson page's typed move.
         board_hint: the lesson page's sentence on how to move on the board.
+        options_example: an option every variant of the game takes, as the lobby's Options
+            box is typed (``name=value``; empty: none), the box's example.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -58,6 +60,7 @@ class GameWeb(BaseModel):
     renderer: str
     notation_example: str
     board_hint: str
+    options_example: str
 
 
 def lobby_plugins() -> list[GamePlugin]:
@@ -106,6 +109,7 @@ def web_catalogue() -> list[JSONValue]:
             "renderer": renderer_url(plugin),
             "notation_example": plugin.web.notation_example,
             "board_hint": plugin.web.board_hint,
+            "options_example": plugin.web.options_example,
         }
         for plugin in lobby_plugins()
     ]

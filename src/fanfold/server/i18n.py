@@ -63,6 +63,10 @@ PHRASE = "said/"
 #: Where the catalogues place a phrase only the terminal says (``terminal/morris.board_key``:
 #: :data:`fanfold.core.phrases.TERMINAL`), which the scripts' catalogue leaves out.
 TERMINAL_PHRASE = "terminal/"
+#: Where the catalogues place the words a game's plugin gives the site: its lobby card's words
+#: (``game/fano/blurb``, which the lobby's script words) and its leaderboards' names
+#: (``game/fano/family``).
+GAME_WORDS = "game/"
 
 #: The language of the request being answered.
 CURRENT: ContextVar[str] = ContextVar("fanfold_language", default=ENGLISH)
@@ -221,9 +225,14 @@ def _script_ids() -> frozenset[str]:
 
 
 def _scripts_use(place: str) -> bool:
-    """Whether a message at ``place`` is the scripts': theirs, or a word refusals carry (a
-    refusal's template goes to the scripts under its code, :attr:`Messages.codes`)."""
-    return place.endswith(".js") or place == f"{REFUSAL}word"
+    """Whether a message at ``place`` is the scripts': theirs, a word refusals carry (a
+    refusal's template goes to the scripts under its code, :attr:`Messages.codes`), or a
+    game's lobby card's words."""
+    return (
+        place.endswith(".js")
+        or place == f"{REFUSAL}word"
+        or (place.startswith(GAME_WORDS) and place.endswith("/blurb"))
+    )
 
 
 @cache

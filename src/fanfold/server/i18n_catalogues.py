@@ -33,6 +33,7 @@ from fanfold.core.phrases import TERMINAL as TERMINAL_CODES
 from fanfold.server.content_catalogue import CONTENT, extract_content
 from fanfold.server.i18n import (
     ENGLISH,
+    GAME_WORDS,
     LANGUAGES,
     PHRASE,
     REFUSAL,
@@ -44,8 +45,8 @@ from fanfold.server.i18n import (
 #: The server package: message locations are relative to it.
 PACKAGE = Path(__file__).resolve().parent
 #: The Python modules that translate words of their own (the titles of the listing pages, the
-#: daily board's aids).
-PYTHON = ("routes/players.py", "routes/daily.py", "routes/moderation.py")
+#: daily board's aids, the pages of what is not there).
+PYTHON = ("routes/players.py", "routes/daily.py", "routes/moderation.py", "not_found.py")
 #: The terminal's modules (``fanfold play``), which speak the catalogues' languages too: paths
 #: relative to the ``fanfold`` package, and so are their places in the catalogues.
 TERMINAL = (
@@ -145,6 +146,21 @@ def _agents(catalog: Catalog) -> None:
 
     for agent in BUILTIN_AGENTS:
         catalog.add(agent.description, locations=[(f"agents/{agent.name}", 0)])
+
+
+def _games(catalog: Catalog) -> None:
+    """The words fanfold's own games' plugins give the site: each lobby card's words, at the
+    place ``game/NAME/blurb`` (the lobby's script words them), and each leaderboard's name
+    (``fanfold.server.leaderboards.FAMILIES``: a rating family's, live and daily), at
+    ``game/leaderboards``; a game from another package keeps its own words."""
+    from fanfold.core.registry import all_plugins
+    from fanfold.server.leaderboards import FAMILIES
+
+    for plugin in all_plugins():
+        if type(plugin.game).__module__.startswith("fanfold.") and plugin.web.blurb:
+            catalog.add(plugin.web.blurb, locations=[(f"{GAME_WORDS}{plugin.name}/blurb", 0)])
+    for name in FAMILIES.values():
+        catalog.add(name, locations=[(f"{GAME_WORDS}leaderboards", 0)])
 
 
 def _text(node: ast.expr, constants: dict[str, str]) -> str | None:
@@ -250,6 +266,7 @@ def extract() -> Catalog:
     catalog = Catalog(project="fanfold", creation_date=DATE, revision_date=DATE, fuzzy=False)
     _refusals(catalog)
     _agents(catalog)
+    _games(catalog)
     _helps(catalog)
     options = {"extensions": "jinja2.ext.i18n", "trimmed": "true"}
     for name, method, keywords in _sources():

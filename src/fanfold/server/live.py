@@ -45,7 +45,10 @@ REMATCH_OF = "rematch_of"
 
 
 class NotFoundError(FanfoldError, KeyError):
-    """No table by that id."""
+    """No table by that id (or another thing a request names that is not there)."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; show it plainly.
+        return str(self.args[0]) if self.args else ""
 
 
 class ForbiddenError(FanfoldError, PermissionError):

@@ -39,7 +39,18 @@ def _html(path: Path) -> str | None:
     if not path.is_file():
         return None
     rendered: str = MarkdownIt("commonmark").enable("table").render(path.read_text("utf-8"))
-    return rendered
+    return _scrolling(rendered)
+
+
+def _scrolling(html: str) -> str:
+    """``html`` with each code block and each table in a box of its own that scrolls sideways
+    when its lines are wider than the page (``.scroll`` in the style sheet), so that the page
+    itself never does; the box takes the keyboard's focus, so that it scrolls by keys too."""
+    return (
+        html.replace("<pre>", '<pre class="scroll" tabindex="0">')
+        .replace("<table>", '<div class="scroll" tabindex="0"><table>')
+        .replace("</table>", "</table></div>")
+    )
 
 
 def rules_html(game: AnyGame) -> str | None:

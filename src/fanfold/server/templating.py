@@ -56,6 +56,13 @@ def bot_level_words(name: str) -> str:
     return i18n.gettext(name) if name in BOT_LEVELS else ""
 
 
+def data_words(text: str) -> str:
+    """Words that come as data (a leaderboard's name, from the games' plugins) in the page's
+    language where the catalogues hold them, else as they are: plain text, escaped as any
+    value is (``_()`` would take them for the catalogue's trusted markup)."""
+    return str(i18n.gettext(text))
+
+
 def language_choices() -> str:
     """The languages a player may pick, for the header's switch: ``code:Name`` by spaces."""
     return " ".join(f"{code}:{name}" for code, name in i18n.LANGUAGES.items())
@@ -67,6 +74,7 @@ ENVIRONMENT.globals.update(
     language_choices=language_choices,
     static_url=static_url,
     bot_level_words=bot_level_words,
+    data_words=data_words,
 )
 
 

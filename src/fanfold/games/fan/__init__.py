@@ -55,6 +55,7 @@ PLUGIN = GamePlugin(
         order=4,
         seed_label="Deal number (PySolFC)",
         notation_example="11-F",
+        options_example="sequence_moves=true",
     ),
 )
 

@@ -101,6 +101,7 @@ PLUGIN = GamePlugin(
         "commander. 2 to 8 players.",
         order=1,
         notation_example="4H>6C:3H",
+        options_example="promotions_to_win=2",
     ),
 )
 

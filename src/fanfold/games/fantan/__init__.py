@@ -51,6 +51,7 @@ PLUGIN = GamePlugin(
         "cards. 3 to 8 players.",
         order=3,
         notation_example="7H",
+        options_example="hands=3",
     ),
 )
 

@@ -48,6 +48,7 @@ PLUGIN = GamePlugin(
         "of three loses. 2 players.",
         order=2,
         notation_example="C1 or 3-5",
+        options_example="adjacency=complete",
         board_hint="Make the move on the board: choose a shape or one of your pieces, then a "
         "lit point.",
     ),

@@ -155,6 +155,7 @@ from fanfold.server.protocol.sending import (
     error_message,
     malformed,
     refusal_text,
+    unreadable_body,
     wire,
 )
 from fanfold.server.protocol.views import (
@@ -299,5 +300,6 @@ __all__ = [
     "restarting",
     "state_for",
     "summaries",
+    "unreadable_body",
     "wire",
 ]

@@ -226,10 +226,12 @@ def parse_incoming(data: object, *, hello: bool) -> Later:
 
 
 class Credentials(Strict):
-    """A name and a password: to create an account or to sign in."""
+    """A name and a password: to create an account or to sign in. Their rules are the
+    accounts' (:mod:`fanfold.server.account_names`), which refuse a name or a password of any
+    length against them with their own sentence (400), not the schema."""
 
-    name: str = Field(min_length=1, max_length=40)
-    password: str = Field(min_length=1, max_length=200)
+    name: str = Field(max_length=MAX_BODY)
+    password: str = Field(max_length=MAX_BODY)
 
 
 class QuickMatch(Strict):

@@ -1,10 +1,13 @@
 """How a socket sends a message: the fields it was given, in the model's order, as JSON
 (:func:`wire`), the refusal of a socket before it is let in (:func:`refusal_text`), and the
-refusals built from errors (:func:`error_body`, :func:`error_message`, :func:`malformed`)."""
+refusals built from errors (:func:`error_body`, :func:`error_message`, :func:`malformed`,
+:func:`unreadable_body`)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
@@ -61,6 +64,27 @@ def malformed(sentence: str) -> Error:
     return error_message(ErrorBody(error=f"malformed message: {sentence}", kind="MalformedRequest"))
 
 
+def unreadable_body(errors: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why a request's body could not be read at all (a validation's ``errors``), in words a
+    person can act on: not JSON (cut off, mistyped), not a JSON object (a form, a list) or
+    missing; ``None`` where the body was read and what is wrong is in its fields."""
+    for item in errors:
+        place = tuple(item.get("loc", ()))
+        if not place or place[0] != "body":
+            continue
+        if item.get("type") == "json_invalid":
+            where = f" (at character {place[1]})" if len(place) > 1 else ""
+            return f"the request body is not valid JSON{where}; send a JSON object"
+        if len(place) == 1 and item.get("type") == "missing":
+            return "the request has no body; send a JSON object (Content-Type: application/json)"
+        if len(place) == 1:
+            return (
+                "the request body is not a JSON object; send one, with Content-Type: "
+                "application/json"
+            )
+    return None
+
+
 __all__ = [
     "SOCKET_OUTCOME_ORDER",
     "as_json",
@@ -68,5 +92,6 @@ __all__ = [
     "error_message",
     "malformed",
     "refusal_text",
+    "unreadable_body",
     "wire",
 ]

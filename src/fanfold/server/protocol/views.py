@@ -215,7 +215,7 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
         ],
         log=_kept_log(live, seat)[0],
         outcome=outcome_of(table.outcome, table),
-        can_undo=table.allow_undo and bool(held) and bool(table.played),
+        can_undo=bool(held) and table.can_undo,
         endings=endings_open(live, held),
         claim=claim_countdown(live, held),
         analyses=[AnalysisName(name=a.name, help=a.help) for a in analyses.values()],

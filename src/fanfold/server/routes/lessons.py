@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from fanfold.core.config import JSONObject, JSONValue
 from fanfold.core.errors import reason_of
 from fanfold.core.lessons import UnknownLessonError, Verdict
-from fanfold.server import lessons, protocol
+from fanfold.server import lessons, not_found, protocol
 from fanfold.server.live import NotFoundError
 from fanfold.server.refusals import refusal
 from fanfold.server.templating import render
@@ -24,7 +24,7 @@ api = APIRouter(prefix="/api/lessons")  # its tags are the router's, on inclusio
 @router.get("/learn/{game}", include_in_schema=False)
 async def lessons_page(game: str) -> Response:
     if game not in lessons.BOOKS:
-        return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
+        return not_found.missing_lessons(game)
     return HTMLResponse(render("learn.html"))
 
 
@@ -32,11 +32,11 @@ async def lessons_page(game: str) -> Response:
 async def lesson_page(game: str, lesson_id: str) -> Response:
     book = lessons.BOOKS.get(game)
     if book is None:
-        return HTMLResponse(f"There are no lessons for {game!r}.", status_code=404)
+        return not_found.missing_lessons(game)
     try:
         book.get(lesson_id)
-    except UnknownLessonError as error:
-        return HTMLResponse(str(error), status_code=404)
+    except UnknownLessonError:
+        return not_found.missing_lessons(game, lesson_id)
     return HTMLResponse(render("learn.html"))
 
 

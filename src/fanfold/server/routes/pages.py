@@ -1,6 +1,7 @@
 """The pages: the lobby, a table's page, How to play each game (``/rules/GAME`` leads there)
 and its exact rules for developers, the icon, and the board modules of games from other
-packages (``/static/plugins/GAME.js``)."""
+packages (``/static/plugins/GAME.js``). A table the store does not hold, or a game that is not
+registered, is a page of its own (404, :mod:`fanfold.server.not_found`)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 
 from fanfold.core.errors import UnknownGameError
 from fanfold.core.registry import get_game
+from fanfold.server import not_found
 from fanfold.server.games import plugin_renderer
 from fanfold.server.howto import has_howto, howto_page
 from fanfold.server.i18n import ENGLISH, known, messages
 from fanfold.server.lessons import has_lessons
+from fanfold.server.routes.deps import HubDep
 from fanfold.server.rules import rules_page
 from fanfold.server.static_files import MODULE, module_text
 from fanfold.server.templating import render
@@ -49,8 +52,9 @@ async def favicon() -> FileResponse:
 
 
 @router.get("/table/{table_id}")
-async def table_page(table_id: str) -> HTMLResponse:
-    del table_id
+async def table_page(table_id: str, hub: HubDep) -> HTMLResponse:
+    if not await not_found.table_known(hub, table_id):
+        return not_found.missing_table()
     return HTMLResponse(render("table.html"))
 
 
@@ -64,8 +68,8 @@ async def review_page(table_id: str) -> RedirectResponse:
 async def how_to_play(name: str) -> HTMLResponse:
     try:
         game = get_game(name)
-    except UnknownGameError as error:
-        return HTMLResponse(str(error.args[0]), status_code=404)
+    except UnknownGameError:
+        return not_found.missing_game(name)
     if not has_howto(game):
         return HTMLResponse(rules_page(game, lessons=has_lessons(game.name)))
     return HTMLResponse(howto_page(game, lessons=has_lessons(game.name)))
@@ -86,8 +90,8 @@ async def plugin_board(name: str) -> Response:
 async def rules(name: str) -> Response:
     try:
         game = get_game(name)
-    except UnknownGameError as error:
-        return HTMLResponse(str(error.args[0]), status_code=404)
+    except UnknownGameError:
+        return not_found.missing_game(name)
     return RedirectResponse(f"/how-to-play/{game.name}", status_code=307)
 
 
@@ -95,6 +99,6 @@ async def rules(name: str) -> Response:
 async def exact_rules(name: str) -> HTMLResponse:
     try:
         game = get_game(name)
-    except UnknownGameError as error:
-        return HTMLResponse(str(error.args[0]), status_code=404)
+    except UnknownGameError:
+        return not_found.missing_game(name)
     return HTMLResponse(rules_page(game, lessons=has_lessons(game.name)))

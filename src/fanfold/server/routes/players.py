@@ -30,6 +30,7 @@ from fanfold.server.leaderboards import (
     table_ratings,
 )
 from fanfold.server.live import NotFoundError
+from fanfold.server.not_found import sentence
 from fanfold.server.profiles import record
 from fanfold.server.routes.deps import AccountDep, HubDep
 from fanfold.server.store import Store
@@ -123,7 +124,7 @@ async def leaderboard_page(family: str, hub: HubDep) -> HTMLResponse:
         return HTMLResponse(missing, status_code=404)
     lines = await asyncio.to_thread(leaderboard, hub.store, family, 100)
     page = _page(
-        gettext("Leaderboard: %(game)s") % {"game": FAMILIES[family]},
+        gettext("Leaderboard: %(game)s") % {"game": gettext(FAMILIES[family])},
         "leaderboard.html",
         families=FAMILIES,
         current=family,
@@ -183,7 +184,7 @@ async def profile_page(name: str, hub: HubDep, account: AccountDep) -> HTMLRespo
         data = await asyncio.to_thread(profile, hub.store, name)
         games = await asyncio.to_thread(record, hub.store, name)
     except NotFoundError as error:
-        return HTMLResponse(_page(gettext("No such player"), text=str(error)), 404)
+        return HTMLResponse(_page(gettext("No such player"), text=sentence(error)), 404)
     your_move = await _your_move(hub, account, str(data["name"]))
     ratings = []
     for line in data["ratings"]:
@@ -208,16 +209,17 @@ async def bot_profile_page(family: str, level: str, hub: HubDep) -> HTMLResponse
     try:
         data = await asyncio.to_thread(bot_profile, hub.store, family, level)
     except NotFoundError as error:
-        return HTMLResponse(_page(gettext("No such bot"), text=str(error)), 404)
+        return HTMLResponse(_page(gettext("No such bot"), text=sentence(error)), 404)
     history = data["history"]
-    # the level's words in the page's language; the game's title is data, kept as it is
+    # the level's and the leaderboard's words in the page's language (the catalogues keep a
+    # game's title in them as it is)
     bot = bot_level_words(str(data["name"])) or str(data["name"])
     page = _page(
-        gettext("%(bot)s: %(family)s") % {"bot": bot, "family": FAMILIES[family]},
+        gettext("%(bot)s: %(family)s") % {"bot": bot, "family": gettext(FAMILIES[family])},
         "bot.html",
         families=FAMILIES,
         level=level,
-        family_title=FAMILIES[family],
+        family_title=gettext(FAMILIES[family]),
         line=data["rating"],
         measured=data["measured"],
         chart=history_chart(history) if history else None,

@@ -11,17 +11,24 @@ async function show() {
   if (me.signed_in) $("profile").href = `/players/${encodeURIComponent(me.name)}`;
 }
 
-function submitter(form, path) {
+// A refusal as the site shows its errors: a sentence (its first letter a capital), in red,
+// under the form it answers (or under the page's buttons).
+function showError(box, error) {
+  const text = error ? error.message : "";
+  box.textContent = text ? `${text[0].toUpperCase()}${text.slice(1)}` : "";
+}
+
+function submitter(form, path, box) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    $("error").textContent = "";
+    for (const id of ["error", "sign-in-error", "create-error"]) $(id).textContent = "";
     const data = new FormData(form);
     try {
       await api("POST", path, { name: data.get("name"), password: data.get("password") });
       form.reset();
       await show();
     } catch (error) {
-      $("error").textContent = error.message;
+      showError(box, error);
     }
   });
 }
@@ -32,12 +39,12 @@ async function leave(method, path) {
     await api(method, path);
     await show();
   } catch (error) {
-    $("error").textContent = error.message;
+    showError($("error"), error);
   }
 }
 
-submitter($("sign-in-form"), "/api/session");
-submitter($("create-form"), "/api/accounts");
+submitter($("sign-in-form"), "/api/session", $("sign-in-error"));
+submitter($("create-form"), "/api/accounts", $("create-error"));
 $("sign-out").addEventListener("click", () => leave("DELETE", "/api/session"));
 $("sign-out-all").addEventListener("click", () => leave("DELETE", "/api/sessions"));
-show().catch((error) => { $("error").textContent = error.message; });
+show().catch((error) => showError($("error"), error));

@@ -39,7 +39,26 @@ export function setUpChat(options) {
   const said = $("chat-said");
   const mutedBox = $("chat-muted");
   const toggle = $("chat-on");
-  input.maxLength = MAX_TEXT;
+  const count = $("chat-count");
+  const send = $("chat-send");
+
+  // A line is at most MAX_TEXT characters (the server's limit): nothing typed or pasted is cut
+  // off; near the limit a counter says how many are left, and past it a sentence says so and
+  // Send waits until the line is short enough.
+  function countCharacters() {
+    const length = [...input.value.trim()].length;
+    const tooLong = length > MAX_TEXT;
+    count.classList.toggle("error", tooLong);
+    send.disabled = tooLong;
+    if (tooLong) {
+      count.textContent = t("A message holds at most {limit} characters: this one has {count}.", { limit: MAX_TEXT, count: length });
+    } else if (length > MAX_TEXT - 50) {
+      count.textContent = t("{count} of {limit} characters", { count: length, limit: MAX_TEXT });
+    } else {
+      count.textContent = "";
+    }
+  }
+  input.addEventListener("input", countCharacters);
 
   let room = null; // the last chat_room message
   let over = false; // the game ended: free text again at any table
@@ -162,9 +181,10 @@ export function setUpChat(options) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = input.value.trim();
-    if (!text) return;
+    if (!text || [...text].length > MAX_TEXT) return;
     say(text);
     input.value = "";
+    countCharacters();
   });
 
   toggle.checked = localStorage.getItem(OFF) !== "1";

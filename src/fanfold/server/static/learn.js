@@ -30,8 +30,10 @@ function markDone(id) {
 
 // ------------------------------------------------------------------ the list
 async function showList() {
-  const lessons = (await api("GET", "/api/lessons")).filter((lesson) => lesson.game === game);
-  const title = game.charAt(0).toUpperCase() + game.slice(1);
+  const [all, games] = await Promise.all([api("GET", "/api/lessons"), api("GET", "/api/games")]);
+  const lessons = all.filter((lesson) => lesson.game === game);
+  // the game's title, as the rest of the site names it ("Fan Tan", "Fano330-R-Morris")
+  const title = games.find((entry) => entry.name === game)?.title || game;
   document.title = `fanfold: ${t("Learn {game}", { game: title })}`;
   document.getElementById("title").textContent = t("Learn {game}", { game: title });
   const done = doneLessons();

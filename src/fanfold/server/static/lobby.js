@@ -19,8 +19,11 @@ function hints(game) {
   return web.get(game.name) || { blurb: game.summary, dealt: true, seed_label: t("Seed"), daily: false, lessons: false };
 }
 
+// The game's words for players, in the page's language (a built-in game's are in the
+// catalogues: i18n_catalogues._games); the developers' summary where the plugin gives none.
 function blurb(game) {
-  return hints(game).blurb || game.summary;
+  const words = hints(game).blurb;
+  return words ? t(words) : game.summary;
 }
 
 const SEAT_KINDS = [
@@ -138,7 +141,11 @@ function choose(game) {
   document.getElementById("daily-help").hidden = true;
   document.getElementById("time-help").hidden = !game.time_limit;
   document.getElementById("time-limit").value = "";
-  document.getElementById("options").value = "";
+  const options = document.getElementById("options");
+  options.value = "";
+  // an option this game takes in every variant (its plugin's), or no example at all
+  const example = hints(game).options_example;
+  options.placeholder = example ? t("e.g. {example}", { example }) : "";
   seedInput.value = "";
   errorBox.textContent = "";
   drawPlayers();
@@ -271,7 +278,7 @@ async function main() {
     const card = el("div", { class: "game-card", "data-game": game.name },
       el("button", { type: "button", class: "game-pick", "aria-pressed": "false", onclick: () => choose(game) },
         el("h3", { text: game.title, translate: "no" }),
-        el("p", { class: "muted", text: blurb(game), translate: "no" })),
+        el("p", { class: "muted", text: blurb(game) })),
       el("p", { class: "game-links" },
         el("a", { href: `/how-to-play/${game.name}`, class: "how-to-play", text: t("How to play") }),
         ...(hints(game).lessons ? [el("a", { href: `/learn/${game.name}`, class: "lessons", text: t("Lessons") })] : [])));

@@ -388,10 +388,20 @@ function boardChoices() {
   return [...$("game").querySelectorAll(FOCUSABLE)].filter((node) => node.getClientRects().length);
 }
 
-// After the board is drawn again: the focus back where it was, if it was on the board.
+// After the board is drawn again: the focus back where it was, if it was on the board. When
+// the game has just ended, nothing is left to play there: the focus goes once to the end
+// panel's title (it says who won; Tab goes on to its Rematch button), never to the board drawn
+// as a whole.
+let endFocused = false;
 function keepBoardFocus() {
   const game = $("game");
   if (!boardFocused || game.contains(document.activeElement) && document.activeElement !== game) return;
+  if (message?.outcome && !$("outcome").hidden && !endFocused) {
+    endFocused = true;
+    boardFocused = false;
+    $("end-title").focus();
+    return;
+  }
   const choices = boardChoices();
   const again = boardKey ? choices.find((node) => focusKey(node) === boardKey) : null;
   const next = again || choices[0];
@@ -566,7 +576,9 @@ function drawEnd(m) {
   else if (mine !== null && o.winners.includes(mine)) title = t("You won!");
   else if (mine !== null) title = t("You lost: {winners} won", { winners });
   else title = t("{winners} won", { winners });
-  box.replaceChildren(el("h2", { id: "end-title", text: title }));
+  const hadFocus = document.activeElement?.id === "end-title"; // drawn again: it keeps it
+  box.replaceChildren(el("h2", { id: "end-title", tabindex: "-1", text: title }));
+  if (hadFocus) $("end-title").focus({ preventScroll: true });
   box.append(el("p", { id: "end-reason", text: endSentence(o, m.seats.length === 1) }));
   // the game's own words on why the others did not win (Fano's "All for one": partners named)
   const [why, ...others] = renderer?.endNotes?.(m, { seatName }) || [];
@@ -656,11 +668,20 @@ async function rematch(seats) {
   }
 }
 
+// Whether the table offers undo at all (hub/opening.py): every person's seat is this page's
+// (solo against bots, hot-seat), no card is hidden unless the table is for practice, and the
+// game is not rated. Elsewhere the button could never serve, so it is not drawn; where it is
+// drawn, the state's can_undo says whether there is a move of a person's to take back now.
+function undoOffered(m) {
+  return !m.options.rated && (!m.hidden_information || Boolean(m.options.practice))
+    && m.seats.every((seat) => seat.bot || seat.yours);
+}
+
 function drawControls() {
   const box = $("controls");
   box.replaceChildren();
   const m = message;
-  if (m.yours.length && !m.outcome) {
+  if (m.yours.length && !m.outcome && undoOffered(m)) {
     box.append(
       el("button", { type: "button", id: "undo", text: t("Undo"), onclick: () => send({ type: "undo", version: m.version }) }),
     );

@@ -11,7 +11,9 @@ import { botName, cardBack, el, saidText, suitSymbol, t } from "../common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Where the plane's points are drawn: 1 on top, 4 and 6 at the bottom corners, 2, 5, 3 the
-// middles of the sides, 7 the centre (the view's cycles say which way each line turns).
+// middles of the sides, 7 the centre (the view's cycles say which way each line turns). The
+// How-to-play page draws the plane from the same numbers (fanfold/server/fano_plane.py:
+// POINTS, STRAIGHT, CENTRE, RADIUS; tests/server/test_fano_plane.py keeps them equal).
 const POINTS = { 1: [100, 24], 2: [55, 102], 3: [100, 180], 4: [10, 180], 5: [145, 102], 6: [190, 180], 7: [100, 128] };
 // The words below are the page's language's, asked for as the board is drawn (t() reads the
 // catalogue the page loaded).
