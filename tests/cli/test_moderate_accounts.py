@@ -249,6 +249,30 @@ def test_clear_errors_for_a_bad_url_a_foreign_or_old_database(tmp_path: Path) ->
         assert "fanfold serve" in older.output
 
 
+def test_the_store_is_named_by_db_file_or_the_environment(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As fanfold serve takes it: a URL with a password never needs the command line."""
+    monkeypatch.delenv("FANFOLD_DB_URL", raising=False)
+    url_file = tmp_path / "db-url"
+    url_file.write_text(url + "\n")
+    granted = moderate("grant", "alice", "--db-file", str(url_file), "--note", "by file")
+    assert granted.exit_code == 0, granted.output
+    assert _account(url, "alice").role == MODERATOR
+    monkeypatch.setenv("FANFOLD_DB_URL", url)
+    for words in (["log", "--limit", "1"], ["flags"], ["reports"], ["appeals"], ["assistance"]):
+        read = moderate(*words)
+        assert read.exit_code == 0, (words, read.output)
+    assert "by file" in moderate("log").output
+    revoked = moderate("revoke", "alice")
+    assert revoked.exit_code == 0, revoked.output
+    other = moderate("log", "--db", sqlite_url(tmp_path, "other.db"))
+    assert other.exit_code == 2, other.output
+    assert "name different databases" in " ".join(other.output.split())
+    helped = runner.invoke(app, ["moderate", "close", "--help"])
+    assert "--db-file" in helped.output
+
+
 def test_the_help_names_every_command() -> None:
     group = runner.invoke(app, ["moderate", "--help"])
     assert group.exit_code == 0

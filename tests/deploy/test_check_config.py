@@ -15,6 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from fanfold.cli.check_config import FLAGS, HAPROXY, KEY, STORE, haproxy_servers
+from fanfold.cli.common import store_words
 from fanfold.cli.serve import KEY_MISMATCH_STATUS, check_key_file
 from fanfold.server.signing_keys import (
     FINGERPRINT_NAME,
@@ -61,7 +62,9 @@ def test_a_lone_process_on_a_new_sqlite_file(tmp_path: Path) -> None:
     code, said = check("--port", "8001", "--db", url)
     assert code == 0, said
     assert "ok: fanfold serve's options: 1 process on 127.0.0.1, ports 8001" in said
-    assert "does not exist yet: fanfold serve makes it at start" in said
+    store = tmp_path / "not-yet" / "site.db"
+    assert f"warning: the store: no store yet at {store}: fanfold serve makes" in said
+    assert "if a backup was to be restored there, it is not there" in " ".join(said.split())
     reviews = tmp_path / "not-yet" / "site-reviews.sqlite3"
     assert f"ok: the reviews: to be kept in {reviews}, made by fanfold serve at start" in said
     assert not (tmp_path / "not-yet").exists()  # nothing made
@@ -230,8 +233,9 @@ def test_the_key_files_signing_key_against_the_stores_fingerprint(
 
     code, said = check("--db", url, "--key-file", str(rotated))
     assert code == KEY == KEY_MISMATCH_STATUS == 78, said
-    sentence = str(mismatch(rotated, fingerprint(new), fingerprint(old)))
+    sentence = str(mismatch(rotated, fingerprint(new), fingerprint(old), store_words(url, None)))
     assert sentence in " ".join(said.split())
+    assert f"fanfold keys rotate --key-file {rotated} --db " in sentence  # this store
     served = fanfold("serve", "--db", url, "--key-file", str(rotated))
     assert served.exit_code == KEY_MISMATCH_STATUS, served.output
     assert sentence in " ".join(served.output.split())  # the same sentence
@@ -244,6 +248,39 @@ def test_the_key_files_signing_key_against_the_stores_fingerprint(
     monkeypatch.setenv(KEY_FILE_VARIABLE, str(rotated))
     code, said = check("--db", url)
     assert code == KEY, said
+
+
+def test_a_database_of_another_application_is_refused(tmp_path: Path) -> None:
+    """A database with tables and no fanfold schema (a wrong file restored, another
+    application's): check-config refuses it, and fanfold serve adds nothing to it."""
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE foo (x INTEGER)")
+    url = sqlite_url(tmp_path, "other.db")
+    code, said = check("--db", url)
+    assert code == STORE, said
+    assert "holds tables that are not fanfold's (foo)" in " ".join(said.split())
+    served = fanfold("serve", "--db", url)
+    assert served.exit_code == 1, served.output
+    assert "holds tables that are not fanfold's (foo)" in " ".join(served.output.split())
+    rotated = fanfold("keys", "rotate", "--key-file", str(other), "--db", url)
+    assert rotated.exit_code != 0, rotated.output
+    with sqlite3.connect(other) as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    assert tables == {"foo"}  # nothing added
+
+
+def test_a_store_readable_by_other_users_is_warned_about(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path)
+    Store(url).close()
+    code, said = check("--db", url)
+    assert code == 0, said
+    assert "can be read by every user" not in said  # made 0600
+    (tmp_path / "fanfold.db").chmod(0o644)
+    code, said = check("--db", url)
+    assert code == 0, said
+    assert f"chmod 600 {tmp_path / 'fanfold.db'}" in " ".join(said.split())
+    assert (tmp_path / "fanfold.db").stat().st_mode & 0o777 == 0o644  # left as it was
 
 
 def stored_fingerprint(url: str) -> str | None:

@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from fanfold.server import logs
 from fanfold.server.app import create_app
 from fanfold.server.store import SeatPlan, Store, TablePlan
 from fanfold.server.store.engine import MIGRATIONS
@@ -340,7 +341,8 @@ def no_server_started(
     """Let ``fanfold serve`` run through to its server without serving: the server it starts
     (:class:`fanfold.server.stopping.DrainingServer`) is replaced by one that appends its
     uvicorn configuration (``config.app``, ``config.port``...) to ``started`` and returns at
-    once, and no progress lines are printed; with ``refuse``, starting it fails the test with
+    once, no port is bound (``tests/cli/test_serve_ports.py`` binds them), no progress lines
+    are printed and no log handler is set up; with ``refuse``, starting it fails the test with
     that sentence."""
 
     class NoServer:
@@ -351,10 +353,19 @@ def no_server_started(
                 started.append(config)
             self.started = True
 
-        def run(self) -> None:
-            pass
+        def run(self, sockets: list[Any] | None = None) -> None:
+            assert not sockets
 
     monkeypatch.setattr("fanfold.server.stopping.DrainingServer", NoServer)
+    monkeypatch.setattr("fanfold.cli.serve._bind", lambda *_: [])
+
+    def configure(log_format: str, name: str | None = None) -> None:
+        del log_format, name
+        logs.level_of_environment()  # refused as serve refuses it
+
+    # Its log's handler would take the root logger's from the test runner, and write to this
+    # test's stream, closed after it.
+    monkeypatch.setattr(logs, "configure", configure)
     # Nor its progress lines: their handler would hold this test's stream, closed after it,
     # and the next test's warm-up in the background would write to it.
     monkeypatch.setattr("fanfold.cli.serve._show_progress", lambda: None)

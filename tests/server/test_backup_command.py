@@ -74,13 +74,52 @@ def test_a_store_that_cannot_be_copied_leaves_nothing(tmp_path: Path) -> None:
     missing = fanfold("backup", "--db", sqlite_url(tmp_path / "nowhere"), "--dir", str(copies))
     assert missing.exit_code == 1, missing.output
     assert "no copy" in missing.output
-    assert list(copies.iterdir()) == []
+    assert not copies.exists()  # the folder it made is gone too
+    copies.mkdir()
+    again = fanfold("backup", "--db", sqlite_url(tmp_path / "nowhere"), "--dir", str(copies))
+    assert again.exit_code == 1, again.output
+    assert list(copies.iterdir()) == []  # a folder that was there stays
     odd = fanfold("backup", "--db", "mysql://x@y/z", "--dir", str(copies))
     assert odd.exit_code == 2, odd.output
     assert "PostgreSQL or SQLite" in odd.output
     with pytest.raises(BackupError, match="parameter"):
         copy_store("postgresql+psycopg://u@h/d?options=-c", copies / "x.dump")
     assert list(copies.iterdir()) == []
+    deep = tmp_path / "a" / "b"
+    nested = fanfold("backup", "--db", sqlite_url(tmp_path / "nowhere"), "--dir", str(deep))
+    assert nested.exit_code == 1, nested.output
+    assert not (tmp_path / "a").exists()
+
+
+def test_a_file_given_as_the_folder_is_said_to_be_a_file(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path)
+    Store(url).close()
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    refused = fanfold("backup", "--db", url, "--dir", str(afile))
+    assert refused.exit_code == 2, refused.output
+    assert f"{afile} is a file, not a folder" in " ".join(refused.output.split())
+    assert afile.read_text() == "x"
+
+
+def test_copies_and_the_folder_made_are_the_owners_only(tmp_path: Path) -> None:
+    """The store holds the key that signs the session cookies: so does every copy."""
+    url = sqlite_url(tmp_path)
+    store = Store(url)
+    create_table(store, "t1", outcome={"winner": 0})
+    review_store(store).open("t1", 1, game="morris", moves=3, seed="1", budget=None, now=0)
+    store.close()
+    copies = tmp_path / "copies"
+    before = os.umask(0o022)
+    try:
+        made = fanfold("backup", "--db", url, "--dir", str(copies))
+    finally:
+        os.umask(before)
+    assert made.exit_code == 0, made.output
+    assert copies.stat().st_mode & 0o777 == 0o700
+    written = sorted(copies.iterdir())
+    assert len(written) == 2, written  # the store's copy and its reviews'
+    assert {path.stat().st_mode & 0o777 for path in written} == {0o600}
 
 
 def test_the_password_goes_to_pg_dump_in_its_environment(tmp_path: Path) -> None:

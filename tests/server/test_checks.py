@@ -19,7 +19,14 @@ import pytest
 import uvicorn
 from starlette.applications import Starlette
 
-from fanfold.server.checks import CHECK_HEADER, HealthPortError, HealthServer, Readiness
+from fanfold.server.checks import (
+    CHECK_HEADER,
+    HealthPortError,
+    HealthServer,
+    Readiness,
+    bound_sockets,
+    reserve_health_port,
+)
 from fanfold.server.stopping import DrainingServer
 from fanfold.server.store import Store
 from tests.server.support import sqlite_url
@@ -148,6 +155,28 @@ def test_a_health_port_in_use_is_refused_with_a_sentence(tmp_path: Path) -> None
             with pytest.raises(HealthPortError, match=f"the health port 127.0.0.1:{port} cannot"):
                 HealthServer("127.0.0.1", port, readiness)
     finally:
+        readiness.close()
+        store.close()
+
+
+def test_a_health_port_bound_ahead_is_the_one_served(tmp_path: Path) -> None:
+    """``fanfold serve`` binds the health port before it opens the store
+    (:func:`bound_sockets`) and keeps it for the health server: nothing can take it meanwhile,
+    and it answers ``/health``, ``/ready`` and ``/metrics`` there."""
+    store = Store(sqlite_url(tmp_path))
+    readiness = Readiness(store, None, lambda: 0)
+    (bound,) = bound_sockets("127.0.0.1", 0)
+    port = bound.getsockname()[1]
+    reserve_health_port("127.0.0.1", port, bound)
+    server = HealthServer("127.0.0.1", port, readiness, lambda: b"fanfold_up 1\n")
+    server.start()
+    try:
+        assert server.port == port
+        base = f"http://127.0.0.1:{port}"
+        assert httpx.get(f"{base}/health", timeout=WAIT).json() == {"status": "ok"}
+        assert httpx.get(f"{base}/metrics", timeout=WAIT).text == "fanfold_up 1\n"
+    finally:
+        server.close()
         readiness.close()
         store.close()
 

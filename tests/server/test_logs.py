@@ -1,7 +1,8 @@
 """JSON log lines (``fanfold serve --log-format json``): one object a line, each with its
 time, level, logger, message and process, and the table on every line logged while a table
 is handled (its requests, its socket's messages, its bots' moves, the store's writes), never
-on a line about no table."""
+on a line about no table; and the default text lines, the same records one readable line
+each, at the same level."""
 
 from __future__ import annotations
 
@@ -22,10 +23,12 @@ import pytest
 from fanfold.server.logs import (
     ENVIRONMENT,
     LEVEL_ENVIRONMENT,
+    TextFormatter,
     about,
     configure,
     json_handler,
     table_of_path,
+    text_handler,
 )
 from tests.server.support import (
     JSON,
@@ -220,13 +223,45 @@ def test_an_unknown_log_format_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "x.db").exists()
 
 
-def test_the_text_format_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ENVIRONMENT, "json")  # restored at the end
+def test_the_text_lines_start_at_the_level_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     root = logging.getLogger()
-    before = list(root.handlers), root.level
-    configure("text")
-    assert (list(root.handlers), root.level) == before
-    assert os.environ[ENVIRONMENT] == "text"  # the bot workers write plain text too
+    monkeypatch.setattr(root, "handlers", list(root.handlers))  # put back at the end
+    monkeypatch.setenv(ENVIRONMENT, "json")
+    monkeypatch.setenv(LEVEL_ENVIRONMENT, "warning")
+    level, shown = root.level, warnings.showwarning
+    try:
+        configure("text")
+        assert os.environ[ENVIRONMENT] == "text"  # the bot workers write plain text too
+        assert root.level == logging.WARNING
+        (handler,) = root.handlers
+        assert isinstance(handler.formatter, TextFormatter)
+        monkeypatch.delenv(LEVEL_ENVIRONMENT)
+        configure("text")
+        assert root.level == logging.INFO  # the default, as for JSON
+        assert warnings.showwarning is not shown  # Python's warnings become lines too
+    finally:
+        root.setLevel(level)
+        logging.captureWarnings(False)
+
+
+def test_a_text_line_holds_the_time_level_logger_message_and_fields() -> None:
+    stream = io.StringIO()
+    logger = logging.getLogger("fanfold.test.text")
+    handler = text_handler(stream)
+    logger.addHandler(handler)
+    try:
+        with about("t1 t2"):
+            logger.warning("stored %d", 2, extra={"route": "/api/tables/{table_id}", "ms": 1.5})
+    finally:
+        logger.removeHandler(handler)
+    line = stream.getvalue()
+    assert line.endswith("\n"), line
+    assert line.count("\n") == 1, line
+    when, level, name, rest = line.split(" ", 3)
+    assert when.endswith("+00:00")
+    assert (level, name) == ("WARNING", "fanfold.test.text")
+    assert f" {os.getpid()}] stored 2 route=/api/tables/{{table_id}} ms=1.5" in rest
+    assert rest.rstrip().endswith('table="t1 t2"')
 
 
 def test_the_json_lines_start_at_the_level_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -248,11 +283,12 @@ def test_the_json_lines_start_at_the_level_asked_for(monkeypatch: pytest.MonkeyP
         logging.captureWarnings(False)
 
 
-def test_an_unknown_log_level_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_an_unknown_log_level_is_refused(tmp_path: Path, log_format: str) -> None:
     done = subprocess.run(
         [
-            *(sys.executable, "-m", "fanfold", "serve", "--log-format", "json"),
-            *("--db", f"sqlite:///{tmp_path / 'x.db'}"),
+            *(sys.executable, "-m", "fanfold", "serve", "--log-format", log_format),
+            *("--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", str(free_port())),
         ],
         capture_output=True,
         text=True,
@@ -263,3 +299,45 @@ def test_an_unknown_log_level_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "FANFOLD_LOG_LEVEL='CHATTY' is no log level" in done.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def test_serve_writes_text_lines_by_default(tmp_path: Path) -> None:
+    """The default format logs what JSON does, a line each: the access lines, and the stop
+    (a lone process keeps its tables in the store)."""
+    port = free_port()
+    environment = subprocess_environment()
+    for name in (ENVIRONMENT, LEVEL_ENVIRONMENT):
+        environment.pop(name, None)
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "fanfold", "serve", "--port", str(port)),
+            *("--db", f"sqlite:///{tmp_path / 'x.db'}", "--bot-workers", "1"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+    )
+    try:
+        _wait_answering(port, process)
+        table = httpx.post(
+            f"http://127.0.0.1:{port}/api/tables",
+            json={"game": "morris", "seats": ["you", "random"], "seed": 1},
+            timeout=30,
+        )
+        assert table.status_code == 200, table.text
+        assert httpx.get(f"http://127.0.0.1:{port}/api/tables/zzz").status_code == 404
+    finally:
+        process.terminate()
+        _, errors = process.communicate(timeout=60)
+    access = [line for line in errors.splitlines() if " INFO fanfold.access [serve " in line]
+    assert any(
+        "GET /api/tables/zzz 404 " in line
+        and " route=/api/tables/{table_id} status=404 " in line
+        and line.endswith(" table=zzz")
+        for line in access
+    ), errors
+    assert len([line for line in access if "/api/tables/zzz" in line]) == 1  # never doubled
+    assert "stopping: 1 table kept in the store for the next start" in errors, errors
+    assert "other processes" not in errors

@@ -130,7 +130,7 @@ def test_serve_refuses_another_signing_key_until_it_is_rotated(
     assert refused.exit_code == KEY_MISMATCH_STATUS == 78, refused.output
     said = " ".join(refused.output.split())
     assert "is not the one this store knows" in said
-    assert "fanfold keys rotate" in said
+    assert f"fanfold keys rotate --key-file {rotated} --db {url}" in said  # this store
     assert "Traceback" not in refused.output
     unusable = runner.invoke(cli, ["serve", "--db", url, "--key-file", str(tmp_path / "none")])
     assert unusable.exit_code == 2, unusable.output
@@ -173,3 +173,34 @@ def test_a_server_with_a_key_file_keeps_the_sessions_of_its_older_keys(
     with serve(tmp_path) as client:
         client.cookies.set(SESSION_COOKIE, cookie)
         assert client.get("/api/account").json() == {"signed_in": False}
+
+
+def test_keys_rotate_refuses_a_store_that_does_not_exist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store is made by fanfold serve: keys rotate on a missing one (a mistyped --db, or
+    none given where the site's store is elsewhere) changes nothing, and makes nothing."""
+    monkeypatch.delenv("FANFOLD_DB_URL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    rotated = key_file(tmp_path, NEW, name="rotated")
+    for store in (["--db", sqlite_url(tmp_path / "none")], []):
+        done = CliRunner().invoke(cli, ["keys", "rotate", "--key-file", str(rotated), *store])
+        assert done.exit_code == 1, done.output
+        assert "there is no SQLite file at" in done.output
+    assert not (tmp_path / "none").exists()
+    assert not (tmp_path / "data").exists()
+
+
+def test_the_suggested_command_names_the_store_never_its_password(tmp_path: Path) -> None:
+    from fanfold.cli.common import store_words
+    from fanfold.server.signing_keys import mismatch
+
+    url_file = tmp_path / "db-url"
+    assert store_words(None, url_file) == f"--db-file {url_file}"
+    assert store_words("sqlite:///x.db", None) == "--db sqlite:///x.db"
+    masked = store_words("postgresql+psycopg://u:secret@h/db", None)
+    assert "secret" not in masked
+    assert masked.startswith("--db ")
+    assert store_words(None, None) == ""  # FANFOLD_DB_URL or the default: rotate reads them too
+    said = str(mismatch(tmp_path / "k", "a", "b", f"--db-file {url_file}"))
+    assert said.endswith(f"fanfold keys rotate --key-file {tmp_path / 'k'} --db-file {url_file}")

@@ -152,3 +152,26 @@ def test_collector_off_within_and_as_it_was_after() -> None:
         assert not gc.isenabled()  # left off, as it was
     finally:
         gc.enable()
+
+
+def test_a_new_sqlite_store_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    """The store holds the key that signs the session cookies: a new file (its reviews' file,
+    its -wal and -shm too) is made 0600 whatever the umask; an existing file keeps its mode."""
+    import os
+
+    before = os.umask(0o022)
+    try:
+        store = Store(sqlite_url(tmp_path / "site"))
+        try:
+            made = sorted((tmp_path / "site").iterdir())
+            assert {path.name for path in made} >= {"fanfold.db", "fanfold-reviews.sqlite3"}
+            assert {path.stat().st_mode & 0o777 for path in made} == {0o600}, made
+        finally:
+            store.close()
+        existing = tmp_path / "existing.db"
+        existing.touch(mode=0o640)
+        existing.chmod(0o640)
+        Store(sqlite_url(tmp_path, "existing.db")).close()
+        assert existing.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(before)

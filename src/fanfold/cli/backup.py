@@ -13,6 +13,7 @@ once whole, so that a copy in the folder is one that was finished."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,8 +21,16 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import console, fail, said, terminal_words
+from fanfold.cli.common import (
+    StoreDb,
+    StoreDbFile,
+    console,
+    fail,
+    said,
+    terminal_words,
+)
 from fanfold.cli.help_words import N_
+from fanfold.cli.store_url import store_url
 
 #: How a copy's file is named, before its ending (``.dump`` or ``.db``), in UTC.
 NAME_FORMAT = "fanfold-%Y%m%d-%H%M%S"
@@ -45,25 +54,20 @@ def backup(
             help="Delete this folder's copies older than this many days (0: keep them all).",
         ),
     ] = 14.0,
-    db: Annotated[
-        str | None, typer.Option(help="The store's URL, as fanfold serve --db takes it.")
-    ] = None,
-    db_file: Annotated[
-        Path | None,
-        typer.Option(metavar="PATH", help="A file holding the store's URL (fanfold serve's)."),
-    ] = None,
+    db: StoreDb = None,
+    db_file: StoreDbFile = None,
 ) -> None:
     """Copy the site's store while it runs into DIR (PostgreSQL: pg_dump --format=custom;
     SQLite: its online backup), then delete the copies older than --keep-days."""
-    from fanfold.cli.serve import database_url
-    from fanfold.server.store import default_url, shown_url
-    from fanfold.server.store.backup import BackupError, backup_suffix, copy_reviews, copy_store
-    from fanfold.server.store.review_file import REVIEW_SUFFIX
+    from fanfold.server.store.backup import BackupError, backup_suffix
 
-    url = database_url(db, db_file) or default_url()
+    url = store_url(db, db_file)
+    if folder.exists() and not folder.is_dir():
+        said(N_("%(folder)s is a file, not a folder: give --dir a folder"), folder=folder)
+    made = [path for path in [folder, *folder.parents] if not path.exists()]
     try:
         suffix = backup_suffix(url)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # the copies hold the signing key
     except BackupError as error:
         fail(str(error))
     except OSError as error:
@@ -72,6 +76,30 @@ def backup(
             folder=folder,
             why=error.strerror or error,
         )
+    try:
+        with_reviews, target, reviews, took = _copy(url, folder, suffix)
+    except BaseException:
+        for path in made:  # a copy that fails leaves nothing, the folders it made neither
+            with contextlib.suppress(OSError):
+                path.rmdir()
+        raise
+    gettext = terminal_words().gettext
+    made_said = gettext("%(copy)s: %(size)s bytes in %(seconds)s s")
+    for copied in [reviews, target] if with_reviews else [target]:
+        shown = {"copy": copied, "size": copied.stat().st_size, "seconds": f"{took:.2f}"}
+        console.print(made_said % shown, markup=False, highlight=False)
+    for old in prune(folder, keep_days, keep=target):
+        console.print(gettext("deleted %(copy)s") % {"copy": old}, markup=False, highlight=False)
+
+
+def _copy(url: str, folder: Path, suffix: str) -> tuple[bool, Path, Path, float]:
+    """Copy the store at ``url`` (its reviews' file first) into ``folder``, each copy
+    readable by its owner only: whether the reviews' file was copied, the copy, the reviews'
+    copy and the seconds it took. Exits with a sentence, leaving no file, when it fails."""
+    from fanfold.server.store import shown_url
+    from fanfold.server.store.backup import BackupError, copy_reviews, copy_store
+    from fanfold.server.store.review_file import REVIEW_SUFFIX
+
     stamp = datetime.now(UTC).strftime(NAME_FORMAT)
     name = stamp + suffix
     target = folder / name
@@ -94,14 +122,7 @@ def backup(
         reviews_partial.unlink(missing_ok=True)
         why = error.strerror or error
         said(N_("no copy was written into %(folder)s: %(why)s"), 1, folder=folder, why=why)
-    took = time.perf_counter() - started
-    gettext = terminal_words().gettext
-    made = gettext("%(copy)s: %(size)s bytes in %(seconds)s s")
-    for copied in [reviews, target] if with_reviews else [target]:
-        shown = {"copy": copied, "size": copied.stat().st_size, "seconds": f"{took:.2f}"}
-        console.print(made % shown, markup=False, highlight=False)
-    for old in prune(folder, keep_days, keep=target):
-        console.print(gettext("deleted %(copy)s") % {"copy": old}, markup=False, highlight=False)
+    return with_reviews, target, reviews, time.perf_counter() - started
 
 
 def prune(folder: Path, keep_days: float, *, keep: Path) -> list[Path]:

@@ -30,7 +30,14 @@ from typing import Annotated, Any
 
 import typer
 
-from fanfold.cli.common import Said, console, error_console, terminal_words, worded
+from fanfold.cli.common import (
+    Said,
+    console,
+    error_console,
+    store_words,
+    terminal_words,
+    worded,
+)
 from fanfold.cli.usage_words import Usage
 
 #: The exit status when the options are wrong.
@@ -49,6 +56,11 @@ class CheckError(Exception):
     def __init__(self, message: object, code: int) -> None:
         super().__init__(message)
         self.code = code
+
+
+class CheckNotice(Exception):  # noqa: N818 (a warning, not an error)
+    """A check passed, with something the operator should look at (the sentence): said as
+    ``warning:``, and the exit status stays 0."""
 
 
 @dataclass(frozen=True)
@@ -267,10 +279,19 @@ def check_store(url: str, timeout: float) -> str:
     if found.kind == "own":
         return Said("the store at %(shown)s is opened by fanfold serve itself", shown=shown)
     if found.kind == "absent":
-        return Said(
-            "the store at %(shown)s does not exist yet: fanfold serve makes it at start",
-            shown=shown,
+        from fanfold.server.store.engine import sqlite_file
+
+        raise CheckNotice(
+            Said(
+                "no store yet at %(path)s: fanfold serve makes a new, empty one at start (if a "
+                "backup was to be restored there, it is not there)",
+                path=sqlite_file(url) or shown,
+            )
         )
+    if found.tables and not found.revisions:
+        from fanfold.server.store.sql_base import not_fanfold
+
+        raise CheckError(not_fanfold(url, found.tables), STORE)
     return Said(
         "the store at %(shown)s answers; %(found)s",
         shown=shown,
@@ -278,9 +299,32 @@ def check_store(url: str, timeout: float) -> str:
     )
 
 
-def check_key(url: str, key_file: Path, timeout: float) -> str:
+def shared_store(url: str) -> str | None:
+    """A warning when the SQLite store at ``url`` (or its reviews' file) is readable by other
+    users of the machine: it holds the key that signs the session cookies. ``None``: it is
+    not, or it is no SQLite file. Nothing is changed."""
+    from fanfold.server.store.engine import sqlite_file
+    from fanfold.server.store.review_file import review_path
+
+    shared = [
+        path
+        for path in (sqlite_file(url), review_path(url))
+        if path is not None and path.is_file() and path.stat().st_mode & 0o004
+    ]
+    if not shared:
+        return None
+    return Said(
+        "%(paths)s can be read by every user of this machine, and the store holds the key that "
+        "signs the session cookies: chmod 600 %(paths)s (as the server's user)",
+        paths=" ".join(str(path) for path in shared),
+    )
+
+
+def check_key(url: str, key_file: Path, timeout: float, given: str = "") -> str:
     """Check ``key_file``'s signing key against the fingerprint the store at ``url`` keeps,
-    as ``fanfold serve`` does at start, without storing one. Returns what was found.
+    as ``fanfold serve`` does at start, without storing one. Returns what was found;
+    ``given``: how the store was named, for the command a mismatch suggests
+    (:func:`fanfold.cli.common.store_words`).
 
     Raises:
         CheckError: :data:`FLAGS` the file cannot be used, :data:`STORE` the store cannot be
@@ -311,7 +355,7 @@ def check_key(url: str, key_file: Path, timeout: float) -> str:
             found=found,
         )
     if known != found:
-        raise CheckError(mismatch(key_file, found, known), KEY)
+        raise CheckError(mismatch(key_file, found, known, given), KEY)
     return Said(
         "%(key_file)s's signing key is the store's (fingerprint %(found)s)",
         key_file=key_file,
@@ -557,6 +601,10 @@ def check_config(
         error_console.print(worded(said), markup=False)
         failed.append(error.code)
 
+    def warned(what: str, warning: CheckNotice) -> None:
+        said = Said("warning: %(what)s: %(reason)s", what=what, reason=warning.args[0])
+        error_console.print(worded(said), markup=False)
+
     options_said = Said("fanfold serve's options")
     try:
         options = serve_options(list(context.args))
@@ -571,6 +619,11 @@ def check_config(
             passed(Said("the store"), check_store(serving.url, store_timeout))
         except CheckError as error:
             refused(Said("the store"), error)
+        except CheckNotice as warning:
+            warned(Said("the store"), warning)
+        shared = shared_store(serving.url)
+        if shared is not None:
+            warned(Said("the store"), CheckNotice(shared))
     reviews = reviews_file(serving.url)
     if reviews is not None:
         passed(Said("the reviews"), reviews)
@@ -579,7 +632,9 @@ def check_config(
     key_file: Path | None = options["key_file"] or key_file_of_environment()
     if key_file is not None and store:
         try:
-            passed(Said("the signing key"), check_key(serving.url, key_file, store_timeout))
+            given = store_words(options["db"], options["db_file"])
+            checked = check_key(serving.url, key_file, store_timeout, given)
+            passed(Said("the signing key"), checked)
         except CheckError as error:
             refused(Said("the signing key"), error)
     if haproxy is not None:
@@ -602,6 +657,7 @@ __all__ = [
     "KEY",
     "STORE",
     "CheckError",
+    "CheckNotice",
     "Serving",
     "check_config",
     "check_flags",
@@ -611,4 +667,5 @@ __all__ = [
     "haproxy_servers",
     "reviews_file",
     "serve_options",
+    "shared_store",
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, NoReturn
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -181,6 +182,38 @@ def parse_options(options: list[str] | None, words: Messages | None = None) -> d
             fail(refused % {"item": repr(item)}, words=words)
         result[name.strip()] = value.strip()
     return result
+
+
+#: ``--db`` of the commands that work on the server's store (``backup``, ``keys rotate``,
+#: ``moderate``): the URL ``fanfold serve --db`` takes (:func:`store_url`).
+StoreDb = Annotated[
+    str | None, typer.Option("--db", help="The store's URL, as fanfold serve --db takes it.")
+]
+#: ``--db-file`` of those commands: a file holding the URL, as ``fanfold serve --db-file``'s
+#: (so that a password is never on a command line, which every user sees with ``ps``).
+StoreDbFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--db-file",
+        metavar="PATH",
+        help="A file holding the store's URL (fanfold serve's).",
+    ),
+]
+
+
+def store_words(db: str | None, db_file: Path | None) -> str:
+    """How the store was named to a command, for the command it suggests running (``fanfold
+    keys rotate ...``): ``--db-file PATH``, ``--db URL`` (a password masked, never shown), or
+    ``""`` (``FANFOLD_DB_URL`` or the default store, which the suggested command reads too)."""
+    import shlex
+
+    from fanfold.server.store import shown_url
+
+    if db_file is not None:
+        return f"--db-file {shlex.quote(str(db_file))}"
+    if db is not None and db.strip():
+        return f"--db {shlex.quote(shown_url(db.strip()))}"
+    return ""
 
 
 def game_and_config(

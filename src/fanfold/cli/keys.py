@@ -12,7 +12,17 @@ from typing import Annotated
 
 import typer
 
-from fanfold.cli.common import Said, console, refused, worded
+from fanfold.cli.common import (
+    Said,
+    StoreDb,
+    StoreDbFile,
+    console,
+    refused,
+    said,
+    worded,
+)
+from fanfold.cli.help_words import N_
+from fanfold.cli.store_url import store_url
 
 app = typer.Typer(
     help="The keys that sign the session cookies, kept in a file (fanfold serve --key-file).",
@@ -31,23 +41,28 @@ KeyFile = Annotated[
 @app.command()
 def rotate(
     key_file: KeyFile,
-    db: Annotated[
-        str | None, typer.Option(help="The store's URL, as fanfold serve --db takes it.")
-    ] = None,
-    db_file: Annotated[
-        Path | None,
-        typer.Option(metavar="PATH", help="A file holding the store's URL (fanfold serve's)."),
-    ] = None,
+    db: StoreDb = None,
+    db_file: StoreDbFile = None,
 ) -> None:
     """Accept the key file's first key as the signing key (a deliberate change): the store
     keeps its fingerprint, and the processes started with this file from now on sign with it.
     Sessions signed by the file's other keys stay signed in until their line is removed."""
-    from fanfold.cli.serve import database_url
     from fanfold.server.signing_keys import KeyFileError, rotate
-    from fanfold.server.store import Store, StoreOpenError, default_url, shown_url
+    from fanfold.server.store import Store, StoreOpenError, shown_url
     from fanfold.server.store.account_store import SqlAccounts
+    from fanfold.server.store.engine import sqlite_file
 
-    url = database_url(db, db_file) or default_url()
+    url = store_url(db, db_file)
+    found = sqlite_file(url)
+    if found is not None and not found.is_file():  # a store is made by fanfold serve, never here
+        said(
+            N_(
+                "there is no SQLite file at %(path)s: give the store fanfold serve uses (--db, "
+                "--db-file or FANFOLD_DB_URL)"
+            ),
+            1,
+            path=found,
+        )
     try:
         store = Store(url)
     except StoreOpenError as error:

@@ -7,7 +7,9 @@
   the players' reports, the closed accounts' appeals and the moderators' log (read only);
 * ``assistance``: the engine-assistance check of rated Morris games (read only).
 
-Every command takes ``--db URL``, the URL ``fanfold serve --db`` uses. The commands that only
+Every command takes the store as ``fanfold serve`` does: ``--db URL``, ``--db-file PATH`` (a
+file holding the URL) or ``FANFOLD_DB_URL`` (a URL with a password never goes in ``--db``:
+every user sees a command line), by default its SQLite file. The commands that only
 read open a SQLite file read-only and PostgreSQL in a read-only transaction; those that act
 need a store the server has brought to this version's schema, and log what they do with the
 machine's user name as the moderator. ``docs/moderation.md`` explains it all.
@@ -30,8 +32,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fanfold.cli.common import console, error_console, fail, said, terminal_words
+from fanfold.cli.common import (
+    StoreDb,
+    StoreDbFile,
+    console,
+    error_console,
+    fail,
+    said,
+    terminal_words,
+)
 from fanfold.cli.help_words import N_
+from fanfold.cli.store_url import store_url
 
 if TYPE_CHECKING:
     from fanfold.play.assistance import AssistanceStats
@@ -42,6 +53,12 @@ app = typer.Typer(
     help="Moderators' checks and actions on a server's store (docs/moderation.md).",
     no_args_is_help=True,
 )
+
+#: ``--db`` and ``--db-file``: the store ``fanfold serve`` is given (also by ``FANFOLD_DB_URL``;
+#: by default its SQLite file), read as ``fanfold serve`` reads them. A URL with a password
+#: goes in the file or the variable, never on the command line.
+Database = StoreDb
+DatabaseFile = StoreDbFile
 
 
 @contextmanager
@@ -168,15 +185,8 @@ VERDICTS = {
 
 @app.command()
 def assistance(
-    db: Annotated[
-        str,
-        typer.Option(
-            "--db",
-            help="The server's database URL, as given to 'fanfold serve --db': "
-            "sqlite:///path/to/fanfold.db or postgresql+psycopg://user@host/name. It is only "
-            "read.",
-        ),
-    ],
+    db: Database = None,
+    db_file: DatabaseFile = None,
     account: Annotated[
         str | None,
         typer.Option(
@@ -222,7 +232,7 @@ def assistance(
             critical=MIN_CRITICAL,
             games=MIN_GAMES,
         )
-    with read_only(db) as connection:
+    with read_only(store_url(db, db_file)) as connection:
         account_id = _account_filter(connection, account)
         found = rated_games_of(connection, account_id)
     words = terminal_words()
@@ -261,14 +271,6 @@ def assistance(
 #: The tables moderation adds (revision 0006): a store without them is older than this version.
 MODERATION_TABLES = ("reports", "appeals", "rating_refunds", "moderation_log")
 
-Database = Annotated[
-    str,
-    typer.Option(
-        "--db",
-        help="The server's database URL, as given to 'fanfold serve --db': "
-        "sqlite:///path/to/fanfold.db or postgresql+psycopg://user@host/name.",
-    ),
-]
 Limit = Annotated[int, typer.Option("--limit", min=1, max=10_000, help="Rows to show at most.")]
 
 
@@ -352,15 +354,16 @@ Note = Annotated[str, typer.Option("--note", help="Why, for the moderators' log.
 @app.command()
 def grant(
     name: Annotated[str, typer.Argument(help="The account's name (any case).")],
-    db: Database,
     note: Annotated[str, typer.Option("--note", help="Why, for the log.")] = "",
+    db: Database = None,
+    db_file: DatabaseFile = None,
 ) -> None:
     """Give an account the moderator role: it reads the reports, the flags, the appeals and
     the log on /moderation, and closes and reopens accounts. Logged."""
     from fanfold.server.accounts import MODERATOR
     from fanfold.server.moderation import Moderator, set_role
 
-    with writable(db) as engine, _said():
+    with writable(store_url(db, db_file)) as engine, _said():
         state = set_role(engine, name, MODERATOR, Moderator.console(), note)
     said_now = terminal_words().gettext("%(name)s is a moderator now.")
     console.print(said_now % {"name": state.name}, markup=False)
@@ -369,14 +372,15 @@ def grant(
 @app.command()
 def revoke(
     name: Annotated[str, typer.Argument(help="The account's name (any case).")],
-    db: Database,
     note: Annotated[str, typer.Option("--note", help="Why, for the log.")] = "",
+    db: Database = None,
+    db_file: DatabaseFile = None,
 ) -> None:
     """Take the moderator role from an account (it stays a player). Logged."""
     from fanfold.server.accounts import PLAYER
     from fanfold.server.moderation import Moderator, set_role
 
-    with writable(db) as engine, _said():
+    with writable(store_url(db, db_file)) as engine, _said():
         state = set_role(engine, name, PLAYER, Moderator.console(), note)
     said_now = terminal_words().gettext("%(name)s is no moderator now.")
     console.print(said_now % {"name": state.name}, markup=False)
@@ -385,8 +389,9 @@ def revoke(
 @app.command()
 def close(
     name: Annotated[str, typer.Argument(help="The account's name (any case).")],
-    db: Database,
     note: Note,
+    db: Database = None,
+    db_file: DatabaseFile = None,
 ) -> None:
     """Close an account: its sessions end at once, it cannot sign in (it is told how to
     appeal), it leaves the leaderboards, the open reports about it are settled, and every
@@ -394,7 +399,7 @@ def close(
     nothing more for the same games, only for rated games it finished since). Logged."""
     from fanfold.server.moderation import Moderator, close_account
 
-    with writable(db) as engine, _said():
+    with writable(store_url(db, db_file)) as engine, _said():
         closing = close_account(engine, name, note, Moderator.console())
     state = closing.account
     gettext = terminal_words().gettext
@@ -432,28 +437,29 @@ def close(
 @app.command()
 def reopen(
     name: Annotated[str, typer.Argument(help="The account's name (any case).")],
-    db: Database,
     note: Note,
+    db: Database = None,
+    db_file: DatabaseFile = None,
 ) -> None:
     """Reopen a closed account: it may sign in again. The points its closing gave back stay
     given. Logged."""
     from fanfold.server.moderation import Moderator, reopen_account
 
-    with writable(db) as engine, _said():
+    with writable(store_url(db, db_file)) as engine, _said():
         state = reopen_account(engine, name, note, Moderator.console())
     reopened = terminal_words().gettext("%(name)s is open again; its refunds stay given.")
     console.print(reopened % {"name": state.name}, markup=False)
 
 
 @app.command()
-def flags(db: Database, limit: Limit = 50) -> None:
+def flags(db: Database = None, db_file: DatabaseFile = None, limit: Limit = 50) -> None:
     """The fair-play flags, newest first: rated games whose accounts shared an address or a
     device, with the accounts' names. Only reads."""
     from rich.table import Table
 
     from fanfold.server.moderation import list_flags
 
-    with reading(db) as connection:
+    with reading(store_url(db, db_file)) as connection:
         found = list_flags(connection, limit=limit)
     gettext = terminal_words().gettext
     if not found:
@@ -475,7 +481,8 @@ def flags(db: Database, limit: Limit = 50) -> None:
 
 @app.command()
 def reports(
-    db: Database,
+    db: Database = None,
+    db_file: DatabaseFile = None,
     everything: Annotated[
         bool, typer.Option("--all", help="Settled reports too (the open ones by default).")
     ] = False,
@@ -485,7 +492,7 @@ def reports(
     seat reported, the moves played when it was filed). Only reads."""
     from fanfold.server.moderation import list_reports
 
-    with reading(db) as connection:
+    with reading(store_url(db, db_file)) as connection:
         found = list_reports(connection, everything=everything, limit=limit)
     gettext = terminal_words().gettext
     if not found:
@@ -520,11 +527,11 @@ def reports(
 
 
 @app.command()
-def appeals(db: Database, limit: Limit = 50) -> None:
+def appeals(db: Database = None, db_file: DatabaseFile = None, limit: Limit = 50) -> None:
     """The closed accounts' appeals, newest first. Only reads."""
     from fanfold.server.moderation import list_appeals
 
-    with reading(db) as connection:
+    with reading(store_url(db, db_file)) as connection:
         found = list_appeals(connection, limit=limit)
     gettext = terminal_words().gettext
     if not found:
@@ -541,12 +548,12 @@ def appeals(db: Database, limit: Limit = 50) -> None:
 
 
 @app.command()
-def log(db: Database, limit: Limit = 50) -> None:
+def log(db: Database = None, db_file: DatabaseFile = None, limit: Limit = 50) -> None:
     """The moderators' log, newest first: who did what to whom, why, and what it did. Only
     reads."""
     from fanfold.server.moderation import list_log
 
-    with reading(db) as connection:
+    with reading(store_url(db, db_file)) as connection:
         found = list_log(connection, limit=limit)
     gettext = terminal_words().gettext
     if not found:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import socket
 from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -139,10 +140,10 @@ def serve(
     health_port: Annotated[
         int | None,
         typer.Option(
-            help="Also answer /health and /ready on this port, from a thread of the process "
-            "that never waits behind the tables' work, for a router's health checks "
-            "(docs/deploy.md); with --processes N, ports HEALTH_PORT to HEALTH_PORT+N-1. "
-            "Default: on the game's port only.",
+            help="Also answer /health, /ready and /metrics on this port, from a thread of "
+            "the process that never waits behind the tables' work, for a router's health "
+            "checks and Prometheus's scrapes (docs/deploy.md); with --processes N, ports "
+            "HEALTH_PORT to HEALTH_PORT+N-1. Default: on the game's port only.",
             min=1,
             max=65535,
         ),
@@ -160,9 +161,10 @@ def serve(
     log_format: Annotated[
         LogFormat,
         typer.Option(
-            help="How the server writes its log on standard error: text (Python's plain "
-            "lines) or json (one JSON object a line, with the time, level, logger, message, "
-            "process id, and the table a line is about; docs/deploy.md).",
+            help="How the server writes its log on standard error: text (one readable line "
+            "a record) or json (one JSON object a line); each with the time, level, logger, "
+            "message, process, and the table a line is about, from INFO (FANFOLD_LOG_LEVEL "
+            "sets another level; docs/logs.md).",
             envvar="FANFOLD_LOG_FORMAT",
         ),
     ] = LogFormat.TEXT,
@@ -258,15 +260,21 @@ def serve(
                 check_server_name(name)
             except ValueError as error:
                 refused(error)
+    # The ports before anything else: one that cannot be listened on stops the start with a
+    # sentence, before the store is made and before the server says it serves.
+    listening = _bind(host, port, processes, health_port)
     # Opened once: checked here, then served by the application (one process).
     store = _check_store(url)
     try:
-        check_key_file(url, key_file, store)  # named to the processes in their environment
+        from fanfold.cli.common import store_words  # a mismatch names the store as given
+
+        check_key_file(url, key_file, store, store_words(db, db_file))  # named to the processes
     except BaseException:
         store.close()
         raise
     if processes > 1:
         store.close()  # each process opens its own
+        _close(listening)  # (bound to check them) each process binds its own
         # The URL goes to the processes in their environment, never on their command lines.
         arguments = [
             *("--host", host, "--bot-seconds", f"{bot_seconds!r}"),
@@ -342,8 +350,9 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
-        # JSON lines: uvicorn's loggers write through the one JSON handler (logs.configure).
-        log_config=None if json_lines else uvicorn.config.LOGGING_CONFIG,
+        # uvicorn's loggers write through the one handler of either format (logs.configure),
+        # none of their own: each line once, in the format asked for.
+        log_config=None,
         # fanfold reads X-Forwarded-For and X-Forwarded-Proto itself, from --trusted-proxy
         # only (fanfold.server.forwarded): uvicorn's own reading, which would believe them
         # from any local peer (its forwarded_allow_ips is 127.0.0.1 unless told otherwise),
@@ -358,7 +367,7 @@ def serve(
 
     # Ctrl-C is raised again once the server stopped: ended quietly, as uvicorn.run does.
     with contextlib.suppress(KeyboardInterrupt):
-        server.run()
+        server.run(sockets=listening)  # bound above
     if not server.started:  # as uvicorn.run: the application could not start
         raise typer.Exit(3)
 
@@ -419,6 +428,76 @@ def _has_password(url: str) -> bool:
     from fanfold.server.store.engine import has_password
 
     return has_password(url)
+
+
+#: ``fanfold serve``'s exit status when a port cannot be listened on (taken, or an address
+#: that is not this machine's): as for the other options it refuses.
+LISTEN_STATUS = 2
+
+
+def _bind(host: str, port: int, processes: int, health_port: int | None) -> list[socket.socket]:
+    """Bind the game's ports (``port`` and the next ``processes - 1``) and the health ports
+    before the store is opened, or stop with a sentence and :data:`LISTEN_STATUS`; the
+    sockets bound: the game's, for uvicorn (one process), its health port kept for its health
+    server too (:func:`fanfold.server.checks.reserve_health_port`). With several processes
+    each binds its own: the caller closes these."""
+    from fanfold.server.checks import bound_sockets, reserve_health_port
+
+    game: list[socket.socket] = []
+    health: list[socket.socket] = []
+    wanted = [(port + n, False) for n in range(processes)]
+    if health_port is not None:
+        wanted += [(health_port + n, True) for n in range(processes)]
+    for number, checks in wanted:
+        try:
+            made = bound_sockets(host, number)
+        except OSError as error:
+            _close(game + health)
+            _cannot_listen(host, number, error, health=checks)
+        (health if checks else game).extend(made)
+    if processes == 1 and health_port is not None:
+        reserve_health_port(host, health_port, health.pop(0))
+        _close(health)  # (any other address the host names: the health server binds one)
+        health = []
+    return game + health
+
+
+def _close(sockets: list[socket.socket]) -> None:
+    for bound in sockets:
+        bound.close()
+
+
+def _cannot_listen(host: str, port: int, error: OSError, *, health: bool) -> NoReturn:
+    """Stop ``fanfold serve`` with :data:`LISTEN_STATUS` and one sentence: ``host:port``
+    cannot be listened on, and why (a JSON line when the log is JSON)."""
+    import errno
+    import logging
+    import os
+
+    from fanfold.server.logs import ENVIRONMENT
+
+    if isinstance(error, socket.gaierror):
+        reason = N_("no address of this machine has that name")
+    elif error.errno == errno.EADDRINUSE:
+        reason = N_("address already in use")
+    elif error.errno == errno.EADDRNOTAVAIL:
+        reason = N_("not an address of this machine")
+    elif error.errno == errno.EACCES:
+        reason = N_("permission denied (a port below 1024 needs privileges)")
+    else:
+        reason = error.strerror or str(error)  # the system's words
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    if health:
+        sentence = N_("the health port %(address)s cannot be listened on: %(reason)s")
+    else:
+        sentence = N_("cannot listen on %(address)s: %(reason)s")
+    if os.environ.get(ENVIRONMENT) == "json":
+        logging.getLogger("fanfold.server").error(
+            "error: " + sentence % {"address": address, "reason": reason},
+            extra={"exit_status": LISTEN_STATUS},
+        )
+        raise typer.Exit(LISTEN_STATUS)
+    said(sentence, LISTEN_STATUS, address=address, reason=terminal_words().gettext(reason))
 
 
 def _show_progress() -> None:
@@ -489,12 +568,15 @@ def _check_store(url: str) -> Store:
 KEY_MISMATCH_STATUS = 78
 
 
-def check_key_file(url: str, key_file: Path | None, store: Store | None = None) -> None:
+def check_key_file(
+    url: str, key_file: Path | None, store: Store | None = None, given: str = ""
+) -> None:
     """Before ``fanfold serve`` starts: with a key file (``key_file``, or the one the
     environment names), check it against the store's fingerprint (written at its first use)
     and name it to the server's processes in their environment; stop with a sentence (exit 2
     for a file that cannot be used, :data:`KEY_MISMATCH_STATUS` for another signing key).
-    ``store``: the store at ``url`` already open (left open), else it is opened and closed."""
+    ``store``: the store at ``url`` already open (left open), else it is opened and closed;
+    ``given``: how the store was named (:func:`fanfold.cli.common.store_words`)."""
     import os
 
     from fanfold.server.signing_keys import (
@@ -517,7 +599,7 @@ def check_key_file(url: str, key_file: Path | None, store: Store | None = None) 
         except StoreOpenError as error:
             refused(error, 1)
     try:
-        SigningKeys.load(SqlAccounts(store.engine), key_file)
+        SigningKeys.load(SqlAccounts(store.engine), key_file, given)
     except KeyFileError as error:
         refused(error)
     except KeyMismatchError as error:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 import sys
 import threading
 import time
@@ -83,6 +84,50 @@ JSONBody = dict[str, Any]
 
 class HealthPortError(FanfoldError, OSError):
     """The health port cannot be listened on (taken, or not this machine's address)."""
+
+
+def bound_sockets(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to ``port`` on every address ``host`` names, as asyncio's server binds
+    them (``SO_REUSEADDR``; an IPv6 socket for IPv6 only), not listening yet: ``fanfold
+    serve`` binds its ports before it opens the store or says it serves, and hands them to
+    uvicorn.
+
+    Raises:
+        OSError: one cannot be bound (``errno.EADDRINUSE``: taken; ``socket.gaierror``:
+            ``host`` is no address).
+    """
+    found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    bound: list[socket.socket] = []
+    try:
+        for family, kind, protocol, _, address in dict.fromkeys(found):
+            made = socket.socket(family, kind, protocol)
+            bound.append(made)
+            made.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                made.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            made.bind(address)
+    except OSError:
+        for made in bound:
+            made.close()
+        raise
+    return bound
+
+
+#: Health ports bound ahead (:func:`reserve_health_port`), by the address asked for: the
+#: :class:`HealthServer` of that address serves on the socket.
+_RESERVED: dict[tuple[str, int], socket.socket] = {}
+
+
+def reserve_health_port(host: str, port: int, bound: socket.socket) -> None:
+    """Keep ``bound``, a socket bound to the health port ``host:port`` ahead
+    (:func:`bound_sockets`: ``fanfold serve`` binds it before it opens the store, so that a
+    port taken stops it with a sentence), for the :class:`HealthServer` made for that
+    address."""
+    _RESERVED[(host, port)] = bound
+
+
+def _cannot_listen(host: str, port: int, error: OSError) -> str:
+    return f"the health port {host}:{port} cannot be listened on: {error.strerror or error}"
 
 
 class Readiness:
@@ -247,18 +292,27 @@ class _Server(ThreadingHTTPServer):
         address: tuple[str, int],
         readiness: Readiness,
         metrics: Callable[[], bytes] | None = None,
+        bound: socket.socket | None = None,
     ) -> None:
         self.readiness = readiness
         self.metrics = metrics
-        super().__init__(address, _Handler)
+        super().__init__(address, _Handler, bind_and_activate=bound is None)
+        if bound is not None:  # bound ahead (reserve_health_port): listen on it
+            self.socket.close()
+            self.socket = bound
+            self.server_address = bound.getsockname()
+            self.server_name, self.server_port = address
+            self.server_activate()
 
 
 class HealthServer:
-    """``/health`` and ``/ready`` on a port of their own, answered by threads of the process.
+    """``/health``, ``/ready`` and ``/metrics`` on a port of their own, answered by threads of
+    the process.
 
     Args:
         host: the address to listen on.
-        port: the port (0: one the system chooses, :attr:`port` then says which).
+        port: the port (0: one the system chooses, :attr:`port` then says which); the socket
+            :func:`reserve_health_port` bound for ``host:port``, where it did.
         readiness: what ``/ready`` answers.
         metrics: what ``/metrics`` answers (Prometheus's text format, read from values the
             process holds: :meth:`fanfold.server.metrics.Metrics.exposition`); ``None``: 404.
@@ -274,12 +328,13 @@ class HealthServer:
         readiness: Readiness,
         metrics: Callable[[], bytes] | None = None,
     ) -> None:
+        bound = _RESERVED.pop((host, port), None)
         try:
-            self._server = _Server((host, port), readiness, metrics)
+            self._server = _Server((host, port), readiness, metrics, bound)
         except OSError as error:
-            raise HealthPortError(
-                f"the health port {host}:{port} cannot be listened on: {error.strerror or error}"
-            ) from None
+            if bound is not None:
+                bound.close()
+            raise HealthPortError(_cannot_listen(host, port, error)) from None
         self.port: int = self._server.server_address[1]
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="health", kwargs={"poll_interval": 0.2}
@@ -306,4 +361,6 @@ __all__ = [
     "HealthPortError",
     "HealthServer",
     "Readiness",
+    "bound_sockets",
+    "reserve_health_port",
 ]

@@ -1,6 +1,7 @@
-"""The server's log lines: plain text (the default, as Python prints them) or JSON, one object
-a line (``fanfold serve --log-format json``, or ``FANFOLD_LOG_FORMAT=json``), for a log
-collector.
+"""The server's log lines: plain text (the default: one readable line a record,
+:class:`TextFormatter`) or JSON, one object a line (``fanfold serve --log-format json``, or
+``FANFOLD_LOG_FORMAT=json``), for a log collector. Both write the same records, from the
+level :data:`LEVEL_ENVIRONMENT` names (INFO by default).
 
 A JSON line holds ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message``, ``pid`` (the
 process: several ``fanfold serve`` processes may write to one collector), ``process_name``
@@ -25,13 +26,15 @@ leaves it out.
 
 from __future__ import annotations
 
+import json
 import logging
 import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from typing import IO, Literal
 
 from pythonjsonlogger.json import JsonFormatter
@@ -42,8 +45,8 @@ LogFormat = Literal["text", "json"]
 #: The environment variable that chooses the format (``--log-format`` sets it, so that the
 #: bot workers a server starts write the same).
 ENVIRONMENT = "FANFOLD_LOG_FORMAT"
-#: The environment variable that sets the lowest level of the JSON lines (default INFO;
-#: DEBUG adds a line for each action, bot move and store write).
+#: The environment variable that sets the lowest level of the lines, in either format (default
+#: INFO; DEBUG adds a line for each action, bot move and store write).
 LEVEL_ENVIRONMENT = "FANFOLD_LOG_LEVEL"
 
 #: The environment variable that names the process on its lines (:func:`process_name`; set
@@ -188,39 +191,105 @@ def json_handler(stream: IO[str] | None = None) -> logging.Handler:
     return handler
 
 
-def configure(log_format: LogFormat, name: str | None = None) -> None:
-    """Set this process's logging up for ``log_format``: JSON lines on standard error, for
-    every logger (the server's, uvicorn's), from the level :data:`LEVEL_ENVIRONMENT` names
-    (INFO by default); plain text leaves Python's defaults alone. The choice is kept in
-    :data:`ENVIRONMENT` for the processes this one starts, and ``name``, the process's name on
-    its lines, in :data:`NAME_ENVIRONMENT` (``None``: keep the one there).
+#: What every log record holds (and uvicorn's ``color_message``, its message again): the rest
+#: of a record's attributes are its own fields (a request's, its table), written after the
+#: message by :class:`TextFormatter`.
+_RECORD_ATTRIBUTES = frozenset(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {
+    *("message", "asctime", "process_name", "taskName", "color_message"),
+}
+
+
+class TextFormatter(logging.Formatter):
+    """One readable line a record: its time (ISO 8601, UTC), level, logger, the process's name
+    and id, the message, then the record's own fields as ``name=value`` (a request's
+    ``route``, ``status``, ``ms``, ``bytes``, ``client``; the ``table``), and the traceback
+    of an exception on the lines below:
+
+    ``2026-11-25T10:41:07.512+00:00 INFO fanfold.access [s1 41872] GET /api/games 200
+    method=GET path=/api/games route=/api/games status=200 ms=1.2 bytes=512
+    client=127.0.0.1``
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        when = datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
+        name = getattr(record, "process_name", None) or process_name()
+        line = f"{when} {record.levelname} {record.name} [{name} {record.process}] {message}"
+        for field, value in record.__dict__.items():
+            if field not in _RECORD_ATTRIBUTES and not field.startswith("_"):
+                line += f" {field}={_shown(value)}"
+        if record.exc_info:
+            record.exc_text = record.exc_text or self.formatException(record.exc_info)
+        if record.exc_text:
+            line += "\n" + record.exc_text
+        if record.stack_info:
+            line += "\n" + self.formatStack(record.stack_info)
+        return line
+
+
+def _shown(value: object) -> str:
+    """A field's value on a text line: as it is, quoted where it holds a space (a group
+    commit's tables) or nothing."""
+    text = "-" if value is None else str(value)
+    if not text or any(c.isspace() or c == '"' for c in text):
+        return json.dumps(text)
+    return text
+
+
+def text_handler(stream: IO[str] | None = None) -> logging.Handler:
+    """A handler that writes each record as one line of text (:class:`TextFormatter`; to
+    standard error by default), with its table."""
+    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    handler.setFormatter(TextFormatter())
+    handler.addFilter(TableFilter())
+    return handler
+
+
+def level_of_environment() -> int:
+    """The lowest level of the lines, as :data:`LEVEL_ENVIRONMENT` names it (INFO when unset).
 
     Raises:
-        ValueError: :data:`LEVEL_ENVIRONMENT` names no level.
+        ValueError: it names no level.
     """
-    os.environ[ENVIRONMENT] = log_format
-    if name is not None:
-        os.environ[NAME_ENVIRONMENT] = name
-    if log_format != "json":
-        return
     name = os.environ.get(LEVEL_ENVIRONMENT, "INFO").strip().upper()
     level = logging.getLevelNamesMapping().get(name)
     if level is None:
         raise ValueError(
             f"{LEVEL_ENVIRONMENT}={name!r} is no log level (DEBUG, INFO, WARNING, ERROR)"
         )
+    return level
+
+
+def configure(log_format: LogFormat, name: str | None = None) -> None:
+    """Set this process's logging up for ``log_format``, for every logger (the server's,
+    uvicorn's, Alembic's): one handler on standard error, writing plain text lines
+    (:func:`text_handler`) or JSON lines (:func:`json_handler`), from the level
+    :data:`LEVEL_ENVIRONMENT` names (INFO by default). The choice is kept in
+    :data:`ENVIRONMENT` for the processes this one starts, and ``name``, the process's name on
+    its lines, in :data:`NAME_ENVIRONMENT` (``None``: keep the one there).
+
+    Raises:
+        ValueError: :data:`LEVEL_ENVIRONMENT` names no level (nothing is changed then).
+    """
+    level = level_of_environment()
+    os.environ[ENVIRONMENT] = log_format
+    if name is not None:
+        os.environ[NAME_ENVIRONMENT] = name
     root = logging.getLogger()
     for handler in list(root.handlers):
         root.removeHandler(handler)
-    root.addHandler(json_handler())
+    root.addHandler(json_handler() if log_format == "json" else text_handler())
     root.setLevel(level)
-    logging.captureWarnings(True)  # Python's warnings as JSON lines too (logger py.warnings)
+    logging.captureWarnings(True)  # Python's warnings as lines too (logger py.warnings)
 
 
 def configure_from_environment() -> None:
-    """:func:`configure` as :data:`ENVIRONMENT` says (a bot worker process starting)."""
-    if os.environ.get(ENVIRONMENT) == "json":
-        configure("json")
+    """:func:`configure` as :data:`ENVIRONMENT` says (a bot worker process starting); nothing
+    where it says no format (a process that ``fanfold serve`` did not start)."""
+    log_format = os.environ.get(ENVIRONMENT)
+    if log_format in ("text", "json"):
+        with suppress(ValueError):  # a level that is no level: the server refused it already
+            configure("json" if log_format == "json" else "text")
 
 
 __all__ = [
@@ -233,13 +302,16 @@ __all__ = [
     "LogFormat",
     "TableContext",
     "TableFilter",
+    "TextFormatter",
     "about",
     "access",
     "access_log",
     "configure",
     "configure_from_environment",
     "json_handler",
+    "level_of_environment",
     "process_name",
     "say",
     "table_of_path",
+    "text_handler",
 ]

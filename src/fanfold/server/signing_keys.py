@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,7 +48,7 @@ templates(
         "keys.none": "the key file {path} holds no key: the first line's key signs",
         "keys.mismatch": "the signing key (the first line of {path}, fingerprint {found}) is "
         "not the one this store knows (fingerprint {known}): put that key first again, or "
-        "accept the change with: fanfold keys rotate --key-file {path}",
+        "accept the change with: {command}",
     }
 )
 
@@ -109,9 +110,10 @@ class SigningKeys:
     accepted: tuple[str, ...]
 
     @classmethod
-    def load(cls, data: AccountStore, key_file: Path | None) -> SigningKeys:
+    def load(cls, data: AccountStore, key_file: Path | None, store: str = "") -> SigningKeys:
         """The keys of ``key_file`` (checked against the fingerprint in the store, written
-        there at its first use), or the store's own key when no file is given.
+        there at its first use), or the store's own key when no file is given; ``store``: how
+        the store was named (:func:`mismatch`).
 
         Raises:
             KeyFileError: the file cannot be read, or holds no usable key.
@@ -124,14 +126,22 @@ class SigningKeys:
         found = fingerprint(keys[0])
         known = data.stored_key(FINGERPRINT_NAME, found)
         if known != found:
-            raise mismatch(key_file, found, known)
+            raise mismatch(key_file, found, known, store)
         return cls(keys[0], keys)
 
 
-def mismatch(key_file: Path, found: str, known: str) -> KeyMismatchError:
+def mismatch(key_file: Path, found: str, known: str, store: str = "") -> KeyMismatchError:
     """What ``fanfold serve`` (and ``fanfold check-config``) says when ``key_file``'s signing
-    key, of fingerprint ``found``, is not the store's (fingerprint ``known``)."""
-    return KeyMismatchError(Refusal("keys.mismatch", path=str(key_file), found=found, known=known))
+    key, of fingerprint ``found``, is not the store's (fingerprint ``known``): the command
+    that accepts it names the store as it was named (``store``: ``--db URL``, its password
+    masked, or ``--db-file PATH``; empty for ``FANFOLD_DB_URL`` or the default store), so
+    that it rotates that store and no other."""
+    command = f"fanfold keys rotate --key-file {shlex.quote(str(key_file))}"
+    if store:
+        command += f" {store}"
+    return KeyMismatchError(
+        Refusal("keys.mismatch", path=str(key_file), found=found, known=known, command=command)
+    )
 
 
 def stored_key(store: Store, name: str) -> str:

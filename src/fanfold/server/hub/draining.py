@@ -114,11 +114,19 @@ class Draining:
             await self.owner.release_many(ids + loading)
             if hand_over:  # (a table being loaded as the process stopped: its state unknown)
                 await self.owner.announce_let_go(alone + watched + loading, watched)
+        seconds = time.monotonic() - started
+        if self.owner is None:  # the only process on its store: nobody to hand them to
+            kept = "table" if len(tables) == 1 else "tables"
+            log.info(
+                "stopping: %d %s kept in the store for the next start (%.2f s)",
+                *(len(tables), kept, seconds),
+            )
+            return len(tables)
         log.info(
             "stopping: %d tables let go %s in %.2f s",
             len(tables),
             "to the other processes" if hand_over else "into the store (a full stop)",
-            time.monotonic() - started,
+            seconds,
         )
         return len(tables)
 

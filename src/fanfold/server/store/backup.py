@@ -18,6 +18,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from fanfold.core.errors import FanfoldError
+from fanfold.server.store.engine import private_file
 from fanfold.server.store.review_file import review_path
 
 #: The query parameters of a URL that ``pg_dump`` takes, by their environment variable.
@@ -40,8 +41,9 @@ def backup_suffix(url: str) -> str:
 
 
 def copy_store(url: str, target: Path, *, pg_dump: str = "pg_dump") -> None:
-    """Copy the store at ``url`` into the new file ``target`` while the site runs; a copy that
-    fails leaves no file."""
+    """Copy the store at ``url`` into the new file ``target`` (made readable by its owner
+    only, 0600: a copy holds the key that signs the session cookies) while the site runs; a
+    copy that fails leaves no file."""
     parsed = _parse(url)
     try:
         if parsed.get_backend_name() == "postgresql":
@@ -98,6 +100,7 @@ def _dump_postgresql(parsed: sa.engine.URL, target: Path, pg_dump: str) -> None:
         if key not in _LIBPQ_QUERY:
             raise BackupError(f"the database URL's parameter {key} is not one pg_dump takes")
         environment[_LIBPQ_QUERY[key]] = given if isinstance(given, str) else given[-1]
+    private_file(target)  # pg_dump writes into it, keeping its mode
     done = subprocess.run(
         [found, "--format=custom", f"--file={target}"],
         env=environment,
@@ -119,6 +122,7 @@ def _copy_sqlite(parsed: sa.engine.URL, target: Path) -> None:
 
 
 def _copy_file(source: Path, target: Path) -> None:
+    private_file(target)
     try:
         original = sqlite3.connect(source)  # read-write: a stopped site's WAL is folded in
         try:

@@ -8,6 +8,8 @@ SQLite is the default (one file, nothing to install); PostgreSQL works by URL
 from __future__ import annotations
 
 import ast
+import contextlib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,7 @@ __all__ = [
     "make_folder",
     "newest_revision",
     "open_error",
+    "private_file",
     "serves_from",
     "shown_url",
     "sqlite_file",
@@ -44,7 +47,13 @@ __all__ = [
 
 #: A store that cannot be opened, said at the terminal (``fanfold serve``, ``fanfold keys``):
 #: the database's own reason inside, as it says it.
-templates({"store.cannot_open": "the store at {store} cannot be opened: {reason}"})
+templates(
+    {
+        "store.cannot_open": "the store at {store} cannot be opened: {reason}",
+        "store.not_fanfold": "{store} holds tables that are not fanfold's ({tables}): give an "
+        "empty file (or database) or a fanfold store",
+    }
+)
 
 
 class StoreOpenError(FanfoldError, RuntimeError):
@@ -124,10 +133,20 @@ def sqlite_file(url: str) -> Path | None:
 
 
 def make_folder(url: str) -> None:
-    """Create the folder of a SQLite file when it is missing (other databases: nothing)."""
+    """Create the folder of a SQLite file when it is missing, and the file itself, empty and
+    readable by its owner only (:func:`private_file`: it holds the key that signs the session
+    cookies; SQLite gives its ``-wal`` and ``-shm`` files its mode). Other databases: nothing."""
     path = sqlite_file(url)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(path)
+
+
+def private_file(path: Path) -> None:
+    """Make ``path`` an empty file that its owner alone reads and writes (0600), unless it
+    exists: an existing file's mode is left as it is."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
 
 
 def open_error(url: str, error: BaseException) -> StoreOpenError:

@@ -37,12 +37,15 @@ class Probe:
         oldest: the oldest revision its schema still serves, as the release that migrated
             it recorded (``None``: not recorded).
         key: the value of the server key asked for (``None``: not asked, or none stored).
+        tables: the names of its tables (SQLite's own left out), fanfold's or not: a database
+            with tables and no schema revision holds another application's.
     """
 
     kind: str
     revisions: tuple[str, ...] = ()
     oldest: str | None = None
     key: str | None = None
+    tables: tuple[str, ...] = ()
 
 
 def schema_revisions() -> tuple[set[str], set[str]]:
@@ -79,6 +82,7 @@ def probe(url: str, timeout: float, *, key: str | None = None) -> Probe:
             revisions: list[str] = []
             oldest: str | None = None
             inspector = sa.inspect(connection)
+            names = tuple(sorted(inspector.get_table_names()))
             if inspector.has_table("alembic_version"):
                 rows = connection.execute(sa.text("SELECT version_num FROM alembic_version"))
                 revisions = [str(row[0]) for row in rows]
@@ -97,7 +101,7 @@ def probe(url: str, timeout: float, *, key: str | None = None) -> Probe:
         ) from None
     finally:
         engine.dispose()
-    return Probe("answers", tuple(revisions), oldest, value)
+    return Probe("answers", tuple(revisions), oldest, value, names)
 
 
 def _probe_sqlite(database: str, key: str | None) -> Probe:
@@ -143,7 +147,8 @@ def _probe_sqlite(database: str, key: str | None) -> Probe:
             connection.close()
     except sqlite3.Error as error:
         raise ProbeError(f"it cannot be opened: {error}") from None
-    return Probe("answers", tuple(revisions), oldest, value)
+    names = tuple(sorted(name for name in tables if not name.startswith("sqlite_")))
+    return Probe("answers", tuple(revisions), oldest, value, names)
 
 
 __all__ = ["Probe", "ProbeError", "probe", "schema_revisions"]

@@ -44,7 +44,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 
-from fanfold.server.store.engine import make_engine, sqlite_file
+from fanfold.server.store.engine import make_engine, private_file, sqlite_file
 from fanfold.server.store.review_store import SqlReviews
 from fanfold.server.store.schema import metadata, review_moves, reviews
 
@@ -87,6 +87,7 @@ def open_review_file(main: Engine, url: str) -> Engine | None:
     path = review_path(url)
     if path is None:
         return None
+    private_file(path)  # 0600, as the main file (a new file only)
     engine = make_engine(f"sqlite:///{path}")
     try:
         metadata.create_all(engine, tables=[reviews, review_moves])

@@ -4,17 +4,41 @@ transactions, the ping, and the word to the lobby after a change to its open tab
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 
 from fanfold.core.config import JSONObject
-from fanfold.server.store.engine import make_engine, make_folder, open_error, upgrade
+from fanfold.core.errors import Refusal
+from fanfold.server.store.engine import (
+    StoreOpenError,
+    make_engine,
+    make_folder,
+    open_error,
+    shown_url,
+    upgrade,
+)
 from fanfold.server.store.records import LOBBY_CHANNEL
 from fanfold.server.store.review_file import FileReviews, open_review_file, review_url
 from fanfold.server.store.schema import tables
+
+
+def foreign_tables(engine: Engine) -> list[str]:
+    """The tables of a database that holds tables but no fanfold schema (no Alembic
+    revision): another application's, to which ``fanfold serve`` must not add its own; empty
+    for an empty database or a fanfold store."""
+    with engine.connect() as connection:
+        names = sorted(sa.inspect(connection).get_table_names())
+    return [] if not names or "alembic_version" in names else names
+
+
+def not_fanfold(url: str, tables: Sequence[str]) -> StoreOpenError:
+    """The refusal of a database whose ``tables`` are not fanfold's (:func:`foreign_tables`):
+    a few of them named."""
+    named = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+    return StoreOpenError(Refusal("store.not_fanfold", store=shown_url(url), tables=named))
 
 
 class SqlBase:
@@ -41,10 +65,15 @@ class SqlBase:
         #: The reviews in a file of their own (SQLite), or ``None``: in the store itself.
         self.file_reviews: FileReviews | None = None
         try:
-            upgrade(self.engine)
+            foreign = foreign_tables(self.engine)
+            if not foreign:
+                upgrade(self.engine)
         except Exception as error:
             self.engine.dispose()
             raise open_error(url, error) from error
+        if foreign:  # another application's database, or a wrong file restored: left alone
+            self.engine.dispose()
+            raise not_fanfold(url, foreign)
         try:
             found = open_review_file(self.engine, url)
         except Exception as error:  # the sentence names the reviews' file
