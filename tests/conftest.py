@@ -3,7 +3,10 @@ the markers that sort the tests (``browser``, ``postgres``, ``slow``: see pyproj
 
 from __future__ import annotations
 
+import logging
 import sys
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -79,3 +82,23 @@ def no_repeat_discount(monkeypatch: pytest.MonkeyPatch) -> None:
     """Repeated results between the same people weigh as much as a first one, for tests of
     the rating model itself (the discount is tested in ``tests/server/test_fairplay.py``)."""
     monkeypatch.setattr("fanfold.server.fairplay.REPEAT_FACTOR", 1.0)
+
+
+@pytest.fixture(autouse=True)
+def _logging_as_it_was() -> Iterator[None]:
+    """Every test leaves the process's logging as it found it: a ``fanfold serve`` run in the
+    test's process sets the root logger's handler and level and captures Python's warnings
+    (:func:`fanfold.server.logs.configure`), as a server process does for its whole life."""
+    root = logging.getLogger()
+    handlers, level, shown = list(root.handlers), root.level, warnings.showwarning
+    yield
+    for handler in list(root.handlers):
+        if handler not in handlers:
+            root.removeHandler(handler)
+    for handler in handlers:
+        if handler not in root.handlers:
+            root.addHandler(handler)
+    root.setLevel(level)
+    if warnings.showwarning is not shown:
+        logging.captureWarnings(False)  # its own record of the function it replaced, cleared
+        warnings.showwarning = shown

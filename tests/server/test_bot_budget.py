@@ -327,8 +327,8 @@ def test_fanfold_serve_thinks_in_worker_processes(
             made.update(ran=config.app, state=state)
             self.started = True
 
-        def run(self) -> None:
-            pass
+        def run(self, sockets: object = None) -> None:
+            del sockets
 
     monkeypatch.setattr("fanfold.server.app.create_app", fake_create_app)
     monkeypatch.setattr("fanfold.server.stopping.DrainingServer", FakeServer)

@@ -176,10 +176,27 @@ class TableFilter(logging.Filter):
         return True
 
 
+class _StandardError(logging.StreamHandler):  # type: ignore[type-arg]
+    """A handler writing to the process's standard error as it is at each line (not the stream
+    it was when the handler was made: one replaced since, as a test's runner does, and closed,
+    would take every later line with it)."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    @property
+    def stream(self) -> IO[str]:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: IO[str]) -> None:
+        del value  # always standard error, as it is now
+
+
 def json_handler(stream: IO[str] | None = None) -> logging.Handler:
     """A handler that writes each record as one JSON object a line (to standard error by
     default), with its table."""
-    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    handler = logging.StreamHandler(stream) if stream is not None else _StandardError()
     handler.setFormatter(
         JsonFormatter(
             ["levelname", "name", "message", "process"],
@@ -239,7 +256,7 @@ def _shown(value: object) -> str:
 def text_handler(stream: IO[str] | None = None) -> logging.Handler:
     """A handler that writes each record as one line of text (:class:`TextFormatter`; to
     standard error by default), with its table."""
-    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    handler = logging.StreamHandler(stream) if stream is not None else _StandardError()
     handler.setFormatter(TextFormatter())
     handler.addFilter(TableFilter())
     return handler
