@@ -4,6 +4,7 @@ the markers that sort the tests (``browser``, ``postgres``, ``slow``: see pyproj
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import warnings
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ import pytest
 
 from fanfold.agents.strategy import compiled
 from fanfold.games.morris import Adjacency
+from fanfold.server.logs import ENVIRONMENT, NAME_ENVIRONMENT
 from fanfold.solvers import morris as solver
 from fanfold.solvers.morris import MorrisTable
 
@@ -91,7 +93,13 @@ def _logging_as_it_was() -> Iterator[None]:
     (:func:`fanfold.server.logs.configure`), as a server process does for its whole life."""
     root = logging.getLogger()
     handlers, level, shown = list(root.handlers), root.level, warnings.showwarning
+    variables = {name: os.environ.get(name) for name in (ENVIRONMENT, NAME_ENVIRONMENT)}
     yield
+    for name, value in variables.items():  # configure keeps its choice for child processes
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
     for handler in list(root.handlers):
         if handler not in handlers:
             root.removeHandler(handler)

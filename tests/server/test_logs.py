@@ -23,6 +23,7 @@ import pytest
 from fanfold.server.logs import (
     ENVIRONMENT,
     LEVEL_ENVIRONMENT,
+    NAME_ENVIRONMENT,
     TextFormatter,
     about,
     configure,
@@ -306,7 +307,7 @@ def test_serve_writes_text_lines_by_default(tmp_path: Path) -> None:
     (a lone process keeps its tables in the store)."""
     port = free_port()
     environment = subprocess_environment()
-    for name in (ENVIRONMENT, LEVEL_ENVIRONMENT):
+    for name in (ENVIRONMENT, LEVEL_ENVIRONMENT, NAME_ENVIRONMENT):
         environment.pop(name, None)
     process = subprocess.Popen(
         [
