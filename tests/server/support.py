@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -142,6 +143,7 @@ def new_store_file(folder: Path) -> None:
         return  # a store the test made, or one its earlier server left: resumed as it is
     if not _NEW_STORE:
         made = Path(tempfile.mkdtemp(prefix="fanfold-new-store-")) / "fanfold.db"
+        atexit.register(shutil.rmtree, made.parent, True)  # the process leaves no folder behind
         Store(sqlite_url(made.parent)).close()
         assert not made.with_name("fanfold.db-wal").exists()  # all of it in the one file
         _NEW_STORE.append(made)
