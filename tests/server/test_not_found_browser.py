@@ -61,3 +61,22 @@ def test_an_unknown_address_is_the_sites_page_in_french(browser: Browser, server
         _looks_right(french)
     finally:
         context.close()
+
+
+def test_a_lobby_link_to_a_game_the_site_lacks_says_so(browser: Browser, server: str) -> None:
+    """``/?game=chess`` (a mistyped or old link) says there is no such game, above the games to
+    pick from, in the reader's language; a known game's link opens its setup with no word."""
+    context = browser.new_context(locale="fr-FR", viewport={"width": 390, "height": 760})
+    try:
+        french = context.new_page()
+        french.goto(f"{server}/?game=chess")
+        expect(french.locator("#games-error")).to_have_text(
+            "Il n\u2019y a pas de jeu appelé « chess » ici : choisissez l\u2019un de ceux-ci."
+        )
+        expect(french.locator("#setup")).to_be_hidden()
+        _looks_right(french)
+        french.goto(f"{server}/?game=fantan")
+        expect(french.locator("#setup")).to_be_visible()
+        expect(french.locator("#games-error")).to_have_text("")
+    finally:
+        context.close()

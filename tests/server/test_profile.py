@@ -307,3 +307,7 @@ def test_live_and_daily_are_rows_apart_and_a_closed_account_is_not_named(
     french = alice.get("/players/alice", headers={"accept-language": "fr"}).text
     assert "un compte fermé" in french
     assert "en direct" in french
+    # The rating families' names are the page's language too (its rating section, its best win).
+    assert "<h2>Fano330-R-Morris, un coup par jour</h2>" in french
+    assert ">Fano330-R-Morris, un coup par jour</a>" in french
+    assert "Morris, daily" not in french

@@ -19,13 +19,42 @@ from tests.server.test_site_browser import SIZES, serious_violations, sized_page
 
 def _load_fano(server: str) -> tuple[str, int]:
     """A finished two-player Fano game, loaded as a record: its table and its number of moves."""
+    table, _, moves = _load_fano_held(server)
+    return table, moves
+
+
+def _load_fano_held(server: str) -> tuple[str, str, int]:
+    """A finished two-player Fano game, loaded as a record: its table, the token of the seat
+    that loaded it, and its number of moves."""
     record = play_game(get_game("fano"), None, ["random"] * 2, seed=3, agent_seed=3).finish()
     with httpx.Client(base_url=server, timeout=30) as client:
         answer = client.post(
             "/api/records", json={"record": record.to_json(), "seats": ["you", "random"]}
         )
     assert answer.status_code == 200, answer.text
-    return answer.json()["table"], len(record.actions)
+    return answer.json()["table"], answer.json()["token"], len(record.actions)
+
+
+def test_the_replay_of_your_game_names_your_seat_you(browser: Browser, server: str) -> None:
+    """The player who held a seat reads "you" for it in the replay's seat list, as at the live
+    table; anyone else reads the seat's plain name."""
+    table, token, moves = _load_fano_held(server)
+    page = sized_page(browser, "desktop")
+    try:
+        page.goto(f"{server}/table/{table}?replay=1#token={token}")
+        expect(page.locator("#replay-label")).to_have_text(f"move 0 of {moves}")
+        seats = page.locator("#seats li")
+        expect(seats.nth(0)).to_have_text("Player 1 (\u2665): you")
+        expect(seats.nth(1)).to_contain_text("Random bot")
+    finally:
+        page.context.close()
+    stranger = sized_page(browser, "desktop")
+    try:
+        stranger.goto(f"{server}/table/{table}?replay=1")
+        expect(stranger.locator("#replay-label")).to_have_text(f"move 0 of {moves}")
+        expect(stranger.locator("#seats li").nth(0)).to_have_text("Player 1 (\u2665): player")
+    finally:
+        stranger.context.close()
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -320,6 +320,10 @@ async function main() {
   const wanted = new URLSearchParams(location.search).get("game");
   const game = games.find((g) => g.name === wanted);
   if (game) choose(game);
+  else if (wanted !== null) {
+    // a link to a game this site does not have: said, above the games to pick from
+    document.getElementById("games-error").textContent = t("There is no game called “{name}” here: pick one of these.", { name: wanted });
+  }
 }
 
 main();

@@ -805,7 +805,9 @@ async function replay() {
   // Beside a review (which judges a seat from its view), the seat this browser's token held: the
   // replay is drawn from its side (its own cards), and says so; a plain replay, and everyone
   // else, show the public view.
-  const held = token && reviewMode ? await api("GET", `/api/tables/${tableId}`, undefined, token).catch(() => null) : null;
+  // The seats this browser held are "you" in the seat list, as they were at the live table.
+  const mine = token ? await api("GET", `/api/tables/${tableId}`, undefined, token).catch(() => null) : null;
+  const held = reviewMode ? mine : null;
   const seat = Number.isInteger(held?.seat) && held.yours?.includes(held.seat) ? held.seat : null;
   const side = seat === null ? "" : `&seat=${seat}`;
   const first = await api("GET", `/api/tables/${tableId}/replay?step=0${side}`);
@@ -815,6 +817,8 @@ async function replay() {
     // who sat where, without the live table's turn or clocks (the replay is at another move)
     message.decider = null;
     message.clocks = null;
+    const yours = Array.isArray(mine?.yours) ? mine.yours : [];
+    message.seats = message.seats.map((one) => ({ ...one, yours: yours.includes(one.seat) }));
     drawSeats();
   }
   if (seat !== null) $("replay-bar").append(el("span", { id: "replay-seat", text: t("You played as {name}.", { name: seatName(seat) }) }));
