@@ -106,6 +106,41 @@ def test_a_file_that_holds_no_url_is_refused(tmp_path: Path) -> None:
     assert "more than one line" in output
 
 
+@pytest.mark.usefixtures("no_url_in_environment")
+def test_a_url_of_another_database_or_none_is_refused_before_anything_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A MySQL URL (or any kind but SQLite and PostgreSQL) and text that is no URL are told
+    what fanfold takes, with exit status 2, instead of a missing driver's words; a URL that
+    cannot be read is not echoed (it may hold a password)."""
+    monkeypatch.chdir(tmp_path)
+    code, output = serve("--db", "mysql://fanfold@db/fanfold")
+    assert code == 2, output
+    assert "--db: fanfold keeps its store in SQLite or PostgreSQL, not mysql" in output
+    assert "sqlite:///path/to/fanfold.db or postgresql+psycopg://user@host/name" in output
+    assert "MySQLdb" not in output
+    code, output = serve("--db", "postgresql://fanfold:hunter2hunter2@db:fivefour/fanfold")
+    assert code == 2, output
+    assert "--db is no database URL" in output
+    assert "hunter2" not in output
+    holder = tmp_path / "db-url"
+    holder.write_text("oracle://fanfold@db/fanfold\n")
+    code, output = serve("--db-file", str(holder))
+    assert code == 2, output
+    assert f"--db-file {holder}: fanfold keeps its store in SQLite or PostgreSQL, not oracle" in (
+        output
+    )
+    monkeypatch.setenv(VARIABLE, "no url at all")
+    code, output = serve()
+    assert code == 2, output
+    assert f"{VARIABLE} is no database URL" in output
+    assert list(tmp_path.iterdir()) == [holder]  # no store, no reviews' file made
+    monkeypatch.delenv(VARIABLE)
+    result = CliRunner().invoke(cli, ["check-config", "--db", "mysql://fanfold@db/fanfold"])
+    assert result.exit_code != 0
+    assert "not mysql" in " ".join(result.output.split())
+
+
 # ------------------------------------------------------------------ several processes
 
 

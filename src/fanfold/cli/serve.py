@@ -420,7 +420,45 @@ def database_url(db: str | None, db_file: Path | None) -> str | None:
             N_("%(ways)s name different databases: give the URL one way, or the same URL in each"),
             ways=ways,
         )
-    return urls.pop() if urls else None
+    if not urls:
+        return None
+    url = urls.pop()
+    _check_kind(url, given[0][0])
+    return url
+
+
+#: The two kinds of store, as a refusal of another names them.
+STORE_KINDS = {
+    "sqlite": "sqlite:///path/to/fanfold.db",
+    "postgresql": "postgresql+psycopg://user@host/name",
+}
+
+
+def _check_kind(url: str, where: str) -> None:
+    """Stop with a sentence where ``url`` (given by ``where``) is no database URL, or names a
+    database of a kind fanfold does not keep its store in (only SQLite and PostgreSQL)."""
+    import sqlalchemy as sa
+
+    try:
+        backend = sa.engine.make_url(url).get_backend_name()
+    except (sa.exc.ArgumentError, ValueError):  # not shown: it may hold a password
+        said(
+            N_("%(where)s is no database URL: give %(sqlite)s or %(postgresql)s"),
+            where=where,
+            sqlite=STORE_KINDS["sqlite"],
+            postgresql=STORE_KINDS["postgresql"],
+        )
+    if backend not in ("sqlite", "postgresql"):
+        said(
+            N_(
+                "%(where)s: fanfold keeps its store in SQLite or PostgreSQL, not %(kind)s: "
+                "give %(sqlite)s or %(postgresql)s"
+            ),
+            where=where,
+            kind=backend,
+            sqlite=STORE_KINDS["sqlite"],
+            postgresql=STORE_KINDS["postgresql"],
+        )
 
 
 def _has_password(url: str) -> bool:

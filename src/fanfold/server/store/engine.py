@@ -90,7 +90,7 @@ def shown_url(url: str) -> str:
     """``url`` as it may be shown: its password, if any, masked."""
     try:
         return sa.engine.make_url(url).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, ValueError):  # a port that is no number, ...
         return url
 
 
@@ -98,7 +98,7 @@ def has_password(url: str) -> bool:
     """Whether the database ``url`` carries a password."""
     try:
         return bool(sa.engine.make_url(url).password)
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, ValueError):
         return False
 
 
