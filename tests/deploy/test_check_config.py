@@ -114,6 +114,8 @@ def test_a_newer_schema_is_taken_while_it_still_serves_this_release(tmp_path: Pa
         (("--server-name", "no spaces"), "server name"),
         (("--trusted-proxy", "not-an-address"), "--trusted-proxy"),
         (("--public-origin", "ftp://x"), "--public-origin"),
+        (("--host", "192.0.2.1"), "--host 192.0.2.1: not an address of this machine"),
+        (("--host", "nohost.invalid"), "--host nohost.invalid: no address of this machine has"),
     ],
 )
 def test_options_fanfold_serve_refuses(arguments: tuple[str, ...], said: str) -> None:

@@ -114,7 +114,8 @@ def check_flags(options: dict[str, Any]) -> Serving:
     Raises:
         CheckError: (:data:`FLAGS`) what ``fanfold serve`` would refuse, in its words.
     """
-    from fanfold.cli.serve import database_url
+    from fanfold.cli.serve import database_url, listen_reason
+    from fanfold.server.checks import bound_sockets
     from fanfold.server.forwarded import public_origin, trusted_networks
     from fanfold.server.logs import LEVEL_ENVIRONMENT
     from fanfold.server.ownership import check_server_name, is_postgresql
@@ -126,6 +127,18 @@ def check_flags(options: dict[str, Any]) -> Serving:
         trusted_networks(list(options["trusted_proxy"] or []))
     except ValueError as error:
         raise CheckError(Said("--trusted-proxy: %(error)s", error=error), FLAGS) from None
+    try:  # an address of this machine (port 0: a port that is free, never the server's)
+        for bound in bound_sockets(options["host"], 0):
+            bound.close()
+    except OSError as error:
+        raise CheckError(
+            Said(
+                "--host %(host)s: %(reason)s",
+                host=options["host"],
+                reason=Said(listen_reason(error).replace("%", "%%")),
+            ),
+            FLAGS,
+        ) from None
     if options["public_origin"] is not None:
         try:
             public_origin(options["public_origin"])

@@ -505,25 +505,31 @@ def _close(sockets: list[socket.socket]) -> None:
         bound.close()
 
 
+def listen_reason(error: OSError) -> str:
+    """Why an address cannot be listened on, in English (marked for the catalogues, the
+    system's own words where none of them fits)."""
+    import errno
+
+    if isinstance(error, socket.gaierror):
+        return N_("no address of this machine has that name")
+    if error.errno == errno.EADDRINUSE:
+        return N_("address already in use")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return N_("not an address of this machine")
+    if error.errno == errno.EACCES:
+        return N_("permission denied (a port below 1024 needs privileges)")
+    return error.strerror or str(error)  # the system's words
+
+
 def _cannot_listen(host: str, port: int, error: OSError, *, health: bool) -> NoReturn:
     """Stop ``fanfold serve`` with :data:`LISTEN_STATUS` and one sentence: ``host:port``
     cannot be listened on, and why (a JSON line when the log is JSON)."""
-    import errno
     import logging
     import os
 
     from fanfold.server.logs import ENVIRONMENT
 
-    if isinstance(error, socket.gaierror):
-        reason = N_("no address of this machine has that name")
-    elif error.errno == errno.EADDRINUSE:
-        reason = N_("address already in use")
-    elif error.errno == errno.EADDRNOTAVAIL:
-        reason = N_("not an address of this machine")
-    elif error.errno == errno.EACCES:
-        reason = N_("permission denied (a port below 1024 needs privileges)")
-    else:
-        reason = error.strerror or str(error)  # the system's words
+    reason = listen_reason(error)
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     if health:
         sentence = N_("the health port %(address)s cannot be listened on: %(reason)s")
