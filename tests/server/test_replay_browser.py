@@ -128,3 +128,36 @@ def test_today_s_deal_in_the_lobby_is_not_called_an_unfair_chosen_deal(
         expect(daily).to_be_hidden()
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("replay", [False, True])
+def test_a_links_token_is_kept_once_the_table_gives_it_a_seat(
+    browser: Browser, server: str, replay: bool
+) -> None:
+    """A table opened by its link with a seat's token (at the table or its replay) is listed
+    under the lobby's "Your tables" once the table answers the token with a seat; the same link
+    with a forged token is never listed."""
+    table, token, moves = _load_fano_held(server)
+    where = f"{server}/table/{table}" + ("?replay=1" if replay else "")
+    forged = sized_page(browser, "desktop")
+    try:
+        forged.goto(f"{where}#token=forged")
+        if replay:
+            expect(forged.locator("#replay-label")).to_have_text(f"move 0 of {moves}")
+        else:
+            expect(forged.locator("main")).to_contain_text("this link holds no seat at this table")
+        forged.wait_for_timeout(500)  # whatever the page does with the token, done
+        assert forged.evaluate("localStorage.getItem('fanfold.tables')") is None
+    finally:
+        forged.context.close()
+    page = sized_page(browser, "desktop")
+    try:
+        page.goto(f"{where}#token={token}")
+        expect(page.locator("#seats li").nth(0)).to_contain_text("you")
+        page.wait_for_function("localStorage.getItem('fanfold.tables') !== null")
+        kept = page.evaluate("JSON.parse(localStorage.getItem('fanfold.tables'))")
+        assert [(entry["table"], entry["token"]) for entry in kept] == [(table, token)]
+        page.goto(f"{server}/")
+        expect(page.locator("#mine")).to_contain_text("Fano")
+    finally:
+        page.context.close()

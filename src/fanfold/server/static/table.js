@@ -11,8 +11,16 @@ const params = new URLSearchParams(location.search);
 const replayMode = params.has("replay");
 const reviewMode = replayMode && params.has("review");
 const fragment = new URLSearchParams(location.hash.slice(1));
-let token = fragment.get("token") || tokenFor(tableId)?.token || null;
-if (fragment.get("token")) remember(tableId, token);
+// A link's token is kept in the lobby's "Your tables" once the table answers it with a seat
+// (keepLinkToken): a mistyped or forged one is never listed.
+const linkToken = fragment.get("token");
+let token = linkToken || tokenFor(tableId)?.token || null;
+
+function keepLinkToken(yours) {
+  if (linkToken && Array.isArray(yours) && yours.length > 0 && tokenFor(tableId)?.token !== linkToken) {
+    remember(tableId, linkToken);
+  }
+}
 
 const $ = (id) => document.getElementById(id);
 let socket = null;
@@ -176,6 +184,7 @@ function setUpPage() {
   $("title").textContent = `${message.game.title} · ${variantWords(message.options.variant)}`;
   $("title").translate = false; // the game's title and its variant's name: data
   $("rules").href = `/rules/${message.game.name}`;
+  keepLinkToken(message.yours);
   // a table reached by its link is listed in the lobby's "your tables" by its game, not its id
   const mine = tokenFor(tableId);
   if (mine && mine.label === tableId) {
@@ -807,6 +816,7 @@ async function replay() {
   // else, show the public view.
   // The seats this browser held are "you" in the seat list, as they were at the live table.
   const mine = token ? await api("GET", `/api/tables/${tableId}`, undefined, token).catch(() => null) : null;
+  keepLinkToken(mine?.yours);
   const held = reviewMode ? mine : null;
   const seat = Number.isInteger(held?.seat) && held.yours?.includes(held.seat) ? held.seat : null;
   const side = seat === null ? "" : `&seat=${seat}`;
