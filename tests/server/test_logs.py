@@ -28,6 +28,7 @@ from fanfold.server.logs import (
     about,
     configure,
     json_handler,
+    say,
     table_of_path,
     text_handler,
 )
@@ -243,6 +244,38 @@ def test_the_text_lines_start_at_the_level_asked_for(monkeypatch: pytest.MonkeyP
     finally:
         root.setLevel(level)
         logging.captureWarnings(False)
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_the_supervisors_lines_are_written_as_its_processes_are(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], log_format: str
+) -> None:
+    """``fanfold serve --processes N``'s own lines (a process started, ready) are log lines
+    at INFO in either format, named by the supervisor, as its processes' are; below the level
+    asked for, none."""
+    monkeypatch.delenv(LEVEL_ENVIRONMENT, raising=False)
+    configure("json" if log_format == "json" else "text", "supervisor")
+    log = logging.getLogger("fanfold.supervisor")
+    say(log, logging.INFO, "s1 started on port 8001 (pid 4242)")
+    say(log, logging.WARNING, "s2 stopped (exit status 1): started again in 1 s")
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 2, lines
+    if log_format == "json":
+        entries = [json.loads(line) for line in lines]
+        assert [(e["level"], e["process_name"]) for e in entries] == [
+            ("INFO", "supervisor"),
+            ("WARNING", "supervisor"),
+        ]
+    else:
+        assert " INFO fanfold.supervisor [supervisor " in lines[0]
+        assert lines[0].endswith("] s1 started on port 8001 (pid 4242)")
+        assert " WARNING fanfold.supervisor [supervisor " in lines[1]
+    monkeypatch.setenv(LEVEL_ENVIRONMENT, "warning")
+    configure("json" if log_format == "json" else "text", "supervisor")
+    say(log, logging.INFO, "s1 ready")
+    assert capsys.readouterr().err == ""
 
 
 def test_a_text_line_holds_the_time_level_logger_message_and_fields() -> None:

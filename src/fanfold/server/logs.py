@@ -150,10 +150,12 @@ def _access_off() -> bool:
 
 
 def say(logger: logging.Logger, level: int, message: str) -> None:
-    """A line of a process that talks to a terminal in plain text (``fanfold serve
-    --processes N``, the supervisor): a log record when the log is JSON (:data:`ENVIRONMENT`),
-    else, from WARNING up, the message alone on standard output."""
-    if os.environ.get(ENVIRONMENT) == "json":
+    """A line of the supervisor of ``fanfold serve --processes N``: a log record, written as
+    its processes' lines are (text or JSON, :func:`configure`), from the level
+    :data:`LEVEL_ENVIRONMENT` names: its processes' starts and readiness as well as its
+    warnings. Where no format was configured (a caller outside ``fanfold serve``), from
+    WARNING up, the message alone on standard output."""
+    if os.environ.get(ENVIRONMENT) in ("json", "text"):
         logger.log(level, message)
     elif level >= logging.WARNING:
         print(message, flush=True)
