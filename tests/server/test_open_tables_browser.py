@@ -58,6 +58,31 @@ def test_the_creator_gives_a_seat_nobody_took_to_a_bot(
     expect(page.locator("#seats")).to_contain_text("Easy")
 
 
+def test_the_creator_sees_the_open_seat_taken_when_someone_joins(page: Page, server: str) -> None:
+    """Once a player from the lobby takes the open seat, the creator's page drops "Seats
+    nobody took" at once (the seat is no longer free), and the table's options list no seat
+    still waiting."""
+    open_table(page, server, "morris", {1: "open"})
+    table = page.url.split("/table/")[1].split("#")[0].split("?")[0]
+    panel = page.locator("#give-seats")
+    expect(panel).to_be_visible()
+    joined = httpx.post(f"{server}/api/tables/{table}/join", json={})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1
+    state = httpx.get(f"{server}/api/tables/{table}").json()
+    assert state["options"]["open"] == []  # the seat was taken: no lobby seat waits
+    joiner = page.context.browser.new_page()  # type: ignore[union-attr]
+    try:
+        joiner.goto(f"{server}/table/{table}#token={joined.json()['token']}")
+        expect(joiner.locator("#seats li").nth(1)).to_contain_text("you")
+        expect(panel).to_be_hidden()
+        page.reload()
+        expect(page.locator("#seats li")).to_have_count(2)
+        expect(page.locator("#give-seats")).to_be_hidden()
+    finally:
+        joiner.close()
+
+
 OPEN_MORRIS = {"game": "morris", "seats": ["you", "open"], "public": True}
 
 

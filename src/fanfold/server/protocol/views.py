@@ -43,6 +43,22 @@ from fanfold.server.refusals import refusal
 _BEFORE_LOG = frozenset(list(State.model_fields)[: list(State.model_fields).index("log")])
 
 
+def _shown_options(live: LiveTable) -> dict[str, JSONValue]:
+    """The table's options as a state message shows them: the creator's hash left out, and
+    ``open`` the lobby's seats still waiting for a player (a seat taken by a join, or given to
+    a bot, is no longer open)."""
+    shown = {key: value for key, value in live.options.to_stored().items() if key != HOLDER}
+    if "open" in shown:
+        shown["open"] = [
+            seat
+            for seat in live.options.open_seats or ()
+            if seat < len(live.seat_hashes)
+            and live.seat_hashes[seat] is None
+            and not live.is_open(seat)
+        ]
+    return shown
+
+
 def _said(words: str) -> dict[str, dict[str, Any]]:
     """``{"said": ...}`` for words that are a :class:`~fanfold.core.phrases.Phrase`, else
     nothing (the field left unset, so not sent)."""
@@ -201,7 +217,7 @@ def state_for(live: LiveTable, seat: int | None, held: frozenset[int]) -> State:
         version=table.version,
         game=GameName(name=game.name, id=game.id, title=game.title),
         config=live.config_json(),
-        options={key: value for key, value in live.options.to_stored().items() if key != HOLDER},
+        options=_shown_options(live),
         seats=seats,
         seat=seat,
         yours=sorted(held),
