@@ -49,6 +49,9 @@ def test_a_resignation_ends_the_game_for_everyone_and_the_record_keeps_it(
         assert message["outcome"]["termination"] == "resigned"
         assert message["outcome"]["winners"] == [0]
         assert message["outcome"]["reason"] == "Black resigned."
+        # as a code, so that a page words it in its reader's language
+        assert message["outcome"]["said"]["code"] == "ruling.resigned"
+        assert message["outcome"]["said"]["params"]["seat"]["code"] == "morris.black"
         assert message["legal"] == []
         assert message["endings"] == []
     record = client.get(f"/api/tables/{table}/record").json()
@@ -61,6 +64,7 @@ def test_a_resignation_ends_the_game_for_everyone_and_the_record_keeps_it(
     assert loaded.status_code == 200, loaded.text
     copy = look(client, loaded.json()["table"], loaded.json()["token"])
     assert copy["outcome"]["termination"] == "resigned"
+    assert copy["outcome"]["said"]["code"] == "ruling.resigned"
 
 
 def test_refused_endings_change_nothing(client: TestClient) -> None:
@@ -125,6 +129,7 @@ def test_a_restart_keeps_the_ending(tmp_path: Path) -> None:
         message = look(client, table, black)
         assert message["outcome"]["termination"] == "resigned"
         assert message["outcome"]["winners"] == [1]
+        assert message["outcome"]["said"]["code"] == "ruling.resigned"  # worded after a restart
         assert message["version"] == 3
 
 
@@ -277,8 +282,32 @@ def test_a_leaver_at_a_rated_table_of_three_sides_is_rated_last_and_a_bot_plays_
         ),
         403,
     )  # bob's link holds no seat now
+    # His page says hello with it again (a reload): refused by its code, which the page takes
+    # to watch the table instead, as a spectator does.
+    with bob.websocket_connect(f"/ws/tables/{table}") as socket:
+        refused_hello = hello(socket, bobs)
+        assert refused_hello["type"] == "error"
+        assert refused_hello["code"] == "server.no_seat_held"
+        watched = hello(socket)
+        assert watched["type"] == "state"
+        assert watched["seat"] is None
+        assert watched["yours"] == []
+    # Bob's profile counts the game lost from his leaving on (ranked last of three), never
+    # drawn, while the others play on.
+    (family,) = alice.get("/api/players/bob/record").json()["families"]
+    assert (family["games"], family["won"], family["lost"], family["drawn"]) == (1, 0, 1, 0)
     ended = play_out({0: players[0]}, table)
     assert ended["outcome"] is not None
+    # Once it ended, each profile's line of the game says what its rated result says, whatever
+    # the bot made of bob's seat: bob lost; alice won it where her row ranks her first.
+    (family,) = alice.get("/api/players/bob/record").json()["families"]
+    assert (family["games"], family["won"], family["lost"], family["drawn"]) == (1, 0, 1, 0)
+    (recent,) = alice.get("/api/players/bob/record").json()["recent"]
+    assert recent["result"] == "lost"
+    hers = alice.get("/api/players/alice/record").json()
+    (family,) = hers["families"]
+    (recent,) = hers["recent"]
+    assert recent["result"] == ("won" if family["won"] == 1 else "lost")
     with hub.store.engine.connect() as connection:
         final = connection.execute(
             sa.select(rating_changes).where(rating_changes.c.rated_table == table)

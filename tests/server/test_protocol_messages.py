@@ -113,16 +113,18 @@ def test_an_outcome_keeps_its_order_on_a_socket_and_over_http(tmp_path: Path) ->
         ended = client.post(f"/api/tables/{table}/end", json={"token": token, "ending": "resign"})
         assert ended.status_code == 200, ended.text
         answer = client.get(f"/api/tables/{table}", headers={TOKEN: token})
+        # (``said``: the resignation's words as a code, a field added after the others)
         assert list(json.loads(answer.text)["outcome"]) == [
             "reason",
             "returns",
             "winners",
             "termination",
+            "said",
         ]
         with client.websocket_connect(f"/ws/tables/{table}") as socket:
             socket.send_json({"type": "hello", "token": token})
             text = socket.receive_text()
-        assert list(json.loads(text)["outcome"]) == list(sending.SOCKET_OUTCOME_ORDER[:4])
+        assert list(json.loads(text)["outcome"]) == [*sending.SOCKET_OUTCOME_ORDER[:4], "said"]
 
 
 # ------------------------------------------------------------ the sending sites

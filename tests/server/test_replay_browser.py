@@ -145,7 +145,10 @@ def test_a_links_token_is_kept_once_the_table_gives_it_a_seat(
         if replay:
             expect(forged.locator("#replay-label")).to_have_text(f"move 0 of {moves}")
         else:
-            expect(forged.locator("main")).to_contain_text("this link holds no seat at this table")
+            expect(forged.locator("main")).to_contain_text(
+                "This link holds no seat at this table now"
+            )
+            expect(forged.locator("#seats li")).to_have_count(2)  # watched instead
         forged.wait_for_timeout(500)  # whatever the page does with the token, done
         assert forged.evaluate("localStorage.getItem('fanfold.tables')") is None
     finally:

@@ -34,6 +34,7 @@ from typing import Any
 from fanfold.core.config import JSONObject
 from fanfold.core.errors import FanfoldError
 from fanfold.core.game import Outcome, Termination
+from fanfold.core.phrases import Phrase, phrases
 from fanfold.core.registry import AnyGame
 
 
@@ -147,6 +148,21 @@ def check_ruling(
             raise RulingError("every side has moved: the game can no longer be called off")
 
 
+# How a table-level ending reads (a page words it in its reader's language from the code).
+phrases(
+    {
+        "ruling.timeout": "{seat} ran out of time.",
+        "ruling.timeout_draw": "{seat} ran out of time, but the other side could not have won "
+        "by any sequence of moves: a draw.",
+        "ruling.gave_up": "{seat} gave up.",
+        "ruling.resigned": "{seat} resigned.",
+        "ruling.claimed": "{seat} claimed the win: the other side left the game.",
+        "ruling.drawn": "Drawn by agreement.",
+        "ruling.aborted": "Called off by {seat} before every side had moved.",
+    }
+)
+
+
 def ruled_outcome(game: AnyGame, state: Any, ruling: Ruling) -> Outcome:
     """The outcome ``ruling`` gives the game at ``state``."""
     config = game.config_of(state)
@@ -158,38 +174,43 @@ def ruled_outcome(game: AnyGame, state: Any, ruling: Ruling) -> Outcome:
         losers = teams[_team_of(teams, ruling.seat)]
         if count == 1:
             return Outcome(
-                f"{name} ran out of time.", (game.traits.returns[0],), termination=termination
+                Phrase("ruling.timeout", seat=name),
+                (game.traits.returns[0],),
+                termination=termination,
             )
         others = [seat for seat in range(count) if seat not in losers]
         if not any(game.can_still_win(state, seat) for seat in others):
             return Outcome(
-                f"{name} ran out of time, but the other side could not have won by any "
-                "sequence of moves: a draw.",
+                Phrase("ruling.timeout_draw", seat=name),
                 (0.0,) * count,
                 termination=termination,
             )
         returns = tuple(-1.0 if seat in losers else 1.0 for seat in range(count))
-        return Outcome(f"{name} ran out of time.", returns, termination=termination)
+        return Outcome(Phrase("ruling.timeout", seat=name), returns, termination=termination)
     if ruling.ending is Ending.RESIGN:
         if count == 1:
-            return Outcome(f"{name} gave up.", (game.traits.returns[0],), termination=termination)
+            return Outcome(
+                Phrase("ruling.gave_up", seat=name),
+                (game.traits.returns[0],),
+                termination=termination,
+            )
         teams = game.teams(config)
         losers = teams[_team_of(teams, ruling.seat)]
         returns = tuple(-1.0 if seat in losers else 1.0 for seat in range(count))
-        return Outcome(f"{name} resigned.", returns, termination=termination)
+        return Outcome(Phrase("ruling.resigned", seat=name), returns, termination=termination)
     if ruling.ending is Ending.CLAIM:
         teams = game.teams(config)
         winners = teams[_team_of(teams, ruling.seat)]
         returns = tuple(1.0 if seat in winners else -1.0 for seat in range(count))
         return Outcome(
-            f"{name} claimed the win: the other side left the game.",
+            Phrase("ruling.claimed", seat=name),
             returns,
             termination=termination,
         )
     if ruling.ending is Ending.DRAW:
-        return Outcome("Drawn by agreement.", (0.0,) * count, termination=termination)
+        return Outcome(Phrase("ruling.drawn"), (0.0,) * count, termination=termination)
     return Outcome(
-        f"Called off by {name} before every side had moved.",
+        Phrase("ruling.aborted", seat=name),
         (0.0,) * count,
         termination=termination,
     )

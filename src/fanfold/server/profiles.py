@@ -97,6 +97,17 @@ def verdict(returns: Sequence[float], grouped: Sequence[tuple[int, ...]], seat: 
     return "won" if mine == 1 else "lost"
 
 
+def _leavers_last(returns: list[float], left: object) -> list[float]:
+    """``returns`` with the seats whose players left the table (the table's ``left`` option:
+    a bot played on for them) ranked below every other, as their rating ranked them when
+    they left, whatever the bot then made of the seat."""
+    if not isinstance(left, dict) or not left or not returns:
+        return returns
+    gone = {int(seat) for seat in left if str(seat).isdigit()}
+    floor = min(returns) - 1.0
+    return [floor if seat in gone else value for seat, value in enumerate(returns)]
+
+
 def _seat_name(
     player: str, account: int | None, names: dict[int, str], closed: set[int]
 ) -> dict[str, Any]:
@@ -130,7 +141,8 @@ def _finished(
     if outcome.get("termination") == Termination.ABORTED or not isinstance(returns, list):
         result = "called off"
     else:
-        result = verdict([float(value) for value in returns], grouped, held.seat)  # type: ignore[arg-type]
+        values = [float(value) for value in returns]  # type: ignore[arg-type]
+        result = verdict(_leavers_last(values, held.options.get("left")), grouped, held.seat)
     partners = next((team for team in grouped if held.seat in team), (held.seat,))
     return {
         "table": held.table_id,

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnected
 
 from fanfold.core.config import JSONObject
-from fanfold.core.errors import FanfoldError
+from fanfold.core.errors import FanfoldError, Refusal
 from fanfold.server.live import (
     CrowdedError,
     ForbiddenError,
@@ -139,7 +139,7 @@ async def socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
                 if isinstance(message, Hello):
                     held = live.seats_of(message.token)
                     if message.token and not held and not live.is_creator(message.token):
-                        raise ForbiddenError("this link holds no seat at this table")
+                        raise ForbiddenError(Refusal("server.no_seat_held"))
                     chosen = chosen_seat(live.table.decider, held, message.seat)
                     check_spectator(live, chosen)  # before the hello counts
                     account = None

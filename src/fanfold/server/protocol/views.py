@@ -78,12 +78,15 @@ def check_spectator(live: LiveTable, seat: int | None) -> None:
 def outcome_of(outcome: GameOutcome | None, table: Table | None = None) -> Outcome | None:
     """A game's outcome as the protocol sends it (``None``: the game goes on), with the
     reason as a code and params where the game words the ending of ``table``'s state so and
-    its English is the outcome's (an ending the server made, a resignation say, has none)."""
+    its English is the outcome's, or where the reason is a phrase itself (a resignation, a
+    clock run out: :func:`fanfold.core.rulings.ruled_outcome`)."""
     if outcome is None:
         return None
     data = outcome.to_json()
-    words = table.game.ending_words(table.state) if table is not None else None
-    coded = said(words) if words == outcome.reason else None
+    coded = said(outcome.reason)  # a table-level ending (fanfold.core.rulings) is a phrase
+    if coded is None:
+        words = table.game.ending_words(table.state) if table is not None else None
+        coded = said(words) if words == outcome.reason else None
     if coded is not None:
         data["said"] = coded
     return Outcome.model_validate(data)

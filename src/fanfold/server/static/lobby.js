@@ -242,7 +242,8 @@ async function listRecent() {
       const players = row.players.map((p) => (p === "human" ? t("a player") : botName(p))).join(t(" v "));
       a.textContent = t("{game}: {players}", { game: title, players });
       const state = row.over ? t("over (replay)") : t("watch");
-      li.append(a, " · " + t("{count} moves", { count: row.moves }) + " · " + state);
+      const moves = row.moves === 1 ? t("1 move") : t("{count} moves", { count: row.moves });
+      li.append(a, " · " + moves + " · " + state);
       box.append(li);
     }
     if (!rows.length) box.replaceChildren(el("li", { class: "muted", text: t("No open tables now.") }));

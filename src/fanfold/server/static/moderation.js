@@ -110,7 +110,9 @@ async function load() {
           tableLink(report.table),
           " ",
           el("span", { translate: "no" }, report.game),
-          report.rated ? t(", rated, {moves} moves", { moves: report.moves }) : t(", {moves} moves", { moves: report.moves }),
+          report.moves === 1
+            ? (report.rated ? t(", rated, 1 move") : t(", 1 move"))
+            : (report.rated ? t(", rated, {moves} moves", { moves: report.moves }) : t(", {moves} moves", { moves: report.moves })),
         ),
         cell(person(report.reporter)),
         cell(

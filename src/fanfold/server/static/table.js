@@ -15,6 +15,7 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 // (keepLinkToken): a mistyped or forged one is never listed.
 const linkToken = fragment.get("token");
 let token = linkToken || tokenFor(tableId)?.token || null;
+let watching = false; // the token held no seat here: this page watches the table
 
 function keepLinkToken(yours) {
   if (linkToken && Array.isArray(yours) && yours.length > 0 && tokenFor(tableId)?.token !== linkToken) {
@@ -84,6 +85,13 @@ function connect() {
       onState(data);
     }
     else if (data.type === "chat" || data.type === "chat_room") chat.receive(data);
+    else if (data.type === "error" && data.code === "server.no_seat_held" && message === null && token) {
+      // a token that holds no seat here now (its player left the game, a stale link): the
+      // table as a spectator sees it, and said so
+      token = null;
+      watching = true;
+      socket.send(JSON.stringify({ type: "hello", chat: true }));
+    }
     else if (data.type === "error" && CHAT_REFUSALS.has(data.kind)) chat.refused(data.error);
     else if (data.type === "error") showError(refusalText(data));
     else if (data.type === "ok") showError("");
@@ -144,6 +152,7 @@ function onState(data) {
   message = wordSeats(data);
   shownSeat = data.seat;
   if (first) setUpPage();
+  if (first && watching) showError(t("This link holds no seat at this table now: you are watching it."));
   chat.onState(data);
   turnAlerts(data, `${data.game.title}: fanfold`, tableId); // issue 47: the title, a sound, a notification
   // Hot-seat: the decider is another of this screen's seats.
@@ -183,7 +192,7 @@ function setUpPage() {
   document.title = `${message.game.title}: fanfold`;
   $("title").textContent = `${message.game.title} · ${variantWords(message.options.variant)}`;
   $("title").translate = false; // the game's title and its variant's name: data
-  $("rules").href = `/rules/${message.game.name}`;
+  $("rules").href = `/how-to-play/${message.game.name}`;
   keepLinkToken(message.yours);
   // a table reached by its link is listed in the lobby's "your tables" by its game, not its id
   const mine = tokenFor(tableId);
@@ -511,6 +520,7 @@ function drawLog(log) {
     box.append(item);
   }
   box.lastElementChild?.classList.add("last");
+  box.style.setProperty("--digits", String(String(log.length).length)); // room for "113."
   box.scrollTop = box.scrollHeight;
   const last = log[log.length - 1];
   $("last-move").textContent = last ? saidText(last.said, last.words) || last.text : "";

@@ -100,7 +100,9 @@ class ProfileReads(SqlSubject):
             .group_by(every.c.rated_table)
             .subquery()
         )
-        even = bounds.c.best == bounds.c.worst
+        # Every player ranked alike (all first): a draw. A leaver is rated at once, ranked
+        # below the others, before their rows come: a lone row ranked below first is lost.
+        even = sa.and_(bounds.c.best == bounds.c.worst, bounds.c.best == 1)
         won = sa.and_(mine.c.rank == 1, sa.not_(even))
         rows = sql(tx).execute(
             sa.select(
