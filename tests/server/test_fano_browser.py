@@ -254,6 +254,11 @@ def test_promoting_by_pointing_wins(browser: Browser, server: Server) -> None:
     try:
         open_table(page, server, game="fano", seats=["you", "random"], position=LAST_PROMOTION)
         assert ready(page) == "decide"
+        # classic: no recruiting nor defending to offer
+        expect(page.locator(".fano-actions .prompt")).to_have_text(
+            "Your turn. Click a card of yours in play to attack or combine with it; a card in your"
+            " hand to play, substitute or discard it."
+        )
         page.click('#game .card[data-ref="f:0:3H"]')
         page.click('#game .card[data-ref="f:0:7H"]')  # the sums held: 3 + 7 = 10
         combine = page.locator('.fano-actions [data-action^="3H+7H=TH"]')
@@ -267,6 +272,22 @@ def test_promoting_by_pointing_wins(browser: Browser, server: Server) -> None:
         promote.click()
         expect(page.locator("#outcome")).to_contain_text("Player 1 promoted 3 times and wins")
         expect(page.locator(".fano-seat.mine .commander")).to_contain_text("3/3")
+        # won in the main phase: the turn line says the game is over, not that phase
+        expect(page.locator(".fano-strip")).to_contain_text("game over")
+        expect(page.locator(".fano-strip")).not_to_contain_text("main phase")
+        # the Moves list leaves room for its longest number: its digits, and "113." kept whole
+        log = page.locator("#log")
+        digits = log.evaluate("(node) => node.style.getPropertyValue('--digits')")
+        assert digits == str(len(str(log.locator("li").count())))
+        log.evaluate("(node) => node.style.setProperty('--digits', '3')")
+        padding, size = log.evaluate(
+            "(node) => [parseFloat(getComputedStyle(node).paddingLeft),"
+            " parseFloat(getComputedStyle(node).fontSize)]"
+        )
+        assert padding >= 4 * 0.6 * size, (padding, size)
+        # the bar's How to play is this game's page; the lobby's list is not linked twice
+        expect(page.locator("#rules")).to_have_attribute("href", "/how-to-play/fano")
+        expect(page.locator("header a", has_text="How to play")).to_have_count(1)
     finally:
         close(page)
 

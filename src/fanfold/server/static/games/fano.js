@@ -446,7 +446,9 @@ export function render(root, m, ui) {
   const wrap = el("div", { class: `fano seats-${count}`, "data-version": String(m.version) });
   const turnName = ui.seatName(view.turn_player);
   const strip = el("div", { class: "fano-strip", role: "group", "aria-label": t("turn") });
-  strip.append(el("span", { text: t("Turn {number} · {name} · {phase}", { number: view.turn, name: turnName, phase: PHASES()[view.phase] || view.phase }) }));
+  strip.append(el("span", { text: m.outcome
+    ? t("Turn {number} · game over", { number: view.turn })
+    : t("Turn {number} · {name} · {phase}", { number: view.turn, name: turnName, phase: PHASES()[view.phase] || view.phase }) }));
   const wins = config.promotions_to_win === 1 ? t("1 promotion wins") : t("{count} promotions win", { count: config.promotions_to_win });
   const teams = config.teams === "none" ? "" : config.teams === "one-for-all" ? t("One for all") : t("All for one");
   if (config.edition === "trionfey") strip.append(el("span", { class: "muted", text: ["Trionfey", wins, teams].filter(Boolean).join(" · ") }));
@@ -527,7 +529,9 @@ export function render(root, m, ui) {
     } else if (view.phase === "end") {
       prompt.textContent = t("You promoted: end your turn (play, substitute, discard or pass).");
     } else if (!selection.length) {
-      prompt.textContent = t("Your turn. Click a card of yours in play to attack, combine, recruit or defend with it; a card in your hand to play, substitute or discard it.");
+      prompt.textContent = config.edition === "trionfey"
+        ? t("Your turn. Click a card of yours in play to attack, combine, recruit or defend with it; a card in your hand to play, substitute or discard it.")
+        : t("Your turn. Click a card of yours in play to attack or combine with it; a card in your hand to play, substitute or discard it.");
     } else {
       const hints = new Set();
       for (const a of candidates) {
