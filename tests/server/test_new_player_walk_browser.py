@@ -191,6 +191,11 @@ def test_the_lobby_s_cards_speak_french(browser: Browser, server: str) -> None:
         expect(page.locator("#options")).to_have_attribute(
             "placeholder", "p. ex. adjacency=complete"
         )
+        # the seed box's label, the games' data, in the page's language
+        page.click("[data-game=fano] .game-pick")
+        expect(page.locator("#seed-words")).to_have_text("Graine")
+        page.click("[data-game=fan] .game-pick")
+        expect(page.locator("#seed-words")).to_have_text("Numéro de donne (PySolFC)")
         shot(page, "walk-lobby-fr")
     finally:
         context.close()

@@ -15,6 +15,10 @@ let chosen = null;
 // games' own words for players, their order, lessons, the seed box, the daily deal).
 let web = new Map();
 
+// The games' seed boxes' labels (the plugins' data) in the page's language; another plugin's
+// label as it is.
+const seedLabels = () => ({ Seed: t("Seed"), "Deal number (PySolFC)": t("Deal number (PySolFC)") });
+
 function hints(game) {
   return web.get(game.name) || { blurb: game.summary, dealt: true, seed_label: t("Seed"), daily: false, lessons: false };
 }
@@ -132,7 +136,8 @@ function choose(game) {
   for (const p of game.presets) variantSelect.add(new Option(variantWords(p.name), p.name));
   const dealt = hints(game).dealt;
   document.getElementById("deal-row").hidden = !dealt;
-  document.getElementById("seed-words").textContent = hints(game).seed_label;
+  const label = hints(game).seed_label;
+  document.getElementById("seed-words").textContent = seedLabels()[label] ?? label;
   dailyButton.hidden = !hints(game).daily;
   document.getElementById("time-row").hidden = !game.time_limit;
   document.getElementById("practice-row").hidden = !game.hidden_information;

@@ -18,6 +18,8 @@ const POINTS = { 1: [100, 24], 2: [55, 102], 3: [100, 180], 4: [10, 180], 5: [14
 // The words below are the page's language's, asked for as the board is drawn (t() reads the
 // catalogue the page loaded).
 const COMMANDERS = () => [t("Jack"), t("Queen"), t("King")];
+// their initials on a seat's badge (French: V, D, R)
+const COMMANDER_INITIALS = () => [t("J"), t("Q"), t("K")];
 const PHASES = () => ({
   "draw-shuffle": t("draw phase: reshuffle"),
   mulligan: t("draw phase: redraw?"),
@@ -355,7 +357,7 @@ export function render(root, m, ui) {
     const level = p.level;
     const promotions = t("{level} of {count} promotions", { level, count: config.promotions_to_win });
     head.append(
-      el("span", { class: "commander", translate: "no", title: `${COMMANDERS()[Math.min(level, 2)]}: ${promotions}`, text: `${"JQK"[Math.min(level, 2)]}${level > 2 ? "+" : ""} ${level}/${config.promotions_to_win}` }),
+      el("span", { class: "commander", translate: "no", title: `${COMMANDERS()[Math.min(level, 2)]}: ${promotions}`, text: `${COMMANDER_INITIALS()[Math.min(level, 2)]}${level > 2 ? "+" : ""} ${level}/${config.promotions_to_win}` }),
     );
     if (team !== null) {
       const partner = me !== null && seat !== me && teamOf(view, me) === team;
