@@ -199,3 +199,25 @@ def test_the_lobby_s_cards_speak_french(browser: Browser, server: str) -> None:
         shot(page, "walk-lobby-fr")
     finally:
         context.close()
+
+
+def test_rated_turns_off_what_a_rated_game_refuses(page: Page, server: str) -> None:
+    """Ticking Rated clears and turns off Practice, the deal number and Today's deal (a rated
+    game's deal is the server's, and it is never a practice table), instead of a refusal after
+    Start; unticking gives them back. Practice ticked turns Rated off the same way."""
+    page.goto(f"{server}/")
+    page.click("[data-game=fano] .game-pick")
+    page.fill("#seed", "12")
+    page.check("#practice")
+    expect(page.locator("#rated")).to_be_disabled()
+    page.uncheck("#practice")
+    page.check("#rated")
+    expect(page.locator("#practice")).to_be_disabled()
+    expect(page.locator("#practice")).not_to_be_checked()
+    expect(page.locator("#seed")).to_be_disabled()
+    expect(page.locator("#seed")).to_have_value("")
+    page.uncheck("#rated")
+    expect(page.locator("#practice")).to_be_enabled()
+    expect(page.locator("#seed")).to_be_enabled()
+    page.click("[data-game=fan] .game-pick")
+    expect(page.locator("#daily")).to_be_enabled()

@@ -83,6 +83,20 @@ def test_the_creator_sees_the_open_seat_taken_when_someone_joins(page: Page, ser
         joiner.close()
 
 
+def test_the_lobby_links_a_table_of_yours_instead_of_offering_to_join_it(
+    page: Page, server: str
+) -> None:
+    open_table(page, server, "morris", {1: "open"})
+    table = page.url.split("/table/")[1].split("#")[0].split("?")[0]
+    page.goto(f"{server}/")
+    line = page.locator(f"#open-seats li[data-table='{table}']")
+    expect(line).to_be_visible()
+    expect(line.get_by_role("button", name="Join")).to_have_count(0)
+    line.get_by_role("link", name="your table: open it").click()
+    page.wait_for_url(re.compile(rf"/table/{table}#token="))
+    expect(page.locator("#seats li").nth(0)).to_contain_text("you")
+
+
 OPEN_MORRIS = {"game": "morris", "seats": ["you", "open"], "public": True}
 
 

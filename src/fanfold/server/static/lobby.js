@@ -153,8 +153,25 @@ function choose(game) {
   options.placeholder = example ? t("e.g. {example}", { example }) : "";
   seedInput.value = "";
   errorBox.textContent = "";
+  syncRated();
   drawPlayers();
   form.scrollIntoView({ block: "nearest" });
+}
+
+// A rated game is never a practice table, and its deal is the server's to draw: while Rated is
+// ticked, Practice, the deal number and Today's deal are off (and Rated is, while Practice is).
+function syncRated() {
+  const rated = document.getElementById("rated");
+  const practice = document.getElementById("practice");
+  if (rated.checked) {
+    practice.checked = false;
+    seedInput.value = "";
+    seedInput.dispatchEvent(new Event("input")); // not today's deal any more
+  }
+  practice.disabled = rated.checked;
+  seedInput.disabled = rated.checked;
+  dailyButton.disabled = rated.checked;
+  rated.disabled = practice.checked;
 }
 
 async function start(event) {
@@ -306,6 +323,8 @@ async function main() {
     document.getElementById("seed-help").hidden = daily;
   }
   seedInput.addEventListener("input", () => dailyDeal(false));
+  document.getElementById("rated").addEventListener("change", syncRated);
+  document.getElementById("practice").addEventListener("change", syncRated);
   variantSelect.addEventListener("change", () => dailyDeal(false));
   dailyButton.addEventListener("click", async () => {
     errorBox.textContent = "";

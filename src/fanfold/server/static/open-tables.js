@@ -5,7 +5,7 @@
 // said it holds enough lobby sockets). The list's `data-feed` says which: "push" or "poll".
 // The server closes a lobby socket after a while (4000): a page that is shown connects again
 // at once; a hidden page neither polls nor connects until it is shown again.
-import { api, el, remember, t, variantWords } from "/static/common.js";
+import { api, el, remember, t, tokenFor, variantWords } from "/static/common.js";
 
 const box = document.getElementById("open-seats");
 const errors = document.getElementById("join-error");
@@ -52,10 +52,17 @@ function show(lines) {
   box.replaceChildren();
   for (const line of lines) {
     const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = t("Join");
-    button.addEventListener("click", () => join(line));
+    // a table this browser holds a seat at: its link, not a Join that could only be refused
+    const mine = tokenFor(line.table);
+    let button;
+    if (mine) {
+      button = el("a", { href: `/table/${line.table}#token=${mine.token}`, text: t("your table: open it") });
+    } else {
+      button = document.createElement("button");
+      button.type = "button";
+      button.textContent = t("Join");
+      button.addEventListener("click", () => join(line));
+    }
     const what = t("{game}, {players} players, ", { game: gameWords(line), players: line.players })
       + (line.free === 1 ? t("1 seat free") : t("{count} seats free", { count: line.free }))
       + (line.rated ? t(", rated") : "")
