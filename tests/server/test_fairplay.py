@@ -150,6 +150,8 @@ def test_a_leaderboard_lists_people_with_enough_games_against_enough_opponents(
         _first_move(alice, table, players[0][1])
         _resign(opponent, table, players[1][1])
 
+    page = alice.get("/leaderboard/morris").text
+    assert "A player is listed after 3 rated games against 2 different opponents." in page
     play(bob)
     play(bob)
     play(bob)

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
 from fanfold.server import protocol
+from fanfold.server import ratings as rating_rules
 from fanfold.server.accounts import Account
 from fanfold.server.hub import Hub
 from fanfold.server.i18n import gettext
@@ -130,6 +131,8 @@ async def leaderboard_page(family: str, hub: HubDep) -> HTMLResponse:
         current=family,
         lines=lines,
         bots=any(line["bot"] for line in lines),
+        listed_games=rating_rules.LISTED_GAMES,
+        listed_opponents=rating_rules.LISTED_OPPONENTS,
     )
     return HTMLResponse(page)
 
