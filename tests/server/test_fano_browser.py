@@ -292,6 +292,22 @@ def test_promoting_by_pointing_wins(browser: Browser, server: Server) -> None:
         close(page)
 
 
+def test_on_a_phone_a_ready_action_is_brought_on_screen(browser: Browser, server: Server) -> None:
+    """Tapping a card that makes an action (here the 5♥ in hand: play, substitute, discard)
+    brings the action buttons, drawn below the board, on screen (a short phone screen: the
+    buttons start below it)."""
+    page = new_page(browser, 390, 520)
+    try:
+        open_table(page, server, game="fano", seats=["you", "random"], position=LAST_PROMOTION)
+        assert ready(page) == "decide"
+        page.locator('#game .card[data-ref="h:0:5H"]').tap()
+        button = page.locator(".fano-actions button").first
+        expect(button).to_be_visible()
+        expect(button).to_be_in_viewport()
+    finally:
+        close(page)
+
+
 #: Trionfey, Player 1 (hearts) to play with 4H in play: 4H attacks 6C with a 3 (3H in hand) and
 #: AC with a 2 (none in hand: a bluff). Player 2 holds 7C, so AC + 6C = 7C is a counter.
 WINDOW = "fano player=1 phase=main | hand=3H,5H field=4H | hand=7C,2C field=6C,AC"

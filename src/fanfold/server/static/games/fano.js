@@ -294,6 +294,9 @@ export function render(root, m, ui) {
       return;
     }
     render(root, m, ui);
+    // an action the selection makes is ready: its buttons brought on screen (a phone's are
+    // below the board)
+    if (done.length) root.querySelector(".fano-actions button")?.scrollIntoView({ block: "nearest" });
   }
 
   function go(text) {
