@@ -81,6 +81,11 @@ phrases(
         "fano.promotion": "{seat}'s commander is promoted to the {commander}",
         "fano.your_reshuffle": "your discard pile is reshuffled into the draw pile",
         "fano.reshuffle": "{seat}'s discard pile is reshuffled into the draw pile",
+        # another seat's move ended a turn: the next player's draw emptied their pile
+        "fano.your_turn_reshuffle": "your turn begins: your discard pile is reshuffled into "
+        "the draw pile",
+        "fano.turn_reshuffle": "{seat}'s turn begins: their discard pile is reshuffled into "
+        "the draw pile",
         "fano.you_pay_tribute": "you pay {paid} tribute",
         "fano.pays_tribute": "{seat} pays {paid} tribute",
     }
@@ -271,9 +276,16 @@ class _Teller:
             else:
                 said.append(Phrase("fano.promotion", seat=who, commander=commander))
         if after.shuffles > before.shuffles and not isinstance(action, fa.Shuffle):
-            said.append(
-                Phrase("fano.your_reshuffle") if mine else Phrase("fano.reshuffle", seat=who)
-            )
+            if number != self.state.decider:  # at the draw that began this seat's turn
+                said.append(
+                    Phrase("fano.your_turn_reshuffle")
+                    if mine
+                    else Phrase("fano.turn_reshuffle", seat=who)
+                )
+            else:
+                said.append(
+                    Phrase("fano.your_reshuffle") if mine else Phrase("fano.reshuffle", seat=who)
+                )
         if after.tribute > before.tribute:
             paid = after.tribute - before.tribute
             if mine:
