@@ -351,6 +351,33 @@ def test_the_clocks_are_shown_beside_the_seats_and_the_running_one_counts_down(
     shot(page, "table-clocks")
 
 
+def test_on_a_phone_the_clocks_are_shown_above_the_board_too(browser: Browser, server: str) -> None:
+    """At 390 px the Seats panel is below the board and its buttons: a copy of the clocks
+    stands above the board, on screen, the running one counting down; a wide screen has none."""
+    created = _post(
+        server, "/api/tables", {"game": "morris", "seats": ["you", "friend"], "speed": "blitz"}
+    )
+    table, white = created["table"], created["token"]
+    width, height = SIZES["phone"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/table/{table}#token={white}")
+        page.wait_for_selector(".morris svg")
+        morris_move(page)
+        _post(server, f"/api/tables/{table}/claim", {"invite": created["invites"]["1"]})
+        copies = page.locator("#board-clocks .board-clock")
+        expect(copies).to_have_count(2)
+        expect(copies.nth(0)).to_have_text("White 3:00")
+        running = page.locator('#board-clocks .board-clock.running[data-seat="1"]')
+        expect(running).to_be_in_viewport()
+        expect(running).to_have_text(re.compile(r"^Black 2:5\d$"), timeout=8_000)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        expect(page.locator("#board-clocks")).to_be_hidden()
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_all_for_one_says_who_won_and_why_the_partner_did_not(
     browser: Browser, server: str, size: str

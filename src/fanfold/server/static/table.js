@@ -471,6 +471,9 @@ function readNames() {
 function drawSeats() {
   const list = $("seats");
   list.replaceChildren();
+  // a narrow screen's copy of the clocks above the board (the Seats panel is far below it)
+  const strip = $("board-clocks");
+  strip.replaceChildren();
   readNames();
   message.seats.forEach((seat) => {
     const person = accountNames[seat.seat] ?? t("player");
@@ -482,6 +485,10 @@ function drawSeats() {
       const shown = el("span", { class: "seat-clock", "data-seat": String(seat.seat), text: clockText(left) });
       if (message.clocks.running === seat.seat && !message.outcome) shown.classList.add("running");
       li.append(" ", shown);
+      const copy = el("span", { class: "board-clock", "data-seat": String(seat.seat) },
+        `${seat.name} `, el("span", { class: "board-clock-time", text: clockText(left) }));
+      if (shown.classList.contains("running")) copy.classList.add("running");
+      strip.append(copy);
     }
     list.append(li);
   });
@@ -505,8 +512,11 @@ function tickClocks() {
   const shown = message;
   clockTimer = setInterval(() => {
     if (message !== shown) { clearInterval(clockTimer); return; }
+    const text = clockText(from - (Date.now() - started) / 1000);
     const node = document.querySelector(`.seat-clock[data-seat="${clocks.running}"]`);
-    if (node) node.textContent = clockText(from - (Date.now() - started) / 1000);
+    if (node) node.textContent = text;
+    const copy = document.querySelector(`.board-clock[data-seat="${clocks.running}"] .board-clock-time`);
+    if (copy) copy.textContent = text;
   }, 250);
 }
 
