@@ -214,7 +214,7 @@ def test_the_minimums_may_not_be_lowered(played: Played) -> None:
 def test_a_bad_url_or_a_database_without_the_store_is_a_clear_error(tmp_path: Path) -> None:
     bad = moderate("--db", "not a url")
     assert bad.exit_code == 2
-    assert "'not a url' is not a database URL" in bad.output
+    assert "--db is no database URL: give sqlite:///" in bad.output
     missing = moderate("--db", sqlite_url(tmp_path, "missing.db"))
     assert missing.exit_code == 2
     assert "there is no SQLite file at" in missing.output

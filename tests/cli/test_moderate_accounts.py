@@ -222,7 +222,7 @@ def test_clear_errors_for_a_bad_url_a_foreign_or_old_database(tmp_path: Path) ->
     for words in (["grant", "alice"], ["flags"], ["reports"], ["log"]):
         bad = moderate(*words, "--db", "not a url")
         assert bad.exit_code == 2
-        assert "'not a url' is not a database URL" in bad.output
+        assert "--db is no database URL: give sqlite:///" in bad.output
         missing = moderate(*words, "--db", sqlite_url(tmp_path, "missing.db"))
         assert missing.exit_code == 2
         assert "there is no SQLite file at" in missing.output

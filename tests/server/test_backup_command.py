@@ -81,7 +81,7 @@ def test_a_store_that_cannot_be_copied_leaves_nothing(tmp_path: Path) -> None:
     assert list(copies.iterdir()) == []  # a folder that was there stays
     odd = fanfold("backup", "--db", "mysql://x@y/z", "--dir", str(copies))
     assert odd.exit_code == 2, odd.output
-    assert "PostgreSQL or SQLite" in odd.output
+    assert "fanfold keeps its store in SQLite or PostgreSQL, not mysql" in odd.output
     with pytest.raises(BackupError, match="parameter"):
         copy_store("postgresql+psycopg://u@h/d?options=-c", copies / "x.dump")
     assert list(copies.iterdir()) == []

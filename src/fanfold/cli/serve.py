@@ -437,11 +437,10 @@ STORE_KINDS = {
 def _check_kind(url: str, where: str) -> None:
     """Stop with a sentence where ``url`` (given by ``where``) is no database URL, or names a
     database of a kind fanfold does not keep its store in (only SQLite and PostgreSQL)."""
-    import sqlalchemy as sa
+    from fanfold.server.store.tools import url_backend
 
-    try:
-        backend = sa.engine.make_url(url).get_backend_name()
-    except (sa.exc.ArgumentError, ValueError):  # not shown: it may hold a password
+    backend = url_backend(url)
+    if backend is None:  # not shown: it may hold a password
         said(
             N_("%(where)s is no database URL: give %(sqlite)s or %(postgresql)s"),
             where=where,

@@ -34,6 +34,15 @@ def open_error(url: str, reason: object) -> str:
     return f"the store at {shown_url(url)} cannot be read: {lines[0] if lines else reason}"
 
 
+def url_backend(url: str) -> str | None:
+    """The kind of database ``url`` names (``sqlite``, ``postgresql``, ``mysql``, ...), or
+    ``None`` where it is no database URL (a password in it is never shown by the caller)."""
+    try:
+        return sa.engine.make_url(url).get_backend_name()
+    except (sa.exc.ArgumentError, ValueError):
+        return None
+
+
 def _sqlite_file(url: str) -> Path | None:
     """The existing SQLite file ``url`` names (``None``: another database).
 
