@@ -198,6 +198,17 @@ class LiveTable:
         """Whether ``seat`` waits for its invitation to be claimed."""
         return seat < len(self.invite_hashes) and self.invite_hashes[seat] is not None
 
+    def free_lobby_seats(self) -> list[int]:
+        """The lobby's open seats (``"open"`` at the table's opening) nobody has taken yet:
+        no token holds them, no invitation waits for them."""
+        return [
+            seat
+            for seat in self.options.open_seats or ()
+            if 0 <= seat < len(self.seat_hashes)
+            and self.seat_hashes[seat] is None
+            and not self.is_open(seat)
+        ]
+
     def is_present(self, seat: int) -> bool:
         """Whether a connection holds ``seat`` now."""
         return any(seat in watcher.seats for watcher in self.watchers)

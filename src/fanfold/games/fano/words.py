@@ -276,16 +276,11 @@ class _Teller:
             else:
                 said.append(Phrase("fano.promotion", seat=who, commander=commander))
         if after.shuffles > before.shuffles and not isinstance(action, fa.Shuffle):
-            if number != self.state.decider:  # at the draw that began this seat's turn
-                said.append(
-                    Phrase("fano.your_turn_reshuffle")
-                    if mine
-                    else Phrase("fano.turn_reshuffle", seat=who)
-                )
+            begins = number != self.state.decider  # at the draw that began this seat's turn
+            if mine:
+                said.append(Phrase("fano.your_turn_reshuffle" if begins else "fano.your_reshuffle"))
             else:
-                said.append(
-                    Phrase("fano.your_reshuffle") if mine else Phrase("fano.reshuffle", seat=who)
-                )
+                said.append(Phrase("fano.turn_reshuffle" if begins else "fano.reshuffle", seat=who))
         if after.tribute > before.tribute:
             paid = after.tribute - before.tribute
             if mine:

@@ -114,13 +114,7 @@ class Seating:
         async with self.residency.holding(table_id) as live:
             if live.table.outcome is not None:
                 raise ConfigError(Refusal("seat.over"))
-            free = [
-                seat
-                for seat in live.options.open_seats or ()
-                if 0 <= seat < len(live.seat_hashes)
-                and live.seat_hashes[seat] is None
-                and live.invite_hashes[seat] is None
-            ]
+            free = live.free_lobby_seats()
             if not free:
                 raise ConfigError(Refusal("seat.none_open"))
             if live.options.rated:

@@ -49,13 +49,7 @@ def _shown_options(live: LiveTable) -> dict[str, JSONValue]:
     a bot, is no longer open)."""
     shown = {key: value for key, value in live.options.to_stored().items() if key != HOLDER}
     if "open" in shown:
-        shown["open"] = [
-            seat
-            for seat in live.options.open_seats or ()
-            if seat < len(live.seat_hashes)
-            and live.seat_hashes[seat] is None
-            and not live.is_open(seat)
-        ]
+        shown["open"] = list[JSONValue](live.free_lobby_seats())
     return shown
 
 
